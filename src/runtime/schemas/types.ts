@@ -1,0 +1,70 @@
+/** A JSON Schema object. Schemas are application code (spec §1.6): never build them from user input. */
+export type JsonSchema = Record<string, unknown>
+
+/** A schema added with `addSchema`: `$id` is required (spec §2.2). */
+export interface SharedSchema extends JsonSchema {
+  $id: string
+}
+
+/** The request parts a validator can be compiled for (spec §3.2 `httpPart`). */
+export type HttpPart = 'body' | 'querystring' | 'params' | 'headers'
+
+/** The route option `schema` (spec §2.1). */
+export interface RouteSchema {
+  body?: JsonSchema
+  querystring?: JsonSchema
+  query?: JsonSchema
+  params?: JsonSchema
+  headers?: JsonSchema
+  response?: Record<string | number, JsonSchema>
+  [key: string]: unknown
+}
+
+export interface ValidatorCompilerInput {
+  schema: JsonSchema
+  method: string
+  url: string
+  httpPart?: HttpPart | string
+}
+
+/**
+ * What a compiled validator may return (spec §4.2 "Validation function contract"):
+ * ajv style `true` / `false` with `.errors` on the function, `{ value }` (replaces the part with
+ * the coerced value), `{ error }`, or an Error.
+ */
+export type ValidateFunction = ((data: unknown) => unknown) & { errors?: unknown }
+export type ValidatorCompiler = (input: ValidatorCompilerInput) => ValidateFunction
+
+export interface SerializerCompilerInput {
+  schema: JsonSchema
+  method: string
+  url: string
+  httpStatus: string
+}
+export type SerializeFunction = (data: unknown) => string
+export type SerializerCompiler = (input: SerializerCompilerInput) => SerializeFunction
+
+/** `dataVar` is `body`, `params`, `querystring` or `headers` (spec §4.2). */
+export type SchemaErrorFormatter = (this: unknown, errors: unknown[], dataVar: string) => Error
+
+/** An ajv 6 plugin, or `[plugin, options]`. */
+export type ValidatorPlugin = ((ajv: any, options?: any) => unknown) | [(ajv: any, options?: any) => unknown, unknown]
+
+export interface ValidatorOptions {
+  /** Merged over the baseline `{ removeAdditional, useDefaults, coerceTypes, nullable, jsonPointers }` (spec §2.7). */
+  customOptions?: Record<string, unknown>
+  plugins?: ValidatorPlugin[]
+}
+
+/**
+ * Builds the compilers for one set of visible shared schemas. Called once per distinct set
+ * (a scope that adds schemas starts a new set), never per route.
+ */
+export interface CompilersFactory {
+  buildValidator?(externalSchemas: Record<string, SharedSchema>, options: ValidatorOptions): ValidatorCompiler
+  buildSerializer?(externalSchemas: Record<string, SharedSchema>): SerializerCompiler
+}
+
+export interface SchemaControllerOptions {
+  compilersFactory?: CompilersFactory
+}

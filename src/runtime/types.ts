@@ -1,0 +1,214 @@
+import type { IncomingMessage, ServerResponse, Server } from 'node:http'
+import type { Readable } from 'node:stream'
+import type { ValidatorCompiler, SerializerCompiler, SchemaErrorFormatter, SchemaControllerOptions, ValidatorOptions, RouteSchema, SharedSchema } from './schemas/types'
+
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'
+
+/** The request object handed to hooks and handlers. Request decorators appear as extra properties. */
+export interface Request {
+  readonly id: string
+  readonly raw: IncomingMessage
+  readonly method: string
+  readonly url: string
+  /** The route's declared path (`/users/:id`), or null for the not-found handler. */
+  readonly routePath: string | null
+  params: Record<string, unknown>
+  query: Record<string, unknown>
+  body: unknown
+  headers: Record<string, unknown>
+  /** Set only when the route has `attachValidation: true` and validation failed (spec §2.6). */
+  validationError: ValidationError | null
+  readonly log: Logger
+  [decorator: string]: unknown
+}
+
+/** The reply object. `send` may be called once; later calls are logged no-ops. */
+export interface Reply {
+  readonly raw: ServerResponse
+  readonly request: Request
+  readonly sent: boolean
+  statusCode: number
+  code(statusCode: number): this
+  status(statusCode: number): this
+  header(name: string, value: string | number | readonly string[]): this
+  headers(values: Record<string, string | number | readonly string[]>): this
+  getHeader(name: string): string | number | readonly string[] | undefined
+  removeHeader(name: string): this
+  hasHeader(name: string): boolean
+  type(contentType: string): this
+  serializer(fn: (data: unknown) => string): this
+  send(payload?: unknown): this
+  [decorator: string]: unknown
+}
+
+export interface ValidationError extends Error {
+  statusCode: number
+  validation: unknown
+  validationContext: 'body' | 'params' | 'headers' | 'query'
+}
+
+export interface Logger {
+  info(obj: unknown, msg?: string): void
+  warn(obj: unknown, msg?: string): void
+  error(obj: unknown, msg?: string): void
+  debug(obj: unknown, msg?: string): void
+}
+
+export type DoneFn = (error?: Error | null) => void
+export type Handler = (this: Scope, request: Request, reply: Reply) => unknown
+export type RequestHook = (this: Scope, request: Request, reply: Reply, done?: DoneFn) => unknown
+export type PayloadHook = (this: Scope, request: Request, reply: Reply, payload: unknown, done?: (error: Error | null, payload?: unknown) => void) => unknown
+export type ErrorHook = (this: Scope, request: Request, reply: Reply, error: Error, done?: DoneFn) => unknown
+export type ErrorHandler = (this: Scope, error: Error & Record<string, unknown>, request: Request, reply: Reply) => unknown
+export type NotFoundHandler = Handler
+
+export type RequestHookName = 'onRequest' | 'preParsing' | 'preValidation' | 'preHandler' | 'onResponse' | 'onRequestAbort'
+export type PayloadHookName = 'preSerialization' | 'onSend'
+export type AppHookName = 'onRoute' | 'onRegister' | 'onReady' | 'onClose'
+export type HookName = RequestHookName | PayloadHookName | 'onError' | AppHookName
+
+export type OnRouteHook = (this: Scope, route: RouteOptions) => void
+export type OnRegisterHook = (this: Scope, child: Scope, options: PluginOptions) => void
+export type OnReadyHook = (this: Scope, done?: DoneFn) => unknown
+export type OnCloseHook = (this: Scope, scope: Scope, done?: DoneFn) => unknown
+
+export interface PluginOptions {
+  prefix?: string
+  [key: string]: unknown
+}
+
+export type AsyncPlugin<O extends PluginOptions = PluginOptions> = (scope: Scope, options: O) => Promise<unknown>
+export type CallbackPlugin<O extends PluginOptions = PluginOptions> = (scope: Scope, options: O, done: DoneFn) => void
+export type Plugin<O extends PluginOptions = PluginOptions> = AsyncPlugin<O> | CallbackPlugin<O>
+
+export interface RouteHooks {
+  onRequest?: RequestHook | RequestHook[]
+  preParsing?: RequestHook | RequestHook[]
+  preValidation?: RequestHook | RequestHook[]
+  preHandler?: RequestHook | RequestHook[]
+  preSerialization?: PayloadHook | PayloadHook[]
+  onSend?: PayloadHook | PayloadHook[]
+  onResponse?: RequestHook | RequestHook[]
+  onRequestAbort?: RequestHook | RequestHook[]
+  onError?: ErrorHook | ErrorHook[]
+}
+
+export interface RouteShorthandOptions extends RouteHooks {
+  schema?: RouteSchema
+  attachValidation?: boolean
+  validatorCompiler?: ValidatorCompiler
+  serializerCompiler?: SerializerCompiler
+  schemaErrorFormatter?: SchemaErrorFormatter
+  bodyLimit?: number
+  errorHandler?: ErrorHandler
+  /** Free-form data readable by hooks as `request.routeConfig`. */
+  config?: Record<string, unknown>
+}
+
+export interface RouteOptions extends RouteShorthandOptions {
+  method: string | string[]
+  url?: string
+  path?: string
+  handler: Handler
+}
+
+export type ContentTypeParserFn = (request: Request, body: string | Buffer) => unknown
+export interface ContentTypeParserOptions {
+  parseAs?: 'string' | 'buffer'
+  bodyLimit?: number
+}
+
+export interface ListenOptions { port?: number; host?: string }
+
+export interface InjectOptions {
+  method?: string
+  url: string
+  headers?: Record<string, string>
+  query?: Record<string, string | string[]>
+  payload?: unknown
+}
+export interface InjectResponse {
+  statusCode: number
+  headers: Record<string, string | string[] | number | undefined>
+  body: string
+  payload: string
+  json<T = unknown>(): T
+}
+
+export interface ServerOptions {
+  validator?: ValidatorOptions
+  schemaController?: SchemaControllerOptions
+  schemaErrorFormatter?: SchemaErrorFormatter
+  /** Maximum accepted body, in bytes actually received. Default 1 MiB. */
+  bodyLimit?: number
+  /** A logger with pino's method shape, or false/undefined for a silent one. */
+  logger?: Logger | boolean
+  /** Route parameters longer than this are answered 414. Default 100. */
+  maxParamLength?: number
+  /** Generates request ids; default a process-unique counter-based id. */
+  genReqId?: (raw: IncomingMessage) => string
+  /** Opt-in: take the request id from this header when the client sends one. */
+  requestIdHeader?: string | false
+}
+
+/**
+ * An encapsulation context (spec §3.3). The root scope is what `createServer` returns; each
+ * `register` creates a child scope, unless the plugin is wrapped in `lift()`.
+ */
+export interface Scope {
+  /** `root > users > admin`: the names of the plugins from the root, for error messages. */
+  readonly path: string
+  readonly prefix: string
+  readonly server: Server
+  readonly log: Logger
+  readonly parent: Scope | null
+
+  register<O extends PluginOptions>(plugin: Plugin<O>, options?: O): this
+  route(options: RouteOptions): this
+  get(path: string, handlerOrOptions: Handler | RouteShorthandOptions, handler?: Handler): this
+  head(path: string, handlerOrOptions: Handler | RouteShorthandOptions, handler?: Handler): this
+  post(path: string, handlerOrOptions: Handler | RouteShorthandOptions, handler?: Handler): this
+  put(path: string, handlerOrOptions: Handler | RouteShorthandOptions, handler?: Handler): this
+  patch(path: string, handlerOrOptions: Handler | RouteShorthandOptions, handler?: Handler): this
+  delete(path: string, handlerOrOptions: Handler | RouteShorthandOptions, handler?: Handler): this
+  options(path: string, handlerOrOptions: Handler | RouteShorthandOptions, handler?: Handler): this
+  all(path: string, handlerOrOptions: Handler | RouteShorthandOptions, handler?: Handler): this
+
+  addHook(name: RequestHookName, fn: RequestHook): this
+  addHook(name: PayloadHookName, fn: PayloadHook): this
+  addHook(name: 'onError', fn: ErrorHook): this
+  addHook(name: 'onRoute', fn: OnRouteHook): this
+  addHook(name: 'onRegister', fn: OnRegisterHook): this
+  addHook(name: 'onReady', fn: OnReadyHook): this
+  addHook(name: 'onClose', fn: OnCloseHook): this
+
+  decorate(name: string, value: unknown): this
+  decorateRequest(name: string, value: unknown): this
+  decorateReply(name: string, value: unknown): this
+  hasDecorator(name: string): boolean
+  hasRequestDecorator(name: string): boolean
+  hasReplyDecorator(name: string): boolean
+
+  addSchema(schema: SharedSchema): this
+  getSchemas(): Record<string, SharedSchema>
+  getSchema(id: string): SharedSchema | undefined
+  setValidatorCompiler(fn: ValidatorCompiler): this
+  setSerializerCompiler(fn: SerializerCompiler): this
+  setSchemaErrorFormatter(fn: SchemaErrorFormatter): this
+
+  setErrorHandler(fn: ErrorHandler): this
+  setNotFoundHandler(fn: NotFoundHandler): this
+  addContentTypeParser(contentType: string | string[], options: ContentTypeParserOptions, parser: ContentTypeParserFn): this
+  addContentTypeParser(contentType: string | string[], parser: ContentTypeParserFn): this
+  hasContentTypeParser(contentType: string): boolean
+
+  ready(): Promise<this>
+  listen(port?: number, host?: string): Promise<string>
+  listen(options: ListenOptions): Promise<string>
+  close(): Promise<void>
+  inject(options: InjectOptions | string): Promise<InjectResponse>
+
+  [decorator: string]: unknown
+}
+
+export type { Readable, IncomingMessage, ServerResponse }
