@@ -1,0 +1,27 @@
+import { decoratorErrorCodes, type DecoratorErrorCode } from './decorator-codes'
+
+/**
+ * Thrown while a class is being declared (when its decorators run), so a mistake surfaces at
+ * import time with a stack pointing at the class. Same shape as the runtime's FrameworkError
+ * (`code`, `statusCode`), but this layer imports nothing of the runtime's code (DESIGN §1).
+ */
+export class DeclarationError extends Error {
+  readonly code: DecoratorErrorCode
+  readonly statusCode: number | undefined = undefined
+
+  constructor(code: DecoratorErrorCode, message: string) {
+    super(message)
+    this.name = 'DeclarationError'
+    this.code = code
+  }
+}
+
+export function isDeclarationError(error: unknown): error is DeclarationError {
+  return error instanceof DeclarationError && error.code in decoratorErrorCodes
+}
+
+/** `UserController.create` or `UserController` for error messages. */
+export function memberName(target: object, propertyKey?: string | symbol): string {
+  const owner = typeof target === 'function' ? target.name : target.constructor.name
+  return propertyKey === undefined ? owner : `${owner}.${String(propertyKey)}`
+}

@@ -1,0 +1,38 @@
+import { DeclarationError } from './declaration-error'
+import { addReplyDecorator, addRequestDecorator, getReplyDecorators, getRequestDecorators } from './metadata'
+import type { DecoratorMeta } from './types'
+
+type Kind = 'DecorateRequest' | 'DecorateReply'
+
+/**
+ * Adds a request property in the module's context (spec §2.6, §3.3.6): visible on the routes
+ * of the module and its descendants, `undefined` elsewhere. Stackable. The value is a primitive,
+ * a function, `{ getter, setter? }`, or `{ factory: (request) => value }` for a fresh object per
+ * request (a plain object value is refused at boot: it would be shared by every request).
+ *
+ * @example
+ * @DecorateRequest('answer', 42)
+ * @DecorateRequest('user', { factory: () => ({ roles: [] }) })
+ * @Module({ controllers: [UserController] })
+ * class AppModule {}
+ */
+export function DecorateRequest(name: string, value: unknown): ClassDecorator {
+  return (target) => declare('DecorateRequest', target, { name, value }, getRequestDecorators, addRequestDecorator)
+}
+
+/** Like {@link DecorateRequest}, for the reply object. */
+export function DecorateReply(name: string, value: unknown): ClassDecorator {
+  return (target) => declare('DecorateReply', target, { name, value }, getReplyDecorators, addReplyDecorator)
+}
+
+function declare(kind: Kind, target: Function, meta: DecoratorMeta,
+  get: (t: Function) => readonly DecoratorMeta[], add: (t: Function, d: DecoratorMeta) => void): void {
+  if (typeof meta.name !== 'string' || meta.name === '') {
+    throw new DeclarationError('ENC_ERR_DECL_DECORATOR_NAME', `@${kind}() on ${target.name}: the name must be a non-empty string.`)
+  }
+  if (get(target).some((d) => d.name === meta.name)) {
+    throw new DeclarationError('ENC_ERR_DECL_DECORATOR_DUPLICATE', `@${kind}('${meta.name}') appears twice on ${target.name}. ` +
+      'Keep one; a module declares each name once (a descendant module may not redeclare it either).')
+  }
+  add(target, meta)
+}

@@ -1,0 +1,96 @@
+import 'reflect-metadata'
+import type { ControllerMeta, DecoratorMeta, HookMeta, ModuleMeta, ParamMeta, RouteMeta } from './types'
+import type { SharedSchema } from '../runtime/schemas/types'
+
+/**
+ * The only file that touches Reflect. Keys are Symbols so no other library's metadata can
+ * collide with ours. Everything is stored as own metadata of the class (never inherited
+ * implicitly): a subclass of a module is not itself a module unless it says so.
+ */
+const kModule = Symbol('enclave.module')
+const kController = Symbol('enclave.controller')
+const kRoutes = Symbol('enclave.routes')
+const kParams = Symbol('enclave.params')
+const kSchema = Symbol('enclave.schema')
+const kRequestDecorators = Symbol('enclave.requestDecorators')
+const kReplyDecorators = Symbol('enclave.replyDecorators')
+const kHooks = Symbol('enclave.hooks')
+const kErrorHandler = Symbol('enclave.errorHandler')
+
+type Key = symbol
+function own<T>(key: Key, target: Function): T | undefined {
+  return Reflect.getOwnMetadata(key, target) as T | undefined
+}
+function ownList<T>(key: Key, target: Function): readonly T[] {
+  return own<readonly T[]>(key, target) ?? []
+}
+function append<T>(key: Key, target: Function, item: T, atStart = false): void {
+  const list = ownList<T>(key, target)
+  Reflect.defineMetadata(key, atStart ? [item, ...list] : [...list, item], target)
+}
+
+export const getModuleMeta = (target: Function) => own<ModuleMeta>(kModule, target)
+export const setModuleMeta = (target: Function, meta: ModuleMeta) => Reflect.defineMetadata(kModule, meta, target)
+
+export const getControllerMeta = (target: Function) => own<ControllerMeta>(kController, target)
+export const setControllerMeta = (target: Function, meta: ControllerMeta) => Reflect.defineMetadata(kController, meta, target)
+
+/** Routes declared on this very class, in source order. */
+export const getOwnRoutes = (target: Function) => ownList<RouteMeta>(kRoutes, target)
+export const addRoute = (target: Function, route: RouteMeta) => append(kRoutes, target, route)
+
+/** Parameter decorators of one method, sorted by index. */
+export function getParams(target: Function, propertyKey: string | symbol): readonly ParamMeta[] {
+  return own<Map<string | symbol, readonly ParamMeta[]>>(kParams, target)?.get(propertyKey) ?? []
+}
+export function addParam(target: Function, propertyKey: string | symbol, param: ParamMeta): void {
+  const byMethod = new Map(own<Map<string | symbol, readonly ParamMeta[]>>(kParams, target) ?? [])
+  const params = [...(byMethod.get(propertyKey) ?? []), param].sort((a, b) => a.index - b.index)
+  byMethod.set(propertyKey, params)
+  Reflect.defineMetadata(kParams, byMethod, target)
+}
+
+export const getSchemaMeta = (target: Function) => own<SharedSchema>(kSchema, target)
+export const setSchemaMeta = (target: Function, schema: SharedSchema) => Reflect.defineMetadata(kSchema, schema, target)
+
+// Class decorators apply bottom-up; prepending keeps the source order (top first).
+export const getRequestDecorators = (target: Function) => ownList<DecoratorMeta>(kRequestDecorators, target)
+export const addRequestDecorator = (target: Function, d: DecoratorMeta) => append(kRequestDecorators, target, d, true)
+export const getReplyDecorators = (target: Function) => ownList<DecoratorMeta>(kReplyDecorators, target)
+export const addReplyDecorator = (target: Function, d: DecoratorMeta) => append(kReplyDecorators, target, d, true)
+
+export const getHooks = (target: Function) => ownList<HookMeta>(kHooks, target)
+export const addHookMeta = (target: Function, hook: HookMeta) => append(kHooks, target, hook)
+
+export const getErrorHandlerKey = (target: Function) => own<string | symbol>(kErrorHandler, target)
+export const setErrorHandlerKey = (target: Function, key: string | symbol) => Reflect.defineMetadata(kErrorHandler, key, target)
+
+/**
+ * A class's constructor dependencies as tsyringe will resolve them: the types TypeScript
+ * emitted (`design:paramtypes`), overridden by `@inject()` tokens (tsyringe's own key; this
+ * mirrors its getParamInfo). `undefined` when the class carries no type metadata at all.
+ */
+export function constructorDependencies(target: Function): unknown[] | undefined {
+  const types = Reflect.getMetadata('design:paramtypes', target) as unknown[] | undefined
+  const injected = Reflect.getOwnMetadata('injectionTokens', target) as Record<string, unknown> | undefined
+  if (types === undefined && injected === undefined) return undefined
+  const deps = [...(types ?? [])]
+  for (const [index, token] of Object.entries(injected ?? {})) deps[Number(index)] = token
+  return deps
+}
+
+/** Parameter types of a method (`design:paramtypes` on the prototype), to count its parameters. */
+export function methodParamCount(target: Function, propertyKey: string | symbol): number | undefined {
+  const types = Reflect.getMetadata('design:paramtypes', target.prototype, propertyKey) as unknown[] | undefined
+  return types?.length
+}
+
+/** Module-only metadata found on a class: used to catch `@DecorateRequest` put on a controller. */
+export function moduleOnlyDecorations(target: Function): string[] {
+  const found: string[] = []
+  if (getRequestDecorators(target).length > 0) found.push('@DecorateRequest')
+  if (getReplyDecorators(target).length > 0) found.push('@DecorateReply')
+  if (getHooks(target).length > 0) found.push('@Hook')
+  if (getErrorHandlerKey(target) !== undefined) found.push('@ErrorHandler')
+  return found
+}

@@ -1,0 +1,87 @@
+import { DeclarationError } from './declaration-error'
+import type { ModuleMeta, ModuleOptions } from './types'
+
+const optionKeys = ['plugins', 'controllers', 'providers', 'schemas', 'prefix', 'schemaErrorFormatter', 'validatorCompiler', 'serializerCompiler'] as const
+// Keeps the list above in step with the ModuleOptions type: a key added to one must go in the other.
+type Missing = Exclude<keyof ModuleOptions, typeof optionKeys[number]>
+const complete: Missing extends never ? true : Missing = true
+void complete
+
+/** Names people reach for from other frameworks, mapped to ours. */
+const didYouMean: Record<string, string> = { imports: 'plugins', modules: 'plugins', children: 'plugins', routes: 'controllers', exports: 'providers' }
+
+/** Checks the shape of `@Module()` options; the module layer checks what the entries mean at boot. */
+export function toModuleMeta(name: string, options: ModuleOptions | undefined): ModuleMeta {
+  if (options === undefined) options = {}
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw optionError(name, `takes an options object, got ${describe(options)}`)
+  }
+  for (const key of Object.keys(options)) {
+    if (!(optionKeys as readonly string[]).includes(key)) {
+      const hint = didYouMean[key] !== undefined ? ` Did you mean '${didYouMean[key]}'? (children are listed in 'plugins': a child sees its parent's providers, not the reverse.)` : ''
+      throw optionError(name, `has an unknown option '${key}'. Known options: ${optionKeys.join(', ')}.${hint}`)
+    }
+  }
+  const prefix = options.prefix ?? ''
+  if (typeof prefix !== 'string' || (prefix !== '' && !prefix.startsWith('/'))) {
+    throw optionError(name, `option 'prefix' must be a string starting with '/', got ${describe(prefix)}`)
+  }
+  return {
+    plugins: list(name, 'plugins', options.plugins, isPluginEntry, 'a module class, lift(Module), a plugin function or [pluginFunction, options]'),
+    controllers: list(name, 'controllers', options.controllers, isFunction, 'a controller class (decorated with @Route())'),
+    providers: list(name, 'providers', options.providers, isProviderEntry, 'a class or { provide, useClass | useValue | useFactory }'),
+    schemas: list(name, 'schemas', options.schemas, isSchemaEntry, 'a @Schema() class or a schema object with a string $id'),
+    prefix: prefix.endsWith('/') ? prefix.slice(0, -1) : prefix,
+    schemaErrorFormatter: fn(name, 'schemaErrorFormatter', options.schemaErrorFormatter),
+    validatorCompiler: fn(name, 'validatorCompiler', options.validatorCompiler),
+    serializerCompiler: fn(name, 'serializerCompiler', options.serializerCompiler),
+  }
+}
+
+function list<T>(name: string, key: string, value: readonly T[] | undefined, valid: (entry: unknown) => boolean, expected: string): readonly T[] {
+  if (value === undefined) return []
+  if (!Array.isArray(value)) throw optionError(name, `option '${key}' must be an array, got ${describe(value)}`)
+  value.forEach((entry, index) => {
+    if (entry === undefined || entry === null) {
+      throw new DeclarationError('ENC_ERR_DECL_MODULE_ENTRY', `@Module() of ${name}: ${key}[${index}] is ${entry}. ` +
+        'This is usually a circular import: the class is used before its file finished loading. Move the classes so imports form a tree.')
+    }
+    if (!valid(entry)) {
+      throw new DeclarationError('ENC_ERR_DECL_MODULE_ENTRY', `@Module() of ${name}: ${key}[${index}] is ${describe(entry)}; expected ${expected}.`)
+    }
+  })
+  return Object.freeze([...value])
+}
+
+function fn<F>(name: string, key: string, value: F | undefined): F | null {
+  if (value === undefined) return null
+  if (typeof value !== 'function') throw optionError(name, `option '${key}' must be a function, got ${describe(value)}`)
+  return value
+}
+
+const isFunction = (entry: unknown): boolean => typeof entry === 'function'
+const isPluginEntry = (entry: unknown): boolean => typeof entry === 'function' ||
+  (Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'function' && entry[1] !== null && typeof entry[1] === 'object')
+const isSchemaEntry = (entry: unknown): boolean => typeof entry === 'function' ||
+  (typeof entry === 'object' && typeof (entry as { $id?: unknown }).$id === 'string')
+function isProviderEntry(entry: unknown): boolean {
+  if (typeof entry === 'function') return true
+  if (typeof entry !== 'object' || entry === null || !('provide' in entry)) return false
+  const uses = ['useClass', 'useValue', 'useFactory'].filter((k) => k in entry)
+  if (uses.length !== 1) return false
+  const p = entry as Record<string, unknown>
+  if (uses[0] === 'useClass' && typeof p.useClass !== 'function') return false
+  if (uses[0] === 'useFactory' && (typeof p.useFactory !== 'function' || (p.inject !== undefined && !Array.isArray(p.inject)))) return false
+  return p.provide !== undefined && p.provide !== null
+}
+
+function optionError(name: string, what: string): DeclarationError {
+  return new DeclarationError('ENC_ERR_DECL_MODULE_OPTIONS', `@Module() of ${name} ${what}.`)
+}
+
+export function describe(value: unknown): string {
+  if (typeof value === 'function') return value.name ? `function ${value.name}` : 'an anonymous function'
+  if (Array.isArray(value)) return 'an array'
+  if (typeof value === 'string') return `'${value}'`
+  return value === null ? 'null' : typeof value === 'object' ? 'an object' : String(value)
+}

@@ -1,0 +1,26 @@
+import { injectable } from 'tsyringe'
+import { toModuleMeta } from './module-options'
+import { setModuleMeta } from './metadata'
+import { recordListedControllers } from './registry'
+import type { ModuleOptions } from './types'
+
+/**
+ * Declares a module: one encapsulation context (spec §3.3) holding its controllers' routes,
+ * its providers, schemas, request decorators, hooks and error handler. Children listed in
+ * `plugins` run in child contexts and see everything of this module; the reverse never holds.
+ * The module class itself is instantiated once at boot, with constructor injection, so its
+ * `@Hook()` and `@ErrorHandler()` methods can use providers.
+ *
+ * @example
+ * @DecorateRequest('foo', 'foo')
+ * @Module({ plugins: [GrandchildModule, bearerAuth({ keys })], controllers: [TwoController], prefix: '/v1' })
+ * class PublicModule {}
+ */
+export function Module(options?: ModuleOptions): ClassDecorator {
+  return (target) => {
+    const meta = toModuleMeta(target.name, options)
+    setModuleMeta(target, meta)
+    recordListedControllers(meta.controllers)
+    injectable()(target as never)
+  }
+}

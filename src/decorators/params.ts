@@ -1,0 +1,45 @@
+import type { Reply as RuntimeReply } from '../runtime/types'
+import { DeclarationError, memberName } from './declaration-error'
+import { addParam, getParams } from './metadata'
+import type { ParamSource } from './types'
+
+function param(source: ParamSource, name: string, key?: string): ParameterDecorator {
+  return (target, propertyKey, index) => {
+    const where = `@${name}(${key === undefined ? '' : `'${key}'`}) on parameter ${index} of ${memberName(target, propertyKey)}`
+    if (propertyKey === undefined) {
+      throw new DeclarationError('ENC_ERR_DECL_ROUTE_TARGET', `${where}: parameter decorators go on route handler parameters; ` +
+        'constructor parameters are injected from the module\'s providers.')
+    }
+    if (typeof target === 'function') {
+      throw new DeclarationError('ENC_ERR_DECL_STATIC_MEMBER', `${where}: route handlers are instance methods; remove 'static'.`)
+    }
+    if (key !== undefined && (typeof key !== 'string' || key === '')) {
+      throw new DeclarationError('ENC_ERR_DECL_ROUTE_OPTIONS', `${where}: the property name must be a non-empty string.`)
+    }
+    if (getParams(target.constructor, propertyKey).some((p) => p.index === index)) {
+      throw new DeclarationError('ENC_ERR_DECL_PARAM_DUPLICATE', `${where}: the parameter already has a parameter decorator; keep one.`)
+    }
+    addParam(target.constructor, propertyKey, { index, source, key: key === undefined ? null : source === 'headers' ? key.toLowerCase() : key })
+  }
+}
+
+/**
+ * Parameter decorators for route handlers. Resolved at boot into one argument builder per
+ * route, so a request pays for an array fill, never for reflection. A handler without any
+ * is called as `(request, reply)`.
+ *
+ * @example
+ * @Get('/:id')
+ * find(@Params('id') id: number, @Query() query: { fields?: string[] }) { return this.items.get(id, query.fields) }
+ */
+export const Body = (property?: string): ParameterDecorator => param('body', 'Body', property)
+export const Query = (property?: string): ParameterDecorator => param('query', 'Query', property)
+export const Params = (property?: string): ParameterDecorator => param('params', 'Params', property)
+/** Header names are matched lower-case, as Node gives them (spec §2.1). */
+export const Headers = (name?: string): ParameterDecorator => param('headers', 'Headers', name)
+export const Req = (): ParameterDecorator => param('request', 'Req')
+export function Reply(): ParameterDecorator {
+  return param('reply', 'Reply')
+}
+/** The reply type, under the same name as the decorator, so `@Reply() reply: Reply` reads naturally. */
+export type Reply = RuntimeReply

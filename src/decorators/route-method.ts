@@ -1,0 +1,57 @@
+import type { RouteShorthandOptions } from '../runtime/types'
+import { DeclarationError, memberName } from './declaration-error'
+import { addRoute } from './metadata'
+import { describe } from './module-options'
+import { recordRouteClass } from './registry'
+import type { HttpMethodName } from './types'
+
+const httpMethods: readonly HttpMethodName[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
+
+const routeOptionKeys = ['schema', 'attachValidation', 'validatorCompiler', 'serializerCompiler', 'schemaErrorFormatter',
+  'bodyLimit', 'errorHandler', 'config', 'onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization',
+  'onSend', 'onResponse', 'onRequestAbort', 'onError'] as const
+// Keeps the list in step with the runtime's RouteShorthandOptions, in both directions.
+type Missing = Exclude<keyof RouteShorthandOptions, typeof routeOptionKeys[number]>
+type Extra = Exclude<typeof routeOptionKeys[number], keyof RouteShorthandOptions>
+const complete: [Missing, Extra] extends [never, never] ? true : [Missing, Extra] = true
+void complete
+
+export interface RouteDeclaration {
+  readonly methods: readonly string[]
+  readonly path: unknown
+  readonly options: Record<string, unknown>
+}
+
+/**
+ * Records one route on a controller method. Everything about the route is checked here, at
+ * declaration, so a typo in an option fails when the class loads, not at the first request.
+ */
+export function declareRouteMethod(decorator: string, target: object, propertyKey: string | symbol,
+  descriptor: PropertyDescriptor | undefined, route: RouteDeclaration): void {
+  const where = `@${decorator}() on ${memberName(target, propertyKey)}`
+  if (typeof target === 'function') {
+    throw new DeclarationError('ENC_ERR_DECL_STATIC_MEMBER', `${where}: routes are instance methods (called with \`this\` = the controller); remove 'static'.`)
+  }
+  if (descriptor === undefined || typeof descriptor.value !== 'function') {
+    throw new DeclarationError('ENC_ERR_DECL_ROUTE_TARGET', `${where}: a route decorator goes on a method, not on a property or accessor.`)
+  }
+  const path = route.path ?? ''
+  if (typeof path !== 'string' || (path !== '' && !path.startsWith('/'))) {
+    throw new DeclarationError('ENC_ERR_DECL_ROUTE_OPTIONS', `${where}: the path must be a string starting with '/' (or empty for the controller's prefix), got ${describe(path)}.`)
+  }
+  const methods = route.methods.map((m) => typeof m === 'string' ? m.toUpperCase() : m)
+  const bad = methods.find((m) => !(httpMethods as readonly unknown[]).includes(m))
+  if (methods.length === 0 || bad !== undefined) {
+    throw new DeclarationError('ENC_ERR_DECL_ROUTE_OPTIONS', `${where}: unknown HTTP method ${describe(bad)}. Use one of ${httpMethods.join(', ')}.`)
+  }
+  if (route.options === null || typeof route.options !== 'object' || Array.isArray(route.options)) {
+    throw new DeclarationError('ENC_ERR_DECL_ROUTE_OPTIONS', `${where}: route options must be an object, got ${describe(route.options)}.`)
+  }
+  for (const key of Object.keys(route.options)) {
+    if (!(routeOptionKeys as readonly string[]).includes(key)) {
+      throw new DeclarationError('ENC_ERR_DECL_ROUTE_OPTIONS', `${where}: unknown route option '${key}'. Known options: ${routeOptionKeys.join(', ')}.`)
+    }
+  }
+  addRoute(target.constructor, { propertyKey, methods: methods as HttpMethodName[], path, options: Object.freeze({ ...route.options }) })
+  recordRouteClass(target.constructor)
+}

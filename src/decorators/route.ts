@@ -1,0 +1,46 @@
+import { injectable } from 'tsyringe'
+import { DeclarationError } from './declaration-error'
+import { setControllerMeta } from './metadata'
+import { describe } from './module-options'
+import { declareRouteMethod } from './route-method'
+import type { RouteMethodOptions } from './types'
+
+/**
+ * On a class: declares a controller whose routes live under `prefix`. The class becomes
+ * injectable (constructor dependencies come from its module's providers); it is instantiated
+ * once, at boot. On a method: declares a route, `@Route({ method, path, ...routeOptions })`.
+ *
+ * @example
+ * @Route('/users')
+ * class UserController {
+ *   constructor(private readonly users: UserService) {}
+ *   @Route({ method: 'GET', path: '/:id', schema: { params: { id: { type: 'integer' } } } })
+ *   find(request: Request) { return this.users.find(request.params.id) }
+ * }
+ */
+export function Route(prefix?: string): ClassDecorator
+export function Route(options: RouteMethodOptions): MethodDecorator
+export function Route(arg?: string | RouteMethodOptions): ClassDecorator | MethodDecorator {
+  return (target: object, propertyKey?: string | symbol, descriptor?: PropertyDescriptor) => {
+    if (propertyKey === undefined) {
+      declareController(target as Function, arg)
+      return
+    }
+    if (arg === null || typeof arg !== 'object') {
+      throw new DeclarationError('ENC_ERR_DECL_ROUTE_TARGET', `@Route(${describe(arg)}) on method ${String(propertyKey)}: ` +
+        "on a method @Route takes { method, path, ...options }; use @Get('/path') and friends for the short form.")
+    }
+    const { method, path, ...options } = arg
+    declareRouteMethod('Route', target, propertyKey, descriptor, { methods: Array.isArray(method) ? method : [method], path, options })
+  }
+}
+
+function declareController(target: Function, prefix: unknown): void {
+  if (prefix !== undefined && (typeof prefix !== 'string' || (prefix !== '' && !prefix.startsWith('/')))) {
+    throw new DeclarationError('ENC_ERR_DECL_ROUTE_TARGET', `@Route(${describe(prefix)}) on class ${target.name}: ` +
+      "on a class @Route takes an optional path prefix starting with '/'; route options go on the methods.")
+  }
+  const p = prefix ?? ''
+  setControllerMeta(target, { prefix: p.endsWith('/') ? p.slice(0, -1) : p })
+  injectable()(target as never)
+}

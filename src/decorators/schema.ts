@@ -1,0 +1,26 @@
+import type { SharedSchema } from '../runtime/schemas/types'
+import { DeclarationError } from './declaration-error'
+import { setSchemaMeta } from './metadata'
+
+/**
+ * Declares a shared schema (spec §2.2). It is added to the scope of each module that lists the
+ * class in `schemas`, so it is visible there and in that module's descendants (spec §3.3.4).
+ * Schemas are application code (spec §1.6): never build one from user input.
+ *
+ * @example
+ * @Schema({ $id: 'user', type: 'object', properties: { name: { type: 'string' } } })
+ * class UserSchema {}
+ */
+export function Schema(schema: SharedSchema): ClassDecorator {
+  return (target) => {
+    if (schema === null || typeof schema !== 'object' || typeof schema.$id !== 'string' || schema.$id === '') {
+      throw new DeclarationError('ENC_ERR_DECL_SCHEMA_ID', `@Schema() on ${target.name}: a shared schema needs a non-empty string $id ` +
+        `(routes reference it as { $ref: 'id#' }). Add one, e.g. { $id: '${lowerFirst(target.name)}', ... }.`)
+    }
+    setSchemaMeta(target, schema)
+  }
+}
+
+function lowerFirst(name: string): string {
+  return name.charAt(0).toLowerCase() + name.slice(1)
+}

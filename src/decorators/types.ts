@@ -1,0 +1,78 @@
+import type { InjectionToken } from 'tsyringe'
+import type { HookName, PluginOptions, RouteShorthandOptions } from '../runtime/types'
+import type { SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../runtime/schemas/types'
+
+/** Any class. Abstract classes are allowed as tokens and route-method owners. */
+export type Class<T = object> = abstract new (...args: any[]) => T
+export type ConcreteClass<T = object> = new (...args: any[]) => T
+
+/**
+ * An entry of `@Module({ plugins })`: a module class, `lift(ModuleClass)`, a runtime plugin
+ * function (lifted or not), or `[pluginFunction, options]`.
+ */
+export type PluginEntry = Function | readonly [Function, PluginOptions]
+
+export interface ClassProviderEntry { provide: InjectionToken; useClass: ConcreteClass }
+export interface ValueProviderEntry { provide: InjectionToken; useValue: unknown }
+/** `useFactory` runs once, at boot, with the `inject` tokens resolved from the declaring module. */
+export interface FactoryProviderEntry { provide: InjectionToken; useFactory: (...deps: any[]) => unknown; inject?: readonly InjectionToken[] }
+export type ProviderEntry = ConcreteClass | ClassProviderEntry | ValueProviderEntry | FactoryProviderEntry
+
+/** A `@Schema()` class or a shared schema object. */
+export type SchemaEntry = Class | SharedSchema
+
+export interface ModuleOptions {
+  /** Child modules (child scopes), `lift(Module)` and runtime plugins, registered in this order. */
+  plugins?: readonly PluginEntry[]
+  controllers?: readonly Class[]
+  /** Visible to this module and its descendants (a lifted module provides to its parent). */
+  providers?: readonly ProviderEntry[]
+  /** Shared schemas added to this module's scope (spec §3.3.4). */
+  schemas?: readonly SchemaEntry[]
+  /** Prefix of every route of this module and its descendants. */
+  prefix?: string
+  schemaErrorFormatter?: SchemaErrorFormatter
+  validatorCompiler?: ValidatorCompiler
+  serializerCompiler?: SerializerCompiler
+}
+
+/** What `@Module()` records: the options, with every list present. */
+export interface ModuleMeta {
+  readonly plugins: readonly PluginEntry[]
+  readonly controllers: readonly Class[]
+  readonly providers: readonly ProviderEntry[]
+  readonly schemas: readonly SchemaEntry[]
+  readonly prefix: string
+  readonly schemaErrorFormatter: SchemaErrorFormatter | null
+  readonly validatorCompiler: ValidatorCompiler | null
+  readonly serializerCompiler: SerializerCompiler | null
+}
+
+export interface ControllerMeta { readonly prefix: string }
+
+export type HttpMethodName = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'
+
+export interface RouteMethodOptions extends RouteShorthandOptions {
+  method: HttpMethodName | Lowercase<HttpMethodName> | readonly (HttpMethodName | Lowercase<HttpMethodName>)[]
+  path?: string
+}
+
+/** One route declared on a controller method. */
+export interface RouteMeta {
+  readonly propertyKey: string | symbol
+  readonly methods: readonly HttpMethodName[]
+  readonly path: string
+  readonly options: RouteShorthandOptions
+}
+
+export type ParamSource = 'body' | 'query' | 'params' | 'headers' | 'request' | 'reply'
+
+/** A handler parameter filled from the request: `@Query('limit')` is `{ source: 'query', key: 'limit' }`. */
+export interface ParamMeta {
+  readonly index: number
+  readonly source: ParamSource
+  readonly key: string | null
+}
+
+export interface DecoratorMeta { readonly name: string; readonly value: unknown }
+export interface HookMeta { readonly name: HookName; readonly propertyKey: string | symbol }
