@@ -68,3 +68,35 @@ export interface CompilersFactory {
 export interface SchemaControllerOptions {
   compilersFactory?: CompilersFactory
 }
+
+/** The `validationContext` of a validation error (spec §2.5): `querystring` is reported as `query`. */
+export type ValidationContext = 'body' | 'params' | 'headers' | 'query'
+
+/** A validation failure as the runtime receives it (spec §2.5). Structurally the runtime's `ValidationError`. */
+export interface SchemaValidationError extends Error {
+  statusCode: number
+  validation: unknown
+  validationContext: ValidationContext
+}
+
+/**
+ * The outcome of a failed part validation: `errors` in the default engine's structure (handed to the
+ * schema error formatter), or `error`, an Error from another library that is used as is.
+ */
+export type PartFailure = { errors: unknown[] } | { error: Error }
+
+/**
+ * Validates one request part. `undefined`: valid, keep the data (which the default engine may have
+ * coerced in place); `{ value }`: valid, replace the part with `value`; otherwise a PartFailure.
+ */
+export type PartValidator = (data: unknown) => PartFailure | { value: unknown } | undefined
+
+/** A route schema after `normalizeRouteSchema`: shorthand expanded, `query` folded into `querystring`. */
+export interface NormalizedRouteSchema {
+  body: JsonSchema | null
+  querystring: JsonSchema | null
+  params: JsonSchema | null
+  headers: JsonSchema | null
+  /** Keys are `'100'`..`'599'`, `'1xx'`..`'5xx'` (lower case) or `'default'`. */
+  response: Record<string, JsonSchema> | null
+}

@@ -1,0 +1,55 @@
+import Ajv8 from 'ajv8'
+import { cacheBySchema } from './compile-cache'
+import { applyValidatorPlugins } from './default-validator'
+import type { CompilersFactory, SharedSchema, ValidateFunction, ValidatorCompiler, ValidatorOptions, ValidatorPlugin } from './types'
+
+export interface Ajv8FactoryOptions {
+  /** ajv 8 options, merged over the baseline and over the server's `validator.customOptions`. */
+  customOptions?: Record<string, unknown>
+  /** ajv 8 plugins (ajv-formats, ajv-errors 3 ...), each `plugin` or `[plugin, options]`. */
+  plugins?: ValidatorPlugin[]
+}
+
+/**
+ * ajv 6 options that ajv 8 dropped or renamed: ajv 8 always reports JSON-pointer `instancePath`s and
+ * supports `nullable` as a keyword, so these are left out rather than passed on.
+ */
+const AJV6_ONLY_OPTIONS = new Set(['jsonPointers', 'nullable', 'errorDataPath', 'extendRefs', 'missingRefs',
+  'schemaId', 'unknownFormats', 'format', 'serialize', 'sourceCode'])
+
+/**
+ * The same baseline as the default validator, for ajv 8. `strict: false` because Enclave schemas may
+ * carry keywords ajv 8 does not know (`example`, documentation keys ...), which strict mode refuses.
+ */
+export const ajv8BaselineOptions = Object.freeze({
+  removeAdditional: true,
+  useDefaults: true,
+  coerceTypes: true,
+  allErrors: false,
+  strict: false,
+})
+
+/**
+ * A `schemaController.compilersFactory` whose validators use ajv 8 (spec §9) with the visible shared
+ * schemas added. The server's `validator.customOptions` apply too, without the ajv 6-only keys; the
+ * server's `validator.plugins` do not (they target ajv 6): give ajv 8 plugins here. Error messages keep
+ * the shape `body/x <message>` but ajv 8 words them with "must" where ajv 6 says "should". Serializers
+ * stay the default (fast-json-stringify).
+ *
+ * @example
+ * createServer({ schemaController: { compilersFactory: ajv8CompilersFactory({ plugins: [ajvFormats] }) } })
+ */
+export function ajv8CompilersFactory(options: Ajv8FactoryOptions = {}): CompilersFactory {
+  return {
+    buildValidator(externalSchemas: Record<string, SharedSchema>, serverOptions: ValidatorOptions): ValidatorCompiler {
+      const serverCustom: Record<string, unknown> = {}
+      for (const [key, value] of Object.entries(serverOptions.customOptions ?? {})) {
+        if (!AJV6_ONLY_OPTIONS.has(key)) serverCustom[key] = value
+      }
+      const ajv = new Ajv8({ ...ajv8BaselineOptions, ...serverCustom, ...options.customOptions })
+      applyValidatorPlugins(ajv, options.plugins)
+      for (const id of Object.keys(externalSchemas)) ajv.addSchema(externalSchemas[id])
+      return cacheBySchema(({ schema }) => ajv.compile(schema) as ValidateFunction)
+    },
+  }
+}

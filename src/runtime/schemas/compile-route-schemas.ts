@@ -1,0 +1,96 @@
+import { translateCompileError } from './compile-errors'
+import { toPartValidator } from './part-validator'
+import { createResponseSerializers, type ResponseSerializers } from './response-serializers'
+import { normalizeRouteSchema } from './route-schema'
+import { describeValue, schemaError } from './schema-codes'
+import type { SchemaCompilers } from './schema-compilers'
+import type { SchemaStore } from './schema-store'
+import type { HttpPart, JsonSchema, PartValidator, SerializeFunction, SerializerCompiler, ValidatorCompiler } from './types'
+
+export interface CompileRouteSchemasInput {
+  method: string
+  url: string
+  scopePath: string
+  /** The route option `schema` as the user gave it, or null. */
+  schema: unknown
+  /** The route scope's store: its visible shared schemas feed the default compilers. */
+  store: SchemaStore
+  compilers: SchemaCompilers
+  /** The route option, else the nearest scope's setValidatorCompiler(); null: the default for `store`. */
+  validatorCompiler: ValidatorCompiler | null
+  /** The route option, else the nearest scope's setSerializerCompiler(); null: the default for `store`. */
+  serializerCompiler: SerializerCompiler | null
+}
+
+/** One route's compiled schemas; a field is null when the route has no schema for it. */
+export interface CompiledRouteSchemas {
+  params: PartValidator | null
+  /** Compiled whatever the method; the runtime applies it only to POST, PUT and PATCH JSON bodies. */
+  body: PartValidator | null
+  querystring: PartValidator | null
+  headers: PartValidator | null
+  response: ResponseSerializers | null
+}
+
+/** The order in which the runtime validates (DESIGN §5); the first failing part is reported. */
+const PARTS: readonly HttpPart[] = ['params', 'body', 'querystring', 'headers']
+
+/**
+ * Compiles a route's schema at boot: normalizes it, then builds one PartValidator per request part and
+ * the response serializers. Any failure is a coded boot error naming the method, url, part and scope
+ * (ENC_ERR_SCH_VALIDATION_BUILD, ENC_ERR_SCH_SERIALIZATION_BUILD, ENC_ERR_SCH_REF_NOT_VISIBLE, ...).
+ *
+ * @example
+ * const compiled = compileRouteSchemas({ method: 'POST', url: '/users', scopePath: 'root', schema,
+ *   store: scope.schemas, compilers, validatorCompiler: null, serializerCompiler: null })
+ */
+export function compileRouteSchemas(input: CompileRouteSchemasInput): CompiledRouteSchemas {
+  const { method, url, scopePath, store } = input
+  const normalized = normalizeRouteSchema(input.schema, { method, url, scopePath })
+  const compiled: CompiledRouteSchemas = { params: null, body: null, querystring: null, headers: null, response: null }
+
+  let validatorCompiler = input.validatorCompiler
+  for (const part of PARTS) {
+    const schema = normalized[part]
+    if (schema === null) continue
+    validatorCompiler ??= input.compilers.validatorFor(store)
+    const fn = compileWith(() => validatorCompiler!({ schema, method, url, httpPart: part }),
+      { kind: 'validator', part, schema, input })
+    compiled[part] = toPartValidator(fn, { method, url, part })
+  }
+
+  if (normalized.response !== null) {
+    const serializerCompiler = input.serializerCompiler ?? input.compilers.serializerFor(store)
+    const byKey: Record<string, SerializeFunction> = {}
+    for (const [httpStatus, schema] of Object.entries(normalized.response)) {
+      byKey[httpStatus] = compileWith(() => serializerCompiler({ schema, method, url, httpStatus }),
+        { kind: 'serializer', part: `response ${httpStatus}`, schema, input })
+    }
+    compiled.response = createResponseSerializers(byKey)
+  }
+  return compiled
+}
+
+interface CompileSite {
+  kind: 'validator' | 'serializer'
+  part: string
+  schema: JsonSchema
+  input: CompileRouteSchemasInput
+}
+
+function compileWith<F>(compile: () => F, site: CompileSite): F {
+  const { method, url, scopePath, store } = site.input
+  let fn: F
+  try {
+    fn = compile()
+  } catch (error) {
+    throw translateCompileError({ error, kind: site.kind, method, url, part: site.part, scopePath, store, schema: site.schema })
+  }
+  if (typeof fn !== 'function') {
+    throw schemaError(site.kind === 'validator' ? 'ENC_ERR_SCH_VALIDATION_BUILD' : 'ENC_ERR_SCH_SERIALIZATION_BUILD',
+      `The ${site.kind} compiler returned ${describeValue(fn)} for the ${site.part} schema of route ` +
+      `${method} ${url} in scope ${scopePath}: a ${site.kind} compiler must return a function ` +
+      `(${site.kind === 'validator' ? 'data => result' : 'data => string'}).`)
+  }
+  return fn
+}

@@ -1,0 +1,48 @@
+import type { SerializeFunction } from './types'
+
+/**
+ * The compiled response serializers of one route, laid out for a lookup that allocates nothing and
+ * builds no strings: exact codes in a Map, then one slot per hundred (each already holding the range
+ * serializer, else `default`), then `default` for codes outside 0-999.
+ */
+export interface ResponseSerializers {
+  /** Exact status codes; null when the schema has none. */
+  readonly exact: ReadonlyMap<number, SerializeFunction> | null
+  /** Index `Math.floor(status / 100)`: the `Nxx` serializer, else `default`, else null. */
+  readonly byHundred: readonly (SerializeFunction | null)[]
+  readonly fallback: SerializeFunction | null
+  /** The response keys as declared (normalized), for diagnostics. */
+  readonly keys: readonly string[]
+}
+
+/** Builds the lookup tables from serializers keyed `'200'`, `'2xx'` (lower case) or `'default'`. */
+export function createResponseSerializers(byKey: Readonly<Record<string, SerializeFunction>>): ResponseSerializers {
+  const keys = Object.keys(byKey)
+  const fallback = byKey.default ?? null
+  let exact: Map<number, SerializeFunction> | null = null
+  const byHundred: (SerializeFunction | null)[] = []
+  for (let hundred = 0; hundred < 10; hundred++) byHundred.push(byKey[`${hundred}xx`] ?? fallback)
+  for (const key of keys) {
+    if (!/^\d+$/.test(key)) continue
+    exact ??= new Map()
+    exact.set(Number(key), byKey[key])
+  }
+  return { exact, byHundred, fallback, keys }
+}
+
+/**
+ * The serializer for a status code (spec §3.1.5): the exact code, else its range key (`2xx`), else
+ * `default`, else null (the runtime then uses JSON.stringify).
+ *
+ * @example
+ * const serialize = pickSerializer(route.response, reply.statusCode)
+ * const text = serialize === null ? JSON.stringify(payload) : serialize(payload)
+ */
+export function pickSerializer(serializers: ResponseSerializers, statusCode: number): SerializeFunction | null {
+  if (serializers.exact !== null) {
+    const fn = serializers.exact.get(statusCode)
+    if (fn !== undefined) return fn
+  }
+  const hundred = (statusCode / 100) | 0
+  return hundred >= 0 && hundred < 10 ? serializers.byHundred[hundred] : serializers.fallback
+}

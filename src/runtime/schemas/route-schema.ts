@@ -1,0 +1,132 @@
+import { describeValue, schemaError } from './schema-codes'
+import { copySchema, findAsync } from './schema-walk'
+import type { JsonSchema, NormalizedRouteSchema } from './types'
+
+export interface RouteIdentity {
+  method: string
+  url: string
+  scopePath: string
+}
+
+type RequestPart = 'body' | 'querystring' | 'params' | 'headers'
+
+const STATUS_KEY = /^[1-5]\d\d$/
+const RANGE_KEY = /^[1-5]xx$/i
+
+/**
+ * Normalizes the route option `schema` (spec §2.1) into one fixed shape, each part `null` when absent:
+ * `query` folded into `querystring`, shorthand parts expanded, header names lower-cased, response keys
+ * checked (`'2XX'` becomes `'2xx'`). The user's objects are copied, never mutated.
+ *
+ * The body part is normalized (and later compiled) whatever the method; applying it only to POST, PUT
+ * and PATCH with a JSON content type is the runtime's job (spec §2.1).
+ */
+export function normalizeRouteSchema(schema: unknown, route: RouteIdentity): NormalizedRouteSchema {
+  const result: NormalizedRouteSchema = { body: null, querystring: null, params: null, headers: null, response: null }
+  if (schema === undefined || schema === null) return result
+  const where = `${route.method} ${route.url} in scope ${route.scopePath}`
+  if (typeof schema !== 'object' || Array.isArray(schema)) {
+    throw schemaError('ENC_ERR_SCH_NOT_OBJECT',
+      `The schema option of route ${where} is ${describeValue(schema)}: pass an object with the parts ` +
+      'body, querystring (or query), params, headers and response.')
+  }
+  const raw = schema as Record<string, unknown>
+  if (isPresent(raw.querystring) && isPresent(raw.query)) {
+    throw schemaError('ENC_ERR_SCH_QUERY_ALIAS_CONFLICT',
+      `The schema of route ${where} has both querystring and query, which is its alias: keep only one of them.`)
+  }
+  result.body = normalizePart(raw.body, 'body', where)
+  result.querystring = normalizePart(isPresent(raw.querystring) ? raw.querystring : raw.query, 'querystring', where)
+  result.params = normalizePart(raw.params, 'params', where)
+  const headers = normalizePart(raw.headers, 'headers', where)
+  result.headers = headers === null ? null : lowerCaseHeaderNames(headers)
+  result.response = normalizeResponse(raw.response, where)
+  return result
+}
+
+function isPresent(value: unknown): boolean {
+  return value !== undefined && value !== null
+}
+
+function normalizePart(part: unknown, name: string, where: string): JsonSchema | null {
+  if (!isPresent(part)) return null
+  if (typeof part !== 'object' || Array.isArray(part)) {
+    throw schemaError('ENC_ERR_SCH_NOT_OBJECT',
+      `The ${name} schema of route ${where} is ${describeValue(part)}: pass a JSON Schema object, ` +
+      'or the shorthand (the properties listed at the top level).')
+  }
+  const asyncAt = findAsync(part)
+  if (asyncAt !== null) {
+    throw schemaError('ENC_ERR_SCH_ASYNC',
+      `The ${name} schema of route ${where} uses $async at ${asyncAt}. Asynchronous validation is refused ` +
+      'because it may run database work before the request is accepted (spec §1.6): validate ' +
+      'synchronously and move asynchronous work into a preHandler hook.')
+  }
+  const copy = copySchema(part as JsonSchema)
+  return isCompleteSchema(copy) ? copy : { type: 'object', properties: copy }
+}
+
+/**
+ * A part is shorthand (spec §2.1: properties at the top level) unless it reads as a schema: a `type`
+ * (string or array, so a property *named* `type` stays shorthand), a `properties` object, a `$ref`, a
+ * combinator or conditional, or the merge/patch plugin's `$merge` / `$patch`.
+ */
+function isCompleteSchema(part: JsonSchema): boolean {
+  const type = part.type
+  if (typeof type === 'string' || Array.isArray(type)) return true
+  if (typeof part.$ref === 'string') return true
+  if (isObject(part.properties)) return true
+  if (Array.isArray(part.oneOf) || Array.isArray(part.anyOf) || Array.isArray(part.allOf)) return true
+  return isObject(part.not) || isObject(part.if) || isObject(part.$merge) || isObject(part.$patch)
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/**
+ * Node gives header names in lower case, so a schema naming `Authorization` could never match
+ * (spec §2.1). Only literal `properties` / `required` are rewritten; a `$ref`'d schema is the user's.
+ */
+function lowerCaseHeaderNames(schema: JsonSchema): JsonSchema {
+  if (isObject(schema.properties)) {
+    const properties: Record<string, unknown> = {}
+    for (const name of Object.keys(schema.properties)) properties[name.toLowerCase()] = schema.properties[name]
+    schema.properties = properties
+  }
+  if (Array.isArray(schema.required)) {
+    schema.required = schema.required.map((name: unknown) => typeof name === 'string' ? name.toLowerCase() : name)
+  }
+  return schema
+}
+
+function normalizeResponse(response: unknown, where: string): Record<string, JsonSchema> | null {
+  if (!isPresent(response)) return null
+  if (!isObject(response)) {
+    throw schemaError('ENC_ERR_SCH_NOT_OBJECT',
+      `The response schema of route ${where} is ${describeValue(response)}: pass an object that maps a ` +
+      "status key (200, '2xx' or 'default') to a schema.")
+  }
+  const result: Record<string, JsonSchema> = {}
+  for (const key of Object.keys(response)) {
+    const normalizedKey = STATUS_KEY.test(key) || key === 'default' ? key : RANGE_KEY.test(key) ? key.toLowerCase() : null
+    if (normalizedKey === null) {
+      throw schemaError('ENC_ERR_SCH_RESPONSE_KEY',
+        `The response schema of route ${where} has the key '${key}': use a status code from 100 to 599, ` +
+        "a range key from '1xx' to '5xx', or 'default'.")
+    }
+    if (Object.prototype.hasOwnProperty.call(result, normalizedKey)) {
+      throw schemaError('ENC_ERR_SCH_RESPONSE_KEY',
+        `The response schema of route ${where} has the range key '${normalizedKey}' twice (in upper and ` +
+        'lower case): keep only one of them.')
+    }
+    const part = normalizePart(response[key], `response ${key}`, where)
+    if (part === null) {
+      throw schemaError('ENC_ERR_SCH_NOT_OBJECT',
+        `The response ${key} schema of route ${where} is ${describeValue(response[key])}: pass a JSON Schema ` +
+        'object, or remove the key to send that status without a schema.')
+    }
+    result[normalizedKey] = part
+  }
+  return Object.keys(result).length > 0 ? result : null
+}

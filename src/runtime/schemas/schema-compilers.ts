@@ -1,0 +1,104 @@
+import { buildDefaultSerializer } from './default-serializer'
+import { buildDefaultValidator } from './default-validator'
+import { describeValue, isSchemaError, schemaError } from './schema-codes'
+import type { SchemaStore } from './schema-store'
+import type {
+  CompilersFactory, SchemaControllerOptions, SerializerCompiler, SharedSchema, ValidatorCompiler, ValidatorOptions,
+} from './types'
+
+export interface SchemaCompilersOptions {
+  /** The server factory's `validator` option: `customOptions` and `plugins` (spec §2.7). */
+  validator?: ValidatorOptions
+  /** `schemaController.compilersFactory` replaces the default builders (spec §9: ajv 8 plugs in here). */
+  schemaController?: SchemaControllerOptions
+}
+
+interface Cached<C> {
+  /** `visibleCount()` of the defining store when built: schemas are only added, so equal means same set. */
+  count: number
+  compiler: C
+}
+
+/**
+ * The default validator and serializer compilers of one server, built once per distinct visible set
+ * of shared schemas. Scopes that add no schemas see exactly their nearest defining ancestor's set and
+ * share its compilers; a scope that adds schemas gets its own.
+ *
+ * @example
+ * const compilers = new SchemaCompilers({ validator: { customOptions: { allErrors: true } } })
+ * const validate = compilers.validatorFor(scope.schemas)({ schema, method: 'POST', url: '/u', httpPart: 'body' })
+ */
+export class SchemaCompilers {
+  readonly #validatorOptions: ValidatorOptions
+  readonly #buildValidator: (schemas: Record<string, SharedSchema>, options: ValidatorOptions) => ValidatorCompiler
+  readonly #buildSerializer: (schemas: Record<string, SharedSchema>) => SerializerCompiler
+  readonly #validators = new WeakMap<SchemaStore, Cached<ValidatorCompiler>>()
+  readonly #serializers = new WeakMap<SchemaStore, Cached<SerializerCompiler>>()
+
+  constructor(options: SchemaCompilersOptions = {}) {
+    this.#validatorOptions = {
+      customOptions: { ...options.validator?.customOptions },
+      plugins: checkPlugins(options.validator?.plugins),
+    }
+    const factory: CompilersFactory = options.schemaController?.compilersFactory ?? {}
+    this.#buildValidator = factory.buildValidator?.bind(factory) ?? buildDefaultValidator
+    this.#buildSerializer = factory.buildSerializer?.bind(factory) ?? buildDefaultSerializer
+  }
+
+  /** The default validator compiler for the shared schemas visible from `store`. */
+  validatorFor(store: SchemaStore): ValidatorCompiler {
+    return this.#compilerFor(store, this.#validators, 'validator', (schemas) => this.#buildValidator(schemas, this.#validatorOptions))
+  }
+
+  /** The default serializer compiler for the shared schemas visible from `store`. */
+  serializerFor(store: SchemaStore): SerializerCompiler {
+    return this.#compilerFor(store, this.#serializers, 'serializer', (schemas) => this.#buildSerializer(schemas))
+  }
+
+  #compilerFor<C>(
+    store: SchemaStore,
+    cache: WeakMap<SchemaStore, Cached<C>>,
+    kind: 'validator' | 'serializer',
+    build: (schemas: Record<string, SharedSchema>) => C,
+  ): C {
+    const defining = store.definingStore()
+    const count = defining.visibleCount()
+    const cached = cache.get(defining)
+    if (cached !== undefined && cached.count === count) return cached.compiler
+    const code = kind === 'validator' ? 'ENC_ERR_SCH_VALIDATION_BUILD' : 'ENC_ERR_SCH_SERIALIZATION_BUILD'
+    let compiler: C
+    try {
+      compiler = build(defining.visible())
+    } catch (error) {
+      if (isSchemaError(error)) throw error
+      throw schemaError(code,
+        `Cannot build the ${kind} for the shared schemas visible in scope ${store.scopePath} ` +
+        `(${Object.keys(defining.visible()).join(', ') || 'none'}): ${(error as Error)?.message ?? String(error)}. ` +
+        `Fix the shared schema it names, or the validator options and plugins.`, { cause: error })
+    }
+    if (typeof compiler !== 'function') {
+      throw schemaError(code,
+        `schemaController.compilersFactory.build${kind === 'validator' ? 'Validator' : 'Serializer'}() returned ` +
+        `${describeValue(compiler)} for scope ${store.scopePath}: it must return a compiler function.`)
+    }
+    cache.set(defining, { count, compiler })
+    return compiler
+  }
+}
+
+function checkPlugins(plugins: ValidatorOptions['plugins']): NonNullable<ValidatorOptions['plugins']> {
+  if (plugins === undefined) return []
+  if (!Array.isArray(plugins)) {
+    throw schemaError('ENC_ERR_SCH_PLUGIN_INVALID',
+      `validator.plugins is ${describeValue(plugins)}: pass an array of plugins, each a function or [function, options].`)
+  }
+  plugins.forEach((entry, index) => {
+    const fn = Array.isArray(entry) ? entry[0] : entry
+    if (typeof fn !== 'function') {
+      throw schemaError('ENC_ERR_SCH_PLUGIN_INVALID',
+        `validator.plugins[${index}] is ${describeValue(entry)}: each entry must be a validator plugin function ` +
+        '(compatible with ajv 6) or [plugin, options].')
+    }
+  })
+  return [...plugins]
+}

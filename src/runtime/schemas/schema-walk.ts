@@ -1,0 +1,115 @@
+/**
+ * Traversal helpers over JSON Schema objects: find `$async`, collect `$ref`s, copy. Schema-aware, so a
+ * property that happens to be *named* `$async` or `$ref` (a key of `properties`) or a `default` value
+ * that contains one is not taken for the keyword.
+ */
+
+/** Keywords whose value maps names to subschemas: the map's own keys are names, not keywords. */
+const NAME_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependencies', 'dependentSchemas'])
+/** Keywords whose value is instance data, never a schema. */
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples'])
+
+type Visit = (node: Record<string, unknown>, pointer: string) => boolean | void
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function escapePointer(token: string): string {
+  return token.replace(/~/g, '~0').replace(/\//g, '~1')
+}
+
+/**
+ * Calls `visit` on every object in a schema position (the root included), depth first. `visit`
+ * returning `true` stops the walk. Shared object references and cycles are visited once.
+ */
+export function visitSchemas(schema: unknown, visit: Visit): void {
+  const seen = new WeakSet<object>()
+  let stopped = false
+
+  const walk = (node: unknown, pointer: string): void => {
+    if (stopped || typeof node !== 'object' || node === null || seen.has(node)) return
+    seen.add(node)
+    if (Array.isArray(node)) {
+      node.forEach((item, index) => walk(item, `${pointer}/${index}`))
+      return
+    }
+    const record = node as Record<string, unknown>
+    if (visit(record, pointer) === true) {
+      stopped = true
+      return
+    }
+    for (const key of Object.keys(record)) {
+      if (DATA_KEYWORDS.has(key)) continue
+      const value = record[key]
+      const at = `${pointer}/${escapePointer(key)}`
+      if (NAME_MAPS.has(key) && isObject(value)) {
+        for (const name of Object.keys(value)) walk(value[name], `${at}/${escapePointer(name)}`)
+      } else {
+        walk(value, at)
+      }
+    }
+  }
+
+  walk(schema, '')
+}
+
+/**
+ * The JSON pointer of the first subschema that declares `$async` (other than `$async: false`, which
+ * asks for the synchronous behaviour we have anyway), or null.
+ */
+export function findAsync(schema: unknown): string | null {
+  let found: string | null = null
+  visitSchemas(schema, (node, pointer) => {
+    if (Object.prototype.hasOwnProperty.call(node, '$async') && node.$async !== false) {
+      found = pointer === '' ? '/' : pointer
+      return true
+    }
+    return false
+  })
+  return found
+}
+
+/** Every `$ref` string in the schema, in document order, without duplicates. */
+export function collectRefs(schema: unknown): string[] {
+  const refs = new Set<string>()
+  visitSchemas(schema, (node) => {
+    if (typeof node.$ref === 'string') refs.add(node.$ref)
+  })
+  return [...refs]
+}
+
+/**
+ * A structural copy of plain objects and arrays; other values (RegExp, functions that some validator
+ * keywords accept) are kept by reference. Used so that normalization never mutates the user's objects.
+ */
+export function copySchema<T>(value: T): T {
+  const copies = new Map<object, unknown>()
+  const copy = (node: unknown): unknown => {
+    if (typeof node !== 'object' || node === null) return node
+    const prototype = Object.getPrototypeOf(node)
+    if (!Array.isArray(node) && prototype !== Object.prototype && prototype !== null) return node
+    const done = copies.get(node)
+    if (done !== undefined) return done   // a cycle or a shared subschema keeps its shape in the copy
+    if (Array.isArray(node)) {
+      const array: unknown[] = []
+      copies.set(node, array)
+      for (const item of node) array.push(copy(item))
+      return array
+    }
+    const record: Record<string, unknown> = {}
+    copies.set(node, record)
+    for (const key of Object.keys(node)) record[key] = copy((node as Record<string, unknown>)[key])
+    return record
+  }
+  return copy(value) as T
+}
+
+/**
+ * A stable text key for caching compiled functions: the schema's JSON text, with the non-JSON values
+ * some keywords accept (RegExp, functions) written out so that they do not all collapse to `{}`.
+ */
+export function schemaCacheKey(schema: unknown): string {
+  return JSON.stringify(schema, (_key, value: unknown) =>
+    value instanceof RegExp || typeof value === 'function' ? `\u0000${String(value)}` : value)
+}

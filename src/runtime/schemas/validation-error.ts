@@ -1,0 +1,64 @@
+import { schemaError } from './schema-codes'
+import type { HttpPart, PartFailure, SchemaErrorFormatter, SchemaValidationError, ValidationContext } from './types'
+
+const CONTEXT: Readonly<Record<HttpPart, ValidationContext>> = {
+  body: 'body',
+  params: 'params',
+  headers: 'headers',
+  querystring: 'query',   // spec §2.5 names the query string part `query`
+}
+
+/**
+ * The default schema error formatter (spec §2.4): for each error `<dataVar><path> <message>`, joined
+ * by `, `. Reads ajv 6's `dataPath` and ajv 8's `instancePath`, so with the ajv 8 factory messages keep
+ * the same shape but say "must" where ajv 6 says "should". The Error has no `code`: the 400 payload is
+ * exactly `{ statusCode, error, message }`.
+ *
+ * @example
+ * defaultSchemaErrorFormatter(validate.errors, 'body').message   // "body should have required property 'name'"
+ */
+export function defaultSchemaErrorFormatter(errors: unknown[], dataVar: string): Error {
+  if (!Array.isArray(errors) || errors.length === 0) return new Error(`${dataVar} failed validation`)
+  let text = ''
+  for (let i = 0; i < errors.length; i++) {
+    const error = errors[i] as { dataPath?: unknown; instancePath?: unknown; message?: unknown } | string | null
+    if (i > 0) text += ', '
+    if (typeof error === 'string') {
+      text += `${dataVar} ${error}`
+      continue
+    }
+    const path = typeof error?.dataPath === 'string' ? error.dataPath : typeof error?.instancePath === 'string' ? error.instancePath : ''
+    text += `${dataVar}${path} ${typeof error?.message === 'string' ? error.message : 'is invalid'}`
+  }
+  return new Error(text)
+}
+
+/**
+ * Turns a failed part validation into the error the runtime raises (spec §2.5, §7): `validation`,
+ * `validationContext` and `statusCode` (400, unless the formatter's Error already carries a numeric
+ * status of 400 or more). `{ error }` failures from other libraries are used as they are, with
+ * `validation` set to their own `validation`, else `details`, else their message. A formatter that
+ * throws is left to propagate (the runtime answers 500).
+ */
+export function toValidationError(failure: PartFailure, part: HttpPart, formatter: SchemaErrorFormatter, thisArg: unknown): SchemaValidationError {
+  let error: Error & Partial<SchemaValidationError> & { details?: unknown }
+  let validation: unknown
+  if ('error' in failure) {
+    error = failure.error
+    validation = error.validation ?? error.details ?? error.message
+  } else {
+    const formatted: unknown = formatter.call(thisArg, failure.errors, part)
+    if (!(formatted instanceof Error)) {
+      throw schemaError('ENC_ERR_SCH_FORMATTER_RESULT',
+        `The schema error formatter returned ${formatted === null ? 'null' : typeof formatted} for a ${part} ` +
+        'validation failure: it must return an Error (for example new Error(message)).')
+    }
+    error = formatted
+    validation = failure.errors
+  }
+  const status = error.statusCode
+  error.statusCode = typeof status === 'number' && status >= 400 ? status : 400
+  error.validation = validation
+  error.validationContext = CONTEXT[part]
+  return error as SchemaValidationError
+}
