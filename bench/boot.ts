@@ -1,0 +1,88 @@
+/**
+ * The boot benchmark: time to ready and memory of an app with 1,000 routes that each have a body
+ * and a response schema. Each measurement is a fresh process (bench/boot/<contender>.js), the
+ * contenders alternate, medians are reported. Run by run.ts, or alone: `node dist/bench/boot.js`.
+ */
+import { join } from 'node:path'
+import { existsSync } from 'node:fs'
+import { BOOT_PREFIX, BootMeasurement } from './boot/report'
+import { pinned, detectPinning } from './harness/pinning'
+import { runChild } from './harness/run-child'
+import { median, rotate } from './harness/stats'
+import { parseOptions, HELP } from './harness/options'
+import { bootTable } from './harness/boot-table'
+
+export const BOOT_CONTENDERS: readonly string[] = ['enclave-runtime', 'enclave-decorators', 'fastify3', 'fastify5']
+const RUN_TIMEOUT_MS = 120_000
+
+export interface BootSummary { readonly runs: number; readonly readyMs: number; readonly sinceStartMs: number; readonly rssBytes: number; readonly heapUsedBytes: number }
+
+export interface BootReport {
+  readonly routes: number
+  readonly results: Record<string, { samples: BootMeasurement[]; median: BootSummary }>
+  readonly skipped: Record<string, string>
+}
+
+export interface BootSettings {
+  readonly contenders: readonly string[]
+  readonly runs: number
+  readonly routes: number
+  readonly cpuList: string | null
+  readonly log: (line: string) => void
+}
+
+async function bootOnce(name: string, routes: number, cpuList: string | null): Promise<BootMeasurement> {
+  const script = join(__dirname, 'boot', `${name}.js`)
+  if (!existsSync(script)) throw new Error(`${script} does not exist (did the build emit it?)`)
+  const [command, args] = pinned(cpuList, process.execPath, ['--expose-gc', script, String(routes)])
+  const out = await runChild(command, args, RUN_TIMEOUT_MS)
+  const line = out.stdout.split('\n').find((l) => l.startsWith(BOOT_PREFIX))
+  if (out.code !== 0 || line === undefined) {
+    throw new Error(`boot worker exited with code ${out.code}: ${out.stderr.trim().split('\n').slice(-6).join('\n    ')}`)
+  }
+  return JSON.parse(line.slice(BOOT_PREFIX.length)) as BootMeasurement
+}
+
+function summarize(samples: readonly BootMeasurement[]): BootSummary {
+  const m = (pick: (s: BootMeasurement) => number): number => median(samples.map(pick)) ?? 0
+  return { runs: samples.length, readyMs: m((s) => s.readyMs), sinceStartMs: m((s) => s.sinceStartMs), rssBytes: m((s) => s.rssBytes), heapUsedBytes: m((s) => s.heapUsedBytes) }
+}
+
+export async function runBoot(settings: BootSettings): Promise<BootReport> {
+  const samples: Record<string, BootMeasurement[]> = {}
+  const skipped: Record<string, string> = {}
+  const names = BOOT_CONTENDERS.filter((n) => settings.contenders.includes(n))
+  settings.log(`boot: ${settings.routes} schema routes, ${settings.runs} run(s) per contender`)
+  for (let run = 0; run < settings.runs; run++) {
+    for (const name of rotate(names, run)) {
+      if (skipped[name] !== undefined) continue
+      try {
+        const sample = await bootOnce(name, settings.routes, settings.cpuList)
+        ;(samples[name] ??= []).push(sample)
+        settings.log(`boot ${run + 1}/${settings.runs}  ${name.padEnd(18)} ready ${sample.readyMs.toFixed(0)} ms  rss ${(sample.rssBytes / 2 ** 20).toFixed(1)} MB`)
+      } catch (error) {
+        skipped[name] = (error as Error).message
+        settings.log(`skip boot ${name}: ${(error as Error).message}`)
+      }
+    }
+  }
+  const results: BootReport['results'] = {}
+  for (const name of names) if (samples[name] !== undefined) results[name] = { samples: samples[name], median: summarize(samples[name]) }
+  return { routes: settings.routes, results, skipped }
+}
+
+if (require.main === module) {
+  const options = parseOptions(process.argv.slice(2))
+  if (options === 'help') {
+    console.log(HELP)
+  } else {
+    const { pinning } = detectPinning(options.pin)
+    const log = (line: string): void => { process.stderr.write(`${line}\n`) }
+    runBoot({ contenders: options.contenders, runs: options.bootRuns, routes: options.bootRoutes, cpuList: pinning?.serverCpus ?? null, log })
+      .then((report) => console.log(bootTable(report, 'fastify3')))
+      .catch((error: Error) => {
+        console.error(error.message)
+        process.exitCode = 1
+      })
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * Boot worker: Enclave through decorators, to createApp() resolving (information only). The
+ * 1,000 routes sit on ten controllers of 100 methods; the classes are built in a loop, so the
+ * decorators are applied by calling them, exactly as TypeScript's emitted code does.
+ */
+import 'reflect-metadata'
+import { createApp, Module, Route, Post } from '../../src'
+import { measureBoot } from './report'
+import { bootReply, BootRoute } from './routes'
+
+const CONTROLLERS = 10
+
+function controller(routes: readonly BootRoute[], index: number): new () => object {
+  const Controller = class {}
+  Object.defineProperty(Controller, 'name', { value: `BootController${index}` })
+  routes.forEach((r, j) => {
+    const key = `route${j}`
+    const descriptor: PropertyDescriptor = { value: () => bootReply, writable: true, configurable: true, enumerable: false }
+    const decorated = Post(r.url, { schema: { body: r.body, response: { 200: r.response } } })(Controller.prototype, key, descriptor)
+    Object.defineProperty(Controller.prototype, key, decorated ?? descriptor)
+  })
+  Route('/')(Controller)
+  return Controller
+}
+
+measureBoot(async (routes) => {
+  const per = Math.ceil(routes.length / CONTROLLERS)
+  const controllers = Array.from({ length: CONTROLLERS }, (_, i) => controller(routes.slice(i * per, (i + 1) * per), i))
+  class BootModule {}
+  Module({ controllers })(BootModule)
+  await createApp(BootModule, { logger: false })
+})

@@ -1,0 +1,10 @@
+// Boot worker: Enclave's runtime API with the 1,000 schema routes, to ready().
+import { createServer } from '../../src/runtime'
+import { measureBoot } from './report'
+import { bootReply } from './routes'
+
+measureBoot(async (routes) => {
+  const app = createServer({ logger: false })
+  for (const r of routes) app.post(r.url, { schema: { body: r.body, response: { 200: r.response } } }, () => bootReply)
+  await app.ready()
+})

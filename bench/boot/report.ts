@@ -1,0 +1,34 @@
+/**
+ * Runs inside a boot worker: builds the app (`build` returns once it is ready), then prints one
+ * `BOOT <json>` line with the time from creating the app to ready, the time since the process
+ * started (module loading included), and memory after a full GC.
+ */
+import { performance } from 'node:perf_hooks'
+import { bootRoutes, BootRoute } from './routes'
+
+export const BOOT_PREFIX = 'BOOT '
+
+export interface BootMeasurement {
+  readonly readyMs: number
+  readonly sinceStartMs: number
+  readonly rssBytes: number
+  readonly heapUsedBytes: number
+}
+
+export function measureBoot(build: (routes: BootRoute[]) => Promise<unknown>): void {
+  const count = Number(process.argv[2] ?? 1000)
+  const routes = bootRoutes(count)
+  const start = performance.now()
+  build(routes).then(() => {
+    const ready = performance.now()
+    const gc = (globalThis as { gc?: () => void }).gc
+    if (gc !== undefined) gc()
+    const memory = process.memoryUsage()
+    const result: BootMeasurement = { readyMs: ready - start, sinceStartMs: ready, rssBytes: memory.rss, heapUsedBytes: memory.heapUsed }
+    process.stdout.write(`${BOOT_PREFIX}${JSON.stringify(result)}\n`)
+    process.exit(0)
+  }, (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.stack ?? error.message : String(error)}\n`)
+    process.exit(1)
+  })
+}

@@ -1,0 +1,58 @@
+/**
+ * The 1,000-route app of the boot benchmark, as data: every route has a body schema and a
+ * response schema. Like a real API, the schemas come in ten shapes (user, product, order, ...)
+ * and differ in small ways from route to route (a limit here, an extra field there), so no
+ * compiler can serve them all from a cache of ten.
+ */
+
+type Schema = Record<string, unknown>
+
+export interface BootRoute {
+  readonly url: string
+  readonly body: Schema
+  readonly response: Schema
+}
+
+const str = (max: number): Schema => ({ type: 'string', maxLength: max })
+const int = (min: number): Schema => ({ type: 'integer', minimum: min })
+const num = (min: number): Schema => ({ type: 'number', minimum: min })
+const list = (items: Schema, max: number): Schema => ({ type: 'array', items, maxItems: max })
+const address = (v: number): Schema => ({
+  type: 'object',
+  properties: { street: str(80 + v), city: str(40), zip: { type: 'string', pattern: '^[0-9]{5}$' } },
+  required: ['city'],
+})
+
+// Ten resource shapes; `v` varies limits per route so each route's schema is its own.
+const SHAPES: readonly { name: string; props: (v: number) => Record<string, Schema>; required: string[] }[] = [
+  { name: 'users', props: (v) => ({ name: str(50 + v), email: { type: 'string', format: 'email' }, age: int(0), address: address(v) }), required: ['name', 'email'] },
+  { name: 'products', props: (v) => ({ title: str(100 + v), price: num(0), stock: int(0), tags: list(str(20), 5 + (v % 5)) }), required: ['title', 'price'] },
+  { name: 'orders', props: (v) => ({ userId: int(1), items: list({ type: 'object', properties: { sku: str(30), qty: int(1) }, required: ['sku', 'qty'] }, 50 + v), note: str(200) }), required: ['userId', 'items'] },
+  { name: 'addresses', props: (v) => ({ label: str(20 + v), address: address(v), primary: { type: 'boolean' } }), required: ['address'] },
+  { name: 'comments', props: (v) => ({ postId: int(1), text: str(1000 + v), rating: { type: 'integer', minimum: 1, maximum: 5 } }), required: ['postId', 'text'] },
+  { name: 'invoices', props: (v) => ({ orderId: int(1), total: num(0), currency: { type: 'string', enum: ['EUR', 'USD', 'GBP'] }, due: str(30 + v) }), required: ['orderId', 'total'] },
+  { name: 'tickets', props: (v) => ({ subject: str(120 + v), body: str(5000), priority: { type: 'string', enum: ['low', 'normal', 'high'] }, labels: list(str(15), 10) }), required: ['subject'] },
+  { name: 'events', props: (v) => ({ kind: str(40), at: str(40), payload: { type: 'object', properties: { source: str(60 + v), count: int(0) } } }), required: ['kind', 'at'] },
+  { name: 'reviews', props: (v) => ({ productId: int(1), stars: { type: 'integer', minimum: 1, maximum: 5 }, title: str(80 + v), body: str(4000) }), required: ['productId', 'stars'] },
+  { name: 'payments', props: (v) => ({ invoiceId: int(1), amount: num(0.01), method: { type: 'string', enum: ['card', 'transfer'] }, reference: str(64 + v) }), required: ['invoiceId', 'amount'] },
+]
+
+export function bootRoutes(count: number): BootRoute[] {
+  const routes: BootRoute[] = []
+  for (let i = 0; i < count; i++) {
+    const shape = SHAPES[i % SHAPES.length]
+    const v = Math.floor(i / SHAPES.length)
+    const props = shape.props(v)
+    // Every seventh route carries one more optional field, as endpoints of one resource do.
+    if (i % 7 === 0) props[`extra${v}`] = str(10 + v)
+    routes.push({
+      url: `/${shape.name}/v${v}/r${i}`,
+      body: { type: 'object', properties: props, required: shape.required },
+      response: { type: 'object', properties: { id: int(1), ...shape.props(v) }, required: ['id'] },
+    })
+  }
+  return routes
+}
+
+/** What every boot route's handler answers: enough for its response schema. */
+export const bootReply = { id: 1 }

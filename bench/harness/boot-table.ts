@@ -1,0 +1,22 @@
+// The boot table: medians per contender, and time and RSS as fractions of the reference's.
+import type { BootReport } from '../boot'
+import { renderTable, fixed, ratio } from './text-table'
+
+const MB = 2 ** 20
+
+export function bootTable(report: BootReport, reference: string): string {
+  const ref = report.results[reference]?.median
+  const rows = Object.entries(report.results).map(([name, { median: m }]) => [
+    name,
+    fixed(m.readyMs, 0),
+    fixed(m.sinceStartMs, 0),
+    fixed(m.rssBytes / MB, 1),
+    fixed(m.heapUsedBytes / MB, 1),
+    ratio(ref === undefined ? null : m.readyMs / ref.readyMs),
+    ratio(ref === undefined ? null : m.rssBytes / ref.rssBytes),
+  ])
+  const headers = [`boot, ${report.routes} schema routes`, 'create→ready ms', 'process start→ready ms', 'RSS MB', 'heap MB',
+    `time ÷${reference}`, `RSS ÷${reference}`]
+  const skipped = Object.entries(report.skipped).map(([name, why]) => `skipped ${name}: ${why.split('\n')[0]}`)
+  return [renderTable(headers, rows, 1), `Medians of ${Math.max(0, ...Object.values(report.results).map((r) => r.median.runs))} fresh process(es); RSS and heap after ready and a full GC. ÷: lower is better.`, ...skipped].join('\n')
+}

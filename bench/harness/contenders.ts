@@ -1,0 +1,29 @@
+/**
+ * Who is measured. Each contender is a server file in bench/servers/ started as its own process;
+ * ratios are taken against REFERENCE (what Enclave must beat) and BASELINE (the practical limit).
+ */
+import { join } from 'node:path'
+
+export interface Contender {
+  readonly name: string
+  /** True for the contenders the targets apply to. */
+  readonly enclave: boolean
+}
+
+export const CONTENDERS: readonly Contender[] = [
+  { name: 'enclave-decorators', enclave: true },
+  { name: 'enclave-runtime', enclave: true },
+  { name: 'fastify3', enclave: false },
+  { name: 'fastify5', enclave: false },
+  { name: 'express', enclave: false },
+  { name: 'raw', enclave: false },
+]
+
+export const CONTENDER_NAMES: readonly string[] = CONTENDERS.map((c) => c.name)
+export const REFERENCE = 'fastify3'
+export const BASELINE = 'raw'
+
+/** The compiled server file (dist/bench/servers/<name>.js), next to this compiled file's folder. */
+export function serverScript(name: string): string {
+  return join(__dirname, '..', 'servers', `${name}.js`)
+}

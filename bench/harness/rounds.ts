@@ -1,0 +1,63 @@
+/**
+ * The load schedule: a warm-up run per contender and endpoint (JIT, caches, connection pools),
+ * then `rounds` rounds in which, endpoint by endpoint, every contender runs once, starting with
+ * a different contender each round. Drift on the machine (thermal, neighbours) then spreads
+ * over all contenders instead of landing on whoever runs last.
+ */
+import { Endpoint } from './endpoints'
+import { measure, RunSettings, Sample } from './measure'
+import { ServerHandle } from './server-process'
+import { Lineup, answersKey } from './start-contenders'
+import { rotate } from './stats'
+
+/** endpoint id -> contender -> one sample per round. */
+export type Samples = Record<string, Record<string, Sample[]>>
+
+export interface Schedule {
+  readonly endpoints: readonly Endpoint[]
+  readonly rounds: number
+  readonly seconds: number
+  readonly warmupSeconds: number
+  readonly settings: RunSettings
+  readonly log: (line: string) => void
+}
+
+function describe(s: Sample): string {
+  const cpu = s.cpuUsPerRequest === null ? 'n/a' : s.cpuUsPerRequest.toFixed(1)
+  return `${Math.round(s.rps).toLocaleString('en-US').padStart(7)} req/s  p99 ${s.p99Ms.toFixed(2)} ms  ${cpu} µs/req${s.flag ? `  ! ${s.flag}` : ''}`
+}
+
+export async function runRounds(lineup: Lineup, schedule: Schedule): Promise<Samples> {
+  const samples: Samples = {}
+  const failed = new Set<string>()
+  const serving = (s: ServerHandle, e: Endpoint): boolean => !failed.has(s.name) && lineup.wrong[answersKey(s.name, e.id)] === undefined
+  const runOne = async (server: ServerHandle, endpoint: Endpoint, seconds: number): Promise<Sample | null> => {
+    try {
+      return await measure(server, endpoint, seconds, schedule.settings)
+    } catch (error) {
+      failed.add(server.name)
+      lineup.skipped[server.name] = (error as Error).message
+      schedule.log(`drop ${server.name}: ${(error as Error).message}`)
+      return null
+    }
+  }
+  if (schedule.warmupSeconds > 0) {
+    schedule.log(`warm-up: ${schedule.warmupSeconds} s per contender and endpoint`)
+    for (const endpoint of schedule.endpoints) {
+      for (const server of lineup.servers) if (serving(server, endpoint)) await runOne(server, endpoint, schedule.warmupSeconds)
+    }
+  }
+  for (let round = 0; round < schedule.rounds; round++) {
+    schedule.endpoints.forEach((e) => { samples[e.id] ??= {} })
+    for (const [index, endpoint] of schedule.endpoints.entries()) {
+      for (const server of rotate(lineup.servers, round + index)) {
+        if (!serving(server, endpoint)) continue
+        const sample = await runOne(server, endpoint, schedule.seconds)
+        if (sample === null) continue
+        ;(samples[endpoint.id][server.name] ??= []).push(sample)
+        schedule.log(`round ${round + 1}/${schedule.rounds}  ${endpoint.id.padEnd(9)} ${server.name.padEnd(18)} ${describe(sample)}`)
+      }
+    }
+  }
+  return samples
+}

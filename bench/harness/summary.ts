@@ -1,0 +1,57 @@
+/**
+ * Medians per contender and endpoint, and the ratios to the reference (fastify 3.27.4) and the
+ * baseline (raw node:http). Every ratio reads "times as fast": req/s ÷ their req/s, and for CPU
+ * their µs/req ÷ ours, so above 1.00x always means ahead of them.
+ */
+import { Endpoint } from './endpoints'
+import { Samples } from './rounds'
+import { median } from './stats'
+
+export interface Ratios { readonly rps: number | null; readonly cpu: number | null }
+
+export interface Row {
+  readonly endpoint: Endpoint
+  readonly contender: string
+  readonly runs: number
+  readonly rps: number
+  readonly p99Ms: number
+  readonly cpuUs: number | null
+  /** Runs with a flag (unexpected statuses, socket errors), with the first reason. */
+  readonly flagged: { count: number; reason: string | null }
+  readonly vs: Record<string, Ratios>
+}
+
+function ratios(row: { rps: number; cpuUs: number | null }, other: { rps: number; cpuUs: number | null } | undefined): Ratios {
+  if (other === undefined) return { rps: null, cpu: null }
+  return {
+    rps: other.rps > 0 ? row.rps / other.rps : null,
+    cpu: row.cpuUs !== null && other.cpuUs !== null && row.cpuUs > 0 ? other.cpuUs / row.cpuUs : null,
+  }
+}
+
+export function summarize(samples: Samples, endpoints: readonly Endpoint[], contenders: readonly string[],
+  compareTo: readonly string[]): Row[] {
+  const rows: Row[] = []
+  for (const endpoint of endpoints) {
+    const base = new Map<string, { rps: number; p99Ms: number; cpuUs: number | null; runs: number; flagged: Row['flagged'] }>()
+    for (const contender of contenders) {
+      const runs = samples[endpoint.id]?.[contender] ?? []
+      if (runs.length === 0) continue
+      const cpus = runs.map((s) => s.cpuUsPerRequest).filter((c): c is number => c !== null)
+      const flags = runs.map((s) => s.flag).filter((f): f is string => f !== null)
+      base.set(contender, {
+        rps: median(runs.map((s) => s.rps)) ?? 0,
+        p99Ms: median(runs.map((s) => s.p99Ms)) ?? 0,
+        cpuUs: median(cpus),
+        runs: runs.length,
+        flagged: { count: flags.length, reason: flags[0] ?? null },
+      })
+    }
+    for (const [contender, m] of base) {
+      const vs: Record<string, Ratios> = {}
+      for (const other of compareTo) vs[other] = ratios(m, base.get(other))
+      rows.push({ endpoint, contender, ...m, vs })
+    }
+  }
+  return rows
+}

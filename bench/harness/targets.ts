@@ -1,0 +1,61 @@
+/**
+ * The issue's targets, checked against this run's own ratios. They are judged on CPU per
+ * request (stable on a shared machine); the req/s ratio is shown alongside. These are reports,
+ * not pass/fail tests: a miss prints "MISS" and the exit code stays 0.
+ */
+import type { BootReport } from '../boot'
+import { Row } from './summary'
+
+const ENCLAVE = ['enclave-runtime', 'enclave-decorators']
+const MIN_VS_REFERENCE = 1.10
+const MIN_VS_BASELINE = 0.90
+const MAX_DECORATOR_OVERHEAD = 0.03
+const MAX_BOOT_TIME = 0.5
+const MAX_BOOT_RSS = 1.0
+
+function mark(ok: boolean | null): string {
+  return ok === null ? 'n/a ' : ok ? 'met ' : 'MISS'
+}
+
+function x(value: number | null): string {
+  return value === null ? '-' : `${value.toFixed(2)}x`
+}
+
+function throughputChecks(rows: readonly Row[], reference: string, baseline: string): string[] {
+  const lines: string[] = []
+  for (const row of rows.filter((r) => ENCLAVE.includes(r.contender))) {
+    const ref = row.vs[reference]
+    const base = row.vs[baseline]
+    const ok = ref?.cpu == null || base?.cpu == null ? null : ref.cpu >= MIN_VS_REFERENCE && base.cpu >= MIN_VS_BASELINE
+    lines.push(`${mark(ok)}  ${row.endpoint.id.padEnd(9)} ${row.contender.padEnd(18)} CPU ${x(ref?.cpu ?? null)} ${reference} (>= ${MIN_VS_REFERENCE.toFixed(2)}), ` +
+      `${x(base?.cpu ?? null)} ${baseline} (>= ${MIN_VS_BASELINE.toFixed(2)});  req/s ${x(ref?.rps ?? null)} / ${x(base?.rps ?? null)}`)
+  }
+  const byEndpoint = new Map<string, Partial<Record<string, Row>>>()
+  for (const row of rows) byEndpoint.set(row.endpoint.id, { ...byEndpoint.get(row.endpoint.id), [row.contender]: row })
+  for (const [endpoint, pair] of byEndpoint) {
+    const dec = pair['enclave-decorators']?.cpuUs ?? null
+    const run = pair['enclave-runtime']?.cpuUs ?? null
+    if (dec === null || run === null) continue
+    const overhead = dec / run - 1
+    lines.push(`${mark(overhead <= MAX_DECORATOR_OVERHEAD)}  ${endpoint.padEnd(9)} decorators vs runtime: ${overhead >= 0 ? '+' : ''}${(overhead * 100).toFixed(1)}% CPU/req (<= +${MAX_DECORATOR_OVERHEAD * 100}%)`)
+  }
+  return lines
+}
+
+function bootChecks(boot: BootReport, reference: string): string[] {
+  const ref = boot.results[reference]?.median
+  return ENCLAVE.filter((name) => boot.results[name] !== undefined).map((name) => {
+    const m = boot.results[name].median
+    if (ref === undefined) return `n/a   boot      ${name}: ${reference} not measured`
+    const time = m.readyMs / ref.readyMs
+    const rss = m.rssBytes / ref.rssBytes
+    const info = name === 'enclave-runtime' ? '' : ' (information)'
+    return `${mark(time <= MAX_BOOT_TIME && rss <= MAX_BOOT_RSS)}  boot      ${name.padEnd(18)} time ${x(time)} ${reference} (<= ${MAX_BOOT_TIME.toFixed(2)}), RSS ${x(rss)} (<= ${MAX_BOOT_RSS.toFixed(2)})${info}`
+  })
+}
+
+export function targetLines(rows: readonly Row[], boot: BootReport | null, reference: string, baseline: string): string {
+  const lines = [...throughputChecks(rows, reference, baseline), ...(boot === null ? [] : bootChecks(boot, reference))]
+  if (lines.length === 0) return 'targets: no Enclave contender was measured, nothing to check'
+  return ['targets (judged on CPU per request; req/s ratios alongside):', ...lines.map((l) => `  ${l}`)].join('\n')
+}
