@@ -136,6 +136,8 @@ export interface InjectResponse {
 }
 
 export interface ServerOptions {
+  /** The root scope's name in scope paths (`root > users`). Default `root`. */
+  name?: string
   validator?: ValidatorOptions
   schemaController?: SchemaControllerOptions
   schemaErrorFormatter?: SchemaErrorFormatter
@@ -149,6 +151,20 @@ export interface ServerOptions {
   genReqId?: (raw: IncomingMessage) => string
   /** Opt-in: take the request id from this header when the client sends one. */
   requestIdHeader?: string | false
+  /** A query string with more keys than this is answered 414 (never silently truncated). Default 1000. */
+  maxQueryKeys?: number
+  /** JSON bodies nested deeper than this are answered 400. Default 1000. */
+  maxJsonDepth?: number
+  /** A callback plugin that has not called done() after this many ms fails boot. Default 10000. */
+  pluginTimeout?: number
+  /** close() force-closes connections still busy after this many ms. Default 10000. */
+  closeTimeout?: number
+  /** Time allowed for the request line and headers, answered 408. Default 30000. */
+  headersTimeout?: number
+  /** Time allowed for the whole request, body included. Default 120000. */
+  requestTimeout?: number
+  /** Idle keep-alive connections are closed after this many ms. Default 5000. */
+  keepAliveTimeout?: number
 }
 
 /**

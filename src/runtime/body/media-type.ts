@@ -1,0 +1,24 @@
+// RFC 9110 token characters: a media type is `token "/" token`, nothing else before the `;`.
+const MEDIA_TYPE = /^[a-z0-9!#$%&'*+.^_`|~-]+\/[a-z0-9!#$%&'*+.^_`|~-]+$/
+
+/**
+ * The lower-cased `type/subtype` of a Content-Type header, or null when it is not a valid media
+ * type. Matching is exact: `application/jsonx`, `application/json<TAB>x` and
+ * `text/plain; application/json` are not JSON (shapes behind known parser-confusion CVEs).
+ */
+export function mediaTypeOf(header: string | undefined): string | null {
+  if (header === undefined) return null
+  const semicolon = header.indexOf(';')
+  const type = (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase()
+  return MEDIA_TYPE.test(type) ? type : null
+}
+
+export function isJsonMediaType(type: string): boolean {
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))
+}
+
+/** Normalizes what `addContentTypeParser` was given, or null if it is not a media type or `*`. */
+export function normalizeDeclaredType(declared: string): string | null {
+  if (declared === '*') return '*'
+  return mediaTypeOf(declared)
+}

@@ -1,0 +1,34 @@
+import type { ContentTypeParserFn } from '../types'
+import { isJsonMediaType } from './media-type'
+
+export interface BodyParser {
+  readonly fn: ContentTypeParserFn
+  readonly parseAs: 'string' | 'buffer'
+  readonly bodyLimit: number | null
+}
+
+/** The parsers one scope sees, merged once at boot from its ancestors' and its own. */
+export class ParserTable {
+  readonly #byType: ReadonlyMap<string, BodyParser>
+  readonly #catchAll: BodyParser | null
+
+  constructor(byType: ReadonlyMap<string, BodyParser>) {
+    this.#byType = byType
+    this.#catchAll = byType.get('*') ?? null
+  }
+
+  /** Exact media type first; `application/*+json` falls back to the JSON parser; then `*`. */
+  find(mediaType: string): BodyParser | null {
+    const exact = this.#byType.get(mediaType)
+    if (exact !== undefined) return exact
+    if (isJsonMediaType(mediaType)) {
+      const json = this.#byType.get('application/json')
+      if (json !== undefined) return json
+    }
+    return this.#catchAll
+  }
+
+  has(mediaType: string): boolean {
+    return this.#byType.has(mediaType)
+  }
+}

@@ -1,0 +1,88 @@
+import { FrameworkError } from '../errors/framework-error'
+import type { ReplyImpl } from '../reply'
+import type { RequestImpl } from '../request'
+import { isJsonMediaType, mediaTypeOf } from './media-type'
+
+type Next = (request: RequestImpl, reply: ReplyImpl) => void
+
+/** A request carries a body when it is framed by Content-Length (even `0`) or Transfer-Encoding. */
+export function hasBody(request: RequestImpl): boolean {
+  const headers = request.raw.headers
+  return headers['transfer-encoding'] !== undefined || headers['content-length'] !== undefined
+}
+
+function tooLarge(limit: number): FrameworkError {
+  return new FrameworkError('ENC_ERR_CTP_BODY_TOO_LARGE', `Request body is too large: the limit is ${limit} bytes`, { statusCode: 413 })
+}
+
+/**
+ * Picks the parser for the request's media type and feeds it the body. The limit is enforced
+ * on bytes actually received (chunked bodies too); a declared Content-Length over the limit is
+ * refused before reading. After a 413 the connection is closed rather than drained, so a client
+ * cannot keep it busy with an endless body.
+ */
+export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: number, next: Next): void {
+  const raw = request.raw
+  const header = raw.headers['content-type']
+  const declaredLength = raw.headers['content-length']
+  const mediaType = mediaTypeOf(header)
+  const parser = mediaType === null ? null : reply.route.parsers.find(mediaType)
+  if (parser === null) {
+    if (header === undefined && declaredLength === '0') { next(request, reply); return }
+    reply.header('connection', 'close')
+    reply.send(new FrameworkError('ENC_ERR_CTP_INVALID_MEDIA_TYPE', `Unsupported Media Type: ${header ?? 'none'}`, { statusCode: 415 }))
+    return
+  }
+  const limit = reply.route.bodyLimit ?? parser.bodyLimit ?? defaultLimit
+  if (declaredLength !== undefined && Number(declaredLength) > limit) {
+    reply.header('connection', 'close')
+    reply.send(tooLarge(limit))
+    return
+  }
+  const chunks: Buffer[] = []
+  let received = 0
+  let finished = false
+  const onData = (chunk: Buffer): void => {
+    received += chunk.length
+    if (received > limit) {
+      cleanup()
+      reply.header('connection', 'close')
+      reply.send(tooLarge(limit))
+      return
+    }
+    chunks.push(chunk)
+  }
+  const onEnd = (): void => {
+    cleanup()
+    const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received)
+    let parsed: unknown
+    try {
+      parsed = parser.fn(request as never, parser.parseAs === 'string' ? body.toString('utf8') : body)
+    } catch (error) {
+      reply.send(error)
+      return
+    }
+    if (parsed !== null && typeof parsed === 'object' && typeof (parsed as PromiseLike<unknown>).then === 'function') {
+      (parsed as PromiseLike<unknown>).then((value) => accept(value), (error: unknown) => reply.send(error ?? new Error('parser rejected')))
+    } else {
+      accept(parsed)
+    }
+  }
+  const accept = (value: unknown): void => {
+    request.body = value
+    request.bodyIsJson = isJsonMediaType(mediaType as string)
+    next(request, reply)
+  }
+  // The client went away mid-body: nobody is left to answer; the socket's close ends the request.
+  const onError = (): void => { cleanup(); request.aborted = true }
+  const cleanup = (): void => {
+    if (finished) return
+    finished = true
+    raw.removeListener('data', onData)
+    raw.removeListener('end', onEnd)
+    raw.removeListener('error', onError)
+  }
+  raw.on('data', onData)
+  raw.on('end', onEnd)
+  raw.on('error', onError)
+}

@@ -1,0 +1,135 @@
+import { FrameworkError } from './errors/framework-error'
+import { bindHook, type BoundHook } from './hooks'
+import { CompiledRoute } from './compiled-route'
+import { resolveScope } from './scope-resolution'
+import { compileRouteSchemas } from './schemas'
+import { allScopes } from './boot'
+import { defaultNotFoundHandler, badUrlHandler, methodNotAllowedHandler } from './system-handlers'
+import type { RouteDefinition } from './route-declaration'
+import type { ServerContext } from './server-context'
+import type { ScopeImpl } from './scope'
+import type { Handler, RouteOptions } from './types'
+
+const routeHookNames = ['onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization', 'onSend', 'onResponse', 'onError', 'onRequestAbort'] as const
+
+/**
+ * Boot, phase 2: every route becomes one CompiledRoute per method, stored in the router.
+ * Schema parts are compiled once per route (not per method). A GET route also answers HEAD
+ * unless a HEAD route was declared for the same path.
+ */
+export function compileServer(context: ServerContext): void {
+  const owners = new Map<string, RouteDefinition>()
+  for (const def of context.routes) {
+    const compiled = compileDefinition(def)
+    for (const method of def.methods) addRoute(context, owners, def, method, compiled(method))
+  }
+  for (const def of context.routes) {
+    if (!def.methods.includes('GET') || context.router.has('HEAD', def.url)) continue
+    addRoute(context, owners, def, 'HEAD', compileDefinition(def)('HEAD'))
+  }
+  compileNotFound(context)
+}
+
+function addRoute(context: ServerContext, owners: Map<string, RouteDefinition>, def: RouteDefinition, method: string, route: CompiledRoute): void {
+  try {
+    context.router.on(method, def.url, route)
+  } catch (cause) {
+    const first = owners.get(`${method} ${normalizeForDuplicates(def.url)}`)
+    throw new FrameworkError('ENC_ERR_ROUTE_DUPLICATE',
+      `${method} ${def.url} is declared twice: in ${first?.scope.path ?? 'another scope'} and in ${def.scope.path}. Remove one, or give one of their plugins a different prefix.`,
+      { cause })
+  }
+  owners.set(`${method} ${normalizeForDuplicates(def.url)}`, def)
+  context.methods.add(method)
+}
+
+function normalizeForDuplicates(url: string): string {
+  return url.length > 1 ? url.replace(/\/+$/, '') : url
+}
+
+function compileDefinition(def: RouteDefinition): (method: string) => CompiledRoute {
+  const { scope, options } = def
+  const resolution = resolveScope(scope)
+  const schemas = compileRouteSchemas({
+    method: def.methods.join(','),
+    url: def.url,
+    scopePath: scope.path,
+    schema: options.schema ?? null,
+    store: scope.schemas,
+    compilers: scope.context.schemaCompilers,
+    validatorCompiler: options.validatorCompiler ?? resolution.validatorCompiler,
+    serializerCompiler: options.serializerCompiler ?? resolution.serializerCompiler,
+  })
+  const hooks = routeHooks(scope, options, resolution.hooks)
+  const errorHandlers = options.errorHandler === undefined ? resolution.errorHandlers
+    : [{ fn: options.errorHandler, scope: scope as never }, ...resolution.errorHandlers]
+  return (method) => new CompiledRoute({
+    method,
+    path: def.url,
+    scope,
+    handler: options.handler,
+    Request: resolution.Request,
+    Reply: resolution.Reply,
+    hooks,
+    validators: { params: schemas.params, body: schemas.body, querystring: schemas.querystring, headers: schemas.headers },
+    serializers: schemas.response,
+    schemaErrorFormatter: options.schemaErrorFormatter ?? resolution.schemaErrorFormatter,
+    attachValidation: options.attachValidation === true,
+    parsers: resolution.parsers,
+    bodyLimit: options.bodyLimit ?? null,
+    errorHandlers,
+    config: options.config ?? {},
+    hasParams: def.url.includes(':') || def.url.includes('*'),
+  })
+}
+
+/** The scope's resolved hooks, then the route's own options (`preHandler: [a, b]`), last. */
+function routeHooks(scope: ScopeImpl, options: RouteOptions, inherited: Readonly<Record<string, readonly BoundHook[]>>): Record<typeof routeHookNames[number], readonly BoundHook[]> {
+  const out = {} as Record<typeof routeHookNames[number], readonly BoundHook[]>
+  for (const name of routeHookNames) {
+    const own = options[name as keyof RouteOptions] as Function | Function[] | undefined
+    const list = own === undefined ? [] : Array.isArray(own) ? own : [own]
+    for (const fn of list) {
+      if (typeof fn !== 'function') throw new FrameworkError('ENC_ERR_HOOK_INVALID_HANDLER', `route ${options.url} in ${scope.path}: the ${name} option must be a function or an array of functions.`)
+    }
+    out[name] = [...inherited[name], ...list.map((fn) => bindHook(name, fn, scope as never))]
+  }
+  return out
+}
+
+/**
+ * Not-found handlers are encapsulated by prefix: a request no route matches is handled by the
+ * deepest scope with its own handler whose prefix covers the URL, with that scope's hooks.
+ */
+function compileNotFound(context: ServerContext): void {
+  const byPrefix = new Map<string, ScopeImpl>()
+  for (const scope of allScopes(context.rootScope)) {
+    if (scope.notFoundHandler === null) continue
+    const prefix = scope.prefix === '/' ? '' : scope.prefix
+    const existing = byPrefix.get(prefix)
+    if (existing !== undefined && existing !== scope) {
+      throw new FrameworkError('ENC_ERR_NOT_FOUND_DUPLICATE',
+        `setNotFoundHandler() in ${scope.path}: ${existing.path} already handles not-found requests for prefix '${prefix || '/'}'. Keep one, or register one of them with its own prefix.`)
+    }
+    byPrefix.set(prefix, scope)
+  }
+  const entries = [...byPrefix.entries()].filter(([prefix]) => prefix !== '')
+    .sort((a, b) => b[0].length - a[0].length)
+    .map(([prefix, scope]) => ({ prefix, route: systemRoute(scope, scope.notFoundHandler as Handler) }))
+  const root = context.rootScope
+  entries.push({ prefix: '', route: systemRoute(root, root.notFoundHandler ?? defaultNotFoundHandler) })
+  context.notFoundRoutes = entries
+  context.badUrlRoute = systemRoute(root, badUrlHandler)
+  context.methodNotAllowedRoute = systemRoute(root, methodNotAllowedHandler)
+}
+
+function systemRoute(scope: ScopeImpl, handler: Handler): CompiledRoute {
+  const resolution = resolveScope(scope)
+  return new CompiledRoute({
+    method: '*', path: null, scope, handler, Request: resolution.Request, Reply: resolution.Reply,
+    hooks: routeHooks(scope, { method: '*', url: scope.prefix, handler }, resolution.hooks),
+    validators: { params: null, body: null, querystring: null, headers: null },
+    serializers: null, schemaErrorFormatter: resolution.schemaErrorFormatter, attachValidation: false,
+    parsers: resolution.parsers, bodyLimit: null, errorHandlers: resolution.errorHandlers, config: {}, hasParams: false,
+  })
+}

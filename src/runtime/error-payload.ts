@@ -1,0 +1,16 @@
+import fastJson from 'fast-json-stringify'
+
+/**
+ * Every body the framework builds itself goes through this compiled serializer, so that text
+ * taken from the request (a URL in a 404 message, say) is always escaped into valid JSON.
+ * Key order is part of the contract: statusCode, code (when present), error, message.
+ */
+export const errorPayloadSerializer: (payload: unknown) => string = fastJson({
+  type: 'object',
+  properties: {
+    statusCode: { type: 'integer' },
+    code: { type: 'string' },
+    error: { type: 'string' },
+    message: { type: 'string' },
+  },
+}) as (payload: unknown) => string

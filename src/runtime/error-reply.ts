@@ -1,0 +1,105 @@
+import { STATUS_CODES } from 'node:http'
+import { runObserverHooks, isThenable } from './hook-runner'
+import { ReplyState, type ReplyImpl } from './reply'
+import { errorPayloadSerializer } from './error-payload'
+import type { ErrorHandler, Scope } from './types'
+
+export interface ErrorHandlerEntry {
+  readonly fn: ErrorHandler
+  readonly scope: Scope
+}
+
+type AnyError = Error & { statusCode?: unknown; status?: unknown; expose?: unknown; code?: unknown; headers?: unknown }
+
+/**
+ * Turns anything thrown into an Error. A thrown string or plain object still ends as the JSON
+ * error shape; a plain object's own `statusCode`/`message` are kept, as a user would expect.
+ */
+export function toError(thrown: unknown): AnyError {
+  if (thrown instanceof Error) return thrown
+  if (thrown !== null && typeof thrown === 'object') {
+    const source = thrown as Record<string, unknown>
+    const error = new Error(typeof source.message === 'string' ? source.message : 'Non-error value thrown') as AnyError
+    if (source.statusCode !== undefined) error.statusCode = source.statusCode
+    if (source.code !== undefined) error.code = source.code
+    return error
+  }
+  return new Error(`Non-error value thrown: ${String(thrown)}`, { cause: thrown })
+}
+
+/**
+ * Entry point for every failure of a request: onError hooks (once), then the error handlers
+ * nearest first; a handler that throws passes its error to the next one up; the built-in
+ * default answers last.
+ */
+export function handleError(reply: ReplyImpl, thrown: unknown): void {
+  const error = toError(thrown)
+  const res = reply.raw
+  if (res.headersSent || res.destroyed) {
+    reply.request.log.error({ reqId: reply.request.id, err: error }, 'error after the response had started')
+    if (!res.destroyed) res.destroy()
+    return
+  }
+  reply.state = ReplyState.Open
+  reply.customSerializer = null
+  const hooks = reply.route.onError
+  if (hooks !== null && !reply.onErrorRan) {
+    reply.onErrorRan = true
+    runObserverHooks(hooks, reply.request, reply, error, true, () => dispatch(reply, error))
+    return
+  }
+  dispatch(reply, error)
+}
+
+function dispatch(reply: ReplyImpl, error: AnyError): void {
+  const handlers = reply.route.errorHandlers
+  const index = reply.errorDepth
+  if (index >= handlers.length) { defaultErrorReply(reply, error); return }
+  reply.errorDepth = index + 1
+  delete reply.headerMap['content-type']
+  delete reply.headerMap['content-length']
+  const { fn, scope } = handlers[index]
+  let result: unknown
+  try {
+    result = fn.call(scope, error as Error & Record<string, unknown>, reply.request as never, reply as never)
+  } catch (thrownAgain) {
+    handleError(reply, thrownAgain)
+    return
+  }
+  if (isThenable(result)) {
+    result.then((value) => { if (value !== undefined && !reply.sent) reply.send(value) },
+      (thrownAgain: unknown) => { if (!reply.sent) handleError(reply, thrownAgain) })
+  } else if (result !== undefined && !reply.sent) {
+    reply.send(result)
+  }
+}
+
+/** Status from `error.statusCode` / `error.status` when it is 4xx/5xx, else the reply's own if >= 400, else 500. */
+export function statusOf(error: AnyError, current: number): number {
+  const declared = error.statusCode ?? error.status
+  if (typeof declared === 'number' && Number.isInteger(declared) && declared >= 400 && declared <= 599) return declared
+  return current >= 400 && current <= 599 ? current : 500
+}
+
+/**
+ * The built-in last handler. A 5xx shows only the reason phrase unless the error is marked
+ * `expose`: its message and stack go to the log with the request id, never to the client.
+ */
+export function defaultErrorReply(reply: ReplyImpl, error: AnyError): void {
+  const status = statusOf(error, reply.statusCode)
+  const reason = STATUS_CODES[status] ?? 'Error'
+  const exposed = status < 500 || error.expose === true
+  const log = reply.request.log
+  if (status >= 500) log.error({ reqId: reply.request.id, err: error }, error.message)
+  else log.info({ reqId: reply.request.id, statusCode: status, code: error.code }, error.message)
+  if (error.headers !== null && typeof error.headers === 'object') reply.headers(error.headers as Record<string, string>)
+  reply.statusCode = status
+  reply.headerMap['content-type'] = 'application/json; charset=utf-8'
+  reply.customSerializer = errorPayloadSerializer
+  reply.send({
+    statusCode: status,
+    code: exposed && typeof error.code === 'string' ? error.code : undefined,
+    error: reason,
+    message: exposed && error.message !== '' ? error.message : reason,
+  })
+}

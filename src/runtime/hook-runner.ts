@@ -1,0 +1,88 @@
+import type { BoundHook } from './hooks'
+import type { ReplyImpl } from './reply'
+import type { RequestImpl } from './request'
+
+type Next = (request: RequestImpl, reply: ReplyImpl) => void
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function'
+}
+
+/**
+ * Runs onRequest / preParsing / preValidation / preHandler hooks one after another. A hook that
+ * sends a reply ends the chain; a hook that throws, rejects or calls `done(err)` hands the error
+ * to the error handlers. Written as a loop over callbacks, not async/await, so a chain of
+ * synchronous hooks costs no promise allocation.
+ */
+export function runRequestHooks(hooks: readonly BoundHook[], request: RequestImpl, reply: ReplyImpl, next: Next): void {
+  let index = 0
+  const step = (error?: unknown): void => {
+    if (error !== undefined && error !== null) { reply.send(error); return }
+    if (reply.sent) return
+    if (index === hooks.length) { next(request, reply); return }
+    const hook = hooks[index++]
+    try {
+      if (hook.callback) {
+        hook.fn.call(hook.scope, request, reply, step)
+      } else {
+        const result = hook.fn.call(hook.scope, request, reply)
+        if (isThenable(result)) result.then(() => step(), (e: unknown) => step(e ?? new Error('hook rejected')))
+        else step()
+      }
+    } catch (e) {
+      step(e ?? new Error('hook threw'))
+    }
+  }
+  step()
+}
+
+/** preSerialization and onSend: each hook may replace the payload by returning (or `done`-ing) a new one. */
+export function runPayloadHooks(hooks: readonly BoundHook[], request: RequestImpl, reply: ReplyImpl, payload: unknown,
+  next: (payload: unknown) => void, fail: (error: unknown) => void): void {
+  let index = 0
+  let current = payload
+  const step = (error?: unknown, replaced?: unknown): void => {
+    if (error !== undefined && error !== null) { fail(error); return }
+    if (replaced !== undefined) current = replaced
+    if (index === hooks.length) { next(current); return }
+    const hook = hooks[index++]
+    try {
+      if (hook.callback) {
+        hook.fn.call(hook.scope, request, reply, current, step)
+      } else {
+        const result = hook.fn.call(hook.scope, request, reply, current)
+        if (isThenable(result)) result.then((value) => step(null, value), (e: unknown) => step(e ?? new Error('hook rejected')))
+        else step(null, result)
+      }
+    } catch (e) {
+      step(e ?? new Error('hook threw'))
+    }
+  }
+  step()
+}
+
+/**
+ * onError, onResponse, onRequestAbort: they observe, they cannot change the answer. A failure in
+ * one is logged and the next still runs, so a broken logging hook never hides the real error.
+ */
+export function runObserverHooks(hooks: readonly BoundHook[], request: RequestImpl, reply: ReplyImpl,
+  extra: unknown, hasExtra: boolean, done: () => void): void {
+  let index = 0
+  const step = (error?: unknown): void => {
+    if (error !== undefined && error !== null) request.log.error({ reqId: request.id, err: error }, 'a hook failed')
+    if (index === hooks.length) { done(); return }
+    const hook = hooks[index++]
+    try {
+      const args: unknown[] = hasExtra ? [request, reply, extra] : [request, reply]
+      if (hook.callback) { hook.fn.call(hook.scope, ...args, step); return }
+      const result = hook.fn.call(hook.scope, ...args)
+      if (isThenable(result)) result.then(() => step(), (e: unknown) => step(e ?? new Error('hook rejected')))
+      else step()
+    } catch (e) {
+      step(e)
+    }
+  }
+  step()
+}
+
+export { isThenable }

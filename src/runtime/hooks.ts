@@ -1,0 +1,51 @@
+import { FrameworkError } from './errors/framework-error'
+import type { HookName, Scope } from './types'
+
+/** Request-path hooks, in the order a request meets them. */
+export const requestHookNames = ['onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization', 'onSend', 'onResponse', 'onError', 'onRequestAbort'] as const
+export type RequestPathHookName = typeof requestHookNames[number]
+export const appHookNames = ['onRoute', 'onRegister', 'onReady', 'onClose'] as const
+const allHookNames: ReadonlySet<string> = new Set<string>([...requestHookNames, ...appHookNames])
+
+/** Hooks whose callback style has a `payload`/`error` argument before `done`. */
+const fourArgumentHooks: ReadonlySet<string> = new Set(['preSerialization', 'onSend', 'onError'])
+
+/**
+ * A hook bound to the scope that declared it, with its calling style decided once at boot
+ * (a `done` parameter means callback style), so the request path never inspects `fn.length`.
+ */
+export interface BoundHook {
+  readonly fn: Function
+  readonly scope: Scope
+  readonly callback: boolean
+}
+
+export function bindHook(name: string, fn: Function, scope: Scope): BoundHook {
+  const doneIndex = fourArgumentHooks.has(name) ? 3 : name === 'onReady' ? 0 : name === 'onClose' ? 1 : 2
+  return { fn, scope, callback: fn.length > doneIndex }
+}
+
+export function assertHook(name: string, fn: unknown, where: string): void {
+  if (!allHookNames.has(name)) {
+    throw new FrameworkError('ENC_ERR_HOOK_INVALID_NAME',
+      `addHook('${name}') in ${where}: unknown hook. Use one of ${[...allHookNames].join(', ')}.`)
+  }
+  if (typeof fn !== 'function') {
+    throw new FrameworkError('ENC_ERR_HOOK_INVALID_HANDLER', `addHook('${name}') in ${where}: the hook must be a function, got ${typeof fn}.`)
+  }
+}
+
+/** The hooks one scope declared itself, by name, in declaration order. */
+export class HookStore {
+  readonly #hooks = new Map<string, BoundHook[]>()
+
+  add(name: HookName, fn: Function, scope: Scope): void {
+    let list = this.#hooks.get(name)
+    if (list === undefined) this.#hooks.set(name, list = [])
+    list.push(bindHook(name, fn, scope))
+  }
+
+  own(name: string): readonly BoundHook[] {
+    return this.#hooks.get(name) ?? []
+  }
+}

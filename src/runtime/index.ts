@@ -1,0 +1,17 @@
+// The runtime's public surface. Not exported on purpose: ScopeImpl, CompiledRoute, the
+// pipeline and boot internals: free to change.
+export { createServer } from './server'
+export { lift, isLifted, liftedTarget } from './lift'
+export { FrameworkError, HttpError, isFrameworkError } from './errors/framework-error'
+export { allErrorCodes } from './errors/all-codes'
+export { partValidatorCompiler, ajv8CompilersFactory, defaultSchemaErrorFormatter } from './schemas'
+export type {
+  Scope, Request, Reply, RouteOptions, RouteShorthandOptions, Handler, RequestHook, PayloadHook, ErrorHook, ErrorHandler,
+  NotFoundHandler, HookName, Plugin, AsyncPlugin, CallbackPlugin, PluginOptions, ServerOptions, ListenOptions,
+  InjectOptions, InjectResponse, ValidationError, Logger, ContentTypeParserFn, ContentTypeParserOptions, DoneFn,
+} from './types'
+export type {
+  JsonSchema, SharedSchema, RouteSchema, HttpPart, ValidatorCompiler, ValidatorCompilerInput, ValidateFunction,
+  SerializerCompiler, SerializerCompilerInput, SerializeFunction, SchemaErrorFormatter, ValidatorOptions,
+  ValidatorPlugin, CompilersFactory, SchemaControllerOptions,
+} from './schemas/types'

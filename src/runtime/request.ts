@@ -1,0 +1,50 @@
+import type { IncomingMessage } from 'node:http'
+import type { Logger, ValidationError } from './types'
+
+/** The names a request decorator may not take: they are the request's own fields. */
+export const reservedRequestNames: ReadonlySet<string> = new Set([
+  'id', 'raw', 'method', 'url', 'routePath', 'params', 'query', 'body', 'headers', 'validationError', 'log',
+  'routeConfig', 'bodyIsJson', 'aborted', 'constructor',
+])
+
+/**
+ * The request object. Its shape is fixed (every field assigned in the constructor) so that V8
+ * keeps one hidden class per scope's subclass. Scopes with request decorators extend it at boot.
+ */
+export class RequestImpl {
+  readonly id: string
+  readonly raw: IncomingMessage
+  readonly method: string
+  readonly url: string
+  readonly routePath: string | null
+  params: Record<string, unknown>
+  query: Record<string, unknown>
+  body: unknown
+  headers: Record<string, unknown>
+  validationError: ValidationError | null
+  readonly log: Logger
+  readonly routeConfig: Record<string, unknown>
+  /** True when the body went through a JSON parser: only JSON bodies are validated (spec §2.1). */
+  bodyIsJson: boolean
+  /** Set when the client went away before the reply was written. */
+  aborted: boolean
+
+  // Positional on purpose: this runs once per request and an options object would be one more allocation.
+  constructor(raw: IncomingMessage, id: string, routePath: string | null, params: Record<string, unknown>,
+    query: Record<string, unknown>, routeConfig: Record<string, unknown>, log: Logger) {
+    this.id = id
+    this.raw = raw
+    this.method = raw.method as string
+    this.url = raw.url as string
+    this.routePath = routePath
+    this.params = params
+    this.query = query
+    this.body = undefined
+    this.headers = raw.headers as Record<string, unknown>
+    this.validationError = null
+    this.log = log
+    this.routeConfig = routeConfig
+    this.bodyIsJson = false
+    this.aborted = false
+  }
+}

@@ -1,0 +1,50 @@
+import FindMyWay from 'find-my-way'
+import { parse as parseQueryString } from 'node:querystring'
+import type { CompiledRoute } from './compiled-route'
+
+/** Returned by the query parser instead of a truncated object: the pipeline answers 414. */
+export const TOO_MANY_QUERY_KEYS: Record<string, unknown> = Object.freeze({})
+
+export interface RouteMatch {
+  /** null when find-my-way could not decode the URL (a bad percent-escape). */
+  store: CompiledRoute | null
+  params: Record<string, unknown>
+  searchParams: Record<string, unknown>
+}
+
+export interface Router {
+  on(method: string, path: string, route: CompiledRoute): void
+  find(method: string, url: string): RouteMatch | null
+  has(method: string, path: string): boolean
+}
+
+/**
+ * Node's querystring parser with a key limit that fails loudly: a query with more keys than
+ * `maxKeys` is refused, never silently cut (the default of `querystring.parse` drops the rest).
+ */
+export function queryParser(maxKeys: number): (text: string) => Record<string, unknown> {
+  return (text) => {
+    if (text.length === 0) return {}
+    const parsed = parseQueryString(text, '&', '=', { maxKeys: maxKeys + 1 }) as Record<string, unknown>
+    if (Object.keys(parsed).length > maxKeys) return TOO_MANY_QUERY_KEYS
+    return parsed
+  }
+}
+
+/** find-my-way behind a three-method interface; our compiled route is the `store`. */
+export function createRouter(options: { maxQueryKeys: number }): Router {
+  const noop = (): void => {}
+  const router = FindMyWay({
+    ignoreTrailingSlash: true,
+    // Parameter length is checked by the pipeline so that it can answer 414 instead of 404.
+    maxParamLength: Number.MAX_SAFE_INTEGER,
+    querystringParser: queryParser(options.maxQueryKeys),
+    // Without this hook find() returns null for an undecodable URL, which would read as 404.
+    onBadUrl: noop as never,
+  })
+  return {
+    on: (method, path, route) => { router.on(method as never, path, noop as never, route as never) },
+    find: (method, url) => router.find(method as never, url) as unknown as RouteMatch | null,
+    has: (method, path) => router.hasRoute(method as never, path),
+  }
+}
