@@ -1,0 +1,146 @@
+import { expect } from 'chai'
+import { SchemaCompilers, baselineValidatorOptions } from '../../src/runtime/schemas'
+import type { ValidatorPlugin } from '../../src/runtime/schemas'
+import { compile, messageOf, thrown } from './helpers'
+
+// The three plugins have no type declarations; they are plain ajv 6 plugins / error translators.
+const ajvErrors: ValidatorPlugin = require('ajv-errors')
+const ajvMergePatch: ValidatorPlugin = require('ajv-merge-patch')
+const localize: Record<string, (errors: unknown) => void> = require('ajv-i18n')
+
+describe('validator baseline options (§2.7)', () => {
+  it('states the baseline: removeAdditional, useDefaults, coerceTypes, nullable, jsonPointers, no allErrors', () => {
+    expect(baselineValidatorOptions).to.deep.equal({
+      removeAdditional: true, useDefaults: true, coerceTypes: true, nullable: true, jsonPointers: true, allErrors: false,
+    })
+  })
+
+  it('removes properties that are not in the schema (removeAdditional)', () => {
+    const { body } = compile({ body: { type: 'object', additionalProperties: false, properties: { a: { type: 'string' } } } })
+    const data = { a: 'x', extra: 1 }
+    expect(body!(data)).to.equal(undefined)
+    expect(data).to.deep.equal({ a: 'x' })
+  })
+
+  it('fills missing properties and items from default (useDefaults)', () => {
+    const { body } = compile({ body: { type: 'object', properties: { page: { type: 'integer', default: 1 }, tags: { type: 'array', default: [] } } } })
+    const data = {}
+    expect(body!(data)).to.equal(undefined)
+    expect(data).to.deep.equal({ page: 1, tags: [] })
+  })
+
+  it('coerces values to the schema types in place, so the handler gets typed data (coerceTypes, §3.2)', () => {
+    const { querystring, params } = compile({
+      querystring: { n: { type: 'integer' }, flag: { type: 'boolean' } },
+      params: { id: { type: 'number' } },
+    })
+    const query = { n: '42', flag: 'true' }
+    const routeParams = { id: '3.5' }
+    expect(querystring!(query)).to.equal(undefined)
+    expect(params!(routeParams)).to.equal(undefined)
+    expect(query).to.deep.equal({ n: 42, flag: true })
+    expect(routeParams).to.deep.equal({ id: 3.5 })
+  })
+
+  it('supports the nullable keyword (nullable)', () => {
+    const { body } = compile({ body: { type: 'object', properties: { a: { type: 'string', nullable: true } } } })
+    expect(body!({ a: null })).to.equal(undefined)
+    expect(messageOf(body, 'body', { a: {} })).to.equal('body/a should be string,null')
+  })
+
+  it('§7 fails a single value for an array-typed query parameter by default', () => {
+    const { querystring } = compile({ querystring: { ids: { type: 'array', items: { type: 'integer' } } } })
+    expect(messageOf(querystring, 'querystring', { ids: '7' })).to.equal('querystring/ids should be array')
+  })
+
+  it('§2.7 makes a single value a one-element array with coerceTypes "array"', () => {
+    const { querystring } = compile({ querystring: { ids: { type: 'array', items: { type: 'integer' } } } },
+      { compilersOptions: { validator: { customOptions: { coerceTypes: 'array' } } } })
+    const query = { ids: '7' }
+    expect(querystring!(query)).to.equal(undefined)
+    expect(query).to.deep.equal({ ids: [7] })
+  })
+
+  it('reports only the first error unless allErrors is set', () => {
+    const schema = { body: { type: 'object', required: ['a', 'b'] } }
+    expect(messageOf(compile(schema).body, 'body', {})).to.equal("body should have required property 'a'")
+    const all = compile(schema, { compilersOptions: { validator: { customOptions: { allErrors: true } } } })
+    expect(messageOf(all.body, 'body', {})).to.equal("body should have required property 'a', body should have required property 'b'")
+  })
+
+  it('uses dotted paths when customOptions turn jsonPointers off', () => {
+    const { body } = compile({ body: { a: { type: 'integer' } } }, { compilersOptions: { validator: { customOptions: { jsonPointers: false } } } })
+    expect(messageOf(body, 'body', { a: 'x' })).to.equal('body.a should be integer')
+  })
+})
+
+describe('validator plugins (§2.7, §7)', () => {
+  const withErrors = { validator: { customOptions: { allErrors: true, jsonPointers: true }, plugins: [ajvErrors] } }
+
+  it('ajv-errors 1.0.1: a message per property and per missing required property', () => {
+    const { body } = compile({
+      body: {
+        type: 'object',
+        required: ['name', 'age'],
+        properties: { name: { type: 'string' }, age: { type: 'integer' } },
+        errorMessage: { required: { name: 'name is missing', age: 'age is missing' }, properties: { age: 'age must be an integer' } },
+      },
+    }, { compilersOptions: withErrors })
+    expect(messageOf(body, 'body', {})).to.equal('body name is missing, body age is missing')
+    expect(messageOf(body, 'body', { name: 'n', age: 'old' })).to.equal('body/age age must be an integer')
+  })
+
+  it('ajv-errors 1.0.1: a message per constraint', () => {
+    const { body } = compile({
+      body: { type: 'object', properties: { age: { type: 'integer', minimum: 18, errorMessage: { type: 'age must be a number', minimum: 'too young' } } } },
+    }, { compilersOptions: withErrors })
+    expect(messageOf(body, 'body', { age: 'x' })).to.equal('body/age age must be a number')
+    expect(messageOf(body, 'body', { age: 3 })).to.equal('body/age too young')
+  })
+
+  it('ajv-errors without allErrors is a coded boot error', () => {
+    const error = thrown(() => compile({ body: { a: { type: 'string' } } }, { compilersOptions: { validator: { plugins: [ajvErrors] } } }))
+    expect(error.code).to.equal('ENC_ERR_SCH_VALIDATION_BUILD')
+    expect(error.message).to.contain('allErrors').and.contain('scope root')
+  })
+
+  it('ajv-merge-patch 4: $merge and $patch, registered as a plugin', () => {
+    const options = { validator: { plugins: [ajvMergePatch] } }
+    const source = { type: 'object', properties: { a: { type: 'string' } } }
+    const merged = compile({ body: { $merge: { source, with: { required: ['a'], properties: { b: { type: 'integer' } } } } } }, { compilersOptions: options })
+    expect(messageOf(merged.body, 'body', { a: 'x', b: 2 })).to.equal(null)
+    expect(messageOf(merged.body, 'body', {})).to.match(/^body should have required property 'a'/)
+    expect(messageOf(merged.body, 'body', { a: 'x', b: 'two' })).to.match(/^body\/b should be integer/)
+    const patched = compile({ body: { $patch: { source, with: [{ op: 'add', path: '/required', value: ['a'] }] } } }, { compilersOptions: options })
+    expect(messageOf(patched.body, 'body', { a: 'x' })).to.equal(null)
+    expect(messageOf(patched.body, 'body', {})).to.match(/^body should have required property 'a'/)
+  })
+
+  it('accepts a [plugin, options] entry and applies it to every validator instance', () => {
+    const seen: unknown[] = []
+    const plugin: ValidatorPlugin = [(ajv: { addKeyword(name: string, def: object): void }, opts: unknown) => {
+      seen.push(opts)
+      ajv.addKeyword('even', { type: 'number', validate: (_schema: unknown, data: number) => data % 2 === 0 })
+    }, { flag: 1 }]
+    const compilers = new SchemaCompilers({ validator: { plugins: [plugin] } })
+    const { body } = compile({ body: { n: { type: 'integer', even: true } } }, { compilers })
+    expect(messageOf(body, 'body', { n: 3 })).to.equal('body/n should pass "even" keyword validation')
+    expect(messageOf(body, 'body', { n: 4 })).to.equal(null)
+    expect(seen).to.deep.equal([{ flag: 1 }])
+  })
+
+  it('§7 ajv-i18n 3 localizes the raw errors in error.validation', () => {
+    const { body } = compile({ body: { type: 'object', required: ['name'], properties: { age: { type: 'integer', maximum: 5 } } } },
+      { compilersOptions: { validator: { customOptions: { allErrors: true } } } })
+    const failure = body!({ age: 9 }) as { errors: Array<{ message: string }> }
+    localize.de(failure.errors)
+    expect(failure.errors.map((error) => error.message)).to.deep.equal(['muss das erforderliche Attribut name enthalten', 'muss <= 5 sein'])
+  })
+
+  for (const bad of [['not a function'], [[42, {}]], 'ajv-errors']) {
+    it(`refuses the plugins value ${JSON.stringify(bad)} with a coded error`, () => {
+      const error = thrown(() => new SchemaCompilers({ validator: { plugins: bad as unknown as ValidatorPlugin[] } }))
+      expect(error.code).to.equal('ENC_ERR_SCH_PLUGIN_INVALID')
+    })
+  }
+})
