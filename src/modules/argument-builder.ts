@@ -1,0 +1,50 @@
+import type { Handler, Reply, Request } from '../runtime'
+import { getParams, methodParamCount, type ParamMeta } from '../decorators/internal'
+import { moduleError } from './module-error'
+
+type Getter = (request: Request, reply: Reply) => unknown
+
+/**
+ * Turns a controller method into a route handler, once, at boot. Without parameter decorators
+ * the method itself is the handler, bound to the controller: `(request, reply)`, no wrapper.
+ * With them, one getter per parameter is chosen here, so a request pays for a few property
+ * reads and never for reflection (Nest re-reads metadata per request on its slow path).
+ */
+export function buildHandler(instance: object, declaringClass: Function, key: string | symbol, where: string): Handler {
+  const method = (instance as Record<string | symbol, Function>)[key]
+  const params = getParams(declaringClass, key)
+  if (params.length === 0) return method.bind(instance) as Handler
+  const declared = methodParamCount(declaringClass, key) ?? params.length
+  const missing = Array.from({ length: Math.max(declared, params.length) }, (_, i) => i).filter((i) => !params.some((p) => p.index === i))
+  if (missing.length > 0) {
+    throw moduleError('ENC_ERR_MODULE_HANDLER_PARAMS', `${where}: parameter(s) ${missing.join(', ')} have no parameter decorator while ` +
+      'others do. Decorate every parameter (@Body(), @Query(), @Params(), @Headers(), @Req(), @Reply()), or none to receive (request, reply).')
+  }
+  const getters = params.map(toGetter)
+  // Fixed arities avoid building an argument array for the common cases.
+  if (getters.length === 1) {
+    const [a] = getters
+    return function (request: Request, reply: Reply) { return method.call(instance, a(request, reply)) } as Handler
+  }
+  if (getters.length === 2) {
+    const [a, b] = getters
+    return function (request: Request, reply: Reply) { return method.call(instance, a(request, reply), b(request, reply)) } as Handler
+  }
+  return function (request: Request, reply: Reply) {
+    const args = new Array(getters.length)
+    for (let i = 0; i < getters.length; i++) args[i] = getters[i](request, reply)
+    return method.apply(instance, args)
+  } as Handler
+}
+
+function toGetter(param: ParamMeta): Getter {
+  if (param.source === 'request') return (request) => request
+  if (param.source === 'reply') return (_request, reply) => reply
+  const source = param.source
+  const key = param.key
+  if (key === null) return (request) => request[source]
+  return (request) => {
+    const part = request[source] as Record<string, unknown> | null | undefined
+    return part === null || part === undefined ? undefined : part[key]
+  }
+}

@@ -1,0 +1,31 @@
+import { createServer, type Scope, type ServerOptions } from '../runtime'
+import { inject } from './injector'
+import { applyModule } from './module-plugin'
+import { scan } from './scan'
+import { assertNoUnlistedControllers } from './unlisted-controllers'
+
+/**
+ * Boots an application from its root module: scans the module tree (each module becomes an
+ * encapsulation context, spec §3.3), checks it, wires the providers, declares everything on a
+ * new server and awaits `ready()`. Returns the booted root scope: `listen`, `inject`, `close`,
+ * `server` and every runtime operation work on it. Every boot error is coded and names the
+ * module path (`AppModule > PublicModule`) and the fix.
+ *
+ * @example
+ * const app = await createApp(AppModule, { logger: true })
+ * await app.listen({ port: 3000 })
+ * // in tests: await request(app.server).get('/two').expect(200)
+ */
+export async function createApp(root: Function, options: ServerOptions = {}): Promise<Scope> {
+  const tree = scan(root)
+  assertNoUnlistedControllers()
+  const { wiring, containers } = inject(tree)
+  const app = createServer({ ...options, name: options.name ?? tree.type.name })
+  // Providers with a dispose() method are disposed when the app closes, children first.
+  app.addHook('onClose', async () => {
+    for (const container of [...containers].reverse()) await container.dispose()
+  })
+  applyModule(app, tree, wiring)
+  await app.ready()
+  return app
+}

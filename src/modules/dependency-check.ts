@@ -1,0 +1,65 @@
+import type { DependencyContainer } from 'tsyringe'
+import { constructorDependencies } from '../decorators/internal'
+import { describeToken, moduleError } from './module-error'
+import { commonAncestor, type ModuleNode } from './module-tree'
+
+/** Types TypeScript emits for interfaces, primitives and unions: no provider can stand for them. */
+const untypedTokens: ReadonlySet<unknown> = new Set([Object, String, Number, Boolean, Symbol, BigInt, Array, Function, Promise])
+
+export interface Requester {
+  readonly node: ModuleNode
+  readonly container: DependencyContainer
+  /** `controller UserController`, `provider UserService`, `module AppModule`. */
+  readonly what: string
+  /** Where to look for the providers of a token that is not visible, for the hint. */
+  readonly providersOf: (token: unknown) => readonly ModuleNode[]
+}
+
+/**
+ * tsyringe's resolve() constructs any @injectable class even where no module provides it
+ * (checked with tsyringe 4.10), which would silently break provider visibility. So every
+ * constructor dependency is checked against the module's container chain before anything is
+ * constructed.
+ */
+export function checkClassDependencies(target: Function, requester: Requester): void {
+  const deps = constructorDependencies(target)
+  if (deps === undefined) {
+    if (target.length === 0) return
+    throw moduleError('ENC_ERR_MODULE_DEPENDENCY_UNTYPED', `${requester.what} in ${requester.node.path} has constructor parameters but no ` +
+      "type metadata. Decorate the class with tsyringe's @injectable() (controllers and modules already are), " +
+      'and compile with emitDecoratorMetadata.')
+  }
+  deps.forEach((dep, index) => checkToken(dep, `constructor parameter ${index}`, requester))
+}
+
+export function checkFactoryDependencies(tokens: readonly unknown[], requester: Requester): void {
+  tokens.forEach((token, index) => checkToken(token, `inject[${index}]`, requester))
+}
+
+function checkToken(dep: unknown, where: string, requester: Requester): void {
+  if (dep !== null && typeof dep === 'object') {
+    const descriptor = dep as { token?: unknown; isOptional?: boolean; transform?: unknown; createProxy?: unknown }
+    // delay(() => X): resolved lazily by tsyringe; its target cannot be read without running it.
+    if (typeof descriptor.createProxy === 'function') return
+    if (descriptor.isOptional === true) return
+    if ('token' in descriptor) {
+      checkToken(descriptor.token, where, requester)
+      if (descriptor.transform !== undefined) checkToken(descriptor.transform, `${where} (transform)`, requester)
+      return
+    }
+  }
+  const subject = `${requester.what} in ${requester.node.path} needs`
+  if (dep === undefined || untypedTokens.has(dep)) {
+    throw moduleError('ENC_ERR_MODULE_DEPENDENCY_UNTYPED', `${subject} ${where}, whose type ${dep === undefined ? 'is undefined at runtime ' +
+      '(a circular import between files, or a type-only import)' : `is ${describeToken(dep)} (an interface, primitive or union type)`}, ` +
+      "so it has no injection token. Use @inject(token) on the parameter and provide that token, or import the class as a value.")
+  }
+  if (requester.container.isRegistered(dep as never, true)) return
+  const providers = requester.providersOf(dep)
+  const hint = providers.length === 0
+    ? `No module provides it: add it to the providers of ${requester.node.path} or of one of its ancestors.`
+    : `It is provided by ${providers.map((p) => p.path).join(' and ')}, which ${requester.node.path} cannot see (providers are visible in ` +
+      `their module and its descendants only). Move the provider to a common ancestor (${commonAncestor(requester.node, providers[0]).path}), ` +
+      `or lift() ${providers[0].type.name} so it provides into its parent.`
+  throw moduleError('ENC_ERR_MODULE_DEPENDENCY_NOT_VISIBLE', `${subject} ${describeToken(dep)} (${where}), which is not visible there. ${hint}`)
+}

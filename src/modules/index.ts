@@ -1,0 +1,3 @@
+export { createApp } from './create-app'
+export { moduleErrorCodes } from './module-codes'
+export type { ModuleErrorCode } from './module-codes'

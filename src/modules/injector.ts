@@ -1,0 +1,74 @@
+import { container as globalContainer, type DependencyContainer, type InjectionToken } from 'tsyringe'
+import { checkClassDependencies, checkFactoryDependencies, type Requester } from './dependency-check'
+import { describeToken, moduleError } from './module-error'
+import { walk, type ModuleNode } from './module-tree'
+import { registerProviders, toProviderSpec } from './providers'
+import type { Class } from '../decorators/internal'
+
+export interface ModuleWiring {
+  readonly container: DependencyContainer
+  /** The module class instance: `this` of its @Hook and @ErrorHandler methods. */
+  readonly instance: object
+  readonly controllers: ReadonlyMap<Class, object>
+}
+
+export interface Injection {
+  readonly wiring: ReadonlyMap<ModuleNode, ModuleWiring>
+  /** Own containers, root first; disposed in reverse on close. */
+  readonly containers: readonly DependencyContainer[]
+}
+
+/**
+ * DI for one app, in three passes so the order of declarations never matters: (1) one child
+ * container per non-lifted module, every provider registered; (2) every constructor dependency
+ * checked against its module's container chain; (3) construction, parents first, so each
+ * provider is built from its own module's container. Controllers are constructed here, once.
+ * The global container is never resolved from: the app's root container is a child of it.
+ */
+export function inject(root: ModuleNode): Injection {
+  const containerOf = new Map<ModuleNode, DependencyContainer>()
+  const ownersByContainer = new Map<DependencyContainer, Map<InjectionToken, ModuleNode>>()
+  const containers: DependencyContainer[] = []
+  for (const node of walk(root)) {
+    let container = node.lifted && node.parent !== null ? containerOf.get(node.parent) : undefined
+    if (container === undefined) {
+      container = (node.parent === null ? globalContainer : containerOf.get(node.parent)!).createChildContainer()
+      containers.push(container)
+      ownersByContainer.set(container, new Map())
+    }
+    containerOf.set(node, container)
+    registerProviders(node, container, ownersByContainer.get(container)!)
+  }
+
+  const providersOf = (token: unknown): ModuleNode[] =>
+    [...walk(root)].filter((n) => n.meta.providers.some((p) => toProviderSpec(p).token === token))
+  for (const node of walk(root)) {
+    const base = { node, container: containerOf.get(node)!, providersOf }
+    const requester = (what: string): Requester => ({ ...base, what })
+    checkClassDependencies(node.type, requester(`module ${node.type.name}`))
+    for (const spec of node.meta.providers.map(toProviderSpec)) {
+      if (spec.useClass !== null) checkClassDependencies(spec.useClass, requester(`provider ${describeToken(spec.token)}`))
+      checkFactoryDependencies(spec.inject, requester(`factory provider ${describeToken(spec.token)}`))
+    }
+    for (const controller of node.controllers) checkClassDependencies(controller, requester(`controller ${controller.name}`))
+  }
+
+  const wiring = new Map<ModuleNode, ModuleWiring>()
+  for (const node of walk(root)) {
+    const container = containerOf.get(node)!
+    for (const spec of node.meta.providers.map(toProviderSpec)) construct(container, spec.token, `provider ${describeToken(spec.token)}`, node)
+    const instance = construct(container, node.type as never, `module ${node.type.name}`, node)
+    const controllers = new Map(node.controllers.map((c) => [c, construct(container, c as never, `controller ${c.name}`, node)] as const))
+    wiring.set(node, { container, instance, controllers })
+  }
+  return { wiring, containers }
+}
+
+function construct(container: DependencyContainer, token: InjectionToken, what: string, node: ModuleNode): object {
+  try {
+    return container.resolve(token) as object
+  } catch (error) {
+    throw moduleError('ENC_ERR_MODULE_INSTANTIATION', `Constructing ${what} for ${node.path} failed: ` +
+      `${error instanceof Error ? error.message : String(error)}`, error)
+  }
+}

@@ -1,0 +1,55 @@
+import { lift, type AsyncPlugin, type Scope } from '../runtime'
+import { getErrorHandlerKey, getHooks, getReplyDecorators, getRequestDecorators } from '../decorators/internal'
+import { controllerRoutes } from './controller-routes'
+import type { ModuleWiring } from './injector'
+import { joinPaths, type ModuleNode } from './module-tree'
+
+/**
+ * Translates one module into runtime calls on `scope` (its own child scope, or its parent's
+ * when lifted). Everything was scanned, checked and constructed before: this only declares.
+ * Order: decorators, schemas and compilers first, then the context's handlers and hooks, then
+ * the children (the runtime runs them after this body), then the routes.
+ */
+export function applyModule(scope: Scope, node: ModuleNode, wiring: ReadonlyMap<ModuleNode, ModuleWiring>): void {
+  const { instance, controllers } = wiring.get(node)!
+  const type = node.type
+  const member = (key: string | symbol) => ((instance as Record<string | symbol, Function>)[key]).bind(instance)
+
+  for (const d of getRequestDecorators(type)) scope.decorateRequest(d.name, d.value)
+  for (const d of getReplyDecorators(type)) scope.decorateReply(d.name, d.value)
+  for (const schema of node.schemas) scope.addSchema(schema)
+  if (node.meta.validatorCompiler !== null) scope.setValidatorCompiler(node.meta.validatorCompiler)
+  if (node.meta.serializerCompiler !== null) scope.setSerializerCompiler(node.meta.serializerCompiler)
+  if (node.meta.schemaErrorFormatter !== null) scope.setSchemaErrorFormatter(node.meta.schemaErrorFormatter)
+  const errorHandlerKey = getErrorHandlerKey(type)
+  if (errorHandlerKey !== undefined) scope.setErrorHandler(member(errorHandlerKey))
+  // bind() keeps the method's arity, so a `done` parameter still marks a callback-style hook.
+  for (const hook of getHooks(type)) scope.addHook(hook.name as never, member(hook.propertyKey))
+
+  for (const entry of node.entries) {
+    if (entry.kind === 'module') {
+      const child = modulePlugin(entry.node, wiring)
+      if (entry.node.lifted) scope.register(lift(child))
+      else scope.register(child, { prefix: joinPrefix(node.carriedPrefix, entry.node.meta.prefix) })
+    } else {
+      const options = entry.options ?? {}
+      const prefix = joinPrefix(node.carriedPrefix, typeof options.prefix === 'string' ? options.prefix : '')
+      scope.register(entry.plugin as never, prefix === '' ? options : { ...options, prefix })
+    }
+  }
+
+  for (const controller of node.controllers) {
+    for (const route of controllerRoutes(controller, controllers.get(controller)!, node.carriedPrefix, node.path)) scope.route(route)
+  }
+}
+
+/** The runtime plugin of a module, named after the class so scope paths read `AppModule > PublicModule`. */
+export function modulePlugin(node: ModuleNode, wiring: ReadonlyMap<ModuleNode, ModuleWiring>): AsyncPlugin {
+  const plugin = async (scope: Scope) => applyModule(scope, node, wiring)
+  Object.defineProperty(plugin, 'name', { value: node.type.name })
+  return plugin
+}
+
+function joinPrefix(carried: string, own: string): string {
+  return carried === '' && own === '' ? '' : joinPaths([carried], own)
+}

@@ -1,0 +1,59 @@
+import { Lifecycle, type DependencyContainer, type InjectionToken } from 'tsyringe'
+import type { ProviderEntry } from '../decorators/internal'
+import { describeToken, moduleError } from './module-error'
+import type { ModuleNode } from './module-tree'
+
+/** A provider entry reduced to what the injector needs. */
+export interface ProviderSpec {
+  readonly token: InjectionToken
+  /** The class tsyringe constructs, when there is one: its constructor dependencies are checked. */
+  readonly useClass: Function | null
+  /** Tokens a factory is called with: checked like constructor dependencies. */
+  readonly inject: readonly unknown[]
+}
+
+export function toProviderSpec(entry: ProviderEntry): ProviderSpec {
+  if (typeof entry === 'function') return { token: entry, useClass: entry, inject: [] }
+  if ('useClass' in entry) return { token: entry.provide, useClass: entry.useClass, inject: [] }
+  if ('useFactory' in entry) return { token: entry.provide, useClass: null, inject: entry.inject ?? [] }
+  return { token: entry.provide, useClass: null, inject: [] }
+}
+
+/**
+ * Registers one module's providers in `container` (its own, or its parent's when lifted).
+ *
+ * Classes are registered as Singleton *in the module's container*: one instance per declaring
+ * module, shared with its descendants. (ContainerScoped would not do that: tsyringe copies
+ * ContainerScoped registrations into every child container created afterwards, so each
+ * descendant module would build its own copy.) A factory is bound to the declaring container,
+ * not to the one that happens to resolve it, so its dependencies follow the same visibility.
+ */
+export function registerProviders(node: ModuleNode, container: DependencyContainer, owners: Map<InjectionToken, ModuleNode>): void {
+  for (const entry of node.meta.providers) {
+    const spec = toProviderSpec(entry)
+    const previous = owners.get(spec.token)
+    if (previous !== undefined) {
+      throw moduleError('ENC_ERR_MODULE_DUPLICATE_PROVIDER', `${describeToken(spec.token)} is provided twice in one container: by ` +
+        `${previous.path} and by ${node.path}${node.lifted || previous.lifted ? ' (a lifted module provides into its parent)' : ''}. Keep one.`)
+    }
+    owners.set(spec.token, node)
+    if (typeof entry === 'function' || 'useClass' in entry) {
+      container.register(spec.token, { useClass: spec.useClass as never }, { lifecycle: Lifecycle.Singleton })
+    } else if ('useFactory' in entry) {
+      let built = false
+      let value: unknown
+      const inject = spec.inject as InjectionToken[]
+      container.register(spec.token, {
+        useFactory: () => {
+          if (!built) {
+            value = entry.useFactory(...inject.map((token) => container.resolve(token)))
+            built = true
+          }
+          return value
+        },
+      })
+    } else {
+      container.register(spec.token, { useValue: entry.useValue })
+    }
+  }
+}

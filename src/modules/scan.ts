@@ -1,0 +1,108 @@
+import { isLifted, liftedTarget, type PluginOptions } from '../runtime'
+import { getControllerMeta, getModuleMeta, getOwnRoutes, getSchemaMeta, moduleOnlyDecorations, type Class, type PluginEntry } from '../decorators/internal'
+import type { SharedSchema } from '../runtime/schemas/types'
+import { moduleError } from './module-error'
+import type { ModuleNode, PluginItem } from './module-tree'
+
+/**
+ * Builds the module tree from the root class and checks everything that can be checked from
+ * the declarations alone. Each error names the module path and the fix.
+ */
+export function scan(root: Function): ModuleNode {
+  const type = liftedTarget(root)
+  if (getModuleMeta(type) === undefined) throw notAModule(type, 'createApp()')
+  return scanNode({ type: type as Class, parent: null, lifted: false, ancestry: [] })
+}
+
+interface ScanInput { type: Class; parent: ModuleNode | null; lifted: boolean; ancestry: readonly Function[] }
+
+function scanNode({ type, parent, lifted, ancestry }: ScanInput): ModuleNode {
+  const meta = getModuleMeta(type)!
+  const name = lifted ? `lift(${type.name})` : type.name
+  const path = parent === null ? name : `${parent.path} > ${name}`
+  if (ancestry.includes(type)) {
+    const cycle = [...ancestry.slice(ancestry.indexOf(type)), type].map((t) => t.name).join(' > ')
+    throw moduleError('ENC_ERR_MODULE_CYCLE', `Module cycle at ${path}: ${cycle}. A module cannot contain itself; ` +
+      'remove the module from the plugins list that closes the loop, or move what both need into a common parent.')
+  }
+  const carriedPrefix = parent === null ? meta.prefix : lifted ? parent.carriedPrefix + meta.prefix : ''
+  const entries: PluginItem[] = []
+  const node: ModuleNode = {
+    type, meta, path, parent, lifted, carriedPrefix, entries,
+    controllers: checkControllers(meta.controllers, path),
+    schemas: meta.schemas.map((entry, index) => toSchema(entry, index, path)),
+  }
+  const seen = new Set<Function>()
+  meta.plugins.forEach((entry, index) => {
+    const item = toItem(entry, index, path)
+    if (item.kind === 'plugin') {
+      entries.push(item)
+      return
+    }
+    if (seen.has(item.type)) {
+      throw moduleError('ENC_ERR_MODULE_DUPLICATE_ENTRY', `${path} lists ${item.type.name} twice in plugins (entry ${index}). ` +
+        'Remove one; to mount a module twice, list it in two different modules.')
+    }
+    seen.add(item.type)
+    entries.push({ kind: 'module', node: scanNode({ type: item.type, parent: node, lifted: item.lifted, ancestry: [...ancestry, type] }) })
+  })
+  return node
+}
+
+type Entry = { kind: 'module'; type: Class; lifted: boolean } | Extract<PluginItem, { kind: 'plugin' }>
+
+function toItem(entry: PluginEntry, index: number, path: string): Entry {
+  const [fn, options] = Array.isArray(entry) ? entry as unknown as readonly [Function, PluginOptions] : [entry as Function, undefined]
+  const target = liftedTarget(fn)
+  if (getModuleMeta(target) !== undefined) {
+    if (options !== undefined) {
+      throw moduleError('ENC_ERR_MODULE_ENTRY_OPTIONS', `${path}: plugins[${index}] lists module ${target.name} with options. ` +
+        `Modules take their options in @Module() (e.g. prefix); list it as ${target.name} or lift(${target.name}).`)
+    }
+    return { kind: 'module', type: target as Class, lifted: isLifted(fn) }
+  }
+  if (isClass(target)) throw notAModule(target, `${path}: plugins[${index}]`)
+  return { kind: 'plugin', plugin: fn, options }
+}
+
+function checkControllers(controllers: readonly Class[], path: string): readonly Class[] {
+  const seen = new Set<Class>()
+  for (const controller of controllers) {
+    if (seen.has(controller)) {
+      throw moduleError('ENC_ERR_MODULE_DUPLICATE_CONTROLLER', `${path} lists controller ${controller.name} twice. ` +
+        'Remove one: its routes would be declared twice.')
+    }
+    seen.add(controller)
+    if (getControllerMeta(controller) === undefined) {
+      const routes = getOwnRoutes(controller).length
+      throw moduleError('ENC_ERR_MODULE_NOT_A_CONTROLLER', `${path} lists ${controller.name} as a controller, but the class has no @Route()` +
+        `${routes > 0 ? ` (it has ${routes} route method(s))` : ''}. Add @Route() (or @Route('/prefix')) to the class.`)
+    }
+    const misplaced = moduleOnlyDecorations(controller)
+    if (misplaced.length > 0) {
+      throw moduleError('ENC_ERR_MODULE_MISPLACED_DECORATOR', `Controller ${controller.name} in ${path} carries ${misplaced.join(', ')}, ` +
+        "which belong on a module class: they configure the module's context. Move them to the module.")
+    }
+  }
+  return controllers
+}
+
+function toSchema(entry: Class | SharedSchema, index: number, path: string): SharedSchema {
+  if (typeof entry !== 'function') return entry
+  const schema = getSchemaMeta(entry)
+  if (schema === undefined) {
+    throw moduleError('ENC_ERR_MODULE_NOT_A_SCHEMA', `${path}: schemas[${index}] is class ${entry.name}, which has no @Schema(). ` +
+      "Decorate it with @Schema({ $id: '...', ... }) or list the schema object itself.")
+  }
+  return schema
+}
+
+function notAModule(type: Function, where: string) {
+  return moduleError('ENC_ERR_MODULE_NOT_A_MODULE', `${where}: ${type.name || 'an anonymous class'} is not a module. ` +
+    `Decorate it with @Module({ ... })${getControllerMeta(type) !== undefined ? ', or, since it is a controller, list it in a module\'s controllers' : ''}.`)
+}
+
+/** A class, as opposed to a plugin function: only classes can be forgotten modules. */
+function isClass(fn: Function): boolean {
+  return /^class[\s{]/.test(Function.prototype.toString.call(fn))
+}

@@ -1,0 +1,72 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
+import { FrameworkError, lift, type PluginFunction, type Reply, type Request, type Scope } from '../runtime'
+
+export interface BearerAuthOptions {
+  /** The accepted tokens (API keys). At least one; each a non-empty string. */
+  keys: readonly string[]
+}
+
+/**
+ * A bearer-token check (spec §5): the client sends `authorization: Bearer <key>`. Missing or
+ * unknown tokens get 401 `{ statusCode, error, message }` with `WWW-Authenticate: Bearer`.
+ *
+ * The plugin is returned already lifted, so it protects the scope that registers it and that
+ * scope's descendants, and nothing else: siblings stay open (spec §3.3.7, §5.3). Works both as
+ * `scope.register(bearerAuth({ keys }))` and as an entry of `@Module({ plugins })`.
+ *
+ * @example
+ * @Module({ plugins: [bearerAuth({ keys: process.env.API_KEYS!.split(',') })], controllers: [AdminController] })
+ * class AdminModule {}
+ */
+export function bearerAuth(options: BearerAuthOptions): PluginFunction {
+  const digests = checkedKeys(options).map(digest)
+  const hook = function bearerAuthHook(request: Request, reply: Reply): void {
+    const token = readToken(request.headers.authorization)
+    if (token === null) {
+      refuse(reply, 'Missing bearer token: send the header "authorization: Bearer <token>".')
+    } else if (!matchesAny(digest(token), digests)) {
+      refuse(reply, 'Invalid bearer token.')
+    }
+  }
+  const plugin = async function bearerAuth(scope: Scope) {
+    scope.addHook('onRequest', hook)
+  }
+  return lift(plugin)
+}
+
+/**
+ * Hashing first gives equal-length buffers for timingSafeEqual whatever the token's length, and
+ * every key is compared (no early exit), so the time taken tells nothing about which key, or how
+ * much of one, matched.
+ */
+function matchesAny(candidate: Buffer, digests: readonly Buffer[]): boolean {
+  let matched = false
+  for (const d of digests) matched = timingSafeEqual(candidate, d) || matched
+  return matched
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value, 'utf8').digest()
+}
+
+/** The token of `Bearer <token>`; the scheme is case-insensitive (RFC 7235 §2.1). */
+function readToken(header: unknown): string | null {
+  if (typeof header !== 'string') return null
+  const match = /^bearer +(\S+) *$/i.exec(header)
+  return match === null ? null : match[1]
+}
+
+function refuse(reply: Reply, message: string): void {
+  reply.code(401).header('www-authenticate', 'Bearer').send({ statusCode: 401, error: 'Unauthorized', message })
+}
+
+function checkedKeys(options: BearerAuthOptions): readonly string[] {
+  const keys = (options as Partial<BearerAuthOptions> | null)?.keys
+  const extra = options !== null && typeof options === 'object' ? Object.keys(options).filter((k) => k !== 'keys') : []
+  if (!Array.isArray(keys) || keys.length === 0 || keys.some((k) => typeof k !== 'string' || k === '') || extra.length > 0) {
+    throw new FrameworkError('ENC_ERR_AUTH_INVALID_OPTIONS', 'bearerAuth() takes { keys }, a non-empty array of non-empty strings' +
+      `${extra.length > 0 ? ` (unknown option(s): ${extra.join(', ')})` : ''}. ` +
+      'Pass the accepted API keys, e.g. bearerAuth({ keys: process.env.API_KEYS.split(",") }), and refuse to start when none is configured.')
+  }
+  return keys
+}

@@ -1,0 +1,88 @@
+import 'reflect-metadata'
+import { expect } from 'chai'
+import { container, injectable } from 'tsyringe'
+import { Delete, Get, Head, Options, Patch, Post, Put, Route } from '../../src/decorators'
+import { getControllerMeta, getOwnRoutes } from '../../src/decorators/internal'
+import { adopt, declarationError } from './helpers'
+
+describe('@Route and the method shortcuts', () => {
+  it('on a class records the controller prefix (trailing slash dropped)', () => {
+    @Route('/users/') class Users {}
+    @Route() class Root {}
+    expect(getControllerMeta(Users)).to.deep.equal({ prefix: '/users' })
+    expect(getControllerMeta(Root)).to.deep.equal({ prefix: '' })
+  })
+
+  it('on a method records method, path and route options; shortcuts record their method', () => {
+    const schema = { body: { type: 'object' } }
+    @Route('/x')
+    class X {
+      @Route({ method: ['get', 'POST'], path: '/a', schema, attachValidation: true }) a() {}
+      @Get('/g') g() {}
+      @Head('/h') h() {}
+      @Post() p() {}
+      @Put('/u') u() {}
+      @Patch('/pa') pa() {}
+      @Delete('/d', { config: { audit: true } }) d() {}
+      @Options('/o') o() {}
+    }
+    adopt(X)
+    const routes = getOwnRoutes(X)
+    expect(routes.map((r) => [r.propertyKey, r.methods, r.path])).to.deep.equal([
+      ['a', ['GET', 'POST'], '/a'], ['g', ['GET'], '/g'], ['h', ['HEAD'], '/h'], ['p', ['POST'], ''],
+      ['u', ['PUT'], '/u'], ['pa', ['PATCH'], '/pa'], ['d', ['DELETE'], '/d'], ['o', ['OPTIONS'], '/o'],
+    ])
+    expect(routes[0].options).to.deep.equal({ schema, attachValidation: true })
+    expect(routes[6].options).to.deep.equal({ config: { audit: true } })
+  })
+
+  it('stacks: one method may serve several routes', () => {
+    class Twice { @Get('/a') @Get('/b') both() {} }
+    adopt(Twice)
+    expect(getOwnRoutes(Twice).map((r) => r.path).sort()).to.deep.equal(['/a', '/b'])
+  })
+
+  it('makes a controller constructor-injectable with no second decorator', () => {
+    @injectable() class Repo { name = 'repo' }
+    @Route() class WithDeps { constructor(readonly repo: Repo) {} }
+    const child = container.createChildContainer()
+    child.register(Repo, { useValue: new Repo() })
+    expect(child.resolve(WithDeps).repo.name).to.equal('repo')
+  })
+
+  it('refuses an unknown route option at declaration, naming the method', () => {
+    const error = declarationError(() => {
+      class Typo { @Get('/a', { shema: {} } as never) a() {} }
+      return Typo
+    })
+    expect(error.code).to.equal('ENC_ERR_DECL_ROUTE_OPTIONS')
+    expect(error.message).to.contain('Typo.a').and.contain("'shema'")
+  })
+
+  it('refuses an unknown HTTP method and a path without a leading slash', () => {
+    expect(declarationError(() => { class M { @Route({ method: 'FETCH' as never, path: '/' }) m() {} } return M }).message)
+      .to.contain("unknown HTTP method 'FETCH'")
+    expect(declarationError(() => { class P { @Get('users') m() {} } return P }).code).to.equal('ENC_ERR_DECL_ROUTE_OPTIONS')
+  })
+
+  it('refuses a static route method', () => {
+    const error = declarationError(() => { class S { @Get('/s') static s() {} } return S })
+    expect(error.code).to.equal('ENC_ERR_DECL_STATIC_MEMBER')
+  })
+
+  it('refuses @Route with a string on a method and with options on a class', () => {
+    const onMethod = declarationError(() => { class A { @(Route('/a') as unknown as MethodDecorator) a() {} } return A })
+    expect(onMethod.code).to.equal('ENC_ERR_DECL_ROUTE_TARGET')
+    expect(onMethod.message).to.contain("@Get('/path')")
+    const onClass = declarationError(() => (Route({ method: 'GET', path: '/' }) as unknown as ClassDecorator)(class B {}))
+    expect(onClass.code).to.equal('ENC_ERR_DECL_ROUTE_TARGET')
+  })
+
+  it('refuses a route decorator on an accessor', () => {
+    const error = declarationError(() => {
+      class G { @(Get('/g') as unknown as (t: object, k: string, d: PropertyDescriptor) => void) get g() { return 1 } }
+      return G
+    })
+    expect(error.code).to.equal('ENC_ERR_DECL_ROUTE_TARGET')
+  })
+})
