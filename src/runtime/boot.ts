@@ -4,7 +4,7 @@ import { isThenable } from './hook-runner'
 import { compileServer } from './compile'
 import type { PluginNode, ServerContext } from './server-context'
 import type { ScopeImpl } from './scope'
-import { joinPath } from './route-declaration'
+import { joinPrefix } from './route-declaration'
 
 /**
  * Records a registration under the plugin whose body is running now (or the root), so that a
@@ -50,7 +50,7 @@ async function loadPlugin(context: ServerContext, node: PluginNode): Promise<voi
   let scope = owner
   if (!isLifted(plugin)) {
     const target = liftedTarget(plugin)
-    const prefix = typeof node.options.prefix === 'string' ? joinPath(owner.prefix, node.options.prefix) : owner.prefix
+    const prefix = typeof node.options.prefix === 'string' ? joinPrefix(owner.prefix, node.options.prefix) : owner.prefix
     scope = owner.createChild(target.name === '' ? 'anonymous' : target.name, prefix)
     for (let s: ScopeImpl | null = owner; s !== null; s = s.parent) {
       for (const hook of s.hooks.own('onRegister')) hook.fn.call(hook.scope, scope, node.options)

@@ -7,7 +7,7 @@ export { allErrorCodes } from './errors/all-codes'
 export { partValidatorCompiler, ajv8CompilersFactory, defaultSchemaErrorFormatter } from './schemas'
 export type {
   Scope, Request, Reply, RouteOptions, RouteShorthandOptions, Handler, RequestHook, PayloadHook, ErrorHook, ErrorHandler,
-  NotFoundHandler, HookName, Plugin, AsyncPlugin, CallbackPlugin, PluginOptions, ServerOptions, ListenOptions,
+  NotFoundHandler, HookName, Plugin, PluginFunction, AsyncPlugin, CallbackPlugin, PluginOptions, ServerOptions, ListenOptions,
   InjectOptions, InjectResponse, ValidationError, Logger, ContentTypeParserFn, ContentTypeParserOptions, DoneFn,
 } from './types'
 export type {

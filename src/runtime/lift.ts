@@ -1,4 +1,4 @@
-import type { Plugin } from './types'
+import type { Plugin, PluginFunction, PluginOptions } from './types'
 
 const kLifted = Symbol('enclave.lifted')
 
@@ -13,6 +13,8 @@ type Lifted<P> = P & { readonly [kLifted]: P }
  * @example
  * app.register(lift(authPlugin))   // `request.user` now exists on every route of `app`
  */
+export function lift<O extends PluginOptions>(plugin: PluginFunction<O>): PluginFunction<O>
+export function lift<P extends Function>(plugin: P): P
 export function lift<P extends Function>(plugin: P): P {
   if (typeof plugin !== 'function') throw new TypeError('lift() takes a plugin function')
   if (isLifted(plugin)) return plugin

@@ -20,6 +20,14 @@ export function joinPath(prefix: string, path: string): string {
   return prefix.replace(/\/+$/, '') + (path.startsWith('/') ? path : `/${path}`)
 }
 
+/**
+ * A scope prefix is '' or `/segment...` without a trailing slash, whatever the user wrote
+ * (`/b/`, `b`, `/`): not-found handlers are matched on it segment by segment.
+ */
+export function joinPrefix(parentPrefix: string, prefix: string): string {
+  return joinPath(parentPrefix, prefix).replace(/\/+$/, '')
+}
+
 function invalid(scope: ScopeImpl, what: string): FrameworkError {
   return new FrameworkError('ENC_ERR_ROUTE_INVALID', `route in ${scope.path}: ${what}.`)
 }

@@ -14,7 +14,7 @@ import { bootServer, enqueuePlugin } from './boot'
 import { closeServer, injectRequest, listenServer } from './server-lifecycle'
 import type {
   ContentTypeParserFn, ContentTypeParserOptions, ErrorHandler, Handler, HookName, InjectOptions, InjectResponse,
-  ListenOptions, Logger, NotFoundHandler, Plugin, PluginOptions, RouteOptions, RouteShorthandOptions,
+  ListenOptions, Logger, NotFoundHandler, PluginFunction, PluginOptions, RouteOptions, RouteShorthandOptions,
 } from './types'
 import type { SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from './schemas/types'
 
@@ -72,7 +72,7 @@ export class ScopeImpl {
     }
   }
 
-  register<O extends PluginOptions>(plugin: Plugin<O>, options?: O): this {
+  register<O extends PluginOptions>(plugin: PluginFunction<O>, options?: O): this {
     this.assertDeclarable('register()')
     enqueuePlugin(this, plugin as Function, (options ?? {}) as Record<string, unknown>)
     return this

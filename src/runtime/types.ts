@@ -80,6 +80,12 @@ export interface PluginOptions {
 export type AsyncPlugin<O extends PluginOptions = PluginOptions> = (scope: Scope, options: O) => Promise<unknown>
 export type CallbackPlugin<O extends PluginOptions = PluginOptions> = (scope: Scope, options: O, done: DoneFn) => void
 export type Plugin<O extends PluginOptions = PluginOptions> = AsyncPlugin<O> | CallbackPlugin<O>
+/**
+ * What `register` and `lift` accept: one signature covering both styles, so that an inline
+ * plugin's parameters are typed (a union of two function types gives them no contextual type,
+ * an implicit `any` under strict). The style is told apart at boot by the `done` parameter.
+ */
+export type PluginFunction<O extends PluginOptions = PluginOptions> = (scope: Scope, options: O, done: DoneFn) => unknown
 
 export interface RouteHooks {
   onRequest?: RequestHook | RequestHook[]
@@ -179,7 +185,7 @@ export interface Scope {
   readonly log: Logger
   readonly parent: Scope | null
 
-  register<O extends PluginOptions>(plugin: Plugin<O>, options?: O): this
+  register<O extends PluginOptions>(plugin: PluginFunction<O>, options?: O): this
   route(options: RouteOptions): this
   get(path: string, handlerOrOptions: Handler | RouteShorthandOptions, handler?: Handler): this
   head(path: string, handlerOrOptions: Handler | RouteShorthandOptions, handler?: Handler): this

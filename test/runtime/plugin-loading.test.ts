@@ -1,0 +1,249 @@
+import { expect } from 'chai'
+import request from 'supertest'
+import { lift, type Scope } from '../../src/runtime'
+import { bootError, build, server, thrown } from './helpers'
+
+describe('runtime: plugins', () => {
+  describe('plugin styles', () => {
+    it('§4.2 an async plugin creates a child scope and may await before declaring', async () => {
+      let child: Scope | null = null
+      const app = await build((root) => {
+        root.register(async (scope) => {
+          await Promise.resolve()
+          child = scope
+          scope.get('/async', async () => 'async')
+        })
+      })
+      expect(child).to.not.equal(null)
+      expect(child).to.not.equal(app)
+      expect((child as unknown as Scope).parent).to.equal(app)
+      await request(app.server).get('/async').expect(200, 'async')
+    })
+
+    it('§4.2 a callback plugin runs until it calls done()', async () => {
+      const app = await build((root) => {
+        root.register((scope, _opts, done) => {
+          setImmediate(() => {
+            scope.get('/callback', async () => 'callback')
+            done()
+          })
+        })
+      })
+      await request(app.server).get('/callback').expect(200, 'callback')
+    })
+
+    it('passes the registration options to the plugin', async () => {
+      let received: unknown = null
+      await build((root) => { root.register(async (_s, opts) => { received = opts }, { prefix: '/p', keys: ['k'] }) })
+      expect(received).to.deep.equal({ prefix: '/p', keys: ['k'] })
+    })
+  })
+
+  describe('prefix', () => {
+    it('prefixes the routes of the plugin', async () => {
+      const app = await build((root) => {
+        root.register(async (scope) => { scope.get('/users', async () => 'users') }, { prefix: '/v1' })
+      })
+      await request(app.server).get('/v1/users').expect(200, 'users')
+      await request(app.server).get('/users').expect(404)
+    })
+
+    it('joins nested prefixes, with or without slashes', async () => {
+      const app = await build((root) => {
+        root.register(async (a) => {
+          expect(a.prefix).to.equal('/a')
+          a.register(async (b) => {
+            expect(b.prefix).to.equal('/a/b')
+            b.register(async (c) => {
+              expect(c.prefix).to.equal('/a/b/c')
+              c.get('/leaf', async () => 'leaf')
+              c.get('leaf2', async () => 'leaf2')
+            }, { prefix: 'c' })
+          }, { prefix: '/b/' })
+        }, { prefix: '/a' })
+      })
+      await request(app.server).get('/a/b/c/leaf').expect(200, 'leaf')
+      await request(app.server).get('/a/b/c/leaf2').expect(200, 'leaf2')
+    })
+
+    it("a route '/' in a prefixed plugin answers at the prefix itself", async () => {
+      const app = await build((root) => {
+        root.register(async (s) => { s.get('/', async () => 'index') }, { prefix: '/docs' })
+      })
+      await request(app.server).get('/docs').expect(200, 'index')
+    })
+
+    it('a child without a prefix option inherits its parent prefix', async () => {
+      const app = await build((root) => {
+        root.register(async (a) => {
+          a.register(async (b) => { b.get('/x', async () => 'x') })
+        }, { prefix: '/a' })
+      })
+      await request(app.server).get('/a/x').expect(200, 'x')
+    })
+  })
+
+  describe('registration order', () => {
+    it("a plugin's own registrations run after its body and before its next sibling", async () => {
+      const order: string[] = []
+      await build((root) => {
+        root.register(async (a) => {
+          order.push('a:body-start')
+          a.register(async (a1) => {
+            order.push('a1:body')
+            a1.register(async () => { order.push('a1x:body') })
+          })
+          a.register(async () => { order.push('a2:body') })
+          order.push('a:body-end')
+        })
+        root.register((b, _opts, done) => {
+          order.push('b:body')
+          b.register(async () => { order.push('b1:body') })
+          done()
+        })
+        root.register(async () => { order.push('c:body') })
+        order.push('root:declared')
+      })
+      expect(order).to.deep.equal([
+        'root:declared', 'a:body-start', 'a:body-end', 'a1:body', 'a1x:body', 'a2:body', 'b:body', 'b1:body', 'c:body',
+      ])
+    })
+
+    it('a route declared in the root after a plugin is still served (declaration order does not hide it)', async () => {
+      const app = await build((root) => {
+        root.register(async (s) => { s.get('/in-plugin', async () => 'p') })
+        root.get('/after', async () => 'after')
+      })
+      await request(app.server).get('/in-plugin').expect(200, 'p')
+      await request(app.server).get('/after').expect(200, 'after')
+    })
+  })
+
+  describe('lift()', () => {
+    it('§3.3.5 runs the plugin in the registering scope itself', async () => {
+      let parent: Scope | null = null
+      let inside: Scope | null = null
+      await build((root) => {
+        root.register(async (p) => {
+          parent = p
+          p.register(lift(async (s: Scope) => { inside = s }))
+        })
+      })
+      expect(inside).to.not.equal(null)
+      expect(inside).to.equal(parent)
+    })
+
+    it('keeps the callback style of a lifted plugin', async () => {
+      let calledDone = false
+      await build((root) => {
+        root.register(lift((_s: Scope, _o: unknown, done: (e?: Error) => void) => { calledDone = true; done() }))
+      })
+      expect(calledDone).to.equal(true)
+    })
+
+    it("a lifted plugin's registrations create children of the registering scope", async () => {
+      let grandchildParent: Scope | null = null
+      let registering: Scope | null = null
+      await build((root) => {
+        root.register(async (p) => {
+          registering = p
+          p.register(lift(async (s: Scope) => {
+            s.register(async (g) => { grandchildParent = g.parent })
+          }))
+        })
+      })
+      expect(grandchildParent).to.equal(registering)
+    })
+  })
+
+  describe('failures make ready() reject', () => {
+    it('with the error a plugin throws synchronously', async () => {
+      const error = new Error('plugin exploded')
+      const app = server()
+      app.register(async () => { throw error })
+      expect(await bootError(app)).to.equal(error)
+    })
+
+    it('with the error a plugin rejects with, even when nested', async () => {
+      const error = new Error('nested rejection')
+      const app = server()
+      app.register(async (a) => { a.register(async () => { await Promise.resolve(); throw error }) })
+      expect(await bootError(app)).to.equal(error)
+    })
+
+    it('with the error a callback plugin passes to done()', async () => {
+      const error = new Error('done with error')
+      const app = server()
+      app.register((_s, _o, done) => { setImmediate(() => done(error)) })
+      expect(await bootError(app)).to.equal(error)
+    })
+
+    it('with the error a non-async plugin function throws', async () => {
+      const error = new Error('sync throw')
+      const app = server()
+      app.register(((_s: Scope, _o: unknown, _done: unknown) => { throw error }) as never)
+      expect(await bootError(app)).to.equal(error)
+    })
+
+    it('with ENC_ERR_PLUGIN_TIMEOUT when a callback plugin never calls done()', async () => {
+      const app = server({ pluginTimeout: 20 })
+      app.register(async function outer(o) { o.register(function forgetful(_s, _opts, _done) { /* never calls done */ }) })
+      const error = await bootError(app)
+      expect(error.code).to.equal('ENC_ERR_PLUGIN_TIMEOUT')
+      expect(error.message).to.contain('root > outer > forgetful').and.contain('done()')
+    })
+
+    it('a later plugin does not run after an earlier one failed', async () => {
+      let ranLater = false
+      const app = server()
+      app.register(async () => { throw new Error('first') })
+      app.register(async () => { ranLater = true })
+      await bootError(app)
+      expect(ranLater).to.equal(false)
+    })
+
+    it('ready() rejects with the same error every time it is asked', async () => {
+      const error = new Error('once')
+      const app = server()
+      app.register(async () => { throw error })
+      expect(await bootError(app)).to.equal(error)
+      expect(await bootError(app)).to.equal(error)
+    })
+  })
+
+  describe('coded declaration errors', () => {
+    for (const [label, value] of [['a string', 'plugin'], ['null', null], ['an object', {}], ['undefined', undefined]] as const) {
+      it(`register(${label}) throws ENC_ERR_PLUGIN_INVALID naming the scope`, () => {
+        const app = server()
+        const error = thrown(() => app.register(value as never))
+        expect(error.code).to.equal('ENC_ERR_PLUGIN_INVALID')
+        expect(error.message).to.contain('root')
+      })
+    }
+
+    it('declarations after boot throw ENC_ERR_SCOPE_BOOTED', async () => {
+      let child: Scope | null = null
+      const app = await build((root) => { root.register(async (s) => { child = s }) })
+      const late: Array<[string, (s: Scope) => unknown]> = [
+        ['register', (s) => s.register(async () => undefined)],
+        ['route', (s) => s.route({ method: 'GET', url: '/late', handler: async () => 'x' })],
+        ['get', (s) => s.get('/late', async () => 'x')],
+        ['addHook', (s) => s.addHook('onRequest', async () => undefined)],
+        ['decorate', (s) => s.decorate('late', 1)],
+        ['decorateRequest', (s) => s.decorateRequest('late', 1)],
+        ['decorateReply', (s) => s.decorateReply('late', 1)],
+        ['setErrorHandler', (s) => s.setErrorHandler(() => undefined)],
+        ['setNotFoundHandler', (s) => s.setNotFoundHandler(() => undefined)],
+        ['addContentTypeParser', (s) => s.addContentTypeParser('text/x-late', (_r, b) => b)],
+        ['addSchema', (s) => s.addSchema({ $id: 'late', type: 'string' })],
+      ]
+      for (const scope of [app, child as unknown as Scope]) {
+        for (const [name, declare] of late) {
+          const error = thrown(() => declare(scope))
+          expect(error.code, name).to.equal('ENC_ERR_SCOPE_BOOTED')
+          expect(error.message, name).to.contain(scope.path)
+        }
+      }
+    })
+  })
+})
