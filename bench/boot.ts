@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { existsSync } from 'node:fs'
 import { BOOT_PREFIX, BootMeasurement } from './boot/report'
 import { pinned, detectPinning } from './harness/pinning'
-import { runChild } from './harness/run-child'
+import { runChild, errorSummary } from './harness/run-child'
 import { median, rotate } from './harness/stats'
 import { parseOptions, HELP } from './harness/options'
 import { bootTable } from './harness/boot-table'
@@ -38,7 +38,7 @@ async function bootOnce(name: string, routes: number, cpuList: string | null): P
   const out = await runChild(command, args, RUN_TIMEOUT_MS)
   const line = out.stdout.split('\n').find((l) => l.startsWith(BOOT_PREFIX))
   if (out.code !== 0 || line === undefined) {
-    throw new Error(`boot worker exited with code ${out.code}: ${out.stderr.trim().split('\n').slice(-6).join('\n    ')}`)
+    throw new Error(`boot worker exited with code ${out.code}: ${errorSummary(out.stderr)}`)
   }
   return JSON.parse(line.slice(BOOT_PREFIX.length)) as BootMeasurement
 }

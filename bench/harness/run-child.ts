@@ -28,3 +28,10 @@ export function runChild(command: string, args: readonly string[], timeoutMs: nu
     })
   })
 }
+
+/** The line of a crashed node process's stderr that says what went wrong (`Error: Cannot find module ...`). */
+export function errorSummary(stderr: string): string {
+  const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l.length > 0)
+  const thrown = lines.find((l) => /^([A-Z]\w*)?Error\b.*:/.test(l) || /^\[?ENC_ERR_/.test(l))
+  return thrown ?? lines[lines.length - 1] ?? 'no output on stderr'
+}

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs'
 import { serverScript } from './contenders'
 import { pinned } from './pinning'
 import { READY_PREFIX } from '../servers/ready-line'
+import { errorSummary } from './run-child'
 
 const START_TIMEOUT_MS = 20_000
 const STOP_TIMEOUT_MS = 5_000
@@ -18,11 +19,6 @@ export interface ServerHandle {
   readonly port: number
   readonly alive: () => boolean
   readonly stop: () => Promise<void>
-}
-
-function tail(text: string): string {
-  const lines = text.trim().split('\n')
-  return lines.slice(-8).join('\n')
 }
 
 function stopper(child: ChildProcess): () => Promise<void> {
@@ -49,7 +45,7 @@ export function startServer(name: string, cpuList: string | null): Promise<Serve
     const fail = (why: string): void => {
       clearTimeout(timer)
       child.kill('SIGKILL')
-      reject(new Error(`${why}${stderr.trim() ? `:\n${tail(stderr)}` : ''}`))
+      reject(new Error(`${why}${stderr.trim() ? `: ${errorSummary(stderr)}` : ''}`))
     }
     const timer = setTimeout(() => fail(`no ${READY_PREFIX.trim()} line within ${START_TIMEOUT_MS / 1000} s`), START_TIMEOUT_MS)
     child.once('error', (error) => fail(`could not spawn: ${error.message}`))

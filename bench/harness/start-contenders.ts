@@ -28,7 +28,7 @@ export async function startContenders(names: readonly string[], endpoints: reado
       server = await startServer(name, serverCpus)
     } catch (error) {
       lineup.skipped[name] = (error as Error).message
-      log(`skip ${name}: server did not start: ${(error as Error).message.split('\n').join('\n    ')}`)
+      log(`skip ${name}: server did not start: ${(error as Error).message}`)
       continue
     }
     lineup.servers.push(server)
