@@ -4,4 +4,7 @@ export {
   getReplyDecorators, getHooks, getErrorHandlerKey, constructorDependencies, methodParamCount, moduleOnlyDecorations,
 } from './metadata'
 export { unlistedRouteClasses } from './registry'
-export type { ModuleMeta, ControllerMeta, RouteMeta, ParamMeta, ParamSource, DecoratorMeta, HookMeta } from './types'
+export type {
+  ModuleMeta, ControllerMeta, RouteMeta, ParamMeta, ParamSource, DecoratorMeta, HookMeta, Class, ConcreteClass, PluginEntry,
+  ProviderEntry, SchemaEntry,
+} from './types'

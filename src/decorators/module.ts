@@ -1,3 +1,4 @@
+import 'reflect-metadata' // before tsyringe, which refuses to load without it
 import { injectable } from 'tsyringe'
 import { toModuleMeta } from './module-options'
 import { setModuleMeta } from './metadata'

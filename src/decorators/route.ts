@@ -1,3 +1,4 @@
+import 'reflect-metadata' // before tsyringe, which refuses to load without it
 import { injectable } from 'tsyringe'
 import { DeclarationError } from './declaration-error'
 import { setControllerMeta } from './metadata'

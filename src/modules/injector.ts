@@ -1,3 +1,4 @@
+import 'reflect-metadata' // before tsyringe, which refuses to load without it
 import { container as globalContainer, type DependencyContainer, type InjectionToken } from 'tsyringe'
 import { checkClassDependencies, checkFactoryDependencies, type Requester } from './dependency-check'
 import { describeToken, moduleError } from './module-error'

@@ -1,3 +1,4 @@
+import 'reflect-metadata' // before tsyringe, which refuses to load without it
 import { Lifecycle, type DependencyContainer, type InjectionToken } from 'tsyringe'
 import type { ProviderEntry } from '../decorators/internal'
 import { describeToken, moduleError } from './module-error'

@@ -1,0 +1,41 @@
+import 'reflect-metadata' // before tsyringe, which refuses to load without it
+import { injectable } from 'tsyringe'
+
+export interface Item {
+  id: number
+  name: string
+  price: number
+  sku?: string
+  tags: string[]
+  /** Internal: stored, never sent (the response schemas leave it out). */
+  supplierCost?: number
+}
+export type NewItem = Omit<Item, 'id' | 'tags'> & { tags?: string[] }
+
+/** In-memory items, one store per app (a provider of CatalogModule, shared by its children). */
+@injectable()
+export class ItemStore {
+  readonly #items = new Map<number, Item>()
+  #nextId = 1
+
+  constructor() {
+    this.add({ name: 'Kettle', price: 25, sku: 'KIT-0001', tags: ['kitchen'], supplierCost: 11 })
+    this.add({ name: 'Lamp', price: 40, tags: ['living', 'light'], supplierCost: 17 })
+  }
+
+  add(item: NewItem): Item {
+    const stored: Item = { ...item, id: this.#nextId++, tags: item.tags ?? [] }
+    this.#items.set(stored.id, stored)
+    return stored
+  }
+
+  get(id: number): Item | undefined {
+    return this.#items.get(id)
+  }
+
+  /** Items carrying every one of `tags`, at most `limit`, skipping `offset`. */
+  list({ tags, limit, offset }: { tags: readonly string[]; limit: number; offset: number }): { items: Item[]; total: number } {
+    const matching = [...this.#items.values()].filter((item) => tags.every((t) => item.tags.includes(t)))
+    return { items: matching.slice(offset, offset + limit), total: matching.length }
+  }
+}

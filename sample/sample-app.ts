@@ -1,0 +1,25 @@
+import { DecorateRequest, Module, type Class } from '../src/decorators'
+import { createApp } from '../src/modules'
+import type { Scope, ServerOptions } from '../src/runtime'
+import { CatalogModule } from './catalog/catalog-modules'
+import { contextModules, type ContextModulesOptions } from './context/context-modules'
+
+export interface SampleOptions extends ContextModulesOptions {
+  server?: ServerOptions
+}
+
+/**
+ * The root module of the sample: the example application of spec §4.1 (the root decorates
+ * `answer`; /one behind a bearer token, /two and /three public) plus the catalog showcase.
+ */
+export function sampleRootModule(options: ContextModulesOptions): Class {
+  @DecorateRequest('answer', 42)
+  @Module({ plugins: [...contextModules(options), CatalogModule] })
+  class AppModule {}
+  return AppModule
+}
+
+/** Boots the sample (both variants, for tests and for main.ts); the server is ready, not listening. */
+export function buildSampleApp({ server, ...options }: SampleOptions): Promise<Scope> {
+  return createApp(sampleRootModule(options), server)
+}
