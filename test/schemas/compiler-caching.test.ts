@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { SchemaCompilers, pickSerializer } from '../../src/runtime/schemas'
+import { SchemaCompilers, ajv8CompilersFactory, pickSerializer } from '../../src/runtime/schemas'
 import type { CompilersFactory, SharedSchema, ValidatorOptions, ValidatorPlugin } from '../../src/runtime/schemas'
 import { compile, messageOf, storeTree, thrown } from './helpers'
 
@@ -138,4 +138,27 @@ describe('schemaController.compilersFactory', () => {
     expect(error.message).to.contain('scope root > a').and.contain('broken')
     expect(error.cause).to.be.instanceOf(Error)
   })
+})
+
+describe('route schemas stay private to their route', () => {
+  for (const [name, compilers] of [['ajv 6', () => new SchemaCompilers()], ['ajv 8', () => new SchemaCompilers({ schemaController: { compilersFactory: ajv8CompilersFactory() } })]] as const) {
+    it(`${name}: two routes may give the same $id different bodies, in one scope or in siblings`, () => {
+      const { root, a, b } = storeTree()
+      const shared = compilers()
+      const inA = compile({ body: { $id: 'payload', type: 'object', required: ['x'] } }, { store: a, compilers: shared, url: '/a' })
+      const inB = compile({ body: { $id: 'payload', type: 'object', required: ['y'] } }, { store: b, compilers: shared, url: '/b' })
+      const inRoot = compile({ body: { $id: 'payload', type: 'object', required: ['z'] } }, { store: root, compilers: shared, url: '/r' })
+      expect(messageOf(inA.body, 'body', {})).to.match(/property 'x'$/)
+      expect(messageOf(inB.body, 'body', {})).to.match(/property 'y'$/)
+      expect(messageOf(inRoot.body, 'body', {})).to.match(/property 'z'$/)
+    })
+
+    it(`${name}: a route cannot $ref another route's schema $id (only addSchema shares)`, () => {
+      const { a, b } = storeTree()
+      const shared = compilers()
+      compile({ body: { $id: 'private-body', type: 'object' } }, { store: a, compilers: shared, url: '/a' })
+      const error = thrown(() => compile({ body: { $ref: 'private-body#' } }, { store: b, compilers: shared, url: '/b' }))
+      expect(error.code).to.equal('ENC_ERR_SCH_REF_NOT_VISIBLE')
+    })
+  }
 })

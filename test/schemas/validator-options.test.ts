@@ -12,6 +12,7 @@ describe('validator baseline options (§2.7)', () => {
   it('states the baseline: removeAdditional, useDefaults, coerceTypes, nullable, jsonPointers, no allErrors', () => {
     expect(baselineValidatorOptions).to.deep.equal({
       removeAdditional: true, useDefaults: true, coerceTypes: true, nullable: true, jsonPointers: true, allErrors: false,
+      addUsedSchema: false,
     })
   })
 

@@ -1,6 +1,5 @@
 import Ajv8 from 'ajv8'
-import { cacheBySchema } from './compile-cache'
-import { applyValidatorPlugins } from './default-validator'
+import { applyValidatorPlugins, cacheBySchema } from './default-compilers'
 import type { CompilersFactory, SharedSchema, ValidateFunction, ValidatorCompiler, ValidatorOptions, ValidatorPlugin } from './types'
 
 export interface Ajv8FactoryOptions {
@@ -20,6 +19,7 @@ const AJV6_ONLY_OPTIONS = new Set(['jsonPointers', 'nullable', 'errorDataPath', 
 /**
  * The same baseline as the default validator, for ajv 8. `strict: false` because Enclave schemas may
  * carry keywords ajv 8 does not know (`example`, documentation keys ...), which strict mode refuses.
+ * `addUsedSchema: false` for the same reason as the default validator: route schemas stay private.
  */
 export const ajv8BaselineOptions = Object.freeze({
   removeAdditional: true,
@@ -27,6 +27,7 @@ export const ajv8BaselineOptions = Object.freeze({
   coerceTypes: true,
   allErrors: false,
   strict: false,
+  addUsedSchema: false,
 })
 
 /**

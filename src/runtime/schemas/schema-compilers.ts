@@ -1,5 +1,4 @@
-import { buildDefaultSerializer } from './default-serializer'
-import { buildDefaultValidator } from './default-validator'
+import { buildDefaultSerializer, buildDefaultValidator } from './default-compilers'
 import { describeValue, isSchemaError, schemaError } from './schema-codes'
 import type { SchemaStore } from './schema-store'
 import type {

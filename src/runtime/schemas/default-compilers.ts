@@ -1,0 +1,84 @@
+/**
+ * The default compilers: ajv 6 validators and fast-json-stringify 7 serializers, one of each per set of
+ * visible shared schemas (SchemaCompilers decides when to build), each caching its compiled functions.
+ */
+import Ajv from 'ajv'
+import fastJson from 'fast-json-stringify'
+import type { Schema } from 'fast-json-stringify'
+import { schemaCacheKey } from './schema-walk'
+import type {
+  JsonSchema, SerializeFunction, SerializerCompiler, SharedSchema, ValidateFunction, ValidatorCompiler, ValidatorOptions,
+  ValidatorPlugin,
+} from './types'
+
+/**
+ * Wraps a compiler so that each distinct schema (by JSON text) is compiled once. A compiler built for
+ * one visible set owns its cache, so two sibling scopes that give the same `$id` different bodies never
+ * share a compiled function: same JSON text, different compiler, different cache.
+ *
+ * Only for compilers whose output depends on the schema alone (the default ones), not on `httpPart`,
+ * `method` or `url`.
+ */
+export function cacheBySchema<I extends { schema: JsonSchema }, F>(compile: (input: I) => F): (input: I) => F {
+  const compiled = new Map<string, F>()
+  return (input: I): F => {
+    const key = schemaCacheKey(input.schema)
+    let fn = compiled.get(key)
+    if (fn === undefined) {
+      fn = compile(input)
+      compiled.set(key, fn)
+    }
+    return fn
+  }
+}
+
+/**
+ * The baseline ajv 6 options (spec §2.7, DESIGN §5), before `validator.customOptions`. `jsonPointers`
+ * makes error paths read `querystring/hello` rather than `querystring.hello`; `allErrors` stays off
+ * (it is a known denial-of-service risk and is enabled at the user's risk). `addUsedSchema: false`
+ * keeps a route schema's own `$id` out of the instance: otherwise every scope sharing the instance could
+ * `$ref` one route's schema (an encapsulation leak), and two routes giving the same `$id` different
+ * bodies would collide. Only `addSchema` puts schemas in the instance.
+ */
+export const baselineValidatorOptions = Object.freeze({
+  removeAdditional: true,
+  useDefaults: true,
+  coerceTypes: true,
+  nullable: true,
+  jsonPointers: true,
+  allErrors: false,
+  addUsedSchema: false,
+})
+
+/** Applies `validator.plugins` (each `plugin` or `[plugin, options]`) to one validator instance. */
+export function applyValidatorPlugins(instance: unknown, plugins: readonly ValidatorPlugin[] | undefined): void {
+  for (const entry of plugins ?? []) {
+    if (Array.isArray(entry)) entry[0](instance, entry[1])
+    else entry(instance)
+  }
+}
+
+/**
+ * The default validator compiler for one set of visible shared schemas: one ajv 6 instance with the
+ * baseline options merged with `validator.customOptions`, the plugins applied and every shared schema
+ * added, so that all six `$ref` forms of spec §2.3 resolve. Each distinct schema is compiled once.
+ * Compile errors (invalid schema, ajv's MissingRefError) are thrown as they are; the route compiler
+ * turns them into coded errors.
+ */
+export function buildDefaultValidator(externalSchemas: Record<string, SharedSchema>, options: ValidatorOptions): ValidatorCompiler {
+  const ajv = new Ajv({ ...baselineValidatorOptions, ...options.customOptions })
+  applyValidatorPlugins(ajv, options.plugins)
+  for (const id of Object.keys(externalSchemas)) ajv.addSchema(externalSchemas[id] as object)
+  return cacheBySchema(({ schema }) => ajv.compile(schema) as ValidateFunction)
+}
+
+/**
+ * The default serializer compiler for one set of visible shared schemas: fast-json-stringify 7, given
+ * the shared schemas keyed by `$id` through its `schema` option (it resolves `id#`, `id#/definitions/x`,
+ * `id#name`, `id#/properties/x`, `#name` and `#/definitions/x` against them). Properties that are not
+ * in the response schema are left out of the output (spec §1.6). Each distinct schema is compiled once.
+ */
+export function buildDefaultSerializer(externalSchemas: Record<string, SharedSchema>): SerializerCompiler {
+  return cacheBySchema(({ schema }) =>
+    fastJson(schema as unknown as Schema, { schema: externalSchemas as unknown as Record<string, Schema> }) as SerializeFunction)
+}
