@@ -49,13 +49,13 @@ export function compileRouteSchemas(input: CompileRouteSchemasInput): CompiledRo
   const normalized = normalizeRouteSchema(input.schema, { method, url, scopePath })
   const compiled: CompiledRouteSchemas = { params: null, body: null, querystring: null, headers: null, response: null }
 
+  // The default compiler is looked up only when a part needs it: a route without schemas builds no ajv.
   let validatorCompiler = input.validatorCompiler
   for (const part of PARTS) {
     const schema = normalized[part]
     if (schema === null) continue
-    validatorCompiler ??= input.compilers.validatorFor(store)
-    const fn = compileWith(() => validatorCompiler!({ schema, method, url, httpPart: part }),
-      { kind: 'validator', part, schema, input })
+    const compiler = validatorCompiler ??= input.compilers.validatorFor(store)
+    const fn = compileWith(() => compiler({ schema, method, url, httpPart: part }), { kind: 'validator', part, schema, input })
     compiled[part] = toPartValidator(fn, { method, url, part })
   }
 

@@ -20,6 +20,10 @@ const RANGE_KEY = /^[1-5]xx$/i
  *
  * The body part is normalized (and later compiled) whatever the method; applying it only to POST, PUT
  * and PATCH with a JSON content type is the runtime's job (spec §2.1).
+ *
+ * @example
+ * normalizeRouteSchema({ query: { q: { type: 'string' } } }, { method: 'GET', url: '/s', scopePath: 'root' })
+ * // { querystring: { type: 'object', properties: { q: { type: 'string' } } }, body: null, ... }
  */
 export function normalizeRouteSchema(schema: unknown, route: RouteIdentity): NormalizedRouteSchema {
   const result: NormalizedRouteSchema = { body: null, querystring: null, params: null, headers: null, response: null }

@@ -39,6 +39,12 @@ export function defaultSchemaErrorFormatter(errors: unknown[], dataVar: string):
  * status of 400 or more). `{ error }` failures from other libraries are used as they are, with
  * `validation` set to their own `validation`, else `details`, else their message. A formatter that
  * throws is left to propagate (the runtime answers 500).
+ *
+ * @example
+ * const failure = route.body(request.body)
+ * if (failure !== undefined && !('value' in failure)) {
+ *   throw toValidationError(failure, 'body', scopeFormatter ?? defaultSchemaErrorFormatter, scope)
+ * }
  */
 export function toValidationError(failure: PartFailure, part: HttpPart, formatter: SchemaErrorFormatter, thisArg: unknown): SchemaValidationError {
   let error: Error & Partial<SchemaValidationError> & { details?: unknown }
