@@ -15,7 +15,7 @@ import { bootTable } from './harness/boot-table'
 export const BOOT_CONTENDERS: readonly string[] = ['enclave-runtime', 'enclave-decorators', 'fastify3', 'fastify5']
 const RUN_TIMEOUT_MS = 120_000
 
-export interface BootSummary { readonly runs: number; readonly readyMs: number; readonly sinceStartMs: number; readonly rssBytes: number; readonly heapUsedBytes: number }
+export interface BootSummary { readonly runs: number; readonly readyMs: number; readonly readyCpuMs: number; readonly sinceStartMs: number; readonly rssBytes: number; readonly heapUsedBytes: number }
 
 export interface BootReport {
   readonly routes: number
@@ -45,7 +45,7 @@ async function bootOnce(name: string, routes: number, cpuList: string | null): P
 
 function summarize(samples: readonly BootMeasurement[]): BootSummary {
   const m = (pick: (s: BootMeasurement) => number): number => median(samples.map(pick)) ?? 0
-  return { runs: samples.length, readyMs: m((s) => s.readyMs), sinceStartMs: m((s) => s.sinceStartMs), rssBytes: m((s) => s.rssBytes), heapUsedBytes: m((s) => s.heapUsedBytes) }
+  return { runs: samples.length, readyMs: m((s) => s.readyMs), readyCpuMs: m((s) => s.readyCpuMs), sinceStartMs: m((s) => s.sinceStartMs), rssBytes: m((s) => s.rssBytes), heapUsedBytes: m((s) => s.heapUsedBytes) }
 }
 
 export async function runBoot(settings: BootSettings): Promise<BootReport> {
@@ -59,7 +59,7 @@ export async function runBoot(settings: BootSettings): Promise<BootReport> {
       try {
         const sample = await bootOnce(name, settings.routes, settings.cpuList)
         ;(samples[name] ??= []).push(sample)
-        settings.log(`boot ${run + 1}/${settings.runs}  ${name.padEnd(18)} ready ${sample.readyMs.toFixed(0)} ms  rss ${(sample.rssBytes / 2 ** 20).toFixed(1)} MB`)
+        settings.log(`boot ${run + 1}/${settings.runs}  ${name.padEnd(18)} ready ${sample.readyMs.toFixed(0)} ms (CPU ${sample.readyCpuMs.toFixed(0)} ms)  rss ${(sample.rssBytes / 2 ** 20).toFixed(1)} MB`)
       } catch (error) {
         skipped[name] = (error as Error).message
         settings.log(`skip boot ${name}: ${(error as Error).message}`)

@@ -19,7 +19,7 @@ function controller(routes: readonly BootRoute[], index: number): new () => obje
     const decorated = Post(r.url, { schema: { body: r.body, response: { 200: r.response } } })(Controller.prototype, key, descriptor)
     Object.defineProperty(Controller.prototype, key, decorated ?? descriptor)
   })
-  Route('/')(Controller)
+  Route()(Controller)
   return Controller
 }
 

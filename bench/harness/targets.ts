@@ -47,10 +47,11 @@ function bootChecks(boot: BootReport, reference: string): string[] {
   return ENCLAVE.filter((name) => boot.results[name] !== undefined).map((name) => {
     const m = boot.results[name].median
     if (ref === undefined) return `n/a   boot      ${name}: ${reference} not measured`
-    const time = m.readyMs / ref.readyMs
+    const cpu = m.readyCpuMs / ref.readyCpuMs
     const rss = m.rssBytes / ref.rssBytes
     const info = name === 'enclave-runtime' ? '' : ' (information)'
-    return `${mark(time <= MAX_BOOT_TIME && rss <= MAX_BOOT_RSS)}  boot      ${name.padEnd(18)} time ${x(time)} ${reference} (<= ${MAX_BOOT_TIME.toFixed(2)}), RSS ${x(rss)} (<= ${MAX_BOOT_RSS.toFixed(2)})${info}`
+    return `${mark(cpu <= MAX_BOOT_TIME && rss <= MAX_BOOT_RSS)}  boot      ${name.padEnd(18)} CPU ${x(cpu)} ${reference} (<= ${MAX_BOOT_TIME.toFixed(2)}), ` +
+      `RSS ${x(rss)} (<= ${MAX_BOOT_RSS.toFixed(2)});  wall clock ${x(m.readyMs / ref.readyMs)}${info}`
   })
 }
 

@@ -6,7 +6,7 @@ import type { Request, Reply } from '../../src'
 import { twoSchema, itemsSchema, searchSchema, twoPayload, searchHits } from './schemas'
 import { HOST, portFromArgv, announceReady, failStart } from './ready-line'
 
-@Route('/')
+@Route()
 class BenchController {
   @Get('/two', { schema: twoSchema })
   two(): typeof twoPayload {
