@@ -17,7 +17,6 @@ interface AutocannonResult {
 
 // autocannon ships no type declarations; this is the part of its API used here.
 type Autocannon = (options: Record<string, unknown>, done: (error: Error | null, result: AutocannonResult) => void) => unknown
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const autocannon = require('autocannon') as Autocannon
 
 const input = JSON.parse(process.argv[2] ?? '{}') as WorkerInput
