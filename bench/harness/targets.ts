@@ -17,8 +17,9 @@ function mark(ok: boolean | null): string {
   return ok === null ? 'n/a ' : ok ? 'met ' : 'MISS'
 }
 
+// Three decimals: a 1.097x printed as 1.10x next to "MISS (>= 1.10)" would read as a bug.
 function x(value: number | null): string {
-  return value === null ? '-' : `${value.toFixed(2)}x`
+  return value === null ? '-' : `${value.toFixed(3)}x`
 }
 
 function throughputChecks(rows: readonly Row[], reference: string, baseline: string): string[] {
