@@ -33,7 +33,7 @@ export const HELP = `npm run bench -- [flags]      (every flag also reads BENCH_
   --no-pin            do not pin server and load generator to different cores with taskset
   --skip-boot         no boot benchmark                    --skip-load      boot benchmark only
   --boot-runs=5       boot measurements per contender      --boot-routes=1000
-  --quick             duration 2, warmup 1, rounds 1, boot-runs 3 (explicit flags still win)`
+  --quick             duration 1, warmup 1, boot-runs 3 (explicit flags still win)`
 
 type Raw = Map<string, string | true>
 
@@ -85,9 +85,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
   const tool = take(flags, 'tool') ?? 'auto'
   if (tool !== 'auto' && tool !== 'wrk' && tool !== 'autocannon') throw new Error(`bench: --tool must be wrk, autocannon or auto, got '${tool}'`)
   const options: BenchOptions = {
-    duration: num(flags, 'duration', quick ? 2 : 5, 1, 120),
+    duration: num(flags, 'duration', quick ? 1 : 5, 1, 120),
     warmup: num(flags, 'warmup', quick ? 1 : 2, 0, 60),
-    rounds: Math.round(num(flags, 'rounds', quick ? 1 : 3, 1, 20)),
+    rounds: Math.round(num(flags, 'rounds', 3, 1, 20)),
     connections: Math.round(num(flags, 'connections', 50, 1, 1000)),
     pipelining: Math.round(num(flags, 'pipelining', 1, 1, 16)),
     contenders: list(flags, 'only', CONTENDER_NAMES),

@@ -16,6 +16,8 @@ export interface Row {
   readonly rps: number
   readonly p99Ms: number
   readonly cpuUs: number | null
+  /** Half the range of CPU µs/req over the rounds, relative to the median: how far to trust the ratios. */
+  readonly cpuSpread: number | null
   /** Runs with a flag (unexpected statuses, socket errors), with the first reason. */
   readonly flagged: { count: number; reason: string | null }
   readonly vs: Record<string, Ratios>
@@ -33,16 +35,18 @@ export function summarize(samples: Samples, endpoints: readonly Endpoint[], cont
   compareTo: readonly string[]): Row[] {
   const rows: Row[] = []
   for (const endpoint of endpoints) {
-    const base = new Map<string, { rps: number; p99Ms: number; cpuUs: number | null; runs: number; flagged: Row['flagged'] }>()
+    const base = new Map<string, Omit<Row, 'endpoint' | 'contender' | 'vs'>>()
     for (const contender of contenders) {
       const runs = samples[endpoint.id]?.[contender] ?? []
       if (runs.length === 0) continue
       const cpus = runs.map((s) => s.cpuUsPerRequest).filter((c): c is number => c !== null)
       const flags = runs.map((s) => s.flag).filter((f): f is string => f !== null)
+      const cpuUs = median(cpus)
       base.set(contender, {
         rps: median(runs.map((s) => s.rps)) ?? 0,
         p99Ms: median(runs.map((s) => s.p99Ms)) ?? 0,
-        cpuUs: median(cpus),
+        cpuUs,
+        cpuSpread: cpuUs === null || cpus.length < 2 ? null : (Math.max(...cpus) - Math.min(...cpus)) / 2 / cpuUs,
         runs: runs.length,
         flagged: { count: flags.length, reason: flags[0] ?? null },
       })
