@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http'
+import { FrameworkError } from './errors/framework-error'
 import { runObserverHooks, isThenable } from './hook-runner'
 import { ReplyState, type ReplyImpl } from './reply'
 import { errorPayloadSerializer } from './error-payload'
@@ -54,8 +55,11 @@ export function handleError(reply: ReplyImpl, thrown: unknown): void {
 function dispatch(reply: ReplyImpl, error: AnyError): void {
   const handlers = reply.route.errorHandlers
   const index = reply.errorDepth
-  if (index >= handlers.length) { defaultErrorReply(reply, error); return }
   reply.errorDepth = index + 1
+  if (index === handlers.length) { defaultErrorReply(reply, error); return }
+  // The built-in reply itself failed, in a preSerialization or onSend hook that fails on every
+  // payload: sending once more through the hooks would loop forever, so write it directly.
+  if (index > handlers.length) { writeFallback(reply, error); return }
   delete reply.headerMap['content-type']
   delete reply.headerMap['content-length']
   const { fn, scope } = handlers[index]
@@ -67,8 +71,15 @@ function dispatch(reply: ReplyImpl, error: AnyError): void {
     return
   }
   if (isThenable(result)) {
-    result.then((value) => { if (value !== undefined && !reply.sent) reply.send(value) },
-      (thrownAgain: unknown) => { if (!reply.sent) handleError(reply, thrownAgain) })
+    result.then((value) => {
+      if (reply.sent || value === reply) return
+      if (value !== undefined) { reply.send(value); return }
+      // Like a handler (pipeline.ts): an async error handler that sends nothing would leave the
+      // client hanging; the next handler up answers instead.
+      handleError(reply, new FrameworkError('ENC_ERR_REPLY_NOTHING_SENT',
+        `the error handler of ${scope.path} resolved undefined without sending a reply (while handling: ${error.message}). Send a reply or return a payload.`,
+        { statusCode: 500, cause: error }))
+    }, (thrownAgain: unknown) => { if (!reply.sent) handleError(reply, thrownAgain) })
   } else if (result !== undefined && !reply.sent) {
     reply.send(result)
   }
@@ -81,25 +92,42 @@ export function statusOf(error: AnyError, current: number): number {
   return current >= 400 && current <= 599 ? current : 500
 }
 
-/**
- * The built-in last handler. A 5xx shows only the reason phrase unless the error is marked
- * `expose`: its message and stack go to the log with the request id, never to the client.
- */
-export function defaultErrorReply(reply: ReplyImpl, error: AnyError): void {
+/** The built-in payload for an error, logged with the request id: 5xx show only the reason phrase unless `expose`. */
+function defaultPayload(reply: ReplyImpl, error: AnyError): { statusCode: number; code: string | undefined; error: string; message: string } {
   const status = statusOf(error, reply.statusCode)
   const reason = STATUS_CODES[status] ?? 'Error'
   const exposed = status < 500 || error.expose === true
   const log = reply.request.log
   if (status >= 500) log.error({ reqId: reply.request.id, err: error }, error.message)
   else log.info({ reqId: reply.request.id, statusCode: status, code: error.code }, error.message)
-  if (error.headers !== null && typeof error.headers === 'object') reply.headers(error.headers as Record<string, string>)
-  reply.statusCode = status
-  reply.headerMap['content-type'] = 'application/json; charset=utf-8'
-  reply.customSerializer = errorPayloadSerializer
-  reply.send({
+  return {
     statusCode: status,
     code: exposed && typeof error.code === 'string' ? error.code : undefined,
     error: reason,
     message: exposed && error.message !== '' ? error.message : reason,
-  })
+  }
+}
+
+/**
+ * The built-in last handler. A 5xx shows only the reason phrase unless the error is marked
+ * `expose`: its message and stack go to the log with the request id, never to the client.
+ */
+export function defaultErrorReply(reply: ReplyImpl, error: AnyError): void {
+  const payload = defaultPayload(reply, error)
+  if (error.headers !== null && typeof error.headers === 'object') reply.headers(error.headers as Record<string, string>)
+  reply.statusCode = payload.statusCode
+  reply.headerMap['content-type'] = 'application/json; charset=utf-8'
+  reply.customSerializer = errorPayloadSerializer
+  reply.send(payload)
+}
+
+function writeFallback(reply: ReplyImpl, error: AnyError): void {
+  const payload = defaultPayload(reply, error)
+  const body = errorPayloadSerializer(payload)
+  reply.state = ReplyState.Written
+  reply.statusCode = payload.statusCode
+  reply.headerMap['content-type'] = 'application/json; charset=utf-8'
+  reply.headerMap['content-length'] = String(Buffer.byteLength(body))
+  reply.raw.writeHead(payload.statusCode, reply.headerMap as Record<string, string>)
+  reply.raw.end(body)
 }

@@ -19,6 +19,10 @@ export interface Request {
   /** Set only when the route has `attachValidation: true` and validation failed (spec §2.6). */
   validationError: ValidationError | null
   readonly log: Logger
+  /** The route option `config` (an empty object when none was given). */
+  readonly routeConfig: Record<string, unknown>
+  /** True once the client went away before the reply was written. */
+  readonly aborted: boolean
   [decorator: string]: unknown
 }
 

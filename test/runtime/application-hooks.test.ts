@@ -1,0 +1,118 @@
+import { expect } from 'chai'
+import request from 'supertest'
+import { lift, type RouteOptions, type Scope } from '../../src/runtime'
+import { bootError, build, server } from './helpers'
+
+describe('runtime: application hooks', () => {
+  describe('onRoute', () => {
+    it('sees every route of its scope and descendants with the final url and methods', async () => {
+      const seen: Array<{ method: unknown; url: unknown }> = []
+      await build((root) => {
+        root.addHook('onRoute', (route) => { seen.push({ method: route.method, url: route.url }) })
+        root.get('/a', async () => 'a')
+        root.register(async (child) => {
+          child.route({ method: ['POST', 'put'], path: '/b', handler: async () => 'b' })
+        }, { prefix: '/v1' })
+      })
+      expect(seen).to.deep.equal([{ method: ['GET'], url: '/a' }, { method: ['POST', 'PUT'], url: '/v1/b' }])
+    })
+
+    it('can amend the route options before it is compiled', async () => {
+      const app = await build((root) => {
+        root.addHook('onRoute', (route: RouteOptions) => {
+          route.config = { ...route.config, tagged: true }
+          route.preHandler = async (_req, reply) => { reply.header('x-amended', 'yes') }
+        })
+        root.get('/x', async (req) => ({ config: req.routeConfig }))
+      })
+      const res = await request(app.server).get('/x').expect(200, { config: { tagged: true } })
+      expect(res.headers['x-amended']).to.equal('yes')
+    })
+
+    it("runs ancestors' hooks first and does not see routes of a parent or sibling", async () => {
+      const calls: string[] = []
+      await build((root) => {
+        root.addHook('onRoute', (r) => { calls.push(`root:${String(r.url)}`) })
+        root.get('/r', async () => 'r')
+        root.register(async (a) => {
+          a.addHook('onRoute', (r) => { calls.push(`a:${String(r.url)}`) })
+          a.get('/a', async () => 'a')
+        })
+        root.register(async (s) => { s.get('/s', async () => 's') })
+      })
+      expect(calls).to.deep.equal(['root:/r', 'root:/a', 'a:/a', 'root:/s'])
+    })
+  })
+
+  describe('onRegister', () => {
+    it('is called with each new child scope and its options, also for grandchildren, not for lifted plugins', async () => {
+      const seen: Array<[string, unknown]> = []
+      await build((root) => {
+        root.addHook('onRegister', (child, opts) => { seen.push([child.path, opts.prefix]) })
+        root.register(async function a(a) {
+          a.register(async function b() { /* grandchild */ }, { prefix: '/b' })
+          a.register(lift(async function lifted() { /* runs in a */ }))
+        }, { prefix: '/a' })
+      })
+      expect(seen).to.deep.equal([['root > a', '/a'], ['root > a > b', '/b']])
+    })
+  })
+
+  describe('onReady', () => {
+    it('runs once boot is complete (routes compiled), before ready() resolves; async and callback', async () => {
+      const order: string[] = []
+      const app = server()
+      app.addHook('onReady', async function (this: Scope) {
+        order.push('async')
+        expect(() => this.get('/late', async () => 'x')).to.throw().with.property('code', 'ENC_ERR_SCOPE_BOOTED')
+      })
+      app.register(async (child) => {
+        child.addHook('onReady', (done) => { order.push('callback'); setImmediate(() => (done as () => void)()) })
+      })
+      app.get('/x', async () => 'x')
+      await app.ready()
+      order.push('ready')
+      expect(order).to.deep.equal(['async', 'callback', 'ready'])
+    })
+
+    it('a failing onReady hook makes ready() reject with its error', async () => {
+      const error = new Error('not ready')
+      const app = server()
+      app.addHook('onReady', async () => { throw error })
+      expect(await bootError(app)).to.equal(error)
+    })
+  })
+
+  describe('onClose', () => {
+    it('runs after close(), deepest scopes first, each receiving its scope', async () => {
+      const order: string[] = []
+      const app = await build((root) => {
+        root.addHook('onClose', async (scope) => { order.push(`root:${scope === root}`) })
+        root.register(async (child) => {
+          child.addHook('onClose', (scope, done) => { order.push(`child:${scope === child}`); (done as () => void)() })
+        })
+      })
+      expect(order).to.deep.equal([])
+      await app.close()
+      expect(order).to.deep.equal(['child:true', 'root:true'])
+    })
+
+    it('a failing onClose hook is logged and the others still run', async () => {
+      const order: string[] = []
+      const app = await build((root) => {
+        root.addHook('onClose', async () => { order.push('root') })
+        root.register(async (child) => { child.addHook('onClose', async () => { throw new Error('cleanup failed') }) })
+      })
+      await app.close()
+      expect(order).to.deep.equal(['root'])
+    })
+
+    it('close() is idempotent: hooks run once', async () => {
+      let runs = 0
+      const app = await build((root) => { root.addHook('onClose', async () => { runs++ }) })
+      await Promise.all([app.close(), app.close()])
+      await app.close()
+      expect(runs).to.equal(1)
+    })
+  })
+})
