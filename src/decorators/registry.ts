@@ -1,8 +1,11 @@
+import { getControllerMeta } from './metadata'
+
 /**
- * Process-wide record of declarations, kept only to catch one mistake at boot: a class with
- * route methods that no module lists (the routes would silently not exist). A class counts as
- * listed when any `@Module()` declared so far lists it or one of its subclasses, in any app:
- * the check cannot know which app a class was meant for, so it only reports true orphans.
+ * Process-wide record of declarations, kept only to catch one mistake at boot: route methods
+ * (@Get, @Route, ...) in a class that has no class-level @Route() and that no module lists.
+ * Such a class can never serve its routes, whichever app boots, so reporting it is always
+ * right. A complete controller (with @Route()) that no module lists is not reported: it may
+ * belong to another app in the same process, or to a module a factory has not declared yet.
  */
 const routeClasses = new Set<Function>()
 const listedControllers = new Set<Function>()
@@ -20,7 +23,7 @@ export function recordListedControllers(controllers: readonly Function[]): void 
   }
 }
 
-/** Classes with route methods that no declared module lists, in declaration order. */
+/** Classes with route methods, no class-level @Route() and no module listing them, in declaration order. */
 export function unlistedRouteClasses(): Function[] {
-  return [...routeClasses].filter((c) => !listedControllers.has(c))
+  return [...routeClasses].filter((c) => getControllerMeta(c) === undefined && !listedControllers.has(c))
 }
