@@ -1,3 +1,4 @@
+import type { DependencyContainer } from 'tsyringe'
 import { createServer, type Scope, type ServerOptions } from '../runtime'
 import { inject } from './injector'
 import { applyModule } from './module-plugin'
@@ -19,13 +20,28 @@ import { assertNoUnlistedControllers } from './unlisted-controllers'
 export async function createApp(root: Function, options: ServerOptions = {}): Promise<Scope> {
   const tree = scan(root)
   assertNoUnlistedControllers()
-  const { wiring, containers } = inject(tree)
+  const containers: DependencyContainer[] = []
+  let wiring
+  try {
+    wiring = inject(tree, containers)
+  } catch (error) {
+    // Some providers may already exist (pools, connections): release them before reporting.
+    await disposeAll(containers)
+    throw error
+  }
   const app = createServer({ ...options, name: options.name ?? tree.type.name })
   // Providers with a dispose() method are disposed when the app closes, children first.
-  app.addHook('onClose', async () => {
-    for (const container of [...containers].reverse()) await container.dispose()
-  })
-  applyModule(app, tree, wiring)
-  await app.ready()
+  app.addHook('onClose', () => disposeAll(containers))
+  try {
+    applyModule(app, tree, wiring)
+    await app.ready()
+  } catch (error) {
+    await app.close().catch(() => undefined)
+    throw error
+  }
   return app
+}
+
+async function disposeAll(containers: readonly DependencyContainer[]): Promise<void> {
+  for (const container of [...containers].reverse()) await container.dispose()
 }

@@ -13,11 +13,6 @@ export interface ModuleWiring {
   readonly controllers: ReadonlyMap<Class, object>
 }
 
-export interface Injection {
-  readonly wiring: ReadonlyMap<ModuleNode, ModuleWiring>
-  /** Own containers, root first; disposed in reverse on close. */
-  readonly containers: readonly DependencyContainer[]
-}
 
 /**
  * DI for one app, in three passes so the order of declarations never matters: (1) one child
@@ -25,11 +20,11 @@ export interface Injection {
  * checked against its module's container chain; (3) construction, parents first, so each
  * provider is built from its own module's container. Controllers are constructed here, once.
  * The global container is never resolved from: the app's root container is a child of it.
+ * The containers created are pushed onto `containers` (root first), for the caller to dispose.
  */
-export function inject(root: ModuleNode): Injection {
+export function inject(root: ModuleNode, containers: DependencyContainer[]): ReadonlyMap<ModuleNode, ModuleWiring> {
   const containerOf = new Map<ModuleNode, DependencyContainer>()
   const ownersByContainer = new Map<DependencyContainer, Map<InjectionToken, ModuleNode>>()
-  const containers: DependencyContainer[] = []
   for (const node of walk(root)) {
     let container = node.lifted && node.parent !== null ? containerOf.get(node.parent) : undefined
     if (container === undefined) {
@@ -62,7 +57,7 @@ export function inject(root: ModuleNode): Injection {
     const controllers = new Map(node.controllers.map((c) => [c, construct(container, c as never, `controller ${c.name}`, node)] as const))
     wiring.set(node, { container, instance, controllers })
   }
-  return { wiring, containers }
+  return wiring
 }
 
 function construct(container: DependencyContainer, token: InjectionToken, what: string, node: ModuleNode): object {

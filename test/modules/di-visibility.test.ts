@@ -152,4 +152,23 @@ describe('DI: providers are visible in their module and its descendants only (DE
     await app.close()
     expect(disposed).to.deep.equal(['pool'])
   })
+
+  it('disposes the providers when boot fails after they were constructed', async () => {
+    const disposed: string[] = []
+    @injectable() class Pool { dispose() { disposed.push('pool') } }
+    @Route() class Broken { @Get('/broken', { schema: { querystring: { $ref: 'missing#' } } }) get() { return {} } }
+    @Module({ providers: [Pool], controllers: [Broken] }) class Root {}
+    const error = await bootError(Root)
+    expect(error.code).to.match(/^ENC_ERR_SCH/)
+    expect(disposed).to.deep.equal(['pool'])
+  })
+
+  it('disposes the providers already built when a later constructor throws', async () => {
+    const disposed: string[] = []
+    @injectable() class Pool { dispose() { disposed.push('pool') } }
+    @injectable() class Exploding { constructor() { throw new Error('boom') } }
+    @Module({ providers: [Pool, Exploding] }) class Root {}
+    expect((await bootError(Root)).code).to.equal('ENC_ERR_MODULE_INSTANTIATION')
+    expect(disposed).to.deep.equal(['pool'])
+  })
 })
