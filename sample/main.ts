@@ -15,7 +15,8 @@ async function main(): Promise<void> {
     keys.push('abc123')
     console.warn('WARNING: API_KEYS is not set; GET /one accepts the demo key "abc123". Set API_KEYS to your own keys outside a demo.')
   }
-  const app = await buildSampleApp({ keys, liftGrandchild: process.env.SAMPLE_LIFT_GRANDCHILD === '1' })
+  // logger: true writes one JSON line per event (unexpected errors with their stack) to stdout/stderr.
+  const app = await buildSampleApp({ keys, liftGrandchild: process.env.SAMPLE_LIFT_GRANDCHILD === '1', server: { logger: true } })
   const address = await app.listen({ port, host })
   console.log(`Enclave sample listening on ${address}`)
 
