@@ -5,7 +5,7 @@
 export const decoratorErrorCodes = {
   ENC_ERR_DECL_MODULE_OPTIONS: { status: null, summary: '@Module() was given an unknown option key or a value of the wrong type' },
   ENC_ERR_DECL_MODULE_ENTRY: { status: null, summary: 'an entry of a @Module() list is undefined or of the wrong type (often a circular import)' },
-  ENC_ERR_DECL_ROUTE_TARGET: { status: null, summary: '@Route()/@Get()... used on the wrong kind of member, or with the wrong argument for it' },
+  ENC_ERR_DECL_TARGET: { status: null, summary: 'a decorator is used on the wrong kind of member (a property, a constructor parameter) or with the wrong argument for it' },
   ENC_ERR_DECL_ROUTE_OPTIONS: { status: null, summary: 'a route decorator was given a bad method, path or an unknown route option' },
   ENC_ERR_DECL_SCHEMA_ID: { status: null, summary: '@Schema() was given a schema without a string $id' },
   ENC_ERR_DECL_DECORATOR_DUPLICATE: { status: null, summary: 'the same request/reply decorator name is declared twice on one module class' },

@@ -23,7 +23,7 @@ export function ErrorHandler(): MethodDecorator {
       throw new DeclarationError('ENC_ERR_DECL_STATIC_MEMBER', `${where}: the error handler is an instance method of the module; remove 'static'.`)
     }
     if (typeof descriptor.value !== 'function') {
-      throw new DeclarationError('ENC_ERR_DECL_ROUTE_TARGET', `${where}: @ErrorHandler() goes on a method.`)
+      throw new DeclarationError('ENC_ERR_DECL_TARGET', `${where}: @ErrorHandler() goes on a method.`)
     }
     const existing = getErrorHandlerKey(target.constructor)
     if (existing !== undefined) {

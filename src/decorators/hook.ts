@@ -31,7 +31,7 @@ export function Hook(name: HookName): MethodDecorator {
       throw new DeclarationError('ENC_ERR_DECL_STATIC_MEMBER', `${where}: hooks are instance methods of the module; remove 'static'.`)
     }
     if (typeof descriptor.value !== 'function') {
-      throw new DeclarationError('ENC_ERR_DECL_ROUTE_TARGET', `${where}: @Hook() goes on a method.`)
+      throw new DeclarationError('ENC_ERR_DECL_TARGET', `${where}: @Hook() goes on a method.`)
     }
     addHookMeta(target.constructor, { name, propertyKey })
   }

@@ -14,7 +14,7 @@ const didYouMean: Record<string, string> = { imports: 'plugins', modules: 'plugi
 export function toModuleMeta(name: string, options: ModuleOptions | undefined): ModuleMeta {
   if (options === undefined) options = {}
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw optionError(name, `takes an options object, got ${describe(options)}`)
+    throw optionError(name, `takes an options object, got ${describeValue(options)}`)
   }
   for (const key of Object.keys(options)) {
     if (!(optionKeys as readonly string[]).includes(key)) {
@@ -24,7 +24,7 @@ export function toModuleMeta(name: string, options: ModuleOptions | undefined): 
   }
   const prefix = options.prefix ?? ''
   if (typeof prefix !== 'string' || (prefix !== '' && !prefix.startsWith('/'))) {
-    throw optionError(name, `option 'prefix' must be a string starting with '/', got ${describe(prefix)}`)
+    throw optionError(name, `option 'prefix' must be a string starting with '/', got ${describeValue(prefix)}`)
   }
   return {
     plugins: list(name, 'plugins', options.plugins, isPluginEntry, 'a module class, lift(Module), a plugin function or [pluginFunction, options]'),
@@ -40,14 +40,14 @@ export function toModuleMeta(name: string, options: ModuleOptions | undefined): 
 
 function list<T>(name: string, key: string, value: readonly T[] | undefined, valid: (entry: unknown) => boolean, expected: string): readonly T[] {
   if (value === undefined) return []
-  if (!Array.isArray(value)) throw optionError(name, `option '${key}' must be an array, got ${describe(value)}`)
+  if (!Array.isArray(value)) throw optionError(name, `option '${key}' must be an array, got ${describeValue(value)}`)
   value.forEach((entry, index) => {
     if (entry === undefined || entry === null) {
       throw new DeclarationError('ENC_ERR_DECL_MODULE_ENTRY', `@Module() of ${name}: ${key}[${index}] is ${entry}. ` +
         'This is usually a circular import: the class is used before its file finished loading. Move the classes so imports form a tree.')
     }
     if (!valid(entry)) {
-      throw new DeclarationError('ENC_ERR_DECL_MODULE_ENTRY', `@Module() of ${name}: ${key}[${index}] is ${describe(entry)}; expected ${expected}.`)
+      throw new DeclarationError('ENC_ERR_DECL_MODULE_ENTRY', `@Module() of ${name}: ${key}[${index}] is ${describeValue(entry)}; expected ${expected}.`)
     }
   })
   return Object.freeze([...value])
@@ -55,7 +55,7 @@ function list<T>(name: string, key: string, value: readonly T[] | undefined, val
 
 function fn<F>(name: string, key: string, value: F | undefined): F | null {
   if (value === undefined) return null
-  if (typeof value !== 'function') throw optionError(name, `option '${key}' must be a function, got ${describe(value)}`)
+  if (typeof value !== 'function') throw optionError(name, `option '${key}' must be a function, got ${describeValue(value)}`)
   return value
 }
 
@@ -79,7 +79,7 @@ function optionError(name: string, what: string): DeclarationError {
   return new DeclarationError('ENC_ERR_DECL_MODULE_OPTIONS', `@Module() of ${name} ${what}.`)
 }
 
-export function describe(value: unknown): string {
+export function describeValue(value: unknown): string {
   if (typeof value === 'function') return value.name ? `function ${value.name}` : 'an anonymous function'
   if (Array.isArray(value)) return 'an array'
   if (typeof value === 'string') return `'${value}'`

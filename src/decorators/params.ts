@@ -7,7 +7,7 @@ function param(source: ParamSource, name: string, key?: string): ParameterDecora
   return (target, propertyKey, index) => {
     const where = `@${name}(${key === undefined ? '' : `'${key}'`}) on parameter ${index} of ${memberName(target, propertyKey)}`
     if (propertyKey === undefined) {
-      throw new DeclarationError('ENC_ERR_DECL_ROUTE_TARGET', `${where}: parameter decorators go on route handler parameters; ` +
+      throw new DeclarationError('ENC_ERR_DECL_TARGET', `${where}: parameter decorators go on route handler parameters; ` +
         'constructor parameters are injected from the module\'s providers.')
     }
     if (typeof target === 'function') {

@@ -1,7 +1,7 @@
 import type { RouteShorthandOptions } from '../runtime/types'
 import { DeclarationError, memberName } from './declaration-error'
 import { addRoute } from './metadata'
-import { describe } from './module-options'
+import { describeValue } from './module-options'
 import { recordRouteClass } from './registry'
 import type { HttpMethodName } from './types'
 
@@ -33,19 +33,19 @@ export function declareRouteMethod(decorator: string, target: object, propertyKe
     throw new DeclarationError('ENC_ERR_DECL_STATIC_MEMBER', `${where}: routes are instance methods (called with \`this\` = the controller); remove 'static'.`)
   }
   if (descriptor === undefined || typeof descriptor.value !== 'function') {
-    throw new DeclarationError('ENC_ERR_DECL_ROUTE_TARGET', `${where}: a route decorator goes on a method, not on a property or accessor.`)
+    throw new DeclarationError('ENC_ERR_DECL_TARGET', `${where}: a route decorator goes on a method, not on a property or accessor.`)
   }
   const path = route.path ?? ''
   if (typeof path !== 'string' || (path !== '' && !path.startsWith('/'))) {
-    throw new DeclarationError('ENC_ERR_DECL_ROUTE_OPTIONS', `${where}: the path must be a string starting with '/' (or empty for the controller's prefix), got ${describe(path)}.`)
+    throw new DeclarationError('ENC_ERR_DECL_ROUTE_OPTIONS', `${where}: the path must be a string starting with '/' (or empty for the controller's prefix), got ${describeValue(path)}.`)
   }
   const methods = route.methods.map((m) => typeof m === 'string' ? m.toUpperCase() : m)
   const bad = methods.find((m) => !(httpMethods as readonly unknown[]).includes(m))
   if (methods.length === 0 || bad !== undefined) {
-    throw new DeclarationError('ENC_ERR_DECL_ROUTE_OPTIONS', `${where}: unknown HTTP method ${describe(bad)}. Use one of ${httpMethods.join(', ')}.`)
+    throw new DeclarationError('ENC_ERR_DECL_ROUTE_OPTIONS', `${where}: unknown HTTP method ${describeValue(bad)}. Use one of ${httpMethods.join(', ')}.`)
   }
   if (route.options === null || typeof route.options !== 'object' || Array.isArray(route.options)) {
-    throw new DeclarationError('ENC_ERR_DECL_ROUTE_OPTIONS', `${where}: route options must be an object, got ${describe(route.options)}.`)
+    throw new DeclarationError('ENC_ERR_DECL_ROUTE_OPTIONS', `${where}: route options must be an object, got ${describeValue(route.options)}.`)
   }
   for (const key of Object.keys(route.options)) {
     if (!(routeOptionKeys as readonly string[]).includes(key)) {

@@ -2,7 +2,7 @@ import 'reflect-metadata' // before tsyringe, which refuses to load without it
 import { injectable } from 'tsyringe'
 import { DeclarationError } from './declaration-error'
 import { setControllerMeta } from './metadata'
-import { describe } from './module-options'
+import { describeValue } from './module-options'
 import { declareRouteMethod } from './route-method'
 import type { RouteMethodOptions } from './types'
 
@@ -28,7 +28,7 @@ export function Route(arg?: string | RouteMethodOptions): ClassDecorator | Metho
       return
     }
     if (arg === null || typeof arg !== 'object') {
-      throw new DeclarationError('ENC_ERR_DECL_ROUTE_TARGET', `@Route(${describe(arg)}) on method ${String(propertyKey)}: ` +
+      throw new DeclarationError('ENC_ERR_DECL_TARGET', `@Route(${describeValue(arg)}) on method ${String(propertyKey)}: ` +
         "on a method @Route takes { method, path, ...options }; use @Get('/path') and friends for the short form.")
     }
     const { method, path, ...options } = arg
@@ -38,7 +38,7 @@ export function Route(arg?: string | RouteMethodOptions): ClassDecorator | Metho
 
 function declareController(target: Function, prefix: unknown): void {
   if (prefix !== undefined && (typeof prefix !== 'string' || (prefix !== '' && !prefix.startsWith('/')))) {
-    throw new DeclarationError('ENC_ERR_DECL_ROUTE_TARGET', `@Route(${describe(prefix)}) on class ${target.name}: ` +
+    throw new DeclarationError('ENC_ERR_DECL_TARGET', `@Route(${describeValue(prefix)}) on class ${target.name}: ` +
       "on a class @Route takes an optional path prefix starting with '/'; route options go on the methods.")
   }
   const p = prefix ?? ''

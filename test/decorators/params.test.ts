@@ -30,7 +30,7 @@ describe('parameter decorators', () => {
 
   it('refuse a constructor parameter', () => {
     const error = declarationError(() => (Body() as unknown as (t: object, k: undefined, i: number) => void)(class K {}, undefined, 0))
-    expect(error.code).to.equal('ENC_ERR_DECL_ROUTE_TARGET')
+    expect(error.code).to.equal('ENC_ERR_DECL_TARGET')
     expect(error.message).to.contain('injected')
   })
 })

@@ -72,10 +72,10 @@ describe('@Route and the method shortcuts', () => {
 
   it('refuses @Route with a string on a method and with options on a class', () => {
     const onMethod = declarationError(() => { class A { @(Route('/a') as unknown as MethodDecorator) a() {} } return A })
-    expect(onMethod.code).to.equal('ENC_ERR_DECL_ROUTE_TARGET')
+    expect(onMethod.code).to.equal('ENC_ERR_DECL_TARGET')
     expect(onMethod.message).to.contain("@Get('/path')")
     const onClass = declarationError(() => (Route({ method: 'GET', path: '/' }) as unknown as ClassDecorator)(class B {}))
-    expect(onClass.code).to.equal('ENC_ERR_DECL_ROUTE_TARGET')
+    expect(onClass.code).to.equal('ENC_ERR_DECL_TARGET')
   })
 
   it('refuses a route decorator on an accessor', () => {
@@ -83,6 +83,6 @@ describe('@Route and the method shortcuts', () => {
       class G { @(Get('/g') as unknown as (t: object, k: string, d: PropertyDescriptor) => void) get g() { return 1 } }
       return G
     })
-    expect(error.code).to.equal('ENC_ERR_DECL_ROUTE_TARGET')
+    expect(error.code).to.equal('ENC_ERR_DECL_TARGET')
   })
 })
