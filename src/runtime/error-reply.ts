@@ -52,6 +52,20 @@ export function handleError(reply: ReplyImpl, thrown: unknown): void {
   dispatch(reply, error)
 }
 
+/**
+ * A stage of the request failed (a hook, the handler, a body parser). It goes to the error
+ * handlers, never through `reply.send`, so that a thrown string or plain object is an error
+ * reply, not a 200 with that value as the body. Once the reply went out there is nobody left
+ * to answer: the failure is logged.
+ */
+export function replyWithError(reply: ReplyImpl, thrown: unknown): void {
+  if (reply.state !== ReplyState.Open) {
+    reply.request.log.error({ reqId: reply.request.id, err: thrown }, 'a request stage failed after the reply was sent')
+    return
+  }
+  handleError(reply, thrown)
+}
+
 function dispatch(reply: ReplyImpl, error: AnyError): void {
   const handlers = reply.route.errorHandlers
   const index = reply.errorDepth

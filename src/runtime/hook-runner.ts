@@ -11,13 +11,14 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 /**
  * Runs onRequest / preParsing / preValidation / preHandler hooks one after another. A hook that
  * sends a reply ends the chain; a hook that throws, rejects or calls `done(err)` hands the error
- * to the error handlers. Written as a loop over callbacks, not async/await, so a chain of
+ * to `fail` (the error handlers). Written as a loop over callbacks, not async/await, so a chain of
  * synchronous hooks costs no promise allocation.
  */
-export function runRequestHooks(hooks: readonly BoundHook[], request: RequestImpl, reply: ReplyImpl, next: Next): void {
+export function runRequestHooks(hooks: readonly BoundHook[], request: RequestImpl, reply: ReplyImpl, next: Next,
+  fail: (reply: ReplyImpl, error: unknown) => void): void {
   let index = 0
   const step = (error?: unknown): void => {
-    if (error !== undefined && error !== null) { reply.send(error); return }
+    if (error !== undefined && error !== null) { fail(reply, error); return }
     if (reply.sent) return
     if (index === hooks.length) { next(request, reply); return }
     const hook = hooks[index++]

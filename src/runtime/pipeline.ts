@@ -3,6 +3,7 @@ import { hasBody, parseBody } from './body/read-body'
 import type { CompiledRoute } from './compiled-route'
 import { FrameworkError } from './errors/framework-error'
 import { runObserverHooks, runRequestHooks, isThenable } from './hook-runner'
+import { replyWithError } from './error-reply'
 import type { ReplyImpl } from './reply'
 import type { RequestImpl } from './request'
 import type { ServerContext } from './server-context'
@@ -37,7 +38,7 @@ export function handleRequest(ctx: ServerContext, raw: IncomingMessage, res: Ser
     reply.send(new FrameworkError('ENC_ERR_PARAM_TOO_LONG', `A route parameter is longer than ${ctx.maxParamLength} characters`, { statusCode: 414 }))
     return
   }
-  if (route.onRequest !== null) runRequestHooks(route.onRequest, request, reply, preParsingStage)
+  if (route.onRequest !== null) runRequestHooks(route.onRequest, request, reply, preParsingStage, replyWithError)
   else preParsingStage(request, reply)
 }
 
@@ -48,7 +49,7 @@ function paramTooLong(params: Record<string, unknown>, max: number): boolean {
 
 function preParsingStage(request: RequestImpl, reply: ReplyImpl): void {
   const route = reply.route
-  if (route.preParsing !== null) runRequestHooks(route.preParsing, request, reply, parsingStage)
+  if (route.preParsing !== null) runRequestHooks(route.preParsing, request, reply, parsingStage, replyWithError)
   else parsingStage(request, reply)
 }
 
@@ -64,7 +65,7 @@ function parsingStage(request: RequestImpl, reply: ReplyImpl): void {
 
 function preValidationStage(request: RequestImpl, reply: ReplyImpl): void {
   const route = reply.route
-  if (route.preValidation !== null) runRequestHooks(route.preValidation, request, reply, validationStage)
+  if (route.preValidation !== null) runRequestHooks(route.preValidation, request, reply, validationStage, replyWithError)
   else validationStage(request, reply)
 }
 
@@ -115,7 +116,7 @@ function validatePart(route: CompiledRoute, request: RequestImpl, validator: Par
 
 function preHandlerStage(request: RequestImpl, reply: ReplyImpl): void {
   const route = reply.route
-  if (route.preHandler !== null) runRequestHooks(route.preHandler, request, reply, handlerStage)
+  if (route.preHandler !== null) runRequestHooks(route.preHandler, request, reply, handlerStage, replyWithError)
   else handlerStage(request, reply)
 }
 
@@ -125,15 +126,12 @@ function handlerStage(request: RequestImpl, reply: ReplyImpl): void {
   try {
     result = route.handler.call(route.scope, request as never, reply as never)
   } catch (error) {
-    reply.send(error ?? new Error('handler threw'))
+    replyWithError(reply, error)
     return
   }
   if (result === undefined || result === reply) return
   if (isThenable(result)) {
-    result.then((value) => afterAsyncHandler(reply, value), (error: unknown) => {
-      if (!reply.sent) reply.send(error ?? new Error('handler rejected'))
-      else request.log.error({ reqId: request.id, err: error }, 'handler rejected after the reply was sent')
-    })
+    result.then((value) => afterAsyncHandler(reply, value), (error: unknown) => replyWithError(reply, error))
     return
   }
   if (!reply.sent) reply.send(result)

@@ -1,5 +1,6 @@
 import { FrameworkError } from '../errors/framework-error'
 import type { ReplyImpl } from '../reply'
+import { replyWithError } from '../error-reply'
 import type { RequestImpl } from '../request'
 import { isJsonMediaType, mediaTypeOf } from './media-type'
 
@@ -59,11 +60,11 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
     try {
       parsed = parser.fn(request as never, parser.parseAs === 'string' ? body.toString('utf8') : body)
     } catch (error) {
-      reply.send(error)
+      replyWithError(reply, error)
       return
     }
     if (parsed !== null && typeof parsed === 'object' && typeof (parsed as PromiseLike<unknown>).then === 'function') {
-      (parsed as PromiseLike<unknown>).then((value) => accept(value), (error: unknown) => reply.send(error ?? new Error('parser rejected')))
+      (parsed as PromiseLike<unknown>).then((value) => accept(value), (error: unknown) => replyWithError(reply, error))
     } else {
       accept(parsed)
     }
