@@ -1,0 +1,16 @@
+import { allErrorCodes } from './runtime'
+import { decoratorErrorCodes } from './decorators'
+import { moduleErrorCodes } from './modules'
+import { pluginErrorCodes } from './plugins'
+
+export interface ErrorCodeEntry {
+  readonly code: string
+  /** The HTTP status of errors that answer a request; null for boot and declaration errors. */
+  readonly status: number | null
+  readonly summary: string
+}
+
+/** Every error code Enclave can raise, from every layer: the README's table is checked against it. */
+export const errorCodeTable: readonly ErrorCodeEntry[] = Object.entries({
+  ...allErrorCodes, ...decoratorErrorCodes, ...moduleErrorCodes, ...pluginErrorCodes,
+} as Record<string, { status: number | null; summary: string }>).map(([code, info]) => ({ code, status: info.status, summary: info.summary }))

@@ -1,0 +1,26 @@
+// Enclave's public surface, listed name by name. Internals (ScopeImpl, CompiledRoute, the
+// pipeline, boot and compile steps, metadata keys) are not exported on purpose: free to change.
+import 'reflect-metadata'
+
+export { createApp } from './modules'
+export {
+  Module, Route, Get, Head, Post, Put, Patch, Delete, Options, Schema, DecorateRequest, DecorateReply, Hook, ErrorHandler,
+  Body, Query, Params, Headers, Req, Reply, DeclarationError, isDeclarationError,
+} from './decorators'
+export { bearerAuth } from './plugins'
+export {
+  createServer, lift, isLifted, liftedTarget, FrameworkError, HttpError, isFrameworkError,
+  partValidatorCompiler, ajv8CompilersFactory, defaultSchemaErrorFormatter,
+} from './runtime'
+export { errorCodeTable } from './error-code-table'
+
+export type {
+  Scope, Request, Reply as ReplyObject, RouteOptions, RouteShorthandOptions, Handler, RequestHook, PayloadHook, ErrorHook,
+  ErrorHandler as ErrorHandlerFn, NotFoundHandler, HookName, Plugin, AsyncPlugin, CallbackPlugin, PluginOptions,
+  ServerOptions, ListenOptions, InjectOptions, InjectResponse, ValidationError, Logger, ContentTypeParserFn,
+  ContentTypeParserOptions, DoneFn, JsonSchema, SharedSchema, RouteSchema, HttpPart, ValidatorCompiler,
+  ValidatorCompilerInput, ValidateFunction, SerializerCompiler, SerializerCompilerInput, SerializeFunction,
+  SchemaErrorFormatter, ValidatorOptions, ValidatorPlugin, CompilersFactory, SchemaControllerOptions,
+} from './runtime'
+export type { ModuleOptions, RouteMethodOptions } from './decorators'
+export type { BearerAuthOptions } from './plugins'

@@ -1,0 +1,43 @@
+import { readFileSync, readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { expect } from 'chai'
+import { errorCodeTable } from '../../src'
+
+const root = join(__dirname, '..', '..', '..')
+
+function renderTable(): string {
+  const rows = errorCodeTable.map((e) => `| \`${e.code}\` | ${e.status === null ? 'boot' : e.status} | ${e.summary} |`)
+  return ['| code | status | when |', '|---|---|---|', ...rows].join('\n')
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    return statSync(path).isDirectory() ? sourceFiles(path) : path.endsWith('.ts') ? [path] : []
+  })
+}
+
+describe('README: the error-code table', () => {
+  it('lists exactly the codes of errorCodeTable, with their status and summary', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8')
+    const section = /<!-- error-codes:start -->\n([\s\S]*?)\n<!-- error-codes:end -->/.exec(readme)
+    expect(section, 'README has the error-codes markers').to.not.equal(null)
+    // On failure the expected text is printed in full: paste it between the markers.
+    expect((section as RegExpExecArray)[1]).to.equal(renderTable())
+  })
+
+  it('has an entry for every ENC_ERR_ code the source raises', () => {
+    const known = new Set(errorCodeTable.map((e) => e.code))
+    const used = new Set<string>()
+    for (const file of sourceFiles(join(root, 'src'))) {
+      for (const match of readFileSync(file, 'utf8').matchAll(/'(ENC_ERR_[A-Z0-9_]+)'/g)) used.add(match[1])
+    }
+    expect([...used].filter((code) => !known.has(code))).to.deep.equal([])
+  })
+
+  it('keeps the two quick-start commands', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8')
+    expect(readme).to.include('npm install && npm start')
+    expect(readme).to.include('npm install && npm test')
+  })
+})
