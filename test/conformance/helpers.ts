@@ -65,3 +65,26 @@ export function badRequest(message: string): { statusCode: 400; error: 'Bad Requ
 export function echo(req: { body: unknown; query: unknown; params: unknown; headers: Record<string, unknown> }): unknown {
   return { body: req.body ?? null, query: req.query, params: req.params }
 }
+
+/**
+ * Runs one request and fails the test, at once and with a clear message, if an exception escapes
+ * the request path instead of becoming an error reply (which would take a real server down).
+ * The server should be built with a short `closeTimeout`: the crashed request never ends.
+ */
+export async function withoutCrash<T>(run: () => PromiseLike<T>): Promise<T> {
+  const saved = process.listeners('uncaughtException')
+  process.removeAllListeners('uncaughtException')
+  let onCrash: (error: Error) => void = () => undefined
+  const crashed = new Promise<never>((_resolve, reject) => {
+    onCrash = (error) => reject(new Error(`the server crashed: an uncaught exception escaped the request path: ${error?.message}`))
+  })
+  process.on('uncaughtException', onCrash)
+  const running = Promise.resolve(run())
+  running.catch(() => undefined)
+  try {
+    return await Promise.race([running, crashed])
+  } finally {
+    process.removeListener('uncaughtException', onCrash)
+    for (const listener of saved) process.on('uncaughtException', listener)
+  }
+}

@@ -1,7 +1,7 @@
 // Spec §1 "What the service does", item by item, through the public API and over HTTP.
 import { expect } from 'chai'
 import { lift, type Request, type Scope } from '../../src'
-import { badRequest, bootError, build, http, server, thrown } from './helpers'
+import { badRequest, bootError, build, http, server, thrown, withoutCrash } from './helpers'
 
 describe('conformance §1: what the service does', () => {
   it('§1.1-plugins-and-routes: an application registers routes and plugins on a server instance', async () => {
@@ -147,6 +147,18 @@ describe('conformance §1: what the service does', () => {
       error = caught as Error & { code?: string }
     }
     expect(error?.code).to.equal('ENC_ERR_SCH_ASYNC')
+  })
+
+  it('§1.6-async-validator-result: a custom validator that returns a Promise is refused (500), never awaited', async () => {
+    let handled = 0
+    const app = await build((root) => {
+      root.post('/users', {
+        schema: { body: { type: 'object' } },
+        validatorCompiler: () => async () => true,
+      }, async () => { handled++; return { created: true } })
+    }, { closeTimeout: 100 })
+    await withoutCrash(() => http(app).post('/users').send({}).expect(500, { statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' }))
+    expect(handled).to.equal(0)
   })
 
   it('§1.6-async-in-preHandler: asynchronous work runs in a preHandler hook, after validation', async () => {
