@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http'
 import { FrameworkError } from './errors/framework-error'
 import { runObserverHooks, isThenable } from './hook-runner'
-import { ReplyState, type ReplyImpl } from './reply'
+import { ReplyState, writeHead, type ReplyImpl } from './reply'
 import { errorPayloadSerializer } from './error-payload'
 import type { ErrorHandler, Scope } from './types'
 
@@ -142,6 +142,6 @@ function writeFallback(reply: ReplyImpl, error: AnyError): void {
   reply.statusCode = payload.statusCode
   reply.headerMap['content-type'] = 'application/json; charset=utf-8'
   reply.headerMap['content-length'] = String(Buffer.byteLength(body))
-  reply.raw.writeHead(payload.statusCode, reply.headerMap as Record<string, string>)
+  writeHead(reply)
   reply.raw.end(body)
 }

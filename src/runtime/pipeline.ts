@@ -7,6 +7,7 @@ import { replyWithError } from './error-reply'
 import type { ReplyImpl } from './reply'
 import type { RequestImpl } from './request'
 import type { ServerContext } from './server-context'
+import { TOO_MANY_QUERY_KEYS } from './router'
 import { toValidationError, type PartValidator } from './schemas'
 import type { HttpPart } from './schemas/types'
 
@@ -36,6 +37,11 @@ export function handleRequest(ctx: ServerContext, raw: IncomingMessage, res: Ser
   if (route.observesEnd) res.once('close', () => onEnd(request, reply))
   if (route.hasParams && paramTooLong(params, ctx.maxParamLength)) {
     reply.send(new FrameworkError('ENC_ERR_PARAM_TOO_LONG', `A route parameter is longer than ${ctx.maxParamLength} characters`, { statusCode: 414 }))
+    return
+  }
+  // The query parser refuses (rather than truncates) a query with too many keys: see router.ts.
+  if (query === TOO_MANY_QUERY_KEYS) {
+    reply.send(new FrameworkError('ENC_ERR_QUERY_TOO_MANY_KEYS', `The query string has more than ${ctx.maxQueryKeys} keys`, { statusCode: 414 }))
     return
   }
   if (route.onRequest !== null) runRequestHooks(route.onRequest, request, reply, preParsingStage, replyWithError)

@@ -99,3 +99,13 @@ export class ReplyImpl {
     return this
   }
 }
+
+/**
+ * Writes the status line and headers. While the server is closing, every response asks for its
+ * connection to be closed: a keep-alive socket that was busy when close() was called would
+ * otherwise stay open until keepAliveTimeout, and close() would wait for it.
+ */
+export function writeHead(reply: ReplyImpl): void {
+  if (reply.route.scope.context.closing) reply.headerMap.connection = 'close'
+  reply.raw.writeHead(reply.statusCode, reply.headerMap as Record<string, string>)
+}

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream'
 import { FrameworkError } from './errors/framework-error'
 import { handleError } from './error-reply'
 import { runPayloadHooks } from './hook-runner'
-import { ReplyState, type ReplyImpl } from './reply'
+import { ReplyState, writeHead, type ReplyImpl } from './reply'
 import { pickSerializer } from './schemas'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -91,7 +91,7 @@ function write(reply: ReplyImpl, payload: unknown): void {
   const headers = reply.headerMap
   if (payload === undefined || payload === null) {
     if (reply.statusCode !== 204 && reply.statusCode !== 304) headers['content-length'] = '0'
-    res.writeHead(reply.statusCode, headers as Record<string, string>)
+    writeHead(reply)
     res.end()
     return
   }
@@ -106,7 +106,7 @@ function write(reply: ReplyImpl, payload: unknown): void {
     failSend(reply, new FrameworkError('ENC_ERR_REPLY_SERIALIZATION', 'an onSend hook returned a payload that is not a string, Buffer or stream', { statusCode: 500 }))
     return
   }
-  res.writeHead(reply.statusCode, headers as Record<string, string>)
+  writeHead(reply)
   res.end(payload)
 }
 
@@ -120,6 +120,6 @@ function writeStream(reply: ReplyImpl, stream: Readable): void {
     else failSend(reply, error)
   })
   res.once('close', () => { if (!stream.destroyed) stream.destroy() })
-  res.writeHead(reply.statusCode, reply.headerMap as Record<string, string>)
+  writeHead(reply)
   stream.pipe(res)
 }

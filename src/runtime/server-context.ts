@@ -39,6 +39,8 @@ export class ServerContext {
   booted = false
   readyPromise: Promise<void> | null = null
   closePromise: Promise<void> | null = null
+  /** Set by close(): responses written from then on close their connection (reply.ts writeHead). */
+  closing = false
   server!: Server
   rootScope!: ScopeImpl
   /** Not-found routes by prefix, longest first; the last one is the root's. */

@@ -39,6 +39,7 @@ export function closeServer(context: ServerContext): Promise<void> {
 
 async function close(context: ServerContext): Promise<void> {
   const server = context.server
+  context.closing = true
   if (server.listening) {
     await new Promise<void>((resolve) => {
       const timer = setTimeout(() => server.closeAllConnections(), context.closeTimeout)
