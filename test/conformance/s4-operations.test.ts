@@ -48,7 +48,11 @@ describe('conformance §4.2: programmatic operations', () => {
         return (data: unknown) => (data as Record<string, unknown>).name === 'ok' ? true : { error: new Error(`custom ${input.httpPart} check failed`) }
       })
       root.post('/root', { schema: { body: required } }, async () => ({ route: 'root' }))
-      root.register(async (child: Scope) => { child.get('/child', { schema: { querystring: required } }, async () => ({ route: 'child' })) })
+      root.register(async (child: Scope) => {
+        // Adding shared schemas in a descendant does not bring the default validator back there.
+        child.addSchema({ $id: 'childShared', type: 'object' })
+        child.get('/child', { schema: { querystring: required } }, async () => ({ route: 'child' }))
+      })
     })
     await http(app).post('/root').send({ name: 'ok' }).expect(200, { route: 'root' })
     await http(app).post('/root').send({ name: 'other' }).expect(400, badRequest('custom body check failed'))
@@ -84,11 +88,18 @@ describe('conformance §4.2: programmatic operations', () => {
       })
       root.get('/with', { schema: { response: { 200: { type: 'object', properties: { a: { type: 'integer' } } } } } }, async () => ({ a: 1, b: 2 }))
       root.get('/without', async () => ({ a: 1, b: 2 }))
+      root.register(async (child: Scope) => {
+        child.addSchema({ $id: 'childShared', type: 'object' })
+        child.get('/child', { schema: { response: { '2xx': { type: 'object' } } } }, async () => ({ c: 3 }))
+      })
     })
     expect((await http(app).get('/with').expect(200)).text).to.equal('{"custom":"200","data":{"a":1,"b":2}}')
     expect((await http(app).get('/without').expect(200)).text).to.equal('{"a":1,"b":2}')
+    expect((await http(app).get('/child').expect(200)).text).to.equal('{"custom":"2xx","data":{"c":3}}')
     const distinct = new Set(inputs.map(({ method, url, httpStatus }) => JSON.stringify({ method, url, httpStatus })))
-    expect([...distinct].map((text) => JSON.parse(text))).to.deep.equal([{ method: 'GET', url: '/with', httpStatus: '200' }])
+    expect([...distinct].map((text) => JSON.parse(text))).to.deep.equal([
+      { method: 'GET', url: '/with', httpStatus: '200' }, { method: 'GET', url: '/child', httpStatus: '2xx' },
+    ])
     expect(inputs[0].schema).to.include({ type: 'object' })
   })
 
@@ -150,6 +161,25 @@ describe('conformance §4.2: programmatic operations', () => {
     })
     await http(app).post('/u').send({}).expect(400, badRequest('factory formatter: body, 1 error(s)'))
     expect(thisValue).to.equal(app)
+  })
+
+  it('§4.2-formatter-this-owner: this is the server instance that holds the formatter, also for routes of descendant contexts', async () => {
+    const thisSeen: Record<string, unknown> = {}
+    let owner: Scope | null = null
+    const app = await build((root) => {
+      root.register(async (child: Scope) => {
+        child.post('/factory', { schema: { body: required } }, async () => ({}))
+      })
+      root.register(async function formatted(scope: Scope) {
+        owner = scope
+        scope.setSchemaErrorFormatter(function (this: unknown) { thisSeen.scoped = this; return new Error('scoped') })
+        scope.register(async (grandchild: Scope) => { grandchild.post('/scoped', { schema: { body: required } }, async () => ({})) })
+      })
+    }, { schemaErrorFormatter: function (this: unknown) { thisSeen.factory = this; return new Error('factory') } })
+    await http(app).post('/factory').send({}).expect(400, badRequest('factory'))
+    await http(app).post('/scoped').send({}).expect(400, badRequest('scoped'))
+    expect(thisSeen.factory === app, 'the factory option formatter is called with this = the server createServer returned').to.equal(true)
+    expect(thisSeen.scoped === owner, 'setSchemaErrorFormatter is called with this = the scope it was set on').to.equal(true)
   })
 
   it('§4.2-formatter-must-return-Error: a formatter that returns something else, or throws, is a server error (500), not a crash', async () => {
