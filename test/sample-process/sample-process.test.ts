@@ -1,0 +1,119 @@
+// The sample as a user runs it: `node dist/sample/main.js` in its own process, on a free port,
+// requested over a real socket, then stopped with SIGTERM (spec §4.1, §5).
+import { expect } from 'chai'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createServer } from 'node:net'
+import { join } from 'node:path'
+
+const main = join(__dirname, '..', '..', 'sample', 'main.js')
+const startLimitMs = 10_000
+const exitLimitMs = 10_000
+
+/** A port that was free a moment ago: listen on 0, read the port, close. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address()
+      const port = typeof address === 'object' && address !== null ? address.port : 0
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+/** Resolves with the address the sample prints on its "listening" line; rejects on exit or after the limit. */
+function waitForListening(child: ChildProcess, output: { text: string }): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no "listening" line within ${startLimitMs} ms; output:\n${output.text}`)), startLimitMs)
+    const onData = (): void => {
+      const match = /listening on (http:\/\/\S+)/.exec(output.text)
+      if (match === null) return
+      clearTimeout(timer)
+      child.stdout?.removeListener('data', onData)
+      resolve(match[1])
+    }
+    child.stdout?.on('data', onData)
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer)
+      reject(new Error(`the sample exited (${code ?? signal}) before listening; output:\n${output.text}`))
+    })
+  })
+}
+
+/** Resolves with the exit code once the child has exited; rejects after the limit. */
+function waitForExit(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode)
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the sample did not exit within ${exitLimitMs} ms of SIGTERM`)), exitLimitMs)
+    child.once('exit', (code) => { clearTimeout(timer); resolve(code) })
+  })
+}
+
+describe('sample process: node dist/sample/main.js on a free port', function () {
+  this.timeout(startLimitMs + exitLimitMs + 5_000)
+  let child: ChildProcess
+  let port: number
+  let address: string
+  const output = { text: '' }
+
+  before(async () => {
+    port = await freePort()
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1' }
+    delete env.API_KEYS
+    delete env.SAMPLE_LIFT_GRANDCHILD
+    child = spawn(process.execPath, [main], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    child.stdout?.on('data', (chunk: Buffer) => { output.text += chunk.toString() })
+    child.stderr?.on('data', (chunk: Buffer) => { output.text += chunk.toString() })
+    address = await waitForListening(child, output)
+  })
+
+  after(async () => {
+    if (child === undefined || child.exitCode !== null) return
+    const exited = waitForExit(child)
+    child.kill('SIGTERM')
+    expect(await exited, 'exit code after SIGTERM').to.equal(0)
+    expect(output.text).to.contain('SIGTERM received, closing')
+  })
+
+  it('prints the address it listens on: the PORT and HOST it was given', () => {
+    expect(address).to.equal(`http://127.0.0.1:${port}`)
+    expect(output.text).to.contain('demo key "abc123"')
+  })
+
+  it('§4.1 GET /one with Authorization: Bearer abc123 answers {"answer":42}', async () => {
+    const res = await fetch(`${address}/one`, { headers: { authorization: 'Bearer abc123' } })
+    expect(res.status).to.equal(200)
+    expect(await res.text()).to.equal('{"answer":42}')
+  })
+
+  it('§5.4 GET /one without a token answers 401 with WWW-Authenticate: Bearer', async () => {
+    const res = await fetch(`${address}/one`)
+    expect(res.status).to.equal(401)
+    expect(res.headers.get('www-authenticate')).to.equal('Bearer')
+    expect(await res.json()).to.include({ statusCode: 401, error: 'Unauthorized' })
+  })
+
+  it('§4.1 GET /two answers {"answer":42,"foo":"foo"}', async () => {
+    const res = await fetch(`${address}/two`)
+    expect(res.status).to.equal(200)
+    expect(await res.text()).to.equal('{"answer":42,"foo":"foo"}')
+  })
+
+  it('§4.1 GET /three answers {"answer":42,"foo":"foo","bar":"bar"}', async () => {
+    const res = await fetch(`${address}/three`)
+    expect(res.status).to.equal(200)
+    expect(await res.text()).to.equal('{"answer":42,"foo":"foo","bar":"bar"}')
+  })
+
+  it('stops on SIGTERM with exit code 0', async () => {
+    const exited = waitForExit(child)
+    child.kill('SIGTERM')
+    expect(await exited).to.equal(0)
+    expect(output.text).to.contain('SIGTERM received, closing')
+    await fetch(`${address}/two`).then(
+      () => expect.fail('the port still answers after the sample exited'),
+      (error: Error) => expect(error).to.be.instanceOf(Error),
+    )
+  })
+})
