@@ -3,7 +3,8 @@ import { FrameworkError } from './errors/framework-error'
 import { runObserverHooks, isThenable } from './hook-runner'
 import { ReplyState, writeHead, type ReplyImpl } from './reply'
 import { errorPayloadSerializer } from './error-payload'
-import type { ErrorHandler, Scope } from './types'
+import type { ServerResponse } from 'node:http'
+import type { ErrorHandler, Logger, Scope } from './types'
 
 export interface ErrorHandlerEntry {
   readonly fn: ErrorHandler
@@ -76,6 +77,8 @@ function dispatch(reply: ReplyImpl, error: AnyError): void {
   if (index > handlers.length) { writeFallback(reply, error); return }
   delete reply.headerMap['content-type']
   delete reply.headerMap['content-length']
+  // As in Fastify 3: a handler that sends without choosing a status answers with the error's.
+  reply.statusCode = statusOf(error, reply.statusCode)
   const { fn, scope } = handlers[index]
   let result: unknown
   try {
@@ -135,13 +138,24 @@ export function defaultErrorReply(reply: ReplyImpl, error: AnyError): void {
   reply.send(payload)
 }
 
+/**
+ * The last resort, when even the built-in reply failed (a payload hook that always throws, a
+ * header Node refuses): only the headers this function sets, straight to the socket.
+ */
 function writeFallback(reply: ReplyImpl, error: AnyError): void {
   const payload = defaultPayload(reply, error)
   const body = errorPayloadSerializer(payload)
   reply.state = ReplyState.Written
   reply.statusCode = payload.statusCode
-  reply.headerMap['content-type'] = 'application/json; charset=utf-8'
-  reply.headerMap['content-length'] = String(Buffer.byteLength(body))
+  reply.headerMap = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) }
   writeHead(reply)
   reply.raw.end(body)
+}
+
+/** A failure before the request and reply objects exist (genReqId, a decorator factory). */
+export function answerWithoutReply(res: ServerResponse, log: Logger, error: unknown): void {
+  log.error({ err: error }, 'the request could not be set up')
+  const body = errorPayloadSerializer({ statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' })
+  res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) })
+  res.end(body)
 }

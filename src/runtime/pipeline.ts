@@ -3,7 +3,7 @@ import { hasBody, parseBody } from './body/read-body'
 import type { CompiledRoute } from './compiled-route'
 import { FrameworkError } from './errors/framework-error'
 import { runObserverHooks, runRequestHooks, isThenable } from './hook-runner'
-import { replyWithError } from './error-reply'
+import { answerWithoutReply, replyWithError } from './error-reply'
 import type { ReplyImpl } from './reply'
 import type { RequestImpl } from './request'
 import type { ServerContext } from './server-context'
@@ -32,8 +32,16 @@ export function handleRequest(ctx: ServerContext, raw: IncomingMessage, res: Ser
     params = {}
     query = found === null ? ctx.parseQuery(raw.url as string) : {}
   }
-  const request = new route.Request(raw, ctx.genReqId(raw), route.path, params, query, route.config, ctx.log)
-  const reply = new route.Reply(res, request, route)
+  let request: RequestImpl
+  let reply: ReplyImpl
+  try {
+    // User code runs here too: genReqId and the { factory } decorators.
+    request = new route.Request(raw, ctx.genReqId(raw), route.path, params, query, route.config, ctx.log)
+    reply = new route.Reply(res, request, route)
+  } catch (error) {
+    answerWithoutReply(res, ctx.log, error)
+    return
+  }
   if (route.observesEnd) res.once('close', () => onEnd(request, reply))
   if (route.hasParams && paramTooLong(params, ctx.maxParamLength)) {
     reply.send(new FrameworkError('ENC_ERR_PARAM_TOO_LONG', `A route parameter is longer than ${ctx.maxParamLength} characters`, { statusCode: 414 }))
@@ -78,7 +86,15 @@ function preValidationStage(request: RequestImpl, reply: ReplyImpl): void {
 function validationStage(request: RequestImpl, reply: ReplyImpl): void {
   const route = reply.route
   if (route.validates) {
-    const error = validate(route, request)
+    let error: Error | null
+    // Validators are user code (custom compilers) or may refuse a result (an async validator,
+    // a formatter that returns no Error): a throw here is an error reply, not an uncaught one.
+    try {
+      error = validate(route, request)
+    } catch (thrown) {
+      replyWithError(reply, thrown)
+      return
+    }
     if (error !== null) {
       if (!route.attachValidation) { reply.send(error); return }
       request.validationError = error as never

@@ -41,8 +41,11 @@ export function resolveScope(scope: ScopeImpl): ScopeResolution {
     errorHandlers: [...ownHandler, ...(parent?.errorHandlers ?? [])],
     validatorCompiler: scope.validatorCompiler ?? parent?.validatorCompiler ?? null,
     serializerCompiler: scope.serializerCompiler ?? parent?.serializerCompiler ?? null,
-    schemaErrorFormatter: scope.schemaErrorFormatter ?? parent?.schemaErrorFormatter
-      ?? scope.context.options.schemaErrorFormatter ?? defaultSchemaErrorFormatter,
+    // Bound here, once: spec §4.2 calls a formatter with `this` the scope that holds it (the root
+    // for the factory option), also when a descendant's route uses it.
+    schemaErrorFormatter: scope.schemaErrorFormatter !== null ? scope.schemaErrorFormatter.bind(scope)
+      : parent !== null ? parent.schemaErrorFormatter
+        : (scope.context.options.schemaErrorFormatter ?? defaultSchemaErrorFormatter).bind(scope),
   }
   scope.resolution = resolution
   return resolution

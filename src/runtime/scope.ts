@@ -155,7 +155,16 @@ export class ScopeImpl {
   setSerializerCompiler(fn: SerializerCompiler): this { this.#setFunction('setSerializerCompiler', fn); this.serializerCompiler = fn; return this }
   setSchemaErrorFormatter(fn: SchemaErrorFormatter): this { this.#setFunction('setSchemaErrorFormatter', fn); this.schemaErrorFormatter = fn; return this }
   setErrorHandler(fn: ErrorHandler): this { this.#setFunction('setErrorHandler', fn); this.errorHandler = fn; return this }
-  setNotFoundHandler(fn: NotFoundHandler): this { this.#setFunction('setNotFoundHandler', fn); this.notFoundHandler = fn; return this }
+  setNotFoundHandler(fn: NotFoundHandler): this {
+    this.#setFunction('setNotFoundHandler', fn)
+    // Unknown URLs are attributed to a scope by prefix only. With its parent's prefix this scope
+    // would answer the parent's unknown URLs too, which an ancestor must never see (spec §3.3.3).
+    if (this.parent !== null && this.prefix === this.parent.prefix) {
+      throw new FrameworkError('ENC_ERR_NOT_FOUND_NO_PREFIX', `setNotFoundHandler() in ${this.path}: this scope has the same prefix ('${this.prefix || '/'}') as its parent, so its not-found handler would also answer the parent's unknown URLs. Register the plugin with its own prefix, or wrap it in lift() to set the parent's handler.`)
+    }
+    this.notFoundHandler = fn
+    return this
+  }
 
   #setFunction(method: string, fn: unknown): void {
     this.assertDeclarable(`${method}()`)

@@ -91,8 +91,7 @@ function write(reply: ReplyImpl, payload: unknown): void {
   const headers = reply.headerMap
   if (payload === undefined || payload === null) {
     if (reply.statusCode !== 204 && reply.statusCode !== 304) headers['content-length'] = '0'
-    writeHead(reply)
-    res.end()
+    if (writeHeadOrFail(reply)) res.end()
     return
   }
   if (typeof payload === 'string') {
@@ -106,8 +105,20 @@ function write(reply: ReplyImpl, payload: unknown): void {
     failSend(reply, new FrameworkError('ENC_ERR_REPLY_SERIALIZATION', 'an onSend hook returned a payload that is not a string, Buffer or stream', { statusCode: 500 }))
     return
   }
-  writeHead(reply)
-  res.end(payload)
+  if (writeHeadOrFail(reply)) res.end(payload)
+}
+
+/** Node refuses some header values (a newline, say) by throwing: that is an error reply too. */
+function writeHeadOrFail(reply: ReplyImpl): boolean {
+  try {
+    writeHead(reply)
+    return true
+  } catch (error) {
+    failSend(reply, new FrameworkError('ENC_ERR_REPLY_INVALID_HEADER',
+      `${reply.request.method} ${reply.route.path ?? reply.request.url}: a reply header was refused: ${error instanceof Error ? error.message : String(error)}`,
+      { statusCode: 500, cause: error }))
+    return false
+  }
 }
 
 function writeStream(reply: ReplyImpl, stream: Readable): void {
@@ -119,7 +130,7 @@ function writeStream(reply: ReplyImpl, stream: Readable): void {
     if (res.headersSent) res.destroy()
     else failSend(reply, error)
   })
+  if (!writeHeadOrFail(reply)) { stream.destroy(); return }
   res.once('close', () => { if (!stream.destroyed) stream.destroy() })
-  writeHead(reply)
   stream.pipe(res)
 }

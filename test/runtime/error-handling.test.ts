@@ -125,6 +125,16 @@ describe('runtime: errors', () => {
       expect(received).to.equal(error)
     })
 
+    it('a handler that sends without choosing a status answers with the error status (Fastify 3)', async () => {
+      const app = await build((root) => {
+        root.setErrorHandler(async (e, _req, reply) => { reply.send({ status: reply.statusCode, message: e.message }) })
+        root.get('/conflict', async () => { throw new HttpError(409, 'taken') })
+        root.get('/plain', async () => { throw new Error('bug') })
+      })
+      await request(app.server).get('/conflict').expect(409, { status: 409, message: 'taken' })
+      await request(app.server).get('/plain').expect(500, { status: 500, message: 'bug' })
+    })
+
     it('the handler may return the payload instead of sending it', async () => {
       const app = await throwing(() => new Error('x'), (root) => {
         root.setErrorHandler(async (_e, _req, reply) => { reply.code(503); return { returned: true } })

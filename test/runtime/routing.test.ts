@@ -148,6 +148,39 @@ describe('runtime: routing', () => {
       expect(res.body).to.include({ statusCode: 405, error: 'Method Not Allowed', code: 'ENC_ERR_METHOD_NOT_ALLOWED' })
     })
 
+    it('a not-found handler in a scope sharing its parent prefix is refused: it would answer the parent URLs (§3.3.3)', async () => {
+      for (const prefix of [undefined, '/', '']) {
+        const app = server()
+        app.register(async (a) => {
+          a.register(async (child) => { child.setNotFoundHandler(async () => 'never') }, prefix === undefined ? {} : { prefix })
+        }, { prefix: '/a' })
+        const error = await bootError(app)
+        expect(error.code, String(prefix)).to.equal('ENC_ERR_NOT_FOUND_NO_PREFIX')
+        expect(error.message).to.contain('lift()')
+      }
+    })
+
+    it('two scopes with the same prefix cannot both set a not-found handler', async () => {
+      const app = server()
+      app.register(async (s) => { s.setNotFoundHandler(async () => 'one') }, { prefix: '/x' })
+      app.register(async (s) => { s.setNotFoundHandler(async () => 'two') }, { prefix: '/x' })
+      expect((await bootError(app)).code).to.equal('ENC_ERR_NOT_FOUND_DUPLICATE')
+    })
+
+    it("not-found requests run the hooks of the handler's scope", async () => {
+      const app = await build((root) => {
+        root.addHook('onRequest', async (_req, reply) => { reply.header('x-root-hook', 'yes') })
+        root.register(async (s) => {
+          s.addHook('onRequest', async (_req, reply) => { reply.header('x-api-hook', 'yes') })
+          s.setNotFoundHandler(async (_req, reply) => { reply.code(404).send({ api: true }) })
+        }, { prefix: '/api' })
+      })
+      const inside = await request(app.server).get('/api/nope').expect(404, { api: true })
+      expect([inside.headers['x-root-hook'], inside.headers['x-api-hook']]).to.deep.equal(['yes', 'yes'])
+      const outside = await request(app.server).get('/nope').expect(404)
+      expect([outside.headers['x-root-hook'], outside.headers['x-api-hook']]).to.deep.equal(['yes', undefined])
+    })
+
     it('setNotFoundHandler replaces the 404 answer', async () => {
       const app = await build((root) => {
         root.setNotFoundHandler(async (req, reply) => { reply.code(404).send({ missing: req.url }) })
