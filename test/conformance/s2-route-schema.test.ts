@@ -134,6 +134,15 @@ describe('conformance §2.1: route schema', () => {
     await http(app).post('/users').set('content-type', 'application/vnd.api+json').send('{}').expect(400)
   })
 
+  it('§2.1-body-absent: a POST without any body is validated (as undefined), so a body schema cannot be skipped', async () => {
+    let handled = 0
+    const app = await build((root) => {
+      root.post('/users', { schema: { body: nameBody } }, async () => { handled++; return {} })
+    })
+    await http(app).post('/users').expect(400, badRequest('body should be object'))
+    expect(handled).to.equal(0)
+  })
+
   it('§2.1-body-methods: the body schema applies to POST, PUT and PATCH only', async () => {
     const app = await build((root) => {
       root.route({ method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url: '/m', schema: { body: nameBody }, handler: async () => ({ handled: true }) })
