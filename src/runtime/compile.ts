@@ -1,5 +1,5 @@
 import { FrameworkError } from './errors/framework-error'
-import { bindHook, type BoundHook } from './hooks'
+import { assertNotAsyncWithDone, bindHook, type BoundHook } from './hooks'
 import { CompiledRoute } from './compiled-route'
 import { resolveScope } from './scope-resolution'
 import { compileRouteSchemas } from './schemas'
@@ -91,6 +91,7 @@ function routeHooks(scope: ScopeImpl, options: RouteOptions, inherited: Readonly
     const list = own === undefined ? [] : Array.isArray(own) ? own : [own]
     for (const fn of list) {
       if (typeof fn !== 'function') throw new FrameworkError('ENC_ERR_HOOK_INVALID_HANDLER', `route ${options.url} in ${scope.path}: the ${name} option must be a function or an array of functions.`)
+      assertNotAsyncWithDone(name, fn, `route ${options.url} in ${scope.path}, option ${name}`)
     }
     out[name] = [...inherited[name], ...list.map((fn) => bindHook(name, fn, scope as never))]
   }

@@ -185,6 +185,21 @@ describe('runtime: plugins', () => {
       expect(await bootError(app)).to.equal(error)
     })
 
+    it('with the rejection of an async plugin that also declares done (never an unhandled rejection)', async () => {
+      const error = new Error('async with done')
+      const app = server()
+      app.register(async (_s, _o, _done) => { throw error })
+      expect(await bootError(app)).to.equal(error)
+    })
+
+    it('an async plugin that declares done but only resolves has finished (as in avvio)', async () => {
+      let loaded = false
+      const app = server({ pluginTimeout: 1000 })
+      app.register(async (s, _o, _done) => { s.get('/x', async () => 'x'); loaded = true })
+      await app.ready()
+      expect(loaded).to.equal(true)
+    })
+
     it('with ENC_ERR_PLUGIN_TIMEOUT when a callback plugin never calls done()', async () => {
       const app = server({ pluginTimeout: 20 })
       app.register(async function outer(o) { o.register(function forgetful(_s, _opts, _done) { /* never calls done */ }) })

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import request from 'supertest'
 import { lift, type Scope } from '../../src/runtime'
-import { build, deferred, server } from './helpers'
+import { bootError, build, deferred, server } from './helpers'
 
 const lifecycle = ['onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization', 'onSend', 'onResponse'] as const
 
@@ -308,6 +308,19 @@ describe('runtime: request hooks', () => {
       const app = server()
       expect(() => app.addHook('preSomething' as 'onRequest', async () => undefined)).to.throw().with.property('code', 'ENC_ERR_HOOK_INVALID_NAME')
       expect(() => app.addHook('onRequest', 'nope' as never)).to.throw().with.property('code', 'ENC_ERR_HOOK_INVALID_HANDLER')
+    })
+
+    it('an async hook that also takes done is refused (it would hang when done is forgotten)', async () => {
+      const app = server()
+      for (const name of ['onRequest', 'preHandler', 'onResponse'] as const) {
+        expect(() => app.addHook(name, async (_q, _r, _done) => undefined), name).to.throw().with.property('code', 'ENC_ERR_HOOK_INVALID_HANDLER')
+      }
+      for (const name of ['onSend', 'preSerialization'] as const) {
+        expect(() => app.addHook(name, async (_q, _r, _p, _done) => undefined), name).to.throw().with.property('code', 'ENC_ERR_HOOK_INVALID_HANDLER')
+      }
+      expect(() => app.addHook('onError', async (_q, _r, _e, _done) => undefined)).to.throw().with.property('code', 'ENC_ERR_HOOK_INVALID_HANDLER')
+      app.get('/x', { preHandler: async (_q, _r, _done) => undefined }, async () => 'x')
+      expect((await bootError(app)).code).to.equal('ENC_ERR_HOOK_INVALID_HANDLER')
     })
   })
 })

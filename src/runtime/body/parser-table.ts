@@ -28,6 +28,11 @@ export class ParserTable {
     return this.#catchAll
   }
 
+  /** The `*` parser, for a body sent without any content type; null when none is declared. */
+  get catchAll(): BodyParser | null {
+    return this.#catchAll
+  }
+
   has(mediaType: string): boolean {
     return this.#byType.has(mediaType)
   }

@@ -27,7 +27,8 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
   const header = raw.headers['content-type']
   const declaredLength = raw.headers['content-length']
   const mediaType = mediaTypeOf(header)
-  const parser = mediaType === null ? null : reply.route.parsers.find(mediaType)
+  // No content type at all goes to a catch-all parser if there is one; a malformed one never does.
+  const parser = mediaType !== null ? reply.route.parsers.find(mediaType) : header === undefined ? reply.route.parsers.catchAll : null
   if (parser === null) {
     if (header === undefined && declaredLength === '0') { next(request, reply); return }
     reply.header('connection', 'close')
@@ -71,7 +72,7 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
   }
   const accept = (value: unknown): void => {
     request.body = value
-    request.bodyIsJson = isJsonMediaType(mediaType as string)
+    request.bodyIsJson = mediaType !== null && isJsonMediaType(mediaType)
     next(request, reply)
   }
   // The client went away mid-body: nobody is left to answer; the socket's close ends the request.
