@@ -15,7 +15,7 @@ type AnyError = Error & { statusCode?: unknown; status?: unknown; expose?: unkno
 
 /**
  * Turns anything thrown into an Error. A thrown string or plain object still ends as the JSON
- * error shape; a plain object's own `statusCode`/`message` are kept, as a user would expect.
+ * error shape; a plain object's own `statusCode`/`status`/`code`/`message` are kept, as a user would expect.
  */
 export function toError(thrown: unknown): AnyError {
   if (thrown instanceof Error) return thrown
@@ -23,6 +23,7 @@ export function toError(thrown: unknown): AnyError {
     const source = thrown as Record<string, unknown>
     const error = new Error(typeof source.message === 'string' ? source.message : 'Non-error value thrown') as AnyError
     if (source.statusCode !== undefined) error.statusCode = source.statusCode
+    if (source.status !== undefined) error.status = source.status
     if (source.code !== undefined) error.code = source.code
     return error
   }

@@ -12,6 +12,8 @@ export const enum ReplyState { Open = 0, Sending = 1, Written = 2 }
 export const reservedReplyNames: ReadonlySet<string> = new Set([
   'raw', 'request', 'route', 'sent', 'statusCode', 'code', 'status', 'header', 'headers', 'getHeader', 'removeHeader',
   'hasHeader', 'type', 'serializer', 'send', 'headerMap', 'state', 'customSerializer', 'errorDepth', 'onErrorRan', 'constructor',
+  // A reply with `then` would be taken for a promise when an async handler returns it.
+  'then',
 ])
 
 /**

@@ -26,11 +26,13 @@ export function createServer(options: ServerOptions = {}): Scope {
   return context.rootScope as unknown as Scope
 }
 
-const clientErrorStatus: Record<string, number> = {
-  HPE_HEADER_OVERFLOW: 431,
-  ERR_HTTP_REQUEST_TIMEOUT: 408,
-  HPE_HEADERS_TIMEOUT: 408,
+/** Node's parser error codes to our status and stable code; anything else is a malformed request. */
+const clientErrors: Record<string, readonly [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'ENC_ERR_REQUEST_HEADERS_TOO_LARGE'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'ENC_ERR_REQUEST_TIMEOUT'],
+  HPE_HEADERS_TIMEOUT: [408, 'ENC_ERR_REQUEST_TIMEOUT'],
 }
+const malformed = [400, 'ENC_ERR_REQUEST_MALFORMED'] as const
 
 /**
  * Errors Node's HTTP parser raises before a request exists (oversized headers, a malformed
@@ -43,8 +45,8 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
     return
   }
   if (error.code === 'ECONNRESET') { socket.destroy(); return }
-  const status = clientErrorStatus[error.code ?? ''] ?? 400
+  const [status, code] = clientErrors[error.code ?? ''] ?? malformed
   const reason = STATUS_CODES[status] as string
-  const body = errorPayloadSerializer({ statusCode: status, code: error.code, error: reason, message: reason })
+  const body = errorPayloadSerializer({ statusCode: status, code, error: reason, message: reason })
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
 }

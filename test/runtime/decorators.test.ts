@@ -88,7 +88,7 @@ describe('runtime: decorators', () => {
 
     const reserved: Array<['decorate' | 'decorateRequest' | 'decorateReply', string]> = [
       ['decorateRequest', 'body'], ['decorateRequest', 'params'], ['decorateRequest', 'headers'], ['decorateRequest', 'raw'],
-      ['decorateReply', 'send'], ['decorateReply', 'code'], ['decorateReply', 'statusCode'], ['decorateReply', 'raw'],
+      ['decorateReply', 'send'], ['decorateReply', 'code'], ['decorateReply', 'statusCode'], ['decorateReply', 'raw'], ['decorateReply', 'then'],
       ['decorate', 'register'], ['decorate', 'route'], ['decorate', 'server'], ['decorate', 'prefix'],
     ]
     for (const [method, name] of reserved) {

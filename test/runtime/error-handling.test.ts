@@ -86,6 +86,11 @@ describe('runtime: errors', () => {
       await request(app.server).get('/x').expect(400, { statusCode: 400, error: 'Bad Request', message: 'bad input' })
     })
 
+    it('a thrown plain object may give its status as `status`', async () => {
+      const app = await throwing(() => ({ status: 404, message: 'nothing here', code: 'APP_NONE' }))
+      await request(app.server).get('/x').expect(404, { statusCode: 404, code: 'APP_NONE', error: 'Not Found', message: 'nothing here' })
+    })
+
     it('a thrown plain object without a status is a generic 500', async () => {
       const app = await throwing(() => ({ reason: 'secret' }))
       await request(app.server).get('/x').expect(500, internal)

@@ -29,6 +29,24 @@ describe('runtime: request limits', () => {
     const app = await build(() => undefined)
     const res = await rawRequest(await app.listen(0), 'NOT A REQUEST\r\n\r\n')
     expect(res.status).to.equal(400)
-    expect(JSON.parse(res.body)).to.include({ statusCode: 400, error: 'Bad Request' })
+    expect(res.headers.connection).to.equal('close')
+    expect(JSON.parse(res.body)).to.deep.equal({ statusCode: 400, code: 'ENC_ERR_REQUEST_MALFORMED', error: 'Bad Request', message: 'Bad Request' })
+  })
+
+  it('Content-Length together with Transfer-Encoding (a smuggling shape) is refused 400', async () => {
+    let handled = false
+    const app = await build((root) => { root.post('/x', async () => { handled = true; return 'x' }) })
+    const res = await rawRequest(await app.listen(0), 'POST /x HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n' +
+      'Content-Length: 3\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n3\r\nabc\r\n0\r\n\r\n')
+    expect(res.status).to.equal(400)
+    expect(JSON.parse(res.body).code).to.equal('ENC_ERR_REQUEST_MALFORMED')
+    expect(handled).to.equal(false)
+  })
+
+  it('headers larger than Node accepts are 431 with a code', async () => {
+    const app = await build((root) => { root.get('/x', async () => 'x') })
+    const res = await rawRequest(await app.listen(0), `GET /x HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`)
+    expect(res.status).to.equal(431)
+    expect(JSON.parse(res.body)).to.deep.equal({ statusCode: 431, code: 'ENC_ERR_REQUEST_HEADERS_TOO_LARGE', error: 'Request Header Fields Too Large', message: 'Request Header Fields Too Large' })
   })
 })

@@ -30,6 +30,8 @@ export const runtimeErrorCodes = {
   ENC_ERR_BAD_URL: { status: 400, summary: 'the URL cannot be decoded' },
   ENC_ERR_QUERY_TOO_MANY_KEYS: { status: 414, summary: 'the query string has more keys than maxQueryKeys' },
   ENC_ERR_PARAM_TOO_LONG: { status: 414, summary: 'a route parameter is longer than maxParamLength' },
+  ENC_ERR_REQUEST_MALFORMED: { status: 400, summary: 'Node could not parse the request (request line, headers or framing such as Content-Length with Transfer-Encoding)' },
+  ENC_ERR_REQUEST_HEADERS_TOO_LARGE: { status: 431, summary: 'the request headers are larger than Node accepts' },
   ENC_ERR_REQUEST_TIMEOUT: { status: 408, summary: 'the client did not send the request in time' },
   ENC_ERR_HANDLER_TIMEOUT: { status: 503, summary: 'the request was not answered within handlerTimeout' },
   ENC_ERR_REPLY_ALREADY_SENT: { status: null, summary: 'reply.send() was called after the reply was sent (logged, ignored)' },
