@@ -1,9 +1,8 @@
-import { STATUS_CODES } from 'node:http'
+import { STATUS_CODES, type ServerResponse } from 'node:http'
 import { FrameworkError } from './errors/framework-error'
 import { runObserverHooks, isThenable } from './hook-runner'
 import { ReplyState, writeHead, type ReplyImpl } from './reply'
 import { errorPayloadSerializer } from './error-payload'
-import type { ServerResponse } from 'node:http'
 import type { ErrorHandler, Logger, Scope } from './types'
 
 export interface ErrorHandlerEntry {
