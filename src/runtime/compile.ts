@@ -19,13 +19,15 @@ const routeHookNames = ['onRequest', 'preParsing', 'preValidation', 'preHandler'
  */
 export function compileServer(context: ServerContext): void {
   const owners = new Map<string, RouteDefinition>()
+  const implicitHead: Array<[RouteDefinition, (method: string) => CompiledRoute]> = []
   for (const def of context.routes) {
     const compiled = compileDefinition(def)
     for (const method of def.methods) addRoute(context, owners, def, method, compiled(method))
+    if (def.methods.includes('GET') && !def.methods.includes('HEAD')) implicitHead.push([def, compiled])
   }
-  for (const def of context.routes) {
-    if (!def.methods.includes('GET') || context.router.has('HEAD', def.url)) continue
-    addRoute(context, owners, def, 'HEAD', compileDefinition(def)('HEAD'))
+  // After every explicit route, so that a HEAD route declared later still wins over the implicit one.
+  for (const [def, compiled] of implicitHead) {
+    if (!context.router.has('HEAD', def.url)) addRoute(context, owners, def, 'HEAD', compiled('HEAD'))
   }
   compileNotFound(context)
 }
