@@ -11,6 +11,7 @@ import { runChild, errorSummary } from './harness/run-child'
 import { median, rotate } from './harness/stats'
 import { parseOptions, HELP } from './harness/options'
 import { bootTable } from './harness/boot-table'
+import { BOOT_SHAPES, type BootShape } from './boot/routes'
 
 export const BOOT_CONTENDERS: readonly string[] = ['enclave-runtime', 'enclave-decorators', 'fastify3', 'fastify5']
 const RUN_TIMEOUT_MS = 120_000
@@ -19,6 +20,7 @@ export interface BootSummary { readonly runs: number; readonly readyMs: number; 
 
 export interface BootReport {
   readonly routes: number
+  readonly shape: BootShape
   readonly results: Record<string, { samples: BootMeasurement[]; median: BootSummary }>
   readonly skipped: Record<string, string>
 }
@@ -31,10 +33,10 @@ export interface BootSettings {
   readonly log: (line: string) => void
 }
 
-async function bootOnce(name: string, routes: number, cpuList: string | null): Promise<BootMeasurement> {
+async function bootOnce(name: string, routes: number, shape: BootShape, cpuList: string | null): Promise<BootMeasurement> {
   const script = join(__dirname, 'boot', `${name}.js`)
   if (!existsSync(script)) throw new Error(`${script} does not exist (did the build emit it?)`)
-  const [command, args] = pinned(cpuList, process.execPath, ['--expose-gc', script, String(routes)])
+  const [command, args] = pinned(cpuList, process.execPath, ['--expose-gc', script, String(routes), shape])
   const out = await runChild(command, args, RUN_TIMEOUT_MS)
   const line = out.stdout.split('\n').find((l) => l.startsWith(BOOT_PREFIX))
   if (out.code !== 0 || line === undefined) {
@@ -48,16 +50,23 @@ function summarize(samples: readonly BootMeasurement[]): BootSummary {
   return { runs: samples.length, readyMs: m((s) => s.readyMs), readyCpuMs: m((s) => s.readyCpuMs), sinceStartMs: m((s) => s.sinceStartMs), rssBytes: m((s) => s.rssBytes), heapUsedBytes: m((s) => s.heapUsedBytes) }
 }
 
-export async function runBoot(settings: BootSettings): Promise<BootReport> {
+/** Both shapes of the boot app, one report each. */
+export async function runBoots(settings: BootSettings): Promise<BootReport[]> {
+  const reports: BootReport[] = []
+  for (const shape of BOOT_SHAPES) reports.push(await runBoot(settings, shape))
+  return reports
+}
+
+export async function runBoot(settings: BootSettings, shape: BootShape): Promise<BootReport> {
   const samples: Record<string, BootMeasurement[]> = {}
   const skipped: Record<string, string> = {}
   const names = BOOT_CONTENDERS.filter((n) => settings.contenders.includes(n))
-  settings.log(`boot: ${settings.routes} schema routes, ${settings.runs} run(s) per contender`)
+  settings.log(`boot (${shape} schemas): ${settings.routes} schema routes, ${settings.runs} run(s) per contender`)
   for (let run = 0; run < settings.runs; run++) {
     for (const name of rotate(names, run)) {
       if (skipped[name] !== undefined) continue
       try {
-        const sample = await bootOnce(name, settings.routes, settings.cpuList)
+        const sample = await bootOnce(name, settings.routes, shape, settings.cpuList)
         ;(samples[name] ??= []).push(sample)
         settings.log(`boot ${run + 1}/${settings.runs}  ${name.padEnd(18)} ready ${sample.readyMs.toFixed(0)} ms (CPU ${sample.readyCpuMs.toFixed(0)} ms)  rss ${(sample.rssBytes / 2 ** 20).toFixed(1)} MB`)
       } catch (error) {
@@ -68,7 +77,7 @@ export async function runBoot(settings: BootSettings): Promise<BootReport> {
   }
   const results: BootReport['results'] = {}
   for (const name of names) if (samples[name] !== undefined) results[name] = { samples: samples[name], median: summarize(samples[name]) }
-  return { routes: settings.routes, results, skipped }
+  return { routes: settings.routes, shape, results, skipped }
 }
 
 if (require.main === module) {
@@ -78,8 +87,8 @@ if (require.main === module) {
   } else {
     const { pinning } = detectPinning(options.pin)
     const log = (line: string): void => { process.stderr.write(`${line}\n`) }
-    runBoot({ contenders: options.contenders, runs: options.bootRuns, routes: options.bootRoutes, cpuList: pinning?.serverCpus ?? null, log })
-      .then((report) => console.log(bootTable(report, 'fastify3')))
+    runBoots({ contenders: options.contenders, runs: options.bootRuns, routes: options.bootRoutes, cpuList: pinning?.serverCpus ?? null, log })
+      .then((reports) => console.log(reports.map((report) => bootTable(report, 'fastify3')).join('\n\n')))
       .catch((error: Error) => {
         console.error(error.message)
         process.exitCode = 1

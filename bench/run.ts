@@ -17,7 +17,7 @@ import { loadTable } from './harness/load-table'
 import { bootTable } from './harness/boot-table'
 import { targetLines } from './harness/targets'
 import { writeResults } from './harness/results-file'
-import { runBoot, BootReport } from './boot'
+import { runBoots, BootReport } from './boot'
 
 const log = (line: string): void => { process.stderr.write(`${line}\n`) }
 
@@ -50,8 +50,8 @@ async function main(): Promise<void> {
       `${options.duration} s × ${options.rounds} round(s) after ${options.warmup} s warm-up`)
   log(`Enclave benchmark: ${setup}`)
 
-  const boot: BootReport | null = options.skipBoot ? null
-    : await runBoot({ contenders: options.contenders, runs: options.bootRuns, routes: options.bootRoutes, cpuList: pinning?.serverCpus ?? null, log })
+  const boot: BootReport[] = options.skipBoot ? []
+    : await runBoots({ contenders: options.contenders, runs: options.bootRuns, routes: options.bootRoutes, cpuList: pinning?.serverCpus ?? null, log })
   let rows: Row[] = []
   let load: { lineup: Lineup; samples: Samples } | null = null
   if (tool !== null) {
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
     for (const [key, why] of Object.entries(load.lineup.wrong)) out.push(`not measured ${key}: wrong answer: ${why}`)
     out.push('')
   }
-  if (boot !== null) out.push(bootTable(boot, REFERENCE), '')
+  for (const report of boot) out.push(bootTable(report, REFERENCE), '')
   out.push(targetLines(rows, boot, REFERENCE, BASELINE))
   const file = writeResults({ date: new Date().toISOString(), setup, options, boot, load, medians: rows })
   out.push('', `full results: ${file}`)

@@ -4,7 +4,7 @@
  * decorators are applied by calling them, exactly as TypeScript's emitted code does.
  */
 import 'reflect-metadata'
-import { createApp, Module, Route, Post } from '../../src'
+import { createApp, Module, Route, Post, Schema } from '../../src'
 import { measureBoot } from './report'
 import { bootReply, BootRoute } from './routes'
 
@@ -23,10 +23,11 @@ function controller(routes: readonly BootRoute[], index: number): new () => obje
   return Controller
 }
 
-measureBoot(async (routes) => {
+measureBoot(async ({ routes, shared }) => {
+  const schemas = shared.map((schema) => { const Shared = class {}; Schema(schema as never)(Shared); return Shared })
   const per = Math.ceil(routes.length / CONTROLLERS)
   const controllers = Array.from({ length: CONTROLLERS }, (_, i) => controller(routes.slice(i * per, (i + 1) * per), i))
   class BootModule {}
-  Module({ controllers })(BootModule)
+  Module({ controllers, schemas })(BootModule)
   await createApp(BootModule, { logger: false })
 })

@@ -3,8 +3,9 @@ import { createServer } from '../../src/runtime'
 import { measureBoot } from './report'
 import { bootReply } from './routes'
 
-measureBoot(async (routes) => {
+measureBoot(async ({ routes, shared }) => {
   const app = createServer({ logger: false })
+  for (const schema of shared) app.addSchema(schema as never)
   for (const r of routes) app.post(r.url, { schema: { body: r.body, response: { 200: r.response } } }, () => bootReply)
   await app.ready()
 })

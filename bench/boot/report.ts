@@ -5,7 +5,7 @@
  * included), and memory after a full GC.
  */
 import { performance } from 'node:perf_hooks'
-import { bootRoutes, BootRoute } from './routes'
+import { bootApp, BootApp, BootShape } from './routes'
 
 export const BOOT_PREFIX = 'BOOT '
 
@@ -18,9 +18,9 @@ export interface BootMeasurement {
   readonly heapUsedBytes: number
 }
 
-export function measureBoot(build: (routes: BootRoute[]) => Promise<unknown>): void {
+export function measureBoot(build: (app: BootApp) => Promise<unknown>): void {
   const count = Number(process.argv[2] ?? 1000)
-  const routes = bootRoutes(count)
+  const routes = bootApp(count, (process.argv[3] ?? 'distinct') as BootShape)
   const start = performance.now()
   const cpuStart = process.cpuUsage()
   build(routes).then(() => {

@@ -37,6 +37,34 @@ const SHAPES: readonly { name: string; props: (v: number) => Record<string, Sche
   { name: 'payments', props: (v) => ({ invoiceId: int(1), amount: num(0.01), method: { type: 'string', enum: ['card', 'transfer'] }, reference: str(64 + v) }), required: ['invoiceId', 'amount'] },
 ]
 
+/**
+ * How the routes' schemas relate. `distinct`: every route carries its own inline schemas, all
+ * different (the worst case for any cache). `shared`: ten resources, each with a body and a
+ * response schema added once with addSchema, and every route refers to its resource's pair with
+ * `$ref` (how a REST API of ten resources is usually written).
+ */
+export type BootShape = 'distinct' | 'shared'
+export const BOOT_SHAPES: readonly BootShape[] = ['distinct', 'shared']
+
+export interface BootApp {
+  readonly routes: BootRoute[]
+  /** Schemas to add with addSchema before the routes (empty for `distinct`). */
+  readonly shared: Schema[]
+}
+
+export function bootApp(count: number, shape: BootShape): BootApp {
+  if (shape === 'distinct') return { routes: bootRoutes(count), shared: [] }
+  const shared = SHAPES.flatMap((resource) => [
+    { $id: `${resource.name}New`, type: 'object', properties: resource.props(0), required: resource.required },
+    { $id: resource.name, type: 'object', properties: { id: int(1), ...resource.props(0) }, required: ['id'] },
+  ])
+  const routes = Array.from({ length: count }, (_, i) => {
+    const resource = SHAPES[i % SHAPES.length]
+    return { url: `/${resource.name}/v${Math.floor(i / SHAPES.length)}/r${i}`, body: { $ref: `${resource.name}New#` }, response: { $ref: `${resource.name}#` } }
+  })
+  return { routes, shared }
+}
+
 export function bootRoutes(count: number): BootRoute[] {
   const routes: BootRoute[] = []
   for (let i = 0; i < count; i++) {

@@ -17,7 +17,7 @@ export function bootTable(report: BootReport, reference: string): string {
     ratio(ref === undefined ? null : m.readyCpuMs / ref.readyCpuMs),
     ratio(ref === undefined ? null : m.rssBytes / ref.rssBytes),
   ])
-  const headers = [`boot, ${report.routes} schema routes`, 'to ready ms', 'CPU ms', 'from process start ms', 'RSS MB', 'heap MB',
+  const headers = [`boot, ${report.routes} routes, ${report.shape} schemas`, 'to ready ms', 'CPU ms', 'from process start ms', 'RSS MB', 'heap MB',
     `time ÷${reference}`, `CPU ÷${reference}`, `RSS ÷${reference}`]
   const runs = Math.max(0, ...Object.values(report.results).map((r) => r.median.runs))
   const skipped = Object.entries(report.skipped).map(([name, why]) => `skipped ${name}: ${why.split('\n')[0]}`)

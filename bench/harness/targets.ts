@@ -51,13 +51,13 @@ function bootChecks(boot: BootReport, reference: string): string[] {
     const cpu = m.readyCpuMs / ref.readyCpuMs
     const rss = m.rssBytes / ref.rssBytes
     const info = name === 'enclave-runtime' ? '' : ' (information)'
-    return `${mark(cpu <= MAX_BOOT_TIME && rss <= MAX_BOOT_RSS)}  boot      ${name.padEnd(18)} CPU ${x(cpu)} ${reference} (<= ${MAX_BOOT_TIME.toFixed(2)}), ` +
+    return `${mark(cpu <= MAX_BOOT_TIME && rss <= MAX_BOOT_RSS)}  boot ${boot.shape.padEnd(8)} ${name.padEnd(18)} CPU ${x(cpu)} ${reference} (<= ${MAX_BOOT_TIME.toFixed(2)}), ` +
       `RSS ${x(rss)} (<= ${MAX_BOOT_RSS.toFixed(2)});  wall clock ${x(m.readyMs / ref.readyMs)}${info}`
   })
 }
 
-export function targetLines(rows: readonly Row[], boot: BootReport | null, reference: string, baseline: string): string {
-  const lines = [...throughputChecks(rows, reference, baseline), ...(boot === null ? [] : bootChecks(boot, reference))]
+export function targetLines(rows: readonly Row[], boot: readonly BootReport[], reference: string, baseline: string): string {
+  const lines = [...throughputChecks(rows, reference, baseline), ...boot.flatMap((report) => bootChecks(report, reference))]
   if (lines.length === 0) return 'targets: no Enclave contender was measured, nothing to check'
   return ['targets (judged on CPU per request; req/s ratios alongside):', ...lines.map((l) => `  ${l}`)].join('\n')
 }
