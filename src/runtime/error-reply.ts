@@ -39,7 +39,9 @@ export function handleError(reply: ReplyImpl, thrown: unknown): void {
   const res = reply.raw
   if (res.headersSent || res.destroyed) {
     reply.request.log.error({ reqId: reply.request.id, err: error }, 'error after the response had started')
-    if (!res.destroyed) res.destroy()
+    // Mid-body, a closed connection is the only honest signal left. A response already ended
+    // is complete: destroying now would cut the keep-alive connection under the next request.
+    if (!res.destroyed && !res.writableEnded) res.destroy()
     return
   }
   reply.state = ReplyState.Open
@@ -140,11 +142,14 @@ export function defaultErrorReply(reply: ReplyImpl, error: AnyError): void {
 
 /**
  * The last resort, when even the built-in reply failed (a payload hook that always throws, a
- * header Node refuses): only the headers this function sets, straight to the socket.
+ * header Node refuses) or could not finish in time (handler-timeout.ts): only the headers this
+ * function sets, straight to the socket. State `Written` makes a payload still on its way
+ * through the hooks a no-op when it arrives (send.ts).
  */
-function writeFallback(reply: ReplyImpl, error: AnyError): void {
+export function writeFallback(reply: ReplyImpl, error: AnyError): void {
   const payload = defaultPayload(reply, error)
   const body = errorPayloadSerializer(payload)
+  if (reply.timer !== null) { clearTimeout(reply.timer); reply.timer = null }
   reply.state = ReplyState.Written
   reply.statusCode = payload.statusCode
   reply.headerMap = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) }

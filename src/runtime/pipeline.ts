@@ -4,6 +4,7 @@ import type { CompiledRoute } from './compiled-route'
 import { FrameworkError } from './errors/framework-error'
 import { runObserverHooks, runRequestHooks, isThenable } from './hook-runner'
 import { answerWithoutReply, replyWithError } from './error-reply'
+import { armHandlerTimeout } from './handler-timeout'
 import type { ReplyImpl } from './reply'
 import type { RequestImpl } from './request'
 import type { ServerContext } from './server-context'
@@ -52,12 +53,15 @@ export function handleRequest(ctx: ServerContext, raw: IncomingMessage, res: Ser
     reply.send(new FrameworkError('ENC_ERR_QUERY_TOO_MANY_KEYS', `The query string has more than ${ctx.maxQueryKeys} keys`, { statusCode: 414 }))
     return
   }
+  // Armed here, after the answers above that are written at once: they need no deadline.
+  if (ctx.handlerTimeout > 0) armHandlerTimeout(reply, ctx.handlerTimeout)
   if (route.onRequest !== null) runRequestHooks(route.onRequest, request, reply, preParsingStage, replyWithError)
   else preParsingStage(request, reply)
 }
 
+/** Named parameters only: a wildcard's rest of the path (`/files/*`) may be as long as a URL. */
 function paramTooLong(params: Record<string, unknown>, max: number): boolean {
-  for (const key in params) if ((params[key] as string).length > max) return true
+  for (const key in params) if (key !== '*' && (params[key] as string).length > max) return true
   return false
 }
 

@@ -12,6 +12,7 @@ export const enum ReplyState { Open = 0, Sending = 1, Written = 2 }
 export const reservedReplyNames: ReadonlySet<string> = new Set([
   'raw', 'request', 'route', 'sent', 'statusCode', 'code', 'status', 'header', 'headers', 'getHeader', 'removeHeader',
   'hasHeader', 'type', 'serializer', 'send', 'headerMap', 'state', 'customSerializer', 'errorDepth', 'onErrorRan', 'constructor',
+  'timer', 'receivingBody', 'timedOut',
   // A reply with `then` would be taken for a promise when an async handler returns it.
   'then',
 ])
@@ -32,6 +33,12 @@ export class ReplyImpl {
   /** Index of the next error handler to try (nearest scope first). */
   errorDepth: number
   onErrorRan: boolean
+  /** The handlerTimeout timer (handler-timeout.ts); null when off or once the reply is written. */
+  timer: NodeJS.Timeout | null
+  /** True while read-body.ts waits for the body: the client's slowness is not the handler's. */
+  receivingBody: boolean
+  /** Set when handlerTimeout fired once: a second expiry writes the 503 past every hook. */
+  timedOut: boolean
 
   constructor(raw: ServerResponse, request: RequestImpl, route: CompiledRoute) {
     this.raw = raw
@@ -43,6 +50,9 @@ export class ReplyImpl {
     this.customSerializer = null
     this.errorDepth = 0
     this.onErrorRan = false
+    this.timer = null
+    this.receivingBody = false
+    this.timedOut = false
   }
 
   /** True once `send` accepted a payload (the bytes may still be on their way through onSend hooks). */

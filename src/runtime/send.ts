@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream'
 import { FrameworkError } from './errors/framework-error'
 import { handleError } from './error-reply'
 import { runPayloadHooks } from './hook-runner'
+import { disarmHandlerTimeout } from './handler-timeout'
 import { ReplyState, writeHead, type ReplyImpl } from './reply'
 import { pickSerializer } from './schemas'
 
@@ -80,14 +81,29 @@ function onSendStage(reply: ReplyImpl, payload: unknown): void {
 
 /** A failure after send() was accepted: reopen the reply so that the error handlers can answer. */
 function failSend(reply: ReplyImpl, error: unknown): void {
+  // The handler timeout already answered while this payload was in the hooks: nothing to reopen.
+  if (reply.state === ReplyState.Written) {
+    reply.request.log.error({ reqId: reply.request.id, err: error }, 'sending a reply failed after the reply was written')
+    return
+  }
   reply.state = ReplyState.Open
   handleError(reply, error)
 }
 
+/** A failure inside write() itself, after it marked the reply written: the same, reopened. */
+function failWrite(reply: ReplyImpl, error: unknown): void {
+  reply.state = ReplyState.Sending
+  failSend(reply, error)
+}
+
 function write(reply: ReplyImpl, payload: unknown): void {
   const res = reply.raw
+  // A payload that arrives after the handler timeout wrote its 503 past the hooks is dropped.
+  if (reply.state === ReplyState.Written) { discard(payload); return }
   reply.state = ReplyState.Written
-  if (res.destroyed) return
+  disarmHandlerTimeout(reply)
+  // The client is gone: nothing to write, but a stream payload (a file, say) must still be closed.
+  if (res.destroyed) { discard(payload); return }
   const headers = reply.headerMap
   if (payload === undefined || payload === null) {
     if (reply.statusCode !== 204 && reply.statusCode !== 304) headers['content-length'] = '0'
@@ -102,7 +118,7 @@ function write(reply: ReplyImpl, payload: unknown): void {
     writeStream(reply, payload)
     return
   } else {
-    failSend(reply, new FrameworkError('ENC_ERR_REPLY_SERIALIZATION', 'an onSend hook returned a payload that is not a string, Buffer or stream', { statusCode: 500 }))
+    failWrite(reply, new FrameworkError('ENC_ERR_REPLY_SERIALIZATION', 'an onSend hook returned a payload that is not a string, Buffer or stream', { statusCode: 500 }))
     return
   }
   if (writeHeadOrFail(reply)) res.end(payload)
@@ -114,7 +130,7 @@ function writeHeadOrFail(reply: ReplyImpl): boolean {
     writeHead(reply)
     return true
   } catch (error) {
-    failSend(reply, new FrameworkError('ENC_ERR_REPLY_INVALID_HEADER',
+    failWrite(reply, new FrameworkError('ENC_ERR_REPLY_INVALID_HEADER',
       `${reply.request.method} ${reply.route.path ?? reply.request.url}: a reply header was refused: ${error instanceof Error ? error.message : String(error)}`,
       { statusCode: 500, cause: error }))
     return false
@@ -128,9 +144,13 @@ function writeStream(reply: ReplyImpl, stream: Readable): void {
   stream.once('error', (error) => {
     reply.request.log.error({ reqId: reply.request.id, err: error }, 'the response stream failed')
     if (res.headersSent) res.destroy()
-    else failSend(reply, error)
+    else failWrite(reply, error)
   })
   if (!writeHeadOrFail(reply)) { stream.destroy(); return }
   res.once('close', () => { if (!stream.destroyed) stream.destroy() })
   stream.pipe(res)
+}
+
+function discard(payload: unknown): void {
+  if (typeof payload === 'object' && payload !== null && isStream(payload) && typeof payload.destroy === 'function') payload.destroy()
 }

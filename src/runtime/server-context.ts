@@ -8,6 +8,7 @@ import type { Logger, ServerOptions } from './types'
 import type { RouteDefinition } from './route-declaration'
 import { jsonParser, textParser } from './body/json-parser'
 import type { BodyParser } from './body/parser-table'
+import { resolveLimits, type ServerLimits } from './server-options'
 
 /** One registration waiting to run: avvio's model, a tree in registration order. */
 export interface PluginNode {
@@ -30,6 +31,11 @@ export class ServerContext {
   readonly maxJsonDepth: number
   readonly pluginTimeout: number
   readonly closeTimeout: number
+  /** Milliseconds a request body may take to arrive (0: no limit); read-body.ts. */
+  readonly bodyTimeout: number
+  /** Milliseconds a request may go unanswered (0: no limit); handler-timeout.ts. */
+  readonly handlerTimeout: number
+  readonly limits: ServerLimits
   readonly router: Router
   readonly schemaCompilers: SchemaCompilers
   readonly parseQuery: (url: string) => Record<string, unknown>
@@ -57,12 +63,15 @@ export class ServerContext {
   constructor(options: ServerOptions) {
     this.options = options
     this.log = resolveLogger(options.logger)
-    this.bodyLimit = options.bodyLimit ?? 1024 * 1024
-    this.maxParamLength = options.maxParamLength ?? 100
-    this.maxQueryKeys = options.maxQueryKeys ?? 1000
-    this.maxJsonDepth = options.maxJsonDepth ?? 1000
-    this.pluginTimeout = options.pluginTimeout ?? 10_000
-    this.closeTimeout = options.closeTimeout ?? 10_000
+    const limits = this.limits = resolveLimits(options)
+    this.bodyLimit = limits.bodyLimit
+    this.maxParamLength = limits.maxParamLength
+    this.maxQueryKeys = limits.maxQueryKeys
+    this.maxJsonDepth = limits.maxJsonDepth
+    this.pluginTimeout = limits.pluginTimeout
+    this.closeTimeout = limits.closeTimeout
+    this.bodyTimeout = limits.bodyTimeout
+    this.handlerTimeout = limits.handlerTimeout
     this.defaultParsers = new Map([['application/json', jsonParser(this.maxJsonDepth)], ['text/plain', textParser]])
     this.router = createRouter({ maxQueryKeys: this.maxQueryKeys })
     this.schemaCompilers = new SchemaCompilers({ validator: options.validator, schemaController: options.schemaController })

@@ -169,12 +169,24 @@ export interface ServerOptions {
   pluginTimeout?: number
   /** close() force-closes connections still busy after this many ms. Default 10000. */
   closeTimeout?: number
-  /** Time allowed for the request line and headers, answered 408. Default 30000. */
+  /** Time allowed for the request line and headers, answered 408 and closed. Default 30000; 0 turns it off. */
   headersTimeout?: number
-  /** Time allowed for the whole request, body included. Default 120000. */
+  /** Time allowed for the whole request, body included, answered 408 and closed (Node's). Default 120000; 0 turns it off. */
   requestTimeout?: number
   /** Idle keep-alive connections are closed after this many ms. Default 5000. */
   keepAliveTimeout?: number
+  /**
+   * Time allowed for a request body to arrive once the server starts reading it, so a body
+   * trickled a byte at a time cannot hold a socket: answered 408 (ENC_ERR_CTP_BODY_TIMEOUT)
+   * and closed. Default 60000; 0 turns it off.
+   */
+  bodyTimeout?: number
+  /**
+   * Time allowed from a request's arrival to its reply (hooks, handler, serialization), not
+   * counting time spent waiting for its body: answered 503 (ENC_ERR_HANDLER_TIMEOUT) and logged.
+   * The handler is not stopped; what it sends later is ignored. Default 60000; 0 turns it off.
+   */
+  handlerTimeout?: number
 }
 
 /**

@@ -1,6 +1,7 @@
 import { FrameworkError } from '../errors/framework-error'
 import type { ReplyImpl } from '../reply'
 import { replyWithError } from '../error-reply'
+import { disarmHandlerTimeout, restartHandlerTimeout } from '../handler-timeout'
 import type { RequestImpl } from '../request'
 import { isJsonMediaType, mediaTypeOf } from './media-type'
 
@@ -16,11 +17,16 @@ function tooLarge(limit: number): FrameworkError {
   return new FrameworkError('ENC_ERR_CTP_BODY_TOO_LARGE', `Request body is too large: the limit is ${limit} bytes`, { statusCode: 413 })
 }
 
+function tooSlow(ms: number): FrameworkError {
+  return new FrameworkError('ENC_ERR_CTP_BODY_TIMEOUT', `The request body was not received within ${ms} ms`, { statusCode: 408 })
+}
+
 /**
  * Picks the parser for the request's media type and feeds it the body. The limit is enforced
  * on bytes actually received (chunked bodies too); a declared Content-Length over the limit is
  * refused before reading. After a 413 the connection is closed rather than drained, so a client
- * cannot keep it busy with an endless body.
+ * cannot keep it busy with an endless body. `bodyTimeout` bounds the whole read (not the gap
+ * between chunks): a body trickled a byte at a time gets a 408 and a closed connection.
  */
 export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: number, next: Next): void {
   const raw = request.raw
@@ -54,8 +60,16 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
     }
     chunks.push(chunk)
   }
+  const bodyTimeout = reply.route.scope.context.bodyTimeout
+  const onTimeout = (): void => {
+    cleanup()
+    reply.header('connection', 'close')
+    reply.send(tooSlow(bodyTimeout))
+  }
+  const timer = bodyTimeout > 0 ? setTimeout(onTimeout, bodyTimeout) : null
   const onEnd = (): void => {
     cleanup()
+    restartHandlerTimeout(reply)
     const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received)
     let parsed: unknown
     try {
@@ -76,14 +90,17 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
     next(request, reply)
   }
   // The client went away mid-body: nobody is left to answer; the socket's close ends the request.
-  const onError = (): void => { cleanup(); request.aborted = true }
+  const onError = (): void => { cleanup(); disarmHandlerTimeout(reply); request.aborted = true }
   const cleanup = (): void => {
     if (finished) return
     finished = true
+    reply.receivingBody = false
+    if (timer !== null) clearTimeout(timer)
     raw.removeListener('data', onData)
     raw.removeListener('end', onEnd)
     raw.removeListener('error', onError)
   }
+  reply.receivingBody = true
   raw.on('data', onData)
   raw.on('end', onEnd)
   raw.on('error', onError)
