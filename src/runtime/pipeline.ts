@@ -14,7 +14,7 @@ import type { HttpPart } from './schemas/types'
 
 /**
  * The request path, top to bottom:
- *   router.find -> new route.Request -> onRequest -> preParsing -> parse body -> preValidation
+ *   router.find -> new route.Request -> onRequest -> URL limits -> preParsing -> parse body -> preValidation
  *   -> validate (params, body, querystring, headers) -> preHandler -> handler -> reply.send
  * Each stage is one `null` test when the route has nothing for it. Nothing is resolved here
  * that could have been resolved at boot.
@@ -44,19 +44,29 @@ export function handleRequest(ctx: ServerContext, raw: IncomingMessage, res: Ser
     return
   }
   if (route.observesEnd) res.once('close', () => onEnd(request, reply))
-  if (route.hasParams && paramTooLong(params, ctx.maxParamLength)) {
+  if (ctx.handlerTimeout > 0) armHandlerTimeout(reply, ctx.handlerTimeout)
+  if (route.onRequest !== null) runRequestHooks(route.onRequest, request, reply, limitsStage, replyWithError)
+  else limitsStage(request, reply)
+}
+
+/**
+ * The URL limits, after onRequest so that every request meets the same hooks: a 414 reaches
+ * onResponse only after having been through onRequest, as every other answer does (a count
+ * kept by the two hooks returns to zero).
+ */
+function limitsStage(request: RequestImpl, reply: ReplyImpl): void {
+  const route = reply.route
+  const ctx = route.scope.context
+  if (route.hasParams && paramTooLong(request.params, ctx.maxParamLength)) {
     reply.send(new FrameworkError('ENC_ERR_PARAM_TOO_LONG', `A route parameter is longer than ${ctx.maxParamLength} characters`, { statusCode: 414 }))
     return
   }
   // The query parser refuses (rather than truncates) a query with too many keys: see router.ts.
-  if (query === TOO_MANY_QUERY_KEYS) {
+  if (request.query === TOO_MANY_QUERY_KEYS) {
     reply.send(new FrameworkError('ENC_ERR_QUERY_TOO_MANY_KEYS', `The query string has more than ${ctx.maxQueryKeys} keys`, { statusCode: 414 }))
     return
   }
-  // Armed here, after the answers above that are written at once: they need no deadline.
-  if (ctx.handlerTimeout > 0) armHandlerTimeout(reply, ctx.handlerTimeout)
-  if (route.onRequest !== null) runRequestHooks(route.onRequest, request, reply, preParsingStage, replyWithError)
-  else preParsingStage(request, reply)
+  preParsingStage(request, reply)
 }
 
 /** Named parameters only: a wildcard's rest of the path (`/files/*`) may be as long as a URL. */
