@@ -20,12 +20,15 @@ export interface Router {
 
 /**
  * Node's querystring parser with a key limit that fails loudly: a query with more keys than
- * `maxKeys` is refused, never silently cut (the default of `querystring.parse` drops the rest).
+ * `maxKeys` is refused, never silently cut. `querystring.parse`'s own `maxKeys` counts pairs and
+ * drops the rest without a word (`a=1&a=2&...` would lose values, and the keys after them), so
+ * it is turned off (0) and the distinct keys are counted here instead. Parsing every pair is
+ * bounded anyway: the URL is part of the request head, which Node caps (16 KiB by default).
  */
 export function queryParser(maxKeys: number): (text: string) => Record<string, unknown> {
   return (text) => {
     if (text.length === 0) return {}
-    const parsed = parseQueryString(text, '&', '=', { maxKeys: maxKeys + 1 }) as Record<string, unknown>
+    const parsed = parseQueryString(text, '&', '=', { maxKeys: 0 }) as Record<string, unknown>
     if (Object.keys(parsed).length > maxKeys) return TOO_MANY_QUERY_KEYS
     return parsed
   }
