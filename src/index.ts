@@ -1,4 +1,6 @@
-// Enclave's public surface, listed name by name. Internals (ScopeImpl, CompiledRoute, the
+// Enclave's public surface, listed name by name. `Reply` is both the @Reply() parameter
+// decorator and the reply type (src/decorators/params.ts), so `@Reply() reply: Reply` reads naturally.
+// Internals (ScopeImpl, CompiledRoute, the
 // pipeline, boot and compile steps, metadata keys) are not exported on purpose: free to change.
 import 'reflect-metadata'
 
@@ -15,7 +17,7 @@ export {
 export { errorCodeTable } from './error-code-table'
 
 export type {
-  Scope, Request, Reply as ReplyObject, RouteOptions, RouteShorthandOptions, Handler, RequestHook, PayloadHook, ErrorHook,
+  Scope, Request, RouteOptions, RouteShorthandOptions, Handler, RequestHook, PayloadHook, ErrorHook,
   ErrorHandler as ErrorHandlerFn, NotFoundHandler, HookName, Plugin, AsyncPlugin, CallbackPlugin, PluginOptions,
   ServerOptions, ListenOptions, InjectOptions, InjectResponse, ValidationError, Logger, ContentTypeParserFn,
   ContentTypeParserOptions, DoneFn, JsonSchema, SharedSchema, RouteSchema, HttpPart, ValidatorCompiler,
