@@ -64,11 +64,13 @@ async function main(): Promise<void> {
     const before = await memoryOf(child, true)
     const samples: MemorySample[] = []
     const started = Date.now()
+    let nextProgress = 60
     const sample = async (): Promise<void> => {
       const second = Math.round((Date.now() - started) / 1000)
       const rss = procRss(pid) ?? (await memoryOf(child, false)).memory?.rss ?? 0
       samples.push({ second, rssBytes: rss })
-      if (second > 0 && second % 60 === 0) log(`  ${second} s: RSS ${mib(rss)} MiB`)
+      // Timers drift: a progress line on crossing each minute, not on an exact second.
+      if (second >= nextProgress) { log(`  ${second} s: RSS ${mib(rss)} MiB`); nextProgress += 60 }
     }
     await sample()
     const sampler = setInterval(() => { sample().catch((error: Error) => log(`  sample failed: ${error.message}`)) }, 1000)

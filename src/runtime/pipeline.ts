@@ -170,17 +170,21 @@ function handlerStage(request: RequestImpl, reply: ReplyImpl): void {
     result.then((value) => afterAsyncHandler(reply, value), (error: unknown) => replyWithError(reply, error))
     return
   }
-  if (!reply.sent) reply.send(result)
+  // Also when the handler already sent: send() logs the second payload (ENC_ERR_REPLY_ALREADY_SENT).
+  reply.send(result)
 }
 
 /**
  * An async handler's resolved value is the payload. Resolving `undefined` without having sent
  * anything would leave the client hanging: it is answered 500 and logged, unless the handler
- * returned the reply itself (the explicit "I will send later" signal) or set status 204.
+ * returned the reply itself (the explicit "I will send later" signal) or set status 204. A value
+ * resolved after the reply went out (sent by the handler, or the 503 of handlerTimeout) is
+ * handed to send() all the same, which logs and drops it: a second answer is a bug to see.
  */
 function afterAsyncHandler(reply: ReplyImpl, value: unknown): void {
-  if (reply.sent || value === reply) return
+  if (value === reply) return
   if (value !== undefined) { reply.send(value); return }
+  if (reply.sent) return
   if (reply.statusCode === 204) { reply.send(); return }
   reply.send(new FrameworkError('ENC_ERR_REPLY_NOTHING_SENT',
     `${reply.request.method} ${reply.route.path ?? reply.request.url}: the async handler resolved undefined without sending a reply. Return the payload, or return reply after calling reply.send().`,

@@ -1,0 +1,174 @@
+// What a client sees when the application fails, and what the log gets: a 5xx says nothing,
+// the log says everything with the request id; nothing hangs, nothing is sent half.
+import { Readable } from 'node:stream'
+import { expect } from 'chai'
+import { expectErrorShape, GENERIC_500, listening, rawClient, recordingLogger, server, sleep, within } from './helpers'
+import { HttpError } from '../../src/runtime'
+
+describe('hardening: error replies', () => {
+  describe('5xx: a generic body; the message and stack go to the log with the request id', () => {
+    it('an unexpected throw', async () => {
+      const logger = recordingLogger()
+      const app = server({ logger })
+      app.get('/x', async () => { throw new Error('db password is hunter2') })
+      const res = await app.inject({ url: '/x' })
+      expect(res.statusCode).to.equal(500)
+      expect(JSON.parse(res.body)).to.deep.equal(GENERIC_500)
+      expect(res.body).to.not.contain('hunter2')
+      const entry = logger.entries.find((e) => e.level === 'error')
+      expect(entry?.obj.reqId).to.match(/^req-/)
+      const err = entry?.obj.err as Error
+      expect(err.message).to.equal('db password is hunter2')
+      expect(err.stack).to.contain('error-replies.test')
+    })
+
+    it('the request id in the log is the one the request had', async () => {
+      const logger = recordingLogger()
+      let seen = ''
+      const app = server({ logger })
+      app.get('/x', async (request) => { seen = request.id; throw new Error('boom') })
+      await app.inject({ url: '/x' })
+      expect(logger.entries.find((e) => e.level === 'error')?.obj.reqId).to.equal(seen)
+    })
+
+    it('an error with statusCode 503 and a code shows neither its message nor its code', async () => {
+      const app = server()
+      app.get('/x', async () => { throw Object.assign(new Error('internal detail'), { statusCode: 503, code: 'DB_DOWN' }) })
+      const res = await app.inject({ url: '/x' })
+      expect(res.statusCode).to.equal(503)
+      expect(JSON.parse(res.body)).to.deep.equal({ statusCode: 503, error: 'Service Unavailable', message: 'Service Unavailable' })
+    })
+  })
+
+  describe('4xx, or expose: true, show their own message', () => {
+    it('a 4xx error', async () => {
+      const app = server()
+      app.get('/x', async () => { throw Object.assign(new Error('no such item'), { statusCode: 404 }) })
+      expect(JSON.parse((await app.inject({ url: '/x' })).body)).to.deep.equal({ statusCode: 404, error: 'Not Found', message: 'no such item' })
+    })
+
+    it('a 5xx marked expose: true, and an HttpError', async () => {
+      const app = server()
+      app.get('/a', async () => { throw Object.assign(new Error('try again in a minute'), { statusCode: 503, expose: true }) })
+      app.get('/b', async () => { throw new HttpError(502, 'upstream said no') })
+      expect(JSON.parse((await app.inject({ url: '/a' })).body).message).to.equal('try again in a minute')
+      expect(JSON.parse((await app.inject({ url: '/b' })).body).message).to.equal('upstream said no')
+    })
+  })
+
+  describe('throwing what is not an Error still gives the JSON shape', () => {
+    const cases: ReadonlyArray<readonly [string, () => unknown, number]> = [
+      ['a string', () => 'oops', 500],
+      ['a number', () => 42, 500],
+      ['null', () => null, 500],
+      ['undefined', () => undefined, 500],
+      ['a plain object without a status', () => ({ reason: 'x' }), 500],
+      ['a plain object with statusCode 409', () => ({ statusCode: 409, message: 'taken' }), 409],
+      ['a plain object with a bogus statusCode', () => ({ statusCode: 'abc', message: 'm' }), 500],
+    ]
+    for (const [label, make, status] of cases) {
+      for (const where of ['handler', 'onRequest hook'] as const) {
+        it(`${label}, from a ${where}: ${status}`, async () => {
+          const app = server()
+          if (where === 'handler') app.get('/x', async () => { throw make() })
+          else app.get('/x', { onRequest: async () => { throw make() } }, async () => 'never')
+          const res = await app.inject({ url: '/x' })
+          expect(res.statusCode).to.equal(status)
+          expectErrorShape(res.body, status)
+        })
+      }
+    }
+  })
+
+  describe('a response that cannot be serialized: a logged 500 with the generic body, never half a body', () => {
+    const circular = (): unknown => { const a: Record<string, unknown> = {}; a.self = a; return a }
+    const routes: ReadonlyArray<readonly [string, () => unknown, Record<string, unknown> | null]> = [
+      ['a BigInt', () => ({ n: 1n }), null],
+      ['a circular object', circular, null],
+      ['a BigInt in a property its schema leaves untyped', () => ({ n: 1n }), { type: 'object', properties: { n: {} } }],
+      ['a wrong type for its schema', () => ({ n: 'not a number' }), { type: 'object', properties: { n: { type: 'integer' } } }],
+      ['a missing required property', () => ({}), { type: 'object', required: ['n'], properties: { n: { type: 'integer' } } }],
+      ['an object where the schema wants an array', () => ({ a: 1 }), { type: 'array', items: { type: 'integer' } }],
+    ]
+    for (const [label, payload, schema] of routes) {
+      it(`${label}: 500 with a complete body, logged with the request id, and the connection still serves`, async () => {
+        const logger = recordingLogger()
+        const { address } = await listening((root) => {
+          root.get('/bad', { schema: schema === null ? {} : { response: { 200: schema } } }, async () => payload())
+          root.get('/ok', async () => ({ ok: true }))
+        }, { logger })
+        const client = await rawClient(address)
+        client.write('GET /bad HTTP/1.1\r\nHost: x\r\n\r\n')
+        const res = await client.next()
+        expect(res.status).to.equal(500)
+        expect(Number(res.headers['content-length'])).to.equal(Buffer.byteLength(res.body))
+        expect(JSON.parse(res.body)).to.deep.equal(GENERIC_500)
+        const entry = logger.entries.find((e) => e.level === 'error')
+        expect((entry?.obj.err as { code?: string }).code).to.equal('ENC_ERR_REPLY_SERIALIZATION')
+        expect(entry?.obj.reqId).to.be.a('string')
+        client.write('GET /ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+        expect((await client.next()).status).to.equal(200)
+      })
+    }
+
+    it('a stream that fails after its headers went out: the connection is closed (the honest signal), no crash', async () => {
+      const logger = recordingLogger()
+      const { address } = await listening((root) => {
+        root.get('/stream', async () => {
+          let sent = false
+          return new Readable({ read() { if (!sent) { sent = true; this.push('partial') } else this.destroy(new Error('disk gone')) } })
+        })
+      }, { logger })
+      const client = await rawClient(address)
+      client.write('GET /stream HTTP/1.1\r\nHost: x\r\n\r\n')
+      await client.waitClosed()
+      // Whatever bytes went out, they never make a complete response a client could take for a success.
+      let complete = true
+      await client.next(1_000).catch(() => { complete = false })
+      expect(complete).to.equal(false)
+      expect(logger.entries.some((e) => e.level === 'error' && (e.obj.err as Error | undefined)?.message === 'disk gone')).to.equal(true)
+    })
+
+    it('an onSend hook that throws on every payload, the error payload too: still one complete 500', async () => {
+      const app = server()
+      app.addHook('onSend', async () => { throw new Error('broken hook') })
+      app.get('/x', async () => ({ ok: true }))
+      const res = await within(app.inject({ url: '/x' }), 5_000, 'GET /x')
+      expect(res.statusCode).to.equal(500)
+      expect(JSON.parse(res.body)).to.deep.equal(GENERIC_500)
+    })
+  })
+
+  describe('a handler that replies wrongly: logged, never a hang, never a crash', () => {
+    it('an async handler resolving undefined without replying: 500 ENC_ERR_REPLY_NOTHING_SENT, logged', async () => {
+      const logger = recordingLogger()
+      const app = server({ logger })
+      app.get('/x', async () => undefined)
+      const res = await within(app.inject({ url: '/x' }), 5_000, 'GET /x')
+      expect(res.statusCode).to.equal(500)
+      expect(JSON.parse(res.body)).to.deep.equal(GENERIC_500)
+      expect((logger.entries.find((e) => e.level === 'error')?.obj.err as { code?: string }).code).to.equal('ENC_ERR_REPLY_NOTHING_SENT')
+    })
+
+    it('a reply sent twice: the first answer stands, the second is logged (ENC_ERR_REPLY_ALREADY_SENT)', async () => {
+      const logger = recordingLogger()
+      const app = server({ logger })
+      app.get('/x', (_request, reply) => { reply.send({ first: true }); reply.send({ second: true }) })
+      const res = await app.inject({ url: '/x' })
+      expect(JSON.parse(res.body)).to.deep.equal({ first: true })
+      expect(logger.entries.some((e) => e.level === 'warn' && e.obj.code === 'ENC_ERR_REPLY_ALREADY_SENT')).to.equal(true)
+    })
+
+    it('send() then return a value, send() then throw, send() from a later timer: each logged, one answer', async () => {
+      const logger = recordingLogger()
+      const app = server({ logger })
+      app.get('/a', async (_request, reply) => { reply.send('a'); return 'again' })
+      app.get('/b', async (_request, reply) => { reply.send('b'); throw new Error('after send') })
+      app.get('/c', (_request, reply) => { reply.send('c'); setTimeout(() => reply.send('late'), 5) })
+      for (const path of ['a', 'b', 'c']) expect((await app.inject({ url: `/${path}` })).body).to.equal(path)
+      await sleep(30)
+      expect(logger.entries.filter((e) => e.level === 'warn' || e.level === 'error').length).to.be.at.least(3)
+      expect((await app.inject({ url: '/a' })).statusCode).to.equal(200)
+    })
+  })
+})
