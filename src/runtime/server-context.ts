@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server } from 'node:http'
+import type { Socket } from 'node:net'
 import type { CompiledRoute } from './compiled-route'
 import type { ScopeImpl } from './scope'
 import { resolveLogger } from './logger'
@@ -47,6 +48,8 @@ export class ServerContext {
   closePromise: Promise<void> | null = null
   /** Set by close(): responses written from then on close their connection (reply.ts writeHead). */
   closing = false
+  /** Open connections, so close() can end those that never sent a byte (server.ts, server-lifecycle.ts). */
+  readonly sockets = new Set<Socket>()
   server!: Server
   rootScope!: ScopeImpl
   /** Not-found routes by prefix, longest first; the last one is the root's. */

@@ -28,8 +28,8 @@ export async function listenServer(context: ServerContext, portOrOptions?: numbe
 }
 
 /**
- * Stops accepting at once, closes idle keep-alive sockets, lets in-flight requests finish, and
- * force-closes what is still open after `closeTimeout`. Then runs onClose hooks, deepest
+ * Stops accepting at once, closes idle keep-alive sockets and connections that have not sent a
+ * byte, lets in-flight requests finish, and force-closes what is still open after `closeTimeout`. Then runs onClose hooks, deepest
  * scopes first (a plugin closes before what it depends on).
  */
 export function closeServer(context: ServerContext): Promise<void> {
@@ -46,6 +46,11 @@ async function close(context: ServerContext): Promise<void> {
       timer.unref()
       server.close(() => { clearTimeout(timer); resolve() })
       server.closeIdleConnections()
+      // Connected but silent: no request to finish, so nothing to wait for. Node counts these
+      // as busy (its parser is waiting for a first request), so closeIdleConnections() keeps
+      // them and close() would wait for closeTimeout or headersTimeout. A connection that has
+      // sent part of a request is left to finish it (or to time out).
+      for (const socket of context.sockets) if (socket.bytesRead === 0) socket.destroy()
     })
   }
   if (context.readyPromise === null) return

@@ -25,6 +25,12 @@ export function createServer(options: ServerOptions = {}): Scope {
     connectionsCheckingInterval: connectionsCheckingInterval(limits),
   }, (req, res) => handleRequest(context, req, res))
   context.server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket))
+  // Per connection, not per request: Node's closeIdleConnections() leaves alone a connection that
+  // has not sent a request yet, and close() must not wait closeTimeout for those (see close()).
+  context.server.on('connection', (socket: Socket) => {
+    context.sockets.add(socket)
+    socket.once('close', () => context.sockets.delete(socket))
+  })
   context.rootScope = new ScopeImpl({ context, parent: null, name: options.name ?? 'root', prefix: '' })
   return context.rootScope as unknown as Scope
 }
