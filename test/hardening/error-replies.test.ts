@@ -129,6 +129,21 @@ describe('hardening: error replies', () => {
       expect(logger.entries.some((e) => e.level === 'error' && (e.obj.err as Error | undefined)?.message === 'disk gone')).to.equal(true)
     })
 
+    it('a header value carrying CRLF (response splitting): refused, a logged 500 (ENC_ERR_REPLY_INVALID_HEADER), nothing injected', async () => {
+      const logger = recordingLogger()
+      const { address } = await listening((root) => {
+        root.get('/x', async (request, reply) => { reply.header('x-echo', String(request.query.v)); return { ok: true } })
+      }, { logger })
+      const client = await rawClient(address)
+      client.write('GET /x?v=a%0d%0aSet-Cookie:%20admin=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+      const res = await client.next()
+      expect(res.status).to.equal(500)
+      expect(res.headers['set-cookie']).to.equal(undefined)
+      expect(res.headers['x-echo']).to.equal(undefined)
+      expect(JSON.parse(res.body)).to.deep.equal(GENERIC_500)
+      expect((logger.entries.find((e) => e.level === 'error')?.obj.err as { code?: string }).code).to.equal('ENC_ERR_REPLY_INVALID_HEADER')
+    })
+
     it('an onSend hook that throws on every payload, the error payload too: still one complete 500', async () => {
       const app = server()
       app.addHook('onSend', async () => { throw new Error('broken hook') })
