@@ -91,6 +91,42 @@ describe('hardening: JSON input', () => {
     })
   })
 
+  describe('numbers a double cannot hold', () => {
+    const user = { type: 'object', properties: { id: { type: 'integer' }, score: { type: 'number' } } }
+    function userServer(): Scope {
+      const app = server()
+      app.put('/u', { schema: { body: user, response: { 200: user } } }, async (request) => request.body)
+      return app
+    }
+
+    // JSON.parse makes these ±Infinity, which passes `integer` in ajv 6 and then fails the
+    // response serializer: a 500 any client could cause, or a silent null.
+    for (const literal of ['1e309', '-1e999', '1E+400', '9'.repeat(400)]) {
+      it(`${literal.length > 20 ? `${literal.length} digits` : literal} in a JSON body is 400 ENC_ERR_CTP_INVALID_JSON, not a 500`, async () => {
+        const res = await userServer().inject({ method: 'PUT', url: '/u', headers: { 'content-type': 'application/json' }, payload: `{"id":${literal},"score":1}` })
+        expect(res.statusCode).to.equal(400)
+        expect(expectErrorShape(res.body, 400)).to.include({ code: 'ENC_ERR_CTP_INVALID_JSON' })
+      })
+    }
+
+    it('the largest doubles, tiny exponents and strings that look like exponents are accepted', async () => {
+      const app = userServer()
+      for (const body of ['{"id":1,"score":1e308}', '{"id":1,"score":1e-400}', '{"id":1,"score":1.7976931348623157e308}', '{"id":1,"name":"e123 1e999 ' + '9'.repeat(400) + '"}']) {
+        const res = await app.inject({ method: 'PUT', url: '/u', headers: { 'content-type': 'application/json' }, payload: body })
+        expect(res.statusCode, body.slice(0, 60)).to.equal(200)
+      }
+    })
+
+    // Left to src/runtime/schemas (not this suite's code): ajv 6's coerceTypes turns the strings
+    // "Infinity" and "1e309" from params and query strings into Infinity, which passes `integer`;
+    // echoing it into an integer response field is then a serializer 500.
+    it.skip('a params/query string coerced to Infinity is refused by the validator (ajv 6 coercion; pending in schemas/)', async () => {
+      const app = server()
+      app.get('/q', { schema: { querystring: { n: { type: 'integer' } }, response: { 200: { type: 'object', properties: { n: { type: 'integer' } } } } } }, async (request) => ({ n: request.query.n }))
+      expect((await app.inject({ url: '/q?n=1e309' })).statusCode).to.equal(400)
+    })
+  })
+
   describe('nesting depth: maxJsonDepth (default 1000) -> 400, so no depth reaches a 5xx', () => {
     it('the default allows 1000 levels and refuses 1001, objects and arrays alike', async () => {
       const app = echoServer()

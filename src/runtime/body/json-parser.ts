@@ -25,9 +25,33 @@ export function nestsDeeperThan(text: string, max: number): boolean {
 }
 
 /**
+ * A number literal too large for a double (`1e309`, 309+ digits) parses to ±Infinity, which
+ * JSON cannot express: it passes a `number` schema, and even `integer` in ajv 6, then makes the
+ * response serializer throw (a 500 any client could cause) or comes back as `null`. Only
+ * literals with a three-digit positive exponent or 309 digits in a row can overflow; the regular
+ * expression finds those (strings may match too: that only costs the walk below).
+ */
+const MAY_OVERFLOW = /[eE]\+?\d{3}|\d{309}/
+
+function hasNonFinite(root: unknown): boolean {
+  const stack: unknown[] = [root]
+  // Bounded by the number of values in the body; the depth limit was checked before parsing.
+  while (stack.length > 0) {
+    const value = stack.pop()
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return true
+    } else if (value !== null && typeof value === 'object') {
+      for (const key of Object.keys(value)) stack.push((value as Record<string, unknown>)[key])
+    }
+  }
+  return false
+}
+
+/**
  * The default JSON parser: refuses `__proto__` and `constructor.prototype` keys (also when
- * written with escapes: they are checked after decoding) and bodies nested deeper than
- * `maxDepth`, so no depth can reach a stack overflow in validation or serialization.
+ * written with escapes: they are checked after decoding), bodies nested deeper than
+ * `maxDepth`, so no depth can reach a stack overflow in validation or serialization, and
+ * numbers out of the range of a double.
  */
 export function jsonParser(maxDepth: number): BodyParser {
   const fn = (_request: unknown, body: string | Buffer): unknown => {
@@ -38,8 +62,9 @@ export function jsonParser(maxDepth: number): BodyParser {
     if (nestsDeeperThan(text, maxDepth)) {
       throw new FrameworkError('ENC_ERR_CTP_JSON_TOO_DEEP', `Body nests deeper than ${maxDepth} levels`, { statusCode: 400 })
     }
+    let parsed: unknown
     try {
-      return secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' })
+      parsed = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' })
     } catch (error) {
       const message = error instanceof Error ? error.message : ''
       if (message.startsWith('Object contains forbidden prototype property')) {
@@ -47,6 +72,10 @@ export function jsonParser(maxDepth: number): BodyParser {
       }
       throw new FrameworkError('ENC_ERR_CTP_INVALID_JSON', `Body is not valid JSON: ${message}`, { statusCode: 400 })
     }
+    if (MAY_OVERFLOW.test(text) && hasNonFinite(parsed)) {
+      throw new FrameworkError('ENC_ERR_CTP_INVALID_JSON', 'Body is not valid JSON: a number is out of range (larger than a double can hold)', { statusCode: 400 })
+    }
+    return parsed
   }
   return { fn, parseAs: 'string', bodyLimit: null }
 }
