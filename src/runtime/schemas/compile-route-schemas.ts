@@ -1,5 +1,6 @@
 import { translateCompileError } from './compile-errors'
 import { toPartValidator } from './part-validator'
+import { withFiniteGuard } from './finite-guard'
 import { createResponseSerializers, type ResponseSerializers } from './response-serializers'
 import { normalizeRouteSchema } from './route-schema'
 import { describeValue, schemaError } from './schema-codes'
@@ -56,7 +57,8 @@ export function compileRouteSchemas(input: CompileRouteSchemasInput): CompiledRo
     if (schema === null) continue
     const compiler = validatorCompiler ??= input.compilers.validatorFor(store)
     const fn = compileWith(() => compiler({ schema, method, url, httpPart: part }), { kind: 'validator', part, schema, input })
-    compiled[part] = toPartValidator(fn, { method, url, part })
+    const validator = toPartValidator(fn, { method, url, part })
+    compiled[part] = part === 'body' ? validator : withFiniteGuard(validator, schema)
   }
 
   if (normalized.response !== null) {
