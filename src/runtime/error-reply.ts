@@ -149,7 +149,7 @@ export function defaultErrorReply(reply: ReplyImpl, error: AnyError): void {
 export function writeFallback(reply: ReplyImpl, error: AnyError): void {
   const payload = defaultPayload(reply, error)
   const body = errorPayloadSerializer(payload)
-  if (reply.timer !== null) { clearTimeout(reply.timer); reply.timer = null }
+  if (reply.deadlineList !== null) reply.route.scope.context.deadlines.leave(reply)
   reply.state = ReplyState.Written
   reply.statusCode = payload.statusCode
   reply.headerMap = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) }

@@ -4,7 +4,7 @@ import type { CompiledRoute } from './compiled-route'
 import { FrameworkError } from './errors/framework-error'
 import { runObserverHooks, runRequestHooks, isThenable } from './hook-runner'
 import { answerWithoutReply, replyWithError } from './error-reply'
-import { armHandlerTimeout } from './handler-timeout'
+import { startHandlerDeadline } from './handler-timeout'
 import type { ReplyImpl } from './reply'
 import type { RequestImpl } from './request'
 import type { ServerContext } from './server-context'
@@ -44,7 +44,7 @@ export function handleRequest(ctx: ServerContext, raw: IncomingMessage, res: Ser
     return
   }
   if (route.observesEnd) res.once('close', () => onEnd(request, reply))
-  if (ctx.handlerTimeout > 0) armHandlerTimeout(reply, ctx.handlerTimeout)
+  if (ctx.handlerDeadline !== null) startHandlerDeadline(reply)
   if (route.onRequest !== null) runRequestHooks(route.onRequest, request, reply, limitsStage, replyWithError)
   else limitsStage(request, reply)
 }

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http'
 import { FrameworkError } from './errors/framework-error'
 import type { CompiledRoute } from './compiled-route'
 import type { RequestImpl } from './request'
+import type { DeadlineList } from './deadlines'
 import { sendReply } from './send'
 
 export type HeaderValue = string | number | readonly string[]
@@ -12,7 +13,7 @@ export const enum ReplyState { Open = 0, Sending = 1, Written = 2 }
 export const reservedReplyNames: ReadonlySet<string> = new Set([
   'raw', 'request', 'route', 'sent', 'statusCode', 'code', 'status', 'header', 'headers', 'getHeader', 'removeHeader',
   'hasHeader', 'type', 'serializer', 'send', 'headerMap', 'state', 'customSerializer', 'errorDepth', 'onErrorRan', 'constructor',
-  'timer', 'receivingBody', 'timedOut',
+  'deadlineList', 'deadlineSince', 'deadlinePrev', 'deadlineNext', 'onBodyTimeout', 'timedOut',
   // A reply with `then` would be taken for a promise when an async handler returns it.
   'then',
 ])
@@ -33,11 +34,14 @@ export class ReplyImpl {
   /** Index of the next error handler to try (nearest scope first). */
   errorDepth: number
   onErrorRan: boolean
-  /** The handlerTimeout timer (handler-timeout.ts); null when off or once the reply is written. */
-  timer: NodeJS.Timeout | null
-  /** True while read-body.ts waits for the body: the client's slowness is not the handler's. */
-  receivingBody: boolean
-  /** Set when handlerTimeout fired once: a second expiry writes the 503 past every hook. */
+  /** The deadline this reply is watched by (deadlines.ts): handlerTimeout or bodyTimeout; null when none. */
+  deadlineList: DeadlineList | null
+  deadlineSince: number
+  deadlinePrev: ReplyImpl | null
+  deadlineNext: ReplyImpl | null
+  /** Set by read-body.ts while it waits for the body: what bodyTimeout calls. */
+  onBodyTimeout: (() => void) | null
+  /** Set when handlerTimeout expired once: a second expiry writes the 503 past every hook. */
   timedOut: boolean
 
   constructor(raw: ServerResponse, request: RequestImpl, route: CompiledRoute) {
@@ -50,8 +54,11 @@ export class ReplyImpl {
     this.customSerializer = null
     this.errorDepth = 0
     this.onErrorRan = false
-    this.timer = null
-    this.receivingBody = false
+    this.deadlineList = null
+    this.deadlineSince = 0
+    this.deadlinePrev = null
+    this.deadlineNext = null
+    this.onBodyTimeout = null
     this.timedOut = false
   }
 

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream'
 import { FrameworkError } from './errors/framework-error'
 import { handleError } from './error-reply'
 import { runPayloadHooks } from './hook-runner'
-import { disarmHandlerTimeout } from './handler-timeout'
+import { endDeadline } from './handler-timeout'
 import { ReplyState, writeHead, type ReplyImpl } from './reply'
 import { pickSerializer } from './schemas'
 
@@ -101,7 +101,7 @@ function write(reply: ReplyImpl, payload: unknown): void {
   // A payload that arrives after the handler timeout wrote its 503 past the hooks is dropped.
   if (reply.state === ReplyState.Written) { discard(payload); return }
   reply.state = ReplyState.Written
-  disarmHandlerTimeout(reply)
+  endDeadline(reply)
   // The client is gone: nothing to write, but a stream payload (a file, say) must still be closed.
   if (res.destroyed) { discard(payload); return }
   const headers = reply.headerMap

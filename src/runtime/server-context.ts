@@ -10,6 +10,9 @@ import type { RouteDefinition } from './route-declaration'
 import { jsonParser, textParser } from './body/json-parser'
 import type { BodyParser } from './body/parser-table'
 import { resolveLimits, type ServerLimits } from './server-options'
+import { Deadlines, type DeadlineList } from './deadlines'
+import { onHandlerExpired } from './handler-timeout'
+import { onBodyExpired } from './body/read-body'
 
 /** One registration waiting to run: avvio's model, a tree in registration order. */
 export interface PluginNode {
@@ -37,6 +40,10 @@ export class ServerContext {
   /** Milliseconds a request may go unanswered (0: no limit); handler-timeout.ts. */
   readonly handlerTimeout: number
   readonly limits: ServerLimits
+  /** The sweeper behind both request timeouts, and their lists (null when the timeout is off). */
+  readonly deadlines: Deadlines
+  readonly handlerDeadline: DeadlineList | null
+  readonly bodyDeadline: DeadlineList | null
   readonly router: Router
   readonly schemaCompilers: SchemaCompilers
   readonly parseQuery: (url: string) => Record<string, unknown>
@@ -75,6 +82,9 @@ export class ServerContext {
     this.closeTimeout = limits.closeTimeout
     this.bodyTimeout = limits.bodyTimeout
     this.handlerTimeout = limits.handlerTimeout
+    this.deadlines = new Deadlines([limits.handlerTimeout, limits.bodyTimeout], this.log)
+    this.handlerDeadline = limits.handlerTimeout > 0 ? this.deadlines.list(limits.handlerTimeout, onHandlerExpired) : null
+    this.bodyDeadline = limits.bodyTimeout > 0 ? this.deadlines.list(limits.bodyTimeout, onBodyExpired) : null
     this.defaultParsers = new Map([['application/json', jsonParser(this.maxJsonDepth)], ['text/plain', textParser]])
     this.router = createRouter({ maxQueryKeys: this.maxQueryKeys })
     this.schemaCompilers = new SchemaCompilers({ validator: options.validator, schemaController: options.schemaController })

@@ -168,6 +168,20 @@ describe('hardening: timeouts', () => {
       }
     })
 
+    it('a slow async body parser: 503, and the handler does not run once the parser finally resolves', async () => {
+      let ran = false
+      const { address } = await listening((root) => {
+        root.addContentTypeParser('text/csv', async (_request, body) => { await sleep(400); return String(body).split(',') })
+        root.post('/csv', async () => { ran = true; return 'ran' })
+      }, { handlerTimeout: 200 })
+      const client = await rawClient(address)
+      client.write('POST /csv HTTP/1.1\r\nHost: x\r\nContent-Type: text/csv\r\nContent-Length: 3\r\n\r\na,b')
+      expect((await client.next()).status).to.equal(503)
+      await sleep(400)
+      expect(ran).to.equal(false)
+      client.destroy()
+    })
+
     it('time spent waiting for a slow body is not the handler\'s: a body slower than handlerTimeout is served', async () => {
       const { address } = await listening((root) => { root.post('/x', async (request) => request.body) }, { handlerTimeout: 200, bodyTimeout: 5_000 })
       const client = await rawClient(address)
@@ -186,7 +200,19 @@ describe('hardening: timeouts', () => {
       expect((await client.next()).status).to.equal(200)
     })
 
-    it('its timer is cleared when the reply is written: 300 answered requests leave no timers behind', async () => {
+    it('many at once: every hanging request gets its 503 and every answered one its 200', async () => {
+      const { address } = await listening((root) => {
+        root.get('/hang', () => new Promise(() => undefined))
+        root.get('/soon', async () => { await sleep(20); return { ok: true } })
+      }, { handlerTimeout: 200 })
+      const clients = await Promise.all(Array.from({ length: 30 }, () => rawClient(address)))
+      // Interleaved, so answered requests leave the deadline list from its middle.
+      clients.forEach((client, i) => client.write(`GET ${i % 2 === 0 ? '/hang' : '/soon'} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`))
+      const statuses = await Promise.all(clients.map(async (client) => (await client.next()).status))
+      expect(statuses).to.deep.equal(Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? 503 : 200)))
+    })
+
+    it('costs no timer per request: 300 answered requests leave no timers behind', async () => {
       const { address } = await listening((root) => { root.get('/x', async () => ({ ok: true })) }, { handlerTimeout: 60_000 })
       const timers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length
       const client = await rawClient(address)

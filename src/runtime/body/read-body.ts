@@ -1,7 +1,7 @@
 import { FrameworkError } from '../errors/framework-error'
 import type { ReplyImpl } from '../reply'
 import { replyWithError } from '../error-reply'
-import { disarmHandlerTimeout, restartHandlerTimeout } from '../handler-timeout'
+import { endDeadline, startHandlerDeadline } from '../handler-timeout'
 import type { RequestImpl } from '../request'
 import { isJsonMediaType, mediaTypeOf } from './media-type'
 
@@ -60,16 +60,13 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
     }
     chunks.push(chunk)
   }
-  const bodyTimeout = reply.route.scope.context.bodyTimeout
   const onTimeout = (): void => {
     cleanup()
     reply.header('connection', 'close')
-    reply.send(tooSlow(bodyTimeout))
+    reply.send(tooSlow(reply.route.scope.context.bodyTimeout))
   }
-  const timer = bodyTimeout > 0 ? setTimeout(onTimeout, bodyTimeout) : null
   const onEnd = (): void => {
     cleanup()
-    restartHandlerTimeout(reply)
     const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received)
     let parsed: unknown
     try {
@@ -85,23 +82,38 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
     }
   }
   const accept = (value: unknown): void => {
+    // An async parser that took too long: handlerTimeout has answered, the handler must not run.
+    if (reply.sent) return
     request.body = value
     request.bodyIsJson = mediaType !== null && isJsonMediaType(mediaType)
     next(request, reply)
   }
   // The client went away mid-body: nobody is left to answer; the socket's close ends the request.
-  const onError = (): void => { cleanup(); disarmHandlerTimeout(reply); request.aborted = true }
+  const onError = (): void => { cleanup(); endDeadline(reply); request.aborted = true }
+  // Whatever ends the read (the body, a 413, a 408), the handler's deadline runs again from here.
   const cleanup = (): void => {
     if (finished) return
     finished = true
-    reply.receivingBody = false
-    if (timer !== null) clearTimeout(timer)
+    reply.onBodyTimeout = null
+    startHandlerDeadline(reply)
     raw.removeListener('data', onData)
     raw.removeListener('end', onEnd)
     raw.removeListener('error', onError)
   }
-  reply.receivingBody = true
+  // The handler deadline pauses while the body arrives; bodyTimeout watches this phase instead.
+  const context = reply.route.scope.context
+  endDeadline(reply)
+  if (context.bodyDeadline !== null) {
+    reply.onBodyTimeout = onTimeout
+    context.deadlines.enter(context.bodyDeadline, reply)
+  }
   raw.on('data', onData)
   raw.on('end', onEnd)
   raw.on('error', onError)
+}
+
+/** bodyTimeout expired for `reply` (deadlines.ts): its reader answers 408 and closes. */
+export function onBodyExpired(reply: ReplyImpl): void {
+  const onTimeout = reply.onBodyTimeout
+  if (onTimeout !== null) onTimeout()
 }
