@@ -185,6 +185,8 @@ export interface ServerOptions {
    * Time allowed from a request's arrival to its reply (hooks, handler, serialization), not
    * counting time spent waiting for its body: answered 503 (ENC_ERR_HANDLER_TIMEOUT) and logged.
    * The handler is not stopped; what it sends later is ignored. Default 60000; 0 turns it off.
+   * Like bodyTimeout, checked by a periodic sweep: it fires up to a quarter of its value (at most
+   * 1 s) late.
    */
   handlerTimeout?: number
 }

@@ -89,7 +89,7 @@ export function queryString(r: Random): string {
   const count = int(r, 6)
   for (let i = 0; i < count; i++) {
     const key = r() < 0.6 ? pick(r, ['q', 'limit', 'tags', 'tags[]', 'x']) : encodeLoosely(r, randomString(r))
-    const value = r() < 0.5 ? pick(r, ['abc', '1', '0', '100', '101', '-5', '2.5', 'true', '']) : encodeLoosely(r, randomString(r))
+    const value = r() < 0.5 ? pick(r, ['abc', '1', '0', '100', '101', '-5', '2.5', 'true', '', '1e309', 'Infinity', '-Infinity']) : encodeLoosely(r, randomString(r))
     parts.push(r() < 0.1 ? key : `${key}=${value}`)
   }
   if (r() < 0.05) for (let i = 0; i < 1001; i++) parts.push(`k${i}=1`)
@@ -98,7 +98,7 @@ export function queryString(r: Random): string {
 
 /** A path for the schema routes: ids valid, wrong, long, escaped or broken. */
 export function path(r: Random): string {
-  const id = pick(r, [String(1 + int(r, 1000)), '0', '-1', 'abc', '1.5', '9'.repeat(101), '%31%32', '%zz', '%E0%A4%A', '..', '%2e%2e', '"', '\\', encodeLoosely(r, randomString(r))])
+  const id = pick(r, [String(1 + int(r, 1000)), '0', '-1', 'abc', '1.5', '1e309', 'Infinity', '-1e999', '9'.repeat(101), '%31%32', '%zz', '%E0%A4%A', '..', '%2e%2e', '"', '\\', encodeLoosely(r, randomString(r))])
   return pick(r, [`/users/${id}`, `/users/${id}/`, `/users//${id}`, `/users/${id}/x`, `/items/${id}`, `/${id}`, `/search/${id}`])
 }
 
