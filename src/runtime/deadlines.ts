@@ -1,5 +1,6 @@
 import type { ReplyImpl } from './reply'
 import type { Logger } from './types'
+import { sweepInterval } from './server-options'
 
 /**
  * One kind of request deadline (handlerTimeout, bodyTimeout): a FIFO of the replies it watches.
@@ -38,8 +39,7 @@ export class Deadlines {
 
   constructor(timeoutsMs: readonly number[], log: Logger) {
     this.#log = log
-    const enabled = timeoutsMs.filter((ms) => ms > 0)
-    this.intervalMs = enabled.length === 0 ? 1000 : Math.min(1000, Math.max(10, Math.floor(Math.min(...enabled) / 4)))
+    this.intervalMs = sweepInterval(timeoutsMs, 1000)
   }
 
   /** A list for a timeout of `ms`; `onExpire` runs for each reply still in it when that is due. */

@@ -65,14 +65,22 @@ export function resolveLimits(options: ServerOptions): ServerLimits {
 }
 
 /**
+ * How often a sweep checks a set of timeouts: a quarter of the shortest one that is on, between
+ * 10 ms and 1 s. A timeout then fires at most a quarter of its value (and at most 1 s) late, for
+ * one cheap pass over what is pending. `whenOff` when every timeout is 0.
+ */
+export function sweepInterval(timeoutsMs: readonly number[], whenOff: number): number {
+  const enabled = timeoutsMs.filter((ms) => ms > 0)
+  if (enabled.length === 0) return whenOff
+  return Math.min(1000, Math.max(10, Math.floor(Math.min(...enabled) / 4)))
+}
+
+/**
  * How often Node checks for expired headers and request timeouts. Node's default is 30 s, so
- * without this a 200 ms headersTimeout would fire up to 30 s late; a quarter of the shortest
- * timeout, between 10 ms and 1 s, keeps the answer close to the limit for a cheap sweep.
+ * without this a 200 ms headersTimeout would fire up to 30 s late.
  */
 export function connectionsCheckingInterval(limits: ServerLimits): number {
-  const timeouts = [limits.headersTimeout, limits.requestTimeout].filter((t) => t > 0)
-  if (timeouts.length === 0) return 30_000
-  return Math.min(1000, Math.max(10, Math.floor(Math.min(...timeouts) / 4)))
+  return sweepInterval([limits.headersTimeout, limits.requestTimeout], 30_000)
 }
 
 function describe(value: unknown): string {
