@@ -10,7 +10,14 @@ export class FrameworkError extends Error {
   readonly statusCode: number | undefined
 
   constructor(code: string, message: string, options: { statusCode?: number; cause?: unknown } = {}) {
+    // A 4xx is the client's mistake (bad JSON, a too-large body ...): its stack would only point
+    // into the pipeline, and capturing it is the largest cost of a path any client can trigger
+    // at will. Boot errors and 5xx keep theirs.
+    const clientError = options.statusCode !== undefined && options.statusCode >= 400 && options.statusCode < 500
+    const limit = Error.stackTraceLimit
+    if (clientError) Error.stackTraceLimit = 0
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    if (clientError) Error.stackTraceLimit = limit
     this.name = 'FrameworkError'
     this.code = code
     this.statusCode = options.statusCode
