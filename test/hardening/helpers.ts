@@ -1,19 +1,8 @@
 import { connect, type Socket } from 'node:net'
 import { expect } from 'chai'
-import { createServer, type Logger, type Scope, type ServerOptions } from '../../src/runtime'
-
-/** Every server a hardening test creates; closed after each test, so a failing test leaks no socket. */
-const open: Scope[] = []
-
-afterEach(async () => {
-  while (open.length > 0) await (open.pop() as Scope).close()
-})
-
-export function server(options?: ServerOptions): Scope {
-  const app = createServer(options)
-  open.push(app)
-  return app
-}
+import type { Scope, ServerOptions } from '../../src/runtime'
+import { server } from '../support/servers'
+export { server, recordingLogger, type LogEntry } from '../support/servers'
 
 /** A server with `declare`'s routes, listening on 127.0.0.1; resolves to the app and its address. */
 export async function listening(declare: (root: Scope) => void, options?: ServerOptions): Promise<{ app: Scope; address: string }> {
@@ -23,14 +12,6 @@ export async function listening(declare: (root: Scope) => void, options?: Server
   return { app, address }
 }
 
-export interface LogEntry { level: 'info' | 'warn' | 'error' | 'debug'; obj: Record<string, unknown>; msg: string | undefined }
-
-/** A logger that keeps every call, for asserting on what the framework logs. */
-export function recordingLogger(): Logger & { entries: LogEntry[] } {
-  const entries: LogEntry[] = []
-  const at = (level: LogEntry['level']) => (obj: unknown, msg?: string): void => { entries.push({ level, obj: obj as Record<string, unknown>, msg }) }
-  return { entries, info: at('info'), warn: at('warn'), error: at('error'), debug: at('debug') }
-}
 
 /** Rejects when `promise` has not settled after `ms`: a hang guard, never a timing assertion. */
 export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {

@@ -1,63 +1,6 @@
 import { connect } from 'node:net'
-import { createServer, type Logger, type Scope, type ServerOptions } from '../../src/runtime'
 
-/** Every server a test creates; closed after each test, so a failing test leaks no socket. */
-const open: Scope[] = []
-
-afterEach(async () => {
-  while (open.length > 0) await (open.pop() as Scope).close()
-})
-
-/** A server closed after the current test. */
-export function server(options?: ServerOptions): Scope {
-  const app = createServer(options)
-  open.push(app)
-  return app
-}
-
-/** Creates a server, lets `declare` register on its root scope, and boots it. */
-export async function build(declare: (root: Scope) => void | Promise<void>, options?: ServerOptions): Promise<Scope> {
-  const app = server(options)
-  await declare(app)
-  await app.ready()
-  return app
-}
-
-/** What `ready()` rejected with; fails the test when it resolves. */
-export async function bootError(app: Scope): Promise<Error & { code?: string }> {
-  try {
-    await app.ready()
-  } catch (error) {
-    return error as Error & { code?: string }
-  }
-  throw new Error('ready() was expected to reject')
-}
-
-/** What `fn` threw synchronously; fails the test when it does not throw. */
-export function thrown(fn: () => unknown): Error & { code?: string } {
-  try {
-    fn()
-  } catch (error) {
-    return error as Error & { code?: string }
-  }
-  throw new Error('the call was expected to throw')
-}
-
-export interface LogEntry { level: 'info' | 'warn' | 'error' | 'debug'; obj: unknown; msg: string | undefined }
-
-/** A logger that keeps every call, for asserting on what the framework logs. */
-export function recordingLogger(): Logger & { entries: LogEntry[] } {
-  const entries: LogEntry[] = []
-  const at = (level: LogEntry['level']) => (obj: unknown, msg?: string): void => { entries.push({ level, obj, msg }) }
-  return { entries, info: at('info'), warn: at('warn'), error: at('error'), debug: at('debug') }
-}
-
-/** A promise with its resolve function outside: lets a test release a handler it holds. */
-export function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
-  let resolve!: (value: T) => void
-  const promise = new Promise<T>((r) => { resolve = r })
-  return { promise, resolve }
-}
+export { server, build, bootError, thrown, recordingLogger, deferred, type LogEntry } from '../support/servers'
 
 export interface RawResponse { status: number; headers: Record<string, string>; body: string }
 
