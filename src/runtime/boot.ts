@@ -29,7 +29,7 @@ async function boot(context: ServerContext): Promise<void> {
   context.booted = true
   compileServer(context)
   for (const scope of allScopes(context.rootScope)) {
-    for (const hook of scope.hooks.own('onReady')) await callLifecycleHook(hook.fn, hook.scope, [], hook.callback, context.pluginTimeout, `onReady hook in ${scope.path}`)
+    for (const hook of scope.hooks.own('onReady')) await callLifecycleHook(hook.fn, hook.scope, [], hook.callback, context.limits.pluginTimeout, `onReady hook in ${scope.path}`)
   }
 }
 
@@ -59,7 +59,7 @@ async function loadPlugin(context: ServerContext, node: PluginNode): Promise<voi
   const previous = context.currentNode
   context.currentNode = node
   try {
-    await callLifecycleHook(plugin, undefined, [scope, node.options], plugin.length >= 3, context.pluginTimeout, `plugin ${scope.path}`)
+    await callLifecycleHook(plugin, undefined, [scope, node.options], plugin.length >= 3, context.limits.pluginTimeout, `plugin ${scope.path}`)
   } finally {
     context.currentNode = previous
   }

@@ -26,7 +26,7 @@ export function onHandlerExpired(reply: ReplyImpl): void {
   const context = reply.route.scope.context
   const request = reply.request
   const error = new FrameworkError('ENC_ERR_HANDLER_TIMEOUT',
-    `${request.method} ${reply.route.path ?? request.url}: no reply within handlerTimeout (${context.handlerTimeout} ms); answered 503. ` +
+    `${request.method} ${reply.route.path ?? request.url}: no reply within handlerTimeout (${context.limits.handlerTimeout} ms); answered 503. ` +
     'The handler or a hook is still running and whatever it sends later is ignored: find what it waits for, or raise handlerTimeout.',
     { statusCode: 503 })
   if (!reply.timedOut && reply.state === ReplyState.Open) {

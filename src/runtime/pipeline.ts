@@ -57,13 +57,13 @@ export function handleRequest(ctx: ServerContext, raw: IncomingMessage, res: Ser
 function limitsStage(request: RequestImpl, reply: ReplyImpl): void {
   const route = reply.route
   const ctx = route.scope.context
-  if (route.hasParams && paramTooLong(request.params, ctx.maxParamLength)) {
-    reply.send(new FrameworkError('ENC_ERR_PARAM_TOO_LONG', `A route parameter is longer than ${ctx.maxParamLength} characters`, { statusCode: 414 }))
+  if (route.hasParams && paramTooLong(request.params, ctx.limits.maxParamLength)) {
+    reply.send(new FrameworkError('ENC_ERR_PARAM_TOO_LONG', `A route parameter is longer than ${ctx.limits.maxParamLength} characters`, { statusCode: 414 }))
     return
   }
   // The query parser refuses (rather than truncates) a query with too many keys: see router.ts.
   if (request.query === TOO_MANY_QUERY_KEYS) {
-    reply.send(new FrameworkError('ENC_ERR_QUERY_TOO_MANY_KEYS', `The query string has more than ${ctx.maxQueryKeys} keys`, { statusCode: 414 }))
+    reply.send(new FrameworkError('ENC_ERR_QUERY_TOO_MANY_KEYS', `The query string has more than ${ctx.limits.maxQueryKeys} keys`, { statusCode: 414 }))
     return
   }
   preParsingStage(request, reply)
@@ -85,7 +85,7 @@ function parsingStage(request: RequestImpl, reply: ReplyImpl): void {
   const method = request.method
   // A body on GET or HEAD is never parsed (nor read: Node discards it when the reply ends).
   if (method !== 'GET' && method !== 'HEAD' && hasBody(request)) {
-    parseBody(request, reply, reply.route.scope.context.bodyLimit, preValidationStage)
+    parseBody(request, reply, reply.route.scope.context.limits.bodyLimit, preValidationStage)
   } else {
     preValidationStage(request, reply)
   }

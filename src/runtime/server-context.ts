@@ -29,16 +29,7 @@ const REQUEST_ID_PATTERN = /^[\w.:@/+=-]{1,128}$/
 export class ServerContext {
   readonly options: ServerOptions
   readonly log: Logger
-  readonly bodyLimit: number
-  readonly maxParamLength: number
-  readonly maxQueryKeys: number
-  readonly maxJsonDepth: number
-  readonly pluginTimeout: number
-  readonly closeTimeout: number
-  /** Milliseconds a request body may take to arrive (0: no limit); read-body.ts. */
-  readonly bodyTimeout: number
-  /** Milliseconds a request may go unanswered (0: no limit); handler-timeout.ts. */
-  readonly handlerTimeout: number
+  /** Every limit and timeout, defaults applied and checked (server-options.ts). */
   readonly limits: ServerLimits
   /** The sweeper behind both request timeouts, and their lists (null when the timeout is off). */
   readonly deadlines: Deadlines
@@ -74,21 +65,13 @@ export class ServerContext {
     this.options = options
     this.log = resolveLogger(options.logger)
     const limits = this.limits = resolveLimits(options)
-    this.bodyLimit = limits.bodyLimit
-    this.maxParamLength = limits.maxParamLength
-    this.maxQueryKeys = limits.maxQueryKeys
-    this.maxJsonDepth = limits.maxJsonDepth
-    this.pluginTimeout = limits.pluginTimeout
-    this.closeTimeout = limits.closeTimeout
-    this.bodyTimeout = limits.bodyTimeout
-    this.handlerTimeout = limits.handlerTimeout
     this.deadlines = new Deadlines([limits.handlerTimeout, limits.bodyTimeout], this.log)
     this.handlerDeadline = limits.handlerTimeout > 0 ? this.deadlines.list(limits.handlerTimeout, onHandlerExpired) : null
     this.bodyDeadline = limits.bodyTimeout > 0 ? this.deadlines.list(limits.bodyTimeout, onBodyExpired) : null
-    this.defaultParsers = new Map([['application/json', jsonParser(this.maxJsonDepth)], ['text/plain', textParser]])
-    this.router = createRouter({ maxQueryKeys: this.maxQueryKeys })
+    this.defaultParsers = new Map([['application/json', jsonParser(limits.maxJsonDepth)], ['text/plain', textParser]])
+    this.router = createRouter({ maxQueryKeys: limits.maxQueryKeys })
     this.schemaCompilers = new SchemaCompilers({ validator: options.validator, schemaController: options.schemaController })
-    const parse = queryParser(this.maxQueryKeys)
+    const parse = queryParser(limits.maxQueryKeys)
     this.parseQuery = (url) => { const q = url.indexOf('?'); return q === -1 ? {} : parse(url.slice(q + 1)) }
     this.#idHeader = typeof options.requestIdHeader === 'string' ? options.requestIdHeader.toLowerCase() : null
     if (options.genReqId !== undefined) this.genReqId = options.genReqId

@@ -42,7 +42,7 @@ async function close(context: ServerContext): Promise<void> {
   context.closing = true
   if (server.listening) {
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => server.closeAllConnections(), context.closeTimeout)
+      const timer = setTimeout(() => server.closeAllConnections(), context.limits.closeTimeout)
       timer.unref()
       server.close(() => { clearTimeout(timer); resolve() })
       server.closeIdleConnections()
@@ -57,7 +57,7 @@ async function close(context: ServerContext): Promise<void> {
   await context.readyPromise.catch(() => undefined)
   for (const scope of allScopes(context.rootScope).reverse()) {
     for (const hook of scope.hooks.own('onClose')) {
-      await callLifecycleHook(hook.fn, hook.scope, [hook.scope], hook.callback, context.pluginTimeout, `onClose hook in ${scope.path}`)
+      await callLifecycleHook(hook.fn, hook.scope, [hook.scope], hook.callback, context.limits.pluginTimeout, `onClose hook in ${scope.path}`)
         .catch((error: unknown) => context.log.error({ err: error }, `onClose hook in ${scope.path} failed`))
     }
   }

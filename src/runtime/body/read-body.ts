@@ -63,7 +63,7 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
   const onTimeout = (): void => {
     cleanup()
     reply.header('connection', 'close')
-    reply.send(tooSlow(reply.route.scope.context.bodyTimeout))
+    reply.send(tooSlow(reply.route.scope.context.limits.bodyTimeout))
   }
   const onEnd = (): void => {
     cleanup()
