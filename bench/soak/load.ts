@@ -4,7 +4,8 @@
  * correct server gives; a request without an answer after `hangMs` counts as a hang.
  */
 import { Agent, request as httpRequest } from 'node:http'
-import { nextRequest, prng, type SoakRequest } from './requests'
+import { nextRequest, type SoakRequest } from './requests'
+import { mulberry32 } from '../harness/prng'
 
 export interface LoadTally {
   done: number
@@ -78,7 +79,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadTally> {
   const tally: LoadTally = { done: 0, statuses: {}, unexpected: {}, aborted: 0, hangs: 0, errors: {} }
   const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency })
   const worker = async (index: number): Promise<void> => {
-    const random = prng(options.seed + index)
+    const random = mulberry32(options.seed + index)
     // Bounded twice: by the deadline and by a count no loopback run of the allowed length reaches.
     for (let n = 0; n < 1e9 && Date.now() < options.deadline; n++) {
       await send(agent, options.port, nextRequest(random), options.hangMs, tally)

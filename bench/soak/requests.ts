@@ -18,18 +18,6 @@ export interface SoakRequest {
   readonly abort: boolean
 }
 
-/** mulberry32: a tiny seeded PRNG, so a soak run can be repeated request for request. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6D2B79F5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 const JSON_TYPE = { 'content-type': 'application/json' }
 
 type Maker = (random: () => number) => Omit<SoakRequest, 'kind' | 'abort'> & { abort?: boolean }

@@ -6,17 +6,7 @@
 
 export type Random = () => number
 
-/** mulberry32: a tiny seeded PRNG (32-bit state), good enough to spread test inputs. */
-export function mulberry32(seed: number): Random {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6D2B79F5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+export { mulberry32 } from '../../bench/harness/prng'
 
 export const int = (r: Random, max: number): number => Math.floor(r() * max)
 export const pick = <T>(r: Random, items: readonly T[]): T => items[int(r, items.length)]
