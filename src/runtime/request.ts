@@ -4,7 +4,7 @@ import type { Logger, ValidationError } from './types'
 /** The names a request decorator may not take: they are the request's own fields. */
 export const reservedRequestNames: ReadonlySet<string> = new Set([
   'id', 'raw', 'method', 'url', 'routePath', 'params', 'query', 'body', 'headers', 'validationError', 'log',
-  'routeConfig', 'bodyIsJson', 'aborted', 'constructor',
+  'routeConfig', 'bodyIsJson', 'aborted', 'headerValues', 'constructor',
 ])
 
 /**
@@ -20,7 +20,12 @@ export class RequestImpl {
   params: Record<string, unknown>
   query: Record<string, unknown>
   body: unknown
-  headers: Record<string, unknown>
+  /**
+   * Node builds `raw.headers` from the raw header list on first access, one property per header.
+   * Most GET routes never read a header, so the request takes the object only when asked.
+   * null: not read yet. Internal: use `headers`.
+   */
+  headerValues: Record<string, unknown> | null
   validationError: ValidationError | null
   readonly log: Logger
   readonly routeConfig: Record<string, unknown>
@@ -40,11 +45,21 @@ export class RequestImpl {
     this.params = params
     this.query = query
     this.body = undefined
-    this.headers = raw.headers as Record<string, unknown>
+    this.headerValues = null
     this.validationError = null
     this.log = log
     this.routeConfig = routeConfig
     this.bodyIsJson = false
     this.aborted = false
+  }
+
+  get headers(): Record<string, unknown> {
+    if (this.headerValues === null) this.headerValues = this.raw.headers as Record<string, unknown>
+    return this.headerValues
+  }
+
+  /** Header validation with coercion or defaults replaces the object with its validated copy. */
+  set headers(value: Record<string, unknown>) {
+    this.headerValues = value
   }
 }

@@ -26,10 +26,13 @@ export interface Router {
  * bounded anyway: the URL is part of the request head, which Node caps (16 KiB by default).
  */
 export function queryParser(maxKeys: number): (text: string) => Record<string, unknown> {
+  // A pair takes at least two characters with its separator, so a text this short cannot hold
+  // more than maxKeys keys and needs no count (the common case: no array allocated per request).
+  const shortEnough = maxKeys * 2 - 1
   return (text) => {
     if (text.length === 0) return {}
     const parsed = parseQueryString(text, '&', '=', { maxKeys: 0 }) as Record<string, unknown>
-    if (Object.keys(parsed).length > maxKeys) return TOO_MANY_QUERY_KEYS
+    if (text.length > shortEnough && Object.keys(parsed).length > maxKeys) return TOO_MANY_QUERY_KEYS
     return parsed
   }
 }

@@ -12,6 +12,14 @@ describe('runtime: request limits', () => {
     expect(handled).to.equal(true) // only by the first request
   })
 
+  it('the shortest query with one key too many (bare keys: a&b&c) is 414 too', async () => {
+    const app = await build((root) => { root.get('/q', async (req) => ({ query: req.query })) }, { maxQueryKeys: 2 })
+    await request(app.server).get('/q?a&b').expect(200, { query: { a: '', b: '' } })
+    await request(app.server).get('/q?a&b&c').expect(414)
+    // Repeated keys are one key: a long query of two distinct keys is within the limit.
+    await request(app.server).get('/q?a=1&a=2&a=3&b=4').expect(200, { query: { a: ['1', '2', '3'], b: '4' } })
+  })
+
   it('a route parameter longer than maxParamLength is 414', async () => {
     const app = await build((root) => { root.get('/u/:id', async (req) => ({ id: req.params.id })) }, { maxParamLength: 5 })
     await request(app.server).get('/u/12345').expect(200, { id: '12345' })

@@ -24,4 +24,34 @@ describe('numbers coerced from strings stay finite (ajv 6 coerces "Infinity" and
     expect(res.statusCode).to.equal(200)
     expect(res.json()).to.deep.equal({ n: 12, m: 1e308, list: [1, 2.5] })
   })
+
+  // The guard checks only the keys `properties` names as numeric when the schema says which
+  // they are; these schemas put numbers elsewhere, and every key must be checked.
+  const openSchemas: Array<[string, Record<string, unknown>]> = [
+    ['patternProperties', { type: 'object', patternProperties: { '^n': { type: 'number' } } }],
+    ['additionalProperties with a schema', { type: 'object', properties: { q: { type: 'string' } }, additionalProperties: { type: 'number' } }],
+    ['allOf', { type: 'object', allOf: [{ properties: { n1: { type: 'integer' } } }] }],
+    ['a $ref to a shared schema', { $ref: 'numbers#' }],
+  ]
+  for (const [what, querystring] of openSchemas) {
+    it(`a querystring schema with ${what} is guarded on every key`, async () => {
+      const server = createServer()
+      server.addSchema({ $id: 'numbers', type: 'object', properties: { n1: { type: 'number' } } })
+      server.get('/open', { schema: { querystring } }, async (request) => request.query)
+      const bad = await server.inject({ url: '/open?n1=1e309' })
+      expect(bad.statusCode).to.equal(400)
+      expect(bad.json<{ message: string }>().message).to.equal('querystring/n1 should be a finite number')
+      const good = await server.inject({ url: '/open?n1=3' })
+      expect(good.statusCode).to.equal(200)
+    })
+  }
+
+  it('a property with a $ref inside properties is guarded', async () => {
+    const server = createServer()
+    server.addSchema({ $id: 'count', type: 'integer' })
+    server.get('/ref', { schema: { querystring: { type: 'object', properties: { c: { $ref: 'count#' }, s: { type: 'string' } } } } }, async (request) => request.query)
+    const res = await server.inject({ url: '/ref?s=x&c=Infinity' })
+    expect(res.statusCode).to.equal(400)
+    expect(res.json<{ message: string }>().message).to.equal('querystring/c should be a finite number')
+  })
 })

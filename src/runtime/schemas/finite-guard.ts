@@ -9,12 +9,13 @@ import type { JsonSchema, PartValidator } from './types'
  * when their schema can produce numbers.
  */
 export function withFiniteGuard(validate: PartValidator, schema: JsonSchema): PartValidator {
-  const text = JSON.stringify(schema)
-  if (!text.includes('"number"') && !text.includes('"integer"') && !text.includes('"$ref"')) return validate
+  if (!mayHoldNumbers(schema)) return validate
+  const keys = numericKeys(schema)
+  const find = keys === null ? firstNonFinite : (data: unknown) => firstNonFiniteOf(data, keys)
   return (data) => {
     const outcome = validate(data)
     if (outcome !== undefined) return outcome
-    const key = firstNonFinite(data)
+    const key = find(data)
     if (key === null) return undefined
     return {
       errors: [{ keyword: 'type', dataPath: `/${key}`, schemaPath: `#/properties/${key}/type`, params: { type: 'number' }, message: 'should be a finite number' }],
@@ -22,16 +23,47 @@ export function withFiniteGuard(validate: PartValidator, schema: JsonSchema): Pa
   }
 }
 
+function mayHoldNumbers(schema: unknown): boolean {
+  const text = JSON.stringify(schema)
+  return text.includes('"number"') || text.includes('"integer"') || text.includes('"$ref"')
+}
+
+// Keywords that can put a value under a key that `properties` does not name, or reshape it.
+const OPEN_KEYWORDS = ['$ref', 'patternProperties', 'additionalProperties', 'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependencies']
+
+/**
+ * The keys whose value may come out of validation as a number, when the schema names them all
+ * in `properties`; null when it cannot be told (a `$ref`, `patternProperties`, a combinator...),
+ * and every key is checked instead.
+ */
+function numericKeys(schema: JsonSchema): string[] | null {
+  const record = schema as Record<string, unknown>
+  for (const keyword of OPEN_KEYWORDS) {
+    if (record[keyword] !== undefined && !(keyword === 'additionalProperties' && typeof record[keyword] === 'boolean')) return null
+  }
+  const properties = record.properties
+  if (properties === null || typeof properties !== 'object') return null
+  return Object.keys(properties).filter((key) => mayHoldNumbers((properties as Record<string, unknown>)[key]))
+}
+
+function isNonFinite(value: unknown): boolean {
+  if (typeof value === 'number') return !Number.isFinite(value)
+  if (Array.isArray(value)) {
+    for (const item of value) if (typeof item === 'number' && !Number.isFinite(item)) return true
+  }
+  return false
+}
+
+function firstNonFiniteOf(data: unknown, keys: readonly string[]): string | null {
+  if (data === null || typeof data !== 'object') return null
+  const record = data as Record<string, unknown>
+  for (const key of keys) if (isNonFinite(record[key])) return key
+  return null
+}
+
 function firstNonFinite(data: unknown): string | null {
   if (data === null || typeof data !== 'object') return null
   const record = data as Record<string, unknown>
-  for (const key in record) {
-    const value = record[key]
-    if (typeof value === 'number') {
-      if (!Number.isFinite(value)) return key
-    } else if (Array.isArray(value)) {
-      for (const item of value) if (typeof item === 'number' && !Number.isFinite(item)) return key
-    }
-  }
+  for (const key in record) if (isNonFinite(record[key])) return key
   return null
 }
