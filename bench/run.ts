@@ -6,7 +6,7 @@
  */
 import { cpus } from 'node:os'
 import { parseOptions, HELP, BenchOptions } from './harness/options'
-import { CONTENDER_NAMES, REFERENCE, BASELINE } from './harness/contenders'
+import { CONTENDER_NAMES, REFERENCE, BASELINE, RUNTIME_API } from './harness/contenders'
 import { ENDPOINTS } from './harness/endpoints'
 import { detectPinning } from './harness/pinning'
 import { chooseRunner } from './harness/load'
@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   let load: { lineup: Lineup; samples: Samples } | null = null
   if (tool !== null) {
     load = await loadBench(options, tool, pinning?.serverCpus ?? null, pinning)
-    rows = summarize(load.samples, ENDPOINTS, CONTENDER_NAMES, [REFERENCE, BASELINE])
+    rows = summarize(load.samples, ENDPOINTS, CONTENDER_NAMES, [REFERENCE, BASELINE, RUNTIME_API])
   }
 
   const out: string[] = ['', `Enclave benchmark: ${setup}`, '']

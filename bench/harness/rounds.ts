@@ -10,8 +10,11 @@ import { ServerHandle } from './server-process'
 import { Lineup, answersKey } from './start-contenders'
 import { rotate } from './stats'
 
+/** A sample and the round it was taken in: ratios pair contenders run in the same round. */
+export interface RoundSample extends Sample { readonly round: number }
+
 /** endpoint id -> contender -> one sample per round. */
-export type Samples = Record<string, Record<string, Sample[]>>
+export type Samples = Record<string, Record<string, RoundSample[]>>
 
 export interface Schedule {
   readonly endpoints: readonly Endpoint[]
@@ -54,7 +57,7 @@ export async function runRounds(lineup: Lineup, schedule: Schedule): Promise<Sam
         if (!serving(server, endpoint)) continue
         const sample = await runOne(server, endpoint, schedule.seconds)
         if (sample === null) continue
-        ;(samples[endpoint.id][server.name] ??= []).push(sample)
+        ;(samples[endpoint.id][server.name] ??= []).push({ ...sample, round })
         schedule.log(`round ${round + 1}/${schedule.rounds}  ${endpoint.id.padEnd(9)} ${server.name.padEnd(18)} ${describe(sample)}`)
       }
     }

@@ -2,9 +2,13 @@
  * Medians per contender and endpoint, and the ratios to the reference (fastify 3.27.4) and the
  * baseline (raw node:http). Every ratio reads "times as fast": req/s ÷ their req/s, and for CPU
  * their µs/req ÷ ours, so above 1.00x always means ahead of them.
+ *
+ * A ratio is the median of the per-round ratios, not the ratio of the two medians: within a
+ * round the two contenders ran a few seconds apart, so whatever load the machine carried then
+ * weighs on both, and the drift between rounds cancels out.
  */
 import { Endpoint } from './endpoints'
-import { Samples } from './rounds'
+import { RoundSample, Samples } from './rounds'
 import { median } from './stats'
 
 export interface Ratios { readonly rps: number | null; readonly cpu: number | null }
@@ -23,11 +27,24 @@ export interface Row {
   readonly vs: Record<string, Ratios>
 }
 
-function ratios(row: { rps: number; cpuUs: number | null }, other: { rps: number; cpuUs: number | null } | undefined): Ratios {
-  if (other === undefined) return { rps: null, cpu: null }
+function pairedRatio(mine: readonly RoundSample[], theirs: readonly RoundSample[],
+  ratio: (ours: RoundSample, other: RoundSample) => number | null): number | null {
+  const byRound = new Map(theirs.map((s) => [s.round, s]))
+  const perRound: number[] = []
+  for (const ours of mine) {
+    const other = byRound.get(ours.round)
+    const value = other === undefined ? null : ratio(ours, other)
+    if (value !== null && Number.isFinite(value)) perRound.push(value)
+  }
+  return median(perRound)
+}
+
+function ratios(mine: readonly RoundSample[], theirs: readonly RoundSample[] | undefined): Ratios {
+  if (theirs === undefined || theirs.length === 0) return { rps: null, cpu: null }
   return {
-    rps: other.rps > 0 ? row.rps / other.rps : null,
-    cpu: row.cpuUs !== null && other.cpuUs !== null && row.cpuUs > 0 ? other.cpuUs / row.cpuUs : null,
+    rps: pairedRatio(mine, theirs, (ours, other) => (other.rps > 0 ? ours.rps / other.rps : null)),
+    cpu: pairedRatio(mine, theirs, (ours, other) =>
+      ours.cpuUsPerRequest !== null && other.cpuUsPerRequest !== null && ours.cpuUsPerRequest > 0 ? other.cpuUsPerRequest / ours.cpuUsPerRequest : null),
   }
 }
 
@@ -53,7 +70,8 @@ export function summarize(samples: Samples, endpoints: readonly Endpoint[], cont
     }
     for (const [contender, m] of base) {
       const vs: Record<string, Ratios> = {}
-      for (const other of compareTo) vs[other] = ratios(m, base.get(other))
+      const mine = samples[endpoint.id][contender]
+      for (const other of compareTo) vs[other] = ratios(mine, samples[endpoint.id]?.[other])
       rows.push({ endpoint, contender, ...m, vs })
     }
   }

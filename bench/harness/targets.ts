@@ -31,14 +31,12 @@ function throughputChecks(rows: readonly Row[], reference: string, baseline: str
     lines.push(`${mark(ok)}  ${row.endpoint.id.padEnd(9)} ${row.contender.padEnd(18)} CPU ${x(ref?.cpu ?? null)} ${reference} (>= ${MIN_VS_REFERENCE.toFixed(2)}), ` +
       `${x(base?.cpu ?? null)} ${baseline} (>= ${MIN_VS_BASELINE.toFixed(2)});  req/s ${x(ref?.rps ?? null)} / ${x(base?.rps ?? null)}`)
   }
-  const byEndpoint = new Map<string, Partial<Record<string, Row>>>()
-  for (const row of rows) byEndpoint.set(row.endpoint.id, { ...byEndpoint.get(row.endpoint.id), [row.contender]: row })
-  for (const [endpoint, pair] of byEndpoint) {
-    const dec = pair['enclave-decorators']?.cpuUs ?? null
-    const run = pair['enclave-runtime']?.cpuUs ?? null
-    if (dec === null || run === null) continue
-    const overhead = dec / run - 1
-    lines.push(`${mark(overhead <= MAX_DECORATOR_OVERHEAD)}  ${endpoint.padEnd(9)} decorators vs runtime: ${overhead >= 0 ? '+' : ''}${(overhead * 100).toFixed(1)}% CPU/req (<= +${MAX_DECORATOR_OVERHEAD * 100}%)`)
+  // Paired by round like every ratio (summary.ts): the runtime API's µs/req ÷ the decorators'.
+  for (const row of rows.filter((r) => r.contender === 'enclave-decorators')) {
+    const ratio = row.vs['enclave-runtime']?.cpu ?? null
+    if (ratio === null) continue
+    const overhead = 1 / ratio - 1
+    lines.push(`${mark(overhead <= MAX_DECORATOR_OVERHEAD)}  ${row.endpoint.id.padEnd(9)} decorators vs runtime: ${overhead >= 0 ? '+' : ''}${(overhead * 100).toFixed(1)}% CPU/req (<= +${MAX_DECORATOR_OVERHEAD * 100}%)`)
   }
   return lines
 }

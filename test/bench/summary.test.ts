@@ -1,0 +1,46 @@
+import { expect } from 'chai'
+import { summarize } from '../../bench/harness/summary'
+import { ENDPOINTS } from '../../bench/harness/endpoints'
+import type { RoundSample, Samples } from '../../bench/harness/rounds'
+
+function sample(round: number, rps: number, cpuUsPerRequest: number | null): RoundSample {
+  return { round, rps, cpuUsPerRequest, requests: rps, seconds: 1, p99Ms: 1, errorStatuses: 0, socketErrors: 0, flag: null } as RoundSample
+}
+
+const two = ENDPOINTS.filter((e) => e.id === 'two')
+
+describe('bench summary: ratios are paired by round', () => {
+  it('a ratio is the median of the per-round ratios, so drift between rounds cancels out', () => {
+    // The machine got twice as slow in round 1 for both contenders: within each round, ours is 1.25x.
+    const samples: Samples = { two: {
+      ours: [sample(0, 100, 8), sample(1, 50, 16), sample(2, 100, 8)],
+      theirs: [sample(0, 80, 10), sample(1, 40, 20), sample(2, 80, 10)],
+    } }
+    const [row] = summarize(samples, two, ['ours'], ['theirs'])
+    expect(row.vs.theirs.cpu).to.equal(1.25)
+    expect(row.vs.theirs.rps).to.equal(1.25)
+    // The absolute columns stay medians over the rounds.
+    expect(row.cpuUs).to.equal(8)
+  })
+
+  it('a round one contender is missing from is left out of the pairs', () => {
+    const samples: Samples = { two: {
+      ours: [sample(0, 100, 10), sample(1, 100, 10), sample(2, 100, 10)],
+      theirs: [sample(0, 100, 20), sample(2, 100, 30)],
+    } }
+    const [row] = summarize(samples, two, ['ours'], ['theirs'])
+    expect(row.vs.theirs.cpu).to.equal(2.5)
+  })
+
+  it('without CPU figures (not Linux) the CPU ratio is null and req/s still pairs', () => {
+    const samples: Samples = { two: { ours: [sample(0, 120, null)], theirs: [sample(0, 100, null)] } }
+    const [row] = summarize(samples, two, ['ours'], ['theirs'])
+    expect(row.vs.theirs).to.deep.equal({ rps: 1.2, cpu: null })
+  })
+
+  it('a contender not measured has no ratios', () => {
+    const samples: Samples = { two: { ours: [sample(0, 100, 10)] } }
+    const [row] = summarize(samples, two, ['ours'], ['theirs'])
+    expect(row.vs.theirs).to.deep.equal({ rps: null, cpu: null })
+  })
+})
