@@ -94,6 +94,13 @@ describe('route compile errors name the route, the part and the scope (DESIGN §
     expect(thrown(() => compile({ body: { $async: true, type: 'object' } })).code).to.equal('ENC_ERR_SCH_ASYNC')
     expect(thrown(() => compile({ response: { 700: {} } })).code).to.equal('ENC_ERR_SCH_RESPONSE_KEY')
   })
+
+  it('a nested $async is named by its JSON pointer, escaped, and a property named $async is not the keyword', () => {
+    const error = thrown(() => compile({ body: { type: 'object', properties: { 'a/b': { type: 'array', items: [{ type: 'string' }, { $async: true }] } } } }))
+    expect(error.code).to.equal('ENC_ERR_SCH_ASYNC')
+    expect(error.message).to.contain('uses $async at /properties/a~1b/items/1.')
+    expect(() => compile({ body: { type: 'object', properties: { $async: { type: 'string' } }, default: { $async: true } } })).not.to.throw()
+  })
 })
 
 describe('schema error codes table', () => {

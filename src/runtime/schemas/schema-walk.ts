@@ -9,7 +9,8 @@ const NAME_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$d
 /** Keywords whose value is instance data, never a schema. */
 const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples'])
 
-type Visit = (node: Record<string, unknown>, pointer: string) => boolean | void
+/** `pointer()` builds the JSON pointer of `node` on demand: most visits never need it. */
+type Visit = (node: Record<string, unknown>, pointer: () => string) => boolean | void
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -25,13 +26,20 @@ function escapePointer(token: string): string {
  */
 export function visitSchemas(schema: unknown, visit: Visit): void {
   const seen = new WeakSet<object>()
+  // The path to the node being visited, as unescaped tokens: one array for the whole walk.
+  const path: string[] = []
+  const pointer = (): string => path.map((token) => `/${escapePointer(token)}`).join('')
   let stopped = false
 
-  const walk = (node: unknown, pointer: string): void => {
+  const walk = (node: unknown): void => {
     if (stopped || typeof node !== 'object' || node === null || seen.has(node)) return
     seen.add(node)
     if (Array.isArray(node)) {
-      node.forEach((item, index) => walk(item, `${pointer}/${index}`))
+      for (let index = 0; index < node.length; index++) {
+        path.push(String(index))
+        walk(node[index])
+        path.pop()
+      }
       return
     }
     const record = node as Record<string, unknown>
@@ -42,16 +50,21 @@ export function visitSchemas(schema: unknown, visit: Visit): void {
     for (const key of Object.keys(record)) {
       if (DATA_KEYWORDS.has(key)) continue
       const value = record[key]
-      const at = `${pointer}/${escapePointer(key)}`
+      path.push(key)
       if (NAME_MAPS.has(key) && isObject(value)) {
-        for (const name of Object.keys(value)) walk(value[name], `${at}/${escapePointer(name)}`)
+        for (const name of Object.keys(value)) {
+          path.push(name)
+          walk(value[name])
+          path.pop()
+        }
       } else {
-        walk(value, at)
+        walk(value)
       }
+      path.pop()
     }
   }
 
-  walk(schema, '')
+  walk(schema)
 }
 
 /**
@@ -62,7 +75,8 @@ export function findAsync(schema: unknown): string | null {
   let found: string | null = null
   visitSchemas(schema, (node, pointer) => {
     if (Object.prototype.hasOwnProperty.call(node, '$async') && node.$async !== false) {
-      found = pointer === '' ? '/' : pointer
+      const at = pointer()
+      found = at === '' ? '/' : at
       return true
     }
     return false
