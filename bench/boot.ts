@@ -13,7 +13,8 @@ import { parseOptions, HELP } from './harness/options'
 import { bootTable } from './harness/boot-table'
 import { BOOT_SHAPES, type BootShape } from './boot/routes'
 
-export const BOOT_CONTENDERS: readonly string[] = ['enclave-runtime', 'enclave-decorators', 'fastify3', 'fastify5']
+// `raw` is the floor: the schemas compiled with ajv 6 and fast-json-stringify and nothing else.
+export const BOOT_CONTENDERS: readonly string[] = ['enclave-runtime', 'enclave-decorators', 'fastify3', 'fastify5', 'raw']
 const RUN_TIMEOUT_MS = 120_000
 
 export interface BootSummary { readonly runs: number; readonly readyMs: number; readonly readyCpuMs: number; readonly sinceStartMs: number; readonly rssBytes: number; readonly heapUsedBytes: number }

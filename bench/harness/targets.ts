@@ -58,6 +58,20 @@ function throughputChecks(rows: readonly Row[], reference: string, baseline: str
   return lines
 }
 
+/**
+ * The boot floor: `raw` compiles each distinct schema once with ajv 6 and fast-json-stringify and
+ * does nothing else. When that alone is above the target, no framework that compiles at boot
+ * (and so reports a bad schema at boot) can meet it on this shape.
+ */
+function bootFloor(boot: BootReport, reference: string): string[] {
+  const ref = boot.results[reference]?.median
+  const floor = boot.results.raw?.median
+  if (ref === undefined || floor === undefined) return []
+  const cpu = floor.readyCpuMs / ref.readyCpuMs
+  const note = cpu > MAX_BOOT_TIME ? `, over ${MAX_BOOT_TIME.toFixed(2)}: the boot target is out of reach of eager compilation on this shape` : ''
+  return [`info  boot ${boot.shape.padEnd(8)} floor: compiling the schemas alone (raw) is ${x(cpu)} ${reference} on CPU${note}`]
+}
+
 function bootChecks(boot: BootReport, reference: string): string[] {
   const ref = boot.results[reference]?.median
   return ENCLAVE.filter((name) => boot.results[name] !== undefined).map((name) => {
@@ -72,7 +86,7 @@ function bootChecks(boot: BootReport, reference: string): string[] {
 }
 
 export function targetLines(rows: readonly Row[], boot: readonly BootReport[], reference: string, baseline: string): string {
-  const lines = [...throughputChecks(rows, reference, baseline), ...boot.flatMap((report) => bootChecks(report, reference))]
+  const lines = [...throughputChecks(rows, reference, baseline), ...boot.flatMap((report) => [...bootFloor(report, reference), ...bootChecks(report, reference)])]
   if (lines.length === 0) return 'targets: no Enclave contender was measured, nothing to check'
   return ['targets (judged on CPU per request; req/s ratios alongside):', ...lines.map((l) => `  ${l}`)].join('\n')
 }

@@ -38,3 +38,23 @@ describe('bench targets', () => {
     expect(targetLines(rows, [], 'fastify3', 'raw')).to.contain('MISS  two       decorators vs runtime: +5.3% CPU/req (<= +3%)')
   })
 })
+
+describe('bench boot targets', () => {
+  const median = (readyCpuMs: number, rssBytes = 100) => ({ runs: 3, readyMs: readyCpuMs, readyCpuMs, sinceStartMs: readyCpuMs, rssBytes, heapUsedBytes: 1 })
+  const report = (results: Record<string, number>) => ({
+    routes: 1000, shape: 'distinct' as const, skipped: {},
+    results: Object.fromEntries(Object.entries(results).map(([name, cpu]) => [name, { samples: [], median: median(cpu) }])),
+  })
+
+  it('the floor line says when compiling the schemas alone is already over the 0.5x target', () => {
+    const text = targetLines([], [report({ fastify3: 800, raw: 560, 'enclave-runtime': 780 })], 'fastify3', 'raw')
+    expect(text).to.contain('info  boot distinct floor: compiling the schemas alone (raw) is 0.700x fastify3 on CPU, over 0.50')
+    expect(text).to.match(/MISS {2}boot distinct enclave-runtime +CPU 0\.975x fastify3/)
+  })
+
+  it('under the floor warning threshold the floor line is plain, and a met target reads met', () => {
+    const text = targetLines([], [report({ fastify3: 800, raw: 80, 'enclave-runtime': 300 })], 'fastify3', 'raw')
+    expect(text).to.contain('floor: compiling the schemas alone (raw) is 0.100x fastify3 on CPU\n')
+    expect(text).to.match(/met {3}boot distinct enclave-runtime +CPU 0\.375x/)
+  })
+})
