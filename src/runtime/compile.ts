@@ -95,7 +95,8 @@ function routeHooks(scope: ScopeImpl, options: RouteOptions, inherited: Readonly
       if (typeof fn !== 'function') throw new FrameworkError('ENC_ERR_HOOK_INVALID_HANDLER', `route ${options.url} in ${scope.path}: the ${name} option must be a function or an array of functions.`)
       assertNotAsyncWithDone(name, fn, `route ${options.url} in ${scope.path}, option ${name}`)
     }
-    out[name] = [...inherited[name], ...list.map((fn) => bindHook(name, fn, scope as never))]
+    // Most routes declare no hooks of their own: they share the scope's resolved (read-only) list.
+    out[name] = list.length === 0 ? inherited[name] : [...inherited[name], ...list.map((fn) => bindHook(name, fn, scope as never))]
   }
   return out
 }
