@@ -25,8 +25,8 @@ export interface BenchOptions {
 }
 
 export const HELP = `npm run bench -- [flags]      (every flag also reads BENCH_<NAME>, e.g. BENCH_ROUNDS=5)
-  --duration=5        seconds per measured run             --warmup=2       seconds of warm-up per contender and endpoint
-  --rounds=3          rounds (contenders alternate)        --connections=50 --pipelining=1
+  --duration=2        seconds per measured run             --warmup=2       seconds of warm-up per contender and endpoint
+  --rounds=7          rounds (contenders alternate)        --connections=50 --pipelining=1
   --only=a,b          contenders: ${CONTENDER_NAMES.join(', ')}
   --endpoints=a,b     endpoints: ${ENDPOINT_IDS.join(', ')}
   --tool=auto         wrk | autocannon | auto (wrk when installed)
@@ -85,9 +85,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
   const tool = take(flags, 'tool') ?? 'auto'
   if (tool !== 'auto' && tool !== 'wrk' && tool !== 'autocannon') throw new Error(`bench: --tool must be wrk, autocannon or auto, got '${tool}'`)
   const options: BenchOptions = {
-    duration: num(flags, 'duration', quick ? 1 : 5, 1, 120),
+    duration: num(flags, 'duration', quick ? 1 : 2, 1, 120),
     warmup: num(flags, 'warmup', quick ? 1 : 2, 0, 60),
-    rounds: Math.round(num(flags, 'rounds', 3, 1, 20)),
+    rounds: Math.round(num(flags, 'rounds', quick ? 3 : 7, 1, 20)),
     connections: Math.round(num(flags, 'connections', 50, 1, 1000)),
     pipelining: Math.round(num(flags, 'pipelining', 1, 1, 16)),
     contenders: list(flags, 'only', CONTENDER_NAMES),
