@@ -5,12 +5,12 @@ import { pluginErrorCodes } from './plugins'
 
 export interface ErrorCodeEntry {
   readonly code: string
-  /** The HTTP status of errors that answer a request; null for boot and declaration errors. */
-  readonly status: number | null
+  /** The HTTP status of errors that answer a request; null for boot and declaration errors; 'none' for request-time codes that send nothing. */
+  readonly status: number | null | 'none'
   readonly summary: string
 }
 
 /** Every error code Enclave can raise, from every layer: the README's table is checked against it. */
 export const errorCodeTable: readonly ErrorCodeEntry[] = Object.entries({
   ...allErrorCodes, ...decoratorErrorCodes, ...moduleErrorCodes, ...pluginErrorCodes,
-} as Record<string, { status: number | null; summary: string }>).map(([code, info]) => ({ code, status: info.status, summary: info.summary }))
+} as Record<string, { status: number | null | 'none'; summary: string }>).map(([code, info]) => ({ code, status: info.status, summary: info.summary }))

@@ -1,6 +1,7 @@
 import { FrameworkError } from './errors/framework-error'
 import { handleError, writeFallback } from './error-reply'
 import { ReplyState, type ReplyImpl } from './reply'
+import { abortRequest } from './abort-signal'
 
 /**
  * handlerTimeout: a request not answered in time gets a 503 instead of holding its client (and
@@ -27,7 +28,7 @@ export function onHandlerExpired(reply: ReplyImpl): void {
   const request = reply.request
   const error = new FrameworkError('ENC_ERR_HANDLER_TIMEOUT',
     `${request.method} ${reply.route.path ?? request.url}: no reply within handlerTimeout (${context.limits.handlerTimeout} ms); answered 503. ` +
-    'The handler or a hook is still running and whatever it sends later is ignored: find what it waits for, or raise handlerTimeout.',
+    'The handler or a hook is still running (request.signal has aborted) and whatever it sends later is ignored: find what it waits for, or raise handlerTimeout.',
     { statusCode: 503 })
   if (!reply.timedOut && reply.state === ReplyState.Open) {
     // First expiry: through onError hooks and the error handlers, like any error. The deadline
@@ -35,6 +36,7 @@ export function onHandlerExpired(reply: ReplyImpl): void {
     // ends in an answer at the next expiry.
     reply.timedOut = true
     startHandlerDeadline(reply)
+    abortRequest(request, error)
     handleError(reply, error)
     return
   }

@@ -37,7 +37,7 @@ export function handleRequest(ctx: ServerContext, raw: IncomingMessage, res: Ser
   let reply: ReplyImpl
   try {
     // User code runs here too: genReqId and the { factory } decorators.
-    request = new route.Request(raw, ctx.genReqId(raw), route.path, params, query, route.config, ctx.log)
+    request = new route.Request(raw, res, ctx.genReqId(raw), route.path, params, query, route.config, ctx.log)
     reply = new route.Reply(res, request, route)
   } catch (error) {
     answerWithoutReply(res, ctx.log, error)

@@ -1,10 +1,11 @@
-import type { IncomingMessage } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { requestSignal } from './abort-signal'
 import type { Logger, ValidationError } from './types'
 
 /** The names a request decorator may not take: they are the request's own fields. */
 export const reservedRequestNames: ReadonlySet<string> = new Set([
   'id', 'raw', 'method', 'url', 'routePath', 'params', 'query', 'body', 'headers', 'validationError', 'log',
-  'routeConfig', 'bodyIsJson', 'aborted', 'headerValues', 'constructor',
+  'routeConfig', 'bodyIsJson', 'aborted', 'headerValues', 'signal', 'response', 'abortController', 'constructor',
 ])
 
 /**
@@ -33,9 +34,13 @@ export class RequestImpl {
   bodyIsJson: boolean
   /** Set when the client went away before the reply was written. */
   aborted: boolean
+  /** The response this request is answered on, watched by `signal`. Internal. */
+  readonly response: ServerResponse
+  /** Behind `signal`; null until the signal is first asked for (abort-signal.ts). Internal. */
+  abortController: AbortController | null
 
   // Positional on purpose: this runs once per request and an options object would be one more allocation.
-  constructor(raw: IncomingMessage, id: string, routePath: string | null, params: Record<string, unknown>,
+  constructor(raw: IncomingMessage, response: ServerResponse, id: string, routePath: string | null, params: Record<string, unknown>,
     query: Record<string, unknown>, routeConfig: Record<string, unknown>, log: Logger) {
     this.id = id
     this.raw = raw
@@ -51,6 +56,13 @@ export class RequestImpl {
     this.routeConfig = routeConfig
     this.bodyIsJson = false
     this.aborted = false
+    this.response = response
+    this.abortController = null
+  }
+
+  /** Aborts when the client goes away or handlerTimeout answers; see abort-signal.ts. */
+  get signal(): AbortSignal {
+    return requestSignal(this)
   }
 
   get headers(): Record<string, unknown> {

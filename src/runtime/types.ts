@@ -23,6 +23,12 @@ export interface Request {
   readonly routeConfig: Record<string, unknown>
   /** True once the client went away before the reply was written. */
   readonly aborted: boolean
+  /**
+   * Aborts when the client goes away before the reply is written (reason: `ENC_ERR_REQUEST_ABORTED`)
+   * or when handlerTimeout answered 503 (reason: the `ENC_ERR_HANDLER_TIMEOUT` error); never once
+   * the reply is out. Hand it to fetch(), a database driver or a timer to stop work nobody will read.
+   */
+  readonly signal: AbortSignal
   [decorator: string]: unknown
 }
 

@@ -6,7 +6,7 @@ import { errorCodeTable } from '../../src'
 const root = join(__dirname, '..', '..', '..')
 
 function renderTable(): string {
-  const rows = errorCodeTable.map((e) => `| \`${e.code}\` | ${e.status === null ? 'boot' : e.status} | ${e.summary} |`)
+  const rows = errorCodeTable.map((e) => `| \`${e.code}\` | ${e.status === null ? 'boot' : e.status === 'none' ? 'not sent' : e.status} | ${e.summary} |`)
   return ['| code | status | when |', '|---|---|---|', ...rows].join('\n')
 }
 

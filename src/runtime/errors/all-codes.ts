@@ -2,7 +2,8 @@ import { runtimeErrorCodes } from './runtime-codes'
 import { schemaErrorCodes } from '../schemas/schema-codes'
 
 export interface ErrorCodeInfo {
-  readonly status: number | null
+  /** The HTTP status it answers with; null for a boot error; 'none' for a request-time code that sends nothing (logged, or a signal's reason). */
+  readonly status: number | null | 'none'
   readonly summary: string
 }
 
