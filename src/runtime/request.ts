@@ -5,7 +5,7 @@ import type { Logger, ValidationError } from './types'
 /** The names a request decorator may not take: they are the request's own fields. */
 export const reservedRequestNames: ReadonlySet<string> = new Set([
   'id', 'raw', 'method', 'url', 'routePath', 'params', 'query', 'body', 'headers', 'validationError', 'log',
-  'routeConfig', 'bodyIsJson', 'aborted', 'headerValues', 'signal', 'response', 'abortController', 'constructor',
+  'routeConfig', 'bodyIsJson', 'aborted', 'headerValues', 'signal', 'response', 'abortController', 'abortSeen', 'constructor',
 ])
 
 /**
@@ -32,8 +32,8 @@ export class RequestImpl {
   readonly routeConfig: Record<string, unknown>
   /** True when the body went through a JSON parser: only JSON bodies are validated (spec §2.1). */
   bodyIsJson: boolean
-  /** Set when the client went away before the reply was written. */
-  aborted: boolean
+  /** Set where the pipeline sees the client go (a failed body read, the end hooks). Internal: read `aborted`. */
+  abortSeen: boolean
   /** The response this request is answered on, watched by `signal`. Internal. */
   readonly response: ServerResponse
   /** Behind `signal`; null until the signal is first asked for (abort-signal.ts). Internal. */
@@ -55,9 +55,21 @@ export class RequestImpl {
     this.log = log
     this.routeConfig = routeConfig
     this.bodyIsJson = false
-    this.aborted = false
+    this.abortSeen = false
     this.response = response
     this.abortController = null
+  }
+
+  /**
+   * True once the client went away before the reply was written. Read from the response itself,
+   * so it holds on every route, not only on those with onResponse or onRequestAbort hooks.
+   */
+  get aborted(): boolean {
+    return this.abortSeen || (this.response.destroyed && !this.response.writableFinished)
+  }
+
+  set aborted(value: boolean) {
+    this.abortSeen = value
   }
 
   /** Aborts when the client goes away or handlerTimeout answers; see abort-signal.ts. */

@@ -91,10 +91,32 @@ describe('hardening: request.signal', () => {
     client.destroy()
   })
 
+  it('request.aborted turns true when the client leaves mid-handler, on a route without any hooks', async () => {
+    let seen: { before: boolean; after: boolean } | null = null
+    let started = false
+    const { address } = await listening((root) => {
+      root.get('/bare', async (request) => {
+        started = true
+        const before = request.aborted
+        await new Promise<void>((resolve) => request.raw.socket?.once('close', () => resolve()))
+        await sleep(10)
+        seen = { before, after: request.aborted }
+        return {}
+      })
+    }, { handlerTimeout: 5_000 })
+    const client = await rawClient(address)
+    client.write('GET /bare HTTP/1.1\r\nHost: x\r\n\r\n')
+    await waitFor(() => started)
+    client.destroy()
+    await waitFor(() => seen !== null)
+    expect(seen).to.deep.equal({ before: false, after: true })
+  })
+
   it('after a normal reply the signal never aborts, not even when the connection closes later', async () => {
     let signal: AbortSignal | null = null
+    let finished: { aborted: boolean } | null = null
     const { address } = await listening((root) => {
-      root.get('/fine', async (request) => { signal = request.signal; return { ok: true } })
+      root.get('/fine', async (request) => { signal = request.signal; finished = request; return { ok: true } })
     })
     const client = await rawClient(address)
     client.write('GET /fine HTTP/1.1\r\nHost: x\r\n\r\n')
@@ -102,6 +124,7 @@ describe('hardening: request.signal', () => {
     client.destroy()
     await sleep(50)
     expect((signal as AbortSignal | null)?.aborted).to.equal(false)
+    expect((finished as { aborted: boolean } | null)?.aborted).to.equal(false)
   })
 
   it('requests of scopes with request decorators (a subclass per scope) have the signal too', async () => {
