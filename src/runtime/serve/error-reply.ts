@@ -2,7 +2,8 @@ import { STATUS_CODES, type ServerResponse } from 'node:http'
 import { FrameworkError } from '../errors/framework-error'
 import { runObserverHooks } from './hook-runner'
 import { isThenable } from '../shared/thenable'
-import { ReplyState, writeHead, type ReplyImpl } from './reply'
+import type { ReplyImpl } from './reply'
+import { commit, isOpen, reopen, writeHead } from './reply-state'
 import { errorPayloadSerializer } from './error-payload'
 import type { ErrorHandler, Logger, Scope } from '../types'
 
@@ -45,7 +46,7 @@ export function handleError(reply: ReplyImpl, thrown: unknown): void {
     if (!res.destroyed && !res.writableEnded) res.destroy()
     return
   }
-  reply.state = ReplyState.Open
+  reopen(reply)
   reply.customSerializer = null
   const hooks = reply.route.onError
   if (hooks !== null && !reply.onErrorRan) {
@@ -63,7 +64,7 @@ export function handleError(reply: ReplyImpl, thrown: unknown): void {
  * to answer: the failure is logged.
  */
 export function replyWithError(reply: ReplyImpl, thrown: unknown): void {
-  if (reply.state !== ReplyState.Open) {
+  if (!isOpen(reply)) {
     reply.request.log.error({ reqId: reply.request.id, err: thrown }, 'a request stage failed after the reply was sent')
     return
   }
@@ -151,7 +152,7 @@ export function writeFallback(reply: ReplyImpl, error: AnyError): void {
   const payload = defaultPayload(reply, error)
   const body = errorPayloadSerializer(payload)
   if (reply.deadlineList !== null) reply.route.serve.deadlines.leave(reply)
-  reply.state = ReplyState.Written
+  commit(reply)
   reply.statusCode = payload.statusCode
   reply.headerMap = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) }
   writeHead(reply)

@@ -1,6 +1,7 @@
 import { FrameworkError } from '../errors/framework-error'
 import { handleError, writeFallback } from './error-reply'
-import { ReplyState, type ReplyImpl } from './reply'
+import type { ReplyImpl } from './reply'
+import { isOpen, isWritten } from './reply-state'
 import { abortRequest } from './abort-signal'
 
 /**
@@ -23,14 +24,14 @@ export function endDeadline(reply: ReplyImpl): void {
 /** The handler deadline expired: answer 503 through the error handlers, or past them. */
 export function onHandlerExpired(reply: ReplyImpl): void {
   const res = reply.raw
-  if (reply.state === ReplyState.Written || res.headersSent || res.destroyed) return
+  if (isWritten(reply) || res.headersSent || res.destroyed) return
   const context = reply.route.serve
   const request = reply.request
   const error = new FrameworkError('ENC_ERR_HANDLER_TIMEOUT',
     `${request.method} ${reply.route.path ?? request.url}: no reply within handlerTimeout (${context.limits.handlerTimeout} ms); answered 503. ` +
     'The handler or a hook is still running (request.signal has aborted) and whatever it sends later is ignored: find what it waits for, or raise handlerTimeout.',
     { statusCode: 503 })
-  if (!reply.timedOut && reply.state === ReplyState.Open) {
+  if (!reply.timedOut && isOpen(reply)) {
     // First expiry: through onError hooks and the error handlers, like any error. The deadline
     // starts over first, so that an error handler (or an onSend hook) that hangs as well still
     // ends in an answer at the next expiry.

@@ -4,19 +4,11 @@ import type { CompiledRoute } from './compiled-route'
 import type { RequestImpl } from './request'
 import type { DeadlineList } from './deadlines'
 import { sendReply } from './send'
+import { memberNames } from './member-names'
+import { ReplyState, isOpen } from './reply-state'
 
 export type HeaderValue = string | number | readonly string[]
 
-/** open: nothing sent yet; sending: send() accepted a payload; written: headers and body are out. */
-export const enum ReplyState { Open = 0, Sending = 1, Written = 2 }
-
-export const reservedReplyNames: ReadonlySet<string> = new Set([
-  'raw', 'request', 'route', 'sent', 'statusCode', 'code', 'status', 'header', 'headers', 'getHeader', 'removeHeader',
-  'hasHeader', 'type', 'serializer', 'send', 'headerMap', 'state', 'customSerializer', 'errorDepth', 'onErrorRan', 'constructor',
-  'deadlineList', 'deadlineSince', 'deadlinePrev', 'deadlineNext', 'onBodyTimeout', 'timedOut',
-  // A reply with `then` would be taken for a promise when an async handler returns it.
-  'then',
-])
 
 /**
  * The reply. Headers are collected in a plain object and written with one `writeHead` call.
@@ -29,6 +21,7 @@ export class ReplyImpl {
   statusCode: number
   /** Lower-cased header names to values. Internal: use header()/getHeader(). */
   headerMap: Record<string, HeaderValue>
+  /** See reply-state.ts: changed only through its functions. */
   state: ReplyState
   customSerializer: ((data: unknown) => string) | null
   /** Index of the next error handler to try (nearest scope first). */
@@ -64,7 +57,7 @@ export class ReplyImpl {
 
   /** True once `send` accepted a payload (the bytes may still be on their way through onSend hooks). */
   get sent(): boolean {
-    return this.state !== ReplyState.Open
+    return !isOpen(this)
   }
 
   code(statusCode: number): this {
@@ -120,11 +113,8 @@ export class ReplyImpl {
 }
 
 /**
- * Writes the status line and headers. While the server is closing, every response asks for its
- * connection to be closed: a keep-alive socket that was busy when close() was called would
- * otherwise stay open until keepAliveTimeout, and close() would wait for it.
+ * The names a reply decorator may not take: the reply's own fields and members, read from an
+ * instance, and `then`: a reply with `then` would be taken for a promise when an async handler
+ * returns it.
  */
-export function writeHead(reply: ReplyImpl): void {
-  if (reply.route.serve.closing) reply.headerMap.connection = 'close'
-  reply.raw.writeHead(reply.statusCode, reply.headerMap as Record<string, string>)
-}
+export const reservedReplyNames: ReadonlySet<string> = memberNames(new ReplyImpl({} as ServerResponse, {} as RequestImpl, {} as CompiledRoute), ['then'])

@@ -1,12 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { requestSignal } from './abort-signal'
+import { memberNames } from './member-names'
 import type { Logger, ValidationError } from '../types'
-
-/** The names a request decorator may not take: they are the request's own fields. */
-export const reservedRequestNames: ReadonlySet<string> = new Set([
-  'id', 'raw', 'method', 'url', 'routePath', 'params', 'query', 'body', 'headers', 'validationError', 'log',
-  'routeConfig', 'bodyIsJson', 'aborted', 'headerValues', 'signal', 'response', 'abortController', 'abortSeen', 'constructor',
-])
 
 /**
  * The request object. Its shape is fixed (every field assigned in the constructor) so that V8
@@ -87,3 +82,10 @@ export class RequestImpl {
     this.headerValues = value
   }
 }
+
+/**
+ * The names a request decorator may not take: the request's own fields and members, read from
+ * an instance (every field is assigned in the constructor, so a probe has them all).
+ */
+export const reservedRequestNames: ReadonlySet<string> = memberNames(
+  new RequestImpl({ method: 'GET', url: '/' } as IncomingMessage, {} as ServerResponse, '', null, {}, {}, {}, {} as Logger))

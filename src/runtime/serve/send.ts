@@ -3,7 +3,8 @@ import { FrameworkError } from '../errors/framework-error'
 import { handleError } from './error-reply'
 import { runPayloadHooks } from './hook-runner'
 import { endDeadline } from './handler-timeout'
-import { ReplyState, writeHead, type ReplyImpl } from './reply'
+import type { ReplyImpl } from './reply'
+import { accept, commit, isWritten, reopen, uncommit, writeHead } from './reply-state'
 import { pickSerializer } from '../schemas'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -20,12 +21,12 @@ function isStream(payload: object): payload is Readable {
  * response schema for the status, or JSON.stringify. Every payload then passes onSend.
  */
 export function sendReply(reply: ReplyImpl, payload: unknown): void {
-  if (reply.state !== ReplyState.Open) {
+  if (reply.sent) {
     reply.request.log.warn({ reqId: reply.request.id, code: 'ENC_ERR_REPLY_ALREADY_SENT' }, 'reply.send() was called after the reply was sent; ignored')
     return
   }
   if (payload instanceof Error) { handleError(reply, payload); return }
-  reply.state = ReplyState.Sending
+  accept(reply)
   const headers = reply.headerMap
   if (payload === undefined || typeof payload === 'string') {
     if (payload !== undefined && headers['content-type'] === undefined) headers['content-type'] = TEXT_TYPE
@@ -82,25 +83,24 @@ function onSendStage(reply: ReplyImpl, payload: unknown): void {
 /** A failure after send() was accepted: reopen the reply so that the error handlers can answer. */
 function failSend(reply: ReplyImpl, error: unknown): void {
   // The handler timeout already answered while this payload was in the hooks: nothing to reopen.
-  if (reply.state === ReplyState.Written) {
+  if (isWritten(reply)) {
     reply.request.log.error({ reqId: reply.request.id, err: error }, 'sending a reply failed after the reply was written')
     return
   }
-  reply.state = ReplyState.Open
+  reopen(reply)
   handleError(reply, error)
 }
 
 /** A failure inside write() itself, after it marked the reply written: the same, reopened. */
 function failWrite(reply: ReplyImpl, error: unknown): void {
-  reply.state = ReplyState.Sending
+  uncommit(reply)
   failSend(reply, error)
 }
 
 function write(reply: ReplyImpl, payload: unknown): void {
   const res = reply.raw
   // A payload that arrives after the handler timeout wrote its 503 past the hooks is dropped.
-  if (reply.state === ReplyState.Written) { discard(payload); return }
-  reply.state = ReplyState.Written
+  if (!commit(reply)) { discard(payload); return }
   endDeadline(reply)
   // The client is gone: nothing to write, but a stream payload (a file, say) must still be closed.
   if (res.destroyed) { discard(payload); return }
