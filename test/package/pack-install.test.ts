@@ -1,6 +1,7 @@
 // The package as a team consumes it: `npm pack` of a clean copy of the project (no dist/, so the
-// prepare script must build it), the tarball installed into a new app with its own strict
-// tsconfig, a decorated service compiled by the app's TypeScript against the installed types,
+// prepare script must build it), the tarball installed into a new app made of the README's
+// "Getting started" files (its own strict tsconfig, a module, controller and injected provider, a
+// test), compiled by the app's TypeScript against the installed types, its test run, the app
 // booted in its own process and asked over HTTP. Every child process is bounded in time, the
 // server is stopped by its pid, and the temporary directories are removed.
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
@@ -10,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { expect } from 'chai'
-import { consumerPackageJson, consumerSources, consumerTsconfig, esmProbe } from './consumer-app'
+import { consumerPackageJson, esmProbe, gettingStartedFiles, typesProbe } from './consumer-app'
 
 const repo = join(__dirname, '..', '..', '..')
 const execFileAsync = promisify(execFile)
@@ -45,14 +46,15 @@ function getJson(url: string): Promise<{ status: number; body: unknown }> {
 }
 
 /** Starts the compiled app and resolves with the address it prints, or rejects if it exits or stays silent. */
-function startServer(app: string): Promise<{ child: ChildProcess; address: string }> {
-  const child = spawn(process.execPath, ['dist/main.js'], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] })
+function startServer(app: string, script: string): Promise<{ child: ChildProcess; address: string }> {
+  expect(script, 'the start script runs node directly').to.match(/^node \S+$/)
+  const child = spawn(process.execPath, [script.slice('node '.length)], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PORT: '0' } })
   return new Promise((resolve, reject) => {
     let output = ''
     const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`the app printed no address within 20 s:\n${output}`)) }, 20_000)
     const onData = (chunk: Buffer): void => {
       output += chunk.toString()
-      const match = /LISTENING (http:\/\/\S+)/.exec(output)
+      const match = /listening on (http:\/\/\S+)/.exec(output)
       if (match !== null) { clearTimeout(timer); resolve({ child, address: match[1] }) }
     }
     child.stdout.on('data', onData)
@@ -61,11 +63,12 @@ function startServer(app: string): Promise<{ child: ChildProcess; address: strin
   })
 }
 
-function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
+/** SIGTERM, then SIGKILL after 5 s; resolves the exit code (null when it had to be killed). */
+function stop(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode)
   return new Promise((resolve) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), 5_000)
-    child.once('exit', () => { clearTimeout(timer); resolve() })
+    child.once('exit', (code) => { clearTimeout(timer); resolve(code) })
     child.kill('SIGTERM')
   })
 }
@@ -78,6 +81,7 @@ describe('package: npm pack, installed into a strict TypeScript app', function (
   let work = ''
   let pack: PackResult
   let server: ChildProcess | null = null
+  let scripts: Record<string, string> = {}
   const app = (): string => join(work, 'app')
 
   before(async function () {
@@ -109,11 +113,17 @@ describe('package: npm pack, installed into a strict TypeScript app', function (
   })
 
   it('installs with one tsyringe (a peer dependency) and without engine warnings on this Node', async () => {
-    mkdirSync(join(app(), 'src'), { recursive: true })
+    const files = gettingStartedFiles(readFileSync(join(repo, 'README.md'), 'utf8'))
+    expect([...files.keys()]).to.include.members(['tsconfig.json', 'package.json', 'src/main.ts', 'src/app-module.ts', 'test/greetings.test.ts'])
+    scripts = (JSON.parse(files.get('package.json')!) as { scripts: Record<string, string> }).scripts
+    files.delete('package.json')
+    files.set('src/types-probe.ts', typesProbe)
+    for (const [file, text] of files) {
+      mkdirSync(dirname(join(app(), file)), { recursive: true })
+      writeFileSync(join(app(), file), text)
+    }
     const versions = { ...manifest.dependencies, ...manifest.devDependencies }
-    writeFileSync(join(app(), 'package.json'), consumerPackageJson(join(work, pack.filename), versions))
-    writeFileSync(join(app(), 'tsconfig.json'), consumerTsconfig)
-    for (const [file, text] of Object.entries(consumerSources)) writeFileSync(join(app(), file), text)
+    writeFileSync(join(app(), 'package.json'), consumerPackageJson(scripts, join(work, pack.filename), versions))
     const { stdout, stderr } = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], app(), 180_000)
     expect(`${stdout}\n${stderr}`).to.not.contain('EBADENGINE')
     expect(existsSync(join(app(), 'node_modules', 'enclave', 'dist', 'src', 'index.js'))).to.equal(true)
@@ -123,27 +133,28 @@ describe('package: npm pack, installed into a strict TypeScript app', function (
     expect(installed.peerDependencies).to.have.property('tsyringe')
   })
 
-  it("compiles a decorated module, controller and injected provider with the app's own strict tsconfig", async () => {
+  it("compiles the Getting started files with the app's strict tsconfig and passes their test (npm test)", async () => {
     expect(existsSync(join(app(), 'node_modules', '.bin', 'tsc')), 'the install step ran').to.equal(true)
-    await run(join(app(), 'node_modules', '.bin', 'tsc'), ['-p', '.'], app(), 120_000)
-    expect(existsSync(join(app(), 'dist', 'main.js'))).to.equal(true)
+    const { stdout } = await run('npm', ['test'], app(), 150_000)
+    expect(stdout).to.match(/\b2 passing\b/)
+    expect(stdout).to.not.match(/\bfailing\b/)
+    expect(existsSync(join(app(), 'dist', 'src', 'main.js'))).to.equal(true)
   })
 
-  it('boots the compiled app and answers over HTTP, schema validation included', async () => {
-    expect(existsSync(join(app(), 'dist', 'main.js')), 'the compile step ran').to.equal(true)
-    const started = await startServer(app())
+  it('boots with the start script, answers over HTTP and exits cleanly on SIGTERM', async () => {
+    expect(existsSync(join(app(), 'dist', 'src', 'main.js')), 'the compile step ran').to.equal(true)
+    const started = await startServer(app(), scripts.start)
     server = started.child
     expect(await getJson(`${started.address}/greetings/ada`)).to.deep.equal({ status: 200, body: { message: 'hello ada, it is noon' } })
     const invalid = await getJson(`${started.address}/greetings/a`)
     expect(invalid.status).to.equal(400)
     expect(invalid.body).to.include({ statusCode: 400, error: 'Bad Request' })
-    await stop(started.child)
+    expect(await stop(started.child), 'exit code after close()').to.equal(0)
     server = null
   })
 
   it('loads from an ES module too, with named exports', async () => {
     const probe = join(app(), 'probe.mjs')
-    mkdirSync(dirname(probe), { recursive: true })
     writeFileSync(probe, esmProbe)
     const { stdout } = await run(process.execPath, [probe], app(), 30_000)
     expect(JSON.parse(stdout.trim())).to.deep.equal(['function', 'function', 'function', true])
