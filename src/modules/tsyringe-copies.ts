@@ -20,12 +20,17 @@ const containerFile = `${sep}dist${sep}cjs${sep}dependency-container.js`
 // The copy Enclave resolves from: the same lookup `import 'tsyringe'` made in injector.ts.
 const ownFile = join(dirname(require.resolve('tsyringe')), 'dependency-container.js')
 
+function typeInfoOf(cached: NodeJS.Module | undefined): Map<unknown, unknown> | null {
+  const typeInfo = (cached?.exports as { typeInfo?: unknown } | undefined)?.typeInfo
+  return typeInfo instanceof Map ? typeInfo : null
+}
+
 function loadedCopies(): TsyringeCopy[] {
   const copies: TsyringeCopy[] = []
   for (const [file, cached] of Object.entries(require.cache)) {
     if (!file.endsWith(containerFile)) continue
-    const typeInfo = (cached?.exports as { typeInfo?: unknown } | undefined)?.typeInfo
-    if (typeInfo instanceof Map) copies.push({ root: file.slice(0, -containerFile.length), typeInfo })
+    const typeInfo = typeInfoOf(cached)
+    if (typeInfo !== null) copies.push({ root: file.slice(0, -containerFile.length), typeInfo })
   }
   return copies
 }
@@ -41,10 +46,10 @@ export type TypeInfoStatus =
  */
 export function typeInfoStatus(target: Function, parameterCount: number): TypeInfoStatus {
   if (parameterCount === 0) return { known: true }
-  const copies = loadedCopies()
-  const own = copies.find((c) => join(c.root, containerFile) === ownFile)
-  // Enclave's copy is always loaded (injector.ts imports it); if the cache was cleared, stay quiet.
-  if (own === undefined || own.typeInfo.has(target)) return { known: true }
-  const other = copies.find((c) => c !== own && c.typeInfo.has(target))
-  return { known: false, ownCopy: own.root, decoratedBy: other === undefined ? null : other.root }
+  // Enclave's copy is always loaded (injector.ts imports it); should the cache have been cleared, stay quiet.
+  const own = typeInfoOf(require.cache[ownFile])
+  if (own === null || own.has(target)) return { known: true }
+  // Only a class Enclave's copy does not know costs a look through the module cache.
+  const other = loadedCopies().find((copy) => copy.typeInfo !== own && copy.typeInfo.has(target))
+  return { known: false, ownCopy: ownFile.slice(0, -containerFile.length), decoratedBy: other === undefined ? null : other.root }
 }
