@@ -1,3 +1,7 @@
+// Every TypeScript block a reader may copy compiles under strict, against the package's own
+// declarations. Markers in the info string: ```ts src/app-module.ts gives the block a path, so
+// blocks of one document can import each other ('./app-module'); ```ts no-check leaves out a
+// fragment that cannot stand alone (use it sparingly: it is shown, never checked).
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'chai'
