@@ -5,6 +5,13 @@ export { lift, isLifted, liftedTarget } from './declare/lift'
 export { FrameworkError, HttpError, isFrameworkError } from './errors/framework-error'
 export { allErrorCodes } from './errors/all-codes'
 export { partValidatorCompiler, ajv8CompilersFactory, defaultSchemaErrorFormatter } from './schemas'
+export { describeSecurity } from './shared/security'
+export type { SecurityDescription } from './shared/security'
+export type {
+  Inspection, RouteInspection, ScopeInspection, SchemaInspection, HookInspection, Declared, FunctionInspection, ErrorHandlerInspection,
+  ModuleInspection, SecurityInspection, RouteSchemaInspection, ScopeAnnotation,
+} from './shared/introspection'
+export type { OpenApiDocument, OpenApiInfo, OpenApiOperation, OpenApiParameter, OpenApiResponse } from './shared/openapi-types'
 export type {
   Scope, Request, Reply, RouteOptions, RouteShorthandOptions, Handler, RequestHook, PayloadHook, ErrorHook, ErrorHandler,
   NotFoundHandler, HookName, Plugin, PluginFunction, AsyncPlugin, CallbackPlugin, PluginOptions, ServerOptions, ListenOptions,

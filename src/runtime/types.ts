@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse, Server } from 'node:http'
 import type { Readable } from 'node:stream'
 import type { ValidatorCompiler, SerializerCompiler, SchemaErrorFormatter, SchemaControllerOptions, ValidatorOptions, RouteSchema, SharedSchema } from './schemas/types'
+import type { Inspection, RouteInspection, ScopeAnnotation, ScopeInspection } from './shared/introspection'
+import type { OpenApiDocument, OpenApiInfo } from './shared/openapi-types'
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'
 
@@ -253,6 +255,23 @@ export interface Scope {
   listen(options: ListenOptions): Promise<string>
   close(): Promise<void>
   inject(options: InjectOptions | string): Promise<InjectResponse>
+
+  // Introspection of the booted server (after ready(); before it they throw ENC_ERR_INSPECT_NOT_BOOTED).
+  /** Every route, one line per method, as a tree of path segments; `{ json: true }` gives the route models. */
+  printRoutes(): string
+  printRoutes(options: { json: true }): readonly RouteInspection[]
+  /** The scope tree: per scope its modules, decorators, hooks, schemas, providers, error handler and compilers, with origins. */
+  printTree(): string
+  printTree(options: { json: true }): ScopeInspection
+  /** One route (`'POST /notes/:id'`): hook chain, validators, serializers, error handlers, visible decorators, schemas, providers. */
+  explain(route: string): string
+  explain(route: string, options: { json: true }): RouteInspection
+  /** The whole introspection model (scopes, routes, shared schemas) as JSON-ready data. */
+  inspect(): Inspection
+  /** An OpenAPI 3.1 document of the booted server. */
+  openapi(info?: OpenApiInfo): OpenApiDocument
+  /** Labels what the running plugin declares (its module, providers, error handler responses) for introspection. */
+  annotate(annotation: ScopeAnnotation): this
 
   [decorator: string]: unknown
 }

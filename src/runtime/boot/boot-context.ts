@@ -4,6 +4,7 @@ import type { ServeContext } from '../serve/serve-context'
 import type { SchemaCompilers } from '../schemas'
 import type { SchemaErrorFormatter } from '../schemas/types'
 import type { ScopeResolution } from './scope-resolution'
+import type { RouteRecord } from './route-record'
 
 /**
  * What boot reads and writes: the declarations (in), the serve context it fills (out: router,
@@ -19,4 +20,8 @@ export interface BootContext {
   readonly pluginTimeout: number
   /** Each scope's resolved view (scope-resolution.ts), made once, ancestors first. */
   readonly resolutions: Map<ScopeImpl, ScopeResolution>
+  /** What compile resolved for each route, kept for introspection (boot/introspection.ts); never read when serving. */
+  readonly routeRecords: RouteRecord[]
+  /** Set once every route is compiled: introspection is available from then on (onReady hooks included). */
+  compiled: boolean
 }

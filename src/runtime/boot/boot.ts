@@ -16,6 +16,7 @@ export async function bootServer(boot: BootContext): Promise<void> {
   await loadChildren(boot, boot.declared.plugins.root)
   boot.declared.booted = true
   compileServer(boot)
+  boot.compiled = true
   for (const scope of allScopes(boot.rootScope)) {
     for (const hook of scope.hooks.own('onReady')) await callLifecycleHook(hook.fn, hook.scope, [], hook.callback, boot.pluginTimeout, `onReady hook in ${scope.path}`)
   }

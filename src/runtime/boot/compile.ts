@@ -28,7 +28,10 @@ export function compileServer(boot: BootContext): void {
   }
   // After every explicit route, so that a HEAD route declared later still wins over the implicit one.
   for (const [def, compiled] of implicitHead) {
-    if (!boot.serve.router.has('HEAD', def.url)) addRoute(boot, owners, def, 'HEAD', compiled('HEAD'))
+    if (!boot.serve.router.has('HEAD', def.url)) {
+      addRoute(boot, owners, def, 'HEAD', compiled('HEAD'))
+      boot.routeRecords.find((record) => record.def === def)?.implicitHead.push('HEAD')
+    }
   }
   compileNotFound(boot)
 }
@@ -66,6 +69,7 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): (method: st
   const hooks = routeHooks(scope, options, resolution.hooks)
   const errorHandlers = options.errorHandler === undefined ? resolution.errorHandlers
     : [{ fn: options.errorHandler, scope: scope as never }, ...resolution.errorHandlers]
+  boot.routeRecords.push({ def, resolution, schema: schemas.schema, hooks, errorHandlers, implicitHead: [] })
   return (method) => new CompiledRoute({
     method,
     path: def.url,

@@ -3,6 +3,7 @@ import type { BodyParser } from '../shared/body-parser'
 import type { InjectOptions, InjectResponse, ListenOptions, Logger } from '../types'
 import { PluginTree } from './plugin-tree'
 import type { RouteDefinition } from './route-declaration'
+import type { InspectView } from '../shared/introspection'
 
 /**
  * What the root scope's ready/listen/close/inject do. Built by the composition root
@@ -14,6 +15,8 @@ export interface ServerFacade {
   listen(portOrOptions?: number | ListenOptions, host?: string): Promise<string>
   close(): Promise<void>
   inject(options: InjectOptions | string): Promise<InjectResponse>
+  /** The booted server's introspection (printRoutes, printTree, explain, openapi); throws before boot. */
+  introspect(): InspectView
 }
 
 export interface DeclareContextInit {

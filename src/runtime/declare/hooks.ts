@@ -31,10 +31,17 @@ export function assertNotAsyncWithDone(name: string, fn: Function, where: string
 export class HookStore {
   readonly #hooks = new Map<string, BoundHook[]>()
 
-  add(name: HookName, fn: Function, scope: Scope): void {
+  add(name: HookName, fn: Function, scope: Scope): BoundHook {
     let list = this.#hooks.get(name)
     if (list === undefined) this.#hooks.set(name, list = [])
-    list.push(bindHook(name, fn, scope))
+    const hook = bindHook(name, fn, scope)
+    list.push(hook)
+    return hook
+  }
+
+  /** Every own hook with its name, in declaration order per name (for introspection). */
+  all(): Array<[string, BoundHook]> {
+    return [...this.#hooks].flatMap(([name, list]) => list.map((hook): [string, BoundHook] => [name, hook]))
   }
 
   own(name: string): readonly BoundHook[] {

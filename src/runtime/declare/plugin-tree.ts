@@ -10,6 +10,8 @@ export interface PluginNode {
    */
   readonly owner: { readonly path: string } | null
   readonly children: PluginNode[]
+  /** The module this registration declares, set by `scope.annotate({ module })`: the origin of what it declares. */
+  label: string | null
 }
 
 /**
@@ -17,7 +19,7 @@ export interface PluginNode {
  * whose plugin body is running, so that registrations made inside a plugin become its children.
  */
 export class PluginTree {
-  readonly root: PluginNode = { plugin: null, options: {}, owner: null, children: [] }
+  readonly root: PluginNode = { plugin: null, options: {}, owner: null, children: [], label: null }
   current: PluginNode = this.root
 
   /**
@@ -29,6 +31,6 @@ export class PluginTree {
     if (typeof plugin !== 'function') {
       throw new FrameworkError('ENC_ERR_PLUGIN_INVALID', `register() in ${owner.path} takes a plugin function (async (scope, options) => {} or (scope, options, done) => {}), got ${plugin === null ? 'null' : typeof plugin}.`)
     }
-    this.current.children.push({ plugin, options, owner, children: [] })
+    this.current.children.push({ plugin, options, owner, children: [], label: null })
   }
 }

@@ -11,6 +11,8 @@ export interface RouteDefinition {
   /** Prefix and path joined. */
   readonly url: string
   readonly options: RouteOptions
+  /** The module or plugin that declared it (introspection only). */
+  readonly origin: string
 }
 
 /** `/v1` + `/` is `/v1`; `/v1` + `users` is `/v1/users`; no double slashes. */
@@ -53,7 +55,7 @@ export function declareRoute(scope: ScopeImpl, input: RouteOptions): void {
   const chain: ScopeImpl[] = []
   for (let s: ScopeImpl | null = scope; s !== null; s = s.parent) chain.unshift(s)
   for (const owner of chain) for (const hook of owner.hooks.own('onRoute')) hook.fn.call(hook.scope, options)
-  scope.context.routes.push({ scope, methods: options.method as string[], url: options.url, options })
+  scope.context.routes.push({ scope, methods: options.method as string[], url: options.url, options, origin: scope.currentOrigin() })
 }
 
 export function shortcut(scope: ScopeImpl, method: string | string[], path: string, a: Handler | RouteShorthandOptions, b?: Handler): void {

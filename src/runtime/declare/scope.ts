@@ -11,7 +11,9 @@ import type {
   ContentTypeParserFn, ContentTypeParserOptions, ErrorHandler, Handler, HookName, InjectOptions, InjectResponse,
   ListenOptions, Logger, NotFoundHandler, PluginFunction, PluginOptions, RouteOptions, RouteShorthandOptions, Scope,
 } from '../types'
-import type { SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../schemas/types'
+import type { JsonSchema, SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../schemas/types'
+import type { Inspection, ModuleInspection, RouteInspection, ScopeAnnotation, ScopeInspection } from '../shared/introspection'
+import type { OpenApiDocument, OpenApiInfo } from '../shared/openapi-types'
 
 /**
  * An encapsulation context (spec §3.3): a parent pointer and its own stores. Declarations only
@@ -36,6 +38,13 @@ export class ScopeImpl implements Scope {
   schemaErrorFormatter: SchemaErrorFormatter | null = null
   errorHandler: ErrorHandler | null = null
   notFoundHandler: NotFoundHandler | null = null
+  // Introspection only (printTree, explain, openapi): never read when serving.
+  /** Which module or plugin made each declaration, keyed by the hook, decoration, `schema:<id>` or setter slot. */
+  readonly origins = new Map<unknown, string>()
+  /** The modules whose declarations run here (scope.annotate({ module })). */
+  readonly modules: ModuleInspection[] = []
+  /** What this scope's error handler declares it answers (scope.annotate({ errorResponses })). */
+  errorResponses: Readonly<Record<string, JsonSchema>> | null = null
 
   constructor(init: { context: DeclareContext; parent: ScopeImpl | null; name: string; prefix: string }) {
     this.context = init.context
@@ -88,7 +97,7 @@ export class ScopeImpl implements Scope {
   addHook(name: HookName, fn: Function): this {
     this.assertDeclarable(`addHook('${name}')`)
     assertHook(name, fn, this.path)
-    this.hooks.add(name, fn, this as never)
+    this.origins.set(this.hooks.add(name, fn, this as never), this.currentOrigin())
     return this
   }
 
@@ -114,6 +123,7 @@ export class ScopeImpl implements Scope {
     }
     const decoration = toDecoration(target, name, value, this.path)
     this.decorations[target].set(name, decoration)
+    this.origins.set(decoration, this.currentOrigin())
     if (target === 'instance') this.#pushDown(decoration)
     return this
   }
@@ -140,6 +150,7 @@ export class ScopeImpl implements Scope {
   addSchema(schema: SharedSchema): this {
     this.assertDeclarable('addSchema()')
     this.schemas.add(schema)
+    this.origins.set(`schema:${schema.$id}`, this.currentOrigin())
     return this
   }
   getSchemas(): Record<string, SharedSchema> { return this.schemas.visible() }
@@ -163,7 +174,53 @@ export class ScopeImpl implements Scope {
   #setFunction(method: string, fn: unknown): void {
     this.assertDeclarable(`${method}()`)
     if (typeof fn !== 'function') throw new FrameworkError('ENC_ERR_ROUTE_INVALID', `${method}() in ${this.path} takes a function, got ${typeof fn}.`)
+    this.origins.set(method, this.currentOrigin())
   }
+
+  /**
+   * The module or plugin declaring right now: the label `annotate({ module })` gave the running
+   * plugin, else the plugin's name. A lifted plugin declares into this scope under its own name.
+   */
+  currentOrigin(): string {
+    const node = this.context.plugins.current
+    if (node.label !== null) return node.label
+    if (node.plugin === null) return this.path.split(' > ')[0]
+    return `plugin ${node.plugin.name === '' ? 'anonymous' : node.plugin.name}`
+  }
+
+  annotate(annotation: ScopeAnnotation): this {
+    this.assertDeclarable('annotate()')
+    if (annotation.module !== undefined) {
+      this.context.plugins.current.label = annotation.module
+      this.modules.push({ path: annotation.module, providers: [...(annotation.providers ?? [])] })
+    }
+    if (annotation.errorResponses !== undefined) {
+      this.errorResponses = annotation.errorResponses
+      this.origins.set('errorResponses', this.currentOrigin())
+    }
+    return this
+  }
+
+  printRoutes(): string
+  printRoutes(options: { json: true }): readonly RouteInspection[]
+  printRoutes(options?: { json?: boolean }): string | readonly RouteInspection[] {
+    const view = this.context.facade.introspect()
+    return options?.json === true ? view.inspect().routes : view.printRoutes()
+  }
+  printTree(): string
+  printTree(options: { json: true }): ScopeInspection
+  printTree(options?: { json?: boolean }): string | ScopeInspection {
+    const view = this.context.facade.introspect()
+    return options?.json === true ? view.inspect().root : view.printTree()
+  }
+  explain(route: string): string
+  explain(route: string, options: { json: true }): RouteInspection
+  explain(route: string, options?: { json?: boolean }): string | RouteInspection {
+    const view = this.context.facade.introspect()
+    return options?.json === true ? view.explainJson(route) : view.explain(route)
+  }
+  inspect(): Inspection { return this.context.facade.introspect().inspect() }
+  openapi(info?: OpenApiInfo): OpenApiDocument { return this.context.facade.introspect().openapi(info) }
 
   addContentTypeParser(types: string | string[], a: ContentTypeParserOptions | ContentTypeParserFn, b?: ContentTypeParserFn): this {
     this.assertDeclarable('addContentTypeParser()')

@@ -40,5 +40,7 @@ export const runtimeErrorCodes = {
   ENC_ERR_REPLY_INVALID_STATUS: { status: 500, summary: 'reply.code() was given a value that is not an HTTP status' },
   ENC_ERR_REPLY_NOTHING_SENT: { status: 500, summary: 'an async handler resolved undefined without sending a reply' },
   ENC_ERR_SERVER_INVALID_OPTION: { status: null, summary: 'createServer() was given a limit or timeout that is not a non-negative integer, or headersTimeout above requestTimeout' },
+  ENC_ERR_INSPECT_NOT_BOOTED: { status: null, summary: 'printRoutes/printTree/explain/inspect/openapi was called before the server booted' },
+  ENC_ERR_INSPECT_ROUTE_NOT_FOUND: { status: null, summary: "explain() was given a route that is not declared ('METHOD /declared/path')" },
   ENC_ERR_SERVER_LISTENING: { status: null, summary: 'listen() was called on a server that is already listening' },
 } as const

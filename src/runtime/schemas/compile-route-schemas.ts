@@ -6,7 +6,7 @@ import { normalizeRouteSchema } from './route-schema'
 import { describeValue, schemaError } from './schema-codes'
 import type { SchemaCompilers } from './schema-compilers'
 import type { SchemaStore } from './schema-store'
-import type { HttpPart, JsonSchema, PartValidator, SerializeFunction, SerializerCompiler, ValidatorCompiler } from './types'
+import type { HttpPart, JsonSchema, NormalizedRouteSchema, PartValidator, SerializeFunction, SerializerCompiler, ValidatorCompiler } from './types'
 
 export interface CompileRouteSchemasInput {
   method: string
@@ -31,6 +31,8 @@ export interface CompiledRouteSchemas {
   querystring: PartValidator | null
   headers: PartValidator | null
   response: ResponseSerializers | null
+  /** The normalized schema the parts were compiled from (for introspection and OpenAPI). */
+  schema: NormalizedRouteSchema
 }
 
 /** The order in which the runtime validates (DESIGN §5); the first failing part is reported. */
@@ -48,7 +50,7 @@ const PARTS: readonly HttpPart[] = ['params', 'body', 'querystring', 'headers']
 export function compileRouteSchemas(input: CompileRouteSchemasInput): CompiledRouteSchemas {
   const { method, url, scopePath, store } = input
   const normalized = normalizeRouteSchema(input.schema, { method, url, scopePath })
-  const compiled: CompiledRouteSchemas = { params: null, body: null, querystring: null, headers: null, response: null }
+  const compiled: CompiledRouteSchemas = { params: null, body: null, querystring: null, headers: null, response: null, schema: normalized }
 
   // The default compiler is looked up only when a part needs it: a route without schemas builds no ajv.
   let validatorCompiler = input.validatorCompiler

@@ -77,6 +77,8 @@ export function createServer(options: ServerOptions = {}): Scope {
     schemaErrorFormatter: options.schemaErrorFormatter,
     pluginTimeout: limits.pluginTimeout,
     resolutions: new Map(),
+    routeRecords: [],
+    compiled: false,
   })
   return rootScope
 }

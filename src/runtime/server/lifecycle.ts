@@ -10,6 +10,9 @@ import type { ServerFacade } from '../declare/declare-context'
 import { handleRequest } from '../serve/pipeline'
 import type { ServeContext } from '../serve/serve-context'
 import type { InjectOptions, InjectResponse, ListenOptions } from '../types'
+import { buildInspection } from '../boot/introspection'
+import { createInspectView } from '../inspect/inspect-view'
+import type { InspectView } from '../shared/introspection'
 
 export interface ServerLifecycleInit {
   readonly http: Server
@@ -30,6 +33,7 @@ export class ServerLifecycle implements ServerFacade {
   #boot: BootContext | null = null
   #ready: Promise<void> | null = null
   #closed: Promise<void> | null = null
+  #view: InspectView | null = null
 
   constructor(init: ServerLifecycleInit) {
     this.#http = init.http
@@ -113,6 +117,16 @@ export class ServerLifecycle implements ServerFacade {
     const request = typeof options === 'string' ? { url: options, method: 'GET' } : options
     const response = await lightMyRequest(dispatch, request as never)
     return response as unknown as InjectResponse
+  }
+
+  /** Built on first use, once routes are compiled (so onReady hooks may print the tree). */
+  introspect(): InspectView {
+    const boot = this.#bootContext()
+    if (!boot.compiled) {
+      throw new FrameworkError('ENC_ERR_INSPECT_NOT_BOOTED', `printRoutes/printTree/explain/inspect/openapi on ${boot.rootScope.path}: ` +
+        'the server has not booted yet. Call them after `await app.ready()` (createApp() returns a booted app), or in an onReady hook.')
+    }
+    return this.#view ??= createInspectView(buildInspection(boot))
   }
 
   #bootContext(): BootContext {

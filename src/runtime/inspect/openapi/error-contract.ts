@@ -1,0 +1,54 @@
+import { STATUS_CODES } from 'node:http'
+import type { JsonSchema } from '../../schemas/types'
+import type { RouteInspection } from '../../shared/introspection'
+
+/** The component every framework-made error body refers to (serve/error-payload.ts writes it). */
+export const ERROR_COMPONENT = 'EnclaveError'
+
+export const errorPayloadSchema: JsonSchema = {
+  type: 'object',
+  description: 'An error answered by the framework: { statusCode, code?, error, message }.',
+  required: ['statusCode', 'error', 'message'],
+  properties: {
+    statusCode: { type: 'integer' },
+    code: { type: 'string', description: 'A stable ENC_ERR_* code, when the framework has one.' },
+    error: { type: 'string' },
+    message: { type: 'string' },
+  },
+}
+
+export interface ErrorResponse {
+  readonly description: string
+  /** The schema as declared by an error handler, or null for the framework's own payload. */
+  readonly schema: JsonSchema | null
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH'])
+
+/**
+ * Every status the framework itself may answer on this route, with why: 400 (validation, or a
+ * body that does not parse), 401 where a guard hook runs, 404, 413 and 415 for methods with a
+ * body, 500. The nearest error handler that declares its responses adds (or replaces) those.
+ */
+export function errorResponses(route: RouteInspection): Map<string, ErrorResponse> {
+  const out = new Map<string, ErrorResponse>()
+  const body = BODY_METHODS.has(route.method)
+  if (Object.keys(route.validators).length > 0 || body) {
+    out.set('400', { description: 'Bad Request: the request failed validation (message names the part and path) or its body could not be parsed.', schema: null })
+  }
+  for (const guard of route.security) {
+    out.set(String(guard.status), { description: `${STATUS_CODES[guard.status] ?? 'Refused'}: ${guard.name} refused the credentials.`, schema: null })
+  }
+  out.set('404', { description: 'Not Found: no route matches the URL.', schema: null })
+  if (body) {
+    out.set('413', { description: 'Payload Too Large: the body is larger than the body limit.', schema: null })
+    out.set('415', { description: 'Unsupported Media Type: no parser accepts the content type.', schema: null })
+  }
+  out.set('500', { description: 'Internal Server Error.', schema: null })
+  const declared = route.errorHandlers.find((handler) => handler.responses !== null)
+  for (const [status, schema] of Object.entries(declared?.responses ?? {})) {
+    const text = typeof schema.description === 'string' ? schema.description : `${STATUS_CODES[status] ?? 'Error'} (error handler ${declared!.fn}).`
+    out.set(status, { description: text, schema })
+  }
+  return out
+}

@@ -1,0 +1,77 @@
+import { STATUS_CODES } from 'node:http'
+import type { JsonSchema } from '../../schemas/types'
+import type { RouteInspection, SchemaInspection } from '../../shared/introspection'
+import type { OpenApiOperation, OpenApiParameter, OpenApiResponse } from '../../shared/openapi-types'
+import { convertSchema } from './convert-schema'
+import type { ComponentNames } from './component-names'
+import { ERROR_COMPONENT, errorResponses } from './error-contract'
+import { pathTemplate } from './path-template'
+
+export interface OperationContext {
+  readonly names: ComponentNames
+  readonly schemas: readonly SchemaInspection[]
+  readonly tag: string
+  readonly operationId: string
+}
+
+/** One route method as an OpenAPI Operation: parameters, request body, responses (declared, then the error contract), security. */
+export function buildOperation(route: RouteInspection, context: OperationContext): OpenApiOperation {
+  const toOpenApi = (schema: JsonSchema): JsonSchema => convertSchema(schema, {
+    resolve: (id) => context.names.resolve(id, route.visibleSchemas), componentPath: null,
+  })
+  const operation: OpenApiOperation = { operationId: context.operationId, tags: [context.tag], responses: {} }
+  for (const key of ['summary', 'description'] as const) if (typeof route.docs[key] === 'string') operation[key] = route.docs[key] as string
+  if (route.docs.deprecated === true) operation.deprecated = true
+
+  const parameters = [...pathParameters(route, toOpenApi), ...partParameters(route, 'querystring', 'query', toOpenApi, context), ...partParameters(route, 'headers', 'header', toOpenApi, context)]
+  if (parameters.length > 0) operation.parameters = parameters
+  if (route.validators.body !== undefined && route.schema.body !== null) {
+    operation.requestBody = { required: true, content: { 'application/json': { schema: toOpenApi(route.schema.body) } } }
+  }
+
+  const responses: Record<string, OpenApiResponse> = {}
+  for (const [key, schema] of Object.entries(route.schema.response ?? {})) {
+    const status = /^\dxx$/.test(key) ? key.toUpperCase() : key
+    responses[status] = { description: describe(schema, key), content: { 'application/json': { schema: toOpenApi(schema) } } }
+  }
+  if (Object.keys(responses).length === 0) responses['200'] = { description: 'OK (no response schema declared)' }
+  for (const [status, error] of errorResponses(route)) {
+    if (responses[status] !== undefined && error.schema === null) continue
+    const schema = error.schema === null ? { $ref: `#/components/schemas/${ERROR_COMPONENT}` } : toOpenApi(error.schema)
+    responses[status] = { description: error.description, content: { 'application/json': { schema } } }
+  }
+  operation.responses = responses
+  if (route.security.length > 0) operation.security = route.security.map((s) => ({ [s.name]: [] }))
+  return operation
+}
+
+function describe(schema: JsonSchema, key: string): string {
+  if (typeof schema.description === 'string') return schema.description
+  return STATUS_CODES[key] ?? (key === 'default' ? 'Default response' : `${key.toUpperCase()} response`)
+}
+
+function pathParameters(route: RouteInspection, toOpenApi: (s: JsonSchema) => JsonSchema): OpenApiParameter[] {
+  const declared = (route.schema.params?.properties ?? {}) as Record<string, JsonSchema>
+  return pathTemplate(route.url).params.map(({ name, pattern }) => {
+    const schema = declared[name] !== undefined ? toOpenApi(declared[name]) : { type: 'string', ...(pattern === null ? {} : { pattern }) }
+    return { name, in: 'path', required: true, schema }
+  })
+}
+
+/** Query or header parameters, one per property of the part's schema (a `$ref` part is read through its shared schema). */
+function partParameters(route: RouteInspection, part: 'querystring' | 'headers', location: 'query' | 'header', toOpenApi: (s: JsonSchema) => JsonSchema, context: OperationContext): OpenApiParameter[] {
+  let schema = route.schema[part]
+  if (schema === null) return []
+  if (typeof schema.$ref === 'string') {
+    const id = schema.$ref.split('#')[0]
+    const seen = [...route.visibleSchemas].reverse().find((d) => d.name === id)
+    schema = context.schemas.find((s) => s.id === id && (seen === undefined || s.scope === seen.scope))?.schema ?? schema
+  }
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>
+  const required = new Set(Array.isArray(schema.required) ? schema.required as string[] : [])
+  return Object.entries(properties).map(([name, property]) => {
+    const parameter: OpenApiParameter = { name, in: location, required: required.has(name), schema: toOpenApi(property) }
+    if (typeof property.description === 'string') parameter.description = property.description
+    return parameter
+  })
+}

@@ -1,0 +1,46 @@
+/** The `info` object of the document, and the servers it lists. Every field optional: title and version default to the app's. */
+export interface OpenApiInfo {
+  title?: string
+  version?: string
+  description?: string
+  servers?: ReadonlyArray<{ url: string; description?: string }>
+}
+
+/** An OpenAPI 3.1 document (the fields Enclave writes; see https://spec.openapis.org/oas/v3.1.0). */
+export interface OpenApiDocument {
+  openapi: '3.1.0'
+  info: { title: string; version: string; description?: string }
+  servers?: Array<{ url: string; description?: string }>
+  tags: Array<{ name: string; description?: string }>
+  paths: Record<string, Record<string, OpenApiOperation>>
+  components: {
+    schemas: Record<string, Record<string, unknown>>
+    securitySchemes?: Record<string, Record<string, unknown>>
+  }
+}
+
+export interface OpenApiParameter {
+  name: string
+  in: 'path' | 'query' | 'header'
+  required: boolean
+  description?: string
+  schema: Record<string, unknown>
+}
+
+export interface OpenApiResponse {
+  description: string
+  content?: Record<string, { schema: Record<string, unknown> }>
+  headers?: Record<string, { schema: Record<string, unknown>; description?: string }>
+}
+
+export interface OpenApiOperation {
+  operationId: string
+  summary?: string
+  description?: string
+  deprecated?: boolean
+  tags: string[]
+  parameters?: OpenApiParameter[]
+  requestBody?: { required: boolean; content: Record<string, { schema: Record<string, unknown> }> }
+  responses: Record<string, OpenApiResponse>
+  security?: Array<Record<string, string[]>>
+}
