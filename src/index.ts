@@ -9,10 +9,10 @@ export {
   Module, Route, Get, Head, Post, Put, Patch, Delete, Options, Schema, DecorateRequest, DecorateReply, Hook, ErrorHandler,
   Body, Query, Params, Headers, Req, Reply, DeclarationError, isDeclarationError,
 } from './decorators'
-export { bearerAuth } from './plugins'
+export { bearerAuth, openapiRoute } from './plugins'
 export {
   createServer, lift, isLifted, liftedTarget, FrameworkError, HttpError, isFrameworkError,
-  partValidatorCompiler, ajv8CompilersFactory, defaultSchemaErrorFormatter,
+  partValidatorCompiler, ajv8CompilersFactory, defaultSchemaErrorFormatter, describeSecurity,
 } from './runtime'
 export { errorCodeTable } from './error-code-table'
 // tsyringe's own decorators, so an app imports one package and uses the tsyringe copy Enclave
@@ -29,6 +29,11 @@ export type {
   ValidatorCompilerInput, ValidateFunction, SerializerCompiler, SerializerCompilerInput, SerializeFunction,
   SchemaErrorFormatter, ValidatorOptions, ValidatorPlugin, CompilersFactory, SchemaControllerOptions,
 } from './runtime'
-export type { ModuleOptions, RouteMethodOptions } from './decorators'
-export type { BearerAuthOptions } from './plugins'
+export type {
+  Inspection, RouteInspection, ScopeInspection, SchemaInspection, HookInspection, Declared, FunctionInspection, ErrorHandlerInspection,
+  ModuleInspection, SecurityInspection, RouteSchemaInspection, ScopeAnnotation, SecurityDescription,
+  OpenApiDocument, OpenApiInfo, OpenApiOperation, OpenApiParameter, OpenApiResponse,
+} from './runtime'
+export type { ModuleOptions, RouteMethodOptions, ErrorHandlerOptions } from './decorators'
+export type { BearerAuthOptions, OpenApiRouteOptions } from './plugins'
 export type { InjectionToken } from 'tsyringe'

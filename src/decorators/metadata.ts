@@ -1,6 +1,6 @@
 import 'reflect-metadata'
 import type { ControllerMeta, DecoratorMeta, HookMeta, ModuleMeta, ParamMeta, RouteMeta } from './types'
-import type { SharedSchema } from '../runtime/schemas/types'
+import type { JsonSchema, SharedSchema } from '../runtime/schemas/types'
 
 /**
  * The only file that touches Reflect. Keys are Symbols so no other library's metadata can
@@ -16,6 +16,7 @@ const kRequestDecorators = Symbol('enclave.requestDecorators')
 const kReplyDecorators = Symbol('enclave.replyDecorators')
 const kHooks = Symbol('enclave.hooks')
 const kErrorHandler = Symbol('enclave.errorHandler')
+const kErrorResponses = Symbol('enclave.errorResponses')
 
 type Key = symbol
 function own<T>(key: Key, target: Function): T | undefined {
@@ -64,6 +65,9 @@ export const addHookMeta = (target: Function, hook: HookMeta) => append(kHooks, 
 
 export const getErrorHandlerKey = (target: Function) => own<string | symbol>(kErrorHandler, target)
 export const setErrorHandlerKey = (target: Function, key: string | symbol) => Reflect.defineMetadata(kErrorHandler, key, target)
+/** What the module's error handler declares it answers, by status key (for the OpenAPI document). */
+export const getErrorResponses = (target: Function) => own<Record<string, JsonSchema>>(kErrorResponses, target)
+export const setErrorResponses = (target: Function, responses: Record<string, JsonSchema>) => Reflect.defineMetadata(kErrorResponses, responses, target)
 
 /**
  * A class's constructor dependencies as tsyringe will resolve them: the types TypeScript

@@ -1,5 +1,7 @@
 import { lift, type AsyncPlugin, type Scope } from '../runtime'
-import { getErrorHandlerKey, getHooks, getReplyDecorators, getRequestDecorators } from '../decorators/internal'
+import { getErrorHandlerKey, getErrorResponses, getHooks, getReplyDecorators, getRequestDecorators } from '../decorators/internal'
+import { toProviderSpec } from './providers'
+import { describeToken } from './module-error'
 import { controllerRoutes } from './controller-routes'
 import type { ModuleWiring } from './injector'
 import { joinPaths, type ModuleNode } from './module-tree'
@@ -15,6 +17,8 @@ export function applyModule(scope: Scope, node: ModuleNode, wiring: ReadonlyMap<
   const type = node.type
   const member = (key: string | symbol) => ((instance as Record<string | symbol, Function>)[key]).bind(instance)
 
+  // Labels every declaration below with this module, for printTree/explain/openapi.
+  scope.annotate({ module: node.path, providers: node.meta.providers.map((p) => describeToken(toProviderSpec(p).token)) })
   for (const d of getRequestDecorators(type)) scope.decorateRequest(d.name, d.value)
   for (const d of getReplyDecorators(type)) scope.decorateReply(d.name, d.value)
   for (const schema of node.schemas) scope.addSchema(schema)
@@ -22,7 +26,11 @@ export function applyModule(scope: Scope, node: ModuleNode, wiring: ReadonlyMap<
   if (node.meta.serializerCompiler !== null) scope.setSerializerCompiler(node.meta.serializerCompiler)
   if (node.meta.schemaErrorFormatter !== null) scope.setSchemaErrorFormatter(node.meta.schemaErrorFormatter)
   const errorHandlerKey = getErrorHandlerKey(type)
-  if (errorHandlerKey !== undefined) scope.setErrorHandler(member(errorHandlerKey))
+  if (errorHandlerKey !== undefined) {
+    scope.setErrorHandler(member(errorHandlerKey))
+    const responses = getErrorResponses(type)
+    if (responses !== undefined) scope.annotate({ errorResponses: responses })
+  }
   // bind() keeps the method's arity, so a `done` parameter still marks a callback-style hook.
   for (const hook of getHooks(type)) scope.addHook(hook.name as never, member(hook.propertyKey))
 

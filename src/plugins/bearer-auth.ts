@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
-import { FrameworkError, lift, type PluginFunction, type Reply, type Request, type Scope } from '../runtime'
+import { FrameworkError, describeSecurity, lift, type PluginFunction, type Reply, type Request, type Scope } from '../runtime'
 
 export interface BearerAuthOptions {
   /** The accepted tokens (API keys). At least one; each a non-empty string. */
@@ -20,14 +20,15 @@ export interface BearerAuthOptions {
  */
 export function bearerAuth(options: BearerAuthOptions): PluginFunction {
   const digests = checkedKeys(options).map(digest)
-  const hook = function bearerAuthHook(request: Request, reply: Reply): void {
+  // Marked so that openapi() lists the bearer scheme (and its 401) on exactly the routes this hook guards.
+  const hook = describeSecurity(function bearerAuthHook(request: Request, reply: Reply): void {
     const token = readToken(request.headers.authorization)
     if (token === null) {
       refuse(reply, 'Missing bearer token: send the header "authorization: Bearer <token>".')
     } else if (!matchesAny(digest(token), digests)) {
       refuse(reply, 'Invalid bearer token.')
     }
-  }
+  }, { name: 'bearerAuth', scheme: { type: 'http', scheme: 'bearer' }, status: 401 })
   const plugin = async function bearerAuth(scope: Scope) {
     scope.addHook('onRequest', hook)
   }

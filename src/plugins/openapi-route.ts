@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { FrameworkError, type OpenApiDocument, type OpenApiInfo, type PluginFunction, type Reply, type Request, type Scope } from '../runtime'
+
+export interface OpenApiRouteOptions {
+  /** Where the document is served. Default `/openapi.json`. */
+  path?: string
+  /** The document's info (title, version, description, servers). */
+  info?: OpenApiInfo
+  /**
+   * Where to serve Swagger UI (e.g. `/docs`), from the `swagger-ui-dist` package, which the app
+   * installs itself (it is not a dependency of Enclave). Off by default.
+   */
+  ui?: string
+}
+
+// The files of swagger-ui-dist the page loads; nothing else of the package directory is served.
+const UI_FILES: Readonly<Record<string, string>> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'index.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
+  'swagger-ui-standalone-preset.js': 'application/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+}
+
+/**
+ * Serves the app's OpenAPI 3.1 document (`app.openapi(info)`, built once, on the first request),
+ * and optionally Swagger UI. Its own routes are left out of the document.
+ *
+ * @example
+ * @Module({ plugins: [openapiRoute({ path: '/openapi.json', ui: '/docs', info: { title: 'Notes' } })] })
+ * class AppModule {}
+ */
+export function openapiRoute(options: OpenApiRouteOptions = {}): PluginFunction {
+  const path = options.path ?? '/openapi.json'
+  if (typeof path !== 'string' || !path.startsWith('/') || (options.ui !== undefined && (typeof options.ui !== 'string' || !options.ui.startsWith('/')))) {
+    throw new FrameworkError('ENC_ERR_OPENAPI_INVALID_OPTIONS', `openapiRoute(): path and ui must be paths starting with '/' (got path ${JSON.stringify(path)}, ui ${JSON.stringify(options.ui)}).`)
+  }
+  const uiDir = options.ui === undefined ? null : swaggerUiDir()
+  return async function openapiRoute(scope: Scope) {
+    let document: OpenApiDocument | null = null
+    const hidden = { config: { openapi: false } }
+    scope.get(path, hidden, function (this: Scope) { return document ??= this.openapi(options.info) })
+    if (options.ui === undefined || uiDir === null) return
+    const ui = options.ui.replace(/\/+$/, '')
+    const specUrl = `${scope.prefix}${path}`
+    const files = new Map<string, Buffer>()
+    scope.get(ui === '' ? '/' : ui, hidden, (_request: Request, reply: Reply) => reply.type('text/html; charset=utf-8').send(indexPage(`${scope.prefix}${ui}`, specUrl)))
+    scope.get(`${ui}/:file`, hidden, (request: Request, reply: Reply) => {
+      const name = String(request.params.file)
+      const type = UI_FILES[name]
+      if (type === undefined) return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `Route GET:${request.url} not found` })
+      let content = files.get(name)
+      if (content === undefined) files.set(name, content = readFileSync(join(uiDir, name)))
+      return reply.type(type).header('cache-control', 'public, max-age=3600').send(content)
+    })
+  }
+}
+
+function swaggerUiDir(): string {
+  try {
+    return (require('swagger-ui-dist') as { getAbsoluteFSPath(): string }).getAbsoluteFSPath()
+  } catch (cause) {
+    throw new FrameworkError('ENC_ERR_OPENAPI_UI_MISSING', "openapiRoute({ ui }): the package 'swagger-ui-dist' is not installed. Run `npm install swagger-ui-dist`, or leave out the ui option.", { cause })
+  }
+}
+
+function indexPage(base: string, specUrl: string): string {
+  const spec = JSON.stringify(specUrl).replace(/</g, '\\u003c')
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>API documentation</title>
+<link rel="stylesheet" href="${base}/swagger-ui.css"><link rel="stylesheet" href="${base}/index.css">
+<link rel="icon" type="image/png" href="${base}/favicon-32x32.png"></head>
+<body><div id="swagger-ui"></div>
+<script src="${base}/swagger-ui-bundle.js"></script><script src="${base}/swagger-ui-standalone-preset.js"></script>
+<script>window.ui = SwaggerUIBundle({ url: ${spec}, dom_id: '#swagger-ui', presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: 'StandaloneLayout' })</script>
+</body></html>
+`
+}
