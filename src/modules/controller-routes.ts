@@ -14,12 +14,10 @@ export function controllerRoutes(controller: Class, instance: object, carriedPre
   for (const { declaringClass, route } of collectRoutes(controller)) {
     const where = `${route.methods.join(',')} route ${controller.name}.${String(route.propertyKey)} in ${modulePath}`
     const method = route.methods.length === 1 ? route.methods[0] : [...route.methods]
-    routes.push({
-      ...route.options,
-      method,
-      url: joinPaths([carriedPrefix, prefix], route.path),
-      handler: buildHandler(instance, declaringClass, route.propertyKey, where),
-    })
+    const handler = buildHandler(instance, declaringClass, route.propertyKey, where)
+    // Named after the method, so explain() and logs read `NotesController.create`, wrapped or not.
+    Object.defineProperty(handler, 'name', { value: `${controller.name}.${String(route.propertyKey)}` })
+    routes.push({ ...route.options, method, url: joinPaths([carriedPrefix, prefix], route.path), handler })
   }
   return routes
 }

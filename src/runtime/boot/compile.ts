@@ -3,7 +3,7 @@ import { assertNotAsyncWithDone } from '../declare/hooks'
 import { bindHook, type BoundHook } from '../shared/bound-hook'
 import { CompiledRoute } from '../serve/compiled-route'
 import { resolveScope } from './scope-resolution'
-import { compileRouteSchemas } from '../schemas'
+import { compileRouteSchemas, normalizeRouteSchema } from '../schemas'
 import { allScopes } from './all-scopes'
 import { defaultNotFoundHandler, badUrlHandler, methodNotAllowedHandler } from '../serve/system-handlers'
 import type { RouteDefinition } from '../declare/route-declaration'
@@ -56,11 +56,13 @@ function normalizeForDuplicates(url: string): string {
 function compileDefinition(boot: BootContext, def: RouteDefinition): (method: string) => CompiledRoute {
   const { scope, options } = def
   const resolution = resolveScope(boot, scope)
+  const identity = { method: def.methods.join(','), url: def.url, scopePath: scope.path }
+  // Normalized here so that introspection records the very schema the parts were compiled from.
+  const normalized = normalizeRouteSchema(options.schema ?? null, identity)
   const schemas = compileRouteSchemas({
-    method: def.methods.join(','),
-    url: def.url,
-    scopePath: scope.path,
+    ...identity,
     schema: options.schema ?? null,
+    normalized,
     store: scope.schemas,
     compilers: boot.schemaCompilers,
     validatorCompiler: options.validatorCompiler ?? resolution.validatorCompiler,
@@ -69,7 +71,7 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): (method: st
   const hooks = routeHooks(scope, options, resolution.hooks)
   const errorHandlers = options.errorHandler === undefined ? resolution.errorHandlers
     : [{ fn: options.errorHandler, scope: scope as never }, ...resolution.errorHandlers]
-  boot.routeRecords.push({ def, resolution, schema: schemas.schema, hooks, errorHandlers, implicitHead: [] })
+  boot.routeRecords.push({ def, resolution, schema: normalized, hooks, errorHandlers, implicitHead: [] })
   return (method) => new CompiledRoute({
     method,
     path: def.url,

@@ -21,6 +21,8 @@ export interface CompileRouteSchemasInput {
   validatorCompiler: ValidatorCompiler | null
   /** The route option, else the nearest scope's setSerializerCompiler(); null: the default for `store`. */
   serializerCompiler: SerializerCompiler | null
+  /** The schema already normalized by the caller (boot keeps it for introspection); else `schema` is normalized here. */
+  normalized?: NormalizedRouteSchema
 }
 
 /** One route's compiled schemas; a field is null when the route has no schema for it. */
@@ -31,8 +33,6 @@ export interface CompiledRouteSchemas {
   querystring: PartValidator | null
   headers: PartValidator | null
   response: ResponseSerializers | null
-  /** The normalized schema the parts were compiled from (for introspection and OpenAPI). */
-  schema: NormalizedRouteSchema
 }
 
 /** The order in which the runtime validates (DESIGN §5); the first failing part is reported. */
@@ -49,8 +49,8 @@ const PARTS: readonly HttpPart[] = ['params', 'body', 'querystring', 'headers']
  */
 export function compileRouteSchemas(input: CompileRouteSchemasInput): CompiledRouteSchemas {
   const { method, url, scopePath, store } = input
-  const normalized = normalizeRouteSchema(input.schema, { method, url, scopePath })
-  const compiled: CompiledRouteSchemas = { params: null, body: null, querystring: null, headers: null, response: null, schema: normalized }
+  const normalized = input.normalized ?? normalizeRouteSchema(input.schema, { method, url, scopePath })
+  const compiled: CompiledRouteSchemas = { params: null, body: null, querystring: null, headers: null, response: null }
 
   // The default compiler is looked up only when a part needs it: a route without schemas builds no ajv.
   let validatorCompiler = input.validatorCompiler

@@ -40,8 +40,10 @@ export function buildOperation(route: RouteInspection, context: OperationContext
     const schema = error.schema === null ? { $ref: `#/components/schemas/${ERROR_COMPONENT}` } : toOpenApi(error.schema)
     responses[status] = { description: error.description, content: { 'application/json': { schema } } }
   }
-  operation.responses = responses
   if (route.security.length > 0) operation.security = route.security.map((s) => ({ [s.name]: [] }))
+  // Re-set last so the document reads request first, then responses.
+  delete (operation as Partial<OpenApiOperation>).responses
+  operation.responses = responses
   return operation
 }
 
