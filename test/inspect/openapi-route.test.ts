@@ -1,0 +1,47 @@
+import 'reflect-metadata'
+import { expect } from 'chai'
+import request from 'supertest'
+import { createServer, lift, type Scope } from '../../src/runtime'
+import { openapiRoute } from '../../src/plugins'
+import { buildNotesApp } from './notes-app'
+
+describe('openapiRoute(): serves the document and Swagger UI (opt-in)', () => {
+  let app: Scope
+  before(async () => { app = await buildNotesApp({ lift: (m) => lift(m as never) }) })
+  after(async () => { await app.close() })
+
+  it('serves app.openapi(info) as JSON at its path, without listing its own routes', async () => {
+    const response = await request(app.server).get('/openapi.json').expect(200).expect('content-type', /application\/json/)
+    expect(response.body).to.deep.equal(JSON.parse(JSON.stringify(app.openapi({ title: 'Notes', version: '2.0.0' }))))
+    expect(Object.keys(response.body.paths)).to.not.include.members(['/openapi.json', '/docs', '/docs/{file}'])
+  })
+
+  it('serves a Swagger UI page that loads the document, and the swagger-ui-dist files it needs', async () => {
+    const page = await request(app.server).get('/docs').expect(200).expect('content-type', /text\/html/)
+    expect(page.text).to.include('SwaggerUIBundle({ url: "/openapi.json"')
+    const bundle = await request(app.server).get('/docs/swagger-ui-bundle.js').expect(200).expect('content-type', /javascript/)
+    expect(bundle.text.length).to.be.greaterThan(100_000)
+    await request(app.server).get('/docs/swagger-ui.css').expect(200).expect('content-type', /text\/css/)
+  })
+
+  it('serves nothing else of the package directory', async () => {
+    const response = await request(app.server).get('/docs/package.json').expect(404)
+    expect(response.body).to.deep.equal({ statusCode: 404, error: 'Not Found', message: 'Route GET:/docs/package.json not found' })
+    await request(app.server).get('/docs/..%2Fpackage.json').expect(404)
+  })
+
+  it('follows the prefix it is registered with', async () => {
+    const server = createServer()
+    server.register(openapiRoute({ path: '/spec.json', ui: '/ui' }), { prefix: '/api' })
+    server.get('/x', async () => ({}))
+    await server.ready()
+    const spec = await request(server.server).get('/api/spec.json').expect(200)
+    expect(Object.keys(spec.body.paths)).to.deep.equal(['/x'])
+    expect((await request(server.server).get('/api/ui').expect(200)).text).to.include('url: "/api/spec.json"')
+    await server.close()
+  })
+
+  it('refuses a path that does not start with / (coded)', () => {
+    expect(() => openapiRoute({ path: 'openapi.json' })).to.throw().with.property('code', 'ENC_ERR_OPENAPI_INVALID_OPTIONS')
+  })
+})
