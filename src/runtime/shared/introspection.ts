@@ -1,4 +1,5 @@
-import type { JsonSchema } from '../schemas/types'
+// shared/ sits below schemas/: the same JSON Schema object type, named here.
+type JsonSchema = Record<string, unknown>
 import type { OpenApiDocument, OpenApiInfo } from './openapi-types'
 
 /**
