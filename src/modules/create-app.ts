@@ -19,7 +19,7 @@ import { assertNoUnlistedControllers } from './unlisted-controllers'
  */
 export async function createApp(root: Function, options: ServerOptions = {}): Promise<Scope> {
   const tree = scan(root)
-  assertNoUnlistedControllers()
+  assertNoUnlistedControllers(tree)
   const containers: DependencyContainer[] = []
   let wiring
   try {

@@ -1,4 +1,5 @@
-import { isLifted, liftedTarget, type PluginOptions } from '../runtime'
+import type { PluginOptions } from '../runtime'
+import { isLifted, liftedTarget } from '../runtime/internal'
 import { getControllerMeta, getModuleMeta, getOwnRoutes, getSchemaMeta, moduleOnlyDecorations, type Class, type PluginEntry } from '../decorators/internal'
 import type { SharedSchema } from '../runtime/schemas/types'
 import { moduleError } from './module-error'

@@ -4,7 +4,8 @@ import request from 'supertest'
 import { Get, Module, Route } from '../../src/decorators'
 import { createApp } from '../../src/modules'
 import { bearerAuth } from '../../src/plugins'
-import { createServer, isLifted, type Scope } from '../../src/runtime'
+import { createServer, type Scope } from '../../src/runtime'
+import { isLifted } from '../../src/runtime/internal'
 
 const ok = async () => ({ ok: true })
 
