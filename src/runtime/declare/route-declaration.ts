@@ -1,4 +1,5 @@
-import { FrameworkError } from '../errors/framework-error'
+import type { FrameworkError } from '../errors/framework-error'
+import { runtimeError } from '../errors/runtime-codes'
 import type { ScopeImpl } from './scope'
 import type { Handler, RouteOptions, RouteShorthandOptions } from '../types'
 
@@ -29,7 +30,7 @@ export function joinPrefix(parentPrefix: string, prefix: string): string {
 }
 
 function invalid(scope: ScopeImpl, what: string): FrameworkError {
-  return new FrameworkError('ENC_ERR_ROUTE_INVALID', `route in ${scope.path}: ${what}.`)
+  return runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route in ${scope.path}`, problem: what })
 }
 
 /**
