@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { FrameworkError, type OpenApiDocument, type OpenApiInfo, type PluginFunction, type Reply, type Request, type Scope } from '../runtime'
+import { dirname, join } from 'node:path'
+import { pluginError } from './plugin-codes'
+import { type OpenApiDocument, type OpenApiInfo, type PluginFunction, type Reply, type Request, type Scope } from '../runtime'
 
 export interface OpenApiRouteOptions {
   /** Where the document is served. Default `/openapi.json`. */
@@ -34,7 +35,7 @@ const UI_FILES: Readonly<Record<string, string>> = {
 export function openapiRoute(options: OpenApiRouteOptions = {}): PluginFunction {
   const path = options.path ?? '/openapi.json'
   if (typeof path !== 'string' || !path.startsWith('/') || (options.ui !== undefined && (typeof options.ui !== 'string' || !options.ui.startsWith('/')))) {
-    throw new FrameworkError('ENC_ERR_OPENAPI_INVALID_OPTIONS', `openapiRoute(): path and ui must be paths starting with '/' (got path ${JSON.stringify(path)}, ui ${JSON.stringify(options.ui)}).`)
+    throw pluginError('ENC_ERR_OPENAPI_INVALID_OPTIONS', { path, ui: options.ui })
   }
   const uiDir = options.ui === undefined ? null : swaggerUiDir()
   return async function openapiRoute(scope: Scope) {
@@ -59,9 +60,10 @@ export function openapiRoute(options: OpenApiRouteOptions = {}): PluginFunction 
 
 function swaggerUiDir(): string {
   try {
-    return (require('swagger-ui-dist') as { getAbsoluteFSPath(): string }).getAbsoluteFSPath()
+    // The package directory, found without running the package (its files are all we serve).
+    return dirname(require.resolve('swagger-ui-dist/package.json'))
   } catch (cause) {
-    throw new FrameworkError('ENC_ERR_OPENAPI_UI_MISSING', "openapiRoute({ ui }): the package 'swagger-ui-dist' is not installed. Run `npm install swagger-ui-dist`, or leave out the ui option.", { cause })
+    throw pluginError('ENC_ERR_OPENAPI_UI_MISSING', undefined, { cause })
   }
 }
 

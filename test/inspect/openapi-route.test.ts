@@ -41,6 +41,22 @@ describe('openapiRoute(): serves the document and Swagger UI (opt-in)', () => {
     await server.close()
   })
 
+  it('refuses ui when swagger-ui-dist is not installed, saying how to fix it (coded)', () => {
+    // The app's node_modules without the package: resolution of that one name fails, as it would.
+    const loader = require('node:module') as { _resolveFilename: (request: string, ...rest: unknown[]) => string }
+    const resolve = loader._resolveFilename
+    loader._resolveFilename = function (this: unknown, request: string, ...rest: unknown[]) {
+      if (request === 'swagger-ui-dist' || request.startsWith('swagger-ui-dist/')) throw Object.assign(new Error(`Cannot find module '${request}'`), { code: 'MODULE_NOT_FOUND' })
+      return resolve.call(this, request, ...rest)
+    }
+    try {
+      expect(() => openapiRoute({ ui: '/docs' })).to.throw(/npm install swagger-ui-dist/).with.property('code', 'ENC_ERR_OPENAPI_UI_MISSING')
+      expect(() => openapiRoute({})).to.not.throw()
+    } finally {
+      loader._resolveFilename = resolve
+    }
+  })
+
   it('refuses a path that does not start with / (coded)', () => {
     expect(() => openapiRoute({ path: 'openapi.json' })).to.throw().with.property('code', 'ENC_ERR_OPENAPI_INVALID_OPTIONS')
   })

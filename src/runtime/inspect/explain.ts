@@ -1,4 +1,4 @@
-import { FrameworkError } from '../errors/framework-error'
+import { runtimeError } from '../errors/runtime-codes'
 import type { Declared, RouteInspection } from '../shared/introspection'
 
 /**
@@ -8,15 +8,14 @@ import type { Declared, RouteInspection } from '../shared/introspection'
 export function findRoute(routes: readonly RouteInspection[], query: string): RouteInspection {
   const match = /^\s*([A-Za-z]+)\s+(\S+)\s*$/.exec(typeof query === 'string' ? query : '')
   if (match === null) {
-    throw new FrameworkError('ENC_ERR_INSPECT_ROUTE_NOT_FOUND', `explain(${JSON.stringify(query)}): give a method and a declared path, e.g. explain('POST /notes/:id').`)
+    throw runtimeError('ENC_ERR_INSPECT_ROUTE_NOT_FOUND', { given: JSON.stringify(query) })
   }
   const method = match[1].toUpperCase()
   const found = routes.find((r) => r.method === method && r.url === match[2])
   if (found !== undefined) return found
   const wanted = `${method} ${match[2]}`
   const nearest = routes.map((r) => `${r.method} ${r.url}`).sort((a, b) => distance(a, wanted) - distance(b, wanted)).slice(0, 3)
-  throw new FrameworkError('ENC_ERR_INSPECT_ROUTE_NOT_FOUND', `explain('${wanted}'): no route has this method and declared path.` +
-    (nearest.length > 0 ? ` Did you mean ${nearest.map((r) => `'${r}'`).join(' or ')}?` : ' The server has no routes.'))
+  throw runtimeError('ENC_ERR_INSPECT_ROUTE_NOT_FOUND', { wanted, nearest })
 }
 
 /** Edit distance, for "did you mean". */
