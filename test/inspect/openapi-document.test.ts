@@ -121,6 +121,25 @@ describe('openapi(): an OpenAPI 3.1 document of the booted app (issue 14 §2)', 
     await server.close()
   })
 
+  it('turns draft-07 plain-name anchors ($id: \'#sku\', spec §2.3) into JSON pointers, in components and route parts', async () => {
+    const server = createServer()
+    server.addSchema({ $id: 'catalog', type: 'object', definitions: { sku: { $id: '#sku', type: 'string', pattern: '^[A-Z]{3}$' } }, properties: { own: { $ref: '#sku' } } })
+    server.get('/items', {
+      schema: {
+        querystring: { type: 'object', properties: { count: { $id: '#count', type: 'integer' }, offset: { $ref: '#count' }, sku: { $ref: 'catalog#sku' } } },
+        response: { 200: { type: 'object', properties: { sku: { $ref: 'catalog#sku' } } } },
+      },
+    }, async () => ({}))
+    await server.ready()
+    const document = server.openapi()
+    expect(document.components.schemas.catalog.properties).to.deep.equal({ own: { $ref: '#/components/schemas/catalog/definitions/sku' } })
+    expect(document.paths['/items'].get.parameters!.map((p) => [p.name, p.schema])).to.deep.equal([
+      ['count', { type: 'integer' }], ['offset', { type: 'integer' }], ['sku', { $ref: '#/components/schemas/catalog/definitions/sku' }],
+    ])
+    expect(await validate(document)).to.deep.equal({ valid: true })
+    await server.close()
+  })
+
   it('documents any guard hook marked with describeSecurity(), with its status, following encapsulation', async () => {
     const server = createServer()
     const guard = describeSecurity(async function apiKey() {}, { name: 'apiKey', scheme: { type: 'apiKey', in: 'header', name: 'x-api-key' }, status: 403 })

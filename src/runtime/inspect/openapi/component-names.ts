@@ -1,5 +1,7 @@
 import type { Declared, SchemaInspection } from '../../shared/introspection'
 
+type JsonSchema = Record<string, unknown>
+
 /**
  * Stable component names for the shared schemas: the `$id` itself (made safe for a component
  * key), never a counter like Fastify's `def-0`. Sibling scopes may each declare the same `$id`
@@ -7,6 +9,7 @@ import type { Declared, SchemaInspection } from '../../shared/introspection'
  */
 export class ComponentNames {
   readonly #byDeclaration = new Map<string, string>()
+  readonly #schemas = new Map<string, JsonSchema>()
   readonly #scopesById = new Map<string, string[]>()
 
   constructor(schemas: readonly SchemaInspection[]) {
@@ -22,6 +25,7 @@ export class ComponentNames {
       for (let i = 2; taken.has(name); i++) name = `${safe(s.id)}_${i}`
       taken.add(name)
       this.#byDeclaration.set(key(s.id, s.scope), name)
+      this.#schemas.set(name, s.schema)
     }
   }
 
@@ -34,11 +38,11 @@ export class ComponentNames {
    * The component a `$ref` to `id` means from a place that sees `visible` (nearest declaration:
    * duplicates along one chain are refused at boot), else the only declaration in the tree.
    */
-  resolve(id: string, visible: readonly Declared[]): string | undefined {
+  resolve(id: string, visible: readonly Declared[]): { name: string; schema: JsonSchema } | undefined {
     const seen = [...visible].reverse().find((d) => d.name === id)
-    if (seen !== undefined) return this.of(id, seen.scope)
     const scopes = this.#scopesById.get(id)
-    return scopes === undefined ? undefined : this.of(id, scopes[0])
+    const name = seen !== undefined ? this.of(id, seen.scope) : scopes === undefined ? undefined : this.of(id, scopes[0])
+    return name === undefined ? undefined : { name, schema: this.#schemas.get(name)! }
   }
 }
 

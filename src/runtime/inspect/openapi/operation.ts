@@ -53,9 +53,10 @@ function describe(schema: JsonSchema, key: string): string {
 }
 
 function pathParameters(route: RouteInspection, toOpenApi: (s: JsonSchema) => JsonSchema): OpenApiParameter[] {
-  const declared = (route.schema.params?.properties ?? {}) as Record<string, JsonSchema>
+  // Converted whole, so that a property's local reference (`#count`) resolves against the part.
+  const declared = (route.schema.params === null ? {} : toOpenApi(route.schema.params).properties ?? {}) as Record<string, JsonSchema>
   return pathTemplate(route.url).params.map(({ name, pattern }) => {
-    const schema = declared[name] !== undefined ? toOpenApi(declared[name]) : { type: 'string', ...(pattern === null ? {} : { pattern }) }
+    const schema = declared[name] !== undefined ? declared[name] : { type: 'string', ...(pattern === null ? {} : { pattern }) }
     return { name, in: 'path', required: true, schema }
   })
 }
@@ -69,10 +70,11 @@ function partParameters(route: RouteInspection, part: 'querystring' | 'headers',
     const seen = [...route.visibleSchemas].reverse().find((d) => d.name === id)
     schema = context.schemas.find((s) => s.id === id && (seen === undefined || s.scope === seen.scope))?.schema ?? schema
   }
-  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>
   const required = new Set(Array.isArray(schema.required) ? schema.required as string[] : [])
+  // Converted whole, so that a property's local reference (`#count`) resolves against the part.
+  const properties = (toOpenApi(schema).properties ?? {}) as Record<string, JsonSchema>
   return Object.entries(properties).map(([name, property]) => {
-    const parameter: OpenApiParameter = { name, in: location, required: required.has(name), schema: toOpenApi(property) }
+    const parameter: OpenApiParameter = { name, in: location, required: required.has(name), schema: property }
     if (typeof property.description === 'string') parameter.description = property.description
     return parameter
   })
