@@ -23,6 +23,8 @@ import type { SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorC
  * record; `ready()` resolves every store once, ancestors first (scope-resolution.ts), and
  * compiles the routes.
  */
+type AnyHandler = (...args: any[]) => unknown
+
 export class ScopeImpl {
   [decorator: string]: unknown
   readonly context: ServerContext
@@ -78,15 +80,16 @@ export class ScopeImpl {
     return this
   }
 
-  route(options: RouteOptions): this { declareRoute(this, options); return this }
-  get(path: string, a: Handler | RouteShorthandOptions, b?: Handler): this { shortcut(this, 'GET', path, a, b); return this }
-  head(path: string, a: Handler | RouteShorthandOptions, b?: Handler): this { shortcut(this, 'HEAD', path, a, b); return this }
-  post(path: string, a: Handler | RouteShorthandOptions, b?: Handler): this { shortcut(this, 'POST', path, a, b); return this }
-  put(path: string, a: Handler | RouteShorthandOptions, b?: Handler): this { shortcut(this, 'PUT', path, a, b); return this }
-  patch(path: string, a: Handler | RouteShorthandOptions, b?: Handler): this { shortcut(this, 'PATCH', path, a, b); return this }
-  delete(path: string, a: Handler | RouteShorthandOptions, b?: Handler): this { shortcut(this, 'DELETE', path, a, b); return this }
-  options(path: string, a: Handler | RouteShorthandOptions, b?: Handler): this { shortcut(this, 'OPTIONS', path, a, b); return this }
-  all(path: string, a: Handler | RouteShorthandOptions, b?: Handler): this {
+  // `any` schema: the typed signatures of the public Scope (types.ts) check the caller; this side only records.
+  route(options: RouteOptions<any>): this { declareRoute(this, options); return this }
+  get(path: string, a: AnyHandler | RouteShorthandOptions<any>, b?: AnyHandler): this { shortcut(this, 'GET', path, a, b); return this }
+  head(path: string, a: AnyHandler | RouteShorthandOptions<any>, b?: AnyHandler): this { shortcut(this, 'HEAD', path, a, b); return this }
+  post(path: string, a: AnyHandler | RouteShorthandOptions<any>, b?: AnyHandler): this { shortcut(this, 'POST', path, a, b); return this }
+  put(path: string, a: AnyHandler | RouteShorthandOptions<any>, b?: AnyHandler): this { shortcut(this, 'PUT', path, a, b); return this }
+  patch(path: string, a: AnyHandler | RouteShorthandOptions<any>, b?: AnyHandler): this { shortcut(this, 'PATCH', path, a, b); return this }
+  delete(path: string, a: AnyHandler | RouteShorthandOptions<any>, b?: AnyHandler): this { shortcut(this, 'DELETE', path, a, b); return this }
+  options(path: string, a: AnyHandler | RouteShorthandOptions<any>, b?: AnyHandler): this { shortcut(this, 'OPTIONS', path, a, b); return this }
+  all(path: string, a: AnyHandler | RouteShorthandOptions<any>, b?: AnyHandler): this {
     shortcut(this, ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], path, a, b)
     return this
   }
