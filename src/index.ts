@@ -6,7 +6,7 @@ import 'reflect-metadata'
 
 export { createApp } from './modules'
 export {
-  Module, Route, Get, Head, Post, Put, Patch, Delete, Options, Schema, DecorateRequest, DecorateReply, Hook, ErrorHandler,
+  Module, Route, Get, Head, Post, Put, Patch, Delete, Options, Schema, SchemaClass, DecorateRequest, DecorateReply, Hook, ErrorHandler,
   Body, Query, Params, Headers, Req, Reply, DeclarationError, isDeclarationError,
 } from './decorators'
 export { bearerAuth } from './plugins'
@@ -24,5 +24,5 @@ export type {
   ValidatorCompilerInput, ValidateFunction, SerializerCompiler, SerializerCompilerInput, SerializeFunction,
   SchemaErrorFormatter, ValidatorOptions, ValidatorPlugin, CompilersFactory, SchemaControllerOptions,
 } from './runtime'
-export type { ModuleOptions, RouteMethodOptions } from './decorators'
+export type { ModuleOptions, RouteMethodOptions, SchemaClassBase } from './decorators'
 export type { BearerAuthOptions } from './plugins'

@@ -4,6 +4,7 @@ export {
   getReplyDecorators, getHooks, getErrorHandlerKey, constructorDependencies, methodParamCount, moduleOnlyDecorations,
 } from './metadata'
 export { unlistedRouteClasses } from './registry'
+export { schemaOfClass, isSchemaClass } from './schema-class'
 export type {
   ModuleMeta, ControllerMeta, RouteMeta, ParamMeta, ParamSource, DecoratorMeta, HookMeta, Class, ConcreteClass, PluginEntry,
   ProviderEntry, SchemaEntry,

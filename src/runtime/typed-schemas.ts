@@ -20,7 +20,7 @@ export interface SchemaClassInstance<S = unknown> { readonly [schemaClassMark]?:
 
 /** The static side of a schema class: constructible and carrying its JSON Schema. */
 export interface SchemaClassType<S extends object = object, T = unknown> {
-  new (data: T): T
+  new (...args: never[]): T
   readonly schema: S
 }
 
