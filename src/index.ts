@@ -23,6 +23,8 @@ export type {
   ContentTypeParserOptions, DoneFn, JsonSchema, SharedSchema, RouteSchema, HttpPart, ValidatorCompiler,
   ValidatorCompilerInput, ValidateFunction, SerializerCompiler, SerializerCompilerInput, SerializeFunction,
   SchemaErrorFormatter, ValidatorOptions, ValidatorPlugin, CompilersFactory, SchemaControllerOptions,
+  RequestBase, RequestDecorations, RequestDecorationValue, TypedRequest, RequestOf, RouteHandler, HandlerResult,
+  RuntimeRouteSchema, ScopeRouteShortcut, SchemaType, TypedRouteSchema, ResponseOf,
 } from './runtime'
-export type { ModuleOptions, RouteMethodOptions, SchemaClassBase } from './decorators'
+export type { ModuleOptions, RouteMethodOptions, DecoratorRouteOptions, SchemaClassBase, SchemaClassOptions, SchemaReference } from './decorators'
 export type { BearerAuthOptions } from './plugins'

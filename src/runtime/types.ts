@@ -23,6 +23,18 @@ export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 
 // eslint-disable-next-line @typescript-eslint/no-empty-interface
 export interface RequestDecorations {}
 
+/**
+ * The value `decorateRequest(name, value)` / `@DecorateRequest(name, value)` accepts for `name`:
+ * when `name` is declared in {@link RequestDecorations}, a value, a `{ getter, setter? }` pair or a
+ * `{ factory }` of that type (an object value is refused at boot: it would be shared by every
+ * request); anything for an undeclared name.
+ */
+export type RequestDecorationValue<K extends string> = K extends keyof RequestDecorations
+  ? RequestDecorations[K]
+    | { getter: (this: Request) => RequestDecorations[K]; setter?: (this: Request, value: RequestDecorations[K]) => void }
+    | { factory: (request: Request) => RequestDecorations[K] }
+  : unknown
+
 /** What every request has, typed or not. */
 export interface RequestBase {
   readonly id: string
@@ -261,7 +273,7 @@ export interface ServerOptions {
  * const body = { type: 'object', required: ['title'], properties: { title: { type: 'string' } } } as const
  * app.post('/notes', { schema: { body } }, (request) => ({ title: request.body.title.trim() }))
  */
-export interface RouteShortcut<This> {
+export interface ScopeRouteShortcut<This> {
   (path: string, handler: Handler): This
   <S extends RuntimeRouteSchema = RouteSchema>(path: string, options: RouteShorthandOptions<S>, handler: NoInfer<RouteHandler<S>>): This
   /** The handler given in the options. */
@@ -282,14 +294,14 @@ export interface Scope {
 
   register<O extends PluginOptions>(plugin: PluginFunction<O>, options?: O): this
   route<S extends RuntimeRouteSchema = RouteSchema>(options: RouteOptions<S>): this
-  get: RouteShortcut<this>
-  head: RouteShortcut<this>
-  post: RouteShortcut<this>
-  put: RouteShortcut<this>
-  patch: RouteShortcut<this>
-  delete: RouteShortcut<this>
-  options: RouteShortcut<this>
-  all: RouteShortcut<this>
+  get: ScopeRouteShortcut<this>
+  head: ScopeRouteShortcut<this>
+  post: ScopeRouteShortcut<this>
+  put: ScopeRouteShortcut<this>
+  patch: ScopeRouteShortcut<this>
+  delete: ScopeRouteShortcut<this>
+  options: ScopeRouteShortcut<this>
+  all: ScopeRouteShortcut<this>
 
   addHook(name: RequestHookName, fn: RequestHook): this
   addHook(name: PayloadHookName, fn: PayloadHook): this
@@ -300,7 +312,7 @@ export interface Scope {
   addHook(name: 'onClose', fn: OnCloseHook): this
 
   decorate(name: string, value: unknown): this
-  decorateRequest(name: string, value: unknown): this
+  decorateRequest<K extends string>(name: K, value: RequestDecorationValue<K>): this
   decorateReply(name: string, value: unknown): this
   hasDecorator(name: string): boolean
   hasRequestDecorator(name: string): boolean
