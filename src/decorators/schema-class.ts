@@ -18,15 +18,17 @@ export interface SchemaClassBase<S extends object, T, Input = T> {
 }
 
 type JSONSchemaReference = JSONSchema & { readonly $id: string }
-/** A schema class another schema refers to with `$ref: '<its $id>#'`. */
-export type SchemaReference = { readonly schema: JSONSchemaReference }
-type Refs<R extends readonly SchemaReference[]> = Extract<{ -readonly [K in keyof R]: R[K]['schema'] }, JSONSchemaReference[]>
+/** What another schema refers to with `$ref: '<$id>#...'`: a schema class, or an `as const` schema with `$id`. */
+export type SchemaReference = { readonly schema: JSONSchemaReference } | JSONSchemaReference
+type Refs<R extends readonly SchemaReference[]> =
+  Extract<{ -readonly [K in keyof R]: R[K] extends { readonly schema: infer X } ? X : R[K] }, JSONSchemaReference[]>
 
 export interface SchemaClassOptions<R extends readonly SchemaReference[]> {
   /**
-   * Schema classes this schema refers to by `$ref`, for the TypeScript type only (json-schema-to-ts
-   * cannot see the module's shared schemas; an unlisted reference types as `never`). At run time
-   * the referenced classes must be listed in the `schemas` of the module or an ancestor.
+   * Schemas this schema refers to by `$ref`, for the TypeScript type only (json-schema-to-ts cannot
+   * see the module's shared schemas; an unlisted reference types as `never`, a `#name` anchor as
+   * `unknown`; list what the referenced schemas refer to as well). At run time the referenced
+   * schemas must be listed in the `schemas` of the module or an ancestor.
    */
   references?: R
 }

@@ -15,8 +15,12 @@ import type { FromSchema, JSONSchema } from 'json-schema-to-ts'
 /** Marks schema-class instances at the type level; never present at run time. */
 export declare const schemaClassMark: unique symbol
 
-/** The instance side of a schema class: the schema's type plus an optional, type-only mark. */
-export interface SchemaClassInstance<S = unknown> { readonly [schemaClassMark]?: S }
+/**
+ * The instance side of a schema class: the schema's type plus an optional, type-only mark (the
+ * same for every class, so a NewItem spreads into an Item as plain data would).
+ */
+// eslint-disable-next-line @typescript-eslint/no-unused-vars
+export interface SchemaClassInstance<S = unknown> { readonly [schemaClassMark]?: true }
 
 /** The static side of a schema class: constructible and carrying its JSON Schema. */
 export interface SchemaClassType<S extends object = object, T = unknown> {
