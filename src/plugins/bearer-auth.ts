@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
-import { FrameworkError, lift, type PluginFunction, type Reply, type Request, type Scope } from '../runtime'
+import { FrameworkError, lift, liftedTarget, type PluginFunction, type Reply, type Request, type Scope } from '../runtime'
 
 export interface BearerAuthOptions {
   /** The accepted tokens (API keys). At least one; each a non-empty string. */
@@ -31,7 +31,15 @@ export function bearerAuth(options: BearerAuthOptions): PluginFunction {
   const plugin = async function bearerAuth(scope: Scope) {
     scope.addHook('onRequest', hook)
   }
+  Object.defineProperty(plugin, kBearerAuth, { value: true })
   return lift(plugin)
+}
+
+const kBearerAuth = Symbol('enclave.bearerAuth')
+
+/** Whether a plugin (lifted or not) is a bearerAuth() guard: the OpenAPI document marks the routes it protects. */
+export function isBearerAuth(plugin: Function): boolean {
+  return (liftedTarget(plugin) as unknown as Record<symbol, unknown>)[kBearerAuth] === true
 }
 
 /**
