@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import { openApiDocument, type OpenApiDocument } from '../../src'
-import { sampleRootModule } from '../../sample/sample-app'
+import request from 'supertest'
+import { buildSampleApp, sampleRootModule } from '../../sample/sample-app'
 
 type Operation = { operationId: string; tags: string[]; parameters?: Array<{ name: string; in: string; required: boolean }>;
   requestBody?: { content: Record<string, { schema: unknown }> }; responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
@@ -63,6 +64,18 @@ describe('OpenAPI 3.1 document of the module tree (issue 14 §2)', function () {
     expect(op('/one', 'get').responses).to.have.property('401')
     expect(op('/two', 'get').security).to.equal(undefined)
     expect(op('/two', 'get').responses).to.not.have.property('401')
+  })
+
+  it('is served by the sample at GET /openapi.json', async () => {
+    const app = await buildSampleApp({ keys: ['k'], liftGrandchild: false })
+    try {
+      const res = await request(app.server).get('/openapi.json').expect(200)
+      expect(res.body.openapi).to.equal('3.1.0')
+      expect(res.body.paths).to.have.property('/items/{id}')
+      expect(res.body.info).to.deep.equal({ title: 'Enclave sample', version: '1.0.0' })
+    } finally {
+      await app.close()
+    }
   })
 
   it('takes the title and version given', () => {
