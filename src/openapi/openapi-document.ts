@@ -4,6 +4,7 @@ import { isBearerAuth } from '../plugins'
 import type { JsonSchema } from '../runtime/schemas/types'
 import { operationFor, type OperationInput } from './operation'
 import { toDocumentSchema } from './schema-refs'
+import { hoistDefinitions, repointRefs } from './hoist-definitions'
 
 export interface OpenApiInfo { title?: string; version?: string; description?: string }
 export type OpenApiDocument = Record<string, unknown> & { openapi: '3.1.0'; paths: Record<string, Record<string, unknown>> }
@@ -49,6 +50,8 @@ export function buildOpenApiDocument(tree: ModuleNode, info: OpenApiInfo = {}): 
     }
     if (node.controllers.length > 0) tags.push({ name: node.path })
   }
+  hoistDefinitions(components)
+  repointRefs(paths)
   return {
     openapi: '3.1.0',
     info: { title: info.title ?? tree.type.name, version: info.version ?? '1.0.0', ...(info.description === undefined ? {} : { description: info.description }) },

@@ -34,8 +34,10 @@ describe('OpenAPI 3.1 document of the module tree (issue 14 §2)', function () {
     expect(create.requestBody!.content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/newItem' })
     expect(create.responses['201'].content!['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/item' })
     const item = (document.components as { schemas: Record<string, { properties: Record<string, unknown> }> }).schemas.item
-    expect(item.properties.price).to.deep.equal({ $ref: '#/components/schemas/catalog/definitions/price' })
-    expect(item.properties.sku).to.deep.equal({ $ref: '#/components/schemas/catalog/definitions/sku' })
+    // Nested definitions become components of their own (tools such as openapi-typescript read components).
+    expect(item.properties.price).to.deep.equal({ $ref: '#/components/schemas/catalog.price' })
+    expect(item.properties.sku).to.deep.equal({ $ref: '#/components/schemas/catalog.sku' })
+    expect(names).to.include.members(['catalog.price', 'catalog.sku', 'catalog.tag'])
   })
 
   it('gives each module one tag (its path in the tree) and each route its module\'s tag', () => {
