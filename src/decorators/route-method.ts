@@ -2,7 +2,6 @@ import type { RouteShorthandOptions } from '../runtime/types'
 import { DeclarationError, memberName } from './declaration-error'
 import { addRoute } from './metadata'
 import { describeValue } from './module-options'
-import { recordRouteClass } from './registry'
 import { resolveRouteSchema } from './route-schema-classes'
 import type { HttpMethodName } from './types'
 
@@ -57,5 +56,4 @@ export function declareRouteMethod(decorator: string, target: object, propertyKe
   const schema = resolveRouteSchema(target, propertyKey, where, options.schema)
   if (schema !== undefined) options.schema = schema
   addRoute(target.constructor, { propertyKey, methods: methods as HttpMethodName[], path, options: Object.freeze(options) })
-  recordRouteClass(target.constructor)
 }
