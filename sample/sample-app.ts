@@ -1,5 +1,5 @@
 import { DecorateRequest, Module, type Class } from '../src/decorators'
-import { createApp } from '../src/modules'
+import { createApp, type App } from '../src/modules'
 import type { Scope, ServerOptions } from '../src/runtime'
 import { openApiDocument, type OpenApiDocument } from '../src/openapi'
 import { CatalogModule } from './catalog/catalog-modules'
@@ -27,6 +27,6 @@ export function sampleRootModule(options: ContextModulesOptions): Class {
 }
 
 /** Boots the sample (both variants, for tests and for main.ts); the server is ready, not listening. */
-export function buildSampleApp({ server, ...options }: SampleOptions): Promise<Scope> {
+export function buildSampleApp({ server, ...options }: SampleOptions): Promise<App> {
   return createApp(sampleRootModule(options), server)
 }

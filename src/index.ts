@@ -5,6 +5,7 @@
 import 'reflect-metadata'
 
 export { createApp } from './modules'
+export type { App } from './modules'
 export {
   Module, Route, Get, Head, Post, Put, Patch, Delete, Options, Schema, SchemaClass, DecorateRequest, DecorateReply, Hook, ErrorHandler,
   Body, Query, Params, Headers, Req, Reply, DeclarationError, isDeclarationError,

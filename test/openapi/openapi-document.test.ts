@@ -75,6 +75,8 @@ describe('OpenAPI 3.1 document of the module tree (issue 14 §2)', function () {
       expect(res.body.openapi).to.equal('3.1.0')
       expect(res.body.paths).to.have.property('/items/{id}')
       expect(res.body.info).to.deep.equal({ title: 'Enclave sample', version: '1.0.0' })
+      // app.openapi(): the same document from the booted app.
+      expect(app.openapi({ title: 'Enclave sample', version: '1.0.0' })).to.deep.equal(res.body)
     } finally {
       await app.close()
     }
