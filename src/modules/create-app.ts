@@ -6,6 +6,12 @@ import { scan } from './scan'
 import { assertNoUnlistedControllers } from './unlisted-controllers'
 
 /**
+ * The booted root scope of an application. `app.openapi(info)`, `printTree()`, `explain()` are
+ * Scope methods (built from what boot resolved, runtime/inspect), so App is the Scope itself.
+ */
+export type App = Scope
+
+/**
  * Boots an application from its root module: scans the module tree (each module becomes an
  * encapsulation context, spec §3.3), checks it, wires the providers, declares everything on a
  * new server and awaits `ready()`. Returns the booted root scope: `listen`, `inject`, `close`,
@@ -15,9 +21,10 @@ import { assertNoUnlistedControllers } from './unlisted-controllers'
  * @example
  * const app = await createApp(AppModule, { logger: true })
  * await app.listen({ port: 3000 })
+ * app.openapi({ title: 'Notes', version: '1.0.0' })   // the OpenAPI 3.1 document of the module tree
  * // in tests: await request(app.server).get('/two').expect(200)
  */
-export async function createApp(root: Function, options: ServerOptions = {}): Promise<Scope> {
+export async function createApp(root: Function, options: ServerOptions = {}): Promise<App> {
   const tree = scan(root)
   assertNoUnlistedControllers(tree)
   const containers: DependencyContainer[] = []

@@ -114,7 +114,10 @@ describe('openapi(): an OpenAPI 3.1 document of the booted app (issue 14 §2)', 
     }, async () => ({}))
     await server.ready()
     const document = server.openapi()
-    expect(document.components.schemas.tree.properties).to.deep.equal({ leaf: { $ref: '#/components/schemas/tree/definitions/leaf' }, child: { $ref: '#/components/schemas/tree' } })
+    // definitions become components of their own (client generators cannot follow a pointer into them).
+    expect(document.components.schemas.tree.properties).to.deep.equal({ leaf: { $ref: '#/components/schemas/tree.leaf' }, child: { $ref: '#/components/schemas/tree' } })
+    expect(document.components.schemas['tree.leaf']).to.deep.equal({ type: 'string' })
+    expect(document.components.schemas.tree).to.not.have.property('definitions')
     expect(document.paths['/t'].post.requestBody!.content['application/json'].schema.properties)
       .to.deep.equal({ n: { type: 'integer' }, tree: { $ref: '#/components/schemas/tree' } })
     expect(await validate(document)).to.deep.equal({ valid: true })
@@ -132,9 +135,9 @@ describe('openapi(): an OpenAPI 3.1 document of the booted app (issue 14 §2)', 
     }, async () => ({}))
     await server.ready()
     const document = server.openapi()
-    expect(document.components.schemas.catalog.properties).to.deep.equal({ own: { $ref: '#/components/schemas/catalog/definitions/sku' } })
+    expect(document.components.schemas.catalog.properties).to.deep.equal({ own: { $ref: '#/components/schemas/catalog.sku' } })
     expect(document.paths['/items'].get.parameters!.map((p) => [p.name, p.schema])).to.deep.equal([
-      ['count', { type: 'integer' }], ['offset', { type: 'integer' }], ['sku', { $ref: '#/components/schemas/catalog/definitions/sku' }],
+      ['count', { type: 'integer' }], ['offset', { type: 'integer' }], ['sku', { $ref: '#/components/schemas/catalog.sku' }],
     ])
     expect(await validate(document)).to.deep.equal({ valid: true })
     await server.close()

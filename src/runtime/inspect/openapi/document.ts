@@ -5,6 +5,7 @@ import { convertSchema } from './convert-schema'
 import { ERROR_COMPONENT, errorPayloadSchema } from './error-contract'
 import { buildOperation } from './operation'
 import { pathTemplate } from './path-template'
+import { hoistDefinitions } from './hoist'
 
 /**
  * The OpenAPI 3.1 document of a booted server: one operation per route method (implicit HEAD
@@ -46,6 +47,7 @@ export function buildOpenApi(inspection: Inspection, info: OpenApiInfo = {}): Op
     for (const s of route.security) securitySchemes[s.name] = { ...s.scheme }
   }
   if (Object.keys(securitySchemes).length > 0) document.components.securitySchemes = securitySchemes
+  hoistDefinitions(document)
   return document
 }
 
