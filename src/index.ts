@@ -4,12 +4,13 @@
 // pipeline, boot and compile steps, metadata keys) are not exported on purpose: free to change.
 import 'reflect-metadata'
 
-export { createApp } from './modules'
+export { createApp, override, resolveProvider, exitCodes } from './modules'
+export { withApp } from './testing'
 export {
   Module, Route, Get, Head, Post, Put, Patch, Delete, Options, Schema, DecorateRequest, DecorateReply, Hook, ErrorHandler,
   Body, Query, Params, Headers, Req, Reply, DeclarationError, isDeclarationError,
 } from './decorators'
-export { bearerAuth } from './plugins'
+export { bearerAuth, health } from './plugins'
 export {
   createServer, lift, isLifted, liftedTarget, FrameworkError, HttpError, isFrameworkError,
   partValidatorCompiler, ajv8CompilersFactory, defaultSchemaErrorFormatter,
@@ -25,4 +26,6 @@ export type {
   SchemaErrorFormatter, ValidatorOptions, ValidatorPlugin, CompilersFactory, SchemaControllerOptions,
 } from './runtime'
 export type { ModuleOptions, RouteMethodOptions } from './decorators'
-export type { BearerAuthOptions } from './plugins'
+export type { BearerAuthOptions, HealthOptions, HealthCheck, HealthReport, HealthContributor } from './plugins'
+export type { AppOptions, ProviderOverride, OverrideRecipe, SignalOptions } from './modules'
+export type { TestApp } from './testing'

@@ -1,9 +1,19 @@
 import type { DependencyContainer } from 'tsyringe'
-import { createServer, type Scope, type ServerOptions } from '../runtime'
+import { createServer, lift, type Logger, type Scope, type ServerOptions } from '../runtime'
+import { health } from '../plugins/health'
+import type { AppOptions } from './app-options'
+import { registerApp } from './app-registry'
+import { Disposer } from './disposal'
+import { healthChecksOf } from './health-contributors'
 import { inject } from './injector'
 import { applyModule } from './module-plugin'
+import { overrideTable } from './overrides'
 import { scan } from './scan'
+import { closeOnSignals } from './signals'
 import { assertNoUnlistedControllers } from './unlisted-controllers'
+
+/** Same default as the runtime's pluginTimeout: how long one provider's dispose() may take. */
+const defaultDisposeTimeout = 10_000
 
 /**
  * Boots an application from its root module: scans the module tree (each module becomes an
@@ -13,35 +23,51 @@ import { assertNoUnlistedControllers } from './unlisted-controllers'
  * module path (`AppModule > PublicModule`) and the fix.
  *
  * @example
- * const app = await createApp(AppModule, { logger: true })
+ * const app = await createApp(AppModule, { logger: true, closeOnSignals: true, health: true })
  * await app.listen({ port: 3000 })
  * // in tests: await request(app.server).get('/two').expect(200)
  */
-export async function createApp(root: Function, options: ServerOptions = {}): Promise<Scope> {
+export async function createApp(root: Function, options: AppOptions = {}): Promise<Scope> {
+  const { overrides, closeOnSignals: signals, health: healthOption, ...serverOptions } = options
   const tree = scan(root)
   assertNoUnlistedControllers()
+  const table = overrideTable(tree, overrides)
   const containers: DependencyContainer[] = []
+  const disposer = new Disposer()
+  const disposeTimeout = serverOptions.pluginTimeout || defaultDisposeTimeout
   let wiring
   try {
-    wiring = inject(tree, containers)
+    wiring = inject(tree, { containers, disposer, overrides: table })
   } catch (error) {
     // Some providers may already exist (pools, connections): release them before reporting.
-    await disposeAll(containers)
+    await disposer.disposeAll(resolveBootLogger(serverOptions), disposeTimeout)
     throw error
   }
-  const app = createServer({ ...options, name: options.name ?? tree.type.name })
-  // Providers with a dispose() method are disposed when the app closes, children first.
-  app.addHook('onClose', () => disposeAll(containers))
+  const app = createServer({ ...serverOptions, name: serverOptions.name ?? tree.type.name } satisfies ServerOptions)
   try {
+    if (healthOption !== undefined && healthOption !== false) {
+      const own = healthOption === true ? {} : healthOption
+      app.register(health({ ...own, checks: { ...healthChecksOf(disposer.instances), ...own.checks } }))
+    }
     applyModule(app, tree, wiring)
+    // A lifted plugin registered last loads last, so this is the root's last onClose hook and
+    // the root's hooks run last of all: every module's onClose hook still has its providers.
+    app.register(lift(async function disposeProviders(scope: Scope) {
+      scope.addHook('onClose', () => disposer.disposeAll(app.log, disposeTimeout))
+    }))
     await app.ready()
   } catch (error) {
     await app.close().catch(() => undefined)
+    // When boot failed before the hook above was added; a no-op otherwise (disposeAll empties its list).
+    await disposer.disposeAll(app.log, disposeTimeout)
     throw error
   }
+  registerApp(app, tree.type, new Map([...wiring].map(([node, w]) => [node.type, w.container] as const)))
+  if (signals !== undefined && signals !== false) closeOnSignals(app, signals === true ? {} : signals)
   return app
 }
 
-async function disposeAll(containers: readonly DependencyContainer[]): Promise<void> {
-  for (const container of [...containers].reverse()) await container.dispose()
+/** The logger to report dispose() failures with before a server exists. */
+function resolveBootLogger(options: ServerOptions): Logger {
+  return createServer({ logger: options.logger }).log
 }

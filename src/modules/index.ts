@@ -1,3 +1,7 @@
 export { createApp } from './create-app'
 export { moduleErrorCodes } from './module-codes'
 export type { ModuleErrorCode } from './module-codes'
+export { override } from './app-options'
+export type { AppOptions, ProviderOverride, OverrideRecipe, SignalOptions } from './app-options'
+export { resolveProvider } from './app-registry'
+export { exitCodes } from './signals'

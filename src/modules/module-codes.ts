@@ -17,6 +17,9 @@ export const moduleErrorCodes = {
   ENC_ERR_MODULE_DEPENDENCY_UNTYPED: { status: null, summary: 'a constructor dependency has no usable runtime token (interface, primitive, missing metadata)' },
   ENC_ERR_MODULE_INSTANTIATION: { status: null, summary: 'constructing a provider, module or controller threw' },
   ENC_ERR_MODULE_HANDLER_PARAMS: { status: null, summary: 'a handler decorates some of its parameters but not all' },
+  ENC_ERR_MODULE_OVERRIDE_UNKNOWN: { status: null, summary: 'createApp({ overrides }) names a token that no module of the tree provides' },
+  ENC_ERR_MODULE_OVERRIDE_INVALID: { status: null, summary: 'an overrides entry is not [Token, { useValue | useClass | useFactory }], or overrides one token twice' },
+  ENC_ERR_MODULE_NOT_AN_APP: { status: null, summary: 'resolveProvider() was given a scope createApp() did not return, or a module class outside the app' },
 } as const
 
 export type ModuleErrorCode = keyof typeof moduleErrorCodes

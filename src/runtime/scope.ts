@@ -64,6 +64,7 @@ export class ScopeImpl {
 
   get server(): Server { return this.context.server }
   get log(): Logger { return this.context.log }
+  get closing(): boolean { return this.context.closing }
 
   /** Throws once the server has booted: declarations after boot would be silently ignored. */
   assertDeclarable(what: string): void {

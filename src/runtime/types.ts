@@ -208,6 +208,8 @@ export interface Scope {
   readonly server: Server
   readonly log: Logger
   readonly parent: Scope | null
+  /** True from the moment close() is called: health readiness answers 503 from then on. */
+  readonly closing: boolean
 
   register<O extends PluginOptions>(plugin: PluginFunction<O>, options?: O): this
   route(options: RouteOptions): this
