@@ -27,7 +27,7 @@ export function overrideTable(root: ModuleNode, overrides: readonly ProviderOver
     }
     if (table.has(token)) throw overrideError(`${describeToken(token)} is overridden twice. Keep one entry.`)
     if (!declared.has(token)) {
-      const near = [...declared].filter((t) => describeToken(t).toLowerCase() === describeToken(token).toLowerCase())
+      const near = [...declared].filter((t) => plainName(t) === plainName(token))
       throw moduleError('ENC_ERR_MODULE_OVERRIDE_UNKNOWN', `createApp(${root.type.name}, { overrides }): no module of ${root.path} provides ` +
         `${describeToken(token)}, so there is nothing to replace.` +
         (near.length > 0 ? ` Did you mean ${near.map(describeToken).join(' or ')} (a different token with the same name)?` : ' Override a token some module lists in its providers.'))
@@ -44,4 +44,10 @@ function overrideError(message: string): Error {
 function describeEntry(item: unknown): string {
   if (!Array.isArray(item)) return item === null ? 'null' : typeof item
   return `[${item.map((x) => (typeof x === 'function' ? describeToken(x) : typeof x)).join(', ')}]`
+}
+
+/** `Mailer` for the class, the string and Symbol(Mailer) alike: what a look-alike token shares. */
+function plainName(token: unknown): string {
+  const name = typeof token === 'function' ? token.name : typeof token === 'symbol' ? token.description ?? '' : String(token)
+  return name.toLowerCase()
 }
