@@ -45,6 +45,8 @@ export async function createApp(root: Function, options: AppOptions = {}): Promi
   }
   const app = createServer({ ...serverOptions, name: serverOptions.name ?? tree.type.name } satisfies ServerOptions)
   try {
+    // Before boot: the listeners are removed by an onClose hook, which can only be added now.
+    if (signals !== undefined && signals !== false) closeOnSignals(app, signals === true ? {} : signals)
     if (healthOption !== undefined && healthOption !== false) {
       const own = healthOption === true ? {} : healthOption
       app.register(health({ ...own, checks: { ...healthChecksOf(disposer.instances), ...own.checks } }))
@@ -63,7 +65,6 @@ export async function createApp(root: Function, options: AppOptions = {}): Promi
     throw error
   }
   registerApp(app, tree.type, new Map([...wiring].map(([node, w]) => [node.type, w.container] as const)))
-  if (signals !== undefined && signals !== false) closeOnSignals(app, signals === true ? {} : signals)
   return app
 }
 
