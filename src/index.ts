@@ -6,6 +6,7 @@ import 'reflect-metadata'
 
 export { createApp, override, resolveProvider, exitCodes } from './modules'
 export { withApp } from './testing'
+export { startCluster } from './cluster'
 export {
   Module, Route, Get, Head, Post, Put, Patch, Delete, Options, Schema, DecorateRequest, DecorateReply, Hook, ErrorHandler,
   Body, Query, Params, Headers, Req, Reply, DeclarationError, isDeclarationError,
@@ -29,3 +30,4 @@ export type { ModuleOptions, RouteMethodOptions } from './decorators'
 export type { BearerAuthOptions, HealthOptions, HealthCheck, HealthReport, HealthContributor } from './plugins'
 export type { AppOptions, ProviderOverride, OverrideRecipe, SignalOptions } from './modules'
 export type { TestApp } from './testing'
+export type { ClusterOptions, ClusterHandle } from './cluster'
