@@ -16,17 +16,11 @@ type Autocannon = (options: Record<string, unknown>, done: (error: Error | null)
 // autocannon ships no type declarations; this is the part of its API used here.
 const autocannon = require('autocannon') as Autocannon
 
-/**
- * Bounded load: `seconds` of 8 concurrent clients; every error and non-200 with its time.
- * `perRequestConnections`: each request on a new connection (nginx's default upstream, HTTP/1.0
- * without keepalive). autocannon's keep-alive clients ignore `Connection: close` and write their
- * next request on a connection the server is closing, which no server can answer (README "Scale-out").
- */
-function load(url: string, seconds: number, perRequestConnections = false): Promise<LoadResult> {
+/** Bounded load: `seconds` of 8 keep-alive connections; every error and non-200 with its time. */
+function load(url: string, seconds: number): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     const result: LoadResult = { ok: 0, failures: [] }
-    const options = { url, connections: 8, duration: seconds, timeout: 5, ...(perRequestConnections ? { reconnectRate: 1 } : {}) }
-    const tracker = autocannon(options, (error) => (error === null ? resolve(result) : reject(error)))
+    const tracker = autocannon({ url, connections: 8, duration: seconds, timeout: 5 }, (error) => (error === null ? resolve(result) : reject(error)))
     tracker.on('response', (_client: unknown, status: number) => {
       if (status === 200) result.ok++
       else result.failures.push({ at: Date.now(), what: `status ${status}` })
@@ -119,7 +113,7 @@ describe('startCluster: 2 workers over real processes on loopback', function () 
   it('SIGHUP replaces both workers one by one under load: no error status, only rare connection resets', async () => {
     const old = new Set(await Promise.all([getPid(url), getPid(url), getPid(url), getPid(url)]))
     const before = listened().length
-    const running = load(url, 3, true)
+    const running = load(url, 3)
     await sleep(500)
     primary.kill('SIGHUP')
     await until('the rolling restart', () => output.includes('rolling restart done'))
