@@ -17,6 +17,11 @@ export {
   partValidatorCompiler, ajv8CompilersFactory, defaultSchemaErrorFormatter,
 } from './runtime'
 export { errorCodeTable } from './error-code-table'
+// tsyringe's own decorators, so an app imports one package and uses the tsyringe copy Enclave
+// resolves with (a second copy's @injectable() is invisible to it: ENC_ERR_MODULE_TSYRINGE_COPIES).
+// `@singleton()` registers in tsyringe's global container: one instance per process, visible from
+// every module whatever its providers say; `@injectable()` plus a module's providers is the scoped form.
+export { injectable, inject, singleton } from 'tsyringe'
 
 export type {
   Scope, Request, RouteOptions, RouteShorthandOptions, Handler, RequestHook, PayloadHook, ErrorHook,
@@ -31,3 +36,4 @@ export type { BearerAuthOptions, HealthOptions, HealthCheck, HealthReport, Healt
 export type { AppOptions, ProviderOverride, OverrideRecipe, SignalOptions } from './modules'
 export type { TestApp } from './testing'
 export type { ClusterOptions, ClusterHandle } from './cluster'
+export type { InjectionToken } from 'tsyringe'
