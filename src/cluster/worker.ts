@@ -1,6 +1,7 @@
 import type { Scope } from '../runtime'
 import type { ResolvedClusterOptions } from './cluster-options'
 import { isStop } from './messages'
+import { LingeringClose } from './linger'
 
 /**
  * A worker: builds the app, listens on the shared socket, and closes gracefully (in-flight
@@ -9,8 +10,10 @@ import { isStop } from './messages'
  */
 export async function runWorker(factory: () => Promise<Scope> | Scope, options: ResolvedClusterOptions): Promise<void> {
   let app: Scope
+  let lingering: LingeringClose
   try {
     app = await factory()
+    lingering = new LingeringClose(app.server, 2_000)
     await app.listen({ port: options.port, host: options.host })
   } catch (error) {
     console.error(error)
@@ -23,6 +26,7 @@ export async function runWorker(factory: () => Promise<Scope> | Scope, options: 
     // Two event-loop turns first: a connection the primary handed over in the same turn as this
     // message has not been read yet, and close() drops connections that have sent no byte.
     setImmediate(() => setImmediate(() => {
+      lingering.start()
       app.close().then(() => process.exit(0), (error: unknown) => { console.error(error); process.exit(1) })
     }))
   }
