@@ -16,7 +16,7 @@ async function serve(mode: string): Promise<void> {
   process.on('message', (message) => {
     if (message === 'reset') { start = process.cpuUsage(); process.send!('reset-done'); return }
     const used = process.cpuUsage(start)
-    process.send!({ cpuMicros: used.user + used.system }, () => process.exit(0))
+    process.send!({ cpuMicros: used.user + used.system }, undefined, {}, () => process.exit(0))
   })
   process.send!({ address })
 }
