@@ -13,7 +13,7 @@ export {
 } from './decorators'
 export { bearerAuth, health } from './plugins'
 export {
-  createServer, lift, isLifted, liftedTarget, FrameworkError, HttpError, isFrameworkError,
+  createServer, lift, FrameworkError, HttpError, isFrameworkError,
   partValidatorCompiler, ajv8CompilersFactory, defaultSchemaErrorFormatter,
 } from './runtime'
 export { errorCodeTable } from './error-code-table'

@@ -6,7 +6,7 @@ import { registerApp } from './app-registry'
 import { Disposer } from './disposal'
 import { healthChecksOf } from './health-contributors'
 import { inject } from './injector'
-import { applyModule } from './module-plugin'
+import { modulePlugin } from './module-plugin'
 import { overrideTable } from './overrides'
 import { scan } from './scan'
 import { closeOnSignals } from './signals'
@@ -30,7 +30,7 @@ const defaultDisposeTimeout = 10_000
 export async function createApp(root: Function, options: AppOptions = {}): Promise<Scope> {
   const { overrides, closeOnSignals: signals, health: healthOption, ...serverOptions } = options
   const tree = scan(root)
-  assertNoUnlistedControllers()
+  assertNoUnlistedControllers(tree)
   const table = overrideTable(tree, overrides)
   const containers: DependencyContainer[] = []
   const disposer = new Disposer()
@@ -51,7 +51,8 @@ export async function createApp(root: Function, options: AppOptions = {}): Promi
       const own = healthOption === true ? {} : healthOption
       app.register(health({ ...own, checks: { ...healthChecksOf(disposer.instances), ...own.checks } }))
     }
-    applyModule(app, tree, wiring)
+    // The root module is the app's root scope itself (lifted), its prefix applied by the runtime.
+    app.register(lift(modulePlugin(tree, wiring)), { prefix: tree.meta.prefix })
     // A lifted plugin registered last loads last, so this is the root's last onClose hook and
     // the root's hooks run last of all: every module's onClose hook still has its providers.
     app.register(lift(async function disposeProviders(scope: Scope) {

@@ -1,4 +1,5 @@
-import { FrameworkError, type PluginFunction, type Reply, type Request, type Scope } from '../runtime'
+import type { PluginFunction, Reply, Request, Scope } from '../runtime'
+import { pluginErrors, pluginError } from './plugin-codes'
 import type { CheckStatus, HealthCheck, HealthOptions, HealthReport } from './health-types'
 
 const defaults = { readinessPath: '/health/ready', livenessPath: '/health/live', checkTimeout: 2000 }
@@ -21,7 +22,7 @@ export function health(options: HealthOptions = {}): PluginFunction {
   const plugin = async function health(scope: Scope) {
     scope.get(settings.livenessPath, () => live)
     scope.get(settings.readinessPath, async (request: Request, reply: Reply) => {
-      if (scope.closing) return unavailable(reply, { status: 'closing', checks: {} }, 'ENC_ERR_HEALTH_CLOSING', 'The server is closing.')
+      if (scope.closing) return unavailable(reply, { status: 'closing', checks: {} }, 'ENC_ERR_HEALTH_CLOSING', pluginErrors.ENC_ERR_HEALTH_CLOSING.message())
       const results = await Promise.all(checks.map(([name, check]) => run(name, check, settings.checkTimeout, request)))
       const report: HealthReport = { status: 'ok', checks: {} }
       const down: string[] = []
@@ -31,7 +32,7 @@ export function health(options: HealthOptions = {}): PluginFunction {
       }
       if (down.length === 0) return report
       report.status = 'down'
-      return unavailable(reply, report, 'ENC_ERR_HEALTH_NOT_READY', `Not ready: ${down.join(', ')} failed.`)
+      return unavailable(reply, report, 'ENC_ERR_HEALTH_NOT_READY', pluginErrors.ENC_ERR_HEALTH_NOT_READY.message({ down }))
     })
   }
   return plugin
@@ -72,9 +73,6 @@ function checkedOptions(options: HealthOptions): Required<HealthOptions> {
   if (!Number.isSafeInteger(settings.checkTimeout) || settings.checkTimeout < 1) bad.push('checkTimeout must be an integer >= 1 (ms)')
   if (settings.checks === null || typeof settings.checks !== 'object') bad.push('checks must be an object of named functions')
   else for (const [name, fn] of Object.entries(settings.checks)) if (typeof fn !== 'function') bad.push(`checks.${name} is not a function`)
-  if (bad.length > 0) {
-    throw new FrameworkError('ENC_ERR_HEALTH_INVALID_OPTIONS', `health(): ${bad.join('; ')}. ` +
-      `Example: health({ checks: { db: () => pool.query('select 1') }, checkTimeout: 2000 }).`)
-  }
+  if (bad.length > 0) throw pluginError('ENC_ERR_HEALTH_INVALID_OPTIONS', { problems: bad })
   return settings
 }
