@@ -7,6 +7,7 @@ import pino from 'pino'
 import { bearerAuth } from '../../src/plugins'
 import { createServer, HttpError, type ServerOptions } from '../../src/runtime'
 import { recordingLogger } from '../support/servers'
+import { rawClient, within } from '../support/raw-http'
 
 interface Line { level: number; msg: string; [key: string]: unknown }
 
@@ -141,6 +142,25 @@ describe('logs: pino, request ids and the access log', () => {
     await root2.inject('/')
     expect(asked.entries.map((e) => [e.msg, typeof e.obj.reqId])).to.deep.equal([['incoming request', 'string'], ['request completed', 'string']])
     await root2.close()
+  })
+
+  it('over HTTP: a client that leaves before the answer gives "request aborted" with the same id', async () => {
+    const sink = lines()
+    let started!: () => void
+    const handlerStarted = new Promise<void>((resolve) => { started = resolve })
+    const root = await app({ logger: { stream: sink.stream }, handlerTimeout: 0 }, (r) => {
+      r.get('/slow', async () => { started(); await new Promise((resolve) => setTimeout(resolve, 300)); return {} })
+    })
+    const address = await root.listen({ port: 0, host: '127.0.0.1' })
+    const client = await rawClient(address)
+    client.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\n')
+    await within(handlerStarted, 5_000, 'the handler to start')
+    client.destroy()
+    for (let i = 0; i < 200 && !sink.read().some((l) => l.msg === 'request aborted'); i++) await new Promise((resolve) => setTimeout(resolve, 10))
+    const log = sink.read().filter((l) => l.msg !== 'server listening')
+    expect(log.map((l) => l.msg)).to.deep.equal(['incoming request', 'request aborted'])
+    expect(log[0].reqId).to.equal(log[1].reqId)
+    await root.close()
   })
 
   it('logs nothing and builds no child logger when no logger is given', async () => {
