@@ -11,6 +11,13 @@ import { overrideTable } from './overrides'
 import { scan } from './scan'
 import { closeOnSignals } from './signals'
 import { assertNoUnlistedControllers } from './unlisted-controllers'
+import { buildOpenApiDocument, type OpenApiDocument, type OpenApiInfo } from '../openapi/openapi-document'
+
+/** The booted root scope of an application, plus what its module tree can tell. */
+export interface App extends Scope {
+  /** The OpenAPI 3.1 document of the app's module tree (see openApiDocument). */
+  openapi(info?: OpenApiInfo): OpenApiDocument
+}
 
 /** Same default as the runtime's pluginTimeout: how long one provider's dispose() may take. */
 const defaultDisposeTimeout = 10_000
@@ -25,9 +32,10 @@ const defaultDisposeTimeout = 10_000
  * @example
  * const app = await createApp(AppModule, { logger: true, closeOnSignals: true, health: true })
  * await app.listen({ port: 3000 })
+ * app.openapi({ title: 'Notes', version: '1.0.0' })   // the OpenAPI 3.1 document of the module tree
  * // in tests: await request(app.server).get('/two').expect(200)
  */
-export async function createApp(root: Function, options: AppOptions = {}): Promise<Scope> {
+export async function createApp(root: Function, options: AppOptions = {}): Promise<App> {
   const { overrides, closeOnSignals: signals, health: healthOption, ...serverOptions } = options
   const tree = scan(root)
   assertNoUnlistedControllers(tree)
@@ -44,6 +52,7 @@ export async function createApp(root: Function, options: AppOptions = {}): Promi
     throw error
   }
   const app = createServer({ ...serverOptions, name: serverOptions.name ?? tree.type.name } satisfies ServerOptions)
+  app.decorate('openapi', (info?: OpenApiInfo) => buildOpenApiDocument(tree, info))
   try {
     // Before boot: the listeners are removed by an onClose hook, which can only be added now.
     if (signals !== undefined && signals !== false) closeOnSignals(app, signals === true ? {} : signals)
@@ -66,7 +75,7 @@ export async function createApp(root: Function, options: AppOptions = {}): Promi
     throw error
   }
   registerApp(app, tree.type, new Map([...wiring].map(([node, w]) => [node.type, w.container] as const)))
-  return app
+  return app as App
 }
 
 /** The logger to report dispose() failures with before a server exists. */

@@ -6,12 +6,13 @@ import { inject, injectable } from 'tsyringe'
 import { Get, Module, Route } from '../../src/decorators'
 import { createApp, override, resolveProvider } from '../../src/modules'
 import { withApp } from '../../src/testing'
+import type { Request } from '../../src/runtime'
 
 @injectable() class Mailer { send(to: string): string { return `real mail to ${to}` } }
 @injectable() class Signup { constructor(readonly mailer: Mailer) {} run(to: string): string { return this.mailer.send(to) } }
 @Route('/signup') class SignupController {
   constructor(readonly signup: Signup) {}
-  @Get('/:to') get(request: { params: { to: string } }) { return { sent: this.signup.run(request.params.to) } }
+  @Get('/:to') get(request: Request) { return { sent: this.signup.run((request.params as { to: string }).to) } }
 }
 @Module({ providers: [Signup], controllers: [SignupController], prefix: '/users' }) class UsersModule {}
 @Module({ plugins: [UsersModule], providers: [Mailer] }) class AppModule {}
