@@ -16,6 +16,13 @@ export const pluginErrors = {
     message: (a: { path: unknown; ui: unknown }) => `openapiRoute(): path and ui must be paths starting with '/' (got path ${JSON.stringify(a.path)}, ui ${JSON.stringify(a.ui)}).` }),
   ENC_ERR_OPENAPI_UI_MISSING: e({ status: null, summary: "openapiRoute({ ui }) needs the package 'swagger-ui-dist', which is not installed",
     message: () => "openapiRoute({ ui }): the package 'swagger-ui-dist' is not installed. Run `npm install swagger-ui-dist`, or leave out the ui option." }),
+  ENC_ERR_HEALTH_INVALID_OPTIONS: e({ status: null, summary: 'health() was given an unknown option, a path not starting with /, the same path twice, a bad checkTimeout or a check that is not a function',
+    message: (a: { problems: readonly string[] }) => `health(): ${a.problems.join('; ')}. ` +
+      "Example: health({ checks: { db: () => pool.query('select 1') }, checkTimeout: 2000 })." }),
+  ENC_ERR_HEALTH_NOT_READY: e({ status: 503, summary: 'the readiness route: at least one health check failed or timed out (named in the body; the error is logged)',
+    message: (a: { down: readonly string[] }) => `Not ready: ${a.down.join(', ')} failed.` }),
+  ENC_ERR_HEALTH_CLOSING: e({ status: 503, summary: 'the readiness route while close() is in progress: stop sending new work here',
+    message: () => 'The server is closing.' }),
 }
 
 export type PluginErrorCode = keyof typeof pluginErrors
