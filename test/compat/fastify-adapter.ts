@@ -14,7 +14,7 @@ const strict = process.env.ENCLAVE_COMPAT_STRICT === '1'
 
 /** `fastify(options)`: Enclave's root scope, with the callback forms translated. */
 function fastify(options?: ServerOptions): Scope {
-  const app = createServer(options)
+  const app = createServer(options?.logger === undefined ? { ...options, logger: recordingLogger } : options)
   live.add(app)
   if (!strict) {
     // listen(port, host, backlog, cb) / listen(options, cb): Enclave takes (port, host) or options and returns a promise.
@@ -40,6 +40,29 @@ function withCallback(app: Scope, name: 'listen' | 'ready' | 'close' | 'inject',
       return app
     },
   })
+}
+
+// Diagnostics only: when a test gives no logger, what Enclave logs at error level is kept and
+// reported with the test's result (a 500's cause), so the catalogue can name it.
+let logged: string[] = []
+const ignore = (): void => {}
+const recordingLogger = {
+  info: ignore,
+  debug: ignore,
+  warn: ignore,
+  error(obj: unknown, msg?: string): void {
+    if (logged.length >= 5) return
+    const err = typeof obj === 'object' && obj !== null ? (obj as { err?: unknown }).err ?? obj : obj
+    const text = err instanceof Error ? `${err.name}${(err as { code?: unknown }).code !== undefined ? ` [${String((err as { code?: unknown }).code)}]` : ''}: ${err.message}` : String(err)
+    logged.push(`${msg ?? ''} ${text}`.trim().slice(0, 400))
+  },
+}
+
+/** The error-level lines Enclave logged since the last call. */
+export function takeLogged(): string[] {
+  const out = logged
+  logged = []
+  return out
 }
 
 /** Closes every server the last test left open (a failed test often skips its teardown). */

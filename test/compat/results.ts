@@ -1,4 +1,4 @@
-// The JSON a run-file child writes, read by the mocha suite and the report script.
+// What a run-file child reports (over IPC) and the suite and report script read.
 export type TestStatus = 'pass' | 'fail' | 'skip'
 
 export interface TestResult {
@@ -6,6 +6,8 @@ export interface TestResult {
   status: TestStatus
   /** Failed assertions, timeouts and uncaught errors, each prefixed with the subtest path. */
   failures: string[]
+  /** Errors Enclave logged while the test ran (diagnostics for the catalogue, never a verdict). */
+  logged: string[]
 }
 
 export interface FileResult {
@@ -14,3 +16,10 @@ export interface FileResult {
   loadError: string | null
   tests: TestResult[]
 }
+
+/** Messages from a run-file child to its parent. */
+export type ChildMessage =
+  | { kind: 'loaded'; names: string[]; loadError: string | null }
+  | { kind: 'start'; index: number; name: string }
+  | { kind: 'result'; index: number; result: TestResult }
+  | { kind: 'end' }

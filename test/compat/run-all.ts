@@ -1,41 +1,71 @@
-// Runs the chosen Fastify test files, each in its own child process (run-file.ts), two at a
-// time, each killed if it outlives its deadline. Used by the mocha suite and the report script.
-import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+// Runs the chosen Fastify test files, each in its own child process (run-file.ts), four at a
+// time. A watchdog kills a child that stops reporting (a test that starved the event loop):
+// that test is failed as "hung", and a new child resumes the file at the next test.
+import { fork } from 'node:child_process'
 import path from 'node:path'
-import type { FileResult } from './results'
+import type { ChildMessage, FileResult, TestResult } from './results'
+import { maxTestTimeoutMs } from './run-file-limits'
 
-/** A file whose tests all time out would take tests x 3 s; no chosen file comes near this. */
-const fileDeadlineMs = 90_000
+/** Longest silence from a child: its longest test timeout plus closing servers plus start-up. */
+const silenceLimitMs = maxTestTimeoutMs + 3000
 
-export function runFile(file: string): Promise<FileResult> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'enclave-compat-'))
-  const resultPath = path.join(dir, 'result.json')
-  return new Promise<FileResult>((resolve) => {
-    const child = spawn(process.execPath, [path.join(__dirname, 'run-file.js'), file, resultPath], {
-      stdio: ['ignore', 'ignore', 'pipe'],
+export async function runFile(file: string): Promise<FileResult> {
+  const result: FileResult = { file, loadError: null, tests: [] }
+  let start = 0
+  for (;;) {
+    const outcome = await runChild(file, start)
+    result.loadError ??= outcome.loadError
+    for (const [index, test] of outcome.results) result.tests[index] = test
+    if (outcome.finished) break
+    if (outcome.running === null) {
+      result.loadError ??= `the runner stopped outside any test: ${outcome.stderr.slice(0, 1000)}`
+      break
+    }
+    const { index, name } = outcome.running
+    result.tests[index] = { name, status: 'fail', failures: [`[${name}] hung the process (no event-loop turn for ${silenceLimitMs} ms); killed`], logged: [] }
+    start = index + 1
+  }
+  result.tests = result.tests.filter((test) => test !== undefined)
+  return result
+}
+
+interface ChildOutcome {
+  loadError: string | null
+  results: Map<number, TestResult>
+  running: { index: number; name: string } | null
+  finished: boolean
+  stderr: string
+}
+
+function runChild(file: string, startIndex: number): Promise<ChildOutcome> {
+  const outcome: ChildOutcome = { loadError: null, results: new Map(), running: null, finished: false, stderr: '' }
+  return new Promise((resolve) => {
+    const child = fork(path.join(__dirname, 'run-file.js'), [file, String(startIndex)], {
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       env: { ...process.env, NODE_ENV: 'test' },
     })
-    let stderr = ''
-    child.stderr.on('data', (chunk: Buffer) => { if (stderr.length < 4000) stderr += chunk.toString() })
-    const timer = setTimeout(() => child.kill('SIGKILL'), fileDeadlineMs)
-    child.on('close', (code, signal) => {
-      clearTimeout(timer)
-      let result: FileResult
-      try {
-        result = JSON.parse(readFileSync(resultPath, 'utf8')) as FileResult
-      } catch {
-        result = { file, loadError: `the runner wrote no result (exit ${String(code ?? signal)}): ${stderr.slice(0, 1000)}`, tests: [] }
+    child.stderr!.on('data', (chunk: Buffer) => { if (outcome.stderr.length < 2000) outcome.stderr += chunk.toString() })
+    let watchdog = setTimeout(() => child.kill('SIGKILL'), silenceLimitMs)
+    child.on('message', (message: ChildMessage) => {
+      clearTimeout(watchdog)
+      watchdog = setTimeout(() => child.kill('SIGKILL'), silenceLimitMs)
+      if (message.kind === 'loaded') outcome.loadError = message.loadError
+      if (message.kind === 'start') outcome.running = { index: message.index, name: message.name }
+      if (message.kind === 'result') {
+        outcome.results.set(message.index, message.result)
+        if (outcome.running?.index === message.index) outcome.running = null
       }
-      rmSync(dir, { recursive: true, force: true })
-      resolve(result)
+      if (message.kind === 'end') outcome.finished = true
+    })
+    child.on('close', () => {
+      clearTimeout(watchdog)
+      resolve(outcome)
     })
   })
 }
 
-/** Starts every file at once but runs at most `concurrency` children at a time; one promise per file. */
-export function runFiles(files: readonly string[], concurrency = 2): Map<string, Promise<FileResult>> {
+/** Runs at most `concurrency` files at a time; one promise per file, in the given order. */
+export function runFiles(files: readonly string[], concurrency = 4): Map<string, Promise<FileResult>> {
   const results = new Map<string, Promise<FileResult>>()
   const lanes: Array<Promise<unknown>> = Array.from({ length: concurrency }, () => Promise.resolve())
   files.forEach((file, index) => {

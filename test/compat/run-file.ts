@@ -1,66 +1,89 @@
-// Child-process entry: runs ONE Fastify test file against Enclave and writes its per-test results
-// as JSON to the path given. One process per file, like tap: Fastify's files install process
-// listeners, fake timers and servers, and none of that may leak into mocha or the next file.
-//   node dist/test/compat/run-file.js <file name> <result path>
+// Child-process entry: runs ONE Fastify test file against Enclave, reporting each top-level
+// test's result to the parent over IPC as it goes. One process per file, like tap: Fastify's
+// files install process listeners, fake timers and servers, and none of that may leak into mocha
+// or the next file. If a test starves the event loop, the parent kills this process and starts
+// another that skips the tests before `startIndex` (run-all.ts).
+//   fork(dist/test/compat/run-file.js, [<file name>, <startIndex>])
 import path from 'node:path'
-import { writeFileSync } from 'node:fs'
 import { installRequireHook } from './require-hook'
 import { fastifyTestDir } from './compat-files'
-import type { FileResult, TestResult } from './results'
+import type { ChildMessage, TestResult } from './results'
+import { defaultTestTimeoutMs, maxTestTimeoutMs, quietMs } from './run-file-limits'
 
 // Captured before any test file can install fake timers.
 const realSetTimeout = setTimeout
 const realClearTimeout = clearTimeout
+const realSetImmediate = setImmediate
 
-const defaultTimeoutMs = 3000
-const maxTimeoutMs = 10000
+function send(message: ChildMessage): Promise<void> {
+  return new Promise((resolve) => process.send!(message, undefined, undefined, () => resolve()))
+}
 
 async function main(): Promise<void> {
-  const [file, resultPath] = process.argv.slice(2)
-  if (file === undefined || resultPath === undefined) throw new Error('usage: run-file <file> <result path>')
+  const file = process.argv[2]
+  const startIndex = Number(process.argv[3] ?? '0')
+  if (file === undefined || process.send === undefined) throw new Error('run-file is started by run-all.ts with fork(): run-file <file> <startIndex>')
   installRequireHook(fastifyTestDir, { adapter: require.resolve('./fastify-entry'), tap: require.resolve('./tap-entry') })
-  // Loaded through the hook's own path so the test file and the runner share one root.
   const root = require('./tap-entry') as import('./tap').TapRoot
   const { TapTest } = require('./tap') as typeof import('./tap')
-  const { closeAll } = require('./fastify-adapter') as typeof import('./fastify-adapter')
+  const { closeAll, takeLogged } = require('./fastify-adapter') as typeof import('./fastify-adapter')
 
-  const result: FileResult = { file, loadError: null, tests: [] }
+  let loadError: string | null = null
   let current: import('./tap').TapTest | null = null
   const onUncaught = (error: unknown): void => {
     const message = `uncaught: ${describe(error)}`
     if (current !== null) current.failAndFinish(message)
-    else (result.loadError ??= message)
+    else loadError ??= message
   }
   process.on('uncaughtException', onUncaught)
   process.on('unhandledRejection', onUncaught)
 
+  root.setRunner((entry, next) => {
+    if (entry.index < startIndex) { next(); return }
+    const test = new TapTest(entry.name, root)
+    const result: TestResult = { name: entry.name, status: 'pass', failures: test.failures, logged: [] }
+    if (Boolean(entry.options.skip) || Boolean(entry.options.todo) || entry.fn === undefined) {
+      void send({ kind: 'result', index: entry.index, result: { ...result, status: 'skip' } })
+      next()
+      return
+    }
+    void send({ kind: 'start', index: entry.index, name: entry.name })
+    const timeoutMs = Math.min(entry.options.timeout ?? defaultTestTimeoutMs, maxTestTimeoutMs)
+    const timer = realSetTimeout(() => test.failAndFinish(`timed out after ${timeoutMs} ms (a planned assertion or end() never came)`), timeoutMs)
+    test.onFinish(() => {
+      realClearTimeout(timer)
+      current = null
+      // Reported a turn later, so that assertions arriving just after the plan was met still count.
+      realSetImmediate(() => {
+        result.logged = takeLogged()
+        if (result.failures.length > 0) result.status = 'fail'
+        void send({ kind: 'result', index: entry.index, result })
+      })
+      // The next test starts at once, as in tap: files that call listen() at load time declare
+      // their routes in consecutive synchronous tests, before the server boots.
+      next()
+    })
+    current = test
+    test.run(entry.fn)
+  })
+
   try {
     require(path.join(fastifyTestDir, file))
   } catch (error) {
-    result.loadError = `loading the file threw: ${describe(error)}`
+    loadError = `loading the file threw: ${describe(error)}`
   }
-
-  const seen = new Map<string, number>()
-  for (const entry of root.collected) {
-    const times = (seen.get(entry.name) ?? 0) + 1
-    seen.set(entry.name, times)
-    const name = times === 1 ? entry.name : `${entry.name} (${times})`
-    const test = new TapTest(name, root)
-    const record: TestResult = { name, status: 'pass', failures: test.failures }
-    result.tests.push(record)
-    if (Boolean(entry.options.skip) || Boolean(entry.options.todo) || entry.fn === undefined) { record.status = 'skip'; continue }
-    const timeoutMs = Math.min(entry.options.timeout ?? defaultTimeoutMs, maxTimeoutMs)
-    const timer = realSetTimeout(() => test.failAndFinish(`timed out after ${timeoutMs} ms (a planned assertion or end() never came)`), timeoutMs)
-    current = test
-    test.run(entry.fn)
-    await test.done
-    realClearTimeout(timer)
-    await withDeadline(closeAll(), 2000)
-    current = null
+  await send({ kind: 'loaded', names: root.collected.map((entry) => entry.name), loadError })
+  // Files declare more tests from callbacks (inside listen(), after ready()): wait until no new
+  // test has come for a moment, as tap waits for the process to go quiet.
+  let declared = -1
+  while (declared !== root.collected.length) {
+    declared = root.collected.length
+    await root.whenIdle()
+    await new Promise((resolve) => realSetTimeout(resolve, quietMs))
   }
-  await new Promise((resolve) => setImmediate(resolve))
-  for (const record of result.tests) if (record.status !== 'skip' && record.failures.length > 0) record.status = 'fail'
-  writeFileSync(resultPath, JSON.stringify(result))
+  // Servers of tests that failed before their teardown; the file's shared instances too.
+  await withDeadline(closeAll(), 2000)
+  await send({ kind: 'end' })
 }
 
 function withDeadline(promise: Promise<unknown>, ms: number): Promise<unknown> {

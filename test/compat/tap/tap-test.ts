@@ -20,6 +20,7 @@ export class TapTest {
   private readonly queue: Array<() => void> = []
   private running = 0
   private readonly teardowns: Array<() => unknown> = []
+  private readonly finishListeners: Array<() => void> = []
   private resolveDone!: () => void
   readonly done: Promise<void> = new Promise((resolve) => { this.resolveDone = resolve })
 
@@ -88,7 +89,7 @@ export class TapTest {
       if (skipped) child.run(undefined)
       else child.run(fn)
     }
-    child.done.then(() => {
+    child.onFinish(() => {
       this.running--
       this.count++
       if (!skipped && child.failures.length > 0) this.failures.push(...child.failures)
@@ -141,15 +142,23 @@ export class TapTest {
     this.finish()
   }
 
+  /** `fn` runs as soon as the test is over: synchronously when it has no teardown, as in tap. */
+  onFinish(fn: () => void): void { this.finishListeners.push(fn) }
+
   private finish(): void {
     if (this.finished) return
     this.finished = true
     const teardowns = this.teardowns.splice(0)
+    const over = (): void => {
+      this.resolveDone()
+      for (const fn of this.finishListeners.splice(0)) fn()
+    }
+    if (teardowns.length === 0) { over(); return }
     void (async () => {
       for (const fn of teardowns) {
         try { await fn() } catch (error) { this.failures.push(`${this.label()}teardown threw: ${describeError(error)}`) }
       }
-      this.resolveDone()
+      over()
     })()
   }
 
