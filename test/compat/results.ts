@@ -17,7 +17,7 @@ export interface FileResult {
   tests: TestResult[]
 }
 
-/** Messages from a run-file child to its parent. */
+/** The lines a run-file child appends to its journal, read by its parent. */
 export type ChildMessage =
   | { kind: 'loaded'; names: string[]; loadError: string | null }
   | { kind: 'start'; index: number; name: string }

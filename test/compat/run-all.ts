@@ -1,7 +1,9 @@
 // Runs the chosen Fastify test files, each in its own child process (run-file.ts), four at a
-// time. A watchdog kills a child that stops reporting (a test that starved the event loop):
+// time. Each child appends to a journal file; a watchdog kills a child whose journal stops growing (a test that starved the event loop):
 // that test is failed as "hung", and a new child resumes the file at the next test.
-import { fork } from 'node:child_process'
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { ChildMessage, FileResult, TestResult } from './results'
 import { maxTestTimeoutMs } from './run-file-limits'
@@ -39,26 +41,36 @@ interface ChildOutcome {
 
 function runChild(file: string, startIndex: number): Promise<ChildOutcome> {
   const outcome: ChildOutcome = { loadError: null, results: new Map(), running: null, finished: false, stderr: '' }
+  const dir = mkdtempSync(path.join(tmpdir(), 'enclave-compat-'))
+  const journal = path.join(dir, 'journal.jsonl')
+  writeFileSync(journal, '')
   return new Promise((resolve) => {
-    const child = fork(path.join(__dirname, 'run-file.js'), [file, String(startIndex)], {
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    const child = spawn(process.execPath, [path.join(__dirname, 'run-file.js'), file, String(startIndex), journal], {
+      stdio: ['ignore', 'ignore', 'pipe'],
       env: { ...process.env, NODE_ENV: 'test' },
     })
-    child.stderr!.on('data', (chunk: Buffer) => { if (outcome.stderr.length < 2000) outcome.stderr += chunk.toString() })
-    let watchdog = setTimeout(() => child.kill('SIGKILL'), silenceLimitMs)
-    child.on('message', (message: ChildMessage) => {
-      clearTimeout(watchdog)
-      watchdog = setTimeout(() => child.kill('SIGKILL'), silenceLimitMs)
-      if (message.kind === 'loaded') outcome.loadError = message.loadError
-      if (message.kind === 'start') outcome.running = { index: message.index, name: message.name }
-      if (message.kind === 'result') {
-        outcome.results.set(message.index, message.result)
-        if (outcome.running?.index === message.index) outcome.running = null
-      }
-      if (message.kind === 'end') outcome.finished = true
-    })
+    child.stderr.on('data', (chunk: Buffer) => { if (outcome.stderr.length < 2000) outcome.stderr += chunk.toString() })
+    // The watchdog: the journal must grow at least once per silenceLimitMs.
+    let size = 0
+    let lastGrowth = Date.now()
+    const poll = setInterval(() => {
+      const now = statSync(journal).size
+      if (now !== size) { size = now; lastGrowth = Date.now() } else if (Date.now() - lastGrowth > silenceLimitMs) child.kill('SIGKILL')
+    }, 250)
     child.on('close', () => {
-      clearTimeout(watchdog)
+      clearInterval(poll)
+      for (const line of readFileSync(journal, 'utf8').split('\n')) {
+        if (line === '') continue
+        const message = JSON.parse(line) as ChildMessage
+        if (message.kind === 'loaded') outcome.loadError = message.loadError
+        if (message.kind === 'start') outcome.running = { index: message.index, name: message.name }
+        if (message.kind === 'result') {
+          outcome.results.set(message.index, message.result)
+          if (outcome.running?.index === message.index) outcome.running = null
+        }
+        if (message.kind === 'end') outcome.finished = true
+      }
+      rmSync(dir, { recursive: true, force: true })
       resolve(outcome)
     })
   })

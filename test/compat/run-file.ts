@@ -1,10 +1,11 @@
-// Child-process entry: runs ONE Fastify test file against Enclave, reporting each top-level
-// test's result to the parent over IPC as it goes. One process per file, like tap: Fastify's
+// Child-process entry: runs ONE Fastify test file against Enclave, appending each top-level
+// test's start and result to a journal file as it goes. One process per file, like tap: Fastify's
 // files install process listeners, fake timers and servers, and none of that may leak into mocha
 // or the next file. If a test starves the event loop, the parent kills this process and starts
 // another that skips the tests before `startIndex` (run-all.ts).
-//   fork(dist/test/compat/run-file.js, [<file name>, <startIndex>])
+//   node dist/test/compat/run-file.js <file name> <startIndex> <journal path>
 import path from 'node:path'
+import { appendFileSync } from 'node:fs'
 import { installRequireHook } from './require-hook'
 import { fastifyTestDir } from './compat-files'
 import type { ChildMessage, TestResult } from './results'
@@ -15,14 +16,18 @@ const realSetTimeout = setTimeout
 const realClearTimeout = clearTimeout
 const realSetImmediate = setImmediate
 
-function send(message: ChildMessage): Promise<void> {
-  return new Promise((resolve) => process.send!(message, undefined, undefined, () => resolve()))
+let journal = ''
+
+/** Appends one line to the journal synchronously: it must be on disk even if the next test starves the event loop. */
+function send(message: ChildMessage): void {
+  appendFileSync(journal, JSON.stringify(message) + '\n')
 }
 
 async function main(): Promise<void> {
-  const file = process.argv[2]
-  const startIndex = Number(process.argv[3] ?? '0')
-  if (file === undefined || process.send === undefined) throw new Error('run-file is started by run-all.ts with fork(): run-file <file> <startIndex>')
+  const [file, start, journalPath] = process.argv.slice(2)
+  if (file === undefined || start === undefined || journalPath === undefined) throw new Error('usage: run-file <file> <startIndex> <journal path>')
+  const startIndex = Number(start)
+  journal = journalPath
   installRequireHook(fastifyTestDir, { adapter: require.resolve('./fastify-entry'), tap: require.resolve('./tap-entry') })
   const root = require('./tap-entry') as import('./tap').TapRoot
   const { TapTest } = require('./tap') as typeof import('./tap')
@@ -43,22 +48,25 @@ async function main(): Promise<void> {
     const test = new TapTest(entry.name, root)
     const result: TestResult = { name: entry.name, status: 'pass', failures: test.failures, logged: [] }
     if (Boolean(entry.options.skip) || Boolean(entry.options.todo) || entry.fn === undefined) {
-      void send({ kind: 'result', index: entry.index, result: { ...result, status: 'skip' } })
+      send({ kind: 'result', index: entry.index, result: { ...result, status: 'skip' } })
       next()
       return
     }
-    void send({ kind: 'start', index: entry.index, name: entry.name })
+    send({ kind: 'start', index: entry.index, name: entry.name })
     const timeoutMs = Math.min(entry.options.timeout ?? defaultTestTimeoutMs, maxTestTimeoutMs)
     const timer = realSetTimeout(() => test.failAndFinish(`timed out after ${timeoutMs} ms (a planned assertion or end() never came)`), timeoutMs)
     test.onFinish(() => {
       realClearTimeout(timer)
       current = null
-      // Reported a turn later, so that assertions arriving just after the plan was met still count.
-      realSetImmediate(() => {
-        result.logged = takeLogged()
-        if (result.failures.length > 0) result.status = 'fail'
-        void send({ kind: 'result', index: entry.index, result })
-      })
+      const report = (): void => {
+        result.logged.push(...takeLogged())
+        result.status = result.failures.length > 0 ? 'fail' : 'pass'
+        send({ kind: 'result', index: entry.index, result })
+      }
+      report()
+      // Again a turn later if assertions arrived just after the plan was met (they count too).
+      const failuresNow = result.failures.length
+      realSetImmediate(() => { if (result.failures.length !== failuresNow) report() })
       // The next test starts at once, as in tap: files that call listen() at load time declare
       // their routes in consecutive synchronous tests, before the server boots.
       next()
@@ -72,7 +80,7 @@ async function main(): Promise<void> {
   } catch (error) {
     loadError = `loading the file threw: ${describe(error)}`
   }
-  await send({ kind: 'loaded', names: root.collected.map((entry) => entry.name), loadError })
+  send({ kind: 'loaded', names: root.collected.map((entry) => entry.name), loadError })
   // Files declare more tests from callbacks (inside listen(), after ready()): wait until no new
   // test has come for a moment, as tap waits for the process to go quiet.
   let declared = -1
@@ -83,7 +91,7 @@ async function main(): Promise<void> {
   }
   // Servers of tests that failed before their teardown; the file's shared instances too.
   await withDeadline(closeAll(), 2000)
-  await send({ kind: 'end' })
+  send({ kind: 'end' })
 }
 
 function withDeadline(promise: Promise<unknown>, ms: number): Promise<unknown> {
