@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { ChildMessage, FileResult, TestResult } from './results'
 import { maxTestTimeoutMs } from './run-file-limits'
+import { fastifyTestDir } from './compat-files'
 
 /** Longest silence from a child: its longest test timeout plus closing servers plus start-up. */
 const silenceLimitMs = maxTestTimeoutMs + 3000
@@ -48,6 +49,8 @@ function runChild(file: string, startIndex: number): Promise<ChildOutcome> {
     const child = spawn(process.execPath, [path.join(__dirname, 'run-file.js'), file, String(startIndex), journal], {
       stdio: ['ignore', 'ignore', 'pipe'],
       env: { ...process.env, NODE_ENV: 'test' },
+      // Fastify's files read their own sources relative to the package root (`process.cwd() + '/test/...'`), as `npm test` runs them.
+      cwd: path.dirname(fastifyTestDir),
     })
     child.stderr.on('data', (chunk: Buffer) => { if (outcome.stderr.length < 2000) outcome.stderr += chunk.toString() })
     // The watchdog: the journal must grow at least once per silenceLimitMs.
