@@ -4,7 +4,7 @@
 // the list can shrink. How it works: docs/fastify-compat.md.
 import { expect } from 'chai'
 import { compatFiles } from './compat-files'
-import { runFiles } from './run-all'
+import { runFile, runFiles } from './run-all'
 import { loadManifest, compare } from './manifest'
 import type { FileResult } from './results'
 
@@ -28,8 +28,12 @@ describe('Fastify 3.27.4 test files against Enclave (docs/fastify-compat.md)', f
 
   for (const file of compatFiles) {
     it(`${file}: every failing test is listed in expected-failures.json, and every listed test exists`, async () => {
-      const result = await runs.get(file)!
-      const outcome = compare(result, manifest[file])
+      let outcome = compare(await runs.get(file)!, manifest[file])
+      // A test that passes can still time out on a loaded machine: a failure must show twice to count.
+      if (outcome.unexpected.length > 0) {
+        const again = compare(await runFile(file), manifest[file])
+        outcome = { ...again, unexpected: again.unexpected.filter((line) => outcome.unexpected.some((first) => first.split('\n')[0] === line.split('\n')[0])) }
+      }
       nowPassing.push(...outcome.nowPassing)
       const problems = [
         ...outcome.unexpected.map((line) => `fails but is not listed: ${line}`),

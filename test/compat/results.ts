@@ -23,3 +23,4 @@ export type ChildMessage =
   | { kind: 'start'; index: number; name: string }
   | { kind: 'result'; index: number; result: TestResult }
   | { kind: 'end' }
+  | { kind: 'beat' }

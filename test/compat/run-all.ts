@@ -1,4 +1,4 @@
-// Runs the chosen Fastify test files, each in its own child process (run-file.ts), four at a
+// Runs the chosen Fastify test files, each in its own child process (run-file.ts), six at a
 // time. Each child appends to a journal file; a watchdog kills a child whose journal stops growing (a test that starved the event loop):
 // that test is failed as "hung", and a new child resumes the file at the next test.
 import { spawn } from 'node:child_process'
@@ -6,11 +6,9 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { ChildMessage, FileResult, TestResult } from './results'
-import { maxTestTimeoutMs } from './run-file-limits'
+import { loadLimitMs, silenceLimitMs } from './run-file-limits'
 import { fastifyTestDir } from './compat-files'
 
-/** Longest silence from a child: its longest test timeout plus closing servers plus start-up. */
-const silenceLimitMs = maxTestTimeoutMs + 3000
 
 export async function runFile(file: string): Promise<FileResult> {
   const result: FileResult = { file, loadError: null, tests: [] }
@@ -21,7 +19,7 @@ export async function runFile(file: string): Promise<FileResult> {
     for (const [index, test] of outcome.results) result.tests[index] = test
     if (outcome.finished) break
     if (outcome.running === null) {
-      result.loadError ??= `the runner stopped outside any test: ${outcome.stderr.slice(0, 1000)}`
+      result.loadError ??= `the runner stopped outside any test (exit ${String(outcome.exit)}): ${outcome.stderr.slice(0, 1000)}`
       break
     }
     const { index, name } = outcome.running
@@ -38,10 +36,11 @@ interface ChildOutcome {
   running: { index: number; name: string } | null
   finished: boolean
   stderr: string
+  exit: string | number | null
 }
 
 function runChild(file: string, startIndex: number): Promise<ChildOutcome> {
-  const outcome: ChildOutcome = { loadError: null, results: new Map(), running: null, finished: false, stderr: '' }
+  const outcome: ChildOutcome = { loadError: null, results: new Map(), running: null, finished: false, stderr: '', exit: null }
   const dir = mkdtempSync(path.join(tmpdir(), 'enclave-compat-'))
   const journal = path.join(dir, 'journal.jsonl')
   writeFileSync(journal, '')
@@ -53,15 +52,24 @@ function runChild(file: string, startIndex: number): Promise<ChildOutcome> {
       cwd: path.dirname(fastifyTestDir),
     })
     child.stderr.on('data', (chunk: Buffer) => { if (outcome.stderr.length < 2000) outcome.stderr += chunk.toString() })
-    // The watchdog: the journal must grow at least once per silenceLimitMs.
+    // The watchdog: once the file has loaded (requiring it is synchronous and may be slow on a
+    // loaded machine), the journal must grow at least once per silenceLimitMs; before, loadLimitMs.
     let size = 0
     let lastGrowth = Date.now()
+    let loaded = false
     const poll = setInterval(() => {
       const now = statSync(journal).size
-      if (now !== size) { size = now; lastGrowth = Date.now() } else if (Date.now() - lastGrowth > silenceLimitMs) child.kill('SIGKILL')
+      if (now !== size) {
+        size = now
+        lastGrowth = Date.now()
+        loaded ||= readFileSync(journal, 'utf8').includes('"kind":"loaded"')
+      } else if (Date.now() - lastGrowth > (loaded ? silenceLimitMs : loadLimitMs)) {
+        child.kill('SIGKILL')
+      }
     }, 250)
-    child.on('close', () => {
+    child.on('close', (code, signal) => {
       clearInterval(poll)
+      outcome.exit = signal ?? code
       for (const line of readFileSync(journal, 'utf8').split('\n')) {
         if (line === '') continue
         const message = JSON.parse(line) as ChildMessage
@@ -80,7 +88,7 @@ function runChild(file: string, startIndex: number): Promise<ChildOutcome> {
 }
 
 /** Runs at most `concurrency` files at a time; one promise per file, in the given order. */
-export function runFiles(files: readonly string[], concurrency = 4): Map<string, Promise<FileResult>> {
+export function runFiles(files: readonly string[], concurrency = 6): Map<string, Promise<FileResult>> {
   const results = new Map<string, Promise<FileResult>>()
   const lanes: Array<Promise<unknown>> = Array.from({ length: concurrency }, () => Promise.resolve())
   files.forEach((file, index) => {

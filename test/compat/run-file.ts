@@ -9,12 +9,13 @@ import { appendFileSync } from 'node:fs'
 import { installRequireHook } from './require-hook'
 import { fastifyTestDir } from './compat-files'
 import type { ChildMessage, TestResult } from './results'
-import { defaultTestTimeoutMs, maxTestTimeoutMs, quietMs } from './run-file-limits'
+import { defaultTestTimeoutMs, heartbeatMs, maxTestTimeoutMs, quietMs } from './run-file-limits'
 
 // Captured before any test file can install fake timers.
 const realSetTimeout = setTimeout
 const realClearTimeout = clearTimeout
 const realSetImmediate = setImmediate
+const realSetInterval = setInterval
 
 let journal = ''
 
@@ -28,6 +29,8 @@ async function main(): Promise<void> {
   if (file === undefined || start === undefined || journalPath === undefined) throw new Error('usage: run-file <file> <startIndex> <journal path>')
   const startIndex = Number(start)
   journal = journalPath
+  // Proof of life for the parent's watchdog: stops only if a test starves the event loop.
+  realSetInterval(() => send({ kind: 'beat' }), heartbeatMs).unref()
   installRequireHook(fastifyTestDir, { adapter: require.resolve('./fastify-entry'), tap: require.resolve('./tap-entry') })
   const root = require('./tap-entry') as import('./tap').TapRoot
   const { TapTest } = require('./tap') as typeof import('./tap')
