@@ -1,0 +1,60 @@
+import { STATUS_CODES, type ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+import { errorPayloadSerializer } from './error-payload'
+import { runtimeErrors } from '../errors/runtime-codes'
+
+type ClientErrorCode = 'ENC_ERR_REQUEST_HEADERS_TOO_LARGE' | 'ENC_ERR_REQUEST_TIMEOUT' | 'ENC_ERR_REQUEST_MALFORMED'
+
+/** Node's parser error codes to our stable code (status and message from the table); anything else is a malformed request. */
+const clientErrors: Record<string, ClientErrorCode> = {
+  HPE_HEADER_OVERFLOW: 'ENC_ERR_REQUEST_HEADERS_TOO_LARGE',
+  ERR_HTTP_REQUEST_TIMEOUT: 'ENC_ERR_REQUEST_TIMEOUT',
+  HPE_HEADERS_TIMEOUT: 'ENC_ERR_REQUEST_TIMEOUT',
+}
+
+/** Connections already given their error answer (weak: a closed socket leaves the set by itself). */
+const answered = new WeakSet<Socket>()
+
+/** Node keeps the response being written on the socket; not in its public types. */
+type HttpSocket = Socket & { _httpMessage?: (ServerResponse & { req?: { complete?: boolean } }) | null }
+
+/**
+ * Errors Node's HTTP parser raises outside any route (oversized headers, a malformed request
+ * line, smuggling shapes such as Content-Length with Transfer-Encoding, a request or headers
+ * timeout): answered with the JSON error shape, then the connection is closed, since nothing
+ * that follows on it can be trusted to be framed right. Written straight to the socket: there
+ * is no request object to go through the pipeline with.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  // Node's parser stays failed and reports every later packet again: one answer per connection.
+  if (answered.has(socket)) return
+  answered.add(socket)
+  if (error.code === 'ECONNRESET' || !socket.writable) { socket.destroy(); return }
+  const pending = (socket as HttpSocket)._httpMessage
+  if (pending !== null && pending !== undefined) {
+    // An earlier request on this connection is fully received and still being answered (a
+    // pipelined client): its answer goes out first, then this one, then the close.
+    if (pending.req?.complete === true) {
+      const after = (): void => { pending.removeListener('close', after); pending.removeListener('finish', after); writeAndClose(error, socket) }
+      pending.once('finish', after)
+      pending.once('close', after)
+      return
+    }
+    // The failure is inside the request being answered (a bad chunk, a timeout mid-body). Once
+    // its headers are out, a closed connection is the only honest signal left.
+    if (pending.headersSent) { socket.destroy(); return }
+  }
+  writeAndClose(error, socket)
+}
+
+function writeAndClose(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (!socket.writable) { socket.destroy(); return }
+  const code = clientErrors[error.code ?? ''] ?? 'ENC_ERR_REQUEST_MALFORMED'
+  const definition = runtimeErrors[code]
+  const status = definition.status as number
+  const reason = STATUS_CODES[status] as string
+  const body = errorPayloadSerializer({ statusCode: status, code, error: reason, message: definition.message() })
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+  // end() waits for the client to close its side too; a client that never does must not keep the socket.
+  socket.destroySoon()
+}
