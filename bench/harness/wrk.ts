@@ -25,7 +25,7 @@ export function luaString(text: string): string {
 export function luaScript(spec: LoadSpec): string {
   const { method, body, headers } = spec.endpoint
   const lines = [`wrk.method = "${method}"`]
-  for (const [name, value] of Object.entries(headers)) lines.push(`wrk.headers[${luaString(name)}] = ${luaString(value)}`)
+  for (const [name, value] of Object.entries(headers)) lines.push(`wrk.headers[ ${luaString(name)} ] = ${luaString(value)}`)
   if (body !== null) {
     lines.push(`wrk.body = ${luaString(body)}`, 'wrk.headers["Content-Type"] = "application/json"')
   }
@@ -69,6 +69,10 @@ export async function runWrk(spec: LoadSpec): Promise<LoadResult> {
     const [command, argv] = pinned(spec.cpuList, 'wrk', args)
     const out = await runChild(command, argv, spec.seconds * 1000 + LOAD_GRACE_MS)
     if (out.code !== 0) throw new Error(`wrk exited with code ${out.code}: ${out.stderr.trim() || out.stdout.trim()}`)
+    // wrk reports an error in the generated script and then runs anyway, without the request
+    // it describes: that would measure the wrong request, so it is a failed run.
+    const scriptError = /\.lua:\d+:.*/.exec(out.stderr)
+    if (scriptError !== null) throw new Error(`wrk could not run the generated request script: ${scriptError[0]}`)
     return parse(out.stdout)
   } finally {
     rmSync(dir, { recursive: true, force: true })
