@@ -17,7 +17,16 @@ import { BOOT_SHAPES, type BootShape } from './boot/routes'
 export const BOOT_CONTENDERS: readonly string[] = ['enclave-runtime', 'enclave-decorators', 'fastify3', 'fastify5', 'raw']
 const RUN_TIMEOUT_MS = 120_000
 
-export interface BootSummary { readonly runs: number; readonly readyMs: number; readonly readyCpuMs: number; readonly sinceStartMs: number; readonly rssBytes: number; readonly heapUsedBytes: number }
+export interface BootSummary {
+  readonly runs: number
+  readonly readyMs: number
+  readonly readyCpuMs: number
+  readonly sinceStartMs: number
+  readonly rssBytes: number
+  readonly heapUsedBytes: number
+  /** Wall clock of the first request to a route, null for contenders that do not serve (raw). */
+  readonly firstRequestMs: number | null
+}
 
 export interface BootReport {
   readonly routes: number
@@ -48,7 +57,16 @@ async function bootOnce(name: string, routes: number, shape: BootShape, cpuList:
 
 function summarize(samples: readonly BootMeasurement[]): BootSummary {
   const m = (pick: (s: BootMeasurement) => number): number => median(samples.map(pick)) ?? 0
-  return { runs: samples.length, readyMs: m((s) => s.readyMs), readyCpuMs: m((s) => s.readyCpuMs), sinceStartMs: m((s) => s.sinceStartMs), rssBytes: m((s) => s.rssBytes), heapUsedBytes: m((s) => s.heapUsedBytes) }
+  const firsts = samples.map((s) => s.firstRequestMs).filter((ms): ms is number => ms !== null)
+  return {
+    runs: samples.length,
+    readyMs: m((s) => s.readyMs),
+    readyCpuMs: m((s) => s.readyCpuMs),
+    sinceStartMs: m((s) => s.sinceStartMs),
+    rssBytes: m((s) => s.rssBytes),
+    heapUsedBytes: m((s) => s.heapUsedBytes),
+    firstRequestMs: median(firsts),
+  }
 }
 
 /** Both shapes of the boot app, one report each. */

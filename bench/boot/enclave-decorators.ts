@@ -1,5 +1,5 @@
 /**
- * Boot worker: Enclave through decorators, to createApp() resolving (information only). The
+ * Boot worker: Enclave through decorators, to listening (information only). The
  * 1,000 routes sit on ten controllers of 100 methods; the classes are built in a loop, so the
  * decorators are applied by calling them, exactly as TypeScript's emitted code does.
  */
@@ -29,5 +29,7 @@ measureBoot(async ({ routes, shared }) => {
   const controllers = Array.from({ length: CONTROLLERS }, (_, i) => controller(routes.slice(i * per, (i + 1) * per), i))
   class BootModule {}
   Module({ controllers, schemas })(BootModule)
-  await createApp(BootModule, { logger: false })
+  const app = await createApp(BootModule, { logger: false })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  return app.server
 })
