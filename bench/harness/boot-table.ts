@@ -14,11 +14,12 @@ export function bootTable(report: BootReport, reference: string): string {
     fixed(m.rssBytes / MB, 1),
     fixed(m.heapUsedBytes / MB, 1),
     fixed(m.firstRequestMs, 2),
+    fixed(m.firstRequestCpuMs, 2),
     ratio(ref === undefined ? null : m.readyMs / ref.readyMs),
     ratio(ref === undefined ? null : m.readyCpuMs / ref.readyCpuMs),
     ratio(ref === undefined ? null : m.rssBytes / ref.rssBytes),
   ])
-  const headers = [`boot, ${report.routes} routes, ${report.shape} schemas`, 'to listening ms', 'CPU ms', 'from process start ms', 'RSS MB', 'heap MB', 'first request ms',
+  const headers = [`boot, ${report.routes} routes, ${report.shape} schemas`, 'to listening ms', 'CPU ms', 'from process start ms', 'RSS MB', 'heap MB', 'first request ms', 'its CPU ms',
     `time ÷${reference}`, `CPU ÷${reference}`, `RSS ÷${reference}`]
   const runs = Math.max(0, ...Object.values(report.results).map((r) => r.median.runs))
   const skipped = Object.entries(report.skipped).map(([name, why]) => `skipped ${name}: ${why.split('\n')[0]}`)

@@ -4,7 +4,8 @@
  *   floor: compiling each distinct schema once with ajv 6 and fast-json-stringify and nothing
  *   else, which every framework that compiles at boot pays;
  * - lazy compilation (`enclave-runtime-lazy`) costs at most 0.3x fastify 3, and its first
- *   request to a route, which compiles that route, answers within 3 ms;
+ *   request to a route, which compiles that route, takes at most 3 ms of CPU (judged on CPU
+ *   like everything else; the wall clock is printed alongside);
  * - RSS at listen at most fastify 3's, in both modes.
  * The decorator contenders are printed for information.
  */
@@ -28,7 +29,8 @@ function floorLine(boot: BootReport, reference: string): string[] {
 }
 
 function firstRequestText(m: BootSummary): string {
-  return m.firstRequestMs === null ? 'first request -' : `first request ${m.firstRequestMs.toFixed(2)} ms`
+  if (m.firstRequestCpuMs === null || m.firstRequestMs === null) return 'first request -'
+  return `first request ${m.firstRequestCpuMs.toFixed(2)} ms CPU (${m.firstRequestMs.toFixed(2)} ms wall clock)`
 }
 
 function judge(name: string, mode: 'eager' | 'lazy', m: BootSummary, ref: BootSummary, floor: BootSummary | undefined, shape: string, info: string): string {
@@ -42,9 +44,9 @@ function judge(name: string, mode: 'eager' | 'lazy', m: BootSummary, ref: BootSu
     return `${mark(info === '' ? ok : null)}  ${head} CPU ${x(vsFloor)} floor (<= ${MAX_EAGER_VS_FLOOR.toFixed(2)}), ${x(m.readyCpuMs / ref.readyCpuMs)} fastify3; ${tail}`
   }
   const cpu = m.readyCpuMs / ref.readyCpuMs
-  const firstOk = m.firstRequestMs !== null && m.firstRequestMs <= MAX_FIRST_REQUEST_MS
+  const firstOk = m.firstRequestCpuMs !== null && m.firstRequestCpuMs <= MAX_FIRST_REQUEST_MS
   const ok = cpu <= MAX_LAZY_VS_REFERENCE && rssOk && firstOk
-  return `${mark(info === '' ? ok : null)}  ${head} CPU ${x(cpu)} fastify3 (<= ${MAX_LAZY_VS_REFERENCE.toFixed(2)}), first request <= ${MAX_FIRST_REQUEST_MS} ms; ${tail}`
+  return `${mark(info === '' ? ok : null)}  ${head} CPU ${x(cpu)} fastify3 (<= ${MAX_LAZY_VS_REFERENCE.toFixed(2)}), first request <= ${MAX_FIRST_REQUEST_MS} ms CPU; ${tail}`
 }
 
 function bootChecks(boot: BootReport, reference: string): string[] {
