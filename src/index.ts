@@ -28,6 +28,7 @@ export type {
   ContentTypeParserOptions, DoneFn, JsonSchema, SharedSchema, RouteSchema, HttpPart, ValidatorCompiler,
   ValidatorCompilerInput, ValidateFunction, SerializerCompiler, SerializerCompilerInput, SerializeFunction,
   SchemaErrorFormatter, ValidatorOptions, ValidatorPlugin, CompilersFactory, SchemaControllerOptions,
+  ReadyOptions, SchemaCompilation, BootProfile, RouteCompileCost, ScopeCompileCost,
 } from './runtime'
 export type { ModuleOptions, RouteMethodOptions } from './decorators'
 export type { BearerAuthOptions } from './plugins'

@@ -8,8 +8,10 @@ export { partValidatorCompiler, ajv8CompilersFactory, defaultSchemaErrorFormatte
 export type {
   Scope, Request, Reply, RouteOptions, RouteShorthandOptions, Handler, RequestHook, PayloadHook, ErrorHook, ErrorHandler,
   NotFoundHandler, HookName, Plugin, PluginFunction, AsyncPlugin, CallbackPlugin, PluginOptions, ServerOptions, ListenOptions,
-  InjectOptions, InjectResponse, ValidationError, Logger, ContentTypeParserFn, ContentTypeParserOptions, DoneFn,
+  InjectOptions, InjectResponse, ValidationError, Logger, ContentTypeParserFn, ContentTypeParserOptions, DoneFn, ReadyOptions,
 } from './types'
+export type { SchemaCompilation } from './shared/schema-compilation'
+export type { BootProfile, RouteCompileCost, ScopeCompileCost } from './shared/boot-profile'
 export type {
   JsonSchema, SharedSchema, RouteSchema, HttpPart, ValidatorCompiler, ValidatorCompilerInput, ValidateFunction,
   SerializerCompiler, SerializerCompilerInput, SerializeFunction, SchemaErrorFormatter, ValidatorOptions,

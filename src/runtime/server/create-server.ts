@@ -17,6 +17,8 @@ import { connectionsCheckingInterval, resolveLimits } from '../shared/server-opt
 import { resolveLogger } from './logger'
 import { ServerLifecycle } from './lifecycle'
 import type { Scope, ServerOptions } from '../types'
+import { checkSchemaCompilation } from '../shared/schema-compilation'
+import { CompileProfile } from '../boot/compile-profile'
 
 /**
  * Creates a server and returns its root scope (spec §4.2: every operation is on a scope).
@@ -32,6 +34,7 @@ import type { Scope, ServerOptions } from '../types'
 export function createServer(options: ServerOptions = {}): Scope {
   const log = resolveLogger(options.logger)
   const limits = resolveLimits(options)
+  const schemaCompilation = checkSchemaCompilation(options.schemaCompilation ?? 'eager', 'createServer()')
   const deadlines = new Deadlines([limits.handlerTimeout, limits.bodyTimeout], log)
   const schemaCompilers = new SchemaCompilers({ validator: options.validator, schemaController: options.schemaController })
   const parse = queryParser(limits.maxQueryKeys)
@@ -76,6 +79,9 @@ export function createServer(options: ServerOptions = {}): Scope {
     schemaCompilers,
     schemaErrorFormatter: options.schemaErrorFormatter,
     pluginTimeout: limits.pluginTimeout,
+    schemaCompilation,
+    profile: new CompileProfile(),
+    lazyRoutes: [],
     resolutions: new Map(),
   })
   return rootScope
