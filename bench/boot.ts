@@ -14,7 +14,8 @@ import { bootTable } from './harness/boot-table'
 import { BOOT_SHAPES, type BootShape } from './boot/routes'
 
 // `raw` is the floor: the schemas compiled with ajv 6 and fast-json-stringify and nothing else.
-export const BOOT_CONTENDERS: readonly string[] = ['enclave-runtime', 'enclave-decorators', 'fastify3', 'fastify5', 'raw']
+// The `-lazy` rows are Enclave with schemaCompilation 'lazy'.
+export const BOOT_CONTENDERS: readonly string[] = ['enclave-runtime', 'enclave-runtime-lazy', 'enclave-decorators', 'enclave-decorators-lazy', 'fastify3', 'fastify5', 'raw']
 const RUN_TIMEOUT_MS = 120_000
 
 export interface BootSummary {
@@ -82,7 +83,8 @@ export async function runBoots(settings: BootSettings): Promise<BootReport[]> {
 export async function runBoot(settings: BootSettings, shape: BootShape): Promise<BootReport> {
   const samples: Record<string, BootMeasurement[]> = {}
   const skipped: Record<string, string> = {}
-  const names = BOOT_CONTENDERS.filter((n) => settings.contenders.includes(n))
+  // A `-lazy` row runs with its contender: --only=enclave-runtime brings enclave-runtime-lazy too.
+  const names = BOOT_CONTENDERS.filter((n) => settings.contenders.includes(n.replace(/-lazy$/, '')))
   settings.log(`boot (${shape} schemas): ${settings.routes} schema routes, ${settings.runs} run(s) per contender`)
   for (let run = 0; run < settings.runs; run++) {
     for (const name of rotate(names, run)) {
