@@ -1,4 +1,4 @@
-import { FrameworkError } from '../errors/framework-error'
+import { runtimeError } from '../errors/runtime-codes'
 
 /**
  * When route schemas become validators and serializers. `eager` (the default): all of them at
@@ -15,5 +15,5 @@ const modes: readonly SchemaCompilation[] = ['eager', 'lazy']
 export function checkSchemaCompilation(value: unknown, where: string): SchemaCompilation {
   if ((modes as readonly unknown[]).includes(value)) return value as SchemaCompilation
   const shown = typeof value === 'string' ? `'${value}'` : String(value)
-  throw new FrameworkError('ENC_ERR_SERVER_INVALID_OPTION', `${where}: schemaCompilation must be 'eager' or 'lazy', got ${shown}.`)
+  throw runtimeError('ENC_ERR_SERVER_INVALID_OPTION', { where, given: shown })
 }
