@@ -8,8 +8,11 @@ export { partValidatorCompiler, ajv8CompilersFactory, defaultSchemaErrorFormatte
 export type {
   Scope, Request, Reply, RouteOptions, RouteShorthandOptions, Handler, RequestHook, PayloadHook, ErrorHook, ErrorHandler,
   NotFoundHandler, HookName, Plugin, PluginFunction, AsyncPlugin, CallbackPlugin, PluginOptions, ServerOptions, ListenOptions,
-  InjectOptions, InjectResponse, ValidationError, Logger, ContentTypeParserFn, ContentTypeParserOptions, DoneFn, ReadyOptions,
+  InjectOptions, InjectResponse, ValidationError, Logger, ContentTypeParserFn, ContentTypeParserOptions, DoneFn,
+  RequestBase, RequestDecorations, RequestDecorationValue, TypedRequest, RequestOf, RouteHandler, HandlerResult,
+  RuntimeRouteSchema, ScopeRouteShortcut, ReadyOptions,
 } from './types'
+export type { SchemaType, TypedRouteSchema, ResponseOf } from './typed-schemas'
 export type { SchemaCompilation } from './shared/schema-compilation'
 export type { BootProfile, RouteCompileCost, ScopeCompileCost } from './shared/boot-profile'
 export type {
