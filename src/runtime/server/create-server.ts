@@ -14,7 +14,7 @@ import { jsonParser, textParser } from '../serve/body/json-parser'
 import { reservedRequestNames } from '../serve/request'
 import { reservedReplyNames } from '../serve/reply'
 import { connectionsCheckingInterval, resolveLimits } from '../shared/server-options'
-import { resolveLogger } from './logger'
+import { resolveLogger, silentLogger } from './logger'
 import { ServerLifecycle } from './lifecycle'
 import type { Scope, ServerOptions } from '../types'
 import { checkSchemaCompilation } from '../shared/schema-compilation'
@@ -32,7 +32,8 @@ import { CompileProfile } from '../boot/compile-profile'
  * await app.listen({ port: 3000 })
  */
 export function createServer(options: ServerOptions = {}): Scope {
-  const log = resolveLogger(options.logger)
+  const logger = resolveLogger(options.logger)
+  const log = logger.log
   const limits = resolveLimits(options)
   const schemaCompilation = checkSchemaCompilation(options.schemaCompilation ?? 'eager', 'createServer()')
   const deadlines = new Deadlines([limits.handlerTimeout, limits.bodyTimeout], log)
@@ -48,6 +49,10 @@ export function createServer(options: ServerOptions = {}): Scope {
     bodyDeadline: limits.bodyTimeout > 0 ? deadlines.list(limits.bodyTimeout, onBodyExpired) : null,
     genReqId: options.genReqId,
     requestIdHeader: options.requestIdHeader,
+    childLogs: logger.pino,
+    idLabel: typeof options.requestIdLogLabel === 'string' && options.requestIdLogLabel !== '' ? options.requestIdLogLabel : 'reqId',
+    // On by default with pino; a hand-made Logger object (often a test's recorder) opts in.
+    requestLogging: options.disableRequestLogging === undefined ? logger.pino : !options.disableRequestLogging && log !== silentLogger,
   })
   const http = createHttpServer({
     headersTimeout: limits.headersTimeout,
