@@ -25,6 +25,7 @@ export function applyModule(scope: Scope, node: ModuleNode, wiring: ReadonlyMap<
   if (node.meta.validatorCompiler !== null) scope.setValidatorCompiler(node.meta.validatorCompiler)
   if (node.meta.serializerCompiler !== null) scope.setSerializerCompiler(node.meta.serializerCompiler)
   if (node.meta.schemaErrorFormatter !== null) scope.setSchemaErrorFormatter(node.meta.schemaErrorFormatter)
+  if (node.meta.schemaCompilation !== null) scope.setSchemaCompilation(node.meta.schemaCompilation)
   const errorHandlerKey = getErrorHandlerKey(type)
   if (errorHandlerKey !== undefined) {
     scope.setErrorHandler(member(errorHandlerKey))

@@ -3,7 +3,9 @@ import { assertNotAsyncWithDone } from '../declare/hooks'
 import { bindHook, type BoundHook } from '../shared/bound-hook'
 import { CompiledRoute } from '../serve/compiled-route'
 import { resolveScope } from './scope-resolution'
-import { compileRouteSchemas, normalizeRouteSchema } from '../schemas'
+import { normalizeRouteSchema } from '../schemas'
+import type { NormalizedRouteSchema } from '../schemas/types'
+import { routeSchemas } from './route-schemas'
 import { allScopes } from './all-scopes'
 import { defaultNotFoundHandler, badUrlHandler, methodNotAllowedHandler } from '../serve/system-handlers'
 import type { RouteDefinition } from '../declare/route-declaration'
@@ -54,22 +56,11 @@ function normalizeForDuplicates(url: string): string {
 function compileDefinition(boot: BootContext, def: RouteDefinition): (method: string) => CompiledRoute {
   const { scope, options } = def
   const resolution = resolveScope(boot, scope)
-  const identity = { method: def.methods.join(','), url: def.url, scopePath: scope.path }
-  // Normalized here so that introspection records the very schema the parts were compiled from.
-  const normalized = normalizeRouteSchema(options.schema ?? null, identity)
-  const schemas = compileRouteSchemas({
-    ...identity,
-    schema: options.schema ?? null,
-    normalized,
-    store: scope.schemas,
-    compilers: boot.schemaCompilers,
-    validatorCompiler: options.validatorCompiler ?? resolution.validatorCompiler,
-    serializerCompiler: options.serializerCompiler ?? resolution.serializerCompiler,
-  })
+  const { schemas, lazy } = routeSchemas(boot, def, resolution)
   const hooks = routeHooks(scope, options, resolution.hooks)
   const errorHandlers = options.errorHandler === undefined ? resolution.errorHandlers
     : [{ fn: options.errorHandler, scope: scope as never }, ...resolution.errorHandlers]
-  boot.routeRecords.push({ def, resolution, schema: normalized, hooks, errorHandlers, implicitHead: [] })
+  boot.routeRecords.push({ def, resolution, schema: recordedSchema(def), hooks, errorHandlers, implicitHead: [] })
   return (method) => new CompiledRoute({
     method,
     path: def.url,
@@ -79,8 +70,8 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): (method: st
     Request: resolution.Request,
     Reply: resolution.Reply,
     hooks,
-    validators: { params: schemas.params, body: schemas.body, querystring: schemas.querystring, headers: schemas.headers },
-    serializers: schemas.response,
+    schemas,
+    lazy,
     schemaErrorFormatter: options.schemaErrorFormatter ?? resolution.schemaErrorFormatter,
     attachValidation: options.attachValidation === true,
     parsers: resolution.parsers,
@@ -139,8 +130,22 @@ function systemRoute(boot: BootContext, scope: ScopeImpl, handler: Handler): Com
   return new CompiledRoute({
     method: '*', path: null, scope, serve: boot.serve, handler, Request: resolution.Request, Reply: resolution.Reply,
     hooks: routeHooks(scope, { method: '*', url: scope.prefix, handler }, resolution.hooks),
-    validators: { params: null, body: null, querystring: null, headers: null },
-    serializers: null, schemaErrorFormatter: resolution.schemaErrorFormatter, attachValidation: false,
+    schemas: null, lazy: null, schemaErrorFormatter: resolution.schemaErrorFormatter, attachValidation: false,
     parsers: resolution.parsers, bodyLimit: null, errorHandlers: resolution.errorHandlers, config: {}, hasParams: false,
   })
+}
+
+const noSchema: NormalizedRouteSchema = { params: null, body: null, querystring: null, headers: null, response: null }
+
+/**
+ * The normalized route schema, for introspection: the same pure normalization compileRouteSchemas
+ * applies (also when compilation is deferred to the first request). A schema that does not
+ * normalize fails boot in eager mode before this runs; in lazy mode it is recorded as absent.
+ */
+function recordedSchema(def: RouteDefinition): NormalizedRouteSchema {
+  try {
+    return normalizeRouteSchema(def.options.schema ?? null, { method: def.methods.join(','), url: def.url, scopePath: def.scope.path })
+  } catch {
+    return noSchema
+  }
 }

@@ -6,7 +6,7 @@ import { normalizeRouteSchema } from './route-schema'
 import { describeValue, schemaError } from './schema-codes'
 import type { SchemaCompilers } from './schema-compilers'
 import type { SchemaStore } from './schema-store'
-import type { HttpPart, JsonSchema, NormalizedRouteSchema, PartValidator, SerializeFunction, SerializerCompiler, ValidatorCompiler } from './types'
+import type { HttpPart, JsonSchema, PartValidator, SerializeFunction, SerializerCompiler, ValidatorCompiler } from './types'
 
 export interface CompileRouteSchemasInput {
   method: string
@@ -21,8 +21,6 @@ export interface CompileRouteSchemasInput {
   validatorCompiler: ValidatorCompiler | null
   /** The route option, else the nearest scope's setSerializerCompiler(); null: the default for `store`. */
   serializerCompiler: SerializerCompiler | null
-  /** The schema already normalized by the caller (boot keeps it for introspection); else `schema` is normalized here. */
-  normalized?: NormalizedRouteSchema
 }
 
 /** One route's compiled schemas; a field is null when the route has no schema for it. */
@@ -49,7 +47,7 @@ const PARTS: readonly HttpPart[] = ['params', 'body', 'querystring', 'headers']
  */
 export function compileRouteSchemas(input: CompileRouteSchemasInput): CompiledRouteSchemas {
   const { method, url, scopePath, store } = input
-  const normalized = input.normalized ?? normalizeRouteSchema(input.schema, { method, url, scopePath })
+  const normalized = normalizeRouteSchema(input.schema, { method, url, scopePath })
   const compiled: CompiledRouteSchemas = { params: null, body: null, querystring: null, headers: null, response: null }
 
   // The default compiler is looked up only when a part needs it: a route without schemas builds no ajv.
