@@ -1,4 +1,4 @@
-import { DeclarationError, memberName } from './declaration-error'
+import { declarationError, memberName } from './declaration-error'
 import { getErrorHandlerKey, setErrorHandlerKey } from './metadata'
 
 /**
@@ -20,15 +20,14 @@ export function ErrorHandler(): MethodDecorator {
   return (target, propertyKey, descriptor) => {
     const where = `@ErrorHandler() on ${memberName(target, propertyKey)}`
     if (typeof target === 'function') {
-      throw new DeclarationError('ENC_ERR_DECL_STATIC_MEMBER', `${where}: the error handler is an instance method of the module; remove 'static'.`)
+      throw declarationError('ENC_ERR_DECL_STATIC_MEMBER', { where, member: 'error-handler' })
     }
     if (typeof descriptor.value !== 'function') {
-      throw new DeclarationError('ENC_ERR_DECL_TARGET', `${where}: @ErrorHandler() goes on a method.`)
+      throw declarationError('ENC_ERR_DECL_TARGET', { where, case: 'error-handler-on-property' })
     }
     const existing = getErrorHandlerKey(target.constructor)
     if (existing !== undefined) {
-      throw new DeclarationError('ENC_ERR_DECL_ERROR_HANDLER_DUPLICATE', `${where}: ${target.constructor.name} already has ` +
-        `@ErrorHandler() on '${String(existing)}'. A context has one error handler: merge the two methods.`)
+      throw declarationError('ENC_ERR_DECL_ERROR_HANDLER_DUPLICATE', { where, className: target.constructor.name, existing: String(existing) })
     }
     setErrorHandlerKey(target.constructor, propertyKey)
   }

@@ -51,4 +51,11 @@ describe('errors: the code table, both ways (issue 11)', () => {
     }
     expect(byHand).to.deep.equal([])
   })
+
+  it('decorator errors are built from their table: DeclarationError is constructed only by declarationError()', () => {
+    const byHand = sourceFiles(join(root, 'src', 'decorators'))
+      .filter((file) => !file.endsWith('declaration-error.ts') && /new DeclarationError\(/.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(root, file))
+    expect(byHand).to.deep.equal([])
+  })
 })
