@@ -31,8 +31,12 @@ export const moduleErrors = {
       'Fix: add @Route() to the class and list it in the controllers of the module that should serve it ' +
       '(a base class of a listed controller counts as listed).' }),
   ENC_ERR_MODULE_NOT_A_SCHEMA: e({ status: null, summary: 'a schemas entry is a class without @Schema()',
-    message: (a: { path: string; index: number; name: string }) => `${a.path}: schemas[${a.index}] is class ${a.name}, which has no @Schema(). ` +
-      "Decorate it with @Schema({ $id: '...', ... }) or list the schema object itself." }),
+    message: (a: { path: string; index: number; name: string; schemaClassWithoutId?: boolean }) => a.schemaClassWithoutId === true
+      ? `${a.path}: schemas[${a.index}] is schema class ${a.name}, which has no $id. ` +
+        `Add one to its schema (e.g. $id: '${a.name.charAt(0).toLowerCase()}${a.name.slice(1)}') to share it, or leave it out of schemas: ` +
+        'a schema class without $id is inlined where it is used.'
+      : `${a.path}: schemas[${a.index}] is class ${a.name}, which has no @Schema(). ` +
+        "Decorate it with @Schema({ $id: '...', ... }) or list the schema object itself." }),
   ENC_ERR_MODULE_DUPLICATE_PROVIDER: e({ status: null, summary: 'one module (or a module and a module lifted into it) provides the same token twice',
     message: (a: { token: string; first: string; second: string; lifted: boolean }) => `${a.token} is provided twice in one container: by ` +
       `${a.first} and by ${a.second}${a.lifted ? ' (a lifted module provides into its parent)' : ''}. Keep one.` }),

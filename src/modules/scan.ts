@@ -1,6 +1,6 @@
 import type { PluginOptions } from '../runtime'
 import { isLifted, liftedTarget } from '../runtime/internal'
-import { getControllerMeta, getModuleMeta, getOwnRoutes, getSchemaMeta, moduleOnlyDecorations, type Class, type PluginEntry } from '../decorators/internal'
+import { getControllerMeta, getModuleMeta, getOwnRoutes, getSchemaMeta, moduleOnlyDecorations, schemaOfClass, type Class, type PluginEntry } from '../decorators/internal'
 import type { SharedSchema } from '../runtime/schemas/types'
 import { moduleError } from './module-error'
 import type { ModuleNode, PluginItem } from './module-tree'
@@ -83,6 +83,13 @@ function checkControllers(controllers: readonly Class[], path: string): readonly
 
 function toSchema(entry: Class | SharedSchema, index: number, path: string): SharedSchema {
   if (typeof entry !== 'function') return entry
+  const fromClass = schemaOfClass(entry)
+  if (fromClass !== undefined) {
+    if (typeof fromClass.$id !== 'string' || fromClass.$id === '') {
+      throw moduleError('ENC_ERR_MODULE_NOT_A_SCHEMA', { path, index, name: entry.name, schemaClassWithoutId: true })
+    }
+    return fromClass as SharedSchema
+  }
   const schema = getSchemaMeta(entry)
   if (schema === undefined) {
     throw moduleError('ENC_ERR_MODULE_NOT_A_SCHEMA', { path, index, name: entry.name })
