@@ -25,7 +25,7 @@ export const moduleErrors = {
   ENC_ERR_MODULE_MISPLACED_DECORATOR: e({ status: null, summary: '@DecorateRequest/@DecorateReply/@Hook/@ErrorHandler on a controller instead of a module',
     message: (a: { name: string; path: string; decorators: readonly string[] }) => `Controller ${a.name} in ${a.path} carries ${a.decorators.join(', ')}, ` +
       "which belong on a module class: they configure the module's context. Move them to the module." }),
-  ENC_ERR_MODULE_UNLISTED_CONTROLLER: e({ status: null, summary: 'a class has route methods but no module lists it as a controller',
+  ENC_ERR_MODULE_UNLISTED_CONTROLLER: e({ status: null, summary: 'a module or provider class the module tree reaches has route methods but no @Route(), so no module can list it as a controller',
     message: (a: { lines: readonly string[] }) => 'These classes have route methods (@Get, @Route, ...) but no class-level @Route() ' +
       `and no module lists them as controllers, so their routes would not exist:\n${a.lines.join('\n')}\n` +
       'Fix: add @Route() to the class and list it in the controllers of the module that should serve it ' +
