@@ -41,7 +41,9 @@ export const moduleErrors = {
     message: (a: { token: string; first: string; second: string; lifted: boolean }) => `${a.token} is provided twice in one container: by ` +
       `${a.first} and by ${a.second}${a.lifted ? ' (a lifted module provides into its parent)' : ''}. Keep one.` }),
   ENC_ERR_MODULE_DEPENDENCY_NOT_VISIBLE: e({ status: null, summary: 'a constructor dependency is not provided by the module or its ancestors',
-    message: (a: { subject: string; token: string; where: string; hint: string }) => `${a.subject} ${a.token} (${a.where}), which is not visible there. ${a.hint}` }),
+    message: (a: { subject: string; token: string; where: string; hint: string } | { resolve: true; token: string; module: string }) => 'resolve' in a
+      ? `resolveProvider(app, ${a.token}): no provider of ${a.token} is visible from ${a.module}. Pass the module that provides it (or a descendant of it) as the third argument.`
+      : `${a.subject} ${a.token} (${a.where}), which is not visible there. ${a.hint}` }),
   ENC_ERR_MODULE_DEPENDENCY_UNTYPED: e({ status: null, summary: 'a constructor dependency has no usable runtime token (interface, primitive, missing metadata)',
     message: (a: { case: 'no-metadata'; subject: string } | { case: 'not-injectable'; subject: string; ownCopy: string } | { case: 'no-token'; subject: string; where: string; type: string }) => {
       switch (a.case) {
@@ -61,6 +63,16 @@ export const moduleErrors = {
       'or run `npm dedupe`, and make linked or file: packages resolve the app\'s copy.' }),
   ENC_ERR_MODULE_INSTANTIATION: e({ status: null, summary: 'constructing a provider, module or controller threw',
     message: (a: { what: string; path: string; reason: string }) => `Constructing ${a.what} for ${a.path} failed: ${a.reason}` }),
+  ENC_ERR_MODULE_OVERRIDE_UNKNOWN: e({ status: null, summary: 'createApp({ overrides }) names a token that no module of the tree provides',
+    message: (a: { root: string; path: string; token: string; near: readonly string[] }) => `createApp(${a.root}, { overrides }): no module of ${a.path} provides ` +
+      `${a.token}, so there is nothing to replace.` +
+      (a.near.length > 0 ? ` Did you mean ${a.near.join(' or ')} (a different token with the same name)?` : ' Override a token some module lists in its providers.') }),
+  ENC_ERR_MODULE_OVERRIDE_INVALID: e({ status: null, summary: 'an overrides entry is not [Token, { useValue | useClass | useFactory }], or overrides one token twice',
+    message: (a: { problem: string }) => `createApp({ overrides }): ${a.problem}` }),
+  ENC_ERR_MODULE_NOT_AN_APP: e({ status: null, summary: 'resolveProvider() was given a scope createApp() did not return, or a module class outside the app',
+    message: (a: { case: 'not-an-app' } | { case: 'not-a-module'; token: string; module: string; root: string; modules: readonly string[] }) => a.case === 'not-an-app'
+      ? 'resolveProvider() was given a scope that createApp() did not return. Pass the app createApp() resolved with.'
+      : `resolveProvider(app, ${a.token}, ${a.module}): ${a.module} is not a module of ${a.root}. Pass one of: ${a.modules.join(', ')}.` }),
   ENC_ERR_MODULE_HANDLER_PARAMS: e({ status: null, summary: 'a handler decorates some of its parameters but not all',
     message: (a: { where: string; missing: readonly (string | number)[] }) => `${a.where}: parameter(s) ${a.missing.join(', ')} have no parameter decorator while ` +
       'others do. Decorate every parameter (@Body(), @Query(), @Params(), @Headers(), @Req(), @Reply()), or none to receive (request, reply).' }),
