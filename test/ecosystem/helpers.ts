@@ -50,7 +50,9 @@ function scopeTopology(init: TopologyOptions): Scope {
   const handler = init.probe ?? defaultProbe
   app.get('/root-probe', { config: init.config ?? {} }, (request, reply) => handler(request, reply))
   app.register(async function inside(scope) {
-    scope.register(init.plugin as never, init.options ?? {})
+    // Awaited, as the plugins' READMEs write it: onRoute-based plugins (rate-limit, compress,
+    // swagger) see only routes declared after they loaded (avvio's incremental loading).
+    await scope.register(init.plugin as never, init.options ?? {})
     if (init.inside !== undefined) scope.register(async function extra(s) { await init.inside!(s) })
     probeRoutes(scope, init)
     scope.register(async function child(c) { probeRoutes(c, init) }, { prefix: '/child' })
@@ -82,6 +84,11 @@ async function moduleTopology(init: TopologyOptions): Promise<Scope> {
   @Module({ controllers: [probeController('/root-probe', init) as never], plugins: [InsideModule, OutsideModule] }) class RootModule {}
   // createApp boots; topology() calls ready() again, which is a no-op on a booted app.
   return createApp(RootModule, init.server)
+}
+
+/** A fixture path in the source tree (tests run from dist/, fixtures are not compiled). */
+export function fixture(...parts: string[]): string {
+  return require('node:path').join(__dirname, '..', '..', '..', 'test', 'ecosystem', 'fixtures', ...parts)
 }
 
 /** The three paths where the plugin must apply, and the two where it must not. */
