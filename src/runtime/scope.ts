@@ -10,7 +10,9 @@ import { SchemaStore } from './schemas'
 import type { ServerContext } from './server-context'
 import type { ScopeResolution } from './scope-resolution'
 import { declareRoute, shortcut } from './route-declaration'
-import { bootServer, enqueuePlugin } from './boot'
+import { bootServer, enqueuePlugin, loadChildren } from './boot'
+import { fastifyApiVersion } from './plugin-meta'
+import { lift } from './lift'
 import { closeServer, injectRequest, listenServer } from './server-lifecycle'
 import type {
   ContentTypeParserFn, ContentTypeParserOptions, ErrorHandler, Handler, HookName, InjectOptions, InjectResponse,
@@ -31,8 +33,10 @@ export class ScopeImpl {
   readonly path: string
   readonly prefix: string
   readonly children: ScopeImpl[] = []
+  /** Names of the plugins registered here (plugin-meta name or display name), for hasPlugin(). */
+  readonly pluginNames: string[] = []
   readonly hooks = new HookStore()
-  readonly decorations: Record<DecoratorTarget, Map<string, Decoration>> = { request: new Map(), reply: new Map(), instance: new Map() }
+  readonly decorations: Record<DecoratorTarget, Map<string | symbol, Decoration>> = { request: new Map(), reply: new Map(), instance: new Map() }
   readonly schemas: SchemaStore
   readonly parsers = new Map<string, BodyParser>()
   validatorCompiler: ValidatorCompiler | null = null
@@ -59,7 +63,63 @@ export class ScopeImpl {
   }
 
   createChild(name: string, prefix: string): ScopeImpl {
-    return new ScopeImpl({ context: this.context, parent: this, name, prefix })
+    const child = new ScopeImpl({ context: this.context, parent: this, name, prefix })
+    // A Fastify child instance inherits, by prototype, whatever plugins stored on its parent
+    // (@fastify/middie keeps its middleware list under a symbol and reads it in onRegister).
+    // Scopes are separate objects: copy those foreign properties, as they are now.
+    for (const key of Reflect.ownKeys(this)) {
+      if (Object.prototype.hasOwnProperty.call(child, key)) continue
+      Object.defineProperty(child, key, Object.getOwnPropertyDescriptor(this, key) as PropertyDescriptor)
+    }
+    return child
+  }
+
+  /** The Fastify plugin API line Enclave offers (plugin-meta.ts; docs/plugins.md). */
+  get version(): string { return fastifyApiVersion }
+  /** The scope's name: the plugin's plugin-meta name, display name or function name. */
+  get pluginName(): string { return this.name }
+  /** The server options as given, frozen (Fastify's `initialConfig`), with the limits resolved. */
+  get initialConfig(): Readonly<Record<string, unknown>> { return this.context.initialConfig }
+
+  /** True when a plugin with this plugin-meta (or display) name was registered here or in an ancestor. */
+  hasPlugin(name: string): boolean {
+    for (let scope: ScopeImpl | null = this; scope !== null; scope = scope.parent) if (scope.pluginNames.includes(name)) return true
+    return false
+  }
+
+  /**
+   * Awaiting a scope before boot loads everything registered so far (avvio's incremental
+   * loading): `await scope.register(plugin)` returns once the plugin and its own registrations
+   * ran, so the next line sees its decorators and its onRoute hooks. After boot a scope is not
+   * thenable, so returning it from an async function is harmless.
+   */
+  get then(): ((resolve: (value: unknown) => void, reject: (error: unknown) => void) => void) | undefined {
+    const context = this.context
+    if (context.booted || context.resolvingScope) return undefined
+    const node = context.currentNode
+    return (resolve, reject) => {
+      loadChildren(context, node).then(() => {
+        // Resolving with the scope itself reads `then` again: answer undefined this once.
+        context.resolvingScope = true
+        try { resolve(this) } finally { context.resolvingScope = false }
+      }, reject)
+    }
+  }
+
+  /**
+   * Runs `fn` once the plugins registered so far in this plugin have loaded (avvio's after());
+   * without `fn`, `await scope.after()` does the same as awaiting the scope.
+   */
+  after(fn?: (error: Error | null, done?: (error?: Error | null) => void) => unknown): this {
+    this.assertDeclarable('after()')
+    if (fn === undefined) return this
+    if (typeof fn !== 'function') throw new FrameworkError('ENC_ERR_PLUGIN_INVALID', `after() in ${this.path} takes a function, got ${typeof fn}.`)
+    const step = fn.length >= 2
+      ? (_scope: unknown, _options: unknown, done: (error?: Error | null) => void) => fn(null, done)
+      : async () => { await fn(null) }
+    Object.defineProperty(step, 'name', { value: 'after' })
+    enqueuePlugin(this, lift(step as never), {})
+    return this
   }
 
   get server(): Server { return this.context.server }
@@ -98,25 +158,31 @@ export class ScopeImpl {
     return this
   }
 
-  decorate(name: string, value: unknown): this { return this.#decorate('instance', name, value) }
-  decorateRequest(name: string, value: unknown): this { return this.#decorate('request', name, value) }
-  decorateReply(name: string, value: unknown): this { return this.#decorate('reply', name, value) }
-  hasDecorator(name: string): boolean { return this.#findDecoration('instance', name) !== undefined }
-  hasRequestDecorator(name: string): boolean { return this.#findDecoration('request', name) !== undefined }
-  hasReplyDecorator(name: string): boolean { return this.#findDecoration('reply', name) !== undefined }
+  decorate(name: string | symbol, value: unknown, dependencies?: readonly (string | symbol)[]): this { return this.#decorate('instance', name, value, dependencies) }
+  decorateRequest(name: string | symbol, value: unknown, dependencies?: readonly (string | symbol)[]): this { return this.#decorate('request', name, value, dependencies) }
+  decorateReply(name: string | symbol, value: unknown, dependencies?: readonly (string | symbol)[]): this { return this.#decorate('reply', name, value, dependencies) }
+  hasDecorator(name: string | symbol): boolean { return this.#findDecoration('instance', name) !== undefined }
+  hasRequestDecorator(name: string | symbol): boolean { return this.#findDecoration('request', name) !== undefined }
+  hasReplyDecorator(name: string | symbol): boolean { return this.#findDecoration('reply', name) !== undefined }
 
-  #decorate(target: DecoratorTarget, name: string, value: unknown): this {
+  #decorate(target: DecoratorTarget, name: string | symbol, value: unknown, dependencies: readonly (string | symbol)[] | undefined): this {
     const method = target === 'instance' ? 'decorate' : target === 'request' ? 'decorateRequest' : 'decorateReply'
-    this.assertDeclarable(`${method}('${name}')`)
+    this.assertDeclarable(`${method}('${String(name)}')`)
+    if (dependencies !== undefined) {
+      const missing = (Array.isArray(dependencies) ? dependencies : []).filter((d) => this.#findDecoration(target, d) === undefined)
+      if (!Array.isArray(dependencies) || missing.length > 0) {
+        throw new FrameworkError('ENC_ERR_DEC_MISSING_DEPENDENCY', `${method}('${String(name)}') in ${this.path} depends on ${Array.isArray(dependencies) ? missing.map((d) => `'${String(d)}'`).join(', ') : 'a non-array'}, not visible here. Declare ${missing.length === 1 ? 'it' : 'them'} first, in this scope or an ancestor.`)
+      }
+    }
     const reserved = target === 'request' ? reservedRequestNames : target === 'reply' ? reservedReplyNames : null
-    if (typeof name !== 'string' || name === '' || (reserved !== null ? reserved.has(name) : name in ScopeImpl.prototype || name in this)) {
+    if ((typeof name !== 'string' && typeof name !== 'symbol') || name === '' || (reserved !== null ? reserved.has(name as string) : name in ScopeImpl.prototype || name in this)) {
       const owner = target === 'instance' ? this.#findDecoration('instance', name) : undefined
       if (owner === undefined) {
         throw new FrameworkError('ENC_ERR_DEC_RESERVED', `${method}('${String(name)}') in ${this.path}: the name is a built-in property of the ${target === 'instance' ? 'scope' : target}. Choose another name.`)
       }
     }
     if (this.#findDecoration(target, name) !== undefined) {
-      throw new FrameworkError('ENC_ERR_DEC_ALREADY_PRESENT', `${method}('${name}') in ${this.path}: a decorator with this name is already visible here (declared in this scope or an ancestor). Rename it, or read the existing one.`)
+      throw new FrameworkError('ENC_ERR_DEC_ALREADY_PRESENT', `${method}('${String(name)}') in ${this.path}: a decorator with this name is already visible here (declared in this scope or an ancestor). Rename it, or read the existing one.`)
     }
     const decoration = toDecoration(target, name, value, this.path)
     this.decorations[target].set(name, decoration)
@@ -129,7 +195,7 @@ export class ScopeImpl {
     for (const child of this.children) if (!child.decorations.instance.has(decoration.name)) child.#pushDown(decoration)
   }
 
-  #findDecoration(target: DecoratorTarget, name: string): Decoration | undefined {
+  #findDecoration(target: DecoratorTarget, name: string | symbol): Decoration | undefined {
     for (let scope: ScopeImpl | null = this; scope !== null; scope = scope.parent) {
       const found = scope.decorations[target].get(name)
       if (found !== undefined) return found
@@ -197,7 +263,14 @@ export class ScopeImpl {
     return null
   }
 
-  ready(): Promise<this> { return bootServer(this.context).then(() => this) }
+  ready(): Promise<this>
+  ready(callback: (error: Error | null) => void): this
+  ready(callback?: (error: Error | null) => void): Promise<this> | this {
+    const booted = bootServer(this.context)
+    if (callback === undefined) return booted.then(() => this) as Promise<this>
+    booted.then(() => callback(null), (error: Error) => callback(error))
+    return this
+  }
   listen(a?: number | ListenOptions, host?: string): Promise<string> { return listenServer(this.context, a, host) }
   close(): Promise<void> { return closeServer(this.context) }
   inject(options: InjectOptions | string): Promise<InjectResponse> { return injectRequest(this.context, options) }

@@ -21,6 +21,8 @@ export interface PluginNode {
   /** The scope `register` was called on: the new scope's parent, or the scope a lifted plugin runs in. */
   readonly owner: unknown
   readonly children: PluginNode[]
+  /** Set when the plugin starts loading: loaded once, whether by ready() or an awaited register(). */
+  loading?: Promise<void>
 }
 
 const REQUEST_ID_PATTERN = /^[\w.:@/+=-]{1,128}$/
@@ -31,6 +33,8 @@ export class ServerContext {
   readonly log: Logger
   /** Every limit and timeout, defaults applied and checked (server-options.ts). */
   readonly limits: ServerLimits
+  /** The options as given, with resolved limits: Fastify's `initialConfig` (read by @fastify/multipart). */
+  readonly initialConfig: Readonly<Record<string, unknown>>
   /** The sweeper behind both request timeouts, and their lists (null when the timeout is off). */
   readonly deadlines: Deadlines
   readonly handlerDeadline: DeadlineList | null
@@ -40,6 +44,8 @@ export class ServerContext {
   readonly parseQuery: (url: string) => Record<string, unknown>
   readonly rootNode: PluginNode = { plugin: null, options: {}, owner: null, children: [] }
   currentNode: PluginNode = this.rootNode
+  /** Set for the moment an awaited scope resolves with itself (scope.ts `then`). */
+  resolvingScope = false
   /** Set when compilation starts: from then on every declaration throws ENC_ERR_SCOPE_BOOTED. */
   booted = false
   readyPromise: Promise<void> | null = null
@@ -65,6 +71,7 @@ export class ServerContext {
     this.options = options
     this.log = resolveLogger(options.logger)
     const limits = this.limits = resolveLimits(options)
+    this.initialConfig = Object.freeze({ ...options, bodyLimit: limits.bodyLimit, pluginTimeout: limits.pluginTimeout })
     this.deadlines = new Deadlines([limits.handlerTimeout, limits.bodyTimeout], this.log)
     this.handlerDeadline = limits.handlerTimeout > 0 ? this.deadlines.list(limits.handlerTimeout, onHandlerExpired) : null
     this.bodyDeadline = limits.bodyTimeout > 0 ? this.deadlines.list(limits.bodyTimeout, onBodyExpired) : null
