@@ -82,6 +82,22 @@ function compileDefinition(def: RouteDefinition): (method: string) => CompiledRo
     errorHandlers,
     config: options.config ?? {},
     hasParams: def.url.includes(':') || def.url.includes('*'),
+    routeOptions: routeOptionsView(def, method),
+    trust: scope.context.trust,
+  })
+}
+
+/** Fastify's request.routeOptions: the declared options, with the full url and this method. */
+function routeOptionsView(def: RouteDefinition, method: string): Readonly<Record<string, unknown>> {
+  const { options } = def
+  return Object.freeze({
+    ...options,
+    method,
+    url: def.url,
+    config: options.config ?? {},
+    schema: options.schema,
+    bodyLimit: options.bodyLimit ?? def.scope.context.limits.bodyLimit,
+    attachValidation: options.attachValidation === true,
   })
 }
 
@@ -135,5 +151,7 @@ function systemRoute(scope: ScopeImpl, handler: Handler): CompiledRoute {
     validators: { params: null, body: null, querystring: null, headers: null },
     serializers: null, schemaErrorFormatter: resolution.schemaErrorFormatter, attachValidation: false,
     parsers: resolution.parsers, bodyLimit: null, errorHandlers: resolution.errorHandlers, config: {}, hasParams: false,
+    routeOptions: Object.freeze({ method: undefined, url: undefined, config: {}, schema: undefined, bodyLimit: scope.context.limits.bodyLimit }),
+    trust: scope.context.trust,
   })
 }

@@ -7,6 +7,7 @@ import type { Handler } from './types'
 import type { PartValidator, ResponseSerializers } from './schemas'
 import type { SchemaErrorFormatter } from './schemas/types'
 import type { ErrorHandlerEntry } from './error-reply'
+import type { TrustFn } from './trust-proxy'
 
 export type RequestClass = new (...args: ConstructorParameters<typeof RequestImpl>) => RequestImpl
 export type ReplyClass = new (...args: ConstructorParameters<typeof ReplyImpl>) => ReplyImpl
@@ -30,6 +31,9 @@ export interface CompiledRouteInit {
   errorHandlers: readonly ErrorHandlerEntry[]
   config: Record<string, unknown>
   hasParams: boolean
+  /** What `request.routeOptions` shows: the declared options (url, method, config, schema, ...). */
+  routeOptions: Readonly<Record<string, unknown>>
+  trust: TrustFn | null
 }
 
 /**
@@ -68,6 +72,9 @@ export class CompiledRoute {
   readonly errorHandlers: readonly ErrorHandlerEntry[]
   readonly config: Record<string, unknown>
   readonly hasParams: boolean
+  readonly routeOptions: Readonly<Record<string, unknown>>
+  /** The compiled trustProxy option, for request.ip/ips/hostname/protocol. */
+  readonly trust: TrustFn | null
   /** True when onResponse or onRequestAbort hooks exist, so the pipeline watches the socket. */
   readonly observesEnd: boolean
 
@@ -103,6 +110,8 @@ export class CompiledRoute {
     this.errorHandlers = init.errorHandlers
     this.config = init.config
     this.hasParams = init.hasParams
+    this.routeOptions = init.routeOptions
+    this.trust = init.trust
     this.observesEnd = this.onResponse !== null || this.onRequestAbort !== null
   }
 }

@@ -9,6 +9,22 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 }
 
 /**
+ * Calls a done-style hook. As Fastify does, such a hook may instead return a promise
+ * (@fastify/helmet's onRequest does on some paths): whichever signal comes first continues the
+ * chain, once.
+ */
+function callWithDone(hook: BoundHook, args: unknown[], step: (error?: unknown, payload?: unknown) => void): void {
+  let called = false
+  const done = (error?: unknown, payload?: unknown): void => {
+    if (called) return
+    called = true
+    step(error, payload)
+  }
+  const result = hook.fn.call(hook.scope, ...args, done)
+  if (isThenable(result)) result.then(() => done(), (e: unknown) => done(e ?? new Error('hook rejected')))
+}
+
+/**
  * Runs onRequest / preParsing / preValidation / preHandler hooks one after another. A hook that
  * sends a reply ends the chain; a hook that throws, rejects or calls `done(err)` hands the error
  * to `fail` (the error handlers). Written as a loop over callbacks, not async/await, so a chain of
@@ -24,7 +40,7 @@ export function runRequestHooks(hooks: readonly BoundHook[], request: RequestImp
     const hook = hooks[index++]
     try {
       if (hook.callback) {
-        hook.fn.call(hook.scope, request, reply, step)
+        callWithDone(hook, [request, reply], step)
       } else {
         const result = hook.fn.call(hook.scope, request, reply)
         if (isThenable(result)) result.then(() => step(), (e: unknown) => step(e ?? new Error('hook rejected')))
@@ -49,7 +65,7 @@ export function runPayloadHooks(hooks: readonly BoundHook[], request: RequestImp
     const hook = hooks[index++]
     try {
       if (hook.callback) {
-        hook.fn.call(hook.scope, request, reply, current, step)
+        callWithDone(hook, [request, reply, current], step)
       } else {
         const result = hook.fn.call(hook.scope, request, reply, current)
         if (isThenable(result)) result.then((value) => step(null, value), (e: unknown) => step(e ?? new Error('hook rejected')))

@@ -37,7 +37,7 @@ export function handleRequest(ctx: ServerContext, raw: IncomingMessage, res: Ser
   let reply: ReplyImpl
   try {
     // User code runs here too: genReqId and the { factory } decorators.
-    request = new route.Request(raw, res, ctx.genReqId(raw), route.path, params, query, route.config, ctx.log)
+    request = new route.Request(raw, res, ctx.genReqId(raw), route.path, params, query, route, ctx.log)
     reply = new route.Reply(res, request, route)
   } catch (error) {
     answerWithoutReply(res, ctx.log, error)
@@ -47,6 +47,31 @@ export function handleRequest(ctx: ServerContext, raw: IncomingMessage, res: Ser
   if (ctx.handlerDeadline !== null) startHandlerDeadline(reply)
   if (route.onRequest !== null) runRequestHooks(route.onRequest, request, reply, limitsStage, replyWithError)
   else limitsStage(request, reply)
+}
+
+/**
+ * reply.callNotFound(): the not-found route covering the URL answers the same request, from its
+ * preHandler hooks on (Fastify's order), on fresh request/reply objects of that route's scope.
+ * Headers already set (by CORS, say) are kept.
+ */
+export function serveNotFound(from: ReplyImpl): void {
+  const ctx = from.route.scope.context
+  const route = ctx.notFoundRouteFor(from.request.url)
+  const old = from.request
+  let request: RequestImpl
+  let reply: ReplyImpl
+  try {
+    request = new route.Request(old.raw, old.response, old.id, null, {}, old.query, route, old.log)
+    reply = new route.Reply(from.raw, request, route)
+  } catch (error) {
+    answerWithoutReply(from.raw, ctx.log, error)
+    return
+  }
+  request.body = old.body
+  Object.assign(reply.headerMap, from.headerMap)
+  if (route.observesEnd) from.raw.once('close', () => onEnd(request, reply))
+  if (ctx.handlerDeadline !== null) startHandlerDeadline(reply)
+  preHandlerStage(request, reply)
 }
 
 /**

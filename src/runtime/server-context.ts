@@ -13,6 +13,7 @@ import { resolveLimits, type ServerLimits } from './server-options'
 import { Deadlines, type DeadlineList } from './deadlines'
 import { onHandlerExpired } from './handler-timeout'
 import { onBodyExpired } from './body/read-body'
+import { compileTrust, type TrustFn } from './trust-proxy'
 
 /** One registration waiting to run: avvio's model, a tree in registration order. */
 export interface PluginNode {
@@ -35,6 +36,8 @@ export class ServerContext {
   readonly limits: ServerLimits
   /** The options as given, with resolved limits: Fastify's `initialConfig` (read by @fastify/multipart). */
   readonly initialConfig: Readonly<Record<string, unknown>>
+  /** The compiled `trustProxy` option (trust-proxy.ts); null trusts no proxy. */
+  readonly trust: TrustFn | null
   /** The sweeper behind both request timeouts, and their lists (null when the timeout is off). */
   readonly deadlines: Deadlines
   readonly handlerDeadline: DeadlineList | null
@@ -60,6 +63,8 @@ export class ServerContext {
   notFoundRoutes: Array<{ prefix: string; route: CompiledRoute }> = []
   badUrlRoute!: CompiledRoute
   methodNotAllowedRoute!: CompiledRoute
+  /** reply.callNotFound(): serves the not-found route for a reply's request (wired in server.ts to the pipeline). */
+  serveNotFound!: (from: import('./reply').ReplyImpl) => void
   readonly methods = new Set<string>()
   readonly routes: RouteDefinition[] = []
   /** The built-in parsers, below every scope's own: a scope may replace them for its subtree. */
@@ -71,6 +76,7 @@ export class ServerContext {
     this.options = options
     this.log = resolveLogger(options.logger)
     const limits = this.limits = resolveLimits(options)
+    this.trust = compileTrust(options.trustProxy)
     this.initialConfig = Object.freeze({ ...options, bodyLimit: limits.bodyLimit, pluginTimeout: limits.pluginTimeout })
     this.deadlines = new Deadlines([limits.handlerTimeout, limits.bodyTimeout], this.log)
     this.handlerDeadline = limits.handlerTimeout > 0 ? this.deadlines.list(limits.handlerTimeout, onHandlerExpired) : null
@@ -102,6 +108,11 @@ export class ServerContext {
     if (badUrl) return this.badUrlRoute
     const url = raw.url as string
     if (this.allowedMethods(url).length > 0) return this.methodNotAllowedRoute
+    return this.notFoundRouteFor(url)
+  }
+
+  /** The not-found route of the deepest scope whose prefix covers the URL. */
+  notFoundRouteFor(url: string): CompiledRoute {
     const q = url.indexOf('?')
     const path = q === -1 ? url : url.slice(0, q)
     for (const entry of this.notFoundRoutes) {

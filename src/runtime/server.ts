@@ -2,7 +2,7 @@ import { createServer as createHttpServer } from 'node:http'
 import type { Socket } from 'node:net'
 import { ScopeImpl } from './scope'
 import { ServerContext } from './server-context'
-import { handleRequest } from './pipeline'
+import { handleRequest, serveNotFound } from './pipeline'
 import { answerClientError } from './client-error'
 import { connectionsCheckingInterval } from './server-options'
 import type { Scope, ServerOptions } from './types'
@@ -17,6 +17,7 @@ import type { Scope, ServerOptions } from './types'
  */
 export function createServer(options: ServerOptions = {}): Scope {
   const context = new ServerContext(options)
+  context.serveNotFound = serveNotFound
   const limits = context.limits
   context.server = createHttpServer({
     headersTimeout: limits.headersTimeout,

@@ -29,6 +29,20 @@ export interface Request {
    * the reply is out. Hand it to fetch(), a database driver or a timer to stop work nobody will read.
    */
   readonly signal: AbortSignal
+  /** The scope of the route being served (Fastify's `request.server`). */
+  readonly server: Scope
+  /** Fastify's `request.routeOptions`: the route's url, method, config, schema and other options. */
+  readonly routeOptions: Readonly<{ url?: string; method?: string; config: Record<string, unknown>; schema?: RouteSchema; bodyLimit: number; [option: string]: unknown }>
+  /** Fastify 3's name for the declared path. */
+  readonly routerPath: string | undefined
+  /** The client address; with `trustProxy`, the nearest untrusted X-Forwarded-For hop. */
+  readonly ip: string | undefined
+  /** With `trustProxy`: every address from the client to this server; otherwise undefined. */
+  readonly ips: string[] | undefined
+  /** The Host header (port included, as Fastify 3); X-Forwarded-Host from a trusted proxy. */
+  readonly hostname: string | undefined
+  readonly protocol: 'http' | 'https'
+  readonly is404: boolean
   [decorator: string]: unknown
 }
 
@@ -48,6 +62,21 @@ export interface Reply {
   type(contentType: string): this
   serializer(fn: (data: unknown) => string): this
   send(payload?: unknown): this
+  /** The scope of the route being served (Fastify's `reply.server`). */
+  readonly server: Scope
+  /** Fastify 3's `reply.context.config`: the route's `config`. */
+  readonly context: { readonly config: Record<string, unknown> }
+  readonly log: Logger
+  getHeaders(): Record<string, string | number | readonly string[]>
+  /** `redirect(url, code = 302)`; Fastify 3's `redirect(code, url)` is read too. */
+  redirect(url: string, code?: number): this
+  redirect(code: number, url: string): this
+  /** Takes the response over: write to `reply.raw` yourself; the framework writes nothing more. */
+  hijack(): this
+  /** Answers with the not-found handler covering this URL, keeping the headers set so far. */
+  callNotFound(): void
+  /** The payload as the route's response schema for the current status would serialize it. */
+  serialize(payload: unknown): string
   [decorator: string]: unknown
 }
 
@@ -195,6 +224,12 @@ export interface ServerOptions {
    * 1 s) late.
    */
   handlerTimeout?: number
+  /**
+   * Which proxies to believe for request.ip/ips/hostname/protocol (X-Forwarded-*), as Fastify:
+   * true (all), a hop count, addresses/subnets (`'127.0.0.1,10.0.0.0/8'` or a list), or a
+   * function `(address, hop) => boolean`. Default false: the socket's peer is the client.
+   */
+  trustProxy?: boolean | number | string | readonly string[] | ((address: string, hop: number) => boolean)
 }
 
 /**
@@ -228,12 +263,24 @@ export interface Scope {
   addHook(name: 'onReady', fn: OnReadyHook): this
   addHook(name: 'onClose', fn: OnCloseHook): this
 
-  decorate(name: string, value: unknown): this
-  decorateRequest(name: string, value: unknown): this
-  decorateReply(name: string, value: unknown): this
-  hasDecorator(name: string): boolean
-  hasRequestDecorator(name: string): boolean
-  hasReplyDecorator(name: string): boolean
+  /** `dependencies`: decorators of the same kind that must already be visible (Fastify's third argument). */
+  decorate(name: string | symbol, value: unknown, dependencies?: readonly (string | symbol)[]): this
+  decorateRequest(name: string | symbol, value: unknown, dependencies?: readonly (string | symbol)[]): this
+  decorateReply(name: string | symbol, value: unknown, dependencies?: readonly (string | symbol)[]): this
+  hasDecorator(name: string | symbol): boolean
+  hasRequestDecorator(name: string | symbol): boolean
+  hasReplyDecorator(name: string | symbol): boolean
+
+  /** The Fastify plugin API line Enclave offers ('5.0.0'): what plugin-meta `fastify` ranges are checked against. */
+  readonly version: string
+  /** This scope's plugin name (plugin-meta name, display name or function name). */
+  readonly pluginName: string
+  /** The server options as given, frozen, with resolved limits (Fastify's `initialConfig`). */
+  readonly initialConfig: Readonly<Record<string, unknown>>
+  /** True when a plugin of that (plugin-meta or display) name is registered here or in an ancestor. */
+  hasPlugin(name: string): boolean
+  /** Runs `fn` once the plugins registered so far have loaded (avvio's after()). */
+  after(fn?: (error: Error | null, done?: DoneFn) => unknown): this
 
   addSchema(schema: SharedSchema): this
   getSchemas(): Record<string, SharedSchema>
@@ -249,6 +296,7 @@ export interface Scope {
   hasContentTypeParser(contentType: string): boolean
 
   ready(): Promise<this>
+  ready(callback: (error: Error | null) => void): this
   listen(port?: number, host?: string): Promise<string>
   listen(options: ListenOptions): Promise<string>
   close(): Promise<void>

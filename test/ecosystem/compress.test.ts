@@ -11,8 +11,7 @@ const big = { items: Array.from({ length: 200 }, (_, i) => ({ id: i, name: `item
 // @fastify/compress README: replies over `threshold` bytes are compressed with the best encoding
 // the client accepts (route by route, through onRoute); reply.compress(stream) compresses a
 // stream; request bodies with Content-Encoding are decompressed.
-// TODO(plugins): un-skip once the plugin API (issue 12 §3) lands.
-describe.skip('@fastify/compress in Enclave', () => {
+describe('@fastify/compress in Enclave', () => {
   for (const mode of modes) {
     describe(`registered in a ${mode}`, () => {
       it('gzips large replies in the registering context and its descendants only', async () => {

@@ -9,8 +9,7 @@ type CookieRequest = Request & { cookies: Record<string, string>; unsignCookie(v
 
 // @fastify/cookie README: `request.cookies` holds the parsed Cookie header, `reply.setCookie()`
 // writes Set-Cookie (from an onSend hook), `signed: true` signs with `secret`, `request.unsignCookie()` checks.
-// TODO(plugins): un-skip once the plugin API (issue 12 §3) lands.
-describe.skip('@fastify/cookie in Enclave', () => {
+describe('@fastify/cookie in Enclave', () => {
   const probe = (req: Request, reply: Reply) => {
     const request = req as CookieRequest
     if (typeof request.cookies !== 'object' || request.cookies === null) return { cookies: null }

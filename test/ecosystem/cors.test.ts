@@ -5,8 +5,7 @@ import { affected, modes, topology, unaffected } from './helpers'
 
 // @fastify/cors README: `fastify.register(cors, { origin })` adds the CORS headers to every
 // reply of the registering context and answers preflight requests from its onRequest hook.
-// TODO(plugins): un-skip once the plugin API (issue 12 §3) lands.
-describe.skip('@fastify/cors in Enclave', () => {
+describe('@fastify/cors in Enclave', () => {
   for (const mode of modes) {
     describe(`registered in a ${mode}`, () => {
       it('adds Access-Control-Allow-Origin for an allowed origin, in the registering context and its descendants only', async () => {

@@ -5,8 +5,7 @@ import { affected, modes, topology, unaffected } from './helpers'
 
 // @fastify/etag README: an onSend hook hashes the payload into an ETag header and answers a
 // matching If-None-Match with 304.
-// TODO(plugins): un-skip once the plugin API (issue 12 §3) lands.
-describe.skip('@fastify/etag in Enclave', () => {
+describe('@fastify/etag in Enclave', () => {
   for (const mode of modes) {
     describe(`registered in a ${mode}`, () => {
       it('adds an ETag in the registering context and its descendants only', async () => {

@@ -3,8 +3,7 @@ import formbody from '@fastify/formbody'
 import { affected, modes, topology } from './helpers'
 
 // @fastify/formbody README: adds a parser for application/x-www-form-urlencoded bodies.
-// TODO(plugins): un-skip once the plugin API (issue 12 §3) lands.
-describe.skip('@fastify/formbody in Enclave', () => {
+describe('@fastify/formbody in Enclave', () => {
   for (const mode of modes) {
     describe(`registered in a ${mode}`, () => {
       it('parses url-encoded bodies in the registering context and its descendants', async () => {

@@ -5,8 +5,7 @@ import { affected, modes, topology, unaffected } from './helpers'
 
 // @fastify/helmet README: registering it sets helmet's security headers on every reply of the
 // registering context; a route's `config.helmet` overrides the global configuration.
-// TODO(plugins): un-skip once the plugin API (issue 12 §3) lands.
-describe.skip('@fastify/helmet in Enclave', () => {
+describe('@fastify/helmet in Enclave', () => {
   for (const mode of modes) {
     describe(`registered in a ${mode}`, () => {
       it('sets the security headers in the registering context and its descendants only', async () => {

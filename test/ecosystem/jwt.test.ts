@@ -8,8 +8,7 @@ type JwtScope = Scope & { jwt: { sign(payload: object): string; verify(token: st
 
 // @fastify/jwt README: fastify.jwt.sign(), request.jwtVerify() (reads the Bearer token) and
 // reply.jwtSign(); a bad token is answered 401 with the plugin's coded error.
-// TODO(plugins): un-skip once the plugin API (issue 12 §3) lands.
-describe.skip('@fastify/jwt in Enclave', () => {
+describe('@fastify/jwt in Enclave', () => {
   for (const mode of modes) {
     describe(`registered in a ${mode}`, () => {
       let signer: JwtScope | null = null

@@ -20,8 +20,7 @@ const withMiddleware = fp(async function withMiddleware(scope: Scope) {
   app.use('/probe', ((req: { url: string }, res: { setHeader(k: string, v: string): void }, next: () => void) => { res.setHeader('x-path-middleware', req.url); next() }) as never)
 })
 
-// TODO(plugins): un-skip once the plugin API (issue 12 §3) lands.
-describe.skip('@fastify/middie with connect middleware in Enclave', () => {
+describe('@fastify/middie with connect middleware in Enclave', () => {
   for (const mode of modes) {
     describe(`registered in a ${mode}`, () => {
       it('runs cors and helmet middleware in the registering context and its descendants only', async () => {

@@ -9,8 +9,7 @@ interface FilePart { filename: string; mimetype: string; fieldname: string; fiel
 // @fastify/multipart README: `request.file()` streams the first file (with the fields before
 // it), `request.parts()` iterates, `attachFieldsToBody` puts everything on request.body; limits
 // answer 413 with the plugin's code.
-// TODO(plugins): un-skip once the plugin API (issue 12 §3) lands.
-describe.skip('@fastify/multipart in Enclave', () => {
+describe('@fastify/multipart in Enclave', () => {
   const upload = async (req: Request) => {
     if (typeof req.file !== 'function') return { multipart: false }
     const data = await (req.file as () => Promise<FilePart>)()

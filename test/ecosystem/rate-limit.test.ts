@@ -6,8 +6,7 @@ import { affected, modes, topology, unaffected } from './helpers'
 // @fastify/rate-limit README: `await fastify.register(rateLimit, { max, timeWindow })` limits
 // every route declared after it in the registering context (an onRoute hook adds an onRequest
 // hook to each); the limit answers 429 with x-ratelimit-* and retry-after headers.
-// TODO(plugins): un-skip once the plugin API (issue 12 §3) lands.
-describe.skip('@fastify/rate-limit in Enclave', () => {
+describe('@fastify/rate-limit in Enclave', () => {
   for (const mode of modes) {
     describe(`registered in a ${mode}`, () => {
       it('limits each route of the registering context and its descendants, and no other', async () => {

@@ -8,8 +8,7 @@ import { freePort, redisServerBinary, start, stop, waitForOutput, waitForPort, t
 
 const appScript = join(__dirname, 'redis', 'rate-limited-app.js')
 
-// TODO(plugins): un-skip once the plugin API (issue 12 §3) lands.
-describe.skip('two Enclave processes share one rate limit through Redis (issue 13 §2)', function () {
+describe('two Enclave processes share one rate limit through Redis (issue 13 §2)', function () {
   this.timeout(40_000)
   let redis: Child | undefined
   const apps: Child[] = []

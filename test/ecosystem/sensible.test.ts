@@ -9,8 +9,7 @@ type SensibleScope = Scope & { httpErrors: { conflict(message?: string): Error }
 
 // @fastify/sensible README: reply.notFound() and friends, fastify.httpErrors, fastify.assert,
 // request.is(), reply.vary() and reply.cacheControl(); errors keep their status and message.
-// TODO(plugins): un-skip once the plugin API (issue 12 §3) lands.
-describe.skip('@fastify/sensible in Enclave', () => {
+describe('@fastify/sensible in Enclave', () => {
   for (const mode of modes) {
     describe(`registered in a ${mode}`, () => {
       it('adds the reply helpers in the registering context and its descendants only', async () => {

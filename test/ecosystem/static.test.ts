@@ -8,8 +8,7 @@ import type { Reply } from '../../src/runtime'
 // files under `root` at `prefix`, and decorates reply.sendFile(). `prefix` is the plugin's own
 // option: the plugin is wrapped by fastify-plugin, so the framework does not make a scope of it
 // (Fastify's rule, kept by Enclave for fastify-plugin-wrapped plugins).
-// TODO(plugins): un-skip once the plugin API (issue 12 §3) lands.
-describe.skip('@fastify/static in Enclave', () => {
+describe('@fastify/static in Enclave', () => {
   const root = fixture('public')
   for (const mode of modes) {
     describe(`registered in a ${mode}`, () => {

@@ -16,8 +16,7 @@ const docs = fp(async function docs(scope: Scope) {
   await scope.register(swaggerUi as never, { routePrefix: '/documentation' })
 })
 
-// TODO(plugins): un-skip once the plugin API (issue 12 §3) lands.
-describe.skip('@fastify/swagger and @fastify/swagger-ui in Enclave', () => {
+describe('@fastify/swagger and @fastify/swagger-ui in Enclave', () => {
   for (const mode of modes) {
     describe(`registered in a ${mode}`, () => {
       it('documents the routes of the registering context and its descendants, and only those', async () => {

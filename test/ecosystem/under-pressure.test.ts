@@ -7,8 +7,7 @@ import type { Scope } from '../../src/runtime'
 // @fastify/under-pressure README: exposeStatusRoute adds GET /status; when a threshold or the
 // healthCheck fails, every route of the registering context answers 503 with Retry-After.
 // The health check is the deterministic trigger here (thresholds depend on the machine).
-// TODO(plugins): un-skip once the plugin API (issue 12 §3) lands.
-describe.skip('@fastify/under-pressure in Enclave', () => {
+describe('@fastify/under-pressure in Enclave', () => {
   for (const mode of modes) {
     describe(`registered in a ${mode}`, () => {
       it('serves the status route and decorates memoryUsage()/isUnderPressure() when healthy', async () => {

@@ -42,6 +42,7 @@ export const runtimeErrorCodes = {
   ENC_ERR_REPLY_SERIALIZATION: { status: 500, summary: 'the response payload could not be serialized (logged)' },
   ENC_ERR_REPLY_INVALID_HEADER: { status: 500, summary: 'a reply header name or value was refused by Node (a newline, say); logged' },
   ENC_ERR_REPLY_INVALID_STATUS: { status: 500, summary: 'reply.code() was given a value that is not an HTTP status' },
+  ENC_ERR_REPLY_INVALID_REDIRECT: { status: 500, summary: 'reply.redirect() was given a target that is not a string' },
   ENC_ERR_REPLY_NOTHING_SENT: { status: 500, summary: 'an async handler resolved undefined without sending a reply' },
   ENC_ERR_SERVER_INVALID_OPTION: { status: null, summary: 'createServer() was given a limit or timeout that is not a non-negative integer, or headersTimeout above requestTimeout' },
   ENC_ERR_SERVER_LISTENING: { status: null, summary: 'listen() was called on a server that is already listening' },
