@@ -53,6 +53,41 @@ export function runRequestHooks(hooks: readonly BoundHook[], request: RequestImp
   step()
 }
 
+/**
+ * preParsing in Fastify 3's forms, `(request, reply, payload, done)` and async
+ * `(request, reply, payload)`, where a hook may hand back a replacement stream for the body
+ * (@fastify/compress returns a decompressing one); the older `(request, reply, done)` still works.
+ * The stream the body is read from ends up in `request.payloadStream`.
+ */
+export function runPreParsingHooks(hooks: readonly BoundHook[], request: RequestImpl, reply: ReplyImpl, next: Next,
+  fail: (reply: ReplyImpl, error: unknown) => void): void {
+  let index = 0
+  const step = (error?: unknown, replaced?: unknown): void => {
+    if (error !== undefined && error !== null) { fail(reply, error); return }
+    if (isStreamLike(replaced)) request.payloadStream = replaced as RequestImpl['payloadStream']
+    if (reply.sent) return
+    if (index === hooks.length) { next(request, reply); return }
+    const hook = hooks[index++]
+    const payload = request.payloadStream ?? request.raw
+    try {
+      if (hook.fn.length >= 4) callWithDone(hook, [request, reply, payload], step)
+      else if (hook.callback) callWithDone(hook, [request, reply], step)
+      else {
+        const result = hook.fn.call(hook.scope, request, reply, payload)
+        if (isThenable(result)) result.then((value) => step(null, value), (e: unknown) => step(e ?? new Error('hook rejected')))
+        else step(null, result)
+      }
+    } catch (e) {
+      step(e ?? new Error('hook threw'))
+    }
+  }
+  step()
+}
+
+function isStreamLike(value: unknown): boolean {
+  return value !== null && typeof value === 'object' && typeof (value as { on?: unknown }).on === 'function' && typeof (value as { pipe?: unknown }).pipe === 'function'
+}
+
 /** preSerialization and onSend: each hook may replace the payload by returning (or `done`-ing) a new one. */
 export function runPayloadHooks(hooks: readonly BoundHook[], request: RequestImpl, reply: ReplyImpl, payload: unknown,
   next: (payload: unknown) => void, fail: (error: unknown) => void): void {

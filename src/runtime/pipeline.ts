@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { hasBody, parseBody } from './body/read-body'
 import type { CompiledRoute } from './compiled-route'
 import { FrameworkError } from './errors/framework-error'
-import { runObserverHooks, runRequestHooks, isThenable } from './hook-runner'
+import { runObserverHooks, runPreParsingHooks, runRequestHooks, isThenable } from './hook-runner'
 import { answerWithoutReply, replyWithError } from './error-reply'
 import { startHandlerDeadline } from './handler-timeout'
 import type { ReplyImpl } from './reply'
@@ -102,7 +102,7 @@ function paramTooLong(params: Record<string, unknown>, max: number): boolean {
 
 function preParsingStage(request: RequestImpl, reply: ReplyImpl): void {
   const route = reply.route
-  if (route.preParsing !== null) runRequestHooks(route.preParsing, request, reply, parsingStage, replyWithError)
+  if (route.preParsing !== null) runPreParsingHooks(route.preParsing, request, reply, parsingStage, replyWithError)
   else parsingStage(request, reply)
 }
 

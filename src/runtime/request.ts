@@ -8,7 +8,7 @@ import { clientHostname, clientIp, clientIps, clientProtocol } from './trust-pro
 export const reservedRequestNames: ReadonlySet<string> = new Set([
   'id', 'raw', 'method', 'url', 'routePath', 'params', 'query', 'body', 'headers', 'validationError', 'log',
   'routeConfig', 'bodyIsJson', 'aborted', 'headerValues', 'signal', 'response', 'abortController', 'abortSeen', 'constructor',
-  'route', 'server', 'routeOptions', 'routerPath', 'routerMethod', 'ip', 'ips', 'hostname', 'protocol', 'socket', 'is404',
+  'route', 'payloadStream', 'server', 'routeOptions', 'routerPath', 'routerMethod', 'ip', 'ips', 'hostname', 'protocol', 'socket', 'is404',
 ])
 
 /**
@@ -40,6 +40,8 @@ export class RequestImpl {
   abortSeen: boolean
   /** The response this request is answered on, watched by `signal`. Internal. */
   readonly response: ServerResponse
+  /** The body stream when a preParsing hook replaced `raw` (a decompressor, say); null reads `raw`. Internal. */
+  payloadStream: NodeJS.ReadableStream | null
   /** Behind `signal`; null until the signal is first asked for (abort-signal.ts). Internal. */
   abortController: AbortController | null
 
@@ -62,6 +64,7 @@ export class RequestImpl {
     this.abortSeen = false
     this.response = response
     this.abortController = null
+    this.payloadStream = null
   }
 
   /**

@@ -181,7 +181,13 @@ export class ScopeImpl {
         throw new FrameworkError('ENC_ERR_DEC_RESERVED', `${method}('${String(name)}') in ${this.path}: the name is a built-in property of the ${target === 'instance' ? 'scope' : target}. Choose another name.`)
       }
     }
-    if (this.#findDecoration(target, name) !== undefined) {
+    const existing = this.#findDecoration(target, name)
+    // A plugin's onRegister hook may give each child scope the very function its parent has
+    // (@fastify/middie does with `use`): Fastify lets a child shadow an instance decorator,
+    // Enclave refuses a different value but takes the same function as a no-op.
+    if (existing !== undefined && target === 'instance' && typeof value === 'function' && !this.decorations.instance.has(name) &&
+      existing.kind === 'value' && existing.value === value) return this
+    if (existing !== undefined) {
       throw new FrameworkError('ENC_ERR_DEC_ALREADY_PRESENT', `${method}('${String(name)}') in ${this.path}: a decorator with this name is already visible here (declared in this scope or an ancestor). Rename it, or read the existing one.`)
     }
     const decoration = toDecoration(target, name, value, this.path)

@@ -91,6 +91,10 @@ export interface Logger {
   warn(obj: unknown, msg?: string): void
   error(obj: unknown, msg?: string): void
   debug(obj: unknown, msg?: string): void
+  /** pino's other methods, called by plugins; the server fills in any a given logger lacks. */
+  trace?(obj: unknown, msg?: string): void
+  fatal?(obj: unknown, msg?: string): void
+  child?(bindings: Record<string, unknown>): Logger
 }
 
 export type DoneFn = (error?: Error | null) => void

@@ -48,8 +48,15 @@ describe('@fastify/compress in Enclave', () => {
       it('decompresses a gzip request body', async () => {
         const app = await topology(mode, { plugin: compress, probe: async (req) => ({ got: req.body ?? null }) })
         const res = await request(app.server).post('/inside/probe').set('content-type', 'application/json').set('content-encoding', 'gzip')
-          .send(gzipSync(JSON.stringify({ hello: 'world' }))).expect(200)
+          .serialize((body: unknown) => body as string).send(gzipSync(JSON.stringify({ hello: 'world' })) as never).expect(200)
         expect(res.body).to.deep.equal({ got: { hello: 'world' } })
+      })
+
+      it('answers a body that does not decompress with the plugin\'s 400', async () => {
+        const app = await topology(mode, { plugin: compress })
+        const res = await request(app.server).post('/inside/probe').set('content-type', 'application/json').set('content-encoding', 'gzip')
+          .serialize((body: unknown) => body as string).send(Buffer.from('not gzip at all') as never).expect(400)
+        expect(res.body.code).to.equal('FST_CP_ERR_INVALID_CONTENT')
       })
     })
   }

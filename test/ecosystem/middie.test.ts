@@ -37,10 +37,14 @@ describe('@fastify/middie with connect middleware in Enclave', () => {
         }
       })
 
+      // As in Fastify, onRequest hooks of an encapsulated context run only for its routes (an
+      // unrouted OPTIONS goes to the root's 405/404): the context declares the OPTIONS route.
       it('lets a middleware answer on its own: the cors preflight ends the response, the route never runs', async () => {
-        const app = await topology(mode, { plugin: withMiddleware })
+        let routeRan = false
+        const app = await topology(mode, { plugin: withMiddleware, inside: (s) => { s.options('/probe', async () => { routeRan = true; return { route: true } }) } })
         const res = await request(app.server).options('/inside/probe').set('origin', 'https://app.example').set('access-control-request-method', 'GET').expect(204)
         expect(res.headers['access-control-allow-methods']).to.equal('GET,HEAD,PUT,PATCH,POST,DELETE')
+        expect(routeRan).to.equal(false)
       })
 
       it('mounts a path-scoped middleware under the registering context\'s prefix', async () => {
