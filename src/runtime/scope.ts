@@ -254,7 +254,8 @@ export class ScopeImpl {
       if (this.#parserOwner(type) !== null) {
         throw new FrameworkError('ENC_ERR_CTP_ALREADY_PRESENT', `addContentTypeParser('${type}') in ${this.path}: a parser for this media type is already visible here.`)
       }
-      this.parsers.set(type, { fn, parseAs: options.parseAs ?? 'string', bodyLimit: options.bodyLimit ?? null })
+      const style = fn.length < 3 ? undefined : options.parseAs === undefined ? 'stream' : 'callback'
+      this.parsers.set(type, { fn, parseAs: options.parseAs ?? 'string', bodyLimit: options.bodyLimit ?? null, style })
     }
     return this
   }

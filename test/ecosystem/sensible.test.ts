@@ -34,12 +34,12 @@ describe('@fastify/sensible in Enclave', () => {
           inside: (scope) => { scopeSeen = scope as SensibleScope },
           probe: async (req: Request) => {
             const scope = scopeSeen!
-            if (req.method === 'POST') scope.assert(false, 418, 'teapot')
+            if (req.method === 'POST') scope.assert(false, 400, 'bad input')
             throw scope.httpErrors.conflict('taken')
           },
         })
         await request(app.server).get('/inside/probe').expect(409, { statusCode: 409, error: 'Conflict', message: 'taken' })
-        await request(app.server).post('/inside/probe').expect(418, { statusCode: 418, error: 'I\'m a Teapot', message: 'teapot' })
+        await request(app.server).post('/inside/probe').expect(400, { statusCode: 400, error: 'Bad Request', message: 'bad input' })
       })
 
       it('offers request.is(), reply.vary() and reply.cacheControl()', async () => {

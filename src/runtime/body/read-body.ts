@@ -44,7 +44,7 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
   const source = (request.payloadStream ?? raw) as NodeJS.ReadableStream
   // Fastify 3's stream form, `(request, payload, done)`: the parser reads the stream itself
   // (@fastify/multipart hands it to busboy later); nothing is read or buffered here.
-  if (parser.fn.length >= 3) {
+  if (parser.style === 'stream') {
     streamParser(request, reply, parser.fn as unknown as StreamParserFn, source, mediaType, next)
     return
   }
@@ -77,7 +77,16 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
     const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received)
     let parsed: unknown
     try {
-      parsed = parser.fn(request as never, parser.parseAs === 'string' ? body.toString('utf8') : body)
+      const input = parser.parseAs === 'string' ? body.toString('utf8') : body
+      if (parser.style === 'callback') {
+        // `(request, body, done)`: done(error, value) (@fastify/formbody's form).
+        parsed = new Promise((resolve, reject) => {
+          const result = (parser.fn as unknown as CallbackParserFn)(request, input, (error, value) => error ? reject(error) : resolve(value))
+          if (result !== null && typeof result === 'object' && typeof (result as PromiseLike<unknown>).then === 'function') (result as PromiseLike<unknown>).then(resolve, reject)
+        })
+      } else {
+        parsed = parser.fn(request as never, input)
+      }
     } catch (error) {
       replyWithError(reply, error)
       return
@@ -127,6 +136,7 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
   if (source !== raw) source.resume()
 }
 
+type CallbackParserFn = (request: RequestImpl, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) => unknown
 type StreamParserFn = (request: RequestImpl, payload: NodeJS.ReadableStream, done: (error: Error | null, body?: unknown) => void) => unknown
 
 function streamParser(request: RequestImpl, reply: ReplyImpl, fn: StreamParserFn, payload: NodeJS.ReadableStream, mediaType: string | null, next: Next): void {
