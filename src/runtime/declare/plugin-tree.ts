@@ -1,0 +1,58 @@
+import { FrameworkError } from '../errors/framework-error'
+import { isThenable } from '../shared/thenable'
+
+/** One registration waiting to run: avvio's model, a tree in registration order. */
+export interface PluginNode {
+  readonly plugin: Function | null
+  readonly options: Record<string, unknown>
+  /**
+   * The scope `register` was called on: the new scope's parent, or the scope a lifted plugin
+   * runs in. Typed loosely so this file needs no scope import (boot/ reads it as a ScopeImpl).
+   */
+  readonly owner: { readonly path: string } | null
+  readonly children: PluginNode[]
+  /** Set when the plugin starts loading: loaded once, whether by ready() or an awaited register(). */
+  loading?: Promise<void>
+}
+
+/**
+ * The registrations of one server. Boot walks it (boot/boot.ts) and sets `current` to the node
+ * whose plugin body is running, so that registrations made inside a plugin become its children.
+ */
+export class PluginTree {
+  readonly root: PluginNode = { plugin: null, options: {}, owner: null, children: [] }
+  current: PluginNode = this.root
+
+  /**
+   * Records a registration under the plugin whose body is running now (or the root), so that a
+   * plugin's own registrations run right after its body and before its next sibling: the order
+   * users read in their code.
+   */
+  enqueue(owner: { readonly path: string }, plugin: unknown, options: Record<string, unknown>): void {
+    // `register(import('x'))` and an ES module namespace: Fastify takes the default export.
+    if (isThenable(plugin)) {
+      const pending = plugin
+      const deferred = async function deferredImport(this: unknown, ...args: unknown[]): Promise<unknown> {
+        const loaded = moduleDefault(await pending)
+        if (typeof loaded !== 'function') throw invalidPlugin(owner, loaded)
+        return loaded.apply(this, args)
+      }
+      this.current.children.push({ plugin: deferred, options, owner, children: [] })
+      return
+    }
+    plugin = moduleDefault(plugin)
+    if (typeof plugin !== 'function') {
+      throw new FrameworkError('ENC_ERR_PLUGIN_INVALID', `register() in ${owner.path} takes a plugin function (async (scope, options) => {} or (scope, options, done) => {}), got ${plugin === null ? 'null' : typeof plugin}.`)
+    }
+    this.current.children.push({ plugin, options, owner, children: [] })
+  }
+}
+
+function moduleDefault(value: unknown): unknown {
+  if (value !== null && typeof value === 'object' && typeof (value as { default?: unknown }).default === 'function') return (value as { default: unknown }).default
+  return value
+}
+
+function invalidPlugin(owner: { readonly path: string }, plugin: unknown): FrameworkError {
+  return new FrameworkError('ENC_ERR_PLUGIN_INVALID', `register() in ${owner.path} takes a plugin function (async (scope, options) => {} or (scope, options, done) => {}), got ${plugin === null ? 'null' : typeof plugin}.`)
+}

@@ -1,0 +1,156 @@
+import type { Readable } from 'node:stream'
+import { FrameworkError } from '../errors/framework-error'
+import { handleError } from './error-reply'
+import { runPayloadHooks } from './hook-runner'
+import { endDeadline } from './handler-timeout'
+import type { ReplyImpl } from './reply'
+import { accept, commit, isWritten, reopen, uncommit, writeHead } from './reply-state'
+import { pickSerializer } from '../schemas'
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+const TEXT_TYPE = 'text/plain; charset=utf-8'
+const BINARY_TYPE = 'application/octet-stream'
+
+function isStream(payload: object): payload is Readable {
+  return typeof (payload as { pipe?: unknown }).pipe === 'function'
+}
+
+/**
+ * reply.send(): Errors go to the error handlers; strings, Buffers and streams are sent as they
+ * are; anything else is JSON through preSerialization, then the reply's serializer, the route's
+ * response schema for the status, or JSON.stringify. Every payload then passes onSend.
+ */
+export function sendReply(reply: ReplyImpl, payload: unknown): void {
+  if (reply.sent) {
+    reply.request.log.warn({ reqId: reply.request.id, code: 'ENC_ERR_REPLY_ALREADY_SENT' }, 'reply.send() was called after the reply was sent; ignored')
+    return
+  }
+  if (payload instanceof Error) { handleError(reply, payload); return }
+  accept(reply)
+  const headers = reply.headerMap
+  if (payload === undefined || typeof payload === 'string') {
+    if (payload !== undefined && headers['content-type'] === undefined) headers['content-type'] = TEXT_TYPE
+    onSendStage(reply, payload)
+    return
+  }
+  if (typeof payload === 'object' && payload !== null && (Buffer.isBuffer(payload) || isStream(payload))) {
+    if (headers['content-type'] === undefined) headers['content-type'] = BINARY_TYPE
+    onSendStage(reply, payload)
+    return
+  }
+  const route = reply.route
+  if (route.preSerialization !== null) {
+    runPayloadHooks(route.preSerialization, reply.request, reply, payload, (p) => serializeStage(reply, p), (e) => failSend(reply, e))
+  } else {
+    serializeStage(reply, payload)
+  }
+}
+
+function serializeStage(reply: ReplyImpl, payload: unknown): void {
+  let text: unknown
+  try {
+    if (reply.customSerializer !== null) {
+      text = reply.customSerializer(payload)
+    } else {
+      const serialize = reply.route.serializers === null ? null : pickSerializer(reply.route.serializers, reply.statusCode)
+      text = serialize === null ? JSON.stringify(payload) : serialize(payload)
+    }
+  } catch (error) {
+    failSend(reply, serializationError(reply, error))
+    return
+  }
+  if (typeof text !== 'string') {
+    failSend(reply, serializationError(reply, new TypeError(`the serializer returned ${typeof text}, not a string`)))
+    return
+  }
+  if (reply.headerMap['content-type'] === undefined) reply.headerMap['content-type'] = JSON_TYPE
+  onSendStage(reply, text)
+}
+
+function serializationError(reply: ReplyImpl, cause: unknown): FrameworkError {
+  const message = cause instanceof Error ? cause.message : String(cause)
+  return new FrameworkError('ENC_ERR_REPLY_SERIALIZATION',
+    `${reply.request.method} ${reply.route.path ?? reply.request.url}: the ${reply.statusCode} response could not be serialized: ${message}`,
+    { statusCode: 500, cause })
+}
+
+function onSendStage(reply: ReplyImpl, payload: unknown): void {
+  const hooks = reply.route.onSend
+  if (hooks === null) { write(reply, payload); return }
+  runPayloadHooks(hooks, reply.request, reply, payload, (p) => write(reply, p), (e) => failSend(reply, e))
+}
+
+/** A failure after send() was accepted: reopen the reply so that the error handlers can answer. */
+function failSend(reply: ReplyImpl, error: unknown): void {
+  // The handler timeout already answered while this payload was in the hooks: nothing to reopen.
+  if (isWritten(reply)) {
+    reply.request.log.error({ reqId: reply.request.id, err: error }, 'sending a reply failed after the reply was written')
+    return
+  }
+  reopen(reply)
+  handleError(reply, error)
+}
+
+/** A failure inside write() itself, after it marked the reply written: the same, reopened. */
+function failWrite(reply: ReplyImpl, error: unknown): void {
+  uncommit(reply)
+  failSend(reply, error)
+}
+
+function write(reply: ReplyImpl, payload: unknown): void {
+  const res = reply.raw
+  // A payload that arrives after the handler timeout wrote its 503 past the hooks is dropped.
+  if (!commit(reply)) { discard(payload); return }
+  endDeadline(reply)
+  // The client is gone: nothing to write, but a stream payload (a file, say) must still be closed.
+  if (res.destroyed) { discard(payload); return }
+  const headers = reply.headerMap
+  if (payload === undefined || payload === null) {
+    if (reply.statusCode !== 204 && reply.statusCode !== 304) headers['content-length'] = '0'
+    if (writeHeadOrFail(reply)) res.end()
+    return
+  }
+  if (typeof payload === 'string') {
+    headers['content-length'] = String(Buffer.byteLength(payload))
+  } else if (Buffer.isBuffer(payload)) {
+    headers['content-length'] = String(payload.length)
+  } else if (typeof payload === 'object' && isStream(payload)) {
+    writeStream(reply, payload)
+    return
+  } else {
+    failWrite(reply, new FrameworkError('ENC_ERR_REPLY_SERIALIZATION', 'an onSend hook returned a payload that is not a string, Buffer or stream', { statusCode: 500 }))
+    return
+  }
+  if (writeHeadOrFail(reply)) res.end(payload)
+}
+
+/** Node refuses some header values (a newline, say) by throwing: that is an error reply too. */
+function writeHeadOrFail(reply: ReplyImpl): boolean {
+  try {
+    writeHead(reply)
+    return true
+  } catch (error) {
+    failWrite(reply, new FrameworkError('ENC_ERR_REPLY_INVALID_HEADER',
+      `${reply.request.method} ${reply.route.path ?? reply.request.url}: a reply header was refused: ${error instanceof Error ? error.message : String(error)}`,
+      { statusCode: 500, cause: error }))
+    return false
+  }
+}
+
+function writeStream(reply: ReplyImpl, stream: Readable): void {
+  const res = reply.raw
+  // Once headers are out a failure can no longer become an error reply: the honest signal to
+  // the client is a connection closed before the end of the body.
+  stream.once('error', (error) => {
+    reply.request.log.error({ reqId: reply.request.id, err: error }, 'the response stream failed')
+    if (res.headersSent) res.destroy()
+    else failWrite(reply, error)
+  })
+  if (!writeHeadOrFail(reply)) { stream.destroy(); return }
+  res.once('close', () => { if (!stream.destroyed) stream.destroy() })
+  stream.pipe(res)
+}
+
+function discard(payload: unknown): void {
+  if (typeof payload === 'object' && payload !== null && isStream(payload) && typeof payload.destroy === 'function') payload.destroy()
+}
