@@ -5,8 +5,8 @@
 import { expect } from 'chai'
 import request from 'supertest'
 import fp from 'fastify-plugin'
-import type { Scope } from '../../src/runtime'
-import { build } from './helpers'
+import { createServer, type Scope } from '../../src/runtime'
+import { build, thrown } from './helpers'
 
 describe('plugin API: request and reply', () => {
   it('request.server and reply.server are the scope of the route being served', async () => {
@@ -168,5 +168,13 @@ describe('plugin API: prefixes of plugins wrapped by fastify-plugin', () => {
       root.register(async (scope) => { scope.get('/file', async () => ({ served: true })) }, { prefix: '/assets' })
     })
     await request(app.server).get('/assets/file').expect(200, { served: true })
+  })
+})
+
+describe('plugin API: trustProxy option', () => {
+  it('refuses at createServer a trustProxy address list proxy-addr cannot read (ENC_ERR_SERVER_INVALID_TRUST_PROXY)', () => {
+    const error = thrown(() => createServer({ trustProxy: 'not-an-address' }))
+    expect(error.code).to.equal('ENC_ERR_SERVER_INVALID_TRUST_PROXY')
+    expect(error.message).to.include("trustProxy: 'not-an-address'")
   })
 })

@@ -1,5 +1,7 @@
 import { isLifted, liftedTarget } from '../declare/lift'
 import { joinPrefix } from '../declare/route-declaration'
+import { prefixedView } from '../declare/prefixed-view'
+import { liftedRoutePrefix } from './registration-prefix'
 import type { PluginNode } from '../declare/plugin-tree'
 import type { ScopeImpl } from '../declare/scope'
 import { compileServer } from './compile'
@@ -43,9 +45,13 @@ async function loadPlugin(boot: BootContext, node: PluginNode): Promise<void> {
   if (meta.registeredName !== null) owner.pluginNames.push(meta.registeredName)
   let scope = owner
   // fastify-plugin's skip-override is Fastify's spelling of lift(): the plugin runs in the
-  // registering scope. Its `prefix` stays the plugin's own option (Fastify's rule, which
-  // @fastify/static's documented `prefix` relies on): no scope, so no framework prefix.
-  if (!isLifted(plugin) && !meta.skipOverride) {
+  // registering scope. A plugin wrapped by fastify-plugin keeps Fastify's prefix rule
+  // (registration-prefix.ts): `prefix` is its own option (@fastify/static's documented one).
+  if (isLifted(plugin) || meta.skipOverride) {
+    const own = liftedRoutePrefix(plugin, node.options)
+    const prefix = own === null ? owner.prefix : joinPrefix(owner.prefix, own)
+    if (prefix !== owner.prefix) scope = prefixedView(owner, prefix)
+  } else {
     const prefix = typeof node.options.prefix === 'string' ? joinPrefix(owner.prefix, node.options.prefix) : owner.prefix
     scope = owner.createChild(meta.name, prefix)
     for (let s: ScopeImpl | null = owner; s !== null; s = s.parent) {

@@ -1,4 +1,4 @@
-import { FrameworkError } from '../errors/framework-error'
+import { runtimeError } from '../errors/runtime-codes'
 import { isThenable } from '../shared/thenable'
 
 /** One registration waiting to run: avvio's model, a tree in registration order. */
@@ -42,7 +42,7 @@ export class PluginTree {
     }
     plugin = moduleDefault(plugin)
     if (typeof plugin !== 'function') {
-      throw new FrameworkError('ENC_ERR_PLUGIN_INVALID', `register() in ${owner.path} takes a plugin function (async (scope, options) => {} or (scope, options, done) => {}), got ${plugin === null ? 'null' : typeof plugin}.`)
+      throw runtimeError('ENC_ERR_PLUGIN_INVALID', { path: owner.path, got: plugin === null ? 'null' : typeof plugin })
     }
     this.current.children.push({ plugin, options, owner, children: [] })
   }
@@ -53,6 +53,6 @@ function moduleDefault(value: unknown): unknown {
   return value
 }
 
-function invalidPlugin(owner: { readonly path: string }, plugin: unknown): FrameworkError {
-  return new FrameworkError('ENC_ERR_PLUGIN_INVALID', `register() in ${owner.path} takes a plugin function (async (scope, options) => {} or (scope, options, done) => {}), got ${plugin === null ? 'null' : typeof plugin}.`)
+function invalidPlugin(owner: { readonly path: string }, plugin: unknown): Error {
+  return runtimeError('ENC_ERR_PLUGIN_INVALID', { path: owner.path, got: plugin === null ? 'null' : typeof plugin })
 }

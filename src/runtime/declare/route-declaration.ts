@@ -1,4 +1,5 @@
-import { FrameworkError } from '../errors/framework-error'
+import type { FrameworkError } from '../errors/framework-error'
+import { runtimeError } from '../errors/runtime-codes'
 import type { ScopeImpl } from './scope'
 import type { Handler, RouteOptions, RouteShorthandOptions } from '../types'
 
@@ -29,10 +30,14 @@ export function joinPrefix(parentPrefix: string, prefix: string): string {
 }
 
 function invalid(scope: ScopeImpl, what: string): FrameworkError {
-  return new FrameworkError('ENC_ERR_ROUTE_INVALID', `route in ${scope.path}: ${what}.`)
+  return runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route in ${scope.path}`, problem: what })
 }
 
-export function declareRoute(scope: ScopeImpl, input: RouteOptions): void {
+/**
+ * Records a route of `scope`. `prefix` is the scope's own, or a lifted plugin's registration
+ * prefix (prefixed-view.ts): the one place a route path meets a prefix.
+ */
+export function declareRoute(scope: ScopeImpl, input: RouteOptions, prefix: string = scope.prefix): void {
   scope.assertDeclarable('route()')
   if (input === null || typeof input !== 'object') throw invalid(scope, 'route() takes an options object')
   const options: RouteOptions = { ...input }
@@ -47,7 +52,7 @@ export function declareRoute(scope: ScopeImpl, input: RouteOptions): void {
     throw invalid(scope, `${methods.join(',')} ${rawPath}: bodyLimit must be a non-negative integer`)
   }
   options.method = methods
-  options.url = joinPath(scope.prefix, rawPath)
+  options.url = joinPath(prefix, rawPath)
   options.path = options.url
   // onRoute hooks see (and may amend) the options before they are recorded, ancestors' first.
   const chain: ScopeImpl[] = []
@@ -56,7 +61,7 @@ export function declareRoute(scope: ScopeImpl, input: RouteOptions): void {
   scope.context.routes.push({ scope, methods: options.method as string[], url: options.url, options })
 }
 
-export function shortcut(scope: ScopeImpl, method: string | string[], path: string, a: Handler | RouteShorthandOptions, b?: Handler): void {
+export function shortcut(scope: ScopeImpl, method: string | string[], path: string, a: Handler | RouteShorthandOptions, b?: Handler, prefix: string = scope.prefix): void {
   const options = typeof a === 'function' ? { handler: a } : { ...a, handler: b ?? (a as RouteOptions).handler }
-  declareRoute(scope, { ...options, method, url: path } as RouteOptions)
+  declareRoute(scope, { ...options, method, url: path } as RouteOptions, prefix)
 }

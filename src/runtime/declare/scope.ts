@@ -1,5 +1,5 @@
 import type { Server } from 'node:http'
-import { FrameworkError } from '../errors/framework-error'
+import { runtimeError } from '../errors/runtime-codes'
 import { HookStore, assertHook } from './hooks'
 import { toDecoration, applyDecoration, type Decoration, type DecoratorTarget } from './decorations'
 import { normalizeDeclaredType } from '../shared/media-type'
@@ -107,7 +107,7 @@ export class ScopeImpl implements Scope {
   after(fn?: (error: Error | null, done?: (error?: Error | null) => void) => unknown): this {
     this.assertDeclarable('after()')
     if (fn === undefined) return this
-    if (typeof fn !== 'function') throw new FrameworkError('ENC_ERR_PLUGIN_INVALID', `after() in ${this.path} takes a function, got ${typeof fn}.`)
+    if (typeof fn !== 'function') throw runtimeError('ENC_ERR_PLUGIN_INVALID', { path: this.path, got: typeof fn })
     const step = fn.length >= 2
       ? (_scope: unknown, _options: unknown, done: (error?: Error | null) => void) => fn(null, done)
       : async () => { await fn(null) }
@@ -122,7 +122,7 @@ export class ScopeImpl implements Scope {
   /** Throws once the server has booted: declarations after boot would be silently ignored. */
   assertDeclarable(what: string): void {
     if (this.context.booted) {
-      throw new FrameworkError('ENC_ERR_SCOPE_BOOTED', `${what} in ${this.path} after the server booted. Declare everything inside plugins, before ready()/listen().`)
+      throw runtimeError('ENC_ERR_SCOPE_BOOTED', { what, path: this.path })
     }
   }
 
@@ -165,14 +165,14 @@ export class ScopeImpl implements Scope {
     if (dependencies !== undefined) {
       const missing = (Array.isArray(dependencies) ? dependencies : []).filter((d) => this.#findDecoration(target, d) === undefined)
       if (!Array.isArray(dependencies) || missing.length > 0) {
-        throw new FrameworkError('ENC_ERR_DEC_MISSING_DEPENDENCY', `${method}('${String(name)}') in ${this.path} depends on ${Array.isArray(dependencies) ? missing.map((d) => `'${String(d)}'`).join(', ') : 'a non-array'}, not visible here. Declare ${missing.length === 1 ? 'it' : 'them'} first, in this scope or an ancestor.`)
+        throw runtimeError('ENC_ERR_DEC_MISSING_DEPENDENCY', { call: `${method}('${String(name)}')`, path: this.path, missing: missing.map(String) })
       }
     }
     const reserved = target === 'instance' ? null : this.context.reservedNames[target]
     if ((typeof name !== 'string' && typeof name !== 'symbol') || name === '' || (reserved !== null ? reserved.has(name as string) : name in ScopeImpl.prototype || name in this)) {
       const owner = target === 'instance' ? this.#findDecoration('instance', name) : undefined
       if (owner === undefined) {
-        throw new FrameworkError('ENC_ERR_DEC_RESERVED', `${method}('${String(name)}') in ${this.path}: the name is a built-in property of the ${target === 'instance' ? 'scope' : target}. Choose another name.`)
+        throw runtimeError('ENC_ERR_DEC_RESERVED', { call: `${method}('${String(name)}')`, path: this.path, target: target === 'instance' ? 'scope' : target })
       }
     }
     const existing = this.#findDecoration(target, name)
@@ -182,7 +182,7 @@ export class ScopeImpl implements Scope {
     if (existing !== undefined && target === 'instance' && typeof value === 'function' && !this.decorations.instance.has(name) &&
       existing.kind === 'value' && existing.value === value) return this
     if (existing !== undefined) {
-      throw new FrameworkError('ENC_ERR_DEC_ALREADY_PRESENT', `${method}('${String(name)}') in ${this.path}: a decorator with this name is already visible here (declared in this scope or an ancestor). Rename it, or read the existing one.`)
+      throw runtimeError('ENC_ERR_DEC_ALREADY_PRESENT', { call: `${method}('${String(name)}')`, path: this.path })
     }
     const decoration = toDecoration(target, name, value, this.path)
     this.decorations[target].set(name, decoration)
@@ -226,7 +226,7 @@ export class ScopeImpl implements Scope {
     // Unknown URLs are attributed to a scope by prefix only. With its parent's prefix this scope
     // would answer the parent's unknown URLs too, which an ancestor must never see (spec §3.3.3).
     if (this.parent !== null && this.prefix === this.parent.prefix) {
-      throw new FrameworkError('ENC_ERR_NOT_FOUND_NO_PREFIX', `setNotFoundHandler() in ${this.path}: this scope has the same prefix ('${this.prefix || '/'}') as its parent, so its not-found handler would also answer the parent's unknown URLs. Register the plugin with its own prefix, or wrap it in lift() to set the parent's handler.`)
+      throw runtimeError('ENC_ERR_NOT_FOUND_NO_PREFIX', { path: this.path, prefix: this.prefix })
     }
     this.notFoundHandler = fn
     return this
@@ -234,19 +234,19 @@ export class ScopeImpl implements Scope {
 
   #setFunction(method: string, fn: unknown): void {
     this.assertDeclarable(`${method}()`)
-    if (typeof fn !== 'function') throw new FrameworkError('ENC_ERR_ROUTE_INVALID', `${method}() in ${this.path} takes a function, got ${typeof fn}.`)
+    if (typeof fn !== 'function') throw runtimeError('ENC_ERR_ROUTE_INVALID', { setter: method, path: this.path, got: typeof fn })
   }
 
   addContentTypeParser(types: string | string[], a: ContentTypeParserOptions | ContentTypeParserFn, b?: ContentTypeParserFn): this {
     this.assertDeclarable('addContentTypeParser()')
     const options = typeof a === 'function' ? {} : a
     const fn = typeof a === 'function' ? a : b
-    if (typeof fn !== 'function') throw new FrameworkError('ENC_ERR_CTP_INVALID', `addContentTypeParser() in ${this.path}: the parser must be a function.`)
+    if (typeof fn !== 'function') throw runtimeError('ENC_ERR_CTP_INVALID', { path: this.path })
     for (const declared of Array.isArray(types) ? types : [types]) {
       const type = typeof declared === 'string' ? normalizeDeclaredType(declared) : null
-      if (type === null) throw new FrameworkError('ENC_ERR_CTP_INVALID', `addContentTypeParser('${String(declared)}') in ${this.path}: not a media type (type/subtype) or '*'.`)
+      if (type === null) throw runtimeError('ENC_ERR_CTP_INVALID', { path: this.path, type: String(declared) })
       if (this.#parserOwner(type) !== null) {
-        throw new FrameworkError('ENC_ERR_CTP_ALREADY_PRESENT', `addContentTypeParser('${type}') in ${this.path}: a parser for this media type is already visible here.`)
+        throw runtimeError('ENC_ERR_CTP_ALREADY_PRESENT', { type, path: this.path })
       }
       const style = fn.length < 3 ? undefined : options.parseAs === undefined ? 'stream' : 'callback'
       this.parsers.set(type, { fn, parseAs: options.parseAs ?? 'string', bodyLimit: options.bodyLimit ?? null, style })

@@ -1,5 +1,5 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http'
-import { FrameworkError } from '../errors/framework-error'
+import { runtimeError } from '../errors/runtime-codes'
 import { runObserverHooks } from './hook-runner'
 import { isThenable } from '../shared/thenable'
 import type { ReplyImpl } from './reply'
@@ -97,9 +97,7 @@ function dispatch(reply: ReplyImpl, error: AnyError): void {
       if (value !== undefined) { reply.send(value); return }
       // Like a handler (pipeline.ts): an async error handler that sends nothing would leave the
       // client hanging; the next handler up answers instead.
-      handleError(reply, new FrameworkError('ENC_ERR_REPLY_NOTHING_SENT',
-        `the error handler of ${scope.path} resolved undefined without sending a reply (while handling: ${error.message}). Send a reply or return a payload.`,
-        { statusCode: 500, cause: error }))
+      handleError(reply, runtimeError('ENC_ERR_REPLY_NOTHING_SENT', { errorHandlerOf: scope.path, handling: error.message }, { cause: error }))
     }, (thrownAgain: unknown) => { if (!reply.sent) handleError(reply, thrownAgain) })
   } else if (result !== undefined && !reply.sent) {
     reply.send(result)

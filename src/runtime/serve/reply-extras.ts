@@ -1,4 +1,4 @@
-import { FrameworkError } from '../errors/framework-error'
+import { runtimeError } from '../errors/runtime-codes'
 import { endDeadline } from './handler-timeout'
 import type { ReplyImpl } from './reply'
 import { commit, isOpen } from './reply-state'
@@ -13,7 +13,7 @@ export function redirectReply(reply: ReplyImpl, a: string | number, b?: string |
   // Fastify 4+ writes redirect(url, code); Fastify 3 wrote redirect(code, url). Both are read.
   const [url, code] = typeof a === 'number' ? [b, a] : [a, b]
   if (typeof url !== 'string') {
-    throw new FrameworkError('ENC_ERR_REPLY_INVALID_REDIRECT', `reply.redirect() on ${reply.request.method} ${reply.request.url}: the target url must be a string, got ${typeof url}.`, { statusCode: 500 })
+    throw runtimeError('ENC_ERR_REPLY_INVALID_REDIRECT', { method: reply.request.method, url: reply.request.url, got: typeof url })
   }
   const status = code === undefined ? (reply.statusCode >= 300 && reply.statusCode < 400 ? reply.statusCode : 302) : Number(code)
   reply.header('location', url).code(status).send()

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream'
-import { FrameworkError } from '../errors/framework-error'
+import type { FrameworkError } from '../errors/framework-error'
+import { runtimeError, runtimeErrors } from '../errors/runtime-codes'
 import { handleError } from './error-reply'
 import { runPayloadHooks } from './hook-runner'
 import { endDeadline } from './handler-timeout'
@@ -22,7 +23,7 @@ function isStream(payload: object): payload is Readable {
  */
 export function sendReply(reply: ReplyImpl, payload: unknown): void {
   if (reply.sent) {
-    reply.request.log.warn({ reqId: reply.request.id, code: 'ENC_ERR_REPLY_ALREADY_SENT' }, 'reply.send() was called after the reply was sent; ignored')
+    reply.request.log.warn({ reqId: reply.request.id, code: 'ENC_ERR_REPLY_ALREADY_SENT' }, runtimeErrors.ENC_ERR_REPLY_ALREADY_SENT.message())
     return
   }
   if (payload instanceof Error) { handleError(reply, payload); return }
@@ -69,9 +70,7 @@ function serializeStage(reply: ReplyImpl, payload: unknown): void {
 
 function serializationError(reply: ReplyImpl, cause: unknown): FrameworkError {
   const message = cause instanceof Error ? cause.message : String(cause)
-  return new FrameworkError('ENC_ERR_REPLY_SERIALIZATION',
-    `${reply.request.method} ${reply.route.path ?? reply.request.url}: the ${reply.statusCode} response could not be serialized: ${message}`,
-    { statusCode: 500, cause })
+  return runtimeError('ENC_ERR_REPLY_SERIALIZATION', { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}`, status: reply.statusCode, reason: message }, { cause })
 }
 
 function onSendStage(reply: ReplyImpl, payload: unknown): void {
@@ -118,7 +117,7 @@ function write(reply: ReplyImpl, payload: unknown): void {
     writeStream(reply, payload)
     return
   } else {
-    failWrite(reply, new FrameworkError('ENC_ERR_REPLY_SERIALIZATION', 'an onSend hook returned a payload that is not a string, Buffer or stream', { statusCode: 500 }))
+    failWrite(reply, runtimeError('ENC_ERR_REPLY_SERIALIZATION', {}))
     return
   }
   if (writeHeadOrFail(reply)) res.end(payload)
@@ -130,9 +129,8 @@ function writeHeadOrFail(reply: ReplyImpl): boolean {
     writeHead(reply)
     return true
   } catch (error) {
-    failWrite(reply, new FrameworkError('ENC_ERR_REPLY_INVALID_HEADER',
-      `${reply.request.method} ${reply.route.path ?? reply.request.url}: a reply header was refused: ${error instanceof Error ? error.message : String(error)}`,
-      { statusCode: 500, cause: error }))
+    failWrite(reply, runtimeError('ENC_ERR_REPLY_INVALID_HEADER',
+      { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}`, reason: error instanceof Error ? error.message : String(error) }, { cause: error }))
     return false
   }
 }

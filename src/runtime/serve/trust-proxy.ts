@@ -1,7 +1,7 @@
 import proxyAddr from 'proxy-addr'
 import type { IncomingMessage } from 'node:http'
 import type { TLSSocket } from 'node:tls'
-import { FrameworkError } from '../errors/framework-error'
+import { runtimeError } from '../errors/runtime-codes'
 
 /** Which proxy hops are trusted: Fastify's `trustProxy` option, compiled once at createServer. */
 export type TrustFn = (address: string, hop: number) => boolean
@@ -21,7 +21,7 @@ export function compileTrust(option: TrustProxyOption | undefined): TrustFn | nu
   try {
     return proxyAddr.compile(list)
   } catch (cause) {
-    throw new FrameworkError('ENC_ERR_SERVER_INVALID_OPTION', `createServer(): trustProxy '${list.join(', ')}' is not a list of addresses or subnets: ${cause instanceof Error ? cause.message : String(cause)}.`, { cause })
+    throw runtimeError('ENC_ERR_SERVER_INVALID_TRUST_PROXY', { given: `'${list.join(', ')}'`, reason: cause instanceof Error ? cause.message : String(cause) })
   }
 }
 

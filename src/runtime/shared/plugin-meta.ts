@@ -1,5 +1,5 @@
 import satisfies from 'semver/functions/satisfies'
-import { FrameworkError } from '../errors/framework-error'
+import { runtimeError } from '../errors/runtime-codes'
 
 /**
  * The Fastify line whose plugin API Enclave offers (docs/plugins.md lists it API by API):
@@ -71,15 +71,11 @@ export interface MetaCheckTarget {
  */
 export function checkPluginMeta(meta: PluginMeta, owner: MetaCheckTarget): void {
   if (meta.fastifyRange !== null && !satisfies(fastifyApiVersion, meta.fastifyRange, { includePrerelease: true })) {
-    throw new FrameworkError('ENC_ERR_PLUGIN_VERSION',
-      `plugin '${meta.name}' registered in ${owner.path} expects Fastify '${meta.fastifyRange}', but Enclave offers the Fastify ${fastifyApiVersion.split('.')[0]}.x plugin API ` +
-      `(docs/plugins.md lists it). Use the plugin's major that supports Fastify 5.`)
+    throw runtimeError('ENC_ERR_PLUGIN_VERSION', { plugin: meta.name, path: owner.path, range: meta.fastifyRange, offered: `${fastifyApiVersion.split('.')[0]}.x` })
   }
   for (const dependency of meta.dependencies) {
     if (!owner.hasPlugin(dependency)) {
-      throw new FrameworkError('ENC_ERR_PLUGIN_DEPENDENCY',
-        `plugin '${meta.name}' registered in ${owner.path} depends on '${dependency}', which is not registered in this scope or an ancestor before it. ` +
-        `Register '${dependency}' first (and await it), in the same scope or a parent.`)
+      throw runtimeError('ENC_ERR_PLUGIN_DEPENDENCY', { plugin: meta.name, path: owner.path, dependency })
     }
   }
   const missing: string[] = []
@@ -87,7 +83,6 @@ export function checkPluginMeta(meta: PluginMeta, owner: MetaCheckTarget): void 
   for (const name of meta.decorators.request) if (!owner.hasRequestDecorator(name)) missing.push(`request decorator '${String(name)}'`)
   for (const name of meta.decorators.reply) if (!owner.hasReplyDecorator(name)) missing.push(`reply decorator '${String(name)}'`)
   if (missing.length > 0) {
-    throw new FrameworkError('ENC_ERR_PLUGIN_MISSING_DECORATOR',
-      `plugin '${meta.name}' registered in ${owner.path} needs ${missing.join(', ')}, not visible there. Register the plugin that provides it first, in the same scope or a parent.`)
+    throw runtimeError('ENC_ERR_PLUGIN_MISSING_DECORATOR', { plugin: meta.name, path: owner.path, missing })
   }
 }
