@@ -9,6 +9,7 @@ import type { DeclareContext } from './declare-context'
 import { declareRoute, shortcut } from './route-declaration'
 import { fastifyApiVersion } from '../shared/plugin-meta'
 import { lift } from './lift'
+import { installUnsupportedApis } from './unsupported-api'
 import type {
   ContentTypeParserFn, ContentTypeParserOptions, ErrorHandler, Handler, HookName, InjectOptions, InjectResponse,
   ListenOptions, Logger, NotFoundHandler, PluginFunction, PluginOptions, RouteOptions, RouteShorthandOptions, Scope,
@@ -276,3 +277,5 @@ export class ScopeImpl implements Scope {
   close(): Promise<void> { return this.context.facade.close() }
   inject(options: InjectOptions | string): Promise<InjectResponse> { return this.context.facade.inject(options) }
 }
+
+installUnsupportedApis(ScopeImpl.prototype)

@@ -14,6 +14,8 @@ export const runtimeErrors = {
     message: (a: { path: string; got: string }) => `register() in ${a.path} takes a plugin function (async (scope, options) => {} or (scope, options, done) => {}), got ${a.got}.` }),
   ENC_ERR_PLUGIN_TIMEOUT: e({ status: null, summary: 'a callback plugin did not call done() within pluginTimeout',
     message: (a: { what: string; timeout: number }) => `${a.what} did not call done() within ${a.timeout} ms. Call done() when it has finished, or make it async.` }),
+  ENC_ERR_PLUGIN_UNSUPPORTED_API: e({ status: null, summary: 'a plugin called a Fastify instance method Enclave does not offer (docs/plugins.md lists them)',
+    message: (a: { api: string; path: string }) => `${a.api}() was called in ${a.path}: Enclave does not offer this Fastify API (docs/plugins.md lists what it offers). A plugin that needs it cannot run in Enclave yet.` }),
   ENC_ERR_PLUGIN_VERSION: e({ status: null, summary: "a plugin's plugin-meta `fastify` range excludes the Fastify plugin API line Enclave offers (5.x)",
     message: (a: { plugin: string; path: string; range: string; offered: string }) => `plugin '${a.plugin}' registered in ${a.path} expects Fastify '${a.range}', but Enclave offers the Fastify ${a.offered} plugin API (docs/plugins.md lists it). Use the plugin's major that supports Fastify 5.` }),
   ENC_ERR_PLUGIN_DEPENDENCY: e({ status: null, summary: "a plugin's plugin-meta dependency is not registered in its scope or an ancestor before it",
