@@ -14,8 +14,10 @@ export interface ErrorDefinition<A> {
   readonly message: (args: A) => string
 }
 
-/** Declares one table entry; `A` is inferred from the template's parameter. */
-export function defineError<A = void>(definition: ErrorDefinition<A>): ErrorDefinition<A> {
+export type ErrorStatus = number | null | 'none'
+
+/** Declares one table entry; `A` is inferred from the template's parameter, `S` keeps the status literal. */
+export function defineError<A = void, S extends ErrorStatus = ErrorStatus>(definition: ErrorDefinition<A> & { readonly status: S }): ErrorDefinition<A> & { readonly status: S } {
   return definition
 }
 
@@ -26,10 +28,10 @@ export interface RaiseOptions { readonly cause?: unknown }
 export type RaiseArgs<D> = [ArgsOf<D>] extends [void] ? [args?: void, options?: RaiseOptions] : [args: ArgsOf<D>, options?: RaiseOptions]
 
 /** The status and summary of every code of a table: what the README's table and errorCodeTable show. */
-export function codeSummaries(table: ErrorTable): Record<string, { readonly status: number | null | 'none'; readonly summary: string }> {
-  const out: Record<string, { status: number | null | 'none'; summary: string }> = {}
+export function codeSummaries<T extends ErrorTable>(table: T): { readonly [C in keyof T]: { readonly status: T[C]['status']; readonly summary: string } } {
+  const out: Record<string, { status: ErrorStatus; summary: string }> = {}
   for (const [code, { status, summary }] of Object.entries(table)) out[code] = { status, summary }
-  return out
+  return out as { [C in keyof T]: { status: T[C]['status']; summary: string } }
 }
 
 /** The error carried by a code: its message from the template, its statusCode from the table. */
