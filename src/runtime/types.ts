@@ -104,6 +104,11 @@ export type PayloadHook = (this: Scope, request: Request, reply: Reply, payload:
 export type ErrorHook = (this: Scope, request: Request, reply: Reply, error: Error, done?: DoneFn) => unknown
 export type ErrorHandler = (this: Scope, error: Error & Record<string, unknown>, request: Request, reply: Reply) => unknown
 export type NotFoundHandler = Handler
+/** Fastify's `setNotFoundHandler(options, handler)`: route-level hooks of the not-found route. */
+export interface NotFoundOptions {
+  preValidation?: RequestHook | RequestHook[]
+  preHandler?: RequestHook | RequestHook[]
+}
 
 export type RequestHookName = 'onRequest' | 'preParsing' | 'preValidation' | 'preHandler' | 'onResponse' | 'onRequestAbort'
 export type PayloadHookName = 'preSerialization' | 'onSend'
@@ -295,6 +300,7 @@ export interface Scope {
 
   setErrorHandler(fn: ErrorHandler): this
   setNotFoundHandler(fn: NotFoundHandler): this
+  setNotFoundHandler(options: NotFoundOptions, fn: NotFoundHandler): this
   addContentTypeParser(contentType: string | string[], options: ContentTypeParserOptions, parser: ContentTypeParserFn): this
   addContentTypeParser(contentType: string | string[], parser: ContentTypeParserFn): this
   hasContentTypeParser(contentType: string): boolean

@@ -178,3 +178,28 @@ describe('plugin API: trustProxy option', () => {
     expect(error.message).to.include("trustProxy: 'not-an-address'")
   })
 })
+
+describe('plugin API: setNotFoundHandler(options, handler)', () => {
+  it('runs the options\' preValidation and preHandler hooks before the not-found handler, in its scope only', async () => {
+    const ran: string[] = []
+    const app = await build((root) => {
+      root.register(async (api) => {
+        api.setNotFoundHandler({
+          preValidation: async (req) => { ran.push(`preValidation ${req.url}`) },
+          preHandler: [async (_req, reply) => { reply.header('x-pre', 'handler') }],
+        }, async (req, reply) => reply.code(404).send({ missing: req.url }))
+      }, { prefix: '/api' })
+    })
+    const res = await request(app.server).get('/api/nope').expect(404, { missing: '/api/nope' })
+    expect(res.headers['x-pre']).to.equal('handler')
+    const outside = await request(app.server).get('/other').expect(404)
+    expect(outside.headers['x-pre']).to.equal(undefined)
+    expect(ran).to.deep.equal(['preValidation /api/nope'])
+  })
+
+  it('refuses a hook option that is not a function', () => {
+    const app = createServer()
+    const error = thrown(() => app.setNotFoundHandler({ preHandler: 'nope' as never }, async () => ({})))
+    expect(error.code).to.equal('ENC_ERR_HOOK_INVALID_HANDLER')
+  })
+})

@@ -9,7 +9,7 @@ import { defaultNotFoundHandler, badUrlHandler, methodNotAllowedHandler } from '
 import type { RouteDefinition } from '../declare/route-declaration'
 import type { BootContext } from './boot-context'
 import type { ScopeImpl } from '../declare/scope'
-import type { Handler, RouteOptions } from '../types'
+import type { Handler, NotFoundOptions, RouteOptions } from '../types'
 
 const routeHookNames = ['onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization', 'onSend', 'onResponse', 'onError', 'onRequestAbort'] as const
 
@@ -133,9 +133,9 @@ function compileNotFound(boot: BootContext): void {
   }
   const entries = [...byPrefix.entries()].filter(([prefix]) => prefix !== '')
     .sort((a, b) => b[0].length - a[0].length)
-    .map(([prefix, scope]) => ({ prefix, route: systemRoute(boot, scope, scope.notFoundHandler as Handler) }))
+    .map(([prefix, scope]) => ({ prefix, route: systemRoute(boot, scope, scope.notFoundHandler as Handler, scope.notFoundOptions) }))
   const root = boot.rootScope
-  entries.push({ prefix: '', route: systemRoute(boot, root, root.notFoundHandler ?? defaultNotFoundHandler) })
+  entries.push({ prefix: '', route: systemRoute(boot, root, root.notFoundHandler ?? defaultNotFoundHandler, root.notFoundHandler === null ? {} : root.notFoundOptions) })
   boot.serve.fallbacks = {
     notFound: entries,
     badUrl: systemRoute(boot, root, badUrlHandler),
@@ -143,11 +143,11 @@ function compileNotFound(boot: BootContext): void {
   }
 }
 
-function systemRoute(boot: BootContext, scope: ScopeImpl, handler: Handler): CompiledRoute {
+function systemRoute(boot: BootContext, scope: ScopeImpl, handler: Handler, own: NotFoundOptions = {}): CompiledRoute {
   const resolution = resolveScope(boot, scope)
   return new CompiledRoute({
     method: '*', path: null, scope, serve: boot.serve, handler, Request: resolution.Request, Reply: resolution.Reply,
-    hooks: routeHooks(scope, { method: '*', url: scope.prefix, handler }, resolution.hooks),
+    hooks: routeHooks(scope, { method: '*', url: scope.prefix, handler, preValidation: own.preValidation, preHandler: own.preHandler }, resolution.hooks),
     validators: { params: null, body: null, querystring: null, headers: null },
     serializers: null, schemaErrorFormatter: resolution.schemaErrorFormatter, attachValidation: false,
     parsers: resolution.parsers, bodyLimit: null, errorHandlers: resolution.errorHandlers, config: {}, hasParams: false,

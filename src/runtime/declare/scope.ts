@@ -12,7 +12,7 @@ import { lift } from './lift'
 import { installUnsupportedApis } from './unsupported-api'
 import type {
   ContentTypeParserFn, ContentTypeParserOptions, ErrorHandler, Handler, HookName, InjectOptions, InjectResponse,
-  ListenOptions, Logger, NotFoundHandler, PluginFunction, PluginOptions, RouteOptions, RouteShorthandOptions, Scope,
+  ListenOptions, Logger, NotFoundHandler, NotFoundOptions, PluginFunction, PluginOptions, RouteOptions, RouteShorthandOptions, Scope,
 } from '../types'
 import type { SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../schemas/types'
 
@@ -41,6 +41,8 @@ export class ScopeImpl implements Scope {
   schemaErrorFormatter: SchemaErrorFormatter | null = null
   errorHandler: ErrorHandler | null = null
   notFoundHandler: NotFoundHandler | null = null
+  /** The route-level hooks given with setNotFoundHandler(options, handler). */
+  notFoundOptions: NotFoundOptions = {}
 
   constructor(init: { context: DeclareContext; parent: ScopeImpl | null; name: string; prefix: string }) {
     this.context = init.context
@@ -222,14 +224,22 @@ export class ScopeImpl implements Scope {
   setSerializerCompiler(fn: SerializerCompiler): this { this.#setFunction('setSerializerCompiler', fn); this.serializerCompiler = fn; return this }
   setSchemaErrorFormatter(fn: SchemaErrorFormatter): this { this.#setFunction('setSchemaErrorFormatter', fn); this.schemaErrorFormatter = fn; return this }
   setErrorHandler(fn: ErrorHandler): this { this.#setFunction('setErrorHandler', fn); this.errorHandler = fn; return this }
-  setNotFoundHandler(fn: NotFoundHandler): this {
+  /** Fastify's `setNotFoundHandler(handler)` or `setNotFoundHandler({ preValidation, preHandler }, handler)`. */
+  setNotFoundHandler(a: NotFoundHandler | NotFoundOptions, b?: NotFoundHandler): this {
+    const options = typeof a === 'function' ? {} : a ?? {}
+    const fn = typeof a === 'function' ? a : b as NotFoundHandler
     this.#setFunction('setNotFoundHandler', fn)
+    for (const name of ['preValidation', 'preHandler'] as const) {
+      const hooks = options[name]
+      for (const hook of hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]) assertHook(name, hook, this.path)
+    }
     // Unknown URLs are attributed to a scope by prefix only. With its parent's prefix this scope
     // would answer the parent's unknown URLs too, which an ancestor must never see (spec §3.3.3).
     if (this.parent !== null && this.prefix === this.parent.prefix) {
       throw runtimeError('ENC_ERR_NOT_FOUND_NO_PREFIX', { path: this.path, prefix: this.prefix })
     }
     this.notFoundHandler = fn
+    this.notFoundOptions = { preValidation: options.preValidation, preHandler: options.preHandler }
     return this
   }
 
