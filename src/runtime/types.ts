@@ -376,8 +376,8 @@ export interface Scope {
 
   /** The Fastify plugin API line Enclave offers ('5.0.0'): what plugin-meta `fastify` ranges are checked against. */
   readonly version: string
-  /** This scope's plugin name (plugin-meta name, display name or function name). */
-  readonly pluginName: string
+  /** This scope's plugin name (plugin-meta name, display name or function name); undefined at the root. */
+  readonly pluginName: string | undefined
   /** The server options as given, frozen, with resolved limits (Fastify's `initialConfig`). */
   readonly initialConfig: Readonly<Record<string, unknown>>
   /** True when a plugin of that (plugin-meta or display) name is registered here or in an ancestor. */

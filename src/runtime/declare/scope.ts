@@ -75,8 +75,8 @@ export class ScopeImpl implements Scope {
 
   /** The Fastify plugin API line Enclave offers (shared/plugin-meta.ts; docs/plugins.md). */
   get version(): string { return fastifyApiVersion }
-  /** The scope's name: the plugin's plugin-meta name, display name or function name. */
-  get pluginName(): string { return this.name }
+  /** The plugin's plugin-meta name, display name or function name; undefined at the root (no plugin), as Fastify. */
+  get pluginName(): string | undefined { return this.parent === null ? undefined : this.name }
   /** The server options as given, frozen, with the limits resolved (Fastify's `initialConfig`). */
   get initialConfig(): Readonly<Record<string, unknown>> { return this.context.initialConfig }
 
