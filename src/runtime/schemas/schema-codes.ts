@@ -20,6 +20,8 @@ export const schemaErrorCodes = {
   ENC_ERR_SCH_REF_INVALID: { status: null, summary: 'a $ref names a visible (or the local) schema, but the path or anchor inside it does not exist' },
   ENC_ERR_SCH_PART_VALIDATOR_MISSING: { status: null, summary: 'a per-part validator compiler has no validator for the httpPart' },
   ENC_ERR_SCH_FORMATTER_RESULT: { status: 500, summary: 'the schema error formatter did not return an Error' },
+  ENC_ERR_SCH_UNKNOWN_PART: { status: null, summary: 'a route schema has a key that is not a part (body, querystring, query, params, headers, response) nor an OpenAPI annotation' },
+  ENC_ERR_SCH_UNKNOWN_KEYWORD: { status: null, summary: 'a route or shared schema uses a JSON Schema keyword the validator does not know (validator.customKeywords lists custom ones)' },
 } as const
 
 export type SchemaErrorCode = keyof typeof schemaErrorCodes
