@@ -18,6 +18,11 @@ const routeHookNames = ['onRequest', 'preParsing', 'preValidation', 'preHandler'
  * unless a HEAD route was declared for the same path.
  */
 export function compileServer(context: ServerContext): void {
+  // ajv 6 ignores a misspelt keyword in a shared schema as it does in a route's: refused the same way.
+  for (const scope of allScopes(context.rootScope)) {
+    const own = scope.schemas.own()
+    for (const id of Object.keys(own)) context.schemaCompilers.checkKeywords(own[id], scope.schemas, `addSchema() in scope ${scope.path}: shared schema '${id}'`)
+  }
   const owners = new Map<string, RouteDefinition>()
   const implicitHead: Array<[RouteDefinition, (method: string) => CompiledRoute]> = []
   for (const def of context.routes) {

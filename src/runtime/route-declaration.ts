@@ -1,5 +1,6 @@
 import { FrameworkError } from './errors/framework-error'
 import type { ScopeImpl } from './scope'
+import { checkRouteOptions } from './option-checks'
 import type { Handler, RouteOptions, RouteShorthandOptions } from './types'
 
 const supportedMethods: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
@@ -38,7 +39,10 @@ export function declareRoute(scope: ScopeImpl, input: RouteOptions): void {
   const options: RouteOptions = { ...input }
   const rawPath = options.url ?? options.path
   if (typeof rawPath !== 'string') throw invalid(scope, 'url (or path) must be a string')
-  if (typeof options.handler !== 'function') throw invalid(scope, `${String(options.method)} ${rawPath} has no handler function`)
+  // Fastify 3 would serve '' as '/' (or as the prefix); an empty url is nearly always a bug.
+  if (rawPath === '' && scope.prefix === '') throw invalid(scope, `${String(options.method)}: the url is empty; use '/' for the root`)
+  if (typeof options.handler !== 'function') throw invalid(scope, `${String(options.method)} ${rawPath} has no handler function (got ${typeof options.handler})`)
+  checkRouteOptions(options, `${String(options.method)} ${rawPath} in ${scope.path}`)
   const methods = (Array.isArray(options.method) ? options.method : [options.method]).map((m) => String(m).toUpperCase())
   for (const method of methods) {
     if (!supportedMethods.has(method)) throw invalid(scope, `${method} ${rawPath}: unsupported method; use one of ${[...supportedMethods].join(', ')}`)

@@ -10,6 +10,8 @@ import { SchemaStore } from './schemas'
 import type { ServerContext } from './server-context'
 import type { ScopeResolution } from './scope-resolution'
 import { declareRoute, shortcut } from './route-declaration'
+import { isAsyncFunction } from './option-checks'
+import { didYouMean } from './schemas'
 import { bootServer, enqueuePlugin } from './boot'
 import { closeServer, injectRequest, listenServer } from './server-lifecycle'
 import type {
@@ -153,10 +155,19 @@ export class ScopeImpl {
 
   setValidatorCompiler(fn: ValidatorCompiler): this { this.#setFunction('setValidatorCompiler', fn); this.validatorCompiler = fn; return this }
   setSerializerCompiler(fn: SerializerCompiler): this { this.#setFunction('setSerializerCompiler', fn); this.serializerCompiler = fn; return this }
-  setSchemaErrorFormatter(fn: SchemaErrorFormatter): this { this.#setFunction('setSchemaErrorFormatter', fn); this.schemaErrorFormatter = fn; return this }
+  setSchemaErrorFormatter(fn: SchemaErrorFormatter): this {
+    this.#setFunction('setSchemaErrorFormatter', fn)
+    // Its Error is needed at once to answer the 400: a promise would be no error at all.
+    if (isAsyncFunction(fn)) throw new FrameworkError('ENC_ERR_ROUTE_INVALID', `setSchemaErrorFormatter() in ${this.path}: the formatter must be synchronous and return an Error; it is async.`)
+    this.schemaErrorFormatter = fn
+    return this
+  }
   setErrorHandler(fn: ErrorHandler): this { this.#setFunction('setErrorHandler', fn); this.errorHandler = fn; return this }
   setNotFoundHandler(fn: NotFoundHandler): this {
     this.#setFunction('setNotFoundHandler', fn)
+    if (this.notFoundHandler !== null) {
+      throw new FrameworkError('ENC_ERR_NOT_FOUND_DUPLICATE', `setNotFoundHandler() in ${this.path}: this scope already has a not-found handler. Keep one, or register a plugin with its own prefix for the other.`)
+    }
     // Unknown URLs are attributed to a scope by prefix only. With its parent's prefix this scope
     // would answer the parent's unknown URLs too, which an ancestor must never see (spec §3.3.3).
     if (this.parent !== null && this.prefix === this.parent.prefix) {
@@ -176,6 +187,9 @@ export class ScopeImpl {
     const options = typeof a === 'function' ? {} : a
     const fn = typeof a === 'function' ? a : b
     if (typeof fn !== 'function') throw new FrameworkError('ENC_ERR_CTP_INVALID', `addContentTypeParser() in ${this.path}: the parser must be a function.`)
+    if (options.parseAs !== undefined && options.parseAs !== 'string' && options.parseAs !== 'buffer') {
+      throw new FrameworkError('ENC_ERR_CTP_INVALID', `addContentTypeParser() in ${this.path}: parseAs is '${String(options.parseAs)}'${didYouMean(String(options.parseAs), ['string', 'buffer'])}; use 'string' or 'buffer'.`)
+    }
     for (const declared of Array.isArray(types) ? types : [types]) {
       const type = typeof declared === 'string' ? normalizeDeclaredType(declared) : null
       if (type === null) throw new FrameworkError('ENC_ERR_CTP_INVALID', `addContentTypeParser('${String(declared)}') in ${this.path}: not a media type (type/subtype) or '*'.`)

@@ -10,6 +10,7 @@ import type { RouteDefinition } from './route-declaration'
 import { jsonParser, textParser } from './body/json-parser'
 import type { BodyParser } from './body/parser-table'
 import { resolveLimits, type ServerLimits } from './server-options'
+import { checkServerOptions } from './option-checks'
 import { Deadlines, type DeadlineList } from './deadlines'
 import { onHandlerExpired } from './handler-timeout'
 import { onBodyExpired } from './body/read-body'
@@ -61,8 +62,8 @@ export class ServerContext {
   #counter = 0
   readonly #idHeader: string | null
 
-  constructor(options: ServerOptions) {
-    this.options = options
+  constructor(given: ServerOptions) {
+    const options = this.options = checkServerOptions(given)
     this.log = resolveLogger(options.logger)
     const limits = this.limits = resolveLimits(options)
     this.deadlines = new Deadlines([limits.handlerTimeout, limits.bodyTimeout], this.log)
