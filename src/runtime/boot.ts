@@ -1,5 +1,5 @@
 import { FrameworkError } from './errors/framework-error'
-import { isLifted, liftedTarget } from './lift'
+import { isLifted, lift, liftedTarget } from './lift'
 import { isThenable } from './hook-runner'
 import { compileServer } from './compile'
 import type { PluginNode, ServerContext } from './server-context'
@@ -16,6 +16,21 @@ export function enqueuePlugin(owner: ScopeImpl, plugin: Function, options: Recor
     throw new FrameworkError('ENC_ERR_PLUGIN_INVALID', `register() in ${owner.path} takes a plugin function (async (scope, options) => {} or (scope, options, done) => {}), got ${plugin === null ? 'null' : typeof plugin}.`)
   }
   owner.context.currentNode.children.push({ plugin, options, owner, children: [] })
+}
+
+/**
+ * Queues `run` behind the registrations already queued in the plugin body running now, as
+ * avvio's after() does: `register(lift(auth)); addHook('preHandler', guard)` then adds auth's
+ * hooks before guard, the order the user wrote. Runs in `owner`, as a lifted step.
+ */
+export function enqueueDeferred(owner: ScopeImpl, run: () => void): void {
+  const step = lift(function deferredDeclaration(): void { run() })
+  owner.context.currentNode.children.push({ plugin: step, options: {}, owner, children: [] })
+}
+
+/** True when the plugin body running now (or the root) has registrations not loaded yet. */
+export function hasPendingRegistrations(owner: ScopeImpl): boolean {
+  return owner.context.currentNode.children.length > 0
 }
 
 /** Boots once, whoever asks: runs the plugins, compiles the routes, then runs onReady hooks. */

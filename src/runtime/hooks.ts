@@ -18,11 +18,22 @@ export interface BoundHook {
   readonly fn: Function
   readonly scope: Scope
   readonly callback: boolean
+  /**
+   * preParsing in Fastify 3's form: `(request, reply, payload, done)` or async
+   * `(request, reply, payload)`, passing on a replacement body stream. False for the legacy
+   * `(request, reply, done)` form, which Fastify 3 still accepts.
+   */
+  readonly payload: boolean
 }
 
 export function bindHook(name: string, fn: Function, scope: Scope): BoundHook {
+  if (name === 'preParsing') {
+    const isAsync = fn.constructor.name === 'AsyncFunction'
+    const payload = fn.length >= (isAsync ? 3 : 4)
+    return { fn, scope, callback: isAsync ? false : fn.length > (payload ? 3 : 2), payload }
+  }
   const doneIndex = fourArgumentHooks.has(name) ? 3 : name === 'onReady' ? 0 : name === 'onClose' ? 1 : 2
-  return { fn, scope, callback: fn.length > doneIndex }
+  return { fn, scope, callback: fn.length > doneIndex, payload: false }
 }
 
 export function assertHook(name: string, fn: unknown, where: string): void {
@@ -42,7 +53,7 @@ export function assertHook(name: string, fn: unknown, where: string): void {
  */
 export function assertNotAsyncWithDone(name: string, fn: Function, where: string): void {
   if (!(requestHookNames as readonly string[]).includes(name) || fn.constructor.name !== 'AsyncFunction') return
-  if (bindHook(name, fn, null as never).callback) {
+  if (name === 'preParsing' ? fn.length >= 4 : bindHook(name, fn, null as never).callback) {
     throw new FrameworkError('ENC_ERR_HOOK_INVALID_HANDLER', `${where}: an async hook must not take a done parameter. Remove it and return (or throw) instead.`)
   }
 }

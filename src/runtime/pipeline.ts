@@ -43,7 +43,7 @@ export function handleRequest(ctx: ServerContext, raw: IncomingMessage, res: Ser
     answerWithoutReply(res, ctx.log, error)
     return
   }
-  if (route.observesEnd) res.once('close', () => onEnd(request, reply))
+  if (route.observesEnd) watchEnd(request, reply, res)
   if (ctx.handlerDeadline !== null) startHandlerDeadline(reply)
   if (route.onRequest !== null) runRequestHooks(route.onRequest, request, reply, limitsStage, replyWithError)
   else limitsStage(request, reply)
@@ -197,9 +197,25 @@ function afterAsyncHandler(reply: ReplyImpl, value: unknown): void {
     { statusCode: 500 }))
 }
 
-function onEnd(request: RequestImpl, reply: ReplyImpl): void {
+/**
+ * onResponse on 'finish' (the response was handed over in full), onRequestAbort on a 'close'
+ * that comes first. inject() responses finish but never close, so 'close' alone would skip them.
+ */
+function watchEnd(request: RequestImpl, reply: ReplyImpl, res: ServerResponse): void {
+  let ended = false
+  const end = (finished: boolean): void => {
+    if (ended) return
+    ended = true
+    onEnd(request, reply, finished)
+  }
+  // light-my-request's response emits 'finish' with writableFinished still false: the event is the signal.
+  res.once('finish', () => end(true))
+  res.once('close', () => end(res.writableFinished))
+}
+
+function onEnd(request: RequestImpl, reply: ReplyImpl, finished: boolean): void {
   const route = reply.route
-  if (reply.raw.writableFinished) {
+  if (finished) {
     if (route.onResponse !== null) runObserverHooks(route.onResponse, request, reply, undefined, false, noop)
   } else {
     request.aborted = true

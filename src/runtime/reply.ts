@@ -13,6 +13,7 @@ export const enum ReplyState { Open = 0, Sending = 1, Written = 2 }
 export const reservedReplyNames: ReadonlySet<string> = new Set([
   'raw', 'request', 'route', 'sent', 'statusCode', 'code', 'status', 'header', 'headers', 'getHeader', 'removeHeader',
   'hasHeader', 'type', 'serializer', 'send', 'headerMap', 'state', 'customSerializer', 'errorDepth', 'onErrorRan', 'constructor',
+  'inOnError', 'errorPayload',
   'deadlineList', 'deadlineSince', 'deadlinePrev', 'deadlineNext', 'onBodyTimeout', 'timedOut',
   // A reply with `then` would be taken for a promise when an async handler returns it.
   'then',
@@ -34,6 +35,10 @@ export class ReplyImpl {
   /** Index of the next error handler to try (nearest scope first). */
   errorDepth: number
   onErrorRan: boolean
+  /** True while onError hooks run: send() is refused there (Fastify's FST_ERR_SEND_INSIDE_ONERR). */
+  inOnError: boolean
+  /** True while the built-in error reply is sent: it skips preSerialization, as in Fastify. */
+  errorPayload: boolean
   /** The deadline this reply is watched by (deadlines.ts): handlerTimeout or bodyTimeout; null when none. */
   deadlineList: DeadlineList | null
   deadlineSince: number
@@ -54,6 +59,8 @@ export class ReplyImpl {
     this.customSerializer = null
     this.errorDepth = 0
     this.onErrorRan = false
+    this.inOnError = false
+    this.errorPayload = false
     this.deadlineList = null
     this.deadlineSince = 0
     this.deadlinePrev = null

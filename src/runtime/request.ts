@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Readable } from 'node:stream'
 import { requestSignal } from './abort-signal'
 import type { Logger, ValidationError } from './types'
 
 /** The names a request decorator may not take: they are the request's own fields. */
 export const reservedRequestNames: ReadonlySet<string> = new Set([
   'id', 'raw', 'method', 'url', 'routePath', 'params', 'query', 'body', 'headers', 'validationError', 'log',
-  'routeConfig', 'bodyIsJson', 'aborted', 'headerValues', 'signal', 'response', 'abortController', 'abortSeen', 'constructor',
+  'routeConfig', 'payloadStream', 'aborted', 'headerValues', 'signal', 'response', 'abortController', 'abortSeen', 'constructor',
 ])
 
 /**
@@ -30,8 +31,8 @@ export class RequestImpl {
   validationError: ValidationError | null
   readonly log: Logger
   readonly routeConfig: Record<string, unknown>
-  /** True when the body went through a JSON parser: only JSON bodies are validated (spec §2.1). */
-  bodyIsJson: boolean
+  /** The body stream a preParsing hook put in place of `raw`; null: read `raw`. Internal. */
+  payloadStream: Readable | null
   /** Set where the pipeline sees the client go (a failed body read, the end hooks). Internal: read `aborted`. */
   abortSeen: boolean
   /** The response this request is answered on, watched by `signal`. Internal. */
@@ -54,7 +55,7 @@ export class RequestImpl {
     this.validationError = null
     this.log = log
     this.routeConfig = routeConfig
-    this.bodyIsJson = false
+    this.payloadStream = null
     this.abortSeen = false
     this.response = response
     this.abortController = null

@@ -50,14 +50,20 @@ export function declareRoute(scope: ScopeImpl, input: RouteOptions): void {
   if (options.bodyLimit !== undefined && (!Number.isInteger(options.bodyLimit) || options.bodyLimit < 0)) {
     throw invalid(scope, `${methods.join(',')} ${rawPath}: bodyLimit must be a non-negative integer`)
   }
-  options.method = methods
+  // As Fastify gives them to onRoute: one method as a string, several as an array; the path as
+  // declared (routePath) and the scope prefix beside the joined url.
+  options.method = Array.isArray(options.method) ? methods : methods[0]
   options.url = joinPath(scope.prefix, rawPath)
   options.path = options.url
+  const withRoutePath = options as RouteOptions & { routePath?: string; prefix?: string }
+  withRoutePath.routePath = rawPath
+  withRoutePath.prefix = scope.prefix
   // onRoute hooks see (and may amend) the options before they are recorded, ancestors' first.
   const chain: ScopeImpl[] = []
   for (let s: ScopeImpl | null = scope; s !== null; s = s.parent) chain.unshift(s)
   for (const owner of chain) for (const hook of owner.hooks.own('onRoute')) hook.fn.call(hook.scope, options)
-  scope.context.routes.push({ scope, methods: options.method as string[], url: options.url, options })
+  const finalMethods = (Array.isArray(options.method) ? options.method : [options.method]).map((m) => String(m).toUpperCase())
+  scope.context.routes.push({ scope, methods: finalMethods, url: options.url, options })
 }
 
 export function shortcut(scope: ScopeImpl, method: string | string[], path: string, a: Handler | RouteShorthandOptions, b?: Handler): void {

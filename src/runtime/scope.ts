@@ -1,6 +1,6 @@
 import type { Server } from 'node:http'
 import { FrameworkError } from './errors/framework-error'
-import { HookStore, assertHook } from './hooks'
+import { HookStore, assertHook, requestHookNames } from './hooks'
 import { toDecoration, applyDecoration, type Decoration, type DecoratorTarget } from './decorations'
 import { reservedRequestNames } from './request'
 import { reservedReplyNames } from './reply'
@@ -12,7 +12,7 @@ import type { ScopeResolution } from './scope-resolution'
 import { declareRoute, shortcut } from './route-declaration'
 import { isAsyncFunction } from './option-checks'
 import { didYouMean } from './schemas'
-import { bootServer, enqueuePlugin } from './boot'
+import { bootServer, enqueueDeferred, enqueuePlugin, hasPendingRegistrations } from './boot'
 import { closeServer, injectRequest, listenServer } from './server-lifecycle'
 import type {
   ContentTypeParserFn, ContentTypeParserOptions, ErrorHandler, Handler, HookName, InjectOptions, InjectResponse,
@@ -96,7 +96,14 @@ export class ScopeImpl {
   addHook(name: HookName, fn: Function): this {
     this.assertDeclarable(`addHook('${name}')`)
     assertHook(name, fn, this.path)
-    this.hooks.add(name, fn, this as never)
+    // A request hook declared after register() calls takes its place after what those plugins
+    // add (lifted plugins' hooks land in this scope): Fastify's order. App hooks (onRoute ...)
+    // apply at once, since routes are recorded at once.
+    if ((requestHookNames as readonly string[]).includes(name) && hasPendingRegistrations(this)) {
+      enqueueDeferred(this, () => this.hooks.add(name, fn, this as never))
+    } else {
+      this.hooks.add(name, fn, this as never)
+    }
     return this
   }
 

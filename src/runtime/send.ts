@@ -20,15 +20,26 @@ function isStream(payload: object): payload is Readable {
  * response schema for the status, or JSON.stringify. Every payload then passes onSend.
  */
 export function sendReply(reply: ReplyImpl, payload: unknown): void {
+  if (reply.inOnError) {
+    // Fastify refuses it too (FST_ERR_SEND_INSIDE_ONERR): onError observes, the error reply goes on.
+    reply.request.log.error({ reqId: reply.request.id, err: new FrameworkError('ENC_ERR_REPLY_SEND_INSIDE_ON_ERROR',
+      `${reply.request.method} ${reply.route.path ?? reply.request.url}: reply.send() inside an onError hook is refused. Answer from an error handler (setErrorHandler) instead.`) },
+    'reply.send() inside an onError hook; ignored')
+    return
+  }
   if (reply.state !== ReplyState.Open) {
     reply.request.log.warn({ reqId: reply.request.id, code: 'ENC_ERR_REPLY_ALREADY_SENT' }, 'reply.send() was called after the reply was sent; ignored')
     return
   }
-  if (payload instanceof Error) { handleError(reply, payload); return }
+  if (payload instanceof Error && !reply.errorPayload) { handleError(reply, payload); return }
   reply.state = ReplyState.Sending
   const headers = reply.headerMap
   if (payload === undefined || typeof payload === 'string') {
-    if (payload !== undefined && headers['content-type'] === undefined) headers['content-type'] = TEXT_TYPE
+    if (payload !== undefined) {
+      const type = headers['content-type']
+      if (type === undefined) headers['content-type'] = TEXT_TYPE
+      else if (typeof type === 'string') headers['content-type'] = withJsonCharset(type)
+    }
     onSendStage(reply, payload)
     return
   }
@@ -37,8 +48,20 @@ export function sendReply(reply: ReplyImpl, payload: unknown): void {
     onSendStage(reply, payload)
     return
   }
+  const type = headers['content-type']
+  if (type !== undefined && reply.customSerializer === null) {
+    // An object is JSON; sent with another type it would be mislabelled (Fastify 3 refuses it too).
+    if (typeof type !== 'string' || !type.includes('json')) {
+      reply.state = ReplyState.Open
+      handleError(reply, new FrameworkError('ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE',
+        `${reply.request.method} ${reply.route.path ?? reply.request.url}: an object was sent with content type '${String(type)}'. Send a string or Buffer for that type, set reply.serializer(), or use a JSON type.`,
+        { statusCode: 500 }))
+      return
+    }
+    headers['content-type'] = withJsonCharset(type)
+  }
   const route = reply.route
-  if (route.preSerialization !== null) {
+  if (route.preSerialization !== null && !reply.errorPayload) {
     runPayloadHooks(route.preSerialization, reply.request, reply, payload, (p) => serializeStage(reply, p), (e) => failSend(reply, e))
   } else {
     serializeStage(reply, payload)
@@ -62,15 +85,24 @@ function serializeStage(reply: ReplyImpl, payload: unknown): void {
     failSend(reply, serializationError(reply, new TypeError(`the serializer returned ${typeof text}, not a string`)))
     return
   }
-  if (reply.headerMap['content-type'] === undefined) reply.headerMap['content-type'] = JSON_TYPE
+  // reply.serializer() output is whatever its author made it: no JSON type is implied (Fastify).
+  if (reply.headerMap['content-type'] === undefined && reply.customSerializer === null) reply.headerMap['content-type'] = JSON_TYPE
   onSendStage(reply, text)
 }
 
 function serializationError(reply: ReplyImpl, cause: unknown): FrameworkError {
   const message = cause instanceof Error ? cause.message : String(cause)
-  return new FrameworkError('ENC_ERR_REPLY_SERIALIZATION',
+  const error = new FrameworkError('ENC_ERR_REPLY_SERIALIZATION',
     `${reply.request.method} ${reply.route.path ?? reply.request.url}: the ${reply.statusCode} response could not be serialized: ${message}`,
     { statusCode: 500, cause })
+  // Which response failed, for error handlers (Fastify 4's error.serialization).
+  Object.defineProperty(error, 'serialization', { value: { method: reply.request.method, url: reply.route.path ?? reply.request.url, statusCode: reply.statusCode }, enumerable: false })
+  return error
+}
+
+/** `application/json` (and `+json` types) get `; charset=utf-8` when they name no charset, as Fastify does. */
+function withJsonCharset(type: string): string {
+  return type.includes('json') && !type.includes('charset') ? `${type}; charset=utf-8` : type
 }
 
 function onSendStage(reply: ReplyImpl, payload: unknown): void {

@@ -5,7 +5,7 @@ import type { Reply, Request } from '../../src'
 import { build } from '../runtime/helpers'
 
 // TODO(issue 12): un-skip once implemented (phase 2)
-describe.skip('semantics: errors and serialization (issue 12 §2)', () => {
+describe('semantics: errors and serialization (issue 12 §2)', () => {
   it('error replies built by the framework use the route\'s response schema for that status (spec §3.1 step 5)', async () => {
     const app = await build((root) => {
       root.post('/v', {

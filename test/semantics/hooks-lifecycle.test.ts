@@ -6,7 +6,7 @@ import { lift, type Reply, type Request, type Scope } from '../../src'
 import { build, recordingLogger } from '../runtime/helpers'
 
 // TODO(issue 12): un-skip once implemented (phase 2)
-describe.skip('semantics: hooks and lifecycle (issue 12 §2)', () => {
+describe('semantics: hooks and lifecycle (issue 12 §2)', () => {
   it('hooks of a lifted plugin run in registration order relative to the parent\'s own hooks', async () => {
     const order: string[] = []
     const app = await build((root) => {
@@ -156,9 +156,10 @@ describe.skip('semantics: hooks and lifecycle (issue 12 §2)', () => {
       root.setErrorHandler(() => undefined)
       root.get('/', async () => { throw new Error('lost') })
     }, { logger, handlerTimeout: 60_000 })
+    // Answered at once: handlerTimeout (60 s) is far beyond the test's timeout.
     const res = await app.inject('/')
     expect(res.statusCode).to.equal(500)
-    expect(res.json()).to.include({ code: 'ENC_ERR_REPLY_NOTHING_SENT' })
+    expect(logger.entries.some((e) => (e.obj as { err?: { code?: string } }).err?.code === 'ENC_ERR_REPLY_NOTHING_SENT')).to.equal(true)
   })
 
   it('a parent\'s reassigned decorator value reaches all descendants', async () => {

@@ -3,7 +3,7 @@ import type { ReplyImpl } from '../reply'
 import { replyWithError } from '../error-reply'
 import { endDeadline, startHandlerDeadline } from '../handler-timeout'
 import type { RequestImpl } from '../request'
-import { isJsonMediaType, mediaTypeOf } from './media-type'
+import { mediaTypeOf } from './media-type'
 
 type Next = (request: RequestImpl, reply: ReplyImpl) => void
 
@@ -85,7 +85,6 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
     // An async parser that took too long: handlerTimeout has answered, the handler must not run.
     if (reply.sent) return
     request.body = value
-    request.bodyIsJson = mediaType !== null && isJsonMediaType(mediaType)
     next(request, reply)
   }
   // The client went away mid-body: nobody is left to answer; the socket's close ends the request.
@@ -96,9 +95,9 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
     finished = true
     reply.onBodyTimeout = null
     startHandlerDeadline(reply)
-    raw.removeListener('data', onData)
-    raw.removeListener('end', onEnd)
-    raw.removeListener('error', onError)
+    source.removeListener('data', onData)
+    source.removeListener('end', onEnd)
+    source.removeListener('error', onError)
   }
   // The handler deadline pauses while the body arrives; bodyTimeout watches this phase instead.
   const context = reply.route.scope.context
@@ -107,9 +106,11 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
     reply.onBodyTimeout = onTimeout
     context.deadlines.enter(context.bodyDeadline, reply)
   }
-  raw.on('data', onData)
-  raw.on('end', onEnd)
-  raw.on('error', onError)
+  // A preParsing hook may have put a stream (decompression, decryption) in place of the socket's.
+  const source = request.payloadStream ?? raw
+  source.on('data', onData)
+  source.on('end', onEnd)
+  source.on('error', onError)
 }
 
 /** bodyTimeout expired for `reply` (deadlines.ts): its reader answers 408 and closes. */
