@@ -156,15 +156,16 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * `expose`: its message and stack go to the log with the request id, never to the client. The
  * route's response schema for the status (exact, then `4xx`/`5xx`, then `default`) shapes the
  * payload when there is one (spec §3.1 step 5), so an error's own fields listed there survive.
- * A thrown plain object is the user's own payload: sent as it is (Fastify 3), its status taken
- * from its `statusCode`/`status`. The built-in reply skips preSerialization, as in Fastify.
+ * A thrown plain object with a 4xx status is the user's own payload: sent as it is (Fastify 3),
+ * its status taken from its `statusCode`/`status`. The built-in reply skips preSerialization.
  */
 export function defaultErrorReply(reply: ReplyImpl, thrown: unknown): void {
   reply.errorPayload = true
-  if (isPlainObject(thrown)) {
-    const status = statusOf(thrown, reply.statusCode)
-    if (status >= 500) reply.request.log.error({ reqId: reply.request.id, err: thrown }, 'a plain object was thrown')
-    reply.statusCode = status
+  // A 5xx never shows what was thrown (it may hold internals): a plain object with no 4xx status
+  // gets the generic 500 below, a deliberate difference from Fastify 3, which sends it as it is.
+  if (isPlainObject(thrown) && statusOf(thrown, reply.statusCode) < 500) {
+    reply.statusCode = statusOf(thrown, reply.statusCode)
+    reply.request.log.info({ reqId: reply.request.id, statusCode: reply.statusCode }, 'a plain object was thrown')
     reply.headerMap['content-type'] = 'application/json; charset=utf-8'
     reply.send(thrown)
     return

@@ -39,7 +39,7 @@ export const runtimeErrorCodes = {
   ENC_ERR_REPLY_INVALID_HEADER: { status: 500, summary: 'a reply header name or value was refused by Node (a newline, say); logged' },
   ENC_ERR_REPLY_INVALID_STATUS: { status: 500, summary: 'reply.code() was given a value that is not an HTTP status' },
   ENC_ERR_REPLY_NOTHING_SENT: { status: 500, summary: 'an async handler resolved undefined, or an error handler returned, without sending a reply' },
-  ENC_ERR_REPLY_SEND_INSIDE_ON_ERROR: { status: null, summary: 'reply.send() was called inside an onError hook (refused and logged; the error reply goes on)' },
+  ENC_ERR_REPLY_SEND_INSIDE_ON_ERROR: { status: 'none', summary: 'reply.send() was called inside an onError hook (refused and logged; the error reply goes on)' },
   ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE: { status: 500, summary: 'an object was sent with a content type that is not JSON and no reply.serializer()' },
   ENC_ERR_SERVER_INVALID_OPTION: { status: null, summary: 'createServer() was given a limit or timeout that is not a non-negative integer, or headersTimeout above requestTimeout' },
   ENC_ERR_SERVER_LISTENING: { status: null, summary: 'listen() was called on a server that is already listening' },
