@@ -15,6 +15,11 @@ export {
   partValidatorCompiler, ajv8CompilersFactory, defaultSchemaErrorFormatter,
 } from './runtime'
 export { errorCodeTable } from './error-code-table'
+// tsyringe's own decorators, so an app imports one package and uses the tsyringe copy Enclave
+// resolves with (a second copy's @injectable() is invisible to it: ENC_ERR_MODULE_TSYRINGE_COPIES).
+// `@singleton()` registers in tsyringe's global container: one instance per process, visible from
+// every module whatever its providers say; `@injectable()` plus a module's providers is the scoped form.
+export { injectable, inject, singleton } from 'tsyringe'
 
 export type {
   Scope, Request, RouteOptions, RouteShorthandOptions, Handler, RequestHook, PayloadHook, ErrorHook,
@@ -26,3 +31,4 @@ export type {
 } from './runtime'
 export type { ModuleOptions, RouteMethodOptions } from './decorators'
 export type { BearerAuthOptions } from './plugins'
+export type { InjectionToken } from 'tsyringe'

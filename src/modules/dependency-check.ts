@@ -2,6 +2,7 @@ import type { DependencyContainer } from 'tsyringe'
 import { constructorDependencies } from '../decorators/internal'
 import { describeToken, moduleError } from './module-error'
 import { commonAncestor, type ModuleNode } from './module-tree'
+import { typeInfoStatus } from './tsyringe-copies'
 
 /** Types TypeScript emits for interfaces, primitives and unions: no provider can stand for them. */
 const untypedTokens: ReadonlySet<unknown> = new Set([Object, String, Number, Boolean, Symbol, BigInt, Array, Function, Promise])
@@ -26,10 +27,31 @@ export function checkClassDependencies(target: Function, requester: Requester): 
   if (deps === undefined) {
     if (target.length === 0) return
     throw moduleError('ENC_ERR_MODULE_DEPENDENCY_UNTYPED', `${requester.what} in ${requester.node.path} has constructor parameters but no ` +
-      "type metadata. Decorate the class with tsyringe's @injectable() (controllers and modules already are), " +
+      "type metadata. Decorate the class with @injectable() (import it from 'enclave'; controllers and modules already are), " +
       'and compile with emitDecoratorMetadata.')
   }
+  checkTypeInfo(target, Math.max(target.length, deps.length), requester)
   deps.forEach((dep, index) => checkToken(dep, `constructor parameter ${index}`, requester))
+}
+
+/**
+ * tsyringe fails such a class with a bare "TypeInfo not known" (or, when the constructor declares
+ * no formal parameters, builds it with none): say which decorator is missing or which copy made it.
+ */
+function checkTypeInfo(target: Function, parameterCount: number, requester: Requester): void {
+  const status = typeInfoStatus(target, parameterCount)
+  if (status.known) return
+  const subject = `${requester.what} in ${requester.node.path}`
+  if (status.decoratedBy !== null) {
+    throw moduleError('ENC_ERR_MODULE_TSYRINGE_COPIES', `${subject} was decorated by a second copy of tsyringe (${status.decoratedBy}); ` +
+      `Enclave uses ${status.ownCopy}. Each copy keeps its own record of @injectable() classes, so Enclave cannot see this ` +
+      "class's constructor parameters. Import injectable, inject and singleton from 'enclave' rather than 'tsyringe', and keep " +
+      "one tsyringe per app (it is a peer dependency of enclave): `npm ls tsyringe` should list one version; align the versions " +
+      'or run `npm dedupe`, and make linked or file: packages resolve the app\'s copy.')
+  }
+  throw moduleError('ENC_ERR_MODULE_DEPENDENCY_UNTYPED', `${subject} has constructor parameters but is not @injectable(), so its ` +
+    "dependencies are unknown. Decorate the class with injectable() from 'enclave'. (If it is decorated, a tsyringe copy " +
+    `other than ${status.ownCopy} did it: keep one tsyringe per app.)`)
 }
 
 export function checkFactoryDependencies(tokens: readonly unknown[], requester: Requester): void {

@@ -15,6 +15,7 @@ export const moduleErrorCodes = {
   ENC_ERR_MODULE_DUPLICATE_PROVIDER: { status: null, summary: 'one module (or a module and a module lifted into it) provides the same token twice' },
   ENC_ERR_MODULE_DEPENDENCY_NOT_VISIBLE: { status: null, summary: 'a constructor dependency is not provided by the module or its ancestors' },
   ENC_ERR_MODULE_DEPENDENCY_UNTYPED: { status: null, summary: 'a constructor dependency has no usable runtime token (interface, primitive, missing metadata)' },
+  ENC_ERR_MODULE_TSYRINGE_COPIES: { status: null, summary: "a provider was made @injectable() by a second copy of tsyringe, which Enclave's copy cannot see" },
   ENC_ERR_MODULE_INSTANTIATION: { status: null, summary: 'constructing a provider, module or controller threw' },
   ENC_ERR_MODULE_HANDLER_PARAMS: { status: null, summary: 'a handler decorates some of its parameters but not all' },
 } as const

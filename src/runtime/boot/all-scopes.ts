@@ -1,0 +1,8 @@
+import type { ScopeImpl } from '../declare/scope'
+
+/** Every scope, breadth first from `root`: parents before children (onReady order; close runs it reversed). */
+export function allScopes(root: ScopeImpl): ScopeImpl[] {
+  const out: ScopeImpl[] = [root]
+  for (let i = 0; i < out.length; i++) out.push(...out[i].children)
+  return out
+}

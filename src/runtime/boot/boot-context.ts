@@ -1,0 +1,22 @@
+import type { DeclareContext } from '../declare/declare-context'
+import type { ScopeImpl } from '../declare/scope'
+import type { ServeContext } from '../serve/serve-context'
+import type { SchemaCompilers } from '../schemas'
+import type { SchemaErrorFormatter } from '../schemas/types'
+import type { ScopeResolution } from './scope-resolution'
+
+/**
+ * What boot reads and writes: the declarations (in), the serve context it fills (out: router,
+ * fallback routes), and the boot-only state (schema compilers, each scope's resolution).
+ */
+export interface BootContext {
+  readonly declared: DeclareContext
+  readonly rootScope: ScopeImpl
+  readonly serve: ServeContext
+  readonly schemaCompilers: SchemaCompilers
+  /** The server option, used by the root when no scope sets its own. */
+  readonly schemaErrorFormatter: SchemaErrorFormatter | undefined
+  readonly pluginTimeout: number
+  /** Each scope's resolved view (scope-resolution.ts), made once, ancestors first. */
+  readonly resolutions: Map<ScopeImpl, ScopeResolution>
+}

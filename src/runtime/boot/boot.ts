@@ -1,0 +1,50 @@
+import { isLifted, liftedTarget } from '../declare/lift'
+import { joinPrefix } from '../declare/route-declaration'
+import type { PluginNode } from '../declare/plugin-tree'
+import type { ScopeImpl } from '../declare/scope'
+import { compileServer } from './compile'
+import { allScopes } from './all-scopes'
+import { callLifecycleHook } from './lifecycle-hook'
+import type { BootContext } from './boot-context'
+
+/**
+ * Boot, in order: run the plugins (each registration in the order users read it), close
+ * declarations, compile every route into the serve context, then run onReady hooks.
+ * Called once per server by server/lifecycle.ts, whoever asks first.
+ */
+export async function bootServer(boot: BootContext): Promise<void> {
+  await loadChildren(boot, boot.declared.plugins.root)
+  boot.declared.booted = true
+  compileServer(boot)
+  for (const scope of allScopes(boot.rootScope)) {
+    for (const hook of scope.hooks.own('onReady')) await callLifecycleHook(hook.fn, hook.scope, [], hook.callback, boot.pluginTimeout, `onReady hook in ${scope.path}`)
+  }
+}
+
+async function loadChildren(boot: BootContext, node: PluginNode): Promise<void> {
+  // Indexed loop: a plugin may register more plugins on an already-loaded scope while we iterate.
+  for (let i = 0; i < node.children.length; i++) await loadPlugin(boot, node.children[i])
+}
+
+async function loadPlugin(boot: BootContext, node: PluginNode): Promise<void> {
+  const owner = node.owner as ScopeImpl
+  const plugin = node.plugin as Function
+  let scope = owner
+  if (!isLifted(plugin)) {
+    const target = liftedTarget(plugin)
+    const prefix = typeof node.options.prefix === 'string' ? joinPrefix(owner.prefix, node.options.prefix) : owner.prefix
+    scope = owner.createChild(target.name === '' ? 'anonymous' : target.name, prefix)
+    for (let s: ScopeImpl | null = owner; s !== null; s = s.parent) {
+      for (const hook of s.hooks.own('onRegister')) hook.fn.call(hook.scope, scope, node.options)
+    }
+  }
+  const plugins = boot.declared.plugins
+  const previous = plugins.current
+  plugins.current = node
+  try {
+    await callLifecycleHook(plugin, undefined, [scope, node.options], plugin.length >= 3, boot.pluginTimeout, `plugin ${scope.path}`)
+  } finally {
+    plugins.current = previous
+  }
+  await loadChildren(boot, node)
+}

@@ -1,0 +1,148 @@
+import { FrameworkError } from '../errors/framework-error'
+import { assertNotAsyncWithDone } from '../declare/hooks'
+import { bindHook, type BoundHook } from '../shared/bound-hook'
+import { CompiledRoute } from '../serve/compiled-route'
+import { resolveScope } from './scope-resolution'
+import { compileRouteSchemas } from '../schemas'
+import { allScopes } from './all-scopes'
+import { defaultNotFoundHandler, badUrlHandler, methodNotAllowedHandler } from '../serve/system-handlers'
+import type { RouteDefinition } from '../declare/route-declaration'
+import type { BootContext } from './boot-context'
+import type { ScopeImpl } from '../declare/scope'
+import type { Handler, RouteOptions } from '../types'
+
+const routeHookNames = ['onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization', 'onSend', 'onResponse', 'onError', 'onRequestAbort'] as const
+
+/**
+ * Boot, phase 2: every route becomes one CompiledRoute per method, stored in the router.
+ * Schema parts are compiled once per route (not per method). A GET route also answers HEAD
+ * unless a HEAD route was declared for the same path.
+ */
+export function compileServer(boot: BootContext): void {
+  // ajv 6 ignores a misspelt keyword in a shared schema as it does in a route's: refused the same way.
+  for (const scope of allScopes(boot.rootScope)) {
+    const own = scope.schemas.own()
+    for (const id of Object.keys(own)) boot.schemaCompilers.checkKeywords(own[id], scope.schemas, `addSchema() in scope ${scope.path}: shared schema '${id}'`)
+  }
+  const owners = new Map<string, RouteDefinition>()
+  const implicitHead: Array<[RouteDefinition, (method: string) => CompiledRoute]> = []
+  for (const def of boot.declared.routes) {
+    const compiled = compileDefinition(boot, def)
+    for (const method of def.methods) addRoute(boot, owners, def, method, compiled(method))
+    if (def.methods.includes('GET') && !def.methods.includes('HEAD')) implicitHead.push([def, compiled])
+  }
+  // After every explicit route, so that a HEAD route declared later still wins over the implicit one.
+  for (const [def, compiled] of implicitHead) {
+    if (!boot.serve.router.has('HEAD', def.url)) addRoute(boot, owners, def, 'HEAD', compiled('HEAD'))
+  }
+  compileNotFound(boot)
+}
+
+function addRoute(boot: BootContext, owners: Map<string, RouteDefinition>, def: RouteDefinition, method: string, route: CompiledRoute): void {
+  try {
+    boot.serve.router.on(method, def.url, route)
+  } catch (cause) {
+    const first = owners.get(`${method} ${normalizeForDuplicates(def.url)}`)
+    throw new FrameworkError('ENC_ERR_ROUTE_DUPLICATE',
+      `${method} ${def.url} is declared twice: in ${first?.scope.path ?? 'another scope'} and in ${def.scope.path}. Remove one, or give one of their plugins a different prefix.`,
+      { cause })
+  }
+  owners.set(`${method} ${normalizeForDuplicates(def.url)}`, def)
+  boot.serve.methods.add(method)
+}
+
+function normalizeForDuplicates(url: string): string {
+  return url.length > 1 ? url.replace(/\/+$/, '') : url
+}
+
+function compileDefinition(boot: BootContext, def: RouteDefinition): (method: string) => CompiledRoute {
+  const { scope, options } = def
+  const resolution = resolveScope(boot, scope)
+  const schemas = compileRouteSchemas({
+    method: def.methods.join(','),
+    url: def.url,
+    scopePath: scope.path,
+    schema: options.schema ?? null,
+    store: scope.schemas,
+    compilers: boot.schemaCompilers,
+    validatorCompiler: options.validatorCompiler ?? resolution.validatorCompiler,
+    serializerCompiler: options.serializerCompiler ?? resolution.serializerCompiler,
+  })
+  const hooks = routeHooks(scope, options, resolution.hooks)
+  const errorHandlers = options.errorHandler === undefined ? resolution.errorHandlers
+    : [{ fn: options.errorHandler, scope: scope as never }, ...resolution.errorHandlers]
+  return (method) => new CompiledRoute({
+    method,
+    path: def.url,
+    scope,
+    serve: boot.serve,
+    handler: options.handler,
+    Request: resolution.Request,
+    Reply: resolution.Reply,
+    hooks,
+    validators: { params: schemas.params, body: schemas.body, querystring: schemas.querystring, headers: schemas.headers },
+    serializers: schemas.response,
+    schemaErrorFormatter: options.schemaErrorFormatter ?? resolution.schemaErrorFormatter,
+    attachValidation: options.attachValidation === true,
+    parsers: resolution.parsers,
+    bodyLimit: options.bodyLimit ?? null,
+    errorHandlers,
+    config: options.config ?? {},
+    hasParams: def.url.includes(':') || def.url.includes('*'),
+  })
+}
+
+/** The scope's resolved hooks, then the route's own options (`preHandler: [a, b]`), last. */
+function routeHooks(scope: ScopeImpl, options: RouteOptions, inherited: Readonly<Record<string, readonly BoundHook[]>>): Record<typeof routeHookNames[number], readonly BoundHook[]> {
+  const out = {} as Record<typeof routeHookNames[number], readonly BoundHook[]>
+  for (const name of routeHookNames) {
+    const own = options[name as keyof RouteOptions] as Function | Function[] | undefined
+    const list = own === undefined ? [] : Array.isArray(own) ? own : [own]
+    for (const fn of list) {
+      if (typeof fn !== 'function') throw new FrameworkError('ENC_ERR_HOOK_INVALID_HANDLER', `route ${options.url} in ${scope.path}: the ${name} option must be a function or an array of functions.`)
+      assertNotAsyncWithDone(name, fn, `route ${options.url} in ${scope.path}, option ${name}`)
+    }
+    // Most routes declare no hooks of their own: they share the scope's resolved (read-only) list.
+    out[name] = list.length === 0 ? inherited[name] : [...inherited[name], ...list.map((fn) => bindHook(name, fn, scope as never))]
+  }
+  return out
+}
+
+/**
+ * Not-found handlers are encapsulated by prefix: a request no route matches is handled by the
+ * deepest scope with its own handler whose prefix covers the URL, with that scope's hooks.
+ */
+function compileNotFound(boot: BootContext): void {
+  const byPrefix = new Map<string, ScopeImpl>()
+  for (const scope of allScopes(boot.rootScope)) {
+    if (scope.notFoundHandler === null) continue
+    const prefix = scope.prefix === '/' ? '' : scope.prefix
+    const existing = byPrefix.get(prefix)
+    if (existing !== undefined && existing !== scope) {
+      throw new FrameworkError('ENC_ERR_NOT_FOUND_DUPLICATE',
+        `setNotFoundHandler() in ${scope.path}: ${existing.path} already handles not-found requests for prefix '${prefix || '/'}'. Keep one, or register one of them with its own prefix.`)
+    }
+    byPrefix.set(prefix, scope)
+  }
+  const entries = [...byPrefix.entries()].filter(([prefix]) => prefix !== '')
+    .sort((a, b) => b[0].length - a[0].length)
+    .map(([prefix, scope]) => ({ prefix, route: systemRoute(boot, scope, scope.notFoundHandler as Handler) }))
+  const root = boot.rootScope
+  entries.push({ prefix: '', route: systemRoute(boot, root, root.notFoundHandler ?? defaultNotFoundHandler) })
+  boot.serve.fallbacks = {
+    notFound: entries,
+    badUrl: systemRoute(boot, root, badUrlHandler),
+    methodNotAllowed: systemRoute(boot, root, methodNotAllowedHandler),
+  }
+}
+
+function systemRoute(boot: BootContext, scope: ScopeImpl, handler: Handler): CompiledRoute {
+  const resolution = resolveScope(boot, scope)
+  return new CompiledRoute({
+    method: '*', path: null, scope, serve: boot.serve, handler, Request: resolution.Request, Reply: resolution.Reply,
+    hooks: routeHooks(scope, { method: '*', url: scope.prefix, handler }, resolution.hooks),
+    validators: { params: null, body: null, querystring: null, headers: null },
+    serializers: null, schemaErrorFormatter: resolution.schemaErrorFormatter, attachValidation: false,
+    parsers: resolution.parsers, bodyLimit: null, errorHandlers: resolution.errorHandlers, config: {}, hasParams: false,
+  })
+}

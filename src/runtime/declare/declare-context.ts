@@ -1,0 +1,52 @@
+import type { Server } from 'node:http'
+import type { BodyParser } from '../shared/body-parser'
+import type { InjectOptions, InjectResponse, ListenOptions, Logger } from '../types'
+import { PluginTree } from './plugin-tree'
+import type { RouteDefinition } from './route-declaration'
+
+/**
+ * What the root scope's ready/listen/close/inject do. Built by the composition root
+ * (server/create-server.ts): the declare phase only forwards to it, so that it imports nothing
+ * of boot, serve or server.
+ */
+export interface ServerFacade {
+  ready(): Promise<void>
+  listen(portOrOptions?: number | ListenOptions, host?: string): Promise<string>
+  close(): Promise<void>
+  inject(options: InjectOptions | string): Promise<InjectResponse>
+}
+
+export interface DeclareContextInit {
+  readonly log: Logger
+  readonly server: Server
+  /** The built-in parsers (JSON, text), below every scope's own; a scope may replace them for its subtree. */
+  readonly defaultParsers: ReadonlyMap<string, BodyParser>
+  /** Names a request/reply decorator may not take: the request's and reply's own members. */
+  readonly reservedNames: { readonly request: ReadonlySet<string>; readonly reply: ReadonlySet<string> }
+  readonly facade: ServerFacade
+}
+
+/**
+ * The declare-phase state shared by every scope of one server: the plugin tree, the routes as
+ * declared, and the flag that closes declarations once boot starts. Nothing here is read on
+ * the request path (that is serve/serve-context.ts).
+ */
+export class DeclareContext {
+  readonly log: Logger
+  readonly server: Server
+  readonly defaultParsers: ReadonlyMap<string, BodyParser>
+  readonly reservedNames: DeclareContextInit['reservedNames']
+  readonly facade: ServerFacade
+  readonly plugins = new PluginTree()
+  readonly routes: RouteDefinition[] = []
+  /** Set when compilation starts: from then on every declaration throws ENC_ERR_SCOPE_BOOTED. */
+  booted = false
+
+  constructor(init: DeclareContextInit) {
+    this.log = init.log
+    this.server = init.server
+    this.defaultParsers = init.defaultParsers
+    this.reservedNames = init.reservedNames
+    this.facade = init.facade
+  }
+}

@@ -1,0 +1,76 @@
+import { FrameworkError } from '../errors/framework-error'
+
+/**
+ * How a decorator value is attached. `value` lives on the prototype (primitives and functions),
+ * `accessor` is a getter/setter pair on the prototype, `factory` runs once per request object.
+ */
+export type Decoration =
+  | { readonly name: string; readonly kind: 'value'; readonly value: unknown }
+  | { readonly name: string; readonly kind: 'accessor'; readonly get: (this: any) => unknown; readonly set?: (this: any, v: unknown) => void }
+  | { readonly name: string; readonly kind: 'factory'; readonly factory: (target: any) => unknown }
+
+export type DecoratorTarget = 'request' | 'reply' | 'instance'
+
+/**
+ * Reads what `decorateRequest(name, value)` was given. An object or array as a plain value is
+ * refused for request and reply decorators: it would be one object shared by every request, a
+ * classic source of data leaking between users. `{ getter }` and `{ factory }` are the ways out.
+ */
+export function toDecoration(target: DecoratorTarget, name: string, value: unknown, where: string): Decoration {
+  if (isPlainObject(value)) {
+    const keys = Object.keys(value)
+    if (typeof value.factory === 'function' && keys.length === 1) {
+      if (target === 'instance') throw refuse(target, name, where, 'a { factory } decorator exists only for requests and replies')
+      return { name, kind: 'factory', factory: value.factory as (t: unknown) => unknown }
+    }
+    if (typeof value.getter === 'function' && keys.every((k) => k === 'getter' || k === 'setter')) {
+      return { name, kind: 'accessor', get: value.getter as () => unknown, set: value.setter as ((v: unknown) => void) | undefined }
+    }
+  }
+  if (target !== 'instance' && value !== null && typeof value === 'object') {
+    throw refuse(target, name, where, 'an object or array value would be shared by every request. ' +
+      `Use { factory: (${target}) => ({ ... }) } for a fresh value per ${target}, or { getter() { ... } }`)
+  }
+  return { name, kind: 'value', value }
+}
+
+function refuse(target: DecoratorTarget, name: string, where: string, why: string): FrameworkError {
+  return new FrameworkError('ENC_ERR_DEC_REFERENCE_TYPE', `decorate${target === 'instance' ? '' : target === 'request' ? 'Request' : 'Reply'}('${name}') in ${where}: ${why}.`)
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false
+  const proto = Object.getPrototypeOf(value)
+  return proto === Object.prototype || proto === null
+}
+
+/** Defines a decoration on an object (a prototype, or a scope for instance decorators). */
+export function applyDecoration(target: object, decoration: Decoration): void {
+  if (decoration.kind === 'value') {
+    Object.defineProperty(target, decoration.name, { value: decoration.value, writable: true, configurable: true, enumerable: false })
+  } else if (decoration.kind === 'accessor') {
+    Object.defineProperty(target, decoration.name, { get: decoration.get, set: decoration.set, configurable: true, enumerable: false })
+  }
+}
+
+type Constructor = new (...args: any[]) => object
+
+/**
+ * One subclass per scope that declares request (or reply) decorators, built once at boot: a
+ * decorator that the route's scope cannot see is simply not on the prototype chain, so reading
+ * it gives `undefined` (spec §3.3.6) and nothing is looked up per request.
+ */
+export function decorateClass<C extends Constructor>(base: C, decorations: readonly Decoration[]): C {
+  if (decorations.length === 0) return base
+  const factories = decorations.filter((d): d is Extract<Decoration, { kind: 'factory' }> => d.kind === 'factory')
+  const Decorated = factories.length === 0
+    ? class extends base {}
+    : class extends base {
+      constructor(...args: any[]) {
+        super(...args)
+        for (const d of factories) (this as Record<string, unknown>)[d.name] = d.factory(this)
+      }
+    }
+  for (const decoration of decorations) applyDecoration(Decorated.prototype, decoration)
+  return Decorated
+}

@@ -1,0 +1,43 @@
+import { FrameworkError } from '../errors/framework-error'
+import type { HookName, Scope } from '../types'
+import { bindHook, requestHookNames, type BoundHook } from '../shared/bound-hook'
+
+export const appHookNames = ['onRoute', 'onRegister', 'onReady', 'onClose'] as const
+const allHookNames: ReadonlySet<string> = new Set<string>([...requestHookNames, ...appHookNames])
+
+export function assertHook(name: string, fn: unknown, where: string): void {
+  if (!allHookNames.has(name)) {
+    throw new FrameworkError('ENC_ERR_HOOK_INVALID_NAME',
+      `addHook('${name}') in ${where}: unknown hook. Use one of ${[...allHookNames].join(', ')}.`)
+  }
+  if (typeof fn !== 'function') {
+    throw new FrameworkError('ENC_ERR_HOOK_INVALID_HANDLER', `addHook('${name}') in ${where}: the hook must be a function, got ${typeof fn}.`)
+  }
+  assertNotAsyncWithDone(name, fn, `addHook('${name}') in ${where}`)
+}
+
+/**
+ * A request-path hook that is async and also takes `done` is refused (as Fastify 3 does): it is
+ * run in callback style, so a forgotten `done()` would leave the request hanging.
+ */
+export function assertNotAsyncWithDone(name: string, fn: Function, where: string): void {
+  if (!(requestHookNames as readonly string[]).includes(name) || fn.constructor.name !== 'AsyncFunction') return
+  if (name === 'preParsing' ? fn.length >= 4 : bindHook(name, fn, null as never).callback) {
+    throw new FrameworkError('ENC_ERR_HOOK_INVALID_HANDLER', `${where}: an async hook must not take a done parameter. Remove it and return (or throw) instead.`)
+  }
+}
+
+/** The hooks one scope declared itself, by name, in declaration order. */
+export class HookStore {
+  readonly #hooks = new Map<string, BoundHook[]>()
+
+  add(name: HookName, fn: Function, scope: Scope): void {
+    let list = this.#hooks.get(name)
+    if (list === undefined) this.#hooks.set(name, list = [])
+    list.push(bindHook(name, fn, scope))
+  }
+
+  own(name: string): readonly BoundHook[] {
+    return this.#hooks.get(name) ?? []
+  }
+}

@@ -1,0 +1,50 @@
+import { FrameworkError } from '../errors/framework-error'
+import { lift } from './lift'
+
+/** One registration waiting to run: avvio's model, a tree in registration order. */
+export interface PluginNode {
+  readonly plugin: Function | null
+  readonly options: Record<string, unknown>
+  /**
+   * The scope `register` was called on: the new scope's parent, or the scope a lifted plugin
+   * runs in. Typed loosely so this file needs no scope import (boot/ reads it as a ScopeImpl).
+   */
+  readonly owner: { readonly path: string } | null
+  readonly children: PluginNode[]
+}
+
+/**
+ * The registrations of one server. Boot walks it (boot/boot.ts) and sets `current` to the node
+ * whose plugin body is running, so that registrations made inside a plugin become its children.
+ */
+export class PluginTree {
+  readonly root: PluginNode = { plugin: null, options: {}, owner: null, children: [] }
+  current: PluginNode = this.root
+
+  /**
+   * Records a registration under the plugin whose body is running now (or the root), so that a
+   * plugin's own registrations run right after its body and before its next sibling: the order
+   * users read in their code.
+   */
+  enqueue(owner: { readonly path: string }, plugin: unknown, options: Record<string, unknown>): void {
+    if (typeof plugin !== 'function') {
+      throw new FrameworkError('ENC_ERR_PLUGIN_INVALID', `register() in ${owner.path} takes a plugin function (async (scope, options) => {} or (scope, options, done) => {}), got ${plugin === null ? 'null' : typeof plugin}.`)
+    }
+    this.current.children.push({ plugin, options, owner, children: [] })
+  }
+
+  /** True when the plugin body running now (or the root) has registrations not loaded yet. */
+  hasPending(): boolean {
+    return this.current.children.length > 0
+  }
+
+  /**
+   * Queues `run` behind the registrations already queued in the plugin body running now, as
+   * avvio's after() does: `register(lift(auth)); addHook('preHandler', guard)` then adds auth's
+   * hooks before guard, the order the user wrote. Runs in `owner`, as a lifted step.
+   */
+  enqueueDeferred(owner: { readonly path: string }, run: () => void): void {
+    const step = lift(function deferredDeclaration(): void { run() })
+    this.current.children.push({ plugin: step, options: {}, owner, children: [] })
+  }
+}

@@ -1,0 +1,220 @@
+import type { Server } from 'node:http'
+import { FrameworkError } from '../errors/framework-error'
+import { HookStore, assertHook } from './hooks'
+import { requestHookNames } from '../shared/bound-hook'
+import { toDecoration, applyDecoration, type Decoration, type DecoratorTarget } from './decorations'
+import { normalizeDeclaredType } from '../shared/media-type'
+import type { BodyParser } from '../shared/body-parser'
+import { SchemaStore } from '../schemas'
+import type { DeclareContext } from './declare-context'
+import { declareRoute, shortcut } from './route-declaration'
+import { isAsyncFunction } from './option-checks'
+import { didYouMean } from '../schemas'
+import type {
+  ContentTypeParserFn, ContentTypeParserOptions, ErrorHandler, Handler, HookName, InjectOptions, InjectResponse,
+  ListenOptions, Logger, NotFoundHandler, PluginFunction, PluginOptions, RouteOptions, RouteShorthandOptions, Scope,
+} from '../types'
+import type { SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../schemas/types'
+
+/**
+ * An encapsulation context (spec §3.3): a parent pointer and its own stores. Declarations only
+ * record; boot resolves every store once, ancestors first (boot/scope-resolution.ts), and
+ * compiles the routes. ready/listen/close/inject forward to the facade the composition root
+ * built (server/create-server.ts): this class knows nothing of booting or serving.
+ */
+export class ScopeImpl implements Scope {
+  [decorator: string]: unknown
+  readonly context: DeclareContext
+  readonly parent: ScopeImpl | null
+  readonly name: string
+  readonly path: string
+  readonly prefix: string
+  readonly children: ScopeImpl[] = []
+  readonly hooks = new HookStore()
+  readonly decorations: Record<DecoratorTarget, Map<string, Decoration>> = { request: new Map(), reply: new Map(), instance: new Map() }
+  readonly schemas: SchemaStore
+  readonly parsers = new Map<string, BodyParser>()
+  validatorCompiler: ValidatorCompiler | null = null
+  serializerCompiler: SerializerCompiler | null = null
+  schemaErrorFormatter: SchemaErrorFormatter | null = null
+  errorHandler: ErrorHandler | null = null
+  notFoundHandler: NotFoundHandler | null = null
+
+  constructor(init: { context: DeclareContext; parent: ScopeImpl | null; name: string; prefix: string }) {
+    this.context = init.context
+    this.parent = init.parent
+    this.name = init.name
+    this.path = init.parent === null ? init.name : `${init.parent.path} > ${init.name}`
+    this.prefix = init.prefix
+    this.schemas = new SchemaStore({ parent: init.parent?.schemas ?? null, scopePath: this.path })
+    if (init.parent !== null) {
+      init.parent.children.push(this)
+      // Instance decorators are own properties: copy what the ancestors have so far; later
+      // ones are pushed down by decorate().
+      for (const decoration of init.parent.visibleDecorations('instance')) applyDecoration(this, decoration)
+    }
+  }
+
+  createChild(name: string, prefix: string): ScopeImpl {
+    return new ScopeImpl({ context: this.context, parent: this, name, prefix })
+  }
+
+  get server(): Server { return this.context.server }
+  get log(): Logger { return this.context.log }
+
+  /** Throws once the server has booted: declarations after boot would be silently ignored. */
+  assertDeclarable(what: string): void {
+    if (this.context.booted) {
+      throw new FrameworkError('ENC_ERR_SCOPE_BOOTED', `${what} in ${this.path} after the server booted. Declare everything inside plugins, before ready()/listen().`)
+    }
+  }
+
+  register<O extends PluginOptions>(plugin: PluginFunction<O>, options?: O): this {
+    this.assertDeclarable('register()')
+    this.context.plugins.enqueue(this, plugin, (options ?? {}) as Record<string, unknown>)
+    return this
+  }
+
+  route(options: RouteOptions): this { declareRoute(this, options); return this }
+  get(path: string, a: Handler | RouteShorthandOptions, b?: Handler): this { shortcut(this, 'GET', path, a, b); return this }
+  head(path: string, a: Handler | RouteShorthandOptions, b?: Handler): this { shortcut(this, 'HEAD', path, a, b); return this }
+  post(path: string, a: Handler | RouteShorthandOptions, b?: Handler): this { shortcut(this, 'POST', path, a, b); return this }
+  put(path: string, a: Handler | RouteShorthandOptions, b?: Handler): this { shortcut(this, 'PUT', path, a, b); return this }
+  patch(path: string, a: Handler | RouteShorthandOptions, b?: Handler): this { shortcut(this, 'PATCH', path, a, b); return this }
+  delete(path: string, a: Handler | RouteShorthandOptions, b?: Handler): this { shortcut(this, 'DELETE', path, a, b); return this }
+  options(path: string, a: Handler | RouteShorthandOptions, b?: Handler): this { shortcut(this, 'OPTIONS', path, a, b); return this }
+  all(path: string, a: Handler | RouteShorthandOptions, b?: Handler): this {
+    shortcut(this, ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], path, a, b)
+    return this
+  }
+
+  addHook(name: HookName, fn: Function): this {
+    this.assertDeclarable(`addHook('${name}')`)
+    assertHook(name, fn, this.path)
+    // A request hook declared after register() calls takes its place after what those plugins
+    // add (lifted plugins' hooks land in this scope): Fastify's order. App hooks (onRoute ...)
+    // apply at once, since routes are recorded at once.
+    if ((requestHookNames as readonly string[]).includes(name) && this.context.plugins.hasPending()) {
+      this.context.plugins.enqueueDeferred(this, () => this.hooks.add(name, fn, this as never))
+    } else {
+      this.hooks.add(name, fn, this as never)
+    }
+    return this
+  }
+
+  decorate(name: string, value: unknown): this { return this.#decorate('instance', name, value) }
+  decorateRequest(name: string, value: unknown): this { return this.#decorate('request', name, value) }
+  decorateReply(name: string, value: unknown): this { return this.#decorate('reply', name, value) }
+  hasDecorator(name: string): boolean { return this.#findDecoration('instance', name) !== undefined }
+  hasRequestDecorator(name: string): boolean { return this.#findDecoration('request', name) !== undefined }
+  hasReplyDecorator(name: string): boolean { return this.#findDecoration('reply', name) !== undefined }
+
+  #decorate(target: DecoratorTarget, name: string, value: unknown): this {
+    const method = target === 'instance' ? 'decorate' : target === 'request' ? 'decorateRequest' : 'decorateReply'
+    this.assertDeclarable(`${method}('${name}')`)
+    const reserved = target === 'instance' ? null : this.context.reservedNames[target]
+    if (typeof name !== 'string' || name === '' || (reserved !== null ? reserved.has(name) : name in ScopeImpl.prototype || name in this)) {
+      const owner = target === 'instance' ? this.#findDecoration('instance', name) : undefined
+      if (owner === undefined) {
+        throw new FrameworkError('ENC_ERR_DEC_RESERVED', `${method}('${String(name)}') in ${this.path}: the name is a built-in property of the ${target === 'instance' ? 'scope' : target}. Choose another name.`)
+      }
+    }
+    if (this.#findDecoration(target, name) !== undefined) {
+      throw new FrameworkError('ENC_ERR_DEC_ALREADY_PRESENT', `${method}('${name}') in ${this.path}: a decorator with this name is already visible here (declared in this scope or an ancestor). Rename it, or read the existing one.`)
+    }
+    const decoration = toDecoration(target, name, value, this.path)
+    this.decorations[target].set(name, decoration)
+    if (target === 'instance') this.#pushDown(decoration)
+    return this
+  }
+
+  #pushDown(decoration: Decoration): void {
+    applyDecoration(this, decoration)
+    for (const child of this.children) if (!child.decorations.instance.has(decoration.name)) child.#pushDown(decoration)
+  }
+
+  #findDecoration(target: DecoratorTarget, name: string): Decoration | undefined {
+    for (let scope: ScopeImpl | null = this; scope !== null; scope = scope.parent) {
+      const found = scope.decorations[target].get(name)
+      if (found !== undefined) return found
+    }
+    return undefined
+  }
+
+  /** Decorations visible here, ancestors' first. */
+  visibleDecorations(target: DecoratorTarget): Decoration[] {
+    const own = [...this.decorations[target].values()]
+    return this.parent === null ? own : [...this.parent.visibleDecorations(target), ...own]
+  }
+
+  addSchema(schema: SharedSchema): this {
+    this.assertDeclarable('addSchema()')
+    this.schemas.add(schema)
+    return this
+  }
+  getSchemas(): Record<string, SharedSchema> { return this.schemas.visible() }
+  getSchema(id: string): SharedSchema | undefined { return this.schemas.get(id) }
+
+  setValidatorCompiler(fn: ValidatorCompiler): this { this.#setFunction('setValidatorCompiler', fn); this.validatorCompiler = fn; return this }
+  setSerializerCompiler(fn: SerializerCompiler): this { this.#setFunction('setSerializerCompiler', fn); this.serializerCompiler = fn; return this }
+  setSchemaErrorFormatter(fn: SchemaErrorFormatter): this {
+    this.#setFunction('setSchemaErrorFormatter', fn)
+    // Its Error is needed at once to answer the 400: a promise would be no error at all.
+    if (isAsyncFunction(fn)) throw new FrameworkError('ENC_ERR_ROUTE_INVALID', `setSchemaErrorFormatter() in ${this.path}: the formatter must be synchronous and return an Error; it is async.`)
+    this.schemaErrorFormatter = fn
+    return this
+  }
+  setErrorHandler(fn: ErrorHandler): this { this.#setFunction('setErrorHandler', fn); this.errorHandler = fn; return this }
+  setNotFoundHandler(fn: NotFoundHandler): this {
+    this.#setFunction('setNotFoundHandler', fn)
+    if (this.notFoundHandler !== null) {
+      throw new FrameworkError('ENC_ERR_NOT_FOUND_DUPLICATE', `setNotFoundHandler() in ${this.path}: this scope already has a not-found handler. Keep one, or register a plugin with its own prefix for the other.`)
+    }
+    // Unknown URLs are attributed to a scope by prefix only. With its parent's prefix this scope
+    // would answer the parent's unknown URLs too, which an ancestor must never see (spec §3.3.3).
+    if (this.parent !== null && this.prefix === this.parent.prefix) {
+      throw new FrameworkError('ENC_ERR_NOT_FOUND_NO_PREFIX', `setNotFoundHandler() in ${this.path}: this scope has the same prefix ('${this.prefix || '/'}') as its parent, so its not-found handler would also answer the parent's unknown URLs. Register the plugin with its own prefix, or wrap it in lift() to set the parent's handler.`)
+    }
+    this.notFoundHandler = fn
+    return this
+  }
+
+  #setFunction(method: string, fn: unknown): void {
+    this.assertDeclarable(`${method}()`)
+    if (typeof fn !== 'function') throw new FrameworkError('ENC_ERR_ROUTE_INVALID', `${method}() in ${this.path} takes a function, got ${typeof fn}.`)
+  }
+
+  addContentTypeParser(types: string | string[], a: ContentTypeParserOptions | ContentTypeParserFn, b?: ContentTypeParserFn): this {
+    this.assertDeclarable('addContentTypeParser()')
+    const options = typeof a === 'function' ? {} : a
+    const fn = typeof a === 'function' ? a : b
+    if (typeof fn !== 'function') throw new FrameworkError('ENC_ERR_CTP_INVALID', `addContentTypeParser() in ${this.path}: the parser must be a function.`)
+    if (options.parseAs !== undefined && options.parseAs !== 'string' && options.parseAs !== 'buffer') {
+      throw new FrameworkError('ENC_ERR_CTP_INVALID', `addContentTypeParser() in ${this.path}: parseAs is '${String(options.parseAs)}'${didYouMean(String(options.parseAs), ['string', 'buffer'])}; use 'string' or 'buffer'.`)
+    }
+    for (const declared of Array.isArray(types) ? types : [types]) {
+      const type = typeof declared === 'string' ? normalizeDeclaredType(declared) : null
+      if (type === null) throw new FrameworkError('ENC_ERR_CTP_INVALID', `addContentTypeParser('${String(declared)}') in ${this.path}: not a media type (type/subtype) or '*'.`)
+      if (this.#parserOwner(type) !== null) {
+        throw new FrameworkError('ENC_ERR_CTP_ALREADY_PRESENT', `addContentTypeParser('${type}') in ${this.path}: a parser for this media type is already visible here.`)
+      }
+      this.parsers.set(type, { fn, parseAs: options.parseAs ?? 'string', bodyLimit: options.bodyLimit ?? null })
+    }
+    return this
+  }
+
+  hasContentTypeParser(type: string): boolean {
+    const normalized = normalizeDeclaredType(type)
+    return normalized !== null && (this.#parserOwner(normalized) !== null || this.context.defaultParsers.has(normalized))
+  }
+
+  #parserOwner(type: string): ScopeImpl | null {
+    for (let scope: ScopeImpl | null = this; scope !== null; scope = scope.parent) if (scope.parsers.has(type)) return scope
+    return null
+  }
+
+  ready(): Promise<this> { return this.context.facade.ready().then(() => this) }
+  listen(a?: number | ListenOptions, host?: string): Promise<string> { return this.context.facade.listen(a, host) }
+  close(): Promise<void> { return this.context.facade.close() }
+  inject(options: InjectOptions | string): Promise<InjectResponse> { return this.context.facade.inject(options) }
+}

@@ -1,0 +1,40 @@
+import type { ServerResponse } from 'node:http'
+import { FrameworkError } from '../errors/framework-error'
+import type { RequestImpl } from './request'
+
+/**
+ * `request.signal`: lets a handler stop work nobody will read. It aborts when the client goes
+ * away before the reply is written (reason `ENC_ERR_REQUEST_ABORTED`), or when handlerTimeout
+ * has answered 503 for the request (reason: that `ENC_ERR_HANDLER_TIMEOUT` error). It never
+ * aborts once the reply is out.
+ *
+ * The controller is made on first access, not per request: an AbortController and a 'close'
+ * listener cost about a microsecond, and most handlers never look at the signal.
+ */
+export function requestSignal(request: RequestImpl): AbortSignal {
+  if (request.abortController === null) request.abortController = watchResponse(request.response)
+  return request.abortController.signal
+}
+
+/** handlerTimeout answered for this request: whatever the handler still waits for can stop. */
+export function abortRequest(request: RequestImpl, reason: Error): void {
+  const controller = request.abortController ??= new AbortController()
+  if (!controller.signal.aborted) controller.abort(reason)
+}
+
+function watchResponse(res: ServerResponse): AbortController {
+  const controller = new AbortController()
+  const onClose = (): void => {
+    if (!res.writableFinished && !controller.signal.aborted) controller.abort(clientGone())
+  }
+  // The client may be gone already when the handler first asks (after an await, say).
+  if (res.destroyed) onClose()
+  else res.once('close', onClose)
+  return controller
+}
+
+// 499 is nginx's "client closed request": never sent (there is nobody to send it to), but an
+// error handler or a log that reads statusCode sees a client-side end, not a server failure.
+function clientGone(): FrameworkError {
+  return new FrameworkError('ENC_ERR_REQUEST_ABORTED', 'The client closed the connection before the reply was written', { statusCode: 499 })
+}

@@ -1,0 +1,120 @@
+import { FrameworkError } from '../../errors/framework-error'
+import type { ReplyImpl } from '../reply'
+import { replyWithError } from '../error-reply'
+import { endDeadline, startHandlerDeadline } from '../handler-timeout'
+import type { RequestImpl } from '../request'
+import { mediaTypeOf } from '../../shared/media-type'
+
+type Next = (request: RequestImpl, reply: ReplyImpl) => void
+
+/** A request carries a body when it is framed by Content-Length (even `0`) or Transfer-Encoding. */
+export function hasBody(request: RequestImpl): boolean {
+  const headers = request.raw.headers
+  return headers['transfer-encoding'] !== undefined || headers['content-length'] !== undefined
+}
+
+function tooLarge(limit: number): FrameworkError {
+  return new FrameworkError('ENC_ERR_CTP_BODY_TOO_LARGE', `Request body is too large: the limit is ${limit} bytes`, { statusCode: 413 })
+}
+
+function tooSlow(ms: number): FrameworkError {
+  return new FrameworkError('ENC_ERR_CTP_BODY_TIMEOUT', `The request body was not received within ${ms} ms`, { statusCode: 408 })
+}
+
+/**
+ * Picks the parser for the request's media type and feeds it the body. The limit is enforced
+ * on bytes actually received (chunked bodies too); a declared Content-Length over the limit is
+ * refused before reading. After a 413 the connection is closed rather than drained, so a client
+ * cannot keep it busy with an endless body. `bodyTimeout` bounds the whole read (not the gap
+ * between chunks): a body trickled a byte at a time gets a 408 and a closed connection.
+ */
+export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: number, next: Next): void {
+  const raw = request.raw
+  const header = raw.headers['content-type']
+  const declaredLength = raw.headers['content-length']
+  const mediaType = mediaTypeOf(header)
+  // No content type at all goes to a catch-all parser if there is one; a malformed one never does.
+  const parser = mediaType !== null ? reply.route.parsers.find(mediaType) : header === undefined ? reply.route.parsers.catchAll : null
+  if (parser === null) {
+    if (header === undefined && declaredLength === '0') { next(request, reply); return }
+    reply.header('connection', 'close')
+    reply.send(new FrameworkError('ENC_ERR_CTP_INVALID_MEDIA_TYPE', `Unsupported Media Type: ${header ?? 'none'}`, { statusCode: 415 }))
+    return
+  }
+  const limit = reply.route.bodyLimit ?? parser.bodyLimit ?? defaultLimit
+  if (declaredLength !== undefined && Number(declaredLength) > limit) {
+    reply.header('connection', 'close')
+    reply.send(tooLarge(limit))
+    return
+  }
+  const chunks: Buffer[] = []
+  let received = 0
+  let finished = false
+  const onData = (chunk: Buffer): void => {
+    received += chunk.length
+    if (received > limit) {
+      cleanup()
+      reply.header('connection', 'close')
+      reply.send(tooLarge(limit))
+      return
+    }
+    chunks.push(chunk)
+  }
+  const onTimeout = (): void => {
+    cleanup()
+    reply.header('connection', 'close')
+    reply.send(tooSlow(reply.route.serve.limits.bodyTimeout))
+  }
+  const onEnd = (): void => {
+    cleanup()
+    const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received)
+    let parsed: unknown
+    try {
+      parsed = parser.fn(request as never, parser.parseAs === 'string' ? body.toString('utf8') : body)
+    } catch (error) {
+      replyWithError(reply, error)
+      return
+    }
+    if (parsed !== null && typeof parsed === 'object' && typeof (parsed as PromiseLike<unknown>).then === 'function') {
+      (parsed as PromiseLike<unknown>).then((value) => accept(value), (error: unknown) => replyWithError(reply, error))
+    } else {
+      accept(parsed)
+    }
+  }
+  const accept = (value: unknown): void => {
+    // An async parser that took too long: handlerTimeout has answered, the handler must not run.
+    if (reply.sent) return
+    request.body = value
+    next(request, reply)
+  }
+  // The client went away mid-body: nobody is left to answer; the socket's close ends the request.
+  const onError = (): void => { cleanup(); endDeadline(reply); request.aborted = true }
+  // Whatever ends the read (the body, a 413, a 408), the handler's deadline runs again from here.
+  const cleanup = (): void => {
+    if (finished) return
+    finished = true
+    reply.onBodyTimeout = null
+    startHandlerDeadline(reply)
+    source.removeListener('data', onData)
+    source.removeListener('end', onEnd)
+    source.removeListener('error', onError)
+  }
+  // The handler deadline pauses while the body arrives; bodyTimeout watches this phase instead.
+  const context = reply.route.serve
+  endDeadline(reply)
+  if (context.bodyDeadline !== null) {
+    reply.onBodyTimeout = onTimeout
+    context.deadlines.enter(context.bodyDeadline, reply)
+  }
+  // A preParsing hook may have put a stream (decompression, decryption) in place of the socket's.
+  const source = request.payloadStream ?? raw
+  source.on('data', onData)
+  source.on('end', onEnd)
+  source.on('error', onError)
+}
+
+/** bodyTimeout expired for `reply` (deadlines.ts): its reader answers 408 and closes. */
+export function onBodyExpired(reply: ReplyImpl): void {
+  const onTimeout = reply.onBodyTimeout
+  if (onTimeout !== null) onTimeout()
+}

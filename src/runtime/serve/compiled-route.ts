@@ -1,0 +1,113 @@
+import type { BoundHook } from '../shared/bound-hook'
+import type { ParserTable } from './body/parser-table'
+import type { RequestImpl } from './request'
+import type { ReplyImpl } from './reply'
+import type { Handler, Scope } from '../types'
+import type { ServeContext } from './serve-context'
+import type { PartValidator, ResponseSerializers } from '../schemas'
+import type { SchemaErrorFormatter } from '../schemas/types'
+import type { ErrorHandlerEntry } from './error-reply'
+
+export type RequestClass = new (...args: ConstructorParameters<typeof RequestImpl>) => RequestImpl
+export type ReplyClass = new (...args: ConstructorParameters<typeof ReplyImpl>) => ReplyImpl
+
+type HookList = readonly BoundHook[] | null
+
+export interface CompiledRouteInit {
+  method: string
+  path: string | null
+  scope: Scope
+  serve: ServeContext
+  handler: Handler
+  Request: RequestClass
+  Reply: ReplyClass
+  hooks: Record<'onRequest' | 'preParsing' | 'preValidation' | 'preHandler' | 'preSerialization' | 'onSend' | 'onResponse' | 'onError' | 'onRequestAbort', readonly BoundHook[]>
+  validators: { params: PartValidator | null; body: PartValidator | null; querystring: PartValidator | null; headers: PartValidator | null }
+  serializers: ResponseSerializers | null
+  schemaErrorFormatter: SchemaErrorFormatter
+  attachValidation: boolean
+  parsers: ParserTable
+  bodyLimit: number | null
+  errorHandlers: readonly ErrorHandlerEntry[]
+  config: Record<string, unknown>
+  hasParams: boolean
+}
+
+/**
+ * Everything the request path needs for one method of one route, resolved once at boot. Every
+ * field is always present (one hidden class); `null` means "nothing to do at this stage", so
+ * each stage of the pipeline is a single comparison.
+ */
+export class CompiledRoute {
+  readonly method: string
+  readonly path: string | null
+  /** The `this` of the handler (the declaring scope): opaque here, never read by the serve path. */
+  readonly scope: Scope
+  /** The server's serve-phase state: limits, deadlines, logger, closing flag, fallback routes. */
+  readonly serve: ServeContext
+  readonly handler: Handler
+  readonly Request: RequestClass
+  readonly Reply: ReplyClass
+  readonly onRequest: HookList
+  readonly preParsing: HookList
+  readonly preValidation: HookList
+  readonly preHandler: HookList
+  readonly preSerialization: HookList
+  readonly onSend: HookList
+  readonly onResponse: HookList
+  readonly onError: HookList
+  readonly onRequestAbort: HookList
+  readonly validateParams: PartValidator | null
+  readonly validateBody: PartValidator | null
+  readonly validateQuery: PartValidator | null
+  readonly validateHeaders: PartValidator | null
+  /** True when any validator is set: the validation stage is skipped with one test otherwise. */
+  readonly validates: boolean
+  readonly serializers: ResponseSerializers | null
+  readonly schemaErrorFormatter: SchemaErrorFormatter
+  readonly attachValidation: boolean
+  readonly parsers: ParserTable
+  /** The route's own bodyLimit; null falls back to the parser's, then the server's. */
+  readonly bodyLimit: number | null
+  readonly errorHandlers: readonly ErrorHandlerEntry[]
+  readonly config: Record<string, unknown>
+  readonly hasParams: boolean
+  /** True when onResponse or onRequestAbort hooks exist, so the pipeline watches the socket. */
+  readonly observesEnd: boolean
+
+  constructor(init: CompiledRouteInit) {
+    const orNull = (list: readonly BoundHook[]): HookList => list.length > 0 ? list : null
+    this.method = init.method
+    this.path = init.path
+    this.scope = init.scope
+    this.serve = init.serve
+    this.handler = init.handler
+    this.Request = init.Request
+    this.Reply = init.Reply
+    this.onRequest = orNull(init.hooks.onRequest)
+    this.preParsing = orNull(init.hooks.preParsing)
+    this.preValidation = orNull(init.hooks.preValidation)
+    this.preHandler = orNull(init.hooks.preHandler)
+    this.preSerialization = orNull(init.hooks.preSerialization)
+    this.onSend = orNull(init.hooks.onSend)
+    this.onResponse = orNull(init.hooks.onResponse)
+    this.onError = orNull(init.hooks.onError)
+    this.onRequestAbort = orNull(init.hooks.onRequestAbort)
+    // Spec §2.1: the body schema applies only to POST, PUT and PATCH.
+    const bodyMethod = init.method === 'POST' || init.method === 'PUT' || init.method === 'PATCH'
+    this.validateParams = init.validators.params
+    this.validateBody = bodyMethod ? init.validators.body : null
+    this.validateQuery = init.validators.querystring
+    this.validateHeaders = init.validators.headers
+    this.validates = this.validateParams !== null || this.validateBody !== null || this.validateQuery !== null || this.validateHeaders !== null
+    this.serializers = init.serializers
+    this.schemaErrorFormatter = init.schemaErrorFormatter
+    this.attachValidation = init.attachValidation
+    this.parsers = init.parsers
+    this.bodyLimit = init.bodyLimit
+    this.errorHandlers = init.errorHandlers
+    this.config = init.config
+    this.hasParams = init.hasParams
+    this.observesEnd = this.onResponse !== null || this.onRequestAbort !== null
+  }
+}

@@ -1,0 +1,46 @@
+import { FrameworkError } from '../errors/framework-error'
+import { handleError, writeFallback } from './error-reply'
+import type { ReplyImpl } from './reply'
+import { isOpen, isWritten } from './reply-state'
+import { abortRequest } from './abort-signal'
+
+/**
+ * handlerTimeout: a request not answered in time gets a 503 instead of holding its client (and
+ * its socket) for as long as a stuck handler or hook waits. The deadline starts at arrival, is
+ * paused while the body arrives (bodyTimeout's business: a slow client is not a slow handler)
+ * and ends when the reply is written (send.ts). Deadlines are list entries, not timers
+ * (deadlines.ts): starting and ending one allocates nothing.
+ */
+export function startHandlerDeadline(reply: ReplyImpl): void {
+  const context = reply.route.serve
+  if (context.handlerDeadline !== null) context.deadlines.enter(context.handlerDeadline, reply)
+}
+
+/** The reply is going out, or nobody is left to answer: no deadline applies any more. */
+export function endDeadline(reply: ReplyImpl): void {
+  if (reply.deadlineList !== null) reply.route.serve.deadlines.leave(reply)
+}
+
+/** The handler deadline expired: answer 503 through the error handlers, or past them. */
+export function onHandlerExpired(reply: ReplyImpl): void {
+  const res = reply.raw
+  if (isWritten(reply) || res.headersSent || res.destroyed) return
+  const context = reply.route.serve
+  const request = reply.request
+  const error = new FrameworkError('ENC_ERR_HANDLER_TIMEOUT',
+    `${request.method} ${reply.route.path ?? request.url}: no reply within handlerTimeout (${context.limits.handlerTimeout} ms); answered 503. ` +
+    'The handler or a hook is still running (request.signal has aborted) and whatever it sends later is ignored: find what it waits for, or raise handlerTimeout.',
+    { statusCode: 503 })
+  if (!reply.timedOut && isOpen(reply)) {
+    // First expiry: through onError hooks and the error handlers, like any error. The deadline
+    // starts over first, so that an error handler (or an onSend hook) that hangs as well still
+    // ends in an answer at the next expiry.
+    reply.timedOut = true
+    startHandlerDeadline(reply)
+    abortRequest(request, error)
+    handleError(reply, error)
+    return
+  }
+  // Second expiry, or stuck inside the payload hooks: the 503 is written past every hook.
+  writeFallback(reply, error)
+}

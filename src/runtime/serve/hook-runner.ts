@@ -1,0 +1,125 @@
+import type { Readable } from 'node:stream'
+import type { BoundHook } from '../shared/bound-hook'
+import type { ReplyImpl } from './reply'
+import type { RequestImpl } from './request'
+import { isThenable } from '../shared/thenable'
+
+type Next = (request: RequestImpl, reply: ReplyImpl) => void
+
+
+function isStream(value: unknown): value is Readable {
+  return value !== null && typeof value === 'object' && typeof (value as { pipe?: unknown }).pipe === 'function'
+}
+
+/**
+ * Runs onRequest / preParsing / preValidation / preHandler hooks one after another. A hook that
+ * sends a reply ends the chain, and so does one that returns (or resolves to) `reply`: it will
+ * answer later (Fastify's "return reply"). A hook that throws, rejects or calls `done(err)` hands
+ * the error to `fail` (the error handlers). A done-style hook that also returns a promise is
+ * settled by whichever comes first, so its rejection is answered, never an unhandled rejection.
+ * Hooks run with `this` the scope of the route being served (Fastify), so they see its decorators.
+ * Written as a loop over callbacks, not async/await, so a chain of synchronous hooks costs no
+ * promise allocation.
+ */
+export function runRequestHooks(hooks: readonly BoundHook[], request: RequestImpl, reply: ReplyImpl, next: Next,
+  fail: (reply: ReplyImpl, error: unknown) => void): void {
+  let index = 0
+  const thisArg = reply.route.scope
+  const step = (error?: unknown): void => {
+    if (error !== undefined && error !== null) { fail(reply, error); return }
+    if (reply.sent) return
+    if (index === hooks.length) { next(request, reply); return }
+    const hook = hooks[index++]
+    let settled = false
+    // Settles this hook once, whatever mix of done(), a returned promise and a throw it uses.
+    const once = (e?: unknown, value?: unknown): void => {
+      if (settled) return
+      settled = true
+      if ((e === undefined || e === null) && value === reply) return
+      if (hook.payload && (e === undefined || e === null) && isStream(value)) request.payloadStream = value
+      step(e)
+    }
+    try {
+      let result: unknown
+      if (hook.payload) {
+        const payload = request.payloadStream ?? request.raw
+        result = hook.callback ? hook.fn.call(thisArg, request, reply, payload, once) : hook.fn.call(thisArg, request, reply, payload)
+      } else {
+        result = hook.callback ? hook.fn.call(thisArg, request, reply, once) : hook.fn.call(thisArg, request, reply)
+      }
+      if (result === reply) { settled = true; return }
+      if (isThenable(result)) {
+        result.then((value) => { if (!hook.callback) once(undefined, value) }, (e: unknown) => once(e ?? new Error('hook rejected')))
+      } else if (!hook.callback) {
+        once()
+      }
+    } catch (e) {
+      once(e ?? new Error('hook threw'))
+    }
+  }
+  step()
+}
+
+/** preSerialization and onSend: each hook may replace the payload by returning (or `done`-ing) a new one. */
+export function runPayloadHooks(hooks: readonly BoundHook[], request: RequestImpl, reply: ReplyImpl, payload: unknown,
+  next: (payload: unknown) => void, fail: (error: unknown) => void): void {
+  let index = 0
+  let current = payload
+  const thisArg = reply.route.scope
+  const step = (error?: unknown, replaced?: unknown): void => {
+    if (error !== undefined && error !== null) { fail(error); return }
+    if (replaced !== undefined) current = replaced
+    if (index === hooks.length) { next(current); return }
+    const hook = hooks[index++]
+    let settled = false
+    const once = (e?: unknown, value?: unknown): void => {
+      if (settled) return
+      settled = true
+      step(e, value)
+    }
+    try {
+      if (hook.callback) {
+        const result = hook.fn.call(thisArg, request, reply, current, once)
+        if (isThenable(result)) result.then(undefined, (e: unknown) => once(e ?? new Error('hook rejected')))
+      } else {
+        const result = hook.fn.call(thisArg, request, reply, current)
+        if (isThenable(result)) result.then((value) => once(null, value), (e: unknown) => once(e ?? new Error('hook rejected')))
+        else once(null, result)
+      }
+    } catch (e) {
+      once(e ?? new Error('hook threw'))
+    }
+  }
+  step()
+}
+
+/**
+ * onError, onResponse, onRequestAbort: they observe, they cannot change the answer. A failure in
+ * one is logged and the next still runs, so a broken logging hook never hides the real error.
+ */
+export function runObserverHooks(hooks: readonly BoundHook[], request: RequestImpl, reply: ReplyImpl,
+  extra: unknown, hasExtra: boolean, done: () => void): void {
+  let index = 0
+  const thisArg = reply.route.scope
+  const step = (error?: unknown): void => {
+    if (error !== undefined && error !== null) request.log.error({ reqId: request.id, err: error }, 'a hook failed')
+    if (index === hooks.length) { done(); return }
+    const hook = hooks[index++]
+    let settled = false
+    const once = (e?: unknown): void => {
+      if (settled) return
+      settled = true
+      step(e)
+    }
+    try {
+      const args: unknown[] = hasExtra ? [request, reply, extra] : [request, reply]
+      const result = hook.callback ? hook.fn.call(thisArg, ...args, once) : hook.fn.call(thisArg, ...args)
+      if (isThenable(result)) result.then(() => { if (!hook.callback) once() }, (e: unknown) => once(e ?? new Error('hook rejected')))
+      else if (!hook.callback) once()
+    } catch (e) {
+      once(e)
+    }
+  }
+  step()
+}
+

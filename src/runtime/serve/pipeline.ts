@@ -1,0 +1,227 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { hasBody, parseBody } from './body/read-body'
+import type { CompiledRoute } from './compiled-route'
+import { FrameworkError } from '../errors/framework-error'
+import { runObserverHooks, runRequestHooks } from './hook-runner'
+import { isThenable } from '../shared/thenable'
+import { answerWithoutReply, replyWithError } from './error-reply'
+import { startHandlerDeadline } from './handler-timeout'
+import type { ReplyImpl } from './reply'
+import type { RequestImpl } from './request'
+import type { ServeContext } from './serve-context'
+import { TOO_MANY_QUERY_KEYS } from './router'
+import { toValidationError, type PartValidator } from '../schemas'
+import type { HttpPart } from '../schemas/types'
+
+/**
+ * The request path, top to bottom:
+ *   router.find -> new route.Request -> onRequest -> URL limits -> preParsing -> parse body -> preValidation
+ *   -> validate (params, body, querystring, headers) -> preHandler -> handler -> reply.send
+ * Each stage is one `null` test when the route has nothing for it. Nothing is resolved here
+ * that could have been resolved at boot.
+ */
+export function handleRequest(ctx: ServeContext, raw: IncomingMessage, res: ServerResponse): void {
+  const found = ctx.router.find(raw.method as string, raw.url as string)
+  let route: CompiledRoute
+  let params: Record<string, unknown>
+  let query: Record<string, unknown>
+  if (found !== null && found.store !== null) {
+    route = found.store
+    params = found.params
+    query = found.searchParams
+  } else {
+    route = ctx.notFoundRoute(raw, found !== null)
+    params = {}
+    query = found === null ? ctx.parseQuery(raw.url as string) : {}
+  }
+  let request: RequestImpl
+  let reply: ReplyImpl
+  try {
+    // User code runs here too: genReqId and the { factory } decorators.
+    request = new route.Request(raw, res, ctx.genReqId(raw), route.path, params, query, route.config, ctx.log)
+    reply = new route.Reply(res, request, route)
+  } catch (error) {
+    answerWithoutReply(res, ctx.log, error)
+    return
+  }
+  if (route.observesEnd) watchEnd(request, reply, res)
+  if (ctx.handlerDeadline !== null) startHandlerDeadline(reply)
+  if (route.onRequest !== null) runRequestHooks(route.onRequest, request, reply, limitsStage, replyWithError)
+  else limitsStage(request, reply)
+}
+
+/**
+ * The URL limits, after onRequest so that every request meets the same hooks: a 414 reaches
+ * onResponse only after having been through onRequest, as every other answer does (a count
+ * kept by the two hooks returns to zero).
+ */
+function limitsStage(request: RequestImpl, reply: ReplyImpl): void {
+  const route = reply.route
+  const ctx = route.serve
+  if (route.hasParams && paramTooLong(request.params, ctx.limits.maxParamLength)) {
+    reply.send(new FrameworkError('ENC_ERR_PARAM_TOO_LONG', `A route parameter is longer than ${ctx.limits.maxParamLength} characters`, { statusCode: 414 }))
+    return
+  }
+  // The query parser refuses (rather than truncates) a query with too many keys: see router.ts.
+  if (request.query === TOO_MANY_QUERY_KEYS) {
+    reply.send(new FrameworkError('ENC_ERR_QUERY_TOO_MANY_KEYS', `The query string has more than ${ctx.limits.maxQueryKeys} keys`, { statusCode: 414 }))
+    return
+  }
+  preParsingStage(request, reply)
+}
+
+/** Named parameters only: a wildcard's rest of the path (`/files/*`) may be as long as a URL. */
+function paramTooLong(params: Record<string, unknown>, max: number): boolean {
+  for (const key in params) if (key !== '*' && (params[key] as string).length > max) return true
+  return false
+}
+
+function preParsingStage(request: RequestImpl, reply: ReplyImpl): void {
+  const route = reply.route
+  if (route.preParsing !== null) runRequestHooks(route.preParsing, request, reply, parsingStage, replyWithError)
+  else parsingStage(request, reply)
+}
+
+function parsingStage(request: RequestImpl, reply: ReplyImpl): void {
+  const method = request.method
+  // A body on GET or HEAD is never parsed (nor read: Node discards it when the reply ends). As in
+  // Fastify, a POST, PUT or PATCH that names a content type is parsed even without framing: an
+  // unframed `application/json` request is the same 400 as an empty JSON body, never a body that
+  // silently went missing.
+  if (method !== 'GET' && method !== 'HEAD' && (hasBody(request) || (request.raw.headers['content-type'] !== undefined && bodyMethods.has(method)))) {
+    parseBody(request, reply, reply.route.serve.limits.bodyLimit, preValidationStage)
+  } else {
+    preValidationStage(request, reply)
+  }
+}
+
+const bodyMethods: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH'])
+
+function preValidationStage(request: RequestImpl, reply: ReplyImpl): void {
+  const route = reply.route
+  if (route.preValidation !== null) runRequestHooks(route.preValidation, request, reply, validationStage, replyWithError)
+  else validationStage(request, reply)
+}
+
+function validationStage(request: RequestImpl, reply: ReplyImpl): void {
+  const route = reply.route
+  if (route.validates) {
+    let error: Error | null
+    // Validators are user code (custom compilers) or may refuse a result (an async validator,
+    // a formatter that returns no Error): a throw here is an error reply, not an uncaught one.
+    try {
+      error = validate(route, request)
+    } catch (thrown) {
+      replyWithError(reply, thrown)
+      return
+    }
+    if (error !== null) {
+      if (!route.attachValidation) { reply.send(error); return }
+      request.validationError = error as never
+    }
+  }
+  preHandlerStage(request, reply)
+}
+
+/** Spec §3.1: params, body, querystring, headers; the first part that fails is reported. */
+function validate(route: CompiledRoute, request: RequestImpl): Error | null {
+  if (route.validateParams !== null) {
+    const error = validatePart(route, request, route.validateParams, 'params')
+    if (error !== null) return error
+  }
+  // Every parsed body is validated, whatever parser produced it (issue 12 §1: spec §1.6 makes the
+  // schema the security boundary, over the letter of §2.1; Fastify 3 and 5 do the same). A request
+  // without any body is validated too (as `undefined`), so a POST cannot skip it by sending nothing.
+  if (route.validateBody !== null) {
+    const error = validatePart(route, request, route.validateBody, 'body')
+    if (error !== null) return error
+  }
+  if (route.validateQuery !== null) {
+    const error = validatePart(route, request, route.validateQuery, 'querystring')
+    if (error !== null) return error
+  }
+  if (route.validateHeaders !== null) {
+    const error = validatePart(route, request, route.validateHeaders, 'headers')
+    if (error !== null) return error
+  }
+  return null
+}
+
+const partField = { params: 'params', body: 'body', querystring: 'query', headers: 'headers' } as const
+
+function validatePart(route: CompiledRoute, request: RequestImpl, validator: PartValidator, part: HttpPart): Error | null {
+  const field = partField[part]
+  const outcome = validator(request[field])
+  if (outcome === undefined) return null
+  if ('value' in outcome) { (request as unknown as Record<string, unknown>)[field] = outcome.value; return null }
+  return toValidationError(outcome, part, route.schemaErrorFormatter, route.scope)
+}
+
+function preHandlerStage(request: RequestImpl, reply: ReplyImpl): void {
+  const route = reply.route
+  if (route.preHandler !== null) runRequestHooks(route.preHandler, request, reply, handlerStage, replyWithError)
+  else handlerStage(request, reply)
+}
+
+function handlerStage(request: RequestImpl, reply: ReplyImpl): void {
+  const route = reply.route
+  let result: unknown
+  try {
+    result = route.handler.call(route.scope, request as never, reply as never)
+  } catch (error) {
+    replyWithError(reply, error)
+    return
+  }
+  if (result === undefined || result === reply) return
+  if (isThenable(result)) {
+    result.then((value) => afterAsyncHandler(reply, value), (error: unknown) => replyWithError(reply, error))
+    return
+  }
+  // Also when the handler already sent: send() logs the second payload (ENC_ERR_REPLY_ALREADY_SENT).
+  reply.send(result)
+}
+
+/**
+ * An async handler's resolved value is the payload. Resolving `undefined` without having sent
+ * anything would leave the client hanging: it is answered 500 and logged, unless the handler
+ * returned the reply itself (the explicit "I will send later" signal) or set status 204. A value
+ * resolved after the reply went out (sent by the handler, or the 503 of handlerTimeout) is
+ * handed to send() all the same, which logs and drops it: a second answer is a bug to see.
+ */
+function afterAsyncHandler(reply: ReplyImpl, value: unknown): void {
+  if (value === reply) return
+  if (value !== undefined) { reply.send(value); return }
+  if (reply.sent) return
+  if (reply.statusCode === 204) { reply.send(); return }
+  reply.send(new FrameworkError('ENC_ERR_REPLY_NOTHING_SENT',
+    `${reply.request.method} ${reply.route.path ?? reply.request.url}: the async handler resolved undefined without sending a reply. Return the payload, or return reply after calling reply.send().`,
+    { statusCode: 500 }))
+}
+
+/**
+ * onResponse on 'finish' (the response was handed over in full), onRequestAbort on a 'close'
+ * that comes first. inject() responses finish but never close, so 'close' alone would skip them.
+ */
+function watchEnd(request: RequestImpl, reply: ReplyImpl, res: ServerResponse): void {
+  let ended = false
+  const end = (finished: boolean): void => {
+    if (ended) return
+    ended = true
+    onEnd(request, reply, finished)
+  }
+  // light-my-request's response emits 'finish' with writableFinished still false: the event is the signal.
+  res.once('finish', () => end(true))
+  res.once('close', () => end(res.writableFinished))
+}
+
+function onEnd(request: RequestImpl, reply: ReplyImpl, finished: boolean): void {
+  const route = reply.route
+  if (finished) {
+    if (route.onResponse !== null) runObserverHooks(route.onResponse, request, reply, undefined, false, noop)
+  } else {
+    request.aborted = true
+    if (route.onRequestAbort !== null) runObserverHooks(route.onRequestAbort, request, reply, undefined, false, noop)
+  }
+}
+
+function noop(): void {}

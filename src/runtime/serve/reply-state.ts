@@ -1,0 +1,66 @@
+import type { ReplyImpl } from './reply'
+
+/**
+ * The reply's state machine: the one place its state changes. send.ts, error-reply.ts and
+ * handler-timeout.ts drive it through these functions; everyone else reads `reply.sent`.
+ *
+ *            accept()                 commit()
+ *   Open ───────────────▶ Sending ───────────────▶ Written
+ *    ▲  ◀───── reopen() ─────┘          │   ▲         (final: bytes are going out;
+ *    │   (a payload hook or the         │   │          a later payload is dropped)
+ *    │    serializer failed, or an      │   │
+ *    │    error handler takes over)     │   └── commit() from Open: writeFallback()
+ *    │                                  │       (the fallback 503/500, past every hook)
+ *    └── reopen() ◀── uncommit() ◀──────┘
+ *         (Node refused the head before a byte went out: Written -> Sending -> Open)
+ *
+ *   Open:    nothing accepted yet; send() is allowed, `reply.sent` is false.
+ *   Sending: send() accepted a payload, it is on its way through preSerialization, the
+ *            serializer and onSend; a second send() is logged and ignored.
+ *   Written: the head is written (or about to be); nothing can change the answer any more.
+ */
+export const enum ReplyState { Open = 0, Sending = 1, Written = 2 }
+
+type Stateful = Pick<ReplyImpl, 'state'>
+
+/** send() takes a payload: Open -> Sending. False (and no change) when the reply is not open. */
+export function accept(reply: Stateful): boolean {
+  if (reply.state !== ReplyState.Open) return false
+  reply.state = ReplyState.Sending
+  return true
+}
+
+/** Back to Open so that the error handlers can answer: from Sending, or from Open itself. */
+export function reopen(reply: Stateful): void {
+  reply.state = ReplyState.Open
+}
+
+/** The head is about to be written: -> Written. False when it already was (the payload is then dropped). */
+export function commit(reply: Stateful): boolean {
+  if (reply.state === ReplyState.Written) return false
+  reply.state = ReplyState.Written
+  return true
+}
+
+/** writeHead() threw before any byte went out: Written -> Sending, to be reopened for the error reply. */
+export function uncommit(reply: Stateful): void {
+  reply.state = ReplyState.Sending
+}
+
+export function isOpen(reply: Stateful): boolean {
+  return reply.state === ReplyState.Open
+}
+
+export function isWritten(reply: Stateful): boolean {
+  return reply.state === ReplyState.Written
+}
+
+/**
+ * Writes the status line and headers. While the server is closing, every response asks for its
+ * connection to be closed: a keep-alive socket that was busy when close() was called would
+ * otherwise stay open until keepAliveTimeout, and close() would wait for it.
+ */
+export function writeHead(reply: ReplyImpl): void {
+  if (reply.route.serve.closing) reply.headerMap.connection = 'close'
+  reply.raw.writeHead(reply.statusCode, reply.headerMap as Record<string, string>)
+}

@@ -1,0 +1,126 @@
+import type { ServerResponse } from 'node:http'
+import { FrameworkError } from '../errors/framework-error'
+import type { CompiledRoute } from './compiled-route'
+import type { RequestImpl } from './request'
+import type { DeadlineList } from './deadlines'
+import { sendReply } from './send'
+import { memberNames } from './member-names'
+import { ReplyState, isOpen } from './reply-state'
+
+export type HeaderValue = string | number | readonly string[]
+
+
+/**
+ * The reply. Headers are collected in a plain object and written with one `writeHead` call.
+ * Scopes with reply decorators extend this class at boot.
+ */
+export class ReplyImpl {
+  readonly raw: ServerResponse
+  readonly request: RequestImpl
+  readonly route: CompiledRoute
+  statusCode: number
+  /** Lower-cased header names to values. Internal: use header()/getHeader(). */
+  headerMap: Record<string, HeaderValue>
+  /** See reply-state.ts: changed only through its functions. */
+  state: ReplyState
+  customSerializer: ((data: unknown) => string) | null
+  /** Index of the next error handler to try (nearest scope first). */
+  errorDepth: number
+  onErrorRan: boolean
+  /** True while onError hooks run: send() is refused there (Fastify's FST_ERR_SEND_INSIDE_ONERR). */
+  inOnError: boolean
+  /** True while the built-in error reply is sent: it skips preSerialization, as in Fastify. */
+  errorPayload: boolean
+  /** The deadline this reply is watched by (deadlines.ts): handlerTimeout or bodyTimeout; null when none. */
+  deadlineList: DeadlineList | null
+  deadlineSince: number
+  deadlinePrev: ReplyImpl | null
+  deadlineNext: ReplyImpl | null
+  /** Set by read-body.ts while it waits for the body: what bodyTimeout calls. */
+  onBodyTimeout: (() => void) | null
+  /** Set when handlerTimeout expired once: a second expiry writes the 503 past every hook. */
+  timedOut: boolean
+
+  constructor(raw: ServerResponse, request: RequestImpl, route: CompiledRoute) {
+    this.raw = raw
+    this.request = request
+    this.route = route
+    this.statusCode = 200
+    this.headerMap = {}
+    this.state = ReplyState.Open
+    this.customSerializer = null
+    this.errorDepth = 0
+    this.onErrorRan = false
+    this.inOnError = false
+    this.errorPayload = false
+    this.deadlineList = null
+    this.deadlineSince = 0
+    this.deadlinePrev = null
+    this.deadlineNext = null
+    this.onBodyTimeout = null
+    this.timedOut = false
+  }
+
+  /** True once `send` accepted a payload (the bytes may still be on their way through onSend hooks). */
+  get sent(): boolean {
+    return !isOpen(this)
+  }
+
+  code(statusCode: number): this {
+    if (!Number.isInteger(statusCode) || statusCode < 100 || statusCode > 599) {
+      throw new FrameworkError('ENC_ERR_REPLY_INVALID_STATUS', `reply.code(${String(statusCode)}): a status must be an integer from 100 to 599.`, { statusCode: 500 })
+    }
+    this.statusCode = statusCode
+    return this
+  }
+
+  status(statusCode: number): this {
+    return this.code(statusCode)
+  }
+
+  header(name: string, value: HeaderValue): this {
+    this.headerMap[name.toLowerCase()] = value
+    return this
+  }
+
+  headers(values: Record<string, HeaderValue>): this {
+    for (const name of Object.keys(values)) this.header(name, values[name])
+    return this
+  }
+
+  getHeader(name: string): HeaderValue | undefined {
+    return this.headerMap[name.toLowerCase()]
+  }
+
+  hasHeader(name: string): boolean {
+    return this.headerMap[name.toLowerCase()] !== undefined
+  }
+
+  removeHeader(name: string): this {
+    delete this.headerMap[name.toLowerCase()]
+    return this
+  }
+
+  type(contentType: string): this {
+    this.headerMap['content-type'] = contentType
+    return this
+  }
+
+  /** Serializes this reply's object payload with `fn` instead of the route's response schema. */
+  serializer(fn: (data: unknown) => string): this {
+    this.customSerializer = fn
+    return this
+  }
+
+  send(payload?: unknown): this {
+    sendReply(this, payload)
+    return this
+  }
+}
+
+/**
+ * The names a reply decorator may not take: the reply's own fields and members, read from an
+ * instance, and `then`: a reply with `then` would be taken for a promise when an async handler
+ * returns it.
+ */
+export const reservedReplyNames: ReadonlySet<string> = memberNames(new ReplyImpl({} as ServerResponse, {} as RequestImpl, {} as CompiledRoute), ['then'])

@@ -1,0 +1,92 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Readable } from 'node:stream'
+import { requestSignal } from './abort-signal'
+import { memberNames } from './member-names'
+import type { Logger, ValidationError } from '../types'
+
+/**
+ * The request object. Its shape is fixed (every field assigned in the constructor) so that V8
+ * keeps one hidden class per scope's subclass. Scopes with request decorators extend it at boot.
+ */
+export class RequestImpl {
+  readonly id: string
+  readonly raw: IncomingMessage
+  readonly method: string
+  readonly url: string
+  readonly routePath: string | null
+  params: Record<string, unknown>
+  query: Record<string, unknown>
+  body: unknown
+  /**
+   * Node builds `raw.headers` from the raw header list on first access, one property per header.
+   * Most GET routes never read a header, so the request takes the object only when asked.
+   * null: not read yet. Internal: use `headers`.
+   */
+  headerValues: Record<string, unknown> | null
+  validationError: ValidationError | null
+  readonly log: Logger
+  readonly routeConfig: Record<string, unknown>
+  /** The body stream a preParsing hook put in place of `raw`; null: read `raw`. Internal. */
+  payloadStream: Readable | null
+  /** Set where the pipeline sees the client go (a failed body read, the end hooks). Internal: read `aborted`. */
+  abortSeen: boolean
+  /** The response this request is answered on, watched by `signal`. Internal. */
+  readonly response: ServerResponse
+  /** Behind `signal`; null until the signal is first asked for (abort-signal.ts). Internal. */
+  abortController: AbortController | null
+
+  // Positional on purpose: this runs once per request and an options object would be one more allocation.
+  constructor(raw: IncomingMessage, response: ServerResponse, id: string, routePath: string | null, params: Record<string, unknown>,
+    query: Record<string, unknown>, routeConfig: Record<string, unknown>, log: Logger) {
+    this.id = id
+    this.raw = raw
+    this.method = raw.method as string
+    this.url = raw.url as string
+    this.routePath = routePath
+    this.params = params
+    this.query = query
+    this.body = undefined
+    this.headerValues = null
+    this.validationError = null
+    this.log = log
+    this.routeConfig = routeConfig
+    this.payloadStream = null
+    this.abortSeen = false
+    this.response = response
+    this.abortController = null
+  }
+
+  /**
+   * True once the client went away before the reply was written. Read from the response itself,
+   * so it holds on every route, not only on those with onResponse or onRequestAbort hooks.
+   */
+  get aborted(): boolean {
+    return this.abortSeen || (this.response.destroyed && !this.response.writableFinished)
+  }
+
+  set aborted(value: boolean) {
+    this.abortSeen = value
+  }
+
+  /** Aborts when the client goes away or handlerTimeout answers; see abort-signal.ts. */
+  get signal(): AbortSignal {
+    return requestSignal(this)
+  }
+
+  get headers(): Record<string, unknown> {
+    if (this.headerValues === null) this.headerValues = this.raw.headers as Record<string, unknown>
+    return this.headerValues
+  }
+
+  /** Header validation with coercion or defaults replaces the object with its validated copy. */
+  set headers(value: Record<string, unknown>) {
+    this.headerValues = value
+  }
+}
+
+/**
+ * The names a request decorator may not take: the request's own fields and members, read from
+ * an instance (every field is assigned in the constructor, so a probe has them all).
+ */
+export const reservedRequestNames: ReadonlySet<string> = memberNames(
+  new RequestImpl({ method: 'GET', url: '/' } as IncomingMessage, {} as ServerResponse, '', null, {}, {}, {}, {} as Logger))

@@ -1,0 +1,188 @@
+import type { Readable } from 'node:stream'
+import { FrameworkError } from '../errors/framework-error'
+import { handleError } from './error-reply'
+import { runPayloadHooks } from './hook-runner'
+import { endDeadline } from './handler-timeout'
+import type { ReplyImpl } from './reply'
+import { accept, commit, isWritten, reopen, uncommit, writeHead } from './reply-state'
+import { pickSerializer } from '../schemas'
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+const TEXT_TYPE = 'text/plain; charset=utf-8'
+const BINARY_TYPE = 'application/octet-stream'
+
+function isStream(payload: object): payload is Readable {
+  return typeof (payload as { pipe?: unknown }).pipe === 'function'
+}
+
+/**
+ * reply.send(): Errors go to the error handlers; strings, Buffers and streams are sent as they
+ * are; anything else is JSON through preSerialization, then the reply's serializer, the route's
+ * response schema for the status, or JSON.stringify. Every payload then passes onSend.
+ */
+export function sendReply(reply: ReplyImpl, payload: unknown): void {
+  if (reply.inOnError) {
+    // Fastify refuses it too (FST_ERR_SEND_INSIDE_ONERR): onError observes, the error reply goes on.
+    reply.request.log.error({ reqId: reply.request.id, err: new FrameworkError('ENC_ERR_REPLY_SEND_INSIDE_ON_ERROR',
+      `${reply.request.method} ${reply.route.path ?? reply.request.url}: reply.send() inside an onError hook is refused. Answer from an error handler (setErrorHandler) instead.`) },
+    'reply.send() inside an onError hook; ignored')
+    return
+  }
+  if (reply.sent) {
+    reply.request.log.warn({ reqId: reply.request.id, code: 'ENC_ERR_REPLY_ALREADY_SENT' }, 'reply.send() was called after the reply was sent; ignored')
+    return
+  }
+  if (payload instanceof Error && !reply.errorPayload) { handleError(reply, payload); return }
+  accept(reply)
+  const headers = reply.headerMap
+  if (payload === undefined || typeof payload === 'string') {
+    if (payload !== undefined) {
+      const type = headers['content-type']
+      if (type === undefined) headers['content-type'] = TEXT_TYPE
+      else if (typeof type === 'string') headers['content-type'] = withJsonCharset(type)
+    }
+    onSendStage(reply, payload)
+    return
+  }
+  if (typeof payload === 'object' && payload !== null && (Buffer.isBuffer(payload) || isStream(payload))) {
+    if (headers['content-type'] === undefined) headers['content-type'] = BINARY_TYPE
+    onSendStage(reply, payload)
+    return
+  }
+  const type = headers['content-type']
+  if (type !== undefined && reply.customSerializer === null) {
+    // An object is JSON; sent with another type it would be mislabelled (Fastify 3 refuses it too).
+    if (typeof type !== 'string' || !type.includes('json')) {
+      reopen(reply)
+      handleError(reply, new FrameworkError('ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE',
+        `${reply.request.method} ${reply.route.path ?? reply.request.url}: an object was sent with content type '${String(type)}'. Send a string or Buffer for that type, set reply.serializer(), or use a JSON type.`,
+        { statusCode: 500 }))
+      return
+    }
+    headers['content-type'] = withJsonCharset(type)
+  }
+  const route = reply.route
+  if (route.preSerialization !== null && !reply.errorPayload) {
+    runPayloadHooks(route.preSerialization, reply.request, reply, payload, (p) => serializeStage(reply, p), (e) => failSend(reply, e))
+  } else {
+    serializeStage(reply, payload)
+  }
+}
+
+function serializeStage(reply: ReplyImpl, payload: unknown): void {
+  let text: unknown
+  try {
+    if (reply.customSerializer !== null) {
+      text = reply.customSerializer(payload)
+    } else {
+      const serialize = reply.route.serializers === null ? null : pickSerializer(reply.route.serializers, reply.statusCode)
+      text = serialize === null ? JSON.stringify(payload) : serialize(payload)
+    }
+  } catch (error) {
+    failSend(reply, serializationError(reply, error))
+    return
+  }
+  if (typeof text !== 'string') {
+    failSend(reply, serializationError(reply, new TypeError(`the serializer returned ${typeof text}, not a string`)))
+    return
+  }
+  // reply.serializer() output is whatever its author made it: no JSON type is implied (Fastify).
+  if (reply.headerMap['content-type'] === undefined && reply.customSerializer === null) reply.headerMap['content-type'] = JSON_TYPE
+  onSendStage(reply, text)
+}
+
+function serializationError(reply: ReplyImpl, cause: unknown): FrameworkError {
+  const message = cause instanceof Error ? cause.message : String(cause)
+  const error = new FrameworkError('ENC_ERR_REPLY_SERIALIZATION',
+    `${reply.request.method} ${reply.route.path ?? reply.request.url}: the ${reply.statusCode} response could not be serialized: ${message}`,
+    { statusCode: 500, cause })
+  // Which response failed, for error handlers (Fastify 4's error.serialization).
+  Object.defineProperty(error, 'serialization', { value: { method: reply.request.method, url: reply.route.path ?? reply.request.url, statusCode: reply.statusCode }, enumerable: false })
+  return error
+}
+
+/** `application/json` (and `+json` types) get `; charset=utf-8` when they name no charset, as Fastify does. */
+function withJsonCharset(type: string): string {
+  return type.includes('json') && !type.includes('charset') ? `${type}; charset=utf-8` : type
+}
+
+function onSendStage(reply: ReplyImpl, payload: unknown): void {
+  const hooks = reply.route.onSend
+  if (hooks === null) { write(reply, payload); return }
+  runPayloadHooks(hooks, reply.request, reply, payload, (p) => write(reply, p), (e) => failSend(reply, e))
+}
+
+/** A failure after send() was accepted: reopen the reply so that the error handlers can answer. */
+function failSend(reply: ReplyImpl, error: unknown): void {
+  // The handler timeout already answered while this payload was in the hooks: nothing to reopen.
+  if (isWritten(reply)) {
+    reply.request.log.error({ reqId: reply.request.id, err: error }, 'sending a reply failed after the reply was written')
+    return
+  }
+  reopen(reply)
+  handleError(reply, error)
+}
+
+/** A failure inside write() itself, after it marked the reply written: the same, reopened. */
+function failWrite(reply: ReplyImpl, error: unknown): void {
+  uncommit(reply)
+  failSend(reply, error)
+}
+
+function write(reply: ReplyImpl, payload: unknown): void {
+  const res = reply.raw
+  // A payload that arrives after the handler timeout wrote its 503 past the hooks is dropped.
+  if (!commit(reply)) { discard(payload); return }
+  endDeadline(reply)
+  // The client is gone: nothing to write, but a stream payload (a file, say) must still be closed.
+  if (res.destroyed) { discard(payload); return }
+  const headers = reply.headerMap
+  if (payload === undefined || payload === null) {
+    if (reply.statusCode !== 204 && reply.statusCode !== 304) headers['content-length'] = '0'
+    if (writeHeadOrFail(reply)) res.end()
+    return
+  }
+  if (typeof payload === 'string') {
+    headers['content-length'] = String(Buffer.byteLength(payload))
+  } else if (Buffer.isBuffer(payload)) {
+    headers['content-length'] = String(payload.length)
+  } else if (typeof payload === 'object' && isStream(payload)) {
+    writeStream(reply, payload)
+    return
+  } else {
+    failWrite(reply, new FrameworkError('ENC_ERR_REPLY_SERIALIZATION', 'an onSend hook returned a payload that is not a string, Buffer or stream', { statusCode: 500 }))
+    return
+  }
+  if (writeHeadOrFail(reply)) res.end(payload)
+}
+
+/** Node refuses some header values (a newline, say) by throwing: that is an error reply too. */
+function writeHeadOrFail(reply: ReplyImpl): boolean {
+  try {
+    writeHead(reply)
+    return true
+  } catch (error) {
+    failWrite(reply, new FrameworkError('ENC_ERR_REPLY_INVALID_HEADER',
+      `${reply.request.method} ${reply.route.path ?? reply.request.url}: a reply header was refused: ${error instanceof Error ? error.message : String(error)}`,
+      { statusCode: 500, cause: error }))
+    return false
+  }
+}
+
+function writeStream(reply: ReplyImpl, stream: Readable): void {
+  const res = reply.raw
+  // Once headers are out a failure can no longer become an error reply: the honest signal to
+  // the client is a connection closed before the end of the body.
+  stream.once('error', (error) => {
+    reply.request.log.error({ reqId: reply.request.id, err: error }, 'the response stream failed')
+    if (res.headersSent) res.destroy()
+    else failWrite(reply, error)
+  })
+  if (!writeHeadOrFail(reply)) { stream.destroy(); return }
+  res.once('close', () => { if (!stream.destroyed) stream.destroy() })
+  stream.pipe(res)
+}
+
+function discard(payload: unknown): void {
+  if (typeof payload === 'object' && payload !== null && isStream(payload) && typeof payload.destroy === 'function') payload.destroy()
+}

@@ -1,0 +1,103 @@
+import type { IncomingMessage } from 'node:http'
+import type { CompiledRoute } from './compiled-route'
+import type { Router } from './router'
+import type { Logger } from '../types'
+import type { ServerLimits } from '../shared/server-options'
+import type { Deadlines, DeadlineList } from './deadlines'
+
+const REQUEST_ID_PATTERN = /^[\w.:@/+=-]{1,128}$/
+
+/** The answers for requests no declared route takes; compiled at boot (boot/compile.ts). */
+export interface FallbackRoutes {
+  /** Not-found routes by prefix, longest first; the last one is the root's. */
+  readonly notFound: ReadonlyArray<{ readonly prefix: string; readonly route: CompiledRoute }>
+  readonly badUrl: CompiledRoute
+  readonly methodNotAllowed: CompiledRoute
+}
+
+export interface ServeContextInit {
+  readonly log: Logger
+  readonly limits: ServerLimits
+  readonly router: Router
+  readonly parseQuery: (url: string) => Record<string, unknown>
+  readonly deadlines: Deadlines
+  readonly handlerDeadline: DeadlineList | null
+  readonly bodyDeadline: DeadlineList | null
+  readonly genReqId?: (raw: IncomingMessage) => string
+  readonly requestIdHeader?: string | false
+}
+
+/**
+ * Everything the request path reads besides its compiled route, one per server, carried by
+ * every compiled route (`route.serve`). Built by the composition root, filled in by boot
+ * (router, fallbacks, methods). It holds no declare-phase object: the serve path never sees a
+ * ScopeImpl, only the opaque `this` its handlers and hooks are called with.
+ */
+export class ServeContext {
+  readonly log: Logger
+  /** Every limit and timeout, defaults applied and checked (shared/server-options.ts). */
+  readonly limits: ServerLimits
+  readonly router: Router
+  readonly parseQuery: (url: string) => Record<string, unknown>
+  /** The sweeper behind both request timeouts, and their lists (null when the timeout is off). */
+  readonly deadlines: Deadlines
+  readonly handlerDeadline: DeadlineList | null
+  readonly bodyDeadline: DeadlineList | null
+  /** The methods that have at least one route, for 405's Allow header. */
+  readonly methods = new Set<string>()
+  fallbacks: FallbackRoutes | null = null
+  /** Set by close(): responses written from then on close their connection (reply.ts writeHead). */
+  closing = false
+  #counter = 0
+  readonly #idHeader: string | null
+
+  constructor(init: ServeContextInit) {
+    this.log = init.log
+    this.limits = init.limits
+    this.router = init.router
+    this.parseQuery = init.parseQuery
+    this.deadlines = init.deadlines
+    this.handlerDeadline = init.handlerDeadline
+    this.bodyDeadline = init.bodyDeadline
+    this.#idHeader = typeof init.requestIdHeader === 'string' ? init.requestIdHeader.toLowerCase() : null
+    if (init.genReqId !== undefined) this.genReqId = init.genReqId
+  }
+
+  /**
+   * Request ids come from the server. Taking one from a client header is opt-in
+   * (`requestIdHeader`), and even then only a short, plain token is accepted: a client must
+   * not be able to write arbitrary text into the logs.
+   */
+  genReqId = (raw: IncomingMessage): string => {
+    if (this.#idHeader !== null) {
+      const sent = raw.headers[this.#idHeader]
+      if (typeof sent === 'string' && REQUEST_ID_PATTERN.test(sent)) return sent
+    }
+    return `req-${(++this.#counter).toString(36)}`
+  }
+
+  /** The route that answers when the router has none: bad URL, wrong method, or not found. */
+  notFoundRoute(raw: IncomingMessage, badUrl: boolean): CompiledRoute {
+    const fallbacks = this.fallbacks as FallbackRoutes
+    if (badUrl) return fallbacks.badUrl
+    const url = raw.url as string
+    if (this.allowedMethods(url).length > 0) return fallbacks.methodNotAllowed
+    const q = url.indexOf('?')
+    const path = q === -1 ? url : url.slice(0, q)
+    for (const entry of fallbacks.notFound) {
+      const { prefix } = entry
+      if (prefix === '' || path === prefix || (path.startsWith(prefix) && path.charCodeAt(prefix.length) === 47)) return entry.route
+    }
+    return fallbacks.notFound[fallbacks.notFound.length - 1].route
+  }
+
+  /** The methods that do have a route for this URL (for 405 and its Allow header). */
+  allowedMethods(url: string): string[] {
+    const allowed: string[] = []
+    for (const method of this.methods) {
+      const match = this.router.find(method, url)
+      if (match !== null && match.store !== null) allowed.push(method)
+    }
+    return allowed
+  }
+}

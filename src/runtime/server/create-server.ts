@@ -1,0 +1,85 @@
+import { createServer as createHttpServer } from 'node:http'
+import type { Socket } from 'node:net'
+import { DeclareContext } from '../declare/declare-context'
+import { ScopeImpl } from '../declare/scope'
+import { SchemaCompilers } from '../schemas'
+import { ServeContext } from '../serve/serve-context'
+import { handleRequest } from '../serve/pipeline'
+import { answerClientError } from '../serve/client-error'
+import { createRouter, queryParser } from '../serve/router'
+import { Deadlines } from '../serve/deadlines'
+import { onHandlerExpired } from '../serve/handler-timeout'
+import { onBodyExpired } from '../serve/body/read-body'
+import { jsonParser, textParser } from '../serve/body/json-parser'
+import { reservedRequestNames } from '../serve/request'
+import { reservedReplyNames } from '../serve/reply'
+import { connectionsCheckingInterval, resolveLimits } from '../shared/server-options'
+import { checkServerOptions } from '../declare/option-checks'
+import { resolveLogger } from './logger'
+import { ServerLifecycle } from './lifecycle'
+import type { Scope, ServerOptions } from '../types'
+
+/**
+ * Creates a server and returns its root scope (spec §4.2: every operation is on a scope).
+ * The composition root: the one place that knows every phase. It builds the serve context
+ * (limits, deadlines and their callbacks, router), the HTTP server, the declare context and
+ * the root scope, and the lifecycle the root scope's ready/listen/close/inject forward to.
+ *
+ * @example
+ * const app = createServer({ validator: { customOptions: { coerceTypes: 'array' } } })
+ * app.get('/hello', { schema: { querystring: { name: { type: 'string' } } } }, (request) => ({ hi: request.query.name }))
+ * await app.listen({ port: 3000 })
+ */
+export function createServer(given: ServerOptions = {}): Scope {
+  // Unknown options are refused with a "did you mean"; Fastify's `ajv` becomes `validator`.
+  const options = checkServerOptions(given)
+  const log = resolveLogger(options.logger)
+  const limits = resolveLimits(options)
+  const deadlines = new Deadlines([limits.handlerTimeout, limits.bodyTimeout], log)
+  const schemaCompilers = new SchemaCompilers({ validator: options.validator, schemaController: options.schemaController })
+  const parse = queryParser(limits.maxQueryKeys)
+  const serve = new ServeContext({
+    log,
+    limits,
+    router: createRouter({ maxQueryKeys: limits.maxQueryKeys }),
+    parseQuery: (url) => { const q = url.indexOf('?'); return q === -1 ? {} : parse(url.slice(q + 1)) },
+    deadlines,
+    handlerDeadline: limits.handlerTimeout > 0 ? deadlines.list(limits.handlerTimeout, onHandlerExpired) : null,
+    bodyDeadline: limits.bodyTimeout > 0 ? deadlines.list(limits.bodyTimeout, onBodyExpired) : null,
+    genReqId: options.genReqId,
+    requestIdHeader: options.requestIdHeader,
+  })
+  const http = createHttpServer({
+    headersTimeout: limits.headersTimeout,
+    requestTimeout: limits.requestTimeout,
+    keepAliveTimeout: limits.keepAliveTimeout,
+    connectionsCheckingInterval: connectionsCheckingInterval(limits),
+  }, (req, res) => handleRequest(serve, req, res))
+  http.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket))
+  // Per connection, not per request: Node's closeIdleConnections() leaves alone a connection that
+  // has not sent a request yet, and close() must not wait closeTimeout for those (lifecycle.ts).
+  const sockets = new Set<Socket>()
+  http.on('connection', (socket: Socket) => {
+    sockets.add(socket)
+    socket.once('close', () => sockets.delete(socket))
+  })
+  const lifecycle = new ServerLifecycle({ http, serve, sockets })
+  const declared = new DeclareContext({
+    log,
+    server: http,
+    defaultParsers: new Map([['application/json', jsonParser(limits.maxJsonDepth)], ['text/plain', textParser]]),
+    reservedNames: { request: reservedRequestNames, reply: reservedReplyNames },
+    facade: lifecycle,
+  })
+  const rootScope = new ScopeImpl({ context: declared, parent: null, name: options.name ?? 'root', prefix: '' })
+  lifecycle.attach({
+    declared,
+    rootScope,
+    serve,
+    schemaCompilers,
+    schemaErrorFormatter: options.schemaErrorFormatter,
+    pluginTimeout: limits.pluginTimeout,
+    resolutions: new Map(),
+  })
+  return rootScope
+}

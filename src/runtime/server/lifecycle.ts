@@ -1,0 +1,122 @@
+import type { AddressInfo, Socket } from 'node:net'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import lightMyRequest from 'light-my-request'
+import { FrameworkError } from '../errors/framework-error'
+import { bootServer } from '../boot/boot'
+import { allScopes } from '../boot/all-scopes'
+import { callLifecycleHook } from '../boot/lifecycle-hook'
+import type { BootContext } from '../boot/boot-context'
+import type { ServerFacade } from '../declare/declare-context'
+import { handleRequest } from '../serve/pipeline'
+import type { ServeContext } from '../serve/serve-context'
+import type { InjectOptions, InjectResponse, ListenOptions } from '../types'
+
+export interface ServerLifecycleInit {
+  readonly http: Server
+  readonly serve: ServeContext
+  /** Open connections, so close() can end those that never sent a byte. */
+  readonly sockets: ReadonlySet<Socket>
+}
+
+/**
+ * ready / listen / close / inject of one server: what the root scope's methods forward to
+ * (declare/declare-context.ts ServerFacade). Boot runs once, whoever asks first; close runs
+ * once, however often it is called.
+ */
+export class ServerLifecycle implements ServerFacade {
+  readonly #http: Server
+  readonly #serve: ServeContext
+  readonly #sockets: ReadonlySet<Socket>
+  #boot: BootContext | null = null
+  #ready: Promise<void> | null = null
+  #closed: Promise<void> | null = null
+
+  constructor(init: ServerLifecycleInit) {
+    this.#http = init.http
+    this.#serve = init.serve
+    this.#sockets = init.sockets
+  }
+
+  /** Second step of the composition root: the boot context needs the root scope, which needs this facade. */
+  attach(boot: BootContext): void {
+    this.#boot = boot
+  }
+
+  ready(): Promise<void> {
+    if (this.#ready === null) this.#ready = bootServer(this.#bootContext())
+    return this.#ready
+  }
+
+  /** Spec §9: `listen(port, host?)` (the release line) and `listen({ port, host })` (the development line). */
+  async listen(portOrOptions?: number | ListenOptions, hostArg?: string): Promise<string> {
+    const options: ListenOptions = typeof portOrOptions === 'object' && portOrOptions !== null ? portOrOptions : { port: portOrOptions, host: hostArg }
+    await this.ready()
+    const server = this.#http
+    if (server.listening) throw new FrameworkError('ENC_ERR_SERVER_LISTENING', `listen() in ${this.#bootContext().rootScope.path}: the server is already listening. Call close() first.`)
+    const host = options.host ?? '127.0.0.1'
+    await new Promise<void>((resolve, reject) => {
+      const onError = (error: Error): void => { server.removeListener('listening', onListening); reject(error) }
+      const onListening = (): void => { server.removeListener('error', onError); resolve() }
+      server.once('error', onError)
+      server.once('listening', onListening)
+      server.listen(options.port ?? 0, host)
+    })
+    const address = server.address() as AddressInfo
+    const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address
+    this.#serve.log.info({ address: `http://${shown}:${address.port}` }, 'server listening')
+    return `http://${shown}:${address.port}`
+  }
+
+  /**
+   * Stops accepting at once, closes idle keep-alive sockets and connections that have not sent a
+   * byte, lets in-flight requests finish, and force-closes what is still open after `closeTimeout`. Then runs onClose hooks, deepest
+   * scopes first (a plugin closes before what it depends on).
+   */
+  close(): Promise<void> {
+    if (this.#closed === null) this.#closed = this.#close()
+    return this.#closed
+  }
+
+  async #close(): Promise<void> {
+    const server = this.#http
+    const serve = this.#serve
+    serve.closing = true
+    if (server.listening) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => server.closeAllConnections(), serve.limits.closeTimeout)
+        timer.unref()
+        server.close(() => { clearTimeout(timer); resolve() })
+        server.closeIdleConnections()
+        // Connected but silent: no request to finish, so nothing to wait for. Node counts these
+        // as busy (its parser is waiting for a first request), so closeIdleConnections() keeps
+        // them and close() would wait for closeTimeout or headersTimeout. A connection that has
+        // sent part of a request is left to finish it (or to time out).
+        for (const socket of this.#sockets) if (socket.bytesRead === 0) socket.destroy()
+      })
+    }
+    if (this.#ready === null) return
+    await this.#ready.catch(() => undefined)
+    const boot = this.#bootContext()
+    for (const scope of allScopes(boot.rootScope).reverse()) {
+      for (const hook of scope.hooks.own('onClose')) {
+        await callLifecycleHook(hook.fn, hook.scope, [hook.scope], hook.callback, serve.limits.pluginTimeout, `onClose hook in ${scope.path}`)
+          .catch((error: unknown) => serve.log.error({ err: error }, `onClose hook in ${scope.path} failed`))
+      }
+    }
+  }
+
+  /** An in-process request: the full pipeline, no socket. Boots the server first. */
+  async inject(options: InjectOptions | string): Promise<InjectResponse> {
+    await this.ready()
+    const serve = this.#serve
+    const dispatch = (req: IncomingMessage, res: ServerResponse): void => handleRequest(serve, req, res)
+    const request = typeof options === 'string' ? { url: options, method: 'GET' } : options
+    const response = await lightMyRequest(dispatch, request as never)
+    return response as unknown as InjectResponse
+  }
+
+  #bootContext(): BootContext {
+    if (this.#boot === null) throw new Error('ServerLifecycle used before attach(): a bug in server/create-server.ts')
+    return this.#boot
+  }
+}

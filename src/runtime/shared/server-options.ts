@@ -1,0 +1,88 @@
+import { FrameworkError } from '../errors/framework-error'
+import type { ServerOptions } from '../types'
+
+/** The numeric limits and timeouts of one server, defaults applied and checked once in createServer(). */
+export interface ServerLimits {
+  readonly bodyLimit: number
+  readonly maxParamLength: number
+  readonly maxQueryKeys: number
+  readonly maxJsonDepth: number
+  readonly pluginTimeout: number
+  readonly closeTimeout: number
+  readonly headersTimeout: number
+  readonly requestTimeout: number
+  readonly keepAliveTimeout: number
+  readonly bodyTimeout: number
+  readonly handlerTimeout: number
+}
+
+type LimitName = keyof ServerLimits
+
+/**
+ * Defaults, in bytes, counts or milliseconds. Every timeout is on by default: a server that
+ * waits forever for a slow client or a stuck handler is one a few sockets can take down.
+ * A timeout of 0 turns it off.
+ */
+export const defaultLimits: ServerLimits = {
+  bodyLimit: 1024 * 1024,
+  maxParamLength: 100,
+  maxQueryKeys: 1000,
+  maxJsonDepth: 1000,
+  pluginTimeout: 10_000,
+  closeTimeout: 10_000,
+  headersTimeout: 30_000,
+  requestTimeout: 120_000,
+  keepAliveTimeout: 5_000,
+  bodyTimeout: 60_000,
+  handlerTimeout: 60_000,
+}
+
+/** Limits where 0 would refuse every request (or every key): they must be at least 1. */
+const positive: ReadonlySet<LimitName> = new Set<LimitName>(['bodyLimit', 'maxParamLength', 'maxQueryKeys', 'maxJsonDepth'])
+
+/**
+ * Applies the defaults and refuses values that would silently misbehave: a negative or
+ * fractional timeout, `NaN` from an unset environment variable, a headers timeout longer than
+ * the whole-request timeout (Node would throw an uncoded RangeError for it).
+ */
+export function resolveLimits(options: ServerOptions): ServerLimits {
+  const out = { ...defaultLimits }
+  for (const name of Object.keys(defaultLimits) as LimitName[]) {
+    const value = (options as Record<string, unknown>)[name]
+    if (value === undefined) continue
+    const min = positive.has(name) ? 1 : 0
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
+      throw new FrameworkError('ENC_ERR_SERVER_INVALID_OPTION',
+        `createServer({ ${name}: ${describe(value)} }): ${name} must be an integer >= ${min}${min === 0 ? ' (0 turns it off)' : ''}. Omit it for the default, ${defaultLimits[name]}.`)
+    }
+    out[name] = value
+  }
+  if (out.requestTimeout > 0 && out.headersTimeout > out.requestTimeout) {
+    throw new FrameworkError('ENC_ERR_SERVER_INVALID_OPTION',
+      `createServer(): headersTimeout (${out.headersTimeout}) is longer than requestTimeout (${out.requestTimeout}), which covers the headers too. Lower headersTimeout or raise requestTimeout.`)
+  }
+  return out
+}
+
+/**
+ * How often a sweep checks a set of timeouts: a quarter of the shortest one that is on, between
+ * 10 ms and 1 s. A timeout then fires at most a quarter of its value (and at most 1 s) late, for
+ * one cheap pass over what is pending. `whenOff` when every timeout is 0.
+ */
+export function sweepInterval(timeoutsMs: readonly number[], whenOff: number): number {
+  const enabled = timeoutsMs.filter((ms) => ms > 0)
+  if (enabled.length === 0) return whenOff
+  return Math.min(1000, Math.max(10, Math.floor(Math.min(...enabled) / 4)))
+}
+
+/**
+ * How often Node checks for expired headers and request timeouts. Node's default is 30 s, so
+ * without this a 200 ms headersTimeout would fire up to 30 s late.
+ */
+export function connectionsCheckingInterval(limits: ServerLimits): number {
+  return sweepInterval([limits.headersTimeout, limits.requestTimeout], 30_000)
+}
+
+function describe(value: unknown): string {
+  return typeof value === 'string' ? `'${value}'` : String(value)
+}

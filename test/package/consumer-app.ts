@@ -1,0 +1,43 @@
+// The temporary app the pack test installs the tarball into: the README's "Getting started"
+// section, file by file (its blocks with a path: tsconfig.json, src/*.ts, test/*.ts, the scripts
+// of package.json), plus a probe that the package's types are real. Compiled by the app's own
+// TypeScript against the installed package, so nothing here may reach into the repository.
+import { extractBlocks } from '../docs/code-blocks'
+
+/** The files of README.md's "Getting started" section, by path. */
+export function gettingStartedFiles(readme: string): Map<string, string> {
+  const start = readme.indexOf('## Getting started')
+  if (start < 0) throw new Error('README.md has no "## Getting started" section')
+  const end = readme.indexOf('\n## ', start + 1)
+  const section = readme.slice(start, end < 0 ? undefined : end)
+  return new Map(extractBlocks('README.md', section).filter((b) => b.path !== null).map((b) => [b.path!, b.code] as const))
+}
+
+/** The app's package.json: the section's scripts, the tarball, and the versions this repository is tested with. */
+export function consumerPackageJson(scripts: Record<string, string>, tarball: string, versions: Record<string, string>): string {
+  const pick = (names: string[]): Record<string, string> => Object.fromEntries(names.map((name) => [name, versions[name]]))
+  return JSON.stringify({
+    name: 'enclave-consumer',
+    version: '1.0.0',
+    private: true,
+    scripts,
+    dependencies: { enclave: `file:${tarball}`, ...pick(['tsyringe', 'reflect-metadata']) },
+    devDependencies: pick(['typescript', '@types/node', 'mocha', '@types/mocha', 'supertest', '@types/supertest']),
+  }, null, 2)
+}
+
+/** Never called: only compiled, to show that the installed types are real (an `any` would not error). */
+export const typesProbe = `
+import { createApp } from 'enclave'
+
+export function typesAreChecked(): void {
+  // @ts-expect-error createApp() takes a module class
+  void createApp('AppModule')
+}
+`
+
+/** Loaded with import: the exports map and Node's named-export detection for our CommonJS build. */
+export const esmProbe = `
+import { createApp, injectable, Module, errorCodeTable } from 'enclave'
+console.log(JSON.stringify([typeof createApp, typeof injectable, typeof Module, Array.isArray(errorCodeTable)]))
+`

@@ -1,0 +1,162 @@
+// The package as a team consumes it: `npm pack` of a clean copy of the project (no dist/, so the
+// prepare script must build it), the tarball installed into a new app made of the README's
+// "Getting started" files (its own strict tsconfig, a module, controller and injected provider, a
+// test), compiled by the app's TypeScript against the installed types, its test run, the app
+// booted in its own process and asked over HTTP. Every child process is bounded in time, the
+// server is stopped by its pid, and the temporary directories are removed.
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { get } from 'node:http'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { promisify } from 'node:util'
+import { expect } from 'chai'
+import { consumerPackageJson, esmProbe, gettingStartedFiles, typesProbe } from './consumer-app'
+
+const repo = join(__dirname, '..', '..', '..')
+const execFileAsync = promisify(execFile)
+
+/** What a parent `npm test` exports that would make a nested npm treat the repository as its project. */
+const inheritedNpmVariables = /^npm_(package_|lifecycle_|command$|config_local_prefix$|config_call$)/i
+
+async function run(command: string, args: readonly string[], cwd: string, timeout: number): Promise<{ stdout: string; stderr: string }> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !inheritedNpmVariables.test(name)))
+  try {
+    return await execFileAsync(command, args, { cwd, env, timeout, maxBuffer: 32 * 1024 * 1024, killSignal: 'SIGKILL' })
+  } catch (error) {
+    const failed = error as Error & { stdout?: string; stderr?: string }
+    throw new Error(`${command} ${args.join(' ')} in ${cwd} failed: ${failed.message}\n${failed.stdout ?? ''}\n${failed.stderr ?? ''}`)
+  }
+}
+
+interface PackResult { filename: string; size: number; entryCount: number; files: { path: string }[] }
+
+/** GET over real HTTP; resolves status and parsed body. */
+function getJson(url: string): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const req = get(url, (res) => {
+      let text = ''
+      res.setEncoding('utf8').on('data', (chunk: string) => { text += chunk }).on('end', () => {
+        try { resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }) } catch (error) { reject(error) }
+      })
+    })
+    req.setTimeout(10_000, () => req.destroy(new Error(`GET ${url} timed out`)))
+    req.on('error', reject)
+  })
+}
+
+/** Starts the compiled app and resolves with the address it prints, or rejects if it exits or stays silent. */
+function startServer(app: string, script: string): Promise<{ child: ChildProcess; address: string }> {
+  expect(script, 'the start script runs node directly').to.match(/^node \S+$/)
+  const child = spawn(process.execPath, [script.slice('node '.length)], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PORT: '0' } })
+  return new Promise((resolve, reject) => {
+    let output = ''
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`the app printed no address within 20 s:\n${output}`)) }, 20_000)
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString()
+      const match = /listening on (http:\/\/\S+)/.exec(output)
+      if (match !== null) { clearTimeout(timer); resolve({ child, address: match[1] }) }
+    }
+    child.stdout.on('data', onData)
+    child.stderr.on('data', onData)
+    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`the app exited with ${code}:\n${output}`)) })
+  })
+}
+
+/** SIGTERM, then SIGKILL after 5 s; resolves the exit code (null when it had to be killed). */
+function stop(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode)
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000)
+    child.once('exit', (code) => { clearTimeout(timer); resolve(code) })
+    child.kill('SIGTERM')
+  })
+}
+
+describe('package: npm pack, installed into a strict TypeScript app', function () {
+  this.timeout(240_000)
+  const manifest = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
+    version: string; dependencies: Record<string, string>; devDependencies: Record<string, string>; peerDependencies: Record<string, string>
+  }
+  let work = ''
+  let pack: PackResult
+  let server: ChildProcess | null = null
+  let scripts: Record<string, string> = {}
+  const app = (): string => join(work, 'app')
+
+  before(async function () {
+    work = mkdtempSync(join(tmpdir(), 'enclave-pack-'))
+    // A clean clone: sources and configs only. node_modules is the repository's, for the build tools.
+    const clone = join(work, 'clone')
+    for (const file of ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'LICENSE']) {
+      cpSync(join(repo, file), join(clone, file))
+    }
+    cpSync(join(repo, 'src'), join(clone, 'src'), { recursive: true })
+    symlinkSync(join(repo, 'node_modules'), join(clone, 'node_modules'), 'dir')
+    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], clone, 120_000)
+    pack = (JSON.parse(stdout) as PackResult[])[0]
+  })
+
+  after(async () => {
+    if (server !== null) await stop(server)
+    if (work !== '') rmSync(work, { recursive: true, force: true })
+  })
+
+  it('builds on pack and ships only the built src (JS and .d.ts), README, LICENSE and package.json', () => {
+    const paths = pack.files.map((f) => f.path)
+    expect(paths).to.include.members(['package.json', 'README.md', 'LICENSE', 'dist/src/index.js', 'dist/src/index.d.ts'])
+    const others = paths.filter((p) => !['package.json', 'README.md', 'LICENSE'].includes(p))
+    expect(others.filter((p) => !/^dist\/src\/.+\.(js|d\.ts)$/.test(p)), 'files outside dist/src or not JS/.d.ts').to.deep.equal([])
+    expect(pack.entryCount).to.equal(paths.length)
+    // The figures reported in the package note; printed so a change in size is visible in CI logs.
+    console.log(`      tarball: ${pack.entryCount} files, ${(pack.size / 1024).toFixed(1)} kB packed`)
+  })
+
+  it('installs with one tsyringe (a peer dependency) and without engine warnings on this Node', async () => {
+    const files = gettingStartedFiles(readFileSync(join(repo, 'README.md'), 'utf8'))
+    expect([...files.keys()]).to.include.members(['tsconfig.json', 'package.json', 'src/main.ts', 'src/app-module.ts', 'test/greetings.test.ts'])
+    scripts = (JSON.parse(files.get('package.json')!) as { scripts: Record<string, string> }).scripts
+    files.delete('package.json')
+    files.set('src/types-probe.ts', typesProbe)
+    for (const [file, text] of files) {
+      mkdirSync(dirname(join(app(), file)), { recursive: true })
+      writeFileSync(join(app(), file), text)
+    }
+    const versions = { ...manifest.dependencies, ...manifest.devDependencies }
+    writeFileSync(join(app(), 'package.json'), consumerPackageJson(scripts, join(work, pack.filename), versions))
+    const { stdout, stderr } = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], app(), 180_000)
+    expect(`${stdout}\n${stderr}`).to.not.contain('EBADENGINE')
+    expect(existsSync(join(app(), 'node_modules', 'enclave', 'dist', 'src', 'index.js'))).to.equal(true)
+    expect(existsSync(join(app(), 'node_modules', 'tsyringe', 'package.json'))).to.equal(true)
+    expect(existsSync(join(app(), 'node_modules', 'enclave', 'node_modules', 'tsyringe')), 'enclave brought its own tsyringe').to.equal(false)
+    const installed = JSON.parse(readFileSync(join(app(), 'node_modules', 'enclave', 'package.json'), 'utf8')) as { peerDependencies?: object }
+    expect(installed.peerDependencies).to.have.property('tsyringe')
+  })
+
+  it("compiles the Getting started files with the app's strict tsconfig and passes their test (npm test)", async () => {
+    expect(existsSync(join(app(), 'node_modules', '.bin', 'tsc')), 'the install step ran').to.equal(true)
+    const { stdout } = await run('npm', ['test'], app(), 150_000)
+    expect(stdout).to.match(/\b2 passing\b/)
+    expect(stdout).to.not.match(/\bfailing\b/)
+    expect(existsSync(join(app(), 'dist', 'src', 'main.js'))).to.equal(true)
+  })
+
+  it('boots with the start script, answers over HTTP and exits cleanly on SIGTERM', async () => {
+    expect(existsSync(join(app(), 'dist', 'src', 'main.js')), 'the compile step ran').to.equal(true)
+    const started = await startServer(app(), scripts.start)
+    server = started.child
+    expect(await getJson(`${started.address}/greetings/ada`)).to.deep.equal({ status: 200, body: { message: 'hello ada, it is noon' } })
+    const invalid = await getJson(`${started.address}/greetings/a`)
+    expect(invalid.status).to.equal(400)
+    expect(invalid.body).to.include({ statusCode: 400, error: 'Bad Request' })
+    expect(await stop(started.child), 'exit code after close()').to.equal(0)
+    server = null
+  })
+
+  it('loads from an ES module too, with named exports', async () => {
+    const probe = join(app(), 'probe.mjs')
+    writeFileSync(probe, esmProbe)
+    const { stdout } = await run(process.execPath, [probe], app(), 30_000)
+    expect(JSON.parse(stdout.trim())).to.deep.equal(['function', 'function', 'function', true])
+  })
+})
