@@ -9,7 +9,7 @@ const postCsv = (length: number, body: string): string =>
   `POST /in HTTP/1.1\r\nHost: x\r\nContent-Type: text/csv\r\nContent-Length: ${length}\r\n\r\n${body}`
 
 // TODO(issue 12): un-skip once implemented (phase 2)
-describe.skip('semantics: connections (issue 12 §2)', () => {
+describe('semantics: connections (issue 12 §2)', () => {
   it('a 415 after the body was fully read keeps the keep-alive connection open', async () => {
     const app = await build((root) => {
       root.post('/in', async () => ({}))

@@ -17,6 +17,22 @@ import type {
 import type { SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../schemas/types'
 
 /**
+ * An ancestor's instance decorator on a descendant scope. A value is read through from the
+ * parent, so a value the ancestor reassigns later (in onReady, say) reaches every descendant, as
+ * Fastify's prototype chain gives it; assigning on the descendant shadows it there only.
+ */
+function inheritDecoration(target: ScopeImpl, parent: ScopeImpl, decoration: Decoration): void {
+  if (decoration.kind !== 'value') { applyDecoration(target, decoration); return }
+  const name = decoration.name
+  Object.defineProperty(target, name, {
+    get: () => parent[name],
+    set: (value: unknown) => { Object.defineProperty(target, name, { value, writable: true, configurable: true, enumerable: false }) },
+    configurable: true,
+    enumerable: false,
+  })
+}
+
+/**
  * An encapsulation context (spec §3.3): a parent pointer and its own stores. Declarations only
  * record; boot resolves every store once, ancestors first (boot/scope-resolution.ts), and
  * compiles the routes. ready/listen/close/inject forward to the facade the composition root
@@ -51,7 +67,7 @@ export class ScopeImpl implements Scope {
       init.parent.children.push(this)
       // Instance decorators are own properties: copy what the ancestors have so far; later
       // ones are pushed down by decorate().
-      for (const decoration of init.parent.visibleDecorations('instance')) applyDecoration(this, decoration)
+      for (const decoration of init.parent.visibleDecorations('instance')) inheritDecoration(this, init.parent, decoration)
     }
   }
 
@@ -128,9 +144,10 @@ export class ScopeImpl implements Scope {
     return this
   }
 
-  #pushDown(decoration: Decoration): void {
-    applyDecoration(this, decoration)
-    for (const child of this.children) if (!child.decorations.instance.has(decoration.name)) child.#pushDown(decoration)
+  #pushDown(decoration: Decoration, from: ScopeImpl | null = null): void {
+    if (from === null) applyDecoration(this, decoration)
+    else inheritDecoration(this, from, decoration)
+    for (const child of this.children) if (!child.decorations.instance.has(decoration.name)) child.#pushDown(decoration, this)
   }
 
   #findDecoration(target: DecoratorTarget, name: string): Decoration | undefined {

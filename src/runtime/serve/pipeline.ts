@@ -216,12 +216,16 @@ function watchEnd(request: RequestImpl, reply: ReplyImpl, res: ServerResponse): 
 
 function onEnd(request: RequestImpl, reply: ReplyImpl, finished: boolean): void {
   const route = reply.route
-  if (finished) {
-    if (route.onResponse !== null) runObserverHooks(route.onResponse, request, reply, undefined, false, noop)
-  } else {
-    request.aborted = true
-    if (route.onRequestAbort !== null) runObserverHooks(route.onRequestAbort, request, reply, undefined, false, noop)
-  }
+  if (!finished) request.aborted = true
+  const hooks = finished ? route.onResponse : route.onRequestAbort
+  if (hooks === null) return
+  const serve = route.serve
+  if (!serve.closing) { runObserverHooks(hooks, request, reply, undefined, false, noop); return }
+  // During shutdown close() waits for these (force-closed requests included) before onClose.
+  const pending = serve.endingDuringClose
+  const running = new Promise<void>((resolve) => runObserverHooks(hooks, request, reply, undefined, false, resolve))
+  pending.add(running)
+  void running.then(() => pending.delete(running))
 }
 
 function noop(): void {}

@@ -48,6 +48,11 @@ export class ServeContext {
   fallbacks: FallbackRoutes | null = null
   /** Set by close(): responses written from then on close their connection (reply.ts writeHead). */
   closing = false
+  /**
+   * End hooks (onResponse, onRequestAbort) still running for requests that ended while closing:
+   * close() waits for them before it runs onClose hooks and resolves. Empty outside shutdown.
+   */
+  readonly endingDuringClose = new Set<Promise<void>>()
   #counter = 0
   readonly #idHeader: string | null
 

@@ -37,7 +37,12 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
   const parser = mediaType !== null ? reply.route.parsers.find(mediaType) : header === undefined ? reply.route.parsers.catchAll : null
   if (parser === null) {
     if (header === undefined && declaredLength === '0') { next(request, reply); return }
-    reply.header('connection', 'close')
+    // Node reads and discards an unread body once the reply is out, keeping the connection for
+    // the next request: cheap for a body no larger than the limit. A larger or unsized
+    // (chunked) one could keep the socket busy for as long as the client likes: close instead.
+    const drainable = declaredLength !== undefined && raw.headers['transfer-encoding'] === undefined &&
+      Number(declaredLength) <= (reply.route.bodyLimit ?? defaultLimit)
+    if (!drainable && hasBody(request)) reply.header('connection', 'close')
     reply.send(new FrameworkError('ENC_ERR_CTP_INVALID_MEDIA_TYPE', `Unsupported Media Type: ${header ?? 'none'}`, { statusCode: 415 }))
     return
   }
