@@ -10,7 +10,7 @@ const post = (app: Scope, type: string, payload: string) => app.inject({ method:
 const echo = (root: Scope): void => { root.post('/', async (req: Request) => ({ body: req.body ?? null })) }
 
 // TODO(issue 12): un-skip once implemented (phase 2)
-describe.skip('semantics: content-type parsers and routing (issue 12 §2)', () => {
+describe('semantics: content-type parsers and routing (issue 12 §2)', () => {
   it("a parser in Fastify 3's callback form (request, payload, done) reads the raw stream", async () => {
     const app = await build((root) => {
       root.addContentTypeParser('application/x-raw', ((_req: Request, payload: IncomingMessage, done: (e: Error | null, v?: unknown) => void) => {

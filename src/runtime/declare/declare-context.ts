@@ -24,7 +24,12 @@ export interface DeclareContextInit {
   /** Names a request/reply decorator may not take: the request's and reply's own members. */
   readonly reservedNames: { readonly request: ReadonlySet<string>; readonly reply: ReadonlySet<string> }
   readonly facade: ServerFacade
+  /** The built-in JSON parser with other poisoning actions, for getDefaultJsonParser() (serve/ builds it). */
+  readonly makeJsonParser: (actions: JsonPoisonActions) => BodyParser
 }
+
+export type PoisonAction = 'error' | 'remove' | 'ignore'
+export interface JsonPoisonActions { readonly protoAction: PoisonAction; readonly constructorAction: PoisonAction }
 
 /**
  * The declare-phase state shared by every scope of one server: the plugin tree, the routes as
@@ -37,6 +42,7 @@ export class DeclareContext {
   readonly defaultParsers: ReadonlyMap<string, BodyParser>
   readonly reservedNames: DeclareContextInit['reservedNames']
   readonly facade: ServerFacade
+  readonly makeJsonParser: DeclareContextInit['makeJsonParser']
   readonly plugins = new PluginTree()
   readonly routes: RouteDefinition[] = []
   /** Set when compilation starts: from then on every declaration throws ENC_ERR_SCOPE_BOOTED. */
@@ -48,5 +54,6 @@ export class DeclareContext {
     this.defaultParsers = init.defaultParsers
     this.reservedNames = init.reservedNames
     this.facade = init.facade
+    this.makeJsonParser = init.makeJsonParser
   }
 }

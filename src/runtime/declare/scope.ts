@@ -4,9 +4,9 @@ import { HookStore, assertHook } from './hooks'
 import { requestHookNames } from '../shared/bound-hook'
 import { toDecoration, applyDecoration, type Decoration, type DecoratorTarget } from './decorations'
 import { normalizeDeclaredType } from '../shared/media-type'
-import type { BodyParser } from '../shared/body-parser'
+import { parserMode, type BodyParser } from '../shared/body-parser'
 import { SchemaStore } from '../schemas'
-import type { DeclareContext } from './declare-context'
+import type { DeclareContext, PoisonAction } from './declare-context'
 import { declareRoute, shortcut } from './route-declaration'
 import { isAsyncFunction } from './option-checks'
 import { didYouMean } from '../schemas'
@@ -50,6 +50,10 @@ export class ScopeImpl implements Scope {
   readonly decorations: Record<DecoratorTarget, Map<string, Decoration>> = { request: new Map(), reply: new Map(), instance: new Map() }
   readonly schemas: SchemaStore
   readonly parsers = new Map<string, BodyParser>()
+  /** removeContentTypeParser(): inherited (or built-in) types this scope no longer parses. */
+  readonly removedParsers = new Set<string>()
+  /** removeAllContentTypeParsers(): the scope starts from no parser at all. */
+  removedAllParsers = false
   validatorCompiler: ValidatorCompiler | null = null
   serializerCompiler: SerializerCompiler | null = null
   schemaErrorFormatter: SchemaErrorFormatter | null = null
@@ -201,7 +205,7 @@ export class ScopeImpl implements Scope {
     if (typeof fn !== 'function') throw new FrameworkError('ENC_ERR_ROUTE_INVALID', `${method}() in ${this.path} takes a function, got ${typeof fn}.`)
   }
 
-  addContentTypeParser(types: string | string[], a: ContentTypeParserOptions | ContentTypeParserFn, b?: ContentTypeParserFn): this {
+  addContentTypeParser(types: string | RegExp | Array<string | RegExp>, a: ContentTypeParserOptions | ContentTypeParserFn, b?: ContentTypeParserFn): this {
     this.assertDeclarable('addContentTypeParser()')
     const options = typeof a === 'function' ? {} : a
     const fn = typeof a === 'function' ? a : b
@@ -209,24 +213,73 @@ export class ScopeImpl implements Scope {
     if (options.parseAs !== undefined && options.parseAs !== 'string' && options.parseAs !== 'buffer') {
       throw new FrameworkError('ENC_ERR_CTP_INVALID', `addContentTypeParser() in ${this.path}: parseAs is '${String(options.parseAs)}'${didYouMean(String(options.parseAs), ['string', 'buffer'])}; use 'string' or 'buffer'.`)
     }
+    const mode = parserMode(fn, options.parseAs !== undefined)
     for (const declared of Array.isArray(types) ? types : [types]) {
-      const type = typeof declared === 'string' ? normalizeDeclaredType(declared) : null
-      if (type === null) throw new FrameworkError('ENC_ERR_CTP_INVALID', `addContentTypeParser('${String(declared)}') in ${this.path}: not a media type (type/subtype) or '*'.`)
+      const pattern = declared instanceof RegExp ? declared : null
+      const type = pattern !== null ? `regexp:${pattern.toString()}` : typeof declared === 'string' ? normalizeDeclaredType(declared) : null
+      if (type === null) throw new FrameworkError('ENC_ERR_CTP_INVALID', `addContentTypeParser('${String(declared)}') in ${this.path}: not a media type (type/subtype), a RegExp or '*'.`)
       if (this.#parserOwner(type) !== null) {
-        throw new FrameworkError('ENC_ERR_CTP_ALREADY_PRESENT', `addContentTypeParser('${type}') in ${this.path}: a parser for this media type is already visible here.`)
+        throw new FrameworkError('ENC_ERR_CTP_ALREADY_PRESENT', `addContentTypeParser('${type}') in ${this.path}: a parser for this media type is already visible here. Remove it first (removeContentTypeParser) to replace it.`)
       }
-      this.parsers.set(type, { fn, parseAs: options.parseAs ?? 'string', bodyLimit: options.bodyLimit ?? null })
+      this.parsers.set(type, { fn, parseAs: options.parseAs ?? 'string', bodyLimit: options.bodyLimit ?? null, mode, pattern })
     }
     return this
   }
 
-  hasContentTypeParser(type: string): boolean {
-    const normalized = normalizeDeclaredType(type)
-    return normalized !== null && (this.#parserOwner(normalized) !== null || this.context.defaultParsers.has(normalized))
+  hasContentTypeParser(type: string | RegExp): boolean {
+    const normalized = type instanceof RegExp ? `regexp:${type.toString()}` : normalizeDeclaredType(type)
+    if (normalized === null) return false
+    for (let scope: ScopeImpl | null = this; scope !== null; scope = scope.parent) {
+      if (scope.parsers.has(normalized)) return true
+      if (scope.removedAllParsers || scope.removedParsers.has(normalized)) return false
+    }
+    return this.context.defaultParsers.has(normalized)
+  }
+
+  /** Fastify's: this scope and its descendants no longer parse these types (built-in ones included). */
+  removeContentTypeParser(types: string | RegExp | Array<string | RegExp>): this {
+    this.assertDeclarable('removeContentTypeParser()')
+    for (const declared of Array.isArray(types) ? types : [types]) {
+      const type = declared instanceof RegExp ? `regexp:${declared.toString()}` : normalizeDeclaredType(String(declared))
+      if (type === null) throw new FrameworkError('ENC_ERR_CTP_INVALID', `removeContentTypeParser('${String(declared)}') in ${this.path}: not a media type (type/subtype), a RegExp or '*'.`)
+      this.parsers.delete(type)
+      this.removedParsers.add(type)
+    }
+    return this
+  }
+
+  /** Fastify's: this scope and its descendants start with no parser at all, built-in ones included. */
+  removeAllContentTypeParsers(): this {
+    this.assertDeclarable('removeAllContentTypeParsers()')
+    this.parsers.clear()
+    this.removedAllParsers = true
+    return this
+  }
+
+  /**
+   * Fastify's: the built-in JSON parser in the `(request, body, done)` form, for another media
+   * type (`{ parseAs: 'string' }`). `onProtoPoisoning`/`onConstructorPoisoning`: 'error'
+   * (refused with a 400, the default), 'remove' (the key is dropped) or 'ignore'.
+   */
+  getDefaultJsonParser(onProtoPoisoning: PoisonAction = 'error', onConstructorPoisoning: PoisonAction = 'error'): (request: unknown, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) => void {
+    const parse = this.context.makeJsonParser({ protoAction: onProtoPoisoning, constructorAction: onConstructorPoisoning }).fn
+    return (request, body, done) => {
+      let value: unknown
+      try {
+        value = parse(request as never, body)
+      } catch (error) {
+        done(error as Error)
+        return
+      }
+      done(null, value)
+    }
   }
 
   #parserOwner(type: string): ScopeImpl | null {
-    for (let scope: ScopeImpl | null = this; scope !== null; scope = scope.parent) if (scope.parsers.has(type)) return scope
+    for (let scope: ScopeImpl | null = this; scope !== null; scope = scope.parent) {
+      if (scope.parsers.has(type)) return scope
+      if (scope.removedAllParsers || scope.removedParsers.has(type)) return null
+    }
     return null
   }
 

@@ -70,6 +70,7 @@ export function createServer(given: ServerOptions = {}): Scope {
     defaultParsers: new Map([['application/json', jsonParser(limits.maxJsonDepth)], ['text/plain', textParser]]),
     reservedNames: { request: reservedRequestNames, reply: reservedReplyNames },
     facade: lifecycle,
+    makeJsonParser: (actions) => jsonParser(limits.maxJsonDepth, actions),
   })
   const rootScope = new ScopeImpl({ context: declared, parent: null, name: options.name ?? 'root', prefix: '' })
   lifecycle.attach({

@@ -53,7 +53,7 @@ function hasNonFinite(root: unknown): boolean {
  * `maxDepth`, so no depth can reach a stack overflow in validation or serialization, and
  * numbers out of the range of a double.
  */
-export function jsonParser(maxDepth: number): BodyParser {
+export function jsonParser(maxDepth: number, actions: { protoAction: 'error' | 'remove' | 'ignore'; constructorAction: 'error' | 'remove' | 'ignore' } = { protoAction: 'error', constructorAction: 'error' }): BodyParser {
   const fn = (_request: unknown, body: string | Buffer): unknown => {
     const text = typeof body === 'string' ? body : body.toString('utf8')
     if (text.length === 0) {
@@ -64,7 +64,7 @@ export function jsonParser(maxDepth: number): BodyParser {
     }
     let parsed: unknown
     try {
-      parsed = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' })
+      parsed = secureJson.parse(text, undefined, actions)
     } catch (error) {
       const message = error instanceof Error ? error.message : ''
       if (message.startsWith('Object contains forbidden prototype property')) {
@@ -77,11 +77,13 @@ export function jsonParser(maxDepth: number): BodyParser {
     }
     return parsed
   }
-  return { fn, parseAs: 'string', bodyLimit: null }
+  return { fn, parseAs: 'string', bodyLimit: null, mode: 'collect', pattern: null }
 }
 
 export const textParser: BodyParser = {
   fn: (_request, body) => typeof body === 'string' ? body : body.toString('utf8'),
   parseAs: 'string',
   bodyLimit: null,
+  mode: 'collect',
+  pattern: null,
 }

@@ -4,6 +4,7 @@ import { replyWithError } from '../error-reply'
 import { endDeadline, startHandlerDeadline } from '../handler-timeout'
 import type { RequestImpl } from '../request'
 import { mediaTypeOf } from '../../shared/media-type'
+import type { BodyParser } from '../../shared/body-parser'
 
 type Next = (request: RequestImpl, reply: ReplyImpl) => void
 
@@ -33,8 +34,9 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
   const header = raw.headers['content-type']
   const declaredLength = raw.headers['content-length']
   const mediaType = mediaTypeOf(header)
-  // No content type at all goes to a catch-all parser if there is one; a malformed one never does.
-  const parser = mediaType !== null ? reply.route.parsers.find(mediaType) : header === undefined ? reply.route.parsers.catchAll : null
+  // No content type at all, or one that is no media type (`weird`), goes to a catch-all parser
+  // if there is one (Fastify's '*'); never to the JSON parser or any typed one.
+  const parser = mediaType !== null ? reply.route.parsers.find(mediaType) : reply.route.parsers.catchAll
   if (parser === null) {
     if (header === undefined && declaredLength === '0') { next(request, reply); return }
     // Node reads and discards an unread body once the reply is out, keeping the connection for
@@ -46,6 +48,7 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
     reply.send(new FrameworkError('ENC_ERR_CTP_INVALID_MEDIA_TYPE', `Unsupported Media Type: ${header ?? 'none'}`, { statusCode: 415 }))
     return
   }
+  if (parser.mode === 'stream') { runStreamParser(request, reply, parser, next); return }
   const limit = reply.route.bodyLimit ?? parser.bodyLimit ?? defaultLimit
   if (declaredLength !== undefined && Number(declaredLength) > limit) {
     reply.header('connection', 'close')
@@ -73,9 +76,11 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
   const onEnd = (): void => {
     cleanup()
     const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received)
+    const input = parser.parseAs === 'string' ? body.toString('utf8') : body
+    if (parser.mode === 'callback') { callWithDone(parser, request, reply, input, accept); return }
     let parsed: unknown
     try {
-      parsed = parser.fn(request as never, parser.parseAs === 'string' ? body.toString('utf8') : body)
+      parsed = parser.fn(request as never, input)
     } catch (error) {
       replyWithError(reply, error)
       return
@@ -122,4 +127,45 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
 export function onBodyExpired(reply: ReplyImpl): void {
   const onTimeout = reply.onBodyTimeout
   if (onTimeout !== null) onTimeout()
+}
+
+/**
+ * Fastify 3's `(request, payload, done)` parsers, and async `(request)` ones reading
+ * `request.raw`: they read the stream themselves, so the limit and bodyTimeout are theirs to
+ * keep (as in Fastify). The handler deadline keeps running meanwhile.
+ */
+function runStreamParser(request: RequestImpl, reply: ReplyImpl, parser: BodyParser, next: Next): void {
+  const accept = (value: unknown): void => {
+    if (reply.sent) return
+    request.body = value
+    next(request, reply)
+  }
+  if (parser.fn.length >= 3) { callWithDone(parser, request, reply, request.payloadStream ?? request.raw, accept); return }
+  let parsed: unknown
+  try {
+    parsed = (parser.fn as (request: unknown) => unknown)(request)
+  } catch (error) {
+    replyWithError(reply, error)
+    return
+  }
+  Promise.resolve(parsed).then(accept, (error: unknown) => replyWithError(reply, error))
+}
+
+/** Calls a parser in the `(request, input, done)` form; done, a throw or a returned promise settles it once. */
+function callWithDone(parser: BodyParser, request: RequestImpl, reply: ReplyImpl, input: unknown, accept: (value: unknown) => void): void {
+  let settled = false
+  const done = (error: unknown, value?: unknown): void => {
+    if (settled) return
+    settled = true
+    if (error !== null && error !== undefined) replyWithError(reply, error)
+    else accept(value)
+  }
+  try {
+    const result = (parser.fn as (request: unknown, input: unknown, done: (error: unknown, value?: unknown) => void) => unknown)(request, input, done)
+    if (result !== null && typeof result === 'object' && typeof (result as PromiseLike<unknown>).then === 'function') {
+      (result as PromiseLike<unknown>).then(undefined, (error: unknown) => done(error ?? new Error('parser rejected')))
+    }
+  } catch (error) {
+    done(error)
+  }
 }
