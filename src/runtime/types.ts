@@ -195,6 +195,12 @@ export interface ServerOptions {
    * 1 s) late.
    */
   handlerTimeout?: number
+  /** Fastify's name for the `validator` option (`{ customOptions, plugins }`); give one of the two. */
+  ajv?: ValidatorOptions
+  /** `GET /a/` also matches the route `/a` (and `/a` matches `/a/`). Default false, as in Fastify. */
+  ignoreTrailingSlash?: boolean
+  /** Every GET route also answers HEAD (without a body) unless a HEAD route is declared. Default true. */
+  exposeHeadRoutes?: boolean
 }
 
 /**

@@ -17,6 +17,8 @@ export interface BootContext {
   /** The server option, used by the root when no scope sets its own. */
   readonly schemaErrorFormatter: SchemaErrorFormatter | undefined
   readonly pluginTimeout: number
+  /** Router options: Fastify's defaults are false (trailing slash) and, here, true (HEAD). */
+  readonly routing: { readonly ignoreTrailingSlash: boolean; readonly exposeHeadRoutes: boolean }
   /** Each scope's resolved view (scope-resolution.ts), made once, ancestors first. */
   readonly resolutions: Map<ScopeImpl, ScopeResolution>
 }

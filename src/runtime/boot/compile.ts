@@ -28,26 +28,37 @@ export function compileServer(boot: BootContext): void {
   const implicitHead: Array<[RouteDefinition, (method: string) => CompiledRoute]> = []
   for (const def of boot.declared.routes) {
     const compiled = compileDefinition(boot, def)
-    for (const method of def.methods) addRoute(boot, owners, def, method, compiled(method))
-    if (def.methods.includes('GET') && !def.methods.includes('HEAD')) implicitHead.push([def, compiled])
+    for (const url of urlsOf(boot, def)) for (const method of def.methods) addRoute(boot, owners, def, url, method, compiled(method))
+    if (boot.routing.exposeHeadRoutes && def.methods.includes('GET') && !def.methods.includes('HEAD')) implicitHead.push([def, compiled])
   }
   // After every explicit route, so that a HEAD route declared later still wins over the implicit one.
   for (const [def, compiled] of implicitHead) {
-    if (!boot.serve.router.has('HEAD', def.url)) addRoute(boot, owners, def, 'HEAD', compiled('HEAD'))
+    for (const url of urlsOf(boot, def)) if (!boot.serve.router.has('HEAD', url)) addRoute(boot, owners, def, url, 'HEAD', compiled('HEAD'))
   }
   compileNotFound(boot)
 }
 
-function addRoute(boot: BootContext, owners: Map<string, RouteDefinition>, def: RouteDefinition, method: string, route: CompiledRoute): void {
+/**
+ * A route `/` in a prefixed plugin answers both `/prefix` and `/prefix/` (Fastify's default
+ * prefixTrailingSlash 'both'); with ignoreTrailingSlash one registration covers both.
+ */
+function urlsOf(boot: BootContext, def: RouteDefinition): readonly string[] {
+  const { routePath, prefix } = def.options as { routePath?: string; prefix?: string }
+  if (boot.routing.ignoreTrailingSlash || routePath !== '/' || prefix === undefined || prefix === '' || def.url.endsWith('/')) return [def.url]
+  return [def.url, `${def.url}/`]
+}
+
+function addRoute(boot: BootContext, owners: Map<string, RouteDefinition>, def: RouteDefinition, url: string, method: string, route: CompiledRoute): void {
+  const key = `${method} ${boot.routing.ignoreTrailingSlash ? normalizeForDuplicates(url) : url}`
   try {
-    boot.serve.router.on(method, def.url, route)
+    boot.serve.router.on(method, url, route)
   } catch (cause) {
-    const first = owners.get(`${method} ${normalizeForDuplicates(def.url)}`)
+    const first = owners.get(key)
     throw new FrameworkError('ENC_ERR_ROUTE_DUPLICATE',
-      `${method} ${def.url} is declared twice: in ${first?.scope.path ?? 'another scope'} and in ${def.scope.path}. Remove one, or give one of their plugins a different prefix.`,
+      `${method} ${url} is declared twice: in ${first?.scope.path ?? 'another scope'} and in ${def.scope.path}. Remove one, or give one of their plugins a different prefix.`,
       { cause })
   }
-  owners.set(`${method} ${normalizeForDuplicates(def.url)}`, def)
+  owners.set(key, def)
   boot.serve.methods.add(method)
 }
 

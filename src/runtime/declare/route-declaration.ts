@@ -53,7 +53,9 @@ export function declareRoute(scope: ScopeImpl, input: RouteOptions): void {
   // As Fastify gives them to onRoute: one method as a string, several as an array; the path as
   // declared (routePath) and the scope prefix beside the joined url.
   options.method = Array.isArray(options.method) ? methods : methods[0]
-  options.url = joinPath(scope.prefix, rawPath)
+  // The router matches decoded paths: a route declared percent-encoded (`/caf%C3%A9`) is stored
+  // decoded, so it matches. decodeURI keeps reserved escapes (%2F, %3F, %23) as they are.
+  options.url = safeDecodeURI(joinPath(scope.prefix, rawPath))
   options.path = options.url
   const withRoutePath = options as RouteOptions & { routePath?: string; prefix?: string }
   withRoutePath.routePath = rawPath
@@ -69,4 +71,13 @@ export function declareRoute(scope: ScopeImpl, input: RouteOptions): void {
 export function shortcut(scope: ScopeImpl, method: string | string[], path: string, a: Handler | RouteShorthandOptions, b?: Handler): void {
   const options = typeof a === 'function' ? { handler: a } : { ...a, handler: b ?? (a as RouteOptions).handler }
   declareRoute(scope, { ...options, method, url: path } as RouteOptions)
+}
+
+function safeDecodeURI(url: string): string {
+  if (!url.includes('%')) return url
+  try {
+    return decodeURI(url)
+  } catch {
+    return url
+  }
 }

@@ -138,7 +138,9 @@ function write(reply: ReplyImpl, payload: unknown): void {
   if (res.destroyed) { discard(payload); return }
   const headers = reply.headerMap
   if (payload === undefined || payload === null) {
-    if (reply.statusCode !== 204 && reply.statusCode !== 304) headers['content-length'] = '0'
+    // A HEAD handler may announce the length of the body a GET would send: it is kept.
+    const announced = reply.request.method === 'HEAD' && headers['content-length'] !== undefined
+    if (reply.statusCode !== 204 && reply.statusCode !== 304 && !announced) headers['content-length'] = '0'
     if (writeHeadOrFail(reply)) res.end()
     return
   }

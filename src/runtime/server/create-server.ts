@@ -41,7 +41,7 @@ export function createServer(given: ServerOptions = {}): Scope {
   const serve = new ServeContext({
     log,
     limits,
-    router: createRouter({ maxQueryKeys: limits.maxQueryKeys }),
+    router: createRouter({ maxQueryKeys: limits.maxQueryKeys, ignoreTrailingSlash: options.ignoreTrailingSlash === true }),
     parseQuery: (url) => { const q = url.indexOf('?'); return q === -1 ? {} : parse(url.slice(q + 1)) },
     deadlines,
     handlerDeadline: limits.handlerTimeout > 0 ? deadlines.list(limits.handlerTimeout, onHandlerExpired) : null,
@@ -80,6 +80,7 @@ export function createServer(given: ServerOptions = {}): Scope {
     schemaCompilers,
     schemaErrorFormatter: options.schemaErrorFormatter,
     pluginTimeout: limits.pluginTimeout,
+    routing: { ignoreTrailingSlash: options.ignoreTrailingSlash === true, exposeHeadRoutes: options.exposeHeadRoutes !== false },
     resolutions: new Map(),
   })
   return rootScope
