@@ -11,7 +11,7 @@ export {
 } from './decorators'
 export { bearerAuth } from './plugins'
 export {
-  createServer, lift, isLifted, liftedTarget, FrameworkError, HttpError, isFrameworkError,
+  createServer, lift, FrameworkError, HttpError, isFrameworkError,
   partValidatorCompiler, ajv8CompilersFactory, defaultSchemaErrorFormatter,
 } from './runtime'
 export { errorCodeTable } from './error-code-table'

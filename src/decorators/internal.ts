@@ -3,7 +3,6 @@ export {
   getModuleMeta, getControllerMeta, getOwnRoutes, getParams, getSchemaMeta, getRequestDecorators,
   getReplyDecorators, getHooks, getErrorHandlerKey, constructorDependencies, methodParamCount, moduleOnlyDecorations,
 } from './metadata'
-export { unlistedRouteClasses } from './registry'
 export type {
   ModuleMeta, ControllerMeta, RouteMeta, ParamMeta, ParamSource, DecoratorMeta, HookMeta, Class, ConcreteClass, PluginEntry,
   ProviderEntry, SchemaEntry,

@@ -2,7 +2,6 @@ import 'reflect-metadata' // before tsyringe, which refuses to load without it
 import { injectable } from 'tsyringe'
 import { toModuleMeta } from './module-options'
 import { setModuleMeta } from './metadata'
-import { recordListedControllers } from './registry'
 import type { ModuleOptions } from './types'
 
 /**
@@ -21,7 +20,6 @@ export function Module(options?: ModuleOptions): ClassDecorator {
   return (target) => {
     const meta = toModuleMeta(target.name, options)
     setModuleMeta(target, meta)
-    recordListedControllers(meta.controllers)
     injectable()(target as never)
   }
 }

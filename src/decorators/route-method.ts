@@ -2,7 +2,6 @@ import type { RouteShorthandOptions } from '../runtime/types'
 import { DeclarationError, memberName } from './declaration-error'
 import { addRoute } from './metadata'
 import { describeValue } from './module-options'
-import { recordRouteClass } from './registry'
 import type { HttpMethodName } from './types'
 
 const httpMethods: readonly HttpMethodName[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
@@ -53,5 +52,4 @@ export function declareRouteMethod(decorator: string, target: object, propertyKe
     }
   }
   addRoute(target.constructor, { propertyKey, methods: methods as HttpMethodName[], path, options: Object.freeze({ ...route.options }) })
-  recordRouteClass(target.constructor)
 }

@@ -8,7 +8,7 @@ import { joinPaths } from './module-tree'
  * a subclass serves its base class's routes (with its own overrides of the methods), and a
  * method it re-decorates replaces the base's routes for that method.
  */
-export function controllerRoutes(controller: Class, instance: object, carriedPrefix: string, modulePath: string): RouteOptions[] {
+export function controllerRoutes(controller: Class, instance: object, modulePath: string): RouteOptions[] {
   const prefix = getControllerMeta(controller)!.prefix
   const routes: RouteOptions[] = []
   for (const { declaringClass, route } of collectRoutes(controller)) {
@@ -17,7 +17,8 @@ export function controllerRoutes(controller: Class, instance: object, carriedPre
     routes.push({
       ...route.options,
       method,
-      url: joinPaths([carriedPrefix, prefix], route.path),
+      // The controller's @Route('/users') is part of the route's path; scope prefixes are the runtime's.
+      url: joinPaths([prefix], route.path),
       handler: buildHandler(instance, declaringClass, route.propertyKey, where),
     })
   }

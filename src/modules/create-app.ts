@@ -1,7 +1,7 @@
 import type { DependencyContainer } from 'tsyringe'
-import { createServer, type Scope, type ServerOptions } from '../runtime'
+import { createServer, lift, type Scope, type ServerOptions } from '../runtime'
 import { inject } from './injector'
-import { applyModule } from './module-plugin'
+import { modulePlugin } from './module-plugin'
 import { scan } from './scan'
 import { assertNoUnlistedControllers } from './unlisted-controllers'
 
@@ -19,7 +19,7 @@ import { assertNoUnlistedControllers } from './unlisted-controllers'
  */
 export async function createApp(root: Function, options: ServerOptions = {}): Promise<Scope> {
   const tree = scan(root)
-  assertNoUnlistedControllers()
+  assertNoUnlistedControllers(tree)
   const containers: DependencyContainer[] = []
   let wiring
   try {
@@ -33,7 +33,8 @@ export async function createApp(root: Function, options: ServerOptions = {}): Pr
   // Providers with a dispose() method are disposed when the app closes, children first.
   app.addHook('onClose', () => disposeAll(containers))
   try {
-    applyModule(app, tree, wiring)
+    // The root module is the app's root scope itself (lifted), its prefix applied by the runtime.
+    app.register(lift(modulePlugin(tree, wiring)), { prefix: tree.meta.prefix })
     await app.ready()
   } catch (error) {
     await app.close().catch(() => undefined)

@@ -2,7 +2,7 @@ import { lift, type AsyncPlugin, type Scope } from '../runtime'
 import { getErrorHandlerKey, getHooks, getReplyDecorators, getRequestDecorators } from '../decorators/internal'
 import { controllerRoutes } from './controller-routes'
 import type { ModuleWiring } from './injector'
-import { joinPaths, type ModuleNode } from './module-tree'
+import type { ModuleNode } from './module-tree'
 
 /**
  * Translates one module into runtime calls on `scope` (its own child scope, or its parent's
@@ -26,20 +26,15 @@ export function applyModule(scope: Scope, node: ModuleNode, wiring: ReadonlyMap<
   // bind() keeps the method's arity, so a `done` parameter still marks a callback-style hook.
   for (const hook of getHooks(type)) scope.addHook(hook.name as never, member(hook.propertyKey))
 
+  // Prefixes are the runtime's: a module's own goes in its registration (lifted or not), and the
+  // runtime joins it with the scope's and applies it to what the module declares.
   for (const entry of node.entries) {
-    if (entry.kind === 'module') {
-      const child = modulePlugin(entry.node, wiring)
-      if (entry.node.lifted) scope.register(lift(child))
-      else scope.register(child, { prefix: joinPrefix(node.carriedPrefix, entry.node.meta.prefix) })
-    } else {
-      const options = entry.options ?? {}
-      const prefix = joinPrefix(node.carriedPrefix, typeof options.prefix === 'string' ? options.prefix : '')
-      scope.register(entry.plugin as never, prefix === '' ? options : { ...options, prefix })
-    }
+    if (entry.kind === 'module') registerModule(scope, entry.node, wiring)
+    else scope.register(entry.plugin as never, entry.options ?? {})
   }
 
   for (const controller of node.controllers) {
-    for (const route of controllerRoutes(controller, controllers.get(controller)!, node.carriedPrefix, node.path)) scope.route(route)
+    for (const route of controllerRoutes(controller, controllers.get(controller)!, node.path)) scope.route(route)
   }
 }
 
@@ -50,6 +45,8 @@ export function modulePlugin(node: ModuleNode, wiring: ReadonlyMap<ModuleNode, M
   return plugin
 }
 
-function joinPrefix(carried: string, own: string): string {
-  return carried === '' && own === '' ? '' : joinPaths([carried], own)
+/** A module as a registration on `scope`: a child scope, or (lifted) the same scope with its prefix on its routes. */
+export function registerModule(scope: Scope, node: ModuleNode, wiring: ReadonlyMap<ModuleNode, ModuleWiring>): void {
+  const plugin = modulePlugin(node, wiring)
+  scope.register(node.lifted ? lift(plugin) : plugin, { prefix: node.meta.prefix })
 }

@@ -11,12 +11,6 @@ export interface ModuleNode {
   readonly parent: ModuleNode | null
   /** Runs in its parent's scope (spec §3.3.5); its providers go in its parent's container. */
   readonly lifted: boolean
-  /**
-   * The prefix this layer prepends itself to what the module declares. The runtime applies a
-   * prefix only when it creates a child scope, so the root module and lifted modules carry theirs
-   * (plus a lifted parent's) onto their routes and children.
-   */
-  readonly carriedPrefix: string
   readonly entries: readonly PluginItem[]
   readonly controllers: readonly Class[]
   readonly schemas: readonly SharedSchema[]
@@ -49,7 +43,7 @@ export function commonAncestor(a: ModuleNode, b: ModuleNode): ModuleNode {
 }
 
 /**
- * Joins prefixes and a route path: `('/v1', '/users/', '/:id')` -> `/v1/users/:id`. Prefixes lose
+ * Joins a controller's prefix and a route path: `(['/users/'], '/:id')` -> `/users/:id`. Prefixes lose
  * a trailing slash; the route path is kept as written (`/a/` and `/a` are different routes), and
  * an empty or `/` route path means the prefix itself.
  */

@@ -1,4 +1,5 @@
-import { isLifted, liftedTarget, type PluginOptions } from '../runtime'
+import type { PluginOptions } from '../runtime'
+import { isLifted, liftedTarget } from '../runtime/internal'
 import { getControllerMeta, getModuleMeta, getOwnRoutes, getSchemaMeta, moduleOnlyDecorations, type Class, type PluginEntry } from '../decorators/internal'
 import type { SharedSchema } from '../runtime/schemas/types'
 import { moduleError } from './module-error'
@@ -25,10 +26,9 @@ function scanNode({ type, parent, lifted, ancestry }: ScanInput): ModuleNode {
     throw moduleError('ENC_ERR_MODULE_CYCLE', `Module cycle at ${path}: ${cycle}. A module cannot contain itself; ` +
       'remove the module from the plugins list that closes the loop, or move what both need into a common parent.')
   }
-  const carriedPrefix = parent === null ? meta.prefix : lifted ? parent.carriedPrefix + meta.prefix : ''
   const entries: PluginItem[] = []
   const node: ModuleNode = {
-    type, meta, path, parent, lifted, carriedPrefix, entries,
+    type, meta, path, parent, lifted, entries,
     controllers: checkControllers(meta.controllers, path),
     schemas: meta.schemas.map((entry, index) => toSchema(entry, index, path)),
   }

@@ -1,18 +1,42 @@
-import { getModuleMeta, unlistedRouteClasses } from '../decorators/internal'
+import { getControllerMeta, getModuleMeta, getOwnRoutes } from '../decorators/internal'
 import { moduleError } from './module-error'
+import { walk, type ModuleNode } from './module-tree'
 
 /**
- * Refuses to boot while a class has route methods but neither a class-level @Route() nor a
- * module listing it: its routes would silently not exist, in any app (see
- * src/decorators/registry.ts for why complete but unlisted controllers are not reported).
+ * Refuses to boot while a class the module tree reaches has route methods but no class-level
+ * @Route(): a module class (modules hold no routes) or a provider class (probably meant as a
+ * controller). Its routes would silently not exist. Only what this app's tree reaches is
+ * checked: a stray class elsewhere in the process is another app's business, and no record of
+ * declarations is kept across apps (listed controllers without @Route() are refused by scan.ts).
  */
-export function assertNoUnlistedControllers(): void {
-  const orphans = unlistedRouteClasses()
+export function assertNoUnlistedControllers(tree: ModuleNode): void {
+  const orphans: Array<{ type: Function; where: string; module: boolean }> = []
+  const seen = new Set<Function>()
+  for (const node of walk(tree)) {
+    const candidates: Array<[Function, boolean]> = [[node.type, true]]
+    for (const provider of node.meta.providers) {
+      const type = typeof provider === 'function' ? provider : 'useClass' in provider ? provider.useClass : null
+      if (type !== null) candidates.push([type, false])
+    }
+    for (const [type, module] of candidates) {
+      if (seen.has(type)) continue
+      seen.add(type)
+      if (getControllerMeta(type) === undefined && hasRouteMethods(type)) orphans.push({ type, where: node.path, module })
+    }
+  }
   if (orphans.length === 0) return
-  const lines = orphans.map((c) => `  - ${c.name || 'an anonymous class'}` +
-    (getModuleMeta(c) !== undefined ? ' (a module: modules hold no routes; move the methods to a controller class)' : ''))
+  const lines = orphans.map((o) => `  - ${o.type.name || 'an anonymous class'}` +
+    (o.module || getModuleMeta(o.type) !== undefined ? ' (a module: modules hold no routes; move the methods to a controller class)' : ` (a provider of ${o.where})`))
   throw moduleError('ENC_ERR_MODULE_UNLISTED_CONTROLLER', `These classes have route methods (@Get, @Route, ...) but no class-level @Route() ` +
     `and no module lists them as controllers, so their routes would not exist:\n${lines.join('\n')}\n` +
     "Fix: add @Route() to the class and list it in the controllers of the module that should serve it " +
     '(a base class of a listed controller counts as listed).')
+}
+
+/** Own or inherited route methods. */
+function hasRouteMethods(type: Function): boolean {
+  for (let c: unknown = type; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
+    if (getOwnRoutes(c as Function).length > 0) return true
+  }
+  return false
 }

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
-import { FrameworkError, lift, type PluginFunction, type Reply, type Request, type Scope } from '../runtime'
+import { lift, type PluginFunction, type Reply, type Request, type Scope } from '../runtime'
+import { pluginError, pluginErrors } from './plugin-codes'
 
 export interface BearerAuthOptions {
   /** The accepted tokens (API keys). At least one; each a non-empty string. */
@@ -8,7 +9,8 @@ export interface BearerAuthOptions {
 
 /**
  * A bearer-token check (spec §5): the client sends `authorization: Bearer <key>`. Missing or
- * unknown tokens get 401 `{ statusCode, error, message }` with `WWW-Authenticate: Bearer`.
+ * unknown tokens get 401 `{ statusCode, code: 'ENC_ERR_AUTH_UNAUTHORIZED', error, message }` with
+ * `WWW-Authenticate: Bearer`.
  *
  * The plugin is returned already lifted, so it protects the scope that registers it and that
  * scope's descendants, and nothing else: siblings stay open (spec §3.3.7, §5.3). Works both as
@@ -23,9 +25,9 @@ export function bearerAuth(options: BearerAuthOptions): PluginFunction {
   const hook = function bearerAuthHook(request: Request, reply: Reply): void {
     const token = readToken(request.headers.authorization)
     if (token === null) {
-      refuse(reply, 'Missing bearer token: send the header "authorization: Bearer <token>".')
+      refuse(reply, 'missing')
     } else if (!matchesAny(digest(token), digests)) {
-      refuse(reply, 'Invalid bearer token.')
+      refuse(reply, 'invalid')
     }
   }
   const plugin = async function bearerAuth(scope: Scope) {
@@ -56,17 +58,18 @@ function readToken(header: unknown): string | null {
   return match === null ? null : match[1]
 }
 
-function refuse(reply: Reply, message: string): void {
-  reply.code(401).header('www-authenticate', 'Bearer').send({ statusCode: 401, error: 'Unauthorized', message })
+/** Sent directly (not through the error handlers), as before: the payload is the error shape with the code. */
+function refuse(reply: Reply, token: 'missing' | 'invalid'): void {
+  const unauthorized = pluginErrors.ENC_ERR_AUTH_UNAUTHORIZED
+  reply.code(401).header('www-authenticate', 'Bearer')
+    .send({ statusCode: 401, code: 'ENC_ERR_AUTH_UNAUTHORIZED', error: 'Unauthorized', message: unauthorized.message({ token }) })
 }
 
 function checkedKeys(options: BearerAuthOptions): readonly string[] {
   const keys = (options as Partial<BearerAuthOptions> | null)?.keys
   const extra = options !== null && typeof options === 'object' ? Object.keys(options).filter((k) => k !== 'keys') : []
   if (!Array.isArray(keys) || keys.length === 0 || keys.some((k) => typeof k !== 'string' || k === '') || extra.length > 0) {
-    throw new FrameworkError('ENC_ERR_AUTH_INVALID_OPTIONS', 'bearerAuth() takes { keys }, a non-empty array of non-empty strings' +
-      `${extra.length > 0 ? ` (unknown option(s): ${extra.join(', ')})` : ''}. ` +
-      'Pass the accepted API keys, e.g. bearerAuth({ keys: process.env.API_KEYS.split(",") }), and refuse to start when none is configured.')
+    throw pluginError('ENC_ERR_AUTH_INVALID_OPTIONS', { unknown: extra })
   }
   return keys
 }

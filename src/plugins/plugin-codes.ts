@@ -1,10 +1,20 @@
+import { codeSummaries, defineError as e, errorFactory } from '../runtime/internal'
+
 /**
- * Error codes of the ready-made plugins. Same shape as src/runtime/errors/runtime-codes.ts;
+ * Errors of the ready-made plugins, each declared once (status, README summary, message template).
  * `status` is the HTTP status for errors that answer a request, `null` for configuration errors.
  */
-export const pluginErrorCodes = {
-  ENC_ERR_AUTH_INVALID_OPTIONS: { status: null, summary: 'bearerAuth() was given options other than a non-empty array of non-empty string keys' },
-  ENC_ERR_AUTH_UNAUTHORIZED: { status: 401, summary: 'the bearer token is missing or not one of the accepted keys (WWW-Authenticate: Bearer)' },
-} as const
+export const pluginErrors = {
+  ENC_ERR_AUTH_INVALID_OPTIONS: e({ status: null, summary: 'bearerAuth() was given options other than a non-empty array of non-empty string keys',
+    message: (a: { unknown: readonly string[] }) => 'bearerAuth() takes { keys }, a non-empty array of non-empty strings' +
+      `${a.unknown.length > 0 ? ` (unknown option(s): ${a.unknown.join(', ')})` : ''}. ` +
+      'Pass the accepted API keys, e.g. bearerAuth({ keys: process.env.API_KEYS.split(",") }), and refuse to start when none is configured.' }),
+  ENC_ERR_AUTH_UNAUTHORIZED: e({ status: 401, summary: 'the bearer token is missing or not one of the accepted keys (WWW-Authenticate: Bearer)',
+    message: (a: { token: 'missing' | 'invalid' }) => a.token === 'missing'
+      ? 'Missing bearer token: send the header "authorization: Bearer <token>".' : 'Invalid bearer token.' }),
+}
 
-export type PluginErrorCode = keyof typeof pluginErrorCodes
+export type PluginErrorCode = keyof typeof pluginErrors
+export const pluginError = errorFactory(pluginErrors)
+/** Status and summary per code (the README table's columns). */
+export const pluginErrorCodes = codeSummaries(pluginErrors)

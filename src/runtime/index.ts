@@ -1,7 +1,7 @@
 // The runtime's public surface. Not exported on purpose: ScopeImpl, CompiledRoute, the
 // pipeline and boot internals: free to change.
 export { createServer } from './server/create-server'
-export { lift, isLifted, liftedTarget } from './declare/lift'
+export { lift } from './declare/lift'
 export { FrameworkError, HttpError, isFrameworkError } from './errors/framework-error'
 export { allErrorCodes } from './errors/all-codes'
 export { partValidatorCompiler, ajv8CompilersFactory, defaultSchemaErrorFormatter } from './schemas'

@@ -59,8 +59,9 @@ describe('conformance §4.1: example application routes', () => {
       const req = http(app).get('/one')
       if (authorization !== undefined) req.set('authorization', authorization)
       const res = await req.expect(401).expect('www-authenticate', 'Bearer')
-      expect(res.body).to.have.all.keys('statusCode', 'error', 'message')
-      expect(res.body).to.include({ statusCode: 401, error: 'Unauthorized' })
+      // Issue 11: the 401 carries its code, like every other error payload (the spec does not show this body).
+      expect(res.body).to.have.all.keys('statusCode', 'code', 'error', 'message')
+      expect(res.body).to.include({ statusCode: 401, code: 'ENC_ERR_AUTH_UNAUTHORIZED', error: 'Unauthorized' })
       expect(res.body.message).to.be.a('string').and.not.equal('')
     }
   })

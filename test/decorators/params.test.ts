@@ -2,7 +2,7 @@ import 'reflect-metadata'
 import { expect } from 'chai'
 import { Body, Get, Headers, Params, Query, Reply, Req } from '../../src/decorators'
 import { getParams } from '../../src/decorators/internal'
-import { adopt, declarationError } from './helpers'
+import { declarationError } from './helpers'
 
 describe('parameter decorators', () => {
   it('record source, property and position per handler, sorted by position', () => {
@@ -10,7 +10,6 @@ describe('parameter decorators', () => {
       @Get('/:id')
       h(@Params('id') _id: number, @Query() _q: unknown, @Body('name') _n: string, @Headers('X-Trace') _t: string, @Req() _r: unknown, @Reply() _p: Reply) {}
     }
-    adopt(C)
     expect(getParams(C, 'h')).to.deep.equal([
       { index: 0, source: 'params', key: 'id' },
       { index: 1, source: 'query', key: null },

@@ -3,7 +3,7 @@ import { expect } from 'chai'
 import { container, injectable } from 'tsyringe'
 import { Delete, Get, Head, Options, Patch, Post, Put, Route } from '../../src/decorators'
 import { getControllerMeta, getOwnRoutes } from '../../src/decorators/internal'
-import { adopt, declarationError } from './helpers'
+import { declarationError } from './helpers'
 
 describe('@Route and the method shortcuts', () => {
   it('on a class records the controller prefix (trailing slash dropped)', () => {
@@ -26,7 +26,6 @@ describe('@Route and the method shortcuts', () => {
       @Delete('/d', { config: { audit: true } }) d() {}
       @Options('/o') o() {}
     }
-    adopt(X)
     const routes = getOwnRoutes(X)
     expect(routes.map((r) => [r.propertyKey, r.methods, r.path])).to.deep.equal([
       ['a', ['GET', 'POST'], '/a'], ['g', ['GET'], '/g'], ['h', ['HEAD'], '/h'], ['p', ['POST'], ''],
@@ -38,7 +37,6 @@ describe('@Route and the method shortcuts', () => {
 
   it('stacks: one method may serve several routes', () => {
     class Twice { @Get('/a') @Get('/b') both() {} }
-    adopt(Twice)
     expect(getOwnRoutes(Twice).map((r) => r.path).sort()).to.deep.equal(['/a', '/b'])
   })
 

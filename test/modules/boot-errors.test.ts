@@ -4,7 +4,7 @@ import { injectable } from 'tsyringe'
 import { DecorateRequest, Get, Module, Route, Body, Schema } from '../../src/decorators'
 import { lift } from '../../src/runtime'
 import { createApp } from '../../src/modules'
-import { adopt, bootError } from './helpers'
+import { bootError } from './helpers'
 
 describe('createApp: boot errors name the module path and the fix', () => {
   it('refuses a root class that is not a module', async () => {
@@ -82,16 +82,20 @@ describe('createApp: boot errors name the module path and the fix', () => {
     expect(error.message).to.contain('@DecorateRequest').and.contain('Move them to the module')
   })
 
-  it('refuses to boot while a class has route methods but neither @Route() nor a module listing it', async () => {
+  it('refuses to boot while a class the tree reaches has route methods but neither @Route() nor a module listing it', async () => {
     class HalfOrphan { @Get('/h') h() { return {} } }
-    @Module() class Root {}
-    try {
-      const error = await bootError(Root)
-      expect(error.code).to.equal('ENC_ERR_MODULE_UNLISTED_CONTROLLER')
-      expect(error.message).to.contain('- HalfOrphan').and.contain('add @Route() to the class and list it')
-    } finally {
-      adopt(HalfOrphan)
-    }
+    @Module({ providers: [HalfOrphan] }) class Root {}
+    const error = await bootError(Root)
+    expect(error.code).to.equal('ENC_ERR_MODULE_UNLISTED_CONTROLLER')
+    expect(error.message).to.contain('- HalfOrphan (a provider of Root)').and.contain('add @Route() to the class and list it')
+  })
+
+  it('refuses to boot while a module class of the tree has route methods (modules hold no routes)', async () => {
+    @Module() class Child { @Get('/c') c() { return {} } }
+    @Module({ plugins: [Child] }) class Root {}
+    const error = await bootError(Root)
+    expect(error.code).to.equal('ENC_ERR_MODULE_UNLISTED_CONTROLLER')
+    expect(error.message).to.contain('- Child (a module: modules hold no routes')
   })
 
   it('boots while a complete controller is listed by no module yet (it may belong to another app)', async () => {

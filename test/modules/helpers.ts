@@ -1,5 +1,4 @@
 import { expect } from 'chai'
-import { Module } from '../../src/decorators'
 import { createApp } from '../../src/modules'
 
 /** createApp(root) must fail: returns the error, and closes the app if it booted after all. */
@@ -12,9 +11,4 @@ export async function bootError(root: Function): Promise<Error & { code: string 
   }
   await app.close()
   expect.fail('createApp() was expected to fail')
-}
-
-/** Lists classes in a throwaway module, so a deliberately unlisted controller stops being an orphan. */
-export function adopt(...controllers: Function[]): void {
-  Module({ controllers: controllers as never })(class AdoptedByModuleTests {})
 }

@@ -4,7 +4,8 @@ import request from 'supertest'
 import { Get, Module, Route } from '../../src/decorators'
 import { createApp } from '../../src/modules'
 import { bearerAuth } from '../../src/plugins'
-import { createServer, isLifted, type Scope } from '../../src/runtime'
+import { createServer, type Scope } from '../../src/runtime'
+import { isLifted } from '../../src/runtime/internal'
 
 const ok = async () => ({ ok: true })
 
@@ -39,7 +40,12 @@ describe('bearerAuth (§5)', () => {
   it('answers 401 with WWW-Authenticate: Bearer when the token is missing', async () => {
     const res = await request(app.server).get('/guarded').expect(401)
     expect(res.headers['www-authenticate']).to.equal('Bearer')
-    expect(res.body).to.deep.equal({ statusCode: 401, error: 'Unauthorized', message: 'Missing bearer token: send the header "authorization: Bearer <token>".' })
+    expect(res.body).to.deep.equal({ statusCode: 401, code: 'ENC_ERR_AUTH_UNAUTHORIZED', error: 'Unauthorized', message: 'Missing bearer token: send the header "authorization: Bearer <token>".' })
+  })
+
+  it('gives a wrong token the coded 401 payload: ENC_ERR_AUTH_UNAUTHORIZED (issue 11)', async () => {
+    const res = await request(app.server).get('/guarded').set('authorization', 'Bearer key-three').expect(401)
+    expect(res.body).to.deep.equal({ statusCode: 401, code: 'ENC_ERR_AUTH_UNAUTHORIZED', error: 'Unauthorized', message: 'Invalid bearer token.' })
   })
 
   it('answers 401 for a wrong token, an empty one, or one with extra words', async () => {

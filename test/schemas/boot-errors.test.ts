@@ -129,7 +129,8 @@ describe('schema error codes table', () => {
     for (const source of sources) {
       for (const match of source.matchAll(/from '([^']+)'/g)) {
         expect(match[1]).to.not.match(/reflect-metadata|tsyringe|decorators|modules/)
-        if (match[1].startsWith('..')) expect(match[1]).to.equal('../errors/framework-error')
+        // Issue 11: the error tables' factory (errors/define-errors) sits next to FrameworkError.
+        if (match[1].startsWith('..')) expect(match[1]).to.be.oneOf(['../errors/framework-error', '../errors/define-errors'])
       }
     }
   })

@@ -1,5 +1,7 @@
 import { isLifted, liftedTarget } from '../declare/lift'
 import { joinPrefix } from '../declare/route-declaration'
+import { prefixedView } from '../declare/prefixed-view'
+import { liftedRoutePrefix } from './registration-prefix'
 import type { PluginNode } from '../declare/plugin-tree'
 import type { ScopeImpl } from '../declare/scope'
 import { compileServer } from './compile'
@@ -30,7 +32,11 @@ async function loadPlugin(boot: BootContext, node: PluginNode): Promise<void> {
   const owner = node.owner as ScopeImpl
   const plugin = node.plugin as Function
   let scope = owner
-  if (!isLifted(plugin)) {
+  if (isLifted(plugin)) {
+    const own = liftedRoutePrefix(plugin, node.options)
+    const prefix = own === null ? owner.prefix : joinPrefix(owner.prefix, own)
+    if (prefix !== owner.prefix) scope = prefixedView(owner, prefix)
+  } else {
     const target = liftedTarget(plugin)
     const prefix = typeof node.options.prefix === 'string' ? joinPrefix(owner.prefix, node.options.prefix) : owner.prefix
     scope = owner.createChild(target.name === '' ? 'anonymous' : target.name, prefix)

@@ -1,4 +1,4 @@
-import { FrameworkError } from '../errors/framework-error'
+import { runtimeError } from '../errors/runtime-codes'
 import { assertNotAsyncWithDone } from '../declare/hooks'
 import { bindHook, type BoundHook } from '../shared/bound-hook'
 import { CompiledRoute } from '../serve/compiled-route'
@@ -54,9 +54,7 @@ function addRoute(boot: BootContext, owners: Map<string, RouteDefinition>, def: 
     boot.serve.router.on(method, url, route)
   } catch (cause) {
     const first = owners.get(key)
-    throw new FrameworkError('ENC_ERR_ROUTE_DUPLICATE',
-      `${method} ${url} is declared twice: in ${first?.scope.path ?? 'another scope'} and in ${def.scope.path}. Remove one, or give one of their plugins a different prefix.`,
-      { cause })
+    throw runtimeError('ENC_ERR_ROUTE_DUPLICATE', { method, url, first: first?.scope.path ?? 'another scope', second: def.scope.path }, { cause })
   }
   owners.set(key, def)
   boot.serve.methods.add(method)
@@ -110,7 +108,7 @@ function routeHooks(scope: ScopeImpl, options: RouteOptions, inherited: Readonly
     const own = options[name as keyof RouteOptions] as Function | Function[] | undefined
     const list = own === undefined ? [] : Array.isArray(own) ? own : [own]
     for (const fn of list) {
-      if (typeof fn !== 'function') throw new FrameworkError('ENC_ERR_HOOK_INVALID_HANDLER', `route ${options.url} in ${scope.path}: the ${name} option must be a function or an array of functions.`)
+      if (typeof fn !== 'function') throw runtimeError('ENC_ERR_HOOK_INVALID_HANDLER', { where: `route ${options.url} in ${scope.path}`, problem: 'not-a-function-option', option: name })
       assertNotAsyncWithDone(name, fn, `route ${options.url} in ${scope.path}, option ${name}`)
     }
     // Most routes declare no hooks of their own: they share the scope's resolved (read-only) list.
@@ -130,8 +128,7 @@ function compileNotFound(boot: BootContext): void {
     const prefix = scope.prefix === '/' ? '' : scope.prefix
     const existing = byPrefix.get(prefix)
     if (existing !== undefined && existing !== scope) {
-      throw new FrameworkError('ENC_ERR_NOT_FOUND_DUPLICATE',
-        `setNotFoundHandler() in ${scope.path}: ${existing.path} already handles not-found requests for prefix '${prefix || '/'}'. Keep one, or register one of them with its own prefix.`)
+      throw runtimeError('ENC_ERR_NOT_FOUND_DUPLICATE', { path: scope.path, existing: existing.path, prefix })
     }
     byPrefix.set(prefix, scope)
   }

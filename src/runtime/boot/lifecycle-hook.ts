@@ -1,4 +1,4 @@
-import { FrameworkError } from '../errors/framework-error'
+import { runtimeError } from '../errors/runtime-codes'
 import { isThenable } from '../shared/thenable'
 
 /**
@@ -10,8 +10,7 @@ import { isThenable } from '../shared/thenable'
 export function callLifecycleHook(fn: Function, thisArg: unknown, args: unknown[], callback: boolean, timeout: number, what: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     if (callback) {
-      const timer = setTimeout(() => reject(new FrameworkError('ENC_ERR_PLUGIN_TIMEOUT',
-        `${what} did not call done() within ${timeout} ms. Call done() when it has finished, or make it async.`)), timeout)
+      const timer = setTimeout(() => reject(runtimeError('ENC_ERR_PLUGIN_TIMEOUT', { what, timeout })), timeout)
       const done = (error?: Error | null): void => { clearTimeout(timer); if (error) reject(error); else resolve() }
       try {
         const result = fn.call(thisArg, ...args, done)

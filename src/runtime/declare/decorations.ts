@@ -1,4 +1,5 @@
-import { FrameworkError } from '../errors/framework-error'
+import type { FrameworkError } from '../errors/framework-error'
+import { runtimeError } from '../errors/runtime-codes'
 
 /**
  * How a decorator value is attached. `value` lives on the prototype (primitives and functions),
@@ -35,7 +36,7 @@ export function toDecoration(target: DecoratorTarget, name: string, value: unkno
 }
 
 function refuse(target: DecoratorTarget, name: string, where: string, why: string): FrameworkError {
-  return new FrameworkError('ENC_ERR_DEC_REFERENCE_TYPE', `decorate${target === 'instance' ? '' : target === 'request' ? 'Request' : 'Reply'}('${name}') in ${where}: ${why}.`)
+  return runtimeError('ENC_ERR_DEC_REFERENCE_TYPE', { call: `decorate${target === 'instance' ? '' : target === 'request' ? 'Request' : 'Reply'}('${name}')`, path: where, why })
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -1,4 +1,4 @@
-import { FrameworkError } from '../errors/framework-error'
+import { runtimeError } from '../errors/runtime-codes'
 import type { HookName, Scope } from '../types'
 import { bindHook, requestHookNames, type BoundHook } from '../shared/bound-hook'
 
@@ -7,11 +7,10 @@ const allHookNames: ReadonlySet<string> = new Set<string>([...requestHookNames, 
 
 export function assertHook(name: string, fn: unknown, where: string): void {
   if (!allHookNames.has(name)) {
-    throw new FrameworkError('ENC_ERR_HOOK_INVALID_NAME',
-      `addHook('${name}') in ${where}: unknown hook. Use one of ${[...allHookNames].join(', ')}.`)
+    throw runtimeError('ENC_ERR_HOOK_INVALID_NAME', { name, path: where, known: [...allHookNames] })
   }
   if (typeof fn !== 'function') {
-    throw new FrameworkError('ENC_ERR_HOOK_INVALID_HANDLER', `addHook('${name}') in ${where}: the hook must be a function, got ${typeof fn}.`)
+    throw runtimeError('ENC_ERR_HOOK_INVALID_HANDLER', { where: `addHook('${name}') in ${where}`, problem: 'not-a-function', got: typeof fn })
   }
   assertNotAsyncWithDone(name, fn, `addHook('${name}') in ${where}`)
 }
@@ -23,7 +22,7 @@ export function assertHook(name: string, fn: unknown, where: string): void {
 export function assertNotAsyncWithDone(name: string, fn: Function, where: string): void {
   if (!(requestHookNames as readonly string[]).includes(name) || fn.constructor.name !== 'AsyncFunction') return
   if (name === 'preParsing' ? fn.length >= 4 : bindHook(name, fn, null as never).callback) {
-    throw new FrameworkError('ENC_ERR_HOOK_INVALID_HANDLER', `${where}: an async hook must not take a done parameter. Remove it and return (or throw) instead.`)
+    throw runtimeError('ENC_ERR_HOOK_INVALID_HANDLER', { where, problem: 'async-with-done' })
   }
 }
 

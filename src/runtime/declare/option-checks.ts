@@ -1,4 +1,5 @@
-import { FrameworkError } from '../errors/framework-error'
+import type { FrameworkError } from '../errors/framework-error'
+import { runtimeError } from '../errors/runtime-codes'
 import { didYouMean } from '../schemas'
 import type { RouteOptions, ServerOptions } from '../types'
 
@@ -21,8 +22,9 @@ export const knownRouteOptions: readonly string[] = [
   'preSerialization', 'onSend', 'onResponse', 'onRequestAbort', 'onError',
 ]
 
+/** `message` continues `createServer(`: the option as written, then what is wrong and the fix. */
 function invalidOption(message: string): FrameworkError {
-  return new FrameworkError('ENC_ERR_SERVER_INVALID_OPTION', message)
+  return runtimeError('ENC_ERR_SERVER_INVALID_OPTION', { problem: message.replace(/^createServer\(/, '') })
 }
 
 export function isAsyncFunction(fn: unknown): boolean {
@@ -70,13 +72,13 @@ export function checkServerOptions(options: ServerOptions): ServerOptions {
 export function checkRouteOptions(options: RouteOptions, where: string): void {
   for (const key of Object.keys(options)) {
     if (!knownRouteOptions.includes(key)) {
-      throw new FrameworkError('ENC_ERR_ROUTE_INVALID', `route ${where}: unknown route option '${key}'${didYouMean(key, knownRouteOptions)}.`)
+      throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `unknown route option '${key}'${didYouMean(key, knownRouteOptions)}` })
     }
   }
   if (options.errorHandler !== undefined && typeof options.errorHandler !== 'function') {
-    throw new FrameworkError('ENC_ERR_ROUTE_INVALID', `route ${where}: the errorHandler option must be a function, got ${typeof options.errorHandler}.`)
+    throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `the errorHandler option must be a function, got ${typeof options.errorHandler}` })
   }
   if (options.schemaErrorFormatter !== undefined && (typeof options.schemaErrorFormatter !== 'function' || isAsyncFunction(options.schemaErrorFormatter))) {
-    throw new FrameworkError('ENC_ERR_ROUTE_INVALID', `route ${where}: the schemaErrorFormatter option must be a synchronous function that returns an Error.`)
+    throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: 'the schemaErrorFormatter option must be a synchronous function that returns an Error' })
   }
 }

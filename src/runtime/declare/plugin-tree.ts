@@ -1,4 +1,4 @@
-import { FrameworkError } from '../errors/framework-error'
+import { runtimeError } from '../errors/runtime-codes'
 import { lift } from './lift'
 
 /** One registration waiting to run: avvio's model, a tree in registration order. */
@@ -28,7 +28,7 @@ export class PluginTree {
    */
   enqueue(owner: { readonly path: string }, plugin: unknown, options: Record<string, unknown>): void {
     if (typeof plugin !== 'function') {
-      throw new FrameworkError('ENC_ERR_PLUGIN_INVALID', `register() in ${owner.path} takes a plugin function (async (scope, options) => {} or (scope, options, done) => {}), got ${plugin === null ? 'null' : typeof plugin}.`)
+      throw runtimeError('ENC_ERR_PLUGIN_INVALID', { path: owner.path, got: plugin === null ? 'null' : typeof plugin })
     }
     this.current.children.push({ plugin, options, owner, children: [] })
   }

@@ -1,4 +1,5 @@
-import { FrameworkError } from '../errors/framework-error'
+import type { FrameworkError } from '../errors/framework-error'
+import { runtimeError } from '../errors/runtime-codes'
 import type { ScopeImpl } from './scope'
 import { checkRouteOptions } from './option-checks'
 import type { Handler, RouteOptions, RouteShorthandOptions } from '../types'
@@ -30,10 +31,14 @@ export function joinPrefix(parentPrefix: string, prefix: string): string {
 }
 
 function invalid(scope: ScopeImpl, what: string): FrameworkError {
-  return new FrameworkError('ENC_ERR_ROUTE_INVALID', `route in ${scope.path}: ${what}.`)
+  return runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route in ${scope.path}`, problem: what })
 }
 
-export function declareRoute(scope: ScopeImpl, input: RouteOptions): void {
+/**
+ * Records a route of `scope`. `prefix` is the scope's own, or a lifted plugin's registration
+ * prefix (prefixed-view.ts): the one place a route path meets a prefix.
+ */
+export function declareRoute(scope: ScopeImpl, input: RouteOptions, prefix: string = scope.prefix): void {
   scope.assertDeclarable('route()')
   if (input === null || typeof input !== 'object') throw invalid(scope, 'route() takes an options object')
   const options: RouteOptions = { ...input }
@@ -55,11 +60,11 @@ export function declareRoute(scope: ScopeImpl, input: RouteOptions): void {
   options.method = Array.isArray(options.method) ? methods : methods[0]
   // The router matches decoded paths: a route declared percent-encoded (`/caf%C3%A9`) is stored
   // decoded, so it matches. decodeURI keeps reserved escapes (%2F, %3F, %23) as they are.
-  options.url = safeDecodeURI(joinPath(scope.prefix, rawPath))
+  options.url = safeDecodeURI(joinPath(prefix, rawPath))
   options.path = options.url
   const withRoutePath = options as RouteOptions & { routePath?: string; prefix?: string }
   withRoutePath.routePath = rawPath
-  withRoutePath.prefix = scope.prefix
+  withRoutePath.prefix = prefix
   // onRoute hooks see (and may amend) the options before they are recorded, ancestors' first.
   const chain: ScopeImpl[] = []
   for (let s: ScopeImpl | null = scope; s !== null; s = s.parent) chain.unshift(s)
@@ -68,9 +73,9 @@ export function declareRoute(scope: ScopeImpl, input: RouteOptions): void {
   scope.context.routes.push({ scope, methods: finalMethods, url: options.url, options })
 }
 
-export function shortcut(scope: ScopeImpl, method: string | string[], path: string, a: Handler | RouteShorthandOptions, b?: Handler): void {
+export function shortcut(scope: ScopeImpl, method: string | string[], path: string, a: Handler | RouteShorthandOptions, b?: Handler, prefix: string = scope.prefix): void {
   const options = typeof a === 'function' ? { handler: a } : { ...a, handler: b ?? (a as RouteOptions).handler }
-  declareRoute(scope, { ...options, method, url: path } as RouteOptions)
+  declareRoute(scope, { ...options, method, url: path } as RouteOptions, prefix)
 }
 
 function safeDecodeURI(url: string): string {

@@ -1,5 +1,5 @@
 import type { Server } from 'node:http'
-import { FrameworkError } from '../errors/framework-error'
+import { runtimeError } from '../errors/runtime-codes'
 import { HookStore, assertHook } from './hooks'
 import { requestHookNames } from '../shared/bound-hook'
 import { toDecoration, applyDecoration, type Decoration, type DecoratorTarget } from './decorations'
@@ -85,7 +85,7 @@ export class ScopeImpl implements Scope {
   /** Throws once the server has booted: declarations after boot would be silently ignored. */
   assertDeclarable(what: string): void {
     if (this.context.booted) {
-      throw new FrameworkError('ENC_ERR_SCOPE_BOOTED', `${what} in ${this.path} after the server booted. Declare everything inside plugins, before ready()/listen().`)
+      throw runtimeError('ENC_ERR_SCOPE_BOOTED', { what, path: this.path })
     }
   }
 
@@ -136,11 +136,11 @@ export class ScopeImpl implements Scope {
     if (typeof name !== 'string' || name === '' || (reserved !== null ? reserved.has(name) : name in ScopeImpl.prototype || name in this)) {
       const owner = target === 'instance' ? this.#findDecoration('instance', name) : undefined
       if (owner === undefined) {
-        throw new FrameworkError('ENC_ERR_DEC_RESERVED', `${method}('${String(name)}') in ${this.path}: the name is a built-in property of the ${target === 'instance' ? 'scope' : target}. Choose another name.`)
+        throw runtimeError('ENC_ERR_DEC_RESERVED', { call: `${method}('${String(name)}')`, path: this.path, target: target === 'instance' ? 'scope' : target })
       }
     }
     if (this.#findDecoration(target, name) !== undefined) {
-      throw new FrameworkError('ENC_ERR_DEC_ALREADY_PRESENT', `${method}('${name}') in ${this.path}: a decorator with this name is already visible here (declared in this scope or an ancestor). Rename it, or read the existing one.`)
+      throw runtimeError('ENC_ERR_DEC_ALREADY_PRESENT', { call: `${method}('${name}')`, path: this.path })
     }
     const decoration = toDecoration(target, name, value, this.path)
     this.decorations[target].set(name, decoration)
@@ -181,7 +181,7 @@ export class ScopeImpl implements Scope {
   setSchemaErrorFormatter(fn: SchemaErrorFormatter): this {
     this.#setFunction('setSchemaErrorFormatter', fn)
     // Its Error is needed at once to answer the 400: a promise would be no error at all.
-    if (isAsyncFunction(fn)) throw new FrameworkError('ENC_ERR_ROUTE_INVALID', `setSchemaErrorFormatter() in ${this.path}: the formatter must be synchronous and return an Error; it is async.`)
+    if (isAsyncFunction(fn)) throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `setSchemaErrorFormatter() in ${this.path}`, problem: 'the formatter must be synchronous and return an Error; it is async' })
     this.schemaErrorFormatter = fn
     return this
   }
@@ -189,12 +189,12 @@ export class ScopeImpl implements Scope {
   setNotFoundHandler(fn: NotFoundHandler): this {
     this.#setFunction('setNotFoundHandler', fn)
     if (this.notFoundHandler !== null) {
-      throw new FrameworkError('ENC_ERR_NOT_FOUND_DUPLICATE', `setNotFoundHandler() in ${this.path}: this scope already has a not-found handler. Keep one, or register a plugin with its own prefix for the other.`)
+      throw runtimeError('ENC_ERR_NOT_FOUND_DUPLICATE', { path: this.path, existing: `${this.path} (this scope, called twice)`, prefix: this.prefix })
     }
     // Unknown URLs are attributed to a scope by prefix only. With its parent's prefix this scope
     // would answer the parent's unknown URLs too, which an ancestor must never see (spec §3.3.3).
     if (this.parent !== null && this.prefix === this.parent.prefix) {
-      throw new FrameworkError('ENC_ERR_NOT_FOUND_NO_PREFIX', `setNotFoundHandler() in ${this.path}: this scope has the same prefix ('${this.prefix || '/'}') as its parent, so its not-found handler would also answer the parent's unknown URLs. Register the plugin with its own prefix, or wrap it in lift() to set the parent's handler.`)
+      throw runtimeError('ENC_ERR_NOT_FOUND_NO_PREFIX', { path: this.path, prefix: this.prefix })
     }
     this.notFoundHandler = fn
     return this
@@ -202,24 +202,24 @@ export class ScopeImpl implements Scope {
 
   #setFunction(method: string, fn: unknown): void {
     this.assertDeclarable(`${method}()`)
-    if (typeof fn !== 'function') throw new FrameworkError('ENC_ERR_ROUTE_INVALID', `${method}() in ${this.path} takes a function, got ${typeof fn}.`)
+    if (typeof fn !== 'function') throw runtimeError('ENC_ERR_ROUTE_INVALID', { setter: method, path: this.path, got: typeof fn })
   }
 
   addContentTypeParser(types: string | RegExp | Array<string | RegExp>, a: ContentTypeParserOptions | ContentTypeParserFn, b?: ContentTypeParserFn): this {
     this.assertDeclarable('addContentTypeParser()')
     const options = typeof a === 'function' ? {} : a
     const fn = typeof a === 'function' ? a : b
-    if (typeof fn !== 'function') throw new FrameworkError('ENC_ERR_CTP_INVALID', `addContentTypeParser() in ${this.path}: the parser must be a function.`)
+    if (typeof fn !== 'function') throw runtimeError('ENC_ERR_CTP_INVALID', { path: this.path })
     if (options.parseAs !== undefined && options.parseAs !== 'string' && options.parseAs !== 'buffer') {
-      throw new FrameworkError('ENC_ERR_CTP_INVALID', `addContentTypeParser() in ${this.path}: parseAs is '${String(options.parseAs)}'${didYouMean(String(options.parseAs), ['string', 'buffer'])}; use 'string' or 'buffer'.`)
+      throw runtimeError('ENC_ERR_CTP_INVALID', { path: this.path, parseAs: String(options.parseAs), hint: didYouMean(String(options.parseAs), ['string', 'buffer']) })
     }
     const mode = parserMode(fn, options.parseAs !== undefined)
     for (const declared of Array.isArray(types) ? types : [types]) {
       const pattern = declared instanceof RegExp ? declared : null
       const type = pattern !== null ? `regexp:${pattern.toString()}` : typeof declared === 'string' ? normalizeDeclaredType(declared) : null
-      if (type === null) throw new FrameworkError('ENC_ERR_CTP_INVALID', `addContentTypeParser('${String(declared)}') in ${this.path}: not a media type (type/subtype), a RegExp or '*'.`)
+      if (type === null) throw runtimeError('ENC_ERR_CTP_INVALID', { path: this.path, type: String(declared) })
       if (this.#parserOwner(type) !== null) {
-        throw new FrameworkError('ENC_ERR_CTP_ALREADY_PRESENT', `addContentTypeParser('${type}') in ${this.path}: a parser for this media type is already visible here. Remove it first (removeContentTypeParser) to replace it.`)
+        throw runtimeError('ENC_ERR_CTP_ALREADY_PRESENT', { type, path: this.path })
       }
       this.parsers.set(type, { fn, parseAs: options.parseAs ?? 'string', bodyLimit: options.bodyLimit ?? null, mode, pattern })
     }
@@ -241,7 +241,7 @@ export class ScopeImpl implements Scope {
     this.assertDeclarable('removeContentTypeParser()')
     for (const declared of Array.isArray(types) ? types : [types]) {
       const type = declared instanceof RegExp ? `regexp:${declared.toString()}` : normalizeDeclaredType(String(declared))
-      if (type === null) throw new FrameworkError('ENC_ERR_CTP_INVALID', `removeContentTypeParser('${String(declared)}') in ${this.path}: not a media type (type/subtype), a RegExp or '*'.`)
+      if (type === null) throw runtimeError('ENC_ERR_CTP_INVALID', { path: this.path, type: String(declared), call: 'removeContentTypeParser' })
       this.parsers.delete(type)
       this.removedParsers.add(type)
     }

@@ -1,46 +1,119 @@
+import { codeSummaries, defineError as e, errorFactory } from './define-errors'
+
+/** `GET /users/:id` (the declared path) or the URL for a not-found route: where a request-time error happened. */
+interface At { readonly at: string }
+
 /**
- * The runtime's error codes. Each area keeps its own table (schemas/, modules/ and plugins/ have
- * theirs); `allErrorCodes` joins them and a test keeps the README's table in sync.
+ * The runtime's errors, each declared once: status, README summary and message template. Each
+ * area keeps its own table (schemas/, modules/, decorators/ and plugins/ have theirs);
+ * `allErrorCodes` joins them and a test keeps the README's table in sync.
  * `status` is the HTTP status for errors that answer a request, `null` for boot errors.
  */
-export const runtimeErrorCodes = {
-  ENC_ERR_PLUGIN_INVALID: { status: null, summary: 'register() was given something that is not a plugin function' },
-  ENC_ERR_PLUGIN_TIMEOUT: { status: null, summary: 'a callback plugin did not call done() within pluginTimeout' },
-  ENC_ERR_SCOPE_BOOTED: { status: null, summary: 'a declaration (route, hook, decorator, schema ...) was made after boot' },
-  ENC_ERR_DEC_ALREADY_PRESENT: { status: null, summary: 'a decorator with this name is already visible in the scope' },
-  ENC_ERR_DEC_REFERENCE_TYPE: { status: null, summary: 'an object or array as a request/reply decorator value would be shared by every request' },
-  ENC_ERR_DEC_RESERVED: { status: null, summary: 'the decorator name is a built-in property of the object' },
-  ENC_ERR_HOOK_INVALID_NAME: { status: null, summary: 'addHook() was given an unknown hook name' },
-  ENC_ERR_HOOK_INVALID_HANDLER: { status: null, summary: 'a hook is not a function' },
-  ENC_ERR_ROUTE_DUPLICATE: { status: null, summary: 'two routes share a method and path' },
-  ENC_ERR_ROUTE_INVALID: { status: null, summary: 'a route definition is malformed (method, path, handler or option)' },
-  ENC_ERR_NOT_FOUND_DUPLICATE: { status: null, summary: 'two scopes with the same prefix set a not-found handler' },
-  ENC_ERR_NOT_FOUND_NO_PREFIX: { status: null, summary: 'setNotFoundHandler() in a scope that shares its parent prefix (it would answer the parent URLs)' },
-  ENC_ERR_CTP_ALREADY_PRESENT: { status: null, summary: 'a content-type parser for this media type is already visible in the scope' },
-  ENC_ERR_CTP_INVALID: { status: null, summary: 'addContentTypeParser() was given a bad media type or parser' },
-  ENC_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, summary: 'no parser accepts the request content type' },
-  ENC_ERR_CTP_EMPTY_JSON_BODY: { status: 400, summary: 'a JSON content type with an empty body' },
-  ENC_ERR_CTP_INVALID_JSON: { status: 400, summary: 'the body is not valid JSON' },
-  ENC_ERR_CTP_FORBIDDEN_PROTO: { status: 400, summary: 'the JSON body contains __proto__ or constructor.prototype' },
-  ENC_ERR_CTP_JSON_TOO_DEEP: { status: 400, summary: 'the JSON body nests deeper than the configured limit' },
-  ENC_ERR_CTP_BODY_TOO_LARGE: { status: 413, summary: 'the body is larger than bodyLimit' },
-  ENC_ERR_CTP_BODY_TIMEOUT: { status: 408, summary: 'the request body was not received within bodyTimeout (the connection is closed)' },
-  ENC_ERR_METHOD_NOT_ALLOWED: { status: 405, summary: 'the path exists, but not for this method' },
-  ENC_ERR_BAD_URL: { status: 400, summary: 'the URL cannot be decoded' },
-  ENC_ERR_QUERY_TOO_MANY_KEYS: { status: 414, summary: 'the query string has more keys than maxQueryKeys' },
-  ENC_ERR_PARAM_TOO_LONG: { status: 414, summary: 'a route parameter is longer than maxParamLength' },
-  ENC_ERR_REQUEST_MALFORMED: { status: 400, summary: 'Node could not parse the request (request line, headers or framing such as Content-Length with Transfer-Encoding)' },
-  ENC_ERR_REQUEST_HEADERS_TOO_LARGE: { status: 431, summary: 'the request headers are larger than Node accepts' },
-  ENC_ERR_REQUEST_TIMEOUT: { status: 408, summary: 'the client did not send the request in time' },
-  ENC_ERR_HANDLER_TIMEOUT: { status: 503, summary: 'the request was not answered within handlerTimeout (logged); request.signal aborts with this error' },
-  ENC_ERR_REQUEST_ABORTED: { status: 'none', summary: 'the reason request.signal carries when the client closed the connection before the reply was written (nothing is sent)' },
-  ENC_ERR_REPLY_ALREADY_SENT: { status: 'none', summary: 'reply.send() was called after the reply was sent (logged, ignored)' },
-  ENC_ERR_REPLY_SERIALIZATION: { status: 500, summary: 'the response payload could not be serialized (logged)' },
-  ENC_ERR_REPLY_INVALID_HEADER: { status: 500, summary: 'a reply header name or value was refused by Node (a newline, say); logged' },
-  ENC_ERR_REPLY_INVALID_STATUS: { status: 500, summary: 'reply.code() was given a value that is not an HTTP status' },
-  ENC_ERR_REPLY_NOTHING_SENT: { status: 500, summary: 'an async handler resolved undefined, or an error handler returned, without sending a reply' },
-  ENC_ERR_REPLY_SEND_INSIDE_ON_ERROR: { status: 'none', summary: 'reply.send() was called inside an onError hook (refused and logged; the error reply goes on)' },
-  ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE: { status: 500, summary: 'an object was sent with a content type that is not JSON and no reply.serializer()' },
-  ENC_ERR_SERVER_INVALID_OPTION: { status: null, summary: 'createServer() was given a limit or timeout that is not a non-negative integer, or headersTimeout above requestTimeout' },
-  ENC_ERR_SERVER_LISTENING: { status: null, summary: 'listen() was called on a server that is already listening' },
-} as const
+export const runtimeErrors = {
+  ENC_ERR_PLUGIN_INVALID: e({ status: null, summary: 'register() was given something that is not a plugin function',
+    message: (a: { path: string; got: string }) => `register() in ${a.path} takes a plugin function (async (scope, options) => {} or (scope, options, done) => {}), got ${a.got}.` }),
+  ENC_ERR_PLUGIN_TIMEOUT: e({ status: null, summary: 'a callback plugin did not call done() within pluginTimeout',
+    message: (a: { what: string; timeout: number }) => `${a.what} did not call done() within ${a.timeout} ms. Call done() when it has finished, or make it async.` }),
+  ENC_ERR_SCOPE_BOOTED: e({ status: null, summary: 'a declaration (route, hook, decorator, schema ...) was made after boot',
+    message: (a: { what: string; path: string }) => `${a.what} in ${a.path} after the server booted. Declare everything inside plugins, before ready()/listen().` }),
+  ENC_ERR_DEC_ALREADY_PRESENT: e({ status: null, summary: 'a decorator with this name is already visible in the scope',
+    message: (a: { call: string; path: string }) => `${a.call} in ${a.path}: a decorator with this name is already visible here (declared in this scope or an ancestor). Rename it, or read the existing one.` }),
+  ENC_ERR_DEC_REFERENCE_TYPE: e({ status: null, summary: 'an object or array as a request/reply decorator value would be shared by every request',
+    message: (a: { call: string; path: string; why: string }) => `${a.call} in ${a.path}: ${a.why}.` }),
+  ENC_ERR_DEC_RESERVED: e({ status: null, summary: 'the decorator name is a built-in property of the object',
+    message: (a: { call: string; path: string; target: string }) => `${a.call} in ${a.path}: the name is a built-in property of the ${a.target}. Choose another name.` }),
+  ENC_ERR_HOOK_INVALID_NAME: e({ status: null, summary: 'addHook() was given an unknown hook name',
+    message: (a: { name: string; path: string; known: readonly string[] }) => `addHook('${a.name}') in ${a.path}: unknown hook. Use one of ${a.known.join(', ')}.` }),
+  ENC_ERR_HOOK_INVALID_HANDLER: e({ status: null, summary: 'a hook is not a function',
+    message: (a: { where: string; problem: 'not-a-function' | 'not-a-function-option' | 'async-with-done'; got?: string; option?: string }) =>
+      a.problem === 'async-with-done' ? `${a.where}: an async hook must not take a done parameter. Remove it and return (or throw) instead.`
+        : a.problem === 'not-a-function-option' ? `${a.where}: the ${a.option} option must be a function or an array of functions.`
+          : `${a.where}: the hook must be a function, got ${a.got}.` }),
+  ENC_ERR_ROUTE_DUPLICATE: e({ status: null, summary: 'two routes share a method and path',
+    message: (a: { method: string; url: string; first: string; second: string }) => `${a.method} ${a.url} is declared twice: in ${a.first} and in ${a.second}. Remove one, or give one of their plugins a different prefix.` }),
+  ENC_ERR_ROUTE_INVALID: e({ status: null, summary: 'a route definition is malformed (method, path, handler or option)',
+    message: (a: { where: string; problem: string } | { setter: string; path: string; got: string }) => 'setter' in a
+      ? `${a.setter}() in ${a.path} takes a function, got ${a.got}.` : `${a.where}: ${a.problem}.` }),
+  ENC_ERR_NOT_FOUND_DUPLICATE: e({ status: null, summary: 'two scopes with the same prefix set a not-found handler',
+    message: (a: { path: string; existing: string; prefix: string }) => `setNotFoundHandler() in ${a.path}: ${a.existing} already handles not-found requests for prefix '${a.prefix || '/'}'. Keep one, or register one of them with its own prefix.` }),
+  ENC_ERR_NOT_FOUND_NO_PREFIX: e({ status: null, summary: 'setNotFoundHandler() in a scope that shares its parent prefix (it would answer the parent URLs)',
+    message: (a: { path: string; prefix: string }) => `setNotFoundHandler() in ${a.path}: this scope has the same prefix ('${a.prefix || '/'}') as its parent, so its not-found handler would also answer the parent's unknown URLs. Register the plugin with its own prefix, or wrap it in lift() to set the parent's handler.` }),
+  ENC_ERR_CTP_ALREADY_PRESENT: e({ status: null, summary: 'a content-type parser for this media type is already visible in the scope',
+    message: (a: { type: string; path: string }) => `addContentTypeParser('${a.type}') in ${a.path}: a parser for this media type is already visible here.` }),
+  ENC_ERR_CTP_INVALID: e({ status: null, summary: 'addContentTypeParser() was given a bad media type, parseAs or parser',
+    message: (a: { path: string; type?: string; call?: string; parseAs?: string; hint?: string }) => a.parseAs !== undefined
+      ? `addContentTypeParser() in ${a.path}: parseAs is '${a.parseAs}'${a.hint ?? ''}; use 'string' or 'buffer'.`
+      : a.type === undefined ? `addContentTypeParser() in ${a.path}: the parser must be a function.`
+        : `${a.call ?? 'addContentTypeParser'}('${a.type}') in ${a.path}: not a media type (type/subtype), a RegExp or '*'.` }),
+  ENC_ERR_CTP_INVALID_MEDIA_TYPE: e({ status: 415, summary: 'no parser accepts the request content type',
+    message: (a: { contentType: string }) => `Unsupported Media Type: ${a.contentType}` }),
+  ENC_ERR_CTP_EMPTY_JSON_BODY: e({ status: 400, summary: 'a JSON content type with an empty body',
+    message: () => "Body cannot be empty when content-type is set to 'application/json'" }),
+  ENC_ERR_CTP_INVALID_JSON: e({ status: 400, summary: 'the body is not valid JSON',
+    message: (a: { reason: string }) => `Body is not valid JSON: ${a.reason}` }),
+  ENC_ERR_CTP_FORBIDDEN_PROTO: e({ status: 400, summary: 'the JSON body contains __proto__ or constructor.prototype',
+    message: () => 'Object contains forbidden prototype property' }),
+  ENC_ERR_CTP_JSON_TOO_DEEP: e({ status: 400, summary: 'the JSON body nests deeper than the configured limit',
+    message: (a: { max: number }) => `Body nests deeper than ${a.max} levels` }),
+  ENC_ERR_CTP_BODY_TOO_LARGE: e({ status: 413, summary: 'the body is larger than bodyLimit',
+    message: (a: { limit: number }) => `Request body is too large: the limit is ${a.limit} bytes` }),
+  ENC_ERR_CTP_BODY_TIMEOUT: e({ status: 408, summary: 'the request body was not received within bodyTimeout (the connection is closed)',
+    message: (a: { ms: number }) => `The request body was not received within ${a.ms} ms` }),
+  ENC_ERR_METHOD_NOT_ALLOWED: e({ status: 405, summary: 'the path exists, but not for this method',
+    message: (a: { method: string; path: string; allowed: readonly string[] }) => `Method ${a.method} is not allowed for ${a.path}; allowed: ${a.allowed.join(', ')}` }),
+  ENC_ERR_BAD_URL: e({ status: 400, summary: 'the URL cannot be decoded',
+    message: (a: { url: string }) => `'${a.url}' is not a valid URL` }),
+  ENC_ERR_QUERY_TOO_MANY_KEYS: e({ status: 414, summary: 'the query string has more keys than maxQueryKeys',
+    message: (a: { max: number }) => `The query string has more than ${a.max} keys` }),
+  ENC_ERR_PARAM_TOO_LONG: e({ status: 414, summary: 'a route parameter is longer than maxParamLength',
+    message: (a: { max: number }) => `A route parameter is longer than ${a.max} characters` }),
+  // Written straight to the socket by serve/client-error.ts (no request object): the message is the reason phrase.
+  ENC_ERR_REQUEST_MALFORMED: e({ status: 400, summary: 'Node could not parse the request (request line, headers or framing such as Content-Length with Transfer-Encoding)',
+    message: () => 'Bad Request' }),
+  ENC_ERR_REQUEST_HEADERS_TOO_LARGE: e({ status: 431, summary: 'the request headers are larger than Node accepts',
+    message: () => 'Request Header Fields Too Large' }),
+  ENC_ERR_REQUEST_TIMEOUT: e({ status: 408, summary: 'the client did not send the request in time',
+    message: () => 'Request Timeout' }),
+  ENC_ERR_HANDLER_TIMEOUT: e({ status: 503, summary: 'the request was not answered within handlerTimeout (logged); request.signal aborts with this error',
+    message: (a: At & { ms: number }) => `${a.at}: no reply within handlerTimeout (${a.ms} ms); answered 503. ` +
+      'The handler or a hook is still running (request.signal has aborted) and whatever it sends later is ignored: find what it waits for, or raise handlerTimeout.' }),
+  // 499 is nginx's "client closed request": never sent (there is nobody to send it to), but an
+  // error handler or a log that reads statusCode sees a client-side end, not a server failure.
+  ENC_ERR_REQUEST_ABORTED: e({ status: 'none', statusCode: 499, summary: 'the reason request.signal carries when the client closed the connection before the reply was written (nothing is sent)',
+    message: () => 'The client closed the connection before the reply was written' }),
+  // A log entry's code, not an Error: serve/send.ts logs it with this message.
+  ENC_ERR_REPLY_ALREADY_SENT: e({ status: 'none', summary: 'reply.send() was called after the reply was sent (logged, ignored)',
+    message: () => 'reply.send() was called after the reply was sent; ignored' }),
+  ENC_ERR_REPLY_SERIALIZATION: e({ status: 500, summary: 'the response payload could not be serialized (logged)',
+    message: (a: { at?: string; status?: number; reason?: string }) => a.at === undefined ? 'an onSend hook returned a payload that is not a string, Buffer or stream'
+      : `${a.at}: the ${a.status} response could not be serialized: ${a.reason}` }),
+  ENC_ERR_REPLY_INVALID_HEADER: e({ status: 500, summary: 'a reply header name or value was refused by Node (a newline, say); logged',
+    message: (a: At & { reason: string }) => `${a.at}: a reply header was refused: ${a.reason}` }),
+  ENC_ERR_REPLY_INVALID_STATUS: e({ status: 500, summary: 'reply.code() was given a value that is not an HTTP status',
+    message: (a: { given: string }) => `reply.code(${a.given}): a status must be an integer from 100 to 599.` }),
+  ENC_ERR_REPLY_NOTHING_SENT: e({ status: 500, summary: 'an async handler resolved undefined, or an error handler returned, without sending a reply',
+    message: (a: { at: string } | { errorHandlerOf: string; handling: string }) => 'at' in a
+      ? `${a.at}: the async handler resolved undefined without sending a reply. Return the payload, or return reply after calling reply.send().`
+      : `the error handler of ${a.errorHandlerOf} returned without sending a reply (while handling: ${a.handling}). Send a reply, return a payload, or return reply when it will send later.` }),
+  // A log entry's code, not an Error sent: serve/send.ts logs it.
+  ENC_ERR_REPLY_SEND_INSIDE_ON_ERROR: e({ status: 'none', summary: 'reply.send() was called inside an onError hook (refused and logged; the error reply goes on)',
+    message: (a: At) => `${a.at}: reply.send() inside an onError hook is refused. Answer from an error handler (setErrorHandler) instead.` }),
+  ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE: e({ status: 500, summary: 'an object was sent with a content type that is not JSON and no reply.serializer()',
+    message: (a: At & { contentType: string }) => `${a.at}: an object was sent with content type '${a.contentType}'. Send a string or Buffer for that type, set reply.serializer(), or use a JSON type.` }),
+  ENC_ERR_SERVER_INVALID_OPTION: e({ status: null, summary: 'createServer() was given an unknown option (did you mean ...), a limit or timeout that is not a non-negative integer, or headersTimeout above requestTimeout',
+    message: (a: { name: string; given: string; min: number; fallback: number } | { headersTimeout: number; requestTimeout: number } | { problem: string }) => 'problem' in a
+      ? `createServer(${a.problem}`
+      : 'name' in a
+        ? `createServer({ ${a.name}: ${a.given} }): ${a.name} must be an integer >= ${a.min}${a.min === 0 ? ' (0 turns it off)' : ''}. Omit it for the default, ${a.fallback}.`
+        : `createServer(): headersTimeout (${a.headersTimeout}) is longer than requestTimeout (${a.requestTimeout}), which covers the headers too. Lower headersTimeout or raise requestTimeout.` }),
+  ENC_ERR_SERVER_LISTENING: e({ status: null, summary: 'listen() was called on a server that is already listening',
+    message: (a: { path: string }) => `listen() in ${a.path}: the server is already listening. Call close() first.` }),
+}
+
+export type RuntimeErrorCode = keyof typeof runtimeErrors
+
+/** Builds a runtime error from its table entry: `runtimeError('ENC_ERR_BAD_URL', { url })`. */
+export const runtimeError = errorFactory(runtimeErrors)
+
+/** Status and summary per code (the README table's columns). */
+export const runtimeErrorCodes = codeSummaries(runtimeErrors)

@@ -31,8 +31,7 @@ export function translateCompileError(failure: CompileFailure): FrameworkError {
   const where = `the ${failure.part} schema of route ${failure.method} ${failure.url} in scope ${failure.scopePath}`
   const reason = error instanceof Error ? error.message : String(error)
   return schemaError(failure.kind === 'validator' ? 'ENC_ERR_SCH_VALIDATION_BUILD' : 'ENC_ERR_SCH_SERIALIZATION_BUILD',
-    `Cannot compile the ${failure.kind} for ${where}: ${reason}. ` +
-    `Fix the schema, or the ${failure.kind} compiler in use for this route.`, { cause: error })
+    { case: 'route', kind: failure.kind, where, reason }, { cause: error })
 }
 
 function missingRefOf(error: unknown): { ref: string; schemaId: string } | null {
@@ -64,20 +63,15 @@ function refError(failure: CompileFailure, reportedRef: string, reportedId: stri
     `${written === undefined ? 'through a shared schema ' : ''}'${ref}'`
   const options = { cause: failure.error }
   if (schemaId === '') {
-    return schemaError('ENC_ERR_SCH_REF_INVALID',
-      `${route}: ${subject}, which does not exist inside that schema itself. Add the definition or the ` +
-      "subschema with that $id, or fix the pointer.", options)
+    return schemaError('ENC_ERR_SCH_REF_INVALID', { route, subject, local: true }, options)
   }
   const owner = failure.store.getOwner(schemaId)
   if (owner !== null) {
-    return schemaError('ENC_ERR_SCH_REF_INVALID',
-      `${route}: ${subject}. Shared schema '${schemaId}' is visible (declared in ${owner.scopePath}) but has ` +
-      `no '${ref.slice(schemaId.length)}' inside it: fix the pointer or the anchor.`, options)
+    return schemaError('ENC_ERR_SCH_REF_INVALID', { route, subject, local: false, schemaId, owner: owner.scopePath, inside: ref.slice(schemaId.length) }, options)
   }
   const declaredIn = failure.store.declarations(schemaId).map((store) => store.scopePath)
   const hint = declaredIn.length > 0
     ? `It is declared in ${declaredIn.join(' and in ')}: move it to a common ancestor or lift() that plugin.`
     : `No scope declares it: add it with addSchema() in scope ${failure.scopePath} or an ancestor.`
-  return schemaError('ENC_ERR_SCH_REF_NOT_VISIBLE',
-    `${route}: ${subject}, but no shared schema '${schemaId}' is visible from this scope. ${hint}`, options)
+  return schemaError('ENC_ERR_SCH_REF_NOT_VISIBLE', { route, subject, schemaId, hint }, options)
 }

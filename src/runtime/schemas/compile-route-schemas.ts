@@ -97,9 +97,7 @@ function compileWith<F>(compile: () => F, site: CompileSite, mayDecline = false)
   if (fn === undefined && mayDecline) return undefined
   if (typeof fn !== 'function') {
     throw schemaError(site.kind === 'validator' ? 'ENC_ERR_SCH_VALIDATION_BUILD' : 'ENC_ERR_SCH_SERIALIZATION_BUILD',
-      `The ${site.kind} compiler returned ${describeValue(fn)} for the ${site.part} schema of route ` +
-      `${method} ${url} in scope ${scopePath}: a ${site.kind} compiler must return a function ` +
-      `(${site.kind === 'validator' ? 'data => result' : 'data => string'}).`)
+      { case: 'returned', kind: site.kind, got: describeValue(fn), part: site.part, method, url, scopePath })
   }
   return fn
 }

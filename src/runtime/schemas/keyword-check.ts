@@ -41,9 +41,7 @@ export function checkKeywords(schema: unknown, known: KnownKeywords, extra: Read
     seen.add(node)
     for (const key of Object.keys(node)) {
       if (!isKnown(key)) {
-        throw schemaError('ENC_ERR_SCH_UNKNOWN_KEYWORD',
-          `${where}: unknown JSON Schema keyword '${key}' at '${pointer || '/'}'${didYouMean(key, [...known.names(), ...ANNOTATIONS, ...extra])}. ` +
-          'The validator would ignore it. Fix the name, or list a custom keyword in the server option validator.customKeywords.')
+        throw schemaError('ENC_ERR_SCH_UNKNOWN_KEYWORD', { where, key, pointer: pointer || '/', hint: didYouMean(key, [...known.names(), ...ANNOTATIONS, ...extra]) })
       }
       const value = node[key]
       if (SCHEMA_MAPS.has(key) && isObject(value)) {

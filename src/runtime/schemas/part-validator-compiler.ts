@@ -25,10 +25,9 @@ export function partValidatorCompiler(validators: PartValidators): ValidatorComp
       ? validators[part as HttpPart]
       : undefined
     if (source === undefined) {
-      throw schemaError('ENC_ERR_SCH_PART_VALIDATOR_MISSING',
-        `The per-part validator compiler was asked for ${part === undefined || part === '' ? 'no httpPart' : `httpPart '${part}'`} ` +
-        `by route ${input.method} ${input.url}, but it only has validators for ${available.join(', ') || 'no part'}: ` +
-        `add a validator for that part, or remove that part's schema from the route.`)
+      throw schemaError('ENC_ERR_SCH_PART_VALIDATOR_MISSING', {
+        asked: part === undefined || part === '' ? 'no httpPart' : `httpPart '${part}'`, method: input.method, url: input.url, available: available.join(', ') || 'no part',
+      })
     }
     return typeof source === 'function' ? source(input) : source.compile(input.schema)
   }

@@ -30,9 +30,7 @@ export function toPartValidator(fn: ValidateFunction, context: PartValidatorCont
     if (typeof result !== 'object' || result === null) return undefined
     if (result instanceof Error) return { error: result }
     if (typeof (result as PromiseLike<unknown>).then === 'function') {
-      throw schemaError('ENC_ERR_SCH_ASYNC_RESULT',
-        `The ${context.part} validator of route ${context.method} ${context.url} returned a Promise: validation ` +
-        'must be synchronous (spec §1.6). Move asynchronous checks into a preHandler hook.')
+      throw schemaError('ENC_ERR_SCH_ASYNC_RESULT', { part: context.part, method: context.method, url: context.url })
     }
     const outcome = result as { error?: unknown; value?: unknown }
     if (outcome.error) return outcome.error instanceof Error ? { error: outcome.error } : { errors: asErrorList(outcome.error) }

@@ -42,20 +42,15 @@ export function normalizeRouteSchema(input: unknown, route: RouteIdentity): Norm
   if (schema === undefined || schema === null) return result
   const where = `${route.method} ${route.url} in scope ${route.scopePath}`
   if (typeof schema !== 'object' || Array.isArray(schema)) {
-    throw schemaError('ENC_ERR_SCH_NOT_OBJECT',
-      `The schema option of route ${where} is ${describeValue(schema)}: pass an object with the parts ` +
-      'body, querystring (or query), params, headers and response.')
+    throw schemaError('ENC_ERR_SCH_NOT_OBJECT', { case: 'schema-option', where, got: describeValue(schema) })
   }
   const raw = schema as Record<string, unknown>
   for (const key of Object.keys(raw)) {
     if (PARTS.includes(key) || ROUTE_ANNOTATIONS.has(key) || key.startsWith('x-')) continue
-    throw schemaError('ENC_ERR_SCH_UNKNOWN_PART',
-      `The schema of route ${where} has the key '${key}'${didYouMean(key, PARTS)}, which is not a part: use body, ` +
-      'querystring (or query), params, headers or response. Validation would silently skip it.')
+    throw schemaError('ENC_ERR_SCH_UNKNOWN_PART', { where, key, hint: didYouMean(key, PARTS) })
   }
   if (isPresent(raw.querystring) && isPresent(raw.query)) {
-    throw schemaError('ENC_ERR_SCH_QUERY_ALIAS_CONFLICT',
-      `The schema of route ${where} has both querystring and query, which is its alias: keep only one of them.`)
+    throw schemaError('ENC_ERR_SCH_QUERY_ALIAS_CONFLICT', { where })
   }
   result.body = normalizePart(raw.body, 'body', where)
   result.querystring = normalizePart(isPresent(raw.querystring) ? raw.querystring : raw.query, 'querystring', where)
@@ -74,16 +69,11 @@ function normalizePart(input: unknown, name: string, where: string): JsonSchema 
   const part = plainSchema(input)
   if (!isPresent(part)) return null
   if (typeof part !== 'object' || Array.isArray(part)) {
-    throw schemaError('ENC_ERR_SCH_NOT_OBJECT',
-      `The ${name} schema of route ${where} is ${describeValue(part)}: pass a JSON Schema object, ` +
-      'or the shorthand (the properties listed at the top level).')
+    throw schemaError('ENC_ERR_SCH_NOT_OBJECT', { case: 'part', part: name, where, got: describeValue(part) })
   }
   const asyncAt = findAsync(part)
   if (asyncAt !== null) {
-    throw schemaError('ENC_ERR_SCH_ASYNC',
-      `The ${name} schema of route ${where} uses $async at ${asyncAt}. Asynchronous validation is refused ` +
-      'because it may run database work before the request is accepted (spec §1.6): validate ' +
-      'synchronously and move asynchronous work into a preHandler hook.')
+    throw schemaError('ENC_ERR_SCH_ASYNC', { case: 'route', part: name, where, at: asyncAt })
   }
   const copy = copySchema(part as JsonSchema)
   return isCompleteSchema(copy) ? copy : { type: 'object', properties: copy }
@@ -127,28 +117,20 @@ function normalizeResponse(input: unknown, where: string): Record<string, JsonSc
   const response = plainSchema(input)
   if (!isPresent(response)) return null
   if (!isObject(response)) {
-    throw schemaError('ENC_ERR_SCH_NOT_OBJECT',
-      `The response schema of route ${where} is ${describeValue(response)}: pass an object that maps a ` +
-      "status key (200, '2xx' or 'default') to a schema.")
+    throw schemaError('ENC_ERR_SCH_NOT_OBJECT', { case: 'response', where, got: describeValue(response) })
   }
   const result: Record<string, JsonSchema> = {}
   for (const key of Object.keys(response)) {
     const normalizedKey = STATUS_KEY.test(key) || key === 'default' ? key : RANGE_KEY.test(key) ? key.toLowerCase() : null
     if (normalizedKey === null) {
-      throw schemaError('ENC_ERR_SCH_RESPONSE_KEY',
-        `The response schema of route ${where} has the key '${key}': use a status code from 100 to 599, ` +
-        "a range key from '1xx' to '5xx', or 'default'.")
+      throw schemaError('ENC_ERR_SCH_RESPONSE_KEY', { where, key })
     }
     if (Object.prototype.hasOwnProperty.call(result, normalizedKey)) {
-      throw schemaError('ENC_ERR_SCH_RESPONSE_KEY',
-        `The response schema of route ${where} has the range key '${normalizedKey}' twice (in upper and ` +
-        'lower case): keep only one of them.')
+      throw schemaError('ENC_ERR_SCH_RESPONSE_KEY', { where, key: normalizedKey, twice: true })
     }
     const part = normalizePart(response[key], `response ${key}`, where)
     if (part === null) {
-      throw schemaError('ENC_ERR_SCH_NOT_OBJECT',
-        `The response ${key} schema of route ${where} is ${describeValue(response[key])}: pass a JSON Schema ` +
-        'object, or remove the key to send that status without a schema.')
+      throw schemaError('ENC_ERR_SCH_NOT_OBJECT', { case: 'response-key', key, where, got: describeValue(response[key]) })
     }
     result[normalizedKey] = part
   }

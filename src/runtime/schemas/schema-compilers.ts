@@ -86,15 +86,12 @@ export class SchemaCompilers {
       compiler = build(defining.visible())
     } catch (error) {
       if (isSchemaError(error)) throw error
-      throw schemaError(code,
-        `Cannot build the ${kind} for the shared schemas visible in scope ${store.scopePath} ` +
-        `(${Object.keys(defining.visible()).join(', ') || 'none'}): ${(error as Error)?.message ?? String(error)}. ` +
-        `Fix the shared schema it names, or the validator options and plugins.`, { cause: error })
+      throw schemaError(code, {
+        case: 'shared', kind, scopePath: store.scopePath, ids: Object.keys(defining.visible()).join(', ') || 'none', reason: (error as Error)?.message ?? String(error),
+      }, { cause: error })
     }
     if (typeof compiler !== 'function') {
-      throw schemaError(code,
-        `schemaController.compilersFactory.build${kind === 'validator' ? 'Validator' : 'Serializer'}() returned ` +
-        `${describeValue(compiler)} for scope ${store.scopePath}: it must return a compiler function.`)
+      throw schemaError(code, { case: 'factory', kind, got: describeValue(compiler), scopePath: store.scopePath })
     }
     cache.set(defining, { count, compiler })
     return compiler
@@ -104,15 +101,12 @@ export class SchemaCompilers {
 function checkPlugins(plugins: ValidatorOptions['plugins']): NonNullable<ValidatorOptions['plugins']> {
   if (plugins === undefined) return []
   if (!Array.isArray(plugins)) {
-    throw schemaError('ENC_ERR_SCH_PLUGIN_INVALID',
-      `validator.plugins is ${describeValue(plugins)}: pass an array of plugins, each a function or [function, options].`)
+    throw schemaError('ENC_ERR_SCH_PLUGIN_INVALID', { got: describeValue(plugins) })
   }
   plugins.forEach((entry, index) => {
     const fn = Array.isArray(entry) ? entry[0] : entry
     if (typeof fn !== 'function') {
-      throw schemaError('ENC_ERR_SCH_PLUGIN_INVALID',
-        `validator.plugins[${index}] is ${describeValue(entry)}: each entry must be a validator plugin function ` +
-        '(compatible with ajv 6) or [plugin, options].')
+      throw schemaError('ENC_ERR_SCH_PLUGIN_INVALID', { got: describeValue(entry), index })
     }
   })
   return [...plugins]

@@ -45,23 +45,16 @@ export class SchemaStore {
   add(input: unknown): void {
     const schema = plainSchema(input)
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
-      throw schemaError('ENC_ERR_SCH_NOT_OBJECT',
-        `addSchema() in scope ${this.scopePath} was given ${describeValue(schema)}, not a schema object: ` +
-        'pass a JSON Schema object with a string $id.')
+      throw schemaError('ENC_ERR_SCH_NOT_OBJECT', { case: 'shared', scopePath: this.scopePath, got: describeValue(schema) })
     }
     const id = (schema as Record<string, unknown>).$id
     if (typeof id !== 'string' || id === '') {
-      throw schemaError('ENC_ERR_SCH_MISSING_ID',
-        `addSchema() in scope ${this.scopePath} was given a schema without a string $id (got ${describeValue(id)}): ` +
-        'add "$id": "<name>" so that routes can reference it as { $ref: \'<name>#\' }.')
+      throw schemaError('ENC_ERR_SCH_MISSING_ID', { scopePath: this.scopePath, got: describeValue(id) })
     }
     this.#refuseDuplicate(id)
     const asyncAt = findAsync(schema)
     if (asyncAt !== null) {
-      throw schemaError('ENC_ERR_SCH_ASYNC',
-        `addSchema() in scope ${this.scopePath}: schema '${id}' uses $async at ${asyncAt}. Asynchronous validation ` +
-        'is refused because it may run database work before the request is accepted (spec §1.6): validate ' +
-        'synchronously and move asynchronous work into a preHandler hook.')
+      throw schemaError('ENC_ERR_SCH_ASYNC', { case: 'shared', scopePath: this.scopePath, id, at: asyncAt })
     }
     this.#own.set(id, schema as SharedSchema)
     const stores = this.#registry.declarations.get(id)
@@ -141,17 +134,10 @@ export class SchemaStore {
   #refuseDuplicate(id: string): void {
     for (const store of this.declarations(id)) {
       if (store === this || store.isAncestorOf(this)) {
-        throw schemaError('ENC_ERR_SCH_DUPLICATE_ID',
-          `addSchema() in scope ${this.scopePath}: a schema with $id '${id}' is already declared in ` +
-          `${store === this ? 'this scope' : `its ancestor scope ${store.scopePath}`}` +
-          `${store === this ? ` (${store.scopePath})` : ''}, so this scope would see two. ` +
-          'Give one of them another $id, or remove the duplicate.')
+        throw schemaError('ENC_ERR_SCH_DUPLICATE_ID', { scopePath: this.scopePath, id, in: store === this ? 'this' : 'ancestor', other: store.scopePath })
       }
       if (this.isAncestorOf(store)) {
-        throw schemaError('ENC_ERR_SCH_DUPLICATE_ID',
-          `addSchema() in scope ${this.scopePath}: a schema with $id '${id}' is already declared in its ` +
-          `descendant scope ${store.scopePath}, which would then see two. Give one of them another $id, ` +
-          'or declare it only in this scope.')
+        throw schemaError('ENC_ERR_SCH_DUPLICATE_ID', { scopePath: this.scopePath, id, in: 'descendant', other: store.scopePath })
       }
     }
   }

@@ -68,9 +68,7 @@ export function toValidationError(failure: PartFailure, part: HttpPart, formatte
   } else {
     const formatted: unknown = formatter.call(thisArg, failure.errors, part)
     if (!(formatted instanceof Error)) {
-      throw schemaError('ENC_ERR_SCH_FORMATTER_RESULT',
-        `The schema error formatter returned ${formatted === null ? 'null' : typeof formatted} for a ${part} ` +
-        'validation failure: it must return an Error (for example new Error(message)).')
+      throw schemaError('ENC_ERR_SCH_FORMATTER_RESULT', { got: formatted === null ? 'null' : typeof formatted, part })
     }
     error = formatted
     validation = failure.errors

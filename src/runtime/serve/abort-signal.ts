@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http'
-import { FrameworkError } from '../errors/framework-error'
+import type { FrameworkError } from '../errors/framework-error'
+import { runtimeError } from '../errors/runtime-codes'
 import type { RequestImpl } from './request'
 
 /**
@@ -33,8 +34,6 @@ function watchResponse(res: ServerResponse): AbortController {
   return controller
 }
 
-// 499 is nginx's "client closed request": never sent (there is nobody to send it to), but an
-// error handler or a log that reads statusCode sees a client-side end, not a server failure.
 function clientGone(): FrameworkError {
-  return new FrameworkError('ENC_ERR_REQUEST_ABORTED', 'The client closed the connection before the reply was written', { statusCode: 499 })
+  return runtimeError('ENC_ERR_REQUEST_ABORTED')
 }

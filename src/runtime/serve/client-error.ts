@@ -1,14 +1,16 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { errorPayloadSerializer } from './error-payload'
+import { runtimeErrors } from '../errors/runtime-codes'
 
-/** Node's parser error codes to our status and stable code; anything else is a malformed request. */
-const clientErrors: Record<string, readonly [number, string]> = {
-  HPE_HEADER_OVERFLOW: [431, 'ENC_ERR_REQUEST_HEADERS_TOO_LARGE'],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'ENC_ERR_REQUEST_TIMEOUT'],
-  HPE_HEADERS_TIMEOUT: [408, 'ENC_ERR_REQUEST_TIMEOUT'],
+type ClientErrorCode = 'ENC_ERR_REQUEST_HEADERS_TOO_LARGE' | 'ENC_ERR_REQUEST_TIMEOUT' | 'ENC_ERR_REQUEST_MALFORMED'
+
+/** Node's parser error codes to our stable code (status and message from the table); anything else is a malformed request. */
+const clientErrors: Record<string, ClientErrorCode> = {
+  HPE_HEADER_OVERFLOW: 'ENC_ERR_REQUEST_HEADERS_TOO_LARGE',
+  ERR_HTTP_REQUEST_TIMEOUT: 'ENC_ERR_REQUEST_TIMEOUT',
+  HPE_HEADERS_TIMEOUT: 'ENC_ERR_REQUEST_TIMEOUT',
 }
-const malformed = [400, 'ENC_ERR_REQUEST_MALFORMED'] as const
 
 /** Connections already given their error answer (weak: a closed socket leaves the set by itself). */
 const answered = new WeakSet<Socket>()
@@ -47,9 +49,11 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
 
 function writeAndClose(error: NodeJS.ErrnoException, socket: Socket): void {
   if (!socket.writable) { socket.destroy(); return }
-  const [status, code] = clientErrors[error.code ?? ''] ?? malformed
+  const code = clientErrors[error.code ?? ''] ?? 'ENC_ERR_REQUEST_MALFORMED'
+  const definition = runtimeErrors[code]
+  const status = definition.status as number
   const reason = STATUS_CODES[status] as string
-  const body = errorPayloadSerializer({ statusCode: status, code, error: reason, message: reason })
+  const body = errorPayloadSerializer({ statusCode: status, code, error: reason, message: definition.message() })
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
   // end() waits for the client to close its side too; a client that never does must not keep the socket.
   socket.destroySoon()

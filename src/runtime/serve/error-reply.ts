@@ -1,5 +1,6 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http'
-import { FrameworkError } from '../errors/framework-error'
+import type { FrameworkError } from '../errors/framework-error'
+import { runtimeError } from '../errors/runtime-codes'
 import { runObserverHooks } from './hook-runner'
 import { isThenable } from '../shared/thenable'
 import type { ReplyImpl } from './reply'
@@ -118,9 +119,7 @@ function dispatch(reply: ReplyImpl, thrown: unknown): void {
 }
 
 function nothingSent(path: string, thrown: unknown): FrameworkError {
-  return new FrameworkError('ENC_ERR_REPLY_NOTHING_SENT',
-    `the error handler of ${path} returned without sending a reply (while handling: ${toError(thrown).message}). Send a reply, return a payload, or return reply when it will send later.`,
-    { statusCode: 500, cause: thrown })
+  return runtimeError('ENC_ERR_REPLY_NOTHING_SENT', { errorHandlerOf: path, handling: toError(thrown).message }, { cause: thrown })
 }
 
 /** Status from `error.statusCode` / `error.status` when it is 4xx/5xx, else the reply's own if >= 400, else 500. */

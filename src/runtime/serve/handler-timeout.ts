@@ -1,4 +1,4 @@
-import { FrameworkError } from '../errors/framework-error'
+import { runtimeError } from '../errors/runtime-codes'
 import { handleError, writeFallback } from './error-reply'
 import type { ReplyImpl } from './reply'
 import { isOpen, isWritten } from './reply-state'
@@ -27,10 +27,7 @@ export function onHandlerExpired(reply: ReplyImpl): void {
   if (isWritten(reply) || res.headersSent || res.destroyed) return
   const context = reply.route.serve
   const request = reply.request
-  const error = new FrameworkError('ENC_ERR_HANDLER_TIMEOUT',
-    `${request.method} ${reply.route.path ?? request.url}: no reply within handlerTimeout (${context.limits.handlerTimeout} ms); answered 503. ` +
-    'The handler or a hook is still running (request.signal has aborted) and whatever it sends later is ignored: find what it waits for, or raise handlerTimeout.',
-    { statusCode: 503 })
+  const error = runtimeError('ENC_ERR_HANDLER_TIMEOUT', { at: `${request.method} ${reply.route.path ?? request.url}`, ms: context.limits.handlerTimeout })
   if (!reply.timedOut && isOpen(reply)) {
     // First expiry: through onError hooks and the error handlers, like any error. The deadline
     // starts over first, so that an error handler (or an onSend hook) that hangs as well still

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { hasBody, parseBody } from './body/read-body'
 import type { CompiledRoute } from './compiled-route'
-import { FrameworkError } from '../errors/framework-error'
+import { runtimeError } from '../errors/runtime-codes'
 import { runObserverHooks, runRequestHooks } from './hook-runner'
 import { isThenable } from '../shared/thenable'
 import { answerWithoutReply, replyWithError } from './error-reply'
@@ -59,12 +59,12 @@ function limitsStage(request: RequestImpl, reply: ReplyImpl): void {
   const route = reply.route
   const ctx = route.serve
   if (route.hasParams && paramTooLong(request.params, ctx.limits.maxParamLength)) {
-    reply.send(new FrameworkError('ENC_ERR_PARAM_TOO_LONG', `A route parameter is longer than ${ctx.limits.maxParamLength} characters`, { statusCode: 414 }))
+    reply.send(runtimeError('ENC_ERR_PARAM_TOO_LONG', { max: ctx.limits.maxParamLength }))
     return
   }
   // The query parser refuses (rather than truncates) a query with too many keys: see router.ts.
   if (request.query === TOO_MANY_QUERY_KEYS) {
-    reply.send(new FrameworkError('ENC_ERR_QUERY_TOO_MANY_KEYS', `The query string has more than ${ctx.limits.maxQueryKeys} keys`, { statusCode: 414 }))
+    reply.send(runtimeError('ENC_ERR_QUERY_TOO_MANY_KEYS', { max: ctx.limits.maxQueryKeys }))
     return
   }
   preParsingStage(request, reply)
@@ -193,9 +193,7 @@ function afterAsyncHandler(reply: ReplyImpl, value: unknown): void {
   if (value !== undefined) { reply.send(value); return }
   if (reply.sent) return
   if (reply.statusCode === 204) { reply.send(); return }
-  reply.send(new FrameworkError('ENC_ERR_REPLY_NOTHING_SENT',
-    `${reply.request.method} ${reply.route.path ?? reply.request.url}: the async handler resolved undefined without sending a reply. Return the payload, or return reply after calling reply.send().`,
-    { statusCode: 500 }))
+  reply.send(runtimeError('ENC_ERR_REPLY_NOTHING_SENT', { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}` }))
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http'
-import { FrameworkError } from '../errors/framework-error'
+import { runtimeError } from '../errors/runtime-codes'
 import type { CompiledRoute } from './compiled-route'
 import type { RequestImpl } from './request'
 import type { DeadlineList } from './deadlines'
@@ -68,7 +68,7 @@ export class ReplyImpl {
 
   code(statusCode: number): this {
     if (!Number.isInteger(statusCode) || statusCode < 100 || statusCode > 599) {
-      throw new FrameworkError('ENC_ERR_REPLY_INVALID_STATUS', `reply.code(${String(statusCode)}): a status must be an integer from 100 to 599.`, { statusCode: 500 })
+      throw runtimeError('ENC_ERR_REPLY_INVALID_STATUS', { given: String(statusCode) })
     }
     this.statusCode = statusCode
     return this

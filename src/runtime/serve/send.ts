@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream'
-import { FrameworkError } from '../errors/framework-error'
+import type { FrameworkError } from '../errors/framework-error'
+import { runtimeError, runtimeErrors } from '../errors/runtime-codes'
 import { handleError } from './error-reply'
 import { runPayloadHooks } from './hook-runner'
 import { endDeadline } from './handler-timeout'
@@ -23,13 +24,12 @@ function isStream(payload: object): payload is Readable {
 export function sendReply(reply: ReplyImpl, payload: unknown): void {
   if (reply.inOnError) {
     // Fastify refuses it too (FST_ERR_SEND_INSIDE_ONERR): onError observes, the error reply goes on.
-    reply.request.log.error({ reqId: reply.request.id, err: new FrameworkError('ENC_ERR_REPLY_SEND_INSIDE_ON_ERROR',
-      `${reply.request.method} ${reply.route.path ?? reply.request.url}: reply.send() inside an onError hook is refused. Answer from an error handler (setErrorHandler) instead.`) },
-    'reply.send() inside an onError hook; ignored')
+    reply.request.log.error({ reqId: reply.request.id, err: runtimeError('ENC_ERR_REPLY_SEND_INSIDE_ON_ERROR', { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}` }) },
+      'reply.send() inside an onError hook; ignored')
     return
   }
   if (reply.sent) {
-    reply.request.log.warn({ reqId: reply.request.id, code: 'ENC_ERR_REPLY_ALREADY_SENT' }, 'reply.send() was called after the reply was sent; ignored')
+    reply.request.log.warn({ reqId: reply.request.id, code: 'ENC_ERR_REPLY_ALREADY_SENT' }, runtimeErrors.ENC_ERR_REPLY_ALREADY_SENT.message())
     return
   }
   if (payload instanceof Error && !reply.errorPayload) { handleError(reply, payload); return }
@@ -54,9 +54,7 @@ export function sendReply(reply: ReplyImpl, payload: unknown): void {
     // An object is JSON; sent with another type it would be mislabelled (Fastify 3 refuses it too).
     if (typeof type !== 'string' || !type.includes('json')) {
       reopen(reply)
-      handleError(reply, new FrameworkError('ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE',
-        `${reply.request.method} ${reply.route.path ?? reply.request.url}: an object was sent with content type '${String(type)}'. Send a string or Buffer for that type, set reply.serializer(), or use a JSON type.`,
-        { statusCode: 500 }))
+      handleError(reply, runtimeError('ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE', { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}`, contentType: String(type) }))
       return
     }
     headers['content-type'] = withJsonCharset(type)
@@ -93,9 +91,7 @@ function serializeStage(reply: ReplyImpl, payload: unknown): void {
 
 function serializationError(reply: ReplyImpl, cause: unknown): FrameworkError {
   const message = cause instanceof Error ? cause.message : String(cause)
-  const error = new FrameworkError('ENC_ERR_REPLY_SERIALIZATION',
-    `${reply.request.method} ${reply.route.path ?? reply.request.url}: the ${reply.statusCode} response could not be serialized: ${message}`,
-    { statusCode: 500, cause })
+  const error = runtimeError('ENC_ERR_REPLY_SERIALIZATION', { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}`, status: reply.statusCode, reason: message }, { cause })
   // Which response failed, for error handlers (Fastify 4's error.serialization).
   Object.defineProperty(error, 'serialization', { value: { method: reply.request.method, url: reply.route.path ?? reply.request.url, statusCode: reply.statusCode }, enumerable: false })
   return error
@@ -152,7 +148,7 @@ function write(reply: ReplyImpl, payload: unknown): void {
     writeStream(reply, payload)
     return
   } else {
-    failWrite(reply, new FrameworkError('ENC_ERR_REPLY_SERIALIZATION', 'an onSend hook returned a payload that is not a string, Buffer or stream', { statusCode: 500 }))
+    failWrite(reply, runtimeError('ENC_ERR_REPLY_SERIALIZATION', {}))
     return
   }
   if (writeHeadOrFail(reply)) res.end(payload)
@@ -164,9 +160,8 @@ function writeHeadOrFail(reply: ReplyImpl): boolean {
     writeHead(reply)
     return true
   } catch (error) {
-    failWrite(reply, new FrameworkError('ENC_ERR_REPLY_INVALID_HEADER',
-      `${reply.request.method} ${reply.route.path ?? reply.request.url}: a reply header was refused: ${error instanceof Error ? error.message : String(error)}`,
-      { statusCode: 500, cause: error }))
+    failWrite(reply, runtimeError('ENC_ERR_REPLY_INVALID_HEADER',
+      { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}`, reason: error instanceof Error ? error.message : String(error) }, { cause: error }))
     return false
   }
 }

@@ -1,4 +1,4 @@
-import { FrameworkError } from '../errors/framework-error'
+import { runtimeError } from '../errors/runtime-codes'
 import { errorPayloadSerializer } from './error-payload'
 import type { Request, Reply, Scope } from '../types'
 import type { ReplyImpl } from './reply'
@@ -15,11 +15,11 @@ export function defaultNotFoundHandler(this: Scope, request: Request, reply: Rep
 }
 
 export function badUrlHandler(this: Scope, request: Request): never {
-  throw new FrameworkError('ENC_ERR_BAD_URL', `'${request.url}' is not a valid URL`, { statusCode: 400 })
+  throw runtimeError('ENC_ERR_BAD_URL', { url: request.url })
 }
 
 export function methodNotAllowedHandler(this: Scope, request: Request, reply: Reply): never {
   const allowed = (reply as unknown as ReplyImpl).route.serve.allowedMethods(request.url)
   reply.header('allow', allowed.join(', '))
-  throw new FrameworkError('ENC_ERR_METHOD_NOT_ALLOWED', `Method ${request.method} is not allowed for ${request.url.split('?')[0]}; allowed: ${allowed.join(', ')}`, { statusCode: 405 })
+  throw runtimeError('ENC_ERR_METHOD_NOT_ALLOWED', { method: request.method, path: request.url.split('?')[0], allowed })
 }

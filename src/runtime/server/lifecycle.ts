@@ -1,7 +1,7 @@
 import type { AddressInfo, Socket } from 'node:net'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import lightMyRequest from 'light-my-request'
-import { FrameworkError } from '../errors/framework-error'
+import { runtimeError } from '../errors/runtime-codes'
 import { bootServer } from '../boot/boot'
 import { allScopes } from '../boot/all-scopes'
 import { callLifecycleHook } from '../boot/lifecycle-hook'
@@ -52,7 +52,7 @@ export class ServerLifecycle implements ServerFacade {
     const options: ListenOptions = typeof portOrOptions === 'object' && portOrOptions !== null ? portOrOptions : { port: portOrOptions, host: hostArg }
     await this.ready()
     const server = this.#http
-    if (server.listening) throw new FrameworkError('ENC_ERR_SERVER_LISTENING', `listen() in ${this.#bootContext().rootScope.path}: the server is already listening. Call close() first.`)
+    if (server.listening) throw runtimeError('ENC_ERR_SERVER_LISTENING', { path: this.#bootContext().rootScope.path })
     const host = options.host ?? '127.0.0.1'
     await new Promise<void>((resolve, reject) => {
       const onError = (error: Error): void => { server.removeListener('listening', onListening); reject(error) }

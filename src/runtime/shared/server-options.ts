@@ -1,4 +1,4 @@
-import { FrameworkError } from '../errors/framework-error'
+import { runtimeError } from '../errors/runtime-codes'
 import type { ServerOptions } from '../types'
 
 /** The numeric limits and timeouts of one server, defaults applied and checked once in createServer(). */
@@ -52,14 +52,12 @@ export function resolveLimits(options: ServerOptions): ServerLimits {
     if (value === undefined) continue
     const min = positive.has(name) ? 1 : 0
     if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
-      throw new FrameworkError('ENC_ERR_SERVER_INVALID_OPTION',
-        `createServer({ ${name}: ${describe(value)} }): ${name} must be an integer >= ${min}${min === 0 ? ' (0 turns it off)' : ''}. Omit it for the default, ${defaultLimits[name]}.`)
+      throw runtimeError('ENC_ERR_SERVER_INVALID_OPTION', { name, given: describe(value), min, fallback: defaultLimits[name] })
     }
     out[name] = value
   }
   if (out.requestTimeout > 0 && out.headersTimeout > out.requestTimeout) {
-    throw new FrameworkError('ENC_ERR_SERVER_INVALID_OPTION',
-      `createServer(): headersTimeout (${out.headersTimeout}) is longer than requestTimeout (${out.requestTimeout}), which covers the headers too. Lower headersTimeout or raise requestTimeout.`)
+    throw runtimeError('ENC_ERR_SERVER_INVALID_OPTION', { headersTimeout: out.headersTimeout, requestTimeout: out.requestTimeout })
   }
   return out
 }

@@ -1,5 +1,5 @@
 import secureJson from 'secure-json-parse'
-import { FrameworkError } from '../../errors/framework-error'
+import { runtimeError } from '../../errors/runtime-codes'
 import type { BodyParser } from '../../shared/body-parser'
 
 /** True when `text` opens more than `max` nested arrays/objects (strings skipped). */
@@ -57,10 +57,10 @@ export function jsonParser(maxDepth: number, actions: { protoAction: 'error' | '
   const fn = (_request: unknown, body: string | Buffer): unknown => {
     const text = typeof body === 'string' ? body : body.toString('utf8')
     if (text.length === 0) {
-      throw new FrameworkError('ENC_ERR_CTP_EMPTY_JSON_BODY', "Body cannot be empty when content-type is set to 'application/json'", { statusCode: 400 })
+      throw runtimeError('ENC_ERR_CTP_EMPTY_JSON_BODY')
     }
     if (nestsDeeperThan(text, maxDepth)) {
-      throw new FrameworkError('ENC_ERR_CTP_JSON_TOO_DEEP', `Body nests deeper than ${maxDepth} levels`, { statusCode: 400 })
+      throw runtimeError('ENC_ERR_CTP_JSON_TOO_DEEP', { max: maxDepth })
     }
     let parsed: unknown
     try {
@@ -68,12 +68,12 @@ export function jsonParser(maxDepth: number, actions: { protoAction: 'error' | '
     } catch (error) {
       const message = error instanceof Error ? error.message : ''
       if (message.startsWith('Object contains forbidden prototype property')) {
-        throw new FrameworkError('ENC_ERR_CTP_FORBIDDEN_PROTO', 'Object contains forbidden prototype property', { statusCode: 400 })
+        throw runtimeError('ENC_ERR_CTP_FORBIDDEN_PROTO')
       }
-      throw new FrameworkError('ENC_ERR_CTP_INVALID_JSON', `Body is not valid JSON: ${message}`, { statusCode: 400 })
+      throw runtimeError('ENC_ERR_CTP_INVALID_JSON', { reason: message })
     }
     if (MAY_OVERFLOW.test(text) && hasNonFinite(parsed)) {
-      throw new FrameworkError('ENC_ERR_CTP_INVALID_JSON', 'Body is not valid JSON: a number is out of range (larger than a double can hold)', { statusCode: 400 })
+      throw runtimeError('ENC_ERR_CTP_INVALID_JSON', { reason: 'a number is out of range (larger than a double can hold)' })
     }
     return parsed
   }

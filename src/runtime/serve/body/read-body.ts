@@ -1,4 +1,5 @@
-import { FrameworkError } from '../../errors/framework-error'
+import type { FrameworkError } from '../../errors/framework-error'
+import { runtimeError } from '../../errors/runtime-codes'
 import type { ReplyImpl } from '../reply'
 import { replyWithError } from '../error-reply'
 import { endDeadline, startHandlerDeadline } from '../handler-timeout'
@@ -15,11 +16,11 @@ export function hasBody(request: RequestImpl): boolean {
 }
 
 function tooLarge(limit: number): FrameworkError {
-  return new FrameworkError('ENC_ERR_CTP_BODY_TOO_LARGE', `Request body is too large: the limit is ${limit} bytes`, { statusCode: 413 })
+  return runtimeError('ENC_ERR_CTP_BODY_TOO_LARGE', { limit })
 }
 
 function tooSlow(ms: number): FrameworkError {
-  return new FrameworkError('ENC_ERR_CTP_BODY_TIMEOUT', `The request body was not received within ${ms} ms`, { statusCode: 408 })
+  return runtimeError('ENC_ERR_CTP_BODY_TIMEOUT', { ms })
 }
 
 /**
@@ -45,7 +46,7 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
     const drainable = declaredLength !== undefined && raw.headers['transfer-encoding'] === undefined &&
       Number(declaredLength) <= (reply.route.bodyLimit ?? defaultLimit)
     if (!drainable && hasBody(request)) reply.header('connection', 'close')
-    reply.send(new FrameworkError('ENC_ERR_CTP_INVALID_MEDIA_TYPE', `Unsupported Media Type: ${header ?? 'none'}`, { statusCode: 415 }))
+    reply.send(runtimeError('ENC_ERR_CTP_INVALID_MEDIA_TYPE', { contentType: header ?? 'none' }))
     return
   }
   if (parser.mode === 'stream') { runStreamParser(request, reply, parser, next); return }

@@ -1,0 +1,4 @@
+// The runtime's internal entry: what the layers above it (src/modules) need and users do not.
+// Not re-exported from src/index.ts: free to change.
+export { isLifted, liftedTarget } from './declare/lift'
+export { defineError, errorFactory, codeSummaries, type ErrorDefinition } from './errors/define-errors'
