@@ -5,8 +5,9 @@
 import 'reflect-metadata'
 
 export { createApp } from './modules'
+export type { App } from './modules'
 export {
-  Module, Route, Get, Head, Post, Put, Patch, Delete, Options, Schema, DecorateRequest, DecorateReply, Hook, ErrorHandler,
+  Module, Route, Get, Head, Post, Put, Patch, Delete, Options, Schema, SchemaClass, DecorateRequest, DecorateReply, Hook, ErrorHandler,
   Body, Query, Params, Headers, Req, Reply, DeclarationError, isDeclarationError,
 } from './decorators'
 export { bearerAuth } from './plugins'
@@ -15,6 +16,8 @@ export {
   partValidatorCompiler, ajv8CompilersFactory, defaultSchemaErrorFormatter,
 } from './runtime'
 export { errorCodeTable } from './error-code-table'
+export { openApiDocument } from './openapi'
+export type { OpenApiDocument, OpenApiInfo } from './openapi'
 // tsyringe's own decorators, so an app imports one package and uses the tsyringe copy Enclave
 // resolves with (a second copy's @injectable() is invisible to it: ENC_ERR_MODULE_TSYRINGE_COPIES).
 // `@singleton()` registers in tsyringe's global container: one instance per process, visible from
@@ -28,7 +31,9 @@ export type {
   ContentTypeParserOptions, DoneFn, JsonSchema, SharedSchema, RouteSchema, HttpPart, ValidatorCompiler,
   ValidatorCompilerInput, ValidateFunction, SerializerCompiler, SerializerCompilerInput, SerializeFunction,
   SchemaErrorFormatter, ValidatorOptions, ValidatorPlugin, CompilersFactory, SchemaControllerOptions,
+  RequestBase, RequestDecorations, RequestDecorationValue, TypedRequest, RequestOf, RouteHandler, HandlerResult,
+  RuntimeRouteSchema, ScopeRouteShortcut, SchemaType, TypedRouteSchema, ResponseOf,
 } from './runtime'
-export type { ModuleOptions, RouteMethodOptions } from './decorators'
+export type { ModuleOptions, RouteMethodOptions, DecoratorRouteOptions, SchemaClassBase, SchemaClassOptions, SchemaReference } from './decorators'
 export type { BearerAuthOptions } from './plugins'
 export type { InjectionToken } from 'tsyringe'

@@ -1,6 +1,6 @@
 import { ErrorHandler, Module } from '../../src/decorators'
 import type { Reply, Request, ValidationError } from '../../src/runtime'
-import { CatalogSchema, ItemSchema, NewItemSchema } from './catalog-schemas'
+import { catalogSchema, Item, NewItem } from './catalog-schemas'
 import { ItemStore } from './item-store'
 import { ItemsController } from './items-controller'
 import { OrdersController } from './orders-controller'
@@ -24,7 +24,7 @@ export class OrdersModule {
  * the item store (one instance, injected into both controllers).
  */
 @Module({
-  schemas: [CatalogSchema, ItemSchema, NewItemSchema],
+  schemas: [catalogSchema, Item, NewItem],
   providers: [ItemStore],
   plugins: [ItemsModule, OrdersModule],
 })

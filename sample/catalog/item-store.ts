@@ -1,21 +1,14 @@
 import 'reflect-metadata' // before tsyringe, which refuses to load without it
 import { injectable } from 'tsyringe'
+import type { Item, ItemPage, NewItem } from './catalog-schemas'
 
-export interface Item {
-  id: number
-  name: string
-  price: number
-  sku?: string
-  tags: string[]
-  /** Internal: stored, never sent (the response schemas leave it out). */
-  supplierCost?: number
-}
-export type NewItem = Omit<Item, 'id' | 'tags'> & { tags?: string[] }
+/** What the store keeps: the public item plus the internal supplierCost (stored, never sent). */
+export type StoredItem = Item & Pick<NewItem, 'supplierCost'>
 
 /** In-memory items, one store per app (a provider of CatalogModule, shared by its children). */
 @injectable()
 export class ItemStore {
-  readonly #items = new Map<number, Item>()
+  readonly #items = new Map<number, StoredItem>()
   #nextId = 1
 
   constructor() {
@@ -23,18 +16,18 @@ export class ItemStore {
     this.add({ name: 'Lamp', price: 40, tags: ['living', 'light'], supplierCost: 17 })
   }
 
-  add(item: NewItem): Item {
-    const stored: Item = { ...item, id: this.#nextId++, tags: item.tags ?? [] }
+  add(item: NewItem): StoredItem {
+    const stored: StoredItem = { ...item, id: this.#nextId++, tags: item.tags ?? [] }
     this.#items.set(stored.id, stored)
     return stored
   }
 
-  get(id: number): Item | undefined {
+  get(id: number): StoredItem | undefined {
     return this.#items.get(id)
   }
 
   /** Items carrying every one of `tags`, at most `limit`, skipping `offset`. */
-  list({ tags, limit, offset }: { tags: readonly string[]; limit: number; offset: number }): { items: Item[]; total: number } {
+  list({ tags, limit, offset }: { tags: readonly string[]; limit: number; offset: number }): ItemPage {
     const matching = [...this.#items.values()].filter((item) => tags.every((t) => item.tags.includes(t)))
     return { items: matching.slice(offset, offset + limit), total: matching.length }
   }

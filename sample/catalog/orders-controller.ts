@@ -1,5 +1,6 @@
 import { Body, Post, Reply, Route } from '../../src/decorators'
 import { HttpError } from '../../src/runtime'
+import { NewOrder, Order } from './catalog-schemas'
 import { ItemStore } from './item-store'
 
 let nextOrderId = 1
@@ -9,20 +10,11 @@ let nextOrderId = 1
 export class OrdersController {
   constructor(private readonly store: ItemStore) {}
 
-  @Post('/', {
-    schema: {
-      body: {
-        type: 'object',
-        required: ['itemId', 'quantity'],
-        properties: { itemId: { type: 'integer', minimum: 1 }, quantity: { type: 'integer', minimum: 1, maximum: 100 } },
-      },
-      response: { 201: { type: 'object', properties: { orderId: { type: 'integer' }, itemId: { type: 'integer' }, quantity: { type: 'integer' }, total: { type: 'number' } } } },
-    },
-  })
-  create(@Body() body: { itemId: number; quantity: number }, @Reply() reply: Reply) {
-    const item = this.store.get(body.itemId)
-    if (item === undefined) throw new HttpError(404, `No item with id ${body.itemId}`)
+  @Post('/', { schema: { response: { 201: Order } } })
+  create(@Body() order: NewOrder, @Reply() reply: Reply): Order {
+    const item = this.store.get(order.itemId)
+    if (item === undefined) throw new HttpError(404, `No item with id ${order.itemId}`)
     reply.code(201)
-    return { orderId: nextOrderId++, itemId: item.id, quantity: body.quantity, total: item.price * body.quantity }
+    return { orderId: nextOrderId++, itemId: item.id, quantity: order.quantity, total: item.price * order.quantity }
   }
 }

@@ -1,6 +1,7 @@
 import { DeclarationError } from './declaration-error'
 import { addReplyDecorator, addRequestDecorator, getReplyDecorators, getRequestDecorators } from './metadata'
 import type { DecoratorMeta } from './types'
+import type { RequestDecorationValue } from '../runtime/types'
 
 type Kind = 'DecorateRequest' | 'DecorateReply'
 
@@ -9,6 +10,8 @@ type Kind = 'DecorateRequest' | 'DecorateReply'
  * of the module and its descendants, `undefined` elsewhere. Stackable. The value is a primitive,
  * a function, `{ getter, setter? }`, or `{ factory: (request) => value }` for a fresh object per
  * request (a plain object value is refused at boot: it would be shared by every request).
+ * Declare the property's type once in `RequestDecorations` (declaration merging): the value is
+ * then checked against it, and `request.<name>` reads with that type in every handler.
  *
  * @example
  * @DecorateRequest('answer', 42)
@@ -16,7 +19,7 @@ type Kind = 'DecorateRequest' | 'DecorateReply'
  * @Module({ controllers: [UserController] })
  * class AppModule {}
  */
-export function DecorateRequest(name: string, value: unknown): ClassDecorator {
+export function DecorateRequest<K extends string>(name: K, value: RequestDecorationValue<K>): ClassDecorator {
   return (target) => declare('DecorateRequest', target, { name, value }, getRequestDecorators, addRequestDecorator)
 }
 

@@ -14,6 +14,8 @@ export const decoratorErrorCodes = {
   ENC_ERR_DECL_ERROR_HANDLER_DUPLICATE: { status: null, summary: 'a module class has more than one @ErrorHandler() method' },
   ENC_ERR_DECL_STATIC_MEMBER: { status: null, summary: 'a method decorator was put on a static method' },
   ENC_ERR_DECL_PARAM_DUPLICATE: { status: null, summary: 'one handler parameter carries two parameter decorators' },
+  ENC_ERR_DECL_SCHEMA_CLASS: { status: null, summary: 'SchemaClass() was given something other than a JSON Schema object' },
+  ENC_ERR_DECL_SCHEMA_CONFLICT: { status: null, summary: 'a route gives a schema in its options for a part whose handler parameter is a schema class, and the two differ' },
 } as const
 
 export type DecoratorErrorCode = keyof typeof decoratorErrorCodes

@@ -1,18 +1,22 @@
-import type { RouteShorthandOptions } from '../runtime/types'
+import type { RouteSchema } from '../runtime/schemas/types'
+import type { TypedRouteSchema } from '../runtime/typed-schemas'
+import type { RouteMethodDecorator } from './handler-fit'
 import { declareRouteMethod } from './route-method'
-import type { HttpMethodName } from './types'
+import type { DecoratorRouteOptions, HttpMethodName } from './types'
 
-export type RouteShortcut = (path?: string, options?: RouteShorthandOptions) => MethodDecorator
+/** `@Get(path, options)`: the options' schema types the check of the decorated method. */
+export type RouteShortcut = <S extends TypedRouteSchema = RouteSchema>(path?: string, options?: DecoratorRouteOptions<S>) => RouteMethodDecorator<S>
 
 function shortcut(method: HttpMethodName, name: string): RouteShortcut {
-  return (path, options = {}) => (target, propertyKey, descriptor) => {
+  return (path, options = {}) => ((target: object, propertyKey: string | symbol, descriptor: PropertyDescriptor) => {
     declareRouteMethod(name, target, propertyKey, descriptor, { methods: [method], path, options: options as Record<string, unknown> })
-  }
+  }) as never
 }
 
 /**
  * Route shortcuts: `@Get(path, options?)` is `@Route({ method: 'GET', path, ...options })`.
- * The path is joined to the controller's prefix; an empty path is the prefix itself.
+ * The path is joined to the controller's prefix; an empty path is the prefix itself. A method
+ * whose parameters or return type do not fit the route's schema does not compile.
  *
  * @example
  * @Post('/', { schema: { body: { $ref: 'newItem#' } } })

@@ -3,6 +3,7 @@ export {
   getModuleMeta, getControllerMeta, getOwnRoutes, getParams, getSchemaMeta, getRequestDecorators,
   getReplyDecorators, getHooks, getErrorHandlerKey, constructorDependencies, methodParamCount, moduleOnlyDecorations,
 } from './metadata'
+export { schemaOfClass, isSchemaClass } from './schema-class'
 export type {
   ModuleMeta, ControllerMeta, RouteMeta, ParamMeta, ParamSource, DecoratorMeta, HookMeta, Class, ConcreteClass, PluginEntry,
   ProviderEntry, SchemaEntry,

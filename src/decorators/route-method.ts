@@ -2,6 +2,7 @@ import type { RouteShorthandOptions } from '../runtime/types'
 import { DeclarationError, memberName } from './declaration-error'
 import { addRoute } from './metadata'
 import { describeValue } from './module-options'
+import { resolveRouteSchema } from './route-schema-classes'
 import type { HttpMethodName } from './types'
 
 const httpMethods: readonly HttpMethodName[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
@@ -51,5 +52,8 @@ export function declareRouteMethod(decorator: string, target: object, propertyKe
       throw new DeclarationError('ENC_ERR_DECL_ROUTE_OPTIONS', `${where}: unknown route option '${key}'. Known options: ${routeOptionKeys.join(', ')}.`)
     }
   }
-  addRoute(target.constructor, { propertyKey, methods: methods as HttpMethodName[], path, options: Object.freeze({ ...route.options }) })
+  const options = { ...route.options }
+  const schema = resolveRouteSchema(target, propertyKey, where, options.schema)
+  if (schema !== undefined) options.schema = schema
+  addRoute(target.constructor, { propertyKey, methods: methods as HttpMethodName[], path, options: Object.freeze(options) })
 }

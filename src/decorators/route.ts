@@ -5,6 +5,9 @@ import { setControllerMeta } from './metadata'
 import { describeValue } from './module-options'
 import { declareRouteMethod } from './route-method'
 import type { RouteMethodOptions } from './types'
+import type { RouteSchema } from '../runtime/schemas/types'
+import type { TypedRouteSchema } from '../runtime/typed-schemas'
+import type { RouteMethodDecorator } from './handler-fit'
 
 /**
  * On a class: declares a controller whose routes live under `prefix`. The class becomes
@@ -20,9 +23,9 @@ import type { RouteMethodOptions } from './types'
  * }
  */
 export function Route(prefix?: string): ClassDecorator
-export function Route(options: RouteMethodOptions): MethodDecorator
-export function Route(arg?: string | RouteMethodOptions): ClassDecorator | MethodDecorator {
-  return (target: object, propertyKey?: string | symbol, descriptor?: PropertyDescriptor) => {
+export function Route<S extends TypedRouteSchema = RouteSchema>(options: RouteMethodOptions<S>): RouteMethodDecorator<S>
+export function Route(arg?: string | RouteMethodOptions): ClassDecorator | RouteMethodDecorator<RouteSchema> {
+  return ((target: object, propertyKey?: string | symbol, descriptor?: PropertyDescriptor) => {
     if (propertyKey === undefined) {
       declareController(target as Function, arg)
       return
@@ -33,7 +36,7 @@ export function Route(arg?: string | RouteMethodOptions): ClassDecorator | Metho
     }
     const { method, path, ...options } = arg
     declareRouteMethod('Route', target, propertyKey, descriptor, { methods: Array.isArray(method) ? method : [method], path, options })
-  }
+  }) as never
 }
 
 function declareController(target: Function, prefix: unknown): void {

@@ -1,6 +1,7 @@
 import type { InjectionToken } from 'tsyringe'
 import type { HookName, PluginOptions, RouteShorthandOptions } from '../runtime/types'
-import type { SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../runtime/schemas/types'
+import type { RouteSchema, SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../runtime/schemas/types'
+import type { TypedRouteSchema } from '../runtime/typed-schemas'
 
 /** Any class. Abstract classes are allowed as tokens and route-method owners. */
 export type Class<T = object> = abstract new (...args: any[]) => T
@@ -52,7 +53,15 @@ export interface ControllerMeta { readonly prefix: string }
 
 export type HttpMethodName = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'
 
-export interface RouteMethodOptions extends RouteShorthandOptions {
+/**
+ * Route options of the route decorators: the runtime's, with a schema whose parts may also be
+ * schema classes. Given as a literal, the schema types the handler check (handler-fit.ts).
+ */
+export interface DecoratorRouteOptions<S extends TypedRouteSchema = RouteSchema> extends Omit<RouteShorthandOptions, 'schema'> {
+  schema?: S
+}
+
+export interface RouteMethodOptions<S extends TypedRouteSchema = RouteSchema> extends DecoratorRouteOptions<S> {
   method: HttpMethodName | Lowercase<HttpMethodName> | readonly (HttpMethodName | Lowercase<HttpMethodName>)[]
   path?: string
 }

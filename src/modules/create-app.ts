@@ -4,6 +4,13 @@ import { inject } from './injector'
 import { modulePlugin } from './module-plugin'
 import { scan } from './scan'
 import { assertNoUnlistedControllers } from './unlisted-controllers'
+import { buildOpenApiDocument, type OpenApiDocument, type OpenApiInfo } from '../openapi/openapi-document'
+
+/** The booted root scope of an application, plus what its module tree can tell. */
+export interface App extends Scope {
+  /** The OpenAPI 3.1 document of the app's module tree (see openApiDocument). */
+  openapi(info?: OpenApiInfo): OpenApiDocument
+}
 
 /**
  * Boots an application from its root module: scans the module tree (each module becomes an
@@ -15,9 +22,10 @@ import { assertNoUnlistedControllers } from './unlisted-controllers'
  * @example
  * const app = await createApp(AppModule, { logger: true })
  * await app.listen({ port: 3000 })
+ * app.openapi({ title: 'Notes', version: '1.0.0' })   // the OpenAPI 3.1 document of the module tree
  * // in tests: await request(app.server).get('/two').expect(200)
  */
-export async function createApp(root: Function, options: ServerOptions = {}): Promise<Scope> {
+export async function createApp(root: Function, options: ServerOptions = {}): Promise<App> {
   const tree = scan(root)
   assertNoUnlistedControllers(tree)
   const containers: DependencyContainer[] = []
@@ -30,6 +38,7 @@ export async function createApp(root: Function, options: ServerOptions = {}): Pr
     throw error
   }
   const app = createServer({ ...options, name: options.name ?? tree.type.name })
+  app.decorate('openapi', (info?: OpenApiInfo) => buildOpenApiDocument(tree, info))
   // Providers with a dispose() method are disposed when the app closes, children first.
   app.addHook('onClose', () => disposeAll(containers))
   try {
@@ -40,7 +49,7 @@ export async function createApp(root: Function, options: ServerOptions = {}): Pr
     await app.close().catch(() => undefined)
     throw error
   }
-  return app
+  return app as App
 }
 
 async function disposeAll(containers: readonly DependencyContainer[]): Promise<void> {

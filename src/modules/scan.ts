@@ -1,6 +1,6 @@
 import type { PluginOptions } from '../runtime'
 import { isLifted, liftedTarget } from '../runtime/internal'
-import { getControllerMeta, getModuleMeta, getOwnRoutes, getSchemaMeta, moduleOnlyDecorations, type Class, type PluginEntry } from '../decorators/internal'
+import { getControllerMeta, getModuleMeta, getOwnRoutes, getSchemaMeta, moduleOnlyDecorations, schemaOfClass, type Class, type PluginEntry } from '../decorators/internal'
 import type { SharedSchema } from '../runtime/schemas/types'
 import { moduleError } from './module-error'
 import type { ModuleNode, PluginItem } from './module-tree'
@@ -89,6 +89,15 @@ function checkControllers(controllers: readonly Class[], path: string): readonly
 
 function toSchema(entry: Class | SharedSchema, index: number, path: string): SharedSchema {
   if (typeof entry !== 'function') return entry
+  const fromClass = schemaOfClass(entry)
+  if (fromClass !== undefined) {
+    if (typeof fromClass.$id !== 'string' || fromClass.$id === '') {
+      throw moduleError('ENC_ERR_MODULE_NOT_A_SCHEMA', `${path}: schemas[${index}] is schema class ${entry.name}, which has no $id. ` +
+        `Add one to its schema (e.g. $id: '${entry.name.charAt(0).toLowerCase()}${entry.name.slice(1)}') to share it, or leave it out of schemas: ` +
+        'a schema class without $id is inlined where it is used.')
+    }
+    return fromClass as SharedSchema
+  }
   const schema = getSchemaMeta(entry)
   if (schema === undefined) {
     throw moduleError('ENC_ERR_MODULE_NOT_A_SCHEMA', `${path}: schemas[${index}] is class ${entry.name}, which has no @Schema(). ` +

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { lift, type PluginFunction, type Reply, type Request, type Scope } from '../runtime'
+import { liftedTarget } from '../runtime/internal'
 import { pluginError, pluginErrors } from './plugin-codes'
 
 export interface BearerAuthOptions {
@@ -33,7 +34,15 @@ export function bearerAuth(options: BearerAuthOptions): PluginFunction {
   const plugin = async function bearerAuth(scope: Scope) {
     scope.addHook('onRequest', hook)
   }
+  Object.defineProperty(plugin, kBearerAuth, { value: true })
   return lift(plugin)
+}
+
+const kBearerAuth = Symbol('enclave.bearerAuth')
+
+/** Whether a plugin (lifted or not) is a bearerAuth() guard: the OpenAPI document marks the routes it protects. */
+export function isBearerAuth(plugin: Function): boolean {
+  return (liftedTarget(plugin) as unknown as Record<symbol, unknown>)[kBearerAuth] === true
 }
 
 /**

@@ -1,4 +1,4 @@
-export { bearerAuth } from './bearer-auth'
+export { bearerAuth, isBearerAuth } from './bearer-auth'
 export type { BearerAuthOptions } from './bearer-auth'
 export { pluginErrorCodes } from './plugin-codes'
 export type { PluginErrorCode } from './plugin-codes'

@@ -9,7 +9,10 @@ export type {
   Scope, Request, Reply, RouteOptions, RouteShorthandOptions, Handler, RequestHook, PayloadHook, ErrorHook, ErrorHandler,
   NotFoundHandler, HookName, Plugin, PluginFunction, AsyncPlugin, CallbackPlugin, PluginOptions, ServerOptions, ListenOptions,
   InjectOptions, InjectResponse, ValidationError, Logger, ContentTypeParserFn, ContentTypeParserOptions, DoneFn,
+  RequestBase, RequestDecorations, RequestDecorationValue, TypedRequest, RequestOf, RouteHandler, HandlerResult,
+  RuntimeRouteSchema, ScopeRouteShortcut,
 } from './types'
+export type { SchemaType, TypedRouteSchema, ResponseOf } from './typed-schemas'
 export type {
   JsonSchema, SharedSchema, RouteSchema, HttpPart, ValidatorCompiler, ValidatorCompilerInput, ValidateFunction,
   SerializerCompiler, SerializerCompilerInput, SerializeFunction, SchemaErrorFormatter, ValidatorOptions,

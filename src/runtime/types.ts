@@ -1,21 +1,48 @@
 import type { IncomingMessage, ServerResponse, Server } from 'node:http'
 import type { Readable } from 'node:stream'
+import type { HasTypedParts, ResponseOf, TypedParts, TypedRouteSchema } from './typed-schemas'
 import type { ValidatorCompiler, SerializerCompiler, SchemaErrorFormatter, SchemaControllerOptions, ValidatorOptions, RouteSchema, SharedSchema } from './schemas/types'
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'
 
-/** The request object handed to hooks and handlers. Request decorators appear as extra properties. */
-export interface Request {
+/**
+ * Properties that request decorators add, declared by the application through declaration merging,
+ * so `request.tenant` has a type on every route instead of `unknown`:
+ *
+ * @example
+ * declare module 'enclave' {
+ *   interface RequestDecorations { tenant: string }
+ * }
+ * @DecorateRequest('tenant', '')        // checked against the declaration: a number here does not compile
+ * @Module({ controllers: [NotesController] })
+ * class TenantModule {}
+ *
+ * The declaration is global to the program; the runtime still decides where the decorator is
+ * visible (spec §3.3.6): on a route outside the declaring module's context it reads `undefined`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface RequestDecorations {}
+
+/**
+ * The value `decorateRequest(name, value)` / `@DecorateRequest(name, value)` accepts for `name`:
+ * when `name` is declared in {@link RequestDecorations}, a value, a `{ getter, setter? }` pair or a
+ * `{ factory }` of that type (an object value is refused at boot: it would be shared by every
+ * request); anything for an undeclared name.
+ */
+export type RequestDecorationValue<K extends string> = K extends keyof RequestDecorations
+  ? RequestDecorations[K]
+    | { getter: (this: Request) => RequestDecorations[K]; setter?: (this: Request, value: RequestDecorations[K]) => void }
+    | { factory: (request: Request) => RequestDecorations[K] }
+  : unknown
+
+/** What every request has, typed or not. */
+export interface RequestBase {
   readonly id: string
   readonly raw: IncomingMessage
   readonly method: string
   readonly url: string
   /** The route's declared path (`/users/:id`), or null for the not-found handler. */
   readonly routePath: string | null
-  params: Record<string, unknown>
-  query: Record<string, unknown>
-  body: unknown
-  headers: Record<string, unknown>
   /** Set only when the route has `attachValidation: true` and validation failed (spec §2.6). */
   validationError: ValidationError | null
   readonly log: Logger
@@ -29,8 +56,31 @@ export interface Request {
    * the reply is out. Hand it to fetch(), a database driver or a timer to stop work nobody will read.
    */
   readonly signal: AbortSignal
+}
+
+/**
+ * The request object handed to hooks and handlers of routes without a typed schema. Request
+ * decorators appear as extra properties (typed when declared in {@link RequestDecorations}).
+ */
+export interface Request extends RequestBase, RequestDecorations {
+  params: Record<string, unknown>
+  query: Record<string, unknown>
+  body: unknown
+  headers: Record<string, unknown>
   [decorator: string]: unknown
 }
+
+/**
+ * The request of a route whose schema TypeScript can read (`as const` objects, schema classes):
+ * each part has its schema's type, and there is no catch-all index, so `request.bdy` does not compile.
+ */
+// A mapped type rather than an interface: an anonymous object type is assignable to `Request`'s
+// catch-all index (an interface is not), so a typed handler still fits where a `Handler` is expected.
+export type TypedRequest<S> = { [K in keyof TypedRequestParts<S>]: TypedRequestParts<S>[K] }
+type TypedRequestParts<S> = RequestBase & RequestDecorations & TypedParts<S>
+
+/** The request type a handler of a route with schema `S` receives. */
+export type RequestOf<S> = HasTypedParts<S> extends true ? TypedRequest<S> : Request
 
 /** The reply object. `send` may be called once; later calls are logged no-ops. */
 export interface Reply {
@@ -72,6 +122,16 @@ export type ErrorHook = (this: Scope, request: Request, reply: Reply, error: Err
 export type ErrorHandler = (this: Scope, error: Error & Record<string, unknown>, request: Request, reply: Reply) => unknown
 export type NotFoundHandler = Handler
 
+/**
+ * What a handler of a route with schema `S` may return: anything when no response schema is
+ * readable, else a value of one of the declared response types (or a Promise of it), the reply
+ * itself, or nothing (after `reply.send()`).
+ */
+export type HandlerResult<S> = unknown extends ResponseOf<S> ? unknown
+  : ResponseOf<S> | Reply | void | Promise<ResponseOf<S> | Reply | void>
+/** A handler whose request and answer are typed from the route schema `S` (Fastify's type providers). */
+export type RouteHandler<S> = (this: Scope, request: RequestOf<S>, reply: Reply) => HandlerResult<S>
+
 export type RequestHookName = 'onRequest' | 'preParsing' | 'preValidation' | 'preHandler' | 'onResponse' | 'onRequestAbort'
 export type PayloadHookName = 'preSerialization' | 'onSend'
 export type AppHookName = 'onRoute' | 'onRegister' | 'onReady' | 'onClose'
@@ -109,8 +169,14 @@ export interface RouteHooks {
   onError?: ErrorHook | ErrorHook[]
 }
 
-export interface RouteShorthandOptions extends RouteHooks {
-  schema?: RouteSchema
+/**
+ * A route schema for the runtime API: JSON Schema objects per part. Give them `as const` for typed
+ * requests; a schema class goes in as `NoteClass.schema`.
+ */
+export type RuntimeRouteSchema = TypedRouteSchema & RouteSchema
+
+export interface RouteShorthandOptions<S extends RuntimeRouteSchema = RouteSchema> extends RouteHooks {
+  schema?: S
   attachValidation?: boolean
   validatorCompiler?: ValidatorCompiler
   serializerCompiler?: SerializerCompiler
@@ -121,11 +187,13 @@ export interface RouteShorthandOptions extends RouteHooks {
   config?: Record<string, unknown>
 }
 
-export interface RouteOptions extends RouteShorthandOptions {
+export interface RouteOptions<S extends RuntimeRouteSchema = RouteSchema> extends RouteShorthandOptions<S> {
   method: string | string[]
   url?: string
   path?: string
-  handler: Handler
+  // Method syntax on purpose: its parameters compare both ways, so the server's own untyped
+  // implementation still satisfies the generic signature. NoInfer: `S` comes from `schema` only.
+  handler(this: Scope, request: NoInfer<RequestOf<S>>, reply: Reply): NoInfer<HandlerResult<S>>
 }
 
 export type ContentTypeParserFn = (request: Request, body: string | Buffer) => unknown
@@ -204,6 +272,21 @@ export interface ServerOptions {
 }
 
 /**
+ * `scope.get(path, [options], handler)` and friends. With `options.schema` given `as const`, the
+ * handler's request parts and answer are typed from it; otherwise they read as before (`unknown`).
+ *
+ * @example
+ * const body = { type: 'object', required: ['title'], properties: { title: { type: 'string' } } } as const
+ * app.post('/notes', { schema: { body } }, (request) => ({ title: request.body.title.trim() }))
+ */
+export interface ScopeRouteShortcut<This> {
+  (path: string, handler: Handler): This
+  <S extends RuntimeRouteSchema = RouteSchema>(path: string, options: RouteShorthandOptions<S>, handler: NoInfer<RouteHandler<S>>): This
+  /** The handler given in the options. */
+  (path: string, options: RouteShorthandOptions & { handler: Handler }): This
+}
+
+/**
  * An encapsulation context (spec §3.3). The root scope is what `createServer` returns; each
  * `register` creates a child scope, unless the plugin is wrapped in `lift()`.
  */
@@ -216,15 +299,15 @@ export interface Scope {
   readonly parent: Scope | null
 
   register<O extends PluginOptions>(plugin: PluginFunction<O>, options?: O): this
-  route(options: RouteOptions): this
-  get(path: string, handlerOrOptions: Handler | RouteShorthandOptions, handler?: Handler): this
-  head(path: string, handlerOrOptions: Handler | RouteShorthandOptions, handler?: Handler): this
-  post(path: string, handlerOrOptions: Handler | RouteShorthandOptions, handler?: Handler): this
-  put(path: string, handlerOrOptions: Handler | RouteShorthandOptions, handler?: Handler): this
-  patch(path: string, handlerOrOptions: Handler | RouteShorthandOptions, handler?: Handler): this
-  delete(path: string, handlerOrOptions: Handler | RouteShorthandOptions, handler?: Handler): this
-  options(path: string, handlerOrOptions: Handler | RouteShorthandOptions, handler?: Handler): this
-  all(path: string, handlerOrOptions: Handler | RouteShorthandOptions, handler?: Handler): this
+  route<S extends RuntimeRouteSchema = RouteSchema>(options: RouteOptions<S>): this
+  get: ScopeRouteShortcut<this>
+  head: ScopeRouteShortcut<this>
+  post: ScopeRouteShortcut<this>
+  put: ScopeRouteShortcut<this>
+  patch: ScopeRouteShortcut<this>
+  delete: ScopeRouteShortcut<this>
+  options: ScopeRouteShortcut<this>
+  all: ScopeRouteShortcut<this>
 
   addHook(name: RequestHookName, fn: RequestHook): this
   addHook(name: PayloadHookName, fn: PayloadHook): this
@@ -235,7 +318,7 @@ export interface Scope {
   addHook(name: 'onClose', fn: OnCloseHook): this
 
   decorate(name: string, value: unknown): this
-  decorateRequest(name: string, value: unknown): this
+  decorateRequest<K extends string>(name: K, value: RequestDecorationValue<K>): this
   decorateReply(name: string, value: unknown): this
   hasDecorator(name: string): boolean
   hasRequestDecorator(name: string): boolean

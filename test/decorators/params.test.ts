@@ -8,7 +8,7 @@ describe('parameter decorators', () => {
   it('record source, property and position per handler, sorted by position', () => {
     class C {
       @Get('/:id')
-      h(@Params('id') _id: number, @Query() _q: unknown, @Body('name') _n: string, @Headers('X-Trace') _t: string, @Req() _r: unknown, @Reply() _p: Reply) {}
+      h(@Params('id') _id: string, @Query() _q: unknown, @Body('name') _n: unknown, @Headers('X-Trace') _t: string, @Req() _r: unknown, @Reply() _p: Reply) {}
     }
     expect(getParams(C, 'h')).to.deep.equal([
       { index: 0, source: 'params', key: 'id' },

@@ -41,7 +41,7 @@ describe('sample: the catalog showcase', () => {
       expect(res.body.items[0]).to.deep.equal({ id: 1, name: 'Kettle', price: 25, sku: 'KIT-0001', tags: ['kitchen'] })
       expect(res.body.items[1]).to.not.have.property('supplierCost')
     })
-    it('§3.2 coerces limit and offset (a #<name> local reference) to integers', async () => {
+    it('§3.2 coerces limit and offset (a #/definitions/<name> local reference) to integers', async () => {
       const res = await request(app.server).get('/items?limit=1&offset=1').expect(200)
       expect(res.body).to.deep.equal({ total: 2, items: [{ id: 2, name: 'Lamp', price: 40, tags: ['living', 'light'] }] })
     })

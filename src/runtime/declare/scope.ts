@@ -16,6 +16,8 @@ import type {
 } from '../types'
 import type { SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../schemas/types'
 
+type AnyHandler = (...args: any[]) => unknown
+
 /**
  * An ancestor's instance decorator on a descendant scope. A value is read through from the
  * parent, so a value the ancestor reassigns later (in onReady, say) reaches every descendant, as
@@ -95,15 +97,16 @@ export class ScopeImpl implements Scope {
     return this
   }
 
-  route(options: RouteOptions): this { declareRoute(this, options); return this }
-  get(path: string, a: Handler | RouteShorthandOptions, b?: Handler): this { shortcut(this, 'GET', path, a, b); return this }
-  head(path: string, a: Handler | RouteShorthandOptions, b?: Handler): this { shortcut(this, 'HEAD', path, a, b); return this }
-  post(path: string, a: Handler | RouteShorthandOptions, b?: Handler): this { shortcut(this, 'POST', path, a, b); return this }
-  put(path: string, a: Handler | RouteShorthandOptions, b?: Handler): this { shortcut(this, 'PUT', path, a, b); return this }
-  patch(path: string, a: Handler | RouteShorthandOptions, b?: Handler): this { shortcut(this, 'PATCH', path, a, b); return this }
-  delete(path: string, a: Handler | RouteShorthandOptions, b?: Handler): this { shortcut(this, 'DELETE', path, a, b); return this }
-  options(path: string, a: Handler | RouteShorthandOptions, b?: Handler): this { shortcut(this, 'OPTIONS', path, a, b); return this }
-  all(path: string, a: Handler | RouteShorthandOptions, b?: Handler): this {
+  // `any` schema: the typed signatures of the public Scope (types.ts) check the caller; this side only records.
+  route(options: RouteOptions<any>): this { declareRoute(this, options); return this }
+  get(path: string, a: AnyHandler | RouteShorthandOptions<any>, b?: AnyHandler): this { shortcut(this, 'GET', path, a, b); return this }
+  head(path: string, a: AnyHandler | RouteShorthandOptions<any>, b?: AnyHandler): this { shortcut(this, 'HEAD', path, a, b); return this }
+  post(path: string, a: AnyHandler | RouteShorthandOptions<any>, b?: AnyHandler): this { shortcut(this, 'POST', path, a, b); return this }
+  put(path: string, a: AnyHandler | RouteShorthandOptions<any>, b?: AnyHandler): this { shortcut(this, 'PUT', path, a, b); return this }
+  patch(path: string, a: AnyHandler | RouteShorthandOptions<any>, b?: AnyHandler): this { shortcut(this, 'PATCH', path, a, b); return this }
+  delete(path: string, a: AnyHandler | RouteShorthandOptions<any>, b?: AnyHandler): this { shortcut(this, 'DELETE', path, a, b); return this }
+  options(path: string, a: AnyHandler | RouteShorthandOptions<any>, b?: AnyHandler): this { shortcut(this, 'OPTIONS', path, a, b); return this }
+  all(path: string, a: AnyHandler | RouteShorthandOptions<any>, b?: AnyHandler): this {
     shortcut(this, ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], path, a, b)
     return this
   }

@@ -1,0 +1,60 @@
+import type { Reply, Request, RequestOf } from '../runtime/types'
+import type { Opaque, ResponseOf, RouteParts, schemaClassMark } from '../runtime/typed-schemas'
+
+/*
+ * Types only: what a route decorator checks about the method it decorates (decorators cannot
+ * change a method's type, but their signature can refuse one). A parameter fits when something
+ * the route can pass is assignable to it: the request, the reply, a whole request part or one
+ * property of a part (the parameter decorators choose which, and TypeScript cannot see them), or
+ * when its type is a schema class (the parameter then declares the part's schema itself).
+ * The return type must fit the declared response schemas. Parts whose schema TypeScript cannot
+ * read accept anything.
+ */
+
+type IsAny<T> = 0 extends 1 & T ? true : false
+type KnownValues<T> = T extends object ? { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] } extends infer V ? V[keyof V] : never : never
+
+/** What an absent part is at run time: strings from the URL and the headers, an unvalidated body. */
+interface AbsentParts {
+  body: { whole: unknown; property: unknown }
+  query: { whole: Record<string, string | string[]>; property: string | string[] }
+  params: { whole: Record<string, string>; property: string }
+  headers: { whole: Record<string, string>; property: string | string[] | undefined }
+}
+
+type Whole<T, K extends keyof AbsentParts> = [T] extends [undefined] ? AbsentParts[K]['whole'] : T
+type Property<T, K extends keyof AbsentParts> = [T] extends [undefined] ? AbsentParts[K]['property'] : KnownValues<T>
+
+type AnyOpaque<S> = { [K in keyof RouteParts<S>]: RouteParts<S>[K] extends Opaque ? true : never }[keyof RouteParts<S>] extends never ? false : true
+
+// Kept apart (not one union) so an `unknown` candidate cannot swallow the others.
+type Candidates<S> = { request: RequestOf<S> | Request; reply: Reply }
+  & { [K in keyof AbsentParts as `${K}`]: Whole<RouteParts<S>[K], K> }
+  & { [K in keyof AbsentParts as `${K}.property`]: Property<RouteParts<S>[K], K> }
+type AnyCandidateFits<C, P> = true extends { [K in keyof C]: SomeMemberFits<C[K], P> }[keyof C] ? true : false
+
+/** Some member of the union C is assignable to P. */
+type SomeMemberFits<C, P> = true extends (C extends unknown ? ([C] extends [P] ? true : false) : never) ? true : false
+
+type ParamFits<S, P> = IsAny<P> extends true ? true
+  : unknown extends P ? true
+  : typeof schemaClassMark extends keyof P ? true
+  : AnyOpaque<S> extends true ? true
+  : AnyCandidateFits<Candidates<S>, P>
+
+type BadParams<S, P extends readonly unknown[]> = { [I in keyof P]: ParamFits<S, P[I]> extends true ? never : I }[number]
+
+/** `unknown` (no constraint) when the method fits the route `S`, else an object naming the misfit. */
+export type HandlerFit<S, M> = M extends (...args: infer P) => infer R
+  ? ([BadParams<S, P>] extends [never] ? unknown : { 'handler parameter(s) that no part of the request can fill': BadParams<S, P> })
+    & (unknown extends ResponseOf<S> ? unknown
+      : [Awaited<R>] extends [ResponseOf<S> | Reply | void | undefined] ? unknown
+      : { 'handler return type that breaks the response schema; expected': ResponseOf<S> })
+  : unknown
+
+/**
+ * A method decorator typed for the route `S`: on a method whose parameters or return type do not
+ * fit, `@Post(...)` does not compile.
+ */
+export type RouteMethodDecorator<S> = <M extends (...args: any[]) => unknown>(
+  target: object, propertyKey: string | symbol, descriptor: TypedPropertyDescriptor<M> & HandlerFit<S, M>) => void

@@ -1,0 +1,71 @@
+import 'reflect-metadata'
+import type { JsonSchema } from '../runtime/schemas/types'
+import { DeclarationError } from './declaration-error'
+import { getParams } from './metadata'
+import { isSchemaClass, routeSchemaOfClass } from './schema-class'
+
+type SchemaClassValue = Function & { readonly schema: JsonSchema }
+const requestParts = ['body', 'querystring', 'query', 'params', 'headers'] as const
+const partOfSource = { body: 'body', query: 'querystring', params: 'params', headers: 'headers' } as const
+
+/**
+ * The route schema a route method really has, worked out at declaration:
+ * - a schema class given in the options (any request part, any response status) becomes the JSON
+ *   Schema the runtime compiles (`{ $ref: '<$id>#' }` or the inlined schema, see routeSchemaOfClass);
+ * - a whole-part parameter decorator on a parameter whose declared type is a schema class
+ *   (`create(@Body() note: NewNote)`, read from `design:paramtypes`) gives that part its schema,
+ *   so the shape is declared once. An explicit schema for the same part must be that class.
+ */
+export function resolveRouteSchema(target: object, propertyKey: string | symbol, where: string, schema: unknown): unknown {
+  const fromParams = parameterClasses(target, propertyKey)
+  if (fromParams.size === 0 && !mentionsClass(schema)) return schema
+  const given = (schema ?? {}) as Record<string, unknown>
+  const out: Record<string, unknown> = { ...given }
+  for (const part of requestParts) {
+    if (isSchemaClass(given[part])) out[part] = routeSchemaOfClass(given[part])
+  }
+  if (given.response !== null && typeof given.response === 'object') {
+    out.response = Object.fromEntries(Object.entries(given.response).map(([status, s]) => [status, isSchemaClass(s) ? routeSchemaOfClass(s) : s]))
+  }
+  for (const [part, { cls, index }] of fromParams) {
+    const explicit = part === 'querystring' ? given.querystring ?? given.query : given[part]
+    if (explicit === undefined) {
+      out[part] = routeSchemaOfClass(cls)
+      continue
+    }
+    if (!agrees(explicit, cls)) {
+      throw new DeclarationError('ENC_ERR_DECL_SCHEMA_CONFLICT', `${where}: parameter ${index} is a ${cls.name}, which gives the ${part} its schema, ` +
+        `but the route options also give schema.${part === 'querystring' && given.querystring === undefined ? 'query' : part} and it is not ${cls.name}. ` +
+        `Remove schema.${part} from the options (the parameter type declares it), or give ${cls.name} there.`)
+    }
+  }
+  return out
+}
+
+function parameterClasses(target: object, propertyKey: string | symbol): Map<string, { cls: SchemaClassValue; index: number }> {
+  const types = Reflect.getMetadata('design:paramtypes', target, propertyKey) as unknown[] | undefined
+  const found = new Map<string, { cls: SchemaClassValue; index: number }>()
+  if (types === undefined) return found
+  for (const param of getParams(target.constructor, propertyKey)) {
+    if (param.key !== null || !(param.source in partOfSource)) continue
+    const type = types[param.index]
+    if (isSchemaClass(type)) found.set(partOfSource[param.source as keyof typeof partOfSource], { cls: type, index: param.index })
+  }
+  return found
+}
+
+function mentionsClass(schema: unknown): boolean {
+  if (schema === null || typeof schema !== 'object') return false
+  const s = schema as Record<string, unknown>
+  return requestParts.some((p) => isSchemaClass(s[p])) ||
+    (s.response !== null && typeof s.response === 'object' && Object.values(s.response).some(isSchemaClass))
+}
+
+/** The explicit part schema is the class itself, its schema object, or a `$ref` to its `$id`. */
+function agrees(explicit: unknown, cls: SchemaClassValue): boolean {
+  if (explicit === cls || explicit === cls.schema) return true
+  if (isSchemaClass(explicit)) return explicit.schema === cls.schema
+  const ref = (explicit as { $ref?: unknown } | null)?.$ref
+  const id = cls.schema.$id
+  return typeof ref === 'string' && typeof id === 'string' && (ref === id || ref === `${id}#`)
+}

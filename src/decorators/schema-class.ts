@@ -1,0 +1,86 @@
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts'
+import type { SchemaClassInstance } from '../runtime/typed-schemas'
+import type { JsonSchema } from '../runtime/schemas/types'
+import { DeclarationError } from './declaration-error'
+import { describeValue } from './module-options'
+
+const kSchemaClass = Symbol('enclave.schemaClass')
+
+/**
+ * The base class `SchemaClass(schema)` returns. Its instances have the schema's type; the class
+ * carries the schema as `schema` (inherited by subclasses, as statics are).
+ */
+export interface SchemaClassBase<S extends object, T, Input = T> {
+  /** Copies `data` onto a new instance; handy in tests and seeds, never needed by the framework. */
+  new (data: Input): T & SchemaClassInstance<S>
+  /** The JSON Schema, exactly as given: what ajv 6 and fast-json-stringify compile. */
+  readonly schema: S
+}
+
+type JSONSchemaReference = JSONSchema & { readonly $id: string }
+/** What another schema refers to with `$ref: '<$id>#...'`: a schema class, or an `as const` schema with `$id`. */
+export type SchemaReference = { readonly schema: JSONSchemaReference } | JSONSchemaReference
+type Refs<R extends readonly SchemaReference[]> =
+  Extract<{ -readonly [K in keyof R]: R[K] extends { readonly schema: infer X } ? X : R[K] }, JSONSchemaReference[]>
+
+export interface SchemaClassOptions<R extends readonly SchemaReference[]> {
+  /**
+   * Schemas this schema refers to by `$ref`, for the TypeScript type only (json-schema-to-ts cannot
+   * see the module's shared schemas; an unlisted reference types as `never`, a `#name` anchor as
+   * `unknown`; list what the referenced schemas refer to as well). At run time the referenced
+   * schemas must be listed in the `schemas` of the module or an ancestor.
+   */
+  references?: R
+}
+
+/**
+ * Declares a schema once, as a class that is at the same time a JSON Schema and the TypeScript
+ * type of its instances (typed by json-schema-to-ts). Use the class:
+ * - as a handler parameter type: `create(@Body() note: NewNote)` validates the body with it;
+ * - in route options (`schema: { response: { 201: Note } }`), where the return type is checked;
+ * - in a module's `schemas` list when it has an `$id`: it is then shared, and routes refer to it by `$id`.
+ *
+ * @example
+ * export class NewNote extends SchemaClass({
+ *   $id: 'newNote', type: 'object', required: ['title'], additionalProperties: false,
+ *   properties: { title: { type: 'string', minLength: 1 }, tags: { type: 'array', items: { type: 'string' } } },
+ * }) {}
+ * const n: NewNote = { title: 'buy milk' }   // the class is the type
+ * export class NoteList extends SchemaClass({ type: 'array', items: { $ref: 'note#' } }, { references: [Note] }) {}
+ */
+export function SchemaClass<const S extends JSONSchema & object, const R extends readonly SchemaReference[] = []>(
+  schema: S, options?: SchemaClassOptions<R>): SchemaClassBase<S, FromSchema<S, { references: Refs<R> }>, FromSchema<S, { references: Refs<R>; keepDefaultedPropertiesOptional: true }>> {
+  void options
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
+    throw new DeclarationError('ENC_ERR_DECL_SCHEMA_CLASS', `SchemaClass() takes a JSON Schema object, got ${describeValue(schema)}. ` +
+      "Write class Note extends SchemaClass({ type: 'object', properties: { ... } }) {}.")
+  }
+  class SchemaClassRoot {
+    static readonly schema = schema
+    static readonly [kSchemaClass] = true
+    constructor(data?: object) {
+      if (data !== undefined && data !== null) Object.assign(this, data)
+    }
+  }
+  return SchemaClassRoot as never
+}
+
+/** Whether `value` is a class made by {@link SchemaClass} (or a subclass of one). */
+export function isSchemaClass(value: unknown): value is Function & { readonly schema: JsonSchema } {
+  return typeof value === 'function' && (value as unknown as Record<symbol, unknown>)[kSchemaClass] === true
+}
+
+/** The JSON Schema of a schema class, `undefined` for anything else. */
+export function schemaOfClass(value: unknown): JsonSchema | undefined {
+  return isSchemaClass(value) ? value.schema : undefined
+}
+
+/**
+ * How a schema class appears inside a route schema: `{ $ref: '<$id>#' }` when it has an `$id`
+ * (so it must be listed in the `schemas` of the module or an ancestor, like any shared schema),
+ * else the schema itself, inlined.
+ */
+export function routeSchemaOfClass(value: Function & { readonly schema: JsonSchema }): JsonSchema {
+  const id = value.schema.$id
+  return typeof id === 'string' && id !== '' ? { $ref: `${id}#` } : value.schema
+}

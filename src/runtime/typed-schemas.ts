@@ -1,0 +1,113 @@
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts'
+
+/*
+ * Types only: how a route schema becomes the TypeScript types of a request's parts and of the
+ * handler's answer (a "type provider", in Fastify's words). Built on json-schema-to-ts so that a
+ * schema class (src/decorators/schema-class.ts) and an `as const` schema given to `app.post()`
+ * go through one mechanism. Nothing here exists at run time.
+ *
+ * A schema TypeScript cannot read (a `$ref` to a shared schema, or an object literal without
+ * `as const`, whose `type` widened to `string`) is "opaque": its part reads as it did before
+ * typing existed (`unknown` / `Record<string, unknown>`) and accepts any declared parameter type,
+ * so every untyped call site keeps compiling.
+ */
+
+/** Marks schema-class instances at the type level; never present at run time. */
+export declare const schemaClassMark: unique symbol
+
+/**
+ * The instance side of a schema class: the schema's type plus an optional, type-only mark (the
+ * same for every class, so a NewItem spreads into an Item as plain data would).
+ */
+// eslint-disable-next-line @typescript-eslint/no-unused-vars
+export interface SchemaClassInstance<S = unknown> { readonly [schemaClassMark]?: true }
+
+/** The static side of a schema class: constructible and carrying its JSON Schema. */
+export interface SchemaClassType<S extends object = object, T = unknown> {
+  new (...args: never[]): T
+  readonly schema: S
+}
+
+/** A route schema part as the types see it: a JSON Schema object or a schema class. */
+export type SchemaLike = object
+
+declare const opaqueMark: unique symbol
+/** Stands for a schema TypeScript cannot read. Resolved to a default by each use. */
+export interface Opaque { readonly [opaqueMark]: true }
+
+type IsLiteralType<T> = [T] extends [string] ? (string extends T ? false : true)
+  : [T] extends [readonly string[]] ? (string extends T[number] ? false : true) : false
+
+/** Whether `X` reads as a complete schema rather than shorthand (mirrors isCompleteSchema at run time). */
+type IsComplete<X> = X extends { readonly type: string | readonly string[] } ? true
+  : X extends { readonly $ref: string } ? true
+  : X extends { readonly properties: object } ? true
+  : X extends { readonly anyOf: unknown } | { readonly oneOf: unknown } | { readonly allOf: unknown } | { readonly not: unknown } ? true
+  : X extends { readonly if: unknown } | { readonly enum: unknown } | { readonly const: unknown } ? true : false
+
+type Readable<X> = X extends { readonly $ref: string } ? false
+  : X extends { readonly type: infer T } ? IsLiteralType<T>
+  : X extends { readonly properties: infer P } ? AllReadable<P>
+  : X extends { readonly anyOf: readonly unknown[] } | { readonly oneOf: readonly unknown[] } | { readonly enum: readonly unknown[] } | { readonly const: unknown } ? true
+  : false
+type AllReadable<P> = false extends { [K in keyof P]: Readable<P[K]> }[keyof P] ? false : true
+
+type Expanded<X> = { readonly type: 'object'; readonly properties: X }
+type Shorthand<X> = Expanded<X> extends JSONSchema ? FromSchema<Expanded<X>> : Opaque
+
+type IsAny<T> = 0 extends 1 & T ? true : false
+
+/** The TypeScript type a schema part describes, or Opaque. */
+export type SchemaType<X> = IsAny<X> extends true ? Opaque
+  : X extends SchemaClassType<object, infer T> ? T
+  : IsComplete<X> extends true
+    ? (Readable<X> extends true ? (X extends JSONSchema ? FromSchema<X> : Opaque) : Opaque)
+    : X extends object
+      ? (keyof X extends never ? Opaque : AllReadable<X> extends true ? Shorthand<X> : Opaque)
+      : Opaque
+
+/** The route option `schema` as the types read it (classes and `as const` objects in any part). */
+export interface TypedRouteSchema {
+  body?: SchemaLike
+  querystring?: SchemaLike
+  query?: SchemaLike
+  params?: SchemaLike
+  headers?: SchemaLike
+  response?: { readonly [status: string | number]: SchemaLike }
+}
+
+type PartSchema<S, K extends string> = IsAny<S> extends true ? any : S extends { readonly [P in K]: infer X } ? X : undefined
+type PartOf<S, K extends string> = PartSchema<S, K> extends undefined ? undefined : SchemaType<PartSchema<S, K>>
+type QueryPart<S> = PartSchema<S, 'querystring'> extends undefined ? PartOf<S, 'query'> : PartOf<S, 'querystring'>
+
+/** Each request part's type: the schema's type, Opaque, or `undefined` when the route has no schema for it. */
+export interface RouteParts<S> {
+  body: PartOf<S, 'body'>
+  query: QueryPart<S>
+  params: PartOf<S, 'params'>
+  headers: PartOf<S, 'headers'>
+}
+
+/** How a part reads on the request: its schema's type, or the untyped default. */
+type Read<T, Default> = T extends Opaque ? Default : [T] extends [undefined] ? Default : T
+
+export interface TypedParts<S> {
+  body: Read<RouteParts<S>['body'], unknown>
+  query: Read<RouteParts<S>['query'], Record<string, unknown>>
+  params: Read<RouteParts<S>['params'], Record<string, unknown>>
+  headers: Read<RouteParts<S>['headers'], Record<string, unknown>>
+}
+
+/** True when at least one request part has a schema TypeScript can read. */
+export type HasTypedParts<S> = { [K in keyof RouteParts<S>]: RouteParts<S>[K] extends Opaque ? never : [RouteParts<S>[K]] extends [undefined] ? never : K }[keyof RouteParts<S>] extends never ? false : true
+
+type ResponseSchemas<S> = IsAny<S> extends true ? { default: any } : S extends { readonly response: infer R } ? R : undefined
+/**
+ * What the handler may answer: the union of the declared response schemas' types, or `unknown`
+ * when no response schema is declared or one of them is opaque (an unreadable schema accepts anything).
+ */
+export type ResponseOf<S> = ResponseSchemas<S> extends undefined ? unknown
+  : ResponseSchemas<S> extends object
+    ? ({ [K in keyof ResponseSchemas<S>]: SchemaType<ResponseSchemas<S>[K]> }[keyof ResponseSchemas<S>] extends infer U
+      ? (Opaque extends U ? unknown : [U] extends [never] ? unknown : U) : unknown)
+    : unknown

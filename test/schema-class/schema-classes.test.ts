@@ -1,0 +1,130 @@
+import 'reflect-metadata'
+import { expect } from 'chai'
+import request from 'supertest'
+import { Body, Get, Headers, Module, Params, Post, Query, Reply, Route, SchemaClass } from '../../src/decorators'
+import { createApp } from '../../src/modules'
+import type { Scope } from '../../src/runtime'
+import { declarationError } from '../decorators/helpers'
+import { bootError } from '../modules/helpers'
+
+class NewNote extends SchemaClass({
+  $id: 'newNote', type: 'object', required: ['title'], additionalProperties: false,
+  properties: { title: { type: 'string', minLength: 1 }, tags: { type: 'array', items: { type: 'string' }, default: [] } },
+}) {}
+class Note extends SchemaClass({
+  $id: 'note', type: 'object', required: ['id', 'title'],
+  properties: { id: { type: 'integer' }, title: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } },
+}) {}
+// No $id: inlined wherever it is used, never listed in schemas.
+class NoteId extends SchemaClass({ type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } }) {}
+class Paging extends SchemaClass({ type: 'object', properties: { limit: { type: 'integer', maximum: 50, default: 10 } } }) {}
+class TenantHeaders extends SchemaClass({ type: 'object', required: ['x-tenant'], properties: { 'x-tenant': { type: 'string', pattern: '^t[0-9]+$' } } }) {}
+
+async function boot(controllers: Function[], schemas: Function[] = [NewNote, Note]): Promise<Scope> {
+  @Module({ controllers: controllers as never, schemas: schemas as never }) class Root {}
+  return createApp(Root)
+}
+
+describe('schema classes: one declaration is the schema and the type', () => {
+  let app: Scope | undefined
+  afterEach(async () => { await app?.close(); app = undefined })
+
+  it('is a class whose static schema is the JSON Schema given, and whose instances copy their data', () => {
+    expect(NewNote.schema.$id).to.equal('newNote')
+    const note = new NewNote({ title: 'milk' })
+    expect(note).to.be.instanceOf(NewNote)
+    expect({ ...note }).to.deep.equal({ title: 'milk' })
+  })
+
+  it('validates the body from the @Body() parameter type, with no schema in the route options (spec §2.1)', async () => {
+    @Route('/notes') class Notes {
+      @Post('/') create(@Body() note: NewNote, @Reply() reply: Reply) { reply.code(201); return { title: note.title, tags: note.tags } }
+    }
+    app = await boot([Notes])
+    await request(app.server).post('/notes').send({ title: 'milk' }).expect(201, { title: 'milk', tags: [] })
+    const bad = await request(app.server).post('/notes').send({ title: '' }).expect(400)
+    expect(bad.body).to.deep.equal({ statusCode: 400, error: 'Bad Request', message: 'body/title should NOT be shorter than 1 characters' })
+    await request(app.server).post('/notes').send({ tags: [] }).expect(400, { statusCode: 400, error: 'Bad Request', message: "body should have required property 'title'" })
+  })
+
+  it('validates params, query and headers from @Params(), @Query() and @Headers() parameter types, coercing as ajv does (spec §2.7)', async () => {
+    @Route('/things') class Things {
+      @Get('/:id') find(@Params() params: NoteId, @Query() paging: Paging, @Headers() headers: TenantHeaders) {
+        return { id: params.id, limit: paging.limit, tenant: headers['x-tenant'] }
+      }
+    }
+    app = await boot([Things])
+    await request(app.server).get('/things/7').set('x-tenant', 't1').expect(200, { id: 7, limit: 10, tenant: 't1' })
+    await request(app.server).get('/things/0').set('x-tenant', 't1').expect(400, { statusCode: 400, error: 'Bad Request', message: 'params/id should be >= 1' })
+    await request(app.server).get('/things/7?limit=99').set('x-tenant', 't1').expect(400, { statusCode: 400, error: 'Bad Request', message: 'querystring/limit should be <= 50' })
+    await request(app.server).get('/things/7').set('x-tenant', 'nope').expect(400, { statusCode: 400, error: 'Bad Request', message: 'headers/x-tenant should match pattern "^t[0-9]+$"' })
+  })
+
+  it('serializes a response with a schema class given per status: properties outside the schema are left out (spec §3.2)', async () => {
+    @Route('/notes') class Notes {
+      @Get('/:id', { schema: { params: NoteId, response: { 200: Note } } })
+      find(@Params('id') id: number) { return { id, title: 'milk', secret: 'not in the schema' } }
+    }
+    app = await boot([Notes])
+    await request(app.server).get('/notes/3').expect(200, { id: 3, title: 'milk' })
+  })
+
+  it('is a shared schema when listed in a module: other schemas and routes refer to it by $id', async () => {
+    class NoteList extends SchemaClass({ type: 'object', properties: { items: { type: 'array', items: { $ref: 'note#' } } } }, { references: [Note] }) {}
+    @Route('/notes') class Notes {
+      @Get('/', { schema: { response: { 200: NoteList } } })
+      list() { return { items: [{ id: 1, title: 'a', hidden: true }] } }
+      @Post('/check', { schema: { body: { $ref: 'newNote#' } } })
+      check(@Body() note: NewNote) { return { ok: note.title } }
+    }
+    app = await boot([Notes])
+    await request(app.server).get('/notes').expect(200, { items: [{ id: 1, title: 'a' }] })
+    await request(app.server).post('/notes/check').send({ title: 'x' }).expect(200, { ok: 'x' })
+  })
+
+  it('fails at boot, naming the schema, when a class with $id is used but no module lists it', async () => {
+    @Route('/notes') class Notes { @Post('/') create(@Body() note: NewNote) { return note } }
+    @Module({ controllers: [Notes] }) class Root {}
+    const failure = await bootError(Root)
+    expect(failure.code).to.equal('ENC_ERR_SCH_REF_NOT_VISIBLE')
+    expect(failure.message).to.include('newNote')
+  })
+
+  it('refuses, at declaration, an explicit route schema that disagrees with the parameter class (ENC_ERR_DECL_SCHEMA_CONFLICT)', () => {
+    const error = declarationError(() => {
+      class C { @Post('/', { schema: { body: Note } }) create(@Body() _note: NewNote) { return {} } }
+      return C
+    })
+    expect(error.code).to.equal('ENC_ERR_DECL_SCHEMA_CONFLICT')
+    expect(error.message).to.include('C.create').and.include('NewNote').and.include('schema.body')
+    const alias = declarationError(() => {
+      class D { @Get('/', { schema: { query: { type: 'object' } } }) list(@Query() _q: Paging) { return {} } }
+      return D
+    })
+    expect(alias.code).to.equal('ENC_ERR_DECL_SCHEMA_CONFLICT')
+    expect(alias.message).to.include('schema.query')
+  })
+
+  it('accepts an explicit schema that is the parameter class, its schema object or a $ref to its $id', () => {
+    expect(() => {
+      class Agree {
+        @Post('/a', { schema: { body: NewNote } }) a(@Body() _n: NewNote) { return {} }
+        @Post('/b', { schema: { body: NewNote.schema } }) b(@Body() _n: NewNote) { return {} }
+        @Post('/c', { schema: { body: { $ref: 'newNote#' } } }) c(@Body() _n: NewNote) { return {} }
+      }
+      return Agree
+    }).to.not.throw()
+  })
+
+  it('refuses a schema class without $id in a module\'s schemas list, with the fix (ENC_ERR_MODULE_NOT_A_SCHEMA)', async () => {
+    @Module({ schemas: [NoteId] }) class Root {}
+    const error = await bootError(Root)
+    expect(error.code).to.equal('ENC_ERR_MODULE_NOT_A_SCHEMA')
+    expect(error.message).to.include('NoteId').and.include('$id')
+  })
+
+  it('refuses something other than a schema object (ENC_ERR_DECL_SCHEMA_CLASS)', () => {
+    const error = declarationError(() => SchemaClass('note' as never))
+    expect(error.code).to.equal('ENC_ERR_DECL_SCHEMA_CLASS')
+  })
+})

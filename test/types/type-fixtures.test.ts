@@ -1,0 +1,79 @@
+import { readFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { expect } from 'chai'
+import ts from 'typescript'
+
+// The fixtures are compiled twice with the project's own options: as written (no diagnostic at
+// all; each `@ts-expect-error` must be used), and with every directive removed, where each marked
+// line must fail with the code and the message text its directive names: an error for another
+// reason (a typo in the fixture, a broken import) does not count.
+const root = join(__dirname, '..', '..', '..')
+const fixtureDir = join(root, 'test', 'types', 'fixtures')
+const directive = /\/\/ @ts-expect-error \[TS(\d+)\] (.+)$/
+
+interface Expected { file: string; line: number; code: number; text: string }
+
+function compilerOptions(): ts.CompilerOptions {
+  const config = ts.readConfigFile(join(root, 'tsconfig.json'), ts.sys.readFile)
+  const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, root)
+  return { ...parsed.options, noEmit: true, declaration: false, sourceMap: false }
+}
+
+function diagnose(files: string[], replace: (file: string, text: string) => string): ts.Diagnostic[] {
+  const options = compilerOptions()
+  const host = ts.createCompilerHost(options)
+  const read = host.readFile.bind(host)
+  host.readFile = (name) => (files.includes(name) ? replace(name, read(name) as string) : read(name))
+  const getSource = host.getSourceFile.bind(host)
+  host.getSourceFile = (name, lang, onError) => {
+    if (!files.includes(name)) return getSource(name, lang, onError)
+    return ts.createSourceFile(name, replace(name, read(name) as string), lang)
+  }
+  const program = ts.createProgram(files, options, host)
+  return [...program.getSyntacticDiagnostics(), ...program.getSemanticDiagnostics()]
+}
+
+function describeDiagnostic(d: ts.Diagnostic): string {
+  const where = d.file !== undefined && d.start !== undefined ? `${d.file.fileName}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}` : ''
+  return `${where} TS${d.code} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`
+}
+
+describe('type tests (test/types/fixtures): typed contracts compile, misuses do not, each for the right reason', function () {
+  this.timeout(120_000)
+  const files = readdirSync(fixtureDir).filter((f) => f.endsWith('.ts')).map((f) => join(fixtureDir, f).replace(/\\/g, '/'))
+  const expected: Expected[] = files.flatMap((file) => readFileSync(file, 'utf8').split('\n').flatMap((text, index) => {
+    const match = directive.exec(text)
+    return match === null ? [] : [{ file, line: index + 2, code: Number(match[1]), text: match[2].trim() }]
+  }))
+
+  it('has fixtures with expected errors of every kind the issue names', () => {
+    expect(files.length).to.be.greaterThanOrEqual(4)
+    expect(expected.length).to.be.greaterThanOrEqual(15)
+    const unmarked = files.flatMap((file) => readFileSync(file, 'utf8').split('\n')
+      .filter((line) => line.trim().startsWith('// @ts-expect-error') && !directive.test(line)).map((line) => `${file}: ${line.trim()}`))
+    expect(unmarked, 'every @ts-expect-error names its code and message').to.deep.equal([])
+  })
+
+  it('compiles the fixtures as written: every use that must compile does, and every directive is used', () => {
+    const diagnostics = diagnose(files, (_file, text) => text).filter((d) => d.file === undefined || files.includes(d.file.fileName))
+    expect(diagnostics.map(describeDiagnostic)).to.deep.equal([])
+  })
+
+  it('without the directives, each marked line fails with the named code and message, and no other line fails', () => {
+    const stripped = diagnose(files, (_file, text) => text.split('\n').map((line) => (directive.test(line) ? '' : line)).join('\n'))
+      .filter((d) => d.file !== undefined && files.includes(d.file.fileName))
+    const found = stripped.map((d) => ({
+      file: d.file!.fileName, line: d.file!.getLineAndCharacterOfPosition(d.start!).line + 1, code: d.code,
+      message: ts.flattenDiagnosticMessageText(d.messageText, '\n'),
+    }))
+    for (const e of expected) {
+      const onLine = found.filter((f) => f.file === e.file && f.line === e.line)
+      const where = `${e.file.slice(fixtureDir.length + 1)}:${e.line}`
+      expect(onLine.length, `${where}: expected TS${e.code} (${e.text}), got no error`).to.be.greaterThan(0)
+      expect(onLine.some((f) => f.code === e.code && f.message.includes(e.text)),
+        `${where}: expected TS${e.code} containing "${e.text}", got:\n${onLine.map((f) => `TS${f.code} ${f.message}`).join('\n')}`).to.equal(true)
+    }
+    const unexpected = found.filter((f) => !expected.some((e) => e.file === f.file && e.line === f.line))
+    expect(unexpected.map((f) => `${f.file}:${f.line} TS${f.code} ${f.message}`)).to.deep.equal([])
+  })
+})
