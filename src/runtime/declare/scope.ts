@@ -11,12 +11,14 @@ import { declareRoute, shortcut } from './route-declaration'
 import { isAsyncFunction } from './option-checks'
 import { didYouMean } from '../schemas'
 import type {
-  ContentTypeParserFn, ContentTypeParserOptions, ErrorHandler, Handler, HookName, InjectOptions, InjectResponse,
+  ContentTypeParserFn, ContentTypeParserCallback, ContentTypeStreamParser, ContentTypeParserOptions, ErrorHandler, Handler, HookName, InjectOptions, InjectResponse,
   ListenOptions, Logger, NotFoundHandler, PluginFunction, PluginOptions, RouteOptions, RouteShorthandOptions, Scope,
 } from '../types'
 import type { SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../schemas/types'
 
 type AnyHandler = (...args: any[]) => unknown
+
+type AnyParser = ContentTypeParserFn | ContentTypeParserCallback | ContentTypeStreamParser
 
 /**
  * An ancestor's instance decorator on a descendant scope. A value is read through from the
@@ -208,7 +210,7 @@ export class ScopeImpl implements Scope {
     if (typeof fn !== 'function') throw runtimeError('ENC_ERR_ROUTE_INVALID', { setter: method, path: this.path, got: typeof fn })
   }
 
-  addContentTypeParser(types: string | RegExp | Array<string | RegExp>, a: ContentTypeParserOptions | ContentTypeParserFn, b?: ContentTypeParserFn): this {
+  addContentTypeParser(types: string | RegExp | Array<string | RegExp>, a: ContentTypeParserOptions | AnyParser, b?: AnyParser): this {
     this.assertDeclarable('addContentTypeParser()')
     const options = typeof a === 'function' ? {} : a
     const fn = typeof a === 'function' ? a : b
@@ -224,7 +226,7 @@ export class ScopeImpl implements Scope {
       if (this.#parserOwner(type) !== null) {
         throw runtimeError('ENC_ERR_CTP_ALREADY_PRESENT', { type, path: this.path })
       }
-      this.parsers.set(type, { fn, parseAs: options.parseAs ?? 'string', bodyLimit: options.bodyLimit ?? null, mode, pattern })
+      this.parsers.set(type, { fn: fn as ContentTypeParserFn, parseAs: options.parseAs ?? 'string', bodyLimit: options.bodyLimit ?? null, mode, pattern })
     }
     return this
   }
