@@ -1,7 +1,10 @@
 // Issue 12 §2 "Declarations": mistakes that Fastify 3 silently ignores (or that silently turn
 // validation off) are refused when declared or at boot, with a coded error naming where and a
 // "did you mean" when a known name is close.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { expect } from 'chai'
+import { knownServerOptions } from '../../src/runtime/declare/option-checks'
 import { createServer, type Request, type RouteOptions, type ServerOptions } from '../../src'
 import { bootError, build, server, thrown } from '../runtime/helpers'
 
@@ -12,6 +15,13 @@ describe('semantics: declaration mistakes are refused with a coded error (issue 
       const error = thrown(() => createServer({ bodyLimt: 10 } as ServerOptions))
       expect(error.code).to.equal('ENC_ERR_SERVER_INVALID_OPTION')
       expect(error.message).to.contain('bodyLimt').and.contain("did you mean 'bodyLimit'")
+    })
+
+    it('every option of the ServerOptions type is known to the unknown-option check (and nothing else)', () => {
+      const source = readFileSync(join(__dirname, '..', '..', '..', 'src', 'runtime', 'types.ts'), 'utf8')
+      const block = source.slice(source.indexOf('export interface ServerOptions'), source.indexOf('\n}', source.indexOf('export interface ServerOptions')))
+      const declared = [...block.matchAll(/^  ([a-zA-Z]+)\??:/gm)].map((m) => m[1]).sort()
+      expect([...knownServerOptions].sort()).to.deep.equal(declared)
     })
 
     it("Fastify's ajv option is accepted as the name of the validator option when its shape matches", async () => {

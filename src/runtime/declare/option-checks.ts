@@ -4,11 +4,12 @@ import { didYouMean } from '../schemas'
 import type { RouteOptions, ServerOptions } from '../types'
 
 /**
- * Every option createServer() reads. Fastify 3 ignores unknown options; here a misspelt one
+ * Every option createServer() reads (a test keeps it equal to the keys of ServerOptions in types.ts). Fastify 3 ignores unknown options; here a misspelt one
  * (`bodyLimt`) fails at once instead of silently leaving the default in place.
  */
 export const knownServerOptions: readonly string[] = [
-  'name', 'validator', 'ajv', 'schemaController', 'schemaErrorFormatter', 'bodyLimit', 'logger', 'maxParamLength', 'genReqId',
+  'name', 'validator', 'ajv', 'schemaController', 'schemaErrorFormatter', 'bodyLimit', 'logger', 'disableRequestLogging',
+  'requestIdLogLabel', 'maxParamLength', 'genReqId',
   'requestIdHeader', 'maxQueryKeys', 'maxJsonDepth', 'pluginTimeout', 'closeTimeout', 'headersTimeout', 'requestTimeout',
   'keepAliveTimeout', 'bodyTimeout', 'handlerTimeout', 'ignoreTrailingSlash', 'exposeHeadRoutes',
 ]

@@ -15,7 +15,7 @@ import { reservedRequestNames } from '../serve/request'
 import { reservedReplyNames } from '../serve/reply'
 import { connectionsCheckingInterval, resolveLimits } from '../shared/server-options'
 import { checkServerOptions } from '../declare/option-checks'
-import { resolveLogger } from './logger'
+import { resolveLogger, silentLogger } from './logger'
 import { ServerLifecycle } from './lifecycle'
 import type { Scope, ServerOptions } from '../types'
 
@@ -33,7 +33,8 @@ import type { Scope, ServerOptions } from '../types'
 export function createServer(given: ServerOptions = {}): Scope {
   // Unknown options are refused with a "did you mean"; Fastify's `ajv` becomes `validator`.
   const options = checkServerOptions(given)
-  const log = resolveLogger(options.logger)
+  const logger = resolveLogger(options.logger)
+  const log = logger.log
   const limits = resolveLimits(options)
   const deadlines = new Deadlines([limits.handlerTimeout, limits.bodyTimeout], log)
   const schemaCompilers = new SchemaCompilers({ validator: options.validator, schemaController: options.schemaController })
@@ -48,6 +49,10 @@ export function createServer(given: ServerOptions = {}): Scope {
     bodyDeadline: limits.bodyTimeout > 0 ? deadlines.list(limits.bodyTimeout, onBodyExpired) : null,
     genReqId: options.genReqId,
     requestIdHeader: options.requestIdHeader,
+    childLogs: logger.pino,
+    idLabel: typeof options.requestIdLogLabel === 'string' && options.requestIdLogLabel !== '' ? options.requestIdLogLabel : 'reqId',
+    // On by default with pino; a hand-made Logger object (often a test's recorder) opts in.
+    requestLogging: options.disableRequestLogging === undefined ? logger.pino : !options.disableRequestLogging && log !== silentLogger,
   })
   const http = createHttpServer({
     headersTimeout: limits.headersTimeout,
