@@ -9,7 +9,7 @@ import type { RouteOptions, ServerOptions } from '../types'
  */
 export const knownServerOptions: readonly string[] = [
   'name', 'validator', 'ajv', 'schemaController', 'schemaErrorFormatter', 'bodyLimit', 'logger', 'disableRequestLogging',
-  'requestIdLogLabel', 'maxParamLength', 'genReqId',
+  'requestIdLogLabel', 'schemaCompilation', 'maxParamLength', 'genReqId',
   'requestIdHeader', 'maxQueryKeys', 'maxJsonDepth', 'pluginTimeout', 'closeTimeout', 'headersTimeout', 'requestTimeout',
   'keepAliveTimeout', 'bodyTimeout', 'handlerTimeout', 'ignoreTrailingSlash', 'exposeHeadRoutes',
 ]

@@ -100,9 +100,11 @@ export const runtimeErrors = {
     message: (a: At) => `${a.at}: reply.send() inside an onError hook is refused. Answer from an error handler (setErrorHandler) instead.` }),
   ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE: e({ status: 500, summary: 'an object was sent with a content type that is not JSON and no reply.serializer()',
     message: (a: At & { contentType: string }) => `${a.at}: an object was sent with content type '${a.contentType}'. Send a string or Buffer for that type, set reply.serializer(), or use a JSON type.` }),
-  ENC_ERR_SERVER_INVALID_OPTION: e({ status: null, summary: 'createServer() was given an unknown option (did you mean ...), a limit or timeout that is not a non-negative integer, or headersTimeout above requestTimeout',
-    message: (a: { name: string; given: string; min: number; fallback: number } | { headersTimeout: number; requestTimeout: number } | { problem: string }) => 'problem' in a
+  ENC_ERR_SERVER_INVALID_OPTION: e({ status: null, summary: 'createServer() was given an unknown option (did you mean ...), a limit or timeout that is not a non-negative integer, or headersTimeout above requestTimeout, or a schemaCompilation (option or setSchemaCompilation()) other than eager or lazy',
+    message: (a: { name: string; given: string; min: number; fallback: number } | { headersTimeout: number; requestTimeout: number } | { where: string; given: string } | { problem: string }) => 'problem' in a
       ? `createServer(${a.problem}`
+      : 'where' in a
+      ? `${a.where}: schemaCompilation must be 'eager' or 'lazy', got ${a.given}.`
       : 'name' in a
         ? `createServer({ ${a.name}: ${a.given} }): ${a.name} must be an integer >= ${a.min}${a.min === 0 ? ' (0 turns it off)' : ''}. Omit it for the default, ${a.fallback}.`
         : `createServer(): headersTimeout (${a.headersTimeout}) is longer than requestTimeout (${a.requestTimeout}), which covers the headers too. Lower headersTimeout or raise requestTimeout.` }),

@@ -18,6 +18,8 @@ import { checkServerOptions } from '../declare/option-checks'
 import { resolveLogger, silentLogger } from './logger'
 import { ServerLifecycle } from './lifecycle'
 import type { Scope, ServerOptions } from '../types'
+import { checkSchemaCompilation } from '../shared/schema-compilation'
+import { CompileProfile } from '../boot/compile-profile'
 
 /**
  * Creates a server and returns its root scope (spec §4.2: every operation is on a scope).
@@ -36,6 +38,7 @@ export function createServer(given: ServerOptions = {}): Scope {
   const logger = resolveLogger(options.logger)
   const log = logger.log
   const limits = resolveLimits(options)
+  const schemaCompilation = checkSchemaCompilation(options.schemaCompilation ?? 'eager', 'createServer()')
   const deadlines = new Deadlines([limits.handlerTimeout, limits.bodyTimeout], log)
   const schemaCompilers = new SchemaCompilers({ validator: options.validator, schemaController: options.schemaController })
   const parse = queryParser(limits.maxQueryKeys)
@@ -86,6 +89,9 @@ export function createServer(given: ServerOptions = {}): Scope {
     schemaErrorFormatter: options.schemaErrorFormatter,
     pluginTimeout: limits.pluginTimeout,
     routing: { ignoreTrailingSlash: options.ignoreTrailingSlash === true, exposeHeadRoutes: options.exposeHeadRoutes !== false },
+    schemaCompilation,
+    profile: new CompileProfile(),
+    lazyRoutes: [],
     resolutions: new Map(),
   })
   return rootScope
