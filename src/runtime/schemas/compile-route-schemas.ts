@@ -21,6 +21,9 @@ export interface CompileRouteSchemasInput {
   validatorCompiler: ValidatorCompiler | null
   /** The route option, else the nearest scope's setSerializerCompiler(); null: the default for `store`. */
   serializerCompiler: SerializerCompiler | null
+  /** Refuse unknown keywords for the default compilers; defaults to "no compiler given". */
+  checkValidatorKeywords?: boolean
+  checkSerializerKeywords?: boolean
 }
 
 /** One route's compiled schemas; a field is null when the route has no schema for it. */
@@ -55,7 +58,7 @@ export function compileRouteSchemas(input: CompileRouteSchemasInput): CompiledRo
   for (const part of PARTS) {
     const schema = normalized[part]
     if (schema === null) continue
-    if (input.validatorCompiler === null) input.compilers.checkKeywords(schema, store, `The ${part} schema of route ${method} ${url} in scope ${scopePath}`)
+    if (input.checkValidatorKeywords ?? input.validatorCompiler === null) input.compilers.checkKeywords(schema, store, `The ${part} schema of route ${method} ${url} in scope ${scopePath}`)
     const compiler = validatorCompiler ??= input.compilers.validatorFor(store)
     // As in Fastify: a compiler that returns undefined declines the part (no validation for it).
     const fn = compileWith(() => compiler({ schema, method, url, httpPart: part }), { kind: 'validator', part, schema, input }, true)
@@ -68,7 +71,7 @@ export function compileRouteSchemas(input: CompileRouteSchemasInput): CompiledRo
     const serializerCompiler = input.serializerCompiler ?? input.compilers.serializerFor(store)
     const byKey: Record<string, SerializeFunction> = {}
     for (const [httpStatus, schema] of Object.entries(normalized.response)) {
-      if (input.serializerCompiler === null) input.compilers.checkKeywords(schema, store, `The response ${httpStatus} schema of route ${method} ${url} in scope ${scopePath}`)
+      if (input.checkSerializerKeywords ?? input.serializerCompiler === null) input.compilers.checkKeywords(schema, store, `The response ${httpStatus} schema of route ${method} ${url} in scope ${scopePath}`)
       byKey[httpStatus] = compileWith(() => serializerCompiler({ schema, method, url, httpStatus }),
         { kind: 'serializer', part: `response ${httpStatus}`, schema, input })
     }

@@ -56,7 +56,11 @@ export class SchemaCompilers {
    */
   checkKeywords(schema: unknown, store: SchemaStore, where: string): void {
     if (this.#customKeywords === null) return
-    const known = knownKeywordsOf(this.validatorFor(store))
+    let compiler: ValidatorCompiler
+    // A set of shared schemas that does not compile fails the first route that needs it, with
+    // its own code; the keyword check does not bring that forward to boot.
+    try { compiler = this.validatorFor(store) } catch { return }
+    const known = knownKeywordsOf(compiler)
     if (known !== null) checkKeywords(schema, known, this.#customKeywords, where)
   }
 
