@@ -240,6 +240,10 @@ export interface RouteOptions<S extends RuntimeRouteSchema = RouteSchema> extend
 }
 
 export type ContentTypeParserFn = (request: Request, body: string | Buffer) => unknown
+/** Fastify 3's callback form: with `parseAs` it gets the collected body; without, the raw stream. */
+export type ContentTypeParserCallback = (request: Request, body: any, done: (error: Error | null, value?: unknown) => void) => void
+/** Fastify 3's async form without `parseAs`: reads `request.raw` itself. */
+export type ContentTypeStreamParser = (request: Request) => Promise<unknown>
 export interface ContentTypeParserOptions {
   parseAs?: 'string' | 'buffer'
   bodyLimit?: number
@@ -331,6 +335,12 @@ export interface ServerOptions {
    * function `(address, hop) => boolean`. Default false: the socket's peer is the client.
    */
   trustProxy?: boolean | number | string | readonly string[] | ((address: string, hop: number) => boolean)
+  /** Fastify's name for the `validator` option (`{ customOptions, plugins }`); give one of the two. */
+  ajv?: ValidatorOptions
+  /** `GET /a/` also matches the route `/a` (and `/a` matches `/a/`). Default false, as in Fastify. */
+  ignoreTrailingSlash?: boolean
+  /** Every GET route also answers HEAD (without a body) unless a HEAD route is declared. Default true. */
+  exposeHeadRoutes?: boolean
 }
 
 /**
@@ -412,9 +422,18 @@ export interface Scope {
   setErrorHandler(fn: ErrorHandler): this
   setNotFoundHandler(fn: NotFoundHandler): this
   setNotFoundHandler(options: NotFoundOptions, fn: NotFoundHandler): this
-  addContentTypeParser(contentType: string | string[], options: ContentTypeParserOptions, parser: ContentTypeParserFn): this
-  addContentTypeParser(contentType: string | string[], parser: ContentTypeParserFn): this
-  hasContentTypeParser(contentType: string): boolean
+  addContentTypeParser(contentType: string | RegExp | Array<string | RegExp>, options: ContentTypeParserOptions, parser: ContentTypeParserFn): this
+  addContentTypeParser(contentType: string | RegExp | Array<string | RegExp>, options: ContentTypeParserOptions, parser: ContentTypeParserCallback): this
+  addContentTypeParser(contentType: string | RegExp | Array<string | RegExp>, parser: ContentTypeParserFn): this
+  addContentTypeParser(contentType: string | RegExp | Array<string | RegExp>, parser: ContentTypeParserCallback): this
+  addContentTypeParser(contentType: string | RegExp | Array<string | RegExp>, parser: ContentTypeStreamParser): this
+  hasContentTypeParser(contentType: string | RegExp): boolean
+  /** This scope and its descendants no longer parse these types (built-in ones included). */
+  removeContentTypeParser(contentType: string | RegExp | Array<string | RegExp>): this
+  /** This scope and its descendants start with no content-type parser at all. */
+  removeAllContentTypeParsers(): this
+  /** The built-in JSON parser in Fastify's `(request, body, done)` form, for `{ parseAs: 'string' }`. */
+  getDefaultJsonParser(onProtoPoisoning?: 'error' | 'remove' | 'ignore', onConstructorPoisoning?: 'error' | 'remove' | 'ignore'): ContentTypeParserCallback
 
   /** Boots once. `compileAll: true` also compiles every lazily compiled route, throwing the boot errors an eager boot would. */
   ready(options?: ReadyOptions): Promise<this>

@@ -63,9 +63,19 @@ describe('hardening: error replies', () => {
       ['null', () => null, 500],
       ['undefined', () => undefined, 500],
       ['a plain object without a status', () => ({ reason: 'x' }), 500],
-      ['a plain object with statusCode 409', () => ({ statusCode: 409, message: 'taken' }), 409],
       ['a plain object with a bogus statusCode', () => ({ statusCode: 'abc', message: 'm' }), 500],
     ]
+    // A plain object with a 4xx status is the user's own payload, sent as it is (Fastify 3, issue 12).
+    for (const where of ['handler', 'onRequest hook'] as const) {
+      it(`a plain object with statusCode 409, from a ${where}: 409 with the object as the payload`, async () => {
+        const app = server()
+        if (where === 'handler') app.get('/x', async () => { throw { statusCode: 409, message: 'taken' } })
+        else app.get('/x', { onRequest: async () => { throw { statusCode: 409, message: 'taken' } } }, async () => 'never')
+        const res = await app.inject({ url: '/x' })
+        expect(res.statusCode).to.equal(409)
+        expect(JSON.parse(res.body)).to.deep.equal({ statusCode: 409, message: 'taken' })
+      })
+    }
     for (const [label, make, status] of cases) {
       for (const where of ['handler', 'onRequest hook'] as const) {
         it(`${label}, from a ${where}: ${status}`, async () => {

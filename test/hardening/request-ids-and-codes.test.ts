@@ -64,7 +64,7 @@ describe('hardening: request ids', () => {
 describe('hardening: the runtime error table has no dead codes', () => {
   const sources = files(join(root, 'src', 'runtime'), '.ts').filter((f) => !f.includes(join('runtime', 'schemas')) && !f.endsWith('runtime-codes.ts'))
   const raisedText = sources.map((f) => readFileSync(f, 'utf8')).join('\n')
-  const testText = [...files(join(root, 'test', 'hardening'), '.ts'), ...files(join(root, 'test', 'runtime'), '.ts')]
+  const testText = [...files(join(root, 'test', 'hardening'), '.ts'), ...files(join(root, 'test', 'runtime'), '.ts'), ...files(join(root, 'test', 'semantics'), '.ts')]
     .map((f) => readFileSync(f, 'utf8')).join('\n')
 
   for (const [code, info] of Object.entries(runtimeErrorCodes)) {

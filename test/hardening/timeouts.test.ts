@@ -129,7 +129,8 @@ describe('hardening: timeouts', () => {
       client.destroy()
     })
 
-    it('goes through onError hooks and the error handler, which may answer as it likes', async () => {
+    // onError runs only when the error handler sends the error on (Fastify 3's order, issue 12).
+    it('goes through the error handler, which may answer as it likes (then onError does not run)', async () => {
       const seen: string[] = []
       const { address } = await listening((root) => {
         root.addHook('onError', async (_request, _reply, error) => { seen.push(`onError ${(error as { code?: string }).code}`) })
@@ -141,7 +142,7 @@ describe('hardening: timeouts', () => {
       const res = await client.next()
       expect(res.status).to.equal(504)
       expect(JSON.parse(res.body)).to.deep.equal({ timedOut: 'ENC_ERR_HANDLER_TIMEOUT' })
-      expect(seen).to.deep.equal(['onError ENC_ERR_HANDLER_TIMEOUT'])
+      expect(seen).to.deep.equal([])
     })
 
     it('an error handler that hangs as well: the next expiry writes the 503 anyway', async () => {

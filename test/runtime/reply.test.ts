@@ -67,7 +67,8 @@ describe('runtime: reply', () => {
         root.get('/buf', async (_req, reply) => { reply.type('image/png'); return Buffer.from([1, 2]) })
       })
       const obj = await request(app.server).get('/obj').expect(200)
-      expect(obj.headers['content-type']).to.equal('application/vnd.x+json')
+      // A JSON type without a charset gets `; charset=utf-8`, as Fastify gives it (issue 12).
+      expect(obj.headers['content-type']).to.equal('application/vnd.x+json; charset=utf-8')
       expect(obj.text).to.equal('{"a":1}')
       expect((await request(app.server).get('/str').expect(200, '<b>hi</b>')).headers['content-type']).to.equal('text/html')
       expect((await request(app.server).get('/buf').expect(200)).headers['content-type']).to.equal('image/png')

@@ -108,11 +108,18 @@ describe('runtime: routing', () => {
       expect(error.message).to.contain('GET /users').and.contain('root > users').and.contain('root > admin')
     })
 
-    it('a trailing slash does not make a different route', async () => {
-      const app = server()
-      app.get('/x', async () => 'a')
-      app.get('/x/', async () => 'b')
-      expect((await bootError(app)).code).to.equal('ENC_ERR_ROUTE_DUPLICATE')
+    // Issue 12 (deliberate change): as in Fastify, ignoreTrailingSlash is off by default, so
+    // /x and /x/ are two routes; with the option on they are one, and declaring both is a duplicate.
+    it('a trailing slash makes a different route, unless ignoreTrailingSlash is set', async () => {
+      const app = await build((root) => {
+        root.get('/x', async () => 'a')
+        root.get('/x/', async () => 'b')
+      })
+      expect((await app.inject('/x/')).body).to.equal('b')
+      const ignoring = server({ ignoreTrailingSlash: true })
+      ignoring.get('/x', async () => 'a')
+      ignoring.get('/x/', async () => 'b')
+      expect((await bootError(ignoring)).code).to.equal('ENC_ERR_ROUTE_DUPLICATE')
     })
 
     it('the same path with another method is not a duplicate', async () => {

@@ -21,6 +21,8 @@ export interface BootContext {
   /** The server option, used by the root when no scope sets its own. */
   readonly schemaErrorFormatter: SchemaErrorFormatter | undefined
   readonly pluginTimeout: number
+  /** Router options: Fastify's defaults are false (trailing slash) and, here, true (HEAD). */
+  readonly routing: { readonly ignoreTrailingSlash: boolean; readonly exposeHeadRoutes: boolean }
   /** The server option, used by the root when no scope sets its own. */
   readonly schemaCompilation: SchemaCompilation
   /** What compiling each route cost (app.bootProfile()). */

@@ -21,31 +21,50 @@ const routeHookNames = ['onRequest', 'preParsing', 'preValidation', 'preHandler'
  * unless a HEAD route was declared for the same path.
  */
 export function compileServer(boot: BootContext): void {
+  // ajv 6 ignores a misspelt keyword in a shared schema as it does in a route's: refused the same way.
+  for (const scope of allScopes(boot.rootScope)) {
+    const own = scope.schemas.own()
+    for (const id of Object.keys(own)) boot.schemaCompilers.checkKeywords(own[id], scope.schemas, `addSchema() in scope ${scope.path}: shared schema '${id}'`)
+  }
   const owners = new Map<string, RouteDefinition>()
   const implicitHead: Array<[RouteDefinition, (method: string) => CompiledRoute]> = []
   for (const def of boot.declared.routes) {
     const compiled = compileDefinition(boot, def)
-    for (const method of def.methods) addRoute(boot, owners, def, method, compiled(method))
-    if (def.methods.includes('GET') && !def.methods.includes('HEAD')) implicitHead.push([def, compiled])
+    for (const url of urlsOf(boot, def)) for (const method of def.methods) addRoute(boot, owners, def, url, method, compiled(method))
+    if (boot.routing.exposeHeadRoutes && def.methods.includes('GET') && !def.methods.includes('HEAD')) implicitHead.push([def, compiled])
   }
   // After every explicit route, so that a HEAD route declared later still wins over the implicit one.
   for (const [def, compiled] of implicitHead) {
-    if (!boot.serve.router.has('HEAD', def.url)) {
-      addRoute(boot, owners, def, 'HEAD', compiled('HEAD'))
-      boot.routeRecords.find((record) => record.def === def)?.implicitHead.push('HEAD')
+    let added = false
+    for (const url of urlsOf(boot, def)) {
+      if (boot.serve.router.has('HEAD', url)) continue
+      addRoute(boot, owners, def, url, 'HEAD', compiled('HEAD'))
+      added = true
     }
+    if (added) boot.routeRecords.find((record) => record.def === def)?.implicitHead.push('HEAD')
   }
   compileNotFound(boot)
 }
 
-function addRoute(boot: BootContext, owners: Map<string, RouteDefinition>, def: RouteDefinition, method: string, route: CompiledRoute): void {
+/**
+ * A route `/` in a prefixed plugin answers both `/prefix` and `/prefix/` (Fastify's default
+ * prefixTrailingSlash 'both'); with ignoreTrailingSlash one registration covers both.
+ */
+function urlsOf(boot: BootContext, def: RouteDefinition): readonly string[] {
+  const { routePath, prefix } = def.options as { routePath?: string; prefix?: string }
+  if (boot.routing.ignoreTrailingSlash || routePath !== '/' || prefix === undefined || prefix === '' || def.url.endsWith('/')) return [def.url]
+  return [def.url, `${def.url}/`]
+}
+
+function addRoute(boot: BootContext, owners: Map<string, RouteDefinition>, def: RouteDefinition, url: string, method: string, route: CompiledRoute): void {
+  const key = `${method} ${boot.routing.ignoreTrailingSlash ? normalizeForDuplicates(url) : url}`
   try {
-    boot.serve.router.on(method, def.url, route)
+    boot.serve.router.on(method, url, route)
   } catch (cause) {
-    const first = owners.get(`${method} ${normalizeForDuplicates(def.url)}`)
-    throw runtimeError('ENC_ERR_ROUTE_DUPLICATE', { method, url: def.url, first: first?.scope.path ?? 'another scope', second: def.scope.path }, { cause })
+    const first = owners.get(key)
+    throw runtimeError('ENC_ERR_ROUTE_DUPLICATE', { method, url, first: first?.scope.path ?? 'another scope', second: def.scope.path }, { cause })
   }
-  owners.set(`${method} ${normalizeForDuplicates(def.url)}`, def)
+  owners.set(key, def)
   boot.serve.methods.add(method)
 }
 

@@ -39,6 +39,9 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
       compilers: boot.schemaCompilers,
       validatorCompiler: measured(code, () => validator ?? boot.schemaCompilers.validatorFor(scope.schemas)) as ValidatorCompiler,
       serializerCompiler: measured(code, () => serializer ?? boot.schemaCompilers.serializerFor(scope.schemas)) as SerializerCompiler,
+      // The unknown-keyword check applies to the default compilers only (not to a custom one).
+      checkValidatorKeywords: validator === null || validator === undefined,
+      checkSerializerKeywords: serializer === null || serializer === undefined,
     })
     boot.profile.record({ method, url: def.url, scope: scope.path, ms: performance.now() - start, codeBytes: code.bytes, when })
     return schemas

@@ -62,6 +62,11 @@ function mergeParsers(boot: BootContext, scope: ScopeImpl): Map<string, BodyPars
   const chain: ScopeImpl[] = []
   for (let s: ScopeImpl | null = scope; s !== null; s = s.parent) chain.unshift(s)
   const merged = new Map(boot.declared.defaultParsers)
-  for (const owner of chain) for (const [type, parser] of owner.parsers) merged.set(type, parser)
+  for (const owner of chain) {
+    // removeAllContentTypeParsers()/removeContentTypeParser() drop what the scope inherited.
+    if (owner.removedAllParsers) merged.clear()
+    for (const type of owner.removedParsers) merged.delete(type)
+    for (const [type, parser] of owner.parsers) merged.set(type, parser)
+  }
   return merged
 }

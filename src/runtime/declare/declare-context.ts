@@ -35,7 +35,12 @@ export interface DeclareContextInit {
   readonly facade: ServerFacade
   /** The server options as given, with resolved limits: Fastify's `initialConfig`. */
   readonly initialConfig: Readonly<Record<string, unknown>>
+  /** The built-in JSON parser with other poisoning actions, for getDefaultJsonParser() (serve/ builds it). */
+  readonly makeJsonParser: (actions: JsonPoisonActions) => BodyParser
 }
+
+export type PoisonAction = 'error' | 'remove' | 'ignore'
+export interface JsonPoisonActions { readonly protoAction: PoisonAction; readonly constructorAction: PoisonAction }
 
 /**
  * The declare-phase state shared by every scope of one server: the plugin tree, the routes as
@@ -51,6 +56,7 @@ export class DeclareContext {
   readonly initialConfig: Readonly<Record<string, unknown>>
   /** Set for the moment an awaited scope resolves with itself (scope.ts `then`). */
   resolvingScope = false
+  readonly makeJsonParser: DeclareContextInit['makeJsonParser']
   readonly plugins = new PluginTree()
   readonly routes: RouteDefinition[] = []
   /** Set when compilation starts: from then on every declaration throws ENC_ERR_SCOPE_BOOTED. */
@@ -63,5 +69,6 @@ export class DeclareContext {
     this.reservedNames = init.reservedNames
     this.facade = init.facade
     this.initialConfig = init.initialConfig
+    this.makeJsonParser = init.makeJsonParser
   }
 }

@@ -21,7 +21,7 @@ export function assertHook(name: string, fn: unknown, where: string): void {
  */
 export function assertNotAsyncWithDone(name: string, fn: Function, where: string): void {
   if (!(requestHookNames as readonly string[]).includes(name) || fn.constructor.name !== 'AsyncFunction') return
-  if (bindHook(name, fn, null as never).callback) {
+  if (name === 'preParsing' ? fn.length >= 4 : bindHook(name, fn, null as never).callback) {
     throw runtimeError('ENC_ERR_HOOK_INVALID_HANDLER', { where, problem: 'async-with-done' })
   }
 }

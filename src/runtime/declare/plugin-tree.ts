@@ -1,5 +1,6 @@
 import { runtimeError } from '../errors/runtime-codes'
 import { isThenable } from '../shared/thenable'
+import { lift } from './lift'
 
 /** One registration waiting to run: avvio's model, a tree in registration order. */
 export interface PluginNode {
@@ -47,6 +48,21 @@ export class PluginTree {
       throw runtimeError('ENC_ERR_PLUGIN_INVALID', { path: owner.path, got: plugin === null ? 'null' : typeof plugin })
     }
     this.current.children.push({ plugin, options, owner, children: [], label: null })
+  }
+
+  /** True when the plugin body running now (or the root) has registrations not loaded yet. */
+  hasPending(): boolean {
+    return this.current.children.length > 0
+  }
+
+  /**
+   * Queues `run` behind the registrations already queued in the plugin body running now, as
+   * avvio's after() does: `register(lift(auth)); addHook('preHandler', guard)` then adds auth's
+   * hooks before guard, the order the user wrote. Runs in `owner`, as a lifted step.
+   */
+  enqueueDeferred(owner: { readonly path: string }, run: () => void): void {
+    const step = lift(function deferredDeclaration(): void { run() })
+    this.current.children.push({ plugin: step, options: {}, owner, children: [], label: null })
   }
 }
 

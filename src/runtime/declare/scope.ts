@@ -1,19 +1,22 @@
 import type { Server } from 'node:http'
 import { runtimeError } from '../errors/runtime-codes'
 import { HookStore, assertHook } from './hooks'
+import { requestHookNames } from '../shared/bound-hook'
 import { toDecoration, applyDecoration, type Decoration, type DecoratorTarget } from './decorations'
 import { normalizeDeclaredType } from '../shared/media-type'
-import type { BodyParser } from '../shared/body-parser'
+import { parserMode, type BodyParser } from '../shared/body-parser'
 import { SchemaStore } from '../schemas'
 import { checkSchemaCompilation, type SchemaCompilation } from '../shared/schema-compilation'
 import type { BootProfile } from '../shared/boot-profile'
-import type { DeclareContext } from './declare-context'
+import type { DeclareContext, PoisonAction } from './declare-context'
 import { declareRoute, shortcut } from './route-declaration'
 import { fastifyApiVersion } from '../shared/plugin-meta'
 import { lift } from './lift'
 import { installUnsupportedApis } from './unsupported-api'
+import { isAsyncFunction } from './option-checks'
+import { didYouMean } from '../schemas'
 import type {
-  ContentTypeParserFn, ContentTypeParserOptions, ErrorHandler, Handler, HookName, InjectOptions, InjectResponse,
+  ContentTypeParserFn, ContentTypeParserCallback, ContentTypeStreamParser, ContentTypeParserOptions, ErrorHandler, Handler, HookName, InjectOptions, InjectResponse,
   ListenOptions, Logger, NotFoundHandler, NotFoundOptions, ReadyOptions, PluginFunction, PluginOptions, RouteOptions, RouteShorthandOptions, Scope,
 } from '../types'
 import type { JsonSchema, SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../schemas/types'
@@ -21,6 +24,24 @@ import type { Inspection, ModuleInspection, RouteInspection, ScopeAnnotation, Sc
 import type { OpenApiDocument, OpenApiInfo } from '../shared/openapi-types'
 
 type AnyHandler = (...args: any[]) => unknown
+
+type AnyParser = ContentTypeParserFn | ContentTypeParserCallback | ContentTypeStreamParser
+
+/**
+ * An ancestor's instance decorator on a descendant scope. A value is read through from the
+ * parent, so a value the ancestor reassigns later (in onReady, say) reaches every descendant, as
+ * Fastify's prototype chain gives it; assigning on the descendant shadows it there only.
+ */
+function inheritDecoration(target: ScopeImpl, parent: ScopeImpl, decoration: Decoration): void {
+  if (decoration.kind !== 'value') { applyDecoration(target, decoration); return }
+  const name = decoration.name
+  Object.defineProperty(target, name, {
+    get: () => (parent as unknown as Record<string | symbol, unknown>)[name],
+    set: (value: unknown) => { Object.defineProperty(target, name, { value, writable: true, configurable: true, enumerable: false }) },
+    configurable: true,
+    enumerable: false,
+  })
+}
 
 /**
  * An encapsulation context (spec §3.3): a parent pointer and its own stores. Declarations only
@@ -42,6 +63,10 @@ export class ScopeImpl implements Scope {
   readonly decorations: Record<DecoratorTarget, Map<string | symbol, Decoration>> = { request: new Map(), reply: new Map(), instance: new Map() }
   readonly schemas: SchemaStore
   readonly parsers = new Map<string, BodyParser>()
+  /** removeContentTypeParser(): inherited (or built-in) types this scope no longer parses. */
+  readonly removedParsers = new Set<string>()
+  /** removeAllContentTypeParsers(): the scope starts from no parser at all. */
+  removedAllParsers = false
   validatorCompiler: ValidatorCompiler | null = null
   serializerCompiler: SerializerCompiler | null = null
   schemaErrorFormatter: SchemaErrorFormatter | null = null
@@ -70,7 +95,7 @@ export class ScopeImpl implements Scope {
       init.parent.children.push(this)
       // Instance decorators are own properties: copy what the ancestors have so far; later
       // ones are pushed down by decorate().
-      for (const decoration of init.parent.visibleDecorations('instance')) applyDecoration(this, decoration)
+      for (const decoration of init.parent.visibleDecorations('instance')) inheritDecoration(this, init.parent, decoration)
     }
   }
 
@@ -130,7 +155,12 @@ export class ScopeImpl implements Scope {
       ? (_scope: unknown, _options: unknown, done: (error?: Error | null) => void) => fn(null, done)
       : async () => { await fn(null) }
     Object.defineProperty(step, 'name', { value: 'after' })
+    const origin = this.currentOrigin()
+    const siblings = this.context.plugins.current.children
     this.context.plugins.enqueue(this, lift(step as never), {})
+    // What an after() callback declares belongs to whoever called after() (a module's routes are
+    // declared this way), not to a plugin named "after".
+    siblings[siblings.length - 1].label = origin
     return this
   }
 
@@ -168,7 +198,15 @@ export class ScopeImpl implements Scope {
   addHook(name: HookName, fn: Function): this {
     this.assertDeclarable(`addHook('${name}')`)
     assertHook(name, fn, this.path)
-    this.origins.set(this.hooks.add(name, fn, this as never), this.currentOrigin())
+    // A request hook declared after register() calls takes its place after what those plugins
+    // add (lifted plugins' hooks land in this scope): Fastify's order. App hooks (onRoute ...)
+    // apply at once, since routes are recorded at once. Its origin is the declaring plugin's now.
+    const origin = this.currentOrigin()
+    if ((requestHookNames as readonly string[]).includes(name) && this.context.plugins.hasPending()) {
+      this.context.plugins.enqueueDeferred(this, () => { this.origins.set(this.hooks.add(name, fn, this as never), origin) })
+    } else {
+      this.origins.set(this.hooks.add(name, fn, this as never), origin)
+    }
     return this
   }
 
@@ -211,9 +249,10 @@ export class ScopeImpl implements Scope {
     return this
   }
 
-  #pushDown(decoration: Decoration): void {
-    applyDecoration(this, decoration)
-    for (const child of this.children) if (!child.decorations.instance.has(decoration.name)) child.#pushDown(decoration)
+  #pushDown(decoration: Decoration, from: ScopeImpl | null = null): void {
+    if (from === null) applyDecoration(this, decoration)
+    else inheritDecoration(this, from, decoration)
+    for (const child of this.children) if (!child.decorations.instance.has(decoration.name)) child.#pushDown(decoration, this)
   }
 
   #findDecoration(target: DecoratorTarget, name: string | symbol): Decoration | undefined {
@@ -241,7 +280,13 @@ export class ScopeImpl implements Scope {
 
   setValidatorCompiler(fn: ValidatorCompiler): this { this.#setFunction('setValidatorCompiler', fn); this.validatorCompiler = fn; return this }
   setSerializerCompiler(fn: SerializerCompiler): this { this.#setFunction('setSerializerCompiler', fn); this.serializerCompiler = fn; return this }
-  setSchemaErrorFormatter(fn: SchemaErrorFormatter): this { this.#setFunction('setSchemaErrorFormatter', fn); this.schemaErrorFormatter = fn; return this }
+  setSchemaErrorFormatter(fn: SchemaErrorFormatter): this {
+    this.#setFunction('setSchemaErrorFormatter', fn)
+    // Its Error is needed at once to answer the 400: a promise would be no error at all.
+    if (isAsyncFunction(fn)) throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `setSchemaErrorFormatter() in ${this.path}`, problem: 'the formatter must be synchronous and return an Error; it is async' })
+    this.schemaErrorFormatter = fn
+    return this
+  }
   /** 'eager' or 'lazy' for the routes of this scope and its descendants (issue 16). */
   setSchemaCompilation(mode: SchemaCompilation): this {
     this.assertDeclarable('setSchemaCompilation()')
@@ -254,6 +299,9 @@ export class ScopeImpl implements Scope {
     const options = typeof a === 'function' ? {} : a ?? {}
     const fn = typeof a === 'function' ? a : b as NotFoundHandler
     this.#setFunction('setNotFoundHandler', fn)
+    if (this.notFoundHandler !== null) {
+      throw runtimeError('ENC_ERR_NOT_FOUND_DUPLICATE', { path: this.path, existing: `${this.path} (this scope, called twice)`, prefix: this.prefix })
+    }
     for (const name of ['preValidation', 'preHandler'] as const) {
       const hooks = options[name]
       for (const hook of hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]) assertHook(name, hook, this.path)
@@ -319,30 +367,81 @@ export class ScopeImpl implements Scope {
   inspect(): Inspection { return this.context.facade.introspect().inspect() }
   openapi(info?: OpenApiInfo): OpenApiDocument { return this.context.facade.introspect().openapi(info) }
 
-  addContentTypeParser(types: string | string[], a: ContentTypeParserOptions | ContentTypeParserFn, b?: ContentTypeParserFn): this {
+  addContentTypeParser(types: string | RegExp | Array<string | RegExp>, a: ContentTypeParserOptions | AnyParser, b?: AnyParser): this {
     this.assertDeclarable('addContentTypeParser()')
     const options = typeof a === 'function' ? {} : a
     const fn = typeof a === 'function' ? a : b
     if (typeof fn !== 'function') throw runtimeError('ENC_ERR_CTP_INVALID', { path: this.path })
+    if (options.parseAs !== undefined && options.parseAs !== 'string' && options.parseAs !== 'buffer') {
+      throw runtimeError('ENC_ERR_CTP_INVALID', { path: this.path, parseAs: String(options.parseAs), hint: didYouMean(String(options.parseAs), ['string', 'buffer']) })
+    }
+    const mode = parserMode(fn, options.parseAs !== undefined)
     for (const declared of Array.isArray(types) ? types : [types]) {
-      const type = typeof declared === 'string' ? normalizeDeclaredType(declared) : null
+      const pattern = declared instanceof RegExp ? declared : null
+      const type = pattern !== null ? `regexp:${pattern.toString()}` : typeof declared === 'string' ? normalizeDeclaredType(declared) : null
       if (type === null) throw runtimeError('ENC_ERR_CTP_INVALID', { path: this.path, type: String(declared) })
       if (this.#parserOwner(type) !== null) {
         throw runtimeError('ENC_ERR_CTP_ALREADY_PRESENT', { type, path: this.path })
       }
-      const style = fn.length < 3 ? undefined : options.parseAs === undefined ? 'stream' : 'callback'
-      this.parsers.set(type, { fn, parseAs: options.parseAs ?? 'string', bodyLimit: options.bodyLimit ?? null, style })
+      this.parsers.set(type, { fn: fn as ContentTypeParserFn, parseAs: options.parseAs ?? 'string', bodyLimit: options.bodyLimit ?? null, mode, pattern })
     }
     return this
   }
 
-  hasContentTypeParser(type: string): boolean {
-    const normalized = normalizeDeclaredType(type)
-    return normalized !== null && (this.#parserOwner(normalized) !== null || this.context.defaultParsers.has(normalized))
+  hasContentTypeParser(type: string | RegExp): boolean {
+    const normalized = type instanceof RegExp ? `regexp:${type.toString()}` : normalizeDeclaredType(type)
+    if (normalized === null) return false
+    for (let scope: ScopeImpl | null = this; scope !== null; scope = scope.parent) {
+      if (scope.parsers.has(normalized)) return true
+      if (scope.removedAllParsers || scope.removedParsers.has(normalized)) return false
+    }
+    return this.context.defaultParsers.has(normalized)
+  }
+
+  /** Fastify's: this scope and its descendants no longer parse these types (built-in ones included). */
+  removeContentTypeParser(types: string | RegExp | Array<string | RegExp>): this {
+    this.assertDeclarable('removeContentTypeParser()')
+    for (const declared of Array.isArray(types) ? types : [types]) {
+      const type = declared instanceof RegExp ? `regexp:${declared.toString()}` : normalizeDeclaredType(String(declared))
+      if (type === null) throw runtimeError('ENC_ERR_CTP_INVALID', { path: this.path, type: String(declared), call: 'removeContentTypeParser' })
+      this.parsers.delete(type)
+      this.removedParsers.add(type)
+    }
+    return this
+  }
+
+  /** Fastify's: this scope and its descendants start with no parser at all, built-in ones included. */
+  removeAllContentTypeParsers(): this {
+    this.assertDeclarable('removeAllContentTypeParsers()')
+    this.parsers.clear()
+    this.removedAllParsers = true
+    return this
+  }
+
+  /**
+   * Fastify's: the built-in JSON parser in the `(request, body, done)` form, for another media
+   * type (`{ parseAs: 'string' }`). `onProtoPoisoning`/`onConstructorPoisoning`: 'error'
+   * (refused with a 400, the default), 'remove' (the key is dropped) or 'ignore'.
+   */
+  getDefaultJsonParser(onProtoPoisoning: PoisonAction = 'error', onConstructorPoisoning: PoisonAction = 'error'): (request: unknown, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) => void {
+    const parse = this.context.makeJsonParser({ protoAction: onProtoPoisoning, constructorAction: onConstructorPoisoning }).fn
+    return (request, body, done) => {
+      let value: unknown
+      try {
+        value = parse(request as never, body)
+      } catch (error) {
+        done(error as Error)
+        return
+      }
+      done(null, value)
+    }
   }
 
   #parserOwner(type: string): ScopeImpl | null {
-    for (let scope: ScopeImpl | null = this; scope !== null; scope = scope.parent) if (scope.parsers.has(type)) return scope
+    for (let scope: ScopeImpl | null = this; scope !== null; scope = scope.parent) {
+      if (scope.parsers.has(type)) return scope
+      if (scope.removedAllParsers || scope.removedParsers.has(type)) return null
+    }
     return null
   }
 

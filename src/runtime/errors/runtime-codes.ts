@@ -50,9 +50,11 @@ export const runtimeErrors = {
     message: (a: { path: string; prefix: string }) => `setNotFoundHandler() in ${a.path}: this scope has the same prefix ('${a.prefix || '/'}') as its parent, so its not-found handler would also answer the parent's unknown URLs. Register the plugin with its own prefix, or wrap it in lift() to set the parent's handler.` }),
   ENC_ERR_CTP_ALREADY_PRESENT: e({ status: null, summary: 'a content-type parser for this media type is already visible in the scope',
     message: (a: { type: string; path: string }) => `addContentTypeParser('${a.type}') in ${a.path}: a parser for this media type is already visible here.` }),
-  ENC_ERR_CTP_INVALID: e({ status: null, summary: 'addContentTypeParser() was given a bad media type or parser',
-    message: (a: { path: string; type?: string }) => a.type === undefined ? `addContentTypeParser() in ${a.path}: the parser must be a function.`
-      : `addContentTypeParser('${a.type}') in ${a.path}: not a media type (type/subtype) or '*'.` }),
+  ENC_ERR_CTP_INVALID: e({ status: null, summary: 'addContentTypeParser() was given a bad media type, parseAs or parser',
+    message: (a: { path: string; type?: string; call?: string; parseAs?: string; hint?: string }) => a.parseAs !== undefined
+      ? `addContentTypeParser() in ${a.path}: parseAs is '${a.parseAs}'${a.hint ?? ''}; use 'string' or 'buffer'.`
+      : a.type === undefined ? `addContentTypeParser() in ${a.path}: the parser must be a function.`
+        : `${a.call ?? 'addContentTypeParser'}('${a.type}') in ${a.path}: not a media type (type/subtype), a RegExp or '*'.` }),
   ENC_ERR_CTP_INVALID_MEDIA_TYPE: e({ status: 415, summary: 'no parser accepts the request content type',
     message: (a: { contentType: string }) => `Unsupported Media Type: ${a.contentType}` }),
   ENC_ERR_CTP_EMPTY_JSON_BODY: e({ status: 400, summary: 'a JSON content type with an empty body',
@@ -103,12 +105,19 @@ export const runtimeErrors = {
     message: (a: { method: string; url: string; got: string }) => `reply.redirect() on ${a.method} ${a.url}: the target url must be a string, got ${a.got}.` }),
   ENC_ERR_SERVER_INVALID_TRUST_PROXY: e({ status: null, summary: 'createServer() was given a trustProxy that is not true/false, a hop count, addresses/subnets or a function',
     message: (a: { given: string; reason: string }) => `createServer({ trustProxy: ${a.given} }): ${a.reason}. Use true, a hop count, '127.0.0.1,10.0.0.0/8' (or a list) or (address, hop) => boolean.` }),
-  ENC_ERR_REPLY_NOTHING_SENT: e({ status: 500, summary: 'an async handler resolved undefined without sending a reply',
+  ENC_ERR_REPLY_NOTHING_SENT: e({ status: 500, summary: 'an async handler resolved undefined, or an error handler returned, without sending a reply',
     message: (a: { at: string } | { errorHandlerOf: string; handling: string }) => 'at' in a
       ? `${a.at}: the async handler resolved undefined without sending a reply. Return the payload, or return reply after calling reply.send().`
-      : `the error handler of ${a.errorHandlerOf} resolved undefined without sending a reply (while handling: ${a.handling}). Send a reply or return a payload.` }),
-  ENC_ERR_SERVER_INVALID_OPTION: e({ status: null, summary: 'createServer() was given a limit or timeout that is not a non-negative integer, or headersTimeout above requestTimeout, or a schemaCompilation (option or setSchemaCompilation()) other than eager or lazy',
-    message: (a: { name: string; given: string; min: number; fallback: number } | { headersTimeout: number; requestTimeout: number } | { where: string; given: string }) => 'where' in a
+      : `the error handler of ${a.errorHandlerOf} returned without sending a reply (while handling: ${a.handling}). Send a reply, return a payload, or return reply when it will send later.` }),
+  // A log entry's code, not an Error sent: serve/send.ts logs it.
+  ENC_ERR_REPLY_SEND_INSIDE_ON_ERROR: e({ status: 'none', summary: 'reply.send() was called inside an onError hook (refused and logged; the error reply goes on)',
+    message: (a: At) => `${a.at}: reply.send() inside an onError hook is refused. Answer from an error handler (setErrorHandler) instead.` }),
+  ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE: e({ status: 500, summary: 'an object was sent with a content type that is not JSON and no reply.serializer()',
+    message: (a: At & { contentType: string }) => `${a.at}: an object was sent with content type '${a.contentType}'. Send a string or Buffer for that type, set reply.serializer(), or use a JSON type.` }),
+  ENC_ERR_SERVER_INVALID_OPTION: e({ status: null, summary: 'createServer() was given an unknown option (did you mean ...), a limit or timeout that is not a non-negative integer, or headersTimeout above requestTimeout, or a schemaCompilation (option or setSchemaCompilation()) other than eager or lazy',
+    message: (a: { name: string; given: string; min: number; fallback: number } | { headersTimeout: number; requestTimeout: number } | { where: string; given: string } | { problem: string }) => 'problem' in a
+      ? `createServer(${a.problem}`
+      : 'where' in a
       ? `${a.where}: schemaCompilation must be 'eager' or 'lazy', got ${a.given}.`
       : 'name' in a
         ? `createServer({ ${a.name}: ${a.given} }): ${a.name} must be an integer >= ${a.min}${a.min === 0 ? ' (0 turns it off)' : ''}. Omit it for the default, ${a.fallback}.`

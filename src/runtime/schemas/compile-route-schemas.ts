@@ -21,6 +21,9 @@ export interface CompileRouteSchemasInput {
   validatorCompiler: ValidatorCompiler | null
   /** The route option, else the nearest scope's setSerializerCompiler(); null: the default for `store`. */
   serializerCompiler: SerializerCompiler | null
+  /** Refuse unknown keywords for the default compilers; defaults to "no compiler given". */
+  checkValidatorKeywords?: boolean
+  checkSerializerKeywords?: boolean
 }
 
 /** One route's compiled schemas; a field is null when the route has no schema for it. */
@@ -55,8 +58,11 @@ export function compileRouteSchemas(input: CompileRouteSchemasInput): CompiledRo
   for (const part of PARTS) {
     const schema = normalized[part]
     if (schema === null) continue
+    if (input.checkValidatorKeywords ?? input.validatorCompiler === null) input.compilers.checkKeywords(schema, store, `The ${part} schema of route ${method} ${url} in scope ${scopePath}`)
     const compiler = validatorCompiler ??= input.compilers.validatorFor(store)
-    const fn = compileWith(() => compiler({ schema, method, url, httpPart: part }), { kind: 'validator', part, schema, input })
+    // As in Fastify: a compiler that returns undefined declines the part (no validation for it).
+    const fn = compileWith(() => compiler({ schema, method, url, httpPart: part }), { kind: 'validator', part, schema, input }, true)
+    if (fn === undefined) continue
     const validator = toPartValidator(fn, { method, url, part })
     compiled[part] = part === 'body' ? validator : withFiniteGuard(validator, schema)
   }
@@ -65,6 +71,7 @@ export function compileRouteSchemas(input: CompileRouteSchemasInput): CompiledRo
     const serializerCompiler = input.serializerCompiler ?? input.compilers.serializerFor(store)
     const byKey: Record<string, SerializeFunction> = {}
     for (const [httpStatus, schema] of Object.entries(normalized.response)) {
+      if (input.checkSerializerKeywords ?? input.serializerCompiler === null) input.compilers.checkKeywords(schema, store, `The response ${httpStatus} schema of route ${method} ${url} in scope ${scopePath}`)
       byKey[httpStatus] = compileWith(() => serializerCompiler({ schema, method, url, httpStatus }),
         { kind: 'serializer', part: `response ${httpStatus}`, schema, input })
     }
@@ -80,7 +87,9 @@ interface CompileSite {
   input: CompileRouteSchemasInput
 }
 
-function compileWith<F>(compile: () => F, site: CompileSite): F {
+function compileWith<F>(compile: () => F, site: CompileSite): F
+function compileWith<F>(compile: () => F, site: CompileSite, mayDecline: true): F | undefined
+function compileWith<F>(compile: () => F, site: CompileSite, mayDecline = false): F | undefined {
   const { method, url, scopePath, store } = site.input
   let fn: F
   try {
@@ -88,6 +97,7 @@ function compileWith<F>(compile: () => F, site: CompileSite): F {
   } catch (error) {
     throw translateCompileError({ error, kind: site.kind, method, url, part: site.part, scopePath, store, schema: site.schema })
   }
+  if (fn === undefined && mayDecline) return undefined
   if (typeof fn !== 'function') {
     throw schemaError(site.kind === 'validator' ? 'ENC_ERR_SCH_VALIDATION_BUILD' : 'ENC_ERR_SCH_SERIALIZATION_BUILD',
       { case: 'returned', kind: site.kind, got: describeValue(fn), part: site.part, method, url, scopePath })

@@ -6,6 +6,7 @@ import Ajv from 'ajv'
 import fastJson from 'fast-json-stringify'
 import type { Schema } from 'fast-json-stringify'
 import { schemaCacheKey } from './schema-walk'
+import { kKnownKeywords, type KnownKeywords } from './keyword-check'
 import type {
   JsonSchema, SerializeFunction, SerializerCompiler, SharedSchema, ValidateFunction, ValidatorCompiler, ValidatorOptions,
   ValidatorPlugin,
@@ -69,7 +70,12 @@ export function buildDefaultValidator(externalSchemas: Record<string, SharedSche
   const ajv = new Ajv({ ...baselineValidatorOptions, ...options.customOptions })
   applyValidatorPlugins(ajv, options.plugins)
   for (const id of Object.keys(externalSchemas)) ajv.addSchema(externalSchemas[id] as object)
-  return cacheBySchema(({ schema }) => ajv.compile(schema) as ValidateFunction)
+  const compiler = cacheBySchema(({ schema }) => ajv.compile(schema) as ValidateFunction)
+  // The unknown-keyword check (keyword-check.ts) asks this instance, plugins' keywords included.
+  const rules = (ajv as unknown as { RULES: { keywords: Record<string, unknown>; custom: Record<string, unknown> } }).RULES
+  const known: KnownKeywords = { has: (keyword) => Boolean(ajv.getKeyword(keyword)), names: () => [...Object.keys(rules.keywords), ...Object.keys(rules.custom)] }
+  Object.defineProperty(compiler, kKnownKeywords, { value: known })
+  return compiler
 }
 
 /**

@@ -20,6 +20,7 @@ export type { PartValidators, PartValidatorSource } from './part-validator-compi
 export { ajv8CompilersFactory, ajv8BaselineOptions } from './ajv8'
 export type { Ajv8FactoryOptions } from './ajv8'
 export { schemaErrorCodes } from './schema-codes'
+export { didYouMean, closestName } from './did-you-mean'
 export type { SchemaErrorCode } from './schema-codes'
 export type {
   JsonSchema, SharedSchema, HttpPart, RouteSchema, NormalizedRouteSchema, ValidatorCompilerInput, ValidateFunction,

@@ -1,5 +1,7 @@
 import { describeValue, schemaError } from './schema-codes'
 import { copySchema, findAsync } from './schema-walk'
+import { plainSchema } from './fluent-schema'
+import { didYouMean } from './did-you-mean'
 import type { JsonSchema, NormalizedRouteSchema } from './types'
 
 export interface RouteIdentity {
@@ -13,6 +15,15 @@ type RequestPart = 'body' | 'querystring' | 'params' | 'headers'
 const STATUS_KEY = /^[1-5]\d\d$/
 const RANGE_KEY = /^[1-5]xx$/i
 
+const PARTS = ['body', 'querystring', 'query', 'params', 'headers', 'response']
+/**
+ * Keys that OpenAPI generators (@fastify/swagger and the like) read from a route schema: they carry
+ * no validation, so they are accepted next to the parts. Any other key is refused: a misspelt part
+ * (`querystrin`) would otherwise silently turn its validation off.
+ */
+const ROUTE_ANNOTATIONS: ReadonlySet<string> = new Set(['summary', 'description', 'tags', 'operationId', 'deprecated', 'hide',
+  'consumes', 'produces', 'security', 'externalDocs', 'servers', 'callbacks', 'links', 'examples'])
+
 /**
  * Normalizes the route option `schema` (spec §2.1) into one fixed shape, each part `null` when absent:
  * `query` folded into `querystring`, shorthand parts expanded, header names lower-cased, response keys
@@ -25,7 +36,8 @@ const RANGE_KEY = /^[1-5]xx$/i
  * normalizeRouteSchema({ query: { q: { type: 'string' } } }, { method: 'GET', url: '/s', scopePath: 'root' })
  * // { querystring: { type: 'object', properties: { q: { type: 'string' } } }, body: null, ... }
  */
-export function normalizeRouteSchema(schema: unknown, route: RouteIdentity): NormalizedRouteSchema {
+export function normalizeRouteSchema(input: unknown, route: RouteIdentity): NormalizedRouteSchema {
+  const schema = plainSchema(input)
   const result: NormalizedRouteSchema = { body: null, querystring: null, params: null, headers: null, response: null }
   if (schema === undefined || schema === null) return result
   const where = `${route.method} ${route.url} in scope ${route.scopePath}`
@@ -33,6 +45,10 @@ export function normalizeRouteSchema(schema: unknown, route: RouteIdentity): Nor
     throw schemaError('ENC_ERR_SCH_NOT_OBJECT', { case: 'schema-option', where, got: describeValue(schema) })
   }
   const raw = schema as Record<string, unknown>
+  for (const key of Object.keys(raw)) {
+    if (PARTS.includes(key) || ROUTE_ANNOTATIONS.has(key) || key.startsWith('x-')) continue
+    throw schemaError('ENC_ERR_SCH_UNKNOWN_PART', { where, key, hint: didYouMean(key, PARTS) })
+  }
   if (isPresent(raw.querystring) && isPresent(raw.query)) {
     throw schemaError('ENC_ERR_SCH_QUERY_ALIAS_CONFLICT', { where })
   }
@@ -49,7 +65,8 @@ function isPresent(value: unknown): boolean {
   return value !== undefined && value !== null
 }
 
-function normalizePart(part: unknown, name: string, where: string): JsonSchema | null {
+function normalizePart(input: unknown, name: string, where: string): JsonSchema | null {
+  const part = plainSchema(input)
   if (!isPresent(part)) return null
   if (typeof part !== 'object' || Array.isArray(part)) {
     throw schemaError('ENC_ERR_SCH_NOT_OBJECT', { case: 'part', part: name, where, got: describeValue(part) })
@@ -96,7 +113,8 @@ function lowerCaseHeaderNames(schema: JsonSchema): JsonSchema {
   return schema
 }
 
-function normalizeResponse(response: unknown, where: string): Record<string, JsonSchema> | null {
+function normalizeResponse(input: unknown, where: string): Record<string, JsonSchema> | null {
+  const response = plainSchema(input)
   if (!isPresent(response)) return null
   if (!isObject(response)) {
     throw schemaError('ENC_ERR_SCH_NOT_OBJECT', { case: 'response', where, got: describeValue(response) })

@@ -64,6 +64,10 @@ export const schemaErrors = {
       `by route ${a.method} ${a.url}, but it only has validators for ${a.available}: add a validator for that part, or remove that part's schema from the route.` }),
   ENC_ERR_SCH_FORMATTER_RESULT: e({ status: 500, summary: 'the schema error formatter did not return an Error',
     message: (a: { got: string; part: string }) => `The schema error formatter returned ${a.got} for a ${a.part} validation failure: it must return an Error (for example new Error(message)).` }),
+  ENC_ERR_SCH_UNKNOWN_PART: e({ status: null, summary: 'a route schema has a key that is not a part (body, querystring, query, params, headers, response) nor an OpenAPI annotation',
+    message: (a: { where: string; key: string; hint: string }) => `The schema of route ${a.where} has the key '${a.key}'${a.hint}, which is not a part: use body, querystring (or query), params, headers or response. Validation would silently skip it.` }),
+  ENC_ERR_SCH_UNKNOWN_KEYWORD: e({ status: null, summary: 'a route or shared schema uses a JSON Schema keyword the validator does not know (validator.customKeywords lists custom ones)',
+    message: (a: { where: string; key: string; pointer: string; hint: string }) => `${a.where}: unknown JSON Schema keyword '${a.key}' at '${a.pointer}'${a.hint}. The validator would ignore it. Fix the name, or list a custom keyword in the server option validator.customKeywords.` }),
 }
 
 /** The two build codes share their shapes: a route part, a scope's shared schemas, or a factory's result. */

@@ -1,5 +1,6 @@
 import { buildDefaultSerializer, buildDefaultValidator } from './default-compilers'
 import { describeValue, isSchemaError, schemaError } from './schema-codes'
+import { checkKeywords, knownKeywordsOf } from './keyword-check'
 import type { SchemaStore } from './schema-store'
 import type {
   CompilersFactory, SchemaControllerOptions, SerializerCompiler, SharedSchema, ValidatorCompiler, ValidatorOptions,
@@ -33,6 +34,8 @@ export class SchemaCompilers {
   readonly #buildSerializer: (schemas: Record<string, SharedSchema>) => SerializerCompiler
   readonly #validators = new WeakMap<SchemaStore, Cached<ValidatorCompiler>>()
   readonly #serializers = new WeakMap<SchemaStore, Cached<SerializerCompiler>>()
+  /** validator.customKeywords: names accepted on top of the validator's; null when the check is off. */
+  readonly #customKeywords: ReadonlySet<string> | null
 
   constructor(options: SchemaCompilersOptions = {}) {
     this.#validatorOptions = {
@@ -40,8 +43,25 @@ export class SchemaCompilers {
       plugins: checkPlugins(options.validator?.plugins),
     }
     const factory: CompilersFactory = options.schemaController?.compilersFactory ?? {}
+    const custom = options.validator?.customKeywords
+    this.#customKeywords = custom === true ? null : new Set(custom ?? [])
     this.#buildValidator = factory.buildValidator?.bind(factory) ?? buildDefaultValidator
     this.#buildSerializer = factory.buildSerializer?.bind(factory) ?? buildDefaultSerializer
+  }
+
+  /**
+   * Refuses unknown keywords in a schema the default ajv 6 validator of `store` would compile
+   * (keyword-check.ts). A compilersFactory's validator is left alone: ajv 8 is strict about
+   * keywords itself, and other libraries' schemas are not JSON Schema.
+   */
+  checkKeywords(schema: unknown, store: SchemaStore, where: string): void {
+    if (this.#customKeywords === null) return
+    let compiler: ValidatorCompiler
+    // A set of shared schemas that does not compile fails the first route that needs it, with
+    // its own code; the keyword check does not bring that forward to boot.
+    try { compiler = this.validatorFor(store) } catch { return }
+    const known = knownKeywordsOf(compiler)
+    if (known !== null) checkKeywords(schema, known, this.#customKeywords, where)
   }
 
   /** The default validator compiler for the shared schemas visible from `store`. */

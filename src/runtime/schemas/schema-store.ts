@@ -1,3 +1,4 @@
+import { plainSchema } from './fluent-schema'
 import { describeValue, schemaError } from './schema-codes'
 import { findAsync } from './schema-walk'
 import type { SharedSchema } from './types'
@@ -41,7 +42,8 @@ export class SchemaStore {
   }
 
   /** Adds a shared schema to this scope. Throws a coded error for anything a route could not use. */
-  add(schema: unknown): void {
+  add(input: unknown): void {
+    const schema = plainSchema(input)
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
       throw schemaError('ENC_ERR_SCH_NOT_OBJECT', { case: 'shared', scopePath: this.scopePath, got: describeValue(schema) })
     }

@@ -54,6 +54,12 @@ export interface ValidatorOptions {
   /** Merged over the baseline `{ removeAdditional, useDefaults, coerceTypes, nullable, jsonPointers }` (spec §2.7). */
   customOptions?: Record<string, unknown>
   plugins?: ValidatorPlugin[]
+  /**
+   * JSON Schema keywords to accept beyond the validator's own and its plugins' (unknown ones fail
+   * boot with ENC_ERR_SCH_UNKNOWN_KEYWORD, since ajv 6 would silently ignore a typo); `true` turns
+   * that check off.
+   */
+  customKeywords?: readonly string[] | true
 }
 
 /**

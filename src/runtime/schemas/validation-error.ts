@@ -76,6 +76,7 @@ export function toValidationError(failure: PartFailure, part: HttpPart, formatte
   const status = error.statusCode
   error.statusCode = typeof status === 'number' && status >= 400 ? status : 400
   error.validation = validation
-  error.validationContext = CONTEXT[part]
+  // A custom validator's own Error may name its context already: it is kept, as Fastify does.
+  if (!('error' in failure) || error.validationContext === undefined) error.validationContext = CONTEXT[part]
   return error as SchemaValidationError
 }

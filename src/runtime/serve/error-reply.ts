@@ -1,10 +1,12 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http'
+import type { FrameworkError } from '../errors/framework-error'
 import { runtimeError } from '../errors/runtime-codes'
 import { runObserverHooks } from './hook-runner'
 import { isThenable } from '../shared/thenable'
 import type { ReplyImpl } from './reply'
 import { commit, isOpen, reopen, writeHead } from './reply-state'
 import { errorPayloadSerializer } from './error-payload'
+import { pickSerializer } from '../schemas'
 import type { ErrorHandler, Logger, Scope } from '../types'
 
 export interface ErrorHandlerEntry {
@@ -32,15 +34,16 @@ export function toError(thrown: unknown): AnyError {
 }
 
 /**
- * Entry point for every failure of a request: onError hooks (once), then the error handlers
- * nearest first; a handler that throws passes its error to the next one up; the built-in
- * default answers last.
+ * Entry point for every failure of a request: the error handlers, nearest first, each given the
+ * value as it was thrown (a string, a plain object ...); a handler that throws, or sends an error,
+ * passes it to the next one up. Last, the built-in reply, after the onError hooks (once): as in
+ * Fastify 3, onError runs after the custom error handler, and only when the error reaches the
+ * built-in reply (a handler that answers with a payload handled it).
  */
 export function handleError(reply: ReplyImpl, thrown: unknown): void {
-  const error = toError(thrown)
   const res = reply.raw
   if (res.headersSent || res.destroyed) {
-    reply.request.log.error(reply.route.serve.idFields(reply.request.id, { err: error }), 'error after the response had started')
+    reply.request.log.error(reply.route.serve.idFields(reply.request.id, { err: toError(thrown) }), 'error after the response had started')
     // Mid-body, a closed connection is the only honest signal left. A response already ended
     // is complete: destroying now would cut the keep-alive connection under the next request.
     if (!res.destroyed && !res.writableEnded) res.destroy()
@@ -48,13 +51,8 @@ export function handleError(reply: ReplyImpl, thrown: unknown): void {
   }
   reopen(reply)
   reply.customSerializer = null
-  const hooks = reply.route.onError
-  if (hooks !== null && !reply.onErrorRan) {
-    reply.onErrorRan = true
-    runObserverHooks(hooks, reply.request, reply, error, true, () => dispatch(reply, error))
-    return
-  }
-  dispatch(reply, error)
+  reply.errorPayload = false
+  dispatch(reply, thrown)
 }
 
 /**
@@ -71,22 +69,34 @@ export function replyWithError(reply: ReplyImpl, thrown: unknown): void {
   handleError(reply, thrown)
 }
 
-function dispatch(reply: ReplyImpl, error: AnyError): void {
+function dispatch(reply: ReplyImpl, thrown: unknown): void {
   const handlers = reply.route.errorHandlers
   const index = reply.errorDepth
   reply.errorDepth = index + 1
-  if (index === handlers.length) { defaultErrorReply(reply, error); return }
-  // The built-in reply itself failed, in a preSerialization or onSend hook that fails on every
-  // payload: sending once more through the hooks would loop forever, so write it directly.
-  if (index > handlers.length) { writeFallback(reply, error); return }
+  if (index >= handlers.length) {
+    // The built-in reply itself failed, in a preSerialization or onSend hook that fails on every
+    // payload: sending once more through the hooks would loop forever, so write it directly.
+    if (index > handlers.length) { writeFallback(reply, toError(thrown)); return }
+    const hooks = reply.route.onError
+    if (hooks !== null && !reply.onErrorRan) {
+      reply.onErrorRan = true
+      reply.inOnError = true
+      runObserverHooks(hooks, reply.request, reply, thrown, true, () => { reply.inOnError = false; defaultErrorReply(reply, thrown) })
+      return
+    }
+    defaultErrorReply(reply, thrown)
+    return
+  }
   delete reply.headerMap['content-type']
   delete reply.headerMap['content-length']
-  // As in Fastify 3: a handler that sends without choosing a status answers with the error's.
-  reply.statusCode = statusOf(error, reply.statusCode)
+  // As in Fastify 3: a handler that sends without choosing a status answers with the error's,
+  // and reply.raw.statusCode already says so.
+  reply.statusCode = statusOf(thrown, reply.statusCode)
+  reply.raw.statusCode = reply.statusCode
   const { fn, scope } = handlers[index]
   let result: unknown
   try {
-    result = fn.call(scope, error as Error & Record<string, unknown>, reply.request as never, reply as never)
+    result = fn.call(scope, thrown as Error & Record<string, unknown>, reply.request as never, reply as never)
   } catch (thrownAgain) {
     handleError(reply, thrownAgain)
     return
@@ -97,16 +107,25 @@ function dispatch(reply: ReplyImpl, error: AnyError): void {
       if (value !== undefined) { reply.send(value); return }
       // Like a handler (pipeline.ts): an async error handler that sends nothing would leave the
       // client hanging; the next handler up answers instead.
-      handleError(reply, runtimeError('ENC_ERR_REPLY_NOTHING_SENT', { errorHandlerOf: scope.path, handling: error.message }, { cause: error }))
+      handleError(reply, nothingSent(scope.path, thrown))
     }, (thrownAgain: unknown) => { if (!reply.sent) handleError(reply, thrownAgain) })
-  } else if (result !== undefined && !reply.sent) {
-    reply.send(result)
+  } else if (result !== undefined && result !== reply) {
+    if (!reply.sent) reply.send(result)
+  } else if (result === undefined && !reply.sent) {
+    // A synchronous handler that neither sent nor returned the reply ("I will send later") would
+    // leave the request to handlerTimeout: answered now instead.
+    handleError(reply, nothingSent(scope.path, thrown))
   }
 }
 
+function nothingSent(path: string, thrown: unknown): FrameworkError {
+  return runtimeError('ENC_ERR_REPLY_NOTHING_SENT', { errorHandlerOf: path, handling: toError(thrown).message }, { cause: thrown })
+}
+
 /** Status from `error.statusCode` / `error.status` when it is 4xx/5xx, else the reply's own if >= 400, else 500. */
-export function statusOf(error: AnyError, current: number): number {
-  const declared = error.statusCode ?? error.status
+export function statusOf(error: unknown, current: number): number {
+  const source = (error !== null && typeof error === 'object' ? error : {}) as AnyError
+  const declared = source.statusCode ?? source.status
   if (typeof declared === 'number' && Number.isInteger(declared) && declared >= 400 && declared <= 599) return declared
   return current >= 400 && current <= 599 ? current : 500
 }
@@ -128,17 +147,51 @@ function defaultPayload(reply: ReplyImpl, error: AnyError): { statusCode: number
   }
 }
 
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false
+  const proto = Object.getPrototypeOf(value)
+  return proto === Object.prototype || proto === null
+}
+
 /**
  * The built-in last handler. A 5xx shows only the reason phrase unless the error is marked
- * `expose`: its message and stack go to the log with the request id, never to the client.
+ * `expose`: its message and stack go to the log with the request id, never to the client. The
+ * route's response schema for the status (exact, then `4xx`/`5xx`, then `default`) shapes the
+ * payload when there is one (spec §3.1 step 5), so an error's own fields listed there survive.
+ * A thrown plain object with a 4xx status is the user's own payload: sent as it is (Fastify 3),
+ * its status taken from its `statusCode`/`status`. The built-in reply skips preSerialization.
  */
-export function defaultErrorReply(reply: ReplyImpl, error: AnyError): void {
+export function defaultErrorReply(reply: ReplyImpl, thrown: unknown): void {
+  reply.errorPayload = true
+  // A 5xx never shows what was thrown (it may hold internals): a plain object with no 4xx status
+  // gets the generic 500 below, a deliberate difference from Fastify 3, which sends it as it is.
+  if (isPlainObject(thrown) && statusOf(thrown, reply.statusCode) < 500) {
+    reply.statusCode = statusOf(thrown, reply.statusCode)
+    reply.request.log.info({ reqId: reply.request.id, statusCode: reply.statusCode }, 'a plain object was thrown')
+    reply.headerMap['content-type'] = 'application/json; charset=utf-8'
+    reply.send(thrown)
+    return
+  }
+  const error = toError(thrown)
   const payload = defaultPayload(reply, error)
   if (error.headers !== null && typeof error.headers === 'object') reply.headers(error.headers as Record<string, string>)
   reply.statusCode = payload.statusCode
   reply.headerMap['content-type'] = 'application/json; charset=utf-8'
-  reply.customSerializer = errorPayloadSerializer
-  reply.send(payload)
+  const serialize = reply.route.serializers === null ? null : pickSerializer(reply.route.serializers, payload.statusCode)
+  if (serialize === null) {
+    reply.customSerializer = errorPayloadSerializer
+    reply.send(payload)
+    return
+  }
+  // As Fastify does: the error itself, with the built-in fields over it (5xx messages stay hidden).
+  const shaped = Object.create(error, {
+    statusCode: { value: payload.statusCode, enumerable: true },
+    code: { value: payload.code, enumerable: true },
+    error: { value: payload.error, enumerable: true },
+    message: { value: payload.message, enumerable: true },
+  }) as unknown
+  reply.customSerializer = serialize
+  reply.send(shaped)
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream'
 import type { BoundHook } from '../shared/bound-hook'
 import type { ReplyImpl } from './reply'
 import type { RequestImpl } from './request'
@@ -6,84 +7,59 @@ import { isThenable } from '../shared/thenable'
 type Next = (request: RequestImpl, reply: ReplyImpl) => void
 
 
-/**
- * Calls a done-style hook. As Fastify does, such a hook may instead return a promise
- * (@fastify/helmet's onRequest does on some paths): whichever signal comes first continues the
- * chain, once.
- */
-function callWithDone(hook: BoundHook, args: unknown[], step: (error?: unknown, payload?: unknown) => void): void {
-  let called = false
-  const done = (error?: unknown, payload?: unknown): void => {
-    if (called) return
-    called = true
-    step(error, payload)
-  }
-  const result = hook.fn.call(hook.scope, ...args, done)
-  if (isThenable(result)) result.then(() => done(), (e: unknown) => done(e ?? new Error('hook rejected')))
+function isStream(value: unknown): value is Readable {
+  return value !== null && typeof value === 'object' && typeof (value as { pipe?: unknown }).pipe === 'function'
 }
 
 /**
  * Runs onRequest / preParsing / preValidation / preHandler hooks one after another. A hook that
- * sends a reply ends the chain; a hook that throws, rejects or calls `done(err)` hands the error
- * to `fail` (the error handlers). Written as a loop over callbacks, not async/await, so a chain of
- * synchronous hooks costs no promise allocation.
+ * sends a reply ends the chain, and so does one that returns (or resolves to) `reply`: it will
+ * answer later (Fastify's "return reply"). A hook that throws, rejects or calls `done(err)` hands
+ * the error to `fail` (the error handlers). A done-style hook that also returns a promise is
+ * settled by whichever comes first, so its rejection is answered, never an unhandled rejection.
+ * Hooks run with `this` the scope of the route being served (Fastify), so they see its decorators.
+ * Written as a loop over callbacks, not async/await, so a chain of synchronous hooks costs no
+ * promise allocation.
  */
 export function runRequestHooks(hooks: readonly BoundHook[], request: RequestImpl, reply: ReplyImpl, next: Next,
   fail: (reply: ReplyImpl, error: unknown) => void): void {
   let index = 0
+  const thisArg = reply.route.scope
   const step = (error?: unknown): void => {
     if (error !== undefined && error !== null) { fail(reply, error); return }
     if (reply.sent) return
     if (index === hooks.length) { next(request, reply); return }
     const hook = hooks[index++]
+    let settled = false
+    // Settles this hook once, whatever mix of done(), a returned promise and a throw it uses.
+    const once = (e?: unknown, value?: unknown): void => {
+      if (settled) return
+      settled = true
+      if ((e === undefined || e === null) && value === reply) return
+      if (hook.payload && (e === undefined || e === null) && isStream(value)) request.payloadStream = value
+      step(e)
+    }
     try {
-      if (hook.callback) {
-        callWithDone(hook, [request, reply], step)
+      let result: unknown
+      if (hook.payload) {
+        const payload = request.payloadStream ?? request.raw
+        result = hook.callback ? hook.fn.call(thisArg, request, reply, payload, once) : hook.fn.call(thisArg, request, reply, payload)
       } else {
-        const result = hook.fn.call(hook.scope, request, reply)
-        if (isThenable(result)) result.then(() => step(), (e: unknown) => step(e ?? new Error('hook rejected')))
-        else step()
+        result = hook.callback ? hook.fn.call(thisArg, request, reply, once) : hook.fn.call(thisArg, request, reply)
+      }
+      if (result === reply) { settled = true; return }
+      if (isThenable(result)) {
+        // A done-style hook that returns a promise continues on whichever comes first (Fastify 3's
+        // hookRunner; @fastify/helmet's onRequest resolves without calling done on some paths).
+        result.then((value) => once(undefined, hook.callback ? undefined : value), (e: unknown) => once(e ?? new Error('hook rejected')))
+      } else if (!hook.callback) {
+        once()
       }
     } catch (e) {
-      step(e ?? new Error('hook threw'))
+      once(e ?? new Error('hook threw'))
     }
   }
   step()
-}
-
-/**
- * preParsing in Fastify 3's forms, `(request, reply, payload, done)` and async
- * `(request, reply, payload)`, where a hook may hand back a replacement stream for the body
- * (@fastify/compress returns a decompressing one); the older `(request, reply, done)` still works.
- * The stream the body is read from ends up in `request.payloadStream`.
- */
-export function runPreParsingHooks(hooks: readonly BoundHook[], request: RequestImpl, reply: ReplyImpl, next: Next,
-  fail: (reply: ReplyImpl, error: unknown) => void): void {
-  let index = 0
-  const step = (error?: unknown, replaced?: unknown): void => {
-    if (error !== undefined && error !== null) { fail(reply, error); return }
-    if (isStreamLike(replaced)) request.payloadStream = replaced as RequestImpl['payloadStream']
-    if (reply.sent) return
-    if (index === hooks.length) { next(request, reply); return }
-    const hook = hooks[index++]
-    const payload = request.payloadStream ?? request.raw
-    try {
-      if (hook.fn.length >= 4) callWithDone(hook, [request, reply, payload], step)
-      else if (hook.callback) callWithDone(hook, [request, reply], step)
-      else {
-        const result = hook.fn.call(hook.scope, request, reply, payload)
-        if (isThenable(result)) result.then((value) => step(null, value), (e: unknown) => step(e ?? new Error('hook rejected')))
-        else step(null, result)
-      }
-    } catch (e) {
-      step(e ?? new Error('hook threw'))
-    }
-  }
-  step()
-}
-
-function isStreamLike(value: unknown): boolean {
-  return value !== null && typeof value === 'object' && typeof (value as { on?: unknown }).on === 'function' && typeof (value as { pipe?: unknown }).pipe === 'function'
 }
 
 /** preSerialization and onSend: each hook may replace the payload by returning (or `done`-ing) a new one. */
@@ -91,21 +67,29 @@ export function runPayloadHooks(hooks: readonly BoundHook[], request: RequestImp
   next: (payload: unknown) => void, fail: (error: unknown) => void): void {
   let index = 0
   let current = payload
+  const thisArg = reply.route.scope
   const step = (error?: unknown, replaced?: unknown): void => {
     if (error !== undefined && error !== null) { fail(error); return }
     if (replaced !== undefined) current = replaced
     if (index === hooks.length) { next(current); return }
     const hook = hooks[index++]
+    let settled = false
+    const once = (e?: unknown, value?: unknown): void => {
+      if (settled) return
+      settled = true
+      step(e, value)
+    }
     try {
       if (hook.callback) {
-        callWithDone(hook, [request, reply, current], step)
+        const result = hook.fn.call(thisArg, request, reply, current, once)
+        if (isThenable(result)) result.then(() => once(), (e: unknown) => once(e ?? new Error('hook rejected')))
       } else {
-        const result = hook.fn.call(hook.scope, request, reply, current)
-        if (isThenable(result)) result.then((value) => step(null, value), (e: unknown) => step(e ?? new Error('hook rejected')))
-        else step(null, result)
+        const result = hook.fn.call(thisArg, request, reply, current)
+        if (isThenable(result)) result.then((value) => once(null, value), (e: unknown) => once(e ?? new Error('hook rejected')))
+        else once(null, result)
       }
     } catch (e) {
-      step(e ?? new Error('hook threw'))
+      once(e ?? new Error('hook threw'))
     }
   }
   step()
@@ -118,18 +102,24 @@ export function runPayloadHooks(hooks: readonly BoundHook[], request: RequestImp
 export function runObserverHooks(hooks: readonly BoundHook[], request: RequestImpl, reply: ReplyImpl,
   extra: unknown, hasExtra: boolean, done: () => void): void {
   let index = 0
+  const thisArg = reply.route.scope
   const step = (error?: unknown): void => {
     if (error !== undefined && error !== null) request.log.error(reply.route.serve.idFields(request.id, { err: error }), 'a hook failed')
     if (index === hooks.length) { done(); return }
     const hook = hooks[index++]
+    let settled = false
+    const once = (e?: unknown): void => {
+      if (settled) return
+      settled = true
+      step(e)
+    }
     try {
       const args: unknown[] = hasExtra ? [request, reply, extra] : [request, reply]
-      if (hook.callback) { hook.fn.call(hook.scope, ...args, step); return }
-      const result = hook.fn.call(hook.scope, ...args)
-      if (isThenable(result)) result.then(() => step(), (e: unknown) => step(e ?? new Error('hook rejected')))
-      else step()
+      const result = hook.callback ? hook.fn.call(thisArg, ...args, once) : hook.fn.call(thisArg, ...args)
+      if (isThenable(result)) result.then(() => once(), (e: unknown) => once(e ?? new Error('hook rejected')))
+      else if (!hook.callback) once()
     } catch (e) {
-      step(e)
+      once(e)
     }
   }
   step()

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { hasBody, parseBody } from './body/read-body'
 import type { CompiledRoute } from './compiled-route'
 import { runtimeError } from '../errors/runtime-codes'
-import { runObserverHooks, runPreParsingHooks, runRequestHooks } from './hook-runner'
+import { runObserverHooks, runRequestHooks } from './hook-runner'
 import { isThenable } from '../shared/thenable'
 import { answerWithoutReply, replyWithError } from './error-reply'
 import { logRequest } from './access-log'
@@ -49,7 +49,7 @@ export function handleRequest(ctx: ServeContext, raw: IncomingMessage, res: Serv
     return
   }
   if (ctx.requestLogging) logRequest(ctx, request, reply)
-  if (route.observesEnd) res.once('close', () => onEnd(request, reply))
+  if (route.observesEnd) watchEnd(request, reply, res)
   if (ctx.handlerDeadline !== null) startHandlerDeadline(reply)
   // schemaCompilation 'lazy': null once the route's schemas are built, so one test per request.
   if (route.lazy !== null && !compileOnFirstRequest(route, reply)) return
@@ -77,7 +77,7 @@ export function serveNotFound(from: ReplyImpl): void {
   }
   request.body = old.body
   Object.assign(reply.headerMap, from.headerMap)
-  if (route.observesEnd) from.raw.once('close', () => onEnd(request, reply))
+  if (route.observesEnd) watchEnd(request, reply, from.raw)
   if (ctx.handlerDeadline !== null) startHandlerDeadline(reply)
   preHandlerStage(request, reply)
 }
@@ -110,19 +110,24 @@ function paramTooLong(params: Record<string, unknown>, max: number): boolean {
 
 function preParsingStage(request: RequestImpl, reply: ReplyImpl): void {
   const route = reply.route
-  if (route.preParsing !== null) runPreParsingHooks(route.preParsing, request, reply, parsingStage, replyWithError)
+  if (route.preParsing !== null) runRequestHooks(route.preParsing, request, reply, parsingStage, replyWithError)
   else parsingStage(request, reply)
 }
 
 function parsingStage(request: RequestImpl, reply: ReplyImpl): void {
   const method = request.method
-  // A body on GET or HEAD is never parsed (nor read: Node discards it when the reply ends).
-  if (method !== 'GET' && method !== 'HEAD' && hasBody(request)) {
+  // A body on GET or HEAD is never parsed (nor read: Node discards it when the reply ends). As in
+  // Fastify, a POST, PUT or PATCH that names a content type is parsed even without framing: an
+  // unframed `application/json` request is the same 400 as an empty JSON body, never a body that
+  // silently went missing.
+  if (method !== 'GET' && method !== 'HEAD' && (hasBody(request) || (request.raw.headers['content-type'] !== undefined && bodyMethods.has(method)))) {
     parseBody(request, reply, reply.route.serve.limits.bodyLimit, preValidationStage)
   } else {
     preValidationStage(request, reply)
   }
 }
+
+const bodyMethods: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH'])
 
 function preValidationStage(request: RequestImpl, reply: ReplyImpl): void {
   const route = reply.route
@@ -156,9 +161,10 @@ function validate(route: CompiledRoute, request: RequestImpl): Error | null {
     const error = validatePart(route, request, route.validateParams, 'params')
     if (error !== null) return error
   }
-  // Spec §2.1: only JSON bodies are validated. A request without any body is validated too
-  // (as `undefined`), so a POST cannot skip a body schema by sending nothing.
-  if (route.validateBody !== null && (request.bodyIsJson || request.body === undefined)) {
+  // Every parsed body is validated, whatever parser produced it (issue 12 §1: spec §1.6 makes the
+  // schema the security boundary, over the letter of §2.1; Fastify 3 and 5 do the same). A request
+  // without any body is validated too (as `undefined`), so a POST cannot skip it by sending nothing.
+  if (route.validateBody !== null) {
     const error = validatePart(route, request, route.validateBody, 'body')
     if (error !== null) return error
   }
@@ -222,14 +228,34 @@ function afterAsyncHandler(reply: ReplyImpl, value: unknown): void {
   reply.send(runtimeError('ENC_ERR_REPLY_NOTHING_SENT', { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}` }))
 }
 
-function onEnd(request: RequestImpl, reply: ReplyImpl): void {
-  const route = reply.route
-  if (reply.raw.writableFinished) {
-    if (route.onResponse !== null) runObserverHooks(route.onResponse, request, reply, undefined, false, noop)
-  } else {
-    request.aborted = true
-    if (route.onRequestAbort !== null) runObserverHooks(route.onRequestAbort, request, reply, undefined, false, noop)
+/**
+ * onResponse on 'finish' (the response was handed over in full), onRequestAbort on a 'close'
+ * that comes first. inject() responses finish but never close, so 'close' alone would skip them.
+ */
+function watchEnd(request: RequestImpl, reply: ReplyImpl, res: ServerResponse): void {
+  let ended = false
+  const end = (finished: boolean): void => {
+    if (ended) return
+    ended = true
+    onEnd(request, reply, finished)
   }
+  // light-my-request's response emits 'finish' with writableFinished still false: the event is the signal.
+  res.once('finish', () => end(true))
+  res.once('close', () => end(res.writableFinished))
+}
+
+function onEnd(request: RequestImpl, reply: ReplyImpl, finished: boolean): void {
+  const route = reply.route
+  if (!finished) request.aborted = true
+  const hooks = finished ? route.onResponse : route.onRequestAbort
+  if (hooks === null) return
+  const serve = route.serve
+  if (!serve.closing) { runObserverHooks(hooks, request, reply, undefined, false, noop); return }
+  // During shutdown close() waits for these (force-closed requests included) before onClose.
+  const pending = serve.endingDuringClose
+  const running = new Promise<void>((resolve) => runObserverHooks(hooks, request, reply, undefined, false, resolve))
+  pending.add(running)
+  void running.then(() => pending.delete(running))
 }
 
 function noop(): void {}

@@ -29,6 +29,10 @@ export class ReplyImpl {
   /** Index of the next error handler to try (nearest scope first). */
   errorDepth: number
   onErrorRan: boolean
+  /** True while onError hooks run: send() is refused there (Fastify's FST_ERR_SEND_INSIDE_ONERR). */
+  inOnError: boolean
+  /** True while the built-in error reply is sent: it skips preSerialization, as in Fastify. */
+  errorPayload: boolean
   /** The deadline this reply is watched by (deadlines.ts): handlerTimeout or bodyTimeout; null when none. */
   deadlineList: DeadlineList | null
   deadlineSince: number
@@ -49,6 +53,8 @@ export class ReplyImpl {
     this.customSerializer = null
     this.errorDepth = 0
     this.onErrorRan = false
+    this.inOnError = false
+    this.errorPayload = false
     this.deadlineList = null
     this.deadlineSince = 0
     this.deadlinePrev = null

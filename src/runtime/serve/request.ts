@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Readable } from 'node:stream'
 import { requestSignal } from './abort-signal'
 import { memberNames } from './member-names'
 import type { Logger, ValidationError } from '../types'
@@ -28,16 +29,14 @@ export class RequestImpl {
   readonly log: Logger
   /** The compiled route being served (its options, config and scope). Internal: read `routeOptions`. */
   readonly route: CompiledRoute
-  /** True when the body went through a JSON parser: only JSON bodies are validated (spec §2.1). */
-  bodyIsJson: boolean
+  /** The body stream a preParsing hook put in place of `raw`; null: read `raw`. Internal. */
+  payloadStream: Readable | null
   /** Set where the pipeline sees the client go (a failed body read, the end hooks). Internal: read `aborted`. */
   abortSeen: boolean
   /** The response this request is answered on, watched by `signal`. Internal. */
   readonly response: ServerResponse
   /** Behind `signal`; null until the signal is first asked for (abort-signal.ts). Internal. */
   abortController: AbortController | null
-  /** The body stream when a preParsing hook replaced `raw` (a decompressor, say); null reads `raw`. Internal. */
-  payloadStream: NodeJS.ReadableStream | null
 
   // Positional on purpose: this runs once per request and an options object would be one more allocation.
   constructor(raw: IncomingMessage, response: ServerResponse, id: string, routePath: string | null, params: Record<string, unknown>,
@@ -54,11 +53,10 @@ export class RequestImpl {
     this.validationError = null
     this.log = log
     this.route = route
-    this.bodyIsJson = false
+    this.payloadStream = null
     this.abortSeen = false
     this.response = response
     this.abortController = null
-    this.payloadStream = null
   }
 
   /** The route option `config` (an empty object when none was given). */

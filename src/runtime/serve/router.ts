@@ -38,10 +38,11 @@ export function queryParser(maxKeys: number): (text: string) => Record<string, u
 }
 
 /** find-my-way behind a three-method interface; our compiled route is the `store`. */
-export function createRouter(options: { maxQueryKeys: number }): Router {
+export function createRouter(options: { maxQueryKeys: number; ignoreTrailingSlash: boolean }): Router {
   const noop = (): void => {}
   const router = FindMyWay({
-    ignoreTrailingSlash: true,
+    // Fastify's default: `/a/` is not `/a` unless the server option says so.
+    ignoreTrailingSlash: options.ignoreTrailingSlash,
     // Parameter length is checked by the pipeline so that it can answer 414 instead of 404.
     maxParamLength: Number.MAX_SAFE_INTEGER,
     querystringParser: queryParser(options.maxQueryKeys),

@@ -22,15 +22,25 @@ function isStream(payload: object): payload is Readable {
  * response schema for the status, or JSON.stringify. Every payload then passes onSend.
  */
 export function sendReply(reply: ReplyImpl, payload: unknown): void {
+  if (reply.inOnError) {
+    // Fastify refuses it too (FST_ERR_SEND_INSIDE_ONERR): onError observes, the error reply goes on.
+    reply.request.log.error({ reqId: reply.request.id, err: runtimeError('ENC_ERR_REPLY_SEND_INSIDE_ON_ERROR', { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}` }) },
+      'reply.send() inside an onError hook; ignored')
+    return
+  }
   if (reply.sent) {
     reply.request.log.warn(reply.route.serve.idFields(reply.request.id, { code: 'ENC_ERR_REPLY_ALREADY_SENT' }), runtimeErrors.ENC_ERR_REPLY_ALREADY_SENT.message())
     return
   }
-  if (payload instanceof Error) { handleError(reply, payload); return }
+  if (payload instanceof Error && !reply.errorPayload) { handleError(reply, payload); return }
   accept(reply)
   const headers = reply.headerMap
   if (payload === undefined || typeof payload === 'string') {
-    if (payload !== undefined && headers['content-type'] === undefined) headers['content-type'] = TEXT_TYPE
+    if (payload !== undefined) {
+      const type = headers['content-type']
+      if (type === undefined) headers['content-type'] = TEXT_TYPE
+      else if (typeof type === 'string') headers['content-type'] = withJsonCharset(type)
+    }
     onSendStage(reply, payload)
     return
   }
@@ -39,8 +49,18 @@ export function sendReply(reply: ReplyImpl, payload: unknown): void {
     onSendStage(reply, payload)
     return
   }
+  const type = headers['content-type']
+  if (type !== undefined && reply.customSerializer === null) {
+    // An object is JSON; sent with another type it would be mislabelled (Fastify 3 refuses it too).
+    if (typeof type !== 'string' || !type.includes('json')) {
+      reopen(reply)
+      handleError(reply, runtimeError('ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE', { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}`, contentType: String(type) }))
+      return
+    }
+    headers['content-type'] = withJsonCharset(type)
+  }
   const route = reply.route
-  if (route.preSerialization !== null) {
+  if (route.preSerialization !== null && !reply.errorPayload) {
     runPayloadHooks(route.preSerialization, reply.request, reply, payload, (p) => serializeStage(reply, p), (e) => failSend(reply, e))
   } else {
     serializeStage(reply, payload)
@@ -64,13 +84,22 @@ function serializeStage(reply: ReplyImpl, payload: unknown): void {
     failSend(reply, serializationError(reply, new TypeError(`the serializer returned ${typeof text}, not a string`)))
     return
   }
-  if (reply.headerMap['content-type'] === undefined) reply.headerMap['content-type'] = JSON_TYPE
+  // reply.serializer() output is whatever its author made it: no JSON type is implied (Fastify).
+  if (reply.headerMap['content-type'] === undefined && reply.customSerializer === null) reply.headerMap['content-type'] = JSON_TYPE
   onSendStage(reply, text)
 }
 
 function serializationError(reply: ReplyImpl, cause: unknown): FrameworkError {
   const message = cause instanceof Error ? cause.message : String(cause)
-  return runtimeError('ENC_ERR_REPLY_SERIALIZATION', { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}`, status: reply.statusCode, reason: message }, { cause })
+  const error = runtimeError('ENC_ERR_REPLY_SERIALIZATION', { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}`, status: reply.statusCode, reason: message }, { cause })
+  // Which response failed, for error handlers (Fastify 4's error.serialization).
+  Object.defineProperty(error, 'serialization', { value: { method: reply.request.method, url: reply.route.path ?? reply.request.url, statusCode: reply.statusCode }, enumerable: false })
+  return error
+}
+
+/** `application/json` (and `+json` types) get `; charset=utf-8` when they name no charset, as Fastify does. */
+function withJsonCharset(type: string): string {
+  return type.includes('json') && !type.includes('charset') ? `${type}; charset=utf-8` : type
 }
 
 function onSendStage(reply: ReplyImpl, payload: unknown): void {
@@ -105,7 +134,9 @@ function write(reply: ReplyImpl, payload: unknown): void {
   if (res.destroyed) { discard(payload); return }
   const headers = reply.headerMap
   if (payload === undefined || payload === null) {
-    if (reply.statusCode !== 204 && reply.statusCode !== 304) headers['content-length'] = '0'
+    // A HEAD handler may announce the length of the body a GET would send: it is kept.
+    const announced = reply.request.method === 'HEAD' && headers['content-length'] !== undefined
+    if (reply.statusCode !== 204 && reply.statusCode !== 304 && !announced) headers['content-length'] = '0'
     if (writeHeadOrFail(reply)) res.end()
     return
   }

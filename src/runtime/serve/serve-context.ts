@@ -62,6 +62,11 @@ export class ServeContext {
   serveNotFound: (from: ReplyImpl) => void = () => { throw new Error('ServeContext.serveNotFound used before create-server wired it') }
   /** Set by close(): responses written from then on close their connection (reply.ts writeHead). */
   closing = false
+  /**
+   * End hooks (onResponse, onRequestAbort) still running for requests that ended while closing:
+   * close() waits for them before it runs onClose hooks and resolves. Empty outside shutdown.
+   */
+  readonly endingDuringClose = new Set<Promise<void>>()
   /** True when request.log is a child already bound to the id (pino): log lines then omit it. */
   readonly childLogs: boolean
   readonly idLabel: string

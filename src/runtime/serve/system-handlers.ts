@@ -5,6 +5,8 @@ import type { ReplyImpl } from './reply'
 
 /** The built-in 404: the exact payload of Fastify's (no `code`), through the error serializer. */
 export function defaultNotFoundHandler(this: Scope, request: Request, reply: Reply): void {
+  // A payload the framework builds: preSerialization hooks do not see it (issue 12), onSend does.
+  (reply as unknown as ReplyImpl).errorPayload = true
   reply.code(404).serializer(errorPayloadSerializer).type('application/json; charset=utf-8').send({
     statusCode: 404,
     error: 'Not Found',

@@ -15,6 +15,7 @@ import { jsonParser, textParser } from '../serve/body/json-parser'
 import { reservedRequestNames } from '../serve/request'
 import { reservedReplyNames } from '../serve/reply'
 import { connectionsCheckingInterval, resolveLimits } from '../shared/server-options'
+import { checkServerOptions } from '../declare/option-checks'
 import { resolveLogger, silentLogger } from './logger'
 import { ServerLifecycle } from './lifecycle'
 import type { Scope, ServerOptions } from '../types'
@@ -32,7 +33,9 @@ import { CompileProfile } from '../boot/compile-profile'
  * app.get('/hello', { schema: { querystring: { name: { type: 'string' } } } }, (request) => ({ hi: request.query.name }))
  * await app.listen({ port: 3000 })
  */
-export function createServer(options: ServerOptions = {}): Scope {
+export function createServer(given: ServerOptions = {}): Scope {
+  // Unknown options are refused with a "did you mean"; Fastify's `ajv` becomes `validator`.
+  const options = checkServerOptions(given)
   const logger = resolveLogger(options.logger)
   const log = logger.log
   const limits = resolveLimits(options)
@@ -43,7 +46,7 @@ export function createServer(options: ServerOptions = {}): Scope {
   const serve = new ServeContext({
     log,
     limits,
-    router: createRouter({ maxQueryKeys: limits.maxQueryKeys }),
+    router: createRouter({ maxQueryKeys: limits.maxQueryKeys, ignoreTrailingSlash: options.ignoreTrailingSlash === true }),
     parseQuery: (url) => { const q = url.indexOf('?'); return q === -1 ? {} : parse(url.slice(q + 1)) },
     deadlines,
     handlerDeadline: limits.handlerTimeout > 0 ? deadlines.list(limits.handlerTimeout, onHandlerExpired) : null,
@@ -79,6 +82,7 @@ export function createServer(options: ServerOptions = {}): Scope {
     reservedNames: { request: reservedRequestNames, reply: reservedReplyNames },
     facade: lifecycle,
     initialConfig: Object.freeze({ ...options, bodyLimit: limits.bodyLimit, pluginTimeout: limits.pluginTimeout }),
+    makeJsonParser: (actions) => jsonParser(limits.maxJsonDepth, actions),
   })
   const rootScope = new ScopeImpl({ context: declared, parent: null, name: options.name ?? 'root', prefix: '' })
   lifecycle.attach({
@@ -88,6 +92,7 @@ export function createServer(options: ServerOptions = {}): Scope {
     schemaCompilers,
     schemaErrorFormatter: options.schemaErrorFormatter,
     pluginTimeout: limits.pluginTimeout,
+    routing: { ignoreTrailingSlash: options.ignoreTrailingSlash === true, exposeHeadRoutes: options.exposeHeadRoutes !== false },
     schemaCompilation,
     profile: new CompileProfile(),
     lazyRoutes: [],

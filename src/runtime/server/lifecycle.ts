@@ -112,8 +112,14 @@ export class ServerLifecycle implements ServerFacade {
         for (const socket of this.#sockets) if (socket.bytesRead === 0) socket.destroy()
       })
     }
-    if (this.#ready === null) return
-    await this.#ready.catch(() => undefined)
+    // Requests that ended (or were force-closed) during shutdown finish their end hooks first.
+    // server.close() calls back before destroyed sockets have emitted 'close' (which is when a
+    // response's abort hooks start), so wait for those events, then for the hooks.
+    // (The set loses a socket on its 'close' event: what is still in it has not emitted it.)
+    await Promise.all([...this.#sockets].map((socket) => new Promise<void>((resolve) => { socket.once('close', () => resolve()) })))
+    for (let round = 0; round < 100 && serve.endingDuringClose.size > 0; round++) await Promise.all([...serve.endingDuringClose])
+    // Like Fastify: close() before boot still loads the plugins, so that their onClose hooks run.
+    await this.ready().catch(() => undefined)
     const boot = this.#bootContext()
     for (const scope of allScopes(boot.rootScope).reverse()) {
       for (const hook of scope.hooks.own('onClose')) {

@@ -17,11 +17,20 @@ export interface BoundHook {
   readonly fn: Function
   readonly scope: Scope
   readonly callback: boolean
+  /**
+   * preParsing in Fastify 3's form: `(request, reply, payload, done)` or async
+   * `(request, reply, payload)`, passing on a replacement body stream. False for the legacy
+   * `(request, reply, done)` form, which Fastify 3 still accepts.
+   */
+  readonly payload: boolean
 }
 
 export function bindHook(name: string, fn: Function, scope: Scope): BoundHook {
+  if (name === 'preParsing') {
+    const isAsync = fn.constructor.name === 'AsyncFunction'
+    const payload = fn.length >= (isAsync ? 3 : 4)
+    return { fn, scope, callback: isAsync ? false : fn.length > (payload ? 3 : 2), payload }
+  }
   const doneIndex = fourArgumentHooks.has(name) ? 3 : name === 'onReady' ? 0 : name === 'onClose' ? 1 : 2
-  // preParsing: Fastify 3's `async (request, reply, payload)` has three parameters and no done.
-  if (name === 'preParsing' && fn.length === 3 && fn.constructor.name === 'AsyncFunction') return { fn, scope, callback: false }
-  return { fn, scope, callback: fn.length > doneIndex }
+  return { fn, scope, callback: fn.length > doneIndex, payload: false }
 }

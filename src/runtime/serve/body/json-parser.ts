@@ -29,7 +29,7 @@ function hasNonFinite(root: unknown): boolean {
  * `maxDepth`, so no depth can reach a stack overflow in validation or serialization, and
  * numbers out of the range of a double.
  */
-export function jsonParser(maxDepth: number): BodyParser {
+export function jsonParser(maxDepth: number, actions: { protoAction: 'error' | 'remove' | 'ignore'; constructorAction: 'error' | 'remove' | 'ignore' } = { protoAction: 'error', constructorAction: 'error' }): BodyParser {
   const fn = (_request: unknown, body: string | Buffer): unknown => {
     const text = typeof body === 'string' ? body : body.toString('utf8')
     if (text.length === 0) {
@@ -44,7 +44,7 @@ export function jsonParser(maxDepth: number): BodyParser {
     try {
       // secure-json-parse only where a key could spell __proto__ or constructor: its two regular
       // expressions over the text cost as much as the scan above (bench `bulk`, 64 KB).
-      parsed = needsPoisonCheck(text) ? secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }) : JSON.parse(text)
+      parsed = needsPoisonCheck(text) ? secureJson.parse(text, undefined, actions) : JSON.parse(text)
     } catch (error) {
       const message = error instanceof Error ? error.message : ''
       if (message.startsWith('Object contains forbidden prototype property')) {
@@ -57,11 +57,13 @@ export function jsonParser(maxDepth: number): BodyParser {
     }
     return parsed
   }
-  return { fn, parseAs: 'string', bodyLimit: null }
+  return { fn, parseAs: 'string', bodyLimit: null, mode: 'collect', pattern: null }
 }
 
 export const textParser: BodyParser = {
   fn: (_request, body) => typeof body === 'string' ? body : body.toString('utf8'),
   parseAs: 'string',
   bodyLimit: null,
+  mode: 'collect',
+  pattern: null,
 }

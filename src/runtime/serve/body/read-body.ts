@@ -4,7 +4,8 @@ import type { ReplyImpl } from '../reply'
 import { replyWithError } from '../error-reply'
 import { endDeadline, startHandlerDeadline } from '../handler-timeout'
 import type { RequestImpl } from '../request'
-import { isJsonMediaType, mediaTypeOf } from '../../shared/media-type'
+import { mediaTypeOf } from '../../shared/media-type'
+import type { BodyParser } from '../../shared/body-parser'
 
 type Next = (request: RequestImpl, reply: ReplyImpl) => void
 
@@ -34,21 +35,21 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
   const header = raw.headers['content-type']
   const declaredLength = raw.headers['content-length']
   const mediaType = mediaTypeOf(header)
-  // No content type at all goes to a catch-all parser if there is one; a malformed one never does.
-  const parser = mediaType !== null ? reply.route.parsers.find(mediaType) : header === undefined ? reply.route.parsers.catchAll : null
+  // No content type at all, or one that is no media type (`weird`), goes to a catch-all parser
+  // if there is one (Fastify's '*'); never to the JSON parser or any typed one.
+  const parser = mediaType !== null ? reply.route.parsers.find(mediaType) : reply.route.parsers.catchAll
   if (parser === null) {
     if (header === undefined && declaredLength === '0') { next(request, reply); return }
-    reply.header('connection', 'close')
+    // Node reads and discards an unread body once the reply is out, keeping the connection for
+    // the next request: cheap for a body no larger than the limit. A larger or unsized
+    // (chunked) one could keep the socket busy for as long as the client likes: close instead.
+    const drainable = declaredLength !== undefined && raw.headers['transfer-encoding'] === undefined &&
+      Number(declaredLength) <= (reply.route.bodyLimit ?? defaultLimit)
+    if (!drainable && hasBody(request)) reply.header('connection', 'close')
     reply.send(runtimeError('ENC_ERR_CTP_INVALID_MEDIA_TYPE', { contentType: header ?? 'none' }))
     return
   }
-  const source = (request.payloadStream ?? raw) as NodeJS.ReadableStream
-  // Fastify 3's stream form, `(request, payload, done)`: the parser reads the stream itself
-  // (@fastify/multipart hands it to busboy later); nothing is read or buffered here.
-  if (parser.style === 'stream') {
-    streamParser(request, reply, parser.fn as unknown as StreamParserFn, source, mediaType, next)
-    return
-  }
+  if (parser.mode === 'stream') { runStreamParser(request, reply, parser, next); return }
   const limit = reply.route.bodyLimit ?? parser.bodyLimit ?? defaultLimit
   if (declaredLength !== undefined && Number(declaredLength) > limit) {
     reply.header('connection', 'close')
@@ -76,18 +77,11 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
   const onEnd = (): void => {
     cleanup()
     const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received)
+    const input = parser.parseAs === 'string' ? body.toString('utf8') : body
+    if (parser.mode === 'callback') { callWithDone(parser, request, reply, input, accept); return }
     let parsed: unknown
     try {
-      const input = parser.parseAs === 'string' ? body.toString('utf8') : body
-      if (parser.style === 'callback') {
-        // `(request, body, done)`: done(error, value) (@fastify/formbody's form).
-        parsed = new Promise((resolve, reject) => {
-          const result = (parser.fn as unknown as CallbackParserFn)(request, input, (error, value) => error ? reject(error) : resolve(value))
-          if (result !== null && typeof result === 'object' && typeof (result as PromiseLike<unknown>).then === 'function') (result as PromiseLike<unknown>).then(resolve, reject)
-        })
-      } else {
-        parsed = parser.fn(request as never, input)
-      }
+      parsed = parser.fn(request as never, input)
     } catch (error) {
       replyWithError(reply, error)
       return
@@ -102,7 +96,6 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
     // An async parser that took too long: handlerTimeout has answered, the handler must not run.
     if (reply.sent) return
     request.body = value
-    request.bodyIsJson = mediaType !== null && isJsonMediaType(mediaType)
     next(request, reply)
   }
   // The client went away mid-body: nobody is left to answer; the socket's close ends the request.
@@ -130,6 +123,8 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
     reply.onBodyTimeout = onTimeout
     context.deadlines.enter(context.bodyDeadline, reply)
   }
+  // A preParsing hook may have put a stream (decompression, decryption) in place of the socket's.
+  const source = request.payloadStream ?? raw
   source.on('data', onData)
   source.on('end', onEnd)
   source.on('error', onError)
@@ -137,34 +132,50 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
   if (source !== raw) source.resume()
 }
 
-type CallbackParserFn = (request: RequestImpl, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) => unknown
-type StreamParserFn = (request: RequestImpl, payload: NodeJS.ReadableStream, done: (error: Error | null, body?: unknown) => void) => unknown
-
-function streamParser(request: RequestImpl, reply: ReplyImpl, fn: StreamParserFn, payload: NodeJS.ReadableStream, mediaType: string | null, next: Next): void {
-  let settled = false
-  const finish = (error: unknown, body?: unknown): void => {
-    if (settled) return
-    settled = true
-    if (error !== undefined && error !== null) { replyWithError(reply, error); return }
-    if (reply.sent) return
-    request.body = body
-    request.bodyIsJson = mediaType !== null && isJsonMediaType(mediaType)
-    next(request, reply)
-  }
-  let result: unknown
-  try {
-    result = fn(request, payload, (error, body) => finish(error, body))
-  } catch (error) {
-    finish(error ?? new Error('content-type parser threw'))
-    return
-  }
-  if (result !== null && typeof result === 'object' && typeof (result as PromiseLike<unknown>).then === 'function') {
-    (result as PromiseLike<unknown>).then((body) => finish(null, body), (error: unknown) => finish(error ?? new Error('content-type parser rejected')))
-  }
-}
-
 /** bodyTimeout expired for `reply` (deadlines.ts): its reader answers 408 and closes. */
 export function onBodyExpired(reply: ReplyImpl): void {
   const onTimeout = reply.onBodyTimeout
   if (onTimeout !== null) onTimeout()
+}
+
+/**
+ * Fastify 3's `(request, payload, done)` parsers, and async `(request)` ones reading
+ * `request.raw`: they read the stream themselves, so the limit and bodyTimeout are theirs to
+ * keep (as in Fastify). The handler deadline keeps running meanwhile.
+ */
+function runStreamParser(request: RequestImpl, reply: ReplyImpl, parser: BodyParser, next: Next): void {
+  const accept = (value: unknown): void => {
+    if (reply.sent) return
+    request.body = value
+    next(request, reply)
+  }
+  if (parser.fn.length >= 3) { callWithDone(parser, request, reply, request.payloadStream ?? request.raw, accept); return }
+  let parsed: unknown
+  try {
+    parsed = (parser.fn as (request: unknown) => unknown)(request)
+  } catch (error) {
+    replyWithError(reply, error)
+    return
+  }
+  Promise.resolve(parsed).then(accept, (error: unknown) => replyWithError(reply, error))
+}
+
+/** Calls a parser in the `(request, input, done)` form; done, a throw or a returned promise (its value) settles it once. */
+function callWithDone(parser: BodyParser, request: RequestImpl, reply: ReplyImpl, input: unknown, accept: (value: unknown) => void): void {
+  let settled = false
+  const done = (error: unknown, value?: unknown): void => {
+    if (settled) return
+    settled = true
+    if (error !== null && error !== undefined) replyWithError(reply, error)
+    else accept(value)
+  }
+  try {
+    const result = (parser.fn as (request: unknown, input: unknown, done: (error: unknown, value?: unknown) => void) => unknown)(request, input, done)
+    if (result !== null && typeof result === 'object' && typeof (result as PromiseLike<unknown>).then === 'function') {
+      // As Fastify 3's parser runner: a returned promise settles it too, with its value.
+      (result as PromiseLike<unknown>).then((value) => done(null, value), (error: unknown) => done(error ?? new Error('parser rejected')))
+    }
+  } catch (error) {
+    done(error)
+  }
 }

@@ -1,0 +1,87 @@
+import type { FrameworkError } from '../errors/framework-error'
+import { runtimeError } from '../errors/runtime-codes'
+import { didYouMean } from '../schemas'
+import type { RouteOptions, ServerOptions } from '../types'
+
+/**
+ * Every option createServer() reads (a test keeps it equal to the keys of ServerOptions in types.ts). Fastify 3 ignores unknown options; here a misspelt one
+ * (`bodyLimt`) fails at once instead of silently leaving the default in place.
+ */
+export const knownServerOptions: readonly string[] = [
+  'name', 'validator', 'ajv', 'schemaController', 'schemaErrorFormatter', 'bodyLimit', 'logger', 'disableRequestLogging',
+  'requestIdLogLabel', 'schemaCompilation', 'maxParamLength', 'genReqId',
+  'requestIdHeader', 'maxQueryKeys', 'maxJsonDepth', 'pluginTimeout', 'closeTimeout', 'headersTimeout', 'requestTimeout',
+  'keepAliveTimeout', 'bodyTimeout', 'handlerTimeout', 'ignoreTrailingSlash', 'exposeHeadRoutes', 'trustProxy',
+]
+
+const validatorKeys = ['customOptions', 'plugins', 'customKeywords']
+
+/** The route options a route() call may carry (hooks included); onRoute hooks may add more later. */
+export const knownRouteOptions: readonly string[] = [
+  'method', 'url', 'path', 'handler', 'schema', 'attachValidation', 'validatorCompiler', 'serializerCompiler',
+  'schemaErrorFormatter', 'bodyLimit', 'errorHandler', 'config', 'onRequest', 'preParsing', 'preValidation', 'preHandler',
+  'preSerialization', 'onSend', 'onResponse', 'onRequestAbort', 'onError',
+]
+
+/** `message` continues `createServer(`: the option as written, then what is wrong and the fix. */
+function invalidOption(message: string): FrameworkError {
+  return runtimeError('ENC_ERR_SERVER_INVALID_OPTION', { problem: message.replace(/^createServer\(/, '') })
+}
+
+export function isAsyncFunction(fn: unknown): boolean {
+  return typeof fn === 'function' && fn.constructor.name === 'AsyncFunction'
+}
+
+/**
+ * Refuses unknown server options with a "did you mean", and folds Fastify's name for the
+ * validator option (`ajv: { customOptions, plugins }`) into `validator` when its shape matches.
+ * Returns the options to use.
+ */
+export function checkServerOptions(options: ServerOptions): ServerOptions {
+  if (options === null || typeof options !== 'object') throw invalidOption(`createServer() takes an options object, got ${options === null ? 'null' : typeof options}.`)
+  for (const key of Object.keys(options)) {
+    if (!knownServerOptions.includes(key)) {
+      throw invalidOption(`createServer({ ${key} }): unknown option${didYouMean(key, knownServerOptions)}. Known options: ${knownServerOptions.join(', ')}.`)
+    }
+  }
+  const record = options as ServerOptions & { ajv?: unknown }
+  let resolved: ServerOptions = options
+  if (record.ajv !== undefined) {
+    if (record.validator !== undefined) {
+      throw invalidOption('createServer(): both ajv and validator are given. ajv is Fastify\'s name for the validator option: keep one.')
+    }
+    resolved = { ...options, validator: record.ajv as ServerOptions['validator'] }
+    delete (resolved as { ajv?: unknown }).ajv
+  }
+  const validator = resolved.validator as unknown
+  if (validator !== undefined) {
+    const name = record.ajv !== undefined ? 'ajv' : 'validator'
+    if (validator === null || typeof validator !== 'object') throw invalidOption(`createServer({ ${name} }): must be an object with customOptions and plugins.`)
+    for (const key of Object.keys(validator)) {
+      if (!validatorKeys.includes(key)) {
+        throw invalidOption(`createServer({ ${name}: { ${key} } }): unknown key${didYouMean(key, validatorKeys)}. Use ${validatorKeys.join(', ')}.`)
+      }
+    }
+  }
+  if (isAsyncFunction(resolved.schemaErrorFormatter)) {
+    throw invalidOption('createServer({ schemaErrorFormatter }): the formatter must be synchronous and return an Error; it is async.')
+  }
+  return resolved
+}
+
+/** Refuses what route() would otherwise carry silently: unknown options, a non-function error handler. */
+export function checkRouteOptions(options: RouteOptions, where: string): void {
+  for (const key of Object.keys(options)) {
+    // An option present as undefined carries nothing: @fastify/static and @fastify/cors pass on
+    // their own `constraints`/`logLevel` options that way when the user gave none.
+    if (!knownRouteOptions.includes(key) && (options as unknown as Record<string, unknown>)[key] !== undefined) {
+      throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `unknown route option '${key}'${didYouMean(key, knownRouteOptions)}` })
+    }
+  }
+  if (options.errorHandler !== undefined && typeof options.errorHandler !== 'function') {
+    throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `the errorHandler option must be a function, got ${typeof options.errorHandler}` })
+  }
+  if (options.schemaErrorFormatter !== undefined && (typeof options.schemaErrorFormatter !== 'function' || isAsyncFunction(options.schemaErrorFormatter))) {
+    throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: 'the schemaErrorFormatter option must be a synchronous function that returns an Error' })
+  }
+}

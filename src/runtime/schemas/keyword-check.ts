@@ -1,0 +1,60 @@
+import { didYouMean } from './did-you-mean'
+import { schemaError } from './schema-codes'
+
+/**
+ * Annotations that ajv 6 does not know but schemas written for OpenAPI tools carry; `x-` prefixed
+ * extensions are accepted too. They change nothing in validation, so accepting them is safe.
+ */
+const ANNOTATIONS: readonly string[] = ['example', 'deprecated', '$defs', 'discriminator', 'xml', 'externalDocs']
+
+/** Keywords whose value maps names to subschemas. */
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependencies'])
+/** Keywords whose value is a subschema, or an array of subschemas. */
+const SCHEMA_VALUES = new Set(['items', 'additionalItems', 'additionalProperties', 'contains', 'propertyNames', 'not', 'if', 'then', 'else', 'allOf', 'anyOf', 'oneOf'])
+
+/** What the validator instance knows: its own keywords and those its plugins added. */
+export interface KnownKeywords {
+  has(keyword: string): boolean
+  names(): string[]
+}
+
+/** Attached by the default validator compiler (default-compilers.ts) to the compiler function. */
+export const kKnownKeywords = Symbol('enclave.knownKeywords')
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/**
+ * Refuses JSON Schema keywords the validator does not know (`requird`, `maxLenght`): ajv 6
+ * ignores them, so a typo silently switches a rule off. Known: the validator instance's keywords
+ * (ajv 6's own with the server's options, `nullable`, and those added by `validator.plugins`),
+ * common annotations, `x-` extensions and `validator.customKeywords` (`true` turns the check off).
+ * Throws ENC_ERR_SCH_UNKNOWN_KEYWORD for the first unknown one; `where` names the schema.
+ */
+export function checkKeywords(schema: unknown, known: KnownKeywords, extra: ReadonlySet<string>, where: string): void {
+  const seen = new WeakSet<object>()
+  const isKnown = (key: string): boolean => key.startsWith('x-') || ANNOTATIONS.includes(key) || extra.has(key) || known.has(key)
+  const walk = (node: unknown, pointer: string): void => {
+    if (Array.isArray(node)) { node.forEach((item, i) => walk(item, `${pointer}/${i}`)); return }
+    if (!isObject(node) || seen.has(node)) return
+    seen.add(node)
+    for (const key of Object.keys(node)) {
+      if (!isKnown(key)) {
+        throw schemaError('ENC_ERR_SCH_UNKNOWN_KEYWORD', { where, key, pointer: pointer || '/', hint: didYouMean(key, [...known.names(), ...ANNOTATIONS, ...extra]) })
+      }
+      const value = node[key]
+      if (SCHEMA_MAPS.has(key) && isObject(value)) {
+        for (const name of Object.keys(value)) walk(value[name], `${pointer}/${key}/${name}`)
+      } else if (SCHEMA_VALUES.has(key)) {
+        walk(value, `${pointer}/${key}`)
+      }
+    }
+  }
+  walk(schema, '')
+}
+
+/** The keyword knowledge a default validator compiler carries, or null for any other compiler. */
+export function knownKeywordsOf(compiler: unknown): KnownKeywords | null {
+  return typeof compiler === 'function' ? (compiler as { [kKnownKeywords]?: KnownKeywords })[kKnownKeywords] ?? null : null
+}
