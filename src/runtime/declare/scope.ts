@@ -130,7 +130,12 @@ export class ScopeImpl implements Scope {
       ? (_scope: unknown, _options: unknown, done: (error?: Error | null) => void) => fn(null, done)
       : async () => { await fn(null) }
     Object.defineProperty(step, 'name', { value: 'after' })
+    const origin = this.currentOrigin()
+    const siblings = this.context.plugins.current.children
     this.context.plugins.enqueue(this, lift(step as never), {})
+    // What an after() callback declares belongs to whoever called after() (a module's routes are
+    // declared this way), not to a plugin named "after".
+    siblings[siblings.length - 1].label = origin
     return this
   }
 
