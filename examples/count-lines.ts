@@ -3,21 +3,31 @@ import { join } from 'node:path'
 import ts from 'typescript'
 
 // The README's line counts: lines of TypeScript that hold code, neither blank nor comment only.
-// TypeScript's own scanner tells comments from code, so `//` inside a string or regex is code.
+// TypeScript's parser tells comments from code, so `//` inside a string or regex is code.
 // Usage: node dist/examples/count-lines.js <folder>...   (every .ts file under each, recursively)
 
 export function codeLines(source: string): number {
-  const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard, source)
+  return codeLineTexts(source).length
+}
+
+/** The lines that hold code, in order, as written. */
+export function codeLineTexts(source: string): string[] {
+  // Parsed, not only scanned: a lone scanner cannot tell a template's `}` from a block's, or a
+  // regex from a division, and would then take code for a template or the other way round.
+  const file = ts.createSourceFile('lines.ts', source, ts.ScriptTarget.Latest, true)
   const lines = new Set<number>()
-  const file = ts.createSourceFile('lines.ts', source, ts.ScriptTarget.Latest)
-  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
-    if (kind === ts.SyntaxKind.WhitespaceTrivia || kind === ts.SyntaxKind.NewLineTrivia ||
-        kind === ts.SyntaxKind.SingleLineCommentTrivia || kind === ts.SyntaxKind.MultiLineCommentTrivia) continue
-    const first = file.getLineAndCharacterOfPosition(scanner.getTokenStart()).line
-    const last = file.getLineAndCharacterOfPosition(scanner.getTokenEnd()).line
+  const visit = (node: ts.Node): void => {
+    if (ts.isJSDoc(node)) return
+    const children = node.getChildren(file)
+    if (children.length > 0) return children.forEach(visit)
+    if (node.kind === ts.SyntaxKind.EndOfFileToken) return
+    const first = file.getLineAndCharacterOfPosition(node.getStart(file)).line
+    const last = file.getLineAndCharacterOfPosition(node.getEnd()).line
     for (let line = first; line <= last; line++) lines.add(line)
   }
-  return lines.size
+  visit(file)
+  const text = source.split(/\r?\n/)
+  return [...lines].sort((a, b) => a - b).map((line) => text[line])
 }
 
 export function typeScriptFiles(folder: string): string[] {
