@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'chai'
+import ts from 'typescript'
 import { codeLineTexts, codeLines, typeScriptFiles } from '../../examples/count-lines'
 import { extractBlocks } from '../docs/code-blocks'
 
@@ -33,6 +34,26 @@ describe('README typed tour: the notes service it shows is examples/notes', () =
     expect(row, 'the "lines of code" row of the comparison table').to.not.equal(null)
     expect(Number(row![1])).to.equal(total)
     expect(Number(row![1])).to.be.at.most(Number(row![2]))
+  })
+})
+
+describe('examples/notes is fully typed', () => {
+  // strict already refuses implicit any (an untyped handler parameter); this catches the explicit
+  // escapes: an `any` annotation, or a cast (`as T`, `<T>x`) that would stand in for a checked type.
+  it('has no `any` and no type assertion (but `as const`) in any file', () => {
+    const escapes: string[] = []
+    for (const path of typeScriptFiles(notesFolder)) {
+      const file = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true)
+      const visit = (node: ts.Node): void => {
+        const cast = (ts.isAsExpression(node) || ts.isTypeAssertionExpression(node)) && node.type.getText(file) !== 'const'
+        if (node.kind === ts.SyntaxKind.AnyKeyword || cast) {
+          escapes.push(`${path}:${file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1}: ${node.getText(file)}`)
+        }
+        ts.forEachChild(node, visit)
+      }
+      visit(file)
+    }
+    expect(escapes).to.deep.equal([])
   })
 })
 
