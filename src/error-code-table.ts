@@ -2,6 +2,7 @@ import { allErrorCodes } from './runtime'
 import { decoratorErrorCodes } from './decorators'
 import { moduleErrorCodes } from './modules'
 import { pluginErrorCodes } from './plugins'
+import { clusterErrorCodes } from './cluster'
 
 export interface ErrorCodeEntry {
   readonly code: string
@@ -12,5 +13,5 @@ export interface ErrorCodeEntry {
 
 /** Every error code Enclave can raise, from every layer: the README's table is checked against it. */
 export const errorCodeTable: readonly ErrorCodeEntry[] = Object.entries({
-  ...allErrorCodes, ...decoratorErrorCodes, ...moduleErrorCodes, ...pluginErrorCodes,
+  ...allErrorCodes, ...decoratorErrorCodes, ...moduleErrorCodes, ...pluginErrorCodes, ...clusterErrorCodes,
 } as Record<string, { status: number | null | 'none'; summary: string }>).map(([code, info]) => ({ code, status: info.status, summary: info.summary }))

@@ -4,13 +4,15 @@
 // pipeline, boot and compile steps, metadata keys) are not exported on purpose: free to change.
 import 'reflect-metadata'
 
-export { createApp } from './modules'
+export { createApp, override, resolveProvider, exitCodes } from './modules'
 export type { App } from './modules'
+export { withApp } from './testing'
+export { startCluster } from './cluster'
 export {
   Module, Route, Get, Head, Post, Put, Patch, Delete, Options, Schema, SchemaClass, DecorateRequest, DecorateReply, Hook, ErrorHandler,
   Body, Query, Params, Headers, Req, Reply, DeclarationError, isDeclarationError,
 } from './decorators'
-export { bearerAuth } from './plugins'
+export { bearerAuth, health } from './plugins'
 export {
   createServer, lift, FrameworkError, HttpError, isFrameworkError,
   partValidatorCompiler, ajv8CompilersFactory, defaultSchemaErrorFormatter,
@@ -35,5 +37,8 @@ export type {
   RuntimeRouteSchema, ScopeRouteShortcut, SchemaType, TypedRouteSchema, ResponseOf,
 } from './runtime'
 export type { ModuleOptions, RouteMethodOptions, DecoratorRouteOptions, SchemaClassBase, SchemaClassOptions, SchemaReference } from './decorators'
-export type { BearerAuthOptions } from './plugins'
+export type { BearerAuthOptions, HealthOptions, HealthCheck, HealthReport, HealthContributor } from './plugins'
+export type { AppOptions, ProviderOverride, OverrideRecipe, SignalOptions } from './modules'
+export type { TestApp } from './testing'
+export type { ClusterOptions, ClusterHandle } from './cluster'
 export type { InjectionToken } from 'tsyringe'

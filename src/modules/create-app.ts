@@ -1,8 +1,15 @@
 import type { DependencyContainer } from 'tsyringe'
-import { createServer, lift, type Scope, type ServerOptions } from '../runtime'
+import { createServer, lift, type Logger, type Scope, type ServerOptions } from '../runtime'
+import { health } from '../plugins/health'
+import type { AppOptions } from './app-options'
+import { registerApp } from './app-registry'
+import { Disposer } from './disposal'
+import { healthChecksOf } from './health-contributors'
 import { inject } from './injector'
 import { modulePlugin } from './module-plugin'
+import { overrideTable } from './overrides'
 import { scan } from './scan'
+import { closeOnSignals } from './signals'
 import { assertNoUnlistedControllers } from './unlisted-controllers'
 import { buildOpenApiDocument, type OpenApiDocument, type OpenApiInfo } from '../openapi/openapi-document'
 
@@ -12,6 +19,9 @@ export interface App extends Scope {
   openapi(info?: OpenApiInfo): OpenApiDocument
 }
 
+/** Same default as the runtime's pluginTimeout: how long one provider's dispose() may take. */
+const defaultDisposeTimeout = 10_000
+
 /**
  * Boots an application from its root module: scans the module tree (each module becomes an
  * encapsulation context, spec §3.3), checks it, wires the providers, declares everything on a
@@ -20,38 +30,55 @@ export interface App extends Scope {
  * module path (`AppModule > PublicModule`) and the fix.
  *
  * @example
- * const app = await createApp(AppModule, { logger: true })
+ * const app = await createApp(AppModule, { logger: true, closeOnSignals: true, health: true })
  * await app.listen({ port: 3000 })
  * app.openapi({ title: 'Notes', version: '1.0.0' })   // the OpenAPI 3.1 document of the module tree
  * // in tests: await request(app.server).get('/two').expect(200)
  */
-export async function createApp(root: Function, options: ServerOptions = {}): Promise<App> {
+export async function createApp(root: Function, options: AppOptions = {}): Promise<App> {
+  const { overrides, closeOnSignals: signals, health: healthOption, ...serverOptions } = options
   const tree = scan(root)
   assertNoUnlistedControllers(tree)
+  const table = overrideTable(tree, overrides)
   const containers: DependencyContainer[] = []
+  const disposer = new Disposer()
+  const disposeTimeout = serverOptions.pluginTimeout || defaultDisposeTimeout
   let wiring
   try {
-    wiring = inject(tree, containers)
+    wiring = inject(tree, { containers, disposer, overrides: table })
   } catch (error) {
     // Some providers may already exist (pools, connections): release them before reporting.
-    await disposeAll(containers)
+    await disposer.disposeAll(resolveBootLogger(serverOptions), disposeTimeout)
     throw error
   }
-  const app = createServer({ ...options, name: options.name ?? tree.type.name })
+  const app = createServer({ ...serverOptions, name: serverOptions.name ?? tree.type.name } satisfies ServerOptions)
   app.decorate('openapi', (info?: OpenApiInfo) => buildOpenApiDocument(tree, info))
-  // Providers with a dispose() method are disposed when the app closes, children first.
-  app.addHook('onClose', () => disposeAll(containers))
   try {
+    // Before boot: the listeners are removed by an onClose hook, which can only be added now.
+    if (signals !== undefined && signals !== false) closeOnSignals(app, signals === true ? {} : signals)
+    if (healthOption !== undefined && healthOption !== false) {
+      const own = healthOption === true ? {} : healthOption
+      app.register(health({ ...own, checks: { ...healthChecksOf(disposer.instances), ...own.checks } }))
+    }
     // The root module is the app's root scope itself (lifted), its prefix applied by the runtime.
     app.register(lift(modulePlugin(tree, wiring)), { prefix: tree.meta.prefix })
+    // A lifted plugin registered last loads last, so this is the root's last onClose hook and
+    // the root's hooks run last of all: every module's onClose hook still has its providers.
+    app.register(lift(async function disposeProviders(scope: Scope) {
+      scope.addHook('onClose', () => disposer.disposeAll(app.log, disposeTimeout))
+    }))
     await app.ready()
   } catch (error) {
     await app.close().catch(() => undefined)
+    // When boot failed before the hook above was added; a no-op otherwise (disposeAll empties its list).
+    await disposer.disposeAll(app.log, disposeTimeout)
     throw error
   }
+  registerApp(app, tree.type, new Map([...wiring].map(([node, w]) => [node.type, w.container] as const)))
   return app as App
 }
 
-async function disposeAll(containers: readonly DependencyContainer[]): Promise<void> {
-  for (const container of [...containers].reverse()) await container.dispose()
+/** The logger to report dispose() failures with before a server exists. */
+function resolveBootLogger(options: ServerOptions): Logger {
+  return createServer({ logger: options.logger }).log
 }

@@ -4,7 +4,9 @@ import { checkClassDependencies, checkFactoryDependencies, type Requester } from
 import { describeToken, moduleError } from './module-error'
 import { walk, type ModuleNode } from './module-tree'
 import { registerProviders, toProviderSpec } from './providers'
-import type { Class } from '../decorators/internal'
+import type { Class, ProviderEntry } from '../decorators/internal'
+import type { Disposer } from './disposal'
+import type { OverrideTable } from './overrides'
 
 export interface ModuleWiring {
   readonly container: DependencyContainer
@@ -13,6 +15,14 @@ export interface ModuleWiring {
   readonly controllers: ReadonlyMap<Class, object>
 }
 
+export interface InjectOptions {
+  /** Receives the containers created (root first): the caller releases them. */
+  readonly containers: DependencyContainer[]
+  /** Records the instances built, in creation order, for close(). */
+  readonly disposer: Disposer
+  /** Test overrides: each replaces every declaration of its token. */
+  readonly overrides: OverrideTable
+}
 
 /**
  * DI for one app, in three passes so the order of declarations never matters: (1) one child
@@ -20,9 +30,12 @@ export interface ModuleWiring {
  * checked against its module's container chain; (3) construction, parents first, so each
  * provider is built from its own module's container. Controllers are constructed here, once.
  * The global container is never resolved from: the app's root container is a child of it.
- * The containers created are pushed onto `containers` (root first), for the caller to dispose.
+ * Every instance built (providers, modules, controllers) is tracked by `disposer`, oldest first.
  */
-export function inject(root: ModuleNode, containers: DependencyContainer[]): ReadonlyMap<ModuleNode, ModuleWiring> {
+export function inject(root: ModuleNode, options: InjectOptions): ReadonlyMap<ModuleNode, ModuleWiring> {
+  const { containers, disposer, overrides } = options
+  const entriesOf = (node: ModuleNode): ProviderEntry[] =>
+    node.meta.providers.map((entry) => overrides.get(toProviderSpec(entry).token) ?? entry)
   const containerOf = new Map<ModuleNode, DependencyContainer>()
   const ownersByContainer = new Map<DependencyContainer, Map<InjectionToken, ModuleNode>>()
   for (const node of walk(root)) {
@@ -33,7 +46,7 @@ export function inject(root: ModuleNode, containers: DependencyContainer[]): Rea
       ownersByContainer.set(container, new Map())
     }
     containerOf.set(node, container)
-    registerProviders(node, container, ownersByContainer.get(container)!)
+    registerProviders(node, entriesOf(node), { container, owners: ownersByContainer.get(container)!, disposer })
   }
 
   const providersOf = (token: unknown): ModuleNode[] =>
@@ -42,7 +55,7 @@ export function inject(root: ModuleNode, containers: DependencyContainer[]): Rea
     const base = { node, container: containerOf.get(node)!, providersOf }
     const requester = (what: string): Requester => ({ ...base, what })
     checkClassDependencies(node.type, requester(`module ${node.type.name}`))
-    for (const spec of node.meta.providers.map(toProviderSpec)) {
+    for (const spec of entriesOf(node).map(toProviderSpec)) {
       if (spec.useClass !== null) checkClassDependencies(spec.useClass, requester(`provider ${describeToken(spec.token)}`))
       checkFactoryDependencies(spec.inject, requester(`factory provider ${describeToken(spec.token)}`))
     }
@@ -52,9 +65,14 @@ export function inject(root: ModuleNode, containers: DependencyContainer[]): Rea
   const wiring = new Map<ModuleNode, ModuleWiring>()
   for (const node of walk(root)) {
     const container = containerOf.get(node)!
-    for (const spec of node.meta.providers.map(toProviderSpec)) construct(container, spec.token, `provider ${describeToken(spec.token)}`, node)
+    for (const spec of entriesOf(node).map(toProviderSpec)) construct(container, spec.token, `provider ${describeToken(spec.token)}`, node)
     const instance = construct(container, node.type as never, `module ${node.type.name}`, node)
-    const controllers = new Map(node.controllers.map((c) => [c, construct(container, c as never, `controller ${c.name}`, node)] as const))
+    disposer.track(instance)
+    const controllers = new Map(node.controllers.map((c) => {
+      const controller = construct(container, c as never, `controller ${c.name}`, node)
+      disposer.track(controller)
+      return [c, controller] as const
+    }))
     wiring.set(node, { container, instance, controllers })
   }
   return wiring

@@ -18,6 +18,9 @@ export const moduleErrorCodes = {
   ENC_ERR_MODULE_TSYRINGE_COPIES: { status: null, summary: "a provider was made @injectable() by a second copy of tsyringe, which Enclave's copy cannot see" },
   ENC_ERR_MODULE_INSTANTIATION: { status: null, summary: 'constructing a provider, module or controller threw' },
   ENC_ERR_MODULE_HANDLER_PARAMS: { status: null, summary: 'a handler decorates some of its parameters but not all' },
+  ENC_ERR_MODULE_OVERRIDE_UNKNOWN: { status: null, summary: 'createApp({ overrides }) names a token that no module of the tree provides' },
+  ENC_ERR_MODULE_OVERRIDE_INVALID: { status: null, summary: 'an overrides entry is not [Token, { useValue | useClass | useFactory }], or overrides one token twice' },
+  ENC_ERR_MODULE_NOT_AN_APP: { status: null, summary: 'resolveProvider() was given a scope createApp() did not return, or a module class outside the app' },
 } as const
 
 export type ModuleErrorCode = keyof typeof moduleErrorCodes

@@ -3,6 +3,7 @@ import { Lifecycle, type DependencyContainer, type InjectionToken } from 'tsyrin
 import type { ProviderEntry } from '../decorators/internal'
 import { describeToken, moduleError } from './module-error'
 import type { ModuleNode } from './module-tree'
+import type { Disposer } from './disposal'
 
 /** A provider entry reduced to what the injector needs. */
 export interface ProviderSpec {
@@ -20,8 +21,18 @@ export function toProviderSpec(entry: ProviderEntry): ProviderSpec {
   return { token: entry.provide, useClass: null, inject: [] }
 }
 
+/** Where a provider registers and what it reports to. */
+export interface ProviderTarget {
+  readonly container: DependencyContainer
+  /** Token -> the module that registered it in `container`, for duplicate detection. */
+  readonly owners: Map<InjectionToken, ModuleNode>
+  /** Records every instance a class or factory provider builds, in creation order, for close(). */
+  readonly disposer: Disposer
+}
+
 /**
- * Registers one module's providers in `container` (its own, or its parent's when lifted).
+ * Registers one module's providers (`entries`: its declarations, test overrides applied) in the
+ * target container (its own, or its parent's when lifted).
  *
  * Classes are registered as Singleton *in the module's container*: one instance per declaring
  * module, shared with its descendants. (ContainerScoped would not do that: tsyringe copies
@@ -29,8 +40,9 @@ export function toProviderSpec(entry: ProviderEntry): ProviderSpec {
  * descendant module would build its own copy.) A factory is bound to the declaring container,
  * not to the one that happens to resolve it, so its dependencies follow the same visibility.
  */
-export function registerProviders(node: ModuleNode, container: DependencyContainer, owners: Map<InjectionToken, ModuleNode>): void {
-  for (const entry of node.meta.providers) {
+export function registerProviders(node: ModuleNode, entries: readonly ProviderEntry[], target: ProviderTarget): void {
+  const { container, owners, disposer } = target
+  for (const entry of entries) {
     const spec = toProviderSpec(entry)
     const previous = owners.get(spec.token)
     if (previous !== undefined) {
@@ -40,6 +52,8 @@ export function registerProviders(node: ModuleNode, container: DependencyContain
     owners.set(spec.token, node)
     if (typeof entry === 'function' || 'useClass' in entry) {
       container.register(spec.token, { useClass: spec.useClass as never }, { lifecycle: Lifecycle.Singleton })
+      // Fires after the instance (and so everything it depends on) was built: creation order.
+      container.afterResolution(spec.token, (_token, instance) => disposer.track(instance), { frequency: 'Always' })
     } else if ('useFactory' in entry) {
       let built = false
       let value: unknown
@@ -49,6 +63,7 @@ export function registerProviders(node: ModuleNode, container: DependencyContain
           if (!built) {
             value = entry.useFactory(...inject.map((token) => container.resolve(token)))
             built = true
+            disposer.track(value)
           }
           return value
         },

@@ -12,6 +12,13 @@ export const pluginErrors = {
   ENC_ERR_AUTH_UNAUTHORIZED: e({ status: 401, summary: 'the bearer token is missing or not one of the accepted keys (WWW-Authenticate: Bearer)',
     message: (a: { token: 'missing' | 'invalid' }) => a.token === 'missing'
       ? 'Missing bearer token: send the header "authorization: Bearer <token>".' : 'Invalid bearer token.' }),
+  ENC_ERR_HEALTH_INVALID_OPTIONS: e({ status: null, summary: 'health() was given an unknown option, a path not starting with /, the same path twice, a bad checkTimeout or a check that is not a function',
+    message: (a: { problems: readonly string[] }) => `health(): ${a.problems.join('; ')}. ` +
+      "Example: health({ checks: { db: () => pool.query('select 1') }, checkTimeout: 2000 })." }),
+  ENC_ERR_HEALTH_NOT_READY: e({ status: 503, summary: 'the readiness route: at least one health check failed or timed out (named in the body; the error is logged)',
+    message: (a: { down: readonly string[] }) => `Not ready: ${a.down.join(', ')} failed.` }),
+  ENC_ERR_HEALTH_CLOSING: e({ status: 503, summary: 'the readiness route while close() is in progress: stop sending new work here',
+    message: () => 'The server is closing.' }),
 }
 
 export type PluginErrorCode = keyof typeof pluginErrors

@@ -1,3 +1,4 @@
+import type { DestinationStream, LoggerOptions } from 'pino'
 import type { IncomingMessage, ServerResponse, Server } from 'node:http'
 import type { Readable } from 'node:stream'
 import type { HasTypedParts, ResponseOf, TypedParts, TypedRouteSchema } from './typed-schemas'
@@ -227,8 +228,16 @@ export interface ServerOptions {
   schemaErrorFormatter?: SchemaErrorFormatter
   /** Maximum accepted body, in bytes actually received. Default 1 MiB. */
   bodyLimit?: number
-  /** A logger with pino's method shape, or false/undefined for a silent one. */
-  logger?: Logger | boolean
+  /**
+   * `true` (pino, info level, stdout), pino options, a pino instance, or any object with
+   * info/warn/error/debug; false/undefined for none. With pino, `request.log` is a child bound
+   * to the request id and `authorization`/`cookie` headers are redacted (README "Logs").
+   */
+  logger?: Logger | boolean | (LoggerOptions & { stream?: DestinationStream })
+  /** No "incoming request"/"request completed" lines. Default: logged with pino, not with a hand-made Logger. */
+  disableRequestLogging?: boolean
+  /** The key of the request id in log lines. Default `reqId`. */
+  requestIdLogLabel?: string
   /** Route parameters longer than this are answered 414. Default 100. */
   maxParamLength?: number
   /** Generates request ids; default a process-unique counter-based id. */
@@ -291,6 +300,8 @@ export interface Scope {
   readonly server: Server
   readonly log: Logger
   readonly parent: Scope | null
+  /** True from the moment close() is called: health readiness answers 503 from then on. */
+  readonly closing: boolean
 
   register<O extends PluginOptions>(plugin: PluginFunction<O>, options?: O): this
   route<S extends RuntimeRouteSchema = RouteSchema>(options: RouteOptions<S>): this

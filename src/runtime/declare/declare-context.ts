@@ -13,6 +13,8 @@ export interface ServerFacade {
   ready(): Promise<void>
   listen(portOrOptions?: number | ListenOptions, host?: string): Promise<string>
   close(): Promise<void>
+  /** True from the moment close() is called (Scope.closing; health readiness answers 503). */
+  readonly closing: boolean
   inject(options: InjectOptions | string): Promise<InjectResponse>
 }
 

@@ -60,6 +60,7 @@ export class ScopeImpl implements Scope {
 
   get server(): Server { return this.context.server }
   get log(): Logger { return this.context.log }
+  get closing(): boolean { return this.context.facade.closing }
 
   /** Throws once the server has booted: declarations after boot would be silently ignored. */
   assertDeclarable(what: string): void {

@@ -40,7 +40,7 @@ export function handleError(reply: ReplyImpl, thrown: unknown): void {
   const error = toError(thrown)
   const res = reply.raw
   if (res.headersSent || res.destroyed) {
-    reply.request.log.error({ reqId: reply.request.id, err: error }, 'error after the response had started')
+    reply.request.log.error(reply.route.serve.idFields(reply.request.id, { err: error }), 'error after the response had started')
     // Mid-body, a closed connection is the only honest signal left. A response already ended
     // is complete: destroying now would cut the keep-alive connection under the next request.
     if (!res.destroyed && !res.writableEnded) res.destroy()
@@ -65,7 +65,7 @@ export function handleError(reply: ReplyImpl, thrown: unknown): void {
  */
 export function replyWithError(reply: ReplyImpl, thrown: unknown): void {
   if (!isOpen(reply)) {
-    reply.request.log.error({ reqId: reply.request.id, err: thrown }, 'a request stage failed after the reply was sent')
+    reply.request.log.error(reply.route.serve.idFields(reply.request.id, { err: thrown }), 'a request stage failed after the reply was sent')
     return
   }
   handleError(reply, thrown)
@@ -117,8 +117,9 @@ function defaultPayload(reply: ReplyImpl, error: AnyError): { statusCode: number
   const reason = STATUS_CODES[status] ?? 'Error'
   const exposed = status < 500 || error.expose === true
   const log = reply.request.log
-  if (status >= 500) log.error({ reqId: reply.request.id, err: error }, error.message)
-  else log.info({ reqId: reply.request.id, statusCode: status, code: error.code }, error.message)
+  const serve = reply.route.serve
+  if (status >= 500) log.error(serve.idFields(reply.request.id, { err: error }), error.message)
+  else log.info(serve.idFields(reply.request.id, { statusCode: status, code: error.code }), error.message)
   return {
     statusCode: status,
     code: exposed && typeof error.code === 'string' ? error.code : undefined,

@@ -68,7 +68,7 @@ export function runObserverHooks(hooks: readonly BoundHook[], request: RequestIm
   extra: unknown, hasExtra: boolean, done: () => void): void {
   let index = 0
   const step = (error?: unknown): void => {
-    if (error !== undefined && error !== null) request.log.error({ reqId: request.id, err: error }, 'a hook failed')
+    if (error !== undefined && error !== null) request.log.error(reply.route.serve.idFields(request.id, { err: error }), 'a hook failed')
     if (index === hooks.length) { done(); return }
     const hook = hooks[index++]
     try {

@@ -5,6 +5,7 @@ import { runtimeError } from '../errors/runtime-codes'
 import { runObserverHooks, runRequestHooks } from './hook-runner'
 import { isThenable } from '../shared/thenable'
 import { answerWithoutReply, replyWithError } from './error-reply'
+import { logRequest } from './access-log'
 import { startHandlerDeadline } from './handler-timeout'
 import type { ReplyImpl } from './reply'
 import type { RequestImpl } from './request'
@@ -38,12 +39,15 @@ export function handleRequest(ctx: ServeContext, raw: IncomingMessage, res: Serv
   let reply: ReplyImpl
   try {
     // User code runs here too: genReqId and the { factory } decorators.
-    request = new route.Request(raw, res, ctx.genReqId(raw), route.path, params, query, route.config, ctx.log)
+    const id = ctx.genReqId(raw)
+    // A child logger per request only when logging is on with pino: the silent path allocates nothing.
+    request = new route.Request(raw, res, id, route.path, params, query, route.config, ctx.childLogs ? ctx.requestLog(id) : ctx.log)
     reply = new route.Reply(res, request, route)
   } catch (error) {
     answerWithoutReply(res, ctx.log, error)
     return
   }
+  if (ctx.requestLogging) logRequest(ctx, request, reply)
   if (route.observesEnd) res.once('close', () => onEnd(request, reply))
   if (ctx.handlerDeadline !== null) startHandlerDeadline(reply)
   if (route.onRequest !== null) runRequestHooks(route.onRequest, request, reply, limitsStage, replyWithError)

@@ -23,7 +23,7 @@ function isStream(payload: object): payload is Readable {
  */
 export function sendReply(reply: ReplyImpl, payload: unknown): void {
   if (reply.sent) {
-    reply.request.log.warn({ reqId: reply.request.id, code: 'ENC_ERR_REPLY_ALREADY_SENT' }, runtimeErrors.ENC_ERR_REPLY_ALREADY_SENT.message())
+    reply.request.log.warn(reply.route.serve.idFields(reply.request.id, { code: 'ENC_ERR_REPLY_ALREADY_SENT' }), runtimeErrors.ENC_ERR_REPLY_ALREADY_SENT.message())
     return
   }
   if (payload instanceof Error) { handleError(reply, payload); return }
@@ -83,7 +83,7 @@ function onSendStage(reply: ReplyImpl, payload: unknown): void {
 function failSend(reply: ReplyImpl, error: unknown): void {
   // The handler timeout already answered while this payload was in the hooks: nothing to reopen.
   if (isWritten(reply)) {
-    reply.request.log.error({ reqId: reply.request.id, err: error }, 'sending a reply failed after the reply was written')
+    reply.request.log.error(reply.route.serve.idFields(reply.request.id, { err: error }), 'sending a reply failed after the reply was written')
     return
   }
   reopen(reply)
@@ -140,7 +140,7 @@ function writeStream(reply: ReplyImpl, stream: Readable): void {
   // Once headers are out a failure can no longer become an error reply: the honest signal to
   // the client is a connection closed before the end of the body.
   stream.once('error', (error) => {
-    reply.request.log.error({ reqId: reply.request.id, err: error }, 'the response stream failed')
+    reply.request.log.error(reply.route.serve.idFields(reply.request.id, { err: error }), 'the response stream failed')
     if (res.headersSent) res.destroy()
     else failWrite(reply, error)
   })

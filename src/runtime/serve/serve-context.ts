@@ -25,6 +25,12 @@ export interface ServeContextInit {
   readonly bodyDeadline: DeadlineList | null
   readonly genReqId?: (raw: IncomingMessage) => string
   readonly requestIdHeader?: string | false
+  /** A pino logger: each request's log is a child bound to its id. */
+  readonly childLogs: boolean
+  /** The key the request id is logged under. Default `reqId`. */
+  readonly idLabel: string
+  /** "incoming request" / "request completed" lines. */
+  readonly requestLogging: boolean
 }
 
 /**
@@ -48,11 +54,19 @@ export class ServeContext {
   fallbacks: FallbackRoutes | null = null
   /** Set by close(): responses written from then on close their connection (reply.ts writeHead). */
   closing = false
+  /** True when request.log is a child already bound to the id (pino): log lines then omit it. */
+  readonly childLogs: boolean
+  readonly idLabel: string
+  /** The access log is on: the pipeline logs each request's start and end (serve/access-log.ts). */
+  readonly requestLogging: boolean
   #counter = 0
   readonly #idHeader: string | null
 
   constructor(init: ServeContextInit) {
     this.log = init.log
+    this.childLogs = init.childLogs
+    this.idLabel = init.idLabel
+    this.requestLogging = init.requestLogging
     this.limits = init.limits
     this.router = init.router
     this.parseQuery = init.parseQuery
@@ -74,6 +88,20 @@ export class ServeContext {
       if (typeof sent === 'string' && REQUEST_ID_PATTERN.test(sent)) return sent
     }
     return `req-${(++this.#counter).toString(36)}`
+  }
+
+  /**
+   * The logger a request's `request.log` is: a pino child bound to the id when logging is on
+   * with pino (one child per request, so only then), the server's own logger otherwise.
+   */
+  requestLog(id: string): Logger {
+    return this.childLogs ? (this.log as unknown as { child(b: Record<string, unknown>): Logger }).child({ [this.idLabel]: id }) : this.log
+  }
+
+  /** The fields of an internal log line: the request id added unless request.log carries it already. */
+  idFields(id: string, fields: Record<string, unknown>): Record<string, unknown> {
+    if (!this.childLogs) fields[this.idLabel] = id
+    return fields
   }
 
   /** The route that answers when the router has none: bad URL, wrong method, or not found. */

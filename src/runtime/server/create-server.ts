@@ -14,7 +14,7 @@ import { jsonParser, textParser } from '../serve/body/json-parser'
 import { reservedRequestNames } from '../serve/request'
 import { reservedReplyNames } from '../serve/reply'
 import { connectionsCheckingInterval, resolveLimits } from '../shared/server-options'
-import { resolveLogger } from './logger'
+import { resolveLogger, silentLogger } from './logger'
 import { ServerLifecycle } from './lifecycle'
 import type { Scope, ServerOptions } from '../types'
 
@@ -30,7 +30,8 @@ import type { Scope, ServerOptions } from '../types'
  * await app.listen({ port: 3000 })
  */
 export function createServer(options: ServerOptions = {}): Scope {
-  const log = resolveLogger(options.logger)
+  const logger = resolveLogger(options.logger)
+  const log = logger.log
   const limits = resolveLimits(options)
   const deadlines = new Deadlines([limits.handlerTimeout, limits.bodyTimeout], log)
   const schemaCompilers = new SchemaCompilers({ validator: options.validator, schemaController: options.schemaController })
@@ -45,6 +46,10 @@ export function createServer(options: ServerOptions = {}): Scope {
     bodyDeadline: limits.bodyTimeout > 0 ? deadlines.list(limits.bodyTimeout, onBodyExpired) : null,
     genReqId: options.genReqId,
     requestIdHeader: options.requestIdHeader,
+    childLogs: logger.pino,
+    idLabel: typeof options.requestIdLogLabel === 'string' && options.requestIdLogLabel !== '' ? options.requestIdLogLabel : 'reqId',
+    // On by default with pino; a hand-made Logger object (often a test's recorder) opts in.
+    requestLogging: options.disableRequestLogging === undefined ? logger.pino : !options.disableRequestLogging && log !== silentLogger,
   })
   const http = createHttpServer({
     headersTimeout: limits.headersTimeout,

@@ -72,6 +72,8 @@ export class ServerLifecycle implements ServerFacade {
    * byte, lets in-flight requests finish, and force-closes what is still open after `closeTimeout`. Then runs onClose hooks, deepest
    * scopes first (a plugin closes before what it depends on).
    */
+  get closing(): boolean { return this.#serve.closing }
+
   close(): Promise<void> {
     if (this.#closed === null) this.#closed = this.#close()
     return this.#closed

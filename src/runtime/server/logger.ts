@@ -1,30 +1,51 @@
+import pino, { type DestinationStream, type LoggerOptions } from 'pino'
 import type { Logger } from '../types'
 
 const noop = (): void => {}
 
 export const silentLogger: Logger = { info: noop, warn: noop, error: noop, debug: noop }
 
-/** One JSON line per entry on stdout/stderr: enough for the sample and for debugging tests. */
-function lineLogger(): Logger {
-  const write = (level: string, stream: NodeJS.WriteStream) => (obj: unknown, msg?: string): void => {
-    const fields = obj instanceof Error ? { err: { message: obj.message, stack: obj.stack } }
-      : typeof obj === 'object' && obj !== null ? serializeFields(obj as Record<string, unknown>) : { msg: String(obj) }
-    stream.write(JSON.stringify({ level, time: Date.now(), ...fields, ...(msg === undefined ? {} : { msg }) }) + '\n')
-  }
-  return { info: write('info', process.stdout), warn: write('warn', process.stderr), error: write('error', process.stderr), debug: noop }
+/** Redacted unless the user's own `redact` says otherwise: credentials never reach a log line. */
+export const defaultRedactPaths: readonly string[] = [
+  'req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie',
+]
+
+/** What the serve path needs to know about the logger it was given. */
+export interface ResolvedLogger {
+  readonly log: Logger
+  /** A pino logger: each request gets `log.child({ [idLabel]: id })`, and the access log is on by default. */
+  readonly pino: boolean
 }
 
-function serializeFields(obj: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {}
-  for (const key of Object.keys(obj)) {
-    const value = obj[key]
-    out[key] = value instanceof Error ? { message: value.message, code: (value as { code?: unknown }).code, stack: value.stack } : value
-  }
-  return out
+/** pino's own shape: what `child()` is called on for each request. */
+export interface ChildLogger extends Logger {
+  child(bindings: Record<string, unknown>): Logger
 }
 
-export function resolveLogger(option: Logger | boolean | undefined): Logger {
-  if (option === true) return lineLogger()
-  if (option === false || option === undefined) return silentLogger
-  return option
+/**
+ * `logger` option: `true` for pino at info level on stdout, pino options, or a pino instance
+ * (used as it is: its redaction is its creator's); any other object with info/warn/error/debug
+ * is used as it is (no child loggers, no access log unless asked). Off when absent or false.
+ */
+export function resolveLogger(option: unknown): ResolvedLogger {
+  if (option === undefined || option === false || option === null) return { log: silentLogger, pino: false }
+  if (option === true) return { log: createPino({}), pino: true }
+  const candidate = option as Partial<ChildLogger> & { levels?: unknown }
+  if (typeof candidate.info === 'function') {
+    const isPino = typeof candidate.child === 'function' && typeof candidate.levels === 'object'
+    return { log: option as Logger, pino: isPino }
+  }
+  return { log: createPino(option as EnclaveLoggerOptions), pino: true }
+}
+
+/** pino options, plus `stream`: where the lines go (default stdout), as Fastify's logger option has it. */
+export type EnclaveLoggerOptions = LoggerOptions & { stream?: DestinationStream }
+
+function createPino(input: EnclaveLoggerOptions): Logger {
+  const { stream, ...options } = input
+  const redact = options.redact
+  const paths = Array.isArray(redact) ? redact : redact !== undefined ? redact.paths : []
+  const merged = { ...(Array.isArray(redact) || redact === undefined ? {} : redact), paths: [...new Set([...defaultRedactPaths, ...paths])] }
+  const settings = { level: 'info', ...options, redact: merged }
+  return (stream === undefined ? pino(settings) : pino(settings, stream)) as unknown as Logger
 }

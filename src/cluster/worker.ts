@@ -1,0 +1,38 @@
+import type { Scope } from '../runtime'
+import type { ResolvedClusterOptions } from './cluster-options'
+import { isStop } from './messages'
+import { LingeringClose } from './linger'
+
+/**
+ * A worker: builds the app, listens on the shared socket, and closes gracefully (in-flight
+ * requests finish, providers are disposed) when the primary asks or a signal arrives, then exits
+ * 0. A worker that cannot boot exits 1 and the primary respawns it with a backoff.
+ */
+export async function runWorker(factory: () => Promise<Scope> | Scope, options: ResolvedClusterOptions): Promise<void> {
+  let app: Scope
+  let lingering: LingeringClose
+  try {
+    app = await factory()
+    lingering = new LingeringClose(app.server, 2_000)
+    await app.listen({ port: options.port, host: options.host })
+  } catch (error) {
+    console.error(error)
+    process.exit(1)
+  }
+  let stopping = false
+  const stop = (): void => {
+    if (stopping) return
+    stopping = true
+    // Two event-loop turns first: a connection the primary handed over in the same turn as this
+    // message has not been read yet, and close() drops connections that have sent no byte.
+    setImmediate(() => setImmediate(() => {
+      lingering.start()
+      app.close().then(() => process.exit(0), (error: unknown) => { console.error(error); process.exit(1) })
+    }))
+  }
+  process.on('message', (message) => { if (isStop(message)) stop() })
+  // Ctrl-C reaches every process of the group: the worker drains like on the primary's request.
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+  process.on('disconnect', stop)
+}

@@ -1,0 +1,53 @@
+import type { InjectionToken } from 'tsyringe'
+import type { ProviderEntry } from '../decorators/internal'
+import type { ProviderOverride } from './app-options'
+import { describeToken, moduleError } from './module-error'
+import { walk, type ModuleNode } from './module-tree'
+import { toProviderSpec } from './providers'
+
+/** Token -> the provider entry that replaces every declaration of that token. */
+export type OverrideTable = ReadonlyMap<InjectionToken, ProviderEntry>
+
+/**
+ * Checks `createApp({ overrides })` against the tree: each entry is `[token, recipe]` with exactly
+ * one of useValue / useClass / useFactory, each token at most once, and each token declared by
+ * some module (an override of nothing is a typo that would leave the real provider running).
+ */
+export function overrideTable(root: ModuleNode, overrides: readonly ProviderOverride[] | undefined): OverrideTable {
+  const table = new Map<InjectionToken, ProviderEntry>()
+  if (overrides === undefined) return table
+  if (!Array.isArray(overrides)) throw overrideError(`overrides must be an array of [Token, { useValue | useClass | useFactory }] entries.`)
+  const declared = new Set<unknown>()
+  for (const node of walk(root)) for (const entry of node.meta.providers) declared.add(toProviderSpec(entry).token)
+  for (const item of overrides) {
+    const [token, recipe] = Array.isArray(item) ? item : [undefined, undefined]
+    const uses = recipe !== null && typeof recipe === 'object' ? ['useValue', 'useClass', 'useFactory'].filter((k) => k in recipe) : []
+    if (token === undefined || token === null || uses.length !== 1) {
+      throw overrideError(`each overrides entry is [Token, recipe] with exactly one of useValue, useClass, useFactory; got ${describeEntry(item)}.`)
+    }
+    if (table.has(token)) throw overrideError(`${describeToken(token)} is overridden twice. Keep one entry.`)
+    if (!declared.has(token)) {
+      const near = [...declared].filter((t) => plainName(t) === plainName(token))
+      throw moduleError('ENC_ERR_MODULE_OVERRIDE_UNKNOWN', `createApp(${root.type.name}, { overrides }): no module of ${root.path} provides ` +
+        `${describeToken(token)}, so there is nothing to replace.` +
+        (near.length > 0 ? ` Did you mean ${near.map(describeToken).join(' or ')} (a different token with the same name)?` : ' Override a token some module lists in its providers.'))
+    }
+    table.set(token, { provide: token, ...recipe } as ProviderEntry)
+  }
+  return table
+}
+
+function overrideError(message: string): Error {
+  return moduleError('ENC_ERR_MODULE_OVERRIDE_INVALID', `createApp({ overrides }): ${message}`)
+}
+
+function describeEntry(item: unknown): string {
+  if (!Array.isArray(item)) return item === null ? 'null' : typeof item
+  return `[${item.map((x) => (typeof x === 'function' ? describeToken(x) : typeof x)).join(', ')}]`
+}
+
+/** `Mailer` for the class, the string and Symbol(Mailer) alike: what a look-alike token shares. */
+function plainName(token: unknown): string {
+  const name = typeof token === 'function' ? token.name : typeof token === 'symbol' ? token.description ?? '' : String(token)
+  return name.toLowerCase()
+}

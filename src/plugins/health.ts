@@ -1,0 +1,78 @@
+import type { PluginFunction, Reply, Request, Scope } from '../runtime'
+import { pluginErrors, pluginError } from './plugin-codes'
+import type { CheckStatus, HealthCheck, HealthOptions, HealthReport } from './health-types'
+
+const defaults = { readinessPath: '/health/ready', livenessPath: '/health/live', checkTimeout: 2000 }
+
+/**
+ * Liveness and readiness routes for load balancers and orchestrators (README "Health").
+ * Liveness answers 200 while the process serves and runs no check: a database outage must make
+ * the instance unready, not get it restarted. Readiness runs every check in parallel, each
+ * bounded by `checkTimeout`, and answers 503 when one fails, and always once close() has begun,
+ * so a balancer stops sending new work while in-flight requests finish.
+ * A failing check's error is logged, never sent: health routes are often reachable from outside.
+ *
+ * @example
+ * app.register(health({ checks: { db: () => pool.query('select 1') } }))
+ */
+export function health(options: HealthOptions = {}): PluginFunction {
+  const settings = checkedOptions(options)
+  const checks = Object.entries(settings.checks)
+  const live: HealthReport = { status: 'ok', checks: {} }
+  const plugin = async function health(scope: Scope) {
+    scope.get(settings.livenessPath, () => live)
+    scope.get(settings.readinessPath, async (request: Request, reply: Reply) => {
+      if (scope.closing) return unavailable(reply, { status: 'closing', checks: {} }, 'ENC_ERR_HEALTH_CLOSING', pluginErrors.ENC_ERR_HEALTH_CLOSING.message())
+      const results = await Promise.all(checks.map(([name, check]) => run(name, check, settings.checkTimeout, request)))
+      const report: HealthReport = { status: 'ok', checks: {} }
+      const down: string[] = []
+      for (const [name, status, message] of results) {
+        report.checks[name] = message === undefined ? { status } : { status, message }
+        if (status === 'down') down.push(name)
+      }
+      if (down.length === 0) return report
+      report.status = 'down'
+      return unavailable(reply, report, 'ENC_ERR_HEALTH_NOT_READY', pluginErrors.ENC_ERR_HEALTH_NOT_READY.message({ down }))
+    })
+  }
+  return plugin
+}
+
+function unavailable(reply: Reply, report: HealthReport, code: NonNullable<HealthReport['code']>, message: string): HealthReport {
+  reply.code(503).header('cache-control', 'no-store')
+  return { statusCode: 503, code, error: 'Service Unavailable', message, ...report }
+}
+
+async function run(name: string, check: HealthCheck, timeoutMs: number, request: Request): Promise<[string, CheckStatus, string?]> {
+  let timer: NodeJS.Timeout | undefined
+  const timedOut = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), timeoutMs) })
+  try {
+    const result = await Promise.race([Promise.resolve().then(check), timedOut])
+    if (result === 'timeout') {
+      request.log.warn({ check: name, timeoutMs }, `health check ${name} did not settle within ${timeoutMs} ms`)
+      return [name, 'down', `timed out after ${timeoutMs} ms`]
+    }
+    return result === false ? [name, 'down', 'check returned false'] : [name, 'up']
+  } catch (error) {
+    request.log.warn({ check: name, err: error }, `health check ${name} failed`)
+    return [name, 'down', 'check failed']
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+function checkedOptions(options: HealthOptions): Required<HealthOptions> {
+  const known = ['readinessPath', 'livenessPath', 'checks', 'checkTimeout']
+  const unknown = options !== null && typeof options === 'object' ? Object.keys(options).filter((k) => !known.includes(k)) : ['(not an object)']
+  const settings = { ...defaults, checks: {}, ...options }
+  const bad: string[] = unknown.map((k) => `unknown option ${k}`)
+  for (const key of ['readinessPath', 'livenessPath'] as const) {
+    if (typeof settings[key] !== 'string' || !settings[key].startsWith('/')) bad.push(`${key} must be a path starting with /`)
+  }
+  if (settings.readinessPath === settings.livenessPath) bad.push('readinessPath and livenessPath must differ')
+  if (!Number.isSafeInteger(settings.checkTimeout) || settings.checkTimeout < 1) bad.push('checkTimeout must be an integer >= 1 (ms)')
+  if (settings.checks === null || typeof settings.checks !== 'object') bad.push('checks must be an object of named functions')
+  else for (const [name, fn] of Object.entries(settings.checks)) if (typeof fn !== 'function') bad.push(`checks.${name} is not a function`)
+  if (bad.length > 0) throw pluginError('ENC_ERR_HEALTH_INVALID_OPTIONS', { problems: bad })
+  return settings
+}

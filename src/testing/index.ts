@@ -1,0 +1,2 @@
+export { withApp } from './with-app'
+export type { TestApp } from './with-app'

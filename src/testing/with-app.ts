@@ -1,0 +1,42 @@
+import type { InjectionToken } from 'tsyringe'
+import type { InjectOptions, InjectResponse, Scope } from '../runtime'
+import { createApp, resolveProvider, type AppOptions } from '../modules'
+
+/** What a test body gets: the booted app, typed provider lookup, in-process requests. */
+export interface TestApp {
+  readonly app: Scope
+  /** The instance the app's own code sees for `token` (from the root module, or from `from`). */
+  get<T>(token: InjectionToken<T>, from?: Function): T
+  /** An in-process request through the whole pipeline (no socket); `json<T>()` types the body. */
+  inject(options: InjectOptions | string): Promise<InjectResponse>
+}
+
+/**
+ * Boots `root` (overrides and all createApp options apply), runs `body`, and closes the app
+ * whatever happens, so providers are disposed and no test leaks a server. Resolves with what
+ * `body` returns; an error thrown by `body` wins over one from close().
+ *
+ * @example
+ * await withApp(AppModule, { overrides: [override(Mailer, { useValue: fake })] }, async (t) => {
+ *   const res = await t.inject({ method: 'POST', url: '/signup', payload: { email: 'a@b.c' } })
+ *   expect(res.statusCode).to.equal(201)
+ *   expect(t.get(Mailer)).to.equal(fake)
+ * })
+ */
+export async function withApp<R>(root: Function, options: AppOptions, body: (t: TestApp) => R | Promise<R>): Promise<R> {
+  const app = await createApp(root, options)
+  const t: TestApp = {
+    app,
+    get: (token, from) => resolveProvider(app, token, from),
+    inject: (request) => app.inject(request),
+  }
+  let result: R
+  try {
+    result = await body(t)
+  } catch (error) {
+    await app.close().catch(() => undefined)
+    throw error
+  }
+  await app.close()
+  return result
+}

@@ -1,0 +1,104 @@
+// createApp(Root, { closeOnSignals: true }) in a real child process: SIGTERM/SIGINT close once
+// and exit 0; a second signal while closing exits 128 + signal number (README "Shutdown").
+import { expect } from 'chai'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { request } from 'node:http'
+import { join } from 'node:path'
+import 'reflect-metadata'
+import { Module } from '../../src/decorators'
+import { createApp } from '../../src/modules'
+import { within } from '../support/raw-http'
+
+const fixture = join(__dirname, '..', 'fixtures', 'signal-app.js')
+
+interface Running { child: ChildProcess; address: string; output: () => string; exited: Promise<number | null> }
+
+async function start(env: Record<string, string> = {}): Promise<Running> {
+  const child = spawn(process.execPath, [fixture], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  started.push(child)
+  let text = ''
+  child.stdout?.on('data', (chunk: Buffer) => { text += chunk.toString() })
+  child.stderr?.on('data', (chunk: Buffer) => { text += chunk.toString() })
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  const address = await within(waitFor(() => /LISTENING (\S+)/.exec(text)?.[1]), 10_000, 'the fixture to listen')
+    .catch((error: Error) => { throw new Error(`${error.message}; output: ${text}`) })
+  return { child, address, output: () => text, exited }
+}
+
+/** Polls `read` every 10 ms (at most 1,000 times) until it returns a value. */
+async function waitFor<T>(read: () => T | undefined | false): Promise<T> {
+  for (let i = 0; i < 1_000; i++) {
+    const value = read()
+    if (value !== undefined && value !== false) return value
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  throw new Error('condition not met')
+}
+
+function get(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    request(url, (res) => { res.resume(); res.once('end', () => resolve(res.statusCode ?? 0)) }).once('error', reject).end()
+  })
+}
+
+const started: ChildProcess[] = []
+
+describe('closeOnSignals: a real process (README "Shutdown")', function () {
+  this.timeout(30_000)
+
+  afterEach(() => {
+    // Only what this file started, by pid; normally every child has exited already.
+    for (const child of started.splice(0)) if (child.exitCode === null && child.signalCode === null) process.kill(child.pid!, 'SIGKILL')
+  })
+
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`${signal}: lets the in-flight request finish, runs onClose and dispose once, exits 0`, async () => {
+      const app = await start({ SLOW_MS: '300' })
+      const slow = get(`${app.address}/slow`)
+      await waitFor(() => app.output().includes('EVENT slow started'))
+      app.child.kill(signal)
+      expect(await slow).to.equal(200)
+      expect(await within(app.exited, 10_000, 'exit')).to.equal(0)
+      const events = app.output().split('\n').filter((line) => line.startsWith('EVENT'))
+      expect(events).to.deep.equal(['EVENT slow started', 'EVENT onClose', 'EVENT pool disposed'])
+    })
+  }
+
+  it('a second signal while closing exits at once: 143 after SIGTERM, 130 after SIGINT', async () => {
+    for (const [second, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
+      const app = await start({ SLOW_MS: '20000' })
+      const slow = get(`${app.address}/slow`).catch(() => 'reset')
+      await waitFor(() => app.output().includes('EVENT slow started'))
+      app.child.kill('SIGTERM')
+      // The first signal's close() is now waiting for /slow (20 s); the second must not wait.
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      app.child.kill(second)
+      expect(await within(app.exited, 5_000, 'exit after the second signal')).to.equal(code)
+      expect(app.output()).to.not.contain('EVENT onClose')
+      await slow
+    }
+  })
+})
+
+describe('closeOnSignals: in process', () => {
+  it('adds one listener per signal while the app runs and removes them once it has closed', async () => {
+    @Module({}) class Root {}
+    const before = [process.listenerCount('SIGTERM'), process.listenerCount('SIGINT'), process.listenerCount('SIGHUP')]
+    const app = await createApp(Root, { closeOnSignals: { signals: ['SIGTERM', 'SIGINT', 'SIGHUP'], exit: () => undefined } })
+    expect([process.listenerCount('SIGTERM'), process.listenerCount('SIGINT'), process.listenerCount('SIGHUP')]).to.deep.equal(before.map((n) => n + 1))
+    await app.close()
+    expect([process.listenerCount('SIGTERM'), process.listenerCount('SIGINT'), process.listenerCount('SIGHUP')]).to.deep.equal(before)
+  })
+
+  it('calls the exit option with 0 once close() settled, instead of process.exit', async () => {
+    @Module({}) class Root {}
+    const codes: number[] = []
+    let exited!: () => void
+    const done = new Promise<void>((resolve) => { exited = resolve })
+    await createApp(Root, { closeOnSignals: { signals: ['SIGUSR2'], exit: (code) => { codes.push(code); exited() } } })
+    process.kill(process.pid, 'SIGUSR2')
+    await within(done, 5_000, 'exit callback')
+    expect(codes).to.deep.equal([0])
+    expect(process.listenerCount('SIGUSR2')).to.equal(0)
+  })
+})

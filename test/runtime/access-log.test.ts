@@ -1,0 +1,171 @@
+// Logging with pino (README "Logs"): request.log is a child bound to the request id; an access
+// log of "incoming request" / "request completed" lines; 5xx at error with the stack, 4xx at
+// info; authorization and cookie redacted; request id options.
+import { expect } from 'chai'
+import { Writable } from 'node:stream'
+import pino from 'pino'
+import { bearerAuth } from '../../src/plugins'
+import { createServer, HttpError, type ServerOptions } from '../../src/runtime'
+import { recordingLogger } from '../support/servers'
+import { rawClient, within } from '../support/raw-http'
+
+interface Line { level: number; msg: string; [key: string]: unknown }
+
+/** A pino destination that keeps every line, parsed. */
+function lines(): { stream: Writable; read: () => Line[]; raw: string[] } {
+  const out: Line[] = []
+  const raw: string[] = []
+  let pending = ''
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      pending += chunk.toString()
+      const parts = pending.split('\n')
+      pending = parts.pop() as string
+      for (const part of parts) if (part !== '') { raw.push(part); out.push(JSON.parse(part) as Line) }
+      done()
+    },
+  })
+  return { stream, read: () => out, raw }
+}
+
+async function app(options: ServerOptions, declare: (root: ReturnType<typeof createServer>) => void) {
+  const root = createServer(options)
+  declare(root)
+  await root.ready()
+  return root
+}
+
+describe('logs: pino, request ids and the access log', () => {
+  it('follows one failing request end to end: every line JSON, one id through all of them, 5xx at error with the stack', async () => {
+    const sink = lines()
+    const root = await app({ logger: { stream: sink.stream } }, (r) => {
+      r.get('/boom', (request) => { request.log.info({ step: 'handler' }, 'about to fail'); throw new Error('database on fire') })
+    })
+    const res = await root.inject({ url: '/boom', headers: { host: 'api.test' } })
+    expect(res.statusCode).to.equal(500)
+    const log = sink.read()
+    expect(log.map((l) => l.msg)).to.deep.equal(['incoming request', 'about to fail', 'database on fire', 'request completed'])
+    const ids = new Set(log.map((l) => l.reqId))
+    expect(ids.size).to.equal(1)
+    expect([...ids][0]).to.match(/^req-/)
+    const [incoming, handler, error, completed] = log
+    expect(incoming).to.deep.include({ level: 30, req: { method: 'GET', url: '/boom', hostname: 'api.test', remoteAddress: '127.0.0.1' } })
+    expect(handler).to.include({ level: 30, step: 'handler' })
+    expect(error.level).to.equal(50)
+    expect((error.err as { stack: string }).stack).to.contain('database on fire').and.contain('access-log.test')
+    expect(completed).to.deep.include({ level: 50, res: { statusCode: 500 } })
+    expect(completed.responseTime).to.be.a('number').and.at.least(0)
+    // One reqId key per line, not one from the child's bindings plus one from the fields.
+    expect(sink.raw.map((line) => line.split('"reqId"').length - 1)).to.deep.equal([1, 1, 1, 1])
+    await root.close()
+  })
+
+  it('logs answers that never pass the built-in error reply: a 401 from an auth hook and a 422 from a custom error handler, at info', async () => {
+    const sink = lines()
+    const root = await app({ logger: { stream: sink.stream } }, (r) => {
+      r.register(async (s) => { s.register(bearerAuth({ keys: ['k'] })); s.get('/secret', () => ({ ok: true })) })
+      r.register(async (s) => {
+        s.setErrorHandler((_error, _request, reply) => { reply.code(422).send({ statusCode: 422, error: 'Unprocessable Entity', message: 'nope' }) })
+        s.get('/strict', () => { throw new HttpError(400, 'bad') })
+      })
+    })
+    await root.inject('/secret')
+    await root.inject('/strict')
+    const completed = sink.read().filter((l) => l.msg === 'request completed')
+    expect(completed.map((l) => [l.level, (l.res as { statusCode: number }).statusCode])).to.deep.equal([[30, 401], [30, 422]])
+    await root.close()
+  })
+
+  it('redacts the authorization and cookie headers by default, also merged with the user\'s own redact paths', async () => {
+    const sink = lines()
+    const root = await app({ logger: { stream: sink.stream, redact: ['headers["x-api-key"]'] } }, (r) => {
+      r.get('/h', (request) => { request.log.info({ headers: request.headers }, 'headers'); return {} })
+    })
+    await root.inject({ url: '/h', headers: { authorization: 'Bearer s3cret', cookie: 'sid=abc', 'x-api-key': 'k1', accept: 'text/plain' } })
+    const line = sink.read().find((l) => l.msg === 'headers') as Line
+    expect(line.headers).to.deep.include({ authorization: '[Redacted]', cookie: '[Redacted]', 'x-api-key': '[Redacted]', accept: 'text/plain' })
+    expect(JSON.stringify(sink.read())).to.not.contain('s3cret').and.not.contain('sid=abc')
+    await root.close()
+  })
+
+  it('requestIdHeader (validated) and requestIdLogLabel name the id in every line; genReqId makes it otherwise', async () => {
+    const sink = lines()
+    const root = await app({ logger: { stream: sink.stream }, requestIdHeader: 'x-request-id', requestIdLogLabel: 'traceId' }, (r) => {
+      r.get('/', (request) => ({ id: request.id }))
+    })
+    await root.inject({ url: '/', headers: { 'x-request-id': 'trace-42' } })
+    await root.inject({ url: '/', headers: { 'x-request-id': 'bad id\nwith newline' } })
+    const log = sink.read()
+    expect(log.map((l) => l.traceId)).to.deep.equal(['trace-42', 'trace-42', log[2].traceId, log[2].traceId])
+    expect(log[2].traceId).to.match(/^req-/)
+    expect(log.every((l) => !('reqId' in l))).to.equal(true)
+    await root.close()
+
+    const sink2 = lines()
+    let n = 0
+    const custom = await app({ logger: { stream: sink2.stream }, genReqId: () => `order-${++n}` }, (r) => { r.get('/', () => ({})) })
+    await custom.inject('/')
+    expect(sink2.read().map((l) => l.reqId)).to.deep.equal(['order-1', 'order-1'])
+    await custom.close()
+  })
+
+  it('disableRequestLogging: no access lines, request.log still carries the id', async () => {
+    const sink = lines()
+    const root = await app({ logger: { stream: sink.stream }, disableRequestLogging: true }, (r) => {
+      r.get('/', (request) => { request.log.info('handled'); return {} })
+    })
+    await root.inject('/')
+    expect(sink.read().map((l) => [l.msg, typeof l.reqId])).to.deep.equal([['handled', 'string']])
+    await root.close()
+  })
+
+  it('takes a pino instance as it is: its own settings, a child per request', async () => {
+    const sink = lines()
+    const instance = pino({ level: 'warn', base: { service: 'orders' } }, sink.stream)
+    const root = await app({ logger: instance as never }, (r) => {
+      r.get('/', (request) => { request.log.info('not at warn'); request.log.warn('at warn'); return {} })
+    })
+    await root.inject('/')
+    expect(sink.read().map((l) => [l.msg, l.service, typeof l.reqId])).to.deep.equal([['at warn', 'orders', 'string']])
+    await root.close()
+  })
+
+  it('a hand-made Logger object keeps working: no access log unless asked, the id as a field', async () => {
+    const logger = recordingLogger()
+    const root = await app({ logger }, (r) => { r.get('/', () => { throw new Error('x') }) })
+    await root.inject('/')
+    expect(logger.entries.map((e) => e.msg)).to.deep.equal(['x'])
+    expect(logger.entries[0].obj.reqId).to.match(/^req-/)
+    await root.close()
+    const asked = recordingLogger()
+    const root2 = await app({ logger: asked, disableRequestLogging: false }, (r) => { r.get('/', () => ({})) })
+    await root2.inject('/')
+    expect(asked.entries.map((e) => [e.msg, typeof e.obj.reqId])).to.deep.equal([['incoming request', 'string'], ['request completed', 'string']])
+    await root2.close()
+  })
+
+  it('over HTTP: a client that leaves before the answer gives "request aborted" with the same id', async () => {
+    const sink = lines()
+    let started!: () => void
+    const handlerStarted = new Promise<void>((resolve) => { started = resolve })
+    const root = await app({ logger: { stream: sink.stream }, handlerTimeout: 0 }, (r) => {
+      r.get('/slow', async () => { started(); await new Promise((resolve) => setTimeout(resolve, 300)); return {} })
+    })
+    const address = await root.listen({ port: 0, host: '127.0.0.1' })
+    const client = await rawClient(address)
+    client.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\n')
+    await within(handlerStarted, 5_000, 'the handler to start')
+    client.destroy()
+    for (let i = 0; i < 200 && !sink.read().some((l) => l.msg === 'request aborted'); i++) await new Promise((resolve) => setTimeout(resolve, 10))
+    const log = sink.read().filter((l) => l.msg !== 'server listening')
+    expect(log.map((l) => l.msg)).to.deep.equal(['incoming request', 'request aborted'])
+    expect(log[0].reqId).to.equal(log[1].reqId)
+    await root.close()
+  })
+
+  it('logs nothing and builds no child logger when no logger is given', async () => {
+    const root = await app({}, (r) => { r.get('/', (request) => ({ same: request.log === root.log })) })
+    expect((await root.inject('/')).json()).to.deep.equal({ same: true })
+    await root.close()
+  })
+})

@@ -1,0 +1,140 @@
+// Tests replace providers anywhere in the tree (createApp({ overrides })), read them typed
+// (resolveProvider / t.get) and boot-inject-close in one call (withApp).
+import 'reflect-metadata'
+import { expect } from 'chai'
+import { inject, injectable } from 'tsyringe'
+import { Get, Module, Route } from '../../src/decorators'
+import { createApp, override, resolveProvider } from '../../src/modules'
+import { withApp } from '../../src/testing'
+import type { Request } from '../../src/runtime'
+
+@injectable() class Mailer { send(to: string): string { return `real mail to ${to}` } }
+@injectable() class Signup { constructor(readonly mailer: Mailer) {} run(to: string): string { return this.mailer.send(to) } }
+@Route('/signup') class SignupController {
+  constructor(readonly signup: Signup) {}
+  @Get('/:to') get(request: Request) { return { sent: this.signup.run((request.params as { to: string }).to) } }
+}
+@Module({ providers: [Signup], controllers: [SignupController], prefix: '/users' }) class UsersModule {}
+@Module({ plugins: [UsersModule], providers: [Mailer] }) class AppModule {}
+
+const fakeMailer = { send: (to: string) => `fake mail to ${to}` }
+
+describe('testing: provider overrides (README "Testing")', () => {
+  it('replaces a provider declared in the root for every module that uses it', async () => {
+    await withApp(AppModule, { overrides: [override(Mailer, { useValue: fakeMailer })] }, async (t) => {
+      const res = await t.inject('/users/signup/ada')
+      expect(res.json()).to.deep.equal({ sent: 'fake mail to ada' })
+      expect(t.get(Mailer)).to.equal(fakeMailer)
+    })
+  })
+
+  it('takes useClass and useFactory (with inject) too, built in the declaring module', async () => {
+    class FakeMailer { send(to: string) { return `class fake to ${to}` } }
+    await withApp(AppModule, { overrides: [[Mailer, { useClass: FakeMailer }]] }, async (t) => {
+      expect((await t.inject('/users/signup/bo')).json()).to.deep.equal({ sent: 'class fake to bo' })
+    })
+    @Module({ plugins: [UsersModule], providers: [Mailer, { provide: 'domain', useValue: 'example.test' }] }) class WithDomain {}
+    const factory = override(Mailer, { useFactory: (domain: string) => ({ send: (to: string) => `${to}@${domain}` }), inject: ['domain'] })
+    await withApp(WithDomain, { overrides: [factory] }, async (t) => {
+      expect((await t.inject('/users/signup/cy')).json()).to.deep.equal({ sent: 'cy@example.test' })
+    })
+  })
+
+  it('replaces a provider declared in a child module; visibility does not change', async () => {
+    const fakeSignup = { run: () => 'no mail in tests' }
+    await withApp(AppModule, { overrides: [[Signup, { useValue: fakeSignup }]] }, async (t) => {
+      expect((await t.inject('/users/signup/x')).json()).to.deep.equal({ sent: 'no mail in tests' })
+      expect(t.get(Signup, UsersModule)).to.equal(fakeSignup)
+      // Still provided by UsersModule only: the root cannot see it.
+      expect(() => t.get(Signup)).to.throw().with.property('code', 'ENC_ERR_MODULE_DEPENDENCY_NOT_VISIBLE')
+    })
+  })
+
+  it('rule: an override replaces every declaration of the token, so a child\'s own provider never keeps the real one', async () => {
+    @injectable() class Clock { now() { return 'real' } }
+    @Route() class TimeController { constructor(readonly clock: Clock) {} @Get('/time') get() { return { now: this.clock.now() } } }
+    @Module({ providers: [Clock], controllers: [TimeController], prefix: '/child' }) class Child {}
+    @Module({ plugins: [Child], providers: [Clock] }) class Root {}
+    const fixed = { now: () => 'fixed' }
+    await withApp(Root, { overrides: [[Clock, { useValue: fixed }]] }, async (t) => {
+      expect((await t.inject('/child/time')).json()).to.deep.equal({ now: 'fixed' })
+      expect(t.get(Clock)).to.equal(fixed)
+      expect(t.get(Clock, Child)).to.equal(fixed)
+    })
+  })
+
+  it('refuses an override of a token no module provides, naming the root and the fix', async () => {
+    @injectable() class Unused {}
+    const error = await createApp(AppModule, { overrides: [[Unused, { useValue: {} }]] }).then(() => null, (e: Error & { code: string }) => e)
+    expect(error?.code).to.equal('ENC_ERR_MODULE_OVERRIDE_UNKNOWN')
+    expect(error?.message).to.contain('no module of AppModule provides Unused')
+  })
+
+  it('suggests the token that has the same name when an override names a look-alike token', async () => {
+    @Module({ providers: [{ provide: 'Mailer', useValue: fakeMailer }] }) class Root {}
+    const error = await createApp(Root, { overrides: [[Mailer, { useValue: {} }]] }).then(() => null, (e: Error & { code: string }) => e)
+    expect(error?.code).to.equal('ENC_ERR_MODULE_OVERRIDE_UNKNOWN')
+    expect(error?.message).to.contain("Did you mean 'Mailer'")
+  })
+
+  it('refuses a malformed entry and a token overridden twice with ENC_ERR_MODULE_OVERRIDE_INVALID', async () => {
+    for (const overrides of [[[Mailer, {}]], [[Mailer, { useValue: 1, useClass: Mailer }]], [Mailer], [[Mailer, { useValue: 1 }], [Mailer, { useValue: 2 }]]]) {
+      const error = await createApp(AppModule, { overrides: overrides as never }).then(() => null, (e: Error & { code: string }) => e)
+      expect(error?.code, JSON.stringify(overrides)).to.equal('ENC_ERR_MODULE_OVERRIDE_INVALID')
+    }
+  })
+
+  it('the override\'s dependencies are checked like a declared provider\'s', async () => {
+    @injectable() class NeedsMissing { constructor(@inject('missing') readonly m: unknown) {} send() { return '' } }
+    const error = await createApp(AppModule, { overrides: [[Mailer, { useClass: NeedsMissing }]] }).then(() => null, (e: Error & { code: string }) => e)
+    expect(error?.code).to.equal('ENC_ERR_MODULE_DEPENDENCY_NOT_VISIBLE')
+  })
+})
+
+describe('testing: withApp and resolveProvider', () => {
+  it('closes the app after the body, disposing providers, and returns the body\'s result', async () => {
+    const events: string[] = []
+    @injectable() class Pool { dispose() { events.push('disposed') } }
+    @Module({ providers: [Pool] }) class Root {}
+    const result = await withApp(Root, {}, async (t) => { events.push('body'); return t.get(Pool) instanceof Pool })
+    expect(result).to.equal(true)
+    expect(events).to.deep.equal(['body', 'disposed'])
+  })
+
+  it('closes the app when the body throws, and rethrows the body\'s error', async () => {
+    const events: string[] = []
+    @injectable() class Pool { dispose() { events.push('disposed') } }
+    @Module({ providers: [Pool] }) class Root {}
+    const error = await withApp(Root, {}, () => { throw new Error('assertion failed') }).then(() => null, (e: Error) => e)
+    expect(error?.message).to.equal('assertion failed')
+    expect(events).to.deep.equal(['disposed'])
+  })
+
+  it('resolveProvider returns the very instance the controllers got, and refuses a scope createApp did not make', async () => {
+    const app = await createApp(AppModule)
+    try {
+      const signup = resolveProvider(app, Signup, UsersModule)
+      expect(signup.mailer).to.equal(resolveProvider(app, Mailer))
+      expect(() => resolveProvider(app, Mailer, SignupController)).to.throw().with.property('code', 'ENC_ERR_MODULE_NOT_AN_APP')
+    } finally {
+      await app.close()
+    }
+    const { createServer } = await import('../../src/runtime')
+    expect(() => resolveProvider(createServer(), Mailer)).to.throw().with.property('code', 'ENC_ERR_MODULE_NOT_AN_APP')
+  })
+
+  it('types: get() and override() follow the token\'s type (compiled by tsc)', async () => {
+    await withApp(AppModule, {}, (t) => {
+      const mailer: Mailer = t.get(Mailer)
+      // @ts-expect-error a Mailer is not a number
+      const wrong: number = t.get(Mailer)
+      void wrong
+      return mailer
+    })
+    // @ts-expect-error the value does not have Mailer's shape
+    override(Mailer, { useValue: { post: () => '' } })
+    // @ts-expect-error a factory must build a Mailer
+    override(Mailer, { useFactory: () => 42 })
+    expect(override(Mailer, { useValue: fakeMailer })).to.deep.equal([Mailer, { useValue: fakeMailer }])
+  })
+})
