@@ -6,7 +6,7 @@
  */
 import { cpus } from 'node:os'
 import { parseOptions, HELP, BenchOptions } from './harness/options'
-import { CONTENDER_NAMES, REFERENCE, BASELINE, RUNTIME_API } from './harness/contenders'
+import { CONTENDER_NAMES, REFERENCE, BASELINE, RUNTIME_API, SECOND_REFERENCE } from './harness/contenders'
 import { ENDPOINTS } from './harness/endpoints'
 import { detectPinning } from './harness/pinning'
 import { chooseRunner } from './harness/load'
@@ -56,12 +56,12 @@ async function main(): Promise<void> {
   let load: { lineup: Lineup; samples: Samples } | null = null
   if (tool !== null) {
     load = await loadBench(options, tool, pinning?.serverCpus ?? null, pinning)
-    rows = summarize(load.samples, ENDPOINTS, CONTENDER_NAMES, [REFERENCE, BASELINE, RUNTIME_API])
+    rows = summarize(load.samples, ENDPOINTS, CONTENDER_NAMES, [REFERENCE, SECOND_REFERENCE, BASELINE, RUNTIME_API])
   }
 
   const out: string[] = ['', `Enclave benchmark: ${setup}`, '']
   if (load !== null) {
-    out.push(loadTable(rows, REFERENCE, BASELINE))
+    out.push(loadTable(rows, REFERENCE, SECOND_REFERENCE, BASELINE))
     for (const [name, why] of Object.entries(load.lineup.skipped)) out.push(`skipped ${name}: ${why.split('\n')[0]}`)
     for (const [key, why] of Object.entries(load.lineup.wrong)) out.push(`not measured ${key}: wrong answer: ${why}`)
     out.push('')

@@ -1,5 +1,5 @@
 /**
- * Boot worker: Enclave through decorators, to createApp() resolving (information only). The
+ * Boot worker: Enclave through decorators, to listening (information only; run directly, eager). The
  * 1,000 routes sit on ten controllers of 100 methods; the classes are built in a loop, so the
  * decorators are applied by calling them, exactly as TypeScript's emitted code does.
  */
@@ -23,11 +23,18 @@ function controller(routes: readonly BootRoute[], index: number): new () => obje
   return Controller
 }
 
-measureBoot(async ({ routes, shared }) => {
-  const schemas = shared.map((schema) => { const Shared = class {}; Schema(schema as never)(Shared); return Shared })
-  const per = Math.ceil(routes.length / CONTROLLERS)
-  const controllers = Array.from({ length: CONTROLLERS }, (_, i) => controller(routes.slice(i * per, (i + 1) * per), i))
-  class BootModule {}
-  Module({ controllers, schemas })(BootModule)
-  await createApp(BootModule, { logger: false })
-})
+/** The app through decorators; `lazy` sets schemaCompilation on the server (enclave-decorators-lazy.ts). */
+export function measureDecoratorsBoot(lazy: boolean): void {
+  measureBoot(async ({ routes, shared }) => {
+    const schemas = shared.map((schema) => { const Shared = class {}; Schema(schema as never)(Shared); return Shared })
+    const per = Math.ceil(routes.length / CONTROLLERS)
+    const controllers = Array.from({ length: CONTROLLERS }, (_, i) => controller(routes.slice(i * per, (i + 1) * per), i))
+    class BootModule {}
+    Module({ controllers, schemas })(BootModule)
+    const app = await createApp(BootModule, { logger: false, schemaCompilation: lazy ? 'lazy' : 'eager' })
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    return app.server
+  })
+}
+
+if (require.main === module) measureDecoratorsBoot(false)

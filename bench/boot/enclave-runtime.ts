@@ -1,4 +1,4 @@
-// Boot worker: Enclave's runtime API with the 1,000 schema routes, to ready().
+// Boot worker: Enclave's runtime API with the 1,000 schema routes, to listening.
 import { createServer } from '../../src/runtime'
 import { measureBoot } from './report'
 import { bootReply } from './routes'
@@ -7,5 +7,6 @@ measureBoot(async ({ routes, shared }) => {
   const app = createServer({ logger: false })
   for (const schema of shared) app.addSchema(schema as never)
   for (const r of routes) app.post(r.url, { schema: { body: r.body, response: { 200: r.response } } }, () => bootReply)
-  await app.ready()
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  return app.server
 })

@@ -25,4 +25,6 @@ measureBoot(async ({ routes, shared }) => {
     const response = JSON.stringify(r.response)
     if (!serializers.has(response)) serializers.set(response, fastJson(r.response as unknown as Schema, { schema: external }))
   }
+  // The floor does not serve: no server, no first request.
+  return null
 })

@@ -84,3 +84,34 @@ export function bootRoutes(count: number): BootRoute[] {
 
 /** What every boot route's handler answers: enough for its response schema. */
 export const bootReply = { id: 1 }
+
+/**
+ * The smallest body a route's schema accepts: the required properties only, each at its lower
+ * bound (a `$ref` is looked up in the shared schemas). Enough for the boot routes' keywords.
+ */
+export function exampleBody(schema: Schema, shared: readonly Schema[]): unknown {
+  if (typeof schema.$ref === 'string') {
+    const id = schema.$ref.replace(/#$/, '')
+    const target = shared.find((s) => s.$id === id)
+    if (target === undefined) throw new Error(`exampleBody: no shared schema '${id}'`)
+    return exampleBody(target, shared)
+  }
+  if (Array.isArray(schema.enum)) return schema.enum[0]
+  switch (schema.type) {
+    case 'object': {
+      const properties = (schema.properties ?? {}) as Record<string, Schema>
+      const out: Record<string, unknown> = {}
+      for (const key of (schema.required ?? []) as string[]) out[key] = exampleBody(properties[key], shared)
+      return out
+    }
+    case 'array': return []
+    case 'integer': return (schema.minimum as number | undefined) ?? 1
+    case 'number': return (schema.minimum as number | undefined) ?? 1
+    case 'boolean': return true
+    case 'string':
+      if (schema.format === 'email') return 'a@example.com'
+      if (schema.pattern === '^[0-9]{5}$') return '12345'
+      return 'a'
+    default: throw new Error(`exampleBody: no example for ${JSON.stringify(schema).slice(0, 80)}`)
+  }
+}

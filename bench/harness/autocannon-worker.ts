@@ -1,9 +1,9 @@
 /**
  * Child process that runs autocannon's programmatic API against one endpoint and prints a
  * `RESULT <json>` line: the load generator stays out of the harness process, as wrk does.
- * Input: one JSON argument { url, method, body, connections, pipelining, seconds }.
+ * Input: one JSON argument { url, method, headers, body, connections, pipelining, seconds }.
  */
-interface WorkerInput { url: string; method: string; body: string | null; connections: number; pipelining: number; seconds: number }
+interface WorkerInput { url: string; method: string; headers: Record<string, string>; body: string | null; connections: number; pipelining: number; seconds: number }
 
 interface AutocannonResult {
   duration: number
@@ -25,7 +25,7 @@ autocannon({
   url: input.url,
   method: input.method,
   body: input.body ?? undefined,
-  headers: input.body === null ? {} : { 'content-type': 'application/json' },
+  headers: input.body === null ? input.headers : { ...input.headers, 'content-type': 'application/json' },
   connections: input.connections,
   pipelining: input.pipelining,
   duration: input.seconds,

@@ -11,6 +11,7 @@ export async function runAutocannon(spec: LoadSpec): Promise<LoadResult> {
   const input = {
     url: `http://${HOST}:${spec.port}${spec.endpoint.path}`,
     method: spec.endpoint.method,
+    headers: spec.endpoint.headers,
     body: spec.endpoint.body,
     connections: spec.connections,
     pipelining: spec.pipelining,

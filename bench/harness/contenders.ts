@@ -21,6 +21,8 @@ export const CONTENDERS: readonly Contender[] = [
 
 export const CONTENDER_NAMES: readonly string[] = CONTENDERS.map((c) => c.name)
 export const REFERENCE = 'fastify3'
+/** Shown next to the reference: what a new project picks today. */
+export const SECOND_REFERENCE = 'fastify5'
 export const BASELINE = 'raw'
 /** What the decorator layer is compared with (its target: at most 3% more CPU per request). */
 export const RUNTIME_API = 'enclave-runtime'

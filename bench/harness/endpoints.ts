@@ -1,15 +1,26 @@
 /**
- * The four measured requests (three endpoints, plus the 400 path of POST /items) and what a
- * correct answer is. The pre-flight uses `check`; the load generators use method, path, body.
+ * The measured requests and what a correct answer is. The pre-flight uses `check`; the load
+ * generators use method, path, headers and body.
+ *
+ * The first four are the small requests where node:http's own work dominates; the last five are
+ * where the framework's work is most of the cost (issue 16): a large response, a large body, many
+ * headers, a large routing table, and the 400 path with every error collected.
  */
 import { isDeepStrictEqual } from 'node:util'
 import { twoPayload, validItem, invalidItem, searchQuery, searchHits } from '../servers/schemas'
+import { listPayload } from '../servers/list-schema'
+import { bulkBody, bulkSummary } from '../servers/bulk-schema'
+import { requestHeaders, expectedHeadersAnswer } from '../servers/headers-schema'
+import { lastRoutePath, expectedRouterAnswer } from '../servers/router-routes'
+import { STRICT_PATH, invalidItemMany, allErrorsFields } from '../servers/all-errors'
 
 export interface Endpoint {
   readonly id: string
   readonly method: 'GET' | 'POST'
   /** Path and query string. */
   readonly path: string
+  /** Request headers besides Host (and Content-Type/Length, which go with `body`). */
+  readonly headers: Readonly<Record<string, string>>
   readonly body: string | null
   readonly status: number
   /** null when the parsed answer is right, else what is wrong with it. */
@@ -20,30 +31,44 @@ function equalTo(expected: unknown): (body: unknown) => string | null {
   return (body) => (isDeepStrictEqual(body, expected) ? null : `expected ${JSON.stringify(expected).slice(0, 120)}`)
 }
 
-/** The 400 shape every contender shares; the message wording differs (ajv 6 vs 8), so only its presence is checked. */
-function badRequest(body: unknown): string | null {
-  const b = body as Record<string, unknown> | null
-  const ok = b !== null && typeof b === 'object' && b.statusCode === 400 && b.error === 'Bad Request' &&
-    typeof b.message === 'string' && b.message.includes('price')
-  return ok ? null : "expected { statusCode: 400, error: 'Bad Request', message: '...price...' }"
+/**
+ * The 400 shape every contender shares. The message wording differs (ajv 6 vs 8), so only the
+ * fields it must name are checked: with allErrors, every field that has a mistake.
+ */
+export function badRequestNaming(fields: readonly string[]): (body: unknown) => string | null {
+  return (body) => {
+    const b = body as Record<string, unknown> | null
+    const ok = b !== null && typeof b === 'object' && b.statusCode === 400 && b.error === 'Bad Request' &&
+      typeof b.message === 'string' && fields.every((f) => (b.message as string).includes(f))
+    return ok ? null : `expected { statusCode: 400, error: 'Bad Request', message: naming ${fields.join(', ')} }`
+  }
 }
 
+const none: Readonly<Record<string, string>> = Object.freeze({})
+
 export const ENDPOINTS: readonly Endpoint[] = [
-  { id: 'two', method: 'GET', path: '/two', body: null, status: 200, check: equalTo(twoPayload) },
-  { id: 'items', method: 'POST', path: '/items', body: JSON.stringify(validItem), status: 201, check: equalTo(validItem) },
-  { id: 'items-400', method: 'POST', path: '/items', body: JSON.stringify(invalidItem), status: 400, check: badRequest },
+  { id: 'two', method: 'GET', path: '/two', headers: none, body: null, status: 200, check: equalTo(twoPayload) },
+  { id: 'items', method: 'POST', path: '/items', headers: none, body: JSON.stringify(validItem), status: 201, check: equalTo(validItem) },
+  { id: 'items-400', method: 'POST', path: '/items', headers: none, body: JSON.stringify(invalidItem), status: 400, check: badRequestNaming(['price']) },
   {
     id: 'search',
     method: 'GET',
     path: `/search?${new URLSearchParams(searchQuery).toString()}`,
+    headers: none,
     body: null,
     status: 200,
     check: equalTo(searchHits(searchQuery.q, Number(searchQuery.limit))),
   },
+  { id: 'list', method: 'GET', path: '/list', headers: none, body: null, status: 200, check: equalTo(listPayload) },
+  { id: 'bulk', method: 'POST', path: '/bulk', headers: none, body: JSON.stringify(bulkBody), status: 200, check: equalTo(bulkSummary(bulkBody)) },
+  { id: 'headers', method: 'GET', path: '/headers', headers: requestHeaders, body: null, status: 200, check: equalTo(expectedHeadersAnswer) },
+  { id: 'router', method: 'GET', path: lastRoutePath, headers: none, body: null, status: 200, check: equalTo(expectedRouterAnswer) },
+  { id: 'all-400', method: 'POST', path: STRICT_PATH, headers: none, body: JSON.stringify(invalidItemMany), status: 400, check: badRequestNaming(allErrorsFields) },
 ]
 
 export const ENDPOINT_IDS: readonly string[] = ENDPOINTS.map((e) => e.id)
 
 export function endpointLabel(e: Endpoint): string {
-  return `${e.method} ${e.path.split('?')[0]}${e.status === 400 ? ' (400)' : ''}`
+  const path = e.id === 'router' ? '/api/…/files/:fileId (1,000 routes)' : e.path.split('?')[0]
+  return `${e.method} ${path}${e.status === 400 ? ' (400)' : ''}`
 }

@@ -1,11 +1,12 @@
-// The main table: one line per endpoint and contender, medians and speed ratios.
+// The main table: one line per endpoint and contender, medians, and speed ratios to fastify 3
+// (the reference), fastify 5 (CPU only, to keep the table narrow) and raw (the baseline).
 import { endpointLabel } from './endpoints'
 import { Row } from './summary'
 import { renderTable, fixed, ratio, thousands } from './text-table'
 
-export function loadTable(rows: readonly Row[], reference: string, baseline: string): string {
+export function loadTable(rows: readonly Row[], reference: string, second: string, baseline: string): string {
   const headers = ['endpoint', 'contender', 'req/s', 'p99 ms', 'CPU µs/req', '±',
-    `req/s ×${reference}`, `CPU ×${reference}`, `req/s ×${baseline}`, `CPU ×${baseline}`]
+    `req/s ×${reference}`, `CPU ×${reference}`, `CPU ×${second}`, `req/s ×${baseline}`, `CPU ×${baseline}`]
   const body = rows.map((r) => [
     endpointLabel(r.endpoint),
     r.contender + (r.flagged.count > 0 ? ' !' : ''),
@@ -15,6 +16,7 @@ export function loadTable(rows: readonly Row[], reference: string, baseline: str
     r.cpuSpread === null ? '-' : `${(r.cpuSpread * 100).toFixed(0)}%`,
     ratio(r.vs[reference]?.rps ?? null),
     ratio(r.vs[reference]?.cpu ?? null),
+    ratio(r.vs[second]?.cpu ?? null),
     ratio(r.vs[baseline]?.rps ?? null),
     ratio(r.vs[baseline]?.cpu ?? null),
   ])

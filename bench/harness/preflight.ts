@@ -13,7 +13,7 @@ interface Answer { status: number; type: string; text: string }
 
 function fetchOnce(port: number, endpoint: Endpoint): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string | number> = {}
+    const headers: Record<string, string | number> = { ...endpoint.headers }
     if (endpoint.body !== null) {
       headers['content-type'] = 'application/json'
       headers['content-length'] = Buffer.byteLength(endpoint.body)

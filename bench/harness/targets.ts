@@ -2,91 +2,85 @@
  * The issue's targets, checked against this run's own ratios. They are judged on CPU per
  * request (stable on a shared machine); the req/s ratio is shown alongside. These are reports,
  * not pass/fail tests: a miss prints "MISS" and the exit code stays 0.
+ *
+ * Issue 16's throughput targets, per endpoint:
+ * - at least raw's cost (>= 1.00x raw on CPU) within noise: the tolerance is the larger of the
+ *   two contenders' ± (half the range over the rounds), so a busy run widens it visibly;
+ * - >= 1.10x fastify 3 only where raw itself leads fastify 3 by more than that. Every contender
+ *   makes the same syscalls per request, so raw's lead is the most any node:http framework can
+ *   reach; where it is smaller, the raw target is the one that applies;
+ * - the decorator layer within 3% of the runtime API, judged over 7 rounds or more.
  */
 import type { BootReport } from '../boot'
 import { Row } from './summary'
+import { bootTargetLines } from './boot-targets'
+import { mark, x } from './target-format'
 
 const ENCLAVE = ['enclave-runtime', 'enclave-decorators']
-const MIN_VS_REFERENCE = 1.10
-const MIN_VS_BASELINE = 0.90
-const MAX_DECORATOR_OVERHEAD = 0.03
-const MAX_BOOT_TIME = 0.5
-const MAX_BOOT_RSS = 1.0
+export const MIN_VS_REFERENCE = 1.10
+export const MIN_VS_BASELINE = 1.00
+export const MAX_DECORATOR_OVERHEAD = 0.03
+export const MIN_ROUNDS_FOR_DECORATORS = 7
 
-function mark(ok: boolean | null): string {
-  return ok === null ? 'n/a ' : ok ? 'met ' : 'MISS'
-}
-
-// Three decimals: a 1.097x printed as 1.10x next to "MISS (>= 1.10)" would read as a bug.
-function x(value: number | null): string {
-  return value === null ? '-' : `${value.toFixed(3)}x`
-}
-
-/**
- * How far ahead of the reference the baseline itself is on each endpoint. Every contender makes
- * the same syscalls per request (one read, one writev), so the baseline's lead is the most any
- * framework on node:http can reach: when it is under 1.10x, "1.10x the reference" would mean
- * beating a hand-written server. Printed so that a miss can be told from a ceiling.
- */
+/** How far raw itself is ahead of the reference on each endpoint (the `ceiling` lines). */
 function ceilingNotes(rows: readonly Row[], reference: string, baseline: string): string[] {
   const notes: string[] = []
   for (const row of rows.filter((r) => r.contender === baseline)) {
     const lead = row.vs[reference]?.cpu ?? null
     if (lead === null) continue
-    const note = lead < MIN_VS_REFERENCE ? `, under ${MIN_VS_REFERENCE.toFixed(2)}x: the first target is out of reach of any node:http framework in this run` : ''
+    const note = lead <= MIN_VS_REFERENCE ? `, not over ${MIN_VS_REFERENCE.toFixed(2)}x: the ${reference} target does not apply, the ${baseline} target does` : ''
     notes.push(`info  ${row.endpoint.id.padEnd(9)} ceiling: ${baseline} is ${x(lead)} ${reference} on CPU${note}`)
   }
   return notes
 }
 
-function throughputChecks(rows: readonly Row[], reference: string, baseline: string): string[] {
-  const lines: string[] = ceilingNotes(rows, reference, baseline)
-  for (const row of rows.filter((r) => ENCLAVE.includes(r.contender))) {
-    const ref = row.vs[reference]
-    const base = row.vs[baseline]
-    const ok = ref?.cpu == null || base?.cpu == null ? null : ref.cpu >= MIN_VS_REFERENCE && base.cpu >= MIN_VS_BASELINE
-    lines.push(`${mark(ok)}  ${row.endpoint.id.padEnd(9)} ${row.contender.padEnd(18)} CPU ${x(ref?.cpu ?? null)} ${reference} (>= ${MIN_VS_REFERENCE.toFixed(2)}), ` +
-      `${x(base?.cpu ?? null)} ${baseline} (>= ${MIN_VS_BASELINE.toFixed(2)});  req/s ${x(ref?.rps ?? null)} / ${x(base?.rps ?? null)}`)
-  }
+/** The noise band of a paired ratio: the larger ± of the two contenders (0 when unknown). */
+export function noiseOf(row: Row, other: Row | undefined): number {
+  return Math.max(row.cpuSpread ?? 0, other?.cpuSpread ?? 0)
+}
+
+function enclaveLine(row: Row, rows: readonly Row[], reference: string, baseline: string): string {
+  const ref = row.vs[reference]?.cpu ?? null
+  const base = row.vs[baseline]?.cpu ?? null
+  const baselineRow = rows.find((r) => r.endpoint.id === row.endpoint.id && r.contender === baseline)
+  const lead = baselineRow?.vs[reference]?.cpu ?? null
+  const noise = noiseOf(row, baselineRow)
+  const floor = MIN_VS_BASELINE - noise
+  const refApplies = lead !== null && lead > MIN_VS_REFERENCE
+  const baseOk = base === null ? null : base >= floor
+  const refOk = !refApplies || ref === null ? null : ref >= MIN_VS_REFERENCE
+  const ok = baseOk === null ? null : refOk === null ? baseOk : baseOk && refOk
+  const refText = refApplies ? `(>= ${MIN_VS_REFERENCE.toFixed(2)})` : '(no target: raw does not lead it by 1.10x)'
+  return `${mark(ok)}  ${row.endpoint.id.padEnd(9)} ${row.contender.padEnd(18)} CPU ${x(ref)} ${reference} ${refText}, ` +
+    `${x(base)} ${baseline} (>= ${floor.toFixed(2)}: ${MIN_VS_BASELINE.toFixed(2)} within noise ±${(noise * 100).toFixed(0)}%);  ` +
+    `req/s ${x(row.vs[reference]?.rps ?? null)} / ${x(row.vs[baseline]?.rps ?? null)}`
+}
+
+function decoratorLines(rows: readonly Row[]): string[] {
+  const lines: string[] = []
   // Paired by round like every ratio (summary.ts): the runtime API's µs/req ÷ the decorators'.
   for (const row of rows.filter((r) => r.contender === 'enclave-decorators')) {
     const ratio = row.vs['enclave-runtime']?.cpu ?? null
     if (ratio === null) continue
     const overhead = 1 / ratio - 1
-    lines.push(`${mark(overhead <= MAX_DECORATOR_OVERHEAD)}  ${row.endpoint.id.padEnd(9)} decorators vs runtime: ${overhead >= 0 ? '+' : ''}${(overhead * 100).toFixed(1)}% CPU/req (<= +${MAX_DECORATOR_OVERHEAD * 100}%)`)
+    const enough = row.runs >= MIN_ROUNDS_FOR_DECORATORS
+    const note = enough ? '' : ` (judged over ${MIN_ROUNDS_FOR_DECORATORS}+ rounds; this run has ${row.runs})`
+    lines.push(`${mark(enough ? overhead <= MAX_DECORATOR_OVERHEAD : null)}  ${row.endpoint.id.padEnd(9)} decorators vs runtime: ` +
+      `${overhead >= 0 ? '+' : ''}${(overhead * 100).toFixed(1)}% CPU/req (<= +${MAX_DECORATOR_OVERHEAD * 100}%)${note}`)
   }
   return lines
 }
 
-/**
- * The boot floor: `raw` compiles each distinct schema once with ajv 6 and fast-json-stringify and
- * does nothing else. When that alone is above the target, no framework that compiles at boot
- * (and so reports a bad schema at boot) can meet it on this shape.
- */
-function bootFloor(boot: BootReport, reference: string): string[] {
-  const ref = boot.results[reference]?.median
-  const floor = boot.results.raw?.median
-  if (ref === undefined || floor === undefined) return []
-  const cpu = floor.readyCpuMs / ref.readyCpuMs
-  const note = cpu > MAX_BOOT_TIME ? `, over ${MAX_BOOT_TIME.toFixed(2)}: the boot target is out of reach of eager compilation on this shape` : ''
-  return [`info  boot ${boot.shape.padEnd(8)} floor: compiling the schemas alone (raw) is ${x(cpu)} ${reference} on CPU${note}`]
-}
-
-function bootChecks(boot: BootReport, reference: string): string[] {
-  const ref = boot.results[reference]?.median
-  return ENCLAVE.filter((name) => boot.results[name] !== undefined).map((name) => {
-    const m = boot.results[name].median
-    if (ref === undefined) return `n/a   boot      ${name}: ${reference} not measured`
-    const cpu = m.readyCpuMs / ref.readyCpuMs
-    const rss = m.rssBytes / ref.rssBytes
-    const info = name === 'enclave-runtime' ? '' : ' (information)'
-    return `${mark(cpu <= MAX_BOOT_TIME && rss <= MAX_BOOT_RSS)}  boot ${boot.shape.padEnd(8)} ${name.padEnd(18)} CPU ${x(cpu)} ${reference} (<= ${MAX_BOOT_TIME.toFixed(2)}), ` +
-      `RSS ${x(rss)} (<= ${MAX_BOOT_RSS.toFixed(2)});  wall clock ${x(m.readyMs / ref.readyMs)}${info}`
-  })
+function throughputChecks(rows: readonly Row[], reference: string, baseline: string): string[] {
+  return [
+    ...ceilingNotes(rows, reference, baseline),
+    ...rows.filter((r) => ENCLAVE.includes(r.contender)).map((row) => enclaveLine(row, rows, reference, baseline)),
+    ...decoratorLines(rows),
+  ]
 }
 
 export function targetLines(rows: readonly Row[], boot: readonly BootReport[], reference: string, baseline: string): string {
-  const lines = [...throughputChecks(rows, reference, baseline), ...boot.flatMap((report) => [...bootFloor(report, reference), ...bootChecks(report, reference)])]
+  const lines = [...throughputChecks(rows, reference, baseline), ...bootTargetLines(boot, reference)]
   if (lines.length === 0) return 'targets: no Enclave contender was measured, nothing to check'
   return ['targets (judged on CPU per request; req/s ratios alongside):', ...lines.map((l) => `  ${l}`)].join('\n')
 }

@@ -10,11 +10,24 @@ import { pinned } from './pinning'
 import { runChild } from './run-child'
 import { HOST } from '../servers/ready-line'
 
-function luaScript(spec: LoadSpec): string {
-  const { method, body } = spec.endpoint
+/**
+ * A Lua long string: no escapes inside. Its level (the `=` count) is the lowest at which the
+ * first closing bracket is the one we append, so no text can end it early. Lua drops a newline
+ * right after the opening bracket, so one is added where the text starts with a newline.
+ */
+export function luaString(text: string): string {
+  for (let eq = ''; ; eq += '=') {
+    const close = `]${eq}]`
+    if (`${text}${close}`.indexOf(close) === text.length) return `[${eq}[${text.startsWith('\n') ? '\n' : ''}${text}${close}`
+  }
+}
+
+export function luaScript(spec: LoadSpec): string {
+  const { method, body, headers } = spec.endpoint
   const lines = [`wrk.method = "${method}"`]
+  for (const [name, value] of Object.entries(headers)) lines.push(`wrk.headers[ ${luaString(name)} ] = ${luaString(value)}`)
   if (body !== null) {
-    lines.push(`wrk.body = [==[${body}]==]`, 'wrk.headers["Content-Type"] = "application/json"')
+    lines.push(`wrk.body = ${luaString(body)}`, 'wrk.headers["Content-Type"] = "application/json"')
   }
   // One pre-formatted string holding `pipelining` requests, sent as a batch.
   lines.push(
@@ -56,6 +69,10 @@ export async function runWrk(spec: LoadSpec): Promise<LoadResult> {
     const [command, argv] = pinned(spec.cpuList, 'wrk', args)
     const out = await runChild(command, argv, spec.seconds * 1000 + LOAD_GRACE_MS)
     if (out.code !== 0) throw new Error(`wrk exited with code ${out.code}: ${out.stderr.trim() || out.stdout.trim()}`)
+    // wrk reports an error in the generated script and then runs anyway, without the request
+    // it describes: that would measure the wrong request, so it is a failed run.
+    const scriptError = /\.lua:\d+:.*/.exec(out.stderr)
+    if (scriptError !== null) throw new Error(`wrk could not run the generated request script: ${scriptError[0]}`)
     return parse(out.stdout)
   } finally {
     rmSync(dir, { recursive: true, force: true })

@@ -1,7 +1,7 @@
 import { DeclarationError } from './declaration-error'
 import type { ModuleMeta, ModuleOptions } from './types'
 
-const optionKeys = ['plugins', 'controllers', 'providers', 'schemas', 'prefix', 'schemaErrorFormatter', 'validatorCompiler', 'serializerCompiler'] as const
+const optionKeys = ['plugins', 'controllers', 'providers', 'schemas', 'prefix', 'schemaErrorFormatter', 'validatorCompiler', 'serializerCompiler', 'schemaCompilation'] as const
 // Keeps the list above in step with the ModuleOptions type: a key added to one must go in the other.
 type Missing = Exclude<keyof ModuleOptions, typeof optionKeys[number]>
 const complete: Missing extends never ? true : Missing = true
@@ -35,6 +35,7 @@ export function toModuleMeta(name: string, options: ModuleOptions | undefined): 
     schemaErrorFormatter: fn(name, 'schemaErrorFormatter', options.schemaErrorFormatter),
     validatorCompiler: fn(name, 'validatorCompiler', options.validatorCompiler),
     serializerCompiler: fn(name, 'serializerCompiler', options.serializerCompiler),
+    schemaCompilation: compilationMode(name, options.schemaCompilation),
   }
 }
 
@@ -51,6 +52,12 @@ function list<T>(name: string, key: string, value: readonly T[] | undefined, val
     }
   })
   return Object.freeze([...value])
+}
+
+function compilationMode(name: string, value: unknown): 'eager' | 'lazy' | null {
+  if (value === undefined) return null
+  if (value !== 'eager' && value !== 'lazy') throw optionError(name, `option 'schemaCompilation' must be 'eager' or 'lazy', got ${describeValue(value)}`)
+  return value
 }
 
 function fn<F>(name: string, key: string, value: F | undefined): F | null {

@@ -35,6 +35,8 @@ export interface ModuleOptions {
   schemaErrorFormatter?: SchemaErrorFormatter
   validatorCompiler?: ValidatorCompiler
   serializerCompiler?: SerializerCompiler
+  /** 'eager' or 'lazy' schema compilation for this module's routes and its children's (issue 16). */
+  schemaCompilation?: 'eager' | 'lazy'
 }
 
 /** What `@Module()` records: the options, with every list present. */
@@ -47,6 +49,7 @@ export interface ModuleMeta {
   readonly schemaErrorFormatter: SchemaErrorFormatter | null
   readonly validatorCompiler: ValidatorCompiler | null
   readonly serializerCompiler: SerializerCompiler | null
+  readonly schemaCompilation: 'eager' | 'lazy' | null
 }
 
 export interface ControllerMeta { readonly prefix: string }

@@ -21,6 +21,7 @@ export function applyModule(scope: Scope, node: ModuleNode, wiring: ReadonlyMap<
   if (node.meta.validatorCompiler !== null) scope.setValidatorCompiler(node.meta.validatorCompiler)
   if (node.meta.serializerCompiler !== null) scope.setSerializerCompiler(node.meta.serializerCompiler)
   if (node.meta.schemaErrorFormatter !== null) scope.setSchemaErrorFormatter(node.meta.schemaErrorFormatter)
+  if (node.meta.schemaCompilation !== null) scope.setSchemaCompilation(node.meta.schemaCompilation)
   const errorHandlerKey = getErrorHandlerKey(type)
   if (errorHandlerKey !== undefined) scope.setErrorHandler(member(errorHandlerKey))
   // bind() keeps the method's arity, so a `done` parameter still marks a callback-style hook.

@@ -3,6 +3,8 @@ import type { IncomingMessage, ServerResponse, Server } from 'node:http'
 import type { Readable } from 'node:stream'
 import type { HasTypedParts, ResponseOf, TypedParts, TypedRouteSchema } from './typed-schemas'
 import type { ValidatorCompiler, SerializerCompiler, SchemaErrorFormatter, SchemaControllerOptions, ValidatorOptions, RouteSchema, SharedSchema } from './schemas/types'
+import type { SchemaCompilation } from './shared/schema-compilation'
+import type { BootProfile } from './shared/boot-profile'
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'
 
@@ -220,12 +222,23 @@ export interface InjectResponse {
   json<T = unknown>(): T
 }
 
+export interface ReadyOptions {
+  /** Compile the schemas of routes under schemaCompilation 'lazy' too (tests, CI): their errors reject ready(). */
+  compileAll?: boolean
+}
+
 export interface ServerOptions {
   /** The root scope's name in scope paths (`root > users`). Default `root`. */
   name?: string
   validator?: ValidatorOptions
   schemaController?: SchemaControllerOptions
   schemaErrorFormatter?: SchemaErrorFormatter
+  /**
+   * When route schemas are compiled: 'eager' (default) at boot, so a bad schema fails ready();
+   * 'lazy' on each route's first request, so listen() comes sooner (verify with
+   * `ready({ compileAll: true })`). A scope or module can set its own.
+   */
+  schemaCompilation?: SchemaCompilation
   /** Maximum accepted body, in bytes actually received. Default 1 MiB. */
   bodyLimit?: number
   /**
@@ -335,6 +348,8 @@ export interface Scope {
   setValidatorCompiler(fn: ValidatorCompiler): this
   setSerializerCompiler(fn: SerializerCompiler): this
   setSchemaErrorFormatter(fn: SchemaErrorFormatter): this
+  /** 'eager' or 'lazy' schema compilation for this scope's routes and its descendants'. */
+  setSchemaCompilation(mode: SchemaCompilation): this
 
   setErrorHandler(fn: ErrorHandler): this
   setNotFoundHandler(fn: NotFoundHandler): this
@@ -342,7 +357,10 @@ export interface Scope {
   addContentTypeParser(contentType: string | string[], parser: ContentTypeParserFn): this
   hasContentTypeParser(contentType: string): boolean
 
-  ready(): Promise<this>
+  /** Boots once. `compileAll: true` also compiles every lazily compiled route, throwing the boot errors an eager boot would. */
+  ready(options?: ReadyOptions): Promise<this>
+  /** What compiling route schemas cost: the slowest routes and scopes (modules), ms and generated code size. */
+  bootProfile(options?: { top?: number }): BootProfile
   listen(port?: number, host?: string): Promise<string>
   listen(options: ListenOptions): Promise<string>
   close(): Promise<void>

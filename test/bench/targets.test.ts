@@ -5,29 +5,41 @@ import type { Row } from '../../bench/harness/summary'
 
 const two = ENDPOINTS.find((e) => e.id === 'two')!
 
-function row(contender: string, vs: Row['vs']): Row {
-  return { endpoint: two, contender, runs: 3, rps: 1, p99Ms: 1, cpuUs: 10, cpuSpread: 0, flagged: { count: 0, reason: null }, vs }
+function row(contender: string, vs: Row['vs'], options: { runs?: number; cpuSpread?: number } = {}): Row {
+  return { endpoint: two, contender, runs: options.runs ?? 7, rps: 1, p99Ms: 1, cpuUs: 10, cpuSpread: options.cpuSpread ?? 0, flagged: { count: 0, reason: null }, vs }
 }
 
-describe('bench targets', () => {
-  it('a miss against fastify3 is told apart from a ceiling: the line says how far raw itself is ahead', () => {
+// Issue 16 changed the throughput targets: >= 1.00x raw within noise (was >= 0.90x), and
+// >= 1.10x fastify 3 only where raw itself leads fastify 3 by more than that (was everywhere).
+describe('bench targets (issue 16)', () => {
+  it('where raw leads fastify3 by no more than 1.10x, the fastify3 target does not apply and the raw target decides', () => {
     const rows = [
       row('raw', { fastify3: { rps: 1.05, cpu: 1.04 } }),
       row('enclave-runtime', { fastify3: { rps: 1.02, cpu: 1.02 }, raw: { rps: 0.98, cpu: 0.98 } }),
     ]
     const text = targetLines(rows, [], 'fastify3', 'raw')
-    expect(text).to.contain('two       ceiling: raw is 1.040x fastify3 on CPU, under 1.10x')
-    expect(text).to.match(/MISS {2}two +enclave-runtime +CPU 1\.020x fastify3/)
+    expect(text).to.contain('two       ceiling: raw is 1.040x fastify3 on CPU, not over 1.10x: the fastify3 target does not apply, the raw target does')
+    expect(text).to.match(/MISS {2}two +enclave-runtime +CPU 1\.020x fastify3 \(no target: raw does not lead it by 1\.10x\), 0\.980x raw \(>= 1\.00/)
   })
 
-  it('with raw well ahead, the ceiling line carries no warning and a met target reads met', () => {
+  it('a shortfall against raw inside the noise band (the larger ± of the two) is met, and the band is printed', () => {
+    const rows = [
+      row('raw', { fastify3: { rps: 1.05, cpu: 1.04 } }, { cpuSpread: 0.03 }),
+      row('enclave-runtime', { fastify3: { rps: 1.02, cpu: 1.02 }, raw: { rps: 0.98, cpu: 0.98 } }, { cpuSpread: 0.01 }),
+    ]
+    expect(targetLines(rows, [], 'fastify3', 'raw')).to.match(/met {3}two +enclave-runtime .* 0\.980x raw \(>= 0\.97: 1\.00 within noise ±3%\)/)
+  })
+
+  it('where raw leads fastify3 by more than 1.10x, Enclave must reach 1.10x fastify3 as well as raw', () => {
     const rows = [
       row('raw', { fastify3: { rps: 1.3, cpu: 1.25 } }),
-      row('enclave-runtime', { fastify3: { rps: 1.15, cpu: 1.15 }, raw: { rps: 0.92, cpu: 0.92 } }),
+      row('enclave-runtime', { fastify3: { rps: 1.15, cpu: 1.15 }, raw: { rps: 1.0, cpu: 1.0 } }),
+      row('enclave-decorators', { fastify3: { rps: 1.05, cpu: 1.05 }, raw: { rps: 1.01, cpu: 1.01 }, 'enclave-runtime': { rps: 1, cpu: 1 } }),
     ]
     const text = targetLines(rows, [], 'fastify3', 'raw')
     expect(text).to.contain('ceiling: raw is 1.250x fastify3 on CPU\n')
-    expect(text).to.match(/met {3}two +enclave-runtime/)
+    expect(text).to.match(/met {3}two +enclave-runtime +CPU 1\.150x fastify3 \(>= 1\.10\)/)
+    expect(text).to.match(/MISS {2}two +enclave-decorators +CPU 1\.050x fastify3 \(>= 1\.10\)/)
   })
 
   it('the decorator overhead is read from the paired ratio to the runtime API', () => {
@@ -37,24 +49,16 @@ describe('bench targets', () => {
     ]
     expect(targetLines(rows, [], 'fastify3', 'raw')).to.contain('MISS  two       decorators vs runtime: +5.3% CPU/req (<= +3%)')
   })
-})
 
-describe('bench boot targets', () => {
-  const median = (readyCpuMs: number, rssBytes = 100) => ({ runs: 3, readyMs: readyCpuMs, readyCpuMs, sinceStartMs: readyCpuMs, rssBytes, heapUsedBytes: 1 })
-  const report = (results: Record<string, number>) => ({
-    routes: 1000, shape: 'distinct' as const, skipped: {},
-    results: Object.fromEntries(Object.entries(results).map(([name, cpu]) => [name, { samples: [], median: median(cpu) }])),
+  it('the decorator overhead is judged only over 7 rounds or more; fewer print n/a with the count', () => {
+    const rows = [
+      row('enclave-runtime', {}, { runs: 3 }),
+      row('enclave-decorators', { 'enclave-runtime': { rps: 0.95, cpu: 0.95 } }, { runs: 3 }),
+    ]
+    expect(targetLines(rows, [], 'fastify3', 'raw')).to.contain('n/a   two       decorators vs runtime: +5.3% CPU/req (<= +3%) (judged over 7+ rounds; this run has 3)')
   })
 
-  it('the floor line says when compiling the schemas alone is already over the 0.5x target', () => {
-    const text = targetLines([], [report({ fastify3: 800, raw: 560, 'enclave-runtime': 780 })], 'fastify3', 'raw')
-    expect(text).to.contain('info  boot distinct floor: compiling the schemas alone (raw) is 0.700x fastify3 on CPU, over 0.50')
-    expect(text).to.match(/MISS {2}boot distinct enclave-runtime +CPU 0\.975x fastify3/)
-  })
-
-  it('under the floor warning threshold the floor line is plain, and a met target reads met', () => {
-    const text = targetLines([], [report({ fastify3: 800, raw: 80, 'enclave-runtime': 300 })], 'fastify3', 'raw')
-    expect(text).to.contain('floor: compiling the schemas alone (raw) is 0.100x fastify3 on CPU\n')
-    expect(text).to.match(/met {3}boot distinct enclave-runtime +CPU 0\.375x/)
+  it('with nothing measured there is nothing to check', () => {
+    expect(targetLines([], [], 'fastify3', 'raw')).to.equal('targets: no Enclave contender was measured, nothing to check')
   })
 })

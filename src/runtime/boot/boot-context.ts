@@ -4,6 +4,9 @@ import type { ServeContext } from '../serve/serve-context'
 import type { SchemaCompilers } from '../schemas'
 import type { SchemaErrorFormatter } from '../schemas/types'
 import type { ScopeResolution } from './scope-resolution'
+import type { SchemaCompilation } from '../shared/schema-compilation'
+import type { LazyRouteSchemas } from '../serve/lazy-route-schemas'
+import type { CompileProfile } from './compile-profile'
 
 /**
  * What boot reads and writes: the declarations (in), the serve context it fills (out: router,
@@ -17,6 +20,12 @@ export interface BootContext {
   /** The server option, used by the root when no scope sets its own. */
   readonly schemaErrorFormatter: SchemaErrorFormatter | undefined
   readonly pluginTimeout: number
+  /** The server option, used by the root when no scope sets its own. */
+  readonly schemaCompilation: SchemaCompilation
+  /** What compiling each route cost (app.bootProfile()). */
+  readonly profile: CompileProfile
+  /** Every route whose schemas wait for a first request (ready({ compileAll: true })). */
+  readonly lazyRoutes: LazyRouteSchemas[]
   /** Each scope's resolved view (scope-resolution.ts), made once, ancestors first. */
   readonly resolutions: Map<ScopeImpl, ScopeResolution>
 }

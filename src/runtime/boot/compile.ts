@@ -3,7 +3,7 @@ import { assertNotAsyncWithDone } from '../declare/hooks'
 import { bindHook, type BoundHook } from '../shared/bound-hook'
 import { CompiledRoute } from '../serve/compiled-route'
 import { resolveScope } from './scope-resolution'
-import { compileRouteSchemas } from '../schemas'
+import { routeSchemas } from './route-schemas'
 import { allScopes } from './all-scopes'
 import { defaultNotFoundHandler, badUrlHandler, methodNotAllowedHandler } from '../serve/system-handlers'
 import type { RouteDefinition } from '../declare/route-declaration'
@@ -51,16 +51,7 @@ function normalizeForDuplicates(url: string): string {
 function compileDefinition(boot: BootContext, def: RouteDefinition): (method: string) => CompiledRoute {
   const { scope, options } = def
   const resolution = resolveScope(boot, scope)
-  const schemas = compileRouteSchemas({
-    method: def.methods.join(','),
-    url: def.url,
-    scopePath: scope.path,
-    schema: options.schema ?? null,
-    store: scope.schemas,
-    compilers: boot.schemaCompilers,
-    validatorCompiler: options.validatorCompiler ?? resolution.validatorCompiler,
-    serializerCompiler: options.serializerCompiler ?? resolution.serializerCompiler,
-  })
+  const { schemas, lazy } = routeSchemas(boot, def, resolution)
   const hooks = routeHooks(scope, options, resolution.hooks)
   const errorHandlers = options.errorHandler === undefined ? resolution.errorHandlers
     : [{ fn: options.errorHandler, scope: scope as never }, ...resolution.errorHandlers]
@@ -73,8 +64,8 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): (method: st
     Request: resolution.Request,
     Reply: resolution.Reply,
     hooks,
-    validators: { params: schemas.params, body: schemas.body, querystring: schemas.querystring, headers: schemas.headers },
-    serializers: schemas.response,
+    schemas,
+    lazy,
     schemaErrorFormatter: options.schemaErrorFormatter ?? resolution.schemaErrorFormatter,
     attachValidation: options.attachValidation === true,
     parsers: resolution.parsers,
@@ -133,8 +124,7 @@ function systemRoute(boot: BootContext, scope: ScopeImpl, handler: Handler): Com
   return new CompiledRoute({
     method: '*', path: null, scope, serve: boot.serve, handler, Request: resolution.Request, Reply: resolution.Reply,
     hooks: routeHooks(scope, { method: '*', url: scope.prefix, handler }, resolution.hooks),
-    validators: { params: null, body: null, querystring: null, headers: null },
-    serializers: null, schemaErrorFormatter: resolution.schemaErrorFormatter, attachValidation: false,
+    schemas: null, lazy: null, schemaErrorFormatter: resolution.schemaErrorFormatter, attachValidation: false,
     parsers: resolution.parsers, bodyLimit: null, errorHandlers: resolution.errorHandlers, config: {}, hasParams: false,
   })
 }

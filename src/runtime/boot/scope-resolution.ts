@@ -10,6 +10,7 @@ import type { ScopeImpl } from '../declare/scope'
 import type { BootContext } from './boot-context'
 import { defaultSchemaErrorFormatter } from '../schemas'
 import type { SchemaErrorFormatter, SerializerCompiler, ValidatorCompiler } from '../schemas/types'
+import type { SchemaCompilation } from '../shared/schema-compilation'
 
 /**
  * What one scope sees, resolved once at boot from its ancestors' resolution and its own
@@ -25,6 +26,8 @@ export interface ScopeResolution {
   readonly validatorCompiler: ValidatorCompiler | null
   readonly serializerCompiler: SerializerCompiler | null
   readonly schemaErrorFormatter: SchemaErrorFormatter
+  /** The nearest scope's setSchemaCompilation() (a module's option), else the server option. */
+  readonly schemaCompilation: SchemaCompilation
 }
 
 export function resolveScope(boot: BootContext, scope: ScopeImpl): ScopeResolution {
@@ -43,6 +46,7 @@ export function resolveScope(boot: BootContext, scope: ScopeImpl): ScopeResoluti
     errorHandlers: [...ownHandler, ...(parent?.errorHandlers ?? [])],
     validatorCompiler: scope.validatorCompiler ?? parent?.validatorCompiler ?? null,
     serializerCompiler: scope.serializerCompiler ?? parent?.serializerCompiler ?? null,
+    schemaCompilation: scope.schemaCompilation ?? parent?.schemaCompilation ?? boot.schemaCompilation,
     // Bound here, once: spec §4.2 calls a formatter with `this` the scope that holds it (the root
     // for the factory option), also when a descendant's route uses it.
     schemaErrorFormatter: scope.schemaErrorFormatter !== null ? scope.schemaErrorFormatter.bind(scope)

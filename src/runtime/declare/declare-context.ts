@@ -1,6 +1,7 @@
 import type { Server } from 'node:http'
 import type { BodyParser } from '../shared/body-parser'
-import type { InjectOptions, InjectResponse, ListenOptions, Logger } from '../types'
+import type { InjectOptions, InjectResponse, ListenOptions, Logger, ReadyOptions } from '../types'
+import type { BootProfile } from '../shared/boot-profile'
 import { PluginTree } from './plugin-tree'
 import type { RouteDefinition } from './route-declaration'
 
@@ -10,7 +11,8 @@ import type { RouteDefinition } from './route-declaration'
  * of boot, serve or server.
  */
 export interface ServerFacade {
-  ready(): Promise<void>
+  ready(options?: ReadyOptions): Promise<void>
+  bootProfile(top: number): BootProfile
   listen(portOrOptions?: number | ListenOptions, host?: string): Promise<string>
   close(): Promise<void>
   /** True from the moment close() is called (Scope.closing; health readiness answers 503). */

@@ -5,11 +5,13 @@ import { toDecoration, applyDecoration, type Decoration, type DecoratorTarget } 
 import { normalizeDeclaredType } from '../shared/media-type'
 import type { BodyParser } from '../shared/body-parser'
 import { SchemaStore } from '../schemas'
+import { checkSchemaCompilation, type SchemaCompilation } from '../shared/schema-compilation'
+import type { BootProfile } from '../shared/boot-profile'
 import type { DeclareContext } from './declare-context'
 import { declareRoute, shortcut } from './route-declaration'
 import type {
   ContentTypeParserFn, ContentTypeParserOptions, ErrorHandler, Handler, HookName, InjectOptions, InjectResponse,
-  ListenOptions, Logger, NotFoundHandler, PluginFunction, PluginOptions, RouteOptions, RouteShorthandOptions, Scope,
+  ListenOptions, Logger, NotFoundHandler, ReadyOptions, PluginFunction, PluginOptions, RouteOptions, RouteShorthandOptions, Scope,
 } from '../types'
 import type { SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../schemas/types'
 
@@ -36,6 +38,8 @@ export class ScopeImpl implements Scope {
   validatorCompiler: ValidatorCompiler | null = null
   serializerCompiler: SerializerCompiler | null = null
   schemaErrorFormatter: SchemaErrorFormatter | null = null
+  /** Set by setSchemaCompilation(); null inherits the parent's (the server option at the root). */
+  schemaCompilation: SchemaCompilation | null = null
   errorHandler: ErrorHandler | null = null
   notFoundHandler: NotFoundHandler | null = null
 
@@ -152,6 +156,12 @@ export class ScopeImpl implements Scope {
   setValidatorCompiler(fn: ValidatorCompiler): this { this.#setFunction('setValidatorCompiler', fn); this.validatorCompiler = fn; return this }
   setSerializerCompiler(fn: SerializerCompiler): this { this.#setFunction('setSerializerCompiler', fn); this.serializerCompiler = fn; return this }
   setSchemaErrorFormatter(fn: SchemaErrorFormatter): this { this.#setFunction('setSchemaErrorFormatter', fn); this.schemaErrorFormatter = fn; return this }
+  /** 'eager' or 'lazy' for the routes of this scope and its descendants (issue 16). */
+  setSchemaCompilation(mode: SchemaCompilation): this {
+    this.assertDeclarable('setSchemaCompilation()')
+    this.schemaCompilation = checkSchemaCompilation(mode, `setSchemaCompilation() in ${this.path}`)
+    return this
+  }
   setErrorHandler(fn: ErrorHandler): this { this.#setFunction('setErrorHandler', fn); this.errorHandler = fn; return this }
   setNotFoundHandler(fn: NotFoundHandler): this {
     this.#setFunction('setNotFoundHandler', fn)
@@ -195,7 +205,8 @@ export class ScopeImpl implements Scope {
     return null
   }
 
-  ready(): Promise<this> { return this.context.facade.ready().then(() => this) }
+  ready(options?: ReadyOptions): Promise<this> { return this.context.facade.ready(options).then(() => this) }
+  bootProfile(options: { top?: number } = {}): BootProfile { return this.context.facade.bootProfile(options.top ?? 10) }
   listen(a?: number | ListenOptions, host?: string): Promise<string> { return this.context.facade.listen(a, host) }
   close(): Promise<void> { return this.context.facade.close() }
   inject(options: InjectOptions | string): Promise<InjectResponse> { return this.context.facade.inject(options) }

@@ -93,10 +93,12 @@ export const runtimeErrors = {
     message: (a: { at: string } | { errorHandlerOf: string; handling: string }) => 'at' in a
       ? `${a.at}: the async handler resolved undefined without sending a reply. Return the payload, or return reply after calling reply.send().`
       : `the error handler of ${a.errorHandlerOf} resolved undefined without sending a reply (while handling: ${a.handling}). Send a reply or return a payload.` }),
-  ENC_ERR_SERVER_INVALID_OPTION: e({ status: null, summary: 'createServer() was given a limit or timeout that is not a non-negative integer, or headersTimeout above requestTimeout',
-    message: (a: { name: string; given: string; min: number; fallback: number } | { headersTimeout: number; requestTimeout: number }) => 'name' in a
-      ? `createServer({ ${a.name}: ${a.given} }): ${a.name} must be an integer >= ${a.min}${a.min === 0 ? ' (0 turns it off)' : ''}. Omit it for the default, ${a.fallback}.`
-      : `createServer(): headersTimeout (${a.headersTimeout}) is longer than requestTimeout (${a.requestTimeout}), which covers the headers too. Lower headersTimeout or raise requestTimeout.` }),
+  ENC_ERR_SERVER_INVALID_OPTION: e({ status: null, summary: 'createServer() was given a limit or timeout that is not a non-negative integer, or headersTimeout above requestTimeout, or a schemaCompilation (option or setSchemaCompilation()) other than eager or lazy',
+    message: (a: { name: string; given: string; min: number; fallback: number } | { headersTimeout: number; requestTimeout: number } | { where: string; given: string }) => 'where' in a
+      ? `${a.where}: schemaCompilation must be 'eager' or 'lazy', got ${a.given}.`
+      : 'name' in a
+        ? `createServer({ ${a.name}: ${a.given} }): ${a.name} must be an integer >= ${a.min}${a.min === 0 ? ' (0 turns it off)' : ''}. Omit it for the default, ${a.fallback}.`
+        : `createServer(): headersTimeout (${a.headersTimeout}) is longer than requestTimeout (${a.requestTimeout}), which covers the headers too. Lower headersTimeout or raise requestTimeout.` }),
   ENC_ERR_SERVER_LISTENING: e({ status: null, summary: 'listen() was called on a server that is already listening',
     message: (a: { path: string }) => `listen() in ${a.path}: the server is already listening. Call close() first.` }),
 }

@@ -4,7 +4,8 @@ import type { RequestImpl } from './request'
 import type { ReplyImpl } from './reply'
 import type { Handler, Scope } from '../types'
 import type { ServeContext } from './serve-context'
-import type { PartValidator, ResponseSerializers } from '../schemas'
+import type { CompiledRouteSchemas, PartValidator, ResponseSerializers } from '../schemas'
+import type { LazyRouteSchemas } from './lazy-route-schemas'
 import type { SchemaErrorFormatter } from '../schemas/types'
 import type { ErrorHandlerEntry } from './error-reply'
 
@@ -22,8 +23,9 @@ export interface CompiledRouteInit {
   Request: RequestClass
   Reply: ReplyClass
   hooks: Record<'onRequest' | 'preParsing' | 'preValidation' | 'preHandler' | 'preSerialization' | 'onSend' | 'onResponse' | 'onError' | 'onRequestAbort', readonly BoundHook[]>
-  validators: { params: PartValidator | null; body: PartValidator | null; querystring: PartValidator | null; headers: PartValidator | null }
-  serializers: ResponseSerializers | null
+  /** The compiled schemas, or null while they wait for `lazy` (schemaCompilation: 'lazy'). */
+  schemas: CompiledRouteSchemas | null
+  lazy: LazyRouteSchemas | null
   schemaErrorFormatter: SchemaErrorFormatter
   attachValidation: boolean
   parsers: ParserTable
@@ -57,13 +59,16 @@ export class CompiledRoute {
   readonly onResponse: HookList
   readonly onError: HookList
   readonly onRequestAbort: HookList
-  readonly validateParams: PartValidator | null
-  readonly validateBody: PartValidator | null
-  readonly validateQuery: PartValidator | null
-  readonly validateHeaders: PartValidator | null
+  // Writable only for lazy compilation: installSchemas() fills them on the route's first request.
+  validateParams: PartValidator | null = null
+  validateBody: PartValidator | null = null
+  validateQuery: PartValidator | null = null
+  validateHeaders: PartValidator | null = null
   /** True when any validator is set: the validation stage is skipped with one test otherwise. */
-  readonly validates: boolean
-  readonly serializers: ResponseSerializers | null
+  validates = false
+  serializers: ResponseSerializers | null = null
+  /** Non-null until a lazy route's schemas are built: the pipeline's one test per request. */
+  lazy: LazyRouteSchemas | null
   readonly schemaErrorFormatter: SchemaErrorFormatter
   readonly attachValidation: boolean
   readonly parsers: ParserTable
@@ -93,14 +98,9 @@ export class CompiledRoute {
     this.onResponse = orNull(init.hooks.onResponse)
     this.onError = orNull(init.hooks.onError)
     this.onRequestAbort = orNull(init.hooks.onRequestAbort)
-    // Spec §2.1: the body schema applies only to POST, PUT and PATCH.
-    const bodyMethod = init.method === 'POST' || init.method === 'PUT' || init.method === 'PATCH'
-    this.validateParams = init.validators.params
-    this.validateBody = bodyMethod ? init.validators.body : null
-    this.validateQuery = init.validators.querystring
-    this.validateHeaders = init.validators.headers
-    this.validates = this.validateParams !== null || this.validateBody !== null || this.validateQuery !== null || this.validateHeaders !== null
-    this.serializers = init.serializers
+    this.lazy = init.lazy
+    if (init.schemas !== null) this.installSchemas(init.schemas)
+    init.lazy?.addTarget(this)
     this.schemaErrorFormatter = init.schemaErrorFormatter
     this.attachValidation = init.attachValidation
     this.parsers = init.parsers
@@ -109,5 +109,18 @@ export class CompiledRoute {
     this.config = init.config
     this.hasParams = init.hasParams
     this.observesEnd = this.onResponse !== null || this.onRequestAbort !== null
+  }
+
+  /** Sets the validators and serializers: in the constructor (eager), or on the first request (lazy). */
+  installSchemas(schemas: CompiledRouteSchemas): void {
+    // Spec §2.1: the body schema applies only to POST, PUT and PATCH.
+    const bodyMethod = this.method === 'POST' || this.method === 'PUT' || this.method === 'PATCH'
+    this.validateParams = schemas.params
+    this.validateBody = bodyMethod ? schemas.body : null
+    this.validateQuery = schemas.querystring
+    this.validateHeaders = schemas.headers
+    this.validates = this.validateParams !== null || this.validateBody !== null || this.validateQuery !== null || this.validateHeaders !== null
+    this.serializers = schemas.response
+    this.lazy = null
   }
 }

@@ -7,6 +7,7 @@ import { isThenable } from '../shared/thenable'
 import { answerWithoutReply, replyWithError } from './error-reply'
 import { logRequest } from './access-log'
 import { startHandlerDeadline } from './handler-timeout'
+import { compileOnFirstRequest } from './lazy-compile'
 import type { ReplyImpl } from './reply'
 import type { RequestImpl } from './request'
 import type { ServeContext } from './serve-context'
@@ -16,7 +17,7 @@ import type { HttpPart } from '../schemas/types'
 
 /**
  * The request path, top to bottom:
- *   router.find -> new route.Request -> onRequest -> URL limits -> preParsing -> parse body -> preValidation
+ *   router.find -> new route.Request -> (lazy: compile the route's schemas, once) -> onRequest -> URL limits -> preParsing -> parse body -> preValidation
  *   -> validate (params, body, querystring, headers) -> preHandler -> handler -> reply.send
  * Each stage is one `null` test when the route has nothing for it. Nothing is resolved here
  * that could have been resolved at boot.
@@ -50,6 +51,8 @@ export function handleRequest(ctx: ServeContext, raw: IncomingMessage, res: Serv
   if (ctx.requestLogging) logRequest(ctx, request, reply)
   if (route.observesEnd) res.once('close', () => onEnd(request, reply))
   if (ctx.handlerDeadline !== null) startHandlerDeadline(reply)
+  // schemaCompilation 'lazy': null once the route's schemas are built, so one test per request.
+  if (route.lazy !== null && !compileOnFirstRequest(route, reply)) return
   if (route.onRequest !== null) runRequestHooks(route.onRequest, request, reply, limitsStage, replyWithError)
   else limitsStage(request, reply)
 }

@@ -17,6 +17,8 @@ import { connectionsCheckingInterval, resolveLimits } from '../shared/server-opt
 import { resolveLogger, silentLogger } from './logger'
 import { ServerLifecycle } from './lifecycle'
 import type { Scope, ServerOptions } from '../types'
+import { checkSchemaCompilation } from '../shared/schema-compilation'
+import { CompileProfile } from '../boot/compile-profile'
 
 /**
  * Creates a server and returns its root scope (spec §4.2: every operation is on a scope).
@@ -33,6 +35,7 @@ export function createServer(options: ServerOptions = {}): Scope {
   const logger = resolveLogger(options.logger)
   const log = logger.log
   const limits = resolveLimits(options)
+  const schemaCompilation = checkSchemaCompilation(options.schemaCompilation ?? 'eager', 'createServer()')
   const deadlines = new Deadlines([limits.handlerTimeout, limits.bodyTimeout], log)
   const schemaCompilers = new SchemaCompilers({ validator: options.validator, schemaController: options.schemaController })
   const parse = queryParser(limits.maxQueryKeys)
@@ -81,6 +84,9 @@ export function createServer(options: ServerOptions = {}): Scope {
     schemaCompilers,
     schemaErrorFormatter: options.schemaErrorFormatter,
     pluginTimeout: limits.pluginTimeout,
+    schemaCompilation,
+    profile: new CompileProfile(),
+    lazyRoutes: [],
     resolutions: new Map(),
   })
   return rootScope

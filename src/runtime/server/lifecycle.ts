@@ -9,7 +9,9 @@ import type { BootContext } from '../boot/boot-context'
 import type { ServerFacade } from '../declare/declare-context'
 import { handleRequest } from '../serve/pipeline'
 import type { ServeContext } from '../serve/serve-context'
-import type { InjectOptions, InjectResponse, ListenOptions } from '../types'
+import type { InjectOptions, InjectResponse, ListenOptions, ReadyOptions } from '../types'
+import { compileAllPending } from '../boot/route-schemas'
+import type { BootProfile } from '../shared/boot-profile'
 
 export interface ServerLifecycleInit {
   readonly http: Server
@@ -42,9 +44,14 @@ export class ServerLifecycle implements ServerFacade {
     this.#boot = boot
   }
 
-  ready(): Promise<void> {
+  ready(options: ReadyOptions = {}): Promise<void> {
     if (this.#ready === null) this.#ready = bootServer(this.#bootContext())
-    return this.#ready
+    if (options.compileAll !== true) return this.#ready
+    return this.#ready.then(() => compileAllPending(this.#bootContext()))
+  }
+
+  bootProfile(top: number): BootProfile {
+    return this.#bootContext().profile.report(top)
   }
 
   /** Spec §9: `listen(port, host?)` (the release line) and `listen({ port, host })` (the development line). */

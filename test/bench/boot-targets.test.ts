@@ -1,0 +1,51 @@
+import { expect } from 'chai'
+import { targetLines } from '../../bench/harness/targets'
+import type { BootReport, BootSummary } from '../../bench/boot'
+
+const MB = 2 ** 20
+
+function median(readyCpuMs: number, extra: Partial<BootSummary> = {}): BootSummary {
+  return { runs: 3, readyMs: readyCpuMs, readyCpuMs, sinceStartMs: readyCpuMs, rssBytes: 100 * MB, heapUsedBytes: 1, firstRequestMs: 0.5, firstRequestCpuMs: 0.5, ...extra }
+}
+
+function report(results: Record<string, BootSummary>): BootReport {
+  return { routes: 1000, shape: 'distinct', skipped: {}, results: Object.fromEntries(Object.entries(results).map(([name, m]) => [name, { samples: [], median: m }])) }
+}
+
+// Issue 16's boot targets: eager <= 1.05x the raw compile floor, lazy <= 0.3x fastify 3 with a
+// first request <= 3 ms, RSS at listen <= fastify 3's in both modes.
+describe('bench boot targets (issue 16)', () => {
+  it('eager is judged against the compile floor, not against fastify3', () => {
+    const text = targetLines([], [report({ fastify3: median(800), raw: median(560), 'enclave-runtime': median(580) })], 'fastify3', 'raw')
+    expect(text).to.contain('info  boot distinct floor: compiling the schemas alone (raw) is 0.700x fastify3 on CPU')
+    expect(text).to.match(/met {3}boot distinct enclave-runtime +CPU 1\.036x floor \(<= 1\.05\), 0\.725x fastify3/)
+  })
+
+  it('eager more than 5% over the floor is a miss', () => {
+    const text = targetLines([], [report({ fastify3: median(800), raw: median(500), 'enclave-runtime': median(540) })], 'fastify3', 'raw')
+    expect(text).to.match(/MISS {2}boot distinct enclave-runtime +CPU 1\.080x floor/)
+  })
+
+  it('lazy is met at <= 0.3x fastify3 with a first request within 3 ms of CPU (whatever the wall clock), and missed when it takes more', () => {
+    const fast = targetLines([], [report({ fastify3: median(1000), 'enclave-runtime-lazy': median(250, { firstRequestCpuMs: 2.5, firstRequestMs: 6 }) })], 'fastify3', 'raw')
+    expect(fast).to.match(/met {3}boot distinct enclave-runtime-lazy +CPU 0\.250x fastify3 \(<= 0\.30\), first request <= 3 ms CPU; .*first request 2\.50 ms CPU \(6\.00 ms wall clock\)/)
+    const slow = targetLines([], [report({ fastify3: median(1000), 'enclave-runtime-lazy': median(250, { firstRequestCpuMs: 4 }) })], 'fastify3', 'raw')
+    expect(slow).to.match(/MISS {2}boot distinct enclave-runtime-lazy/)
+  })
+
+  it('RSS above fastify3 at listen misses in either mode', () => {
+    const text = targetLines([], [report({
+      fastify3: median(1000), raw: median(600),
+      'enclave-runtime': median(610, { rssBytes: 120 * MB }),
+      'enclave-runtime-lazy': median(200, { rssBytes: 101 * MB }),
+    })], 'fastify3', 'raw')
+    expect(text).to.match(/MISS {2}boot distinct enclave-runtime +CPU .* RSS 1\.200x fastify3/)
+    expect(text).to.match(/MISS {2}boot distinct enclave-runtime-lazy +CPU .* RSS 1\.010x fastify3/)
+  })
+
+  it('the decorator rows are information only, never met or missed', () => {
+    const text = targetLines([], [report({ fastify3: median(1000), raw: median(600), 'enclave-decorators': median(2000), 'enclave-decorators-lazy': median(900) })], 'fastify3', 'raw')
+    expect(text).to.match(/n\/a {3}boot distinct enclave-decorators +CPU .*\(information\)/)
+    expect(text).to.match(/n\/a {3}boot distinct enclave-decorators-lazy +CPU 0\.900x fastify3 .*\(information\)/)
+  })
+})

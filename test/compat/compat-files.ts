@@ -1,0 +1,43 @@
+// Which of Fastify 3.27.4's own test files run against Enclave: those of the areas Enclave
+// claims (schemas, validation errors, hooks, decorators, plugins, 404s, content-type parsers,
+// routes). They are read from the installed tarball (devDependency fastify3), never copied.
+import path from 'node:path'
+
+export const fastifyTestDir = path.join(path.dirname(require.resolve('fastify3/package.json')), 'test')
+
+export const compatFiles: readonly string[] = [
+  // schemas and validation errors
+  'schema-feature.test.js',
+  'schema-serialization.test.js',
+  'schema-validation.test.js',
+  'schema-special-usage.test.js',
+  'output-validation.test.js',
+  'nullable-validation.test.js',
+  'fluent-schema.test.js',
+  'schema-examples.test.js',
+  'validation-error-handling.test.js',
+  // hooks
+  'hooks.test.js',
+  'hooks-async.test.js',
+  'route-hooks.test.js',
+  'hooks.on-ready.test.js',
+  // decorators and plugins
+  'decorator.test.js',
+  'plugin.test.js',
+  'register.test.js',
+  // 404s
+  '404s.test.js',
+  // content-type parsers
+  'content-parser.test.js',
+  'custom-parser.test.js',
+  'custom-parser-async.test.js',
+  // routes and methods
+  'route.test.js',
+  'route-prefix.test.js',
+  'get.test.js',
+  'head.test.js',
+  'delete.test.js',
+  'put.test.js',
+  'patch.test.js',
+  'options.test.js',
+]

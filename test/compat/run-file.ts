@@ -1,0 +1,108 @@
+// Child-process entry: runs ONE Fastify test file against Enclave, appending each top-level
+// test's start and result to a journal file as it goes. One process per file, like tap: Fastify's
+// files install process listeners, fake timers and servers, and none of that may leak into mocha
+// or the next file. If a test starves the event loop, the parent kills this process and starts
+// another that skips the tests before `startIndex` (run-all.ts).
+//   node dist/test/compat/run-file.js <file name> <startIndex> <journal path>
+import path from 'node:path'
+import { appendFileSync } from 'node:fs'
+import { installRequireHook } from './require-hook'
+import { fastifyTestDir } from './compat-files'
+import type { ChildMessage, TestResult } from './results'
+import { defaultTestTimeoutMs, heartbeatMs, maxTestTimeoutMs, quietMs } from './run-file-limits'
+
+// Captured before any test file can install fake timers.
+const realSetTimeout = setTimeout
+const realClearTimeout = clearTimeout
+const realSetImmediate = setImmediate
+const realSetInterval = setInterval
+
+let journal = ''
+
+/** Appends one line to the journal synchronously: it must be on disk even if the next test starves the event loop. */
+function send(message: ChildMessage): void {
+  appendFileSync(journal, JSON.stringify(message) + '\n')
+}
+
+async function main(): Promise<void> {
+  const [file, start, journalPath] = process.argv.slice(2)
+  if (file === undefined || start === undefined || journalPath === undefined) throw new Error('usage: run-file <file> <startIndex> <journal path>')
+  const startIndex = Number(start)
+  journal = journalPath
+  // Proof of life for the parent's watchdog: stops only if a test starves the event loop.
+  realSetInterval(() => send({ kind: 'beat' }), heartbeatMs).unref()
+  installRequireHook(fastifyTestDir, { adapter: require.resolve('./fastify-entry'), tap: require.resolve('./tap-entry') })
+  const root = require('./tap-entry') as import('./tap').TapRoot
+  const { TapTest } = require('./tap') as typeof import('./tap')
+  const { closeAll, takeLogged } = require('./fastify-adapter') as typeof import('./fastify-adapter')
+
+  let loadError: string | null = null
+  let current: import('./tap').TapTest | null = null
+  const onUncaught = (error: unknown): void => {
+    const message = `uncaught: ${describe(error)}`
+    if (current !== null) current.failAndFinish(message)
+    else loadError ??= message
+  }
+  process.on('uncaughtException', onUncaught)
+  process.on('unhandledRejection', onUncaught)
+
+  root.setRunner((entry, next) => {
+    if (entry.index < startIndex) { next(); return }
+    const test = new TapTest(entry.name, root)
+    const result: TestResult = { name: entry.name, status: 'pass', failures: test.failures, logged: [] }
+    if (Boolean(entry.options.skip) || Boolean(entry.options.todo) || entry.fn === undefined) {
+      send({ kind: 'result', index: entry.index, result: { ...result, status: 'skip' } })
+      next()
+      return
+    }
+    send({ kind: 'start', index: entry.index, name: entry.name })
+    const timeoutMs = Math.min(entry.options.timeout ?? defaultTestTimeoutMs, maxTestTimeoutMs)
+    const timer = realSetTimeout(() => test.failAndFinish(`timed out after ${timeoutMs} ms (a planned assertion or end() never came)`), timeoutMs)
+    test.onFinish(() => {
+      realClearTimeout(timer)
+      current = null
+      const report = (): void => {
+        result.logged.push(...takeLogged())
+        result.status = result.failures.length > 0 ? 'fail' : 'pass'
+        send({ kind: 'result', index: entry.index, result })
+      }
+      report()
+      // Again a turn later if assertions arrived just after the plan was met (they count too).
+      const failuresNow = result.failures.length
+      realSetImmediate(() => { if (result.failures.length !== failuresNow) report() })
+      // The next test starts at once, as in tap: files that call listen() at load time declare
+      // their routes in consecutive synchronous tests, before the server boots.
+      next()
+    })
+    current = test
+    test.run(entry.fn)
+  })
+
+  try {
+    require(path.join(fastifyTestDir, file))
+  } catch (error) {
+    loadError = `loading the file threw: ${describe(error)}`
+  }
+  send({ kind: 'loaded', names: root.collected.map((entry) => entry.name), loadError })
+  // Files declare more tests from callbacks (inside listen(), after ready()): wait until no new
+  // test has come for a moment, as tap waits for the process to go quiet.
+  let declared = -1
+  while (declared !== root.collected.length) {
+    declared = root.collected.length
+    await root.whenIdle()
+    await new Promise((resolve) => realSetTimeout(resolve, quietMs))
+  }
+  // Servers of tests that failed before their teardown; the file's shared instances too.
+  await withDeadline(closeAll(), 2000)
+  send({ kind: 'end' })
+}
+
+function withDeadline(promise: Promise<unknown>, ms: number): Promise<unknown> {
+  return Promise.race([promise, new Promise((resolve) => realSetTimeout(resolve, ms).unref())])
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+}
+
+main().then(() => process.exit(0), (error: unknown) => { console.error(error); process.exit(2) })
