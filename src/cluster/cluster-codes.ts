@@ -1,4 +1,13 @@
-/** Error codes of startCluster(); same shape as the other layers' tables. */
-export const clusterErrorCodes = {
-  ENC_ERR_CLUSTER_INVALID_OPTION: { status: null, summary: 'startCluster() was given a workers count, delay, timeout or port that is not a non-negative integer (workers >= 1)' },
-} as const
+import { codeSummaries, defineError as e, errorFactory } from '../runtime/internal'
+
+/** Errors of startCluster(), each declared once (status, README summary, message template). */
+export const clusterErrors = {
+  ENC_ERR_CLUSTER_INVALID_OPTION: e({ status: null, summary: 'startCluster() was given a workers count, delay, timeout or port that is not a non-negative integer (workers >= 1)',
+    message: (a: { name: string; value: unknown; min: number; max?: number }) => a.max === undefined
+      ? `startCluster({ ${a.name}: ${String(a.value)} }): ${a.name} must be an integer >= ${a.min}. Omit it for the default.`
+      : `startCluster({ ${a.name}: ${String(a.value)} }): ${a.name} must be an integer from ${a.min} to ${a.max}.` }),
+}
+
+export const clusterError = errorFactory(clusterErrors)
+/** Status and summary per code (the README table's columns). */
+export const clusterErrorCodes = codeSummaries(clusterErrors)

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os'
-import { FrameworkError } from '../runtime'
+import { clusterError } from './cluster-codes'
 
 export interface ClusterOptions {
   /** Worker processes. Default: one per core (os.availableParallelism()). */
@@ -28,11 +28,11 @@ export function resolveClusterOptions(options: ClusterOptions): ResolvedClusterO
   for (const name of counts) {
     const value = resolved[name]
     if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < (name === 'workers' ? 1 : 0)) {
-      throw new FrameworkError('ENC_ERR_CLUSTER_INVALID_OPTION', `startCluster({ ${name}: ${String(value)} }): ${name} must be an integer >= ${name === 'workers' ? 1 : 0}. Omit it for the default.`)
+      throw clusterError('ENC_ERR_CLUSTER_INVALID_OPTION', { name, value, min: name === 'workers' ? 1 : 0 })
     }
   }
   if (!Number.isSafeInteger(resolved.port) || resolved.port < 0 || resolved.port > 65535) {
-    throw new FrameworkError('ENC_ERR_CLUSTER_INVALID_OPTION', `startCluster({ port: ${String(resolved.port)} }): port must be an integer from 0 to 65535.`)
+    throw clusterError('ENC_ERR_CLUSTER_INVALID_OPTION', { name: 'port', value: resolved.port, min: 0, max: 65535 })
   }
   return resolved
 }

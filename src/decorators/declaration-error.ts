@@ -1,4 +1,4 @@
-import { decoratorErrorCodes, type DecoratorErrorCode } from './decorator-codes'
+import { declarationMessage, decoratorErrorCodes, type DecoratorErrorCode } from './decorator-codes'
 
 /**
  * Thrown while a class is being declared (when its decorators run), so a mistake surfaces at
@@ -14,6 +14,11 @@ export class DeclarationError extends Error {
     this.name = 'DeclarationError'
     this.code = code
   }
+}
+
+/** Builds a declaration error from its table entry: `declarationError('ENC_ERR_DECL_HOOK_NAME', { where, known })`. */
+export function declarationError<C extends DecoratorErrorCode>(code: C, args: Parameters<typeof declarationMessage<C>>[1]): DeclarationError {
+  return new DeclarationError(code, declarationMessage(code, args))
 }
 
 export function isDeclarationError(error: unknown): error is DeclarationError {

@@ -1,4 +1,4 @@
-import { DeclarationError } from './declaration-error'
+import { declarationError } from './declaration-error'
 import { addReplyDecorator, addRequestDecorator, getReplyDecorators, getRequestDecorators } from './metadata'
 import type { DecoratorMeta } from './types'
 import type { RequestDecorationValue } from '../runtime/types'
@@ -31,11 +31,10 @@ export function DecorateReply(name: string, value: unknown): ClassDecorator {
 function declare(kind: Kind, target: Function, meta: DecoratorMeta,
   get: (t: Function) => readonly DecoratorMeta[], add: (t: Function, d: DecoratorMeta) => void): void {
   if (typeof meta.name !== 'string' || meta.name === '') {
-    throw new DeclarationError('ENC_ERR_DECL_DECORATOR_NAME', `@${kind}() on ${target.name}: the name must be a non-empty string.`)
+    throw declarationError('ENC_ERR_DECL_DECORATOR_NAME', { kind, className: target.name })
   }
   if (get(target).some((d) => d.name === meta.name)) {
-    throw new DeclarationError('ENC_ERR_DECL_DECORATOR_DUPLICATE', `@${kind}('${meta.name}') appears twice on ${target.name}. ` +
-      'Keep one; a module declares each name once (a descendant module may not redeclare it either).')
+    throw declarationError('ENC_ERR_DECL_DECORATOR_DUPLICATE', { kind, name: meta.name, className: target.name })
   }
   add(target, meta)
 }

@@ -1,21 +1,84 @@
 /**
- * Error codes of the decorator layer: all raised at declaration time, when a decorator runs.
- * Same shape as src/runtime/errors/runtime-codes.ts; `status` is null because none answers a request.
+ * Errors of the decorator layer, each declared once (status, README summary, message template):
+ * all raised at declaration time, when a decorator runs, so `status` is null. Same shape as the
+ * runtime's tables; kept here because this layer imports nothing of the runtime (DESIGN §1).
  */
-export const decoratorErrorCodes = {
-  ENC_ERR_DECL_MODULE_OPTIONS: { status: null, summary: '@Module() was given an unknown option key or a value of the wrong type' },
-  ENC_ERR_DECL_MODULE_ENTRY: { status: null, summary: 'an entry of a @Module() list is undefined or of the wrong type (often a circular import)' },
-  ENC_ERR_DECL_TARGET: { status: null, summary: 'a decorator is used on the wrong kind of member (a property, a constructor parameter) or with the wrong argument for it' },
-  ENC_ERR_DECL_ROUTE_OPTIONS: { status: null, summary: 'a route decorator was given a bad method, path or an unknown route option' },
-  ENC_ERR_DECL_SCHEMA_ID: { status: null, summary: '@Schema() was given a schema without a string $id' },
-  ENC_ERR_DECL_DECORATOR_DUPLICATE: { status: null, summary: 'the same request/reply decorator name is declared twice on one module class' },
-  ENC_ERR_DECL_DECORATOR_NAME: { status: null, summary: '@DecorateRequest()/@DecorateReply() was given an empty or non-string name' },
-  ENC_ERR_DECL_HOOK_NAME: { status: null, summary: '@Hook() was given an unknown hook name' },
-  ENC_ERR_DECL_ERROR_HANDLER_DUPLICATE: { status: null, summary: 'a module class has more than one @ErrorHandler() method' },
-  ENC_ERR_DECL_STATIC_MEMBER: { status: null, summary: 'a method decorator was put on a static method' },
-  ENC_ERR_DECL_PARAM_DUPLICATE: { status: null, summary: 'one handler parameter carries two parameter decorators' },
-  ENC_ERR_DECL_SCHEMA_CLASS: { status: null, summary: 'SchemaClass() was given something other than a JSON Schema object' },
-  ENC_ERR_DECL_SCHEMA_CONFLICT: { status: null, summary: 'a route gives a schema in its options for a part whose handler parameter is a schema class, and the two differ' },
+interface DeclarationErrorDefinition<A> { readonly status: null; readonly summary: string; readonly message: (args: A) => string }
+const e = <A>(definition: DeclarationErrorDefinition<A>): DeclarationErrorDefinition<A> => definition
+
+export const decoratorErrors = {
+  ENC_ERR_DECL_MODULE_OPTIONS: e({ status: null, summary: '@Module() was given an unknown option key or a value of the wrong type',
+    message: (a: { name: string; problem: string }) => `@Module() of ${a.name} ${a.problem}.` }),
+  ENC_ERR_DECL_MODULE_ENTRY: e({ status: null, summary: 'an entry of a @Module() list is undefined or of the wrong type (often a circular import)',
+    message: (a: { name: string; entry: string; got: string; expected?: string }) => a.expected === undefined
+      ? `@Module() of ${a.name}: ${a.entry} is ${a.got}. This is usually a circular import: the class is used before its file finished loading. Move the classes so imports form a tree.`
+      : `@Module() of ${a.name}: ${a.entry} is ${a.got}; expected ${a.expected}.` }),
+  ENC_ERR_DECL_TARGET: e({ status: null, summary: 'a decorator is used on the wrong kind of member (a property, a constructor parameter) or with the wrong argument for it',
+    message: (a: { where: string; case: 'constructor-param' | 'route-on-property' | 'error-handler-on-property' | 'hook-on-property' }
+      | { case: 'route-method-arg'; arg: string; method: string } | { case: 'route-class-arg'; arg: string; className: string }
+      | { where: string; case: 'error-handler-responses'; got: string }) => {
+      switch (a.case) {
+        case 'constructor-param': return `${a.where}: parameter decorators go on route handler parameters; constructor parameters are injected from the module's providers.`
+        case 'route-on-property': return `${a.where}: a route decorator goes on a method, not on a property or accessor.`
+        case 'error-handler-on-property': return `${a.where}: @ErrorHandler() goes on a method.`
+        case 'hook-on-property': return `${a.where}: @Hook() goes on a method.`
+        case 'error-handler-responses': return `${a.where}: responses maps a status (422, '4xx' or 'default') to a JSON Schema, got ${a.got}.`
+        case 'route-method-arg': return `@Route(${a.arg}) on method ${a.method}: on a method @Route takes { method, path, ...options }; use @Get('/path') and friends for the short form.`
+        case 'route-class-arg': return `@Route(${a.arg}) on class ${a.className}: on a class @Route takes an optional path prefix starting with '/'; route options go on the methods.`
+      }
+    } }),
+  ENC_ERR_DECL_ROUTE_OPTIONS: e({ status: null, summary: 'a route decorator was given a bad method, path or an unknown route option',
+    message: (a: { where: string; case: 'property-name' } | { where: string; case: 'path' | 'options'; got: string }
+      | { where: string; case: 'unknown-option'; key: string; known: readonly string[] } | { where: string; case: 'method'; got: string; known: readonly string[] }) => {
+      switch (a.case) {
+        case 'property-name': return `${a.where}: the property name must be a non-empty string.`
+        case 'path': return `${a.where}: the path must be a string starting with '/' (or empty for the controller's prefix), got ${a.got}.`
+        case 'method': return `${a.where}: unknown HTTP method ${a.got}. Use one of ${a.known.join(', ')}.`
+        case 'options': return `${a.where}: route options must be an object, got ${a.got}.`
+        case 'unknown-option': return `${a.where}: unknown route option '${a.key}'. Known options: ${a.known.join(', ')}.`
+      }
+    } }),
+  ENC_ERR_DECL_SCHEMA_ID: e({ status: null, summary: '@Schema() was given a schema without a string $id',
+    message: (a: { className: string; suggestion: string }) => `@Schema() on ${a.className}: a shared schema needs a non-empty string $id ` +
+      `(routes reference it as { $ref: 'id#' }). Add one, e.g. { $id: '${a.suggestion}', ... }.` }),
+  ENC_ERR_DECL_DECORATOR_DUPLICATE: e({ status: null, summary: 'the same request/reply decorator name is declared twice on one module class',
+    message: (a: { kind: string; name: string; className: string }) => `@${a.kind}('${a.name}') appears twice on ${a.className}. ` +
+      'Keep one; a module declares each name once (a descendant module may not redeclare it either).' }),
+  ENC_ERR_DECL_DECORATOR_NAME: e({ status: null, summary: '@DecorateRequest()/@DecorateReply() was given an empty or non-string name',
+    message: (a: { kind: string; className: string }) => `@${a.kind}() on ${a.className}: the name must be a non-empty string.` }),
+  ENC_ERR_DECL_HOOK_NAME: e({ status: null, summary: '@Hook() was given an unknown hook name',
+    message: (a: { where: string; known: readonly string[] }) => `${a.where}: unknown hook. Use one of ${a.known.join(', ')}.` }),
+  ENC_ERR_DECL_ERROR_HANDLER_DUPLICATE: e({ status: null, summary: 'a module class has more than one @ErrorHandler() method',
+    message: (a: { where: string; className: string; existing: string }) => `${a.where}: ${a.className} already has ` +
+      `@ErrorHandler() on '${a.existing}'. A context has one error handler: merge the two methods.` }),
+  ENC_ERR_DECL_STATIC_MEMBER: e({ status: null, summary: 'a method decorator was put on a static method',
+    message: (a: { where: string; member: 'param' | 'route' | 'error-handler' | 'hook' }) => `${a.where}: ${staticWhat[a.member]}; remove 'static'.` }),
+  ENC_ERR_DECL_PARAM_DUPLICATE: e({ status: null, summary: 'one handler parameter carries two parameter decorators',
+    message: (a: { where: string }) => `${a.where}: the parameter already has a parameter decorator; keep one.` }),
+  ENC_ERR_DECL_SCHEMA_CLASS: e({ status: null, summary: 'SchemaClass() was given something other than a JSON Schema object',
+    message: (a: { got: string }) => `SchemaClass() takes a JSON Schema object, got ${a.got}. ` +
+      "Write class Note extends SchemaClass({ type: 'object', properties: { ... } }) {}." }),
+  ENC_ERR_DECL_SCHEMA_CONFLICT: e({ status: null, summary: 'a route gives a schema in its options for a part whose handler parameter is a schema class, and the two differ',
+    message: (a: { where: string; index: number; className: string; part: string; optionKey: string }) => `${a.where}: parameter ${a.index} is a ${a.className}, which gives the ${a.part} its schema, ` +
+      `but the route options also give schema.${a.optionKey} and it is not ${a.className}. ` +
+      `Remove schema.${a.part} from the options (the parameter type declares it), or give ${a.className} there.` }),
+}
+
+const staticWhat = {
+  param: 'route handlers are instance methods',
+  route: 'routes are instance methods (called with `this` = the controller)',
+  'error-handler': 'the error handler is an instance method of the module',
+  hook: 'hooks are instance methods of the module',
 } as const
 
-export type DecoratorErrorCode = keyof typeof decoratorErrorCodes
+export type DecoratorErrorCode = keyof typeof decoratorErrors
+type ArgsOf<C extends DecoratorErrorCode> = Parameters<(typeof decoratorErrors)[C]['message']>[0]
+
+/** Status and summary per code (the README table's columns). */
+export const decoratorErrorCodes = Object.fromEntries(Object.entries(decoratorErrors)
+  .map(([code, { status, summary }]) => [code, { status, summary }])) as { readonly [C in DecoratorErrorCode]: { readonly status: null; readonly summary: string } }
+
+/** The message of a code from its template: the only way this layer words an error. */
+export function declarationMessage<C extends DecoratorErrorCode>(code: C, args: ArgsOf<C>): string {
+  return (decoratorErrors[code].message as (a: ArgsOf<C>) => string)(args)
+}

@@ -1,4 +1,4 @@
-import { DeclarationError, memberName } from './declaration-error'
+import { declarationError, memberName } from './declaration-error'
 import { getErrorHandlerKey, setErrorHandlerKey, setErrorResponses } from './metadata'
 import type { JsonSchema } from '../runtime/schemas/types'
 
@@ -29,19 +29,18 @@ export function ErrorHandler(options: ErrorHandlerOptions = {}): MethodDecorator
   return (target, propertyKey, descriptor) => {
     const where = `@ErrorHandler() on ${memberName(target, propertyKey)}`
     if (typeof target === 'function') {
-      throw new DeclarationError('ENC_ERR_DECL_STATIC_MEMBER', `${where}: the error handler is an instance method of the module; remove 'static'.`)
+      throw declarationError('ENC_ERR_DECL_STATIC_MEMBER', { where, member: 'error-handler' })
     }
     if (typeof descriptor.value !== 'function') {
-      throw new DeclarationError('ENC_ERR_DECL_TARGET', `${where}: @ErrorHandler() goes on a method.`)
+      throw declarationError('ENC_ERR_DECL_TARGET', { where, case: 'error-handler-on-property' })
     }
     const existing = getErrorHandlerKey(target.constructor)
     if (existing !== undefined) {
-      throw new DeclarationError('ENC_ERR_DECL_ERROR_HANDLER_DUPLICATE', `${where}: ${target.constructor.name} already has ` +
-        `@ErrorHandler() on '${String(existing)}'. A context has one error handler: merge the two methods.`)
+      throw declarationError('ENC_ERR_DECL_ERROR_HANDLER_DUPLICATE', { where, className: target.constructor.name, existing: String(existing) })
     }
     const responses = options?.responses
     if (responses !== undefined && (responses === null || typeof responses !== 'object' || Object.keys(responses).some((k) => !/^([1-5]\d\d|[1-5]xx|default)$/i.test(k)))) {
-      throw new DeclarationError('ENC_ERR_DECL_TARGET', `${where}: responses maps a status (422, '4xx' or 'default') to a JSON Schema, got ${JSON.stringify(Object.keys(responses ?? {}))}.`)
+      throw declarationError('ENC_ERR_DECL_TARGET', { where, case: 'error-handler-responses', got: JSON.stringify(Object.keys(responses ?? {})) })
     }
     setErrorHandlerKey(target.constructor, propertyKey)
     if (responses !== undefined) setErrorResponses(target.constructor, Object.fromEntries(Object.entries(responses).map(([k, v]) => [k.toLowerCase(), v])))

@@ -1,5 +1,5 @@
 import type { HookName } from '../runtime/types'
-import { DeclarationError, memberName } from './declaration-error'
+import { declarationError, memberName } from './declaration-error'
 import { addHookMeta } from './metadata'
 
 const hookNames = ['onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization', 'onSend', 'onResponse',
@@ -25,13 +25,13 @@ export function Hook(name: HookName): MethodDecorator {
   return (target, propertyKey, descriptor) => {
     const where = `@Hook('${String(name)}') on ${memberName(target, propertyKey)}`
     if (!(hookNames as readonly unknown[]).includes(name)) {
-      throw new DeclarationError('ENC_ERR_DECL_HOOK_NAME', `${where}: unknown hook. Use one of ${hookNames.join(', ')}.`)
+      throw declarationError('ENC_ERR_DECL_HOOK_NAME', { where, known: hookNames })
     }
     if (typeof target === 'function') {
-      throw new DeclarationError('ENC_ERR_DECL_STATIC_MEMBER', `${where}: hooks are instance methods of the module; remove 'static'.`)
+      throw declarationError('ENC_ERR_DECL_STATIC_MEMBER', { where, member: 'hook' })
     }
     if (typeof descriptor.value !== 'function') {
-      throw new DeclarationError('ENC_ERR_DECL_TARGET', `${where}: @Hook() goes on a method.`)
+      throw declarationError('ENC_ERR_DECL_TARGET', { where, case: 'hook-on-property' })
     }
     addHookMeta(target.constructor, { name, propertyKey })
   }

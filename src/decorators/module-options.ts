@@ -1,4 +1,4 @@
-import { DeclarationError } from './declaration-error'
+import { declarationError, type DeclarationError } from './declaration-error'
 import type { ModuleMeta, ModuleOptions } from './types'
 
 const optionKeys = ['plugins', 'controllers', 'providers', 'schemas', 'prefix', 'schemaErrorFormatter', 'validatorCompiler', 'serializerCompiler', 'schemaCompilation'] as const
@@ -44,11 +44,10 @@ function list<T>(name: string, key: string, value: readonly T[] | undefined, val
   if (!Array.isArray(value)) throw optionError(name, `option '${key}' must be an array, got ${describeValue(value)}`)
   value.forEach((entry, index) => {
     if (entry === undefined || entry === null) {
-      throw new DeclarationError('ENC_ERR_DECL_MODULE_ENTRY', `@Module() of ${name}: ${key}[${index}] is ${entry}. ` +
-        'This is usually a circular import: the class is used before its file finished loading. Move the classes so imports form a tree.')
+      throw declarationError('ENC_ERR_DECL_MODULE_ENTRY', { name, entry: `${key}[${index}]`, got: String(entry) })
     }
     if (!valid(entry)) {
-      throw new DeclarationError('ENC_ERR_DECL_MODULE_ENTRY', `@Module() of ${name}: ${key}[${index}] is ${describeValue(entry)}; expected ${expected}.`)
+      throw declarationError('ENC_ERR_DECL_MODULE_ENTRY', { name, entry: `${key}[${index}]`, got: describeValue(entry), expected })
     }
   })
   return Object.freeze([...value])
@@ -83,7 +82,7 @@ function isProviderEntry(entry: unknown): boolean {
 }
 
 function optionError(name: string, what: string): DeclarationError {
-  return new DeclarationError('ENC_ERR_DECL_MODULE_OPTIONS', `@Module() of ${name} ${what}.`)
+  return declarationError('ENC_ERR_DECL_MODULE_OPTIONS', { name, problem: what })
 }
 
 export function describeValue(value: unknown): string {

@@ -1,5 +1,5 @@
 import type { Reply as RuntimeReply } from '../runtime/types'
-import { DeclarationError, memberName } from './declaration-error'
+import { declarationError, memberName } from './declaration-error'
 import { addParam, getParams } from './metadata'
 import type { ParamSource } from './types'
 
@@ -7,17 +7,16 @@ function param(source: ParamSource, name: string, key?: string): ParameterDecora
   return (target, propertyKey, index) => {
     const where = `@${name}(${key === undefined ? '' : `'${key}'`}) on parameter ${index} of ${memberName(target, propertyKey)}`
     if (propertyKey === undefined) {
-      throw new DeclarationError('ENC_ERR_DECL_TARGET', `${where}: parameter decorators go on route handler parameters; ` +
-        'constructor parameters are injected from the module\'s providers.')
+      throw declarationError('ENC_ERR_DECL_TARGET', { where, case: 'constructor-param' })
     }
     if (typeof target === 'function') {
-      throw new DeclarationError('ENC_ERR_DECL_STATIC_MEMBER', `${where}: route handlers are instance methods; remove 'static'.`)
+      throw declarationError('ENC_ERR_DECL_STATIC_MEMBER', { where, member: 'param' })
     }
     if (key !== undefined && (typeof key !== 'string' || key === '')) {
-      throw new DeclarationError('ENC_ERR_DECL_ROUTE_OPTIONS', `${where}: the property name must be a non-empty string.`)
+      throw declarationError('ENC_ERR_DECL_ROUTE_OPTIONS', { where, case: 'property-name' })
     }
     if (getParams(target.constructor, propertyKey).some((p) => p.index === index)) {
-      throw new DeclarationError('ENC_ERR_DECL_PARAM_DUPLICATE', `${where}: the parameter already has a parameter decorator; keep one.`)
+      throw declarationError('ENC_ERR_DECL_PARAM_DUPLICATE', { where })
     }
     addParam(target.constructor, propertyKey, { index, source, key: key === undefined ? null : source === 'headers' ? key.toLowerCase() : key })
   }

@@ -1,5 +1,5 @@
 import type { RouteShorthandOptions } from '../runtime/types'
-import { DeclarationError, memberName } from './declaration-error'
+import { declarationError, memberName } from './declaration-error'
 import { addRoute } from './metadata'
 import { describeValue } from './module-options'
 import { resolveRouteSchema } from './route-schema-classes'
@@ -30,26 +30,26 @@ export function declareRouteMethod(decorator: string, target: object, propertyKe
   descriptor: PropertyDescriptor | undefined, route: RouteDeclaration): void {
   const where = `@${decorator}() on ${memberName(target, propertyKey)}`
   if (typeof target === 'function') {
-    throw new DeclarationError('ENC_ERR_DECL_STATIC_MEMBER', `${where}: routes are instance methods (called with \`this\` = the controller); remove 'static'.`)
+    throw declarationError('ENC_ERR_DECL_STATIC_MEMBER', { where, member: 'route' })
   }
   if (descriptor === undefined || typeof descriptor.value !== 'function') {
-    throw new DeclarationError('ENC_ERR_DECL_TARGET', `${where}: a route decorator goes on a method, not on a property or accessor.`)
+    throw declarationError('ENC_ERR_DECL_TARGET', { where, case: 'route-on-property' })
   }
   const path = route.path ?? ''
   if (typeof path !== 'string' || (path !== '' && !path.startsWith('/'))) {
-    throw new DeclarationError('ENC_ERR_DECL_ROUTE_OPTIONS', `${where}: the path must be a string starting with '/' (or empty for the controller's prefix), got ${describeValue(path)}.`)
+    throw declarationError('ENC_ERR_DECL_ROUTE_OPTIONS', { where, case: 'path', got: describeValue(path) })
   }
   const methods = route.methods.map((m) => typeof m === 'string' ? m.toUpperCase() : m)
   const bad = methods.find((m) => !(httpMethods as readonly unknown[]).includes(m))
   if (methods.length === 0 || bad !== undefined) {
-    throw new DeclarationError('ENC_ERR_DECL_ROUTE_OPTIONS', `${where}: unknown HTTP method ${describeValue(bad)}. Use one of ${httpMethods.join(', ')}.`)
+    throw declarationError('ENC_ERR_DECL_ROUTE_OPTIONS', { where, case: 'method', got: describeValue(bad), known: httpMethods })
   }
   if (route.options === null || typeof route.options !== 'object' || Array.isArray(route.options)) {
-    throw new DeclarationError('ENC_ERR_DECL_ROUTE_OPTIONS', `${where}: route options must be an object, got ${describeValue(route.options)}.`)
+    throw declarationError('ENC_ERR_DECL_ROUTE_OPTIONS', { where, case: 'options', got: describeValue(route.options) })
   }
   for (const key of Object.keys(route.options)) {
     if (!(routeOptionKeys as readonly string[]).includes(key)) {
-      throw new DeclarationError('ENC_ERR_DECL_ROUTE_OPTIONS', `${where}: unknown route option '${key}'. Known options: ${routeOptionKeys.join(', ')}.`)
+      throw declarationError('ENC_ERR_DECL_ROUTE_OPTIONS', { where, case: 'unknown-option', key, known: routeOptionKeys })
     }
   }
   const options = { ...route.options }

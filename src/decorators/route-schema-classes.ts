@@ -1,6 +1,6 @@
 import 'reflect-metadata'
 import type { JsonSchema } from '../runtime/schemas/types'
-import { DeclarationError } from './declaration-error'
+import { declarationError } from './declaration-error'
 import { getParams } from './metadata'
 import { isSchemaClass, routeSchemaOfClass } from './schema-class'
 
@@ -34,9 +34,8 @@ export function resolveRouteSchema(target: object, propertyKey: string | symbol,
       continue
     }
     if (!agrees(explicit, cls)) {
-      throw new DeclarationError('ENC_ERR_DECL_SCHEMA_CONFLICT', `${where}: parameter ${index} is a ${cls.name}, which gives the ${part} its schema, ` +
-        `but the route options also give schema.${part === 'querystring' && given.querystring === undefined ? 'query' : part} and it is not ${cls.name}. ` +
-        `Remove schema.${part} from the options (the parameter type declares it), or give ${cls.name} there.`)
+      throw declarationError('ENC_ERR_DECL_SCHEMA_CONFLICT',
+        { where, index, className: cls.name, part, optionKey: part === 'querystring' && given.querystring === undefined ? 'query' : part })
     }
   }
   return out

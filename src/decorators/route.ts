@@ -1,6 +1,6 @@
 import 'reflect-metadata' // before tsyringe, which refuses to load without it
 import { injectable } from 'tsyringe'
-import { DeclarationError } from './declaration-error'
+import { declarationError } from './declaration-error'
 import { setControllerMeta } from './metadata'
 import { describeValue } from './module-options'
 import { declareRouteMethod } from './route-method'
@@ -31,8 +31,7 @@ export function Route(arg?: string | RouteMethodOptions): ClassDecorator | Route
       return
     }
     if (arg === null || typeof arg !== 'object') {
-      throw new DeclarationError('ENC_ERR_DECL_TARGET', `@Route(${describeValue(arg)}) on method ${String(propertyKey)}: ` +
-        "on a method @Route takes { method, path, ...options }; use @Get('/path') and friends for the short form.")
+      throw declarationError('ENC_ERR_DECL_TARGET', { case: 'route-method-arg', arg: describeValue(arg), method: String(propertyKey) })
     }
     const { method, path, ...options } = arg
     declareRouteMethod('Route', target, propertyKey, descriptor, { methods: Array.isArray(method) ? method : [method], path, options })
@@ -41,8 +40,7 @@ export function Route(arg?: string | RouteMethodOptions): ClassDecorator | Route
 
 function declareController(target: Function, prefix: unknown): void {
   if (prefix !== undefined && (typeof prefix !== 'string' || (prefix !== '' && !prefix.startsWith('/')))) {
-    throw new DeclarationError('ENC_ERR_DECL_TARGET', `@Route(${describeValue(prefix)}) on class ${target.name}: ` +
-      "on a class @Route takes an optional path prefix starting with '/'; route options go on the methods.")
+    throw declarationError('ENC_ERR_DECL_TARGET', { case: 'route-class-arg', arg: describeValue(prefix), className: target.name })
   }
   const p = prefix ?? ''
   setControllerMeta(target, { prefix: p.endsWith('/') ? p.slice(0, -1) : p })

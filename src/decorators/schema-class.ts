@@ -1,7 +1,7 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts'
 import type { SchemaClassInstance } from '../runtime/typed-schemas'
 import type { JsonSchema } from '../runtime/schemas/types'
-import { DeclarationError } from './declaration-error'
+import { declarationError } from './declaration-error'
 import { describeValue } from './module-options'
 
 const kSchemaClass = Symbol('enclave.schemaClass')
@@ -52,8 +52,7 @@ export function SchemaClass<const S extends JSONSchema & object, const R extends
   schema: S, options?: SchemaClassOptions<R>): SchemaClassBase<S, FromSchema<S, { references: Refs<R> }>, FromSchema<S, { references: Refs<R>; keepDefaultedPropertiesOptional: true }>> {
   void options
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
-    throw new DeclarationError('ENC_ERR_DECL_SCHEMA_CLASS', `SchemaClass() takes a JSON Schema object, got ${describeValue(schema)}. ` +
-      "Write class Note extends SchemaClass({ type: 'object', properties: { ... } }) {}.")
+    throw declarationError('ENC_ERR_DECL_SCHEMA_CLASS', { got: describeValue(schema) })
   }
   class SchemaClassRoot {
     static readonly schema = schema

@@ -1,5 +1,5 @@
 import type { SharedSchema } from '../runtime/schemas/types'
-import { DeclarationError } from './declaration-error'
+import { declarationError } from './declaration-error'
 import { setSchemaMeta } from './metadata'
 
 /**
@@ -14,8 +14,7 @@ import { setSchemaMeta } from './metadata'
 export function Schema(schema: SharedSchema): ClassDecorator {
   return (target) => {
     if (schema === null || typeof schema !== 'object' || typeof schema.$id !== 'string' || schema.$id === '') {
-      throw new DeclarationError('ENC_ERR_DECL_SCHEMA_ID', `@Schema() on ${target.name}: a shared schema needs a non-empty string $id ` +
-        `(routes reference it as { $ref: 'id#' }). Add one, e.g. { $id: '${lowerFirst(target.name)}', ... }.`)
+      throw declarationError('ENC_ERR_DECL_SCHEMA_ID', { className: target.name, suggestion: lowerFirst(target.name) })
     }
     setSchemaMeta(target, schema)
   }

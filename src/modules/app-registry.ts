@@ -21,19 +21,18 @@ export function registerApp(app: Scope, root: Function, containers: ReadonlyMap<
 export function resolveProvider<T>(app: Scope, token: InjectionToken<T>, from?: Function): T {
   const entry = apps.get(app)
   if (entry === undefined) {
-    throw moduleError('ENC_ERR_MODULE_NOT_AN_APP', 'resolveProvider() was given a scope that createApp() did not return. Pass the app createApp() resolved with.')
+    throw moduleError('ENC_ERR_MODULE_NOT_AN_APP', { case: 'not-an-app' })
   }
   const module = from ?? entry.root
   const container = entry.containers.get(module)
   if (container === undefined) {
-    throw moduleError('ENC_ERR_MODULE_NOT_AN_APP', `resolveProvider(app, ${describeToken(token)}, ${describeToken(module)}): ` +
-      `${describeToken(module)} is not a module of ${entry.root.name}. Pass one of: ${[...entry.containers.keys()].map((m) => m.name).join(', ')}.`)
+    throw moduleError('ENC_ERR_MODULE_NOT_AN_APP', {
+      case: 'not-a-module', token: describeToken(token), module: describeToken(module), root: entry.root.name, modules: [...entry.containers.keys()].map((m) => m.name),
+    })
   }
   // isRegistered first: tsyringe would otherwise construct a fresh, unmanaged instance of any class.
   if (!container.isRegistered(token, true)) {
-    throw moduleError('ENC_ERR_MODULE_DEPENDENCY_NOT_VISIBLE', `resolveProvider(app, ${describeToken(token)}): ` +
-      `no provider of ${describeToken(token)} is visible from ${describeToken(module)}. ` +
-      'Pass the module that provides it (or a descendant of it) as the third argument.')
+    throw moduleError('ENC_ERR_MODULE_DEPENDENCY_NOT_VISIBLE', { resolve: true, token: describeToken(token), module: describeToken(module) })
   }
   return container.resolve(token)
 }

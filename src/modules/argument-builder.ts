@@ -17,8 +17,7 @@ export function buildHandler(instance: object, declaringClass: Function, key: st
   const declared = methodParamCount(declaringClass, key) ?? params.length
   const missing = Array.from({ length: Math.max(declared, params.length) }, (_, i) => i).filter((i) => !params.some((p) => p.index === i))
   if (missing.length > 0) {
-    throw moduleError('ENC_ERR_MODULE_HANDLER_PARAMS', `${where}: parameter(s) ${missing.join(', ')} have no parameter decorator while ` +
-      'others do. Decorate every parameter (@Body(), @Query(), @Params(), @Headers(), @Req(), @Reply()), or none to receive (request, reply).')
+    throw moduleError('ENC_ERR_MODULE_HANDLER_PARAMS', { where, missing })
   }
   const getters = params.map(toGetter)
   // Fixed arities avoid building an argument array for the common cases.

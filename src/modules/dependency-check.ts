@@ -26,9 +26,7 @@ export function checkClassDependencies(target: Function, requester: Requester): 
   const deps = constructorDependencies(target)
   if (deps === undefined) {
     if (target.length === 0) return
-    throw moduleError('ENC_ERR_MODULE_DEPENDENCY_UNTYPED', `${requester.what} in ${requester.node.path} has constructor parameters but no ` +
-      "type metadata. Decorate the class with @injectable() (import it from 'enclave'; controllers and modules already are), " +
-      'and compile with emitDecoratorMetadata.')
+    throw moduleError('ENC_ERR_MODULE_DEPENDENCY_UNTYPED', { case: 'no-metadata', subject: `${requester.what} in ${requester.node.path}` })
   }
   checkTypeInfo(target, Math.max(target.length, deps.length), requester)
   deps.forEach((dep, index) => checkToken(dep, `constructor parameter ${index}`, requester))
@@ -43,15 +41,9 @@ function checkTypeInfo(target: Function, parameterCount: number, requester: Requ
   if (status.known) return
   const subject = `${requester.what} in ${requester.node.path}`
   if (status.decoratedBy !== null) {
-    throw moduleError('ENC_ERR_MODULE_TSYRINGE_COPIES', `${subject} was decorated by a second copy of tsyringe (${status.decoratedBy}); ` +
-      `Enclave uses ${status.ownCopy}. Each copy keeps its own record of @injectable() classes, so Enclave cannot see this ` +
-      "class's constructor parameters. Import injectable, inject and singleton from 'enclave' rather than 'tsyringe', and keep " +
-      "one tsyringe per app (it is a peer dependency of enclave): `npm ls tsyringe` should list one version; align the versions " +
-      'or run `npm dedupe`, and make linked or file: packages resolve the app\'s copy.')
+    throw moduleError('ENC_ERR_MODULE_TSYRINGE_COPIES', { subject, decoratedBy: status.decoratedBy, ownCopy: status.ownCopy })
   }
-  throw moduleError('ENC_ERR_MODULE_DEPENDENCY_UNTYPED', `${subject} has constructor parameters but is not @injectable(), so its ` +
-    "dependencies are unknown. Decorate the class with injectable() from 'enclave'. (If it is decorated, a tsyringe copy " +
-    `other than ${status.ownCopy} did it: keep one tsyringe per app.)`)
+  throw moduleError('ENC_ERR_MODULE_DEPENDENCY_UNTYPED', { case: 'not-injectable', subject, ownCopy: status.ownCopy })
 }
 
 export function checkFactoryDependencies(tokens: readonly unknown[], requester: Requester): void {
@@ -72,9 +64,10 @@ function checkToken(dep: unknown, where: string, requester: Requester): void {
   }
   const subject = `${requester.what} in ${requester.node.path} needs`
   if (dep === undefined || untypedTokens.has(dep)) {
-    throw moduleError('ENC_ERR_MODULE_DEPENDENCY_UNTYPED', `${subject} ${where}, whose type ${dep === undefined ? 'is undefined at runtime ' +
-      '(a circular import between files, or a type-only import)' : `is ${describeToken(dep)} (an interface, primitive or union type)`}, ` +
-      "so it has no injection token. Use @inject(token) on the parameter and provide that token, or import the class as a value.")
+    throw moduleError('ENC_ERR_MODULE_DEPENDENCY_UNTYPED', {
+      case: 'no-token', subject, where,
+      type: dep === undefined ? 'is undefined at runtime (a circular import between files, or a type-only import)' : `is ${describeToken(dep)} (an interface, primitive or union type)`,
+    })
   }
   if (requester.container.isRegistered(dep as never, true)) return
   const providers = requester.providersOf(dep)
@@ -83,5 +76,5 @@ function checkToken(dep: unknown, where: string, requester: Requester): void {
     : `It is provided by ${providers.map((p) => p.path).join(' and ')}, which ${requester.node.path} cannot see (providers are visible in ` +
       `their module and its descendants only). Move the provider to a common ancestor (${commonAncestor(requester.node, providers[0]).path}), ` +
       `or lift() ${providers[0].type.name} so it provides into its parent.`
-  throw moduleError('ENC_ERR_MODULE_DEPENDENCY_NOT_VISIBLE', `${subject} ${describeToken(dep)} (${where}), which is not visible there. ${hint}`)
+  throw moduleError('ENC_ERR_MODULE_DEPENDENCY_NOT_VISIBLE', { subject, token: describeToken(dep), where, hint })
 }

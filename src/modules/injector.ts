@@ -82,7 +82,6 @@ function construct(container: DependencyContainer, token: InjectionToken, what: 
   try {
     return container.resolve(token) as object
   } catch (error) {
-    throw moduleError('ENC_ERR_MODULE_INSTANTIATION', `Constructing ${what} for ${node.path} failed: ` +
-      `${error instanceof Error ? error.message : String(error)}`, error)
+    throw moduleError('ENC_ERR_MODULE_INSTANTIATION', { what, path: node.path, reason: error instanceof Error ? error.message : String(error) }, { cause: error })
   }
 }

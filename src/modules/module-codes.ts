@@ -1,26 +1,85 @@
-/**
- * Error codes of the module layer: all raised by createApp() before the server starts serving.
- * Same shape as src/runtime/errors/runtime-codes.ts; `status` is null because none answers a request.
- */
-export const moduleErrorCodes = {
-  ENC_ERR_MODULE_NOT_A_MODULE: { status: null, summary: 'createApp() or a plugins list was given a class without @Module()' },
-  ENC_ERR_MODULE_ENTRY_OPTIONS: { status: null, summary: 'a module was listed as [Module, options]; modules take their options in @Module()' },
-  ENC_ERR_MODULE_CYCLE: { status: null, summary: 'a module lists itself, directly or through its children' },
-  ENC_ERR_MODULE_DUPLICATE_ENTRY: { status: null, summary: 'one plugins list names the same module twice' },
-  ENC_ERR_MODULE_DUPLICATE_CONTROLLER: { status: null, summary: 'one module lists the same controller twice' },
-  ENC_ERR_MODULE_NOT_A_CONTROLLER: { status: null, summary: 'a controllers entry has no class-level @Route()' },
-  ENC_ERR_MODULE_MISPLACED_DECORATOR: { status: null, summary: '@DecorateRequest/@DecorateReply/@Hook/@ErrorHandler on a controller instead of a module' },
-  ENC_ERR_MODULE_UNLISTED_CONTROLLER: { status: null, summary: 'a class has route methods but no module lists it as a controller' },
-  ENC_ERR_MODULE_NOT_A_SCHEMA: { status: null, summary: 'a schemas entry is a class without @Schema()' },
-  ENC_ERR_MODULE_DUPLICATE_PROVIDER: { status: null, summary: 'one module (or a module and a module lifted into it) provides the same token twice' },
-  ENC_ERR_MODULE_DEPENDENCY_NOT_VISIBLE: { status: null, summary: 'a constructor dependency is not provided by the module or its ancestors' },
-  ENC_ERR_MODULE_DEPENDENCY_UNTYPED: { status: null, summary: 'a constructor dependency has no usable runtime token (interface, primitive, missing metadata)' },
-  ENC_ERR_MODULE_TSYRINGE_COPIES: { status: null, summary: "a provider was made @injectable() by a second copy of tsyringe, which Enclave's copy cannot see" },
-  ENC_ERR_MODULE_INSTANTIATION: { status: null, summary: 'constructing a provider, module or controller threw' },
-  ENC_ERR_MODULE_HANDLER_PARAMS: { status: null, summary: 'a handler decorates some of its parameters but not all' },
-  ENC_ERR_MODULE_OVERRIDE_UNKNOWN: { status: null, summary: 'createApp({ overrides }) names a token that no module of the tree provides' },
-  ENC_ERR_MODULE_OVERRIDE_INVALID: { status: null, summary: 'an overrides entry is not [Token, { useValue | useClass | useFactory }], or overrides one token twice' },
-  ENC_ERR_MODULE_NOT_AN_APP: { status: null, summary: 'resolveProvider() was given a scope createApp() did not return, or a module class outside the app' },
-} as const
+import { codeSummaries, defineError as e, errorFactory } from '../runtime/internal'
 
-export type ModuleErrorCode = keyof typeof moduleErrorCodes
+/**
+ * Errors of the module layer, each declared once (status, README summary, message template):
+ * all raised by createApp() before the server starts serving, so `status` is null.
+ */
+export const moduleErrors = {
+  ENC_ERR_MODULE_NOT_A_MODULE: e({ status: null, summary: 'createApp() or a plugins list was given a class without @Module()',
+    message: (a: { where: string; name: string; isController: boolean }) => `${a.where}: ${a.name} is not a module. ` +
+      `Decorate it with @Module({ ... })${a.isController ? ', or, since it is a controller, list it in a module\'s controllers' : ''}.` }),
+  ENC_ERR_MODULE_ENTRY_OPTIONS: e({ status: null, summary: 'a module was listed as [Module, options]; modules take their options in @Module()',
+    message: (a: { path: string; index: number; name: string }) => `${a.path}: plugins[${a.index}] lists module ${a.name} with options. ` +
+      `Modules take their options in @Module() (e.g. prefix); list it as ${a.name} or lift(${a.name}).` }),
+  ENC_ERR_MODULE_CYCLE: e({ status: null, summary: 'a module lists itself, directly or through its children',
+    message: (a: { path: string; cycle: string }) => `Module cycle at ${a.path}: ${a.cycle}. A module cannot contain itself; ` +
+      'remove the module from the plugins list that closes the loop, or move what both need into a common parent.' }),
+  ENC_ERR_MODULE_DUPLICATE_ENTRY: e({ status: null, summary: 'one plugins list names the same module twice',
+    message: (a: { path: string; name: string; index: number }) => `${a.path} lists ${a.name} twice in plugins (entry ${a.index}). ` +
+      'Remove one; to mount a module twice, list it in two different modules.' }),
+  ENC_ERR_MODULE_DUPLICATE_CONTROLLER: e({ status: null, summary: 'one module lists the same controller twice',
+    message: (a: { path: string; name: string }) => `${a.path} lists controller ${a.name} twice. Remove one: its routes would be declared twice.` }),
+  ENC_ERR_MODULE_NOT_A_CONTROLLER: e({ status: null, summary: 'a controllers entry has no class-level @Route()',
+    message: (a: { path: string; name: string; routes: number }) => `${a.path} lists ${a.name} as a controller, but the class has no @Route()` +
+      `${a.routes > 0 ? ` (it has ${a.routes} route method(s))` : ''}. Add @Route() (or @Route('/prefix')) to the class.` }),
+  ENC_ERR_MODULE_MISPLACED_DECORATOR: e({ status: null, summary: '@DecorateRequest/@DecorateReply/@Hook/@ErrorHandler on a controller instead of a module',
+    message: (a: { name: string; path: string; decorators: readonly string[] }) => `Controller ${a.name} in ${a.path} carries ${a.decorators.join(', ')}, ` +
+      "which belong on a module class: they configure the module's context. Move them to the module." }),
+  ENC_ERR_MODULE_UNLISTED_CONTROLLER: e({ status: null, summary: 'a module or provider class the module tree reaches has route methods but no @Route(), so no module can list it as a controller',
+    message: (a: { lines: readonly string[] }) => 'These classes have route methods (@Get, @Route, ...) but no class-level @Route() ' +
+      `and no module lists them as controllers, so their routes would not exist:\n${a.lines.join('\n')}\n` +
+      'Fix: add @Route() to the class and list it in the controllers of the module that should serve it ' +
+      '(a base class of a listed controller counts as listed).' }),
+  ENC_ERR_MODULE_NOT_A_SCHEMA: e({ status: null, summary: 'a schemas entry is a class without @Schema()',
+    message: (a: { path: string; index: number; name: string; schemaClassWithoutId?: boolean }) => a.schemaClassWithoutId === true
+      ? `${a.path}: schemas[${a.index}] is schema class ${a.name}, which has no $id. ` +
+        `Add one to its schema (e.g. $id: '${a.name.charAt(0).toLowerCase()}${a.name.slice(1)}') to share it, or leave it out of schemas: ` +
+        'a schema class without $id is inlined where it is used.'
+      : `${a.path}: schemas[${a.index}] is class ${a.name}, which has no @Schema(). ` +
+        "Decorate it with @Schema({ $id: '...', ... }) or list the schema object itself." }),
+  ENC_ERR_MODULE_DUPLICATE_PROVIDER: e({ status: null, summary: 'one module (or a module and a module lifted into it) provides the same token twice',
+    message: (a: { token: string; first: string; second: string; lifted: boolean }) => `${a.token} is provided twice in one container: by ` +
+      `${a.first} and by ${a.second}${a.lifted ? ' (a lifted module provides into its parent)' : ''}. Keep one.` }),
+  ENC_ERR_MODULE_DEPENDENCY_NOT_VISIBLE: e({ status: null, summary: 'a constructor dependency is not provided by the module or its ancestors',
+    message: (a: { subject: string; token: string; where: string; hint: string } | { resolve: true; token: string; module: string }) => 'resolve' in a
+      ? `resolveProvider(app, ${a.token}): no provider of ${a.token} is visible from ${a.module}. Pass the module that provides it (or a descendant of it) as the third argument.`
+      : `${a.subject} ${a.token} (${a.where}), which is not visible there. ${a.hint}` }),
+  ENC_ERR_MODULE_DEPENDENCY_UNTYPED: e({ status: null, summary: 'a constructor dependency has no usable runtime token (interface, primitive, missing metadata)',
+    message: (a: { case: 'no-metadata'; subject: string } | { case: 'not-injectable'; subject: string; ownCopy: string } | { case: 'no-token'; subject: string; where: string; type: string }) => {
+      switch (a.case) {
+        case 'no-metadata': return `${a.subject} has constructor parameters but no type metadata. Decorate the class with @injectable() ` +
+          "(import it from 'enclave'; controllers and modules already are), and compile with emitDecoratorMetadata."
+        case 'not-injectable': return `${a.subject} has constructor parameters but is not @injectable(), so its dependencies are unknown. ` +
+          `Decorate the class with injectable() from 'enclave'. (If it is decorated, a tsyringe copy other than ${a.ownCopy} did it: keep one tsyringe per app.)`
+        case 'no-token': return `${a.subject} ${a.where}, whose type ${a.type}, so it has no injection token. ` +
+          'Use @inject(token) on the parameter and provide that token, or import the class as a value.'
+      }
+    } }),
+  ENC_ERR_MODULE_TSYRINGE_COPIES: e({ status: null, summary: "a provider was made @injectable() by a second copy of tsyringe, which Enclave's copy cannot see",
+    message: (a: { subject: string; decoratedBy: string; ownCopy: string }) => `${a.subject} was decorated by a second copy of tsyringe (${a.decoratedBy}); ` +
+      `Enclave uses ${a.ownCopy}. Each copy keeps its own record of @injectable() classes, so Enclave cannot see this ` +
+      "class's constructor parameters. Import injectable, inject and singleton from 'enclave' rather than 'tsyringe', and keep " +
+      "one tsyringe per app (it is a peer dependency of enclave): `npm ls tsyringe` should list one version; align the versions " +
+      'or run `npm dedupe`, and make linked or file: packages resolve the app\'s copy.' }),
+  ENC_ERR_MODULE_INSTANTIATION: e({ status: null, summary: 'constructing a provider, module or controller threw',
+    message: (a: { what: string; path: string; reason: string }) => `Constructing ${a.what} for ${a.path} failed: ${a.reason}` }),
+  ENC_ERR_MODULE_OVERRIDE_UNKNOWN: e({ status: null, summary: 'createApp({ overrides }) names a token that no module of the tree provides',
+    message: (a: { root: string; path: string; token: string; near: readonly string[] }) => `createApp(${a.root}, { overrides }): no module of ${a.path} provides ` +
+      `${a.token}, so there is nothing to replace.` +
+      (a.near.length > 0 ? ` Did you mean ${a.near.join(' or ')} (a different token with the same name)?` : ' Override a token some module lists in its providers.') }),
+  ENC_ERR_MODULE_OVERRIDE_INVALID: e({ status: null, summary: 'an overrides entry is not [Token, { useValue | useClass | useFactory }], or overrides one token twice',
+    message: (a: { problem: string }) => `createApp({ overrides }): ${a.problem}` }),
+  ENC_ERR_MODULE_NOT_AN_APP: e({ status: null, summary: 'resolveProvider() was given a scope createApp() did not return, or a module class outside the app',
+    message: (a: { case: 'not-an-app' } | { case: 'not-a-module'; token: string; module: string; root: string; modules: readonly string[] }) => a.case === 'not-an-app'
+      ? 'resolveProvider() was given a scope that createApp() did not return. Pass the app createApp() resolved with.'
+      : `resolveProvider(app, ${a.token}, ${a.module}): ${a.module} is not a module of ${a.root}. Pass one of: ${a.modules.join(', ')}.` }),
+  ENC_ERR_MODULE_HANDLER_PARAMS: e({ status: null, summary: 'a handler decorates some of its parameters but not all',
+    message: (a: { where: string; missing: readonly (string | number)[] }) => `${a.where}: parameter(s) ${a.missing.join(', ')} have no parameter decorator while ` +
+      'others do. Decorate every parameter (@Body(), @Query(), @Params(), @Headers(), @Req(), @Reply()), or none to receive (request, reply).' }),
+}
+
+export type ModuleErrorCode = keyof typeof moduleErrors
+/** Builds a boot error of the module layer from its table entry. */
+export const moduleError = errorFactory(moduleErrors)
+/** Status and summary per code (the README table's columns). */
+export const moduleErrorCodes = codeSummaries(moduleErrors)

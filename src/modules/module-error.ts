@@ -1,10 +1,5 @@
-import { FrameworkError } from '../runtime'
-import type { ModuleErrorCode } from './module-codes'
-
-/** A boot error of the module layer: what happened, in which module (path), how to fix it. */
-export function moduleError(code: ModuleErrorCode, message: string, cause?: unknown): FrameworkError {
-  return new FrameworkError(code, message, cause === undefined ? {} : { cause })
-}
+/** A boot error of the module layer (what happened, in which module path, how to fix it), built from its table. */
+export { moduleError } from './module-codes'
 
 /** `class UserService`, `'config'`, `Symbol(db)` for messages. */
 export function describeToken(token: unknown): string {

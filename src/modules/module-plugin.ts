@@ -42,9 +42,15 @@ export function applyModule(scope: Scope, node: ModuleNode, wiring: ReadonlyMap<
     else scope.register(entry.plugin as never, entry.options ?? {})
   }
 
-  for (const controller of node.controllers) {
-    for (const route of controllerRoutes(controller, controllers.get(controller)!, node.path)) scope.route(route)
-  }
+  // The routes are declared once the plugins listed above have loaded, as a Fastify user writes
+  // `await app.register(plugin)` before the routes: plugins that act through onRoute hooks
+  // (@fastify/rate-limit, compress, swagger) then see the module's own routes.
+  if (node.controllers.length === 0) return
+  scope.after(() => {
+    for (const controller of node.controllers) {
+      for (const route of controllerRoutes(controller, controllers.get(controller)!, node.path)) scope.route(route)
+    }
+  })
 }
 
 /** The runtime plugin of a module, named after the class so scope paths read `AppModule > PublicModule`. */

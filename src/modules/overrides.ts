@@ -28,9 +28,7 @@ export function overrideTable(root: ModuleNode, overrides: readonly ProviderOver
     if (table.has(token)) throw overrideError(`${describeToken(token)} is overridden twice. Keep one entry.`)
     if (!declared.has(token)) {
       const near = [...declared].filter((t) => plainName(t) === plainName(token))
-      throw moduleError('ENC_ERR_MODULE_OVERRIDE_UNKNOWN', `createApp(${root.type.name}, { overrides }): no module of ${root.path} provides ` +
-        `${describeToken(token)}, so there is nothing to replace.` +
-        (near.length > 0 ? ` Did you mean ${near.map(describeToken).join(' or ')} (a different token with the same name)?` : ' Override a token some module lists in its providers.'))
+      throw moduleError('ENC_ERR_MODULE_OVERRIDE_UNKNOWN', { root: root.type.name, path: root.path, token: describeToken(token), near: near.map(describeToken) })
     }
     table.set(token, { provide: token, ...recipe } as ProviderEntry)
   }
@@ -38,7 +36,7 @@ export function overrideTable(root: ModuleNode, overrides: readonly ProviderOver
 }
 
 function overrideError(message: string): Error {
-  return moduleError('ENC_ERR_MODULE_OVERRIDE_INVALID', `createApp({ overrides }): ${message}`)
+  return moduleError('ENC_ERR_MODULE_OVERRIDE_INVALID', { problem: message })
 }
 
 function describeEntry(item: unknown): string {

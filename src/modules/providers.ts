@@ -46,8 +46,7 @@ export function registerProviders(node: ModuleNode, entries: readonly ProviderEn
     const spec = toProviderSpec(entry)
     const previous = owners.get(spec.token)
     if (previous !== undefined) {
-      throw moduleError('ENC_ERR_MODULE_DUPLICATE_PROVIDER', `${describeToken(spec.token)} is provided twice in one container: by ` +
-        `${previous.path} and by ${node.path}${node.lifted || previous.lifted ? ' (a lifted module provides into its parent)' : ''}. Keep one.`)
+      throw moduleError('ENC_ERR_MODULE_DUPLICATE_PROVIDER', { token: describeToken(spec.token), first: previous.path, second: node.path, lifted: node.lifted || previous.lifted })
     }
     owners.set(spec.token, node)
     if (typeof entry === 'function' || 'useClass' in entry) {

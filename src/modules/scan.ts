@@ -23,8 +23,7 @@ function scanNode({ type, parent, lifted, ancestry }: ScanInput): ModuleNode {
   const path = parent === null ? name : `${parent.path} > ${name}`
   if (ancestry.includes(type)) {
     const cycle = [...ancestry.slice(ancestry.indexOf(type)), type].map((t) => t.name).join(' > ')
-    throw moduleError('ENC_ERR_MODULE_CYCLE', `Module cycle at ${path}: ${cycle}. A module cannot contain itself; ` +
-      'remove the module from the plugins list that closes the loop, or move what both need into a common parent.')
+    throw moduleError('ENC_ERR_MODULE_CYCLE', { path, cycle })
   }
   const entries: PluginItem[] = []
   const node: ModuleNode = {
@@ -40,8 +39,7 @@ function scanNode({ type, parent, lifted, ancestry }: ScanInput): ModuleNode {
       return
     }
     if (seen.has(item.type)) {
-      throw moduleError('ENC_ERR_MODULE_DUPLICATE_ENTRY', `${path} lists ${item.type.name} twice in plugins (entry ${index}). ` +
-        'Remove one; to mount a module twice, list it in two different modules.')
+      throw moduleError('ENC_ERR_MODULE_DUPLICATE_ENTRY', { path, name: item.type.name, index })
     }
     seen.add(item.type)
     entries.push({ kind: 'module', node: scanNode({ type: item.type, parent: node, lifted: item.lifted, ancestry: [...ancestry, type] }) })
@@ -56,8 +54,7 @@ function toItem(entry: PluginEntry, index: number, path: string): Entry {
   const target = liftedTarget(fn)
   if (getModuleMeta(target) !== undefined) {
     if (options !== undefined) {
-      throw moduleError('ENC_ERR_MODULE_ENTRY_OPTIONS', `${path}: plugins[${index}] lists module ${target.name} with options. ` +
-        `Modules take their options in @Module() (e.g. prefix); list it as ${target.name} or lift(${target.name}).`)
+      throw moduleError('ENC_ERR_MODULE_ENTRY_OPTIONS', { path, index, name: target.name })
     }
     return { kind: 'module', type: target as Class, lifted: isLifted(fn) }
   }
@@ -69,19 +66,16 @@ function checkControllers(controllers: readonly Class[], path: string): readonly
   const seen = new Set<Class>()
   for (const controller of controllers) {
     if (seen.has(controller)) {
-      throw moduleError('ENC_ERR_MODULE_DUPLICATE_CONTROLLER', `${path} lists controller ${controller.name} twice. ` +
-        'Remove one: its routes would be declared twice.')
+      throw moduleError('ENC_ERR_MODULE_DUPLICATE_CONTROLLER', { path, name: controller.name })
     }
     seen.add(controller)
     if (getControllerMeta(controller) === undefined) {
       const routes = getOwnRoutes(controller).length
-      throw moduleError('ENC_ERR_MODULE_NOT_A_CONTROLLER', `${path} lists ${controller.name} as a controller, but the class has no @Route()` +
-        `${routes > 0 ? ` (it has ${routes} route method(s))` : ''}. Add @Route() (or @Route('/prefix')) to the class.`)
+      throw moduleError('ENC_ERR_MODULE_NOT_A_CONTROLLER', { path, name: controller.name, routes })
     }
     const misplaced = moduleOnlyDecorations(controller)
     if (misplaced.length > 0) {
-      throw moduleError('ENC_ERR_MODULE_MISPLACED_DECORATOR', `Controller ${controller.name} in ${path} carries ${misplaced.join(', ')}, ` +
-        "which belong on a module class: they configure the module's context. Move them to the module.")
+      throw moduleError('ENC_ERR_MODULE_MISPLACED_DECORATOR', { name: controller.name, path, decorators: misplaced })
     }
   }
   return controllers
@@ -92,23 +86,19 @@ function toSchema(entry: Class | SharedSchema, index: number, path: string): Sha
   const fromClass = schemaOfClass(entry)
   if (fromClass !== undefined) {
     if (typeof fromClass.$id !== 'string' || fromClass.$id === '') {
-      throw moduleError('ENC_ERR_MODULE_NOT_A_SCHEMA', `${path}: schemas[${index}] is schema class ${entry.name}, which has no $id. ` +
-        `Add one to its schema (e.g. $id: '${entry.name.charAt(0).toLowerCase()}${entry.name.slice(1)}') to share it, or leave it out of schemas: ` +
-        'a schema class without $id is inlined where it is used.')
+      throw moduleError('ENC_ERR_MODULE_NOT_A_SCHEMA', { path, index, name: entry.name, schemaClassWithoutId: true })
     }
     return fromClass as SharedSchema
   }
   const schema = getSchemaMeta(entry)
   if (schema === undefined) {
-    throw moduleError('ENC_ERR_MODULE_NOT_A_SCHEMA', `${path}: schemas[${index}] is class ${entry.name}, which has no @Schema(). ` +
-      "Decorate it with @Schema({ $id: '...', ... }) or list the schema object itself.")
+    throw moduleError('ENC_ERR_MODULE_NOT_A_SCHEMA', { path, index, name: entry.name })
   }
   return schema
 }
 
 function notAModule(type: Function, where: string) {
-  return moduleError('ENC_ERR_MODULE_NOT_A_MODULE', `${where}: ${type.name || 'an anonymous class'} is not a module. ` +
-    `Decorate it with @Module({ ... })${getControllerMeta(type) !== undefined ? ', or, since it is a controller, list it in a module\'s controllers' : ''}.`)
+  return moduleError('ENC_ERR_MODULE_NOT_A_MODULE', { where, name: type.name || 'an anonymous class', isController: getControllerMeta(type) !== undefined })
 }
 
 /** A class, as opposed to a plugin function: only classes can be forgotten modules. */

@@ -27,10 +27,7 @@ export function assertNoUnlistedControllers(tree: ModuleNode): void {
   if (orphans.length === 0) return
   const lines = orphans.map((o) => `  - ${o.type.name || 'an anonymous class'}` +
     (o.module || getModuleMeta(o.type) !== undefined ? ' (a module: modules hold no routes; move the methods to a controller class)' : ` (a provider of ${o.where})`))
-  throw moduleError('ENC_ERR_MODULE_UNLISTED_CONTROLLER', `These classes have route methods (@Get, @Route, ...) but no class-level @Route() ` +
-    `and no module lists them as controllers, so their routes would not exist:\n${lines.join('\n')}\n` +
-    "Fix: add @Route() to the class and list it in the controllers of the module that should serve it " +
-    '(a base class of a listed controller counts as listed).')
+  throw moduleError('ENC_ERR_MODULE_UNLISTED_CONTROLLER', { lines })
 }
 
 /** Own or inherited route methods. */

@@ -61,6 +61,20 @@ export interface RequestBase {
    * the reply is out. Hand it to fetch(), a database driver or a timer to stop work nobody will read.
    */
   readonly signal: AbortSignal
+  /** The scope of the route being served (Fastify's `request.server`). */
+  readonly server: Scope
+  /** Fastify's `request.routeOptions`: the route's url, method, config, schema and other options. */
+  readonly routeOptions: Readonly<{ url?: string; method?: string; config: Record<string, unknown>; schema?: RouteSchema; bodyLimit: number; [option: string]: unknown }>
+  /** Fastify 3's name for the declared path. */
+  readonly routerPath: string | undefined
+  /** The client address; with `trustProxy`, the nearest untrusted X-Forwarded-For hop. */
+  readonly ip: string | undefined
+  /** With `trustProxy`: every address from the client to this server; otherwise undefined. */
+  readonly ips: string[] | undefined
+  /** The Host header (port included, as Fastify 3); X-Forwarded-Host from a trusted proxy. */
+  readonly hostname: string | undefined
+  readonly protocol: 'http' | 'https'
+  readonly is404: boolean
 }
 
 /**
@@ -103,6 +117,21 @@ export interface Reply {
   type(contentType: string): this
   serializer(fn: (data: unknown) => string): this
   send(payload?: unknown): this
+  /** The scope of the route being served (Fastify's `reply.server`). */
+  readonly server: Scope
+  /** Fastify 3's `reply.context.config`: the route's `config`. */
+  readonly context: { readonly config: Record<string, unknown> }
+  readonly log: Logger
+  getHeaders(): Record<string, string | number | readonly string[]>
+  /** `redirect(url, code = 302)`; Fastify 3's `redirect(code, url)` is read too. */
+  redirect(url: string, code?: number): this
+  redirect(code: number, url: string): this
+  /** Takes the response over: write to `reply.raw` yourself; the framework writes nothing more. */
+  hijack(): this
+  /** Answers with the not-found handler covering this URL, keeping the headers set so far. */
+  callNotFound(): void
+  /** The payload as the route's response schema for the current status would serialize it. */
+  serialize(payload: unknown): string
   [decorator: string]: unknown
 }
 
@@ -117,6 +146,10 @@ export interface Logger {
   warn(obj: unknown, msg?: string): void
   error(obj: unknown, msg?: string): void
   debug(obj: unknown, msg?: string): void
+  /** pino's other methods, called by plugins; the server fills in any a given logger lacks. */
+  trace?(obj: unknown, msg?: string): void
+  fatal?(obj: unknown, msg?: string): void
+  child?(bindings: Record<string, unknown>): Logger
 }
 
 export type DoneFn = (error?: Error | null) => void
@@ -126,6 +159,11 @@ export type PayloadHook = (this: Scope, request: Request, reply: Reply, payload:
 export type ErrorHook = (this: Scope, request: Request, reply: Reply, error: Error, done?: DoneFn) => unknown
 export type ErrorHandler = (this: Scope, error: Error & Record<string, unknown>, request: Request, reply: Reply) => unknown
 export type NotFoundHandler = Handler
+/** Fastify's `setNotFoundHandler(options, handler)`: route-level hooks of the not-found route. */
+export interface NotFoundOptions {
+  preValidation?: RequestHook | RequestHook[]
+  preHandler?: RequestHook | RequestHook[]
+}
 
 /**
  * What a handler of a route with schema `S` may return: anything when no response schema is
@@ -287,6 +325,12 @@ export interface ServerOptions {
    * 1 s) late.
    */
   handlerTimeout?: number
+  /**
+   * Which proxies to believe for request.ip/ips/hostname/protocol (X-Forwarded-*), as Fastify:
+   * true (all), a hop count, addresses/subnets (`'127.0.0.1,10.0.0.0/8'` or a list), or a
+   * function `(address, hop) => boolean`. Default false: the socket's peer is the client.
+   */
+  trustProxy?: boolean | number | string | readonly string[] | ((address: string, hop: number) => boolean)
 }
 
 /**
@@ -337,12 +381,24 @@ export interface Scope {
   addHook(name: 'onReady', fn: OnReadyHook): this
   addHook(name: 'onClose', fn: OnCloseHook): this
 
-  decorate(name: string, value: unknown): this
-  decorateRequest<K extends string>(name: K, value: RequestDecorationValue<K>): this
-  decorateReply(name: string, value: unknown): this
-  hasDecorator(name: string): boolean
-  hasRequestDecorator(name: string): boolean
-  hasReplyDecorator(name: string): boolean
+  /** `dependencies`: decorators of the same kind that must already be visible (Fastify's third argument). */
+  decorate(name: string | symbol, value: unknown, dependencies?: readonly (string | symbol)[]): this
+  decorateRequest<K extends string | symbol>(name: K, value: K extends string ? RequestDecorationValue<K> : unknown, dependencies?: readonly (string | symbol)[]): this
+  decorateReply(name: string | symbol, value: unknown, dependencies?: readonly (string | symbol)[]): this
+  hasDecorator(name: string | symbol): boolean
+  hasRequestDecorator(name: string | symbol): boolean
+  hasReplyDecorator(name: string | symbol): boolean
+
+  /** The Fastify plugin API line Enclave offers ('5.0.0'): what plugin-meta `fastify` ranges are checked against. */
+  readonly version: string
+  /** This scope's plugin name (plugin-meta name, display name or function name); undefined at the root. */
+  readonly pluginName: string | undefined
+  /** The server options as given, frozen, with resolved limits (Fastify's `initialConfig`). */
+  readonly initialConfig: Readonly<Record<string, unknown>>
+  /** True when a plugin of that (plugin-meta or display) name is registered here or in an ancestor. */
+  hasPlugin(name: string): boolean
+  /** Runs `fn` once the plugins registered so far have loaded (avvio's after()). */
+  after(fn?: (error: Error | null, done?: DoneFn) => unknown): this
 
   addSchema(schema: SharedSchema): this
   getSchemas(): Record<string, SharedSchema>
@@ -355,12 +411,15 @@ export interface Scope {
 
   setErrorHandler(fn: ErrorHandler): this
   setNotFoundHandler(fn: NotFoundHandler): this
+  setNotFoundHandler(options: NotFoundOptions, fn: NotFoundHandler): this
   addContentTypeParser(contentType: string | string[], options: ContentTypeParserOptions, parser: ContentTypeParserFn): this
   addContentTypeParser(contentType: string | string[], parser: ContentTypeParserFn): this
   hasContentTypeParser(contentType: string): boolean
 
   /** Boots once. `compileAll: true` also compiles every lazily compiled route, throwing the boot errors an eager boot would. */
   ready(options?: ReadyOptions): Promise<this>
+  /** Fastify's callback form. */
+  ready(callback: (error: Error | null) => void): this
   /** What compiling route schemas cost: the slowest routes and scopes (modules), ms and generated code size. */
   bootProfile(options?: { top?: number }): BootProfile
   listen(port?: number, host?: string): Promise<string>

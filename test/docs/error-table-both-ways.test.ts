@@ -37,10 +37,10 @@ describe('errors: the code table, both ways (issue 11)', () => {
     expect(unknown).to.deep.equal([])
   })
 
-  it('runtime, schema and plugin errors are built from their tables: no coded error is constructed by hand', () => {
+  it('runtime, schema, module, plugin and cluster errors are built from their tables: no coded error is constructed by hand', () => {
     // The factories (errors/define-errors.ts) are the only constructors; throw sites pass arguments.
     const allowed = new Set([join('src', 'runtime', 'errors', 'define-errors.ts'), join('src', 'runtime', 'errors', 'framework-error.ts')])
-    const areas = [join('src', 'runtime'), join('src', 'plugins')]
+    const areas = [join('src', 'runtime'), join('src', 'plugins'), join('src', 'modules'), join('src', 'cluster')]
     const byHand: string[] = []
     for (const area of areas) {
       for (const file of sourceFiles(join(root, area))) {
@@ -49,6 +49,13 @@ describe('errors: the code table, both ways (issue 11)', () => {
         if (/new FrameworkError\(/.test(readFileSync(file, 'utf8'))) byHand.push(rel)
       }
     }
+    expect(byHand).to.deep.equal([])
+  })
+
+  it('decorator errors are built from their table: DeclarationError is constructed only by declarationError()', () => {
+    const byHand = sourceFiles(join(root, 'src', 'decorators'))
+      .filter((file) => !file.endsWith('declaration-error.ts') && /new DeclarationError\(/.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(root, file))
     expect(byHand).to.deep.equal([])
   })
 })

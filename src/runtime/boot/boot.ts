@@ -8,6 +8,7 @@ import { compileServer } from './compile'
 import { allScopes } from './all-scopes'
 import { callLifecycleHook } from './lifecycle-hook'
 import type { BootContext } from './boot-context'
+import { checkPluginMeta, readPluginMeta } from '../shared/plugin-meta'
 
 /**
  * Boot, in order: run the plugins (each registration in the order users read it), close
@@ -24,23 +25,36 @@ export async function bootServer(boot: BootContext): Promise<void> {
   }
 }
 
-async function loadChildren(boot: BootContext, node: PluginNode): Promise<void> {
+/**
+ * Loads the registrations of `node` that have not started yet, in order. Also what an awaited
+ * register() or scope runs (avvio's incremental loading): a node loads once, whoever asks.
+ */
+export async function loadChildren(boot: BootContext, node: PluginNode): Promise<void> {
   // Indexed loop: a plugin may register more plugins on an already-loaded scope while we iterate.
-  for (let i = 0; i < node.children.length; i++) await loadPlugin(boot, node.children[i])
+  for (let i = 0; i < node.children.length; i++) {
+    const child = node.children[i]
+    if (child.loading === undefined) child.loading = loadPlugin(boot, child)
+    await child.loading
+  }
 }
 
 async function loadPlugin(boot: BootContext, node: PluginNode): Promise<void> {
   const owner = node.owner as ScopeImpl
   const plugin = node.plugin as Function
+  const meta = readPluginMeta(liftedTarget(plugin))
+  checkPluginMeta(meta, owner)
+  if (meta.registeredName !== null) owner.pluginNames.push(meta.registeredName)
   let scope = owner
-  if (isLifted(plugin)) {
+  // fastify-plugin's skip-override is Fastify's spelling of lift(): the plugin runs in the
+  // registering scope. A plugin wrapped by fastify-plugin keeps Fastify's prefix rule
+  // (registration-prefix.ts): `prefix` is its own option (@fastify/static's documented one).
+  if (isLifted(plugin) || meta.skipOverride) {
     const own = liftedRoutePrefix(plugin, node.options)
     const prefix = own === null ? owner.prefix : joinPrefix(owner.prefix, own)
     if (prefix !== owner.prefix) scope = prefixedView(owner, prefix)
   } else {
-    const target = liftedTarget(plugin)
     const prefix = typeof node.options.prefix === 'string' ? joinPrefix(owner.prefix, node.options.prefix) : owner.prefix
-    scope = owner.createChild(target.name === '' ? 'anonymous' : target.name, prefix)
+    scope = owner.createChild(meta.name, prefix)
     for (let s: ScopeImpl | null = owner; s !== null; s = s.parent) {
       for (const hook of s.hooks.own('onRegister')) hook.fn.call(hook.scope, scope, node.options)
     }

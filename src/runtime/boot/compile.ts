@@ -9,7 +9,7 @@ import { defaultNotFoundHandler, badUrlHandler, methodNotAllowedHandler } from '
 import type { RouteDefinition } from '../declare/route-declaration'
 import type { BootContext } from './boot-context'
 import type { ScopeImpl } from '../declare/scope'
-import type { Handler, RouteOptions } from '../types'
+import type { Handler, NotFoundOptions, RouteOptions } from '../types'
 
 const routeHookNames = ['onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization', 'onSend', 'onResponse', 'onError', 'onRequestAbort'] as const
 
@@ -77,6 +77,21 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): (method: st
     errorHandlers,
     config: options.config ?? {},
     hasParams: def.url.includes(':') || def.url.includes('*'),
+    routeOptions: routeOptionsView(def, method, boot.serve.limits.bodyLimit),
+  })
+}
+
+/** Fastify's request.routeOptions: the declared options, with the full url and this method. */
+function routeOptionsView(def: RouteDefinition, method: string, serverBodyLimit: number): Readonly<Record<string, unknown>> {
+  const { options } = def
+  return Object.freeze({
+    ...options,
+    method,
+    url: def.url,
+    config: options.config ?? {},
+    schema: options.schema,
+    bodyLimit: options.bodyLimit ?? serverBodyLimit,
+    attachValidation: options.attachValidation === true,
   })
 }
 
@@ -113,9 +128,9 @@ function compileNotFound(boot: BootContext): void {
   }
   const entries = [...byPrefix.entries()].filter(([prefix]) => prefix !== '')
     .sort((a, b) => b[0].length - a[0].length)
-    .map(([prefix, scope]) => ({ prefix, route: systemRoute(boot, scope, scope.notFoundHandler as Handler) }))
+    .map(([prefix, scope]) => ({ prefix, route: systemRoute(boot, scope, scope.notFoundHandler as Handler, scope.notFoundOptions) }))
   const root = boot.rootScope
-  entries.push({ prefix: '', route: systemRoute(boot, root, root.notFoundHandler ?? defaultNotFoundHandler) })
+  entries.push({ prefix: '', route: systemRoute(boot, root, root.notFoundHandler ?? defaultNotFoundHandler, root.notFoundHandler === null ? {} : root.notFoundOptions) })
   boot.serve.fallbacks = {
     notFound: entries,
     badUrl: systemRoute(boot, root, badUrlHandler),
@@ -123,12 +138,13 @@ function compileNotFound(boot: BootContext): void {
   }
 }
 
-function systemRoute(boot: BootContext, scope: ScopeImpl, handler: Handler): CompiledRoute {
+function systemRoute(boot: BootContext, scope: ScopeImpl, handler: Handler, own: NotFoundOptions = {}): CompiledRoute {
   const resolution = resolveScope(boot, scope)
   return new CompiledRoute({
     method: '*', path: null, scope, serve: boot.serve, handler, Request: resolution.Request, Reply: resolution.Reply,
-    hooks: routeHooks(scope, { method: '*', url: scope.prefix, handler }, resolution.hooks),
+    hooks: routeHooks(scope, { method: '*', url: scope.prefix, handler, preValidation: own.preValidation, preHandler: own.preHandler }, resolution.hooks),
     schemas: null, lazy: null, schemaErrorFormatter: resolution.schemaErrorFormatter, attachValidation: false,
     parsers: resolution.parsers, bodyLimit: null, errorHandlers: resolution.errorHandlers, config: {}, hasParams: false,
+    routeOptions: Object.freeze({ method: undefined, url: undefined, config: {}, schema: undefined, bodyLimit: boot.serve.limits.bodyLimit }),
   })
 }

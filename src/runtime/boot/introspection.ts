@@ -40,7 +40,7 @@ function originOf(scope: ScopeImpl, key: unknown): string {
 }
 
 function ownDecorators(scope: ScopeImpl, target: DecoratorTarget): Declared[] {
-  return [...scope.decorations[target].values()].map((d) => ({ name: d.name, scope: scope.path, origin: originOf(scope, d) }))
+  return [...scope.decorations[target].values()].map((d) => ({ name: String(d.name), scope: scope.path, origin: originOf(scope, d) }))
 }
 
 function declaredFunction(scope: ScopeImpl, fn: Function | null, slot: string): FunctionInspection | null {

@@ -1,4 +1,5 @@
 import type { PluginOptions } from '../types'
+import { liftedTarget } from '../declare/lift'
 
 /**
  * The prefix a registration puts a lifted plugin's routes under, or null when it applies none.
@@ -6,10 +7,12 @@ import type { PluginOptions } from '../types'
  * routes (and child plugins) the lifted plugin declares, as a lifted module's prefix does;
  * its hooks, decorators and the rest still land in the registering scope.
  *
- * SEAM: a plugin wrapped by `fastify-plugin` (it carries `Symbol.for('plugin-meta')`) keeps
- * Fastify's rule instead: `prefix` is that plugin's own option and is not applied. Return null
- * for it here; nothing else needs to change.
+ * A plugin wrapped by `fastify-plugin` (it carries `Symbol.for('plugin-meta')`), or one that
+ * sets `Symbol.for('skip-override')` itself, keeps Fastify's rule instead: `prefix` is that
+ * plugin's own option and is not applied (@fastify/static's documented `prefix` relies on it).
  */
-export function liftedRoutePrefix(_plugin: Function, options: PluginOptions): string | null {
+export function liftedRoutePrefix(plugin: Function, options: PluginOptions): string | null {
+  const target = liftedTarget(plugin) as unknown as Record<symbol, unknown>
+  if (target[Symbol.for('plugin-meta')] !== undefined || target[Symbol.for('skip-override')] === true) return null
   return typeof options.prefix === 'string' ? options.prefix : null
 }

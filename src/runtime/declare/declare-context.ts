@@ -2,7 +2,7 @@ import type { Server } from 'node:http'
 import type { BodyParser } from '../shared/body-parser'
 import type { InjectOptions, InjectResponse, ListenOptions, Logger, ReadyOptions } from '../types'
 import type { BootProfile } from '../shared/boot-profile'
-import { PluginTree } from './plugin-tree'
+import { PluginTree, type PluginNode } from './plugin-tree'
 import type { RouteDefinition } from './route-declaration'
 import type { InspectView } from '../shared/introspection'
 
@@ -21,6 +21,8 @@ export interface ServerFacade {
   inject(options: InjectOptions | string): Promise<InjectResponse>
   /** The booted server's introspection (printRoutes, printTree, explain, openapi); throws before boot. */
   introspect(): InspectView
+  /** Loads what `node` has registered and not loaded yet: an awaited register() or scope (avvio's incremental loading). */
+  loadPending(node: PluginNode): Promise<void>
 }
 
 export interface DeclareContextInit {
@@ -31,6 +33,8 @@ export interface DeclareContextInit {
   /** Names a request/reply decorator may not take: the request's and reply's own members. */
   readonly reservedNames: { readonly request: ReadonlySet<string>; readonly reply: ReadonlySet<string> }
   readonly facade: ServerFacade
+  /** The server options as given, with resolved limits: Fastify's `initialConfig`. */
+  readonly initialConfig: Readonly<Record<string, unknown>>
 }
 
 /**
@@ -44,6 +48,9 @@ export class DeclareContext {
   readonly defaultParsers: ReadonlyMap<string, BodyParser>
   readonly reservedNames: DeclareContextInit['reservedNames']
   readonly facade: ServerFacade
+  readonly initialConfig: Readonly<Record<string, unknown>>
+  /** Set for the moment an awaited scope resolves with itself (scope.ts `then`). */
+  resolvingScope = false
   readonly plugins = new PluginTree()
   readonly routes: RouteDefinition[] = []
   /** Set when compilation starts: from then on every declaration throws ENC_ERR_SCOPE_BOOTED. */
@@ -55,5 +62,6 @@ export class DeclareContext {
     this.defaultParsers = init.defaultParsers
     this.reservedNames = init.reservedNames
     this.facade = init.facade
+    this.initialConfig = init.initialConfig
   }
 }

@@ -6,9 +6,9 @@ import { runtimeError } from '../errors/runtime-codes'
  * `accessor` is a getter/setter pair on the prototype, `factory` runs once per request object.
  */
 export type Decoration =
-  | { readonly name: string; readonly kind: 'value'; readonly value: unknown }
-  | { readonly name: string; readonly kind: 'accessor'; readonly get: (this: any) => unknown; readonly set?: (this: any, v: unknown) => void }
-  | { readonly name: string; readonly kind: 'factory'; readonly factory: (target: any) => unknown }
+  | { readonly name: string | symbol; readonly kind: 'value'; readonly value: unknown }
+  | { readonly name: string | symbol; readonly kind: 'accessor'; readonly get: (this: any) => unknown; readonly set?: (this: any, v: unknown) => void }
+  | { readonly name: string | symbol; readonly kind: 'factory'; readonly factory: (target: any) => unknown }
 
 export type DecoratorTarget = 'request' | 'reply' | 'instance'
 
@@ -17,7 +17,7 @@ export type DecoratorTarget = 'request' | 'reply' | 'instance'
  * refused for request and reply decorators: it would be one object shared by every request, a
  * classic source of data leaking between users. `{ getter }` and `{ factory }` are the ways out.
  */
-export function toDecoration(target: DecoratorTarget, name: string, value: unknown, where: string): Decoration {
+export function toDecoration(target: DecoratorTarget, name: string | symbol, value: unknown, where: string): Decoration {
   if (isPlainObject(value)) {
     const keys = Object.keys(value)
     if (typeof value.factory === 'function' && keys.length === 1) {
@@ -35,8 +35,8 @@ export function toDecoration(target: DecoratorTarget, name: string, value: unkno
   return { name, kind: 'value', value }
 }
 
-function refuse(target: DecoratorTarget, name: string, where: string, why: string): FrameworkError {
-  return runtimeError('ENC_ERR_DEC_REFERENCE_TYPE', { call: `decorate${target === 'instance' ? '' : target === 'request' ? 'Request' : 'Reply'}('${name}')`, path: where, why })
+function refuse(target: DecoratorTarget, name: string | symbol, where: string, why: string): FrameworkError {
+  return runtimeError('ENC_ERR_DEC_REFERENCE_TYPE', { call: `decorate${target === 'instance' ? '' : target === 'request' ? 'Request' : 'Reply'}('${String(name)}')`, path: where, why })
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -69,7 +69,7 @@ export function decorateClass<C extends Constructor>(base: C, decorations: reado
     : class extends base {
       constructor(...args: any[]) {
         super(...args)
-        for (const d of factories) (this as Record<string, unknown>)[d.name] = d.factory(this)
+        for (const d of factories) (this as Record<string | symbol, unknown>)[d.name] = d.factory(this)
       }
     }
   for (const decoration of decorations) applyDecoration(Decorated.prototype, decoration)

@@ -1,4 +1,5 @@
 import { runtimeError } from '../errors/runtime-codes'
+import { isThenable } from '../shared/thenable'
 
 /** One registration waiting to run: avvio's model, a tree in registration order. */
 export interface PluginNode {
@@ -12,6 +13,8 @@ export interface PluginNode {
   readonly children: PluginNode[]
   /** The module this registration declares, set by `scope.annotate({ module })`: the origin of what it declares. */
   label: string | null
+  /** Set when the plugin starts loading: loaded once, whether by ready() or an awaited register(). */
+  loading?: Promise<void>
 }
 
 /**
@@ -28,9 +31,30 @@ export class PluginTree {
    * users read in their code.
    */
   enqueue(owner: { readonly path: string }, plugin: unknown, options: Record<string, unknown>): void {
+    // `register(import('x'))` and an ES module namespace: Fastify takes the default export.
+    if (isThenable(plugin)) {
+      const pending = plugin
+      const deferred = async function deferredImport(this: unknown, ...args: unknown[]): Promise<unknown> {
+        const loaded = moduleDefault(await pending)
+        if (typeof loaded !== 'function') throw invalidPlugin(owner, loaded)
+        return loaded.apply(this, args)
+      }
+      this.current.children.push({ plugin: deferred, options, owner, children: [], label: null })
+      return
+    }
+    plugin = moduleDefault(plugin)
     if (typeof plugin !== 'function') {
       throw runtimeError('ENC_ERR_PLUGIN_INVALID', { path: owner.path, got: plugin === null ? 'null' : typeof plugin })
     }
     this.current.children.push({ plugin, options, owner, children: [], label: null })
   }
+}
+
+function moduleDefault(value: unknown): unknown {
+  if (value !== null && typeof value === 'object' && typeof (value as { default?: unknown }).default === 'function') return (value as { default: unknown }).default
+  return value
+}
+
+function invalidPlugin(owner: { readonly path: string }, plugin: unknown): Error {
+  return runtimeError('ENC_ERR_PLUGIN_INVALID', { path: owner.path, got: plugin === null ? 'null' : typeof plugin })
 }

@@ -9,9 +9,12 @@ import { checkSchemaCompilation, type SchemaCompilation } from '../shared/schema
 import type { BootProfile } from '../shared/boot-profile'
 import type { DeclareContext } from './declare-context'
 import { declareRoute, shortcut } from './route-declaration'
+import { fastifyApiVersion } from '../shared/plugin-meta'
+import { lift } from './lift'
+import { installUnsupportedApis } from './unsupported-api'
 import type {
   ContentTypeParserFn, ContentTypeParserOptions, ErrorHandler, Handler, HookName, InjectOptions, InjectResponse,
-  ListenOptions, Logger, NotFoundHandler, ReadyOptions, PluginFunction, PluginOptions, RouteOptions, RouteShorthandOptions, Scope,
+  ListenOptions, Logger, NotFoundHandler, NotFoundOptions, ReadyOptions, PluginFunction, PluginOptions, RouteOptions, RouteShorthandOptions, Scope,
 } from '../types'
 import type { JsonSchema, SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../schemas/types'
 import type { Inspection, ModuleInspection, RouteInspection, ScopeAnnotation, ScopeInspection } from '../shared/introspection'
@@ -33,8 +36,10 @@ export class ScopeImpl implements Scope {
   readonly path: string
   readonly prefix: string
   readonly children: ScopeImpl[] = []
+  /** Names of the plugins registered here (plugin-meta name or display name), for hasPlugin(). */
+  readonly pluginNames: string[] = []
   readonly hooks = new HookStore()
-  readonly decorations: Record<DecoratorTarget, Map<string, Decoration>> = { request: new Map(), reply: new Map(), instance: new Map() }
+  readonly decorations: Record<DecoratorTarget, Map<string | symbol, Decoration>> = { request: new Map(), reply: new Map(), instance: new Map() }
   readonly schemas: SchemaStore
   readonly parsers = new Map<string, BodyParser>()
   validatorCompiler: ValidatorCompiler | null = null
@@ -51,6 +56,8 @@ export class ScopeImpl implements Scope {
   readonly modules: ModuleInspection[] = []
   /** What this scope's error handler declares it answers (scope.annotate({ errorResponses })). */
   errorResponses: Readonly<Record<string, JsonSchema>> | null = null
+  /** The route-level hooks given with setNotFoundHandler(options, handler). */
+  notFoundOptions: NotFoundOptions = {}
 
   constructor(init: { context: DeclareContext; parent: ScopeImpl | null; name: string; prefix: string }) {
     this.context = init.context
@@ -68,7 +75,68 @@ export class ScopeImpl implements Scope {
   }
 
   createChild(name: string, prefix: string): ScopeImpl {
-    return new ScopeImpl({ context: this.context, parent: this, name, prefix })
+    const child = new ScopeImpl({ context: this.context, parent: this, name, prefix })
+    // A Fastify child instance inherits, by prototype, whatever plugins stored on its parent
+    // (@fastify/middie keeps its middleware list under a symbol and reads it in onRegister).
+    // Scopes are separate objects: copy those foreign properties, as they are now.
+    for (const key of Reflect.ownKeys(this)) {
+      if (Object.prototype.hasOwnProperty.call(child, key)) continue
+      Object.defineProperty(child, key, Object.getOwnPropertyDescriptor(this, key) as PropertyDescriptor)
+    }
+    return child
+  }
+
+  /** The Fastify plugin API line Enclave offers (shared/plugin-meta.ts; docs/plugins.md). */
+  get version(): string { return fastifyApiVersion }
+  /** The plugin's plugin-meta name, display name or function name; undefined at the root (no plugin), as Fastify. */
+  get pluginName(): string | undefined { return this.parent === null ? undefined : this.name }
+  /** The server options as given, frozen, with the limits resolved (Fastify's `initialConfig`). */
+  get initialConfig(): Readonly<Record<string, unknown>> { return this.context.initialConfig }
+
+  /** True when a plugin with this plugin-meta (or display) name was registered here or in an ancestor. */
+  hasPlugin(name: string): boolean {
+    for (let scope: ScopeImpl | null = this; scope !== null; scope = scope.parent) if (scope.pluginNames.includes(name)) return true
+    return false
+  }
+
+  /**
+   * Awaiting a scope before boot loads everything registered so far (avvio's incremental
+   * loading): `await scope.register(plugin)` returns once the plugin and its own registrations
+   * ran, so the next line sees its decorators and its onRoute hooks. After boot a scope is not
+   * thenable, so returning it from an async function is harmless.
+   */
+  get then(): ((resolve: (value: unknown) => void, reject: (error: unknown) => void) => void) | undefined {
+    const context = this.context
+    if (context.booted || context.resolvingScope) return undefined
+    const node = context.plugins.current
+    return (resolve, reject) => {
+      context.facade.loadPending(node).then(() => {
+        // Resolving with the scope itself reads `then` again: answer undefined this once.
+        context.resolvingScope = true
+        try { resolve(this) } finally { context.resolvingScope = false }
+      }, reject)
+    }
+  }
+
+  /**
+   * Runs `fn` once the plugins registered so far in this plugin have loaded (avvio's after()).
+   * Without `fn`, `await scope.after()` does the same as awaiting the scope.
+   */
+  after(fn?: (error: Error | null, done?: (error?: Error | null) => void) => unknown): this {
+    this.assertDeclarable('after()')
+    if (fn === undefined) return this
+    if (typeof fn !== 'function') throw runtimeError('ENC_ERR_PLUGIN_INVALID', { path: this.path, got: typeof fn })
+    const step = fn.length >= 2
+      ? (_scope: unknown, _options: unknown, done: (error?: Error | null) => void) => fn(null, done)
+      : async () => { await fn(null) }
+    Object.defineProperty(step, 'name', { value: 'after' })
+    const origin = this.currentOrigin()
+    const siblings = this.context.plugins.current.children
+    this.context.plugins.enqueue(this, lift(step as never), {})
+    // What an after() callback declares belongs to whoever called after() (a module's routes are
+    // declared this way), not to a plugin named "after".
+    siblings[siblings.length - 1].label = origin
+    return this
   }
 
   get server(): Server { return this.context.server }
@@ -109,25 +177,37 @@ export class ScopeImpl implements Scope {
     return this
   }
 
-  decorate(name: string, value: unknown): this { return this.#decorate('instance', name, value) }
-  decorateRequest(name: string, value: unknown): this { return this.#decorate('request', name, value) }
-  decorateReply(name: string, value: unknown): this { return this.#decorate('reply', name, value) }
-  hasDecorator(name: string): boolean { return this.#findDecoration('instance', name) !== undefined }
-  hasRequestDecorator(name: string): boolean { return this.#findDecoration('request', name) !== undefined }
-  hasReplyDecorator(name: string): boolean { return this.#findDecoration('reply', name) !== undefined }
+  decorate(name: string | symbol, value: unknown, dependencies?: readonly (string | symbol)[]): this { return this.#decorate('instance', name, value, dependencies) }
+  decorateRequest(name: string | symbol, value: unknown, dependencies?: readonly (string | symbol)[]): this { return this.#decorate('request', name, value, dependencies) }
+  decorateReply(name: string | symbol, value: unknown, dependencies?: readonly (string | symbol)[]): this { return this.#decorate('reply', name, value, dependencies) }
+  hasDecorator(name: string | symbol): boolean { return this.#findDecoration('instance', name) !== undefined }
+  hasRequestDecorator(name: string | symbol): boolean { return this.#findDecoration('request', name) !== undefined }
+  hasReplyDecorator(name: string | symbol): boolean { return this.#findDecoration('reply', name) !== undefined }
 
-  #decorate(target: DecoratorTarget, name: string, value: unknown): this {
+  #decorate(target: DecoratorTarget, name: string | symbol, value: unknown, dependencies: readonly (string | symbol)[] | undefined): this {
     const method = target === 'instance' ? 'decorate' : target === 'request' ? 'decorateRequest' : 'decorateReply'
-    this.assertDeclarable(`${method}('${name}')`)
+    this.assertDeclarable(`${method}('${String(name)}')`)
+    if (dependencies !== undefined) {
+      const missing = (Array.isArray(dependencies) ? dependencies : []).filter((d) => this.#findDecoration(target, d) === undefined)
+      if (!Array.isArray(dependencies) || missing.length > 0) {
+        throw runtimeError('ENC_ERR_DEC_MISSING_DEPENDENCY', { call: `${method}('${String(name)}')`, path: this.path, missing: missing.map(String) })
+      }
+    }
     const reserved = target === 'instance' ? null : this.context.reservedNames[target]
-    if (typeof name !== 'string' || name === '' || (reserved !== null ? reserved.has(name) : name in ScopeImpl.prototype || name in this)) {
+    if ((typeof name !== 'string' && typeof name !== 'symbol') || name === '' || (reserved !== null ? reserved.has(name as string) : name in ScopeImpl.prototype || name in this)) {
       const owner = target === 'instance' ? this.#findDecoration('instance', name) : undefined
       if (owner === undefined) {
         throw runtimeError('ENC_ERR_DEC_RESERVED', { call: `${method}('${String(name)}')`, path: this.path, target: target === 'instance' ? 'scope' : target })
       }
     }
-    if (this.#findDecoration(target, name) !== undefined) {
-      throw runtimeError('ENC_ERR_DEC_ALREADY_PRESENT', { call: `${method}('${name}')`, path: this.path })
+    const existing = this.#findDecoration(target, name)
+    // A plugin's onRegister hook may give each child scope the very function its parent has
+    // (@fastify/middie does with `use`): Fastify lets a child shadow an instance decorator,
+    // Enclave refuses a different value but takes the same function as a no-op.
+    if (existing !== undefined && target === 'instance' && typeof value === 'function' && !this.decorations.instance.has(name) &&
+      existing.kind === 'value' && existing.value === value) return this
+    if (existing !== undefined) {
+      throw runtimeError('ENC_ERR_DEC_ALREADY_PRESENT', { call: `${method}('${String(name)}')`, path: this.path })
     }
     const decoration = toDecoration(target, name, value, this.path)
     this.decorations[target].set(name, decoration)
@@ -141,7 +221,7 @@ export class ScopeImpl implements Scope {
     for (const child of this.children) if (!child.decorations.instance.has(decoration.name)) child.#pushDown(decoration)
   }
 
-  #findDecoration(target: DecoratorTarget, name: string): Decoration | undefined {
+  #findDecoration(target: DecoratorTarget, name: string | symbol): Decoration | undefined {
     for (let scope: ScopeImpl | null = this; scope !== null; scope = scope.parent) {
       const found = scope.decorations[target].get(name)
       if (found !== undefined) return found
@@ -174,14 +254,22 @@ export class ScopeImpl implements Scope {
     return this
   }
   setErrorHandler(fn: ErrorHandler): this { this.#setFunction('setErrorHandler', fn); this.errorHandler = fn; return this }
-  setNotFoundHandler(fn: NotFoundHandler): this {
+  /** Fastify's `setNotFoundHandler(handler)` or `setNotFoundHandler({ preValidation, preHandler }, handler)`. */
+  setNotFoundHandler(a: NotFoundHandler | NotFoundOptions, b?: NotFoundHandler): this {
+    const options = typeof a === 'function' ? {} : a ?? {}
+    const fn = typeof a === 'function' ? a : b as NotFoundHandler
     this.#setFunction('setNotFoundHandler', fn)
+    for (const name of ['preValidation', 'preHandler'] as const) {
+      const hooks = options[name]
+      for (const hook of hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]) assertHook(name, hook, this.path)
+    }
     // Unknown URLs are attributed to a scope by prefix only. With its parent's prefix this scope
     // would answer the parent's unknown URLs too, which an ancestor must never see (spec §3.3.3).
     if (this.parent !== null && this.prefix === this.parent.prefix) {
       throw runtimeError('ENC_ERR_NOT_FOUND_NO_PREFIX', { path: this.path, prefix: this.prefix })
     }
     this.notFoundHandler = fn
+    this.notFoundOptions = { preValidation: options.preValidation, preHandler: options.preHandler }
     return this
   }
 
@@ -247,7 +335,8 @@ export class ScopeImpl implements Scope {
       if (this.#parserOwner(type) !== null) {
         throw runtimeError('ENC_ERR_CTP_ALREADY_PRESENT', { type, path: this.path })
       }
-      this.parsers.set(type, { fn, parseAs: options.parseAs ?? 'string', bodyLimit: options.bodyLimit ?? null })
+      const style = fn.length < 3 ? undefined : options.parseAs === undefined ? 'stream' : 'callback'
+      this.parsers.set(type, { fn, parseAs: options.parseAs ?? 'string', bodyLimit: options.bodyLimit ?? null, style })
     }
     return this
   }
@@ -262,9 +351,19 @@ export class ScopeImpl implements Scope {
     return null
   }
 
-  ready(options?: ReadyOptions): Promise<this> { return this.context.facade.ready(options).then(() => this) }
+  ready(options?: ReadyOptions): Promise<this>
+  ready(callback: (error: Error | null) => void): this
+  ready(arg?: ReadyOptions | ((error: Error | null) => void)): Promise<this> | this {
+    // Fastify's ready(cb) form; a callback takes no options (compileAll is a promise-form option).
+    const booted = this.context.facade.ready(typeof arg === 'function' ? undefined : arg)
+    if (typeof arg !== 'function') return booted.then(() => this) as Promise<this>
+    booted.then(() => arg(null), (error: Error) => arg(error))
+    return this
+  }
   bootProfile(options: { top?: number } = {}): BootProfile { return this.context.facade.bootProfile(options.top ?? 10) }
   listen(a?: number | ListenOptions, host?: string): Promise<string> { return this.context.facade.listen(a, host) }
   close(): Promise<void> { return this.context.facade.close() }
   inject(options: InjectOptions | string): Promise<InjectResponse> { return this.context.facade.inject(options) }
 }
+
+installUnsupportedApis(ScopeImpl.prototype)

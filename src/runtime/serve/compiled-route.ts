@@ -33,6 +33,8 @@ export interface CompiledRouteInit {
   errorHandlers: readonly ErrorHandlerEntry[]
   config: Record<string, unknown>
   hasParams: boolean
+  /** What `request.routeOptions` shows: the declared options (url, method, config, schema, ...). */
+  routeOptions: Readonly<Record<string, unknown>>
 }
 
 /**
@@ -77,6 +79,7 @@ export class CompiledRoute {
   readonly errorHandlers: readonly ErrorHandlerEntry[]
   readonly config: Record<string, unknown>
   readonly hasParams: boolean
+  readonly routeOptions: Readonly<Record<string, unknown>>
   /** True when onResponse or onRequestAbort hooks exist, so the pipeline watches the socket. */
   readonly observesEnd: boolean
 
@@ -108,6 +111,7 @@ export class CompiledRoute {
     this.errorHandlers = init.errorHandlers
     this.config = init.config
     this.hasParams = init.hasParams
+    this.routeOptions = init.routeOptions
     this.observesEnd = this.onResponse !== null || this.onRequestAbort !== null
   }
 

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { hasBody, parseBody } from './body/read-body'
 import type { CompiledRoute } from './compiled-route'
 import { runtimeError } from '../errors/runtime-codes'
-import { runObserverHooks, runRequestHooks } from './hook-runner'
+import { runObserverHooks, runPreParsingHooks, runRequestHooks } from './hook-runner'
 import { isThenable } from '../shared/thenable'
 import { answerWithoutReply, replyWithError } from './error-reply'
 import { logRequest } from './access-log'
@@ -42,7 +42,7 @@ export function handleRequest(ctx: ServeContext, raw: IncomingMessage, res: Serv
     // User code runs here too: genReqId and the { factory } decorators.
     const id = ctx.genReqId(raw)
     // A child logger per request only when logging is on with pino: the silent path allocates nothing.
-    request = new route.Request(raw, res, id, route.path, params, query, route.config, ctx.childLogs ? ctx.requestLog(id) : ctx.log)
+    request = new route.Request(raw, res, id, route.path, params, query, route, ctx.childLogs ? ctx.requestLog(id) : ctx.log)
     reply = new route.Reply(res, request, route)
   } catch (error) {
     answerWithoutReply(res, ctx.log, error)
@@ -55,6 +55,31 @@ export function handleRequest(ctx: ServeContext, raw: IncomingMessage, res: Serv
   if (route.lazy !== null && !compileOnFirstRequest(route, reply)) return
   if (route.onRequest !== null) runRequestHooks(route.onRequest, request, reply, limitsStage, replyWithError)
   else limitsStage(request, reply)
+}
+
+/**
+ * reply.callNotFound(): the not-found route covering the URL answers the same request, from its
+ * preHandler hooks on (Fastify's order), on fresh request/reply objects of that route's scope.
+ * Headers already set (by CORS, say) are kept.
+ */
+export function serveNotFound(from: ReplyImpl): void {
+  const ctx = from.route.serve
+  const route = ctx.notFoundRouteFor(from.request.url)
+  const old = from.request
+  let request: RequestImpl
+  let reply: ReplyImpl
+  try {
+    request = new route.Request(old.raw, old.response, old.id, null, {}, old.query, route, old.log)
+    reply = new route.Reply(from.raw, request, route)
+  } catch (error) {
+    answerWithoutReply(from.raw, ctx.log, error)
+    return
+  }
+  request.body = old.body
+  Object.assign(reply.headerMap, from.headerMap)
+  if (route.observesEnd) from.raw.once('close', () => onEnd(request, reply))
+  if (ctx.handlerDeadline !== null) startHandlerDeadline(reply)
+  preHandlerStage(request, reply)
 }
 
 /**
@@ -85,7 +110,7 @@ function paramTooLong(params: Record<string, unknown>, max: number): boolean {
 
 function preParsingStage(request: RequestImpl, reply: ReplyImpl): void {
   const route = reply.route
-  if (route.preParsing !== null) runRequestHooks(route.preParsing, request, reply, parsingStage, replyWithError)
+  if (route.preParsing !== null) runPreParsingHooks(route.preParsing, request, reply, parsingStage, replyWithError)
   else parsingStage(request, reply)
 }
 

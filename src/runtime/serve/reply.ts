@@ -6,6 +6,8 @@ import type { DeadlineList } from './deadlines'
 import { sendReply } from './send'
 import { memberNames } from './member-names'
 import { ReplyState, isOpen } from './reply-state'
+import { callNotFound, hijackReply, redirectReply, serializeForReply } from './reply-extras'
+import type { Logger } from '../types'
 
 export type HeaderValue = string | number | readonly string[]
 
@@ -109,6 +111,39 @@ export class ReplyImpl {
   send(payload?: unknown): this {
     sendReply(this, payload)
     return this
+  }
+
+  /** The scope of the route being served (Fastify's `reply.server`). */
+  get server(): unknown { return this.route.scope }
+  /** Fastify 3's `reply.context`: the route's `config`. */
+  get context(): { readonly config: Record<string, unknown> } { return { config: this.route.config } }
+  get routeOptions(): Readonly<Record<string, unknown>> { return this.route.routeOptions }
+  get log(): Logger { return this.request.log }
+
+  getHeaders(): Record<string, HeaderValue> {
+    return { ...this.headerMap }
+  }
+
+  /** `redirect(url, code?)` (Fastify 4+) or Fastify 3's `redirect(code, url)`; 302 by default. */
+  redirect(a: string | number, b?: string | number): this {
+    redirectReply(this, a, b)
+    return this
+  }
+
+  /** Takes the response over: the framework writes nothing more for this request (Fastify's hijack). */
+  hijack(): this {
+    hijackReply(this)
+    return this
+  }
+
+  /** Answers with the not-found handler that covers this URL, as if no route had matched. */
+  callNotFound(): void {
+    callNotFound(this)
+  }
+
+  /** The payload as the route's response schema for the current status (or JSON) would write it. */
+  serialize(payload: unknown): string {
+    return serializeForReply(this, payload)
   }
 }
 

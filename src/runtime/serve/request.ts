@@ -2,6 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { requestSignal } from './abort-signal'
 import { memberNames } from './member-names'
 import type { Logger, ValidationError } from '../types'
+import type { CompiledRoute } from './compiled-route'
+import { clientHostname, clientIp, clientIps, clientProtocol } from './trust-proxy'
 
 /**
  * The request object. Its shape is fixed (every field assigned in the constructor) so that V8
@@ -24,7 +26,8 @@ export class RequestImpl {
   headerValues: Record<string, unknown> | null
   validationError: ValidationError | null
   readonly log: Logger
-  readonly routeConfig: Record<string, unknown>
+  /** The compiled route being served (its options, config and scope). Internal: read `routeOptions`. */
+  readonly route: CompiledRoute
   /** True when the body went through a JSON parser: only JSON bodies are validated (spec §2.1). */
   bodyIsJson: boolean
   /** Set where the pipeline sees the client go (a failed body read, the end hooks). Internal: read `aborted`. */
@@ -33,10 +36,12 @@ export class RequestImpl {
   readonly response: ServerResponse
   /** Behind `signal`; null until the signal is first asked for (abort-signal.ts). Internal. */
   abortController: AbortController | null
+  /** The body stream when a preParsing hook replaced `raw` (a decompressor, say); null reads `raw`. Internal. */
+  payloadStream: NodeJS.ReadableStream | null
 
   // Positional on purpose: this runs once per request and an options object would be one more allocation.
   constructor(raw: IncomingMessage, response: ServerResponse, id: string, routePath: string | null, params: Record<string, unknown>,
-    query: Record<string, unknown>, routeConfig: Record<string, unknown>, log: Logger) {
+    query: Record<string, unknown>, route: CompiledRoute, log: Logger) {
     this.id = id
     this.raw = raw
     this.method = raw.method as string
@@ -48,12 +53,32 @@ export class RequestImpl {
     this.headerValues = null
     this.validationError = null
     this.log = log
-    this.routeConfig = routeConfig
+    this.route = route
     this.bodyIsJson = false
     this.abortSeen = false
     this.response = response
     this.abortController = null
+    this.payloadStream = null
   }
+
+  /** The route option `config` (an empty object when none was given). */
+  get routeConfig(): Record<string, unknown> { return this.route.config }
+  /** The scope of the route being served (Fastify's `request.server`): the same opaque `this` as its handler's. */
+  get server(): unknown { return this.route.scope }
+  /** Fastify's `request.routeOptions`: url, method, config, schema and the route's other options, frozen. */
+  get routeOptions(): Readonly<Record<string, unknown>> { return this.route.routeOptions }
+  /** Fastify 3's names for the declared path and method. */
+  get routerPath(): string | undefined { return this.route.path ?? undefined }
+  get routerMethod(): string { return this.route.method }
+  /** True when the not-found handler is serving this request. */
+  get is404(): boolean { return this.route.path === null }
+  get socket(): IncomingMessage['socket'] { return this.raw.socket }
+  /** The client address: the socket's peer, or with `trustProxy` the nearest untrusted X-Forwarded-For hop. */
+  get ip(): string | undefined { return clientIp(this.raw, this.route.serve.trust) }
+  get ips(): string[] | undefined { return clientIps(this.raw, this.route.serve.trust) }
+  /** The Host header (with its port, as Fastify 3), or X-Forwarded-Host from a trusted proxy. */
+  get hostname(): string | undefined { return clientHostname(this.raw, this.route.serve.trust) }
+  get protocol(): 'http' | 'https' { return clientProtocol(this.raw, this.route.serve.trust) }
 
   /**
    * True once the client went away before the reply was written. Read from the response itself,
@@ -88,4 +113,4 @@ export class RequestImpl {
  * an instance (every field is assigned in the constructor, so a probe has them all).
  */
 export const reservedRequestNames: ReadonlySet<string> = memberNames(
-  new RequestImpl({ method: 'GET', url: '/' } as IncomingMessage, {} as ServerResponse, '', null, {}, {}, {}, {} as Logger))
+  new RequestImpl({ method: 'GET', url: '/' } as IncomingMessage, {} as ServerResponse, '', null, {}, {}, {} as CompiledRoute, {} as Logger))

@@ -4,6 +4,8 @@ import type { Router } from './router'
 import type { Logger } from '../types'
 import type { ServerLimits } from '../shared/server-options'
 import type { Deadlines, DeadlineList } from './deadlines'
+import type { TrustFn } from './trust-proxy'
+import type { ReplyImpl } from './reply'
 
 const REQUEST_ID_PATTERN = /^[\w.:@/+=-]{1,128}$/
 
@@ -25,6 +27,8 @@ export interface ServeContextInit {
   readonly bodyDeadline: DeadlineList | null
   readonly genReqId?: (raw: IncomingMessage) => string
   readonly requestIdHeader?: string | false
+  /** The compiled `trustProxy` option (trust-proxy.ts); null trusts no proxy. */
+  readonly trust: TrustFn | null
   /** A pino logger: each request's log is a child bound to its id. */
   readonly childLogs: boolean
   /** The key the request id is logged under. Default `reqId`. */
@@ -52,6 +56,10 @@ export class ServeContext {
   /** The methods that have at least one route, for 405's Allow header. */
   readonly methods = new Set<string>()
   fallbacks: FallbackRoutes | null = null
+  /** The compiled `trustProxy` option, read by request.ip/ips/hostname/protocol. */
+  readonly trust: TrustFn | null
+  /** reply.callNotFound(): serves the not-found route for a reply's request (wired by the composition root to the pipeline). */
+  serveNotFound: (from: ReplyImpl) => void = () => { throw new Error('ServeContext.serveNotFound used before create-server wired it') }
   /** Set by close(): responses written from then on close their connection (reply.ts writeHead). */
   closing = false
   /** True when request.log is a child already bound to the id (pino): log lines then omit it. */
@@ -73,6 +81,7 @@ export class ServeContext {
     this.deadlines = init.deadlines
     this.handlerDeadline = init.handlerDeadline
     this.bodyDeadline = init.bodyDeadline
+    this.trust = init.trust
     this.#idHeader = typeof init.requestIdHeader === 'string' ? init.requestIdHeader.toLowerCase() : null
     if (init.genReqId !== undefined) this.genReqId = init.genReqId
   }
@@ -110,6 +119,12 @@ export class ServeContext {
     if (badUrl) return fallbacks.badUrl
     const url = raw.url as string
     if (this.allowedMethods(url).length > 0) return fallbacks.methodNotAllowed
+    return this.notFoundRouteFor(url)
+  }
+
+  /** The not-found route of the deepest scope whose prefix covers the URL (also reply.callNotFound()). */
+  notFoundRouteFor(url: string): CompiledRoute {
+    const fallbacks = this.fallbacks as FallbackRoutes
     const q = url.indexOf('?')
     const path = q === -1 ? url : url.slice(0, q)
     for (const entry of fallbacks.notFound) {

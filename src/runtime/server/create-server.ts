@@ -4,7 +4,8 @@ import { DeclareContext } from '../declare/declare-context'
 import { ScopeImpl } from '../declare/scope'
 import { SchemaCompilers } from '../schemas'
 import { ServeContext } from '../serve/serve-context'
-import { handleRequest } from '../serve/pipeline'
+import { handleRequest, serveNotFound } from '../serve/pipeline'
+import { compileTrust } from '../serve/trust-proxy'
 import { answerClientError } from '../serve/client-error'
 import { createRouter, queryParser } from '../serve/router'
 import { Deadlines } from '../serve/deadlines'
@@ -49,11 +50,13 @@ export function createServer(options: ServerOptions = {}): Scope {
     bodyDeadline: limits.bodyTimeout > 0 ? deadlines.list(limits.bodyTimeout, onBodyExpired) : null,
     genReqId: options.genReqId,
     requestIdHeader: options.requestIdHeader,
+    trust: compileTrust(options.trustProxy),
     childLogs: logger.pino,
     idLabel: typeof options.requestIdLogLabel === 'string' && options.requestIdLogLabel !== '' ? options.requestIdLogLabel : 'reqId',
     // On by default with pino; a hand-made Logger object (often a test's recorder) opts in.
     requestLogging: options.disableRequestLogging === undefined ? logger.pino : !options.disableRequestLogging && log !== silentLogger,
   })
+  serve.serveNotFound = serveNotFound
   const http = createHttpServer({
     headersTimeout: limits.headersTimeout,
     requestTimeout: limits.requestTimeout,
@@ -75,6 +78,7 @@ export function createServer(options: ServerOptions = {}): Scope {
     defaultParsers: new Map([['application/json', jsonParser(limits.maxJsonDepth)], ['text/plain', textParser]]),
     reservedNames: { request: reservedRequestNames, reply: reservedReplyNames },
     facade: lifecycle,
+    initialConfig: Object.freeze({ ...options, bodyLimit: limits.bodyLimit, pluginTimeout: limits.pluginTimeout }),
   })
   const rootScope = new ScopeImpl({ context: declared, parent: null, name: options.name ?? 'root', prefix: '' })
   lifecycle.attach({

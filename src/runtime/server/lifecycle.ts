@@ -2,7 +2,8 @@ import type { AddressInfo, Socket } from 'node:net'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import lightMyRequest from 'light-my-request'
 import { runtimeError } from '../errors/runtime-codes'
-import { bootServer } from '../boot/boot'
+import { bootServer, loadChildren } from '../boot/boot'
+import type { PluginNode } from '../declare/plugin-tree'
 import { allScopes } from '../boot/all-scopes'
 import { callLifecycleHook } from '../boot/lifecycle-hook'
 import type { BootContext } from '../boot/boot-context'
@@ -46,6 +47,10 @@ export class ServerLifecycle implements ServerFacade {
   /** Second step of the composition root: the boot context needs the root scope, which needs this facade. */
   attach(boot: BootContext): void {
     this.#boot = boot
+  }
+
+  loadPending(node: PluginNode): Promise<void> {
+    return loadChildren(this.#bootContext(), node)
   }
 
   ready(options: ReadyOptions = {}): Promise<void> {

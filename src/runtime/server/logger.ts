@@ -3,7 +3,7 @@ import type { Logger } from '../types'
 
 const noop = (): void => {}
 
-export const silentLogger: Logger = { info: noop, warn: noop, error: noop, debug: noop }
+export const silentLogger: Logger = { info: noop, warn: noop, error: noop, debug: noop, trace: noop, fatal: noop, child: () => silentLogger }
 
 /** Redacted unless the user's own `redact` says otherwise: credentials never reach a log line. */
 export const defaultRedactPaths: readonly string[] = [
@@ -33,7 +33,7 @@ export function resolveLogger(option: unknown): ResolvedLogger {
   const candidate = option as Partial<ChildLogger> & { levels?: unknown }
   if (typeof candidate.info === 'function') {
     const isPino = typeof candidate.child === 'function' && typeof candidate.levels === 'object'
-    return { log: option as Logger, pino: isPino }
+    return { log: isPino ? option as Logger : completeLogger(option as Logger), pino: isPino }
   }
   return { log: createPino(option as EnclaveLoggerOptions), pino: true }
 }
@@ -48,4 +48,18 @@ function createPino(input: EnclaveLoggerOptions): Logger {
   const merged = { ...(Array.isArray(redact) || redact === undefined ? {} : redact), paths: [...new Set([...defaultRedactPaths, ...paths])] }
   const settings = { level: 'info', ...options, redact: merged }
   return (stream === undefined ? pino(settings) : pino(settings, stream)) as unknown as Logger
+}
+
+/**
+ * Plugins call pino's whole surface (@fastify/multipart logs with trace, others use fatal and
+ * child): a hand-made logger with only info/warn/error/debug gets the rest, trace as debug and
+ * fatal as error, on an object that inherits from it (so its own fields stay readable).
+ */
+function completeLogger(logger: Logger): Logger {
+  if (typeof logger.trace === 'function' && typeof logger.fatal === 'function' && typeof logger.child === 'function') return logger
+  const complete: Logger = Object.create(logger)
+  if (typeof logger.trace !== 'function') complete.trace = (obj: unknown, msg?: string) => logger.debug(obj, msg)
+  if (typeof logger.fatal !== 'function') complete.fatal = (obj: unknown, msg?: string) => logger.error(obj, msg)
+  if (typeof logger.child !== 'function') complete.child = () => complete
+  return complete
 }

@@ -21,5 +21,7 @@ export interface BoundHook {
 
 export function bindHook(name: string, fn: Function, scope: Scope): BoundHook {
   const doneIndex = fourArgumentHooks.has(name) ? 3 : name === 'onReady' ? 0 : name === 'onClose' ? 1 : 2
+  // preParsing: Fastify 3's `async (request, reply, payload)` has three parameters and no done.
+  if (name === 'preParsing' && fn.length === 3 && fn.constructor.name === 'AsyncFunction') return { fn, scope, callback: false }
   return { fn, scope, callback: fn.length > doneIndex }
 }

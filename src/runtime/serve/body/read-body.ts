@@ -42,6 +42,13 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
     reply.send(runtimeError('ENC_ERR_CTP_INVALID_MEDIA_TYPE', { contentType: header ?? 'none' }))
     return
   }
+  const source = (request.payloadStream ?? raw) as NodeJS.ReadableStream
+  // Fastify 3's stream form, `(request, payload, done)`: the parser reads the stream itself
+  // (@fastify/multipart hands it to busboy later); nothing is read or buffered here.
+  if (parser.style === 'stream') {
+    streamParser(request, reply, parser.fn as unknown as StreamParserFn, source, mediaType, next)
+    return
+  }
   const limit = reply.route.bodyLimit ?? parser.bodyLimit ?? defaultLimit
   if (declaredLength !== undefined && Number(declaredLength) > limit) {
     reply.header('connection', 'close')
@@ -71,7 +78,16 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
     const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received)
     let parsed: unknown
     try {
-      parsed = parser.fn(request as never, parser.parseAs === 'string' ? body.toString('utf8') : body)
+      const input = parser.parseAs === 'string' ? body.toString('utf8') : body
+      if (parser.style === 'callback') {
+        // `(request, body, done)`: done(error, value) (@fastify/formbody's form).
+        parsed = new Promise((resolve, reject) => {
+          const result = (parser.fn as unknown as CallbackParserFn)(request, input, (error, value) => error ? reject(error) : resolve(value))
+          if (result !== null && typeof result === 'object' && typeof (result as PromiseLike<unknown>).then === 'function') (result as PromiseLike<unknown>).then(resolve, reject)
+        })
+      } else {
+        parsed = parser.fn(request as never, input)
+      }
     } catch (error) {
       replyWithError(reply, error)
       return
@@ -90,16 +106,22 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
     next(request, reply)
   }
   // The client went away mid-body: nobody is left to answer; the socket's close ends the request.
-  const onError = (): void => { cleanup(); endDeadline(reply); request.aborted = true }
+  // A replacement stream that fails (a decompressor fed bad bytes) is an error reply instead.
+  const onError = (error: unknown): void => {
+    cleanup()
+    if (source !== raw) { replyWithError(reply, error); return }
+    endDeadline(reply)
+    request.aborted = true
+  }
   // Whatever ends the read (the body, a 413, a 408), the handler's deadline runs again from here.
   const cleanup = (): void => {
     if (finished) return
     finished = true
     reply.onBodyTimeout = null
     startHandlerDeadline(reply)
-    raw.removeListener('data', onData)
-    raw.removeListener('end', onEnd)
-    raw.removeListener('error', onError)
+    source.removeListener('data', onData)
+    source.removeListener('end', onEnd)
+    source.removeListener('error', onError)
   }
   // The handler deadline pauses while the body arrives; bodyTimeout watches this phase instead.
   const context = reply.route.serve
@@ -108,9 +130,37 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
     reply.onBodyTimeout = onTimeout
     context.deadlines.enter(context.bodyDeadline, reply)
   }
-  raw.on('data', onData)
-  raw.on('end', onEnd)
-  raw.on('error', onError)
+  source.on('data', onData)
+  source.on('end', onEnd)
+  source.on('error', onError)
+  // A replacement stream may come paused (@fastify/compress pauses its decompressor): as Fastify, resume.
+  if (source !== raw) source.resume()
+}
+
+type CallbackParserFn = (request: RequestImpl, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) => unknown
+type StreamParserFn = (request: RequestImpl, payload: NodeJS.ReadableStream, done: (error: Error | null, body?: unknown) => void) => unknown
+
+function streamParser(request: RequestImpl, reply: ReplyImpl, fn: StreamParserFn, payload: NodeJS.ReadableStream, mediaType: string | null, next: Next): void {
+  let settled = false
+  const finish = (error: unknown, body?: unknown): void => {
+    if (settled) return
+    settled = true
+    if (error !== undefined && error !== null) { replyWithError(reply, error); return }
+    if (reply.sent) return
+    request.body = body
+    request.bodyIsJson = mediaType !== null && isJsonMediaType(mediaType)
+    next(request, reply)
+  }
+  let result: unknown
+  try {
+    result = fn(request, payload, (error, body) => finish(error, body))
+  } catch (error) {
+    finish(error ?? new Error('content-type parser threw'))
+    return
+  }
+  if (result !== null && typeof result === 'object' && typeof (result as PromiseLike<unknown>).then === 'function') {
+    (result as PromiseLike<unknown>).then((body) => finish(null, body), (error: unknown) => finish(error ?? new Error('content-type parser rejected')))
+  }
 }
 
 /** bodyTimeout expired for `reply` (deadlines.ts): its reader answers 408 and closes. */

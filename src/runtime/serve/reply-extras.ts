@@ -1,0 +1,48 @@
+import { runtimeError } from '../errors/runtime-codes'
+import { endDeadline } from './handler-timeout'
+import type { ReplyImpl } from './reply'
+import { commit, isOpen } from './reply-state'
+import { pickSerializer } from '../schemas'
+
+/**
+ * The parts of Fastify's reply API that plugins call beyond send(): redirect, hijack,
+ * callNotFound and serialize. Kept out of reply.ts so that the class stays its fields and state.
+ */
+
+export function redirectReply(reply: ReplyImpl, a: string | number, b?: string | number): void {
+  // Fastify 4+ writes redirect(url, code); Fastify 3 wrote redirect(code, url). Both are read.
+  const [url, code] = typeof a === 'number' ? [b, a] : [a, b]
+  if (typeof url !== 'string') {
+    throw runtimeError('ENC_ERR_REPLY_INVALID_REDIRECT', { method: reply.request.method, url: reply.request.url, got: typeof url })
+  }
+  const status = code === undefined ? (reply.statusCode >= 300 && reply.statusCode < 400 ? reply.statusCode : 302) : Number(code)
+  reply.header('location', url).code(status).send()
+}
+
+/**
+ * The caller writes to `reply.raw` itself: the reply counts as written, its deadline ends, and
+ * nothing the framework would do later (the 503 of handlerTimeout, a second send) touches it.
+ */
+export function hijackReply(reply: ReplyImpl): void {
+  if (commit(reply)) endDeadline(reply)
+}
+
+/**
+ * Fastify's reply.callNotFound(): the not-found handler that covers this URL answers, with its
+ * preHandler hooks, keeping the headers set so far. The server wires the serving part
+ * (ServerContext.serveNotFound) so that this file does not import the pipeline.
+ */
+export function callNotFound(reply: ReplyImpl): void {
+  if (!isOpen(reply)) {
+    reply.request.log.warn({ reqId: reply.request.id, code: 'ENC_ERR_REPLY_ALREADY_SENT' }, 'reply.callNotFound() was called after the reply was sent; ignored')
+    return
+  }
+  hijackReply(reply)
+  reply.route.serve.serveNotFound(reply)
+}
+
+export function serializeForReply(reply: ReplyImpl, payload: unknown): string {
+  if (reply.customSerializer !== null) return reply.customSerializer(payload)
+  const serialize = reply.route.serializers === null ? null : pickSerializer(reply.route.serializers, reply.statusCode)
+  return serialize === null ? JSON.stringify(payload) : serialize(payload)
+}

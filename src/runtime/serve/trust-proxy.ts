@@ -1,0 +1,63 @@
+import proxyAddr from 'proxy-addr'
+import type { IncomingMessage } from 'node:http'
+import type { TLSSocket } from 'node:tls'
+import { runtimeError } from '../errors/runtime-codes'
+
+/** Which proxy hops are trusted: Fastify's `trustProxy` option, compiled once at createServer. */
+export type TrustFn = (address: string, hop: number) => boolean
+export type TrustProxyOption = boolean | number | string | readonly string[] | TrustFn
+
+/**
+ * Fastify's rules: `true` trusts every hop, a number trusts that many hops, a string or list
+ * names addresses/subnets (proxy-addr's syntax: `127.0.0.1`, `10.0.0.0/8`, `loopback`), a
+ * function decides per hop. `false` (the default) trusts none: X-Forwarded-* are ignored.
+ */
+export function compileTrust(option: TrustProxyOption | undefined): TrustFn | null {
+  if (option === undefined || option === false) return null
+  if (option === true) return () => true
+  if (typeof option === 'function') return option
+  if (typeof option === 'number') return (_address, hop) => hop < option
+  const list = typeof option === 'string' ? option.split(',').map((s) => s.trim()) : [...option]
+  try {
+    return proxyAddr.compile(list)
+  } catch (cause) {
+    throw runtimeError('ENC_ERR_SERVER_INVALID_TRUST_PROXY', { given: `'${list.join(', ')}'`, reason: cause instanceof Error ? cause.message : String(cause) })
+  }
+}
+
+export function clientIp(raw: IncomingMessage, trust: TrustFn | null): string | undefined {
+  return trust === null ? raw.socket.remoteAddress : proxyAddr(raw, trust)
+}
+
+/** Every address from the client to the server, nearest last (Fastify's `request.ips`); undefined without trustProxy. */
+export function clientIps(raw: IncomingMessage, trust: TrustFn | null): string[] | undefined {
+  return trust === null ? undefined : proxyAddr.all(raw, trust)
+}
+
+function trustsPeer(raw: IncomingMessage, trust: TrustFn | null): boolean {
+  return trust !== null && trust(raw.socket.remoteAddress ?? '', 0)
+}
+
+/** The last value of a comma-separated forwarded header. */
+function lastForwarded(value: string | string[] | undefined): string | undefined {
+  if (value === undefined) return undefined
+  const text = Array.isArray(value) ? value[value.length - 1] : value
+  const parts = text.split(',')
+  return parts[parts.length - 1].trim() || undefined
+}
+
+export function clientHostname(raw: IncomingMessage, trust: TrustFn | null): string | undefined {
+  if (trustsPeer(raw, trust)) {
+    const forwarded = lastForwarded(raw.headers['x-forwarded-host'])
+    if (forwarded !== undefined) return forwarded
+  }
+  return raw.headers.host ?? raw.headers[':authority'] as string | undefined
+}
+
+export function clientProtocol(raw: IncomingMessage, trust: TrustFn | null): 'http' | 'https' {
+  if (trustsPeer(raw, trust)) {
+    const forwarded = lastForwarded(raw.headers['x-forwarded-proto'])
+    if (forwarded === 'https' || forwarded === 'http') return forwarded
+  }
+  return (raw.socket as TLSSocket).encrypted === true ? 'https' : 'http'
+}

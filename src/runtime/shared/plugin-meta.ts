@@ -1,0 +1,88 @@
+import satisfies from 'semver/functions/satisfies'
+import { runtimeError } from '../errors/runtime-codes'
+
+/**
+ * The Fastify line whose plugin API Enclave offers (docs/plugins.md lists it API by API):
+ * `scope.version` reports it and a plugin's `plugin-meta` `fastify` range is checked against it.
+ * Request semantics follow Fastify 3.27.4 (SPEC.md); the plugin surface is Fastify 5's, which is
+ * what the current majors of the official plugins call.
+ */
+export const fastifyApiVersion = '5.0.0'
+
+/** What fastify-plugin (or a hand-written plugin) attaches to a plugin function. */
+export interface PluginMeta {
+  /** `Symbol.for('skip-override')`: run in the registering scope, not a child (Enclave's lift()). */
+  readonly skipOverride: boolean
+  /** True when the function carries fastify-plugin's `plugin-meta`: Fastify's prefix rule applies. */
+  readonly fromFastifyPlugin: boolean
+  /** `plugin-meta.name`, else `Symbol.for('fastify.display-name')`, else the function's name. */
+  readonly name: string
+  /** Only an explicit name (meta or display name) is recorded for hasPlugin()/dependencies. */
+  readonly registeredName: string | null
+  readonly fastifyRange: string | null
+  readonly dependencies: readonly string[]
+  readonly decorators: { readonly fastify: readonly (string | symbol)[]; readonly request: readonly (string | symbol)[]; readonly reply: readonly (string | symbol)[] }
+}
+
+const kSkipOverride = Symbol.for('skip-override')
+const kDisplayName = Symbol.for('fastify.display-name')
+const kPluginMeta = Symbol.for('plugin-meta')
+
+interface RawMeta { name?: unknown; fastify?: unknown; dependencies?: unknown; decorators?: Record<string, unknown> }
+
+export function readPluginMeta(plugin: Function): PluginMeta {
+  const holder = plugin as unknown as Record<symbol, unknown>
+  const meta = (holder[kPluginMeta] ?? null) as RawMeta | null
+  const displayName = typeof holder[kDisplayName] === 'string' ? holder[kDisplayName] as string : null
+  const metaName = meta !== null && typeof meta.name === 'string' ? meta.name : null
+  const registeredName = metaName ?? displayName
+  return {
+    skipOverride: holder[kSkipOverride] === true,
+    fromFastifyPlugin: meta !== null,
+    name: registeredName ?? (plugin.name === '' ? 'anonymous' : plugin.name),
+    registeredName,
+    fastifyRange: meta !== null && typeof meta.fastify === 'string' ? meta.fastify : null,
+    dependencies: meta !== null && Array.isArray(meta.dependencies) ? meta.dependencies.filter((d): d is string => typeof d === 'string') : [],
+    decorators: {
+      fastify: names(meta?.decorators?.fastify),
+      request: names(meta?.decorators?.request),
+      reply: names(meta?.decorators?.reply),
+    },
+  }
+}
+
+function names(value: unknown): (string | symbol)[] {
+  return Array.isArray(value) ? value.filter((v): v is string | symbol => typeof v === 'string' || typeof v === 'symbol') : []
+}
+
+/** What a registering scope can tell about itself, for the checks below. */
+export interface MetaCheckTarget {
+  readonly path: string
+  hasPlugin(name: string): boolean
+  hasDecorator(name: string | symbol): boolean
+  hasRequestDecorator(name: string | symbol): boolean
+  hasReplyDecorator(name: string | symbol): boolean
+}
+
+/**
+ * Fastify's checks of a plugin's metadata, made when the plugin is about to load: the `fastify`
+ * range must include the API line Enclave offers, every dependency must be registered in the
+ * scope or an ancestor before it, every declared decorator must be visible.
+ */
+export function checkPluginMeta(meta: PluginMeta, owner: MetaCheckTarget): void {
+  if (meta.fastifyRange !== null && !satisfies(fastifyApiVersion, meta.fastifyRange, { includePrerelease: true })) {
+    throw runtimeError('ENC_ERR_PLUGIN_VERSION', { plugin: meta.name, path: owner.path, range: meta.fastifyRange, offered: `${fastifyApiVersion.split('.')[0]}.x` })
+  }
+  for (const dependency of meta.dependencies) {
+    if (!owner.hasPlugin(dependency)) {
+      throw runtimeError('ENC_ERR_PLUGIN_DEPENDENCY', { plugin: meta.name, path: owner.path, dependency })
+    }
+  }
+  const missing: string[] = []
+  for (const name of meta.decorators.fastify) if (!owner.hasDecorator(name)) missing.push(`decorator '${String(name)}'`)
+  for (const name of meta.decorators.request) if (!owner.hasRequestDecorator(name)) missing.push(`request decorator '${String(name)}'`)
+  for (const name of meta.decorators.reply) if (!owner.hasReplyDecorator(name)) missing.push(`reply decorator '${String(name)}'`)
+  if (missing.length > 0) {
+    throw runtimeError('ENC_ERR_PLUGIN_MISSING_DECORATOR', { plugin: meta.name, path: owner.path, missing })
+  }
+}

@@ -1,0 +1,49 @@
+import { expect } from 'chai'
+import request from 'supertest'
+import helmet from '@fastify/helmet'
+import { affected, modes, topology, unaffected } from './helpers'
+
+// @fastify/helmet README: registering it sets helmet's security headers on every reply of the
+// registering context; a route's `config.helmet` overrides the global configuration.
+describe('@fastify/helmet in Enclave', () => {
+  for (const mode of modes) {
+    describe(`registered in a ${mode}`, () => {
+      it('sets the security headers in the registering context and its descendants only', async () => {
+        const app = await topology(mode, { plugin: helmet, options: {} })
+        for (const path of affected) {
+          const res = await request(app.server).get(path).expect(200, { ok: true })
+          expect(res.headers['x-frame-options'], path).to.equal('SAMEORIGIN')
+          expect(res.headers['x-content-type-options'], path).to.equal('nosniff')
+          expect(res.headers['content-security-policy'], path).to.include("default-src 'self'")
+          expect(res.headers['strict-transport-security'], path).to.match(/max-age=\d+/)
+        }
+        for (const path of unaffected) {
+          const res = await request(app.server).get(path).expect(200)
+          expect(res.headers['x-frame-options'], path).to.equal(undefined)
+          expect(res.headers['content-security-policy'], path).to.equal(undefined)
+        }
+      })
+
+      it('applies a route\'s config.helmet over the global options', async () => {
+        const app = await topology(mode, { plugin: helmet, options: { frameguard: { action: 'sameorigin' } }, config: { helmet: { frameguard: { action: 'deny' } } } })
+        const res = await request(app.server).get('/inside/probe').expect(200)
+        expect(res.headers['x-frame-options']).to.equal('DENY')
+      })
+
+      it('decorates the reply with helmet() for headers on demand when global is false', async () => {
+        const app = await topology(mode, {
+          plugin: helmet,
+          options: { global: false },
+          probe: async (_request, reply) => {
+            if (typeof reply.helmet !== 'function') return { helmet: false }
+            await (reply.helmet as (opts?: object) => Promise<void>)({ frameguard: { action: 'deny' } })
+            return { helmet: true }
+          },
+        })
+        const res = await request(app.server).get('/inside/probe').expect(200, { helmet: true })
+        expect(res.headers['x-frame-options']).to.equal('DENY')
+        await request(app.server).get('/outside/probe').expect(200, { helmet: false })
+      })
+    })
+  }
+})

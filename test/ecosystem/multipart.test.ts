@@ -1,0 +1,48 @@
+import { expect } from 'chai'
+import request from 'supertest'
+import multipart from '@fastify/multipart'
+import { modes, topology } from './helpers'
+import type { Request } from '../../src/runtime'
+
+interface FilePart { filename: string; mimetype: string; fieldname: string; fields: Record<string, { value?: string }>; toBuffer(): Promise<Buffer> }
+
+// @fastify/multipart README: `request.file()` streams the first file (with the fields before
+// it), `request.parts()` iterates, `attachFieldsToBody` puts everything on request.body; limits
+// answer 413 with the plugin's code.
+describe('@fastify/multipart in Enclave', () => {
+  const upload = async (req: Request) => {
+    if (typeof req.file !== 'function') return { multipart: false }
+    const data = await (req.file as () => Promise<FilePart>)()
+    const content = (await data.toBuffer()).toString()
+    return { field: data.fieldname, filename: data.filename, mimetype: data.mimetype, content, title: data.fields.title?.value ?? null }
+  }
+
+  for (const mode of modes) {
+    describe(`registered in a ${mode}`, () => {
+      it('streams an uploaded file with request.file() in the registering context and its descendants only', async () => {
+        const app = await topology(mode, { plugin: multipart, probe: upload })
+        for (const path of ['/inside/probe', '/inside/child/probe']) {
+          await request(app.server).post(path).field('title', 'notes').attach('doc', Buffer.from('file body'), { filename: 'a.txt', contentType: 'text/plain' })
+            .expect(200, { field: 'doc', filename: 'a.txt', mimetype: 'text/plain', content: 'file body', title: 'notes' })
+        }
+        await request(app.server).post('/outside/probe').attach('doc', Buffer.from('file body'), 'a.txt').expect(415)
+      })
+
+      it('attaches fields and files to request.body with attachFieldsToBody', async () => {
+        const app = await topology(mode, {
+          plugin: multipart,
+          options: { attachFieldsToBody: 'keyValues' },
+          probe: async (req) => ({ body: Object.fromEntries(Object.entries(req.body as Record<string, unknown>).map(([k, v]) => [k, Buffer.isBuffer(v) ? v.toString() : v])) }),
+        })
+        await request(app.server).post('/inside/probe').field('name', 'Ada').attach('doc', Buffer.from('contents'), 'b.txt')
+          .expect(200, { body: { name: 'Ada', doc: 'contents' } })
+      })
+
+      it('answers 413 with FST_REQ_FILE_TOO_LARGE when a file passes limits.fileSize', async () => {
+        const app = await topology(mode, { plugin: multipart, options: { limits: { fileSize: 4 }, throwFileSizeLimit: true }, probe: upload })
+        const res = await request(app.server).post('/inside/probe').attach('doc', Buffer.from('much too large'), 'c.txt').expect(413)
+        expect(res.body.code).to.equal('FST_REQ_FILE_TOO_LARGE')
+      })
+    })
+  }
+})

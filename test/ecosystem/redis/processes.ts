@@ -1,0 +1,82 @@
+// Child processes for the Redis test: a free loopback port, a real redis-server, and the app;
+// every wait bounded, every process stopped by its pid.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { createServer, connect } from 'node:net'
+
+const startLimitMs = 10_000
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address()
+      const port = typeof address === 'object' && address !== null ? address.port : 0
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+/** The redis-server binary, or a failure that says how to install it: this test never skips. */
+export function redisServerBinary(): string {
+  const found = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' })
+  const path = found.stdout.trim()
+  if (found.status !== 0 || path === '') {
+    throw new Error('redis-server is not installed, so the two-process rate-limit test cannot run. ' +
+      'Install it from the OS packages (Debian: apt-get update && apt-get install -y redis-server); .ci/run does this on CI.')
+  }
+  return path
+}
+
+export interface Child { process: ChildProcess; output: { text: string } }
+
+export function start(command: string, args: string[]): Child {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+  const output = { text: '' }
+  child.stdout?.on('data', (chunk: Buffer) => { output.text += chunk.toString() })
+  child.stderr?.on('data', (chunk: Buffer) => { output.text += chunk.toString() })
+  return { process: child, output }
+}
+
+/** Resolves with the first match of `pattern` in the child's output; rejects on exit or after the limit. */
+export function waitForOutput(child: Child, pattern: RegExp, what: string): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    const finish = (): void => { clearTimeout(timer); child.process.stdout?.removeListener('data', check); child.process.removeListener('exit', onExit) }
+    const timer = setTimeout(() => { finish(); reject(new Error(`${what}: nothing within ${startLimitMs} ms; output:\n${child.output.text}`)) }, startLimitMs)
+    const check = (): void => {
+      const match = pattern.exec(child.output.text)
+      if (match !== null) { finish(); resolve(match) }
+    }
+    const onExit = (code: number | null): void => { finish(); reject(new Error(`${what}: the process exited (${code}); output:\n${child.output.text}`)) }
+    child.process.stdout?.on('data', check)
+    child.process.once('exit', onExit)
+    check()
+  })
+}
+
+/** Waits until a TCP connection to the port succeeds (redis-server is accepting), bounded. */
+export async function waitForPort(port: number): Promise<void> {
+  const deadline = Date.now() + startLimitMs
+  for (let attempt = 0; attempt < 200 && Date.now() < deadline; attempt++) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1')
+      socket.once('connect', () => { socket.destroy(); resolve(true) })
+      socket.once('error', () => resolve(false))
+    })
+    if (ok) return
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error(`nothing accepted connections on 127.0.0.1:${port} within ${startLimitMs} ms`)
+}
+
+/** SIGTERM by pid, then SIGKILL if it has not exited after the limit. */
+export async function stop(child: Child | undefined): Promise<void> {
+  if (child === undefined) return
+  const proc = child.process
+  if (proc.exitCode !== null || proc.signalCode !== null || proc.pid === undefined) return
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()))
+  process.kill(proc.pid, 'SIGTERM')
+  const timer = setTimeout(() => { if (proc.exitCode === null && proc.signalCode === null && proc.pid !== undefined) process.kill(proc.pid, 'SIGKILL') }, startLimitMs)
+  await exited
+  clearTimeout(timer)
+}
