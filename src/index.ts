@@ -18,7 +18,6 @@ export {
   partValidatorCompiler, ajv8CompilersFactory, defaultSchemaErrorFormatter, describeSecurity,
 } from './runtime'
 export { errorCodeTable } from './error-code-table'
-export { openApiDocument } from './openapi'
 // tsyringe's own decorators, so an app imports one package and uses the tsyringe copy Enclave
 // resolves with (a second copy's @injectable() is invisible to it: ENC_ERR_MODULE_TSYRINGE_COPIES).
 // `@singleton()` registers in tsyringe's global container: one instance per process, visible from

@@ -1,11 +1,13 @@
 // Regenerates the generated part of docs/fastify-compat.md (totals per file, and every expected
 // failure grouped by category) from a fresh run and expected-failures.json. Run after changing
 // Enclave or the manifest:   npm run build && node dist/test/compat/report.js
+// With --prune it first runs every file twice and removes from the manifest the listed tests that
+// passed both times (once is not enough: a few Fastify tests depend on timing).
 import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { compatFiles } from './compat-files'
 import { runFiles } from './run-all'
-import { categories, compare, loadManifest } from './manifest'
+import { categories, compare, loadManifest, manifestPath } from './manifest'
 import type { Category } from './manifest'
 import type { FileResult } from './results'
 
@@ -13,11 +15,40 @@ const docPath = path.join(__dirname, '..', '..', '..', 'docs', 'fastify-compat.m
 const begin = '<!-- compat-report:begin -->'
 const end = '<!-- compat-report:end -->'
 
-async function main(): Promise<void> {
-  const manifest = loadManifest()
+async function runAll(): Promise<FileResult[]> {
   const runs = runFiles(compatFiles)
   const results: FileResult[] = []
   for (const file of compatFiles) results.push(await runs.get(file)!)
+  return results
+}
+
+function passingListed(results: FileResult[], manifest: ReturnType<typeof loadManifest>): Set<string> {
+  const out = new Set<string>()
+  for (const result of results) {
+    for (const test of result.tests) if (test.status === 'pass' && manifest[result.file]?.[test.name] !== undefined) out.add(JSON.stringify([result.file, test.name]))
+  }
+  return out
+}
+
+async function prune(): Promise<void> {
+  const manifest = loadManifest()
+  const first = passingListed(await runAll(), manifest)
+  const second = passingListed(await runAll(), manifest)
+  let removed = 0
+  for (const key of first) {
+    if (!second.has(key)) continue
+    const [file, name] = JSON.parse(key) as [string, string]
+    delete manifest[file][name]
+    removed++
+  }
+  writeFileSync(manifestPath, JSON.stringify(manifest, null, 2) + '\n')
+  console.log(`pruned ${removed} listed tests that passed twice`)
+}
+
+async function main(): Promise<void> {
+  if (process.argv.includes('--prune')) await prune()
+  const manifest = loadManifest()
+  const results = await runAll()
 
   const lines: string[] = ['### Totals per file', '', '| file | tests | pass | fail | skip | a | b | c | d | e |', '|---|---|---|---|---|---|---|---|---|---|']
   const sum = { tests: 0, pass: 0, fail: 0, skip: 0, a: 0, b: 0, c: 0, d: 0, e: 0 }

@@ -3,8 +3,6 @@ import { assertNotAsyncWithDone } from '../declare/hooks'
 import { bindHook, type BoundHook } from '../shared/bound-hook'
 import { CompiledRoute } from '../serve/compiled-route'
 import { resolveScope } from './scope-resolution'
-import { normalizeRouteSchema } from '../schemas'
-import type { NormalizedRouteSchema } from '../schemas/types'
 import { routeSchemas } from './route-schemas'
 import { allScopes } from './all-scopes'
 import { defaultNotFoundHandler, badUrlHandler, methodNotAllowedHandler } from '../serve/system-handlers'
@@ -75,11 +73,11 @@ function normalizeForDuplicates(url: string): string {
 function compileDefinition(boot: BootContext, def: RouteDefinition): (method: string) => CompiledRoute {
   const { scope, options } = def
   const resolution = resolveScope(boot, scope)
-  const { schemas, lazy } = routeSchemas(boot, def, resolution)
+  const { schemas, lazy, normalized } = routeSchemas(boot, def, resolution)
   const hooks = routeHooks(scope, options, resolution.hooks)
   const errorHandlers = options.errorHandler === undefined ? resolution.errorHandlers
     : [{ fn: options.errorHandler, scope: scope as never }, ...resolution.errorHandlers]
-  boot.routeRecords.push({ def, resolution, schema: recordedSchema(def), hooks, errorHandlers, implicitHead: [] })
+  boot.routeRecords.push({ def, resolution, schema: normalized, hooks, errorHandlers, implicitHead: [] })
   return (method) => new CompiledRoute({
     method,
     path: def.url,
@@ -168,19 +166,4 @@ function systemRoute(boot: BootContext, scope: ScopeImpl, handler: Handler, own:
     parsers: resolution.parsers, bodyLimit: null, errorHandlers: resolution.errorHandlers, config: {}, hasParams: false,
     routeOptions: Object.freeze({ method: undefined, url: undefined, config: {}, schema: undefined, bodyLimit: boot.serve.limits.bodyLimit }),
   })
-}
-
-const noSchema: NormalizedRouteSchema = { params: null, body: null, querystring: null, headers: null, response: null }
-
-/**
- * The normalized route schema, for introspection: the same pure normalization compileRouteSchemas
- * applies (also when compilation is deferred to the first request). A schema that does not
- * normalize fails boot in eager mode before this runs; in lazy mode it is recorded as absent.
- */
-function recordedSchema(def: RouteDefinition): NormalizedRouteSchema {
-  try {
-    return normalizeRouteSchema(def.options.schema ?? null, { method: def.methods.join(','), url: def.url, scopePath: def.scope.path })
-  } catch {
-    return noSchema
-  }
 }

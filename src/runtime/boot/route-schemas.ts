@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks'
-import { compileRouteSchemas, type CompiledRouteSchemas } from '../schemas'
-import type { SerializerCompiler, ValidatorCompiler } from '../schemas/types'
+import { compileRouteSchemas, normalizeRouteSchema, type CompiledRouteSchemas } from '../schemas'
+import type { NormalizedRouteSchema, SerializerCompiler, ValidatorCompiler } from '../schemas/types'
 import { LazyRouteSchemas, type LazyTrigger } from '../serve/lazy-route-schemas'
 import type { RouteDefinition } from '../declare/route-declaration'
 import type { BootContext } from './boot-context'
@@ -10,9 +10,12 @@ import type { ScopeResolution } from './scope-resolution'
 export interface RouteSchemas {
   readonly schemas: CompiledRouteSchemas | null
   readonly lazy: LazyRouteSchemas | null
+  /** The normalized schema, for introspection; known at boot in both modes (normalizing is cheap and pure). */
+  readonly normalized: NormalizedRouteSchema
 }
 
 const none: CompiledRouteSchemas = { params: null, body: null, querystring: null, headers: null, response: null }
+const noSchema: NormalizedRouteSchema = { params: null, body: null, querystring: null, headers: null, response: null }
 
 /**
  * Compiles a route's schemas now, or (schemaCompilation 'lazy' in its scope) defers them to its
@@ -22,8 +25,17 @@ const none: CompiledRouteSchemas = { params: null, body: null, querystring: null
  */
 export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution: ScopeResolution): RouteSchemas {
   const { scope, options } = def
-  if (options.schema === undefined || options.schema === null) return { schemas: none, lazy: null }
+  if (options.schema === undefined || options.schema === null) return { schemas: none, lazy: null, normalized: noSchema }
   const method = def.methods.join(',')
+  const eager = resolution.schemaCompilation === 'eager'
+  // Normalized once, here; compilation reuses it. A lazy route whose schema does not normalize is
+  // recorded without one, and its compilation (first request or compileAll) normalizes again to throw.
+  let normalized: NormalizedRouteSchema | undefined
+  try {
+    normalized = normalizeRouteSchema(options.schema, { method, url: def.url, scopePath: scope.path })
+  } catch (error) {
+    if (eager) throw error
+  }
   const build = (when: 'boot' | LazyTrigger): CompiledRouteSchemas => {
     const start = performance.now()
     const code = { bytes: 0 }
@@ -35,6 +47,7 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
       url: def.url,
       scopePath: scope.path,
       schema: options.schema,
+      normalized,
       store: scope.schemas,
       compilers: boot.schemaCompilers,
       validatorCompiler: measured(code, () => validator ?? boot.schemaCompilers.validatorFor(scope.schemas)) as ValidatorCompiler,
@@ -47,7 +60,7 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
     return schemas
   }
   boot.profile.declare(resolution.schemaCompilation)
-  if (resolution.schemaCompilation === 'eager') return { schemas: build('boot'), lazy: null }
+  if (eager) return { schemas: build('boot'), lazy: null, normalized: normalized! }
   const lazy = new LazyRouteSchemas((trigger) => {
     try {
       return build(trigger)
@@ -58,7 +71,7 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
     }
   })
   boot.lazyRoutes.push(lazy)
-  return { schemas: null, lazy }
+  return { schemas: null, lazy, normalized: normalized ?? noSchema }
 }
 
 /**

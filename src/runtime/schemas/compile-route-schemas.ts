@@ -6,7 +6,7 @@ import { normalizeRouteSchema } from './route-schema'
 import { describeValue, schemaError } from './schema-codes'
 import type { SchemaCompilers } from './schema-compilers'
 import type { SchemaStore } from './schema-store'
-import type { HttpPart, JsonSchema, PartValidator, SerializeFunction, SerializerCompiler, ValidatorCompiler } from './types'
+import type { HttpPart, JsonSchema, NormalizedRouteSchema, PartValidator, SerializeFunction, SerializerCompiler, ValidatorCompiler } from './types'
 
 export interface CompileRouteSchemasInput {
   method: string
@@ -14,6 +14,8 @@ export interface CompileRouteSchemasInput {
   scopePath: string
   /** The route option `schema` as the user gave it, or null. */
   schema: unknown
+  /** The same schema already through normalizeRouteSchema (boot keeps it for introspection); absent: normalized here. */
+  normalized?: NormalizedRouteSchema
   /** The route scope's store: its visible shared schemas feed the default compilers. */
   store: SchemaStore
   compilers: SchemaCompilers
@@ -50,7 +52,7 @@ const PARTS: readonly HttpPart[] = ['params', 'body', 'querystring', 'headers']
  */
 export function compileRouteSchemas(input: CompileRouteSchemasInput): CompiledRouteSchemas {
   const { method, url, scopePath, store } = input
-  const normalized = normalizeRouteSchema(input.schema, { method, url, scopePath })
+  const normalized = input.normalized ?? normalizeRouteSchema(input.schema, { method, url, scopePath })
   const compiled: CompiledRouteSchemas = { params: null, body: null, querystring: null, headers: null, response: null }
 
   // The default compiler is looked up only when a part needs it: a route without schemas builds no ajv.
