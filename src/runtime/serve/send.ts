@@ -151,7 +151,9 @@ function write(reply: ReplyImpl, payload: unknown): void {
     failWrite(reply, runtimeError('ENC_ERR_REPLY_SERIALIZATION', {}))
     return
   }
-  if (writeHeadOrFail(reply)) res.end(payload)
+  // A HEAD reply carries the GET reply's headers and no body. Node's own socket drops the body, but
+  // inject() (light-my-request) would hand it to the caller: end without it in every case.
+  if (writeHeadOrFail(reply)) res.end(reply.request.method === 'HEAD' ? undefined : payload)
 }
 
 /** Node refuses some header values (a newline, say) by throwing: that is an error reply too. */
@@ -176,6 +178,7 @@ function writeStream(reply: ReplyImpl, stream: Readable): void {
     else failWrite(reply, error)
   })
   if (!writeHeadOrFail(reply)) { stream.destroy(); return }
+  if (reply.request.method === 'HEAD') { res.end(); stream.destroy(); return }
   res.once('close', () => { if (!stream.destroyed) stream.destroy() })
   stream.pipe(res)
 }
