@@ -30,8 +30,27 @@ export function runRequestHooks(hooks: readonly BoundHook[], request: RequestImp
     if (reply.sent) return
     if (index === hooks.length) { next(request, reply); return }
     const hook = hooks[index++]
+    const payload = hook.payload ? request.payloadStream ?? request.raw : undefined
+    if (!hook.callback) {
+      // The common case (async or sync hooks without done) settles once by itself: no guard to allocate.
+      let result: unknown
+      try {
+        result = hook.payload ? hook.fn.call(thisArg, request, reply, payload) : hook.fn.call(thisArg, request, reply)
+      } catch (e) {
+        step(e ?? new Error('hook threw'))
+        return
+      }
+      if (result === reply) return
+      if (!isThenable(result)) { step(); return }
+      result.then((value) => {
+        if (value === reply) return
+        if (hook.payload && isStream(value)) request.payloadStream = value
+        step()
+      }, (e: unknown) => step(e ?? new Error('hook rejected')))
+      return
+    }
     let settled = false
-    // Settles this hook once, whatever mix of done(), a returned promise and a throw it uses.
+    // A done-style hook settles once, whatever mix of done(), a returned promise and a throw it uses.
     const once = (e?: unknown, value?: unknown): void => {
       if (settled) return
       settled = true
@@ -40,21 +59,11 @@ export function runRequestHooks(hooks: readonly BoundHook[], request: RequestImp
       step(e)
     }
     try {
-      let result: unknown
-      if (hook.payload) {
-        const payload = request.payloadStream ?? request.raw
-        result = hook.callback ? hook.fn.call(thisArg, request, reply, payload, once) : hook.fn.call(thisArg, request, reply, payload)
-      } else {
-        result = hook.callback ? hook.fn.call(thisArg, request, reply, once) : hook.fn.call(thisArg, request, reply)
-      }
+      const result = hook.payload ? hook.fn.call(thisArg, request, reply, payload, once) : hook.fn.call(thisArg, request, reply, once)
       if (result === reply) { settled = true; return }
-      if (isThenable(result)) {
-        // A done-style hook that returns a promise continues on whichever comes first (Fastify 3's
-        // hookRunner; @fastify/helmet's onRequest resolves without calling done on some paths).
-        result.then((value) => once(undefined, hook.callback ? undefined : value), (e: unknown) => once(e ?? new Error('hook rejected')))
-      } else if (!hook.callback) {
-        once()
-      }
+      // A done-style hook that returns a promise continues on whichever comes first (Fastify 3's
+      // hookRunner; @fastify/helmet's onRequest resolves without calling done on some paths).
+      if (isThenable(result)) result.then(() => once(), (e: unknown) => once(e ?? new Error('hook rejected')))
     } catch (e) {
       once(e ?? new Error('hook threw'))
     }
@@ -108,9 +117,11 @@ export function runObserverHooks(hooks: readonly BoundHook[], request: RequestIm
     if (index === hooks.length) { done(); return }
     const hook = hooks[index++]
     let settled = false
-    const once = (e?: unknown): void => {
+    const once = (e?: unknown, value?: unknown): void => {
       if (settled) return
       settled = true
+      if ((e === undefined || e === null) && value === reply) return
+      if (hook.payload && (e === undefined || e === null) && isStream(value)) request.payloadStream = value
       step(e)
     }
     try {
