@@ -105,9 +105,9 @@ export const runtimeErrors = {
     message: (a: { method: string; url: string; got: string }) => `reply.redirect() on ${a.method} ${a.url}: the target url must be a string, got ${a.got}.` }),
   ENC_ERR_SERVER_INVALID_TRUST_PROXY: e({ status: null, summary: 'createServer() was given a trustProxy that is not true/false, a hop count, addresses/subnets or a function',
     message: (a: { given: string; reason: string }) => `createServer({ trustProxy: ${a.given} }): ${a.reason}. Use true, a hop count, '127.0.0.1,10.0.0.0/8' (or a list) or (address, hop) => boolean.` }),
-  ENC_ERR_REPLY_NOTHING_SENT: e({ status: 500, summary: 'an async handler resolved undefined, or an error handler returned, without sending a reply',
+  ENC_ERR_REPLY_NOTHING_SENT: e({ status: 500, summary: 'an async handler (or any controller method) gave undefined, or an error handler returned, without sending a reply',
     message: (a: { at: string } | { errorHandlerOf: string; handling: string }) => 'at' in a
-      ? `${a.at}: the async handler resolved undefined without sending a reply. Return the payload, or return reply after calling reply.send().`
+      ? `${a.at}: the handler gave undefined without sending a reply. Return the payload, set reply.code(204) for an empty answer, or return reply when it will send later.`
       : `the error handler of ${a.errorHandlerOf} returned without sending a reply (while handling: ${a.handling}). Send a reply, return a payload, or return reply when it will send later.` }),
   // A log entry's code, not an Error sent: serve/send.ts logs it.
   ENC_ERR_REPLY_SEND_INSIDE_ON_ERROR: e({ status: 'none', summary: 'reply.send() was called inside an onError hook (refused and logged; the error reply goes on)',
