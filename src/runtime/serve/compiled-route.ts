@@ -117,10 +117,10 @@ export class CompiledRoute {
 
   /** Sets the validators and serializers: in the constructor (eager), or on the first request (lazy). */
   installSchemas(schemas: CompiledRouteSchemas): void {
-    // Spec §2.1: the body schema applies only to POST, PUT and PATCH.
-    const bodyMethod = this.method === 'POST' || this.method === 'PUT' || this.method === 'PATCH'
+    // Whatever the method (issue 12 §1, as Fastify 3): a body schema is never bypassed. On GET and
+    // HEAD, whose bodies are never parsed, it sees `null`.
     this.validateParams = schemas.params
-    this.validateBody = bodyMethod ? schemas.body : null
+    this.validateBody = schemas.body
     this.validateQuery = schemas.querystring
     this.validateHeaders = schemas.headers
     this.validates = this.validateParams !== null || this.validateBody !== null || this.validateQuery !== null || this.validateHeaders !== null
