@@ -59,7 +59,7 @@ function scopeInspection(scope: ScopeImpl): ScopeInspection {
     errorHandler: handler === null ? null : { ...handler, responses: scope.errorResponses },
     notFoundHandler: declaredFunction(scope, scope.notFoundHandler, 'setNotFoundHandler'),
     validatorCompiler: declaredFunction(scope, scope.validatorCompiler, 'setValidatorCompiler'),
-    serializerCompiler: declaredFunction(scope, scope.serializerCompiler, 'setSerializerCompiler'),
+    serializerCompiler: declaredFunction(scope, scope.ownSerializerCompiler, 'setSerializerCompiler'),
     schemaErrorFormatter: declaredFunction(scope, scope.schemaErrorFormatter, 'setSchemaErrorFormatter'),
     children: scope.children.map(scopeInspection),
   }
