@@ -417,6 +417,8 @@ export interface Scope {
   getSchema(id: string): SharedSchema | undefined
   setValidatorCompiler(fn: ValidatorCompiler): this
   setSerializerCompiler(fn: SerializerCompiler): this
+  /** The serializer compiler in force here: set by this scope or an ancestor; null for the default (Fastify's `instance.serializerCompiler`). */
+  readonly serializerCompiler: SerializerCompiler | null
   /**
    * Serializes the payloads of this scope's routes (and its descendants'), in place of their
    * response schema's serializer and of JSON.stringify; `reply.serializer()` wins over it. The

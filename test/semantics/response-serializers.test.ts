@@ -1,7 +1,7 @@
 // Response serialization as Fastify 3.27.4 does it (issue 12): values a schema's type cannot hold,
 // serializers that return no text, setReplySerializer() and the serializerOpts server option.
 import { expect } from 'chai'
-import type { Reply, Request, Scope } from '../../src'
+import { lift, type Reply, type Request, type Scope } from '../../src'
 import { build, recordingLogger, server, thrown } from '../runtime/helpers'
 
 const GENERIC_500 = { statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' }
@@ -204,11 +204,21 @@ describe('semantics: the serializerOpts server option and scope.serializerCompil
     let inChild: unknown = 'unset'
     let before: unknown = 'unset'
     await build(async (root) => {
-      before = (root as Scope & { serializerCompiler: unknown }).serializerCompiler
+      before = root.serializerCompiler
       root.setSerializerCompiler(compiler)
-      await root.register(async (child: Scope) => { inChild = (child as Scope & { serializerCompiler: unknown }).serializerCompiler })
+      await root.register(async (child: Scope) => { inChild = child.serializerCompiler })
     })
     expect(before).to.equal(null)
     expect(inChild).to.equal(compiler)
+  })
+
+  it('a lifted plugin registered with a prefix reads the same compiler, not a copy', async () => {
+    const compiler = (): ((data: unknown) => string) => (data) => JSON.stringify(data)
+    let seen: unknown = 'unset'
+    await build(async (root) => {
+      root.setSerializerCompiler(compiler)
+      await root.register(lift(async (scope: Scope) => { seen = scope.serializerCompiler }), { prefix: '/p' })
+    })
+    expect(seen).to.equal(compiler)
   })
 })
