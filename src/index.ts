@@ -29,7 +29,7 @@ export type {
   ErrorHandler as ErrorHandlerFn, NotFoundHandler, HookName, Plugin, AsyncPlugin, CallbackPlugin, PluginOptions,
   ServerOptions, ListenOptions, InjectOptions, InjectResponse, ValidationError, Logger, ContentTypeParserFn,
   ContentTypeParserOptions, DoneFn, JsonSchema, SharedSchema, RouteSchema, HttpPart, ValidatorCompiler,
-  ValidatorCompilerInput, ValidateFunction, SerializerCompiler, SerializerCompilerInput, SerializeFunction,
+  ValidatorCompilerInput, ValidateFunction, SerializerCompiler, SerializerCompilerInput, SerializeFunction, ReplySerializer,
   SchemaErrorFormatter, ValidatorOptions, ValidatorPlugin, CompilersFactory, SchemaControllerOptions,
   RequestBase, RequestDecorations, RequestDecorationValue, TypedRequest, RequestOf, RouteHandler, HandlerResult,
   RuntimeRouteSchema, ScopeRouteShortcut, SchemaType, TypedRouteSchema, ResponseOf,

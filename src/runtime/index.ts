@@ -24,6 +24,6 @@ export type { SchemaCompilation } from './shared/schema-compilation'
 export type { BootProfile, RouteCompileCost, ScopeCompileCost } from './shared/boot-profile'
 export type {
   JsonSchema, SharedSchema, RouteSchema, HttpPart, ValidatorCompiler, ValidatorCompilerInput, ValidateFunction,
-  SerializerCompiler, SerializerCompilerInput, SerializeFunction, SchemaErrorFormatter, ValidatorOptions,
+  SerializerCompiler, SerializerCompilerInput, SerializeFunction, ReplySerializer, SchemaErrorFormatter, ValidatorOptions,
   ValidatorPlugin, CompilersFactory, SchemaControllerOptions,
 } from './schemas/types'

@@ -2,7 +2,7 @@ import type { DestinationStream, LoggerOptions } from 'pino'
 import type { IncomingMessage, ServerResponse, Server } from 'node:http'
 import type { Readable } from 'node:stream'
 import type { HasTypedParts, ResponseOf, TypedParts, TypedRouteSchema } from './typed-schemas'
-import type { ValidatorCompiler, SerializerCompiler, SchemaErrorFormatter, SchemaControllerOptions, ValidatorOptions, RouteSchema, SharedSchema } from './schemas/types'
+import type { ValidatorCompiler, SerializerCompiler, ReplySerializer, SerializerOptions, SchemaErrorFormatter, SchemaControllerOptions, ValidatorOptions, RouteSchema, SharedSchema } from './schemas/types'
 import type { Inspection, RouteInspection, ScopeAnnotation, ScopeInspection } from './shared/introspection'
 import type { OpenApiDocument, OpenApiInfo } from './shared/openapi-types'
 import type { SchemaCompilation } from './shared/schema-compilation'
@@ -276,6 +276,8 @@ export interface ServerOptions {
   name?: string
   validator?: ValidatorOptions
   schemaController?: SchemaControllerOptions
+  /** fast-json-stringify's options for every response serializer, e.g. `{ rounding: 'ceil' }` (Fastify's serializerOpts). */
+  serializerOpts?: SerializerOptions
   schemaErrorFormatter?: SchemaErrorFormatter
   /**
    * When route schemas are compiled: 'eager' (default) at boot, so a bad schema fails ready();
@@ -415,6 +417,17 @@ export interface Scope {
   getSchema(id: string): SharedSchema | undefined
   setValidatorCompiler(fn: ValidatorCompiler): this
   setSerializerCompiler(fn: SerializerCompiler): this
+  /** The serializer compiler in force here: set by this scope or an ancestor; null for the default (Fastify's `instance.serializerCompiler`). */
+  readonly serializerCompiler: SerializerCompiler | null
+  /**
+   * Serializes the payloads of this scope's routes (and its descendants'), in place of their
+   * response schema's serializer and of JSON.stringify; `reply.serializer()` wins over it. The
+   * built-in error replies keep theirs. As Fastify's, it gets `(payload, statusCode)`.
+   *
+   * @example
+   * app.setReplySerializer((payload) => yaml.stringify(payload))
+   */
+  setReplySerializer(fn: ReplySerializer): this
   setSchemaErrorFormatter(fn: SchemaErrorFormatter): this
   /** 'eager' or 'lazy' schema compilation for this scope's routes and its descendants'. */
   setSchemaCompilation(mode: SchemaCompilation): this

@@ -90,6 +90,7 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): (method: st
     schemas,
     lazy,
     schemaErrorFormatter: options.schemaErrorFormatter ?? resolution.schemaErrorFormatter,
+    replySerializer: resolution.replySerializer,
     attachValidation: options.attachValidation === true,
     parsers: resolution.parsers,
     bodyLimit: options.bodyLimit ?? null,
@@ -162,7 +163,7 @@ function systemRoute(boot: BootContext, scope: ScopeImpl, handler: Handler, own:
   return new CompiledRoute({
     method: '*', path: null, scope, serve: boot.serve, handler, Request: resolution.Request, Reply: resolution.Reply,
     hooks: routeHooks(scope, { method: '*', url: scope.prefix, handler, preValidation: own.preValidation, preHandler: own.preHandler }, resolution.hooks),
-    schemas: null, lazy: null, schemaErrorFormatter: resolution.schemaErrorFormatter, attachValidation: false,
+    schemas: null, lazy: null, schemaErrorFormatter: resolution.schemaErrorFormatter, replySerializer: resolution.replySerializer, attachValidation: false,
     parsers: resolution.parsers, bodyLimit: null, errorHandlers: resolution.errorHandlers, config: {}, hasParams: false,
     routeOptions: Object.freeze({ method: undefined, url: undefined, config: {}, schema: undefined, bodyLimit: boot.serve.limits.bodyLimit }),
   })

@@ -8,7 +8,7 @@ import type { RouteOptions, ServerOptions } from '../types'
  * (`bodyLimt`) fails at once instead of silently leaving the default in place.
  */
 export const knownServerOptions: readonly string[] = [
-  'name', 'validator', 'ajv', 'schemaController', 'schemaErrorFormatter', 'bodyLimit', 'logger', 'disableRequestLogging',
+  'name', 'validator', 'ajv', 'schemaController', 'serializerOpts', 'schemaErrorFormatter', 'bodyLimit', 'logger', 'disableRequestLogging',
   'requestIdLogLabel', 'schemaCompilation', 'maxParamLength', 'genReqId',
   'requestIdHeader', 'maxQueryKeys', 'maxJsonDepth', 'pluginTimeout', 'closeTimeout', 'headersTimeout', 'requestTimeout',
   'keepAliveTimeout', 'bodyTimeout', 'handlerTimeout', 'ignoreTrailingSlash', 'exposeHeadRoutes', 'trustProxy',
@@ -62,6 +62,10 @@ export function checkServerOptions(options: ServerOptions): ServerOptions {
         throw invalidOption(`createServer({ ${name}: { ${key} } }): unknown key${didYouMean(key, validatorKeys)}. Use ${validatorKeys.join(', ')}.`)
       }
     }
+  }
+  const serializerOpts = resolved.serializerOpts as unknown
+  if (serializerOpts !== undefined && (serializerOpts === null || typeof serializerOpts !== 'object' || Array.isArray(serializerOpts))) {
+    throw invalidOption('createServer({ serializerOpts }): must be an object of fast-json-stringify options, e.g. { rounding: \'ceil\' }.')
   }
   if (isAsyncFunction(resolved.schemaErrorFormatter)) {
     throw invalidOption('createServer({ schemaErrorFormatter }): the formatter must be synchronous and return an Error; it is async.')

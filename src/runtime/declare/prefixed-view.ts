@@ -41,7 +41,8 @@ export function prefixedView(owner: ScopeImpl, prefix: string): ScopeImpl {
       if (Object.prototype.hasOwnProperty.call(overrides, key)) return overrides[key as string]
       const value: unknown = Reflect.get(target, key, target)
       // Instance decorators are own properties: handed out as they are, like on the scope itself.
-      if (typeof value !== 'function' || !(key in ScopeImpl.prototype)) return value
+      // Only methods are bound: a getter's function value (serializerCompiler) keeps its identity.
+      if (typeof value !== 'function' || typeof Object.getOwnPropertyDescriptor(ScopeImpl.prototype, key)?.value !== 'function') return value
       return (...args: unknown[]) => {
         const result: unknown = (value as Function).apply(target, args)
         return result === target ? view : result

@@ -19,7 +19,7 @@ import type {
   ContentTypeParserFn, ContentTypeParserCallback, ContentTypeStreamParser, ContentTypeParserOptions, ErrorHandler, Handler, HookName, InjectOptions, InjectResponse,
   ListenOptions, Logger, NotFoundHandler, NotFoundOptions, ReadyOptions, PluginFunction, PluginOptions, RouteOptions, RouteShorthandOptions, Scope,
 } from '../types'
-import type { JsonSchema, SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../schemas/types'
+import type { JsonSchema, ReplySerializer, SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../schemas/types'
 import type { Inspection, ModuleInspection, RouteInspection, ScopeAnnotation, ScopeInspection } from '../shared/introspection'
 import type { OpenApiDocument, OpenApiInfo } from '../shared/openapi-types'
 
@@ -68,7 +68,10 @@ export class ScopeImpl implements Scope {
   /** removeAllContentTypeParsers(): the scope starts from no parser at all. */
   removedAllParsers = false
   validatorCompiler: ValidatorCompiler | null = null
-  serializerCompiler: SerializerCompiler | null = null
+  /** This scope's own setSerializerCompiler(); `serializerCompiler` reads the one in force. */
+  ownSerializerCompiler: SerializerCompiler | null = null
+  /** This scope's own setReplySerializer(); resolved with its ancestors' at boot. */
+  replySerializer: ReplySerializer | null = null
   schemaErrorFormatter: SchemaErrorFormatter | null = null
   /** Set by setSchemaCompilation(); null inherits the parent's (the server option at the root). */
   schemaCompilation: SchemaCompilation | null = null
@@ -279,7 +282,13 @@ export class ScopeImpl implements Scope {
   getSchema(id: string): SharedSchema | undefined { return this.schemas.get(id) }
 
   setValidatorCompiler(fn: ValidatorCompiler): this { this.#setFunction('setValidatorCompiler', fn); this.validatorCompiler = fn; return this }
-  setSerializerCompiler(fn: SerializerCompiler): this { this.#setFunction('setSerializerCompiler', fn); this.serializerCompiler = fn; return this }
+  setSerializerCompiler(fn: SerializerCompiler): this { this.#setFunction('setSerializerCompiler', fn); this.ownSerializerCompiler = fn; return this }
+  /** Fastify's `instance.serializerCompiler`: the nearest one set, here or in an ancestor; null for the default. */
+  get serializerCompiler(): SerializerCompiler | null {
+    for (let scope: ScopeImpl | null = this; scope !== null; scope = scope.parent) if (scope.ownSerializerCompiler !== null) return scope.ownSerializerCompiler
+    return null
+  }
+  setReplySerializer(fn: ReplySerializer): this { this.#setFunction('setReplySerializer', fn); this.replySerializer = fn; return this }
   setSchemaErrorFormatter(fn: SchemaErrorFormatter): this {
     this.#setFunction('setSchemaErrorFormatter', fn)
     // Its Error is needed at once to answer the 400: a promise would be no error at all.

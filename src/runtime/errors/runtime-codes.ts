@@ -112,8 +112,10 @@ export const runtimeErrors = {
   // A log entry's code, not an Error sent: serve/send.ts logs it.
   ENC_ERR_REPLY_SEND_INSIDE_ON_ERROR: e({ status: 'none', summary: 'reply.send() was called inside an onError hook (refused and logged; the error reply goes on)',
     message: (a: At) => `${a.at}: reply.send() inside an onError hook is refused. Answer from an error handler (setErrorHandler) instead.` }),
-  ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE: e({ status: 500, summary: 'an object was sent with a content type that is not JSON and no reply.serializer()',
-    message: (a: At & { contentType: string }) => `${a.at}: an object was sent with content type '${a.contentType}'. Send a string or Buffer for that type, set reply.serializer(), or use a JSON type.` }),
+  ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE: e({ status: 500, summary: 'an object was sent with a content type that is not JSON and no reply.serializer(), or a serializer returned something other than a string or Buffer',
+    message: (a: At & ({ contentType: string } | { status: number; got: string })) => 'contentType' in a
+      ? `${a.at}: an object was sent with content type '${a.contentType}'. Send a string or Buffer for that type, set reply.serializer(), or use a JSON type.`
+      : `${a.at}: the serializer of the ${a.status} response returned ${a.got}, not a string or Buffer. Make the serializer (reply.serializer(), setReplySerializer() or the serializerCompiler's function) return the serialized text.` }),
   ENC_ERR_SERVER_INVALID_OPTION: e({ status: null, summary: 'createServer() was given an unknown option (did you mean ...), a limit or timeout that is not a non-negative integer, or headersTimeout above requestTimeout, or a schemaCompilation (option or setSchemaCompilation()) other than eager or lazy',
     message: (a: { name: string; given: string; min: number; fallback: number } | { headersTimeout: number; requestTimeout: number } | { where: string; given: string } | { problem: string }) => 'problem' in a
       ? `createServer(${a.problem}`

@@ -31,7 +31,7 @@ export interface CompileRouteSchemasInput {
 /** One route's compiled schemas; a field is null when the route has no schema for it. */
 export interface CompiledRouteSchemas {
   params: PartValidator | null
-  /** Compiled whatever the method; the runtime applies it only to POST, PUT and PATCH JSON bodies. */
+  /** Compiled and applied whatever the method and content type (issue 12 §1: a body schema is never bypassed). */
   body: PartValidator | null
   querystring: PartValidator | null
   headers: PartValidator | null

@@ -3,7 +3,7 @@ import { describeValue, isSchemaError, schemaError } from './schema-codes'
 import { checkKeywords, knownKeywordsOf } from './keyword-check'
 import type { SchemaStore } from './schema-store'
 import type {
-  CompilersFactory, SchemaControllerOptions, SerializerCompiler, SharedSchema, ValidatorCompiler, ValidatorOptions,
+  CompilersFactory, SchemaControllerOptions, SerializerCompiler, SerializerOptions, SharedSchema, ValidatorCompiler, ValidatorOptions,
 } from './types'
 
 export interface SchemaCompilersOptions {
@@ -11,6 +11,8 @@ export interface SchemaCompilersOptions {
   validator?: ValidatorOptions
   /** `schemaController.compilersFactory` replaces the default builders (spec §9: ajv 8 plugs in here). */
   schemaController?: SchemaControllerOptions
+  /** The server's `serializerOpts`, handed to the serializer builder (fast-json-stringify's options). */
+  serializerOpts?: SerializerOptions
 }
 
 interface Cached<C> {
@@ -31,7 +33,8 @@ interface Cached<C> {
 export class SchemaCompilers {
   readonly #validatorOptions: ValidatorOptions
   readonly #buildValidator: (schemas: Record<string, SharedSchema>, options: ValidatorOptions) => ValidatorCompiler
-  readonly #buildSerializer: (schemas: Record<string, SharedSchema>) => SerializerCompiler
+  readonly #serializerOptions: SerializerOptions
+  readonly #buildSerializer: (schemas: Record<string, SharedSchema>, options: SerializerOptions) => SerializerCompiler
   readonly #validators = new WeakMap<SchemaStore, Cached<ValidatorCompiler>>()
   readonly #serializers = new WeakMap<SchemaStore, Cached<SerializerCompiler>>()
   /** validator.customKeywords: names accepted on top of the validator's; null when the check is off. */
@@ -42,6 +45,7 @@ export class SchemaCompilers {
       customOptions: { ...options.validator?.customOptions },
       plugins: checkPlugins(options.validator?.plugins),
     }
+    this.#serializerOptions = { ...options.serializerOpts }
     const factory: CompilersFactory = options.schemaController?.compilersFactory ?? {}
     const custom = options.validator?.customKeywords
     this.#customKeywords = custom === true ? null : new Set(custom ?? [])
@@ -71,7 +75,7 @@ export class SchemaCompilers {
 
   /** The default serializer compiler for the shared schemas visible from `store`. */
   serializerFor(store: SchemaStore): SerializerCompiler {
-    return this.#compilerFor(store, this.#serializers, 'serializer', (schemas) => this.#buildSerializer(schemas))
+    return this.#compilerFor(store, this.#serializers, 'serializer', (schemas) => this.#buildSerializer(schemas, this.#serializerOptions))
   }
 
   #compilerFor<C>(

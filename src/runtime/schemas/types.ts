@@ -42,6 +42,8 @@ export interface SerializerCompilerInput {
   httpStatus: string
 }
 export type SerializeFunction = (data: unknown) => string
+/** setReplySerializer(fn): serializes a reply payload of a route of the scope (Fastify's `(payload, statusCode)`). */
+export type ReplySerializer = (payload: unknown, statusCode: number) => string
 export type SerializerCompiler = (input: SerializerCompilerInput) => SerializeFunction
 
 /** `dataVar` is `body`, `params`, `querystring` or `headers` (spec §4.2). */
@@ -68,8 +70,12 @@ export interface ValidatorOptions {
  */
 export interface CompilersFactory {
   buildValidator?(externalSchemas: Record<string, SharedSchema>, options: ValidatorOptions): ValidatorCompiler
-  buildSerializer?(externalSchemas: Record<string, SharedSchema>): SerializerCompiler
+  /** `options` is the server's `serializerOpts` (an empty object when none was given), as in Fastify. */
+  buildSerializer?(externalSchemas: Record<string, SharedSchema>, options: SerializerOptions): SerializerCompiler
 }
+
+/** The server option `serializerOpts`: fast-json-stringify's options (`rounding`, `largeArrayMechanism` ...). */
+export type SerializerOptions = Readonly<Record<string, unknown>>
 
 export interface SchemaControllerOptions {
   compilersFactory?: CompilersFactory

@@ -6,7 +6,7 @@ import type { Handler, Scope } from '../types'
 import type { ServeContext } from './serve-context'
 import type { CompiledRouteSchemas, PartValidator, ResponseSerializers } from '../schemas'
 import type { LazyRouteSchemas } from './lazy-route-schemas'
-import type { SchemaErrorFormatter } from '../schemas/types'
+import type { ReplySerializer, SchemaErrorFormatter } from '../schemas/types'
 import type { ErrorHandlerEntry } from './error-reply'
 
 export type RequestClass = new (...args: ConstructorParameters<typeof RequestImpl>) => RequestImpl
@@ -27,6 +27,7 @@ export interface CompiledRouteInit {
   schemas: CompiledRouteSchemas | null
   lazy: LazyRouteSchemas | null
   schemaErrorFormatter: SchemaErrorFormatter
+  replySerializer: ReplySerializer | null
   attachValidation: boolean
   parsers: ParserTable
   bodyLimit: number | null
@@ -72,6 +73,8 @@ export class CompiledRoute {
   /** Non-null until a lazy route's schemas are built: the pipeline's one test per request. */
   lazy: LazyRouteSchemas | null
   readonly schemaErrorFormatter: SchemaErrorFormatter
+  /** The scope's setReplySerializer(): used before the response schema's serializer; null: none. */
+  readonly replySerializer: ReplySerializer | null
   readonly attachValidation: boolean
   readonly parsers: ParserTable
   /** The route's own bodyLimit; null falls back to the parser's, then the server's. */
@@ -105,6 +108,7 @@ export class CompiledRoute {
     if (init.schemas !== null) this.installSchemas(init.schemas)
     init.lazy?.addTarget(this)
     this.schemaErrorFormatter = init.schemaErrorFormatter
+    this.replySerializer = init.replySerializer
     this.attachValidation = init.attachValidation
     this.parsers = init.parsers
     this.bodyLimit = init.bodyLimit
@@ -117,10 +121,10 @@ export class CompiledRoute {
 
   /** Sets the validators and serializers: in the constructor (eager), or on the first request (lazy). */
   installSchemas(schemas: CompiledRouteSchemas): void {
-    // Spec §2.1: the body schema applies only to POST, PUT and PATCH.
-    const bodyMethod = this.method === 'POST' || this.method === 'PUT' || this.method === 'PATCH'
+    // Whatever the method (issue 12 §1, as Fastify 3): a body schema is never bypassed. On GET and
+    // HEAD, whose bodies are never parsed, it sees `null`.
     this.validateParams = schemas.params
-    this.validateBody = bodyMethod ? schemas.body : null
+    this.validateBody = schemas.body
     this.validateQuery = schemas.querystring
     this.validateHeaders = schemas.headers
     this.validates = this.validateParams !== null || this.validateBody !== null || this.validateQuery !== null || this.validateHeaders !== null

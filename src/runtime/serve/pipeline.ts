@@ -115,19 +115,29 @@ function preParsingStage(request: RequestImpl, reply: ReplyImpl): void {
 }
 
 function parsingStage(request: RequestImpl, reply: ReplyImpl): void {
-  const method = request.method
-  // A body on GET or HEAD is never parsed (nor read: Node discards it when the reply ends). As in
-  // Fastify, a POST, PUT or PATCH that names a content type is parsed even without framing: an
-  // unframed `application/json` request is the same 400 as an empty JSON body, never a body that
-  // silently went missing.
-  if (method !== 'GET' && method !== 'HEAD' && (hasBody(request) || (request.raw.headers['content-type'] !== undefined && bodyMethods.has(method)))) {
-    parseBody(request, reply, reply.route.serve.limits.bodyLimit, preValidationStage)
-  } else {
-    preValidationStage(request, reply)
-  }
+  if (carriesBody(request)) parseBody(request, reply, reply.route.serve.limits.bodyLimit, preValidationStage)
+  else preValidationStage(request, reply)
 }
 
-const bodyMethods: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH'])
+/**
+ * Which requests have their body parsed: Fastify 3's rule (lib/handleRequest.js), so that a
+ * request's `body` is what a Fastify 3 handler would see (null when nothing is parsed).
+ * - GET, HEAD: never (nor read: Node discards it when the reply ends).
+ * - POST, PUT, PATCH: whenever they name a content type, even without framing (an unframed
+ *   `application/json` request is the same 400 as an empty JSON body, never a body that silently
+ *   went missing); without one, only a body framed as non-empty (415, or the `*` parser).
+ * - OPTIONS, DELETE: only a framed body that names its content type; an untyped one is ignored.
+ * Whatever is parsed, or not, the body schema is then validated (validationStage).
+ */
+function carriesBody(request: RequestImpl): boolean {
+  const method = request.method
+  if (method === 'GET' || method === 'HEAD') return false
+  const headers = request.raw.headers
+  const typed = headers['content-type'] !== undefined
+  if (method === 'OPTIONS' || method === 'DELETE') return typed && hasBody(request)
+  if (typed) return true
+  return headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0')
+}
 
 function preValidationStage(request: RequestImpl, reply: ReplyImpl): void {
   const route = reply.route
@@ -161,9 +171,9 @@ function validate(route: CompiledRoute, request: RequestImpl): Error | null {
     const error = validatePart(route, request, route.validateParams, 'params')
     if (error !== null) return error
   }
-  // Every parsed body is validated, whatever parser produced it (issue 12 §1: spec §1.6 makes the
-  // schema the security boundary, over the letter of §2.1; Fastify 3 and 5 do the same). A request
-  // without any body is validated too (as `undefined`), so a POST cannot skip it by sending nothing.
+  // Every body is validated, whatever parser produced it and whatever the method (issue 12 §1: spec
+  // §1.6 makes the schema the security boundary, over the letter of §2.1; Fastify 3 does the same).
+  // A request without any body is validated too (as `null`), so no request skips it by sending nothing.
   if (route.validateBody !== null) {
     const error = validatePart(route, request, route.validateBody, 'body')
     if (error !== null) return error

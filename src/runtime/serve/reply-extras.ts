@@ -43,6 +43,7 @@ export function callNotFound(reply: ReplyImpl): void {
 
 export function serializeForReply(reply: ReplyImpl, payload: unknown): string {
   if (reply.customSerializer !== null) return reply.customSerializer(payload)
+  if (reply.route.replySerializer !== null) return reply.route.replySerializer(payload, reply.statusCode)
   const serialize = reply.route.serializers === null ? null : pickSerializer(reply.route.serializers, reply.statusCode)
   return serialize === null ? JSON.stringify(payload) : serialize(payload)
 }

@@ -18,6 +18,7 @@ export class RequestImpl {
   readonly routePath: string | null
   params: Record<string, unknown>
   query: Record<string, unknown>
+  /** The parsed body; null when none was parsed (Fastify 3: lib/request.js), so a handler echoing it sends `null`. */
   body: unknown
   /**
    * Node builds `raw.headers` from the raw header list on first access, one property per header.
@@ -48,7 +49,7 @@ export class RequestImpl {
     this.routePath = routePath
     this.params = params
     this.query = query
-    this.body = undefined
+    this.body = null
     this.headerValues = null
     this.validationError = null
     this.log = log

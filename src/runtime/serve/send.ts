@@ -18,8 +18,8 @@ function isStream(payload: object): payload is Readable {
 
 /**
  * reply.send(): Errors go to the error handlers; strings, Buffers and streams are sent as they
- * are; anything else is JSON through preSerialization, then the reply's serializer, the route's
- * response schema for the status, or JSON.stringify. Every payload then passes onSend.
+ * are; anything else is JSON through preSerialization, then the reply's serializer, the scope's
+ * setReplySerializer(), the route's response schema for the status, or JSON.stringify. Every payload then passes onSend.
  */
 export function sendReply(reply: ReplyImpl, payload: unknown): void {
   if (reply.inOnError) {
@@ -72,6 +72,9 @@ function serializeStage(reply: ReplyImpl, payload: unknown): void {
   try {
     if (reply.customSerializer !== null) {
       text = reply.customSerializer(payload)
+    } else if (reply.route.replySerializer !== null) {
+      // setReplySerializer() wins over the response schema, as in Fastify 3 (lib/reply.js).
+      text = reply.route.replySerializer(payload, reply.statusCode)
     } else {
       const serialize = reply.route.serializers === null ? null : pickSerializer(reply.route.serializers, reply.statusCode)
       text = serialize === null ? JSON.stringify(payload) : serialize(payload)
@@ -80,8 +83,10 @@ function serializeStage(reply: ReplyImpl, payload: unknown): void {
     failSend(reply, serializationError(reply, error))
     return
   }
-  if (typeof text !== 'string') {
-    failSend(reply, serializationError(reply, new TypeError(`the serializer returned ${typeof text}, not a string`)))
+  // As Fastify 3 (FST_ERR_REP_INVALID_PAYLOAD_TYPE): a serializer's text is a string or a Buffer, nothing else.
+  if (typeof text !== 'string' && !Buffer.isBuffer(text)) {
+    const got = text === null ? 'null' : Array.isArray(text) ? 'an array' : typeof text
+    failSend(reply, runtimeError('ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE', { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}`, status: reply.statusCode, got }))
     return
   }
   // reply.serializer() output is whatever its author made it: no JSON type is implied (Fastify).

@@ -41,7 +41,7 @@ export function createServer(given: ServerOptions = {}): Scope {
   const limits = resolveLimits(options)
   const schemaCompilation = checkSchemaCompilation(options.schemaCompilation ?? 'eager', 'createServer()')
   const deadlines = new Deadlines([limits.handlerTimeout, limits.bodyTimeout], log)
-  const schemaCompilers = new SchemaCompilers({ validator: options.validator, schemaController: options.schemaController })
+  const schemaCompilers = new SchemaCompilers({ validator: options.validator, schemaController: options.schemaController, serializerOpts: options.serializerOpts })
   const parse = queryParser(limits.maxQueryKeys)
   const serve = new ServeContext({
     log,

@@ -39,7 +39,6 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
   // if there is one (Fastify's '*'); never to the JSON parser or any typed one.
   const parser = mediaType !== null ? reply.route.parsers.find(mediaType) : reply.route.parsers.catchAll
   if (parser === null) {
-    if (header === undefined && declaredLength === '0') { next(request, reply); return }
     // Node reads and discards an unread body once the reply is out, keeping the connection for
     // the next request: cheap for a body no larger than the limit. A larger or unsized
     // (chunked) one could keep the socket busy for as long as the client likes: close instead.
