@@ -50,11 +50,13 @@ export const runtimeErrors = {
     message: (a: { path: string; prefix: string }) => `setNotFoundHandler() in ${a.path}: this scope has the same prefix ('${a.prefix || '/'}') as its parent, so its not-found handler would also answer the parent's unknown URLs. Register the plugin with its own prefix, or wrap it in lift() to set the parent's handler.` }),
   ENC_ERR_CTP_ALREADY_PRESENT: e({ status: null, summary: 'a content-type parser for this media type is already visible in the scope',
     message: (a: { type: string; path: string }) => `addContentTypeParser('${a.type}') in ${a.path}: a parser for this media type is already visible here.` }),
-  ENC_ERR_CTP_INVALID: e({ status: null, summary: 'addContentTypeParser() was given a bad media type, parseAs or parser',
-    message: (a: { path: string; type?: string; call?: string; parseAs?: string; hint?: string }) => a.parseAs !== undefined
-      ? `addContentTypeParser() in ${a.path}: parseAs is '${a.parseAs}'${a.hint ?? ''}; use 'string' or 'buffer'.`
-      : a.type === undefined ? `addContentTypeParser() in ${a.path}: the parser must be a function.`
-        : `${a.call ?? 'addContentTypeParser'}('${a.type}') in ${a.path}: not a media type (type/subtype), a RegExp or '*'.` }),
+  ENC_ERR_CTP_INVALID: e({ status: null, summary: 'addContentTypeParser() was given a bad media type, parseAs or parser (or getDefaultJsonParser() a bad poisoning action)',
+    message: (a: { path: string; type?: string; call?: string; parseAs?: string; hint?: string } | { path: string; poisoning: string; given: string }) => 'poisoning' in a
+      ? `getDefaultJsonParser() in ${a.path}: ${a.poisoning} is ${a.given}; use 'error', 'remove' or 'ignore'.`
+      : a.parseAs !== undefined
+        ? `addContentTypeParser() in ${a.path}: parseAs is '${a.parseAs}'${a.hint ?? ''}; use 'string' or 'buffer'.`
+        : a.type === undefined ? `addContentTypeParser() in ${a.path}: the parser must be a function.`
+          : `${a.call ?? 'addContentTypeParser'}('${a.type}') in ${a.path}: not a media type (type/subtype), a RegExp or '*'.` }),
   ENC_ERR_CTP_INVALID_MEDIA_TYPE: e({ status: 415, summary: 'no parser accepts the request content type',
     message: (a: { contentType: string }) => `Unsupported Media Type: ${a.contentType}` }),
   ENC_ERR_CTP_EMPTY_JSON_BODY: e({ status: 400, summary: 'a JSON content type with an empty body',
