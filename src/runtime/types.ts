@@ -242,8 +242,11 @@ export interface RouteOptions<S extends RuntimeRouteSchema = RouteSchema> extend
 export type ContentTypeParserFn = (request: Request, body: string | Buffer) => unknown
 /** Fastify 3's callback form: with `parseAs` it gets the collected body; without, the raw stream. */
 export type ContentTypeParserCallback = (request: Request, body: any, done: (error: Error | null, value?: unknown) => void) => void
-/** Fastify 3's async form without `parseAs`: reads `request.raw` itself. */
-export type ContentTypeStreamParser = (request: Request) => Promise<unknown>
+/**
+ * Fastify 3's deprecated async form without `parseAs`: its one parameter is the payload stream
+ * (`request.raw`, or a preParsing hook's replacement), not the request. Emits FSTDEP003 once.
+ */
+export type ContentTypeStreamParser = (payload: IncomingMessage | Readable) => Promise<unknown>
 export interface ContentTypeParserOptions {
   parseAs?: 'string' | 'buffer'
   bodyLimit?: number
@@ -307,6 +310,13 @@ export interface ServerOptions {
   maxQueryKeys?: number
   /** JSON bodies nested deeper than this are answered 400. Default 1000. */
   maxJsonDepth?: number
+  /**
+   * What the built-in JSON parser does with a `__proto__` key: 'error' (default) answers 400,
+   * 'remove' drops the key, 'ignore' keeps it as an own property (Fastify 3's option).
+   */
+  onProtoPoisoning?: 'error' | 'remove' | 'ignore'
+  /** The same for a `constructor` key whose value has a `prototype` key. Default 'error'. */
+  onConstructorPoisoning?: 'error' | 'remove' | 'ignore'
   /** A callback plugin that has not called done() after this many ms fails boot. Default 10000. */
   pluginTimeout?: number
   /** close() force-closes connections still busy after this many ms. Default 10000. */
@@ -439,6 +449,7 @@ export interface Scope {
   addContentTypeParser(contentType: string | RegExp | Array<string | RegExp>, options: ContentTypeParserOptions, parser: ContentTypeParserCallback): this
   addContentTypeParser(contentType: string | RegExp | Array<string | RegExp>, parser: ContentTypeParserFn): this
   addContentTypeParser(contentType: string | RegExp | Array<string | RegExp>, parser: ContentTypeParserCallback): this
+  // Annotate the parameter (`async (payload: Readable) => ...`): unannotated, the first form types it as the request.
   addContentTypeParser(contentType: string | RegExp | Array<string | RegExp>, parser: ContentTypeStreamParser): this
   hasContentTypeParser(contentType: string | RegExp): boolean
   /** This scope and its descendants no longer parse these types (built-in ones included). */

@@ -2,6 +2,7 @@ import type { FrameworkError } from '../errors/framework-error'
 import { runtimeError } from '../errors/runtime-codes'
 import { didYouMean } from '../schemas'
 import type { RouteOptions, ServerOptions } from '../types'
+import { isPoisonAction, poisonActionNames, refusePoisoning, type JsonPoisonActions } from '../shared/json-poisoning'
 
 /**
  * Every option createServer() reads (a test keeps it equal to the keys of ServerOptions in types.ts). Fastify 3 ignores unknown options; here a misspelt one
@@ -12,6 +13,7 @@ export const knownServerOptions: readonly string[] = [
   'requestIdLogLabel', 'schemaCompilation', 'maxParamLength', 'genReqId',
   'requestIdHeader', 'maxQueryKeys', 'maxJsonDepth', 'pluginTimeout', 'closeTimeout', 'headersTimeout', 'requestTimeout',
   'keepAliveTimeout', 'bodyTimeout', 'handlerTimeout', 'ignoreTrailingSlash', 'exposeHeadRoutes', 'trustProxy',
+  'onProtoPoisoning', 'onConstructorPoisoning',
 ]
 
 const validatorKeys = ['customOptions', 'plugins', 'customKeywords']
@@ -71,6 +73,23 @@ export function checkServerOptions(options: ServerOptions): ServerOptions {
     throw invalidOption('createServer({ schemaErrorFormatter }): the formatter must be synchronous and return an Error; it is async.')
   }
   return resolved
+}
+
+/**
+ * The built-in JSON parser's answer to `__proto__` / `constructor.prototype` keys, from
+ * `onProtoPoisoning` / `onConstructorPoisoning` ('error' when absent). A misspelt action is
+ * refused: secure-json-parse would take it as 'ignore', silently turning the protection off.
+ */
+export function poisonActionsOf(options: ServerOptions): JsonPoisonActions {
+  const { onProtoPoisoning, onConstructorPoisoning } = options
+  if (onProtoPoisoning === undefined && onConstructorPoisoning === undefined) return refusePoisoning
+  for (const [name, given] of [['onProtoPoisoning', onProtoPoisoning], ['onConstructorPoisoning', onConstructorPoisoning]] as const) {
+    if (given !== undefined && !isPoisonAction(given)) {
+      const shown = typeof given === 'string' ? `'${given}'` : String(given)
+      throw invalidOption(`createServer({ ${name}: ${shown} }): use ${poisonActionNames.map((a) => `'${a}'`).join(', ')}${didYouMean(String(given), poisonActionNames)}.`)
+    }
+  }
+  return { protoAction: onProtoPoisoning ?? 'error', constructorAction: onConstructorPoisoning ?? 'error' }
 }
 
 /** Refuses what route() would otherwise carry silently: unknown options, a non-function error handler. */

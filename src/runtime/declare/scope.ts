@@ -8,11 +8,13 @@ import { parserMode, type BodyParser } from '../shared/body-parser'
 import { SchemaStore } from '../schemas'
 import { checkSchemaCompilation, type SchemaCompilation } from '../shared/schema-compilation'
 import type { BootProfile } from '../shared/boot-profile'
-import type { DeclareContext, PoisonAction } from './declare-context'
+import type { DeclareContext } from './declare-context'
+import { isPoisonAction, type PoisonAction } from '../shared/json-poisoning'
 import { declareRoute, shortcut } from './route-declaration'
 import { fastifyApiVersion } from '../shared/plugin-meta'
 import { lift } from './lift'
 import { installUnsupportedApis } from './unsupported-api'
+import { warnPayloadParser } from './deprecations'
 import { isAsyncFunction } from './option-checks'
 import { didYouMean } from '../schemas'
 import type {
@@ -41,6 +43,11 @@ function inheritDecoration(target: ScopeImpl, parent: ScopeImpl, decoration: Dec
     configurable: true,
     enumerable: false,
   })
+}
+
+/** A RegExp content type as matched: without `g`/`y`, whose lastIndex would make test() alternate. */
+function matchingPattern(declared: RegExp): RegExp {
+  return declared.global || declared.sticky ? new RegExp(declared.source, declared.flags.replace(/[gy]/g, '')) : declared
 }
 
 /**
@@ -378,18 +385,22 @@ export class ScopeImpl implements Scope {
 
   addContentTypeParser(types: string | RegExp | Array<string | RegExp>, a: ContentTypeParserOptions | AnyParser, b?: AnyParser): this {
     this.assertDeclarable('addContentTypeParser()')
-    const options = typeof a === 'function' ? {} : a
+    const options = typeof a === 'function' ? {} : a ?? {}
     const fn = typeof a === 'function' ? a : b
     if (typeof fn !== 'function') throw runtimeError('ENC_ERR_CTP_INVALID', { path: this.path })
     if (options.parseAs !== undefined && options.parseAs !== 'string' && options.parseAs !== 'buffer') {
       throw runtimeError('ENC_ERR_CTP_INVALID', { path: this.path, parseAs: String(options.parseAs), hint: didYouMean(String(options.parseAs), ['string', 'buffer']) })
     }
-    const mode = parserMode(fn, options.parseAs !== undefined)
+    const mode = parserMode(fn, options.parseAs !== undefined, isAsyncFunction(fn))
+    if (mode === 'payload') warnPayloadParser()
     for (const declared of Array.isArray(types) ? types : [types]) {
-      const pattern = declared instanceof RegExp ? declared : null
-      const type = pattern !== null ? `regexp:${pattern.toString()}` : typeof declared === 'string' ? normalizeDeclaredType(declared) : null
+      const pattern = declared instanceof RegExp ? matchingPattern(declared) : null
+      const type = declared instanceof RegExp ? `regexp:${declared.toString()}` : typeof declared === 'string' ? normalizeDeclaredType(declared) : null
       if (type === null) throw runtimeError('ENC_ERR_CTP_INVALID', { path: this.path, type: String(declared) })
-      if (this.#parserOwner(type) !== null) {
+      // As Fastify 3, '*' may be declared again: the later catch-all replaces the earlier one here
+      // and below. The built-in JSON and text parsers are not in any scope's store, so each may
+      // be replaced once, as Fastify allows, and only once.
+      if (type !== '*' && this.#parserOwner(type) !== null) {
         throw runtimeError('ENC_ERR_CTP_ALREADY_PRESENT', { type, path: this.path })
       }
       this.parsers.set(type, { fn: fn as ContentTypeParserFn, parseAs: options.parseAs ?? 'string', bodyLimit: options.bodyLimit ?? null, mode, pattern })
@@ -433,6 +444,10 @@ export class ScopeImpl implements Scope {
    * (refused with a 400, the default), 'remove' (the key is dropped) or 'ignore'.
    */
   getDefaultJsonParser(onProtoPoisoning: PoisonAction = 'error', onConstructorPoisoning: PoisonAction = 'error'): (request: unknown, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) => void {
+    // Checked here: secure-json-parse would take a misspelt action ('erorr') as 'ignore'.
+    for (const [poisoning, given] of [['onProtoPoisoning', onProtoPoisoning], ['onConstructorPoisoning', onConstructorPoisoning]] as const) {
+      if (!isPoisonAction(given)) throw runtimeError('ENC_ERR_CTP_INVALID', { path: this.path, poisoning, given: typeof given === 'string' ? `'${given}'` : String(given) })
+    }
     const parse = this.context.makeJsonParser({ protoAction: onProtoPoisoning, constructorAction: onConstructorPoisoning }).fn
     return (request, body, done) => {
       let value: unknown

@@ -8,7 +8,6 @@ import { runtimeError } from '../errors/runtime-codes'
 export const unsupportedFastifyApis: readonly string[] = [
   'setSchemaController', 'setGenReqId', 'setChildLoggerFactory',
   'printPlugins', 'hasRoute', 'findRoute', 'addHttpMethod', 'addConstraintStrategy', 'hasConstraintStrategy',
-  'removeContentTypeParser', 'removeAllContentTypeParsers', 'getDefaultJsonParser',
 ]
 
 /** Installs the refusing methods on a prototype that has no member of that name yet. */

@@ -15,7 +15,7 @@ import { jsonParser, textParser } from '../serve/body/json-parser'
 import { reservedRequestNames } from '../serve/request'
 import { reservedReplyNames } from '../serve/reply'
 import { connectionsCheckingInterval, resolveLimits } from '../shared/server-options'
-import { checkServerOptions } from '../declare/option-checks'
+import { checkServerOptions, poisonActionsOf } from '../declare/option-checks'
 import { resolveLogger, silentLogger } from './logger'
 import { ServerLifecycle } from './lifecycle'
 import type { Scope, ServerOptions } from '../types'
@@ -78,7 +78,7 @@ export function createServer(given: ServerOptions = {}): Scope {
   const declared = new DeclareContext({
     log,
     server: http,
-    defaultParsers: new Map([['application/json', jsonParser(limits.maxJsonDepth)], ['text/plain', textParser]]),
+    defaultParsers: new Map([['application/json', jsonParser(limits.maxJsonDepth, poisonActionsOf(options))], ['text/plain', textParser]]),
     reservedNames: { request: reservedRequestNames, reply: reservedReplyNames },
     facade: lifecycle,
     initialConfig: Object.freeze({ ...options, bodyLimit: limits.bodyLimit, pluginTimeout: limits.pluginTimeout }),
