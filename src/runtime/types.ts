@@ -415,6 +415,18 @@ export interface Scope {
   getSchema(id: string): SharedSchema | undefined
   setValidatorCompiler(fn: ValidatorCompiler): this
   setSerializerCompiler(fn: SerializerCompiler): this
+  /**
+   * Fastify 3.27.4's: this scope's (and its descendants') shared-schema bucket and compiler builders;
+   * what is left out is inherited.
+   */
+  setSchemaController(options: SchemaControllerOptions): this
+  /**
+   * The validator compiler set here or in an ancestor, else the one built at boot for this scope's
+   * routes; undefined before boot or when no route needed one (Fastify's `validatorCompiler`).
+   */
+  readonly validatorCompiler: ValidatorCompiler | undefined
+  /** As validatorCompiler, for serializers. */
+  readonly serializerCompiler: SerializerCompiler | undefined
   setSchemaErrorFormatter(fn: SchemaErrorFormatter): this
   /** 'eager' or 'lazy' schema compilation for this scope's routes and its descendants'. */
   setSchemaCompilation(mode: SchemaCompilation): this

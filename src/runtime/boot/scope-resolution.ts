@@ -44,8 +44,8 @@ export function resolveScope(boot: BootContext, scope: ScopeImpl): ScopeResoluti
     Reply: decorateClass(parent?.Reply ?? ReplyImpl, [...scope.decorations.reply.values()]),
     parsers: new ParserTable(mergeParsers(boot, scope)),
     errorHandlers: [...ownHandler, ...(parent?.errorHandlers ?? [])],
-    validatorCompiler: scope.validatorCompiler ?? parent?.validatorCompiler ?? null,
-    serializerCompiler: scope.serializerCompiler ?? parent?.serializerCompiler ?? null,
+    validatorCompiler: scope.ownValidatorCompiler ?? parent?.validatorCompiler ?? null,
+    serializerCompiler: scope.ownSerializerCompiler ?? parent?.serializerCompiler ?? null,
     schemaCompilation: scope.schemaCompilation ?? parent?.schemaCompilation ?? boot.schemaCompilation,
     // Bound here, once: spec §4.2 calls a formatter with `this` the scope that holds it (the root
     // for the factory option), also when a descendant's route uses it.

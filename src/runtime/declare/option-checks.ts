@@ -1,6 +1,6 @@
 import type { FrameworkError } from '../errors/framework-error'
 import { runtimeError } from '../errors/runtime-codes'
-import { didYouMean } from '../schemas'
+import { checkSchemaControllerOptions, didYouMean } from '../schemas'
 import type { RouteOptions, ServerOptions } from '../types'
 
 /**
@@ -63,6 +63,7 @@ export function checkServerOptions(options: ServerOptions): ServerOptions {
       }
     }
   }
+  if (resolved.schemaController !== undefined) checkSchemaControllerOptions(resolved.schemaController, 'createServer({ schemaController })')
   if (isAsyncFunction(resolved.schemaErrorFormatter)) {
     throw invalidOption('createServer({ schemaErrorFormatter }): the formatter must be synchronous and return an Error; it is async.')
   }
