@@ -30,7 +30,7 @@ export type {
   ServerOptions, ListenOptions, InjectOptions, InjectResponse, ValidationError, Logger, ContentTypeParserFn,
   ContentTypeParserOptions, DoneFn, JsonSchema, SharedSchema, RouteSchema, HttpPart, ValidatorCompiler,
   ValidatorCompilerInput, ValidateFunction, SerializerCompiler, SerializerCompilerInput, SerializeFunction, ReplySerializer,
-  SchemaErrorFormatter, ValidatorOptions, ValidatorPlugin, CompilersFactory, SchemaControllerOptions,
+  SchemaErrorFormatter, ValidatorOptions, ValidatorPlugin, CompilersFactory, SchemaControllerOptions, SchemaBucket, SchemaBucketFactory,
   RequestBase, RequestDecorations, RequestDecorationValue, TypedRequest, RequestOf, RouteHandler, HandlerResult,
   RuntimeRouteSchema, ScopeRouteShortcut, SchemaType, TypedRouteSchema, ResponseOf,
   ReadyOptions, SchemaCompilation, BootProfile, RouteCompileCost, ScopeCompileCost,

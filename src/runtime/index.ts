@@ -25,5 +25,5 @@ export type { BootProfile, RouteCompileCost, ScopeCompileCost } from './shared/b
 export type {
   JsonSchema, SharedSchema, RouteSchema, HttpPart, ValidatorCompiler, ValidatorCompilerInput, ValidateFunction,
   SerializerCompiler, SerializerCompilerInput, SerializeFunction, ReplySerializer, SchemaErrorFormatter, ValidatorOptions,
-  ValidatorPlugin, CompilersFactory, SchemaControllerOptions,
+  ValidatorPlugin, CompilersFactory, SchemaControllerOptions, SchemaBucket, SchemaBucketFactory,
 } from './schemas/types'

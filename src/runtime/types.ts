@@ -427,8 +427,18 @@ export interface Scope {
   getSchema(id: string): SharedSchema | undefined
   setValidatorCompiler(fn: ValidatorCompiler): this
   setSerializerCompiler(fn: SerializerCompiler): this
-  /** The serializer compiler in force here: set by this scope or an ancestor; null for the default (Fastify's `instance.serializerCompiler`). */
-  readonly serializerCompiler: SerializerCompiler | null
+  /**
+   * Fastify 3.27.4's: this scope's (and its descendants') shared-schema bucket and compiler builders;
+   * what is left out is inherited.
+   */
+  setSchemaController(options: SchemaControllerOptions): this
+  /**
+   * The validator compiler set here or in an ancestor, else the one built at boot for this scope's
+   * routes; undefined before boot or when no route needed one (Fastify's `validatorCompiler`).
+   */
+  readonly validatorCompiler: ValidatorCompiler | undefined
+  /** As validatorCompiler, for serializers. */
+  readonly serializerCompiler: SerializerCompiler | undefined
   /**
    * Serializes the payloads of this scope's routes (and its descendants'), in place of their
    * response schema's serializer and of JSON.stringify; `reply.serializer()` wins over it. The

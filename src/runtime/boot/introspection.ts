@@ -58,7 +58,7 @@ function scopeInspection(scope: ScopeImpl): ScopeInspection {
     schemas: Object.keys(scope.schemas.own()).map((id) => ({ name: id, scope: scope.path, origin: originOf(scope, `schema:${id}`) })),
     errorHandler: handler === null ? null : { ...handler, responses: scope.errorResponses },
     notFoundHandler: declaredFunction(scope, scope.notFoundHandler, 'setNotFoundHandler'),
-    validatorCompiler: declaredFunction(scope, scope.validatorCompiler, 'setValidatorCompiler'),
+    validatorCompiler: declaredFunction(scope, scope.ownValidatorCompiler, 'setValidatorCompiler'),
     serializerCompiler: declaredFunction(scope, scope.ownSerializerCompiler, 'setSerializerCompiler'),
     schemaErrorFormatter: declaredFunction(scope, scope.schemaErrorFormatter, 'setSchemaErrorFormatter'),
     children: scope.children.map(scopeInspection),
@@ -76,7 +76,7 @@ function compilerSource(record: RouteRecord, option: Function | undefined, slot:
   if (option !== undefined) return { fn: fnName(option), scope: 'route option', origin: record.def.origin }
   const resolved = record.resolution[slot]
   for (const scope of chain(record.def.scope).reverse()) {
-    if (resolved !== null && scope[slot] === resolved) {
+    if (resolved !== null && (slot === 'validatorCompiler' ? scope.ownValidatorCompiler : scope.ownSerializerCompiler) === resolved) {
       return { fn: fnName(resolved), scope: scope.path, origin: originOf(scope, slot === 'validatorCompiler' ? 'setValidatorCompiler' : 'setSerializerCompiler') }
     }
   }

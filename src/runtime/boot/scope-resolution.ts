@@ -46,7 +46,7 @@ export function resolveScope(boot: BootContext, scope: ScopeImpl): ScopeResoluti
     Reply: decorateClass(parent?.Reply ?? ReplyImpl, [...scope.decorations.reply.values()]),
     parsers: new ParserTable(mergeParsers(boot, scope)),
     errorHandlers: [...ownHandler, ...(parent?.errorHandlers ?? [])],
-    validatorCompiler: scope.validatorCompiler ?? parent?.validatorCompiler ?? null,
+    validatorCompiler: scope.ownValidatorCompiler ?? parent?.validatorCompiler ?? null,
     serializerCompiler: scope.ownSerializerCompiler ?? parent?.serializerCompiler ?? null,
     replySerializer: scope.replySerializer ?? parent?.replySerializer ?? null,
     schemaCompilation: scope.schemaCompilation ?? parent?.schemaCompilation ?? boot.schemaCompilation,

@@ -1,6 +1,6 @@
 import type { FrameworkError } from '../errors/framework-error'
 import { runtimeError } from '../errors/runtime-codes'
-import { didYouMean } from '../schemas'
+import { checkSchemaControllerOptions, didYouMean } from '../schemas'
 import type { RouteOptions, ServerOptions } from '../types'
 import { isPoisonAction, poisonActionNames, refusePoisoning, type JsonPoisonActions } from '../shared/json-poisoning'
 
@@ -69,6 +69,7 @@ export function checkServerOptions(options: ServerOptions): ServerOptions {
   if (serializerOpts !== undefined && (serializerOpts === null || typeof serializerOpts !== 'object' || Array.isArray(serializerOpts))) {
     throw invalidOption('createServer({ serializerOpts }): must be an object of fast-json-stringify options, e.g. { rounding: \'ceil\' }.')
   }
+  if (resolved.schemaController !== undefined) checkSchemaControllerOptions(resolved.schemaController, 'createServer({ schemaController })')
   if (isAsyncFunction(resolved.schemaErrorFormatter)) {
     throw invalidOption('createServer({ schemaErrorFormatter }): the formatter must be synchronous and return an Error; it is async.')
   }

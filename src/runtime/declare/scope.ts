@@ -5,7 +5,7 @@ import { requestHookNames } from '../shared/bound-hook'
 import { toDecoration, applyDecoration, type Decoration, type DecoratorTarget } from './decorations'
 import { normalizeDeclaredType } from '../shared/media-type'
 import { parserMode, type BodyParser } from '../shared/body-parser'
-import { SchemaStore } from '../schemas'
+import { SchemaStore, checkSchemaControllerOptions, plainSchema } from '../schemas'
 import { checkSchemaCompilation, type SchemaCompilation } from '../shared/schema-compilation'
 import type { BootProfile } from '../shared/boot-profile'
 import type { DeclareContext } from './declare-context'
@@ -21,7 +21,7 @@ import type {
   ContentTypeParserFn, ContentTypeParserCallback, ContentTypeStreamParser, ContentTypeParserOptions, ErrorHandler, Handler, HookName, InjectOptions, InjectResponse,
   ListenOptions, Logger, NotFoundHandler, NotFoundOptions, ReadyOptions, PluginFunction, PluginOptions, RouteOptions, RouteShorthandOptions, Scope,
 } from '../types'
-import type { JsonSchema, ReplySerializer, SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../schemas/types'
+import type { JsonSchema, ReplySerializer, SchemaControllerOptions, SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../schemas/types'
 import type { Inspection, ModuleInspection, RouteInspection, ScopeAnnotation, ScopeInspection } from '../shared/introspection'
 import type { OpenApiDocument, OpenApiInfo } from '../shared/openapi-types'
 
@@ -74,8 +74,8 @@ export class ScopeImpl implements Scope {
   readonly removedParsers = new Set<string>()
   /** removeAllContentTypeParsers(): the scope starts from no parser at all. */
   removedAllParsers = false
-  validatorCompiler: ValidatorCompiler | null = null
-  /** This scope's own setSerializerCompiler(); `serializerCompiler` reads the one in force. */
+  /** setValidatorCompiler() / setSerializerCompiler() in this very scope; null: inherited or the builders'. */
+  ownValidatorCompiler: ValidatorCompiler | null = null
   ownSerializerCompiler: SerializerCompiler | null = null
   /** This scope's own setReplySerializer(); resolved with its ancestors' at boot. */
   replySerializer: ReplySerializer | null = null
@@ -282,18 +282,42 @@ export class ScopeImpl implements Scope {
   addSchema(schema: SharedSchema): this {
     this.assertDeclarable('addSchema()')
     this.schemas.add(schema)
-    this.origins.set(`schema:${schema.$id}`, this.currentOrigin())
+    this.origins.set(`schema:${(plainSchema(schema) as { $id?: unknown } | null)?.$id}`, this.currentOrigin())
     return this
   }
-  getSchemas(): Record<string, SharedSchema> { return this.schemas.visible() }
+  /** The visible shared schemas by `$id`; with a schemaController bucket, what its getSchemas() returns. */
+  getSchemas(): Record<string, SharedSchema> { return this.schemas.getSchemas() as Record<string, SharedSchema> }
   getSchema(id: string): SharedSchema | undefined { return this.schemas.get(id) }
 
-  setValidatorCompiler(fn: ValidatorCompiler): this { this.#setFunction('setValidatorCompiler', fn); this.validatorCompiler = fn; return this }
+  setValidatorCompiler(fn: ValidatorCompiler): this { this.#setFunction('setValidatorCompiler', fn); this.ownValidatorCompiler = fn; return this }
   setSerializerCompiler(fn: SerializerCompiler): this { this.#setFunction('setSerializerCompiler', fn); this.ownSerializerCompiler = fn; return this }
-  /** Fastify's `instance.serializerCompiler`: the nearest one set, here or in an ancestor; null for the default. */
-  get serializerCompiler(): SerializerCompiler | null {
+
+  /**
+   * Fastify's `fastify.validatorCompiler`: the compiler set here or in the nearest ancestor, else the
+   * one the builders made for this scope's routes at boot; undefined before boot, or when no route
+   * needed one. Read-only: setValidatorCompiler() sets it.
+   */
+  get validatorCompiler(): ValidatorCompiler | undefined {
+    for (let scope: ScopeImpl | null = this; scope !== null; scope = scope.parent) if (scope.ownValidatorCompiler !== null) return scope.ownValidatorCompiler
+    return this.schemas.activeCompiler('validator') as ValidatorCompiler | undefined
+  }
+  /** Fastify's `fastify.serializerCompiler`, as validatorCompiler. */
+  get serializerCompiler(): SerializerCompiler | undefined {
     for (let scope: ScopeImpl | null = this; scope !== null; scope = scope.parent) if (scope.ownSerializerCompiler !== null) return scope.ownSerializerCompiler
-    return null
+    return this.schemas.activeCompiler('serializer') as SerializerCompiler | undefined
+  }
+
+  /**
+   * Fastify 3.27.4's setSchemaController(): this scope's (and its descendants') shared-schema bucket
+   * and compiler builders. What is left out is inherited; a new bucket starts from the schemas
+   * visible here so far.
+   */
+  setSchemaController(options: SchemaControllerOptions): this {
+    this.assertDeclarable('setSchemaController()')
+    const checked = checkSchemaControllerOptions(options, `setSchemaController() in ${this.path}`)
+    this.schemas.useController(checked, this.schemas.getSchemas())
+    this.origins.set('setSchemaController', this.currentOrigin())
+    return this
   }
   setReplySerializer(fn: ReplySerializer): this { this.#setFunction('setReplySerializer', fn); this.replySerializer = fn; return this }
   setSchemaErrorFormatter(fn: SchemaErrorFormatter): this {

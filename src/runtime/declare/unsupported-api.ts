@@ -6,7 +6,7 @@ import { runtimeError } from '../errors/runtime-codes'
  * one is refused with the reason. docs/plugins.md lists them.
  */
 export const unsupportedFastifyApis: readonly string[] = [
-  'setSchemaController', 'setGenReqId', 'setChildLoggerFactory',
+  'setGenReqId', 'setChildLoggerFactory',
   'printPlugins', 'hasRoute', 'findRoute', 'addHttpMethod', 'addConstraintStrategy', 'hasConstraintStrategy',
 ]
 

@@ -74,10 +74,12 @@ export function compileRouteSchemas(input: CompileRouteSchemasInput): CompiledRo
     const byKey: Record<string, SerializeFunction> = {}
     for (const [httpStatus, schema] of Object.entries(normalized.response)) {
       if (input.checkSerializerKeywords ?? input.serializerCompiler === null) input.compilers.checkKeywords(schema, store, `The response ${httpStatus} schema of route ${method} ${url} in scope ${scopePath}`)
-      byKey[httpStatus] = compileWith(() => serializerCompiler({ schema, method, url, httpStatus }),
-        { kind: 'serializer', part: `response ${httpStatus}`, schema, input })
+      // As in Fastify: undefined declines that status (its payloads are sent as plain JSON).
+      const fn = compileWith(() => serializerCompiler({ schema, method, url, httpStatus }),
+        { kind: 'serializer', part: `response ${httpStatus}`, schema, input }, true)
+      if (fn !== undefined) byKey[httpStatus] = fn
     }
-    compiled.response = createResponseSerializers(byKey)
+    if (Object.keys(byKey).length > 0) compiled.response = createResponseSerializers(byKey)
   }
   return compiled
 }

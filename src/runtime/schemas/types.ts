@@ -77,7 +77,31 @@ export interface CompilersFactory {
 /** The server option `serializerOpts`: fast-json-stringify's options (`rounding`, `largeArrayMechanism` ...). */
 export type SerializerOptions = Readonly<Record<string, unknown>>
 
+/**
+ * One scope's shared schemas when a `schemaController.bucket` is given (Fastify 3.27.4's shape):
+ * `addSchema()` calls `add`, `getSchema()` calls `getSchema`, and `getSchemas()` is what the
+ * compilers are built with (an object keyed by `$id`, or a Map). A method Enclave never needs may be
+ * left out: a bucket holding schemas the user's own ajv already has may offer only `getSchemas`.
+ */
+export interface SchemaBucket {
+  add?(schema: unknown): unknown
+  getSchema?(id: string): unknown
+  getSchemas?(): unknown
+}
+
+/**
+ * Builds a scope's bucket, once per scope: the root's with no argument, a child's with what its
+ * parent's `getSchemas()` returns (so it may start from the parent's schemas).
+ */
+export type SchemaBucketFactory = (parentSchemas?: unknown) => SchemaBucket
+
+/**
+ * The server option `schemaController` and `scope.setSchemaController()` (Fastify 3.27.4's shape).
+ * Both keys are optional: what is left out is inherited from the parent scope (the server option
+ * at the root; Enclave's default store and ajv 6 / fast-json-stringify 7 builders below that).
+ */
 export interface SchemaControllerOptions {
+  bucket?: SchemaBucketFactory
   compilersFactory?: CompilersFactory
 }
 

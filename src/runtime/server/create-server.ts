@@ -85,6 +85,9 @@ export function createServer(given: ServerOptions = {}): Scope {
     makeJsonParser: (actions) => jsonParser(limits.maxJsonDepth, actions),
   })
   const rootScope = new ScopeImpl({ context: declared, parent: null, name: options.name ?? 'root', prefix: '' })
+  // Fastify builds the root's bucket with no argument; the compilersFactory is SchemaCompilers' (above).
+  const bucket = options.schemaController?.bucket
+  if (bucket !== undefined) rootScope.schemas.useBucket(bucket, undefined)
   lifecycle.attach({
     declared,
     rootScope,
