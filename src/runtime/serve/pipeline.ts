@@ -5,6 +5,7 @@ import { runtimeError } from '../errors/runtime-codes'
 import { runObserverHooks, runRequestHooks } from './hook-runner'
 import { isThenable } from '../shared/thenable'
 import { answerWithoutReply, replyWithError } from './error-reply'
+import { watchSocketTimeout } from './socket-timeout'
 import { logRequest } from './access-log'
 import { startHandlerDeadline } from './handler-timeout'
 import { compileOnFirstRequest } from './lazy-compile'
@@ -42,7 +43,7 @@ export function handleRequest(ctx: ServeContext, raw: IncomingMessage, res: Serv
     // User code runs here too: genReqId and the { factory } decorators.
     const id = ctx.genReqId(raw)
     // A child logger per request only when logging is on with pino: the silent path allocates nothing.
-    request = new route.Request(raw, res, id, route.path, params, query, route, ctx.childLogs ? ctx.requestLog(id) : ctx.log)
+    request = new route.Request(raw, res, id, route.path, params, query, route, ctx.childLogs ? ctx.requestLog(id, route.logLevel) : ctx.log)
     reply = new route.Reply(res, request, route)
   } catch (error) {
     answerWithoutReply(res, ctx.log, error)
@@ -50,6 +51,7 @@ export function handleRequest(ctx: ServeContext, raw: IncomingMessage, res: Serv
   }
   if (ctx.requestLogging) logRequest(ctx, request, reply)
   if (route.observesEnd) watchEnd(request, reply, res)
+  if (route.onTimeout !== null) watchSocketTimeout(raw.socket, reply)
   if (ctx.handlerDeadline !== null) startHandlerDeadline(reply)
   // schemaCompilation 'lazy': null once the route's schemas are built, so one test per request.
   if (route.lazy !== null && !compileOnFirstRequest(route, reply)) return
@@ -250,12 +252,15 @@ function onEnd(request: RequestImpl, reply: ReplyImpl, finished: boolean): void 
   const hooks = finished ? route.onResponse : route.onRequestAbort
   if (hooks === null) return
   const serve = route.serve
-  if (!serve.closing) { runObserverHooks(hooks, request, reply, undefined, false, noop); return }
+  if (!serve.closing) { runObserverHooks(hooks, request, reply, undefined, false, noop, requestErrored); return }
   // During shutdown close() waits for these (force-closed requests included) before onClose.
   const pending = serve.endingDuringClose
-  const running = new Promise<void>((resolve) => runObserverHooks(hooks, request, reply, undefined, false, resolve))
+  const running = new Promise<void>((resolve) => runObserverHooks(hooks, request, reply, undefined, false, resolve, requestErrored))
   pending.add(running)
   void running.then(() => pending.delete(running))
 }
 
 function noop(): void {}
+
+/** Fastify 3's log message for a failed onResponse hook. */
+const requestErrored = 'request errored'
