@@ -3,7 +3,7 @@
 // here); reply.send() inside onError throws; a failed onResponse hook is logged as Fastify logs it.
 import { expect } from 'chai'
 import type { Reply, Request } from '../../src'
-import { build, recordingLogger } from '../runtime/helpers'
+import { build, deferred, recordingLogger } from '../runtime/helpers'
 
 const undefinedErrorReply = { statusCode: 500, code: 'ENC_ERR_REPLY_UNDEFINED_ERROR', error: 'Internal Server Error', message: 'Undefined error has occurred' }
 
@@ -78,6 +78,23 @@ describe('semantics: thrown values and onError (issue 12 §2)', () => {
     expect(res.json()).to.deep.equal({ statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' })
     expect(caught).to.have.length(1)
     expect((caught[0] as { code?: string }).code).to.equal('ENC_ERR_REPLY_SEND_INSIDE_ON_ERROR')
+  })
+
+  it('a value the handler returns while async onError hooks run is logged and dropped, never an uncaught throw', async () => {
+    const logger = recordingLogger()
+    const release = deferred()
+    const app = await build((root) => {
+      root.addHook('onError', async () => { await release.promise })
+      root.get('/', (_request: Request, reply: Reply) => {
+        reply.send(new Error('kaboom'))
+        setImmediate(() => release.resolve())
+        return 'late value'
+      })
+    }, { logger })
+    const res = await app.inject('/')
+    expect(res.statusCode).to.equal(500)
+    const entry = logger.entries.find((e) => e.msg === 'a payload arrived while onError hooks ran; ignored')
+    expect((entry?.obj.err as { code?: string }).code).to.equal('ENC_ERR_REPLY_SEND_INSIDE_ON_ERROR')
   })
 
   it("a failing onResponse hook is logged at error level as 'request errored' (Fastify 3's message)", async () => {

@@ -5,6 +5,7 @@ import { runObserverHooks } from './hook-runner'
 import { isThenable } from '../shared/thenable'
 import type { ReplyImpl } from './reply'
 import { undefinedError } from './undefined-error'
+import { sendReturned } from './returned-payload'
 import { commit, isOpen, reopen, writeHead } from './reply-state'
 import { errorPayloadSerializer } from './error-payload'
 import { pickSerializer } from '../schemas'
@@ -107,13 +108,13 @@ function dispatch(reply: ReplyImpl, thrown: unknown): void {
   if (isThenable(result)) {
     result.then((value) => {
       if (reply.sent || value === reply) return
-      if (value !== undefined) { reply.send(value); return }
+      if (value !== undefined) { sendReturned(reply, value); return }
       // Like a handler (pipeline.ts): an async error handler that sends nothing would leave the
       // client hanging; the next handler up answers instead.
       handleError(reply, nothingSent(scope.path, thrown))
     }, (thrownAgain: unknown) => { if (!reply.sent) handleError(reply, thrownAgain) })
   } else if (result !== undefined && result !== reply) {
-    if (!reply.sent) reply.send(result)
+    if (!reply.sent) sendReturned(reply, result)
   } else if (result === undefined && !reply.sent) {
     // A synchronous handler that neither sent nor returned the reply ("I will send later") would
     // leave the request to handlerTimeout: answered now instead.

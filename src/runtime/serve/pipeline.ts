@@ -6,6 +6,7 @@ import { runObserverHooks, runRequestHooks } from './hook-runner'
 import { isThenable } from '../shared/thenable'
 import { answerWithoutReply, replyWithError } from './error-reply'
 import { watchSocketTimeout } from './socket-timeout'
+import { sendReturned } from './returned-payload'
 import { logRequest } from './access-log'
 import { startHandlerDeadline } from './handler-timeout'
 import { compileOnFirstRequest } from './lazy-compile'
@@ -212,7 +213,7 @@ function handlerStage(request: RequestImpl, reply: ReplyImpl): void {
     return
   }
   // Also when the handler already sent: send() logs the second payload (ENC_ERR_REPLY_ALREADY_SENT).
-  reply.send(result)
+  sendReturned(reply, result)
 }
 
 /**
@@ -224,10 +225,10 @@ function handlerStage(request: RequestImpl, reply: ReplyImpl): void {
  */
 function afterAsyncHandler(reply: ReplyImpl, value: unknown): void {
   if (value === reply) return
-  if (value !== undefined) { reply.send(value); return }
+  if (value !== undefined) { sendReturned(reply, value); return }
   if (reply.sent) return
-  if (reply.statusCode === 204) { reply.send(); return }
-  reply.send(runtimeError('ENC_ERR_REPLY_NOTHING_SENT', { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}` }))
+  if (reply.statusCode === 204) { sendReturned(reply); return }
+  sendReturned(reply, runtimeError('ENC_ERR_REPLY_NOTHING_SENT', { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}` }))
 }
 
 /**
