@@ -33,7 +33,7 @@ export type {
   SchemaErrorFormatter, ValidatorOptions, ValidatorPlugin, CompilersFactory, SchemaControllerOptions, SchemaBucket, SchemaBucketFactory,
   RequestBase, RequestDecorations, RequestDecorationValue, TypedRequest, RequestOf, RouteHandler, HandlerResult,
   RuntimeRouteSchema, ScopeRouteShortcut, SchemaType, TypedRouteSchema, ResponseOf,
-  ReadyOptions, SchemaCompilation, BootProfile, RouteCompileCost, ScopeCompileCost,
+  ReadyOptions, SchemaCompilation, BootProfile, RouteCompileCost, ScopeCompileCost, FrameworkErrorsHandler, LogLevel,
 } from './runtime'
 export type {
   Inspection, RouteInspection, ScopeInspection, SchemaInspection, HookInspection, Declared, FunctionInspection, ErrorHandlerInspection,

@@ -17,7 +17,7 @@ export type {
   NotFoundHandler, HookName, Plugin, PluginFunction, AsyncPlugin, CallbackPlugin, PluginOptions, ServerOptions, ListenOptions,
   InjectOptions, InjectResponse, ValidationError, Logger, ContentTypeParserFn, ContentTypeParserOptions, DoneFn,
   RequestBase, RequestDecorations, RequestDecorationValue, TypedRequest, RequestOf, RouteHandler, HandlerResult,
-  RuntimeRouteSchema, ScopeRouteShortcut, ReadyOptions,
+  RuntimeRouteSchema, ScopeRouteShortcut, ReadyOptions, FrameworkErrorsHandler, LogLevel,
 } from './types'
 export type { SchemaType, TypedRouteSchema, ResponseOf } from './typed-schemas'
 export type { SchemaCompilation } from './shared/schema-compilation'

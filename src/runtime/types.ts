@@ -1,6 +1,7 @@
 import type { DestinationStream, LoggerOptions } from 'pino'
 import type { IncomingMessage, ServerResponse, Server } from 'node:http'
 import type { Readable } from 'node:stream'
+import type { Socket } from 'node:net'
 import type { HasTypedParts, ResponseOf, TypedParts, TypedRouteSchema } from './typed-schemas'
 import type { ValidatorCompiler, SerializerCompiler, ReplySerializer, SerializerOptions, SchemaErrorFormatter, SchemaControllerOptions, ValidatorOptions, RouteSchema, SharedSchema } from './schemas/types'
 import type { Inspection, RouteInspection, ScopeAnnotation, ScopeInspection } from './shared/introspection'
@@ -175,7 +176,7 @@ export type HandlerResult<S> = unknown extends ResponseOf<S> ? unknown
 /** A handler whose request and answer are typed from the route schema `S` (Fastify's type providers). */
 export type RouteHandler<S> = (this: Scope, request: RequestOf<S>, reply: Reply) => HandlerResult<S>
 
-export type RequestHookName = 'onRequest' | 'preParsing' | 'preValidation' | 'preHandler' | 'onResponse' | 'onRequestAbort'
+export type RequestHookName = 'onRequest' | 'preParsing' | 'preValidation' | 'preHandler' | 'onResponse' | 'onRequestAbort' | 'onTimeout'
 export type PayloadHookName = 'preSerialization' | 'onSend'
 export type AppHookName = 'onRoute' | 'onRegister' | 'onReady' | 'onClose'
 export type HookName = RequestHookName | PayloadHookName | 'onError' | AppHookName
@@ -209,6 +210,8 @@ export interface RouteHooks {
   onSend?: PayloadHook | PayloadHook[]
   onResponse?: RequestHook | RequestHook[]
   onRequestAbort?: RequestHook | RequestHook[]
+  /** Fastify 3: run when the socket times out (server option `connectionTimeout`) while this request is in flight. */
+  onTimeout?: RequestHook | RequestHook[]
   onError?: ErrorHook | ErrorHook[]
 }
 
@@ -228,6 +231,8 @@ export interface RouteShorthandOptions<S extends RuntimeRouteSchema = RouteSchem
   errorHandler?: ErrorHandler
   /** Free-form data readable by hooks as `request.routeConfig`. */
   config?: Record<string, unknown>
+  /** Fastify 3: this route's requests log at this level (pino loggers; a hand-made logger is used as it is). */
+  logLevel?: LogLevel
 }
 
 export interface RouteOptions<S extends RuntimeRouteSchema = RouteSchema> extends RouteShorthandOptions<S> {
@@ -353,7 +358,29 @@ export interface ServerOptions {
   ignoreTrailingSlash?: boolean
   /** Every GET route also answers HEAD (without a body) unless a HEAD route is declared. Default true. */
   exposeHeadRoutes?: boolean
+  /**
+   * Fastify 3's socket timeout, in ms: a connection idle this long (no byte either way) is
+   * destroyed, and the `onTimeout` hooks of the request in flight on it run. Default 0 (off).
+   */
+  connectionTimeout?: number
+  /**
+   * Fastify 3: answers the framework's own request errors instead of the built-in reply. Called
+   * for a URL that cannot be decoded (`ENC_ERR_BAD_URL`), after the root's onRequest hooks;
+   * `reply.callNotFound()` there answers a plain 404.
+   */
+  frameworkErrors?: FrameworkErrorsHandler
+  /**
+   * Fastify 3: handles Node's 'clientError' (a request Node could not parse, a header or request
+   * timeout) instead of the built-in JSON 4xx; `this` is the root scope. It must answer on the
+   * socket or destroy it.
+   */
+  clientErrorHandler?: (this: Scope, error: NodeJS.ErrnoException, socket: Socket) => void
 }
+
+export type FrameworkErrorsHandler = (this: Scope, error: Error & { code?: string; statusCode?: number }, request: Request, reply: Reply) => unknown
+
+/** A route's `logLevel`: with pino, its requests log through a child at this level. */
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
 
 /**
  * `scope.get(path, [options], handler)` and friends. With `options.schema` given `as const`, the

@@ -1,6 +1,6 @@
 import { runtimeError } from '../errors/runtime-codes'
 import { assertNotAsyncWithDone } from '../declare/hooks'
-import { bindHook, type BoundHook } from '../shared/bound-hook'
+import { bindHook, requestHookNames, type BoundHook } from '../shared/bound-hook'
 import { CompiledRoute } from '../serve/compiled-route'
 import { resolveScope } from './scope-resolution'
 import { routeSchemas } from './route-schemas'
@@ -11,7 +11,7 @@ import type { BootContext } from './boot-context'
 import type { ScopeImpl } from '../declare/scope'
 import type { Handler, NotFoundOptions, RouteOptions } from '../types'
 
-const routeHookNames = ['onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization', 'onSend', 'onResponse', 'onError', 'onRequestAbort'] as const
+const routeHookNames = requestHookNames
 
 /**
  * Boot, phase 2: every route becomes one CompiledRoute per method, stored in the router.
@@ -98,6 +98,7 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): (method: st
     config: options.config ?? {},
     hasParams: def.url.includes(':') || def.url.includes('*'),
     routeOptions: routeOptionsView(def, method, boot.serve.limits.bodyLimit),
+    logLevel: options.logLevel ?? null,
   })
 }
 

@@ -14,6 +14,7 @@ export const knownServerOptions: readonly string[] = [
   'requestIdHeader', 'maxQueryKeys', 'maxJsonDepth', 'pluginTimeout', 'closeTimeout', 'headersTimeout', 'requestTimeout',
   'keepAliveTimeout', 'bodyTimeout', 'handlerTimeout', 'ignoreTrailingSlash', 'exposeHeadRoutes', 'trustProxy',
   'onProtoPoisoning', 'onConstructorPoisoning',
+  'connectionTimeout', 'frameworkErrors', 'clientErrorHandler',
 ]
 
 const validatorKeys = ['customOptions', 'plugins', 'customKeywords']
@@ -22,8 +23,10 @@ const validatorKeys = ['customOptions', 'plugins', 'customKeywords']
 export const knownRouteOptions: readonly string[] = [
   'method', 'url', 'path', 'handler', 'schema', 'attachValidation', 'validatorCompiler', 'serializerCompiler',
   'schemaErrorFormatter', 'bodyLimit', 'errorHandler', 'config', 'onRequest', 'preParsing', 'preValidation', 'preHandler',
-  'preSerialization', 'onSend', 'onResponse', 'onRequestAbort', 'onError',
+  'preSerialization', 'onSend', 'onResponse', 'onRequestAbort', 'onError', 'onTimeout', 'logLevel',
 ]
+
+const logLevels: readonly string[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
 /** `message` continues `createServer(`: the option as written, then what is wrong and the fix. */
 function invalidOption(message: string): FrameworkError {
@@ -70,6 +73,10 @@ export function checkServerOptions(options: ServerOptions): ServerOptions {
     throw invalidOption('createServer({ serializerOpts }): must be an object of fast-json-stringify options, e.g. { rounding: \'ceil\' }.')
   }
   if (resolved.schemaController !== undefined) checkSchemaControllerOptions(resolved.schemaController, 'createServer({ schemaController })')
+  for (const name of ['frameworkErrors', 'clientErrorHandler'] as const) {
+    const given: unknown = resolved[name]
+    if (given !== undefined && typeof given !== 'function') throw invalidOption(`createServer({ ${name} }): must be a function, got ${given === null ? 'null' : typeof given}.`)
+  }
   if (isAsyncFunction(resolved.schemaErrorFormatter)) {
     throw invalidOption('createServer({ schemaErrorFormatter }): the formatter must be synchronous and return an Error; it is async.')
   }
@@ -104,6 +111,9 @@ export function checkRouteOptions(options: RouteOptions, where: string): void {
   }
   if (options.errorHandler !== undefined && typeof options.errorHandler !== 'function') {
     throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `the errorHandler option must be a function, got ${typeof options.errorHandler}` })
+  }
+  if (options.logLevel !== undefined && !logLevels.includes(options.logLevel)) {
+    throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `the logLevel option must be one of ${logLevels.join(', ')}, got ${JSON.stringify(options.logLevel)}` })
   }
   if (options.schemaErrorFormatter !== undefined && (typeof options.schemaErrorFormatter !== 'function' || isAsyncFunction(options.schemaErrorFormatter))) {
     throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: 'the schemaErrorFormatter option must be a synchronous function that returns an Error' })

@@ -112,7 +112,9 @@ export const runtimeErrors = {
       ? `${a.at}: the handler gave undefined without sending a reply. Return the payload, set reply.code(204) for an empty answer, or return reply when it will send later.`
       : `the error handler of ${a.errorHandlerOf} returned without sending a reply (while handling: ${a.handling}). Send a reply, return a payload, or return reply when it will send later.` }),
   // A log entry's code, not an Error sent: serve/send.ts logs it.
-  ENC_ERR_REPLY_SEND_INSIDE_ON_ERROR: e({ status: 'none', summary: 'reply.send() was called inside an onError hook (refused and logged; the error reply goes on)',
+  ENC_ERR_REPLY_UNDEFINED_ERROR: e({ status: 500, summary: 'a hook, handler or error handler threw (or rejected with) undefined or null: the error handlers get this error instead',
+    message: () => 'Undefined error has occurred' }),
+  ENC_ERR_REPLY_SEND_INSIDE_ON_ERROR: e({ status: 'none', summary: 'reply.send() was called inside an onError hook (it throws this error and logs it; the error reply goes on)',
     message: (a: At) => `${a.at}: reply.send() inside an onError hook is refused. Answer from an error handler (setErrorHandler) instead.` }),
   ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE: e({ status: 500, summary: 'an object was sent with a content type that is not JSON and no reply.serializer(), or a serializer returned something other than a string or Buffer',
     message: (a: At & ({ contentType: string } | { status: number; got: string })) => 'contentType' in a

@@ -2,7 +2,7 @@ import type { BoundHook } from '../shared/bound-hook'
 import type { ParserTable } from './body/parser-table'
 import type { RequestImpl } from './request'
 import type { ReplyImpl } from './reply'
-import type { Handler, Scope } from '../types'
+import type { Handler, LogLevel, Scope } from '../types'
 import type { ServeContext } from './serve-context'
 import type { CompiledRouteSchemas, PartValidator, ResponseSerializers } from '../schemas'
 import type { LazyRouteSchemas } from './lazy-route-schemas'
@@ -22,7 +22,7 @@ export interface CompiledRouteInit {
   handler: Handler
   Request: RequestClass
   Reply: ReplyClass
-  hooks: Record<'onRequest' | 'preParsing' | 'preValidation' | 'preHandler' | 'preSerialization' | 'onSend' | 'onResponse' | 'onError' | 'onRequestAbort', readonly BoundHook[]>
+  hooks: Record<'onRequest' | 'preParsing' | 'preValidation' | 'preHandler' | 'preSerialization' | 'onSend' | 'onResponse' | 'onError' | 'onRequestAbort' | 'onTimeout', readonly BoundHook[]>
   /** The compiled schemas, or null while they wait for `lazy` (schemaCompilation: 'lazy'). */
   schemas: CompiledRouteSchemas | null
   lazy: LazyRouteSchemas | null
@@ -36,6 +36,8 @@ export interface CompiledRouteInit {
   hasParams: boolean
   /** What `request.routeOptions` shows: the declared options (url, method, config, schema, ...). */
   routeOptions: Readonly<Record<string, unknown>>
+  /** The route's `logLevel` option; null: the server logger's level. */
+  logLevel?: LogLevel | null
 }
 
 /**
@@ -62,6 +64,8 @@ export class CompiledRoute {
   readonly onResponse: HookList
   readonly onError: HookList
   readonly onRequestAbort: HookList
+  /** Run when the socket times out (connectionTimeout) with this route's request in flight. */
+  readonly onTimeout: HookList
   // Writable only for lazy compilation: installSchemas() fills them on the route's first request.
   validateParams: PartValidator | null = null
   validateBody: PartValidator | null = null
@@ -83,6 +87,8 @@ export class CompiledRoute {
   readonly config: Record<string, unknown>
   readonly hasParams: boolean
   readonly routeOptions: Readonly<Record<string, unknown>>
+  /** The route's `logLevel`: its requests' pino child logs at this level. Null: the server's. */
+  readonly logLevel: LogLevel | null
   /** True when onResponse or onRequestAbort hooks exist, so the pipeline watches the socket. */
   readonly observesEnd: boolean
 
@@ -104,6 +110,7 @@ export class CompiledRoute {
     this.onResponse = orNull(init.hooks.onResponse)
     this.onError = orNull(init.hooks.onError)
     this.onRequestAbort = orNull(init.hooks.onRequestAbort)
+    this.onTimeout = orNull(init.hooks.onTimeout)
     this.lazy = init.lazy
     if (init.schemas !== null) this.installSchemas(init.schemas)
     init.lazy?.addTarget(this)
@@ -116,6 +123,7 @@ export class CompiledRoute {
     this.config = init.config
     this.hasParams = init.hasParams
     this.routeOptions = init.routeOptions
+    this.logLevel = init.logLevel ?? null
     this.observesEnd = this.onResponse !== null || this.onRequestAbort !== null
   }
 

@@ -5,6 +5,8 @@ import { runtimeError } from '../errors/runtime-codes'
 import { runObserverHooks, runRequestHooks } from './hook-runner'
 import { isThenable } from '../shared/thenable'
 import { answerWithoutReply, replyWithError } from './error-reply'
+import { watchSocketTimeout } from './socket-timeout'
+import { sendReturned } from './returned-payload'
 import { logRequest } from './access-log'
 import { startHandlerDeadline } from './handler-timeout'
 import { compileOnFirstRequest } from './lazy-compile'
@@ -42,7 +44,7 @@ export function handleRequest(ctx: ServeContext, raw: IncomingMessage, res: Serv
     // User code runs here too: genReqId and the { factory } decorators.
     const id = ctx.genReqId(raw)
     // A child logger per request only when logging is on with pino: the silent path allocates nothing.
-    request = new route.Request(raw, res, id, route.path, params, query, route, ctx.childLogs ? ctx.requestLog(id) : ctx.log)
+    request = new route.Request(raw, res, id, route.path, params, query, route, ctx.childLogs ? ctx.requestLog(id, route.logLevel) : ctx.log)
     reply = new route.Reply(res, request, route)
   } catch (error) {
     answerWithoutReply(res, ctx.log, error)
@@ -50,6 +52,7 @@ export function handleRequest(ctx: ServeContext, raw: IncomingMessage, res: Serv
   }
   if (ctx.requestLogging) logRequest(ctx, request, reply)
   if (route.observesEnd) watchEnd(request, reply, res)
+  if (route.onTimeout !== null) watchSocketTimeout(raw.socket, reply)
   if (ctx.handlerDeadline !== null) startHandlerDeadline(reply)
   // schemaCompilation 'lazy': null once the route's schemas are built, so one test per request.
   if (route.lazy !== null && !compileOnFirstRequest(route, reply)) return
@@ -220,7 +223,7 @@ function handlerStage(request: RequestImpl, reply: ReplyImpl): void {
     return
   }
   // Also when the handler already sent: send() logs the second payload (ENC_ERR_REPLY_ALREADY_SENT).
-  reply.send(result)
+  sendReturned(reply, result)
 }
 
 /**
@@ -232,10 +235,10 @@ function handlerStage(request: RequestImpl, reply: ReplyImpl): void {
  */
 function afterAsyncHandler(reply: ReplyImpl, value: unknown): void {
   if (value === reply) return
-  if (value !== undefined) { reply.send(value); return }
+  if (value !== undefined) { sendReturned(reply, value); return }
   if (reply.sent) return
-  if (reply.statusCode === 204) { reply.send(); return }
-  reply.send(runtimeError('ENC_ERR_REPLY_NOTHING_SENT', { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}` }))
+  if (reply.statusCode === 204) { sendReturned(reply); return }
+  sendReturned(reply, runtimeError('ENC_ERR_REPLY_NOTHING_SENT', { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}` }))
 }
 
 /**
@@ -260,12 +263,15 @@ function onEnd(request: RequestImpl, reply: ReplyImpl, finished: boolean): void 
   const hooks = finished ? route.onResponse : route.onRequestAbort
   if (hooks === null) return
   const serve = route.serve
-  if (!serve.closing) { runObserverHooks(hooks, request, reply, undefined, false, noop); return }
+  if (!serve.closing) { runObserverHooks(hooks, request, reply, undefined, false, noop, requestErrored); return }
   // During shutdown close() waits for these (force-closed requests included) before onClose.
   const pending = serve.endingDuringClose
-  const running = new Promise<void>((resolve) => runObserverHooks(hooks, request, reply, undefined, false, resolve))
+  const running = new Promise<void>((resolve) => runObserverHooks(hooks, request, reply, undefined, false, resolve, requestErrored))
   pending.add(running)
   void running.then(() => pending.delete(running))
 }
 
 function noop(): void {}
+
+/** Fastify 3's log message for a failed onResponse hook. */
+const requestErrored = 'request errored'

@@ -23,10 +23,11 @@ function isStream(payload: object): payload is Readable {
  */
 export function sendReply(reply: ReplyImpl, payload: unknown): void {
   if (reply.inOnError) {
-    // Fastify refuses it too (FST_ERR_SEND_INSIDE_ONERR): onError observes, the error reply goes on.
-    reply.request.log.error({ reqId: reply.request.id, err: runtimeError('ENC_ERR_REPLY_SEND_INSIDE_ON_ERROR', { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}` }) },
-      'reply.send() inside an onError hook; ignored')
-    return
+    // Fastify throws too (FST_ERR_SEND_INSIDE_ONERR): onError observes, the error reply goes on.
+    // Logged as well, since a hook may catch it and carry on as if it had answered.
+    const refused = runtimeError('ENC_ERR_REPLY_SEND_INSIDE_ON_ERROR', { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}` })
+    reply.request.log.error({ reqId: reply.request.id, err: refused }, 'reply.send() inside an onError hook; refused')
+    throw refused
   }
   if (reply.sent) {
     reply.request.log.warn(reply.route.serve.idFields(reply.request.id, { code: 'ENC_ERR_REPLY_ALREADY_SENT' }), runtimeErrors.ENC_ERR_REPLY_ALREADY_SENT.message())

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { CompiledRoute } from './compiled-route'
 import type { Router } from './router'
-import type { Logger } from '../types'
+import type { FrameworkErrorsHandler, Logger, LogLevel } from '../types'
 import type { ServerLimits } from '../shared/server-options'
 import type { Deadlines, DeadlineList } from './deadlines'
 import type { TrustFn } from './trust-proxy'
@@ -35,6 +35,8 @@ export interface ServeContextInit {
   readonly idLabel: string
   /** "incoming request" / "request completed" lines. */
   readonly requestLogging: boolean
+  /** The `frameworkErrors` server option (the bad-URL route calls it); null: the built-in reply. */
+  readonly frameworkErrors?: FrameworkErrorsHandler | null
 }
 
 /**
@@ -72,6 +74,7 @@ export class ServeContext {
   readonly idLabel: string
   /** The access log is on: the pipeline logs each request's start and end (serve/access-log.ts). */
   readonly requestLogging: boolean
+  readonly frameworkErrors: FrameworkErrorsHandler | null
   #counter = 0
   readonly #idHeader: string | null
 
@@ -87,6 +90,7 @@ export class ServeContext {
     this.handlerDeadline = init.handlerDeadline
     this.bodyDeadline = init.bodyDeadline
     this.trust = init.trust
+    this.frameworkErrors = init.frameworkErrors ?? null
     this.#idHeader = typeof init.requestIdHeader === 'string' ? init.requestIdHeader.toLowerCase() : null
     if (init.genReqId !== undefined) this.genReqId = init.genReqId
   }
@@ -108,8 +112,11 @@ export class ServeContext {
    * The logger a request's `request.log` is: a pino child bound to the id when logging is on
    * with pino (one child per request, so only then), the server's own logger otherwise.
    */
-  requestLog(id: string): Logger {
-    return this.childLogs ? (this.log as unknown as { child(b: Record<string, unknown>): Logger }).child({ [this.idLabel]: id }) : this.log
+  requestLog(id: string, level: LogLevel | null = null): Logger {
+    if (!this.childLogs) return this.log
+    const parent = this.log as unknown as { child(b: Record<string, unknown>, o?: { level: LogLevel }): Logger }
+    // A route's logLevel (Fastify 3): pino sets a child's own level through its options.
+    return level === null ? parent.child({ [this.idLabel]: id }) : parent.child({ [this.idLabel]: id }, { level })
   }
 
   /** The fields of an internal log line: the request id added unless request.log carries it already. */
@@ -137,6 +144,16 @@ export class ServeContext {
       if (prefix === '' || path === prefix || (path.startsWith(prefix) && path.charCodeAt(prefix.length) === 47)) return entry.route
     }
     return fallbacks.notFound[fallbacks.notFound.length - 1].route
+  }
+
+  /**
+   * True where reply.callNotFound() has nowhere further to go: a not-found route (the built-in
+   * one or a setNotFoundHandler's), and the bad-URL route (an undecodable URL has no prefix to
+   * pick a not-found handler by), as in Fastify 3.
+   */
+  endsNotFound(route: CompiledRoute): boolean {
+    const fallbacks = this.fallbacks as FallbackRoutes
+    return route === fallbacks.badUrl || fallbacks.notFound.some((entry) => entry.route === route)
   }
 
   /** The methods that do have a route for this URL (for 405 and its Allow header). */

@@ -57,6 +57,7 @@ export function createServer(given: ServerOptions = {}): Scope {
     childLogs: logger.pino,
     idLabel: typeof options.requestIdLogLabel === 'string' && options.requestIdLogLabel !== '' ? options.requestIdLogLabel : 'reqId',
     // On by default with pino; a hand-made Logger object (often a test's recorder) opts in.
+    frameworkErrors: options.frameworkErrors ?? null,
     requestLogging: options.disableRequestLogging === undefined ? logger.pino : !options.disableRequestLogging && log !== silentLogger,
   })
   serve.serveNotFound = serveNotFound
@@ -66,7 +67,8 @@ export function createServer(given: ServerOptions = {}): Scope {
     keepAliveTimeout: limits.keepAliveTimeout,
     connectionsCheckingInterval: connectionsCheckingInterval(limits),
   }, (req, res) => handleRequest(serve, req, res))
-  http.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket))
+  // Fastify 3's socket timeout: Node destroys a connection idle this long (socket-timeout.ts runs onTimeout).
+  if (limits.connectionTimeout > 0) http.setTimeout(limits.connectionTimeout)
   // Per connection, not per request: Node's closeIdleConnections() leaves alone a connection that
   // has not sent a request yet, and close() must not wait closeTimeout for those (lifecycle.ts).
   const sockets = new Set<Socket>()
@@ -88,6 +90,11 @@ export function createServer(given: ServerOptions = {}): Scope {
   // Fastify builds the root's bucket with no argument; the compilersFactory is SchemaCompilers' (above).
   const bucket = options.schemaController?.bucket
   if (bucket !== undefined) rootScope.schemas.useBucket(bucket, undefined)
+  const { clientErrorHandler } = options
+  // Fastify 3's clientErrorHandler replaces the built-in answer to what Node could not parse.
+  http.on('clientError', clientErrorHandler === undefined
+    ? (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket)
+    : (error: NodeJS.ErrnoException, socket: Socket) => clientErrorHandler.call(rootScope, error, socket))
   lifecycle.attach({
     declared,
     rootScope,

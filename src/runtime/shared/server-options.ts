@@ -14,6 +14,7 @@ export interface ServerLimits {
   readonly keepAliveTimeout: number
   readonly bodyTimeout: number
   readonly handlerTimeout: number
+  readonly connectionTimeout: number
 }
 
 type LimitName = keyof ServerLimits
@@ -35,6 +36,8 @@ export const defaultLimits: ServerLimits = {
   keepAliveTimeout: 5_000,
   bodyTimeout: 60_000,
   handlerTimeout: 60_000,
+  // Fastify 3's socket timeout, off by default as there: the timeouts above already bound a request.
+  connectionTimeout: 0,
 }
 
 /** Limits where 0 would refuse every request (or every key): they must be at least 1. */
