@@ -63,6 +63,8 @@ export interface RequestBase {
   readonly signal: AbortSignal
   /** The scope of the route being served (Fastify's `request.server`). */
   readonly server: Scope
+  /** Fastify 3's `request.context.config`: the route's `config` (the same object as `reply.context`). */
+  readonly context: { readonly config: Record<string, unknown> }
   /** Fastify's `request.routeOptions`: the route's url, method, config, schema and other options. */
   readonly routeOptions: Readonly<{ url?: string; method?: string; config: Record<string, unknown>; schema?: RouteSchema; bodyLimit: number; [option: string]: unknown }>
   /** Fastify 3's name for the declared path. */
@@ -228,12 +230,24 @@ export interface RouteShorthandOptions<S extends RuntimeRouteSchema = RouteSchem
   errorHandler?: ErrorHandler
   /** Free-form data readable by hooks as `request.routeConfig`. */
   config?: Record<string, unknown>
+  /** A GET route also answers HEAD: this route's own choice over the server's `exposeHeadRoutes`. */
+  exposeHeadRoute?: boolean
+  /**
+   * A route `/` in a prefixed plugin answers `/prefix` and `/prefix/` ('both', the default),
+   * only `/prefix/` ('slash') or only `/prefix` ('no-slash'), as Fastify 3.
+   */
+  prefixTrailingSlash?: 'both' | 'slash' | 'no-slash'
 }
 
 export interface RouteOptions<S extends RuntimeRouteSchema = RouteSchema> extends RouteShorthandOptions<S> {
   method: string | string[]
   url?: string
   path?: string
+  /**
+   * Set by the framework (the registration prefix, as onRoute hooks see it); accepted and
+   * replaced so that a plugin may hand its own options on (`scope.get('/x', opts, handler)`).
+   */
+  prefix?: string
   // Method syntax on purpose: its parameters compare both ways, so the server's own untyped
   // implementation still satisfies the generic signature. NoInfer: `S` comes from `schema` only.
   handler(this: Scope, request: NoInfer<RequestOf<S>>, reply: Reply): NoInfer<HandlerResult<S>>

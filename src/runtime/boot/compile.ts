@@ -29,7 +29,8 @@ export function compileServer(boot: BootContext): void {
   for (const def of boot.declared.routes) {
     const compiled = compileDefinition(boot, def)
     for (const url of urlsOf(boot, def)) for (const method of def.methods) addRoute(boot, owners, def, url, method, compiled(method))
-    if (boot.routing.exposeHeadRoutes && def.methods.includes('GET') && !def.methods.includes('HEAD')) implicitHead.push([def, compiled])
+    const exposeHead = def.options.exposeHeadRoute ?? boot.routing.exposeHeadRoutes
+    if (exposeHead && def.methods.includes('GET') && !def.methods.includes('HEAD')) implicitHead.push([def, compiled])
   }
   // After every explicit route, so that a HEAD route declared later still wins over the implicit one.
   for (const [def, compiled] of implicitHead) {
@@ -46,12 +47,11 @@ export function compileServer(boot: BootContext): void {
 
 /**
  * A route `/` in a prefixed plugin answers both `/prefix` and `/prefix/` (Fastify's default
- * prefixTrailingSlash 'both'); with ignoreTrailingSlash one registration covers both.
+ * prefixTrailingSlash 'both', route-declaration.ts); with ignoreTrailingSlash one registration
+ * covers both.
  */
 function urlsOf(boot: BootContext, def: RouteDefinition): readonly string[] {
-  const { routePath, prefix } = def.options as { routePath?: string; prefix?: string }
-  if (boot.routing.ignoreTrailingSlash || routePath !== '/' || prefix === undefined || prefix === '' || def.url.endsWith('/')) return [def.url]
-  return [def.url, `${def.url}/`]
+  return def.withTrailingSlash && !boot.routing.ignoreTrailingSlash ? [def.url, `${def.url}/`] : [def.url]
 }
 
 function addRoute(boot: BootContext, owners: Map<string, RouteDefinition>, def: RouteDefinition, url: string, method: string, route: CompiledRoute): void {

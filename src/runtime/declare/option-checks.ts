@@ -20,8 +20,19 @@ const validatorKeys = ['customOptions', 'plugins', 'customKeywords']
 export const knownRouteOptions: readonly string[] = [
   'method', 'url', 'path', 'handler', 'schema', 'attachValidation', 'validatorCompiler', 'serializerCompiler',
   'schemaErrorFormatter', 'bodyLimit', 'errorHandler', 'config', 'onRequest', 'preParsing', 'preValidation', 'preHandler',
-  'preSerialization', 'onSend', 'onResponse', 'onRequestAbort', 'onError',
+  'preSerialization', 'onSend', 'onResponse', 'onRequestAbort', 'onError', 'exposeHeadRoute', 'prefixTrailingSlash', 'prefix',
 ]
+
+const prefixTrailingSlashValues = ['both', 'slash', 'no-slash']
+
+/**
+ * Fastify options Enclave knowingly does not offer, with what to do instead: refused by name
+ * rather than as a misspelling, since the user meant them.
+ */
+const notOfferedRouteOptions: Readonly<Record<string, string>> = {
+  constraints: 'routes are matched by method and path only (no find-my-way constraints); read the header (Accept-Version, Host) in an onRequest hook or the handler instead',
+  version: 'routes are matched by method and path only (no Accept-Version constraint); read the Accept-Version header in an onRequest hook or the handler instead',
+}
 
 /** `message` continues `createServer(`: the option as written, then what is wrong and the fix. */
 function invalidOption(message: string): FrameworkError {
@@ -71,12 +82,25 @@ export function checkServerOptions(options: ServerOptions): ServerOptions {
 
 /** Refuses what route() would otherwise carry silently: unknown options, a non-function error handler. */
 export function checkRouteOptions(options: RouteOptions, where: string): void {
+  const record = options as unknown as Record<string, unknown>
   for (const key of Object.keys(options)) {
     // An option present as undefined carries nothing: @fastify/static and @fastify/cors pass on
     // their own `constraints`/`logLevel` options that way when the user gave none.
-    if (!knownRouteOptions.includes(key) && (options as unknown as Record<string, unknown>)[key] !== undefined) {
+    if (record[key] === undefined) continue
+    const instead = notOfferedRouteOptions[key]
+    if (instead !== undefined) {
+      throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `the route option '${key}' is not offered: ${instead}` })
+    }
+    if (!knownRouteOptions.includes(key)) {
       throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `unknown route option '${key}'${didYouMean(key, knownRouteOptions)}` })
     }
+  }
+  if (options.exposeHeadRoute !== undefined && typeof options.exposeHeadRoute !== 'boolean') {
+    throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `the exposeHeadRoute option must be true or false, got ${typeof options.exposeHeadRoute}` })
+  }
+  if (options.prefixTrailingSlash !== undefined && !prefixTrailingSlashValues.includes(options.prefixTrailingSlash)) {
+    const given = String(options.prefixTrailingSlash)
+    throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `the prefixTrailingSlash option is '${given}'${didYouMean(given, prefixTrailingSlashValues)}; use 'both', 'slash' or 'no-slash'` })
   }
   if (options.errorHandler !== undefined && typeof options.errorHandler !== 'function') {
     throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `the errorHandler option must be a function, got ${typeof options.errorHandler}` })
