@@ -355,6 +355,22 @@ export interface ServerOptions {
   ignoreTrailingSlash?: boolean
   /** Every GET route also answers HEAD (without a body) unless a HEAD route is declared. Default true. */
   exposeHeadRoutes?: boolean
+  /** `false`: `GET /ABC` matches the route `/abc` (find-my-way's caseSensitive). Default true, as in Fastify. */
+  caseSensitive?: boolean
+  /**
+   * Parses the query string (the text after `?`) into `request.query`, in place of Node's
+   * querystring parser; `maxQueryKeys` does not apply to it (the parser is yours to bound).
+   */
+  querystringParser?: (text: string) => Record<string, unknown>
+  /**
+   * Called with each request before routing; the url it returns is routed (and is `request.url`).
+   * It must return a string: anything else answers 500 `ENC_ERR_REWRITE_URL_INVALID`.
+   */
+  rewriteUrl?: (raw: IncomingMessage) => string
+  /** Node's `server.maxRequestsPerSocket`: a keep-alive connection serves at most this many requests. Default 0 (no limit). */
+  maxRequestsPerSocket?: number
+  /** `true`: close() cuts the connections still busy at once instead of after `closeTimeout`. Default false. */
+  forceCloseConnections?: boolean
 }
 
 /**

@@ -12,7 +12,12 @@ export const knownServerOptions: readonly string[] = [
   'requestIdLogLabel', 'schemaCompilation', 'maxParamLength', 'genReqId',
   'requestIdHeader', 'maxQueryKeys', 'maxJsonDepth', 'pluginTimeout', 'closeTimeout', 'headersTimeout', 'requestTimeout',
   'keepAliveTimeout', 'bodyTimeout', 'handlerTimeout', 'ignoreTrailingSlash', 'exposeHeadRoutes', 'trustProxy',
+  'caseSensitive', 'querystringParser', 'rewriteUrl', 'maxRequestsPerSocket', 'forceCloseConnections',
 ]
+
+/** Server options that must be functions, and those that must be booleans, when given. */
+const functionServerOptions = ['querystringParser', 'rewriteUrl'] as const
+const booleanServerOptions = ['caseSensitive', 'ignoreTrailingSlash', 'exposeHeadRoutes', 'forceCloseConnections'] as const
 
 const validatorKeys = ['customOptions', 'plugins', 'customKeywords']
 
@@ -73,6 +78,17 @@ export function checkServerOptions(options: ServerOptions): ServerOptions {
         throw invalidOption(`createServer({ ${name}: { ${key} } }): unknown key${didYouMean(key, validatorKeys)}. Use ${validatorKeys.join(', ')}.`)
       }
     }
+  }
+  for (const name of functionServerOptions) {
+    const value: unknown = resolved[name]
+    if (value !== undefined && typeof value !== 'function') throw invalidOption(`createServer({ ${name} }): must be a function, got ${typeof value}.`)
+  }
+  for (const name of booleanServerOptions) {
+    const value: unknown = resolved[name]
+    if (value !== undefined && typeof value !== 'boolean') throw invalidOption(`createServer({ ${name} }): must be true or false, got ${typeof value}.`)
+  }
+  if (resolved.forceCloseConnections === true && resolved.closeTimeout !== undefined) {
+    throw invalidOption('createServer(): both forceCloseConnections and closeTimeout are given. forceCloseConnections: true cuts busy connections at once (closeTimeout 0): keep one.')
   }
   if (isAsyncFunction(resolved.schemaErrorFormatter)) {
     throw invalidOption('createServer({ schemaErrorFormatter }): the formatter must be synchronous and return an Error; it is async.')

@@ -12,6 +12,7 @@ import type { ReplyImpl } from './reply'
 import type { RequestImpl } from './request'
 import type { ServeContext } from './serve-context'
 import { TOO_MANY_QUERY_KEYS } from './router'
+import { rewriteUrl } from './rewrite-url'
 import { toValidationError, type PartValidator } from '../schemas'
 import type { HttpPart } from '../schemas/types'
 
@@ -23,6 +24,7 @@ import type { HttpPart } from '../schemas/types'
  * that could have been resolved at boot.
  */
 export function handleRequest(ctx: ServeContext, raw: IncomingMessage, res: ServerResponse): void {
+  if (ctx.rewriteUrl !== null && !rewriteUrl(ctx, raw, res)) return
   const found = ctx.router.find(raw.method as string, raw.url as string)
   let route: CompiledRoute
   let params: Record<string, unknown>

@@ -38,14 +38,15 @@ export function queryParser(maxKeys: number): (text: string) => Record<string, u
 }
 
 /** find-my-way behind a three-method interface; our compiled route is the `store`. */
-export function createRouter(options: { maxQueryKeys: number; ignoreTrailingSlash: boolean }): Router {
+export function createRouter(options: { ignoreTrailingSlash: boolean; caseSensitive: boolean; parseQuery: (text: string) => Record<string, unknown> }): Router {
   const noop = (): void => {}
   const router = FindMyWay({
     // Fastify's default: `/a/` is not `/a` unless the server option says so.
     ignoreTrailingSlash: options.ignoreTrailingSlash,
+    caseSensitive: options.caseSensitive,
     // Parameter length is checked by the pipeline so that it can answer 414 instead of 404.
     maxParamLength: Number.MAX_SAFE_INTEGER,
-    querystringParser: queryParser(options.maxQueryKeys),
+    querystringParser: options.parseQuery,
     // Without this hook find() returns null for an undecodable URL, which would read as 404.
     onBadUrl: noop as never,
   })

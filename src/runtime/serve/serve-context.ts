@@ -22,6 +22,8 @@ export interface ServeContextInit {
   readonly limits: ServerLimits
   readonly router: Router
   readonly parseQuery: (url: string) => Record<string, unknown>
+  /** The `rewriteUrl` server option; null: URLs are routed as they came. */
+  readonly rewriteUrl: ((raw: IncomingMessage) => string) | null
   readonly deadlines: Deadlines
   readonly handlerDeadline: DeadlineList | null
   readonly bodyDeadline: DeadlineList | null
@@ -49,6 +51,8 @@ export class ServeContext {
   readonly limits: ServerLimits
   readonly router: Router
   readonly parseQuery: (url: string) => Record<string, unknown>
+  /** The `rewriteUrl` server option (serve/rewrite-url.ts); null: URLs are routed as they came. */
+  readonly rewriteUrl: ((raw: IncomingMessage) => string) | null
   /** The sweeper behind both request timeouts, and their lists (null when the timeout is off). */
   readonly deadlines: Deadlines
   readonly handlerDeadline: DeadlineList | null
@@ -83,6 +87,7 @@ export class ServeContext {
     this.limits = init.limits
     this.router = init.router
     this.parseQuery = init.parseQuery
+    this.rewriteUrl = init.rewriteUrl
     this.deadlines = init.deadlines
     this.handlerDeadline = init.handlerDeadline
     this.bodyDeadline = init.bodyDeadline

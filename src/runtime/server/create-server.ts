@@ -42,11 +42,13 @@ export function createServer(given: ServerOptions = {}): Scope {
   const schemaCompilation = checkSchemaCompilation(options.schemaCompilation ?? 'eager', 'createServer()')
   const deadlines = new Deadlines([limits.handlerTimeout, limits.bodyTimeout], log)
   const schemaCompilers = new SchemaCompilers({ validator: options.validator, schemaController: options.schemaController })
-  const parse = queryParser(limits.maxQueryKeys)
+  // A custom querystringParser (Fastify's option) replaces the built-in one and its key limit.
+  const parse = options.querystringParser ?? queryParser(limits.maxQueryKeys)
   const serve = new ServeContext({
     log,
     limits,
-    router: createRouter({ maxQueryKeys: limits.maxQueryKeys, ignoreTrailingSlash: options.ignoreTrailingSlash === true }),
+    router: createRouter({ ignoreTrailingSlash: options.ignoreTrailingSlash === true, caseSensitive: options.caseSensitive !== false, parseQuery: parse }),
+    rewriteUrl: options.rewriteUrl ?? null,
     parseQuery: (url) => { const q = url.indexOf('?'); return q === -1 ? {} : parse(url.slice(q + 1)) },
     deadlines,
     handlerDeadline: limits.handlerTimeout > 0 ? deadlines.list(limits.handlerTimeout, onHandlerExpired) : null,
@@ -66,6 +68,7 @@ export function createServer(given: ServerOptions = {}): Scope {
     keepAliveTimeout: limits.keepAliveTimeout,
     connectionsCheckingInterval: connectionsCheckingInterval(limits),
   }, (req, res) => handleRequest(serve, req, res))
+  http.maxRequestsPerSocket = limits.maxRequestsPerSocket
   http.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket))
   // Per connection, not per request: Node's closeIdleConnections() leaves alone a connection that
   // has not sent a request yet, and close() must not wait closeTimeout for those (lifecycle.ts).
