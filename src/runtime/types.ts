@@ -371,6 +371,11 @@ export interface ServerOptions {
   maxRequestsPerSocket?: number
   /** `true`: close() cuts the connections still busy at once instead of after `closeTimeout`. Default false. */
   forceCloseConnections?: boolean
+  /**
+   * `true`: a request that arrives once close() has started is answered 503
+   * (`ENC_ERR_SERVER_CLOSING`) instead of served. Default false: it is served, with `Connection: close`.
+   */
+  return503OnClosing?: boolean
 }
 
 /**

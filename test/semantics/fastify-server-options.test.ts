@@ -1,5 +1,6 @@
 // Issue 12 §2: Fastify 3 server options a migrating user passes (caseSensitive,
-// querystringParser, rewriteUrl, maxRequestsPerSocket, forceCloseConnections), with Fastify's
+// querystringParser, rewriteUrl, maxRequestsPerSocket, forceCloseConnections,
+// return503OnClosing), with Fastify's
 // meaning; a wrong type is refused at createServer() like every other option.
 import { expect } from 'chai'
 import type { IncomingMessage } from 'node:http'
@@ -69,10 +70,25 @@ describe('semantics: Fastify 3 server options (issue 12 §2)', () => {
     await client.waitClosed()
   })
 
+  it('return503OnClosing: true answers 503 ENC_ERR_SERVER_CLOSING to a request arriving once close() started; by default it is served', async () => {
+    for (const return503OnClosing of [true, false]) {
+      const app = await build((root) => { root.get('/x', async () => 'x') }, { return503OnClosing })
+      const closing = app.close()
+      const res = await app.inject('/x')
+      await closing
+      if (return503OnClosing) {
+        expect([res.statusCode, res.json(), res.headers.connection]).to.deep.equal([503,
+          { statusCode: 503, code: 'ENC_ERR_SERVER_CLOSING', error: 'Service Unavailable', message: 'The server is closing' }, 'close'])
+      } else {
+        expect([res.statusCode, res.body, res.headers.connection]).to.deep.equal([200, 'x', 'close'])
+      }
+    }
+  })
+
   it('a wrong type, or forceCloseConnections with closeTimeout, is refused with ENC_ERR_SERVER_INVALID_OPTION', () => {
     const wrong: ServerOptions[] = [
       { caseSensitive: 'no' as never }, { querystringParser: 'qs' as never }, { rewriteUrl: {} as never },
-      { forceCloseConnections: 1 as never }, { maxRequestsPerSocket: -1 }, { forceCloseConnections: true, closeTimeout: 100 },
+      { forceCloseConnections: 1 as never }, { return503OnClosing: 'yes' as never }, { maxRequestsPerSocket: -1 }, { forceCloseConnections: true, closeTimeout: 100 },
     ]
     for (const options of wrong) expect(thrown(() => createServer(options)).code, JSON.stringify(options)).to.equal('ENC_ERR_SERVER_INVALID_OPTION')
   })

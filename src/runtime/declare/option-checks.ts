@@ -12,12 +12,12 @@ export const knownServerOptions: readonly string[] = [
   'requestIdLogLabel', 'schemaCompilation', 'maxParamLength', 'genReqId',
   'requestIdHeader', 'maxQueryKeys', 'maxJsonDepth', 'pluginTimeout', 'closeTimeout', 'headersTimeout', 'requestTimeout',
   'keepAliveTimeout', 'bodyTimeout', 'handlerTimeout', 'ignoreTrailingSlash', 'exposeHeadRoutes', 'trustProxy',
-  'caseSensitive', 'querystringParser', 'rewriteUrl', 'maxRequestsPerSocket', 'forceCloseConnections',
+  'caseSensitive', 'querystringParser', 'rewriteUrl', 'maxRequestsPerSocket', 'forceCloseConnections', 'return503OnClosing',
 ]
 
 /** Server options that must be functions, and those that must be booleans, when given. */
 const functionServerOptions = ['querystringParser', 'rewriteUrl'] as const
-const booleanServerOptions = ['caseSensitive', 'ignoreTrailingSlash', 'exposeHeadRoutes', 'forceCloseConnections'] as const
+const booleanServerOptions = ['caseSensitive', 'ignoreTrailingSlash', 'exposeHeadRoutes', 'forceCloseConnections', 'return503OnClosing'] as const
 
 const validatorKeys = ['customOptions', 'plugins', 'customKeywords']
 

@@ -73,6 +73,8 @@ export const runtimeErrors = {
     message: (a: { method: string; path: string; allowed: readonly string[] }) => `Method ${a.method} is not allowed for ${a.path}; allowed: ${a.allowed.join(', ')}` }),
   ENC_ERR_BAD_URL: e({ status: 400, summary: 'the URL cannot be decoded',
     message: (a: { url: string }) => `'${a.url}' is not a valid URL` }),
+  ENC_ERR_SERVER_CLOSING: e({ status: 503, summary: 'a request arrived after close() started and return503OnClosing is on',
+    message: () => 'The server is closing' }),
   ENC_ERR_REWRITE_URL_INVALID: e({ status: 500, summary: 'the rewriteUrl server option returned something other than a string',
     message: (a: { url: string; got: string }) => `rewriteUrl() returned ${a.got} for '${a.url}'; it must return the url to route, a string` }),
   ENC_ERR_QUERY_TOO_MANY_KEYS: e({ status: 414, summary: 'the query string has more keys than maxQueryKeys',

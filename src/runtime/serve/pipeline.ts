@@ -4,7 +4,7 @@ import type { CompiledRoute } from './compiled-route'
 import { runtimeError } from '../errors/runtime-codes'
 import { runObserverHooks, runRequestHooks } from './hook-runner'
 import { isThenable } from '../shared/thenable'
-import { answerWithoutReply, replyWithError } from './error-reply'
+import { answerClosing, answerWithoutReply, replyWithError } from './error-reply'
 import { logRequest } from './access-log'
 import { startHandlerDeadline } from './handler-timeout'
 import { compileOnFirstRequest } from './lazy-compile'
@@ -24,6 +24,7 @@ import type { HttpPart } from '../schemas/types'
  * that could have been resolved at boot.
  */
 export function handleRequest(ctx: ServeContext, raw: IncomingMessage, res: ServerResponse): void {
+  if (ctx.closing && ctx.return503OnClosing) { answerClosing(res); return }
   if (ctx.rewriteUrl !== null && !rewriteUrl(ctx, raw, res)) return
   const found = ctx.router.find(raw.method as string, raw.url as string)
   let route: CompiledRoute

@@ -24,6 +24,7 @@ export interface ServeContextInit {
   readonly parseQuery: (url: string) => Record<string, unknown>
   /** The `rewriteUrl` server option; null: URLs are routed as they came. */
   readonly rewriteUrl: ((raw: IncomingMessage) => string) | null
+  readonly return503OnClosing: boolean
   readonly deadlines: Deadlines
   readonly handlerDeadline: DeadlineList | null
   readonly bodyDeadline: DeadlineList | null
@@ -53,6 +54,8 @@ export class ServeContext {
   readonly parseQuery: (url: string) => Record<string, unknown>
   /** The `rewriteUrl` server option (serve/rewrite-url.ts); null: URLs are routed as they came. */
   readonly rewriteUrl: ((raw: IncomingMessage) => string) | null
+  /** The `return503OnClosing` server option: requests arriving during close() are refused. */
+  readonly return503OnClosing: boolean
   /** The sweeper behind both request timeouts, and their lists (null when the timeout is off). */
   readonly deadlines: Deadlines
   readonly handlerDeadline: DeadlineList | null
@@ -88,6 +91,7 @@ export class ServeContext {
     this.router = init.router
     this.parseQuery = init.parseQuery
     this.rewriteUrl = init.rewriteUrl
+    this.return503OnClosing = init.return503OnClosing
     this.deadlines = init.deadlines
     this.handlerDeadline = init.handlerDeadline
     this.bodyDeadline = init.bodyDeadline

@@ -49,6 +49,7 @@ export function createServer(given: ServerOptions = {}): Scope {
     limits,
     router: createRouter({ ignoreTrailingSlash: options.ignoreTrailingSlash === true, caseSensitive: options.caseSensitive !== false, parseQuery: parse }),
     rewriteUrl: options.rewriteUrl ?? null,
+    return503OnClosing: options.return503OnClosing === true,
     parseQuery: (url) => { const q = url.indexOf('?'); return q === -1 ? {} : parse(url.slice(q + 1)) },
     deadlines,
     handlerDeadline: limits.handlerTimeout > 0 ? deadlines.list(limits.handlerTimeout, onHandlerExpired) : null,
