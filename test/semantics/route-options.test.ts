@@ -149,14 +149,18 @@ describe('semantics: route options for HEAD and prefixes (issue 12 §2)', () => 
     })
   })
 
-  it("request.context and reply.context are one object holding the route's config (Fastify 3)", async () => {
+  it("request.context and reply.context are one object holding the route's config (Fastify 3), the config routeOptions shows", async () => {
     const config = { role: 'admin' }
     const app = await build((root) => {
-      root.get('/', { config }, async (req: Request, reply: Reply) => ({
-        same: req.context === reply.context, config: req.context.config, routeConfig: req.context.config === req.routeConfig,
-      }))
+      const view = async (req: Request, reply: Reply) => ({
+        same: req.context === reply.context, config: req.context.config,
+        shared: req.context.config === req.routeConfig && req.routeOptions.config === req.routeConfig,
+      })
+      root.get('/', { config }, view)
+      root.get('/none', view)
     })
-    expect((await app.inject('/')).json()).to.deep.equal({ same: true, config, routeConfig: true })
+    expect((await app.inject('/')).json()).to.deep.equal({ same: true, config, shared: true })
+    expect((await app.inject('/none')).json()).to.deep.equal({ same: true, config: {}, shared: true })
   })
 
   it('a stream a GET handler answers HEAD with is closed unread; an error it emits is logged and the reply stays 200', async () => {

@@ -78,6 +78,8 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): (method: st
   const errorHandlers = options.errorHandler === undefined ? resolution.errorHandlers
     : [{ fn: options.errorHandler, scope: scope as never }, ...resolution.errorHandlers]
   boot.routeRecords.push({ def, resolution, schema: normalized, hooks, errorHandlers, implicitHead: [] })
+  // One object behind request.routeConfig, request/reply.context.config and routeOptions.config.
+  const config = options.config ?? {}
   return (method) => new CompiledRoute({
     method,
     path: def.url,
@@ -94,20 +96,20 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): (method: st
     parsers: resolution.parsers,
     bodyLimit: options.bodyLimit ?? null,
     errorHandlers,
-    config: options.config ?? {},
+    config,
     hasParams: def.url.includes(':') || def.url.includes('*'),
-    routeOptions: routeOptionsView(def, method, boot.serve.limits.bodyLimit),
+    routeOptions: routeOptionsView(def, method, config, boot.serve.limits.bodyLimit),
   })
 }
 
 /** Fastify's request.routeOptions: the declared options, with the full url and this method. */
-function routeOptionsView(def: RouteDefinition, method: string, serverBodyLimit: number): Readonly<Record<string, unknown>> {
+function routeOptionsView(def: RouteDefinition, method: string, config: Record<string, unknown>, serverBodyLimit: number): Readonly<Record<string, unknown>> {
   const { options } = def
   return Object.freeze({
     ...options,
     method,
     url: def.url,
-    config: options.config ?? {},
+    config,
     schema: options.schema,
     bodyLimit: options.bodyLimit ?? serverBodyLimit,
     attachValidation: options.attachValidation === true,
