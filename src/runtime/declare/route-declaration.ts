@@ -71,8 +71,9 @@ function invalid(scope: ScopeImpl, what: string): FrameworkError {
 }
 
 /**
- * Records a route of `scope`. `prefix` is the scope's own, or a lifted plugin's registration
- * prefix (prefixed-view.ts): the one place a route path meets a prefix.
+ * Records a route of `scope`. `routePrefix` is the scope's own, or a lifted plugin's registration
+ * prefix (prefixed-view.ts), with its trailing slash as written: the one place a route path
+ * meets a prefix.
  */
 export function declareRoute(scope: ScopeImpl, input: RouteOptions, routePrefix: string = scope.routePrefix): void {
   scope.assertDeclarable('route()')
