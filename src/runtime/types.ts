@@ -237,6 +237,13 @@ export interface RouteShorthandOptions<S extends RuntimeRouteSchema = RouteSchem
    * only `/prefix/` ('slash') or only `/prefix` ('no-slash'), as Fastify 3.
    */
   prefixTrailingSlash?: 'both' | 'slash' | 'no-slash'
+  /**
+   * find-my-way's constraints (Fastify 3): the route matches only requests whose Accept-Version
+   * header satisfies `version` (a semver range) and whose Host header is `host`.
+   */
+  constraints?: { version?: string; host?: string | RegExp }
+  /** Fastify 3's older spelling of `constraints: { version }`. */
+  version?: string
 }
 
 export interface RouteOptions<S extends RuntimeRouteSchema = RouteSchema> extends RouteShorthandOptions<S> {

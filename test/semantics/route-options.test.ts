@@ -1,10 +1,10 @@
 // Issue 12 §2 "Declarations, parsers and routing": the route options Fastify 3.27.4 offers for
-// HEAD and prefixes (exposeHeadRoute, prefixTrailingSlash), what onRoute hooks see and may
-// change, and the options Enclave refuses by name (constraints, version).
+// HEAD and prefixes (exposeHeadRoute, prefixTrailingSlash), find-my-way's constraints
+// (constraints, version), and what onRoute hooks see and may change.
 import { Readable } from 'node:stream'
 import { expect } from 'chai'
 import type { Reply, Request, RouteOptions, Scope } from '../../src'
-import { build, recordingLogger, server, thrown } from '../runtime/helpers'
+import { bootError, build, recordingLogger, server, thrown } from '../runtime/helpers'
 
 const hello = async (): Promise<{ hello: string }> => ({ hello: 'world' })
 
@@ -133,15 +133,57 @@ describe('semantics: route options for HEAD and prefixes (issue 12 §2)', () => 
     })
   })
 
-  describe('declaration mistakes', () => {
-    it('constraints and version are refused by name, saying they are not offered and what to do instead', () => {
-      for (const option of [{ constraints: { version: '1.0.0' } }, { version: '1.0.0' }]) {
-        const error = thrown(() => server().route({ method: 'GET', url: '/', handler: hello, ...option } as RouteOptions))
-        expect(error.code).to.equal('ENC_ERR_ROUTE_INVALID')
-        expect(error.message).to.contain(`the route option '${Object.keys(option)[0]}' is not offered`).and.contain('onRequest hook')
+  describe('constraints (find-my-way version and host, Fastify 3)', () => {
+    const v = (version: string) => async () => ({ version })
+
+    it('a versioned route answers only requests whose Accept-Version satisfies it; no header: the unversioned route', async () => {
+      const app = await build((root) => {
+        root.get('/', { constraints: { version: '1.2.0' } }, v('1.2.0'))
+        root.get('/', { version: '2.0.0' }, v('2.0.0'))
+        root.get('/', v('none'))
+      })
+      const ask = async (version?: string) => {
+        const res = await app.inject({ url: '/', headers: version === undefined ? {} : { 'accept-version': version } })
+        return res.statusCode === 200 ? (res.json() as { version: string }).version : res.statusCode
       }
+      expect([await ask('1.x'), await ask('2.x'), await ask(), await ask('3.x')]).to.deep.equal(['1.2.0', '2.0.0', 'none', 404])
+      const head = await app.inject({ method: 'HEAD', url: '/', headers: { 'accept-version': '2.x' } })
+      expect([head.statusCode, head.headers['content-length']]).to.deep.equal([200, String(JSON.stringify({ version: '2.0.0' }).length)])
     })
 
+    it('a route constrained by host answers only that Host (a string or a RegExp)', async () => {
+      const app = await build((root) => {
+        root.get('/', { constraints: { host: 'api.example' } }, v('api'))
+        root.get('/', { constraints: { host: /^admin\./ } }, v('admin'))
+      })
+      const host = async (name: string) => { const res = await app.inject({ url: '/', headers: { host: name } }); return res.statusCode === 200 ? res.json() : res.statusCode }
+      expect([await host('api.example'), await host('admin.example'), await host('other.example')]).to.deep.equal([{ version: 'api' }, { version: 'admin' }, 404])
+    })
+
+    it('two routes with the same method, path and constraints are a duplicate; other constraints are not', async () => {
+      const app = server()
+      app.get('/', { version: '1.0.0' }, v('a'))
+      app.get('/', { version: '1.0.0' }, v('b'))
+      expect((await bootError(app)).code).to.equal('ENC_ERR_ROUTE_DUPLICATE')
+    })
+
+    it('an unknown constraint, or a value of the wrong type, is refused with ENC_ERR_ROUTE_INVALID', () => {
+      const cases: Array<[Record<string, unknown>, string]> = [
+        [{ constraints: { versoin: '1.0.0' } }, "did you mean 'version'"],
+        [{ constraints: { version: 1 } }, 'constraints.version must be a string'],
+        [{ constraints: { host: 1 } }, 'constraints.host must be a string or a RegExp'],
+        [{ version: 2 }, 'the version option must be a string'],
+        [{ constraints: 'v1' }, 'the constraints option must be an object'],
+      ]
+      for (const [option, message] of cases) {
+        const error = thrown(() => server().route({ method: 'GET', url: '/', handler: hello, ...option } as RouteOptions))
+        expect(error.code).to.equal('ENC_ERR_ROUTE_INVALID')
+        expect(error.message).to.contain(message)
+      }
+    })
+  })
+
+  describe('declaration mistakes', () => {
     it('a shorthand given a handler in its options and as its last argument is refused (Fastify 3 refuses it too)', () => {
       const error = thrown(() => server().get('/', { handler: 'not a function' } as never, hello))
       expect(error.code).to.equal('ENC_ERR_ROUTE_INVALID')

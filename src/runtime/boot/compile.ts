@@ -10,6 +10,7 @@ import type { RouteDefinition } from '../declare/route-declaration'
 import type { BootContext } from './boot-context'
 import type { ScopeImpl } from '../declare/scope'
 import type { Handler, NotFoundOptions, RouteOptions } from '../types'
+import type { RouteConstraints } from '../serve/router'
 
 const routeHookNames = ['onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization', 'onSend', 'onResponse', 'onError', 'onRequestAbort'] as const
 
@@ -36,7 +37,7 @@ export function compileServer(boot: BootContext): void {
   for (const [def, compiled] of implicitHead) {
     let added = false
     for (const url of urlsOf(boot, def)) {
-      if (boot.serve.router.has('HEAD', url)) continue
+      if (boot.serve.router.has('HEAD', url, constraintsOf(def))) continue
       addRoute(boot, owners, def, url, 'HEAD', compiled('HEAD'))
       added = true
     }
@@ -54,10 +55,21 @@ function urlsOf(boot: BootContext, def: RouteDefinition): readonly string[] {
   return def.withTrailingSlash && !boot.routing.ignoreTrailingSlash ? [def.url, `${def.url}/`] : [def.url]
 }
 
+/**
+ * find-my-way's constraints of a route: its `constraints` option, with Fastify 3's older
+ * `version` option folded in as `constraints.version`; null when it has none.
+ */
+function constraintsOf(def: RouteDefinition): RouteConstraints | null {
+  const { constraints, version } = def.options
+  if (version === undefined) return constraints === undefined || Object.keys(constraints).length === 0 ? null : constraints
+  return { ...constraints, version }
+}
+
 function addRoute(boot: BootContext, owners: Map<string, RouteDefinition>, def: RouteDefinition, url: string, method: string, route: CompiledRoute): void {
-  const key = `${method} ${boot.routing.ignoreTrailingSlash ? normalizeForDuplicates(url) : url}`
+  const constraints = constraintsOf(def)
+  const key = `${method} ${boot.routing.ignoreTrailingSlash ? normalizeForDuplicates(url) : url}${constraints === null ? '' : ` ${String(constraints.version)} ${String(constraints.host)}`}`
   try {
-    boot.serve.router.on(method, url, route)
+    boot.serve.router.on(method, url, route, constraints)
   } catch (cause) {
     const first = owners.get(key)
     throw runtimeError('ENC_ERR_ROUTE_DUPLICATE', { method, url, first: first?.scope.path ?? 'another scope', second: def.scope.path }, { cause })

@@ -25,18 +25,25 @@ const validatorKeys = ['customOptions', 'plugins', 'customKeywords']
 export const knownRouteOptions: readonly string[] = [
   'method', 'url', 'path', 'handler', 'schema', 'attachValidation', 'validatorCompiler', 'serializerCompiler',
   'schemaErrorFormatter', 'bodyLimit', 'errorHandler', 'config', 'onRequest', 'preParsing', 'preValidation', 'preHandler',
-  'preSerialization', 'onSend', 'onResponse', 'onRequestAbort', 'onError', 'exposeHeadRoute', 'prefixTrailingSlash', 'prefix',
+  'preSerialization', 'onSend', 'onResponse', 'onRequestAbort', 'onError', 'exposeHeadRoute', 'prefixTrailingSlash', 'prefix', 'constraints', 'version',
 ]
 
 const prefixTrailingSlashValues = ['both', 'slash', 'no-slash']
 
-/**
- * Fastify options Enclave knowingly does not offer, with what to do instead: refused by name
- * rather than as a misspelling, since the user meant them.
- */
-const notOfferedRouteOptions: Readonly<Record<string, string>> = {
-  constraints: 'routes are matched by method and path only (no find-my-way constraints); read the header (Accept-Version, Host) in an onRequest hook or the handler instead',
-  version: 'routes are matched by method and path only (no Accept-Version constraint); read the Accept-Version header in an onRequest hook or the handler instead',
+const constraintNames = ['version', 'host']
+
+/** find-my-way's built-in constraints only: a version is a string, a host a string or a RegExp. */
+function constraintsProblem(options: RouteOptions): string | null {
+  const { constraints, version } = options
+  if (version !== undefined && typeof version !== 'string') return `the version option must be a string (a semver range), got ${typeof version}`
+  if (constraints === undefined) return null
+  if (constraints === null || typeof constraints !== 'object' || Array.isArray(constraints)) return 'the constraints option must be an object: { version, host }'
+  for (const [key, value] of Object.entries(constraints)) {
+    if (!constraintNames.includes(key)) return `unknown constraint '${key}'${didYouMean(key, constraintNames)}; Enclave offers find-my-way's version and host constraints`
+    if (key === 'version' && typeof value !== 'string') return `constraints.version must be a string (a semver range), got ${typeof value}`
+    if (key === 'host' && typeof value !== 'string' && !(value instanceof RegExp)) return `constraints.host must be a string or a RegExp, got ${typeof value}`
+  }
+  return null
 }
 
 /** `message` continues `createServer(`: the option as written, then what is wrong and the fix. */
@@ -103,14 +110,12 @@ export function checkRouteOptions(options: RouteOptions, where: string): void {
     // An option present as undefined carries nothing: @fastify/static and @fastify/cors pass on
     // their own `constraints`/`logLevel` options that way when the user gave none.
     if (record[key] === undefined) continue
-    const instead = notOfferedRouteOptions[key]
-    if (instead !== undefined) {
-      throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `the route option '${key}' is not offered: ${instead}` })
-    }
     if (!knownRouteOptions.includes(key)) {
       throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `unknown route option '${key}'${didYouMean(key, knownRouteOptions)}` })
     }
   }
+  const constraints = constraintsProblem(options)
+  if (constraints !== null) throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: constraints })
   if (options.exposeHeadRoute !== undefined && typeof options.exposeHeadRoute !== 'boolean') {
     throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `the exposeHeadRoute option must be true or false, got ${typeof options.exposeHeadRoute}` })
   }

@@ -26,7 +26,7 @@ import type { HttpPart } from '../schemas/types'
 export function handleRequest(ctx: ServeContext, raw: IncomingMessage, res: ServerResponse): void {
   if (ctx.closing && ctx.return503OnClosing) { answerClosing(res); return }
   if (ctx.rewriteUrl !== null && !rewriteUrl(ctx, raw, res)) return
-  const found = ctx.router.find(raw.method as string, raw.url as string)
+  const found = ctx.router.find(raw.method as string, raw.url as string, raw)
   let route: CompiledRoute
   let params: Record<string, unknown>
   let query: Record<string, unknown>

@@ -132,7 +132,7 @@ export class ServeContext {
     const fallbacks = this.fallbacks as FallbackRoutes
     if (badUrl) return fallbacks.badUrl
     const url = raw.url as string
-    if (this.allowedMethods(url).length > 0) return fallbacks.methodNotAllowed
+    if (this.allowedMethods(url, raw).length > 0) return fallbacks.methodNotAllowed
     return this.notFoundRouteFor(url)
   }
 
@@ -148,11 +148,11 @@ export class ServeContext {
     return fallbacks.notFound[fallbacks.notFound.length - 1].route
   }
 
-  /** The methods that do have a route for this URL (for 405 and its Allow header). */
-  allowedMethods(url: string): string[] {
+  /** The methods that do have a route for this URL and request's constraints (for 405 and its Allow header). */
+  allowedMethods(url: string, raw?: IncomingMessage): string[] {
     const allowed: string[] = []
     for (const method of this.methods) {
-      const match = this.router.find(method, url)
+      const match = this.router.find(method, url, raw)
       if (match !== null && match.store !== null) allowed.push(method)
     }
     return allowed
