@@ -64,6 +64,8 @@ export interface RequestBase {
   readonly signal: AbortSignal
   /** The scope of the route being served (Fastify's `request.server`). */
   readonly server: Scope
+  /** Fastify 3's `request.context.config`: the route's `config` (the same object as `reply.context`). */
+  readonly context: { readonly config: Record<string, unknown> }
   /** Fastify's `request.routeOptions`: the route's url, method, config, schema and other options. */
   readonly routeOptions: Readonly<{ url?: string; method?: string; config: Record<string, unknown>; schema?: RouteSchema; bodyLimit: number; [option: string]: unknown }>
   /** Fastify 3's name for the declared path. */
@@ -233,12 +235,31 @@ export interface RouteShorthandOptions<S extends RuntimeRouteSchema = RouteSchem
   config?: Record<string, unknown>
   /** Fastify 3: this route's requests log at this level (pino loggers; a hand-made logger is used as it is). */
   logLevel?: LogLevel
+  /** A GET route also answers HEAD: this route's own choice over the server's `exposeHeadRoutes`. */
+  exposeHeadRoute?: boolean
+  /**
+   * A route `/` in a prefixed plugin answers `/prefix` and `/prefix/` ('both', the default),
+   * only `/prefix/` ('slash') or only `/prefix` ('no-slash'), as Fastify 3.
+   */
+  prefixTrailingSlash?: 'both' | 'slash' | 'no-slash'
+  /**
+   * find-my-way's constraints (Fastify 3): the route matches only requests whose Accept-Version
+   * header satisfies `version` (a semver range) and whose Host header is `host`.
+   */
+  constraints?: { version?: string; host?: string | RegExp }
+  /** Fastify 3's older spelling of `constraints: { version }`. */
+  version?: string
 }
 
 export interface RouteOptions<S extends RuntimeRouteSchema = RouteSchema> extends RouteShorthandOptions<S> {
   method: string | string[]
   url?: string
   path?: string
+  /**
+   * Set by the framework (the registration prefix, as onRoute hooks see it); accepted and
+   * replaced so that a plugin may hand its own options on (`scope.get('/x', opts, handler)`).
+   */
+  prefix?: string
   // Method syntax on purpose: its parameters compare both ways, so the server's own untyped
   // implementation still satisfies the generic signature. NoInfer: `S` comes from `schema` only.
   handler(this: Scope, request: NoInfer<RequestOf<S>>, reply: Reply): NoInfer<HandlerResult<S>>
@@ -375,6 +396,27 @@ export interface ServerOptions {
    * socket or destroy it.
    */
   clientErrorHandler?: (this: Scope, error: NodeJS.ErrnoException, socket: Socket) => void
+  /** `false`: `GET /ABC` matches the route `/abc` (find-my-way's caseSensitive). Default true, as in Fastify. */
+  caseSensitive?: boolean
+  /**
+   * Parses the query string (the text after `?`) into `request.query`, in place of Node's
+   * querystring parser; `maxQueryKeys` does not apply to it (the parser is yours to bound).
+   */
+  querystringParser?: (text: string) => Record<string, unknown>
+  /**
+   * Called with each request before routing; the url it returns is routed (and is `request.url`).
+   * It must return a string: anything else answers 500 `ENC_ERR_REWRITE_URL_INVALID`.
+   */
+  rewriteUrl?: (raw: IncomingMessage) => string
+  /** Node's `server.maxRequestsPerSocket`: a keep-alive connection serves at most this many requests. Default 0 (no limit). */
+  maxRequestsPerSocket?: number
+  /** `true`: close() cuts the connections still busy at once instead of after `closeTimeout`. Default false. */
+  forceCloseConnections?: boolean
+  /**
+   * `true`: a request that arrives once close() has started is answered 503
+   * (`ENC_ERR_SERVER_CLOSING`) instead of served. Default false: it is served, with `Connection: close`.
+   */
+  return503OnClosing?: boolean
 }
 
 export type FrameworkErrorsHandler = (this: Scope, error: Error & { code?: string; statusCode?: number }, request: Request, reply: Reply) => unknown

@@ -63,6 +63,11 @@ export class ScopeImpl implements Scope {
   readonly name: string
   readonly path: string
   readonly prefix: string
+  /**
+   * Fastify's route prefix: `prefix` with the trailing slash the registration wrote
+   * (`{ prefix: '/v1/' }`), which decides where a route `/` is served (route-declaration.ts).
+   */
+  readonly routePrefix: string
   readonly children: ScopeImpl[] = []
   /** Names of the plugins registered here (plugin-meta name or display name), for hasPlugin(). */
   readonly pluginNames: string[] = []
@@ -94,12 +99,13 @@ export class ScopeImpl implements Scope {
   /** The route-level hooks given with setNotFoundHandler(options, handler). */
   notFoundOptions: NotFoundOptions = {}
 
-  constructor(init: { context: DeclareContext; parent: ScopeImpl | null; name: string; prefix: string }) {
+  constructor(init: { context: DeclareContext; parent: ScopeImpl | null; name: string; prefix: string; routePrefix?: string }) {
     this.context = init.context
     this.parent = init.parent
     this.name = init.name
     this.path = init.parent === null ? init.name : `${init.parent.path} > ${init.name}`
     this.prefix = init.prefix
+    this.routePrefix = init.routePrefix ?? init.prefix
     this.schemas = new SchemaStore({ parent: init.parent?.schemas ?? null, scopePath: this.path })
     if (init.parent !== null) {
       init.parent.children.push(this)
@@ -109,8 +115,8 @@ export class ScopeImpl implements Scope {
     }
   }
 
-  createChild(name: string, prefix: string): ScopeImpl {
-    const child = new ScopeImpl({ context: this.context, parent: this, name, prefix })
+  createChild(name: string, prefix: string, routePrefix: string = prefix): ScopeImpl {
+    const child = new ScopeImpl({ context: this.context, parent: this, name, prefix, routePrefix })
     // A Fastify child instance inherits, by prototype, whatever plugins stored on its parent
     // (@fastify/middie keeps its middleware list under a symbol and reads it in onRegister).
     // Scopes are separate objects: copy those foreign properties, as they are now.

@@ -85,6 +85,8 @@ export class CompiledRoute {
   readonly bodyLimit: number | null
   readonly errorHandlers: readonly ErrorHandlerEntry[]
   readonly config: Record<string, unknown>
+  /** Fastify 3's `request.context` and `reply.context`: one object per route, shared by both. */
+  readonly context: { readonly config: Record<string, unknown> }
   readonly hasParams: boolean
   readonly routeOptions: Readonly<Record<string, unknown>>
   /** The route's `logLevel`: its requests' pino child logs at this level. Null: the server's. */
@@ -121,6 +123,7 @@ export class CompiledRoute {
     this.bodyLimit = init.bodyLimit
     this.errorHandlers = init.errorHandlers
     this.config = init.config
+    this.context = { config: init.config }
     this.hasParams = init.hasParams
     this.routeOptions = init.routeOptions
     this.logLevel = init.logLevel ?? null

@@ -216,6 +216,17 @@ export function writeFallback(reply: ReplyImpl, error: AnyError): void {
 }
 
 /** A failure before the request and reply objects exist (genReqId, a decorator factory). */
+/**
+ * `return503OnClosing`: a request that arrives once close() has started is refused before any
+ * hook runs (Fastify 3), and its connection is closed after the answer.
+ */
+export function answerClosing(res: ServerResponse): void {
+  const error = runtimeError('ENC_ERR_SERVER_CLOSING')
+  const body = errorPayloadSerializer({ statusCode: 503, code: error.code, error: 'Service Unavailable', message: error.message })
+  res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
+  res.end(body)
+}
+
 export function answerWithoutReply(res: ServerResponse, log: Logger, error: unknown): void {
   log.error({ err: error }, 'the request could not be set up')
   const body = errorPayloadSerializer({ statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' })

@@ -4,7 +4,7 @@ import type { CompiledRoute } from './compiled-route'
 import { runtimeError } from '../errors/runtime-codes'
 import { runObserverHooks, runRequestHooks } from './hook-runner'
 import { isThenable } from '../shared/thenable'
-import { answerWithoutReply, replyWithError } from './error-reply'
+import { answerClosing, answerWithoutReply, replyWithError } from './error-reply'
 import { watchSocketTimeout } from './socket-timeout'
 import { sendReturned } from './returned-payload'
 import { logRequest } from './access-log'
@@ -14,6 +14,7 @@ import type { ReplyImpl } from './reply'
 import type { RequestImpl } from './request'
 import type { ServeContext } from './serve-context'
 import { TOO_MANY_QUERY_KEYS } from './router'
+import { rewriteUrl } from './rewrite-url'
 import { toValidationError, type PartValidator } from '../schemas'
 import type { HttpPart } from '../schemas/types'
 
@@ -25,7 +26,9 @@ import type { HttpPart } from '../schemas/types'
  * that could have been resolved at boot.
  */
 export function handleRequest(ctx: ServeContext, raw: IncomingMessage, res: ServerResponse): void {
-  const found = ctx.router.find(raw.method as string, raw.url as string)
+  if (ctx.closing && ctx.return503OnClosing) { answerClosing(res); return }
+  if (ctx.rewriteUrl !== null && !rewriteUrl(ctx, raw, res)) return
+  const found = ctx.router.find(raw.method as string, raw.url as string, raw)
   let route: CompiledRoute
   let params: Record<string, unknown>
   let query: Record<string, unknown>

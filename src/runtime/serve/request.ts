@@ -62,6 +62,8 @@ export class RequestImpl {
 
   /** The route option `config` (an empty object when none was given). */
   get routeConfig(): Record<string, unknown> { return this.route.config }
+  /** Fastify 3's `request.context`: the route's `config` (the same object as `reply.context`). */
+  get context(): { readonly config: Record<string, unknown> } { return this.route.context }
   /** The scope of the route being served (Fastify's `request.server`): the same opaque `this` as its handler's. */
   get server(): unknown { return this.route.scope }
   /** Fastify's `request.routeOptions`: url, method, config, schema and the route's other options, frozen. */

@@ -22,6 +22,9 @@ export interface ServeContextInit {
   readonly limits: ServerLimits
   readonly router: Router
   readonly parseQuery: (url: string) => Record<string, unknown>
+  /** The `rewriteUrl` server option; null: URLs are routed as they came. */
+  readonly rewriteUrl: ((raw: IncomingMessage) => string) | null
+  readonly return503OnClosing: boolean
   readonly deadlines: Deadlines
   readonly handlerDeadline: DeadlineList | null
   readonly bodyDeadline: DeadlineList | null
@@ -51,6 +54,10 @@ export class ServeContext {
   readonly limits: ServerLimits
   readonly router: Router
   readonly parseQuery: (url: string) => Record<string, unknown>
+  /** The `rewriteUrl` server option (serve/rewrite-url.ts); null: URLs are routed as they came. */
+  readonly rewriteUrl: ((raw: IncomingMessage) => string) | null
+  /** The `return503OnClosing` server option: requests arriving during close() are refused. */
+  readonly return503OnClosing: boolean
   /** The sweeper behind both request timeouts, and their lists (null when the timeout is off). */
   readonly deadlines: Deadlines
   readonly handlerDeadline: DeadlineList | null
@@ -86,6 +93,8 @@ export class ServeContext {
     this.limits = init.limits
     this.router = init.router
     this.parseQuery = init.parseQuery
+    this.rewriteUrl = init.rewriteUrl
+    this.return503OnClosing = init.return503OnClosing
     this.deadlines = init.deadlines
     this.handlerDeadline = init.handlerDeadline
     this.bodyDeadline = init.bodyDeadline
@@ -130,7 +139,7 @@ export class ServeContext {
     const fallbacks = this.fallbacks as FallbackRoutes
     if (badUrl) return fallbacks.badUrl
     const url = raw.url as string
-    if (this.allowedMethods(url).length > 0) return fallbacks.methodNotAllowed
+    if (this.allowedMethods(url, raw).length > 0) return fallbacks.methodNotAllowed
     return this.notFoundRouteFor(url)
   }
 
@@ -156,11 +165,11 @@ export class ServeContext {
     return route === fallbacks.badUrl || fallbacks.notFound.some((entry) => entry.route === route)
   }
 
-  /** The methods that do have a route for this URL (for 405 and its Allow header). */
-  allowedMethods(url: string): string[] {
+  /** The methods that do have a route for this URL and request's constraints (for 405 and its Allow header). */
+  allowedMethods(url: string, raw?: IncomingMessage): string[] {
     const allowed: string[] = []
     for (const method of this.methods) {
-      const match = this.router.find(method, url)
+      const match = this.router.find(method, url, raw)
       if (match !== null && match.store !== null) allowed.push(method)
     }
     return allowed

@@ -42,11 +42,14 @@ export function createServer(given: ServerOptions = {}): Scope {
   const schemaCompilation = checkSchemaCompilation(options.schemaCompilation ?? 'eager', 'createServer()')
   const deadlines = new Deadlines([limits.handlerTimeout, limits.bodyTimeout], log)
   const schemaCompilers = new SchemaCompilers({ validator: options.validator, schemaController: options.schemaController, serializerOpts: options.serializerOpts })
-  const parse = queryParser(limits.maxQueryKeys)
+  // A custom querystringParser (Fastify's option) replaces the built-in one and its key limit.
+  const parse = options.querystringParser ?? queryParser(limits.maxQueryKeys)
   const serve = new ServeContext({
     log,
     limits,
-    router: createRouter({ maxQueryKeys: limits.maxQueryKeys, ignoreTrailingSlash: options.ignoreTrailingSlash === true }),
+    router: createRouter({ ignoreTrailingSlash: options.ignoreTrailingSlash === true, caseSensitive: options.caseSensitive !== false, parseQuery: parse }),
+    rewriteUrl: options.rewriteUrl ?? null,
+    return503OnClosing: options.return503OnClosing === true,
     parseQuery: (url) => { const q = url.indexOf('?'); return q === -1 ? {} : parse(url.slice(q + 1)) },
     deadlines,
     handlerDeadline: limits.handlerTimeout > 0 ? deadlines.list(limits.handlerTimeout, onHandlerExpired) : null,
@@ -69,6 +72,7 @@ export function createServer(given: ServerOptions = {}): Scope {
   }, (req, res) => handleRequest(serve, req, res))
   // Fastify 3's socket timeout: Node destroys a connection idle this long (socket-timeout.ts runs onTimeout).
   if (limits.connectionTimeout > 0) http.setTimeout(limits.connectionTimeout)
+  http.maxRequestsPerSocket = limits.maxRequestsPerSocket
   // Per connection, not per request: Node's closeIdleConnections() leaves alone a connection that
   // has not sent a request yet, and close() must not wait closeTimeout for those (lifecycle.ts).
   const sockets = new Set<Socket>()

@@ -15,6 +15,7 @@ export interface ServerLimits {
   readonly bodyTimeout: number
   readonly handlerTimeout: number
   readonly connectionTimeout: number
+  readonly maxRequestsPerSocket: number
 }
 
 type LimitName = keyof ServerLimits
@@ -38,6 +39,7 @@ export const defaultLimits: ServerLimits = {
   handlerTimeout: 60_000,
   // Fastify 3's socket timeout, off by default as there: the timeouts above already bound a request.
   connectionTimeout: 0,
+  maxRequestsPerSocket: 0,
 }
 
 /** Limits where 0 would refuse every request (or every key): they must be at least 1. */
@@ -59,6 +61,8 @@ export function resolveLimits(options: ServerOptions): ServerLimits {
     }
     out[name] = value
   }
+  // Fastify's forceCloseConnections: busy connections are cut when close() starts.
+  if (options.forceCloseConnections === true) out.closeTimeout = 0
   if (out.requestTimeout > 0 && out.headersTimeout > out.requestTimeout) {
     throw runtimeError('ENC_ERR_SERVER_INVALID_OPTION', { headersTimeout: out.headersTimeout, requestTimeout: out.requestTimeout })
   }
