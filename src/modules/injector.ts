@@ -8,6 +8,8 @@ import type { Class, ProviderEntry } from '../decorators/internal'
 import type { Disposer } from './disposal'
 import type { OverrideTable } from './overrides'
 import type { FactoryLookup, FactoryProvider } from './factory-provider'
+import { Logger, moduleLogger } from './logger-token'
+import type { Logger as RuntimeLogger } from '../runtime'
 
 export interface ModuleWiring {
   readonly container: DependencyContainer
@@ -23,6 +25,8 @@ export interface InjectOptions {
   readonly disposer: Disposer
   /** Test overrides: each replaces every declaration of its token. */
   readonly overrides: OverrideTable
+  /** The app's logger: each module container provides a child of it as `Logger`. */
+  readonly log: RuntimeLogger
 }
 
 /**
@@ -36,7 +40,7 @@ export interface InjectOptions {
  * Every instance built (providers, modules, controllers) is tracked by `disposer`, oldest first.
  */
 export async function inject(root: ModuleNode, options: InjectOptions): Promise<ReadonlyMap<ModuleNode, ModuleWiring>> {
-  const { containers, disposer, overrides } = options
+  const { containers, disposer, overrides, log } = options
   const entriesOf = (node: ModuleNode): ProviderEntry[] =>
     node.meta.providers.map((entry) => overrides.get(toProviderSpec(entry).token) ?? entry)
   const containerOf = new Map<ModuleNode, DependencyContainer>()
@@ -52,6 +56,8 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
       containers.push(container)
       ownersByContainer.set(container, new Map())
       factoriesByContainer.set(container, new Map())
+      // Registered first, so a module that declares its own Logger provider replaces it.
+      container.register(Logger, { useValue: moduleLogger(log, node.path) })
     }
     containerOf.set(node, container)
     const target = { container, owners: ownersByContainer.get(container)!, factories: factoriesByContainer.get(container)!, disposer }
@@ -69,6 +75,9 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
       checkFactoryDependencies(spec.inject, requester(`factory provider ${describeToken(spec.token)}`))
     }
     for (const controller of node.controllers) checkClassDependencies(controller, requester(`controller ${controller.name}`))
+    for (const entry of node.entries) {
+      if (entry.kind === 'plugin' && entry.deferred !== null) checkFactoryDependencies(entry.deferred.inject, requester(`usePlugin(${entry.plugin.name || 'anonymous plugin'})`))
+    }
   }
 
   const lookup: FactoryLookup = (from, token) => {
