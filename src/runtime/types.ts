@@ -157,9 +157,9 @@ export interface Logger {
 
 export type DoneFn = (error?: Error | null) => void
 export type Handler = (this: Scope, request: Request, reply: Reply) => unknown
-export type RequestHook = (this: Scope, request: Request, reply: Reply, done?: DoneFn) => unknown
-export type PayloadHook = (this: Scope, request: Request, reply: Reply, payload: unknown, done?: (error: Error | null, payload?: unknown) => void) => unknown
-export type ErrorHook = (this: Scope, request: Request, reply: Reply, error: Error, done?: DoneFn) => unknown
+export type RequestHook = (this: Scope, request: Request, reply: Reply, done: DoneFn) => unknown
+export type PayloadHook = (this: Scope, request: Request, reply: Reply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => unknown
+export type ErrorHook = (this: Scope, request: Request, reply: Reply, error: Error, done: DoneFn) => unknown
 export type ErrorHandler = (this: Scope, error: Error & Record<string, unknown>, request: Request, reply: Reply) => unknown
 export type NotFoundHandler = Handler
 /** Fastify's `setNotFoundHandler(options, handler)`: route-level hooks of the not-found route. */
@@ -223,7 +223,18 @@ export interface RouteHooks {
  */
 export type RuntimeRouteSchema = TypedRouteSchema & RouteSchema
 
-export interface RouteShorthandOptions<S extends RuntimeRouteSchema = RouteSchema> extends RouteHooks {
+/**
+ * Route options that plugins read in their onRoute hooks (`helmet` for @fastify/helmet, `compress`
+ * for @fastify/compress). Empty here: declare the ones your plugins read, and routes carry them
+ * with types. At boot, an option no onRoute hook reads is refused (ENC_ERR_ROUTE_INVALID).
+ *
+ * @example
+ * declare module 'enclave' { interface PluginRouteOptions { helmet?: false | Record<string, unknown> } }
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface PluginRouteOptions {}
+
+export interface RouteShorthandOptions<S extends RuntimeRouteSchema = RouteSchema> extends RouteHooks, PluginRouteOptions {
   schema?: S
   attachValidation?: boolean
   validatorCompiler?: ValidatorCompiler
