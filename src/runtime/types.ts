@@ -435,10 +435,15 @@ export interface Scope {
   /** The built-in JSON parser in Fastify's `(request, body, done)` form, for `{ parseAs: 'string' }`. */
   getDefaultJsonParser(onProtoPoisoning?: 'error' | 'remove' | 'ignore', onConstructorPoisoning?: 'error' | 'remove' | 'ignore'): ContentTypeParserCallback
 
-  /** Boots once. `compileAll: true` also compiles every lazily compiled route, throwing the boot errors an eager boot would. */
+  /**
+   * On the root: boots once and resolves after the onReady hooks. On a plugin's scope: resolves
+   * once every plugin has loaded and every route is compiled, before the onReady hooks (callable
+   * while the plugin loads). Resolves with the scope it was called on. `compileAll: true` also
+   * compiles every lazily compiled route, throwing the boot errors an eager boot would.
+   */
   ready(options?: ReadyOptions): Promise<this>
-  /** Fastify's callback form. */
-  ready(callback: (error: Error | null) => void): this
+  /** Fastify's callback form: `(error, scope)`. */
+  ready(callback: (error: Error | null, scope?: this) => void): this
   /** What compiling route schemas cost: the slowest routes and scopes (modules), ms and generated code size. */
   bootProfile(options?: { top?: number }): BootProfile
   listen(port?: number, host?: string): Promise<string>

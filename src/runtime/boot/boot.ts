@@ -15,14 +15,22 @@ import { checkPluginMeta, readPluginMeta } from '../shared/plugin-meta'
  * declarations, compile every route into the serve context, then run onReady hooks.
  * Called once per server by server/lifecycle.ts, whoever asks first.
  */
-export async function bootServer(boot: BootContext): Promise<void> {
+export async function bootServer(boot: BootContext, milestones: BootMilestones): Promise<void> {
   await loadChildren(boot, boot.declared.plugins.root)
   boot.declared.booted = true
   compileServer(boot)
   boot.compiled = true
+  await milestones.loaded()
   for (const scope of allScopes(boot.rootScope)) {
     for (const hook of scope.hooks.own('onReady')) await callLifecycleHook(hook.fn, hook.scope, [], hook.callback, boot.pluginTimeout, `onReady hook in ${scope.path}`)
   }
+  // Instance decorators stay declarable until here (an onReady hook may add one, as in Fastify).
+  boot.declared.started = true
+}
+
+export interface BootMilestones {
+  /** Every plugin loaded and every route compiled; the onReady hooks run once it resolves. */
+  loaded(): Promise<void>
 }
 
 /**

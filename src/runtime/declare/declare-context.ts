@@ -13,6 +13,8 @@ import type { InspectView } from '../shared/introspection'
  */
 export interface ServerFacade {
   ready(options?: ReadyOptions): Promise<void>
+  /** What a plugin's own scope's ready() waits for: all plugins loaded and routes compiled, before the onReady hooks. */
+  whenLoaded(): Promise<void>
   bootProfile(top: number): BootProfile
   listen(portOrOptions?: number | ListenOptions, host?: string): Promise<string>
   close(): Promise<void>
@@ -61,6 +63,8 @@ export class DeclareContext {
   readonly routes: RouteDefinition[] = []
   /** Set when compilation starts: from then on every declaration throws ENC_ERR_SCOPE_BOOTED. */
   booted = false
+  /** Set once the onReady hooks have run: from then on instance decorators are refused too. */
+  started = false
 
   constructor(init: DeclareContextInit) {
     this.log = init.log

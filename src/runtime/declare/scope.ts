@@ -168,9 +168,13 @@ export class ScopeImpl implements Scope {
   get log(): Logger { return this.context.log }
   get closing(): boolean { return this.context.facade.closing }
 
-  /** Throws once the server has booted: declarations after boot would be silently ignored. */
-  assertDeclarable(what: string): void {
-    if (this.context.booted) {
+  /**
+   * Throws once the server has booted: declarations after boot would be silently ignored. An
+   * instance decorator is only a property of the scope, so it stays declarable until the onReady
+   * hooks have run (`untilStarted`), as Fastify allows.
+   */
+  assertDeclarable(what: string, untilStarted = false): void {
+    if (untilStarted ? this.context.started : this.context.booted) {
       throw runtimeError('ENC_ERR_SCOPE_BOOTED', { what, path: this.path })
     }
   }
@@ -219,7 +223,7 @@ export class ScopeImpl implements Scope {
 
   #decorate(target: DecoratorTarget, name: string | symbol, value: unknown, dependencies: readonly (string | symbol)[] | undefined): this {
     const method = target === 'instance' ? 'decorate' : target === 'request' ? 'decorateRequest' : 'decorateReply'
-    this.assertDeclarable(`${method}('${String(name)}')`)
+    this.assertDeclarable(`${method}('${String(name)}')`, target === 'instance')
     if (dependencies !== undefined) {
       const missing = (Array.isArray(dependencies) ? dependencies : []).filter((d) => this.#findDecoration(target, d) === undefined)
       if (!Array.isArray(dependencies) || missing.length > 0) {
@@ -445,13 +449,22 @@ export class ScopeImpl implements Scope {
     return null
   }
 
+  /**
+   * Fastify's ready(). On the root it boots the server and resolves once the onReady hooks have
+   * run. On a plugin's scope (avvio's ready on a child instance) it resolves once every plugin
+   * has loaded and every route is compiled, before the onReady hooks, in the order asked; a
+   * plugin may call it while it loads. Both resolve with the scope they were called on; the
+   * callback form gets `(error, scope)`.
+   */
   ready(options?: ReadyOptions): Promise<this>
-  ready(callback: (error: Error | null) => void): this
-  ready(arg?: ReadyOptions | ((error: Error | null) => void)): Promise<this> | this {
-    // Fastify's ready(cb) form; a callback takes no options (compileAll is a promise-form option).
-    const booted = this.context.facade.ready(typeof arg === 'function' ? undefined : arg)
+  ready(callback: (error: Error | null, scope?: this) => void): this
+  ready(arg?: ReadyOptions | ((error: Error | null, scope?: this) => void)): Promise<this> | this {
+    const options = typeof arg === 'function' ? undefined : arg
+    const facade = this.context.facade
+    // A callback takes no options (compileAll is a promise-form option).
+    const booted = this.parent === null || options?.compileAll === true ? facade.ready(options) : facade.whenLoaded()
     if (typeof arg !== 'function') return booted.then(() => this) as Promise<this>
-    booted.then(() => arg(null), (error: Error) => arg(error))
+    booted.then(() => arg(null, this), (error: Error) => arg(error))
     return this
   }
   bootProfile(options: { top?: number } = {}): BootProfile { return this.context.facade.bootProfile(options.top ?? 10) }

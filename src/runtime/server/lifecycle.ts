@@ -35,6 +35,10 @@ export class ServerLifecycle implements ServerFacade {
   readonly #sockets: ReadonlySet<Socket>
   #boot: BootContext | null = null
   #ready: Promise<void> | null = null
+  /** Settles once every plugin has loaded and every route is compiled, before the onReady hooks run. */
+  #loaded: Promise<void> | null = null
+  /** True while the onReady hooks run: ready() there resolves at once instead of waiting on itself. */
+  #inOnReady = false
   #closed: Promise<void> | null = null
   #view: InspectView | null = null
 
@@ -54,9 +58,43 @@ export class ServerLifecycle implements ServerFacade {
   }
 
   ready(options: ReadyOptions = {}): Promise<void> {
-    if (this.#ready === null) this.#ready = bootServer(this.#bootContext())
-    if (options.compileAll !== true) return this.#ready
-    return this.#ready.then(() => compileAllPending(this.#bootContext()))
+    const ready = this.#start()
+    // An onReady hook that awaits ready() (or inject(), which calls it) would wait on itself.
+    const booted = this.#inOnReady ? this.#loaded as Promise<void> : ready
+    if (options.compileAll !== true) return booted
+    return booted.then(() => compileAllPending(this.#bootContext()))
+  }
+
+  /**
+   * What a plugin's scope's ready() waits for (avvio's ready queue): every plugin loaded and every
+   * route compiled, not the onReady hooks, which run after these callbacks, in the order they were
+   * asked for. A plugin asking this while it loads gets its answer once the whole tree has loaded.
+   */
+  whenLoaded(): Promise<void> {
+    this.#start()
+    return this.#loaded as Promise<void>
+  }
+
+  /** Boots once, whoever asks first. */
+  #start(): Promise<void> {
+    if (this.#ready !== null) return this.#ready
+    let loaded!: () => void
+    let failed!: (error: unknown) => void
+    this.#loaded = new Promise<void>((resolve, reject) => { loaded = resolve; failed = reject })
+    // Handled here so a boot failure nobody waits on through whenLoaded() is not an unhandled rejection.
+    this.#loaded.catch(() => undefined)
+    const boot = this.#bootContext()
+    // Boot starts a tick later, as avvio's does: a plugin that calls ready() while it loads then
+    // finds the boot already under way instead of starting a second one inside the first.
+    this.#ready = Promise.resolve().then(() => bootServer(boot, {
+      loaded: async () => {
+        loaded()
+        // Let the callbacks of ready() calls made while loading run before the onReady hooks.
+        await new Promise<void>((resolve) => setImmediate(resolve))
+        this.#inOnReady = true
+      },
+    })).then(() => { this.#inOnReady = false }, (error: unknown) => { this.#inOnReady = false; failed(error); throw error })
+    return this.#ready
   }
 
   bootProfile(top: number): BootProfile {
