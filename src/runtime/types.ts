@@ -372,7 +372,8 @@ export interface Scope {
   /** True from the moment close() is called: health readiness answers 503 from then on. */
   readonly closing: boolean
 
-  register<O extends PluginOptions>(plugin: PluginFunction<O>, options?: O): this
+  /** `options` may be a function of the plugin's scope (Fastify's form), called when the plugin loads. */
+  register<O extends PluginOptions>(plugin: PluginFunction<O>, options?: O | ((scope: Scope) => O)): this
   route<S extends RuntimeRouteSchema = RouteSchema>(options: RouteOptions<S>): this
   get: ScopeRouteShortcut<this>
   head: ScopeRouteShortcut<this>

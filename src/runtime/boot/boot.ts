@@ -36,14 +36,57 @@ export interface BootMilestones {
 /**
  * Loads the registrations of `node` that have not started yet, in order. Also what an awaited
  * register() or scope runs (avvio's incremental loading): a node loads once, whoever asks.
+ * A plugin that fails does not stop the walk at once (avvio's model): the plugins after it are
+ * skipped, and the next after() step gets the error and may handle it. What is left unhandled
+ * rejects ready() (and the awaited register()).
  */
 export async function loadChildren(boot: BootContext, node: PluginNode): Promise<void> {
+  await loadQueued(boot, node)
+  throwPendingFailure(boot)
+}
+
+async function loadQueued(boot: BootContext, node: PluginNode): Promise<void> {
   // Indexed loop: a plugin may register more plugins on an already-loaded scope while we iterate.
   for (let i = 0; i < node.children.length; i++) {
     const child = node.children[i]
-    if (child.loading === undefined) child.loading = loadPlugin(boot, child)
+    if (child.loading === undefined) {
+      const failure = boot.failure
+      if (child.after !== null) {
+        boot.failure = null
+        child.loading = runAfter(boot, child, failure).catch((error: unknown) => { boot.failure = { error } })
+      } else if (failure !== null) {
+        child.loading = Promise.resolve()
+      } else {
+        child.loading = loadPlugin(boot, child).catch((error: unknown) => { boot.failure = { error } })
+      }
+    }
     await child.loading
   }
+}
+
+function throwPendingFailure(boot: BootContext): void {
+  if (boot.failure !== null) throw boot.failure.error
+}
+
+/**
+ * An after() step, in avvio's forms: `()` leaves a pending error to the next step, `(error)`
+ * handles it, `(error, done)` and `(error, scope, done)` pass on what they give `done`.
+ */
+async function runAfter(boot: BootContext, node: PluginNode, failure: BootContext['failure']): Promise<void> {
+  const fn = node.after as Function
+  const scope = node.owner as ScopeImpl
+  const error = failure === null ? null : failure.error
+  const plugins = boot.declared.plugins
+  const previous = plugins.current
+  plugins.current = node
+  try {
+    const args = fn.length === 0 ? [] : fn.length <= 2 ? [error] : [error, scope]
+    await callLifecycleHook(fn, scope, args, fn.length >= 2, boot.pluginTimeout, `after() callback in ${scope.path}`)
+  } finally {
+    plugins.current = previous
+  }
+  if (fn.length === 0 && failure !== null) boot.failure = failure
+  await loadQueued(boot, node)
 }
 
 async function loadPlugin(boot: BootContext, node: PluginNode): Promise<void> {
@@ -71,9 +114,12 @@ async function loadPlugin(boot: BootContext, node: PluginNode): Promise<void> {
   const previous = plugins.current
   plugins.current = node
   try {
-    await callLifecycleHook(plugin, undefined, [scope, node.options], plugin.length >= 3, boot.pluginTimeout, `plugin ${scope.path}`)
+    // Fastify's options function: called with the plugin's own scope (the registering one when
+    // lifted) once it exists; a `prefix` cannot come from it.
+    const options: unknown = typeof node.options === 'function' ? (node.options as Function)(scope) ?? {} : node.options
+    await callLifecycleHook(plugin, undefined, [scope, options], plugin.length >= 3, boot.pluginTimeout, `plugin ${scope.path}`)
   } finally {
     plugins.current = previous
   }
-  await loadChildren(boot, node)
+  await loadQueued(boot, node)
 }

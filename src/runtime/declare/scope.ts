@@ -11,7 +11,6 @@ import type { BootProfile } from '../shared/boot-profile'
 import type { DeclareContext, PoisonAction } from './declare-context'
 import { declareRoute, shortcut } from './route-declaration'
 import { fastifyApiVersion } from '../shared/plugin-meta'
-import { lift } from './lift'
 import { installUnsupportedApis } from './unsupported-api'
 import { isAsyncFunction } from './option-checks'
 import { didYouMean } from '../schemas'
@@ -145,22 +144,19 @@ export class ScopeImpl implements Scope {
 
   /**
    * Runs `fn` once the plugins registered so far in this plugin have loaded (avvio's after()).
+   * `fn` takes avvio's forms: `()`, `(error)`, `(error, done)` or `(error, scope, done)`. When a
+   * plugin before it failed, the plugins in between are skipped and `fn` gets the error; a
+   * callback that takes `error` handles it (boot goes on unless it throws, rejects or passes it
+   * to `done`); `()` leaves it to the next after() or to ready().
    * Without `fn`, `await scope.after()` does the same as awaiting the scope.
    */
-  after(fn?: (error: Error | null, done?: (error?: Error | null) => void) => unknown): this {
+  after(fn?: (error: Error | null, ...rest: any[]) => unknown): this {
     this.assertDeclarable('after()')
     if (fn === undefined) return this
     if (typeof fn !== 'function') throw runtimeError('ENC_ERR_PLUGIN_INVALID', { path: this.path, got: typeof fn })
-    const step = fn.length >= 2
-      ? (_scope: unknown, _options: unknown, done: (error?: Error | null) => void) => fn(null, done)
-      : async () => { await fn(null) }
-    Object.defineProperty(step, 'name', { value: 'after' })
-    const origin = this.currentOrigin()
-    const siblings = this.context.plugins.current.children
-    this.context.plugins.enqueue(this, lift(step as never), {})
     // What an after() callback declares belongs to whoever called after() (a module's routes are
     // declared this way), not to a plugin named "after".
-    siblings[siblings.length - 1].label = origin
+    this.context.plugins.enqueueAfter(this, fn, this.currentOrigin())
     return this
   }
 
@@ -179,7 +175,7 @@ export class ScopeImpl implements Scope {
     }
   }
 
-  register<O extends PluginOptions>(plugin: PluginFunction<O>, options?: O): this {
+  register<O extends PluginOptions>(plugin: PluginFunction<O>, options?: O | ((scope: Scope) => O)): this {
     this.assertDeclarable('register()')
     this.context.plugins.enqueue(this, plugin, (options ?? {}) as Record<string, unknown>)
     return this
