@@ -402,7 +402,7 @@ export interface Scope {
 
   /** The Fastify plugin API line Enclave offers ('5.0.0'): what plugin-meta `fastify` ranges are checked against. */
   readonly version: string
-  /** This scope's plugin name (plugin-meta name, display name or function name); undefined at the root. */
+  /** Fastify's pluginName: display name, exporting file, function name or first source lines; `a -> b` once plugin b was lifted into a's scope; undefined at the root until then. */
   readonly pluginName: string | undefined
   /** The server options as given, frozen, with resolved limits (Fastify's `initialConfig`). */
   readonly initialConfig: Readonly<Record<string, unknown>>

@@ -8,7 +8,7 @@ import { compileServer } from './compile'
 import { allScopes } from './all-scopes'
 import { callLifecycleHook } from './lifecycle-hook'
 import type { BootContext } from './boot-context'
-import { checkPluginMeta, readPluginMeta } from '../shared/plugin-meta'
+import { checkPluginMeta, encapsulatedPluginName, readPluginMeta } from '../shared/plugin-meta'
 
 /**
  * Boot, in order: run the plugins (each registration in the order users read it), close
@@ -103,9 +103,11 @@ async function loadPlugin(boot: BootContext, node: PluginNode): Promise<void> {
     const own = liftedRoutePrefix(plugin, node.options)
     const prefix = own === null ? owner.prefix : joinPrefix(owner.prefix, own)
     if (prefix !== owner.prefix) scope = prefixedView(owner, prefix)
+    if (meta.displayName !== null) owner.pluginNameChain.push(meta.displayName)
   } else {
     const prefix = typeof node.options.prefix === 'string' ? joinPrefix(owner.prefix, node.options.prefix) : owner.prefix
     scope = owner.createChild(meta.name, prefix)
+    scope.pluginNameChain.push(encapsulatedPluginName(liftedTarget(plugin), meta))
     for (let s: ScopeImpl | null = owner; s !== null; s = s.parent) {
       for (const hook of s.hooks.own('onRegister')) hook.fn.call(hook.scope, scope, node.options)
     }

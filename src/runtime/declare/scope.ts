@@ -56,6 +56,11 @@ export class ScopeImpl implements Scope {
   readonly path: string
   readonly prefix: string
   readonly children: ScopeImpl[] = []
+  /**
+   * What pluginName reads (Fastify's kPluginNameChain): a plugin's own scope starts with its name;
+   * each plugin lifted into the scope with a display name (fastify-plugin's) adds its own.
+   */
+  readonly pluginNameChain: string[] = []
   /** Names of the plugins registered here (plugin-meta name or display name), for hasPlugin(). */
   readonly pluginNames: string[] = []
   readonly hooks = new HookStore()
@@ -112,8 +117,15 @@ export class ScopeImpl implements Scope {
 
   /** The Fastify plugin API line Enclave offers (shared/plugin-meta.ts; docs/plugins.md). */
   get version(): string { return fastifyApiVersion }
-  /** The plugin's plugin-meta name, display name or function name; undefined at the root (no plugin), as Fastify. */
-  get pluginName(): string | undefined { return this.parent === null ? undefined : this.name }
+  /**
+   * Fastify's pluginName: the plugin's display name, exporting file, function name or first
+   * source lines; `plugin-A -> plugin-AB` once a fastify-plugin plugin named plugin-AB was lifted
+   * into it. Undefined at the root until a named plugin is lifted into it, as in Fastify.
+   */
+  get pluginName(): string | undefined {
+    const chain = this.pluginNameChain
+    return chain.length > 1 ? chain.join(' -> ') : chain[0]
+  }
   /** The server options as given, frozen, with the limits resolved (Fastify's `initialConfig`). */
   get initialConfig(): Readonly<Record<string, unknown>> { return this.context.initialConfig }
 
