@@ -233,8 +233,12 @@ export class ScopeImpl implements Scope {
     const method = target === 'instance' ? 'decorate' : target === 'request' ? 'decorateRequest' : 'decorateReply'
     this.assertDeclarable(`${method}('${String(name)}')`, target === 'instance')
     if (dependencies !== undefined) {
-      const missing = (Array.isArray(dependencies) ? dependencies : []).filter((d) => this.#findDecoration(target, d) === undefined)
-      if (!Array.isArray(dependencies) || missing.length > 0) {
+      if (!Array.isArray(dependencies)) {
+        const got = dependencies === null ? 'null' : typeof dependencies
+        throw runtimeError('ENC_ERR_DEC_DEPENDENCY_INVALID_TYPE', { call: `${method}('${String(name)}')`, path: this.path, name: String(name), got })
+      }
+      const missing = dependencies.filter((d) => this.#findDecoration(target, d) === undefined)
+      if (missing.length > 0) {
         throw runtimeError('ENC_ERR_DEC_MISSING_DEPENDENCY', { call: `${method}('${String(name)}')`, path: this.path, missing: missing.map(String) })
       }
     }

@@ -100,10 +100,11 @@ export function checkPluginMeta(meta: PluginMeta, owner: MetaCheckTarget): void 
       throw runtimeError('ENC_ERR_PLUGIN_DEPENDENCY', { plugin: meta.name, path: owner.path, dependency })
     }
   }
-  const missing: string[] = []
-  for (const name of meta.decorators.fastify) if (!owner.hasDecorator(name)) missing.push(`decorator '${String(name)}'`)
-  for (const name of meta.decorators.request) if (!owner.hasRequestDecorator(name)) missing.push(`request decorator '${String(name)}'`)
-  for (const name of meta.decorators.reply) if (!owner.hasReplyDecorator(name)) missing.push(`reply decorator '${String(name)}'`)
+  // Fastify's order: instance, reply, request decorators.
+  const missing: Array<{ name: string; target: 'instance' | 'request' | 'reply' }> = []
+  for (const name of meta.decorators.fastify) if (!owner.hasDecorator(name)) missing.push({ name: String(name), target: 'instance' })
+  for (const name of meta.decorators.reply) if (!owner.hasReplyDecorator(name)) missing.push({ name: String(name), target: 'reply' })
+  for (const name of meta.decorators.request) if (!owner.hasRequestDecorator(name)) missing.push({ name: String(name), target: 'request' })
   if (missing.length > 0) {
     throw runtimeError('ENC_ERR_PLUGIN_MISSING_DECORATOR', { plugin: meta.name, path: owner.path, missing })
   }
