@@ -408,8 +408,13 @@ export interface Scope {
   readonly initialConfig: Readonly<Record<string, unknown>>
   /** True when a plugin of that (plugin-meta or display) name is registered here or in an ancestor. */
   hasPlugin(name: string): boolean
-  /** Runs `fn` once the plugins registered so far have loaded (avvio's after()). */
+  /**
+   * Runs `fn` once the plugins registered so far have loaded (avvio's after()), in avvio's forms:
+   * `()`, `(error)`, `(error, done)`, `(error, scope, done)`. A plugin that failed before it hands
+   * `fn` its error (the plugins in between are skipped); a callback that takes `error` handles it.
+   */
   after(fn?: (error: Error | null, done?: DoneFn) => unknown): this
+  after(fn: (error: Error | null, scope: this, done: DoneFn) => unknown): this
 
   addSchema(schema: SharedSchema): this
   getSchemas(): Record<string, SharedSchema>

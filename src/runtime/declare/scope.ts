@@ -162,6 +162,8 @@ export class ScopeImpl implements Scope {
    * to `done`); `()` leaves it to the next after() or to ready().
    * Without `fn`, `await scope.after()` does the same as awaiting the scope.
    */
+  after(fn?: (error: Error | null, done?: (error?: Error | null) => void) => unknown): this
+  after(fn: (error: Error | null, scope: this, done: (error?: Error | null) => void) => unknown): this
   after(fn?: (error: Error | null, ...rest: any[]) => unknown): this {
     this.assertDeclarable('after()')
     if (fn === undefined) return this

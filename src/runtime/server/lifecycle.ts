@@ -39,6 +39,8 @@ export class ServerLifecycle implements ServerFacade {
   #loaded: Promise<void> | null = null
   /** True while the onReady hooks run: ready() there resolves at once instead of waiting on itself. */
   #inOnReady = false
+  /** How many whenLoaded() calls wait: only then does boot yield to them before the onReady hooks. */
+  #loadedWaiters = 0
   #closed: Promise<void> | null = null
   #view: InspectView | null = null
 
@@ -72,6 +74,7 @@ export class ServerLifecycle implements ServerFacade {
    */
   whenLoaded(): Promise<void> {
     this.#start()
+    this.#loadedWaiters++
     return this.#loaded as Promise<void>
   }
 
@@ -90,7 +93,7 @@ export class ServerLifecycle implements ServerFacade {
       loaded: async () => {
         loaded()
         // Let the callbacks of ready() calls made while loading run before the onReady hooks.
-        await new Promise<void>((resolve) => setImmediate(resolve))
+        if (this.#loadedWaiters > 0) await new Promise<void>((resolve) => setImmediate(resolve))
         this.#inOnReady = true
       },
     })).then(() => { this.#inOnReady = false }, (error: unknown) => { this.#inOnReady = false; failed(error); throw error })
