@@ -462,6 +462,8 @@ export interface Scope {
   printRoutes(): string
   printRoutes(options: { json: true }): readonly RouteInspection[]
   /** The scope tree: per scope its modules, decorators, hooks, schemas, providers, error handler and compilers, with origins. */
+  /** Fastify's printPlugins: every registration as loaded, nested, with the milliseconds it took. */
+  printPlugins(): string
   printTree(): string
   printTree(options: { json: true }): ScopeInspection
   /** One route (`'POST /notes/:id'`): hook chain, validators, serializers, error handlers, visible decorators, schemas, providers. */

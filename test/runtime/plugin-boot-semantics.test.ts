@@ -203,3 +203,31 @@ describe('plugin API: pluginName (Fastify 3 rules)', () => {
     expect(name).to.equal('outer')
   })
 })
+
+describe('plugin API: printPlugins() (Fastify 3.27)', () => {
+  it('prints the registrations as loaded, nested, with load times; lifted plugins marked, after() steps shown', async () => {
+    const app = server()
+    app.register(async function auth() {})
+    app.register(async function api(s) {
+      s.register(async function users() {})
+      s.register(lift(async function shared() {}))
+    })
+    app.after(() => {})
+    app.get('/', async () => 'x')
+    await app.ready()
+    const text = app.printPlugins()
+    expect(text.replace(/\d+ ms/g, 'N ms')).to.equal([
+      'root N ms',
+      '├── auth N ms',
+      '├── api N ms',
+      '│   ├── users N ms',
+      '│   └── shared (lifted) N ms',
+      '└── after() N ms',
+      '',
+    ].join('\n'))
+  })
+
+  it('throws before boot (ENC_ERR_INSPECT_NOT_BOOTED), like printRoutes', () => {
+    expect(thrown(() => createServer().printPlugins()).code).to.equal('ENC_ERR_INSPECT_NOT_BOOTED')
+  })
+})

@@ -16,7 +16,9 @@ import { checkPluginMeta, encapsulatedPluginName, readPluginMeta } from '../shar
  * Called once per server by server/lifecycle.ts, whoever asks first.
  */
 export async function bootServer(boot: BootContext, milestones: BootMilestones): Promise<void> {
+  const started = performance.now()
   await loadChildren(boot, boot.declared.plugins.root)
+  boot.declared.plugins.root.loadMs = performance.now() - started
   boot.declared.booted = true
   compileServer(boot)
   boot.compiled = true
@@ -51,13 +53,15 @@ async function loadQueued(boot: BootContext, node: PluginNode): Promise<void> {
     const child = node.children[i]
     if (child.loading === undefined) {
       const failure = boot.failure
+      const started = performance.now()
+      const timed = (): void => { child.loadMs = performance.now() - started }
       if (child.after !== null) {
         boot.failure = null
-        child.loading = runAfter(boot, child, failure).catch((error: unknown) => { boot.failure = { error } })
+        child.loading = runAfter(boot, child, failure).catch((error: unknown) => { boot.failure = { error } }).finally(timed)
       } else if (failure !== null) {
         child.loading = Promise.resolve()
       } else {
-        child.loading = loadPlugin(boot, child).catch((error: unknown) => { boot.failure = { error } })
+        child.loading = loadPlugin(boot, child).catch((error: unknown) => { boot.failure = { error } }).finally(timed)
       }
     }
     await child.loading

@@ -21,6 +21,8 @@ export interface ServerFacade {
   /** True from the moment close() is called (Scope.closing; health readiness answers 503). */
   readonly closing: boolean
   inject(options: InjectOptions | string): Promise<InjectResponse>
+  /** Fastify's printPlugins: the registrations as loaded, with load times; throws before boot. */
+  printPlugins(): string
   /** The booted server's introspection (printRoutes, printTree, explain, openapi); throws before boot. */
   introspect(): InspectView
   /** Loads what `node` has registered and not loaded yet: an awaited register() or scope (avvio's incremental loading). */

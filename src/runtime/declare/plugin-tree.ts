@@ -23,6 +23,10 @@ export interface PluginNode {
   label: string | null
   /** Set when the plugin starts loading: loaded once, whether by ready() or an awaited register(). */
   loading?: Promise<void>
+  /** Set by boot once loaded: milliseconds the plugin and its own registrations took (printPlugins). */
+  loadMs?: number
+  /** Enclave's own bookkeeping step (a deferred addHook), left out of printPlugins. */
+  readonly internal?: boolean
 }
 
 /**
@@ -58,8 +62,8 @@ export class PluginTree {
   }
 
   /** Queues an after() step behind the registrations already queued in the plugin body running now. */
-  enqueueAfter(owner: { readonly path: string }, callback: AfterCallback, label: string | null): void {
-    this.current.children.push({ plugin: null, after: callback, options: {}, owner, children: [], label })
+  enqueueAfter(owner: { readonly path: string }, callback: AfterCallback, label: string | null, internal = false): void {
+    this.current.children.push({ plugin: null, after: callback, options: {}, owner, children: [], label, internal })
   }
 
   /** True when the plugin body running now (or the root) has registrations not loaded yet. */
@@ -75,7 +79,7 @@ export class PluginTree {
   enqueueDeferred(owner: { readonly path: string }, run: () => void): void {
     // An after() step without an error parameter: it runs even when a plugin before it failed
     // (as Fastify's addHook, an after() callback, does) and leaves the error to the next one.
-    this.enqueueAfter(owner, function deferredDeclaration(): void { run() }, null)
+    this.enqueueAfter(owner, function deferredDeclaration(): void { run() }, null, true)
   }
 }
 

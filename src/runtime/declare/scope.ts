@@ -370,6 +370,8 @@ export class ScopeImpl implements Scope {
     const view = this.context.facade.introspect()
     return options?.json === true ? view.inspect().routes : view.printRoutes()
   }
+  /** Fastify's printPlugins: every registration as loaded, nested, with the milliseconds it took (after boot). */
+  printPlugins(): string { return this.context.facade.printPlugins() }
   printTree(): string
   printTree(options: { json: true }): ScopeInspection
   printTree(options?: { json?: boolean }): string | ScopeInspection {

@@ -7,7 +7,7 @@ import { runtimeError } from '../errors/runtime-codes'
  */
 export const unsupportedFastifyApis: readonly string[] = [
   'setReplySerializer', 'setSchemaController', 'setGenReqId', 'setChildLoggerFactory',
-  'printPlugins', 'hasRoute', 'findRoute', 'addHttpMethod', 'addConstraintStrategy', 'hasConstraintStrategy',
+  'hasRoute', 'findRoute', 'addHttpMethod', 'addConstraintStrategy', 'hasConstraintStrategy',
   'removeContentTypeParser', 'removeAllContentTypeParsers', 'getDefaultJsonParser',
 ]
 

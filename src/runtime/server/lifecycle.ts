@@ -16,6 +16,9 @@ import type { BootProfile } from '../shared/boot-profile'
 import { buildInspection } from '../boot/introspection'
 import { createInspectView } from '../inspect/inspect-view'
 import type { InspectView } from '../shared/introspection'
+import { printPlugins, type PluginLoadInspection } from '../inspect/print-plugins'
+import { readPluginMeta } from '../shared/plugin-meta'
+import { isLifted, liftedTarget } from '../declare/lift'
 
 export interface ServerLifecycleInit {
   readonly http: Server
@@ -180,6 +183,12 @@ export class ServerLifecycle implements ServerFacade {
     return response as unknown as InjectResponse
   }
 
+  printPlugins(): string {
+    const boot = this.#bootContext()
+    if (!boot.compiled) throw runtimeError('ENC_ERR_INSPECT_NOT_BOOTED', { path: boot.rootScope.path })
+    return printPlugins(pluginLoadTree(boot.declared.plugins.root, boot.rootScope.path))
+  }
+
   /** Built on first use, once routes are compiled (so onReady hooks may print the tree). */
   introspect(): InspectView {
     const boot = this.#bootContext()
@@ -193,4 +202,14 @@ export class ServerLifecycle implements ServerFacade {
     if (this.#boot === null) throw new Error('ServerLifecycle used before attach(): a bug in server/create-server.ts')
     return this.#boot
   }
+}
+
+/** The plugin tree as printPlugins shows it: plugins by name (lifted ones marked), after() steps, no internal steps. */
+function pluginLoadTree(node: PluginNode, name: string): PluginLoadInspection {
+  const children = node.children.filter((child) => child.internal !== true).map((child) => {
+    if (child.plugin === null) return pluginLoadTree(child, 'after()')
+    const meta = readPluginMeta(liftedTarget(child.plugin))
+    return pluginLoadTree(child, isLifted(child.plugin) || meta.skipOverride ? `${meta.name} (lifted)` : meta.name)
+  })
+  return { name, ms: node.loadMs ?? null, children }
 }
