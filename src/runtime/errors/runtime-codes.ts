@@ -128,7 +128,7 @@ export const runtimeErrors = {
         ? `createServer({ ${a.name}: ${a.given} }): ${a.name} must be an integer >= ${a.min}${a.min === 0 ? ' (0 turns it off)' : ''}. Omit it for the default, ${a.fallback}.`
         : `createServer(): headersTimeout (${a.headersTimeout}) is longer than requestTimeout (${a.requestTimeout}), which covers the headers too. Lower headersTimeout or raise requestTimeout.` }),
   ENC_ERR_INSPECT_NOT_BOOTED: e({ status: null, summary: 'printRoutes/printTree/printPlugins/explain/inspect/openapi was called before the server booted',
-    message: (a: { path: string }) => `printRoutes/printTree/explain/inspect/openapi on ${a.path}: the server has not booted yet. ` +
+    message: (a: { path: string }) => `printRoutes/printTree/printPlugins/explain/inspect/openapi on ${a.path}: the server has not booted yet. ` +
       'Call them after `await app.ready()` (createApp() returns a booted app), or in an onReady hook.' }),
   ENC_ERR_INSPECT_ROUTE_NOT_FOUND: e({ status: null, summary: "explain() was given a route that is not declared ('METHOD /declared/path')",
     message: (a: { given: string } | { wanted: string; nearest: readonly string[] }) => 'given' in a
