@@ -66,6 +66,17 @@ describe('boot: ready() called by a plugin while it loads', () => {
     expect(body).to.equal('hi')
   })
 
+  it("a plugin's ready() does not start the boot: after an awaited register(), the next lines still declare", async () => {
+    const app = server()
+    let called = false
+    await app.register(async (a) => { a.ready(() => { called = true }) })
+    await new Promise<void>((resolve) => setImmediate(resolve))
+    app.get('/later', async () => 'ok')
+    expect(called).to.equal(false)
+    expect((await app.inject('/later')).body).to.equal('ok')
+    expect(called).to.equal(true)
+  })
+
   it('a plugin whose ready() waits on a failing boot gets the error', async () => {
     const app = server()
     let got: unknown = null

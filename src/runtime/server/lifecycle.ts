@@ -39,7 +39,7 @@ export class ServerLifecycle implements ServerFacade {
   #boot: BootContext | null = null
   #ready: Promise<void> | null = null
   /** Settles once every plugin has loaded and every route is compiled, before the onReady hooks run. */
-  #loaded: Promise<void> | null = null
+  readonly #loaded: { readonly promise: Promise<void>; resolve(): void; reject(error: unknown): void }
   /** True while the onReady hooks run: ready() there resolves at once instead of waiting on itself. */
   #inOnReady = false
   /** How many whenLoaded() calls wait: only then does boot yield to them before the onReady hooks. */
@@ -51,6 +51,12 @@ export class ServerLifecycle implements ServerFacade {
     this.#http = init.http
     this.#serve = init.serve
     this.#sockets = init.sockets
+    let resolve!: () => void
+    let reject!: (error: unknown) => void
+    const promise = new Promise<void>((res, rej) => { resolve = res; reject = rej })
+    // Handled here so a boot failure nobody waits on through whenLoaded() is not an unhandled rejection.
+    promise.catch(() => undefined)
+    this.#loaded = { promise, resolve, reject }
   }
 
   /** Second step of the composition root: the boot context needs the root scope, which needs this facade. */
@@ -65,7 +71,7 @@ export class ServerLifecycle implements ServerFacade {
   ready(options: ReadyOptions = {}): Promise<void> {
     const ready = this.#start()
     // An onReady hook that awaits ready() (or inject(), which calls it) would wait on itself.
-    const booted = this.#inOnReady ? this.#loaded as Promise<void> : ready
+    const booted = this.#inOnReady ? this.#loaded.promise : ready
     if (options.compileAll !== true) return booted
     return booted.then(() => compileAllPending(this.#bootContext()))
   }
@@ -74,32 +80,28 @@ export class ServerLifecycle implements ServerFacade {
    * What a plugin's scope's ready() waits for (avvio's ready queue): every plugin loaded and every
    * route compiled, not the onReady hooks, which run after these callbacks, in the order they were
    * asked for. A plugin asking this while it loads gets its answer once the whole tree has loaded.
+   * It does not start the boot: ready(), listen() or inject() on the root does.
    */
   whenLoaded(): Promise<void> {
-    this.#start()
     this.#loadedWaiters++
-    return this.#loaded as Promise<void>
+    return this.#loaded.promise
   }
 
   /** Boots once, whoever asks first. */
   #start(): Promise<void> {
     if (this.#ready !== null) return this.#ready
-    let loaded!: () => void
-    let failed!: (error: unknown) => void
-    this.#loaded = new Promise<void>((resolve, reject) => { loaded = resolve; failed = reject })
-    // Handled here so a boot failure nobody waits on through whenLoaded() is not an unhandled rejection.
-    this.#loaded.catch(() => undefined)
     const boot = this.#bootContext()
+    const loaded = this.#loaded
     // Boot starts a tick later, as avvio's does: a plugin that calls ready() while it loads then
     // finds the boot already under way instead of starting a second one inside the first.
     this.#ready = Promise.resolve().then(() => bootServer(boot, {
       loaded: async () => {
-        loaded()
+        loaded.resolve()
         // Let the callbacks of ready() calls made while loading run before the onReady hooks.
         if (this.#loadedWaiters > 0) await new Promise<void>((resolve) => setImmediate(resolve))
         this.#inOnReady = true
       },
-    })).then(() => { this.#inOnReady = false }, (error: unknown) => { this.#inOnReady = false; failed(error); throw error })
+    })).then(() => { this.#inOnReady = false }, (error: unknown) => { this.#inOnReady = false; loaded.reject(error); throw error })
     return this.#ready
   }
 
