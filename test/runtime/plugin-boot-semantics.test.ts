@@ -77,6 +77,22 @@ describe('boot: ready() called by a plugin while it loads', () => {
     expect(called).to.equal(true)
   })
 
+  it('ready() and inject() called from outside while the onReady hooks run still wait for them', async () => {
+    const app = server()
+    app.get('/', async () => 'hi')
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => { release = resolve })
+    const order: string[] = []
+    app.addHook('onReady', async () => { await gate; order.push('onReady done') })
+    const first = app.ready()
+    await new Promise<void>((resolve) => setImmediate(resolve))
+    const second = app.inject('/').then(() => { order.push('inject answered') })
+    await new Promise<void>((resolve) => setImmediate(resolve))
+    release()
+    await Promise.all([first, second])
+    expect(order).to.deep.equal(['onReady done', 'inject answered'])
+  })
+
   it('a plugin whose ready() waits on a failing boot gets the error', async () => {
     const app = server()
     let got: unknown = null

@@ -23,9 +23,11 @@ export async function bootServer(boot: BootContext, milestones: BootMilestones):
   compileServer(boot)
   boot.compiled = true
   await milestones.loaded()
-  for (const scope of allScopes(boot.rootScope)) {
-    for (const hook of scope.hooks.own('onReady')) await callLifecycleHook(hook.fn, hook.scope, [], hook.callback, boot.pluginTimeout, `onReady hook in ${scope.path}`)
-  }
+  await milestones.runOnReadyHooks(async () => {
+    for (const scope of allScopes(boot.rootScope)) {
+      for (const hook of scope.hooks.own('onReady')) await callLifecycleHook(hook.fn, hook.scope, [], hook.callback, boot.pluginTimeout, `onReady hook in ${scope.path}`)
+    }
+  })
   // Instance decorators stay declarable until here (an onReady hook may add one, as in Fastify).
   boot.declared.started = true
 }
@@ -33,6 +35,8 @@ export async function bootServer(boot: BootContext, milestones: BootMilestones):
 export interface BootMilestones {
   /** Every plugin loaded and every route compiled; the onReady hooks run once it resolves. */
   loaded(): Promise<void>
+  /** Runs the onReady hooks, so that a ready() they call can tell it is called from inside them. */
+  runOnReadyHooks(run: () => Promise<void>): Promise<void>
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { AddressInfo, Socket } from 'node:net'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import { AsyncLocalStorage } from 'node:async_hooks'
 import lightMyRequest from 'light-my-request'
 import { runtimeError } from '../errors/runtime-codes'
 import { bootServer, loadChildren } from '../boot/boot'
@@ -19,6 +20,9 @@ import type { InspectView } from '../shared/introspection'
 import { printPlugins, type PluginLoadInspection } from '../inspect/print-plugins'
 import { readPluginMeta } from '../shared/plugin-meta'
 import { isLifted, liftedTarget } from '../declare/lift'
+
+/** Set while the onReady hooks run (and in what they await): ready() there must not wait on them. */
+const insideOnReady = new AsyncLocalStorage<true>()
 
 export interface ServerLifecycleInit {
   readonly http: Server
@@ -40,8 +44,6 @@ export class ServerLifecycle implements ServerFacade {
   #ready: Promise<void> | null = null
   /** Settles once every plugin has loaded and every route is compiled, before the onReady hooks run. */
   readonly #loaded: { readonly promise: Promise<void>; resolve(): void; reject(error: unknown): void }
-  /** True while the onReady hooks run: ready() there resolves at once instead of waiting on itself. */
-  #inOnReady = false
   /** How many whenLoaded() calls wait: only then does boot yield to them before the onReady hooks. */
   #loadedWaiters = 0
   #closed: Promise<void> | null = null
@@ -70,8 +72,9 @@ export class ServerLifecycle implements ServerFacade {
 
   ready(options: ReadyOptions = {}): Promise<void> {
     const ready = this.#start()
-    // An onReady hook that awaits ready() (or inject(), which calls it) would wait on itself.
-    const booted = this.#inOnReady ? this.#loaded.promise : ready
+    // An onReady hook that awaits ready() (or inject(), which calls it) would wait on itself:
+    // there it resolves once routes are compiled. Callers outside the hooks still wait for them.
+    const booted = insideOnReady.getStore() === true ? this.#loaded.promise : ready
     if (options.compileAll !== true) return booted
     return booted.then(() => compileAllPending(this.#bootContext()))
   }
@@ -99,9 +102,9 @@ export class ServerLifecycle implements ServerFacade {
         loaded.resolve()
         // Let the callbacks of ready() calls made while loading run before the onReady hooks.
         if (this.#loadedWaiters > 0) await new Promise<void>((resolve) => setImmediate(resolve))
-        this.#inOnReady = true
       },
-    })).then(() => { this.#inOnReady = false }, (error: unknown) => { this.#inOnReady = false; loaded.reject(error); throw error })
+      runOnReadyHooks: (run) => insideOnReady.run(true, run),
+    })).catch((error: unknown) => { loaded.reject(error); throw error })
     return this.#ready
   }
 
