@@ -1,4 +1,5 @@
 import FindMyWay from 'find-my-way'
+import type { IncomingMessage } from 'node:http'
 import { parse as parseQueryString } from 'node:querystring'
 import type { CompiledRoute } from './compiled-route'
 
@@ -12,10 +13,19 @@ export interface RouteMatch {
   searchParams: Record<string, unknown>
 }
 
+/** find-my-way's built-in constraints, as the `constraints` route option gives them (Fastify 3). */
+export interface RouteConstraints {
+  /** A semver range of the Accept-Version request header (`1.2.0`, `1.x`). */
+  readonly version?: string
+  /** The Host request header, exactly or by RegExp. */
+  readonly host?: string | RegExp
+}
+
 export interface Router {
-  on(method: string, path: string, route: CompiledRoute): void
-  find(method: string, url: string): RouteMatch | null
-  has(method: string, path: string): boolean
+  on(method: string, path: string, route: CompiledRoute, constraints: RouteConstraints | null): void
+  /** `raw` gives the constraint values (headers); without it only unconstrained routes match. */
+  find(method: string, url: string, raw?: IncomingMessage): RouteMatch | null
+  has(method: string, path: string, constraints: RouteConstraints | null): boolean
 }
 
 /**
@@ -38,20 +48,35 @@ export function queryParser(maxKeys: number): (text: string) => Record<string, u
 }
 
 /** find-my-way behind a three-method interface; our compiled route is the `store`. */
-export function createRouter(options: { maxQueryKeys: number; ignoreTrailingSlash: boolean }): Router {
+export function createRouter(options: { ignoreTrailingSlash: boolean; caseSensitive: boolean; parseQuery: (text: string) => Record<string, unknown> }): Router {
   const noop = (): void => {}
   const router = FindMyWay({
     // Fastify's default: `/a/` is not `/a` unless the server option says so.
     ignoreTrailingSlash: options.ignoreTrailingSlash,
+    caseSensitive: options.caseSensitive,
     // Parameter length is checked by the pipeline so that it can answer 414 instead of 404.
     maxParamLength: Number.MAX_SAFE_INTEGER,
-    querystringParser: queryParser(options.maxQueryKeys),
+    querystringParser: options.parseQuery,
     // Without this hook find() returns null for an undecodable URL, which would read as 404.
     onBadUrl: noop as never,
   })
+  // Constraint values are read from the request only once a route uses that constraint, as
+  // find-my-way's own lookup() does: a request with an Accept-Version header matches only
+  // versioned routes once there are some, and every route while there are none.
+  let byVersion = false
+  let byHost = false
+  const derive = (raw: IncomingMessage): Record<string, unknown> => ({
+    version: byVersion ? raw.headers['accept-version'] : undefined,
+    host: byHost ? raw.headers.host : undefined,
+  })
   return {
-    on: (method, path, route) => { router.on(method as never, path, noop as never, route as never) },
-    find: (method, url) => router.find(method as never, url) as unknown as RouteMatch | null,
-    has: (method, path) => router.hasRoute(method as never, path),
+    on: (method, path, route, constraints) => {
+      if (constraints === null) { router.on(method as never, path, noop as never, route as never); return }
+      byVersion ||= constraints.version !== undefined
+      byHost ||= constraints.host !== undefined
+      router.on(method as never, path, { constraints } as never, noop as never, route as never)
+    },
+    find: (method, url, raw) => router.find(method as never, url, raw !== undefined && (byVersion || byHost) ? derive(raw) as never : undefined) as unknown as RouteMatch | null,
+    has: (method, path, constraints) => router.hasRoute(method as never, path, (constraints ?? undefined) as never),
   }
 }

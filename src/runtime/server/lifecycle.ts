@@ -95,16 +95,22 @@ export class ServerLifecycle implements ServerFacade {
     if (this.#ready !== null) return this.#ready
     const boot = this.#bootContext()
     const loaded = this.#loaded
-    // Boot starts a tick later, as avvio's does: a plugin that calls ready() while it loads then
-    // finds the boot already under way instead of starting a second one inside the first.
-    this.#ready = Promise.resolve().then(() => bootServer(boot, {
-      loaded: async () => {
+    const milestones = {
+      loaded: async (): Promise<void> => {
         loaded.resolve()
         // Let the callbacks of ready() calls made while loading run before the onReady hooks.
         if (this.#loadedWaiters > 0) await new Promise<void>((resolve) => setImmediate(resolve))
       },
-      runOnReadyHooks: (run) => insideOnReady.run(true, run),
-    })).catch((error: unknown) => { loaded.reject(error); throw error })
+      runOnReadyHooks: (run: () => Promise<void>): Promise<void> => insideOnReady.run(true, run),
+    }
+    // Boot starts on the next tick, as Fastify's does: code that follows ready() or inject() in
+    // the same synchronous block (marking a plugin with fastify-plugin's skip-override, adding a
+    // route) still counts. And the promise exists before any plugin runs: a plugin may call
+    // instance.ready(cb), which must not start a second boot (that would load the same plugin
+    // again, which calls ready() again: endless recursion).
+    this.#ready = new Promise<void>((resolve, reject) => {
+      process.nextTick(() => { bootServer(boot, milestones).then(resolve, (error: unknown) => { loaded.reject(error); reject(error) }) })
+    })
     return this.#ready
   }
 
