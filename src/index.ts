@@ -25,7 +25,7 @@ export { errorCodeTable } from './error-code-table'
 export { injectable, inject, singleton } from 'tsyringe'
 
 export type {
-  Scope, Request, RouteOptions, RouteShorthandOptions, Handler, RequestHook, PayloadHook, ErrorHook,
+  Scope, Request, RouteOptions, RouteShorthandOptions, PluginRouteOptions, Handler, RequestHook, PayloadHook, ErrorHook,
   ErrorHandler as ErrorHandlerFn, HookName, Plugin, AsyncPlugin, CallbackPlugin, PluginOptions,
   ServerOptions, ListenOptions, InjectOptions, InjectResponse, ValidationError, ContentTypeParserFn,
   ContentTypeParserOptions, DoneFn, JsonSchema, SharedSchema, RouteSchema, HttpPart, ValidatorCompiler,

@@ -29,15 +29,14 @@ export const decoratorErrors = {
         case 'route-class-arg': return `@Route(${a.arg}) on class ${a.className}: on a class @Route takes an optional path prefix starting with '/'; route options go on the methods.`
       }
     } }),
-  ENC_ERR_DECL_ROUTE_OPTIONS: e({ status: null, summary: 'a route decorator was given a bad method, path or an unknown route option',
+  ENC_ERR_DECL_ROUTE_OPTIONS: e({ status: null, summary: 'a route decorator was given a bad method or path, or options that are not an object',
     message: (a: { where: string; case: 'property-name' } | { where: string; case: 'path' | 'options'; got: string }
-      | { where: string; case: 'unknown-option'; key: string; known: readonly string[] } | { where: string; case: 'method'; got: string; known: readonly string[] }) => {
+      | { where: string; case: 'method'; got: string; known: readonly string[] }) => {
       switch (a.case) {
         case 'property-name': return `${a.where}: the property name must be a non-empty string.`
         case 'path': return `${a.where}: the path must be a string starting with '/' (or empty for the controller's prefix), got ${a.got}.`
         case 'method': return `${a.where}: unknown HTTP method ${a.got}. Use one of ${a.known.join(', ')}.`
         case 'options': return `${a.where}: route options must be an object, got ${a.got}.`
-        case 'unknown-option': return `${a.where}: unknown route option '${a.key}'. Known options: ${a.known.join(', ')}.`
       }
     } }),
   ENC_ERR_DECL_SCHEMA_ID: e({ status: null, summary: '@Schema() was given a schema without a string $id',

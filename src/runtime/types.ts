@@ -157,9 +157,9 @@ export interface Logger {
 
 export type DoneFn = (error?: Error | null) => void
 export type Handler = (this: Scope, request: Request, reply: Reply) => unknown
-export type RequestHook = (this: Scope, request: Request, reply: Reply, done?: DoneFn) => unknown
-export type PayloadHook = (this: Scope, request: Request, reply: Reply, payload: unknown, done?: (error: Error | null, payload?: unknown) => void) => unknown
-export type ErrorHook = (this: Scope, request: Request, reply: Reply, error: Error, done?: DoneFn) => unknown
+export type RequestHook = (this: Scope, request: Request, reply: Reply, done: DoneFn) => unknown
+export type PayloadHook = (this: Scope, request: Request, reply: Reply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => unknown
+export type ErrorHook = (this: Scope, request: Request, reply: Reply, error: Error, done: DoneFn) => unknown
 export type ErrorHandler = (this: Scope, error: Error & Record<string, unknown>, request: Request, reply: Reply) => unknown
 export type NotFoundHandler = Handler
 /** Fastify's `setNotFoundHandler(options, handler)`: route-level hooks of the not-found route. */
@@ -223,7 +223,18 @@ export interface RouteHooks {
  */
 export type RuntimeRouteSchema = TypedRouteSchema & RouteSchema
 
-export interface RouteShorthandOptions<S extends RuntimeRouteSchema = RouteSchema> extends RouteHooks {
+/**
+ * Route options that plugins read in their onRoute hooks (`helmet` for @fastify/helmet, `compress`
+ * for @fastify/compress). Empty here: declare the ones your plugins read, and routes carry them
+ * with types. At boot, an option no onRoute hook reads is refused (ENC_ERR_ROUTE_INVALID).
+ *
+ * @example
+ * declare module 'enclave' { interface PluginRouteOptions { helmet?: false | Record<string, unknown> } }
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface PluginRouteOptions {}
+
+export interface RouteShorthandOptions<S extends RuntimeRouteSchema = RouteSchema> extends RouteHooks, PluginRouteOptions {
   schema?: S
   attachValidation?: boolean
   validatorCompiler?: ValidatorCompiler
@@ -453,7 +464,8 @@ export interface Scope {
   /** True from the moment close() is called: health readiness answers 503 from then on. */
   readonly closing: boolean
 
-  register<O extends PluginOptions>(plugin: PluginFunction<O>, options?: O): this
+  /** `options` may be a function of the plugin's scope (Fastify's form), called when the plugin loads. */
+  register<O extends PluginOptions>(plugin: PluginFunction<O>, options?: O | ((scope: Scope) => O)): this
   route<S extends RuntimeRouteSchema = RouteSchema>(options: RouteOptions<S>): this
   get: ScopeRouteShortcut<this>
   head: ScopeRouteShortcut<this>
@@ -482,14 +494,19 @@ export interface Scope {
 
   /** The Fastify plugin API line Enclave offers ('5.0.0'): what plugin-meta `fastify` ranges are checked against. */
   readonly version: string
-  /** This scope's plugin name (plugin-meta name, display name or function name); undefined at the root. */
+  /** Fastify's pluginName: display name, exporting file, function name or first source lines; `a -> b` once plugin b was lifted into a's scope; undefined at the root until then. */
   readonly pluginName: string | undefined
   /** The server options as given, frozen, with resolved limits (Fastify's `initialConfig`). */
   readonly initialConfig: Readonly<Record<string, unknown>>
   /** True when a plugin of that (plugin-meta or display) name is registered here or in an ancestor. */
   hasPlugin(name: string): boolean
-  /** Runs `fn` once the plugins registered so far have loaded (avvio's after()). */
+  /**
+   * Runs `fn` once the plugins registered so far have loaded (avvio's after()), in avvio's forms:
+   * `()`, `(error)`, `(error, done)`, `(error, scope, done)`. A plugin that failed before it hands
+   * `fn` its error (the plugins in between are skipped); a callback that takes `error` handles it.
+   */
   after(fn?: (error: Error | null, done?: DoneFn) => unknown): this
+  after(fn: (error: Error | null, scope: this, done: DoneFn) => unknown): this
 
   addSchema(schema: SharedSchema): this
   getSchemas(): Record<string, SharedSchema>
@@ -538,10 +555,15 @@ export interface Scope {
   /** The built-in JSON parser in Fastify's `(request, body, done)` form, for `{ parseAs: 'string' }`. */
   getDefaultJsonParser(onProtoPoisoning?: 'error' | 'remove' | 'ignore', onConstructorPoisoning?: 'error' | 'remove' | 'ignore'): ContentTypeParserCallback
 
-  /** Boots once. `compileAll: true` also compiles every lazily compiled route, throwing the boot errors an eager boot would. */
+  /**
+   * On the root: boots once and resolves after the onReady hooks. On a plugin's scope: resolves
+   * once every plugin has loaded and every route is compiled, before the onReady hooks (callable
+   * while the plugin loads). Resolves with the scope it was called on. `compileAll: true` also
+   * compiles every lazily compiled route, throwing the boot errors an eager boot would.
+   */
   ready(options?: ReadyOptions): Promise<this>
-  /** Fastify's callback form. */
-  ready(callback: (error: Error | null) => void): this
+  /** Fastify's callback form: `(error, scope)`. */
+  ready(callback: (error: Error | null, scope?: this) => void): this
   /** What compiling route schemas cost: the slowest routes and scopes (modules), ms and generated code size. */
   bootProfile(options?: { top?: number }): BootProfile
   listen(port?: number, host?: string): Promise<string>
@@ -554,6 +576,8 @@ export interface Scope {
   printRoutes(): string
   printRoutes(options: { json: true }): readonly RouteInspection[]
   /** The scope tree: per scope its modules, decorators, hooks, schemas, providers, error handler and compilers, with origins. */
+  /** Fastify's printPlugins: every registration as loaded, nested, with the milliseconds it took. */
+  printPlugins(): string
   printTree(): string
   printTree(options: { json: true }): ScopeInspection
   /** One route (`'POST /notes/:id'`): hook chain, validators, serializers, error handlers, visible decorators, schemas, providers. */

@@ -19,7 +19,6 @@ function fastify(options?: ServerOptions): Scope {
   if (!strict) {
     // listen(port, host, backlog, cb) / listen(options, cb): Enclave takes (port, host) or options and returns a promise.
     withCallback(app, 'listen', (args) => typeof args[0] === 'object' ? [args[0]] : args.filter((arg, index) => index < 2 && arg !== undefined))
-    withCallback(app, 'ready', () => [])
     withCallback(app, 'close', () => [])
     withCallback(app, 'inject', (args) => args)
   }
@@ -27,7 +26,7 @@ function fastify(options?: ServerOptions): Scope {
 }
 
 /** When the last argument is a function, calls the promise-returning method without it and hands the outcome to it. */
-function withCallback(app: Scope, name: 'listen' | 'ready' | 'close' | 'inject', keep: (args: unknown[]) => unknown[]): void {
+function withCallback(app: Scope, name: 'listen' | 'close' | 'inject', keep: (args: unknown[]) => unknown[]): void {
   const original = (app[name] as Method).bind(app)
   Object.defineProperty(app, name, {
     configurable: true,

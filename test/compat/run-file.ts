@@ -38,10 +38,17 @@ async function main(): Promise<void> {
 
   let loadError: string | null = null
   let current: import('./tap').TapTest | null = null
+  // A burst of uncaught errors in one turn (several callbacks of one boot throwing, say) belongs to
+  // the test the first one failed: the next test starts at once and must not inherit the rest.
+  let burst: import('./tap').TapTest | null = null
   const onUncaught = (error: unknown): void => {
     const message = `uncaught: ${describe(error)}`
-    if (current !== null) current.failAndFinish(message)
-    else loadError ??= message
+    if (burst !== null) { burst.failAndFinish(message); return }
+    if (current !== null) {
+      burst = current
+      realSetImmediate(() => { burst = null })
+      current.failAndFinish(message)
+    } else loadError ??= message
   }
   process.on('uncaughtException', onUncaught)
   process.on('unhandledRejection', onUncaught)

@@ -1,7 +1,8 @@
 import 'reflect-metadata'
 import { expect } from 'chai'
 import { container, injectable } from 'tsyringe'
-import { Delete, Get, Head, Options, Patch, Post, Put, Route } from '../../src/decorators'
+import { Delete, Get, Head, Module, Options, Patch, Post, Put, Route } from '../../src/decorators'
+import { createApp } from '../../src/modules'
 import { getControllerMeta, getOwnRoutes } from '../../src/decorators/internal'
 import { declarationError } from './helpers'
 
@@ -48,13 +49,12 @@ describe('@Route and the method shortcuts', () => {
     expect(child.resolve(WithDeps).repo.name).to.equal('repo')
   })
 
-  it('refuses an unknown route option at declaration, naming the method', () => {
-    const error = declarationError(() => {
-      class Typo { @Get('/a', { shema: {} } as never) a() {} }
-      return Typo
-    })
-    expect(error.code).to.equal('ENC_ERR_DECL_ROUTE_OPTIONS')
-    expect(error.message).to.contain('Typo.a').and.contain("'shema'")
+  it('refuses a misspelt route option at boot, naming the route, the method and the option it resembles', async () => {
+    @Route() class Typo { @Get('/a', { shema: {} } as never) a() { return {} } }
+    @Module({ controllers: [Typo] }) class Root {}
+    const error = await createApp(Root).then(() => null, (e: unknown) => e as Error & { code?: string })
+    expect(error?.code).to.equal('ENC_ERR_ROUTE_INVALID')
+    expect(error?.message).to.contain('GET /a (handler Typo.a)').and.contain("'shema'").and.contain("did you mean 'schema'")
   })
 
   it('refuses an unknown HTTP method and a path without a leading slash', () => {

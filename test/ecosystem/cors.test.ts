@@ -2,6 +2,7 @@ import { expect } from 'chai'
 import request from 'supertest'
 import cors from '@fastify/cors'
 import { affected, modes, topology, unaffected } from './helpers'
+import { createServer } from '../../src/runtime'
 
 // @fastify/cors README: `fastify.register(cors, { origin })` adds the CORS headers to every
 // reply of the registering context and answers preflight requests from its onRequest hook.
@@ -63,4 +64,21 @@ describe('@fastify/cors in Enclave', () => {
       })
     })
   }
+
+  it("keeps unknown URLs a 404 that reaches the not-found handler: cors's OPTIONS * route does not make every URL known (405 rule, README)", async () => {
+    const app = createServer()
+    await app.register(cors as never)
+    app.setNotFoundHandler((_request, reply) => { reply.code(404).send({ custom: true }) })
+    app.get('/a', async () => ({ ok: true }))
+    await app.ready()
+    for (const url of ['/nope', '/a/b', '/a/']) {
+      const res = await app.inject({ url })
+      expect(res.statusCode, url).to.equal(404)
+      expect(res.json(), url).to.deep.equal({ custom: true })
+    }
+    const wrongMethod = await app.inject({ method: 'DELETE', url: '/a' })
+    expect(wrongMethod.statusCode).to.equal(405)
+    expect(wrongMethod.headers.allow).to.equal('GET, HEAD')
+    await app.close()
+  })
 })

@@ -2,6 +2,9 @@ import { expect } from 'chai'
 import request from 'supertest'
 import helmet from '@fastify/helmet'
 import { affected, modes, topology, unaffected } from './helpers'
+import { createServer } from '../../src/runtime'
+import { Get, Module, Route } from '../../src/decorators'
+import { createApp } from '../../src/modules'
 
 // @fastify/helmet README: registering it sets helmet's security headers on every reply of the
 // registering context; a route's `config.helmet` overrides the global configuration.
@@ -46,4 +49,29 @@ describe('@fastify/helmet in Enclave', () => {
       })
     })
   }
+
+  describe("the route option helmet: false (read by helmet's onRoute hook)", () => {
+    it('turns the headers off for that route only, in the runtime API', async () => {
+      const app = createServer()
+      await app.register(helmet as never)
+      app.get('/off', { helmet: false } as never, async () => ({ ok: true }))
+      app.get('/on', async () => ({ ok: true }))
+      await app.ready()
+      expect((await app.inject({ url: '/off' })).headers['x-frame-options']).to.equal(undefined)
+      expect((await app.inject({ url: '/on' })).headers['x-frame-options']).to.equal('SAMEORIGIN')
+      await app.close()
+    })
+
+    it('turns the headers off from a decorated method too', async () => {
+      @Route() class Pages {
+        @Get('/off', { helmet: false } as never) off() { return { ok: true } }
+        @Get('/on') on() { return { ok: true } }
+      }
+      @Module({ plugins: [helmet as never], controllers: [Pages] }) class Root {}
+      const app = await createApp(Root)
+      expect((await app.inject({ url: '/off' })).headers['x-frame-options']).to.equal(undefined)
+      expect((await app.inject({ url: '/on' })).headers['x-frame-options']).to.equal('SAMEORIGIN')
+      await app.close()
+    })
+  })
 })

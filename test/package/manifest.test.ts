@@ -30,7 +30,8 @@ describe('package: package.json tells the truth', () => {
   it('builds on prepare (so git, file: and pack installs get dist/) with the src-only config', () => {
     expect(manifest.scripts.prepare).to.equal('npm run build:package')
     expect(manifest.scripts['build:package']).to.contain('tsc -p tsconfig.build.json')
-    expect(manifest.files.every((pattern) => pattern.startsWith('dist/src/'))).to.equal(true)
+    // Built code, plus the docs the README links to.
+    expect(manifest.files.every((pattern) => pattern.startsWith('dist/src/') || pattern === 'docs/*.md')).to.equal(true)
   })
 
   it('has tsyringe as a peer dependency only (one copy per app), tested with a version the range admits', () => {

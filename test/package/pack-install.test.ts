@@ -92,6 +92,7 @@ describe('package: npm pack, installed into a strict TypeScript app', function (
       cpSync(join(repo, file), join(clone, file))
     }
     cpSync(join(repo, 'src'), join(clone, 'src'), { recursive: true })
+    cpSync(join(repo, 'docs'), join(clone, 'docs'), { recursive: true })
     symlinkSync(join(repo, 'node_modules'), join(clone, 'node_modules'), 'dir')
     const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], clone, 120_000)
     pack = (JSON.parse(stdout) as PackResult[])[0]
@@ -106,7 +107,9 @@ describe('package: npm pack, installed into a strict TypeScript app', function (
     const paths = pack.files.map((f) => f.path)
     expect(paths).to.include.members(['package.json', 'README.md', 'LICENSE', 'dist/src/index.js', 'dist/src/index.d.ts'])
     const others = paths.filter((p) => !['package.json', 'README.md', 'LICENSE'].includes(p))
-    expect(others.filter((p) => !/^dist\/src\/.+\.(js|d\.ts)$/.test(p)), 'files outside dist/src or not JS/.d.ts').to.deep.equal([])
+    // docs/*.md ship because the README links to them (plugins, deploy, compat, conformance).
+    expect(paths).to.include.members(['docs/plugins.md', 'docs/deploy.md'])
+    expect(others.filter((p) => !/^dist\/src\/.+\.(js|d\.ts)$/.test(p) && !/^docs\/[^/]+\.md$/.test(p)), 'files outside dist/src and docs, or not JS/.d.ts/.md').to.deep.equal([])
     expect(pack.entryCount).to.equal(paths.length)
     // The figures reported in the package note; printed so a change in size is visible in CI logs.
     console.log(`      tarball: ${pack.entryCount} files, ${(pack.size / 1024).toFixed(1)} kB packed`)

@@ -67,7 +67,9 @@ describe('plugin API: fastify-plugin metadata', () => {
     app.register(fp(async () => {}, { name: 'uses-things', decorators: { fastify: ['db', 'cache'], request: ['user'], reply: [] } }) as never)
     const error = await bootError(app)
     expect(error.code).to.equal('ENC_ERR_PLUGIN_MISSING_DECORATOR')
-    expect(error.message).to.include("decorator 'cache', request decorator 'user'").and.not.include("'db'")
+    // Fastify's facts, one sentence per missing decorator, then where it is registered.
+    expect(error.message).to.include("The decorator 'cache' required by 'uses-things' is not present in the scope; The decorator 'user' required by 'uses-things' is not present in Request")
+      .and.include("(plugin 'uses-things' registered in root)").and.not.include("'db'")
   })
 
   it('checks the plugin-meta fastify range against the Fastify 5 plugin API Enclave offers (ENC_ERR_PLUGIN_VERSION)', async () => {
@@ -165,6 +167,14 @@ describe('plugin API: decorators', () => {
     app.decorate('b', 2, ['a'])
     expect(thrown(() => app.decorateRequest('r', null, ['missing'])).message).to.include("decorateRequest('r') in root depends on 'missing'")
     await app.ready()
+  })
+
+  it('decorate(name, value, dependencies) with dependencies that are not an array is refused (ENC_ERR_DEC_DEPENDENCY_INVALID_TYPE; issue 12 §3)', () => {
+    const app = server()
+    const error = thrown(() => app.decorate('test', () => {}, {} as never))
+    expect(error.code).to.equal('ENC_ERR_DEC_DEPENDENCY_INVALID_TYPE')
+    expect(error.message).to.include("the dependencies of decorator 'test' must be an array of decorator names, got object")
+    expect(thrown(() => app.decorateReply('r', 1, 'a' as never)).code).to.equal('ENC_ERR_DEC_DEPENDENCY_INVALID_TYPE')
   })
 
   it('takes symbol names for instance, request and reply decorators', async () => {

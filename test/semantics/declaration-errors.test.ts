@@ -52,6 +52,30 @@ describe('semantics: declaration mistakes are refused with a coded error (issue 
       expect(error.message).to.contain('GET /a').and.contain("did you mean 'preHandler'")
     })
 
+    it("a route option Enclave does not know is refused when no plugin's onRoute hook reads it", () => {
+      const app = server()
+      const error = thrown(() => app.route({ method: 'GET', url: '/a', handler: async () => ({}), auth: 'basic' } as unknown as RouteOptions))
+      expect(error.code).to.equal('ENC_ERR_ROUTE_INVALID')
+      expect(error.message).to.contain('GET /a').and.contain("'auth'").and.contain('onRoute hook')
+    })
+
+    it("a route option that an onRoute hook reads is accepted and handed to the hook (plugins' own options)", async () => {
+      const app = server()
+      const seen: unknown[] = []
+      app.addHook('onRoute', (route) => { seen.push((route as unknown as { auth?: unknown }).auth) })
+      app.route({ method: 'GET', url: '/a', handler: async () => ({ ok: true }), auth: 'basic' } as unknown as RouteOptions)
+      await app.ready()
+      expect(seen).to.deep.equal(['basic'])
+      expect((await app.inject({ url: '/a' })).statusCode).to.equal(200)
+    })
+
+    it('a misspelt route option is refused even when an onRoute hook reads every option', () => {
+      const app = server()
+      app.addHook('onRoute', (route) => { void { ...route } })
+      const error = thrown(() => app.route({ method: 'GET', url: '/a', handler: async () => ({}), preHandlr: [] } as unknown as RouteOptions))
+      expect(error.message).to.contain("did you mean 'preHandler'")
+    })
+
     it('an empty url is refused', () => {
       const error = thrown(() => server().route({ method: 'GET', url: '', handler: async () => ({}) }))
       expect(error.code).to.equal('ENC_ERR_ROUTE_INVALID')

@@ -33,6 +33,8 @@ export interface BootContext {
   readonly resolutions: Map<ScopeImpl, ScopeResolution>
   /** What compile resolved for each route, kept for introspection (boot/introspection.ts); never read when serving. */
   readonly routeRecords: RouteRecord[]
+  /** A plugin's failure not handled yet by an after() step: the plugins after it are skipped (avvio). */
+  failure: { readonly error: unknown } | null
   /** Set once every route is compiled: introspection is available from then on (onReady hooks included). */
   compiled: boolean
 }

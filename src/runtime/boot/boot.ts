@@ -8,34 +8,93 @@ import { compileServer } from './compile'
 import { allScopes } from './all-scopes'
 import { callLifecycleHook } from './lifecycle-hook'
 import type { BootContext } from './boot-context'
-import { checkPluginMeta, readPluginMeta } from '../shared/plugin-meta'
+import { checkPluginMeta, encapsulatedPluginName, readPluginMeta } from '../shared/plugin-meta'
 
 /**
  * Boot, in order: run the plugins (each registration in the order users read it), close
  * declarations, compile every route into the serve context, then run onReady hooks.
  * Called once per server by server/lifecycle.ts, whoever asks first.
  */
-export async function bootServer(boot: BootContext): Promise<void> {
+export async function bootServer(boot: BootContext, milestones: BootMilestones): Promise<void> {
+  const started = performance.now()
   await loadChildren(boot, boot.declared.plugins.root)
+  boot.declared.plugins.root.loadMs = performance.now() - started
   boot.declared.booted = true
   compileServer(boot)
   boot.compiled = true
-  for (const scope of allScopes(boot.rootScope)) {
-    for (const hook of scope.hooks.own('onReady')) await callLifecycleHook(hook.fn, hook.scope, [], hook.callback, boot.pluginTimeout, `onReady hook in ${scope.path}`)
-  }
+  await milestones.loaded()
+  await milestones.runOnReadyHooks(async () => {
+    for (const scope of allScopes(boot.rootScope)) {
+      for (const hook of scope.hooks.own('onReady')) await callLifecycleHook(hook.fn, hook.scope, [], hook.callback, boot.pluginTimeout, `onReady hook in ${scope.path}`)
+    }
+  })
+  // Instance decorators stay declarable until here (an onReady hook may add one, as in Fastify).
+  boot.declared.started = true
+}
+
+export interface BootMilestones {
+  /** Every plugin loaded and every route compiled; the onReady hooks run once it resolves. */
+  loaded(): Promise<void>
+  /** Runs the onReady hooks, so that a ready() they call can tell it is called from inside them. */
+  runOnReadyHooks(run: () => Promise<void>): Promise<void>
 }
 
 /**
  * Loads the registrations of `node` that have not started yet, in order. Also what an awaited
  * register() or scope runs (avvio's incremental loading): a node loads once, whoever asks.
+ * A plugin that fails does not stop the walk at once (avvio's model): the plugins after it are
+ * skipped, and the next after() step gets the error and may handle it. What is left unhandled
+ * rejects ready() (and the awaited register()).
  */
 export async function loadChildren(boot: BootContext, node: PluginNode): Promise<void> {
+  await loadQueued(boot, node)
+  throwPendingFailure(boot)
+}
+
+async function loadQueued(boot: BootContext, node: PluginNode): Promise<void> {
   // Indexed loop: a plugin may register more plugins on an already-loaded scope while we iterate.
   for (let i = 0; i < node.children.length; i++) {
     const child = node.children[i]
-    if (child.loading === undefined) child.loading = loadPlugin(boot, child)
+    if (child.loading === undefined) {
+      const failure = boot.failure
+      const started = performance.now()
+      const timed = (): void => { child.loadMs = performance.now() - started }
+      if (child.after !== null) {
+        boot.failure = null
+        child.loading = runAfter(boot, child, failure).catch((error: unknown) => { boot.failure = { error } }).finally(timed)
+      } else if (failure !== null) {
+        child.loading = Promise.resolve()
+      } else {
+        child.loading = loadPlugin(boot, child).catch((error: unknown) => { boot.failure = { error } }).finally(timed)
+      }
+    }
     await child.loading
   }
+}
+
+function throwPendingFailure(boot: BootContext): void {
+  if (boot.failure !== null) throw boot.failure.error
+}
+
+/**
+ * An after() step, in avvio's forms: `()` leaves a pending error to the next step, `(error)`
+ * handles it, `(error, done)` and `(error, scope, done)` pass on what they give `done`.
+ */
+async function runAfter(boot: BootContext, node: PluginNode, failure: BootContext['failure']): Promise<void> {
+  const fn = node.after as Function
+  const scope = node.owner as ScopeImpl
+  const error = failure === null ? null : failure.error
+  const plugins = boot.declared.plugins
+  const previous = plugins.current
+  plugins.current = node
+  try {
+    const args = fn.length === 0 ? [] : fn.length <= 2 ? [error] : [error, scope]
+    await callLifecycleHook(fn, scope, args, fn.length >= 2, boot.pluginTimeout, `after() callback in ${scope.path}`)
+  } finally {
+    plugins.current = previous
+  }
+  if (fn.length === 0 && failure !== null) boot.failure = failure
+  await loadQueued(boot, node)
 }
 
 async function loadPlugin(boot: BootContext, node: PluginNode): Promise<void> {
@@ -52,9 +111,11 @@ async function loadPlugin(boot: BootContext, node: PluginNode): Promise<void> {
     const own = liftedRoutePrefix(plugin, node.options)
     const routePrefix = own === null ? owner.routePrefix : joinRoutePrefix(owner.routePrefix, own)
     if (routePrefix !== owner.routePrefix) scope = prefixedView(owner, routePrefix)
+    if (meta.displayName !== null) owner.pluginNameChain.push(meta.displayName)
   } else {
     const routePrefix = typeof node.options.prefix === 'string' ? joinRoutePrefix(owner.routePrefix, node.options.prefix) : owner.routePrefix
     scope = owner.createChild(meta.name, trimPrefix(routePrefix), routePrefix)
+    scope.pluginNameChain.push(encapsulatedPluginName(liftedTarget(plugin), meta))
     for (let s: ScopeImpl | null = owner; s !== null; s = s.parent) {
       for (const hook of s.hooks.own('onRegister')) hook.fn.call(hook.scope, scope, node.options)
     }
@@ -63,9 +124,12 @@ async function loadPlugin(boot: BootContext, node: PluginNode): Promise<void> {
   const previous = plugins.current
   plugins.current = node
   try {
-    await callLifecycleHook(plugin, undefined, [scope, node.options], plugin.length >= 3, boot.pluginTimeout, `plugin ${scope.path}`)
+    // Fastify's options function: called with the plugin's own scope (the registering one when
+    // lifted) once it exists; a `prefix` cannot come from it.
+    const options: unknown = typeof node.options === 'function' ? (node.options as Function)(scope) ?? {} : node.options
+    await callLifecycleHook(plugin, undefined, [scope, options], plugin.length >= 3, boot.pluginTimeout, `plugin ${scope.path}`)
   } finally {
     plugins.current = previous
   }
-  await loadChildren(boot, node)
+  await loadQueued(boot, node)
 }

@@ -14,12 +14,16 @@ import type { InspectView } from '../shared/introspection'
  */
 export interface ServerFacade {
   ready(options?: ReadyOptions): Promise<void>
+  /** What a plugin's own scope's ready() waits for: all plugins loaded and routes compiled, before the onReady hooks. */
+  whenLoaded(): Promise<void>
   bootProfile(top: number): BootProfile
   listen(portOrOptions?: number | ListenOptions, host?: string): Promise<string>
   close(): Promise<void>
   /** True from the moment close() is called (Scope.closing; health readiness answers 503). */
   readonly closing: boolean
   inject(options: InjectOptions | string): Promise<InjectResponse>
+  /** Fastify's printPlugins: the registrations as loaded, with load times; throws before boot. */
+  printPlugins(): string
   /** The booted server's introspection (printRoutes, printTree, explain, openapi); throws before boot. */
   introspect(): InspectView
   /** Loads what `node` has registered and not loaded yet: an awaited register() or scope (avvio's incremental loading). */
@@ -60,6 +64,8 @@ export class DeclareContext {
   readonly routes: RouteDefinition[] = []
   /** Set when compilation starts: from then on every declaration throws ENC_ERR_SCOPE_BOOTED. */
   booted = false
+  /** Set once the onReady hooks have run: from then on instance decorators are refused too. */
+  started = false
 
   constructor(init: DeclareContextInit) {
     this.log = init.log

@@ -16,11 +16,13 @@ export function assertHook(name: string, fn: unknown, where: string): void {
 }
 
 /**
- * A request-path hook that is async and also takes `done` is refused (as Fastify 3 does): it is
- * run in callback style, so a forgotten `done()` would leave the request hanging.
+ * A request-path or onReady hook that is async and also takes `done` is refused (as Fastify 3
+ * does): it is run in callback style, so a forgotten `done()` would leave the request (or the
+ * boot) hanging. onClose is not: Fastify passes it `(instance, done)` and takes either.
  */
 export function assertNotAsyncWithDone(name: string, fn: Function, where: string): void {
-  if (!(requestHookNames as readonly string[]).includes(name) || fn.constructor.name !== 'AsyncFunction') return
+  if (!(requestHookNames as readonly string[]).includes(name) && name !== 'onReady') return
+  if (fn.constructor.name !== 'AsyncFunction') return
   if (name === 'preParsing' ? fn.length >= 4 : bindHook(name, fn, null as never).callback) {
     throw runtimeError('ENC_ERR_HOOK_INVALID_HANDLER', { where, problem: 'async-with-done' })
   }

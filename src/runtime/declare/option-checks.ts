@@ -1,6 +1,6 @@
 import type { FrameworkError } from '../errors/framework-error'
 import { runtimeError } from '../errors/runtime-codes'
-import { checkSchemaControllerOptions, didYouMean } from '../schemas'
+import { checkSchemaControllerOptions, closestName, didYouMean } from '../schemas'
 import type { RouteOptions, ServerOptions } from '../types'
 import { isPoisonAction, poisonActionNames, refusePoisoning, type JsonPoisonActions } from '../shared/json-poisoning'
 
@@ -135,16 +135,22 @@ export function poisonActionsOf(options: ServerOptions): JsonPoisonActions {
   return { protoAction: onProtoPoisoning ?? 'error', constructorAction: onConstructorPoisoning ?? 'error' }
 }
 
-/** Refuses what route() would otherwise carry silently: unknown options, a non-function error handler. */
-export function checkRouteOptions(options: RouteOptions, where: string): void {
+/**
+ * Refuses what route() would otherwise carry silently: a misspelt option, a non-function error
+ * handler. Returns the options it does not know that look like no known one (`helmet: false`):
+ * a plugin's onRoute hook may read those (declareRoute then refuses the ones none read).
+ */
+export function checkRouteOptions(options: RouteOptions, where: string): string[] {
   const record = options as unknown as Record<string, unknown>
+  const pluginKeys: string[] = []
   for (const key of Object.keys(options)) {
     // An option present as undefined carries nothing: @fastify/static and @fastify/cors pass on
     // their own `constraints`/`logLevel` options that way when the user gave none.
-    if (record[key] === undefined) continue
-    if (!knownRouteOptions.includes(key)) {
+    if (record[key] === undefined || knownRouteOptions.includes(key)) continue
+    if (closestName(key, knownRouteOptions) !== null) {
       throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `unknown route option '${key}'${didYouMean(key, knownRouteOptions)}` })
     }
+    pluginKeys.push(key)
   }
   const constraints = constraintsProblem(options)
   if (constraints !== null) throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: constraints })
@@ -164,4 +170,19 @@ export function checkRouteOptions(options: RouteOptions, where: string): void {
   if (options.schemaErrorFormatter !== undefined && (typeof options.schemaErrorFormatter !== 'function' || isAsyncFunction(options.schemaErrorFormatter))) {
     throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: 'the schemaErrorFormatter option must be a synchronous function that returns an Error' })
   }
+  return pluginKeys
+}
+
+/**
+ * After the onRoute hooks: an option Enclave does not know stays only if a hook read it (the way
+ * @fastify/helmet reads `helmet` and @fastify/compress `compress`); one nobody read is a mistake.
+ */
+export function refuseUnreadRouteOptions(keys: readonly string[], where: string): void {
+  if (keys.length === 0) return
+  const list = keys.map((key) => `'${key}'`).join(', ')
+  throw runtimeError('ENC_ERR_ROUTE_INVALID', {
+    where: `route ${where}`,
+    problem: `unknown route option${keys.length > 1 ? 's' : ''} ${list}: neither Enclave nor an onRoute hook of a registered plugin reads ${keys.length > 1 ? 'them' : 'it'}. ` +
+      `Register the plugin that reads it before this route, or put your own data in config. Known options: ${knownRouteOptions.join(', ')}`,
+  })
 }

@@ -1,10 +1,17 @@
 import { runtimeError } from '../errors/runtime-codes'
 import { isThenable } from '../shared/thenable'
-import { lift } from './lift'
+
+/**
+ * An after() callback: `()`, `(error)`, `(error, done)` or `(error, scope, done)` (avvio's forms),
+ * run in the registering scope with the error of a plugin that failed before it, if any.
+ */
+export type AfterCallback = (...args: any[]) => unknown
 
 /** One registration waiting to run: avvio's model, a tree in registration order. */
 export interface PluginNode {
   readonly plugin: Function | null
+  /** Set instead of a plugin for an after() step: it runs even after a plugin failed, and gets the error. */
+  readonly after: AfterCallback | null
   readonly options: Record<string, unknown>
   /**
    * The scope `register` was called on: the new scope's parent, or the scope a lifted plugin
@@ -16,6 +23,10 @@ export interface PluginNode {
   label: string | null
   /** Set when the plugin starts loading: loaded once, whether by ready() or an awaited register(). */
   loading?: Promise<void>
+  /** Set by boot once loaded: milliseconds the plugin and its own registrations took (printPlugins). */
+  loadMs?: number
+  /** Enclave's own bookkeeping step (a deferred addHook), left out of printPlugins. */
+  readonly internal?: boolean
 }
 
 /**
@@ -23,7 +34,7 @@ export interface PluginNode {
  * whose plugin body is running, so that registrations made inside a plugin become its children.
  */
 export class PluginTree {
-  readonly root: PluginNode = { plugin: null, options: {}, owner: null, children: [], label: null }
+  readonly root: PluginNode = { plugin: null, after: null, options: {}, owner: null, children: [], label: null }
   current: PluginNode = this.root
 
   /**
@@ -40,14 +51,19 @@ export class PluginTree {
         if (typeof loaded !== 'function') throw invalidPlugin(owner, loaded)
         return loaded.apply(this, args)
       }
-      this.current.children.push({ plugin: deferred, options, owner, children: [], label: null })
+      this.current.children.push({ plugin: deferred, after: null, options, owner, children: [], label: null })
       return
     }
     plugin = moduleDefault(plugin)
     if (typeof plugin !== 'function') {
       throw runtimeError('ENC_ERR_PLUGIN_INVALID', { path: owner.path, got: plugin === null ? 'null' : typeof plugin })
     }
-    this.current.children.push({ plugin, options, owner, children: [], label: null })
+    this.current.children.push({ plugin, after: null, options, owner, children: [], label: null })
+  }
+
+  /** Queues an after() step behind the registrations already queued in the plugin body running now. */
+  enqueueAfter(owner: { readonly path: string }, callback: AfterCallback, label: string | null, internal = false): void {
+    this.current.children.push({ plugin: null, after: callback, options: {}, owner, children: [], label, internal })
   }
 
   /** True when the plugin body running now (or the root) has registrations not loaded yet. */
@@ -61,8 +77,9 @@ export class PluginTree {
    * hooks before guard, the order the user wrote. Runs in `owner`, as a lifted step.
    */
   enqueueDeferred(owner: { readonly path: string }, run: () => void): void {
-    const step = lift(function deferredDeclaration(): void { run() })
-    this.current.children.push({ plugin: step, options: {}, owner, children: [], label: null })
+    // An after() step without an error parameter: it runs even when a plugin before it failed
+    // (as Fastify's addHook, an after() callback, does) and leaves the error to the next one.
+    this.enqueueAfter(owner, function deferredDeclaration(): void { run() }, null, true)
   }
 }
 

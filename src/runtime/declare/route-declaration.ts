@@ -1,7 +1,7 @@
 import type { FrameworkError } from '../errors/framework-error'
 import { runtimeError } from '../errors/runtime-codes'
 import type { ScopeImpl } from './scope'
-import { checkRouteOptions } from './option-checks'
+import { checkRouteOptions, refuseUnreadRouteOptions } from './option-checks'
 import type { Handler, RouteOptions, RouteShorthandOptions } from '../types'
 
 const supportedMethods: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
@@ -84,7 +84,11 @@ export function declareRoute(scope: ScopeImpl, input: RouteOptions, routePrefix:
   // Fastify 3 would serve '' as '/' (or as the prefix); an empty url is nearly always a bug.
   if (rawPath === '' && trimPrefix(routePrefix) === '') throw invalid(scope, `${String(options.method)}: the url is empty; use '/' for the root`)
   if (typeof options.handler !== 'function') throw invalid(scope, `${String(options.method)} ${rawPath} has no handler function (got ${typeof options.handler})`)
-  checkRouteOptions(options, `${String(options.method)} ${rawPath} in ${scope.path}`)
+  const named = options.handler.name
+  // A named handler (a controller's `Books.list`) is named in the errors: it is what to fix.
+  const by = named !== '' && named !== 'handler' && named !== 'anonymous' ? ` (handler ${named})` : ''
+  const where = `${String(options.method)} ${rawPath}${by} in ${scope.path}`
+  const pluginKeys = checkRouteOptions(options, where)
   const methods = (Array.isArray(options.method) ? options.method : [options.method]).map((m) => String(m).toUpperCase())
   for (const method of methods) {
     if (!supportedMethods.has(method)) throw invalid(scope, `${method} ${rawPath}: unsupported method; use one of ${[...supportedMethods].join(', ')}`)
@@ -105,7 +109,20 @@ export function declareRoute(scope: ScopeImpl, input: RouteOptions, routePrefix:
   // once per route, whatever the number of urls it is served at (Fastify 3).
   const chain: ScopeImpl[] = []
   for (let s: ScopeImpl | null = scope; s !== null; s = s.parent) chain.unshift(s)
-  for (const owner of chain) for (const hook of owner.hooks.own('onRoute')) hook.fn.call(hook.scope, options)
+  const unread = new Set(pluginKeys)
+  // Plugins read their own route options in onRoute hooks: a proxy notes which ones were read.
+  const seen = unread.size === 0 ? options : new Proxy(options, {
+    get(target, key, receiver) {
+      if (typeof key === 'string') unread.delete(key)
+      return Reflect.get(target, key, receiver)
+    },
+    has(target, key) {
+      if (typeof key === 'string') unread.delete(key)
+      return Reflect.has(target, key)
+    },
+  })
+  for (const owner of chain) for (const hook of owner.hooks.own('onRoute')) hook.fn.call(hook.scope, seen)
+  refuseUnreadRouteOptions([...unread], where)
   const finalMethods = (Array.isArray(options.method) ? options.method : [options.method]).map((m) => String(m).toUpperCase())
   // The router matches decoded paths: a url declared percent-encoded (`/caf%C3%A9`), or encoded
   // by an onRoute hook (`encodeURI(route.url)`), is stored decoded, so that it matches its

@@ -12,7 +12,6 @@ import type { DeclareContext } from './declare-context'
 import { isPoisonAction, type PoisonAction } from '../shared/json-poisoning'
 import { declareRoute, shortcut } from './route-declaration'
 import { fastifyApiVersion } from '../shared/plugin-meta'
-import { lift } from './lift'
 import { installUnsupportedApis } from './unsupported-api'
 import { warnPayloadParser } from './deprecations'
 import { isAsyncFunction } from './option-checks'
@@ -69,6 +68,11 @@ export class ScopeImpl implements Scope {
    */
   readonly routePrefix: string
   readonly children: ScopeImpl[] = []
+  /**
+   * What pluginName reads (Fastify's kPluginNameChain): a plugin's own scope starts with its name;
+   * each plugin lifted into the scope with a display name (fastify-plugin's) adds its own.
+   */
+  readonly pluginNameChain: string[] = []
   /** Names of the plugins registered here (plugin-meta name or display name), for hasPlugin(). */
   readonly pluginNames: string[] = []
   readonly hooks = new HookStore()
@@ -129,8 +133,15 @@ export class ScopeImpl implements Scope {
 
   /** The Fastify plugin API line Enclave offers (shared/plugin-meta.ts; docs/plugins.md). */
   get version(): string { return fastifyApiVersion }
-  /** The plugin's plugin-meta name, display name or function name; undefined at the root (no plugin), as Fastify. */
-  get pluginName(): string | undefined { return this.parent === null ? undefined : this.name }
+  /**
+   * Fastify's pluginName: the plugin's display name, exporting file, function name or first
+   * source lines; `plugin-A -> plugin-AB` once a fastify-plugin plugin named plugin-AB was lifted
+   * into it. Undefined at the root until a named plugin is lifted into it, as in Fastify.
+   */
+  get pluginName(): string | undefined {
+    const chain = this.pluginNameChain
+    return chain.length > 1 ? chain.join(' -> ') : chain[0]
+  }
   /** The server options as given, frozen, with the limits resolved (Fastify's `initialConfig`). */
   get initialConfig(): Readonly<Record<string, unknown>> { return this.context.initialConfig }
 
@@ -161,22 +172,21 @@ export class ScopeImpl implements Scope {
 
   /**
    * Runs `fn` once the plugins registered so far in this plugin have loaded (avvio's after()).
+   * `fn` takes avvio's forms: `()`, `(error)`, `(error, done)` or `(error, scope, done)`. When a
+   * plugin before it failed, the plugins in between are skipped and `fn` gets the error; a
+   * callback that takes `error` handles it (boot goes on unless it throws, rejects or passes it
+   * to `done`); `()` leaves it to the next after() or to ready().
    * Without `fn`, `await scope.after()` does the same as awaiting the scope.
    */
-  after(fn?: (error: Error | null, done?: (error?: Error | null) => void) => unknown): this {
+  after(fn?: (error: Error | null, done?: (error?: Error | null) => void) => unknown): this
+  after(fn: (error: Error | null, scope: this, done: (error?: Error | null) => void) => unknown): this
+  after(fn?: (error: Error | null, ...rest: any[]) => unknown): this {
     this.assertDeclarable('after()')
     if (fn === undefined) return this
     if (typeof fn !== 'function') throw runtimeError('ENC_ERR_PLUGIN_INVALID', { path: this.path, got: typeof fn })
-    const step = fn.length >= 2
-      ? (_scope: unknown, _options: unknown, done: (error?: Error | null) => void) => fn(null, done)
-      : async () => { await fn(null) }
-    Object.defineProperty(step, 'name', { value: 'after' })
-    const origin = this.currentOrigin()
-    const siblings = this.context.plugins.current.children
-    this.context.plugins.enqueue(this, lift(step as never), {})
     // What an after() callback declares belongs to whoever called after() (a module's routes are
     // declared this way), not to a plugin named "after".
-    siblings[siblings.length - 1].label = origin
+    this.context.plugins.enqueueAfter(this, fn, this.currentOrigin())
     return this
   }
 
@@ -184,14 +194,18 @@ export class ScopeImpl implements Scope {
   get log(): Logger { return this.context.log }
   get closing(): boolean { return this.context.facade.closing }
 
-  /** Throws once the server has booted: declarations after boot would be silently ignored. */
-  assertDeclarable(what: string): void {
-    if (this.context.booted) {
+  /**
+   * Throws once the server has booted: declarations after boot would be silently ignored. An
+   * instance decorator is only a property of the scope, so it stays declarable until the onReady
+   * hooks have run (`untilStarted`), as Fastify allows.
+   */
+  assertDeclarable(what: string, untilStarted = false): void {
+    if (untilStarted ? this.context.started : this.context.booted) {
       throw runtimeError('ENC_ERR_SCOPE_BOOTED', { what, path: this.path })
     }
   }
 
-  register<O extends PluginOptions>(plugin: PluginFunction<O>, options?: O): this {
+  register<O extends PluginOptions>(plugin: PluginFunction<O>, options?: O | ((scope: Scope) => O)): this {
     this.assertDeclarable('register()')
     this.context.plugins.enqueue(this, plugin, (options ?? {}) as Record<string, unknown>)
     return this
@@ -235,10 +249,14 @@ export class ScopeImpl implements Scope {
 
   #decorate(target: DecoratorTarget, name: string | symbol, value: unknown, dependencies: readonly (string | symbol)[] | undefined): this {
     const method = target === 'instance' ? 'decorate' : target === 'request' ? 'decorateRequest' : 'decorateReply'
-    this.assertDeclarable(`${method}('${String(name)}')`)
+    this.assertDeclarable(`${method}('${String(name)}')`, target === 'instance')
     if (dependencies !== undefined) {
-      const missing = (Array.isArray(dependencies) ? dependencies : []).filter((d) => this.#findDecoration(target, d) === undefined)
-      if (!Array.isArray(dependencies) || missing.length > 0) {
+      if (!Array.isArray(dependencies)) {
+        const got = dependencies === null ? 'null' : typeof dependencies
+        throw runtimeError('ENC_ERR_DEC_DEPENDENCY_INVALID_TYPE', { call: `${method}('${String(name)}')`, path: this.path, name: String(name), got })
+      }
+      const missing = dependencies.filter((d) => this.#findDecoration(target, d) === undefined)
+      if (missing.length > 0) {
         throw runtimeError('ENC_ERR_DEC_MISSING_DEPENDENCY', { call: `${method}('${String(name)}')`, path: this.path, missing: missing.map(String) })
       }
     }
@@ -398,6 +416,8 @@ export class ScopeImpl implements Scope {
     const view = this.context.facade.introspect()
     return options?.json === true ? view.inspect().routes : view.printRoutes()
   }
+  /** Fastify's printPlugins: every registration as loaded, nested, with the milliseconds it took (after boot). */
+  printPlugins(): string { return this.context.facade.printPlugins() }
   printTree(): string
   printTree(options: { json: true }): ScopeInspection
   printTree(options?: { json?: boolean }): string | ScopeInspection {
@@ -499,13 +519,22 @@ export class ScopeImpl implements Scope {
     return null
   }
 
+  /**
+   * Fastify's ready(). On the root it boots the server and resolves once the onReady hooks have
+   * run. On a plugin's scope (avvio's ready on a child instance) it resolves once every plugin
+   * has loaded and every route is compiled, before the onReady hooks, in the order asked; a
+   * plugin may call it while it loads. Both resolve with the scope they were called on; the
+   * callback form gets `(error, scope)`.
+   */
   ready(options?: ReadyOptions): Promise<this>
-  ready(callback: (error: Error | null) => void): this
-  ready(arg?: ReadyOptions | ((error: Error | null) => void)): Promise<this> | this {
-    // Fastify's ready(cb) form; a callback takes no options (compileAll is a promise-form option).
-    const booted = this.context.facade.ready(typeof arg === 'function' ? undefined : arg)
+  ready(callback: (error: Error | null, scope?: this) => void): this
+  ready(arg?: ReadyOptions | ((error: Error | null, scope?: this) => void)): Promise<this> | this {
+    const options = typeof arg === 'function' ? undefined : arg
+    const facade = this.context.facade
+    // A callback takes no options (compileAll is a promise-form option).
+    const booted = this.parent === null || options?.compileAll === true ? facade.ready(options) : facade.whenLoaded()
     if (typeof arg !== 'function') return booted.then(() => this) as Promise<this>
-    booted.then(() => arg(null), (error: Error) => arg(error))
+    booted.then(() => arg(null, this), (error: Error) => arg(error))
     return this
   }
   bootProfile(options: { top?: number } = {}): BootProfile { return this.context.facade.bootProfile(options.top ?? 10) }

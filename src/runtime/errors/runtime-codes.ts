@@ -21,7 +21,10 @@ export const runtimeErrors = {
   ENC_ERR_PLUGIN_DEPENDENCY: e({ status: null, summary: "a plugin's plugin-meta dependency is not registered in its scope or an ancestor before it",
     message: (a: { plugin: string; path: string; dependency: string }) => `plugin '${a.plugin}' registered in ${a.path} depends on '${a.dependency}', which is not registered in this scope or an ancestor before it. Register '${a.dependency}' first (and await it), in the same scope or a parent.` }),
   ENC_ERR_PLUGIN_MISSING_DECORATOR: e({ status: null, summary: "a decorator named in a plugin's plugin-meta `decorators` is not visible where it is registered",
-    message: (a: { plugin: string; path: string; missing: readonly string[] }) => `plugin '${a.plugin}' registered in ${a.path} needs ${a.missing.join(', ')}, not visible there. Register the plugin that provides it first, in the same scope or a parent.` }),
+    // Fastify's sentence per decorator ("The decorator 'x' required by 'p' is not present in Request"), then where and the fix.
+    message: (a: { plugin: string; path: string; missing: readonly { name: string; target: 'instance' | 'request' | 'reply' }[] }) =>
+      `${a.missing.map((m) => `The decorator '${m.name}' required by '${a.plugin}' is not present in ${m.target === 'instance' ? 'the scope' : m.target === 'request' ? 'Request' : 'Reply'}`).join('; ')}` +
+      ` (plugin '${a.plugin}' registered in ${a.path}). Register the plugin that provides ${a.missing.length === 1 ? 'it' : 'them'} first, in the same scope or a parent.` }),
   ENC_ERR_SCOPE_BOOTED: e({ status: null, summary: 'a declaration (route, hook, decorator, schema ...) was made after boot',
     message: (a: { what: string; path: string }) => `${a.what} in ${a.path} after the server booted. Declare everything inside plugins, before ready()/listen().` }),
   ENC_ERR_DEC_ALREADY_PRESENT: e({ status: null, summary: 'a decorator with this name is already visible in the scope',
@@ -31,7 +34,9 @@ export const runtimeErrors = {
   ENC_ERR_DEC_RESERVED: e({ status: null, summary: 'the decorator name is a built-in property of the object',
     message: (a: { call: string; path: string; target: string }) => `${a.call} in ${a.path}: the name is a built-in property of the ${a.target}. Choose another name.` }),
   ENC_ERR_DEC_MISSING_DEPENDENCY: e({ status: null, summary: 'a decorator named in decorate(name, value, dependencies) is not visible',
-    message: (a: { call: string; path: string; missing: readonly string[] }) => `${a.call} in ${a.path} depends on ${a.missing.length === 0 ? 'a value that is not an array of names' : a.missing.map((d) => `'${d}'`).join(', ')}, not visible here. Declare ${a.missing.length === 1 ? 'it' : 'them'} first, in this scope or an ancestor.` }),
+    message: (a: { call: string; path: string; missing: readonly string[] }) => `${a.call} in ${a.path} depends on ${a.missing.map((d) => `'${d}'`).join(', ')}, not visible here. Declare ${a.missing.length === 1 ? 'it' : 'them'} first, in this scope or an ancestor.` }),
+  ENC_ERR_DEC_DEPENDENCY_INVALID_TYPE: e({ status: null, summary: 'the dependencies argument of decorate(name, value, dependencies) is not an array',
+    message: (a: { call: string; path: string; name: string; got: string }) => `${a.call} in ${a.path}: the dependencies of decorator '${a.name}' must be an array of decorator names, got ${a.got}.` }),
   ENC_ERR_HOOK_INVALID_NAME: e({ status: null, summary: 'addHook() was given an unknown hook name',
     message: (a: { name: string; path: string; known: readonly string[] }) => `addHook('${a.name}') in ${a.path}: unknown hook. Use one of ${a.known.join(', ')}.` }),
   ENC_ERR_HOOK_INVALID_HANDLER: e({ status: null, summary: 'a hook is not a function',
@@ -132,8 +137,8 @@ export const runtimeErrors = {
       : 'name' in a
         ? `createServer({ ${a.name}: ${a.given} }): ${a.name} must be an integer >= ${a.min}${a.min === 0 ? ' (0 turns it off)' : ''}. Omit it for the default, ${a.fallback}.`
         : `createServer(): headersTimeout (${a.headersTimeout}) is longer than requestTimeout (${a.requestTimeout}), which covers the headers too. Lower headersTimeout or raise requestTimeout.` }),
-  ENC_ERR_INSPECT_NOT_BOOTED: e({ status: null, summary: 'printRoutes/printTree/explain/inspect/openapi was called before the server booted',
-    message: (a: { path: string }) => `printRoutes/printTree/explain/inspect/openapi on ${a.path}: the server has not booted yet. ` +
+  ENC_ERR_INSPECT_NOT_BOOTED: e({ status: null, summary: 'printRoutes/printTree/printPlugins/explain/inspect/openapi was called before the server booted',
+    message: (a: { path: string }) => `printRoutes/printTree/printPlugins/explain/inspect/openapi on ${a.path}: the server has not booted yet. ` +
       'Call them after `await app.ready()` (createApp() returns a booted app), or in an onReady hook.' }),
   ENC_ERR_INSPECT_ROUTE_NOT_FOUND: e({ status: null, summary: "explain() was given a route that is not declared ('METHOD /declared/path')",
     message: (a: { given: string } | { wanted: string; nearest: readonly string[] }) => 'given' in a

@@ -165,13 +165,21 @@ export class ServeContext {
     return route === fallbacks.badUrl || fallbacks.notFound.some((entry) => entry.route === route)
   }
 
-  /** The methods that do have a route for this URL and request's constraints (for 405 and its Allow header). */
+  /**
+   * The methods that do have a route for this URL and request's constraints (for 405 and its Allow
+   * header). A catch-all route (`*`, `/*`) does not make a URL known: @fastify/cors declares
+   * `OPTIONS *`, and every unknown URL must stay a 404 that reaches the not-found handlers.
+   */
   allowedMethods(url: string, raw?: IncomingMessage): string[] {
     const allowed: string[] = []
     for (const method of this.methods) {
       const match = this.router.find(method, url, raw)
-      if (match !== null && match.store !== null) allowed.push(method)
+      if (match !== null && match.store !== null && !isCatchAll(match.store.path)) allowed.push(method)
     }
     return allowed
   }
+}
+
+function isCatchAll(path: string | null): boolean {
+  return path === '*' || path === '/*'
 }

@@ -111,6 +111,7 @@ export function createServer(given: ServerOptions = {}): Scope {
     profile: new CompileProfile(),
     lazyRoutes: [],
     resolutions: new Map(),
+    failure: null,
     routeRecords: [],
     compiled: false,
   })

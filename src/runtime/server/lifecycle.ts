@@ -1,5 +1,6 @@
 import type { AddressInfo, Socket } from 'node:net'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import { AsyncLocalStorage } from 'node:async_hooks'
 import lightMyRequest from 'light-my-request'
 import { runtimeError } from '../errors/runtime-codes'
 import { bootServer, loadChildren } from '../boot/boot'
@@ -16,6 +17,12 @@ import type { BootProfile } from '../shared/boot-profile'
 import { buildInspection } from '../boot/introspection'
 import { createInspectView } from '../inspect/inspect-view'
 import type { InspectView } from '../shared/introspection'
+import { printPlugins, type PluginLoadInspection } from '../inspect/print-plugins'
+import { readPluginMeta } from '../shared/plugin-meta'
+import { isLifted, liftedTarget } from '../declare/lift'
+
+/** Set while the onReady hooks run (and in what they await): ready() there must not wait on them. */
+const insideOnReady = new AsyncLocalStorage<true>()
 
 export interface ServerLifecycleInit {
   readonly http: Server
@@ -35,6 +42,10 @@ export class ServerLifecycle implements ServerFacade {
   readonly #sockets: ReadonlySet<Socket>
   #boot: BootContext | null = null
   #ready: Promise<void> | null = null
+  /** Settles once every plugin has loaded and every route is compiled, before the onReady hooks run. */
+  readonly #loaded: { readonly promise: Promise<void>; resolve(): void; reject(error: unknown): void }
+  /** How many whenLoaded() calls wait: only then does boot yield to them before the onReady hooks. */
+  #loadedWaiters = 0
   #closed: Promise<void> | null = null
   #view: InspectView | null = null
 
@@ -42,6 +53,12 @@ export class ServerLifecycle implements ServerFacade {
     this.#http = init.http
     this.#serve = init.serve
     this.#sockets = init.sockets
+    let resolve!: () => void
+    let reject!: (error: unknown) => void
+    const promise = new Promise<void>((res, rej) => { resolve = res; reject = rej })
+    // Handled here so a boot failure nobody waits on through whenLoaded() is not an unhandled rejection.
+    promise.catch(() => undefined)
+    this.#loaded = { promise, resolve, reject }
   }
 
   /** Second step of the composition root: the boot context needs the root scope, which needs this facade. */
@@ -54,19 +71,47 @@ export class ServerLifecycle implements ServerFacade {
   }
 
   ready(options: ReadyOptions = {}): Promise<void> {
-    if (this.#ready === null) {
-      // Boot starts on the next tick, as Fastify's does: code that follows ready() or inject() in
-      // the same synchronous block (marking a plugin with fastify-plugin's skip-override, adding a
-      // route) still counts. And the promise exists before any plugin runs: a plugin may call
-      // instance.ready(cb) (cb runs once the server has booted), which must not start a second
-      // boot (that would load the same plugin again, which calls ready() again: endless recursion).
-      const boot = this.#bootContext()
-      this.#ready = new Promise<void>((resolve, reject) => {
-        process.nextTick(() => { bootServer(boot).then(resolve, reject) })
-      })
+    const ready = this.#start()
+    // An onReady hook that awaits ready() (or inject(), which calls it) would wait on itself:
+    // there it resolves once routes are compiled. Callers outside the hooks still wait for them.
+    const booted = insideOnReady.getStore() === true ? this.#loaded.promise : ready
+    if (options.compileAll !== true) return booted
+    return booted.then(() => compileAllPending(this.#bootContext()))
+  }
+
+  /**
+   * What a plugin's scope's ready() waits for (avvio's ready queue): every plugin loaded and every
+   * route compiled, not the onReady hooks, which run after these callbacks, in the order they were
+   * asked for. A plugin asking this while it loads gets its answer once the whole tree has loaded.
+   * It does not start the boot: ready(), listen() or inject() on the root does.
+   */
+  whenLoaded(): Promise<void> {
+    this.#loadedWaiters++
+    return this.#loaded.promise
+  }
+
+  /** Boots once, whoever asks first. */
+  #start(): Promise<void> {
+    if (this.#ready !== null) return this.#ready
+    const boot = this.#bootContext()
+    const loaded = this.#loaded
+    const milestones = {
+      loaded: async (): Promise<void> => {
+        loaded.resolve()
+        // Let the callbacks of ready() calls made while loading run before the onReady hooks.
+        if (this.#loadedWaiters > 0) await new Promise<void>((resolve) => setImmediate(resolve))
+      },
+      runOnReadyHooks: (run: () => Promise<void>): Promise<void> => insideOnReady.run(true, run),
     }
-    if (options.compileAll !== true) return this.#ready
-    return this.#ready.then(() => compileAllPending(this.#bootContext()))
+    // Boot starts on the next tick, as Fastify's does: code that follows ready() or inject() in
+    // the same synchronous block (marking a plugin with fastify-plugin's skip-override, adding a
+    // route) still counts. And the promise exists before any plugin runs: a plugin may call
+    // instance.ready(cb), which must not start a second boot (that would load the same plugin
+    // again, which calls ready() again: endless recursion).
+    this.#ready = new Promise<void>((resolve, reject) => {
+      process.nextTick(() => { bootServer(boot, milestones).then(resolve, (error: unknown) => { loaded.reject(error); reject(error) }) })
+    })
+    return this.#ready
   }
 
   bootProfile(top: number): BootProfile {
@@ -149,6 +194,12 @@ export class ServerLifecycle implements ServerFacade {
     return response as unknown as InjectResponse
   }
 
+  printPlugins(): string {
+    const boot = this.#bootContext()
+    if (!boot.compiled) throw runtimeError('ENC_ERR_INSPECT_NOT_BOOTED', { path: boot.rootScope.path })
+    return printPlugins(pluginLoadTree(boot.declared.plugins.root, boot.rootScope.path))
+  }
+
   /** Built on first use, once routes are compiled (so onReady hooks may print the tree). */
   introspect(): InspectView {
     const boot = this.#bootContext()
@@ -162,4 +213,14 @@ export class ServerLifecycle implements ServerFacade {
     if (this.#boot === null) throw new Error('ServerLifecycle used before attach(): a bug in server/create-server.ts')
     return this.#boot
   }
+}
+
+/** The plugin tree as printPlugins shows it: plugins by name (lifted ones marked), after() steps, no internal steps. */
+function pluginLoadTree(node: PluginNode, name: string): PluginLoadInspection {
+  const children = node.children.filter((child) => child.internal !== true).map((child) => {
+    if (child.plugin === null) return pluginLoadTree(child, 'after()')
+    const meta = readPluginMeta(liftedTarget(child.plugin))
+    return pluginLoadTree(child, isLifted(child.plugin) || meta.skipOverride ? `${meta.name} (lifted)` : meta.name)
+  })
+  return { name, ms: node.loadMs ?? null, children }
 }

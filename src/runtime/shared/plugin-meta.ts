@@ -17,6 +17,8 @@ export interface PluginMeta {
   readonly fromFastifyPlugin: boolean
   /** `plugin-meta.name`, else `Symbol.for('fastify.display-name')`, else the function's name. */
   readonly name: string
+  /** `Symbol.for('fastify.display-name')` (fastify-plugin sets it to the meta name or an auto name). */
+  readonly displayName: string | null
   /** Only an explicit name (meta or display name) is recorded for hasPlugin()/dependencies. */
   readonly registeredName: string | null
   readonly fastifyRange: string | null
@@ -40,6 +42,7 @@ export function readPluginMeta(plugin: Function): PluginMeta {
     skipOverride: holder[kSkipOverride] === true,
     fromFastifyPlugin: meta !== null,
     name: registeredName ?? (plugin.name === '' ? 'anonymous' : plugin.name),
+    displayName,
     registeredName,
     fastifyRange: meta !== null && typeof meta.fastify === 'string' ? meta.fastify : null,
     dependencies: meta !== null && Array.isArray(meta.dependencies) ? meta.dependencies.filter((d): d is string => typeof d === 'string') : [],
@@ -49,6 +52,25 @@ export function readPluginMeta(plugin: Function): PluginMeta {
       reply: names(meta?.decorators?.reply),
     },
   }
+}
+
+/**
+ * Fastify 3's name for the scope a plugin gets (lib/pluginUtils.js): its display name, else the
+ * file that exports it, else its function name, else the first two lines of its source.
+ */
+export function encapsulatedPluginName(plugin: Function, meta: PluginMeta): string {
+  if (meta.displayName !== null) return meta.displayName
+  const file = exportingFile(plugin)
+  if (file !== null) return file
+  if (plugin.name !== '') return plugin.name
+  return plugin.toString().split('\n').slice(0, 2).map((line) => line.trim()).join(' -- ')
+}
+
+function exportingFile(plugin: Function): string | null {
+  const cache = typeof require === 'function' ? require.cache : undefined
+  if (cache === undefined) return null
+  for (const key of Object.keys(cache)) if (cache[key]?.exports === plugin) return key
+  return null
 }
 
 function names(value: unknown): (string | symbol)[] {
@@ -78,10 +100,11 @@ export function checkPluginMeta(meta: PluginMeta, owner: MetaCheckTarget): void 
       throw runtimeError('ENC_ERR_PLUGIN_DEPENDENCY', { plugin: meta.name, path: owner.path, dependency })
     }
   }
-  const missing: string[] = []
-  for (const name of meta.decorators.fastify) if (!owner.hasDecorator(name)) missing.push(`decorator '${String(name)}'`)
-  for (const name of meta.decorators.request) if (!owner.hasRequestDecorator(name)) missing.push(`request decorator '${String(name)}'`)
-  for (const name of meta.decorators.reply) if (!owner.hasReplyDecorator(name)) missing.push(`reply decorator '${String(name)}'`)
+  // Fastify's order: instance, reply, request decorators.
+  const missing: Array<{ name: string; target: 'instance' | 'request' | 'reply' }> = []
+  for (const name of meta.decorators.fastify) if (!owner.hasDecorator(name)) missing.push({ name: String(name), target: 'instance' })
+  for (const name of meta.decorators.reply) if (!owner.hasReplyDecorator(name)) missing.push({ name: String(name), target: 'reply' })
+  for (const name of meta.decorators.request) if (!owner.hasRequestDecorator(name)) missing.push({ name: String(name), target: 'request' })
   if (missing.length > 0) {
     throw runtimeError('ENC_ERR_PLUGIN_MISSING_DECORATOR', { plugin: meta.name, path: owner.path, missing })
   }
