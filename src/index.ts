@@ -42,7 +42,7 @@ export type {
 } from './runtime'
 export type {
   ModuleOptions, RouteMethodOptions, DecoratorRouteOptions, SchemaClassBase, SchemaClassOptions, SchemaReference, ErrorHandlerOptions,
-  NotFoundHandlerOptions, RouteHookDecorator, UsePluginOptions, ResolvedTokens,
+  NotFoundHandlerOptions, RouteHookDecorator, GuardClass, RouteHookArg, UsePluginOptions, ResolvedTokens,
 } from './decorators'
 export type { BearerAuthOptions, BearerIdentity, OpenApiRouteOptions, HealthOptions, HealthCheck, HealthReport, HealthContributor } from './plugins'
 export type { AppOptions, ProviderOverride, OverrideRecipe, SignalOptions } from './modules'

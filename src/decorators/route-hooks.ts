@@ -1,8 +1,16 @@
-import type { RequestHook } from '../runtime/types'
+import type { Reply, Request, RequestHook } from '../runtime/types'
 import { declarationError, memberName } from './declaration-error'
 import { addClassRouteHooks, addMethodRouteHooks } from './metadata'
 import { describeValue } from './module-options'
 import type { RouteHookName } from './types'
+
+/**
+ * A guard class: a provider of the controller's module (so it can inject services) whose
+ * `handle(request, reply)` is the hook. Give it to `describeSecurity()` to mark the routes it guards.
+ */
+export type GuardClass = abstract new (...args: any[]) => { handle(request: Request, reply: Reply): unknown }
+/** A hook function, or a guard class resolved from the module's providers at boot. */
+export type RouteHookArg = RequestHook | GuardClass
 
 /** On a controller class or one of its route methods. */
 export type RouteHookDecorator = (target: object, propertyKey?: string | symbol, descriptor?: PropertyDescriptor) => void
@@ -11,7 +19,8 @@ export type RouteHookDecorator = (target: object, propertyKey?: string | symbol,
  * Request hooks of one route (on a route method) or of every route of a controller (on the
  * class): NestJS's `@UseGuards`, as the runtime's route-level hook options. They are merged into
  * the route options at boot (class hooks first, then the method's, then the route options' own),
- * so serving pays nothing for the decorator. Several decorators stack in source order.
+ * so serving pays nothing for the decorator. Several decorators stack in source order. A hook
+ * may be a {@link GuardClass}: a provider whose `handle()` runs, with its injected services.
  *
  * @example
  * @Route('/books')
@@ -20,13 +29,13 @@ export type RouteHookDecorator = (target: object, propertyKey?: string | symbol,
  *   @OnRequest(bearerAuthHook({ keys })) @Post('/') create() { ... } // guarded
  * }
  */
-export function OnRequest(...hooks: RequestHook[]): RouteHookDecorator { return routeHooks('onRequest', 'OnRequest', hooks) }
+export function OnRequest(...hooks: RouteHookArg[]): RouteHookDecorator { return routeHooks('onRequest', 'OnRequest', hooks) }
 /** Like {@link OnRequest}, at preValidation: after the body is parsed, before it is validated. */
-export function PreValidation(...hooks: RequestHook[]): RouteHookDecorator { return routeHooks('preValidation', 'PreValidation', hooks) }
+export function PreValidation(...hooks: RouteHookArg[]): RouteHookDecorator { return routeHooks('preValidation', 'PreValidation', hooks) }
 /** Like {@link OnRequest}, at preHandler: after validation, right before the handler. */
-export function PreHandler(...hooks: RequestHook[]): RouteHookDecorator { return routeHooks('preHandler', 'PreHandler', hooks) }
+export function PreHandler(...hooks: RouteHookArg[]): RouteHookDecorator { return routeHooks('preHandler', 'PreHandler', hooks) }
 
-function routeHooks(name: RouteHookName, decorator: string, hooks: readonly RequestHook[]): RouteHookDecorator {
+function routeHooks(name: RouteHookName, decorator: string, hooks: readonly RouteHookArg[]): RouteHookDecorator {
   return (target, propertyKey, descriptor) => {
     const where = `@${decorator}() on ${memberName(target, propertyKey)}`
     const bad = hooks.findIndex((h) => typeof h !== 'function')

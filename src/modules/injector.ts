@@ -9,6 +9,7 @@ import type { Disposer } from './disposal'
 import type { OverrideTable } from './overrides'
 import type { FactoryLookup, FactoryProvider } from './factory-provider'
 import { Logger, moduleLogger } from './logger-token'
+import { guardClassesOf } from './route-guards'
 import type { Logger as RuntimeLogger } from '../runtime'
 
 export interface ModuleWiring {
@@ -74,7 +75,11 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
       if (spec.useClass !== null) checkClassDependencies(spec.useClass, requester(`provider ${describeToken(spec.token)}`))
       checkFactoryDependencies(spec.inject, requester(`factory provider ${describeToken(spec.token)}`))
     }
-    for (const controller of node.controllers) checkClassDependencies(controller, requester(`controller ${controller.name}`))
+    for (const controller of node.controllers) {
+      checkClassDependencies(controller, requester(`controller ${controller.name}`))
+      // A guard class is resolved from the controller's module: it must be one of its visible providers.
+      checkFactoryDependencies(guardClassesOf(controller), requester(`route hooks of controller ${controller.name}`))
+    }
     for (const entry of node.entries) {
       if (entry.kind === 'plugin' && entry.deferred !== null) checkFactoryDependencies(entry.deferred.inject, requester(`usePlugin(${entry.plugin.name || 'anonymous plugin'})`))
     }

@@ -5,6 +5,7 @@ import { moduleError } from './module-error'
 import { toProviderSpec } from './providers'
 import { describeToken } from './module-error'
 import { controllerRoutes } from './controller-routes'
+import { guardResolver } from './route-guards'
 import type { ModuleWiring } from './injector'
 import type { ModuleNode } from './module-tree'
 
@@ -54,9 +55,10 @@ export function applyModule(scope: Scope, node: ModuleNode, wiring: ReadonlyMap<
   // `await app.register(plugin)` before the routes: plugins that act through onRoute hooks
   // (@fastify/rate-limit, compress, swagger) then see the module's own routes.
   if (node.controllers.length === 0) return
+  const resolveHook = guardResolver(container)
   scope.after(() => {
     for (const controller of node.controllers) {
-      for (const route of controllerRoutes(controller, controllers.get(controller)!, node.path)) scope.route(route)
+      for (const route of controllerRoutes(controller, controllers.get(controller)!, node.path, resolveHook)) scope.route(route)
     }
   })
 }

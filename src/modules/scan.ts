@@ -6,6 +6,7 @@ import {
 } from '../decorators/internal'
 import type { SharedSchema } from '../runtime/schemas/types'
 import { moduleError } from './module-error'
+import { checkGuardClass, guardClassesOf } from './route-guards'
 import type { ModuleNode, PluginItem } from './module-tree'
 
 /**
@@ -103,6 +104,7 @@ function checkControllers(controllers: readonly Class[], path: string): readonly
       throw moduleError('ENC_ERR_MODULE_MISPLACED_DECORATOR', { name: controller.name, path, decorators: misplaced })
     }
     checkRouteHookTargets(controller, path)
+    for (const guard of guardClassesOf(controller)) checkGuardClass(guard, controller, path)
   }
   return controllers
 }

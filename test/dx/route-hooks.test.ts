@@ -4,6 +4,8 @@ import { Get, Module, OnRequest, PreHandler, PreValidation, Post, Req, Route } f
 import { getClassRouteHooks, getMethodRouteHooks } from '../../src/decorators/internal'
 import { createApp } from '../../src/modules'
 import { authOf, bearerAuth, bearerAuthHook } from '../../src/plugins'
+import { describeSecurity } from '../../src/runtime'
+import { injectable } from 'tsyringe'
 import type { Reply, Request } from '../../src/runtime'
 import { declarationError } from '../decorators/helpers'
 import { bootError } from '../modules/helpers'
@@ -136,5 +138,48 @@ describe('route hooks from the decorator layer: @OnRequest/@PreValidation/@PreHa
     const error = await bootError(AppModule)
     expect(error.code).to.equal('ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED')
     expect(error.message).to.contain('C.helper').and.contain('declares no route')
+  })
+
+  describe('a guard class: a provider whose handle() is the hook, with injected services', () => {
+    @injectable() class Roles { admins = new Set(['ann']) }
+    @injectable()
+    class AdminOnly {
+      constructor(private readonly roles: Roles) {}
+      handle(request: Request, reply: Reply) {
+        if (!this.roles.admins.has(String(request.headers['x-user']))) reply.code(403).send({ statusCode: 403, error: 'Forbidden', message: 'admins only' })
+      }
+    }
+    describeSecurity(AdminOnly, { name: 'userHeader', scheme: { type: 'apiKey', in: 'header', name: 'x-user' }, status: 403 })
+
+    it('guards the route with the module\'s provider instance, and openapi() marks the route with the class\'s security', async () => {
+      @Route('/') class C { @OnRequest(AdminOnly) @Get('/admin') admin() { return { ok: true } } @Get('/open') open() { return { ok: true } } }
+      @Module({ providers: [Roles, AdminOnly], controllers: [C] }) class AppModule {}
+      const app = await createApp(AppModule)
+      try {
+        expect((await app.inject({ url: '/admin', headers: { 'x-user': 'bob' } })).statusCode).to.equal(403)
+        expect((await app.inject({ url: '/admin', headers: { 'x-user': 'ann' } })).json()).to.deep.equal({ ok: true })
+        expect((await app.inject({ url: '/open' })).statusCode).to.equal(200)
+        const doc = app.openapi({ title: 't', version: '1' }) as unknown as { paths: Record<string, Record<string, { security?: unknown }>> }
+        expect(doc.paths['/admin'].get.security).to.deep.equal([{ userHeader: [] }])
+        expect(doc.paths['/open'].get.security).to.equal(undefined)
+      } finally { await app.close() }
+    })
+
+    it('refuses at boot a guard class the module does not provide, like any dependency', async () => {
+      @Route('/') class C { @OnRequest(AdminOnly) @Get('/') g() { return {} } }
+      @Module({ providers: [Roles], controllers: [C] }) class AppModule {}
+      const error = await bootError(AppModule)
+      expect(error.code).to.equal('ENC_ERR_MODULE_DEPENDENCY_NOT_VISIBLE')
+      expect(error.message).to.contain('route hooks of controller C').and.contain('AdminOnly')
+    })
+
+    it('refuses at boot a guard class without handle()', async () => {
+      @injectable() class NoHandle { check() {} }
+      @Route('/') class C { @OnRequest(NoHandle as never) @Get('/') g() { return {} } }
+      @Module({ providers: [NoHandle], controllers: [C] }) class AppModule {}
+      const error = await bootError(AppModule)
+      expect(error.code).to.equal('ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED')
+      expect(error.message).to.contain('NoHandle (on C)').and.contain('handle(request, reply)')
+    })
   })
 })
