@@ -1,6 +1,7 @@
 import FindMyWay from 'find-my-way'
 import { parse as parseQueryString } from 'node:querystring'
 import type { CompiledRoute } from './compiled-route'
+import { isStaticPath, StaticRoutes } from './static-routes'
 
 /** Returned by the query parser instead of a truncated object: the pipeline answers 414. */
 export const TOO_MANY_QUERY_KEYS: Record<string, unknown> = Object.freeze({})
@@ -37,21 +38,47 @@ export function queryParser(maxKeys: number): (text: string) => Record<string, u
   }
 }
 
-/** find-my-way behind a three-method interface; our compiled route is the `store`. */
+/**
+ * find-my-way behind a three-method interface; our compiled route is the `store`. Static paths
+ * live in a Map in front of it (static-routes.ts: same answers, a fraction of the insert cost).
+ */
 export function createRouter(options: { maxQueryKeys: number; ignoreTrailingSlash: boolean }): Router {
   const noop = (): void => {}
+  const parseQuery = queryParser(options.maxQueryKeys)
   const router = FindMyWay({
     // Fastify's default: `/a/` is not `/a` unless the server option says so.
     ignoreTrailingSlash: options.ignoreTrailingSlash,
     // Parameter length is checked by the pipeline so that it can answer 414 instead of 404.
     maxParamLength: Number.MAX_SAFE_INTEGER,
-    querystringParser: queryParser(options.maxQueryKeys),
+    querystringParser: parseQuery,
     // Without this hook find() returns null for an undecodable URL, which would read as 404.
     onBadUrl: noop as never,
   })
+  const statics = new StaticRoutes<CompiledRoute>(options.ignoreTrailingSlash)
+  // Methods find-my-way has a tree for, and those whose tree starts with '' (a `*` route) instead of '/'.
+  const treeMethods = new Set<string>()
+  const starMethods = new Set<string>()
+  const addToTree = (method: string, path: string, store: CompiledRoute | null): void => {
+    // Noted first: find-my-way re-roots the tree for `*` even when the insert then fails as a duplicate.
+    if (path === '*') starMethods.add(method)
+    router.on(method as never, path, noop as never, store as never)
+    treeMethods.add(method)
+  }
   return {
-    on: (method, path, route) => { router.on(method as never, path, noop as never, route as never) },
-    find: (method, url) => router.find(method as never, url) as unknown as RouteMatch | null,
-    has: (method, path) => router.hasRoute(method as never, path),
+    on: (method, path, route) => {
+      if (!isStaticPath(method, path)) { addToTree(method, path, route); return }
+      // find-my-way answers a bad URL (onBadUrl) only for a method it has a tree for: this route
+      // no URL can reach (a lone surrogate never comes out of decoding) gives it one.
+      if (!treeMethods.has(method)) addToTree(method, UNREACHABLE_PATH, null)
+      statics.add(method, path, route)
+    },
+    find: (method, url) => {
+      const hit = statics.find(method, url, !starMethods.has(method))
+      if (hit !== null) return { store: hit.store, params: hit.params, searchParams: parseQuery(hit.query) }
+      return router.find(method as never, url) as unknown as RouteMatch | null
+    },
+    has: (method, path) => isStaticPath(method, path) ? statics.has(method, path) : router.hasRoute(method as never, path),
   }
 }
+
+const UNREACHABLE_PATH = '/\uD800'
