@@ -71,11 +71,11 @@ export function compileRouteSchemas(input: CompileRouteSchemasInput): CompiledRo
 
   if (normalized.response !== null) {
     const serializerCompiler = input.serializerCompiler ?? input.compilers.serializerFor(store)
-    const byKey: Record<string, SerializeFunction> = {}
+    const byKey: Array<[string, SerializeFunction]> = []
     for (const [httpStatus, schema] of Object.entries(normalized.response)) {
       if (input.checkSerializerKeywords ?? input.serializerCompiler === null) input.compilers.checkKeywords(schema, store, `The response ${httpStatus} schema of route ${method} ${url} in scope ${scopePath}`)
-      byKey[httpStatus] = compileWith(() => serializerCompiler({ schema, method, url, httpStatus }),
-        { kind: 'serializer', part: `response ${httpStatus}`, schema, input })
+      byKey.push([httpStatus, compileWith(() => serializerCompiler({ schema, method, url, httpStatus }),
+        { kind: 'serializer', part: `response ${httpStatus}`, schema, input })])
     }
     compiled.response = createResponseSerializers(byKey)
   }
