@@ -3,7 +3,7 @@ import { declarationError, memberName } from './declaration-error'
 import { addHookMeta } from './metadata'
 
 const hookNames = ['onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization', 'onSend', 'onResponse',
-  'onRequestAbort', 'onError', 'onRoute', 'onRegister', 'onReady', 'onClose'] as const
+  'onRequestAbort', 'onTimeout', 'onError', 'onRoute', 'onRegister', 'onReady', 'onClose'] as const
 // Keeps the list in step with the runtime's HookName, in both directions.
 type Missing = Exclude<HookName, typeof hookNames[number]>
 const complete: Missing extends never ? true : Missing = true

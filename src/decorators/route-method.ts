@@ -9,7 +9,7 @@ const httpMethods: readonly HttpMethodName[] = ['GET', 'HEAD', 'POST', 'PUT', 'P
 
 const routeOptionKeys = ['schema', 'attachValidation', 'validatorCompiler', 'serializerCompiler', 'schemaErrorFormatter',
   'bodyLimit', 'errorHandler', 'config', 'onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization',
-  'onSend', 'onResponse', 'onRequestAbort', 'onError'] as const
+  'onSend', 'onResponse', 'onRequestAbort', 'onError', 'onTimeout', 'logLevel', 'exposeHeadRoute', 'prefixTrailingSlash', 'constraints', 'version'] as const
 // Keeps the list in step with the runtime's RouteShorthandOptions, in both directions.
 type Missing = Exclude<keyof RouteShorthandOptions, typeof routeOptionKeys[number]>
 type Extra = Exclude<typeof routeOptionKeys[number], keyof RouteShorthandOptions>

@@ -9,11 +9,16 @@ type Getter = (request: Request, reply: Reply) => unknown
  * the method itself is the handler, bound to the controller: `(request, reply)`, no wrapper.
  * With them, one getter per parameter is chosen here, so a request pays for a few property
  * reads and never for reflection (Nest re-reads metadata per request on its slow path).
+ *
+ * A controller method's return value is its answer, sync or async alike. A sync method that
+ * returns undefined is handed to the runtime as a promise of undefined, so it gets the async
+ * handler's rule (answered if it sent or set 204, else a coded 500 at once) instead of Fastify's
+ * callback-style wait for a send() that never comes (a hang until handlerTimeout).
  */
 export function buildHandler(instance: object, declaringClass: Function, key: string | symbol, where: string): Handler {
   const method = (instance as Record<string | symbol, Function>)[key]
   const params = getParams(declaringClass, key)
-  if (params.length === 0) return method.bind(instance) as Handler
+  if (params.length === 0) return function (request: Request, reply: Reply) { return answered(method.call(instance, request, reply)) } as Handler
   const declared = methodParamCount(declaringClass, key) ?? params.length
   const missing = Array.from({ length: Math.max(declared, params.length) }, (_, i) => i).filter((i) => !params.some((p) => p.index === i))
   if (missing.length > 0) {
@@ -23,17 +28,23 @@ export function buildHandler(instance: object, declaringClass: Function, key: st
   // Fixed arities avoid building an argument array for the common cases.
   if (getters.length === 1) {
     const [a] = getters
-    return function (request: Request, reply: Reply) { return method.call(instance, a(request, reply)) } as Handler
+    return function (request: Request, reply: Reply) { return answered(method.call(instance, a(request, reply))) } as Handler
   }
   if (getters.length === 2) {
     const [a, b] = getters
-    return function (request: Request, reply: Reply) { return method.call(instance, a(request, reply), b(request, reply)) } as Handler
+    return function (request: Request, reply: Reply) { return answered(method.call(instance, a(request, reply), b(request, reply))) } as Handler
   }
   return function (request: Request, reply: Reply) {
     const args = new Array(getters.length)
     for (let i = 0; i < getters.length; i++) args[i] = getters[i](request, reply)
-    return method.apply(instance, args)
+    return answered(method.apply(instance, args))
   } as Handler
+}
+
+const resolvedUndefined: Promise<undefined> = Promise.resolve(undefined)
+
+function answered(result: unknown): unknown {
+  return result === undefined ? resolvedUndefined : result
 }
 
 // One closure per source with a literal property name, so each getter's property read stays

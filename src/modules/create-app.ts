@@ -44,7 +44,7 @@ export async function createApp(root: Function, options: AppOptions = {}): Promi
   const disposeTimeout = serverOptions.pluginTimeout || defaultDisposeTimeout
   let wiring
   try {
-    wiring = inject(tree, { containers, disposer, overrides: table })
+    wiring = await inject(tree, { containers, disposer, overrides: table })
   } catch (error) {
     // Some providers may already exist (pools, connections): release them before reporting.
     await disposer.disposeAll(resolveBootLogger(serverOptions), disposeTimeout)

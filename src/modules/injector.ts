@@ -7,6 +7,7 @@ import { registerProviders, toProviderSpec } from './providers'
 import type { Class, ProviderEntry } from '../decorators/internal'
 import type { Disposer } from './disposal'
 import type { OverrideTable } from './overrides'
+import type { FactoryLookup, FactoryProvider } from './factory-provider'
 
 export interface ModuleWiring {
   readonly container: DependencyContainer
@@ -25,28 +26,36 @@ export interface InjectOptions {
 }
 
 /**
- * DI for one app, in three passes so the order of declarations never matters: (1) one child
+ * DI for one app, in four passes so the order of declarations never matters: (1) one child
  * container per non-lifted module, every provider registered; (2) every constructor dependency
- * checked against its module's container chain; (3) construction, parents first, so each
- * provider is built from its own module's container. Controllers are constructed here, once.
+ * checked against its module's container chain; (3) every factory provider built and, when it
+ * returns a promise, awaited (its injected factories first), so no class ever receives a Promise;
+ * (4) construction, parents first, so each provider is built from its own module's container.
+ * Controllers are constructed here, once.
  * The global container is never resolved from: the app's root container is a child of it.
  * Every instance built (providers, modules, controllers) is tracked by `disposer`, oldest first.
  */
-export function inject(root: ModuleNode, options: InjectOptions): ReadonlyMap<ModuleNode, ModuleWiring> {
+export async function inject(root: ModuleNode, options: InjectOptions): Promise<ReadonlyMap<ModuleNode, ModuleWiring>> {
   const { containers, disposer, overrides } = options
   const entriesOf = (node: ModuleNode): ProviderEntry[] =>
     node.meta.providers.map((entry) => overrides.get(toProviderSpec(entry).token) ?? entry)
   const containerOf = new Map<ModuleNode, DependencyContainer>()
   const ownersByContainer = new Map<DependencyContainer, Map<InjectionToken, ModuleNode>>()
+  const factoriesByContainer = new Map<DependencyContainer, Map<InjectionToken, FactoryProvider>>()
+  const parentOf = new Map<DependencyContainer, DependencyContainer>()
   for (const node of walk(root)) {
     let container = node.lifted && node.parent !== null ? containerOf.get(node.parent) : undefined
     if (container === undefined) {
-      container = (node.parent === null ? globalContainer : containerOf.get(node.parent)!).createChildContainer()
+      const parent = node.parent === null ? undefined : containerOf.get(node.parent)!
+      container = (parent ?? globalContainer).createChildContainer()
+      if (parent !== undefined) parentOf.set(container, parent)
       containers.push(container)
       ownersByContainer.set(container, new Map())
+      factoriesByContainer.set(container, new Map())
     }
     containerOf.set(node, container)
-    registerProviders(node, entriesOf(node), { container, owners: ownersByContainer.get(container)!, disposer })
+    const target = { container, owners: ownersByContainer.get(container)!, factories: factoriesByContainer.get(container)!, disposer }
+    registerProviders(node, entriesOf(node), target)
   }
 
   const providersOf = (token: unknown): ModuleNode[] =>
@@ -60,6 +69,26 @@ export function inject(root: ModuleNode, options: InjectOptions): ReadonlyMap<Mo
       checkFactoryDependencies(spec.inject, requester(`factory provider ${describeToken(spec.token)}`))
     }
     for (const controller of node.controllers) checkClassDependencies(controller, requester(`controller ${controller.name}`))
+  }
+
+  const lookup: FactoryLookup = (from, token) => {
+    for (let c: DependencyContainer | undefined = from; c !== undefined; c = parentOf.get(c)) {
+      if (ownersByContainer.get(c)?.has(token) === true) return factoriesByContainer.get(c)!.get(token)
+    }
+    return undefined
+  }
+  for (const node of walk(root)) {
+    for (const spec of entriesOf(node).map(toProviderSpec)) {
+      const factory = factoriesByContainer.get(containerOf.get(node)!)!.get(spec.token)
+      if (factory === undefined) continue
+      try {
+        await factory.settle(lookup)
+      } catch (error) {
+        // The real cause when a class this factory injects resolved an async factory too early.
+        const refusal = [...factoriesByContainer.values()].flatMap((m) => [...m.values()]).find((f) => f.refusal !== null)?.refusal
+        throw refusal ?? instantiationError(`provider ${describeToken(spec.token)}`, node, error)
+      }
+    }
   }
 
   const wiring = new Map<ModuleNode, ModuleWiring>()
@@ -82,6 +111,10 @@ function construct(container: DependencyContainer, token: InjectionToken, what: 
   try {
     return container.resolve(token) as object
   } catch (error) {
-    throw moduleError('ENC_ERR_MODULE_INSTANTIATION', { what, path: node.path, reason: error instanceof Error ? error.message : String(error) }, { cause: error })
+    throw instantiationError(what, node, error)
   }
+}
+
+function instantiationError(what: string, node: ModuleNode, error: unknown): Error {
+  return moduleError('ENC_ERR_MODULE_INSTANTIATION', { what, path: node.path, reason: error instanceof Error ? error.message : String(error) }, { cause: error })
 }

@@ -63,6 +63,11 @@ export const moduleErrors = {
       'or run `npm dedupe`, and make linked or file: packages resolve the app\'s copy.' }),
   ENC_ERR_MODULE_INSTANTIATION: e({ status: null, summary: 'constructing a provider, module or controller threw',
     message: (a: { what: string; path: string; reason: string }) => `Constructing ${a.what} for ${a.path} failed: ${a.reason}` }),
+  ENC_ERR_MODULE_ASYNC_PROVIDER: e({ status: null, summary: "an async factory provider's value was needed before createApp() could await it",
+    message: (a: { token: string; path: string }) => `The factory of ${a.token} (${a.path}) returned a promise, and something resolved ${a.token} ` +
+      'before createApp() could await it: a class that a factory provider injects depends on it. createApp() awaits async factories ' +
+      "before it builds any class, a factory's own inject list first; list the class's async dependencies in that factory's inject, " +
+      'or make the class a factory provider too.' }),
   ENC_ERR_MODULE_OVERRIDE_UNKNOWN: e({ status: null, summary: 'createApp({ overrides }) names a token that no module of the tree provides',
     message: (a: { root: string; path: string; token: string; near: readonly string[] }) => `createApp(${a.root}, { overrides }): no module of ${a.path} provides ` +
       `${a.token}, so there is nothing to replace.` +

@@ -4,6 +4,7 @@ import type { ProviderEntry } from '../decorators/internal'
 import { describeToken, moduleError } from './module-error'
 import type { ModuleNode } from './module-tree'
 import type { Disposer } from './disposal'
+import { FactoryProvider } from './factory-provider'
 
 /** A provider entry reduced to what the injector needs. */
 export interface ProviderSpec {
@@ -28,6 +29,8 @@ export interface ProviderTarget {
   readonly owners: Map<InjectionToken, ModuleNode>
   /** Records every instance a class or factory provider builds, in creation order, for close(). */
   readonly disposer: Disposer
+  /** Receives the container's factory providers, token -> provider, for createApp to settle. */
+  readonly factories: Map<InjectionToken, FactoryProvider>
 }
 
 /**
@@ -41,7 +44,7 @@ export interface ProviderTarget {
  * not to the one that happens to resolve it, so its dependencies follow the same visibility.
  */
 export function registerProviders(node: ModuleNode, entries: readonly ProviderEntry[], target: ProviderTarget): void {
-  const { container, owners, disposer } = target
+  const { container, owners, disposer, factories } = target
   for (const entry of entries) {
     const spec = toProviderSpec(entry)
     const previous = owners.get(spec.token)
@@ -54,19 +57,9 @@ export function registerProviders(node: ModuleNode, entries: readonly ProviderEn
       // Fires after the instance (and so everything it depends on) was built: creation order.
       container.afterResolution(spec.token, (_token, instance) => disposer.track(instance), { frequency: 'Always' })
     } else if ('useFactory' in entry) {
-      let built = false
-      let value: unknown
-      const inject = spec.inject as InjectionToken[]
-      container.register(spec.token, {
-        useFactory: () => {
-          if (!built) {
-            value = entry.useFactory(...inject.map((token) => container.resolve(token)))
-            built = true
-            disposer.track(value)
-          }
-          return value
-        },
-      })
+      const factory = new FactoryProvider(spec.token, spec.inject as InjectionToken[], entry.useFactory as never, container, disposer, node.path)
+      factories.set(spec.token, factory)
+      container.register(spec.token, { useFactory: () => factory.get() })
     } else {
       container.register(spec.token, { useValue: entry.useValue })
     }

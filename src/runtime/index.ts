@@ -17,13 +17,13 @@ export type {
   NotFoundHandler, HookName, Plugin, PluginFunction, AsyncPlugin, CallbackPlugin, PluginOptions, ServerOptions, ListenOptions,
   InjectOptions, InjectResponse, ValidationError, Logger, ContentTypeParserFn, ContentTypeParserOptions, DoneFn,
   RequestBase, RequestDecorations, RequestDecorationValue, TypedRequest, RequestOf, RouteHandler, HandlerResult,
-  RuntimeRouteSchema, ScopeRouteShortcut, ReadyOptions,
+  RuntimeRouteSchema, ScopeRouteShortcut, ReadyOptions, FrameworkErrorsHandler, LogLevel,
 } from './types'
 export type { SchemaType, TypedRouteSchema, ResponseOf } from './typed-schemas'
 export type { SchemaCompilation } from './shared/schema-compilation'
 export type { BootProfile, RouteCompileCost, ScopeCompileCost } from './shared/boot-profile'
 export type {
   JsonSchema, SharedSchema, RouteSchema, HttpPart, ValidatorCompiler, ValidatorCompilerInput, ValidateFunction,
-  SerializerCompiler, SerializerCompilerInput, SerializeFunction, SchemaErrorFormatter, ValidatorOptions,
-  ValidatorPlugin, CompilersFactory, SchemaControllerOptions,
+  SerializerCompiler, SerializerCompilerInput, SerializeFunction, ReplySerializer, SchemaErrorFormatter, ValidatorOptions,
+  ValidatorPlugin, CompilersFactory, SchemaControllerOptions, SchemaBucket, SchemaBucketFactory,
 } from './schemas/types'

@@ -1,8 +1,9 @@
 import type { DestinationStream, LoggerOptions } from 'pino'
 import type { IncomingMessage, ServerResponse, Server } from 'node:http'
 import type { Readable } from 'node:stream'
+import type { Socket } from 'node:net'
 import type { HasTypedParts, ResponseOf, TypedParts, TypedRouteSchema } from './typed-schemas'
-import type { ValidatorCompiler, SerializerCompiler, SchemaErrorFormatter, SchemaControllerOptions, ValidatorOptions, RouteSchema, SharedSchema } from './schemas/types'
+import type { ValidatorCompiler, SerializerCompiler, ReplySerializer, SerializerOptions, SchemaErrorFormatter, SchemaControllerOptions, ValidatorOptions, RouteSchema, SharedSchema } from './schemas/types'
 import type { Inspection, RouteInspection, ScopeAnnotation, ScopeInspection } from './shared/introspection'
 import type { OpenApiDocument, OpenApiInfo } from './shared/openapi-types'
 import type { SchemaCompilation } from './shared/schema-compilation'
@@ -63,6 +64,8 @@ export interface RequestBase {
   readonly signal: AbortSignal
   /** The scope of the route being served (Fastify's `request.server`). */
   readonly server: Scope
+  /** Fastify 3's `request.context.config`: the route's `config` (the same object as `reply.context`). */
+  readonly context: { readonly config: Record<string, unknown> }
   /** Fastify's `request.routeOptions`: the route's url, method, config, schema and other options. */
   readonly routeOptions: Readonly<{ url?: string; method?: string; config: Record<string, unknown>; schema?: RouteSchema; bodyLimit: number; [option: string]: unknown }>
   /** Fastify 3's name for the declared path. */
@@ -175,7 +178,7 @@ export type HandlerResult<S> = unknown extends ResponseOf<S> ? unknown
 /** A handler whose request and answer are typed from the route schema `S` (Fastify's type providers). */
 export type RouteHandler<S> = (this: Scope, request: RequestOf<S>, reply: Reply) => HandlerResult<S>
 
-export type RequestHookName = 'onRequest' | 'preParsing' | 'preValidation' | 'preHandler' | 'onResponse' | 'onRequestAbort'
+export type RequestHookName = 'onRequest' | 'preParsing' | 'preValidation' | 'preHandler' | 'onResponse' | 'onRequestAbort' | 'onTimeout'
 export type PayloadHookName = 'preSerialization' | 'onSend'
 export type AppHookName = 'onRoute' | 'onRegister' | 'onReady' | 'onClose'
 export type HookName = RequestHookName | PayloadHookName | 'onError' | AppHookName
@@ -209,6 +212,8 @@ export interface RouteHooks {
   onSend?: PayloadHook | PayloadHook[]
   onResponse?: RequestHook | RequestHook[]
   onRequestAbort?: RequestHook | RequestHook[]
+  /** Fastify 3: run when the socket times out (server option `connectionTimeout`) while this request is in flight. */
+  onTimeout?: RequestHook | RequestHook[]
   onError?: ErrorHook | ErrorHook[]
 }
 
@@ -228,12 +233,33 @@ export interface RouteShorthandOptions<S extends RuntimeRouteSchema = RouteSchem
   errorHandler?: ErrorHandler
   /** Free-form data readable by hooks as `request.routeConfig`. */
   config?: Record<string, unknown>
+  /** Fastify 3: this route's requests log at this level (pino loggers; a hand-made logger is used as it is). */
+  logLevel?: LogLevel
+  /** A GET route also answers HEAD: this route's own choice over the server's `exposeHeadRoutes`. */
+  exposeHeadRoute?: boolean
+  /**
+   * A route `/` in a prefixed plugin answers `/prefix` and `/prefix/` ('both', the default),
+   * only `/prefix/` ('slash') or only `/prefix` ('no-slash'), as Fastify 3.
+   */
+  prefixTrailingSlash?: 'both' | 'slash' | 'no-slash'
+  /**
+   * find-my-way's constraints (Fastify 3): the route matches only requests whose Accept-Version
+   * header satisfies `version` (a semver range) and whose Host header is `host`.
+   */
+  constraints?: { version?: string; host?: string | RegExp }
+  /** Fastify 3's older spelling of `constraints: { version }`. */
+  version?: string
 }
 
 export interface RouteOptions<S extends RuntimeRouteSchema = RouteSchema> extends RouteShorthandOptions<S> {
   method: string | string[]
   url?: string
   path?: string
+  /**
+   * Set by the framework (the registration prefix, as onRoute hooks see it); accepted and
+   * replaced so that a plugin may hand its own options on (`scope.get('/x', opts, handler)`).
+   */
+  prefix?: string
   // Method syntax on purpose: its parameters compare both ways, so the server's own untyped
   // implementation still satisfies the generic signature. NoInfer: `S` comes from `schema` only.
   handler(this: Scope, request: NoInfer<RequestOf<S>>, reply: Reply): NoInfer<HandlerResult<S>>
@@ -242,8 +268,11 @@ export interface RouteOptions<S extends RuntimeRouteSchema = RouteSchema> extend
 export type ContentTypeParserFn = (request: Request, body: string | Buffer) => unknown
 /** Fastify 3's callback form: with `parseAs` it gets the collected body; without, the raw stream. */
 export type ContentTypeParserCallback = (request: Request, body: any, done: (error: Error | null, value?: unknown) => void) => void
-/** Fastify 3's async form without `parseAs`: reads `request.raw` itself. */
-export type ContentTypeStreamParser = (request: Request) => Promise<unknown>
+/**
+ * Fastify 3's deprecated async form without `parseAs`: its one parameter is the payload stream
+ * (`request.raw`, or a preParsing hook's replacement), not the request. Emits FSTDEP003 once.
+ */
+export type ContentTypeStreamParser = (payload: IncomingMessage | Readable) => Promise<unknown>
 export interface ContentTypeParserOptions {
   parseAs?: 'string' | 'buffer'
   bodyLimit?: number
@@ -276,6 +305,8 @@ export interface ServerOptions {
   name?: string
   validator?: ValidatorOptions
   schemaController?: SchemaControllerOptions
+  /** fast-json-stringify's options for every response serializer, e.g. `{ rounding: 'ceil' }` (Fastify's serializerOpts). */
+  serializerOpts?: SerializerOptions
   schemaErrorFormatter?: SchemaErrorFormatter
   /**
    * When route schemas are compiled: 'eager' (default) at boot, so a bad schema fails ready();
@@ -305,6 +336,13 @@ export interface ServerOptions {
   maxQueryKeys?: number
   /** JSON bodies nested deeper than this are answered 400. Default 1000. */
   maxJsonDepth?: number
+  /**
+   * What the built-in JSON parser does with a `__proto__` key: 'error' (default) answers 400,
+   * 'remove' drops the key, 'ignore' keeps it as an own property (Fastify 3's option).
+   */
+  onProtoPoisoning?: 'error' | 'remove' | 'ignore'
+  /** The same for a `constructor` key whose value has a `prototype` key. Default 'error'. */
+  onConstructorPoisoning?: 'error' | 'remove' | 'ignore'
   /** A callback plugin that has not called done() after this many ms fails boot. Default 10000. */
   pluginTimeout?: number
   /** close() force-closes connections still busy after this many ms. Default 10000. */
@@ -341,7 +379,50 @@ export interface ServerOptions {
   ignoreTrailingSlash?: boolean
   /** Every GET route also answers HEAD (without a body) unless a HEAD route is declared. Default true. */
   exposeHeadRoutes?: boolean
+  /**
+   * Fastify 3's socket timeout, in ms: a connection idle this long (no byte either way) is
+   * destroyed, and the `onTimeout` hooks of the request in flight on it run. Default 0 (off).
+   */
+  connectionTimeout?: number
+  /**
+   * Fastify 3: answers the framework's own request errors instead of the built-in reply. Called
+   * for a URL that cannot be decoded (`ENC_ERR_BAD_URL`), after the root's onRequest hooks;
+   * `reply.callNotFound()` there answers a plain 404.
+   */
+  frameworkErrors?: FrameworkErrorsHandler
+  /**
+   * Fastify 3: handles Node's 'clientError' (a request Node could not parse, a header or request
+   * timeout) instead of the built-in JSON 4xx; `this` is the root scope. It must answer on the
+   * socket or destroy it.
+   */
+  clientErrorHandler?: (this: Scope, error: NodeJS.ErrnoException, socket: Socket) => void
+  /** `false`: `GET /ABC` matches the route `/abc` (find-my-way's caseSensitive). Default true, as in Fastify. */
+  caseSensitive?: boolean
+  /**
+   * Parses the query string (the text after `?`) into `request.query`, in place of Node's
+   * querystring parser; `maxQueryKeys` does not apply to it (the parser is yours to bound).
+   */
+  querystringParser?: (text: string) => Record<string, unknown>
+  /**
+   * Called with each request before routing; the url it returns is routed (and is `request.url`).
+   * It must return a string: anything else answers 500 `ENC_ERR_REWRITE_URL_INVALID`.
+   */
+  rewriteUrl?: (raw: IncomingMessage) => string
+  /** Node's `server.maxRequestsPerSocket`: a keep-alive connection serves at most this many requests. Default 0 (no limit). */
+  maxRequestsPerSocket?: number
+  /** `true`: close() cuts the connections still busy at once instead of after `closeTimeout`. Default false. */
+  forceCloseConnections?: boolean
+  /**
+   * `true`: a request that arrives once close() has started is answered 503
+   * (`ENC_ERR_SERVER_CLOSING`) instead of served. Default false: it is served, with `Connection: close`.
+   */
+  return503OnClosing?: boolean
 }
+
+export type FrameworkErrorsHandler = (this: Scope, error: Error & { code?: string; statusCode?: number }, request: Request, reply: Reply) => unknown
+
+/** A route's `logLevel`: with pino, its requests log through a child at this level. */
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
 
 /**
  * `scope.get(path, [options], handler)` and friends. With `options.schema` given `as const`, the
@@ -415,6 +496,27 @@ export interface Scope {
   getSchema(id: string): SharedSchema | undefined
   setValidatorCompiler(fn: ValidatorCompiler): this
   setSerializerCompiler(fn: SerializerCompiler): this
+  /**
+   * Fastify 3.27.4's: this scope's (and its descendants') shared-schema bucket and compiler builders;
+   * what is left out is inherited.
+   */
+  setSchemaController(options: SchemaControllerOptions): this
+  /**
+   * The validator compiler set here or in an ancestor, else the one built at boot for this scope's
+   * routes; undefined before boot or when no route needed one (Fastify's `validatorCompiler`).
+   */
+  readonly validatorCompiler: ValidatorCompiler | undefined
+  /** As validatorCompiler, for serializers. */
+  readonly serializerCompiler: SerializerCompiler | undefined
+  /**
+   * Serializes the payloads of this scope's routes (and its descendants'), in place of their
+   * response schema's serializer and of JSON.stringify; `reply.serializer()` wins over it. The
+   * built-in error replies keep theirs. As Fastify's, it gets `(payload, statusCode)`.
+   *
+   * @example
+   * app.setReplySerializer((payload) => yaml.stringify(payload))
+   */
+  setReplySerializer(fn: ReplySerializer): this
   setSchemaErrorFormatter(fn: SchemaErrorFormatter): this
   /** 'eager' or 'lazy' schema compilation for this scope's routes and its descendants'. */
   setSchemaCompilation(mode: SchemaCompilation): this
@@ -426,6 +528,7 @@ export interface Scope {
   addContentTypeParser(contentType: string | RegExp | Array<string | RegExp>, options: ContentTypeParserOptions, parser: ContentTypeParserCallback): this
   addContentTypeParser(contentType: string | RegExp | Array<string | RegExp>, parser: ContentTypeParserFn): this
   addContentTypeParser(contentType: string | RegExp | Array<string | RegExp>, parser: ContentTypeParserCallback): this
+  // Annotate the parameter (`async (payload: Readable) => ...`): unannotated, the first form types it as the request.
   addContentTypeParser(contentType: string | RegExp | Array<string | RegExp>, parser: ContentTypeStreamParser): this
   hasContentTypeParser(contentType: string | RegExp): boolean
   /** This scope and its descendants no longer parse these types (built-in ones included). */

@@ -96,7 +96,7 @@ describe('hardening: error replies', () => {
       ['a BigInt', () => ({ n: 1n }), null],
       ['a circular object', circular, null],
       ['a BigInt in a property its schema leaves untyped', () => ({ n: 1n }), { type: 'object', properties: { n: {} } }],
-      ['a wrong type for its schema', () => ({ n: 'not a number' }), { type: 'object', properties: { n: { type: 'integer' } } }],
+      ['a wrong type for its schema, on a required property', () => ({ n: 'not a number' }), { type: 'object', required: ['n'], properties: { n: { type: 'integer' } } }],
       ['a missing required property', () => ({}), { type: 'object', required: ['n'], properties: { n: { type: 'integer' } } }],
       ['an object where the schema wants an array', () => ({ a: 1 }), { type: 'array', items: { type: 'integer' } }],
     ]

@@ -87,11 +87,11 @@ describe('introspection: printRoutes, printTree and explain read the booted tree
       expect(text).to.include('  providers: NotesRepository [AppModule > NotesModule]')
     })
 
-    it('leaves the body validator out for methods whose body is not validated (spec §2.1)', async () => {
+    it('shows the body validator for every method, GET too: a body schema is never bypassed (issue 12 §1)', async () => {
       const server = createServer()
       server.route({ method: ['GET', 'POST'], url: '/both', schema: { body: { type: 'object' } }, handler: async () => ({}) })
       await server.ready()
-      expect(Object.keys(server.explain('GET /both', { json: true }).validators)).to.deep.equal([])
+      expect(Object.keys(server.explain('GET /both', { json: true }).validators)).to.deep.equal(['body'])
       expect(Object.keys(server.explain('POST /both', { json: true }).validators)).to.deep.equal(['body'])
       await server.close()
     })

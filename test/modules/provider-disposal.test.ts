@@ -23,12 +23,13 @@ describe('providers are released on close() (README "Shutdown")', () => {
     @injectable() class Pool { dispose() { events.push('Pool') } }
     @injectable() class Repo { constructor(readonly pool: Pool) {} async dispose() { await Promise.resolve(); events.push('Repo') } }
     @injectable() class Service { constructor(readonly repo: Repo) {} onClose() { events.push('Service') } }
-    // Listed dependants first: tsyringe builds Pool inside Repo inside Service.
+    // Listed dependants first: factories are built before classes (an async one is awaited there),
+    // so cache builds Repo and Pool, then Service is built.
     @Module({ providers: [Service, Repo, { provide: 'cache', useFactory: (repo: Repo) => ({ repo, dispose: () => { events.push('cache') } }), inject: [Repo] }, Pool] })
     class Root {}
     const app = await createApp(Root)
     await app.close()
-    expect(events).to.deep.equal(['cache', 'Service', 'Repo', 'Pool'])
+    expect(events).to.deep.equal(['Service', 'cache', 'Repo', 'Pool'])
   })
 
   it('releases a child module\'s providers before its parent\'s, and each instance once', async () => {

@@ -97,13 +97,15 @@ describe('runtime: errors', () => {
       await request(app.server).get('/x').expect(500, internal)
     })
 
-    it('thrown null and undefined are a generic 500', async () => {
+    // Issue 12 §2: Fastify 3's FST_ERR_SEND_UNDEFINED_ERR, with Enclave's code; the message is the framework's own.
+    it("thrown null and undefined are the coded 500 'Undefined error has occurred'", async () => {
       const app = await build((root) => {
         root.get('/null', async () => { throw null })
         root.get('/undefined', () => Promise.reject(undefined))
       })
-      await request(app.server).get('/null').expect(500, internal)
-      await request(app.server).get('/undefined').expect(500, internal)
+      const undefinedError = { statusCode: 500, code: 'ENC_ERR_REPLY_UNDEFINED_ERROR', error: 'Internal Server Error', message: 'Undefined error has occurred' }
+      await request(app.server).get('/null').expect(500, undefinedError)
+      await request(app.server).get('/undefined').expect(500, undefinedError)
     })
 
     it('reply.send(error) goes the same way as a throw', async () => {

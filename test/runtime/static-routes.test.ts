@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import FindMyWay from 'find-my-way'
-import { createRouter, queryParser } from '../../src/runtime/serve/router'
+import type { IncomingMessage } from 'node:http'
+import { createRouter, queryParser, type RouteConstraints } from '../../src/runtime/serve/router'
 import { isStaticPath } from '../../src/runtime/serve/static-routes'
 import type { CompiledRoute } from '../../src/runtime/serve/compiled-route'
 import { build } from './helpers'
@@ -57,27 +58,36 @@ describe('runtime: static routes in front of find-my-way (issue 16 §1)', () => 
     expect(isStaticPath('PROPFIND', '/a')).to.equal(false)
   })
 
-  for (const ignoreTrailingSlash of [false, true]) {
-    it(`answers every URL as find-my-way alone does (ignoreTrailingSlash ${ignoreTrailingSlash})`, () => {
-      const random = prng(ignoreTrailingSlash ? 16 : 61)
+  for (const [ignoreTrailingSlash, caseSensitive] of [[false, true], [true, true], [false, false], [true, false]]) {
+    it(`answers every URL as find-my-way alone does (ignoreTrailingSlash ${ignoreTrailingSlash}, caseSensitive ${caseSensitive}, constraints or none)`, () => {
+      const random = prng((ignoreTrailingSlash ? 16 : 61) + (caseSensitive ? 0 : 7))
       const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]
       for (let table = 0; table < Number(process.env.ROUTER_TABLES ?? 40); table++) {
-        const ours = createRouter({ maxQueryKeys: 1000, ignoreTrailingSlash })
-        const reference = FindMyWay({ ignoreTrailingSlash, maxParamLength: Number.MAX_SAFE_INTEGER, querystringParser: queryParser(1000), onBadUrl: () => {} })
+        const parseQuery = queryParser(1000)
+        const ours = createRouter({ ignoreTrailingSlash, caseSensitive, parseQuery })
+        const reference = FindMyWay({ ignoreTrailingSlash, caseSensitive, maxParamLength: Number.MAX_SAFE_INTEGER, querystringParser: parseQuery, onBadUrl: () => {} })
         const names = new Map<unknown, string>()
-        const declared: Array<[string, string]> = []
+        const declared: Array<[string, string, RouteConstraints | null]> = []
+        let versioned = false
         for (let r = 0; r < 12; r++) {
           const method = pick(METHODS)
           const path = pick(ROUTE_PATHS)
+          const constraints: RouteConstraints | null = random() < 0.05 ? { version: '1.0.0' } : null
           const store = { id: `${method} ${path} #${r}` } as unknown as CompiledRoute
           names.set(store, (store as unknown as { id: string }).id)
-          const theirs = insert(() => reference.on(method as never, path, () => {}, store as never))
-          const mine = insert(() => ours.on(method, path, store))
+          const theirs = insert(() => constraints === null
+            ? reference.on(method as never, path, () => {}, store as never)
+            : reference.on(method as never, path, { constraints } as never, () => {}, store as never))
+          const mine = insert(() => ours.on(method, path, store, constraints))
           expect(mine.threw, `insert ${method} ${path} after ${JSON.stringify(declared)}`).to.equal(theirs.threw)
-          if (!theirs.threw) declared.push([method, path])
+          if (!theirs.threw) declared.push([method, path, constraints])
+          versioned ||= constraints !== null
         }
-        for (const [method, path] of declared) {
-          for (const probe of [method, 'HEAD', 'PUT']) expect(ours.has(probe, path), `has ${probe} ${path}`).to.equal(reference.hasRoute(probe as never, path))
+        for (const [method, path, constraints] of declared) {
+          for (const probe of [method, 'HEAD', 'PUT']) {
+            expect(ours.has(probe, path, constraints), `has ${probe} ${path}`).to.equal(reference.hasRoute(probe as never, path, (constraints ?? undefined) as never))
+            expect(ours.has(probe, path.toUpperCase(), null), `has ${probe} ${path.toUpperCase()}`).to.equal(reference.hasRoute(probe as never, path.toUpperCase()))
+          }
         }
         for (let u = 0; u < 150; u++) {
           const segments = Math.floor(random() * 4)
@@ -87,9 +97,12 @@ describe('runtime: static routes in front of find-my-way (issue 16 §1)', () => 
           const form = random()
           if (form < 0.05) url = `http://host${url}`
           else if (form < 0.1) url = pick(['*', 'xa', 'x/a/b', '', 'http://host', 'HTTPS://h?x=1', 'ftp://h/a', 'http://h/a#x', 'http:///a', 'a', '?'])
+          else if (form < 0.2) url = url.toUpperCase()
+          const version = pick(['1.0.0', '2.0.0', undefined])
+          const raw = { headers: { 'accept-version': version, host: 'h' } } as unknown as IncomingMessage
           for (const method of METHODS) {
-            expect(describe_(ours.find(method, url), names), `${method} ${url} with ${JSON.stringify(declared)}`)
-              .to.deep.equal(describe_(reference.find(method as never, url), names))
+            expect(describe_(ours.find(method, url, raw), names), `${method} ${url} (version ${String(version)}) with ${JSON.stringify(declared)}`)
+              .to.deep.equal(describe_(reference.find(method as never, url, (versioned ? { version, host: undefined } : undefined) as never), names))
           }
         }
       }

@@ -74,7 +74,7 @@ describe('semantics: errors and serialization (issue 12 §2)', () => {
     let seen: unknown
     const app = await build((root) => {
       root.setErrorHandler(async (error, _req, reply) => { seen = (error as { serialization?: unknown }).serialization; reply.code(500).send({ caught: true }) })
-      root.get('/', { schema: { response: { 200: { type: 'object', properties: { n: { type: 'integer' } } } } } }, async () => ({ n: 'not a number' }))
+      root.get('/', { schema: { response: { 200: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } } } }, async () => ({ no: 'name' }))
     })
     const res = await app.inject('/')
     expect(res.json()).to.deep.equal({ caught: true })

@@ -1,6 +1,7 @@
 // Issue 12 §2 "Declarations, parsers and routing": Fastify 3.27.4's content-type parser API
 // (test/content-parser.test.js, test/custom-parser.test.js) and router options.
 import type { IncomingMessage } from 'node:http'
+import type { Readable } from 'node:stream'
 import { expect } from 'chai'
 import type { Request, Scope, ServerOptions } from '../../src'
 import { build } from '../runtime/helpers'
@@ -23,11 +24,11 @@ describe('semantics: content-type parsers and routing (issue 12 §2)', () => {
     expect((await post(app, 'application/x-raw', 'hi')).json()).to.deep.equal({ body: { text: 'hi' } })
   })
 
-  it('an async parser with one parameter (request) also reads the raw stream', async () => {
+  it("an async parser with one parameter is Fastify 3's deprecated (payload): it reads the payload stream it is given", async () => {
     const app = await build((root) => {
-      root.addContentTypeParser('application/x-raw', async (req: Request) => {
+      root.addContentTypeParser('application/x-raw', async (payload: Readable) => {
         let text = ''
-        for await (const c of req.raw) text += String(c)
+        for await (const c of payload) text += String(c)
         return { text }
       })
       echo(root)

@@ -1,5 +1,5 @@
 import { isLifted, liftedTarget } from '../declare/lift'
-import { joinPrefix } from '../declare/route-declaration'
+import { joinRoutePrefix, trimPrefix } from '../declare/route-declaration'
 import { prefixedView } from '../declare/prefixed-view'
 import { liftedRoutePrefix } from './registration-prefix'
 import type { PluginNode } from '../declare/plugin-tree'
@@ -50,11 +50,11 @@ async function loadPlugin(boot: BootContext, node: PluginNode): Promise<void> {
   // (registration-prefix.ts): `prefix` is its own option (@fastify/static's documented one).
   if (isLifted(plugin) || meta.skipOverride) {
     const own = liftedRoutePrefix(plugin, node.options)
-    const prefix = own === null ? owner.prefix : joinPrefix(owner.prefix, own)
-    if (prefix !== owner.prefix) scope = prefixedView(owner, prefix)
+    const routePrefix = own === null ? owner.routePrefix : joinRoutePrefix(owner.routePrefix, own)
+    if (routePrefix !== owner.routePrefix) scope = prefixedView(owner, routePrefix)
   } else {
-    const prefix = typeof node.options.prefix === 'string' ? joinPrefix(owner.prefix, node.options.prefix) : owner.prefix
-    scope = owner.createChild(meta.name, prefix)
+    const routePrefix = typeof node.options.prefix === 'string' ? joinRoutePrefix(owner.routePrefix, node.options.prefix) : owner.routePrefix
+    scope = owner.createChild(meta.name, trimPrefix(routePrefix), routePrefix)
     for (let s: ScopeImpl | null = owner; s !== null; s = s.parent) {
       for (const hook of s.hooks.own('onRegister')) hook.fn.call(hook.scope, scope, node.options)
     }

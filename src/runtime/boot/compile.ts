@@ -1,6 +1,6 @@
 import { runtimeError } from '../errors/runtime-codes'
 import { assertNotAsyncWithDone } from '../declare/hooks'
-import { bindHook, type BoundHook } from '../shared/bound-hook'
+import { bindHook, requestHookNames, type BoundHook } from '../shared/bound-hook'
 import { CompiledRoute } from '../serve/compiled-route'
 import { resolveScope } from './scope-resolution'
 import { routeSchemas } from './route-schemas'
@@ -11,8 +11,9 @@ import type { BootContext } from './boot-context'
 import type { RouteRecord } from './route-record'
 import type { ScopeImpl } from '../declare/scope'
 import type { Handler, NotFoundOptions, RouteOptions } from '../types'
+import type { RouteConstraints } from '../serve/router'
 
-const routeHookNames = ['onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization', 'onSend', 'onResponse', 'onError', 'onRequestAbort'] as const
+const routeHookNames = requestHookNames
 
 /**
  * Boot, phase 2: every route becomes one CompiledRoute per method, stored in the router.
@@ -30,14 +31,15 @@ export function compileServer(boot: BootContext): void {
   for (const def of boot.declared.routes) {
     const [record, compiled] = compileDefinition(boot, def)
     for (const url of urlsOf(boot, def)) for (const method of def.methods) addRoute(boot, owners, def, url, method, compiled(method))
-    if (boot.routing.exposeHeadRoutes && def.methods.includes('GET') && !def.methods.includes('HEAD')) implicitHead.push([record, compiled])
+    const exposeHead = def.options.exposeHeadRoute ?? boot.routing.exposeHeadRoutes
+    if (exposeHead && def.methods.includes('GET') && !def.methods.includes('HEAD')) implicitHead.push([record, compiled])
   }
   // After every explicit route, so that a HEAD route declared later still wins over the implicit one.
   for (const [record, compiled] of implicitHead) {
     const { def } = record
     let added = false
     for (const url of urlsOf(boot, def)) {
-      if (boot.serve.router.has('HEAD', url)) continue
+      if (boot.serve.router.has('HEAD', url, constraintsOf(def))) continue
       addRoute(boot, owners, def, url, 'HEAD', compiled('HEAD'))
       added = true
     }
@@ -48,18 +50,28 @@ export function compileServer(boot: BootContext): void {
 
 /**
  * A route `/` in a prefixed plugin answers both `/prefix` and `/prefix/` (Fastify's default
- * prefixTrailingSlash 'both'); with ignoreTrailingSlash one registration covers both.
+ * prefixTrailingSlash 'both', route-declaration.ts); with ignoreTrailingSlash one registration
+ * covers both.
  */
 function urlsOf(boot: BootContext, def: RouteDefinition): readonly string[] {
-  const { routePath, prefix } = def.options as { routePath?: string; prefix?: string }
-  if (boot.routing.ignoreTrailingSlash || routePath !== '/' || prefix === undefined || prefix === '' || def.url.endsWith('/')) return [def.url]
-  return [def.url, `${def.url}/`]
+  return def.withTrailingSlash && !boot.routing.ignoreTrailingSlash ? [def.url, `${def.url}/`] : [def.url]
+}
+
+/**
+ * find-my-way's constraints of a route: its `constraints` option, with Fastify 3's older
+ * `version` option folded in as `constraints.version`; null when it has none.
+ */
+function constraintsOf(def: RouteDefinition): RouteConstraints | null {
+  const { constraints, version } = def.options
+  if (version === undefined) return constraints === undefined || Object.keys(constraints).length === 0 ? null : constraints
+  return { ...constraints, version }
 }
 
 function addRoute(boot: BootContext, owners: Map<string, RouteDefinition>, def: RouteDefinition, url: string, method: string, route: CompiledRoute): void {
-  const key = `${method} ${boot.routing.ignoreTrailingSlash ? normalizeForDuplicates(url) : url}`
+  const constraints = constraintsOf(def)
+  const key = `${method} ${boot.routing.ignoreTrailingSlash ? normalizeForDuplicates(url) : url}${constraints === null ? '' : ` ${String(constraints.version)} ${String(constraints.host)}`}`
   try {
-    boot.serve.router.on(method, url, route)
+    boot.serve.router.on(method, url, route, constraints)
   } catch (cause) {
     const first = owners.get(key)
     throw runtimeError('ENC_ERR_ROUTE_DUPLICATE', { method, url, first: first?.scope.path ?? 'another scope', second: def.scope.path }, { cause })
@@ -81,6 +93,8 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecor
     : [{ fn: options.errorHandler, scope: scope as never }, ...resolution.errorHandlers]
   const record: RouteRecord = { def, resolution, schema: normalized, hooks, errorHandlers, implicitHead: [] }
   boot.routeRecords.push(record)
+  // One object behind request.routeConfig, request/reply.context.config and routeOptions.config.
+  const config = options.config ?? {}
   return [record, (method) => new CompiledRoute({
     method,
     path: def.url,
@@ -93,24 +107,26 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecor
     schemas,
     lazy,
     schemaErrorFormatter: options.schemaErrorFormatter ?? resolution.schemaErrorFormatter,
+    replySerializer: resolution.replySerializer,
     attachValidation: options.attachValidation === true,
     parsers: resolution.parsers,
     bodyLimit: options.bodyLimit ?? null,
     errorHandlers,
-    config: options.config ?? {},
+    config,
     hasParams: def.url.includes(':') || def.url.includes('*'),
-    routeOptions: routeOptionsView(def, method, boot.serve.limits.bodyLimit),
+    routeOptions: routeOptionsView(def, method, config, boot.serve.limits.bodyLimit),
+    logLevel: options.logLevel ?? null,
   })]
 }
 
 /** Fastify's request.routeOptions: the declared options, with the full url and this method. */
-function routeOptionsView(def: RouteDefinition, method: string, serverBodyLimit: number): Readonly<Record<string, unknown>> {
+function routeOptionsView(def: RouteDefinition, method: string, config: Record<string, unknown>, serverBodyLimit: number): Readonly<Record<string, unknown>> {
   const { options } = def
   return Object.freeze({
     ...options,
     method,
     url: def.url,
-    config: options.config ?? {},
+    config,
     schema: options.schema,
     bodyLimit: options.bodyLimit ?? serverBodyLimit,
     attachValidation: options.attachValidation === true,
@@ -165,7 +181,7 @@ function systemRoute(boot: BootContext, scope: ScopeImpl, handler: Handler, own:
   return new CompiledRoute({
     method: '*', path: null, scope, serve: boot.serve, handler, Request: resolution.Request, Reply: resolution.Reply,
     hooks: routeHooks(scope, { method: '*', url: scope.prefix, handler, preValidation: own.preValidation, preHandler: own.preHandler }, resolution.hooks),
-    schemas: null, lazy: null, schemaErrorFormatter: resolution.schemaErrorFormatter, attachValidation: false,
+    schemas: null, lazy: null, schemaErrorFormatter: resolution.schemaErrorFormatter, replySerializer: resolution.replySerializer, attachValidation: false,
     parsers: resolution.parsers, bodyLimit: null, errorHandlers: resolution.errorHandlers, config: {}, hasParams: false,
     routeOptions: Object.freeze({ method: undefined, url: undefined, config: {}, schema: undefined, bodyLimit: boot.serve.limits.bodyLimit }),
   })

@@ -58,8 +58,8 @@ function scopeInspection(scope: ScopeImpl): ScopeInspection {
     schemas: Object.keys(scope.schemas.own()).map((id) => ({ name: id, scope: scope.path, origin: originOf(scope, `schema:${id}`) })),
     errorHandler: handler === null ? null : { ...handler, responses: scope.errorResponses },
     notFoundHandler: declaredFunction(scope, scope.notFoundHandler, 'setNotFoundHandler'),
-    validatorCompiler: declaredFunction(scope, scope.validatorCompiler, 'setValidatorCompiler'),
-    serializerCompiler: declaredFunction(scope, scope.serializerCompiler, 'setSerializerCompiler'),
+    validatorCompiler: declaredFunction(scope, scope.ownValidatorCompiler, 'setValidatorCompiler'),
+    serializerCompiler: declaredFunction(scope, scope.ownSerializerCompiler, 'setSerializerCompiler'),
     schemaErrorFormatter: declaredFunction(scope, scope.schemaErrorFormatter, 'setSchemaErrorFormatter'),
     children: scope.children.map(scopeInspection),
   }
@@ -76,7 +76,7 @@ function compilerSource(record: RouteRecord, option: Function | undefined, slot:
   if (option !== undefined) return { fn: fnName(option), scope: 'route option', origin: record.def.origin }
   const resolved = record.resolution[slot]
   for (const scope of chain(record.def.scope).reverse()) {
-    if (resolved !== null && scope[slot] === resolved) {
+    if (resolved !== null && (slot === 'validatorCompiler' ? scope.ownValidatorCompiler : scope.ownSerializerCompiler) === resolved) {
       return { fn: fnName(resolved), scope: scope.path, origin: originOf(scope, slot === 'validatorCompiler' ? 'setValidatorCompiler' : 'setSerializerCompiler') }
     }
   }
@@ -98,9 +98,9 @@ function routeInspection(boot: BootContext, record: RouteRecord, method: string,
   const options = def.options
   const hooks = requestHookNames.flatMap((name) => (record.hooks[name] ?? []).map((hook) => hookInspection(record, name, hook)))
   const validators: Partial<Record<typeof PARTS[number], FunctionInspection>> = {}
-  const bodyMethod = method === 'POST' || method === 'PUT' || method === 'PATCH'
+  // The body part too whatever the method (compiled-route.ts: a body schema is never bypassed).
   for (const part of PARTS) {
-    if (schema[part] !== null && (part !== 'body' || bodyMethod)) validators[part] = compilerSource(record, options.validatorCompiler, 'validatorCompiler')
+    if (schema[part] !== null) validators[part] = compilerSource(record, options.validatorCompiler, 'validatorCompiler')
   }
   const serializers: Record<string, FunctionInspection> = {}
   for (const key of Object.keys(schema.response ?? {})) serializers[key] = compilerSource(record, options.serializerCompiler, 'serializerCompiler')

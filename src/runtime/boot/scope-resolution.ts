@@ -9,7 +9,7 @@ import type { ErrorHandlerEntry } from '../serve/error-reply'
 import type { ScopeImpl } from '../declare/scope'
 import type { BootContext } from './boot-context'
 import { defaultSchemaErrorFormatter } from '../schemas'
-import type { SchemaErrorFormatter, SerializerCompiler, ValidatorCompiler } from '../schemas/types'
+import type { ReplySerializer, SchemaErrorFormatter, SerializerCompiler, ValidatorCompiler } from '../schemas/types'
 import type { SchemaCompilation } from '../shared/schema-compilation'
 
 /**
@@ -25,6 +25,8 @@ export interface ScopeResolution {
   readonly errorHandlers: readonly ErrorHandlerEntry[]
   readonly validatorCompiler: ValidatorCompiler | null
   readonly serializerCompiler: SerializerCompiler | null
+  /** The nearest setReplySerializer(). */
+  readonly replySerializer: ReplySerializer | null
   readonly schemaErrorFormatter: SchemaErrorFormatter
   /** The nearest scope's setSchemaCompilation() (a module's option), else the server option. */
   readonly schemaCompilation: SchemaCompilation
@@ -44,8 +46,9 @@ export function resolveScope(boot: BootContext, scope: ScopeImpl): ScopeResoluti
     Reply: decorateClass(parent?.Reply ?? ReplyImpl, [...scope.decorations.reply.values()]),
     parsers: new ParserTable(mergeParsers(boot, scope)),
     errorHandlers: [...ownHandler, ...(parent?.errorHandlers ?? [])],
-    validatorCompiler: scope.validatorCompiler ?? parent?.validatorCompiler ?? null,
-    serializerCompiler: scope.serializerCompiler ?? parent?.serializerCompiler ?? null,
+    validatorCompiler: scope.ownValidatorCompiler ?? parent?.validatorCompiler ?? null,
+    serializerCompiler: scope.ownSerializerCompiler ?? parent?.serializerCompiler ?? null,
+    replySerializer: scope.replySerializer ?? parent?.replySerializer ?? null,
     schemaCompilation: scope.schemaCompilation ?? parent?.schemaCompilation ?? boot.schemaCompilation,
     // Bound here, once: spec §4.2 calls a formatter with `this` the scope that holds it (the root
     // for the factory option), also when a descendant's route uses it.

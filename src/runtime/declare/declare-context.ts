@@ -1,5 +1,6 @@
 import type { Server } from 'node:http'
 import type { BodyParser } from '../shared/body-parser'
+import type { JsonPoisonActions } from '../shared/json-poisoning'
 import type { InjectOptions, InjectResponse, ListenOptions, Logger, ReadyOptions } from '../types'
 import type { BootProfile } from '../shared/boot-profile'
 import { PluginTree, type PluginNode } from './plugin-tree'
@@ -39,8 +40,6 @@ export interface DeclareContextInit {
   readonly makeJsonParser: (actions: JsonPoisonActions) => BodyParser
 }
 
-export type PoisonAction = 'error' | 'remove' | 'ignore'
-export interface JsonPoisonActions { readonly protoAction: PoisonAction; readonly constructorAction: PoisonAction }
 
 /**
  * The declare-phase state shared by every scope of one server: the plugin tree, the routes as

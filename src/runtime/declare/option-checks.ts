@@ -1,18 +1,26 @@
 import type { FrameworkError } from '../errors/framework-error'
 import { runtimeError } from '../errors/runtime-codes'
-import { didYouMean } from '../schemas'
+import { checkSchemaControllerOptions, didYouMean } from '../schemas'
 import type { RouteOptions, ServerOptions } from '../types'
+import { isPoisonAction, poisonActionNames, refusePoisoning, type JsonPoisonActions } from '../shared/json-poisoning'
 
 /**
  * Every option createServer() reads (a test keeps it equal to the keys of ServerOptions in types.ts). Fastify 3 ignores unknown options; here a misspelt one
  * (`bodyLimt`) fails at once instead of silently leaving the default in place.
  */
 export const knownServerOptions: readonly string[] = [
-  'name', 'validator', 'ajv', 'schemaController', 'schemaErrorFormatter', 'bodyLimit', 'logger', 'disableRequestLogging',
+  'name', 'validator', 'ajv', 'schemaController', 'serializerOpts', 'schemaErrorFormatter', 'bodyLimit', 'logger', 'disableRequestLogging',
   'requestIdLogLabel', 'schemaCompilation', 'maxParamLength', 'genReqId',
   'requestIdHeader', 'maxQueryKeys', 'maxJsonDepth', 'pluginTimeout', 'closeTimeout', 'headersTimeout', 'requestTimeout',
   'keepAliveTimeout', 'bodyTimeout', 'handlerTimeout', 'ignoreTrailingSlash', 'exposeHeadRoutes', 'trustProxy',
+  'onProtoPoisoning', 'onConstructorPoisoning',
+  'connectionTimeout', 'frameworkErrors', 'clientErrorHandler',
+  'caseSensitive', 'querystringParser', 'rewriteUrl', 'maxRequestsPerSocket', 'forceCloseConnections', 'return503OnClosing',
 ]
+
+/** Server options that must be functions, and those that must be booleans, when given. */
+const functionServerOptions = ['querystringParser', 'rewriteUrl'] as const
+const booleanServerOptions = ['caseSensitive', 'ignoreTrailingSlash', 'exposeHeadRoutes', 'forceCloseConnections', 'return503OnClosing'] as const
 
 const validatorKeys = ['customOptions', 'plugins', 'customKeywords']
 
@@ -20,8 +28,29 @@ const validatorKeys = ['customOptions', 'plugins', 'customKeywords']
 export const knownRouteOptions: readonly string[] = [
   'method', 'url', 'path', 'handler', 'schema', 'attachValidation', 'validatorCompiler', 'serializerCompiler',
   'schemaErrorFormatter', 'bodyLimit', 'errorHandler', 'config', 'onRequest', 'preParsing', 'preValidation', 'preHandler',
-  'preSerialization', 'onSend', 'onResponse', 'onRequestAbort', 'onError',
+  'preSerialization', 'onSend', 'onResponse', 'onRequestAbort', 'onError', 'onTimeout', 'logLevel',
+  'exposeHeadRoute', 'prefixTrailingSlash', 'prefix', 'constraints', 'version',
 ]
+
+const logLevels: readonly string[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+
+const prefixTrailingSlashValues = ['both', 'slash', 'no-slash']
+
+const constraintNames = ['version', 'host']
+
+/** find-my-way's built-in constraints only: a version is a string, a host a string or a RegExp. */
+function constraintsProblem(options: RouteOptions): string | null {
+  const { constraints, version } = options
+  if (version !== undefined && typeof version !== 'string') return `the version option must be a string (a semver range), got ${typeof version}`
+  if (constraints === undefined) return null
+  if (constraints === null || typeof constraints !== 'object' || Array.isArray(constraints)) return 'the constraints option must be an object: { version, host }'
+  for (const [key, value] of Object.entries(constraints)) {
+    if (!constraintNames.includes(key)) return `unknown constraint '${key}'${didYouMean(key, constraintNames)}; Enclave offers find-my-way's version and host constraints`
+    if (key === 'version' && typeof value !== 'string') return `constraints.version must be a string (a semver range), got ${typeof value}`
+    if (key === 'host' && typeof value !== 'string' && !(value instanceof RegExp)) return `constraints.host must be a string or a RegExp, got ${typeof value}`
+  }
+  return null
+}
 
 /** `message` continues `createServer(`: the option as written, then what is wrong and the fix. */
 function invalidOption(message: string): FrameworkError {
@@ -63,23 +92,74 @@ export function checkServerOptions(options: ServerOptions): ServerOptions {
       }
     }
   }
+  const serializerOpts = resolved.serializerOpts as unknown
+  if (serializerOpts !== undefined && (serializerOpts === null || typeof serializerOpts !== 'object' || Array.isArray(serializerOpts))) {
+    throw invalidOption('createServer({ serializerOpts }): must be an object of fast-json-stringify options, e.g. { rounding: \'ceil\' }.')
+  }
+  if (resolved.schemaController !== undefined) checkSchemaControllerOptions(resolved.schemaController, 'createServer({ schemaController })')
+  for (const name of ['frameworkErrors', 'clientErrorHandler'] as const) {
+    const given: unknown = resolved[name]
+    if (given !== undefined && typeof given !== 'function') throw invalidOption(`createServer({ ${name} }): must be a function, got ${given === null ? 'null' : typeof given}.`)
+  }
+  for (const name of functionServerOptions) {
+    const value: unknown = resolved[name]
+    if (value !== undefined && typeof value !== 'function') throw invalidOption(`createServer({ ${name} }): must be a function, got ${typeof value}.`)
+  }
+  for (const name of booleanServerOptions) {
+    const value: unknown = resolved[name]
+    if (value !== undefined && typeof value !== 'boolean') throw invalidOption(`createServer({ ${name} }): must be true or false, got ${typeof value}.`)
+  }
+  if (resolved.forceCloseConnections === true && resolved.closeTimeout !== undefined) {
+    throw invalidOption('createServer(): both forceCloseConnections and closeTimeout are given. forceCloseConnections: true cuts busy connections at once (closeTimeout 0): keep one.')
+  }
   if (isAsyncFunction(resolved.schemaErrorFormatter)) {
     throw invalidOption('createServer({ schemaErrorFormatter }): the formatter must be synchronous and return an Error; it is async.')
   }
   return resolved
 }
 
+/**
+ * The built-in JSON parser's answer to `__proto__` / `constructor.prototype` keys, from
+ * `onProtoPoisoning` / `onConstructorPoisoning` ('error' when absent). A misspelt action is
+ * refused: secure-json-parse would take it as 'ignore', silently turning the protection off.
+ */
+export function poisonActionsOf(options: ServerOptions): JsonPoisonActions {
+  const { onProtoPoisoning, onConstructorPoisoning } = options
+  if (onProtoPoisoning === undefined && onConstructorPoisoning === undefined) return refusePoisoning
+  for (const [name, given] of [['onProtoPoisoning', onProtoPoisoning], ['onConstructorPoisoning', onConstructorPoisoning]] as const) {
+    if (given !== undefined && !isPoisonAction(given)) {
+      const shown = typeof given === 'string' ? `'${given}'` : String(given)
+      throw invalidOption(`createServer({ ${name}: ${shown} }): use ${poisonActionNames.map((a) => `'${a}'`).join(', ')}${didYouMean(String(given), poisonActionNames)}.`)
+    }
+  }
+  return { protoAction: onProtoPoisoning ?? 'error', constructorAction: onConstructorPoisoning ?? 'error' }
+}
+
 /** Refuses what route() would otherwise carry silently: unknown options, a non-function error handler. */
 export function checkRouteOptions(options: RouteOptions, where: string): void {
+  const record = options as unknown as Record<string, unknown>
   for (const key of Object.keys(options)) {
     // An option present as undefined carries nothing: @fastify/static and @fastify/cors pass on
     // their own `constraints`/`logLevel` options that way when the user gave none.
-    if (!knownRouteOptions.includes(key) && (options as unknown as Record<string, unknown>)[key] !== undefined) {
+    if (record[key] === undefined) continue
+    if (!knownRouteOptions.includes(key)) {
       throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `unknown route option '${key}'${didYouMean(key, knownRouteOptions)}` })
     }
   }
+  const constraints = constraintsProblem(options)
+  if (constraints !== null) throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: constraints })
+  if (options.exposeHeadRoute !== undefined && typeof options.exposeHeadRoute !== 'boolean') {
+    throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `the exposeHeadRoute option must be true or false, got ${typeof options.exposeHeadRoute}` })
+  }
+  if (options.prefixTrailingSlash !== undefined && !prefixTrailingSlashValues.includes(options.prefixTrailingSlash)) {
+    const given = String(options.prefixTrailingSlash)
+    throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `the prefixTrailingSlash option is '${given}'${didYouMean(given, prefixTrailingSlashValues)}; use 'both', 'slash' or 'no-slash'` })
+  }
   if (options.errorHandler !== undefined && typeof options.errorHandler !== 'function') {
     throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `the errorHandler option must be a function, got ${typeof options.errorHandler}` })
+  }
+  if (options.logLevel !== undefined && !logLevels.includes(options.logLevel)) {
+    throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `the logLevel option must be one of ${logLevels.join(', ')}, got ${JSON.stringify(options.logLevel)}` })
   }
   if (options.schemaErrorFormatter !== undefined && (typeof options.schemaErrorFormatter !== 'function' || isAsyncFunction(options.schemaErrorFormatter))) {
     throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: 'the schemaErrorFormatter option must be a synchronous function that returns an Error' })

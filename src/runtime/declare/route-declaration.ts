@@ -13,6 +13,11 @@ export interface RouteDefinition {
   /** Prefix and path joined. */
   readonly url: string
   readonly options: RouteOptions
+  /**
+   * Also served at `url` + '/' unless the server ignores trailing slashes: a route `/` in a
+   * prefixed scope with prefixTrailingSlash 'both' (Fastify 3's default).
+   */
+  readonly withTrailingSlash: boolean
   /** The module or plugin that declared it (introspection only). */
   readonly origin: string
 }
@@ -32,22 +37,52 @@ export function joinPrefix(parentPrefix: string, prefix: string): string {
   return joinPath(parentPrefix, prefix).replace(/\/+$/, '')
 }
 
+/** The scope prefix a route prefix makes: no trailing slash (`/v1/` -> `/v1`, `/` -> ''). */
+export function trimPrefix(routePrefix: string): string {
+  return routePrefix.replace(/\/+$/, '')
+}
+
+/**
+ * Fastify's rule for a registration prefix (fastify.js buildRoutePrefix): joined to the parent's
+ * with one slash between them, and the trailing slash kept as written, since it decides whether
+ * a route `/` answers `/v1/` only. No prefix (or '') keeps the parent's.
+ */
+export function joinRoutePrefix(parentRoutePrefix: string, own: string): string {
+  if (own === '') return parentRoutePrefix
+  const joined = joinPrefix(parentRoutePrefix, own)
+  return own.endsWith('/') && joined !== '' ? `${joined}/` : joined
+}
+
+/**
+ * Where a route is served under a route prefix, as Fastify 3's lib/route.js: a route `/` under
+ * `/v1` answers `/v1` and `/v1/` ('both', the default), `/v1/` ('slash') or `/v1` ('no-slash');
+ * under `/v1/` (a prefix written with its slash) it answers `/v1/` (and `/v1//` for 'both').
+ * `path` is what the url adds to the prefix (Fastify's routePath, '' for the prefix itself).
+ */
+function placeRoute(routePrefix: string, rawPath: string, option: RouteOptions['prefixTrailingSlash']): { url: string; path: string; withTrailingSlash: boolean } {
+  const prefix = trimPrefix(routePrefix)
+  if (rawPath !== '/' || prefix === '') return { url: joinPath(prefix, rawPath), path: rawPath, withTrailingSlash: false }
+  if (option === 'slash') return { url: `${routePrefix}/`, path: '/', withTrailingSlash: false }
+  return { url: routePrefix, path: '', withTrailingSlash: option !== 'no-slash' }
+}
+
 function invalid(scope: ScopeImpl, what: string): FrameworkError {
   return runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route in ${scope.path}`, problem: what })
 }
 
 /**
- * Records a route of `scope`. `prefix` is the scope's own, or a lifted plugin's registration
- * prefix (prefixed-view.ts): the one place a route path meets a prefix.
+ * Records a route of `scope`. `routePrefix` is the scope's own, or a lifted plugin's registration
+ * prefix (prefixed-view.ts), with its trailing slash as written: the one place a route path
+ * meets a prefix.
  */
-export function declareRoute(scope: ScopeImpl, input: RouteOptions, prefix: string = scope.prefix): void {
+export function declareRoute(scope: ScopeImpl, input: RouteOptions, routePrefix: string = scope.routePrefix): void {
   scope.assertDeclarable('route()')
   if (input === null || typeof input !== 'object') throw invalid(scope, 'route() takes an options object')
   const options: RouteOptions = { ...input }
   const rawPath = options.url ?? options.path
   if (typeof rawPath !== 'string') throw invalid(scope, 'url (or path) must be a string')
   // Fastify 3 would serve '' as '/' (or as the prefix); an empty url is nearly always a bug.
-  if (rawPath === '' && scope.prefix === '') throw invalid(scope, `${String(options.method)}: the url is empty; use '/' for the root`)
+  if (rawPath === '' && trimPrefix(routePrefix) === '') throw invalid(scope, `${String(options.method)}: the url is empty; use '/' for the root`)
   if (typeof options.handler !== 'function') throw invalid(scope, `${String(options.method)} ${rawPath} has no handler function (got ${typeof options.handler})`)
   checkRouteOptions(options, `${String(options.method)} ${rawPath} in ${scope.path}`)
   const methods = (Array.isArray(options.method) ? options.method : [options.method]).map((m) => String(m).toUpperCase())
@@ -60,24 +95,33 @@ export function declareRoute(scope: ScopeImpl, input: RouteOptions, prefix: stri
   // As Fastify gives them to onRoute: one method as a string, several as an array; the path as
   // declared (routePath) and the scope prefix beside the joined url.
   options.method = Array.isArray(options.method) ? methods : methods[0]
-  // The router matches decoded paths: a route declared percent-encoded (`/caf%C3%A9`) is stored
-  // decoded, so it matches. decodeURI keeps reserved escapes (%2F, %3F, %23) as they are.
-  options.url = safeDecodeURI(joinPath(prefix, rawPath))
-  options.path = options.url
-  const withRoutePath = options as RouteOptions & { routePath?: string; prefix?: string }
-  withRoutePath.routePath = rawPath
-  withRoutePath.prefix = prefix
-  // onRoute hooks see (and may amend) the options before they are recorded, ancestors' first.
+  const placed = placeRoute(routePrefix, rawPath, options.prefixTrailingSlash)
+  options.url = placed.url
+  options.path = placed.url
+  const withRoutePath = options as RouteOptions & { routePath?: string }
+  withRoutePath.routePath = placed.path
+  options.prefix = routePrefix
+  // onRoute hooks see (and may amend) the options before they are recorded, ancestors' first;
+  // once per route, whatever the number of urls it is served at (Fastify 3).
   const chain: ScopeImpl[] = []
   for (let s: ScopeImpl | null = scope; s !== null; s = s.parent) chain.unshift(s)
   for (const owner of chain) for (const hook of owner.hooks.own('onRoute')) hook.fn.call(hook.scope, options)
   const finalMethods = (Array.isArray(options.method) ? options.method : [options.method]).map((m) => String(m).toUpperCase())
-  scope.context.routes.push({ scope, methods: finalMethods, url: options.url, options, origin: scope.currentOrigin() })
+  // The router matches decoded paths: a url declared percent-encoded (`/caf%C3%A9`), or encoded
+  // by an onRoute hook (`encodeURI(route.url)`), is stored decoded, so that it matches its
+  // request path. decodeURI keeps reserved escapes (%2F, %3F, %23) as they are.
+  const url = safeDecodeURI(String(options.url))
+  options.url = url
+  scope.context.routes.push({ scope, methods: finalMethods, url, options, withTrailingSlash: placed.withTrailingSlash && url === placed.url, origin: scope.currentOrigin() })
 }
 
-export function shortcut(scope: ScopeImpl, method: string | string[], path: string, a: Handler | RouteShorthandOptions, b?: Handler, prefix: string = scope.prefix): void {
+export function shortcut(scope: ScopeImpl, method: string | string[], path: string, a: Handler | RouteShorthandOptions, b?: Handler, routePrefix: string = scope.routePrefix): void {
+  // Two handlers (`get('/', { handler }, fn)`) is a mistake whichever was meant: Fastify 3 refuses it too.
+  if (typeof a === 'object' && a !== null && b !== undefined && (a as RouteOptions).handler !== undefined) {
+    throw invalid(scope, `${String(method)} ${path}: a handler is given both in the options and as the last argument; keep one`)
+  }
   const options = typeof a === 'function' ? { handler: a } : { ...a, handler: b ?? (a as RouteOptions).handler }
-  declareRoute(scope, { ...options, method, url: path } as RouteOptions, prefix)
+  declareRoute(scope, { ...options, method, url: path } as RouteOptions, routePrefix)
 }
 
 function safeDecodeURI(url: string): string {

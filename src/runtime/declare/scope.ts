@@ -5,21 +5,23 @@ import { requestHookNames } from '../shared/bound-hook'
 import { toDecoration, applyDecoration, type Decoration, type DecoratorTarget } from './decorations'
 import { normalizeDeclaredType } from '../shared/media-type'
 import { parserMode, type BodyParser } from '../shared/body-parser'
-import { SchemaStore } from '../schemas'
+import { SchemaStore, checkSchemaControllerOptions, plainSchema } from '../schemas'
 import { checkSchemaCompilation, type SchemaCompilation } from '../shared/schema-compilation'
 import type { BootProfile } from '../shared/boot-profile'
-import type { DeclareContext, PoisonAction } from './declare-context'
+import type { DeclareContext } from './declare-context'
+import { isPoisonAction, type PoisonAction } from '../shared/json-poisoning'
 import { declareRoute, shortcut } from './route-declaration'
 import { fastifyApiVersion } from '../shared/plugin-meta'
 import { lift } from './lift'
 import { installUnsupportedApis } from './unsupported-api'
+import { warnPayloadParser } from './deprecations'
 import { isAsyncFunction } from './option-checks'
 import { didYouMean } from '../schemas'
 import type {
   ContentTypeParserFn, ContentTypeParserCallback, ContentTypeStreamParser, ContentTypeParserOptions, ErrorHandler, Handler, HookName, InjectOptions, InjectResponse,
   ListenOptions, Logger, NotFoundHandler, NotFoundOptions, ReadyOptions, PluginFunction, PluginOptions, RouteOptions, RouteShorthandOptions, Scope,
 } from '../types'
-import type { JsonSchema, SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../schemas/types'
+import type { JsonSchema, ReplySerializer, SchemaControllerOptions, SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../schemas/types'
 import type { Inspection, ModuleInspection, RouteInspection, ScopeAnnotation, ScopeInspection } from '../shared/introspection'
 import type { OpenApiDocument, OpenApiInfo } from '../shared/openapi-types'
 
@@ -43,6 +45,11 @@ function inheritDecoration(target: ScopeImpl, parent: ScopeImpl, decoration: Dec
   })
 }
 
+/** A RegExp content type as matched: without `g`/`y`, whose lastIndex would make test() alternate. */
+function matchingPattern(declared: RegExp): RegExp {
+  return declared.global || declared.sticky ? new RegExp(declared.source, declared.flags.replace(/[gy]/g, '')) : declared
+}
+
 /**
  * An encapsulation context (spec §3.3): a parent pointer and its own stores. Declarations only
  * record; boot resolves every store once, ancestors first (boot/scope-resolution.ts), and
@@ -56,6 +63,11 @@ export class ScopeImpl implements Scope {
   readonly name: string
   readonly path: string
   readonly prefix: string
+  /**
+   * Fastify's route prefix: `prefix` with the trailing slash the registration wrote
+   * (`{ prefix: '/v1/' }`), which decides where a route `/` is served (route-declaration.ts).
+   */
+  readonly routePrefix: string
   readonly children: ScopeImpl[] = []
   /** Names of the plugins registered here (plugin-meta name or display name), for hasPlugin(). */
   readonly pluginNames: string[] = []
@@ -67,8 +79,11 @@ export class ScopeImpl implements Scope {
   readonly removedParsers = new Set<string>()
   /** removeAllContentTypeParsers(): the scope starts from no parser at all. */
   removedAllParsers = false
-  validatorCompiler: ValidatorCompiler | null = null
-  serializerCompiler: SerializerCompiler | null = null
+  /** setValidatorCompiler() / setSerializerCompiler() in this very scope; null: inherited or the builders'. */
+  ownValidatorCompiler: ValidatorCompiler | null = null
+  ownSerializerCompiler: SerializerCompiler | null = null
+  /** This scope's own setReplySerializer(); resolved with its ancestors' at boot. */
+  replySerializer: ReplySerializer | null = null
   schemaErrorFormatter: SchemaErrorFormatter | null = null
   /** Set by setSchemaCompilation(); null inherits the parent's (the server option at the root). */
   schemaCompilation: SchemaCompilation | null = null
@@ -84,12 +99,13 @@ export class ScopeImpl implements Scope {
   /** The route-level hooks given with setNotFoundHandler(options, handler). */
   notFoundOptions: NotFoundOptions = {}
 
-  constructor(init: { context: DeclareContext; parent: ScopeImpl | null; name: string; prefix: string }) {
+  constructor(init: { context: DeclareContext; parent: ScopeImpl | null; name: string; prefix: string; routePrefix?: string }) {
     this.context = init.context
     this.parent = init.parent
     this.name = init.name
     this.path = init.parent === null ? init.name : `${init.parent.path} > ${init.name}`
     this.prefix = init.prefix
+    this.routePrefix = init.routePrefix ?? init.prefix
     this.schemas = new SchemaStore({ parent: init.parent?.schemas ?? null, scopePath: this.path })
     if (init.parent !== null) {
       init.parent.children.push(this)
@@ -99,8 +115,8 @@ export class ScopeImpl implements Scope {
     }
   }
 
-  createChild(name: string, prefix: string): ScopeImpl {
-    const child = new ScopeImpl({ context: this.context, parent: this, name, prefix })
+  createChild(name: string, prefix: string, routePrefix: string = prefix): ScopeImpl {
+    const child = new ScopeImpl({ context: this.context, parent: this, name, prefix, routePrefix })
     // A Fastify child instance inherits, by prototype, whatever plugins stored on its parent
     // (@fastify/middie keeps its middleware list under a symbol and reads it in onRegister).
     // Scopes are separate objects: copy those foreign properties, as they are now.
@@ -272,14 +288,44 @@ export class ScopeImpl implements Scope {
   addSchema(schema: SharedSchema): this {
     this.assertDeclarable('addSchema()')
     this.schemas.add(schema)
-    this.origins.set(`schema:${schema.$id}`, this.currentOrigin())
+    this.origins.set(`schema:${(plainSchema(schema) as { $id?: unknown } | null)?.$id}`, this.currentOrigin())
     return this
   }
-  getSchemas(): Record<string, SharedSchema> { return this.schemas.visible() }
+  /** The visible shared schemas by `$id`; with a schemaController bucket, what its getSchemas() returns. */
+  getSchemas(): Record<string, SharedSchema> { return this.schemas.getSchemas() as Record<string, SharedSchema> }
   getSchema(id: string): SharedSchema | undefined { return this.schemas.get(id) }
 
-  setValidatorCompiler(fn: ValidatorCompiler): this { this.#setFunction('setValidatorCompiler', fn); this.validatorCompiler = fn; return this }
-  setSerializerCompiler(fn: SerializerCompiler): this { this.#setFunction('setSerializerCompiler', fn); this.serializerCompiler = fn; return this }
+  setValidatorCompiler(fn: ValidatorCompiler): this { this.#setFunction('setValidatorCompiler', fn); this.ownValidatorCompiler = fn; return this }
+  setSerializerCompiler(fn: SerializerCompiler): this { this.#setFunction('setSerializerCompiler', fn); this.ownSerializerCompiler = fn; return this }
+
+  /**
+   * Fastify's `fastify.validatorCompiler`: the compiler set here or in the nearest ancestor, else the
+   * one the builders made for this scope's routes at boot; undefined before boot, or when no route
+   * needed one. Read-only: setValidatorCompiler() sets it.
+   */
+  get validatorCompiler(): ValidatorCompiler | undefined {
+    for (let scope: ScopeImpl | null = this; scope !== null; scope = scope.parent) if (scope.ownValidatorCompiler !== null) return scope.ownValidatorCompiler
+    return this.schemas.activeCompiler('validator') as ValidatorCompiler | undefined
+  }
+  /** Fastify's `fastify.serializerCompiler`, as validatorCompiler. */
+  get serializerCompiler(): SerializerCompiler | undefined {
+    for (let scope: ScopeImpl | null = this; scope !== null; scope = scope.parent) if (scope.ownSerializerCompiler !== null) return scope.ownSerializerCompiler
+    return this.schemas.activeCompiler('serializer') as SerializerCompiler | undefined
+  }
+
+  /**
+   * Fastify 3.27.4's setSchemaController(): this scope's (and its descendants') shared-schema bucket
+   * and compiler builders. What is left out is inherited; a new bucket starts from the schemas
+   * visible here so far.
+   */
+  setSchemaController(options: SchemaControllerOptions): this {
+    this.assertDeclarable('setSchemaController()')
+    const checked = checkSchemaControllerOptions(options, `setSchemaController() in ${this.path}`)
+    this.schemas.useController(checked, this.schemas.getSchemas())
+    this.origins.set('setSchemaController', this.currentOrigin())
+    return this
+  }
+  setReplySerializer(fn: ReplySerializer): this { this.#setFunction('setReplySerializer', fn); this.replySerializer = fn; return this }
   setSchemaErrorFormatter(fn: SchemaErrorFormatter): this {
     this.#setFunction('setSchemaErrorFormatter', fn)
     // Its Error is needed at once to answer the 400: a promise would be no error at all.
@@ -369,18 +415,22 @@ export class ScopeImpl implements Scope {
 
   addContentTypeParser(types: string | RegExp | Array<string | RegExp>, a: ContentTypeParserOptions | AnyParser, b?: AnyParser): this {
     this.assertDeclarable('addContentTypeParser()')
-    const options = typeof a === 'function' ? {} : a
+    const options = typeof a === 'function' ? {} : a ?? {}
     const fn = typeof a === 'function' ? a : b
     if (typeof fn !== 'function') throw runtimeError('ENC_ERR_CTP_INVALID', { path: this.path })
     if (options.parseAs !== undefined && options.parseAs !== 'string' && options.parseAs !== 'buffer') {
       throw runtimeError('ENC_ERR_CTP_INVALID', { path: this.path, parseAs: String(options.parseAs), hint: didYouMean(String(options.parseAs), ['string', 'buffer']) })
     }
-    const mode = parserMode(fn, options.parseAs !== undefined)
+    const mode = parserMode(fn, options.parseAs !== undefined, isAsyncFunction(fn))
+    if (mode === 'payload') warnPayloadParser()
     for (const declared of Array.isArray(types) ? types : [types]) {
-      const pattern = declared instanceof RegExp ? declared : null
-      const type = pattern !== null ? `regexp:${pattern.toString()}` : typeof declared === 'string' ? normalizeDeclaredType(declared) : null
+      const pattern = declared instanceof RegExp ? matchingPattern(declared) : null
+      const type = declared instanceof RegExp ? `regexp:${declared.toString()}` : typeof declared === 'string' ? normalizeDeclaredType(declared) : null
       if (type === null) throw runtimeError('ENC_ERR_CTP_INVALID', { path: this.path, type: String(declared) })
-      if (this.#parserOwner(type) !== null) {
+      // As Fastify 3, '*' may be declared again: the later catch-all replaces the earlier one here
+      // and below. The built-in JSON and text parsers are not in any scope's store, so each may
+      // be replaced once, as Fastify allows, and only once.
+      if (type !== '*' && this.#parserOwner(type) !== null) {
         throw runtimeError('ENC_ERR_CTP_ALREADY_PRESENT', { type, path: this.path })
       }
       this.parsers.set(type, { fn: fn as ContentTypeParserFn, parseAs: options.parseAs ?? 'string', bodyLimit: options.bodyLimit ?? null, mode, pattern })
@@ -424,6 +474,10 @@ export class ScopeImpl implements Scope {
    * (refused with a 400, the default), 'remove' (the key is dropped) or 'ignore'.
    */
   getDefaultJsonParser(onProtoPoisoning: PoisonAction = 'error', onConstructorPoisoning: PoisonAction = 'error'): (request: unknown, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) => void {
+    // Checked here: secure-json-parse would take a misspelt action ('erorr') as 'ignore'.
+    for (const [poisoning, given] of [['onProtoPoisoning', onProtoPoisoning], ['onConstructorPoisoning', onConstructorPoisoning]] as const) {
+      if (!isPoisonAction(given)) throw runtimeError('ENC_ERR_CTP_INVALID', { path: this.path, poisoning, given: typeof given === 'string' ? `'${given}'` : String(given) })
+    }
     const parse = this.context.makeJsonParser({ protoAction: onProtoPoisoning, constructorAction: onConstructorPoisoning }).fn
     return (request, body, done) => {
       let value: unknown

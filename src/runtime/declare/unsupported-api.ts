@@ -6,9 +6,8 @@ import { runtimeError } from '../errors/runtime-codes'
  * one is refused with the reason. docs/plugins.md lists them.
  */
 export const unsupportedFastifyApis: readonly string[] = [
-  'setReplySerializer', 'setSchemaController', 'setGenReqId', 'setChildLoggerFactory',
+  'setGenReqId', 'setChildLoggerFactory',
   'printPlugins', 'hasRoute', 'findRoute', 'addHttpMethod', 'addConstraintStrategy', 'hasConstraintStrategy',
-  'removeContentTypeParser', 'removeAllContentTypeParsers', 'getDefaultJsonParser',
 ]
 
 /** Installs the refusing methods on a prototype that has no member of that name yet. */

@@ -50,11 +50,13 @@ export const runtimeErrors = {
     message: (a: { path: string; prefix: string }) => `setNotFoundHandler() in ${a.path}: this scope has the same prefix ('${a.prefix || '/'}') as its parent, so its not-found handler would also answer the parent's unknown URLs. Register the plugin with its own prefix, or wrap it in lift() to set the parent's handler.` }),
   ENC_ERR_CTP_ALREADY_PRESENT: e({ status: null, summary: 'a content-type parser for this media type is already visible in the scope',
     message: (a: { type: string; path: string }) => `addContentTypeParser('${a.type}') in ${a.path}: a parser for this media type is already visible here.` }),
-  ENC_ERR_CTP_INVALID: e({ status: null, summary: 'addContentTypeParser() was given a bad media type, parseAs or parser',
-    message: (a: { path: string; type?: string; call?: string; parseAs?: string; hint?: string }) => a.parseAs !== undefined
-      ? `addContentTypeParser() in ${a.path}: parseAs is '${a.parseAs}'${a.hint ?? ''}; use 'string' or 'buffer'.`
-      : a.type === undefined ? `addContentTypeParser() in ${a.path}: the parser must be a function.`
-        : `${a.call ?? 'addContentTypeParser'}('${a.type}') in ${a.path}: not a media type (type/subtype), a RegExp or '*'.` }),
+  ENC_ERR_CTP_INVALID: e({ status: null, summary: 'addContentTypeParser() was given a bad media type, parseAs or parser (or getDefaultJsonParser() a bad poisoning action)',
+    message: (a: { path: string; type?: string; call?: string; parseAs?: string; hint?: string } | { path: string; poisoning: string; given: string }) => 'poisoning' in a
+      ? `getDefaultJsonParser() in ${a.path}: ${a.poisoning} is ${a.given}; use 'error', 'remove' or 'ignore'.`
+      : a.parseAs !== undefined
+        ? `addContentTypeParser() in ${a.path}: parseAs is '${a.parseAs}'${a.hint ?? ''}; use 'string' or 'buffer'.`
+        : a.type === undefined ? `addContentTypeParser() in ${a.path}: the parser must be a function.`
+          : `${a.call ?? 'addContentTypeParser'}('${a.type}') in ${a.path}: not a media type (type/subtype), a RegExp or '*'.` }),
   ENC_ERR_CTP_INVALID_MEDIA_TYPE: e({ status: 415, summary: 'no parser accepts the request content type',
     message: (a: { contentType: string }) => `Unsupported Media Type: ${a.contentType}` }),
   ENC_ERR_CTP_EMPTY_JSON_BODY: e({ status: 400, summary: 'a JSON content type with an empty body',
@@ -73,6 +75,10 @@ export const runtimeErrors = {
     message: (a: { method: string; path: string; allowed: readonly string[] }) => `Method ${a.method} is not allowed for ${a.path}; allowed: ${a.allowed.join(', ')}` }),
   ENC_ERR_BAD_URL: e({ status: 400, summary: 'the URL cannot be decoded',
     message: (a: { url: string }) => `'${a.url}' is not a valid URL` }),
+  ENC_ERR_SERVER_CLOSING: e({ status: 503, summary: 'a request arrived after close() started and return503OnClosing is on',
+    message: () => 'The server is closing' }),
+  ENC_ERR_REWRITE_URL_INVALID: e({ status: 500, summary: 'the rewriteUrl server option returned something other than a string',
+    message: (a: { url: string; got: string }) => `rewriteUrl() returned ${a.got} for '${a.url}'; it must return the url to route, a string` }),
   ENC_ERR_QUERY_TOO_MANY_KEYS: e({ status: 414, summary: 'the query string has more keys than maxQueryKeys',
     message: (a: { max: number }) => `The query string has more than ${a.max} keys` }),
   ENC_ERR_PARAM_TOO_LONG: e({ status: 414, summary: 'a route parameter is longer than maxParamLength',
@@ -105,16 +111,20 @@ export const runtimeErrors = {
     message: (a: { method: string; url: string; got: string }) => `reply.redirect() on ${a.method} ${a.url}: the target url must be a string, got ${a.got}.` }),
   ENC_ERR_SERVER_INVALID_TRUST_PROXY: e({ status: null, summary: 'createServer() was given a trustProxy that is not true/false, a hop count, addresses/subnets or a function',
     message: (a: { given: string; reason: string }) => `createServer({ trustProxy: ${a.given} }): ${a.reason}. Use true, a hop count, '127.0.0.1,10.0.0.0/8' (or a list) or (address, hop) => boolean.` }),
-  ENC_ERR_REPLY_NOTHING_SENT: e({ status: 500, summary: 'an async handler resolved undefined, or an error handler returned, without sending a reply',
+  ENC_ERR_REPLY_NOTHING_SENT: e({ status: 500, summary: 'an async handler (or any controller method) gave undefined, or an error handler returned, without sending a reply',
     message: (a: { at: string } | { errorHandlerOf: string; handling: string }) => 'at' in a
-      ? `${a.at}: the async handler resolved undefined without sending a reply. Return the payload, or return reply after calling reply.send().`
+      ? `${a.at}: the handler gave undefined without sending a reply. Return the payload, set reply.code(204) for an empty answer, or return reply when it will send later.`
       : `the error handler of ${a.errorHandlerOf} returned without sending a reply (while handling: ${a.handling}). Send a reply, return a payload, or return reply when it will send later.` }),
   // A log entry's code, not an Error sent: serve/send.ts logs it.
-  ENC_ERR_REPLY_SEND_INSIDE_ON_ERROR: e({ status: 'none', summary: 'reply.send() was called inside an onError hook (refused and logged; the error reply goes on)',
+  ENC_ERR_REPLY_UNDEFINED_ERROR: e({ status: 500, summary: 'a hook, handler or error handler threw (or rejected with) undefined or null: the error handlers get this error instead',
+    message: () => 'Undefined error has occurred' }),
+  ENC_ERR_REPLY_SEND_INSIDE_ON_ERROR: e({ status: 'none', summary: 'reply.send() was called inside an onError hook (it throws this error and logs it; the error reply goes on)',
     message: (a: At) => `${a.at}: reply.send() inside an onError hook is refused. Answer from an error handler (setErrorHandler) instead.` }),
-  ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE: e({ status: 500, summary: 'an object was sent with a content type that is not JSON and no reply.serializer()',
-    message: (a: At & { contentType: string }) => `${a.at}: an object was sent with content type '${a.contentType}'. Send a string or Buffer for that type, set reply.serializer(), or use a JSON type.` }),
-  ENC_ERR_SERVER_INVALID_OPTION: e({ status: null, summary: 'createServer() was given an unknown option (did you mean ...), a limit or timeout that is not a non-negative integer, or headersTimeout above requestTimeout, or a schemaCompilation (option or setSchemaCompilation()) other than eager or lazy',
+  ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE: e({ status: 500, summary: 'an object was sent with a content type that is not JSON and no reply.serializer(), or a serializer returned something other than a string or Buffer',
+    message: (a: At & ({ contentType: string } | { status: number; got: string })) => 'contentType' in a
+      ? `${a.at}: an object was sent with content type '${a.contentType}'. Send a string or Buffer for that type, set reply.serializer(), or use a JSON type.`
+      : `${a.at}: the serializer of the ${a.status} response returned ${a.got}, not a string or Buffer. Make the serializer (reply.serializer(), setReplySerializer() or the serializerCompiler's function) return the serialized text.` }),
+  ENC_ERR_SERVER_INVALID_OPTION: e({ status: null, summary: 'createServer() was given an unknown option (did you mean ...), a limit or timeout that is not a non-negative integer, or headersTimeout above requestTimeout, or a schemaCompilation (option or setSchemaCompilation()) other than eager or lazy, or an onProtoPoisoning/onConstructorPoisoning other than error, remove or ignore',
     message: (a: { name: string; given: string; min: number; fallback: number } | { headersTimeout: number; requestTimeout: number } | { where: string; given: string } | { problem: string }) => 'problem' in a
       ? `createServer(${a.problem}`
       : 'where' in a

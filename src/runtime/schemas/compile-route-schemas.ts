@@ -31,7 +31,7 @@ export interface CompileRouteSchemasInput {
 /** One route's compiled schemas; a field is null when the route has no schema for it. */
 export interface CompiledRouteSchemas {
   params: PartValidator | null
-  /** Compiled whatever the method; the runtime applies it only to POST, PUT and PATCH JSON bodies. */
+  /** Compiled and applied whatever the method and content type (issue 12 §1: a body schema is never bypassed). */
   body: PartValidator | null
   querystring: PartValidator | null
   headers: PartValidator | null
@@ -74,10 +74,12 @@ export function compileRouteSchemas(input: CompileRouteSchemasInput): CompiledRo
     const byKey: Array<[string, SerializeFunction]> = []
     for (const [httpStatus, schema] of Object.entries(normalized.response)) {
       if (input.checkSerializerKeywords ?? input.serializerCompiler === null) input.compilers.checkKeywords(schema, store, `The response ${httpStatus} schema of route ${method} ${url} in scope ${scopePath}`)
-      byKey.push([httpStatus, compileWith(() => serializerCompiler({ schema, method, url, httpStatus }),
-        { kind: 'serializer', part: `response ${httpStatus}`, schema, input })])
+      // As in Fastify: undefined declines that status (its payloads are sent as plain JSON).
+      const fn = compileWith(() => serializerCompiler({ schema, method, url, httpStatus }),
+        { kind: 'serializer', part: `response ${httpStatus}`, schema, input }, true)
+      if (fn !== undefined) byKey.push([httpStatus, fn])
     }
-    compiled.response = createResponseSerializers(byKey)
+    if (byKey.length > 0) compiled.response = createResponseSerializers(byKey)
   }
   return compiled
 }

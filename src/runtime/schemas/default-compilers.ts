@@ -6,9 +6,10 @@ import Ajv from 'ajv'
 import fastJson from 'fast-json-stringify'
 import type { Schema } from 'fast-json-stringify'
 import { schemaCacheKey } from './schema-walk'
+import { coerceLikeFastify3 } from './response-coercion'
 import { kKnownKeywords, type KnownKeywords } from './keyword-check'
 import type {
-  JsonSchema, SerializeFunction, SerializerCompiler, SharedSchema, ValidateFunction, ValidatorCompiler, ValidatorOptions,
+  JsonSchema, SerializeFunction, SerializerCompiler, SerializerOptions, SharedSchema, ValidateFunction, ValidatorCompiler, ValidatorOptions,
   ValidatorPlugin,
 } from './types'
 
@@ -109,9 +110,12 @@ export function buildDefaultValidator(externalSchemas: Record<string, SharedSche
  * The default serializer compiler for one set of visible shared schemas: fast-json-stringify 7, given
  * the shared schemas keyed by `$id` through its `schema` option (it resolves `id#`, `id#/definitions/x`,
  * `id#name`, `id#/properties/x`, `#name` and `#/definitions/x` against them). Properties that are not
- * in the response schema are left out of the output (spec §1.6). Each distinct schema is compiled once.
+ * in the response schema are left out of the output (spec §1.6). `options` is the server's `serializerOpts`
+ * (`rounding: 'ceil'` ...), as Fastify passes them. A value a number or integer type cannot hold is left
+ * out, as Fastify 3 does (response-coercion.ts). Each distinct schema is compiled once.
  */
-export function buildDefaultSerializer(externalSchemas: Record<string, SharedSchema>): SerializerCompiler {
-  return cacheBySchema(({ schema }) =>
-    fastJson(schema as unknown as Schema, { schema: externalSchemas as unknown as Record<string, Schema> }) as SerializeFunction)
+export function buildDefaultSerializer(externalSchemas: Record<string, SharedSchema>, options: SerializerOptions = {}): SerializerCompiler {
+  const build = (schema: JsonSchema, external: Record<string, SharedSchema>): SerializeFunction =>
+    fastJson(schema as unknown as Schema, { ...options, schema: external as unknown as Record<string, Schema> }) as SerializeFunction
+  return cacheBySchema(({ schema }) => coerceLikeFastify3(build(schema, externalSchemas), schema, externalSchemas, build))
 }

@@ -8,6 +8,8 @@ export type { SchemaStoreOptions } from './schema-store'
 export { normalizeRouteSchema } from './route-schema'
 export type { RouteIdentity } from './route-schema'
 export { SchemaCompilers } from './schema-compilers'
+export { checkSchemaControllerOptions } from './schema-controller-options'
+export { plainSchema } from './fluent-schema'
 export type { SchemaCompilersOptions } from './schema-compilers'
 export { baselineValidatorOptions, buildDefaultSerializer, buildDefaultValidator } from './default-compilers'
 export { compileRouteSchemas } from './compile-route-schemas'
@@ -25,6 +27,6 @@ export type { SchemaErrorCode } from './schema-codes'
 export type {
   JsonSchema, SharedSchema, HttpPart, RouteSchema, NormalizedRouteSchema, ValidatorCompilerInput, ValidateFunction,
   ValidatorCompiler, SerializerCompilerInput, SerializeFunction, SerializerCompiler, SchemaErrorFormatter,
-  ValidatorPlugin, ValidatorOptions, CompilersFactory, SchemaControllerOptions, ValidationContext,
+  ValidatorPlugin, ValidatorOptions, CompilersFactory, SchemaControllerOptions, SchemaBucket, SchemaBucketFactory, ValidationContext,
   SchemaValidationError, PartFailure, PartValidator,
 } from './types'

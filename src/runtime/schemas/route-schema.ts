@@ -30,8 +30,8 @@ const ROUTE_ANNOTATIONS: ReadonlySet<string> = new Set(['summary', 'description'
  * `query` folded into `querystring`, shorthand parts expanded, header names lower-cased, response keys
  * checked (`'2XX'` becomes `'2xx'`). The user's objects are copied, never mutated.
  *
- * The body part is normalized (and later compiled) whatever the method; applying it only to POST, PUT
- * and PATCH with a JSON content type is the runtime's job (spec §2.1).
+ * The body part is normalized, compiled and applied whatever the method and content type: a body
+ * schema is never bypassed (issue 12 §1, over the letter of spec §2.1).
  *
  * @example
  * normalizeRouteSchema({ query: { q: { type: 'string' } } }, { method: 'GET', url: '/s', scopePath: 'root' })

@@ -1,9 +1,9 @@
 import { buildDefaultSerializer, buildDefaultValidator } from './default-compilers'
 import { describeValue, isSchemaError, schemaError } from './schema-codes'
 import { checkKeywords, knownKeywordsOf } from './keyword-check'
-import type { SchemaStore } from './schema-store'
+import type { CompilerKind, SchemaStore } from './schema-store'
 import type {
-  CompilersFactory, SchemaControllerOptions, SerializerCompiler, SharedSchema, ValidatorCompiler, ValidatorOptions,
+  CompilersFactory, SchemaControllerOptions, SerializerCompiler, SerializerOptions, SharedSchema, ValidatorCompiler, ValidatorOptions,
 } from './types'
 
 export interface SchemaCompilersOptions {
@@ -11,18 +11,20 @@ export interface SchemaCompilersOptions {
   validator?: ValidatorOptions
   /** `schemaController.compilersFactory` replaces the default builders (spec §9: ajv 8 plugs in here). */
   schemaController?: SchemaControllerOptions
+  /** The server's `serializerOpts`, handed to the serializer builder (fast-json-stringify's options). */
+  serializerOpts?: SerializerOptions
 }
 
-interface Cached<C> {
-  /** `visibleCount()` of the defining store when built: schemas are only added, so equal means same set. */
-  count: number
-  compiler: C
-}
+type ValidatorBuilder = (schemas: Record<string, SharedSchema>, options: ValidatorOptions) => ValidatorCompiler
+type SerializerBuilder = (schemas: Record<string, SharedSchema>, options: SerializerOptions) => SerializerCompiler
 
 /**
  * The default validator and serializer compilers of one server, built once per distinct visible set
- * of shared schemas. Scopes that add no schemas see exactly their nearest defining ancestor's set and
- * share its compilers; a scope that adds schemas gets its own.
+ * of shared schemas and builder. Scopes that add no schemas see exactly their nearest defining
+ * ancestor's set and share its compilers; a scope that adds schemas gets its own. The builders are
+ * the server's (`schemaController.compilersFactory`, else ajv 6 / fast-json-stringify 7) unless a
+ * scope's setSchemaController() gave its own (SchemaStore.builderFor). The compilers are kept in the
+ * defining store, so that a scope can name its active one (scope.validatorCompiler).
  *
  * @example
  * const compilers = new SchemaCompilers({ validator: { customOptions: { allErrors: true } } })
@@ -30,10 +32,9 @@ interface Cached<C> {
  */
 export class SchemaCompilers {
   readonly #validatorOptions: ValidatorOptions
-  readonly #buildValidator: (schemas: Record<string, SharedSchema>, options: ValidatorOptions) => ValidatorCompiler
-  readonly #buildSerializer: (schemas: Record<string, SharedSchema>) => SerializerCompiler
-  readonly #validators = new WeakMap<SchemaStore, Cached<ValidatorCompiler>>()
-  readonly #serializers = new WeakMap<SchemaStore, Cached<SerializerCompiler>>()
+  readonly #buildValidator: ValidatorBuilder
+  readonly #serializerOptions: SerializerOptions
+  readonly #buildSerializer: SerializerBuilder
   /** validator.customKeywords: names accepted on top of the validator's; null when the check is off. */
   readonly #customKeywords: ReadonlySet<string> | null
 
@@ -42,6 +43,7 @@ export class SchemaCompilers {
       customOptions: { ...options.validator?.customOptions },
       plugins: checkPlugins(options.validator?.plugins),
     }
+    this.#serializerOptions = { ...options.serializerOpts }
     const factory: CompilersFactory = options.schemaController?.compilersFactory ?? {}
     const custom = options.validator?.customKeywords
     this.#customKeywords = custom === true ? null : new Set(custom ?? [])
@@ -56,38 +58,42 @@ export class SchemaCompilers {
    */
   checkKeywords(schema: unknown, store: SchemaStore, where: string): void {
     if (this.#customKeywords === null) return
+    // Only the built-in ajv 6 validator tells its keywords: another builder is not even run for the check.
+    if (store.builderFor('validator') !== null || this.#buildValidator !== buildDefaultValidator) return
     let compiler: ValidatorCompiler
     // A set of shared schemas that does not compile fails the first route that needs it, with
-    // its own code; the keyword check does not bring that forward to boot.
-    try { compiler = this.validatorFor(store) } catch { return }
+    // its own code; the keyword check does not bring that forward to boot. Nor does the check make
+    // the compiler the scope's active one: only a route does (scope.validatorCompiler).
+    try { compiler = this.#compilerFor(store, 'validator', false) as ValidatorCompiler } catch { return }
     const known = knownKeywordsOf(compiler)
     if (known !== null) checkKeywords(schema, known, this.#customKeywords, where)
   }
 
-  /** The default validator compiler for the shared schemas visible from `store`. */
+  /** The validator compiler the builders give for the shared schemas visible from `store`. */
   validatorFor(store: SchemaStore): ValidatorCompiler {
-    return this.#compilerFor(store, this.#validators, 'validator', (schemas) => this.#buildValidator(schemas, this.#validatorOptions))
+    return this.#compilerFor(store, 'validator', true) as ValidatorCompiler
   }
 
-  /** The default serializer compiler for the shared schemas visible from `store`. */
+  /** The serializer compiler the builders give for the shared schemas visible from `store`. */
   serializerFor(store: SchemaStore): SerializerCompiler {
-    return this.#compilerFor(store, this.#serializers, 'serializer', (schemas) => this.#buildSerializer(schemas))
+    return this.#compilerFor(store, 'serializer', true) as SerializerCompiler
   }
 
-  #compilerFor<C>(
-    store: SchemaStore,
-    cache: WeakMap<SchemaStore, Cached<C>>,
-    kind: 'validator' | 'serializer',
-    build: (schemas: Record<string, SharedSchema>) => C,
-  ): C {
+  #compilerFor(store: SchemaStore, kind: CompilerKind, use: boolean): Function {
+    const builder = store.builderFor(kind)
     const defining = store.definingStore()
     const count = defining.visibleCount()
-    const cached = cache.get(defining)
-    if (cached !== undefined && cached.count === count) return cached.compiler
+    const cached = defining.cachedCompiler(kind, builder)
+    if (cached !== undefined && cached.count === count) {
+      if (use) cached.used = true
+      return cached.compiler
+    }
     const code = kind === 'validator' ? 'ENC_ERR_SCH_VALIDATION_BUILD' : 'ENC_ERR_SCH_SERIALIZATION_BUILD'
-    let compiler: C
+    let compiler: unknown
     try {
-      compiler = build(defining.visible())
+      const schemas = defining.visible()
+      if (kind === 'validator') compiler = ((builder ?? this.#buildValidator) as ValidatorBuilder)(schemas, this.#validatorOptions)
+      else compiler = ((builder ?? this.#buildSerializer) as SerializerBuilder)(schemas, this.#serializerOptions)
     } catch (error) {
       if (isSchemaError(error)) throw error
       throw schemaError(code, {
@@ -97,7 +103,7 @@ export class SchemaCompilers {
     if (typeof compiler !== 'function') {
       throw schemaError(code, { case: 'factory', kind, got: describeValue(compiler), scopePath: store.scopePath })
     }
-    cache.set(defining, { count, compiler })
+    defining.cacheCompiler(kind, builder, { count, compiler, used: use })
     return compiler
   }
 }

@@ -1,7 +1,20 @@
 import { plainSchema } from './fluent-schema'
 import { describeValue, schemaError } from './schema-codes'
 import { findAsync } from './schema-walk'
-import type { SharedSchema } from './types'
+import type { CompilersFactory, SchemaBucket, SchemaBucketFactory, SchemaControllerOptions, SharedSchema } from './types'
+
+export type CompilerKind = 'validator' | 'serializer'
+/** A scope-level builder (setSchemaController's compilersFactory member), bound to its factory. */
+export type ScopeBuilder = NonNullable<CompilersFactory['buildValidator']> | NonNullable<CompilersFactory['buildSerializer']>
+
+/** A compiler built for a store's visible set (SchemaCompilers builds them; the store keeps them). */
+export interface CachedCompiler {
+  /** `visibleCount()` when built: schemas are only added, so equal means same set. */
+  readonly count: number
+  readonly compiler: Function
+  /** True once a route compiled with it: only then is it the scope's active compiler (scope.validatorCompiler). */
+  used: boolean
+}
 
 export interface SchemaStoreOptions {
   /** The store of the parent scope; null for the root scope. */
@@ -16,9 +29,17 @@ class SchemaRegistry {
 }
 
 /**
- * The shared schemas of one scope (spec §2.2, §3.3.4). A scope sees its own schemas and its
- * ancestors', never its descendants'. A lifted plugin runs in its parent's scope and so simply uses
- * the parent's store.
+ * The shared schemas of one scope (spec §2.2, §3.3.4), and what Fastify calls its schema controller.
+ * A scope sees its own schemas and its ancestors', never its descendants'. A lifted plugin runs in
+ * its parent's scope and so simply uses the parent's store.
+ *
+ * With a `schemaController.bucket` (server option or setSchemaController()), the user's bucket holds
+ * the schemas instead: each scope below gets its own bucket from the same factory, seeded with its
+ * parent's `getSchemas()`, as in Fastify 3.27.4. Enclave's own checks on shared schemas (duplicate
+ * `$id`s across scopes, `$id` required, unknown keywords) are then the bucket's business.
+ *
+ * The store also keeps the compilers built for its visible set (keyed by the scope-level builder in
+ * effect) and the builders setSchemaController() gave this scope.
  *
  * @example
  * const root = new SchemaStore({ parent: null, scopePath: 'root' })
@@ -33,17 +54,86 @@ export class SchemaStore {
   readonly root: SchemaStore
   readonly #own = new Map<string, SharedSchema>()
   readonly #registry: SchemaRegistry
+  /** The user's bucket holding this scope's schemas, or null for Enclave's own store (#own). */
+  #bucket: SchemaBucket | null = null
+  /** Inherited by the children created from now on. */
+  #bucketFactory: SchemaBucketFactory | null = null
+  /** setSchemaController()'s builders for this scope (null: the nearest ancestor's, else the server's). */
+  #builders: Record<CompilerKind, ScopeBuilder | null> = { validator: null, serializer: null }
+  readonly #compiled: Record<CompilerKind, Map<ScopeBuilder | null, CachedCompiler>> = { validator: new Map(), serializer: new Map() }
 
   constructor(options: SchemaStoreOptions) {
     this.parent = options.parent
     this.scopePath = options.scopePath
     this.root = options.parent === null ? this : options.parent.root
     this.#registry = options.parent === null ? new SchemaRegistry() : options.parent.#registry
+    const parent = options.parent
+    if (parent !== null && parent.#bucketFactory !== null) this.useBucket(parent.#bucketFactory, parent.getSchemas())
+  }
+
+  /**
+   * Applies a schemaController (already checked: schema-controller-options.ts). A `bucket` replaces
+   * this scope's store with a bucket seeded with `initial` (Fastify: nothing at the root, else the
+   * schemas visible so far); `compilersFactory` members replace this scope's builders one by one.
+   */
+  useController(options: SchemaControllerOptions, initial: unknown): void {
+    if (options.bucket !== undefined) this.useBucket(options.bucket, initial)
+    const factory = options.compilersFactory
+    if (factory === undefined) return
+    if (factory.buildValidator !== undefined) this.#builders.validator = factory.buildValidator.bind(factory)
+    if (factory.buildSerializer !== undefined) this.#builders.serializer = factory.buildSerializer.bind(factory)
+  }
+
+  useBucket(factory: SchemaBucketFactory, initial: unknown): void {
+    const bucket: unknown = factory(initial)
+    if (typeof bucket !== 'object' || bucket === null) {
+      throw schemaError('ENC_ERR_SCH_CONTROLLER_INVALID', { case: 'bucket', scopePath: this.scopePath, problem: `factory returned ${describeValue(bucket)}: it must return an object { add, getSchema, getSchemas }` })
+    }
+    this.#bucket = bucket as SchemaBucket
+    this.#bucketFactory = factory
+  }
+
+  /** True when the user's bucket holds this scope's schemas. */
+  usesBucket(): boolean {
+    return this.#bucket !== null
+  }
+
+  /** The builder setSchemaController() put in effect here or in the nearest ancestor; null: the server's. */
+  builderFor(kind: CompilerKind): ScopeBuilder | null {
+    for (let store: SchemaStore | null = this; store !== null; store = store.parent) {
+      const builder = store.#builders[kind]
+      if (builder !== null) return builder
+    }
+    return null
+  }
+
+  cachedCompiler(kind: CompilerKind, builder: ScopeBuilder | null): CachedCompiler | undefined {
+    return this.#compiled[kind].get(builder)
+  }
+
+  cacheCompiler(kind: CompilerKind, builder: ScopeBuilder | null, entry: CachedCompiler): void {
+    this.#compiled[kind].set(builder, entry)
+  }
+
+  /**
+   * The compiler a route of this scope got from the builders (scope.validatorCompiler after boot),
+   * or undefined when no route here needed one: Fastify builds them only for routes that need them.
+   */
+  activeCompiler(kind: CompilerKind): Function | undefined {
+    const defining = this.definingStore()
+    const cached = defining.cachedCompiler(kind, this.builderFor(kind))
+    return cached !== undefined && cached.used && cached.count === defining.visibleCount() ? cached.compiler : undefined
   }
 
   /** Adds a shared schema to this scope. Throws a coded error for anything a route could not use. */
   add(input: unknown): void {
     const schema = plainSchema(input)
+    if (this.#bucket !== null) {
+      const bucket = this.#bucket
+      if (typeof bucket.add !== 'function') throw schemaError('ENC_ERR_SCH_CONTROLLER_INVALID', { case: 'bucket', scopePath: this.scopePath, problem: 'has no add(schema) method, so addSchema() cannot store the schema' })
+      bucket.add(schema)
+      return
+    }
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
       throw schemaError('ENC_ERR_SCH_NOT_OBJECT', { case: 'shared', scopePath: this.scopePath, got: describeValue(schema) })
     }
@@ -64,6 +154,10 @@ export class SchemaStore {
 
   /** The schema with this `$id` in this scope or the nearest ancestor that has it. */
   get(id: string): SharedSchema | undefined {
+    if (this.#bucket !== null) {
+      const bucket = this.#bucket
+      return (typeof bucket.getSchema === 'function' ? bucket.getSchema(id) : this.visible()[id]) as SharedSchema | undefined
+    }
     const owner = this.getOwner(id)
     return owner === null ? undefined : owner.#own.get(id)
   }
@@ -74,6 +168,7 @@ export class SchemaStore {
 
   /** The store (this one or an ancestor) whose scope declared `id`, or null when not visible here. */
   getOwner(id: string): SchemaStore | null {
+    if (this.#bucket !== null) return this.get(id) === undefined ? null : this
     for (let store: SchemaStore | null = this; store !== null; store = store.parent) {
       if (store.#own.has(id)) return store
     }
@@ -89,8 +184,18 @@ export class SchemaStore {
     return this.#own.size > 0
   }
 
-  /** `getSchemas()`: own and ancestors' schemas, keyed by `$id`, root's first. Never descendants'. */
+  /** scope.getSchemas(): visible() for Enclave's store; with a bucket, what its getSchemas() returns, as it is (a Map stays a Map). */
+  getSchemas(): unknown {
+    if (this.#bucket === null) return this.visible()
+    return typeof this.#bucket.getSchemas === 'function' ? this.#bucket.getSchemas() : {}
+  }
+
+  /**
+   * What the compilers are built with: own and ancestors' schemas, keyed by `$id`, root's first.
+   * Never descendants'. With a bucket: its getSchemas(), a Map turned into an object.
+   */
   visible(): Record<string, SharedSchema> {
+    if (this.#bucket !== null) return asSchemaRecord(this.getSchemas())
     const chain: SchemaStore[] = []
     for (let store: SchemaStore | null = this; store !== null; store = store.parent) chain.unshift(store)
     const result: Record<string, SharedSchema> = {}
@@ -104,7 +209,8 @@ export class SchemaStore {
    */
   definingStore(): SchemaStore {
     let store: SchemaStore = this
-    while (store.#own.size === 0 && store.parent !== null) store = store.parent
+    // A bucket is the user's: its contents cannot be compared with the parent's, so each is its own set.
+    while (store.#own.size === 0 && store.#bucket === null && store.parent !== null) store = store.parent
     return store
   }
 
@@ -141,4 +247,11 @@ export class SchemaStore {
       }
     }
   }
+}
+
+/** A bucket's getSchemas() as the builders take it: an object keyed by `$id` (a Map is converted; anything else is empty). */
+function asSchemaRecord(value: unknown): Record<string, SharedSchema> {
+  if (value instanceof Map) return Object.fromEntries(value) as Record<string, SharedSchema>
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, SharedSchema>
+  return {}
 }

@@ -42,6 +42,8 @@ export interface SerializerCompilerInput {
   httpStatus: string
 }
 export type SerializeFunction = (data: unknown) => string
+/** setReplySerializer(fn): serializes a reply payload of a route of the scope (Fastify's `(payload, statusCode)`). */
+export type ReplySerializer = (payload: unknown, statusCode: number) => string
 export type SerializerCompiler = (input: SerializerCompilerInput) => SerializeFunction
 
 /** `dataVar` is `body`, `params`, `querystring` or `headers` (spec §4.2). */
@@ -68,10 +70,38 @@ export interface ValidatorOptions {
  */
 export interface CompilersFactory {
   buildValidator?(externalSchemas: Record<string, SharedSchema>, options: ValidatorOptions): ValidatorCompiler
-  buildSerializer?(externalSchemas: Record<string, SharedSchema>): SerializerCompiler
+  /** `options` is the server's `serializerOpts` (an empty object when none was given), as in Fastify. */
+  buildSerializer?(externalSchemas: Record<string, SharedSchema>, options: SerializerOptions): SerializerCompiler
 }
 
+/** The server option `serializerOpts`: fast-json-stringify's options (`rounding`, `largeArrayMechanism` ...). */
+export type SerializerOptions = Readonly<Record<string, unknown>>
+
+/**
+ * One scope's shared schemas when a `schemaController.bucket` is given (Fastify 3.27.4's shape):
+ * `addSchema()` calls `add`, `getSchema()` calls `getSchema`, and `getSchemas()` is what the
+ * compilers are built with (an object keyed by `$id`, or a Map). A method Enclave never needs may be
+ * left out: a bucket holding schemas the user's own ajv already has may offer only `getSchemas`.
+ */
+export interface SchemaBucket {
+  add?(schema: unknown): unknown
+  getSchema?(id: string): unknown
+  getSchemas?(): unknown
+}
+
+/**
+ * Builds a scope's bucket, once per scope: the root's with no argument, a child's with what its
+ * parent's `getSchemas()` returns (so it may start from the parent's schemas).
+ */
+export type SchemaBucketFactory = (parentSchemas?: unknown) => SchemaBucket
+
+/**
+ * The server option `schemaController` and `scope.setSchemaController()` (Fastify 3.27.4's shape).
+ * Both keys are optional: what is left out is inherited from the parent scope (the server option
+ * at the root; Enclave's default store and ajv 6 / fast-json-stringify 7 builders below that).
+ */
 export interface SchemaControllerOptions {
+  bucket?: SchemaBucketFactory
   compilersFactory?: CompilersFactory
 }
 

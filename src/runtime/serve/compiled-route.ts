@@ -2,11 +2,11 @@ import type { BoundHook } from '../shared/bound-hook'
 import type { ParserTable } from './body/parser-table'
 import type { RequestImpl } from './request'
 import type { ReplyImpl } from './reply'
-import type { Handler, Scope } from '../types'
+import type { Handler, LogLevel, Scope } from '../types'
 import type { ServeContext } from './serve-context'
 import type { CompiledRouteSchemas, PartValidator, ResponseSerializers } from '../schemas'
 import type { LazyRouteSchemas } from './lazy-route-schemas'
-import type { SchemaErrorFormatter } from '../schemas/types'
+import type { ReplySerializer, SchemaErrorFormatter } from '../schemas/types'
 import type { ErrorHandlerEntry } from './error-reply'
 
 export type RequestClass = new (...args: ConstructorParameters<typeof RequestImpl>) => RequestImpl
@@ -22,11 +22,12 @@ export interface CompiledRouteInit {
   handler: Handler
   Request: RequestClass
   Reply: ReplyClass
-  hooks: Record<'onRequest' | 'preParsing' | 'preValidation' | 'preHandler' | 'preSerialization' | 'onSend' | 'onResponse' | 'onError' | 'onRequestAbort', readonly BoundHook[]>
+  hooks: Record<'onRequest' | 'preParsing' | 'preValidation' | 'preHandler' | 'preSerialization' | 'onSend' | 'onResponse' | 'onError' | 'onRequestAbort' | 'onTimeout', readonly BoundHook[]>
   /** The compiled schemas, or null while they wait for `lazy` (schemaCompilation: 'lazy'). */
   schemas: CompiledRouteSchemas | null
   lazy: LazyRouteSchemas | null
   schemaErrorFormatter: SchemaErrorFormatter
+  replySerializer: ReplySerializer | null
   attachValidation: boolean
   parsers: ParserTable
   bodyLimit: number | null
@@ -35,6 +36,8 @@ export interface CompiledRouteInit {
   hasParams: boolean
   /** What `request.routeOptions` shows: the declared options (url, method, config, schema, ...). */
   routeOptions: Readonly<Record<string, unknown>>
+  /** The route's `logLevel` option; null: the server logger's level. */
+  logLevel?: LogLevel | null
 }
 
 /**
@@ -61,6 +64,8 @@ export class CompiledRoute {
   readonly onResponse: HookList
   readonly onError: HookList
   readonly onRequestAbort: HookList
+  /** Run when the socket times out (connectionTimeout) with this route's request in flight. */
+  readonly onTimeout: HookList
   // Writable only for lazy compilation: installSchemas() fills them on the route's first request.
   validateParams: PartValidator | null = null
   validateBody: PartValidator | null = null
@@ -72,14 +77,20 @@ export class CompiledRoute {
   /** Non-null until a lazy route's schemas are built: the pipeline's one test per request. */
   lazy: LazyRouteSchemas | null
   readonly schemaErrorFormatter: SchemaErrorFormatter
+  /** The scope's setReplySerializer(): used before the response schema's serializer; null: none. */
+  readonly replySerializer: ReplySerializer | null
   readonly attachValidation: boolean
   readonly parsers: ParserTable
   /** The route's own bodyLimit; null falls back to the parser's, then the server's. */
   readonly bodyLimit: number | null
   readonly errorHandlers: readonly ErrorHandlerEntry[]
   readonly config: Record<string, unknown>
+  /** Fastify 3's `request.context` and `reply.context`: one object per route, shared by both. */
+  readonly context: { readonly config: Record<string, unknown> }
   readonly hasParams: boolean
   readonly routeOptions: Readonly<Record<string, unknown>>
+  /** The route's `logLevel`: its requests' pino child logs at this level. Null: the server's. */
+  readonly logLevel: LogLevel | null
   /** True when onResponse or onRequestAbort hooks exist, so the pipeline watches the socket. */
   readonly observesEnd: boolean
 
@@ -101,26 +112,30 @@ export class CompiledRoute {
     this.onResponse = orNull(init.hooks.onResponse)
     this.onError = orNull(init.hooks.onError)
     this.onRequestAbort = orNull(init.hooks.onRequestAbort)
+    this.onTimeout = orNull(init.hooks.onTimeout)
     this.lazy = init.lazy
     if (init.schemas !== null) this.installSchemas(init.schemas)
     init.lazy?.addTarget(this)
     this.schemaErrorFormatter = init.schemaErrorFormatter
+    this.replySerializer = init.replySerializer
     this.attachValidation = init.attachValidation
     this.parsers = init.parsers
     this.bodyLimit = init.bodyLimit
     this.errorHandlers = init.errorHandlers
     this.config = init.config
+    this.context = { config: init.config }
     this.hasParams = init.hasParams
     this.routeOptions = init.routeOptions
+    this.logLevel = init.logLevel ?? null
     this.observesEnd = this.onResponse !== null || this.onRequestAbort !== null
   }
 
   /** Sets the validators and serializers: in the constructor (eager), or on the first request (lazy). */
   installSchemas(schemas: CompiledRouteSchemas): void {
-    // Spec §2.1: the body schema applies only to POST, PUT and PATCH.
-    const bodyMethod = this.method === 'POST' || this.method === 'PUT' || this.method === 'PATCH'
+    // Whatever the method (issue 12 §1, as Fastify 3): a body schema is never bypassed. On GET and
+    // HEAD, whose bodies are never parsed, it sees `null`.
     this.validateParams = schemas.params
-    this.validateBody = bodyMethod ? schemas.body : null
+    this.validateBody = schemas.body
     this.validateQuery = schemas.querystring
     this.validateHeaders = schemas.headers
     this.validates = this.validateParams !== null || this.validateBody !== null || this.validateQuery !== null || this.validateHeaders !== null

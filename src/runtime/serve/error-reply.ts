@@ -4,6 +4,8 @@ import { runtimeError } from '../errors/runtime-codes'
 import { runObserverHooks } from './hook-runner'
 import { isThenable } from '../shared/thenable'
 import type { ReplyImpl } from './reply'
+import { undefinedError } from './undefined-error'
+import { sendReturned } from './returned-payload'
 import { commit, isOpen, reopen, writeHead } from './reply-state'
 import { errorPayloadSerializer } from './error-payload'
 import { pickSerializer } from '../schemas'
@@ -41,6 +43,8 @@ export function toError(thrown: unknown): AnyError {
  * built-in reply (a handler that answers with a payload handled it).
  */
 export function handleError(reply: ReplyImpl, thrown: unknown): void {
+  // Nothing to hand to an error handler, as in Fastify 3: a coded Error stands in for it.
+  if (thrown === undefined || thrown === null) thrown = undefinedError()
   const res = reply.raw
   if (res.headersSent || res.destroyed) {
     reply.request.log.error(reply.route.serve.idFields(reply.request.id, { err: toError(thrown) }), 'error after the response had started')
@@ -81,7 +85,7 @@ function dispatch(reply: ReplyImpl, thrown: unknown): void {
     if (hooks !== null && !reply.onErrorRan) {
       reply.onErrorRan = true
       reply.inOnError = true
-      runObserverHooks(hooks, reply.request, reply, thrown, true, () => { reply.inOnError = false; defaultErrorReply(reply, thrown) })
+      runObserverHooks(hooks, reply.request, reply, thrown, true, () => { reply.inOnError = false; defaultErrorReply(reply, thrown) }, 'an onError hook failed')
       return
     }
     defaultErrorReply(reply, thrown)
@@ -104,13 +108,13 @@ function dispatch(reply: ReplyImpl, thrown: unknown): void {
   if (isThenable(result)) {
     result.then((value) => {
       if (reply.sent || value === reply) return
-      if (value !== undefined) { reply.send(value); return }
+      if (value !== undefined) { sendReturned(reply, value); return }
       // Like a handler (pipeline.ts): an async error handler that sends nothing would leave the
       // client hanging; the next handler up answers instead.
       handleError(reply, nothingSent(scope.path, thrown))
     }, (thrownAgain: unknown) => { if (!reply.sent) handleError(reply, thrownAgain) })
   } else if (result !== undefined && result !== reply) {
-    if (!reply.sent) reply.send(result)
+    if (!reply.sent) sendReturned(reply, result)
   } else if (result === undefined && !reply.sent) {
     // A synchronous handler that neither sent nor returned the reply ("I will send later") would
     // leave the request to handlerTimeout: answered now instead.
@@ -212,6 +216,17 @@ export function writeFallback(reply: ReplyImpl, error: AnyError): void {
 }
 
 /** A failure before the request and reply objects exist (genReqId, a decorator factory). */
+/**
+ * `return503OnClosing`: a request that arrives once close() has started is refused before any
+ * hook runs (Fastify 3), and its connection is closed after the answer.
+ */
+export function answerClosing(res: ServerResponse): void {
+  const error = runtimeError('ENC_ERR_SERVER_CLOSING')
+  const body = errorPayloadSerializer({ statusCode: 503, code: error.code, error: 'Service Unavailable', message: error.message })
+  res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
+  res.end(body)
+}
+
 export function answerWithoutReply(res: ServerResponse, log: Logger, error: unknown): void {
   log.error({ err: error }, 'the request could not be set up')
   const body = errorPayloadSerializer({ statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' })

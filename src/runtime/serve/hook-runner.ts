@@ -3,6 +3,7 @@ import type { BoundHook } from '../shared/bound-hook'
 import type { ReplyImpl } from './reply'
 import type { RequestImpl } from './request'
 import { isThenable } from '../shared/thenable'
+import { undefinedError } from './undefined-error'
 
 type Next = (request: RequestImpl, reply: ReplyImpl) => void
 
@@ -37,7 +38,7 @@ export function runRequestHooks(hooks: readonly BoundHook[], request: RequestImp
       try {
         result = hook.payload ? hook.fn.call(thisArg, request, reply, payload) : hook.fn.call(thisArg, request, reply)
       } catch (e) {
-        step(e ?? new Error('hook threw'))
+        step(e ?? undefinedError())
         return
       }
       if (result === reply) return
@@ -46,7 +47,7 @@ export function runRequestHooks(hooks: readonly BoundHook[], request: RequestImp
         if (value === reply) return
         if (hook.payload && isStream(value)) request.payloadStream = value
         step()
-      }, (e: unknown) => step(e ?? new Error('hook rejected')))
+      }, (e: unknown) => step(e ?? undefinedError()))
       return
     }
     let settled = false
@@ -63,9 +64,9 @@ export function runRequestHooks(hooks: readonly BoundHook[], request: RequestImp
       if (result === reply) { settled = true; return }
       // A done-style hook that returns a promise continues on whichever comes first (Fastify 3's
       // hookRunner; @fastify/helmet's onRequest resolves without calling done on some paths).
-      if (isThenable(result)) result.then(() => once(), (e: unknown) => once(e ?? new Error('hook rejected')))
+      if (isThenable(result)) result.then(() => once(), (e: unknown) => once(e ?? undefinedError()))
     } catch (e) {
-      once(e ?? new Error('hook threw'))
+      once(e ?? undefinedError())
     }
   }
   step()
@@ -91,14 +92,14 @@ export function runPayloadHooks(hooks: readonly BoundHook[], request: RequestImp
     try {
       if (hook.callback) {
         const result = hook.fn.call(thisArg, request, reply, current, once)
-        if (isThenable(result)) result.then(() => once(), (e: unknown) => once(e ?? new Error('hook rejected')))
+        if (isThenable(result)) result.then(() => once(), (e: unknown) => once(e ?? undefinedError()))
       } else {
         const result = hook.fn.call(thisArg, request, reply, current)
-        if (isThenable(result)) result.then((value) => once(null, value), (e: unknown) => once(e ?? new Error('hook rejected')))
+        if (isThenable(result)) result.then((value) => once(null, value), (e: unknown) => once(e ?? undefinedError()))
         else once(null, result)
       }
     } catch (e) {
-      once(e ?? new Error('hook threw'))
+      once(e ?? undefinedError())
     }
   }
   step()
@@ -109,11 +110,11 @@ export function runPayloadHooks(hooks: readonly BoundHook[], request: RequestImp
  * one is logged and the next still runs, so a broken logging hook never hides the real error.
  */
 export function runObserverHooks(hooks: readonly BoundHook[], request: RequestImpl, reply: ReplyImpl,
-  extra: unknown, hasExtra: boolean, done: () => void): void {
+  extra: unknown, hasExtra: boolean, done: () => void, failureMessage: string): void {
   let index = 0
   const thisArg = reply.route.scope
   const step = (error?: unknown): void => {
-    if (error !== undefined && error !== null) request.log.error(reply.route.serve.idFields(request.id, { err: error }), 'a hook failed')
+    if (error !== undefined && error !== null) request.log.error(reply.route.serve.idFields(request.id, { err: error }), failureMessage)
     if (index === hooks.length) { done(); return }
     const hook = hooks[index++]
     let settled = false
@@ -127,7 +128,7 @@ export function runObserverHooks(hooks: readonly BoundHook[], request: RequestIm
     try {
       const args: unknown[] = hasExtra ? [request, reply, extra] : [request, reply]
       const result = hook.callback ? hook.fn.call(thisArg, ...args, once) : hook.fn.call(thisArg, ...args)
-      if (isThenable(result)) result.then(() => once(), (e: unknown) => once(e ?? new Error('hook rejected')))
+      if (isThenable(result)) result.then(() => once(), (e: unknown) => once(e ?? undefinedError()))
       else if (!hook.callback) once()
     } catch (e) {
       once(e)

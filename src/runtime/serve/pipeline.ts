@@ -4,7 +4,9 @@ import type { CompiledRoute } from './compiled-route'
 import { runtimeError } from '../errors/runtime-codes'
 import { runObserverHooks, runRequestHooks } from './hook-runner'
 import { isThenable } from '../shared/thenable'
-import { answerWithoutReply, replyWithError } from './error-reply'
+import { answerClosing, answerWithoutReply, replyWithError } from './error-reply'
+import { watchSocketTimeout } from './socket-timeout'
+import { sendReturned } from './returned-payload'
 import { logRequest } from './access-log'
 import { startHandlerDeadline } from './handler-timeout'
 import { compileOnFirstRequest } from './lazy-compile'
@@ -12,6 +14,7 @@ import type { ReplyImpl } from './reply'
 import type { RequestImpl } from './request'
 import type { ServeContext } from './serve-context'
 import { TOO_MANY_QUERY_KEYS } from './router'
+import { rewriteUrl } from './rewrite-url'
 import { toValidationError, type PartValidator } from '../schemas'
 import type { HttpPart } from '../schemas/types'
 
@@ -23,7 +26,9 @@ import type { HttpPart } from '../schemas/types'
  * that could have been resolved at boot.
  */
 export function handleRequest(ctx: ServeContext, raw: IncomingMessage, res: ServerResponse): void {
-  const found = ctx.router.find(raw.method as string, raw.url as string)
+  if (ctx.closing && ctx.return503OnClosing) { answerClosing(res); return }
+  if (ctx.rewriteUrl !== null && !rewriteUrl(ctx, raw, res)) return
+  const found = ctx.router.find(raw.method as string, raw.url as string, raw)
   let route: CompiledRoute
   let params: Record<string, unknown>
   let query: Record<string, unknown>
@@ -42,7 +47,7 @@ export function handleRequest(ctx: ServeContext, raw: IncomingMessage, res: Serv
     // User code runs here too: genReqId and the { factory } decorators.
     const id = ctx.genReqId(raw)
     // A child logger per request only when logging is on with pino: the silent path allocates nothing.
-    request = new route.Request(raw, res, id, route.path, params, query, route, ctx.childLogs ? ctx.requestLog(id) : ctx.log)
+    request = new route.Request(raw, res, id, route.path, params, query, route, ctx.childLogs ? ctx.requestLog(id, route.logLevel) : ctx.log)
     reply = new route.Reply(res, request, route)
   } catch (error) {
     answerWithoutReply(res, ctx.log, error)
@@ -50,6 +55,7 @@ export function handleRequest(ctx: ServeContext, raw: IncomingMessage, res: Serv
   }
   if (ctx.requestLogging) logRequest(ctx, request, reply)
   if (route.observesEnd) watchEnd(request, reply, res)
+  if (route.onTimeout !== null) watchSocketTimeout(raw.socket, reply)
   if (ctx.handlerDeadline !== null) startHandlerDeadline(reply)
   // schemaCompilation 'lazy': null once the route's schemas are built, so one test per request.
   if (route.lazy !== null && !compileOnFirstRequest(route, reply)) return
@@ -115,19 +121,29 @@ function preParsingStage(request: RequestImpl, reply: ReplyImpl): void {
 }
 
 function parsingStage(request: RequestImpl, reply: ReplyImpl): void {
-  const method = request.method
-  // A body on GET or HEAD is never parsed (nor read: Node discards it when the reply ends). As in
-  // Fastify, a POST, PUT or PATCH that names a content type is parsed even without framing: an
-  // unframed `application/json` request is the same 400 as an empty JSON body, never a body that
-  // silently went missing.
-  if (method !== 'GET' && method !== 'HEAD' && (hasBody(request) || (request.raw.headers['content-type'] !== undefined && bodyMethods.has(method)))) {
-    parseBody(request, reply, reply.route.serve.limits.bodyLimit, preValidationStage)
-  } else {
-    preValidationStage(request, reply)
-  }
+  if (carriesBody(request)) parseBody(request, reply, reply.route.serve.limits.bodyLimit, preValidationStage)
+  else preValidationStage(request, reply)
 }
 
-const bodyMethods: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH'])
+/**
+ * Which requests have their body parsed: Fastify 3's rule (lib/handleRequest.js), so that a
+ * request's `body` is what a Fastify 3 handler would see (null when nothing is parsed).
+ * - GET, HEAD: never (nor read: Node discards it when the reply ends).
+ * - POST, PUT, PATCH: whenever they name a content type, even without framing (an unframed
+ *   `application/json` request is the same 400 as an empty JSON body, never a body that silently
+ *   went missing); without one, only a body framed as non-empty (415, or the `*` parser).
+ * - OPTIONS, DELETE: only a framed body that names its content type; an untyped one is ignored.
+ * Whatever is parsed, or not, the body schema is then validated (validationStage).
+ */
+function carriesBody(request: RequestImpl): boolean {
+  const method = request.method
+  if (method === 'GET' || method === 'HEAD') return false
+  const headers = request.raw.headers
+  const typed = headers['content-type'] !== undefined
+  if (method === 'OPTIONS' || method === 'DELETE') return typed && hasBody(request)
+  if (typed) return true
+  return headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0')
+}
 
 function preValidationStage(request: RequestImpl, reply: ReplyImpl): void {
   const route = reply.route
@@ -161,9 +177,9 @@ function validate(route: CompiledRoute, request: RequestImpl): Error | null {
     const error = validatePart(route, request, route.validateParams, 'params')
     if (error !== null) return error
   }
-  // Every parsed body is validated, whatever parser produced it (issue 12 §1: spec §1.6 makes the
-  // schema the security boundary, over the letter of §2.1; Fastify 3 and 5 do the same). A request
-  // without any body is validated too (as `undefined`), so a POST cannot skip it by sending nothing.
+  // Every body is validated, whatever parser produced it and whatever the method (issue 12 §1: spec
+  // §1.6 makes the schema the security boundary, over the letter of §2.1; Fastify 3 does the same).
+  // A request without any body is validated too (as `null`), so no request skips it by sending nothing.
   if (route.validateBody !== null) {
     const error = validatePart(route, request, route.validateBody, 'body')
     if (error !== null) return error
@@ -210,7 +226,7 @@ function handlerStage(request: RequestImpl, reply: ReplyImpl): void {
     return
   }
   // Also when the handler already sent: send() logs the second payload (ENC_ERR_REPLY_ALREADY_SENT).
-  reply.send(result)
+  sendReturned(reply, result)
 }
 
 /**
@@ -222,10 +238,10 @@ function handlerStage(request: RequestImpl, reply: ReplyImpl): void {
  */
 function afterAsyncHandler(reply: ReplyImpl, value: unknown): void {
   if (value === reply) return
-  if (value !== undefined) { reply.send(value); return }
+  if (value !== undefined) { sendReturned(reply, value); return }
   if (reply.sent) return
-  if (reply.statusCode === 204) { reply.send(); return }
-  reply.send(runtimeError('ENC_ERR_REPLY_NOTHING_SENT', { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}` }))
+  if (reply.statusCode === 204) { sendReturned(reply); return }
+  sendReturned(reply, runtimeError('ENC_ERR_REPLY_NOTHING_SENT', { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}` }))
 }
 
 /**
@@ -250,12 +266,15 @@ function onEnd(request: RequestImpl, reply: ReplyImpl, finished: boolean): void 
   const hooks = finished ? route.onResponse : route.onRequestAbort
   if (hooks === null) return
   const serve = route.serve
-  if (!serve.closing) { runObserverHooks(hooks, request, reply, undefined, false, noop); return }
+  if (!serve.closing) { runObserverHooks(hooks, request, reply, undefined, false, noop, requestErrored); return }
   // During shutdown close() waits for these (force-closed requests included) before onClose.
   const pending = serve.endingDuringClose
-  const running = new Promise<void>((resolve) => runObserverHooks(hooks, request, reply, undefined, false, resolve))
+  const running = new Promise<void>((resolve) => runObserverHooks(hooks, request, reply, undefined, false, resolve, requestErrored))
   pending.add(running)
   void running.then(() => pending.delete(running))
 }
 
 function noop(): void {}
+
+/** Fastify 3's log message for a failed onResponse hook. */
+const requestErrored = 'request errored'

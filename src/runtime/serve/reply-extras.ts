@@ -37,12 +37,19 @@ export function callNotFound(reply: ReplyImpl): void {
     reply.request.log.warn({ reqId: reply.request.id, code: 'ENC_ERR_REPLY_ALREADY_SENT' }, 'reply.callNotFound() was called after the reply was sent; ignored')
     return
   }
+  if (reply.route.serve.endsNotFound(reply.route)) {
+    // Already in a not-found handler (calling it again would loop), or on an undecodable URL: Fastify 3 answers a plain 404.
+    reply.request.log.warn(reply.route.serve.idFields(reply.request.id, {}), 'Trying to send a NotFound error inside a 404 handler. Sending basic 404 response.')
+    reply.code(404).type('text/plain; charset=utf-8').send('404 Not Found')
+    return
+  }
   hijackReply(reply)
   reply.route.serve.serveNotFound(reply)
 }
 
 export function serializeForReply(reply: ReplyImpl, payload: unknown): string {
   if (reply.customSerializer !== null) return reply.customSerializer(payload)
+  if (reply.route.replySerializer !== null) return reply.route.replySerializer(payload, reply.statusCode)
   const serialize = reply.route.serializers === null ? null : pickSerializer(reply.route.serializers, reply.statusCode)
   return serialize === null ? JSON.stringify(payload) : serialize(payload)
 }

@@ -121,8 +121,8 @@ export class ReplyImpl {
 
   /** The scope of the route being served (Fastify's `reply.server`). */
   get server(): unknown { return this.route.scope }
-  /** Fastify 3's `reply.context`: the route's `config`. */
-  get context(): { readonly config: Record<string, unknown> } { return { config: this.route.config } }
+  /** Fastify 3's `reply.context`: the route's `config` (the same object as `request.context`). */
+  get context(): { readonly config: Record<string, unknown> } { return this.route.context }
   get routeOptions(): Readonly<Record<string, unknown>> { return this.route.routeOptions }
   get log(): Logger { return this.request.log }
 

@@ -18,6 +18,7 @@ export class RequestImpl {
   readonly routePath: string | null
   params: Record<string, unknown>
   query: Record<string, unknown>
+  /** The parsed body; null when none was parsed (Fastify 3: lib/request.js), so a handler echoing it sends `null`. */
   body: unknown
   /**
    * Node builds `raw.headers` from the raw header list on first access, one property per header.
@@ -48,7 +49,7 @@ export class RequestImpl {
     this.routePath = routePath
     this.params = params
     this.query = query
-    this.body = undefined
+    this.body = null
     this.headerValues = null
     this.validationError = null
     this.log = log
@@ -61,6 +62,8 @@ export class RequestImpl {
 
   /** The route option `config` (an empty object when none was given). */
   get routeConfig(): Record<string, unknown> { return this.route.config }
+  /** Fastify 3's `request.context`: the route's `config` (the same object as `reply.context`). */
+  get context(): { readonly config: Record<string, unknown> } { return this.route.context }
   /** The scope of the route being served (Fastify's `request.server`): the same opaque `this` as its handler's. */
   get server(): unknown { return this.route.scope }
   /** Fastify's `request.routeOptions`: url, method, config, schema and the route's other options, frozen. */

@@ -1,4 +1,5 @@
 import FindMyWay from 'find-my-way'
+import type { IncomingMessage } from 'node:http'
 import { parse as parseQueryString } from 'node:querystring'
 import type { CompiledRoute } from './compiled-route'
 import { isStaticPath, StaticRoutes } from './static-routes'
@@ -13,10 +14,19 @@ export interface RouteMatch {
   searchParams: Record<string, unknown>
 }
 
+/** find-my-way's built-in constraints, as the `constraints` route option gives them (Fastify 3). */
+export interface RouteConstraints {
+  /** A semver range of the Accept-Version request header (`1.2.0`, `1.x`). */
+  readonly version?: string
+  /** The Host request header, exactly or by RegExp. */
+  readonly host?: string | RegExp
+}
+
 export interface Router {
-  on(method: string, path: string, route: CompiledRoute): void
-  find(method: string, url: string): RouteMatch | null
-  has(method: string, path: string): boolean
+  on(method: string, path: string, route: CompiledRoute, constraints: RouteConstraints | null): void
+  /** `raw` gives the constraint values (headers); without it only unconstrained routes match. */
+  find(method: string, url: string, raw?: IncomingMessage): RouteMatch | null
+  has(method: string, path: string, constraints: RouteConstraints | null): boolean
 }
 
 /**
@@ -40,44 +50,67 @@ export function queryParser(maxKeys: number): (text: string) => Record<string, u
 
 /**
  * find-my-way behind a three-method interface; our compiled route is the `store`. Static paths
- * live in a Map in front of it (static-routes.ts: same answers, a fraction of the insert cost).
+ * without constraints live in a Map in front of it (static-routes.ts: same answers, a fraction of
+ * the insert cost) until a route with constraints arrives: from then on find-my-way has them all.
  */
-export function createRouter(options: { maxQueryKeys: number; ignoreTrailingSlash: boolean }): Router {
+export function createRouter(options: { ignoreTrailingSlash: boolean; caseSensitive: boolean; parseQuery: (text: string) => Record<string, unknown> }): Router {
   const noop = (): void => {}
-  const parseQuery = queryParser(options.maxQueryKeys)
   const router = FindMyWay({
     // Fastify's default: `/a/` is not `/a` unless the server option says so.
     ignoreTrailingSlash: options.ignoreTrailingSlash,
+    caseSensitive: options.caseSensitive,
     // Parameter length is checked by the pipeline so that it can answer 414 instead of 404.
     maxParamLength: Number.MAX_SAFE_INTEGER,
-    querystringParser: parseQuery,
+    querystringParser: options.parseQuery,
     // Without this hook find() returns null for an undecodable URL, which would read as 404.
     onBadUrl: noop as never,
   })
-  const statics = new StaticRoutes<CompiledRoute>(options.ignoreTrailingSlash)
+  // Constraint values are read from the request only once a route uses that constraint, as
+  // find-my-way's own lookup() does: a request with an Accept-Version header matches only
+  // versioned routes once there are some, and every route while there are none.
+  let byVersion = false
+  let byHost = false
+  const derive = (raw: IncomingMessage): Record<string, unknown> => ({
+    version: byVersion ? raw.headers['accept-version'] : undefined,
+    host: byHost ? raw.headers.host : undefined,
+  })
+  let statics: StaticRoutes<CompiledRoute> | null = new StaticRoutes<CompiledRoute>(options.ignoreTrailingSlash, options.caseSensitive)
   // Methods find-my-way has a tree for, and those whose tree starts with '' (a `*` route) instead of '/'.
   const treeMethods = new Set<string>()
   const starMethods = new Set<string>()
-  const addToTree = (method: string, path: string, store: CompiledRoute | null): void => {
+  const addToTree = (method: string, path: string, store: CompiledRoute | null, constraints: RouteConstraints | null): void => {
     // Noted first: find-my-way re-roots the tree for `*` even when the insert then fails as a duplicate.
     if (path === '*') starMethods.add(method)
-    router.on(method as never, path, noop as never, store as never)
+    if (constraints === null) router.on(method as never, path, noop as never, store as never)
+    else router.on(method as never, path, { constraints } as never, noop as never, store as never)
     treeMethods.add(method)
   }
   return {
-    on: (method, path, route) => {
-      if (!isStaticPath(method, path)) { addToTree(method, path, route); return }
+    on: (method, path, route, constraints) => {
+      if (constraints !== null) {
+        byVersion ||= constraints.version !== undefined
+        byHost ||= constraints.host !== undefined
+        // A constrained route can share a static path with an unconstrained one, and the request's
+        // headers then decide between them: find-my-way takes every static route from here on.
+        if (statics !== null) {
+          for (const entry of statics.entries()) addToTree(entry.method, entry.path, entry.store, null)
+          statics = null
+        }
+      }
+      if (statics === null || constraints !== null || !isStaticPath(method, path)) { addToTree(method, path, route, constraints); return }
       // find-my-way answers a bad URL (onBadUrl) only for a method it has a tree for: this route
       // no URL can reach (a lone surrogate never comes out of decoding) gives it one.
-      if (!treeMethods.has(method)) addToTree(method, UNREACHABLE_PATH, null)
+      if (!treeMethods.has(method)) addToTree(method, UNREACHABLE_PATH, null, null)
       statics.add(method, path, route)
     },
-    find: (method, url) => {
-      const hit = statics.find(method, url, !starMethods.has(method))
-      if (hit !== null) return { store: hit.store, params: hit.params, searchParams: parseQuery(hit.query) }
-      return router.find(method as never, url) as unknown as RouteMatch | null
+    find: (method, url, raw) => {
+      const hit = statics === null ? null : statics.find(method, url, !starMethods.has(method))
+      if (hit !== null) return { store: hit.store, params: hit.params, searchParams: options.parseQuery(hit.query) }
+      return router.find(method as never, url, raw !== undefined && (byVersion || byHost) ? derive(raw) as never : undefined) as unknown as RouteMatch | null
     },
-    has: (method, path) => isStaticPath(method, path) ? statics.has(method, path) : router.hasRoute(method as never, path),
+    has: (method, path, constraints) => statics !== null && constraints === null && isStaticPath(method, path)
+      ? statics.has(method, path)
+      : router.hasRoute(method as never, path, (constraints ?? undefined) as never),
   }
 }
 

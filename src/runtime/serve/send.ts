@@ -18,15 +18,16 @@ function isStream(payload: object): payload is Readable {
 
 /**
  * reply.send(): Errors go to the error handlers; strings, Buffers and streams are sent as they
- * are; anything else is JSON through preSerialization, then the reply's serializer, the route's
- * response schema for the status, or JSON.stringify. Every payload then passes onSend.
+ * are; anything else is JSON through preSerialization, then the reply's serializer, the scope's
+ * setReplySerializer(), the route's response schema for the status, or JSON.stringify. Every payload then passes onSend.
  */
 export function sendReply(reply: ReplyImpl, payload: unknown): void {
   if (reply.inOnError) {
-    // Fastify refuses it too (FST_ERR_SEND_INSIDE_ONERR): onError observes, the error reply goes on.
-    reply.request.log.error({ reqId: reply.request.id, err: runtimeError('ENC_ERR_REPLY_SEND_INSIDE_ON_ERROR', { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}` }) },
-      'reply.send() inside an onError hook; ignored')
-    return
+    // Fastify throws too (FST_ERR_SEND_INSIDE_ONERR): onError observes, the error reply goes on.
+    // Logged as well, since a hook may catch it and carry on as if it had answered.
+    const refused = runtimeError('ENC_ERR_REPLY_SEND_INSIDE_ON_ERROR', { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}` })
+    reply.request.log.error({ reqId: reply.request.id, err: refused }, 'reply.send() inside an onError hook; refused')
+    throw refused
   }
   if (reply.sent) {
     reply.request.log.warn(reply.route.serve.idFields(reply.request.id, { code: 'ENC_ERR_REPLY_ALREADY_SENT' }), runtimeErrors.ENC_ERR_REPLY_ALREADY_SENT.message())
@@ -72,6 +73,9 @@ function serializeStage(reply: ReplyImpl, payload: unknown): void {
   try {
     if (reply.customSerializer !== null) {
       text = reply.customSerializer(payload)
+    } else if (reply.route.replySerializer !== null) {
+      // setReplySerializer() wins over the response schema, as in Fastify 3 (lib/reply.js).
+      text = reply.route.replySerializer(payload, reply.statusCode)
     } else {
       const serialize = reply.route.serializers === null ? null : pickSerializer(reply.route.serializers, reply.statusCode)
       text = serialize === null ? JSON.stringify(payload) : serialize(payload)
@@ -80,8 +84,10 @@ function serializeStage(reply: ReplyImpl, payload: unknown): void {
     failSend(reply, serializationError(reply, error))
     return
   }
-  if (typeof text !== 'string') {
-    failSend(reply, serializationError(reply, new TypeError(`the serializer returned ${typeof text}, not a string`)))
+  // As Fastify 3 (FST_ERR_REP_INVALID_PAYLOAD_TYPE): a serializer's text is a string or a Buffer, nothing else.
+  if (typeof text !== 'string' && !Buffer.isBuffer(text)) {
+    const got = text === null ? 'null' : Array.isArray(text) ? 'an array' : typeof text
+    failSend(reply, runtimeError('ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE', { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}`, status: reply.statusCode, got }))
     return
   }
   // reply.serializer() output is whatever its author made it: no JSON type is implied (Fastify).
@@ -170,6 +176,7 @@ function writeHeadOrFail(reply: ReplyImpl): boolean {
 
 function writeStream(reply: ReplyImpl, stream: Readable): void {
   const res = reply.raw
+  if (reply.request.method === 'HEAD') { writeHeadStream(reply, stream); return }
   // Once headers are out a failure can no longer become an error reply: the honest signal to
   // the client is a connection closed before the end of the body.
   stream.once('error', (error) => {
@@ -178,9 +185,21 @@ function writeStream(reply: ReplyImpl, stream: Readable): void {
     else failWrite(reply, error)
   })
   if (!writeHeadOrFail(reply)) { stream.destroy(); return }
-  if (reply.request.method === 'HEAD') { res.end(); stream.destroy(); return }
   res.once('close', () => { if (!stream.destroyed) stream.destroy() })
   stream.pipe(res)
+}
+
+/**
+ * A HEAD reply computed by a GET handler that answers with a stream: the headers go out, the
+ * stream is closed unread. An error it still emits (its source failed while opening) is logged,
+ * as Fastify 3 does, and touches neither the reply already written nor the connection.
+ */
+function writeHeadStream(reply: ReplyImpl, stream: Readable): void {
+  stream.on('error', (error) => {
+    reply.request.log.error(reply.route.serve.idFields(reply.request.id, { err: error }), 'Error on Stream found for HEAD route')
+  })
+  if (writeHeadOrFail(reply)) reply.raw.end()
+  stream.destroy()
 }
 
 function discard(payload: unknown): void {

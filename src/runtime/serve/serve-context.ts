@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { CompiledRoute } from './compiled-route'
 import type { Router } from './router'
-import type { Logger } from '../types'
+import type { FrameworkErrorsHandler, Logger, LogLevel } from '../types'
 import type { ServerLimits } from '../shared/server-options'
 import type { Deadlines, DeadlineList } from './deadlines'
 import type { TrustFn } from './trust-proxy'
@@ -22,6 +22,9 @@ export interface ServeContextInit {
   readonly limits: ServerLimits
   readonly router: Router
   readonly parseQuery: (url: string) => Record<string, unknown>
+  /** The `rewriteUrl` server option; null: URLs are routed as they came. */
+  readonly rewriteUrl: ((raw: IncomingMessage) => string) | null
+  readonly return503OnClosing: boolean
   readonly deadlines: Deadlines
   readonly handlerDeadline: DeadlineList | null
   readonly bodyDeadline: DeadlineList | null
@@ -35,6 +38,8 @@ export interface ServeContextInit {
   readonly idLabel: string
   /** "incoming request" / "request completed" lines. */
   readonly requestLogging: boolean
+  /** The `frameworkErrors` server option (the bad-URL route calls it); null: the built-in reply. */
+  readonly frameworkErrors?: FrameworkErrorsHandler | null
 }
 
 /**
@@ -49,6 +54,10 @@ export class ServeContext {
   readonly limits: ServerLimits
   readonly router: Router
   readonly parseQuery: (url: string) => Record<string, unknown>
+  /** The `rewriteUrl` server option (serve/rewrite-url.ts); null: URLs are routed as they came. */
+  readonly rewriteUrl: ((raw: IncomingMessage) => string) | null
+  /** The `return503OnClosing` server option: requests arriving during close() are refused. */
+  readonly return503OnClosing: boolean
   /** The sweeper behind both request timeouts, and their lists (null when the timeout is off). */
   readonly deadlines: Deadlines
   readonly handlerDeadline: DeadlineList | null
@@ -72,6 +81,7 @@ export class ServeContext {
   readonly idLabel: string
   /** The access log is on: the pipeline logs each request's start and end (serve/access-log.ts). */
   readonly requestLogging: boolean
+  readonly frameworkErrors: FrameworkErrorsHandler | null
   #counter = 0
   readonly #idHeader: string | null
 
@@ -83,10 +93,13 @@ export class ServeContext {
     this.limits = init.limits
     this.router = init.router
     this.parseQuery = init.parseQuery
+    this.rewriteUrl = init.rewriteUrl
+    this.return503OnClosing = init.return503OnClosing
     this.deadlines = init.deadlines
     this.handlerDeadline = init.handlerDeadline
     this.bodyDeadline = init.bodyDeadline
     this.trust = init.trust
+    this.frameworkErrors = init.frameworkErrors ?? null
     this.#idHeader = typeof init.requestIdHeader === 'string' ? init.requestIdHeader.toLowerCase() : null
     if (init.genReqId !== undefined) this.genReqId = init.genReqId
   }
@@ -108,8 +121,11 @@ export class ServeContext {
    * The logger a request's `request.log` is: a pino child bound to the id when logging is on
    * with pino (one child per request, so only then), the server's own logger otherwise.
    */
-  requestLog(id: string): Logger {
-    return this.childLogs ? (this.log as unknown as { child(b: Record<string, unknown>): Logger }).child({ [this.idLabel]: id }) : this.log
+  requestLog(id: string, level: LogLevel | null = null): Logger {
+    if (!this.childLogs) return this.log
+    const parent = this.log as unknown as { child(b: Record<string, unknown>, o?: { level: LogLevel }): Logger }
+    // A route's logLevel (Fastify 3): pino sets a child's own level through its options.
+    return level === null ? parent.child({ [this.idLabel]: id }) : parent.child({ [this.idLabel]: id }, { level })
   }
 
   /** The fields of an internal log line: the request id added unless request.log carries it already. */
@@ -123,7 +139,7 @@ export class ServeContext {
     const fallbacks = this.fallbacks as FallbackRoutes
     if (badUrl) return fallbacks.badUrl
     const url = raw.url as string
-    if (this.allowedMethods(url).length > 0) return fallbacks.methodNotAllowed
+    if (this.allowedMethods(url, raw).length > 0) return fallbacks.methodNotAllowed
     return this.notFoundRouteFor(url)
   }
 
@@ -139,11 +155,21 @@ export class ServeContext {
     return fallbacks.notFound[fallbacks.notFound.length - 1].route
   }
 
-  /** The methods that do have a route for this URL (for 405 and its Allow header). */
-  allowedMethods(url: string): string[] {
+  /**
+   * True where reply.callNotFound() has nowhere further to go: a not-found route (the built-in
+   * one or a setNotFoundHandler's), and the bad-URL route (an undecodable URL has no prefix to
+   * pick a not-found handler by), as in Fastify 3.
+   */
+  endsNotFound(route: CompiledRoute): boolean {
+    const fallbacks = this.fallbacks as FallbackRoutes
+    return route === fallbacks.badUrl || fallbacks.notFound.some((entry) => entry.route === route)
+  }
+
+  /** The methods that do have a route for this URL and request's constraints (for 405 and its Allow header). */
+  allowedMethods(url: string, raw?: IncomingMessage): string[] {
     const allowed: string[] = []
     for (const method of this.methods) {
-      const match = this.router.find(method, url)
+      const match = this.router.find(method, url, raw)
       if (match !== null && match.store !== null) allowed.push(method)
     }
     return allowed

@@ -48,14 +48,20 @@ export interface StaticHit<T> {
 
 export class StaticRoutes<T> {
   readonly #byMethod = new Map<string, Map<string, T>>()
+  /** Every route as added, in order, for handing them to find-my-way. */
+  readonly #added: Array<{ method: string; path: string; store: T }> = []
   readonly #ignoreTrailingSlash: boolean
+  readonly #caseSensitive: boolean
 
-  constructor(ignoreTrailingSlash: boolean) {
+  constructor(ignoreTrailingSlash: boolean, caseSensitive: boolean) {
     this.#ignoreTrailingSlash = ignoreTrailingSlash
+    this.#caseSensitive = caseSensitive
   }
 
+  /** The path as find-my-way stores and matches it: trailing slash trimmed (if asked), then lower-cased (if asked). */
   #key(path: string): string {
-    return this.#ignoreTrailingSlash && path.length > 1 && path.charCodeAt(path.length - 1) === 47 ? path.slice(0, -1) : path
+    const trimmed = this.#ignoreTrailingSlash && path.length > 1 && path.charCodeAt(path.length - 1) === 47 ? path.slice(0, -1) : path
+    return this.#caseSensitive ? trimmed : trimmed.toLowerCase()
   }
 
   /** Adds a route whose path passed isStaticPath; a second one for the same method and path throws, as find-my-way does. */
@@ -65,11 +71,19 @@ export class StaticRoutes<T> {
     const key = this.#key(path)
     if (table.has(key)) throw new Error(`Method '${method}' already declared for route '${key}'`)
     table.set(key, store)
+    this.#added.push({ method, path, store })
   }
 
-  /** As find-my-way's hasRoute: the path as declared, not trimmed (under ignoreTrailingSlash, `/a/` is stored as `/a`). */
+  entries(): ReadonlyArray<{ method: string; path: string; store: T }> {
+    return this.#added
+  }
+
+  /**
+   * As find-my-way's hasRoute: the path as declared, not trimmed (under ignoreTrailingSlash, `/a/`
+   * is stored as `/a`), lower-cased when matching ignores case.
+   */
   has(method: string, path: string): boolean {
-    return this.#byMethod.get(method)?.has(path) === true
+    return this.#byMethod.get(method)?.has(this.#caseSensitive ? path : path.toLowerCase()) === true
   }
 
   /**

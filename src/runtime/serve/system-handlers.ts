@@ -7,19 +7,26 @@ import type { ReplyImpl } from './reply'
 export function defaultNotFoundHandler(this: Scope, request: Request, reply: Reply): void {
   // A payload the framework builds: preSerialization hooks do not see it (issue 12), onSend does.
   (reply as unknown as ReplyImpl).errorPayload = true
+  const message = `Route ${request.method}:${request.url} not found`
+  // Fastify 3 logs each unmatched URL at info level (its "log debug for 404" test).
+  request.log.info((reply as unknown as ReplyImpl).route.serve.idFields(request.id, {}), message)
   reply.code(404).serializer(errorPayloadSerializer).type('application/json; charset=utf-8').send({
     statusCode: 404,
     error: 'Not Found',
-    message: `Route ${request.method}:${request.url} not found`,
+    message,
   })
 }
 
-export function badUrlHandler(this: Scope, request: Request): never {
-  throw runtimeError('ENC_ERR_BAD_URL', { url: request.url })
+/** A URL that cannot be decoded: the `frameworkErrors` option answers it when given (Fastify 3), else the built-in 400. */
+export function badUrlHandler(this: Scope, request: Request, reply: Reply): unknown {
+  const error = runtimeError('ENC_ERR_BAD_URL', { url: request.url })
+  const handler = (reply as unknown as ReplyImpl).route.serve.frameworkErrors
+  if (handler === null) throw error
+  return handler.call(this, error, request, reply)
 }
 
 export function methodNotAllowedHandler(this: Scope, request: Request, reply: Reply): never {
-  const allowed = (reply as unknown as ReplyImpl).route.serve.allowedMethods(request.url)
+  const allowed = (reply as unknown as ReplyImpl).route.serve.allowedMethods(request.url, request.raw)
   reply.header('allow', allowed.join(', '))
   throw runtimeError('ENC_ERR_METHOD_NOT_ALLOWED', { method: request.method, path: request.url.split('?')[0], allowed })
 }

@@ -15,7 +15,7 @@ import { jsonParser, textParser } from '../serve/body/json-parser'
 import { reservedRequestNames } from '../serve/request'
 import { reservedReplyNames } from '../serve/reply'
 import { connectionsCheckingInterval, resolveLimits } from '../shared/server-options'
-import { checkServerOptions } from '../declare/option-checks'
+import { checkServerOptions, poisonActionsOf } from '../declare/option-checks'
 import { resolveLogger, silentLogger } from './logger'
 import { ServerLifecycle } from './lifecycle'
 import type { Scope, ServerOptions } from '../types'
@@ -41,12 +41,15 @@ export function createServer(given: ServerOptions = {}): Scope {
   const limits = resolveLimits(options)
   const schemaCompilation = checkSchemaCompilation(options.schemaCompilation ?? 'eager', 'createServer()')
   const deadlines = new Deadlines([limits.handlerTimeout, limits.bodyTimeout], log)
-  const schemaCompilers = new SchemaCompilers({ validator: options.validator, schemaController: options.schemaController })
-  const parse = queryParser(limits.maxQueryKeys)
+  const schemaCompilers = new SchemaCompilers({ validator: options.validator, schemaController: options.schemaController, serializerOpts: options.serializerOpts })
+  // A custom querystringParser (Fastify's option) replaces the built-in one and its key limit.
+  const parse = options.querystringParser ?? queryParser(limits.maxQueryKeys)
   const serve = new ServeContext({
     log,
     limits,
-    router: createRouter({ maxQueryKeys: limits.maxQueryKeys, ignoreTrailingSlash: options.ignoreTrailingSlash === true }),
+    router: createRouter({ ignoreTrailingSlash: options.ignoreTrailingSlash === true, caseSensitive: options.caseSensitive !== false, parseQuery: parse }),
+    rewriteUrl: options.rewriteUrl ?? null,
+    return503OnClosing: options.return503OnClosing === true,
     parseQuery: (url) => { const q = url.indexOf('?'); return q === -1 ? {} : parse(url.slice(q + 1)) },
     deadlines,
     handlerDeadline: limits.handlerTimeout > 0 ? deadlines.list(limits.handlerTimeout, onHandlerExpired) : null,
@@ -57,6 +60,7 @@ export function createServer(given: ServerOptions = {}): Scope {
     childLogs: logger.pino,
     idLabel: typeof options.requestIdLogLabel === 'string' && options.requestIdLogLabel !== '' ? options.requestIdLogLabel : 'reqId',
     // On by default with pino; a hand-made Logger object (often a test's recorder) opts in.
+    frameworkErrors: options.frameworkErrors ?? null,
     requestLogging: options.disableRequestLogging === undefined ? logger.pino : !options.disableRequestLogging && log !== silentLogger,
   })
   serve.serveNotFound = serveNotFound
@@ -66,7 +70,9 @@ export function createServer(given: ServerOptions = {}): Scope {
     keepAliveTimeout: limits.keepAliveTimeout,
     connectionsCheckingInterval: connectionsCheckingInterval(limits),
   }, (req, res) => handleRequest(serve, req, res))
-  http.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket))
+  // Fastify 3's socket timeout: Node destroys a connection idle this long (socket-timeout.ts runs onTimeout).
+  if (limits.connectionTimeout > 0) http.setTimeout(limits.connectionTimeout)
+  http.maxRequestsPerSocket = limits.maxRequestsPerSocket
   // Per connection, not per request: Node's closeIdleConnections() leaves alone a connection that
   // has not sent a request yet, and close() must not wait closeTimeout for those (lifecycle.ts).
   const sockets = new Set<Socket>()
@@ -78,13 +84,21 @@ export function createServer(given: ServerOptions = {}): Scope {
   const declared = new DeclareContext({
     log,
     server: http,
-    defaultParsers: new Map([['application/json', jsonParser(limits.maxJsonDepth)], ['text/plain', textParser]]),
+    defaultParsers: new Map([['application/json', jsonParser(limits.maxJsonDepth, poisonActionsOf(options))], ['text/plain', textParser]]),
     reservedNames: { request: reservedRequestNames, reply: reservedReplyNames },
     facade: lifecycle,
     initialConfig: Object.freeze({ ...options, bodyLimit: limits.bodyLimit, pluginTimeout: limits.pluginTimeout }),
     makeJsonParser: (actions) => jsonParser(limits.maxJsonDepth, actions),
   })
   const rootScope = new ScopeImpl({ context: declared, parent: null, name: options.name ?? 'root', prefix: '' })
+  // Fastify builds the root's bucket with no argument; the compilersFactory is SchemaCompilers' (above).
+  const bucket = options.schemaController?.bucket
+  if (bucket !== undefined) rootScope.schemas.useBucket(bucket, undefined)
+  const { clientErrorHandler } = options
+  // Fastify 3's clientErrorHandler replaces the built-in answer to what Node could not parse.
+  http.on('clientError', clientErrorHandler === undefined
+    ? (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket)
+    : (error: NodeJS.ErrnoException, socket: Socket) => clientErrorHandler.call(rootScope, error, socket))
   lifecycle.attach({
     declared,
     rootScope,

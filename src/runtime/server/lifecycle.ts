@@ -54,7 +54,17 @@ export class ServerLifecycle implements ServerFacade {
   }
 
   ready(options: ReadyOptions = {}): Promise<void> {
-    if (this.#ready === null) this.#ready = bootServer(this.#bootContext())
+    if (this.#ready === null) {
+      // Boot starts on the next tick, as Fastify's does: code that follows ready() or inject() in
+      // the same synchronous block (marking a plugin with fastify-plugin's skip-override, adding a
+      // route) still counts. And the promise exists before any plugin runs: a plugin may call
+      // instance.ready(cb) (cb runs once the server has booted), which must not start a second
+      // boot (that would load the same plugin again, which calls ready() again: endless recursion).
+      const boot = this.#bootContext()
+      this.#ready = new Promise<void>((resolve, reject) => {
+        process.nextTick(() => { bootServer(boot).then(resolve, reject) })
+      })
+    }
     if (options.compileAll !== true) return this.#ready
     return this.#ready.then(() => compileAllPending(this.#bootContext()))
   }

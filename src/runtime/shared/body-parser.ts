@@ -4,9 +4,10 @@ import type { ContentTypeParserFn } from '../types'
  * How a parser is called. `collect`: the body is read (within the limit) and the parser returns
  * the value or a promise of it, `(request, body)`. `callback`: the same body, Fastify 3's
  * `(request, body, done)`. `stream`: Fastify 3's parsers without parseAs that read the raw stream
- * themselves, `(request, payload, done)` or async `(request)` reading `request.raw`.
+ * themselves, `(request, payload, done)` (or `(request)` returning the value). `payload`: Fastify
+ * 3's deprecated async `(payload)`, handed the payload stream itself and returning a promise.
  */
-export type ParserMode = 'collect' | 'callback' | 'stream'
+export type ParserMode = 'collect' | 'callback' | 'stream' | 'payload'
 
 /**
  * One content-type parser as `addContentTypeParser` records it (declare/), merged per scope at
@@ -21,8 +22,13 @@ export interface BodyParser {
   readonly pattern: RegExp | null
 }
 
-/** Fastify 3's rules, read from the parser's parameters once, when it is declared. */
-export function parserMode(fn: Function, parseAsGiven: boolean): ParserMode {
-  if (!parseAsGiven && (fn.length === 1 || fn.length >= 3)) return 'stream'
-  return fn.length >= 3 ? 'callback' : 'collect'
+/**
+ * Fastify 3's rules, read from the parser's parameters once, when it is declared. One departure
+ * (README differences): a two-parameter parser without parseAs is Enclave's `(request, body)`,
+ * not Fastify 3's deprecated `(payload, done)`; the two cannot be told apart by their arity.
+ */
+export function parserMode(fn: Function, parseAsGiven: boolean, isAsync: boolean): ParserMode {
+  if (parseAsGiven) return fn.length >= 3 ? 'callback' : 'collect'
+  if (fn.length === 1 && isAsync) return 'payload'
+  return fn.length === 1 || fn.length >= 3 ? 'stream' : 'collect'
 }

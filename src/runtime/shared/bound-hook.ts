@@ -1,7 +1,7 @@
 import type { Scope } from '../types'
 
 /** Request-path hooks, in the order a request meets them. */
-export const requestHookNames = ['onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization', 'onSend', 'onResponse', 'onError', 'onRequestAbort'] as const
+export const requestHookNames = ['onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization', 'onSend', 'onResponse', 'onError', 'onRequestAbort', 'onTimeout'] as const
 export type RequestPathHookName = typeof requestHookNames[number]
 
 /** Hooks whose callback style has a `payload`/`error` argument before `done`. */

@@ -13,6 +13,12 @@ export function mediaTypeOf(header: string | undefined): string | null {
   return MEDIA_TYPE.test(type) ? type : null
 }
 
+/** The Content-Type as the client wrote it, without parameters: what RegExp content types are tested against. */
+export function typeAsSent(header: string): string {
+  const semicolon = header.indexOf(';')
+  return (semicolon === -1 ? header : header.slice(0, semicolon)).trim()
+}
+
 export function isJsonMediaType(type: string): boolean {
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))
 }

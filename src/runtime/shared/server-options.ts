@@ -14,6 +14,8 @@ export interface ServerLimits {
   readonly keepAliveTimeout: number
   readonly bodyTimeout: number
   readonly handlerTimeout: number
+  readonly connectionTimeout: number
+  readonly maxRequestsPerSocket: number
 }
 
 type LimitName = keyof ServerLimits
@@ -35,6 +37,9 @@ export const defaultLimits: ServerLimits = {
   keepAliveTimeout: 5_000,
   bodyTimeout: 60_000,
   handlerTimeout: 60_000,
+  // Fastify 3's socket timeout, off by default as there: the timeouts above already bound a request.
+  connectionTimeout: 0,
+  maxRequestsPerSocket: 0,
 }
 
 /** Limits where 0 would refuse every request (or every key): they must be at least 1. */
@@ -56,6 +61,8 @@ export function resolveLimits(options: ServerOptions): ServerLimits {
     }
     out[name] = value
   }
+  // Fastify's forceCloseConnections: busy connections are cut when close() starts.
+  if (options.forceCloseConnections === true) out.closeTimeout = 0
   if (out.requestTimeout > 0 && out.headersTimeout > out.requestTimeout) {
     throw runtimeError('ENC_ERR_SERVER_INVALID_OPTION', { headersTimeout: out.headersTimeout, requestTimeout: out.requestTimeout })
   }

@@ -27,8 +27,9 @@ export class TapTest {
   constructor(name: string, parent: TapTest | null) {
     this.name = name
     this.parent = parent
-    // Fastify's files take `const test = t.test` unbound, and pass `t.end` as a callback.
-    for (const key of ['test', 'end', 'skip', 'todo', 'only', 'teardown', 'pass', 'fail', 'plan'] as const) {
+    // Fastify's files take `const test = t.test` unbound, and pass `t.end` or `t.error` as a callback
+    // (`fastify.ready(t.error)`); tap binds its methods, so these work there.
+    for (const key of ['test', 'end', 'skip', 'todo', 'only', 'teardown', 'pass', 'fail', 'plan', 'error'] as const) {
       (this as Record<string, unknown>)[key] = (this[key] as Function).bind(this)
     }
   }

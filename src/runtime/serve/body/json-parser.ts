@@ -1,6 +1,7 @@
 import secureJson from 'secure-json-parse'
 import { runtimeError } from '../../errors/runtime-codes'
 import type { BodyParser } from '../../shared/body-parser'
+import { refusePoisoning, type JsonPoisonActions } from '../../shared/json-poisoning'
 import { scanJson, needsPoisonCheck, JSON_TOO_DEEP, JSON_MAY_OVERFLOW } from './json-scan'
 
 /**
@@ -25,11 +26,13 @@ function hasNonFinite(root: unknown): boolean {
 
 /**
  * The default JSON parser: refuses `__proto__` and `constructor.prototype` keys (also when
- * written with escapes: they are checked after decoding), bodies nested deeper than
- * `maxDepth`, so no depth can reach a stack overflow in validation or serialization, and
- * numbers out of the range of a double.
+ * written with escapes: they are checked after decoding; `actions` may remove or keep them
+ * instead), bodies nested deeper than `maxDepth`, so no depth can reach a stack overflow in
+ * validation or serialization, and numbers out of the range of a double.
  */
-export function jsonParser(maxDepth: number, actions: { protoAction: 'error' | 'remove' | 'ignore'; constructorAction: 'error' | 'remove' | 'ignore' } = { protoAction: 'error', constructorAction: 'error' }): BodyParser {
+export function jsonParser(maxDepth: number, actions: JsonPoisonActions = refusePoisoning): BodyParser {
+  // Both 'ignore': secure-json-parse would only return JSON.parse's result, after its checks.
+  const guarded = actions.protoAction !== 'ignore' || actions.constructorAction !== 'ignore'
   const fn = (_request: unknown, body: string | Buffer): unknown => {
     const text = typeof body === 'string' ? body : body.toString('utf8')
     if (text.length === 0) {
@@ -44,7 +47,7 @@ export function jsonParser(maxDepth: number, actions: { protoAction: 'error' | '
     try {
       // secure-json-parse only where a key could spell __proto__ or constructor: its two regular
       // expressions over the text cost as much as the scan above (bench `bulk`, 64 KB).
-      parsed = needsPoisonCheck(text) ? secureJson.parse(text, undefined, actions) : JSON.parse(text)
+      parsed = guarded && needsPoisonCheck(text) ? secureJson.parse(text, undefined, actions) : JSON.parse(text)
     } catch (error) {
       const message = error instanceof Error ? error.message : ''
       if (message.startsWith('Object contains forbidden prototype property')) {

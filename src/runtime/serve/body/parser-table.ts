@@ -1,5 +1,5 @@
 import type { BodyParser } from '../../shared/body-parser'
-import { isJsonMediaType } from '../../shared/media-type'
+import { isJsonMediaType, typeAsSent } from '../../shared/media-type'
 
 /** The parsers one scope sees, merged once at boot from its ancestors' and its own. */
 export class ParserTable {
@@ -9,24 +9,31 @@ export class ParserTable {
 
   constructor(byType: ReadonlyMap<string, BodyParser>) {
     this.#byType = byType
-    this.#patterns = [...byType.values()].filter((parser) => parser.pattern !== null)
+    // Latest declared first, as Fastify 3 tries them (its parserRegExpList is unshifted).
+    this.#patterns = [...byType.values()].filter((parser) => parser.pattern !== null).reverse()
     this.#catchAll = byType.get('*') ?? null
   }
 
-  /** Exact media type first; `application/*+json` falls back to the JSON parser; then RegExp types in order; then `*`. */
-  find(mediaType: string): BodyParser | null {
-    const exact = this.#byType.get(mediaType)
-    if (exact !== undefined && exact.pattern === null) return exact
-    if (isJsonMediaType(mediaType)) {
+  /**
+   * The parser for a request: its exact media type first (Fastify 3: string types win over
+   * RegExp ones); then the RegExp types, tested against the Content-Type as sent (its case kept,
+   * parameters left out), also when it is no valid media type; then `application/*+json` falls
+   * back to the JSON parser; then `*`. `mediaType` is null when the header is absent or no
+   * media type. The common case (JSON, text) is one map lookup.
+   */
+  find(mediaType: string | null, header: string | undefined): BodyParser | null {
+    if (mediaType !== null) {
+      const exact = this.#byType.get(mediaType)
+      if (exact !== undefined && exact.pattern === null) return exact
+    }
+    if (this.#patterns.length > 0 && header !== undefined) {
+      const sent = typeAsSent(header)
+      for (const parser of this.#patterns) if ((parser.pattern as RegExp).test(sent)) return parser
+    }
+    if (mediaType !== null && isJsonMediaType(mediaType)) {
       const json = this.#byType.get('application/json')
       if (json !== undefined) return json
     }
-    for (const parser of this.#patterns) if ((parser.pattern as RegExp).test(mediaType)) return parser
-    return this.#catchAll
-  }
-
-  /** The `*` parser, for a body sent without any content type or with one that is no media type; null when none is declared. */
-  get catchAll(): BodyParser | null {
     return this.#catchAll
   }
 

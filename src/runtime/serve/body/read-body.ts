@@ -35,11 +35,10 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
   const header = raw.headers['content-type']
   const declaredLength = raw.headers['content-length']
   const mediaType = mediaTypeOf(header)
-  // No content type at all, or one that is no media type (`weird`), goes to a catch-all parser
-  // if there is one (Fastify's '*'); never to the JSON parser or any typed one.
-  const parser = mediaType !== null ? reply.route.parsers.find(mediaType) : reply.route.parsers.catchAll
+  // No content type at all, or one that is no media type (`weird`), goes to a RegExp parser that
+  // matches it or to a catch-all parser (Fastify's '*'); never to the JSON parser or a typed one.
+  const parser = reply.route.parsers.find(mediaType, header)
   if (parser === null) {
-    if (header === undefined && declaredLength === '0') { next(request, reply); return }
     // Node reads and discards an unread body once the reply is out, keeping the connection for
     // the next request: cheap for a body no larger than the limit. A larger or unsized
     // (chunked) one could keep the socket busy for as long as the client likes: close instead.
@@ -49,7 +48,7 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
     reply.send(runtimeError('ENC_ERR_CTP_INVALID_MEDIA_TYPE', { contentType: header ?? 'none' }))
     return
   }
-  if (parser.mode === 'stream') { runStreamParser(request, reply, parser, next); return }
+  if (parser.mode === 'stream' || parser.mode === 'payload') { runStreamParser(request, reply, parser, next); return }
   const limit = reply.route.bodyLimit ?? parser.bodyLimit ?? defaultLimit
   if (declaredLength !== undefined && Number(declaredLength) > limit) {
     reply.header('connection', 'close')
@@ -139,9 +138,10 @@ export function onBodyExpired(reply: ReplyImpl): void {
 }
 
 /**
- * Fastify 3's `(request, payload, done)` parsers, and async `(request)` ones reading
- * `request.raw`: they read the stream themselves, so the limit and bodyTimeout are theirs to
- * keep (as in Fastify). The handler deadline keeps running meanwhile.
+ * Fastify 3's `(request, payload, done)` parsers, `(request)` ones reading `request.raw` and the
+ * deprecated async `(payload)`: they read the stream themselves, so the limit and bodyTimeout
+ * are theirs to keep (as in Fastify). The handler deadline keeps running meanwhile. The payload
+ * is the stream a preParsing hook put in place of the socket's, if any, as in Fastify.
  */
 function runStreamParser(request: RequestImpl, reply: ReplyImpl, parser: BodyParser, next: Next): void {
   const accept = (value: unknown): void => {
@@ -149,10 +149,11 @@ function runStreamParser(request: RequestImpl, reply: ReplyImpl, parser: BodyPar
     request.body = value
     next(request, reply)
   }
-  if (parser.fn.length >= 3) { callWithDone(parser, request, reply, request.payloadStream ?? request.raw, accept); return }
+  const payload = request.payloadStream ?? request.raw
+  if (parser.fn.length >= 3) { callWithDone(parser, request, reply, payload, accept); return }
   let parsed: unknown
   try {
-    parsed = (parser.fn as (request: unknown) => unknown)(request)
+    parsed = (parser.fn as (first: unknown) => unknown)(parser.mode === 'payload' ? payload : request)
   } catch (error) {
     replyWithError(reply, error)
     return

@@ -1,0 +1,139 @@
+import type { JsonSchema, SerializeFunction, SharedSchema } from './types'
+
+/**
+ * A response value its schema's `number` or `integer` type cannot hold (`{ hello: 'world' }` for
+ * `hello: { type: 'number' }`): fast-json-stringify 7 throws, Fastify 3's fast-json-stringify 2 left
+ * the property out (and wrote `null` for such an array item). Enclave keeps Fastify 3's answer
+ * (issue 12): on that error only, the payload is copied without those values, guided by the schema,
+ * and serialized once more by `build(nullable)`: the same schema with its numbers and integers
+ * nullable, so that an array item left as `null` is written `null` (not `0`). The usual path pays one
+ * try block; nothing is copied or compiled unless it threw.
+ */
+export function coerceLikeFastify3(
+  serialize: SerializeFunction,
+  schema: JsonSchema,
+  external: Record<string, SharedSchema>,
+  build: (schema: JsonSchema, external: Record<string, SharedSchema>) => SerializeFunction,
+): SerializeFunction {
+  let lenient: SerializeFunction | null = null
+  return (data) => {
+    try {
+      return serialize(data)
+    } catch (error) {
+      if (!isConversionError(error)) throw error
+      const kept = dropUnconvertible(data, schema, { root: schema, external }, 0)
+      if (lenient === null) {
+        const nullableExternal: Record<string, SharedSchema> = {}
+        for (const id of Object.keys(external)) nullableExternal[id] = withNullableNumbers(external[id], 0) as SharedSchema
+        lenient = build(withNullableNumbers(schema, 0) as JsonSchema, nullableExternal)
+      }
+      return lenient(kept)
+    }
+  }
+}
+
+/** A copy of `schema` in which every `number` or `integer` type also admits null. */
+function withNullableNumbers(node: unknown, depth: number): unknown {
+  if (depth > MAX_DEPTH || node === null || typeof node !== 'object') return node
+  if (Array.isArray(node)) return node.map((item) => withNullableNumbers(item, depth + 1))
+  const copy: Record<string, unknown> = {}
+  for (const key of Object.keys(node)) copy[key] = withNullableNumbers((node as Record<string, unknown>)[key], depth + 1)
+  if (copy.type === 'number' || copy.type === 'integer') copy.nullable = true
+  return copy
+}
+
+const CONVERSION_ERROR = /^The value "[\s\S]*" cannot be converted to (a number|an integer)\.$/
+
+function isConversionError(error: unknown): boolean {
+  return error instanceof Error && CONVERSION_ERROR.test(error.message)
+}
+
+/** Left out of an object, `null` in an array. */
+const DROP: unique symbol = Symbol('drop')
+
+/** Deeper than any schema a route declares; a cycle in the data (or in $refs) stops here. */
+const MAX_DEPTH = 64
+
+interface Where {
+  /** The document `#/...` and `#name` refer to: the route's schema, or the shared schema a $ref entered. */
+  readonly root: JsonSchema
+  readonly external: Record<string, SharedSchema>
+}
+
+type Schema = Record<string, unknown>
+
+function dropUnconvertible(value: unknown, schema: unknown, where: Where, depth: number): unknown {
+  if (depth > MAX_DEPTH || schema === null || typeof schema !== 'object') return value
+  const s = schema as Schema
+  if (typeof s.$ref === 'string') {
+    const target = resolveRef(s.$ref, where)
+    return target === null ? value : dropUnconvertible(value, target.schema, target.where, depth + 1)
+  }
+  if (s.type === 'number') return Number.isNaN(Number(value)) ? DROP : value
+  if (s.type === 'integer') return typeof value === 'bigint' || Number.isFinite(Math.trunc(value as number)) ? value : DROP
+  if (Array.isArray(value)) {
+    if (s.type !== 'array' || s.items === null || typeof s.items !== 'object' || Array.isArray(s.items)) return value
+    return value.map((item) => {
+      const kept = dropUnconvertible(item, s.items, where, depth + 1)
+      return kept === DROP ? null : kept
+    })
+  }
+  if (!isPlainObject(value) || (s.type !== 'object' && s.properties === undefined)) return value
+  const required = Array.isArray(s.required) ? s.required : []
+  const copy: Record<string, unknown> = {}
+  for (const key of Object.keys(value)) {
+    const own = propertySchema(s, key)
+    const kept = own === undefined ? value[key] : dropUnconvertible(value[key], own, where, depth + 1)
+    // A required property stays, so the serializer reports it as it would have.
+    if (kept !== DROP) copy[key] = kept
+    else if (required.includes(key)) copy[key] = value[key]
+  }
+  return copy
+}
+
+function propertySchema(schema: Schema, key: string): unknown {
+  const properties = schema.properties as Schema | undefined
+  if (properties !== undefined && Object.prototype.hasOwnProperty.call(properties, key)) return properties[key]
+  const patterns = schema.patternProperties as Schema | undefined
+  if (patterns !== undefined) {
+    for (const pattern of Object.keys(patterns)) if (new RegExp(pattern).test(key)) return patterns[pattern]
+  }
+  return typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false
+  const proto = Object.getPrototypeOf(value)
+  return (proto === Object.prototype || proto === null) && typeof (value as { toJSON?: unknown }).toJSON !== 'function'
+}
+
+/** `#/pointer`, `#name`, `id#...` (spec §2.3); null when it does not resolve (the serializer then throws as before). */
+function resolveRef(ref: string, where: Where): { schema: unknown; where: Where } | null {
+  const hash = ref.indexOf('#')
+  const base = hash === -1 ? ref : ref.slice(0, hash)
+  const fragment = hash === -1 ? '' : ref.slice(hash + 1)
+  const root = base === '' || base === where.root.$id ? where.root : where.external[base] as JsonSchema | undefined
+  if (root === undefined) return null
+  const next: Where = { root, external: where.external }
+  if (fragment === '') return { schema: root, where: next }
+  if (fragment.startsWith('/')) {
+    let node: unknown = root
+    for (const part of fragment.slice(1).split('/')) {
+      if (node === null || typeof node !== 'object') return null
+      node = (node as Schema)[decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~')]
+    }
+    return node === undefined ? null : { schema: node, where: next }
+  }
+  const found = findById(root, `#${fragment}`, 0)
+  return found === null ? null : { schema: found, where: next }
+}
+
+function findById(node: unknown, id: string, depth: number): unknown {
+  if (depth > MAX_DEPTH || node === null || typeof node !== 'object') return null
+  if ((node as Schema).$id === id) return node
+  for (const child of Object.values(node as Schema)) {
+    const found = findById(child, id, depth + 1)
+    if (found !== null) return found
+  }
+  return null
+}

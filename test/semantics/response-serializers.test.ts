@@ -1,0 +1,224 @@
+// Response serialization as Fastify 3.27.4 does it (issue 12): values a schema's type cannot hold,
+// serializers that return no text, setReplySerializer() and the serializerOpts server option.
+import { expect } from 'chai'
+import { lift, type Reply, type Request, type Scope } from '../../src'
+import { build, recordingLogger, server, thrown } from '../runtime/helpers'
+
+const GENERIC_500 = { statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' }
+
+describe('semantics: a response value its schema\'s number or integer type cannot hold (Fastify 3)', () => {
+  it('is left out of an object, and is null in an array, at any depth; the rest is serialized as usual', async () => {
+    const app = await build((root) => {
+      root.get('/', {
+        schema: {
+          response: {
+            201: {
+              type: 'object',
+              properties: {
+                hello: { type: 'number' },
+                n: { type: 'integer' },
+                ok: { type: 'integer' },
+                list: { type: 'array', items: { type: 'number' } },
+                inner: { type: 'object', properties: { x: { type: 'integer' }, y: { type: 'string' } } },
+              },
+            },
+          },
+        },
+      }, async (_req: Request, reply: Reply) => {
+        reply.code(201)
+        return { hello: 'world', n: {}, ok: '12', list: [1, 'x', 3], inner: { x: 'nope', y: 'kept' } }
+      })
+    })
+    const res = await app.inject('/')
+    expect(res.statusCode).to.equal(201)
+    expect(res.json()).to.deep.equal({ ok: 12, list: [1, null, 3], inner: { y: 'kept' } })
+    expect(res.headers['content-length']).to.equal(String(Buffer.byteLength(res.body)))
+  })
+
+  it('follows $refs to shared schemas and to local definitions', async () => {
+    const app = await build((root) => {
+      root.addSchema({ $id: 'amount', type: 'object', properties: { value: { type: 'number' } } })
+      root.get('/', {
+        schema: {
+          response: {
+            200: {
+              type: 'object',
+              definitions: { count: { type: 'integer' } },
+              properties: { price: { $ref: 'amount#' }, count: { $ref: '#/definitions/count' }, name: { type: 'string' } },
+            },
+          },
+        },
+      }, async () => ({ price: { value: 'free' }, count: 'many', name: 'x' }))
+    })
+    const res = await app.inject('/')
+    expect(res.statusCode).to.equal(200)
+    expect(res.json()).to.deep.equal({ price: {}, name: 'x' })
+  })
+
+  it('a required property that cannot be held is still a logged 500 with the generic body', async () => {
+    const logger = recordingLogger()
+    const app = await build((root) => {
+      root.get('/', { schema: { response: { 200: { type: 'object', required: ['n'], properties: { n: { type: 'integer' } } } } } }, async () => ({ n: 'x' }))
+    }, { logger })
+    const res = await app.inject('/')
+    expect(res.statusCode).to.equal(500)
+    expect(res.json()).to.deep.equal(GENERIC_500)
+    expect(logger.entries.some((e) => (e.obj.err as { code?: string } | undefined)?.code === 'ENC_ERR_REPLY_SERIALIZATION')).to.equal(true)
+  })
+})
+
+describe('semantics: a serializer must return a string or a Buffer (Fastify 3: FST_ERR_REP_INVALID_PAYLOAD_TYPE)', () => {
+  it('a serializerCompiler function returning an object: 500, logged with ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE', async () => {
+    const logger = recordingLogger()
+    const app = await build((root) => {
+      root.setSerializerCompiler(() => () => ({ not: 'a string' }) as never)
+      root.get('/', { schema: { response: { 200: { type: 'object' } } } }, async () => ({ a: 1 }))
+    }, { logger })
+    const res = await app.inject('/')
+    expect(res.statusCode).to.equal(500)
+    expect(res.json()).to.deep.equal(GENERIC_500)
+    const entry = logger.entries.find((e) => (e.obj.err as { code?: string } | undefined)?.code === 'ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE')
+    expect((entry?.obj.err as Error).message).to.equal('GET /: the serializer of the 200 response returned object, not a string or Buffer. Make the serializer (reply.serializer(), setReplySerializer() or the serializerCompiler\'s function) return the serialized text.')
+  })
+
+  it('also when it serializes an error reply (the response schema of a 500): the error reply still ends, 500', async () => {
+    const app = await build((root) => {
+      root.setSerializerCompiler(() => () => ({ not: 'a string' }) as never)
+      root.get('/', { schema: { response: { 500: { type: 'object' } } } }, async () => { throw new Error('ops') })
+    })
+    const res = await app.inject('/')
+    expect(res.statusCode).to.equal(500)
+    expect(res.json()).to.deep.equal(GENERIC_500)
+  })
+
+  it('a Buffer is accepted as serialized text', async () => {
+    const app = await build((root) => {
+      root.get('/', async (_req: Request, reply: Reply) => { reply.serializer(() => Buffer.from('bytes') as never).send({ a: 1 }); return reply })
+    })
+    const res = await app.inject('/')
+    expect(res.statusCode).to.equal(200)
+    expect(res.body).to.equal('bytes')
+  })
+})
+
+describe('semantics: a response schema of an error status that fails to serialize the error', () => {
+  it('does not crash: the 400 of a failed validation whose 400 schema requires a missing field is a 500', async () => {
+    let handled = 0
+    const app = await build((root) => {
+      root.get('/', {
+        schema: { querystring: { type: 'object', required: ['foo'], properties: { foo: { type: 'string' } } }, response: { 400: { type: 'object', required: ['code'], properties: { code: { type: 'number' } } } } },
+      }, async () => { handled++; return {} })
+    })
+    const res = await app.inject({ url: '/', query: { notfoo: 'true' } })
+    expect(res.statusCode).to.equal(500)
+    expect(res.json()).to.deep.equal(GENERIC_500)
+    expect(handled).to.equal(0)
+  })
+
+  it('a serialization error reaches the error handler with its message and error.serialization', async () => {
+    let seen: (Error & { serialization?: unknown }) | undefined
+    const app = await build((root) => {
+      root.setErrorHandler(async (error, _req, reply) => { seen = error; reply.code(500).send({ message: error.message }) })
+      root.get('/', { schema: { response: { 200: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } } } }, async () => ({ no: 'thing' }))
+    })
+    const res = await app.inject('/')
+    expect(res.statusCode).to.equal(500)
+    expect(res.json()).to.deep.equal({ message: 'GET /: the 200 response could not be serialized: "name" is required!' })
+    expect(seen?.serialization).to.deep.equal({ method: 'GET', url: '/', statusCode: 200 })
+  })
+})
+
+describe('semantics: setReplySerializer() (Fastify 3)', () => {
+  const schema = { response: { '2xx': { type: 'object', properties: { name: { type: 'string' } } } } }
+
+  it('serializes the payloads of the scope\'s routes, given the status, in place of the response schema, with a JSON type', async () => {
+    const calls: unknown[] = []
+    const app = await build((root) => {
+      root.setReplySerializer((payload, statusCode) => { calls.push([payload, statusCode]); return `custom ${statusCode}` })
+      root.get('/', { schema }, async (_req: Request, reply: Reply) => { reply.code(201); return { name: 'Foo', nick: 'Boo' } })
+    })
+    const res = await app.inject('/')
+    expect(res.body).to.equal('custom 201')
+    expect(res.headers['content-type']).to.equal('application/json; charset=utf-8')
+    expect(calls).to.deep.equal([[{ name: 'Foo', nick: 'Boo' }, 201]])
+  })
+
+  it('is encapsulated: descendants inherit it, the parent and siblings keep theirs', async () => {
+    const app = await build(async (root) => {
+      root.get('/root', async () => ({ a: 1 }))
+      await root.register(async (child: Scope) => {
+        child.setReplySerializer(() => 'child')
+        child.get('/child', async () => ({ a: 1 }))
+        await child.register(async (grandchild: Scope) => { grandchild.get('/grandchild', async () => ({ a: 1 })) })
+      })
+      await root.register(async (sibling: Scope) => { sibling.get('/sibling', async () => ({ a: 1 })) })
+    })
+    expect((await app.inject('/root')).body).to.equal('{"a":1}')
+    expect((await app.inject('/child')).body).to.equal('child')
+    expect((await app.inject('/grandchild')).body).to.equal('child')
+    expect((await app.inject('/sibling')).body).to.equal('{"a":1}')
+  })
+
+  it('reply.serializer() wins over it, and reply.serialize() uses it', async () => {
+    const app = await build((root) => {
+      root.setReplySerializer(() => 'scope')
+      root.get('/reply', async (_req: Request, reply: Reply) => { reply.serializer(() => 'reply').send({}); return reply })
+      root.get('/serialize', async (_req: Request, reply: Reply) => ({ text: (reply as Reply & { serialize(p: unknown): string }).serialize({}) }))
+    })
+    expect((await app.inject('/reply')).body).to.equal('reply')
+    expect((await app.inject('/serialize')).body).to.equal('scope')
+  })
+
+  it('the built-in error replies keep their own serializer', async () => {
+    const app = await build((root) => {
+      root.setReplySerializer(() => 'scope')
+      root.get('/', async () => { throw Object.assign(new Error('nope'), { statusCode: 404 }) })
+    })
+    const res = await app.inject('/')
+    expect(res.statusCode).to.equal(404)
+    expect(res.json()).to.deep.equal({ statusCode: 404, error: 'Not Found', message: 'nope' })
+  })
+
+  it('is refused after boot and when it is no function, with coded errors', async () => {
+    const app = server()
+    expect(thrown(() => app.setReplySerializer('nope' as never)).code).to.equal('ENC_ERR_ROUTE_INVALID')
+    await app.ready()
+    expect(thrown(() => app.setReplySerializer(() => '')).code).to.be.a('string')
+  })
+})
+
+describe('semantics: the serializerOpts server option and scope.serializerCompiler', () => {
+  it('serializerOpts reach fast-json-stringify: rounding ceil', async () => {
+    const app = await build((root) => {
+      root.get('/', { schema: { response: { 200: { type: 'object', properties: { n: { type: 'integer' } } } } } }, async () => ({ n: 2.1 }))
+    }, { serializerOpts: { rounding: 'ceil' } })
+    expect((await app.inject('/')).json()).to.deep.equal({ n: 3 })
+  })
+
+  it('serializerOpts that are not an object are refused with ENC_ERR_SERVER_INVALID_OPTION', () => {
+    expect(thrown(() => server({ serializerOpts: 'ceil' as never })).code).to.equal('ENC_ERR_SERVER_INVALID_OPTION')
+  })
+
+  it('scope.serializerCompiler is the one in force: set by the scope or an ancestor, null for the default', async () => {
+    const compiler = (): ((data: unknown) => string) => (data) => JSON.stringify(data)
+    let inChild: unknown = 'unset'
+    let before: unknown = 'unset'
+    await build(async (root) => {
+      before = root.serializerCompiler
+      root.setSerializerCompiler(compiler)
+      await root.register(async (child: Scope) => { inChild = child.serializerCompiler })
+    })
+    expect(before).to.equal(null)
+    expect(inChild).to.equal(compiler)
+  })
+
+  it('a lifted plugin registered with a prefix reads the same compiler, not a copy', async () => {
+    const compiler = (): ((data: unknown) => string) => (data) => JSON.stringify(data)
+    let seen: unknown = 'unset'
+    await build(async (root) => {
+      root.setSerializerCompiler(compiler)
+      await root.register(lift(async (scope: Scope) => { seen = scope.serializerCompiler }), { prefix: '/p' })
+    })
+    expect(seen).to.equal(compiler)
+  })
+})
