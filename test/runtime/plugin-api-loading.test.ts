@@ -201,9 +201,9 @@ describe('plugin API: decorators', () => {
 describe('plugin API: what Enclave does not offer', () => {
   it('a plugin calling a Fastify method Enclave lacks fails boot with ENC_ERR_PLUGIN_UNSUPPORTED_API naming it', async () => {
     const app = server()
-    app.register(fp(async (scope: Scope) => { (scope as unknown as { setSchemaController(options: object): void }).setSchemaController({}) }, { name: 'needs-schema-controller' }) as never)
+    app.register(fp(async (scope: Scope) => { (scope as unknown as { setGenReqId(fn: () => string): void }).setGenReqId(() => 'id') }, { name: 'needs-gen-req-id' }) as never)
     const error = await bootError(app)
     expect(error.code).to.equal('ENC_ERR_PLUGIN_UNSUPPORTED_API')
-    expect(error.message).to.include('setSchemaController() was called in root')
+    expect(error.message).to.include('setGenReqId() was called in root')
   })
 })

@@ -199,7 +199,7 @@ describe('semantics: the serializerOpts server option and scope.serializerCompil
     expect(thrown(() => server({ serializerOpts: 'ceil' as never })).code).to.equal('ENC_ERR_SERVER_INVALID_OPTION')
   })
 
-  it('scope.serializerCompiler is the one in force: set by the scope or an ancestor, null for the default', async () => {
+  it('scope.serializerCompiler is the one in force: set by the scope or an ancestor, undefined before boot for the default', async () => {
     const compiler = (): ((data: unknown) => string) => (data) => JSON.stringify(data)
     let inChild: unknown = 'unset'
     let before: unknown = 'unset'
@@ -208,7 +208,7 @@ describe('semantics: the serializerOpts server option and scope.serializerCompil
       root.setSerializerCompiler(compiler)
       await root.register(async (child: Scope) => { inChild = child.serializerCompiler })
     })
-    expect(before).to.equal(null)
+    expect(before).to.equal(undefined)
     expect(inChild).to.equal(compiler)
   })
 
