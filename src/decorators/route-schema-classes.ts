@@ -3,6 +3,7 @@ import type { JsonSchema } from '../runtime/schemas/types'
 import { declarationError } from './declaration-error'
 import { getParams } from './metadata'
 import { isSchemaClass, routeSchemaOfClass } from './schema-class'
+import { compactRecord } from '../runtime/schemas/compact-record'
 
 type SchemaClassValue = Function & { readonly schema: JsonSchema }
 const requestParts = ['body', 'querystring', 'query', 'params', 'headers'] as const
@@ -25,7 +26,7 @@ export function resolveRouteSchema(target: object, propertyKey: string | symbol,
     if (isSchemaClass(given[part])) out[part] = routeSchemaOfClass(given[part])
   }
   if (given.response !== null && typeof given.response === 'object') {
-    out.response = Object.fromEntries(Object.entries(given.response).map(([status, s]) => [status, isSchemaClass(s) ? routeSchemaOfClass(s) : s]))
+    out.response = compactRecord(Object.entries(given.response).map(([status, s]) => [status, isSchemaClass(s) ? routeSchemaOfClass(s) : s]))
   }
   for (const [part, { cls, index }] of fromParams) {
     const explicit = part === 'querystring' ? given.querystring ?? given.query : given[part]

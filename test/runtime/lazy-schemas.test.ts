@@ -179,6 +179,24 @@ describe('schemaCompilation per scope and per module (issue 16)', () => {
 })
 
 describe('bootProfile() (issue 16)', () => {
+  it('counts a shared compiled function\'s code for every route using it, reading its source once (issue 16 §1)', async () => {
+    const app = server()
+    for (let i = 0; i < 5; i++) app.post(`/same/${i}`, { schema: { body, response } }, () => ({}))
+    const reads = new Map<unknown, number>()
+    const toString = Function.prototype.toString
+    Function.prototype.toString = function (this: Function) { reads.set(this, (reads.get(this) ?? 0) + 1); return toString.call(this) }
+    try {
+      await app.ready()
+    } finally {
+      Function.prototype.toString = toString
+    }
+    const routes = app.bootProfile().slowestRoutes
+    expect(routes).to.have.length(5)
+    expect(new Set(routes.map((r) => r.codeBytes)).size).to.equal(1)
+    expect(routes[0].codeBytes).to.be.greaterThan(100)
+    for (const [fn, count] of reads) expect(count, String(fn).slice(0, 60)).to.equal(1)
+  })
+
   it('lists the slowest routes and scopes to compile, with milliseconds and generated code size', async () => {
     const app = server()
     app.post('/big', { schema: { body, response } }, () => ({}))

@@ -8,6 +8,7 @@ import { allScopes } from './all-scopes'
 import { defaultNotFoundHandler, badUrlHandler, methodNotAllowedHandler } from '../serve/system-handlers'
 import type { RouteDefinition } from '../declare/route-declaration'
 import type { BootContext } from './boot-context'
+import type { RouteRecord } from './route-record'
 import type { ScopeImpl } from '../declare/scope'
 import type { Handler, NotFoundOptions, RouteOptions } from '../types'
 import type { RouteConstraints } from '../serve/router'
@@ -26,22 +27,23 @@ export function compileServer(boot: BootContext): void {
     for (const id of Object.keys(own)) boot.schemaCompilers.checkKeywords(own[id], scope.schemas, `addSchema() in scope ${scope.path}: shared schema '${id}'`)
   }
   const owners = new Map<string, RouteDefinition>()
-  const implicitHead: Array<[RouteDefinition, (method: string) => CompiledRoute]> = []
+  const implicitHead: Array<[RouteRecord, (method: string) => CompiledRoute]> = []
   for (const def of boot.declared.routes) {
-    const compiled = compileDefinition(boot, def)
+    const [record, compiled] = compileDefinition(boot, def)
     for (const url of urlsOf(boot, def)) for (const method of def.methods) addRoute(boot, owners, def, url, method, compiled(method))
     const exposeHead = def.options.exposeHeadRoute ?? boot.routing.exposeHeadRoutes
-    if (exposeHead && def.methods.includes('GET') && !def.methods.includes('HEAD')) implicitHead.push([def, compiled])
+    if (exposeHead && def.methods.includes('GET') && !def.methods.includes('HEAD')) implicitHead.push([record, compiled])
   }
   // After every explicit route, so that a HEAD route declared later still wins over the implicit one.
-  for (const [def, compiled] of implicitHead) {
+  for (const [record, compiled] of implicitHead) {
+    const { def } = record
     let added = false
     for (const url of urlsOf(boot, def)) {
       if (boot.serve.router.has('HEAD', url, constraintsOf(def))) continue
       addRoute(boot, owners, def, url, 'HEAD', compiled('HEAD'))
       added = true
     }
-    if (added) boot.routeRecords.find((record) => record.def === def)?.implicitHead.push('HEAD')
+    if (added) record.implicitHead.push('HEAD')
   }
   compileNotFound(boot)
 }
@@ -82,17 +84,18 @@ function normalizeForDuplicates(url: string): string {
   return url.length > 1 ? url.replace(/\/+$/, '') : url
 }
 
-function compileDefinition(boot: BootContext, def: RouteDefinition): (method: string) => CompiledRoute {
+function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecord, (method: string) => CompiledRoute] {
   const { scope, options } = def
   const resolution = resolveScope(boot, scope)
   const { schemas, lazy, normalized } = routeSchemas(boot, def, resolution)
   const hooks = routeHooks(scope, options, resolution.hooks)
   const errorHandlers = options.errorHandler === undefined ? resolution.errorHandlers
     : [{ fn: options.errorHandler, scope: scope as never }, ...resolution.errorHandlers]
-  boot.routeRecords.push({ def, resolution, schema: normalized, hooks, errorHandlers, implicitHead: [] })
+  const record: RouteRecord = { def, resolution, schema: normalized, hooks, errorHandlers, implicitHead: [] }
+  boot.routeRecords.push(record)
   // One object behind request.routeConfig, request/reply.context.config and routeOptions.config.
   const config = options.config ?? {}
-  return (method) => new CompiledRoute({
+  return [record, (method) => new CompiledRoute({
     method,
     path: def.url,
     scope,
@@ -113,7 +116,7 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): (method: st
     hasParams: def.url.includes(':') || def.url.includes('*'),
     routeOptions: routeOptionsView(def, method, config, boot.serve.limits.bodyLimit),
     logLevel: options.logLevel ?? null,
-  })
+  })]
 }
 
 /** Fastify's request.routeOptions: the declared options, with the full url and this method. */

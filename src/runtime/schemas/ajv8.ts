@@ -1,4 +1,4 @@
-import type Ajv8Type from 'ajv8'
+import type Ajv8 from 'ajv8'
 import { applyValidatorPlugins, cacheBySchema } from './default-compilers'
 import type { CompilersFactory, SharedSchema, ValidateFunction, ValidatorCompiler, ValidatorOptions, ValidatorPlugin } from './types'
 
@@ -47,12 +47,19 @@ export function ajv8CompilersFactory(options: Ajv8FactoryOptions = {}): Compiler
       for (const [key, value] of Object.entries(serverOptions.customOptions ?? {})) {
         if (!AJV6_ONLY_OPTIONS.has(key)) serverCustom[key] = value
       }
-      // Loaded here, not at import: an app that never asks for ajv 8 does not pay its ~70 ms load.
-      const Ajv8 = (require('ajv8') as { default: typeof Ajv8Type }).default
-      const ajv = new Ajv8({ ...ajv8BaselineOptions, ...serverCustom, ...options.customOptions })
+      const ajv = new (loadAjv8())({ ...ajv8BaselineOptions, ...serverCustom, ...options.customOptions })
       applyValidatorPlugins(ajv, options.plugins)
       for (const id of Object.keys(externalSchemas)) ajv.addSchema(externalSchemas[id])
       return cacheBySchema(({ schema }) => ajv.compile(schema) as ValidateFunction)
     },
   }
+}
+
+/**
+ * ajv 8 is loaded on first use, not with Enclave: its ~70 modules cost about 40 ms of CPU at
+ * process start (issue 16, cold start), and most servers never choose it.
+ */
+function loadAjv8(): typeof Ajv8 {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('ajv8') as { default: typeof Ajv8 }).default
 }

@@ -71,15 +71,15 @@ export function compileRouteSchemas(input: CompileRouteSchemasInput): CompiledRo
 
   if (normalized.response !== null) {
     const serializerCompiler = input.serializerCompiler ?? input.compilers.serializerFor(store)
-    const byKey: Record<string, SerializeFunction> = {}
+    const byKey: Array<[string, SerializeFunction]> = []
     for (const [httpStatus, schema] of Object.entries(normalized.response)) {
       if (input.checkSerializerKeywords ?? input.serializerCompiler === null) input.compilers.checkKeywords(schema, store, `The response ${httpStatus} schema of route ${method} ${url} in scope ${scopePath}`)
       // As in Fastify: undefined declines that status (its payloads are sent as plain JSON).
       const fn = compileWith(() => serializerCompiler({ schema, method, url, httpStatus }),
         { kind: 'serializer', part: `response ${httpStatus}`, schema, input }, true)
-      if (fn !== undefined) byKey[httpStatus] = fn
+      if (fn !== undefined) byKey.push([httpStatus, fn])
     }
-    if (Object.keys(byKey).length > 0) compiled.response = createResponseSerializers(byKey)
+    if (byKey.length > 0) compiled.response = createResponseSerializers(byKey)
   }
   return compiled
 }

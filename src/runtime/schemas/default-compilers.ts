@@ -16,21 +16,39 @@ import type {
 /**
  * Wraps a compiler so that each distinct schema (by JSON text) is compiled once. A compiler built for
  * one visible set owns its cache, so two sibling scopes that give the same `$id` different bodies never
- * share a compiled function: same JSON text, different compiler, different cache.
+ * share a compiled function: same JSON text, different compiler, different cache. `compile` gets the
+ * key too, for a compiler that keeps a cache of its own (ajv) and can reuse it.
  *
  * Only for compilers whose output depends on the schema alone (the default ones), not on `httpPart`,
  * `method` or `url`.
  */
-export function cacheBySchema<I extends { schema: JsonSchema }, F>(compile: (input: I) => F): (input: I) => F {
+export function cacheBySchema<I extends { schema: JsonSchema }, F>(compile: (input: I, key: string) => F): (input: I) => F {
   const compiled = new Map<string, F>()
   return (input: I): F => {
     const key = schemaCacheKey(input.schema)
     let fn = compiled.get(key)
     if (fn === undefined) {
-      fn = compile(input)
+      fn = compile(input, key)
       compiled.set(key, fn)
     }
     return fn
+  }
+}
+
+/**
+ * ajv 6 keys its own cache with fast-json-stable-stringify, a second full serialization of every
+ * schema after cacheBySchema's. While `current()` names the schema being compiled, its key is
+ * handed to ajv instead: equal keys still mean equal schemas, so ajv's cache stays correct. Every
+ * other schema ajv caches (meta-schemas, addSchema) keeps ajv's own key. Left alone when the user
+ * chose a `serialize` option.
+ */
+function reuseCacheKeys(ajv: Ajv.Ajv, current: () => { schema: unknown; key: string } | null): void {
+  const options = (ajv as unknown as { _opts: { serialize?: unknown } })._opts
+  const own = options.serialize
+  if (typeof own !== 'function') return
+  options.serialize = (schema: unknown): unknown => {
+    const compiling = current()
+    return compiling !== null && compiling.schema === schema ? compiling.key : (own as (s: unknown) => unknown)(schema)
   }
 }
 
@@ -69,9 +87,18 @@ export function applyValidatorPlugins(instance: unknown, plugins: readonly Valid
  */
 export function buildDefaultValidator(externalSchemas: Record<string, SharedSchema>, options: ValidatorOptions): ValidatorCompiler {
   const ajv = new Ajv({ ...baselineValidatorOptions, ...options.customOptions })
+  let compiling: { schema: unknown; key: string } | null = null
+  if (options.customOptions?.serialize === undefined) reuseCacheKeys(ajv, () => compiling)
   applyValidatorPlugins(ajv, options.plugins)
   for (const id of Object.keys(externalSchemas)) ajv.addSchema(externalSchemas[id] as object)
-  const compiler = cacheBySchema(({ schema }) => ajv.compile(schema) as ValidateFunction)
+  const compiler = cacheBySchema(({ schema }, key) => {
+    compiling = { schema, key }
+    try {
+      return ajv.compile(schema) as ValidateFunction
+    } finally {
+      compiling = null
+    }
+  })
   // The unknown-keyword check (keyword-check.ts) asks this instance, plugins' keywords included.
   const rules = (ajv as unknown as { RULES: { keywords: Record<string, unknown>; custom: Record<string, unknown> } }).RULES
   const known: KnownKeywords = { has: (keyword) => Boolean(ajv.getKeyword(keyword)), names: () => [...Object.keys(rules.keywords), ...Object.keys(rules.custom)] }

@@ -34,24 +34,33 @@ function isObject(value: unknown): value is Record<string, unknown> {
  */
 export function checkKeywords(schema: unknown, known: KnownKeywords, extra: ReadonlySet<string>, where: string): void {
   const seen = new WeakSet<object>()
-  const isKnown = (key: string): boolean => key.startsWith('x-') || ANNOTATIONS.includes(key) || extra.has(key) || known.has(key)
-  const walk = (node: unknown, pointer: string): void => {
-    if (Array.isArray(node)) { node.forEach((item, i) => walk(item, `${pointer}/${i}`)); return }
+  const isKnown = (key: string): boolean => known.has(key) || extra.has(key) || ANNOTATIONS.includes(key) || key.startsWith('x-')
+  // The path to the node being walked, as tokens: the pointer string is built only for an error.
+  const path: string[] = []
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) { path.push(String(i)); walk(node[i]); path.pop() }
+      return
+    }
     if (!isObject(node) || seen.has(node)) return
     seen.add(node)
     for (const key of Object.keys(node)) {
       if (!isKnown(key)) {
-        throw schemaError('ENC_ERR_SCH_UNKNOWN_KEYWORD', { where, key, pointer: pointer || '/', hint: didYouMean(key, [...known.names(), ...ANNOTATIONS, ...extra]) })
+        throw schemaError('ENC_ERR_SCH_UNKNOWN_KEYWORD', { where, key, pointer: path.map((token) => `/${token}`).join('') || '/', hint: didYouMean(key, [...known.names(), ...ANNOTATIONS, ...extra]) })
       }
       const value = node[key]
       if (SCHEMA_MAPS.has(key) && isObject(value)) {
-        for (const name of Object.keys(value)) walk(value[name], `${pointer}/${key}/${name}`)
+        path.push(key)
+        for (const name of Object.keys(value)) { path.push(name); walk(value[name]); path.pop() }
+        path.pop()
       } else if (SCHEMA_VALUES.has(key)) {
-        walk(value, `${pointer}/${key}`)
+        path.push(key)
+        walk(value)
+        path.pop()
       }
     }
   }
-  walk(schema, '')
+  walk(schema)
 }
 
 /** The keyword knowledge a default validator compiler carries, or null for any other compiler. */

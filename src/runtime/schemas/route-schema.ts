@@ -1,7 +1,8 @@
 import { describeValue, schemaError } from './schema-codes'
-import { copySchema, findAsync } from './schema-walk'
+import { copySchemaNoting, findAsync } from './schema-walk'
 import { plainSchema } from './fluent-schema'
 import { didYouMean } from './did-you-mean'
+import { compactRecord } from './compact-record'
 import type { JsonSchema, NormalizedRouteSchema } from './types'
 
 export interface RouteIdentity {
@@ -71,11 +72,12 @@ function normalizePart(input: unknown, name: string, where: string): JsonSchema 
   if (typeof part !== 'object' || Array.isArray(part)) {
     throw schemaError('ENC_ERR_SCH_NOT_OBJECT', { case: 'part', part: name, where, got: describeValue(part) })
   }
-  const asyncAt = findAsync(part)
+  // One walk copies and notes any `$async` key; only then does findAsync look for one in a schema position.
+  const { copy, mayBeAsync } = copySchemaNoting(part as JsonSchema)
+  const asyncAt = mayBeAsync ? findAsync(part) : null
   if (asyncAt !== null) {
     throw schemaError('ENC_ERR_SCH_ASYNC', { case: 'route', part: name, where, at: asyncAt })
   }
-  const copy = copySchema(part as JsonSchema)
   return isCompleteSchema(copy) ? copy : { type: 'object', properties: copy }
 }
 
@@ -119,20 +121,22 @@ function normalizeResponse(input: unknown, where: string): Record<string, JsonSc
   if (!isObject(response)) {
     throw schemaError('ENC_ERR_SCH_NOT_OBJECT', { case: 'response', where, got: describeValue(response) })
   }
-  const result: Record<string, JsonSchema> = {}
+  const result: Array<[string, JsonSchema]> = []
+  const seen = new Set<string>()
   for (const key of Object.keys(response)) {
     const normalizedKey = STATUS_KEY.test(key) || key === 'default' ? key : RANGE_KEY.test(key) ? key.toLowerCase() : null
     if (normalizedKey === null) {
       throw schemaError('ENC_ERR_SCH_RESPONSE_KEY', { where, key })
     }
-    if (Object.prototype.hasOwnProperty.call(result, normalizedKey)) {
+    if (seen.has(normalizedKey)) {
       throw schemaError('ENC_ERR_SCH_RESPONSE_KEY', { where, key: normalizedKey, twice: true })
     }
     const part = normalizePart(response[key], `response ${key}`, where)
     if (part === null) {
       throw schemaError('ENC_ERR_SCH_NOT_OBJECT', { case: 'response-key', key, where, got: describeValue(response[key]) })
     }
-    result[normalizedKey] = part
+    seen.add(normalizedKey)
+    result.push([normalizedKey, part])
   }
-  return Object.keys(result).length > 0 ? result : null
+  return result.length > 0 ? compactRecord(result) : null
 }

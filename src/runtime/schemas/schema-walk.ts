@@ -98,11 +98,37 @@ export function collectRefs(schema: unknown): string[] {
  * keywords accept) are kept by reference. Used so that normalization never mutates the user's objects.
  */
 export function copySchema<T>(value: T): T {
+  return copySchemaNoting(value).copy
+}
+
+/** What copySchemaNoting saw on its way, so that callers need no second walk in the common case. */
+export interface NotedCopy<T> {
+  readonly copy: T
+  /**
+   * Some object in the copy, in any position, has an own `$async` key other than `$async: false`.
+   * Only then can findAsync (which knows schema positions) find one.
+   */
+  readonly mayBeAsync: boolean
+}
+
+// Copies holding only JSON values (no RegExp, function or class instance): their cache key is their plain JSON text.
+const jsonOnlyCopies = new WeakSet<object>()
+
+/** copySchema, noting on the way what normalization would otherwise walk the schema again for. */
+export function copySchemaNoting<T>(value: T): NotedCopy<T> {
   const copies = new Map<object, unknown>()
+  let mayBeAsync = false
+  let jsonOnly = true
   const copy = (node: unknown): unknown => {
-    if (typeof node !== 'object' || node === null) return node
+    if (typeof node !== 'object' || node === null) {
+      if (typeof node === 'function') jsonOnly = false
+      return node
+    }
     const prototype = Object.getPrototypeOf(node)
-    if (!Array.isArray(node) && prototype !== Object.prototype && prototype !== null) return node
+    if (!Array.isArray(node) && prototype !== Object.prototype && prototype !== null) {
+      jsonOnly = false
+      return node
+    }
     const done = copies.get(node)
     if (done !== undefined) return done   // a cycle or a shared subschema keeps its shape in the copy
     if (Array.isArray(node)) {
@@ -113,17 +139,26 @@ export function copySchema<T>(value: T): T {
     }
     const record: Record<string, unknown> = {}
     copies.set(node, record)
-    for (const key of Object.keys(node)) record[key] = copy((node as Record<string, unknown>)[key])
+    const source = node as Record<string, unknown>
+    for (const key of Object.keys(source)) {
+      if (key === '$async' && source.$async !== false) mayBeAsync = true
+      record[key] = copy(source[key])
+    }
     return record
   }
-  return copy(value) as T
+  const result = copy(value) as T
+  if (jsonOnly && typeof result === 'object' && result !== null) jsonOnlyCopies.add(result)
+  return { copy: result, mayBeAsync }
 }
 
 /**
  * A stable text key for caching compiled functions: the schema's JSON text, with the non-JSON values
  * some keywords accept (RegExp, functions) written out so that they do not all collapse to `{}`.
+ * A copy made by copySchemaNoting that holds none of them is written by JSON.stringify alone (the
+ * replacer, called once per value, costs about as much again).
  */
 export function schemaCacheKey(schema: unknown): string {
+  if (typeof schema === 'object' && schema !== null && jsonOnlyCopies.has(schema)) return JSON.stringify(schema)
   return JSON.stringify(schema, (_key, value: unknown) =>
     value instanceof RegExp || typeof value === 'function' ? `\u0000${String(value)}` : value)
 }

@@ -2,6 +2,7 @@ import FindMyWay from 'find-my-way'
 import type { IncomingMessage } from 'node:http'
 import { parse as parseQueryString } from 'node:querystring'
 import type { CompiledRoute } from './compiled-route'
+import { isStaticPath, StaticRoutes } from './static-routes'
 
 /** Returned by the query parser instead of a truncated object: the pipeline answers 414. */
 export const TOO_MANY_QUERY_KEYS: Record<string, unknown> = Object.freeze({})
@@ -47,7 +48,11 @@ export function queryParser(maxKeys: number): (text: string) => Record<string, u
   }
 }
 
-/** find-my-way behind a three-method interface; our compiled route is the `store`. */
+/**
+ * find-my-way behind a three-method interface; our compiled route is the `store`. Static paths
+ * without constraints live in a Map in front of it (static-routes.ts: same answers, a fraction of
+ * the insert cost) until a route with constraints arrives: from then on find-my-way has them all.
+ */
 export function createRouter(options: { ignoreTrailingSlash: boolean; caseSensitive: boolean; parseQuery: (text: string) => Record<string, unknown> }): Router {
   const noop = (): void => {}
   const router = FindMyWay({
@@ -69,14 +74,44 @@ export function createRouter(options: { ignoreTrailingSlash: boolean; caseSensit
     version: byVersion ? raw.headers['accept-version'] : undefined,
     host: byHost ? raw.headers.host : undefined,
   })
+  let statics: StaticRoutes<CompiledRoute> | null = new StaticRoutes<CompiledRoute>(options.ignoreTrailingSlash, options.caseSensitive)
+  // Methods find-my-way has a tree for, and those whose tree starts with '' (a `*` route) instead of '/'.
+  const treeMethods = new Set<string>()
+  const starMethods = new Set<string>()
+  const addToTree = (method: string, path: string, store: CompiledRoute | null, constraints: RouteConstraints | null): void => {
+    // Noted first: find-my-way re-roots the tree for `*` even when the insert then fails as a duplicate.
+    if (path === '*') starMethods.add(method)
+    if (constraints === null) router.on(method as never, path, noop as never, store as never)
+    else router.on(method as never, path, { constraints } as never, noop as never, store as never)
+    treeMethods.add(method)
+  }
   return {
     on: (method, path, route, constraints) => {
-      if (constraints === null) { router.on(method as never, path, noop as never, route as never); return }
-      byVersion ||= constraints.version !== undefined
-      byHost ||= constraints.host !== undefined
-      router.on(method as never, path, { constraints } as never, noop as never, route as never)
+      if (constraints !== null) {
+        byVersion ||= constraints.version !== undefined
+        byHost ||= constraints.host !== undefined
+        // A constrained route can share a static path with an unconstrained one, and the request's
+        // headers then decide between them: find-my-way takes every static route from here on.
+        if (statics !== null) {
+          for (const entry of statics.entries()) addToTree(entry.method, entry.path, entry.store, null)
+          statics = null
+        }
+      }
+      if (statics === null || constraints !== null || !isStaticPath(method, path)) { addToTree(method, path, route, constraints); return }
+      // find-my-way answers a bad URL (onBadUrl) only for a method it has a tree for: this route
+      // no URL can reach (a lone surrogate never comes out of decoding) gives it one.
+      if (!treeMethods.has(method)) addToTree(method, UNREACHABLE_PATH, null, null)
+      statics.add(method, path, route)
     },
-    find: (method, url, raw) => router.find(method as never, url, raw !== undefined && (byVersion || byHost) ? derive(raw) as never : undefined) as unknown as RouteMatch | null,
-    has: (method, path, constraints) => router.hasRoute(method as never, path, (constraints ?? undefined) as never),
+    find: (method, url, raw) => {
+      const hit = statics === null ? null : statics.find(method, url, !starMethods.has(method))
+      if (hit !== null) return { store: hit.store, params: hit.params, searchParams: options.parseQuery(hit.query) }
+      return router.find(method as never, url, raw !== undefined && (byVersion || byHost) ? derive(raw) as never : undefined) as unknown as RouteMatch | null
+    },
+    has: (method, path, constraints) => statics !== null && constraints === null && isStaticPath(method, path)
+      ? statics.has(method, path)
+      : router.hasRoute(method as never, path, (constraints ?? undefined) as never),
   }
 }
+
+const UNREACHABLE_PATH = '/\uD800'

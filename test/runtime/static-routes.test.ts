@@ -1,0 +1,124 @@
+import { expect } from 'chai'
+import FindMyWay from 'find-my-way'
+import type { IncomingMessage } from 'node:http'
+import { createRouter, queryParser, type RouteConstraints } from '../../src/runtime/serve/router'
+import { isStaticPath } from '../../src/runtime/serve/static-routes'
+import type { CompiledRoute } from '../../src/runtime/serve/compiled-route'
+import { build } from './helpers'
+
+// Issue 16 §1: static routes sit in a Map in front of find-my-way. These tests hold the router to
+// find-my-way's own answers, on every kind of route and of URL the two could disagree on.
+
+const ROUTE_PATHS = [
+  '/', '/a', '/a/', '/a/b', '/a/b/', '/ab', '/abc/d', '/café', '/a b', '/A', '/x/y/z', '/a/b/c',
+  '/a/:x', '/a/:x/c', '/:x', '/:x/b', '/a/:x-:y', '/a/*', '/*', '/n/:id(^\\d+$)', '/a/b/:z', '/a%2Fb', '/k::v', '/w/*', '*', '/%', '/a/b/c/',
+]
+const METHODS = ['GET', 'POST', 'HEAD']
+const URL_PARTS = ['', '/', 'a', 'b', 'ab', 'c', 'A', 'x', 'y', 'z', 'caf%C3%A9', 'café', 'a%20b', '%61', '%2F', '%2f', '%3A', '%25',
+  '%E0%A4%A', '%zz', '%', 'k:v', 'n', '42', 'w', 'abc', 'd', '-']
+const SUFFIXES = ['', '/', '?q=1', '?a=1&a=2', '#frag', '/?x', '?', '//', '?%zz']
+
+/** A small deterministic PRNG (mulberry32): the same tables and URLs on every run. */
+function prng(seed: number): () => number {
+  let a = seed
+  return () => {
+    a = (a + 0x6d2b79f5) | 0
+    let t = Math.imul(a ^ (a >>> 15), 1 | a)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+interface Outcome { threw: boolean }
+
+function insert(on: () => void): Outcome {
+  try { on(); return { threw: false } } catch { return { threw: true } }
+}
+
+/** What a match says, as plain data: which route, the params (and their null prototype), the query. */
+function describe_(match: unknown, names: Map<unknown, string>): unknown {
+  if (match === null) return null
+  const m = match as { store: unknown; params: Record<string, unknown>; searchParams?: Record<string, unknown> }
+  return {
+    store: m.store === null ? null : names.get(m.store),
+    params: { ...m.params },
+    nullPrototype: Object.getPrototypeOf(Object.getPrototypeOf(m.params) ?? {}) === null,
+    searchParams: m.searchParams === undefined ? undefined : { ...m.searchParams },
+  }
+}
+
+describe('runtime: static routes in front of find-my-way (issue 16 §1)', () => {
+  it('isStaticPath takes only plain paths of Enclave methods', () => {
+    expect(isStaticPath('GET', '/a/b')).to.equal(true)
+    expect(isStaticPath('GET', '/a/:id')).to.equal(false)
+    expect(isStaticPath('GET', '/a/*')).to.equal(false)
+    expect(isStaticPath('GET', '/k::v')).to.equal(false)
+    expect(isStaticPath('GET', '/a%2Fb')).to.equal(false)
+    expect(isStaticPath('GET', '*')).to.equal(false)
+    expect(isStaticPath('PROPFIND', '/a')).to.equal(false)
+  })
+
+  for (const [ignoreTrailingSlash, caseSensitive] of [[false, true], [true, true], [false, false], [true, false]]) {
+    it(`answers every URL as find-my-way alone does (ignoreTrailingSlash ${ignoreTrailingSlash}, caseSensitive ${caseSensitive}, constraints or none)`, () => {
+      const random = prng((ignoreTrailingSlash ? 16 : 61) + (caseSensitive ? 0 : 7))
+      const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]
+      for (let table = 0; table < Number(process.env.ROUTER_TABLES ?? 40); table++) {
+        const parseQuery = queryParser(1000)
+        const ours = createRouter({ ignoreTrailingSlash, caseSensitive, parseQuery })
+        const reference = FindMyWay({ ignoreTrailingSlash, caseSensitive, maxParamLength: Number.MAX_SAFE_INTEGER, querystringParser: parseQuery, onBadUrl: () => {} })
+        const names = new Map<unknown, string>()
+        const declared: Array<[string, string, RouteConstraints | null]> = []
+        let versioned = false
+        for (let r = 0; r < 12; r++) {
+          const method = pick(METHODS)
+          const path = pick(ROUTE_PATHS)
+          const constraints: RouteConstraints | null = random() < 0.05 ? { version: '1.0.0' } : null
+          const store = { id: `${method} ${path} #${r}` } as unknown as CompiledRoute
+          names.set(store, (store as unknown as { id: string }).id)
+          const theirs = insert(() => constraints === null
+            ? reference.on(method as never, path, () => {}, store as never)
+            : reference.on(method as never, path, { constraints } as never, () => {}, store as never))
+          const mine = insert(() => ours.on(method, path, store, constraints))
+          expect(mine.threw, `insert ${method} ${path} after ${JSON.stringify(declared)}`).to.equal(theirs.threw)
+          if (!theirs.threw) declared.push([method, path, constraints])
+          versioned ||= constraints !== null
+        }
+        for (const [method, path, constraints] of declared) {
+          for (const probe of [method, 'HEAD', 'PUT']) {
+            expect(ours.has(probe, path, constraints), `has ${probe} ${path}`).to.equal(reference.hasRoute(probe as never, path, (constraints ?? undefined) as never))
+            expect(ours.has(probe, path.toUpperCase(), null), `has ${probe} ${path.toUpperCase()}`).to.equal(reference.hasRoute(probe as never, path.toUpperCase()))
+          }
+        }
+        for (let u = 0; u < 150; u++) {
+          const segments = Math.floor(random() * 4)
+          let url = ''
+          for (let s = 0; s < segments; s++) url += `/${pick(URL_PARTS)}`
+          url = (url === '' ? '/' : url) + pick(SUFFIXES)
+          const form = random()
+          if (form < 0.05) url = `http://host${url}`
+          else if (form < 0.1) url = pick(['*', 'xa', 'x/a/b', '', 'http://host', 'HTTPS://h?x=1', 'ftp://h/a', 'http://h/a#x', 'http:///a', 'a', '?'])
+          else if (form < 0.2) url = url.toUpperCase()
+          const version = pick(['1.0.0', '2.0.0', undefined])
+          const raw = { headers: { 'accept-version': version, host: 'h' } } as unknown as IncomingMessage
+          for (const method of METHODS) {
+            expect(describe_(ours.find(method, url, raw), names), `${method} ${url} (version ${String(version)}) with ${JSON.stringify(declared)}`)
+              .to.deep.equal(describe_(reference.find(method as never, url, (versioned ? { version, host: undefined } : undefined) as never), names))
+          }
+        }
+      }
+    })
+  }
+
+  it('a static route and a parametric one on the same path: the static one answers its own URL only', async () => {
+    const app = await build((root) => {
+      root.get('/users/me', async () => 'static')
+      root.get('/users/:id', async (req) => `param ${String((req.params as { id: string }).id)}`)
+    })
+    const reply = async (url: string): Promise<string> => (await app.inject({ method: 'GET', url })).body
+    expect(await reply('/users/me')).to.equal('static')
+    expect(await reply('/users/me?x=1')).to.equal('static')
+    expect(await reply('/users/%6De')).to.equal('static')
+    expect(await reply('/users/mee')).to.equal('param mee')
+    expect((await app.inject({ method: 'GET', url: '/users/me/' })).statusCode).to.equal(404)
+  })
+})
