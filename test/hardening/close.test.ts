@@ -63,6 +63,26 @@ describe('hardening: close()', () => {
     await neverSent.waitClosed()
   })
 
+  it('answers a request sent on a connection accepted just before close(), instead of resetting it', async () => {
+    const { app, address } = await listening((root) => { root.get('/x', async () => ({ ok: true })) }, patient)
+    const { hostname, port } = new URL(address)
+    // Connected, and the request written at once: close() may run before the server reads it.
+    const answer = new Promise<string>((resolve) => {
+      const socket = connect({ host: hostname, port: Number(port) })
+      let text = ''
+      socket.on('data', (chunk) => { text += String(chunk) })
+      socket.once('connect', () => {
+        socket.write('GET /x HTTP/1.1\r\nHost: x\r\n\r\n')
+        void app.close()
+      })
+      socket.once('close', () => resolve(text))
+      socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message))
+    })
+    const text = await within(answer, 5_000, 'the answer')
+    expect(text).to.match(/^HTTP\/1\.1 200 /)
+    expect(text).to.include('"ok":true')
+  })
+
   it('force-closes a connection whose handler hangs, after closeTimeout; the request ends in onRequestAbort', async () => {
     const ends: string[] = []
     const { app, address } = await listening((root) => {

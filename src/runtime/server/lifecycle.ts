@@ -160,11 +160,17 @@ export class ServerLifecycle implements ServerFacade {
         timer.unref()
         server.close(() => { clearTimeout(timer); resolve() })
         server.closeIdleConnections()
-        // Connected but silent: no request to finish, so nothing to wait for. Node counts these
-        // as busy (its parser is waiting for a first request), so closeIdleConnections() keeps
-        // them and close() would wait for closeTimeout or headersTimeout. A connection that has
-        // sent part of a request is left to finish it (or to time out).
-        for (const socket of this.#sockets) if (socket.bytesRead === 0) socket.destroy()
+        // Connected but silent: Node counts these as busy (its parser waits for a first request),
+        // so closeIdleConnections() keeps them and close() would wait for closeTimeout or
+        // headersTimeout. They get a short grace instead: a request the client already sent may
+        // not have been read yet (a connection accepted just before close()), and destroying it
+        // would answer a sent request with ECONNRESET. Still silent after it: destroyed. A
+        // connection that has sent part of a request is left to finish it (or to time out).
+        const silent = [...this.#sockets].filter((socket) => socket.bytesRead === 0)
+        if (silent.length > 0) {
+          const grace = setTimeout(() => { for (const socket of silent) if (socket.bytesRead === 0) socket.destroy() }, silentConnectionGraceMs)
+          grace.unref()
+        }
       })
     }
     // Requests that ended (or were force-closed) during shutdown finish their end hooks first.
@@ -214,6 +220,12 @@ export class ServerLifecycle implements ServerFacade {
     return this.#boot
   }
 }
+
+/**
+ * How long close() leaves a connection that has not sent a byte: long enough for a request already
+ * on its way over loopback or a LAN to be read, short enough not to hold a shutdown.
+ */
+const silentConnectionGraceMs = 100
 
 /** The plugin tree as printPlugins shows it: plugins by name (lifted ones marked), after() steps, no internal steps. */
 function pluginLoadTree(node: PluginNode, name: string): PluginLoadInspection {
