@@ -74,6 +74,11 @@ function addRoute(boot: BootContext, owners: Map<string, RouteDefinition>, def: 
     boot.serve.router.on(method, url, route, constraints)
   } catch (cause) {
     const first = owners.get(key)
+    // find-my-way also refuses what it cannot store (a version constraint that is not numeric
+    // semver, such as 'v1' or '>=1'): that is a malformed route, not a second declaration.
+    if (first === undefined && !(cause instanceof Error && cause.message.includes('already declared'))) {
+      throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${method} ${url} in ${def.scope.path}`, problem: `the router refused it: ${cause instanceof Error ? cause.message : String(cause)}` }, { cause })
+    }
     throw runtimeError('ENC_ERR_ROUTE_DUPLICATE', { method, url, first: first?.scope.path ?? 'another scope', second: def.scope.path }, { cause })
   }
   owners.set(key, def)

@@ -91,6 +91,8 @@ export const runtimeErrors = {
   // Written straight to the socket by serve/client-error.ts (no request object): the message is the reason phrase.
   ENC_ERR_REQUEST_MALFORMED: e({ status: 400, summary: 'Node could not parse the request (request line, headers or framing such as Content-Length with Transfer-Encoding)',
     message: () => 'Bad Request' }),
+  ENC_ERR_REQUEST_NO_HOST: e({ status: 400, summary: 'an HTTP/1.1 request without a Host header (RFC 9112 §3.2; the connection is closed)',
+    message: () => 'An HTTP/1.1 request must carry a Host header' }),
   ENC_ERR_REQUEST_HEADERS_TOO_LARGE: e({ status: 431, summary: 'the request headers are larger than Node accepts',
     message: () => 'Request Header Fields Too Large' }),
   ENC_ERR_REQUEST_TIMEOUT: e({ status: 408, summary: 'the client did not send the request in time',

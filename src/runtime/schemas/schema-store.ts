@@ -85,7 +85,13 @@ export class SchemaStore {
   }
 
   useBucket(factory: SchemaBucketFactory, initial: unknown): void {
-    const bucket: unknown = factory(initial)
+    let bucket: unknown
+    try {
+      bucket = factory(initial)
+    } catch (error) {
+      // Called from createServer(), register() or setSchemaController(): the user's factory failing is a declaration mistake, so coded.
+      throw schemaError('ENC_ERR_SCH_CONTROLLER_INVALID', { case: 'bucket', scopePath: this.scopePath, problem: `factory threw: ${error instanceof Error ? error.message : String(error)}` }, { cause: error })
+    }
     if (typeof bucket !== 'object' || bucket === null) {
       throw schemaError('ENC_ERR_SCH_CONTROLLER_INVALID', { case: 'bucket', scopePath: this.scopePath, problem: `factory returned ${describeValue(bucket)}: it must return an object { add, getSchema, getSchemas }` })
     }

@@ -2,6 +2,7 @@ import { STATUS_CODES, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { errorPayloadSerializer } from './error-payload'
 import { runtimeErrors } from '../errors/runtime-codes'
+import type { Logger } from '../types'
 
 type ClientErrorCode = 'ENC_ERR_REQUEST_HEADERS_TOO_LARGE' | 'ENC_ERR_REQUEST_TIMEOUT' | 'ENC_ERR_REQUEST_MALFORMED'
 
@@ -57,4 +58,24 @@ function writeAndClose(error: NodeJS.ErrnoException, socket: Socket): void {
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
   // end() waits for the client to close its side too; a client that never does must not keep the socket.
   socket.destroySoon()
+}
+
+/**
+ * The `clientErrorHandler` server option, called for what Node could not parse. It runs from an
+ * event listener of Node's server, where a throw would be an uncaught exception that takes the
+ * process down: one that throws is logged, and the built-in answer is given instead.
+ */
+export function callClientErrorHandler<S>(
+  handler: (this: S, error: NodeJS.ErrnoException, socket: Socket) => void,
+  scope: S,
+  log: Logger,
+  error: NodeJS.ErrnoException,
+  socket: Socket,
+): void {
+  try {
+    handler.call(scope, error, socket)
+  } catch (thrown) {
+    log.error({ err: thrown }, 'clientErrorHandler threw')
+    answerClientError(error, socket)
+  }
 }

@@ -227,6 +227,18 @@ export function answerClosing(res: ServerResponse): void {
   res.end(body)
 }
 
+/**
+ * An HTTP/1.1 request without a Host header (RFC 9112 §3.2 requires a 400). Node would answer it
+ * itself with an empty body (requireHostHeader), outside the JSON error shape: the server turns
+ * that off and answers here, before routing, closing the connection as Node does.
+ */
+export function answerNoHost(res: ServerResponse): void {
+  const error = runtimeError('ENC_ERR_REQUEST_NO_HOST')
+  const body = errorPayloadSerializer({ statusCode: 400, code: error.code, error: 'Bad Request', message: error.message })
+  res.writeHead(400, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
+  res.end(body)
+}
+
 export function answerWithoutReply(res: ServerResponse, log: Logger, error: unknown): void {
   log.error({ err: error }, 'the request could not be set up')
   const body = errorPayloadSerializer({ statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' })

@@ -4,7 +4,7 @@ import type { CompiledRoute } from './compiled-route'
 import { runtimeError } from '../errors/runtime-codes'
 import { runObserverHooks, runRequestHooks } from './hook-runner'
 import { isThenable } from '../shared/thenable'
-import { answerClosing, answerWithoutReply, replyWithError } from './error-reply'
+import { answerClosing, answerNoHost, answerWithoutReply, replyWithError } from './error-reply'
 import { watchSocketTimeout } from './socket-timeout'
 import { sendReturned } from './returned-payload'
 import { logRequest } from './access-log'
@@ -27,19 +27,27 @@ import type { HttpPart } from '../schemas/types'
  */
 export function handleRequest(ctx: ServeContext, raw: IncomingMessage, res: ServerResponse): void {
   if (ctx.closing && ctx.return503OnClosing) { answerClosing(res); return }
+  if (raw.headers.host === undefined && raw.httpVersionMinor === 1 && raw.httpVersionMajor === 1) { answerNoHost(res); return }
   if (ctx.rewriteUrl !== null && !rewriteUrl(ctx, raw, res)) return
-  const found = ctx.router.find(raw.method as string, raw.url as string, raw)
   let route: CompiledRoute
   let params: Record<string, unknown>
   let query: Record<string, unknown>
-  if (found !== null && found.store !== null) {
-    route = found.store
-    params = found.params
-    query = found.searchParams
-  } else {
-    route = ctx.notFoundRoute(raw, found !== null)
-    params = {}
-    query = found === null ? ctx.parseQuery(raw.url as string) : {}
+  try {
+    // User code runs here: a custom querystringParser (find-my-way calls it inside find()). One
+    // that throws is a bug in the server's own code: 500 and logged, never an uncaught exception.
+    const found = ctx.router.find(raw.method as string, raw.url as string, raw)
+    if (found !== null && found.store !== null) {
+      route = found.store
+      params = found.params
+      query = found.searchParams
+    } else {
+      route = ctx.notFoundRoute(raw, found !== null)
+      params = {}
+      query = found === null ? ctx.parseQuery(raw.url as string) : {}
+    }
+  } catch (error) {
+    answerWithoutReply(res, ctx.log, error)
+    return
   }
   let request: RequestImpl
   let reply: ReplyImpl

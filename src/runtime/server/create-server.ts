@@ -6,7 +6,7 @@ import { SchemaCompilers } from '../schemas'
 import { ServeContext } from '../serve/serve-context'
 import { handleRequest, serveNotFound } from '../serve/pipeline'
 import { compileTrust } from '../serve/trust-proxy'
-import { answerClientError } from '../serve/client-error'
+import { answerClientError, callClientErrorHandler } from '../serve/client-error'
 import { createRouter, queryParser } from '../serve/router'
 import { Deadlines } from '../serve/deadlines'
 import { onHandlerExpired } from '../serve/handler-timeout'
@@ -69,6 +69,8 @@ export function createServer(given: ServerOptions = {}): Scope {
     requestTimeout: limits.requestTimeout,
     keepAliveTimeout: limits.keepAliveTimeout,
     connectionsCheckingInterval: connectionsCheckingInterval(limits),
+    // Node's own answer to a missing Host has no body; pipeline.ts gives the JSON error shape instead.
+    requireHostHeader: false,
   }, (req, res) => handleRequest(serve, req, res))
   // Fastify 3's socket timeout: Node destroys a connection idle this long (socket-timeout.ts runs onTimeout).
   if (limits.connectionTimeout > 0) http.setTimeout(limits.connectionTimeout)
@@ -98,7 +100,7 @@ export function createServer(given: ServerOptions = {}): Scope {
   // Fastify 3's clientErrorHandler replaces the built-in answer to what Node could not parse.
   http.on('clientError', clientErrorHandler === undefined
     ? (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket)
-    : (error: NodeJS.ErrnoException, socket: Socket) => clientErrorHandler.call(rootScope, error, socket))
+    : (error: NodeJS.ErrnoException, socket: Socket) => callClientErrorHandler(clientErrorHandler, rootScope, log, error, socket))
   lifecycle.attach({
     declared,
     rootScope,
