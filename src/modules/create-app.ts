@@ -46,7 +46,7 @@ export async function createApp(root: Function, options: AppOptions = {}): Promi
   const app = createServer({ ...serverOptions, name: serverOptions.name ?? tree.type.name } satisfies ServerOptions)
   let wiring
   try {
-    wiring = await inject(tree, { containers, disposer, overrides: table, log: app.log })
+    wiring = await inject(tree, { containers, disposer, overrides: table, log: app.log, asyncTimeout: serverOptions.pluginTimeout ?? defaultDisposeTimeout })
   } catch (error) {
     // Some providers may already exist (pools, connections): release them before reporting.
     await disposer.disposeAll(app.log, disposeTimeout)

@@ -39,15 +39,29 @@ export class FactoryProvider {
   }
 
   /** Builds the value, awaiting it (and the factories it injects, first) when it is a promise. */
-  async settle(lookup: FactoryLookup): Promise<void> {
+  async settle(lookup: FactoryLookup, timeoutMs: number): Promise<void> {
     if (this.#state === 'settled') return
-    for (const token of this.inject) await lookup(this.container, token)?.settle(lookup)
+    for (const token of this.inject) await lookup(this.container, token)?.settle(lookup, timeoutMs)
     if (this.#state === 'new') this.#call()
     if (this.#state === 'pending') {
-      this.#value = await this.#value
+      this.#value = await this.#bounded(this.#value as PromiseLike<unknown>, timeoutMs)
       this.#state = 'settled'
       this.disposer.track(this.#value)
     }
+  }
+
+  /**
+   * A factory promise that never settles (a connection waiting on an unreachable host) would hang
+   * createApp() for ever: like a plugin that never calls done(), it gets pluginTimeout, then a coded error.
+   */
+  #bounded(promise: PromiseLike<unknown>, timeoutMs: number): Promise<unknown> {
+    // pluginTimeout 0 turns the limit off, as it does for plugins (Fastify 3).
+    if (timeoutMs <= 0) return Promise.resolve(promise)
+    let timer: NodeJS.Timeout | undefined
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(moduleError('ENC_ERR_MODULE_ASYNC_PROVIDER_TIMEOUT', { token: describeToken(this.token), path: this.path, ms: timeoutMs })), timeoutMs)
+    })
+    return Promise.race([promise, expired]).finally(() => clearTimeout(timer))
   }
 
   #call(): void {

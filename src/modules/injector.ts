@@ -28,6 +28,8 @@ export interface InjectOptions {
   readonly overrides: OverrideTable
   /** The app's logger: each module container provides a child of it as `Logger`. */
   readonly log: RuntimeLogger
+  /** How long an async factory provider may take to settle (the app's pluginTimeout; 0: no limit). */
+  readonly asyncTimeout: number
 }
 
 /**
@@ -41,7 +43,7 @@ export interface InjectOptions {
  * Every instance built (providers, modules, controllers) is tracked by `disposer`, oldest first.
  */
 export async function inject(root: ModuleNode, options: InjectOptions): Promise<ReadonlyMap<ModuleNode, ModuleWiring>> {
-  const { containers, disposer, overrides, log } = options
+  const { containers, disposer, overrides, log, asyncTimeout } = options
   const entriesOf = (node: ModuleNode): ProviderEntry[] =>
     node.meta.providers.map((entry) => overrides.get(toProviderSpec(entry).token) ?? entry)
   const containerOf = new Map<ModuleNode, DependencyContainer>()
@@ -96,8 +98,9 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
       const factory = factoriesByContainer.get(containerOf.get(node)!)!.get(spec.token)
       if (factory === undefined) continue
       try {
-        await factory.settle(lookup)
+        await factory.settle(lookup, asyncTimeout)
       } catch (error) {
+        if ((error as { code?: unknown }).code === 'ENC_ERR_MODULE_ASYNC_PROVIDER_TIMEOUT') throw error
         // The real cause when a class this factory injects resolved an async factory too early.
         const refusal = [...factoriesByContainer.values()].flatMap((m) => [...m.values()]).find((f) => f.refusal !== null)?.refusal
         throw refusal ?? instantiationError(`provider ${describeToken(spec.token)}`, node, error)

@@ -84,6 +84,10 @@ export const moduleErrors = {
       'before createApp() could await it: a class that a factory provider injects depends on it. createApp() awaits async factories ' +
       "before it builds any class, a factory's own inject list first; list the class's async dependencies in that factory's inject, " +
       'or make the class a factory provider too.' }),
+  ENC_ERR_MODULE_ASYNC_PROVIDER_TIMEOUT: e({ status: null, summary: "an async factory provider's promise did not settle within pluginTimeout",
+    message: (a: { token: string; path: string; ms: number }) => `The factory of ${a.token} (${a.path}) returned a promise that did not settle within ${a.ms} ms ` +
+      '(pluginTimeout), so createApp() gave up instead of waiting for ever. Make the factory resolve or reject (a connection attempt with its own timeout), ' +
+      'or raise the pluginTimeout option of createApp().' }),
   ENC_ERR_MODULE_OVERRIDE_UNKNOWN: e({ status: null, summary: 'createApp({ overrides }) names a token that no module of the tree provides',
     message: (a: { root: string; path: string; token: string; near: readonly string[] }) => `createApp(${a.root}, { overrides }): no module of ${a.path} provides ` +
       `${a.token}, so there is nothing to replace.` +
