@@ -4,15 +4,15 @@
 // pipeline, boot and compile steps, metadata keys) are not exported on purpose: free to change.
 import 'reflect-metadata'
 
-export { createApp, override, resolveProvider, exitCodes } from './modules'
+export { createApp, override, resolveProvider, exitCodes, Logger } from './modules'
 export type { App } from './modules'
 export { withApp } from './testing'
 export { startCluster } from './cluster'
 export {
   Module, Route, Get, Head, Post, Put, Patch, Delete, Options, Schema, SchemaClass, DecorateRequest, DecorateReply, Hook, ErrorHandler,
-  Body, Query, Params, Headers, Req, Reply, DeclarationError, isDeclarationError,
+  NotFoundHandler, OnRequest, PreValidation, PreHandler, usePlugin, Body, Query, Params, Headers, Req, Reply, DeclarationError, isDeclarationError,
 } from './decorators'
-export { bearerAuth, health, openapiRoute } from './plugins'
+export { bearerAuth, bearerAuthHook, authOf, health, openapiRoute } from './plugins'
 export {
   createServer, lift, FrameworkError, HttpError, isFrameworkError,
   partValidatorCompiler, ajv8CompilersFactory, defaultSchemaErrorFormatter, describeSecurity,
@@ -26,8 +26,8 @@ export { injectable, inject, singleton } from 'tsyringe'
 
 export type {
   Scope, Request, RouteOptions, RouteShorthandOptions, PluginRouteOptions, Handler, RequestHook, PayloadHook, ErrorHook,
-  ErrorHandler as ErrorHandlerFn, NotFoundHandler, HookName, Plugin, AsyncPlugin, CallbackPlugin, PluginOptions,
-  ServerOptions, ListenOptions, InjectOptions, InjectResponse, ValidationError, Logger, ContentTypeParserFn,
+  ErrorHandler as ErrorHandlerFn, HookName, Plugin, AsyncPlugin, CallbackPlugin, PluginOptions,
+  ServerOptions, ListenOptions, InjectOptions, InjectResponse, ValidationError, ContentTypeParserFn,
   ContentTypeParserOptions, DoneFn, JsonSchema, SharedSchema, RouteSchema, HttpPart, ValidatorCompiler,
   ValidatorCompilerInput, ValidateFunction, SerializerCompiler, SerializerCompilerInput, SerializeFunction, ReplySerializer,
   SchemaErrorFormatter, ValidatorOptions, ValidatorPlugin, CompilersFactory, SchemaControllerOptions, SchemaBucket, SchemaBucketFactory,
@@ -40,8 +40,11 @@ export type {
   ModuleInspection, SecurityInspection, RouteSchemaInspection, ScopeAnnotation, SecurityDescription,
   OpenApiDocument, OpenApiInfo, OpenApiOperation, OpenApiParameter, OpenApiResponse,
 } from './runtime'
-export type { ModuleOptions, RouteMethodOptions, DecoratorRouteOptions, SchemaClassBase, SchemaClassOptions, SchemaReference, ErrorHandlerOptions } from './decorators'
-export type { BearerAuthOptions, OpenApiRouteOptions, HealthOptions, HealthCheck, HealthReport, HealthContributor } from './plugins'
+export type {
+  ModuleOptions, RouteMethodOptions, DecoratorRouteOptions, SchemaClassBase, SchemaClassOptions, SchemaReference, ErrorHandlerOptions,
+  NotFoundHandlerOptions, RouteHookDecorator, GuardClass, RouteHookArg, UsePluginOptions, ResolvedTokens,
+} from './decorators'
+export type { BearerAuthOptions, BearerIdentity, OpenApiRouteOptions, HealthOptions, HealthCheck, HealthReport, HealthContributor } from './plugins'
 export type { AppOptions, ProviderOverride, OverrideRecipe, SignalOptions } from './modules'
 export type { TestApp } from './testing'
 export type { ClusterOptions, ClusterHandle } from './cluster'

@@ -14,14 +14,16 @@ export const decoratorErrors = {
       ? `@Module() of ${a.name}: ${a.entry} is ${a.got}. This is usually a circular import: the class is used before its file finished loading. Move the classes so imports form a tree.`
       : `@Module() of ${a.name}: ${a.entry} is ${a.got}; expected ${a.expected}.` }),
   ENC_ERR_DECL_TARGET: e({ status: null, summary: 'a decorator is used on the wrong kind of member (a property, a constructor parameter) or with the wrong argument for it',
-    message: (a: { where: string; case: 'constructor-param' | 'route-on-property' | 'error-handler-on-property' | 'hook-on-property' }
+    message: (a: { where: string; case: 'constructor-param' | 'route-on-property' | 'error-handler-on-property' | 'hook-on-property' | 'not-found-handler-on-property' }
       | { case: 'route-method-arg'; arg: string; method: string } | { case: 'route-class-arg'; arg: string; className: string }
-      | { where: string; case: 'error-handler-responses'; got: string }) => {
+      | { where: string; case: 'error-handler-responses'; got: string } | { where: string; case: 'route-hook-arg'; got: string }) => {
       switch (a.case) {
         case 'constructor-param': return `${a.where}: parameter decorators go on route handler parameters; constructor parameters are injected from the module's providers.`
         case 'route-on-property': return `${a.where}: a route decorator goes on a method, not on a property or accessor.`
         case 'error-handler-on-property': return `${a.where}: @ErrorHandler() goes on a method.`
         case 'hook-on-property': return `${a.where}: @Hook() goes on a method.`
+        case 'not-found-handler-on-property': return `${a.where}: @NotFoundHandler() goes on a method.`
+        case 'route-hook-arg': return `${a.where}: takes one or more hook functions (request, reply) => ..., got ${a.got}.`
         case 'error-handler-responses': return `${a.where}: responses maps a status (422, '4xx' or 'default') to a JSON Schema, got ${a.got}.`
         case 'route-method-arg': return `@Route(${a.arg}) on method ${a.method}: on a method @Route takes { method, path, ...options }; use @Get('/path') and friends for the short form.`
         case 'route-class-arg': return `@Route(${a.arg}) on class ${a.className}: on a class @Route takes an optional path prefix starting with '/'; route options go on the methods.`
@@ -50,8 +52,15 @@ export const decoratorErrors = {
   ENC_ERR_DECL_ERROR_HANDLER_DUPLICATE: e({ status: null, summary: 'a module class has more than one @ErrorHandler() method',
     message: (a: { where: string; className: string; existing: string }) => `${a.where}: ${a.className} already has ` +
       `@ErrorHandler() on '${a.existing}'. A context has one error handler: merge the two methods.` }),
+  ENC_ERR_DECL_NOT_FOUND_HANDLER_DUPLICATE: e({ status: null, summary: 'a module class has more than one @NotFoundHandler() method',
+    message: (a: { where: string; className: string; existing: string }) => `${a.where}: ${a.className} already has ` +
+      `@NotFoundHandler() on '${a.existing}'. A context has one not-found handler: merge the two methods.` }),
+  ENC_ERR_DECL_USE_PLUGIN: e({ status: null, summary: 'usePlugin() was given a non-function plugin or useFactory, or its entry was registered outside a module',
+    message: (a: { case: 'arguments'; plugin: string; got: string } | { case: 'registered'; plugin: string }) => a.case === 'arguments'
+      ? `usePlugin(${a.plugin}): takes (plugin, { inject?: [tokens], useFactory: (...deps) => options }), got ${a.got}.`
+      : `usePlugin(${a.plugin}) was registered directly; it is an entry of @Module({ plugins }), where its options are built from the module's providers at boot.` }),
   ENC_ERR_DECL_STATIC_MEMBER: e({ status: null, summary: 'a method decorator was put on a static method',
-    message: (a: { where: string; member: 'param' | 'route' | 'error-handler' | 'hook' }) => `${a.where}: ${staticWhat[a.member]}; remove 'static'.` }),
+    message: (a: { where: string; member: 'param' | 'route' | 'error-handler' | 'not-found-handler' | 'hook' }) => `${a.where}: ${staticWhat[a.member]}; remove 'static'.` }),
   ENC_ERR_DECL_PARAM_DUPLICATE: e({ status: null, summary: 'one handler parameter carries two parameter decorators',
     message: (a: { where: string }) => `${a.where}: the parameter already has a parameter decorator; keep one.` }),
   ENC_ERR_DECL_SCHEMA_CLASS: e({ status: null, summary: 'SchemaClass() was given something other than a JSON Schema object',
@@ -67,6 +76,7 @@ const staticWhat = {
   param: 'route handlers are instance methods',
   route: 'routes are instance methods (called with `this` = the controller)',
   'error-handler': 'the error handler is an instance method of the module',
+  'not-found-handler': 'the not-found handler is an instance method of the module',
   hook: 'hooks are instance methods of the module',
 } as const
 

@@ -2,9 +2,13 @@
 export {
   getModuleMeta, getControllerMeta, getOwnRoutes, getParams, getSchemaMeta, getRequestDecorators,
   getReplyDecorators, getHooks, getErrorHandlerKey, getErrorResponses, constructorDependencies, methodParamCount, moduleOnlyDecorations,
+  getClassRouteHooks, getMethodRouteHooks, getNotFoundHandler, controllerOnlyDecorations,
 } from './metadata'
+export type { NotFoundHandlerMeta } from './metadata'
+export { deferredPluginOf } from './use-plugin'
+export type { DeferredPlugin } from './use-plugin'
 export { schemaOfClass, isSchemaClass } from './schema-class'
 export type {
   ModuleMeta, ControllerMeta, RouteMeta, ParamMeta, ParamSource, DecoratorMeta, HookMeta, Class, ConcreteClass, PluginEntry,
-  ProviderEntry, SchemaEntry,
+  ProviderEntry, SchemaEntry, RouteHookMeta, RouteHookName,
 } from './types'

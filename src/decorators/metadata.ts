@@ -1,5 +1,5 @@
 import 'reflect-metadata'
-import type { ControllerMeta, DecoratorMeta, HookMeta, ModuleMeta, ParamMeta, RouteMeta } from './types'
+import type { ControllerMeta, DecoratorMeta, HookMeta, ModuleMeta, ParamMeta, RouteHookMeta, RouteMeta } from './types'
 import type { JsonSchema, SharedSchema } from '../runtime/schemas/types'
 
 /**
@@ -17,6 +17,9 @@ const kReplyDecorators = Symbol('enclave.replyDecorators')
 const kHooks = Symbol('enclave.hooks')
 const kErrorHandler = Symbol('enclave.errorHandler')
 const kErrorResponses = Symbol('enclave.errorResponses')
+const kClassRouteHooks = Symbol('enclave.classRouteHooks')
+const kMethodRouteHooks = Symbol('enclave.methodRouteHooks')
+const kNotFoundHandler = Symbol('enclave.notFoundHandler')
 
 type Key = symbol
 function own<T>(key: Key, target: Function): T | undefined {
@@ -69,6 +72,24 @@ export const setErrorHandlerKey = (target: Function, key: string | symbol) => Re
 export const getErrorResponses = (target: Function) => own<Record<string, JsonSchema>>(kErrorResponses, target)
 export const setErrorResponses = (target: Function, responses: Record<string, JsonSchema>) => Reflect.defineMetadata(kErrorResponses, responses, target)
 
+// Decorators apply bottom-up; prepending keeps the source order (top first) of stacked ones.
+/** `@OnRequest()`-style hooks on the controller class itself. */
+export const getClassRouteHooks = (target: Function) => ownList<RouteHookMeta>(kClassRouteHooks, target)
+export const addClassRouteHooks = (target: Function, hooks: RouteHookMeta) => append(kClassRouteHooks, target, hooks, true)
+/** `@OnRequest()`-style hooks per method of this very class. */
+export function getMethodRouteHooks(target: Function): ReadonlyMap<string | symbol, readonly RouteHookMeta[]> {
+  return own<Map<string | symbol, readonly RouteHookMeta[]>>(kMethodRouteHooks, target) ?? new Map()
+}
+export function addMethodRouteHooks(target: Function, propertyKey: string | symbol, hooks: RouteHookMeta): void {
+  const byMethod = new Map(getMethodRouteHooks(target))
+  byMethod.set(propertyKey, [hooks, ...(byMethod.get(propertyKey) ?? [])])
+  Reflect.defineMetadata(kMethodRouteHooks, byMethod, target)
+}
+
+export interface NotFoundHandlerMeta { readonly propertyKey: string | symbol; readonly preValidation: readonly Function[]; readonly preHandler: readonly Function[] }
+export const getNotFoundHandler = (target: Function) => own<NotFoundHandlerMeta>(kNotFoundHandler, target)
+export const setNotFoundHandler = (target: Function, meta: NotFoundHandlerMeta) => Reflect.defineMetadata(kNotFoundHandler, meta, target)
+
 /**
  * A class's constructor dependencies as tsyringe will resolve them: the types TypeScript
  * emitted (`design:paramtypes`), overridden by `@inject()` tokens (tsyringe's own key; this
@@ -96,5 +117,11 @@ export function moduleOnlyDecorations(target: Function): string[] {
   if (getReplyDecorators(target).length > 0) found.push('@DecorateReply')
   if (getHooks(target).length > 0) found.push('@Hook')
   if (getErrorHandlerKey(target) !== undefined) found.push('@ErrorHandler')
+  if (getNotFoundHandler(target) !== undefined) found.push('@NotFoundHandler')
   return found
+}
+
+/** Controller-only metadata found on a class: used to catch `@OnRequest` put on a module. */
+export function controllerOnlyDecorations(target: Function): string[] {
+  return getClassRouteHooks(target).length > 0 || getMethodRouteHooks(target).size > 0 ? ['@OnRequest/@PreValidation/@PreHandler'] : []
 }

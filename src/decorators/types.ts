@@ -88,3 +88,7 @@ export interface ParamMeta {
 
 export interface DecoratorMeta { readonly name: string; readonly value: unknown }
 export interface HookMeta { readonly name: HookName; readonly propertyKey: string | symbol }
+
+/** The request hooks a controller class or route method can carry (`@OnRequest`, `@PreValidation`, `@PreHandler`). */
+export type RouteHookName = 'onRequest' | 'preValidation' | 'preHandler'
+export interface RouteHookMeta { readonly name: RouteHookName; readonly hooks: readonly Function[] }

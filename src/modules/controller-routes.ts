@@ -1,5 +1,5 @@
-import type { RouteOptions } from '../runtime'
-import { getControllerMeta, getOwnRoutes, type Class, type RouteMeta } from '../decorators/internal'
+import type { RequestHook, RouteOptions } from '../runtime'
+import { getClassRouteHooks, getControllerMeta, getMethodRouteHooks, getOwnRoutes, type Class, type RouteHookName, type RouteMeta } from '../decorators/internal'
 import { buildHandler } from './argument-builder'
 import { joinPaths } from './module-tree'
 
@@ -8,7 +8,7 @@ import { joinPaths } from './module-tree'
  * a subclass serves its base class's routes (with its own overrides of the methods), and a
  * method it re-decorates replaces the base's routes for that method.
  */
-export function controllerRoutes(controller: Class, instance: object, modulePath: string): RouteOptions[] {
+export function controllerRoutes(controller: Class, instance: object, modulePath: string, resolveHook: (hook: Function) => RequestHook): RouteOptions[] {
   const prefix = getControllerMeta(controller)!.prefix
   const routes: RouteOptions[] = []
   for (const { declaringClass, route } of collectRoutes(controller)) {
@@ -18,9 +18,31 @@ export function controllerRoutes(controller: Class, instance: object, modulePath
     // Named after the method, so explain() and logs read `NotesController.create`, wrapped or not.
     Object.defineProperty(handler, 'name', { value: `${controller.name}.${String(route.propertyKey)}` })
     // The controller's @Route('/users') is part of the route's path; scope prefixes are the runtime's.
-    routes.push({ ...route.options, method, url: joinPaths([prefix], route.path), handler })
+    routes.push({ ...route.options, ...routeHooks(controller, declaringClass, route, resolveHook), method, url: joinPaths([prefix], route.path), handler })
   }
   return routes
+}
+
+const routeHookNames: readonly RouteHookName[] = ['onRequest', 'preValidation', 'preHandler']
+
+/**
+ * The route's `@OnRequest()`-style hooks as route options, merged once here: the controller's
+ * (base classes first), the method's, then the route options' own, in that order (NestJS runs
+ * class guards before method guards). The hook functions are passed as they are, so a guard
+ * marked with describeSecurity() still marks the route in the OpenAPI document.
+ */
+function routeHooks(controller: Class, declaringClass: Function, route: RouteMeta, resolveHook: (hook: Function) => RequestHook): Partial<Record<RouteHookName, RequestHook[]>> {
+  const classes: Function[] = []
+  for (let c: unknown = controller; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) classes.unshift(c as Function)
+  const declared = [...classes.flatMap(getClassRouteHooks), ...(getMethodRouteHooks(declaringClass).get(route.propertyKey) ?? [])]
+  const merged: Partial<Record<RouteHookName, RequestHook[]>> = {}
+  if (declared.length === 0) return merged
+  for (const name of routeHookNames) {
+    const own = route.options[name]
+    const hooks = [...declared.filter((d) => d.name === name).flatMap((d) => d.hooks.map(resolveHook)), ...(own === undefined ? [] : Array.isArray(own) ? own : [own])]
+    if (hooks.length > 0) merged[name] = hooks
+  }
+  return merged
 }
 
 function collectRoutes(controller: Class): Array<{ declaringClass: Function; route: RouteMeta }> {

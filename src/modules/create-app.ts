@@ -1,5 +1,5 @@
 import type { DependencyContainer } from 'tsyringe'
-import { createServer, lift, type Logger, type Scope, type ServerOptions } from '../runtime'
+import { createServer, lift, type Scope, type ServerOptions } from '../runtime'
 import { health } from '../plugins/health'
 import type { AppOptions } from './app-options'
 import { registerApp } from './app-registry'
@@ -42,15 +42,17 @@ export async function createApp(root: Function, options: AppOptions = {}): Promi
   const containers: DependencyContainer[] = []
   const disposer = new Disposer()
   const disposeTimeout = serverOptions.pluginTimeout || defaultDisposeTimeout
+  // The server (nothing listens yet) comes first: its logger is the one providers inject.
+  const app = createServer({ ...serverOptions, name: serverOptions.name ?? tree.type.name } satisfies ServerOptions)
   let wiring
   try {
-    wiring = await inject(tree, { containers, disposer, overrides: table })
+    wiring = await inject(tree, { containers, disposer, overrides: table, log: app.log })
   } catch (error) {
     // Some providers may already exist (pools, connections): release them before reporting.
-    await disposer.disposeAll(resolveBootLogger(serverOptions), disposeTimeout)
+    await disposer.disposeAll(app.log, disposeTimeout)
+    await app.close().catch(() => undefined)
     throw error
   }
-  const app = createServer({ ...serverOptions, name: serverOptions.name ?? tree.type.name } satisfies ServerOptions)
   try {
     // Before boot: the listeners are removed by an onClose hook, which can only be added now.
     if (signals !== undefined && signals !== false) closeOnSignals(app, signals === true ? {} : signals)
@@ -74,9 +76,4 @@ export async function createApp(root: Function, options: AppOptions = {}): Promi
   }
   registerApp(app, tree.type, new Map([...wiring].map(([node, w]) => [node.type, w.container] as const)))
   return app
-}
-
-/** The logger to report dispose() failures with before a server exists. */
-function resolveBootLogger(options: ServerOptions): Logger {
-  return createServer({ logger: options.logger }).log
 }

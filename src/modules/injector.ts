@@ -8,6 +8,9 @@ import type { Class, ProviderEntry } from '../decorators/internal'
 import type { Disposer } from './disposal'
 import type { OverrideTable } from './overrides'
 import type { FactoryLookup, FactoryProvider } from './factory-provider'
+import { Logger, moduleLogger } from './logger-token'
+import { guardClassesOf } from './route-guards'
+import type { Logger as RuntimeLogger } from '../runtime'
 
 export interface ModuleWiring {
   readonly container: DependencyContainer
@@ -23,6 +26,8 @@ export interface InjectOptions {
   readonly disposer: Disposer
   /** Test overrides: each replaces every declaration of its token. */
   readonly overrides: OverrideTable
+  /** The app's logger: each module container provides a child of it as `Logger`. */
+  readonly log: RuntimeLogger
 }
 
 /**
@@ -36,7 +41,7 @@ export interface InjectOptions {
  * Every instance built (providers, modules, controllers) is tracked by `disposer`, oldest first.
  */
 export async function inject(root: ModuleNode, options: InjectOptions): Promise<ReadonlyMap<ModuleNode, ModuleWiring>> {
-  const { containers, disposer, overrides } = options
+  const { containers, disposer, overrides, log } = options
   const entriesOf = (node: ModuleNode): ProviderEntry[] =>
     node.meta.providers.map((entry) => overrides.get(toProviderSpec(entry).token) ?? entry)
   const containerOf = new Map<ModuleNode, DependencyContainer>()
@@ -52,6 +57,8 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
       containers.push(container)
       ownersByContainer.set(container, new Map())
       factoriesByContainer.set(container, new Map())
+      // Registered first, so a module that declares its own Logger provider replaces it.
+      container.register(Logger, { useValue: moduleLogger(log, node.path) })
     }
     containerOf.set(node, container)
     const target = { container, owners: ownersByContainer.get(container)!, factories: factoriesByContainer.get(container)!, disposer }
@@ -68,7 +75,14 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
       if (spec.useClass !== null) checkClassDependencies(spec.useClass, requester(`provider ${describeToken(spec.token)}`))
       checkFactoryDependencies(spec.inject, requester(`factory provider ${describeToken(spec.token)}`))
     }
-    for (const controller of node.controllers) checkClassDependencies(controller, requester(`controller ${controller.name}`))
+    for (const controller of node.controllers) {
+      checkClassDependencies(controller, requester(`controller ${controller.name}`))
+      // A guard class is resolved from the controller's module: it must be one of its visible providers.
+      checkFactoryDependencies(guardClassesOf(controller), requester(`route hooks of controller ${controller.name}`))
+    }
+    for (const entry of node.entries) {
+      if (entry.kind === 'plugin' && entry.deferred !== null) checkFactoryDependencies(entry.deferred.inject, requester(`usePlugin(${entry.plugin.name || 'anonymous plugin'})`))
+    }
   }
 
   const lookup: FactoryLookup = (from, token) => {

@@ -10,7 +10,8 @@ export const moduleErrors = {
       `Decorate it with @Module({ ... })${a.isController ? ', or, since it is a controller, list it in a module\'s controllers' : ''}.` }),
   ENC_ERR_MODULE_ENTRY_OPTIONS: e({ status: null, summary: 'a module was listed as [Module, options]; modules take their options in @Module()',
     message: (a: { path: string; index: number; name: string }) => `${a.path}: plugins[${a.index}] lists module ${a.name} with options. ` +
-      `Modules take their options in @Module() (e.g. prefix); list it as ${a.name} or lift(${a.name}).` }),
+      `Modules take their options in @Module() (e.g. prefix); list it as ${a.name} or lift(${a.name}). ` +
+      'For configuration known only at boot, provide a config token and inject it (README "Configuration"), and build plugin options from it with usePlugin().' }),
   ENC_ERR_MODULE_CYCLE: e({ status: null, summary: 'a module lists itself, directly or through its children',
     message: (a: { path: string; cycle: string }) => `Module cycle at ${a.path}: ${a.cycle}. A module cannot contain itself; ` +
       'remove the module from the plugins list that closes the loop, or move what both need into a common parent.' }),
@@ -25,6 +26,21 @@ export const moduleErrors = {
   ENC_ERR_MODULE_MISPLACED_DECORATOR: e({ status: null, summary: '@DecorateRequest/@DecorateReply/@Hook/@ErrorHandler on a controller instead of a module',
     message: (a: { name: string; path: string; decorators: readonly string[] }) => `Controller ${a.name} in ${a.path} carries ${a.decorators.join(', ')}, ` +
       "which belong on a module class: they configure the module's context. Move them to the module." }),
+  ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED: e({ status: null, summary: '@OnRequest/@PreValidation/@PreHandler on a module class, on a controller method that declares no route, or given a guard class without handle()',
+    message: (a: { case: 'module' | 'not-a-route' | 'no-handle'; path: string; name: string }) => a.case === 'no-handle'
+      ? `Guard class ${a.name} in ${a.path} has no handle(request, reply) method: a class given to @OnRequest/@PreValidation/@PreHandler is a provider whose handle() is the hook.`
+      : a.case === 'module'
+      ? `Module ${a.name} (${a.path}) carries @OnRequest/@PreValidation/@PreHandler, which attach hooks to a controller's routes. ` +
+        "For every route of the module and its children, use a method with @Hook('onRequest') (or a plugin such as bearerAuth()); for some routes, move the decorator to their controller or methods."
+      : `${a.name} (listed in ${a.path}) carries @OnRequest/@PreValidation/@PreHandler but declares no route, so it would guard nothing. ` +
+        'Put the decorator on a route method (@Get, @Post, ...) or on the controller class.' }),
+  ENC_ERR_MODULE_NOT_FOUND_NO_PREFIX: e({ status: null, summary: '@NotFoundHandler() on a child module without a prefix of its own (it would answer its parent\'s unknown URLs)',
+    message: (a: { path: string; method: string; scopeOwner: string; lifted: boolean }) => `@NotFoundHandler() on ${a.method} (${a.path}): ` +
+      `${a.lifted ? `the module is lifted into ${a.scopeOwner}, which` : 'the module'} has no prefix of its own, so its handler would also answer the unknown URLs of its parent. ` +
+      'Unknown URLs are attributed to a module by prefix: give the module a prefix (@Module({ prefix: \'/admin\' })), or move the handler to the root module to answer every unknown URL.' }),
+  ENC_ERR_MODULE_PLUGIN_OPTIONS: e({ status: null, summary: 'the useFactory of a usePlugin() entry threw, or returned something other than an options object',
+    message: (a: { path: string; plugin: string; problem: string }) => `${a.path}: the options of ${a.plugin} could not be built: ${a.problem}. ` +
+      'useFactory runs once at boot, synchronously, with the injected providers, and returns the plugin\'s options object; do async work in a factory provider it injects.' }),
   ENC_ERR_MODULE_UNLISTED_CONTROLLER: e({ status: null, summary: 'a module or provider class the module tree reaches has route methods but no @Route(), so no module can list it as a controller',
     message: (a: { lines: readonly string[] }) => 'These classes have route methods (@Get, @Route, ...) but no class-level @Route() ' +
       `and no module lists them as controllers, so their routes would not exist:\n${a.lines.join('\n')}\n` +

@@ -1,8 +1,11 @@
-import { lift, type AsyncPlugin, type Scope } from '../runtime'
-import { getErrorHandlerKey, getErrorResponses, getHooks, getReplyDecorators, getRequestDecorators } from '../decorators/internal'
+import { lift, type AsyncPlugin, type NotFoundHandler, type PluginOptions, type RequestHook, type Scope } from '../runtime'
+import { getErrorHandlerKey, getErrorResponses, getHooks, getNotFoundHandler, getReplyDecorators, getRequestDecorators, type DeferredPlugin } from '../decorators/internal'
+import type { DependencyContainer } from 'tsyringe'
+import { moduleError } from './module-error'
 import { toProviderSpec } from './providers'
 import { describeToken } from './module-error'
 import { controllerRoutes } from './controller-routes'
+import { guardResolver } from './route-guards'
 import type { ModuleWiring } from './injector'
 import type { ModuleNode } from './module-tree'
 
@@ -13,7 +16,7 @@ import type { ModuleNode } from './module-tree'
  * the children (the runtime runs them after this body), then the routes.
  */
 export function applyModule(scope: Scope, node: ModuleNode, wiring: ReadonlyMap<ModuleNode, ModuleWiring>): void {
-  const { instance, controllers } = wiring.get(node)!
+  const { instance, controllers, container } = wiring.get(node)!
   const type = node.type
   const member = (key: string | symbol) => ((instance as Record<string | symbol, Function>)[key]).bind(instance)
 
@@ -32,6 +35,12 @@ export function applyModule(scope: Scope, node: ModuleNode, wiring: ReadonlyMap<
     const responses = getErrorResponses(type)
     if (responses !== undefined) scope.annotate({ errorResponses: responses })
   }
+  const notFound = getNotFoundHandler(type)
+  if (notFound !== undefined) {
+    const handler = member(notFound.propertyKey) as NotFoundHandler
+    if (notFound.preValidation.length === 0 && notFound.preHandler.length === 0) scope.setNotFoundHandler(handler)
+    else scope.setNotFoundHandler({ preValidation: notFound.preValidation as RequestHook[], preHandler: notFound.preHandler as RequestHook[] }, handler)
+  }
   // bind() keeps the method's arity, so a `done` parameter still marks a callback-style hook.
   for (const hook of getHooks(type)) scope.addHook(hook.name as never, member(hook.propertyKey))
 
@@ -39,18 +48,39 @@ export function applyModule(scope: Scope, node: ModuleNode, wiring: ReadonlyMap<
   // runtime joins it with the scope's and applies it to what the module declares.
   for (const entry of node.entries) {
     if (entry.kind === 'module') registerModule(scope, entry.node, wiring)
-    else scope.register(entry.plugin as never, entry.options ?? {})
+    else scope.register(entry.plugin as never, entry.deferred === null ? entry.options ?? {} : deferredOptions(entry.deferred, container, node.path))
   }
 
   // The routes are declared once the plugins listed above have loaded, as a Fastify user writes
   // `await app.register(plugin)` before the routes: plugins that act through onRoute hooks
   // (@fastify/rate-limit, compress, swagger) then see the module's own routes.
   if (node.controllers.length === 0) return
+  const resolveHook = guardResolver(container)
   scope.after(() => {
     for (const controller of node.controllers) {
-      for (const route of controllerRoutes(controller, controllers.get(controller)!, node.path)) scope.route(route)
+      for (const route of controllerRoutes(controller, controllers.get(controller)!, node.path, resolveHook)) scope.route(route)
     }
   })
+}
+
+/**
+ * A usePlugin() entry's options, built at this point of the module's registration (every
+ * provider was settled by createApp before), from the module's container: the same visibility
+ * its constructor dependencies have, checked at boot like them.
+ */
+function deferredOptions(deferred: DeferredPlugin, container: DependencyContainer, path: string): PluginOptions {
+  const plugin = `usePlugin(${deferred.plugin.name || 'anonymous plugin'})`
+  let options: unknown
+  try {
+    options = deferred.useFactory(...(deferred.inject.map((token) => container.resolve(token)) as never[]))
+  } catch (error) {
+    throw moduleError('ENC_ERR_MODULE_PLUGIN_OPTIONS', { path, plugin, problem: `useFactory threw: ${error instanceof Error ? error.message : String(error)}` }, { cause: error })
+  }
+  if (options === null || typeof options !== 'object' || Array.isArray(options) || typeof (options as { then?: unknown }).then === 'function') {
+    const got = options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof (options as { then?: unknown } | undefined)?.then === 'function' ? 'a promise' : typeof options
+    throw moduleError('ENC_ERR_MODULE_PLUGIN_OPTIONS', { path, plugin, problem: `useFactory returned ${got}` })
+  }
+  return options as PluginOptions
 }
 
 /** The runtime plugin of a module, named after the class so scope paths read `AppModule > PublicModule`. */

@@ -1,5 +1,5 @@
 import type { PluginOptions } from '../runtime'
-import type { Class, ModuleMeta } from '../decorators/internal'
+import type { Class, DeferredPlugin, ModuleMeta } from '../decorators/internal'
 import type { SharedSchema } from '../runtime/schemas/types'
 
 /** One module occurrence in the tree built by scan(): a module class listed twice is two nodes. */
@@ -18,7 +18,7 @@ export interface ModuleNode {
 
 export type PluginItem =
   | { readonly kind: 'module'; readonly node: ModuleNode }
-  | { readonly kind: 'plugin'; readonly plugin: Function; readonly options: PluginOptions | undefined }
+  | { readonly kind: 'plugin'; readonly plugin: Function; readonly options: PluginOptions | undefined; readonly deferred: DeferredPlugin | null }
 
 /** The tree in pre-order: parents before children, siblings in listing order. */
 export function* walk(node: ModuleNode): Generator<ModuleNode> {

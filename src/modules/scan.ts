@@ -1,8 +1,12 @@
 import type { PluginOptions } from '../runtime'
 import { isLifted, liftedTarget } from '../runtime/internal'
-import { getControllerMeta, getModuleMeta, getOwnRoutes, getSchemaMeta, moduleOnlyDecorations, schemaOfClass, type Class, type PluginEntry } from '../decorators/internal'
+import {
+  controllerOnlyDecorations, deferredPluginOf, getControllerMeta, getMethodRouteHooks, getModuleMeta, getNotFoundHandler, getOwnRoutes, getSchemaMeta,
+  moduleOnlyDecorations, schemaOfClass, type Class, type PluginEntry,
+} from '../decorators/internal'
 import type { SharedSchema } from '../runtime/schemas/types'
 import { moduleError } from './module-error'
+import { checkGuardClass, guardClassesOf } from './route-guards'
 import type { ModuleNode, PluginItem } from './module-tree'
 
 /**
@@ -25,6 +29,10 @@ function scanNode({ type, parent, lifted, ancestry }: ScanInput): ModuleNode {
     const cycle = [...ancestry.slice(ancestry.indexOf(type)), type].map((t) => t.name).join(' > ')
     throw moduleError('ENC_ERR_MODULE_CYCLE', { path, cycle })
   }
+  const misplaced = controllerOnlyDecorations(type)
+  if (misplaced.length > 0) {
+    throw moduleError('ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED', { case: 'module', path, name: type.name })
+  }
   const entries: PluginItem[] = []
   const node: ModuleNode = {
     type, meta, path, parent, lifted, entries,
@@ -44,7 +52,23 @@ function scanNode({ type, parent, lifted, ancestry }: ScanInput): ModuleNode {
     seen.add(item.type)
     entries.push({ kind: 'module', node: scanNode({ type: item.type, parent: node, lifted: item.lifted, ancestry: [...ancestry, type] }) })
   })
+  checkNotFoundHandler(node)
   return node
+}
+
+/**
+ * The runtime's rule (ENC_ERR_NOT_FOUND_NO_PREFIX), checked here to name the decorator and the
+ * module's fix: unknown URLs are attributed to a scope by prefix, so a child module's handler
+ * without a prefix of its own would also answer its parent's unknown URLs.
+ */
+function checkNotFoundHandler(node: ModuleNode): void {
+  const handler = getNotFoundHandler(node.type)
+  if (handler === undefined) return
+  let owner = node
+  while (owner.lifted && owner.parent !== null) owner = owner.parent
+  if (owner.parent !== null && owner.meta.prefix === '') {
+    throw moduleError('ENC_ERR_MODULE_NOT_FOUND_NO_PREFIX', { path: node.path, method: `${node.type.name}.${String(handler.propertyKey)}`, scopeOwner: owner.path, lifted: owner !== node })
+  }
 }
 
 type Entry = { kind: 'module'; type: Class; lifted: boolean } | Extract<PluginItem, { kind: 'plugin' }>
@@ -59,7 +83,9 @@ function toItem(entry: PluginEntry, index: number, path: string): Entry {
     return { kind: 'module', type: target as Class, lifted: isLifted(fn) }
   }
   if (isClass(target)) throw notAModule(target, `${path}: plugins[${index}]`)
-  return { kind: 'plugin', plugin: fn, options }
+  const deferred = deferredPluginOf(fn)
+  if (deferred !== undefined) return { kind: 'plugin', plugin: deferred.plugin, options, deferred }
+  return { kind: 'plugin', plugin: fn, options, deferred: null }
 }
 
 function checkControllers(controllers: readonly Class[], path: string): readonly Class[] {
@@ -77,8 +103,20 @@ function checkControllers(controllers: readonly Class[], path: string): readonly
     if (misplaced.length > 0) {
       throw moduleError('ENC_ERR_MODULE_MISPLACED_DECORATOR', { name: controller.name, path, decorators: misplaced })
     }
+    checkRouteHookTargets(controller, path)
+    for (const guard of guardClassesOf(controller)) checkGuardClass(guard, controller, path)
   }
   return controllers
+}
+
+/** A route hook decorator on a method that declares no route would silently guard nothing. */
+function checkRouteHookTargets(controller: Class, path: string): void {
+  for (let c: unknown = controller; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
+    const routes = new Set(getOwnRoutes(c as Function).map((r) => r.propertyKey))
+    for (const key of getMethodRouteHooks(c as Function).keys()) {
+      if (!routes.has(key)) throw moduleError('ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED', { case: 'not-a-route', path, name: `${(c as Function).name}.${String(key)}` })
+    }
+  }
 }
 
 function toSchema(entry: Class | SharedSchema, index: number, path: string): SharedSchema {

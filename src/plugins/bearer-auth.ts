@@ -1,11 +1,37 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
-import { describeSecurity, lift, type PluginFunction, type Reply, type Request, type Scope } from '../runtime'
+import { describeSecurity, lift, type PluginFunction, type Reply, type Request, type RequestHook, type Scope } from '../runtime'
 import { liftedTarget } from '../runtime/internal'
 import { pluginError, pluginErrors } from './plugin-codes'
 
 export interface BearerAuthOptions {
-  /** The accepted tokens (API keys). At least one; each a non-empty string. */
-  keys: readonly string[]
+  /**
+   * The accepted tokens (API keys). At least one; each a non-empty string. Given as an object
+   * (`{ ci: 'k1', alice: 'k2' }`), its keys name the callers, and `authOf(request)` says which one
+   * passed; the array form records nothing, so a guard that needs no name costs what it did.
+   */
+  keys: readonly string[] | Readonly<Record<string, string>>
+}
+
+/** Who passed a bearerAuth guard with named keys: `authOf(request)`. */
+export interface BearerIdentity {
+  readonly scheme: 'bearer'
+  /** The name of the matched key in `keys`. */
+  readonly subject: string
+}
+
+// Requests have a fixed shape (serve/request.ts): the identity lives beside the request, not on it.
+const identities = new WeakMap<object, BearerIdentity>()
+
+/**
+ * Who authenticated this request, when a bearerAuth guard with named keys (plugin or route hook)
+ * accepted it; `undefined` on routes no such guard covers.
+ *
+ * @example
+ * @OnRequest(bearerAuthHook({ keys: { ci: process.env.CI_KEY! } }))
+ * @Post('/') create(@Req() request: Request) { this.audit.write(authOf(request)!.subject) }
+ */
+export function authOf(request: object): BearerIdentity | undefined {
+  return identities.get(request)
 }
 
 /**
@@ -22,21 +48,40 @@ export interface BearerAuthOptions {
  * class AdminModule {}
  */
 export function bearerAuth(options: BearerAuthOptions): PluginFunction {
-  const digests = checkedKeys(options).map(digest)
-  // Marked so that openapi() lists the bearer scheme (and its 401) on exactly the routes this hook guards.
-  const hook = describeSecurity(function bearerAuthHook(request: Request, reply: Reply): void {
-    const token = readToken(request.headers.authorization)
-    if (token === null) {
-      refuse(reply, 'missing')
-    } else if (!matchesAny(digest(token), digests)) {
-      refuse(reply, 'invalid')
-    }
-  }, { name: 'bearerAuth', scheme: { type: 'http', scheme: 'bearer' }, status: 401 })
+  const hook = bearerAuthHook(options)
   const plugin = async function bearerAuth(scope: Scope) {
     scope.addHook('onRequest', hook)
   }
   Object.defineProperty(plugin, kBearerAuth, { value: true })
   return lift(plugin)
+}
+
+/**
+ * The same check as an onRequest hook, for one route or one controller:
+ * `@OnRequest(bearerAuthHook({ keys }))` on a route method or a controller class, or the
+ * `onRequest` route option. The OpenAPI document marks exactly the routes it guards.
+ *
+ * @example
+ * const guard = bearerAuthHook({ keys: process.env.API_KEYS!.split(',') })
+ * @Route('/books')
+ * class BooksController {
+ *   @Get('/') list() { ... }
+ *   @OnRequest(guard) @Post('/') create(@Body() book: NewBook) { ... }
+ * }
+ */
+export function bearerAuthHook(options: BearerAuthOptions): RequestHook {
+  const named = checkedKeys(options)
+  const digests = named.map(([, key]) => digest(key))
+  // One WeakMap write per accepted request (about 0.3 µs, on a 1.5 µs check): only when asked for by naming the keys.
+  const subjects = Array.isArray(options.keys) ? null : named.map(([subject]): BearerIdentity => Object.freeze({ scheme: 'bearer', subject }))
+  // Marked so that openapi() lists the bearer scheme (and its 401) on exactly the routes this hook guards.
+  return describeSecurity(function bearerAuthHook(request: Request, reply: Reply): void {
+    const token = readToken(request.headers.authorization)
+    if (token === null) return refuse(reply, 'missing')
+    const matched = matchIndex(digest(token), digests)
+    if (matched === -1) return refuse(reply, 'invalid')
+    if (subjects !== null) identities.set(request, subjects[matched])
+  }, { name: 'bearerAuth', scheme: { type: 'http', scheme: 'bearer' }, status: 401 })
 }
 
 const kBearerAuth = Symbol('enclave.bearerAuth')
@@ -51,9 +96,9 @@ export function isBearerAuth(plugin: Function): boolean {
  * every key is compared (no early exit), so the time taken tells nothing about which key, or how
  * much of one, matched.
  */
-function matchesAny(candidate: Buffer, digests: readonly Buffer[]): boolean {
-  let matched = false
-  for (const d of digests) matched = timingSafeEqual(candidate, d) || matched
+function matchIndex(candidate: Buffer, digests: readonly Buffer[]): number {
+  let matched = -1
+  for (let i = 0; i < digests.length; i++) if (timingSafeEqual(candidate, digests[i]) && matched === -1) matched = i
   return matched
 }
 
@@ -75,11 +120,14 @@ function refuse(reply: Reply, token: 'missing' | 'invalid'): void {
     .send({ statusCode: 401, code: 'ENC_ERR_AUTH_UNAUTHORIZED', error: 'Unauthorized', message: unauthorized.message({ token }) })
 }
 
-function checkedKeys(options: BearerAuthOptions): readonly string[] {
+/** [subject, key] pairs: the object form's names, or the array form's indexes. */
+function checkedKeys(options: BearerAuthOptions): ReadonlyArray<readonly [string, string]> {
   const keys = (options as Partial<BearerAuthOptions> | null)?.keys
   const extra = options !== null && typeof options === 'object' ? Object.keys(options).filter((k) => k !== 'keys') : []
-  if (!Array.isArray(keys) || keys.length === 0 || keys.some((k) => typeof k !== 'string' || k === '') || extra.length > 0) {
+  const named = Array.isArray(keys) ? keys.map((k, i) => [String(i), k] as const)
+    : keys !== null && typeof keys === 'object' ? Object.entries(keys as Record<string, unknown>) : []
+  if (named.length === 0 || named.some(([, k]) => typeof k !== 'string' || k === '') || extra.length > 0) {
     throw pluginError('ENC_ERR_AUTH_INVALID_OPTIONS', { unknown: extra })
   }
-  return keys
+  return named as ReadonlyArray<readonly [string, string]>
 }

@@ -46,7 +46,10 @@ export function openapiRoute(options: OpenApiRouteOptions = {}): PluginFunction 
     const ui = options.ui.replace(/\/+$/, '')
     const specUrl = `${scope.prefix}${path}`
     const files = new Map<string, Buffer>()
-    scope.get(ui === '' ? '/' : ui, hidden, (_request: Request, reply: Reply) => reply.type('text/html; charset=utf-8').send(indexPage(`${scope.prefix}${ui}`, specUrl)))
+    const page = (_request: Request, reply: Reply): Reply => reply.type('text/html; charset=utf-8').send(indexPage(`${scope.prefix}${ui}`, specUrl))
+    scope.get(ui === '' ? '/' : ui, hidden, page)
+    // `/docs/` too: people type it, and trailing slashes are not ignored by default.
+    if (ui !== '') scope.get(`${ui}/`, hidden, page)
     scope.get(`${ui}/:file`, hidden, (request: Request, reply: Reply) => {
       const name = String(request.params.file)
       const type = UI_FILES[name]

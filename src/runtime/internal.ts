@@ -2,3 +2,4 @@
 // Not re-exported from src/index.ts: free to change.
 export { isLifted, liftedTarget } from './declare/lift'
 export { defineError, errorFactory, codeSummaries, type ErrorDefinition } from './errors/define-errors'
+export { securityOf } from './shared/security'

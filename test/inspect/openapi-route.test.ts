@@ -13,12 +13,14 @@ describe('openapiRoute(): serves the document and Swagger UI (opt-in)', () => {
   it('serves app.openapi(info) as JSON at its path, without listing its own routes', async () => {
     const response = await request(app.server).get('/openapi.json').expect(200).expect('content-type', /application\/json/)
     expect(response.body).to.deep.equal(JSON.parse(JSON.stringify(app.openapi({ title: 'Notes', version: '2.0.0' }))))
-    expect(Object.keys(response.body.paths)).to.not.include.members(['/openapi.json', '/docs', '/docs/{file}'])
+    expect(Object.keys(response.body.paths)).to.not.include.members(['/openapi.json', '/docs', '/docs/', '/docs/{file}'])
   })
 
   it('serves a Swagger UI page that loads the document, and the swagger-ui-dist files it needs', async () => {
     const page = await request(app.server).get('/docs').expect(200).expect('content-type', /text\/html/)
     expect(page.text).to.include('SwaggerUIBundle({ url: "/openapi.json"')
+    const slashed = await request(app.server).get('/docs/').expect(200).expect('content-type', /text\/html/)
+    expect(slashed.text).to.equal(page.text)
     const bundle = await request(app.server).get('/docs/swagger-ui-bundle.js').expect(200).expect('content-type', /javascript/)
     expect(bundle.text.length).to.be.greaterThan(100_000)
     await request(app.server).get('/docs/swagger-ui.css').expect(200).expect('content-type', /text\/css/)

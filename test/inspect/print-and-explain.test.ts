@@ -17,6 +17,7 @@ describe('introspection: printRoutes, printTree and explain read the booted tree
         '    │   │   └── :id (DELETE)',
         '    │   └── stats (GET)',
         '    ├── docs (GET)',
+        '    │   ├── (trailing /) (GET)',
         '    │   └── :file (GET)',
         '    ├── notes (GET, POST)',
         '    │   └── :id (PUT)',

@@ -222,3 +222,18 @@ describe('semantics: the serializerOpts server option and scope.serializerCompil
     expect(seen).to.equal(compiler)
   })
 })
+
+describe('semantics: a serialization failure is logged once, readably', () => {
+  it("the pino line's err.message names the serializer's reason once (no cause repeating it)", async () => {
+    const lines: string[] = []
+    const stream = { write: (line: string) => { lines.push(line) } }
+    const app = server({ logger: { level: 'error', stream } as never })
+    app.get('/n', { schema: { response: { 200: { type: 'object', required: ['n'], properties: { n: { type: 'integer' } } } } } }, async () => ({ n: 'not-a-number' }))
+    const res = await app.inject({ url: '/n' })
+    expect(res.statusCode).to.equal(500)
+    const logged = lines.map((line) => JSON.parse(line) as { err?: { message?: string } }).find((entry) => entry.err?.message?.includes('could not be serialized'))
+    const message = logged?.err?.message ?? ''
+    expect(message.split('cannot be converted to an integer').length - 1, message).to.equal(1)
+    await app.close()
+  })
+})

@@ -1,0 +1,57 @@
+import type { Reply, Request, RequestHook } from '../runtime/types'
+import { declarationError, memberName } from './declaration-error'
+import { addClassRouteHooks, addMethodRouteHooks } from './metadata'
+import { describeValue } from './module-options'
+import type { RouteHookName } from './types'
+
+/**
+ * A guard class: a provider of the controller's module (so it can inject services) whose
+ * `handle(request, reply)` is the hook. Give it to `describeSecurity()` to mark the routes it guards.
+ */
+export type GuardClass = abstract new (...args: any[]) => { handle(request: Request, reply: Reply): unknown }
+/** A hook function, or a guard class resolved from the module's providers at boot. */
+export type RouteHookArg = RequestHook | GuardClass
+
+/** On a controller class or one of its route methods. */
+export type RouteHookDecorator = (target: object, propertyKey?: string | symbol, descriptor?: PropertyDescriptor) => void
+
+/**
+ * Request hooks of one route (on a route method) or of every route of a controller (on the
+ * class): NestJS's `@UseGuards`, as the runtime's route-level hook options. They are merged into
+ * the route options at boot (class hooks first, then the method's, then the route options' own),
+ * so serving pays nothing for the decorator. Several decorators stack in source order. A hook
+ * may be a {@link GuardClass}: a provider whose `handle()` runs, with its injected services.
+ *
+ * @example
+ * @Route('/books')
+ * class BooksController {
+ *   @Get('/') list() { ... }                                        // open
+ *   @OnRequest(bearerAuthHook({ keys })) @Post('/') create() { ... } // guarded
+ * }
+ */
+export function OnRequest(...hooks: RouteHookArg[]): RouteHookDecorator { return routeHooks('onRequest', 'OnRequest', hooks) }
+/** Like {@link OnRequest}, at preValidation: after the body is parsed, before it is validated. */
+export function PreValidation(...hooks: RouteHookArg[]): RouteHookDecorator { return routeHooks('preValidation', 'PreValidation', hooks) }
+/** Like {@link OnRequest}, at preHandler: after validation, right before the handler. */
+export function PreHandler(...hooks: RouteHookArg[]): RouteHookDecorator { return routeHooks('preHandler', 'PreHandler', hooks) }
+
+function routeHooks(name: RouteHookName, decorator: string, hooks: readonly RouteHookArg[]): RouteHookDecorator {
+  return (target, propertyKey, descriptor) => {
+    const where = `@${decorator}() on ${memberName(target, propertyKey)}`
+    const bad = hooks.findIndex((h) => typeof h !== 'function')
+    if (hooks.length === 0 || bad !== -1) {
+      throw declarationError('ENC_ERR_DECL_TARGET', { where, case: 'route-hook-arg', got: hooks.length === 0 ? 'no hook' : describeValue(hooks[bad]) })
+    }
+    if (propertyKey === undefined) {
+      addClassRouteHooks(target as Function, { name, hooks })
+      return
+    }
+    if (typeof target === 'function') {
+      throw declarationError('ENC_ERR_DECL_STATIC_MEMBER', { where, member: 'route' })
+    }
+    if (descriptor === undefined || typeof descriptor.value !== 'function') {
+      throw declarationError('ENC_ERR_DECL_TARGET', { where, case: 'route-on-property' })
+    }
+    addMethodRouteHooks(target.constructor, propertyKey, { name, hooks })
+  }
+}

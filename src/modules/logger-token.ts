@@ -1,0 +1,19 @@
+import type { Logger as RuntimeLogger } from '../runtime'
+
+/**
+ * The app's logger, as an injection token: `constructor(private readonly log: Logger)` in a
+ * provider, controller or module receives the app logger's child for the module that
+ * constructs it (`{ module: 'AppModule > BooksModule' }` on every line), so a service logs
+ * with the same settings, destination and redaction as the requests, and says where it sits.
+ * A class so that emitted constructor metadata names it: no `@inject()` needed. Its value is
+ * always the registered logger; the class itself is never constructed.
+ */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export interface Logger extends RuntimeLogger {}
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export class Logger {}
+
+/** The logger a module's container provides: a child of the app's, bound to the module path. */
+export function moduleLogger(appLog: RuntimeLogger, path: string): RuntimeLogger {
+  return typeof appLog.child === 'function' ? appLog.child({ module: path }) : appLog
+}

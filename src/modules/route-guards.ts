@@ -1,0 +1,53 @@
+import type { DependencyContainer } from 'tsyringe'
+import { describeSecurity, type RequestHook } from '../runtime'
+import { securityOf } from '../runtime/internal'
+import { getClassRouteHooks, getMethodRouteHooks, type Class } from '../decorators/internal'
+import { moduleError } from './module-error'
+
+/**
+ * A route hook given as a class (`@OnRequest(AdminOnly)`): a provider of the controller's module
+ * whose `handle(request, reply)` is the hook, so a guard can use injected services. Told apart
+ * from a hook function by its source, as scan.ts tells module classes from plugin functions.
+ */
+export function isGuardClass(hook: Function): boolean {
+  return /^class[\s{]/.test(Function.prototype.toString.call(hook))
+}
+
+/** Every guard class a controller's route hooks name (its own, its base classes', its methods'). */
+export function guardClassesOf(controller: Class): Function[] {
+  const found = new Set<Function>()
+  for (let c: unknown = controller; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
+    const metas = [...getClassRouteHooks(c as Function), ...[...getMethodRouteHooks(c as Function).values()].flat()]
+    for (const meta of metas) for (const hook of meta.hooks) if (isGuardClass(hook)) found.add(hook)
+  }
+  return [...found]
+}
+
+/** Refuses a guard class without a `handle` method, before anything is built. */
+export function checkGuardClass(guard: Function, controller: Class, path: string): void {
+  if (typeof (guard.prototype as Record<string, unknown> | undefined)?.handle !== 'function') {
+    throw moduleError('ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED', { case: 'no-handle', path, name: `${guard.name} (on ${controller.name})` })
+  }
+}
+
+/**
+ * The hook functions of a module's guard classes, one per class, built at boot from the module's
+ * container (visibility was checked with the other dependencies). A guard class marked with
+ * describeSecurity() passes its mark to the hook, so openapi() marks the routes it guards.
+ */
+export function guardResolver(container: DependencyContainer): (hook: Function) => RequestHook {
+  const bound = new Map<Function, RequestHook>()
+  return (hook) => {
+    if (!isGuardClass(hook)) return hook as RequestHook
+    let fn = bound.get(hook)
+    if (fn === undefined) {
+      const instance = container.resolve(hook as never) as { handle: Function }
+      fn = instance.handle.bind(instance) as RequestHook
+      Object.defineProperty(fn, 'name', { value: `${hook.name}.handle` })
+      const mark = securityOf(hook)
+      if (mark !== undefined) describeSecurity(fn, mark)
+      bound.set(hook, fn)
+    }
+    return fn
+  }
+}

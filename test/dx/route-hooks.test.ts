@@ -1,0 +1,185 @@
+import 'reflect-metadata'
+import { expect } from 'chai'
+import { Get, Module, OnRequest, PreHandler, PreValidation, Post, Req, Route } from '../../src/decorators'
+import { getClassRouteHooks, getMethodRouteHooks } from '../../src/decorators/internal'
+import { createApp } from '../../src/modules'
+import { authOf, bearerAuth, bearerAuthHook } from '../../src/plugins'
+import { describeSecurity } from '../../src/runtime'
+import { injectable } from 'tsyringe'
+import type { Reply, Request } from '../../src/runtime'
+import { declarationError } from '../decorators/helpers'
+import { bootError } from '../modules/helpers'
+
+const bearer = (key: string) => ({ authorization: `Bearer ${key}` })
+
+describe('route hooks from the decorator layer: @OnRequest/@PreValidation/@PreHandler (dx §1)', () => {
+  it('@OnRequest on one method guards that route only: a controller mixes open reads and guarded writes', async () => {
+    const guard = bearerAuthHook({ keys: ['k1'] })
+    @Route('/books')
+    class BooksController {
+      @Get('/') list() { return [] }
+      @OnRequest(guard) @Post('/') create() { return { created: true } }
+    }
+    @Module({ controllers: [BooksController] }) class AppModule {}
+    const app = await createApp(AppModule)
+    try {
+      expect((await app.inject({ url: '/books' })).statusCode).to.equal(200)
+      const refused = await app.inject({ method: 'POST', url: '/books' })
+      expect(refused.statusCode).to.equal(401)
+      expect((refused.json() as { code: string }).code).to.equal('ENC_ERR_AUTH_UNAUTHORIZED')
+      expect((await app.inject({ method: 'POST', url: '/books', headers: bearer('k1') })).json()).to.deep.equal({ created: true })
+    } finally { await app.close() }
+  })
+
+  it('on the controller class, guards every route of that controller and no other', async () => {
+    @OnRequest(bearerAuthHook({ keys: ['k1'] }))
+    @Route('/admin') class AdminController { @Get('/') a() { return { admin: true } } @Get('/b') b() { return { b: true } } }
+    @Route('/open') class OpenController { @Get('/') o() { return { open: true } } }
+    @Module({ controllers: [AdminController, OpenController] }) class AppModule {}
+    const app = await createApp(AppModule)
+    try {
+      expect((await app.inject({ url: '/admin' })).statusCode).to.equal(401)
+      expect((await app.inject({ url: '/admin/b' })).statusCode).to.equal(401)
+      expect((await app.inject({ url: '/admin/b', headers: bearer('k1') })).statusCode).to.equal(200)
+      expect((await app.inject({ url: '/open' })).statusCode).to.equal(200)
+    } finally { await app.close() }
+  })
+
+  it('run in order: class hooks, then method hooks (stacked in source order), then the route options\' own', async () => {
+    const mark = (label: string) => async (request: Request) => { (request.raw as unknown as { seen: string[] }).seen.push(label) }
+    const seenHook = async (request: Request) => { (request.raw as unknown as { seen: string[] }).seen = [] }
+    @OnRequest(seenHook, mark('class-1'))
+    @Route('/') class Ordered {
+      @OnRequest(mark('method-1')) @OnRequest(mark('method-2'))
+      @PreValidation(mark('pre-validation'))
+      @PreHandler(mark('pre-handler'))
+      @Get('/', { onRequest: mark('option'), preHandler: mark('option-pre-handler') })
+      get(@Req() request: Request) { return (request.raw as unknown as { seen: string[] }).seen }
+    }
+    @Module({ controllers: [Ordered] }) class AppModule {}
+    const app = await createApp(AppModule)
+    try {
+      expect((await app.inject({ url: '/' })).json()).to.deep.equal(['class-1', 'method-1', 'method-2', 'option', 'pre-validation', 'pre-handler', 'option-pre-handler'])
+    } finally { await app.close() }
+  })
+
+  it('records hooks at declaration, in source order, whichever side of the route decorator they sit', () => {
+    const a = () => undefined; const b = () => undefined; const c = () => undefined
+    @OnRequest(a) @OnRequest(b) class C { @Get('/') @PreHandler(c) m() {} }
+    expect(getClassRouteHooks(C).map((h) => h.hooks[0])).to.deep.equal([a, b])
+    expect(getMethodRouteHooks(C).get('m')).to.deep.equal([{ name: 'preHandler', hooks: [c] }])
+  })
+
+  it('authOf(request) says who passed a guard with named keys; the array form records nothing (its cost is unchanged)', async () => {
+    @Route('/') class WhoController {
+      @OnRequest(bearerAuthHook({ keys: { ci: 'key-ci', alice: 'key-alice' } })) @Get('/named') named(@Req() r: Request) { return authOf(r) }
+      @OnRequest(bearerAuthHook({ keys: ['x', 'y'] })) @Get('/indexed') indexed(@Req() r: Request) { return { auth: authOf(r) ?? null } }
+      @Get('/open') open(@Req() r: Request) { return { auth: authOf(r) ?? null } }
+    }
+    @Module({ controllers: [WhoController] }) class AppModule {}
+    const app = await createApp(AppModule)
+    try {
+      expect((await app.inject({ url: '/named', headers: bearer('key-alice') })).json()).to.deep.equal({ scheme: 'bearer', subject: 'alice' })
+      const indexed = await app.inject({ url: '/indexed', headers: bearer('y') })
+      expect(indexed.statusCode).to.equal(200)
+      expect(indexed.json()).to.deep.equal({ auth: null })
+      expect((await app.inject({ url: '/open' })).json()).to.deep.equal({ auth: null })
+    } finally { await app.close() }
+  })
+
+  it('the module-level bearerAuth() plugin sets authOf(request) too', async () => {
+    @Route('/') class C { @Get('/') get(@Req() r: Request) { return authOf(r) } }
+    @Module({ plugins: [bearerAuth({ keys: { ops: 'k' } })], controllers: [C] }) class AppModule {}
+    const app = await createApp(AppModule)
+    try {
+      expect((await app.inject({ url: '/', headers: bearer('k') })).json()).to.deep.equal({ scheme: 'bearer', subject: 'ops' })
+    } finally { await app.close() }
+  })
+
+  it('openapi() marks bearer security (and its 401) on exactly the routes a route-level guard covers', async () => {
+    const guard = bearerAuthHook({ keys: ['k1'] })
+    @Route('/books') class BooksController {
+      @Get('/') list() { return [] }
+      @OnRequest(guard) @Post('/') create() { return {} }
+    }
+    @OnRequest(guard) @Route('/admin') class AdminController { @Get('/') a() { return {} } }
+    @Module({ controllers: [BooksController, AdminController] }) class AppModule {}
+    const app = await createApp(AppModule)
+    try {
+      const doc = app.openapi({ title: 't', version: '1' }) as unknown as { paths: Record<string, Record<string, { security?: unknown; responses: Record<string, unknown> }>>; components: { securitySchemes?: unknown } }
+      expect(doc.paths['/books'].get.security).to.equal(undefined)
+      expect(doc.paths['/books'].get.responses).to.not.have.property('401')
+      expect(doc.paths['/books'].post.security).to.deep.equal([{ bearerAuth: [] }])
+      expect(doc.paths['/books'].post.responses).to.have.property('401')
+      expect(doc.paths['/admin'].get.security).to.deep.equal([{ bearerAuth: [] }])
+      expect(doc.components.securitySchemes).to.deep.equal({ bearerAuth: { type: 'http', scheme: 'bearer' } })
+    } finally { await app.close() }
+  })
+
+  it('refuses a decorator without a hook function, and one on a property', () => {
+    const none = declarationError(() => { @OnRequest() class C {} return C })
+    expect(none.code).to.equal('ENC_ERR_DECL_TARGET')
+    expect(none.message).to.contain('@OnRequest() on C').and.contain('no hook')
+    const notFn = declarationError(() => { class C { @PreHandler('auth' as never) @Get('/') m() {} } return C })
+    expect(notFn.message).to.contain("got 'auth'")
+    expect(declarationError(() => { class C { @OnRequest(() => undefined) static m() {} } return C }).code).to.equal('ENC_ERR_DECL_STATIC_MEMBER')
+  })
+
+  it('refuses at boot a route hook on a module class, pointing at @Hook(\'onRequest\')', async () => {
+    @OnRequest(() => undefined) @Module() class Guarded {}
+    const error = await bootError(Guarded)
+    expect(error.code).to.equal('ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED')
+    expect(error.message).to.contain('Module Guarded').and.contain("@Hook('onRequest')")
+  })
+
+  it('refuses at boot a route hook on a controller method that declares no route', async () => {
+    @Route('/') class C { @Get('/') ok() { return {} } @OnRequest((_r: Request, _p: Reply) => undefined) helper() {} }
+    @Module({ controllers: [C] }) class AppModule {}
+    const error = await bootError(AppModule)
+    expect(error.code).to.equal('ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED')
+    expect(error.message).to.contain('C.helper').and.contain('declares no route')
+  })
+
+  describe('a guard class: a provider whose handle() is the hook, with injected services', () => {
+    @injectable() class Roles { admins = new Set(['ann']) }
+    @injectable()
+    class AdminOnly {
+      constructor(private readonly roles: Roles) {}
+      handle(request: Request, reply: Reply) {
+        if (!this.roles.admins.has(String(request.headers['x-user']))) reply.code(403).send({ statusCode: 403, error: 'Forbidden', message: 'admins only' })
+      }
+    }
+    describeSecurity(AdminOnly, { name: 'userHeader', scheme: { type: 'apiKey', in: 'header', name: 'x-user' }, status: 403 })
+
+    it('guards the route with the module\'s provider instance, and openapi() marks the route with the class\'s security', async () => {
+      @Route('/') class C { @OnRequest(AdminOnly) @Get('/admin') admin() { return { ok: true } } @Get('/open') open() { return { ok: true } } }
+      @Module({ providers: [Roles, AdminOnly], controllers: [C] }) class AppModule {}
+      const app = await createApp(AppModule)
+      try {
+        expect((await app.inject({ url: '/admin', headers: { 'x-user': 'bob' } })).statusCode).to.equal(403)
+        expect((await app.inject({ url: '/admin', headers: { 'x-user': 'ann' } })).json()).to.deep.equal({ ok: true })
+        expect((await app.inject({ url: '/open' })).statusCode).to.equal(200)
+        const doc = app.openapi({ title: 't', version: '1' }) as unknown as { paths: Record<string, Record<string, { security?: unknown }>> }
+        expect(doc.paths['/admin'].get.security).to.deep.equal([{ userHeader: [] }])
+        expect(doc.paths['/open'].get.security).to.equal(undefined)
+      } finally { await app.close() }
+    })
+
+    it('refuses at boot a guard class the module does not provide, like any dependency', async () => {
+      @Route('/') class C { @OnRequest(AdminOnly) @Get('/') g() { return {} } }
+      @Module({ providers: [Roles], controllers: [C] }) class AppModule {}
+      const error = await bootError(AppModule)
+      expect(error.code).to.equal('ENC_ERR_MODULE_DEPENDENCY_NOT_VISIBLE')
+      expect(error.message).to.contain('route hooks of controller C').and.contain('AdminOnly')
+    })
+
+    it('refuses at boot a guard class without handle()', async () => {
+      @injectable() class NoHandle { check() {} }
+      @Route('/') class C { @OnRequest(NoHandle as never) @Get('/') g() { return {} } }
+      @Module({ providers: [NoHandle], controllers: [C] }) class AppModule {}
+      const error = await bootError(AppModule)
+      expect(error.code).to.equal('ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED')
+      expect(error.message).to.contain('NoHandle (on C)').and.contain('handle(request, reply)')
+    })
+  })
+})

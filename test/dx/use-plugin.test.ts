@@ -1,0 +1,76 @@
+import 'reflect-metadata'
+import { expect } from 'chai'
+import rateLimit from '@fastify/rate-limit'
+import { Get, Module, Route, usePlugin } from '../../src/decorators'
+import { createApp, override } from '../../src/modules'
+import type { Scope } from '../../src/runtime'
+import { declarationError } from '../decorators/helpers'
+import { bootError } from '../modules/helpers'
+
+/** The app's configuration: a provider, built at boot (here from defaults), replaced in tests. */
+class Config {
+  rateLimitMax = 100
+}
+
+@Route('/') class Ping { @Get('/ping') ping() { return { pong: true } } }
+
+@Module({
+  providers: [{ provide: Config, useFactory: () => new Config() }],
+  plugins: [usePlugin(rateLimit, { inject: [Config], useFactory: (config: Config) => ({ max: config.rateLimitMax, timeWindow: '1 minute' }) })],
+  controllers: [Ping],
+})
+class AppModule {}
+
+async function hits(max: number | null, count: number): Promise<number[]> {
+  const app = await createApp(AppModule, max === null ? {} : { overrides: [override(Config, { useValue: { rateLimitMax: max } })] })
+  try {
+    const statuses: number[] = []
+    for (let i = 0; i < count; i++) statuses.push((await app.inject({ url: '/ping' })).statusCode)
+    return statuses
+  } finally { await app.close() }
+}
+
+describe('usePlugin(): plugin options built from providers at boot (dx §3, README "Configuration")', () => {
+  it('builds the options from the provider: the same module, a different rate limit per test through overrides', async () => {
+    expect(await hits(2, 3)).to.deep.equal([200, 200, 429])
+    expect(await hits(null, 3)).to.deep.equal([200, 200, 200])
+  })
+
+  it('resolves providers from the declaring module (an ancestor\'s too) and keeps the entry\'s place in the plugins list', async () => {
+    const order: string[] = []
+    const first = async (_s: Scope, opts: Record<string, unknown>) => { order.push(`first:${String(opts.v)}`) }
+    const second = async () => { order.push('second') }
+    @Module({ plugins: [usePlugin(first, { inject: [Config], useFactory: (c: Config) => ({ v: c.rateLimitMax }) }), second] }) class Child {}
+    @Module({ providers: [Config], plugins: [Child] }) class Root {}
+    const app = await createApp(Root)
+    await app.close()
+    expect(order).to.deep.equal(['first:100', 'second'])
+  })
+
+  it('refuses at boot a token the module cannot see, like a constructor dependency', async () => {
+    @Module({ plugins: [usePlugin(async () => undefined, { inject: [Config], useFactory: () => ({}) })] }) class Root {}
+    const error = await bootError(Root)
+    expect(error.code).to.equal('ENC_ERR_MODULE_DEPENDENCY_NOT_VISIBLE')
+    expect(error.message).to.contain('usePlugin(').and.contain('Config')
+  })
+
+  it('refuses at boot a useFactory that throws or returns no options object (a promise included)', async () => {
+    const plugin = async function myPlugin() {}
+    @Module({ plugins: [usePlugin(plugin, { useFactory: () => { throw new Error('no MAX set') } })] }) class Throws {}
+    const thrown = await bootError(Throws)
+    expect(thrown.code).to.equal('ENC_ERR_MODULE_PLUGIN_OPTIONS')
+    expect(thrown.message).to.contain('usePlugin(myPlugin)').and.contain('no MAX set')
+    @Module({ plugins: [usePlugin(plugin, { useFactory: (async () => ({})) as never })] }) class Async {}
+    expect((await bootError(Async)).message).to.contain('returned a promise').and.contain('factory provider')
+  })
+
+  it('refuses bad arguments at declaration, and the entry registered outside a module', async () => {
+    const bad = declarationError(() => usePlugin(async () => undefined, { useFactory: 'x' as never }))
+    expect(bad.code).to.equal('ENC_ERR_DECL_USE_PLUGIN')
+    expect(bad.message).to.contain("useFactory 'x'")
+    const entry = usePlugin(async function p() {}, { useFactory: () => ({}) })
+    const direct = declarationError(() => (entry as () => void)())
+    expect(direct.code).to.equal('ENC_ERR_DECL_USE_PLUGIN')
+    expect(direct.message).to.contain('usePlugin(p) was registered directly')
+  })
+})
