@@ -7,7 +7,8 @@ import type { HealthOptions } from '../plugins/health-types'
 export type OverrideRecipe<T = unknown> =
   | { useValue: T }
   | { useClass: ConcreteClass<T> }
-  | { useFactory: (...deps: any[]) => T; inject?: readonly InjectionToken[] }
+  // A factory may be async: createApp() awaits it, as it does a module's async factory provider.
+  | { useFactory: (...deps: any[]) => T | Promise<T>; inject?: readonly InjectionToken[] }
 
 /** `[Token, recipe]`: build with `override(Token, recipe)` to have the recipe checked against the token's type. */
 export type ProviderOverride<T = any> = readonly [InjectionToken<T>, OverrideRecipe<T>]

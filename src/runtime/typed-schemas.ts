@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http'
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts'
 
 /*
@@ -95,7 +96,7 @@ export interface TypedParts<S> {
   body: Read<RouteParts<S>['body'], unknown>
   query: Read<RouteParts<S>['query'], Record<string, unknown>>
   params: Read<RouteParts<S>['params'], Record<string, unknown>>
-  headers: Read<RouteParts<S>['headers'], Record<string, unknown>>
+  headers: Read<RouteParts<S>['headers'], IncomingHttpHeaders>
 }
 
 /** True when at least one request part has a schema TypeScript can read. */

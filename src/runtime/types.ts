@@ -1,5 +1,5 @@
 import type { DestinationStream, LoggerOptions } from 'pino'
-import type { IncomingMessage, ServerResponse, Server } from 'node:http'
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse, Server } from 'node:http'
 import type { Readable } from 'node:stream'
 import type { Socket } from 'node:net'
 import type { HasTypedParts, ResponseOf, TypedParts, TypedRouteSchema } from './typed-schemas'
@@ -76,6 +76,10 @@ export interface RequestBase {
   readonly ips: string[] | undefined
   /** The Host header (port included, as Fastify 3); X-Forwarded-Host from a trusted proxy. */
   readonly hostname: string | undefined
+  /** Fastify 5's name for the same value as `hostname` (Host with its port). */
+  readonly host: string | undefined
+  /** The port the Host header (or a trusted X-Forwarded-Host) names; null when it names none. */
+  readonly port: number | null
   readonly protocol: 'http' | 'https'
   readonly is404: boolean
 }
@@ -88,7 +92,8 @@ export interface Request extends RequestBase, RequestDecorations {
   params: Record<string, unknown>
   query: Record<string, unknown>
   body: unknown
-  headers: Record<string, unknown>
+  /** Node's header type (as Fastify's): `authorization` is `string | undefined`. A headers schema TypeScript can read types them instead. */
+  headers: IncomingHttpHeaders
   [decorator: string]: unknown
 }
 

@@ -1,7 +1,18 @@
 import { expect } from 'chai'
-import { scanJson, needsPoisonCheck, JSON_TOO_DEEP, JSON_MAY_OVERFLOW } from '../../src/runtime/serve/body/json-scan'
+import secureJson from 'secure-json-parse'
+import { scanJson, JSON_TOO_DEEP, JSON_MAY_OVERFLOW, JSON_NEEDS_POISON_CHECK } from '../../src/runtime/serve/body/json-scan'
 import { mulberry32 } from '../../bench/harness/prng'
 import { server } from '../support/servers'
+
+/** The scan reads the body's bytes, as the parser hands them over. */
+function scanText(text: string, maxDepth: number): number {
+  return scanJson(Buffer.from(text, 'utf8'), maxDepth)
+}
+
+/** Whether the parser would hand `text` to secure-json-parse. */
+function needsPoisonCheck(text: string): boolean {
+  return (scanText(text, 64) & JSON_NEEDS_POISON_CHECK) !== 0
+}
 
 /** The parsed value holds ±Infinity somewhere. */
 function hasNonFinite(root: unknown): boolean {
@@ -22,28 +33,28 @@ function depthOf(value: unknown): number {
 
 describe('scanJson: depth and number checks in one pass before parsing', () => {
   it('counts objects and arrays alike and refuses one level past the limit', () => {
-    expect(scanJson('[{"a":[1]}]', 3)).to.equal(0)
-    expect(scanJson('[{"a":[1]}]', 2) & JSON_TOO_DEEP).to.equal(JSON_TOO_DEEP)
+    expect(scanText('[{"a":[1]}]', 3)).to.equal(0)
+    expect(scanText('[{"a":[1]}]', 2) & JSON_TOO_DEEP).to.equal(JSON_TOO_DEEP)
   })
 
   it('brackets inside strings do not count, also after escaped quotes and escaped backslashes', () => {
-    expect(scanJson('["[[[[", "\\"[[[[", "\\\\", "{{{{"]', 1)).to.equal(0)
+    expect(scanText('["[[[[", "\\"[[[[", "\\\\", "{{{{"]', 1) & (JSON_TOO_DEEP | JSON_MAY_OVERFLOW)).to.equal(0)
     // After "\\\\" the string has closed: the bracket that follows is structure.
-    expect(scanJson('["\\\\", [[1]]]', 2) & JSON_TOO_DEEP).to.equal(JSON_TOO_DEEP)
+    expect(scanText('["\\\\", [[1]]]', 2) & JSON_TOO_DEEP).to.equal(JSON_TOO_DEEP)
   })
 
   it('flags three-digit exponents and long digit runs, not strings that look like them', () => {
-    expect(scanJson('[1e309]', 10) & JSON_MAY_OVERFLOW).to.equal(JSON_MAY_OVERFLOW)
-    expect(scanJson('[1E+400]', 10) & JSON_MAY_OVERFLOW).to.equal(JSON_MAY_OVERFLOW)
-    expect(scanJson(`[${'9'.repeat(309)}]`, 10) & JSON_MAY_OVERFLOW).to.equal(JSON_MAY_OVERFLOW)
-    expect(scanJson('[1e-400, 1e99, "1e999", true, false]', 10)).to.equal(0)
-    expect(scanJson(`["${'9'.repeat(400)}"]`, 10)).to.equal(0)
+    expect(scanText('[1e309]', 10) & JSON_MAY_OVERFLOW).to.equal(JSON_MAY_OVERFLOW)
+    expect(scanText('[1E+400]', 10) & JSON_MAY_OVERFLOW).to.equal(JSON_MAY_OVERFLOW)
+    expect(scanText(`[${'9'.repeat(309)}]`, 10) & JSON_MAY_OVERFLOW).to.equal(JSON_MAY_OVERFLOW)
+    expect(scanText('[1e-400, 1e99, "1e999", true, false]', 10)).to.equal(0)
+    expect(scanText(`["${'9'.repeat(400)}"]`, 10)).to.equal(0)
   })
 
   it('flags 250 digits with a two-digit exponent, which overflows and no 3-digit exponent or 309-digit run shows', () => {
     const literal = `${'9'.repeat(250)}e60`
     expect(Number(literal)).to.equal(Infinity)
-    expect(scanJson(`[${literal}]`, 10) & JSON_MAY_OVERFLOW).to.equal(JSON_MAY_OVERFLOW)
+    expect(scanText(`[${literal}]`, 10) & JSON_MAY_OVERFLOW).to.equal(JSON_MAY_OVERFLOW)
   })
 
   it('never misses a non-finite number or misjudges depth on 5,000 random documents', () => {
@@ -62,14 +73,14 @@ describe('scanJson: depth and number checks in one pass before parsing', () => {
       const text = value(0)
       const parsed: unknown = JSON.parse(text)
       const max = 1 + Math.floor(next() * 4)
-      const flags = scanJson(text, max)
+      const flags = scanText(text, max)
       expect((flags & JSON_TOO_DEEP) !== 0, text).to.equal(depthOf(parsed) > max)
       if (depthOf(parsed) <= max && hasNonFinite(parsed)) expect(flags & JSON_MAY_OVERFLOW, text).to.equal(JSON_MAY_OVERFLOW)
     }
   })
 
   it('ends on unterminated strings and stray text without throwing', () => {
-    for (const text of ['"abc', '["a', '{"a":"\\', 'e', '1e', '1e+', ']]]]']) expect(() => scanJson(text, 2)).to.not.throw()
+    for (const text of ['"abc', '["a', '{"a":"\\', 'e', '1e', '1e+', ']]]]']) expect(() => scanText(text, 2)).to.not.throw()
   })
 })
 
@@ -80,6 +91,41 @@ describe('needsPoisonCheck', () => {
     expect(needsPoisonCheck('{"constructor":{"prototype":{}}}')).to.equal(true)
     expect(needsPoisonCheck('{"\\u005f_proto__":{}}')).to.equal(true)
     expect(needsPoisonCheck('\uFEFF{"a":1}')).to.equal(true)
+  })
+
+  it('looks at whole string literals: the words inside longer strings do not call for secure-json-parse', () => {
+    expect(needsPoisonCheck('{"note":"the constructor of __proto__ chains","constructors":1,"__proto__x":2}')).to.equal(false)
+    expect(needsPoisonCheck('["constructor"]')).to.equal(true)
+    expect(needsPoisonCheck('{"a":"\\n"}')).to.equal(true)
+  })
+
+  it('agrees with secure-json-parse on 3,000 random documents: no body it would refuse or change goes unflagged', () => {
+    const next = mulberry32(1623)
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]
+    const keys = ['"a"', '"__proto__"', '"constructor"', '"prototype"', '"\\u005f_proto__"', '"constructo\\u0072"', '"__proto"', '"constructors"', '"é__proto__"']
+    const value = (depth: number): string => {
+      if (depth > 3 || next() < 0.3) return pick(['1', '"x"', '"__proto__"', '"constructor"', 'null', '"ü"'])
+      const items = Array.from({ length: Math.floor(next() * 3) }, () => value(depth + 1))
+      return next() < 0.3 ? `[${items.join(',')}]` : `{${items.map((v) => `${pick(keys)}:${v}`).join(',')}}`
+    }
+    for (let t = 0; t < 3_000; t++) {
+      const text = value(0)
+      let refused = false
+      try {
+        secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' })
+      } catch {
+        refused = true
+      }
+      const removed = JSON.stringify(secureJson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' }))
+      if (refused || removed !== JSON.stringify(JSON.parse(text))) expect(needsPoisonCheck(text), text).to.equal(true)
+    }
+  })
+})
+
+describe('scanJson on UTF-8 bytes', () => {
+  it('counts no multi-byte character as structure: depth and flags are those of the ASCII text', () => {
+    expect(scanText('["é[", "日本{{", {"ü":["🙂"]}]', 3)).to.equal(0)
+    expect(scanText('["é[", {"ü":[["🙂"]]}]', 3) & JSON_TOO_DEEP).to.equal(JSON_TOO_DEEP)
   })
 })
 

@@ -66,6 +66,15 @@ describe('plugin API: request and reply', () => {
     expect(res.body.protocol).to.equal('https')
   })
 
+  it("request.host and request.port (Fastify 5's names) come from the same Host as hostname", async () => {
+    const app = await build((root) => {
+      root.get('/h', async (req) => ({ hostname: req.hostname, host: req.host, port: req.port }))
+    })
+    await request(app.server).get('/h').set('host', 'shop.example:8080').expect(200, { hostname: 'shop.example:8080', host: 'shop.example:8080', port: 8080 })
+    await request(app.server).get('/h').set('host', 'shop.example').expect(200, { hostname: 'shop.example', host: 'shop.example', port: null })
+    await request(app.server).get('/h').set('host', '[::1]:3000').expect(200, { hostname: '[::1]:3000', host: '[::1]:3000', port: 3000 })
+  })
+
   it('trustProxy as a hop count or an address list trusts only those hops', async () => {
     const app = await build((root) => { root.get('/ip', async (req) => ({ ip: req.ip })) }, { trustProxy: '127.0.0.1/8,::1,::ffff:127.0.0.1' })
     await request(app.server).get('/ip').set('x-forwarded-for', '10.0.0.1, 203.0.113.9').expect(200, { ip: '203.0.113.9' })

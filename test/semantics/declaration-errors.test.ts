@@ -56,7 +56,7 @@ describe('semantics: declaration mistakes are refused with a coded error (issue 
       const app = server()
       const error = thrown(() => app.route({ method: 'GET', url: '/a', handler: async () => ({}), auth: 'basic' } as unknown as RouteOptions))
       expect(error.code).to.equal('ENC_ERR_ROUTE_INVALID')
-      expect(error.message).to.contain('GET /a').and.contain("'auth'").and.contain('onRoute hook')
+      expect(error.message).to.contain('GET /a').and.contain("'auth'").and.contain('onRoute hook').and.contain('await scope.register(plugin)')
     })
 
     it("a route option that an onRoute hook reads is accepted and handed to the hook (plugins' own options)", async () => {

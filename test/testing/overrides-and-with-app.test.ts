@@ -40,6 +40,13 @@ describe('testing: provider overrides (README "Testing")', () => {
     })
   })
 
+  it('takes an async useFactory: awaited at boot like an async factory provider (typed T | Promise<T>)', async () => {
+    const asyncFake = override(Mailer, { useFactory: async () => { await Promise.resolve(); return { send: (to: string) => `async fake to ${to}` } } })
+    await withApp(AppModule, { overrides: [asyncFake] }, async (t) => {
+      expect((await t.inject('/users/signup/di')).json()).to.deep.equal({ sent: 'async fake to di' })
+    })
+  })
+
   it('replaces a provider declared in a child module; visibility does not change', async () => {
     const fakeSignup = { run: () => 'no mail in tests' }
     await withApp(AppModule, { overrides: [[Signup, { useValue: fakeSignup }]] }, async (t) => {

@@ -183,6 +183,6 @@ export function refuseUnreadRouteOptions(keys: readonly string[], where: string)
   throw runtimeError('ENC_ERR_ROUTE_INVALID', {
     where: `route ${where}`,
     problem: `unknown route option${keys.length > 1 ? 's' : ''} ${list}: neither Enclave nor an onRoute hook of a registered plugin reads ${keys.length > 1 ? 'them' : 'it'}. ` +
-      `Register the plugin that reads it before this route, or put your own data in config. Known options: ${knownRouteOptions.join(', ')}`,
+      `Register the plugin that reads it before this route and await it (\`await scope.register(plugin)\`: a plugin loads only when awaited or at boot, so its onRoute hook misses routes declared before that), or put your own data in config. Known options: ${knownRouteOptions.join(', ')}`,
   })
 }

@@ -80,6 +80,10 @@ export class RequestImpl {
   /** The Host header (with its port, as Fastify 3), or X-Forwarded-Host from a trusted proxy. */
   get hostname(): string | undefined { return clientHostname(this.raw, this.route.serve.trust) }
   get protocol(): 'http' | 'https' { return clientProtocol(this.raw, this.route.serve.trust) }
+  /** Fastify 5's name for the same value as hostname (Host with its port): plugins of that line read it. */
+  get host(): string | undefined { return this.hostname }
+  /** The port the Host (or trusted X-Forwarded-Host) names, as Fastify 5; null when it names none. */
+  get port(): number | null { return portOf(this.hostname) }
 
   /**
    * True once the client went away before the reply was written. Read from the response itself,
@@ -115,3 +119,12 @@ export class RequestImpl {
  */
 export const reservedRequestNames: ReadonlySet<string> = memberNames(
   new RequestImpl({ method: 'GET', url: '/' } as IncomingMessage, {} as ServerResponse, '', null, {}, {}, {} as CompiledRoute, {} as Logger))
+
+function portOf(host: string | undefined): number | null {
+  if (host === undefined) return null
+  // `[::1]:8080` and `example.com:8080`; a bare IPv6 literal has colons but no port.
+  const match = /:(\d{1,5})$/.exec(host)
+  if (match === null || (host.includes('::') && !host.startsWith('['))) return null
+  const port = Number(match[1])
+  return port <= 65535 ? port : null
+}

@@ -2,7 +2,7 @@ import secureJson from 'secure-json-parse'
 import { runtimeError } from '../../errors/runtime-codes'
 import type { BodyParser } from '../../shared/body-parser'
 import { refusePoisoning, type JsonPoisonActions } from '../../shared/json-poisoning'
-import { scanJson, needsPoisonCheck, JSON_TOO_DEEP, JSON_MAY_OVERFLOW } from './json-scan'
+import { scanJson, JSON_TOO_DEEP, JSON_MAY_OVERFLOW, JSON_NEEDS_POISON_CHECK } from './json-scan'
 
 /**
  * A number literal too large for a double (`1e309`, 309+ digits) parses to ±Infinity, which
@@ -34,20 +34,22 @@ export function jsonParser(maxDepth: number, actions: JsonPoisonActions = refuse
   // Both 'ignore': secure-json-parse would only return JSON.parse's result, after its checks.
   const guarded = actions.protoAction !== 'ignore' || actions.constructorAction !== 'ignore'
   const fn = (_request: unknown, body: string | Buffer): unknown => {
-    const text = typeof body === 'string' ? body : body.toString('utf8')
-    if (text.length === 0) {
+    // The scan reads bytes (json-scan.ts says why): the parser asks for a Buffer.
+    const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body
+    if (bytes.length === 0) {
       throw runtimeError('ENC_ERR_CTP_EMPTY_JSON_BODY')
     }
-    // One pass for depth and number size (json-scan.ts); each was a pass of its own before.
-    const flags = scanJson(text, maxDepth)
+    // One pass for depth, number size and the poison pre-check (json-scan.ts).
+    const flags = scanJson(bytes, maxDepth)
     if ((flags & JSON_TOO_DEEP) !== 0) {
       throw runtimeError('ENC_ERR_CTP_JSON_TOO_DEEP', { max: maxDepth })
     }
+    const text = typeof body === 'string' ? body : body.toString('utf8')
     let parsed: unknown
     try {
       // secure-json-parse only where a key could spell __proto__ or constructor: its two regular
       // expressions over the text cost as much as the scan above (bench `bulk`, 64 KB).
-      parsed = guarded && needsPoisonCheck(text) ? secureJson.parse(text, undefined, actions) : JSON.parse(text)
+      parsed = guarded && (flags & JSON_NEEDS_POISON_CHECK) !== 0 ? secureJson.parse(text, undefined, actions) : JSON.parse(text)
     } catch (error) {
       const message = error instanceof Error ? error.message : ''
       if (message.startsWith('Object contains forbidden prototype property')) {
@@ -60,7 +62,7 @@ export function jsonParser(maxDepth: number, actions: JsonPoisonActions = refuse
     }
     return parsed
   }
-  return { fn, parseAs: 'string', bodyLimit: null, mode: 'collect', pattern: null }
+  return { fn, parseAs: 'buffer', bodyLimit: null, mode: 'collect', pattern: null }
 }
 
 export const textParser: BodyParser = {
