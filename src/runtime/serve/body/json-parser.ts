@@ -44,7 +44,10 @@ export function jsonParser(maxDepth: number, actions: JsonPoisonActions = refuse
     if ((flags & JSON_TOO_DEEP) !== 0) {
       throw runtimeError('ENC_ERR_CTP_JSON_TOO_DEEP', { max: maxDepth })
     }
-    const text = typeof body === 'string' ? body : body.toString('utf8')
+    const decoded = typeof body === 'string' ? body : body.toString('utf8')
+    // A leading byte-order mark is dropped whatever the poisoning actions: secure-json-parse drops
+    // it (Fastify 3), and JSON.parse, used when both actions are 'ignore', would refuse it.
+    const text = decoded.charCodeAt(0) === 0xFEFF ? decoded.slice(1) : decoded
     let parsed: unknown
     try {
       // secure-json-parse only where a key could spell __proto__ or constructor: its two regular
