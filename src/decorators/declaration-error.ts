@@ -30,3 +30,17 @@ export function memberName(target: object, propertyKey?: string | symbol): strin
   const owner = typeof target === 'function' ? target.name : target.constructor.name
   return propertyKey === undefined ? owner : `${owner}.${String(propertyKey)}`
 }
+
+/** The members a method decorator may sit on, as its errors name them. */
+export type MethodMember = 'route' | 'error-handler' | 'not-found-handler' | 'hook'
+
+/**
+ * What every method decorator of this layer checks first: it sits on an instance method, not on a
+ * static one and not on a property.
+ */
+export function assertInstanceMethod(target: object, descriptor: PropertyDescriptor | undefined, where: string, member: MethodMember): void {
+  if (typeof target === 'function') throw declarationError('ENC_ERR_DECL_STATIC_MEMBER', { where, member })
+  if (descriptor === undefined || typeof descriptor.value !== 'function') {
+    throw declarationError('ENC_ERR_DECL_TARGET', { where, case: `${member}-on-property` })
+  }
+}

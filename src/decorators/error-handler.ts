@@ -1,4 +1,4 @@
-import { declarationError, memberName } from './declaration-error'
+import { assertInstanceMethod, declarationError, memberName } from './declaration-error'
 import { getErrorHandlerKey, setErrorHandlerKey, setErrorResponses } from './metadata'
 import type { JsonSchema } from '../runtime/schemas/types'
 
@@ -28,12 +28,7 @@ export interface ErrorHandlerOptions {
 export function ErrorHandler(options: ErrorHandlerOptions = {}): MethodDecorator {
   return (target, propertyKey, descriptor) => {
     const where = `@ErrorHandler() on ${memberName(target, propertyKey)}`
-    if (typeof target === 'function') {
-      throw declarationError('ENC_ERR_DECL_STATIC_MEMBER', { where, member: 'error-handler' })
-    }
-    if (typeof descriptor.value !== 'function') {
-      throw declarationError('ENC_ERR_DECL_TARGET', { where, case: 'error-handler-on-property' })
-    }
+    assertInstanceMethod(target, descriptor, where, 'error-handler')
     const existing = getErrorHandlerKey(target.constructor)
     if (existing !== undefined) {
       throw declarationError('ENC_ERR_DECL_ERROR_HANDLER_DUPLICATE', { where, className: target.constructor.name, existing: String(existing) })

@@ -1,5 +1,5 @@
 import type { HookName } from '../runtime/types'
-import { declarationError, memberName } from './declaration-error'
+import { assertInstanceMethod, declarationError, memberName } from './declaration-error'
 import { addHookMeta } from './metadata'
 
 const hookNames = ['onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization', 'onSend', 'onResponse',
@@ -27,12 +27,7 @@ export function Hook(name: HookName): MethodDecorator {
     if (!(hookNames as readonly unknown[]).includes(name)) {
       throw declarationError('ENC_ERR_DECL_HOOK_NAME', { where, known: hookNames })
     }
-    if (typeof target === 'function') {
-      throw declarationError('ENC_ERR_DECL_STATIC_MEMBER', { where, member: 'hook' })
-    }
-    if (typeof descriptor.value !== 'function') {
-      throw declarationError('ENC_ERR_DECL_TARGET', { where, case: 'hook-on-property' })
-    }
+    assertInstanceMethod(target, descriptor, where, 'hook')
     addHookMeta(target.constructor, { name, propertyKey })
   }
 }

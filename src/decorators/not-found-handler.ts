@@ -1,5 +1,5 @@
 import type { NotFoundHandler as RuntimeNotFoundHandler, RequestHook } from '../runtime/types'
-import { declarationError, memberName } from './declaration-error'
+import { assertInstanceMethod, declarationError, memberName } from './declaration-error'
 import { getNotFoundHandler, setNotFoundHandler } from './metadata'
 import { describeValue } from './module-options'
 
@@ -28,12 +28,7 @@ export interface NotFoundHandlerOptions {
 export function NotFoundHandler(options: NotFoundHandlerOptions = {}): MethodDecorator {
   return (target, propertyKey, descriptor) => {
     const where = `@NotFoundHandler() on ${memberName(target, propertyKey)}`
-    if (typeof target === 'function') {
-      throw declarationError('ENC_ERR_DECL_STATIC_MEMBER', { where, member: 'not-found-handler' })
-    }
-    if (typeof descriptor.value !== 'function') {
-      throw declarationError('ENC_ERR_DECL_TARGET', { where, case: 'not-found-handler-on-property' })
-    }
+    assertInstanceMethod(target, descriptor, where, 'not-found-handler')
     const existing = getNotFoundHandler(target.constructor)
     if (existing !== undefined) {
       throw declarationError('ENC_ERR_DECL_NOT_FOUND_HANDLER_DUPLICATE', { where, className: target.constructor.name, existing: String(existing.propertyKey) })

@@ -1,4 +1,4 @@
-import { declarationError, memberName } from './declaration-error'
+import { assertInstanceMethod, declarationError, memberName } from './declaration-error'
 import { addRoute } from './metadata'
 import { describeValue } from './module-options'
 import { resolveRouteSchema } from './route-schema-classes'
@@ -19,12 +19,7 @@ export interface RouteDeclaration {
 export function declareRouteMethod(decorator: string, target: object, propertyKey: string | symbol,
   descriptor: PropertyDescriptor | undefined, route: RouteDeclaration): void {
   const where = `@${decorator}() on ${memberName(target, propertyKey)}`
-  if (typeof target === 'function') {
-    throw declarationError('ENC_ERR_DECL_STATIC_MEMBER', { where, member: 'route' })
-  }
-  if (descriptor === undefined || typeof descriptor.value !== 'function') {
-    throw declarationError('ENC_ERR_DECL_TARGET', { where, case: 'route-on-property' })
-  }
+  assertInstanceMethod(target, descriptor, where, 'route')
   const path = route.path ?? ''
   if (typeof path !== 'string' || (path !== '' && !path.startsWith('/'))) {
     throw declarationError('ENC_ERR_DECL_ROUTE_OPTIONS', { where, case: 'path', got: describeValue(path) })

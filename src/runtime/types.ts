@@ -109,8 +109,25 @@ type TypedRequestParts<S> = RequestBase & RequestDecorations & TypedParts<S>
 /** The request type a handler of a route with schema `S` receives. */
 export type RequestOf<S> = HasTypedParts<S> extends true ? TypedRequest<S> : Request
 
+/**
+ * What reply decorators (yours, or a plugin's such as @fastify/sensible's `reply.notFound()`) add,
+ * declared by declaration merging as {@link RequestDecorations} is:
+ *
+ * @example
+ * declare module 'enclave' {
+ *   interface ReplyDecorations { notFound(message?: string): Reply }
+ *   interface ScopeDecorations { httpErrors: { badRequest(message?: string): Error } }
+ * }
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface ReplyDecorations {}
+
+/** What `decorate()` adds to scopes (yours, or a plugin's such as @fastify/sensible's `httpErrors`); see {@link ReplyDecorations}. */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface ScopeDecorations {}
+
 /** The reply object. `send` may be called once; later calls are logged no-ops. */
-export interface Reply {
+export interface Reply extends ReplyDecorations {
   readonly raw: ServerResponse
   readonly request: Request
   readonly sent: boolean
@@ -459,7 +476,7 @@ export interface ScopeRouteShortcut<This> {
  * An encapsulation context (spec §3.3). The root scope is what `createServer` returns; each
  * `register` creates a child scope, unless the plugin is wrapped in `lift()`.
  */
-export interface Scope {
+export interface Scope extends ScopeDecorations {
   /** `root > users > admin`: the names of the plugins from the root, for error messages. */
   readonly path: string
   readonly prefix: string
