@@ -28,7 +28,8 @@ function param(source: ParamSource, name: string, key?: string): ParameterDecora
  * is called as `(request, reply)`.
  *
  * @example
- * @Get('/:id')
+ * // Without a params schema `id` is the URL's string; the schema coerces it and types it.
+ * @Get('/:id', { schema: { params: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] } } as const })
  * find(@Params('id') id: number, @Query() query: { fields?: string[] }) { return this.items.get(id, query.fields) }
  */
 export const Body = (property?: string): ParameterDecorator => param('body', 'Body', property)

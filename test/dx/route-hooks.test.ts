@@ -183,3 +183,33 @@ describe('route hooks from the decorator layer: @OnRequest/@PreValidation/@PreHa
     })
   })
 })
+
+describe('guards and @fastify/rate-limit: which one counts first (README "Hook order matters for guards")', () => {
+  async function statuses(place: 'onRequest' | 'preHandler'): Promise<number[]> {
+    const rateLimit = (await import('@fastify/rate-limit')).default
+    const guard = bearerAuthHook({ keys: ['k1'] })
+    @Route('/login')
+    class LoginController {
+      @Post('/') login() { return { ok: true } }
+    }
+    if (place === 'onRequest') OnRequest(guard)(LoginController.prototype, 'login', Object.getOwnPropertyDescriptor(LoginController.prototype, 'login')!)
+    else PreHandler(guard)(LoginController.prototype, 'login', Object.getOwnPropertyDescriptor(LoginController.prototype, 'login')!)
+    @Module({ plugins: [[rateLimit as never, { max: 2, timeWindow: 60_000 }]], controllers: [LoginController] }) class AppModule {}
+    const app = await createApp(AppModule)
+    try {
+      const codes: number[] = []
+      for (let i = 0; i < 4; i++) codes.push((await app.inject({ method: 'POST', url: '/login', headers: bearer('wrong') })).statusCode)
+      return codes
+    } finally {
+      await app.close()
+    }
+  }
+
+  it('a guard on onRequest refuses before the limiter counts: failed logins are never limited', async () => {
+    expect(await statuses('onRequest')).to.deep.equal([401, 401, 401, 401])
+  })
+
+  it('a guard on preHandler runs after the limiter: the third failed login is 429', async () => {
+    expect(await statuses('preHandler')).to.deep.equal([401, 401, 429, 429])
+  })
+})
