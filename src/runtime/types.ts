@@ -144,6 +144,10 @@ export interface Reply extends ReplyDecorations {
   send(payload?: unknown): this
   /** The scope of the route being served (Fastify's `reply.server`). */
   readonly server: Scope
+  /** Milliseconds since the request reached the framework (Fastify 4+'s `reply.elapsedTime`). */
+  readonly elapsedTime: number
+  /** Fastify 3's name for `elapsedTime`. */
+  getResponseTime(): number
   /** Fastify 3's `reply.context.config`: the route's `config`. */
   readonly context: { readonly config: Record<string, unknown> }
   readonly log: Logger

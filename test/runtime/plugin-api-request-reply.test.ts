@@ -75,6 +75,20 @@ describe('plugin API: request and reply', () => {
     await request(app.server).get('/h').set('host', '[::1]:3000').expect(200, { hostname: '[::1]:3000', host: '[::1]:3000', port: 3000 })
   })
 
+  it("reply.elapsedTime (Fastify 4+) and reply.getResponseTime() (Fastify 3) count from the request's arrival", async () => {
+    const app = await build((root) => {
+      root.get('/t', async (_req, reply) => {
+        const before = reply.elapsedTime
+        await new Promise((resolve) => setTimeout(resolve, 30))
+        return { before, after: reply.elapsedTime, legacy: reply.getResponseTime() }
+      })
+    })
+    const { before, after, legacy } = (await request(app.server).get('/t').expect(200)).body as { before: number; after: number; legacy: number }
+    expect(before).to.be.at.least(0)
+    expect(after - before).to.be.at.least(25)
+    expect(legacy).to.be.at.least(after)
+  })
+
   it('trustProxy as a hop count or an address list trusts only those hops', async () => {
     const app = await build((root) => { root.get('/ip', async (req) => ({ ip: req.ip })) }, { trustProxy: '127.0.0.1/8,::1,::ffff:127.0.0.1' })
     await request(app.server).get('/ip').set('x-forwarded-for', '10.0.0.1, 203.0.113.9').expect(200, { ip: '203.0.113.9' })

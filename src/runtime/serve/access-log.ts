@@ -11,7 +11,7 @@ import type { ServeContext } from './serve-context'
  * that left first gives "request aborted". Runs only when request logging is on.
  */
 export function logRequest(ctx: ServeContext, request: RequestImpl, reply: ReplyImpl): void {
-  const started = performance.now()
+  const started = request.startTime
   const raw = request.raw
   const socket = raw.socket as { remoteAddress?: string; remotePort?: number } | null
   request.log.info(ctx.idFields(request.id, {

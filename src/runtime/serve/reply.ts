@@ -121,6 +121,10 @@ export class ReplyImpl {
 
   /** The scope of the route being served (Fastify's `reply.server`). */
   get server(): unknown { return this.route.scope }
+  /** Milliseconds since the request reached the framework (Fastify 4+'s `reply.elapsedTime`). */
+  get elapsedTime(): number { return performance.now() - this.request.startTime }
+  /** Fastify 3's name for elapsedTime. */
+  getResponseTime(): number { return this.elapsedTime }
   /** Fastify 3's `reply.context`: the route's `config` (the same object as `request.context`). */
   get context(): { readonly config: Record<string, unknown> } { return this.route.context }
   get routeOptions(): Readonly<Record<string, unknown>> { return this.route.routeOptions }

@@ -38,6 +38,8 @@ export class RequestImpl {
   readonly response: ServerResponse
   /** Behind `signal`; null until the signal is first asked for (abort-signal.ts). Internal. */
   abortController: AbortController | null
+  /** performance.now() when the request reached the framework: reply.elapsedTime and the access log's responseTime. */
+  readonly startTime: number
 
   // Positional on purpose: this runs once per request and an options object would be one more allocation.
   constructor(raw: IncomingMessage, response: ServerResponse, id: string, routePath: string | null, params: Record<string, unknown>,
@@ -58,6 +60,7 @@ export class RequestImpl {
     this.abortSeen = false
     this.response = response
     this.abortController = null
+    this.startTime = performance.now()
   }
 
   /** The route option `config` (an empty object when none was given). */
