@@ -18,17 +18,9 @@ import { BOOT_SHAPES, type BootShape } from './boot/routes'
 export const BOOT_CONTENDERS: readonly string[] = ['enclave-runtime', 'enclave-runtime-lazy', 'enclave-decorators', 'enclave-decorators-lazy', 'fastify3', 'fastify5', 'raw']
 const RUN_TIMEOUT_MS = 120_000
 
-export interface BootSummary {
+/** The medians of a contender's boot runs: BootMeasurement's fields, each a median over `runs`. */
+export interface BootSummary extends BootMeasurement {
   readonly runs: number
-  readonly readyMs: number
-  readonly readyCpuMs: number
-  readonly sinceStartMs: number
-  readonly rssBytes: number
-  readonly heapUsedBytes: number
-  /** Wall clock of the first request to a route, null for contenders that do not serve (raw). */
-  readonly firstRequestMs: number | null
-  /** CPU time over that request (judged: the wall clock moves with the machine's load). */
-  readonly firstRequestCpuMs: number | null
 }
 
 export interface BootReport {

@@ -4,8 +4,8 @@
 import { expect } from 'chai'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { request } from 'node:http'
-import { createServer } from 'node:net'
 import { join } from 'node:path'
+import { freePort } from '../support/free-port'
 import { within } from '../support/raw-http'
 
 const fixture = join(__dirname, '..', 'fixtures', 'cluster-app.js')
@@ -26,15 +26,6 @@ function load(url: string, seconds: number): Promise<LoadResult> {
       else result.failures.push({ at: Date.now(), what: `status ${status}` })
     })
     tracker.on('reqError', (error: Error) => result.failures.push({ at: Date.now(), what: error.message }))
-  })
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
-      const port = (probe.address() as { port: number }).port
-      probe.close(() => resolve(port))
-    })
   })
 }
 

@@ -2,25 +2,12 @@
 // requested over a real socket, then stopped with SIGTERM (spec §4.1, §5).
 import { expect } from 'chai'
 import { spawn, type ChildProcess } from 'node:child_process'
-import { createServer } from 'node:net'
+import { freePort } from '../support/free-port'
 import { join } from 'node:path'
 
 const main = join(__dirname, '..', '..', 'sample', 'main.js')
 const startLimitMs = 10_000
 const exitLimitMs = 10_000
-
-/** A port that was free a moment ago: listen on 0, read the port, close. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      const port = typeof address === 'object' && address !== null ? address.port : 0
-      probe.close(() => resolve(port))
-    })
-  })
-}
 
 /** Resolves with the address the sample prints on its "listening" line; rejects on exit or after the limit. */
 function waitForListening(child: ChildProcess, output: { text: string }): Promise<string> {

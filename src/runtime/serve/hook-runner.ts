@@ -117,17 +117,18 @@ export function runObserverHooks(hooks: readonly BoundHook[], request: RequestIm
     if (error !== undefined && error !== null) request.log.error(reply.route.serve.idFields(request.id, { err: error }), failureMessage)
     if (index === hooks.length) { done(); return }
     const hook = hooks[index++]
+    // An observer cannot end the chain nor replace a payload: it only settles, once.
     let settled = false
-    const once = (e?: unknown, value?: unknown): void => {
+    const once = (e?: unknown): void => {
       if (settled) return
       settled = true
-      if ((e === undefined || e === null) && value === reply) return
-      if (hook.payload && (e === undefined || e === null) && isStream(value)) request.payloadStream = value
       step(e)
     }
     try {
-      const args: unknown[] = hasExtra ? [request, reply, extra] : [request, reply]
-      const result = hook.callback ? hook.fn.call(thisArg, ...args, once) : hook.fn.call(thisArg, ...args)
+      // No argument array: onResponse runs on every request that has one.
+      const result = hasExtra
+        ? (hook.callback ? hook.fn.call(thisArg, request, reply, extra, once) : hook.fn.call(thisArg, request, reply, extra))
+        : (hook.callback ? hook.fn.call(thisArg, request, reply, once) : hook.fn.call(thisArg, request, reply))
       if (isThenable(result)) result.then(() => once(), (e: unknown) => once(e ?? undefinedError()))
       else if (!hook.callback) once()
     } catch (e) {

@@ -27,7 +27,7 @@ import type { HttpPart } from '../schemas/types'
  */
 export function handleRequest(ctx: ServeContext, raw: IncomingMessage, res: ServerResponse): void {
   if (ctx.closing && ctx.return503OnClosing) { answerClosing(res); return }
-  if (raw.headers.host === undefined && raw.httpVersionMinor === 1 && raw.httpVersionMajor === 1) { answerNoHost(res); return }
+  if (raw.httpVersionMinor === 1 && raw.httpVersionMajor === 1 && !hasHostHeader(raw.rawHeaders)) { answerNoHost(res); return }
   if (ctx.rewriteUrl !== null && !rewriteUrl(ctx, raw, res)) return
   let route: CompiledRoute
   let params: Record<string, unknown>
@@ -286,3 +286,15 @@ function noop(): void {}
 
 /** Fastify 3's log message for a failed onResponse hook. */
 const requestErrored = 'request errored'
+
+/**
+ * Whether the request names a Host, read from the raw header list: `raw.headers` is built by Node
+ * on first access, and most GET routes never need it. Clients send Host first, so one step, usually.
+ */
+function hasHostHeader(rawHeaders: readonly string[]): boolean {
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]
+    if (name.length === 4 && name.toLowerCase() === 'host') return true
+  }
+  return false
+}

@@ -1,21 +1,10 @@
 // Child processes for the Redis test: a free loopback port, a real redis-server, and the app;
 // every wait bounded, every process stopped by its pid.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { createServer, connect } from 'node:net'
+import { connect } from 'node:net'
+export { freePort } from '../../support/free-port'
 
 const startLimitMs = 10_000
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      const port = typeof address === 'object' && address !== null ? address.port : 0
-      probe.close(() => resolve(port))
-    })
-  })
-}
 
 /** The redis-server binary, or a failure that says how to install it: this test never skips. */
 export function redisServerBinary(): string {
