@@ -67,7 +67,7 @@ describe('@fastify/cors in Enclave', () => {
 
   it("keeps unknown URLs a 404 that reaches the not-found handler: cors's OPTIONS * route does not make every URL known (405 rule, README)", async () => {
     const app = createServer()
-    await app.register(cors as never)
+    await app.register(cors)
     app.setNotFoundHandler((_request, reply) => { reply.code(404).send({ custom: true }) })
     app.get('/a', async () => ({ ok: true }))
     await app.ready()

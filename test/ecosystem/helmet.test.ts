@@ -53,7 +53,7 @@ describe('@fastify/helmet in Enclave', () => {
   describe("the route option helmet: false (read by helmet's onRoute hook)", () => {
     it('turns the headers off for that route only, in the runtime API', async () => {
       const app = createServer()
-      await app.register(helmet as never)
+      await app.register(helmet)
       app.get('/off', { helmet: false } as never, async () => ({ ok: true }))
       app.get('/on', async () => ({ ok: true }))
       await app.ready()
@@ -67,7 +67,7 @@ describe('@fastify/helmet in Enclave', () => {
         @Get('/off', { helmet: false } as never) off() { return { ok: true } }
         @Get('/on') on() { return { ok: true } }
       }
-      @Module({ plugins: [helmet as never], controllers: [Pages] }) class Root {}
+      @Module({ plugins: [helmet], controllers: [Pages] }) class Root {}
       const app = await createApp(Root)
       expect((await app.inject({ url: '/off' })).headers['x-frame-options']).to.equal(undefined)
       expect((await app.inject({ url: '/on' })).headers['x-frame-options']).to.equal('SAMEORIGIN')

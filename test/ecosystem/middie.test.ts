@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import request from 'supertest'
 import cors from 'cors'
 import helmet from 'helmet'
-import fp from 'fastify-plugin'
+import { fp } from '../support/scope-plugin'
 import middie from '@fastify/middie'
 import { affected, modes, topology, unaffected } from './helpers'
 import type { Scope } from '../../src/runtime'
@@ -13,7 +13,7 @@ type UseScope = Scope & { use(path: string | Function, fn?: Function): UseScope 
 // connect/express middleware (here `cors` and `helmet`) in an onRequest hook; `use(path, fn)`
 // limits one to a path. A module lists the two steps as one fastify-plugin-wrapped plugin.
 const withMiddleware = fp(async function withMiddleware(scope: Scope) {
-  await scope.register(middie as never)
+  await scope.register(middie)
   const app = scope as UseScope
   app.use(cors({ origin: 'https://app.example' }) as never)
   app.use(helmet({ contentSecurityPolicy: false }) as never)

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import request from 'supertest'
-import fp from 'fastify-plugin'
+import { fp } from '../support/scope-plugin'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import { modes, topology } from './helpers'
@@ -12,8 +12,8 @@ type SwaggerScope = Scope & { swagger(): { openapi: string; info: object; paths:
 // after it (onRoute) into an OpenAPI document returned by fastify.swagger() once ready;
 // @fastify/swagger-ui serves the UI at routePrefix and the document at `${routePrefix}/json`.
 const docs = fp(async function docs(scope: Scope) {
-  await scope.register(swagger as never, { openapi: { info: { title: 'Enclave API', version: '1.0.0' } } })
-  await scope.register(swaggerUi as never, { routePrefix: '/documentation' })
+  await scope.register(swagger, { openapi: { info: { title: 'Enclave API', version: '1.0.0' } } })
+  await scope.register(swaggerUi, { routePrefix: '/documentation' })
 })
 
 describe('@fastify/swagger and @fastify/swagger-ui in Enclave', () => {

@@ -3,7 +3,7 @@
 // hasPlugin/pluginName/version.
 import { expect } from 'chai'
 import request from 'supertest'
-import fp from 'fastify-plugin'
+import { fp } from '../support/scope-plugin'
 import { createServer, type Scope } from '../../src/runtime'
 import { bootError, server, thrown } from './helpers'
 
@@ -37,7 +37,7 @@ describe('plugin API: fastify-plugin metadata', () => {
     const seen: Record<string, unknown> = {}
     const named = async function inner(scope: Scope) { seen.path = scope.path; seen.pluginName = scope.pluginName }
     ;(named as unknown as Record<symbol, string>)[Symbol.for('fastify.display-name')] = 'display-name'
-    app.register(fp(async (scope: Scope) => { seen.fpHas = scope.hasPlugin('my-plugin') }, { name: 'my-plugin' }) as never)
+    app.register(fp(async (scope: Scope) => { seen.fpHas = scope.hasPlugin('my-plugin') }, { name: 'my-plugin' }))
     app.register(named)
     app.register(async (child) => { seen.childHas = child.hasPlugin('my-plugin'); seen.unknown = child.hasPlugin('other') })
     await app.ready()
@@ -48,7 +48,7 @@ describe('plugin API: fastify-plugin metadata', () => {
 
   it('refuses at boot a plugin whose plugin-meta dependency is not registered before it (ENC_ERR_PLUGIN_DEPENDENCY)', async () => {
     const app = server()
-    app.register(fp(async () => {}, { name: 'needs-auth', dependencies: ['auth'] }) as never)
+    app.register(fp(async () => {}, { name: 'needs-auth', dependencies: ['auth'] }))
     const error = await bootError(app)
     expect(error.code).to.equal('ENC_ERR_PLUGIN_DEPENDENCY')
     expect(error.message).to.include("plugin 'needs-auth' registered in root depends on 'auth'")
@@ -56,15 +56,15 @@ describe('plugin API: fastify-plugin metadata', () => {
 
   it('accepts the dependency when it is registered first, in the scope or an ancestor', async () => {
     const app = server()
-    app.register(fp(async () => {}, { name: 'auth' }) as never)
-    app.register(async (child) => { child.register(fp(async () => {}, { name: 'needs-auth', dependencies: ['auth'] }) as never) })
+    app.register(fp(async () => {}, { name: 'auth' }))
+    app.register(async (child) => { child.register(fp(async () => {}, { name: 'needs-auth', dependencies: ['auth'] })) })
     await app.ready()
   })
 
   it('refuses at boot a plugin whose plugin-meta decorators are not visible (ENC_ERR_PLUGIN_MISSING_DECORATOR)', async () => {
     const app = server()
     app.decorate('db', {})
-    app.register(fp(async () => {}, { name: 'uses-things', decorators: { fastify: ['db', 'cache'], request: ['user'], reply: [] } }) as never)
+    app.register(fp(async () => {}, { name: 'uses-things', decorators: { fastify: ['db', 'cache'], request: ['user'], reply: [] } }))
     const error = await bootError(app)
     expect(error.code).to.equal('ENC_ERR_PLUGIN_MISSING_DECORATOR')
     // Fastify's facts, one sentence per missing decorator, then where it is registered.
@@ -75,9 +75,9 @@ describe('plugin API: fastify-plugin metadata', () => {
   it('checks the plugin-meta fastify range against the Fastify 5 plugin API Enclave offers (ENC_ERR_PLUGIN_VERSION)', async () => {
     const app = server()
     expect(app.version).to.equal('5.0.0')
-    app.register(fp(async () => {}, { name: 'ok', fastify: '5.x' }) as never)
-    app.register(fp(async () => {}, { name: 'ok-range', fastify: '>=4' }) as never)
-    app.register(fp(async () => {}, { name: 'old-plugin', fastify: '3.x' }) as never)
+    app.register(fp(async () => {}, { name: 'ok', fastify: '5.x' }))
+    app.register(fp(async () => {}, { name: 'ok-range', fastify: '>=4' }))
+    app.register(fp(async () => {}, { name: 'old-plugin', fastify: '3.x' }))
     const error = await bootError(app)
     expect(error.code).to.equal('ENC_ERR_PLUGIN_VERSION')
     expect(error.message).to.include("plugin 'old-plugin' registered in root expects Fastify '3.x'")
@@ -100,7 +100,7 @@ describe('plugin API: incremental loading (avvio)', () => {
     await app.register(fp(async (scope: Scope) => {
       scope.decorate('answer', 42)
       scope.addHook('onRoute', (route) => { onRoute.push(route.url as string) })
-    }) as never)
+    }))
     expect(app.answer).to.equal(42)
     app.get('/after', async () => ({ ok: true }))
     await app.ready()
@@ -110,7 +110,7 @@ describe('plugin API: incremental loading (avvio)', () => {
   it('without await, a route declared right after register() is not seen by the plugin\'s onRoute hook (Fastify\'s order)', async () => {
     const app = server()
     const onRoute: string[] = []
-    app.register(fp(async (scope: Scope) => { scope.addHook('onRoute', (route) => { onRoute.push(route.url as string) }) }) as never)
+    app.register(fp(async (scope: Scope) => { scope.addHook('onRoute', (route) => { onRoute.push(route.url as string) }) }))
     app.get('/before-load', async () => ({ ok: true }))
     await app.ready()
     expect(onRoute).to.deep.equal([])
@@ -194,7 +194,7 @@ describe('plugin API: decorators', () => {
     const kList = Symbol('list')
     const app = server()
     let seen: unknown = null
-    app.register(fp(async (scope: Scope) => { (scope as unknown as Record<symbol, string[]>)[kList] = ['from parent'] }) as never)
+    app.register(fp(async (scope: Scope) => { (scope as unknown as Record<symbol, string[]>)[kList] = ['from parent'] }))
     app.register(async (child) => { seen = (child as unknown as Record<symbol, string[]>)[kList] })
     await app.ready()
     expect(seen).to.deep.equal(['from parent'])
@@ -211,7 +211,7 @@ describe('plugin API: decorators', () => {
 describe('plugin API: what Enclave does not offer', () => {
   it('a plugin calling a Fastify method Enclave lacks fails boot with ENC_ERR_PLUGIN_UNSUPPORTED_API naming it', async () => {
     const app = server()
-    app.register(fp(async (scope: Scope) => { (scope as unknown as { setGenReqId(fn: () => string): void }).setGenReqId(() => 'id') }, { name: 'needs-gen-req-id' }) as never)
+    app.register(fp(async (scope: Scope) => { (scope as unknown as { setGenReqId(fn: () => string): void }).setGenReqId(() => 'id') }, { name: 'needs-gen-req-id' }))
     const error = await bootError(app)
     expect(error.code).to.equal('ENC_ERR_PLUGIN_UNSUPPORTED_API')
     expect(error.message).to.include('setGenReqId() was called in root')

@@ -4,7 +4,7 @@
 // for plugins wrapped by fastify-plugin.
 import { expect } from 'chai'
 import request from 'supertest'
-import fp from 'fastify-plugin'
+import { fp } from '../support/scope-plugin'
 import { createServer, type Scope } from '../../src/runtime'
 import { build, thrown } from './helpers'
 
@@ -179,7 +179,7 @@ describe('plugin API: prefixes of plugins wrapped by fastify-plugin', () => {
           seen.optionPrefix = opts.prefix
           seen.scopePrefix = scope.prefix
           scope.get(`${opts.prefix ?? ''}/file`, async () => ({ served: true }))
-        }) as never, { prefix: '/assets' })
+        }), { prefix: '/assets' })
       }, { prefix: '/api' })
     })
     expect(seen).to.deep.equal({ optionPrefix: '/assets', scopePrefix: '/api' })

@@ -1,7 +1,7 @@
 // Issue 12 §3: avvio's boot semantics as Fastify 3.27.4 has them: ready() called inside a plugin,
 // the onReady phase, after() forms and error hand-over, options functions, pluginName.
 import { expect } from 'chai'
-import fp from 'fastify-plugin'
+import { fp } from '../support/scope-plugin'
 import { createServer, lift, type Scope } from '../../src/runtime'
 import { bootError, server, thrown } from './helpers'
 
@@ -207,9 +207,9 @@ describe('plugin API: pluginName (Fastify 3 rules)', () => {
     app.register(fp(async (a: Scope) => {
       names.push(a.pluginName)
       a.register(fp(async (ab: Scope) => { names.push(ab.pluginName) }, { name: 'plugin-AB' }) as never)
-    }, { name: 'plugin-A' }) as never)
+    }, { name: 'plugin-A' }))
     app.register(async function child(c) {
-      c.register(fp(async () => {}, { name: 'inner' }) as never)
+      c.register(fp(async () => {}, { name: 'inner' }))
       await c.after()
       names.push(c.pluginName)
     })

@@ -18,7 +18,7 @@ import { isAsyncFunction } from './option-checks'
 import { didYouMean } from '../schemas'
 import type {
   ContentTypeParserFn, ContentTypeParserCallback, ContentTypeStreamParser, ContentTypeParserOptions, ErrorHandler, Handler, HookName, InjectOptions, InjectResponse,
-  ListenOptions, Logger, NotFoundHandler, NotFoundOptions, ReadyOptions, PluginFunction, PluginOptions, RouteOptions, RouteShorthandOptions, Scope,
+  ListenOptions, Logger, NotFoundHandler, NotFoundOptions, ReadyOptions, PluginFunction, AnyPluginFunction, PluginOptions, RouteOptions, RouteShorthandOptions, Scope,
 } from '../types'
 import type { JsonSchema, ReplySerializer, SchemaControllerOptions, SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../schemas/types'
 import type { Inspection, ModuleInspection, RouteInspection, ScopeAnnotation, ScopeInspection } from '../shared/introspection'
@@ -205,7 +205,8 @@ export class ScopeImpl implements Scope {
     }
   }
 
-  register<O extends PluginOptions>(plugin: PluginFunction<O>, options?: O | ((scope: Scope) => O)): this {
+  // Scope's overloads type the caller (Enclave and Fastify-typed plugins); this side only records.
+  register(plugin: PluginFunction<any> | AnyPluginFunction, options?: PluginOptions | ((scope: Scope) => PluginOptions)): this {
     this.assertDeclarable('register()')
     this.context.plugins.enqueue(this, plugin, (options ?? {}) as Record<string, unknown>)
     return this

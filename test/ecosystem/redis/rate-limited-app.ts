@@ -9,7 +9,7 @@ async function main(): Promise<void> {
   const redisPort = Number(process.argv[2])
   const redis = new Redis({ host: '127.0.0.1', port: redisPort, connectTimeout: 2_000, maxRetriesPerRequest: 1 })
   const app = createServer()
-  await app.register(rateLimit as never, { max: 3, timeWindow: 60_000, redis, nameSpace: 'enclave-test-', keyGenerator: () => 'shared-client' })
+  await app.register(rateLimit, { max: 3, timeWindow: 60_000, redis, nameSpace: 'enclave-test-', keyGenerator: () => 'shared-client' })
   app.get('/limited', async () => ({ pid: process.pid }))
   app.addHook('onClose', async () => { await redis.quit() })
   const address = await app.listen({ port: 0, host: '127.0.0.1' })
