@@ -2,7 +2,7 @@ import 'reflect-metadata' // before tsyringe, which refuses to load without it
 import { injectable } from 'tsyringe'
 import { toModuleMeta } from './module-options'
 import { setModuleMeta } from './metadata'
-import type { ModuleOptions } from './types'
+import type { ModuleOptions, PluginEntry } from './types'
 
 /**
  * Declares a module: one encapsulation context (spec §3.3) holding its controllers' routes,
@@ -16,7 +16,7 @@ import type { ModuleOptions } from './types'
  * @Module({ plugins: [GrandchildModule, bearerAuth({ keys })], controllers: [TwoController], prefix: '/v1' })
  * class PublicModule {}
  */
-export function Module(options?: ModuleOptions): ClassDecorator {
+export function Module<P extends readonly PluginEntry[]>(options?: ModuleOptions<P>): ClassDecorator {
   return (target) => {
     const meta = toModuleMeta(target.name, options)
     setModuleMeta(target, meta)

@@ -1,5 +1,5 @@
 import type { InjectionToken } from 'tsyringe'
-import type { HookName, PluginOptions, RouteShorthandOptions } from '../runtime/types'
+import type { HookName, PluginOptionsOf, RouteShorthandOptions } from '../runtime/types'
 import type { RouteSchema, SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../runtime/schemas/types'
 import type { TypedRouteSchema } from '../runtime/typed-schemas'
 
@@ -9,9 +9,18 @@ export type ConcreteClass<T = object> = new (...args: any[]) => T
 
 /**
  * An entry of `@Module({ plugins })`: a module class, `lift(ModuleClass)`, a runtime plugin
- * function (lifted or not), or `[pluginFunction, options]`.
+ * function (lifted or not, Enclave's or Fastify-typed), or `[pluginFunction, options]`.
  */
-export type PluginEntry = Function | readonly [Function, PluginOptions]
+export type PluginEntry = Function | readonly [Function, object]
+
+/**
+ * The `plugins` list as written, each `[plugin, options]` pair checked against that plugin's own
+ * options type (PluginOptionsOf: a misspelt or mistyped option is a compile error at the option).
+ * A homomorphic mapped type, so TypeScript infers the list (tuples included) from the array
+ * literal itself and then checks every element against its checked form: no helper per entry.
+ */
+export type CheckedPluginEntries<P extends readonly unknown[]> = { [K in keyof P]: CheckedPluginEntry<P[K]> }
+type CheckedPluginEntry<E> = E extends readonly [infer F, unknown] ? readonly [F, PluginOptionsOf<F>] : E
 
 export interface ClassProviderEntry { provide: InjectionToken; useClass: ConcreteClass }
 export interface ValueProviderEntry { provide: InjectionToken; useValue: unknown }
@@ -22,9 +31,10 @@ export type ProviderEntry = ConcreteClass | ClassProviderEntry | ValueProviderEn
 /** A `@Schema()` class or a shared schema object. */
 export type SchemaEntry = Class | SharedSchema
 
-export interface ModuleOptions {
+/** `P`: the `plugins` list, inferred by `@Module()` so that its `[plugin, options]` pairs are checked. */
+export interface ModuleOptions<P extends readonly PluginEntry[] = readonly PluginEntry[]> {
   /** Child modules (child scopes), `lift(Module)` and runtime plugins, registered in this order. */
-  plugins?: readonly PluginEntry[]
+  plugins?: CheckedPluginEntries<P>
   controllers?: readonly Class[]
   /** Visible to this module and its descendants (a lifted module provides to its parent). */
   providers?: readonly ProviderEntry[]

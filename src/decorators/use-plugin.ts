@@ -1,17 +1,36 @@
 import type { InjectionToken } from 'tsyringe'
-import type { PluginOptions } from '../runtime/types'
+import type { PluginOptions, PluginOptionsOf } from '../runtime/types'
 import { declarationError } from './declaration-error'
 import { describeValue } from './module-options'
 
 /** Instance type of a class token; `any` for string and symbol tokens, whose type TypeScript cannot know. */
 export type ResolvedTokens<T extends readonly unknown[]> = { -readonly [K in keyof T]: T[K] extends abstract new (...args: any[]) => infer I ? I : any }
 
-export interface UsePluginOptions<T extends readonly InjectionToken<any>[], O extends PluginOptions> {
+/** The shape of usePlugin's second argument; `O`: the options the plugin takes (PluginOptionsOf the plugin). */
+export interface UsePluginOptions<T extends readonly InjectionToken<any>[], O = PluginOptions> {
   /** Providers visible from the module (its own, its ancestors'), resolved at boot. */
   inject?: T
   /** Builds the plugin's options from the injected providers, once, at boot. Synchronous: async work goes in a factory provider. */
   useFactory: (...deps: ResolvedTokens<T>) => O
 }
+
+/**
+ * UsePluginOptions as usePlugin() checks it for plugin `P`, in three parts because each fixes
+ * one way TypeScript would otherwise miss a mistake or refuse a good factory:
+ * - the factory returns PluginOptionsOf<P>, behind NoInfer: `P` is then known when the returned
+ *   object literal is typed, so a literal option (`hook: 'preHandler'`) keeps its literal type;
+ * - `R` is what it returns as written (inferred from the second part), and the third part makes
+ *   every key of `R` that no member of the options type has `never`: TypeScript does not check a
+ *   returned object literal for excess properties, so a misspelt option beside valid ones would
+ *   otherwise pass.
+ */
+interface CheckedUsePluginOptions<T extends readonly InjectionToken<any>[], P, R> {
+  inject?: T
+  useFactory: NoInfer<(...deps: ResolvedTokens<T>) => PluginOptionsOf<P>> & ((...deps: never[]) => R) & UnknownKeysCheck<R, PluginOptionsOf<P>>
+}
+type UnknownKeysCheck<R, O> = [UnknownKeys<R, O>] extends [never] ? unknown : (...deps: never[]) => { [K in UnknownKeys<R, O>]: never }
+type UnknownKeys<R, O> = Exclude<keyof R, KeysOfUnion<O>>
+type KeysOfUnion<O> = O extends unknown ? keyof O : never
 
 /** What usePlugin() recorded, for the module layer. */
 export interface DeferredPlugin {
@@ -26,7 +45,8 @@ const kDeferred = Symbol('enclave.deferredPlugin')
  * An entry of `@Module({ plugins })` whose options come from providers, at boot: configuration
  * is not read at import time, and a test changes it with `createApp(Root, { overrides })`
  * like any provider (README "Configuration"). The plugin is registered exactly as
- * `[plugin, options]` would be, in the same position.
+ * `[plugin, options]` would be, in the same position. What `useFactory` returns is checked against
+ * the plugin's own options type, a Fastify-typed plugin's (@fastify/*) included.
  *
  * @example
  * @Module({
@@ -35,8 +55,8 @@ const kDeferred = Symbol('enclave.deferredPlugin')
  * })
  * class AppModule {}
  */
-export function usePlugin<const T extends readonly InjectionToken<any>[] = [], O extends PluginOptions = PluginOptions>(
-  plugin: Function, options: UsePluginOptions<T, O>): Function {
+export function usePlugin<const T extends readonly InjectionToken<any>[] = [], P extends Function = Function, R = PluginOptionsOf<P>>(
+  plugin: P, options: CheckedUsePluginOptions<T, P, R>): Function {
   const name = typeof plugin === 'function' ? plugin.name || 'anonymous plugin' : describeValue(plugin)
   const inject = options?.inject ?? []
   if (typeof plugin !== 'function' || typeof options?.useFactory !== 'function' || !Array.isArray(inject)) {

@@ -244,7 +244,10 @@ export interface RegisterOptions { prefix?: string }
  * PluginOptions for a plugin that declares no options parameter, or anything that is not a
  * plugin function (a module class).
  */
-export type PluginOptionsOf<P> = P extends (instance: never, options: infer O, ...rest: never[]) => unknown
+export type PluginOptionsOf<P> = [P] extends [never] ? PluginOptions : OptionsParameterOf<P>
+// Distributes over a union of plugin types (Fastify's deprecated FastifyPlugin is one). A plugin
+// cast `as never` (what the docs once advised) keeps the loose PluginOptions above.
+type OptionsParameterOf<P> = P extends (instance: never, options: infer O, ...rest: never[]) => unknown
   ? unknown extends O ? PluginOptions : O & RegisterOptions
   : PluginOptions
 

@@ -194,7 +194,7 @@ describe('guards and @fastify/rate-limit: which one counts first (README "Hook o
     }
     if (place === 'onRequest') OnRequest(guard)(LoginController.prototype, 'login', Object.getOwnPropertyDescriptor(LoginController.prototype, 'login')!)
     else PreHandler(guard)(LoginController.prototype, 'login', Object.getOwnPropertyDescriptor(LoginController.prototype, 'login')!)
-    @Module({ plugins: [[rateLimit as never, { max: 2, timeWindow: 60_000 }]], controllers: [LoginController] }) class AppModule {}
+    @Module({ plugins: [[rateLimit, { max: 2, timeWindow: 60_000 }]], controllers: [LoginController] }) class AppModule {}
     const app = await createApp(AppModule)
     try {
       const codes: number[] = []
