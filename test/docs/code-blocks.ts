@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import ts from 'typescript'
 
 /** A fenced block of a Markdown file. */
@@ -72,8 +72,9 @@ export function docCompilerOptions(packageTypes: string): ts.CompilerOptions {
     noEmit: true,
     types: ['node', 'mocha'],
     lib: ['lib.es2022.d.ts'],
-    // `import ... from 'enclave'` means the built package's types, as an app would see them.
-    paths: { enclave: [packageTypes] },
+    // `import ... from 'enclave'` means the built package's types, as an app would see them; the
+    // @fastify/* packages' declarations import `fastify`, which an app installs for its types.
+    paths: { enclave: [packageTypes], fastify: [dirname(require.resolve('fastify5/package.json'))] },
   }
 }
 
