@@ -1,5 +1,5 @@
 import type { InjectionToken } from 'tsyringe'
-import type { HookName, PluginOptionsOf, RouteShorthandOptions } from '../runtime/types'
+import type { HookName, PluginFunction, PluginOptionsOf, RouteShorthandOptions } from '../runtime/types'
 import type { RouteSchema, SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../runtime/schemas/types'
 import type { TypedRouteSchema } from '../runtime/typed-schemas'
 
@@ -10,8 +10,10 @@ export type ConcreteClass<T = object> = new (...args: any[]) => T
 /**
  * An entry of `@Module({ plugins })`: a module class, `lift(ModuleClass)`, a runtime plugin
  * function (lifted or not, Enclave's or Fastify-typed), or `[pluginFunction, options]`.
+ * PluginFunction is listed for an inline plugin, whose parameters it types (Function and the
+ * pair have no call signature, so they do not compete for the contextual type).
  */
-export type PluginEntry = Function | readonly [Function, object]
+export type PluginEntry = PluginFunction<any> | Function | readonly [Function, object]
 
 /**
  * The `plugins` list as written, each `[plugin, options]` pair checked against that plugin's own
