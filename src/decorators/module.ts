@@ -4,6 +4,8 @@ import { toModuleMeta } from './module-options'
 import { setModuleMeta } from './metadata'
 import type { ModuleOptions, PluginEntry } from './types'
 
+// `P` has no default on purpose: a default of [] becomes the contextual type of the list while it
+// is inferred, and a lone generic-call entry (`plugins: [lift(Child)]`) was then typed undefined.
 /**
  * Declares a module: one encapsulation context (spec §3.3) holding its controllers' routes,
  * its providers, schemas, request decorators, hooks and error handler. Children listed in

@@ -518,6 +518,8 @@ export interface Scope extends ScopeDecorations {
    * A plugin typed with Fastify's generics (the @fastify/* packages), taken as it is: its options
    * are checked against its own options type (PluginOptionsOf), a misspelt or mistyped one is a
    * compile error. (The overload above comes first so that an inline plugin's parameters are typed.)
+   * NoInfer, around the whole union: `P` comes from the plugin alone, so the options are checked
+   * against it rather than widening it.
    */
   register<P extends AnyPluginFunction>(plugin: P, options?: NoInfer<PluginOptionsOf<P> | ((scope: Scope) => PluginOptionsOf<P>)>): this
   route<S extends RuntimeRouteSchema = RouteSchema>(options: RouteOptions<S>): this
