@@ -1,5 +1,6 @@
 import { requestHookNames, type BoundHook } from '../shared/bound-hook'
 import { securityOf } from '../shared/security'
+import { defaultStatusOf } from '../shared/default-status'
 import { allScopes } from './all-scopes'
 import type { ScopeImpl } from '../declare/scope'
 import type { DecoratorTarget } from '../declare/decorations'
@@ -129,6 +130,7 @@ function routeInspection(boot: BootContext, record: RouteRecord, method: string,
     scope: def.scope.path,
     origin: def.origin,
     handler: fnName(options.handler),
+    defaultStatus: typeof options.handler === 'function' ? defaultStatusOf(options.handler) ?? null : null,
     implicit,
     schema,
     docs,

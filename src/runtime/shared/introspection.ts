@@ -100,6 +100,8 @@ export interface RouteInspection {
   readonly origin: string
   /** The handler's function name. */
   readonly handler: string
+  /** The status the handler answers when it sets none (`@HttpCode()`), null when not declared. */
+  readonly defaultStatus: number | null
   /** True for the HEAD route the framework adds to every GET route. */
   readonly implicit: boolean
   readonly schema: RouteSchemaInspection
