@@ -2,16 +2,21 @@
  * The load schedule: a warm-up run per contender and endpoint (JIT, caches, connection pools),
  * then `rounds` rounds in which, endpoint by endpoint, every contender runs once, starting with
  * a different contender each round. Drift on the machine (thermal, neighbours) then spreads
- * over all contenders instead of landing on whoever runs last.
+ * over all contenders instead of landing on whoever runs last. The two Enclave contenders run
+ * back to back (stats.ts, pairedOrder): the decorator layer is judged against the runtime API.
  */
 import { Endpoint } from './endpoints'
 import { measure, RunSettings, Sample } from './measure'
 import { ServerHandle } from './server-process'
 import { Lineup, answersKey } from './start-contenders'
-import { rotate } from './stats'
+import { pairedOrder } from './stats'
 
 /** A sample and the round it was taken in: ratios pair contenders run in the same round. */
 export interface RoundSample extends Sample { readonly round: number }
+
+/** The decorator layer and the runtime API: judged against each other, so they run back to back. */
+const ENCLAVE_PAIR: readonly [(s: ServerHandle) => boolean, (s: ServerHandle) => boolean] =
+  [(s) => s.name === 'enclave-decorators', (s) => s.name === 'enclave-runtime']
 
 /** endpoint id -> contender -> one sample per round. */
 export type Samples = Record<string, Record<string, RoundSample[]>>
@@ -53,7 +58,7 @@ export async function runRounds(lineup: Lineup, schedule: Schedule): Promise<Sam
   for (let round = 0; round < schedule.rounds; round++) {
     schedule.endpoints.forEach((e) => { samples[e.id] ??= {} })
     for (const [index, endpoint] of schedule.endpoints.entries()) {
-      for (const server of rotate(lineup.servers, round + index)) {
+      for (const server of pairedOrder(lineup.servers, round + index, round, ENCLAVE_PAIR)) {
         if (!serving(server, endpoint)) continue
         const sample = await runOne(server, endpoint, schedule.seconds)
         if (sample === null) continue

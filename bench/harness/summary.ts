@@ -11,7 +11,12 @@ import { Endpoint } from './endpoints'
 import { RoundSample, Samples } from './rounds'
 import { median } from './stats'
 
-export interface Ratios { readonly rps: number | null; readonly cpu: number | null }
+export interface Ratios {
+  readonly rps: number | null
+  readonly cpu: number | null
+  /** Half the range of the per-round CPU ratios: the noise of `cpu` itself, paired round by round. */
+  readonly cpuSpread?: number | null
+}
 
 export interface Row {
   readonly endpoint: Endpoint
@@ -27,8 +32,8 @@ export interface Row {
   readonly vs: Record<string, Ratios>
 }
 
-function pairedRatio(mine: readonly RoundSample[], theirs: readonly RoundSample[],
-  ratio: (ours: RoundSample, other: RoundSample) => number | null): number | null {
+function perRoundRatios(mine: readonly RoundSample[], theirs: readonly RoundSample[],
+  ratio: (ours: RoundSample, other: RoundSample) => number | null): number[] {
   const byRound = new Map(theirs.map((s) => [s.round, s]))
   const perRound: number[] = []
   for (const ours of mine) {
@@ -36,15 +41,21 @@ function pairedRatio(mine: readonly RoundSample[], theirs: readonly RoundSample[
     const value = other === undefined ? null : ratio(ours, other)
     if (value !== null && Number.isFinite(value)) perRound.push(value)
   }
-  return median(perRound)
+  return perRound
+}
+
+function halfRange(values: readonly number[]): number | null {
+  return values.length < 2 ? null : (Math.max(...values) - Math.min(...values)) / 2
 }
 
 function ratios(mine: readonly RoundSample[], theirs: readonly RoundSample[] | undefined): Ratios {
-  if (theirs === undefined || theirs.length === 0) return { rps: null, cpu: null }
+  if (theirs === undefined || theirs.length === 0) return { rps: null, cpu: null, cpuSpread: null }
+  const cpu = perRoundRatios(mine, theirs, (ours, other) =>
+    ours.cpuUsPerRequest !== null && other.cpuUsPerRequest !== null && ours.cpuUsPerRequest > 0 ? other.cpuUsPerRequest / ours.cpuUsPerRequest : null)
   return {
-    rps: pairedRatio(mine, theirs, (ours, other) => (other.rps > 0 ? ours.rps / other.rps : null)),
-    cpu: pairedRatio(mine, theirs, (ours, other) =>
-      ours.cpuUsPerRequest !== null && other.cpuUsPerRequest !== null && ours.cpuUsPerRequest > 0 ? other.cpuUsPerRequest / ours.cpuUsPerRequest : null),
+    rps: median(perRoundRatios(mine, theirs, (ours, other) => (other.rps > 0 ? ours.rps / other.rps : null))),
+    cpu: median(cpu),
+    cpuSpread: halfRange(cpu),
   }
 }
 

@@ -23,6 +23,16 @@ describe('bench summary: ratios are paired by round', () => {
     expect(row.cpuUs).to.equal(8)
   })
 
+  it('a paired ratio carries its own noise: half the range of its per-round values', () => {
+    const samples: Samples = { two: {
+      ours: [sample(0, 100, 10), sample(1, 100, 10), sample(2, 100, 10)],
+      theirs: [sample(0, 100, 9), sample(1, 100, 11), sample(2, 100, 10)],
+    } }
+    const [row] = summarize(samples, two, ['ours'], ['theirs'])
+    expect(row.vs.theirs.cpu).to.equal(1)
+    expect(row.vs.theirs.cpuSpread).to.be.closeTo(0.1, 1e-9)
+  })
+
   it('a round one contender is missing from is left out of the pairs', () => {
     const samples: Samples = { two: {
       ours: [sample(0, 100, 10), sample(1, 100, 10), sample(2, 100, 10)],
@@ -35,12 +45,12 @@ describe('bench summary: ratios are paired by round', () => {
   it('without CPU figures (not Linux) the CPU ratio is null and req/s still pairs', () => {
     const samples: Samples = { two: { ours: [sample(0, 120, null)], theirs: [sample(0, 100, null)] } }
     const [row] = summarize(samples, two, ['ours'], ['theirs'])
-    expect(row.vs.theirs).to.deep.equal({ rps: 1.2, cpu: null })
+    expect(row.vs.theirs).to.deep.equal({ rps: 1.2, cpu: null, cpuSpread: null })
   })
 
   it('a contender not measured has no ratios', () => {
     const samples: Samples = { two: { ours: [sample(0, 100, 10)] } }
     const [row] = summarize(samples, two, ['ours'], ['theirs'])
-    expect(row.vs.theirs).to.deep.equal({ rps: null, cpu: null })
+    expect(row.vs.theirs).to.deep.equal({ rps: null, cpu: null, cpuSpread: null })
   })
 })

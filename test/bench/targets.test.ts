@@ -47,7 +47,15 @@ describe('bench targets (issue 16)', () => {
       row('enclave-runtime', {}),
       row('enclave-decorators', { 'enclave-runtime': { rps: 0.95, cpu: 0.95 } }),
     ]
-    expect(targetLines(rows, [], 'fastify3', 'raw')).to.contain('MISS  two       decorators vs runtime: +5.3% CPU/req (<= +3%)')
+    expect(targetLines(rows, [], 'fastify3', 'raw')).to.contain('MISS  two       decorators vs runtime: +5.3% CPU/req (<= +3% within paired noise ±0%)')
+  })
+
+  it('the decorator overhead is judged within the noise of its own paired ratio, as the raw target is', () => {
+    // +5.3% median, but the per-round ratios spread ±0.03 around 0.95: 5.3% - 3.2% is within 3%.
+    const within = [row('enclave-runtime', {}), row('enclave-decorators', { 'enclave-runtime': { rps: 0.95, cpu: 0.95, cpuSpread: 0.03 } })]
+    expect(targetLines(within, [], 'fastify3', 'raw')).to.contain('met   two       decorators vs runtime: +5.3% CPU/req (<= +3% within paired noise ±3%)')
+    const beyond = [row('enclave-runtime', {}), row('enclave-decorators', { 'enclave-runtime': { rps: 0.9, cpu: 0.9, cpuSpread: 0.01 } })]
+    expect(targetLines(beyond, [], 'fastify3', 'raw')).to.contain('MISS  two       decorators vs runtime: +11.1% CPU/req (<= +3% within paired noise ±1%)')
   })
 
   it('the decorator overhead is judged only over 7 rounds or more; fewer print n/a with the count', () => {
@@ -55,7 +63,7 @@ describe('bench targets (issue 16)', () => {
       row('enclave-runtime', {}, { runs: 3 }),
       row('enclave-decorators', { 'enclave-runtime': { rps: 0.95, cpu: 0.95 } }, { runs: 3 }),
     ]
-    expect(targetLines(rows, [], 'fastify3', 'raw')).to.contain('n/a   two       decorators vs runtime: +5.3% CPU/req (<= +3%) (judged over 7+ rounds; this run has 3)')
+    expect(targetLines(rows, [], 'fastify3', 'raw')).to.contain('n/a   two       decorators vs runtime: +5.3% CPU/req (<= +3% within paired noise ±0%) (judged over 7+ rounds; this run has 3)')
   })
 
   it('with nothing measured there is nothing to check', () => {
