@@ -18,20 +18,18 @@ export interface UsePluginOptions<T extends readonly InjectionToken<any>[], O = 
 }
 
 /**
- * UsePluginOptions as usePlugin() checks it for plugin `P`, in three parts because each fixes
- * one way TypeScript would otherwise miss a mistake or refuse a good factory:
- * - the factory returns PluginOptionsOf<P>, behind NoInfer: `P` is then known when the returned
- *   object literal is typed, so a literal option (`hook: 'preHandler'`) keeps its literal type;
- * - `R` is what it returns as written (inferred from the second part), and the third part makes
- *   every key of `R` that no member of the options type has `never`: TypeScript does not check a
- *   returned object literal for excess properties, so a misspelt option beside valid ones would
- *   otherwise pass.
+ * UsePluginOptions as usePlugin() checks it for plugin `P`. `F`, the factory as written, is a type
+ * parameter bounded by a factory of the plugin's options (PluginOptionsOf<P>, or a promise of
+ * them): its returned values are checked against them, and ExactOptions then looks at the keys,
+ * because TypeScript does not check a returned object literal for excess properties (a misspelt
+ * option beside valid ones would otherwise pass).
  */
-interface CheckedUsePluginOptions<T extends readonly InjectionToken<any>[], P, R> {
-  inject?: T
-  useFactory: NoInfer<(...deps: ResolvedTokens<T>) => PluginOptionsOf<P>> & ((...deps: never[]) => R) & UnknownKeysCheck<R, PluginOptionsOf<P>>
-}
-type UnknownKeysCheck<R, O> = [UnknownKeys<R, O>] extends [never] ? unknown : (...deps: never[]) => { [K in UnknownKeys<R, O>]: never }
+type CheckedUsePluginOptions<T extends readonly InjectionToken<any>[], P, F> = { inject?: T; useFactory: F } & ExactOptions<F, PluginOptionsOf<P>>
+type OptionsFactory<T extends readonly InjectionToken<any>[], P> = UsePluginOptions<T, PluginOptionsOf<P>>['useFactory']
+/** Nothing when every key the factory returns is an option of the plugin; else a factory type whose result has those keys `never`. */
+type ExactOptions<F, O> = [F] extends [(...deps: never[]) => infer R] ? ExactResult<Awaited<R>, O> : unknown
+type ExactResult<R, O> = [UnknownKeys<R, O>] extends [never] ? unknown
+  : { useFactory: (...deps: never[]) => { [K in UnknownKeys<R, O>]: never } | Promise<{ [K in UnknownKeys<R, O>]: never }> }
 type UnknownKeys<R, O> = Exclude<keyof R, KeysOfUnion<O>>
 type KeysOfUnion<O> = O extends unknown ? keyof O : never
 
@@ -58,8 +56,8 @@ const kDeferred = Symbol('enclave.deferredPlugin')
  * })
  * class AppModule {}
  */
-export function usePlugin<const T extends readonly InjectionToken<any>[] = [], P extends Function = Function, R = PluginOptionsOf<P>>(
-  plugin: P, options: CheckedUsePluginOptions<T, P, R>): Function {
+export function usePlugin<const T extends readonly InjectionToken<any>[] = [], P extends Function = Function,
+  F extends OptionsFactory<T, P> = OptionsFactory<T, P>>(plugin: P, options: CheckedUsePluginOptions<T, P, F>): Function {
   const name = typeof plugin === 'function' ? plugin.name || 'anonymous plugin' : describeValue(plugin)
   const inject = options?.inject ?? []
   if (typeof plugin !== 'function' || typeof options?.useFactory !== 'function' || !Array.isArray(inject)) {

@@ -1,7 +1,7 @@
 import 'reflect-metadata'
 import { expect } from 'chai'
 import rateLimit from '@fastify/rate-limit'
-import fp from 'fastify-plugin'
+import { fp } from '../support/scope-plugin'
 import { Get, Module, Route, usePlugin } from '../../src/decorators'
 import { createApp } from '../../src/modules'
 import { createServer, type RouteOptions, type Scope } from '../../src/runtime'
