@@ -228,21 +228,14 @@ export type Plugin<O extends PluginOptions = PluginOptions> = AsyncPlugin<O> | C
  * an implicit `any` under strict). The style is told apart at boot by the `done` parameter.
  */
 export type PluginFunction<O extends PluginOptions = PluginOptions> = (scope: Scope, options: O, done: DoneFn) => unknown
-/**
- * Any plugin function `register` takes, however its parameters are typed: Enclave's
- * `(scope: Scope, options, done)`, or Fastify's generics as the @fastify/* packages declare
- * theirs (`FastifyPluginCallback<O>`, `FastifyPluginAsync<O>`: a first parameter of type
- * FastifyInstance, which Enclave does not name and a Scope is not assignable to). `never`
- * parameters accept any of them; the options are then read from the plugin by PluginOptionsOf.
- */
-export type AnyPluginFunction = (instance: never, options: never, done: never) => unknown
 /** What `register` reads besides the plugin's own options (Fastify's RegisterOptions, those Enclave honours). */
 export interface RegisterOptions { prefix?: string }
 /**
- * The options `register(plugin, options)` accepts for `plugin`: the type of its second parameter
- * (inferred, so an options union or an optional options parameter carries over) plus `prefix`;
- * PluginOptions for a plugin that declares no options parameter, or anything that is not a
- * plugin function (a module class).
+ * The options `register(plugin, options)` accepts for `plugin`, Enclave's or one typed with
+ * Fastify's generics (`FastifyPluginCallback<O>`, `FastifyPluginAsync<O>`, as the @fastify/*
+ * packages declare theirs): the type of its second parameter (inferred, so an options union or
+ * an optional options parameter carries over) plus `prefix`; PluginOptions for a plugin that
+ * declares no options parameter, or anything that is not a plugin function (a module class).
  */
 export type PluginOptionsOf<P> = [P] extends [never] ? PluginOptions : OptionsParameterOf<P>
 // Distributes over a union of plugin types (Fastify's deprecated FastifyPlugin is one). A plugin
@@ -512,16 +505,16 @@ export interface Scope extends ScopeDecorations {
   /** True from the moment close() is called: health readiness answers 503 from then on. */
   readonly closing: boolean
 
-  /** `options` may be a function of the plugin's scope (Fastify's form), called when the plugin loads. */
-  register<O extends PluginOptions>(plugin: PluginFunction<O>, options?: O | ((scope: Scope) => O)): this
   /**
-   * A plugin typed with Fastify's generics (the @fastify/* packages), taken as it is: its options
-   * are checked against its own options type (PluginOptionsOf), a misspelt or mistyped one is a
-   * compile error. (The overload above comes first so that an inline plugin's parameters are typed.)
-   * NoInfer, around the whole union: `P` comes from the plugin alone, so the options are checked
-   * against it rather than widening it.
+   * Registers a plugin: Enclave's `(scope, options, done?)`, or one typed with Fastify's generics
+   * (the @fastify/* packages), taken as it is though its first parameter is a FastifyInstance.
+   * `options` are checked against the plugin's own options type (PluginOptionsOf), and may be a
+   * function of the plugin's scope (Fastify's form), called when the plugin loads.
+   * One signature rather than an overload per style: PluginFunction in the bound types an inline
+   * plugin's parameters (Function has no call signature to compete with it), and an error names
+   * the option at fault instead of listing every overload. NoInfer: `P` comes from the plugin alone.
    */
-  register<P extends AnyPluginFunction>(plugin: P, options?: NoInfer<PluginOptionsOf<P> | ((scope: Scope) => PluginOptionsOf<P>)>): this
+  register<P extends PluginFunction | Function>(plugin: P, options?: NoInfer<PluginOptionsOf<P> | ((scope: Scope) => PluginOptionsOf<P>)>): this
   route<S extends RuntimeRouteSchema = RouteSchema>(options: RouteOptions<S>): this
   get: ScopeRouteShortcut<this>
   head: ScopeRouteShortcut<this>

@@ -18,7 +18,7 @@ import { isAsyncFunction } from './option-checks'
 import { didYouMean } from '../schemas'
 import type {
   ContentTypeParserFn, ContentTypeParserCallback, ContentTypeStreamParser, ContentTypeParserOptions, ErrorHandler, Handler, HookName, InjectOptions, InjectResponse,
-  ListenOptions, Logger, NotFoundHandler, NotFoundOptions, ReadyOptions, PluginFunction, AnyPluginFunction, PluginOptions, RouteOptions, RouteShorthandOptions, Scope,
+  ListenOptions, Logger, NotFoundHandler, NotFoundOptions, ReadyOptions, RouteOptions, RouteShorthandOptions, Scope,
 } from '../types'
 import type { JsonSchema, ReplySerializer, SchemaControllerOptions, SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../schemas/types'
 import type { Inspection, ModuleInspection, RouteInspection, ScopeAnnotation, ScopeInspection } from '../shared/introspection'
@@ -210,8 +210,8 @@ export class ScopeImpl implements Scope {
     }
   }
 
-  // Scope's overloads type the caller (Enclave and Fastify-typed plugins); this side only records.
-  register(plugin: PluginFunction<any> | AnyPluginFunction, options?: PluginOptions | ((scope: Scope) => PluginOptions)): this {
+  // Scope.register types the caller (its plugin and options); this side only records.
+  register(plugin: Function, options?: object): this {
     this.assertDeclarable('register()')
     this.context.plugins.enqueue(this, plugin, (options ?? {}) as Record<string, unknown>)
     return this
