@@ -1,63 +1,227 @@
 import { expect } from 'chai'
-import { ServerResponse, type IncomingMessage } from 'node:http'
-import { connect, type Socket } from 'node:net'
-import { build } from './helpers'
+import request from 'supertest'
 import type { Scope } from '../../src/runtime'
+import { bootError, build, server, thrown } from './helpers'
 
-/** Sends an upgrade request on a raw connection; resolves with all it received once the server closed it. */
-function upgrade(app: Scope, path: string): Promise<string> {
-  const { port } = app.server.address() as { port: number }
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1')
-    let received = ''
-    socket.on('data', (chunk) => { received += chunk.toString() })
-    socket.once('error', reject)
-    socket.once('close', () => resolve(received))
-    socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade\r\nUpgrade: probe\r\n\r\n`)
-  })
-}
-
-/** What @fastify/websocket does with the server's 'upgrade' event: a response on the socket, then routing. */
-function routeUpgrades(app: Scope): void {
-  app.server.on('upgrade', (req: IncomingMessage, socket: Socket) => {
-    const res = new ServerResponse(req)
-    res.assignSocket(socket)
-    app.routing(req, res)
-  })
-}
-
-// Fastify's `fastify.routing`: the server's request listener, for requests a plugin receives
-// elsewhere (an 'upgrade'), through the same routes and hooks.
-describe('runtime: scope.routing (Fastify\'s routing)', () => {
-  it('serves an upgrade request through the routes and hooks, then closes its socket (no HTTP parser is left to reuse it)', async () => {
+describe('runtime: routing', () => {
+  it('§4.2 route({ method, path, handler }) and route({ method, url, handler })', async () => {
     const app = await build((root) => {
-      root.addHook('onRequest', async (_req, reply) => { reply.header('x-hooked', 'yes') })
-      root.get('/hello', async (req) => ({ hello: req.headers.upgrade }))
-      root.register(async (child) => { child.get('/child', async () => 'child') })
+      root.route({ method: 'GET', path: '/by-path', handler: async () => ({ via: 'path' }) })
+      root.route({ method: 'POST', url: '/by-url', handler: async () => ({ via: 'url' }) })
     })
-    routeUpgrades(app)
-    await app.listen({ port: 0, host: '127.0.0.1' })
-    const answered = await upgrade(app, '/hello')
-    expect(answered).to.match(/^HTTP\/1.1 200 OK\r\n/).and.contain('x-hooked: yes').and.contain('Connection: close')
-    expect(answered.endsWith('{"hello":"probe"}')).to.equal(true)
-    expect(await upgrade(app, '/missing')).to.match(/^HTTP\/1.1 404 Not Found\r\n/)
-    // close() does not wait on the sockets those requests came on
-    await app.close()
+    await request(app.server).get('/by-path').expect(200, { via: 'path' })
+    await request(app.server).post('/by-url').expect(200, { via: 'url' })
   })
 
-  it('is one function for every scope, and leaves a socket whose reply was hijacked to the handler', async () => {
-    let child: Scope | undefined
+  it('method names are case-insensitive', async () => {
+    const app = await build((root) => { root.route({ method: 'patch', url: '/x', handler: async () => 'patched' }) })
+    await request(app.server).patch('/x').expect(200, 'patched')
+  })
+
+  it('every shortcut registers its method, with and without an options object', async () => {
     const app = await build((root) => {
-      root.register(async (c) => { child = c })
-      root.get('/raw', async (req, reply) => {
-        reply.hijack()
-        req.raw.socket.end('HTTP/1.1 101 Switching Protocols\r\nUpgrade: probe\r\nConnection: Upgrade\r\n\r\nhijacked')
+      for (const method of ['get', 'post', 'put', 'patch', 'delete', 'options'] as const) {
+        root[method]('/plain', async (req) => `${req.method} plain`)
+        root[method]('/with-options', { config: { m: method } }, async (req) => `${req.method} ${String(req.routeConfig.m)}`)
+      }
+      root.head('/only-head', async (_req, reply) => { reply.header('x-head', 'yes'); return '' })
+    })
+    const agent = request(app.server)
+    for (const method of ['get', 'post', 'put', 'patch', 'delete', 'options'] as const) {
+      await agent[method]('/plain').expect(200, `${method.toUpperCase()} plain`)
+      await agent[method]('/with-options').expect(200, `${method.toUpperCase()} ${method}`)
+    }
+    const head = await agent.head('/only-head').expect(200)
+    expect(head.headers['x-head']).to.equal('yes')
+  })
+
+  it('several methods per route, and all()', async () => {
+    const app = await build((root) => {
+      root.route({ method: ['GET', 'POST'], url: '/multi', handler: async (req) => req.method })
+      root.all('/any', async (req) => req.method)
+    })
+    await request(app.server).get('/multi').expect(200, 'GET')
+    await request(app.server).post('/multi').expect(200, 'POST')
+    await request(app.server).put('/multi').expect(405)
+    for (const method of ['get', 'post', 'put', 'patch', 'delete', 'options'] as const) {
+      await request(app.server)[method]('/any').expect(200, method.toUpperCase())
+    }
+  })
+
+  it('params, several per path, decoded', async () => {
+    const app = await build((root) => {
+      root.get('/users/:id/books/:book', async (req) => ({ params: req.params }))
+    })
+    await request(app.server).get('/users/42/books/caf%C3%A9').expect(200, { params: { id: '42', book: 'café' } })
+  })
+
+  it("wildcard routes capture the rest in params['*']", async () => {
+    const app = await build((root) => { root.get('/files/*', async (req) => ({ rest: req.params['*'] })) })
+    await request(app.server).get('/files/a/b/c.txt').expect(200, { rest: 'a/b/c.txt' })
+  })
+
+  it('query strings are parsed into request.query', async () => {
+    const app = await build((root) => { root.get('/q', async (req) => ({ query: req.query })) })
+    await request(app.server).get('/q?a=1&b=x&b=y').expect(200, { query: { a: '1', b: ['x', 'y'] } })
+  })
+
+  it('prefix joining: prefix + "/" answers at the prefix, with or without a trailing slash', async () => {
+    const app = await build((root) => {
+      root.register(async (s) => {
+        s.get('/', async () => 'index')
+        s.get('/list', async () => 'list')
+      }, { prefix: '/api' })
+    })
+    await request(app.server).get('/api').expect(200, 'index')
+    await request(app.server).get('/api/').expect(200, 'index')
+    await request(app.server).get('/api/list').expect(200, 'list')
+  })
+
+  describe('HEAD', () => {
+    it('is answered for GET routes: same status and headers, no body', async () => {
+      const app = await build((root) => {
+        root.get('/doc', async (_req, reply) => { reply.header('x-doc', '1'); return { a: 'some body' } })
       })
+      const get = await request(app.server).get('/doc').expect(200)
+      const head = await request(app.server).head('/doc').expect(200)
+      expect(head.text ?? '').to.equal('')
+      for (const name of ['content-type', 'content-length', 'x-doc']) expect(head.headers[name], name).to.equal(get.headers[name])
     })
-    expect(child!.routing).to.equal(app.routing)
-    routeUpgrades(app)
-    await app.listen({ port: 0, host: '127.0.0.1' })
-    const answered = await upgrade(app, '/raw')
-    expect(answered).to.equal('HTTP/1.1 101 Switching Protocols\r\nUpgrade: probe\r\nConnection: Upgrade\r\n\r\nhijacked')
+
+    it('an explicit HEAD route wins over the automatic one', async () => {
+      const app = await build((root) => {
+        root.get('/x', async () => 'from get')
+        root.head('/x', async (_req, reply) => { reply.header('x-explicit', 'yes'); return '' })
+      })
+      const head = await request(app.server).head('/x').expect(200)
+      expect(head.headers['x-explicit']).to.equal('yes')
+    })
+  })
+
+  describe('duplicates', () => {
+    it('ready() rejects with ENC_ERR_ROUTE_DUPLICATE naming both scopes', async () => {
+      const app = server()
+      app.register(async function users(s) { s.get('/users', async () => 'a') })
+      app.register(async function admin(s) { s.get('/users', async () => 'b') })
+      const error = await bootError(app)
+      expect(error.code).to.equal('ENC_ERR_ROUTE_DUPLICATE')
+      expect(error.message).to.contain('GET /users').and.contain('root > users').and.contain('root > admin')
+    })
+
+    // Issue 12 (deliberate change): as in Fastify, ignoreTrailingSlash is off by default, so
+    // /x and /x/ are two routes; with the option on they are one, and declaring both is a duplicate.
+    it('a trailing slash makes a different route, unless ignoreTrailingSlash is set', async () => {
+      const app = await build((root) => {
+        root.get('/x', async () => 'a')
+        root.get('/x/', async () => 'b')
+      })
+      expect((await app.inject('/x/')).body).to.equal('b')
+      const ignoring = server({ ignoreTrailingSlash: true })
+      ignoring.get('/x', async () => 'a')
+      ignoring.get('/x/', async () => 'b')
+      expect((await bootError(ignoring)).code).to.equal('ENC_ERR_ROUTE_DUPLICATE')
+    })
+
+    it('the same path with another method is not a duplicate', async () => {
+      const app = await build((root) => {
+        root.get('/x', async () => 'get')
+        root.post('/x', async () => 'post')
+      })
+      await request(app.server).post('/x').expect(200, 'post')
+    })
+  })
+
+  describe('not found and wrong method', () => {
+    it('the default 404 is exactly the documented payload', async () => {
+      const app = await build((root) => { root.get('/exists', async () => 'x') })
+      const res = await request(app.server).get('/x').expect(404)
+      expect(res.headers['content-type']).to.equal('application/json; charset=utf-8')
+      expect(res.text).to.equal('{"statusCode":404,"error":"Not Found","message":"Route GET:/x not found"}')
+    })
+
+    it('the 404 message names the method and the URL with its query, escaped into valid JSON', async () => {
+      const app = await build(() => undefined)
+      const res = await request(app.server).delete('/a"b?c=1').expect(404)
+      expect(res.body).to.deep.equal({ statusCode: 404, error: 'Not Found', message: 'Route DELETE:/a%22b?c=1 not found' })
+    })
+
+    it('a wrong method on an existing path answers 405 with Allow', async () => {
+      const app = await build((root) => {
+        root.get('/thing', async () => 'x')
+        root.put('/thing', async () => 'x')
+      })
+      const res = await request(app.server).post('/thing').expect(405)
+      expect(res.headers.allow.split(', ').sort()).to.deep.equal(['GET', 'HEAD', 'PUT'])
+      expect(res.body).to.include({ statusCode: 405, error: 'Method Not Allowed', code: 'ENC_ERR_METHOD_NOT_ALLOWED' })
+    })
+
+    it('a not-found handler in a scope sharing its parent prefix is refused: it would answer the parent URLs (§3.3.3)', async () => {
+      for (const prefix of [undefined, '/', '']) {
+        const app = server()
+        app.register(async (a) => {
+          a.register(async (child) => { child.setNotFoundHandler(async () => 'never') }, prefix === undefined ? {} : { prefix })
+        }, { prefix: '/a' })
+        const error = await bootError(app)
+        expect(error.code, String(prefix)).to.equal('ENC_ERR_NOT_FOUND_NO_PREFIX')
+        expect(error.message).to.contain('lift()')
+      }
+    })
+
+    it('two scopes with the same prefix cannot both set a not-found handler', async () => {
+      const app = server()
+      app.register(async (s) => { s.setNotFoundHandler(async () => 'one') }, { prefix: '/x' })
+      app.register(async (s) => { s.setNotFoundHandler(async () => 'two') }, { prefix: '/x' })
+      expect((await bootError(app)).code).to.equal('ENC_ERR_NOT_FOUND_DUPLICATE')
+    })
+
+    it("not-found requests run the hooks of the handler's scope", async () => {
+      const app = await build((root) => {
+        root.addHook('onRequest', async (_req, reply) => { reply.header('x-root-hook', 'yes') })
+        root.register(async (s) => {
+          s.addHook('onRequest', async (_req, reply) => { reply.header('x-api-hook', 'yes') })
+          s.setNotFoundHandler(async (_req, reply) => { reply.code(404).send({ api: true }) })
+        }, { prefix: '/api' })
+      })
+      const inside = await request(app.server).get('/api/nope').expect(404, { api: true })
+      expect([inside.headers['x-root-hook'], inside.headers['x-api-hook']]).to.deep.equal(['yes', 'yes'])
+      const outside = await request(app.server).get('/nope').expect(404)
+      expect([outside.headers['x-root-hook'], outside.headers['x-api-hook']]).to.deep.equal(['yes', undefined])
+    })
+
+    it('setNotFoundHandler replaces the 404 answer', async () => {
+      const app = await build((root) => {
+        root.setNotFoundHandler(async (req, reply) => { reply.code(404).send({ missing: req.url }) })
+      })
+      await request(app.server).get('/nowhere').expect(404, { missing: '/nowhere' })
+    })
+  })
+
+  describe('handlers', () => {
+    it('run with `this` the scope that declared the route', async () => {
+      let self: unknown = null
+      let declaring: Scope | null = null
+      const app = await build((root) => {
+        root.register(async (s) => {
+          declaring = s
+          s.get('/x', async function (this: Scope) { self = this; return 'x' })
+        })
+      })
+      await request(app.server).get('/x').expect(200)
+      expect(self).to.equal(declaring)
+    })
+  })
+
+  describe('coded declaration errors', () => {
+    const bad: Array<[string, Record<string, unknown>]> = [
+      ['no url', { method: 'GET', handler: async () => 'x' }],
+      ['no handler', { method: 'GET', url: '/x' }],
+      ['an unknown method', { method: 'BREW', url: '/x', handler: async () => 'x' }],
+      ['a negative bodyLimit', { method: 'POST', url: '/x', bodyLimit: -1, handler: async () => 'x' }],
+    ]
+    for (const [label, options] of bad) {
+      it(`route() with ${label} throws ENC_ERR_ROUTE_INVALID`, () => {
+        expect(thrown(() => server().route(options as never)).code).to.equal('ENC_ERR_ROUTE_INVALID')
+      })
+    }
   })
 })
