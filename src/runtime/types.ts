@@ -518,6 +518,8 @@ export interface Scope extends ScopeDecorations {
   addHook(name: 'onReady', fn: OnReadyHook): this
   addHook(name: 'preClose', fn: PreCloseHook): this
   addHook(name: 'onClose', fn: OnCloseHook): this
+  /** avvio's form of `addHook('onClose', fn)` (@fastify/reply-from uses it). */
+  onClose(fn: OnCloseHook): this
 
   /** `dependencies`: decorators of the same kind that must already be visible (Fastify's third argument). */
   decorate(name: string | symbol, value: unknown, dependencies?: readonly (string | symbol)[]): this

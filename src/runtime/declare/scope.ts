@@ -241,6 +241,11 @@ export class ScopeImpl implements Scope {
     return this
   }
 
+  /** avvio's `instance.onClose(fn)`, which Fastify's `addHook('onClose', fn)` is built on: the same hook. */
+  onClose(fn: Function): this {
+    return this.addHook('onClose', fn)
+  }
+
   decorate(name: string | symbol, value: unknown, dependencies?: readonly (string | symbol)[]): this { return this.#decorate('instance', name, value, dependencies) }
   decorateRequest(name: string | symbol, value: unknown, dependencies?: readonly (string | symbol)[]): this { return this.#decorate('request', name, value, dependencies) }
   decorateReply(name: string | symbol, value: unknown, dependencies?: readonly (string | symbol)[]): this { return this.#decorate('reply', name, value, dependencies) }
