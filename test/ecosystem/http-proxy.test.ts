@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import request from 'supertest'
 import proxy from '@fastify/http-proxy'
 import replyFrom from '@fastify/reply-from'
-import { createServer, HttpError, type Reply, type Request, type Scope } from '../../src/runtime'
+import { createServer, HttpError, type Reply, type Request } from '../../src/runtime'
 import { server, track } from '../support/servers'
 import { freePort } from '../support/free-port'
 import { modes, topology } from './helpers'
@@ -73,27 +73,12 @@ describe('@fastify/http-proxy in Enclave', () => {
     await request(app.server).get('/down/x').expect(500, { statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' })
   })
 
-  it('@fastify/reply-from: reply.from() forwards one route\'s request; its client is closed with the app (scope.onClose)', async () => {
+  it('@fastify/reply-from: reply.from() forwards one route\'s request; its client is closed with the app (scope.onClose, test/plugins/plugin-lifecycle-api.test.ts)', async () => {
     const base = await upstream()
     const app = track(createServer())
     await app.register(replyFrom, { base })
     app.get('/item/:id', (req, reply) => { (reply as FromReply).from(`/items/${(req.params as { id: string }).id}?from=reply`) })
     await app.ready()
     await request(app.server).get('/item/7').expect(200, { id: '7', query: { from: 'reply' }, via: null })
-  })
-})
-
-// Scope.onClose is avvio's `instance.onClose(fn)`, which @fastify/reply-from calls: the onClose hook.
-describe('scope.onClose(fn) (avvio, used by @fastify/reply-from)', () => {
-  it('adds an onClose hook of the scope, run on close() with the scope, in either form', async () => {
-    const order: string[] = []
-    const app = server()
-    app.register(async function plugin(scope: Scope) {
-      scope.onClose((instance, done) => { order.push(`callback:${instance === scope}`); done!() })
-      scope.onClose(async (instance) => { order.push(`async:${instance === scope}`) })
-    })
-    await app.ready()
-    await app.close()
-    expect(order).to.deep.equal(['callback:true', 'async:true'])
   })
 })

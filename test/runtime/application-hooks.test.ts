@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import request from 'supertest'
 import { lift, type RouteOptions, type Scope } from '../../src/runtime'
-import { bootError, build, recordingLogger, server } from './helpers'
+import { bootError, build, server } from './helpers'
 
 describe('runtime: application hooks', () => {
   describe('onRoute', () => {
@@ -113,45 +113,6 @@ describe('runtime: application hooks', () => {
       await Promise.all([app.close(), app.close()])
       await app.close()
       expect(runs).to.equal(1)
-    })
-  })
-
-  // Fastify 4+'s preClose (@fastify/websocket closes its sockets in one): on close(), before the
-  // server stops accepting and before any onClose hook; parents first; `this` is the scope.
-  describe('preClose', () => {
-    it('runs on close() while the server still listens, parents first, before the onClose hooks; async and callback', async () => {
-      const order: string[] = []
-      const app = await build((root) => {
-        root.addHook('onClose', async () => { order.push('onClose') })
-        root.addHook('preClose', async function (this: Scope) { order.push(`root:${this === root}:${root.server.listening}`) })
-        root.register(async (child) => {
-          // done called twice, as @fastify/websocket's default preClose does: the second is ignored
-          child.addHook('preClose', function (this: Scope, done?: (error?: Error) => void) { order.push(`child:${this === child}`); done!(); done!() })
-        })
-      })
-      await app.listen({ port: 0, host: '127.0.0.1' })
-      expect(order).to.deep.equal([])
-      await app.close()
-      expect(order).to.deep.equal(['root:true:true', 'child:true', 'onClose'])
-    })
-
-    it('a failing preClose hook is logged and close() goes on; close() before boot boots and runs them (Fastify 5)', async () => {
-      const logger = recordingLogger()
-      const order: string[] = []
-      const app = await build((root) => {
-        root.addHook('preClose', async () => { throw new Error('could not drain') })
-        root.addHook('onClose', async () => { order.push('onClose') })
-      }, { logger })
-      await app.close()
-      expect(order).to.deep.equal(['onClose'])
-      expect(logger.entries.some((e) => e.level === 'error' && e.msg === 'preClose hook in root failed')).to.equal(true)
-
-      const unbooted: string[] = []
-      const never = server()
-      never.addHook('preClose', async () => { unbooted.push('preClose') })
-      never.addHook('onClose', async () => { unbooted.push('onClose') })
-      await never.close()
-      expect(unbooted).to.deep.equal(['preClose', 'onClose'])
     })
   })
 })
