@@ -29,14 +29,15 @@ export const decoratorErrors = {
         case 'route-class-arg': return `@Route(${a.arg}) on class ${a.className}: on a class @Route takes an optional path prefix starting with '/'; route options go on the methods.`
       }
     } }),
-  ENC_ERR_DECL_ROUTE_OPTIONS: e({ status: null, summary: 'a route decorator was given a bad method or path, or options that are not an object',
-    message: (a: { where: string; case: 'property-name' } | { where: string; case: 'path' | 'options'; got: string }
+  ENC_ERR_DECL_ROUTE_OPTIONS: e({ status: null, summary: 'a route decorator was given a bad method or path, or options that are not an object; @HttpCode() a value that is not an HTTP status',
+    message: (a: { where: string; case: 'property-name' } | { where: string; case: 'path' | 'options' | 'status'; got: string }
       | { where: string; case: 'method'; got: string; known: readonly string[] }) => {
       switch (a.case) {
         case 'property-name': return `${a.where}: the property name must be a non-empty string.`
         case 'path': return `${a.where}: the path must be a string starting with '/' (or empty for the controller's prefix), got ${a.got}.`
         case 'method': return `${a.where}: unknown HTTP method ${a.got}. Use one of ${a.known.join(', ')}.`
         case 'options': return `${a.where}: route options must be an object, got ${a.got}.`
+        case 'status': return `${a.where}: takes an HTTP status, an integer from 100 to 599, got ${a.got}.`
       }
     } }),
   ENC_ERR_DECL_SCHEMA_ID: e({ status: null, summary: '@Schema() was given a schema without a string $id',

@@ -2,7 +2,7 @@
 export {
   getModuleMeta, getControllerMeta, getOwnRoutes, getParams, getSchemaMeta, getRequestDecorators,
   getReplyDecorators, getHooks, getErrorHandlerKey, getErrorResponses, constructorDependencies, methodParamCount, moduleOnlyDecorations,
-  getClassRouteHooks, getMethodRouteHooks, getNotFoundHandler, controllerOnlyDecorations,
+  getClassRouteHooks, getMethodRouteHooks, getMethodHttpCodes, getNotFoundHandler, controllerOnlyDecorations,
 } from './metadata'
 export type { NotFoundHandlerMeta } from './metadata'
 export { deferredPluginOf } from './use-plugin'

@@ -20,6 +20,7 @@ const kErrorResponses = Symbol('enclave.errorResponses')
 const kClassRouteHooks = Symbol('enclave.classRouteHooks')
 const kMethodRouteHooks = Symbol('enclave.methodRouteHooks')
 const kNotFoundHandler = Symbol('enclave.notFoundHandler')
+const kHttpCodes = Symbol('enclave.httpCodes')
 
 type Key = symbol
 function own<T>(key: Key, target: Function): T | undefined {
@@ -84,6 +85,14 @@ export function addMethodRouteHooks(target: Function, propertyKey: string | symb
   const byMethod = new Map(getMethodRouteHooks(target))
   byMethod.set(propertyKey, [hooks, ...(byMethod.get(propertyKey) ?? [])])
   Reflect.defineMetadata(kMethodRouteHooks, byMethod, target)
+}
+
+/** `@HttpCode()` per method of this very class. */
+export function getMethodHttpCodes(target: Function): ReadonlyMap<string | symbol, number> {
+  return own<Map<string | symbol, number>>(kHttpCodes, target) ?? new Map()
+}
+export function setMethodHttpCode(target: Function, propertyKey: string | symbol, status: number): void {
+  Reflect.defineMetadata(kHttpCodes, new Map(getMethodHttpCodes(target)).set(propertyKey, status), target)
 }
 
 export interface NotFoundHandlerMeta { readonly propertyKey: string | symbol; readonly preValidation: readonly Function[]; readonly preHandler: readonly Function[] }

@@ -9,8 +9,11 @@ export type ResolvedTokens<T extends readonly unknown[]> = { -readonly [K in key
 export interface UsePluginOptions<T extends readonly InjectionToken<any>[], O extends PluginOptions> {
   /** Providers visible from the module (its own, its ancestors'), resolved at boot. */
   inject?: T
-  /** Builds the plugin's options from the injected providers, once, at boot. Synchronous: async work goes in a factory provider. */
-  useFactory: (...deps: ResolvedTokens<T>) => O
+  /**
+   * Builds the plugin's options from the injected providers, once, at boot. May be async: createApp()
+   * awaits it (bounded by pluginTimeout) before the module registers the plugin.
+   */
+  useFactory: (...deps: ResolvedTokens<T>) => O | Promise<O>
 }
 
 /** What usePlugin() recorded, for the module layer. */

@@ -1,5 +1,6 @@
-import type { RequestHook, RouteOptions } from '../runtime'
-import { getClassRouteHooks, getControllerMeta, getMethodRouteHooks, getOwnRoutes, type Class, type RouteHookName, type RouteMeta } from '../decorators/internal'
+import type { Handler, Reply, Request, RequestHook, RouteOptions, Scope } from '../runtime'
+import { describeDefaultStatus } from '../runtime/internal'
+import { getClassRouteHooks, getControllerMeta, getMethodHttpCodes, getMethodRouteHooks, getOwnRoutes, type Class, type RouteHookName, type RouteMeta } from '../decorators/internal'
 import { buildHandler } from './argument-builder'
 import { joinPaths } from './module-tree'
 
@@ -14,13 +15,25 @@ export function controllerRoutes(controller: Class, instance: object, modulePath
   for (const { declaringClass, route } of collectRoutes(controller)) {
     const where = `${route.methods.join(',')} route ${controller.name}.${String(route.propertyKey)} in ${modulePath}`
     const method = route.methods.length === 1 ? route.methods[0] : [...route.methods]
-    const handler = buildHandler(instance, declaringClass, route.propertyKey, where)
+    const handler = withStatus(buildHandler(instance, declaringClass, route.propertyKey, where), getMethodHttpCodes(declaringClass).get(route.propertyKey))
     // Named after the method, so explain() and logs read `NotesController.create`, wrapped or not.
     Object.defineProperty(handler, 'name', { value: `${controller.name}.${String(route.propertyKey)}` })
     // The controller's @Route('/users') is part of the route's path; scope prefixes are the runtime's.
     routes.push({ ...route.options, ...routeHooks(controller, declaringClass, route, resolveHook), method, url: joinPaths([prefix], route.path), handler })
   }
   return routes
+}
+
+/**
+ * `@HttpCode(status)`: the status is set before the method runs, so the method's own
+ * `reply.code()` and any error's status still win. Only a route that declares one pays for the wrapper.
+ */
+function withStatus(handler: Handler, status: number | undefined): Handler {
+  if (status === undefined) return handler
+  return describeDefaultStatus(function (this: Scope, request: Request, reply: Reply) {
+    reply.code(status)
+    return handler.call(this, request, reply)
+  } as Handler, status)
 }
 
 const routeHookNames: readonly RouteHookName[] = ['onRequest', 'preValidation', 'preHandler']

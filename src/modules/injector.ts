@@ -2,7 +2,8 @@ import 'reflect-metadata' // before tsyringe, which refuses to load without it
 import { container as globalContainer, type DependencyContainer, type InjectionToken } from 'tsyringe'
 import { checkClassDependencies, checkFactoryDependencies, type Requester } from './dependency-check'
 import { describeToken, moduleError } from './module-error'
-import { walk, type ModuleNode } from './module-tree'
+import { walk, type ModuleNode, type PluginItem } from './module-tree'
+import { buildPluginOptions } from './plugin-options'
 import { registerProviders, toProviderSpec } from './providers'
 import type { Class, ProviderEntry } from '../decorators/internal'
 import type { Disposer } from './disposal'
@@ -10,13 +11,15 @@ import type { OverrideTable } from './overrides'
 import type { FactoryLookup, FactoryProvider } from './factory-provider'
 import { Logger, moduleLogger } from './logger-token'
 import { guardClassesOf } from './route-guards'
-import type { Logger as RuntimeLogger } from '../runtime'
+import type { PluginOptions, Logger as RuntimeLogger } from '../runtime'
 
 export interface ModuleWiring {
   readonly container: DependencyContainer
   /** The module class instance: `this` of its @Hook and @ErrorHandler methods. */
   readonly instance: object
   readonly controllers: ReadonlyMap<Class, object>
+  /** The options of the module's usePlugin() entries, built and awaited at boot. */
+  readonly pluginOptions: ReadonlyMap<PluginItem, PluginOptions>
 }
 
 export interface InjectOptions {
@@ -38,7 +41,8 @@ export interface InjectOptions {
  * checked against its module's container chain; (3) every factory provider built and, when it
  * returns a promise, awaited (its injected factories first), so no class ever receives a Promise;
  * (4) construction, parents first, so each provider is built from its own module's container.
- * Controllers are constructed here, once.
+ * Controllers are constructed here, once; then every usePlugin() entry's options are built
+ * (an async useFactory awaited, bounded like an async factory), so a module's registration never waits.
  * The global container is never resolved from: the app's root container is a child of it.
  * Every instance built (providers, modules, controllers) is tracked by `disposer`, oldest first.
  */
@@ -119,7 +123,11 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
       disposer.track(controller)
       return [c, controller] as const
     }))
-    wiring.set(node, { container, instance, controllers })
+    const pluginOptions = new Map<PluginItem, PluginOptions>()
+    for (const entry of node.entries) {
+      if (entry.kind === 'plugin' && entry.deferred !== null) pluginOptions.set(entry, await buildPluginOptions(entry.deferred, container, node.path, asyncTimeout))
+    }
+    wiring.set(node, { container, instance, controllers, pluginOptions })
   }
   return wiring
 }

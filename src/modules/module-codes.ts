@@ -26,8 +26,10 @@ export const moduleErrors = {
   ENC_ERR_MODULE_MISPLACED_DECORATOR: e({ status: null, summary: '@DecorateRequest/@DecorateReply/@Hook/@ErrorHandler on a controller instead of a module',
     message: (a: { name: string; path: string; decorators: readonly string[] }) => `Controller ${a.name} in ${a.path} carries ${a.decorators.join(', ')}, ` +
       "which belong on a module class: they configure the module's context. Move them to the module." }),
-  ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED: e({ status: null, summary: '@OnRequest/@PreValidation/@PreHandler on a module class, on a controller method that declares no route, or given a guard class without handle()',
-    message: (a: { case: 'module' | 'not-a-route' | 'no-handle'; path: string; name: string }) => a.case === 'no-handle'
+  ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED: e({ status: null, summary: '@OnRequest/@PreValidation/@PreHandler on a module class, on a controller method that declares no route, or given a guard class without handle(); @HttpCode on a method that declares no route',
+    message: (a: { case: 'module' | 'not-a-route' | 'no-handle'; path: string; name: string } | { case: 'http-code-not-a-route'; path: string; name: string }) => a.case === 'http-code-not-a-route'
+      ? `${a.name} (listed in ${a.path}) carries @HttpCode but declares no route, so no answer would use its status. Put it on a route method (@Get, @Delete, ...).`
+      : a.case === 'no-handle'
       ? `Guard class ${a.name} in ${a.path} has no handle(request, reply) method: a class given to @OnRequest/@PreValidation/@PreHandler is a provider whose handle() is the hook.`
       : a.case === 'module'
       ? `Module ${a.name} (${a.path}) carries @OnRequest/@PreValidation/@PreHandler, which attach hooks to a controller's routes. ` +
@@ -38,9 +40,10 @@ export const moduleErrors = {
     message: (a: { path: string; method: string; scopeOwner: string; lifted: boolean }) => `@NotFoundHandler() on ${a.method} (${a.path}): ` +
       `${a.lifted ? `the module is lifted into ${a.scopeOwner}, which` : 'the module'} has no prefix of its own, so its handler would also answer the unknown URLs of its parent. ` +
       'Unknown URLs are attributed to a module by prefix: give the module a prefix (@Module({ prefix: \'/admin\' })), or move the handler to the root module to answer every unknown URL.' }),
-  ENC_ERR_MODULE_PLUGIN_OPTIONS: e({ status: null, summary: 'the useFactory of a usePlugin() entry threw, or returned something other than an options object',
+  ENC_ERR_MODULE_PLUGIN_OPTIONS: e({ status: null, summary: 'the useFactory of a usePlugin() entry threw or rejected, its promise did not settle within pluginTimeout, or it gave something other than an options object',
     message: (a: { path: string; plugin: string; problem: string }) => `${a.path}: the options of ${a.plugin} could not be built: ${a.problem}. ` +
-      'useFactory runs once at boot, synchronously, with the injected providers, and returns the plugin\'s options object; do async work in a factory provider it injects.' }),
+      'useFactory runs once at boot with the injected providers and returns (or resolves to) the plugin\'s options object; ' +
+      'createApp() awaits a promise for up to pluginTimeout (raise that option, or give the async work its own timeout).' }),
   ENC_ERR_MODULE_UNLISTED_CONTROLLER: e({ status: null, summary: 'a module or provider class the module tree reaches has route methods but no @Route(), so no module can list it as a controller',
     message: (a: { lines: readonly string[] }) => 'These classes have route methods (@Get, @Route, ...) but no class-level @Route() ' +
       `and no module lists them as controllers, so their routes would not exist:\n${a.lines.join('\n')}\n` +

@@ -1,7 +1,5 @@
-import { lift, type AsyncPlugin, type NotFoundHandler, type PluginOptions, type RequestHook, type Scope } from '../runtime'
-import { getErrorHandlerKey, getErrorResponses, getHooks, getNotFoundHandler, getReplyDecorators, getRequestDecorators, type DeferredPlugin } from '../decorators/internal'
-import type { DependencyContainer } from 'tsyringe'
-import { moduleError } from './module-error'
+import { lift, type AsyncPlugin, type NotFoundHandler, type RequestHook, type Scope } from '../runtime'
+import { getErrorHandlerKey, getErrorResponses, getHooks, getNotFoundHandler, getReplyDecorators, getRequestDecorators } from '../decorators/internal'
 import { toProviderSpec } from './providers'
 import { describeToken } from './module-error'
 import { controllerRoutes } from './controller-routes'
@@ -16,7 +14,7 @@ import type { ModuleNode } from './module-tree'
  * the children (the runtime runs them after this body), then the routes.
  */
 export function applyModule(scope: Scope, node: ModuleNode, wiring: ReadonlyMap<ModuleNode, ModuleWiring>): void {
-  const { instance, controllers, container } = wiring.get(node)!
+  const { instance, controllers, container, pluginOptions } = wiring.get(node)!
   const type = node.type
   const member = (key: string | symbol) => ((instance as Record<string | symbol, Function>)[key]).bind(instance)
 
@@ -48,7 +46,7 @@ export function applyModule(scope: Scope, node: ModuleNode, wiring: ReadonlyMap<
   // runtime joins it with the scope's and applies it to what the module declares.
   for (const entry of node.entries) {
     if (entry.kind === 'module') registerModule(scope, entry.node, wiring)
-    else scope.register(entry.plugin as never, entry.deferred === null ? entry.options ?? {} : deferredOptions(entry.deferred, container, node.path))
+    else scope.register(entry.plugin as never, entry.deferred === null ? entry.options ?? {} : pluginOptions.get(entry)!)
   }
 
   // The routes are declared once the plugins listed above have loaded, as a Fastify user writes
@@ -61,26 +59,6 @@ export function applyModule(scope: Scope, node: ModuleNode, wiring: ReadonlyMap<
       for (const route of controllerRoutes(controller, controllers.get(controller)!, node.path, resolveHook)) scope.route(route)
     }
   })
-}
-
-/**
- * A usePlugin() entry's options, built at this point of the module's registration (every
- * provider was settled by createApp before), from the module's container: the same visibility
- * its constructor dependencies have, checked at boot like them.
- */
-function deferredOptions(deferred: DeferredPlugin, container: DependencyContainer, path: string): PluginOptions {
-  const plugin = `usePlugin(${deferred.plugin.name || 'anonymous plugin'})`
-  let options: unknown
-  try {
-    options = deferred.useFactory(...(deferred.inject.map((token) => container.resolve(token)) as never[]))
-  } catch (error) {
-    throw moduleError('ENC_ERR_MODULE_PLUGIN_OPTIONS', { path, plugin, problem: `useFactory threw: ${error instanceof Error ? error.message : String(error)}` }, { cause: error })
-  }
-  if (options === null || typeof options !== 'object' || Array.isArray(options) || typeof (options as { then?: unknown }).then === 'function') {
-    const got = options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof (options as { then?: unknown } | undefined)?.then === 'function' ? 'a promise' : typeof options
-    throw moduleError('ENC_ERR_MODULE_PLUGIN_OPTIONS', { path, plugin, problem: `useFactory returned ${got}` })
-  }
-  return options as PluginOptions
 }
 
 /** The runtime plugin of a module, named after the class so scope paths read `AppModule > PublicModule`. */

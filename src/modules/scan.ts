@@ -1,7 +1,7 @@
 import type { PluginOptions } from '../runtime'
 import { isLifted, liftedTarget } from '../runtime/internal'
 import {
-  controllerOnlyDecorations, deferredPluginOf, getControllerMeta, getMethodRouteHooks, getModuleMeta, getNotFoundHandler, getOwnRoutes, getSchemaMeta,
+  controllerOnlyDecorations, deferredPluginOf, getControllerMeta, getMethodHttpCodes, getMethodRouteHooks, getModuleMeta, getNotFoundHandler, getOwnRoutes, getSchemaMeta,
   moduleOnlyDecorations, schemaOfClass, type Class, type PluginEntry,
 } from '../decorators/internal'
 import type { SharedSchema } from '../runtime/schemas/types'
@@ -115,6 +115,9 @@ function checkRouteHookTargets(controller: Class, path: string): void {
     const routes = new Set(getOwnRoutes(c as Function).map((r) => r.propertyKey))
     for (const key of getMethodRouteHooks(c as Function).keys()) {
       if (!routes.has(key)) throw moduleError('ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED', { case: 'not-a-route', path, name: `${(c as Function).name}.${String(key)}` })
+    }
+    for (const key of getMethodHttpCodes(c as Function).keys()) {
+      if (!routes.has(key)) throw moduleError('ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED', { case: 'http-code-not-a-route', path, name: `${(c as Function).name}.${String(key)}` })
     }
   }
 }

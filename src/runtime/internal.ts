@@ -3,3 +3,4 @@
 export { isLifted, liftedTarget } from './declare/lift'
 export { defineError, errorFactory, codeSummaries, type ErrorDefinition } from './errors/define-errors'
 export { securityOf } from './shared/security'
+export { describeDefaultStatus } from './shared/default-status'

@@ -54,14 +54,56 @@ describe('usePlugin(): plugin options built from providers at boot (dx §3, READ
     expect(error.message).to.contain('usePlugin(').and.contain('Config')
   })
 
-  it('refuses at boot a useFactory that throws or returns no options object (a promise included)', async () => {
+  it('refuses at boot a useFactory that throws or returns no options object', async () => {
     const plugin = async function myPlugin() {}
     @Module({ plugins: [usePlugin(plugin, { useFactory: () => { throw new Error('no MAX set') } })] }) class Throws {}
     const thrown = await bootError(Throws)
     expect(thrown.code).to.equal('ENC_ERR_MODULE_PLUGIN_OPTIONS')
     expect(thrown.message).to.contain('usePlugin(myPlugin)').and.contain('no MAX set')
-    @Module({ plugins: [usePlugin(plugin, { useFactory: (async () => ({})) as never })] }) class Async {}
-    expect((await bootError(Async)).message).to.contain('returned a promise').and.contain('factory provider')
+    @Module({ plugins: [usePlugin(plugin, { useFactory: () => 42 as never })] }) class Number {}
+    expect((await bootError(Number)).message).to.contain('useFactory returned number')
+  })
+
+  it('awaits an async useFactory at boot: the plugin gets the resolved options, in its place in the plugins list', async () => {
+    const seen: unknown[] = []
+    const first = async function first(_s: Scope, opts: Record<string, unknown>) { seen.push(opts) }
+    const second = async function second() { seen.push('second') }
+    @Module({
+      providers: [Config],
+      plugins: [usePlugin(first, { inject: [Config], useFactory: async (c: Config) => { await new Promise((r) => setImmediate(r)); return { v: c.rateLimitMax } } }), second],
+    }) class Root {}
+    const app = await createApp(Root)
+    await app.close()
+    expect(seen).to.deep.equal([{ v: 100 }, 'second'])
+    // The real plugin too: an async factory's options reach @fastify/rate-limit.
+    @Module({ plugins: [usePlugin(rateLimit, { useFactory: async () => ({ max: 1, timeWindow: '1 minute' }) })], controllers: [Ping] }) class Limited {}
+    const limited = await createApp(Limited)
+    try {
+      expect([(await limited.inject({ url: '/ping' })).statusCode, (await limited.inject({ url: '/ping' })).statusCode]).to.deep.equal([200, 429])
+    } finally { await limited.close() }
+  })
+
+  it('fails boot when an async useFactory rejects, with a coded error naming the module path and the plugin', async () => {
+    const plugin = async function myPlugin() {}
+    @Module({ plugins: [usePlugin(plugin, { useFactory: async () => { throw new Error('vault unreachable') } })] }) class Child {}
+    @Module({ plugins: [Child] }) class Root {}
+    const error = await bootError(Root)
+    expect(error.code).to.equal('ENC_ERR_MODULE_PLUGIN_OPTIONS')
+    expect(error.message).to.equal('Root > Child: the options of usePlugin(myPlugin) could not be built: useFactory rejected: vault unreachable. ' +
+      'useFactory runs once at boot with the injected providers and returns (or resolves to) the plugin\'s options object; ' +
+      'createApp() awaits a promise for up to pluginTimeout (raise that option, or give the async work its own timeout).')
+    expect((error as Error & { cause?: Error }).cause?.message).to.equal('vault unreachable')
+  })
+
+  it('fails boot when an async useFactory does not settle within pluginTimeout (coded, like an async factory provider)', async () => {
+    const plugin = async function myPlugin() {}
+    let registered = false
+    @Module({ plugins: [usePlugin(async () => { registered = true }, { useFactory: () => new Promise<never>(() => undefined) }), [plugin, {}]] }) class Root {}
+    let error: (Error & { code?: string }) | undefined
+    try { await (await createApp(Root, { pluginTimeout: 20 })).close() } catch (e) { error = e as Error & { code?: string } }
+    expect(error?.code).to.equal('ENC_ERR_MODULE_PLUGIN_OPTIONS')
+    expect(error?.message).to.contain('Root: the options of usePlugin(anonymous plugin) could not be built: useFactory\'s promise did not settle within 20 ms (pluginTimeout)')
+    expect(registered).to.equal(false)
   })
 
   it('refuses bad arguments at declaration, and the entry registered outside a module', async () => {

@@ -1,5 +1,6 @@
 import { requestHookNames, type BoundHook } from '../shared/bound-hook'
 import { securityOf } from '../shared/security'
+import { defaultStatusOf } from '../shared/default-status'
 import { allScopes } from './all-scopes'
 import type { ScopeImpl } from '../declare/scope'
 import type { DecoratorTarget } from '../declare/decorations'
@@ -54,7 +55,7 @@ function scopeInspection(scope: ScopeImpl): ScopeInspection {
     prefix: scope.prefix,
     modules: scope.modules,
     decorators: { instance: ownDecorators(scope, 'instance'), request: ownDecorators(scope, 'request'), reply: ownDecorators(scope, 'reply') },
-    hooks: scope.hooks.all().map(([name, hook]) => ({ name, fn: fnName(hook.fn), scope: scope.path, origin: originOf(scope, hook), routeOption: false })),
+    hooks: scope.hooks.all().map(([name, hook]) => ({ name, fn: fnName(hook.fn), scope: scope.path, origin: originOf(scope, hook), routeOption: false, onRoute: false })),
     schemas: Object.keys(scope.schemas.own()).map((id) => ({ name: id, scope: scope.path, origin: originOf(scope, `schema:${id}`) })),
     errorHandler: handler === null ? null : { ...handler, responses: scope.errorResponses },
     notFoundHandler: declaredFunction(scope, scope.notFoundHandler, 'setNotFoundHandler'),
@@ -87,10 +88,13 @@ function compilerSource(record: RouteRecord, option: Function | undefined, slot:
 function hookInspection(record: RouteRecord, name: string, hook: BoundHook): HookInspection {
   const scope = hook.scope as unknown as ScopeImpl
   const origin = scope.origins.get(hook)
-  // Hooks given in the route options are bound at compile time, so no scope recorded them.
-  return origin === undefined
-    ? { name, fn: fnName(hook.fn), scope: record.def.scope.path, origin: record.def.origin, routeOption: true }
-    : { name, fn: fnName(hook.fn), scope: scope.path, origin, routeOption: false }
+  if (origin !== undefined) return { name, fn: fnName(hook.fn), scope: scope.path, origin, routeOption: false, onRoute: false }
+  // Hooks given in the route options are bound at compile time, so no scope recorded them; one a
+  // plugin's onRoute hook put there belongs to that plugin.
+  const added = record.def.onRouteHooks.get(hook.fn)
+  return added === undefined
+    ? { name, fn: fnName(hook.fn), scope: record.def.scope.path, origin: record.def.origin, routeOption: true, onRoute: false }
+    : { name, fn: fnName(hook.fn), scope: added.scope, origin: added.origin, routeOption: true, onRoute: true }
 }
 
 function routeInspection(boot: BootContext, record: RouteRecord, method: string, implicit: boolean): RouteInspection {
@@ -129,6 +133,7 @@ function routeInspection(boot: BootContext, record: RouteRecord, method: string,
     scope: def.scope.path,
     origin: def.origin,
     handler: fnName(options.handler),
+    defaultStatus: typeof options.handler === 'function' ? defaultStatusOf(options.handler) ?? null : null,
     implicit,
     schema,
     docs,

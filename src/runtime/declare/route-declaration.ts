@@ -3,6 +3,7 @@ import { runtimeError } from '../errors/runtime-codes'
 import type { ScopeImpl } from './scope'
 import { checkRouteOptions, looksLikeKnownRouteOption, refuseUnreadRouteOptions } from './option-checks'
 import type { Handler, RouteOptions, RouteShorthandOptions } from '../types'
+import { noteAddedHooks, routeOptionHooks, type OnRouteHookOrigin } from './onroute-hook-origins'
 
 const supportedMethods: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 
@@ -20,6 +21,8 @@ export interface RouteDefinition {
   readonly withTrailingSlash: boolean
   /** The module or plugin that declared it (introspection only). */
   readonly origin: string
+  /** Hooks an onRoute hook added to the options, with the plugin that registered it (introspection only). */
+  readonly onRouteHooks: ReadonlyMap<Function, OnRouteHookOrigin>
 }
 
 /** `/v1` + `/` is `/v1`; `/v1` + `users` is `/v1/users`; no double slashes. */
@@ -130,7 +133,16 @@ export function declareRoute(scope: ScopeImpl, input: RouteOptions, routePrefix:
       return Reflect.getOwnPropertyDescriptor(target, key)
     },
   })
-  for (const owner of chain) for (const hook of owner.hooks.own('onRoute')) hook.fn.call(hook.scope, seen)
+  const onRouteHooks = new Map<Function, OnRouteHookOrigin>()
+  for (const owner of chain) {
+    for (const hook of owner.hooks.own('onRoute')) {
+      // Read through `options`, not the proxy: looking for added hooks reads no plugin option.
+      const before = routeOptionHooks(options)
+      hook.fn.call(hook.scope, seen)
+      const plugin = owner.onRouteHookPlugins.get(hook)
+      noteAddedHooks(options, before, onRouteHooks, { origin: plugin !== undefined ? `plugin ${plugin}` : owner.origins.get(hook) ?? owner.currentOrigin(), scope: owner.path })
+    }
+  }
   refuseUnreadRouteOptions([...unread], where)
   const finalMethods = (Array.isArray(options.method) ? options.method : [options.method]).map((m) => String(m).toUpperCase())
   // The router matches decoded paths: a url declared percent-encoded (`/caf%C3%A9`), or encoded
@@ -138,7 +150,7 @@ export function declareRoute(scope: ScopeImpl, input: RouteOptions, routePrefix:
   // request path. decodeURI keeps reserved escapes (%2F, %3F, %23) as they are.
   const url = safeDecodeURI(String(options.url))
   options.url = url
-  scope.context.routes.push({ scope, methods: finalMethods, url, options, withTrailingSlash: placed.withTrailingSlash && url === placed.url, origin: scope.currentOrigin() })
+  scope.context.routes.push({ scope, methods: finalMethods, url, options, withTrailingSlash: placed.withTrailingSlash && url === placed.url, origin: scope.currentOrigin(), onRouteHooks })
 }
 
 export function shortcut(scope: ScopeImpl, method: string | string[], path: string, a: Handler | RouteShorthandOptions, b?: Handler, routePrefix: string = scope.routePrefix): void {

@@ -11,7 +11,7 @@ import type { BootProfile } from '../shared/boot-profile'
 import type { DeclareContext } from './declare-context'
 import { isPoisonAction, type PoisonAction } from '../shared/json-poisoning'
 import { declareRoute, shortcut } from './route-declaration'
-import { fastifyApiVersion } from '../shared/plugin-meta'
+import { fastifyApiVersion, readPluginMeta } from '../shared/plugin-meta'
 import { installUnsupportedApis } from './unsupported-api'
 import { warnPayloadParser } from './deprecations'
 import { isAsyncFunction } from './option-checks'
@@ -96,6 +96,11 @@ export class ScopeImpl implements Scope {
   // Introspection only (printTree, explain, openapi): never read when serving.
   /** Which module or plugin made each declaration, keyed by the hook, decoration, `schema:<id>` or setter slot. */
   readonly origins = new Map<unknown, string>()
+  /**
+   * The registered name (fastify-plugin's `name`, Fastify's pluginName) of the plugin that added
+   * each onRoute hook, when it has one: the hooks that onRoute hook adds to routes are its.
+   */
+  readonly onRouteHookPlugins = new Map<unknown, string>()
   /** The modules whose declarations run here (scope.annotate({ module })). */
   readonly modules: ModuleInspection[] = []
   /** What this scope's error handler declares it answers (scope.annotate({ errorResponses })). */
@@ -236,7 +241,10 @@ export class ScopeImpl implements Scope {
     if ((requestHookNames as readonly string[]).includes(name) && this.context.plugins.hasPending()) {
       this.context.plugins.enqueueDeferred(this, () => { this.origins.set(this.hooks.add(name, fn, this as never), origin) })
     } else {
-      this.origins.set(this.hooks.add(name, fn, this as never), origin)
+      const bound = this.hooks.add(name, fn, this as never)
+      this.origins.set(bound, origin)
+      const plugin = name === 'onRoute' ? this.registeredPluginName() : null
+      if (plugin !== null) this.onRouteHookPlugins.set(bound, plugin)
     }
     return this
   }
@@ -244,6 +252,18 @@ export class ScopeImpl implements Scope {
   /** avvio's `instance.onClose(fn)`, which Fastify's `addHook('onClose', fn)` is built on: the same hook. */
   onClose(fn: Function): this {
     return this.addHook('onClose', fn)
+  }
+
+  /**
+   * The running plugin's registered name, null when it has none or a module label names what it
+   * declares. fastify-plugin's made-up name for an unnamed plugin (`fn-auto-3`, a counter) says
+   * less than the function name the origin already carries, so it is not used.
+   */
+  private registeredPluginName(): string | null {
+    const node = this.context.plugins.current
+    if (node.label !== null || node.plugin === null) return null
+    const name = readPluginMeta(node.plugin).registeredName
+    return name === null || /-auto-\d+$/.test(name) ? null : name
   }
 
   decorate(name: string | symbol, value: unknown, dependencies?: readonly (string | symbol)[]): this { return this.#decorate('instance', name, value, dependencies) }

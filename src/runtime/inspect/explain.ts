@@ -36,7 +36,7 @@ export function explainRoute(route: RouteInspection): string {
   const lines = [`${route.method} ${route.url}`, `  scope: ${route.scope}`, `  declared by: ${route.origin} (handler ${route.handler})`]
   lines.push('  hooks, in order:')
   if (route.hooks.length === 0) lines.push('    none')
-  route.hooks.forEach((h, i) => lines.push(`    ${i + 1}. ${h.name} ${h.fn}  [${h.routeOption ? 'route option' : h.origin}, scope ${h.scope}]`))
+  route.hooks.forEach((h, i) => lines.push(`    ${i + 1}. ${h.name} ${h.fn}  [${h.onRoute ? `added by the onRoute hook of ${h.origin}` : h.routeOption ? 'route option' : h.origin}, scope ${h.scope}]`))
   lines.push('  validators:')
   const parts = Object.entries(route.validators)
   if (parts.length === 0) lines.push('    none')

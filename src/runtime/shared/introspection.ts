@@ -27,6 +27,11 @@ export interface HookInspection extends Declared {
   readonly fn: string
   /** True when the hook was given in the route's own options rather than by addHook(). */
   readonly routeOption: boolean
+  /**
+   * True when a plugin's onRoute hook added it to the route options (@fastify/rate-limit's
+   * onRequest): `origin` and `scope` are then the plugin's that registered that onRoute hook.
+   */
+  readonly onRoute: boolean
 }
 
 export interface SchemaInspection {
@@ -100,6 +105,8 @@ export interface RouteInspection {
   readonly origin: string
   /** The handler's function name. */
   readonly handler: string
+  /** The status the handler answers when it sets none (`@HttpCode()`), null when not declared. */
+  readonly defaultStatus: number | null
   /** True for the HEAD route the framework adds to every GET route. */
   readonly implicit: boolean
   readonly schema: RouteSchemaInspection

@@ -32,9 +32,17 @@ export function buildOperation(route: RouteInspection, context: OperationContext
   const responses: Record<string, OpenApiResponse> = {}
   for (const [key, schema] of Object.entries(route.schema.response ?? {})) {
     const status = /^\dxx$/.test(key) ? key.toUpperCase() : key
-    responses[status] = { description: describe(schema, key), content: { 'application/json': { schema: toOpenApi(schema) } } }
+    responses[status] = NO_BODY.has(status)
+      ? { description: describe(schema, key) }
+      : { description: describe(schema, key), content: { 'application/json': { schema: toOpenApi(schema) } } }
   }
-  if (Object.keys(responses).length === 0) responses['200'] = { description: 'OK (no response schema declared)' }
+  const declared = route.defaultStatus === null ? null : String(route.defaultStatus)
+  if (declared !== null && !covers(responses, declared)) {
+    responses[declared] = { description: `${STATUS_CODES[declared] ?? 'Response'} (@HttpCode; no response schema declared)` }
+  } else if (Object.keys(responses).length === 0) {
+    // Nothing says which status the handler answers: @fastify/swagger's convention, a bare 200.
+    responses['200'] = { description: 'OK (no response schema declared)' }
+  }
   for (const [status, error] of errorResponses(route)) {
     if (responses[status] !== undefined && error.schema === null) continue
     const schema = error.schema === null ? { $ref: `#/components/schemas/${ERROR_COMPONENT}` } : toOpenApi(error.schema)
@@ -45,6 +53,14 @@ export function buildOperation(route: RouteInspection, context: OperationContext
   delete (operation as Partial<OpenApiOperation>).responses
   operation.responses = responses
   return operation
+}
+
+/** Statuses whose answers have no body (RFC 9110 §6.4.1): documented without content. */
+const NO_BODY = new Set(['204', '205', '304'])
+
+/** True when the status already has a response, by its own key or its range (`2XX`). */
+function covers(responses: Record<string, OpenApiResponse>, status: string): boolean {
+  return responses[status] !== undefined || responses[`${status[0]}XX`] !== undefined
 }
 
 function describe(schema: JsonSchema, key: string): string {
