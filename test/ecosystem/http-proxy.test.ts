@@ -2,6 +2,8 @@ import { expect } from 'chai'
 import request from 'supertest'
 import proxy from '@fastify/http-proxy'
 import replyFrom from '@fastify/reply-from'
+import websocket from '@fastify/websocket'
+import WebSocket from 'ws'
 import { createServer, HttpError, type Reply, type Request } from '../../src/runtime'
 import { server, track } from '../support/servers'
 import { freePort } from '../support/free-port'
@@ -80,5 +82,22 @@ describe('@fastify/http-proxy in Enclave', () => {
     app.get('/item/:id', (req, reply) => { (reply as FromReply).from(`/items/${(req.params as { id: string }).id}?from=reply`) })
     await app.ready()
     await request(app.server).get('/item/7').expect(200, { id: '7', query: { from: 'reply' }, via: null })
+  })
+
+  it('proxies websocket connections with websocket: true (through scope.routing), next to HTTP', async () => {
+    const up = server()
+    await up.register(websocket)
+    up.get('/chat', { websocket: true }, ((socket: WebSocket, req: Request) => { socket.on('message', (m) => socket.send(`upstream ${req.url}: ${String(m)}`)) }) as never)
+    up.get('/plain', async () => ({ plain: true }))
+    const base = await up.listen({ port: 0, host: '127.0.0.1' })
+    const app = track(createServer())
+    await app.register(proxy, { upstream: base, prefix: '/up', websocket: true })
+    const url = await app.listen({ port: 0, host: '127.0.0.1' })
+    const client = new WebSocket(`${url.replace('http', 'ws')}/up/chat`)
+    const answer = new Promise<string>((resolve, reject) => { client.once('message', (m) => resolve(String(m))); client.once('error', reject) })
+    client.once('open', () => client.send('hi'))
+    expect(await answer).to.equal('upstream /chat: hi')
+    client.close()
+    await request(app.server).get('/up/plain').expect(200, { plain: true })
   })
 })
