@@ -11,7 +11,7 @@ describe('plugin API: close hooks', () => {
   // Fastify 4+'s preClose (@fastify/websocket closes its sockets in one): on close(), before the
   // server stops accepting and before any onClose hook; parents first; `this` is the scope.
   describe('preClose', () => {
-    it('runs on close() while the server still listens, parents first, before the onClose hooks; async and callback', async () => {
+    it('runs on close() while the server still listens, each scope before its children depth first, before the onClose hooks; async and callback', async () => {
       const order: string[] = []
       const app = await build((root) => {
         root.addHook('onClose', async () => { order.push('onClose') })
@@ -19,12 +19,15 @@ describe('plugin API: close hooks', () => {
         root.register(async (child) => {
           // done called twice, as @fastify/websocket's default preClose does: the second is ignored
           child.addHook('preClose', function (this: Scope, done?: (error?: Error) => void) { order.push(`child:${this === child}`); done!(); done!() })
+          child.register(async (grandchild) => { grandchild.addHook('preClose', async () => { order.push('grandchild') }) })
         })
+        root.register(async (second) => { second.addHook('preClose', async () => { order.push('second child') }) })
       })
       await app.listen({ port: 0, host: '127.0.0.1' })
       expect(order).to.deep.equal([])
       await app.close()
-      expect(order).to.deep.equal(['root:true:true', 'child:true', 'onClose'])
+      // depth first, as Fastify: a child's subtree before the next child
+      expect(order).to.deep.equal(['root:true:true', 'child:true', 'grandchild', 'second child', 'onClose'])
     })
 
     it('a failing preClose hook is logged and close() goes on; close() before boot boots and runs them (Fastify 5)', async () => {

@@ -5,7 +5,7 @@ import type lightMyRequest from 'light-my-request'
 import { runtimeError } from '../errors/runtime-codes'
 import { bootServer, loadChildren } from '../boot/boot'
 import type { PluginNode } from '../declare/plugin-tree'
-import { allScopes } from '../boot/all-scopes'
+import { allScopes, scopesDepthFirst } from '../boot/all-scopes'
 import { callLifecycleHook } from '../boot/lifecycle-hook'
 import type { BootContext } from '../boot/boot-context'
 import type { ServerFacade } from '../declare/declare-context'
@@ -194,8 +194,8 @@ export class ServerLifecycle implements ServerFacade {
 
   /**
    * Fastify 4+'s preClose: once close() is called and before the server stops accepting, so a
-   * plugin can end what Node's close() would wait for (upgraded websocket connections). Parents
-   * before children, as Fastify runs them. close() before boot boots first (a server that never
+   * plugin can end what Node's close() would wait for (upgraded websocket connections). Each
+   * scope before its children, depth first, as Fastify runs them. close() before boot boots first (a server that never
    * booted is not listening), as Fastify does; one whose boot failed runs none. A failing hook is
    * logged and the close goes on, as in Fastify.
    */
@@ -203,7 +203,7 @@ export class ServerLifecycle implements ServerFacade {
     const boot = this.#bootContext()
     if (!boot.compiled) await this.ready().catch(() => undefined)
     if (!boot.compiled) return
-    for (const scope of allScopes(boot.rootScope)) {
+    for (const scope of scopesDepthFirst(boot.rootScope)) {
       for (const hook of scope.hooks.own('preClose')) {
         await callLifecycleHook(hook.fn, hook.scope, [], hook.callback, this.#serve.limits.pluginTimeout, `preClose hook in ${scope.path}`)
           .catch((error: unknown) => this.#serve.log.error({ err: error }, `preClose hook in ${scope.path} failed`))
