@@ -29,7 +29,7 @@ export function toModuleMeta(name: string, options: ModuleOptions | undefined): 
   return {
     plugins: list(name, 'plugins', options.plugins, isPluginEntry, 'a module class, lift(Module), a plugin function or [pluginFunction, options]'),
     controllers: list(name, 'controllers', options.controllers, isFunction, 'a controller class (decorated with @Route())'),
-    providers: list(name, 'providers', options.providers, isProviderEntry, 'a class or { provide, useClass | useValue | useFactory }'),
+    providers: list(name, 'providers', options.providers, isProviderEntry, 'a class or { provide, useClass | useValue | useFactory[, inject, dispose] }'),
     schemas: list(name, 'schemas', options.schemas, isSchemaEntry, 'a @Schema() class or a schema object with a string $id'),
     prefix: prefix.endsWith('/') ? prefix.slice(0, -1) : prefix,
     schemaErrorFormatter: fn(name, 'schemaErrorFormatter', options.schemaErrorFormatter),
@@ -78,6 +78,8 @@ function isProviderEntry(entry: unknown): boolean {
   const p = entry as Record<string, unknown>
   if (uses[0] === 'useClass' && typeof p.useClass !== 'function') return false
   if (uses[0] === 'useFactory' && (typeof p.useFactory !== 'function' || (p.inject !== undefined && !Array.isArray(p.inject)))) return false
+  // dispose releases what a factory built; a useValue's owner releases it, a class has its own methods.
+  if ('dispose' in entry && (uses[0] !== 'useFactory' || typeof p.dispose !== 'function')) return false
   return p.provide !== undefined && p.provide !== null
 }
 
