@@ -7,8 +7,18 @@ type Missing = Exclude<keyof ModuleOptions, typeof optionKeys[number]>
 const complete: Missing extends never ? true : Missing = true
 void complete
 
-/** Names people reach for from other frameworks, mapped to ours. */
-const didYouMean: Record<string, string> = { imports: 'plugins', modules: 'plugins', children: 'plugins', routes: 'controllers', exports: 'providers' }
+// Sharing providers upward (NestJS's imports/exports/global) is lift() here: each hint says so.
+const liftHint = (name: string): string => `to share ${name}'s providers with its parent (and so its siblings), list it as lift(${name}) in the parent's plugins`
+
+/** Keys people reach for from other frameworks (NestJS), and what Enclave does instead; no trailing period. */
+const didYouMean: Record<string, (name: string) => string> = {
+  imports: (name) => `Did you mean 'plugins'? Children are listed in 'plugins': a child sees its parent's providers, not the reverse; ${liftHint(name)}`,
+  modules: () => "Did you mean 'plugins'? Children are listed in 'plugins'",
+  children: () => "Did you mean 'plugins'? Children are listed in 'plugins'",
+  routes: () => "Routes come from the controllers listed in 'controllers'",
+  exports: (name) => `A module's providers are visible to it and its descendants, with nothing to export; ${liftHint(name)}`,
+  global: (name) => `There are no global modules: a provider of the root module is visible to every module; ${liftHint(name)} (the root's, to share them with every module)`,
+}
 
 /** Checks the shape of `@Module()` options; the module layer checks what the entries mean at boot. */
 export function toModuleMeta(name: string, options: ModuleOptions | undefined): ModuleMeta {
@@ -18,8 +28,9 @@ export function toModuleMeta(name: string, options: ModuleOptions | undefined): 
   }
   for (const key of Object.keys(options)) {
     if (!(optionKeys as readonly string[]).includes(key)) {
-      const hint = didYouMean[key] !== undefined ? ` Did you mean '${didYouMean[key]}'? (children are listed in 'plugins': a child sees its parent's providers, not the reverse.)` : ''
-      throw optionError(name, `has an unknown option '${key}'. Known options: ${optionKeys.join(', ')}.${hint}`)
+      // optionError ends the sentence: the text here must not end with a period.
+      const hint = Object.hasOwn(didYouMean, key) ? `. ${didYouMean[key](name)}` : ''
+      throw optionError(name, `has an unknown option '${key}' (known options: ${optionKeys.join(', ')})${hint}`)
     }
   }
   const prefix = options.prefix ?? ''
