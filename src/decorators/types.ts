@@ -1,7 +1,7 @@
 import type { InjectionToken } from 'tsyringe'
 import type { HookName, PluginOptions, RouteShorthandOptions } from '../runtime/types'
 import type { RouteSchema, SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../runtime/schemas/types'
-import type { TypedRouteSchema } from '../runtime/typed-schemas'
+import type { NoUnknownSchemaKeys, TypedRouteSchema } from '../runtime/typed-schemas'
 
 /** Any class. Abstract classes are allowed as tokens and route-method owners. */
 export type Class<T = object> = abstract new (...args: any[]) => T
@@ -70,7 +70,7 @@ export type HttpMethodName = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE
  * schema classes. Given as a literal, the schema types the handler check (handler-fit.ts).
  */
 export interface DecoratorRouteOptions<S extends TypedRouteSchema = RouteSchema> extends Omit<RouteShorthandOptions, 'schema'> {
-  schema?: S
+  schema?: S & NoUnknownSchemaKeys<S>
 }
 
 export interface RouteMethodOptions<S extends TypedRouteSchema = RouteSchema> extends DecoratorRouteOptions<S> {

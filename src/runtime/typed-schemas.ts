@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts'
+import type { RouteSchemaAnnotations } from './schemas/types'
 
 /*
  * Types only: how a route schema becomes the TypeScript types of a request's parts and of the
@@ -67,8 +68,8 @@ export type SchemaType<X> = IsAny<X> extends true ? Opaque
       ? (keyof X extends never ? Opaque : AllReadable<X> extends true ? Shorthand<X> : Opaque)
       : Opaque
 
-/** The route option `schema` as the types read it (classes and `as const` objects in any part). */
-export interface TypedRouteSchema {
+/** The route option `schema` as the types read it (classes and `as const` objects in any part), with its annotations. */
+export interface TypedRouteSchema extends RouteSchemaAnnotations {
   body?: SchemaLike
   querystring?: SchemaLike
   query?: SchemaLike
@@ -76,6 +77,14 @@ export interface TypedRouteSchema {
   headers?: SchemaLike
   response?: { readonly [status: string | number]: SchemaLike }
 }
+
+/**
+ * Each key of `S` that is no route schema part or annotation, typed `never`. A schema given as a
+ * literal is inferred as the type parameter `S`, and inference keeps extra keys that an excess
+ * property check would have refused (`securty` next to a `response`); intersected with this, the
+ * misspelt key fails to compile, as it fails at boot (ENC_ERR_SCH_UNKNOWN_PART).
+ */
+export type NoUnknownSchemaKeys<S> = { [K in Exclude<keyof S, keyof TypedRouteSchema>]: never }
 
 type PartSchema<S, K extends string> = IsAny<S> extends true ? any : S extends { readonly [P in K]: infer X } ? X : undefined
 type PartOf<S, K extends string> = PartSchema<S, K> extends undefined ? undefined : SchemaType<PartSchema<S, K>>

@@ -2,7 +2,7 @@ import type { DestinationStream, LoggerOptions } from 'pino'
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse, Server } from 'node:http'
 import type { Readable } from 'node:stream'
 import type { Socket } from 'node:net'
-import type { HasTypedParts, ResponseOf, TypedParts, TypedRouteSchema } from './typed-schemas'
+import type { HasTypedParts, NoUnknownSchemaKeys, ResponseOf, TypedParts, TypedRouteSchema } from './typed-schemas'
 import type { ValidatorCompiler, SerializerCompiler, ReplySerializer, SerializerOptions, SchemaErrorFormatter, SchemaControllerOptions, ValidatorOptions, RouteSchema, SharedSchema } from './schemas/types'
 import type { Inspection, RouteInspection, ScopeAnnotation, ScopeInspection } from './shared/introspection'
 import type { OpenApiDocument, OpenApiInfo } from './shared/openapi-types'
@@ -261,7 +261,7 @@ export type RuntimeRouteSchema = TypedRouteSchema & RouteSchema
 export interface PluginRouteOptions {}
 
 export interface RouteShorthandOptions<S extends RuntimeRouteSchema = RouteSchema> extends RouteHooks, PluginRouteOptions {
-  schema?: S
+  schema?: S & NoUnknownSchemaKeys<S>
   attachValidation?: boolean
   validatorCompiler?: ValidatorCompiler
   serializerCompiler?: SerializerCompiler

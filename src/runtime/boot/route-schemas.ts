@@ -38,7 +38,7 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
   }
   const build = (when: 'boot' | LazyTrigger): CompiledRouteSchemas => {
     const start = performance.now()
-    const code = { bytes: 0 }
+    const functions: Function[] = []
     // The compilers are measured, not replaced: the defaults are still looked up only when a part needs one.
     const validator = options.validatorCompiler ?? resolution.validatorCompiler
     const serializer = options.serializerCompiler ?? resolution.serializerCompiler
@@ -50,13 +50,13 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
       normalized,
       store: scope.schemas,
       compilers: boot.schemaCompilers,
-      validatorCompiler: measured(code, () => validator ?? boot.schemaCompilers.validatorFor(scope.schemas)) as ValidatorCompiler,
-      serializerCompiler: measured(code, () => serializer ?? boot.schemaCompilers.serializerFor(scope.schemas)) as SerializerCompiler,
+      validatorCompiler: measured(functions, () => validator ?? boot.schemaCompilers.validatorFor(scope.schemas)) as ValidatorCompiler,
+      serializerCompiler: measured(functions, () => serializer ?? boot.schemaCompilers.serializerFor(scope.schemas)) as SerializerCompiler,
       // The unknown-keyword check applies to the default compilers only (not to a custom one).
       checkValidatorKeywords: validator === null || validator === undefined,
       checkSerializerKeywords: serializer === null || serializer === undefined,
     })
-    boot.profile.record({ method, url: def.url, scope: scope.path, ms: performance.now() - start, codeBytes: code.bytes, when })
+    boot.profile.record({ method, url: def.url, scope: scope.path, ms: performance.now() - start, functions, when })
     return schemas
   }
   boot.profile.declare(resolution.schemaCompilation)
@@ -75,29 +75,18 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
 }
 
 /**
- * A compiler that adds the length of each function it returns to `code.bytes`. ajv and
+ * A compiler that notes each function it returns, for app.bootProfile()'s code size (ajv and
  * fast-json-stringify build their functions from generated source, so a function's text is the
- * code V8 has to parse and keep (a custom compiler's closure counts as its own text).
+ * code V8 has to parse and keep; a custom compiler's closure counts as its own text).
  */
-function measured(code: { bytes: number }, compiler: () => (input: never) => unknown): (input: never) => unknown {
+function measured(functions: Function[], compiler: () => (input: never) => unknown): (input: never) => unknown {
   let resolved: ((input: never) => unknown) | null = null
   return (input) => {
     resolved ??= compiler()
     const fn = resolved(input)
-    if (typeof fn === 'function') code.bytes += sourceLength(fn)
+    if (typeof fn === 'function') functions.push(fn)
     return fn
   }
-}
-
-// toString() copies the whole source (6.5 KB for a typical ajv validator) into a new string on
-// every call, and a cached function comes back for every route that shares its schema: the
-// length is taken once per function (1,000 routes sharing ten schemas made 10 MB of garbage).
-const sourceLengths = new WeakMap<Function, number>()
-
-function sourceLength(fn: Function): number {
-  let length = sourceLengths.get(fn)
-  if (length === undefined) sourceLengths.set(fn, length = Function.prototype.toString.call(fn).length)
-  return length
 }
 
 /**

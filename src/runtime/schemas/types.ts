@@ -10,14 +10,38 @@ export interface SharedSchema extends JsonSchema {
 export type HttpPart = 'body' | 'querystring' | 'params' | 'headers'
 
 /** The route option `schema` (spec §2.1). */
-export interface RouteSchema {
+/**
+ * What a route schema may carry besides its parts: the keys OpenAPI generators (@fastify/swagger,
+ * Enclave's openapi()) read, and `x-` extensions. Any other key is refused at boot
+ * (ENC_ERR_SCH_UNKNOWN_PART, route-schema.ts), so the types refuse it too.
+ */
+export interface RouteSchemaAnnotations {
+  summary?: string
+  description?: string
+  tags?: readonly string[]
+  operationId?: string
+  deprecated?: boolean
+  /** Left out of the OpenAPI document. */
+  hide?: boolean
+  consumes?: readonly string[]
+  produces?: readonly string[]
+  /** OpenAPI security requirements: scheme name to scopes. */
+  security?: ReadonlyArray<Readonly<Record<string, readonly string[]>>>
+  externalDocs?: { readonly url: string; readonly description?: string }
+  servers?: readonly object[]
+  callbacks?: object
+  links?: object
+  examples?: unknown
+  [extension: `x-${string}`]: unknown
+}
+
+export interface RouteSchema extends RouteSchemaAnnotations {
   body?: JsonSchema
   querystring?: JsonSchema
   query?: JsonSchema
   params?: JsonSchema
   headers?: JsonSchema
   response?: Record<string | number, JsonSchema>
-  [key: string]: unknown
 }
 
 export interface ValidatorCompilerInput {
