@@ -86,7 +86,8 @@ describe('testing: provider overrides (README "Testing")', () => {
   })
 
   it('refuses a malformed entry and a token overridden twice with ENC_ERR_MODULE_OVERRIDE_INVALID', async () => {
-    for (const overrides of [[[Mailer, {}]], [[Mailer, { useValue: 1, useClass: Mailer }]], [Mailer], [[Mailer, { useValue: 1 }], [Mailer, { useValue: 2 }]]]) {
+    for (const overrides of [[[Mailer, {}]], [[Mailer, { useValue: 1, useClass: Mailer }]], [Mailer], [[Mailer, { useValue: 1 }], [Mailer, { useValue: 2 }]],
+      [[Mailer, { useValue: 1, dispose: () => undefined }]], [[Mailer, { useFactory: () => 1, dispose: 'quit' }]]]) {
       const error = await createApp(AppModule, { overrides: overrides as never }).then(() => null, (e: Error & { code: string }) => e)
       expect(error?.code, JSON.stringify(overrides)).to.equal('ENC_ERR_MODULE_OVERRIDE_INVALID')
     }
