@@ -359,8 +359,9 @@ export interface ServerOptions {
    * `true` (pino, info level, stdout), pino options, a pino instance, or any object with
    * info/warn/error/debug; false/undefined for none. With pino, `request.log` is a child bound
    * to the request id and `authorization`/`cookie` headers are redacted (README "Logs").
+   * The lines go to stdout, to `stream`, or (Fastify 3's `file`) appended to the file at that path.
    */
-  logger?: Logger | boolean | (LoggerOptions & { stream?: DestinationStream })
+  logger?: Logger | boolean | (LoggerOptions & { stream?: DestinationStream; file?: string })
   /** No "incoming request"/"request completed" lines. Default: logged with pino, not with a hand-made Logger. */
   disableRequestLogging?: boolean
   /** The key of the request id in log lines. Default `reqId`. */
