@@ -12,7 +12,7 @@ export {
   Module, Route, Get, Head, Post, Put, Patch, Delete, Options, Schema, SchemaClass, DecorateRequest, DecorateReply, Hook, ErrorHandler,
   NotFoundHandler, OnRequest, PreValidation, PreHandler, HttpCode, usePlugin, Body, Query, Params, Headers, Req, Reply, DeclarationError, isDeclarationError,
 } from './decorators'
-export { bearerAuth, bearerAuthHook, authOf, health, openapiRoute } from './plugins'
+export { bearerAuth, bearerAuthHook, bearerAuthSecurity, authOf, health, openapiRoute } from './plugins'
 export {
   createServer, lift, FrameworkError, HttpError, isFrameworkError,
   partValidatorCompiler, ajv8CompilersFactory, defaultSchemaErrorFormatter, describeSecurity,
@@ -44,7 +44,7 @@ export type {
   ModuleOptions, RouteMethodOptions, DecoratorRouteOptions, SchemaClassBase, SchemaClassOptions, SchemaReference, ErrorHandlerOptions,
   NotFoundHandlerOptions, RouteHookDecorator, HttpCodeDecorator, GuardClass, RouteHookArg, UsePluginOptions, ResolvedTokens,
 } from './decorators'
-export type { BearerAuthOptions, BearerIdentity, OpenApiRouteOptions, HealthOptions, HealthCheck, HealthReport, HealthContributor } from './plugins'
+export type { BearerAuthOptions, BearerAuthHook, BearerIdentity, OpenApiRouteOptions, HealthOptions, HealthCheck, HealthReport, HealthContributor } from './plugins'
 export type { AppOptions, ProviderOverride, OverrideRecipe, SignalOptions } from './modules'
 export type { TestApp } from './testing'
 export type { ClusterOptions, ClusterHandle } from './cluster'

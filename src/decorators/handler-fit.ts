@@ -46,7 +46,7 @@ type BadParams<S, P extends readonly unknown[]> = { [I in keyof P]: ParamFits<S,
 
 /** `unknown` (no constraint) when the method fits the route `S`, else an object naming the misfit. */
 export type HandlerFit<S, M> = M extends (...args: infer P) => infer R
-  ? ([BadParams<S, P>] extends [never] ? unknown : { 'handler parameter(s) that no part of the request can fill': BadParams<S, P> })
+  ? ([BadParams<S, P>] extends [never] ? unknown : { 'handler parameter(s) at these indexes that no part of the request can fill: give the route a schema for that part (params, querystring, body) of that type, type it string, or remove it': BadParams<S, P> })
     & (unknown extends ResponseOf<S> ? unknown
       : [Awaited<R>] extends [ResponseOf<S> | Reply | void | undefined] ? unknown
       : { 'handler return type that breaks the response schema; expected': ResponseOf<S> })

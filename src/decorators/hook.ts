@@ -3,7 +3,7 @@ import { assertInstanceMethod, declarationError, memberName } from './declaratio
 import { addHookMeta } from './metadata'
 
 const hookNames = ['onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization', 'onSend', 'onResponse',
-  'onRequestAbort', 'onTimeout', 'onError', 'onRoute', 'onRegister', 'onReady', 'onClose'] as const
+  'onRequestAbort', 'onTimeout', 'onError', 'onRoute', 'onRegister', 'onReady', 'preClose', 'onClose'] as const
 // Keeps the list in step with the runtime's HookName, in both directions.
 type Missing = Exclude<HookName, typeof hookNames[number]>
 const complete: Missing extends never ? true : Missing = true

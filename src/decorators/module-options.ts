@@ -7,8 +7,18 @@ type Missing = Exclude<keyof ModuleOptions, typeof optionKeys[number]>
 const complete: Missing extends never ? true : Missing = true
 void complete
 
-/** Names people reach for from other frameworks, mapped to ours. */
-const didYouMean: Record<string, string> = { imports: 'plugins', modules: 'plugins', children: 'plugins', routes: 'controllers', exports: 'providers' }
+// Sharing providers upward (NestJS's imports/exports/global) is lift() here: each hint says so.
+const liftHint = (name: string): string => `to share ${name}'s providers with its parent (and so its siblings), list it as lift(${name}) in the parent's plugins`
+
+/** Keys people reach for from other frameworks (NestJS), and what Enclave does instead; no trailing period. */
+const didYouMean: Record<string, (name: string) => string> = {
+  imports: (name) => `Did you mean 'plugins'? Children are listed in 'plugins': a child sees its parent's providers, not the reverse; ${liftHint(name)}`,
+  modules: () => "Did you mean 'plugins'? Children are listed in 'plugins'",
+  children: () => "Did you mean 'plugins'? Children are listed in 'plugins'",
+  routes: () => "Routes come from the controllers listed in 'controllers'",
+  exports: (name) => `A module's providers are visible to it and its descendants, with nothing to export; ${liftHint(name)}`,
+  global: (name) => `There are no global modules: a provider of the root module is visible to every module; ${liftHint(name)} (the root's, to share them with every module)`,
+}
 
 /** Checks the shape of `@Module()` options; the module layer checks what the entries mean at boot. */
 export function toModuleMeta(name: string, options: ModuleOptions | undefined): ModuleMeta {
@@ -18,8 +28,9 @@ export function toModuleMeta(name: string, options: ModuleOptions | undefined): 
   }
   for (const key of Object.keys(options)) {
     if (!(optionKeys as readonly string[]).includes(key)) {
-      const hint = didYouMean[key] !== undefined ? ` Did you mean '${didYouMean[key]}'? (children are listed in 'plugins': a child sees its parent's providers, not the reverse.)` : ''
-      throw optionError(name, `has an unknown option '${key}'. Known options: ${optionKeys.join(', ')}.${hint}`)
+      // optionError ends the sentence: the text here must not end with a period.
+      const hint = Object.hasOwn(didYouMean, key) ? `. ${didYouMean[key](name)}` : ''
+      throw optionError(name, `has an unknown option '${key}' (known options: ${optionKeys.join(', ')})${hint}`)
     }
   }
   const prefix = options.prefix ?? ''
@@ -29,7 +40,7 @@ export function toModuleMeta(name: string, options: ModuleOptions | undefined): 
   return {
     plugins: list(name, 'plugins', options.plugins, isPluginEntry, 'a module class, lift(Module), a plugin function or [pluginFunction, options]'),
     controllers: list(name, 'controllers', options.controllers, isFunction, 'a controller class (decorated with @Route())'),
-    providers: list(name, 'providers', options.providers, isProviderEntry, 'a class or { provide, useClass | useValue | useFactory }'),
+    providers: list(name, 'providers', options.providers, isProviderEntry, 'a class or { provide, useClass | useValue | useFactory[, inject, dispose] }'),
     schemas: list(name, 'schemas', options.schemas, isSchemaEntry, 'a @Schema() class or a schema object with a string $id'),
     prefix: prefix.endsWith('/') ? prefix.slice(0, -1) : prefix,
     schemaErrorFormatter: fn(name, 'schemaErrorFormatter', options.schemaErrorFormatter),
@@ -78,6 +89,8 @@ function isProviderEntry(entry: unknown): boolean {
   const p = entry as Record<string, unknown>
   if (uses[0] === 'useClass' && typeof p.useClass !== 'function') return false
   if (uses[0] === 'useFactory' && (typeof p.useFactory !== 'function' || (p.inject !== undefined && !Array.isArray(p.inject)))) return false
+  // dispose releases what a factory built; a useValue's owner releases it, a class has its own methods.
+  if ('dispose' in entry && (uses[0] !== 'useFactory' || typeof p.dispose !== 'function')) return false
   return p.provide !== undefined && p.provide !== null
 }
 

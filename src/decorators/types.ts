@@ -26,8 +26,17 @@ type CheckedPluginEntry<E> = E extends readonly [infer F, unknown] ? readonly [F
 
 export interface ClassProviderEntry { provide: InjectionToken; useClass: ConcreteClass }
 export interface ValueProviderEntry { provide: InjectionToken; useValue: unknown }
-/** `useFactory` runs once, at boot, with the `inject` tokens resolved from the declaring module. */
-export interface FactoryProviderEntry { provide: InjectionToken; useFactory: (...deps: any[]) => unknown; inject?: readonly InjectionToken[] }
+/**
+ * `useFactory` runs once, at boot, with the `inject` tokens resolved from the declaring module.
+ * `dispose` releases what it built on close() (`(client) => client.quit()`), newest first with
+ * the other instances; without it, the value's own onClose()/dispose() are called.
+ */
+export interface FactoryProviderEntry {
+  provide: InjectionToken
+  useFactory: (...deps: any[]) => unknown
+  inject?: readonly InjectionToken[]
+  dispose?: (value: any) => unknown
+}
 export type ProviderEntry = ConcreteClass | ClassProviderEntry | ValueProviderEntry | FactoryProviderEntry
 
 /** A `@Schema()` class or a shared schema object. */

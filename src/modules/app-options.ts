@@ -3,12 +3,28 @@ import type { ServerOptions } from '../runtime'
 import type { ConcreteClass } from '../decorators/internal'
 import type { HealthOptions } from '../plugins/health-types'
 
-/** What replaces a provider in a test: the same three recipes a module can declare. */
+/**
+ * What code that injects a `T` can reach: its public members. A mapped type over `keyof T` drops
+ * private and #private members, which TypeScript otherwise compares nominally, so a stub of a
+ * class with a `private readonly config` is accepted when its public methods fit. Functions and
+ * primitives are kept as they are (mapping would drop a call signature).
+ */
+export type PublicShape<T> = T extends (...args: any[]) => unknown ? T : T extends object ? { [K in keyof T]: T[K] } : T
+
+/**
+ * What replaces a provider in a test: the same three recipes a module can declare, typed by the
+ * token's public shape (a stub need not copy private members). NoInfer: the token alone says what T is.
+ */
 export type OverrideRecipe<T = unknown> =
-  | { useValue: T }
-  | { useClass: ConcreteClass<T> }
+  | { useValue: NoInfer<PublicShape<T>> }
+  | { useClass: ConcreteClass<NoInfer<PublicShape<T>>> }
   // A factory may be async: createApp() awaits it, as it does a module's async factory provider.
-  | { useFactory: (...deps: any[]) => T | Promise<T>; inject?: readonly InjectionToken[] }
+  | {
+    useFactory: (...deps: any[]) => NoInfer<PublicShape<T>> | Promise<NoInfer<PublicShape<T>>>
+    inject?: readonly InjectionToken[]
+    /** Releases the factory's value on close(), as a module's factory provider does. */
+    dispose?: (value: NoInfer<PublicShape<T>>) => unknown
+  }
 
 /** `[Token, recipe]`: build with `override(Token, recipe)` to have the recipe checked against the token's type. */
 export type ProviderOverride<T = any> = readonly [InjectionToken<T>, OverrideRecipe<T>]

@@ -6,6 +6,12 @@ interface Closable {
   dispose?: () => unknown
 }
 
+/** One created value and how close() releases it: its own methods, or the factory entry's `dispose`. */
+interface Created {
+  readonly value: unknown
+  readonly release: ((value: any) => unknown) | undefined
+}
+
 /**
  * The instances one app created (class and factory providers, module instances, controllers), in
  * creation order, so close() can release them in reverse: a provider is created after what it
@@ -16,37 +22,60 @@ interface Closable {
  * built the value owns it (a test may share one client between two apps).
  */
 export class Disposer {
-  readonly #created: object[] = []
+  readonly #created: Created[] = []
   readonly #seen = new WeakSet<object>()
 
-  /** Records `value` when it is an object seen for the first time (a singleton resolves many times). */
-  track(value: unknown): void {
-    if (typeof value !== 'object' && typeof value !== 'function') return
-    if (value === null || this.#seen.has(value)) return
-    this.#seen.add(value)
-    this.#created.push(value)
+  /**
+   * Records `value` when it is an object seen for the first time (a singleton resolves many
+   * times). With `release` (a factory provider's `dispose`), close() calls that instead of the
+   * value's own methods, and any value is recorded: a client without onClose()/dispose() (ioredis)
+   * or a plain handle is released the way its factory says.
+   */
+  track(value: unknown, release?: (value: any) => unknown): void {
+    const isObject = (typeof value === 'object' || typeof value === 'function') && value !== null
+    if (!isObject && release === undefined) return
+    if (isObject) {
+      if (this.#seen.has(value)) return
+      this.#seen.add(value)
+    }
+    this.#created.push({ value, release })
   }
 
-  /** Every tracked instance, oldest first. */
-  get instances(): readonly object[] { return this.#created }
+  /** Every tracked object, oldest first. */
+  get instances(): readonly object[] {
+    return this.#created.flatMap(({ value }) => (typeof value === 'object' || typeof value === 'function') && value !== null ? [value] : [])
+  }
 
   /**
-   * Calls onClose() then dispose() on every tracked instance, newest first, one at a time. A
-   * failure or a call that outlives `timeoutMs` is logged and the next instance still runs:
-   * one broken pool must not keep the others open, nor hang close().
+   * Releases every tracked value, newest first, one at a time: the factory's `dispose(value)`
+   * when it has one, else onClose() then dispose() on the value. A failure or a call that
+   * outlives `timeoutMs` is logged and the next one still runs: one broken pool must not keep
+   * the others open, nor hang close().
    */
   async disposeAll(log: Logger, timeoutMs: number): Promise<void> {
-    const instances = this.#created.splice(0).reverse()
-    for (const instance of instances) {
-      const target = instance as Closable
+    const created = this.#created.splice(0).reverse()
+    for (const { value, release } of created) {
+      if (release !== undefined) {
+        await this.#call(() => release(value), `${describe(value)} (factory provider dispose)`, log, timeoutMs)
+        continue
+      }
+      const target = value as Closable
       for (const method of ['onClose', 'dispose'] as const) {
         if (typeof target[method] !== 'function') continue
-        const name = `${instance.constructor?.name ?? 'provider'}.${method}()`
-        await bounded(() => target[method]!(), timeoutMs, name)
-          .catch((error: unknown) => log.error({ err: error }, `${name} failed while the app was closing`))
+        await this.#call(() => target[method]!(), `${describe(value)}.${method}()`, log, timeoutMs)
       }
     }
   }
+
+  async #call(call: () => unknown, name: string, log: Logger, timeoutMs: number): Promise<void> {
+    await bounded(call, timeoutMs, name)
+      .catch((error: unknown) => log.error({ err: error }, `${name} failed while the app was closing`))
+  }
+}
+
+function describe(value: unknown): string {
+  const name = (value as { constructor?: { name?: unknown } } | null | undefined)?.constructor?.name
+  return typeof name === 'string' && name !== '' ? name : 'provider'
 }
 
 async function bounded(call: () => unknown, timeoutMs: number, name: string): Promise<void> {

@@ -1,5 +1,11 @@
 import type { DependencyContainer, InjectionToken } from 'tsyringe'
 import type { Disposer } from './disposal'
+
+/** Where a factory's value goes once built: the app's disposer, with the entry's own `dispose` if it has one. */
+export interface FactoryRelease {
+  readonly disposer: Disposer
+  readonly dispose: ((value: any) => unknown) | undefined
+}
 import { describeToken, moduleError } from './module-error'
 
 /** Finds the factory provider a token resolves to from a container (nearest container first). */
@@ -23,7 +29,7 @@ export class FactoryProvider {
     private readonly inject: readonly InjectionToken[],
     private readonly factory: (...args: never[]) => unknown,
     private readonly container: DependencyContainer,
-    private readonly disposer: Disposer,
+    private readonly release: FactoryRelease,
     private readonly path: string,
   ) {}
 
@@ -46,7 +52,7 @@ export class FactoryProvider {
     if (this.#state === 'pending') {
       this.#value = await this.#bounded(this.#value as PromiseLike<unknown>, timeoutMs)
       this.#state = 'settled'
-      this.disposer.track(this.#value)
+      this.release.disposer.track(this.#value, this.release.dispose)
     }
   }
 
@@ -73,7 +79,7 @@ export class FactoryProvider {
     }
     this.#state = 'settled'
     this.#value = value
-    this.disposer.track(value)
+    this.release.disposer.track(value, this.release.dispose)
   }
 }
 

@@ -25,6 +25,9 @@ export function overrideTable(root: ModuleNode, overrides: readonly ProviderOver
     if (token === undefined || token === null || uses.length !== 1) {
       throw overrideError(`each overrides entry is [Token, recipe] with exactly one of useValue, useClass, useFactory; got ${describeEntry(item)}.`)
     }
+    if ('dispose' in recipe && (uses[0] !== 'useFactory' || typeof (recipe as { dispose?: unknown }).dispose !== 'function')) {
+      throw overrideError(`the override of ${describeToken(token)} has a dispose that is not a function, or one beside useValue/useClass: dispose releases what a useFactory built.`)
+    }
     if (table.has(token)) throw overrideError(`${describeToken(token)} is overridden twice. Keep one entry.`)
     if (!declared.has(token)) {
       const near = [...declared].filter((t) => plainName(t) === plainName(token))

@@ -57,7 +57,8 @@ export function registerProviders(node: ModuleNode, entries: readonly ProviderEn
       // Fires after the instance (and so everything it depends on) was built: creation order.
       container.afterResolution(spec.token, (_token, instance) => disposer.track(instance), { frequency: 'Always' })
     } else if ('useFactory' in entry) {
-      const factory = new FactoryProvider(spec.token, spec.inject as InjectionToken[], entry.useFactory as never, container, disposer, node.path)
+      const release = { disposer, dispose: entry.dispose }
+      const factory = new FactoryProvider(spec.token, spec.inject as InjectionToken[], entry.useFactory as never, container, release, node.path)
       factories.set(spec.token, factory)
       container.register(spec.token, { useFactory: () => factory.get() })
     } else {

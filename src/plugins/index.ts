@@ -1,5 +1,5 @@
-export { bearerAuth, bearerAuthHook, authOf, isBearerAuth } from './bearer-auth'
-export type { BearerAuthOptions, BearerIdentity } from './bearer-auth'
+export { bearerAuth, bearerAuthHook, bearerAuthSecurity, authOf, isBearerAuth } from './bearer-auth'
+export type { BearerAuthOptions, BearerAuthHook, BearerIdentity } from './bearer-auth'
 export { pluginErrorCodes } from './plugin-codes'
 export type { PluginErrorCode } from './plugin-codes'
 export { openapiRoute } from './openapi-route'

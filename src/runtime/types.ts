@@ -206,13 +206,15 @@ export type RouteHandler<S> = (this: Scope, request: RequestOf<S>, reply: Reply)
 
 export type RequestHookName = 'onRequest' | 'preParsing' | 'preValidation' | 'preHandler' | 'onResponse' | 'onRequestAbort' | 'onTimeout'
 export type PayloadHookName = 'preSerialization' | 'onSend'
-export type AppHookName = 'onRoute' | 'onRegister' | 'onReady' | 'onClose'
+export type AppHookName = 'onRoute' | 'onRegister' | 'onReady' | 'preClose' | 'onClose'
 export type HookName = RequestHookName | PayloadHookName | 'onError' | AppHookName
 
 export type OnRouteHook = (this: Scope, route: RouteOptions) => void
 export type OnRegisterHook = (this: Scope, child: Scope, options: PluginOptions) => void
 export type OnReadyHook = (this: Scope, done?: DoneFn) => unknown
 export type OnCloseHook = (this: Scope, scope: Scope, done?: DoneFn) => unknown
+/** Fastify 4+: runs when close() is called, before the server stops accepting connections (`this` = the declaring scope). */
+export type PreCloseHook = (this: Scope, done?: DoneFn) => unknown
 
 export interface PluginOptions {
   prefix?: string
@@ -372,8 +374,9 @@ export interface ServerOptions {
    * `true` (pino, info level, stdout), pino options, a pino instance, or any object with
    * info/warn/error/debug; false/undefined for none. With pino, `request.log` is a child bound
    * to the request id and `authorization`/`cookie` headers are redacted (README "Logs").
+   * The lines go to stdout, to `stream`, or (Fastify 3's `file`) appended to the file at that path.
    */
-  logger?: Logger | boolean | (LoggerOptions & { stream?: DestinationStream })
+  logger?: Logger | boolean | (LoggerOptions & { stream?: DestinationStream; file?: string })
   /** No "incoming request"/"request completed" lines. Default: logged with pino, not with a hand-made Logger. */
   disableRequestLogging?: boolean
   /** The key of the request id in log lines. Default `reqId`. */
@@ -500,6 +503,12 @@ export interface Scope extends ScopeDecorations {
   readonly path: string
   readonly prefix: string
   readonly server: Server
+  /**
+   * Fastify's `routing`: the server's request listener. Serves a request received outside the
+   * 'request' event (a plugin handling the server's 'upgrade' event, as @fastify/websocket does)
+   * through the routes and hooks; the reply is written to the `res` given.
+   */
+  readonly routing: (req: IncomingMessage, res: ServerResponse) => void
   readonly log: Logger
   readonly parent: Scope | null
   /** True from the moment close() is called: health readiness answers 503 from then on. */
@@ -531,7 +540,10 @@ export interface Scope extends ScopeDecorations {
   addHook(name: 'onRoute', fn: OnRouteHook): this
   addHook(name: 'onRegister', fn: OnRegisterHook): this
   addHook(name: 'onReady', fn: OnReadyHook): this
+  addHook(name: 'preClose', fn: PreCloseHook): this
   addHook(name: 'onClose', fn: OnCloseHook): this
+  /** avvio's form of `addHook('onClose', fn)` (@fastify/reply-from uses it). */
+  onClose(fn: OnCloseHook): this
 
   /** `dependencies`: decorators of the same kind that must already be visible (Fastify's third argument). */
   decorate(name: string | symbol, value: unknown, dependencies?: readonly (string | symbol)[]): this

@@ -1,3 +1,4 @@
+import type { Server } from 'node:http'
 import type { InjectionToken } from 'tsyringe'
 import type { InjectOptions, InjectResponse, Scope } from '../runtime'
 import { createApp, resolveProvider, type AppOptions } from '../modules'
@@ -5,6 +6,11 @@ import { createApp, resolveProvider, type AppOptions } from '../modules'
 /** What a test body gets: the booted app, typed provider lookup, in-process requests. */
 export interface TestApp {
   readonly app: Scope
+  /**
+   * The app's Node HTTP server (`app.server`), for supertest: `request(t.server).get('/')`.
+   * supertest listens on an ephemeral port itself; withApp never calls listen().
+   */
+  readonly server: Server
   /** The instance the app's own code sees for `token` (from the root module, or from `from`). */
   get<T>(token: InjectionToken<T>, from?: Function): T
   /** An in-process request through the whole pipeline (no socket); `json<T>()` types the body. */
@@ -27,6 +33,7 @@ export async function withApp<R>(root: Function, options: AppOptions, body: (t: 
   const app = await createApp(root, options)
   const t: TestApp = {
     app,
+    server: app.server,
     get: (token, from) => resolveProvider(app, token, from),
     inject: (request) => app.inject(request),
   }

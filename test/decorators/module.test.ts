@@ -43,6 +43,17 @@ describe('@Module', () => {
     expect(error.message).to.contain('ImportsModule').and.contain("'imports'").and.contain("Did you mean 'plugins'")
   })
 
+  it('answers NestJS\'s exports and global with lift(), ends the message with one period (dx2 item 4; README "Coming from NestJS")', () => {
+    for (const key of ['exports', 'global', 'imports']) {
+      const error = declarationError(() => Module({ [key]: key === 'global' ? true : [] } as never)(class DatabaseModule {}))
+      expect(error.code).to.equal('ENC_ERR_DECL_MODULE_OPTIONS')
+      expect(error.message).to.contain(`unknown option '${key}'`).and.contain('list it as lift(DatabaseModule) in the parent\'s plugins')
+      expect(error.message).to.match(/[^.]\.$/).and.not.contain('..')
+    }
+    const plain = declarationError(() => Module({ foo: 1 } as never)(class M {}))
+    expect(plain.message).to.match(/\(known options: plugins, .*schemaCompilation\)\.$/)
+  })
+
   it('refuses a list option that is not an array', () => {
     const error = declarationError(() => Module({ controllers: {} as never })(class Bad {}))
     expect(error.code).to.equal('ENC_ERR_DECL_MODULE_OPTIONS')

@@ -3,7 +3,7 @@ import { expect } from 'chai'
 import { Get, Module, OnRequest, PreHandler, PreValidation, Post, Req, Route } from '../../src/decorators'
 import { getClassRouteHooks, getMethodRouteHooks } from '../../src/decorators/internal'
 import { createApp } from '../../src/modules'
-import { authOf, bearerAuth, bearerAuthHook } from '../../src/plugins'
+import { authOf, bearerAuth, bearerAuthHook, bearerAuthSecurity, type BearerAuthHook } from '../../src/plugins'
 import { describeSecurity } from '../../src/runtime'
 import { injectable } from 'tsyringe'
 import type { Reply, Request } from '../../src/runtime'
@@ -162,6 +162,30 @@ describe('route hooks from the decorator layer: @OnRequest/@PreValidation/@PreHa
         const doc = app.openapi({ title: 't', version: '1' }) as unknown as { paths: Record<string, Record<string, { security?: unknown }>> }
         expect(doc.paths['/admin'].get.security).to.deep.equal([{ userHeader: [] }])
         expect(doc.paths['/open'].get.security).to.equal(undefined)
+      } finally { await app.close() }
+    })
+
+    it('a bearer guard class built from an injected Config calls bearerAuthHook(request, reply) itself, and describeSecurity(Guard, bearerAuthSecurity) keeps the OpenAPI marking (issue: dx2 item 2)', async () => {
+      class Config { apiKeys: readonly string[] = ['from-config'] }
+      @injectable()
+      class ApiKeyGuard {
+        readonly #check: BearerAuthHook
+        constructor(config: Config) { this.#check = bearerAuthHook({ keys: config.apiKeys }) }
+        handle(request: Request, reply: Reply) { this.#check(request, reply) }
+      }
+      describeSecurity(ApiKeyGuard, bearerAuthSecurity)
+      @Route('/') class C { @OnRequest(ApiKeyGuard) @Post('/orders') create() { return { ok: true } } @Get('/orders') list() { return [] } }
+      @Module({ providers: [{ provide: Config, useFactory: () => new Config() }, ApiKeyGuard], controllers: [C] }) class AppModule {}
+      const app = await createApp(AppModule)
+      try {
+        const refused = await app.inject({ method: 'POST', url: '/orders', headers: bearer('k1') })
+        expect(refused.statusCode).to.equal(401)
+        expect(refused.headers['www-authenticate']).to.equal('Bearer')
+        expect((await app.inject({ method: 'POST', url: '/orders', headers: bearer('from-config') })).json()).to.deep.equal({ ok: true })
+        const doc = app.openapi({ title: 't', version: '1' }) as unknown as { paths: Record<string, Record<string, { security?: unknown; responses: Record<string, unknown> }>> }
+        expect(doc.paths['/orders'].post.security).to.deep.equal([{ bearerAuth: [] }])
+        expect(doc.paths['/orders'].post.responses).to.have.property('401')
+        expect(doc.paths['/orders'].get.security).to.equal(undefined)
       } finally { await app.close() }
     })
 

@@ -159,4 +159,19 @@ describe('openapi(): an OpenAPI 3.1 document of the booted app (issue 14 §2)', 
     expect(document.paths['/open'].get.security).to.equal(undefined)
     await server.close()
   })
+  it('leaves out routes whose schema says hide: true (@fastify/swagger\'s rule), such as @fastify/cors\'s OPTIONS * catch-all (dx2 item 9)', async () => {
+    const cors = (await import('@fastify/cors')).default
+    const server = createServer()
+    server.register(cors as never, { origin: 'https://a.example' })
+    server.get('/orders', async () => [])
+    server.get('/internal', { schema: { hide: true } }, async () => ({}))
+    await server.ready()
+    try {
+      const document = server.openapi()
+      expect(Object.keys(document.paths)).to.deep.equal(['/orders'])
+      expect(server.inspect().routes.some((r) => r.method === 'OPTIONS' && r.url === '/*' && r.docs.hide === true)).to.equal(true)
+      // The route is still served: hide is about the document only.
+      expect((await server.inject({ method: 'OPTIONS', url: '/orders', headers: { origin: 'https://a.example', 'access-control-request-method': 'GET' } })).statusCode).to.equal(204)
+    } finally { await server.close() }
+  })
 })

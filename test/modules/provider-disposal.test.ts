@@ -7,6 +7,7 @@ import { Get, Hook, Module, Route } from '../../src/decorators'
 import { createApp } from '../../src/modules'
 import { lift } from '../../src/runtime'
 import { recordingLogger } from '../support/servers'
+import { declarationError } from '../decorators/helpers'
 
 describe('providers are released on close() (README "Shutdown")', () => {
   it('disposes a useFactory provider (it was never disposed before)', async () => {
@@ -105,5 +106,75 @@ describe('providers are released on close() (README "Shutdown")', () => {
     const error = await createApp(Root).then(() => null, (e: unknown) => e)
     expect(error).to.be.instanceOf(Error)
     expect(events).to.deep.equal(['client'])
+  })
+
+  describe('a factory provider\'s dispose option: releases a client that has neither onClose() nor dispose() (dx2 item 5)', () => {
+    // Like an ioredis client: quit() is how it closes, and nothing else names it.
+    class Client { constructor(readonly name: string, readonly events: string[]) {} async quit() { await Promise.resolve(); this.events.push(`${this.name}.quit`) } }
+
+    it('awaits dispose(value) on close(), newest first with the other instances, and once', async () => {
+      const events: string[] = []
+      @injectable() class Repo { constructor(@inject('redis') readonly redis: Client) {} dispose() { events.push(`Repo (redis still open: ${!events.includes('redis.quit')})`) } }
+      @Module({
+        providers: [
+          Repo,
+          { provide: 'redis', useFactory: async () => new Client('redis', events), dispose: (client: Client) => client.quit() },
+          { provide: 'cache', useFactory: (redis: Client) => new Client('cache', events), inject: ['redis'], dispose: (client: Client) => client.quit() },
+        ],
+      })
+      class Root {}
+      const app = await createApp(Root)
+      expect(events).to.deep.equal([])
+      await app.close()
+      expect(events).to.deep.equal(['Repo (redis still open: true)', 'cache.quit', 'redis.quit'])
+    })
+
+    it('is called instead of the value\'s own onClose()/dispose(), with a plain value too', async () => {
+      const events: string[] = []
+      @Module({
+        providers: [
+          { provide: 'pool', useFactory: () => ({ dispose: () => { events.push('own dispose') } }), dispose: () => { events.push('entry dispose') } },
+          { provide: 'port', useFactory: () => 6391, dispose: (port: number) => { events.push(`port ${port}`) } },
+        ],
+      })
+      class Root {}
+      const app = await createApp(Root)
+      await app.close()
+      expect(events).to.deep.equal(['port 6391', 'entry dispose'])
+    })
+
+    it('logs a failing dispose and still releases the others', async () => {
+      const events: string[] = []
+      const logger = recordingLogger()
+      @Module({
+        providers: [
+          { provide: 'first', useFactory: () => new Client('first', events), dispose: (c: Client) => c.quit() },
+          { provide: 'broken', useFactory: () => new Client('broken', events), dispose: () => { throw new Error('connection reset') } },
+        ],
+      })
+      class Root {}
+      const app = await createApp(Root, { logger })
+      await app.close()
+      expect(events).to.deep.equal(['first.quit'])
+      const failure = logger.entries.find((e) => e.level === 'error')
+      expect(failure?.msg).to.equal('Client (factory provider dispose) failed while the app was closing')
+      expect((failure?.obj.err as Error).message).to.equal('connection reset')
+    })
+
+    it('applies to an override\'s useFactory too', async () => {
+      const events: string[] = []
+      @Module({ providers: [{ provide: 'redis', useValue: new Client('real', events) }] }) class Root {}
+      const app = await createApp(Root, { overrides: [['redis', { useFactory: () => new Client('fake', events), dispose: (c: Client) => c.quit() }]] })
+      await app.close()
+      expect(events).to.deep.equal(['fake.quit'])
+    })
+
+    it('is refused at declaration when it is not a function, or is given to a useValue/useClass provider', () => {
+      for (const entry of [{ provide: 'a', useFactory: () => 1, dispose: 'quit' }, { provide: 'b', useValue: 1, dispose: () => undefined }]) {
+        const error = declarationError(() => Module({ providers: [entry as never] })(class Root {}))
+        expect(error.code).to.equal('ENC_ERR_DECL_MODULE_ENTRY')
+        expect(error.message).to.contain('{ provide, useClass | useValue | useFactory[, inject, dispose] }')
+      }
+    })
   })
 })

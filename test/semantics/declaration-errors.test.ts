@@ -69,6 +69,28 @@ describe('semantics: declaration mistakes are refused with a coded error (issue 
       expect((await app.inject({ url: '/a' })).statusCode).to.equal(200)
     })
 
+    it("a plugin's route option that looks like a known one (wsHandler ~ handler) is accepted when an onRoute hook reads it by name (@fastify/websocket)", async () => {
+      const app = server()
+      const seen: unknown[] = []
+      app.addHook('onRoute', (route) => { seen.push((route as unknown as { wsHandler?: unknown }).wsHandler) })
+      const wsHandler = (): void => undefined
+      app.route({ method: 'GET', url: '/a', handler: async () => ({ ok: true }), wsHandler } as unknown as RouteOptions)
+      await app.ready()
+      expect(seen).to.deep.equal([wsHandler])
+      const unread = server()
+      const error = thrown(() => unread.route({ method: 'GET', url: '/a', handler: async () => ({}), wsHandler } as unknown as RouteOptions))
+      expect(error.message).to.contain("unknown route option 'wsHandler'").and.contain("did you mean 'handler'")
+    })
+
+    it('a misspelt route option is refused even when an onRoute hook copies every option (spread, Object.assign)', () => {
+      for (const copy of [(route: object) => ({ ...route }), (route: object) => Object.assign({}, route)]) {
+        const app = server()
+        app.addHook('onRoute', (route) => { void copy(route) })
+        const error = thrown(() => app.route({ method: 'GET', url: '/a', handler: async () => ({}), preHandlr: [] } as unknown as RouteOptions))
+        expect(error.message).to.contain("did you mean 'preHandler'")
+      }
+    })
+
     it('a misspelt route option is refused even when an onRoute hook reads every option', () => {
       const app = server()
       app.addHook('onRoute', (route) => { void { ...route } })

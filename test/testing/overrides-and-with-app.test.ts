@@ -5,6 +5,7 @@ import { expect } from 'chai'
 import { inject, injectable } from 'tsyringe'
 import { Get, Module, Route } from '../../src/decorators'
 import { createApp, override, resolveProvider } from '../../src/modules'
+import request from 'supertest'
 import { withApp } from '../../src/testing'
 import type { Request } from '../../src/runtime'
 
@@ -85,7 +86,8 @@ describe('testing: provider overrides (README "Testing")', () => {
   })
 
   it('refuses a malformed entry and a token overridden twice with ENC_ERR_MODULE_OVERRIDE_INVALID', async () => {
-    for (const overrides of [[[Mailer, {}]], [[Mailer, { useValue: 1, useClass: Mailer }]], [Mailer], [[Mailer, { useValue: 1 }], [Mailer, { useValue: 2 }]]]) {
+    for (const overrides of [[[Mailer, {}]], [[Mailer, { useValue: 1, useClass: Mailer }]], [Mailer], [[Mailer, { useValue: 1 }], [Mailer, { useValue: 2 }]],
+      [[Mailer, { useValue: 1, dispose: () => undefined }]], [[Mailer, { useFactory: () => 1, dispose: 'quit' }]]]) {
       const error = await createApp(AppModule, { overrides: overrides as never }).then(() => null, (e: Error & { code: string }) => e)
       expect(error?.code, JSON.stringify(overrides)).to.equal('ENC_ERR_MODULE_OVERRIDE_INVALID')
     }
@@ -128,6 +130,34 @@ describe('testing: withApp and resolveProvider', () => {
     }
     const { createServer } = await import('../../src/runtime')
     expect(() => resolveProvider(createServer(), Mailer)).to.throw().with.property('code', 'ENC_ERR_MODULE_NOT_AN_APP')
+  })
+
+  it('t.server is the app\'s Node server, so supertest runs against it without listen() (dx2 item 7)', async () => {
+    await withApp(AppModule, { overrides: [override(Mailer, { useValue: fakeMailer })] }, async (t) => {
+      expect(t.server).to.equal(t.app.server)
+      const res = await request(t.server).get('/users/signup/ada')
+      expect(res.status).to.equal(200)
+      expect(res.body).to.deep.equal({ sent: 'fake mail to ada' })
+    })
+  })
+
+  it('override(Class, { useValue }) takes a stub of the class\'s public shape when the class has private members (dx2 item 6)', async () => {
+    @injectable() class ShippingConfig { base = 500 }
+    @injectable() class ShippingClient {
+      readonly #secret = 'k'
+      constructor(private readonly config: ShippingConfig) {}
+      async quote(items: number): Promise<number> { return this.config.base + items + this.#secret.length }
+    }
+    @Route('/quote') class QuoteController {
+      constructor(readonly shipping: ShippingClient) {}
+      @Get('/') async get() { return { price: await this.shipping.quote(2) } }
+    }
+    @Module({ providers: [ShippingConfig, ShippingClient], controllers: [QuoteController] }) class Root {}
+    // No cast: private and #private members are not part of what a stub must have.
+    const stub = override(ShippingClient, { useValue: { quote: async (n: number) => 700 + n } })
+    await withApp(Root, { overrides: [stub] }, async (t) => {
+      expect((await t.inject('/quote')).json()).to.deep.equal({ price: 702 })
+    })
   })
 
   it('types: get() and override() follow the token\'s type (compiled by tsc)', async () => {

@@ -6,3 +6,8 @@ export function allScopes(root: ScopeImpl): ScopeImpl[] {
   for (let i = 0; i < out.length; i++) out.push(...out[i].children)
   return out
 }
+
+/** Every scope, depth first from `root`, each before its children: the order Fastify runs preClose hooks in. */
+export function scopesDepthFirst(root: ScopeImpl): ScopeImpl[] {
+  return [root, ...root.children.flatMap(scopesDepthFirst)]
+}

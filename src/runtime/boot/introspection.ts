@@ -11,7 +11,7 @@ import type {
   SchemaInspection, SecurityInspection,
 } from '../shared/introspection'
 
-const DOC_KEYS = ['summary', 'description', 'operationId', 'tags', 'deprecated'] as const
+const DOC_KEYS = ['summary', 'description', 'operationId', 'tags', 'deprecated', 'hide'] as const
 const PARTS = ['params', 'body', 'querystring', 'headers'] as const
 
 /**

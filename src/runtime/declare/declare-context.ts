@@ -1,4 +1,4 @@
-import type { Server } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { BodyParser } from '../shared/body-parser'
 import type { JsonPoisonActions } from '../shared/json-poisoning'
 import type { InjectOptions, InjectResponse, ListenOptions, Logger, ReadyOptions } from '../types'
@@ -42,6 +42,8 @@ export interface DeclareContextInit {
   readonly initialConfig: Readonly<Record<string, unknown>>
   /** The built-in JSON parser with other poisoning actions, for getDefaultJsonParser() (serve/ builds it). */
   readonly makeJsonParser: (actions: JsonPoisonActions) => BodyParser
+  /** The server's request listener (Fastify's `routing`): serves a request a plugin received elsewhere, an upgrade's. */
+  readonly routing: (req: IncomingMessage, res: ServerResponse) => void
 }
 
 
@@ -60,6 +62,7 @@ export class DeclareContext {
   /** Set for the moment an awaited scope resolves with itself (scope.ts `then`). */
   resolvingScope = false
   readonly makeJsonParser: DeclareContextInit['makeJsonParser']
+  readonly routing: DeclareContextInit['routing']
   readonly plugins = new PluginTree()
   readonly routes: RouteDefinition[] = []
   /** Set when compilation starts: from then on every declaration throws ENC_ERR_SCOPE_BOOTED. */
@@ -75,5 +78,6 @@ export class DeclareContext {
     this.facade = init.facade
     this.initialConfig = init.initialConfig
     this.makeJsonParser = init.makeJsonParser
+    this.routing = init.routing
   }
 }

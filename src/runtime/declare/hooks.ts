@@ -2,7 +2,7 @@ import { runtimeError } from '../errors/runtime-codes'
 import type { HookName, Scope } from '../types'
 import { bindHook, requestHookNames, type BoundHook } from '../shared/bound-hook'
 
-export const appHookNames = ['onRoute', 'onRegister', 'onReady', 'onClose'] as const
+export const appHookNames = ['onRoute', 'onRegister', 'onReady', 'preClose', 'onClose'] as const
 const allHookNames: ReadonlySet<string> = new Set<string>([...requestHookNames, ...appHookNames])
 
 export function assertHook(name: string, fn: unknown, where: string): void {
@@ -18,7 +18,7 @@ export function assertHook(name: string, fn: unknown, where: string): void {
 /**
  * A request-path or onReady hook that is async and also takes `done` is refused (as Fastify 3
  * does): it is run in callback style, so a forgotten `done()` would leave the request (or the
- * boot) hanging. onClose is not: Fastify passes it `(instance, done)` and takes either.
+ * boot) hanging. onClose and preClose are not: Fastify takes either, whichever comes first.
  */
 export function assertNotAsyncWithDone(name: string, fn: Function, where: string): void {
   if (!(requestHookNames as readonly string[]).includes(name) && name !== 'onReady') return

@@ -136,8 +136,8 @@ export function poisonActionsOf(options: ServerOptions): JsonPoisonActions {
 }
 
 /**
- * Refuses what route() would otherwise carry silently: a misspelt option, a non-function error
- * handler. Returns the options it does not know that look like no known one (`helmet: false`):
+ * Refuses what route() would otherwise carry silently: a bad value of a known option, a
+ * non-function error handler. Returns the options it does not know (`helmet: false`, or a typo):
  * a plugin's onRoute hook may read those (declareRoute then refuses the ones none read).
  */
 export function checkRouteOptions(options: RouteOptions, where: string): string[] {
@@ -147,9 +147,9 @@ export function checkRouteOptions(options: RouteOptions, where: string): string[
     // An option present as undefined carries nothing: @fastify/static and @fastify/cors pass on
     // their own `constraints`/`logLevel` options that way when the user gave none.
     if (record[key] === undefined || knownRouteOptions.includes(key)) continue
-    if (closestName(key, knownRouteOptions) !== null) {
-      throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `unknown route option '${key}'${didYouMean(key, knownRouteOptions)}` })
-    }
+    // A near miss of a known option (`preHandlr`) is judged after the onRoute hooks too: a plugin's
+    // own option may look like one of ours (@fastify/websocket's `wsHandler`), and a hook reading
+    // it by name is what tells them apart (route-declaration.ts).
     pluginKeys.push(key)
   }
   const constraints = constraintsProblem(options)
@@ -175,10 +175,21 @@ export function checkRouteOptions(options: RouteOptions, where: string): string[
 
 /**
  * After the onRoute hooks: an option Enclave does not know stays only if a hook read it (the way
- * @fastify/helmet reads `helmet` and @fastify/compress `compress`); one nobody read is a mistake.
+ * @fastify/helmet reads `helmet` and @fastify/compress `compress`); one nobody read is a mistake,
+ * named as a typo when it is close to a known option.
  */
+/** An unknown route option close to a known one (`preHandlr`, or a plugin's `wsHandler`). */
+export function looksLikeKnownRouteOption(key: string): boolean {
+  return closestName(key, knownRouteOptions) !== null
+}
+
 export function refuseUnreadRouteOptions(keys: readonly string[], where: string): void {
   if (keys.length === 0) return
+  // One that looks like a known option is most likely a typo of it: say which.
+  const typo = keys.find(looksLikeKnownRouteOption)
+  if (typo !== undefined) {
+    throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `unknown route option '${typo}'${didYouMean(typo, knownRouteOptions)}` })
+  }
   const list = keys.map((key) => `'${key}'`).join(', ')
   throw runtimeError('ENC_ERR_ROUTE_INVALID', {
     where: `route ${where}`,

@@ -1,7 +1,7 @@
 import type { FrameworkError } from '../errors/framework-error'
 import { runtimeError } from '../errors/runtime-codes'
 import type { ScopeImpl } from './scope'
-import { checkRouteOptions, refuseUnreadRouteOptions } from './option-checks'
+import { checkRouteOptions, looksLikeKnownRouteOption, refuseUnreadRouteOptions } from './option-checks'
 import type { Handler, RouteOptions, RouteShorthandOptions } from '../types'
 import { noteAddedHooks, routeOptionHooks, type OnRouteHookOrigin } from './onroute-hook-origins'
 
@@ -114,14 +114,23 @@ export function declareRoute(scope: ScopeImpl, input: RouteOptions, routePrefix:
   for (let s: ScopeImpl | null = scope; s !== null; s = s.parent) chain.unshift(s)
   const unread = new Set(pluginKeys)
   // Plugins read their own route options in onRoute hooks: a proxy notes which ones were read.
+  // One that looks like a known option (a typo, or @fastify/websocket's `wsHandler`) counts only
+  // when read by name: a hook copying every option (`{ ...route }`, Object.assign) describes each
+  // key just before reading it, and must not make a typo pass.
+  let described: string | symbol | null = null
   const seen = unread.size === 0 ? options : new Proxy(options, {
     get(target, key, receiver) {
-      if (typeof key === 'string') unread.delete(key)
+      if (typeof key === 'string' && (key !== described || !looksLikeKnownRouteOption(key))) unread.delete(key)
+      described = null
       return Reflect.get(target, key, receiver)
     },
     has(target, key) {
       if (typeof key === 'string') unread.delete(key)
       return Reflect.has(target, key)
+    },
+    getOwnPropertyDescriptor(target, key) {
+      described = key
+      return Reflect.getOwnPropertyDescriptor(target, key)
     },
   })
   const onRouteHooks = new Map<Function, OnRouteHookOrigin>()

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { runtimeError } from '../errors/runtime-codes'
 import { HookStore, assertHook } from './hooks'
 import { requestHookNames } from '../shared/bound-hook'
@@ -196,6 +196,7 @@ export class ScopeImpl implements Scope {
   }
 
   get server(): Server { return this.context.server }
+  get routing(): (req: IncomingMessage, res: ServerResponse) => void { return this.context.routing }
   get log(): Logger { return this.context.log }
   get closing(): boolean { return this.context.facade.closing }
 
@@ -247,6 +248,11 @@ export class ScopeImpl implements Scope {
       if (plugin !== null) this.onRouteHookPlugins.set(bound, plugin)
     }
     return this
+  }
+
+  /** avvio's `instance.onClose(fn)`, which Fastify's `addHook('onClose', fn)` is built on: the same hook. */
+  onClose(fn: Function): this {
+    return this.addHook('onClose', fn)
   }
 
   /**

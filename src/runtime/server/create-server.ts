@@ -18,6 +18,7 @@ import { connectionsCheckingInterval, resolveLimits } from '../shared/server-opt
 import { checkServerOptions, poisonActionsOf } from '../declare/option-checks'
 import { resolveLogger, silentLogger } from './logger'
 import { ServerLifecycle } from './lifecycle'
+import { routingOf } from './routing'
 import type { Scope, ServerOptions } from '../types'
 import { checkSchemaCompilation } from '../shared/schema-compilation'
 import { CompileProfile } from '../boot/compile-profile'
@@ -91,6 +92,7 @@ export function createServer(given: ServerOptions = {}): Scope {
     facade: lifecycle,
     initialConfig: Object.freeze({ ...options, bodyLimit: limits.bodyLimit, pluginTimeout: limits.pluginTimeout }),
     makeJsonParser: (actions) => jsonParser(limits.maxJsonDepth, actions),
+    routing: routingOf(serve),
   })
   const rootScope = new ScopeImpl({ context: declared, parent: null, name: options.name ?? 'root', prefix: '' })
   // Fastify builds the root's bucket with no argument; the compilersFactory is SchemaCompilers' (above).

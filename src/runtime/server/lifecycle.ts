@@ -5,7 +5,7 @@ import type lightMyRequest from 'light-my-request'
 import { runtimeError } from '../errors/runtime-codes'
 import { bootServer, loadChildren } from '../boot/boot'
 import type { PluginNode } from '../declare/plugin-tree'
-import { allScopes } from '../boot/all-scopes'
+import { allScopes, scopesDepthFirst } from '../boot/all-scopes'
 import { callLifecycleHook } from '../boot/lifecycle-hook'
 import type { BootContext } from '../boot/boot-context'
 import type { ServerFacade } from '../declare/declare-context'
@@ -140,7 +140,8 @@ export class ServerLifecycle implements ServerFacade {
 
   /**
    * Stops accepting at once, closes idle keep-alive sockets and connections that have not sent a
-   * byte, lets in-flight requests finish, and force-closes what is still open after `closeTimeout`. Then runs onClose hooks, deepest
+   * byte, lets in-flight requests finish, and force-closes what is still open after `closeTimeout`
+   * (preClose hooks run first, before it stops accepting). Then runs onClose hooks, deepest
    * scopes first (a plugin closes before what it depends on).
    */
   get closing(): boolean { return this.#serve.closing }
@@ -154,6 +155,7 @@ export class ServerLifecycle implements ServerFacade {
     const server = this.#http
     const serve = this.#serve
     serve.closing = true
+    await this.#runPreCloseHooks()
     if (server.listening) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => server.closeAllConnections(), serve.limits.closeTimeout)
@@ -186,6 +188,25 @@ export class ServerLifecycle implements ServerFacade {
       for (const hook of scope.hooks.own('onClose')) {
         await callLifecycleHook(hook.fn, hook.scope, [hook.scope], hook.callback, serve.limits.pluginTimeout, `onClose hook in ${scope.path}`)
           .catch((error: unknown) => serve.log.error({ err: error }, `onClose hook in ${scope.path} failed`))
+      }
+    }
+  }
+
+  /**
+   * Fastify 4+'s preClose: once close() is called and before the server stops accepting, so a
+   * plugin can end what Node's close() would wait for (upgraded websocket connections). Each
+   * scope before its children, depth first, as Fastify runs them. close() before boot boots first (a server that never
+   * booted is not listening), as Fastify does; one whose boot failed runs none. A failing hook is
+   * logged and the close goes on, as in Fastify.
+   */
+  async #runPreCloseHooks(): Promise<void> {
+    const boot = this.#bootContext()
+    if (!boot.compiled) await this.ready().catch(() => undefined)
+    if (!boot.compiled) return
+    for (const scope of scopesDepthFirst(boot.rootScope)) {
+      for (const hook of scope.hooks.own('preClose')) {
+        await callLifecycleHook(hook.fn, hook.scope, [], hook.callback, this.#serve.limits.pluginTimeout, `preClose hook in ${scope.path}`)
+          .catch((error: unknown) => this.#serve.log.error({ err: error }, `preClose hook in ${scope.path} failed`))
       }
     }
   }

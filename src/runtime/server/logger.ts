@@ -1,4 +1,5 @@
 import pino, { type DestinationStream, type LoggerOptions } from 'pino'
+import { runtimeError } from '../errors/runtime-codes'
 import type { Logger } from '../types'
 
 const noop = (): void => {}
@@ -38,16 +39,35 @@ export function resolveLogger(option: unknown): ResolvedLogger {
   return { log: createPino(option as EnclaveLoggerOptions), pino: true }
 }
 
-/** pino options, plus `stream`: where the lines go (default stdout), as Fastify's logger option has it. */
-export type EnclaveLoggerOptions = LoggerOptions & { stream?: DestinationStream }
+/**
+ * pino options, plus where the lines go (default stdout), as Fastify's logger option has it:
+ * `stream`, or `file` (a path, appended to through pino.destination). One of the two.
+ */
+export type EnclaveLoggerOptions = LoggerOptions & { stream?: DestinationStream; file?: string }
 
 function createPino(input: EnclaveLoggerOptions): Logger {
-  const { stream, ...options } = input
+  const { stream: given, file, ...options } = input
+  const toFile = fileDestination(file, given !== undefined)
+  const stream = given ?? toFile
   const redact = options.redact
   const paths = Array.isArray(redact) ? redact : redact !== undefined ? redact.paths : []
   const merged = { ...(Array.isArray(redact) || redact === undefined ? {} : redact), paths: [...new Set([...defaultRedactPaths, ...paths])] }
   const settings = { level: 'info', ...options, redact: merged }
   return (stream === undefined ? pino(settings) : pino(settings, stream)) as unknown as Logger
+}
+
+/**
+ * Fastify 3's `logger.file`: the lines are appended to that file (pino.destination, synchronous
+ * writes, so a line is on disk when the call returns, as with stdout). Like Fastify, both `file`
+ * and `stream` is refused rather than one silently winning.
+ */
+function fileDestination(file: unknown, hasStream: boolean): DestinationStream | undefined {
+  if (file === undefined) return undefined
+  if (hasStream) throw runtimeError('ENC_ERR_SERVER_INVALID_OPTION', { problem: '{ logger: { file, stream } }): give one destination, `file` (a path) or `stream`, not both.' })
+  if (typeof file !== 'string' || file === '') {
+    throw runtimeError('ENC_ERR_SERVER_INVALID_OPTION', { problem: `{ logger: { file: ${typeof file === 'string' ? "''" : typeof file} } }): file must be the path of the log file.` })
+  }
+  return pino.destination({ dest: file, sync: true, append: true, mkdir: false })
 }
 
 /**

@@ -31,6 +31,6 @@ export function bindHook(name: string, fn: Function, scope: Scope): BoundHook {
     const payload = fn.length >= (isAsync ? 3 : 4)
     return { fn, scope, callback: isAsync ? false : fn.length > (payload ? 3 : 2), payload }
   }
-  const doneIndex = fourArgumentHooks.has(name) ? 3 : name === 'onReady' ? 0 : name === 'onClose' ? 1 : 2
+  const doneIndex = fourArgumentHooks.has(name) ? 3 : name === 'onReady' || name === 'preClose' ? 0 : name === 'onClose' ? 1 : 2
   return { fn, scope, callback: fn.length > doneIndex, payload: false }
 }

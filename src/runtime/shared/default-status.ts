@@ -1,6 +1,7 @@
-// Keyed by the handler function itself, as shared/security.ts keys guards by their hook: the
-// document reads what the route runs, and serving never looks here.
-const statuses = new WeakMap<Function, number>()
+import { functionNotes } from './function-notes'
+
+// Keyed by the handler, as security.ts keys guards by their hook.
+const statuses = functionNotes<number>()
 
 /**
  * Marks a route handler with the status it answers when it sets none (the modules layer's
@@ -8,10 +9,9 @@ const statuses = new WeakMap<Function, number>()
  * for it. Returns the handler.
  */
 export function describeDefaultStatus<F extends Function>(handler: F, status: number): F {
-  statuses.set(handler, status)
-  return handler
+  return statuses.note(handler, status)
 }
 
 export function defaultStatusOf(handler: Function): number | undefined {
-  return statuses.get(handler)
+  return statuses.of(handler)
 }

@@ -110,7 +110,7 @@ export interface RouteInspection {
   /** True for the HEAD route the framework adds to every GET route. */
   readonly implicit: boolean
   readonly schema: RouteSchemaInspection
-  /** Documentation keys of the route option `schema` (summary, description, operationId, tags, deprecated). */
+  /** Documentation keys of the route option `schema` (summary, description, operationId, tags, deprecated, hide). */
   readonly docs: Readonly<Record<string, unknown>>
   readonly config: Readonly<Record<string, unknown>>
   /** The effective request-path hooks, in the order a request meets them. */

@@ -1,3 +1,5 @@
+import { functionNotes } from './function-notes'
+
 /** An OpenAPI security scheme a guard hook enforces, for the document (never read when serving). */
 export interface SecurityDescription {
   /** The components/securitySchemes key, e.g. `bearerAuth`. */
@@ -10,7 +12,7 @@ export interface SecurityDescription {
 
 // Keyed by the hook function itself: a route is guarded exactly when its resolved hook chain
 // holds a marked hook, so the document follows encapsulation and lift() with no second model.
-const guards = new WeakMap<Function, SecurityDescription>()
+const guards = functionNotes<SecurityDescription>()
 
 /**
  * Marks a request hook as an authentication guard, so that `openapi()` lists the scheme on
@@ -21,10 +23,9 @@ const guards = new WeakMap<Function, SecurityDescription>()
  * scope.addHook('onRequest', hook)
  */
 export function describeSecurity<F extends Function>(hook: F, description: SecurityDescription): F {
-  guards.set(hook, description)
-  return hook
+  return guards.note(hook, description)
 }
 
 export function securityOf(hook: Function): SecurityDescription | undefined {
-  return guards.get(hook)
+  return guards.of(hook)
 }

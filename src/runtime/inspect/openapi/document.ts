@@ -9,7 +9,8 @@ import { hoistDefinitions } from './hoist'
 
 /**
  * The OpenAPI 3.1 document of a booted server: one operation per route method (implicit HEAD
- * routes and routes with `config: { openapi: false }` left out), shared schemas as components
+ * routes, routes with `config: { openapi: false }` and routes whose schema says `hide: true`
+ * left out), shared schemas as components
  * named by `$id`, one tag per module (its path in the tree), the security schemes guard hooks
  * declare, and the error contract of each route.
  */
@@ -37,7 +38,9 @@ export function buildOpenApi(inspection: Inspection, info: OpenApiInfo = {}): Op
   const usedIds = new Set<string>()
   const securitySchemes: Record<string, Record<string, unknown>> = {}
   for (const route of inspection.routes) {
-    if (route.implicit || route.config.openapi === false) continue
+    // `schema.hide` is @fastify/swagger's opt-out, and what plugins set on their own routes
+    // (@fastify/cors's `OPTIONS *` preflight catch-all): honoured as that generator does.
+    if (route.implicit || route.config.openapi === false || route.docs.hide === true) continue
     const tag = tagOf(route)
     if (!document.tags.some((t) => t.name === tag)) document.tags.push({ name: tag, description: `Routes declared by ${tag} (scope ${route.scope}).` })
     const template = pathTemplate(route.url).template

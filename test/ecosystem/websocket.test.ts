@@ -1,0 +1,146 @@
+import 'reflect-metadata'
+import { expect } from 'chai'
+import request from 'supertest'
+import WebSocket from 'ws'
+import websocket from '@fastify/websocket'
+import { Get, Module, Route } from '../../src/decorators'
+import { createApp } from '../../src/modules'
+import { createServer, HttpError, type Request, type Scope } from '../../src/runtime'
+import { track } from '../support/servers'
+
+// The plugin's route options, declared as docs/plugins.md says ("From TypeScript").
+declare module '../../src/runtime/types' {
+  interface PluginRouteOptions { websocket?: boolean; wsHandler?: (socket: WebSocket, request: Request) => unknown }
+}
+
+type WsRequest = Request & { ws: boolean }
+type WsScope = Scope & { websocketServer: WebSocket.Server }
+
+/** Echoes each message back with the url and a header the HTTP side of the request saw. */
+function echo(socket: WebSocket, req: Request): void {
+  socket.on('message', (message) => socket.send(`${req.url} ${String(req.headers['x-user'] ?? '-')}: ${String(message)}`))
+}
+
+/** Scope form, as the README writes it; /room is guarded by an onRequest hook of its context. */
+async function scopeApp(): Promise<Scope> {
+  const app = track(createServer())
+  app.get('/before', async () => ({ http: true }))
+  app.register(async function chat(scope) {
+    await scope.register(websocket)
+    scope.get('/echo', { websocket: true }, echo as never)
+    scope.route({ method: 'GET', url: '/both', handler: async () => ({ http: true }), wsHandler: echo })
+    scope.register(async function room(guarded) {
+      guarded.addHook('onRequest', async (req) => { if (req.headers['x-user'] === undefined) throw new HttpError(401, 'who are you?') })
+      guarded.get('/room', { websocket: true }, echo as never)
+    })
+  }, { prefix: '/chat' })
+  app.register(async function sibling(scope) { scope.get('/probe', async (req) => ({ ws: (req as Partial<WsRequest>).ws ?? null })) }, { prefix: '/other' })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  return app
+}
+
+/** Module form: the plugin in the module's plugins, a websocket route in its controller. */
+async function moduleApp(): Promise<Scope> {
+  @Route() class Before { @Get('/before') before() { return { http: true } } }
+  @Route() class Chat {
+    // (socket, request) as the plugin passes them: no parameter decorators (see docs/plugins.md),
+    // and the socket typed `unknown` (the route type check knows only the request's parts).
+    @Get('/echo', { websocket: true }) echo(socket: unknown, req: Request) { echo(socket as WebSocket, req) }
+    @Get('/both', { wsHandler: echo }) both() { return { http: true } }
+  }
+  @Module({
+    // The guarded room: a context of its own under the module's, as in the scope form.
+    plugins: [websocket, async function room(scope: Scope) {
+      scope.addHook('onRequest', async (req) => { if (req.headers['x-user'] === undefined) throw new HttpError(401, 'who are you?') })
+      scope.get('/room', { websocket: true }, echo as never)
+    }],
+    controllers: [Chat],
+    prefix: '/chat',
+  }) class ChatModule {}
+  @Route() class Probe { @Get('/probe') probe(req: Request) { return { ws: (req as Partial<WsRequest>).ws ?? null } } }
+  @Module({ controllers: [Probe], prefix: '/other' }) class OtherModule {}
+  @Module({ plugins: [ChatModule, OtherModule], controllers: [Before] }) class AppModule {}
+  const app = track(await createApp(AppModule))
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  return app
+}
+
+function wsUrl(app: Scope, path: string): string {
+  const address = app.server.address() as { port: number }
+  return `ws://127.0.0.1:${address.port}${path}`
+}
+
+/** Opens a socket, sends one message, resolves with the reply (or rejects with the refusal). */
+function roundTrip(url: string, message: string, headers: Record<string, string> = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const client = new WebSocket(url, { headers })
+    client.once('open', () => client.send(message))
+    client.once('message', (data) => { resolve(String(data)); client.close() })
+    client.once('error', reject)
+  })
+}
+
+async function refusal(url: string, headers: Record<string, string> = {}): Promise<string> {
+  try {
+    await roundTrip(url, 'x', headers)
+  } catch (error) {
+    return (error as Error).message
+  }
+  throw new Error(`${url} was expected to refuse the upgrade`)
+}
+
+// @fastify/websocket README: `{ websocket: true }` routes get `(socket, request)` after the
+// request went through the context's hooks; `wsHandler` beside an HTTP handler serves both on one
+// url; an HTTP request to a websocket route is 404; the plugin closes its sockets on close().
+describe('@fastify/websocket in Enclave', function () {
+  this.timeout(10_000)
+  for (const [layer, build] of [['scope', scopeApp], ['module', moduleApp]] as const) {
+    describe(`registered in a ${layer}`, () => {
+      it('serves websocket routes next to HTTP routes, through the context\'s hooks', async () => {
+        const app = await build()
+        expect(await roundTrip(wsUrl(app, '/chat/echo'), 'hello')).to.equal('/chat/echo -: hello')
+        expect(await roundTrip(wsUrl(app, '/chat/both'), 'hi')).to.equal('/chat/both -: hi')
+        await request(app.server).get('/chat/both').expect(200, { http: true })
+        await request(app.server).get('/chat/echo').expect(404)
+        await request(app.server).get('/before').expect(200, { http: true })
+        expect(await roundTrip(wsUrl(app, '/chat/room'), 'knock', { 'x-user': 'ada' })).to.equal('/chat/room ada: knock')
+        expect(await refusal(wsUrl(app, '/chat/room'))).to.equal('Unexpected server response: 401')
+      })
+
+      it('answers an upgrade to a path without a websocket route over HTTP, and leaves sibling contexts alone', async () => {
+        const app = await build()
+        expect(await refusal(wsUrl(app, '/nowhere'))).to.equal('Unexpected server response: 404')
+        expect(await refusal(wsUrl(app, '/before'))).to.equal('Unexpected server response: 200')
+        await request(app.server).get('/other/probe').expect(200, { ws: null })
+      })
+
+      it('closes open websocket connections when the app closes (its preClose hook)', async () => {
+        const app = await build()
+        const client = new WebSocket(wsUrl(app, '/chat/echo'))
+        await new Promise((resolve, reject) => { client.once('open', resolve); client.once('error', reject) })
+        const closed = new Promise<number>((resolve) => client.once('close', (code) => resolve(code)))
+        await app.close()
+        expect(await closed).to.equal(1005)
+      })
+    })
+  }
+
+  it('answers injectWS, the plugin\'s in-process test client, through the same routes', async () => {
+    const app = track(createServer())
+    await app.register(websocket)
+    app.get('/echo', { websocket: true }, echo as never)
+    await app.ready()
+    const client = await (app as Scope & { injectWS(path: string): Promise<WebSocket> }).injectWS('/echo')
+    const reply = new Promise<string>((resolve) => client.once('message', (data) => resolve(String(data))))
+    client.send('in-process')
+    expect(await reply).to.equal('/echo -: in-process')
+    client.terminate()
+  })
+
+  it('refuses a websocket handler on a method other than GET, at declaration', async () => {
+    const app = track(createServer())
+    await app.register(websocket)
+    expect(() => app.post('/ws', { websocket: true }, echo as never)).to.throw('websocket handler can only be declared in GET method')
+    expect((app as WsScope).websocketServer).to.be.instanceOf(WebSocket.Server)
+  })
+})

@@ -1,0 +1,39 @@
+// Fastify 3's `logger: { file }` (README "Logs"): the lines are appended to that file through
+// pino.destination, instead of being silently dropped in favour of stdout.
+import { expect } from 'chai'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Writable } from 'node:stream'
+import { createServer } from '../../src/runtime'
+
+describe('logs: logger.file (Fastify 3\'s option, dx2 item 8)', () => {
+  let dir: string
+  beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'enclave-log-')) })
+  afterEach(() => rmSync(dir, { recursive: true, force: true }))
+
+  it('appends every line, the access log included, to the file, as JSON with the request id', async () => {
+    const file = join(dir, 'access.log')
+    writeFileSync(file, '{"earlier":true}\n')
+    const app = createServer({ logger: { level: 'info', file } })
+    app.get('/hello', async (request) => { request.log.info({ step: 'handler' }, 'in handler'); return { hi: true } })
+    try {
+      expect((await app.inject({ url: '/hello' })).statusCode).to.equal(200)
+    } finally { await app.close() }
+    const lines = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
+    expect(lines[0]).to.deep.equal({ earlier: true })
+    const messages = lines.slice(1).map((line) => line.msg)
+    expect(messages).to.include.members(['incoming request', 'in handler', 'request completed'])
+    const handlerLine = lines.find((line) => line.msg === 'in handler')!
+    expect(handlerLine.step).to.equal('handler')
+    expect(handlerLine.reqId).to.be.a('string')
+  })
+
+  it('refuses file and stream together, and a file that is not a path, with ENC_ERR_SERVER_INVALID_OPTION', () => {
+    const stream = new Writable({ write(_chunk, _encoding, done) { done() } })
+    expect(() => createServer({ logger: { file: join(dir, 'x.log'), stream } }))
+      .to.throw(/give one destination, `file` \(a path\) or `stream`, not both/).with.property('code', 'ENC_ERR_SERVER_INVALID_OPTION')
+    expect(() => createServer({ logger: { file: 42 as never } }))
+      .to.throw(/file must be the path of the log file/).with.property('code', 'ENC_ERR_SERVER_INVALID_OPTION')
+  })
+})
