@@ -58,7 +58,7 @@ describe('@fastify/http-proxy in Enclave', () => {
     await app.register(proxy, {
       upstream: base,
       prefix: '/up',
-      preHandler: async (req: Request) => { if (req.headers['x-key'] !== 'k') throw new HttpError(401, 'key needed') },
+      preHandler: async (req) => { if (req.headers['x-key'] !== 'k') throw new HttpError(401, 'key needed') },
     })
     await app.ready()
     const conflict = await request(app.server).get('/up/fails').set('x-key', 'k').expect(409)
