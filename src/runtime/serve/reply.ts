@@ -143,6 +143,7 @@ export class ReplyImpl {
   /** Takes the response over: the framework writes nothing more for this request (Fastify's hijack). */
   hijack(): this {
     hijackReply(this)
+    this.route.serve.hijacked.add(this.raw)
     return this
   }
 

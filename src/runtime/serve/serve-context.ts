@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { CompiledRoute } from './compiled-route'
 import type { Router } from './router'
 import type { FrameworkErrorsHandler, Logger, LogLevel } from '../types'
@@ -76,6 +76,11 @@ export class ServeContext {
    * close() waits for them before it runs onClose hooks and resolves. Empty outside shutdown.
    */
   readonly endingDuringClose = new Set<Promise<void>>()
+  /**
+   * Responses a handler or plugin took over with reply.hijack(): routing leaves their upgrade
+   * sockets to them (a websocket outlives the request deadline). Weak: nothing to clean up.
+   */
+  readonly hijacked = new WeakSet<ServerResponse>()
   /** True when request.log is a child already bound to the id (pino): log lines then omit it. */
   readonly childLogs: boolean
   readonly idLabel: string

@@ -27,7 +27,10 @@ const insideOnReady = new AsyncLocalStorage<true>()
 export interface ServerLifecycleInit {
   readonly http: Server
   readonly serve: ServeContext
-  /** Open connections, so close() can end those that never sent a byte. */
+  /**
+   * Every open connection, upgraded ones included: close() ends those that never sent a byte,
+   * and at closeTimeout those Node no longer tracks.
+   */
   readonly sockets: ReadonlySet<Socket>
 }
 
@@ -158,7 +161,7 @@ export class ServerLifecycle implements ServerFacade {
     await this.#runPreCloseHooks()
     if (server.listening) {
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => server.closeAllConnections(), serve.limits.closeTimeout)
+        const timer = setTimeout(() => this.#forceClose(), serve.limits.closeTimeout)
         timer.unref()
         server.close(() => { clearTimeout(timer); resolve() })
         server.closeIdleConnections()
@@ -190,6 +193,18 @@ export class ServerLifecycle implements ServerFacade {
           .catch((error: unknown) => serve.log.error({ err: error }, `onClose hook in ${scope.path} failed`))
       }
     }
+  }
+
+  /**
+   * closeTimeout is up: every connection still open is cut. Node's closeAllConnections() knows
+   * only the connections its HTTP parser still owns; a socket given to an 'upgrade' listener
+   * (a websocket, or an upgrade request routing answers over HTTP) left that list, but
+   * server.close() still waits for it, so it is destroyed here too, from the set of every
+   * connection the server accepted.
+   */
+  #forceClose(): void {
+    this.#http.closeAllConnections()
+    for (const socket of this.#sockets) socket.destroy()
   }
 
   /**
