@@ -1,7 +1,7 @@
 // Fastify 3's `logger: { file }` (README "Logs"): the lines are appended to that file through
 // pino.destination, instead of being silently dropped in favour of stdout.
 import { expect } from 'chai'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
@@ -35,5 +35,39 @@ describe('logs: logger.file (Fastify 3\'s option, dx2 item 8)', () => {
       .to.throw(/give one destination, `file` \(a path\) or `stream`, not both/).with.property('code', 'ENC_ERR_SERVER_INVALID_OPTION')
     expect(() => createServer({ logger: { file: 42 as never } }))
       .to.throw(/file must be the path of the log file/).with.property('code', 'ENC_ERR_SERVER_INVALID_OPTION')
+  })
+
+  it('a file in a directory that does not exist fails createServer() with ENC_ERR_SERVER_INVALID_OPTION naming the path and the OS error', () => {
+    const file = join(dir, 'missing-dir', 'app.log')
+    expect(() => createServer({ logger: { file } }))
+      .to.throw(/the log file cannot be opened/).with.property('code', 'ENC_ERR_SERVER_INVALID_OPTION')
+    try {
+      createServer({ logger: { file } })
+    } catch (error) {
+      expect((error as Error).message).to.contain(JSON.stringify(file)).and.contain('ENOENT')
+    }
+  })
+
+  // Linux only: /proc/self/fd lists this process's open descriptors.
+  const linux = existsSync('/proc/self/fd')
+  ;(linux ? it : it.skip)('closes the file when the server closes: 20 servers created and closed leave no descriptor open', async () => {
+    const openFds = (): number => readdirSync('/proc/self/fd').length
+    const file = join(dir, 'many.log')
+    const before = openFds()
+    for (let i = 0; i < 20; i++) {
+      const app = createServer({ logger: { level: 'info', file } })
+      app.log.info({ server: i }, 'up')
+      await app.close()
+    }
+    expect(openFds() - before).to.be.at.most(0)
+    expect(readFileSync(file, 'utf8').trim().split('\n')).to.have.length(20)
+  })
+
+  it('a line logged after close() is dropped, not thrown from the log call', async () => {
+    const file = join(dir, 'after.log')
+    const app = createServer({ logger: { level: 'info', file } })
+    await app.close()
+    expect(() => app.log.info('after close')).not.to.throw()
+    expect(readFileSync(file, 'utf8')).to.equal('')
   })
 })

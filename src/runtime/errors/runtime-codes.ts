@@ -131,7 +131,7 @@ export const runtimeErrors = {
     message: (a: At & ({ contentType: string } | { status: number; got: string })) => 'contentType' in a
       ? `${a.at}: an object was sent with content type '${a.contentType}'. Send a string or Buffer for that type, set reply.serializer(), or use a JSON type.`
       : `${a.at}: the serializer of the ${a.status} response returned ${a.got}, not a string or Buffer. Make the serializer (reply.serializer(), setReplySerializer() or the serializerCompiler's function) return the serialized text.` }),
-  ENC_ERR_SERVER_INVALID_OPTION: e({ status: null, summary: 'createServer() was given an unknown option (did you mean ...), a limit or timeout that is not a non-negative integer, or headersTimeout above requestTimeout, or a schemaCompilation (option or setSchemaCompilation()) other than eager or lazy, or an onProtoPoisoning/onConstructorPoisoning other than error, remove or ignore, or a logger given both file and stream (or a file that is not a path)',
+  ENC_ERR_SERVER_INVALID_OPTION: e({ status: null, summary: 'createServer() was given an unknown option (did you mean ...), a limit or timeout that is not a non-negative integer, or headersTimeout above requestTimeout, or a schemaCompilation (option or setSchemaCompilation()) other than eager or lazy, or an onProtoPoisoning/onConstructorPoisoning other than error, remove or ignore, or a logger given both file and stream (or a file that is not a path, or that cannot be opened)',
     message: (a: { name: string; given: string; min: number; fallback: number } | { headersTimeout: number; requestTimeout: number } | { where: string; given: string } | { problem: string }) => 'problem' in a
       ? `createServer(${a.problem}`
       : 'where' in a

@@ -37,10 +37,11 @@ import { CompileProfile } from '../boot/compile-profile'
 export function createServer(given: ServerOptions = {}): Scope {
   // Unknown options are refused with a "did you mean"; Fastify's `ajv` becomes `validator`.
   const options = checkServerOptions(given)
-  const logger = resolveLogger(options.logger)
-  const log = logger.log
   const limits = resolveLimits(options)
   const schemaCompilation = checkSchemaCompilation(options.schemaCompilation ?? 'eager', 'createServer()')
+  // After the option checks: a `file` logger opens its file, which a refused option would leak.
+  const logger = resolveLogger(options.logger)
+  const log = logger.log
   const deadlines = new Deadlines([limits.handlerTimeout, limits.bodyTimeout], log)
   const schemaCompilers = new SchemaCompilers({ validator: options.validator, schemaController: options.schemaController, serializerOpts: options.serializerOpts })
   // A custom querystringParser (Fastify's option) replaces the built-in one and its key limit.
@@ -83,7 +84,7 @@ export function createServer(given: ServerOptions = {}): Scope {
     sockets.add(socket)
     socket.once('close', () => sockets.delete(socket))
   })
-  const lifecycle = new ServerLifecycle({ http, serve, sockets })
+  const lifecycle = new ServerLifecycle({ http, serve, sockets, releaseLogger: logger.release })
   const declared = new DeclareContext({
     log,
     server: http,

@@ -32,6 +32,8 @@ export interface ServerLifecycleInit {
    * and at closeTimeout those Node no longer tracks.
    */
   readonly sockets: ReadonlySet<Socket>
+  /** Closes what the server opened for its logs (logger.ts); the last step of close(). */
+  readonly releaseLogger: () => Promise<void>
 }
 
 /**
@@ -43,6 +45,7 @@ export class ServerLifecycle implements ServerFacade {
   readonly #http: Server
   readonly #serve: ServeContext
   readonly #sockets: ReadonlySet<Socket>
+  readonly #releaseLogger: () => Promise<void>
   #boot: BootContext | null = null
   #ready: Promise<void> | null = null
   /** Settles once every plugin has loaded and every route is compiled, before the onReady hooks run. */
@@ -56,6 +59,7 @@ export class ServerLifecycle implements ServerFacade {
     this.#http = init.http
     this.#serve = init.serve
     this.#sockets = init.sockets
+    this.#releaseLogger = init.releaseLogger
     let resolve!: () => void
     let reject!: (error: unknown) => void
     const promise = new Promise<void>((res, rej) => { resolve = res; reject = rej })
@@ -193,6 +197,8 @@ export class ServerLifecycle implements ServerFacade {
           .catch((error: unknown) => serve.log.error({ err: error }, `onClose hook in ${scope.path} failed`))
       }
     }
+    // Last: the onClose hooks (and what failed in them) may still log.
+    await this.#releaseLogger()
   }
 
   /**

@@ -16,6 +16,8 @@ export interface ResolvedLogger {
   readonly log: Logger
   /** A pino logger: each request gets `log.child({ [idLabel]: id })`, and the access log is on by default. */
   readonly pino: boolean
+  /** Releases what the server opened for its logs (the `file` destination's descriptor); run once close() is done. */
+  release(): Promise<void>
 }
 
 /** pino's own shape: what `child()` is called on for each request. */
@@ -29,15 +31,20 @@ export interface ChildLogger extends Logger {
  * is used as it is (no child loggers, no access log unless asked). Off when absent or false.
  */
 export function resolveLogger(option: unknown): ResolvedLogger {
-  if (option === undefined || option === false || option === null) return { log: silentLogger, pino: false }
-  if (option === true) return { log: createPino({}), pino: true }
+  if (option === undefined || option === false || option === null) return { log: silentLogger, pino: false, release: nothingToRelease }
+  if (option === true) return { log: createPino({}, undefined), pino: true, release: nothingToRelease }
   const candidate = option as Partial<ChildLogger> & { levels?: unknown }
   if (typeof candidate.info === 'function') {
     const isPino = typeof candidate.child === 'function' && typeof candidate.levels === 'object'
-    return { log: isPino ? option as Logger : completeLogger(option as Logger), pino: isPino }
+    // A logger or stream the user made is the user's to close.
+    return { log: isPino ? option as Logger : completeLogger(option as Logger), pino: isPino, release: nothingToRelease }
   }
-  return { log: createPino(option as EnclaveLoggerOptions), pino: true }
+  const { stream, file, ...options } = option as EnclaveLoggerOptions
+  const toFile = fileDestination(file, stream !== undefined)
+  return { log: createPino(options, stream ?? toFile), pino: true, release: toFile === undefined ? nothingToRelease : () => closeDestination(toFile) }
 }
+
+const nothingToRelease = (): Promise<void> => Promise.resolve()
 
 /**
  * pino options, plus where the lines go (default stdout), as Fastify's logger option has it:
@@ -45,10 +52,7 @@ export function resolveLogger(option: unknown): ResolvedLogger {
  */
 export type EnclaveLoggerOptions = LoggerOptions & { stream?: DestinationStream; file?: string }
 
-function createPino(input: EnclaveLoggerOptions): Logger {
-  const { stream: given, file, ...options } = input
-  const toFile = fileDestination(file, given !== undefined)
-  const stream = given ?? toFile
+function createPino(options: LoggerOptions, stream: DestinationStream | undefined): Logger {
   const redact = options.redact
   const paths = Array.isArray(redact) ? redact : redact !== undefined ? redact.paths : []
   const merged = { ...(Array.isArray(redact) || redact === undefined ? {} : redact), paths: [...new Set([...defaultRedactPaths, ...paths])] }
@@ -61,13 +65,45 @@ function createPino(input: EnclaveLoggerOptions): Logger {
  * writes, so a line is on disk when the call returns, as with stdout). Like Fastify, both `file`
  * and `stream` is refused rather than one silently winning.
  */
-function fileDestination(file: unknown, hasStream: boolean): DestinationStream | undefined {
+function fileDestination(file: unknown, hasStream: boolean): FileDestination | undefined {
   if (file === undefined) return undefined
   if (hasStream) throw runtimeError('ENC_ERR_SERVER_INVALID_OPTION', { problem: '{ logger: { file, stream } }): give one destination, `file` (a path) or `stream`, not both.' })
   if (typeof file !== 'string' || file === '') {
     throw runtimeError('ENC_ERR_SERVER_INVALID_OPTION', { problem: `{ logger: { file: ${typeof file === 'string' ? "''" : typeof file} } }): file must be the path of the log file.` })
   }
-  return pino.destination({ dest: file, sync: true, append: true, mkdir: false })
+  try {
+    return pino.destination({ dest: file, sync: true, append: true, mkdir: false })
+  } catch (error) {
+    // Opened synchronously, so a missing directory or a denied path is known here: a coded boot
+    // error naming the path, rather than a bare ENOENT from deep inside pino.
+    const reason = error instanceof Error ? error.message : String(error)
+    throw runtimeError('ENC_ERR_SERVER_INVALID_OPTION', { problem: `{ logger: { file: ${JSON.stringify(file)} } }): the log file cannot be opened (${reason}). Create its directory or give a writable path.` })
+  }
+}
+
+type FileDestination = ReturnType<typeof pino.destination>
+
+/**
+ * Writes what is buffered, then closes the descriptor (SonicBoom closes it asynchronously, after
+ * an fsync: its 'close' event says it is done). A server created and closed many times (tests,
+ * a supervisor restarting it in-process) would otherwise leak one descriptor each time.
+ */
+function closeDestination(destination: FileDestination): Promise<void> {
+  return new Promise<void>((resolve) => {
+    destination.once('close', () => resolve())
+    // A failing fsync or close is not worth failing close() for: the lines were written synchronously.
+    destination.once('error', () => resolve())
+    try {
+      destination.flushSync()
+      destination.end()
+    } catch {
+      // Already destroyed (by the user, through the logger's stream): nothing left to close.
+      resolve()
+    }
+    // A line logged after close() (app.log.info('closed'), a late request) is dropped: a closed
+    // SonicBoom would throw from inside the caller's log call.
+    destination.write = () => true
+  })
 }
 
 /**
