@@ -52,7 +52,7 @@ describe('plugin API: close hooks', () => {
 
   // Scope.onClose is avvio's `instance.onClose(fn)`, which @fastify/reply-from calls: the onClose hook.
   describe('scope.onClose(fn) (avvio, used by @fastify/reply-from)', () => {
-    it('adds an onClose hook of the scope, run on close() with the scope, in either form', async () => {
+    it('adds an onClose hook of the scope, run on close() with the scope, in either form, newest first as avvio runs them', async () => {
       const order: string[] = []
       const app = server()
       app.register(async function plugin(scope: Scope) {
@@ -61,7 +61,8 @@ describe('plugin API: close hooks', () => {
       })
       await app.ready()
       await app.close()
-      expect(order).to.deep.equal(['callback:true', 'async:true'])
+      // avvio's close queue is last-in-first-out: the hook added second runs first
+      expect(order).to.deep.equal(['async:true', 'callback:true'])
     })
   })
 })

@@ -5,7 +5,7 @@ import type lightMyRequest from 'light-my-request'
 import { runtimeError } from '../errors/runtime-codes'
 import { bootServer, loadChildren } from '../boot/boot'
 import type { PluginNode } from '../declare/plugin-tree'
-import { allScopes, scopesDepthFirst } from '../boot/all-scopes'
+import { scopesDepthFirst } from '../boot/all-scopes'
 import { callLifecycleHook } from '../boot/lifecycle-hook'
 import type { BootContext } from '../boot/boot-context'
 import type { ServerFacade } from '../declare/declare-context'
@@ -149,7 +149,7 @@ export class ServerLifecycle implements ServerFacade {
    * Stops accepting at once, closes idle keep-alive sockets and connections that have not sent a
    * byte, lets in-flight requests finish, and force-closes what is still open after `closeTimeout`
    * (preClose hooks run first, before it stops accepting). Then runs onClose hooks, deepest
-   * scopes first (a plugin closes before what it depends on).
+   * scopes first and newest first within a scope (a plugin closes before what it depends on).
    */
   get closing(): boolean { return this.#serve.closing }
 
@@ -191,8 +191,12 @@ export class ServerLifecycle implements ServerFacade {
     // Like Fastify: close() before boot still loads the plugins, so that their onClose hooks run.
     await this.ready().catch(() => undefined)
     const boot = this.#bootContext()
-    for (const scope of allScopes(boot.rootScope).reverse()) {
-      for (const hook of scope.hooks.own('onClose')) {
+    // Newest first, as avvio's close queue (Fastify 3 and 5) runs them: scopes in the reverse of
+    // the order they loaded (depth first), so a later sibling's subtree before an earlier one and
+    // every child before its parent; within a scope the last hook added first, so a hook added
+    // after another (it may use what the earlier one releases) runs before it.
+    for (const scope of scopesDepthFirst(boot.rootScope).reverse()) {
+      for (const hook of [...scope.hooks.own('onClose')].reverse()) {
         await callLifecycleHook(hook.fn, hook.scope, [hook.scope], hook.callback, serve.limits.pluginTimeout, `onClose hook in ${scope.path}`)
           .catch((error: unknown) => serve.log.error({ err: error }, `onClose hook in ${scope.path} failed`))
       }
