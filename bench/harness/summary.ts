@@ -14,7 +14,10 @@ import { median } from './stats'
 export interface Ratios {
   readonly rps: number | null
   readonly cpu: number | null
-  /** Half the range of the per-round CPU ratios: the noise of `cpu` itself, paired round by round. */
+  /**
+   * Half the interquartile range of the per-round CPU ratios: the noise of `cpu` itself, paired
+   * round by round. Quartiles rather than the range, so that one odd round cannot widen it.
+   */
   readonly cpuSpread?: number | null
 }
 
@@ -44,8 +47,12 @@ function perRoundRatios(mine: readonly RoundSample[], theirs: readonly RoundSamp
   return perRound
 }
 
-function halfRange(values: readonly number[]): number | null {
-  return values.length < 2 ? null : (Math.max(...values) - Math.min(...values)) / 2
+function halfInterquartileRange(values: readonly number[]): number | null {
+  if (values.length < 2) return null
+  const sorted = [...values].sort((a, b) => a - b)
+  const q1 = median(sorted.slice(0, Math.floor(sorted.length / 2)))
+  const q3 = median(sorted.slice(Math.ceil(sorted.length / 2)))
+  return q1 === null || q3 === null ? null : (q3 - q1) / 2
 }
 
 function ratios(mine: readonly RoundSample[], theirs: readonly RoundSample[] | undefined): Ratios {
@@ -55,7 +62,7 @@ function ratios(mine: readonly RoundSample[], theirs: readonly RoundSample[] | u
   return {
     rps: median(perRoundRatios(mine, theirs, (ours, other) => (other.rps > 0 ? ours.rps / other.rps : null))),
     cpu: median(cpu),
-    cpuSpread: halfRange(cpu),
+    cpuSpread: halfInterquartileRange(cpu),
   }
 }
 

@@ -10,8 +10,8 @@
  *   makes the same syscalls per request, so raw's lead is the most any node:http framework can
  *   reach; where it is smaller, the raw target is the one that applies;
  * - the decorator layer within 3% of the runtime API, judged over 7 rounds or more, within the
- *   noise of that paired ratio itself (half the range of its per-round values): the two run back
- *   to back in every round (rounds.ts), so this noise is the smallest the machine allows.
+ *   noise of that paired ratio itself (half the interquartile range of its per-round values, so
+ *   one odd round does not widen it): the two run back to back in every round (rounds.ts).
  */
 import type { BootReport } from '../boot'
 import { Row } from './summary'
@@ -65,8 +65,8 @@ function decoratorLines(rows: readonly Row[]): string[] {
     const ratio = row.vs['enclave-runtime']?.cpu ?? null
     if (ratio === null) continue
     const overhead = 1 / ratio - 1
-    // The ratio's own paired noise, as a share of the ratio (0 with a single round).
-    const noise = (row.vs['enclave-runtime']?.cpuSpread ?? 0) / ratio
+    // The ratio's own paired noise carried to the overhead 1/ratio - 1 (its slope is -1/ratio²); 0 with a single round.
+    const noise = (row.vs['enclave-runtime']?.cpuSpread ?? 0) / (ratio * ratio)
     const enough = row.runs >= MIN_ROUNDS_FOR_DECORATORS
     const note = enough ? '' : ` (judged over ${MIN_ROUNDS_FOR_DECORATORS}+ rounds; this run has ${row.runs})`
     lines.push(`${mark(enough ? overhead - noise <= MAX_DECORATOR_OVERHEAD : null)}  ${row.endpoint.id.padEnd(9)} decorators vs runtime: ` +

@@ -2,6 +2,7 @@ import type { Handler, Reply, Request, RequestHook, RouteOptions, Scope } from '
 import { describeDefaultStatus } from '../runtime/internal'
 import { getClassRouteHooks, getControllerMeta, getMethodHttpCodes, getMethodRouteHooks, getOwnRoutes, type Class, type RouteHookName, type RouteMeta } from '../decorators/internal'
 import { buildHandler } from './argument-builder'
+import { moduleError } from './module-error'
 import { joinPaths } from './module-tree'
 
 /**
@@ -15,7 +16,9 @@ export function controllerRoutes(controller: Class, instance: object, modulePath
   for (const { declaringClass, route } of collectRoutes(controller)) {
     const where = `${route.methods.join(',')} route ${controller.name}.${String(route.propertyKey)} in ${modulePath}`
     const method = route.methods.length === 1 ? route.methods[0] : [...route.methods]
-    const handler = withStatus(buildHandler(instance, declaringClass, route.propertyKey, where), getMethodHttpCodes(declaringClass).get(route.propertyKey))
+    const status = getMethodHttpCodes(declaringClass).get(route.propertyKey)
+    if (status !== undefined) checkStatusCovered(status, route.options.schema, where)
+    const handler = withStatus(buildHandler(instance, declaringClass, route.propertyKey, where), status)
     // Named after the method, so explain() and logs read `NotesController.create`, wrapped or not.
     Object.defineProperty(handler, 'name', { value: `${controller.name}.${String(route.propertyKey)}` })
     // The controller's @Route('/users') is part of the route's path; scope prefixes are the runtime's.
@@ -34,6 +37,22 @@ function withStatus(handler: Handler, status: number | undefined): Handler {
     reply.code(status)
     return handler.call(this, request, reply)
   } as Handler, status)
+}
+
+/**
+ * A route that declares response schemas filters its answers through the one for the status sent;
+ * an @HttpCode status none of them covers would send the method's value unfiltered (a `200` schema
+ * leaving out `passwordHash` does nothing for a 201). A route without response schemas is Fastify's
+ * plain JSON either way.
+ */
+function checkStatusCovered(status: number, schema: unknown, where: string): void {
+  const response = (schema as { response?: unknown } | undefined)?.response
+  if (response === null || typeof response !== 'object') return
+  const keys = Object.keys(response)
+  if (keys.length === 0) return
+  const range = `${Math.floor(status / 100)}xx`
+  if (keys.some((key) => key === String(status) || key.toLowerCase() === range || key === 'default')) return
+  throw moduleError('ENC_ERR_MODULE_HTTP_CODE_UNCOVERED', { where, status, keys })
 }
 
 const routeHookNames: readonly RouteHookName[] = ['onRequest', 'preValidation', 'preHandler']

@@ -101,6 +101,10 @@ export const moduleErrors = {
     message: (a: { case: 'not-an-app' } | { case: 'not-a-module'; token: string; module: string; root: string; modules: readonly string[] }) => a.case === 'not-an-app'
       ? 'resolveProvider() was given a scope that createApp() did not return. Pass the app createApp() resolved with.'
       : `resolveProvider(app, ${a.token}, ${a.module}): ${a.module} is not a module of ${a.root}. Pass one of: ${a.modules.join(', ')}.` }),
+  ENC_ERR_MODULE_HTTP_CODE_UNCOVERED: e({ status: null, summary: '@HttpCode(status) on a route whose response schemas name other statuses but not that one: its answers would skip the response schema and its filtering',
+    message: (a: { where: string; status: number; keys: readonly string[] }) => `@HttpCode(${a.status}) on ${a.where}: the route's response schema names ` +
+      `${a.keys.map((k) => `'${k}'`).join(', ')} but nothing that covers ${a.status}, so its answers would be sent unfiltered (response schemas are picked by status). ` +
+      `Declare the response under ${a.status} (or '${Math.floor(a.status / 100)}xx'), or remove @HttpCode.` }),
   ENC_ERR_MODULE_HANDLER_PARAMS: e({ status: null, summary: 'a handler decorates some of its parameters but not all',
     message: (a: { where: string; missing: readonly (string | number)[] }) => `${a.where}: parameter(s) ${a.missing.join(', ')} have no parameter decorator while ` +
       'others do. Decorate every parameter (@Body(), @Query(), @Params(), @Headers(), @Req(), @Reply()), or none to receive (request, reply).' }),

@@ -84,7 +84,10 @@ export interface TypedRouteSchema extends RouteSchemaAnnotations {
  * property check would have refused (`securty` next to a `response`); intersected with this, the
  * misspelt key fails to compile, as it fails at boot (ENC_ERR_SCH_UNKNOWN_PART).
  */
-export type NoUnknownSchemaKeys<S> = { [K in Exclude<keyof S, keyof TypedRouteSchema>]: never }
+export type NoUnknownSchemaKeys<S> = string extends keyof S
+  // A schema typed with an index signature (Record<string, JsonSchema>) names no keys to check: left to the boot check.
+  ? unknown
+  : { [K in Exclude<keyof S, keyof TypedRouteSchema>]: never }
 
 type PartSchema<S, K extends string> = IsAny<S> extends true ? any : S extends { readonly [P in K]: infer X } ? X : undefined
 type PartOf<S, K extends string> = PartSchema<S, K> extends undefined ? undefined : SchemaType<PartSchema<S, K>>

@@ -230,6 +230,12 @@ export type Plugin<O extends PluginOptions = PluginOptions> = AsyncPlugin<O> | C
  * an implicit `any` under strict). The style is told apart at boot by the `done` parameter.
  */
 export type PluginFunction<O extends PluginOptions = PluginOptions> = (scope: Scope, options: O, done: DoneFn) => unknown
+/**
+ * `never` for a class: `register(AppModule)` is a likely slip from NestJS (a module class goes in
+ * createApp() or a module's plugins), and the bound `Function` of register() would let it in.
+ */
+export type NotAClass<P> = P extends abstract new (...args: never[]) => unknown ? never : unknown
+
 /** What `register` reads besides the plugin's own options (Fastify's RegisterOptions, those Enclave honours). */
 export interface RegisterOptions { prefix?: string }
 /**
@@ -523,7 +529,7 @@ export interface Scope extends ScopeDecorations {
    * plugin's parameters (Function has no call signature to compete with it), and an error names
    * the option at fault instead of listing every overload. NoInfer: `P` comes from the plugin alone.
    */
-  register<P extends PluginFunction | Function>(plugin: P, options?: NoInfer<PluginOptionsOf<P> | ((scope: Scope) => PluginOptionsOf<P>)>): this
+  register<P extends PluginFunction | Function>(plugin: P & NotAClass<P>, options?: NoInfer<PluginOptionsOf<P> | ((scope: Scope) => PluginOptionsOf<P>)>): this
   route<S extends RuntimeRouteSchema = RouteSchema>(options: RouteOptions<S>): this
   get: ScopeRouteShortcut<this>
   head: ScopeRouteShortcut<this>

@@ -23,7 +23,7 @@ describe('bench summary: ratios are paired by round', () => {
     expect(row.cpuUs).to.equal(8)
   })
 
-  it('a paired ratio carries its own noise: half the range of its per-round values', () => {
+  it('a paired ratio carries its own noise: half the interquartile range of its per-round values, which one odd round does not widen', () => {
     const samples: Samples = { two: {
       ours: [sample(0, 100, 10), sample(1, 100, 10), sample(2, 100, 10)],
       theirs: [sample(0, 100, 9), sample(1, 100, 11), sample(2, 100, 10)],
@@ -31,6 +31,12 @@ describe('bench summary: ratios are paired by round', () => {
     const [row] = summarize(samples, two, ['ours'], ['theirs'])
     expect(row.vs.theirs.cpu).to.equal(1)
     expect(row.vs.theirs.cpuSpread).to.be.closeTo(0.1, 1e-9)
+    // Seven rounds, one of them far off: the range would be 2.0, the quartiles stay near the rest.
+    const cpus = [10, 10, 10, 10, 10, 10, 10]
+    const theirs = [9.8, 9.9, 10, 10, 10.1, 10.2, 30]
+    const outlier: Samples = { two: { ours: cpus.map((c, i) => sample(i, 100, c)), theirs: theirs.map((c, i) => sample(i, 100, c)) } }
+    const [odd] = summarize(outlier, two, ['ours'], ['theirs'])
+    expect(odd.vs.theirs.cpuSpread).to.be.closeTo((1.02 - 0.99) / 2, 1e-9)
   })
 
   it('a round one contender is missing from is left out of the pairs', () => {

@@ -105,4 +105,15 @@ describe('@HttpCode and the documented success status (leftovers §1)', () => {
     expect(error.code).to.equal('ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED')
     expect(error.message).to.include('N.helper (listed in M) carries @HttpCode but declares no route')
   })
+
+  it('refuses at boot an @HttpCode status that the route\'s response schemas do not cover, since its answers would skip their filtering (coded)', async () => {
+    @Route('/users') class U {
+      @HttpCode(201) @Post('/', { schema: { response: { 200: { type: 'object', properties: { id: { type: 'number' } } } } } })
+      create() { return { id: 1, passwordHash: 'secret' } }
+    }
+    @Module({ controllers: [U] }) class M {}
+    const error = await bootError(M)
+    expect(error.code).to.equal('ENC_ERR_MODULE_HTTP_CODE_UNCOVERED')
+    expect(error.message).to.include('@HttpCode(201) on POST route U.create in M').and.include("'200'").and.include("under 201 (or '2xx')")
+  })
 })

@@ -236,6 +236,13 @@ describe('runtime: plugins', () => {
       })
     }
 
+    it('register(a class) throws ENC_ERR_PLUGIN_INVALID saying a module class goes in createApp() or a module\'s plugins', () => {
+      class AppModule {}
+      const error = thrown(() => server().register(AppModule as never))
+      expect(error.code).to.equal('ENC_ERR_PLUGIN_INVALID')
+      expect(error.message).to.contain('the class AppModule').and.contain('createApp()')
+    })
+
     it('declarations after boot throw ENC_ERR_SCOPE_BOOTED', async () => {
       let child: Scope | null = null
       const app = await build((root) => { root.register(async (s) => { child = s }) })

@@ -91,6 +91,30 @@ describe('semantics: declaration mistakes are refused with a coded error (issue 
       }
     })
 
+    it('a misspelt route option is refused even when an onRoute hook lists the options first and then reads them (a hook logging every route)', () => {
+      const listing: Array<(route: Record<string, unknown>) => void> = [
+        (route) => { const copy: Record<string, unknown> = {}; for (const key of Object.keys(route)) copy[key] = route[key] },
+        (route) => { for (const key of Reflect.ownKeys(route)) void route[key as string] },
+        (route) => { void JSON.stringify(route) },
+      ]
+      for (const hook of listing) {
+        const app = server()
+        app.addHook('onRoute', (route) => hook(route as unknown as Record<string, unknown>))
+        const error = thrown(() => app.route({ method: 'GET', url: '/a', handler: async () => ({}), logLevl: 'debug' } as unknown as RouteOptions))
+        expect(error.message).to.contain("did you mean 'logLevel'")
+      }
+    })
+
+    it('a near miss of an option that protects the route (a hook, schema, bodyLimit) is refused even when an onRoute hook reads it by name', () => {
+      for (const typo of ['preHandlr', 'onReqest', 'bodyLimt', 'shema']) {
+        const app = server()
+        app.addHook('onRoute', (route) => { void (route as unknown as Record<string, unknown>)[typo] })
+        const error = thrown(() => app.route({ method: 'GET', url: '/a', handler: async () => ({}), [typo]: [] } as unknown as RouteOptions))
+        expect(error.code, typo).to.equal('ENC_ERR_ROUTE_INVALID')
+        expect(error.message, typo).to.contain(`unknown route option '${typo}'`).and.contain('did you mean')
+      }
+    })
+
     it('a misspelt route option is refused even when an onRoute hook reads every option', () => {
       const app = server()
       app.addHook('onRoute', (route) => { void { ...route } })

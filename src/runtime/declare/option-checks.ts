@@ -32,6 +32,17 @@ export const knownRouteOptions: readonly string[] = [
   'exposeHeadRoute', 'prefixTrailingSlash', 'prefix', 'constraints', 'version',
 ]
 
+/**
+ * The route options whose loss opens or unbounds the route: its hooks (guards run there), its
+ * schema and validation, its limits and error handling. Typos of these are never taken for a
+ * plugin's option.
+ */
+const protectiveRouteOptions: readonly string[] = [
+  'schema', 'attachValidation', 'validatorCompiler', 'schemaErrorFormatter', 'bodyLimit', 'errorHandler',
+  'onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization', 'onSend', 'onResponse',
+  'onRequestAbort', 'onError', 'onTimeout', 'constraints',
+]
+
 const logLevels: readonly string[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
 const prefixTrailingSlashValues = ['both', 'slash', 'no-slash']
@@ -147,9 +158,14 @@ export function checkRouteOptions(options: RouteOptions, where: string): string[
     // An option present as undefined carries nothing: @fastify/static and @fastify/cors pass on
     // their own `constraints`/`logLevel` options that way when the user gave none.
     if (record[key] === undefined || knownRouteOptions.includes(key)) continue
-    // A near miss of a known option (`preHandlr`) is judged after the onRoute hooks too: a plugin's
-    // own option may look like one of ours (@fastify/websocket's `wsHandler`), and a hook reading
-    // it by name is what tells them apart (route-declaration.ts).
+    // A near miss of an option that protects the route (`preHandlr`, `bodyLimt`) is refused here,
+    // whatever the onRoute hooks do: accepted by mistake, it would leave a guard or limit off
+    // without a word. A near miss of any other option is judged after the hooks (a plugin's own
+    // option may look like one of ours: @fastify/websocket's `wsHandler`; route-declaration.ts).
+    // Two edits at most: a slip of the keyboard. `wsHandler` is three from `preHandler`.
+    if (closestName(key, protectiveRouteOptions, 2) !== null) {
+      throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `unknown route option '${key}'${didYouMean(key, knownRouteOptions)}` })
+    }
     pluginKeys.push(key)
   }
   const constraints = constraintsProblem(options)

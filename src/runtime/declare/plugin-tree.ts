@@ -48,16 +48,14 @@ export class PluginTree {
       const pending = plugin
       const deferred = async function deferredImport(this: unknown, ...args: unknown[]): Promise<unknown> {
         const loaded = moduleDefault(await pending)
-        if (typeof loaded !== 'function') throw invalidPlugin(owner, loaded)
+        if (!isPlugin(loaded)) throw invalidPlugin(owner, loaded)
         return loaded.apply(this, args)
       }
       this.current.children.push({ plugin: deferred, after: null, options, owner, children: [], label: null })
       return
     }
     plugin = moduleDefault(plugin)
-    if (typeof plugin !== 'function') {
-      throw runtimeError('ENC_ERR_PLUGIN_INVALID', { path: owner.path, got: plugin === null ? 'null' : typeof plugin })
-    }
+    if (!isPlugin(plugin)) throw invalidPlugin(owner, plugin)
     this.current.children.push({ plugin, after: null, options, owner, children: [], label: null })
   }
 
@@ -88,6 +86,19 @@ function moduleDefault(value: unknown): unknown {
   return value
 }
 
+// A class cannot be called without `new`: an Enclave module class given to register() would fail
+// inside the loader with V8's TypeError and no code. Told apart by its source text, as V8 has no API.
+function isClass(value: Function): boolean {
+  return /^class[\s{]/.test(Function.prototype.toString.call(value))
+}
+
+function isPlugin(value: unknown): value is Function {
+  return typeof value === 'function' && !isClass(value)
+}
+
 function invalidPlugin(owner: { readonly path: string }, plugin: unknown): Error {
-  return runtimeError('ENC_ERR_PLUGIN_INVALID', { path: owner.path, got: plugin === null ? 'null' : typeof plugin })
+  const got = typeof plugin === 'function'
+    ? `the class ${plugin.name || '(anonymous)'} (a module class goes in createApp() or in a module's plugins, not in register())`
+    : plugin === null ? 'null' : typeof plugin
+  return runtimeError('ENC_ERR_PLUGIN_INVALID', { path: owner.path, got })
 }

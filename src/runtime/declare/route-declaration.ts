@@ -115,22 +115,21 @@ export function declareRoute(scope: ScopeImpl, input: RouteOptions, routePrefix:
   const unread = new Set(pluginKeys)
   // Plugins read their own route options in onRoute hooks: a proxy notes which ones were read.
   // One that looks like a known option (a typo, or @fastify/websocket's `wsHandler`) counts only
-  // when read by name: a hook copying every option (`{ ...route }`, Object.assign) describes each
-  // key just before reading it, and must not make a typo pass.
-  let described: string | symbol | null = null
+  // when read by name before the hook lists the options: a hook that copies or logs every option
+  // (`{ ...route }`, Object.keys, JSON.stringify) lists the keys first, and must not make a typo pass.
+  let listed = false
   const seen = unread.size === 0 ? options : new Proxy(options, {
     get(target, key, receiver) {
-      if (typeof key === 'string' && (key !== described || !looksLikeKnownRouteOption(key))) unread.delete(key)
-      described = null
+      if (typeof key === 'string' && (!listed || !looksLikeKnownRouteOption(key))) unread.delete(key)
       return Reflect.get(target, key, receiver)
     },
     has(target, key) {
-      if (typeof key === 'string') unread.delete(key)
+      if (typeof key === 'string' && (!listed || !looksLikeKnownRouteOption(key))) unread.delete(key)
       return Reflect.has(target, key)
     },
-    getOwnPropertyDescriptor(target, key) {
-      described = key
-      return Reflect.getOwnPropertyDescriptor(target, key)
+    ownKeys(target) {
+      listed = true
+      return Reflect.ownKeys(target)
     },
   })
   const onRouteHooks = new Map<Function, OnRouteHookOrigin>()
@@ -138,6 +137,7 @@ export function declareRoute(scope: ScopeImpl, input: RouteOptions, routePrefix:
     for (const hook of owner.hooks.own('onRoute')) {
       // Read through `options`, not the proxy: looking for added hooks reads no plugin option.
       const before = routeOptionHooks(options)
+      listed = false
       hook.fn.call(hook.scope, seen)
       const plugin = owner.onRouteHookPlugins.get(hook)
       noteAddedHooks(options, before, onRouteHooks, { origin: plugin !== undefined ? `plugin ${plugin}` : owner.origins.get(hook) ?? owner.currentOrigin(), scope: owner.path })

@@ -1,11 +1,11 @@
 /**
  * The known name closest to a misspelt one, for "did you mean" hints in declaration errors; null
  * when nothing is close enough to be a likely typo (a third of the name's length, at least 1, at
- * most 3 edits, or one name a case-insensitive match of the other).
+ * most `maxDistance` (3) edits, or one name a case-insensitive match of the other).
  */
-export function closestName(name: string, known: Iterable<string>): string | null {
+export function closestName(name: string, known: Iterable<string>, maxDistance = 3): string | null {
   const lower = name.toLowerCase()
-  const budget = Math.max(1, Math.min(3, Math.floor(name.length / 3)))
+  const budget = Math.max(1, Math.min(maxDistance, Math.floor(name.length / 3)))
   let best: string | null = null
   let bestDistance = Infinity
   for (const candidate of known) {
