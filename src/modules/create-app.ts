@@ -55,22 +55,23 @@ export async function createApp(root: Function, options: AppOptions = {}): Promi
   }
   try {
     // Before boot: the listeners are removed by an onClose hook, which can only be added now.
+    // onClose hooks run newest first (avvio's order), the root's after every child scope's: the
+    // oldest root hooks run last. So this one, added first, runs last (a second signal still
+    // forces the exit while providers are released), and the providers' release, added next,
+    // runs after every module's onClose hook (the root module's own are added later, at boot):
+    // those hooks still have their providers.
     if (signals !== undefined && signals !== false) closeOnSignals(app, signals === true ? {} : signals)
+    app.addHook('onClose', () => disposer.disposeAll(app.log, disposeTimeout))
     if (healthOption !== undefined && healthOption !== false) {
       const own = healthOption === true ? {} : healthOption
       app.register(health({ ...own, checks: { ...healthChecksOf(disposer.instances), ...own.checks } }))
     }
     // The root module is the app's root scope itself (lifted), its prefix applied by the runtime.
     app.register(lift(modulePlugin(tree, wiring)), { prefix: tree.meta.prefix })
-    // A lifted plugin registered last loads last, so this is the root's last onClose hook and
-    // the root's hooks run last of all: every module's onClose hook still has its providers.
-    app.register(lift(async function disposeProviders(scope: Scope) {
-      scope.addHook('onClose', () => disposer.disposeAll(app.log, disposeTimeout))
-    }))
     await app.ready()
   } catch (error) {
     await app.close().catch(() => undefined)
-    // When boot failed before the hook above was added; a no-op otherwise (disposeAll empties its list).
+    // Normally a no-op: close() ran the hook above, and disposeAll empties its list. Kept for a close() that failed.
     await disposer.disposeAll(app.log, disposeTimeout)
     throw error
   }
