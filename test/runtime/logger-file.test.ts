@@ -63,6 +63,16 @@ describe('logs: logger.file (Fastify 3\'s option, dx2 item 8)', () => {
     expect(readFileSync(file, 'utf8').trim().split('\n')).to.have.length(20)
   })
 
+  ;(linux ? it : it.skip)('a createServer() refused for another option does not leave the log file open', () => {
+    const openFds = (): number => readdirSync('/proc/self/fd').length
+    const before = openFds()
+    for (let i = 0; i < 5; i++) {
+      expect(() => createServer({ logger: { file: join(dir, 'refused.log') }, headersTimeout: 500, requestTimeout: 100 }))
+        .to.throw().with.property('code', 'ENC_ERR_SERVER_INVALID_OPTION')
+    }
+    expect(openFds() - before).to.be.at.most(0)
+  })
+
   it('a line logged after close() is dropped, not thrown from the log call', async () => {
     const file = join(dir, 'after.log')
     const app = createServer({ logger: { level: 'info', file } })
