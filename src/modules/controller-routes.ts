@@ -42,14 +42,15 @@ function withStatus(handler: Handler, status: number | undefined): Handler {
 /**
  * A route that declares response schemas filters its answers through the one for the status sent;
  * an @HttpCode status none of them covers would send the method's value unfiltered (a `200` schema
- * leaving out `passwordHash` does nothing for a 201). A route without response schemas is Fastify's
- * plain JSON either way.
+ * leaving out `passwordHash` does nothing for a 201). A route without success schemas (none, or
+ * error statuses only) is Fastify's plain JSON either way.
  */
 function checkStatusCovered(status: number, schema: unknown, where: string): void {
   const response = (schema as { response?: unknown } | undefined)?.response
   if (response === null || typeof response !== 'object') return
   const keys = Object.keys(response)
-  if (keys.length === 0) return
+  // Only error schemas (`404`): the success answer was never filtered, with or without @HttpCode.
+  if (!keys.some((key) => /^[123]/.test(key) || key === 'default')) return
   const range = `${Math.floor(status / 100)}xx`
   if (keys.some((key) => key === String(status) || key.toLowerCase() === range || key === 'default')) return
   throw moduleError('ENC_ERR_MODULE_HTTP_CODE_UNCOVERED', { where, status, keys })

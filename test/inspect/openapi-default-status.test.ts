@@ -116,4 +116,16 @@ describe('@HttpCode and the documented success status (leftovers §1)', () => {
     expect(error.code).to.equal('ENC_ERR_MODULE_HTTP_CODE_UNCOVERED')
     expect(error.message).to.include('@HttpCode(201) on POST route U.create in M').and.include("'200'").and.include("under 201 (or '2xx')")
   })
+
+  it('accepts an @HttpCode status beside response schemas for errors only: no success schema was skipped', async () => {
+    @Route('/notes') class N {
+      @HttpCode(204) @Delete('/:id', { schema: { response: { 404: { type: 'object', properties: { message: { type: 'string' } } } } } })
+      remove() { return undefined }
+    }
+    @Module({ controllers: [N] }) class M {}
+    const app = await createApp(M)
+    try {
+      expect((await app.inject({ method: 'DELETE', url: '/notes/1' })).statusCode).to.equal(204)
+    } finally { await app.close() }
+  })
 })

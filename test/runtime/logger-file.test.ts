@@ -73,6 +73,19 @@ describe('logs: logger.file (Fastify 3\'s option, dx2 item 8)', () => {
     expect(openFds() - before).to.be.at.most(0)
   })
 
+  ;(linux ? it : it.skip)('a createServer() refused by a later check (poisoning action) or by pino itself (unknown level) does not leave the log file open', async () => {
+    const openFds = (): number => readdirSync('/proc/self/fd').length
+    const before = openFds()
+    for (let i = 0; i < 5; i++) {
+      expect(() => createServer({ logger: { file: join(dir, 'refused.log') }, onProtoPoisoning: 'remvoe' as never }))
+        .to.throw().with.property('code', 'ENC_ERR_SERVER_INVALID_OPTION')
+      expect(() => createServer({ logger: { file: join(dir, 'refused.log'), level: 'verbose' } })).to.throw()
+    }
+    // pino's refusal closes the file asynchronously (SonicBoom): wait for it, a bounded number of ticks.
+    for (let tick = 0; tick < 50 && openFds() > before; tick++) await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(openFds() - before).to.be.at.most(0)
+  })
+
   it('a line logged after close() is dropped, not thrown from the log call', async () => {
     const file = join(dir, 'after.log')
     const app = createServer({ logger: { level: 'info', file } })

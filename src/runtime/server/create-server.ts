@@ -39,7 +39,9 @@ export function createServer(given: ServerOptions = {}): Scope {
   const options = checkServerOptions(given)
   const limits = resolveLimits(options)
   const schemaCompilation = checkSchemaCompilation(options.schemaCompilation ?? 'eager', 'createServer()')
-  // After the option checks: a `file` logger opens its file, which a refused option would leak.
+  const poisonActions = poisonActionsOf(options)
+  const trust = compileTrust(options.trustProxy)
+  // After every option check that can throw: a `file` logger opens its file, which a refused option would leak.
   const logger = resolveLogger(options.logger)
   const log = logger.log
   const deadlines = new Deadlines([limits.handlerTimeout, limits.bodyTimeout], log)
@@ -58,7 +60,7 @@ export function createServer(given: ServerOptions = {}): Scope {
     bodyDeadline: limits.bodyTimeout > 0 ? deadlines.list(limits.bodyTimeout, onBodyExpired) : null,
     genReqId: options.genReqId,
     requestIdHeader: options.requestIdHeader,
-    trust: compileTrust(options.trustProxy),
+    trust,
     childLogs: logger.pino,
     idLabel: typeof options.requestIdLogLabel === 'string' && options.requestIdLogLabel !== '' ? options.requestIdLogLabel : 'reqId',
     // On by default with pino; a hand-made Logger object (often a test's recorder) opts in.
@@ -88,7 +90,7 @@ export function createServer(given: ServerOptions = {}): Scope {
   const declared = new DeclareContext({
     log,
     server: http,
-    defaultParsers: new Map([['application/json', jsonParser(limits.maxJsonDepth, poisonActionsOf(options))], ['text/plain', textParser]]),
+    defaultParsers: new Map([['application/json', jsonParser(limits.maxJsonDepth, poisonActions)], ['text/plain', textParser]]),
     reservedNames: { request: reservedRequestNames, reply: reservedReplyNames },
     facade: lifecycle,
     initialConfig: Object.freeze({ ...options, bodyLimit: limits.bodyLimit, pluginTimeout: limits.pluginTimeout }),

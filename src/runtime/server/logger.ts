@@ -41,7 +41,15 @@ export function resolveLogger(option: unknown): ResolvedLogger {
   }
   const { stream, file, ...options } = option as EnclaveLoggerOptions
   const toFile = fileDestination(file, stream !== undefined)
-  return { log: createPino(options, stream ?? toFile), pino: true, release: toFile === undefined ? nothingToRelease : () => closeDestination(toFile) }
+  let log: Logger
+  try {
+    log = createPino(options, stream ?? toFile)
+  } catch (error) {
+    // pino refused its options (an unknown level): the file opened for it is closed, not leaked.
+    if (toFile !== undefined) void closeDestination(toFile)
+    throw error
+  }
+  return { log, pino: true, release: toFile === undefined ? nothingToRelease : () => closeDestination(toFile) }
 }
 
 const nothingToRelease = (): Promise<void> => Promise.resolve()
