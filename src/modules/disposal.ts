@@ -1,4 +1,5 @@
 import type { Logger } from '../runtime'
+import { settleWithin } from './settle-within'
 
 /** What close() calls on an instance Enclave created: either method, or both (onClose first). */
 interface Closable {
@@ -68,7 +69,7 @@ export class Disposer {
   }
 
   async #call(call: () => unknown, name: string, log: Logger, timeoutMs: number): Promise<void> {
-    await bounded(call, timeoutMs, name)
+    await settleWithin(Promise.resolve().then(call), timeoutMs, () => new Error(`${name} did not finish within ${timeoutMs} ms (pluginTimeout); moving on`), { unref: true })
       .catch((error: unknown) => log.error({ err: error }, `${name} failed while the app was closing`))
   }
 }
@@ -76,17 +77,4 @@ export class Disposer {
 function describe(value: unknown): string {
   const name = (value as { constructor?: { name?: unknown } } | null | undefined)?.constructor?.name
   return typeof name === 'string' && name !== '' ? name : 'provider'
-}
-
-async function bounded(call: () => unknown, timeoutMs: number, name: string): Promise<void> {
-  let timer: NodeJS.Timeout | undefined
-  const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${name} did not finish within ${timeoutMs} ms (pluginTimeout); moving on`)), timeoutMs)
-    timer.unref()
-  })
-  try {
-    await Promise.race([Promise.resolve().then(call), limit])
-  } finally {
-    clearTimeout(timer)
-  }
 }

@@ -7,6 +7,7 @@ export interface FactoryRelease {
   readonly dispose: ((value: any) => unknown) | undefined
 }
 import { describeToken, moduleError } from './module-error'
+import { isThenable, settleWithin } from './settle-within'
 
 /** Finds the factory provider a token resolves to from a container (nearest container first). */
 export type FactoryLookup = (container: DependencyContainer, token: InjectionToken) => FactoryProvider | undefined
@@ -50,24 +51,13 @@ export class FactoryProvider {
     for (const token of this.inject) await lookup(this.container, token)?.settle(lookup, timeoutMs)
     if (this.#state === 'new') this.#call()
     if (this.#state === 'pending') {
-      this.#value = await this.#bounded(this.#value as PromiseLike<unknown>, timeoutMs)
+      // A factory promise that never settles (a connection waiting on an unreachable host) would hang
+      // createApp() for ever: like a plugin that never calls done(), it gets pluginTimeout, then a coded error.
+      this.#value = await settleWithin(this.#value as PromiseLike<unknown>, timeoutMs,
+        () => moduleError('ENC_ERR_MODULE_ASYNC_PROVIDER_TIMEOUT', { token: describeToken(this.token), path: this.path, ms: timeoutMs }))
       this.#state = 'settled'
       this.release.disposer.track(this.#value, this.release.dispose)
     }
-  }
-
-  /**
-   * A factory promise that never settles (a connection waiting on an unreachable host) would hang
-   * createApp() for ever: like a plugin that never calls done(), it gets pluginTimeout, then a coded error.
-   */
-  #bounded(promise: PromiseLike<unknown>, timeoutMs: number): Promise<unknown> {
-    // pluginTimeout 0 turns the limit off, as it does for plugins (Fastify 3).
-    if (timeoutMs <= 0) return Promise.resolve(promise)
-    let timer: NodeJS.Timeout | undefined
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(moduleError('ENC_ERR_MODULE_ASYNC_PROVIDER_TIMEOUT', { token: describeToken(this.token), path: this.path, ms: timeoutMs })), timeoutMs)
-    })
-    return Promise.race([promise, expired]).finally(() => clearTimeout(timer))
   }
 
   #call(): void {
@@ -81,8 +71,4 @@ export class FactoryProvider {
     this.#value = value
     this.release.disposer.track(value, this.release.dispose)
   }
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function'
 }

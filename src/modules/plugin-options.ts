@@ -2,6 +2,7 @@ import type { DependencyContainer } from 'tsyringe'
 import type { PluginOptions } from '../runtime'
 import type { DeferredPlugin } from '../decorators/internal'
 import { moduleError } from './module-error'
+import { isThenable, settleWithin } from './settle-within'
 
 /**
  * A usePlugin() entry's options, built by createApp once every provider exists, from the
@@ -20,7 +21,7 @@ export async function buildPluginOptions(deferred: DeferredPlugin, container: De
   }
   if (isThenable(options)) {
     try {
-      options = await bounded(options, timeoutMs, () => refuse(`useFactory's promise did not settle within ${timeoutMs} ms (pluginTimeout)`))
+      options = await settleWithin(options, timeoutMs, () => refuse(`useFactory's promise did not settle within ${timeoutMs} ms (pluginTimeout)`))
     } catch (error) {
       if ((error as { code?: unknown }).code === 'ENC_ERR_MODULE_PLUGIN_OPTIONS') throw error
       throw refuse(`useFactory rejected: ${reason(error)}`, error)
@@ -33,17 +34,6 @@ export async function buildPluginOptions(deferred: DeferredPlugin, container: De
   return options as PluginOptions
 }
 
-function bounded(promise: PromiseLike<unknown>, timeoutMs: number, expiredError: () => Error): Promise<unknown> {
-  if (timeoutMs <= 0) return Promise.resolve(promise)
-  let timer: NodeJS.Timeout | undefined
-  const expired = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(expiredError()), timeoutMs) })
-  return Promise.race([promise, expired]).finally(() => clearTimeout(timer))
-}
-
 function reason(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function'
 }
