@@ -2,7 +2,8 @@
 // pipeline and boot internals: free to change.
 export { createServer } from './server/create-server'
 export { lift } from './declare/lift'
-export { FrameworkError, HttpError, isFrameworkError } from './errors/framework-error'
+export { FrameworkError, isFrameworkError } from './errors/framework-error'
+export { HttpError } from './errors/http-error'
 export { allErrorCodes } from './errors/all-codes'
 export { partValidatorCompiler, ajv8CompilersFactory, defaultSchemaErrorFormatter } from './schemas'
 export { describeSecurity } from './shared/security'

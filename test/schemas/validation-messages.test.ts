@@ -1,5 +1,6 @@
 import { expect } from 'chai'
-import { FrameworkError, HttpError } from '../../src/runtime/errors/framework-error'
+import { FrameworkError } from '../../src/runtime/errors/framework-error'
+import { HttpError } from '../../src/runtime/errors/http-error'
 import { defaultSchemaErrorFormatter, toValidationError } from '../../src/runtime/schemas'
 import type { PartFailure, SchemaErrorFormatter } from '../../src/runtime/schemas'
 import { compile, messageOf, thrown } from './helpers'

@@ -1,5 +1,3 @@
-import { STATUS_CODES } from 'node:http'
-
 /**
  * Every error Enclave raises carries a stable `code` (`ENC_ERR_<AREA>_<WHAT>`), listed in the
  * README's error table. Boot errors say what happened, where (route, scope path) and how to fix it.
@@ -26,23 +24,4 @@ export class FrameworkError extends Error {
 
 export function isFrameworkError(error: unknown): error is FrameworkError {
   return error instanceof FrameworkError
-}
-
-/**
- * An error meant for the client: its message is sent as is, whatever its status.
- *
- * @example
- * throw new HttpError(404, 'No user with id 7')   // -> 404 { statusCode, error: 'Not Found', message }
- */
-export class HttpError extends Error {
-  readonly statusCode: number
-  readonly expose = true
-  readonly code: string | undefined
-
-  constructor(statusCode: number, message?: string, options: { code?: string; cause?: unknown } = {}) {
-    super(message ?? STATUS_CODES[statusCode] ?? 'Error', options.cause === undefined ? undefined : { cause: options.cause })
-    this.name = 'HttpError'
-    this.statusCode = statusCode
-    this.code = options.code
-  }
 }

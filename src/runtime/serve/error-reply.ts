@@ -134,11 +134,18 @@ export function statusOf(error: unknown, current: number): number {
   return current >= 400 && current <= 599 ? current : 500
 }
 
-/** The built-in payload for an error, logged with the request id: 5xx show only the reason phrase unless `expose`. */
+/**
+ * The built-in payload for an error, logged with the request id. A 4xx shows its message; a 5xx
+ * only the reason phrase, unless the error says its message is for the client (`expose: true`,
+ * which HttpError sets and http-errors sets for 4xx only). That promise holds for the error's own
+ * status: one whose status is not an error status (600, 302, '503') answers a 500 it did not ask
+ * for, so its message stays hidden there.
+ */
 function defaultPayload(reply: ReplyImpl, error: AnyError): { statusCode: number; code: string | undefined; error: string; message: string } {
   const status = statusOf(error, reply.statusCode)
   const reason = STATUS_CODES[status] ?? 'Error'
-  const exposed = status < 500 || error.expose === true
+  const declared = error.statusCode ?? error.status
+  const exposed = status < 500 || (error.expose === true && (declared === undefined || declared === status))
   const log = reply.request.log
   const serve = reply.route.serve
   if (status >= 500) log.error(serve.idFields(reply.request.id, { err: error }), error.message)

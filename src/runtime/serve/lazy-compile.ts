@@ -1,4 +1,4 @@
-import { HttpError } from '../errors/framework-error'
+import { HttpError } from '../errors/http-error'
 import { replyWithError } from './error-reply'
 import type { CompiledRoute } from './compiled-route'
 import type { ReplyImpl } from './reply'
