@@ -14,6 +14,16 @@ describe('@Route and the method shortcuts', () => {
     expect(getControllerMeta(Root)).to.deep.equal({ prefix: '' })
   })
 
+  it('a controller\'s route list grows in place as its methods are decorated, in source order (no copy per route)', () => {
+    class Grow { a(): void {} b(): void {} }
+    const decorate = (path: string, key: 'a' | 'b'): void => { Get(path)(Grow.prototype, key, Object.getOwnPropertyDescriptor(Grow.prototype, key)!) }
+    decorate('/a', 'a')
+    const first = getOwnRoutes(Grow)
+    decorate('/b', 'b')
+    expect(getOwnRoutes(Grow)).to.equal(first)
+    expect(first.map((r) => r.path)).to.deep.equal(['/a', '/b'])
+  })
+
   it('on a method records method, path and route options; shortcuts record their method', () => {
     const schema = { body: { type: 'object' } }
     @Route('/x')
