@@ -42,7 +42,15 @@ export const setControllerMeta = (target: Function, meta: ControllerMeta) => Ref
 
 /** Routes declared on this very class, in source order. */
 export const getOwnRoutes = (target: Function) => ownList<RouteMeta>(kRoutes, target)
-export const addRoute = (target: Function, route: RouteMeta) => append(kRoutes, target, route)
+/**
+ * Appended in place: a controller of n routes would otherwise copy its list n times (O(n²) at class
+ * load). Safe because only this file writes the list and every reader copies or counts it at once.
+ */
+export function addRoute(target: Function, route: RouteMeta): void {
+  const list = own<RouteMeta[]>(kRoutes, target)
+  if (list === undefined) Reflect.defineMetadata(kRoutes, [route], target)
+  else list.push(route)
+}
 
 /** Parameter decorators of one method, sorted by index. */
 export function getParams(target: Function, propertyKey: string | symbol): readonly ParamMeta[] {
@@ -79,8 +87,11 @@ export const getClassRouteHooks = (target: Function) => ownList<RouteHookMeta>(k
 export const addClassRouteHooks = (target: Function, hooks: RouteHookMeta) => append(kClassRouteHooks, target, hooks, true)
 /** `@OnRequest()`-style hooks per method of this very class. */
 export function getMethodRouteHooks(target: Function): ReadonlyMap<string | symbol, readonly RouteHookMeta[]> {
-  return own<Map<string | symbol, readonly RouteHookMeta[]>>(kMethodRouteHooks, target) ?? new Map()
+  return own<Map<string | symbol, readonly RouteHookMeta[]>>(kMethodRouteHooks, target) ?? noEntries
 }
+
+/** What a class without that metadata answers: one empty map, not a new one per call (once per route at boot). */
+const noEntries: ReadonlyMap<string | symbol, never> = new Map<string | symbol, never>()
 export function addMethodRouteHooks(target: Function, propertyKey: string | symbol, hooks: RouteHookMeta): void {
   const byMethod = new Map(getMethodRouteHooks(target))
   byMethod.set(propertyKey, [hooks, ...(byMethod.get(propertyKey) ?? [])])
@@ -89,7 +100,7 @@ export function addMethodRouteHooks(target: Function, propertyKey: string | symb
 
 /** `@HttpCode()` per method of this very class. */
 export function getMethodHttpCodes(target: Function): ReadonlyMap<string | symbol, number> {
-  return own<Map<string | symbol, number>>(kHttpCodes, target) ?? new Map()
+  return own<Map<string | symbol, number>>(kHttpCodes, target) ?? noEntries
 }
 export function setMethodHttpCode(target: Function, propertyKey: string | symbol, status: number): void {
   Reflect.defineMetadata(kHttpCodes, new Map(getMethodHttpCodes(target)).set(propertyKey, status), target)

@@ -42,11 +42,16 @@ export function resolveRouteSchema(target: object, propertyKey: string | symbol,
   return out
 }
 
-function parameterClasses(target: object, propertyKey: string | symbol): Map<string, { cls: SchemaClassValue; index: number }> {
+/** A method without parameter decorators (most): nothing to find, and no type metadata to read. */
+const noParameterClasses: ReadonlyMap<string, { cls: SchemaClassValue; index: number }> = new Map()
+
+function parameterClasses(target: object, propertyKey: string | symbol): ReadonlyMap<string, { cls: SchemaClassValue; index: number }> {
+  const params = getParams(target.constructor, propertyKey)
+  if (params.length === 0) return noParameterClasses
   const types = Reflect.getMetadata('design:paramtypes', target, propertyKey) as unknown[] | undefined
   const found = new Map<string, { cls: SchemaClassValue; index: number }>()
   if (types === undefined) return found
-  for (const param of getParams(target.constructor, propertyKey)) {
+  for (const param of params) {
     if (param.key !== null || !(param.source in partOfSource)) continue
     const type = types[param.index]
     if (isSchemaClass(type)) found.set(partOfSource[param.source as keyof typeof partOfSource], { cls: type, index: param.index })

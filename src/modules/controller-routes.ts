@@ -1,6 +1,6 @@
 import type { Handler, Reply, Request, RequestHook, RouteOptions, Scope } from '../runtime'
 import { describeDefaultStatus } from '../runtime/internal'
-import { getClassRouteHooks, getControllerMeta, getMethodHttpCodes, getMethodRouteHooks, getOwnRoutes, type Class, type RouteHookName, type RouteMeta } from '../decorators/internal'
+import { getClassRouteHooks, getControllerMeta, getMethodHttpCodes, getMethodRouteHooks, getOwnRoutes, type Class, type RouteHookMeta, type RouteHookName, type RouteMeta } from '../decorators/internal'
 import { buildHandler } from './argument-builder'
 import { moduleError } from './module-error'
 import { joinPaths } from './module-tree'
@@ -13,6 +13,8 @@ import { joinPaths } from './module-tree'
 export function controllerRoutes(controller: Class, instance: object, modulePath: string, resolveHook: (hook: Function) => RequestHook): RouteOptions[] {
   const prefix = getControllerMeta(controller)!.prefix
   const routes: RouteOptions[] = []
+  // The controller's class-level hooks (base classes first) are the same for each of its routes.
+  const classHooks = classRouteHooks(controller)
   for (const { declaringClass, route } of collectRoutes(controller)) {
     const where = `${route.methods.join(',')} route ${controller.name}.${String(route.propertyKey)} in ${modulePath}`
     const method = route.methods.length === 1 ? route.methods[0] : [...route.methods]
@@ -22,7 +24,7 @@ export function controllerRoutes(controller: Class, instance: object, modulePath
     // Named after the method, so explain() and logs read `NotesController.create`, wrapped or not.
     Object.defineProperty(handler, 'name', { value: `${controller.name}.${String(route.propertyKey)}` })
     // The controller's @Route('/users') is part of the route's path; scope prefixes are the runtime's.
-    routes.push({ ...route.options, ...routeHooks(controller, declaringClass, route, resolveHook), method, url: joinPaths([prefix], route.path), handler })
+    routes.push({ ...route.options, ...routeHooks(classHooks, declaringClass, route, resolveHook), method, url: joinPaths([prefix], route.path), handler })
   }
   return routes
 }
@@ -64,10 +66,8 @@ const routeHookNames: readonly RouteHookName[] = ['onRequest', 'preValidation', 
  * class guards before method guards). The hook functions are passed as they are, so a guard
  * marked with describeSecurity() still marks the route in the OpenAPI document.
  */
-function routeHooks(controller: Class, declaringClass: Function, route: RouteMeta, resolveHook: (hook: Function) => RequestHook): Partial<Record<RouteHookName, RequestHook[]>> {
-  const classes: Function[] = []
-  for (let c: unknown = controller; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) classes.unshift(c as Function)
-  const declared = [...classes.flatMap(getClassRouteHooks), ...(getMethodRouteHooks(declaringClass).get(route.propertyKey) ?? [])]
+function routeHooks(classHooks: readonly RouteHookMeta[], declaringClass: Function, route: RouteMeta, resolveHook: (hook: Function) => RequestHook): Partial<Record<RouteHookName, RequestHook[]>> {
+  const declared = [...classHooks, ...(getMethodRouteHooks(declaringClass).get(route.propertyKey) ?? [])]
   const merged: Partial<Record<RouteHookName, RequestHook[]>> = {}
   if (declared.length === 0) return merged
   for (const name of routeHookNames) {
@@ -76,6 +76,13 @@ function routeHooks(controller: Class, declaringClass: Function, route: RouteMet
     if (hooks.length > 0) merged[name] = hooks
   }
   return merged
+}
+
+/** `@OnRequest()`-style hooks on the controller class and its base classes, base classes first. */
+function classRouteHooks(controller: Class): RouteHookMeta[] {
+  const classes: Function[] = []
+  for (let c: unknown = controller; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) classes.unshift(c as Function)
+  return classes.flatMap(getClassRouteHooks)
 }
 
 function collectRoutes(controller: Class): Array<{ declaringClass: Function; route: RouteMeta }> {

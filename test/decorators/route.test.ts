@@ -14,6 +14,32 @@ describe('@Route and the method shortcuts', () => {
     expect(getControllerMeta(Root)).to.deep.equal({ prefix: '' })
   })
 
+  it('a controller\'s route list grows in place as its methods are decorated, in source order (no copy per route)', () => {
+    class Grow { a(): void {} b(): void {} }
+    const decorate = (path: string, key: 'a' | 'b'): void => { Get(path)(Grow.prototype, key, Object.getOwnPropertyDescriptor(Grow.prototype, key)!) }
+    decorate('/a', 'a')
+    const first = getOwnRoutes(Grow)
+    decorate('/b', 'b')
+    expect(getOwnRoutes(Grow)).to.equal(first)
+    expect(first.map((r) => r.path)).to.deep.equal(['/a', '/b'])
+  })
+
+  it('a route method without parameter decorators is declared without reading its parameter types', () => {
+    const read: unknown[] = []
+    const original = Reflect.getMetadata
+    Reflect.getMetadata = ((key: unknown, target: unknown, property?: unknown) => {
+      if (property !== undefined) read.push(`${String(key)} ${String(property)}`)
+      return (original as (...a: unknown[]) => unknown)(key, target, property)
+    }) as typeof Reflect.getMetadata
+    try {
+      @Route('/p') class Plain { @Post('/', { schema: { body: { type: 'object' } } }) create(): void {} }
+      expect(getOwnRoutes(Plain)).to.have.length(1)
+    } finally {
+      Reflect.getMetadata = original
+    }
+    expect(read).to.not.include('design:paramtypes create')
+  })
+
   it('on a method records method, path and route options; shortcuts record their method', () => {
     const schema = { body: { type: 'object' } }
     @Route('/x')

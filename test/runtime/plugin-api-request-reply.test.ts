@@ -36,6 +36,20 @@ describe('plugin API: request and reply', () => {
     })
   })
 
+  it('request.routeOptions is one frozen object per route and method, the same on every request (built on first read, not at boot)', async () => {
+    const seen: unknown[] = []
+    const app = await build((root) => {
+      root.route({ method: ['GET', 'POST'], url: '/o', config: { a: 1 }, handler: async (req) => { seen.push(req.routeOptions); return { method: req.routeOptions.method } } })
+    })
+    await request(app.server).get('/o').expect(200, { method: 'GET' })
+    await request(app.server).get('/o').expect(200, { method: 'GET' })
+    await request(app.server).post('/o').expect(200, { method: 'POST' })
+    expect(seen[0]).to.equal(seen[1])
+    expect(seen[2]).to.not.equal(seen[0])
+    expect(Object.isFrozen(seen[0])).to.equal(true)
+    expect((seen[2] as { config: unknown }).config).to.equal((seen[0] as { config: unknown }).config)
+  })
+
   it('request.routeOptions.config is an empty object on the not-found handler (plugins read it in onRequest hooks)', async () => {
     const app = await build((root) => {
       root.addHook('onRequest', async (req, reply) => { reply.header('x-config', JSON.stringify(req.routeOptions.config)) })

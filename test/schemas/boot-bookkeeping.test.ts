@@ -2,6 +2,8 @@ import { expect } from 'chai'
 import { SchemaCompilers } from '../../src/runtime/schemas'
 import { copySchemaNoting, findAsync, schemaCacheKey } from '../../src/runtime/schemas/schema-walk'
 import { normalizeRouteSchema } from '../../src/runtime/schemas/route-schema'
+import { checkKeywords, type KnownKeywords } from '../../src/runtime/schemas/keyword-check'
+import { createResponseSerializers, pickSerializer } from '../../src/runtime/schemas/response-serializers'
 import { compile, messageOf, storeTree } from './helpers'
 
 // Issue 16 §1: what boot does per route schema beyond compiling it, done once instead of twice.
@@ -55,5 +57,35 @@ describe('boot bookkeeping per route schema (issue 16 §1)', () => {
     const { root } = storeTree()
     compile({ body: { type: 'object', properties: { n: { type: 'integer' } } } }, { compilers, store: root })
     expect(keys.some((schema) => (schema as { properties?: unknown }).properties !== undefined)).to.equal(true)
+  })
+
+  it('the unknown-keyword check asks the validator once per known keyword name, and again for an unknown one (a plugin may add it later)', () => {
+    const asked: string[] = []
+    const keywords = new Set(['type', 'properties', 'maxLength'])
+    const known: KnownKeywords = { has: (k) => { asked.push(k); return keywords.has(k) }, names: () => [...keywords] }
+    const schema = { type: 'object', properties: { a: { type: 'string', maxLength: 3 }, b: { type: 'string', maxLength: 4 } } }
+    checkKeywords(schema, known, new Set(), 'here')
+    checkKeywords(schema, known, new Set(), 'here')
+    expect(asked).to.deep.equal(['type', 'properties', 'maxLength'])
+    expect(() => checkKeywords({ type: 'string', minLenght: 1 }, known, new Set(), 'here')).to.throw().with.property('code', 'ENC_ERR_SCH_UNKNOWN_KEYWORD')
+    keywords.add('minLenght')
+    expect(() => checkKeywords({ type: 'string', minLenght: 1 }, known, new Set(), 'here')).not.to.throw()
+  })
+
+  it('response serializers without a range or default key share one frozen by-hundred table; keys pick as before', () => {
+    const a = (): string => 'a'
+    const b = (): string => 'b'
+    const plain = createResponseSerializers([['200', a]])
+    expect(createResponseSerializers([['201', b]]).byHundred).to.equal(plain.byHundred)
+    expect(Object.isFrozen(plain.byHundred)).to.equal(true)
+    expect(pickSerializer(plain, 200)).to.equal(a)
+    expect(pickSerializer(plain, 204)).to.equal(null)
+    const ranged = createResponseSerializers([['2xx', a], ['default', b], ['404', a]])
+    expect(ranged.byHundred).to.not.equal(plain.byHundred)
+    expect([pickSerializer(ranged, 204), pickSerializer(ranged, 500), pickSerializer(ranged, 404), pickSerializer(ranged, 1000)]).to.deep.equal([a, b, a, b])
+    // A key given twice keeps its first place and its last function, as a Map of the entries would.
+    const twice = createResponseSerializers([['200', a], ['default', a], ['200', b]])
+    expect(twice.keys).to.deep.equal(['200', 'default'])
+    expect(pickSerializer(twice, 200)).to.equal(b)
   })
 })

@@ -100,6 +100,7 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecor
   boot.routeRecords.push(record)
   // One object behind request.routeConfig, request/reply.context.config and routeOptions.config.
   const config = options.config ?? {}
+  const serverBodyLimit = boot.serve.limits.bodyLimit
   return [record, (method) => new CompiledRoute({
     method,
     path: def.url,
@@ -119,7 +120,7 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecor
     errorHandlers,
     config,
     hasParams: def.url.includes(':') || def.url.includes('*'),
-    routeOptions: routeOptionsView(def, method, config, boot.serve.limits.bodyLimit),
+    routeOptions: () => routeOptionsView(def, method, config, serverBodyLimit),
     logLevel: options.logLevel ?? null,
   })]
 }
@@ -138,20 +139,25 @@ function routeOptionsView(def: RouteDefinition, method: string, config: Record<s
   })
 }
 
-/** The scope's resolved hooks, then the route's own options (`preHandler: [a, b]`), last. */
+/**
+ * The scope's resolved hooks, then the route's own options (`preHandler: [a, b]`), last. Most routes
+ * declare no hooks of their own: they get the scope's resolved (read-only) record itself.
+ */
 function routeHooks(scope: ScopeImpl, options: RouteOptions, inherited: Readonly<Record<string, readonly BoundHook[]>>): Record<typeof routeHookNames[number], readonly BoundHook[]> {
-  const out = {} as Record<typeof routeHookNames[number], readonly BoundHook[]>
+  let out: Record<string, readonly BoundHook[]> | null = null
   for (const name of routeHookNames) {
     const own = options[name as keyof RouteOptions] as Function | Function[] | undefined
-    const list = own === undefined ? [] : Array.isArray(own) ? own : [own]
+    if (own === undefined) continue
+    const list = Array.isArray(own) ? own : [own]
     for (const fn of list) {
       if (typeof fn !== 'function') throw runtimeError('ENC_ERR_HOOK_INVALID_HANDLER', { where: `route ${options.url} in ${scope.path}`, problem: 'not-a-function-option', option: name })
       assertNotAsyncWithDone(name, fn, `route ${options.url} in ${scope.path}, option ${name}`)
     }
-    // Most routes declare no hooks of their own: they share the scope's resolved (read-only) list.
-    out[name] = list.length === 0 ? inherited[name] : [...inherited[name], ...list.map((fn) => bindHook(name, fn, scope as never))]
+    if (list.length === 0) continue
+    out ??= { ...inherited }
+    out[name] = [...inherited[name], ...list.map((fn) => bindHook(name, fn, scope as never))]
   }
-  return out
+  return (out ?? inherited) as Record<typeof routeHookNames[number], readonly BoundHook[]>
 }
 
 /**

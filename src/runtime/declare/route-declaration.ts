@@ -81,7 +81,14 @@ function invalid(scope: ScopeImpl, what: string): FrameworkError {
 export function declareRoute(scope: ScopeImpl, input: RouteOptions, routePrefix: string = scope.routePrefix): void {
   scope.assertDeclarable('route()')
   if (input === null || typeof input !== 'object') throw invalid(scope, 'route() takes an options object')
-  const options: RouteOptions = { ...input }
+  declareOwnedRoute(scope, { ...input }, routePrefix)
+}
+
+/** No onRoute hook added a hook to the route: one empty record for all such routes. */
+const noOnRouteHooks: ReadonlyMap<Function, OnRouteHookOrigin> = new Map()
+
+/** declareRoute, with `options` already a copy of the user's object (it is amended in place). */
+function declareOwnedRoute(scope: ScopeImpl, options: RouteOptions, routePrefix: string): void {
   const rawPath = options.url ?? options.path
   if (typeof rawPath !== 'string') throw invalid(scope, 'url (or path) must be a string')
   // Fastify 3 would serve '' as '/' (or as the prefix); an empty url is nearly always a bug.
@@ -132,15 +139,16 @@ export function declareRoute(scope: ScopeImpl, input: RouteOptions, routePrefix:
       return Reflect.ownKeys(target)
     },
   })
-  const onRouteHooks = new Map<Function, OnRouteHookOrigin>()
+  let onRouteHooks = noOnRouteHooks
   for (const owner of chain) {
     for (const hook of owner.hooks.own('onRoute')) {
+      if (onRouteHooks === noOnRouteHooks) onRouteHooks = new Map()
       // Read through `options`, not the proxy: looking for added hooks reads no plugin option.
       const before = routeOptionHooks(options)
       listed = false
       hook.fn.call(hook.scope, seen)
       const plugin = owner.onRouteHookPlugins.get(hook)
-      noteAddedHooks(options, before, onRouteHooks, { origin: plugin !== undefined ? `plugin ${plugin}` : owner.origins.get(hook) ?? owner.currentOrigin(), scope: owner.path })
+      noteAddedHooks(options, before, onRouteHooks as Map<Function, OnRouteHookOrigin>, { origin: plugin !== undefined ? `plugin ${plugin}` : owner.origins.get(hook) ?? owner.currentOrigin(), scope: owner.path })
     }
   }
   refuseUnreadRouteOptions([...unread], where)

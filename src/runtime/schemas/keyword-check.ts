@@ -34,7 +34,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
  */
 export function checkKeywords(schema: unknown, known: KnownKeywords, extra: ReadonlySet<string>, where: string): void {
   const seen = new WeakSet<object>()
-  const isKnown = (key: string): boolean => known.has(key) || extra.has(key) || ANNOTATIONS.includes(key) || key.startsWith('x-')
+  const names = knownNames(known)
+  const isKnown = (key: string): boolean => names.has(key) || (known.has(key) ? (names.add(key), true) : false) ||
+    extra.has(key) || ANNOTATIONS.includes(key) || key.startsWith('x-')
   // The path to the node being walked, as tokens: the pointer string is built only for an error.
   const path: string[] = []
   const walk = (node: unknown): void => {
@@ -61,6 +63,19 @@ export function checkKeywords(schema: unknown, known: KnownKeywords, extra: Read
     }
   }
   walk(schema)
+}
+
+/**
+ * Keyword names a validator instance has said it knows, asked once per name rather than once per
+ * use (every route schema is checked at boot). Only "known" is remembered: an unknown name is asked
+ * again each time, so a keyword a plugin adds later still counts.
+ */
+const knownByValidator = new WeakMap<KnownKeywords, Set<string>>()
+
+function knownNames(known: KnownKeywords): Set<string> {
+  let names = knownByValidator.get(known)
+  if (names === undefined) knownByValidator.set(known, names = new Set())
+  return names
 }
 
 /** The keyword knowledge a default validator compiler carries, or null for any other compiler. */

@@ -15,23 +15,43 @@ export interface ResponseSerializers {
   readonly keys: readonly string[]
 }
 
+/** `byHundred` of a route with no range or `default` key (most routes): one shared, frozen table. */
+const NO_RANGES: readonly (SerializeFunction | null)[] = Object.freeze([null, null, null, null, null, null, null, null, null, null])
+
 /**
  * Builds the lookup tables from serializers keyed `'200'`, `'2xx'` (lower case) or `'default'`,
  * given as entries (an object keyed `'200'` would cost a 2.6 KB element store: compact-record.ts).
+ * Every route with a response schema builds one at boot, so the keys are read with character
+ * tests rather than a regular expression and a lookup per hundred.
  */
 export function createResponseSerializers(entries: ReadonlyArray<readonly [string, SerializeFunction]>): ResponseSerializers {
-  const byKey = new Map(entries)
-  const keys = [...byKey.keys()]
-  const fallback = byKey.get('default') ?? null
+  const keys: string[] = []
+  let fallback: SerializeFunction | null = null
   let exact: Map<number, SerializeFunction> | null = null
-  const byHundred: (SerializeFunction | null)[] = []
-  for (let hundred = 0; hundred < 10; hundred++) byHundred.push(byKey.get(`${hundred}xx`) ?? fallback)
-  for (const [key, fn] of byKey) {
-    if (!/^\d+$/.test(key)) continue
-    exact ??= new Map()
-    exact.set(Number(key), fn)
+  let ranges: (SerializeFunction | undefined)[] | null = null
+  // A key given twice keeps its first place and its last function, as a Map built from the entries would.
+  for (const [key, fn] of entries) {
+    if (!keys.includes(key)) keys.push(key)
+    if (key === 'default') fallback = fn
+    else if (isDigits(key)) (exact ??= new Map()).set(Number(key), fn)
+    else if (key.length === 3 && key.endsWith('xx') && isDigits(key[0])) (ranges ??= [])[Number(key[0])] = fn
+  }
+  let byHundred = NO_RANGES
+  if (ranges !== null || fallback !== null) {
+    const table: (SerializeFunction | null)[] = []
+    for (let hundred = 0; hundred < 10; hundred++) table.push(ranges?.[hundred] ?? fallback)
+    byHundred = table
   }
   return { exact, byHundred, fallback, keys }
+}
+
+function isDigits(key: string): boolean {
+  if (key.length === 0) return false
+  for (let i = 0; i < key.length; i++) {
+    const code = key.charCodeAt(i)
+    if (code < 48 || code > 57) return false
+  }
+  return true
 }
 
 /**

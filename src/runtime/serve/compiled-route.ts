@@ -34,8 +34,11 @@ export interface CompiledRouteInit {
   errorHandlers: readonly ErrorHandlerEntry[]
   config: Record<string, unknown>
   hasParams: boolean
-  /** What `request.routeOptions` shows: the declared options (url, method, config, schema, ...). */
-  routeOptions: Readonly<Record<string, unknown>>
+  /**
+   * What `request.routeOptions` shows: the declared options (url, method, config, schema, ...), or
+   * a function that builds them on first read (few requests ever read them; every route would build them at boot).
+   */
+  routeOptions: Readonly<Record<string, unknown>> | (() => Readonly<Record<string, unknown>>)
   /** The route's `logLevel` option; null: the server logger's level. */
   logLevel?: LogLevel | null
 }
@@ -88,7 +91,7 @@ export class CompiledRoute {
   /** Fastify 3's `request.context` and `reply.context`: one object per route, shared by both. */
   readonly context: { readonly config: Record<string, unknown> }
   readonly hasParams: boolean
-  readonly routeOptions: Readonly<Record<string, unknown>>
+  #routeOptions: Readonly<Record<string, unknown>> | (() => Readonly<Record<string, unknown>>)
   /** The route's `logLevel`: its requests' pino child logs at this level. Null: the server's. */
   readonly logLevel: LogLevel | null
   /** True when onResponse or onRequestAbort hooks exist, so the pipeline watches the socket. */
@@ -125,9 +128,16 @@ export class CompiledRoute {
     this.config = init.config
     this.context = { config: init.config }
     this.hasParams = init.hasParams
-    this.routeOptions = init.routeOptions
+    this.#routeOptions = init.routeOptions
     this.logLevel = init.logLevel ?? null
     this.observesEnd = this.onResponse !== null || this.onRequestAbort !== null
+  }
+
+  /** Fastify's request.routeOptions (frozen), built on first read. */
+  get routeOptions(): Readonly<Record<string, unknown>> {
+    const options = this.#routeOptions
+    if (typeof options !== 'function') return options
+    return this.#routeOptions = options()
   }
 
   /** Sets the validators and serializers: in the constructor (eager), or on the first request (lazy). */
