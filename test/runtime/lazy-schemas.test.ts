@@ -172,6 +172,21 @@ describe("schemaCompilation: 'lazy', response serializers per status (issue 16 Â
     expect(after?.message).to.equal(expected.message)
   })
 
+  it('reply.serialize() for a status whose schema does not compile throws the same 500, with the boot error\'s code', async () => {
+    const eager = server()
+    routeWith404(eager, bad404)
+    const expected = await bootError(eager)
+    const app = lazyServer()
+    app.get('/manual', { schema: { response: { 200: user, 404: bad404 } } }, (_request, reply) => {
+      reply.code(404)
+      return reply.serialize({ reason: 'x' })
+    })
+    const answer = await app.inject({ method: 'GET', url: '/manual' })
+    expect(answer.statusCode).to.equal(500)
+    expect(JSON.parse(answer.body).code).to.equal(expected.code)
+    expect(JSON.parse(answer.body).message).to.contain('GET /manual')
+  })
+
   it('a custom serializer compiler still builds every status on the route\'s first request', async () => {
     const statuses: string[] = []
     const app = lazyServer()

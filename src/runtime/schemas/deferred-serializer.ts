@@ -22,10 +22,14 @@ export interface DeferredResponses {
  */
 export class DeferredBuildError extends Error {
   override readonly cause: unknown
+  /** The coded error's code, for whoever meets this outside the send path (reply.serialize()). */
+  readonly code: string | undefined
 
   constructor(cause: unknown) {
     super((cause as Error | undefined)?.message ?? String(cause))
     this.cause = cause
+    const code = (cause as { code?: unknown } | undefined)?.code
+    this.code = typeof code === 'string' ? code : undefined
     this.name = 'DeferredBuildError'
   }
 }
