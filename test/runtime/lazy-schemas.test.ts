@@ -187,6 +187,25 @@ describe("schemaCompilation: 'lazy', response serializers per status (issue 16 Â
     expect(JSON.parse(answer.body).message).to.contain('GET /manual')
   })
 
+  it('a compilersFactory serializer builder that declines a status keeps the default key answering it, built on the first request', async () => {
+    const statuses: string[] = []
+    const app = lazyServer({
+      schemaController: {
+        compilersFactory: {
+          // Declines 200 (undefined): 200 replies then go through the `default` schema, as under eager.
+          buildSerializer: () => ({ httpStatus }) => {
+            statuses.push(String(httpStatus))
+            return httpStatus === '200' ? undefined as never : (data: unknown) => JSON.stringify({ via: httpStatus, data })
+          },
+        },
+      },
+    })
+    app.get('/d', { schema: { response: { 200: user, default: { type: 'object' } } } }, () => ({ name: 'ann' }))
+    const answer = await app.inject({ method: 'GET', url: '/d' })
+    expect(JSON.parse(answer.body)).to.deep.equal({ via: 'default', data: { name: 'ann' } })
+    expect(statuses.sort()).to.deep.equal(['200', 'default'])
+  })
+
   it('a custom serializer compiler still builds every status on the route\'s first request', async () => {
     const statuses: string[] = []
     const app = lazyServer()

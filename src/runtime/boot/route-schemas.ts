@@ -38,7 +38,7 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
     if (eager) throw error
   }
   // A first request builds the response serializers one status at a time, as they are sent (default
-  // serializer compiler only: a custom one may decline a status, which changes which key answers it).
+  // serializer compiler only: another may decline a status, which changes which key answers it).
   let deferred: DeferredResponses | undefined
   const build = (when: 'boot' | LazyTrigger): CompiledRouteSchemas => {
     const start = performance.now()
@@ -47,7 +47,7 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
     const validator = options.validatorCompiler ?? resolution.validatorCompiler
     const serializer = options.serializerCompiler ?? resolution.serializerCompiler
     const cost = { method, url: def.url, scope: scope.path, ms: 0, functions, when }
-    const defer = when === 'first request' && (serializer === null || serializer === undefined)
+    const defer = when === 'first request' && (serializer === null || serializer === undefined) && boot.schemaCompilers.usesDefaultSerializer(scope.schemas)
     deferred = defer ? {
       compiled: (ms) => { cost.ms += ms },
       failed: (error) => logFailure(error),
