@@ -102,6 +102,121 @@ describe("schemaCompilation: 'lazy' (issue 16)", () => {
   })
 })
 
+describe("schemaCompilation: 'lazy', response serializers per status (issue 16 §1)", () => {
+  const user = { type: 'object', properties: { name: { type: 'string' } } }
+  // fast-json-stringify cannot build it (the key check passes): the coded boot error an eager boot throws.
+  const bad404 = { type: 'object', properties: { reason: { $ref: 'nowhere#' } } }
+  const routeWith404 = (app: Scope, schema404: Record<string, unknown>): void => {
+    app.get('/users/:id', { schema: { response: { 200: user, 404: schema404 } } }, async (request, reply) => {
+      if ((request.params as { id: string }).id === '0') return reply.code(404).send({ reason: 'none', secret: 1 })
+      return { name: 'ann', secret: 1 }
+    })
+  }
+
+  it('a response schema for 404 is compiled when a 404 is first sent, not on the route\'s first request', async () => {
+    const app = lazyServer()
+    routeWith404(app, { type: 'object', properties: { reason: { type: 'string' } } })
+    await app.ready()
+    const ok = await app.inject({ method: 'GET', url: '/users/1' })
+    expect(JSON.parse(ok.body)).to.deep.equal({ name: 'ann' })
+    const afterFirst = app.bootProfile()
+    const missing = await app.inject({ method: 'GET', url: '/users/0' })
+    expect(missing.statusCode).to.equal(404)
+    expect(JSON.parse(missing.body)).to.deep.equal({ reason: 'none' })
+    const afterNotFound = app.bootProfile()
+    expect(afterNotFound.compiledRoutes).to.equal(afterFirst.compiledRoutes)
+    expect(afterNotFound.codeBytes).to.be.greaterThan(afterFirst.codeBytes)
+    expect(afterNotFound.totalMs).to.be.greaterThan(afterFirst.totalMs)
+  })
+
+  it('a bad 404 response schema lets the route answer 200; a 404 then answers 500 with the boot error\'s code, logged once', async () => {
+    const eager = server()
+    routeWith404(eager, bad404)
+    const expected = await bootError(eager)
+    const log = recordingLogger()
+    const app = lazyServer({ logger: log })
+    routeWith404(app, bad404)
+    await app.ready()
+    expect((await app.inject({ method: 'GET', url: '/users/1' })).statusCode).to.equal(200)
+    for (let i = 0; i < 2; i++) {
+      const answer = await app.inject({ method: 'GET', url: '/users/0' })
+      expect(answer.statusCode).to.equal(500)
+      const payload = JSON.parse(answer.body)
+      expect(payload.code).to.equal(expected.code)
+      expect(payload.message).to.contain('GET /users/:id').and.not.contain('nowhere')
+    }
+    const logged = log.entries.filter((e) => e.level === 'error' && e.msg === 'the schemas of route GET /users/:id do not compile')
+    expect(logged).to.have.length(1)
+    expect((logged[0].obj.err as { code?: string }).code).to.equal(expected.code)
+  })
+
+  it('a bad 404 response schema fails ready({ compileAll: true }) with the eager boot error, also after the route\'s first request', async () => {
+    const eager = server()
+    routeWith404(eager, bad404)
+    const expected = await bootError(eager)
+    const compileAll = async (app: Scope): Promise<(Error & { code?: string }) | null> => {
+      try { await app.ready({ compileAll: true }) } catch (e) { return e as Error & { code?: string } }
+      return null
+    }
+    const untouched = lazyServer()
+    routeWith404(untouched, bad404)
+    const before = await compileAll(untouched)
+    expect(before?.code).to.equal(expected.code)
+    expect(before?.message).to.equal(expected.message)
+    const requested = lazyServer()
+    routeWith404(requested, bad404)
+    await requested.ready()
+    expect((await requested.inject({ method: 'GET', url: '/users/1' })).statusCode).to.equal(200)
+    const after = await compileAll(requested)
+    expect(after?.code).to.equal(expected.code)
+    expect(after?.message).to.equal(expected.message)
+  })
+
+  it('reply.serialize() for a status whose schema does not compile throws the same 500, with the boot error\'s code', async () => {
+    const eager = server()
+    routeWith404(eager, bad404)
+    const expected = await bootError(eager)
+    const app = lazyServer()
+    app.get('/manual', { schema: { response: { 200: user, 404: bad404 } } }, (_request, reply) => {
+      reply.code(404)
+      return reply.serialize({ reason: 'x' })
+    })
+    const answer = await app.inject({ method: 'GET', url: '/manual' })
+    expect(answer.statusCode).to.equal(500)
+    expect(JSON.parse(answer.body).code).to.equal(expected.code)
+    expect(JSON.parse(answer.body).message).to.contain('GET /manual')
+  })
+
+  it('a compilersFactory serializer builder that declines a status keeps the default key answering it, built on the first request', async () => {
+    const statuses: string[] = []
+    const app = lazyServer({
+      schemaController: {
+        compilersFactory: {
+          // Declines 200 (undefined): 200 replies then go through the `default` schema, as under eager.
+          buildSerializer: () => ({ httpStatus }) => {
+            statuses.push(String(httpStatus))
+            return httpStatus === '200' ? undefined as never : (data: unknown) => JSON.stringify({ via: httpStatus, data })
+          },
+        },
+      },
+    })
+    app.get('/d', { schema: { response: { 200: user, default: { type: 'object' } } } }, () => ({ name: 'ann' }))
+    const answer = await app.inject({ method: 'GET', url: '/d' })
+    expect(JSON.parse(answer.body)).to.deep.equal({ via: 'default', data: { name: 'ann' } })
+    expect(statuses.sort()).to.deep.equal(['200', 'default'])
+  })
+
+  it('a custom serializer compiler still builds every status on the route\'s first request', async () => {
+    const statuses: string[] = []
+    const app = lazyServer()
+    app.setSerializerCompiler(({ httpStatus }) => { statuses.push(String(httpStatus)); return (data: unknown) => JSON.stringify(data) })
+    routeWith404(app, { type: 'object' })
+    await app.ready()
+    await app.inject({ method: 'GET', url: '/users/1' })
+    expect(statuses.sort()).to.deep.equal(['200', '404'])
+  })
+})
+
 describe('ready({ compileAll: true }) (issue 16)', () => {
   it('fails a lazy app with a bad schema with the same coded error an eager boot throws', async () => {
     const eager = server()

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks'
 import { compileRouteSchemas, normalizeRouteSchema, type CompiledRouteSchemas } from '../schemas'
 import type { NormalizedRouteSchema, SerializerCompiler, ValidatorCompiler } from '../schemas/types'
+import type { DeferredResponses } from '../schemas/deferred-serializer'
 import { LazyRouteSchemas, type LazyTrigger } from '../serve/lazy-route-schemas'
 import type { RouteDefinition } from '../declare/route-declaration'
 import type { BootContext } from './boot-context'
@@ -36,12 +37,22 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
   } catch (error) {
     if (eager) throw error
   }
+  // A first request builds the response serializers one status at a time, as they are sent (default
+  // serializer compiler only: another may decline a status, which changes which key answers it).
+  let deferred: DeferredResponses | undefined
   const build = (when: 'boot' | LazyTrigger): CompiledRouteSchemas => {
     const start = performance.now()
     const functions: Function[] = []
     // The compilers are measured, not replaced: the defaults are still looked up only when a part needs one.
     const validator = options.validatorCompiler ?? resolution.validatorCompiler
     const serializer = options.serializerCompiler ?? resolution.serializerCompiler
+    const cost = { method, url: def.url, scope: scope.path, ms: 0, functions, when }
+    const defer = when === 'first request' && (serializer === null || serializer === undefined) && boot.schemaCompilers.usesDefaultSerializer(scope.schemas)
+    deferred = defer ? {
+      compiled: (ms) => { cost.ms += ms },
+      failed: (error) => logFailure(error),
+      forcers: [],
+    } : undefined
     const schemas = compileRouteSchemas({
       method,
       url: def.url,
@@ -55,9 +66,15 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
       // The unknown-keyword check applies to the default compilers only (not to a custom one).
       checkValidatorKeywords: validator === null || validator === undefined,
       checkSerializerKeywords: serializer === null || serializer === undefined,
+      deferResponses: deferred,
     })
-    boot.profile.record({ method, url: def.url, scope: scope.path, ms: performance.now() - start, functions, when })
+    // The deferred serializers add their own time to this record when they are built.
+    cost.ms += performance.now() - start
+    boot.profile.record(cost)
     return schemas
+  }
+  const logFailure = (error: unknown): void => {
+    boot.serve.log.error({ err: error, route: `${method} ${def.url}`, scope: scope.path }, `the schemas of route ${method} ${def.url} do not compile`)
   }
   boot.profile.declare(resolution.schemaCompilation)
   if (eager) return { schemas: build('boot'), lazy: null, normalized: normalized! }
@@ -66,9 +83,12 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
       return build(trigger)
     } catch (error) {
       // compileAll hands the error to its caller; a request answers 500 without the details.
-      if (trigger === 'first request') boot.serve.log.error({ err: error, route: `${method} ${def.url}`, scope: scope.path }, `the schemas of route ${method} ${def.url} do not compile`)
+      if (trigger === 'first request') logFailure(error)
       throw error
     }
+  }, () => {
+    // compileAll after a first request: the statuses not sent yet.
+    for (const force of deferred?.forcers ?? []) force()
   })
   boot.lazyRoutes.push(lazy)
   return { schemas: null, lazy, normalized: normalized ?? noSchema }

@@ -4,6 +4,7 @@ import { withFiniteGuard } from './finite-guard'
 import { createResponseSerializers, type ResponseSerializers } from './response-serializers'
 import { normalizeRouteSchema } from './route-schema'
 import { describeValue, schemaError } from './schema-codes'
+import { deferredSerializer, type DeferredResponses } from './deferred-serializer'
 import type { SchemaCompilers } from './schema-compilers'
 import type { SchemaStore } from './schema-store'
 import type { HttpPart, JsonSchema, NormalizedRouteSchema, PartValidator, SerializeFunction, SerializerCompiler, ValidatorCompiler } from './types'
@@ -26,6 +27,11 @@ export interface CompileRouteSchemasInput {
   /** Refuse unknown keywords for the default compilers; defaults to "no compiler given". */
   checkValidatorKeywords?: boolean
   checkSerializerKeywords?: boolean
+  /**
+   * Build each response serializer when its status is first sent (a lazy route's first request,
+   * with the default serializer compiler); absent: all of them now. The keyword check still runs now.
+   */
+  deferResponses?: DeferredResponses
 }
 
 /** One route's compiled schemas; a field is null when the route has no schema for it. */
@@ -74,9 +80,14 @@ export function compileRouteSchemas(input: CompileRouteSchemasInput): CompiledRo
     const byKey: Array<[string, SerializeFunction]> = []
     for (const [httpStatus, schema] of Object.entries(normalized.response)) {
       if (input.checkSerializerKeywords ?? input.serializerCompiler === null) input.compilers.checkKeywords(schema, store, `The response ${httpStatus} schema of route ${method} ${url} in scope ${scopePath}`)
-      // As in Fastify: undefined declines that status (its payloads are sent as plain JSON).
-      const fn = compileWith(() => serializerCompiler({ schema, method, url, httpStatus }),
+      const build = (): SerializeFunction | undefined => compileWith(() => serializerCompiler({ schema, method, url, httpStatus }),
         { kind: 'serializer', part: `response ${httpStatus}`, schema, input }, true)
+      if (input.deferResponses !== undefined) {
+        byKey.push([httpStatus, deferredSerializer(build, input.deferResponses)])
+        continue
+      }
+      // As in Fastify: undefined declines that status (its payloads are sent as plain JSON).
+      const fn = build()
       if (fn !== undefined) byKey.push([httpStatus, fn])
     }
     if (byKey.length > 0) compiled.response = createResponseSerializers(byKey)

@@ -7,6 +7,7 @@ import fastJson from 'fast-json-stringify'
 import type { Schema } from 'fast-json-stringify'
 import { schemaCacheKey } from './schema-walk'
 import { coerceLikeFastify3 } from './response-coercion'
+import { referencedExternals } from './referenced-externals'
 import { kKnownKeywords, type KnownKeywords } from './keyword-check'
 import type {
   JsonSchema, SerializeFunction, SerializerCompiler, SerializerOptions, SharedSchema, ValidateFunction, ValidatorCompiler, ValidatorOptions,
@@ -115,7 +116,15 @@ export function buildDefaultValidator(externalSchemas: Record<string, SharedSche
  * out, as Fastify 3 does (response-coercion.ts). Each distinct schema is compiled once.
  */
 export function buildDefaultSerializer(externalSchemas: Record<string, SharedSchema>, options: SerializerOptions = {}): SerializerCompiler {
-  const build = (schema: JsonSchema, external: Record<string, SharedSchema>): SerializeFunction =>
+  const build = (schema: JsonSchema, external: Readonly<Record<string, SharedSchema>>): SerializeFunction =>
     fastJson(schema as unknown as Schema, { ...options, schema: external as unknown as Record<string, Schema> }) as SerializeFunction
-  return cacheBySchema(({ schema }) => coerceLikeFastify3(build(schema, externalSchemas), schema, externalSchemas, build))
+  // fast-json-stringify checks every shared schema it is given, on every build. Until one build has
+  // succeeded with all of them, each build gets all of them, so a shared schema it refuses fails
+  // every route as before; after that, only those the schema refers to (referenced-externals.ts).
+  let allAccepted = Object.keys(externalSchemas).length === 0
+  return cacheBySchema(({ schema }) => {
+    const serialize = build(schema, allAccepted ? referencedExternals(schema, externalSchemas) : externalSchemas)
+    allAccepted = true
+    return coerceLikeFastify3(serialize, schema, externalSchemas, build)
+  })
 }

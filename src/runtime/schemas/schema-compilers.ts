@@ -74,6 +74,15 @@ export class SchemaCompilers {
     return this.#compilerFor(store, 'validator', true) as ValidatorCompiler
   }
 
+  /**
+   * True when `store`'s serializers come from fast-json-stringify (no compilersFactory builder,
+   * no scope's setSchemaController() one): its compiler never declines a status, so a lazy
+   * route may build each status's serializer when it is first sent (deferred-serializer.ts).
+   */
+  usesDefaultSerializer(store: SchemaStore): boolean {
+    return store.builderFor('serializer') === null && this.#buildSerializer === buildDefaultSerializer
+  }
+
   /** The serializer compiler the builders give for the shared schemas visible from `store`. */
   serializerFor(store: SchemaStore): SerializerCompiler {
     return this.#compilerFor(store, 'serializer', true) as SerializerCompiler

@@ -17,9 +17,12 @@ export class LazyRouteSchemas {
   readonly #targets: SchemaTarget[] = []
   #build: ((trigger: LazyTrigger) => CompiledRouteSchemas) | null
   #failure: { error: unknown } | null = null
+  readonly #completeDeferred: () => void
 
-  constructor(build: (trigger: LazyTrigger) => CompiledRouteSchemas) {
+  /** `completeDeferred`: after a first request, builds what it left for later (serializers of statuses not sent yet). */
+  constructor(build: (trigger: LazyTrigger) => CompiledRouteSchemas, completeDeferred: () => void = () => {}) {
     this.#build = build
+    this.#completeDeferred = completeDeferred
   }
 
   /** Adds a route (one per method) that shares these schemas. */
@@ -27,7 +30,10 @@ export class LazyRouteSchemas {
     this.#targets.push(target)
   }
 
-  /** Builds and installs into every target, once; throws the coded build error every time it failed. */
+  /**
+   * Builds and installs into every target, once; throws the coded build error every time it
+   * failed. compileAll also builds what a first request deferred, and throws its coded error.
+   */
   compile(trigger: LazyTrigger): void {
     const build = this.#build
     if (build !== null) {
@@ -43,5 +49,6 @@ export class LazyRouteSchemas {
       return
     }
     if (this.#failure !== null) throw this.#failure.error
+    if (trigger === 'compileAll') this.#completeDeferred()
   }
 }

@@ -3,6 +3,8 @@ import { endDeadline } from './handler-timeout'
 import type { ReplyImpl } from './reply'
 import { commit, isOpen } from './reply-state'
 import { pickSerializer } from '../schemas'
+import { DeferredBuildError } from '../schemas/deferred-serializer'
+import { schemaBuildFailure } from './schema-build-failure'
 
 /**
  * The parts of Fastify's reply API that plugins call beyond send(): redirect, hijack,
@@ -51,5 +53,11 @@ export function serializeForReply(reply: ReplyImpl, payload: unknown): string {
   if (reply.customSerializer !== null) return reply.customSerializer(payload)
   if (reply.route.replySerializer !== null) return reply.route.replySerializer(payload, reply.statusCode)
   const serialize = reply.route.serializers === null ? null : pickSerializer(reply.route.serializers, reply.statusCode)
-  return serialize === null ? JSON.stringify(payload) : serialize(payload)
+  if (serialize === null) return JSON.stringify(payload)
+  try {
+    return serialize(payload)
+  } catch (error) {
+    // A lazy route's serializer for this status, built now, did not compile: the same 500 as when sent.
+    throw error instanceof DeferredBuildError ? schemaBuildFailure(reply.route, error.cause) : error
+  }
 }

@@ -7,6 +7,8 @@ import { endDeadline } from './handler-timeout'
 import type { ReplyImpl } from './reply'
 import { accept, commit, isWritten, reopen, uncommit, writeHead } from './reply-state'
 import { pickSerializer } from '../schemas'
+import { DeferredBuildError } from '../schemas/deferred-serializer'
+import { schemaBuildFailure } from './schema-build-failure'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 const TEXT_TYPE = 'text/plain; charset=utf-8'
@@ -81,7 +83,8 @@ function serializeStage(reply: ReplyImpl, payload: unknown): void {
       text = serialize === null ? JSON.stringify(payload) : serialize(payload)
     }
   } catch (error) {
-    failSend(reply, serializationError(reply, error))
+    // A lazy route's serializer for this status, built now, did not compile: the payload is not at fault.
+    failSend(reply, error instanceof DeferredBuildError ? schemaBuildFailure(reply.route, error.cause) : serializationError(reply, error))
     return
   }
   // As Fastify 3 (FST_ERR_REP_INVALID_PAYLOAD_TYPE): a serializer's text is a string or a Buffer, nothing else.
