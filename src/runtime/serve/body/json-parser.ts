@@ -51,7 +51,7 @@ export function jsonParser(maxDepth: number, actions: JsonPoisonActions = refuse
     let parsed: unknown
     try {
       // secure-json-parse only where a key could spell __proto__ or constructor: its two regular
-      // expressions over the text cost as much as the scan above (bench `bulk`, 64 KB).
+      // expressions over the text cost about twice the scan above (bench `bulk`, 64 KB: ~35 vs ~15 µs).
       parsed = guarded && (flags & JSON_NEEDS_POISON_CHECK) !== 0 ? secureJson.parse(text, undefined, actions) : JSON.parse(text)
     } catch (error) {
       const message = error instanceof Error ? error.message : ''
