@@ -5,6 +5,7 @@ import { scanJson, scanJsonLoop, JSON_TOO_DEEP, JSON_MAY_OVERFLOW, JSON_NEEDS_PO
 import { scanJsonWasm, wasmScanAvailable, WASM_SCAN_MAX_BYTES } from '../../src/runtime/serve/body/json-scan-wasm'
 import { JSON_SCAN_WASM } from '../../src/runtime/serve/body/json-scan-wasm-binary'
 import { mulberry32 } from '../../bench/harness/prng'
+import { jsonParser } from '../../src/runtime/serve/body/json-parser'
 import { server } from '../support/servers'
 
 const ROOT = join(__dirname, '..', '..', '..')
@@ -220,5 +221,43 @@ describe('the default JSON parser with the WebAssembly scan', () => {
     expect(JSON.parse(answer.body).code).to.equal('ENC_ERR_CTP_JSON_TOO_DEEP')
     const ok = await echo(12).inject({ method: 'POST', url: '/echo', payload: text, headers: { 'content-type': 'application/json' } })
     expect(ok.statusCode).to.equal(200)
+  })
+
+  /** `text` as its UTF-8 bytes cut at `cuts`. */
+  const chunked = (text: string, cuts: number[]): Buffer[] => {
+    const bytes = Buffer.from(text, 'utf8')
+    const edges = [0, ...cuts, bytes.length]
+    return edges.slice(1).map((end, i) => bytes.subarray(edges[i], end))
+  }
+  const fromChunks = (text: string, cuts: number[], maxDepth = 64): unknown => {
+    const chunks = chunked(text, cuts)
+    const parser = jsonParser(maxDepth)
+    return (parser.fromChunks as NonNullable<typeof parser.fromChunks>)(chunks, Buffer.byteLength(text))
+  }
+
+  it('parses a body from its chunks as from one Buffer, whatever the cuts (a multi-byte character or a word split)', () => {
+    const value = { name: 'Zoë 日本 🙂', notes: 'x'.repeat(100), list: [1, 2.5, -3e10, 'constructor of it'], nested: { a: [{ b: '"[{' }] } }
+    const text = JSON.stringify(value)
+    for (const cut of [1, 2, 3, 10, 11, 12, 13, 14, 40, 63, 64, 65, text.length - 1]) {
+      expect(fromChunks(text, [cut])).to.deep.equal(value)
+      expect(fromChunks(text, [Math.floor(cut / 2), cut])).to.deep.equal(value)
+    }
+  })
+
+  it('from chunks: refuses a __proto__ key split over two chunks, drops a byte-order mark split over three, and refuses depth past the limit', () => {
+    const poisoned = `{"pad":"${'x'.repeat(60)}","__proto__":{"x":1}}`
+    const at = poisoned.indexOf('__proto__')
+    expect(() => fromChunks(poisoned, [at + 4])).to.throw().with.property('code', 'ENC_ERR_CTP_FORBIDDEN_PROTO')
+    const withBom = `\uFEFF{"pad":"${'x'.repeat(60)}","a":1}`
+    expect(fromChunks(withBom, [1, 2])).to.deep.equal({ pad: 'x'.repeat(60), a: 1 })
+    const deep = `{"pad":"${'x'.repeat(60)}","d":${'['.repeat(10)}${']'.repeat(10)}}`
+    expect(() => fromChunks(deep, [70, 75], 10)).to.throw().with.property('code', 'ENC_ERR_CTP_JSON_TOO_DEEP')
+    expect(fromChunks(deep, [70, 75], 11)).to.have.property('pad')
+  })
+
+  it('from chunks: small and empty bodies take the Buffer path with the same answers', () => {
+    expect(fromChunks('{"a":1}', [3])).to.deep.equal({ a: 1 })
+    expect(() => fromChunks('', [])).to.throw().with.property('code', 'ENC_ERR_CTP_EMPTY_JSON_BODY')
+    expect(() => fromChunks('{"a":', [2])).to.throw().with.property('code', 'ENC_ERR_CTP_INVALID_JSON')
   })
 })
