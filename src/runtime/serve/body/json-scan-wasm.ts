@@ -51,13 +51,18 @@ export function wasmScanAvailable(): boolean {
   return scanner !== null
 }
 
-/** The instance with room for `length` bytes and their padding, or null where there is no WebAssembly. */
+/** The instance with room for `length` bytes and their padding; null where there is no WebAssembly or no memory to grow into. */
 function ready(length: number): Scanner | null {
   if (scanner === undefined) scanner = load()
   if (scanner === null) return null
   const needed = length + PADDING
   if (scanner.view.length < needed) {
-    scanner.memory.grow(Math.ceil((needed - scanner.view.length) / PAGE))
+    try {
+      scanner.memory.grow(Math.ceil((needed - scanner.view.length) / PAGE))
+    } catch {
+      // No memory for it now (RangeError): this body takes the loop, the next may fit.
+      return null
+    }
     // Growing detaches the old buffer.
     scanner.view = Buffer.from(scanner.memory.buffer)
   }
@@ -71,7 +76,7 @@ function scanCopied(wasm: Scanner, length: number, maxDepth: number): number {
   return startsWithBom(wasm.view) ? flags | JSON_NEEDS_POISON_CHECK : flags
 }
 
-/** The scan's flags for `bytes` (at most WASM_SCAN_MAX_BYTES); -1 where WebAssembly is not available. */
+/** The scan's flags for `bytes` (at most WASM_SCAN_MAX_BYTES); -1 where the WebAssembly scan cannot run. */
 export function scanJsonWasm(bytes: Uint8Array, maxDepth: number): number {
   const wasm = ready(bytes.length)
   if (wasm === null) return -1
@@ -81,8 +86,8 @@ export function scanJsonWasm(bytes: Uint8Array, maxDepth: number): number {
 
 /**
  * The scan's flags for the body made of `chunks` (`length` bytes in all, at most
- * WASM_SCAN_MAX_BYTES), which stay in the scanner's memory for decodeScanned; -1 where
- * WebAssembly is not available.
+ * WASM_SCAN_MAX_BYTES), which stay in the scanner's memory for decodeScanned; -1 where the
+ * WebAssembly scan cannot run.
  */
 export function scanJsonChunksWasm(chunks: readonly Uint8Array[], length: number, maxDepth: number): number {
   const wasm = ready(length)
