@@ -46,6 +46,19 @@ describe('scanJson in WebAssembly (json-scan.wat)', () => {
     expect(WASM_SCAN_MIN_BYTES).to.equal(40)
   })
 
+  it('classifies every byte value as the loop does (runs of 5 and 250 of it, inside and outside a string)', () => {
+    for (let value = 0; value < 256; value++) {
+      if (value === 0x22 || value === 0x5C) continue
+      for (const n of [5, 250]) {
+        const outside = Buffer.alloc(n + 2, value)
+        outside[0] = 0x5B
+        outside[n + 1] = 0x5D
+        const inside = Buffer.concat([Buffer.from('["'), Buffer.alloc(n, value), Buffer.from('"]')])
+        for (const bytes of [outside, inside]) expect(scanJsonWasm(bytes, 1000), `byte ${value} x ${n}`).to.equal(scanJsonLoop(bytes, 1000))
+      }
+    }
+  })
+
   it('skips escaped quotes inside strings at every block offset: the brackets after them stay inside the string', () => {
     atEveryOffset('["\\"[[[[", "[[[["]', 1, (flags) => expect(flags).to.equal(JSON_NEEDS_POISON_CHECK))
     atEveryOffset('["\\\\", [[1]]]', 2, (flags) => expect(flags & JSON_TOO_DEEP).to.equal(JSON_TOO_DEEP))

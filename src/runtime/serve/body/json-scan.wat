@@ -49,14 +49,22 @@
             (i64.const 32))))
 
         ;; b: backslashes. Any backslash may spell a poisoned key: flagged, and escapes resolved.
-        (local.set $b (i64.or
-          (i64.extend_i32_u (i32.or
-            (i8x16.bitmask (i8x16.eq (local.get $v0) (v128.const i8x16 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92)))
-            (i32.shl (i8x16.bitmask (i8x16.eq (local.get $v1) (v128.const i8x16 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92))) (i32.const 16))))
-          (i64.shl (i64.extend_i32_u (i32.or
-            (i8x16.bitmask (i8x16.eq (local.get $v2) (v128.const i8x16 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92)))
-            (i32.shl (i8x16.bitmask (i8x16.eq (local.get $v3) (v128.const i8x16 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92))) (i32.const 16))))
-            (i64.const 32))))
+        ;; Most bodies have none: one test on the four compares, the bitmasks only when one is set.
+        (local.set $w0 (i8x16.eq (local.get $v0) (v128.const i8x16 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92)))
+        (local.set $w1 (i8x16.eq (local.get $v1) (v128.const i8x16 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92)))
+        (local.set $w2 (i8x16.eq (local.get $v2) (v128.const i8x16 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92)))
+        (local.set $w3 (i8x16.eq (local.get $v3) (v128.const i8x16 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92)))
+        (local.set $b (i64.const 0))
+        (if (v128.any_true (v128.or (v128.or (local.get $w0) (local.get $w1)) (v128.or (local.get $w2) (local.get $w3))))
+          (then
+            (local.set $b (i64.or
+              (i64.extend_i32_u (i32.or
+                (i8x16.bitmask (local.get $w0))
+                (i32.shl (i8x16.bitmask (local.get $w1)) (i32.const 16))))
+              (i64.shl (i64.extend_i32_u (i32.or
+                (i8x16.bitmask (local.get $w2))
+                (i32.shl (i8x16.bitmask (local.get $w3)) (i32.const 16))))
+                (i64.const 32))))))
 
         (if (i64.ne (i64.or (local.get $b) (local.get $nextEsc)) (i64.const 0))
           (then
@@ -136,14 +144,15 @@
                   (local.set $cand (i64.and (local.get $cand) (i64.sub (local.get $cand) (i64.const 1))))
                   (br $brackets))))))
 
-        ;; d: digits outside strings (byte - '0' < 10, unsigned)
+        ;; d: digits outside strings. byte + 0x50 wraps '0'..'9' (only them) onto -128..-119, so one
+        ;; signed compare finds them (an unsigned one takes several instructions on x64)
         (local.set $d (i64.and (local.get $m) (i64.or
           (i64.extend_i32_u (i32.or
-            (i8x16.bitmask (i8x16.lt_u (i8x16.sub (local.get $v0) (v128.const i8x16 48 48 48 48 48 48 48 48 48 48 48 48 48 48 48 48)) (v128.const i8x16 10 10 10 10 10 10 10 10 10 10 10 10 10 10 10 10)))
-            (i32.shl (i8x16.bitmask (i8x16.lt_u (i8x16.sub (local.get $v1) (v128.const i8x16 48 48 48 48 48 48 48 48 48 48 48 48 48 48 48 48)) (v128.const i8x16 10 10 10 10 10 10 10 10 10 10 10 10 10 10 10 10))) (i32.const 16))))
+            (i8x16.bitmask (i8x16.lt_s (i8x16.add (local.get $v0) (v128.const i8x16 80 80 80 80 80 80 80 80 80 80 80 80 80 80 80 80)) (v128.const i8x16 -118 -118 -118 -118 -118 -118 -118 -118 -118 -118 -118 -118 -118 -118 -118 -118)))
+            (i32.shl (i8x16.bitmask (i8x16.lt_s (i8x16.add (local.get $v1) (v128.const i8x16 80 80 80 80 80 80 80 80 80 80 80 80 80 80 80 80)) (v128.const i8x16 -118 -118 -118 -118 -118 -118 -118 -118 -118 -118 -118 -118 -118 -118 -118 -118))) (i32.const 16))))
           (i64.shl (i64.extend_i32_u (i32.or
-            (i8x16.bitmask (i8x16.lt_u (i8x16.sub (local.get $v2) (v128.const i8x16 48 48 48 48 48 48 48 48 48 48 48 48 48 48 48 48)) (v128.const i8x16 10 10 10 10 10 10 10 10 10 10 10 10 10 10 10 10)))
-            (i32.shl (i8x16.bitmask (i8x16.lt_u (i8x16.sub (local.get $v3) (v128.const i8x16 48 48 48 48 48 48 48 48 48 48 48 48 48 48 48 48)) (v128.const i8x16 10 10 10 10 10 10 10 10 10 10 10 10 10 10 10 10))) (i32.const 16))))
+            (i8x16.bitmask (i8x16.lt_s (i8x16.add (local.get $v2) (v128.const i8x16 80 80 80 80 80 80 80 80 80 80 80 80 80 80 80 80)) (v128.const i8x16 -118 -118 -118 -118 -118 -118 -118 -118 -118 -118 -118 -118 -118 -118 -118 -118)))
+            (i32.shl (i8x16.bitmask (i8x16.lt_s (i8x16.add (local.get $v3) (v128.const i8x16 80 80 80 80 80 80 80 80 80 80 80 80 80 80 80 80)) (v128.const i8x16 -118 -118 -118 -118 -118 -118 -118 -118 -118 -118 -118 -118 -118 -118 -118 -118))) (i32.const 16))))
             (i64.const 32)))))
 
         ;; digit runs of 210 or more: the run carried in plus this block's leading digits; the
