@@ -20,6 +20,12 @@ export interface BodyParser {
   readonly mode: ParserMode
   /** Set for a parser declared with a RegExp: it matches media types after the exact ones. */
   readonly pattern: RegExp | null
+  /**
+   * The built-in JSON parser's way in (a `collect` parser): the body as its chunks arrived,
+   * `length` bytes in all, so that no concatenated copy is made (its scan copies them into
+   * WebAssembly memory anyway). Declared parsers have none and get `fn` one Buffer or string.
+   */
+  readonly fromChunks?: (chunks: readonly Buffer[], length: number) => unknown
 }
 
 /**

@@ -8,23 +8,14 @@
  * (`constructor` alone cost a quarter of the scan), comes with it (bench `bulk`, 64 KB).
  * UTF-8 continuation and lead bytes are all >= 0x80, so no byte of a multi-byte character can be
  * taken for a quote, a backslash, a bracket or a digit, and decoding keeps the structure.
+ * Bodies of WASM_SCAN_MIN_BYTES or more are scanned by the WebAssembly form of this loop
+ * (json-scan.wat, 64 bytes per step); the loop below serves small bodies, bodies past
+ * WASM_SCAN_MAX_BYTES and engines without WebAssembly SIMD.
  */
+import { scanJsonWasm, WASM_SCAN_MAX_BYTES } from './json-scan-wasm'
+import { JSON_TOO_DEEP, JSON_MAY_OVERFLOW, JSON_NEEDS_POISON_CHECK, startsWithBom } from './json-scan-flags'
 
-/** The text opens more than `maxDepth` nested arrays/objects (brackets in strings do not count). */
-export const JSON_TOO_DEEP = 1
-/**
- * A number literal may not fit a double: a digit run of 210 or more, or an exponent of three
- * digits or more. Conservative (`1e100` is finite): the caller checks the parsed values then.
- * 210 because with a two-digit exponent (at most 99) only 210+ integer digits reach 10^309.
- */
-export const JSON_MAY_OVERFLOW = 2
-/**
- * A key could decode to `__proto__` or `constructor`: the body has a backslash (an escaped
- * spelling), starts with a UTF-8 byte-order mark (which secure-json-parse strips), or holds a
- * string literal that is exactly one of the two words. Otherwise JSON.parse returns what
- * secure-json-parse would, without its two regular expressions over the text.
- */
-export const JSON_NEEDS_POISON_CHECK = 4
+export { JSON_TOO_DEEP, JSON_MAY_OVERFLOW, JSON_NEEDS_POISON_CHECK } from './json-scan-flags'
 
 const LONG_DIGIT_RUN = 210
 
@@ -47,10 +38,29 @@ function isPoisonWord(bytes: Uint8Array, start: number, end: number): boolean {
   return false
 }
 
+/**
+ * Below this size the call into WebAssembly (about 40 ns with the copy) costs more than the loop
+ * (about 1.2 ns a byte): measured crossover 32-48 bytes of the bench `bulk` body.
+ */
+export const WASM_SCAN_MIN_BYTES = 40
+
 /** JSON_TOO_DEEP, JSON_MAY_OVERFLOW and JSON_NEEDS_POISON_CHECK flags for `bytes`; 0 when none applies. Never throws. */
 export function scanJson(bytes: Uint8Array, maxDepth: number): number {
+  if (bytes.length >= WASM_SCAN_MIN_BYTES && bytes.length <= WASM_SCAN_MAX_BYTES) {
+    const flags = scanJsonWasm(bytes, maxDepth)
+    if (flags >= 0) return flags
+  }
+  return scanJsonLoop(bytes, maxDepth)
+}
+
+/**
+ * The byte loop: scanJson's flags one byte at a time. The WebAssembly scan matches it exactly
+ * on JSON text; on text JSON.parse refuses anyway it may also flag an exponent that follows
+ * another (`1e+1e999`), which only costs a walk of the parsed values.
+ */
+export function scanJsonLoop(bytes: Uint8Array, maxDepth: number): number {
   let depth = 0
-  let flags = bytes[0] === 0xEF && bytes[1] === 0xBB && bytes[2] === 0xBF ? JSON_NEEDS_POISON_CHECK : 0
+  let flags = startsWithBom(bytes) ? JSON_NEEDS_POISON_CHECK : 0
   let run = 0
   const n = bytes.length
   for (let i = 0; i < n; i++) {

@@ -75,12 +75,16 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
   }
   const onEnd = (): void => {
     cleanup()
-    const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received)
-    const input = parser.parseAs === 'string' ? body.toString('utf8') : body
-    if (parser.mode === 'callback') { callWithDone(parser, request, reply, input, accept); return }
+    const fromChunks = parser.fromChunks
+    let input: Buffer | string | null = null
+    if (fromChunks === undefined) {
+      const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received)
+      input = parser.parseAs === 'string' ? body.toString('utf8') : body
+      if (parser.mode === 'callback') { callWithDone(parser, request, reply, input, accept); return }
+    }
     let parsed: unknown
     try {
-      parsed = parser.fn(request as never, input)
+      parsed = fromChunks !== undefined ? fromChunks(chunks, received) : parser.fn(request as never, input as Buffer | string)
     } catch (error) {
       replyWithError(reply, error)
       return
