@@ -170,6 +170,8 @@ function writeHeadOrFail(reply: ReplyImpl): boolean {
     writeHead(reply)
     return true
   } catch (error) {
+    // Node set the refused status's reason phrase before refusing: the error reply needs its own.
+    reply.raw.statusMessage = ''
     failWrite(reply, runtimeError('ENC_ERR_REPLY_INVALID_HEADER',
       { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}`, reason: error instanceof Error ? error.message : String(error) }, { cause: error }))
     return false
