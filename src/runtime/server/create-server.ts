@@ -7,7 +7,7 @@ import { ServeContext } from '../serve/serve-context'
 import { handleRequest, serveNotFound } from '../serve/pipeline'
 import { compileTrust } from '../serve/trust-proxy'
 import { answerClientError, callClientErrorHandler } from '../serve/client-error'
-import { createRouter, queryParser } from '../serve/router'
+import { createRouter, fragmentBeforeQuery, queryParser } from '../serve/router'
 import { Deadlines } from '../serve/deadlines'
 import { onHandlerExpired } from '../serve/handler-timeout'
 import { onBodyExpired } from '../serve/body/read-body'
@@ -54,7 +54,7 @@ export function createServer(given: ServerOptions = {}): Scope {
     router: createRouter({ ignoreTrailingSlash: options.ignoreTrailingSlash === true, caseSensitive: options.caseSensitive !== false, parseQuery: parse }),
     rewriteUrl: options.rewriteUrl ?? null,
     return503OnClosing: options.return503OnClosing === true,
-    parseQuery: (url) => { const q = url.indexOf('?'); return q === -1 ? {} : parse(url.slice(q + 1)) },
+    parseQuery: (url) => { const q = url.indexOf('?'); return q === -1 || fragmentBeforeQuery(url) ? {} : parse(url.slice(q + 1)) },
     deadlines,
     handlerDeadline: limits.handlerTimeout > 0 ? deadlines.list(limits.handlerTimeout, onHandlerExpired) : null,
     bodyDeadline: limits.bodyTimeout > 0 ? deadlines.list(limits.bodyTimeout, onBodyExpired) : null,
