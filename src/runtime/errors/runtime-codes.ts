@@ -97,6 +97,10 @@ export const runtimeErrors = {
     message: () => 'Request Header Fields Too Large' }),
   ENC_ERR_REQUEST_TIMEOUT: e({ status: 408, summary: 'the client did not send the request in time',
     message: () => 'Request Timeout' }),
+  ENC_ERR_REQUEST_EXPECTATION_FAILED: e({ status: 417, summary: 'an Expect header other than 100-continue (answered before routing; the connection is closed when a body was announced)',
+    message: () => 'The only expectation supported is 100-continue' }),
+  ENC_ERR_REQUEST_CONNECT_UNSUPPORTED: e({ status: 501, summary: 'a CONNECT request: the server is no proxy (answered before routing; the connection is closed)',
+    message: () => 'CONNECT is not supported' }),
   ENC_ERR_HANDLER_TIMEOUT: e({ status: 503, summary: 'the request was not answered within handlerTimeout (logged); request.signal aborts with this error',
     message: (a: At & { ms: number }) => `${a.at}: no reply within handlerTimeout (${a.ms} ms); answered 503. ` +
       'The handler or a hook is still running (request.signal has aborted) and whatever it sends later is ignored: find what it waits for, or raise handlerTimeout.' }),

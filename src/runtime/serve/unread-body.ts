@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
 import type { ReplyImpl } from './reply'
+import { bodyNeverInvited } from './expect'
 
 /**
  * A reply may go out before its request's body has arrived (a 414, a 415, a 401 from an
@@ -23,13 +24,14 @@ const answeredMidBody = new WeakMap<Socket, IncomingMessage>()
  * Called as the head is written: a request not received in full yet gets `Connection: close`
  * when what is left of its body is not worth draining, and its socket is remembered, so that a
  * timeout or a bad chunk later in that body does not earn the client a second response.
+ * A body a 100-continue client was never invited to send (expect.ts) closes the connection too.
  * `complete` is Node's flag; inject()'s request has none and is skipped.
  */
 export function noteUnreadBody(reply: ReplyImpl): void {
   const raw = reply.request.raw
   const headers = raw.headers
   if (headers['transfer-encoding'] === undefined && headers['content-length'] === undefined) return
-  if (undrainableBody(raw, reply.route.bodyLimit ?? reply.route.serve.limits.bodyLimit)) reply.headerMap.connection = 'close'
+  if (undrainableBody(raw, reply.route.bodyLimit ?? reply.route.serve.limits.bodyLimit) || (bodyNeverInvited(raw) && headers['content-length'] !== '0')) reply.headerMap.connection = 'close'
   if (raw.socket !== null) answeredMidBody.set(raw.socket, raw)
 }
 

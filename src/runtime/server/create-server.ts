@@ -1,4 +1,4 @@
-import { createServer as createHttpServer } from 'node:http'
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { DeclareContext } from '../declare/declare-context'
 import { ScopeImpl } from '../declare/scope'
@@ -7,6 +7,7 @@ import { ServeContext } from '../serve/serve-context'
 import { handleRequest, serveNotFound } from '../serve/pipeline'
 import { compileTrust } from '../serve/trust-proxy'
 import { answerClientError, callClientErrorHandler } from '../serve/client-error'
+import { answerConnect, answerExpectationFailed, deferContinue } from '../serve/expect'
 import { createRouter, fragmentBeforeQuery, queryParser } from '../serve/router'
 import { Deadlines } from '../serve/deadlines'
 import { onHandlerExpired } from '../serve/handler-timeout'
@@ -106,6 +107,11 @@ export function createServer(given: ServerOptions = {}): Scope {
   http.on('clientError', clientErrorHandler === undefined
     ? (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket)
     : (error: NodeJS.ErrnoException, socket: Socket) => callClientErrorHandler(clientErrorHandler, rootScope, log, error, socket))
+  // Expect and CONNECT get the JSON error shape too (Node answers a bare 417, or closes a CONNECT
+  // without a word), and a 100-continue body is invited only once it is wanted (expect.ts).
+  http.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => { deferContinue(req); handleRequest(serve, req, res) })
+  http.on('checkExpectation', answerExpectationFailed)
+  http.on('connect', (_req: IncomingMessage, socket: Socket) => answerConnect(socket))
   lifecycle.attach({
     declared,
     rootScope,

@@ -7,6 +7,7 @@ import type { RequestImpl } from '../request'
 import { mediaTypeOf } from '../../shared/media-type'
 import type { BodyParser } from '../../shared/body-parser'
 import { undrainableBody } from '../unread-body'
+import { inviteBody } from '../expect'
 
 type Next = (request: RequestImpl, reply: ReplyImpl) => void
 
@@ -45,13 +46,16 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
     reply.send(runtimeError('ENC_ERR_CTP_INVALID_MEDIA_TYPE', { contentType: header ?? 'none' }))
     return
   }
-  if (parser.mode === 'stream' || parser.mode === 'payload') { runStreamParser(request, reply, parser, next); return }
+  // A client that sent `Expect: 100-continue` is invited once its body is wanted (expect.ts):
+  // not for the 415 above nor the 413 below, which its headers alone decide.
+  if (parser.mode === 'stream' || parser.mode === 'payload') { inviteBody(raw, reply.raw); runStreamParser(request, reply, parser, next); return }
   const limit = reply.route.bodyLimit ?? parser.bodyLimit ?? defaultLimit
   if (declaredLength !== undefined && Number(declaredLength) > limit) {
     reply.header('connection', 'close')
     reply.send(tooLarge(limit))
     return
   }
+  inviteBody(raw, reply.raw)
   const chunks: Buffer[] = []
   let received = 0
   let finished = false
