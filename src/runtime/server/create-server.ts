@@ -20,6 +20,7 @@ import { checkServerOptions, poisonActionsOf } from '../declare/option-checks'
 import { resolveLogger, silentLogger } from './logger'
 import { ServerLifecycle } from './lifecycle'
 import { routingOf } from './routing'
+import { watchDrains } from './drain-watch'
 import type { Scope, ServerOptions } from '../types'
 import { checkSchemaCompilation } from '../shared/schema-compilation'
 import { CompileProfile } from '../boot/compile-profile'
@@ -87,6 +88,11 @@ export function createServer(given: ServerOptions = {}): Scope {
     sockets.add(socket)
     socket.once('close', () => sockets.delete(socket))
   })
+  if (limits.drainTimeout > 0) {
+    let stop: (() => void) | null = null
+    http.on('listening', () => { stop ??= watchDrains(sockets, limits.drainTimeout) })
+    http.on('close', () => { stop?.(); stop = null })
+  }
   const lifecycle = new ServerLifecycle({ http, serve, sockets, releaseLogger: logger.release })
   const declared = new DeclareContext({
     log,
