@@ -37,7 +37,7 @@ export const decoratorErrors = {
         case 'path': return `${a.where}: the path must be a string starting with '/' (or empty for the controller's prefix), got ${a.got}.`
         case 'method': return `${a.where}: unknown HTTP method ${a.got}. Use one of ${a.known.join(', ')}.`
         case 'options': return `${a.where}: route options must be an object, got ${a.got}.`
-        case 'status': return `${a.where}: takes an HTTP status, an integer from 100 to 599, got ${a.got}.`
+        case 'status': return `${a.where}: takes a final HTTP status, an integer from 200 to 599, got ${a.got}.`
       }
     } }),
   ENC_ERR_DECL_SCHEMA_ID: e({ status: null, summary: '@Schema() was given a schema without a string $id',

@@ -18,7 +18,7 @@ export function HttpCode(status: number): HttpCodeDecorator {
   return (target, propertyKey, descriptor) => {
     const where = `@HttpCode() on ${memberName(target, propertyKey)}`
     assertInstanceMethod(target, descriptor, where, 'route')
-    if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599) {
+    if (typeof status !== 'number' || !Number.isInteger(status) || status < 200 || status > 599) {
       throw declarationError('ENC_ERR_DECL_ROUTE_OPTIONS', { where, case: 'status', got: describeValue(status) })
     }
     setMethodHttpCode(target.constructor, propertyKey, status)

@@ -446,6 +446,11 @@ export interface ServerOptions {
    */
   connectionTimeout?: number
   /**
+   * In ms: a connection whose pending output has not drained for this long (a client that
+   * pipelines requests and stops reading the answers) is destroyed. Default 60 s; 0 turns it off.
+   */
+  drainTimeout?: number
+  /**
    * Fastify 3: answers the framework's own request errors instead of the built-in reply. Called
    * for a URL that cannot be decoded (`ENC_ERR_BAD_URL`), after the root's onRequest hooks;
    * `reply.callNotFound()` there answers a plain 404.

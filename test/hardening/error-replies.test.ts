@@ -154,6 +154,19 @@ describe('hardening: error replies', () => {
       expect((logger.entries.find((e) => e.level === 'error')?.obj.err as { code?: string }).code).to.equal('ENC_ERR_REPLY_INVALID_HEADER')
     })
 
+    it('the 500 after a refused header value says "Internal Server Error", not the reason phrase of the status set before', async () => {
+      const { address } = await listening((root) => {
+        root.get('/ok', async (request, reply) => { reply.header('x-echo', String(request.query.v)); return { ok: true } })
+        root.get('/redir', async (request, reply) => { reply.redirect(String(request.query.to)) })
+      }, { logger: recordingLogger() })
+      for (const path of ['/ok?v=a%0D%0Ab', '/redir?to=%0D%0Ax']) {
+        const client = await rawClient(address)
+        client.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)
+        await client.waitClosed()
+        expect(client.pending.slice(0, client.pending.indexOf('\r\n')), path).to.equal('HTTP/1.1 500 Internal Server Error')
+      }
+    })
+
     it('an onSend hook that throws on every payload, the error payload too: still one complete 500', async () => {
       const app = server()
       app.addHook('onSend', async () => { throw new Error('broken hook') })

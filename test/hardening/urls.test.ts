@@ -101,6 +101,30 @@ describe('hardening: URLs and query strings', () => {
     })
   })
 
+  describe('a fragment (#) in the request target, over a raw socket', () => {
+    const cases: Array<[string, Record<string, string>]> = [
+      ['/raw#frag', {}],
+      ['/raw#x?a=1', {}],
+      ['/p/1#frag', {}],
+      ['/p/1#x?a=1', {}],
+      ['/raw?a=1#b=2', { a: '1#b=2' }],
+      ['/nowhere#frag', {}],
+    ]
+    for (const [target, query] of cases) {
+      it(`${target}: a fragment ends the path and never becomes query keys (query ${JSON.stringify(query)})`, async () => {
+        const { address } = await listening((root) => {
+          root.get('/raw', async (request) => ({ query: request.query }))
+          root.get('/p/:id', async (request) => ({ query: request.query }))
+          root.setNotFoundHandler(async (request, reply) => reply.code(404).send({ query: request.query }))
+        })
+        const client = await rawClient(address)
+        client.write(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)
+        const res = await client.next()
+        expect(JSON.parse(res.body), res.body).to.deep.equal({ query })
+      })
+    }
+  })
+
   describe('HEAD and wrong methods, over a raw socket', () => {
     it('HEAD on a GET route: the GET status and headers, content-length included, and no body bytes', async () => {
       const { address } = await listening((root) => { root.get('/x', async () => ({ hello: 'world' })) })

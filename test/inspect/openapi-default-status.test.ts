@@ -98,7 +98,10 @@ describe('@HttpCode and the documented success status (leftovers §1)', () => {
   it('refuses a value that is not an HTTP status at declaration, and @HttpCode on a method that declares no route at boot (coded)', async () => {
     const bad = declarationError(() => { class C { @HttpCode(99) m() { return 1 } } return C })
     expect(bad.code).to.equal('ENC_ERR_DECL_ROUTE_OPTIONS')
-    expect(bad.message).to.equal('@HttpCode() on C.m: takes an HTTP status, an integer from 100 to 599, got 99.')
+    expect(bad.message).to.equal('@HttpCode() on C.m: takes a final HTTP status, an integer from 200 to 599, got 99.')
+    // A 1xx is no final response: a client sent one would wait for the real one.
+    const informational = declarationError(() => { class C { @HttpCode(101) m() { return 1 } } return C })
+    expect(informational.message).to.equal('@HttpCode() on C.m: takes a final HTTP status, an integer from 200 to 599, got 101.')
     @Route('/n') class N { @Get('/') route() { return {} } @HttpCode(204) helper() { return 1 } }
     @Module({ controllers: [N] }) class M {}
     const error = await bootError(M)

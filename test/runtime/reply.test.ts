@@ -2,6 +2,7 @@ import { expect } from 'chai'
 import request from 'supertest'
 import { Readable } from 'node:stream'
 import { build, deferred, recordingLogger } from './helpers'
+import { listening, rawClient } from '../hardening/helpers'
 
 describe('runtime: reply', () => {
   describe('status', () => {
@@ -14,7 +15,7 @@ describe('runtime: reply', () => {
       await request(app.server).post('/status').expect(202, { accepted: true })
     })
 
-    for (const bad of [999, 99, 200.5, Number.NaN]) {
+    for (const bad of [999, 99, 200.5, Number.NaN, 100, 101, 199]) {
       it(`code(${bad}) throws ENC_ERR_REPLY_INVALID_STATUS`, async () => {
         let code: unknown = null
         const app = await build((root) => {
@@ -32,6 +33,32 @@ describe('runtime: reply', () => {
       const app = await build((root) => { root.get('/x', async (_req, reply) => reply.code(999).send('x')) })
       const res = await request(app.server).get('/x').expect(500)
       expect(res.body).to.deep.equal({ statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' })
+    })
+
+    it('an uncaught code(100) (a 1xx, not a final response) is a generic 500, never a 1xx the client would wait after', async () => {
+      const app = await build((root) => { root.get('/x', async (req, reply) => reply.code(Number((req.query as { c: string }).c)).send('hello world')) })
+      for (const c of ['1e2', '101', '199']) {
+        const res = await request(app.server).get(`/x?c=${c}`).expect(500)
+        expect(res.body, c).to.deep.equal({ statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' })
+      }
+    })
+
+    it('204 and 304 with a returned value: the value is dropped, no content-length (nor a 204 content-type) on the wire', async () => {
+      const { address } = await listening((root) => {
+        root.get('/204', async (_req, reply) => { reply.code(204); return 'hello world' })
+        root.get('/204-object', async (_req, reply) => { reply.code(204); return { a: 1 } })
+        root.get('/304', async (_req, reply) => { reply.code(304); return { a: 1 } })
+      })
+      const client = await rawClient(address)
+      for (const path of ['/204', '/204-object', '/304']) client.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`)
+      client.write('GET /204 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+      await client.waitClosed()
+      const heads = client.pending.split('\r\n\r\n').filter((head) => head !== '')
+      expect(heads.map((head) => head.slice(0, 12)), client.pending).to.deep.equal(['HTTP/1.1 204', 'HTTP/1.1 204', 'HTTP/1.1 304', 'HTTP/1.1 204'])
+      for (const head of heads) {
+        expect(head.toLowerCase(), head).to.not.include('content-length')
+        if (head.startsWith('HTTP/1.1 204')) expect(head.toLowerCase(), head).to.not.include('content-type')
+      }
     })
 
     it('204 sends no body and no content-length', async () => {

@@ -20,6 +20,34 @@ describe('semantics: errors and serialization (issue 12 §2)', () => {
     expect(res.json()).to.deep.equal({ statusCode: 400, message: "body should have required property 'a'", kind: 'bad' })
   })
 
+  it('a `default` response schema shapes the error replies too, as Fastify 5 does (Fastify 3 has no `default`)', async () => {
+    const app = await build((root) => {
+      root.get('/rdef', {
+        schema: {
+          querystring: { type: 'object', properties: { i: { type: 'integer' } } },
+          response: { default: { type: 'object', properties: { data: { type: 'string' } } } },
+        },
+      }, async (req) => {
+        const query = req.query as { t?: string; h?: string }
+        if (query.t !== undefined) throw new Error('boom')
+        if (query.h !== undefined) throw Object.assign(new Error('nope'), { statusCode: 403 })
+        return { data: 'x', other: 1 }
+      })
+      root.get('/ranged', {
+        schema: { response: { '4xx': { type: 'object', properties: { message: { type: 'string' } } }, default: { type: 'object', properties: { data: { type: 'string' } } } } },
+      }, async () => { throw Object.assign(new Error('nope'), { statusCode: 403 }) })
+    })
+    // Fastify 5.12.8 answers the same four: {} for each error, the filtered value on success.
+    for (const [url, status] of [['/rdef?i=abc', 400], ['/rdef?h=1', 403], ['/rdef?t=1', 500]] as const) {
+      const res = await app.inject(url)
+      expect(res.statusCode, url).to.equal(status)
+      expect(res.json(), url).to.deep.equal({})
+    }
+    expect((await app.inject('/rdef')).json()).to.deep.equal({ data: 'x' })
+    // A status key or range key wins over `default`.
+    expect((await app.inject('/ranged')).json()).to.deep.equal({ message: 'nope' })
+  })
+
   it('a thrown error\'s custom fields survive through a 4xx range response schema', async () => {
     const app = await build((root) => {
       root.get('/e', {

@@ -14,7 +14,7 @@ export const knownServerOptions: readonly string[] = [
   'requestIdHeader', 'maxQueryKeys', 'maxJsonDepth', 'pluginTimeout', 'closeTimeout', 'headersTimeout', 'requestTimeout',
   'keepAliveTimeout', 'bodyTimeout', 'handlerTimeout', 'ignoreTrailingSlash', 'exposeHeadRoutes', 'trustProxy',
   'onProtoPoisoning', 'onConstructorPoisoning',
-  'connectionTimeout', 'frameworkErrors', 'clientErrorHandler',
+  'connectionTimeout', 'drainTimeout', 'frameworkErrors', 'clientErrorHandler',
   'caseSensitive', 'querystringParser', 'rewriteUrl', 'maxRequestsPerSocket', 'forceCloseConnections', 'return503OnClosing',
 ]
 

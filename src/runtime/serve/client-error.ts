@@ -3,6 +3,7 @@ import type { Socket } from 'node:net'
 import { errorPayloadSerializer } from './error-payload'
 import { runtimeErrors } from '../errors/runtime-codes'
 import type { Logger } from '../types'
+import { answeredBeforeBodyEnd } from './unread-body'
 
 type ClientErrorCode = 'ENC_ERR_REQUEST_HEADERS_TOO_LARGE' | 'ENC_ERR_REQUEST_TIMEOUT' | 'ENC_ERR_REQUEST_MALFORMED'
 
@@ -31,6 +32,9 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
   if (answered.has(socket)) return
   answered.add(socket)
   if (error.code === 'ECONNRESET' || !socket.writable) { socket.destroy(); return }
+  // The request in progress was answered before its body arrived (a 414, a 401 from a guard):
+  // a second, unsolicited response would be read as the answer to the next request.
+  if (answeredBeforeBodyEnd(socket)) { socket.destroy(); return }
   const pending = (socket as HttpSocket)._httpMessage
   if (pending !== null && pending !== undefined) {
     // An earlier request on this connection is fully received and still being answered (a

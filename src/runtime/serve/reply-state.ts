@@ -1,4 +1,5 @@
 import type { ReplyImpl } from './reply'
+import { noteUnreadBody } from './unread-body'
 
 /**
  * The reply's state machine: the one place its state changes. send.ts, error-reply.ts and
@@ -58,9 +59,11 @@ export function isWritten(reply: Stateful): boolean {
 /**
  * Writes the status line and headers. While the server is closing, every response asks for its
  * connection to be closed: a keep-alive socket that was busy when close() was called would
- * otherwise stay open until keepAliveTimeout, and close() would wait for it.
+ * otherwise stay open until keepAliveTimeout, and close() would wait for it. A reply written
+ * before its request's body arrived may close too (unread-body.ts).
  */
 export function writeHead(reply: ReplyImpl): void {
   if (reply.route.serve.closing) reply.headerMap.connection = 'close'
+  if (reply.request.raw.complete === false) noteUnreadBody(reply)
   reply.raw.writeHead(reply.statusCode, reply.headerMap as Record<string, string>)
 }

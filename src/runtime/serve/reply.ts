@@ -69,7 +69,8 @@ export class ReplyImpl {
   }
 
   code(statusCode: number): this {
-    if (!Number.isInteger(statusCode) || statusCode < 100 || statusCode > 599) {
+    // A 1xx is no final response: sent as one, it would leave the client waiting for the real one.
+    if (!Number.isInteger(statusCode) || statusCode < 200 || statusCode > 599) {
       throw runtimeError('ENC_ERR_REPLY_INVALID_STATUS', { given: String(statusCode) })
     }
     this.statusCode = statusCode

@@ -49,6 +49,19 @@ export function queryParser(maxKeys: number): (text: string) => Record<string, u
 }
 
 /**
+ * A fragment (`#...`, which clients do not send but a raw request may) ends the URL: when it comes
+ * before any `?`, the request has no query. find-my-way 9 would read `/raw#frag` as the query
+ * `frag`; Fastify 3 reads the query after the first `?` only. After a `?`, a `#` stays part of the
+ * query text, as in Fastify 3 (`?a=1#b` is `{ a: '1#b' }`).
+ */
+export function fragmentBeforeQuery(url: string): boolean {
+  const hash = url.indexOf('#')
+  if (hash === -1) return false
+  const question = url.indexOf('?')
+  return question === -1 || hash < question
+}
+
+/**
  * find-my-way behind a three-method interface; our compiled route is the `store`. Static paths
  * without constraints live in a Map in front of it (static-routes.ts: same answers, a fraction of
  * the insert cost) until a route with constraints arrives: from then on find-my-way has them all.
@@ -106,7 +119,9 @@ export function createRouter(options: { ignoreTrailingSlash: boolean; caseSensit
     find: (method, url, raw) => {
       const hit = statics === null ? null : statics.find(method, url, !starMethods.has(method))
       if (hit !== null) return { store: hit.store, params: hit.params, searchParams: options.parseQuery(hit.query) }
-      return router.find(method as never, url, raw !== undefined && (byVersion || byHost) ? derive(raw) as never : undefined) as unknown as RouteMatch | null
+      const found = router.find(method as never, url, raw !== undefined && (byVersion || byHost) ? derive(raw) as never : undefined) as unknown as RouteMatch | null
+      if (found !== null && fragmentBeforeQuery(url)) found.searchParams = {}
+      return found
     },
     has: (method, path, constraints) => statics !== null && constraints === null && isStaticPath(method, path)
       ? statics.has(method, path)

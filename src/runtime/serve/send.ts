@@ -151,6 +151,15 @@ function write(reply: ReplyImpl, payload: unknown): void {
     if (writeHeadOrFail(reply)) res.end()
     return
   }
+  // A 204 or 304 has no body (RFC 9110 §15.3.5, §15.4.5): a payload given with one is dropped,
+  // and no length is announced for it (nor a type, for a 204), as Fastify 5 does.
+  if (reply.statusCode === 204 || reply.statusCode === 304) {
+    delete headers['content-length']
+    if (reply.statusCode === 204) delete headers['content-type']
+    discard(payload)
+    if (writeHeadOrFail(reply)) res.end()
+    return
+  }
   if (typeof payload === 'string') {
     headers['content-length'] = String(Buffer.byteLength(payload))
   } else if (Buffer.isBuffer(payload)) {
@@ -173,6 +182,8 @@ function writeHeadOrFail(reply: ReplyImpl): boolean {
     writeHead(reply)
     return true
   } catch (error) {
+    // Node set the refused status's reason phrase before refusing: the error reply needs its own.
+    reply.raw.statusMessage = ''
     failWrite(reply, runtimeError('ENC_ERR_REPLY_INVALID_HEADER',
       { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}`, reason: error instanceof Error ? error.message : String(error) }, { cause: error }))
     return false

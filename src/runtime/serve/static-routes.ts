@@ -115,7 +115,9 @@ export class StaticRoutes<T> {
     }
     const store = table.get(this.#key(path))
     if (store === undefined) return null
-    return { store, params: new (NullParams as unknown as new () => Record<string, unknown>)(), query: end === -1 ? '' : url.slice(end + 1) }
+    // A fragment before any `?` leaves no query (router.ts fragmentBeforeQuery).
+    const query = end === -1 || url.charCodeAt(end) === 35 ? '' : url.slice(end + 1)
+    return { store, params: new (NullParams as unknown as new () => Record<string, unknown>)(), query }
   }
 }
 

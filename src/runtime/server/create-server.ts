@@ -1,4 +1,4 @@
-import { createServer as createHttpServer } from 'node:http'
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { DeclareContext } from '../declare/declare-context'
 import { ScopeImpl } from '../declare/scope'
@@ -7,7 +7,8 @@ import { ServeContext } from '../serve/serve-context'
 import { handleRequest, serveNotFound } from '../serve/pipeline'
 import { compileTrust } from '../serve/trust-proxy'
 import { answerClientError, callClientErrorHandler } from '../serve/client-error'
-import { createRouter, queryParser } from '../serve/router'
+import { answerConnect, answerExpectationFailed, deferContinue } from '../serve/expect'
+import { createRouter, fragmentBeforeQuery, queryParser } from '../serve/router'
 import { Deadlines } from '../serve/deadlines'
 import { onHandlerExpired } from '../serve/handler-timeout'
 import { onBodyExpired } from '../serve/body/read-body'
@@ -19,6 +20,7 @@ import { checkServerOptions, poisonActionsOf } from '../declare/option-checks'
 import { resolveLogger, silentLogger } from './logger'
 import { ServerLifecycle } from './lifecycle'
 import { routingOf } from './routing'
+import { watchDrains } from './drain-watch'
 import type { Scope, ServerOptions } from '../types'
 import { checkSchemaCompilation } from '../shared/schema-compilation'
 import { CompileProfile } from '../boot/compile-profile'
@@ -54,7 +56,7 @@ export function createServer(given: ServerOptions = {}): Scope {
     router: createRouter({ ignoreTrailingSlash: options.ignoreTrailingSlash === true, caseSensitive: options.caseSensitive !== false, parseQuery: parse }),
     rewriteUrl: options.rewriteUrl ?? null,
     return503OnClosing: options.return503OnClosing === true,
-    parseQuery: (url) => { const q = url.indexOf('?'); return q === -1 ? {} : parse(url.slice(q + 1)) },
+    parseQuery: (url) => { const q = url.indexOf('?'); return q === -1 || fragmentBeforeQuery(url) ? {} : parse(url.slice(q + 1)) },
     deadlines,
     handlerDeadline: limits.handlerTimeout > 0 ? deadlines.list(limits.handlerTimeout, onHandlerExpired) : null,
     bodyDeadline: limits.bodyTimeout > 0 ? deadlines.list(limits.bodyTimeout, onBodyExpired) : null,
@@ -86,6 +88,11 @@ export function createServer(given: ServerOptions = {}): Scope {
     sockets.add(socket)
     socket.once('close', () => sockets.delete(socket))
   })
+  if (limits.drainTimeout > 0) {
+    let stop: (() => void) | null = null
+    http.on('listening', () => { stop ??= watchDrains(sockets, limits.drainTimeout) })
+    http.on('close', () => { stop?.(); stop = null })
+  }
   const lifecycle = new ServerLifecycle({ http, serve, sockets, releaseLogger: logger.release })
   const declared = new DeclareContext({
     log,
@@ -106,6 +113,11 @@ export function createServer(given: ServerOptions = {}): Scope {
   http.on('clientError', clientErrorHandler === undefined
     ? (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket)
     : (error: NodeJS.ErrnoException, socket: Socket) => callClientErrorHandler(clientErrorHandler, rootScope, log, error, socket))
+  // Expect and CONNECT get the JSON error shape too (Node answers a bare 417, or closes a CONNECT
+  // without a word), and a 100-continue body is invited only once it is wanted (expect.ts).
+  http.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => { deferContinue(req); handleRequest(serve, req, res) })
+  http.on('checkExpectation', answerExpectationFailed)
+  http.on('connect', (_req: IncomingMessage, socket: Socket) => answerConnect(socket))
   lifecycle.attach({
     declared,
     rootScope,

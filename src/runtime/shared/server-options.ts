@@ -15,6 +15,7 @@ export interface ServerLimits {
   readonly bodyTimeout: number
   readonly handlerTimeout: number
   readonly connectionTimeout: number
+  readonly drainTimeout: number
   readonly maxRequestsPerSocket: number
 }
 
@@ -39,6 +40,8 @@ export const defaultLimits: ServerLimits = {
   handlerTimeout: 60_000,
   // Fastify 3's socket timeout, off by default as there: the timeouts above already bound a request.
   connectionTimeout: 0,
+  // A client that stops reading its answers (server/drain-watch.ts).
+  drainTimeout: 60_000,
   maxRequestsPerSocket: 0,
 }
 

@@ -6,6 +6,8 @@ import { endDeadline, startHandlerDeadline } from '../handler-timeout'
 import type { RequestImpl } from '../request'
 import { mediaTypeOf } from '../../shared/media-type'
 import type { BodyParser } from '../../shared/body-parser'
+import { undrainableBody } from '../unread-body'
+import { inviteBody } from '../expect'
 
 type Next = (request: RequestImpl, reply: ReplyImpl) => void
 
@@ -39,22 +41,21 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
   // matches it or to a catch-all parser (Fastify's '*'); never to the JSON parser or a typed one.
   const parser = reply.route.parsers.find(mediaType, header)
   if (parser === null) {
-    // Node reads and discards an unread body once the reply is out, keeping the connection for
-    // the next request: cheap for a body no larger than the limit. A larger or unsized
-    // (chunked) one could keep the socket busy for as long as the client likes: close instead.
-    const drainable = declaredLength !== undefined && raw.headers['transfer-encoding'] === undefined &&
-      Number(declaredLength) <= (reply.route.bodyLimit ?? defaultLimit)
-    if (!drainable && hasBody(request)) reply.header('connection', 'close')
+    // The body is left unread: not worth draining when chunked or over the limit (unread-body.ts).
+    if (undrainableBody(raw, reply.route.bodyLimit ?? defaultLimit)) reply.header('connection', 'close')
     reply.send(runtimeError('ENC_ERR_CTP_INVALID_MEDIA_TYPE', { contentType: header ?? 'none' }))
     return
   }
-  if (parser.mode === 'stream' || parser.mode === 'payload') { runStreamParser(request, reply, parser, next); return }
+  // A client that sent `Expect: 100-continue` is invited once its body is wanted (expect.ts):
+  // not for the 415 above nor the 413 below, which its headers alone decide.
+  if (parser.mode === 'stream' || parser.mode === 'payload') { inviteBody(raw, reply.raw); runStreamParser(request, reply, parser, next); return }
   const limit = reply.route.bodyLimit ?? parser.bodyLimit ?? defaultLimit
   if (declaredLength !== undefined && Number(declaredLength) > limit) {
     reply.header('connection', 'close')
     reply.send(tooLarge(limit))
     return
   }
+  inviteBody(raw, reply.raw)
   const chunks: Buffer[] = []
   let received = 0
   let finished = false

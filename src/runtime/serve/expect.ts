@@ -1,0 +1,56 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+import { errorPayloadSerializer } from './error-payload'
+import { runtimeError } from '../errors/runtime-codes'
+
+/**
+ * `Expect: 100-continue`: Node would send `100 Continue` at once, inviting a body the answer may
+ * not need (a 413 from the declared length, a 415, a 401 from a guard, a 404). Instead the
+ * invitation goes out when the body is about to be read (pipeline.ts), and a reply written
+ * without it closes the connection (unread-body.ts): the client may or may not send the body
+ * it was never invited to send, so nothing after it on the connection can be framed.
+ */
+const awaitingContinue = new WeakSet<IncomingMessage>()
+
+/** The server's 'checkContinue' listener marks the request, then serves it as any other. */
+export function deferContinue(raw: IncomingMessage): void {
+  awaitingContinue.add(raw)
+}
+
+/** The body is about to be read: invite it, once, if the client waits for that. */
+export function inviteBody(raw: IncomingMessage, res: ServerResponse): void {
+  if (awaitingContinue.delete(raw) && !res.headersSent) res.writeContinue()
+}
+
+/** True while a 100-continue request has not been invited to send its body. */
+export function bodyNeverInvited(raw: IncomingMessage): boolean {
+  return awaitingContinue.has(raw)
+}
+
+/**
+ * An `Expect` other than 100-continue (the server's 'checkExpectation' listener): 417 in the JSON
+ * error shape, where Node would answer a bare 417. Before routing, as the missing-Host 400.
+ */
+export function answerExpectationFailed(raw: IncomingMessage, res: ServerResponse): void {
+  const error = runtimeError('ENC_ERR_REQUEST_EXPECTATION_FAILED')
+  const body = errorPayloadSerializer({ statusCode: 417, code: error.code, error: 'Expectation Failed', message: error.message })
+  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) }
+  // Whether the client sends the announced body anyway cannot be known: nothing after it can be framed.
+  if (raw.headers['transfer-encoding'] !== undefined || (raw.headers['content-length'] ?? '0') !== '0') headers.connection = 'close'
+  res.writeHead(417, headers)
+  res.end(body)
+}
+
+/**
+ * A CONNECT request (the server's 'connect' listener; without one Node closes the connection
+ * without a word): 501 in the JSON error shape, then the connection is closed. Node has handed
+ * the socket over, so the answer is written to it directly.
+ */
+export function answerConnect(socket: Socket): void {
+  if (!socket.writable) { socket.destroy(); return }
+  const error = runtimeError('ENC_ERR_REQUEST_CONNECT_UNSUPPORTED')
+  const body = errorPayloadSerializer({ statusCode: 501, code: error.code, error: 'Not Implemented', message: error.message })
+  socket.end(`HTTP/1.1 501 Not Implemented\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+  // end() waits for the client to close its side too; a client that never does must not keep the socket.
+  socket.destroySoon()
+}

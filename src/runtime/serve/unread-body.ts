@@ -1,0 +1,42 @@
+import type { IncomingMessage } from 'node:http'
+import type { Socket } from 'node:net'
+import type { ReplyImpl } from './reply'
+import { bodyNeverInvited } from './expect'
+
+/**
+ * A reply may go out before its request's body has arrived (a 414, a 415, a 401 from an
+ * onRequest guard, a GET with a body nobody reads). Node then reads and discards the rest to
+ * keep the connection for the next request: cheap for a sized body no larger than the limit.
+ * A larger or unsized (chunked) one could keep the socket busy for as long as the client
+ * likes, so such a reply closes the connection instead.
+ */
+export function undrainableBody(raw: IncomingMessage, limit: number): boolean {
+  const headers = raw.headers
+  const declared = headers['content-length']
+  if (headers['transfer-encoding'] !== undefined) return true
+  return declared !== undefined && Number(declared) > limit
+}
+
+/** Connections whose request was answered while its body was still arriving (weak: a closed socket leaves by itself). */
+const answeredMidBody = new WeakMap<Socket, IncomingMessage>()
+
+/**
+ * Called as the head is written: a request not received in full yet gets `Connection: close`
+ * when what is left of its body is not worth draining, and its socket is remembered, so that a
+ * timeout or a bad chunk later in that body does not earn the client a second response.
+ * A body a 100-continue client was never invited to send (expect.ts) closes the connection too.
+ * `complete` is Node's flag; inject()'s request has none and is skipped.
+ */
+export function noteUnreadBody(reply: ReplyImpl): void {
+  const raw = reply.request.raw
+  const headers = raw.headers
+  if (headers['transfer-encoding'] === undefined && headers['content-length'] === undefined) return
+  if (undrainableBody(raw, reply.route.bodyLimit ?? reply.route.serve.limits.bodyLimit) || (bodyNeverInvited(raw) && headers['content-length'] !== '0')) reply.headerMap.connection = 'close'
+  if (raw.socket !== null) answeredMidBody.set(raw.socket, raw)
+}
+
+/** True when the request in progress on `socket` was already answered and its body is still arriving. */
+export function answeredBeforeBodyEnd(socket: Socket): boolean {
+  const raw = answeredMidBody.get(socket)
+  return raw !== undefined && !raw.complete
+}
