@@ -8,6 +8,8 @@ import type { Schema } from 'fast-json-stringify'
 import { schemaCacheKey } from './schema-walk'
 import { coerceLikeFastify3 } from './response-coercion'
 import { kKnownKeywords, type KnownKeywords } from './keyword-check'
+import { FINITE_KEYWORD, finiteKeywordDefinition, withFiniteKeyword } from './finite-keyword'
+import { markRefusesNonFinite } from './finite-guard'
 import type {
   JsonSchema, SerializeFunction, SerializerCompiler, SerializerOptions, SharedSchema, ValidateFunction, ValidatorCompiler, ValidatorOptions,
   ValidatorPlugin,
@@ -90,18 +92,25 @@ export function buildDefaultValidator(externalSchemas: Record<string, SharedSche
   let compiling: { schema: unknown; key: string } | null = null
   if (options.customOptions?.serialize === undefined) reuseCacheKeys(ajv, () => compiling)
   applyValidatorPlugins(ajv, options.plugins)
-  for (const id of Object.keys(externalSchemas)) ajv.addSchema(externalSchemas[id] as object)
+  // Numbers coerced from strings must stay finite (finite-keyword.ts): in route and shared schemas alike.
+  ajv.addKeyword(FINITE_KEYWORD, finiteKeywordDefinition() as unknown as Ajv.KeywordDefinition)
+  for (const id of Object.keys(externalSchemas)) ajv.addSchema(withFiniteKeyword(externalSchemas[id]) as object)
   const compiler = cacheBySchema(({ schema }, key) => {
-    compiling = { schema, key }
+    // The key is the user's schema's: the copy differs from it only by the internal keyword, everywhere.
+    const marked = withFiniteKeyword(schema)
+    compiling = { schema: marked, key }
     try {
-      return ajv.compile(schema) as ValidateFunction
+      return markRefusesNonFinite(ajv.compile(marked) as ValidateFunction)
     } finally {
       compiling = null
     }
   })
-  // The unknown-keyword check (keyword-check.ts) asks this instance, plugins' keywords included.
+  // The unknown-keyword check (keyword-check.ts) asks this instance, plugins' keywords included, not the internal one.
   const rules = (ajv as unknown as { RULES: { keywords: Record<string, unknown>; custom: Record<string, unknown> } }).RULES
-  const known: KnownKeywords = { has: (keyword) => Boolean(ajv.getKeyword(keyword)), names: () => [...Object.keys(rules.keywords), ...Object.keys(rules.custom)] }
+  const known: KnownKeywords = {
+    has: (keyword) => keyword !== FINITE_KEYWORD && Boolean(ajv.getKeyword(keyword)),
+    names: () => [...Object.keys(rules.keywords), ...Object.keys(rules.custom)].filter((keyword) => keyword !== FINITE_KEYWORD),
+  }
   Object.defineProperty(compiler, kKnownKeywords, { value: known })
   return compiler
 }

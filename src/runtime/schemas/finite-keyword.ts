@@ -1,0 +1,99 @@
+/**
+ * ajv 6 coerces the strings "Infinity", "-Infinity", "1e999" (or 309 digits) to ±Infinity, at any
+ * depth of any part, and its `number` and `integer` checks accept that (`Infinity % 1` is NaN, and
+ * `!NaN` is true): a JSON body `{"price":"Infinity"}` reached the handler as Infinity, where a
+ * response schema then threw (a 500 on demand) or wrote `null`. The default validator therefore gets
+ * an internal keyword, added to Enclave's copy of each schema (never the user's object) beside
+ * every `type` that admits numbers. ajv runs it on the value after coercion, inside the type's
+ * rule group: one `isFinite` per number, and nothing for other values.
+ */
+
+/** Internal: never in the user's schemas, nor in the keyword check's list or its suggestions. */
+export const FINITE_KEYWORD = '__enclaveFinite'
+
+interface InlineContext { level: number; dataLevel: number; errSchemaPath: string }
+
+/**
+ * The keyword's ajv 6 definition. The error has the shape of a type error (keyword `type`, the
+ * subschema's `type` as schemaPath, ajv fills the JSON-pointer dataPath), so error formatters and
+ * ajv-errors' `errorMessage: { type }` treat it as one; the message says what is wrong.
+ */
+export function finiteKeywordDefinition() {
+  // A new object each time: ajv adds fields to the definition it is given.
+  return {
+    type: 'number',
+    statements: true,
+    errors: true,
+    metaSchema: { const: true },
+    inline(it: InlineContext): string {
+      const data = `data${it.dataLevel || ''}`
+      const valid = `valid${it.level}`
+      const error = `{ keyword: 'type', schemaPath: ${JSON.stringify(`${it.errSchemaPath}/type`)}, params: { type: 'number' }, message: 'should be a finite number' }`
+      return `${valid} = isFinite(${data}); if (!${valid}) { if (vErrors === null) vErrors = [${error}]; else vErrors.push(${error}); errors++; }`
+    },
+  }
+}
+
+/** Keywords whose value maps names to subschemas. */
+const SCHEMA_MAPS = ['properties', 'patternProperties', 'definitions', 'dependencies']
+/** Keywords whose value is a subschema, or an array of subschemas. */
+const SCHEMA_VALUES = ['items', 'additionalItems', 'additionalProperties', 'contains', 'not', 'if', 'then', 'else', 'allOf', 'anyOf', 'oneOf']
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function admitsNumbers(type: unknown): boolean {
+  if (type === 'number' || type === 'integer') return true
+  return Array.isArray(type) && (type.includes('number') || type.includes('integer'))
+}
+
+/**
+ * `schema` with the keyword beside every `type` admitting numbers, in schema positions only: a
+ * copy of the objects on the way to such a subschema, the rest shared with the original. The
+ * original itself when no subschema needs it (no copy). A `$ref` sibling is left alone: ajv 6
+ * ignores a `$ref`'s siblings, and the referenced schema is marked in its own copy.
+ */
+export function withFiniteKeyword<T>(schema: T): T {
+  const done = new Map<object, unknown>()
+  const mark = (node: unknown): unknown => {
+    if (Array.isArray(node)) {
+      let changed = false
+      const items = node.map((item) => {
+        const marked = mark(item)
+        if (marked !== item) changed = true
+        return marked
+      })
+      return changed ? items : node
+    }
+    if (!isObject(node)) return node
+    const seen = done.get(node)
+    if (seen !== undefined) return seen
+    done.set(node, node)   // a cycle back to a node being marked keeps the node (ajv 6 schemas are trees)
+    let copy: Record<string, unknown> | null = null
+    const set = (key: string, value: unknown): void => {
+      copy ??= { ...node }
+      copy[key] = value
+    }
+    for (const key of SCHEMA_MAPS) {
+      const map = node[key]
+      if (!isObject(map)) continue
+      let mapCopy: Record<string, unknown> | null = null
+      for (const name of Object.keys(map)) {
+        const marked = mark(map[name])
+        if (marked !== map[name]) (mapCopy ??= { ...map })[name] = marked
+      }
+      if (mapCopy !== null) set(key, mapCopy)
+    }
+    for (const key of SCHEMA_VALUES) {
+      if (node[key] === undefined) continue
+      const marked = mark(node[key])
+      if (marked !== node[key]) set(key, marked)
+    }
+    if (admitsNumbers(node.type) && node.$ref === undefined) set(FINITE_KEYWORD, true)
+    const result = copy ?? node
+    done.set(node, result)
+    return result
+  }
+  return mark(schema) as T
+}
