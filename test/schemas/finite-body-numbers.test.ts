@@ -63,6 +63,23 @@ describe('a JSON body string coerced to Infinity fails a number/integer schema w
     expect(res.json()).to.deep.equal({ i: 12, n: 1e308, o: { i: 3 }, list: [1, 2.5], maybe: null })
   })
 
+  // A branch may coerce the value and still let it through: the node checks what it keeps.
+  const combined: Array<[string, Record<string, unknown>]> = [
+    ['anyOf with an untyped branch', { anyOf: [{ type: 'number', maximum: 5 }, { minimum: 0 }] }],
+    ['not', { not: { type: 'number' } }],
+    ['not around anyOf', { not: { anyOf: [{ type: 'number', maximum: 5 }] } }],
+    ['if/then', { if: { type: 'number' }, then: { minimum: 0 } }],
+  ]
+  for (const [what, schema] of combined) {
+    it(`under ${what}, "Infinity" is still a 400`, async () => {
+      const server = createServer()
+      server.post('/x', { schema: { body: { type: 'object', properties: { i: schema } } } }, async (request) => request.body)
+      const res = await post(server, '/x', '{"i":"Infinity"}')
+      expect(res.statusCode).to.equal(400)
+      expect(res.json<{ message: string }>().message).to.match(/^body\/i should /)
+    })
+  }
+
   it("is the same under schemaCompilation: 'lazy'", async () => {
     const res = await post(app({ schemaCompilation: 'lazy' }), '/b', '{"o":{"i":"Infinity"}}')
     expect(res.statusCode).to.equal(400)

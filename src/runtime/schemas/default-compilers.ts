@@ -91,9 +91,10 @@ export function buildDefaultValidator(externalSchemas: Record<string, SharedSche
   const ajv = new Ajv({ ...baselineValidatorOptions, ...options.customOptions })
   let compiling: { schema: unknown; key: string } | null = null
   if (options.customOptions?.serialize === undefined) reuseCacheKeys(ajv, () => compiling)
-  applyValidatorPlugins(ajv, options.plugins)
   // Numbers coerced from strings must stay finite (finite-keyword.ts): in route and shared schemas alike.
+  // Added before the plugins, so that ajv-errors' errorMessage, run after it, sees its error.
   ajv.addKeyword(FINITE_KEYWORD, finiteKeywordDefinition() as unknown as Ajv.KeywordDefinition)
+  applyValidatorPlugins(ajv, options.plugins)
   for (const id of Object.keys(externalSchemas)) ajv.addSchema(withFiniteKeyword(externalSchemas[id]) as object)
   const compiler = cacheBySchema(({ schema }, key) => {
     // The key is the user's schema's: the copy differs from it only by the internal keyword, everywhere.

@@ -4,8 +4,9 @@
  * `!NaN` is true): a JSON body `{"price":"Infinity"}` reached the handler as Infinity, where a
  * response schema then threw (a 500 on demand) or wrote `null`. The default validator therefore gets
  * an internal keyword, added to Enclave's copy of each schema (never the user's object) beside
- * every `type` that admits numbers. ajv runs it on the value after coercion, inside the type's
- * rule group: one `isFinite` per number, and nothing for other values.
+ * every `type` that admits numbers, and beside `anyOf`, `oneOf`, `allOf`, `not` and `if`, whose
+ * branches may coerce a value and still let it through. ajv runs it after the node's other
+ * keywords, on the coerced value: one `typeof` and, for numbers, one `isFinite`.
  */
 
 /** Internal: never in the user's schemas, nor in the keyword check's list or its suggestions. */
@@ -14,30 +15,38 @@ export const FINITE_KEYWORD = '__enclaveFinite'
 interface InlineContext { level: number; dataLevel: number; errSchemaPath: string }
 
 /**
- * The keyword's ajv 6 definition. The error has the shape of a type error (keyword `type`, the
- * subschema's `type` as schemaPath, ajv fills the JSON-pointer dataPath), so error formatters and
- * ajv-errors' `errorMessage: { type }` treat it as one; the message says what is wrong.
+ * The keyword's ajv 6 definition. Without a `type`, ajv puts it in its last rule group, after
+ * the combinators (which is why it must be added before plugins such as ajv-errors, whose
+ * `errorMessage` must come after it). The error has the shape of a type error (keyword `type`,
+ * the node's `type` as schemaPath, ajv fills the JSON-pointer dataPath), so error formatters
+ * and ajv-errors' `errorMessage: { type }` treat it as one; the message says what is wrong.
  */
 export function finiteKeywordDefinition() {
   // A new object each time: ajv adds fields to the definition it is given.
   return {
-    type: 'number',
     statements: true,
     errors: true,
     metaSchema: { const: true },
-    inline(it: InlineContext): string {
+    inline(it: InlineContext, _keyword: string, _schema: unknown, parentSchema: Record<string, unknown>): string {
       const data = `data${it.dataLevel || ''}`
       const valid = `valid${it.level}`
-      const error = `{ keyword: 'type', schemaPath: ${JSON.stringify(`${it.errSchemaPath}/type`)}, params: { type: 'number' }, message: 'should be a finite number' }`
-      return `${valid} = isFinite(${data}); if (!${valid}) { if (vErrors === null) vErrors = [${error}]; else vErrors.push(${error}); errors++; }`
+      const schemaPath = parentSchema.type === undefined ? it.errSchemaPath : `${it.errSchemaPath}/type`
+      const error = `{ keyword: 'type', schemaPath: ${JSON.stringify(schemaPath)}, params: { type: 'number' }, message: 'should be a finite number' }`
+      return `${valid} = typeof ${data} !== 'number' || isFinite(${data}); if (!${valid}) { if (vErrors === null) vErrors = [${error}]; else vErrors.push(${error}); errors++; }`
     },
   }
 }
 
 /** Keywords whose value maps names to subschemas. */
 const SCHEMA_MAPS = ['properties', 'patternProperties', 'definitions', 'dependencies']
-/** Keywords whose value is a subschema, or an array of subschemas. */
-const SCHEMA_VALUES = ['items', 'additionalItems', 'additionalProperties', 'contains', 'not', 'if', 'then', 'else', 'allOf', 'anyOf', 'oneOf']
+/**
+ * Keywords whose value is a subschema, or an array of subschemas. Not `not` and `if`: they test a
+ * value, and a keyword failing inside them would turn a refusal into an acceptance (`not: { type:
+ * 'number' }` would let the coerced Infinity through); their node's own keyword checks the value.
+ */
+const SCHEMA_VALUES = ['items', 'additionalItems', 'additionalProperties', 'contains', 'then', 'else', 'allOf', 'anyOf', 'oneOf']
+/** Keywords under which a branch may coerce a value to a number that the node then keeps. */
+const COMBINATORS = ['anyOf', 'oneOf', 'allOf', 'not', 'if']
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -90,7 +99,7 @@ export function withFiniteKeyword<T>(schema: T): T {
       const marked = mark(node[key])
       if (marked !== node[key]) set(key, marked)
     }
-    if (admitsNumbers(node.type) && node.$ref === undefined) set(FINITE_KEYWORD, true)
+    if (node.$ref === undefined && (admitsNumbers(node.type) || COMBINATORS.some((key) => node[key] !== undefined))) set(FINITE_KEYWORD, true)
     const result = copy ?? node
     done.set(node, result)
     return result
