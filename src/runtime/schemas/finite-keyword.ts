@@ -58,8 +58,8 @@ function admitsNumbers(type: unknown): boolean {
 }
 
 /**
- * `schema` with the keyword beside every `type` admitting numbers, in schema positions only: a
- * copy of the objects on the way to such a subschema, the rest shared with the original. The
+ * `schema` with the keyword beside every `type` admitting numbers and every combinator, in schema
+ * positions only: a copy of the objects on the way to such a node, the rest shared with the original. The
  * original itself when no subschema needs it (no copy). A `$ref` sibling is left alone: ajv 6
  * ignores a `$ref`'s siblings, and the referenced schema is marked in its own copy.
  */
