@@ -8,7 +8,7 @@ import type { Schema } from 'fast-json-stringify'
 import { schemaCacheKey } from './schema-walk'
 import { coerceLikeFastify3 } from './response-coercion'
 import { kKnownKeywords, type KnownKeywords } from './keyword-check'
-import { FINITE_KEYWORD, finiteKeywordDefinition, withFiniteKeyword } from './finite-keyword'
+import { refuseNonFiniteCoercion } from './finite-coercion'
 import { markRefusesNonFinite } from './finite-guard'
 import type {
   JsonSchema, SerializeFunction, SerializerCompiler, SerializerOptions, SharedSchema, ValidateFunction, ValidatorCompiler, ValidatorOptions,
@@ -88,30 +88,24 @@ export function applyValidatorPlugins(instance: unknown, plugins: readonly Valid
  * turns them into coded errors.
  */
 export function buildDefaultValidator(externalSchemas: Record<string, SharedSchema>, options: ValidatorOptions): ValidatorCompiler {
-  const ajv = new Ajv({ ...baselineValidatorOptions, ...options.customOptions })
+  const custom = options.customOptions as { processCode?: (code: string, schema?: unknown) => string } | undefined
+  // Strings such as "Infinity" are never coerced to a non-finite number (finite-coercion.ts).
+  const ajv = new Ajv({ ...baselineValidatorOptions, ...options.customOptions, processCode: refuseNonFiniteCoercion(custom?.processCode) })
   let compiling: { schema: unknown; key: string } | null = null
   if (options.customOptions?.serialize === undefined) reuseCacheKeys(ajv, () => compiling)
-  // Numbers coerced from strings must stay finite (finite-keyword.ts): in route and shared schemas alike.
-  // Added before the plugins, so that ajv-errors' errorMessage, run after it, sees its error.
-  ajv.addKeyword(FINITE_KEYWORD, finiteKeywordDefinition() as unknown as Ajv.KeywordDefinition)
   applyValidatorPlugins(ajv, options.plugins)
-  for (const id of Object.keys(externalSchemas)) ajv.addSchema(withFiniteKeyword(externalSchemas[id]) as object)
+  for (const id of Object.keys(externalSchemas)) ajv.addSchema(externalSchemas[id] as object)
   const compiler = cacheBySchema(({ schema }, key) => {
-    // The key is the user's schema's: the copy differs from it only by the internal keyword, everywhere.
-    const marked = withFiniteKeyword(schema)
-    compiling = { schema: marked, key }
+    compiling = { schema, key }
     try {
-      return markRefusesNonFinite(ajv.compile(marked) as ValidateFunction)
+      return markRefusesNonFinite(ajv.compile(schema) as ValidateFunction)
     } finally {
       compiling = null
     }
   })
-  // The unknown-keyword check (keyword-check.ts) asks this instance, plugins' keywords included, not the internal one.
+  // The unknown-keyword check (keyword-check.ts) asks this instance, plugins' keywords included.
   const rules = (ajv as unknown as { RULES: { keywords: Record<string, unknown>; custom: Record<string, unknown> } }).RULES
-  const known: KnownKeywords = {
-    has: (keyword) => keyword !== FINITE_KEYWORD && Boolean(ajv.getKeyword(keyword)),
-    names: () => [...Object.keys(rules.keywords), ...Object.keys(rules.custom)].filter((keyword) => keyword !== FINITE_KEYWORD),
-  }
+  const known: KnownKeywords = { has: (keyword) => Boolean(ajv.getKeyword(keyword)), names: () => [...Object.keys(rules.keywords), ...Object.keys(rules.custom)] }
   Object.defineProperty(compiler, kKnownKeywords, { value: known })
   return compiler
 }

@@ -4,7 +4,7 @@ import type { JsonSchema, PartValidator, ValidateFunction } from './types'
  * ajv 6 coerces the strings "Infinity" and "1e309" to Infinity, and its `integer` and `number`
  * checks accept it (`Infinity % 1` is NaN, and `!NaN` is true); ajv 8 accepts Infinity too. In a
  * handler's data, a response schema then fails to serialize it: a 500 on demand, or `null` stored.
- * The default validator refuses such values itself (finite-keyword.ts) and marks its functions;
+ * The default validator never coerces a string to them (finite-coercion.ts) and marks its functions;
  * a function from any other compiler is guarded here after it passes: the flat, string-sourced
  * parts (params, querystring, headers) on their keys, a body at any depth. Only when the part's
  * schema can produce numbers.
