@@ -30,6 +30,16 @@ describe('hardening: a JSON body with a leading byte-order mark', () => {
     expect(expectErrorShape(res.body, 400).code).to.equal('ENC_ERR_CTP_INVALID_JSON')
   })
 
+  for (const action of [undefined, 'ignore'] as Array<PoisonAction | undefined>) {
+    it(`a second mark is invalid JSON, as in Fastify 3: 400 ENC_ERR_CTP_INVALID_JSON (poisoning actions: ${action ?? 'default'})`, async () => {
+      const options = action === undefined ? {} : { onProtoPoisoning: action, onConstructorPoisoning: action }
+      const { address } = await listening((root) => { root.post('/echo', async (request) => ({ body: request.body })) }, options)
+      const res = await rawRequest(address, post(`${BOM}${BOM}{"a":1}`))
+      expect(res.status).to.equal(400)
+      expect(expectErrorShape(res.body, 400).code).to.equal('ENC_ERR_CTP_INVALID_JSON')
+    })
+  }
+
   it('the mark does not hide a __proto__ key from the default check', async () => {
     const { address } = await listening((root) => { root.post('/echo', async (request) => ({ body: request.body })) })
     const res = await rawRequest(address, post(`${BOM}{"__proto__":{"x":1}}`))

@@ -28,6 +28,12 @@ describe('sample: the catalog showcase', () => {
       const res = await request(app.server).post('/items').send({ ...cup, sku: 'bad' }).expect(400)
       expect(res.body.message).to.match(/^body\/sku should match pattern/)
     })
+    it('a price sent as the string "Infinity" is a 400, and no item with a null price is stored', async () => {
+      await request(app.server).post('/items').send({ name: 'Inf', price: 'Infinity' })
+        .expect(400, { statusCode: 400, error: 'Bad Request', message: 'body/price should be number' })
+      const res = await request(app.server).get('/items').expect(200)
+      expect(res.body.total).to.equal(2)
+    })
     it('§2.3 validates through catalog#/definitions/tag and catalog#/properties/name', async () => {
       expect((await request(app.server).post('/items').send({ ...cup, tags: [''] }).expect(400)).body.message).to.contain('body/tags/0')
       expect((await request(app.server).post('/items').send({ ...cup, name: '' }).expect(400)).body.message).to.contain('body/name')

@@ -1,6 +1,6 @@
 import { translateCompileError } from './compile-errors'
 import { toPartValidator } from './part-validator'
-import { withFiniteGuard } from './finite-guard'
+import { guardNonFinite } from './finite-guard'
 import { createResponseSerializers, type ResponseSerializers } from './response-serializers'
 import { normalizeRouteSchema } from './route-schema'
 import { describeValue, schemaError } from './schema-codes'
@@ -72,7 +72,7 @@ export function compileRouteSchemas(input: CompileRouteSchemasInput): CompiledRo
     const fn = compileWith(() => compiler({ schema, method, url, httpPart: part }), { kind: 'validator', part, schema, input }, true)
     if (fn === undefined) continue
     const validator = toPartValidator(fn, { method, url, part })
-    compiled[part] = part === 'body' ? validator : withFiniteGuard(validator, schema)
+    compiled[part] = guardNonFinite(validator, fn, schema, part)
   }
 
   if (normalized.response !== null) {

@@ -9,6 +9,8 @@ import { schemaCacheKey } from './schema-walk'
 import { coerceLikeFastify3 } from './response-coercion'
 import { referencedExternals } from './referenced-externals'
 import { kKnownKeywords, type KnownKeywords } from './keyword-check'
+import { refuseNonFiniteCoercion } from './finite-coercion'
+import { markRefusesNonFinite } from './finite-guard'
 import type {
   JsonSchema, SerializeFunction, SerializerCompiler, SerializerOptions, SharedSchema, ValidateFunction, ValidatorCompiler, ValidatorOptions,
   ValidatorPlugin,
@@ -87,7 +89,9 @@ export function applyValidatorPlugins(instance: unknown, plugins: readonly Valid
  * turns them into coded errors.
  */
 export function buildDefaultValidator(externalSchemas: Record<string, SharedSchema>, options: ValidatorOptions): ValidatorCompiler {
-  const ajv = new Ajv({ ...baselineValidatorOptions, ...options.customOptions })
+  const custom = options.customOptions as { processCode?: (code: string, schema?: unknown) => string } | undefined
+  // Strings such as "Infinity" are never coerced to a non-finite number (finite-coercion.ts).
+  const ajv = new Ajv({ ...baselineValidatorOptions, ...options.customOptions, processCode: refuseNonFiniteCoercion(custom?.processCode) })
   let compiling: { schema: unknown; key: string } | null = null
   if (options.customOptions?.serialize === undefined) reuseCacheKeys(ajv, () => compiling)
   applyValidatorPlugins(ajv, options.plugins)
@@ -95,7 +99,7 @@ export function buildDefaultValidator(externalSchemas: Record<string, SharedSche
   const compiler = cacheBySchema(({ schema }, key) => {
     compiling = { schema, key }
     try {
-      return ajv.compile(schema) as ValidateFunction
+      return markRefusesNonFinite(ajv.compile(schema) as ValidateFunction)
     } finally {
       compiling = null
     }

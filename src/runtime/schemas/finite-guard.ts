@@ -1,14 +1,94 @@
-import type { JsonSchema, PartValidator } from './types'
+import type { JsonSchema, PartValidator, ValidateFunction } from './types'
 
 /**
  * ajv 6 coerces the strings "Infinity" and "1e309" to Infinity, and its `integer` and `number`
- * checks accept it (`Infinity % 1` is NaN, and `!NaN` is true). From a query string, params or
- * headers that lets any client put Infinity into the handler's data, where a response schema
- * then fails to serialize it: a 500 on demand. JSON bodies never carry Infinity (the parser
- * refuses out-of-range numbers), so only these flat, string-sourced parts are guarded, and only
- * when their schema can produce numbers.
+ * checks accept it (`Infinity % 1` is NaN, and `!NaN` is true); ajv 8 accepts Infinity too. In a
+ * handler's data, a response schema then fails to serialize it: a 500 on demand, or `null` stored.
+ * The default validator never coerces a string to them (finite-coercion.ts) and marks its functions;
+ * a function from any other compiler is guarded here after it passes: the flat, string-sourced
+ * parts (params, querystring, headers) on their keys, a body at any depth. Only when the part's
+ * schema can produce numbers.
  */
-export function withFiniteGuard(validate: PartValidator, schema: JsonSchema): PartValidator {
+
+const kRefusesNonFinite = Symbol('enclave.refusesNonFinite')
+
+/** Notes that `fn` fails any number that is not finite, coerced ones included (the default validator). */
+export function markRefusesNonFinite(fn: ValidateFunction): ValidateFunction {
+  Object.defineProperty(fn, kRefusesNonFinite, { value: true })
+  return fn
+}
+
+/** The validator for `part`: `validator` as is when `fn` refuses non-finite numbers itself, else guarded. */
+export function guardNonFinite(validator: PartValidator, fn: ValidateFunction, schema: JsonSchema, part: string): PartValidator {
+  if ((fn as { [kRefusesNonFinite]?: boolean })[kRefusesNonFinite] === true) return validator
+  return part === 'body' ? withDeepFiniteGuard(validator, schema) : withFiniteGuard(validator, schema)
+}
+
+function finiteError(dataPath: string, schemaPath: string) {
+  return { errors: [{ keyword: 'type', dataPath, schemaPath, params: { type: 'number' }, message: 'should be a finite number' }] }
+}
+
+/**
+ * A body nests, and the schema that put a number where is the other compiler's business: the
+ * coerced data is walked whole (only after it passed, and only when the schema can hold numbers).
+ * The walk allocates nothing (about 20 µs on the 64 KB `bulk` body; one building paths cost 150 µs);
+ * the path of the culprit is looked for only when there is one.
+ */
+function withDeepFiniteGuard(validate: PartValidator, schema: JsonSchema): PartValidator {
+  if (!mayHoldNumbers(schema)) return validate
+  return (data) => {
+    const outcome = validate(data)
+    if (outcome !== undefined || !holdsNonFinite(data)) return outcome
+    return finiteError(pathToNonFinite(data) ?? '', '#')
+  }
+}
+
+function holdsNonFinite(root: unknown): boolean {
+  if (typeof root === 'number') return !Number.isFinite(root)
+  // Iterative: a custom parser's data may nest deeper than the JSON parser's depth limit.
+  const stack: unknown[] = [root]
+  while (stack.length > 0) {
+    const value = stack.pop()
+    if (value === null || typeof value !== 'object') continue
+    if (Array.isArray(value)) {
+      for (let index = 0; index < value.length; index++) {
+        const item: unknown = value[index]
+        if (typeof item === 'number') { if (!Number.isFinite(item)) return true } else if (item !== null && typeof item === 'object') stack.push(item)
+      }
+    } else {
+      for (const key in value) {
+        const item = (value as Record<string, unknown>)[key]
+        if (typeof item === 'number') { if (!Number.isFinite(item)) return true } else if (item !== null && typeof item === 'object') stack.push(item)
+      }
+    }
+  }
+  return false
+}
+
+function escapeToken(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1')
+}
+
+/** The JSON pointer of the first non-finite number in `root`, or null. */
+function pathToNonFinite(root: unknown): string | null {
+  if (typeof root === 'number') return Number.isFinite(root) ? null : ''
+  const stack: Array<[unknown, string]> = [[root, '']]
+  while (stack.length > 0) {
+    const [value, path] = stack.pop()!
+    if (value === null || typeof value !== 'object') continue
+    for (const key in value) {
+      const item = (value as Record<string, unknown>)[key]
+      if (typeof item === 'number') {
+        if (!Number.isFinite(item)) return `${path}/${escapeToken(key)}`
+      } else if (item !== null && typeof item === 'object') {
+        stack.push([item, `${path}/${escapeToken(key)}`])
+      }
+    }
+  }
+  return null
+}
+
+function withFiniteGuard(validate: PartValidator, schema: JsonSchema): PartValidator {
   if (!mayHoldNumbers(schema)) return validate
   const keys = numericKeys(schema)
   const find = keys === null ? firstNonFinite : (data: unknown) => firstNonFiniteOf(data, keys)
@@ -16,10 +96,7 @@ export function withFiniteGuard(validate: PartValidator, schema: JsonSchema): Pa
     const outcome = validate(data)
     if (outcome !== undefined) return outcome
     const key = find(data)
-    if (key === null) return undefined
-    return {
-      errors: [{ keyword: 'type', dataPath: `/${key}`, schemaPath: `#/properties/${key}/type`, params: { type: 'number' }, message: 'should be a finite number' }],
-    }
+    return key === null ? undefined : finiteError(`/${key}`, `#/properties/${key}/type`)
   }
 }
 

@@ -39,6 +39,8 @@ export function jsonParser(maxDepth: number, actions: JsonPoisonActions = refuse
     // A leading byte-order mark is dropped whatever the poisoning actions: secure-json-parse drops
     // it (Fastify 3), and JSON.parse, used when both actions are 'ignore', would refuse it.
     const text = decoded.charCodeAt(0) === 0xFEFF ? decoded.slice(1) : decoded
+    // Only one: secure-json-parse would drop a second mark too, which Fastify 3 refuses like any stray byte.
+    if (text.charCodeAt(0) === 0xFEFF) throw runtimeError('ENC_ERR_CTP_INVALID_JSON', { reason: 'Unexpected token U+FEFF (a second byte-order mark) at position 0' })
     let parsed: unknown
     try {
       // secure-json-parse only where a key could spell __proto__ or constructor: its two regular
