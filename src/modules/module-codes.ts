@@ -2,7 +2,8 @@ import { codeSummaries, defineError as e, errorFactory } from '../runtime/intern
 
 /**
  * Errors of the module layer, each declared once (status, README summary, message template):
- * all raised by createApp() before the server starts serving, so `status` is null.
+ * raised by createApp() before the server starts serving (`status` null), except a guard
+ * class's refusal, which answers a request.
  */
 export const moduleErrors = {
   ENC_ERR_MODULE_NOT_A_MODULE: e({ status: null, summary: 'createApp() or a plugins list was given a class without @Module()',
@@ -105,6 +106,8 @@ export const moduleErrors = {
     message: (a: { where: string; status: number; keys: readonly string[] }) => `@HttpCode(${a.status}) on ${a.where}: the route's response schema names ` +
       `${a.keys.map((k) => `'${k}'`).join(', ')} but nothing that covers ${a.status}, so its answers would be sent unfiltered (response schemas are picked by status). ` +
       `Declare the response under ${a.status} (or '${Math.floor(a.status / 100)}xx'), or remove @HttpCode.` }),
+  ENC_ERR_GUARD_DENIED: e({ status: 403, summary: "a guard class's handle() returned false (or a promise resolving to false): the route's handler did not run",
+    message: () => 'Forbidden resource' }),
   ENC_ERR_MODULE_HANDLER_PARAMS: e({ status: null, summary: 'a handler decorates some of its parameters but not all',
     message: (a: { where: string; missing: readonly (string | number)[] }) => `${a.where}: parameter(s) ${a.missing.join(', ')} have no parameter decorator while ` +
       'others do. Decorate every parameter (@Body(), @Query(), @Params(), @Headers(), @Req(), @Reply()), or none to receive (request, reply).' }),
