@@ -95,7 +95,7 @@ export const moduleErrors = {
   ENC_ERR_MODULE_OVERRIDE_UNKNOWN: e({ status: null, summary: 'createApp({ overrides }) names a token that no module of the tree provides',
     message: (a: { root: string; path: string; token: string; near: readonly string[] }) => `createApp(${a.root}, { overrides }): no module of ${a.path} provides ` +
       `${a.token}, so there is nothing to replace.` +
-      (a.near.length > 0 ? ` Did you mean ${a.near.join(' or ')} (a different token with the same name)?` : ' Override a token some module lists in its providers.') }),
+      (a.near.length > 0 ? ` Did you mean ${a.near.join(' or ')}?` : ' Override a token some module lists in its providers (or Logger, the framework\'s).') }),
   ENC_ERR_MODULE_OVERRIDE_INVALID: e({ status: null, summary: 'an overrides entry is not [Token, { useValue | useClass | useFactory }], or overrides one token twice',
     message: (a: { problem: string }) => `createApp({ overrides }): ${a.problem}` }),
   ENC_ERR_MODULE_NOT_AN_APP: e({ status: null, summary: 'resolveProvider() was given a scope createApp() did not return, or a module class outside the app',
@@ -106,6 +106,13 @@ export const moduleErrors = {
     message: (a: { where: string; status: number; keys: readonly string[] }) => `@HttpCode(${a.status}) on ${a.where}: the route's response schema names ` +
       `${a.keys.map((k) => `'${k}'`).join(', ')} but nothing that covers ${a.status}, so its answers would be sent unfiltered (response schemas are picked by status). ` +
       `Declare the response under ${a.status} (or '${Math.floor(a.status / 100)}xx'), or remove @HttpCode.` }),
+  ENC_ERR_MODULE_SCHEMA_NOT_LISTED: e({ status: null, summary: 'a route uses a schema class with an $id that neither its module nor an ancestor lists in @Module({ schemas })',
+    message: (a: { where: string; subject: string; name: string; id: string; module: string }) => `${a.where}: its ${a.subject} is schema class ${a.name} ` +
+      `($id '${a.id}'), which is shared by reference, but no module it can see lists it. List ${a.name} in @Module({ schemas }) of ${a.module} or an ancestor ` +
+      `(a module sees its own schemas and its ancestors'), or remove the $id to inline it.` }),
+  ENC_ERR_MODULE_PARAM_NOT_IN_PATH: e({ status: null, summary: "@Params('name') on a route whose path has no :name parameter (it would always be undefined)",
+    message: (a: { where: string; index: number; key: string; path: string; params: string; hint: string }) => `${a.where}: parameter ${a.index} is @Params('${a.key}'), ` +
+      `but the path '${a.path}' has ${a.params}${a.hint}, so it would be undefined on every request. Name one of the path's parameters, or rename the path parameter.` }),
   ENC_ERR_GUARD_DENIED: e({ status: 403, summary: "a guard class's handle() returned false (or a promise resolving to false): the route's handler did not run",
     message: () => 'Forbidden resource' }),
   ENC_ERR_MODULE_HANDLER_PARAMS: e({ status: null, summary: 'a handler decorates some of its parameters but not all',

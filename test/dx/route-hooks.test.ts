@@ -125,6 +125,13 @@ describe('route hooks from the decorator layer: @OnRequest/@PreValidation/@PreHa
     expect(declarationError(() => { class C { @OnRequest(() => undefined) static m() {} } return C }).code).to.equal('ENC_ERR_DECL_STATIC_MEMBER')
   })
 
+  it('an undefined hook argument (a guard class from a circular import) gets the circular-import hint', () => {
+    const Guard = undefined as unknown as RequestHook   // what `import { RootGuard } from './root'` gives inside a cycle
+    const error = declarationError(() => { class X { @OnRequest(Guard) @Get('/') g() {} } return X })
+    expect(error.code).to.equal('ENC_ERR_DECL_TARGET')
+    expect(error.message).to.contain('@OnRequest() on X.g').and.contain('got undefined').and.contain('circular import').and.contain('type-only import')
+  })
+
   it('refuses at boot a route hook on a module class, pointing at @Hook(\'onRequest\')', async () => {
     @OnRequest(() => undefined) @Module() class Guarded {}
     const error = await bootError(Guarded)

@@ -4,6 +4,7 @@ import type { ScopeImpl } from './scope'
 import { checkRouteOptions, looksLikeKnownRouteOption, refuseUnreadRouteOptions } from './option-checks'
 import type { Handler, RouteOptions, RouteShorthandOptions } from '../types'
 import { noteAddedHooks, routeOptionHooks, type OnRouteHookOrigin } from './onroute-hook-origins'
+import { checkParamsSchema } from './params-schema-check'
 
 const supportedMethods: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 
@@ -150,6 +151,7 @@ export function declareRoute(scope: ScopeImpl, input: RouteOptions, routePrefix:
   // request path. decodeURI keeps reserved escapes (%2F, %3F, %23) as they are.
   const url = safeDecodeURI(String(options.url))
   options.url = url
+  checkParamsSchema(options.schema, url, where, (id) => scope.getSchema(id))
   scope.context.routes.push({ scope, methods: finalMethods, url, options, withTrailingSlash: placed.withTrailingSlash && url === placed.url, origin: scope.currentOrigin(), onRouteHooks })
 }
 
