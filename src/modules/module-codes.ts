@@ -61,8 +61,9 @@ export const moduleErrors = {
     message: (a: { token: string; first: string; second: string; lifted: boolean }) => `${a.token} is provided twice in one container: by ` +
       `${a.first} and by ${a.second}${a.lifted ? ' (a lifted module provides into its parent)' : ''}. Keep one.` }),
   ENC_ERR_MODULE_DEPENDENCY_NOT_VISIBLE: e({ status: null, summary: 'a constructor dependency is not provided by the module or its ancestors',
-    message: (a: { subject: string; token: string; where: string; hint: string } | { resolve: true; token: string; module: string }) => 'resolve' in a
-      ? `resolveProvider(app, ${a.token}): no provider of ${a.token} is visible from ${a.module}. Pass the module that provides it (or a descendant of it) as the third argument.`
+    message: (a: { subject: string; token: string; where: string; hint: string } | { resolve: true; caller: 'resolveProvider' | 't.get'; token: string; module: string }) => 'resolve' in a
+      ? `${a.caller === 't.get' ? 't.get(' : 'resolveProvider(app, '}${a.token}): no provider of ${a.token} is visible from ${a.module}. ` +
+        `Pass the module that provides it (or a descendant of it) as the ${a.caller === 't.get' ? `second argument: t.get(${a.token}, Module)` : 'third argument'}.`
       : `${a.subject} ${a.token} (${a.where}), which is not visible there. ${a.hint}` }),
   ENC_ERR_MODULE_DEPENDENCY_UNTYPED: e({ status: null, summary: 'a constructor dependency has no usable runtime token (interface, primitive, missing metadata)',
     message: (a: { case: 'no-metadata'; subject: string } | { case: 'not-injectable'; subject: string; ownCopy: string } | { case: 'no-token'; subject: string; where: string; type: string }) => {
@@ -99,9 +100,9 @@ export const moduleErrors = {
   ENC_ERR_MODULE_OVERRIDE_INVALID: e({ status: null, summary: 'an overrides entry is not [Token, { useValue | useClass | useFactory }], or overrides one token twice',
     message: (a: { problem: string }) => `createApp({ overrides }): ${a.problem}` }),
   ENC_ERR_MODULE_NOT_AN_APP: e({ status: null, summary: 'resolveProvider() was given a scope createApp() did not return, or a module class outside the app',
-    message: (a: { case: 'not-an-app' } | { case: 'not-a-module'; token: string; module: string; root: string; modules: readonly string[] }) => a.case === 'not-an-app'
+    message: (a: { case: 'not-an-app' } | { case: 'not-a-module'; caller: 'resolveProvider' | 't.get'; token: string; module: string; root: string; modules: readonly string[] }) => a.case === 'not-an-app'
       ? 'resolveProvider() was given a scope that createApp() did not return. Pass the app createApp() resolved with.'
-      : `resolveProvider(app, ${a.token}, ${a.module}): ${a.module} is not a module of ${a.root}. Pass one of: ${a.modules.join(', ')}.` }),
+      : `${a.caller === 't.get' ? 't.get(' : 'resolveProvider(app, '}${a.token}, ${a.module}): ${a.module} is not a module of ${a.root}. Pass one of: ${a.modules.join(', ')}.` }),
   ENC_ERR_MODULE_HTTP_CODE_UNCOVERED: e({ status: null, summary: '@HttpCode(status) on a route whose response schemas name other statuses but not that one: its answers would skip the response schema and its filtering',
     message: (a: { where: string; status: number; keys: readonly string[] }) => `@HttpCode(${a.status}) on ${a.where}: the route's response schema names ` +
       `${a.keys.map((k) => `'${k}'`).join(', ')} but nothing that covers ${a.status}, so its answers would be sent unfiltered (response schemas are picked by status). ` +

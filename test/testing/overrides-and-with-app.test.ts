@@ -58,6 +58,13 @@ describe('testing: provider overrides (README "Testing")', () => {
     })
   })
 
+  it("t.get() without the providing module says to pass it as t.get's second argument; resolveProvider() still says third (newcomer finding 13)", async () => {
+    await withApp(AppModule, {}, async (t) => {
+      expect(() => t.get(Signup)).to.throw().with.property('message').that.contains('t.get(Signup)').and.contains('second argument: t.get(Signup, Module)')
+      expect(() => resolveProvider(t.app, Signup)).to.throw().with.property('message').that.contains('resolveProvider(app, Signup)').and.contains('third argument')
+    })
+  })
+
   it('rule: an override replaces every declaration of the token, so a child\'s own provider never keeps the real one', async () => {
     @injectable() class Clock { now() { return 'real' } }
     @Route() class TimeController { constructor(readonly clock: Clock) {} @Get('/time') get() { return { now: this.clock.now() } } }

@@ -161,6 +161,7 @@ export function shortcut(scope: ScopeImpl, method: string | string[], path: stri
     throw invalid(scope, `${String(method)} ${path}: a handler is given both in the options and as the last argument; keep one`)
   }
   const options = typeof a === 'function' ? { handler: a } : { ...a, handler: b ?? (a as RouteOptions).handler }
+  scope.assertDeclarable(`${Array.isArray(method) ? 'all' : method.toLowerCase()}()`)   // named as called: app.get('/late') after boot says get()
   declareRoute(scope, { ...options, method, url: path } as RouteOptions, routePrefix)
 }
 
