@@ -17,15 +17,14 @@ export function controllerRoutes(controller: Class, instance: object, modulePath
   for (const { declaringClass, route } of collectRoutes(controller)) {
     const where = `${route.methods.join(',')} route ${controller.name}.${String(route.propertyKey)} in ${modulePath}`
     const method = route.methods.length === 1 ? route.methods[0] : [...route.methods]
-    const url = joinPaths([prefix], route.path)
-    checkParamNames(declaringClass, route.propertyKey, modulePrefix + url, where)
+    checkParamNames(declaringClass, route.propertyKey, modulePrefix + joinPaths([prefix], route.path), where)
     const status = getMethodHttpCodes(declaringClass).get(route.propertyKey)
     if (status !== undefined) checkStatusCovered(status, route.options.schema, where)
     const handler = withStatus(buildHandler(instance, declaringClass, route.propertyKey, where), status)
     // Named after the method, so explain() and logs read `NotesController.create`, wrapped or not.
     Object.defineProperty(handler, 'name', { value: `${controller.name}.${String(route.propertyKey)}` })
     // The controller's @Route('/users') is part of the route's path; scope prefixes are the runtime's.
-    routes.push({ ...route.options, ...routeHooks(controller, declaringClass, route, resolveHook), method, url, handler })
+    routes.push({ ...route.options, ...routeHooks(controller, declaringClass, route, resolveHook), method, url: joinPaths([prefix], route.path), handler })
   }
   return routes
 }
