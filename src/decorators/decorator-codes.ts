@@ -13,7 +13,7 @@ export const decoratorErrors = {
     message: (a: { name: string; entry: string; got: string; expected?: string }) => a.expected === undefined
       ? `@Module() of ${a.name}: ${a.entry} is ${a.got}. This is usually a circular import: the class is used before its file finished loading. Move the classes so imports form a tree.`
       : `@Module() of ${a.name}: ${a.entry} is ${a.got}; expected ${a.expected}.` }),
-  ENC_ERR_DECL_TARGET: e({ status: null, summary: 'a decorator is used on the wrong kind of member (a property, a constructor parameter) or with the wrong argument for it',
+  ENC_ERR_DECL_TARGET: e({ status: null, summary: 'a decorator is used on the wrong kind of member (a property, a constructor parameter) or with the wrong argument for it (an undefined one: often a circular import)',
     message: (a: { where: string; case: 'constructor-param' | 'route-on-property' | 'error-handler-on-property' | 'hook-on-property' | 'not-found-handler-on-property' }
       | { case: 'route-method-arg'; arg: string; method: string } | { case: 'route-class-arg'; arg: string; className: string }
       | { where: string; case: 'error-handler-responses'; got: string } | { where: string; case: 'route-hook-arg'; got: string }) => {
@@ -23,10 +23,12 @@ export const decoratorErrors = {
         case 'error-handler-on-property': return `${a.where}: @ErrorHandler() goes on a method.`
         case 'hook-on-property': return `${a.where}: @Hook() goes on a method.`
         case 'not-found-handler-on-property': return `${a.where}: @NotFoundHandler() goes on a method.`
-        case 'route-hook-arg': return `${a.where}: takes one or more hook functions (request, reply) => ..., got ${a.got}.`
+        case 'route-hook-arg': return `${a.where}: takes one or more hook functions (request, reply) => ... or guard classes, got ${a.got}.` +
+          (a.got === 'undefined' ? ' A class or function that is undefined at decoration time is usually a circular import between files ' +
+            '(it is used before its file finished loading), or a type-only import. Move the classes so imports form a tree.' : '')
         case 'error-handler-responses': return `${a.where}: responses maps a status (422, '4xx' or 'default') to a JSON Schema, got ${a.got}.`
         case 'route-method-arg': return `@Route(${a.arg}) on method ${a.method}: on a method @Route takes { method, path, ...options }; use @Get('/path') and friends for the short form.`
-        case 'route-class-arg': return `@Route(${a.arg}) on class ${a.className}: on a class @Route takes an optional path prefix starting with '/'; route options go on the methods.`
+        case 'route-class-arg': return `@Route(${a.arg}) on class ${a.className}: on a class @Route takes an optional path prefix string ('/books' or 'books'); route options go on the methods.`
       }
     } }),
   ENC_ERR_DECL_ROUTE_OPTIONS: e({ status: null, summary: 'a route decorator was given a bad method or path, or options that are not an object; @HttpCode() a value that is not an HTTP status',
@@ -34,7 +36,7 @@ export const decoratorErrors = {
       | { where: string; case: 'method'; got: string; known: readonly string[] }) => {
       switch (a.case) {
         case 'property-name': return `${a.where}: the property name must be a non-empty string.`
-        case 'path': return `${a.where}: the path must be a string starting with '/' (or empty for the controller's prefix), got ${a.got}.`
+        case 'path': return `${a.where}: the path must be a string ('/:id' or ':id'; empty for the controller's prefix), got ${a.got}.`
         case 'method': return `${a.where}: unknown HTTP method ${a.got}. Use one of ${a.known.join(', ')}.`
         case 'options': return `${a.where}: route options must be an object, got ${a.got}.`
         case 'status': return `${a.where}: takes a final HTTP status, an integer from 200 to 599, got ${a.got}.`

@@ -42,7 +42,18 @@ type ParamFits<S, P> = IsAny<P> extends true ? true
   : AnyOpaque<S> extends true ? true
   : AnyCandidateFits<Candidates<S>, P>
 
-type BadParams<S, P extends readonly unknown[]> = { [I in keyof P]: ParamFits<S, P[I]> extends true ? never : I }[number]
+/**
+ * The schema classes among the parameters (`@Params() p: BookId`): each is its part's schema, so a
+ * named parameter of that part (`@Params('id') id: number`) may take one of its properties' types.
+ * Which part is the decorators' to say, so any class's properties count.
+ */
+type ClassParams<P extends readonly unknown[]> = P[number] extends infer T ? (T extends unknown ? (typeof schemaClassMark extends keyof T ? T : never) : never) : never
+type ClassProperty<C> = C extends unknown
+  ? { [K in keyof C as K extends typeof schemaClassMark ? never : string extends K ? never : number extends K ? never : K]-?: C[K] } extends infer V ? V[keyof V] : never
+  : never
+type ClassPropertyFits<P extends readonly unknown[], T> = [ClassProperty<ClassParams<P>>] extends [never] ? false : SomeMemberFits<ClassProperty<ClassParams<P>>, T>
+
+type BadParams<S, P extends readonly unknown[]> = { [I in keyof P]: ParamFits<S, P[I]> extends true ? never : ClassPropertyFits<P, P[I]> extends true ? never : I }[number]
 
 /** `unknown` (no constraint) when the method fits the route `S`, else an object naming the misfit. */
 export type HandlerFit<S, M> = M extends (...args: infer P) => infer R

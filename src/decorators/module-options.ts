@@ -1,5 +1,6 @@
 import { declarationError, type DeclarationError } from './declaration-error'
 import type { ModuleMeta, ModuleOptions } from './types'
+import { withLeadingSlash } from './leading-slash'
 
 const optionKeys = ['plugins', 'controllers', 'providers', 'schemas', 'prefix', 'schemaErrorFormatter', 'validatorCompiler', 'serializerCompiler', 'schemaCompilation'] as const
 // Keeps the list above in step with the ModuleOptions type: a key added to one must go in the other.
@@ -33,10 +34,11 @@ export function toModuleMeta(name: string, options: ModuleOptions | undefined): 
       throw optionError(name, `has an unknown option '${key}' (known options: ${optionKeys.join(', ')})${hint}`)
     }
   }
-  const prefix = options.prefix ?? ''
-  if (typeof prefix !== 'string' || (prefix !== '' && !prefix.startsWith('/'))) {
-    throw optionError(name, `option 'prefix' must be a string starting with '/', got ${describeValue(prefix)}`)
+  const given = options.prefix ?? ''
+  if (typeof given !== 'string') {
+    throw optionError(name, `option 'prefix' must be a string ('/api' or 'api'), got ${describeValue(given)}`)
   }
+  const prefix = withLeadingSlash(given)
   return {
     plugins: list(name, 'plugins', options.plugins, isPluginEntry, 'a module class, lift(Module), a plugin function or [pluginFunction, options]'),
     controllers: list(name, 'controllers', options.controllers, isFunction, 'a controller class (decorated with @Route())'),

@@ -1,14 +1,21 @@
-import type { Reply, Request, RequestHook } from '../runtime/types'
+import type { DoneFn, Reply, Request, RequestHook } from '../runtime/types'
 import { declarationError, memberName } from './declaration-error'
 import { addClassRouteHooks, addMethodRouteHooks } from './metadata'
 import { describeValue } from './module-options'
 import type { RouteHookName } from './types'
 
 /**
- * A guard class: a provider of the controller's module (so it can inject services) whose
- * `handle(request, reply)` is the hook. Give it to `describeSecurity()` to mark the routes it guards.
+ * What a guard's `handle()` may give back: nothing or `true` (proceed), `false` (deny: 403
+ * ENC_ERR_GUARD_DENIED, NestJS's canActivate), or `reply` (it answers, or will). Anything else
+ * is a compile error, so a guard written for another contract does not silently let requests through.
  */
-export type GuardClass = abstract new (...args: any[]) => { handle(request: Request, reply: Reply): unknown }
+export type GuardResult = void | boolean | Reply
+/**
+ * A guard class: a provider of the controller's module (so it can inject services) whose
+ * `handle(request, reply)` is the hook, sync, async, or with a `done` callback (then `done(error)`
+ * denies and the return value is not read). Give it to `describeSecurity()` to mark the routes it guards.
+ */
+export type GuardClass = abstract new (...args: any[]) => { handle(request: Request, reply: Reply, done: DoneFn): GuardResult | Promise<GuardResult> }
 /** A hook function, or a guard class resolved from the module's providers at boot. */
 export type RouteHookArg = RequestHook | GuardClass
 

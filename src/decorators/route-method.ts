@@ -2,6 +2,7 @@ import { assertInstanceMethod, declarationError, memberName } from './declaratio
 import { addRoute } from './metadata'
 import { describeValue } from './module-options'
 import { resolveRouteSchema } from './route-schema-classes'
+import { withLeadingSlash } from './leading-slash'
 import type { HttpMethodName } from './types'
 
 const httpMethods: readonly HttpMethodName[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
@@ -20,10 +21,12 @@ export function declareRouteMethod(decorator: string, target: object, propertyKe
   descriptor: PropertyDescriptor | undefined, route: RouteDeclaration): void {
   const where = `@${decorator}() on ${memberName(target, propertyKey)}`
   assertInstanceMethod(target, descriptor, where, 'route')
-  const path = route.path ?? ''
-  if (typeof path !== 'string' || (path !== '' && !path.startsWith('/'))) {
-    throw declarationError('ENC_ERR_DECL_ROUTE_OPTIONS', { where, case: 'path', got: describeValue(path) })
+  const given = route.path ?? ''
+  if (typeof given !== 'string') {
+    throw declarationError('ENC_ERR_DECL_ROUTE_OPTIONS', { where, case: 'path', got: describeValue(given) })
   }
+  // NestJS's `@Get(':id')` is `@Get('/:id')`: the runtime API keeps Fastify's leading-slash rule.
+  const path = withLeadingSlash(given)
   const methods = route.methods.map((m) => typeof m === 'string' ? m.toUpperCase() : m)
   const bad = methods.find((m) => !(httpMethods as readonly unknown[]).includes(m))
   if (methods.length === 0 || bad !== undefined) {

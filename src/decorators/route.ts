@@ -4,13 +4,15 @@ import { declarationError } from './declaration-error'
 import { setControllerMeta } from './metadata'
 import { describeValue } from './module-options'
 import { declareRouteMethod } from './route-method'
+import { withLeadingSlash } from './leading-slash'
 import type { RouteMethodOptions } from './types'
 import type { RouteSchema } from '../runtime/schemas/types'
 import type { TypedRouteSchema } from '../runtime/typed-schemas'
 import type { RouteMethodDecorator } from './handler-fit'
 
 /**
- * On a class: declares a controller whose routes live under `prefix`. The class becomes
+ * On a class: declares a controller whose routes live under `prefix` (`'/users'`, or `'users'`
+ * as in NestJS: decorator paths get their leading slash). The class becomes
  * injectable (constructor dependencies come from its module's providers); it is instantiated
  * once, at boot. On a method: declares a route, `@Route({ method, path, ...routeOptions })`.
  *
@@ -39,10 +41,10 @@ export function Route(arg?: string | RouteMethodOptions): ClassDecorator | Route
 }
 
 function declareController(target: Function, prefix: unknown): void {
-  if (prefix !== undefined && (typeof prefix !== 'string' || (prefix !== '' && !prefix.startsWith('/')))) {
+  if (prefix !== undefined && typeof prefix !== 'string') {
     throw declarationError('ENC_ERR_DECL_TARGET', { case: 'route-class-arg', arg: describeValue(prefix), className: target.name })
   }
-  const p = prefix ?? ''
+  const p = withLeadingSlash(prefix ?? '')
   setControllerMeta(target, { prefix: p.endsWith('/') ? p.slice(0, -1) : p })
   injectable()(target as never)
 }

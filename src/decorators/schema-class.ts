@@ -81,5 +81,16 @@ export function schemaOfClass(value: unknown): JsonSchema | undefined {
  */
 export function routeSchemaOfClass(value: Function & { readonly schema: JsonSchema }): JsonSchema {
   const id = value.schema.$id
-  return typeof id === 'string' && id !== '' ? { $ref: `${id}#` } : value.schema
+  if (typeof id !== 'string' || id === '') return value.schema
+  const ref = { $ref: `${id}#` }
+  refClasses.set(ref, value)
+  return ref
+}
+
+// The class behind each `{ $ref }` made above: boot errors about the reference name the class.
+const refClasses = new WeakMap<object, Function & { readonly schema: JsonSchema }>()
+
+/** The schema class a route schema part stands for when it is a class's `{ $ref }`. */
+export function schemaClassOfRef(part: unknown): (Function & { readonly schema: JsonSchema }) | undefined {
+  return part !== null && typeof part === 'object' ? refClasses.get(part) : undefined
 }

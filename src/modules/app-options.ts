@@ -12,11 +12,18 @@ import type { HealthOptions } from '../plugins/health-types'
 export type PublicShape<T> = T extends (...args: any[]) => unknown ? T : T extends object ? { [K in keyof T]: T[K] } : T
 
 /**
+ * What a test stub of a `T` may be: any part of its public shape (NestJS's overrideProvider().useValue()
+ * takes a partial stub; a test fakes the methods it calls). A misspelt member is still an
+ * excess-property error in an object literal. Functions and primitives stay whole.
+ */
+export type StubShape<T> = T extends (...args: any[]) => unknown ? T : T extends object ? Partial<PublicShape<T>> : T
+
+/**
  * What replaces a provider in a test: the same three recipes a module can declare, typed by the
- * token's public shape (a stub need not copy private members). NoInfer: the token alone says what T is.
+ * token's public shape (a stub need not copy private members; a `useValue` may be a partial stub). NoInfer: the token alone says what T is.
  */
 export type OverrideRecipe<T = unknown> =
-  | { useValue: NoInfer<PublicShape<T>> }
+  | { useValue: NoInfer<StubShape<T>> }
   | { useClass: ConcreteClass<NoInfer<PublicShape<T>>> }
   // A factory may be async: createApp() awaits it, as it does a module's async factory provider.
   | {

@@ -19,6 +19,11 @@ export function registerApp(app: Scope, root: Function, containers: ReadonlyMap<
  * const audit = resolveProvider(app, AuditLog, AdminModule)  // provided inside AdminModule
  */
 export function resolveProvider<T>(app: Scope, token: InjectionToken<T>, from?: Function): T {
+  return resolveFor('resolveProvider', app, token, from)
+}
+
+/** resolveProvider() under the name the user called (`t.get` names its module argument the second). */
+export function resolveFor<T>(caller: 'resolveProvider' | 't.get', app: Scope, token: InjectionToken<T>, from?: Function): T {
   const entry = apps.get(app)
   if (entry === undefined) {
     throw moduleError('ENC_ERR_MODULE_NOT_AN_APP', { case: 'not-an-app' })
@@ -27,12 +32,12 @@ export function resolveProvider<T>(app: Scope, token: InjectionToken<T>, from?: 
   const container = entry.containers.get(module)
   if (container === undefined) {
     throw moduleError('ENC_ERR_MODULE_NOT_AN_APP', {
-      case: 'not-a-module', token: describeToken(token), module: describeToken(module), root: entry.root.name, modules: [...entry.containers.keys()].map((m) => m.name),
+      case: 'not-a-module', caller, token: describeToken(token), module: describeToken(module), root: entry.root.name, modules: [...entry.containers.keys()].map((m) => m.name),
     })
   }
   // isRegistered first: tsyringe would otherwise construct a fresh, unmanaged instance of any class.
   if (!container.isRegistered(token, true)) {
-    throw moduleError('ENC_ERR_MODULE_DEPENDENCY_NOT_VISIBLE', { resolve: true, token: describeToken(token), module: describeToken(module) })
+    throw moduleError('ENC_ERR_MODULE_DEPENDENCY_NOT_VISIBLE', { resolve: true, caller, token: describeToken(token), module: describeToken(module) })
   }
   return container.resolve(token)
 }

@@ -4,13 +4,14 @@ import { getClassRouteHooks, getControllerMeta, getMethodHttpCodes, getMethodRou
 import { buildHandler } from './argument-builder'
 import { moduleError } from './module-error'
 import { joinPaths } from './module-tree'
+import { checkParamNames } from './param-names-check'
 
 /**
  * The runtime route definitions of one controller instance. Route methods may be inherited:
  * a subclass serves its base class's routes (with its own overrides of the methods), and a
  * method it re-decorates replaces the base's routes for that method.
  */
-export function controllerRoutes(controller: Class, instance: object, modulePath: string, resolveHook: (hook: Function) => RequestHook): RouteOptions[] {
+export function controllerRoutes(controller: Class, instance: object, modulePath: string, resolveHook: (hook: Function) => RequestHook, modulePrefix = ''): RouteOptions[] {
   const prefix = getControllerMeta(controller)!.prefix
   const routes: RouteOptions[] = []
   // The controller's class-level hooks (base classes first) are the same for each of its routes.
@@ -18,6 +19,7 @@ export function controllerRoutes(controller: Class, instance: object, modulePath
   for (const { declaringClass, route } of collectRoutes(controller)) {
     const where = `${route.methods.join(',')} route ${controller.name}.${String(route.propertyKey)} in ${modulePath}`
     const method = route.methods.length === 1 ? route.methods[0] : [...route.methods]
+    checkParamNames(declaringClass, route.propertyKey, modulePrefix + joinPaths([prefix], route.path), where)
     const status = getMethodHttpCodes(declaringClass).get(route.propertyKey)
     if (status !== undefined) checkStatusCovered(status, route.options.schema, where)
     const handler = withStatus(buildHandler(instance, declaringClass, route.propertyKey, where), status)

@@ -8,6 +8,7 @@ import { healthChecksOf } from './health-contributors'
 import { inject } from './injector'
 import { modulePlugin } from './module-plugin'
 import { overrideTable } from './overrides'
+import { inModuleTerms } from './schema-listing'
 import { scan } from './scan'
 import { closeOnSignals } from './signals'
 import { assertNoUnlistedControllers } from './unlisted-controllers'
@@ -73,7 +74,7 @@ export async function createApp(root: Function, options: AppOptions = {}): Promi
     await app.close().catch(() => undefined)
     // Normally a no-op: close() ran the hook above, and disposeAll empties its list. Kept for a close() that failed.
     await disposer.disposeAll(app.log, disposeTimeout)
-    throw error
+    throw inModuleTerms(error, tree)
   }
   registerApp(app, tree.type, new Map([...wiring].map(([node, w]) => [node.type, w.container] as const)))
   return app

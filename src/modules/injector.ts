@@ -48,8 +48,13 @@ export interface InjectOptions {
  */
 export async function inject(root: ModuleNode, options: InjectOptions): Promise<ReadonlyMap<ModuleNode, ModuleWiring>> {
   const { containers, disposer, overrides, log, asyncTimeout } = options
-  const entriesOf = (node: ModuleNode): ProviderEntry[] =>
-    node.meta.providers.map((entry) => overrides.get(toProviderSpec(entry).token) ?? entry)
+  // A test's override(Logger, ...) replaces the framework's Logger everywhere: provided once by
+  // the root (every module sees it), instead of each module's child logger.
+  const loggerOverride = overrides.get(Logger)
+  const entriesOf = (node: ModuleNode): ProviderEntry[] => {
+    const entries = node.meta.providers.map((entry) => overrides.get(toProviderSpec(entry).token) ?? entry)
+    return node === root && loggerOverride !== undefined && !entries.includes(loggerOverride) ? [...entries, loggerOverride] : entries
+  }
   const containerOf = new Map<ModuleNode, DependencyContainer>()
   const ownersByContainer = new Map<DependencyContainer, Map<InjectionToken, ModuleNode>>()
   const factoriesByContainer = new Map<DependencyContainer, Map<InjectionToken, FactoryProvider>>()
@@ -64,7 +69,7 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
       ownersByContainer.set(container, new Map())
       factoriesByContainer.set(container, new Map())
       // Registered first, so a module that declares its own Logger provider replaces it.
-      container.register(Logger, { useValue: moduleLogger(log, node.path) })
+      if (loggerOverride === undefined) container.register(Logger, { useValue: moduleLogger(log, node.path) })
     }
     containerOf.set(node, container)
     const target = { container, owners: ownersByContainer.get(container)!, factories: factoriesByContainer.get(container)!, disposer }

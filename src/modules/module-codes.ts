@@ -2,7 +2,8 @@ import { codeSummaries, defineError as e, errorFactory } from '../runtime/intern
 
 /**
  * Errors of the module layer, each declared once (status, README summary, message template):
- * all raised by createApp() before the server starts serving, so `status` is null.
+ * raised by createApp() before the server starts serving (`status` null), except a guard
+ * class's refusal, which answers a request.
  */
 export const moduleErrors = {
   ENC_ERR_MODULE_NOT_A_MODULE: e({ status: null, summary: 'createApp() or a plugins list was given a class without @Module()',
@@ -60,8 +61,9 @@ export const moduleErrors = {
     message: (a: { token: string; first: string; second: string; lifted: boolean }) => `${a.token} is provided twice in one container: by ` +
       `${a.first} and by ${a.second}${a.lifted ? ' (a lifted module provides into its parent)' : ''}. Keep one.` }),
   ENC_ERR_MODULE_DEPENDENCY_NOT_VISIBLE: e({ status: null, summary: 'a constructor dependency is not provided by the module or its ancestors',
-    message: (a: { subject: string; token: string; where: string; hint: string } | { resolve: true; token: string; module: string }) => 'resolve' in a
-      ? `resolveProvider(app, ${a.token}): no provider of ${a.token} is visible from ${a.module}. Pass the module that provides it (or a descendant of it) as the third argument.`
+    message: (a: { subject: string; token: string; where: string; hint: string } | { resolve: true; caller: 'resolveProvider' | 't.get'; token: string; module: string }) => 'resolve' in a
+      ? `${a.caller === 't.get' ? 't.get(' : 'resolveProvider(app, '}${a.token}): no provider of ${a.token} is visible from ${a.module}. ` +
+        `Pass the module that provides it (or a descendant of it) as the ${a.caller === 't.get' ? `second argument: t.get(${a.token}, Module)` : 'third argument'}.`
       : `${a.subject} ${a.token} (${a.where}), which is not visible there. ${a.hint}` }),
   ENC_ERR_MODULE_DEPENDENCY_UNTYPED: e({ status: null, summary: 'a constructor dependency has no usable runtime token (interface, primitive, missing metadata)',
     message: (a: { case: 'no-metadata'; subject: string } | { case: 'not-injectable'; subject: string; ownCopy: string } | { case: 'no-token'; subject: string; where: string; type: string }) => {
@@ -94,17 +96,26 @@ export const moduleErrors = {
   ENC_ERR_MODULE_OVERRIDE_UNKNOWN: e({ status: null, summary: 'createApp({ overrides }) names a token that no module of the tree provides',
     message: (a: { root: string; path: string; token: string; near: readonly string[] }) => `createApp(${a.root}, { overrides }): no module of ${a.path} provides ` +
       `${a.token}, so there is nothing to replace.` +
-      (a.near.length > 0 ? ` Did you mean ${a.near.join(' or ')} (a different token with the same name)?` : ' Override a token some module lists in its providers.') }),
+      (a.near.length > 0 ? ` Did you mean ${a.near.join(' or ')}?` : ' Override a token some module lists in its providers (or Logger, the framework\'s).') }),
   ENC_ERR_MODULE_OVERRIDE_INVALID: e({ status: null, summary: 'an overrides entry is not [Token, { useValue | useClass | useFactory }], or overrides one token twice',
     message: (a: { problem: string }) => `createApp({ overrides }): ${a.problem}` }),
   ENC_ERR_MODULE_NOT_AN_APP: e({ status: null, summary: 'resolveProvider() was given a scope createApp() did not return, or a module class outside the app',
-    message: (a: { case: 'not-an-app' } | { case: 'not-a-module'; token: string; module: string; root: string; modules: readonly string[] }) => a.case === 'not-an-app'
+    message: (a: { case: 'not-an-app' } | { case: 'not-a-module'; caller: 'resolveProvider' | 't.get'; token: string; module: string; root: string; modules: readonly string[] }) => a.case === 'not-an-app'
       ? 'resolveProvider() was given a scope that createApp() did not return. Pass the app createApp() resolved with.'
-      : `resolveProvider(app, ${a.token}, ${a.module}): ${a.module} is not a module of ${a.root}. Pass one of: ${a.modules.join(', ')}.` }),
+      : `${a.caller === 't.get' ? 't.get(' : 'resolveProvider(app, '}${a.token}, ${a.module}): ${a.module} is not a module of ${a.root}. Pass one of: ${a.modules.join(', ')}.` }),
   ENC_ERR_MODULE_HTTP_CODE_UNCOVERED: e({ status: null, summary: '@HttpCode(status) on a route whose response schemas name other statuses but not that one: its answers would skip the response schema and its filtering',
     message: (a: { where: string; status: number; keys: readonly string[] }) => `@HttpCode(${a.status}) on ${a.where}: the route's response schema names ` +
       `${a.keys.map((k) => `'${k}'`).join(', ')} but nothing that covers ${a.status}, so its answers would be sent unfiltered (response schemas are picked by status). ` +
       `Declare the response under ${a.status} (or '${Math.floor(a.status / 100)}xx'), or remove @HttpCode.` }),
+  ENC_ERR_MODULE_SCHEMA_NOT_LISTED: e({ status: null, summary: 'a route uses a schema class with an $id that neither its module nor an ancestor lists in @Module({ schemas })',
+    message: (a: { where: string; subject: string; name: string; id: string; module: string }) => `${a.where}: its ${a.subject} is schema class ${a.name} ` +
+      `($id '${a.id}'), which is shared by reference, but no module it can see lists it. List ${a.name} in @Module({ schemas }) of ${a.module} or an ancestor ` +
+      `(a module sees its own schemas and its ancestors'), or remove the $id to inline it.` }),
+  ENC_ERR_MODULE_PARAM_NOT_IN_PATH: e({ status: null, summary: "@Params('name') on a route whose path has no :name parameter (it would always be undefined)",
+    message: (a: { where: string; index: number; key: string; path: string; params: string; hint: string }) => `${a.where}: parameter ${a.index} is @Params('${a.key}'), ` +
+      `but the path '${a.path}' has ${a.params}${a.hint}, so it would be undefined on every request. Name one of the path's parameters, or rename the path parameter.` }),
+  ENC_ERR_GUARD_DENIED: e({ status: 403, summary: "a guard class's handle() returned false (or a promise resolving to false): the route's handler did not run",
+    message: () => 'Forbidden resource' }),
   ENC_ERR_MODULE_HANDLER_PARAMS: e({ status: null, summary: 'a handler decorates some of its parameters but not all',
     message: (a: { where: string; missing: readonly (string | number)[] }) => `${a.where}: parameter(s) ${a.missing.join(', ')} have no parameter decorator while ` +
       'others do. Decorate every parameter (@Body(), @Query(), @Params(), @Headers(), @Req(), @Reply()), or none to receive (request, reply).' }),

@@ -4,6 +4,8 @@ import type { ProviderOverride } from './app-options'
 import { describeToken, moduleError } from './module-error'
 import { walk, type ModuleNode } from './module-tree'
 import { toProviderSpec } from './providers'
+import { Logger } from './logger-token'
+import { closestName } from '../runtime/internal'
 
 /** Token -> the provider entry that replaces every declaration of that token. */
 export type OverrideTable = ReadonlyMap<InjectionToken, ProviderEntry>
@@ -17,7 +19,8 @@ export function overrideTable(root: ModuleNode, overrides: readonly ProviderOver
   const table = new Map<InjectionToken, ProviderEntry>()
   if (overrides === undefined) return table
   if (!Array.isArray(overrides)) throw overrideError(`overrides must be an array of [Token, { useValue | useClass | useFactory }] entries.`)
-  const declared = new Set<unknown>()
+  // The framework provides Logger to every module: a test may replace it (to read what services log).
+  const declared = new Set<unknown>([Logger])
   for (const node of walk(root)) for (const entry of node.meta.providers) declared.add(toProviderSpec(entry).token)
   for (const item of overrides) {
     const [token, recipe] = Array.isArray(item) ? item : [undefined, undefined]
@@ -31,6 +34,9 @@ export function overrideTable(root: ModuleNode, overrides: readonly ProviderOver
     if (table.has(token)) throw overrideError(`${describeToken(token)} is overridden twice. Keep one entry.`)
     if (!declared.has(token)) {
       const near = [...declared].filter((t) => plainName(t) === plainName(token))
+      // A mistyped string or symbol token ('DB_ULR'): the closest declared name of the same kind.
+      const close = typeof token === 'string' || typeof token === 'symbol' ? closestName(plainName(token), [...declared].filter((t) => typeof t === typeof token && !near.includes(t)).map(plainName)) : null
+      if (close !== null) near.push(...[...declared].filter((t) => typeof t === typeof token && plainName(t) === close))
       throw moduleError('ENC_ERR_MODULE_OVERRIDE_UNKNOWN', { root: root.type.name, path: root.path, token: describeToken(token), near: near.map(describeToken) })
     }
     table.set(token, { provide: token, ...recipe } as ProviderEntry)

@@ -1,8 +1,9 @@
 import type { DependencyContainer } from 'tsyringe'
-import { describeSecurity, type RequestHook } from '../runtime'
+import { describeSecurity, type Reply, type Request, type RequestHook } from '../runtime'
 import { securityOf } from '../runtime/internal'
 import { getClassRouteHooks, getMethodRouteHooks, type Class } from '../decorators/internal'
 import { moduleError } from './module-error'
+import { isThenable } from './settle-within'
 
 /**
  * A route hook given as a class (`@OnRequest(AdminOnly)`): a provider of the controller's module
@@ -42,7 +43,7 @@ export function guardResolver(container: DependencyContainer): (hook: Function) 
     let fn = bound.get(hook)
     if (fn === undefined) {
       const instance = container.resolve(hook as never) as { handle: Function }
-      fn = instance.handle.bind(instance) as RequestHook
+      fn = guardHook(instance)
       Object.defineProperty(fn, 'name', { value: `${hook.name}.handle` })
       const mark = securityOf(hook)
       if (mark !== undefined) describeSecurity(fn, mark)
@@ -50,4 +51,23 @@ export function guardResolver(container: DependencyContainer): (hook: Function) 
     }
     return fn
   }
+}
+
+/**
+ * The guard's `handle` as a request hook. A sync or async `handle` that gives `false` denies
+ * (NestJS's canActivate habit; a hook function's return value is ignored, as in Fastify, but a
+ * guard class is our own contract). A `done`-style handle keeps its arity, so the runner still
+ * passes `done`, and denies by `done(error)`. A guard that sent its own answer is left alone.
+ */
+function guardHook(instance: { handle: Function }): RequestHook {
+  const handle = instance.handle
+  if (handle.length >= 3) return handle.bind(instance) as RequestHook
+  const settle = (value: unknown, reply: Reply): unknown => {
+    if (value === false && !reply.sent) throw moduleError('ENC_ERR_GUARD_DENIED')
+    return value
+  }
+  return function (request: Request, reply: Reply) {
+    const result: unknown = handle.call(instance, request, reply)
+    return isThenable(result) ? result.then((value) => settle(value, reply)) : settle(result, reply)
+  } as RequestHook
 }

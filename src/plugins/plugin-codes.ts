@@ -5,10 +5,10 @@ import { codeSummaries, defineError as e, errorFactory } from '../runtime/intern
  * `status` is the HTTP status for errors that answer a request, `null` for configuration errors.
  */
 export const pluginErrors = {
-  ENC_ERR_AUTH_INVALID_OPTIONS: e({ status: null, summary: 'bearerAuth() was given options other than a non-empty array of non-empty string keys',
-    message: (a: { unknown: readonly string[] }) => 'bearerAuth() takes { keys }, a non-empty array of non-empty strings (or an object of named keys)' +
+  ENC_ERR_AUTH_INVALID_OPTIONS: e({ status: null, summary: 'bearerAuth() or bearerAuthHook() was given options other than a non-empty array (or object) of non-empty string keys',
+    message: (a: { fn: 'bearerAuth' | 'bearerAuthHook'; unknown: readonly string[] }) => `${a.fn}() takes { keys }, a non-empty array of non-empty strings (or an object of named keys)` +
       `${a.unknown.length > 0 ? ` (unknown option(s): ${a.unknown.join(', ')})` : ''}. ` +
-      'Pass the accepted API keys, e.g. bearerAuth({ keys: process.env.API_KEYS.split(",") }), and refuse to start when none is configured.' }),
+      `Pass the accepted API keys, e.g. ${a.fn}({ keys: process.env.API_KEYS.split(",") }), and refuse to start when none is configured.` }),
   ENC_ERR_AUTH_UNAUTHORIZED: e({ status: 401, summary: 'the bearer token is missing or not one of the accepted keys (WWW-Authenticate: Bearer)',
     message: (a: { token: 'missing' | 'invalid' }) => a.token === 'missing'
       ? 'Missing bearer token: send the header "authorization: Bearer <token>".' : 'Invalid bearer token.' }),

@@ -1,7 +1,8 @@
 import type { Server } from 'node:http'
 import type { InjectionToken } from 'tsyringe'
 import type { InjectOptions, InjectResponse, Scope } from '../runtime'
-import { createApp, resolveProvider, type AppOptions } from '../modules'
+import { createApp, type AppOptions } from '../modules'
+import { resolveFor } from '../modules/app-registry'
 
 /** What a test body gets: the booted app, typed provider lookup, in-process requests. */
 export interface TestApp {
@@ -34,7 +35,7 @@ export async function withApp<R>(root: Function, options: AppOptions, body: (t: 
   const t: TestApp = {
     app,
     server: app.server,
-    get: (token, from) => resolveProvider(app, token, from),
+    get: (token, from) => resolveFor('t.get', app, token, from),
     inject: (request) => app.inject(request),
   }
   let result: R

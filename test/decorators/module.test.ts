@@ -82,8 +82,10 @@ describe('@Module', () => {
     }
   })
 
-  it('refuses a prefix that does not start with a slash, and a compiler that is not a function', () => {
-    expect(declarationError(() => Module({ prefix: 'v1' })(class A {})).code).to.equal('ENC_ERR_DECL_MODULE_OPTIONS')
+  it('refuses a prefix that is not a string (one without a leading slash gets it), and a compiler that is not a function', () => {
+    expect(declarationError(() => Module({ prefix: 1 as never })(class A {})).code).to.equal('ENC_ERR_DECL_MODULE_OPTIONS')
+    @Module({ prefix: 'v1' }) class Nest {}
+    expect(getModuleMeta(Nest)!.prefix).to.equal('/v1')
     expect(declarationError(() => Module({ validatorCompiler: 'ajv' as never })(class B {})).message).to.contain("'validatorCompiler' must be a function")
   })
 

@@ -1,7 +1,7 @@
 import 'reflect-metadata'
 import { expect } from 'chai'
 import { container, injectable } from 'tsyringe'
-import { Delete, Get, Head, Module, Options, Patch, Post, Put, Route } from '../../src/decorators'
+import { Delete, Get, Head, Module, Options, Params, Patch, Post, Put, Route } from '../../src/decorators'
 import { createApp } from '../../src/modules'
 import { getControllerMeta, getOwnRoutes } from '../../src/decorators/internal'
 import { declarationError } from './helpers'
@@ -83,10 +83,24 @@ describe('@Route and the method shortcuts', () => {
     expect(error?.message).to.contain('GET /a (handler Typo.a)').and.contain("'shema'").and.contain("did you mean 'schema'")
   })
 
-  it('refuses an unknown HTTP method and a path without a leading slash', () => {
+  it('refuses an unknown HTTP method and a path that is not a string', () => {
     expect(declarationError(() => { class M { @Route({ method: 'FETCH' as never, path: '/' }) m() {} } return M }).message)
       .to.contain("unknown HTTP method 'FETCH'")
-    expect(declarationError(() => { class P { @Get('users') m() {} } return P }).code).to.equal('ENC_ERR_DECL_ROUTE_OPTIONS')
+    expect(declarationError(() => { class P { @Get(42 as never) m() {} } return P }).code).to.equal('ENC_ERR_DECL_ROUTE_OPTIONS')
+  })
+
+  it('accepts NestJS-style paths without a leading slash (controller, route and module prefix) and serves them at /api/books/:id', async () => {
+    @Route('books') class Books {
+      @Get(':id') one(@Params('id') id: string) { return { id } }
+      @Route({ method: 'GET', path: 'all' }) all() { return [] }
+    }
+    @Module({ prefix: 'api', controllers: [Books] }) class Api {}
+    @Module({ plugins: [Api] }) class Root {}
+    const app = await createApp(Root)
+    try {
+      expect((await app.inject({ url: '/api/books/7' })).json()).to.deep.equal({ id: '7' })
+      expect((await app.inject({ url: '/api/books/all' })).json()).to.deep.equal([])
+    } finally { await app.close() }
   })
 
   it('refuses a static route method', () => {

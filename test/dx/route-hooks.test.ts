@@ -6,7 +6,7 @@ import { createApp } from '../../src/modules'
 import { authOf, bearerAuth, bearerAuthHook, bearerAuthSecurity, type BearerAuthHook } from '../../src/plugins'
 import { describeSecurity } from '../../src/runtime'
 import { injectable } from 'tsyringe'
-import type { Reply, Request } from '../../src/runtime'
+import type { DoneFn, Reply, Request, RequestHook } from '../../src/runtime'
 import { declarationError } from '../decorators/helpers'
 import { bootError } from '../modules/helpers'
 
@@ -125,6 +125,13 @@ describe('route hooks from the decorator layer: @OnRequest/@PreValidation/@PreHa
     expect(declarationError(() => { class C { @OnRequest(() => undefined) static m() {} } return C }).code).to.equal('ENC_ERR_DECL_STATIC_MEMBER')
   })
 
+  it('an undefined hook argument (a guard class from a circular import) gets the circular-import hint', () => {
+    const Guard = undefined as unknown as RequestHook   // what `import { RootGuard } from './root'` gives inside a cycle
+    const error = declarationError(() => { class X { @OnRequest(Guard) @Get('/') g() {} } return X })
+    expect(error.code).to.equal('ENC_ERR_DECL_TARGET')
+    expect(error.message).to.contain('@OnRequest() on X.g').and.contain('got undefined').and.contain('circular import').and.contain('type-only import')
+  })
+
   it('refuses at boot a route hook on a module class, pointing at @Hook(\'onRequest\')', async () => {
     @OnRequest(() => undefined) @Module() class Guarded {}
     const error = await bootError(Guarded)
@@ -204,6 +211,69 @@ describe('route hooks from the decorator layer: @OnRequest/@PreValidation/@PreHa
       const error = await bootError(AppModule)
       expect(error.code).to.equal('ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED')
       expect(error.message).to.contain('NoHandle (on C)').and.contain('handle(request, reply)')
+    })
+
+    it('a guard class whose handle() returns false, or resolves to false, denies with 403 ENC_ERR_GUARD_DENIED and the handler never runs', async () => {
+      let ran = 0
+      @injectable() class SyncAdmin { handle(request: Request): boolean { return request.headers['x-admin'] === '1' } }
+      @injectable() class AsyncAdmin { async handle(request: Request): Promise<boolean> { return request.headers['x-admin'] === '1' } }
+      @Route('/n') class N {
+        @OnRequest(SyncAdmin) @Get('/sync') s() { ran++; return { secret: 'sync' } }
+        @PreHandler(AsyncAdmin) @Get('/async') a() { ran++; return { secret: 'async' } }
+      }
+      @Module({ providers: [SyncAdmin, AsyncAdmin], controllers: [N] }) class AppModule {}
+      const app = await createApp(AppModule)
+      try {
+        for (const url of ['/n/sync', '/n/async']) {
+          const denied = await app.inject({ url })
+          expect(denied.statusCode, url).to.equal(403)
+          expect(denied.json()).to.deep.equal({ statusCode: 403, code: 'ENC_ERR_GUARD_DENIED', error: 'Forbidden', message: 'Forbidden resource' })
+        }
+        expect(ran).to.equal(0)
+        expect((await app.inject({ url: '/n/sync', headers: { 'x-admin': '1' } })).json()).to.deep.equal({ secret: 'sync' })
+        expect((await app.inject({ url: '/n/async', headers: { 'x-admin': '1' } })).json()).to.deep.equal({ secret: 'async' })
+      } finally { await app.close() }
+    })
+
+    it('a guard class whose handle() returns true or nothing proceeds; one that sent its own answer and returns false keeps that answer', async () => {
+      @injectable() class Yes { handle(): boolean { return true } }
+      @injectable() class Quiet { async handle(): Promise<void> {} }
+      @injectable() class OwnAnswer { handle(_request: Request, reply: Reply): boolean { reply.code(418).send({ teapot: true }); return false } }
+      @Route('/') class C {
+        @OnRequest(Yes, Quiet) @Get('/open') open() { return { ok: true } }
+        @OnRequest(OwnAnswer) @Get('/own') own() { return { ok: true } }
+      }
+      @Module({ providers: [Yes, Quiet, OwnAnswer], controllers: [C] }) class AppModule {}
+      const app = await createApp(AppModule)
+      try {
+        expect((await app.inject({ url: '/open' })).json()).to.deep.equal({ ok: true })
+        const own = await app.inject({ url: '/own' })
+        expect([own.statusCode, own.json()]).to.deep.equal([418, { teapot: true }])
+      } finally { await app.close() }
+    })
+
+    it('a guard class with a done callback is called with done: done(error) denies, done() proceeds', async () => {
+      @injectable() class CbGuard {
+        handle(request: Request, _reply: Reply, done: DoneFn) {
+          done(request.headers['x-key'] === 'k' ? undefined : Object.assign(new Error('no key'), { statusCode: 403 }))
+        }
+      }
+      @Route('/') class C { @OnRequest(CbGuard) @Get('/cb') cb() { return { ok: true } } }
+      @Module({ providers: [CbGuard], controllers: [C] }) class AppModule {}
+      const app = await createApp(AppModule)
+      try {
+        expect((await app.inject({ url: '/cb' })).statusCode).to.equal(403)
+        expect((await app.inject({ url: '/cb', headers: { 'x-key': 'k' } })).json()).to.deep.equal({ ok: true })
+      } finally { await app.close() }
+    })
+
+    it('a plain hook function keeps Fastify semantics: its return value is ignored, false included', async () => {
+      @Route('/') class C { @OnRequest((() => false) as RequestHook) @Get('/f') f() { return { ran: true } } }
+      @Module({ controllers: [C] }) class AppModule {}
+      const app = await createApp(AppModule)
+      try {
+        expect((await app.inject({ url: '/f' })).json()).to.deep.equal({ ran: true })
+      } finally { await app.close() }
     })
   })
 })

@@ -3,7 +3,7 @@ import { expect } from 'chai'
 import request from 'supertest'
 import { Get, Module, Route } from '../../src/decorators'
 import { createApp } from '../../src/modules'
-import { bearerAuth } from '../../src/plugins'
+import { bearerAuth, bearerAuthHook } from '../../src/plugins'
 import { createServer, type Scope } from '../../src/runtime'
 import { isLifted } from '../../src/runtime/internal'
 
@@ -96,5 +96,12 @@ describe('bearerAuth (§5)', () => {
       try { bearerAuth(options as never) } catch (e) { error = e as Error }
       expect(error?.code, JSON.stringify(options)).to.equal('ENC_ERR_AUTH_INVALID_OPTIONS')
     }
+  })
+
+  it('names the function called in its refusal: bearerAuthHook() says bearerAuthHook(), bearerAuth() says bearerAuth() (newcomer finding 13)', () => {
+    const hookError = (() => { try { bearerAuthHook({ keys: undefined } as never) } catch (e) { return e as Error } return null })()
+    expect(hookError?.message).to.match(/^bearerAuthHook\(\) takes \{ keys \}/)
+    const pluginError = (() => { try { bearerAuth({ keys: undefined } as never) } catch (e) { return e as Error } return null })()
+    expect(pluginError?.message).to.match(/^bearerAuth\(\) takes \{ keys \}/)
   })
 })

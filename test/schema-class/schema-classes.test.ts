@@ -86,8 +86,9 @@ describe('schema classes: one declaration is the schema and the type', () => {
     @Route('/notes') class Notes { @Post('/') create(@Body() note: NewNote) { return note } }
     @Module({ controllers: [Notes] }) class Root {}
     const failure = await bootError(Root)
-    expect(failure.code).to.equal('ENC_ERR_SCH_REF_NOT_VISIBLE')
-    expect(failure.message).to.include('newNote')
+    // In module terms (the user wrote no $ref and no addSchema()): list the class in @Module({ schemas }).
+    expect(failure.code).to.equal('ENC_ERR_MODULE_SCHEMA_NOT_LISTED')
+    expect(failure.message).to.include('newNote').and.include('List NewNote in @Module({ schemas }) of Root or an ancestor')
   })
 
   it('refuses, at declaration, an explicit route schema that disagrees with the parameter class (ENC_ERR_DECL_SCHEMA_CONFLICT)', () => {

@@ -4,7 +4,7 @@ import 'reflect-metadata'
 import { expect } from 'chai'
 import { inject, injectable } from 'tsyringe'
 import { Get, Module, Route } from '../../src/decorators'
-import { createApp, override, resolveProvider } from '../../src/modules'
+import { Logger, createApp, override, resolveProvider } from '../../src/modules'
 import request from 'supertest'
 import { withApp } from '../../src/testing'
 import type { Request } from '../../src/runtime'
@@ -58,6 +58,13 @@ describe('testing: provider overrides (README "Testing")', () => {
     })
   })
 
+  it("t.get() without the providing module says to pass it as t.get's second argument; resolveProvider() still says third (newcomer finding 13)", async () => {
+    await withApp(AppModule, {}, async (t) => {
+      expect(() => t.get(Signup)).to.throw().with.property('message').that.contains('t.get(Signup)').and.contains('second argument: t.get(Signup, Module)')
+      expect(() => resolveProvider(t.app, Signup)).to.throw().with.property('message').that.contains('resolveProvider(app, Signup)').and.contains('third argument')
+    })
+  })
+
   it('rule: an override replaces every declaration of the token, so a child\'s own provider never keeps the real one', async () => {
     @injectable() class Clock { now() { return 'real' } }
     @Route() class TimeController { constructor(readonly clock: Clock) {} @Get('/time') get() { return { now: this.clock.now() } } }
@@ -83,6 +90,30 @@ describe('testing: provider overrides (README "Testing")', () => {
     const error = await createApp(Root, { overrides: [[Mailer, { useValue: {} }]] }).then(() => null, (e: Error & { code: string }) => e)
     expect(error?.code).to.equal('ENC_ERR_MODULE_OVERRIDE_UNKNOWN')
     expect(error?.message).to.contain("Did you mean 'Mailer'")
+  })
+
+  it('suggests the closest provided string or symbol token for a mistyped one (newcomer finding 11)', async () => {
+    const db = Symbol('database')
+    @Module({ providers: [{ provide: 'DB_URL', useValue: 'postgres://' }, { provide: db, useValue: {} }] }) class Root {}
+    const typo = await createApp(Root, { overrides: [['DB_ULR', { useValue: 'x' }]] }).then(() => null, (e: Error & { code: string }) => e)
+    expect(typo?.code).to.equal('ENC_ERR_MODULE_OVERRIDE_UNKNOWN')
+    expect(typo?.message).to.contain("Did you mean 'DB_URL'")
+    const symbolTypo = await createApp(Root, { overrides: [[Symbol('databse'), { useValue: {} }]] }).then(() => null, (e: Error & { code: string }) => e)
+    expect(symbolTypo?.message).to.contain('Did you mean Symbol(database)')
+  })
+
+  it('override(Logger, { useValue }) replaces the framework logger that every module injects (newcomer finding 4)', async () => {
+    const lines: string[] = []
+    const fake = { info: (msg: string) => { lines.push(msg) } }
+    @injectable() class Work { constructor(readonly log: Logger) {} run() { this.log.info('svc work') } }
+    @Route('/w') class W { constructor(readonly work: Work) {} @Get('/') get() { this.work.run(); return { ok: true } } }
+    @Module({ providers: [Work], controllers: [W] }) class Child {}
+    @Module({ plugins: [Child] }) class Root {}
+    await withApp(Root, { overrides: [override(Logger, { useValue: fake })] }, async (t) => {
+      await t.inject({ url: '/w' })
+      expect(t.get(Logger, Child)).to.equal(fake)
+    })
+    expect(lines).to.deep.equal(['svc work'])
   })
 
   it('refuses a malformed entry and a token overridden twice with ENC_ERR_MODULE_OVERRIDE_INVALID', async () => {

@@ -4,6 +4,7 @@ import type { ScopeImpl } from './scope'
 import { checkRouteOptions, looksLikeKnownRouteOption, refuseUnreadRouteOptions } from './option-checks'
 import type { Handler, RouteOptions, RouteShorthandOptions } from '../types'
 import { noteAddedHooks, routeOptionHooks, type OnRouteHookOrigin } from './onroute-hook-origins'
+import { checkParamsSchema } from './params-schema-check'
 
 const supportedMethods: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 
@@ -158,6 +159,7 @@ function declareOwnedRoute(scope: ScopeImpl, options: RouteOptions, routePrefix:
   // request path. decodeURI keeps reserved escapes (%2F, %3F, %23) as they are.
   const url = safeDecodeURI(String(options.url))
   options.url = url
+  checkParamsSchema(options.schema, url, where, (id) => scope.getSchema(id))
   scope.context.routes.push({ scope, methods: finalMethods, url, options, withTrailingSlash: placed.withTrailingSlash && url === placed.url, origin: scope.currentOrigin(), onRouteHooks })
 }
 
@@ -167,6 +169,7 @@ export function shortcut(scope: ScopeImpl, method: string | string[], path: stri
     throw invalid(scope, `${String(method)} ${path}: a handler is given both in the options and as the last argument; keep one`)
   }
   const options = typeof a === 'function' ? { handler: a } : { ...a, handler: b ?? (a as RouteOptions).handler }
+  scope.assertDeclarable(`${Array.isArray(method) ? 'all' : method.toLowerCase()}()`)   // named as called: app.get('/late') after boot says get()
   declareRoute(scope, { ...options, method, url: path } as RouteOptions, routePrefix)
 }
 
