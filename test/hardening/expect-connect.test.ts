@@ -2,6 +2,7 @@
 // without a word), and a 100-continue body is invited only once it is wanted. Raw sockets:
 // the interim `100 Continue` and the connection's fate are wire behaviour. Every wait is bounded.
 import { expect } from 'chai'
+import type { Scope, ServerOptions } from '../../src/runtime'
 import { expectErrorShape, listening, rawClient, sleep } from './helpers'
 
 const JSON_HEAD = (path: string, length: number, extra = ''): string =>
@@ -31,39 +32,30 @@ describe('hardening: Expect and CONNECT', () => {
     await client.waitClosed()
   })
 
-  it('Expect: 100-continue with a declared length over bodyLimit: 413 without inviting the body, connection closed', async () => {
-    const { address } = await listening((root) => { root.post('/any', async () => 'ok') }, { bodyLimit: 1000 })
-    const client = await rawClient(address)
-    client.write(JSON_HEAD('/any', 2_000_000, 'Expect: 100-continue\r\n'))
-    const res = await client.next()
-    expect(res.status).to.equal(413)
-    expect(res.headers.connection).to.equal('close')
-    await client.waitClosed()
-    expect(client.pending).to.equal('')
-  })
-
-  it('Expect: 100-continue with an unsupported content type: 415 without inviting the body, connection closed', async () => {
-    const { address } = await listening((root) => { root.post('/any', async () => 'ok') })
-    const client = await rawClient(address)
-    client.write('POST /any HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 10\r\nExpect: 100-continue\r\n\r\n')
-    const res = await client.next()
-    expect(res.status).to.equal(415)
-    expect(res.headers.connection).to.equal('close')
-    await client.waitClosed()
-  })
-
-  it('Expect: 100-continue refused by an onRequest guard: the body is not invited and the connection is closed', async () => {
-    const { address } = await listening((root) => {
+  // Each answer is certain before the body is sent: no `100 Continue`, no body awaited, the connection closed.
+  const answeredWithoutBody: Array<[string, (root: Scope) => void, ServerOptions, string, number]> = [
+    ['Expect: 100-continue with a declared length over bodyLimit: 413 without inviting the body, connection closed',
+      (root) => { root.post('/any', async () => 'ok') }, { bodyLimit: 1000 }, JSON_HEAD('/any', 2_000_000, 'Expect: 100-continue\r\n'), 413],
+    ['Expect: 100-continue with an unsupported content type: 415 without inviting the body, connection closed',
+      (root) => { root.post('/any', async () => 'ok') }, {},
+      'POST /any HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 10\r\nExpect: 100-continue\r\n\r\n', 415],
+    ['Expect: 100-continue refused by an onRequest guard: the body is not invited and the connection is closed', (root) => {
       root.addHook('onRequest', async (_req, reply) => { reply.code(401).send({ denied: true }) })
       root.post('/any', async () => 'ok')
+    }, {}, JSON_HEAD('/any', 7, 'Expect: 100-continue\r\n'), 401],
+  ]
+  for (const [title, declare, options, head, status] of answeredWithoutBody) {
+    it(title, async () => {
+      const { address } = await listening(declare, options)
+      const client = await rawClient(address)
+      client.write(head)
+      const res = await client.next()
+      expect(res.status).to.equal(status)
+      expect(res.headers.connection).to.equal('close')
+      await client.waitClosed()
+      expect(client.pending).to.equal('')
     })
-    const client = await rawClient(address)
-    client.write(JSON_HEAD('/any', 7, 'Expect: 100-continue\r\n'))
-    const res = await client.next()
-    expect(res.status).to.equal(401)
-    expect(res.headers.connection).to.equal('close')
-    await client.waitClosed()
-  })
+  }
 
   it('Expect: 100-continue with an acceptable body: 100 Continue, then the body is read and answered, keep-alive', async () => {
     const { address } = await listening((root) => { root.post('/echo', async (req) => ({ body: req.body })) })
