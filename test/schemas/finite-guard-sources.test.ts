@@ -35,6 +35,16 @@ describe('finite guard: the deep walk over a body', () => {
     expect(res.json<{ message: string }>().message).to.equal('body/inner/n should be a finite number')
   })
 
+  it('a body of more than 10,000 shared objects holding Infinity is a 400 (the walk past its tree budget, with a seen set)', async () => {
+    const server = createServer()
+    const shared = { n: 1 }
+    server.addContentTypeParser('application/x-many', { parseAs: 'string' }, () => ({ list: [...Array.from({ length: 12_000 }, () => shared), { n: -Infinity }] }))
+    server.post('/m', { schema: { body: numbers }, validatorCompiler: () => () => true }, async () => ({ ok: true }))
+    const res = await server.inject({ method: 'POST', url: '/m', payload: 'x', headers: { 'content-type': 'application/x-many' } })
+    expect(res.statusCode).to.equal(400)
+    expect(res.json<{ message: string }>().message).to.equal('body/list/12000/n should be a finite number')
+  })
+
   it('a Buffer or class instance in the body is not walked (a preValidation body holding Infinity inside one passes)', async () => {
     class Holder { n = Infinity }
     const server = createServer()
