@@ -51,4 +51,34 @@ describe('hardening: drainTimeout (a client that stops reading)', () => {
     expect((serverSocket as unknown as Socket).destroyed).to.equal(false)
     socket.destroy()
   })
+
+  // One large write drains only at its end: progress is the write queue falling (drain-watch.ts).
+  const huge = Buffer.alloc(8 * 1024 * 1024, 0x61)
+
+  it('a client that reads one reply larger than the socket buffers slowly but steadily, over drainTimeout, is not cut', async () => {
+    const { address } = await listening((root) => { root.get('/huge', async (_request, reply) => { reply.header('content-type', 'application/octet-stream'); return huge }) }, { drainTimeout: 400 })
+    const { socket, closed } = await nonReader(address, '/huge', 1)
+    let received = 0
+    let ended = false
+    closed.then(() => { ended = true }, () => undefined)
+    // 64 KB every 10 ms: the 8 MB take well over drainTimeout, with progress at every sweep.
+    for (let i = 0; i < 1500 && received < huge.length && !ended; i++) {
+      let got = 0
+      let chunk: Buffer | null
+      while (got < 65536 && (chunk = socket.read() as Buffer | null) !== null) { received += chunk.length; got += chunk.length }
+      await sleep(10)
+    }
+    expect(ended, 'the connection was cut').to.equal(false)
+    expect(received).to.be.greaterThan(huge.length)
+    socket.destroy()
+    await closed
+  })
+
+  it('a client that stops reading one reply larger than the socket buffers is cut after drainTimeout', async () => {
+    const { app, address } = await listening((root) => { root.get('/huge', async () => huge) }, { drainTimeout: 200 })
+    const serverSide = new Promise<void>((resolve) => app.server.once('connection', (socket: Socket) => socket.once('close', () => resolve())))
+    const { socket } = await nonReader(address, '/huge', 1)
+    await within(serverSide, 5_000, 'waiting for the server to destroy the stalled connection')
+    socket.destroy()
+  })
 })

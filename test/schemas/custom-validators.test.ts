@@ -79,7 +79,7 @@ describe('§4.2 compiler inputs', () => {
 
   it('builds no default compiler for a route without schemas', () => {
     const compiled = compile(null, { validatorCompiler: () => { throw new Error('not called') } })
-    expect(compiled).to.deep.equal({ params: null, body: null, querystring: null, headers: null, response: null })
+    expect(compiled).to.deep.equal({ params: null, body: null, jsonBody: null, querystring: null, headers: null, response: null })
   })
 })
 

@@ -15,7 +15,7 @@ export interface RouteSchemas {
   readonly normalized: NormalizedRouteSchema
 }
 
-const none: CompiledRouteSchemas = { params: null, body: null, querystring: null, headers: null, response: null }
+const none: CompiledRouteSchemas = { params: null, body: null, jsonBody: null, querystring: null, headers: null, response: null }
 const noSchema: NormalizedRouteSchema = { params: null, body: null, querystring: null, headers: null, response: null }
 
 /**

@@ -1,6 +1,6 @@
 import { translateCompileError } from './compile-errors'
 import { toPartValidator } from './part-validator'
-import { guardNonFinite } from './finite-guard'
+import { guardNonFinite, refusesNonFinite } from './finite-guard'
 import { createResponseSerializers, type ResponseSerializers } from './response-serializers'
 import { normalizeRouteSchema } from './route-schema'
 import { describeValue, schemaError } from './schema-codes'
@@ -39,6 +39,11 @@ export interface CompiledRouteSchemas {
   params: PartValidator | null
   /** Compiled and applied whatever the method and content type (issue 12 §1: a body schema is never bypassed). */
   body: PartValidator | null
+  /**
+   * The body validator for a body the built-in JSON parser made (and no hook replaced): no finite
+   * walk after the default validator, since that parser refuses overflowing literals. Else `body`.
+   */
+  jsonBody: PartValidator | null
   querystring: PartValidator | null
   headers: PartValidator | null
   response: ResponseSerializers | null
@@ -59,7 +64,7 @@ const PARTS: readonly HttpPart[] = ['params', 'body', 'querystring', 'headers']
 export function compileRouteSchemas(input: CompileRouteSchemasInput): CompiledRouteSchemas {
   const { method, url, scopePath, store } = input
   const normalized = input.normalized ?? normalizeRouteSchema(input.schema, { method, url, scopePath })
-  const compiled: CompiledRouteSchemas = { params: null, body: null, querystring: null, headers: null, response: null }
+  const compiled: CompiledRouteSchemas = { params: null, body: null, jsonBody: null, querystring: null, headers: null, response: null }
 
   // The default compiler is looked up only when a part needs it: a route without schemas builds no ajv.
   let validatorCompiler = input.validatorCompiler
@@ -73,6 +78,7 @@ export function compileRouteSchemas(input: CompileRouteSchemasInput): CompiledRo
     if (fn === undefined) continue
     const validator = toPartValidator(fn, { method, url, part })
     compiled[part] = guardNonFinite(validator, fn, schema, part)
+    if (part === 'body') compiled.jsonBody = refusesNonFinite(fn) ? validator : compiled.body
   }
 
   if (normalized.response !== null) {

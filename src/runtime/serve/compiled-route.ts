@@ -72,6 +72,8 @@ export class CompiledRoute {
   // Writable only for lazy compilation: installSchemas() fills them on the route's first request.
   validateParams: PartValidator | null = null
   validateBody: PartValidator | null = null
+  /** validateBody for a body the built-in JSON parser made (CompiledRouteSchemas.jsonBody). */
+  validateJsonBody: PartValidator | null = null
   validateQuery: PartValidator | null = null
   validateHeaders: PartValidator | null = null
   /** True when any validator is set: the validation stage is skipped with one test otherwise. */
@@ -146,6 +148,7 @@ export class CompiledRoute {
     // HEAD, whose bodies are never parsed, it sees `null`.
     this.validateParams = schemas.params
     this.validateBody = schemas.body
+    this.validateJsonBody = schemas.jsonBody
     this.validateQuery = schemas.querystring
     this.validateHeaders = schemas.headers
     this.validates = this.validateParams !== null || this.validateBody !== null || this.validateQuery !== null || this.validateHeaders !== null

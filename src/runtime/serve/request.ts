@@ -32,6 +32,8 @@ export class RequestImpl {
   readonly route: CompiledRoute
   /** The body stream a preParsing hook put in place of `raw`; null: read `raw`. Internal. */
   payloadStream: Readable | null
+  /** The body as the built-in JSON parser made it; undefined: another parser, or none. Internal. */
+  jsonBody: unknown
   /** Set where the pipeline sees the client go (a failed body read, the end hooks). Internal: read `aborted`. */
   abortSeen: boolean
   /** The response this request is answered on, watched by `signal`. Internal. */
@@ -57,6 +59,7 @@ export class RequestImpl {
     this.log = log
     this.route = route
     this.payloadStream = null
+    this.jsonBody = undefined
     this.abortSeen = false
     this.response = response
     this.abortController = null

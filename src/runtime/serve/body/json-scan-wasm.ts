@@ -72,7 +72,9 @@ function ready(length: number): Scanner | null {
 /** Pads the `length` bytes copied in, scans them and adds the byte-order-mark flag. */
 function scanCopied(wasm: Scanner, length: number, maxDepth: number): number {
   wasm.view.fill(0x20, length, length + PADDING)
-  const flags = wasm.scan(length, maxDepth)
+  // The wasm parameter is an i32: a larger limit would wrap (2^31 to a negative one). No body of
+  // at most WASM_SCAN_MAX_BYTES nests that deep anyway.
+  const flags = wasm.scan(length, Math.min(maxDepth, 0x7fffffff))
   return startsWithBom(wasm.view) ? flags | JSON_NEEDS_POISON_CHECK : flags
 }
 

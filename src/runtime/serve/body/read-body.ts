@@ -59,7 +59,11 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
   const chunks: Buffer[] = []
   let received = 0
   let finished = false
-  const onData = (chunk: Buffer): void => {
+  const fromChunks = parser.fromChunks
+  const onData = (data: Buffer | Uint8Array | string): void => {
+    // A preParsing hook's stream may emit strings (Readable.from(text)) or bare Uint8Arrays: the
+    // limit counts bytes, and the JSON parser copies chunks into WebAssembly memory as bytes.
+    const chunk = Buffer.isBuffer(data) ? data : typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength)
     received += chunk.length
     if (received > limit) {
       cleanup()
@@ -76,7 +80,6 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
   }
   const onEnd = (): void => {
     cleanup()
-    const fromChunks = parser.fromChunks
     let input: Buffer | string | null = null
     if (fromChunks === undefined) {
       const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received)
@@ -100,6 +103,8 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
     // An async parser that took too long: handlerTimeout has answered, the handler must not run.
     if (reply.sent) return
     request.body = value
+    // Its data is as finite as JSON text: the validator may skip the finite walk (finite-guard.ts).
+    if (fromChunks !== undefined) request.jsonBody = value
     next(request, reply)
   }
   // The client went away mid-body: nobody is left to answer; the socket's close ends the request.
