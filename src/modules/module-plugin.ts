@@ -4,7 +4,7 @@ import { toProviderSpec } from './providers'
 import { describeToken } from './module-error'
 import { controllerRoutes } from './controller-routes'
 import { guardResolver } from './route-guards'
-import { modulePrefixOf } from './param-names-check'
+import { declareAndCheck } from './param-names-check'
 import type { ModuleWiring } from './injector'
 import type { ModuleNode } from './module-tree'
 
@@ -55,10 +55,9 @@ export function applyModule(scope: Scope, node: ModuleNode, wiring: ReadonlyMap<
   // (@fastify/rate-limit, compress, swagger) then see the module's own routes.
   if (node.controllers.length === 0) return
   const resolveHook = guardResolver(container)
-  const prefix = modulePrefixOf(node)
   scope.after(() => {
     for (const controller of node.controllers) {
-      for (const route of controllerRoutes(controller, controllers.get(controller)!, node.path, resolveHook, prefix)) scope.route(route)
+      declareAndCheck(scope, controllerRoutes(controller, controllers.get(controller)!, node.path, resolveHook))
     }
   })
 }
