@@ -96,7 +96,7 @@ describe('path parameters checked against what the route reads (newcomer finding
     expect(error.message).to.contain('none of its paths has it').and.contain("'/r' has no parameters").and.contain("'/r/:id' has :id").and.contain("did you mean 'id'")
   })
 
-  it("an optional path parameter (/:id?) may be read with @Params('id'); the runtime API accepts a params schema naming it", async () => {
+  it("an optional path parameter (/:id?) may be read with @Params('id'); the runtime API accepts a params schema naming it, and refuses one that requires it (a request without it would be a 400)", async () => {
     @Route('/o') class C { @Get('/:id?') f(@Params('id') id: string | undefined) { return { id: id ?? null } } }
     @Module({ controllers: [C] }) class Root {}
     const app = await createApp(Root)
@@ -107,6 +107,9 @@ describe('path parameters checked against what the route reads (newcomer finding
     const raw = server()
     raw.get('/p/:id?', { schema: { params: { type: 'object', properties: { id: { type: 'string' } } } } }, async () => ({}))
     await raw.ready()
+    const error = thrown(() => server().get('/q/:id?', { schema: { params: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } } } }, async () => ({})))
+    expect(error.code).to.equal('ENC_ERR_ROUTE_INVALID')
+    expect(error.message).to.contain("requires 'id'").and.contain('makes it optional (:id?)').and.not.contain('did you mean')
   })
 
   it("a path parameter added by a plugin's onRoute hook (url rewritten) may be read with @Params: the check reads the final url", async () => {

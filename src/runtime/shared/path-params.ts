@@ -38,6 +38,12 @@ function readParametricNode(path: string, start: number, names: string[]): numbe
   }
 }
 
+/** The names of a trailing optional node (`/:id?`): find-my-way also serves the url without it. */
+export function optionalPathParamNames(path: string): string[] {
+  const match = OPTIONAL_PARAM.exec(path)
+  return match === null ? [] : pathParamNames(match[1])
+}
+
 /** The index of the `)` closing the group opened at `start` (nested groups and escapes allowed). */
 function skipGroup(path: string, start: number): number {
   let depth = 0
