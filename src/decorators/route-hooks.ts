@@ -33,7 +33,8 @@ type GuardTypeError<Message extends string> = GuardClass & { [K in Message]: nev
  */
 export type CheckedHooks<H extends readonly unknown[]> = { [K in keyof H]: H[K] extends AnyGuardClass ? CheckedGuard<H[K]> : H[K] }
 
-type CheckedGuard<C> = C extends abstract new (...args: any[]) => { handle(...args: infer A): infer R }
+// A value typed as the wide GuardClass (`hooks: RouteHookArg[]` spread) was checked where it was typed.
+type CheckedGuard<C> = [GuardClass] extends [C] ? C : C extends abstract new (...args: any[]) => { handle(...args: infer A): infer R }
   ? 0 extends 1 & R ? C
     : A['length'] extends 3
       ? [Awaited<R>] extends [void] ? C : GuardTypeError<"guard handle(request, reply, done) answers through done(): return nothing (a returned value is not read); deny with done(error)">
