@@ -73,6 +73,10 @@ export const decoratorErrors = {
     message: (a: { where: string; index: number; className: string; part: string; optionKey: string }) => `${a.where}: parameter ${a.index} is a ${a.className}, which gives the ${a.part} its schema, ` +
       `but the route options also give schema.${a.optionKey} and it is not ${a.className}. ` +
       `Remove schema.${a.part} from the options (the parameter type declares it), or give ${a.className} there.` }),
+  ENC_ERR_DECL_PARAM_TYPE: e({ status: null, summary: "a named parameter of the query, params or headers is typed number or boolean, but that part has no schema: it would be a string",
+    message: (a: { where: string; index: number; decorator: string; type: string; part: string }) => `${a.where}: parameter ${a.index} is ${a.decorator} typed ${a.type}, ` +
+      `but the ${a.part} has no schema, so it would be a string (a schema class of another part does not type it). ` +
+      `Give the route a ${a.part} schema that types it (a schema class parameter of that part, or schema.${a.part} in the options), or type it string.` }),
 }
 
 const staticWhat = {

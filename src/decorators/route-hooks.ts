@@ -19,6 +19,30 @@ export type GuardClass = abstract new (...args: any[]) => { handle(request: Requ
 /** A hook function, or a guard class resolved from the module's providers at boot. */
 export type RouteHookArg = RequestHook | GuardClass
 
+/** Any class with a `handle(request, reply, done?)`: what the decorators accept before {@link CheckedHooks} reads its result. */
+type AnyGuardClass = abstract new (...args: any[]) => { handle(request: Request, reply: Reply, done: DoneFn): unknown }
+
+/** A compile error naming what to fix: the guard class is not assignable to a type with this key. */
+type GuardTypeError<Message extends string> = GuardClass & { [K in Message]: never }
+
+/**
+ * The guard classes among a decorator's hooks, checked on what `handle()` gives back (NestJS
+ * habits are caught where they would let requests through): a result that may be `true` or
+ * `undefined` (`return user?.isAdmin`) is refused, since only `false` denies; a value that is
+ * none of nothing, a boolean or `reply` is refused; a `done`-style handle must return nothing.
+ */
+export type CheckedHooks<H extends readonly unknown[]> = { [K in keyof H]: H[K] extends AnyGuardClass ? CheckedGuard<H[K]> : H[K] }
+
+// A value typed as the wide GuardClass (`hooks: RouteHookArg[]` spread) was checked where it was typed.
+type CheckedGuard<C> = [GuardClass] extends [C] ? C : C extends abstract new (...args: any[]) => { handle(...args: infer A): infer R }
+  ? 0 extends 1 & R ? C
+    : A['length'] extends 3
+      ? [Awaited<R>] extends [void] ? C : GuardTypeError<"guard handle(request, reply, done) answers through done(): return nothing (a returned value is not read); deny with done(error)">
+      : [Awaited<R>] extends [GuardResult]
+        ? true extends Awaited<R> ? undefined extends Awaited<R> ? GuardTypeError<"guard handle() may return undefined, which lets the request through (only false denies): return true or false"> : C : C
+        : GuardTypeError<"guard handle() must return nothing, true or false (false denies with 403), or reply, or a promise of one of those">
+  : C
+
 /** On a controller class or one of its route methods. */
 export type RouteHookDecorator = (target: object, propertyKey?: string | symbol, descriptor?: PropertyDescriptor) => void
 
@@ -36,11 +60,11 @@ export type RouteHookDecorator = (target: object, propertyKey?: string | symbol,
  *   @OnRequest(bearerAuthHook({ keys })) @Post('/') create() { ... } // guarded
  * }
  */
-export function OnRequest(...hooks: RouteHookArg[]): RouteHookDecorator { return routeHooks('onRequest', 'OnRequest', hooks) }
+export function OnRequest<H extends ReadonlyArray<RequestHook | AnyGuardClass>>(...hooks: H & CheckedHooks<H>): RouteHookDecorator { return routeHooks('onRequest', 'OnRequest', hooks as readonly RouteHookArg[]) }
 /** Like {@link OnRequest}, at preValidation: after the body is parsed, before it is validated. */
-export function PreValidation(...hooks: RouteHookArg[]): RouteHookDecorator { return routeHooks('preValidation', 'PreValidation', hooks) }
+export function PreValidation<H extends ReadonlyArray<RequestHook | AnyGuardClass>>(...hooks: H & CheckedHooks<H>): RouteHookDecorator { return routeHooks('preValidation', 'PreValidation', hooks as readonly RouteHookArg[]) }
 /** Like {@link OnRequest}, at preHandler: after validation, right before the handler. */
-export function PreHandler(...hooks: RouteHookArg[]): RouteHookDecorator { return routeHooks('preHandler', 'PreHandler', hooks) }
+export function PreHandler<H extends ReadonlyArray<RequestHook | AnyGuardClass>>(...hooks: H & CheckedHooks<H>): RouteHookDecorator { return routeHooks('preHandler', 'PreHandler', hooks as readonly RouteHookArg[]) }
 
 function routeHooks(name: RouteHookName, decorator: string, hooks: readonly RouteHookArg[]): RouteHookDecorator {
   return (target, propertyKey, descriptor) => {

@@ -39,7 +39,31 @@ export function resolveRouteSchema(target: object, propertyKey: string | symbol,
         { where, index, className: cls.name, part, optionKey: part === 'querystring' && given.querystring === undefined ? 'query' : part })
     }
   }
+  if (fromParams.size > 0) checkUntypedNamedParams(target, propertyKey, where, out)
   return out
+}
+
+const sourceNames = { query: 'Query', params: 'Params', headers: 'Headers' } as const
+
+/**
+ * The types cannot tell which part a whole-part class parameter is for, so `@Body() b: CreateBook`
+ * lets `@Query('n') n: number` compile (a class property may type a named parameter of its own
+ * part). Here the part is known: a named query/params/headers parameter typed number or boolean
+ * (`design:paramtypes`) in a part that has no schema at all is a string at run time, so refuse it.
+ */
+function checkUntypedNamedParams(target: object, propertyKey: string | symbol, where: string, schema: Record<string, unknown>): void {
+  const types = Reflect.getMetadata('design:paramtypes', target, propertyKey) as unknown[] | undefined
+  if (types === undefined) return
+  for (const param of getParams(target.constructor, propertyKey)) {
+    if (param.key === null || !(param.source in sourceNames)) continue
+    const type = types[param.index]
+    if (type !== Number && type !== Boolean) continue
+    const part = partOfSource[param.source as keyof typeof sourceNames]
+    const partSchema = part === 'querystring' ? schema.querystring ?? schema.query : schema[part]
+    if (partSchema !== undefined && partSchema !== null) continue
+    throw declarationError('ENC_ERR_DECL_PARAM_TYPE', { where, index: param.index, decorator: `@${sourceNames[param.source as keyof typeof sourceNames]}('${param.key}')`,
+      type: type === Number ? 'number' : 'boolean', part })
+  }
 }
 
 /** A method without parameter decorators (most): nothing to find, and no type metadata to read. */

@@ -4,29 +4,29 @@ import { getClassRouteHooks, getControllerMeta, getMethodHttpCodes, getMethodRou
 import { buildHandler } from './argument-builder'
 import { moduleError } from './module-error'
 import { joinPaths } from './module-tree'
-import { checkParamNames } from './param-names-check'
+import type { DeclaredMethodRoute } from './param-names-check'
 
 /**
  * The runtime route definitions of one controller instance. Route methods may be inherited:
  * a subclass serves its base class's routes (with its own overrides of the methods), and a
  * method it re-decorates replaces the base's routes for that method.
  */
-export function controllerRoutes(controller: Class, instance: object, modulePath: string, resolveHook: (hook: Function) => RequestHook, modulePrefix = ''): RouteOptions[] {
+export function controllerRoutes(controller: Class, instance: object, modulePath: string, resolveHook: (hook: Function) => RequestHook): DeclaredMethodRoute[] {
   const prefix = getControllerMeta(controller)!.prefix
-  const routes: RouteOptions[] = []
+  const routes: DeclaredMethodRoute[] = []
   // The controller's class-level hooks (base classes first) are the same for each of its routes.
   const classHooks = classRouteHooks(controller)
   for (const { declaringClass, route } of collectRoutes(controller)) {
     const where = `${route.methods.join(',')} route ${controller.name}.${String(route.propertyKey)} in ${modulePath}`
     const method = route.methods.length === 1 ? route.methods[0] : [...route.methods]
-    checkParamNames(declaringClass, route.propertyKey, modulePrefix + joinPaths([prefix], route.path), where)
     const status = getMethodHttpCodes(declaringClass).get(route.propertyKey)
     if (status !== undefined) checkStatusCovered(status, route.options.schema, where)
     const handler = withStatus(buildHandler(instance, declaringClass, route.propertyKey, where), status)
     // Named after the method, so explain() and logs read `NotesController.create`, wrapped or not.
     Object.defineProperty(handler, 'name', { value: `${controller.name}.${String(route.propertyKey)}` })
     // The controller's @Route('/users') is part of the route's path; scope prefixes are the runtime's.
-    routes.push({ ...route.options, ...routeHooks(classHooks, declaringClass, route, resolveHook), method, url: joinPaths([prefix], route.path), handler })
+    const options: RouteOptions = { ...route.options, ...routeHooks(classHooks, declaringClass, route, resolveHook), method, url: joinPaths([prefix], route.path), handler }
+    routes.push({ declaringClass, key: route.propertyKey, where, options })
   }
   return routes
 }

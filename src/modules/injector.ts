@@ -51,9 +51,12 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
   // A test's override(Logger, ...) replaces the framework's Logger everywhere: provided once by
   // the root (every module sees it), instead of each module's child logger.
   const loggerOverride = overrides.get(Logger)
+  // A module sharing the root's container (the root, or lifted into it) that declares Logger gets
+  // the override in its own entry: the root then adds none, or that container would have two.
+  const rootContainerDeclaresLogger = [...walk(root)].some((n) => sharesRootContainer(n) && n.meta.providers.some((p) => toProviderSpec(p).token === Logger))
   const entriesOf = (node: ModuleNode): ProviderEntry[] => {
     const entries = node.meta.providers.map((entry) => overrides.get(toProviderSpec(entry).token) ?? entry)
-    return node === root && loggerOverride !== undefined && !entries.includes(loggerOverride) ? [...entries, loggerOverride] : entries
+    return node === root && loggerOverride !== undefined && !rootContainerDeclaresLogger ? [...entries, loggerOverride] : entries
   }
   const containerOf = new Map<ModuleNode, DependencyContainer>()
   const ownersByContainer = new Map<DependencyContainer, Map<InjectionToken, ModuleNode>>()
@@ -147,4 +150,11 @@ function construct(container: DependencyContainer, token: InjectionToken, what: 
 
 function instantiationError(what: string, node: ModuleNode, error: unknown): Error {
   return moduleError('ENC_ERR_MODULE_INSTANTIATION', { what, path: node.path, reason: error instanceof Error ? error.message : String(error) }, { cause: error })
+}
+
+/** The root, or a module lifted into it (directly or through lifted modules): one container with it. */
+function sharesRootContainer(node: ModuleNode): boolean {
+  let n = node
+  while (n.parent !== null && n.lifted) n = n.parent
+  return n.parent === null
 }

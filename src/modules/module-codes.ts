@@ -112,8 +112,8 @@ export const moduleErrors = {
       `($id '${a.id}'), which is shared by reference, but no module it can see lists it. List ${a.name} in @Module({ schemas }) of ${a.module} or an ancestor ` +
       `(a module sees its own schemas and its ancestors'), or remove the $id to inline it.` }),
   ENC_ERR_MODULE_PARAM_NOT_IN_PATH: e({ status: null, summary: "@Params('name') on a route whose path has no :name parameter (it would always be undefined)",
-    message: (a: { where: string; index: number; key: string; path: string; params: string; hint: string }) => `${a.where}: parameter ${a.index} is @Params('${a.key}'), ` +
-      `but the path '${a.path}' has ${a.params}${a.hint}, so it would be undefined on every request. Name one of the path's parameters, or rename the path parameter.` }),
+    message: (a: { where: string; index: number; key: string; detail: string }) => `${a.where}: parameter ${a.index} is @Params('${a.key}'), ` +
+      `but ${a.detail}, so it would be undefined on every request. Name one of the path's parameters, or rename the path parameter.` }),
   ENC_ERR_GUARD_DENIED: e({ status: 403, summary: "a guard class's handle() returned false (or a promise resolving to false): the route's handler did not run",
     message: () => 'Forbidden resource' }),
   ENC_ERR_MODULE_HANDLER_PARAMS: e({ status: null, summary: 'a handler decorates some of its parameters but not all',

@@ -61,7 +61,7 @@ export function guardResolver(container: DependencyContainer): (hook: Function) 
  */
 function guardHook(instance: { handle: Function }): RequestHook {
   const handle = instance.handle
-  if (handle.length >= 3) return handle.bind(instance) as RequestHook
+  if (handle.length >= 3) return doneGuardHook(instance)
   const settle = (value: unknown, reply: Reply): unknown => {
     if (value === false && !reply.sent) throw moduleError('ENC_ERR_GUARD_DENIED')
     return value
@@ -69,5 +69,28 @@ function guardHook(instance: { handle: Function }): RequestHook {
   return function (request: Request, reply: Reply) {
     const result: unknown = handle.call(instance, request, reply)
     return isThenable(result) ? result.then((value) => settle(value, reply)) : settle(result, reply)
+  } as RequestHook
+}
+
+/**
+ * A `done`-style handle denies by `done(error)`. Its types say to return nothing, but a `false`
+ * returned anyway (untyped code, a cast) denies at once rather than leaving the request to wait
+ * for a `done()` that may never come; a later `done()` is then ignored, as is any second call.
+ */
+function doneGuardHook(instance: { handle: Function }): RequestHook {
+  const handle = instance.handle
+  return function (request: Request, reply: Reply, done: (error?: unknown) => void) {
+    let called = false
+    const once = (error?: unknown): void => {
+      if (called) return
+      called = true
+      done(error)
+    }
+    const deny = (value: unknown): void => {
+      if (value === false && !reply.sent) once(moduleError('ENC_ERR_GUARD_DENIED'))
+    }
+    const result: unknown = handle.call(instance, request, reply, once)
+    if (isThenable(result)) result.then(deny, once)
+    else deny(result)
   } as RequestHook
 }

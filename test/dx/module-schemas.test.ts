@@ -2,6 +2,7 @@ import 'reflect-metadata'
 import { expect } from 'chai'
 import { Get, Module, Route, SchemaClass } from '../../src/decorators'
 import { createApp } from '../../src/modules'
+import { lift } from '../../src'
 import { bootError } from '../modules/helpers'
 
 class Book extends SchemaClass({ $id: 'book', type: 'object', properties: { title: { type: 'string' } } }) {}
@@ -33,5 +34,27 @@ describe('shared schemas in a module app are spoken of in module terms (newcomer
     @Module({ controllers: [Books], schemas: [OtherBook] }) class AM {}
     @Module({ plugins: [AM], schemas: [Book] }) class Root {}
     expect((await bootError(Root)).code).to.equal('ENC_ERR_SCH_DUPLICATE_ID')
+  })
+
+  it('a schema class listed by a lifted shared module and again by a child (or the parent) is accepted, whichever is registered first', async () => {
+    @Module({ schemas: [Book] }) class Shared {}
+    @Module({ controllers: [Books], schemas: [Book], prefix: '/x' }) class BooksModule {}
+    @Module({ plugins: [lift(Shared), BooksModule], schemas: [Book] }) class RootA {}
+    @Module({ plugins: [BooksModule, lift(Shared)] }) class RootB {}
+    for (const Root of [RootA, RootB]) {
+      const app = await createApp(Root)
+      try {
+        expect((await app.inject({ url: '/x/b' })).json(), Root.name).to.deep.equal({ title: 't' })
+      } finally { await app.close() }
+    }
+  })
+
+  it('two different schemas with one $id: the message says they are different schema objects', async () => {
+    @Module({ schemas: [OtherBook] }) class Shared {}
+    @Module({ controllers: [Books], schemas: [Book], prefix: '/x' }) class BooksModule {}
+    @Module({ plugins: [BooksModule, lift(Shared)] }) class Root {}
+    const error = await bootError(Root)
+    expect(error.code).to.equal('ENC_ERR_SCH_DUPLICATE_ID')
+    expect(error.message).to.contain('different schema objects').and.contain('another $id')
   })
 })

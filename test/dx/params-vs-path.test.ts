@@ -1,6 +1,8 @@
 import 'reflect-metadata'
 import { expect } from 'chai'
+import findMyWay from 'find-my-way'
 import { Get, Module, Params, Route, SchemaClass } from '../../src/decorators'
+import { lift, type Scope } from '../../src'
 import { createApp } from '../../src/modules'
 import { pathParamNames } from '../../src/runtime/internal'
 import { bootError } from '../modules/helpers'
@@ -63,5 +65,60 @@ describe('path parameters checked against what the route reads (newcomer finding
     expect(error.message).to.contain("requires 'bookid' (did you mean 'bookId'?)")
     app.get('/y/:id/*', { schema: { params: { type: 'object', required: ['id', '*'], properties: { id: { type: 'string' } } } } }, async () => ({}))
     await app.ready()
+  })
+
+  it('reads parameter names exactly as find-my-way 9 registers them (optional :id?, a colon inside a name, static parts, regex)', () => {
+    const paths = ['/o/:id?', '/o/:id?/', '/x/:a:b', '/:a-:b', '/:a.:b', '/:a-b:c', '/r/:id(^\\d+)-:x', '/f/*', '/a::b/:c',
+      '/at/:hour(^\\d{2}):minute(^\\d{2})m', '/near/:lat-:lng/radius/:r', '/static', '/t/:t(a:b)/:u']
+    for (const path of paths) {
+      const router = findMyWay()
+      router.on('GET', path, () => undefined)
+      const expected = [...new Set((router as unknown as { routes: Array<{ params: string[] }> }).routes.flatMap((route) => route.params))]
+      expect(pathParamNames(path), path).to.deep.equal(expected)
+    }
+  })
+
+  it("a method with two route decorators (@Get('/') @Get('/:id')) may read @Params('id'): one of its routes has it", async () => {
+    @Route('/r') class C { @Get('/') @Get('/:id') f(@Params('id') id: string | undefined) { return { id: id ?? null } } }
+    @Module({ controllers: [C] }) class Root {}
+    const app = await createApp(Root)
+    try {
+      expect((await app.inject({ url: '/r' })).json()).to.deep.equal({ id: null })
+      expect((await app.inject({ url: '/r/5' })).json()).to.deep.equal({ id: '5' })
+    } finally { await app.close() }
+  })
+
+  it('a method with two route decorators is refused when none of its routes has the name, listing each path', async () => {
+    @Route('/r') class C { @Get('/') @Get('/:id') f(@Params('idd') id: string | undefined) { return { id } } }
+    @Module({ controllers: [C] }) class Root {}
+    const error = await bootError(Root)
+    expect(error.code).to.equal('ENC_ERR_MODULE_PARAM_NOT_IN_PATH')
+    expect(error.message).to.contain('none of its paths has it').and.contain("'/r' has no parameters").and.contain("'/r/:id' has :id").and.contain("did you mean 'id'")
+  })
+
+  it("an optional path parameter (/:id?) may be read with @Params('id'); the runtime API accepts a params schema naming it, and refuses one that requires it (a request without it would be a 400)", async () => {
+    @Route('/o') class C { @Get('/:id?') f(@Params('id') id: string | undefined) { return { id: id ?? null } } }
+    @Module({ controllers: [C] }) class Root {}
+    const app = await createApp(Root)
+    try {
+      expect((await app.inject({ url: '/o/5' })).json()).to.deep.equal({ id: '5' })
+      expect((await app.inject({ url: '/o' })).json()).to.deep.equal({ id: null })
+    } finally { await app.close() }
+    const raw = server()
+    raw.get('/p/:id?', { schema: { params: { type: 'object', properties: { id: { type: 'string' } } } } }, async () => ({}))
+    await raw.ready()
+    const error = thrown(() => server().get('/q/:id?', { schema: { params: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } } } }, async () => ({})))
+    expect(error.code).to.equal('ENC_ERR_ROUTE_INVALID')
+    expect(error.message).to.contain("requires 'id'").and.contain('makes it optional (:id?)').and.not.contain('did you mean')
+  })
+
+  it("a path parameter added by a plugin's onRoute hook (url rewritten) may be read with @Params: the check reads the final url", async () => {
+    const i18n = lift(async (scope: Scope) => { scope.addHook('onRoute', (route) => { route.url = '/:lang' + String(route.url) }) })
+    @Route('/') class C { @Get('/hello') f(@Params('lang') lang: string) { return { lang } } }
+    @Module({ plugins: [i18n], controllers: [C] }) class Root {}
+    const app = await createApp(Root)
+    try {
+      expect((await app.inject({ url: '/en/hello' })).json()).to.deep.equal({ lang: 'en' })
+    } finally { await app.close() }
   })
 })

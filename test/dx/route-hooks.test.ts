@@ -267,6 +267,33 @@ describe('route hooks from the decorator layer: @OnRequest/@PreValidation/@PreHa
       } finally { await app.close() }
     })
 
+    it('a done-style guard class that returns false (its types refuse it) denies at once with 403, and a later done() is ignored', async () => {
+      let ran = 0
+      @injectable() class FalseGuard {
+        handle(request: Request, _reply: Reply, done: DoneFn): unknown {
+          if (request.headers['x-ok'] === '1') { done(); return true }
+          setImmediate(() => done())
+          return false
+        }
+      }
+      @injectable() class AsyncFalse { async handle(_request: Request, _reply: Reply, _done: DoneFn): Promise<unknown> { return false } }
+      @Route('/') class C {
+        @OnRequest(FalseGuard as never) @Get('/f') f() { ran++; return { ok: true } }
+        @OnRequest(AsyncFalse as never) @Get('/a') a() { ran++; return { ok: true } }
+      }
+      @Module({ providers: [FalseGuard, AsyncFalse], controllers: [C] }) class AppModule {}
+      const app = await createApp(AppModule, { handlerTimeout: 2000 })
+      try {
+        for (const url of ['/f', '/a']) {
+          const denied = await app.inject({ url })
+          expect([denied.statusCode, (denied.json() as { code: string }).code], url).to.deep.equal([403, 'ENC_ERR_GUARD_DENIED'])
+        }
+        await new Promise((resolve) => setImmediate(resolve))
+        expect(ran).to.equal(0)
+        expect((await app.inject({ url: '/f', headers: { 'x-ok': '1' } })).json()).to.deep.equal({ ok: true })
+      } finally { await app.close() }
+    })
+
     it('a plain hook function keeps Fastify semantics: its return value is ignored, false included', async () => {
       @Route('/') class C { @OnRequest((() => false) as RequestHook) @Get('/f') f() { return { ran: true } } }
       @Module({ controllers: [C] }) class AppModule {}

@@ -106,6 +106,28 @@ describe('schema classes: one declaration is the schema and the type', () => {
     expect(alias.message).to.include('schema.query')
   })
 
+  it('refuses, at declaration, a named query/params/headers parameter typed number or boolean when that part has no schema and only a class of another part types it (ENC_ERR_DECL_PARAM_TYPE)', () => {
+    const query = declarationError(() => {
+      class C { @Post('/b/:id') b(@Body() _book: Note, @Query('n') _n: number) { return {} } }
+      return C
+    })
+    expect(query.code).to.equal('ENC_ERR_DECL_PARAM_TYPE')
+    expect(query.message).to.include('C.b').and.include("parameter 1 is @Query('n') typed number").and.include('the querystring has no schema')
+    const params = declarationError(() => {
+      class D { @Post('/b/:id') b(@Body() _book: Note, @Params('id') _id: number) { return {} } }
+      return D
+    })
+    expect(params.code).to.equal('ENC_ERR_DECL_PARAM_TYPE')
+    expect(() => {
+      class SamePart {
+        @Get('/:id') a(@Params() _p: NoteId, @Params('id') _id: number) { return {} }
+        @Post('/q', { schema: { querystring: { type: 'object', properties: { n: { type: 'integer' } } } } }) q(@Body() _b: Note, @Query('n') _n: number) { return {} }
+        @Post('/s/:id') s(@Body() _b: NewNote, @Params('id') _id: string) { return {} }
+      }
+      return SamePart
+    }).not.to.throw()
+  })
+
   it('accepts an explicit schema that is the parameter class, its schema object or a $ref to its $id', () => {
     expect(() => {
       class Agree {

@@ -5,6 +5,7 @@ import { expect } from 'chai'
 import { inject, injectable } from 'tsyringe'
 import { Get, Module, Route } from '../../src/decorators'
 import { Logger, createApp, override, resolveProvider } from '../../src/modules'
+import { lift } from '../../src'
 import request from 'supertest'
 import { withApp } from '../../src/testing'
 import type { Request } from '../../src/runtime'
@@ -112,6 +113,20 @@ describe('testing: provider overrides (README "Testing")', () => {
     await withApp(Root, { overrides: [override(Logger, { useValue: fake })] }, async (t) => {
       await t.inject({ url: '/w' })
       expect(t.get(Logger, Child)).to.equal(fake)
+    })
+    expect(lines).to.deep.equal(['svc work'])
+  })
+
+  it('override(Logger) with a lifted module that provides its own Logger: the override replaces it, no duplicate provider', async () => {
+    const lines: string[] = []
+    const fake = { info: (msg: string) => { lines.push(msg) } }
+    @injectable() class Work { constructor(readonly log: Logger) {} run() { this.log.info('svc work') } }
+    @Route('/w') class W { constructor(readonly work: Work) {} @Get('/') get() { this.work.run(); return { ok: true } } }
+    @Module({ providers: [{ provide: Logger, useValue: { info() {} } }] }) class LogMod {}
+    @Module({ plugins: [lift(LogMod)], providers: [Work], controllers: [W] }) class Root {}
+    await withApp(Root, { overrides: [override(Logger, { useValue: fake })] }, async (t) => {
+      await t.inject({ url: '/w' })
+      expect(t.get(Logger, Root)).to.equal(fake)
     })
     expect(lines).to.deep.equal(['svc work'])
   })

@@ -1,7 +1,7 @@
 import type { SharedSchema } from '../schemas/types'
 import { runtimeError } from '../errors/runtime-codes'
 import { didYouMean } from '../schemas'
-import { describePathParams, pathParamNames } from '../shared/path-params'
+import { describePathParams, optionalPathParamNames, pathParamNames } from '../shared/path-params'
 
 /**
  * Refuses a params schema whose `required` names a property the path does not have: `params`
@@ -15,7 +15,13 @@ export function checkParamsSchema(schema: unknown, url: string, where: string, g
   if (!Array.isArray(required) || required.length === 0) return
   const names = pathParamNames(url)
   const missing = required.filter((name): name is string => typeof name === 'string' && !names.includes(name))
-  if (missing.length === 0) return
+  if (missing.length === 0) {
+    const optional = optionalPathParamNames(url).filter((name) => required.includes(name))
+    if (optional.length === 0) return
+    throw runtimeError('ENC_ERR_ROUTE_INVALID', { where, problem: `its params schema requires ${optional.map((m) => `'${m}'`).join(', ')}, ` +
+      `but the path '${url}' makes it optional (${optional.map((m) => `:${m}?`).join(', ')}), so every request without it would fail validation with a 400. ` +
+      'Remove it from required, or drop the ? from the path' })
+  }
   throw runtimeError('ENC_ERR_ROUTE_INVALID', { where, problem: `its params schema requires ${missing.map((m) => `'${m}'${didYouMean(m, names)}`).join(', ')}, ` +
     `but the path '${url}' has ${describePathParams(names)}, so every request would fail validation with a 400. ` +
     'Rename the path parameter or the schema property so they match (params holds only path parameters)' })

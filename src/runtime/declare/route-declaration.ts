@@ -82,14 +82,21 @@ function invalid(scope: ScopeImpl, what: string): FrameworkError {
 export function declareRoute(scope: ScopeImpl, input: RouteOptions, routePrefix: string = scope.routePrefix): void {
   scope.assertDeclarable('route()')
   if (input === null || typeof input !== 'object') throw invalid(scope, 'route() takes an options object')
-  declareOwnedRoute(scope, { ...input }, routePrefix)
+  const url = declareOwnedRoute(scope, { ...input }, routePrefix)
+  if (finalUrls.has(input)) finalUrls.set(input, url)
 }
+
+/**
+ * The url each route was recorded at (prefixes joined, onRoute hooks run), for the route objects
+ * a layer above asked about (by setting them to ''): the module layer checks `@Params` names on it.
+ */
+export const finalUrls = new WeakMap<object, string>()
 
 /** No onRoute hook added a hook to the route: one empty record for all such routes. */
 const noOnRouteHooks: ReadonlyMap<Function, OnRouteHookOrigin> = new Map()
 
 /** declareRoute, with `options` already a copy of the user's object (it is amended in place). */
-function declareOwnedRoute(scope: ScopeImpl, options: RouteOptions, routePrefix: string): void {
+function declareOwnedRoute(scope: ScopeImpl, options: RouteOptions, routePrefix: string): string {
   const rawPath = options.url ?? options.path
   if (typeof rawPath !== 'string') throw invalid(scope, 'url (or path) must be a string')
   // Fastify 3 would serve '' as '/' (or as the prefix); an empty url is nearly always a bug.
@@ -161,6 +168,7 @@ function declareOwnedRoute(scope: ScopeImpl, options: RouteOptions, routePrefix:
   options.url = url
   checkParamsSchema(options.schema, url, where, (id) => scope.getSchema(id))
   scope.context.routes.push({ scope, methods: finalMethods, url, options, withTrailingSlash: placed.withTrailingSlash && url === placed.url, origin: scope.currentOrigin(), onRouteHooks })
+  return url
 }
 
 export function shortcut(scope: ScopeImpl, method: string | string[], path: string, a: Handler | RouteShorthandOptions, b?: Handler, routePrefix: string = scope.routePrefix): void {

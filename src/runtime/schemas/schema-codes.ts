@@ -28,12 +28,13 @@ export const schemaErrors = {
     message: (a: { scopePath: string; got: string }) => `addSchema() in scope ${a.scopePath} was given a schema without a string $id (got ${a.got}): ` +
       'add "$id": "<name>" so that routes can reference it as { $ref: \'<name>#\' }.' }),
   ENC_ERR_SCH_DUPLICATE_ID: e({ status: null, summary: 'a shared schema $id is already declared in the scope, an ancestor or a descendant',
-    message: (a: { scopePath: string; id: string; in: 'this' | 'ancestor' | 'descendant'; other: string }) => a.in === 'descendant'
+    message: (a: { scopePath: string; id: string; in: 'this' | 'ancestor' | 'descendant'; other: string; same?: boolean }) => a.in === 'descendant'
       ? `addSchema() in scope ${a.scopePath}: a schema with $id '${a.id}' is already declared in its descendant scope ${a.other}, which would then see two. ` +
-        'Give one of them another $id, or declare it only in this scope.'
+        'They are different schema objects: give one of them another $id, or declare it only in this scope.'
       : `addSchema() in scope ${a.scopePath}: a schema with $id '${a.id}' is already declared in ` +
         `${a.in === 'this' ? `this scope (${a.other})` : `its ancestor scope ${a.other}`}, so this scope would see two. ` +
-        'Give one of them another $id, or remove the duplicate.' }),
+        (a.same === true ? 'It is the same schema added twice in one scope: remove one of the addSchema() calls (or list it once).'
+          : 'They are different schema objects (the same one listed again in a descendant is accepted): give one of them another $id, or remove the duplicate.') }),
   ENC_ERR_SCH_ASYNC: e({ status: null, summary: 'a schema uses $async; asynchronous work belongs in a preHandler hook',
     message: (a: { case: 'route'; part: string; where: string; at: string } | { case: 'shared'; scopePath: string; id: string; at: string }) => a.case === 'route'
       ? `The ${a.part} schema of route ${a.where} uses $async at ${a.at}. ${asyncRefusal}`

@@ -147,7 +147,11 @@ export class SchemaStore {
     if (typeof id !== 'string' || id === '') {
       throw schemaError('ENC_ERR_SCH_MISSING_ID', { scopePath: this.scopePath, got: describeValue(id) })
     }
-    this.#refuseDuplicate(id)
+    // The very same schema object again (a lifted shared module and a child both list one class,
+    // NestJS's habit): already visible here when an ancestor has it, nothing to add. Twice in one
+    // scope stays refused, as Fastify refuses it.
+    if (this.declarations(id).some((store) => store.isAncestorOf(this) && store.#own.get(id) === schema)) return
+    this.#refuseDuplicate(id, schema)
     const asyncAt = findAsync(schema)
     if (asyncAt !== null) {
       throw schemaError('ENC_ERR_SCH_ASYNC', { case: 'shared', scopePath: this.scopePath, id, at: asyncAt })
@@ -243,13 +247,16 @@ export class SchemaStore {
     return false
   }
 
-  #refuseDuplicate(id: string): void {
+  #refuseDuplicate(id: string, schema: object): void {
     for (const store of this.declarations(id)) {
+      // A descendant that declared this very object sees one schema either way.
+      const same = store.#own.get(id) === schema
+      if (same && store !== this) continue
       if (store === this || store.isAncestorOf(this)) {
-        throw schemaError('ENC_ERR_SCH_DUPLICATE_ID', { scopePath: this.scopePath, id, in: store === this ? 'this' : 'ancestor', other: store.scopePath })
+        throw schemaError('ENC_ERR_SCH_DUPLICATE_ID', { scopePath: this.scopePath, id, in: store === this ? 'this' : 'ancestor', other: store.scopePath, same })
       }
       if (this.isAncestorOf(store)) {
-        throw schemaError('ENC_ERR_SCH_DUPLICATE_ID', { scopePath: this.scopePath, id, in: 'descendant', other: store.scopePath })
+        throw schemaError('ENC_ERR_SCH_DUPLICATE_ID', { scopePath: this.scopePath, id, in: 'descendant', other: store.scopePath, same })
       }
     }
   }
