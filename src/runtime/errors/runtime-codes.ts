@@ -133,6 +133,8 @@ export const runtimeErrors = {
     message: () => 'Undefined error has occurred' }),
   ENC_ERR_REPLY_SEND_INSIDE_ON_ERROR: e({ status: 'none', summary: 'reply.send() was called inside an onError hook (it throws this error and logs it; the error reply goes on)',
     message: (a: At) => `${a.at}: reply.send() inside an onError hook is refused. Answer from an error handler (setErrorHandler) instead.` }),
+  ENC_ERR_BODY_INVALID_CHUNK: e({ status: 500, summary: "a preParsing hook's stream emitted a chunk that is neither bytes nor a string (logged)",
+    message: (a: At & { got: string }) => `${a.at}: the body stream a preParsing hook returned emitted ${a.got}; it must emit Buffers, Uint8Arrays or strings.` }),
   ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE: e({ status: 500, summary: 'an object was sent with a content type that is not JSON and no reply.serializer(), or a serializer returned something other than a string or Buffer',
     message: (a: At & ({ contentType: string } | { status: number; got: string })) => 'contentType' in a
       ? `${a.at}: an object was sent with content type '${a.contentType}'. Send a string or Buffer for that type, set reply.serializer(), or use a JSON type.`

@@ -74,10 +74,12 @@ function walkable(value: unknown, seen: Set<object> | null): value is object {
 
 /**
  * Parsed text is a tree: it is walked without a seen set first (the set cost ~+15% of the walk on
- * a 52 KB body). Past TREE_BUDGET objects pushed, the walk starts again with one, so a cycle or shared
- * references end it.
+ * a 52 KB body). Past TREE_BUDGET values read, the walk starts again with one, so a cycle or shared
+ * references (YAML aliases: one array referenced thousands of times) cost at most the budget plus
+ * one visit of each distinct object. The budget counts values read, not objects pushed: a few
+ * objects each read many times must not slip under it.
  */
-const TREE_BUDGET = 10_000
+const TREE_BUDGET = 200_000
 
 function holdsNonFinite(root: unknown): boolean {
   if (typeof root === 'number') return !Number.isFinite(root)
@@ -94,13 +96,15 @@ function walkForNonFinite(root: unknown, seen: Set<object> | null): boolean | nu
     const value = stack.pop() as object
     if (Array.isArray(value)) {
       for (let index = 0; index < value.length; index++) {
+        if (seen === null && --budget < 0) return null
         const item: unknown = value[index]
-        if (typeof item === 'number') { if (!Number.isFinite(item)) return true } else if (walkable(item, seen)) { if (seen === null && --budget < 0) return null; stack.push(item) }
+        if (typeof item === 'number') { if (!Number.isFinite(item)) return true } else if (walkable(item, seen)) stack.push(item)
       }
     } else {
       for (const key in value) {
+        if (seen === null && --budget < 0) return null
         const item = (value as Record<string, unknown>)[key]
-        if (typeof item === 'number') { if (!Number.isFinite(item)) return true } else if (walkable(item, seen)) { if (seen === null && --budget < 0) return null; stack.push(item) }
+        if (typeof item === 'number') { if (!Number.isFinite(item)) return true } else if (walkable(item, seen)) stack.push(item)
       }
     }
   }

@@ -63,7 +63,15 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
   const onData = (data: Buffer | Uint8Array | string): void => {
     // A preParsing hook's stream may emit strings (Readable.from(text)) or bare Uint8Arrays: the
     // limit counts bytes, and the JSON parser copies chunks into WebAssembly memory as bytes.
-    const chunk = Buffer.isBuffer(data) ? data : typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength)
+    const chunk = Buffer.isBuffer(data) ? data : typeof data === 'string' ? Buffer.from(data, 'utf8')
+      : ArrayBuffer.isView(data) ? Buffer.from(data.buffer, data.byteOffset, data.byteLength) : null
+    if (chunk === null) {
+      // An object-mode stream from a hook: a programming error, answered (and logged) as a 500, never thrown
+      // out of this listener, where it would end the process.
+      cleanup()
+      replyWithError(reply, runtimeError('ENC_ERR_BODY_INVALID_CHUNK', { at: `${request.method} ${reply.route.path ?? request.url}`, got: describeChunk(data) }))
+      return
+    }
     received += chunk.length
     if (received > limit) {
       cleanup()
@@ -189,4 +197,11 @@ function callWithDone(parser: BodyParser, request: RequestImpl, reply: ReplyImpl
   } catch (error) {
     done(error)
   }
+}
+
+/** What a stream emitted instead of bytes, for the log. */
+function describeChunk(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`
 }
