@@ -23,7 +23,7 @@ export function applyModule(scope: Scope, node: ModuleNode, wiring: ReadonlyMap<
   scope.annotate({ module: node.path, providers: node.meta.providers.map((p) => describeToken(toProviderSpec(p).token)) })
   for (const d of getRequestDecorators(type)) scope.decorateRequest(d.name, d.value)
   for (const d of getReplyDecorators(type)) scope.decorateReply(d.name, d.value)
-  for (const schema of node.schemas) if (!listedByAncestor(node, schema) && !seenHere(scope, schema)) scope.addSchema(schema)
+  for (const schema of node.schemas) if (!seenHere(scope, schema)) scope.addSchema(schema)
   if (node.meta.validatorCompiler !== null) scope.setValidatorCompiler(node.meta.validatorCompiler)
   if (node.meta.serializerCompiler !== null) scope.setSerializerCompiler(node.meta.serializerCompiler)
   if (node.meta.schemaErrorFormatter !== null) scope.setSchemaErrorFormatter(node.meta.schemaErrorFormatter)
@@ -76,16 +76,11 @@ export function registerModule(scope: Scope, node: ModuleNode, wiring: ReadonlyM
 }
 
 /**
- * A schema (the same class or object) an ancestor module already lists is visible here: listing
- * it again is NestJS's habit (each module lists what it uses), not a second schema with that $id.
+ * The very same schema object already visible in the scope (an ancestor or a lifted module beside
+ * this one listed it): listing it again is NestJS's habit (each module lists what it uses), not a
+ * second schema with that $id.
  */
-/** The very same schema object already visible in the scope (a lifted module beside this one listed it). */
 function seenHere(scope: Scope, schema: object): boolean {
   const id = (schema as { $id?: unknown }).$id
   return typeof id === 'string' && scope.getSchema(id) === schema
-}
-
-function listedByAncestor(node: ModuleNode, schema: object): boolean {
-  for (let n = node.parent; n !== null; n = n.parent) if (n.schemas.includes(schema as never)) return true
-  return false
 }

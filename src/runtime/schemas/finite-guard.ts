@@ -81,7 +81,8 @@ function walkable(value: unknown, seen: Set<object> | null): value is object {
  */
 const TREE_BUDGET = 200_000
 
-function holdsNonFinite(root: unknown): boolean {
+/** Whether `root` (a number, or arrays and plain objects) holds a non-finite number; ends cycles. */
+export function holdsNonFinite(root: unknown): boolean {
   if (typeof root === 'number') return !Number.isFinite(root)
   return walkForNonFinite(root, null) ?? walkForNonFinite(root, new Set()) === true
 }

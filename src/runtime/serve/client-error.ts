@@ -53,15 +53,28 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
 }
 
 function writeAndClose(error: NodeJS.ErrnoException, socket: Socket): void {
+  writeCodeAndClose(clientErrors[error.code ?? ''] ?? 'ENC_ERR_REQUEST_MALFORMED', socket)
+}
+
+/** Writes a coded error straight to a socket Node no longer answers on, then closes it. */
+function writeCodeAndClose(code: keyof typeof runtimeErrors, socket: Socket): void {
   if (!socket.writable) { socket.destroy(); return }
-  const code = clientErrors[error.code ?? ''] ?? 'ENC_ERR_REQUEST_MALFORMED'
   const definition = runtimeErrors[code]
   const status = definition.status as number
   const reason = STATUS_CODES[status] as string
-  const body = errorPayloadSerializer({ statusCode: status, code, error: reason, message: definition.message() })
+  const body = errorPayloadSerializer({ statusCode: status, code, error: reason, message: (definition.message as () => string)() })
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
   // end() waits for the client to close its side too; a client that never does must not keep the socket.
   socket.destroySoon()
+}
+
+/**
+ * A CONNECT request (the server's 'connect' listener; without one Node closes the connection
+ * without a word): 501 in the JSON error shape, then the connection is closed. Node has handed
+ * the socket over, so the answer is written to it directly.
+ */
+export function answerConnect(socket: Socket): void {
+  writeCodeAndClose('ENC_ERR_REQUEST_CONNECT_UNSUPPORTED', socket)
 }
 
 /**

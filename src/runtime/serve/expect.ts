@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { Socket } from 'node:net'
 import { errorPayloadSerializer } from './error-payload'
 import { runtimeError } from '../errors/runtime-codes'
 
@@ -39,18 +38,4 @@ export function answerExpectationFailed(raw: IncomingMessage, res: ServerRespons
   if (raw.headers['transfer-encoding'] !== undefined || (raw.headers['content-length'] ?? '0') !== '0') headers.connection = 'close'
   res.writeHead(417, headers)
   res.end(body)
-}
-
-/**
- * A CONNECT request (the server's 'connect' listener; without one Node closes the connection
- * without a word): 501 in the JSON error shape, then the connection is closed. Node has handed
- * the socket over, so the answer is written to it directly.
- */
-export function answerConnect(socket: Socket): void {
-  if (!socket.writable) { socket.destroy(); return }
-  const error = runtimeError('ENC_ERR_REQUEST_CONNECT_UNSUPPORTED')
-  const body = errorPayloadSerializer({ statusCode: 501, code: error.code, error: 'Not Implemented', message: error.message })
-  socket.end(`HTTP/1.1 501 Not Implemented\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
-  // end() waits for the client to close its side too; a client that never does must not keep the socket.
-  socket.destroySoon()
 }

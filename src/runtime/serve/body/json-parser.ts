@@ -2,28 +2,9 @@ import secureJson from 'secure-json-parse'
 import { runtimeError } from '../../errors/runtime-codes'
 import type { BodyParser } from '../../shared/body-parser'
 import { refusePoisoning, type JsonPoisonActions } from '../../shared/json-poisoning'
+import { holdsNonFinite } from '../../schemas/finite-guard'
 import { scanJson, JSON_TOO_DEEP, JSON_MAY_OVERFLOW, JSON_NEEDS_POISON_CHECK, WASM_SCAN_MIN_BYTES } from './json-scan'
 import { scanJsonChunksWasm, decodeScanned, WASM_SCAN_MAX_BYTES } from './json-scan-wasm'
-
-/**
- * A number literal too large for a double (`1e309`, 309+ digits) parses to ±Infinity, which
- * JSON cannot express: it passes a `number` schema, and even `integer` in ajv 6, then makes the
- * response serializer throw (a 500 any client could cause) or comes back as `null`. scanJson
- * flags the literals that may overflow; the parsed values are walked only then.
- */
-function hasNonFinite(root: unknown): boolean {
-  const stack: unknown[] = [root]
-  // Bounded by the number of values in the body; the depth limit was checked before parsing.
-  while (stack.length > 0) {
-    const value = stack.pop()
-    if (typeof value === 'number') {
-      if (!Number.isFinite(value)) return true
-    } else if (value !== null && typeof value === 'object') {
-      for (const key of Object.keys(value)) stack.push((value as Record<string, unknown>)[key])
-    }
-  }
-  return false
-}
 
 /**
  * The default JSON parser: refuses `__proto__` and `constructor.prototype` keys (also when
@@ -53,7 +34,8 @@ export function jsonParser(maxDepth: number, actions: JsonPoisonActions = refuse
       }
       throw runtimeError('ENC_ERR_CTP_INVALID_JSON', { reason: message })
     }
-    if ((flags & JSON_MAY_OVERFLOW) !== 0 && hasNonFinite(parsed)) {
+    // `1e309` parses to ±Infinity, which JSON cannot express: walked only when scanJson flagged a literal.
+    if ((flags & JSON_MAY_OVERFLOW) !== 0 && holdsNonFinite(parsed)) {
       throw runtimeError('ENC_ERR_CTP_INVALID_JSON', { reason: 'a number is out of range (larger than a double can hold)' })
     }
     return parsed

@@ -8,6 +8,7 @@ import { mediaTypeOf } from '../../shared/media-type'
 import type { BodyParser } from '../../shared/body-parser'
 import { undrainableBody } from '../unread-body'
 import { inviteBody } from '../expect'
+import { describeValue } from '../../schemas/schema-codes'
 
 type Next = (request: RequestImpl, reply: ReplyImpl) => void
 
@@ -69,7 +70,7 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
       // An object-mode stream from a hook: a programming error, answered (and logged) as a 500, never thrown
       // out of this listener, where it would end the process.
       cleanup()
-      replyWithError(reply, runtimeError('ENC_ERR_BODY_INVALID_CHUNK', { at: `${request.method} ${reply.route.path ?? request.url}`, got: describeChunk(data) }))
+      replyWithError(reply, runtimeError('ENC_ERR_BODY_INVALID_CHUNK', { at: `${request.method} ${reply.route.path ?? request.url}`, got: describeValue(data) }))
       return
     }
     received += chunk.length
@@ -197,11 +198,4 @@ function callWithDone(parser: BodyParser, request: RequestImpl, reply: ReplyImpl
   } catch (error) {
     done(error)
   }
-}
-
-/** What a stream emitted instead of bytes, for the log. */
-function describeChunk(value: unknown): string {
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'an array'
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`
 }
