@@ -15,12 +15,16 @@ export interface OpenApiRouteOptions {
   ui?: string
 }
 
+const JAVASCRIPT = 'application/javascript; charset=utf-8'
+/** Our own script (not swagger-ui-dist's file of that name, which loads the Petstore demo). */
+const INITIALIZER = 'swagger-initializer.js'
+
 // The files of swagger-ui-dist the page loads; nothing else of the package directory is served.
 const UI_FILES: Readonly<Record<string, string>> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
   'index.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
-  'swagger-ui-standalone-preset.js': 'application/javascript; charset=utf-8',
+  'swagger-ui-bundle.js': JAVASCRIPT,
+  'swagger-ui-standalone-preset.js': JAVASCRIPT,
   'favicon-32x32.png': 'image/png',
 }
 
@@ -46,13 +50,16 @@ export function openapiRoute(options: OpenApiRouteOptions = {}): PluginFunction 
     const ui = options.ui.replace(/\/+$/, '')
     const specUrl = `${scope.prefix}${path}`
     const files = new Map<string, Buffer>()
-    const page = (_request: Request, reply: Reply): Reply => reply.type('text/html; charset=utf-8').send(indexPage(`${scope.prefix}${ui}`, specUrl))
+    // The script that starts Swagger UI is a file, not inline in the page: a Content-Security-Policy
+    // of `script-src 'self'` (@fastify/helmet's default) blocks inline scripts, leaving a blank page.
+    files.set(INITIALIZER, Buffer.from(initializerScript(specUrl)))
+    const page = (_request: Request, reply: Reply): Reply => reply.type('text/html; charset=utf-8').send(indexPage(`${scope.prefix}${ui}`))
     scope.get(ui === '' ? '/' : ui, hidden, page)
     // `/docs/` too: people type it, and trailing slashes are not ignored by default.
     if (ui !== '') scope.get(`${ui}/`, hidden, page)
     scope.get(`${ui}/:file`, hidden, (request: Request, reply: Reply) => {
       const name = String(request.params.file)
-      const type = UI_FILES[name]
+      const type = name === INITIALIZER ? JAVASCRIPT : UI_FILES[name]
       if (type === undefined) return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `Route GET:${request.url} not found` })
       let content = files.get(name)
       if (content === undefined) files.set(name, content = readFileSync(join(uiDir, name)))
@@ -70,15 +77,19 @@ function swaggerUiDir(): string {
   }
 }
 
-function indexPage(base: string, specUrl: string): string {
+function initializerScript(specUrl: string): string {
   const spec = JSON.stringify(specUrl).replace(/</g, '\\u003c')
+  return `window.ui = SwaggerUIBundle({ url: ${spec}, dom_id: '#swagger-ui', presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: 'StandaloneLayout' })\n`
+}
+
+function indexPage(base: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>API documentation</title>
 <link rel="stylesheet" href="${base}/swagger-ui.css"><link rel="stylesheet" href="${base}/index.css">
 <link rel="icon" type="image/png" href="${base}/favicon-32x32.png"></head>
 <body><div id="swagger-ui"></div>
 <script src="${base}/swagger-ui-bundle.js"></script><script src="${base}/swagger-ui-standalone-preset.js"></script>
-<script>window.ui = SwaggerUIBundle({ url: ${spec}, dom_id: '#swagger-ui', presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: 'StandaloneLayout' })</script>
+<script src="${base}/${INITIALIZER}"></script>
 </body></html>
 `
 }

@@ -1,5 +1,6 @@
 import 'reflect-metadata'
 import { expect } from 'chai'
+import helmet from '@fastify/helmet'
 import request from 'supertest'
 import { createServer, lift, type Scope } from '../../src/runtime'
 import { openapiRoute } from '../../src/plugins'
@@ -18,7 +19,9 @@ describe('openapiRoute(): serves the document and Swagger UI (opt-in)', () => {
 
   it('serves a Swagger UI page that loads the document, and the swagger-ui-dist files it needs', async () => {
     const page = await request(app.server).get('/docs').expect(200).expect('content-type', /text\/html/)
-    expect(page.text).to.include('SwaggerUIBundle({ url: "/openapi.json"')
+    expect(page.text).to.include('<script src="/docs/swagger-initializer.js"></script>')
+    const initializer = await request(app.server).get('/docs/swagger-initializer.js').expect(200).expect('content-type', /javascript/)
+    expect(initializer.text).to.include('SwaggerUIBundle({ url: "/openapi.json"')
     const slashed = await request(app.server).get('/docs/').expect(200).expect('content-type', /text\/html/)
     expect(slashed.text).to.equal(page.text)
     const bundle = await request(app.server).get('/docs/swagger-ui-bundle.js').expect(200).expect('content-type', /javascript/)
@@ -39,7 +42,27 @@ describe('openapiRoute(): serves the document and Swagger UI (opt-in)', () => {
     await server.ready()
     const spec = await request(server.server).get('/api/spec.json').expect(200)
     expect(Object.keys(spec.body.paths)).to.deep.equal(['/x'])
-    expect((await request(server.server).get('/api/ui').expect(200)).text).to.include('url: "/api/spec.json"')
+    expect((await request(server.server).get('/api/ui').expect(200)).text).to.include('<script src="/api/ui/swagger-initializer.js">')
+    expect((await request(server.server).get('/api/ui/swagger-initializer.js').expect(200)).text).to.include('url: "/api/spec.json"')
+    await server.close()
+  })
+
+  it("runs no inline script, so the page loads under @fastify/helmet's default CSP (script-src 'self')", async () => {
+    const server = createServer()
+    await server.register(helmet)
+    server.register(openapiRoute({ ui: '/docs' }))
+    await server.ready()
+    const page = await request(server.server).get('/docs').expect(200)
+    expect(page.headers['content-security-policy']).to.match(/script-src 'self'[;]/)
+    const scripts = [...page.text.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)]
+    expect(scripts).to.have.length(3)
+    for (const [, attributes, body] of scripts) {
+      expect(body, 'inline script content').to.equal('')
+      const src = /src="([^"]+)"/.exec(attributes)?.[1]
+      expect(src, 'each script is a same-origin file').to.match(/^\/docs\//)
+      await request(server.server).get(src!).expect(200).expect('content-type', /javascript/)
+    }
+    expect(page.text).to.not.match(/ on[a-z]+=/)    // no inline event handlers either (script-src-attr 'none')
     await server.close()
   })
 
