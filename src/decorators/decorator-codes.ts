@@ -77,6 +77,11 @@ export const decoratorErrors = {
     message: (a: { where: string; index: number; decorator: string; type: string; part: string }) => `${a.where}: parameter ${a.index} is ${a.decorator} typed ${a.type}, ` +
       `but the ${a.part} has no schema, so it would be a string (a schema class of another part does not type it). ` +
       `Give the route a ${a.part} schema that types it (a schema class parameter of that part, or schema.${a.part} in the options), or type it string.` }),
+  ENC_ERR_DECL_HEADER_NAME: e({ status: null, summary: 'a schema class given as the type of a whole @Headers() parameter names a header with capital letters (headers arrive lowercased)',
+    message: (a: { where: string; index: number; className: string; name: string }) => `${a.where}: parameter ${a.index} is @Headers() typed ${a.className}, ` +
+      `whose schema names the header '${a.name}'. Header names arrive lowercased, and validation matches them so (Fastify's rule), ` +
+      `so the parameter would hold '${a.name.toLowerCase()}' while its type promises '${a.name}', which is always undefined. ` +
+      `Write '${a.name.toLowerCase()}' in ${a.className}'s schema.` }),
 }
 
 const staticWhat = {

@@ -29,6 +29,7 @@ export function resolveRouteSchema(target: object, propertyKey: string | symbol,
     out.response = compactRecord(Object.entries(given.response).map(([status, s]) => [status, isSchemaClass(s) ? routeSchemaOfClass(s) : s]))
   }
   for (const [part, { cls, index }] of fromParams) {
+    if (part === 'headers') checkHeaderNames(where, index, cls)
     const explicit = part === 'querystring' ? given.querystring ?? given.query : given[part]
     if (explicit === undefined) {
       out[part] = routeSchemaOfClass(cls)
@@ -44,6 +45,21 @@ export function resolveRouteSchema(target: object, propertyKey: string | symbol,
 }
 
 const sourceNames = { query: 'Query', params: 'Params', headers: 'Headers' } as const
+
+/**
+ * A class that types a whole `@Headers()` parameter is also that parameter's TypeScript type, which
+ * cannot be lowercased as the headers are: a capitalised name would type a key that never holds a
+ * value (validation lowercases it and passes). The top level is where header names are.
+ */
+function checkHeaderNames(where: string, index: number, cls: SchemaClassValue): void {
+  const { properties, required } = cls.schema as { properties?: unknown; required?: unknown }
+  const names = [
+    ...(properties !== null && typeof properties === 'object' ? Object.keys(properties) : []),
+    ...(Array.isArray(required) ? required.filter((name): name is string => typeof name === 'string') : []),
+  ]
+  const name = names.find((n) => n !== n.toLowerCase())
+  if (name !== undefined) throw declarationError('ENC_ERR_DECL_HEADER_NAME', { where, index, className: cls.name, name })
+}
 
 /**
  * The types cannot tell which part a whole-part class parameter is for, so `@Body() b: CreateBook`

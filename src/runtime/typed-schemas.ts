@@ -93,12 +93,19 @@ type PartSchema<S, K extends string> = IsAny<S> extends true ? any : S extends {
 type PartOf<S, K extends string> = PartSchema<S, K> extends undefined ? undefined : SchemaType<PartSchema<S, K>>
 type QueryPart<S> = PartSchema<S, 'querystring'> extends undefined ? PartOf<S, 'query'> : PartOf<S, 'querystring'>
 
+/**
+ * Header names arrive lowercased and a headers schema's names are matched so (Fastify's rule:
+ * `required: ['X-Api-Version']` passes for `x-api-version`), so the part has the lowercase keys.
+ */
+type LowercaseKeys<T> = T extends Opaque ? T
+  : T extends object ? { [K in keyof T as K extends string ? (string extends K ? K : Lowercase<K>) : K]: T[K] } : T
+
 /** Each request part's type: the schema's type, Opaque, or `undefined` when the route has no schema for it. */
 export interface RouteParts<S> {
   body: PartOf<S, 'body'>
   query: QueryPart<S>
   params: PartOf<S, 'params'>
-  headers: PartOf<S, 'headers'>
+  headers: LowercaseKeys<PartOf<S, 'headers'>>
 }
 
 /** How a part reads on the request: its schema's type, or the untyped default. */

@@ -128,6 +128,29 @@ describe('schema classes: one declaration is the schema and the type', () => {
     }).not.to.throw()
   })
 
+  it('refuses, at declaration, a @Headers() schema class that names a header with capital letters: the typed key would always be undefined (ENC_ERR_DECL_HEADER_NAME)', () => {
+    class VersionHeaders extends SchemaClass({ type: 'object', required: ['X-Api-Version'], properties: { 'X-Api-Version': { type: 'integer' } } }) {}
+    const error = declarationError(() => {
+      class C { @Get('/') h(@Headers() _h: VersionHeaders) { return {} } }
+      return C
+    })
+    expect(error.code).to.equal('ENC_ERR_DECL_HEADER_NAME')
+    expect(error.message).to.include('C.h').and.include('parameter 0 is @Headers() typed VersionHeaders')
+      .and.include("'X-Api-Version'").and.include("Write 'x-api-version' in VersionHeaders's schema")
+    class OnlyRequired extends SchemaClass({ type: 'object', required: ['X-Tenant'] }) {}
+    expect(declarationError(() => {
+      class D { @Get('/') h(@Headers() _h: OnlyRequired) { return {} } }
+      return D
+    }).code).to.equal('ENC_ERR_DECL_HEADER_NAME')
+  })
+
+  it('hands a @Headers() schema class parameter its lowercase header names as the request sent them capitalised', async () => {
+    class VersionHeaders extends SchemaClass({ type: 'object', required: ['x-api-version'], properties: { 'x-api-version': { type: 'integer' } } }) {}
+    @Route('/v') class V { @Get('/') v(@Headers() h: VersionHeaders) { return { v: h['x-api-version'] } } }
+    app = await boot([V], [])
+    await request(app.server).get('/v').set('X-Api-Version', '2').expect(200, { v: 2 })
+  })
+
   it('accepts an explicit schema that is the parameter class, its schema object or a $ref to its $id', () => {
     expect(() => {
       class Agree {
