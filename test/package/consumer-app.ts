@@ -36,6 +36,18 @@ export function typesAreChecked(): void {
 }
 `
 
+/** A module that registers @fastify/multipart as docs/plugins.md shows, with a wrong option marked. */
+export const multipartProbe = `
+import multipart from '@fastify/multipart'
+import { Module } from 'enclave'
+
+@Module({ plugins: [[multipart, { limits: { fileSize: 1024 * 1024 } }]] })
+export class UploadModule {}
+
+// @ts-expect-error the plugin's own option types are still checked
+@Module({ plugins: [[multipart, { limits: { fileSize: 'big' } }]] }) export class WrongUploadModule {}
+`
+
 /** Loaded with import: the exports map and Node's named-export detection for our CommonJS build. */
 export const esmProbe = `
 import { createApp, injectable, Module, errorCodeTable } from 'enclave'

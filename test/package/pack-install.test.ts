@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { expect } from 'chai'
-import { consumerPackageJson, esmProbe, gettingStartedFiles, typesProbe } from './consumer-app'
+import { consumerPackageJson, esmProbe, gettingStartedFiles, multipartProbe, typesProbe } from './consumer-app'
 
 const repo = join(__dirname, '..', '..', '..')
 const execFileAsync = promisify(execFile)
@@ -142,6 +142,9 @@ describe('package: npm pack, installed into a strict TypeScript app', function (
     expect(stdout).to.match(/\b2 passing\b/)
     expect(stdout).to.not.match(/\bfailing\b/)
     expect(existsSync(join(app(), 'dist', 'src', 'main.js'))).to.equal(true)
+    // The README's tsconfig skips checking declaration files (for plugins' sake): Enclave's own
+    // shipped .d.ts must still compile under the app's strict options when they are checked.
+    await run(join(app(), 'node_modules', '.bin', 'tsc'), ['-p', '.', '--noEmit', '--skipLibCheck', 'false'], app(), 120_000)
   })
 
   it('boots with the start script, answers over HTTP and exits cleanly on SIGTERM', async () => {
@@ -154,6 +157,14 @@ describe('package: npm pack, installed into a strict TypeScript app', function (
     expect(invalid.body).to.include({ statusCode: 400, error: 'Bad Request' })
     expect(await stop(started.child), 'exit code after close()').to.equal(0)
     server = null
+  })
+
+  it("compiles an app that passes @fastify/multipart to a module, with the README's tsconfig (ajv 6 hoisted by Enclave does not break the plugin's types)", async () => {
+    const versions = { ...manifest.dependencies, ...manifest.devDependencies } as Record<string, string>
+    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--no-save',
+      `@fastify/multipart@${versions['@fastify/multipart']}`, `fastify@${versions.fastify5.replace(/^npm:fastify@/, '')}`], app(), 180_000)
+    writeFileSync(join(app(), 'src', 'upload-module.ts'), multipartProbe)
+    await run(join(app(), 'node_modules', '.bin', 'tsc'), ['-p', '.', '--noEmit'], app(), 120_000)
   })
 
   it('loads from an ES module too, with named exports', async () => {
