@@ -1,6 +1,6 @@
 import type { DependencyContainer } from 'tsyringe'
 import { describeSecurity, type Reply, type Request, type RequestHook } from '../runtime'
-import { securityOf } from '../runtime/internal'
+import { describeRefusal, securityOf } from '../runtime/internal'
 import { getClassRouteHooks, getMethodRouteHooks, type Class } from '../decorators/internal'
 import { moduleError } from './module-error'
 import { isThenable } from './settle-within'
@@ -47,6 +47,8 @@ export function guardResolver(container: DependencyContainer): (hook: Function) 
       Object.defineProperty(fn, 'name', { value: `${hook.name}.handle` })
       const mark = securityOf(hook)
       if (mark !== undefined) describeSecurity(fn, mark)
+      // Its handle() may return false: openapi() documents the 403 on the routes it guards.
+      describeRefusal(fn, { status: 403, code: 'ENC_ERR_GUARD_DENIED' })
       bound.set(hook, fn)
     }
     return fn

@@ -3,6 +3,7 @@
 export { isLifted, liftedTarget } from './declare/lift'
 export { defineError, errorFactory, codeSummaries, type ErrorDefinition } from './errors/define-errors'
 export { securityOf } from './shared/security'
+export { describeRefusal } from './shared/refusals'
 export { describeDefaultStatus } from './shared/default-status'
 export { pathParamNames, describePathParams } from './shared/path-params'
 export { finalUrls } from './declare/route-declaration'

@@ -235,6 +235,30 @@ describe('route hooks from the decorator layer: @OnRequest/@PreValidation/@PreHa
       } finally { await app.close() }
     })
 
+    it('openapi() documents the 403 ENC_ERR_GUARD_DENIED (the framework\'s error body) on exactly the routes a guard class runs on', async () => {
+      @injectable() class Admin { handle(request: Request): boolean { return request.headers['x-admin'] === '1' } }
+      @injectable() class Staff { async handle(request: Request): Promise<boolean> { return request.headers['x-staff'] === '1' } }
+      @Route('/p') class P {
+        @OnRequest(Admin) @Post('/guarded') g() { return { ok: true } }
+        @OnRequest(Admin) @PreHandler(Staff) @Get('/twice') t() { return { ok: true } }
+        @Get('/open') o() { return { ok: true } }
+      }
+      @Module({ providers: [Admin, Staff], controllers: [P] }) class AppModule {}
+      const app = await createApp(AppModule)
+      try {
+        type Doc = { paths: Record<string, Record<string, { security?: unknown; responses: Record<string, { description: string; content?: Record<string, { schema: unknown }> }> }>> }
+        const doc = app.openapi({ title: 't', version: '1' }) as unknown as Doc
+        const forbidden = doc.paths['/p/guarded'].post.responses['403']
+        expect(forbidden.description).to.equal('Forbidden: refused by Admin.handle (ENC_ERR_GUARD_DENIED).')
+        expect(forbidden.content?.['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/EnclaveError' })
+        expect(doc.paths['/p/twice'].get.responses['403'].description).to.equal('Forbidden: refused by Admin.handle (ENC_ERR_GUARD_DENIED), Staff.handle (ENC_ERR_GUARD_DENIED).')
+        expect(doc.paths['/p/open'].get.responses).to.not.have.property('403')
+        expect(doc.paths['/p/guarded'].post.security, 'no security scheme is invented').to.equal(undefined)
+        expect(app.inspect().routes.find((r) => r.url === '/p/guarded')?.refusals.map((r) => [r.status, r.code, r.fn]))
+          .to.deep.equal([[403, 'ENC_ERR_GUARD_DENIED', 'Admin.handle']])
+      } finally { await app.close() }
+    })
+
     it('a guard class whose handle() returns true or nothing proceeds; one that sent its own answer and returns false keeps that answer', async () => {
       @injectable() class Yes { handle(): boolean { return true } }
       @injectable() class Quiet { async handle(): Promise<void> {} }

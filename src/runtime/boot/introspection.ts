@@ -1,5 +1,6 @@
 import { requestHookNames, type BoundHook } from '../shared/bound-hook'
 import { securityOf } from '../shared/security'
+import { refusalOf } from '../shared/refusals'
 import { defaultStatusOf } from '../shared/default-status'
 import { allScopes } from './all-scopes'
 import type { ScopeImpl } from '../declare/scope'
@@ -8,7 +9,7 @@ import type { BootContext } from './boot-context'
 import type { RouteRecord } from './route-record'
 import type {
   Declared, ErrorHandlerInspection, FunctionInspection, HookInspection, Inspection, RouteInspection, ScopeInspection,
-  SchemaInspection, SecurityInspection,
+  RefusalInspection, SchemaInspection, SecurityInspection,
 } from '../shared/introspection'
 
 const DOC_KEYS = ['summary', 'description', 'operationId', 'tags', 'deprecated', 'hide'] as const
@@ -122,6 +123,15 @@ function routeInspection(boot: BootContext, record: RouteRecord, method: string,
       security.push({ name: description.name, scheme: description.scheme, status: description.status ?? 401, scope: seen.scope, origin: seen.origin })
     }
   }
+  const refusals: RefusalInspection[] = []
+  for (const name of requestHookNames) {
+    for (const hook of record.hooks[name] ?? []) {
+      const description = refusalOf(hook.fn)
+      if (description === undefined) continue
+      const seen = hookInspection(record, name, hook)
+      refusals.push({ status: description.status, code: description.code, fn: seen.fn, scope: seen.scope, origin: seen.origin })
+    }
+  }
   const scopes = chain(def.scope)
   const formatterOwner = [...scopes].reverse().find((s) => s.schemaErrorFormatter !== null)
   const raw = (options.schema ?? {}) as Record<string, unknown>
@@ -147,6 +157,7 @@ function routeInspection(boot: BootContext, record: RouteRecord, method: string,
       : formatterOwner !== undefined ? declaredFunction(formatterOwner, formatterOwner.schemaErrorFormatter, 'setSchemaErrorFormatter')!
         : { fn: boot.schemaErrorFormatter === undefined ? 'default formatter' : fnName(boot.schemaErrorFormatter), scope: 'default', origin: 'server options' },
     security,
+    refusals,
     visibleSchemas: scopes.flatMap((s) => Object.keys(s.schemas.own()).map((id) => ({ name: id, scope: s.path, origin: originOf(s, `schema:${id}`) }))),
     visibleDecorators: {
       instance: scopes.flatMap((s) => ownDecorators(s, 'instance')),

@@ -66,6 +66,16 @@ export interface SecurityInspection {
   readonly origin: string
 }
 
+/** A hook that may refuse the request with a framework error body (a guard class: 403). */
+export interface RefusalInspection {
+  readonly status: number
+  readonly code: string
+  /** The hook's function name (`AdminGuard.handle`). */
+  readonly fn: string
+  readonly scope: string
+  readonly origin: string
+}
+
 export interface ErrorHandlerInspection extends FunctionInspection {
   /** What the handler declares it answers, by status key, or null when it declares nothing. */
   readonly responses: Readonly<Record<string, JsonSchema>> | null
@@ -123,6 +133,8 @@ export interface RouteInspection {
   readonly errorHandlers: readonly ErrorHandlerInspection[]
   readonly schemaErrorFormatter: FunctionInspection
   readonly security: readonly SecurityInspection[]
+  /** Hooks that may refuse with the framework's error body, in the order a request meets them. */
+  readonly refusals: readonly RefusalInspection[]
   /** Shared schemas visible from the route's scope. */
   readonly visibleSchemas: readonly Declared[]
   readonly visibleDecorators: ScopeInspection['decorators']

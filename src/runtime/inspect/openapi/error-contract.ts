@@ -27,7 +27,8 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH'])
 
 /**
  * Every status the framework itself may answer on this route, with why: 400 (validation, or a
- * body that does not parse), 401 where a guard hook runs, 404, 413 and 415 for methods with a
+ * body that does not parse), 401 where a guard hook runs, 403 where a guard class runs (its
+ * handle() may return false), 404, 413 and 415 for methods with a
  * body, 500. The nearest error handler that declares its responses adds (or replaces) those.
  */
 export function errorResponses(route: RouteInspection): Map<string, ErrorResponse> {
@@ -38,6 +39,13 @@ export function errorResponses(route: RouteInspection): Map<string, ErrorRespons
   }
   for (const guard of route.security) {
     out.set(String(guard.status), { description: `${STATUS_CODES[guard.status] ?? 'Refused'}: ${guard.name} refused the credentials.`, schema: null })
+  }
+  const refusedBy = new Map<number, string[]>()
+  for (const refusal of route.refusals) {
+    if (!out.has(String(refusal.status))) refusedBy.set(refusal.status, [...refusedBy.get(refusal.status) ?? [], `${refusal.fn} (${refusal.code})`])
+  }
+  for (const [status, hooks] of refusedBy) {
+    out.set(String(status), { description: `${STATUS_CODES[status] ?? 'Refused'}: refused by ${hooks.join(', ')}.`, schema: null })
   }
   out.set('404', { description: 'Not Found: no route matches the URL.', schema: null })
   if (body) {
