@@ -4,6 +4,7 @@ import { injectable } from 'tsyringe'
 import { DecorateRequest, Get, Module, Route, Body, Schema } from '../../src/decorators'
 import { lift } from '../../src/runtime'
 import { createApp } from '../../src/modules'
+import jwt from '@fastify/jwt'
 import { bootError } from './helpers'
 
 describe('createApp: boot errors name the module path and the fix', () => {
@@ -166,6 +167,17 @@ describe('createApp: boot errors name the module path and the fix', () => {
     const error = await bootError(Root)
     expect(error.code).to.equal('ENC_ERR_DEC_ALREADY_PRESENT')
     expect(error.message).to.contain('Root > Child')
+  })
+
+  it('names who declared the decorator already there: a module decorating request.user next to @fastify/jwt, which decorates it too', async () => {
+    @DecorateRequest('user', null) @Module({ plugins: [[jwt, { secret: 'a-secret-of-32-characters-at-least' }]] }) class Root {}
+    const error = await bootError(Root)
+    expect(error.code).to.equal('ENC_ERR_DEC_ALREADY_PRESENT')
+    // The module's own decorators are declared before its plugins load: the plugin's call is the second.
+    expect(error.message).to.contain("decorateRequest('user') by plugin fastifyJwt in Root").and.contain('declared by Root in this scope')
+    @DecorateRequest('answer', 1) @Module() class Child {}
+    @DecorateRequest('answer', 42) @Module({ plugins: [Child] }) class Parent {}
+    expect((await bootError(Parent)).message).to.contain("decorateRequest('answer') by Parent > Child in Parent > Child").and.contain('declared by Parent in Parent.')
   })
 
   it('passes the runtime\'s errors through: an object as a request decorator value', async () => {

@@ -301,7 +301,7 @@ export class ScopeImpl implements Scope {
     if (existing !== undefined && target === 'instance' && typeof value === 'function' && !this.decorations.instance.has(name) &&
       existing.kind === 'value' && existing.value === value) return this
     if (existing !== undefined) {
-      throw runtimeError('ENC_ERR_DEC_ALREADY_PRESENT', { call: `${method}('${String(name)}')`, path: this.path })
+      throw runtimeError('ENC_ERR_DEC_ALREADY_PRESENT', { call: `${method}('${String(name)}')`, path: this.path, by: this.currentOrigin(), existing: this.#originOf(target, name) })
     }
     const decoration = toDecoration(target, name, value, this.path)
     this.decorations[target].set(name, decoration)
@@ -314,6 +314,15 @@ export class ScopeImpl implements Scope {
     if (from === null) applyDecoration(this, decoration)
     else inheritDecoration(this, from, decoration)
     for (const child of this.children) if (!child.decorations.instance.has(decoration.name)) child.#pushDown(decoration, this)
+  }
+
+  /** Who declared the visible decoration `name` (for the error naming both sides of a clash). */
+  #originOf(target: DecoratorTarget, name: string | symbol): { origin: string; path: string } {
+    for (let scope: ScopeImpl | null = this; scope !== null; scope = scope.parent) {
+      const found = scope.decorations[target].get(name)
+      if (found !== undefined) return { origin: scope.origins.get(found) ?? scope.path, path: scope.path }
+    }
+    return { origin: 'unknown', path: this.path }
   }
 
   #findDecoration(target: DecoratorTarget, name: string | symbol): Decoration | undefined {

@@ -28,7 +28,8 @@ export const runtimeErrors = {
   ENC_ERR_SCOPE_BOOTED: e({ status: null, summary: 'a declaration (route, hook, decorator, schema ...) was made after boot',
     message: (a: { what: string; path: string }) => `${a.what} in ${a.path} after the server booted. Declare everything inside plugins, before ready()/listen().` }),
   ENC_ERR_DEC_ALREADY_PRESENT: e({ status: null, summary: 'a decorator with this name is already visible in the scope',
-    message: (a: { call: string; path: string }) => `${a.call} in ${a.path}: a decorator with this name is already visible here (declared in this scope or an ancestor). Rename it, or read the existing one.` }),
+    message: (a: { call: string; path: string; by: string; existing: { origin: string; path: string } }) => `${a.call} by ${a.by} in ${a.path}: ` +
+      `a decorator with this name is already visible here, declared by ${a.existing.origin} in ${a.existing.path === a.path ? 'this scope' : a.existing.path}. Rename it, or read the existing one.` }),
   ENC_ERR_DEC_REFERENCE_TYPE: e({ status: null, summary: 'an object or array as a request/reply decorator value would be shared by every request',
     message: (a: { call: string; path: string; why: string }) => `${a.call} in ${a.path}: ${a.why}.` }),
   ENC_ERR_DEC_RESERVED: e({ status: null, summary: 'the decorator name is a built-in property of the object',
