@@ -50,6 +50,11 @@ export function checkFactoryDependencies(tokens: readonly unknown[], requester: 
   tokens.forEach((token, index) => checkToken(token, `inject[${index}]`, requester))
 }
 
+/** Guard classes named by a controller's route hooks (`@OnRequest(Guard)`): each is resolved from the module. */
+export function checkGuardDependencies(guards: readonly Function[], requester: Requester): void {
+  for (const guard of guards) checkToken(guard, 'a guard class in its route hooks', requester)
+}
+
 function checkToken(dep: unknown, where: string, requester: Requester): void {
   if (dep !== null && typeof dep === 'object') {
     const descriptor = dep as { token?: unknown; isOptional?: boolean; transform?: unknown; createProxy?: unknown }

@@ -1,6 +1,6 @@
 import 'reflect-metadata' // before tsyringe, which refuses to load without it
 import { container as globalContainer, type DependencyContainer, type InjectionToken } from 'tsyringe'
-import { checkClassDependencies, checkFactoryDependencies, type Requester } from './dependency-check'
+import { checkClassDependencies, checkFactoryDependencies, checkGuardDependencies, type Requester } from './dependency-check'
 import { describeToken, moduleError } from './module-error'
 import { walk, type ModuleNode, type PluginItem } from './module-tree'
 import { buildPluginOptions } from './plugin-options'
@@ -92,7 +92,7 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
     for (const controller of node.controllers) {
       checkClassDependencies(controller, requester(`controller ${controller.name}`))
       // A guard class is resolved from the controller's module: it must be one of its visible providers.
-      checkFactoryDependencies(guardClassesOf(controller), requester(`route hooks of controller ${controller.name}`))
+      checkGuardDependencies(guardClassesOf(controller), requester(`controller ${controller.name}`))
     }
     for (const entry of node.entries) {
       if (entry.kind === 'plugin' && entry.deferred !== null) checkFactoryDependencies(entry.deferred.inject, requester(`usePlugin(${entry.plugin.name || 'anonymous plugin'})`))

@@ -196,12 +196,20 @@ describe('route hooks from the decorator layer: @OnRequest/@PreValidation/@PreHa
       } finally { await app.close() }
     })
 
-    it('refuses at boot a guard class the module does not provide, like any dependency', async () => {
+    it('refuses at boot a guard class the module does not provide, like any dependency, naming it as a guard of the controller (not as a factory\'s inject[0])', async () => {
       @Route('/') class C { @OnRequest(AdminOnly) @Get('/') g() { return {} } }
       @Module({ providers: [Roles], controllers: [C] }) class AppModule {}
       const error = await bootError(AppModule)
       expect(error.code).to.equal('ENC_ERR_MODULE_DEPENDENCY_NOT_VISIBLE')
-      expect(error.message).to.contain('route hooks of controller C').and.contain('AdminOnly')
+      expect(error.message).to.contain('controller C in AppModule needs AdminOnly (a guard class in its route hooks)')
+      // A guards module that is a sibling, not lifted: the hint says to lift it.
+      @Module({ providers: [Roles, AdminOnly] }) class GuardsModule {}
+      @Route('/') class F { @OnRequest(AdminOnly) @Get('/') g() { return {} } }
+      @Module({ controllers: [F] }) class Feature {}
+      @Module({ plugins: [GuardsModule, Feature] }) class Root {}
+      const sibling = await bootError(Root)
+      expect(sibling.message).to.contain('controller F in Root > Feature needs AdminOnly (a guard class in its route hooks)')
+        .and.contain('lift() GuardsModule').and.not.contain('inject[')
     })
 
     it('refuses at boot a guard class without handle()', async () => {
