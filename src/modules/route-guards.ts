@@ -46,9 +46,10 @@ export function guardResolver(container: DependencyContainer): (hook: Function) 
       fn = guardHook(instance)
       Object.defineProperty(fn, 'name', { value: `${hook.name}.handle` })
       const mark = securityOf(hook)
+      // Its handle() may return false: openapi() documents the 403 on the routes it guards, unless
+      // describeSecurity() on the class already says what it answers (a bearer guard's 401).
       if (mark !== undefined) describeSecurity(fn, mark)
-      // Its handle() may return false: openapi() documents the 403 on the routes it guards.
-      describeRefusal(fn, { status: 403, code: 'ENC_ERR_GUARD_DENIED' })
+      else describeRefusal(fn, { status: 403, code: 'ENC_ERR_GUARD_DENIED' })
       bound.set(hook, fn)
     }
     return fn

@@ -192,6 +192,7 @@ describe('route hooks from the decorator layer: @OnRequest/@PreValidation/@PreHa
         const doc = app.openapi({ title: 't', version: '1' }) as unknown as { paths: Record<string, Record<string, { security?: unknown; responses: Record<string, unknown> }>> }
         expect(doc.paths['/orders'].post.security).to.deep.equal([{ bearerAuth: [] }])
         expect(doc.paths['/orders'].post.responses).to.have.property('401')
+        expect(doc.paths['/orders'].post.responses, 'its describeSecurity() says what it answers').to.not.have.property('403')
         expect(doc.paths['/orders'].get.security).to.equal(undefined)
       } finally { await app.close() }
     })
