@@ -21,9 +21,6 @@ import { printPlugins, type PluginLoadInspection } from '../inspect/print-plugin
 import { readPluginMeta } from '../shared/plugin-meta'
 import { isLifted, liftedTarget } from '../declare/lift'
 
-/** Set while the onReady hooks run (and in what they await): ready() there must not wait on them. */
-const insideOnReady = new AsyncLocalStorage<true>()
-
 export interface ServerLifecycleInit {
   readonly http: Server
   readonly serve: ServeContext
@@ -54,6 +51,8 @@ export class ServerLifecycle implements ServerFacade {
   #loadedWaiters = 0
   #closed: Promise<void> | null = null
   #view: InspectView | null = null
+  /** Set while the onReady hooks run (and in what they await): ready() there must not wait on them. */
+  #insideOnReady: AsyncLocalStorage<true> | null = null
 
   constructor(init: ServerLifecycleInit) {
     this.#http = init.http
@@ -81,7 +80,7 @@ export class ServerLifecycle implements ServerFacade {
     const ready = this.#start()
     // An onReady hook that awaits ready() (or inject(), which calls it) would wait on itself:
     // there it resolves once routes are compiled. Callers outside the hooks still wait for them.
-    const booted = insideOnReady.getStore() === true ? this.#loaded.promise : ready
+    const booted = this.#insideOnReady?.getStore() === true ? this.#loaded.promise : ready
     if (options.compileAll !== true) return booted
     return booted.then(() => compileAllPending(this.#bootContext()))
   }
@@ -108,7 +107,7 @@ export class ServerLifecycle implements ServerFacade {
         // Let the callbacks of ready() calls made while loading run before the onReady hooks.
         if (this.#loadedWaiters > 0) await new Promise<void>((resolve) => setImmediate(resolve))
       },
-      runOnReadyHooks: (run: () => Promise<void>): Promise<void> => insideOnReady.run(true, run),
+      runOnReadyHooks: (run: () => Promise<void>): Promise<void> => this.#runOnReadyHooks(run),
     }
     // Boot starts on the next tick, as Fastify's does: code that follows ready() or inject() in
     // the same synchronous block (marking a plugin with fastify-plugin's skip-override, adding a
@@ -119,6 +118,20 @@ export class ServerLifecycle implements ServerFacade {
       process.nextTick(() => { bootServer(boot, milestones).then(resolve, (error: unknown) => { loaded.reject(error); reject(error) }) })
     })
     return this.#ready
+  }
+
+  /**
+   * A storage of this server's own, disabled once the hooks settle: while any AsyncLocalStorage is
+   * enabled, Node runs its async hooks for the whole process (on every socket write, nextTick and
+   * promise of every request). Returns the hooks' own promise, so boot resumes on the same tick.
+   */
+  #runOnReadyHooks(run: () => Promise<void>): Promise<void> {
+    const inside = new AsyncLocalStorage<true>()
+    this.#insideOnReady = inside
+    const running = inside.run(true, run)
+    const leave = (): void => inside.disable()
+    running.then(leave, leave)
+    return running
   }
 
   bootProfile(top: number): BootProfile {

@@ -1,6 +1,9 @@
 // RFC 9110 token characters: a media type is `token "/" token`, nothing else before the `;`.
 const MEDIA_TYPE = /^[a-z0-9!#$%&'*+.^_`|~-]+\/[a-z0-9!#$%&'*+.^_`|~-]+$/
 
+const JSON_TYPE = 'application/json'
+const JSON_UTF8_TYPE = 'application/json; charset=utf-8'
+
 /**
  * The lower-cased `type/subtype` of a Content-Type header, or null when it is not a valid media
  * type. Matching is exact: `application/jsonx`, `application/json<TAB>x` and
@@ -8,6 +11,8 @@ const MEDIA_TYPE = /^[a-z0-9!#$%&'*+.^_`|~-]+\/[a-z0-9!#$%&'*+.^_`|~-]+$/
  */
 export function mediaTypeOf(header: string | undefined): string | null {
   if (header === undefined) return null
+  // What JSON clients send, answered without the slice, trim, lower-casing and RegExp below.
+  if (header === JSON_TYPE || header === JSON_UTF8_TYPE) return JSON_TYPE
   const semicolon = header.indexOf(';')
   const type = (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase()
   return MEDIA_TYPE.test(type) ? type : null
