@@ -94,9 +94,8 @@ function dispatch(reply: ReplyImpl, thrown: unknown): void {
   delete reply.headerMap['content-type']
   delete reply.headerMap['content-length']
   // As in Fastify 3: a handler that sends without choosing a status answers with the error's,
-  // and reply.raw.statusCode already says so.
+  // and reply.raw.statusCode (the same value) already says so.
   reply.statusCode = statusOf(thrown, reply.statusCode)
-  reply.raw.statusCode = reply.statusCode
   const { fn, scope } = handlers[index]
   let result: unknown
   try {

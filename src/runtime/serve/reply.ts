@@ -20,7 +20,6 @@ export class ReplyImpl {
   readonly raw: ServerResponse
   readonly request: RequestImpl
   readonly route: CompiledRoute
-  statusCode: number
   /** Lower-cased header names to values. Internal: use header()/getHeader(). */
   headerMap: Record<string, HeaderValue>
   /** See reply-state.ts: changed only through its functions. */
@@ -47,7 +46,6 @@ export class ReplyImpl {
     this.raw = raw
     this.request = request
     this.route = route
-    this.statusCode = 200
     this.headerMap = {}
     this.state = ReplyState.Open
     this.customSerializer = null
@@ -62,6 +60,14 @@ export class ReplyImpl {
     this.onBodyTimeout = null
     this.timedOut = false
   }
+
+  /**
+   * The status, kept on the response itself as Fastify does: plugins read `reply.raw.statusCode`
+   * in their onSend hooks (@fastify/circuit-breaker counts a 5xx there) and must see `code()`'s.
+   * Written to the wire only by writeHead.
+   */
+  get statusCode(): number { return this.raw.statusCode }
+  set statusCode(statusCode: number) { this.raw.statusCode = statusCode }
 
   /** True once `send` accepted a payload (the bytes may still be on their way through onSend hooks). */
   get sent(): boolean {
