@@ -3,6 +3,7 @@
 // trustProxy, getHeaders, redirect, hijack, callNotFound, serialize; and Fastify's prefix rule
 // for plugins wrapped by fastify-plugin.
 import { expect } from 'chai'
+import http from 'node:http'
 import request from 'supertest'
 import { fp } from '../support/scope-plugin'
 import { createServer, type Scope } from '../../src/runtime'
@@ -251,5 +252,23 @@ describe('plugin API: setNotFoundHandler(options, handler)', () => {
     await request(app.server).get('/assign').expect(202, { accepted: true })
     await request(app.server).get('/thrown').expect(410)
     expect(seen).to.deep.equal([{ raw: 503, status: 503 }, { raw: 202, status: 202 }, { raw: 410, status: 410 }])
+  })
+  it("reply.writeEarlyHints() (Fastify 5's) writes a 103 Early Hints response before the final one", async () => {
+    const app = await build((root) => {
+      root.get('/page', async (_req, reply) => {
+        await new Promise<void>((resolve) => reply.writeEarlyHints({ link: ['</a.css>; rel=preload; as=style', '</b.js>; rel=preload; as=script'] }, resolve))
+        return 'page'
+      })
+    })
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const { port } = app.server.address() as { port: number }
+    const result = await new Promise<{ hints: Array<{ statusCode: number, link: unknown }>, status: number }>((resolve, reject) => {
+      const hints: Array<{ statusCode: number, link: unknown }> = []
+      const req = http.get({ host: '127.0.0.1', port, path: '/page' }, (res) => { res.resume(); res.on('end', () => resolve({ hints, status: res.statusCode! })) })
+      req.on('information', (info) => hints.push({ statusCode: info.statusCode, link: info.headers.link }))
+      req.on('error', reject)
+    })
+    expect(result.status).to.equal(200)
+    expect(result.hints).to.deep.equal([{ statusCode: 103, link: '</a.css>; rel=preload; as=style, </b.js>; rel=preload; as=script' }])
   })
 })

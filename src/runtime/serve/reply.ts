@@ -147,6 +147,16 @@ export class ReplyImpl {
     return this
   }
 
+  /**
+   * Fastify 5's `reply.writeEarlyHints(hints, callback)`: a 103 Early Hints response (Node's
+   * `res.writeEarlyHints`, which needs a `link` hint) before the final one. Fastify 5 has it built
+   * in, which is why @fastify/early-hints (Fastify 4 only) has no Fastify 5 major.
+   */
+  writeEarlyHints(hints: Record<string, string | readonly string[]>, callback?: () => void): this {
+    this.raw.writeEarlyHints(hints as Record<string, string | string[]>, callback)
+    return this
+  }
+
   /** Takes the response over: the framework writes nothing more for this request (Fastify's hijack). */
   hijack(): this {
     hijackReply(this)
