@@ -17,8 +17,8 @@ function app(routesOptions: Record<string, unknown> = {}) {
 
 const probe = async (req: Request) => ({ greeting: (req.server as { greeting?: string }).greeting ?? null })
 
-// @fastify/autoload README: every file of `dir` is registered as a plugin (a route object is
-// wrapped in one); a folder's name is the prefix of its files (`autoPrefix` replaces it; with
+// @fastify/autoload README: every file of `dir` (.js required, .mjs imported) is registered as a
+// plugin (a route object is wrapped in one); a folder's name is the prefix of its files (`autoPrefix` replaces it; with
 // `routeParams`, `_id` is `:id`); `options` go to every plugin, over each file's `autoConfig`
 // (an object, or a function of the instance with `prefix` on it); `autoload = false` skips a file;
 // with `autoHooks`, a folder's autohooks.js applies to that folder's plugins only.
@@ -39,6 +39,7 @@ describe('@fastify/autoload in Enclave', () => {
         await request(a.server).get('/inside/things/list').expect(200, { items: [1, 2] })
         await request(a.server).get('/inside/items/list').expect(404)
         await request(a.server).get('/inside/health').expect(200, { healthy: true })
+        await request(a.server).get('/inside/esm/module').expect(200, { esm: true, tag: 'global' })
         await request(a.server).get('/inside/skipped').expect(404)
         // Without routeParams the _id folder is a literal path segment.
         await request(a.server).get('/inside/users/_id/details').expect(200, { details: null })
@@ -64,6 +65,15 @@ describe('@fastify/autoload in Enclave', () => {
         await request(a.server).get('/inside/admin/panel').set('x-admin-key', 'open-sesame').expect(200, { panel: true })
         await request(a.server).get('/inside/hello').expect(200, { greeting: 'hi', tag: 'global' })
         await request(a.server).get('/inside/users/ada').expect(200, { user: 'ada' })
+      })
+
+      it('with autoHooks, a subfolder is outside its parent folder\'s hooks unless cascadeHooks', async () => {
+        const plain = await topology(mode, { plugin: app({ autoHooks: true }), probe })
+        await request(plain.server).get('/inside/admin/reports/summary').expect(200, { summary: true })
+        const cascading = await topology(mode, { plugin: app({ autoHooks: true, cascadeHooks: true }), probe })
+        await request(cascading.server).get('/inside/admin/reports/summary').expect(401)
+        await request(cascading.server).get('/inside/admin/reports/summary').set('x-admin-key', 'open-sesame').expect(200, { summary: true })
+        await request(cascading.server).get('/inside/hello').expect(200, { greeting: 'hi', tag: 'global' })
       })
 
       it('without autoHooks, loads autohooks.js as a plugin of its own folder (its hook stays in its own context)', async () => {
