@@ -3,6 +3,7 @@ import request from 'supertest'
 import cookie from '@fastify/cookie'
 import csrf from '@fastify/csrf-protection'
 import formbody from '@fastify/formbody'
+import session from '@fastify/session'
 import { lift, type Reply, type Scope } from '../../src/runtime'
 import { modes, topology } from './helpers'
 
@@ -17,6 +18,13 @@ function cookieAndCsrf(options: Record<string, unknown> = {}) {
     await scope.register(csrf, options)
   })
 }
+
+/** The README's other setup: the secret in a @fastify/session session instead of a cookie of its own. */
+const sessionAndCsrf = lift(async (scope: Scope) => {
+  await scope.register(cookie as never)
+  await scope.register(session, { secret: 'a-secret-with-at-least-32-characters!!', cookie: { secure: false } })
+  await scope.register(csrf, { sessionPlugin: '@fastify/session' })
+})
 
 // @fastify/csrf-protection README: `reply.generateCsrf()` makes a token (its secret in the `_csrf`
 // cookie); `fastify.csrfProtection` as a route's onRequest hook checks the token from the body's
@@ -67,6 +75,16 @@ describe('@fastify/csrf-protection + @fastify/cookie in Enclave', () => {
         const wrong = await request(app.server).post('/inside/transfer').set('cookie', secret).set('csrf-token', 'forged').send({}).expect(403)
         expect(wrong.body).to.include({ statusCode: 403, code: 'FST_CSRF_INVALID_TOKEN', message: 'Invalid csrf token' })
         await request(app.server).post('/inside/transfer').set('cookie', secret).send({}).expect(403)
+      })
+
+      it('with sessionPlugin @fastify/session, keeps the secret in the session', async () => {
+        const app = await topology(mode, { plugin: sessionAndCsrf, everywhere: routes })
+        const issued = await request(app.server).get('/inside/token').expect(200)
+        const sid = ((issued.headers['set-cookie'] as unknown as string[]) ?? []).find((c) => c.startsWith('sessionId='))!.split(';')[0]
+        expect(((issued.headers['set-cookie'] as unknown as string[]) ?? []).some((c) => c.startsWith('_csrf='))).to.equal(false)
+        await request(app.server).post('/inside/child/transfer').set('cookie', sid).set('csrf-token', issued.body.token).send({}).expect(200)
+        await request(app.server).post('/inside/child/transfer').set('csrf-token', issued.body.token).send({}).expect(403)
+        await request(app.server).get('/outside/token').expect(200, { csrf: false })
       })
 
       it('keeps the secret in a signed cookie with cookieOpts.signed', async () => {
