@@ -76,6 +76,18 @@ describe('@fastify/autoload in Enclave', () => {
         await request(cascading.server).get('/inside/hello').expect(200, { greeting: 'hi', tag: 'global' })
       })
 
+      it('with encapsulate: false, shares the decorators of plain (unwrapped) plugins with the registering context', async () => {
+        const shared = lift(async (scope: Scope) => {
+          await scope.register(autoload, { dir: fixture('autoload', 'shared'), encapsulate: false })
+        })
+        const plainProbe = async (req: Request) => ({ plain: (req.server as { plain?: string }).plain ?? null })
+        const open = await topology(mode, { plugin: shared, probe: plainProbe })
+        for (const path of affected) await request(open.server).get(path).expect(200, { plain: 'shared' })
+        for (const path of unaffected) await request(open.server).get(path).expect(200, { plain: null })
+        // (No encapsulate: true counterpart here: autoload marks the required function itself, and
+        // the require cache keeps that mark for every later load of the file in this process.)
+      })
+
       it('without autoHooks, loads autohooks.js as a plugin of its own folder (its hook stays in its own context)', async () => {
         const a = await topology(mode, { plugin: app(), probe })
         await request(a.server).get('/inside/admin/panel').expect(200, { panel: true })
