@@ -155,6 +155,8 @@ export interface Reply extends ReplyDecorations {
   /** `redirect(url, code = 302)`; Fastify 3's `redirect(code, url)` is read too. */
   redirect(url: string, code?: number): this
   redirect(code: number, url: string): this
+  /** A 103 Early Hints response before the final one (Fastify 5's; Node sends it only with a `link` hint). */
+  writeEarlyHints(hints: Record<string, string | readonly string[]>, callback?: () => void): this
   /** Takes the response over: write to `reply.raw` yourself; the framework writes nothing more. */
   hijack(): this
   /** Answers with the not-found handler covering this URL, keeping the headers set so far. */

@@ -26,6 +26,13 @@ export interface TopologyOptions {
   /** Extra declarations in the `inside` context, after the plugin (scope mode) or as a plugin entry (module mode). */
   inside?: (scope: Scope) => void | Promise<void>
   server?: ServerOptions
+  /**
+   * Extra declarations in every context (root, inside, child, outside), after the plugin: for
+   * routes with their own options (a schema, a route hook from the plugin). In a module each
+   * is a plugin entry of the module (a context of its own below it, which the encapsulation
+   * checks treat as the module's).
+   */
+  everywhere?: (scope: Scope, where: 'root' | 'inside' | 'child' | 'outside') => void | Promise<void>
 }
 
 const defaultProbe: ProbeHandler = async () => ({ ok: true })
@@ -36,6 +43,11 @@ export async function topology(mode: Mode, init: TopologyOptions): Promise<Scope
   track(app)
   await app.ready()
   return app
+}
+
+function everywhere(init: TopologyOptions, where: 'root' | 'inside' | 'child' | 'outside'): Function[] {
+  if (init.everywhere === undefined) return []
+  return [async function everywhere(s: Scope) { await init.everywhere!(s, where) }]
 }
 
 function probeRoutes(scope: Scope, init: TopologyOptions): void {
@@ -54,10 +66,18 @@ function scopeTopology(init: TopologyOptions): Scope {
     // swagger) see only routes declared after they loaded (avvio's incremental loading).
     await scope.register(init.plugin as never, init.options ?? {})
     if (init.inside !== undefined) scope.register(async function extra(s) { await init.inside!(s) })
+    for (const extra of everywhere(init, 'inside')) scope.register(extra as never)
     probeRoutes(scope, init)
-    scope.register(async function child(c) { probeRoutes(c, init) }, { prefix: '/child' })
+    scope.register(async function child(c) {
+      for (const extra of everywhere(init, 'child')) c.register(extra as never)
+      probeRoutes(c, init)
+    }, { prefix: '/child' })
   }, { prefix: '/inside' })
-  app.register(async function outside(scope) { probeRoutes(scope, init) }, { prefix: '/outside' })
+  app.register(async function outside(scope) {
+    for (const extra of everywhere(init, 'outside')) scope.register(extra as never)
+    probeRoutes(scope, init)
+  }, { prefix: '/outside' })
+  for (const extra of everywhere(init, 'root')) app.register(extra as never)
   return app
 }
 
@@ -73,15 +93,15 @@ function probeController(path: string, init: TopologyOptions): Function {
 }
 
 async function moduleTopology(init: TopologyOptions): Promise<Scope> {
-  @Module({ controllers: [probeController('/probe', init) as never], prefix: '/child' }) class ChildModule {}
+  @Module({ plugins: everywhere(init, 'child') as never, controllers: [probeController('/probe', init) as never], prefix: '/child' }) class ChildModule {}
   const extra = init.inside === undefined ? [] : [async function extra(s: Scope) { await init.inside!(s) }]
   @Module({
-    plugins: [[init.plugin as Function, init.options ?? {}], ...extra, ChildModule],
+    plugins: [[init.plugin as Function, init.options ?? {}], ...extra, ...everywhere(init, 'inside'), ChildModule] as never,
     controllers: [probeController('/probe', init) as never],
     prefix: '/inside',
   }) class InsideModule {}
-  @Module({ controllers: [probeController('/probe', init) as never], prefix: '/outside' }) class OutsideModule {}
-  @Module({ controllers: [probeController('/root-probe', init) as never], plugins: [InsideModule, OutsideModule] }) class RootModule {}
+  @Module({ plugins: everywhere(init, 'outside') as never, controllers: [probeController('/probe', init) as never], prefix: '/outside' }) class OutsideModule {}
+  @Module({ controllers: [probeController('/root-probe', init) as never], plugins: [InsideModule, OutsideModule, ...everywhere(init, 'root')] as never }) class RootModule {}
   // createApp boots; topology() calls ready() again, which is a no-op on a booted app.
   return createApp(RootModule, init.server)
 }

@@ -3,6 +3,7 @@
 // trustProxy, getHeaders, redirect, hijack, callNotFound, serialize; and Fastify's prefix rule
 // for plugins wrapped by fastify-plugin.
 import { expect } from 'chai'
+import http from 'node:http'
 import request from 'supertest'
 import { fp } from '../support/scope-plugin'
 import { createServer, type Scope } from '../../src/runtime'
@@ -238,5 +239,34 @@ describe('plugin API: setNotFoundHandler(options, handler)', () => {
     const app = createServer()
     const error = thrown(() => app.setNotFoundHandler({ preHandler: 'nope' as never }, async () => ({})))
     expect(error.code).to.equal('ENC_ERR_HOOK_INVALID_HANDLER')
+  })
+  it('reply.raw.statusCode follows reply.code() and an error status before the reply is written, as in Fastify', async () => {
+    const seen: Array<{ raw: number, status: number }> = []
+    const app = await build((root) => {
+      root.addHook('onSend', async (_req, reply, payload) => { seen.push({ raw: reply.raw.statusCode, status: reply.statusCode }); return payload })
+      root.get('/code', async (_req, reply) => reply.code(503).send({ down: true }))
+      root.get('/thrown', async () => { throw Object.assign(new Error('gone'), { statusCode: 410 }) })
+    })
+    await request(app.server).get('/code').expect(503, { down: true })
+    await request(app.server).get('/thrown').expect(410)
+    expect(seen).to.deep.equal([{ raw: 503, status: 503 }, { raw: 410, status: 410 }])
+  })
+  it("reply.writeEarlyHints() (Fastify 5's) writes a 103 Early Hints response before the final one", async () => {
+    const app = await build((root) => {
+      root.get('/page', async (_req, reply) => {
+        await new Promise<void>((resolve) => reply.writeEarlyHints({ link: ['</a.css>; rel=preload; as=style', '</b.js>; rel=preload; as=script'] }, resolve))
+        return 'page'
+      })
+    })
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const { port } = app.server.address() as { port: number }
+    const result = await new Promise<{ hints: Array<{ statusCode: number, link: unknown }>, status: number }>((resolve, reject) => {
+      const hints: Array<{ statusCode: number, link: unknown }> = []
+      const req = http.get({ host: '127.0.0.1', port, path: '/page' }, (res) => { res.resume(); res.on('end', () => resolve({ hints, status: res.statusCode! })) })
+      req.on('information', (info) => hints.push({ statusCode: info.statusCode, link: info.headers.link }))
+      req.on('error', reject)
+    })
+    expect(result.status).to.equal(200)
+    expect(result.hints).to.deep.equal([{ statusCode: 103, link: '</a.css>; rel=preload; as=style, </b.js>; rel=preload; as=script' }])
   })
 })

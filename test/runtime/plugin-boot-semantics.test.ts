@@ -1,6 +1,7 @@
 // Issue 12 §3: avvio's boot semantics as Fastify 3.27.4 has them: ready() called inside a plugin,
 // the onReady phase, after() forms and error hand-over, options functions, pluginName.
 import { expect } from 'chai'
+import request from 'supertest'
 import { fp } from '../support/scope-plugin'
 import { createServer, lift, type Scope } from '../../src/runtime'
 import { bootError, server, thrown } from './helpers'
@@ -180,6 +181,15 @@ describe('boot: register(plugin, options function)', () => {
     })
     await app.ready()
     expect(seen).to.deep.equal({ isChild: true, child: 'from function', isRoot: true, lifted: 'lifted' })
+  })
+
+  it("takes the registration prefix from the function's own `prefix` property, as Fastify does (@fastify/autoload's autoConfig.prefix)", async () => {
+    const app = server()
+    const options = Object.assign((_scope: Scope) => ({ value: 'v' }), { prefix: '/from-fn' })
+    app.register(async (child, opts: { value?: string }) => { child.get('/x', async () => ({ value: opts.value ?? null })) }, options)
+    await app.ready()
+    await request(app.server).get('/from-fn/x').expect(200, { value: 'v' })
+    await request(app.server).get('/x').expect(404)
   })
 })
 

@@ -125,7 +125,8 @@ async function loadPlugin(boot: BootContext, node: PluginNode): Promise<void> {
   plugins.current = node
   try {
     // Fastify's options function: called with the plugin's own scope (the registering one when
-    // lifted) once it exists; a `prefix` cannot come from it.
+    // lifted) once it exists, so the prefix cannot come from its result: as in Fastify, it is the
+    // function's own `prefix` property, read above (@fastify/autoload sets autoConfig.prefix so).
     const options: unknown = typeof node.options === 'function' ? (node.options as Function)(scope) ?? {} : node.options
     await callLifecycleHook(plugin, undefined, [scope, options], plugin.length >= 3, boot.pluginTimeout, `plugin ${scope.path}`)
   } finally {

@@ -178,6 +178,7 @@ export function defaultErrorReply(reply: ReplyImpl, thrown: unknown): void {
   // gets the generic 500 below, a deliberate difference from Fastify 3, which sends it as it is.
   if (isPlainObject(thrown) && statusOf(thrown, reply.statusCode) < 500) {
     reply.statusCode = statusOf(thrown, reply.statusCode)
+    reply.raw.statusCode = reply.statusCode
     reply.request.log.info({ reqId: reply.request.id, statusCode: reply.statusCode }, 'a plain object was thrown')
     reply.headerMap['content-type'] = 'application/json; charset=utf-8'
     reply.send(thrown)
@@ -187,6 +188,8 @@ export function defaultErrorReply(reply: ReplyImpl, thrown: unknown): void {
   const payload = defaultPayload(reply, error)
   if (error.headers !== null && typeof error.headers === 'object') reply.headers(error.headers as Record<string, string>)
   reply.statusCode = payload.statusCode
+  // onSend hooks of the error reply read it on raw too, as after code() (reply.ts).
+  reply.raw.statusCode = payload.statusCode
   reply.headerMap['content-type'] = 'application/json; charset=utf-8'
   const serialize = reply.route.serializers === null ? null : pickSerializer(reply.route.serializers, payload.statusCode)
   if (serialize === null) {
