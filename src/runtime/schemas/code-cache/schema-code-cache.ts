@@ -1,0 +1,163 @@
+/**
+ * The server option `schemaCache`: generated validator and serializer code kept in one file per
+ * app, so that a later boot evaluates it instead of compiling (Fastify 4's standalone compilers,
+ * for one file). The file is read once, on the first lookup; each entry carries a SHA-256 of its
+ * text, checked when the entry is used, so a damaged entry is a miss (compiled as usual), never a
+ * different function. New entries are written when ready() (or ready({ compileAll: true })) ends,
+ * to a temporary file renamed over the old one, so a reader never sees half a file. Writing never
+ * fails a boot: a read-only directory warns once.
+ */
+import { createHash, randomBytes } from 'node:crypto'
+import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Logger, SchemaCacheMode, SchemaCacheStats } from '../../types'
+
+/** The file's name in the directory. */
+export const SCHEMA_CACHE_FILE = 'enclave-schema-cache.json'
+const FILE_FORMAT = 'enclave-schema-cache/1'
+
+/** An entry as stored: its kind, the SHA-256 of its text, and the text (JSON of the packed function). */
+type StoredEntry = readonly [kind: string, sha256: string, text: string]
+
+interface CacheFile {
+  format: string
+  entries: Record<string, StoredEntry>
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex')
+}
+
+export class SchemaCodeCache {
+  readonly #file: string
+  readonly #directory: string
+  readonly #mode: SchemaCacheMode
+  readonly #log: Logger
+  #loaded: Map<string, StoredEntry> | null = null
+  /** Entries used or added by this process: what the next write keeps. */
+  readonly #used = new Map<string, StoredEntry>()
+  #hits = 0
+  #misses = 0
+  #notCacheable = 0
+  /** Misses not written yet. */
+  #unwritten = 0
+  #warnedWrite = false
+
+  constructor(options: { directory: string; mode: SchemaCacheMode; log: Logger }) {
+    this.#directory = options.directory
+    this.#file = join(options.directory, SCHEMA_CACHE_FILE)
+    this.#mode = options.mode
+    this.#log = options.log
+  }
+
+  /**
+   * The stored value for `key` of `kind`, or undefined (a miss). An entry whose text does not
+   * match its checksum or does not parse is a miss, logged at warn.
+   */
+  get(kind: string, key: string): unknown {
+    const entry = this.#entries().get(key)
+    if (entry === undefined || entry[0] !== kind) return undefined
+    try {
+      if (sha256(entry[2]) !== entry[1]) throw new Error('checksum mismatch')
+      const value: unknown = JSON.parse(entry[2])
+      this.#used.set(key, entry)
+      return value
+    } catch (error) {
+      this.rejected(key, error)
+      return undefined
+    }
+  }
+
+  /** A stored value that did not evaluate (or was damaged): dropped, and compiled instead. */
+  rejected(key: string, error: unknown): void {
+    this.#loaded?.delete(key)
+    this.#used.delete(key)
+    this.#log.warn({ file: this.#file, key, err: error }, `schemaCache: entry ${key} is damaged (${(error as Error)?.message ?? String(error)}); compiling instead`)
+  }
+
+  /** A stored value used in place of compiling. */
+  hit(): void {
+    this.#hits++
+  }
+
+  /** A function compiled that the cache did not have: stored, and written at the end of ready(). */
+  put(kind: string, key: string, value: unknown): void {
+    this.#misses++
+    const text = JSON.stringify(value)
+    this.#used.set(key, [kind, sha256(text), text])
+    this.#unwritten++
+  }
+
+  /** A function compiled that the cache cannot hold. */
+  notCacheable(): void {
+    this.#notCacheable++
+  }
+
+  stats(): SchemaCacheStats {
+    return { file: this.#file, mode: this.#mode, hits: this.#hits, misses: this.#misses, notCacheable: this.#notCacheable }
+  }
+
+  /**
+   * Writes the entries compiled since the last write (nothing when there are none, or in mode
+   * 'read'). With `complete` (every route compiled), the file keeps only the entries this process
+   * used, so entries of changed schemas do not pile up; otherwise (lazy routes still waiting) it
+   * keeps what it read too.
+   */
+  flush(complete: boolean): void {
+    if (this.#unwritten === 0) return
+    if (this.#mode === 'read') {
+      this.#warnWrite(`schemaCache: ${this.#unwritten} schema function(s) were compiled because ${this.#file} did not have them (mode 'read': not written)`, null)
+      this.#unwritten = 0
+      return
+    }
+    const entries: Record<string, StoredEntry> = {}
+    if (!complete) for (const [key, entry] of this.#entries()) entries[key] = entry
+    for (const [key, entry] of this.#used) entries[key] = entry
+    const body: CacheFile = { format: FILE_FORMAT, entries }
+    const temporary = `${this.#file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
+    try {
+      mkdirSync(this.#directory, { recursive: true })
+      writeFileSync(temporary, JSON.stringify(body))
+      renameSync(temporary, this.#file)
+      this.#unwritten = 0
+      this.#loaded = new Map(Object.entries(entries))
+      this.#log.debug({ file: this.#file, entries: Object.keys(entries).length }, 'schemaCache: written')
+    } catch (error) {
+      try { unlinkSync(temporary) } catch { /* never created */ }
+      this.#unwritten = 0
+      this.#warnWrite(`schemaCache: cannot write ${this.#file} (${(error as Error)?.message ?? String(error)}); the server runs, compiling what the cache lacks`, error)
+    }
+  }
+
+  #warnWrite(message: string, error: unknown): void {
+    if (this.#warnedWrite) return
+    this.#warnedWrite = true
+    this.#log.warn(error === null ? { file: this.#file } : { file: this.#file, err: error }, message)
+  }
+
+  /** The file's entries, read on first use; a missing file is an empty cache, an unreadable one too (warned). */
+  #entries(): Map<string, StoredEntry> {
+    if (this.#loaded !== null) return this.#loaded
+    this.#loaded = new Map()
+    let text: string
+    try {
+      text = readFileSync(this.#file, 'utf8')
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException)?.code === 'ENOENT') this.#log.debug({ file: this.#file }, 'schemaCache: no file yet; everything is compiled')
+      else this.#log.warn({ file: this.#file, err: error }, `schemaCache: cannot read ${this.#file}; everything is compiled`)
+      return this.#loaded
+    }
+    try {
+      const parsed = JSON.parse(text) as Partial<CacheFile> | null
+      if (parsed === null || typeof parsed !== 'object' || parsed.format !== FILE_FORMAT || parsed.entries === null || typeof parsed.entries !== 'object') {
+        throw new Error(`not a ${FILE_FORMAT} file`)
+      }
+      for (const [key, entry] of Object.entries(parsed.entries)) {
+        if (Array.isArray(entry) && entry.length === 3 && entry.every((part) => typeof part === 'string')) this.#loaded.set(key, entry as unknown as StoredEntry)
+      }
+    } catch (error) {
+      this.#log.warn({ file: this.#file, err: error }, `schemaCache: ${this.#file} is damaged (${(error as Error)?.message ?? String(error)}); everything is compiled, and the file is rewritten`)
+    }
+    return this.#loaded
+  }
+}
