@@ -24,7 +24,9 @@ export async function bootServer(boot: BootContext, milestones: BootMilestones):
   boot.compiled = true
   // The schema cache (schemaCache option) keeps what this boot compiled; with every route compiled,
   // only what this app uses (entries of changed schemas are dropped).
-  boot.schemaCompilers.codeCache?.flush(boot.profile.pending === 0)
+  const complete = boot.profile.pending === 0
+  boot.schemaCompilers.codeCache?.flush(complete)
+  if (complete) boot.schemaCompilers.codeCache?.release()
   await milestones.loaded()
   await milestones.runOnReadyHooks(async () => {
     for (const scope of allScopes(boot.rootScope)) {

@@ -88,6 +88,7 @@ export class ServerLifecycle implements ServerFacade {
       compileAllPending(boot)
       // What the build step compiled goes to the schema cache (schemaCache option).
       boot.schemaCompilers.codeCache?.flush(true)
+      boot.schemaCompilers.codeCache?.release()
     })
   }
 

@@ -41,7 +41,10 @@ export class SchemaCodeCache {
   #notCacheable = 0
   /** Misses not written yet. */
   #unwritten = 0
-  #warnedWrite = false
+  /** One warning per server; what follows is logged at debug. */
+  #warned = false
+  /** Set by release(): every route is compiled, the entries are no longer kept in memory. */
+  #released = false
 
   constructor(options: { directory: string; mode: SchemaCacheMode; log: Logger }) {
     this.#directory = options.directory
@@ -55,6 +58,7 @@ export class SchemaCodeCache {
    * match its checksum or does not parse is a miss, logged at warn.
    */
   get(kind: string, key: string): unknown {
+    if (this.#released) return undefined
     const entry = this.#entries().get(key)
     if (entry === undefined || entry[0] !== kind) return undefined
     try {
@@ -72,7 +76,7 @@ export class SchemaCodeCache {
   rejected(key: string, error: unknown): void {
     this.#loaded?.delete(key)
     this.#used.delete(key)
-    this.#log.warn({ file: this.#file, key, err: error }, `schemaCache: entry ${key} is damaged (${(error as Error)?.message ?? String(error)}); compiling instead`)
+    this.#warn(`schemaCache: entry ${key} is damaged (${(error as Error)?.message ?? String(error)}); compiling instead`, { key, err: error })
   }
 
   /** A stored value used in place of compiling. */
@@ -83,6 +87,7 @@ export class SchemaCodeCache {
   /** A function compiled that the cache did not have: stored, and written at the end of ready(). */
   put(kind: string, key: string, value: unknown): void {
     this.#misses++
+    if (this.#released) return
     const text = JSON.stringify(value)
     this.#used.set(key, [kind, sha256(text), text])
     this.#unwritten++
@@ -106,7 +111,7 @@ export class SchemaCodeCache {
   flush(complete: boolean): void {
     if (this.#unwritten === 0) return
     if (this.#mode === 'read') {
-      this.#warnWrite(`schemaCache: ${this.#unwritten} schema function(s) were compiled because ${this.#file} did not have them (mode 'read': not written)`, null)
+      this.#warn(`schemaCache: ${this.#unwritten} schema function(s) were compiled because ${this.#file} did not have them (mode 'read': not written)`, {})
       this.#unwritten = 0
       return
     }
@@ -125,14 +130,25 @@ export class SchemaCodeCache {
     } catch (error) {
       try { unlinkSync(temporary) } catch { /* never created */ }
       this.#unwritten = 0
-      this.#warnWrite(`schemaCache: cannot write ${this.#file} (${(error as Error)?.message ?? String(error)}); the server runs, compiling what the cache lacks`, error)
+      this.#warn(`schemaCache: cannot write ${this.#file} (${(error as Error)?.message ?? String(error)}); the server runs, compiling what the cache lacks`, { err: error })
     }
   }
 
-  #warnWrite(message: string, error: unknown): void {
-    if (this.#warnedWrite) return
-    this.#warnedWrite = true
-    this.#log.warn(error === null ? { file: this.#file } : { file: this.#file, err: error }, message)
+  /**
+   * Every route is compiled and what was compiled is written: the file's text is dropped from
+   * memory (several MB for 1,000 routes). Nothing is read or written afterwards.
+   */
+  release(): void {
+    if (this.#unwritten > 0) return
+    this.#released = true
+    this.#loaded = new Map()
+    this.#used.clear()
+  }
+
+  #warn(message: string, details: Record<string, unknown>): void {
+    const level = this.#warned ? 'debug' : 'warn'
+    this.#warned = true
+    this.#log[level]({ file: this.#file, ...details }, message)
   }
 
   /** The file's entries, read on first use; a missing file is an empty cache, an unreadable one too (warned). */
@@ -143,8 +159,10 @@ export class SchemaCodeCache {
     try {
       text = readFileSync(this.#file, 'utf8')
     } catch (error) {
-      if ((error as NodeJS.ErrnoException)?.code === 'ENOENT') this.#log.debug({ file: this.#file }, 'schemaCache: no file yet; everything is compiled')
-      else this.#log.warn({ file: this.#file, err: error }, `schemaCache: cannot read ${this.#file}; everything is compiled`)
+      // No file yet (or no directory: it is created when written).
+      const code = (error as NodeJS.ErrnoException)?.code
+      if (code === 'ENOENT' || code === 'ENOTDIR') this.#log.debug({ file: this.#file }, 'schemaCache: no file yet; everything is compiled')
+      else this.#warn(`schemaCache: cannot read ${this.#file}; everything is compiled`, { err: error })
       return this.#loaded
     }
     try {
@@ -156,7 +174,7 @@ export class SchemaCodeCache {
         if (Array.isArray(entry) && entry.length === 3 && entry.every((part) => typeof part === 'string')) this.#loaded.set(key, entry as unknown as StoredEntry)
       }
     } catch (error) {
-      this.#log.warn({ file: this.#file, err: error }, `schemaCache: ${this.#file} is damaged (${(error as Error)?.message ?? String(error)}); everything is compiled, and the file is rewritten`)
+      this.#warn(`schemaCache: ${this.#file} is damaged (${(error as Error)?.message ?? String(error)}); everything is compiled, and the file is rewritten`, { err: error })
     }
     return this.#loaded
   }
