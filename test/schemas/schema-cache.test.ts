@@ -90,6 +90,11 @@ const cases: readonly CacheCase[] = [
       post({ email: 'nope' }), post({ at: 'yesterday' }), post({ ip: '999.1.1.1' }), post({ kind: 'b' }), post({ fixed: { x: 2 } }), post({ set: [{ a: 1 }, { a: 1 }] }), post({ short: '😀😀😀' })],
   },
   {
+    name: 'text outside ASCII in schemas (enum, pattern, default, property names): the file is written as ASCII escapes',
+    schema: { body: { type: 'object', properties: { 'größe': { enum: ['café', '😀'] }, name: { type: 'string', pattern: '^[é-ü]+$', default: 'ñandú' } } } },
+    requests: [post({ 'größe': 'café' }), post({ 'größe': 'cafe' }), post({ name: 'éü' }), post({ name: 'abc' })],
+  },
+  {
     name: 'nullable',
     schema: { body: { type: 'object', properties: { s: { type: 'string', nullable: true }, i: { type: 'integer', nullable: true } } } },
     requests: [post({ s: null, i: null }), post({ s: 'x', i: '4' }), post({ i: 'four' })],

@@ -5,10 +5,10 @@
  * key hashes this digest with the schema's text, so any change is a miss, never a stale hit.
  * null means "cannot be keyed safely": the compiler then does not use the cache.
  */
-import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { optionText } from './json-value'
+import { sha256 } from './sha256'
 import { schemaCacheKey } from '../schema-walk'
 import { COERCION_PATCH } from '../finite-coercion'
 import type { SharedSchema, ValidatorOptions, ValidatorPlugin } from '../types'
@@ -88,7 +88,7 @@ function pluginText(plugins: readonly ValidatorPlugin[]): string | null {
 }
 
 function digest(parts: readonly string[]): string {
-  return createHash('sha256').update(parts.join('\u0000')).digest('hex')
+  return sha256(parts.join('\u0000'))
 }
 
 /** The default validator's digest: ajv options (baseline and custom), plugins, shared schemas; null when not cacheable. */
@@ -114,7 +114,7 @@ export function serializerFingerprint(options: Readonly<Record<string, unknown>>
 
 /** One entry's key: the compiler's digest and the schema's text (cacheBySchema's key). */
 export function entryKey(fingerprint: string, schemaText: string): string {
-  return createHash('sha256').update(fingerprint).update('\u0000').update(schemaText).digest('hex').slice(0, 40)
+  return sha256(`${fingerprint}\u0000${schemaText}`).slice(0, 40)
 }
 
 /**

@@ -7,10 +7,11 @@
  * to a temporary file renamed over the old one, so a reader never sees half a file. Writing never
  * fails a boot: a read-only directory warns once.
  */
-import { createHash, randomBytes } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Logger, SchemaCacheMode, SchemaCacheStats } from '../../types'
+import { sha256 } from './sha256'
 
 /** The file's name in the directory. */
 export const SCHEMA_CACHE_FILE = 'enclave-schema-cache.json'
@@ -24,8 +25,9 @@ interface CacheFile {
   entries: Record<string, StoredEntry>
 }
 
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex')
+/** Every character outside ASCII as a JSON escape: the file is ASCII, read as latin1 (no UTF-8 decoding, ~5x faster). */
+function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
 export class SchemaCodeCache {
@@ -122,7 +124,7 @@ export class SchemaCodeCache {
     const temporary = `${this.#file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
     try {
       mkdirSync(this.#directory, { recursive: true })
-      writeFileSync(temporary, JSON.stringify(body))
+      writeFileSync(temporary, asciiJson(body), 'latin1')
       renameSync(temporary, this.#file)
       this.#unwritten = 0
       this.#loaded = new Map(Object.entries(entries))
@@ -157,7 +159,8 @@ export class SchemaCodeCache {
     this.#loaded = new Map()
     let text: string
     try {
-      text = readFileSync(this.#file, 'utf8')
+      // Written as ASCII; a byte outside it (damage) changes the text, which its checksum then refuses.
+      text = readFileSync(this.#file, 'latin1')
     } catch (error) {
       // No file yet (or no directory: it is created when written).
       const code = (error as NodeJS.ErrnoException)?.code
