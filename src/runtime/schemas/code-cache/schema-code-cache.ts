@@ -14,20 +14,60 @@ import type { Logger, SchemaCacheMode, SchemaCacheStats } from '../../types'
 import { sha256 } from './sha256'
 
 /** The file's name in the directory. */
-export const SCHEMA_CACHE_FILE = 'enclave-schema-cache.json'
-const FILE_FORMAT = 'enclave-schema-cache/1'
+export const SCHEMA_CACHE_FILE = 'enclave-schemas.cache'
 
-/** An entry as stored: its kind, the SHA-256 of its text, and the text (JSON of the packed function). */
+/**
+ * The file: this line, a line of JSON indexing the entries (`key: [kind, sha256, offset, length]`),
+ * then the entries' texts end to end. One read and a small JSON.parse at load; an entry's text is
+ * sliced out, checked and parsed only when it is used (a lazy app uses few). Storing the texts in
+ * one JSON document instead cost a second escaping of every quote in the code, and a parse of all
+ * of it (29 ms for 1,000 routes, against 1 ms for the index).
+ */
+const FILE_FORMAT = 'enclave-schema-cache/2'
+
+/** An entry: its kind, the SHA-256 of its text, and the text (JSON of the packed function, ASCII). */
 type StoredEntry = readonly [kind: string, sha256: string, text: string]
 
-interface CacheFile {
-  format: string
-  entries: Record<string, StoredEntry>
-}
-
-/** Every character outside ASCII as a JSON escape: the file is ASCII, read as latin1 (no UTF-8 decoding, ~5x faster). */
+/** Every character outside ASCII as a JSON escape: the file is ASCII, read as latin1 (no UTF-8 decoding). */
 function asciiJson(value: unknown): string {
   return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+
+function isLength(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
+}
+
+/** The file's text, as written by serialize(); throws when it is not one. */
+function parseFile(text: string): Map<string, StoredEntry> {
+  const first = text.indexOf('\n')
+  if (first === -1 || text.slice(0, first) !== FILE_FORMAT) throw new Error(`not a ${FILE_FORMAT} file`)
+  const second = text.indexOf('\n', first + 1)
+  if (second === -1) throw new Error('no index line')
+  const index = JSON.parse(text.slice(first + 1, second)) as unknown
+  if (index === null || typeof index !== 'object' || Array.isArray(index)) throw new Error('the index is not an object')
+  const body = second + 1
+  const entries = new Map<string, StoredEntry>()
+  for (const [key, item] of Object.entries(index)) {
+    if (!Array.isArray(item) || item.length !== 4) throw new Error(`entry ${key} is malformed`)
+    const [kind, sum, offset, length] = item as unknown[]
+    if (typeof kind !== 'string' || typeof sum !== 'string' || !isLength(offset) || !isLength(length) || body + offset + length > text.length) {
+      throw new Error(`entry ${key} is malformed`)
+    }
+    entries.set(key, [kind, sum, text.slice(body + offset, body + offset + length)])
+  }
+  return entries
+}
+
+function serialize(entries: ReadonlyMap<string, StoredEntry>): string {
+  const index: Record<string, [string, string, number, number]> = {}
+  const texts: string[] = []
+  let offset = 0
+  for (const [key, [kind, sum, text]] of entries) {
+    index[key] = [kind, sum, offset, text.length]
+    texts.push(text)
+    offset += text.length
+  }
+  return `${FILE_FORMAT}\n${asciiJson(index)}\n${texts.join('')}`
 }
 
 export class SchemaCodeCache {
@@ -90,7 +130,7 @@ export class SchemaCodeCache {
   put(kind: string, key: string, value: unknown): void {
     this.#misses++
     if (this.#released) return
-    const text = JSON.stringify(value)
+    const text = asciiJson(value)
     this.#used.set(key, [kind, sha256(text), text])
     this.#unwritten++
   }
@@ -117,18 +157,16 @@ export class SchemaCodeCache {
       this.#unwritten = 0
       return
     }
-    const entries: Record<string, StoredEntry> = {}
-    if (!complete) for (const [key, entry] of this.#entries()) entries[key] = entry
-    for (const [key, entry] of this.#used) entries[key] = entry
-    const body: CacheFile = { format: FILE_FORMAT, entries }
+    const entries = new Map<string, StoredEntry>(complete ? [] : this.#entries())
+    for (const [key, entry] of this.#used) entries.set(key, entry)
     const temporary = `${this.#file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
     try {
       mkdirSync(this.#directory, { recursive: true })
-      writeFileSync(temporary, asciiJson(body), 'latin1')
+      writeFileSync(temporary, serialize(entries), 'latin1')
       renameSync(temporary, this.#file)
       this.#unwritten = 0
-      this.#loaded = new Map(Object.entries(entries))
-      this.#log.debug({ file: this.#file, entries: Object.keys(entries).length }, 'schemaCache: written')
+      this.#loaded = entries
+      this.#log.debug({ file: this.#file, entries: entries.size }, 'schemaCache: written')
     } catch (error) {
       try { unlinkSync(temporary) } catch { /* never created */ }
       this.#unwritten = 0
@@ -169,13 +207,7 @@ export class SchemaCodeCache {
       return this.#loaded
     }
     try {
-      const parsed = JSON.parse(text) as Partial<CacheFile> | null
-      if (parsed === null || typeof parsed !== 'object' || parsed.format !== FILE_FORMAT || parsed.entries === null || typeof parsed.entries !== 'object') {
-        throw new Error(`not a ${FILE_FORMAT} file`)
-      }
-      for (const [key, entry] of Object.entries(parsed.entries)) {
-        if (Array.isArray(entry) && entry.length === 3 && entry.every((part) => typeof part === 'string')) this.#loaded.set(key, entry as unknown as StoredEntry)
-      }
+      this.#loaded = parseFile(text)
     } catch (error) {
       this.#warn(`schemaCache: ${this.#file} is damaged (${(error as Error)?.message ?? String(error)}); everything is compiled, and the file is rewritten`, { err: error })
     }
