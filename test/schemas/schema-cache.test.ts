@@ -95,6 +95,12 @@ const cases: readonly CacheCase[] = [
     requests: [post({ 'größe': 'café' }), post({ 'größe': 'cafe' }), post({ name: 'éü' }), post({ name: 'abc' })],
   },
   {
+    name: 'custom formats given as RegExps in customOptions (keyed by their source; the live instance checks them)',
+    options: { validator: { customOptions: { formats: { zip: /^[0-9]{5}$/, 'upper-case': '^[A-Z]+$' } } } },
+    schema: { body: { type: 'object', properties: { zip: { type: 'string', format: 'zip' }, code: { type: 'string', format: 'upper-case' } } } },
+    requests: [post({ zip: '12345', code: 'ABC' }), post({ zip: '1234' }), post({ code: 'abc' })],
+  },
+  {
     name: 'nullable',
     schema: { body: { type: 'object', properties: { s: { type: 'string', nullable: true }, i: { type: 'integer', nullable: true } } } },
     requests: [post({ s: null, i: null }), post({ s: 'x', i: '4' }), post({ i: 'four' })],
@@ -406,21 +412,28 @@ describe('schemaCache: precompiled validators and serializers (issue 16)', () =>
     expect(stats(lazy)).to.include({ hits: 2, misses: 0 })
   })
 
-  it('a bad schema still fails the boot with the same coded error, and nothing is written for it', async () => {
-    const directory = cacheDirectory()
-    const boot = (cache: boolean): Promise<Error & { code?: string }> => {
-      const app = server(cache ? { schemaCache: { directory } } : {})
-      simpleRoute(app)
-      app.post('/bad', { schema: { body: { type: 'object', properties: { a: { type: 'strnig' } } } } }, () => ({}))
-      return bootError(app)
+  it('a bad schema (validator or serializer) still fails the boot with the same coded error, and nothing is written for it', async () => {
+    const bad: RouteSchema[] = [
+      { body: { type: 'object', properties: { a: { type: 'strnig' } } } },
+      { response: { 200: { type: 'object', properties: { a: { $ref: '#/definitions/missing' } } } } },
+    ]
+    for (const schema of bad) {
+      const directory = cacheDirectory()
+      const boot = (cache: boolean): Promise<Error & { code?: string }> => {
+        const app = server(cache ? { schemaCache: { directory } } : {})
+        simpleRoute(app)
+        app.post('/bad', { schema }, () => ({}))
+        return bootError(app)
+      }
+      const without = await boot(false)
+      const first = await boot(true)
+      const second = await boot(true)
+      expect(without.code).to.match(/^ENC_ERR_SCH_/)
+      expect(first.code).to.equal(without.code)
+      expect(first.message).to.equal(without.message)
+      expect(second.message).to.equal(without.message)
+      expect(existsSync(join(directory, SCHEMA_CACHE_FILE))).to.equal(false)
     }
-    const without = await boot(false)
-    const first = await boot(true)
-    const second = await boot(true)
-    expect(first.code).to.equal(without.code)
-    expect(first.message).to.equal(without.message)
-    expect(second.message).to.equal(without.message)
-    expect(existsSync(join(directory, SCHEMA_CACHE_FILE))).to.equal(false)
   })
 
   it('an unknown schemaCache key, a misspelt option or mode: createServer() fails with a "did you mean"', () => {
