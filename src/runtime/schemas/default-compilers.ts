@@ -12,9 +12,10 @@ import { kKnownKeywords, type KnownKeywords } from './keyword-check'
 import { refuseNonFiniteCoercion } from './finite-coercion'
 import { markRefusesNonFinite } from './finite-guard'
 import type { SchemaCodeCache } from './code-cache/schema-code-cache'
-import { entryKey, keyableSchemaText, serializerFingerprint, validatorFingerprint } from './code-cache/cache-fingerprint'
+import { serializerFingerprint, validatorFingerprint } from './code-cache/cache-fingerprint'
 import { packValidator, unpackValidator, type PackedValidator } from './code-cache/ajv6-pack'
 import { evaluateStandaloneSerializer } from './code-cache/fjs-pack'
+import { fromCache } from './code-cache/from-cache'
 import type {
   JsonSchema, SerializeFunction, SerializerCompiler, SerializerOptions, SharedSchema, ValidateFunction, ValidatorCompiler, ValidatorOptions,
   ValidatorPlugin,
@@ -111,30 +112,14 @@ export function buildDefaultValidator(externalSchemas: Record<string, SharedSche
       compiling = null
     }
   }
-  const compiler = cacheBySchema(({ schema }, key) => {
-    if (cache === null) return markRefusesNonFinite(compile(schema, key))
-    if (fingerprint === null || !keyableSchemaText(key)) {
-      cache.notCacheable()
-      return markRefusesNonFinite(compile(schema, key))
-    }
-    const id = entryKey(fingerprint, key)
-    const stored = cache.get('ajv6', id)
-    if (stored !== undefined) {
-      try {
-        const fn = unpackValidator(stored as PackedValidator, schema, ajv) as ValidateFunction
-        cache.hit()
-        return markRefusesNonFinite(fn)
-      } catch (error) {
-        cache.rejected(id, error)
-      }
-    }
-    // A schema that does not compile throws here, before anything is stored.
-    const fn = compile(schema, key)
-    const packed = packValidator(fn)
-    if (packed === null) cache.notCacheable()
-    else cache.put('ajv6', id, packed)
-    return markRefusesNonFinite(fn)
-  })
+  const compiler = cacheBySchema(({ schema }, key) => markRefusesNonFinite(cache === null ? compile(schema, key) : fromCache(cache, 'ajv6', fingerprint, key, {
+    load: (stored) => unpackValidator(stored as PackedValidator, schema, ajv) as ValidateFunction,
+    build: () => {
+      const fn = compile(schema, key)
+      return { fn, stored: packValidator(fn) }
+    },
+    plain: () => compile(schema, key),
+  })))
   // The unknown-keyword check (keyword-check.ts) asks this instance, plugins' keywords included.
   const rules = (ajv as unknown as { RULES: { keywords: Record<string, unknown>; custom: Record<string, unknown> } }).RULES
   const known: KnownKeywords = { has: (keyword) => Boolean(ajv.getKeyword(keyword)), names: () => [...Object.keys(rules.keywords), ...Object.keys(rules.custom)] }
@@ -156,23 +141,8 @@ export function buildDefaultSerializer(externalSchemas: Record<string, SharedSch
   // The schema cache (schemaCache option) stores fast-json-stringify's standalone code: the
   // function is evaluated from that text, on a hit and on a miss alike.
   const fingerprint = cache === null ? null : serializerFingerprint(options, externalSchemas)
-  const buildStored = (schema: JsonSchema, external: Readonly<Record<string, SharedSchema>>, key: string): SerializeFunction => {
-    const id = entryKey(fingerprint as string, key)
-    const cached = (cache as SchemaCodeCache).get('fjs7', id)
-    if (typeof cached === 'string') {
-      try {
-        const fn = evaluateStandaloneSerializer(cached)
-        ;(cache as SchemaCodeCache).hit()
-        return fn
-      } catch (error) {
-        (cache as SchemaCodeCache).rejected(id, error)
-      }
-    }
-    const code = fastJson(schema as unknown as Schema, { ...options, schema: external as unknown as Record<string, Schema>, mode: 'standalone' }) as unknown as string
-    const fn = evaluateStandaloneSerializer(code)
-    ;(cache as SchemaCodeCache).put('fjs7', id, code)
-    return fn
-  }
+  const standalone = (schema: JsonSchema, external: Readonly<Record<string, SharedSchema>>): string =>
+    fastJson(schema as unknown as Schema, { ...options, schema: external as unknown as Record<string, Schema>, mode: 'standalone' }) as unknown as string
   // fast-json-stringify checks every shared schema it is given, on every build. Until one build has
   // succeeded with all of them, each build gets all of them, so a shared schema it refuses fails
   // every route as before; after that, only those the schema refers to (referenced-externals.ts).
@@ -180,12 +150,14 @@ export function buildDefaultSerializer(externalSchemas: Record<string, SharedSch
   let allAccepted = Object.keys(externalSchemas).length === 0
   return cacheBySchema(({ schema }, key) => {
     const external = allAccepted ? referencedExternals(schema, externalSchemas) : externalSchemas
-    let serialize: SerializeFunction
-    if (cache === null) serialize = build(schema, external)
-    else if (fingerprint === null || !keyableSchemaText(key)) {
-      cache.notCacheable()
-      serialize = build(schema, external)
-    } else serialize = buildStored(schema, external, key)
+    const serialize = cache === null ? build(schema, external) : fromCache(cache, 'fjs7', fingerprint, key, {
+      load: (stored) => evaluateStandaloneSerializer(stored),
+      build: () => {
+        const code = standalone(schema, external)
+        return { fn: evaluateStandaloneSerializer(code), stored: code }
+      },
+      plain: () => build(schema, external),
+    })
     allAccepted = true
     return coerceLikeFastify3(serialize, schema, externalSchemas, build)
   })

@@ -22,7 +22,8 @@ function standaloneRequire(name: string): unknown {
 }
 
 /** The serializer a standalone module text defines. Throws when the text does not evaluate to one. */
-export function evaluateStandaloneSerializer(code: string): SerializeFunction {
+export function evaluateStandaloneSerializer(code: unknown): SerializeFunction {
+  if (typeof code !== 'string') throw new Error('schema cache: a stored serializer is not code')
   const module: { exports: unknown } = { exports: undefined }
   // eslint-disable-next-line no-new-func
   new Function('module', 'exports', 'require', code)(module, module.exports, standaloneRequire)
