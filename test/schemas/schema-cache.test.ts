@@ -101,6 +101,23 @@ const cases: readonly CacheCase[] = [
     requests: [post({ zip: '12345', code: 'ABC' }), post({ zip: '1234' }), post({ code: 'abc' })],
   },
   {
+    name: "verbose errors (each error's schema and parentSchema are read through validate.schema), $data, coerceTypes 'array'",
+    options: {
+      validator: { customOptions: { verbose: true, $data: true, coerceTypes: 'array', allErrors: true } },
+      schemaErrorFormatter: (errors) => new Error(JSON.stringify((errors as Array<Record<string, unknown>>).map((e) => [e.keyword, e.dataPath, e.schema, e.parentSchema, e.data]))),
+    },
+    schema: { body: { type: 'object', properties: {
+      min: { type: 'integer' }, max: { type: 'integer', minimum: { $data: '1/min' } }, list: { type: 'array', items: { type: 'integer', enum: [1, 2, 3] } },
+    } } },
+    requests: [post({ min: 2, max: 3, list: '2' }), post({ min: 5, max: 3 }), post({ list: ['4', 'x'] })],
+  },
+  {
+    name: 'ajv-errors with its options (singleError)',
+    options: { validator: { customOptions: { allErrors: true }, plugins: [[ajvErrors as (ajv: unknown, options?: unknown) => unknown, { singleError: true }]] } },
+    schema: { body: { type: 'object', required: ['a', 'b'], properties: { a: { type: 'string' }, b: { type: 'integer' } }, errorMessage: { required: 'a and b are required', properties: { b: 'b: an integer' } } } },
+    requests: [post({ a: 'x', b: 1 }), post({}), post({ a: 'x', b: 'y' })],
+  },
+  {
     name: 'nullable',
     schema: { body: { type: 'object', properties: { s: { type: 'string', nullable: true }, i: { type: 'integer', nullable: true } } } },
     requests: [post({ s: null, i: null }), post({ s: 'x', i: '4' }), post({ i: 'four' })],
@@ -265,6 +282,29 @@ describe('schemaCache: precompiled validators and serializers (issue 16)', () =>
     const changed = await boot(5)
     expect(stats(changed)).to.include({ hits: 0, misses: 1 })
     expect((await changed.inject(post({ name: 'abcd' }, '/s'))).statusCode).to.equal(200)
+  })
+
+  it('sibling scopes giving one $id different bodies keep different entries (each compiler is keyed by what it sees)', async () => {
+    const directory = cacheDirectory()
+    const boot = async (): Promise<{ app: Scope; answers: number[] }> => {
+      const app = server({ schemaCache: { directory } })
+      for (const [prefix, maxLength] of [['/a', 2], ['/b', 4]] as const) {
+        app.register(async (scope) => {
+          scope.addSchema({ $id: 'name', type: 'string', maxLength })
+          scope.post('/s', { schema: { body: { type: 'object', properties: { name: { $ref: 'name#' } } } } }, (request) => request.body)
+        }, { prefix })
+      }
+      await app.ready()
+      const answers: number[] = []
+      for (const url of ['/a/s', '/b/s']) answers.push((await app.inject(post({ name: 'abc' }, url))).statusCode)
+      return { app, answers }
+    }
+    const cold = await boot()
+    expect(cold.answers).to.deep.equal([400, 200])
+    expect(stats(cold.app)).to.include({ misses: 2 })
+    const warm = await boot()
+    expect(warm.answers).to.deep.equal([400, 200])
+    expect(stats(warm.app)).to.include({ hits: 2, misses: 0 })
   })
 
   it('a changed library or Enclave version changes every key', () => {
