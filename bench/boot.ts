@@ -19,7 +19,8 @@ import { isCachedContender } from './boot/cache-directory'
 // The `-lazy` rows are Enclave with schemaCompilation 'lazy'; the `-cached` rows read a schema
 // cache (schemaCache option) that an unmeasured run of the same worker filled first.
 export const BOOT_CONTENDERS: readonly string[] = [
-  'enclave-runtime', 'enclave-runtime-cached', 'enclave-runtime-lazy', 'enclave-runtime-lazy-cached', 'enclave-decorators', 'enclave-decorators-lazy', 'fastify3', 'fastify5', 'raw',
+  'enclave-runtime', 'enclave-runtime-cached', 'enclave-runtime-lazy', 'enclave-runtime-lazy-cached',
+  'enclave-decorators', 'enclave-decorators-cached', 'enclave-decorators-lazy', 'fastify3', 'fastify5', 'raw',
 ]
 
 /** The contender a `-lazy` / `-cached` row belongs to (what --only names). */
@@ -88,21 +89,24 @@ export async function runBoot(settings: BootSettings, shape: BootShape): Promise
   // A `-lazy` row runs with its contender: --only=enclave-runtime brings enclave-runtime-lazy too.
   const names = BOOT_CONTENDERS.filter((n) => settings.contenders.includes(baseContender(n)))
   settings.log(`boot (${shape} schemas): ${settings.routes} schema routes, ${settings.runs} run(s) per contender`)
-  // One cache directory per shape, shared by the -cached rows (the same app, the same entries),
-  // filled by one unmeasured eager run before the first measured one.
-  const cacheDirectory = mkdtempSync(join(tmpdir(), `enclave-boot-cache-${shape}-`))
-  let filled = false
+  // One cache directory per shape and layer (runtime API, decorators), shared by that layer's
+  // -cached rows (the same app, the same entries), filled by one unmeasured run of the layer's
+  // eager -cached worker before the first measured one.
+  const cacheRoot = mkdtempSync(join(tmpdir(), `enclave-boot-cache-${shape}-`))
+  const layerOf = (name: string): string => name.replace(/^enclave-/, '').replace(/-.*$/, '')
+  const cacheDirectory = (name: string): string => join(cacheRoot, layerOf(name))
+  const filled = new Set<string>()
   try {
     for (let run = 0; run < settings.runs; run++) {
       for (const name of rotate(names, run)) {
         if (skipped[name] !== undefined) continue
         try {
-          if (isCachedContender(name) && !filled) {
-            // The eager worker of the same layer writes every route's functions (a lazy one would not).
-            await bootOnce(name.replace(/-lazy-cached$/, '-cached'), settings.routes, shape, settings.cpuList, cacheDirectory)
-            filled = true
+          if (isCachedContender(name) && !filled.has(layerOf(name))) {
+            // The eager worker writes every route's functions (a lazy one would not).
+            await bootOnce(`enclave-${layerOf(name)}-cached`, settings.routes, shape, settings.cpuList, cacheDirectory(name))
+            filled.add(layerOf(name))
           }
-          const sample = await bootOnce(name, settings.routes, shape, settings.cpuList, cacheDirectory)
+          const sample = await bootOnce(name, settings.routes, shape, settings.cpuList, cacheDirectory(name))
           ;(samples[name] ??= []).push(sample)
           settings.log(`boot ${run + 1}/${settings.runs}  ${name.padEnd(27)} ready ${sample.readyMs.toFixed(0)} ms (CPU ${sample.readyCpuMs.toFixed(0)} ms)  rss ${(sample.rssBytes / 2 ** 20).toFixed(1)} MB`)
         } catch (error) {
@@ -112,7 +116,7 @@ export async function runBoot(settings: BootSettings, shape: BootShape): Promise
       }
     }
   } finally {
-    rmSync(cacheDirectory, { recursive: true, force: true })
+    rmSync(cacheRoot, { recursive: true, force: true })
   }
   const results: BootReport['results'] = {}
   for (const name of names) if (samples[name] !== undefined) results[name] = { samples: samples[name], median: summarize(samples[name]) }

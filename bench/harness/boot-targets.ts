@@ -23,7 +23,7 @@ export const MAX_BOOT_RSS = 1.0
 const JUDGED: Readonly<Record<string, 'eager' | 'lazy'>> = {
   'enclave-runtime': 'eager', 'enclave-runtime-cached': 'eager', 'enclave-runtime-lazy': 'lazy', 'enclave-runtime-lazy-cached': 'lazy',
 }
-const INFORMATION = ['enclave-decorators', 'enclave-decorators-lazy']
+const INFORMATION = ['enclave-decorators', 'enclave-decorators-cached', 'enclave-decorators-lazy']
 
 function floorLine(boot: BootReport, reference: string): string[] {
   const ref = boot.results[reference]?.median
