@@ -4,7 +4,8 @@
  * contenders alternate, medians are reported. Run by run.ts, or alone: `node dist/bench/boot.js`.
  */
 import { join } from 'node:path'
-import { existsSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { BOOT_PREFIX, BootMeasurement } from './boot/report'
 import { pinned, detectPinning } from './harness/pinning'
 import { runChild, errorSummary } from './harness/run-child'
@@ -12,10 +13,20 @@ import { median, rotate } from './harness/stats'
 import { parseOptions, HELP } from './harness/options'
 import { bootTable } from './harness/boot-table'
 import { BOOT_SHAPES, type BootShape } from './boot/routes'
+import { isCachedContender } from './boot/cache-directory'
 
 // `raw` is the floor: the schemas compiled with ajv 6 and fast-json-stringify and nothing else.
-// The `-lazy` rows are Enclave with schemaCompilation 'lazy'.
-export const BOOT_CONTENDERS: readonly string[] = ['enclave-runtime', 'enclave-runtime-lazy', 'enclave-decorators', 'enclave-decorators-lazy', 'fastify3', 'fastify5', 'raw']
+// The `-lazy` rows are Enclave with schemaCompilation 'lazy'; the `-cached` rows read a schema
+// cache (schemaCache option) that an unmeasured run of the same worker filled first.
+export const BOOT_CONTENDERS: readonly string[] = [
+  'enclave-runtime', 'enclave-runtime-cached', 'enclave-runtime-lazy', 'enclave-runtime-lazy-cached',
+  'enclave-decorators', 'enclave-decorators-cached', 'enclave-decorators-lazy', 'fastify3', 'fastify5', 'raw',
+]
+
+/** The contender a `-lazy` / `-cached` row belongs to (what --only names). */
+export function baseContender(name: string): string {
+  return name.replace(/-cached$/, '').replace(/-lazy$/, '')
+}
 const RUN_TIMEOUT_MS = 120_000
 
 /** The medians of a contender's boot runs: BootMeasurement's fields, each a median over `runs`. */
@@ -38,10 +49,10 @@ export interface BootSettings {
   readonly log: (line: string) => void
 }
 
-async function bootOnce(name: string, routes: number, shape: BootShape, cpuList: string | null): Promise<BootMeasurement> {
+async function bootOnce(name: string, routes: number, shape: BootShape, cpuList: string | null, cacheDirectory: string): Promise<BootMeasurement> {
   const script = join(__dirname, 'boot', `${name}.js`)
   if (!existsSync(script)) throw new Error(`${script} does not exist (did the build emit it?)`)
-  const [command, args] = pinned(cpuList, process.execPath, ['--expose-gc', script, String(routes), shape])
+  const [command, args] = pinned(cpuList, process.execPath, ['--expose-gc', script, String(routes), shape, ...(isCachedContender(name) ? [cacheDirectory] : [])])
   const out = await runChild(command, args, RUN_TIMEOUT_MS)
   const line = out.stdout.split('\n').find((l) => l.startsWith(BOOT_PREFIX))
   if (out.code !== 0 || line === undefined) {
@@ -76,20 +87,36 @@ export async function runBoot(settings: BootSettings, shape: BootShape): Promise
   const samples: Record<string, BootMeasurement[]> = {}
   const skipped: Record<string, string> = {}
   // A `-lazy` row runs with its contender: --only=enclave-runtime brings enclave-runtime-lazy too.
-  const names = BOOT_CONTENDERS.filter((n) => settings.contenders.includes(n.replace(/-lazy$/, '')))
+  const names = BOOT_CONTENDERS.filter((n) => settings.contenders.includes(baseContender(n)))
   settings.log(`boot (${shape} schemas): ${settings.routes} schema routes, ${settings.runs} run(s) per contender`)
-  for (let run = 0; run < settings.runs; run++) {
-    for (const name of rotate(names, run)) {
-      if (skipped[name] !== undefined) continue
-      try {
-        const sample = await bootOnce(name, settings.routes, shape, settings.cpuList)
-        ;(samples[name] ??= []).push(sample)
-        settings.log(`boot ${run + 1}/${settings.runs}  ${name.padEnd(18)} ready ${sample.readyMs.toFixed(0)} ms (CPU ${sample.readyCpuMs.toFixed(0)} ms)  rss ${(sample.rssBytes / 2 ** 20).toFixed(1)} MB`)
-      } catch (error) {
-        skipped[name] = (error as Error).message
-        settings.log(`skip boot ${name}: ${(error as Error).message}`)
+  // One cache directory per shape and layer (runtime API, decorators), shared by that layer's
+  // -cached rows (the same app, the same entries), filled by one unmeasured run of the layer's
+  // eager -cached worker before the first measured one.
+  const cacheRoot = mkdtempSync(join(tmpdir(), `enclave-boot-cache-${shape}-`))
+  const layerOf = (name: string): string => name.replace(/^enclave-/, '').replace(/-.*$/, '')
+  const cacheDirectory = (name: string): string => join(cacheRoot, layerOf(name))
+  const filled = new Set<string>()
+  try {
+    for (let run = 0; run < settings.runs; run++) {
+      for (const name of rotate(names, run)) {
+        if (skipped[name] !== undefined) continue
+        try {
+          if (isCachedContender(name) && !filled.has(layerOf(name))) {
+            // The eager worker writes every route's functions (a lazy one would not).
+            await bootOnce(`enclave-${layerOf(name)}-cached`, settings.routes, shape, settings.cpuList, cacheDirectory(name))
+            filled.add(layerOf(name))
+          }
+          const sample = await bootOnce(name, settings.routes, shape, settings.cpuList, cacheDirectory(name))
+          ;(samples[name] ??= []).push(sample)
+          settings.log(`boot ${run + 1}/${settings.runs}  ${name.padEnd(27)} ready ${sample.readyMs.toFixed(0)} ms (CPU ${sample.readyCpuMs.toFixed(0)} ms)  rss ${(sample.rssBytes / 2 ** 20).toFixed(1)} MB`)
+        } catch (error) {
+          skipped[name] = (error as Error).message
+          settings.log(`skip boot ${name}: ${(error as Error).message}`)
+        }
       }
     }
+  } finally {
+    rmSync(cacheRoot, { recursive: true, force: true })
   }
   const results: BootReport['results'] = {}
   for (const name of names) if (samples[name] !== undefined) results[name] = { samples: samples[name], median: summarize(samples[name]) }

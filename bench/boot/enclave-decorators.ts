@@ -23,15 +23,20 @@ function controller(routes: readonly BootRoute[], index: number): new () => obje
   return Controller
 }
 
-/** The app through decorators; `lazy` sets schemaCompilation on the server (enclave-decorators-lazy.ts). */
-export function measureDecoratorsBoot(lazy: boolean): void {
+/**
+ * The app through decorators; `lazy` sets schemaCompilation on the server (enclave-decorators-lazy.ts),
+ * `cacheDirectory` the schemaCache option (enclave-decorators-cached.ts).
+ */
+export function measureDecoratorsBoot(lazy: boolean, cacheDirectory?: () => string): void {
   measureBoot(async ({ routes, shared }) => {
     const schemas = shared.map((schema) => { const Shared = class {}; Schema(schema as never)(Shared); return Shared })
     const per = Math.ceil(routes.length / CONTROLLERS)
     const controllers = Array.from({ length: CONTROLLERS }, (_, i) => controller(routes.slice(i * per, (i + 1) * per), i))
     class BootModule {}
     Module({ controllers, schemas })(BootModule)
-    const app = await createApp(BootModule, { logger: false, schemaCompilation: lazy ? 'lazy' : 'eager' })
+    const app = await createApp(BootModule, {
+      logger: false, schemaCompilation: lazy ? 'lazy' : 'eager', ...(cacheDirectory === undefined ? {} : { schemaCache: { directory: cacheDirectory() } }),
+    })
     await app.listen({ port: 0, host: '127.0.0.1' })
     return app.server
   })

@@ -362,6 +362,32 @@ export interface ReadyOptions {
   compileAll?: boolean
 }
 
+/** `'read-write'` (default): read the cache, and write what was compiled; `'read'`: never write. */
+export type SchemaCacheMode = 'read-write' | 'read'
+
+/**
+ * The server option `schemaCache` (README "Schema cache"): the default compilers take generated
+ * validator and serializer code from one file in `directory` instead of compiling it.
+ */
+export interface SchemaCacheOptions {
+  /** Holds code the server runs: it must be as trusted as node_modules. */
+  directory: string
+  mode?: SchemaCacheMode
+}
+
+/** What app.bootProfile() says about the schema cache. */
+export interface SchemaCacheStats {
+  /** The cache file. */
+  readonly file: string
+  readonly mode: SchemaCacheMode
+  /** Functions taken from the cache instead of compiled. */
+  readonly hits: number
+  /** Functions compiled because the cache did not have them (written when ready() ends). */
+  readonly misses: number
+  /** Functions compiled that the cache cannot hold (a plugin or option it cannot key, a recursive $ref ...). */
+  readonly notCacheable: number
+}
+
 export interface ServerOptions {
   /** The root scope's name in scope paths (`root > users`). Default `root`. */
   name?: string
@@ -376,6 +402,12 @@ export interface ServerOptions {
    * `ready({ compileAll: true })`). A scope or module can set its own.
    */
   schemaCompilation?: SchemaCompilation
+  /**
+   * Generated validator and serializer code kept in `directory` across boots (default compilers
+   * only): a boot evaluates it instead of compiling. Fill it with `ready({ compileAll: true })` in
+   * a build step; the directory holds code and must be as trusted as node_modules.
+   */
+  schemaCache?: SchemaCacheOptions
   /** Maximum accepted body, in bytes actually received. Default 1 MiB. */
   bodyLimit?: number
   /**

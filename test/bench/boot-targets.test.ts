@@ -43,6 +43,17 @@ describe('bench boot targets (issue 16)', () => {
     expect(text).to.match(/MISS {2}boot distinct enclave-runtime-lazy +CPU .* RSS 1\.010x fastify3/)
   })
 
+  it('the -cached rows (schemaCache) are judged like their mode: eager-cached against the floor, lazy-cached against fastify3', () => {
+    const text = targetLines([], [report({
+      fastify3: median(1000), raw: median(600),
+      'enclave-runtime': median(800), 'enclave-runtime-cached': median(420),
+      'enclave-runtime-lazy-cached': median(70, { firstRequestCpuMs: 2.7 }),
+    })], 'fastify3', 'raw')
+    expect(text).to.match(/MISS {2}boot distinct enclave-runtime +CPU 1\.333x floor/)
+    expect(text).to.match(/met {3}boot distinct enclave-runtime-cached +CPU 0\.700x floor \(<= 1\.05\)/)
+    expect(text).to.match(/met {3}boot distinct enclave-runtime-lazy-cached +CPU 0\.070x fastify3 \(<= 0\.30\)/)
+  })
+
   it('the decorator rows are information only, never met or missed', () => {
     const text = targetLines([], [report({ fastify3: median(1000), raw: median(600), 'enclave-decorators': median(2000), 'enclave-decorators-lazy': median(900) })], 'fastify3', 'raw')
     expect(text).to.match(/n\/a {3}boot distinct enclave-decorators +CPU .*\(information\)/)

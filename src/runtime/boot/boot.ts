@@ -22,6 +22,11 @@ export async function bootServer(boot: BootContext, milestones: BootMilestones):
   boot.declared.booted = true
   compileServer(boot)
   boot.compiled = true
+  // The schema cache (schemaCache option) keeps what this boot compiled; with every route compiled,
+  // only what this app uses (entries of changed schemas are dropped).
+  const complete = boot.profile.pending === 0
+  boot.schemaCompilers.codeCache?.flush(complete)
+  if (complete) boot.schemaCompilers.codeCache?.release()
   await milestones.loaded()
   await milestones.runOnReadyHooks(async () => {
     for (const scope of allScopes(boot.rootScope)) {

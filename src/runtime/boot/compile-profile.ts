@@ -1,4 +1,5 @@
 import type { BootProfile, RouteCompileCost, ScopeCompileCost } from '../shared/boot-profile'
+import type { SchemaCacheStats } from '../types'
 
 /**
  * What is recorded per compiled route: the functions its compilers returned, not their size yet.
@@ -28,7 +29,12 @@ export class CompileProfile {
     if (cost.when !== 'boot') this.#pending--
   }
 
-  report(top: number): BootProfile {
+  /** Routes still waiting for a first request (lazy) to compile. */
+  get pending(): number {
+    return this.#pending
+  }
+
+  report(top: number, schemaCache: SchemaCacheStats | null = null): BootProfile {
     const byScope = new Map<string, { routes: number; ms: number; codeBytes: number }>()
     let totalMs = 0
     let codeBytes = 0
@@ -51,6 +57,7 @@ export class CompileProfile {
       codeBytes,
       slowestRoutes: slowest(routes),
       slowestScopes: slowest([...byScope].map(([scope, s]): ScopeCompileCost => ({ scope, ...s }))),
+      schemaCache,
     }
   }
 }

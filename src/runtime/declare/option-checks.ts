@@ -10,7 +10,7 @@ import { isPoisonAction, poisonActionNames, refusePoisoning, type JsonPoisonActi
  */
 export const knownServerOptions: readonly string[] = [
   'name', 'validator', 'ajv', 'schemaController', 'serializerOpts', 'schemaErrorFormatter', 'bodyLimit', 'logger', 'disableRequestLogging',
-  'requestIdLogLabel', 'schemaCompilation', 'maxParamLength', 'genReqId',
+  'requestIdLogLabel', 'schemaCompilation', 'schemaCache', 'maxParamLength', 'genReqId',
   'requestIdHeader', 'maxQueryKeys', 'maxJsonDepth', 'pluginTimeout', 'closeTimeout', 'headersTimeout', 'requestTimeout',
   'keepAliveTimeout', 'bodyTimeout', 'handlerTimeout', 'ignoreTrailingSlash', 'exposeHeadRoutes', 'trustProxy',
   'onProtoPoisoning', 'onConstructorPoisoning',
@@ -23,6 +23,8 @@ const functionServerOptions = ['querystringParser', 'rewriteUrl'] as const
 const booleanServerOptions = ['caseSensitive', 'ignoreTrailingSlash', 'exposeHeadRoutes', 'forceCloseConnections', 'return503OnClosing'] as const
 
 const validatorKeys = ['customOptions', 'plugins', 'customKeywords']
+const schemaCacheKeys = ['directory', 'mode']
+const schemaCacheModes = ['read-write', 'read']
 
 /** The route options a route() call may carry (hooks included); onRoute hooks may add more later. */
 export const knownRouteOptions: readonly string[] = [
@@ -107,6 +109,7 @@ export function checkServerOptions(options: ServerOptions): ServerOptions {
   if (serializerOpts !== undefined && (serializerOpts === null || typeof serializerOpts !== 'object' || Array.isArray(serializerOpts))) {
     throw invalidOption('createServer({ serializerOpts }): must be an object of fast-json-stringify options, e.g. { rounding: \'ceil\' }.')
   }
+  checkSchemaCacheOption(resolved.schemaCache)
   if (resolved.schemaController !== undefined) checkSchemaControllerOptions(resolved.schemaController, 'createServer({ schemaController })')
   for (const name of ['frameworkErrors', 'clientErrorHandler'] as const) {
     const given: unknown = resolved[name]
@@ -127,6 +130,27 @@ export function checkServerOptions(options: ServerOptions): ServerOptions {
     throw invalidOption('createServer({ schemaErrorFormatter }): the formatter must be synchronous and return an Error; it is async.')
   }
   return resolved
+}
+
+/** `schemaCache: { directory, mode? }`: a misspelt key or mode fails at once, with a "did you mean". */
+function checkSchemaCacheOption(given: unknown): void {
+  if (given === undefined) return
+  if (given === null || typeof given !== 'object' || Array.isArray(given)) {
+    throw invalidOption(`createServer({ schemaCache }): must be an object { directory, mode? }, got ${given === null ? 'null' : Array.isArray(given) ? 'an array' : typeof given}.`)
+  }
+  for (const key of Object.keys(given)) {
+    if (!schemaCacheKeys.includes(key)) {
+      throw invalidOption(`createServer({ schemaCache: { ${key} } }): unknown key${didYouMean(key, schemaCacheKeys)}. Use ${schemaCacheKeys.join(', ')}.`)
+    }
+  }
+  const { directory, mode } = given as { directory?: unknown; mode?: unknown }
+  if (typeof directory !== 'string' || directory === '') {
+    throw invalidOption('createServer({ schemaCache }): directory must be a non-empty path (a directory as trusted as node_modules: it holds code).')
+  }
+  if (mode !== undefined && !schemaCacheModes.includes(mode as string)) {
+    const shown = typeof mode === 'string' ? `'${mode}'` : String(mode)
+    throw invalidOption(`createServer({ schemaCache: { mode: ${shown} } }): use 'read-write' or 'read'${didYouMean(String(mode), schemaCacheModes)}.`)
+  }
 }
 
 /**

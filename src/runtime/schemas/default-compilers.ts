@@ -11,6 +11,11 @@ import { referencedExternals } from './referenced-externals'
 import { kKnownKeywords, type KnownKeywords } from './keyword-check'
 import { refuseNonFiniteCoercion } from './finite-coercion'
 import { markRefusesNonFinite } from './finite-guard'
+import type { SchemaCodeCache } from './code-cache/schema-code-cache'
+import { serializerFingerprint, validatorFingerprint } from './code-cache/cache-fingerprint'
+import { packValidator, unpackValidator, type PackedValidator } from './code-cache/ajv6-pack'
+import { evaluateStandaloneSerializer } from './code-cache/fjs-pack'
+import { fromCache } from './code-cache/from-cache'
 import type {
   JsonSchema, SerializeFunction, SerializerCompiler, SerializerOptions, SharedSchema, ValidateFunction, ValidatorCompiler, ValidatorOptions,
   ValidatorPlugin,
@@ -88,22 +93,33 @@ export function applyValidatorPlugins(instance: unknown, plugins: readonly Valid
  * Compile errors (invalid schema, ajv's MissingRefError) are thrown as they are; the route compiler
  * turns them into coded errors.
  */
-export function buildDefaultValidator(externalSchemas: Record<string, SharedSchema>, options: ValidatorOptions): ValidatorCompiler {
+export function buildDefaultValidator(externalSchemas: Record<string, SharedSchema>, options: ValidatorOptions, cache: SchemaCodeCache | null = null): ValidatorCompiler {
   const custom = options.customOptions as { processCode?: (code: string, schema?: unknown) => string } | undefined
+  const ajvOptions = { ...baselineValidatorOptions, ...options.customOptions }
+  // The schema cache (schemaCache option) stores ajv's code, which it keeps only with sourceCode.
+  const fingerprint = cache === null ? null : validatorFingerprint(ajvOptions, options, externalSchemas)
   // Strings such as "Infinity" are never coerced to a non-finite number (finite-coercion.ts).
-  const ajv = new Ajv({ ...baselineValidatorOptions, ...options.customOptions, processCode: refuseNonFiniteCoercion(custom?.processCode) })
+  const ajv = new Ajv({ ...ajvOptions, processCode: refuseNonFiniteCoercion(custom?.processCode), ...(fingerprint === null ? {} : { sourceCode: true }) })
   let compiling: { schema: unknown; key: string } | null = null
   if (options.customOptions?.serialize === undefined) reuseCacheKeys(ajv, () => compiling)
   applyValidatorPlugins(ajv, options.plugins)
   for (const id of Object.keys(externalSchemas)) ajv.addSchema(externalSchemas[id] as object)
-  const compiler = cacheBySchema(({ schema }, key) => {
+  const compile = (schema: JsonSchema, key: string): ValidateFunction => {
     compiling = { schema, key }
     try {
-      return markRefusesNonFinite(ajv.compile(schema) as ValidateFunction)
+      return ajv.compile(schema) as ValidateFunction
     } finally {
       compiling = null
     }
-  })
+  }
+  const compiler = cacheBySchema(({ schema }, key) => markRefusesNonFinite(cache === null ? compile(schema, key) : fromCache(cache, 'ajv6', fingerprint, key, {
+    load: (stored) => unpackValidator(stored as PackedValidator, schema, ajv) as ValidateFunction,
+    build: () => {
+      const fn = compile(schema, key)
+      return { fn, stored: packValidator(fn) }
+    },
+    plain: () => compile(schema, key),
+  })))
   // The unknown-keyword check (keyword-check.ts) asks this instance, plugins' keywords included.
   const rules = (ajv as unknown as { RULES: { keywords: Record<string, unknown>; custom: Record<string, unknown> } }).RULES
   const known: KnownKeywords = { has: (keyword) => Boolean(ajv.getKeyword(keyword)), names: () => [...Object.keys(rules.keywords), ...Object.keys(rules.custom)] }
@@ -119,15 +135,29 @@ export function buildDefaultValidator(externalSchemas: Record<string, SharedSche
  * (`rounding: 'ceil'` ...), as Fastify passes them. A value a number or integer type cannot hold is left
  * out, as Fastify 3 does (response-coercion.ts). Each distinct schema is compiled once.
  */
-export function buildDefaultSerializer(externalSchemas: Record<string, SharedSchema>, options: SerializerOptions = {}): SerializerCompiler {
+export function buildDefaultSerializer(externalSchemas: Record<string, SharedSchema>, options: SerializerOptions = {}, cache: SchemaCodeCache | null = null): SerializerCompiler {
   const build = (schema: JsonSchema, external: Readonly<Record<string, SharedSchema>>): SerializeFunction =>
     fastJson(schema as unknown as Schema, { ...options, schema: external as unknown as Record<string, Schema> }) as SerializeFunction
+  // The schema cache (schemaCache option) stores fast-json-stringify's standalone code: the
+  // function is evaluated from that text, on a hit and on a miss alike.
+  const fingerprint = cache === null ? null : serializerFingerprint(options, externalSchemas)
+  const standalone = (schema: JsonSchema, external: Readonly<Record<string, SharedSchema>>): string =>
+    fastJson(schema as unknown as Schema, { ...options, schema: external as unknown as Record<string, Schema>, mode: 'standalone' }) as unknown as string
   // fast-json-stringify checks every shared schema it is given, on every build. Until one build has
   // succeeded with all of them, each build gets all of them, so a shared schema it refuses fails
   // every route as before; after that, only those the schema refers to (referenced-externals.ts).
+  // A cached entry is keyed with all of them, so it exists only where that check passed.
   let allAccepted = Object.keys(externalSchemas).length === 0
-  return cacheBySchema(({ schema }) => {
-    const serialize = build(schema, allAccepted ? referencedExternals(schema, externalSchemas) : externalSchemas)
+  return cacheBySchema(({ schema }, key) => {
+    const external = allAccepted ? referencedExternals(schema, externalSchemas) : externalSchemas
+    const serialize = cache === null ? build(schema, external) : fromCache(cache, 'fjs7', fingerprint, key, {
+      load: (stored) => evaluateStandaloneSerializer(stored),
+      build: () => {
+        const code = standalone(schema, external)
+        return { fn: evaluateStandaloneSerializer(code), stored: code }
+      },
+      plain: () => build(schema, external),
+    })
     allAccepted = true
     return coerceLikeFastify3(serialize, schema, externalSchemas, build)
   })

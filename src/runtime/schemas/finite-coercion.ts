@@ -12,11 +12,15 @@
 
 /** `data1 == +data1` in ajv 6's coercion template (coerce.def), for any data variable. */
 const COERCION_CONDITION = /\b(data\d*) == \+\1\b/g
+const FINITE_CONDITION = '$1 == +$1 && isFinite($1)'
+
+/** The patch as text: the schema cache keys stored validators with it, so a changed patch is a miss. */
+export const COERCION_PATCH = `${COERCION_CONDITION.source} -> ${FINITE_CONDITION}`
 
 /** ajv's `processCode` option: the generated source with non-finite coercion refused, then the user's own `processCode`. */
 export function refuseNonFiniteCoercion(user?: (code: string, schema?: unknown) => string): (code: string, schema?: unknown) => string {
   return (code, schema) => {
-    const patched = code.replace(COERCION_CONDITION, '$1 == +$1 && isFinite($1)')
+    const patched = code.replace(COERCION_CONDITION, FINITE_CONDITION)
     return user === undefined ? patched : user(patched, schema)
   }
 }

@@ -2,6 +2,7 @@ import { buildDefaultSerializer, buildDefaultValidator } from './default-compile
 import { describeValue, isSchemaError, schemaError } from './schema-codes'
 import { checkKeywords, knownKeywordsOf } from './keyword-check'
 import type { CompilerKind, SchemaStore } from './schema-store'
+import type { SchemaCodeCache } from './code-cache/schema-code-cache'
 import type {
   CompilersFactory, SchemaControllerOptions, SerializerCompiler, SerializerOptions, SharedSchema, ValidatorCompiler, ValidatorOptions,
 } from './types'
@@ -13,6 +14,8 @@ export interface SchemaCompilersOptions {
   schemaController?: SchemaControllerOptions
   /** The server's `serializerOpts`, handed to the serializer builder (fast-json-stringify's options). */
   serializerOpts?: SerializerOptions
+  /** The `schemaCache` option's store: the default compilers take generated code from it (never a custom compiler). */
+  codeCache?: SchemaCodeCache | null
 }
 
 type ValidatorBuilder = (schemas: Record<string, SharedSchema>, options: ValidatorOptions) => ValidatorCompiler
@@ -37,6 +40,8 @@ export class SchemaCompilers {
   readonly #buildSerializer: SerializerBuilder
   /** validator.customKeywords: names accepted on top of the validator's; null when the check is off. */
   readonly #customKeywords: ReadonlySet<string> | null
+  /** The schemaCache option's store, or null: only the built-in builders are handed it. */
+  readonly codeCache: SchemaCodeCache | null
 
   constructor(options: SchemaCompilersOptions = {}) {
     this.#validatorOptions = {
@@ -49,6 +54,7 @@ export class SchemaCompilers {
     this.#customKeywords = custom === true ? null : new Set(custom ?? [])
     this.#buildValidator = factory.buildValidator?.bind(factory) ?? buildDefaultValidator
     this.#buildSerializer = factory.buildSerializer?.bind(factory) ?? buildDefaultSerializer
+    this.codeCache = options.codeCache ?? null
   }
 
   /**
@@ -101,8 +107,13 @@ export class SchemaCompilers {
     let compiler: unknown
     try {
       const schemas = defining.visible()
-      if (kind === 'validator') compiler = ((builder ?? this.#buildValidator) as ValidatorBuilder)(schemas, this.#validatorOptions)
-      else compiler = ((builder ?? this.#buildSerializer) as SerializerBuilder)(schemas, this.#serializerOptions)
+      if (kind === 'validator') {
+        const build = (builder ?? this.#buildValidator) as ValidatorBuilder
+        compiler = build === buildDefaultValidator ? buildDefaultValidator(schemas, this.#validatorOptions, this.codeCache) : build(schemas, this.#validatorOptions)
+      } else {
+        const build = (builder ?? this.#buildSerializer) as SerializerBuilder
+        compiler = build === buildDefaultSerializer ? buildDefaultSerializer(schemas, this.#serializerOptions, this.codeCache) : build(schemas, this.#serializerOptions)
+      }
     } catch (error) {
       if (isSchemaError(error)) throw error
       throw schemaError(code, {

@@ -2,7 +2,7 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import type { Socket } from 'node:net'
 import { DeclareContext } from '../declare/declare-context'
 import { ScopeImpl } from '../declare/scope'
-import { SchemaCompilers } from '../schemas'
+import { SchemaCodeCache, SchemaCompilers } from '../schemas'
 import { ServeContext } from '../serve/serve-context'
 import { handleRequest, serveNotFound } from '../serve/pipeline'
 import { compileTrust } from '../serve/trust-proxy'
@@ -47,7 +47,8 @@ export function createServer(given: ServerOptions = {}): Scope {
   const logger = resolveLogger(options.logger)
   const log = logger.log
   const deadlines = new Deadlines([limits.handlerTimeout, limits.bodyTimeout], log)
-  const schemaCompilers = new SchemaCompilers({ validator: options.validator, schemaController: options.schemaController, serializerOpts: options.serializerOpts })
+  const codeCache = options.schemaCache === undefined ? null : new SchemaCodeCache({ directory: options.schemaCache.directory, mode: options.schemaCache.mode ?? 'read-write', log })
+  const schemaCompilers = new SchemaCompilers({ validator: options.validator, schemaController: options.schemaController, serializerOpts: options.serializerOpts, codeCache })
   // A custom querystringParser (Fastify's option) replaces the built-in one and its key limit.
   const parse = options.querystringParser ?? queryParser(limits.maxQueryKeys)
   const serve = new ServeContext({

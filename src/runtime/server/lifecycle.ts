@@ -82,7 +82,13 @@ export class ServerLifecycle implements ServerFacade {
     // there it resolves once routes are compiled. Callers outside the hooks still wait for them.
     const booted = this.#insideOnReady?.getStore() === true ? this.#loaded.promise : ready
     if (options.compileAll !== true) return booted
-    return booted.then(() => compileAllPending(this.#bootContext()))
+    return booted.then(() => {
+      const boot = this.#bootContext()
+      compileAllPending(boot)
+      // What the build step compiled goes to the schema cache (schemaCache option).
+      boot.schemaCompilers.codeCache?.flush(true)
+      boot.schemaCompilers.codeCache?.release()
+    })
   }
 
   /**
@@ -135,7 +141,8 @@ export class ServerLifecycle implements ServerFacade {
   }
 
   bootProfile(top: number): BootProfile {
-    return this.#bootContext().profile.report(top)
+    const boot = this.#bootContext()
+    return boot.profile.report(top, boot.schemaCompilers.codeCache?.stats() ?? null)
   }
 
   /** Spec §9: `listen(port, host?)` (the release line) and `listen({ port, host })` (the development line). */

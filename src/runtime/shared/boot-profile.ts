@@ -1,3 +1,5 @@
+import type { SchemaCacheStats } from '../types'
+
 /**
  * What app.bootProfile() returns: what compiling route schemas cost, route by route and scope
  * by scope (a module is a scope). Code size is the length of the generated validator and
@@ -32,4 +34,6 @@ export interface BootProfile {
   /** Slowest first, at most `top` of each. */
   readonly slowestRoutes: readonly RouteCompileCost[]
   readonly slowestScopes: readonly ScopeCompileCost[]
+  /** The schemaCache option's counts (functions from the cache, compiled, not cacheable), or null without it. */
+  readonly schemaCache: SchemaCacheStats | null
 }
