@@ -49,8 +49,8 @@ export interface RequestBase {
   readonly url: string
   /** The route's declared path (`/users/:id`), or null for the not-found handler. */
   readonly routePath: string | null
-  /** Set only when the route has `attachValidation: true` and validation failed (spec §2.6). */
-  validationError: ValidationError | null
+  /** Set only when the route has `attachValidation: true` and validation failed (spec §2.6); else undefined, as in Fastify. */
+  validationError: ValidationError | undefined
   readonly log: Logger
   /** The route option `config` (an empty object when none was given). */
   readonly routeConfig: Record<string, unknown>

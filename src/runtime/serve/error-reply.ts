@@ -126,12 +126,21 @@ function nothingSent(path: string, thrown: unknown): FrameworkError {
   return runtimeError('ENC_ERR_REPLY_NOTHING_SENT', { errorHandlerOf: path, handling: toError(thrown).message }, { cause: thrown })
 }
 
-/** Status from `error.statusCode` / `error.status` when it is 4xx/5xx, else the reply's own if >= 400, else 500. */
+/**
+ * Status from `error.status`, then `error.statusCode` (Fastify 3's order), the first that is
+ * 4xx/5xx (a number, or its three digits as a string, as Fastify 3 compares them), else the
+ * reply's own if >= 400, else 500.
+ */
 export function statusOf(error: unknown, current: number): number {
   const source = (error !== null && typeof error === 'object' ? error : {}) as AnyError
-  const declared = source.statusCode ?? source.status
-  if (typeof declared === 'number' && Number.isInteger(declared) && declared >= 400 && declared <= 599) return declared
+  const declared = errorStatus(source.status) ?? errorStatus(source.statusCode)
+  if (declared !== undefined) return declared
   return current >= 400 && current <= 599 ? current : 500
+}
+
+function errorStatus(value: unknown): number | undefined {
+  const status = typeof value === 'string' && /^[0-9]{3}$/.test(value) ? Number(value) : value
+  return typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 599 ? status : undefined
 }
 
 /**
@@ -144,7 +153,7 @@ export function statusOf(error: unknown, current: number): number {
 function defaultPayload(reply: ReplyImpl, error: AnyError): { statusCode: number; code: string | undefined; error: string; message: string } {
   const status = statusOf(error, reply.statusCode)
   const reason = STATUS_CODES[status] ?? 'Error'
-  const declared = error.statusCode ?? error.status
+  const declared = errorStatus(error.status) ?? errorStatus(error.statusCode) ?? error.status ?? error.statusCode
   const exposed = status < 500 || (error.expose === true && (declared === undefined || declared === status))
   const log = reply.request.log
   const serve = reply.route.serve
@@ -154,7 +163,8 @@ function defaultPayload(reply: ReplyImpl, error: AnyError): { statusCode: number
     statusCode: status,
     code: exposed && typeof error.code === 'string' ? error.code : undefined,
     error: reason,
-    message: exposed && error.message !== '' ? error.message : reason,
+    // A 4xx's empty message stays empty, as in Fastify 3; a 5xx's hidden one is the reason phrase.
+    message: exposed && (error.message !== '' || status < 500) ? error.message : reason,
   }
 }
 

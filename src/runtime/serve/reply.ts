@@ -69,11 +69,13 @@ export class ReplyImpl {
   }
 
   code(statusCode: number): this {
+    // Fastify 3 takes a status given as digits too (`reply.code('201')`, a value read from config).
+    const status = typeof statusCode === 'string' && /^[0-9]{3}$/.test(statusCode) ? Number(statusCode) : statusCode
     // A 1xx is no final response: sent as one, it would leave the client waiting for the real one.
-    if (!Number.isInteger(statusCode) || statusCode < 200 || statusCode > 599) {
+    if (!Number.isInteger(status) || status < 200 || status > 599) {
       throw runtimeError('ENC_ERR_REPLY_INVALID_STATUS', { given: String(statusCode) })
     }
-    this.statusCode = statusCode
+    this.statusCode = status
     return this
   }
 
@@ -82,7 +84,19 @@ export class ReplyImpl {
   }
 
   header(name: string, value: HeaderValue): this {
-    this.headerMap[name.toLowerCase()] = value
+    const key = name.toLowerCase()
+    // As Fastify 3: an undefined value is an empty header, and Set-Cookie accumulates (each
+    // cookie is its own header line, RFC 6265 §3), where any other header is replaced.
+    const given: HeaderValue = value === undefined ? '' : value
+    const previous = this.headerMap[key]
+    if (key === 'set-cookie' && previous !== undefined && previous !== '') {
+      const list = Array.isArray(previous) ? [...previous as readonly string[]] : [String(previous)]
+      if (Array.isArray(given)) list.push(...given as readonly string[])
+      else list.push(String(given))
+      this.headerMap[key] = list
+    } else {
+      this.headerMap[key] = given
+    }
     return this
   }
 

@@ -54,6 +54,11 @@ export function sendReply(reply: ReplyImpl, payload: unknown): void {
   }
   const type = headers['content-type']
   if (type !== undefined && reply.customSerializer === null) {
+    // null under a type that is not JSON is no body at all, as in Fastify 3: `reply.type('text/plain').send(null)`.
+    if (payload === null && (typeof type !== 'string' || !type.includes('json'))) {
+      onSendStage(reply, payload)
+      return
+    }
     // An object is JSON; sent with another type it would be mislabelled (Fastify 3 refuses it too).
     if (typeof type !== 'string' || !type.includes('json')) {
       reopen(reply)
@@ -145,9 +150,9 @@ function write(reply: ReplyImpl, payload: unknown): void {
   if (res.destroyed) { discard(payload); return }
   const headers = reply.headerMap
   if (payload === undefined || payload === null) {
-    // A HEAD handler may announce the length of the body a GET would send: it is kept.
-    const announced = reply.request.method === 'HEAD' && headers['content-length'] !== undefined
-    if (reply.statusCode !== 204 && reply.statusCode !== 304 && !announced) headers['content-length'] = '0'
+    // A HEAD reply announces no length unless its handler does (the length a GET would send),
+    // as in Fastify 3: an empty HEAD payload says nothing about the GET body.
+    if (reply.statusCode !== 204 && reply.statusCode !== 304 && reply.request.method !== 'HEAD') headers['content-length'] = '0'
     if (writeHeadOrFail(reply)) res.end()
     return
   }
@@ -160,10 +165,12 @@ function write(reply: ReplyImpl, payload: unknown): void {
     if (writeHeadOrFail(reply)) res.end()
     return
   }
+  // A HEAD handler's own Content-Length (the GET body's) is kept over its payload's, as in Fastify 3.
+  const keepLength = reply.request.method === 'HEAD' && headers['content-length'] !== undefined && headers['content-length'] !== ''
   if (typeof payload === 'string') {
-    headers['content-length'] = String(Buffer.byteLength(payload))
+    if (!keepLength) headers['content-length'] = String(Buffer.byteLength(payload))
   } else if (Buffer.isBuffer(payload)) {
-    headers['content-length'] = String(payload.length)
+    if (!keepLength) headers['content-length'] = String(payload.length)
   } else if (typeof payload === 'object' && isStream(payload)) {
     writeStream(reply, payload)
     return

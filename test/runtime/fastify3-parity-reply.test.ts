@@ -1,0 +1,140 @@
+// Reply and error behaviours where Enclave had drifted from Fastify 3.27.4. Each expectation is
+// the answer Fastify 3.27.4 gave to the same app and request (side-by-side scenario runs, issue
+// 12: where the spec is silent Enclave behaves as Fastify 3.27.4).
+import { expect } from 'chai'
+import type { InjectResponse } from '../../src/runtime'
+import { build } from './helpers'
+
+function parts(res: InjectResponse): { status: number; type: unknown; length: unknown; body: string } {
+  return { status: res.statusCode, type: res.headers['content-type'], length: res.headers['content-length'], body: res.body }
+}
+
+describe('Fastify 3.27.4 parity: reply headers', () => {
+  it('reply.header("set-cookie") twice sends both cookies, each on its own line', async () => {
+    const app = await build((root) => {
+      root.get('/', (_req, reply) => { reply.header('set-cookie', 'a=1'); reply.header('Set-Cookie', 'b=2'); reply.send('ok') })
+      root.get('/array', (_req, reply) => { reply.header('set-cookie', 'a=1'); reply.header('set-cookie', ['b=2', 'c=3']); reply.send('ok') })
+    })
+    expect((await app.inject('/')).headers['set-cookie']).to.deep.equal(['a=1', 'b=2'])
+    expect((await app.inject('/array')).headers['set-cookie']).to.deep.equal(['a=1', 'b=2', 'c=3'])
+    await app.close()
+  })
+
+  it('reply.header() with another name still replaces the earlier value', async () => {
+    const app = await build((root) => { root.get('/', (_req, reply) => { reply.header('x-a', '1'); reply.header('X-A', '2'); reply.send('ok') }) })
+    expect((await app.inject('/')).headers['x-a']).to.equal('2')
+    await app.close()
+  })
+
+  it('reply.header(name, undefined) sets an empty header instead of failing the reply', async () => {
+    const app = await build((root) => {
+      root.get('/', (_req, reply) => { reply.header('x-u', undefined as never); reply.send({ has: reply.hasHeader('x-u') }) })
+    })
+    const res = await app.inject('/')
+    expect(res.statusCode).to.equal(200)
+    expect(res.headers['x-u']).to.equal('')
+    expect(res.json()).to.deep.equal({ has: true })
+    await app.close()
+  })
+})
+
+describe('Fastify 3.27.4 parity: reply.code and payloads', () => {
+  it('reply.code("201") takes a status given as digits', async () => {
+    const app = await build((root) => { root.get('/', (_req, reply) => { reply.code('201' as never).send('x') }) })
+    expect(parts(await app.inject('/'))).to.deep.equal({ status: 201, type: 'text/plain; charset=utf-8', length: '1', body: 'x' })
+    await app.close()
+  })
+
+  it('reply.code() still refuses digits that are no final status ("101", "20x")', async () => {
+    const app = await build((root) => {
+      root.get('/:code', (req, reply) => { reply.code((req.params as { code: string }).code as never).send('x') })
+    })
+    for (const code of ['101', '20x', '2010']) expect((await app.inject(`/${code}`)).statusCode, code).to.equal(500)
+    await app.close()
+  })
+
+  it('send(null) under a content type that is not JSON is an empty body, not a 500', async () => {
+    const app = await build((root) => {
+      root.get('/', (_req, reply) => { reply.type('text/plain').send(null) })
+      root.get('/json', (_req, reply) => { reply.type('application/json').send(null) })
+    })
+    expect(parts(await app.inject('/'))).to.deep.equal({ status: 200, type: 'text/plain', length: '0', body: '' })
+    expect(parts(await app.inject('/json'))).to.deep.equal({ status: 200, type: 'application/json; charset=utf-8', length: '4', body: 'null' })
+    await app.close()
+  })
+
+  it('an explicit HEAD route that sends nothing announces no Content-Length', async () => {
+    const app = await build((root) => {
+      root.head('/a', async (_req, reply) => { reply.header('x-h', '1').send() })
+      root.get('/a', async () => 'a')
+    })
+    const res = await app.inject({ method: 'HEAD', url: '/a' })
+    expect(res.statusCode).to.equal(200)
+    expect(res.headers['x-h']).to.equal('1')
+    expect(res.headers['content-length']).to.equal(undefined)
+    await app.close()
+  })
+
+  it("a HEAD handler's own Content-Length is kept over its payload's", async () => {
+    const app = await build((root) => {
+      root.head('/a', async (_req, reply) => { reply.header('content-length', '42').send('') })
+      root.get('/a', async () => 'a')
+    })
+    const res = await app.inject({ method: 'HEAD', url: '/a' })
+    expect(res.headers['content-length']).to.equal('42')
+    expect(res.body).to.equal('')
+    await app.close()
+  })
+})
+
+describe('Fastify 3.27.4 parity: error statuses and messages', () => {
+  it('an error whose statusCode is "400" (digits in a string) answers 400', async () => {
+    const app = await build((root) => { root.get('/', () => { throw Object.assign(new Error('x'), { statusCode: '400' }) }) })
+    expect(parts(await app.inject('/'))).to.deep.equal({
+      status: 400, type: 'application/json; charset=utf-8', length: '54', body: '{"statusCode":400,"error":"Bad Request","message":"x"}',
+    })
+    await app.close()
+  })
+
+  it('error.status wins over error.statusCode when both are error statuses (Fastify 3\'s order)', async () => {
+    const app = await build((root) => { root.get('/', () => { throw Object.assign(new Error('st'), { status: 404, statusCode: 400 }) }) })
+    expect((await app.inject('/')).body).to.equal('{"statusCode":404,"error":"Not Found","message":"st"}')
+    await app.close()
+  })
+
+  it('error.statusCode is used when error.status is not an error status', async () => {
+    const app = await build((root) => { root.get('/', () => { throw Object.assign(new Error('st'), { status: 200, statusCode: 409 }) }) })
+    expect((await app.inject('/')).statusCode).to.equal(409)
+    await app.close()
+  })
+
+  it('a 4xx error with an empty message answers an empty message', async () => {
+    const app = await build((root) => { root.get('/', () => { throw Object.assign(new Error(), { statusCode: 400 }) }) })
+    expect((await app.inject('/')).body).to.equal('{"statusCode":400,"error":"Bad Request","message":""}')
+    await app.close()
+  })
+})
+
+describe('Fastify 3.27.4 parity: request properties', () => {
+  it('request.validationError is undefined when validation passed under attachValidation', async () => {
+    const app = await build((root) => {
+      root.get('/', { attachValidation: true, schema: { querystring: { type: 'object', properties: { n: { type: 'integer' } } } } },
+        async (req) => ({ v: req.validationError, undef: req.validationError === undefined }))
+    })
+    expect((await app.inject('/?n=1')).body).to.equal('{"undef":true}')
+    expect((await app.inject('/?n=x')).json()).to.have.property('undef', false)
+    await app.close()
+  })
+
+  it("the route's config also names its full url and declared method (request.context.config, routeConfig)", async () => {
+    const app = await build((root) => {
+      root.register(async (child) => {
+        child.get('/c/:id', { config: { k: 'v' } }, async (req, reply) => ({ cfg: reply.context.config, same: req.routeConfig === reply.context.config }))
+        child.route({ method: ['GET', 'POST'], url: '/m', handler: async (req) => req.routeConfig })
+      }, { prefix: '/v1' })
+    })
+    expect((await app.inject('/v1/c/1')).json()).to.deep.equal({ cfg: { k: 'v', url: '/v1/c/:id', method: 'GET' }, same: true })
+    expect((await app.inject({ method: 'POST', url: '/v1/m' })).json()).to.deep.equal({ url: '/v1/m', method: ['GET', 'POST'] })
+    await app.close()
+  })
+})
