@@ -108,6 +108,32 @@ describe('Fastify 3.27.4 parity: error statuses and messages', () => {
     await app.close()
   })
 
+  it("an error's headers are on the reply before a custom error handler runs, and stay when it sends its own payload", async () => {
+    const app = await build((root) => {
+      root.setErrorHandler((_error, _req, reply) => { reply.send({ h: reply.getHeader('x-e') ?? null }) })
+      root.get('/', async () => { throw Object.assign(new Error('h'), { statusCode: 400, headers: { 'x-e': 'v' } }) })
+    })
+    const res = await app.inject('/')
+    expect(res.statusCode).to.equal(400)
+    expect(res.headers['x-e']).to.equal('v')
+    expect(res.body).to.equal('{"h":"v"}')
+    await app.close()
+  })
+
+  it("a thrown plain object's headers are sent with it", async () => {
+    const app = await build((root) => { root.get('/', async () => { throw { statusCode: 401, message: 'no', headers: { 'www-authenticate': 'Basic' } } }) })
+    const res = await app.inject('/')
+    expect(res.statusCode).to.equal(401)
+    expect(res.headers['www-authenticate']).to.equal('Basic')
+    await app.close()
+  })
+
+  it('a numeric error code is shown as a string', async () => {
+    const app = await build((root) => { root.get('/', async () => { throw Object.assign(new Error('c'), { statusCode: 400, code: 42 }) }) })
+    expect((await app.inject('/')).body).to.equal('{"statusCode":400,"code":"42","error":"Bad Request","message":"c"}')
+    await app.close()
+  })
+
   it('a 4xx error with an empty message answers an empty message', async () => {
     const app = await build((root) => { root.get('/', () => { throw Object.assign(new Error(), { statusCode: 400 }) }) })
     expect((await app.inject('/')).body).to.equal('{"statusCode":400,"error":"Bad Request","message":""}')

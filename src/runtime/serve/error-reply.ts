@@ -93,6 +93,9 @@ function dispatch(reply: ReplyImpl, thrown: unknown): void {
   }
   delete reply.headerMap['content-type']
   delete reply.headerMap['content-length']
+  // As in Fastify 3 (handleError), the error's own headers are on the reply before any handler
+  // sees it: a handler that sends its own payload still answers with them.
+  applyErrorHeaders(reply, thrown)
   // As in Fastify 3: a handler that sends without choosing a status answers with the error's,
   // and reply.raw.statusCode already says so.
   reply.statusCode = statusOf(thrown, reply.statusCode)
@@ -120,6 +123,12 @@ function dispatch(reply: ReplyImpl, thrown: unknown): void {
     // leave the request to handlerTimeout: answered now instead.
     handleError(reply, nothingSent(scope.path, thrown))
   }
+}
+
+function applyErrorHeaders(reply: ReplyImpl, thrown: unknown): void {
+  if (thrown === null || typeof thrown !== 'object') return
+  const headers = (thrown as AnyError).headers
+  if (headers !== null && typeof headers === 'object') reply.headers(headers as Record<string, string>)
 }
 
 function nothingSent(path: string, thrown: unknown): FrameworkError {
@@ -161,7 +170,8 @@ function defaultPayload(reply: ReplyImpl, error: AnyError): { statusCode: number
   else log.info(serve.idFields(reply.request.id, { statusCode: status, code: error.code }), error.message)
   return {
     statusCode: status,
-    code: exposed && typeof error.code === 'string' ? error.code : undefined,
+    // A numeric code is written as a string, as Fastify 3's serializer does.
+    code: exposed && (typeof error.code === 'string' || typeof error.code === 'number') ? String(error.code) : undefined,
     error: reason,
     // A 4xx's empty message stays empty, as in Fastify 3; a 5xx's hidden one is the reason phrase.
     message: exposed && (error.message !== '' || status < 500) ? error.message : reason,
@@ -184,6 +194,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  */
 export function defaultErrorReply(reply: ReplyImpl, thrown: unknown): void {
   reply.errorPayload = true
+  applyErrorHeaders(reply, thrown)
   // A 5xx never shows what was thrown (it may hold internals): a plain object with no 4xx status
   // gets the generic 500 below, a deliberate difference from Fastify 3, which sends it as it is.
   if (isPlainObject(thrown) && statusOf(thrown, reply.statusCode) < 500) {
@@ -195,7 +206,6 @@ export function defaultErrorReply(reply: ReplyImpl, thrown: unknown): void {
   }
   const error = toError(thrown)
   const payload = defaultPayload(reply, error)
-  if (error.headers !== null && typeof error.headers === 'object') reply.headers(error.headers as Record<string, string>)
   reply.statusCode = payload.statusCode
   reply.headerMap['content-type'] = 'application/json; charset=utf-8'
   const serialize = reply.route.serializers === null ? null : pickSerializer(reply.route.serializers, payload.statusCode)
