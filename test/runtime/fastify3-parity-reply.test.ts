@@ -2,6 +2,8 @@
 // the answer Fastify 3.27.4 gave to the same app and request (side-by-side scenario runs, issue
 // 12: where the spec is silent Enclave behaves as Fastify 3.27.4).
 import { expect } from 'chai'
+import { createReadStream } from 'node:fs'
+import { Readable } from 'node:stream'
 import type { InjectResponse } from '../../src/runtime'
 import { build } from './helpers'
 
@@ -83,6 +85,43 @@ describe('Fastify 3.27.4 parity: reply.code and payloads', () => {
     const res = await app.inject({ method: 'HEAD', url: '/a' })
     expect(res.headers['content-length']).to.equal('42')
     expect(res.body).to.equal('')
+    await app.close()
+  })
+})
+
+describe('Fastify 3.27.4 parity: stream payloads', () => {
+  it('a stream that fails before its first byte (a missing file) is an error reply, not a cut connection', async () => {
+    const app = await build((root) => {
+      root.get('/missing', (_req, reply) => { reply.header('x-kept', '1').type('text/plain').send(createReadStream('/nonexistent/enclave-parity7')) })
+      root.get('/gone', (_req, reply) => {
+        reply.send(new Readable({ read() { this.destroy(Object.assign(new Error('no such file'), { statusCode: 404 })) } }))
+      })
+    })
+    const missing = await app.inject('/missing')
+    expect(parts(missing)).to.deep.equal({
+      status: 500, type: 'application/json; charset=utf-8', length: '84', body: '{"statusCode":500,"error":"Internal Server Error","message":"Internal Server Error"}',
+    })
+    expect(missing.headers['x-kept']).to.equal('1')
+    expect((await app.inject('/gone')).body).to.equal('{"statusCode":404,"error":"Not Found","message":"no such file"}')
+    await app.close()
+  })
+
+  it('a stream that fails after its first byte still cuts the connection (the head is out)', async () => {
+    const app = await build((root) => {
+      root.get('/', (_req, reply) => {
+        let sent = false
+        reply.send(new Readable({ read() { if (sent) { this.destroy(new Error('late')); return } sent = true; this.push('first') } }))
+      })
+    })
+    const failed = await app.inject('/').then(() => null, (error: Error) => error)
+    expect(failed).to.be.instanceOf(Error)
+    await app.close()
+  })
+
+  it('a stream that succeeds carries the status and headers set before it', async () => {
+    const app = await build((root) => { root.get('/', (_req, reply) => { reply.code(201).header('x-a', 'a').type('text/plain').send(Readable.from(['ok'])) }) })
+    const res = await app.inject('/')
+    expect([res.statusCode, res.headers['x-a'], res.headers['content-type'], res.body]).to.deep.equal([201, 'a', 'text/plain', 'ok'])
     await app.close()
   })
 })

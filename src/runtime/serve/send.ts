@@ -5,7 +5,7 @@ import { handleError } from './error-reply'
 import { runPayloadHooks } from './hook-runner'
 import { endDeadline } from './handler-timeout'
 import type { ReplyImpl } from './reply'
-import { accept, commit, isWritten, reopen, uncommit, writeHead } from './reply-state'
+import { accept, commit, isWritten, reopen, stageHead, uncommit, writeHead } from './reply-state'
 import { pickSerializer } from '../schemas'
 import { DeferredBuildError } from '../schemas/deferred-serializer'
 import { schemaBuildFailure } from './schema-build-failure'
@@ -189,25 +189,41 @@ function writeHeadOrFail(reply: ReplyImpl): boolean {
     writeHead(reply)
     return true
   } catch (error) {
-    // Node set the refused status's reason phrase before refusing: the error reply needs its own.
-    reply.raw.statusMessage = ''
-    failWrite(reply, runtimeError('ENC_ERR_REPLY_INVALID_HEADER',
-      { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}`, reason: error instanceof Error ? error.message : String(error) }, { cause: error }))
+    failHead(reply, error)
     return false
   }
+}
+
+/** Node refused the head (a header value with a newline, say): that is an error reply too. */
+function failHead(reply: ReplyImpl, error: unknown): void {
+  // Node set the refused status's reason phrase before refusing: the error reply needs its own.
+  reply.raw.statusMessage = ''
+  failWrite(reply, runtimeError('ENC_ERR_REPLY_INVALID_HEADER',
+    { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}`, reason: error instanceof Error ? error.message : String(error) }, { cause: error }))
 }
 
 function writeStream(reply: ReplyImpl, stream: Readable): void {
   const res = reply.raw
   if (reply.request.method === 'HEAD') { writeHeadStream(reply, stream); return }
+  let staged: string[] = []
   // Once headers are out a failure can no longer become an error reply: the honest signal to
-  // the client is a connection closed before the end of the body.
+  // the client is a connection closed before the end of the body. Before the first byte (the
+  // head is only staged until then) it is an error reply, as in Fastify 3.
   stream.once('error', (error) => {
     reply.request.log.error(reply.route.serve.idFields(reply.request.id, { err: error }), 'the response stream failed')
-    if (res.headersSent) res.destroy()
-    else failWrite(reply, error)
+    if (res.headersSent) { res.destroy(); return }
+    stream.unpipe(res)
+    for (const name of staged) res.removeHeader(name)
+    failWrite(reply, error)
   })
-  if (!writeHeadOrFail(reply)) { stream.destroy(); return }
+  try {
+    staged = stageHead(reply)
+  } catch (error) {
+    stream.destroy()
+    for (const name of Object.keys(reply.headerMap)) res.removeHeader(name)
+    failHead(reply, error)
+    return
+  }
   res.once('close', () => { if (!stream.destroyed) stream.destroy() })
   stream.pipe(res)
 }
