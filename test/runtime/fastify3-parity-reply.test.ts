@@ -55,6 +55,16 @@ describe('Fastify 3.27.4 parity: reply.code and payloads', () => {
     await app.close()
   })
 
+  it('reply.serializer() also serializes a string sent with a chosen content type, which stays as chosen', async () => {
+    const app = await build((root) => {
+      root.get('/', (_req, reply) => { reply.type('application/json').serializer((p) => `S(${String(p)})`).send('str') })
+      root.get('/untyped', (_req, reply) => { reply.serializer((p) => `S(${String(p)})`).send('str') })
+    })
+    expect(parts(await app.inject('/'))).to.deep.equal({ status: 200, type: 'application/json', length: '6', body: 'S(str)' })
+    expect(parts(await app.inject('/untyped'))).to.deep.equal({ status: 200, type: 'text/plain; charset=utf-8', length: '3', body: 'str' })
+    await app.close()
+  })
+
   it('send(null) under a content type that is not JSON is an empty body, not a 500', async () => {
     const app = await build((root) => {
       root.get('/', (_req, reply) => { reply.type('text/plain').send(null) })
@@ -74,6 +84,13 @@ describe('Fastify 3.27.4 parity: reply.code and payloads', () => {
     expect(res.statusCode).to.equal(200)
     expect(res.headers['x-h']).to.equal('1')
     expect(res.headers['content-length']).to.equal(undefined)
+    await app.close()
+  })
+
+  it('a GET route answering HEAD by itself announces Content-Length: 0 for an empty GET body', async () => {
+    const app = await build((root) => { root.get('/', async (_req, reply) => { reply.send() }) })
+    const res = await app.inject({ method: 'HEAD', url: '/' })
+    expect([res.statusCode, res.headers['content-length'], res.body]).to.deep.equal([200, '0', ''])
     await app.close()
   })
 

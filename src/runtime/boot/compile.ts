@@ -123,6 +123,7 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecor
     hasParams: def.url.includes(':') || def.url.includes('*'),
     routeOptions: () => routeOptionsView(def, method, config, serverBodyLimit),
     logLevel: options.logLevel ?? null,
+    implicitHead: method === 'HEAD' && !def.methods.includes('HEAD'),
   })]
 }
 

@@ -42,6 +42,9 @@ export function sendReply(reply: ReplyImpl, payload: unknown): void {
     if (payload !== undefined) {
       const type = headers['content-type']
       if (type === undefined) headers['content-type'] = TEXT_TYPE
+      // As Fastify 3: a string sent with a type chosen goes through reply.serializer() too, and
+      // the type stays as chosen.
+      else if (reply.customSerializer !== null) { serializeStage(reply, payload); return }
       else if (typeof type === 'string') headers['content-type'] = withJsonCharset(type)
     }
     onSendStage(reply, payload)
@@ -150,9 +153,12 @@ function write(reply: ReplyImpl, payload: unknown): void {
   if (res.destroyed) { discard(payload); return }
   const headers = reply.headerMap
   if (payload === undefined || payload === null) {
-    // A HEAD reply announces no length unless its handler does (the length a GET would send),
-    // as in Fastify 3: an empty HEAD payload says nothing about the GET body.
-    if (reply.statusCode !== 204 && reply.statusCode !== 304 && reply.request.method !== 'HEAD') headers['content-length'] = '0'
+    // A declared HEAD route announces no length unless its handler does (the length a GET would
+    // send), as in Fastify 3: its empty payload says nothing about the GET body. A GET route
+    // answering HEAD by itself announces the GET body's, 0 (Fastify 3's exposeHeadRoutes).
+    const head = reply.request.method === 'HEAD'
+    const announce = !head || (reply.route.implicitHead && headers['content-length'] === undefined)
+    if (reply.statusCode !== 204 && reply.statusCode !== 304 && announce) headers['content-length'] = '0'
     if (writeHeadOrFail(reply)) res.end()
     return
   }
