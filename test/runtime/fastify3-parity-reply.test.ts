@@ -22,6 +22,34 @@ describe('Fastify 3.27.4 parity: reply headers', () => {
     await app.close()
   })
 
+  it('a header set on reply.raw counts for getHeader, hasHeader, getHeaders and the type send() picks', async () => {
+    const app = await build((root) => {
+      root.get('/', (_req, reply) => {
+        reply.raw.setHeader('x-raw', '1')
+        reply.raw.setHeader('content-type', 'text/html')
+        reply.header('x-own', '2')
+        reply.header('x-seen', JSON.stringify([reply.getHeader('X-Raw'), reply.hasHeader('x-raw'), Object.keys(reply.getHeaders()).sort()]))
+        reply.send('<b>hi</b>')
+      })
+    })
+    const res = await app.inject('/')
+    expect(res.headers['content-type']).to.equal('text/html')
+    expect(res.headers['x-raw']).to.equal('1')
+    expect(JSON.parse(res.headers['x-seen'] as string)).to.deep.equal(['1', true, ['content-type', 'x-own', 'x-raw']])
+    expect(res.body).to.equal('<b>hi</b>')
+    await app.close()
+  })
+
+  it("a type set on reply.raw before an error does not type the error handler's payload", async () => {
+    const app = await build((root) => {
+      root.setErrorHandler((_error, _req, reply) => { reply.code(409).send({ handled: true }) })
+      root.get('/', (_req, reply) => { reply.raw.setHeader('content-type', 'text/html'); throw new Error('x') })
+    })
+    const res = await app.inject('/')
+    expect([res.statusCode, res.headers['content-type'], res.body]).to.deep.equal([409, 'application/json; charset=utf-8', '{"handled":true}'])
+    await app.close()
+  })
+
   it('reply.header() with another name still replaces the earlier value', async () => {
     const app = await build((root) => { root.get('/', (_req, reply) => { reply.header('x-a', '1'); reply.header('X-A', '2'); reply.send('ok') }) })
     expect((await app.inject('/')).headers['x-a']).to.equal('2')

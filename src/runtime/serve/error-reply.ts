@@ -93,6 +93,8 @@ function dispatch(reply: ReplyImpl, thrown: unknown): void {
   }
   delete reply.headerMap['content-type']
   delete reply.headerMap['content-length']
+  // send() would take a type set on reply.raw as the reply's (send.ts): it goes too.
+  if (reply.raw.hasHeader('content-type')) reply.raw.removeHeader('content-type')
   // As in Fastify 3 (handleError), the error's own headers are on the reply before any handler
   // sees it: a handler that sends its own payload still answers with them.
   applyErrorHeaders(reply, thrown)

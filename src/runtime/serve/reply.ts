@@ -105,12 +105,16 @@ export class ReplyImpl {
     return this
   }
 
+  // As Fastify 3: a header set on reply.raw (by a middleware, say) counts too, the reply's own first.
   getHeader(name: string): HeaderValue | undefined {
-    return this.headerMap[name.toLowerCase()]
+    const key = name.toLowerCase()
+    const own = this.headerMap[key]
+    return own !== undefined ? own : this.raw.getHeader(key) as HeaderValue | undefined
   }
 
   hasHeader(name: string): boolean {
-    return this.headerMap[name.toLowerCase()] !== undefined
+    const key = name.toLowerCase()
+    return this.headerMap[key] !== undefined || this.raw.hasHeader(key)
   }
 
   removeHeader(name: string): this {
@@ -146,7 +150,7 @@ export class ReplyImpl {
   get log(): Logger { return this.request.log }
 
   getHeaders(): Record<string, HeaderValue> {
-    return { ...this.headerMap }
+    return { ...this.raw.getHeaders() as Record<string, HeaderValue>, ...this.headerMap }
   }
 
   /** `redirect(url, code?)` (Fastify 4+) or Fastify 3's `redirect(code, url)`; 302 by default. */

@@ -38,6 +38,8 @@ export function sendReply(reply: ReplyImpl, payload: unknown): void {
   if (payload instanceof Error && !reply.errorPayload) { handleError(reply, payload); return }
   accept(reply)
   const headers = reply.headerMap
+  // A type set on reply.raw (a middleware's res.setHeader) is the reply's type, as in Fastify 3.
+  if (headers['content-type'] === undefined && reply.raw.hasHeader('content-type')) headers['content-type'] = reply.raw.getHeader('content-type') as string
   if (payload === undefined || typeof payload === 'string') {
     if (payload !== undefined) {
       const type = headers['content-type']
