@@ -93,6 +93,13 @@ describe('Fastify 3.27.4 parity: reply.code and payloads', () => {
     await app.close()
   })
 
+  it("reply.redirect('301', url), Fastify 3's order with the code as digits, redirects with that code", async () => {
+    const app = await build((root) => { root.get('/', (_req, reply) => { reply.redirect('301' as never, '/to') }) })
+    const res = await app.inject('/')
+    expect([res.statusCode, res.headers.location]).to.deep.equal([301, '/to'])
+    await app.close()
+  })
+
   it('send(null) under a content type that is not JSON is an empty body, not a 500', async () => {
     const app = await build((root) => {
       root.get('/', (_req, reply) => { reply.type('text/plain').send(null) })
