@@ -16,7 +16,7 @@ export type { OpenApiDocument, OpenApiInfo, OpenApiOperation, OpenApiParameter, 
 export type {
   Scope, Request, Reply, RouteOptions, RouteShorthandOptions, PluginRouteOptions, Handler, RequestHook, PayloadHook, ErrorHook, ErrorHandler,
   NotFoundHandler, HookName, Plugin, PluginFunction, PluginOptionsOf, RegisterOptions, AsyncPlugin, CallbackPlugin, PluginOptions, ServerOptions, ListenOptions,
-  InjectOptions, InjectResponse, ValidationError, Logger, ContentTypeParserFn, ContentTypeParserOptions, DoneFn,
+  InjectChain, InjectOptions, InjectResponse, ValidationError, Logger, ContentTypeParserFn, ContentTypeParserOptions, DoneFn,
   RequestBase, RequestDecorations, ReplyDecorations, ScopeDecorations, RequestDecorationValue, TypedRequest, RequestOf, RouteHandler, HandlerResult,
   RuntimeRouteSchema, ScopeRouteShortcut, ReadyOptions, FrameworkErrorsHandler, LogLevel, SchemaCacheOptions, SchemaCacheMode, SchemaCacheStats,
 } from './types'

@@ -49,8 +49,8 @@ export interface RequestBase {
   readonly url: string
   /** The route's declared path (`/users/:id`), or null for the not-found handler. */
   readonly routePath: string | null
-  /** Set only when the route has `attachValidation: true` and validation failed (spec §2.6). */
-  validationError: ValidationError | null
+  /** Set only when the route has `attachValidation: true` and validation failed (spec §2.6); else undefined, as in Fastify. */
+  validationError: ValidationError | undefined
   readonly log: Logger
   /** The route option `config` (an empty object when none was given). */
   readonly routeConfig: Record<string, unknown>
@@ -355,6 +355,25 @@ export interface InjectResponse {
   body: string
   payload: string
   json<T = unknown>(): T
+}
+
+/** Fastify's chained inject (`app.inject().get('/x').headers({ ... }).end()`), light-my-request's Chain. */
+export interface InjectChain extends Promise<InjectResponse> {
+  get(url: string): InjectChain
+  head(url: string): InjectChain
+  post(url: string): InjectChain
+  put(url: string): InjectChain
+  patch(url: string): InjectChain
+  delete(url: string): InjectChain
+  options(url: string): InjectChain
+  trace(url: string): InjectChain
+  headers(headers: Record<string, string>): InjectChain
+  query(query: Record<string, string | string[]> | string): InjectChain
+  body(body: unknown): InjectChain
+  payload(payload: unknown): InjectChain
+  cookies(cookies: Record<string, string>): InjectChain
+  end(): Promise<InjectResponse>
+  end(callback: (error: Error | null, response?: InjectResponse) => void): void
 }
 
 export interface ReadyOptions {
@@ -676,6 +695,10 @@ export interface Scope extends ScopeDecorations {
   listen(options: ListenOptions): Promise<string>
   close(): Promise<void>
   inject(options: InjectOptions | string): Promise<InjectResponse>
+  /** Fastify's callback form. */
+  inject(options: InjectOptions | string, callback: (error: Error | null, response?: InjectResponse) => void): void
+  /** Fastify's chained form: `inject().get('/x').end()`. */
+  inject(): InjectChain
 
   // Introspection of the booted server (after ready(); before it they throw ENC_ERR_INSPECT_NOT_BOOTED).
   /** Every route, one line per method, as a tree of path segments; `{ json: true }` gives the route models. */

@@ -20,13 +20,13 @@ function fastify(options?: ServerOptions): Scope {
     // listen(port, host, backlog, cb) / listen(options, cb): Enclave takes (port, host) or options and returns a promise.
     withCallback(app, 'listen', (args) => typeof args[0] === 'object' ? [args[0]] : args.filter((arg, index) => index < 2 && arg !== undefined))
     withCallback(app, 'close', () => [])
-    withCallback(app, 'inject', (args) => args)
+    // inject(options, cb) and the chained inject() are Enclave's own.
   }
   return app
 }
 
 /** When the last argument is a function, calls the promise-returning method without it and hands the outcome to it. */
-function withCallback(app: Scope, name: 'listen' | 'close' | 'inject', keep: (args: unknown[]) => unknown[]): void {
+function withCallback(app: Scope, name: 'listen' | 'close', keep: (args: unknown[]) => unknown[]): void {
   const original = (app[name] as Method).bind(app)
   Object.defineProperty(app, name, {
     configurable: true,
@@ -35,7 +35,7 @@ function withCallback(app: Scope, name: 'listen' | 'close' | 'inject', keep: (ar
       const callback = typeof args[args.length - 1] === 'function' ? args.pop() as Callback : null
       const result = original(...keep(args)) as Promise<unknown>
       if (callback === null) return result
-      result.then((value) => callback(null, name === 'listen' || name === 'inject' ? value : undefined), (error: unknown) => callback(error))
+      result.then((value) => callback(null, name === 'listen' ? value : undefined), (error: unknown) => callback(error))
       return app
     },
   })

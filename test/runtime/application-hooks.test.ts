@@ -25,7 +25,7 @@ describe('runtime: application hooks', () => {
         })
         root.get('/x', async (req) => ({ config: req.routeConfig }))
       })
-      const res = await request(app.server).get('/x').expect(200, { config: { tagged: true } })
+      const res = await request(app.server).get('/x').expect(200, { config: { tagged: true, url: '/x', method: 'GET' } })
       expect(res.headers['x-amended']).to.equal('yes')
     })
 

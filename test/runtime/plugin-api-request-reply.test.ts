@@ -33,7 +33,8 @@ describe('plugin API: request and reply', () => {
       }, { prefix: '/v1' })
     })
     await request(app.server).get('/v1/r/7').expect(200, {
-      url: '/v1/r/:id', method: 'GET', config: { role: 'admin' }, schema: true, bodyLimit: 1048576, context: { role: 'admin' }, routerPath: '/v1/r/:id',
+      url: '/v1/r/:id', method: 'GET', config: { role: 'admin', url: '/v1/r/:id', method: 'GET' }, schema: true, bodyLimit: 1048576,
+      context: { role: 'admin', url: '/v1/r/:id', method: 'GET' }, routerPath: '/v1/r/:id',
     })
   })
 

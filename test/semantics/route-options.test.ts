@@ -201,8 +201,9 @@ describe('semantics: route options for HEAD and prefixes (issue 12 §2)', () => 
       root.get('/', { config }, view)
       root.get('/none', view)
     })
-    expect((await app.inject('/')).json()).to.deep.equal({ same: true, config, shared: true })
-    expect((await app.inject('/none')).json()).to.deep.equal({ same: true, config: {}, shared: true })
+    // As in Fastify 3 (lib/route.js), the config also names the route's url and method.
+    expect((await app.inject('/')).json()).to.deep.equal({ same: true, config: { ...config, url: '/', method: 'GET' }, shared: true })
+    expect((await app.inject('/none')).json()).to.deep.equal({ same: true, config: { url: '/none', method: 'GET' }, shared: true })
   })
 
   it('a stream a GET handler answers HEAD with is closed unread; an error it emits is logged and the reply stays 200', async () => {

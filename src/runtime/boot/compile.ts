@@ -99,7 +99,8 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecor
   const record: RouteRecord = { def, resolution, schema: normalized, hooks, errorHandlers, implicitHead: [] }
   boot.routeRecords.push(record)
   // One object behind request.routeConfig, request/reply.context.config and routeOptions.config.
-  const config = options.config ?? {}
+  // As in Fastify 3 (lib/route.js), it also names the route's full url and its declared method(s).
+  const config: Record<string, unknown> = { ...options.config, url: def.url, method: options.method }
   const serverBodyLimit = boot.serve.limits.bodyLimit
   return [record, (method) => new CompiledRoute({
     method,
@@ -122,6 +123,7 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecor
     hasParams: def.url.includes(':') || def.url.includes('*'),
     routeOptions: () => routeOptionsView(def, method, config, serverBodyLimit),
     logLevel: options.logLevel ?? null,
+    implicitHead: method === 'HEAD' && !def.methods.includes('HEAD'),
   })]
 }
 

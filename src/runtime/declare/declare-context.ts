@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { BodyParser } from '../shared/body-parser'
 import type { JsonPoisonActions } from '../shared/json-poisoning'
-import type { InjectOptions, InjectResponse, ListenOptions, Logger, ReadyOptions } from '../types'
+import type { InjectChain, InjectOptions, InjectResponse, ListenOptions, Logger, ReadyOptions } from '../types'
 import type { BootProfile } from '../shared/boot-profile'
 import { PluginTree, type PluginNode } from './plugin-tree'
 import type { RouteDefinition } from './route-declaration'
@@ -21,7 +21,7 @@ export interface ServerFacade {
   close(): Promise<void>
   /** True from the moment close() is called (Scope.closing; health readiness answers 503). */
   readonly closing: boolean
-  inject(options: InjectOptions | string): Promise<InjectResponse>
+  inject(options?: InjectOptions | string): Promise<InjectResponse> | InjectChain
   /** Fastify's printPlugins: the registrations as loaded, with load times; throws before boot. */
   printPlugins(): string
   /** The booted server's introspection (printRoutes, printTree, explain, openapi); throws before boot. */

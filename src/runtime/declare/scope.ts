@@ -17,7 +17,7 @@ import { warnPayloadParser } from './deprecations'
 import { isAsyncFunction } from './option-checks'
 import { didYouMean } from '../schemas'
 import type {
-  ContentTypeParserFn, ContentTypeParserCallback, ContentTypeStreamParser, ContentTypeParserOptions, ErrorHandler, Handler, HookName, InjectOptions, InjectResponse,
+  ContentTypeParserFn, ContentTypeParserCallback, ContentTypeStreamParser, ContentTypeParserOptions, ErrorHandler, Handler, HookName, InjectChain, InjectOptions, InjectResponse,
   ListenOptions, Logger, NotFoundHandler, NotFoundOptions, ReadyOptions, RouteOptions, RouteShorthandOptions, Scope,
 } from '../types'
 import type { JsonSchema, ReplySerializer, SchemaControllerOptions, SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../schemas/types'
@@ -576,7 +576,16 @@ export class ScopeImpl implements Scope {
   bootProfile(options: { top?: number } = {}): BootProfile { return this.context.facade.bootProfile(options.top ?? 10) }
   listen(a?: number | ListenOptions, host?: string): Promise<string> { return this.context.facade.listen(a, host) }
   close(): Promise<void> { return this.context.facade.close() }
-  inject(options: InjectOptions | string): Promise<InjectResponse> { return this.context.facade.inject(options) }
+  inject(options: InjectOptions | string): Promise<InjectResponse>
+  inject(options: InjectOptions | string, callback: (error: Error | null, response?: InjectResponse) => void): void
+  inject(): InjectChain
+  inject(options?: InjectOptions | string, callback?: (error: Error | null, response?: InjectResponse) => void): Promise<InjectResponse> | InjectChain | void {
+    if (options === undefined) return this.context.facade.inject()
+    const response = this.context.facade.inject(options) as Promise<InjectResponse>
+    if (callback === undefined) return response
+    // Fastify 3's callback form: the response, or the error that kept the server from booting.
+    response.then((res) => { callback(null, res) }, (error: Error) => { callback(error) })
+  }
 }
 
 installUnsupportedApis(ScopeImpl.prototype)

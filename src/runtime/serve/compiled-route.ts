@@ -41,6 +41,8 @@ export interface CompiledRouteInit {
   routeOptions: Readonly<Record<string, unknown>> | (() => Readonly<Record<string, unknown>>)
   /** The route's `logLevel` option; null: the server logger's level. */
   logLevel?: LogLevel | null
+  /** True for the HEAD route a GET route answers by itself (exposeHeadRoutes). */
+  implicitHead?: boolean
 }
 
 /**
@@ -98,6 +100,8 @@ export class CompiledRoute {
   readonly logLevel: LogLevel | null
   /** True when onResponse or onRequestAbort hooks exist, so the pipeline watches the socket. */
   readonly observesEnd: boolean
+  /** The HEAD route a GET route answers by itself (exposeHeadRoutes), not one declared as HEAD. */
+  readonly implicitHead: boolean
 
   constructor(init: CompiledRouteInit) {
     const orNull = (list: readonly BoundHook[]): HookList => list.length > 0 ? list : null
@@ -133,6 +137,7 @@ export class CompiledRoute {
     this.#routeOptions = init.routeOptions
     this.logLevel = init.logLevel ?? null
     this.observesEnd = this.onResponse !== null || this.onRequestAbort !== null
+    this.implicitHead = init.implicitHead === true
   }
 
   /** Fastify's request.routeOptions (frozen), built on first read. */

@@ -93,6 +93,11 @@ function dispatch(reply: ReplyImpl, thrown: unknown): void {
   }
   delete reply.headerMap['content-type']
   delete reply.headerMap['content-length']
+  // send() would take a type set on reply.raw as the reply's (send.ts): it goes too.
+  if (reply.raw.hasHeader('content-type')) reply.raw.removeHeader('content-type')
+  // As in Fastify 3 (handleError), the error's own headers are on the reply before any handler
+  // sees it: a handler that sends its own payload still answers with them.
+  applyErrorHeaders(reply, thrown)
   // As in Fastify 3: a handler that sends without choosing a status answers with the error's,
   // and reply.raw.statusCode already says so.
   reply.statusCode = statusOf(thrown, reply.statusCode)
@@ -122,16 +127,31 @@ function dispatch(reply: ReplyImpl, thrown: unknown): void {
   }
 }
 
+function applyErrorHeaders(reply: ReplyImpl, thrown: unknown): void {
+  if (thrown === null || typeof thrown !== 'object') return
+  const headers = (thrown as AnyError).headers
+  if (headers !== null && typeof headers === 'object') reply.headers(headers as Record<string, string>)
+}
+
 function nothingSent(path: string, thrown: unknown): FrameworkError {
   return runtimeError('ENC_ERR_REPLY_NOTHING_SENT', { errorHandlerOf: path, handling: toError(thrown).message }, { cause: thrown })
 }
 
-/** Status from `error.statusCode` / `error.status` when it is 4xx/5xx, else the reply's own if >= 400, else 500. */
+/**
+ * Status from `error.status`, then `error.statusCode` (Fastify 3's order), the first that is
+ * 4xx/5xx (a number, or its three digits as a string, as Fastify 3 compares them), else the
+ * reply's own if >= 400, else 500.
+ */
 export function statusOf(error: unknown, current: number): number {
   const source = (error !== null && typeof error === 'object' ? error : {}) as AnyError
-  const declared = source.statusCode ?? source.status
-  if (typeof declared === 'number' && Number.isInteger(declared) && declared >= 400 && declared <= 599) return declared
+  const declared = errorStatus(source.status) ?? errorStatus(source.statusCode)
+  if (declared !== undefined) return declared
   return current >= 400 && current <= 599 ? current : 500
+}
+
+function errorStatus(value: unknown): number | undefined {
+  const status = typeof value === 'string' && /^[0-9]{3}$/.test(value) ? Number(value) : value
+  return typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 599 ? status : undefined
 }
 
 /**
@@ -144,7 +164,7 @@ export function statusOf(error: unknown, current: number): number {
 function defaultPayload(reply: ReplyImpl, error: AnyError): { statusCode: number; code: string | undefined; error: string; message: string } {
   const status = statusOf(error, reply.statusCode)
   const reason = STATUS_CODES[status] ?? 'Error'
-  const declared = error.statusCode ?? error.status
+  const declared = errorStatus(error.status) ?? errorStatus(error.statusCode) ?? error.status ?? error.statusCode
   const exposed = status < 500 || (error.expose === true && (declared === undefined || declared === status))
   const log = reply.request.log
   const serve = reply.route.serve
@@ -152,9 +172,11 @@ function defaultPayload(reply: ReplyImpl, error: AnyError): { statusCode: number
   else log.info(serve.idFields(reply.request.id, { statusCode: status, code: error.code }), error.message)
   return {
     statusCode: status,
-    code: exposed && typeof error.code === 'string' ? error.code : undefined,
+    // A numeric code is written as a string, as Fastify 3's serializer does.
+    code: exposed && (typeof error.code === 'string' || typeof error.code === 'number') ? String(error.code) : undefined,
     error: reason,
-    message: exposed && error.message !== '' ? error.message : reason,
+    // A 4xx's empty message stays empty, as in Fastify 3; a 5xx's hidden one is the reason phrase.
+    message: exposed && (error.message !== '' || status < 500) ? error.message : reason,
   }
 }
 
@@ -174,6 +196,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  */
 export function defaultErrorReply(reply: ReplyImpl, thrown: unknown): void {
   reply.errorPayload = true
+  applyErrorHeaders(reply, thrown)
   // A 5xx never shows what was thrown (it may hold internals): a plain object with no 4xx status
   // gets the generic 500 below, a deliberate difference from Fastify 3, which sends it as it is.
   if (isPlainObject(thrown) && statusOf(thrown, reply.statusCode) < 500) {
@@ -186,7 +209,6 @@ export function defaultErrorReply(reply: ReplyImpl, thrown: unknown): void {
   }
   const error = toError(thrown)
   const payload = defaultPayload(reply, error)
-  if (error.headers !== null && typeof error.headers === 'object') reply.headers(error.headers as Record<string, string>)
   reply.statusCode = payload.statusCode
   // onSend hooks of the error reply read it on raw too, as after code() (reply.ts).
   reply.raw.statusCode = payload.statusCode

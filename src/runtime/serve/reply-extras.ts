@@ -12,8 +12,10 @@ import { schemaBuildFailure } from './schema-build-failure'
  */
 
 export function redirectReply(reply: ReplyImpl, a: string | number, b?: string | number): void {
-  // Fastify 4+ writes redirect(url, code); Fastify 3 wrote redirect(code, url). Both are read.
-  const [url, code] = typeof a === 'number' ? [b, a] : [a, b]
+  // Fastify 4+ writes redirect(url, code); Fastify 3 wrote redirect(code, url), its code a number
+  // or digits (`redirect('301', '/to')`). Both are read.
+  const codeFirst = typeof a === 'number' || (typeof b === 'string' && /^[0-9]{3}$/.test(a))
+  const [url, code] = codeFirst ? [b, a] : [a, b]
   if (typeof url !== 'string') {
     throw runtimeError('ENC_ERR_REPLY_INVALID_REDIRECT', { method: reply.request.method, url: reply.request.url, got: typeof url })
   }

@@ -74,12 +74,14 @@ export class ReplyImpl {
   }
 
   code(statusCode: number): this {
+    // Fastify 3 takes a status given as digits too (`reply.code('201')`, a value read from config).
+    const status = typeof statusCode === 'string' && /^[0-9]{3}$/.test(statusCode) ? Number(statusCode) : statusCode
     // A 1xx is no final response: sent as one, it would leave the client waiting for the real one.
-    if (!Number.isInteger(statusCode) || statusCode < 200 || statusCode > 599) {
+    if (!Number.isInteger(status) || status < 200 || status > 599) {
       throw runtimeError('ENC_ERR_REPLY_INVALID_STATUS', { given: String(statusCode) })
     }
-    this.statusCode = statusCode
-    this.raw.statusCode = statusCode
+    this.statusCode = status
+    this.raw.statusCode = status
     return this
   }
 
@@ -88,7 +90,19 @@ export class ReplyImpl {
   }
 
   header(name: string, value: HeaderValue): this {
-    this.headerMap[name.toLowerCase()] = value
+    const key = name.toLowerCase()
+    // As Fastify 3: an undefined value is an empty header, and Set-Cookie accumulates (each
+    // cookie is its own header line, RFC 6265 §3), where any other header is replaced.
+    const given: HeaderValue = value === undefined ? '' : value
+    const previous = this.headerMap[key]
+    if (key === 'set-cookie' && previous !== undefined && previous !== '') {
+      const list = Array.isArray(previous) ? [...previous as readonly string[]] : [String(previous)]
+      if (Array.isArray(given)) list.push(...given as readonly string[])
+      else list.push(String(given))
+      this.headerMap[key] = list
+    } else {
+      this.headerMap[key] = given
+    }
     return this
   }
 
@@ -97,12 +111,16 @@ export class ReplyImpl {
     return this
   }
 
+  // As Fastify 3: a header set on reply.raw (by a middleware, say) counts too, the reply's own first.
   getHeader(name: string): HeaderValue | undefined {
-    return this.headerMap[name.toLowerCase()]
+    const key = name.toLowerCase()
+    const own = this.headerMap[key]
+    return own !== undefined ? own : this.raw.getHeader(key) as HeaderValue | undefined
   }
 
   hasHeader(name: string): boolean {
-    return this.headerMap[name.toLowerCase()] !== undefined
+    const key = name.toLowerCase()
+    return this.headerMap[key] !== undefined || this.raw.hasHeader(key)
   }
 
   removeHeader(name: string): this {
@@ -138,7 +156,7 @@ export class ReplyImpl {
   get log(): Logger { return this.request.log }
 
   getHeaders(): Record<string, HeaderValue> {
-    return { ...this.headerMap }
+    return { ...this.raw.getHeaders() as Record<string, HeaderValue>, ...this.headerMap }
   }
 
   /** `redirect(url, code?)` (Fastify 4+) or Fastify 3's `redirect(code, url)`; 302 by default. */

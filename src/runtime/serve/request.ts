@@ -26,7 +26,7 @@ export class RequestImpl {
    * null: not read yet. Internal: use `headers`.
    */
   headerValues: Record<string, unknown> | null
-  validationError: ValidationError | null
+  validationError: ValidationError | undefined
   readonly log: Logger
   /** The compiled route being served (its options, config and scope). Internal: read `routeOptions`. */
   readonly route: CompiledRoute
@@ -55,7 +55,7 @@ export class RequestImpl {
     this.query = query
     this.body = null
     this.headerValues = null
-    this.validationError = null
+    this.validationError = undefined
     this.log = log
     this.route = route
     this.payloadStream = null

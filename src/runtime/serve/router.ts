@@ -117,6 +117,8 @@ export function createRouter(options: { ignoreTrailingSlash: boolean; caseSensit
       statics.add(method, path, route)
     },
     find: (method, url, raw) => {
+      // find-my-way 9 takes any first character for the '/' of the root ('*admin' finds '/admin').
+      if (url.charCodeAt(0) !== 47 && !isRoutableTarget(url)) return null
       const hit = statics === null ? null : statics.find(method, url, !starMethods.has(method))
       if (hit !== null) return { store: hit.store, params: hit.params, searchParams: options.parseQuery(hit.query) }
       const found = router.find(method as never, url, raw !== undefined && (byVersion || byHost) ? derive(raw) as never : undefined) as unknown as RouteMatch | null
@@ -130,3 +132,16 @@ export function createRouter(options: { ignoreTrailingSlash: boolean; caseSensit
 }
 
 const UNREACHABLE_PATH = '/\uD800'
+
+/**
+ * The request targets that route besides a path: the absolute form with a path (`http://host/a`),
+ * spelled as Fastify 3's router accepts it (lower-case scheme, a `/` after the authority). Any
+ * other (`*`, `*admin`, `HTTP://host/a`, `http://host`) is a 404 as in Fastify 3: find-my-way 9
+ * would read `*admin` as `/admin`, past a proxy rule that denies `/admin`.
+ */
+const ABSOLUTE_FORM = /^https?:\/\/[^/]*\//
+
+/** True for a request target the router matches: a path, or the absolute form above. */
+export function isRoutableTarget(url: string): boolean {
+  return url.charCodeAt(0) === 47 || ABSOLUTE_FORM.test(url)
+}

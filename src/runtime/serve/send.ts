@@ -5,7 +5,7 @@ import { handleError } from './error-reply'
 import { runPayloadHooks } from './hook-runner'
 import { endDeadline } from './handler-timeout'
 import type { ReplyImpl } from './reply'
-import { accept, commit, isWritten, reopen, uncommit, writeHead } from './reply-state'
+import { accept, commit, isWritten, reopen, stageHead, uncommit, writeHead } from './reply-state'
 import { pickSerializer } from '../schemas'
 import { DeferredBuildError } from '../schemas/deferred-serializer'
 import { schemaBuildFailure } from './schema-build-failure'
@@ -38,10 +38,15 @@ export function sendReply(reply: ReplyImpl, payload: unknown): void {
   if (payload instanceof Error && !reply.errorPayload) { handleError(reply, payload); return }
   accept(reply)
   const headers = reply.headerMap
+  // A type set on reply.raw (a middleware's res.setHeader) is the reply's type, as in Fastify 3.
+  if (headers['content-type'] === undefined && reply.raw.hasHeader('content-type')) headers['content-type'] = reply.raw.getHeader('content-type') as string
   if (payload === undefined || typeof payload === 'string') {
     if (payload !== undefined) {
       const type = headers['content-type']
       if (type === undefined) headers['content-type'] = TEXT_TYPE
+      // As Fastify 3: a string sent with a type chosen goes through reply.serializer() too, and
+      // the type stays as chosen.
+      else if (reply.customSerializer !== null) { serializeStage(reply, payload); return }
       else if (typeof type === 'string') headers['content-type'] = withJsonCharset(type)
     }
     onSendStage(reply, payload)
@@ -54,6 +59,11 @@ export function sendReply(reply: ReplyImpl, payload: unknown): void {
   }
   const type = headers['content-type']
   if (type !== undefined && reply.customSerializer === null) {
+    // null under a type that is not JSON is no body at all, as in Fastify 3: `reply.type('text/plain').send(null)`.
+    if (payload === null && (typeof type !== 'string' || !type.includes('json'))) {
+      onSendStage(reply, payload)
+      return
+    }
     // An object is JSON; sent with another type it would be mislabelled (Fastify 3 refuses it too).
     if (typeof type !== 'string' || !type.includes('json')) {
       reopen(reply)
@@ -145,9 +155,12 @@ function write(reply: ReplyImpl, payload: unknown): void {
   if (res.destroyed) { discard(payload); return }
   const headers = reply.headerMap
   if (payload === undefined || payload === null) {
-    // A HEAD handler may announce the length of the body a GET would send: it is kept.
-    const announced = reply.request.method === 'HEAD' && headers['content-length'] !== undefined
-    if (reply.statusCode !== 204 && reply.statusCode !== 304 && !announced) headers['content-length'] = '0'
+    // A declared HEAD route announces no length unless its handler does (the length a GET would
+    // send), as in Fastify 3: its empty payload says nothing about the GET body. A GET route
+    // answering HEAD by itself announces the GET body's, 0 (Fastify 3's exposeHeadRoutes).
+    const head = reply.request.method === 'HEAD'
+    const announce = !head || (reply.route.implicitHead && headers['content-length'] === undefined)
+    if (reply.statusCode !== 204 && reply.statusCode !== 304 && announce) headers['content-length'] = '0'
     if (writeHeadOrFail(reply)) res.end()
     return
   }
@@ -160,10 +173,12 @@ function write(reply: ReplyImpl, payload: unknown): void {
     if (writeHeadOrFail(reply)) res.end()
     return
   }
+  // A HEAD handler's own Content-Length (the GET body's) is kept over its payload's, as in Fastify 3.
+  const keepLength = reply.request.method === 'HEAD' && headers['content-length'] !== undefined && headers['content-length'] !== ''
   if (typeof payload === 'string') {
-    headers['content-length'] = String(Buffer.byteLength(payload))
+    if (!keepLength) headers['content-length'] = String(Buffer.byteLength(payload))
   } else if (Buffer.isBuffer(payload)) {
-    headers['content-length'] = String(payload.length)
+    if (!keepLength) headers['content-length'] = String(payload.length)
   } else if (typeof payload === 'object' && isStream(payload)) {
     writeStream(reply, payload)
     return
@@ -182,25 +197,41 @@ function writeHeadOrFail(reply: ReplyImpl): boolean {
     writeHead(reply)
     return true
   } catch (error) {
-    // Node set the refused status's reason phrase before refusing: the error reply needs its own.
-    reply.raw.statusMessage = ''
-    failWrite(reply, runtimeError('ENC_ERR_REPLY_INVALID_HEADER',
-      { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}`, reason: error instanceof Error ? error.message : String(error) }, { cause: error }))
+    failHead(reply, error)
     return false
   }
+}
+
+/** Node refused the head (a header value with a newline, say): that is an error reply too. */
+function failHead(reply: ReplyImpl, error: unknown): void {
+  // Node set the refused status's reason phrase before refusing: the error reply needs its own.
+  reply.raw.statusMessage = ''
+  failWrite(reply, runtimeError('ENC_ERR_REPLY_INVALID_HEADER',
+    { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}`, reason: error instanceof Error ? error.message : String(error) }, { cause: error }))
 }
 
 function writeStream(reply: ReplyImpl, stream: Readable): void {
   const res = reply.raw
   if (reply.request.method === 'HEAD') { writeHeadStream(reply, stream); return }
+  let staged: string[] = []
   // Once headers are out a failure can no longer become an error reply: the honest signal to
-  // the client is a connection closed before the end of the body.
+  // the client is a connection closed before the end of the body. Before the first byte (the
+  // head is only staged until then) it is an error reply, as in Fastify 3.
   stream.once('error', (error) => {
     reply.request.log.error(reply.route.serve.idFields(reply.request.id, { err: error }), 'the response stream failed')
-    if (res.headersSent) res.destroy()
-    else failWrite(reply, error)
+    if (res.headersSent) { res.destroy(); return }
+    stream.unpipe(res)
+    for (const name of staged) res.removeHeader(name)
+    failWrite(reply, error)
   })
-  if (!writeHeadOrFail(reply)) { stream.destroy(); return }
+  try {
+    staged = stageHead(reply)
+  } catch (error) {
+    stream.destroy()
+    for (const name of Object.keys(reply.headerMap)) res.removeHeader(name)
+    failHead(reply, error)
+    return
+  }
   res.once('close', () => { if (!stream.destroyed) stream.destroy() })
   stream.pipe(res)
 }

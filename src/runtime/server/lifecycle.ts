@@ -11,7 +11,7 @@ import type { BootContext } from '../boot/boot-context'
 import type { ServerFacade } from '../declare/declare-context'
 import { handleRequest } from '../serve/pipeline'
 import type { ServeContext } from '../serve/serve-context'
-import type { InjectOptions, InjectResponse, ListenOptions, ReadyOptions } from '../types'
+import type { InjectChain, InjectOptions, InjectResponse, ListenOptions, ReadyOptions } from '../types'
 import { compileAllPending } from '../boot/route-schemas'
 import type { BootProfile } from '../shared/boot-profile'
 import { buildInspection } from '../boot/introspection'
@@ -256,8 +256,21 @@ export class ServerLifecycle implements ServerFacade {
     }
   }
 
-  /** An in-process request: the full pipeline, no socket. Boots the server first. */
-  async inject(options: InjectOptions | string): Promise<InjectResponse> {
+  /**
+   * An in-process request: the full pipeline, no socket. Boots the server first. Without options,
+   * Fastify's chained form (`inject().get('/x').end()`): the request waits for the boot.
+   */
+  inject(options?: InjectOptions | string): Promise<InjectResponse> | InjectChain {
+    if (options === undefined) {
+      const afterBoot = (req: IncomingMessage, res: ServerResponse): void => {
+        this.ready().then(() => { handleRequest(this.#serve, req, res) }, (error: unknown) => { res.emit('error', error) })
+      }
+      return loadLightMyRequest()(afterBoot) as unknown as InjectChain
+    }
+    return this.#injectOnce(options)
+  }
+
+  async #injectOnce(options: InjectOptions | string): Promise<InjectResponse> {
     await this.ready()
     const serve = this.#serve
     const dispatch = (req: IncomingMessage, res: ServerResponse): void => handleRequest(serve, req, res)
