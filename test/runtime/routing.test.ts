@@ -132,11 +132,11 @@ describe('runtime: routing', () => {
   })
 
   describe('not found and wrong method', () => {
-    it('the default 404 is exactly the documented payload', async () => {
+    it("the default 404 is exactly Fastify 3's payload, in its key order (message, error, statusCode)", async () => {
       const app = await build((root) => { root.get('/exists', async () => 'x') })
       const res = await request(app.server).get('/x').expect(404)
       expect(res.headers['content-type']).to.equal('application/json; charset=utf-8')
-      expect(res.text).to.equal('{"statusCode":404,"error":"Not Found","message":"Route GET:/x not found"}')
+      expect(res.text).to.equal('{"message":"Route GET:/x not found","error":"Not Found","statusCode":404}')
     })
 
     it('the 404 message names the method and the URL with its query, escaped into valid JSON', async () => {

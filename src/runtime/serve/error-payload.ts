@@ -14,3 +14,17 @@ export const errorPayloadSerializer: (payload: unknown) => string = fastJson({
     message: { type: 'string' },
   },
 }) as (payload: unknown) => string
+
+/**
+ * The built-in 404's payload in Fastify 3's key order (`message`, `error`, `statusCode`): Fastify
+ * sends it as an object literal through JSON.stringify, so a client comparing body text sees that
+ * order. Every other error payload keeps the error serializer's order above.
+ */
+export const notFoundPayloadSerializer: (payload: unknown) => string = fastJson({
+  type: 'object',
+  properties: {
+    message: { type: 'string' },
+    error: { type: 'string' },
+    statusCode: { type: 'integer' },
+  },
+}) as (payload: unknown) => string

@@ -1,19 +1,19 @@
 import { runtimeError } from '../errors/runtime-codes'
-import { errorPayloadSerializer } from './error-payload'
+import { notFoundPayloadSerializer } from './error-payload'
 import type { Request, Reply, Scope } from '../types'
 import type { ReplyImpl } from './reply'
 
-/** The built-in 404: the exact payload of Fastify's (no `code`), through the error serializer. */
+/** The built-in 404: the exact payload of Fastify's (no `code`, Fastify's key order). */
 export function defaultNotFoundHandler(this: Scope, request: Request, reply: Reply): void {
   // A payload the framework builds: preSerialization hooks do not see it (issue 12), onSend does.
   (reply as unknown as ReplyImpl).errorPayload = true
   const message = `Route ${request.method}:${request.url} not found`
   // Fastify 3 logs each unmatched URL at info level (its "log debug for 404" test).
   request.log.info((reply as unknown as ReplyImpl).route.serve.idFields(request.id, {}), message)
-  reply.code(404).serializer(errorPayloadSerializer).type('application/json; charset=utf-8').send({
-    statusCode: 404,
-    error: 'Not Found',
+  reply.code(404).serializer(notFoundPayloadSerializer).type('application/json; charset=utf-8').send({
     message,
+    error: 'Not Found',
+    statusCode: 404,
   })
 }
 
