@@ -131,6 +131,8 @@ export const runtimeErrors = {
   // A log entry's code, not an Error sent: serve/send.ts logs it.
   ENC_ERR_REPLY_UNDEFINED_ERROR: e({ status: 500, summary: 'a hook, handler or error handler threw (or rejected with) undefined or null: the error handlers get this error instead',
     message: () => 'Undefined error has occurred' }),
+  ENC_ERR_REPLY_UNREADABLE_THROWN: e({ status: 500, summary: 'a hook, handler or error handler threw a value whose properties throw when read (a getter or Proxy trap): the error handlers get this error instead (logged)',
+    message: (a: { reading: string }) => `A value was thrown whose ${a.reading === 'its prototype' || a.reading === 'its keys' ? a.reading : `'${a.reading}'`} cannot be read (it throws when read); it is replaced by this error. Throw an Error, or an object with plain data properties.` }),
   ENC_ERR_REPLY_SEND_INSIDE_ON_ERROR: e({ status: 'none', summary: 'reply.send() was called inside an onError hook (it throws this error and logs it; the error reply goes on)',
     message: (a: At) => `${a.at}: reply.send() inside an onError hook is refused. Answer from an error handler (setErrorHandler) instead.` }),
   ENC_ERR_BODY_INVALID_CHUNK: e({ status: 500, summary: "a preParsing hook's stream emitted a chunk that is neither bytes nor a string (logged)",

@@ -5,6 +5,7 @@ import { runObserverHooks } from './hook-runner'
 import { isThenable } from '../shared/thenable'
 import type { ReplyImpl } from './reply'
 import { undefinedError } from './undefined-error'
+import { readableThrown } from './unreadable-thrown'
 import { sendReturned } from './returned-payload'
 import { commit, isOpen, reopen, writeHead } from './reply-state'
 import { errorPayloadSerializer } from './error-payload'
@@ -45,6 +46,7 @@ export function toError(thrown: unknown): AnyError {
 export function handleError(reply: ReplyImpl, thrown: unknown): void {
   // Nothing to hand to an error handler, as in Fastify 3: a coded Error stands in for it.
   if (thrown === undefined || thrown === null) thrown = undefinedError()
+  thrown = readableThrown(thrown)
   const res = reply.raw
   if (res.headersSent || res.destroyed) {
     reply.request.log.error(reply.route.serve.idFields(reply.request.id, { err: toError(thrown) }), 'error after the response had started')
@@ -67,7 +69,7 @@ export function handleError(reply: ReplyImpl, thrown: unknown): void {
  */
 export function replyWithError(reply: ReplyImpl, thrown: unknown): void {
   if (!isOpen(reply)) {
-    reply.request.log.error(reply.route.serve.idFields(reply.request.id, { err: thrown }), 'a request stage failed after the reply was sent')
+    reply.request.log.error(reply.route.serve.idFields(reply.request.id, { err: readableThrown(thrown) }), 'a request stage failed after the reply was sent')
     return
   }
   handleError(reply, thrown)
