@@ -93,6 +93,8 @@ export const runtimeErrors = {
     message: () => 'Bad Request' }),
   ENC_ERR_REQUEST_NO_HOST: e({ status: 400, summary: 'an HTTP/1.1 request without a Host header (RFC 9112 §3.2; the connection is closed)',
     message: () => 'An HTTP/1.1 request must carry a Host header' }),
+  ENC_ERR_REQUEST_BAD_HOST: e({ status: 400, summary: 'more than one Host header, or a Host value that is no host[:port] (RFC 9112 §3.2; the connection is closed)',
+    message: () => 'A request must carry one Host header whose value is a host, optionally with a port' }),
   ENC_ERR_REQUEST_HEADERS_TOO_LARGE: e({ status: 431, summary: 'the request headers are larger than Node accepts',
     message: () => 'Request Header Fields Too Large' }),
   ENC_ERR_REQUEST_TIMEOUT: e({ status: 408, summary: 'the client did not send the request in time',

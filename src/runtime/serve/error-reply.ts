@@ -237,12 +237,13 @@ export function answerClosing(res: ServerResponse): void {
 }
 
 /**
- * An HTTP/1.1 request without a Host header (RFC 9112 §3.2 requires a 400). Node would answer it
- * itself with an empty body (requireHostHeader), outside the JSON error shape: the server turns
- * that off and answers here, before routing, closing the connection as Node does.
+ * A request whose Host header is missing (HTTP/1.1), repeated or no host[:port] (RFC 9112 §3.2
+ * requires a 400: serve/host-header.ts). Node would answer a missing one itself with an empty
+ * body (requireHostHeader), outside the JSON error shape: the server turns that off and answers
+ * here, before routing and any hook, closing the connection as Node does.
  */
-export function answerNoHost(res: ServerResponse): void {
-  const error = runtimeError('ENC_ERR_REQUEST_NO_HOST')
+export function answerHostRefused(res: ServerResponse, code: 'ENC_ERR_REQUEST_NO_HOST' | 'ENC_ERR_REQUEST_BAD_HOST'): void {
+  const error = runtimeError(code)
   const body = errorPayloadSerializer({ statusCode: 400, code: error.code, error: 'Bad Request', message: error.message })
   res.writeHead(400, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
   res.end(body)
