@@ -16,6 +16,9 @@ export function hostHeaderProblem(raw: IncomingMessage): 'missing' | 'invalid' |
   // The raw header list, not raw.headers: Node builds that object on first access, and most GET
   // routes never need it. Every line is looked at, since a second Host may come anywhere.
   const rawHeaders = raw.rawHeaders
+  // A request object made in process by a plugin (@fastify/websocket's injectWS) may have no
+  // raw list at all: nothing came over the wire to check.
+  if (rawHeaders === undefined) return null
   let value: string | null = null
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]
