@@ -97,6 +97,8 @@ export const runtimeErrors = {
     message: () => 'An HTTP/1.1 request must carry a Host header' }),
   ENC_ERR_REQUEST_BAD_HOST: e({ status: 400, summary: 'more than one Host header, or a Host value that is no host[:port] (RFC 9112 §3.2; the connection is closed)',
     message: () => 'A request must carry one Host header whose value is a host, optionally with a port' }),
+  ENC_ERR_REQUEST_TRANSFER_CODING: e({ status: 501, summary: 'a Transfer-Encoding with a coding other than chunked (gzip, chunked): not decoded, so refused before routing (RFC 9112 §6.1; the connection is closed)',
+    message: () => 'The only transfer coding supported is chunked' }),
   ENC_ERR_REQUEST_HEADERS_TOO_LARGE: e({ status: 431, summary: 'the request headers are larger than Node accepts',
     message: () => 'Request Header Fields Too Large' }),
   ENC_ERR_REQUEST_TIMEOUT: e({ status: 408, summary: 'the client did not send the request in time',

@@ -11,6 +11,7 @@ import { commit, isOpen, reopen, writeHead } from './reply-state'
 import { errorPayloadSerializer } from './error-payload'
 import { pickSerializer } from '../schemas'
 import type { ErrorHandler, Logger, Scope } from '../types'
+import type { HeadProblem } from './request-head'
 
 export interface ErrorHandlerEntry {
   readonly fn: ErrorHandler
@@ -237,15 +238,17 @@ export function answerClosing(res: ServerResponse): void {
 }
 
 /**
- * A request whose Host header is missing (HTTP/1.1), repeated or no host[:port] (RFC 9112 §3.2
- * requires a 400: serve/host-header.ts). Node would answer a missing one itself with an empty
- * body (requireHostHeader), outside the JSON error shape: the server turns that off and answers
- * here, before routing and any hook, closing the connection as Node does.
+ * A request whose header lines break a rule checked before routing (serve/request-head.ts): a
+ * Host missing (HTTP/1.1), repeated or no host[:port] is a 400 (RFC 9112 §3.2); a transfer
+ * coding other than chunked a 501 (RFC 9112 §6.1). Node would answer a missing Host itself with
+ * an empty body (requireHostHeader), outside the JSON error shape: the server turns that off and
+ * answers here, before any hook, closing the connection (the body, if any, is never read).
  */
-export function answerHostRefused(res: ServerResponse, code: 'ENC_ERR_REQUEST_NO_HOST' | 'ENC_ERR_REQUEST_BAD_HOST'): void {
-  const error = runtimeError(code)
-  const body = errorPayloadSerializer({ statusCode: 400, code: error.code, error: 'Bad Request', message: error.message })
-  res.writeHead(400, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
+export function answerHeadRefused(res: ServerResponse, problem: HeadProblem): void {
+  const error = runtimeError(problem === 'no-host' ? 'ENC_ERR_REQUEST_NO_HOST' : problem === 'bad-host' ? 'ENC_ERR_REQUEST_BAD_HOST' : 'ENC_ERR_REQUEST_TRANSFER_CODING')
+  const status = problem === 'transfer-coding' ? 501 : 400
+  const body = errorPayloadSerializer({ statusCode: status, code: error.code, error: STATUS_CODES[status] as string, message: error.message })
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
   res.end(body)
 }
 

@@ -4,8 +4,8 @@ import type { CompiledRoute } from './compiled-route'
 import { runtimeError } from '../errors/runtime-codes'
 import { runObserverHooks, runRequestHooks } from './hook-runner'
 import { isThenable } from '../shared/thenable'
-import { answerClosing, answerHostRefused, answerWithoutReply, replyWithError } from './error-reply'
-import { hostHeaderProblem } from './host-header'
+import { answerClosing, answerHeadRefused, answerWithoutReply, replyWithError } from './error-reply'
+import { requestHeadProblem } from './request-head'
 import { watchSocketTimeout } from './socket-timeout'
 import { sendReturned } from './returned-payload'
 import { logRequest } from './access-log'
@@ -28,8 +28,8 @@ import type { HttpPart } from '../schemas/types'
  */
 export function handleRequest(ctx: ServeContext, raw: IncomingMessage, res: ServerResponse): void {
   if (ctx.closing && ctx.return503OnClosing) { answerClosing(res); return }
-  const hostProblem = hostHeaderProblem(raw)
-  if (hostProblem !== null) { answerHostRefused(res, hostProblem === 'missing' ? 'ENC_ERR_REQUEST_NO_HOST' : 'ENC_ERR_REQUEST_BAD_HOST'); return }
+  const headProblem = requestHeadProblem(raw)
+  if (headProblem !== null) { answerHeadRefused(res, headProblem); return }
   if (ctx.rewriteUrl !== null && !rewriteUrl(ctx, raw, res)) return
   let route: CompiledRoute
   let params: Record<string, unknown>
