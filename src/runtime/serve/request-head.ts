@@ -2,8 +2,43 @@ import type { IncomingMessage } from 'node:http'
 
 // RFC 9112 §3.2 / RFC 3986 §3.2.2: Host = uri-host [ ":" port ], uri-host an IP literal in
 // brackets or a reg-name (unreserved, pct-encoded, sub-delims); empty is allowed (a target
-// without authority). Linear: no nested quantifiers.
-const VALID_HOST = /^(?:\[[0-9A-Za-z:._~!$&'()*+,;=-]+\]|[0-9A-Za-z._~!$&'()*+,;=%-]*)(?::[0-9]*)?$/
+// without authority). The common case (a reg-name, maybe a port) is one pass over a byte table;
+// only a value starting with '[' goes to the regular expression (linear: no nested quantifiers).
+const IP_LITERAL_HOST = /^\[[0-9A-Za-z:._~!$&'()*+,;=-]+\](?::[0-9]*)?$/
+const REG_NAME = new Uint8Array(128)
+for (const c of "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-._~!$&'()*+,;=%") REG_NAME[c.charCodeAt(0)] = 1
+
+// The last value found valid: most requests to a server name the same host, and one string
+// comparison costs less than the pass over its characters.
+let lastValidHost = 'localhost'
+
+function validHost(value: string): boolean {
+  if (value === lastValidHost) return true
+  if (value.charCodeAt(0) === 0x5b /* [ */) {
+    if (!IP_LITERAL_HOST.test(value)) return false
+    lastValidHost = value
+    return true
+  }
+  let i = 0
+  for (; i < value.length; i++) {
+    const c = value.charCodeAt(i)
+    if (c === 0x3a /* : */) break
+    if (c > 127 || REG_NAME[c] === 0) return false
+  }
+  // The port: digits only, possibly none.
+  for (i++; i < value.length; i++) {
+    const c = value.charCodeAt(i)
+    if (c < 0x30 || c > 0x39) return false
+  }
+  lastValidHost = value
+  return true
+}
+
+/** `name` is `host` in any case, without lowercasing a copy (this runs on every request). */
+function isHost(name: string): boolean {
+  return (name.charCodeAt(0) | 0x20) === 0x68 && (name.charCodeAt(1) | 0x20) === 0x6f &&
+    (name.charCodeAt(2) | 0x20) === 0x73 && (name.charCodeAt(3) | 0x20) === 0x74
+}
 
 const ONLY_CHUNKED = /^[ \t]*chunked[ \t]*$/i
 
@@ -32,7 +67,7 @@ export function requestHeadProblem(raw: IncomingMessage): HeadProblem | null {
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]
     if (name.length === 4) {
-      if (name.toLowerCase() !== 'host') continue
+      if (!isHost(name)) continue
       if (host !== null) return 'bad-host'
       host = rawHeaders[i + 1]
     } else if (name.length === 17 && name.toLowerCase() === 'transfer-encoding') {
@@ -40,5 +75,5 @@ export function requestHeadProblem(raw: IncomingMessage): HeadProblem | null {
     }
   }
   if (host === null) return raw.httpVersionMajor === 1 && raw.httpVersionMinor === 1 ? 'no-host' : null
-  return VALID_HOST.test(host) ? null : 'bad-host'
+  return validHost(host) ? null : 'bad-host'
 }
