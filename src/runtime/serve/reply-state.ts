@@ -63,6 +63,10 @@ export function isWritten(reply: Stateful): boolean {
  * before its request's body arrived may close too (unread-body.ts).
  */
 export function writeHead(reply: ReplyImpl): void {
+  // RFC 9112 §6.2: never both. A Transfer-Encoding the handler set frames the body (Node chunks
+  // it), so a Content-Length beside it (the framework's or the handler's) would let a client or
+  // proxy that reads the length desynchronise from one that reads the chunks.
+  if (reply.headerMap['transfer-encoding'] !== undefined) delete reply.headerMap['content-length']
   if (reply.route.serve.closing) reply.headerMap.connection = 'close'
   if (reply.request.raw.complete === false) noteUnreadBody(reply)
   reply.raw.writeHead(reply.statusCode, reply.headerMap as Record<string, string>)

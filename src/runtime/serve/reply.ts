@@ -11,6 +11,18 @@ import type { Logger } from '../types'
 
 export type HeaderValue = string | number | readonly string[]
 
+/**
+ * A header value as the text it will be written as, taken once. Node checks a value for CR/LF
+ * and then writes it, turning an object into text twice: one whose toString() answers
+ * differently the second time would pass the check and inject headers. Strings and numbers are
+ * kept; null and undefined too (Node refuses them: a logged 500).
+ */
+function headerText(value: unknown): HeaderValue {
+  if (typeof value === 'number' || value === undefined || value === null) return value as HeaderValue
+  if (Array.isArray(value)) return value.map((item: unknown) => typeof item === 'string' ? item : String(item))
+  return String(value)
+}
+
 
 /**
  * The reply. Headers are collected in a plain object and written with one `writeHead` call.
@@ -82,7 +94,7 @@ export class ReplyImpl {
   }
 
   header(name: string, value: HeaderValue): this {
-    this.headerMap[name.toLowerCase()] = value
+    this.headerMap[name.toLowerCase()] = typeof value === 'string' ? value : headerText(value)
     return this
   }
 
@@ -105,7 +117,7 @@ export class ReplyImpl {
   }
 
   type(contentType: string): this {
-    this.headerMap['content-type'] = contentType
+    this.headerMap['content-type'] = typeof contentType === 'string' ? contentType : headerText(contentType)
     return this
   }
 

@@ -1,0 +1,63 @@
+// What a handler puts in its reply headers cannot split or mis-frame the response: a value is
+// turned into text once (Node checks it for CR/LF, then writes it: an object converted twice
+// could pass the check and inject), and a Transfer-Encoding the handler sets never goes out
+// beside a Content-Length (RFC 9112 §6.2: a reader of either would disagree on the body's end).
+import { expect } from 'chai'
+import { listening, rawClient } from './helpers'
+
+/** An object whose text is harmless the first time it is asked for and a header injection after. */
+function shapeShifter(): { toString(): string } {
+  let calls = 0
+  return { toString: () => calls++ === 0 ? 'ok' : 'a\r\nX-Injected: 1' }
+}
+
+async function rawGet(address: string, path: string): Promise<string> {
+  const client = await rawClient(address)
+  client.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)
+  await client.waitClosed()
+  return client.pending
+}
+
+describe('hardening: response headers and framing set by a handler', () => {
+  const setters: ReadonlyArray<readonly [string, (reply: { header(n: string, v: never): unknown; type(t: never): unknown }) => void]> = [
+    ['reply.header(name, object)', (reply) => reply.header('x-v', shapeShifter() as never)],
+    ['reply.header(name, [object])', (reply) => reply.header('x-v', [shapeShifter()] as never)],
+    ['reply.type(object)', (reply) => reply.type(shapeShifter() as never)],
+  ]
+  for (const [label, set] of setters) {
+    it(`${label}: its text is taken once, so a value that changes on a second toString() injects nothing`, async () => {
+      const { address } = await listening((root) => { root.get('/x', async (_request, reply) => { set(reply as never); return 'body' }) })
+      const text = await rawGet(address, '/x')
+      expect(text).to.match(/^HTTP\/1\.1 200 /)
+      expect(text.toLowerCase()).to.not.contain('x-injected')
+    })
+  }
+
+  it('numbers stay numbers, arrays of strings stay as given, undefined is still refused (a logged 500)', async () => {
+    const { address } = await listening((root) => {
+      root.get('/ok', async (_request, reply) => { reply.header('x-n', 42).header('x-a', ['a', 'b']); return { n: reply.getHeader('x-n') } })
+      root.get('/undef', async (_request, reply) => { reply.header('x-u', undefined as never); return 'never' })
+    })
+    const ok = await rawGet(address, '/ok')
+    expect(ok).to.contain('x-n: 42\r\n').and.contain('x-a: a\r\nx-a: b\r\n')
+    expect(ok).to.contain('{"n":42}')
+    expect(await rawGet(address, '/undef')).to.match(/^HTTP\/1\.1 500 /)
+  })
+
+  for (const withLength of [false, true]) {
+    it(`Transfer-Encoding: chunked set by the handler${withLength ? ', with a Content-Length too' : ''}: no Content-Length goes out, the body is chunked`, async () => {
+      const { address } = await listening((root) => {
+        root.get('/x', async (_request, reply) => {
+          reply.header('transfer-encoding', 'chunked')
+          if (withLength) reply.header('content-length', '3')
+          return 'abc'
+        })
+      })
+      const text = await rawGet(address, '/x')
+      const [head, body] = text.split('\r\n\r\n', 2)
+      expect(head.toLowerCase()).to.contain('transfer-encoding: chunked')
+      expect(head.toLowerCase()).to.not.contain('content-length')
+      expect(body).to.equal('3\r\nabc\r\n0')
+    })
+  }
+})
