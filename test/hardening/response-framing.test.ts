@@ -2,8 +2,9 @@
 // turned into text once (Node checks it for CR/LF, then writes it: an object converted twice
 // could pass the check and inject), and a Transfer-Encoding the handler sets never goes out
 // beside a Content-Length (RFC 9112 §6.2: a reader of either would disagree on the body's end).
+import { Readable } from 'node:stream'
 import { expect } from 'chai'
-import { listening, rawClient } from './helpers'
+import { listening, rawClient, recordingLogger } from './helpers'
 
 /** An object whose text is harmless the first time it is asked for and a header injection after. */
 function shapeShifter(): { toString(): string } {
@@ -60,4 +61,39 @@ describe('hardening: response headers and framing set by a handler', () => {
       expect(body).to.equal('3\r\nabc\r\n0')
     })
   }
+
+  // A keep-alive client reads by the declared length: extra bytes would start its next response,
+  // missing ones would swallow it. The second, pipelined request shows which happened.
+  for (const [label, chunks] of [['longer', ['ab', 'cdefgh']], ['shorter', ['ab']]] as const) {
+    it(`a stream ${label} than the Content-Length set for it: cut, the connection closed, logged as ENC_ERR_REPLY_STREAM_LENGTH; the next pipelined request is never misread`, async () => {
+      const logger = recordingLogger()
+      const { address } = await listening((root) => {
+        root.get('/s', async (_request, reply) => { reply.header('content-length', '4').type('text/plain'); return Readable.from([...chunks]) })
+        root.get('/next', async () => 'next')
+      }, { logger })
+      const client = await rawClient(address)
+      client.write('GET /s HTTP/1.1\r\nHost: x\r\n\r\nGET /next HTTP/1.1\r\nHost: x\r\n\r\n')
+      await client.waitClosed()
+      const text = client.pending
+      // At most the declared 4 bytes of body, and nothing that a reader would take for a response.
+      expect(text).to.not.contain('efgh')
+      expect(text.match(/HTTP\/1\.1 /g) ?? []).to.have.length.at.most(1)
+      const err = logger.entries.find((e) => e.level === 'error')?.obj.err as Error & { code?: string }
+      expect(err.code).to.equal('ENC_ERR_REPLY_STREAM_LENGTH')
+    })
+  }
+
+  it('a stream exactly as long as its Content-Length is served, and the connection kept', async () => {
+    const { address } = await listening((root) => {
+      root.get('/s', async (_request, reply) => { reply.header('content-length', '6').type('text/plain'); return Readable.from(['abc', 'def']) })
+    })
+    const client = await rawClient(address)
+    client.write('GET /s HTTP/1.1\r\nHost: x\r\n\r\n')
+    const first = await client.next()
+    client.write('GET /s HTTP/1.1\r\nHost: x\r\n\r\n')
+    const second = await client.next()
+    expect([first.status, first.body, second.status, second.body]).to.deep.equal([200, 'abcdef', 200, 'abcdef'])
+    expect(client.isClosed).to.equal(false)
+    client.socket.destroy()
+  })
 })

@@ -139,6 +139,9 @@ export const runtimeErrors = {
     message: () => 'Undefined error has occurred' }),
   ENC_ERR_REPLY_UNREADABLE_THROWN: e({ status: 500, summary: 'a hook, handler or error handler threw a value whose properties throw when read (a getter or Proxy trap): the error handlers get this error instead (logged)',
     message: (a: { reading: string }) => `A value was thrown whose ${a.reading === 'its prototype' || a.reading === 'its keys' ? a.reading : `'${a.reading}'`} cannot be read (it throws when read); it is replaced by this error. Throw an Error, or an object with plain data properties.` }),
+  // A log entry's code: the headers are out, so the connection is closed instead of an answer.
+  ENC_ERR_REPLY_STREAM_LENGTH: e({ status: 'none', summary: 'a stream reply gave more or fewer bytes than the Content-Length set for it: the body is cut and the connection closed (logged), never left to desynchronise a keep-alive client',
+    message: (a: At & { declared: string; streamed: number }) => `${a.at}: the reply declared Content-Length ${a.declared} but its stream gave ${a.streamed} byte(s)${a.streamed > Number(a.declared) ? ' or more' : ''}; the connection was closed. Set the length the stream really has, or none.` }),
   ENC_ERR_REPLY_SEND_INSIDE_ON_ERROR: e({ status: 'none', summary: 'reply.send() was called inside an onError hook (it throws this error and logs it; the error reply goes on)',
     message: (a: At) => `${a.at}: reply.send() inside an onError hook is refused. Answer from an error handler (setErrorHandler) instead.` }),
   ENC_ERR_BODY_INVALID_CHUNK: e({ status: 500, summary: "a preParsing hook's stream emitted a chunk that is neither bytes nor a string (logged)",
