@@ -62,6 +62,21 @@ describe('hardening: response headers and framing set by a handler', () => {
     })
   }
 
+  it('a Transfer-Encoding set by the handler that does not end in chunked (gzip): no Content-Length, and the connection closes to end the body', async () => {
+    const { address } = await listening((root) => {
+      root.get('/x', async (_request, reply) => { reply.header('transfer-encoding', 'gzip'); return 'abc' })
+      root.get('/next', async () => 'next')
+    })
+    const client = await rawClient(address)
+    client.write('GET /x HTTP/1.1\r\nHost: x\r\n\r\nGET /next HTTP/1.1\r\nHost: x\r\n\r\n')
+    await client.waitClosed()
+    const [head, body] = client.pending.split('\r\n\r\n', 2)
+    expect(head.toLowerCase()).to.not.contain('content-length')
+    expect(head.toLowerCase()).to.contain('connection: close')
+    // Read to the close, the body is the handler's alone: the pipelined request was not answered on it.
+    expect(body).to.equal('abc')
+  })
+
   // A keep-alive client reads by the declared length: extra bytes would start its next response,
   // missing ones would swallow it. The second, pipelined request shows which happened.
   for (const [label, chunks] of [['longer', ['ab', 'cdefgh']], ['shorter', ['ab']]] as const) {
