@@ -5,11 +5,13 @@ import { runObserverHooks } from './hook-runner'
 import { isThenable } from '../shared/thenable'
 import type { ReplyImpl } from './reply'
 import { undefinedError } from './undefined-error'
+import { readableThrown } from './unreadable-thrown'
 import { sendReturned } from './returned-payload'
 import { commit, isOpen, reopen, writeHead } from './reply-state'
 import { errorPayloadSerializer } from './error-payload'
 import { pickSerializer } from '../schemas'
 import type { ErrorHandler, Logger, Scope } from '../types'
+import type { HeadProblem } from './request-head'
 
 export interface ErrorHandlerEntry {
   readonly fn: ErrorHandler
@@ -45,6 +47,7 @@ export function toError(thrown: unknown): AnyError {
 export function handleError(reply: ReplyImpl, thrown: unknown): void {
   // Nothing to hand to an error handler, as in Fastify 3: a coded Error stands in for it.
   if (thrown === undefined || thrown === null) thrown = undefinedError()
+  thrown = readableThrown(thrown)
   const res = reply.raw
   if (res.headersSent || res.destroyed) {
     reply.request.log.error(reply.route.serve.idFields(reply.request.id, { err: toError(thrown) }), 'error after the response had started')
@@ -67,7 +70,7 @@ export function handleError(reply: ReplyImpl, thrown: unknown): void {
  */
 export function replyWithError(reply: ReplyImpl, thrown: unknown): void {
   if (!isOpen(reply)) {
-    reply.request.log.error(reply.route.serve.idFields(reply.request.id, { err: thrown }), 'a request stage failed after the reply was sent')
+    reply.request.log.error(reply.route.serve.idFields(reply.request.id, { err: readableThrown(thrown) }), 'a request stage failed after the reply was sent')
     return
   }
   handleError(reply, thrown)
@@ -260,14 +263,17 @@ export function answerClosing(res: ServerResponse): void {
 }
 
 /**
- * An HTTP/1.1 request without a Host header (RFC 9112 §3.2 requires a 400). Node would answer it
- * itself with an empty body (requireHostHeader), outside the JSON error shape: the server turns
- * that off and answers here, before routing, closing the connection as Node does.
+ * A request whose header lines break a rule checked before routing (serve/request-head.ts): a
+ * Host missing (HTTP/1.1), repeated or no host[:port] is a 400 (RFC 9112 §3.2); a transfer
+ * coding other than chunked a 501 (RFC 9112 §6.1). Node would answer a missing Host itself with
+ * an empty body (requireHostHeader), outside the JSON error shape: the server turns that off and
+ * answers here, before any hook, closing the connection (the body, if any, is never read).
  */
-export function answerNoHost(res: ServerResponse): void {
-  const error = runtimeError('ENC_ERR_REQUEST_NO_HOST')
-  const body = errorPayloadSerializer({ statusCode: 400, code: error.code, error: 'Bad Request', message: error.message })
-  res.writeHead(400, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
+export function answerHeadRefused(res: ServerResponse, problem: HeadProblem): void {
+  const error = runtimeError(problem === 'no-host' ? 'ENC_ERR_REQUEST_NO_HOST' : problem === 'bad-host' ? 'ENC_ERR_REQUEST_BAD_HOST' : 'ENC_ERR_REQUEST_TRANSFER_CODING')
+  const status = problem === 'transfer-coding' ? 501 : 400
+  const body = errorPayloadSerializer({ statusCode: status, code: error.code, error: STATUS_CODES[status] as string, message: error.message })
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
   res.end(body)
 }
 

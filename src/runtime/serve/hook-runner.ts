@@ -4,6 +4,7 @@ import type { ReplyImpl } from './reply'
 import type { RequestImpl } from './request'
 import { isThenable } from '../shared/thenable'
 import { undefinedError } from './undefined-error'
+import { readableThrown } from './unreadable-thrown'
 
 type Next = (request: RequestImpl, reply: ReplyImpl) => void
 
@@ -114,7 +115,7 @@ export function runObserverHooks(hooks: readonly BoundHook[], request: RequestIm
   let index = 0
   const thisArg = reply.route.scope
   const step = (error?: unknown): void => {
-    if (error !== undefined && error !== null) request.log.error(reply.route.serve.idFields(request.id, { err: error }), failureMessage)
+    if (error !== undefined && error !== null) request.log.error(reply.route.serve.idFields(request.id, { err: readableThrown(error) }), failureMessage)
     if (index === hooks.length) { done(); return }
     const hook = hooks[index++]
     // An observer cannot end the chain nor replace a payload: it only settles, once.

@@ -4,7 +4,8 @@ import type { CompiledRoute } from './compiled-route'
 import { runtimeError } from '../errors/runtime-codes'
 import { runObserverHooks, runRequestHooks } from './hook-runner'
 import { isThenable } from '../shared/thenable'
-import { answerClosing, answerNoHost, answerWithoutReply, replyWithError } from './error-reply'
+import { answerClosing, answerHeadRefused, answerWithoutReply, replyWithError } from './error-reply'
+import { requestHeadProblem } from './request-head'
 import { watchSocketTimeout } from './socket-timeout'
 import { sendReturned } from './returned-payload'
 import { logRequest } from './access-log'
@@ -27,7 +28,8 @@ import type { HttpPart } from '../schemas/types'
  */
 export function handleRequest(ctx: ServeContext, raw: IncomingMessage, res: ServerResponse): void {
   if (ctx.closing && ctx.return503OnClosing) { answerClosing(res); return }
-  if (raw.httpVersionMinor === 1 && raw.httpVersionMajor === 1 && !hasHostHeader(raw.rawHeaders)) { answerNoHost(res); return }
+  const headProblem = requestHeadProblem(raw)
+  if (headProblem !== null) { answerHeadRefused(res, headProblem); return }
   if (ctx.rewriteUrl !== null && !rewriteUrl(ctx, raw, res)) return
   let route: CompiledRoute
   let params: Record<string, unknown>
@@ -288,15 +290,3 @@ function noop(): void {}
 
 /** Fastify 3's log message for a failed onResponse hook. */
 const requestErrored = 'request errored'
-
-/**
- * Whether the request names a Host, read from the raw header list: `raw.headers` is built by Node
- * on first access, and most GET routes never need it. Clients send Host first, so one step, usually.
- */
-function hasHostHeader(rawHeaders: readonly string[]): boolean {
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i]
-    if (name.length === 4 && name.toLowerCase() === 'host') return true
-  }
-  return false
-}

@@ -63,6 +63,15 @@ export function isWritten(reply: Stateful): boolean {
  * before its request's body arrived may close too (unread-body.ts).
  */
 export function writeHead(reply: ReplyImpl): void {
+  // RFC 9112 §6.2: never both. A Transfer-Encoding the handler set frames the body (Node chunks
+  // it), so a Content-Length beside it (the framework's or the handler's) would let a client or
+  // proxy that reads the length desynchronise from one that reads the chunks. One that does not
+  // end in chunked leaves the body ended only by the connection's close (RFC 9112 §6.3): close it.
+  const transferEncoding = reply.headerMap['transfer-encoding']
+  if (transferEncoding !== undefined) {
+    delete reply.headerMap['content-length']
+    if (!/chunked[ \t]*$/i.test(String(transferEncoding))) reply.headerMap.connection = 'close'
+  }
   if (reply.route.serve.closing) reply.headerMap.connection = 'close'
   if (reply.request.raw.complete === false) noteUnreadBody(reply)
   reply.raw.writeHead(reply.statusCode, reply.headerMap as Record<string, string>)

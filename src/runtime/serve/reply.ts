@@ -11,6 +11,18 @@ import type { Logger } from '../types'
 
 export type HeaderValue = string | number | readonly string[]
 
+/**
+ * A header value as the text it will be written as, taken once. Node checks a value for CR/LF
+ * and then writes it, turning an object into text twice: one whose toString() answers
+ * differently the second time would pass the check and inject headers. Strings and numbers are
+ * kept; null too (Node refuses it: a logged 500). header() turns undefined into "" first (Fastify 3).
+ */
+function headerText(value: unknown): HeaderValue {
+  if (typeof value === 'number' || value === undefined || value === null) return value as HeaderValue
+  if (Array.isArray(value)) return value.map((item: unknown) => typeof item === 'string' ? item : String(item))
+  return String(value)
+}
+
 
 /**
  * The reply. Headers are collected in a plain object and written with one `writeHead` call.
@@ -93,7 +105,7 @@ export class ReplyImpl {
     const key = name.toLowerCase()
     // As Fastify 3: an undefined value is an empty header, and Set-Cookie accumulates (each
     // cookie is its own header line, RFC 6265 §3), where any other header is replaced.
-    const given: HeaderValue = value === undefined ? '' : value
+    const given: HeaderValue = value === undefined ? '' : typeof value === 'string' ? value : headerText(value)
     const previous = this.headerMap[key]
     if (key === 'set-cookie' && previous !== undefined && previous !== '') {
       const list = Array.isArray(previous) ? [...previous as readonly string[]] : [String(previous)]
@@ -129,7 +141,7 @@ export class ReplyImpl {
   }
 
   type(contentType: string): this {
-    this.headerMap['content-type'] = contentType
+    this.headerMap['content-type'] = typeof contentType === 'string' ? contentType : headerText(contentType)
     return this
   }
 

@@ -9,6 +9,7 @@ import { accept, commit, isWritten, reopen, stageHead, uncommit, writeHead } fro
 import { pickSerializer } from '../schemas'
 import { DeferredBuildError } from '../schemas/deferred-serializer'
 import { schemaBuildFailure } from './schema-build-failure'
+import { declaredLengthGuard } from './stream-length'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 const TEXT_TYPE = 'text/plain; charset=utf-8'
@@ -233,7 +234,16 @@ function writeStream(reply: ReplyImpl, stream: Readable): void {
     return
   }
   res.once('close', () => { if (!stream.destroyed) stream.destroy() })
-  stream.pipe(res)
+  const declared = reply.headerMap['content-length']
+  if (declared === undefined) { stream.pipe(res); return }
+  // Node would write whatever the stream gives under a length it does not check (stream-length.ts).
+  stream.pipe(declaredLengthGuard(Number(declared), (streamed) => {
+    reply.request.log.error(reply.route.serve.idFields(reply.request.id, {
+      err: runtimeError('ENC_ERR_REPLY_STREAM_LENGTH', { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}`, declared: String(declared), streamed }),
+    }), 'the response stream did not match its Content-Length')
+    res.destroy()
+    stream.destroy()
+  })).pipe(res)
 }
 
 /**

@@ -26,6 +26,12 @@ export interface BodyParser {
    * WebAssembly memory anyway). Declared parsers have none and get `fn` one Buffer or string.
    */
   readonly fromChunks?: (chunks: readonly Buffer[], length: number) => unknown
+  /**
+   * Set on the built-in JSON and text parsers: they read the bytes as sent, so a body with a
+   * content coding (gzip ...) that no preParsing hook decoded is refused (415) instead of being
+   * read as text. Declared parsers get every body and may decode it themselves.
+   */
+  readonly identityOnly?: true
 }
 
 /**

@@ -68,7 +68,7 @@ export function jsonParser(maxDepth: number, actions: JsonPoisonActions = refuse
     }
     return fn(null, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, length))
   }
-  return { fn, parseAs: 'buffer', bodyLimit: null, mode: 'collect', pattern: null, fromChunks }
+  return { fn, parseAs: 'buffer', bodyLimit: null, mode: 'collect', pattern: null, fromChunks, identityOnly: true }
 }
 
 export const textParser: BodyParser = {
@@ -77,4 +77,5 @@ export const textParser: BodyParser = {
   bodyLimit: null,
   mode: 'collect',
   pattern: null,
+  identityOnly: true,
 }

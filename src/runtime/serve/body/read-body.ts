@@ -18,6 +18,13 @@ export function hasBody(request: RequestImpl): boolean {
   return headers['transfer-encoding'] !== undefined || headers['content-length'] !== undefined
 }
 
+/** The request body's content coding, when it has one other than identity (RFC 9110 §8.4). */
+function contentCoding(header: string | undefined): string | null {
+  if (header === undefined) return null
+  const coding = header.trim().toLowerCase()
+  return coding === '' || coding === 'identity' ? null : coding
+}
+
 function tooLarge(limit: number): FrameworkError {
   return runtimeError('ENC_ERR_CTP_BODY_TOO_LARGE', { limit })
 }
@@ -46,6 +53,16 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
     if (undrainableBody(raw, reply.route.bodyLimit ?? defaultLimit)) reply.header('connection', 'close')
     reply.send(runtimeError('ENC_ERR_CTP_INVALID_MEDIA_TYPE', { contentType: header ?? 'none' }))
     return
+  }
+  if (parser.identityOnly === true && (request.payloadStream ?? raw) === raw) {
+    const coding = contentCoding(raw.headers['content-encoding'])
+    if (coding !== null) {
+      if (undrainableBody(raw, reply.route.bodyLimit ?? defaultLimit)) reply.header('connection', 'close')
+      // RFC 9110 §12.5.3: Accept-Encoding on a 415 says which codings the server takes.
+      reply.header('accept-encoding', 'identity')
+      reply.send(runtimeError('ENC_ERR_CTP_UNSUPPORTED_ENCODING', { coding }))
+      return
+    }
   }
   // A client that sent `Expect: 100-continue` is invited once its body is wanted (expect.ts):
   // not for the 415 above nor the 413 below, which its headers alone decide.

@@ -1,0 +1,30 @@
+import { runtimeError } from '../errors/runtime-codes'
+
+// What the error path and the loggers read from a thrown value: status, code, message, headers,
+// and what pino's error serializer reads (name, cause and every own enumerable key). Not
+// `stack`: on an Error, V8 formats it on first read (microseconds), and a 4xx never needs it.
+const READ = ['statusCode', 'status', 'code', 'message', 'expose', 'headers', 'name', 'cause'] as const
+
+/**
+ * A thrown value the error path can read. An object whose getters throw (or a Proxy whose traps
+ * do) would throw again inside the error path, often in a promise callback: an unhandled
+ * rejection, which ends a Node process, and a request left unanswered. Such a value is replaced
+ * by ENC_ERR_REPLY_UNREADABLE_THROWN (a generic 500, logged). Read once per failure, never on
+ * the success path.
+ */
+export function readableThrown(thrown: unknown): unknown {
+  if (thrown === null || (typeof thrown !== 'object' && typeof thrown !== 'function')) return thrown
+  let reading = 'its prototype'
+  try {
+    void (thrown instanceof Error)
+    Object.getPrototypeOf(thrown)
+    Array.isArray(thrown)
+    const source = thrown as Record<string, unknown>
+    for (const key of READ) { reading = key; void source[key] }
+    reading = 'its keys'
+    for (const key in source) { reading = key; void source[key] }
+    return thrown
+  } catch {
+    return runtimeError('ENC_ERR_REPLY_UNREADABLE_THROWN', { reading })
+  }
+}
