@@ -15,7 +15,7 @@ export type HeaderValue = string | number | readonly string[]
  * A header value as the text it will be written as, taken once. Node checks a value for CR/LF
  * and then writes it, turning an object into text twice: one whose toString() answers
  * differently the second time would pass the check and inject headers. Strings and numbers are
- * kept; null too (Node refuses it: a logged 500). header() turns undefined into "" first (Fastify 3).
+ * kept, and null (written as the text null, as Fastify 3 does); header() turns undefined into "" first (Fastify 3).
  */
 function headerText(value: unknown): HeaderValue {
   if (typeof value === 'number' || value === undefined || value === null) return value as HeaderValue
