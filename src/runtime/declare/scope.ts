@@ -574,9 +574,32 @@ export class ScopeImpl implements Scope {
     return this
   }
   bootProfile(options: { top?: number } = {}): BootProfile { return this.context.facade.bootProfile(options.top ?? 10) }
-  listen(a?: number | ListenOptions, host?: string): Promise<string> { return this.context.facade.listen(a, host) }
-  close(): Promise<void> { return this.context.facade.close() }
-  inject(options: InjectOptions | string): Promise<InjectResponse> { return this.context.facade.inject(options) }
+  // Fastify's callback forms are refused at the call: the promise is what answers, so a callback
+  // would silently never run (a test's assertions with it), and listen(port, cb) would hand the
+  // callback to Node as the host.
+  listen(a?: number | ListenOptions, host?: string): Promise<string> {
+    if ([a, host, ...extraArguments(arguments, 2)].some((x) => typeof x === 'function')) {
+      throw runtimeError('ENC_ERR_SERVER_CALLBACK_UNSUPPORTED', { call: 'listen(..., callback)', path: this.path, instead: '`const address = await app.listen({ port, host })`' })
+    }
+    return this.context.facade.listen(a, host)
+  }
+  close(): Promise<void> {
+    if (typeof arguments[0] === 'function') {
+      throw runtimeError('ENC_ERR_SERVER_CALLBACK_UNSUPPORTED', { call: 'close(callback)', path: this.path, instead: '`await app.close()`' })
+    }
+    return this.context.facade.close()
+  }
+  inject(options: InjectOptions | string): Promise<InjectResponse> {
+    if (typeof arguments[1] === 'function') {
+      throw runtimeError('ENC_ERR_SERVER_CALLBACK_UNSUPPORTED', { call: 'inject(options, callback)', path: this.path, instead: '`const response = await app.inject(options)`' })
+    }
+    return this.context.facade.inject(options)
+  }
+}
+
+/** The arguments past the declared ones (Fastify's listen(port, host, backlog, cb)). */
+function extraArguments(args: IArguments, from: number): unknown[] {
+  return Array.prototype.slice.call(args, from)
 }
 
 installUnsupportedApis(ScopeImpl.prototype)
