@@ -15,12 +15,12 @@ type CallbackForms = {
 
 describe('semantics: a Fastify app moving to createServer()', () => {
   describe("Fastify's callback forms of listen, close and inject", () => {
-    it('inject(options, callback) is refused with ENC_ERR_SERVER_CALLBACK_UNSUPPORTED, naming the promise form', () => {
+    it('inject(options, callback) is refused with ENC_ERR_SERVER_UNSUPPORTED_FORM, naming the promise form', () => {
       const app = createServer()
       app.get('/', async () => ({ ok: true }))
       let called = false
       const error = thrown(() => (app as unknown as CallbackForms).inject({ url: '/' }, () => { called = true }))
-      expect(error.code).to.equal('ENC_ERR_SERVER_CALLBACK_UNSUPPORTED')
+      expect(error.code).to.equal('ENC_ERR_SERVER_UNSUPPORTED_FORM')
       expect(error.message).to.contain('inject(options, callback) in root').and.contain('await app.inject(options)')
       expect(called).to.equal(false)
     })
@@ -29,7 +29,7 @@ describe('semantics: a Fastify app moving to createServer()', () => {
       const app = createServer()
       for (const call of [() => (app as unknown as CallbackForms).listen(0, () => undefined), () => (app as unknown as CallbackForms).listen(0, '127.0.0.1', () => undefined)]) {
         const error = thrown(call)
-        expect(error.code).to.equal('ENC_ERR_SERVER_CALLBACK_UNSUPPORTED')
+        expect(error.code).to.equal('ENC_ERR_SERVER_UNSUPPORTED_FORM')
         expect(error.message).to.contain('listen(..., callback)').and.contain('await app.listen({ port, host })')
       }
       expect(app.server.listening).to.equal(false)
@@ -38,9 +38,16 @@ describe('semantics: a Fastify app moving to createServer()', () => {
     it('close(callback) is refused; close() without one still closes', async () => {
       const app = createServer()
       const error = thrown(() => (app as unknown as CallbackForms).close(() => undefined))
-      expect(error.code).to.equal('ENC_ERR_SERVER_CALLBACK_UNSUPPORTED')
+      expect(error.code).to.equal('ENC_ERR_SERVER_UNSUPPORTED_FORM')
       expect(error.message).to.contain('await app.close()')
       await app.close()
+    })
+
+    it('inject() without options (light-my-request\'s chain) is refused at the call instead of crashing the process later', () => {
+      const app = createServer()
+      const error = thrown(() => (app as unknown as { inject(): unknown }).inject())
+      expect(error.code).to.equal('ENC_ERR_SERVER_UNSUPPORTED_FORM')
+      expect(error.message).to.contain('inject() in root: the chain form').and.contain("await app.inject({ method: 'GET', url })")
     })
 
     it('the promise forms are unchanged: inject(options) answers', async () => {

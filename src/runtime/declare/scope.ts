@@ -579,22 +579,31 @@ export class ScopeImpl implements Scope {
   // callback to Node as the host.
   listen(a?: number | ListenOptions, host?: string): Promise<string> {
     if ([a, host, ...extraArguments(arguments, 2)].some((x) => typeof x === 'function')) {
-      throw runtimeError('ENC_ERR_SERVER_CALLBACK_UNSUPPORTED', { call: 'listen(..., callback)', path: this.path, instead: '`const address = await app.listen({ port, host })`' })
+      throw unsupportedForm('listen(..., callback)', this.path, CALLBACK, '`const address = await app.listen({ port, host })`')
     }
     return this.context.facade.listen(a, host)
   }
   close(): Promise<void> {
-    if (typeof arguments[0] === 'function') {
-      throw runtimeError('ENC_ERR_SERVER_CALLBACK_UNSUPPORTED', { call: 'close(callback)', path: this.path, instead: '`await app.close()`' })
-    }
+    if (typeof arguments[0] === 'function') throw unsupportedForm('close(callback)', this.path, CALLBACK, '`await app.close()`')
     return this.context.facade.close()
   }
   inject(options: InjectOptions | string): Promise<InjectResponse> {
     if (typeof arguments[1] === 'function') {
-      throw runtimeError('ENC_ERR_SERVER_CALLBACK_UNSUPPORTED', { call: 'inject(options, callback)', path: this.path, instead: '`const response = await app.inject(options)`' })
+      throw unsupportedForm('inject(options, callback)', this.path, CALLBACK, '`const response = await app.inject(options)`')
+    }
+    // Without options light-my-request returns its chain, whose later rejection nobody holds:
+    // the process would die of an unhandled rejection after `.get is not a function`.
+    if (options === undefined || options === null) {
+      throw unsupportedForm('inject()', this.path, 'the chain form (inject().get(url).end()) is not offered', "`await app.inject({ method: 'GET', url })`")
     }
     return this.context.facade.inject(options)
   }
+}
+
+const CALLBACK = 'these methods return promises and take no callback (Fastify\'s callback form, which would never be called)'
+
+function unsupportedForm(call: string, path: string, why: string, instead: string): Error {
+  return runtimeError('ENC_ERR_SERVER_UNSUPPORTED_FORM', { call, path, why, instead })
 }
 
 /** The arguments past the declared ones (Fastify's listen(port, host, backlog, cb)). */

@@ -156,9 +156,8 @@ export const runtimeErrors = {
       ? `explain(${a.given}): give a method and a declared path, e.g. explain('POST /notes/:id').`
       : `explain('${a.wanted}'): no route has this method and declared path.` +
         (a.nearest.length > 0 ? ` Did you mean ${a.nearest.map((r) => `'${r}'`).join(' or ')}?` : ' The server has no routes.') }),
-  ENC_ERR_SERVER_CALLBACK_UNSUPPORTED: e({ status: null, summary: "listen(), close() or inject() was given a callback (Fastify's callback form); they return promises",
-    message: (a: { call: string; path: string; instead: string }) => `${a.call} in ${a.path}: Enclave's ${a.call.slice(0, a.call.indexOf('('))}() returns a promise ` +
-      `and takes no callback (Fastify's callback form, which would never be called). Write ${a.instead}.` }),
+  ENC_ERR_SERVER_UNSUPPORTED_FORM: e({ status: null, summary: "listen(), close() or inject() was called in a Fastify form Enclave does not offer: with a callback (they return promises), or inject() without options (light-my-request's chain)",
+    message: (a: { call: string; path: string; why: string; instead: string }) => `${a.call} in ${a.path}: ${a.why}. Write ${a.instead}.` }),
   ENC_ERR_SERVER_LISTENING: e({ status: null, summary: 'listen() was called on a server that is already listening',
     message: (a: { path: string }) => `listen() in ${a.path}: the server is already listening. Call close() first.` }),
 }
