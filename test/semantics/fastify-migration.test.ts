@@ -2,8 +2,9 @@
 // and the Fastify server options Enclave does not offer are refused with what to write instead
 // (migrant7: the callbacks never ran, and `https` read as a typo).
 import { expect } from 'chai'
+import fp from 'fastify-plugin'
 import { createServer, type ServerOptions } from '../../src'
-import { thrown } from '../runtime/helpers'
+import { bootError, server, thrown } from '../runtime/helpers'
 
 type Callback = (error: Error | null, value?: unknown) => void
 type CallbackForms = {
@@ -56,6 +57,15 @@ describe('semantics: a Fastify app moving to createServer()', () => {
       expect((await app.inject({ url: '/' })).json()).to.deep.equal({ ok: true })
       await app.close()
     })
+  })
+
+  it("an app's own fastify-plugin plugin with fastify: '3.x' is refused with how to fix its metadata, not only 'use another major'", async () => {
+    const app = server()
+    app.register(fp(async () => {}, { name: 'db', fastify: '3.x' }))
+    const error = await bootError(app)
+    expect(error.code).to.equal('ENC_ERR_PLUGIN_VERSION')
+    expect(error.message).to.include("plugin 'db' registered in root expects Fastify '3.x'")
+      .and.include("for one of your own moved from Fastify 3, write fastify: '5.x' in its fastify-plugin options or leave the key out")
   })
 
   describe('Fastify server options Enclave does not offer', () => {
