@@ -86,6 +86,12 @@ describe('semantics: a Fastify app moving to createServer()', () => {
       })
     }
 
+    it("logger.prettyPrint (Fastify 3's pino 6 option) is refused with ENC_ERR_SERVER_INVALID_OPTION naming pino-pretty, not pino's bare error", () => {
+      const error = thrown(() => createServer({ logger: { prettyPrint: true } } as unknown as ServerOptions))
+      expect(error.code).to.equal('ENC_ERR_SERVER_INVALID_OPTION')
+      expect(error.message).to.contain('createServer({ logger: { prettyPrint } })').and.contain('pino-pretty')
+    })
+
     it('an option named like an Object.prototype member is still an unknown option', () => {
       const error = thrown(() => createServer({ toString: 1 } as unknown as ServerOptions))
       expect(error.message).to.contain('createServer({ toString }): unknown option')
