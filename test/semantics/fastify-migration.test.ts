@@ -51,6 +51,22 @@ describe('semantics: a Fastify app moving to createServer()', () => {
       expect(error.message).to.contain('inject() in root: the chain form').and.contain("await app.inject({ method: 'GET', url })")
     })
 
+    it('listen(process.env.PORT): a string of digits is a port; a non-numeric one is refused with ENC_ERR_SERVER_INVALID_PORT instead of listening on a pipe', async () => {
+      const app = createServer()
+      app.get('/', async () => ({ ok: true }))
+      const bad = await (app as unknown as { listen(port: unknown): Promise<string> }).listen('abc').then(() => null, (error: Error & { code?: string }) => error)
+      expect(bad?.code).to.equal('ENC_ERR_SERVER_INVALID_PORT')
+      expect(bad?.message).to.contain("listen() in root: the port 'abc' is not an integer from 0 to 65535")
+      expect(app.server.listening).to.equal(false)
+      for (const port of [-1, 65536, 1.5, '']) {
+        const error = await (app as unknown as { listen(port: unknown): Promise<string> }).listen(port).then(() => null, (e: Error & { code?: string }) => e)
+        expect(error?.code, String(port)).to.equal('ENC_ERR_SERVER_INVALID_PORT')
+      }
+      const address = await (app as unknown as { listen(port: unknown): Promise<string> }).listen('0')
+      expect(address).to.match(/^http:\/\/127\.0\.0\.1:\d+$/)
+      await app.close()
+    })
+
     it('the promise forms are unchanged: inject(options) answers', async () => {
       const app = createServer()
       app.get('/', async () => ({ ok: true }))

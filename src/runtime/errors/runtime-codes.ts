@@ -158,6 +158,9 @@ export const runtimeErrors = {
         (a.nearest.length > 0 ? ` Did you mean ${a.nearest.map((r) => `'${r}'`).join(' or ')}?` : ' The server has no routes.') }),
   ENC_ERR_SERVER_UNSUPPORTED_FORM: e({ status: null, summary: "listen(), close() or inject() was called in a Fastify form Enclave does not offer: with a callback (they return promises), or inject() without options (light-my-request's chain)",
     message: (a: { call: string; path: string; why: string; instead: string }) => `${a.call} in ${a.path}: ${a.why}. Write ${a.instead}.` }),
+  ENC_ERR_SERVER_INVALID_PORT: e({ status: null, summary: 'listen() was given a port that is not an integer from 0 to 65535 (a string of digits, as an environment variable holds, is accepted)',
+    message: (a: { given: string; path: string }) => `listen() in ${a.path}: the port ${a.given} is not an integer from 0 to 65535 ` +
+      '(Node would take a non-numeric string as the path of a pipe). Check the variable it comes from; 0 picks a free port.' }),
   ENC_ERR_SERVER_LISTENING: e({ status: null, summary: 'listen() was called on a server that is already listening',
     message: (a: { path: string }) => `listen() in ${a.path}: the server is already listening. Call close() first.` }),
 }
