@@ -18,6 +18,22 @@ export const knownServerOptions: readonly string[] = [
   'caseSensitive', 'querystringParser', 'rewriteUrl', 'maxRequestsPerSocket', 'forceCloseConnections', 'return503OnClosing',
 ]
 
+/**
+ * Fastify server options Enclave does not offer, with what to do instead. A migrating user who
+ * passes one is not misspelling anything, so "unknown option" (and a did-you-mean to an
+ * unrelated name) would send them looking for a typo.
+ */
+const fastifyOnlyServerOptions: Readonly<Record<string, string>> = {
+  https: 'Enclave serves plain HTTP (scope.server is a node:http server): terminate TLS in a proxy or load balancer in front of it',
+  http2: 'Enclave serves HTTP/1.1 (scope.server is a node:http server): terminate HTTP/2 in a proxy in front of it',
+  http2SessionTimeout: 'Enclave serves HTTP/1.1 only (no http2 option)',
+  serverFactory: 'Enclave creates its own node:http server; to serve from a server of yours, await ready() and pass scope.routing(req, res) as its request listener',
+  jsonShorthand: 'Enclave always accepts the shorthand (properties at the top level of a schema part): remove the option',
+  versioning: 'custom version strategies are not offered: constraints: { version } (or Fastify 3\'s version route option) matches semver ranges',
+  constraints: 'custom constraint strategies are not offered: routes take find-my-way\'s built-in constraints: { version, host }',
+  childLoggerFactory: 'request.log is a pino child bound to the request id; pass a pino instance as logger to choose its settings',
+}
+
 /** Server options that must be functions, and those that must be booleans, when given. */
 const functionServerOptions = ['querystringParser', 'rewriteUrl'] as const
 const booleanServerOptions = ['caseSensitive', 'ignoreTrailingSlash', 'exposeHeadRoutes', 'forceCloseConnections', 'return503OnClosing'] as const
@@ -83,6 +99,8 @@ export function checkServerOptions(options: ServerOptions): ServerOptions {
   if (options === null || typeof options !== 'object') throw invalidOption(`createServer() takes an options object, got ${options === null ? 'null' : typeof options}.`)
   for (const key of Object.keys(options)) {
     if (!knownServerOptions.includes(key)) {
+      const instead = Object.hasOwn(fastifyOnlyServerOptions, key) ? fastifyOnlyServerOptions[key] : undefined
+      if (instead !== undefined) throw invalidOption(`createServer({ ${key} }): a Fastify option Enclave does not offer: ${instead}.`)
       throw invalidOption(`createServer({ ${key} }): unknown option${didYouMean(key, knownServerOptions)}. Known options: ${knownServerOptions.join(', ')}.`)
     }
   }

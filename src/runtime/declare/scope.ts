@@ -574,8 +574,28 @@ export class ScopeImpl implements Scope {
     return this
   }
   bootProfile(options: { top?: number } = {}): BootProfile { return this.context.facade.bootProfile(options.top ?? 10) }
-  listen(a?: number | ListenOptions, host?: string): Promise<string> { return this.context.facade.listen(a, host) }
-  close(): Promise<void> { return this.context.facade.close() }
+  // Fastify's callback forms are offered beside the promises (a Fastify app's tests and main
+  // files use them): listen(port[, host[, backlog]], cb), listen(options, cb), close(cb),
+  // inject(options, cb) and inject()'s light-my-request chain. With a callback nothing is returned.
+  listen(port?: number, host?: string): Promise<string>
+  listen(options: ListenOptions): Promise<string>
+  listen(port: number, callback: (error: Error | null, address?: string) => void): void
+  listen(port: number, host: string, callback: (error: Error | null, address?: string) => void): void
+  listen(port: number, host: string, backlog: number, callback: (error: Error | null, address?: string) => void): void
+  listen(options: ListenOptions, callback: (error: Error | null, address?: string) => void): void
+  listen(a?: number | ListenOptions, host?: string | Function): Promise<string> | void {
+    const callback = lastCallback<(error: Error | null, address?: string) => void>(arguments)
+    if (callback === undefined) return this.context.facade.listen(a, host as string | undefined)
+    const given = typeof host === 'string' ? host : undefined
+    this.context.facade.listen(typeof a === 'function' ? undefined : a, given).then((address) => { callback(null, address) }, (error: Error) => { callback(error) })
+  }
+  close(): Promise<void>
+  close(callback: (error?: Error) => void): void
+  close(): Promise<void> | void {
+    const callback = lastCallback<(error?: Error) => void>(arguments)
+    if (callback === undefined) return this.context.facade.close()
+    this.context.facade.close().then(() => { callback() }, (error: Error) => { callback(error) })
+  }
   inject(options: InjectOptions | string): Promise<InjectResponse>
   inject(options: InjectOptions | string, callback: (error: Error | null, response?: InjectResponse) => void): void
   inject(): InjectChain
@@ -586,6 +606,12 @@ export class ScopeImpl implements Scope {
     // Fastify 3's callback form: the response, or the error that kept the server from booting.
     response.then((res) => { callback(null, res) }, (error: Error) => { callback(error) })
   }
+}
+
+/** The callback of Fastify's callback forms: the last argument, when it is a function. */
+function lastCallback<F>(args: IArguments): F | undefined {
+  const last: unknown = args.length > 0 ? args[args.length - 1] : undefined
+  return typeof last === 'function' ? last as F : undefined
 }
 
 installUnsupportedApis(ScopeImpl.prototype)

@@ -17,7 +17,7 @@ export const runtimeErrors = {
   ENC_ERR_PLUGIN_UNSUPPORTED_API: e({ status: null, summary: 'a plugin called a Fastify instance method Enclave does not offer (docs/plugins.md lists them)',
     message: (a: { api: string; path: string }) => `${a.api}() was called in ${a.path}: Enclave does not offer this Fastify API (docs/plugins.md lists what it offers). A plugin that needs it cannot run in Enclave yet.` }),
   ENC_ERR_PLUGIN_VERSION: e({ status: null, summary: "a plugin's plugin-meta `fastify` range excludes the Fastify plugin API line Enclave offers (5.x)",
-    message: (a: { plugin: string; path: string; range: string; offered: string }) => `plugin '${a.plugin}' registered in ${a.path} expects Fastify '${a.range}', but Enclave offers the Fastify ${a.offered} plugin API (docs/plugins.md lists it). Use the plugin's major that supports Fastify 5.` }),
+    message: (a: { plugin: string; path: string; range: string; offered: string }) => `plugin '${a.plugin}' registered in ${a.path} expects Fastify '${a.range}', but Enclave offers the Fastify ${a.offered} plugin API (docs/plugins.md lists it). For a published plugin, use its major that supports Fastify 5; for one of your own moved from Fastify 3, write fastify: '5.x' in its fastify-plugin options or leave the key out (its requests keep Fastify 3's semantics).` }),
   ENC_ERR_PLUGIN_DEPENDENCY: e({ status: null, summary: "a plugin's plugin-meta dependency is not registered in its scope or an ancestor before it",
     message: (a: { plugin: string; path: string; dependency: string }) => `plugin '${a.plugin}' registered in ${a.path} depends on '${a.dependency}', which is not registered in this scope or an ancestor before it. Register '${a.dependency}' first (and await it), in the same scope or a parent.` }),
   ENC_ERR_PLUGIN_MISSING_DECORATOR: e({ status: null, summary: "a decorator named in a plugin's plugin-meta `decorators` is not visible where it is registered",
@@ -151,7 +151,7 @@ export const runtimeErrors = {
     message: (a: At & ({ contentType: string } | { status: number; got: string })) => 'contentType' in a
       ? `${a.at}: an object was sent with content type '${a.contentType}'. Send a string or Buffer for that type, set reply.serializer(), or use a JSON type.`
       : `${a.at}: the serializer of the ${a.status} response returned ${a.got}, not a string or Buffer. Make the serializer (reply.serializer(), setReplySerializer() or the serializerCompiler's function) return the serialized text.` }),
-  ENC_ERR_SERVER_INVALID_OPTION: e({ status: null, summary: 'createServer() was given an unknown option (did you mean ...), a limit or timeout that is not a non-negative integer, or headersTimeout above requestTimeout, or a schemaCompilation (option or setSchemaCompilation()) other than eager or lazy, or an onProtoPoisoning/onConstructorPoisoning other than error, remove or ignore, or a logger given both file and stream (or a file that is not a path, or that cannot be opened), or a schemaCache that is not { directory, mode?: read-write or read }',
+  ENC_ERR_SERVER_INVALID_OPTION: e({ status: null, summary: 'createServer() was given an unknown option (did you mean ...) or a Fastify option Enclave does not offer (https, http2, serverFactory, logger.prettyPrint ...: the message says what to do instead), a limit or timeout that is not a non-negative integer, or headersTimeout above requestTimeout, or a schemaCompilation (option or setSchemaCompilation()) other than eager or lazy, or an onProtoPoisoning/onConstructorPoisoning other than error, remove or ignore, or a logger given both file and stream (or a file that is not a path, or that cannot be opened), or a schemaCache that is not { directory, mode?: read-write or read }',
     message: (a: { name: string; given: string; min: number; fallback: number } | { headersTimeout: number; requestTimeout: number } | { where: string; given: string } | { problem: string }) => 'problem' in a
       ? `createServer(${a.problem}`
       : 'where' in a
@@ -167,6 +167,9 @@ export const runtimeErrors = {
       ? `explain(${a.given}): give a method and a declared path, e.g. explain('POST /notes/:id').`
       : `explain('${a.wanted}'): no route has this method and declared path.` +
         (a.nearest.length > 0 ? ` Did you mean ${a.nearest.map((r) => `'${r}'`).join(' or ')}?` : ' The server has no routes.') }),
+  ENC_ERR_SERVER_INVALID_PORT: e({ status: null, summary: 'listen() was given a port that is not an integer from 0 to 65535 (a string of digits, as an environment variable holds, is accepted)',
+    message: (a: { given: string; path: string }) => `listen() in ${a.path}: the port ${a.given} is not an integer from 0 to 65535 ` +
+      '(Node would take a non-numeric string as the path of a pipe). Check the variable it comes from; 0 picks a free port.' }),
   ENC_ERR_SERVER_LISTENING: e({ status: null, summary: 'listen() was called on a server that is already listening',
     message: (a: { path: string }) => `listen() in ${a.path}: the server is already listening. Call close() first.` }),
 }

@@ -148,6 +148,7 @@ export class ServerLifecycle implements ServerFacade {
   /** Spec §9: `listen(port, host?)` (the release line) and `listen({ port, host })` (the development line). */
   async listen(portOrOptions?: number | ListenOptions, hostArg?: string): Promise<string> {
     const options: ListenOptions = typeof portOrOptions === 'object' && portOrOptions !== null ? portOrOptions : { port: portOrOptions, host: hostArg }
+    const port = listenPort(options.port, this.#bootContext().rootScope.path)
     await this.ready()
     const server = this.#http
     if (server.listening) throw runtimeError('ENC_ERR_SERVER_LISTENING', { path: this.#bootContext().rootScope.path })
@@ -157,7 +158,7 @@ export class ServerLifecycle implements ServerFacade {
       const onListening = (): void => { server.removeListener('error', onError); resolve() }
       server.once('error', onError)
       server.once('listening', onListening)
-      server.listen(options.port ?? 0, host)
+      server.listen(port, host)
     })
     const address = server.address() as AddressInfo
     const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address
@@ -314,6 +315,18 @@ function pluginLoadTree(node: PluginNode, name: string): PluginLoadInspection {
     return pluginLoadTree(child, isLifted(child.plugin) || meta.skipOverride ? `${meta.name} (lifted)` : meta.name)
   })
   return { name, ms: node.loadMs ?? null, children }
+}
+
+/**
+ * The port to listen on: a number, or a string of digits (`listen(process.env.PORT)`, which
+ * Fastify takes too). Anything else is refused: Node would take 'abc' as the path of a pipe and
+ * listen there. A missing port is 0, a free one.
+ */
+function listenPort(given: unknown, path: string): number {
+  if (given === undefined || given === null) return 0
+  const port = typeof given === 'string' && /^\d{1,5}$/.test(given) ? Number(given) : given
+  if (typeof port === 'number' && Number.isInteger(port) && port >= 0 && port <= 65535) return port
+  throw runtimeError('ENC_ERR_SERVER_INVALID_PORT', { given: typeof given === 'string' ? `'${given}'` : String(given), path })
 }
 
 /**

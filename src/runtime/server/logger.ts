@@ -39,6 +39,11 @@ export function resolveLogger(option: unknown): ResolvedLogger {
     // A logger or stream the user made is the user's to close.
     return { log: isPino ? option as Logger : completeLogger(option as Logger), pino: isPino, release: nothingToRelease }
   }
+  // Fastify 3's pino 6 took prettyPrint; pino 10 throws a bare Error on it, with no code and no
+  // word of which option of createServer() it came from.
+  if (Object.hasOwn(option as object, 'prettyPrint')) {
+    throw runtimeError('ENC_ERR_SERVER_INVALID_OPTION', { problem: "{ logger: { prettyPrint } }): Fastify 3's pino 6 option, which pino 10 no longer has. Pipe the JSON lines through pino-pretty (node app.js | pino-pretty), or give pino's transport: { target: 'pino-pretty' } with pino-pretty installed." })
+  }
   const { stream, file, ...options } = option as EnclaveLoggerOptions
   const toFile = fileDestination(file, stream !== undefined)
   let log: Logger

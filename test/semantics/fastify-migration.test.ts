@@ -1,0 +1,119 @@
+// What a Fastify 3 app moved onto createServer() meets: Fastify's callback forms of listen, close
+// and inject work, and the Fastify server options Enclave does not offer are refused with what to
+// write instead (migrant7: the callbacks never ran, and `https` read as a typo).
+import { expect } from 'chai'
+import fp from 'fastify-plugin'
+import { createServer, type ServerOptions } from '../../src'
+import { bootError, server, thrown } from '../runtime/helpers'
+
+type Callback = (error: Error | null, value?: unknown) => void
+type CallbackForms = {
+  listen(port: number, callback: Callback): unknown
+  listen(port: number, host: string, callback: Callback): unknown
+  close(callback: Callback): unknown
+  inject(options: object, callback: Callback): unknown
+}
+
+describe('semantics: a Fastify app moving to createServer()', () => {
+  describe("Fastify's callback forms of listen, close and inject", () => {
+    it('inject(options, callback) calls back with the response (Fastify 3)', async () => {
+      const app = createServer()
+      app.get('/', async () => ({ ok: true }))
+      const res = await new Promise<{ statusCode: number; body: string }>((resolve, reject) => {
+        (app as unknown as CallbackForms).inject({ url: '/' }, (error, response) => { if (error !== null) reject(error); else resolve(response as never) })
+      })
+      expect(res.statusCode).to.equal(200)
+      expect(JSON.parse(res.body)).to.deep.equal({ ok: true })
+      await app.close()
+    })
+
+    it('listen(port, callback), listen(port, host, callback) and close(callback) call back with the address, then once closed (Fastify 3)', async () => {
+      for (const form of ['port', 'port+host'] as const) {
+        const app = createServer()
+        app.get('/', async () => ({ ok: true }))
+        const address = await new Promise<string>((resolve, reject) => {
+          const done: Callback = (error, value) => { if (error !== null) reject(error); else resolve(value as string) }
+          const returned = form === 'port' ? (app as unknown as CallbackForms).listen(0, done) : (app as unknown as CallbackForms).listen(0, '127.0.0.1', done)
+          expect(returned, form).to.equal(undefined)
+        })
+        expect(address, form).to.match(/^http:\/\/127\.0\.0\.1:\d+$/)
+        expect(app.server.listening, form).to.equal(true)
+        await new Promise<void>((resolve, reject) => { (app as unknown as CallbackForms).close((error) => { if (error) reject(error); else resolve() }) })
+        expect(app.server.listening, form).to.equal(false)
+      }
+    })
+
+    it("listen(port, callback) on a taken port calls back with the error instead of rejecting unheld", async () => {
+      const first = createServer()
+      const address = await first.listen(0, '127.0.0.1')
+      const port = Number(new URL(address).port)
+      const second = createServer()
+      const error = await new Promise<Error | null>((resolve) => { (second as unknown as CallbackForms).listen(port, '127.0.0.1', (e) => { resolve(e) }) })
+      expect((error as Error & { code?: string }).code).to.equal('EADDRINUSE')
+      await second.close()
+      await first.close()
+    })
+
+    it('listen(process.env.PORT): a string of digits is a port; a non-numeric one is refused with ENC_ERR_SERVER_INVALID_PORT instead of listening on a pipe', async () => {
+      const app = createServer()
+      app.get('/', async () => ({ ok: true }))
+      const bad = await (app as unknown as { listen(port: unknown): Promise<string> }).listen('abc').then(() => null, (error: Error & { code?: string }) => error)
+      expect(bad?.code).to.equal('ENC_ERR_SERVER_INVALID_PORT')
+      expect(bad?.message).to.contain("listen() in root: the port 'abc' is not an integer from 0 to 65535")
+      expect(app.server.listening).to.equal(false)
+      for (const port of [-1, 65536, 1.5, '']) {
+        const error = await (app as unknown as { listen(port: unknown): Promise<string> }).listen(port).then(() => null, (e: Error & { code?: string }) => e)
+        expect(error?.code, String(port)).to.equal('ENC_ERR_SERVER_INVALID_PORT')
+      }
+      const address = await (app as unknown as { listen(port: unknown): Promise<string> }).listen('0')
+      expect(address).to.match(/^http:\/\/127\.0\.0\.1:\d+$/)
+      await app.close()
+    })
+
+    it('the promise forms are unchanged: inject(options) answers', async () => {
+      const app = createServer()
+      app.get('/', async () => ({ ok: true }))
+      expect((await app.inject({ url: '/' })).json()).to.deep.equal({ ok: true })
+      await app.close()
+    })
+  })
+
+  it("an app's own fastify-plugin plugin with fastify: '3.x' is refused with how to fix its metadata, not only 'use another major'", async () => {
+    const app = server()
+    app.register(fp(async () => {}, { name: 'db', fastify: '3.x' }))
+    const error = await bootError(app)
+    expect(error.code).to.equal('ENC_ERR_PLUGIN_VERSION')
+    expect(error.message).to.include("plugin 'db' registered in root expects Fastify '3.x'")
+      .and.include("for one of your own moved from Fastify 3, write fastify: '5.x' in its fastify-plugin options or leave the key out")
+  })
+
+  describe('Fastify server options Enclave does not offer', () => {
+    const cases: Array<[string, unknown, string]> = [
+      ['https', { key: 'k', cert: 'c' }, 'terminate TLS in a proxy'],
+      ['http2', true, 'HTTP/1.1'],
+      ['serverFactory', () => undefined, 'scope.routing(req, res)'],
+      ['jsonShorthand', true, 'always accepts the shorthand'],
+      ['versioning', {}, 'constraints: { version }'],
+      ['constraints', {}, '{ version, host }'],
+    ]
+    for (const [option, value, instead] of cases) {
+      it(`${option} is refused as a Fastify option Enclave does not offer, saying what to do instead (not as a typo)`, () => {
+        const error = thrown(() => createServer({ [option]: value } as ServerOptions))
+        expect(error.code).to.equal('ENC_ERR_SERVER_INVALID_OPTION')
+        expect(error.message).to.contain(`createServer({ ${option} }): a Fastify option Enclave does not offer`).and.contain(instead)
+        expect(error.message).not.to.contain('did you mean')
+      })
+    }
+
+    it("logger.prettyPrint (Fastify 3's pino 6 option) is refused with ENC_ERR_SERVER_INVALID_OPTION naming pino-pretty, not pino's bare error", () => {
+      const error = thrown(() => createServer({ logger: { prettyPrint: true } } as unknown as ServerOptions))
+      expect(error.code).to.equal('ENC_ERR_SERVER_INVALID_OPTION')
+      expect(error.message).to.contain('createServer({ logger: { prettyPrint } })').and.contain('pino-pretty')
+    })
+
+    it('an option named like an Object.prototype member is still an unknown option', () => {
+      const error = thrown(() => createServer({ toString: 1 } as unknown as ServerOptions))
+      expect(error.message).to.contain('createServer({ toString }): unknown option')
+    })
+  })
+})
