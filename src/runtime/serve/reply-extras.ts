@@ -1,3 +1,4 @@
+import { validateHeaderName, validateHeaderValue } from 'node:http'
 import { runtimeError } from '../errors/runtime-codes'
 import { endDeadline } from './handler-timeout'
 import type { ReplyImpl } from './reply'
@@ -27,6 +28,41 @@ export function redirectReply(reply: ReplyImpl, a: string | number, b?: string |
  */
 export function hijackReply(reply: ReplyImpl): void {
   if (commit(reply)) endDeadline(reply)
+}
+
+/**
+ * Fastify 5's reply.writeEarlyHints() over Node's res.writeEarlyHints(), which checks none of:
+ * the head already written (the 103 would land inside the body), an HTTP/1.0 client (RFC 9110
+ * §15.2: no 1xx to it), the other hints' values (written as they are: a CRLF splits the
+ * response), and it drops the callback when there is no `link` to send (an await on it hangs).
+ */
+export function writeEarlyHints(reply: ReplyImpl, hints: Record<string, string | readonly string[]>, callback?: () => void): void {
+  const res = reply.raw
+  const req = reply.request.raw
+  const named: Record<string, string | string[]> = {}
+  for (const name of Object.keys(hints)) {
+    const value = hints[name]
+    try {
+      validateHeaderName(name)
+      // Node validates `link` itself (its own syntax); the others go out as given.
+      if (name.toLowerCase() !== 'link') for (const one of Array.isArray(value) ? value : [value]) validateHeaderValue(name, one)
+    } catch (error) {
+      throw runtimeError('ENC_ERR_REPLY_INVALID_HEADER', { at: `${reply.request.method} ${reply.route.path ?? reply.request.url} (writeEarlyHints)`, reason: error instanceof Error ? error.message : String(error) }, { cause: error })
+    }
+    named[name.toLowerCase()] = value as string | string[]
+  }
+  const done = (): void => { if (callback !== undefined) process.nextTick(callback) }
+  if (res.headersSent) {
+    reply.request.log.warn(reply.route.serve.idFields(reply.request.id, {}), 'reply.writeEarlyHints() was called after the response head was written; ignored')
+    done()
+    return
+  }
+  const link = named.link
+  if ((req.httpVersionMajor === 1 && req.httpVersionMinor === 0) || link === undefined || link === '' || (Array.isArray(link) && link.length === 0)) {
+    done()
+    return
+  }
+  res.writeEarlyHints(named, callback)
 }
 
 /**
