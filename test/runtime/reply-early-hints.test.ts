@@ -78,15 +78,23 @@ describe('reply.writeEarlyHints()', () => {
     expect(await exchange(app, get('/capital'))).to.match(/^HTTP\/1\.1 103 Early Hints\r\nLink: </).and.match(/answered$/)
   })
 
-  it('refuses a hint value with a newline (ENC_ERR_REPLY_INVALID_HEADER) instead of splitting the response', async () => {
+  it('refuses a hint value with a newline, or a malformed link (ENC_ERR_REPLY_INVALID_HEADER), instead of splitting the response', async () => {
+    const codes: unknown[] = []
     const app = await listening((root) => {
       root.get('/split', async (_req, reply) => {
         reply.writeEarlyHints({ link: LINK, 'x-hint': 'a\r\nset-cookie: session=stolen' })
+        return 'unreached'
+      })
+      root.get('/link', async (_req, reply) => {
+        try { reply.writeEarlyHints({ link: '</a.css>\r\nset-cookie: session=stolen' }) } catch (error) { codes.push((error as { code?: string }).code); throw error }
         return 'unreached'
       })
     })
     const out = await exchange(app, get('/split'))
     expect(out).to.match(/^HTTP\/1\.1 500 Internal Server Error\r\n/).and.not.include('set-cookie').and.not.include('103')
     expect(JSON.parse(out.slice(out.indexOf('\r\n\r\n') + 4))).to.deep.equal({ statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' })
+    const link = await exchange(app, get('/link'))
+    expect(link).to.match(/^HTTP\/1\.1 500 Internal Server Error\r\n/).and.not.include('set-cookie')
+    expect(codes).to.deep.equal(['ENC_ERR_REPLY_INVALID_HEADER'])
   })
 })

@@ -1,4 +1,5 @@
 import { validateHeaderName, validateHeaderValue } from 'node:http'
+import type { FrameworkError } from '../errors/framework-error'
 import { runtimeError } from '../errors/runtime-codes'
 import { endDeadline } from './handler-timeout'
 import type { ReplyImpl } from './reply'
@@ -39,15 +40,17 @@ export function hijackReply(reply: ReplyImpl): void {
 export function writeEarlyHints(reply: ReplyImpl, hints: Record<string, string | readonly string[]>, callback?: () => void): void {
   const res = reply.raw
   const req = reply.request.raw
+  const refused = (error: unknown): FrameworkError => runtimeError('ENC_ERR_REPLY_INVALID_HEADER',
+    { at: `${reply.request.method} ${reply.route.path ?? reply.request.url} (writeEarlyHints)`, reason: error instanceof Error ? error.message : String(error) }, { cause: error })
   const named: Record<string, string | string[]> = {}
   for (const name of Object.keys(hints)) {
     const value = hints[name]
     try {
       validateHeaderName(name)
-      // Node validates `link` itself (its own syntax); the others go out as given.
+      // Node validates `link` itself (its own syntax, below); the others go out as given.
       if (name.toLowerCase() !== 'link') for (const one of Array.isArray(value) ? value : [value]) validateHeaderValue(name, one)
     } catch (error) {
-      throw runtimeError('ENC_ERR_REPLY_INVALID_HEADER', { at: `${reply.request.method} ${reply.route.path ?? reply.request.url} (writeEarlyHints)`, reason: error instanceof Error ? error.message : String(error) }, { cause: error })
+      throw refused(error)
     }
     named[name.toLowerCase()] = value as string | string[]
   }
@@ -62,7 +65,11 @@ export function writeEarlyHints(reply: ReplyImpl, hints: Record<string, string |
     done()
     return
   }
-  res.writeEarlyHints(named, callback)
+  try {
+    res.writeEarlyHints(named, callback)
+  } catch (error) {
+    throw refused(error)
+  }
 }
 
 /**
