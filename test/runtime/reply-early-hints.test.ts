@@ -78,6 +78,26 @@ describe('reply.writeEarlyHints()', () => {
     expect(await exchange(app, get('/capital'))).to.match(/^HTTP\/1\.1 103 Early Hints\r\nLink: </).and.match(/answered$/)
   })
 
+  it('calls back when the client has closed the connection (Node drops the callback there too)', async () => {
+    let answered: (outcome: string) => void = () => {}
+    const outcome = new Promise<string>((resolve) => { answered = resolve })
+    const app = await listening((root) => {
+      root.get('/gone', async (_req, reply) => {
+        if (!reply.raw.destroyed) await new Promise((resolve) => reply.raw.once('close', resolve))
+        await new Promise<void>((resolve) => reply.writeEarlyHints({ link: LINK }, resolve))
+        answered('called back')
+        return 'nobody reads this'
+      })
+    })
+    const { port } = app.server.address() as { port: number }
+    const socket = net.connect(port, '127.0.0.1', () => socket.end(get('/gone').replace('Connection: close', 'Connection: keep-alive')))
+    socket.on('data', () => {})
+    socket.on('end', () => socket.destroy())
+    socket.on('error', () => {})
+    socket.once('finish', () => socket.destroy())
+    expect(await outcome).to.equal('called back')
+  })
+
   it('refuses a hint value with a newline, or a malformed link (ENC_ERR_REPLY_INVALID_HEADER), instead of splitting the response', async () => {
     const codes: unknown[] = []
     const app = await listening((root) => {

@@ -35,7 +35,8 @@ export function hijackReply(reply: ReplyImpl): void {
  * Fastify 5's reply.writeEarlyHints() over Node's res.writeEarlyHints(), which checks none of:
  * the head already written (the 103 would land inside the body), an HTTP/1.0 client (RFC 9110
  * §15.2: no 1xx to it), the other hints' values (written as they are: a CRLF splits the
- * response), and it drops the callback when there is no `link` to send (an await on it hangs).
+ * response), and it drops the callback when there is no `link` to send or the connection is
+ * closed (an await on it hangs).
  */
 export function writeEarlyHints(reply: ReplyImpl, hints: Record<string, string | readonly string[]>, callback?: () => void): void {
   const res = reply.raw
@@ -61,7 +62,9 @@ export function writeEarlyHints(reply: ReplyImpl, hints: Record<string, string |
     return
   }
   const link = named.link
-  if ((req.httpVersionMajor === 1 && req.httpVersionMinor === 0) || link === undefined || link === '' || (Array.isArray(link) && link.length === 0)) {
+  // A closed connection: Node drops the callback too.
+  if (res.destroyed || res.socket?.destroyed === true ||
+    (req.httpVersionMajor === 1 && req.httpVersionMinor === 0) || link === undefined || link === '' || (Array.isArray(link) && link.length === 0)) {
     done()
     return
   }
