@@ -82,7 +82,13 @@ function initializerScript(specUrl: string): string {
   return `window.ui = SwaggerUIBundle({ url: ${spec}, dom_id: '#swagger-ui', presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: 'StandaloneLayout' })\n`
 }
 
-function indexPage(base: string): string {
+/** For an HTML attribute value: the prefix and `ui` come from configuration and may hold `"` or `<`. */
+function escapeAttribute(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+}
+
+function indexPage(url: string): string {
+  const base = escapeAttribute(url)
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>API documentation</title>
 <link rel="stylesheet" href="${base}/swagger-ui.css"><link rel="stylesheet" href="${base}/index.css">

@@ -156,7 +156,10 @@ export interface Reply extends ReplyDecorations {
   /** `redirect(url, code = 302)`; Fastify 3's `redirect(code, url)` is read too. */
   redirect(url: string, code?: number): this
   redirect(code: number, url: string): this
-  /** A 103 Early Hints response before the final one (Fastify 5's; Node sends it only with a `link` hint). */
+  /**
+   * A 103 Early Hints response before the final one (Fastify 5's), sent only with a `link` hint,
+   * before the head is written, to an HTTP/1.1+ client; the callback is called in every case.
+   */
   writeEarlyHints(hints: Record<string, string | readonly string[]>, callback?: () => void): this
   /** Takes the response over: write to `reply.raw` yourself; the framework writes nothing more. */
   hijack(): this

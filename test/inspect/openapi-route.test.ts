@@ -47,6 +47,19 @@ describe('openapiRoute(): serves the document and Swagger UI (opt-in)', () => {
     await server.close()
   })
 
+  it('escapes the prefix and ui it embeds in the page (configuration cannot inject markup)', async () => {
+    const server = createServer()
+    server.register(openapiRoute({ ui: '/d"><img src=x onerror=alert(1)>' }), { prefix: "/a'b&c" })
+    await server.ready()
+    const page = await server.inject({ url: `/a'b&c/d"><img src=x onerror=alert(1)>` })
+    expect(page.statusCode).to.equal(200)
+    expect(page.body).to.not.include('<img')
+    expect(page.body).to.include('href="/a&#39;b&amp;c/d&quot;&gt;&lt;img src=x onerror=alert(1)&gt;/swagger-ui.css"')
+    const initializer = await server.inject({ url: `/a'b&c/d"><img src=x onerror=alert(1)>/swagger-initializer.js` })
+    expect(initializer.body).to.include(`url: "/a'b&c/openapi.json"`)
+    await server.close()
+  })
+
   it("runs no inline script, so the page loads under @fastify/helmet's default CSP (script-src 'self')", async () => {
     const server = createServer()
     await server.register(helmet)

@@ -252,6 +252,15 @@ describe('plugin API: setNotFoundHandler(options, handler)', () => {
     await request(app.server).get('/thrown').expect(410)
     expect(seen).to.deep.equal([{ raw: 503, status: 503 }, { raw: 410, status: 410 }])
   })
+  it('reply.raw.statusCode follows an assigned reply.statusCode by the time onSend hooks run, as with Fastify\'s setter', async () => {
+    const seen: number[] = []
+    const app = await build((root) => {
+      root.addHook('onSend', async (_req, reply, payload) => { seen.push(reply.raw.statusCode); return payload })
+      root.get('/assigned', async (_req, reply) => { reply.statusCode = 503; return { down: true } })
+    })
+    await request(app.server).get('/assigned').expect(503, { down: true })
+    expect(seen).to.deep.equal([503])
+  })
   it("reply.writeEarlyHints() (Fastify 5's) writes a 103 Early Hints response before the final one", async () => {
     const app = await build((root) => {
       root.get('/page', async (_req, reply) => {

@@ -1,3 +1,5 @@
+import { validateHeaderName, validateHeaderValue } from 'node:http'
+import type { FrameworkError } from '../errors/framework-error'
 import { runtimeError } from '../errors/runtime-codes'
 import { endDeadline } from './handler-timeout'
 import type { ReplyImpl } from './reply'
@@ -29,6 +31,50 @@ export function redirectReply(reply: ReplyImpl, a: string | number, b?: string |
  */
 export function hijackReply(reply: ReplyImpl): void {
   if (commit(reply)) endDeadline(reply)
+}
+
+/**
+ * Fastify 5's reply.writeEarlyHints() over Node's res.writeEarlyHints(), which checks none of:
+ * the head already written (the 103 would land inside the body), an HTTP/1.0 client (RFC 9110
+ * §15.2: no 1xx to it), the other hints' values (written as they are: a CRLF splits the
+ * response), and it drops the callback when there is no `link` to send or the connection is
+ * closed (an await on it hangs).
+ */
+export function writeEarlyHints(reply: ReplyImpl, hints: Record<string, string | readonly string[]>, callback?: () => void): void {
+  const res = reply.raw
+  const req = reply.request.raw
+  const refused = (error: unknown): FrameworkError => runtimeError('ENC_ERR_REPLY_INVALID_HEADER',
+    { at: `${reply.request.method} ${reply.route.path ?? reply.request.url} (writeEarlyHints)`, reason: error instanceof Error ? error.message : String(error) }, { cause: error })
+  const named: Record<string, string | string[]> = {}
+  for (const name of Object.keys(hints)) {
+    const value = hints[name]
+    try {
+      validateHeaderName(name)
+      // Node validates `link` itself (its own syntax, below); the others go out as given.
+      if (name.toLowerCase() !== 'link') for (const one of Array.isArray(value) ? value : [value]) validateHeaderValue(name, one)
+    } catch (error) {
+      throw refused(error)
+    }
+    named[name.toLowerCase()] = value as string | string[]
+  }
+  const done = (): void => { if (callback !== undefined) process.nextTick(callback) }
+  if (res.headersSent) {
+    reply.request.log.warn(reply.route.serve.idFields(reply.request.id, {}), 'reply.writeEarlyHints() was called after the response head was written; ignored')
+    done()
+    return
+  }
+  const link = named.link
+  // A closed connection: Node drops the callback too.
+  if (res.destroyed || res.socket?.destroyed === true ||
+    (req.httpVersionMajor === 1 && req.httpVersionMinor === 0) || link === undefined || link === '' || (Array.isArray(link) && link.length === 0)) {
+    done()
+    return
+  }
+  try {
+    res.writeEarlyHints(named, callback)
+  } catch (error) {
+    throw refused(error)
+  }
 }
 
 /**

@@ -6,7 +6,7 @@ import type { DeadlineList } from './deadlines'
 import { sendReply } from './send'
 import { memberNames } from './member-names'
 import { ReplyState, isOpen } from './reply-state'
-import { callNotFound, hijackReply, redirectReply, serializeForReply } from './reply-extras'
+import { callNotFound, hijackReply, redirectReply, serializeForReply, writeEarlyHints } from './reply-extras'
 import type { Logger } from '../types'
 
 export type HeaderValue = string | number | readonly string[]
@@ -178,12 +178,12 @@ export class ReplyImpl {
   }
 
   /**
-   * Fastify 5's `reply.writeEarlyHints(hints, callback)`: a 103 Early Hints response (Node's
-   * `res.writeEarlyHints`, which needs a `link` hint) before the final one. Fastify 5 has it built
-   * in, which is why @fastify/early-hints (Fastify 4 only) has no Fastify 5 major.
+   * Fastify 5's `reply.writeEarlyHints(hints, callback)`: a 103 Early Hints response before the
+   * final one. Fastify 5 has it built in, which is why @fastify/early-hints (Fastify 4 only) has no
+   * Fastify 5 major. What Node leaves unchecked is checked in reply-extras.ts.
    */
   writeEarlyHints(hints: Record<string, string | readonly string[]>, callback?: () => void): this {
-    this.raw.writeEarlyHints(hints as Record<string, string | string[]>, callback)
+    writeEarlyHints(this, hints, callback)
     return this
   }
 

@@ -127,6 +127,9 @@ function withJsonCharset(type: string): string {
 function onSendStage(reply: ReplyImpl, payload: unknown): void {
   const hooks = reply.route.onSend
   if (hooks === null) { write(reply, payload); return }
+  // onSend hooks read the status on raw too (@fastify/circuit-breaker): code() keeps it in step,
+  // and this covers `reply.statusCode = 503`, a setter of raw.statusCode in Fastify.
+  reply.raw.statusCode = reply.statusCode
   runPayloadHooks(hooks, reply.request, reply, payload, (p) => write(reply, p), (e) => failSend(reply, e))
 }
 
