@@ -10,7 +10,7 @@ export { withApp } from './testing'
 export { startCluster } from './cluster'
 export {
   Module, Route, Get, Head, Post, Put, Patch, Delete, Options, Schema, SchemaClass, DecorateRequest, DecorateReply, Hook, ErrorHandler,
-  NotFoundHandler, OnRequest, PreValidation, PreHandler, HttpCode, usePlugin, Body, Query, Params, Headers, Req, Reply, DeclarationError, isDeclarationError,
+  NotFoundHandler, OnRequest, PreValidation, PreHandler, HttpCode, routeMetadata, usePlugin, Body, Query, Params, Headers, Req, Reply, DeclarationError, isDeclarationError,
 } from './decorators'
 export { bearerAuth, bearerAuthHook, bearerAuthSecurity, authOf, health, openapiRoute } from './plugins'
 export {
@@ -42,7 +42,7 @@ export type {
 } from './runtime'
 export type {
   ModuleOptions, RouteMethodOptions, DecoratorRouteOptions, SchemaClassBase, SchemaClassOptions, SchemaReference, ErrorHandlerOptions,
-  NotFoundHandlerOptions, RouteHookDecorator, HttpCodeDecorator, GuardClass, RouteHookArg, UsePluginOptions, ResolvedTokens,
+  NotFoundHandlerOptions, RouteHookDecorator, HttpCodeDecorator, RouteMetadata, RouteMetadataDecorator, RouteConfigHolder, GuardClass, RouteHookArg, UsePluginOptions, ResolvedTokens,
 } from './decorators'
 export type { BearerAuthOptions, BearerAuthHook, BearerIdentity, OpenApiRouteOptions, HealthOptions, HealthCheck, HealthReport, HealthContributor } from './plugins'
 export type { AppOptions, ProviderOverride, OverrideRecipe, SignalOptions } from './modules'
