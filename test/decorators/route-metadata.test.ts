@@ -94,3 +94,20 @@ describe('routeMetadata() (NestJS SetMetadata + Reflector)', () => {
     expect(onStatic.code).to.equal('ENC_ERR_DECL_STATIC_MEMBER')
   })
 })
+
+describe('routeMetadata() where no route would carry it', () => {
+  it('on a controller method that declares no route is refused at boot, naming the method and the key', async () => {
+    @Route('/h') class H { @Roles(['admin']) helper() { return 1 } @Get('/') get() { return {} } }
+    @Module({ controllers: [H] }) class App {}
+    const error = await createApp(App).then(() => null, (e: Error & { code: string }) => e)
+    expect(error?.code).to.equal('ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED')
+    expect(error?.message).to.include("H.helper (listed in App) carries routeMetadata('roles') but declares no route")
+  })
+
+  it('on a module class is refused at boot, naming the module and the key', async () => {
+    @Roles(['admin']) @Module({}) class Admin {}
+    const error = await createApp(Admin).then(() => null, (e: Error & { code: string }) => e)
+    expect(error?.code).to.equal('ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED')
+    expect(error?.message).to.include("Module Admin (Admin) carries routeMetadata('roles')")
+  })
+})
