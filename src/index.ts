@@ -9,8 +9,8 @@ export type { App } from './modules'
 export { withApp } from './testing'
 export { startCluster } from './cluster'
 export {
-  Module, Route, Get, Head, Post, Put, Patch, Delete, Options, Schema, SchemaClass, DecorateRequest, DecorateReply, Hook, ErrorHandler,
-  NotFoundHandler, OnRequest, PreValidation, PreHandler, HttpCode, usePlugin, Body, Query, Params, Headers, Req, Reply, DeclarationError, isDeclarationError,
+  Module, Route, Get, Head, Post, Put, Patch, Delete, Options, Schema, SchemaClass, partialSchema, DecorateRequest, DecorateReply, Hook, ErrorHandler,
+  NotFoundHandler, OnRequest, PreValidation, PreHandler, HttpCode, routeMetadata, usePlugin, Body, Query, Params, Headers, Req, Reply, DeclarationError, isDeclarationError,
 } from './decorators'
 export { bearerAuth, bearerAuthHook, bearerAuthSecurity, authOf, health, openapiRoute } from './plugins'
 export {
@@ -43,7 +43,7 @@ export type {
 } from './runtime'
 export type {
   ModuleOptions, RouteMethodOptions, DecoratorRouteOptions, SchemaClassBase, SchemaClassOptions, SchemaReference, ErrorHandlerOptions,
-  NotFoundHandlerOptions, RouteHookDecorator, HttpCodeDecorator, GuardClass, RouteHookArg, UsePluginOptions, ResolvedTokens,
+  NotFoundHandlerOptions, RouteHookDecorator, HttpCodeDecorator, PartialSchema, RouteMetadata, RouteMetadataDecorator, RouteConfigHolder, GuardClass, RouteHookArg, UsePluginOptions, ResolvedTokens,
 } from './decorators'
 export type { BearerAuthOptions, BearerAuthHook, BearerIdentity, OpenApiRouteOptions, HealthOptions, HealthCheck, HealthReport, HealthContributor } from './plugins'
 export type { AppOptions, ProviderOverride, OverrideRecipe, SignalOptions } from './modules'

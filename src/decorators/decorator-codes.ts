@@ -66,9 +66,12 @@ export const decoratorErrors = {
     message: (a: { where: string; member: 'param' | 'route' | 'error-handler' | 'not-found-handler' | 'hook' }) => `${a.where}: ${staticWhat[a.member]}; remove 'static'.` }),
   ENC_ERR_DECL_PARAM_DUPLICATE: e({ status: null, summary: 'one handler parameter carries two parameter decorators',
     message: (a: { where: string }) => `${a.where}: the parameter already has a parameter decorator; keep one.` }),
-  ENC_ERR_DECL_SCHEMA_CLASS: e({ status: null, summary: 'SchemaClass() was given something other than a JSON Schema object',
-    message: (a: { got: string }) => `SchemaClass() takes a JSON Schema object, got ${a.got}. ` +
-      "Write class Note extends SchemaClass({ type: 'object', properties: { ... } }) {}." }),
+  ENC_ERR_DECL_SCHEMA_CLASS: e({ status: null, summary: 'SchemaClass() was given something other than a JSON Schema object, or partialSchema() something other than an object schema with properties (or its class)',
+    message: (a: { got: string; case?: 'partial' }) => a.case === 'partial'
+      ? `partialSchema() takes a schema class or an object schema with properties, got ${a.got}. ` +
+        'Write class UpdateBook extends SchemaClass(partialSchema(CreateBook)) {}.'
+      : `SchemaClass() takes a JSON Schema object, got ${a.got}. ` +
+        "Write class Note extends SchemaClass({ type: 'object', properties: { ... } }) {}." }),
   ENC_ERR_DECL_SCHEMA_CONFLICT: e({ status: null, summary: 'a route gives a schema in its options for a part whose handler parameter is a schema class, and the two differ',
     message: (a: { where: string; index: number; className: string; part: string; optionKey: string }) => `${a.where}: parameter ${a.index} is a ${a.className}, which gives the ${a.part} its schema, ` +
       `but the route options also give schema.${a.optionKey} and it is not ${a.className}. ` +

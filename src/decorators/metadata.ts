@@ -21,6 +21,8 @@ const kClassRouteHooks = Symbol('enclave.classRouteHooks')
 const kMethodRouteHooks = Symbol('enclave.methodRouteHooks')
 const kNotFoundHandler = Symbol('enclave.notFoundHandler')
 const kHttpCodes = Symbol('enclave.httpCodes')
+const kClassRouteConfig = Symbol('enclave.classRouteConfig')
+const kMethodRouteConfig = Symbol('enclave.methodRouteConfig')
 
 type Key = symbol
 function own<T>(key: Key, target: Function): T | undefined {
@@ -104,6 +106,21 @@ export function getMethodHttpCodes(target: Function): ReadonlyMap<string | symbo
 }
 export function setMethodHttpCode(target: Function, propertyKey: string | symbol, status: number): void {
   Reflect.defineMetadata(kHttpCodes, new Map(getMethodHttpCodes(target)).set(propertyKey, status), target)
+}
+
+/** `routeMetadata()` values on the controller class itself, by key (merged into each route's `config`). */
+export const getClassRouteConfig = (target: Function) => own<Readonly<Record<string, unknown>>>(kClassRouteConfig, target)
+export function setClassRouteConfig(target: Function, key: string, value: unknown): void {
+  Reflect.defineMetadata(kClassRouteConfig, { ...getClassRouteConfig(target), [key]: value }, target)
+}
+/** `routeMetadata()` values per method of this very class, by key. */
+export function getMethodRouteConfig(target: Function): ReadonlyMap<string | symbol, Readonly<Record<string, unknown>>> {
+  return own<Map<string | symbol, Readonly<Record<string, unknown>>>>(kMethodRouteConfig, target) ?? noEntries
+}
+export function setMethodRouteConfig(target: Function, propertyKey: string | symbol, key: string, value: unknown): void {
+  const byMethod = new Map(getMethodRouteConfig(target))
+  byMethod.set(propertyKey, { ...byMethod.get(propertyKey), [key]: value })
+  Reflect.defineMetadata(kMethodRouteConfig, byMethod, target)
 }
 
 export interface NotFoundHandlerMeta { readonly propertyKey: string | symbol; readonly preValidation: readonly Function[]; readonly preHandler: readonly Function[] }

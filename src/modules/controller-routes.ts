@@ -1,6 +1,6 @@
 import type { Handler, Reply, Request, RequestHook, RouteOptions, Scope } from '../runtime'
 import { describeDefaultStatus } from '../runtime/internal'
-import { getClassRouteHooks, getControllerMeta, getMethodHttpCodes, getMethodRouteHooks, getOwnRoutes, type Class, type RouteHookMeta, type RouteHookName, type RouteMeta } from '../decorators/internal'
+import { getClassRouteConfig, getClassRouteHooks, getControllerMeta, getMethodRouteConfig, getMethodHttpCodes, getMethodRouteHooks, getOwnRoutes, type Class, type RouteHookMeta, type RouteHookName, type RouteMeta } from '../decorators/internal'
 import { buildHandler } from './argument-builder'
 import { moduleError } from './module-error'
 import { joinPaths } from './module-tree'
@@ -16,6 +16,7 @@ export function controllerRoutes(controller: Class, instance: object, modulePath
   const routes: DeclaredMethodRoute[] = []
   // The controller's class-level hooks (base classes first) are the same for each of its routes.
   const classHooks = classRouteHooks(controller)
+  const classConfig = classRouteConfig(controller)
   for (const { declaringClass, route } of collectRoutes(controller)) {
     const where = `${route.methods.join(',')} route ${controller.name}.${String(route.propertyKey)} in ${modulePath}`
     const method = route.methods.length === 1 ? route.methods[0] : [...route.methods]
@@ -25,7 +26,7 @@ export function controllerRoutes(controller: Class, instance: object, modulePath
     // Named after the method, so explain() and logs read `NotesController.create`, wrapped or not.
     Object.defineProperty(handler, 'name', { value: `${controller.name}.${String(route.propertyKey)}` })
     // The controller's @Route('/users') is part of the route's path; scope prefixes are the runtime's.
-    const options: RouteOptions = { ...route.options, ...routeHooks(classHooks, declaringClass, route, resolveHook), method, url: joinPaths([prefix], route.path), handler }
+    const options: RouteOptions = { ...route.options, ...routeHooks(classHooks, declaringClass, route, resolveHook), ...routeConfig(classConfig, declaringClass, route), method, url: joinPaths([prefix], route.path), handler }
     routes.push({ declaringClass, key: route.propertyKey, where, options })
   }
   return routes
@@ -76,6 +77,27 @@ function routeHooks(classHooks: readonly RouteHookMeta[], declaringClass: Functi
     const own = route.options[name]
     const hooks = [...declared.filter((d) => d.name === name).flatMap((d) => d.hooks.map(resolveHook)), ...(own === undefined ? [] : Array.isArray(own) ? own : [own])]
     if (hooks.length > 0) merged[name] = hooks
+  }
+  return merged
+}
+
+/**
+ * routeMetadata() values as the route's `config`, merged once here: the controller's (base classes
+ * first), then the route options' own `config`, then the method's, so the nearest declaration wins
+ * (NestJS's getAllAndOverride([handler, class])). A route without any keeps its options as they are.
+ */
+function routeConfig(classConfig: Readonly<Record<string, unknown>> | undefined, declaringClass: Function, route: RouteMeta): { config?: Record<string, unknown> } {
+  const methodConfig = getMethodRouteConfig(declaringClass).get(route.propertyKey)
+  if (classConfig === undefined && methodConfig === undefined) return {}
+  return { config: { ...classConfig, ...route.options.config, ...methodConfig } }
+}
+
+/** routeMetadata() values on the controller class and its base classes, base classes' first (overridden by the subclass's). */
+function classRouteConfig(controller: Class): Readonly<Record<string, unknown>> | undefined {
+  let merged: Record<string, unknown> | undefined
+  for (let c: unknown = controller; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
+    const own = getClassRouteConfig(c as Function)
+    if (own !== undefined) merged = { ...own, ...merged }
   }
   return merged
 }

@@ -27,8 +27,13 @@ export const moduleErrors = {
   ENC_ERR_MODULE_MISPLACED_DECORATOR: e({ status: null, summary: '@DecorateRequest/@DecorateReply/@Hook/@ErrorHandler on a controller instead of a module',
     message: (a: { name: string; path: string; decorators: readonly string[] }) => `Controller ${a.name} in ${a.path} carries ${a.decorators.join(', ')}, ` +
       "which belong on a module class: they configure the module's context. Move them to the module." }),
-  ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED: e({ status: null, summary: '@OnRequest/@PreValidation/@PreHandler on a module class, on a controller method that declares no route, or given a guard class without handle(); @HttpCode on a method that declares no route',
-    message: (a: { case: 'module' | 'not-a-route' | 'no-handle'; path: string; name: string } | { case: 'http-code-not-a-route'; path: string; name: string }) => a.case === 'http-code-not-a-route'
+  ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED: e({ status: null, summary: '@OnRequest/@PreValidation/@PreHandler on a module class, on a controller method that declares no route, or given a guard class without handle(); @HttpCode or a routeMetadata() decorator on a method that declares no route, or a routeMetadata() decorator on a module class',
+    message: (a: { case: 'module' | 'not-a-route' | 'no-handle'; path: string; name: string } | { case: 'http-code-not-a-route'; path: string; name: string }
+      | { case: 'metadata-not-a-route' | 'metadata-module'; path: string; name: string; keys: readonly string[] }) => a.case === 'metadata-not-a-route'
+      ? `${a.name} (listed in ${a.path}) carries ${a.keys.map((k) => `routeMetadata('${k}')`).join(', ')} but declares no route, so no guard or hook would read it. Put it on a route method (@Get, @Post, ...) or on the controller class.`
+      : a.case === 'metadata-module'
+      ? `Module ${a.name} (${a.path}) carries ${a.keys.map((k) => `routeMetadata('${k}')`).join(', ')}, which gives a controller's routes their metadata; on a module no route would carry it. Put it on the controller classes or their route methods.`
+      : a.case === 'http-code-not-a-route'
       ? `${a.name} (listed in ${a.path}) carries @HttpCode but declares no route, so no answer would use its status. Put it on a route method (@Get, @Delete, ...).`
       : a.case === 'no-handle'
       ? `Guard class ${a.name} in ${a.path} has no handle(request, reply) method: a class given to @OnRequest/@PreValidation/@PreHandler is a provider whose handle() is the hook.`

@@ -1,7 +1,7 @@
 import type { PluginOptions } from '../runtime'
 import { isLifted, liftedTarget } from '../runtime/internal'
 import {
-  controllerOnlyDecorations, deferredPluginOf, getControllerMeta, getMethodHttpCodes, getMethodRouteHooks, getModuleMeta, getNotFoundHandler, getOwnRoutes, getSchemaMeta,
+  controllerOnlyDecorations, deferredPluginOf, getClassRouteConfig, getMethodRouteConfig, getControllerMeta, getMethodHttpCodes, getMethodRouteHooks, getModuleMeta, getNotFoundHandler, getOwnRoutes, getSchemaMeta,
   moduleOnlyDecorations, schemaOfClass, type Class, type PluginEntry,
 } from '../decorators/internal'
 import type { SharedSchema } from '../runtime/schemas/types'
@@ -32,6 +32,10 @@ function scanNode({ type, parent, lifted, ancestry }: ScanInput): ModuleNode {
   const misplaced = controllerOnlyDecorations(type)
   if (misplaced.length > 0) {
     throw moduleError('ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED', { case: 'module', path, name: type.name })
+  }
+  const moduleMetadata = Object.keys(getClassRouteConfig(type) ?? {})
+  if (moduleMetadata.length > 0) {
+    throw moduleError('ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED', { case: 'metadata-module', path, name: type.name, keys: moduleMetadata })
   }
   const entries: PluginItem[] = []
   const node: ModuleNode = {
@@ -118,6 +122,9 @@ function checkRouteHookTargets(controller: Class, path: string): void {
     }
     for (const key of getMethodHttpCodes(c as Function).keys()) {
       if (!routes.has(key)) throw moduleError('ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED', { case: 'http-code-not-a-route', path, name: `${(c as Function).name}.${String(key)}` })
+    }
+    for (const [key, config] of getMethodRouteConfig(c as Function)) {
+      if (!routes.has(key)) throw moduleError('ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED', { case: 'metadata-not-a-route', path, name: `${(c as Function).name}.${String(key)}`, keys: Object.keys(config) })
     }
   }
 }
