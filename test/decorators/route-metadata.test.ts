@@ -71,7 +71,7 @@ describe('routeMetadata() (NestJS SetMetadata + Reflector)', () => {
     @Module({ controllers: [C] }) class App {}
     const app = await createApp(App)
     try {
-      expect((await app.inject('/c')).json()).to.deep.equal({ tag: 't1', config: { rateLimit: { max: 5 }, tag: 't1' } })
+      expect((await app.inject('/c')).json()).to.deep.equal({ tag: 't1', config: { rateLimit: { max: 5 }, tag: 't1', url: '/c', method: 'GET' } })
     } finally { await app.close() }
   })
 
@@ -81,7 +81,7 @@ describe('routeMetadata() (NestJS SetMetadata + Reflector)', () => {
     @Module({ controllers: [N] }) class App {}
     const app = await createApp(App)
     try {
-      expect((await app.inject('/n')).json()).to.deep.equal({ roles: 'none', config: {} })
+      expect((await app.inject('/n')).json()).to.deep.equal({ roles: 'none', config: { url: '/n', method: 'GET' } })
     } finally { await app.close() }
   })
 
