@@ -157,6 +157,22 @@ const cases: readonly CacheCase[] = [
     reply: (request) => ({ count: (request.body as { n: number }).n, secret: 'left out', price: { amount: 2.1, currency: 'EUR', extra: 1 }, at: new Date(0), either: { b: 3, a: 'x' } }),
     requests: [post({ n: 1.2 }), post({ n: 3 })],
   },
+  {
+    name: 'serializer options holding a RegExp (an ajv format for anyOf): not cached, since the standalone code keeps the options as JSON',
+    options: { serializerOpts: { ajv: { formats: { zip: /^[0-9]{5}$/ } } } },
+    schema: { body: { type: 'object' }, response: { 200: { type: 'object', properties: { v: { anyOf: [{ type: 'string', format: 'zip' }, { type: 'number' }] } } } } },
+    reply: (request) => ({ v: (request.body as { v: unknown }).v }),
+    requests: [post({ v: '12345' }), post({ v: 3 })],
+    notCacheable: true,
+  },
+  {
+    name: "serializerOpts.inlineValidators (its standalone code requires ajv 8's runtime modules): compiled as usual, the boot succeeds",
+    options: { serializerOpts: { inlineValidators: true } },
+    schema: { body: { type: 'object' }, response: { 200: { type: 'object', properties: { v: { anyOf: [{ type: 'string', format: 'date-time', maxLength: 30 }, { type: 'number' }] } } } } },
+    reply: (request) => ({ v: (request.body as { v: unknown }).v }),
+    requests: [post({ v: 3 }), post({ v: '2026-11-26T08:00:00Z' })],
+    notCacheable: true,
+  },
 ]
 
 async function run(testCase: CacheCase, directory: string | null, logger = recordingLogger()): Promise<{ answers: unknown[]; app: Scope }> {
@@ -319,6 +335,57 @@ describe('schemaCache: precompiled validators and serializers (issue 16)', () =>
       expect(validator).to.be.a('string').and.not.equal(key(real)[0])
       expect(serializer).to.be.a('string').and.not.equal(key(real)[1])
     }
+  })
+
+  it('a different node major or V8 version changes every key (fast-json-stringify generates code for the runtime it runs on)', () => {
+    const proxyquire = require('proxyquire').noCallThru()
+    const load = (): string[] => {
+      const module = proxyquire('../../src/runtime/schemas/code-cache/cache-fingerprint', {})
+      return [module.validatorFingerprint({ coerceTypes: true }, {}, {}), module.serializerFingerprint({}, {})]
+    }
+    const real = load()
+    const original = Object.getOwnPropertyDescriptor(process, 'versions')!
+    for (const change of [{ v8: '13.8.0' }, { node: '99.0.0' }]) {
+      Object.defineProperty(process, 'versions', { ...original, value: { ...process.versions, ...change } })
+      try {
+        const [validator, serializer] = load()
+        expect(validator).to.be.a('string').and.not.equal(real[0])
+        expect(serializer).to.be.a('string').and.not.equal(real[1])
+      } finally {
+        Object.defineProperty(process, 'versions', original)
+      }
+    }
+  })
+
+  it('a schema holding Infinity is never keyed as its JSON text (null): a later maximum: null still fails the boot', async () => {
+    const directory = cacheDirectory()
+    const route = (maximum: unknown) => (app: Scope): void => {
+      app.post('/s', { schema: { body: { type: 'object', properties: { n: { type: 'number', maximum: maximum as number } } } } }, (request) => request.body)
+    }
+    const infinite = server({ schemaCache: { directory } })
+    route(Infinity)(infinite)
+    await infinite.ready()
+    expect((await infinite.inject(post({ n: 1e300 }, '/s'))).statusCode).to.equal(200)
+    const nulled = server({ schemaCache: { directory } })
+    route(null)(nulled)
+    const error = await bootError(nulled)
+    expect(error.message).to.match(/maximum should be number/)
+  })
+
+  it('shared schemas that are more than their JSON text (Infinity) make their compiler not cacheable', async () => {
+    const directory = cacheDirectory()
+    const boot = async (): Promise<Scope> => {
+      const app = server({ schemaCache: { directory } })
+      app.addSchema({ $id: 'big', type: 'number', maximum: Infinity })
+      app.post('/s', { schema: { body: { type: 'object', properties: { n: { $ref: 'big#' } } } } }, (request) => request.body)
+      await app.ready()
+      return app
+    }
+    await boot()
+    const again = await boot()
+    expect(stats(again)).to.include({ hits: 0, misses: 0 })
+    expect(stats(again).notCacheable).to.be.greaterThan(0)
+    expect((await again.inject(post({ n: '5' }, '/s'))).body).to.equal('{"n":5}')
   })
 
   it('a corrupt cache file: the boot succeeds, compiles, warns once, and rewrites the file', async () => {

@@ -7,14 +7,14 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { optionText } from './json-value'
+import { isPlainJson, optionText } from './json-value'
 import { sha256 } from './sha256'
 import { schemaCacheKey } from '../schema-walk'
 import { COERCION_PATCH } from '../finite-coercion'
 import type { SharedSchema, ValidatorOptions, ValidatorPlugin } from '../types'
 
 /** Bumped whenever what the cache stores, or how Enclave generates code around it, changes. */
-const CACHE_FORMAT = 'enclave-schema-cache/1'
+const CACHE_FORMAT = 'enclave-schema-cache/2'
 
 let versions: string | null = null
 
@@ -48,6 +48,10 @@ export function libraryVersions(): string {
     ajvErrors: packageVersion('ajv-errors'),
     fastJsonStringify: packageVersion('fast-json-stringify'),
     patch: COERCION_PATCH,
+    // fast-json-stringify's code depends on the runtime: its array fast-path thresholds on node's
+    // major, its objectMechanism 'native' projection on V8's version (lib/v8.js).
+    node: process.versions.node.split('.')[0],
+    v8: process.versions.v8,
   })
   return versions
 }
@@ -56,7 +60,10 @@ export function libraryVersions(): string {
 function sharedText(externalSchemas: Readonly<Record<string, SharedSchema>>): string | null {
   const parts: string[] = []
   for (const id of Object.keys(externalSchemas).sort()) {
-    const text = schemaCacheKey(externalSchemas[id])
+    const schema = externalSchemas[id]
+    // Keyed by its JSON text, which must then be all there is to it (Infinity would read as null).
+    if (!isPlainJson(schema)) return null
+    const text = schemaCacheKey(schema)
     if (!keyableSchemaText(text)) return null
     parts.push(JSON.stringify(id), text)
   }
@@ -105,8 +112,11 @@ export function validatorFingerprint(ajvOptions: Readonly<Record<string, unknown
 
 /** The default serializer's digest: fast-json-stringify's options and the shared schemas; null when not cacheable. */
 export function serializerFingerprint(options: Readonly<Record<string, unknown>>, externalSchemas: Readonly<Record<string, SharedSchema>>): string | null {
-  if (options.mode !== undefined) return null
-  const optionsText = optionText(options)
+  // inlineValidators: the standalone code then requires ajv 8's and ajv-formats' runtime modules.
+  if (options.mode !== undefined || options.inlineValidators !== undefined) return null
+  // The standalone code holds the options as JSON (its serializer and validator state): a RegExp
+  // (an ajv format) would come back as `{}`.
+  const optionsText = optionText(options, false)
   const shared = sharedText(externalSchemas)
   if (optionsText === null || shared === null) return null
   return digest(['serializer', libraryVersions(), optionsText, shared])
