@@ -357,6 +357,18 @@ describe('schemaCache: precompiled validators and serializers (issue 16)', () =>
     }
   })
 
+  it("Enclave's or a library's version that cannot be read (a bundle without package.json files): nothing is cached", () => {
+    const proxyquire = require('proxyquire').noCallThru()
+    const noEnclavePackage = proxyquire('../../src/runtime/schemas/code-cache/cache-fingerprint', { 'node:fs': { existsSync: () => false, readFileSync: () => '' } })
+    expect(noEnclavePackage.validatorFingerprint({ coerceTypes: true }, {}, {})).to.equal(null)
+    expect(noEnclavePackage.serializerFingerprint({}, {})).to.equal(null)
+    for (const name of ['ajv', 'fast-json-stringify']) {
+      const missing = proxyquire('../../src/runtime/schemas/code-cache/cache-fingerprint', { [`${name}/package.json`]: null })
+      expect(missing.validatorFingerprint({ coerceTypes: true }, {}, {})).to.equal(null)
+      expect(missing.serializerFingerprint({}, {})).to.equal(null)
+    }
+  })
+
   it('a schema holding Infinity is never keyed as its JSON text (null): a later maximum: null still fails the boot', async () => {
     const directory = cacheDirectory()
     const route = (maximum: unknown) => (app: Scope): void => {
