@@ -157,6 +157,22 @@ const cases: readonly CacheCase[] = [
     reply: (request) => ({ count: (request.body as { n: number }).n, secret: 'left out', price: { amount: 2.1, currency: 'EUR', extra: 1 }, at: new Date(0), either: { b: 3, a: 'x' } }),
     requests: [post({ n: 1.2 }), post({ n: 3 })],
   },
+  {
+    name: 'serializer options holding a RegExp (an ajv format for anyOf): not cached, since the standalone code keeps the options as JSON',
+    options: { serializerOpts: { ajv: { formats: { zip: /^[0-9]{5}$/ } } } },
+    schema: { body: { type: 'object' }, response: { 200: { type: 'object', properties: { v: { anyOf: [{ type: 'string', format: 'zip' }, { type: 'number' }] } } } } },
+    reply: (request) => ({ v: (request.body as { v: unknown }).v }),
+    requests: [post({ v: '12345' }), post({ v: 3 })],
+    notCacheable: true,
+  },
+  {
+    name: "serializerOpts.inlineValidators (its standalone code requires ajv 8's runtime modules): compiled as usual, the boot succeeds",
+    options: { serializerOpts: { inlineValidators: true } },
+    schema: { body: { type: 'object' }, response: { 200: { type: 'object', properties: { v: { anyOf: [{ type: 'string', format: 'date-time', maxLength: 30 }, { type: 'number' }] } } } } },
+    reply: (request) => ({ v: (request.body as { v: unknown }).v }),
+    requests: [post({ v: 3 }), post({ v: '2026-11-26T08:00:00Z' })],
+    notCacheable: true,
+  },
 ]
 
 async function run(testCase: CacheCase, directory: string | null, logger = recordingLogger()): Promise<{ answers: unknown[]; app: Scope }> {
@@ -321,6 +337,69 @@ describe('schemaCache: precompiled validators and serializers (issue 16)', () =>
     }
   })
 
+  it('a different node major or V8 version changes every key (fast-json-stringify generates code for the runtime it runs on)', () => {
+    const proxyquire = require('proxyquire').noCallThru()
+    const load = (): string[] => {
+      const module = proxyquire('../../src/runtime/schemas/code-cache/cache-fingerprint', {})
+      return [module.validatorFingerprint({ coerceTypes: true }, {}, {}), module.serializerFingerprint({}, {})]
+    }
+    const real = load()
+    const original = Object.getOwnPropertyDescriptor(process, 'versions')!
+    for (const change of [{ v8: '13.8.0' }, { node: '99.0.0' }]) {
+      Object.defineProperty(process, 'versions', { ...original, value: { ...process.versions, ...change } })
+      try {
+        const [validator, serializer] = load()
+        expect(validator).to.be.a('string').and.not.equal(real[0])
+        expect(serializer).to.be.a('string').and.not.equal(real[1])
+      } finally {
+        Object.defineProperty(process, 'versions', original)
+      }
+    }
+  })
+
+  it("Enclave's or a library's version that cannot be read (a bundle without package.json files): nothing is cached", () => {
+    const proxyquire = require('proxyquire').noCallThru()
+    const noEnclavePackage = proxyquire('../../src/runtime/schemas/code-cache/cache-fingerprint', { 'node:fs': { existsSync: () => false, readFileSync: () => '' } })
+    expect(noEnclavePackage.validatorFingerprint({ coerceTypes: true }, {}, {})).to.equal(null)
+    expect(noEnclavePackage.serializerFingerprint({}, {})).to.equal(null)
+    for (const name of ['ajv', 'fast-json-stringify']) {
+      const missing = proxyquire('../../src/runtime/schemas/code-cache/cache-fingerprint', { [`${name}/package.json`]: null })
+      expect(missing.validatorFingerprint({ coerceTypes: true }, {}, {})).to.equal(null)
+      expect(missing.serializerFingerprint({}, {})).to.equal(null)
+    }
+  })
+
+  it('a schema holding Infinity is never keyed as its JSON text (null): a later maximum: null still fails the boot', async () => {
+    const directory = cacheDirectory()
+    const route = (maximum: unknown) => (app: Scope): void => {
+      app.post('/s', { schema: { body: { type: 'object', properties: { n: { type: 'number', maximum: maximum as number } } } } }, (request) => request.body)
+    }
+    const infinite = server({ schemaCache: { directory } })
+    route(Infinity)(infinite)
+    await infinite.ready()
+    expect((await infinite.inject(post({ n: 1e300 }, '/s'))).statusCode).to.equal(200)
+    const nulled = server({ schemaCache: { directory } })
+    route(null)(nulled)
+    const error = await bootError(nulled)
+    expect(error.message).to.match(/maximum should be number/)
+  })
+
+  it('shared schemas that are more than their JSON text (Infinity) make their compiler not cacheable', async () => {
+    const directory = cacheDirectory()
+    const boot = async (): Promise<Scope> => {
+      const app = server({ schemaCache: { directory } })
+      app.addSchema({ $id: 'big', type: 'number', maximum: Infinity })
+      app.post('/s', { schema: { body: { type: 'object', properties: { n: { $ref: 'big#' } } } } }, (request) => request.body)
+      await app.ready()
+      return app
+    }
+    await boot()
+    const again = await boot()
+    expect(stats(again)).to.include({ hits: 0, misses: 0 })
+    expect(stats(again).notCacheable).to.be.greaterThan(0)
+    expect((await again.inject(post({ n: '5' }, '/s'))).body).to.equal('{"n":5}')
+  })
+
   it('a corrupt cache file: the boot succeeds, compiles, warns once, and rewrites the file', async () => {
     const directory = cacheDirectory()
     writeFileSync(join(directory, SCHEMA_CACHE_FILE), 'enclave-schema-cache/2\n{"x":["ajv6","00",0,12')
@@ -333,6 +412,24 @@ describe('schemaCache: precompiled validators and serializers (issue 16)', () =>
     expect(warnings).to.have.length(1)
     expect(warnings[0]).to.match(/damaged/)
     expect((await app.inject(post({ n: '4' }, '/s'))).body).to.equal('{"n":4}')
+    const again = server({ schemaCache: { directory } })
+    simpleRoute(again)
+    await again.ready()
+    expect(stats(again)).to.include({ hits: 2, misses: 0 })
+  })
+
+  it('a cache file of another format (another Enclave version) is compiled and rewritten, with a warning that says so, not "damaged"', async () => {
+    const directory = cacheDirectory()
+    writeFileSync(join(directory, SCHEMA_CACHE_FILE), 'enclave-schema-cache/9\n{}\n')
+    const logger = recordingLogger()
+    const app = server({ logger, schemaCache: { directory } })
+    simpleRoute(app)
+    await app.ready()
+    expect(stats(app)).to.include({ hits: 0, misses: 2 })
+    const warnings = logger.entries.filter((e) => e.level === 'warn').map((e) => String(e.msg))
+    expect(warnings).to.have.length(1)
+    expect(warnings[0]).to.match(/not for this version \(written as enclave-schema-cache\/9 by another Enclave version/)
+    expect(warnings[0]).to.not.match(/damaged/)
     const again = server({ schemaCache: { directory } })
     simpleRoute(again)
     await again.ready()

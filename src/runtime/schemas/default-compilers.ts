@@ -16,6 +16,7 @@ import { serializerFingerprint, validatorFingerprint } from './code-cache/cache-
 import { packValidator, unpackValidator, type PackedValidator } from './code-cache/ajv6-pack'
 import { evaluateStandaloneSerializer } from './code-cache/fjs-pack'
 import { fromCache } from './code-cache/from-cache'
+import { isPlainJson } from './code-cache/json-value'
 import type {
   JsonSchema, SerializeFunction, SerializerCompiler, SerializerOptions, SharedSchema, ValidateFunction, ValidatorCompiler, ValidatorOptions,
   ValidatorPlugin,
@@ -116,7 +117,9 @@ export function buildDefaultValidator(externalSchemas: Record<string, SharedSche
     load: (stored) => unpackValidator(stored as PackedValidator, schema, ajv) as ValidateFunction,
     build: () => {
       const fn = compile(schema, key)
-      return { fn, stored: packValidator(fn) }
+      // The entry is keyed by the schema's JSON text, so it is stored only when that text is all
+      // there is to the schema: `maximum: Infinity` keys as `null`, which ajv refuses.
+      return { fn, stored: isPlainJson(schema) ? packValidator(fn) : null }
     },
     plain: () => compile(schema, key),
   })))
@@ -153,8 +156,18 @@ export function buildDefaultSerializer(externalSchemas: Record<string, SharedSch
     const serialize = cache === null ? build(schema, external) : fromCache(cache, 'fjs7', fingerprint, key, {
       load: (stored) => evaluateStandaloneSerializer(stored),
       build: () => {
+        // Keyed (and, in the standalone code, partly held) as JSON: a schema that is more than
+        // its JSON text is compiled as without the cache.
+        if (!isPlainJson(schema)) return { fn: build(schema, external), stored: null }
         const code = standalone(schema, external)
-        return { fn: evaluateStandaloneSerializer(code), stored: code }
+        let fn: SerializeFunction
+        try {
+          fn = evaluateStandaloneSerializer(code)
+        } catch {
+          // Code that needs a module the cache does not hand out: compiled as usual, not stored.
+          return { fn: build(schema, external), stored: null }
+        }
+        return { fn, stored: code }
       },
       plain: () => build(schema, external),
     })

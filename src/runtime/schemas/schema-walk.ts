@@ -111,7 +111,7 @@ export interface NotedCopy<T> {
   readonly mayBeAsync: boolean
 }
 
-// Copies holding only JSON values (no RegExp, function or class instance): their cache key is their plain JSON text.
+// Copies holding only JSON values (no RegExp, function, class instance or non-finite number): their cache key is their plain JSON text.
 const jsonOnlyCopies = new WeakSet<object>()
 
 /** copySchema, noting on the way what normalization would otherwise walk the schema again for. */
@@ -121,7 +121,7 @@ export function copySchemaNoting<T>(value: T): NotedCopy<T> {
   let jsonOnly = true
   const copy = (node: unknown): unknown => {
     if (typeof node !== 'object' || node === null) {
-      if (typeof node === 'function') jsonOnly = false
+      if (typeof node === 'function' || (typeof node === 'number' && !Number.isFinite(node))) jsonOnly = false
       return node
     }
     const prototype = Object.getPrototypeOf(node)
@@ -153,12 +153,13 @@ export function copySchemaNoting<T>(value: T): NotedCopy<T> {
 
 /**
  * A stable text key for caching compiled functions: the schema's JSON text, with the non-JSON values
- * some keywords accept (RegExp, functions) written out so that they do not all collapse to `{}`.
+ * some keywords accept (RegExp, functions) written out so that they do not all collapse to `{}`, and
+ * non-finite numbers so that `maximum: Infinity` is not `maximum: null` (which ajv refuses).
  * A copy made by copySchemaNoting that holds none of them is written by JSON.stringify alone (the
  * replacer, called once per value, costs about as much again).
  */
 export function schemaCacheKey(schema: unknown): string {
   if (typeof schema === 'object' && schema !== null && jsonOnlyCopies.has(schema)) return JSON.stringify(schema)
   return JSON.stringify(schema, (_key, value: unknown) =>
-    value instanceof RegExp || typeof value === 'function' ? `\u0000${String(value)}` : value)
+    value instanceof RegExp || typeof value === 'function' || (typeof value === 'number' && !Number.isFinite(value)) ? `\u0000${String(value)}` : value)
 }

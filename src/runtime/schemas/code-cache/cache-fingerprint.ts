@@ -7,16 +7,16 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { optionText } from './json-value'
+import { isPlainJson, optionText } from './json-value'
 import { sha256 } from './sha256'
 import { schemaCacheKey } from '../schema-walk'
 import { COERCION_PATCH } from '../finite-coercion'
 import type { SharedSchema, ValidatorOptions, ValidatorPlugin } from '../types'
 
 /** Bumped whenever what the cache stores, or how Enclave generates code around it, changes. */
-const CACHE_FORMAT = 'enclave-schema-cache/1'
+const CACHE_FORMAT = 'enclave-schema-cache/2'
 
-let versions: string | null = null
+let versions: string | null | undefined
 
 function packageVersion(name: string): string | null {
   try {
@@ -26,28 +26,41 @@ function packageVersion(name: string): string | null {
   }
 }
 
-/** Enclave's version: the package.json above this file (src/ or dist/src/). */
-function enclaveVersion(): string {
+/** Enclave's version: the package.json above this file (src/ or dist/src/); null when there is none. */
+function enclaveVersion(): string | null {
   for (let dir = __dirname, i = 0; i < 8; i++, dir = dirname(dir)) {
     const file = join(dir, 'package.json')
     if (!existsSync(file)) continue
     try {
       const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string }
-      if (pkg.name === 'enclave') return String(pkg.version)
+      if (pkg.name === 'enclave' && typeof pkg.version === 'string') return pkg.version
     } catch { /* keep looking */ }
   }
-  return 'unknown'
+  return null
 }
 
-/** The library versions and Enclave's code generation, read once per process. */
-export function libraryVersions(): string {
-  versions ??= JSON.stringify({
+/**
+ * The library versions and Enclave's code generation, read once per process; null when Enclave's,
+ * ajv's or fast-json-stringify's version cannot be read (a bundle without their package.json):
+ * an upgrade would then not change the keys, so nothing is cached.
+ */
+export function libraryVersions(): string | null {
+  if (versions !== undefined) return versions
+  const enclave = enclaveVersion()
+  const ajv = packageVersion('ajv')
+  const fastJsonStringify = packageVersion('fast-json-stringify')
+  if (enclave === null || ajv === null || fastJsonStringify === null) return (versions = null)
+  versions = JSON.stringify({
     format: CACHE_FORMAT,
-    enclave: enclaveVersion(),
-    ajv: packageVersion('ajv'),
+    enclave,
+    ajv,
     ajvErrors: packageVersion('ajv-errors'),
-    fastJsonStringify: packageVersion('fast-json-stringify'),
+    fastJsonStringify,
     patch: COERCION_PATCH,
+    // fast-json-stringify's code depends on the runtime: its array fast-path thresholds on node's
+    // major, its objectMechanism 'native' projection on V8's version (lib/v8.js).
+    node: process.versions.node.split('.')[0],
+    v8: process.versions.v8,
   })
   return versions
 }
@@ -56,7 +69,10 @@ export function libraryVersions(): string {
 function sharedText(externalSchemas: Readonly<Record<string, SharedSchema>>): string | null {
   const parts: string[] = []
   for (const id of Object.keys(externalSchemas).sort()) {
-    const text = schemaCacheKey(externalSchemas[id])
+    const schema = externalSchemas[id]
+    // Keyed by its JSON text, which must then be all there is to it (Infinity would read as null).
+    if (!isPlainJson(schema)) return null
+    const text = schemaCacheKey(schema)
     if (!keyableSchemaText(text)) return null
     parts.push(JSON.stringify(id), text)
   }
@@ -99,17 +115,22 @@ export function validatorFingerprint(ajvOptions: Readonly<Record<string, unknown
   const optionsText = optionText(ajvOptions)
   const plugins = pluginText(options.plugins ?? [])
   const shared = sharedText(externalSchemas)
-  if (optionsText === null || plugins === null || shared === null) return null
-  return digest(['validator', libraryVersions(), optionsText, plugins, shared])
+  const versionsText = libraryVersions()
+  if (optionsText === null || plugins === null || shared === null || versionsText === null) return null
+  return digest(['validator', versionsText, optionsText, plugins, shared])
 }
 
 /** The default serializer's digest: fast-json-stringify's options and the shared schemas; null when not cacheable. */
 export function serializerFingerprint(options: Readonly<Record<string, unknown>>, externalSchemas: Readonly<Record<string, SharedSchema>>): string | null {
-  if (options.mode !== undefined) return null
-  const optionsText = optionText(options)
+  // inlineValidators: the standalone code then requires ajv 8's and ajv-formats' runtime modules.
+  if (options.mode !== undefined || options.inlineValidators !== undefined) return null
+  // The standalone code holds the options as JSON (its serializer and validator state): a RegExp
+  // (an ajv format) would come back as `{}`.
+  const optionsText = optionText(options, false)
   const shared = sharedText(externalSchemas)
-  if (optionsText === null || shared === null) return null
-  return digest(['serializer', libraryVersions(), optionsText, shared])
+  const versionsText = libraryVersions()
+  if (optionsText === null || shared === null || versionsText === null) return null
+  return digest(['serializer', versionsText, optionsText, shared])
 }
 
 /** One entry's key: the compiler's digest and the schema's text (cacheBySchema's key). */

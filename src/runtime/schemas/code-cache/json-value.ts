@@ -26,13 +26,18 @@ export function isPlainJson(value: unknown, depth = 0): boolean {
  * The text of an option value for a cache key: JSON, with a RegExp written as its source and flags
  * (ajv's `formats` may hold them). null when the value holds anything else that JSON cannot tell
  * apart (a function, a class instance, undefined in an array): such options are not cached.
+ * With `regexps` false a RegExp is refused too, for options that are stored as JSON (a RegExp
+ * would come back as `{}`).
  */
-export function optionText(value: unknown): string | null {
+export function optionText(value: unknown, regexps = true): string | null {
   let refused = false
   const text = JSON.stringify(value, function (this: Record<string, unknown>, key, given: unknown) {
     // The value before any toJSON (a Date would otherwise pass as a string).
     const item = key === '' ? value : this[key]
-    if (item instanceof RegExp) return { '\u0000regexp': item.source, flags: item.flags }
+    if (item instanceof RegExp) {
+      if (!regexps) refused = true
+      return { '\u0000regexp': item.source, flags: item.flags }
+    }
     if (item === undefined || item === null || typeof item === 'string' || typeof item === 'boolean') return item
     if (typeof item === 'number') {
       if (!Number.isFinite(item)) refused = true

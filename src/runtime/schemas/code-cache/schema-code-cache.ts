@@ -37,10 +37,17 @@ function isLength(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
 }
 
+/** A file whose first line names another format: written by another Enclave version, not damaged. */
+class OtherFormat extends Error {}
+
 /** The file's text, as written by serialize(); throws when it is not one. */
 function parseFile(text: string): Map<string, StoredEntry> {
   const first = text.indexOf('\n')
-  if (first === -1 || text.slice(0, first) !== FILE_FORMAT) throw new Error(`not a ${FILE_FORMAT} file`)
+  const format = first === -1 ? '' : text.slice(0, first)
+  if (format !== FILE_FORMAT) {
+    if (/^enclave-schema-cache\/\d+$/.test(format)) throw new OtherFormat(`written as ${format} by another Enclave version, this one reads ${FILE_FORMAT}`)
+    throw new Error(`not a ${FILE_FORMAT} file`)
+  }
   const second = text.indexOf('\n', first + 1)
   if (second === -1) throw new Error('no index line')
   const index = JSON.parse(text.slice(first + 1, second)) as unknown
@@ -209,7 +216,8 @@ export class SchemaCodeCache {
     try {
       this.#loaded = parseFile(text)
     } catch (error) {
-      this.#warn(`schemaCache: ${this.#file} is damaged (${(error as Error)?.message ?? String(error)}); everything is compiled, and the file is rewritten`, { err: error })
+      const state = error instanceof OtherFormat ? 'not for this version' : 'damaged'
+      this.#warn(`schemaCache: ${this.#file} is ${state} (${(error as Error)?.message ?? String(error)}); everything is compiled, and the file is rewritten`, { err: error })
     }
     return this.#loaded
   }
