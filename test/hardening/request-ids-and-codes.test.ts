@@ -59,6 +59,15 @@ describe('hardening: request ids', () => {
     app.get('/id', async (request) => ({ id: request.id }))
     expect(JSON.parse((await app.inject({ url: '/id' })).body).id).to.equal('custom-1')
   })
+
+  it('with both requestIdHeader and genReqId, an accepted header wins and genReqId makes the other ids (Fastify 3)', async () => {
+    let n = 0
+    const app = server({ genReqId: () => `custom-${++n}`, requestIdHeader: 'x-request-id' })
+    app.get('/id', async (request) => ({ id: request.id }))
+    expect(JSON.parse((await app.inject({ url: '/id', headers: { 'x-request-id': 'abc' } })).body).id).to.equal('abc')
+    expect(JSON.parse((await app.inject({ url: '/id' })).body).id).to.equal('custom-1')
+    expect(JSON.parse((await app.inject({ url: '/id', headers: { 'x-request-id': 'a b' } })).body).id).to.equal('custom-2')
+  })
 })
 
 describe('hardening: the runtime error table has no dead codes', () => {

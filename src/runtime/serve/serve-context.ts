@@ -106,20 +106,24 @@ export class ServeContext {
     this.trust = init.trust
     this.frameworkErrors = init.frameworkErrors ?? null
     this.#idHeader = typeof init.requestIdHeader === 'string' ? init.requestIdHeader.toLowerCase() : null
-    if (init.genReqId !== undefined) this.genReqId = init.genReqId
+    if (init.genReqId !== undefined) this.#generate = init.genReqId
   }
+
+  // The id when no accepted header gives one: the server's counter, or the user's genReqId.
+  #generate = (_raw: IncomingMessage): string => `req-${(++this.#counter).toString(36)}`
 
   /**
    * Request ids come from the server. Taking one from a client header is opt-in
    * (`requestIdHeader`), and even then only a short, plain token is accepted: a client must
-   * not be able to write arbitrary text into the logs.
+   * not be able to write arbitrary text into the logs. As in Fastify 3, an accepted header wins
+   * over a user's `genReqId`, which makes the ids of requests without one.
    */
   genReqId = (raw: IncomingMessage): string => {
     if (this.#idHeader !== null) {
       const sent = raw.headers[this.#idHeader]
       if (typeof sent === 'string' && REQUEST_ID_PATTERN.test(sent)) return sent
     }
-    return `req-${(++this.#counter).toString(36)}`
+    return this.#generate(raw)
   }
 
   /**
