@@ -119,6 +119,32 @@ describe('logs: pino, request ids and the access log', () => {
     await root.close()
   })
 
+  it("a user's logger.serializers.req and res get the request and reply themselves, as in Fastify 3 (req.headers, req.id, reply.statusCode)", async () => {
+    const sink = lines()
+    const root = await app({
+      logger: {
+        stream: sink.stream,
+        serializers: {
+          req: (req: { method: string; url: string; id: string; headers: Record<string, string> }) => ({ method: req.method, url: req.url, agent: req.headers['user-agent'], id: req.id }),
+          res: (reply: { statusCode: number }) => ({ code: reply.statusCode }),
+        },
+      },
+    }, (r) => { r.get('/x', async (_request, reply) => { reply.code(201); return {} }) })
+    await root.inject({ url: '/x', headers: { 'user-agent': 'probe/1' } })
+    const [incoming, completed] = sink.read()
+    expect(incoming.req).to.deep.equal({ method: 'GET', url: '/x', agent: 'probe/1', id: incoming.reqId })
+    expect(completed.res).to.deep.equal({ code: 201 })
+    await root.close()
+  })
+
+  it("the default req line is Fastify 3's: hostname and remoteAddress as the request sees them (trustProxy), accept-version as version", async () => {
+    const sink = lines()
+    const root = await app({ logger: { stream: sink.stream }, trustProxy: true }, (r) => { r.get('/x', async () => ({})) })
+    await root.inject({ url: '/x', headers: { host: 'inner:3000', 'x-forwarded-host': 'api.example', 'x-forwarded-for': '203.0.113.7', 'accept-version': '2.x' } })
+    expect(sink.read()[0].req).to.deep.include({ method: 'GET', url: '/x', version: '2.x', hostname: 'api.example', remoteAddress: '203.0.113.7' })
+    await root.close()
+  })
+
   it('takes a pino instance as it is: its own settings, a child per request', async () => {
     const sink = lines()
     const instance = pino({ level: 'warn', base: { service: 'orders' } }, sink.stream)

@@ -34,6 +34,8 @@ export interface ServeContextInit {
   readonly trust: TrustFn | null
   /** A pino logger: each request's log is a child bound to its id. */
   readonly childLogs: boolean
+  /** The access log may hand the request and reply to the logger's serializers (a pino Enclave made). */
+  readonly logSerializers?: boolean
   /** The key the request id is logged under. Default `reqId`. */
   readonly idLabel: string
   /** "incoming request" / "request completed" lines. */
@@ -82,6 +84,7 @@ export class ServeContext {
    */
   readonly hijacked = new WeakSet<ServerResponse>()
   /** True when request.log is a child already bound to the id (pino): log lines then omit it. */
+  readonly logSerializers: boolean
   readonly childLogs: boolean
   readonly idLabel: string
   /** The access log is on: the pipeline logs each request's start and end (serve/access-log.ts). */
@@ -93,6 +96,7 @@ export class ServeContext {
   constructor(init: ServeContextInit) {
     this.log = init.log
     this.childLogs = init.childLogs
+    this.logSerializers = init.logSerializers === true
     this.idLabel = init.idLabel
     this.requestLogging = init.requestLogging
     this.limits = init.limits

@@ -65,6 +65,7 @@ export function createServer(given: ServerOptions = {}): Scope {
     requestIdHeader: options.requestIdHeader,
     trust,
     childLogs: logger.pino,
+    logSerializers: logger.ownSerializers === true,
     idLabel: typeof options.requestIdLogLabel === 'string' && options.requestIdLogLabel !== '' ? options.requestIdLogLabel : 'reqId',
     // On by default with pino; a hand-made Logger object (often a test's recorder) opts in.
     frameworkErrors: options.frameworkErrors ?? null,

@@ -1,6 +1,7 @@
 import pino, { type DestinationStream, type LoggerOptions } from 'pino'
 import { runtimeError } from '../errors/runtime-codes'
 import type { Logger } from '../types'
+import { fastifyLogSerializers } from '../shared/log-serializers'
 
 const noop = (): void => {}
 
@@ -16,6 +17,11 @@ export interface ResolvedLogger {
   readonly log: Logger
   /** A pino logger: each request gets `log.child({ [idLabel]: id })`, and the access log is on by default. */
   readonly pino: boolean
+  /**
+   * Enclave made this pino logger, with fastifyLogSerializers under the user's own: the access log
+   * may hand it the request and reply. A logger the user made gets plain objects instead.
+   */
+  readonly ownSerializers?: boolean
   /** Releases what the server opened for its logs (the `file` destination's descriptor); run once close() is done. */
   release(): Promise<void>
 }
@@ -32,7 +38,7 @@ export interface ChildLogger extends Logger {
  */
 export function resolveLogger(option: unknown): ResolvedLogger {
   if (option === undefined || option === false || option === null) return { log: silentLogger, pino: false, release: nothingToRelease }
-  if (option === true) return { log: createPino({}, undefined), pino: true, release: nothingToRelease }
+  if (option === true) return { log: createPino({}, undefined), pino: true, ownSerializers: true, release: nothingToRelease }
   const candidate = option as Partial<ChildLogger> & { levels?: unknown }
   if (typeof candidate.info === 'function') {
     const isPino = typeof candidate.child === 'function' && typeof candidate.levels === 'object'
@@ -54,7 +60,7 @@ export function resolveLogger(option: unknown): ResolvedLogger {
     if (toFile !== undefined) void closeDestination(toFile)
     throw error
   }
-  return { log, pino: true, release: toFile === undefined ? nothingToRelease : () => closeDestination(toFile) }
+  return { log, pino: true, ownSerializers: true, release: toFile === undefined ? nothingToRelease : () => closeDestination(toFile) }
 }
 
 const nothingToRelease = (): Promise<void> => Promise.resolve()
@@ -69,7 +75,7 @@ function createPino(options: LoggerOptions, stream: DestinationStream | undefine
   const redact = options.redact
   const paths = Array.isArray(redact) ? redact : redact !== undefined ? redact.paths : []
   const merged = { ...(Array.isArray(redact) || redact === undefined ? {} : redact), paths: [...new Set([...defaultRedactPaths, ...paths])] }
-  const settings = { level: 'info', ...options, redact: merged }
+  const settings = { level: 'info', ...options, redact: merged, serializers: { ...fastifyLogSerializers, ...options.serializers } }
   return (stream === undefined ? pino(settings) : pino(settings, stream)) as unknown as Logger
 }
 
