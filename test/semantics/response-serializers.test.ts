@@ -126,6 +126,17 @@ describe('semantics: a response schema of an error status that fails to serializ
     expect(res.json()).to.deep.equal({ message: 'GET /: the 200 response could not be serialized: "name" is required!' })
     expect(seen?.serialization).to.deep.equal({ method: 'GET', url: '/', statusCode: 200 })
   })
+
+  it("a serialization error on a route with preSerialization hooks says the serializer got the hooks' payload (an interceptor's { data } wrapper)", async () => {
+    let message = ''
+    const app = await build((root) => {
+      root.setErrorHandler(async (error, _req, reply) => { message = error.message; reply.code(500).send({}) })
+      root.addHook('preSerialization', async (_request, _reply, payload) => ({ data: payload }))
+      root.get('/', { schema: { response: { 200: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } } } }, async () => ({ name: 'a' }))
+    })
+    expect((await app.inject('/')).statusCode).to.equal(500)
+    expect(message).to.contain('"name" is required!').and.contain("preSerialization hooks ran first").and.contain('onSend')
+  })
 })
 
 describe('semantics: setReplySerializer() (Fastify 3)', () => {

@@ -119,8 +119,10 @@ export const runtimeErrors = {
   ENC_ERR_REPLY_ALREADY_SENT: e({ status: 'none', summary: 'reply.send() was called after the reply was sent (logged, ignored)',
     message: () => 'reply.send() was called after the reply was sent; ignored' }),
   ENC_ERR_REPLY_SERIALIZATION: e({ status: 500, summary: 'the response payload could not be serialized (logged)',
-    message: (a: { at?: string; status?: number; reason?: string }) => a.at === undefined ? 'an onSend hook returned a payload that is not a string, Buffer or stream'
-      : `${a.at}: the ${a.status} response could not be serialized: ${a.reason}` }),
+    message: (a: { at?: string; status?: number; reason?: string; hooked?: boolean }) => a.at === undefined ? 'an onSend hook returned a payload that is not a string, Buffer or stream'
+      : `${a.at}: the ${a.status} response could not be serialized: ${a.reason}` + (a.hooked === true
+        ? ". The route's preSerialization hooks ran first, so the serializer got the payload they returned: a hook that wraps the payload (an interceptor's { data }) needs a response schema describing the wrapper, or belongs in onSend"
+        : '') }),
   ENC_ERR_REPLY_INVALID_HEADER: e({ status: 500, summary: 'a reply header name or value was refused by Node (a newline, say); logged',
     message: (a: At & { reason: string }) => `${a.at}: a reply header was refused: ${a.reason}` }),
   ENC_ERR_REPLY_INVALID_STATUS: e({ status: 500, summary: 'reply.code() was given a value that is not a final HTTP status (1xx included)',

@@ -113,7 +113,8 @@ function serializationError(reply: ReplyImpl, cause: unknown): FrameworkError {
   const message = cause instanceof Error ? cause.message : String(cause)
   // The serializer's message is in ours already; as a `cause` too, pino's err serializer would
   // print it twice ("...: message: message"), and its stack points into generated code.
-  const error = runtimeError('ENC_ERR_REPLY_SERIALIZATION', { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}`, status: reply.statusCode, reason: message })
+  const hooked = reply.route.preSerialization !== null && !reply.errorPayload
+  const error = runtimeError('ENC_ERR_REPLY_SERIALIZATION', { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}`, status: reply.statusCode, reason: message, hooked })
   // Which response failed, for error handlers (Fastify 4's error.serialization).
   Object.defineProperty(error, 'serialization', { value: { method: reply.request.method, url: reply.route.path ?? reply.request.url, statusCode: reply.statusCode }, enumerable: false })
   return error
