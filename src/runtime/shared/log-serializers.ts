@@ -5,8 +5,15 @@ import pino from 'pino'
  * themselves under `req` and `res`, so that a user's own `serializers.req` reads what it reads
  * in Fastify (`req.headers`, `req.ip`, `req.id` ...); these turn them into the default lines.
  */
-export const fastifyLogSerializers = Object.freeze({
-  req(req: { method: string; url: string; headers?: Record<string, unknown>; hostname?: string; ip?: string; socket?: { remotePort?: number } | null }) {
+interface LoggedRequest { method: string; url: string; headers?: Record<string, unknown>; hostname?: string; ip?: string; socket?: { remotePort?: number } | null }
+interface LoggedReply { statusCode: number; raw?: { statusCode: number } }
+
+export const fastifyLogSerializers: Readonly<{
+  req(req: LoggedRequest): Record<string, unknown>
+  res(reply: LoggedReply): { statusCode: number }
+  err(error: Error): Record<string, unknown>
+}> = Object.freeze({
+  req(req: LoggedRequest) {
     return {
       method: req.method,
       url: req.url,
@@ -16,8 +23,8 @@ export const fastifyLogSerializers = Object.freeze({
       remotePort: req.socket?.remotePort,
     }
   },
-  res(reply: { statusCode: number; raw?: { statusCode: number } }) {
+  res(reply: LoggedReply) {
     return { statusCode: reply.raw?.statusCode ?? reply.statusCode }
   },
-  err: pino.stdSerializers.err,
+  err: pino.stdSerializers.err as unknown as (error: Error) => Record<string, unknown>,
 })
