@@ -21,6 +21,14 @@ export function readableThrown(thrown: unknown): unknown {
     Array.isArray(thrown)
     const source = thrown as Record<string, unknown>
     for (const key of READ) { reading = key; void source[key] }
+    // The error's headers are put on the reply (error-reply.ts, before any error handler runs):
+    // their names and values are read too, or a Proxy or getter there hangs the request.
+    const headers = source.headers
+    if (headers !== null && typeof headers === 'object') {
+      reading = 'headers'
+      const list = headers as Record<string, unknown>
+      for (const name of Object.keys(list)) void list[name]
+    }
     reading = 'its keys'
     for (const key in source) { reading = key; void source[key] }
     return thrown
