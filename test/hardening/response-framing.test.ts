@@ -129,6 +129,31 @@ describe('hardening: response headers and framing set by a handler', () => {
     })
   }
 
+  it('a stream longer than a Content-Length set on reply.raw (a middleware\'s setHeader): cut and the connection closed too, logged as ENC_ERR_REPLY_STREAM_LENGTH', async () => {
+    const logger = recordingLogger()
+    const { address } = await listening((root) => {
+      root.get('/s', async (_request, reply) => { reply.raw.setHeader('content-length', 4); reply.type('text/plain'); return Readable.from(['ab', 'cdefgh']) })
+      root.get('/next', async () => 'next')
+    }, { logger })
+    const client = await rawClient(address)
+    client.write('GET /s HTTP/1.1\r\nHost: x\r\n\r\nGET /next HTTP/1.1\r\nHost: x\r\n\r\n')
+    await client.waitClosed()
+    expect(client.pending).to.not.contain('efgh')
+    expect(client.pending.match(/HTTP\/1\.1 /g) ?? []).to.have.length.at.most(1)
+    const err = logger.entries.find((e) => e.level === 'error')?.obj.err as Error & { code?: string }
+    expect(err.code).to.equal('ENC_ERR_REPLY_STREAM_LENGTH')
+  })
+
+  it('Transfer-Encoding: chunked set by the handler drops a Content-Length set on reply.raw too', async () => {
+    const { address } = await listening((root) => {
+      root.get('/x', async (_request, reply) => { reply.raw.setHeader('content-length', '3'); reply.header('transfer-encoding', 'chunked'); return 'abcdef' })
+    })
+    const text = await rawGet(address, '/x')
+    const [head, body] = text.split('\r\n\r\n', 2)
+    expect(head.toLowerCase()).to.contain('transfer-encoding: chunked').and.not.contain('content-length')
+    expect(body).to.equal('6\r\nabcdef\r\n0')
+  })
+
   it('a stream exactly as long as its Content-Length is served, and the connection kept', async () => {
     const { address } = await listening((root) => {
       root.get('/s', async (_request, reply) => { reply.header('content-length', '6').type('text/plain'); return Readable.from(['abc', 'def']) })

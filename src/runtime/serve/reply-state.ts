@@ -80,6 +80,8 @@ function settleFraming(reply: ReplyImpl): void {
   const transferEncoding = reply.headerMap['transfer-encoding']
   if (transferEncoding !== undefined) {
     delete reply.headerMap['content-length']
+    // One set on reply.raw would be merged into the head all the same.
+    if (reply.raw.hasHeader('content-length')) reply.raw.removeHeader('content-length')
     if (!/chunked[ \t]*$/i.test(String(transferEncoding))) reply.headerMap.connection = 'close'
   }
   if (reply.route.serve.closing) reply.headerMap.connection = 'close'
