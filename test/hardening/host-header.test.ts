@@ -32,6 +32,7 @@ describe('hardening: the Host header (RFC 9112 §3.2)', () => {
   const accepted: ReadonlyArray<readonly [string, string]> = [
     ['a name with a port', 'shop.example:8080'],
     ['an IPv6 literal with a port', '[::1]:3000'],
+    ['an IPv6 link-local literal with its zone (RFC 6874) and a port', '[fe80::1%25eth0]:3000'],
     ['an IPv4 address', '127.0.0.1'],
     ['punycode', 'xn--bcher-kva.example'],
     ['underscores and an empty port', 'my_service.internal:'],

@@ -79,6 +79,35 @@ describe('hardening: response headers and framing set by a handler', () => {
     expect(body).to.equal('abc')
   })
 
+  // A stream's head is staged until its first byte (so that a stream failing first is an error
+  // reply): the Transfer-Encoding rules above hold for it too.
+  it('a stream reply with Transfer-Encoding: chunked and a Content-Length set by the handler: no Content-Length goes out, the whole body is chunked, the next pipelined request is answered', async () => {
+    const { address } = await listening((root) => {
+      root.get('/s', async (_request, reply) => { reply.header('transfer-encoding', 'chunked').header('content-length', '3'); return Readable.from([Buffer.from('abcdef')]) })
+      root.get('/next', async () => 'next')
+    })
+    const client = await rawClient(address)
+    client.write('GET /s HTTP/1.1\r\nHost: x\r\n\r\nGET /next HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+    await client.waitClosed()
+    const [head, body] = client.pending.split('\r\n\r\n', 2)
+    expect(head.toLowerCase()).to.contain('transfer-encoding: chunked').and.not.contain('content-length')
+    expect(body).to.equal('6\r\nabcdef\r\n0')
+    expect(client.pending).to.match(/\r\n\r\nnext$/)
+  })
+
+  it('a stream reply with a Transfer-Encoding that does not end in chunked (gzip): the connection closes to end the body', async () => {
+    const { address } = await listening((root) => {
+      root.get('/s', async (_request, reply) => { reply.header('transfer-encoding', 'gzip'); return Readable.from([Buffer.from('abc')]) })
+      root.get('/next', async () => 'next')
+    })
+    const client = await rawClient(address)
+    client.write('GET /s HTTP/1.1\r\nHost: x\r\n\r\nGET /next HTTP/1.1\r\nHost: x\r\n\r\n')
+    await client.waitClosed()
+    const [head, body] = client.pending.split('\r\n\r\n', 2)
+    expect(head.toLowerCase()).to.contain('connection: close').and.not.contain('content-length')
+    expect(body).to.equal('abc')
+  })
+
   // A keep-alive client reads by the declared length: extra bytes would start its next response,
   // missing ones would swallow it. The second, pipelined request shows which happened.
   for (const [label, chunks] of [['longer', ['ab', 'cdefgh']], ['shorter', ['ab']]] as const) {
@@ -99,6 +128,31 @@ describe('hardening: response headers and framing set by a handler', () => {
       expect(err.code).to.equal('ENC_ERR_REPLY_STREAM_LENGTH')
     })
   }
+
+  it('a stream longer than a Content-Length set on reply.raw (a middleware\'s setHeader): cut and the connection closed too, logged as ENC_ERR_REPLY_STREAM_LENGTH', async () => {
+    const logger = recordingLogger()
+    const { address } = await listening((root) => {
+      root.get('/s', async (_request, reply) => { reply.raw.setHeader('content-length', 4); reply.type('text/plain'); return Readable.from(['ab', 'cdefgh']) })
+      root.get('/next', async () => 'next')
+    }, { logger })
+    const client = await rawClient(address)
+    client.write('GET /s HTTP/1.1\r\nHost: x\r\n\r\nGET /next HTTP/1.1\r\nHost: x\r\n\r\n')
+    await client.waitClosed()
+    expect(client.pending).to.not.contain('efgh')
+    expect(client.pending.match(/HTTP\/1\.1 /g) ?? []).to.have.length.at.most(1)
+    const err = logger.entries.find((e) => e.level === 'error')?.obj.err as Error & { code?: string }
+    expect(err.code).to.equal('ENC_ERR_REPLY_STREAM_LENGTH')
+  })
+
+  it('Transfer-Encoding: chunked set by the handler drops a Content-Length set on reply.raw too', async () => {
+    const { address } = await listening((root) => {
+      root.get('/x', async (_request, reply) => { reply.raw.setHeader('content-length', '3'); reply.header('transfer-encoding', 'chunked'); return 'abcdef' })
+    })
+    const text = await rawGet(address, '/x')
+    const [head, body] = text.split('\r\n\r\n', 2)
+    expect(head.toLowerCase()).to.contain('transfer-encoding: chunked').and.not.contain('content-length')
+    expect(body).to.equal('6\r\nabcdef\r\n0')
+  })
 
   it('a stream exactly as long as its Content-Length is served, and the connection kept', async () => {
     const { address } = await listening((root) => {

@@ -7,6 +7,10 @@ import { expectErrorShape, GENERIC_500, recordingLogger, server } from './helper
 const getterThrows = (): unknown => ({ get statusCode(): number { throw new Error('getter') } })
 const trapThrows = (): unknown => new Proxy({}, { get() { throw new Error('trap') } })
 const errorWithGetter = (): unknown => Object.defineProperty(new Error('e'), 'code', { get() { throw new Error('code getter') }, enumerable: true })
+// The error's headers go on the reply before any error handler runs: they are read too.
+const headersUnlistable = (): unknown => Object.assign(new Error('e'), { statusCode: 400, headers: new Proxy({}, { ownKeys() { throw new Error('trap') } }) })
+const headerGetterThrows = (): unknown => Object.assign(new Error('e'), { statusCode: 400, headers: { get 'x-a'(): string { throw new Error('getter') } } })
+const headerTextThrows = (): unknown => Object.assign(new Error('e'), { statusCode: 400, headers: { 'x-a': [{ toString(): string { throw new Error('toString') } }] } })
 const revokedProxy = (): unknown => { const { proxy, revoke } = Proxy.revocable({}, {}); revoke(); return proxy }
 
 describe('hardening: a thrown value whose properties throw when read', () => {
@@ -15,6 +19,9 @@ describe('hardening: a thrown value whose properties throw when read', () => {
     ['a Proxy whose get trap throws', trapThrows],
     ['an Error with an enumerable getter that throws', errorWithGetter],
     ['a revoked Proxy', revokedProxy],
+    ['an Error whose headers object cannot be listed (a Proxy ownKeys trap)', headersUnlistable],
+    ['an Error with a header whose getter throws', headerGetterThrows],
+    ['an Error with a header value whose toString() throws', headerTextThrows],
   ]
   for (const [label, make] of values) {
     for (const where of ['handler', 'onRequest hook', 'error handler'] as const) {

@@ -140,7 +140,7 @@ export const runtimeErrors = {
   // A log entry's code, not an Error sent: serve/send.ts logs it.
   ENC_ERR_REPLY_UNDEFINED_ERROR: e({ status: 500, summary: 'a hook, handler or error handler threw (or rejected with) undefined or null: the error handlers get this error instead',
     message: () => 'Undefined error has occurred' }),
-  ENC_ERR_REPLY_UNREADABLE_THROWN: e({ status: 500, summary: 'a hook, handler or error handler threw a value whose properties throw when read (a getter or Proxy trap): the error handlers get this error instead (logged)',
+  ENC_ERR_REPLY_UNREADABLE_THROWN: e({ status: 500, summary: 'a hook, handler or error handler threw a value whose properties or headers throw when read (a getter, Proxy trap or toString()): the error handlers get this error instead (logged)',
     message: (a: { reading: string }) => `A value was thrown whose ${a.reading === 'its prototype' || a.reading === 'its keys' ? a.reading : `'${a.reading}'`} cannot be read (it throws when read); it is replaced by this error. Throw an Error, or an object with plain data properties.` }),
   // A log entry's code: the headers are out, so the connection is closed instead of an answer.
   ENC_ERR_REPLY_STREAM_LENGTH: e({ status: 'none', summary: 'a stream reply gave more or fewer bytes than the Content-Length set for it: the body is cut and the connection closed (logged), never left to desynchronise a keep-alive client',

@@ -14,8 +14,9 @@ import { schemaBuildFailure } from './schema-build-failure'
  */
 
 export function redirectReply(reply: ReplyImpl, a: string | number, b?: string | number): void {
-  // Fastify 4+ writes redirect(url, code); Fastify 3 wrote redirect(code, url), its code a number
-  // or digits (`redirect('301', '/to')`). Both are read.
+  // Fastify 4+ writes redirect(url, code); Fastify 3 wrote redirect(code, url). Both are read, and
+  // a code given as digits (`redirect('301', '/to')`, a value from config) is a code: Fastify
+  // 3.27.4 takes any string first argument for the URL (Location: 301, status 302).
   const codeFirst = typeof a === 'number' || (typeof b === 'string' && /^[0-9]{3}$/.test(a))
   const [url, code] = codeFirst ? [b, a] : [a, b]
   if (typeof url !== 'string') {

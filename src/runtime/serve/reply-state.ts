@@ -63,6 +63,16 @@ export function isWritten(reply: Stateful): boolean {
  * before its request's body arrived may close too (unread-body.ts).
  */
 export function writeHead(reply: ReplyImpl): void {
+  settleFraming(reply)
+  reply.raw.writeHead(reply.statusCode, reply.headerMap as Record<string, string>)
+}
+
+/**
+ * The head's last adjustments, for a head written (writeHead) or staged (stageHead) alike: a
+ * stream reply's head is staged, and skipping them there let a handler's Transfer-Encoding go out
+ * beside a Content-Length (the length guard then cut the chunked body at that length).
+ */
+function settleFraming(reply: ReplyImpl): void {
   // RFC 9112 §6.2: never both. A Transfer-Encoding the handler set frames the body (Node chunks
   // it), so a Content-Length beside it (the framework's or the handler's) would let a client or
   // proxy that reads the length desynchronise from one that reads the chunks. One that does not
@@ -70,11 +80,12 @@ export function writeHead(reply: ReplyImpl): void {
   const transferEncoding = reply.headerMap['transfer-encoding']
   if (transferEncoding !== undefined) {
     delete reply.headerMap['content-length']
+    // One set on reply.raw would be merged into the head all the same.
+    if (reply.raw.hasHeader('content-length')) reply.raw.removeHeader('content-length')
     if (!/chunked[ \t]*$/i.test(String(transferEncoding))) reply.headerMap.connection = 'close'
   }
   if (reply.route.serve.closing) reply.headerMap.connection = 'close'
   if (reply.request.raw.complete === false) noteUnreadBody(reply)
-  reply.raw.writeHead(reply.statusCode, reply.headerMap as Record<string, string>)
 }
 
 /**
@@ -83,8 +94,7 @@ export function writeHead(reply: ReplyImpl): void {
  * not exist) can still be answered with an error reply, as in Fastify 3. Returns the names staged.
  */
 export function stageHead(reply: ReplyImpl): string[] {
-  if (reply.route.serve.closing) reply.headerMap.connection = 'close'
-  if (reply.request.raw.complete === false) noteUnreadBody(reply)
+  settleFraming(reply)
   const res = reply.raw
   const names = Object.keys(reply.headerMap)
   res.statusCode = reply.statusCode

@@ -2,9 +2,10 @@ import type { IncomingMessage } from 'node:http'
 
 // RFC 9112 §3.2 / RFC 3986 §3.2.2: Host = uri-host [ ":" port ], uri-host an IP literal in
 // brackets or a reg-name (unreserved, pct-encoded, sub-delims); empty is allowed (a target
-// without authority). The common case (a reg-name, maybe a port) is one pass over a byte table;
+// without authority). An IP literal may carry an IPv6 zone, percent-encoded (RFC 6874:
+// `[fe80::1%25eth0]`), as link-local clients send it. The common case (a reg-name, maybe a port) is one pass over a byte table;
 // only a value starting with '[' goes to the regular expression (linear: no nested quantifiers).
-const IP_LITERAL_HOST = /^\[[0-9A-Za-z:._~!$&'()*+,;=-]+\](?::[0-9]*)?$/
+const IP_LITERAL_HOST = /^\[[0-9A-Za-z:._~!$&'()*+,;=%-]+\](?::[0-9]*)?$/
 const REG_NAME = new Uint8Array(128)
 for (const c of "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-._~!$&'()*+,;=%") REG_NAME[c.charCodeAt(0)] = 1
 

@@ -238,7 +238,8 @@ function writeStream(reply: ReplyImpl, stream: Readable): void {
     return
   }
   res.once('close', () => { if (!stream.destroyed) stream.destroy() })
-  const declared = reply.headerMap['content-length']
+  // Read from the staged head: a length set on reply.raw (a middleware's setHeader) goes out too.
+  const declared = res.getHeader('content-length')
   if (declared === undefined) { stream.pipe(res); return }
   // Node would write whatever the stream gives under a length it does not check (stream-length.ts).
   stream.pipe(declaredLengthGuard(Number(declared), (streamed) => {

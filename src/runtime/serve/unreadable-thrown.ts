@@ -21,10 +21,27 @@ export function readableThrown(thrown: unknown): unknown {
     Array.isArray(thrown)
     const source = thrown as Record<string, unknown>
     for (const key of READ) { reading = key; void source[key] }
+    // The error's headers are put on the reply (error-reply.ts, before any error handler runs),
+    // each value turned into text (reply.ts headerText): their names, values and the text of an
+    // object value are read too, or a Proxy, getter or toString() there hangs the request.
+    const headers = source.headers
+    if (headers !== null && typeof headers === 'object') {
+      reading = 'headers'
+      const list = headers as Record<string, unknown>
+      for (const name of Object.keys(list)) {
+        const value = list[name]
+        if (Array.isArray(value)) { for (const item of value as unknown[]) asText(item) } else asText(value)
+      }
+    }
     reading = 'its keys'
     for (const key in source) { reading = key; void source[key] }
     return thrown
   } catch {
     return runtimeError('ENC_ERR_REPLY_UNREADABLE_THROWN', { reading })
   }
+}
+
+/** An object header value's text, as the reply will take it (throws where that would). */
+function asText(value: unknown): void {
+  if (value !== null && (typeof value === 'object' || typeof value === 'function')) String(value)
 }
