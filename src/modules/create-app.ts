@@ -6,6 +6,7 @@ import { registerApp } from './app-registry'
 import { Disposer } from './disposal'
 import { healthChecksOf } from './health-contributors'
 import { inject } from './injector'
+import { LifecycleHooks } from './lifecycle-hooks'
 import { modulePlugin } from './module-plugin'
 import { overrideTable } from './overrides'
 import { inModuleTerms } from './schema-listing'
@@ -54,22 +55,38 @@ export async function createApp(root: Function, options: AppOptions = {}): Promi
     await app.close().catch(() => undefined)
     throw error
   }
+  const built = wiring
+  const lifecycle = new LifecycleHooks(tree, (node) => built.get(node)!.built)
+  const bootTimeout = serverOptions.pluginTimeout ?? defaultDisposeTimeout
   try {
     // Before boot: the listeners are removed by an onClose hook, which can only be added now.
     // onClose hooks run newest first (avvio's order), the root's after every child scope's: the
     // oldest root hooks run last. So this one, added first, runs last (a second signal still
-    // forces the exit while providers are released), and the providers' release, added next,
+    // forces the exit while providers are released), and the providers' release, added last,
     // runs after every module's onClose hook (the root module's own are added later, at boot):
-    // those hooks still have their providers.
-    if (signals !== undefined && signals !== false) closeOnSignals(app, signals === true ? {} : signals)
-    app.addHook('onClose', () => disposer.disposeAll(app.log, disposeTimeout))
+    // those hooks still have their providers. Between them, onApplicationShutdown(): after the
+    // release, as NestJS calls it after the HTTP server closed.
+    if (signals !== undefined && signals !== false) closeOnSignals(app, signals === true ? {} : signals, (signal) => lifecycle.signalled(signal))
+    app.addHook('onClose', () => lifecycle.afterShutdown(app.log, disposeTimeout))
+    app.addHook('onClose', async () => {
+      // Normally done by the preClose hook below; a failed boot runs no preClose hook.
+      await lifecycle.beforeShutdown(app.log, disposeTimeout)
+      await disposer.disposeAll(app.log, disposeTimeout)
+    })
+    // onModuleDestroy() and beforeApplicationShutdown() first, as NestJS calls them before closing
+    // the HTTP server: the root's preClose hooks run before every module's, in the order added.
+    app.addHook('preClose', () => lifecycle.beforeShutdown(app.log, disposeTimeout))
     if (healthOption !== undefined && healthOption !== false) {
       const own = healthOption === true ? {} : healthOption
       app.register(health({ ...own, checks: { ...healthChecksOf(disposer.instances), ...own.checks } }))
     }
+    // Every provider is built: onModuleInit() before any module declares its routes and plugins.
+    await lifecycle.init(bootTimeout)
     // The root module is the app's root scope itself (lifted), its prefix applied by the runtime.
     app.register(lift(modulePlugin(tree, wiring)), { prefix: tree.meta.prefix })
     await app.ready()
+    // Every module initialised and the server booted; createApp() has not returned, so nothing listens yet.
+    await lifecycle.bootstrap(bootTimeout)
   } catch (error) {
     await app.close().catch(() => undefined)
     // Normally a no-op: close() ran the hook above, and disposeAll empties its list. Kept for a close() that failed.

@@ -7,6 +7,7 @@ import { buildPluginOptions } from './plugin-options'
 import { registerProviders, toProviderSpec } from './providers'
 import type { Class, ProviderEntry } from '../decorators/internal'
 import type { Disposer } from './disposal'
+import type { BuiltInstance } from './lifecycle-hooks'
 import type { OverrideTable } from './overrides'
 import type { FactoryLookup, FactoryProvider } from './factory-provider'
 import { Logger, moduleLogger } from './logger-token'
@@ -20,6 +21,8 @@ export interface ModuleWiring {
   readonly controllers: ReadonlyMap<Class, object>
   /** The options of the module's usePlugin() entries, built and awaited at boot. */
   readonly pluginOptions: ReadonlyMap<PluginItem, PluginOptions>
+  /** What the module lists and builds, for its lifecycle methods: providers (overrides applied), controllers, the module class. */
+  readonly built: readonly BuiltInstance[]
 }
 
 export interface InjectOptions {
@@ -123,7 +126,11 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
   const wiring = new Map<ModuleNode, ModuleWiring>()
   for (const node of walk(root)) {
     const container = containerOf.get(node)!
-    for (const spec of entriesOf(node).map(toProviderSpec)) construct(container, spec.token, `provider ${describeToken(spec.token)}`, node)
+    const built: BuiltInstance[] = []
+    for (const spec of entriesOf(node).map(toProviderSpec)) {
+      const what = `provider ${describeToken(spec.token)}`
+      built.push({ value: construct(container, spec.token, what, node), what })
+    }
     const instance = construct(container, node.type as never, `module ${node.type.name}`, node)
     disposer.track(instance)
     const controllers = new Map(node.controllers.map((c) => {
@@ -135,7 +142,8 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
     for (const entry of node.entries) {
       if (entry.kind === 'plugin' && entry.deferred !== null) pluginOptions.set(entry, await buildPluginOptions(entry.deferred, container, node.path, asyncTimeout))
     }
-    wiring.set(node, { container, instance, controllers, pluginOptions })
+    built.push(...[...controllers].map(([c, value]) => ({ value, what: `controller ${c.name}` })), { value: instance, what: `module ${node.type.name}` })
+    wiring.set(node, { container, instance, controllers, pluginOptions, built })
   }
   return wiring
 }

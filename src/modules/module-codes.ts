@@ -89,6 +89,9 @@ export const moduleErrors = {
       'or run `npm dedupe`, and make linked or file: packages resolve the app\'s copy.' }),
   ENC_ERR_MODULE_INSTANTIATION: e({ status: null, summary: 'constructing a provider, module or controller threw',
     message: (a: { what: string; path: string; reason: string }) => `Constructing ${a.what} for ${a.path} failed: ${a.reason}` }),
+  ENC_ERR_MODULE_LIFECYCLE_HOOK: e({ status: null, summary: 'an onModuleInit() or onApplicationBootstrap() method threw, rejected or outlived pluginTimeout',
+    message: (a: { what: string; path: string; reason: string }) => `${a.what} (${a.path}) failed: ${a.reason}. createApp() did not start the app; ` +
+      'what was already built was released as close() releases it.' }),
   ENC_ERR_MODULE_ASYNC_PROVIDER: e({ status: null, summary: "an async factory provider's value was needed before createApp() could await it",
     message: (a: { token: string; path: string }) => `The factory of ${a.token} (${a.path}) returned a promise, and something resolved ${a.token} ` +
       'before createApp() could await it: a class that a factory provider injects depends on it. createApp() awaits async factories ' +

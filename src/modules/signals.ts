@@ -14,9 +14,9 @@ export const exitCodes = {
  * Wires SIGINT/SIGTERM to one graceful close(), then exit. A second signal while closing exits at
  * once with 128 + the signal number (130 for SIGINT, 143 for SIGTERM, what a shell reports),
  * for the operator who pressed Ctrl-C twice. The listeners are removed when the app has closed,
- * whoever closed it.
+ * whoever closed it. `onReceived` learns the signal before close() starts (the lifecycle methods are given it).
  */
-export function closeOnSignals(app: Scope, options: SignalOptions): void {
+export function closeOnSignals(app: Scope, options: SignalOptions, onReceived: (signal: NodeJS.Signals) => void = () => undefined): void {
   const signals = options.signals ?? ['SIGINT', 'SIGTERM']
   const exit = options.exit ?? ((code: number) => process.exit(code))
   let received: NodeJS.Signals | null = null
@@ -27,6 +27,7 @@ export function closeOnSignals(app: Scope, options: SignalOptions): void {
       return
     }
     received = signal
+    onReceived(signal)
     app.log.info({ signal }, `${signal} received, closing`)
     app.close().then(() => exit(exitCodes.closed), (error: unknown) => {
       app.log.error({ err: error }, 'close() failed')
