@@ -46,6 +46,7 @@ describe('startCluster: 2 workers over real processes on loopback', function () 
   let primary: ChildProcess
   let url: string
   let output = ''
+  let stdout = ''
   const seenPids = new Set<number>()
   let exited: Promise<number | null>
 
@@ -63,7 +64,7 @@ describe('startCluster: 2 workers over real processes on loopback', function () 
     const port = await freePort()
     url = `http://127.0.0.1:${port}/`
     primary = spawn(process.execPath, [fixture], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] })
-    primary.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString() })
+    primary.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); stdout += chunk.toString() })
     primary.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString() })
     exited = new Promise((resolve) => primary.once('exit', (code) => resolve(code)))
     await until('two workers listening', () => listened().length >= 2)
@@ -118,5 +119,21 @@ describe('startCluster: 2 workers over real processes on loopback', function () 
     primary.kill('SIGTERM')
     expect(await within(exited, 10_000, 'primary exit')).to.equal(0)
     for (const pid of seenPids) expect(() => process.kill(pid, 0), `worker ${pid} still alive`).to.throw()
+  })
+
+  it('the primary writes its lines to stdout as JSON in the shape of pino lines (a respawn at warn), next to the workers\' lines', () => {
+    // The fixture's own LISTENING lines are not the primary's; every other stdout line must parse.
+    const lines = stdout.split('\n').filter((line) => line !== '' && !line.startsWith('LISTENING '))
+    const parsed = lines.map((line) => JSON.parse(line) as { level: number, time: number, pid: number, hostname: string, name: string, msg: string })
+    for (const line of parsed) {
+      expect(line).to.include({ pid: primary.pid, name: 'enclave-cluster' })
+      expect(line.time).to.be.a('number')
+      expect(line.hostname).to.be.a('string')
+    }
+    const levelOf = (pattern: RegExp): number | undefined => parsed.find((line) => pattern.test(line.msg))?.level
+    expect(levelOf(/^started 2 worker\(s\) on 127\.0\.0\.1:\d+$/)).to.equal(30)
+    expect(levelOf(/^worker \d+ exited \(SIGKILL\); respawning in \d+ ms$/)).to.equal(40)
+    expect(levelOf(/^rolling restart done$/)).to.equal(30)
+    expect(levelOf(/^SIGTERM received, draining \d+ worker\(s\)$/)).to.equal(30)
   })
 })
