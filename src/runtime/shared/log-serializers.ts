@@ -1,5 +1,9 @@
 import pino from 'pino'
 
+// Typed here: the inferred type names pino-std-serializers' SerializedError, which a declaration
+// build in a clone whose node_modules is linked elsewhere cannot name (TS2742 in the pack test).
+const stdErr: (error: Error) => object = pino.stdSerializers.err
+
 /**
  * Fastify 3's log serializers (lib/logger.js): the access log passes the request and the reply
  * themselves under `req` and `res`, so that a user's own `serializers.req` reads what it reads
@@ -19,5 +23,5 @@ export const fastifyLogSerializers = Object.freeze({
   res(reply: { statusCode: number; raw?: { statusCode: number } }) {
     return { statusCode: reply.raw?.statusCode ?? reply.statusCode }
   },
-  err: pino.stdSerializers.err,
+  err: stdErr,
 })
