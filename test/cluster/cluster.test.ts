@@ -115,16 +115,24 @@ describe('startCluster: 2 workers over real processes on loopback', function () 
     expect([...now].filter((pid) => old.has(pid)), 'old workers still answering').to.deep.equal([])
   })
 
-  it('SIGTERM drains every worker and the primary exits 0', async () => {
+  it('SIGTERM drains every worker and the primary exits 0; each worker logs that it is stopping and why', async () => {
+    const live = listened().slice(-2)
     primary.kill('SIGTERM')
     expect(await within(exited, 10_000, 'primary exit')).to.equal(0)
     for (const pid of seenPids) expect(() => process.kill(pid, 0), `worker ${pid} still alive`).to.throw()
+    const stopping = stdout.split('\n').filter((line) => line.includes('"worker stopping')).map((line) => JSON.parse(line) as { pid: number, reason: string, msg: string })
+    for (const pid of live) {
+      expect(stopping.find((line) => line.pid === pid), `worker ${pid}'s stopping line in:\n${stdout}`)
+        .to.include({ reason: 'asked by the primary', msg: 'worker stopping (asked by the primary): finishing in-flight requests' })
+    }
   })
 
   it('the primary writes its lines to stdout as JSON in the shape of pino lines (a respawn at warn), next to the workers\' lines', () => {
-    // The fixture's own LISTENING lines are not the primary's; every other stdout line must parse.
+    // The fixture's own LISTENING lines are neither; every other stdout line must parse.
     const lines = stdout.split('\n').filter((line) => line !== '' && !line.startsWith('LISTENING '))
-    const parsed = lines.map((line) => JSON.parse(line) as { level: number, time: number, pid: number, hostname: string, name: string, msg: string })
+    const all = lines.map((line) => JSON.parse(line) as { level: number, time: number, pid: number, hostname: string, name?: string, msg: string })
+    const parsed = all.filter((line) => line.pid === primary.pid)
+    expect(parsed.length).to.be.at.least(4)
     for (const line of parsed) {
       expect(line).to.include({ pid: primary.pid, name: 'enclave-cluster' })
       expect(line.time).to.be.a('number')
