@@ -1,6 +1,7 @@
 import cluster, { type Worker } from 'node:cluster'
 import type { ResolvedClusterOptions } from './cluster-options'
 import { STOP } from './messages'
+import type { PrimaryLog } from './primary-log'
 
 /** What startCluster() returns in the primary process. */
 export interface ClusterHandle {
@@ -19,7 +20,7 @@ const crashWindowMs = 60_000
  * maxRespawnDelay while crashes keep coming within a minute), rolls the workers on SIGHUP and
  * drains them all on SIGTERM/SIGINT, then exits 0.
  */
-export function runPrimary(options: ResolvedClusterOptions, log: (line: string) => void): ClusterHandle {
+export function runPrimary(options: ResolvedClusterOptions, log: PrimaryLog): ClusterHandle {
   const live = new Set<Worker>()
   /** Workers asked to stop: their exit is expected, not a crash. */
   const stopping = new Set<Worker>()
@@ -38,7 +39,7 @@ export function runPrimary(options: ResolvedClusterOptions, log: (line: string) 
       crashes.push(now)
       while (crashes.length > 0 && crashes[0] < now - crashWindowMs) crashes.shift()
       const delay = Math.min(options.maxRespawnDelay, options.respawnDelay * 2 ** (crashes.length - 1))
-      log(`worker ${worker.process.pid} exited (${signal ?? code}); respawning in ${delay} ms`)
+      log('warn', `worker ${worker.process.pid} exited (${signal ?? code}); respawning in ${delay} ms`)
       const timer = setTimeout(() => { respawns.delete(timer); if (closing === null) fork() }, delay)
       respawns.add(timer)
     })
@@ -68,7 +69,7 @@ export function runPrimary(options: ResolvedClusterOptions, log: (line: string) 
         await listening(fresh)
         await stop(old)
       }
-      log('rolling restart done')
+      log('info', 'rolling restart done')
     })().finally(() => { restarting = null })
     return restarting
   }

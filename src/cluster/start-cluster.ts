@@ -3,6 +3,7 @@ import type { Scope } from '../runtime'
 import { resolveClusterOptions, type ClusterOptions } from './cluster-options'
 import { runPrimary, type ClusterHandle } from './primary'
 import { runWorker } from './worker'
+import { primaryLogLine, type PrimaryLog } from './primary-log'
 
 /**
  * Runs the app in `workers` processes on node:cluster, sharing one listening socket (README
@@ -23,21 +24,21 @@ export async function startCluster(factory: () => Promise<Scope> | Scope, option
     await runWorker(factory, resolved)
     return null
   }
-  const log = (line: string): void => { process.stdout.write(`[enclave cluster ${process.pid}] ${line}\n`) }
+  const log: PrimaryLog = (level, msg) => { process.stdout.write(`${primaryLogLine(level, msg)}\n`) }
   const handle = runPrimary(resolved, log)
   let signalled = false
   const onStop = (signal: NodeJS.Signals): void => {
     if (signalled) return
     signalled = true
-    log(`${signal} received, draining ${handle.pids().length} worker(s)`)
+    log('info', `${signal} received, draining ${handle.pids().length} worker(s)`)
     handle.close().then(() => process.exit(0))
   }
   process.on('SIGTERM', onStop)
   process.on('SIGINT', onStop)
   process.on('SIGHUP', () => {
-    log('SIGHUP received, restarting workers one by one')
-    handle.restart().catch((error: Error) => log(`rolling restart stopped: ${error.message}`))
+    log('info', 'SIGHUP received, restarting workers one by one')
+    handle.restart().catch((error: Error) => log('error', `rolling restart stopped: ${error.message}`))
   })
-  log(`started ${resolved.workers} worker(s) on ${resolved.host}:${resolved.port}`)
+  log('info', `started ${resolved.workers} worker(s) on ${resolved.host}:${resolved.port}`)
   return handle
 }

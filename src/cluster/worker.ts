@@ -20,9 +20,11 @@ export async function runWorker(factory: () => Promise<Scope> | Scope, options: 
     process.exit(1)
   }
   let stopping = false
-  const stop = (): void => {
+  const stop = (reason: string): void => {
     if (stopping) return
     stopping = true
+    // The primary logs the drain once; each worker says when and why it began, in its own log.
+    app.log.info({ reason }, `worker stopping (${reason}): finishing in-flight requests`)
     // Two event-loop turns first: a connection the primary handed over in the same turn as this
     // message has not been read yet, and close() drops connections that have sent no byte.
     setImmediate(() => setImmediate(() => {
@@ -30,9 +32,9 @@ export async function runWorker(factory: () => Promise<Scope> | Scope, options: 
       app.close().then(() => process.exit(0), (error: unknown) => { console.error(error); process.exit(1) })
     }))
   }
-  process.on('message', (message) => { if (isStop(message)) stop() })
+  process.on('message', (message) => { if (isStop(message)) stop('asked by the primary') })
   // Ctrl-C reaches every process of the group: the worker drains like on the primary's request.
-  process.on('SIGINT', stop)
-  process.on('SIGTERM', stop)
-  process.on('disconnect', stop)
+  process.on('SIGINT', () => stop('SIGINT'))
+  process.on('SIGTERM', () => stop('SIGTERM'))
+  process.on('disconnect', () => stop('primary disconnected'))
 }

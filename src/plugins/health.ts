@@ -20,6 +20,9 @@ export function health(options: HealthOptions = {}): PluginFunction {
   const checks = Object.entries(settings.checks)
   const live: HealthReport = { status: 'ok', checks: {} }
   const plugin = async function health(scope: Scope) {
+    // Every answer, a 200 too: a cache between the balancer and the instance that kept a 200
+    // would hide the 503 that takes a draining or broken instance out.
+    scope.addHook('onRequest', async (_request: Request, reply: Reply) => { reply.header('cache-control', 'no-store') })
     scope.get(settings.livenessPath, () => live)
     scope.get(settings.readinessPath, async (request: Request, reply: Reply) => {
       if (scope.closing) return unavailable(reply, { status: 'closing', checks: {} }, 'ENC_ERR_HEALTH_CLOSING', pluginErrors.ENC_ERR_HEALTH_CLOSING.message())
@@ -39,7 +42,7 @@ export function health(options: HealthOptions = {}): PluginFunction {
 }
 
 function unavailable(reply: Reply, report: HealthReport, code: NonNullable<HealthReport['code']>, message: string): HealthReport {
-  reply.code(503).header('cache-control', 'no-store')
+  reply.code(503)
   return { statusCode: 503, code, error: 'Service Unavailable', message, ...report }
 }
 

@@ -46,6 +46,7 @@ describe('startCluster: 2 workers over real processes on loopback', function () 
   let primary: ChildProcess
   let url: string
   let output = ''
+  let stdout = ''
   const seenPids = new Set<number>()
   let exited: Promise<number | null>
 
@@ -63,7 +64,7 @@ describe('startCluster: 2 workers over real processes on loopback', function () 
     const port = await freePort()
     url = `http://127.0.0.1:${port}/`
     primary = spawn(process.execPath, [fixture], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] })
-    primary.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString() })
+    primary.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); stdout += chunk.toString() })
     primary.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString() })
     exited = new Promise((resolve) => primary.once('exit', (code) => resolve(code)))
     await until('two workers listening', () => listened().length >= 2)
@@ -114,9 +115,33 @@ describe('startCluster: 2 workers over real processes on loopback', function () 
     expect([...now].filter((pid) => old.has(pid)), 'old workers still answering').to.deep.equal([])
   })
 
-  it('SIGTERM drains every worker and the primary exits 0', async () => {
+  it('SIGTERM drains every worker and the primary exits 0; each worker logs that it is stopping and why', async () => {
+    const live = listened().slice(-2)
     primary.kill('SIGTERM')
     expect(await within(exited, 10_000, 'primary exit')).to.equal(0)
     for (const pid of seenPids) expect(() => process.kill(pid, 0), `worker ${pid} still alive`).to.throw()
+    const stopping = stdout.split('\n').filter((line) => line.includes('"worker stopping')).map((line) => JSON.parse(line) as { pid: number, reason: string, msg: string })
+    for (const pid of live) {
+      expect(stopping.find((line) => line.pid === pid), `worker ${pid}'s stopping line in:\n${stdout}`)
+        .to.include({ reason: 'asked by the primary', msg: 'worker stopping (asked by the primary): finishing in-flight requests' })
+    }
+  })
+
+  it('the primary writes its lines to stdout as JSON in the shape of pino lines (a respawn at warn), next to the workers\' lines', () => {
+    // The fixture's own LISTENING lines are neither; every other stdout line must parse.
+    const lines = stdout.split('\n').filter((line) => line !== '' && !line.startsWith('LISTENING '))
+    const all = lines.map((line) => JSON.parse(line) as { level: number, time: number, pid: number, hostname: string, name?: string, msg: string })
+    const parsed = all.filter((line) => line.pid === primary.pid)
+    expect(parsed.length).to.be.at.least(4)
+    for (const line of parsed) {
+      expect(line).to.include({ pid: primary.pid, name: 'enclave-cluster' })
+      expect(line.time).to.be.a('number')
+      expect(line.hostname).to.be.a('string')
+    }
+    const levelOf = (pattern: RegExp): number | undefined => parsed.find((line) => pattern.test(line.msg))?.level
+    expect(levelOf(/^started 2 worker\(s\) on 127\.0\.0\.1:\d+$/)).to.equal(30)
+    expect(levelOf(/^worker \d+ exited \(SIGKILL\); respawning in \d+ ms$/)).to.equal(40)
+    expect(levelOf(/^rolling restart done$/)).to.equal(30)
+    expect(levelOf(/^SIGTERM received, draining \d+ worker\(s\)$/)).to.equal(30)
   })
 })

@@ -27,6 +27,20 @@ describe('health: liveness and readiness', () => {
     await app.close()
   })
 
+  it('every health answer is cache-control: no-store, the 200s of liveness and readiness too (and only they)', async () => {
+    const app = server({ logger: recordingLogger() })
+    app.register(health({ checks: { db: () => true } }))
+    app.get('/other', async () => ({ other: true }))
+    await app.ready()
+    expect((await app.inject('/other')).headers['cache-control']).to.equal(undefined)
+    for (const url of ['/health/live', '/health/ready']) {
+      const res = await app.inject(url)
+      expect(res.statusCode, url).to.equal(200)
+      expect(res.headers['cache-control'], url).to.equal('no-store')
+    }
+    await app.close()
+  })
+
   it('readiness answers 200 with every check up (sync, async, true and undefined all count as up)', async () => {
     const app = await withHealth({ checks: { a: () => undefined, b: async () => 'pong', c: () => true } })
     const res = await app.inject('/health/ready')
