@@ -400,41 +400,40 @@ describe('schemaCache: precompiled validators and serializers (issue 16)', () =>
     expect((await again.inject(post({ n: '5' }, '/s'))).body).to.equal('{"n":5}')
   })
 
-  it('a corrupt cache file: the boot succeeds, compiles, warns once, and rewrites the file', async () => {
-    const directory = cacheDirectory()
-    writeFileSync(join(directory, SCHEMA_CACHE_FILE), 'enclave-schema-cache/2\n{"x":["ajv6","00",0,12')
-    const logger = recordingLogger()
-    const app = server({ logger, schemaCache: { directory } })
-    simpleRoute(app)
-    await app.ready()
-    expect(stats(app)).to.include({ hits: 0, misses: 2 })
-    const warnings = logger.entries.filter((e) => e.level === 'warn').map((e) => String(e.msg))
-    expect(warnings).to.have.length(1)
-    expect(warnings[0]).to.match(/damaged/)
-    expect((await app.inject(post({ n: '4' }, '/s'))).body).to.equal('{"n":4}')
-    const again = server({ schemaCache: { directory } })
-    simpleRoute(again)
-    await again.ready()
-    expect(stats(again)).to.include({ hits: 2, misses: 0 })
-  })
-
-  it('a cache file of another format (another Enclave version) is compiled and rewritten, with a warning that says so, not "damaged"', async () => {
-    const directory = cacheDirectory()
-    writeFileSync(join(directory, SCHEMA_CACHE_FILE), 'enclave-schema-cache/9\n{}\n')
-    const logger = recordingLogger()
-    const app = server({ logger, schemaCache: { directory } })
-    simpleRoute(app)
-    await app.ready()
-    expect(stats(app)).to.include({ hits: 0, misses: 2 })
-    const warnings = logger.entries.filter((e) => e.level === 'warn').map((e) => String(e.msg))
-    expect(warnings).to.have.length(1)
-    expect(warnings[0]).to.match(/not for this version \(written as enclave-schema-cache\/9 by another Enclave version/)
-    expect(warnings[0]).to.not.match(/damaged/)
-    const again = server({ schemaCache: { directory } })
-    simpleRoute(again)
-    await again.ready()
-    expect(stats(again)).to.include({ hits: 2, misses: 0 })
-  })
+  const unusableFiles = [
+    {
+      title: 'a corrupt cache file: the boot succeeds, compiles, warns once ("damaged"), and rewrites the file',
+      content: 'enclave-schema-cache/2\n{"x":["ajv6","00",0,12',
+      warning: /damaged/,
+      notWarning: null,
+    },
+    {
+      title: 'a cache file of another format (another Enclave version) is compiled and rewritten, with a warning that says so, not "damaged"',
+      content: 'enclave-schema-cache/9\n{}\n',
+      warning: /not for this version \(written as enclave-schema-cache\/9 by another Enclave version/,
+      notWarning: /damaged/,
+    },
+  ]
+  for (const { title, content, warning, notWarning } of unusableFiles) {
+    it(title, async () => {
+      const directory = cacheDirectory()
+      writeFileSync(join(directory, SCHEMA_CACHE_FILE), content)
+      const logger = recordingLogger()
+      const app = server({ logger, schemaCache: { directory } })
+      simpleRoute(app)
+      await app.ready()
+      expect(stats(app)).to.include({ hits: 0, misses: 2 })
+      const warnings = logger.entries.filter((e) => e.level === 'warn').map((e) => String(e.msg))
+      expect(warnings).to.have.length(1)
+      expect(warnings[0]).to.match(warning)
+      if (notWarning !== null) expect(warnings[0]).to.not.match(notWarning)
+      expect((await app.inject(post({ n: '4' }, '/s'))).body).to.equal('{"n":4}')
+      const again = server({ schemaCache: { directory } })
+      simpleRoute(again)
+      await again.ready()
+      expect(stats(again)).to.include({ hits: 2, misses: 0 })
+    })
+  }
 
   it('a damaged entry (its text no longer matches its checksum) is compiled instead, with a warning', async () => {
     const directory = cacheDirectory()
