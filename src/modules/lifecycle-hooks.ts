@@ -83,8 +83,8 @@ export class LifecycleHooks {
 
   async #boot(hook: BootHook, timeoutMs: number): Promise<void> {
     for (const { node, value, what: instance } of this.#owned) {
-      const method = (value as Record<string, unknown>)[hook]
-      if (typeof method !== 'function') continue
+      const method = methodOf(value, hook)
+      if (method === undefined) continue
       const what = `${hook}() of ${instance}`
       try {
         await settleWithin(Promise.resolve().then(() => method.call(value)), timeoutMs,
@@ -99,8 +99,8 @@ export class LifecycleHooks {
   async #shutdown(hook: ShutdownHook, log: Logger, timeoutMs: number): Promise<void> {
     const args = hook === 'onModuleDestroy' ? [] : [this.#signal]
     for (const { node, value, what: instance } of this.#owned) {
-      const method = (value as Record<string, unknown>)[hook]
-      if (typeof method !== 'function') continue
+      const method = methodOf(value, hook)
+      if (method === undefined) continue
       const what = `${hook}() of ${instance} (${node.path})`
       await settleWithin(Promise.resolve().then(() => method.apply(value, args)), timeoutMs,
         () => new Error(`${what} did not finish within ${timeoutMs} ms (pluginTimeout); moving on`), { unref: true })
@@ -109,3 +109,17 @@ export class LifecycleHooks {
   }
 }
 
+
+/**
+ * The instance's lifecycle method, if it has one. Reading it may throw (a strict mock given as
+ * useValue, a Proxy refusing unknown keys): that counts as the method failing, so boot fails with
+ * the coded error and close() logs it and goes on, instead of a bare error or a skipped release.
+ */
+function methodOf(value: object, hook: BootHook | ShutdownHook): ((...args: unknown[]) => unknown) | undefined {
+  try {
+    const method = (value as Record<string, unknown>)[hook]
+    return typeof method === 'function' ? method as (...args: unknown[]) => unknown : undefined
+  } catch (error) {
+    return () => { throw error }
+  }
+}

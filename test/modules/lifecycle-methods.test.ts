@@ -213,6 +213,25 @@ describe('lifecycle methods: NestJS names called at boot and close (README "Comi
     ])
   })
 
+  it('treats a lifecycle method that cannot even be read (a strict mock as useValue) as a failing hook: coded boot error, or logged at close while the rest is released', async () => {
+    const strictMock = (refused: string) => new Proxy({}, {
+      get(_target, key) { if (key === refused) throw new Error(`strict mock: no ${String(key)}`); return undefined },
+    })
+    @Module({ providers: [{ provide: 'mock', useValue: strictMock('onModuleInit') }, { provide: 'n', useValue: 42 }] }) class Booting {}
+    const error = await createApp(Booting).then(() => null, (e: Error & { code?: string }) => e)
+    expect(error?.code).to.equal('ENC_ERR_MODULE_LIFECYCLE_HOOK')
+    expect(error?.message).to.contain("onModuleInit() of provider 'mock'").and.contain('strict mock: no onModuleInit')
+
+    const events: string[] = []
+    const logger = recordingLogger()
+    @injectable() class Pool { dispose() { events.push('pool disposed') } onApplicationShutdown() { events.push('pool shutdown') } }
+    @Module({ providers: [{ provide: 'mock', useValue: strictMock('onModuleDestroy') }, Pool] }) class Closing {}
+    const app = await createApp(Closing, { logger })
+    await app.close()
+    expect(events).to.deep.equal(['pool disposed', 'pool shutdown'])
+    expect(logger.entries.filter((e) => e.level === 'error').map((e) => e.msg)).to.deep.equal(["onModuleDestroy() of provider 'mock' (Closing) failed while the app was closing"])
+  })
+
   it('calls the override\'s methods, not the replaced provider\'s', async () => {
     const events: string[] = []
     @injectable() class Mailer { onModuleInit() { events.push('real') } onModuleDestroy() { events.push('real destroy') } }

@@ -88,6 +88,18 @@ describe('logs: pino, request ids and the access log', () => {
     await root.close()
   })
 
+  it("still redacts authorization and cookie when a user's serializers.req returns the request's own headers", async () => {
+    const sink = lines()
+    const root = await app({ logger: { stream: sink.stream, serializers: { req: (req: { headers: Record<string, string> }) => ({ headers: req.headers }) } } }, (r) => {
+      r.get('/', () => ({}))
+    })
+    await root.inject({ url: '/', headers: { authorization: 'Bearer s3cret', cookie: 'sid=abc', accept: 'text/plain' } })
+    const incoming = sink.read().find((l) => l.msg === 'incoming request') as Line
+    expect((incoming.req as { headers: Record<string, string> }).headers).to.deep.include({ authorization: '[Redacted]', cookie: '[Redacted]', accept: 'text/plain' })
+    expect(sink.raw.join('\n')).to.not.contain('s3cret').and.not.contain('sid=abc')
+    await root.close()
+  })
+
   it('requestIdHeader (validated) and requestIdLogLabel name the id in every line; genReqId makes it otherwise', async () => {
     const sink = lines()
     const root = await app({ logger: { stream: sink.stream }, requestIdHeader: 'x-request-id', requestIdLogLabel: 'traceId' }, (r) => {
@@ -135,6 +147,23 @@ describe('logs: pino, request ids and the access log', () => {
     expect(incoming.req).to.deep.equal({ method: 'GET', url: '/x', agent: 'probe/1', id: incoming.reqId })
     expect(completed.res).to.deep.equal({ code: 201 })
     await root.close()
+  })
+
+  it("a user's serializers.req or res that throws costs the access line its field, not the request: the answer goes out, the line says why", async () => {
+    for (const which of ['req', 'res'] as const) {
+      const sink = lines()
+      const root = await app({ logger: { stream: sink.stream, serializers: { [which]: () => { throw new Error(`${which} serializer broke`) } } } }, (r) => {
+        r.get('/', () => ({ ok: true }))
+      })
+      const res = await root.inject('/')
+      expect(res.statusCode, which).to.equal(200)
+      expect(res.json()).to.deep.equal({ ok: true })
+      const failed = sink.read().find((l) => l.msg === (which === 'req' ? 'incoming request' : 'request completed')) as Line
+      expect(failed, which).to.deep.include({ logSerializerError: `${which} serializer broke` })
+      expect(failed, which).to.not.have.property(which)
+      expect(sink.read().map((l) => l.msg), which).to.deep.equal(['incoming request', 'request completed'])
+      await root.close()
+    }
   })
 
   it("the default req line is Fastify 3's: hostname and remoteAddress as the request sees them (trustProxy), accept-version as version", async () => {

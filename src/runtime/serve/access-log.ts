@@ -1,3 +1,4 @@
+import type { Logger } from '../types'
 import { fastifyLogSerializers } from '../shared/log-serializers'
 import type { ReplyImpl } from './reply'
 import type { RequestImpl } from './request'
@@ -17,18 +18,38 @@ export function logRequest(ctx: ServeContext, request: RequestImpl, reply: Reply
   // user's `serializers.req`/`res`, which then read what they read in Fastify); any other logger
   // gets the same fields as plain objects.
   const own = ctx.logSerializers
-  request.log.info(ctx.idFields(request.id, { req: own ? request : fastifyLogSerializers.req(request) }), 'incoming request')
+  accessLine(ctx, request, 'info', { req: own ? request : fastifyLogSerializers.req(request) }, 'incoming request')
   let finished = false
   // 'finish' (the response is handed to the OS) rather than 'close': in-process inject() emits
   // 'close' only on the next tick, after the caller already has its response.
   reply.raw.once('finish', () => {
     finished = true
     const statusCode = reply.raw.statusCode
-    const fields = ctx.idFields(request.id, { res: own ? reply : { statusCode }, responseTime: performance.now() - started })
-    if (statusCode >= 500) request.log.error(fields, 'request completed')
-    else request.log.info(fields, 'request completed')
+    const fields = { res: own ? reply : { statusCode }, responseTime: performance.now() - started }
+    accessLine(ctx, request, statusCode >= 500 ? 'error' : 'info', fields, 'request completed')
   })
   reply.raw.once('close', () => {
-    if (!finished) request.log.info(ctx.idFields(request.id, { res: own ? reply : { statusCode: reply.raw.statusCode }, responseTime: performance.now() - started }), 'request aborted')
+    if (!finished) accessLine(ctx, request, 'info', { res: own ? reply : { statusCode: reply.raw.statusCode }, responseTime: performance.now() - started }, 'request aborted')
   })
+}
+
+/**
+ * One access line. A user's `serializers.req`/`res` that throws would otherwise throw out of the
+ * request's start (the request hangs, the process sees an uncaught exception) or out of the
+ * response's 'finish' listener (an uncaught exception): the line is written without the field
+ * whose serializer failed, with the failure's message instead, and the request goes on.
+ */
+function accessLine(ctx: ServeContext, request: RequestImpl, level: 'info' | 'error', fields: Record<string, unknown>, msg: string): void {
+  const log: Logger = request.log
+  try {
+    log[level](ctx.idFields(request.id, fields), msg)
+  } catch (error) {
+    const logSerializerError = error instanceof Error ? error.message : String(error)
+    const { req: _req, res: _res, ...rest } = fields
+    try {
+      log[level](ctx.idFields(request.id, { ...rest, logSerializerError }), msg)
+    } catch {
+      // The logger itself throws (a hand-made one): the access log is not worth a request.
+    }
+  }
 }
