@@ -3,6 +3,7 @@ import { handleError, writeFallback } from './error-reply'
 import type { ReplyImpl } from './reply'
 import { isOpen, isWritten } from './reply-state'
 import { abortRequest } from './abort-signal'
+import { replyAt } from './reply-at'
 
 /**
  * handlerTimeout: a request not answered in time gets a 503 instead of holding its client (and
@@ -27,7 +28,7 @@ export function onHandlerExpired(reply: ReplyImpl): void {
   if (isWritten(reply) || res.headersSent || res.destroyed) return
   const context = reply.route.serve
   const request = reply.request
-  const error = runtimeError('ENC_ERR_HANDLER_TIMEOUT', { at: `${request.method} ${reply.route.path ?? request.url}`, ms: context.limits.handlerTimeout })
+  const error = runtimeError('ENC_ERR_HANDLER_TIMEOUT', { at: replyAt(reply), ms: context.limits.handlerTimeout })
   if (!reply.timedOut && isOpen(reply)) {
     // First expiry: through onError hooks and the error handlers, like any error. The deadline
     // starts over first, so that an error handler (or an onSend hook) that hangs as well still

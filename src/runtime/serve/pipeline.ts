@@ -18,6 +18,7 @@ import { TOO_MANY_QUERY_KEYS } from './router'
 import { rewriteUrl } from './rewrite-url'
 import { toValidationError, type PartValidator } from '../schemas'
 import type { HttpPart } from '../schemas/types'
+import { replyAt } from './reply-at'
 
 /**
  * The request path, top to bottom:
@@ -253,7 +254,7 @@ function afterAsyncHandler(reply: ReplyImpl, value: unknown): void {
   if (value !== undefined) { sendReturned(reply, value); return }
   if (reply.sent) return
   if (reply.statusCode === 204) { sendReturned(reply); return }
-  sendReturned(reply, runtimeError('ENC_ERR_REPLY_NOTHING_SENT', { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}` }))
+  sendReturned(reply, runtimeError('ENC_ERR_REPLY_NOTHING_SENT', { at: replyAt(reply) }))
 }
 
 /**

@@ -7,6 +7,7 @@ import { commit, isOpen } from './reply-state'
 import { pickSerializer } from '../schemas'
 import { DeferredBuildError } from '../schemas/deferred-serializer'
 import { schemaBuildFailure } from './schema-build-failure'
+import { replyAt } from './reply-at'
 
 /**
  * The parts of Fastify's reply API that plugins call beyond send(): redirect, hijack,
@@ -45,7 +46,7 @@ export function writeEarlyHints(reply: ReplyImpl, hints: Record<string, string |
   const res = reply.raw
   const req = reply.request.raw
   const refused = (error: unknown): FrameworkError => runtimeError('ENC_ERR_REPLY_INVALID_HEADER',
-    { at: `${reply.request.method} ${reply.route.path ?? reply.request.url} (writeEarlyHints)`, reason: error instanceof Error ? error.message : String(error) }, { cause: error })
+    { at: `${replyAt(reply)} (writeEarlyHints)`, reason: error instanceof Error ? error.message : String(error) }, { cause: error })
   const named: Record<string, string | string[]> = {}
   for (const name of Object.keys(hints)) {
     const value = hints[name]

@@ -1,5 +1,6 @@
 import { runtimeError } from '../errors/runtime-codes'
 import type { ReplyImpl } from './reply'
+import { replyAt } from './reply-at'
 
 /**
  * Sends a value user code returned (a handler's, an error handler's), as reply.send() would. Only
@@ -9,6 +10,6 @@ import type { ReplyImpl } from './reply'
  */
 export function sendReturned(reply: ReplyImpl, value?: unknown): void {
   if (!reply.inOnError) { reply.send(value); return }
-  const refused = runtimeError('ENC_ERR_REPLY_SEND_INSIDE_ON_ERROR', { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}` })
+  const refused = runtimeError('ENC_ERR_REPLY_SEND_INSIDE_ON_ERROR', { at: replyAt(reply) })
   reply.request.log.error(reply.route.serve.idFields(reply.request.id, { err: refused }), 'a payload arrived while onError hooks ran; ignored')
 }

@@ -10,6 +10,7 @@ import { pickSerializer } from '../schemas'
 import { DeferredBuildError } from '../schemas/deferred-serializer'
 import { schemaBuildFailure } from './schema-build-failure'
 import { declaredLengthGuard } from './stream-length'
+import { replyAt } from './reply-at'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 const TEXT_TYPE = 'text/plain; charset=utf-8'
@@ -28,7 +29,7 @@ export function sendReply(reply: ReplyImpl, payload: unknown): void {
   if (reply.inOnError) {
     // Fastify throws too (FST_ERR_SEND_INSIDE_ONERR): onError observes, the error reply goes on.
     // Logged as well, since a hook may catch it and carry on as if it had answered.
-    const refused = runtimeError('ENC_ERR_REPLY_SEND_INSIDE_ON_ERROR', { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}` })
+    const refused = runtimeError('ENC_ERR_REPLY_SEND_INSIDE_ON_ERROR', { at: replyAt(reply) })
     reply.request.log.error({ reqId: reply.request.id, err: refused }, 'reply.send() inside an onError hook; refused')
     throw refused
   }
@@ -68,7 +69,7 @@ export function sendReply(reply: ReplyImpl, payload: unknown): void {
     // An object is JSON; sent with another type it would be mislabelled (Fastify 3 refuses it too).
     if (typeof type !== 'string' || !type.includes('json')) {
       reopen(reply)
-      handleError(reply, runtimeError('ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE', { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}`, contentType: String(type) }))
+      handleError(reply, runtimeError('ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE', { at: replyAt(reply), contentType: String(type) }))
       return
     }
     headers['content-type'] = withJsonCharset(type)
@@ -101,7 +102,7 @@ function serializeStage(reply: ReplyImpl, payload: unknown): void {
   // As Fastify 3 (FST_ERR_REP_INVALID_PAYLOAD_TYPE): a serializer's text is a string or a Buffer, nothing else.
   if (typeof text !== 'string' && !Buffer.isBuffer(text)) {
     const got = text === null ? 'null' : Array.isArray(text) ? 'an array' : typeof text
-    failSend(reply, runtimeError('ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE', { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}`, status: reply.statusCode, got }))
+    failSend(reply, runtimeError('ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE', { at: replyAt(reply), status: reply.statusCode, got }))
     return
   }
   // reply.serializer() output is whatever its author made it: no JSON type is implied (Fastify).
@@ -114,7 +115,7 @@ function serializationError(reply: ReplyImpl, cause: unknown): FrameworkError {
   // The serializer's message is in ours already; as a `cause` too, pino's err serializer would
   // print it twice ("...: message: message"), and its stack points into generated code.
   const hooked = reply.route.preSerialization !== null && !reply.errorPayload
-  const error = runtimeError('ENC_ERR_REPLY_SERIALIZATION', { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}`, status: reply.statusCode, reason: message, hooked })
+  const error = runtimeError('ENC_ERR_REPLY_SERIALIZATION', { at: replyAt(reply), status: reply.statusCode, reason: message, hooked })
   // Which response failed, for error handlers (Fastify 4's error.serialization).
   Object.defineProperty(error, 'serialization', { value: { method: reply.request.method, url: reply.route.path ?? reply.request.url, statusCode: reply.statusCode }, enumerable: false })
   return error
@@ -212,7 +213,7 @@ function failHead(reply: ReplyImpl, error: unknown): void {
   // Node set the refused status's reason phrase before refusing: the error reply needs its own.
   reply.raw.statusMessage = ''
   failWrite(reply, runtimeError('ENC_ERR_REPLY_INVALID_HEADER',
-    { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}`, reason: error instanceof Error ? error.message : String(error) }, { cause: error }))
+    { at: replyAt(reply), reason: error instanceof Error ? error.message : String(error) }, { cause: error }))
 }
 
 function writeStream(reply: ReplyImpl, stream: Readable): void {
@@ -244,7 +245,7 @@ function writeStream(reply: ReplyImpl, stream: Readable): void {
   // Node would write whatever the stream gives under a length it does not check (stream-length.ts).
   stream.pipe(declaredLengthGuard(Number(declared), (streamed) => {
     reply.request.log.error(reply.route.serve.idFields(reply.request.id, {
-      err: runtimeError('ENC_ERR_REPLY_STREAM_LENGTH', { at: `${reply.request.method} ${reply.route.path ?? reply.request.url}`, declared: String(declared), streamed }),
+      err: runtimeError('ENC_ERR_REPLY_STREAM_LENGTH', { at: replyAt(reply), declared: String(declared), streamed }),
     }), 'the response stream did not match its Content-Length')
     res.destroy()
     stream.destroy()

@@ -9,6 +9,7 @@ import type { BodyParser } from '../../shared/body-parser'
 import { undrainableBody } from '../unread-body'
 import { inviteBody } from '../expect'
 import { describeValue } from '../../schemas/schema-codes'
+import { replyAt } from '../reply-at'
 
 type Next = (request: RequestImpl, reply: ReplyImpl) => void
 
@@ -87,7 +88,7 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
       // An object-mode stream from a hook: a programming error, answered (and logged) as a 500, never thrown
       // out of this listener, where it would end the process.
       cleanup()
-      replyWithError(reply, runtimeError('ENC_ERR_BODY_INVALID_CHUNK', { at: `${request.method} ${reply.route.path ?? request.url}`, got: describeValue(data) }))
+      replyWithError(reply, runtimeError('ENC_ERR_BODY_INVALID_CHUNK', { at: replyAt(reply), got: describeValue(data) }))
       return
     }
     received += chunk.length
