@@ -26,7 +26,7 @@ export { injectable, inject, singleton } from 'tsyringe'
 
 export type {
   Scope, Request, RouteOptions, RouteShorthandOptions, PluginRouteOptions, Handler, RequestHook, PayloadHook, ErrorHook,
-  ErrorHandler as ErrorHandlerFn, HandledError, HookName, Plugin, AsyncPlugin, CallbackPlugin, PluginOptions, PluginOptionsOf, RegisterOptions,
+  ErrorHandler as ErrorHandlerFn, HandledError, HookName, Plugin, AsyncPlugin, CallbackPlugin, PluginOptions, PluginOptionsOf, RegisterOptions, LiftMeta,
   ServerOptions, ListenOptions, InjectChain, InjectOptions, InjectResponse, ValidationError, ContentTypeParserFn,
   ContentTypeParserOptions, DoneFn, JsonSchema, SharedSchema, RouteSchema, HttpPart, ValidatorCompiler,
   ValidatorCompilerInput, ValidateFunction, SerializerCompiler, SerializerCompilerInput, SerializeFunction, ReplySerializer,

@@ -2,6 +2,7 @@
 // pipeline and boot internals: free to change.
 export { createServer } from './server/create-server'
 export { lift } from './declare/lift'
+export type { LiftMeta } from './shared/lift-marks'
 export { FrameworkError, isFrameworkError } from './errors/framework-error'
 export { HttpError } from './errors/http-error'
 export { allErrorCodes } from './errors/all-codes'

@@ -105,7 +105,7 @@ async function runAfter(boot: BootContext, node: PluginNode, failure: BootContex
 async function loadPlugin(boot: BootContext, node: PluginNode): Promise<void> {
   const owner = node.owner as ScopeImpl
   const plugin = node.plugin as Function
-  const meta = readPluginMeta(liftedTarget(plugin))
+  const meta = readPluginMeta(plugin)
   checkPluginMeta(meta, owner)
   if (meta.registeredName !== null) owner.pluginNames.push(meta.registeredName)
   let scope = owner

@@ -1,8 +1,8 @@
 import type { Plugin, PluginFunction, PluginOptions } from '../types'
+import { isLifted, kLiftMeta, kLifted, liftedTarget, type LiftMeta } from '../shared/lift-marks'
+import { checkLiftMeta } from './lift-meta'
 
-const kLifted = Symbol('enclave.lifted')
-
-type Lifted<P> = P & { readonly [kLifted]: P }
+export { isLifted, liftedTarget, liftMetaOf } from '../shared/lift-marks'
 
 /**
  * Runs `plugin` in the registering scope instead of a child scope, so its request decorators,
@@ -10,29 +10,26 @@ type Lifted<P> = P & { readonly [kLifted]: P }
  * Also accepts anything a higher layer registers (a module class): the wrapper only records
  * the target, so `lift(X)` never changes X itself.
  *
+ * `meta` is fastify-plugin's metadata without fastify-plugin: a `name` for `hasPlugin()` and
+ * other plugins' `dependencies`, the plugins and decorators this one needs, checked when it loads.
+ *
  * @example
  * app.register(lift(authPlugin))   // `request.user` now exists on every route of `app`
+ * app.register(lift(authPlugin, { name: 'auth', dependencies: ['db'] }))
  */
-export function lift<O extends PluginOptions>(plugin: PluginFunction<O>): PluginFunction<O>
+export function lift<O extends PluginOptions>(plugin: PluginFunction<O>, meta?: LiftMeta): PluginFunction<O>
 export function lift<P extends Function>(plugin: P): P
-export function lift<P extends Function>(plugin: P): P {
+export function lift<P extends Function>(plugin: P, meta?: LiftMeta): P {
   if (typeof plugin !== 'function') throw new TypeError('lift() takes a plugin function')
-  if (isLifted(plugin)) return plugin
-  const target = plugin as unknown as Plugin
+  if (meta !== undefined) checkLiftMeta(meta, plugin.name)
+  else if (isLifted(plugin)) return plugin
+  const target = liftedTarget(plugin) as unknown as Plugin
   // Keep the arity: a callback plugin is recognised by its third parameter.
   const wrapper = target.length >= 3
     ? function (this: unknown, scope: never, options: never, done: never) { return (target as Function).call(this, scope, options, done) }
     : function (this: unknown, scope: never, options: never) { return (target as Function).call(this, scope, options) }
   Object.defineProperty(wrapper, 'name', { value: plugin.name })
-  Object.defineProperty(wrapper, kLifted, { value: plugin })
+  Object.defineProperty(wrapper, kLifted, { value: target })
+  if (meta !== undefined) Object.defineProperty(wrapper, kLiftMeta, { value: meta })
   return wrapper as unknown as P
-}
-
-export function isLifted(value: unknown): boolean {
-  return typeof value === 'function' && (value as Partial<Lifted<unknown>>)[kLifted] !== undefined
-}
-
-/** The function or class that `lift()` wrapped, or `value` itself when it is not lifted. */
-export function liftedTarget<T>(value: T): T {
-  return isLifted(value) ? (value as unknown as Lifted<T>)[kLifted] : value
 }

@@ -20,6 +20,8 @@ export const runtimeErrors = {
     message: (a: { plugin: string; path: string; range: string; offered: string }) => `plugin '${a.plugin}' registered in ${a.path} expects Fastify '${a.range}', but Enclave offers the Fastify ${a.offered} plugin API (docs/plugins.md lists it). For a published plugin, use its major that supports Fastify 5; for one of your own moved from Fastify 3, write fastify: '5.x' in its fastify-plugin options or leave the key out (its requests keep Fastify 3's semantics).` }),
   ENC_ERR_PLUGIN_DEPENDENCY: e({ status: null, summary: "a plugin's plugin-meta dependency is not registered in its scope or an ancestor before it",
     message: (a: { plugin: string; path: string; dependency: string }) => `plugin '${a.plugin}' registered in ${a.path} depends on '${a.dependency}', which is not registered in this scope or an ancestor before it. Register '${a.dependency}' first (and await it), in the same scope or a parent.` }),
+  ENC_ERR_PLUGIN_META: e({ status: null, summary: "`lift(plugin, meta)` was given metadata with an unknown field or a value of the wrong type",
+    message: (a: { plugin: string; problem: string }) => `lift(${a.plugin}, meta): ${a.problem}. meta takes { name?: string, dependencies?: string[], decorators?: { fastify?, request?, reply?: names[] } }.` }),
   ENC_ERR_PLUGIN_MISSING_DECORATOR: e({ status: null, summary: "a decorator named in a plugin's plugin-meta `decorators` is not visible where it is registered",
     // Fastify's sentence per decorator ("The decorator 'x' required by 'p' is not present in Request"), then where and the fix.
     message: (a: { plugin: string; path: string; missing: readonly { name: string; target: 'instance' | 'request' | 'reply' }[] }) =>

@@ -19,7 +19,7 @@ import { createInspectView } from '../inspect/inspect-view'
 import type { InspectView } from '../shared/introspection'
 import { printPlugins, type PluginLoadInspection } from '../inspect/print-plugins'
 import { readPluginMeta } from '../shared/plugin-meta'
-import { isLifted, liftedTarget } from '../declare/lift'
+import { isLifted } from '../declare/lift'
 
 export interface ServerLifecycleInit {
   readonly http: Server
@@ -311,7 +311,7 @@ const silentConnectionGraceMs = 100
 function pluginLoadTree(node: PluginNode, name: string): PluginLoadInspection {
   const children = node.children.filter((child) => child.internal !== true).map((child) => {
     if (child.plugin === null) return pluginLoadTree(child, 'after()')
-    const meta = readPluginMeta(liftedTarget(child.plugin))
+    const meta = readPluginMeta(child.plugin)
     return pluginLoadTree(child, isLifted(child.plugin) || meta.skipOverride ? `${meta.name} (lifted)` : meta.name)
   })
   return { name, ms: node.loadMs ?? null, children }

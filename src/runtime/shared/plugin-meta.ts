@@ -1,5 +1,6 @@
 import satisfies from 'semver/functions/satisfies'
 import { runtimeError } from '../errors/runtime-codes'
+import { liftMetaOf, liftedTarget } from './lift-marks'
 
 /**
  * The Fastify line whose plugin API Enclave offers (docs/plugins.md lists it API by API):
@@ -32,11 +33,17 @@ const kPluginMeta = Symbol.for('plugin-meta')
 
 interface RawMeta { name?: unknown; fastify?: unknown; dependencies?: unknown; decorators?: Record<string, unknown> }
 
-export function readPluginMeta(plugin: Function): PluginMeta {
+/**
+ * The metadata of a plugin as registered: what fastify-plugin (or the author) put on the function,
+ * with what `lift(plugin, meta)` added on top (its name wins; its needs add to the plugin's own).
+ */
+export function readPluginMeta(registered: Function): PluginMeta {
+  const plugin = liftedTarget(registered)
   const holder = plugin as unknown as Record<symbol, unknown>
   const meta = (holder[kPluginMeta] ?? null) as RawMeta | null
+  const lifted = liftMetaOf(registered)
   const displayName = typeof holder[kDisplayName] === 'string' ? holder[kDisplayName] as string : null
-  const metaName = meta !== null && typeof meta.name === 'string' ? meta.name : null
+  const metaName = lifted?.name ?? (meta !== null && typeof meta.name === 'string' ? meta.name : null)
   const registeredName = metaName ?? displayName
   return {
     skipOverride: holder[kSkipOverride] === true,
@@ -45,11 +52,14 @@ export function readPluginMeta(plugin: Function): PluginMeta {
     displayName,
     registeredName,
     fastifyRange: meta !== null && typeof meta.fastify === 'string' ? meta.fastify : null,
-    dependencies: meta !== null && Array.isArray(meta.dependencies) ? meta.dependencies.filter((d): d is string => typeof d === 'string') : [],
+    dependencies: [
+      ...(meta !== null && Array.isArray(meta.dependencies) ? meta.dependencies.filter((d): d is string => typeof d === 'string') : []),
+      ...(lifted?.dependencies ?? []),
+    ],
     decorators: {
-      fastify: names(meta?.decorators?.fastify),
-      request: names(meta?.decorators?.request),
-      reply: names(meta?.decorators?.reply),
+      fastify: [...names(meta?.decorators?.fastify), ...(lifted?.decorators?.fastify ?? [])],
+      request: [...names(meta?.decorators?.request), ...(lifted?.decorators?.request ?? [])],
+      reply: [...names(meta?.decorators?.reply), ...(lifted?.decorators?.reply ?? [])],
     },
   }
 }

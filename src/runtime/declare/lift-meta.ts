@@ -1,0 +1,41 @@
+import { runtimeError } from '../errors/runtime-codes'
+import { didYouMean } from '../schemas/did-you-mean'
+
+const fields = ['name', 'dependencies', 'decorators']
+const decoratorTargets = ['fastify', 'request', 'reply']
+
+/**
+ * Refuses metadata that would be silently ignored: an unknown field (a typo such as `dependecies`
+ * would drop a check) or a value of the wrong type. Thrown by lift() itself, where the stack
+ * points at the declaration.
+ */
+export function checkLiftMeta(meta: unknown, plugin: string): void {
+  const fail = (problem: string): never => { throw runtimeError('ENC_ERR_PLUGIN_META', { plugin: plugin === '' ? 'anonymous' : plugin, problem }) }
+  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) fail(`meta must be an object, got ${describe(meta)}`)
+  const record = meta as Record<string, unknown>
+  for (const key of Object.keys(record)) {
+    if (!fields.includes(key)) {
+      const hint = key === 'fastify' ? ' (a Fastify version range is for fastify-plugin; an Enclave plugin needs none)' : didYouMean(key, fields)
+      fail(`'${key}' is not a field${hint}`)
+    }
+  }
+  if (record.name !== undefined && (typeof record.name !== 'string' || record.name === '')) fail(`name must be a non-empty string, got ${describe(record.name)}`)
+  if (record.dependencies !== undefined && !(Array.isArray(record.dependencies) && record.dependencies.every((d) => typeof d === 'string'))) {
+    fail(`dependencies must be an array of plugin names, got ${describe(record.dependencies)}`)
+  }
+  const decorators = record.decorators
+  if (decorators === undefined) return
+  if (decorators === null || typeof decorators !== 'object' || Array.isArray(decorators)) fail(`decorators must be an object, got ${describe(decorators)}`)
+  for (const [key, names] of Object.entries(decorators as Record<string, unknown>)) {
+    if (!decoratorTargets.includes(key)) fail(`decorators.${key} is not a field${didYouMean(key, decoratorTargets)}`)
+    if (!(Array.isArray(names) && names.every((n) => typeof n === 'string' || typeof n === 'symbol'))) {
+      fail(`decorators.${key} must be an array of decorator names, got ${describe(names)}`)
+    }
+  }
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  return typeof value === 'string' ? `'${value}'` : typeof value
+}
