@@ -2,6 +2,8 @@
 // and inject work, and the Fastify server options Enclave does not offer are refused with what to
 // write instead (migrant7: the callbacks never ran, and `https` read as a typo).
 import { expect } from 'chai'
+import { execFileSync } from 'node:child_process'
+import { join } from 'node:path'
 import fp from 'fastify-plugin'
 import { createServer, type ServerOptions } from '../../src'
 import { bootError, server, thrown } from '../runtime/helpers'
@@ -68,6 +70,38 @@ describe('semantics: a Fastify app moving to createServer()', () => {
       const address = await (app as unknown as { listen(port: unknown): Promise<string> }).listen('0')
       expect(address).to.match(/^http:\/\/127\.0\.0\.1:\d+$/)
       await app.close()
+    })
+
+    it('a callback that throws surfaces as an uncaught exception, as in Fastify, and is not called again with its own error', () => {
+      // In a child process: the throw must reach process 'uncaughtException', which mocha owns here.
+      const entry = join(__dirname, '..', '..', 'src', 'runtime')
+      const script = `
+        const { createServer } = require(${JSON.stringify(entry)})
+        const seen = []
+        const forms = {
+          listen: (app, cb) => app.listen(0, '127.0.0.1', cb),
+          ready: (app, cb) => app.ready(cb),
+          inject: (app, cb) => app.inject('/', cb),
+          close: (app, cb) => app.ready().then(() => app.close(cb)),
+        }
+        const names = Object.keys(forms)
+        process.on('unhandledRejection', (e) => { seen.push('unhandledRejection:' + e.message) })
+        process.on('uncaughtException', (e) => { seen.push('uncaughtException:' + e.message); next() })
+        let calls = {}
+        function next() {
+          const name = names.shift()
+          if (name === undefined) { setTimeout(() => { console.log(JSON.stringify({ seen, calls })); process.exit(0) }, 50); return }
+          const app = createServer({ logger: false })
+          app.get('/', async () => 'hi')
+          calls[name] = 0
+          forms[name](app, (error) => { calls[name]++; if (error) seen.push('error:' + error.message); throw new Error(name) })
+        }
+        next()`
+      const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 30_000 }))
+      expect(out).to.deep.equal({
+        seen: ['uncaughtException:listen', 'uncaughtException:ready', 'uncaughtException:inject', 'uncaughtException:close'],
+        calls: { listen: 1, ready: 1, inject: 1, close: 1 },
+      })
     })
 
     it('the promise forms are unchanged: inject(options) answers', async () => {

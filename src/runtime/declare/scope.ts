@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { runtimeError } from '../errors/runtime-codes'
 import { HookStore, assertHook } from './hooks'
+import { settleInto } from './callback-form'
 import { requestHookNames } from '../shared/bound-hook'
 import { toDecoration, applyDecoration, type Decoration, type DecoratorTarget } from './decorations'
 import { normalizeDeclaredType } from '../shared/media-type'
@@ -570,7 +571,7 @@ export class ScopeImpl implements Scope {
     // A callback takes no options (compileAll is a promise-form option).
     const booted = this.parent === null || options?.compileAll === true ? facade.ready(options) : facade.whenLoaded()
     if (typeof arg !== 'function') return booted.then(() => this) as Promise<this>
-    booted.then(() => arg(null, this), (error: Error) => arg(error))
+    settleInto(booted, () => { arg(null, this) }, (error) => { arg(error) })
     return this
   }
   bootProfile(options: { top?: number } = {}): BootProfile { return this.context.facade.bootProfile(options.top ?? 10) }
@@ -587,14 +588,14 @@ export class ScopeImpl implements Scope {
     const callback = lastCallback<(error: Error | null, address?: string) => void>(arguments)
     if (callback === undefined) return this.context.facade.listen(a, host as string | undefined)
     const given = typeof host === 'string' ? host : undefined
-    this.context.facade.listen(typeof a === 'function' ? undefined : a, given).then((address) => { callback(null, address) }, (error: Error) => { callback(error) })
+    settleInto(this.context.facade.listen(typeof a === 'function' ? undefined : a, given), (address) => { callback(null, address) }, (error) => { callback(error) })
   }
   close(): Promise<void>
   close(callback: (error?: Error) => void): void
   close(): Promise<void> | void {
     const callback = lastCallback<(error?: Error) => void>(arguments)
     if (callback === undefined) return this.context.facade.close()
-    this.context.facade.close().then(() => { callback() }, (error: Error) => { callback(error) })
+    settleInto(this.context.facade.close(), () => { callback() }, (error) => { callback(error) })
   }
   inject(options: InjectOptions | string): Promise<InjectResponse>
   inject(options: InjectOptions | string, callback: (error: Error | null, response?: InjectResponse) => void): void
@@ -604,7 +605,7 @@ export class ScopeImpl implements Scope {
     const response = this.context.facade.inject(options) as Promise<InjectResponse>
     if (callback === undefined) return response
     // Fastify 3's callback form: the response, or the error that kept the server from booting.
-    response.then((res) => { callback(null, res) }, (error: Error) => { callback(error) })
+    settleInto(response, (res) => { callback(null, res) }, (error) => { callback(error) })
   }
 }
 
