@@ -249,7 +249,11 @@ export type PluginFunction<O extends PluginOptions = PluginOptions> = (scope: Sc
 export type NotAClass<P> = P extends abstract new (...args: never[]) => unknown ? never : unknown
 
 /** What `register` reads besides the plugin's own options (Fastify's RegisterOptions, those Enclave honours). */
-export interface RegisterOptions { prefix?: string }
+export interface RegisterOptions {
+  prefix?: string
+  /** Fastify 3's plugin-level log level: the default `logLevel` of the routes declared in the plugin and below. */
+  logLevel?: LogLevel
+}
 /**
  * The options `register(plugin, options)` accepts for `plugin`, Enclave's or one typed with
  * Fastify's generics (`FastifyPluginCallback<O>`, `FastifyPluginAsync<O>`, as the @fastify/*

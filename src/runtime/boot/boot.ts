@@ -120,6 +120,9 @@ async function loadPlugin(boot: BootContext, node: PluginNode): Promise<void> {
   } else {
     const routePrefix = typeof node.options.prefix === 'string' ? joinRoutePrefix(owner.routePrefix, node.options.prefix) : owner.routePrefix
     scope = owner.createChild(meta.name, trimPrefix(routePrefix), routePrefix)
+    // Fastify 3 (pluginOverride): a registration's logLevel becomes the default of its routes.
+    const logLevel = (node.options as { logLevel?: unknown }).logLevel
+    if (typeof logLevel === 'string' && logLevel !== '') scope.logLevel = logLevel
     scope.pluginNameChain.push(encapsulatedPluginName(liftedTarget(plugin), meta))
     for (let s: ScopeImpl | null = owner; s !== null; s = s.parent) {
       for (const hook of s.hooks.own('onRegister')) hook.fn.call(hook.scope, scope, node.options)

@@ -122,7 +122,8 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecor
     config,
     hasParams: def.url.includes(':') || def.url.includes('*'),
     routeOptions: () => routeOptionsView(def, method, config, serverBodyLimit),
-    logLevel: options.logLevel ?? null,
+    // '' is Fastify's 'not set' (what onRoute hooks see): the server logger's level.
+    logLevel: options.logLevel || null,
     implicitHead: method === 'HEAD' && !def.methods.includes('HEAD'),
   })]
 }

@@ -67,6 +67,11 @@ export class ScopeImpl implements Scope {
    * (`{ prefix: '/v1/' }`), which decides where a route `/` is served (route-declaration.ts).
    */
   readonly routePrefix: string
+  /**
+   * Fastify's plugin-level `logLevel` (`register(plugin, { logLevel })`): the level of the routes
+   * declared here and below that name none. '' (Fastify's default): the server logger's.
+   */
+  logLevel: string
   readonly children: ScopeImpl[] = []
   /**
    * What pluginName reads (Fastify's kPluginNameChain): a plugin's own scope starts with its name;
@@ -115,6 +120,7 @@ export class ScopeImpl implements Scope {
     this.path = init.parent === null ? init.name : `${init.parent.path} > ${init.name}`
     this.prefix = init.prefix
     this.routePrefix = init.routePrefix ?? init.prefix
+    this.logLevel = init.parent?.logLevel ?? ''
     this.schemas = new SchemaStore({ parent: init.parent?.schemas ?? null, scopePath: this.path })
     if (init.parent !== null) {
       init.parent.children.push(this)

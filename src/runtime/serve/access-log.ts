@@ -9,8 +9,8 @@ import type { ServeContext } from './serve-context'
  * hostname, remote address and port, through Fastify's serializers) when the request arrives, "request completed" with `res.statusCode`
  * and `responseTime` (ms) when the response is finished; both carry the request id. Every
  * answer is logged, also a 401 from an auth hook or a 422 from a custom error handler, which
- * never pass through the built-in error reply. 5xx at error level, the rest at info; a client
- * that left first gives "request aborted". Runs only when request logging is on.
+ * never pass through the built-in error reply. At info level whatever the status, as in Fastify 3
+ * (a 5xx's error has its own line at error level); a client that left first gives "request aborted". Runs only when request logging is on.
  */
 export function logRequest(ctx: ServeContext, request: RequestImpl, reply: ReplyImpl): void {
   const started = request.startTime
@@ -26,7 +26,7 @@ export function logRequest(ctx: ServeContext, request: RequestImpl, reply: Reply
     finished = true
     const statusCode = reply.raw.statusCode
     const fields = { res: own ? reply : { statusCode }, responseTime: performance.now() - started }
-    accessLine(ctx, request, statusCode >= 500 ? 'error' : 'info', fields, 'request completed')
+    accessLine(ctx, request, 'info', fields, 'request completed')
   })
   reply.raw.once('close', () => {
     if (!finished) accessLine(ctx, request, 'info', { res: own ? reply : { statusCode: reply.raw.statusCode }, responseTime: performance.now() - started }, 'request aborted')
@@ -39,7 +39,7 @@ export function logRequest(ctx: ServeContext, request: RequestImpl, reply: Reply
  * response's 'finish' listener (an uncaught exception): the line is written without the field
  * whose serializer failed, with the failure's message instead, and the request goes on.
  */
-function accessLine(ctx: ServeContext, request: RequestImpl, level: 'info' | 'error', fields: Record<string, unknown>, msg: string): void {
+function accessLine(ctx: ServeContext, request: RequestImpl, level: 'info', fields: Record<string, unknown>, msg: string): void {
   const log: Logger = request.log
   try {
     log[level](ctx.idFields(request.id, fields), msg)

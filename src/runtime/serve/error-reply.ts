@@ -10,6 +10,7 @@ import { sendReturned } from './returned-payload'
 import { commit, isOpen, reopen, writeHead } from './reply-state'
 import { errorPayloadSerializer } from './error-payload'
 import { pickSerializer } from '../schemas'
+import { fastifyLogSerializers } from '../shared/log-serializers'
 import type { ErrorHandler, Logger, Scope } from '../types'
 import type { HeadProblem } from './request-head'
 
@@ -158,6 +159,24 @@ function errorStatus(value: unknown): number | undefined {
 }
 
 /**
+ * The line the built-in error reply writes, in Fastify 3's shape (its defaultErrorHandler): a
+ * 5xx at error with `req`, `res` and `err`, anything else at info with `res` and `err`, the
+ * error's message as the message. `res` is the status being answered (the reply's own is set
+ * just after). A logger Enclave made serializes `req` itself, as in the access log.
+ */
+function logErrorReply(reply: ReplyImpl, status: number, err: unknown, message: string): void {
+  const serve = reply.route.serve
+  const log = reply.request.log
+  const res = { statusCode: status }
+  if (status >= 500) {
+    const req = serve.logSerializers ? reply.request : fastifyLogSerializers.req(reply.request)
+    log.error(serve.idFields(reply.request.id, { req, res, err }), message)
+  } else {
+    log.info(serve.idFields(reply.request.id, { res, err }), message)
+  }
+}
+
+/**
  * The built-in payload for an error, logged with the request id. A 4xx shows its message; a 5xx
  * only the reason phrase, unless the error says its message is for the client (`expose: true`,
  * which HttpError sets and http-errors sets for 4xx only). That promise holds for the error's own
@@ -169,10 +188,7 @@ function defaultPayload(reply: ReplyImpl, error: AnyError): { statusCode: number
   const reason = STATUS_CODES[status] ?? 'Error'
   const declared = errorStatus(error.status) ?? errorStatus(error.statusCode) ?? error.status ?? error.statusCode
   const exposed = status < 500 || (error.expose === true && (declared === undefined || declared === status))
-  const log = reply.request.log
-  const serve = reply.route.serve
-  if (status >= 500) log.error(serve.idFields(reply.request.id, { err: error }), error.message)
-  else log.info(serve.idFields(reply.request.id, { statusCode: status, code: error.code }), error.message)
+  logErrorReply(reply, status, error, error.message)
   return {
     statusCode: status,
     // A numeric code is written as a string, as Fastify 3's serializer does.
@@ -205,7 +221,7 @@ export function defaultErrorReply(reply: ReplyImpl, thrown: unknown): void {
   if (isPlainObject(thrown) && statusOf(thrown, reply.statusCode) < 500) {
     reply.statusCode = statusOf(thrown, reply.statusCode)
     reply.raw.statusCode = reply.statusCode
-    reply.request.log.info({ reqId: reply.request.id, statusCode: reply.statusCode }, 'a plain object was thrown')
+    logErrorReply(reply, reply.statusCode, thrown, typeof thrown.message === 'string' ? thrown.message : 'a plain object was thrown')
     reply.headerMap['content-type'] = 'application/json; charset=utf-8'
     reply.send(thrown)
     return

@@ -1,0 +1,113 @@
+// Log lines and plugin-level options where Enclave had drifted from Fastify 3.27.4 (README "Logs").
+// Each expectation is the line Fastify 3.27.4 wrote for the same app and request in the
+// side-by-side scenario runs (parity8; fields that vary per run, time, pid, hostname, ports
+// and responseTime's value, left out).
+import { expect } from 'chai'
+import { Readable, Writable } from 'node:stream'
+import { createServer, type RouteOptions, type Scope, type ServerOptions } from '../../src/runtime'
+
+interface Line { level: number; msg?: string; reqId?: string; [key: string]: unknown }
+
+function sink(): { stream: Writable; lines: Line[] } {
+  const lines: Line[] = []
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const part of chunk.toString().split('\n')) if (part !== '') lines.push(JSON.parse(part) as Line)
+      done()
+    },
+  })
+  return { stream, lines }
+}
+
+/** A line without what varies per run, as the scenario tables compared them. */
+function shape(line: Line): Record<string, unknown> {
+  const { time: _t, pid: _p, hostname: _h, ...rest } = line
+  const out: Record<string, unknown> = { ...rest }
+  if ('responseTime' in out) out.responseTime = typeof out.responseTime
+  if (out.err !== undefined) {
+    const err = out.err as Record<string, unknown>
+    out.err = { type: err.type, message: err.message, statusCode: err.statusCode, stack: typeof err.stack }
+  }
+  return out
+}
+
+async function logged(declare: (root: Scope) => void, urls: string[], options: ServerOptions = {}): Promise<Line[]> {
+  const out = sink()
+  const root = createServer({ logger: { level: 'info', stream: out.stream }, ...options })
+  declare(root)
+  await root.ready()
+  for (const url of urls) await root.inject(url)
+  await root.close()
+  return out.lines
+}
+
+const req = (url: string) => ({ method: 'GET', url, hostname: 'localhost:80', remoteAddress: '127.0.0.1' })
+
+describe('Fastify 3.27.4 parity: log lines', () => {
+  it('listen() logs "Server listening at <address>", Fastify 3\'s line', async () => {
+    const out = sink()
+    const root = createServer({ logger: { stream: out.stream } })
+    const address = await root.listen(0)
+    await root.close()
+    expect(out.lines.map(shape)).to.deep.equal([{ level: 30, msg: `Server listening at ${address}` }])
+  })
+
+  it('a 5xx logs its error at error level with req, res and err, then "request completed" at info', async () => {
+    const lines = await logged((r) => r.get('/e500', async () => { throw new Error('boom') }), ['/e500'])
+    expect(lines.map(shape)).to.deep.equal([
+      { level: 30, reqId: 'req-1', req: req('/e500'), msg: 'incoming request' },
+      { level: 50, reqId: 'req-1', req: req('/e500'), res: { statusCode: 500 }, err: { type: 'Error', message: 'boom', statusCode: undefined, stack: 'string' }, msg: 'boom' },
+      { level: 30, reqId: 'req-1', res: { statusCode: 500 }, responseTime: 'number', msg: 'request completed' },
+    ])
+  })
+
+  it('a 4xx logs its error at info with res and err (no req), its message as the message', async () => {
+    const lines = await logged((r) => r.get('/e400', async () => { throw Object.assign(new Error('bad thing'), { statusCode: 400 }) }), ['/e400'])
+    expect(shape(lines[1])).to.deep.equal({ level: 30, reqId: 'req-1', res: { statusCode: 400 }, err: { type: 'Error', message: 'bad thing', statusCode: 400, stack: 'string' }, msg: 'bad thing' })
+  })
+
+  it('a thrown plain object with a 4xx status is logged as the error, with its message', async () => {
+    const lines = await logged((r) => r.get('/obj', async () => { throw { statusCode: 418, message: 'teapot' } }), ['/obj'])
+    const line = lines[1]
+    expect([line.level, line.res, (line.err as { message: string }).message, line.msg]).to.deep.equal([30, { statusCode: 418 }, 'teapot', 'teapot'])
+  })
+
+  it('with level warn, a 5xx writes only its error line: "request completed" is at info whatever the status', async () => {
+    const out = sink()
+    const root = createServer({ logger: { level: 'warn', stream: out.stream } })
+    root.get('/e500', async () => { throw new Error('boom') })
+    await root.inject('/e500')
+    await root.close()
+    expect(out.lines.map((l) => [l.level, l.msg])).to.deep.equal([[50, 'boom']])
+  })
+
+  it('a response stream that fails before its first byte is logged once, by the error reply', async () => {
+    const lines = await logged((r) => r.get('/s', async (_req, reply) => reply.send(new Readable({ read() { this.destroy(new Error('stream broke')) } }))), ['/s'])
+    expect(lines.map((l) => [l.level, l.msg])).to.deep.equal([[30, 'incoming request'], [50, 'stream broke'], [30, 'request completed']])
+  })
+})
+
+describe('Fastify 3.27.4 parity: plugin-level logLevel and what onRoute sees', () => {
+  it('register(plugin, { logLevel }) sets the level of the plugin\'s routes; a route\'s own logLevel wins', async () => {
+    const lines = await logged((r) => {
+      r.register(async (s) => {
+        s.get('/quiet', async (request) => { request.log.info('info in plugin'); request.log.error('error in plugin'); return 'q' })
+        s.get('/own', { logLevel: 'info' }, async (request) => { request.log.info('info with own level'); return 'o' })
+        s.register(async (t) => { t.get('/nested', async (request) => { request.log.warn('warn nested'); return 'n' }) })
+      }, { logLevel: 'error' })
+    }, ['/quiet', '/own', '/nested'])
+    expect(lines.map((l) => l.msg)).to.deep.equal(['error in plugin', 'incoming request', 'info with own level', 'request completed'])
+  })
+
+  it('onRoute hooks see logLevel (\'\' when none, else the route\'s or its plugin\'s) and attachValidation false, as in Fastify 3', async () => {
+    const seen: Array<[unknown, unknown, unknown]> = []
+    const root = createServer()
+    root.addHook('onRoute', (route: RouteOptions) => { seen.push([route.url, route.logLevel, route.attachValidation]) })
+    root.get('/plain', async () => 'p')
+    root.get('/own', { logLevel: 'warn', attachValidation: true }, async () => 'o')
+    root.register(async (s) => { s.get('/in', async () => 'i') }, { prefix: '/p', logLevel: 'debug' })
+    await root.ready()
+    await root.close()
+    expect(seen).to.deep.equal([['/plain', '', false], ['/own', 'warn', true], ['/p/in', 'debug', false]])
+  })
+})
