@@ -111,3 +111,24 @@ describe('Fastify 3.27.4 parity: plugin-level logLevel and what onRoute sees', (
     expect(seen).to.deep.equal([['/plain', '', false], ['/own', 'warn', true], ['/p/in', 'debug', false]])
   })
 })
+
+describe('Fastify 3.27.4 parity: logSerializers (route option and register option)', () => {
+  it('a route\'s logSerializers shape its request log lines, over its plugin\'s', async () => {
+    const lines = await logged((r) => {
+      r.get('/route', { logSerializers: { user: (u: { name: string }) => `U:${u.name}` } }, async (request) => { request.log.info({ user: { name: 'n' } }, 'u'); return 'x' })
+      r.register(async (s) => {
+        s.get('/plugin', async (request) => { request.log.info({ user: { name: 'n' }, team: { id: 7 } }, 'u'); return 'x' })
+        s.get('/both', { logSerializers: { team: () => 'route team' } }, async (request) => { request.log.info({ user: { name: 'n' }, team: { id: 7 } }, 'u'); return 'x' })
+      }, { logSerializers: { user: (u: { name: string }) => `P:${u.name}`, team: (t: { id: number }) => `T${t.id}` } })
+      r.get('/none', async (request) => { request.log.info({ user: { name: 'n' } }, 'u'); return 'x' })
+    }, ['/route', '/plugin', '/both', '/none'])
+    expect(lines.filter((l) => l.msg === 'u').map((l) => [l.user, l.team])).to.deep.equal([
+      ['U:n', undefined], ['P:n', 'T7'], ['P:n', 'route team'], [{ name: 'n' }, undefined],
+    ])
+  })
+
+  it('a logSerializers option that is not an object of functions is refused at declaration', () => {
+    const root = createServer()
+    expect(() => root.get('/x', { logSerializers: { user: 'no' } as never }, async () => 'x')).to.throw(/logSerializers option must be an object of functions/)
+  })
+})

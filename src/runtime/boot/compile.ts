@@ -124,6 +124,7 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecor
     routeOptions: () => routeOptionsView(def, method, config, serverBodyLimit),
     // '' is Fastify's 'not set' (what onRoute hooks see): the server logger's level.
     logLevel: options.logLevel || null,
+    logSerializers: def.scope.logSerializers === null && options.logSerializers === undefined ? null : { ...def.scope.logSerializers, ...options.logSerializers },
     implicitHead: method === 'HEAD' && !def.methods.includes('HEAD'),
   })]
 }
