@@ -81,6 +81,23 @@ describe('Fastify 3.27.4 parity: log lines', () => {
     expect(out.lines.map((l) => [l.level, l.msg])).to.deep.equal([[50, 'boom']])
   })
 
+  it('the error line comes before the onError hooks run, and an onSend hook that fails again on the error reply does not log it twice', async () => {
+    const lines = await logged((r) => {
+      r.register(async (s) => {
+        s.addHook('onError', async (request, _reply, error) => { request.log.warn({ seen: error.message }, 'onError saw') })
+        s.get('/oe', async () => { throw new Error('oe') })
+      })
+      r.register(async (s) => {
+        s.addHook('onSend', async () => { throw new Error('onsend boom') })
+        s.get('/os', async () => 'x')
+      })
+    }, ['/oe', '/os'])
+    expect(lines.map((l) => [l.reqId, l.level, l.msg])).to.deep.equal([
+      ['req-1', 30, 'incoming request'], ['req-1', 50, 'oe'], ['req-1', 40, 'onError saw'], ['req-1', 30, 'request completed'],
+      ['req-2', 30, 'incoming request'], ['req-2', 50, 'onsend boom'], ['req-2', 30, 'request completed'],
+    ])
+  })
+
   it('a response stream that fails before its first byte is logged once, by the error reply', async () => {
     const lines = await logged((r) => r.get('/s', async (_req, reply) => reply.send(new Readable({ read() { this.destroy(new Error('stream broke')) } }))), ['/s'])
     expect(lines.map((l) => [l.level, l.msg])).to.deep.equal([[30, 'incoming request'], [50, 'stream broke'], [30, 'request completed']])
