@@ -98,6 +98,26 @@ describe('Fastify 3.27.4 parity: log lines', () => {
     ])
   })
 
+  it('"request completed" comes after the onResponse hooks (what they log first); a failing one gives "request errored" with err in its place', async () => {
+    const lines = await logged((r) => {
+      r.register(async (s) => {
+        s.addHook('onResponse', async (request) => { request.log.info('metrics') })
+        s.get('/ok', async () => 'x')
+      })
+      r.register(async (s) => {
+        s.addHook('onResponse', async () => { throw new Error('r1') })
+        s.get('/fails', async () => 'x')
+      })
+    }, ['/ok', '/fails'])
+    expect(lines.map(shape)).to.deep.equal([
+      { level: 30, reqId: 'req-1', req: req('/ok'), msg: 'incoming request' },
+      { level: 30, reqId: 'req-1', msg: 'metrics' },
+      { level: 30, reqId: 'req-1', res: { statusCode: 200 }, responseTime: 'number', msg: 'request completed' },
+      { level: 30, reqId: 'req-2', req: req('/fails'), msg: 'incoming request' },
+      { level: 50, reqId: 'req-2', res: { statusCode: 200 }, err: { type: 'Error', message: 'r1', statusCode: undefined, stack: 'string' }, responseTime: 'number', msg: 'request errored' },
+    ])
+  })
+
   it('a response stream that fails before its first byte is logged once, by the error reply', async () => {
     const lines = await logged((r) => r.get('/s', async (_req, reply) => reply.send(new Readable({ read() { this.destroy(new Error('stream broke')) } }))), ['/s'])
     expect(lines.map((l) => [l.level, l.msg])).to.deep.equal([[30, 'incoming request'], [50, 'stream broke'], [30, 'request completed']])
