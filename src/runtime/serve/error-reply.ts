@@ -191,7 +191,7 @@ function logErrorReply(reply: ReplyImpl, status: number, err: unknown, message: 
 }
 
 /**
- * The built-in payload for an error, logged with the request id. A 4xx shows its message; a 5xx
+ * The built-in payload for an error (logged before, logBuiltInError). A 4xx shows its message; a 5xx
  * only the reason phrase, unless the error says its message is for the client (`expose: true`,
  * which HttpError sets and http-errors sets for 4xx only). That promise holds for the error's own
  * status: one whose status is not an error status (600, 302, '503') answers a 500 it did not ask
