@@ -33,7 +33,7 @@ export type {
   SchemaErrorFormatter, ValidatorOptions, ValidatorPlugin, CompilersFactory, SchemaControllerOptions, SchemaBucket, SchemaBucketFactory,
   RequestBase, RequestDecorations, ReplyDecorations, ScopeDecorations, RequestDecorationValue, TypedRequest, RequestOf, RouteHandler, HandlerResult,
   RuntimeRouteSchema, ScopeRouteShortcut, SchemaType, TypedRouteSchema, ResponseOf,
-  ReadyOptions, SchemaCompilation, BootProfile, RouteCompileCost, ScopeCompileCost, FrameworkErrorsHandler, LogLevel,
+  ReadyOptions, SchemaCompilation, BootProfile, RouteCompileCost, ScopeCompileCost, FrameworkErrorsHandler, LogLevel, LogSerializers,
   SchemaCacheOptions, SchemaCacheMode, SchemaCacheStats,
 } from './runtime'
 export type {

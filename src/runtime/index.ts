@@ -19,7 +19,7 @@ export type {
   NotFoundHandler, HookName, Plugin, PluginFunction, PluginOptionsOf, RegisterOptions, AsyncPlugin, CallbackPlugin, PluginOptions, ServerOptions, ListenOptions,
   InjectChain, InjectOptions, InjectResponse, ValidationError, Logger, ContentTypeParserFn, ContentTypeParserOptions, DoneFn,
   RequestBase, RequestDecorations, ReplyDecorations, ScopeDecorations, RequestDecorationValue, TypedRequest, RequestOf, RouteHandler, HandlerResult,
-  RuntimeRouteSchema, ScopeRouteShortcut, ReadyOptions, FrameworkErrorsHandler, LogLevel, SchemaCacheOptions, SchemaCacheMode, SchemaCacheStats,
+  RuntimeRouteSchema, ScopeRouteShortcut, ReadyOptions, FrameworkErrorsHandler, LogLevel, LogSerializers, SchemaCacheOptions, SchemaCacheMode, SchemaCacheStats,
 } from './types'
 export type { SchemaType, TypedRouteSchema, ResponseOf } from './typed-schemas'
 export type { SchemaCompilation } from './shared/schema-compilation'

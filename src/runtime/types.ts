@@ -249,7 +249,15 @@ export type PluginFunction<O extends PluginOptions = PluginOptions> = (scope: Sc
 export type NotAClass<P> = P extends abstract new (...args: never[]) => unknown ? never : unknown
 
 /** What `register` reads besides the plugin's own options (Fastify's RegisterOptions, those Enclave honours). */
-export interface RegisterOptions { prefix?: string }
+export interface RegisterOptions {
+  prefix?: string
+  /** Fastify 3's plugin-level log level: the default `logLevel` of the routes declared in the plugin and below. */
+  logLevel?: LogLevel
+  /** Fastify 3's plugin-level log serializers: added to those of the parent, for the plugin's routes' request logs. */
+  logSerializers?: LogSerializers
+}
+/** pino serializers by field name: `{ user: (u) => u.id }`. */
+export type LogSerializers = Record<string, (value: never) => unknown>
 /**
  * The options `register(plugin, options)` accepts for `plugin`, Enclave's or one typed with
  * Fastify's generics (`FastifyPluginCallback<O>`, `FastifyPluginAsync<O>`, as the @fastify/*
@@ -305,6 +313,8 @@ export interface RouteShorthandOptions<S extends RuntimeRouteSchema = RouteSchem
   errorHandler?: ErrorHandler
   /** Free-form data readable by hooks as `request.routeConfig`. */
   config?: Record<string, unknown>
+  /** Fastify 3: pino serializers for this route's request logs (over its plugin's `logSerializers`); pino loggers only. */
+  logSerializers?: LogSerializers
   /** Fastify 3: this route's requests log at this level (pino loggers; a hand-made logger is used as it is). */
   logLevel?: LogLevel
   /** A GET route also answers HEAD: this route's own choice over the server's `exposeHeadRoutes`. */

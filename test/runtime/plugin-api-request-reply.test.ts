@@ -82,6 +82,17 @@ describe('plugin API: request and reply', () => {
     expect(res.body.protocol).to.equal('https')
   })
 
+  it('X-Forwarded-Host and -Proto count only from a trusted peer (Fastify 3.27.4 reads them from any peer), and a forwarded HTTPS is https', async () => {
+    const untrusted = await build((root) => {
+      root.get('/ip', async (req) => ({ hostname: req.hostname, protocol: req.protocol }))
+    }, { trustProxy: '10.0.0.0/8' })
+    await request(untrusted.server).get('/ip').set('host', 'good.example').set('x-forwarded-host', 'evil.example').set('x-forwarded-proto', 'https')
+      .expect(200, { hostname: 'good.example', protocol: 'http' })
+    const trusted = await build((root) => { root.get('/p', async (req) => ({ protocol: req.protocol })) }, { trustProxy: true })
+    await request(trusted.server).get('/p').set('x-forwarded-proto', 'HTTPS').expect(200, { protocol: 'https' })
+    await request(trusted.server).get('/p').set('x-forwarded-proto', 'gopher').expect(200, { protocol: 'http' })
+  })
+
   it("request.host and request.port (Fastify 5's names) come from the same Host as hostname", async () => {
     const app = await build((root) => {
       root.get('/h', async (req) => ({ hostname: req.hostname, host: req.host, port: req.port }))

@@ -4,6 +4,8 @@ import { prefixedView } from '../declare/prefixed-view'
 import { liftedRoutePrefix } from './registration-prefix'
 import type { PluginNode } from '../declare/plugin-tree'
 import type { ScopeImpl } from '../declare/scope'
+import { isSerializerMap } from '../declare/option-checks'
+import type { LogSerializers } from '../types'
 import { compileServer } from './compile'
 import { allScopes } from './all-scopes'
 import { callLifecycleHook } from './lifecycle-hook'
@@ -120,6 +122,11 @@ async function loadPlugin(boot: BootContext, node: PluginNode): Promise<void> {
   } else {
     const routePrefix = typeof node.options.prefix === 'string' ? joinRoutePrefix(owner.routePrefix, node.options.prefix) : owner.routePrefix
     scope = owner.createChild(meta.name, trimPrefix(routePrefix), routePrefix)
+    // Fastify 3 (pluginOverride): a registration's logLevel becomes the default of its routes.
+    // So do its logSerializers, over the parent's.
+    const { logLevel, logSerializers } = node.options as { logLevel?: unknown; logSerializers?: unknown }
+    if (typeof logLevel === 'string' && logLevel !== '') scope.logLevel = logLevel
+    if (isSerializerMap(logSerializers)) scope.logSerializers = { ...scope.logSerializers, ...(logSerializers as LogSerializers) }
     scope.pluginNameChain.push(encapsulatedPluginName(liftedTarget(plugin), meta))
     for (let s: ScopeImpl | null = owner; s !== null; s = s.parent) {
       for (const hook of s.hooks.own('onRegister')) hook.fn.call(hook.scope, scope, node.options)

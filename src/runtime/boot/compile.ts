@@ -122,7 +122,9 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecor
     config,
     hasParams: def.url.includes(':') || def.url.includes('*'),
     routeOptions: () => routeOptionsView(def, method, config, serverBodyLimit),
-    logLevel: options.logLevel ?? null,
+    // '' is Fastify's 'not set' (what onRoute hooks see): the server logger's level.
+    logLevel: options.logLevel || null,
+    logSerializers: def.scope.logSerializers === null && options.logSerializers === undefined ? null : { ...def.scope.logSerializers, ...options.logSerializers },
     implicitHead: method === 'HEAD' && !def.methods.includes('HEAD'),
   })]
 }

@@ -47,7 +47,7 @@ export const knownRouteOptions: readonly string[] = [
   'method', 'url', 'path', 'handler', 'schema', 'attachValidation', 'validatorCompiler', 'serializerCompiler',
   'schemaErrorFormatter', 'bodyLimit', 'errorHandler', 'config', 'onRequest', 'preParsing', 'preValidation', 'preHandler',
   'preSerialization', 'onSend', 'onResponse', 'onRequestAbort', 'onError', 'onTimeout', 'logLevel',
-  'exposeHeadRoute', 'prefixTrailingSlash', 'prefix', 'constraints', 'version',
+  'logSerializers', 'exposeHeadRoute', 'prefixTrailingSlash', 'prefix', 'constraints', 'version',
 ]
 
 /**
@@ -222,6 +222,9 @@ export function checkRouteOptions(options: RouteOptions, where: string): string[
   if (options.errorHandler !== undefined && typeof options.errorHandler !== 'function') {
     throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `the errorHandler option must be a function, got ${typeof options.errorHandler}` })
   }
+  if (options.logSerializers !== undefined && !isSerializerMap(options.logSerializers)) {
+    throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: 'the logSerializers option must be an object of functions ({ field: (value) => shown })' })
+  }
   if (options.logLevel !== undefined && !logLevels.includes(options.logLevel)) {
     throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `the logLevel option must be one of ${logLevels.join(', ')}, got ${JSON.stringify(options.logLevel)}` })
   }
@@ -254,4 +257,9 @@ export function refuseUnreadRouteOptions(keys: readonly string[], where: string)
     problem: `unknown route option${keys.length > 1 ? 's' : ''} ${list}: neither Enclave nor an onRoute hook of a registered plugin reads ${keys.length > 1 ? 'them' : 'it'}. ` +
       `Register the plugin that reads it before this route and await it (\`await scope.register(plugin)\`: a plugin loads only when awaited or at boot, so its onRoute hook misses routes declared before that), or put your own data in config. Known options: ${knownRouteOptions.join(', ')}`,
   })
+}
+
+/** `logSerializers` (a route's or a registration's): pino serializers, an object of functions. */
+export function isSerializerMap(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((fn) => typeof fn === 'function')
 }

@@ -106,6 +106,9 @@ function declareOwnedRoute(scope: ScopeImpl, options: RouteOptions, routePrefix:
   // A named handler (a controller's `Books.list`) is named in the errors: it is what to fix.
   const by = named !== '' && named !== 'handler' && named !== 'anonymous' ? ` (handler ${named})` : ''
   const where = `${String(options.method)} ${rawPath}${by} in ${scope.path}`
+  // A route without a logLevel takes its plugin's (checked here like its own); onRoute hooks then
+  // see Fastify 3's defaults: logLevel '' (the server's level) and attachValidation false.
+  if ((options.logLevel === undefined || (options.logLevel as string) === '') && scope.logLevel !== '') options.logLevel = scope.logLevel as RouteOptions['logLevel']
   const pluginKeys = checkRouteOptions(options, where)
   const methods = (Array.isArray(options.method) ? options.method : [options.method]).map((m) => String(m).toUpperCase())
   for (const method of methods) {
@@ -123,6 +126,8 @@ function declareOwnedRoute(scope: ScopeImpl, options: RouteOptions, routePrefix:
   const withRoutePath = options as RouteOptions & { routePath?: string }
   withRoutePath.routePath = placed.path
   options.prefix = routePrefix
+  if (options.logLevel === undefined) (options as { logLevel?: string }).logLevel = ''
+  if (options.attachValidation === undefined || options.attachValidation === null) options.attachValidation = false
   // onRoute hooks see (and may amend) the options before they are recorded, ancestors' first;
   // once per route, whatever the number of urls it is served at (Fastify 3).
   const chain: ScopeImpl[] = []

@@ -19,7 +19,7 @@ import { isAsyncFunction } from './option-checks'
 import { didYouMean } from '../schemas'
 import type {
   ContentTypeParserFn, ContentTypeParserCallback, ContentTypeStreamParser, ContentTypeParserOptions, ErrorHandler, Handler, HookName, InjectChain, InjectOptions, InjectResponse,
-  ListenOptions, Logger, NotFoundHandler, NotFoundOptions, ReadyOptions, RouteOptions, RouteShorthandOptions, Scope,
+  ListenOptions, LogSerializers, Logger, NotFoundHandler, NotFoundOptions, ReadyOptions, RouteOptions, RouteShorthandOptions, Scope,
 } from '../types'
 import type { JsonSchema, ReplySerializer, SchemaControllerOptions, SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../schemas/types'
 import type { Inspection, ModuleInspection, RouteInspection, ScopeAnnotation, ScopeInspection } from '../shared/introspection'
@@ -68,6 +68,13 @@ export class ScopeImpl implements Scope {
    * (`{ prefix: '/v1/' }`), which decides where a route `/` is served (route-declaration.ts).
    */
   readonly routePrefix: string
+  /**
+   * Fastify's plugin-level `logLevel` (`register(plugin, { logLevel })`): the level of the routes
+   * declared here and below that name none. '' (Fastify's default): the server logger's.
+   */
+  logLevel: string
+  /** Fastify's plugin-level `logSerializers`, merged over the parent's; null: none. */
+  logSerializers: LogSerializers | null
   readonly children: ScopeImpl[] = []
   /**
    * What pluginName reads (Fastify's kPluginNameChain): a plugin's own scope starts with its name;
@@ -116,6 +123,8 @@ export class ScopeImpl implements Scope {
     this.path = init.parent === null ? init.name : `${init.parent.path} > ${init.name}`
     this.prefix = init.prefix
     this.routePrefix = init.routePrefix ?? init.prefix
+    this.logLevel = init.parent?.logLevel ?? ''
+    this.logSerializers = init.parent?.logSerializers ?? null
     this.schemas = new SchemaStore({ parent: init.parent?.schemas ?? null, scopePath: this.path })
     if (init.parent !== null) {
       init.parent.children.push(this)

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http'
 import type { Logger } from '../types'
 import { fastifyLogSerializers } from '../shared/log-serializers'
 import type { ReplyImpl } from './reply'
@@ -9,8 +10,10 @@ import type { ServeContext } from './serve-context'
  * hostname, remote address and port, through Fastify's serializers) when the request arrives, "request completed" with `res.statusCode`
  * and `responseTime` (ms) when the response is finished; both carry the request id. Every
  * answer is logged, also a 401 from an auth hook or a 422 from a custom error handler, which
- * never pass through the built-in error reply. 5xx at error level, the rest at info; a client
- * that left first gives "request aborted". Runs only when request logging is on.
+ * never pass through the built-in error reply. At info level whatever the status, as in Fastify 3
+ * (a 5xx's error has its own line at error level); after the onResponse hooks when the route has
+ * some (deferAccessLine); a client that left first gives "request aborted". Runs only when request
+ * logging is on.
  */
 export function logRequest(ctx: ServeContext, request: RequestImpl, reply: ReplyImpl): void {
   const started = request.startTime
@@ -19,18 +22,45 @@ export function logRequest(ctx: ServeContext, request: RequestImpl, reply: Reply
   // gets the same fields as plain objects.
   const own = ctx.logSerializers
   accessLine(ctx, request, 'info', { req: own ? request : fastifyLogSerializers.req(request) }, 'incoming request')
+  const res = reply.raw as ServerResponse & AccessState
   let finished = false
+  let written = false
+  const end = (failure?: unknown): void => {
+    if (written) return
+    written = true
+    const shown = own ? reply : { statusCode: reply.raw.statusCode }
+    const responseTime = performance.now() - started
+    if (failure === undefined) accessLine(ctx, request, 'info', { res: shown, responseTime }, 'request completed')
+    else accessLine(ctx, request, 'error', { res: shown, err: failure, responseTime }, 'request errored')
+  }
+  res[accessEnd] = end
   // 'finish' (the response is handed to the OS) rather than 'close': in-process inject() emits
   // 'close' only on the next tick, after the caller already has its response.
-  reply.raw.once('finish', () => {
+  res.once('finish', () => {
     finished = true
-    const statusCode = reply.raw.statusCode
-    const fields = { res: own ? reply : { statusCode }, responseTime: performance.now() - started }
-    accessLine(ctx, request, statusCode >= 500 ? 'error' : 'info', fields, 'request completed')
+    if (res[accessDeferred] !== true) end()
   })
-  reply.raw.once('close', () => {
+  res.once('close', () => {
     if (!finished) accessLine(ctx, request, 'info', { res: own ? reply : { statusCode: reply.raw.statusCode }, responseTime: performance.now() - started }, 'request aborted')
   })
+}
+
+const accessEnd = Symbol('enclave.accessEnd')
+const accessDeferred = Symbol('enclave.accessDeferred')
+interface AccessState { [accessEnd]?: (failure?: unknown) => void; [accessDeferred]?: boolean }
+
+/**
+ * A route with onResponse hooks: its "request completed" line waits for them, as in Fastify 3, so
+ * that what they log comes first, and a failing one gives "request errored" (with `err`, at error
+ * level) in its place. Called when the hooks are set to watch the response, before it finishes;
+ * returns the function that writes the line, or null when the access log is off.
+ */
+export function deferAccessLine(res: ServerResponse): ((failure?: unknown) => void) | null {
+  const state = res as ServerResponse & AccessState
+  const end = state[accessEnd]
+  if (end === undefined) return null
+  state[accessDeferred] = true
+  return end
 }
 
 /**

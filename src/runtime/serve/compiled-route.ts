@@ -2,7 +2,7 @@ import type { BoundHook } from '../shared/bound-hook'
 import type { ParserTable } from './body/parser-table'
 import type { RequestImpl } from './request'
 import type { ReplyImpl } from './reply'
-import type { Handler, LogLevel, Scope } from '../types'
+import type { Handler, LogLevel, LogSerializers, Scope } from '../types'
 import type { ServeContext } from './serve-context'
 import type { CompiledRouteSchemas, PartValidator, ResponseSerializers } from '../schemas'
 import type { LazyRouteSchemas } from './lazy-route-schemas'
@@ -41,6 +41,8 @@ export interface CompiledRouteInit {
   routeOptions: Readonly<Record<string, unknown>> | (() => Readonly<Record<string, unknown>>)
   /** The route's `logLevel` option; null: the server logger's level. */
   logLevel?: LogLevel | null
+  /** The route's pino serializers (its plugins' `logSerializers`, then its own); null: none. */
+  logSerializers?: LogSerializers | null
   /** True for the HEAD route a GET route answers by itself (exposeHeadRoutes). */
   implicitHead?: boolean
 }
@@ -98,6 +100,8 @@ export class CompiledRoute {
   #routeOptions: Readonly<Record<string, unknown>> | (() => Readonly<Record<string, unknown>>)
   /** The route's `logLevel`: its requests' pino child logs at this level. Null: the server's. */
   readonly logLevel: LogLevel | null
+  /** The route's pino serializers for its requests' child logger. Null: the server's. */
+  readonly logSerializers: LogSerializers | null
   /** True when onResponse or onRequestAbort hooks exist, so the pipeline watches the socket. */
   readonly observesEnd: boolean
   /** The HEAD route a GET route answers by itself (exposeHeadRoutes), not one declared as HEAD. */
@@ -136,6 +140,7 @@ export class CompiledRoute {
     this.hasParams = init.hasParams
     this.#routeOptions = init.routeOptions
     this.logLevel = init.logLevel ?? null
+    this.logSerializers = init.logSerializers ?? null
     this.observesEnd = this.onResponse !== null || this.onRequestAbort !== null
     this.implicitHead = init.implicitHead === true
   }

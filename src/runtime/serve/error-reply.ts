@@ -10,6 +10,7 @@ import { sendReturned } from './returned-payload'
 import { commit, isOpen, reopen, writeHead } from './reply-state'
 import { errorPayloadSerializer } from './error-payload'
 import { pickSerializer } from '../schemas'
+import { fastifyLogSerializers } from '../shared/log-serializers'
 import type { ErrorHandler, Logger, Scope } from '../types'
 import type { HeadProblem } from './request-head'
 
@@ -83,7 +84,10 @@ function dispatch(reply: ReplyImpl, thrown: unknown): void {
   if (index >= handlers.length) {
     // The built-in reply itself failed, in a preSerialization or onSend hook that fails on every
     // payload: sending once more through the hooks would loop forever, so write it directly.
-    if (index > handlers.length) { writeFallback(reply, toError(thrown)); return }
+    if (index > handlers.length) { writeFallback(reply, toError(thrown), false); return }
+    // Logged as the error reaches the built-in reply, before the onError hooks (Fastify 3 logs in
+    // its default error handler, whose send() then runs them); once, also when the reply fails.
+    logBuiltInError(reply, thrown)
     const hooks = reply.route.onError
     if (hooks !== null && !reply.onErrorRan) {
       reply.onErrorRan = true
@@ -158,7 +162,36 @@ function errorStatus(value: unknown): number | undefined {
 }
 
 /**
- * The built-in payload for an error, logged with the request id. A 4xx shows its message; a 5xx
+ * The line the built-in error reply writes, in Fastify 3's shape (its defaultErrorHandler): a
+ * 5xx at error with `req`, `res` and `err`, anything else at info with `res` and `err`, the
+ * error's message as the message. `res` is the status being answered (the reply's own is set
+ * just after). A logger Enclave made serializes `req` itself, as in the access log. The status
+ * and the value are those defaultErrorReply answers with.
+ */
+function logBuiltInError(reply: ReplyImpl, thrown: unknown): void {
+  if (isPlainObject(thrown) && statusOf(thrown, reply.statusCode) < 500) {
+    logErrorReply(reply, statusOf(thrown, reply.statusCode), thrown, typeof thrown.message === 'string' ? thrown.message : 'a plain object was thrown')
+    return
+  }
+  const error = toError(thrown)
+  logErrorReply(reply, statusOf(error, reply.statusCode), error, error.message)
+}
+
+/** One such line: `res` is the status answered, `req` only for a 5xx (Fastify 3's fields). */
+function logErrorReply(reply: ReplyImpl, status: number, err: unknown, message: string): void {
+  const serve = reply.route.serve
+  const log = reply.request.log
+  const res = { statusCode: status }
+  if (status >= 500) {
+    const req = serve.logSerializers ? reply.request : fastifyLogSerializers.req(reply.request)
+    log.error(serve.idFields(reply.request.id, { req, res, err }), message)
+  } else {
+    log.info(serve.idFields(reply.request.id, { res, err }), message)
+  }
+}
+
+/**
+ * The built-in payload for an error (logged before, logBuiltInError). A 4xx shows its message; a 5xx
  * only the reason phrase, unless the error says its message is for the client (`expose: true`,
  * which HttpError sets and http-errors sets for 4xx only). That promise holds for the error's own
  * status: one whose status is not an error status (600, 302, '503') answers a 500 it did not ask
@@ -169,10 +202,6 @@ function defaultPayload(reply: ReplyImpl, error: AnyError): { statusCode: number
   const reason = STATUS_CODES[status] ?? 'Error'
   const declared = errorStatus(error.status) ?? errorStatus(error.statusCode) ?? error.status ?? error.statusCode
   const exposed = status < 500 || (error.expose === true && (declared === undefined || declared === status))
-  const log = reply.request.log
-  const serve = reply.route.serve
-  if (status >= 500) log.error(serve.idFields(reply.request.id, { err: error }), error.message)
-  else log.info(serve.idFields(reply.request.id, { statusCode: status, code: error.code }), error.message)
   return {
     statusCode: status,
     // A numeric code is written as a string, as Fastify 3's serializer does.
@@ -205,7 +234,6 @@ export function defaultErrorReply(reply: ReplyImpl, thrown: unknown): void {
   if (isPlainObject(thrown) && statusOf(thrown, reply.statusCode) < 500) {
     reply.statusCode = statusOf(thrown, reply.statusCode)
     reply.raw.statusCode = reply.statusCode
-    reply.request.log.info({ reqId: reply.request.id, statusCode: reply.statusCode }, 'a plain object was thrown')
     reply.headerMap['content-type'] = 'application/json; charset=utf-8'
     reply.send(thrown)
     return
@@ -239,8 +267,9 @@ export function defaultErrorReply(reply: ReplyImpl, thrown: unknown): void {
  * function sets, straight to the socket. State `Written` makes a payload still on its way
  * through the hooks a no-op when it arrives (send.ts).
  */
-export function writeFallback(reply: ReplyImpl, error: AnyError): void {
+export function writeFallback(reply: ReplyImpl, error: AnyError, log: boolean): void {
   const payload = defaultPayload(reply, error)
+  if (log) logErrorReply(reply, payload.statusCode, error, error.message)
   const body = errorPayloadSerializer(payload)
   if (reply.deadlineList !== null) reply.route.serve.deadlines.leave(reply)
   commit(reply)

@@ -40,5 +40,5 @@ export function onHandlerExpired(reply: ReplyImpl): void {
     return
   }
   // Second expiry, or stuck inside the payload hooks: the 503 is written past every hook.
-  writeFallback(reply, error)
+  writeFallback(reply, error, true)
 }

@@ -111,11 +111,14 @@ export function runPayloadHooks(hooks: readonly BoundHook[], request: RequestImp
  * one is logged and the next still runs, so a broken logging hook never hides the real error.
  */
 export function runObserverHooks(hooks: readonly BoundHook[], request: RequestImpl, reply: ReplyImpl,
-  extra: unknown, hasExtra: boolean, done: () => void, failureMessage: string): void {
+  extra: unknown, hasExtra: boolean, done: () => void, failureMessage: string, onFailure: ((error: unknown) => boolean) | null = null): void {
   let index = 0
   const thisArg = reply.route.scope
   const step = (error?: unknown): void => {
-    if (error !== undefined && error !== null) request.log.error(reply.route.serve.idFields(request.id, { err: readableThrown(error) }), failureMessage)
+    // onFailure may take the failure instead of its own line (onResponse and the access log).
+    if (error !== undefined && error !== null && (onFailure === null || !onFailure(readableThrown(error)))) {
+      request.log.error(reply.route.serve.idFields(request.id, { err: readableThrown(error) }), failureMessage)
+    }
     if (index === hooks.length) { done(); return }
     const hook = hooks[index++]
     // An observer cannot end the chain nor replace a payload: it only settles, once.

@@ -8,7 +8,7 @@ import { answerClosing, answerHeadRefused, answerWithoutReply, replyWithError } 
 import { requestHeadProblem } from './request-head'
 import { watchSocketTimeout } from './socket-timeout'
 import { sendReturned } from './returned-payload'
-import { logRequest } from './access-log'
+import { deferAccessLine, logRequest } from './access-log'
 import { startHandlerDeadline } from './handler-timeout'
 import { compileOnFirstRequest } from './lazy-compile'
 import type { ReplyImpl } from './reply'
@@ -58,7 +58,7 @@ export function handleRequest(ctx: ServeContext, raw: IncomingMessage, res: Serv
     // User code runs here too: genReqId and the { factory } decorators.
     const id = ctx.genReqId(raw)
     // A child logger per request only when logging is on with pino: the silent path allocates nothing.
-    request = new route.Request(raw, res, id, route.path, params, query, route, ctx.childLogs ? ctx.requestLog(id, route.logLevel) : ctx.log)
+    request = new route.Request(raw, res, id, route.path, params, query, route, ctx.childLogs ? ctx.requestLog(id, route.logLevel, route.logSerializers) : ctx.log)
     reply = new route.Reply(res, request, route)
   } catch (error) {
     answerWithoutReply(res, ctx.log, error)
@@ -263,26 +263,31 @@ function afterAsyncHandler(reply: ReplyImpl, value: unknown): void {
  */
 function watchEnd(request: RequestImpl, reply: ReplyImpl, res: ServerResponse): void {
   let ended = false
+  const access = reply.route.onResponse !== null && reply.route.serve.requestLogging ? deferAccessLine(res) : null
   const end = (finished: boolean): void => {
     if (ended) return
     ended = true
-    onEnd(request, reply, finished)
+    onEnd(request, reply, finished, access)
   }
   // light-my-request's response emits 'finish' with writableFinished still false: the event is the signal.
   res.once('finish', () => end(true))
   res.once('close', () => end(res.writableFinished))
 }
 
-function onEnd(request: RequestImpl, reply: ReplyImpl, finished: boolean): void {
+function onEnd(request: RequestImpl, reply: ReplyImpl, finished: boolean, access: ((failure?: unknown) => void) | null): void {
   const route = reply.route
   if (!finished) request.aborted = true
   const hooks = finished ? route.onResponse : route.onRequestAbort
   if (hooks === null) return
   const serve = route.serve
-  if (!serve.closing) { runObserverHooks(hooks, request, reply, undefined, false, noop, requestErrored); return }
+  // The access line waits for the onResponse hooks; the first failure is its 'request errored'.
+  let failure: unknown
+  const onFailure = finished && access !== null ? (error: unknown): boolean => { if (failure !== undefined) return false; failure = error; return true } : null
+  const after = finished && access !== null ? (): void => access(failure) : noop
+  if (!serve.closing) { runObserverHooks(hooks, request, reply, undefined, false, after, requestErrored, onFailure); return }
   // During shutdown close() waits for these (force-closed requests included) before onClose.
   const pending = serve.endingDuringClose
-  const running = new Promise<void>((resolve) => runObserverHooks(hooks, request, reply, undefined, false, resolve, requestErrored))
+  const running = new Promise<void>((resolve) => runObserverHooks(hooks, request, reply, undefined, false, () => { after(); resolve() }, requestErrored, onFailure))
   pending.add(running)
   void running.then(() => pending.delete(running))
 }

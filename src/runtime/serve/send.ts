@@ -224,8 +224,12 @@ function writeStream(reply: ReplyImpl, stream: Readable): void {
   // the client is a connection closed before the end of the body. Before the first byte (the
   // head is only staged until then) it is an error reply, as in Fastify 3.
   stream.once('error', (error) => {
-    reply.request.log.error(reply.route.serve.idFields(reply.request.id, { err: error }), 'the response stream failed')
-    if (res.headersSent) { res.destroy(); return }
+    // Logged here only when no error reply will log it (Fastify 3's line and level).
+    if (res.headersSent) {
+      reply.request.log.warn(reply.route.serve.idFields(reply.request.id, { err: error }), 'response terminated with an error with headers already sent')
+      res.destroy()
+      return
+    }
     stream.unpipe(res)
     for (const name of staged) res.removeHeader(name)
     failWrite(reply, error)

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { CompiledRoute } from './compiled-route'
 import type { Router } from './router'
-import type { FrameworkErrorsHandler, Logger, LogLevel } from '../types'
+import type { FrameworkErrorsHandler, Logger, LogLevel, LogSerializers } from '../types'
 import type { ServerLimits } from '../shared/server-options'
 import type { Deadlines, DeadlineList } from './deadlines'
 import type { TrustFn } from './trust-proxy'
@@ -134,11 +134,15 @@ export class ServeContext {
    * The logger a request's `request.log` is: a pino child bound to the id when logging is on
    * with pino (one child per request, so only then), the server's own logger otherwise.
    */
-  requestLog(id: string, level: LogLevel | null = null): Logger {
+  requestLog(id: string, level: LogLevel | null = null, serializers: LogSerializers | null = null): Logger {
     if (!this.childLogs) return this.log
-    const parent = this.log as unknown as { child(b: Record<string, unknown>, o?: { level: LogLevel }): Logger }
-    // A route's logLevel (Fastify 3): pino sets a child's own level through its options.
-    return level === null ? parent.child({ [this.idLabel]: id }) : parent.child({ [this.idLabel]: id }, { level })
+    const parent = this.log as unknown as { child(b: Record<string, unknown>, o?: { level?: LogLevel; serializers?: LogSerializers }): Logger }
+    if (level === null && serializers === null) return parent.child({ [this.idLabel]: id })
+    // A route's logLevel and logSerializers (Fastify 3): pino takes both as a child's options.
+    const options: { level?: LogLevel; serializers?: LogSerializers } = {}
+    if (level !== null) options.level = level
+    if (serializers !== null) options.serializers = serializers
+    return parent.child({ [this.idLabel]: id }, options)
   }
 
   /** The fields of an internal log line: the request id added unless request.log carries it already. */

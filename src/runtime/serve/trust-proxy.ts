@@ -56,7 +56,8 @@ export function clientHostname(raw: IncomingMessage, trust: TrustFn | null): str
 
 export function clientProtocol(raw: IncomingMessage, trust: TrustFn | null): 'http' | 'https' {
   if (trustsPeer(raw, trust)) {
-    const forwarded = lastForwarded(raw.headers['x-forwarded-proto'])
+    // A scheme is case-insensitive (RFC 3986 §3.1): a proxy's 'HTTPS' is https.
+    const forwarded = lastForwarded(raw.headers['x-forwarded-proto'])?.toLowerCase()
     if (forwarded === 'https' || forwarded === 'http') return forwarded
   }
   return (raw.socket as TLSSocket).encrypted === true ? 'https' : 'http'
