@@ -8,7 +8,7 @@ import type { RequestClass, ReplyClass } from '../serve/compiled-route'
 import type { ErrorHandlerEntry } from '../serve/error-reply'
 import type { ScopeImpl } from '../declare/scope'
 import type { BootContext } from './boot-context'
-import { defaultSchemaErrorFormatter } from '../schemas'
+import { bindDefaultFormatter } from '../schemas/validation-error'
 import type { ReplySerializer, SchemaErrorFormatter, SerializerCompiler, ValidatorCompiler } from '../schemas/types'
 import type { SchemaCompilation } from '../shared/schema-compilation'
 
@@ -54,7 +54,7 @@ export function resolveScope(boot: BootContext, scope: ScopeImpl): ScopeResoluti
     // for the factory option), also when a descendant's route uses it.
     schemaErrorFormatter: scope.schemaErrorFormatter !== null ? scope.schemaErrorFormatter.bind(scope)
       : parent !== null ? parent.schemaErrorFormatter
-        : (boot.schemaErrorFormatter ?? defaultSchemaErrorFormatter).bind(scope),
+        : boot.schemaErrorFormatter !== undefined ? boot.schemaErrorFormatter.bind(scope) : bindDefaultFormatter(scope),
   }
   boot.resolutions.set(scope, resolution)
   return resolution

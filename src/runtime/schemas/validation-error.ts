@@ -18,7 +18,12 @@ const CONTEXT: Readonly<Record<HttpPart, ValidationContext>> = {
  * defaultSchemaErrorFormatter(validate.errors, 'body').message   // "body should have required property 'name'"
  */
 export function defaultSchemaErrorFormatter(errors: unknown[], dataVar: string): Error {
-  if (!Array.isArray(errors) || errors.length === 0) return clientError(`${dataVar} failed validation`)
+  return clientError(defaultValidationMessage(errors, dataVar))
+}
+
+/** The default formatter's message, without its Error: the pipeline's 400 that nobody observes needs only this. */
+export function defaultValidationMessage(errors: unknown[], dataVar: string): string {
+  if (!Array.isArray(errors) || errors.length === 0) return `${dataVar} failed validation`
   let text = ''
   for (let i = 0; i < errors.length; i++) {
     const error = errors[i] as { dataPath?: unknown; instancePath?: unknown; message?: unknown } | string | null
@@ -30,7 +35,22 @@ export function defaultSchemaErrorFormatter(errors: unknown[], dataVar: string):
     const path = typeof error?.dataPath === 'string' ? error.dataPath : typeof error?.instancePath === 'string' ? error.instancePath : ''
     text += `${dataVar}${path} ${typeof error?.message === 'string' ? error.message : 'is invalid'}`
   }
-  return clientError(text)
+  return text
+}
+
+// The default formatter as bound to each scope (scope-resolution.ts): a route whose formatter is
+// one of these may skip building the Error when nothing would observe it (serve/validation-reply.ts).
+const boundDefaults = new WeakSet<SchemaErrorFormatter>()
+
+/** defaultSchemaErrorFormatter bound to `scope`, recognisable by isDefaultFormatter(). */
+export function bindDefaultFormatter(scope: unknown): SchemaErrorFormatter {
+  const bound = defaultSchemaErrorFormatter.bind(scope)
+  boundDefaults.add(bound)
+  return bound
+}
+
+export function isDefaultFormatter(formatter: SchemaErrorFormatter): boolean {
+  return formatter === defaultSchemaErrorFormatter || boundDefaults.has(formatter)
 }
 
 /**

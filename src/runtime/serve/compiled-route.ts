@@ -8,6 +8,7 @@ import type { CompiledRouteSchemas, PartValidator, ResponseSerializers } from '.
 import type { LazyRouteSchemas } from './lazy-route-schemas'
 import type { ReplySerializer, SchemaErrorFormatter } from '../schemas/types'
 import type { ErrorHandlerEntry } from './error-reply'
+import { isDefaultFormatter } from '../schemas/validation-error'
 
 export type RequestClass = new (...args: ConstructorParameters<typeof RequestImpl>) => RequestImpl
 export type ReplyClass = new (...args: ConstructorParameters<typeof ReplyImpl>) => ReplyImpl
@@ -106,6 +107,12 @@ export class CompiledRoute {
   readonly observesEnd: boolean
   /** The HEAD route a GET route answers by itself (exposeHeadRoutes), not one declared as HEAD. */
   readonly implicitHead: boolean
+  /**
+   * True when nobody would see a failed validation's Error: it answers with the default
+   * formatter's message, no error handler or onError hook receives it, and no request keeps it
+   * (attachValidation). Its 400 is then sent without building it (validation-reply.ts).
+   */
+  readonly unobservedValidation: boolean
 
   constructor(init: CompiledRouteInit) {
     const orNull = (list: readonly BoundHook[]): HookList => list.length > 0 ? list : null
@@ -143,6 +150,8 @@ export class CompiledRoute {
     this.logSerializers = init.logSerializers ?? null
     this.observesEnd = this.onResponse !== null || this.onRequestAbort !== null
     this.implicitHead = init.implicitHead === true
+    this.unobservedValidation = !this.attachValidation && this.errorHandlers.length === 0 && this.onError === null &&
+      isDefaultFormatter(this.schemaErrorFormatter)
   }
 
   /** Fastify's request.routeOptions (frozen), built on first read. */

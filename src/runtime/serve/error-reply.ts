@@ -19,6 +19,8 @@ export interface ErrorHandlerEntry {
   readonly scope: Scope
 }
 
+interface BuiltInPayload { statusCode: number; code: string | undefined; error: string; message: string }
+
 type AnyError = Error & { statusCode?: unknown; status?: unknown; expose?: unknown; code?: unknown; headers?: unknown }
 
 /**
@@ -197,7 +199,7 @@ function logErrorReply(reply: ReplyImpl, status: number, err: unknown, message: 
  * status: one whose status is not an error status (600, 302, '503') answers a 500 it did not ask
  * for, so its message stays hidden there.
  */
-function defaultPayload(reply: ReplyImpl, error: AnyError): { statusCode: number; code: string | undefined; error: string; message: string } {
+function defaultPayload(reply: ReplyImpl, error: AnyError): BuiltInPayload {
   const status = statusOf(error, reply.statusCode)
   const reason = STATUS_CODES[status] ?? 'Error'
   const declared = errorStatus(error.status) ?? errorStatus(error.statusCode) ?? error.status ?? error.statusCode
@@ -240,16 +242,14 @@ export function defaultErrorReply(reply: ReplyImpl, thrown: unknown): void {
   }
   const error = toError(thrown)
   const payload = defaultPayload(reply, error)
-  reply.statusCode = payload.statusCode
-  // onSend hooks of the error reply read it on raw too, as after code() (reply.ts).
-  reply.raw.statusCode = payload.statusCode
-  reply.headerMap['content-type'] = 'application/json; charset=utf-8'
   const serialize = reply.route.serializers === null ? null : pickSerializer(reply.route.serializers, payload.statusCode)
   if (serialize === null) {
-    reply.customSerializer = errorPayloadSerializer
-    reply.send(payload)
+    sendBuiltInPayload(reply, payload)
     return
   }
+  reply.statusCode = payload.statusCode
+  reply.raw.statusCode = payload.statusCode
+  reply.headerMap['content-type'] = 'application/json; charset=utf-8'
   // As Fastify does: the error itself, with the built-in fields over it (5xx messages stay hidden).
   const shaped = Object.create(error, {
     statusCode: { value: payload.statusCode, enumerable: true },
@@ -259,6 +259,17 @@ export function defaultErrorReply(reply: ReplyImpl, thrown: unknown): void {
   }) as unknown
   reply.customSerializer = serialize
   reply.send(shaped)
+}
+
+/** The built-in error payload, through the error serializer (no response schema for its status). */
+export function sendBuiltInPayload(reply: ReplyImpl, payload: BuiltInPayload): void {
+  reply.errorPayload = true
+  reply.customSerializer = errorPayloadSerializer
+  reply.statusCode = payload.statusCode
+  // onSend hooks of the error reply read it on raw too, as after code() (reply.ts).
+  reply.raw.statusCode = payload.statusCode
+  reply.headerMap['content-type'] = 'application/json; charset=utf-8'
+  reply.send(payload)
 }
 
 /**

@@ -19,6 +19,7 @@ import { rewriteUrl } from './rewrite-url'
 import { toValidationError, type PartValidator } from '../schemas'
 import type { HttpPart } from '../schemas/types'
 import { replyAt } from './reply-at'
+import { answerValidationFailure, UnbuiltValidationError } from './validation-reply'
 
 /**
  * The request path, top to bottom:
@@ -165,7 +166,7 @@ function preValidationStage(request: RequestImpl, reply: ReplyImpl): void {
 function validationStage(request: RequestImpl, reply: ReplyImpl): void {
   const route = reply.route
   if (route.validates) {
-    let error: Error | null
+    let error: Error | UnbuiltValidationError | null
     // Validators are user code (custom compilers) or may refuse a result (an async validator,
     // a formatter that returns no Error): a throw here is an error reply, not an uncaught one.
     try {
@@ -175,6 +176,7 @@ function validationStage(request: RequestImpl, reply: ReplyImpl): void {
       return
     }
     if (error !== null) {
+      if (error instanceof UnbuiltValidationError) { answerValidationFailure(reply, error); return }
       if (!route.attachValidation) { reply.send(error); return }
       request.validationError = error as never
     }
@@ -183,7 +185,7 @@ function validationStage(request: RequestImpl, reply: ReplyImpl): void {
 }
 
 /** Spec §3.1: params, body, querystring, headers; the first part that fails is reported. */
-function validate(route: CompiledRoute, request: RequestImpl): Error | null {
+function validate(route: CompiledRoute, request: RequestImpl): Error | UnbuiltValidationError | null {
   if (route.validateParams !== null) {
     const error = validatePart(route, request, route.validateParams, 'params')
     if (error !== null) return error
@@ -210,11 +212,12 @@ function validate(route: CompiledRoute, request: RequestImpl): Error | null {
 
 const partField = { params: 'params', body: 'body', querystring: 'query', headers: 'headers' } as const
 
-function validatePart(route: CompiledRoute, request: RequestImpl, validator: PartValidator, part: HttpPart): Error | null {
+function validatePart(route: CompiledRoute, request: RequestImpl, validator: PartValidator, part: HttpPart): Error | UnbuiltValidationError | null {
   const field = partField[part]
   const outcome = validator(request[field])
   if (outcome === undefined) return null
   if ('value' in outcome) { (request as unknown as Record<string, unknown>)[field] = outcome.value; return null }
+  if (route.unobservedValidation && 'errors' in outcome) return new UnbuiltValidationError(outcome.errors, part)
   return toValidationError(outcome, part, route.schemaErrorFormatter, route.scope)
 }
 

@@ -1,0 +1,62 @@
+import { expect } from 'chai'
+import request from 'supertest'
+import type { Scope } from '../../src/runtime'
+import { build, recordingLogger } from './helpers'
+
+const body = { type: 'object', properties: { price: { type: 'number', minimum: 0 } }, required: ['price'] }
+
+/**
+ * The same route twice: at the root, where nothing would see the validation Error (its 400 is then
+ * sent without building it, validation-reply.ts), and in a scope with an onError hook, which
+ * receives the Error and so takes the regular path.
+ */
+async function twoRoutes(onSend: (payload: unknown, statusCode: number) => unknown) {
+  const logger = recordingLogger()
+  const errors: Error[] = []
+  const app = await build((root: Scope) => {
+    root.addHook('onSend', async (_request, reply, payload) => onSend(payload, reply.statusCode))
+    root.post('/unobserved', { schema: { body } }, () => ({ ok: true }))
+    root.register(async (child: Scope) => {
+      child.addHook('onError', async (_request, _reply, error) => { errors.push(error) })
+      child.post('/observed', { schema: { body } }, () => ({ ok: true }))
+    })
+  }, { logger })
+  return { app, logger, errors }
+}
+
+describe('runtime: a failed validation nobody observes', () => {
+  it('answers the same 400, info log line and onSend payload as one whose Error an onError hook receives', async () => {
+    const sent: Array<[unknown, number]> = []
+    const { app, logger, errors } = await twoRoutes((payload, statusCode) => { sent.push([payload, statusCode]); return payload })
+    const answers = []
+    for (const path of ['/unobserved', '/observed']) {
+      logger.entries.length = 0
+      const res = await request(app.server).post(path).send({ price: -1 }).expect(400)
+      answers.push({
+        text: res.text,
+        type: res.headers['content-type'],
+        length: res.headers['content-length'],
+        logs: logger.entries.map((e) => ({ level: e.level, msg: e.msg, statusCode: e.obj.statusCode, code: e.obj.code, reqId: typeof e.obj.reqId })),
+      })
+    }
+    expect(answers[0]).to.deep.equal(answers[1])
+    expect(JSON.parse(answers[0].text)).to.deep.equal({ statusCode: 400, error: 'Bad Request', message: 'body/price should be >= 0' })
+    expect(answers[0].logs).to.deep.include({ level: 'info', msg: 'body/price should be >= 0', statusCode: 400, code: undefined, reqId: 'string' })
+    expect(sent).to.deep.equal([[answers[0].text, 400], [answers[0].text, 400]])
+    expect(errors).to.have.length(1)
+    expect(errors[0]).to.include({ statusCode: 400, validationContext: 'body', message: 'body/price should be >= 0' })
+  })
+
+  it('whose 400 an onSend hook then fails ends in the same fallback answer as one whose Error is observed', async () => {
+    const { app, logger } = await twoRoutes((payload, statusCode) => { if (statusCode === 400) throw new Error('onSend broke'); return payload })
+    const answers = []
+    for (const path of ['/unobserved', '/observed']) {
+      logger.entries.length = 0
+      const res = await request(app.server).post(path).send({ price: -1 })
+      answers.push({ status: res.status, text: res.text, logs: logger.entries.map((e) => ({ level: e.level, msg: e.msg })) })
+    }
+    expect(answers[0]).to.deep.equal(answers[1])
+    // The hook's failure goes past the built-in reply (written directly, logged once), not through it again.
+    expect(answers[0].logs).to.deep.equal([{ level: 'info', msg: 'body/price should be >= 0' }, { level: 'info', msg: 'onSend broke' }])
+  })
+})
