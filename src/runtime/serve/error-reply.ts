@@ -180,7 +180,7 @@ function logBuiltInError(reply: ReplyImpl, thrown: unknown): void {
 }
 
 /** One such line: `res` is the status answered, `req` only for a 5xx (Fastify 3's fields). */
-function logErrorReply(reply: ReplyImpl, status: number, err: unknown, message: string): void {
+export function logErrorReply(reply: ReplyImpl, status: number, err: unknown, message: string): void {
   const serve = reply.route.serve
   const log = reply.request.log
   const res = { statusCode: status }

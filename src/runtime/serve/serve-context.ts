@@ -40,6 +40,8 @@ export interface ServeContextInit {
   readonly idLabel: string
   /** "incoming request" / "request completed" lines. */
   readonly requestLogging: boolean
+  /** No logger was given: every line is dropped, so work done only for a line can be skipped. */
+  readonly silent?: boolean
   /** The `frameworkErrors` server option (the bad-URL route calls it); null: the built-in reply. */
   readonly frameworkErrors?: FrameworkErrorsHandler | null
 }
@@ -89,6 +91,8 @@ export class ServeContext {
   readonly idLabel: string
   /** The access log is on: the pipeline logs each request's start and end (serve/access-log.ts). */
   readonly requestLogging: boolean
+  /** No logger was given (ServeContextInit.silent). */
+  readonly silent: boolean
   readonly frameworkErrors: FrameworkErrorsHandler | null
   #counter = 0
   readonly #idHeader: string | null
@@ -99,6 +103,7 @@ export class ServeContext {
     this.logSerializers = init.logSerializers === true
     this.idLabel = init.idLabel
     this.requestLogging = init.requestLogging
+    this.silent = init.silent === true
     this.limits = init.limits
     this.router = init.router
     this.parseQuery = init.parseQuery

@@ -3,7 +3,7 @@ import { defaultValidationMessage } from '../schemas/validation-error'
 import type { HttpPart } from '../schemas/types'
 import type { ReplyImpl } from './reply'
 import { isOpen } from './reply-state'
-import { sendBuiltInPayload } from './error-reply'
+import { logErrorReply, sendBuiltInPayload } from './error-reply'
 
 /**
  * A part that failed validation, with its Error not built yet. Building it (`new Error`, about
@@ -32,6 +32,9 @@ export function answerValidationFailure(reply: ReplyImpl, failure: UnbuiltValida
   const message = defaultValidationMessage(failure.errors, failure.part)
   // What handleError and dispatch leave on the reply before the built-in reply (error-reply.ts).
   reply.errorDepth = 1
-  reply.request.log.info(route.serve.idFields(reply.request.id, { statusCode: 400, code: undefined }), message)
+  // The line logs the Error itself (`err`): built for it when there is a logger to write it.
+  if (!route.serve.silent) {
+    logErrorReply(reply, 400, toValidationError({ errors: failure.errors }, failure.part, route.schemaErrorFormatter, route.scope), message)
+  }
   sendBuiltInPayload(reply, { statusCode: 400, code: undefined, error: 'Bad Request', message })
 }

@@ -70,6 +70,7 @@ export function createServer(given: ServerOptions = {}): Scope {
     // On by default with pino; a hand-made Logger object (often a test's recorder) opts in.
     frameworkErrors: options.frameworkErrors ?? null,
     requestLogging: options.disableRequestLogging === undefined ? logger.pino : !options.disableRequestLogging && log !== silentLogger,
+    silent: log === silentLogger,
   })
   serve.serveNotFound = serveNotFound
   const http = createHttpServer({
