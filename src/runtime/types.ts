@@ -2,8 +2,8 @@ import type { DestinationStream, LoggerOptions } from 'pino'
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse, Server } from 'node:http'
 import type { Readable } from 'node:stream'
 import type { Socket } from 'node:net'
-import type { HasTypedParts, NoUnknownSchemaKeys, ResponseOf, TypedParts, TypedRouteSchema } from './typed-schemas'
-import type { ValidatorCompiler, SerializerCompiler, ReplySerializer, SerializerOptions, SchemaErrorFormatter, SchemaControllerOptions, ValidatorOptions, RouteSchema, SharedSchema } from './schemas/types'
+import type { HasTypedParts, NoUnknownSchemaKeys, ResponseOf, TypeBoxKinded, TypeBoxLike, TypedParts, TypedRouteSchema } from './typed-schemas'
+import type { ValidatorCompiler, SerializerCompiler, ReplySerializer, SerializerOptions, SchemaErrorFormatter, SchemaControllerOptions, ValidatorOptions, RouteSchema, RouteSchemaAnnotations, SharedSchema, JsonSchema } from './schemas/types'
 import type { Inspection, RouteInspection, ScopeAnnotation, ScopeInspection } from './shared/introspection'
 import type { OpenApiDocument, OpenApiInfo } from './shared/openapi-types'
 import type { SchemaCompilation } from './shared/schema-compilation'
@@ -282,7 +282,17 @@ export interface RouteHooks {
  * A route schema for the runtime API: JSON Schema objects per part. Give them `as const` for typed
  * requests; a schema class goes in as `NoteClass.schema`.
  */
-export type RuntimeRouteSchema = TypedRouteSchema & RouteSchema
+export type RuntimeRouteSchema = TypedRouteSchema & RouteSchemaAnnotations & RuntimeRouteParts
+/** A part as the runtime API takes it: a JSON Schema record, or a TypeBox 1.x schema (an interface, so no record). */
+type RuntimePart = JsonSchema | TypeBoxKinded
+interface RuntimeRouteParts {
+  body?: RuntimePart
+  querystring?: RuntimePart
+  query?: RuntimePart
+  params?: RuntimePart
+  headers?: RuntimePart
+  response?: Record<string | number, RuntimePart>
+}
 
 /**
  * Route options that plugins read in their onRoute hooks (`helmet` for @fastify/helmet, `compress`
@@ -643,7 +653,8 @@ export interface Scope extends ScopeDecorations {
   after(fn?: (error: Error | null, done?: DoneFn) => unknown): this
   after(fn: (error: Error | null, scope: this, done: DoneFn) => unknown): this
 
-  addSchema(schema: SharedSchema): this
+  /** A schema with `$id` (checked at run time for a TypeBox schema, whose `$id` is typed optional). */
+  addSchema(schema: SharedSchema | TypeBoxLike): this
   getSchemas(): Record<string, SharedSchema>
   getSchema(id: string): SharedSchema | undefined
   setValidatorCompiler(fn: ValidatorCompiler): this
