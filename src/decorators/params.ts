@@ -1,4 +1,5 @@
 import type { Reply as RuntimeReply } from '../runtime/types'
+import type { RouteGeneric } from '../runtime/route-generic'
 import { declarationError, memberName } from './declaration-error'
 import { addParam, getParams } from './metadata'
 import type { ParamSource } from './types'
@@ -41,5 +42,5 @@ export const Req = (): ParameterDecorator => param('request', 'Req')
 export function Reply(): ParameterDecorator {
   return param('reply', 'Reply')
 }
-/** The reply type, under the same name as the decorator, so `@Reply() reply: Reply` reads naturally. */
-export type Reply = RuntimeReply
+/** The reply type, under the same name as the decorator, so `@Reply() reply: Reply` reads naturally; `Reply<G>` as the runtime's. */
+export type Reply<G extends RouteGeneric = RouteGeneric> = RuntimeReply<G>

@@ -1,5 +1,5 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts'
-import type { SchemaClassInstance } from '../runtime/typed-schemas'
+import type { SchemaClassInstance, TypeBoxSchema } from '../runtime/typed-schemas'
 import type { JsonSchema } from '../runtime/schemas/types'
 import { declarationError } from './declaration-error'
 import { describeValue } from './module-options'
@@ -22,6 +22,12 @@ type JSONSchemaReference = JSONSchema & { readonly $id: string }
 export type SchemaReference = { readonly schema: JSONSchemaReference } | JSONSchemaReference
 type Refs<R extends readonly SchemaReference[]> =
   Extract<{ -readonly [K in keyof R]: R[K] extends { readonly schema: infer X } ? X : R[K] }, JSONSchemaReference[]>
+
+// A TypeBox 0.x schema carries its own type (TypeBox's Static): taken as it is, references included.
+type InstanceOf<S extends JSONSchema, R extends readonly SchemaReference[]> = S extends TypeBoxSchema<infer T> ? T
+  : FromSchema<S, { references: Refs<R> }>
+type InputOf<S extends JSONSchema, R extends readonly SchemaReference[]> = S extends TypeBoxSchema<infer T> ? T
+  : FromSchema<S, { references: Refs<R>; keepDefaultedPropertiesOptional: true }>
 
 export interface SchemaClassOptions<R extends readonly SchemaReference[]> {
   /**
@@ -49,7 +55,7 @@ export interface SchemaClassOptions<R extends readonly SchemaReference[]> {
  * export class NoteList extends SchemaClass({ type: 'array', items: { $ref: 'note#' } }, { references: [Note] }) {}
  */
 export function SchemaClass<const S extends JSONSchema & object, const R extends readonly SchemaReference[] = []>(
-  schema: S, options?: SchemaClassOptions<R>): SchemaClassBase<S, FromSchema<S, { references: Refs<R> }>, FromSchema<S, { references: Refs<R>; keepDefaultedPropertiesOptional: true }>> {
+  schema: S, options?: SchemaClassOptions<R>): SchemaClassBase<S, InstanceOf<S, R>, InputOf<S, R>> {
   void options
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
     throw declarationError('ENC_ERR_DECL_SCHEMA_CLASS', { got: describeValue(schema) })

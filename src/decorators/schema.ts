@@ -1,4 +1,5 @@
 import type { SharedSchema } from '../runtime/schemas/types'
+import type { TypeBoxLike } from '../runtime/typed-schemas'
 import { declarationError } from './declaration-error'
 import { setSchemaMeta } from './metadata'
 
@@ -11,12 +12,14 @@ import { setSchemaMeta } from './metadata'
  * @Schema({ $id: 'user', type: 'object', properties: { name: { type: 'string' } } })
  * class UserSchema {}
  */
-export function Schema(schema: SharedSchema): ClassDecorator {
+export function Schema(schema: SharedSchema | TypeBoxLike): ClassDecorator {
+  // A TypeBox schema types its $id optional: the check below is what makes it required.
+  const shared = schema as SharedSchema
   return (target) => {
-    if (schema === null || typeof schema !== 'object' || typeof schema.$id !== 'string' || schema.$id === '') {
+    if (shared === null || typeof shared !== 'object' || typeof shared.$id !== 'string' || shared.$id === '') {
       throw declarationError('ENC_ERR_DECL_SCHEMA_ID', { className: target.name, suggestion: lowerFirst(target.name) })
     }
-    setSchemaMeta(target, schema)
+    setSchemaMeta(target, shared)
   }
 }
 

@@ -1,7 +1,7 @@
 import type { InjectionToken } from 'tsyringe'
 import type { HookName, PluginFunction, PluginOptionsOf, RouteShorthandOptions } from '../runtime/types'
 import type { RouteSchema, SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../runtime/schemas/types'
-import type { NoUnknownSchemaKeys, TypedRouteSchema } from '../runtime/typed-schemas'
+import type { NoUnknownSchemaKeys, TypeBoxLike, TypedRouteSchema } from '../runtime/typed-schemas'
 
 /** Any class. Abstract classes are allowed as tokens and route-method owners. */
 export type Class<T = object> = abstract new (...args: any[]) => T
@@ -39,8 +39,8 @@ export interface FactoryProviderEntry {
 }
 export type ProviderEntry = ConcreteClass | ClassProviderEntry | ValueProviderEntry | FactoryProviderEntry
 
-/** A `@Schema()` class or a shared schema object. */
-export type SchemaEntry = Class | SharedSchema
+/** A `@Schema()` class or a shared schema object (a TypeBox one included). */
+export type SchemaEntry = Class | SharedSchema | TypeBoxLike
 
 /** `P`: the `plugins` list, inferred by `@Module()` so that its `[plugin, options]` pairs are checked. */
 export interface ModuleOptions<P extends readonly PluginEntry[] = readonly PluginEntry[]> {

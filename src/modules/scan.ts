@@ -5,6 +5,7 @@ import {
   moduleOnlyDecorations, schemaOfClass, type Class, type PluginEntry,
 } from '../decorators/internal'
 import type { SharedSchema } from '../runtime/schemas/types'
+import type { TypeBoxLike } from '../runtime/typed-schemas'
 import { moduleError } from './module-error'
 import { checkGuardClass, guardClassesOf } from './route-guards'
 import type { ModuleNode, PluginItem } from './module-tree'
@@ -129,8 +130,9 @@ function checkRouteHookTargets(controller: Class, path: string): void {
   }
 }
 
-function toSchema(entry: Class | SharedSchema, index: number, path: string): SharedSchema {
-  if (typeof entry !== 'function') return entry
+function toSchema(entry: Class | SharedSchema | TypeBoxLike, index: number, path: string): SharedSchema {
+  // An object (a TypeBox schema too, whose `$id` is typed optional) is added as it is: addSchema checks its $id.
+  if (typeof entry !== 'function') return entry as SharedSchema
   const fromClass = schemaOfClass(entry)
   if (fromClass !== undefined) {
     if (typeof fromClass.$id !== 'string' || fromClass.$id === '') {

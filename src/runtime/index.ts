@@ -19,9 +19,11 @@ export type {
   NotFoundHandler, HookName, Plugin, PluginFunction, PluginOptionsOf, RegisterOptions, AsyncPlugin, CallbackPlugin, PluginOptions, ServerOptions, ListenOptions,
   InjectChain, InjectOptions, InjectResponse, ValidationError, Logger, ContentTypeParserFn, ContentTypeParserOptions, DoneFn,
   RequestBase, RequestDecorations, ReplyDecorations, ScopeDecorations, RequestDecorationValue, TypedRequest, RequestOf, RouteHandler, HandlerResult,
+  RequestFor, ResultFor, GenericRouteHandler, ReplyBase,
   RuntimeRouteSchema, ScopeRouteShortcut, ReadyOptions, FrameworkErrorsHandler, LogLevel, LogSerializers, SchemaCacheOptions, SchemaCacheMode, SchemaCacheStats,
 } from './types'
-export type { SchemaType, TypedRouteSchema, ResponseOf } from './typed-schemas'
+export type { SchemaType, TypedRouteSchema, ResponseOf, TypeBoxSchema, TypeBoxKinded, TypeBoxLike } from './typed-schemas'
+export type { RouteGeneric, RouteGenericInterface } from './route-generic'
 export type { SchemaCompilation } from './shared/schema-compilation'
 export type { BootProfile, RouteCompileCost, ScopeCompileCost } from './shared/boot-profile'
 export type {

@@ -59,8 +59,26 @@ type Shorthand<X> = Expanded<X> extends JSONSchema ? FromSchema<Expanded<X>> : O
 
 type IsAny<T> = 0 extends 1 & T ? true : false
 
+/**
+ * A TypeBox 0.x schema (`@sinclair/typebox`: `Type.Object(...)` and the rest): each carries its
+ * TypeScript type in a phantom `static` property (never present at run time) next to `params`,
+ * which is exactly what TypeBox's own `Static<T>` reads. Matched by shape, so Enclave needs no
+ * TypeBox at all; a JSON Schema cannot match (its `params` would be a subschema, not an array).
+ * TypeBox 1.x (`typebox`) has no phantom: its schema types are literal JSON Schema types, which
+ * the json-schema-to-ts path below reads.
+ */
+export interface TypeBoxSchema<T = unknown> { readonly static: T; readonly params: readonly unknown[] }
+/**
+ * A TypeBox 1.x schema (`typebox`): an interface (so without the index signature a JSON Schema
+ * record has) that names its kind in a non-enumerable `~kind` (invisible to the boot checks).
+ */
+export interface TypeBoxKinded { readonly '~kind': string }
+/** Either TypeBox line's schema, accepted where a JSON Schema record is (addSchema, route parts). */
+export type TypeBoxLike = TypeBoxSchema | TypeBoxKinded
+
 /** The TypeScript type a schema part describes, or Opaque. */
 export type SchemaType<X> = IsAny<X> extends true ? Opaque
+  : X extends TypeBoxSchema<infer T> ? T
   : X extends SchemaClassType<object, infer T> ? T
   : IsComplete<X> extends true
     ? (Readable<X> extends true ? (X extends JSONSchema ? FromSchema<X> : Opaque) : Opaque)

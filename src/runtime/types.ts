@@ -2,8 +2,9 @@ import type { DestinationStream, LoggerOptions } from 'pino'
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse, Server } from 'node:http'
 import type { Readable } from 'node:stream'
 import type { Socket } from 'node:net'
-import type { HasTypedParts, NoUnknownSchemaKeys, ResponseOf, TypedParts, TypedRouteSchema } from './typed-schemas'
-import type { ValidatorCompiler, SerializerCompiler, ReplySerializer, SerializerOptions, SchemaErrorFormatter, SchemaControllerOptions, ValidatorOptions, RouteSchema, SharedSchema } from './schemas/types'
+import type { GenericParts, NamesAPart, NamesReply, ReplyPayload, RouteGeneric } from './route-generic'
+import type { HasTypedParts, NoUnknownSchemaKeys, ResponseOf, TypeBoxKinded, TypeBoxLike, TypedParts, TypedRouteSchema } from './typed-schemas'
+import type { ValidatorCompiler, SerializerCompiler, ReplySerializer, SerializerOptions, SchemaErrorFormatter, SchemaControllerOptions, ValidatorOptions, RouteSchema, RouteSchemaAnnotations, SharedSchema, JsonSchema } from './schemas/types'
 import type { Inspection, RouteInspection, ScopeAnnotation, ScopeInspection } from './shared/introspection'
 import type { OpenApiDocument, OpenApiInfo } from './shared/openapi-types'
 import type { SchemaCompilation } from './shared/schema-compilation'
@@ -87,13 +88,20 @@ export interface RequestBase {
 /**
  * The request object handed to hooks and handlers of routes without a typed schema. Request
  * decorators appear as extra properties (typed when declared in {@link RequestDecorations}).
+ *
+ * `Request<G>` is Fastify's `FastifyRequest<G>`: the parts `G` names (`{ Params: { id: string } }`,
+ * see {@link RouteGeneric}) have the stated types, nothing checking them at run time; `S` (a route
+ * schema) types the parts `G` leaves out.
  */
-export interface Request extends RequestBase, RequestDecorations {
-  params: Record<string, unknown>
-  query: Record<string, unknown>
-  body: unknown
+// NoInfer on the parts: `G` is inferred from a parameter declared `Request<G>` (type arguments
+// against type arguments), never by matching a typed request's parts against GenericParts'
+// conditional types, which is slow and, on large schema types, too deep.
+export interface Request<G extends RouteGeneric = RouteGeneric, S = {}> extends RequestBase, RequestDecorations {
+  params: NoInfer<GenericParts<G, S>['params']>
+  query: NoInfer<GenericParts<G, S>['query']>
+  body: NoInfer<GenericParts<G, S>['body']>
   /** Node's header type (as Fastify's): `authorization` is `string | undefined`. A headers schema TypeScript can read types them instead. */
-  headers: IncomingHttpHeaders
+  headers: NoInfer<GenericParts<G, S>['headers']>
   [decorator: string]: unknown
 }
 
@@ -126,8 +134,19 @@ export interface ReplyDecorations {}
 // eslint-disable-next-line @typescript-eslint/no-empty-interface
 export interface ScopeDecorations {}
 
-/** The reply object. `send` may be called once; later calls are logged no-ops. */
-export interface Reply extends ReplyDecorations {
+/**
+ * The reply object. `send` may be called once; later calls are logged no-ops. `Reply<G>` is
+ * Fastify's `FastifyReply` of a route generic: `send()` takes the `Reply` type `G` states.
+ */
+export interface Reply<G extends RouteGeneric = RouteGeneric> extends ReplyBase {
+  send(payload?: ReplyPayload<G>): this
+}
+/**
+ * The reply, whatever its route generic. What a handler may return names this rather than
+ * `Reply<G>`: a union member that is a generic instance draws TypeScript's error elaboration away
+ * from the response type (the message then lists Reply's missing members instead of the wrong field).
+ */
+export interface ReplyBase extends ReplyDecorations {
   readonly raw: ServerResponse
   readonly request: Request
   readonly sent: boolean
@@ -212,9 +231,26 @@ export interface NotFoundOptions {
  * itself, or nothing (after `reply.send()`).
  */
 export type HandlerResult<S> = unknown extends ResponseOf<S> ? unknown
-  : ResponseOf<S> | Reply | void | Promise<ResponseOf<S> | Reply | void>
+  : ResponseOf<S> | ReplyBase | void | Promise<ResponseOf<S> | ReplyBase | void>
 /** A handler whose request and answer are typed from the route schema `S` (Fastify's type providers). */
 export type RouteHandler<S> = (this: Scope, request: RequestOf<S>, reply: Reply) => HandlerResult<S>
+
+/**
+ * The request a handler of a route with generic `G` and schema `S` receives: `Request<G, S>` when
+ * `G` names a part (the parts it names are its own, the others the schema's), else the schema's.
+ */
+// NoInfer on the schema's branch: a parameter declared `Request<G>` is where `G` is inferred from;
+// matched against RequestOf's mapped type as well, an annotated `Request` is too deep to infer.
+export type RequestFor<G extends RouteGeneric, S> = NamesAPart<G> extends true ? Request<G, S> : NoInfer<RequestOf<S>>
+/** What it may return: the generic's Reply (Fastify's rule) when it names one, else what the schema allows. */
+export type ResultFor<G extends RouteGeneric, S> = NamesReply<G> extends true
+  ? ReplyPayload<G> | ReplyBase | void | Promise<ReplyPayload<G> | ReplyBase | void>
+  : HandlerResult<S>
+/**
+ * A handler typed by a route generic `G` (Fastify's `app.get<G>()`) and the route schema `S`.
+ * With `G` naming nothing it is {@link RouteHandler}: an untyped or schema-typed handler as before.
+ */
+export type GenericRouteHandler<G extends RouteGeneric, S> = (this: Scope, request: RequestFor<G, S>, reply: Reply<G>) => ResultFor<G, S>
 
 export type RequestHookName = 'onRequest' | 'preParsing' | 'preValidation' | 'preHandler' | 'onResponse' | 'onRequestAbort' | 'onTimeout'
 export type PayloadHookName = 'preSerialization' | 'onSend'
@@ -290,7 +326,17 @@ export interface RouteHooks {
  * A route schema for the runtime API: JSON Schema objects per part. Give them `as const` for typed
  * requests; a schema class goes in as `NoteClass.schema`.
  */
-export type RuntimeRouteSchema = TypedRouteSchema & RouteSchema
+export type RuntimeRouteSchema = TypedRouteSchema & RouteSchemaAnnotations & RuntimeRouteParts
+/** A part as the runtime API takes it: a JSON Schema record, or a TypeBox 1.x schema (an interface, so no record). */
+type RuntimePart = JsonSchema | TypeBoxKinded
+interface RuntimeRouteParts {
+  body?: RuntimePart
+  querystring?: RuntimePart
+  query?: RuntimePart
+  params?: RuntimePart
+  headers?: RuntimePart
+  response?: Record<string | number, RuntimePart>
+}
 
 /**
  * Route options that plugins read in their onRoute hooks (`helmet` for @fastify/helmet, `compress`
@@ -333,7 +379,7 @@ export interface RouteShorthandOptions<S extends RuntimeRouteSchema = RouteSchem
   version?: string
 }
 
-export interface RouteOptions<S extends RuntimeRouteSchema = RouteSchema> extends RouteShorthandOptions<S> {
+export interface RouteOptions<S extends RuntimeRouteSchema = RouteSchema, G extends RouteGeneric = RouteGeneric> extends RouteShorthandOptions<S> {
   method: string | string[]
   url?: string
   path?: string
@@ -344,7 +390,7 @@ export interface RouteOptions<S extends RuntimeRouteSchema = RouteSchema> extend
   prefix?: string
   // Method syntax on purpose: its parameters compare both ways, so the server's own untyped
   // implementation still satisfies the generic signature. NoInfer: `S` comes from `schema` only.
-  handler(this: Scope, request: NoInfer<RequestOf<S>>, reply: Reply): NoInfer<HandlerResult<S>>
+  handler(this: Scope, request: NoInfer<RequestFor<G, S>>, reply: Reply<G>): NoInfer<ResultFor<G, S>>
 }
 
 export type ContentTypeParserFn = (request: Request, body: string | Buffer) => unknown
@@ -572,10 +618,13 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' |
  * app.post('/notes', { schema: { body } }, (request) => ({ title: request.body.title.trim() }))
  */
 export interface ScopeRouteShortcut<This> {
-  (path: string, handler: Handler): This
-  <S extends RuntimeRouteSchema = RouteSchema>(path: string, options: RouteShorthandOptions<S>, handler: NoInfer<RouteHandler<S>>): This
+  // `G` is Fastify's route generic (route-generic.ts): given (`app.get<{ Params: P }>`), or inferred
+  // from a handler whose parameter is declared `Request<{ Params: P }>`; by default it names nothing
+  // and the handler is typed from the schema as before. NoInfer: `S` comes from `options.schema` only.
+  <G extends RouteGeneric = RouteGeneric>(path: string, handler: GenericRouteHandler<G, {}>): This
+  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema>(path: string, options: RouteShorthandOptions<S>, handler: GenericRouteHandler<G, NoInfer<S>>): This
   /** The handler given in the options. */
-  (path: string, options: RouteShorthandOptions & { handler: Handler }): This
+  <G extends RouteGeneric = RouteGeneric>(path: string, options: RouteShorthandOptions & { handler: GenericRouteHandler<G, {}> }): This
 }
 
 /**
@@ -608,7 +657,8 @@ export interface Scope extends ScopeDecorations {
    * the option at fault instead of listing every overload. NoInfer: `P` comes from the plugin alone.
    */
   register<P extends PluginFunction | Function>(plugin: P & NotAClass<P>, options?: NoInfer<PluginOptionsOf<P> | ((scope: Scope) => PluginOptionsOf<P>)>): this
-  route<S extends RuntimeRouteSchema = RouteSchema>(options: RouteOptions<S>): this
+  /** `route<G>(...)`: Fastify's route generic, as the shortcuts take it (ScopeRouteShortcut); the schema is then not inferred. */
+  route<G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema>(options: RouteOptions<S, G>): this
   get: ScopeRouteShortcut<this>
   head: ScopeRouteShortcut<this>
   post: ScopeRouteShortcut<this>
@@ -653,7 +703,8 @@ export interface Scope extends ScopeDecorations {
   after(fn?: (error: Error | null, done?: DoneFn) => unknown): this
   after(fn: (error: Error | null, scope: this, done: DoneFn) => unknown): this
 
-  addSchema(schema: SharedSchema): this
+  /** A schema with `$id` (checked at run time for a TypeBox schema, whose `$id` is typed optional). */
+  addSchema(schema: SharedSchema | TypeBoxLike): this
   getSchemas(): Record<string, SharedSchema>
   getSchema(id: string): SharedSchema | undefined
   setValidatorCompiler(fn: ValidatorCompiler): this
