@@ -255,7 +255,7 @@ function afterAsyncHandler(reply: ReplyImpl, value: unknown): void {
   if (value !== undefined) { sendReturned(reply, value); return }
   if (reply.sent) return
   if (reply.statusCode === 204 || reply.statusCode === 304) { sendReturned(reply); return }
-  sendReturned(reply, runtimeError('ENC_ERR_REPLY_NOTHING_SENT', { at: replyAt(reply) }))
+  sendReturned(reply, runtimeError('ENC_ERR_REPLY_NOTHING_SENT', { at: replyAt(reply), wroteRaw: reply.raw.headersSent }))
 }
 
 /**
