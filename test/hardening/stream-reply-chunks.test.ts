@@ -2,6 +2,7 @@
 // number (Readable.from(rows), the natural first try at an NDJSON export) made Node's res.write
 // throw inside stream.pipe's 'data' listener: an uncaught exception (the process down, as in
 // Fastify 3) while the client got an empty 200. It is now a coded error, and the server lives on.
+import { get } from 'node:http'
 import { Readable } from 'node:stream'
 import { expect } from 'chai'
 import { GENERIC_500, listening, rawClient, recordingLogger, within } from './helpers'
@@ -42,6 +43,30 @@ describe('hardening: an object-mode stream reply that gives objects', () => {
     expect(client.pending).to.match(/^HTTP\/1\.1 200 /)
     expect(client.pending).to.contain('{"id":1}').and.not.contain('{"id":4}')
     expect(errorCodes(logger)).to.include('ENC_ERR_REPLY_STREAM_CHUNK')
+  })
+
+  it('an object-mode stream larger than the socket buffers (2 MB of lines) arrives whole: backpressure pauses and resumes it', async () => {
+    const line = 'x'.repeat(1023) + '\n'
+    const { address } = await listening((root) => {
+      root.get('/big', async () => Readable.from(Array.from({ length: 2048 }, () => line)))
+    })
+    const received = await within(new Promise<number>((resolve, reject) => {
+      get(`${address}/big`, (response) => {
+        let bytes = 0
+        response.pause()                                  // a slow reader first: the server must wait
+        setTimeout(() => { response.on('data', (chunk: Buffer) => { bytes += chunk.length }); response.resume() }, 50)
+        response.on('end', () => resolve(bytes))
+      }).once('error', reject)
+    }), 10_000, 'GET /big')
+    expect(received).to.equal(2048 * 1024)
+  })
+
+  it('an object-mode stream with a Content-Length set is held to it like a byte stream: exact, served', async () => {
+    const { app } = await listening((root) => {
+      root.get('/sized', async (_request, reply) => { reply.header('content-length', '6').type('text/plain'); return Readable.from(['abc', 'def']) })
+    })
+    const res = await app.inject({ url: '/sized' })
+    expect([res.statusCode, res.headers['content-length'], res.body]).to.deep.equal([200, '6', 'abcdef'])
   })
 
   it('an object-mode stream of strings and Buffers (NDJSON lines) is served as it is', async () => {
