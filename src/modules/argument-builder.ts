@@ -12,7 +12,7 @@ type Getter = (request: Request, reply: Reply) => unknown
  *
  * A controller method's return value is its answer, sync or async alike. A sync method that
  * returns undefined is handed to the runtime as a promise of undefined, so it gets the async
- * handler's rule (answered if it sent or set 204, else a coded 500 at once) instead of Fastify's
+ * handler's rule (answered if it sent or set 204 or 304, else a coded 500 at once) instead of Fastify's
  * callback-style wait for a send() that never comes (a hang until handlerTimeout).
  */
 export function buildHandler(instance: object, declaringClass: Function, key: string | symbol, where: string): Handler {

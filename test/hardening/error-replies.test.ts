@@ -189,6 +189,28 @@ describe('hardening: error replies', () => {
       expect((logger.entries.find((e) => e.level === 'error')?.obj.err as { code?: string }).code).to.equal('ENC_ERR_REPLY_NOTHING_SENT')
     })
 
+    it('an async handler that wrote to reply.raw without reply.hijack() and resolved undefined: ENC_ERR_REPLY_NOTHING_SENT says to call reply.hijack(), the connection is closed, the server serves on', async () => {
+      const logger = recordingLogger()
+      const { address } = await listening((root) => {
+        root.get('/sse', async (_request, reply) => {
+          reply.raw.writeHead(200, { 'content-type': 'text/event-stream' })
+          reply.raw.write('data: 1\n\n')
+        })
+        root.get('/next', async () => 'next')
+      }, { logger })
+      const client = await rawClient(address)
+      client.write('GET /sse HTTP/1.1\r\nHost: x\r\n\r\n')
+      await client.waitClosed()
+      expect(client.pending).to.match(/^HTTP\/1\.1 200 /)
+      const err = logger.entries.find((e) => e.level === 'error')?.obj.err as Error & { code?: string }
+      expect(err.code).to.equal('ENC_ERR_REPLY_NOTHING_SENT')
+      expect(err.message).to.contain('GET /sse').and.contain('reply.hijack()')
+      const next = await rawClient(address)
+      next.write('GET /next HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+      await next.waitClosed()
+      expect(next.pending).to.match(/^HTTP\/1\.1 200 /).and.contain('next')
+    })
+
     it('a reply sent twice: the first answer stands, the second is logged (ENC_ERR_REPLY_ALREADY_SENT)', async () => {
       const logger = recordingLogger()
       const app = server({ logger })

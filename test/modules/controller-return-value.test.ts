@@ -27,6 +27,21 @@ describe('controllers: a sync method that returns undefined is answered at once'
     expect(response.body).to.equal('')
   })
 
+  it('answers 304 with no body when a method set reply.code(304) and returned nothing (the ETag / If-None-Match shape)', async () => {
+    @Route('/docs') class Docs {
+      @Get('/:id') async get(@Params('id') id: string, @Reply() reply: Reply): Promise<{ id: string } | undefined> {
+        reply.header('etag', '"v1"')
+        if (reply.request.headers['if-none-match'] === '"v1"') { reply.code(304); return undefined }
+        return { id }
+      }
+    }
+    app = await boot(Docs)
+    const fresh = await app.inject({ url: '/docs/1' })
+    expect([fresh.statusCode, fresh.json()]).to.deep.equal([200, { id: '1' }])
+    const cached = await app.inject({ url: '/docs/1', headers: { 'if-none-match': '"v1"' } })
+    expect([cached.statusCode, cached.body, cached.headers.etag]).to.deep.equal([304, '', '"v1"'])
+  })
+
   it('answers the coded 500 ENC_ERR_REPLY_NOTHING_SENT at once when a sync method returns nothing and sent nothing', async () => {
     @Route() class Forgetful {
       @Get('/nothing') nothing(): void {}

@@ -206,6 +206,17 @@ describe('testing: withApp and resolveProvider', () => {
     })
   })
 
+  it('withApp: t.app.listen() serves over a real port (an override in place), and withApp closes the listener', async () => {
+    let address = ''
+    await withApp(AppModule, { overrides: [override(Mailer, { useValue: fakeMailer })] }, async (t) => {
+      address = await t.app.listen({ port: 0, host: '127.0.0.1' })
+      const response = await fetch(`${address}/users/signup/ada`)
+      expect(await response.json()).to.deep.equal({ sent: 'fake mail to ada' })
+    })
+    const after = await fetch(`${address}/users/signup/ada`).then(() => 'answered', () => 'refused')
+    expect(after).to.equal('refused')
+  })
+
   it('types: get() and override() follow the token\'s type (compiled by tsc)', async () => {
     await withApp(AppModule, {}, (t) => {
       const mailer: Mailer = t.get(Mailer)

@@ -136,8 +136,10 @@ export const runtimeErrors = {
   ENC_ERR_SERVER_INVALID_TRUST_PROXY: e({ status: null, summary: 'createServer() was given a trustProxy that is not true/false, a hop count, addresses/subnets or a function',
     message: (a: { given: string; reason: string }) => `createServer({ trustProxy: ${a.given} }): ${a.reason}. Use true, a hop count, '127.0.0.1,10.0.0.0/8' (or a list) or (address, hop) => boolean.` }),
   ENC_ERR_REPLY_NOTHING_SENT: e({ status: 500, summary: 'an async handler (or any controller method) gave undefined, or an error handler returned, without sending a reply',
-    message: (a: { at: string } | { errorHandlerOf: string; handling: string }) => 'at' in a
-      ? `${a.at}: the handler gave undefined without sending a reply. Return the payload, set reply.code(204) for an empty answer, or return reply when it will send later.`
+    message: (a: { at: string; wroteRaw?: boolean } | { errorHandlerOf: string; handling: string }) => 'at' in a
+      ? a.wroteRaw === true
+        ? `${a.at}: the handler wrote to reply.raw and gave undefined, so the framework still owned the response and had to cut it. Call reply.hijack() before writing to reply.raw (Server-Sent Events, a raw stream), and return reply.`
+        : `${a.at}: the handler gave undefined without sending a reply. Return the payload, set reply.code(204) (or 304) for an empty answer, or return reply when it will send later.`
       : `the error handler of ${a.errorHandlerOf} returned without sending a reply (while handling: ${a.handling}). Send a reply, return a payload, or return reply when it will send later.` }),
   // A log entry's code, not an Error sent: serve/send.ts logs it.
   ENC_ERR_REPLY_UNDEFINED_ERROR: e({ status: 500, summary: 'a hook, handler or error handler threw (or rejected with) undefined or null: the error handlers get this error instead',
@@ -147,6 +149,8 @@ export const runtimeErrors = {
   // A log entry's code: the headers are out, so the connection is closed instead of an answer.
   ENC_ERR_REPLY_STREAM_LENGTH: e({ status: 'none', summary: 'a stream reply gave more or fewer bytes than the Content-Length set for it: the body is cut and the connection closed (logged), never left to desynchronise a keep-alive client',
     message: (a: At & { declared: string; streamed: number }) => `${a.at}: the reply declared Content-Length ${a.declared} but its stream gave ${a.streamed} byte(s)${a.streamed > Number(a.declared) ? ' or more' : ''}; the connection was closed. Set the length the stream really has, or none.` }),
+  ENC_ERR_REPLY_STREAM_CHUNK: e({ status: 500, summary: 'an object-mode stream reply gave a chunk that is neither a string nor bytes (an object, a number): a 500 if nothing was written yet, else the body is cut and the connection closed (logged)',
+    message: (a: At & { got: string }) => `${a.at}: the reply's stream gave ${a.got}; a stream reply must give strings, Buffers or Uint8Arrays. Serialize each item first (NDJSON: JSON.stringify(item) + '\\n').` }),
   ENC_ERR_REPLY_SEND_INSIDE_ON_ERROR: e({ status: 'none', summary: 'reply.send() was called inside an onError hook (it throws this error and logs it; the error reply goes on)',
     message: (a: At) => `${a.at}: reply.send() inside an onError hook is refused. Answer from an error handler (setErrorHandler) instead.` }),
   ENC_ERR_BODY_INVALID_CHUNK: e({ status: 500, summary: "a preParsing hook's stream emitted a chunk that is neither bytes nor a string (logged)",

@@ -248,7 +248,8 @@ function handlerStage(request: RequestImpl, reply: ReplyImpl): void {
 /**
  * An async handler's resolved value is the payload. Resolving `undefined` without having sent
  * anything would leave the client hanging: it is answered 500 and logged, unless the handler
- * returned the reply itself (the explicit "I will send later" signal) or set status 204. A value
+ * returned the reply itself (the explicit "I will send later" signal) or set a status that has no
+ * body, 204 or 304 (`reply.code(304); return` after a matching If-None-Match). A value
  * resolved after the reply went out (sent by the handler, or the 503 of handlerTimeout) is
  * handed to send() all the same, which logs and drops it: a second answer is a bug to see.
  */
@@ -256,8 +257,8 @@ function afterAsyncHandler(reply: ReplyImpl, value: unknown): void {
   if (value === reply) return
   if (value !== undefined) { sendReturned(reply, value); return }
   if (reply.sent) return
-  if (reply.statusCode === 204) { sendReturned(reply); return }
-  sendReturned(reply, runtimeError('ENC_ERR_REPLY_NOTHING_SENT', { at: replyAt(reply) }))
+  if (reply.statusCode === 204 || reply.statusCode === 304) { sendReturned(reply); return }
+  sendReturned(reply, runtimeError('ENC_ERR_REPLY_NOTHING_SENT', { at: replyAt(reply), wroteRaw: reply.raw.headersSent }))
 }
 
 /**

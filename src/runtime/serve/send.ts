@@ -10,6 +10,8 @@ import { pickSerializer } from '../schemas'
 import { DeferredBuildError } from '../schemas/deferred-serializer'
 import { schemaBuildFailure } from './schema-build-failure'
 import { declaredLengthGuard } from './stream-length'
+import { pumpCheckedChunks } from './stream-chunks'
+import { describeValue } from '../schemas/schema-codes'
 import { replyAt } from './reply-at'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -220,6 +222,8 @@ function writeStream(reply: ReplyImpl, stream: Readable): void {
   const res = reply.raw
   if (reply.request.method === 'HEAD') { writeHeadStream(reply, stream); return }
   let staged: string[] = []
+  // An object-mode stream may give what a response cannot take: its chunks are checked on the way.
+  const objectMode = stream.readableObjectMode === true
   // Once headers are out a failure can no longer become an error reply: the honest signal to
   // the client is a connection closed before the end of the body. Before the first byte (the
   // head is only staged until then) it is an error reply, as in Fastify 3.
@@ -230,7 +234,7 @@ function writeStream(reply: ReplyImpl, stream: Readable): void {
       res.destroy()
       return
     }
-    stream.unpipe(res)
+    if (!objectMode) stream.unpipe(res)
     for (const name of staged) res.removeHeader(name)
     failWrite(reply, error)
   })
@@ -245,15 +249,20 @@ function writeStream(reply: ReplyImpl, stream: Readable): void {
   res.once('close', () => { if (!stream.destroyed) stream.destroy() })
   // Read from the staged head: a length set on reply.raw (a middleware's setHeader) goes out too.
   const declared = res.getHeader('content-length')
-  if (declared === undefined) { stream.pipe(res); return }
   // Node would write whatever the stream gives under a length it does not check (stream-length.ts).
-  stream.pipe(declaredLengthGuard(Number(declared), (streamed) => {
+  const dest = declared === undefined ? res : declaredLengthGuard(Number(declared), (streamed) => {
     reply.request.log.error(reply.route.serve.idFields(reply.request.id, {
       err: runtimeError('ENC_ERR_REPLY_STREAM_LENGTH', { at: replyAt(reply), declared: String(declared), streamed }),
     }), 'the response stream did not match its Content-Length')
     res.destroy()
     stream.destroy()
-  })).pipe(res)
+  })
+  if (objectMode) {
+    pumpCheckedChunks(stream, dest, (chunk) => stream.destroy(runtimeError('ENC_ERR_REPLY_STREAM_CHUNK', { at: replyAt(reply), got: describeValue(chunk) })))
+  } else {
+    stream.pipe(dest)
+  }
+  if (dest !== res) dest.pipe(res)
 }
 
 /**
