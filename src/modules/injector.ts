@@ -13,6 +13,7 @@ import type { FactoryLookup, FactoryProvider } from './factory-provider'
 import { Logger, moduleLogger } from './logger-token'
 import { guardClassesOf } from './route-guards'
 import type { PluginOptions, Logger as RuntimeLogger } from '../runtime'
+import { dependencyCycle } from './dependency-cycle'
 
 export interface ModuleWiring {
   readonly container: DependencyContainer
@@ -157,6 +158,8 @@ function construct(container: DependencyContainer, token: InjectionToken, what: 
 }
 
 function instantiationError(what: string, node: ModuleNode, error: unknown): Error {
+  const cycle = dependencyCycle(error)
+  if (cycle !== null) return moduleError('ENC_ERR_MODULE_DEPENDENCY_CYCLE', { what, path: node.path, cycle })
   return moduleError('ENC_ERR_MODULE_INSTANTIATION', { what, path: node.path, reason: error instanceof Error ? error.message : String(error) }, { cause: error })
 }
 
