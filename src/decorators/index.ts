@@ -29,7 +29,7 @@ export { decoratorErrorCodes } from './decorator-codes'
 export type { DecoratorErrorCode } from './decorator-codes'
 export type {
   Class, ConcreteClass, ModuleOptions, PluginEntry, ProviderEntry, ClassProviderEntry, ValueProviderEntry,
-  FactoryProviderEntry, SchemaEntry, RouteMethodOptions, DecoratorRouteOptions, HttpMethodName,
+  FactoryProviderEntry, ExistingProviderEntry, SchemaEntry, RouteMethodOptions, DecoratorRouteOptions, HttpMethodName,
 } from './types'
 export type { RouteShortcut } from './http-methods'
 

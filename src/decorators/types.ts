@@ -37,7 +37,9 @@ export interface FactoryProviderEntry {
   inject?: readonly InjectionToken[]
   dispose?: (value: any) => unknown
 }
-export type ProviderEntry = ConcreteClass | ClassProviderEntry | ValueProviderEntry | FactoryProviderEntry
+/** NestJS's `useExisting`: a second token for the instance another provider (visible from here) gives. */
+export interface ExistingProviderEntry { provide: InjectionToken; useExisting: InjectionToken }
+export type ProviderEntry = ConcreteClass | ClassProviderEntry | ValueProviderEntry | FactoryProviderEntry | ExistingProviderEntry
 
 /** A `@Schema()` class or a shared schema object. */
 export type SchemaEntry = Class | SharedSchema

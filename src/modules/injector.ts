@@ -13,7 +13,7 @@ import type { FactoryLookup, FactoryProvider } from './factory-provider'
 import { Logger, moduleLogger } from './logger-token'
 import { guardClassesOf } from './route-guards'
 import type { PluginOptions, Logger as RuntimeLogger } from '../runtime'
-import { dependencyCycle } from './dependency-cycle'
+import { findDependencyCycle, type ProviderLookup } from './dependency-cycle'
 
 export interface ModuleWiring {
   readonly container: DependencyContainer
@@ -103,6 +103,21 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
     }
   }
 
+  const providerOf: ProviderLookup = (from, token) => {
+    for (let c: DependencyContainer | undefined = from; c !== undefined; c = parentOf.get(c)) {
+      const node = ownersByContainer.get(c)?.get(token as InjectionToken)
+      if (node === undefined) continue
+      const spec = entriesOf(node).map(toProviderSpec).find((s) => s.token === token)
+      return spec === undefined ? undefined : { node, container: c, spec }
+    }
+    return undefined
+  }
+  const starts = [...walk(root)].flatMap((node) => entriesOf(node).map((entry) => ({ container: containerOf.get(node)!, token: toProviderSpec(entry).token })))
+  const cycle = findDependencyCycle(starts, providerOf)
+  if (cycle !== null) {
+    throw moduleError('ENC_ERR_MODULE_DEPENDENCY_CYCLE', { what: `provider ${describeToken(cycle.token)}`, path: cycle.node.path, cycle: cycle.cycle })
+  }
+
   const lookup: FactoryLookup = (from, token) => {
     for (let c: DependencyContainer | undefined = from; c !== undefined; c = parentOf.get(c)) {
       if (ownersByContainer.get(c)?.has(token) === true) return factoriesByContainer.get(c)!.get(token)
@@ -158,8 +173,6 @@ function construct(container: DependencyContainer, token: InjectionToken, what: 
 }
 
 function instantiationError(what: string, node: ModuleNode, error: unknown): Error {
-  const cycle = dependencyCycle(error)
-  if (cycle !== null) return moduleError('ENC_ERR_MODULE_DEPENDENCY_CYCLE', { what, path: node.path, cycle })
   return moduleError('ENC_ERR_MODULE_INSTANTIATION', { what, path: node.path, reason: error instanceof Error ? error.message : String(error) }, { cause: error })
 }
 
