@@ -1,12 +1,14 @@
 import type { Reply, Request, RequestOf } from '../runtime/types'
 import type { Opaque, ResponseOf, RouteParts, schemaClassMark } from '../runtime/typed-schemas'
+import type { IsCustomParam } from './custom-param'
 
 /*
  * Types only: what a route decorator checks about the method it decorates (decorators cannot
  * change a method's type, but their signature can refuse one). A parameter fits when something
  * the route can pass is assignable to it: the request, the reply, a whole request part or one
  * property of a part (the parameter decorators choose which, and TypeScript cannot see them), or
- * when its type is a schema class (the parameter then declares the part's schema itself).
+ * when its type is a schema class (the parameter then declares the part's schema itself), or when
+ * it is a `CustomParam<T>` (a createParamDecorator() decorator fills it and checks its type).
  * The return type must fit the declared response schemas. Parts whose schema TypeScript cannot
  * read accept anything.
  */
@@ -39,6 +41,7 @@ type SomeMemberFits<C, P> = true extends (C extends unknown ? ([C] extends [P] ?
 type ParamFits<S, P> = IsAny<P> extends true ? true
   : unknown extends P ? true
   : typeof schemaClassMark extends keyof P ? true
+  : IsCustomParam<P> extends true ? true
   : AnyOpaque<S> extends true ? true
   : AnyCandidateFits<Candidates<S>, P>
 

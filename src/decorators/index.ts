@@ -22,12 +22,14 @@ export type { HttpCodeDecorator } from './http-code'
 export { usePlugin } from './use-plugin'
 export type { UsePluginOptions, ResolvedTokens } from './use-plugin'
 export { Body, Query, Params, Headers, Req, Reply } from './params'
+export { createParamDecorator } from './custom-param'
+export type { CustomParam, CustomParamBrand, CustomParamDecorator } from './custom-param'
 export { DeclarationError, isDeclarationError } from './declaration-error'
 export { decoratorErrorCodes } from './decorator-codes'
 export type { DecoratorErrorCode } from './decorator-codes'
 export type {
   Class, ConcreteClass, ModuleOptions, PluginEntry, ProviderEntry, ClassProviderEntry, ValueProviderEntry,
-  FactoryProviderEntry, SchemaEntry, RouteMethodOptions, DecoratorRouteOptions, HttpMethodName,
+  FactoryProviderEntry, ExistingProviderEntry, SchemaEntry, RouteMethodOptions, DecoratorRouteOptions, HttpMethodName,
 } from './types'
 export type { RouteShortcut } from './http-methods'
 

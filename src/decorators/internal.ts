@@ -2,7 +2,7 @@
 export {
   getModuleMeta, getControllerMeta, getOwnRoutes, getParams, getSchemaMeta, getRequestDecorators,
   getReplyDecorators, getHooks, getErrorHandlerKey, getErrorResponses, constructorDependencies, methodParamCount, moduleOnlyDecorations,
-  getClassRouteHooks, getMethodRouteHooks, getClassRouteConfig, getMethodRouteConfig, getMethodHttpCodes, getNotFoundHandler, controllerOnlyDecorations,
+  getClassRouteHooks, getMethodRouteHooks, getParamMethods, getClassRouteConfig, getMethodRouteConfig, getMethodHttpCodes, getNotFoundHandler, controllerOnlyDecorations,
 } from './metadata'
 export type { NotFoundHandlerMeta } from './metadata'
 export { deferredPluginOf } from './use-plugin'

@@ -58,6 +58,10 @@ export function addRoute(target: Function, route: RouteMeta): void {
 export function getParams(target: Function, propertyKey: string | symbol): readonly ParamMeta[] {
   return own<Map<string | symbol, readonly ParamMeta[]>>(kParams, target)?.get(propertyKey) ?? []
 }
+/** The methods of this very class that carry parameter decorators. */
+export function getParamMethods(target: Function): Array<string | symbol> {
+  return [...(own<Map<string | symbol, readonly ParamMeta[]>>(kParams, target)?.keys() ?? [])]
+}
 export function addParam(target: Function, propertyKey: string | symbol, param: ParamMeta): void {
   const byMethod = new Map(own<Map<string | symbol, readonly ParamMeta[]>>(kParams, target) ?? [])
   const params = [...(byMethod.get(propertyKey) ?? []), param].sort((a, b) => a.index - b.index)

@@ -42,7 +42,7 @@ export function toModuleMeta(name: string, options: ModuleOptions | undefined): 
   return {
     plugins: list(name, 'plugins', options.plugins, isPluginEntry, 'a module class, lift(Module), a plugin function or [pluginFunction, options]'),
     controllers: list(name, 'controllers', options.controllers, isFunction, 'a controller class (decorated with @Route())'),
-    providers: list(name, 'providers', options.providers, isProviderEntry, 'a class or { provide, useClass | useValue | useFactory[, inject, dispose] }'),
+    providers: list(name, 'providers', options.providers, isProviderEntry, 'a class or { provide, useClass | useValue | useExisting | useFactory[, inject, dispose] }'),
     schemas: list(name, 'schemas', options.schemas, isSchemaEntry, 'a @Schema() class or a schema object with a string $id'),
     prefix: prefix.endsWith('/') ? prefix.slice(0, -1) : prefix,
     schemaErrorFormatter: fn(name, 'schemaErrorFormatter', options.schemaErrorFormatter),
@@ -86,10 +86,12 @@ const isSchemaEntry = (entry: unknown): boolean => typeof entry === 'function' |
 function isProviderEntry(entry: unknown): boolean {
   if (typeof entry === 'function') return true
   if (typeof entry !== 'object' || entry === null || !('provide' in entry)) return false
-  const uses = ['useClass', 'useValue', 'useFactory'].filter((k) => k in entry)
+  const uses = ['useClass', 'useValue', 'useFactory', 'useExisting'].filter((k) => k in entry)
   if (uses.length !== 1) return false
   const p = entry as Record<string, unknown>
   if (uses[0] === 'useClass' && typeof p.useClass !== 'function') return false
+  // An alias of itself would resolve forever.
+  if (uses[0] === 'useExisting' && (p.useExisting === undefined || p.useExisting === null || p.useExisting === p.provide)) return false
   if (uses[0] === 'useFactory' && (typeof p.useFactory !== 'function' || (p.inject !== undefined && !Array.isArray(p.inject)))) return false
   // dispose releases what a factory built; a useValue's owner releases it, a class has its own methods.
   if ('dispose' in entry && (uses[0] !== 'useFactory' || typeof p.dispose !== 'function')) return false

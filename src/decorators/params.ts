@@ -2,24 +2,25 @@ import type { Reply as RuntimeReply } from '../runtime/types'
 import type { RouteGeneric } from '../runtime/route-generic'
 import { declarationError, memberName } from './declaration-error'
 import { addParam, getParams } from './metadata'
-import type { ParamSource } from './types'
+import type { ParamMeta, ParamSource } from './types'
 
-function param(source: ParamSource, name: string, key?: string): ParameterDecorator {
+/** The checks every parameter decorator makes, then its record; `custom` for a createParamDecorator() one. */
+export function param(source: ParamSource, name: string, key?: string, custom?: ParamMeta['custom'], shown = key === undefined ? '' : `'${key}'`): ParameterDecorator {
   return (target, propertyKey, index) => {
-    const where = `@${name}(${key === undefined ? '' : `'${key}'`}) on parameter ${index} of ${memberName(target, propertyKey)}`
+    const where = `@${name}(${shown}) on parameter ${index} of ${memberName(target, propertyKey)}`
     if (propertyKey === undefined) {
       throw declarationError('ENC_ERR_DECL_TARGET', { where, case: 'constructor-param' })
     }
     if (typeof target === 'function') {
       throw declarationError('ENC_ERR_DECL_STATIC_MEMBER', { where, member: 'param' })
     }
-    if (key !== undefined && (typeof key !== 'string' || key === '')) {
+    if (custom === undefined && key !== undefined && (typeof key !== 'string' || key === '')) {
       throw declarationError('ENC_ERR_DECL_ROUTE_OPTIONS', { where, case: 'property-name' })
     }
     if (getParams(target.constructor, propertyKey).some((p) => p.index === index)) {
       throw declarationError('ENC_ERR_DECL_PARAM_DUPLICATE', { where })
     }
-    addParam(target.constructor, propertyKey, { index, source, key: key === undefined ? null : source === 'headers' ? key.toLowerCase() : key })
+    addParam(target.constructor, propertyKey, { index, source, key: key === undefined ? null : source === 'headers' ? key.toLowerCase() : key, ...(custom === undefined ? {} : { custom }) })
   }
 }
 

@@ -37,7 +37,9 @@ export interface FactoryProviderEntry {
   inject?: readonly InjectionToken[]
   dispose?: (value: any) => unknown
 }
-export type ProviderEntry = ConcreteClass | ClassProviderEntry | ValueProviderEntry | FactoryProviderEntry
+/** NestJS's `useExisting`: a second token for the instance another provider (visible from here) gives. */
+export interface ExistingProviderEntry { provide: InjectionToken; useExisting: InjectionToken }
+export type ProviderEntry = ConcreteClass | ClassProviderEntry | ValueProviderEntry | FactoryProviderEntry | ExistingProviderEntry
 
 /** A `@Schema()` class or a shared schema object (a TypeBox one included). */
 export type SchemaEntry = Class | SharedSchema | TypeBoxLike
@@ -98,13 +100,20 @@ export interface RouteMeta {
   readonly options: RouteShorthandOptions
 }
 
-export type ParamSource = 'body' | 'query' | 'params' | 'headers' | 'request' | 'reply'
+export type ParamSource = 'body' | 'query' | 'params' | 'headers' | 'request' | 'reply' | 'custom'
 
-/** A handler parameter filled from the request: `@Query('limit')` is `{ source: 'query', key: 'limit' }`. */
+/** What a `createParamDecorator()` factory is called with: its decorator's argument, the request and the reply. */
+export type CustomParamFactory = (data: any, request: any, reply: any) => unknown
+
+/**
+ * A handler parameter filled from the request: `@Query('limit')` is `{ source: 'query', key: 'limit' }`;
+ * `@CurrentUser('id')` is `{ source: 'custom', key: null, custom: { factory, data: 'id', name: 'CurrentUser' } }`.
+ */
 export interface ParamMeta {
   readonly index: number
   readonly source: ParamSource
   readonly key: string | null
+  readonly custom?: { readonly factory: CustomParamFactory; readonly data: unknown; readonly name: string }
 }
 
 export interface DecoratorMeta { readonly name: string; readonly value: unknown }

@@ -25,6 +25,7 @@ export function buildHandler(instance: object, declaringClass: Function, key: st
     throw moduleError('ENC_ERR_MODULE_HANDLER_PARAMS', { where, missing })
   }
   const getters = params.map(toGetter)
+  if (params.some((p) => p.custom !== undefined)) return withCustomParams(instance, method, params, getters)
   // Fixed arities avoid building an argument array for the common cases.
   if (getters.length === 1) {
     const [a] = getters
@@ -41,6 +42,29 @@ export function buildHandler(instance: object, declaringClass: Function, key: st
   } as Handler
 }
 
+/**
+ * A method with a createParamDecorator() parameter: its factories run in the handler's turn (a
+ * throw is the handler's error), and a factory's promise is awaited before the method is called,
+ * the others' values are not touched (the reply is itself a thenable). Routes without a custom
+ * parameter never get here.
+ */
+function withCustomParams(instance: object, method: Function, params: readonly ParamMeta[], getters: readonly Getter[]): Handler {
+  const custom = params.flatMap((p, i) => (p.custom === undefined ? [] : [i]))
+  return function (request: Request, reply: Reply) {
+    const args = new Array(getters.length)
+    for (let i = 0; i < getters.length; i++) args[i] = getters[i](request, reply)
+    let pending: Array<Promise<void>> | undefined
+    for (const i of custom) {
+      const value = args[i] as { then?: unknown } | null | undefined
+      if (value !== null && value !== undefined && typeof value.then === 'function') {
+        (pending ??= []).push(Promise.resolve(value).then((resolved) => { args[i] = resolved }))
+      }
+    }
+    if (pending === undefined) return answered(method.apply(instance, args))
+    return Promise.all(pending).then(() => method.apply(instance, args))
+  } as Handler
+}
+
 const resolvedUndefined: Promise<undefined> = Promise.resolve(undefined)
 
 function answered(result: unknown): unknown {
@@ -49,7 +73,7 @@ function answered(result: unknown): unknown {
 
 // One closure per source with a literal property name, so each getter's property read stays
 // monomorphic instead of going through a computed `request[source]`.
-const wholePart: Record<ParamMeta['source'], Getter> = {
+const wholePart: Record<Exclude<ParamMeta['source'], 'custom'>, Getter> = {
   body: (request) => request.body,
   query: (request) => request.query,
   params: (request) => request.params,
@@ -59,6 +83,11 @@ const wholePart: Record<ParamMeta['source'], Getter> = {
 }
 
 function toGetter(param: ParamMeta): Getter {
+  if (param.custom !== undefined) {
+    const { factory, data } = param.custom
+    return (request, reply) => factory(data, request, reply)
+  }
+  if (param.source === 'custom') throw new TypeError('a custom parameter without its factory')
   const key = param.key
   if (key === null) return wholePart[param.source]
   const part = wholePart[param.source]

@@ -13,6 +13,7 @@ import type { FactoryLookup, FactoryProvider } from './factory-provider'
 import { Logger, moduleLogger } from './logger-token'
 import { guardClassesOf } from './route-guards'
 import type { PluginOptions, Logger as RuntimeLogger } from '../runtime'
+import { findDependencyCycle, type ProviderLookup } from './dependency-cycle'
 
 export interface ModuleWiring {
   readonly container: DependencyContainer
@@ -100,6 +101,21 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
     for (const entry of node.entries) {
       if (entry.kind === 'plugin' && entry.deferred !== null) checkFactoryDependencies(entry.deferred.inject, requester(`usePlugin(${entry.plugin.name || 'anonymous plugin'})`))
     }
+  }
+
+  const providerOf: ProviderLookup = (from, token) => {
+    for (let c: DependencyContainer | undefined = from; c !== undefined; c = parentOf.get(c)) {
+      const node = ownersByContainer.get(c)?.get(token as InjectionToken)
+      if (node === undefined) continue
+      const spec = entriesOf(node).map(toProviderSpec).find((s) => s.token === token)
+      return spec === undefined ? undefined : { node, container: c, spec }
+    }
+    return undefined
+  }
+  const starts = [...walk(root)].flatMap((node) => entriesOf(node).map((entry) => ({ container: containerOf.get(node)!, token: toProviderSpec(entry).token })))
+  const cycle = findDependencyCycle(starts, providerOf)
+  if (cycle !== null) {
+    throw moduleError('ENC_ERR_MODULE_DEPENDENCY_CYCLE', { what: `provider ${describeToken(cycle.token)}`, path: cycle.node.path, cycle: cycle.cycle })
   }
 
   const lookup: FactoryLookup = (from, token) => {

@@ -42,6 +42,12 @@ export const moduleErrors = {
         "For every route of the module and its children, use a method with @Hook('onRequest') (or a plugin such as bearerAuth()); for some routes, move the decorator to their controller or methods."
       : `${a.name} (listed in ${a.path}) carries @OnRequest/@PreValidation/@PreHandler but declares no route, so it would guard nothing. ` +
         'Put the decorator on a route method (@Get, @Post, ...) or on the controller class.' }),
+  ENC_ERR_MODULE_PARAM_MISPLACED: e({ status: null, summary: 'a parameter decorator (@Body, @Params, a createParamDecorator() one, ...) on a controller method that declares no route, or on a module class method',
+    message: (a: { case: 'not-a-route' | 'module'; path: string; name: string; decorators: readonly string[] }) => a.case === 'module'
+      ? `${a.name} (module ${a.path}) has ${a.decorators.join(', ')} on its parameters, but a module method is not a route handler, so nothing would fill them. ` +
+        'Parameter decorators go on the route methods (@Get, @Post, ...) of a controller.'
+      : `${a.name} (listed in ${a.path}) has ${a.decorators.join(', ')} on its parameters but declares no route, so nothing would fill them ` +
+        '(a custom decorator\'s factory would never run). Add a route decorator (@Get, @Post, ...) to the method, or remove the parameter decorators.' }),
   ENC_ERR_MODULE_NOT_FOUND_NO_PREFIX: e({ status: null, summary: '@NotFoundHandler() on a child module without a prefix of its own (it would answer its parent\'s unknown URLs)',
     message: (a: { path: string; method: string; scopeOwner: string; lifted: boolean }) => `@NotFoundHandler() on ${a.method} (${a.path}): ` +
       `${a.lifted ? `the module is lifted into ${a.scopeOwner}, which` : 'the module'} has no prefix of its own, so its handler would also answer the unknown URLs of its parent. ` +
@@ -89,6 +95,11 @@ export const moduleErrors = {
       'or run `npm dedupe`, and make linked or file: packages resolve the app\'s copy.' }),
   ENC_ERR_MODULE_INSTANTIATION: e({ status: null, summary: 'constructing a provider, module or controller threw',
     message: (a: { what: string; path: string; reason: string }) => `Constructing ${a.what} for ${a.path} failed: ${a.reason}` }),
+  ENC_ERR_MODULE_DEPENDENCY_CYCLE: e({ status: null, summary: 'providers inject each other in a circle (A needs B, B needs A)',
+    message: (a: { what: string; path: string; cycle: string }) => `Constructing ${a.what} for ${a.path} failed: circular dependency ${a.cycle}. ` +
+      'Providers are built once, at boot, each after what it injects, so a circle cannot be built. Move what both need into a third provider ' +
+      "they both inject, or have one of them take the other later (a setter called from the other's constructor or onModuleInit()). " +
+      "NestJS's forwardRef() has no equivalent." }),
   ENC_ERR_MODULE_LIFECYCLE_HOOK: e({ status: null, summary: 'an onModuleInit() or onApplicationBootstrap() method threw, rejected or outlived pluginTimeout',
     message: (a: { what: string; path: string; reason: string }) => `${a.what} (${a.path}) failed: ${a.reason}. createApp() did not start the app; ` +
       'what was already built was released as close() releases it.' }),

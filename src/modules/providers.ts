@@ -19,6 +19,8 @@ export function toProviderSpec(entry: ProviderEntry): ProviderSpec {
   if (typeof entry === 'function') return { token: entry, useClass: entry, inject: [] }
   if ('useClass' in entry) return { token: entry.provide, useClass: entry.useClass, inject: [] }
   if ('useFactory' in entry) return { token: entry.provide, useClass: null, inject: entry.inject ?? [] }
+  // The aliased token is checked for visibility like a factory's inject list.
+  if ('useExisting' in entry) return { token: entry.provide, useClass: null, inject: [entry.useExisting] }
   return { token: entry.provide, useClass: null, inject: [] }
 }
 
@@ -61,6 +63,11 @@ export function registerProviders(node: ModuleNode, entries: readonly ProviderEn
       const factory = new FactoryProvider(spec.token, spec.inject as InjectionToken[], entry.useFactory as never, container, release, node.path)
       factories.set(spec.token, factory)
       container.register(spec.token, { useFactory: () => factory.get() })
+    } else if ('useExisting' in entry) {
+      // The instance is the aliased provider's: built, tracked and released once, by that provider.
+      // (tsyringe resolves the aliased token from the container that asks, so a descendant that
+      // declares that token again gets its own; visibility was checked from the declaring module.)
+      container.register(spec.token, { useToken: entry.useExisting })
     } else {
       container.register(spec.token, { useValue: entry.useValue })
     }

@@ -1,7 +1,7 @@
 import type { PluginOptions } from '../runtime'
 import { isLifted, liftedTarget } from '../runtime/internal'
 import {
-  controllerOnlyDecorations, deferredPluginOf, getClassRouteConfig, getMethodRouteConfig, getControllerMeta, getMethodHttpCodes, getMethodRouteHooks, getModuleMeta, getNotFoundHandler, getOwnRoutes, getSchemaMeta,
+  controllerOnlyDecorations, deferredPluginOf, getClassRouteConfig, getParamMethods, getParams, getMethodRouteConfig, getControllerMeta, getMethodHttpCodes, getMethodRouteHooks, getModuleMeta, getNotFoundHandler, getOwnRoutes, getSchemaMeta,
   moduleOnlyDecorations, schemaOfClass, type Class, type PluginEntry,
 } from '../decorators/internal'
 import type { SharedSchema } from '../runtime/schemas/types'
@@ -38,6 +38,7 @@ function scanNode({ type, parent, lifted, ancestry }: ScanInput): ModuleNode {
   if (moduleMetadata.length > 0) {
     throw moduleError('ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED', { case: 'metadata-module', path, name: type.name, keys: moduleMetadata })
   }
+  checkParamTargets(type, new Set(), path, 'module')
   const entries: PluginItem[] = []
   const node: ModuleNode = {
     type, meta, path, parent, lifted, entries,
@@ -127,8 +128,24 @@ function checkRouteHookTargets(controller: Class, path: string): void {
     for (const [key, config] of getMethodRouteConfig(c as Function)) {
       if (!routes.has(key)) throw moduleError('ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED', { case: 'metadata-not-a-route', path, name: `${(c as Function).name}.${String(key)}`, keys: Object.keys(config) })
     }
+    checkParamTargets(c as Function, routes, path, 'not-a-route')
   }
 }
+
+/**
+ * Parameter decorators fill route handler parameters only: on any other method they would be
+ * ignored (a createParamDecorator() factory would never run), so boot refuses them. A route method
+ * of a subclass that overrides a decorated base method is checked on the base class it sits on.
+ */
+function checkParamTargets(type: Function, routes: ReadonlySet<string | symbol>, path: string, kind: 'module' | 'not-a-route'): void {
+  for (const key of getParamMethods(type)) {
+    if (routes.has(key)) continue
+    const decorators = [...new Set(getParams(type, key).map((p) => `@${p.custom?.name ?? sourceDecorators[p.source]}()`))]
+    throw moduleError('ENC_ERR_MODULE_PARAM_MISPLACED', { case: kind, path, name: `${type.name}.${String(key)}`, decorators })
+  }
+}
+
+const sourceDecorators: Record<string, string> = { body: 'Body', query: 'Query', params: 'Params', headers: 'Headers', request: 'Req', reply: 'Reply', custom: 'custom' }
 
 function toSchema(entry: Class | SharedSchema | TypeBoxLike, index: number, path: string): SharedSchema {
   // An object (a TypeBox schema too, whose `$id` is typed optional) is added as it is: addSchema checks its $id.

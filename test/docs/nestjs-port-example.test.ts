@@ -51,4 +51,8 @@ describe('README "Coming from NestJS": the ported service answers as the text sa
     expect((await app.inject({ method: 'GET', url: '/books/2' })).statusCode).to.equal(401)
     expect((await app.inject({ method: 'GET', url: '/books/2', headers: admin })).json()).to.deep.equal({ data: { id: 2 } })
   })
+
+  it('GET /books/me answers the @CurrentUser() the guard set', async () => {
+    expect((await app.inject({ method: 'GET', url: '/books/me', headers: admin })).json()).to.deep.equal({ data: { id: 1, roles: ['admin'] } })
+  })
 })

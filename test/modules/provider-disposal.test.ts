@@ -174,7 +174,7 @@ describe('providers are released on close() (README "Shutdown")', () => {
       for (const entry of [{ provide: 'a', useFactory: () => 1, dispose: 'quit' }, { provide: 'b', useValue: 1, dispose: () => undefined }]) {
         const error = declarationError(() => Module({ providers: [entry as never] })(class Root {}))
         expect(error.code).to.equal('ENC_ERR_DECL_MODULE_ENTRY')
-        expect(error.message).to.contain('{ provide, useClass | useValue | useFactory[, inject, dispose] }')
+        expect(error.message).to.contain('{ provide, useClass | useValue | useExisting | useFactory[, inject, dispose] }')
       }
     })
   })
