@@ -15,7 +15,13 @@ const slug = (heading: string): string => heading.replace(/`/g, '').trim().toLow
 
 interface Targets { headings: string[]; anchors: string[]; paragraphs: string[] }
 
+const parsed = new Map<string, Targets>()
 function targets(file: string): Targets {
+  if (!parsed.has(file)) parsed.set(file, parse(file))
+  return parsed.get(file) as Targets
+}
+
+function parse(file: string): Targets {
   const headings: string[] = []
   const anchors: string[] = []
   const paragraphs: string[] = []
@@ -49,8 +55,11 @@ function contains(text: string, quote: string): boolean {
 function dangling(): string[] {
   const problems: string[] = []
   for (const file of docFiles) {
+    let fenced = false
     readFileSync(join(root, file), 'utf8').split('\n').forEach((line, index) => {
       const where = `${file}:${index + 1}`
+      const fence = line.startsWith('```')
+      if (fence) fenced = !fenced
       // README "Heading", docs/x.md, "Heading": a section; README: "..." / README differences: "...": a passage.
       for (const ref of line.matchAll(/\b(README(?:\.md)?|docs\/[a-z-]+\.md)( differences:|:)?,?\s+(?:section\s+)?"([^"]+)"/g)) {
         const target = ref[1].startsWith('README') ? 'README.md' : ref[1]
@@ -58,6 +67,10 @@ function dangling(): string[] {
         const t = targets(target)
         const pool = ref[2] ? t.paragraphs : t.headings
         if (!pool.some((text) => contains(text, normalize(ref[3])))) problems.push(`${where}: ${ref[0]} (no ${ref[2] ? 'passage' : 'heading'} says that)`)
+      }
+      // A repository file named in the text (`test/docs/...`, bench/README.md); not dist/... nor an app's own src/.
+      if (!fenced && !fence) for (const path of line.matchAll(/(?<![\w./-])((?:test|bench|examples|sample|scripts|docs|src\/(?:runtime|modules|decorators|plugins|cluster|testing))\/[\w./-]*\w\.(?:ts|md|json|js))\b/g)) {
+        if (!existsSync(join(root, path[1]))) problems.push(`${where}: ${path[1]} (no such file in the repository)`)
       }
       for (const link of line.matchAll(/\]\(([^)\s]+)\)/g)) {
         if (/^[a-z]+:/.test(link[1])) continue
@@ -72,7 +85,7 @@ function dangling(): string[] {
 }
 
 describe('Docs: cross-references', () => {
-  it('every markdown link and quoted section name in README.md, docs/*.md, sample/ and bench/ READMEs resolves', () => {
+  it('every markdown link, quoted section name and repository file path in README.md, docs/*.md, sample/ and bench/ READMEs resolves', () => {
     expect(dangling()).to.deep.equal([])
   })
 })
