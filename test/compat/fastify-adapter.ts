@@ -1,44 +1,18 @@
 // What Fastify 3's test files get for `require('..')`: a Fastify-like factory over Enclave's
-// createServer. Deliberately thin: it translates calling conventions, never behaviour. Each
-// translation below is a Fastify calling form Enclave does not offer itself; they are listed in
-// docs/fastify-compat.md ("adapter translations") so the gap stays visible. Setting
-// ENCLAVE_COMPAT_STRICT=1 turns them all off to measure Enclave bare.
+// createServer. Deliberately thin: it translates nothing. Every Fastify calling form the tests use
+// that Enclave offers is Enclave's own (listen(port, host, cb), listen(options, cb), close(cb),
+// ready(cb), inject(options, cb), inject().get(url).end()); the factory only adds a recording
+// logger and remembers the servers, so that a failed test's leftovers are closed.
 import { createServer } from '../../src'
 import type { Scope, ServerOptions } from '../../src'
 
-type Callback = (error: unknown, value?: unknown) => void
-type Method = (...args: unknown[]) => unknown
-
 const live = new Set<Scope>()
-const strict = process.env.ENCLAVE_COMPAT_STRICT === '1'
 
-/** `fastify(options)`: Enclave's root scope, with the callback forms translated. */
+/** `fastify(options)`: Enclave's root scope. */
 function fastify(options?: ServerOptions): Scope {
   const app = createServer(options?.logger === undefined ? { ...options, logger: recordingLogger } : options)
   live.add(app)
-  if (!strict) {
-    // listen(port, host, backlog, cb) / listen(options, cb): Enclave takes (port, host) or options and returns a promise.
-    withCallback(app, 'listen', (args) => typeof args[0] === 'object' ? [args[0]] : args.filter((arg, index) => index < 2 && arg !== undefined))
-    withCallback(app, 'close', () => [])
-    // inject(options, cb) and the chained inject() are Enclave's own.
-  }
   return app
-}
-
-/** When the last argument is a function, calls the promise-returning method without it and hands the outcome to it. */
-function withCallback(app: Scope, name: 'listen' | 'close', keep: (args: unknown[]) => unknown[]): void {
-  const original = (app[name] as Method).bind(app)
-  Object.defineProperty(app, name, {
-    configurable: true,
-    writable: true,
-    value: function (...args: unknown[]): unknown {
-      const callback = typeof args[args.length - 1] === 'function' ? args.pop() as Callback : null
-      const result = original(...keep(args)) as Promise<unknown>
-      if (callback === null) return result
-      result.then((value) => callback(null, name === 'listen' ? value : undefined), (error: unknown) => callback(error))
-      return app
-    },
-  })
 }
 
 // Diagnostics only: when a test gives no logger, what Enclave logs at error level is kept and

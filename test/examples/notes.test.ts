@@ -89,4 +89,17 @@ describe('examples/notes: the typed-tour notes service', () => {
     expect(Object.keys(document.paths)).to.include.members(['/users', '/users/{id}', '/notes', '/notes/{id}'])
     expect(document.paths['/notes'].post).to.have.nested.property('responses.401')
   })
+
+  it('documents, as README "Typed tour" says, the framework answers on every operation (404 included) and not the 422 its error handler does not declare', () => {
+    const document = app.openapi({ title: 'Notes', version: '1.0.0' }) as OpenApiDocument
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(operations as Record<string, { responses: Record<string, unknown>; security?: unknown }>)) {
+        const statuses = Object.keys(operation.responses)
+        const withBody = method === 'post'
+        expect(statuses, `${method} ${path}`).to.include.members(['400', '401', '404', '500', ...(withBody ? ['413', '415'] : [])])
+        expect(statuses, `${method} ${path}`).to.not.include('422')
+        expect(operation.security, `${method} ${path}`).to.deep.equal([{ bearerAuth: [] }])
+      }
+    }
+  })
 })

@@ -25,6 +25,14 @@ describe('hardening: request ids', () => {
     for (const id of ids) expect(id).to.match(/^req-[0-9a-z]+$/)
   })
 
+  it('count in base 36 per server, as Fastify\'s (req-1 ... req-9, req-a), as README "Logs" shows', async () => {
+    const app = server()
+    app.get('/id', async (request) => ({ id: request.id }))
+    const ids: string[] = []
+    for (let i = 0; i < 11; i++) ids.push(JSON.parse((await app.inject({ url: '/id' })).body).id)
+    expect(ids).to.deep.equal(['req-1', 'req-2', 'req-3', 'req-4', 'req-5', 'req-6', 'req-7', 'req-8', 'req-9', 'req-a', 'req-b'])
+  })
+
   it('a client-sent id header is ignored by default, whatever its name', async () => {
     const app = server()
     app.get('/id', async (request) => ({ id: request.id }))

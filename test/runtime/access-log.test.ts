@@ -199,6 +199,17 @@ describe('logs: pino, request ids and the access log', () => {
     await root2.close()
   })
 
+  it("with a hand-made Logger object, request.log is app.log: the user's object given trace, fatal and child, writing without the id", async () => {
+    const logger = recordingLogger()
+    let seen: unknown
+    const root = await app({ logger }, (r) => { r.get('/', (request) => { seen = request.log; request.log.info('in handler'); request.log.fatal?.('fatal as error'); return {} }) })
+    await root.inject('/')
+    expect(seen).to.equal(root.log)
+    expect(Object.getPrototypeOf(root.log)).to.equal(logger)
+    expect(logger.entries.map((e) => [e.level, e.obj])).to.deep.equal([['info', 'in handler'], ['error', 'fatal as error']])
+    await root.close()
+  })
+
   it('over HTTP: a client that leaves before the answer gives "request aborted" with the same id', async () => {
     const sink = lines()
     let started!: () => void

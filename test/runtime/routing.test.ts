@@ -13,6 +13,16 @@ describe('runtime: routing', () => {
     await request(app.server).post('/by-url').expect(200, { via: 'url' })
   })
 
+  it('a path without a leading slash gets one: \'x\' at the root is /x, under the prefix /v it is /v/x (not /vx)', async () => {
+    const app = await build((root) => {
+      root.get('x', async () => 'root x')
+      root.register(async (child: Scope) => { child.get('y', async () => 'v y') }, { prefix: '/v' })
+    })
+    await request(app.server).get('/x').expect(200, 'root x')
+    await request(app.server).get('/v/y').expect(200, 'v y')
+    await request(app.server).get('/vy').expect(404)
+  })
+
   it('method names are case-insensitive', async () => {
     const app = await build((root) => { root.route({ method: 'patch', url: '/x', handler: async () => 'patched' }) })
     await request(app.server).patch('/x').expect(200, 'patched')
