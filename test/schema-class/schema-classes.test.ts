@@ -117,6 +117,14 @@ describe('schema classes: one declaration is the schema and the type', () => {
     expect(failure.message).to.include('newNote').and.include('List NewNote in @Module({ schemas }) of Root or an ancestor')
   })
 
+  it('fails at boot, naming the schema, when a class with $id nested in a route schema is not listed by any module', async () => {
+    @Route('/notes') class Notes { @Get('/', { schema: { response: { 200: { type: 'array', items: Note } as const } } }) list() { return [] } }
+    @Module({ controllers: [Notes] }) class Root {}
+    const failure = await bootError(Root)
+    expect(failure.code).to.equal('ENC_ERR_MODULE_SCHEMA_NOT_LISTED')
+    expect(failure.message).to.include('List Note in @Module({ schemas }) of Root or an ancestor')
+  })
+
   it('refuses, at declaration, an explicit route schema that disagrees with the parameter class (ENC_ERR_DECL_SCHEMA_CONFLICT)', () => {
     const error = declarationError(() => {
       class C { @Post('/', { schema: { body: Note } }) create(@Body() _note: NewNote) { return {} } }
