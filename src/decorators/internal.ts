@@ -7,7 +7,7 @@ export {
 export type { NotFoundHandlerMeta } from './metadata'
 export { deferredPluginOf } from './use-plugin'
 export type { DeferredPlugin } from './use-plugin'
-export { schemaOfClass, isSchemaClass, schemaClassOfRef } from './schema-class'
+export { schemaOfClass, isSchemaClass, schemaClassOfRef, inlineSchemaClasses, inlinedSchemaOfClass } from './schema-class'
 export type {
   ModuleMeta, ControllerMeta, RouteMeta, ParamMeta, ParamSource, DecoratorMeta, HookMeta, Class, ConcreteClass, PluginEntry,
   ProviderEntry, SchemaEntry, RouteHookMeta, RouteHookName,

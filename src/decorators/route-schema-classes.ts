@@ -2,8 +2,7 @@ import 'reflect-metadata'
 import type { JsonSchema } from '../runtime/schemas/types'
 import { declarationError } from './declaration-error'
 import { getParams } from './metadata'
-import { isSchemaClass, routeSchemaOfClass } from './schema-class'
-import { compactRecord } from '../runtime/schemas/compact-record'
+import { inlineSchemaClasses, isSchemaClass, routeSchemaOfClass } from './schema-class'
 
 type SchemaClassValue = Function & { readonly schema: JsonSchema }
 const requestParts = ['body', 'querystring', 'query', 'params', 'headers'] as const
@@ -11,23 +10,20 @@ const partOfSource = { body: 'body', query: 'querystring', params: 'params', hea
 
 /**
  * The route schema a route method really has, worked out at declaration:
- * - a schema class given in the options (any request part, any response status) becomes the JSON
- *   Schema the runtime compiles (`{ $ref: '<$id>#' }` or the inlined schema, see routeSchemaOfClass);
+ * - a schema class given in the options (any request part, any response status, or nested in one
+ *   of their schemas) becomes the JSON Schema the runtime compiles (`{ $ref: '<$id>#' }` or the
+ *   inlined schema, see routeSchemaOfClass);
  * - a whole-part parameter decorator on a parameter whose declared type is a schema class
  *   (`create(@Body() note: NewNote)`, read from `design:paramtypes`) gives that part its schema,
  *   so the shape is declared once. An explicit schema for the same part must be that class.
  */
 export function resolveRouteSchema(target: object, propertyKey: string | symbol, where: string, schema: unknown): unknown {
   const fromParams = parameterClasses(target, propertyKey)
-  if (fromParams.size === 0 && !mentionsClass(schema)) return schema
+  // Classes in any part or response, at any depth (`{ type: 'array', items: Cat }`).
+  const inlined = inlineSchemaClasses(schema)
+  if (fromParams.size === 0) return inlined
   const given = (schema ?? {}) as Record<string, unknown>
-  const out: Record<string, unknown> = { ...given }
-  for (const part of requestParts) {
-    if (isSchemaClass(given[part])) out[part] = routeSchemaOfClass(given[part])
-  }
-  if (given.response !== null && typeof given.response === 'object') {
-    out.response = compactRecord(Object.entries(given.response).map(([status, s]) => [status, isSchemaClass(s) ? routeSchemaOfClass(s) : s]))
-  }
+  const out: Record<string, unknown> = { ...(inlined ?? {}) as Record<string, unknown> }
   for (const [part, { cls, index }] of fromParams) {
     if (part === 'headers') checkHeaderNames(where, index, cls)
     const explicit = part === 'querystring' ? given.querystring ?? given.query : given[part]
@@ -97,13 +93,6 @@ function parameterClasses(target: object, propertyKey: string | symbol): Readonl
     if (isSchemaClass(type)) found.set(partOfSource[param.source as keyof typeof partOfSource], { cls: type, index: param.index })
   }
   return found
-}
-
-function mentionsClass(schema: unknown): boolean {
-  if (schema === null || typeof schema !== 'object') return false
-  const s = schema as Record<string, unknown>
-  return requestParts.some((p) => isSchemaClass(s[p])) ||
-    (s.response !== null && typeof s.response === 'object' && Object.values(s.response).some(isSchemaClass))
 }
 
 /** The explicit part schema is the class itself, its schema object, or a `$ref` to its `$id`. */

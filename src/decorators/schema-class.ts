@@ -87,10 +87,55 @@ export function schemaOfClass(value: unknown): JsonSchema | undefined {
  */
 export function routeSchemaOfClass(value: Function & { readonly schema: JsonSchema }): JsonSchema {
   const id = value.schema.$id
-  if (typeof id !== 'string' || id === '') return value.schema
+  if (typeof id !== 'string' || id === '') return inlinedSchemaOfClass(value)
   const ref = { $ref: `${id}#` }
   refClasses.set(ref, value)
   return ref
+}
+
+/**
+ * A class's schema with the schema classes nested in it (`items: Cat`, `properties: { owner: Owner }`)
+ * placed as routeSchemaOfClass places a part's class; the schema itself when it nests none. This is
+ * what ajv and fast-json-stringify compile for the class, as a route part or as a shared schema.
+ */
+export function inlinedSchemaOfClass(value: Function & { readonly schema: JsonSchema }): JsonSchema {
+  let inlined = inlinedByClass.get(value)
+  // (A class cannot nest itself: it does not exist yet while its schema literal is evaluated.)
+  if (inlined === undefined) {
+    inlined = inlineSchemaClasses(value.schema)
+    inlinedByClass.set(value, inlined)
+  }
+  return inlined
+}
+
+const inlinedByClass = new WeakMap<Function, JsonSchema>()
+// Keywords whose values are data, not subschemas: a function there is left to the schema compiler's own check.
+const dataKeywords = new Set(['const', 'enum', 'default', 'examples', 'example'])
+
+/**
+ * `value` with every schema class found where a subschema goes replaced as routeSchemaOfClass places
+ * it (a `$ref` to its `$id`, else its schema inlined). NestJS DTOs nest classes (`@ValidateNested()
+ * @Type(() => Owner) owner: Owner`, `@ApiProperty({ type: [Cat] })`), so a schema class is accepted
+ * wherever a schema is. Only what changes is copied: a schema without classes comes back as it is.
+ */
+export function inlineSchemaClasses<T>(value: T): T {
+  if (isSchemaClass(value)) return routeSchemaOfClass(value) as T
+  if (Array.isArray(value)) {
+    const items = value.map((item) => inlineSchemaClasses(item))
+    return (items.some((item, i) => item !== value[i]) ? items : value) as T
+  }
+  if (value === null || typeof value !== 'object') return value
+  const proto = Object.getPrototypeOf(value)
+  if (proto !== Object.prototype && proto !== null) return value
+  let copy: Record<string, unknown> | undefined
+  for (const [key, sub] of Object.entries(value)) {
+    if (dataKeywords.has(key)) continue
+    const inlined = inlineSchemaClasses(sub)
+    if (inlined === sub) continue
+    copy ??= { ...(value as Record<string, unknown>) }
+    copy[key] = inlined
+  }
+  return (copy ?? value) as T
 }
 
 // The class behind each `{ $ref }` made above: boot errors about the reference name the class.

@@ -65,9 +65,11 @@ export function registerProviders(node: ModuleNode, entries: readonly ProviderEn
       container.register(spec.token, { useFactory: () => factory.get() })
     } else if ('useExisting' in entry) {
       // The instance is the aliased provider's: built, tracked and released once, by that provider.
-      // (tsyringe resolves the aliased token from the container that asks, so a descendant that
-      // declares that token again gets its own; visibility was checked from the declaring module.)
-      container.register(spec.token, { useToken: entry.useExisting })
+      // Bound to the declaring container like a factory (tsyringe's useToken would resolve from the
+      // container that asks: a descendant declaring the target again got its own, unchecked for
+      // visibility and cycles, and endless when that one injects the alias).
+      const target = entry.useExisting as InjectionToken
+      container.register(spec.token, { useFactory: () => container.resolve(target) })
     } else {
       container.register(spec.token, { useValue: entry.useValue })
     }

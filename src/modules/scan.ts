@@ -2,7 +2,7 @@ import type { PluginOptions } from '../runtime'
 import { isLifted, liftedTarget } from '../runtime/internal'
 import {
   controllerOnlyDecorations, deferredPluginOf, getClassRouteConfig, getParamMethods, getParams, getMethodRouteConfig, getControllerMeta, getMethodHttpCodes, getMethodRouteHooks, getModuleMeta, getNotFoundHandler, getOwnRoutes, getSchemaMeta,
-  moduleOnlyDecorations, schemaOfClass, type Class, type PluginEntry,
+  inlineSchemaClasses, inlinedSchemaOfClass, moduleOnlyDecorations, schemaOfClass, type Class, type PluginEntry,
 } from '../decorators/internal'
 import type { SharedSchema } from '../runtime/schemas/types'
 import type { TypeBoxLike } from '../runtime/typed-schemas'
@@ -149,19 +149,20 @@ const sourceDecorators: Record<string, string> = { body: 'Body', query: 'Query',
 
 function toSchema(entry: Class | SharedSchema | TypeBoxLike, index: number, path: string): SharedSchema {
   // An object (a TypeBox schema too, whose `$id` is typed optional) is added as it is: addSchema checks its $id.
-  if (typeof entry !== 'function') return entry as SharedSchema
+  // Schema classes nested in a shared schema are placed as in a route's (inlineSchemaClasses).
+  if (typeof entry !== 'function') return inlineSchemaClasses(entry as SharedSchema)
   const fromClass = schemaOfClass(entry)
   if (fromClass !== undefined) {
     if (typeof fromClass.$id !== 'string' || fromClass.$id === '') {
       throw moduleError('ENC_ERR_MODULE_NOT_A_SCHEMA', { path, index, name: entry.name, schemaClassWithoutId: true })
     }
-    return fromClass as SharedSchema
+    return inlinedSchemaOfClass(entry as unknown as Function & { readonly schema: typeof fromClass }) as SharedSchema
   }
   const schema = getSchemaMeta(entry)
   if (schema === undefined) {
     throw moduleError('ENC_ERR_MODULE_NOT_A_SCHEMA', { path, index, name: entry.name })
   }
-  return schema
+  return inlineSchemaClasses(schema)
 }
 
 function notAModule(type: Function, where: string) {

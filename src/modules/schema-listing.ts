@@ -1,4 +1,4 @@
-import { getOwnRoutes, schemaClassOfRef } from '../decorators/internal'
+import { getOwnRoutes, inlinedSchemaOfClass, schemaClassOfRef } from '../decorators/internal'
 import { moduleError } from './module-error'
 import { walk, type ModuleNode } from './module-tree'
 
@@ -16,9 +16,8 @@ export function inModuleTerms(error: unknown, root: ModuleNode): unknown {
     for (const controller of node.controllers) {
       for (let c: unknown = controller; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
         for (const route of getOwnRoutes(c as Function)) {
-          for (const [subject, part] of schemaParts(route.options.schema)) {
-            const cls = schemaClassOfRef(part)
-            if (cls === undefined || !message.includes(`no shared schema '${String(cls.schema.$id)}' is visible`) || listedFrom(node, cls.schema)) continue
+          for (const [subject, part] of schemaParts(route.options.schema)) for (const cls of classRefsIn(part)) {
+            if (!message.includes(`no shared schema '${String(cls.schema.$id)}' is visible`) || listedFrom(node, cls)) continue
             return moduleError('ENC_ERR_MODULE_SCHEMA_NOT_LISTED', {
               where: `${route.methods.join(',')} route ${controller.name}.${String(route.propertyKey)} in ${node.path}`,
               subject, name: cls.name, id: String(cls.schema.$id), module: node.type.name,
@@ -41,7 +40,20 @@ function schemaParts(schema: unknown): Array<[string, unknown]> {
   return found
 }
 
-function listedFrom(node: ModuleNode, schema: object): boolean {
-  for (let n: ModuleNode | null = node; n !== null; n = n.parent) if (n.schemas.includes(schema as never)) return true
+type SchemaClassValue = NonNullable<ReturnType<typeof schemaClassOfRef>>
+
+/** The schema classes a part refers to by `$ref`: the part itself, or nested in it (`items: Cat`). */
+function classRefsIn(part: unknown, found: SchemaClassValue[] = []): SchemaClassValue[] {
+  if (part === null || typeof part !== 'object') return found
+  const cls = schemaClassOfRef(part)
+  if (cls !== undefined) found.push(cls)
+  else for (const sub of Object.values(part)) classRefsIn(sub, found)
+  return found
+}
+
+function listedFrom(node: ModuleNode, cls: SchemaClassValue): boolean {
+  // A module lists the class's schema as placed at boot (a copy when it nests classes).
+  const listed = [cls.schema, inlinedSchemaOfClass(cls)]
+  for (let n: ModuleNode | null = node; n !== null; n = n.parent) if (listed.some((s) => n.schemas.includes(s as never))) return true
   return false
 }

@@ -76,12 +76,22 @@ export interface TypeBoxKinded { readonly '~kind': string }
 /** Either TypeBox line's schema, accepted where a JSON Schema record is (addSchema, route parts). */
 export type TypeBoxLike = TypeBoxSchema | TypeBoxKinded
 
+/**
+ * A schema with the schema classes nested in it (`items: Cat`) replaced by their schemas, as boot
+ * places them (inlineSchemaClasses; one with `$id` becomes a `$ref` there, same shape). Only read
+ * for a schema that is no JSON Schema as it is, so plain schemas never pay for the walk.
+ */
+type InlineClasses<X> = X extends SchemaClassType<infer S> ? InlineClasses<S>
+  : X extends (...args: never[]) => unknown ? X
+  : X extends object ? { readonly [K in keyof X]: InlineClasses<X[K]> } : X
+type FromInlined<X> = InlineClasses<X> extends infer Y ? (Y extends JSONSchema ? FromSchema<Y> : Opaque) : Opaque
+
 /** The TypeScript type a schema part describes, or Opaque. */
 export type SchemaType<X> = IsAny<X> extends true ? Opaque
   : X extends TypeBoxSchema<infer T> ? T
   : X extends SchemaClassType<object, infer T> ? T
   : IsComplete<X> extends true
-    ? (Readable<X> extends true ? (X extends JSONSchema ? FromSchema<X> : Opaque) : Opaque)
+    ? (Readable<X> extends true ? (X extends JSONSchema ? FromSchema<X> : FromInlined<X>) : Opaque)
     : X extends object
       ? (keyof X extends never ? Opaque : AllReadable<X> extends true ? Shorthand<X> : Opaque)
       : Opaque

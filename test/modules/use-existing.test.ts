@@ -31,6 +31,21 @@ describe('useExisting providers (NestJS alias tokens)', () => {
     expect(error.message).to.contain("'ALIAS'").and.contain('Hidden')
   })
 
+  it('a useExisting provider resolves its target as its declaring module sees it, also for a descendant that declares the target again and injects the alias', async () => {
+    @injectable() class RootStore {}
+    @injectable() class Store { constructor(@inject('STORE') readonly alias: object) {} }
+    @Route('/') class Ctl {
+      constructor(@inject('STORE') readonly alias: object, readonly own: Store) {}
+      @Get('/') names() { return { alias: this.alias.constructor.name, ownAlias: this.own.alias.constructor.name } }
+    }
+    @Module({ providers: [Store], controllers: [Ctl] }) class Child {}
+    @Module({ providers: [{ provide: Store, useClass: RootStore }, { provide: 'STORE', useExisting: Store }], plugins: [Child] }) class Root {}
+    // Before: the alias resolved Store from the asking (child) container, whose Store injects the alias: endless (1.3 MB error).
+    const app = await createApp(Root)
+    expect((await app.inject('/')).json()).to.deep.equal({ alias: 'RootStore', ownAlias: 'RootStore' })
+    await app.close()
+  })
+
   it('refuses a useExisting provider that aliases itself, at declaration', () => {
     class Cache {}
     const error = declarationError(() => { @Module({ providers: [{ provide: Cache, useExisting: Cache }] }) class Root {} return Root })

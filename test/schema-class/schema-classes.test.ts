@@ -82,6 +82,32 @@ describe('schema classes: one declaration is the schema and the type', () => {
     await request(app.server).post('/notes/check').send({ title: 'x' }).expect(200, { ok: 'x' })
   })
 
+  it('accepts a schema class nested in a route schema (items: Note, properties: { owner: NoteId }): a $ref to its $id, else its schema inlined, as NestJS nests DTO classes', async () => {
+    @Route('/notes') class Notes {
+      @Get('/', { schema: { response: { 200: { type: 'array', items: Note } as const } } })
+      list() { return [{ id: 1, title: 'a', hidden: true }] }
+      @Post('/', { schema: { body: { type: 'object', required: ['owner'], properties: { owner: NoteId } } as const } })
+      create(@Body() body: { owner: { id: number } }) { return { owner: body.owner.id } }
+    }
+    app = await boot([Notes])
+    await request(app.server).get('/notes').expect(200, [{ id: 1, title: 'a' }])
+    await request(app.server).post('/notes').send({ owner: { id: 4 } }).expect(200, { owner: 4 })
+    await request(app.server).post('/notes').send({ owner: { id: 0 } }).expect(400, { statusCode: 400, error: 'Bad Request', message: 'body/owner/id should be >= 1' })
+  })
+
+  it('accepts a schema class nested in another schema class and in a shared schema, placed the same way', async () => {
+    // The types refuse a class inside SchemaClass() (write NoteId.schema there); JavaScript callers get it placed.
+    class Board extends SchemaClass({ $id: 'board', type: 'object', required: ['pinned'], properties: { pinned: NoteId, notes: { type: 'array', items: Note } } } as unknown as { type: 'object' }) {}
+    @Route('/boards') class Boards {
+      @Get('/', { schema: { response: { 200: { $ref: 'board#' } } } })
+      one() { return { pinned: { id: 2, extra: 1 }, notes: [{ id: 1, title: 'a', hidden: true }] } }
+      @Post('/') create(@Body() board: Board) { return board }
+    }
+    app = await boot([Boards], [Note, Board])
+    await request(app.server).get('/boards').expect(200, { pinned: { id: 2 }, notes: [{ id: 1, title: 'a' }] })
+    await request(app.server).post('/boards').send({ pinned: { id: 0 } }).expect(400, { statusCode: 400, error: 'Bad Request', message: 'body/pinned/id should be >= 1' })
+  })
+
   it('fails at boot, naming the schema, when a class with $id is used but no module lists it', async () => {
     @Route('/notes') class Notes { @Post('/') create(@Body() note: NewNote) { return note } }
     @Module({ controllers: [Notes] }) class Root {}
@@ -89,6 +115,14 @@ describe('schema classes: one declaration is the schema and the type', () => {
     // In module terms (the user wrote no $ref and no addSchema()): list the class in @Module({ schemas }).
     expect(failure.code).to.equal('ENC_ERR_MODULE_SCHEMA_NOT_LISTED')
     expect(failure.message).to.include('newNote').and.include('List NewNote in @Module({ schemas }) of Root or an ancestor')
+  })
+
+  it('fails at boot, naming the schema, when a class with $id nested in a route schema is not listed by any module', async () => {
+    @Route('/notes') class Notes { @Get('/', { schema: { response: { 200: { type: 'array', items: Note } as const } } }) list() { return [] } }
+    @Module({ controllers: [Notes] }) class Root {}
+    const failure = await bootError(Root)
+    expect(failure.code).to.equal('ENC_ERR_MODULE_SCHEMA_NOT_LISTED')
+    expect(failure.message).to.include('List Note in @Module({ schemas }) of Root or an ancestor')
   })
 
   it('refuses, at declaration, an explicit route schema that disagrees with the parameter class (ENC_ERR_DECL_SCHEMA_CONFLICT)', () => {
