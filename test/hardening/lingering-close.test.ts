@@ -63,6 +63,25 @@ describe('hardening: an error answered mid-upload reaches the client still sendi
     }
   })
 
+  for (const [label, head, status, code] of [
+    ['two Host headers', `POST /upload HTTP/1.1\r\nHost: x\r\nHost: evil\r\nContent-Type: application/json\r\nContent-Length: ${BIG}\r\n\r\n`, 400, 'ENC_ERR_REQUEST_BAD_HOST'],
+    ['a transfer coding other than chunked', `POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip, chunked\r\n\r\n${(BIG - 16).toString(16)}\r\n`, 501, 'ENC_ERR_REQUEST_TRANSFER_CODING'],
+  ] as const) {
+    it(`a head refused before routing (${label}), a large body behind it: the client reads the ${status}, every time`, async () => {
+      const { address } = await listening(routes)
+      for (let round = 0; round < ROUNDS; round++) {
+        const client = await slowReader(address)
+        client.write(head)
+        client.write(Buffer.alloc(BIG - 16, 0x20))
+        const response = await readLater(client)
+        expect(response.status, `round ${round}`).to.equal(status)
+        expect(expectErrorShape(response.body, status).code).to.equal(code)
+        await client.waitClosed()
+      }
+      expect(handled).to.deep.equal([])
+    })
+  }
+
   it('what arrives while the connection lingers is discarded: a request hidden in it is never run', async () => {
     const { address } = await listening(routes, { bodyLimit: 1024 })
     const client = await rawClient(address)

@@ -12,6 +12,7 @@ import { errorPayloadSerializer } from './error-payload'
 import { pickSerializer } from '../schemas'
 import type { ErrorHandler, Logger, Scope } from '../types'
 import type { HeadProblem } from './request-head'
+import { lingerWhenClosed } from './lingering-close'
 
 export interface ErrorHandlerEntry {
   readonly fn: ErrorHandler
@@ -259,6 +260,7 @@ export function answerClosing(res: ServerResponse): void {
   const error = runtimeError('ENC_ERR_SERVER_CLOSING')
   const body = errorPayloadSerializer({ statusCode: 503, code: error.code, error: 'Service Unavailable', message: error.message })
   res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
+  lingerIfUnread(res)
   res.end(body)
 }
 
@@ -274,7 +276,13 @@ export function answerHeadRefused(res: ServerResponse, problem: HeadProblem): vo
   const status = problem === 'transfer-coding' ? 501 : 400
   const body = errorPayloadSerializer({ statusCode: status, code: error.code, error: STATUS_CODES[status] as string, message: error.message })
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
+  lingerIfUnread(res)
   res.end(body)
+}
+
+/** These answers close the connection; a client still sending the body must get to read them first (lingering-close.ts). */
+function lingerIfUnread(res: ServerResponse): void {
+  if (res.req.complete === false && res.socket !== null) lingerWhenClosed(res.socket)
 }
 
 export function answerWithoutReply(res: ServerResponse, log: Logger, error: unknown): void {
