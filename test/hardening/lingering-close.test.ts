@@ -65,6 +65,7 @@ describe('hardening: an error answered mid-upload reaches the client still sendi
 
   for (const [label, head, status, code] of [
     ['two Host headers', `POST /upload HTTP/1.1\r\nHost: x\r\nHost: evil\r\nContent-Type: application/json\r\nContent-Length: ${BIG}\r\n\r\n`, 400, 'ENC_ERR_REQUEST_BAD_HOST'],
+    ['an Expect other than 100-continue', `POST /upload HTTP/1.1\r\nHost: x\r\nExpect: x\r\nContent-Type: application/json\r\nContent-Length: ${BIG - 16}\r\n\r\n`, 417, 'ENC_ERR_REQUEST_EXPECTATION_FAILED'],
     ['a transfer coding other than chunked', `POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip, chunked\r\n\r\n${(BIG - 16).toString(16)}\r\n`, 501, 'ENC_ERR_REQUEST_TRANSFER_CODING'],
   ] as const) {
     it(`a head refused before routing (${label}), a large body behind it: the client reads the ${status}, every time`, async () => {
