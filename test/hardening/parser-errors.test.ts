@@ -71,6 +71,19 @@ describe('hardening: requests Node cannot parse get the JSON error shape, then a
     await refused('POST /x HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked, identity\r\n\r\n3\r\nabc\r\n0\r\n\r\n', 400, 'ENC_ERR_REQUEST_MALFORMED')
   })
 
+  // Found by the fuzz8 generative fuzzer: llhttp reads `PRI /x` (no version) as the HTTP/2
+  // preface, an upgrade; Node closed the connection once the body was read, before any answer.
+  for (const [label, text] of [
+    ['with a JSON content type', 'PRI /x\r\nHost: x\r\nContent-Type: application/json\r\n\r\n'],
+    ['with a body', 'PRI /x\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 3\r\n\r\nabc'],
+    ['on a path without a route', 'PRI /nowhere\r\nHost: x\r\nContent-Type: application/json\r\n\r\n'],
+  ] as const) {
+    it(`a PRI request line without a version (${label}): 400 in the JSON shape, not a connection closed without a word`, async () => {
+      await refused(text, 400, 'ENC_ERR_REQUEST_MALFORMED')
+      expect(handled).to.deep.equal([])
+    })
+  }
+
   it('a malformed chunk size: 400 after the request had started, still the JSON shape', async () => {
     const { address } = await listening(routes)
     const client = await rawClient(address)

@@ -94,7 +94,7 @@ export const runtimeErrors = {
   ENC_ERR_PARAM_TOO_LONG: e({ status: 414, summary: 'a route parameter is longer than maxParamLength',
     message: (a: { max: number }) => `A route parameter is longer than ${a.max} characters` }),
   // Written straight to the socket by serve/client-error.ts (no request object): the message is the reason phrase.
-  ENC_ERR_REQUEST_MALFORMED: e({ status: 400, summary: 'Node could not parse the request (request line, headers or framing such as Content-Length with Transfer-Encoding)',
+  ENC_ERR_REQUEST_MALFORMED: e({ status: 400, summary: 'Node could not parse the request (request line, headers or framing such as Content-Length with Transfer-Encoding), or cannot serve it (a PRI request line without a version, which Node takes for the HTTP/2 preface)',
     message: () => 'Bad Request' }),
   ENC_ERR_REQUEST_NO_HOST: e({ status: 400, summary: 'an HTTP/1.1 request without a Host header (RFC 9112 §3.2; the connection is closed)',
     message: () => 'An HTTP/1.1 request must carry a Host header' }),

@@ -4,6 +4,7 @@ import { errorPayloadSerializer } from './error-payload'
 import { runtimeErrors } from '../errors/runtime-codes'
 import type { Logger } from '../types'
 import { answeredBeforeBodyEnd } from './unread-body'
+import { lingeringClose } from './lingering-close'
 
 type ClientErrorCode = 'ENC_ERR_REQUEST_HEADERS_TOO_LARGE' | 'ENC_ERR_REQUEST_TIMEOUT' | 'ENC_ERR_REQUEST_MALFORMED'
 
@@ -63,9 +64,10 @@ function writeCodeAndClose(code: keyof typeof runtimeErrors, socket: Socket): vo
   const status = definition.status as number
   const reason = STATUS_CODES[status] as string
   const body = errorPayloadSerializer({ statusCode: status, code, error: reason, message: (definition.message as () => string)() })
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
-  // end() waits for the client to close its side too; a client that never does must not keep the socket.
-  socket.destroySoon()
+  socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+  // The client may still be sending (the rest of a body, more pipelined requests): destroying the
+  // socket now could reset the connection before it reads this answer. Bounded in time and bytes.
+  lingeringClose(socket)
 }
 
 /**

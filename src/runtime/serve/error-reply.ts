@@ -13,6 +13,7 @@ import { pickSerializer } from '../schemas'
 import { fastifyLogSerializers } from '../shared/log-serializers'
 import type { ErrorHandler, Logger, Scope } from '../types'
 import type { HeadProblem } from './request-head'
+import { lingerWhenClosed } from './lingering-close'
 
 export interface ErrorHandlerEntry {
   readonly fn: ErrorHandler
@@ -299,22 +300,37 @@ export function answerClosing(res: ServerResponse): void {
   const error = runtimeError('ENC_ERR_SERVER_CLOSING')
   const body = errorPayloadSerializer({ statusCode: 503, code: error.code, error: 'Service Unavailable', message: error.message })
   res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
+  lingerIfUnread(res)
   res.end(body)
 }
+
+const HEAD_CODES = {
+  'no-host': 'ENC_ERR_REQUEST_NO_HOST',
+  'bad-host': 'ENC_ERR_REQUEST_BAD_HOST',
+  'transfer-coding': 'ENC_ERR_REQUEST_TRANSFER_CODING',
+  malformed: 'ENC_ERR_REQUEST_MALFORMED',
+} as const
 
 /**
  * A request whose header lines break a rule checked before routing (serve/request-head.ts): a
  * Host missing (HTTP/1.1), repeated or no host[:port] is a 400 (RFC 9112 §3.2); a transfer
- * coding other than chunked a 501 (RFC 9112 §6.1). Node would answer a missing Host itself with
+ * coding other than chunked a 501 (RFC 9112 §6.1); a request Node cannot serve (a PRI one, see
+ * pipeline.ts) a 400 ENC_ERR_REQUEST_MALFORMED. Node would answer a missing Host itself with
  * an empty body (requireHostHeader), outside the JSON error shape: the server turns that off and
  * answers here, before any hook, closing the connection (the body, if any, is never read).
  */
 export function answerHeadRefused(res: ServerResponse, problem: HeadProblem): void {
-  const error = runtimeError(problem === 'no-host' ? 'ENC_ERR_REQUEST_NO_HOST' : problem === 'bad-host' ? 'ENC_ERR_REQUEST_BAD_HOST' : 'ENC_ERR_REQUEST_TRANSFER_CODING')
+  const error = runtimeError(HEAD_CODES[problem])
   const status = problem === 'transfer-coding' ? 501 : 400
   const body = errorPayloadSerializer({ statusCode: status, code: error.code, error: STATUS_CODES[status] as string, message: error.message })
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
+  lingerIfUnread(res)
   res.end(body)
+}
+
+/** These answers close the connection; a client still sending the body must get to read them first (lingering-close.ts). */
+function lingerIfUnread(res: ServerResponse): void {
+  if (res.req.complete === false && res.socket !== null) lingerWhenClosed(res.socket)
 }
 
 export function answerWithoutReply(res: ServerResponse, log: Logger, error: unknown): void {

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { errorPayloadSerializer } from './error-payload'
 import { runtimeError } from '../errors/runtime-codes'
+import { lingerWhenClosed } from './lingering-close'
 
 /**
  * `Expect: 100-continue`: Node would send `100 Continue` at once, inviting a body the answer may
@@ -35,7 +36,11 @@ export function answerExpectationFailed(raw: IncomingMessage, res: ServerRespons
   const body = errorPayloadSerializer({ statusCode: 417, code: error.code, error: 'Expectation Failed', message: error.message })
   const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) }
   // Whether the client sends the announced body anyway cannot be known: nothing after it can be framed.
-  if (raw.headers['transfer-encoding'] !== undefined || (raw.headers['content-length'] ?? '0') !== '0') headers.connection = 'close'
+  if (raw.headers['transfer-encoding'] !== undefined || (raw.headers['content-length'] ?? '0') !== '0') {
+    headers.connection = 'close'
+    // A client that sends it anyway must get to read the 417 before the close (lingering-close.ts).
+    if (!raw.complete && raw.socket !== null) lingerWhenClosed(raw.socket)
+  }
   res.writeHead(417, headers)
   res.end(body)
 }

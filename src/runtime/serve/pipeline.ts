@@ -45,6 +45,10 @@ export function handleRequest(ctx: ServeContext, raw: IncomingMessage, res: Serv
       params = found.params
       query = found.searchParams
     } else {
+      // `PRI /path` with no version: llhttp takes it for the HTTP/2 preface (an upgrade) and Node
+      // closes the connection as soon as its body has been read, before any answer can go out.
+      // No route answers PRI: refused now, before the body is read.
+      if (raw.method === 'PRI') { answerHeadRefused(res, 'malformed'); return }
       route = ctx.notFoundRoute(raw, found !== null)
       params = {}
       query = found === null ? ctx.parseQuery(raw.url as string) : {}

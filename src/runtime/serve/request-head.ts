@@ -43,8 +43,8 @@ function isHost(name: string): boolean {
 
 const ONLY_CHUNKED = /^[ \t]*chunked[ \t]*$/i
 
-/** What a request's header lines break that is answered before routing. */
-export type HeadProblem = 'no-host' | 'bad-host' | 'transfer-coding'
+/** What a request's head breaks that is answered before routing (or, for 'malformed', before its body is read). */
+export type HeadProblem = 'no-host' | 'bad-host' | 'transfer-coding' | 'malformed'
 
 /**
  * The header rules checked before routing, in one pass over the raw header list:

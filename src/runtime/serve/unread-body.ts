@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
 import type { ReplyImpl } from './reply'
 import { bodyNeverInvited } from './expect'
+import { lingerWhenClosed } from './lingering-close'
 
 /**
  * A reply may go out before its request's body has arrived (a 414, a 415, a 401 from an
@@ -32,7 +33,11 @@ export function noteUnreadBody(reply: ReplyImpl): void {
   const headers = raw.headers
   if (headers['transfer-encoding'] === undefined && headers['content-length'] === undefined) return
   if (undrainableBody(raw, reply.route.bodyLimit ?? reply.route.serve.limits.bodyLimit) || (bodyNeverInvited(raw) && headers['content-length'] !== '0')) reply.headerMap.connection = 'close'
-  if (raw.socket !== null) answeredMidBody.set(raw.socket, raw)
+  if (raw.socket !== null) {
+    answeredMidBody.set(raw.socket, raw)
+    // If this answer closes the connection, the client is likely still sending: close it lingering.
+    lingerWhenClosed(raw.socket)
+  }
 }
 
 /** True when the request in progress on `socket` was already answered and its body is still arriving. */
