@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http'
-import type { Logger } from '../types'
+import { guardedLogLine } from './guarded-log'
 import { fastifyLogSerializers } from '../shared/log-serializers'
 import type { ReplyImpl } from './reply'
 import type { RequestImpl } from './request'
@@ -63,23 +63,7 @@ export function deferAccessLine(res: ServerResponse): ((failure?: unknown) => vo
   return end
 }
 
-/**
- * One access line. A user's `serializers.req`/`res` that throws would otherwise throw out of the
- * request's start (the request hangs, the process sees an uncaught exception) or out of the
- * response's 'finish' listener (an uncaught exception): the line is written without the field
- * whose serializer failed, with the failure's message instead, and the request goes on.
- */
+/** One access line, through guardedLogLine (a user's serializer that throws costs the line a field). */
 function accessLine(ctx: ServeContext, request: RequestImpl, level: 'info' | 'error', fields: Record<string, unknown>, msg: string): void {
-  const log: Logger = request.log
-  try {
-    log[level](ctx.idFields(request.id, fields), msg)
-  } catch (error) {
-    const logSerializerError = error instanceof Error ? error.message : String(error)
-    const { req: _req, res: _res, ...rest } = fields
-    try {
-      log[level](ctx.idFields(request.id, { ...rest, logSerializerError }), msg)
-    } catch {
-      // The logger itself throws (a hand-made one): the access log is not worth a request.
-    }
-  }
+  guardedLogLine(request.log, level, ctx.idFields(request.id, fields), msg)
 }
