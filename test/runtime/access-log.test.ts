@@ -199,6 +199,24 @@ describe('logs: pino, request ids and the access log', () => {
     await root.close()
   })
 
+  it("a route's logSerializers req and res get the request and reply themselves also under a pino instance the user made, as in Fastify 3", async () => {
+    const sink = lines()
+    const root = await app({ logger: pino(sink.stream) as never }, (r) => {
+      r.get('/x', {
+        logSerializers: {
+          req: (req: { headers?: Record<string, string> }) => ({ agent: req.headers?.['user-agent'] }),
+          res: (reply: { statusCode: number; getHeader?: (name: string) => unknown }) => ({ code: reply.statusCode, type: reply.getHeader?.('content-type') }),
+        },
+      }, async () => { throw new HttpError(409, 'taken') })
+    })
+    await root.inject({ url: '/x', headers: { 'user-agent': 'probe/1' } })
+    const byMsg = (msg: string): Line => sink.read().find((l) => l.msg === msg) as Line
+    expect(byMsg('incoming request').req).to.deep.equal({ agent: 'probe/1' })
+    expect(byMsg('taken').res).to.deep.include({ code: 409 })
+    expect(byMsg('request completed').res).to.deep.equal({ code: 409, type: 'application/json; charset=utf-8' })
+    await root.close()
+  })
+
   it("the default req line is Fastify 3's: hostname and remoteAddress as the request sees them (trustProxy), accept-version as version", async () => {
     const sink = lines()
     const root = await app({ logger: { stream: sink.stream }, trustProxy: true }, (r) => { r.get('/x', async () => ({})) })

@@ -19,9 +19,11 @@ export function logRequest(ctx: ServeContext, request: RequestImpl, reply: Reply
   const started = request.startTime
   // A logger Enclave made serializes the request and reply itself (Fastify's serializers, or the
   // user's `serializers.req`/`res`, which then read what they read in Fastify); any other logger
-  // gets the same fields as plain objects.
-  const own = ctx.logSerializers
-  accessLine(ctx, request, 'info', { req: own ? request : fastifyLogSerializers.req(request) }, 'incoming request')
+  // gets the same fields as plain objects, unless the route's logSerializers name the field.
+  const routeSerializers = reply.route.logSerializers
+  const ownReq = ctx.logSerializers || routeSerializers?.req !== undefined
+  const own = ctx.logSerializers || routeSerializers?.res !== undefined
+  accessLine(ctx, request, 'info', { req: ownReq ? request : fastifyLogSerializers.req(request) }, 'incoming request')
   const res = reply.raw as ServerResponse & AccessState
   let finished = false
   let written = false

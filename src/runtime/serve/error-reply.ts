@@ -182,15 +182,16 @@ function logBuiltInError(reply: ReplyImpl, thrown: unknown): void {
 
 /**
  * One such line: `res` is the status answered, `req` only for a 5xx (Fastify 3's fields). A logger
- * Enclave made (its serializers may be the user's, which Fastify 3 hands the reply) gets the reply
+ * Enclave made, or a route's logSerializers (the user's, which Fastify 3 hands the reply), get the reply
  * itself, seen at the status answered (set on it only just after); guarded, as the access lines.
  */
 export function logErrorReply(reply: ReplyImpl, status: number, err: unknown, message: string): void {
   const serve = reply.route.serve
-  const own = serve.logSerializers
-  const res = own ? replyAtStatus(reply, status) : { statusCode: status }
+  // A route's logSerializers are the user's too, whatever made the logger.
+  const routeSerializers = reply.route.logSerializers
+  const res = serve.logSerializers || routeSerializers?.res !== undefined ? replyAtStatus(reply, status) : { statusCode: status }
   if (status >= 500) {
-    const req = own ? reply.request : fastifyLogSerializers.req(reply.request)
+    const req = serve.logSerializers || routeSerializers?.req !== undefined ? reply.request : fastifyLogSerializers.req(reply.request)
     guardedLogLine(reply.request.log, 'error', serve.idFields(reply.request.id, { req, res, err }), message)
   } else {
     guardedLogLine(reply.request.log, 'info', serve.idFields(reply.request.id, { res, err }), message)
