@@ -21,7 +21,7 @@ export function lift<O extends PluginOptions>(plugin: PluginFunction<O>, meta?: 
 export function lift<P extends Function>(plugin: P): P
 export function lift<P extends Function>(plugin: P, meta?: LiftMeta): P {
   if (typeof plugin !== 'function') throw new TypeError('lift() takes a plugin function')
-  if (meta !== undefined) checkLiftMeta(meta, plugin.name)
+  if (meta !== undefined) checkLiftMeta(meta, plugin.name, /^class[\s{]/.test(Function.prototype.toString.call(liftedTarget(plugin))))
   else if (isLifted(plugin)) return plugin
   const target = liftedTarget(plugin) as unknown as Plugin
   // Keep the arity: a callback plugin is recognised by its third parameter.
