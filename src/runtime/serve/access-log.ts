@@ -69,3 +69,8 @@ export function deferAccessLine(res: ServerResponse): ((failure?: unknown) => vo
 function accessLine(ctx: ServeContext, request: RequestImpl, level: 'info' | 'error', fields: Record<string, unknown>, msg: string): void {
   guardedLogLine(request.log, level, ctx.idFields(request.id, fields), msg)
 }
+
+/** The route whose onResponse hooks the line waited for no longer ends the response (reply.callNotFound()). */
+export function undeferAccessLine(res: ServerResponse): void {
+  (res as ServerResponse & AccessState)[accessDeferred] = false
+}
