@@ -81,4 +81,16 @@ describe('hardening: an object-mode stream reply that gives objects', () => {
     const res = await app.inject({ url: '/export' })
     expect([res.statusCode, res.headers['content-type'], res.body]).to.deep.equal([200, 'application/x-ndjson', '{"id":1}\n{"id":2}\n{"id":3}\n'])
   })
+
+  it('an object-mode stream paused before it is sent is resumed and served whole, as pipe() does (was a request that never ended)', async () => {
+    const { app } = await listening((root) => {
+      root.get('/paused', async () => {
+        const stream = Readable.from(['{"id":1}\n', '{"id":2}\n'])
+        stream.pause()
+        return stream
+      })
+    })
+    const res = await within(app.inject({ url: '/paused' }), 5_000, 'GET /paused')
+    expect([res.statusCode, res.body]).to.deep.equal([200, '{"id":1}\n{"id":2}\n'])
+  })
 })

@@ -166,6 +166,57 @@ describe('logs: pino, request ids and the access log', () => {
     }
   })
 
+  it("a user's serializers.req or res that throws costs the error reply's line its field, not the request: the 500 and the 400 go out, the line says why", async () => {
+    for (const which of ['req', 'res'] as const) {
+      const sink = lines()
+      const root = await app({ logger: { stream: sink.stream, serializers: { [which]: () => { throw new Error(`${which} serializer broke`) } } } }, (r) => {
+        r.get('/500', async () => { throw new Error('handler broke') })
+        r.get('/400', { schema: { querystring: { type: 'object', required: ['q'] } } }, async () => 'ok')
+      })
+      const five = await within(root.inject('/500'), 2_000, `GET /500 (${which})`)
+      const four = await within(root.inject('/400'), 2_000, `GET /400 (${which})`)
+      expect([five.statusCode, four.statusCode], which).to.deep.equal([500, 400])
+      // A 4xx's line has no req (Fastify 3's fields): only res can fail there.
+      for (const msg of which === 'req' ? ['handler broke'] : ['handler broke', "querystring should have required property 'q'"]) {
+        const line = sink.read().find((l) => l.msg === msg) as Line
+        expect(line, `${which}: ${msg}`).to.deep.include({ logSerializerError: `${which} serializer broke` })
+        expect(line, `${which}: ${msg}`).to.not.have.property(which)
+      }
+      await root.close()
+    }
+  })
+
+  it("a user's serializers.res gets on the error reply's line the reply itself at the status answered, as in Fastify 3 (reply.getHeader, reply.statusCode)", async () => {
+    const sink = lines()
+    const root = await app({
+      logger: { stream: sink.stream, serializers: { res: (reply: { statusCode: number; getHeader(name: string): unknown }) => ({ code: reply.statusCode, trace: reply.getHeader('x-trace') }) } },
+    }, (r) => {
+      r.get('/500', async (_request, reply) => { reply.header('x-trace', 't1'); throw new Error('handler broke') })
+    })
+    const res = await within(root.inject('/500'), 2_000, 'GET /500')
+    expect(res.statusCode).to.equal(500)
+    expect(sink.read().find((l) => l.msg === 'handler broke')?.res).to.deep.equal({ code: 500, trace: 't1' })
+    await root.close()
+  })
+
+  it("a route's logSerializers req and res get the request and reply themselves also under a pino instance the user made, as in Fastify 3", async () => {
+    const sink = lines()
+    const root = await app({ logger: pino(sink.stream) as never }, (r) => {
+      r.get('/x', {
+        logSerializers: {
+          req: (req: { headers?: Record<string, string> }) => ({ agent: req.headers?.['user-agent'] }),
+          res: (reply: { statusCode: number; getHeader?: (name: string) => unknown }) => ({ code: reply.statusCode, type: reply.getHeader?.('content-type') }),
+        },
+      }, async () => { throw new HttpError(409, 'taken') })
+    })
+    await root.inject({ url: '/x', headers: { 'user-agent': 'probe/1' } })
+    const byMsg = (msg: string): Line => sink.read().find((l) => l.msg === msg) as Line
+    expect(byMsg('incoming request').req).to.deep.equal({ agent: 'probe/1' })
+    expect(byMsg('taken').res).to.deep.include({ code: 409 })
+    expect(byMsg('request completed').res).to.deep.equal({ code: 409, type: 'application/json; charset=utf-8' })
+    await root.close()
+  })
+
   it("the default req line is Fastify 3's: hostname and remoteAddress as the request sees them (trustProxy), accept-version as version", async () => {
     const sink = lines()
     const root = await app({ logger: { stream: sink.stream }, trustProxy: true }, (r) => { r.get('/x', async () => ({})) })

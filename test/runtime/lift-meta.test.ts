@@ -63,6 +63,22 @@ describe('lift(plugin, meta)', () => {
     expect(named.name).to.equal('plugin')
   })
 
+  it("re-lifting a plugin lifted with meta keeps the first meta's dependencies and decorators (the new name wins)", async () => {
+    const app = server()
+    const library = lift(async () => {}, { name: 'library', dependencies: ['db'], decorators: { request: ['user'] } })
+    app.register(lift(library, { name: 'mine' }))
+    const error = await bootError(app)
+    expect(error.code).to.equal('ENC_ERR_PLUGIN_DEPENDENCY')
+    expect(error.message).to.include("plugin 'mine' registered in root depends on 'db'")
+  })
+
+  it('refuses meta for a class (a module class, whose lifting would drop it) at the lift() call (ENC_ERR_PLUGIN_META)', () => {
+    class Billing {}
+    const error = thrown(() => lift(Billing as never, { name: 'billing' }))
+    expect(error.code).to.equal('ENC_ERR_PLUGIN_META')
+    expect(error.message).to.include('lift(Billing, meta): a class (a module) takes no meta')
+  })
+
   it('refuses unknown or ill-typed meta at the lift() call, with the field and a did-you-mean (ENC_ERR_PLUGIN_META)', () => {
     const plugin = async function audit(): Promise<void> {}
     const cases: Array<[unknown, string]> = [

@@ -68,4 +68,17 @@ describe('runtime: a failed validation nobody observes', () => {
     // error line was written once, as the 400's Error reached the built-in reply (Fastify 3's order).
     expect(answers[0].logs).to.deep.equal([{ level: 'info', msg: 'body/price should be >= 0' }])
   })
+
+  it("on a server without a logger, still logs its 400 line to a request.log that an onRequest hook set, as a thrown error's line is", async () => {
+    const lines: string[] = []
+    const own = recordingLogger()
+    const app = await build((root: Scope) => {
+      root.addHook('onRequest', async (req) => { (req as { log: unknown }).log = own })
+      root.post('/price', { schema: { body } }, () => ({ ok: true }))
+    })
+    const res = await request(app.server).post('/price').send({ price: -1 })
+    expect(res.status).to.equal(400)
+    for (const entry of own.entries) lines.push(`${entry.level} ${entry.msg}`)
+    expect(lines).to.deep.equal(['info body/price should be >= 0'])
+  })
 })

@@ -22,6 +22,33 @@ describe('semantics: not-found handling and framework errors (issue 12 §2-3)', 
     expect(stream.records[1].level).to.equal(30)
   })
 
+  it("reply.callNotFound() runs the not-found route's onResponse hooks once, not the calling route's too (Fastify 3 swaps the context), then 'request completed'", async () => {
+    const out = lines()
+    const app = createServer({ logger: { level: 'info', stream: out } })
+    app.addHook('onResponse', async (request) => { request.log.info('global onResponse') })
+    app.get('/x', { onResponse: async (request: Request) => { request.log.info('route onResponse') } }, async (_request: Request, reply: Reply) => reply.callNotFound())
+    app.setNotFoundHandler(async (_request: Request, reply: Reply) => reply.code(404).send({ nf: true }))
+    const res = await app.inject('/x')
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(res.statusCode).to.equal(404)
+    expect(out.records.map((r) => r.msg)).to.deep.equal(['incoming request', 'global onResponse', 'request completed'])
+    await app.close()
+  })
+
+  it('reply.callNotFound() from a route with onResponse hooks to a not-found route without any still writes request completed, once', async () => {
+    const out = lines()
+    const app = createServer({ logger: { level: 'info', stream: out } })
+    app.register(async (child: Scope) => {
+      child.addHook('onResponse', async (request) => { request.log.info('child onResponse') })
+      child.get('/x', async (_request: Request, reply: Reply) => reply.callNotFound())
+    })
+    const res = await app.inject('/x')
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(res.statusCode).to.equal(404)
+    expect(out.records.map((r) => r.msg)).to.deep.equal(['incoming request', 'Route GET:/x not found', 'request completed'])
+    await app.close()
+  })
+
   it('reply.callNotFound() inside a not-found handler answers a plain 404 and logs a warning', async () => {
     const logger = recordingLogger()
     const app = await build((root) => {

@@ -9,8 +9,10 @@ const decoratorTargets = ['fastify', 'request', 'reply']
  * would drop a check) or a value of the wrong type. Thrown by lift() itself, where the stack
  * points at the declaration.
  */
-export function checkLiftMeta(meta: unknown, plugin: string): void {
+export function checkLiftMeta(meta: unknown, plugin: string, isClass = false): void {
   const fail = (problem: string): never => { throw runtimeError('ENC_ERR_PLUGIN_META', { plugin: plugin === '' ? 'anonymous' : plugin, problem }) }
+  // A module class is lifted by its modules layer, which would drop the meta without a word.
+  if (isClass) fail('a class (a module) takes no meta: lift(Module) only, its needs are its imports and providers')
   if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) fail(`meta must be an object, got ${describe(meta)}`)
   const record = meta as Record<string, unknown>
   for (const key of Object.keys(record)) {

@@ -1,5 +1,5 @@
 import type { Plugin, PluginFunction, PluginOptions } from '../types'
-import { isLifted, kLiftMeta, kLifted, liftedTarget, type LiftMeta } from '../shared/lift-marks'
+import { isLifted, kLiftMeta, kLifted, liftMetaOf, liftedTarget, type LiftMeta } from '../shared/lift-marks'
 import { checkLiftMeta } from './lift-meta'
 
 export { isLifted, liftedTarget, liftMetaOf } from '../shared/lift-marks'
@@ -21,7 +21,7 @@ export function lift<O extends PluginOptions>(plugin: PluginFunction<O>, meta?: 
 export function lift<P extends Function>(plugin: P): P
 export function lift<P extends Function>(plugin: P, meta?: LiftMeta): P {
   if (typeof plugin !== 'function') throw new TypeError('lift() takes a plugin function')
-  if (meta !== undefined) checkLiftMeta(meta, plugin.name)
+  if (meta !== undefined) checkLiftMeta(meta, plugin.name, /^class[\s{]/.test(Function.prototype.toString.call(liftedTarget(plugin))))
   else if (isLifted(plugin)) return plugin
   const target = liftedTarget(plugin) as unknown as Plugin
   // Keep the arity: a callback plugin is recognised by its third parameter.
@@ -30,6 +30,18 @@ export function lift<P extends Function>(plugin: P, meta?: LiftMeta): P {
     : function (this: unknown, scope: never, options: never) { return (target as Function).call(this, scope, options) }
   Object.defineProperty(wrapper, 'name', { value: plugin.name })
   Object.defineProperty(wrapper, kLifted, { value: target })
-  if (meta !== undefined) Object.defineProperty(wrapper, kLiftMeta, { value: meta })
+  // Lifting again with meta adds to the first meta (a library's own needs stay checked); its name wins.
+  const earlier = liftMetaOf(plugin)
+  if (meta !== undefined) Object.defineProperty(wrapper, kLiftMeta, { value: earlier === null ? meta : mergeLiftMeta(earlier, meta) })
   return wrapper as unknown as P
+}
+
+function mergeLiftMeta(first: LiftMeta, then: LiftMeta): LiftMeta {
+  const name = then.name ?? first.name
+  const decorators = (key: 'fastify' | 'request' | 'reply'): readonly (string | symbol)[] => [...first.decorators?.[key] ?? [], ...then.decorators?.[key] ?? []]
+  return {
+    ...(name !== undefined ? { name } : {}),
+    dependencies: [...first.dependencies ?? [], ...then.dependencies ?? []],
+    decorators: { fastify: decorators('fastify'), request: decorators('request'), reply: decorators('reply') },
+  }
 }

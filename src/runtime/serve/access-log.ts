@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http'
-import type { Logger } from '../types'
+import { guardedLogLine } from './guarded-log'
 import { fastifyLogSerializers } from '../shared/log-serializers'
 import type { ReplyImpl } from './reply'
 import type { RequestImpl } from './request'
@@ -19,9 +19,11 @@ export function logRequest(ctx: ServeContext, request: RequestImpl, reply: Reply
   const started = request.startTime
   // A logger Enclave made serializes the request and reply itself (Fastify's serializers, or the
   // user's `serializers.req`/`res`, which then read what they read in Fastify); any other logger
-  // gets the same fields as plain objects.
-  const own = ctx.logSerializers
-  accessLine(ctx, request, 'info', { req: own ? request : fastifyLogSerializers.req(request) }, 'incoming request')
+  // gets the same fields as plain objects, unless the route's logSerializers name the field.
+  const routeSerializers = reply.route.logSerializers
+  const ownReq = ctx.logSerializers || routeSerializers?.req !== undefined
+  const own = ctx.logSerializers || routeSerializers?.res !== undefined
+  accessLine(ctx, request, 'info', { req: ownReq ? request : fastifyLogSerializers.req(request) }, 'incoming request')
   const res = reply.raw as ServerResponse & AccessState
   let finished = false
   let written = false
@@ -63,23 +65,12 @@ export function deferAccessLine(res: ServerResponse): ((failure?: unknown) => vo
   return end
 }
 
-/**
- * One access line. A user's `serializers.req`/`res` that throws would otherwise throw out of the
- * request's start (the request hangs, the process sees an uncaught exception) or out of the
- * response's 'finish' listener (an uncaught exception): the line is written without the field
- * whose serializer failed, with the failure's message instead, and the request goes on.
- */
+/** One access line, through guardedLogLine (a user's serializer that throws costs the line a field). */
 function accessLine(ctx: ServeContext, request: RequestImpl, level: 'info' | 'error', fields: Record<string, unknown>, msg: string): void {
-  const log: Logger = request.log
-  try {
-    log[level](ctx.idFields(request.id, fields), msg)
-  } catch (error) {
-    const logSerializerError = error instanceof Error ? error.message : String(error)
-    const { req: _req, res: _res, ...rest } = fields
-    try {
-      log[level](ctx.idFields(request.id, { ...rest, logSerializerError }), msg)
-    } catch {
-      // The logger itself throws (a hand-made one): the access log is not worth a request.
-    }
-  }
+  guardedLogLine(request.log, level, ctx.idFields(request.id, fields), msg)
+}
+
+/** The route whose onResponse hooks the line waited for no longer ends the response (reply.callNotFound()). */
+export function undeferAccessLine(res: ServerResponse): void {
+  (res as ServerResponse & AccessState)[accessDeferred] = false
 }

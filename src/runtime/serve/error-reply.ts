@@ -11,6 +11,7 @@ import { commit, isOpen, reopen, writeHead } from './reply-state'
 import { errorPayloadSerializer } from './error-payload'
 import { pickSerializer } from '../schemas'
 import { fastifyLogSerializers } from '../shared/log-serializers'
+import { guardedLogLine } from './guarded-log'
 import type { ErrorHandler, Logger, Scope } from '../types'
 import type { HeadProblem } from './request-head'
 import { lingerWhenClosed } from './lingering-close'
@@ -180,17 +181,29 @@ function logBuiltInError(reply: ReplyImpl, thrown: unknown): void {
   logErrorReply(reply, statusOf(error, reply.statusCode), error, error.message)
 }
 
-/** One such line: `res` is the status answered, `req` only for a 5xx (Fastify 3's fields). */
+/**
+ * One such line: `res` is the status answered, `req` only for a 5xx (Fastify 3's fields). A logger
+ * Enclave made, or a route's logSerializers (the user's, which Fastify 3 hands the reply), get the reply
+ * itself, seen at the status answered (set on it only just after); guarded, as the access lines.
+ */
 export function logErrorReply(reply: ReplyImpl, status: number, err: unknown, message: string): void {
   const serve = reply.route.serve
-  const log = reply.request.log
-  const res = { statusCode: status }
+  // A route's logSerializers are the user's too, whatever made the logger.
+  const routeSerializers = reply.route.logSerializers
+  const res = serve.logSerializers || routeSerializers?.res !== undefined ? replyAtStatus(reply, status) : { statusCode: status }
   if (status >= 500) {
-    const req = serve.logSerializers ? reply.request : fastifyLogSerializers.req(reply.request)
-    log.error(serve.idFields(reply.request.id, { req, res, err }), message)
+    const req = serve.logSerializers || routeSerializers?.req !== undefined ? reply.request : fastifyLogSerializers.req(reply.request)
+    guardedLogLine(reply.request.log, 'error', serve.idFields(reply.request.id, { req, res, err }), message)
   } else {
-    log.info(serve.idFields(reply.request.id, { res, err }), message)
+    guardedLogLine(reply.request.log, 'info', serve.idFields(reply.request.id, { res, err }), message)
   }
+}
+
+/** The reply (and its raw response) as a serializer would read them once `status` is set. */
+function replyAtStatus(reply: ReplyImpl, status: number): ReplyImpl {
+  if (reply.statusCode === status && reply.raw.statusCode === status) return reply
+  const raw = Object.create(reply.raw, { statusCode: { value: status } }) as ServerResponse
+  return Object.create(reply, { statusCode: { value: status }, raw: { value: raw } }) as ReplyImpl
 }
 
 /**

@@ -8,7 +8,7 @@ import { answerClosing, answerHeadRefused, answerWithoutReply, replyWithError } 
 import { requestHeadProblem } from './request-head'
 import { watchSocketTimeout } from './socket-timeout'
 import { sendReturned } from './returned-payload'
-import { deferAccessLine, logRequest } from './access-log'
+import { deferAccessLine, logRequest, undeferAccessLine } from './access-log'
 import { startHandlerDeadline } from './handler-timeout'
 import { compileOnFirstRequest } from './lazy-compile'
 import type { ReplyImpl } from './reply'
@@ -99,6 +99,9 @@ export function serveNotFound(from: ReplyImpl): void {
   }
   request.body = old.body
   Object.assign(reply.headerMap, from.headerMap)
+  // As in Fastify 3 (the request's context becomes the 404 one): only this route's onResponse
+  // hooks run at the end, and the access line waits for them only if it has some.
+  supersedeEnd(from.raw, reply)
   if (route.observesEnd) watchEnd(request, reply, from.raw)
   if (ctx.handlerDeadline !== null) startHandlerDeadline(reply)
   preHandlerStage(request, reply)
@@ -275,6 +278,8 @@ function watchEnd(request: RequestImpl, reply: ReplyImpl, res: ServerResponse): 
   const end = (finished: boolean): void => {
     if (ended) return
     ended = true
+    // reply.callNotFound() handed the response to the not-found route's reply (serveNotFound).
+    if ((res as ServerResponse & EndOwner)[kEndOwner] !== undefined && (res as ServerResponse & EndOwner)[kEndOwner] !== reply) return
     onEnd(request, reply, finished, access)
   }
   // light-my-request's response emits 'finish' with writableFinished still false: the event is the signal.
@@ -301,6 +306,15 @@ function onEnd(request: RequestImpl, reply: ReplyImpl, finished: boolean, access
 }
 
 function noop(): void {}
+
+const kEndOwner = Symbol('enclave.endOwner')
+interface EndOwner { [kEndOwner]?: ReplyImpl }
+
+/** From now on only `reply`'s end hooks run for `res`; the access line no longer waits for the earlier route's. */
+function supersedeEnd(res: ServerResponse, reply: ReplyImpl): void {
+  (res as ServerResponse & EndOwner)[kEndOwner] = reply
+  undeferAccessLine(res)
+}
 
 /** Fastify 3's log message for a failed onResponse hook. */
 const requestErrored = 'request errored'

@@ -27,4 +27,7 @@ export function pumpCheckedChunks(source: Readable, dest: Writable, onInvalid: (
     }
   })
   source.once('end', () => { if (!failed) dest.end() })
+  // A 'data' listener starts a stream only if nobody paused it; pipe() resumes it in any case
+  // (a stream paused by its maker was a reply that never ended).
+  if (source.readableFlowing !== true) source.resume()
 }

@@ -32,8 +32,9 @@ export function answerValidationFailure(reply: ReplyImpl, failure: UnbuiltValida
   const message = defaultValidationMessage(failure.errors, failure.part)
   // What handleError and dispatch leave on the reply before the built-in reply (error-reply.ts).
   reply.errorDepth = 1
-  // The line logs the Error itself (`err`): built for it when there is a logger to write it.
-  if (!route.serve.silent) {
+  // The line logs the Error itself (`err`): built for it when there is a logger to write it
+  // (none given to the server, but a hook may have set request.log: it gets the line).
+  if (!route.serve.silent || reply.request.log !== route.serve.log) {
     logErrorReply(reply, 400, toValidationError({ errors: failure.errors }, failure.part, route.schemaErrorFormatter, route.scope), message)
   }
   sendBuiltInPayload(reply, { statusCode: 400, code: undefined, error: 'Bad Request', message })
