@@ -13,6 +13,7 @@ import { declaredLengthGuard } from './stream-length'
 import { pumpCheckedChunks } from './stream-chunks'
 import { describeValue } from '../schemas/schema-codes'
 import { replyAt } from './reply-at'
+import { cancelWebPayload, isFetchResponse, isWebStream, nodeBody, webBytes } from './web-reply'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 const TEXT_TYPE = 'text/plain; charset=utf-8'
@@ -56,10 +57,15 @@ export function sendReply(reply: ReplyImpl, payload: unknown): void {
     onSendStage(reply, payload)
     return
   }
-  if (typeof payload === 'object' && payload !== null && (Buffer.isBuffer(payload) || isStream(payload))) {
-    if (headers['content-type'] === undefined) headers['content-type'] = BINARY_TYPE
-    onSendStage(reply, payload)
-    return
+  if (typeof payload === 'object' && payload !== null) {
+    if (Buffer.isBuffer(payload) || isStream(payload)) {
+      if (headers['content-type'] === undefined) headers['content-type'] = BINARY_TYPE
+      onSendStage(reply, payload)
+      return
+    }
+    // The one test the JSON replies pay: plain objects and arrays have no Symbol.toStringTag, where
+    // typed arrays, ReadableStream and Response have one (Fastify 5 sends those, not their JSON).
+    if ((payload as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag] !== undefined && sendWebPayload(reply, payload)) return
   }
   const type = headers['content-type']
   if (type !== undefined && reply.customSerializer === null) {
@@ -82,6 +88,20 @@ export function sendReply(reply: ReplyImpl, payload: unknown): void {
   } else {
     serializeStage(reply, payload)
   }
+}
+
+/**
+ * Fastify 5's rules: a typed array is its bytes (octet-stream unless a type is set), under any
+ * type and whatever the response schema says; a web stream is a stream reply; a Response goes to
+ * onSend as it is and is unwrapped at write() (web-reply.ts). None is serialized, as Fastify 5.
+ */
+function sendWebPayload(reply: ReplyImpl, payload: object): boolean {
+  const bytes = webBytes(payload)
+  if (bytes === null && !isWebStream(payload) && !isFetchResponse(payload)) return false
+  // A Response's own headers (its type among them) are applied at write(): no default here.
+  if (reply.headerMap['content-type'] === undefined && !isFetchResponse(payload)) reply.headerMap['content-type'] = BINARY_TYPE
+  onSendStage(reply, bytes ?? payload)
+  return true
 }
 
 function serializeStage(reply: ReplyImpl, payload: unknown): void {
@@ -161,6 +181,16 @@ function write(reply: ReplyImpl, payload: unknown): void {
   endDeadline(reply)
   // The client is gone: nothing to write, but a stream payload (a file, say) must still be closed.
   if (res.destroyed) { discard(payload); return }
+  // A Response or web stream (sent, or returned by an onSend hook) becomes its Node form here.
+  if (typeof payload === 'object' && payload !== null && !Buffer.isBuffer(payload) && !isStream(payload)) {
+    try {
+      payload = nodeBody(reply, payload)
+    } catch (error) {
+      discard(payload)
+      failWrite(reply, error)
+      return
+    }
+  }
   const headers = reply.headerMap
   if (payload === undefined || payload === null) {
     // A declared HEAD route announces no length unless its handler does (the length a GET would
@@ -279,5 +309,6 @@ function writeHeadStream(reply: ReplyImpl, stream: Readable): void {
 }
 
 function discard(payload: unknown): void {
-  if (typeof payload === 'object' && payload !== null && isStream(payload) && typeof payload.destroy === 'function') payload.destroy()
+  if (typeof payload !== 'object' || payload === null) return
+  if (isStream(payload)) { if (typeof payload.destroy === 'function') payload.destroy() } else cancelWebPayload(payload)
 }

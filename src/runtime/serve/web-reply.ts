@@ -1,0 +1,71 @@
+import { Readable } from 'node:stream'
+import type { ReadableStream } from 'node:stream/web'
+import { runtimeError } from '../errors/runtime-codes'
+import type { ReplyImpl } from './reply'
+import { replyAt } from './reply-at'
+
+/**
+ * Payloads of the web platform (fetch's `Response`, its `body` ReadableStream, typed arrays), sent
+ * as Fastify 5 sends them. Fastify 3 (and Enclave before) wrote them as JSON: `{}` with a 200, the
+ * body silently lost. Everything here is reached only for an object that has a Symbol.toStringTag,
+ * which plain objects and arrays (the JSON replies) have not.
+ */
+
+interface WebResponse {
+  readonly status?: unknown
+  readonly headers?: unknown
+  readonly body: unknown
+  readonly bodyUsed?: unknown
+}
+
+/** The bytes of a TypedArray, DataView or ArrayBuffer (not a Buffer: the caller has that one), or null. */
+export function webBytes(payload: object): Buffer | null {
+  if (ArrayBuffer.isView(payload)) return Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength)
+  // Fastify 5 writes a bare ArrayBuffer as `{}`: the bytes are what was meant.
+  if (payload instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && payload instanceof SharedArrayBuffer)) return Buffer.from(payload)
+  return null
+}
+
+/** node:stream/web's ReadableStream (or a look-alike), detected as Fastify 5 does. */
+export function isWebStream(payload: unknown): payload is ReadableStream {
+  return typeof payload === 'object' && payload !== null && typeof (payload as { getReader?: unknown }).getReader === 'function'
+}
+
+/** A fetch Response (undici's, or another with the same tag), detected as Fastify 5 does. */
+export function isFetchResponse(payload: unknown): payload is WebResponse {
+  return typeof payload === 'object' && payload !== null && Object.prototype.toString.call(payload) === '[object Response]'
+}
+
+/**
+ * What write() sends for a payload that is neither a string, a Buffer nor a Node stream: a
+ * Response gives the reply its status and headers (over the reply's own, as in Fastify 5) and then
+ * its body; a web stream becomes a Node stream, so that it gets every guard Node streams get
+ * (staged head, Content-Length check, errors before and after the first byte, HEAD, client abort:
+ * destroying the Node side cancels the web stream). Anything else is returned as it is. Throws
+ * the coded error for a body already read or a stream locked by a reader.
+ */
+export function nodeBody(reply: ReplyImpl, payload: object): unknown {
+  let body: unknown = payload
+  if (isFetchResponse(payload)) {
+    if (typeof payload.status === 'number') reply.code(payload.status)
+    const headers = payload.headers as { forEach?: unknown } & Iterable<[string, string]> | null | undefined
+    if (typeof headers === 'object' && headers !== null && typeof headers.forEach === 'function') {
+      for (const [name, value] of headers) reply.header(name, value)
+    }
+    body = payload.body
+    if (body === null || body === undefined) return null
+    if (payload.bodyUsed === true) throw runtimeError('ENC_ERR_REPLY_RESPONSE_BODY_USED', { at: replyAt(reply) })
+  }
+  if (!isWebStream(body)) return body
+  if (body.locked) throw runtimeError('ENC_ERR_REPLY_WEB_STREAM_LOCKED', { at: replyAt(reply) })
+  if (reply.headerMap['content-type'] === undefined && !reply.raw.hasHeader('content-type')) reply.headerMap['content-type'] = 'application/octet-stream'
+  // Object mode, so that its chunks are checked on the way (stream-chunks.ts): a web stream of
+  // objects is as easy to build as a Node one, and must be refused with a coded error too.
+  return Readable.fromWeb(body, { objectMode: true })
+}
+
+/** A web payload that will not be written (the client left, a 204): its source is released. */
+export function cancelWebPayload(payload: object): void {
+  const body = isFetchResponse(payload) ? payload.body : payload
+  if (isWebStream(body) && !body.locked) body.cancel().catch(() => undefined)
+}
