@@ -54,6 +54,15 @@ describe('lift(plugin, meta)', () => {
     expect(error.message).to.include("plugin 'outer' registered in root depends on 'b'")
   })
 
+  it('a fastify-plugin plugin renamed by lift meta is known by both names, for hasPlugin() and dependencies', async () => {
+    const app = server()
+    app.register(lift(fp(async () => {}, { name: 'inner' }), { name: 'outer' }))
+    app.register(fp(async () => {}, { name: 'needs-inner', dependencies: ['inner'] }))
+    app.register(lift(async () => {}, { name: 'needs-outer', dependencies: ['outer'] }))
+    await app.ready()
+    expect([app.hasPlugin('inner'), app.hasPlugin('outer')]).to.deep.equal([true, true])
+  })
+
   it('re-lifting a lifted plugin with meta wraps the original once, and lift() without meta keeps the same wrapper', () => {
     const plugin = async (): Promise<void> => {}
     const lifted = lift(plugin)

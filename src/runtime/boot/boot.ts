@@ -110,6 +110,7 @@ async function loadPlugin(boot: BootContext, node: PluginNode): Promise<void> {
   const meta = readPluginMeta(plugin)
   checkPluginMeta(meta, owner)
   if (meta.registeredName !== null) owner.pluginNames.push(meta.registeredName)
+  if (meta.ownName !== null) owner.pluginNames.push(meta.ownName)
   let scope = owner
   // fastify-plugin's skip-override is Fastify's spelling of lift(): the plugin runs in the
   // registering scope. A plugin wrapped by fastify-plugin keeps Fastify's prefix rule

@@ -22,6 +22,8 @@ export interface PluginMeta {
   readonly displayName: string | null
   /** Only an explicit name (meta or display name) is recorded for hasPlugin()/dependencies. */
   readonly registeredName: string | null
+  /** The plugin's own name when `lift(plugin, { name })` renamed it: other plugins may still depend on it. */
+  readonly ownName: string | null
   readonly fastifyRange: string | null
   readonly dependencies: readonly string[]
   readonly decorators: { readonly fastify: readonly (string | symbol)[]; readonly request: readonly (string | symbol)[]; readonly reply: readonly (string | symbol)[] }
@@ -43,14 +45,16 @@ export function readPluginMeta(registered: Function): PluginMeta {
   const meta = (holder[kPluginMeta] ?? null) as RawMeta | null
   const lifted = liftMetaOf(registered)
   const displayName = typeof holder[kDisplayName] === 'string' ? holder[kDisplayName] as string : null
-  const metaName = lifted?.name ?? (meta !== null && typeof meta.name === 'string' ? meta.name : null)
-  const registeredName = metaName ?? displayName
+  const ownName = (meta !== null && typeof meta.name === 'string' ? meta.name : null) ?? displayName
+  const registeredName = lifted?.name ?? ownName
   return {
     skipOverride: holder[kSkipOverride] === true,
     fromFastifyPlugin: meta !== null,
     name: registeredName ?? (plugin.name === '' ? 'anonymous' : plugin.name),
     displayName,
     registeredName,
+    // fastify-plugin's made-up name for an unnamed plugin (`fn-auto-3`) is nothing to depend on.
+    ownName: ownName !== registeredName && ownName !== null && !/-auto-\d+$/.test(ownName) ? ownName : null,
     fastifyRange: meta !== null && typeof meta.fastify === 'string' ? meta.fastify : null,
     dependencies: [
       ...(meta !== null && Array.isArray(meta.dependencies) ? meta.dependencies.filter((d): d is string => typeof d === 'string') : []),
