@@ -309,4 +309,21 @@ describe('hardening: typed array replies', () => {
     const res = await app.inject({ url: '/tagged' })
     expect([res.headers['content-type'], res.body]).to.deep.equal(['application/json; charset=utf-8', '{"a":1}'])
   })
+
+  it('a tagged object with a getReader() that is no ReadableStream: 500 (logged), not an uncaught TypeError; the next request served', async () => {
+    class ReaderLike { a = 1; getReader(): number { return 1 } get [Symbol.toStringTag](): string { return 'ReaderLike' } }
+    class Throwing extends ReaderLike { cancel(): never { throw new Error('no') } }
+    const logger = recordingLogger()
+    const { app } = await listening((root) => {
+      root.get('/like', async () => new ReaderLike())
+      root.get('/throwing', async () => new Throwing())
+      root.get('/ok', async () => ({ ok: true }))
+    }, { logger })
+    for (const url of ['/like', '/throwing']) {
+      const res = await app.inject({ url })
+      expect(res.statusCode, url).to.equal(500)
+    }
+    expect(loggedCodes(logger)).to.have.length(2)
+    expect((await app.inject({ url: '/ok' })).body).to.equal('{"ok":true}')
+  })
 })

@@ -66,6 +66,14 @@ export function nodeBody(reply: ReplyImpl, payload: object): unknown {
 
 /** A web payload that will not be written (the client left, a 204): its source is released. */
 export function cancelWebPayload(payload: object): void {
-  const body = isFetchResponse(payload) ? payload.body : payload
-  if (isWebStream(body) && !body.locked) body.cancel().catch(() => undefined)
+  // A look-alike (a getReader() method under a Symbol.toStringTag) may have no cancel(), or
+  // getters and a cancel() that throw: this runs on the error path, where a throw is uncaught.
+  try {
+    const body = isFetchResponse(payload) ? payload.body : payload
+    if (!isWebStream(body) || body.locked) return
+    const cancel = (body as { cancel?: unknown }).cancel
+    if (typeof cancel === 'function') Promise.resolve(cancel.call(body)).catch(() => undefined)
+  } catch {
+    // Nothing more can be released.
+  }
 }
