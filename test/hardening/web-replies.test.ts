@@ -326,4 +326,13 @@ describe('hardening: typed array replies', () => {
     expect(loggedCodes(logger)).to.have.length(2)
     expect((await app.inject({ url: '/ok' })).body).to.equal('{"ok":true}')
   })
+
+  it('a class whose Symbol.toStringTag getter throws stays a JSON reply (was an uncaught throw and a request never answered)', async () => {
+    class Throwing { a = 1; get [Symbol.toStringTag](): string { throw new Error('tag') } }
+    const { app } = await listening((root) => {
+      root.get('/throwing', async () => new Throwing())
+    })
+    const res = await app.inject({ url: '/throwing' })
+    expect([res.statusCode, res.headers['content-type'], res.body]).to.deep.equal([200, 'application/json; charset=utf-8', '{"a":1}'])
+  })
 })

@@ -18,6 +18,30 @@ interface WebResponse {
   readonly bodyUsed?: unknown
 }
 
+/** What a web payload is sent as: its bytes (a typed array) or itself (a web stream, a Response). */
+export interface WebPayload {
+  readonly body: object
+  readonly response: boolean
+}
+
+/**
+ * The web payload `payload` is, or null for a JSON reply. Null at once for an object without a
+ * Symbol.toStringTag (plain objects and arrays: the one test JSON replies pay). Getters that
+ * throw (the tag's, getReader's: user classes) make it a JSON reply, as it was before web
+ * payloads were recognised, instead of a throw out of send().
+ */
+export function webPayloadOf(payload: object): WebPayload | null {
+  try {
+    if ((payload as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag] === undefined) return null
+    const bytes = webBytes(payload)
+    if (bytes !== null) return { body: bytes, response: false }
+    if (isFetchResponse(payload)) return { body: payload, response: true }
+    return isWebStream(payload) ? { body: payload, response: false } : null
+  } catch {
+    return null
+  }
+}
+
 /** The bytes of a TypedArray, DataView or ArrayBuffer (not a Buffer: the caller has that one), or null. */
 export function webBytes(payload: object): Buffer | null {
   if (ArrayBuffer.isView(payload)) return Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength)
