@@ -2,6 +2,7 @@
 // Fastify 5 sends them. Before, as in Fastify 3, they went out as JSON: `{}` with a 200 and no log
 // line, the body silently lost. A web stream gets every guard a Node stream reply gets.
 import { ReadableStream } from 'node:stream/web'
+import { runInNewContext } from 'node:vm'
 import { expect } from 'chai'
 import { listening, rawClient, recordingLogger, sleep, within } from './helpers'
 
@@ -334,5 +335,16 @@ describe('hardening: typed array replies', () => {
     })
     const res = await app.inject({ url: '/throwing' })
     expect([res.statusCode, res.headers['content-type'], res.body]).to.deep.equal([200, 'application/json; charset=utf-8', '{"a":1}'])
+  })
+
+  it('an ArrayBuffer from another realm (a vm context) is its bytes too, as its typed arrays are (was `{}`)', async () => {
+    const { app } = await listening((root) => {
+      root.get('/buffer', async () => runInNewContext('new Uint8Array([104, 105]).buffer') as ArrayBuffer)
+      root.get('/view', async () => runInNewContext('new Uint8Array([104, 105])') as Uint8Array)
+    })
+    for (const url of ['/buffer', '/view']) {
+      const res = await app.inject({ url })
+      expect([res.headers['content-type'], res.body], url).to.deep.equal(['application/octet-stream', 'hi'])
+    }
   })
 })

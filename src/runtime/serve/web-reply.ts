@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream'
+import { isAnyArrayBuffer } from 'node:util/types'
 import type { ReadableStream } from 'node:stream/web'
 import { runtimeError } from '../errors/runtime-codes'
 import type { ReplyImpl } from './reply'
@@ -45,8 +46,9 @@ export function webPayloadOf(payload: object): WebPayload | null {
 /** The bytes of a TypedArray, DataView or ArrayBuffer (not a Buffer: the caller has that one), or null. */
 export function webBytes(payload: object): Buffer | null {
   if (ArrayBuffer.isView(payload)) return Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength)
-  // Fastify 5 writes a bare ArrayBuffer as `{}`: the bytes are what was meant.
-  if (payload instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && payload instanceof SharedArrayBuffer)) return Buffer.from(payload)
+  // Fastify 5 writes a bare ArrayBuffer as `{}`: the bytes are what was meant. Not instanceof: an
+  // ArrayBuffer from another realm (a vm context, a worker's transfer) is one too, as its views are.
+  if (isAnyArrayBuffer(payload)) return Buffer.from(payload)
   return null
 }
 
