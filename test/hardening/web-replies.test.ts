@@ -2,6 +2,7 @@
 // Fastify 5 sends them. Before, as in Fastify 3, they went out as JSON: `{}` with a 200 and no log
 // line, the body silently lost. A web stream gets every guard a Node stream reply gets.
 import { ReadableStream } from 'node:stream/web'
+import { runInNewContext } from 'node:vm'
 import { expect } from 'chai'
 import { listening, rawClient, recordingLogger, sleep, within } from './helpers'
 
@@ -308,5 +309,42 @@ describe('hardening: typed array replies', () => {
     })
     const res = await app.inject({ url: '/tagged' })
     expect([res.headers['content-type'], res.body]).to.deep.equal(['application/json; charset=utf-8', '{"a":1}'])
+  })
+
+  it('a tagged object with a getReader() that is no ReadableStream: 500 (logged), not an uncaught TypeError; the next request served', async () => {
+    class ReaderLike { a = 1; getReader(): number { return 1 } get [Symbol.toStringTag](): string { return 'ReaderLike' } }
+    class Throwing extends ReaderLike { cancel(): never { throw new Error('no') } }
+    const logger = recordingLogger()
+    const { app } = await listening((root) => {
+      root.get('/like', async () => new ReaderLike())
+      root.get('/throwing', async () => new Throwing())
+      root.get('/ok', async () => ({ ok: true }))
+    }, { logger })
+    for (const url of ['/like', '/throwing']) {
+      const res = await app.inject({ url })
+      expect(res.statusCode, url).to.equal(500)
+    }
+    expect(loggedCodes(logger)).to.have.length(2)
+    expect((await app.inject({ url: '/ok' })).body).to.equal('{"ok":true}')
+  })
+
+  it('a class whose Symbol.toStringTag getter throws stays a JSON reply (was an uncaught throw and a request never answered)', async () => {
+    class Throwing { a = 1; get [Symbol.toStringTag](): string { throw new Error('tag') } }
+    const { app } = await listening((root) => {
+      root.get('/throwing', async () => new Throwing())
+    })
+    const res = await app.inject({ url: '/throwing' })
+    expect([res.statusCode, res.headers['content-type'], res.body]).to.deep.equal([200, 'application/json; charset=utf-8', '{"a":1}'])
+  })
+
+  it('an ArrayBuffer from another realm (a vm context) is its bytes too, as its typed arrays are (was `{}`)', async () => {
+    const { app } = await listening((root) => {
+      root.get('/buffer', async () => runInNewContext('new Uint8Array([104, 105]).buffer') as ArrayBuffer)
+      root.get('/view', async () => runInNewContext('new Uint8Array([104, 105])') as Uint8Array)
+    })
+    for (const url of ['/buffer', '/view']) {
+      const res = await app.inject({ url })
+      expect([res.headers['content-type'], res.body], url).to.deep.equal(['application/octet-stream', 'hi'])
+    }
   })
 })

@@ -13,7 +13,7 @@ import { declaredLengthGuard } from './stream-length'
 import { pumpCheckedChunks } from './stream-chunks'
 import { describeValue } from '../schemas/schema-codes'
 import { replyAt } from './reply-at'
-import { cancelWebPayload, isFetchResponse, isWebStream, nodeBody, webBytes } from './web-reply'
+import { cancelWebPayload, nodeBody, webPayloadOf, type WebPayload } from './web-reply'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 const TEXT_TYPE = 'text/plain; charset=utf-8'
@@ -65,7 +65,9 @@ export function sendReply(reply: ReplyImpl, payload: unknown): void {
     }
     // The one test the JSON replies pay: plain objects and arrays have no Symbol.toStringTag, where
     // typed arrays, ReadableStream and Response have one (Fastify 5 sends those, not their JSON).
-    if ((payload as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag] !== undefined && sendWebPayload(reply, payload)) return
+    // (Read guarded: a tag getter that throws is a JSON reply, as before, not an uncaught throw.)
+    const web = webPayloadOf(payload)
+    if (web !== null) { sendWebPayload(reply, web); return }
   }
   const type = headers['content-type']
   if (type !== undefined && reply.customSerializer === null) {
@@ -95,13 +97,10 @@ export function sendReply(reply: ReplyImpl, payload: unknown): void {
  * type and whatever the response schema says; a web stream is a stream reply; a Response goes to
  * onSend as it is and is unwrapped at write() (web-reply.ts). None is serialized, as Fastify 5.
  */
-function sendWebPayload(reply: ReplyImpl, payload: object): boolean {
-  const bytes = webBytes(payload)
-  if (bytes === null && !isWebStream(payload) && !isFetchResponse(payload)) return false
+function sendWebPayload(reply: ReplyImpl, web: WebPayload): void {
   // A Response's own headers (its type among them) are applied at write(): no default here.
-  if (reply.headerMap['content-type'] === undefined && !isFetchResponse(payload)) reply.headerMap['content-type'] = BINARY_TYPE
-  onSendStage(reply, bytes ?? payload)
-  return true
+  if (reply.headerMap['content-type'] === undefined && !web.response) reply.headerMap['content-type'] = BINARY_TYPE
+  onSendStage(reply, web.body)
 }
 
 function serializeStage(reply: ReplyImpl, payload: unknown): void {

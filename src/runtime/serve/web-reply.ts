@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream'
+import { isAnyArrayBuffer } from 'node:util/types'
 import type { ReadableStream } from 'node:stream/web'
 import { runtimeError } from '../errors/runtime-codes'
 import type { ReplyImpl } from './reply'
@@ -18,11 +19,36 @@ interface WebResponse {
   readonly bodyUsed?: unknown
 }
 
+/** What a web payload is sent as: its bytes (a typed array) or itself (a web stream, a Response). */
+export interface WebPayload {
+  readonly body: object
+  readonly response: boolean
+}
+
+/**
+ * The web payload `payload` is, or null for a JSON reply. Null at once for an object without a
+ * Symbol.toStringTag (plain objects and arrays: the one test JSON replies pay). Getters that
+ * throw (the tag's, getReader's: user classes) make it a JSON reply, as it was before web
+ * payloads were recognised, instead of a throw out of send().
+ */
+export function webPayloadOf(payload: object): WebPayload | null {
+  try {
+    if ((payload as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag] === undefined) return null
+    const bytes = webBytes(payload)
+    if (bytes !== null) return { body: bytes, response: false }
+    if (isFetchResponse(payload)) return { body: payload, response: true }
+    return isWebStream(payload) ? { body: payload, response: false } : null
+  } catch {
+    return null
+  }
+}
+
 /** The bytes of a TypedArray, DataView or ArrayBuffer (not a Buffer: the caller has that one), or null. */
 export function webBytes(payload: object): Buffer | null {
   if (ArrayBuffer.isView(payload)) return Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength)
-  // Fastify 5 writes a bare ArrayBuffer as `{}`: the bytes are what was meant.
-  if (payload instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && payload instanceof SharedArrayBuffer)) return Buffer.from(payload)
+  // Fastify 5 writes a bare ArrayBuffer as `{}`: the bytes are what was meant. Not instanceof: an
+  // ArrayBuffer from another realm (a vm context, a worker's transfer) is one too, as its views are.
+  if (isAnyArrayBuffer(payload)) return Buffer.from(payload)
   return null
 }
 
@@ -66,6 +92,14 @@ export function nodeBody(reply: ReplyImpl, payload: object): unknown {
 
 /** A web payload that will not be written (the client left, a 204): its source is released. */
 export function cancelWebPayload(payload: object): void {
-  const body = isFetchResponse(payload) ? payload.body : payload
-  if (isWebStream(body) && !body.locked) body.cancel().catch(() => undefined)
+  // A look-alike (a getReader() method under a Symbol.toStringTag) may have no cancel(), or
+  // getters and a cancel() that throw: this runs on the error path, where a throw is uncaught.
+  try {
+    const body = isFetchResponse(payload) ? payload.body : payload
+    if (!isWebStream(body) || body.locked) return
+    const cancel = (body as { cancel?: unknown }).cancel
+    if (typeof cancel === 'function') Promise.resolve(cancel.call(body)).catch(() => undefined)
+  } catch {
+    // Nothing more can be released.
+  }
 }
