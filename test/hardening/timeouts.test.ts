@@ -2,7 +2,8 @@
 // Small limits (200 ms) keep the tests short; every wait is bounded by a hang guard, and no
 // assertion is about how long anything took.
 import { expect } from 'chai'
-import { createServer } from '../../src/runtime'
+import type { IncomingMessage } from 'node:http'
+import { createServer, type Request } from '../../src/runtime'
 import { expectErrorShape, listening, rawClient, recordingLogger, sleep, type RawClient } from './helpers'
 
 /** Sends `text` one byte every `everyMs` until the server closes the connection (at most `maxBytes`). */
@@ -80,6 +81,47 @@ describe('hardening: timeouts', () => {
       for (let i = 0; i < 100 && !client.isClosed; i++) { client.write('1\r\na\r\n'); await sleep(40) }
       expect((await client.next()).status).to.equal(408)
       await client.waitClosed()
+    })
+
+    it('a body a stream parser leaves to the handler (multipart-style) is under bodyTimeout too: 408, connection closed, request.signal aborted', async () => {
+      let aborted: unknown = null
+      const { address } = await listening((root) => {
+        root.addContentTypeParser('application/octet-stream', (_request: Request, payload: IncomingMessage, done: (error: Error | null, value?: unknown) => void) => { done(null, payload) })
+        root.post('/upload', async (request) => {
+          request.signal.addEventListener('abort', () => { aborted = (request.signal.reason as { code?: string }).code })
+          const chunks: Buffer[] = []
+          for await (const chunk of request.body as AsyncIterable<Buffer>) chunks.push(chunk)
+          return { bytes: Buffer.concat(chunks).length }
+        })
+      }, { bodyTimeout: 200, handlerTimeout: 5_000 })
+      const client = await rawClient(address)
+      client.write('POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nContent-Length: 100\r\n\r\n0123456789')
+      const res = await client.next()
+      expect(res.status).to.equal(408)
+      expect(res.headers.connection).to.equal('close')
+      expect(expectErrorShape(res.body, 408).code).to.equal('ENC_ERR_CTP_BODY_TIMEOUT')
+      await client.waitClosed()
+      expect(aborted).to.equal('ENC_ERR_CTP_BODY_TIMEOUT')
+    })
+
+    it('a stream-parsed body that arrives in time is the handler\'s, and nothing answers after it', async () => {
+      const { address } = await listening((root) => {
+        root.addContentTypeParser('application/octet-stream', (_request: Request, payload: IncomingMessage, done: (error: Error | null, value?: unknown) => void) => { done(null, payload) })
+        root.post('/upload', async (request) => {
+          const chunks: Buffer[] = []
+          for await (const chunk of request.body as AsyncIterable<Buffer>) chunks.push(chunk)
+          await sleep(300)                                 // past bodyTimeout: the body had arrived, so no 408
+          return { bytes: Buffer.concat(chunks).length }
+        })
+      }, { bodyTimeout: 200, handlerTimeout: 5_000 })
+      const client = await rawClient(address)
+      client.write('POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nContent-Length: 10\r\n\r\n')
+      await sleep(50)
+      client.write('0123456789')
+      const res = await client.next()
+      expect(res.status).to.equal(200)
+      expect(JSON.parse(res.body)).to.deep.equal({ bytes: 10 })
+      client.destroy()
     })
 
     it('a body that arrives in time is served (0 turns the limit off)', async () => {

@@ -10,6 +10,7 @@ import { undrainableBody } from '../unread-body'
 import { inviteBody } from '../expect'
 import { describeValue } from '../../schemas/schema-codes'
 import { replyAt } from '../reply-at'
+import { watchStreamBody } from './stream-body-deadline'
 
 type Next = (request: RequestImpl, reply: ReplyImpl) => void
 
@@ -176,11 +177,14 @@ export function onBodyExpired(reply: ReplyImpl): void {
 
 /**
  * Fastify 3's `(request, payload, done)` parsers, `(request)` ones reading `request.raw` and the
- * deprecated async `(payload)`: they read the stream themselves, so the limit and bodyTimeout
- * are theirs to keep (as in Fastify). The handler deadline keeps running meanwhile. The payload
- * is the stream a preParsing hook put in place of the socket's, if any, as in Fastify.
+ * deprecated async `(payload)`: they read the stream themselves, so the limit is theirs to keep
+ * (as in Fastify). bodyTimeout still bounds the body's arrival (stream-body-deadline.ts); the
+ * handler deadline keeps running meanwhile. The payload is the stream a preParsing hook put in
+ * place of the socket's, if any, as in Fastify.
  */
 function runStreamParser(request: RequestImpl, reply: ReplyImpl, parser: BodyParser, next: Next): void {
+  const context = reply.route.serve
+  if (context.bodyDeadline !== null) watchStreamBody(request, reply, context.limits.bodyTimeout, () => tooSlow(context.limits.bodyTimeout))
   const accept = (value: unknown): void => {
     if (reply.sent) return
     request.body = value
