@@ -14,6 +14,15 @@ async function trickle(client: RawClient, text: string, everyMs: number): Promis
   }
 }
 
+/** The next answer is a 408 in the error shape with `code`, and the server closes the connection. */
+async function expect408AndClosed(client: RawClient, code: string): Promise<void> {
+  const res = await client.next()
+  expect(res.status).to.equal(408)
+  expect(res.headers.connection).to.equal('close')
+  expect(expectErrorShape(res.body, 408).code).to.equal(code)
+  await client.waitClosed()
+}
+
 const POST_HEAD = (length: number): string => `POST /x HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`
 
 describe('hardening: timeouts', () => {
@@ -22,11 +31,7 @@ describe('hardening: timeouts', () => {
       const { address } = await listening((root) => { root.get('/x', async () => 'x') }, { headersTimeout: 200, requestTimeout: 1000 })
       const client = await rawClient(address)
       client.write('GET /x HTTP/1.1\r\nHost: x\r\nX-Half: ')
-      const res = await client.next()
-      expect(res.status).to.equal(408)
-      expect(res.headers.connection).to.equal('close')
-      expect(expectErrorShape(res.body, 408).code).to.equal('ENC_ERR_REQUEST_TIMEOUT')
-      await client.waitClosed()
+      await expect408AndClosed(client, 'ENC_ERR_REQUEST_TIMEOUT')
     })
 
     it('a connection that never sends a byte is answered and closed too', async () => {
@@ -96,11 +101,7 @@ describe('hardening: timeouts', () => {
       }, { bodyTimeout: 200, handlerTimeout: 5_000 })
       const client = await rawClient(address)
       client.write('POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nContent-Length: 100\r\n\r\n0123456789')
-      const res = await client.next()
-      expect(res.status).to.equal(408)
-      expect(res.headers.connection).to.equal('close')
-      expect(expectErrorShape(res.body, 408).code).to.equal('ENC_ERR_CTP_BODY_TIMEOUT')
-      await client.waitClosed()
+      await expect408AndClosed(client, 'ENC_ERR_CTP_BODY_TIMEOUT')
       expect(aborted).to.equal('ENC_ERR_CTP_BODY_TIMEOUT')
     })
 
