@@ -168,4 +168,26 @@ describe('Fastify 3.27.4 parity: logSerializers (route option and register optio
     const root = createServer()
     expect(() => root.get('/x', { logSerializers: { user: 'no' } as never }, async () => 'x')).to.throw(/logSerializers option must be an object of functions/)
   })
+
+  it("register()'s prefix, logLevel or logSerializers of the wrong type fails boot with ENC_ERR_PLUGIN_OPTIONS naming the plugin and the scope (was silently dropped)", async () => {
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ logSerializers: { user: 'no' } }, /logSerializers option must be an object of functions/],
+      [{ logSerializers: [] }, /logSerializers option must be an object of functions/],
+      [{ logLevel: 'wran' }, /logLevel option is "wran" \(did you mean 'warn'\?\)/],
+      [{ logLevel: 30 }, /logLevel option is "number"/],
+      [{ prefix: 5 }, /prefix option must be a string, got number/],
+    ]
+    for (const [options, message] of cases) {
+      const root = createServer()
+      root.register(async function users(s: Scope) { s.get('/u', async () => 'x') }, options)
+      const error = await root.ready().then(() => null, (e: Error & { code?: string }) => e)
+      expect(error?.code, JSON.stringify(options)).to.equal('ENC_ERR_PLUGIN_OPTIONS')
+      expect(error?.message).to.match(message).and.to.contain('register(users) in root')
+    }
+    const fine = createServer()
+    fine.register(async (s: Scope) => { s.get('/u', async () => 'x') }, { prefix: '/v1', logLevel: 'warn', logSerializers: { user: String } })
+    fine.register(async (s: Scope) => { s.get('/w', async () => 'x') }, { logLevel: '' })
+    await fine.ready()
+    await fine.close()
+  })
 })

@@ -4,7 +4,7 @@ import { prefixedView } from '../declare/prefixed-view'
 import { liftedRoutePrefix } from './registration-prefix'
 import type { PluginNode } from '../declare/plugin-tree'
 import type { ScopeImpl } from '../declare/scope'
-import { isSerializerMap } from '../declare/option-checks'
+import { checkRegisterOptions, isSerializerMap } from '../declare/option-checks'
 import type { LogSerializers } from '../types'
 import { compileServer } from './compile'
 import { allScopes } from './all-scopes'
@@ -121,6 +121,7 @@ async function loadPlugin(boot: BootContext, node: PluginNode): Promise<void> {
     if (routePrefix !== owner.routePrefix) scope = prefixedView(owner, routePrefix)
     if (meta.displayName !== null) owner.pluginNameChain.push(meta.displayName)
   } else {
+    checkRegisterOptions(node.options, meta.name, owner.path)
     const routePrefix = typeof node.options.prefix === 'string' ? joinRoutePrefix(owner.routePrefix, node.options.prefix) : owner.routePrefix
     scope = owner.createChild(meta.name, trimPrefix(routePrefix), routePrefix)
     // Fastify 3 (pluginOverride): a registration's logLevel becomes the default of its routes.

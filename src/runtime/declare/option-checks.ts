@@ -263,3 +263,19 @@ export function refuseUnreadRouteOptions(keys: readonly string[], where: string)
 export function isSerializerMap(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((fn) => typeof fn === 'function')
 }
+
+/**
+ * register()'s own options for an encapsulated plugin (Fastify 3's pluginOverride reads prefix,
+ * logLevel and logSerializers from them): a wrong type used to be dropped without a word, so a
+ * plugin's routes logged at the wrong level or lost a serializer.
+ */
+export function checkRegisterOptions(options: { readonly [key: string]: unknown }, plugin: string, path: string): void {
+  const { prefix, logLevel, logSerializers } = options
+  const refuse = (problem: string): never => { throw runtimeError('ENC_ERR_PLUGIN_OPTIONS', { plugin, path, problem }) }
+  if (prefix !== undefined && prefix !== null && typeof prefix !== 'string') refuse(`the prefix option must be a string, got ${typeof prefix}`)
+  if (logLevel !== undefined && logLevel !== '' && !logLevels.includes(logLevel as string)) {
+    const given = typeof logLevel === 'string' ? logLevel : String(typeof logLevel)
+    refuse(`the logLevel option is ${JSON.stringify(given)}${typeof logLevel === 'string' ? didYouMean(logLevel, logLevels) : ''}`)
+  }
+  if (logSerializers !== undefined && !isSerializerMap(logSerializers)) refuse('the logSerializers option must be an object of functions')
+}

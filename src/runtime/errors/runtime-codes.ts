@@ -22,6 +22,8 @@ export const runtimeErrors = {
     message: (a: { plugin: string; path: string; dependency: string }) => `plugin '${a.plugin}' registered in ${a.path} depends on '${a.dependency}', which is not registered in this scope or an ancestor before it. Register '${a.dependency}' first (and await it), in the same scope or a parent.` }),
   ENC_ERR_PLUGIN_META: e({ status: null, summary: "`lift(plugin, meta)` was given metadata with an unknown field or a value of the wrong type, or meta for a class (a module class takes none)",
     message: (a: { plugin: string; problem: string }) => `lift(${a.plugin}, meta): ${a.problem}. meta takes { name?: string, dependencies?: string[], decorators?: { fastify?, request?, reply?: names[] } }.` }),
+  ENC_ERR_PLUGIN_OPTIONS: e({ status: null, summary: "register()'s own options for an encapsulated plugin have the wrong type: `prefix` not a string, `logLevel` not a pino level, `logSerializers` not an object of functions",
+    message: (a: { plugin: string; path: string; problem: string }) => `register(${a.plugin}) in ${a.path}: ${a.problem}. These options are the framework's (Fastify 3's pluginOverride): prefix is a path such as '/v1', logLevel one of fatal, error, warn, info, debug, trace, silent, and logSerializers { field: (value) => shown }.` }),
   ENC_ERR_PLUGIN_MISSING_DECORATOR: e({ status: null, summary: "a decorator named in a plugin's plugin-meta `decorators` is not visible where it is registered",
     // Fastify's sentence per decorator ("The decorator 'x' required by 'p' is not present in Request"), then where and the fix.
     message: (a: { plugin: string; path: string; missing: readonly { name: string; target: 'instance' | 'request' | 'reply' }[] }) =>
