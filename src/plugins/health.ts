@@ -23,8 +23,8 @@ export function health(options: HealthOptions = {}): PluginFunction {
     // Every answer, a 200 too: a cache between the balancer and the instance that kept a 200
     // would hide the 503 that takes a draining or broken instance out.
     scope.addHook('onRequest', async (_request: Request, reply: Reply) => { reply.header('cache-control', 'no-store') })
-    scope.get(settings.livenessPath, () => live)
-    scope.get(settings.readinessPath, async (request: Request, reply: Reply) => {
+    scope.get(settings.livenessPath, { schema: { response: { 200: healthyReport } } }, () => live)
+    scope.get(settings.readinessPath, { schema: { response: { 200: healthyReport, 503: unavailableReport } } }, async (request: Request, reply: Reply) => {
       if (scope.closing) return unavailable(reply, { status: 'closing', checks: {} }, 'ENC_ERR_HEALTH_CLOSING', pluginErrors.ENC_ERR_HEALTH_CLOSING.message())
       const results = await Promise.all(checks.map(([name, check]) => run(name, check, settings.checkTimeout, request)))
       const report: HealthReport = { status: 'ok', checks: {} }
@@ -39,6 +39,31 @@ export function health(options: HealthOptions = {}): PluginFunction {
     })
   }
   return plugin
+}
+
+// Response schemas so openapi() documents both answers (the 503 is what a balancer acts on) and
+// the serializer, not JSON.stringify, writes them.
+const checkResults = {
+  type: 'object',
+  additionalProperties: {
+    type: 'object', required: ['status'],
+    properties: { status: { type: 'string', enum: ['up', 'down'] }, message: { type: 'string' } },
+  },
+}
+const healthyReport = {
+  type: 'object', required: ['status', 'checks'],
+  properties: { status: { type: 'string', enum: ['ok'] }, checks: checkResults },
+}
+const unavailableReport = {
+  type: 'object', required: ['statusCode', 'code', 'error', 'message', 'status', 'checks'],
+  properties: {
+    statusCode: { type: 'integer', enum: [503] },
+    code: { type: 'string', enum: ['ENC_ERR_HEALTH_NOT_READY', 'ENC_ERR_HEALTH_CLOSING'] },
+    error: { type: 'string' },
+    message: { type: 'string' },
+    status: { type: 'string', enum: ['down', 'closing'] },
+    checks: checkResults,
+  },
 }
 
 function unavailable(reply: Reply, report: HealthReport, code: NonNullable<HealthReport['code']>, message: string): HealthReport {

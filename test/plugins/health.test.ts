@@ -143,6 +143,18 @@ describe('health: createApp({ health }) and providers that contribute checks', (
     await app.close()
   })
 
+  it("openapi() documents readiness's 503 (not ready, closing) next to its 200, and liveness's 200, with their body shapes", async () => {
+    const app = await withHealth({ checks: { db: () => true } })
+    const paths = app.openapi().paths as unknown as Record<string, { get: { responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> } }>
+    const ready = paths['/health/ready'].get.responses
+    expect(Object.keys(ready)).to.include.members(['200', '503'])
+    const unavailable = ready['503'].content?.['application/json'].schema as { properties: Record<string, { enum?: unknown[] }> }
+    expect(unavailable.properties.code.enum).to.deep.equal(['ENC_ERR_HEALTH_NOT_READY', 'ENC_ERR_HEALTH_CLOSING'])
+    expect(unavailable.properties.status.enum).to.deep.equal(['down', 'closing'])
+    expect(Object.keys(paths['/health/live'].get.responses)).to.include('200')
+    await app.close()
+  })
+
   it('health: true mounts the defaults; no option mounts nothing', async () => {
     @Module({}) class Root {}
     const on = await createApp(Root, { health: true })
