@@ -4,7 +4,7 @@ import { Get, Module, OnRequest, PreHandler, PreValidation, Post, Req, Route } f
 import { getClassRouteHooks, getMethodRouteHooks } from '../../src/decorators/internal'
 import { createApp } from '../../src/modules'
 import { authOf, bearerAuth, bearerAuthHook, bearerAuthSecurity, type BearerAuthHook } from '../../src/plugins'
-import { describeSecurity } from '../../src/runtime'
+import { HttpError, describeSecurity } from '../../src/runtime'
 import { injectable } from 'tsyringe'
 import type { DoneFn, Reply, Request, RequestHook } from '../../src/runtime'
 import { declarationError } from '../decorators/helpers'
@@ -282,6 +282,27 @@ describe('route hooks from the decorator layer: @OnRequest/@PreValidation/@PreHa
         expect((await app.inject({ url: '/open' })).json()).to.deep.equal({ ok: true })
         const own = await app.inject({ url: '/own' })
         expect([own.statusCode, own.json()]).to.deep.equal([418, { teapot: true }])
+      } finally { await app.close() }
+    })
+
+    it('a guard class whose handle() throws (or rejects) an HttpError answers with its status and body: a 401 from a guard, not only 403', async () => {
+      @injectable() class Jwtish {
+        async handle(request: Request): Promise<void> {
+          if (request.headers.authorization !== 'Bearer ok') throw new HttpError(401, 'invalid or missing access token')
+        }
+      }
+      @injectable() class SyncThrow { handle(): void { throw new HttpError(401, 'no session') } }
+      @Route('/') class C {
+        @OnRequest(Jwtish) @Get('/me') me() { return { ok: true } }
+        @OnRequest(SyncThrow) @Get('/sync') sync() { return { ok: true } }
+      }
+      @Module({ providers: [Jwtish, SyncThrow], controllers: [C] }) class AppModule {}
+      const app = await createApp(AppModule)
+      try {
+        const denied = await app.inject({ url: '/me' })
+        expect([denied.statusCode, denied.json()]).to.deep.equal([401, { statusCode: 401, error: 'Unauthorized', message: 'invalid or missing access token' }])
+        expect((await app.inject({ url: '/me', headers: { authorization: 'Bearer ok' } })).json()).to.deep.equal({ ok: true })
+        expect((await app.inject({ url: '/sync' })).json()).to.deep.equal({ statusCode: 401, error: 'Unauthorized', message: 'no session' })
       } finally { await app.close() }
     })
 

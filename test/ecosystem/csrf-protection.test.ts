@@ -4,7 +4,10 @@ import cookie from '@fastify/cookie'
 import csrf from '@fastify/csrf-protection'
 import formbody from '@fastify/formbody'
 import session from '@fastify/session'
-import { lift, type Reply, type Scope } from '../../src/runtime'
+import 'reflect-metadata'
+import { lift, type Reply, type Request, type Scope } from '../../src/runtime'
+import { Get, Module, OnRequest, Post, Reply as ReplyParam, Route, injectable } from '../../src'
+import { createApp } from '../../src/modules'
 import { modes, topology } from './helpers'
 
 type CsrfScope = Scope & { csrfProtection?: (...args: unknown[]) => unknown }
@@ -96,4 +99,28 @@ describe('@fastify/csrf-protection + @fastify/cookie in Enclave', () => {
       })
     })
   }
+  // docs/plugins.md "In a controller": a decorator cannot name fastify.csrfProtection, so a guard
+  // class calls it with its done; the plugin's 403 refuses, a valid token passes.
+  it('in a controller, a guard class that hands csrfProtection its done refuses with the plugin\'s 403 and passes a valid token', async () => {
+    @injectable() class CsrfCheck {
+      handle(request: Request, reply: Reply, done: (error?: Error) => void): void {
+        (request.server as CsrfScope).csrfProtection!(request, reply, done)
+      }
+    }
+    @Route('/rooms') class Rooms {
+      @Get('/csrf') token(@ReplyParam() reply: Reply) { return { token: (reply as CsrfReply).generateCsrf() } }
+      @OnRequest(CsrfCheck) @Post('/archive') archive() { return { archived: true } }
+    }
+    @Module({ plugins: [cookieAndCsrf()], controllers: [Rooms], providers: [CsrfCheck] }) class RoomsModule {}
+    const app = await createApp(RoomsModule)
+    try {
+      const issued = await request(app.server).get('/rooms/csrf').expect(200)
+      const secret = secretCookie(issued)
+      const missing = await request(app.server).post('/rooms/archive').set('cookie', secret).send({}).expect(403)
+      expect(missing.body).to.include({ code: 'FST_CSRF_INVALID_TOKEN' })
+      await request(app.server).post('/rooms/archive').set('cookie', secret).set('x-csrf-token', issued.body.token).send({}).expect(200, { archived: true })
+    } finally {
+      await app.close()
+    }
+  })
 })

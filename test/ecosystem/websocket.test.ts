@@ -3,9 +3,10 @@ import { expect } from 'chai'
 import request from 'supertest'
 import WebSocket from 'ws'
 import websocket from '@fastify/websocket'
-import { Get, Module, Route } from '../../src/decorators'
+import { Get, Module, OnRequest, Route } from '../../src/decorators'
 import { createApp } from '../../src/modules'
 import { createServer, HttpError, type Request, type Scope } from '../../src/runtime'
+import { injectable } from '../../src'
 import { track } from '../support/servers'
 
 // The plugin's route options, declared as docs/plugins.md says ("From TypeScript").
@@ -135,6 +136,29 @@ describe('@fastify/websocket in Enclave', function () {
     client.send('in-process')
     expect(await reply).to.equal('/echo -: in-process')
     client.terminate()
+  })
+
+  // docs/plugins.md "In a controller": a guard class on the websocket route authenticates the
+  // upgrade from a query token (browsers cannot set headers on a websocket).
+  it('in a controller, a guard class on the websocket route refuses the upgrade with its 401 and lets a valid token through', async () => {
+    @injectable() class TokenInQuery {
+      handle(request: Request): void {
+        if ((request.query as { token?: string }).token !== 'good') throw new HttpError(401, 'a valid ?token= is required')
+      }
+    }
+    @Route('/rooms') class Rooms {
+      @OnRequest(TokenInQuery) @Get('/:room/ws', { websocket: true })
+      join(connection: unknown, req: Request) {
+        const socket = connection as WebSocket
+        socket.on('message', (m) => socket.send(`${(req.params as { room: string }).room}: ${String(m)}`))
+      }
+    }
+    @Module({ plugins: [websocket], controllers: [Rooms], providers: [TokenInQuery] }) class RoomsModule {}
+    const app = track(await createApp(RoomsModule))
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    expect(await refusal(wsUrl(app, '/rooms/general/ws'))).to.equal('Unexpected server response: 401')
+    expect(await refusal(wsUrl(app, '/rooms/general/ws?token=bad'))).to.equal('Unexpected server response: 401')
+    expect(await roundTrip(wsUrl(app, '/rooms/general/ws?token=good'), 'hi')).to.equal('general: hi')
   })
 
   it('refuses a websocket handler on a method other than GET, at declaration', async () => {
