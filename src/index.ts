@@ -36,7 +36,7 @@ export type {
   RuntimeRouteSchema, ScopeRouteShortcut, SchemaType, TypedRouteSchema, ResponseOf, TypeBoxSchema, TypeBoxKinded, TypeBoxLike,
   RouteGeneric, RouteGenericInterface, RequestFor, ResultFor, GenericRouteHandler, ReplyBase,
   ReadyOptions, SchemaCompilation, BootProfile, RouteCompileCost, ScopeCompileCost, FrameworkErrorsHandler, LogLevel, LogSerializers,
-  SchemaCacheOptions, SchemaCacheMode, SchemaCacheStats,
+  SchemaCacheOptions, SchemaCacheMode, SchemaCacheStats, HttpErrorOptions,
 } from './runtime'
 export type {
   Inspection, RouteInspection, ScopeInspection, SchemaInspection, HookInspection, Declared, FunctionInspection, ErrorHandlerInspection,
