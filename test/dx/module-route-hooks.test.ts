@@ -1,7 +1,7 @@
 import 'reflect-metadata'
 import { expect } from 'chai'
 import { injectable } from 'tsyringe'
-import { Get, Module, OnRequest, OnSend, PreHandler, Req, Route, routeMetadata } from '../../src/decorators'
+import { Get, Hook, Module, OnRequest, OnSend, PreHandler, Req, Route, routeMetadata } from '../../src/decorators'
 import { createApp } from '../../src/modules'
 import { lift } from '../../src/runtime'
 import type { Reply, Request } from '../../src/runtime'
@@ -61,6 +61,17 @@ describe('route hooks on a module class: every controller route of the module an
     const app = await createApp(AppModule)
     try {
       expect((await app.inject({ url: '/' })).json()).to.deep.equal(['root', 'child-1', 'child-2', 'controller', 'method', 'option'])
+    } finally { await app.close() }
+  })
+
+  it('runs after the context\'s @Hook(\'onRequest\') methods, as Fastify runs scope hooks before a route\'s own', async () => {
+    @Route('/') class C { @Get('/') get(@Req() request: Request) { return seen(request).seen } }
+    @OnRequest(mark('module route hook'))
+    @Module({ controllers: [C] })
+    class AppModule { @Hook('onRequest') async scopeHook(request: Request) { await mark('scope hook')(request) } }
+    const app = await createApp(AppModule)
+    try {
+      expect((await app.inject({ url: '/' })).json()).to.deep.equal(['scope hook', 'module route hook'])
     } finally { await app.close() }
   })
 
