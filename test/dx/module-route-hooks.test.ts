@@ -3,7 +3,7 @@ import { expect } from 'chai'
 import { injectable } from 'tsyringe'
 import { Get, Hook, Module, OnRequest, OnSend, PreHandler, Req, Route, routeMetadata } from '../../src/decorators'
 import { createApp } from '../../src/modules'
-import { lift } from '../../src/runtime'
+import { describeSecurity, lift } from '../../src/runtime'
 import type { Reply, Request } from '../../src/runtime'
 import { bootError } from '../modules/helpers'
 
@@ -103,6 +103,21 @@ describe('route hooks on a module class: every controller route of the module an
       expect((await app.inject({ url: '/x' })).statusCode).to.equal(200)
       expect((await app.inject({ url: '/y' })).statusCode).to.equal(200)
       expect(built).to.equal(1)
+    } finally { await app.close() }
+  })
+
+  it('openapi() marks every route a module guard class covers with its describeSecurity(), and no other', async () => {
+    @injectable() class KeyGuard { handle(request: Request) { return request.headers['x-key'] === 'k' } }
+    describeSecurity(KeyGuard, { name: 'apiKey', scheme: { type: 'apiKey', in: 'header', name: 'x-key' }, status: 403 })
+    @Route('/in') class In { @Get('/') g() { return {} } }
+    @Route('/out') class Out { @Get('/') g() { return {} } }
+    @OnRequest(KeyGuard) @Module({ prefix: '/g', providers: [KeyGuard], controllers: [In] }) class GuardedModule {}
+    @Module({ controllers: [Out], plugins: [GuardedModule] }) class AppModule {}
+    const app = await createApp(AppModule)
+    try {
+      const doc = app.openapi({ title: 't', version: '1' }) as unknown as { paths: Record<string, Record<string, { security?: unknown }>> }
+      expect(doc.paths['/g/in'].get.security).to.deep.equal([{ apiKey: [] }])
+      expect(doc.paths['/out'].get.security).to.equal(undefined)
     } finally { await app.close() }
   })
 
