@@ -10,5 +10,5 @@ export type { DeferredPlugin } from './use-plugin'
 export { schemaOfClass, isSchemaClass, schemaClassOfRef, inlineSchemaClasses, inlinedSchemaOfClass } from './schema-class'
 export type {
   ModuleMeta, ControllerMeta, RouteMeta, ParamMeta, ParamSource, DecoratorMeta, HookMeta, Class, ConcreteClass, PluginEntry,
-  ProviderEntry, SchemaEntry, RouteHookMeta, RouteHookName,
+  ProviderEntry, SchemaEntry, RouteHookMeta, RouteHookName, GuardStage,
 } from './types'

@@ -88,7 +88,7 @@ export const getErrorResponses = (target: Function) => own<Record<string, JsonSc
 export const setErrorResponses = (target: Function, responses: Record<string, JsonSchema>) => Reflect.defineMetadata(kErrorResponses, responses, target)
 
 // Decorators apply bottom-up; prepending keeps the source order (top first) of stacked ones.
-/** `@OnRequest()`-style hooks on the controller class itself. */
+/** `@OnRequest()`-style hooks on the module or controller class itself. */
 export const getClassRouteHooks = (target: Function) => ownList<RouteHookMeta>(kClassRouteHooks, target)
 export const addClassRouteHooks = (target: Function, hooks: RouteHookMeta) => append(kClassRouteHooks, target, hooks, true)
 /** `@OnRequest()`-style hooks per method of this very class. */
@@ -162,7 +162,10 @@ export function moduleOnlyDecorations(target: Function): string[] {
   return found
 }
 
-/** Controller-only metadata found on a class: used to catch `@OnRequest` put on a module. */
+/**
+ * Controller-only metadata found on a module class: `@OnRequest`-style decorators on its methods
+ * (a module method is no route). On the module class itself they are the module's route hooks.
+ */
 export function controllerOnlyDecorations(target: Function): string[] {
-  return getClassRouteHooks(target).length > 0 || getMethodRouteHooks(target).size > 0 ? ['@OnRequest/@PreValidation/@PreHandler'] : []
+  return getMethodRouteHooks(target).size > 0 ? ['@OnRequest/@PreHandler/@OnSend ...'] : []
 }

@@ -43,14 +43,16 @@ type CheckedGuard<C> = [GuardClass] extends [C] ? C : C extends abstract new (..
         : GuardTypeError<"guard handle() must return nothing, true or false (false denies with 403), or reply, or a promise of one of those">
   : C
 
-/** On a controller class or one of its route methods. */
+/** On a module class, a controller class or one of its route methods. */
 export type RouteHookDecorator = (target: object, propertyKey?: string | symbol, descriptor?: PropertyDescriptor) => void
 
 /**
- * Request hooks of one route (on a route method) or of every route of a controller (on the
- * class): NestJS's `@UseGuards`, as the runtime's route-level hook options. They are merged into
- * the route options at boot (class hooks first, then the method's, then the route options' own),
- * so serving pays nothing for the decorator. Several decorators stack in source order. A hook
+ * Request hooks of one route (on a route method), of every route of a controller (on the
+ * controller class), or of every controller route of a module and its descendants (on the module
+ * class: NestJS's APP_GUARD): NestJS's `@UseGuards`, as the runtime's route-level hook options.
+ * They are merged into the route options at boot (module hooks, outermost module first, then the
+ * controller's, then the method's, then the route options' own), so serving pays nothing for the
+ * decorator and an unknown URL keeps its 404. Several decorators stack in source order. A hook
  * may be a {@link GuardClass}: a provider whose `handle()` runs, with its injected services.
  *
  * @example
@@ -66,7 +68,8 @@ export function PreValidation<H extends ReadonlyArray<RequestHook | AnyGuardClas
 /** Like {@link OnRequest}, at preHandler: after validation, right before the handler. */
 export function PreHandler<H extends ReadonlyArray<RequestHook | AnyGuardClass>>(...hooks: H & CheckedHooks<H>): RouteHookDecorator { return routeHooks('preHandler', 'PreHandler', hooks as readonly RouteHookArg[]) }
 
-function routeHooks(name: RouteHookName, decorator: string, hooks: readonly RouteHookArg[]): RouteHookDecorator {
+/** Records hooks of one stage on a module class, a controller class or a route method (checked at boot by the module layer). */
+export function routeHooks(name: RouteHookName, decorator: string, hooks: readonly Function[]): RouteHookDecorator {
   return (target, propertyKey, descriptor) => {
     const where = `@${decorator}() on ${memberName(target, propertyKey)}`
     const bad = hooks.findIndex((h) => typeof h !== 'function')

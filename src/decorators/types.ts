@@ -119,6 +119,12 @@ export interface ParamMeta {
 export interface DecoratorMeta { readonly name: string; readonly value: unknown }
 export interface HookMeta { readonly name: HookName; readonly propertyKey: string | symbol }
 
-/** The request hooks a controller class or route method can carry (`@OnRequest`, `@PreValidation`, `@PreHandler`). */
-export type RouteHookName = 'onRequest' | 'preValidation' | 'preHandler'
+/**
+ * The route hooks a module class, controller class or route method can carry: the guard stages
+ * (`@OnRequest`, `@PreValidation`, `@PreHandler`) and the others (`@PreParsing`, `@PreSerialization`,
+ * `@OnSend`, `@OnResponse`, `@OnError`, `@OnTimeout`): every per-route hook option of Fastify 3.
+ */
+export type RouteHookName = GuardStage | 'preParsing' | 'preSerialization' | 'onSend' | 'onResponse' | 'onError' | 'onTimeout'
+/** The stages where a hook class's `handle()` returning `false` denies with 403. */
+export type GuardStage = 'onRequest' | 'preValidation' | 'preHandler'
 export interface RouteHookMeta { readonly name: RouteHookName; readonly hooks: readonly Function[] }

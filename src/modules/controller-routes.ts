@@ -1,21 +1,22 @@
-import type { Handler, Reply, Request, RequestHook, RouteOptions, Scope } from '../runtime'
+import type { Handler, Reply, Request, RouteOptions, Scope } from '../runtime'
 import { describeDefaultStatus } from '../runtime/internal'
 import { getClassRouteConfig, getClassRouteHooks, getControllerMeta, getMethodRouteConfig, getMethodHttpCodes, getMethodRouteHooks, getOwnRoutes, type Class, type RouteHookMeta, type RouteHookName, type RouteMeta } from '../decorators/internal'
 import { buildHandler } from './argument-builder'
 import { moduleError } from './module-error'
 import { joinPaths } from './module-tree'
 import type { DeclaredMethodRoute } from './param-names-check'
+import type { HookResolver } from './route-guards'
 
 /**
  * The runtime route definitions of one controller instance. Route methods may be inherited:
  * a subclass serves its base class's routes (with its own overrides of the methods), and a
  * method it re-decorates replaces the base's routes for that method.
  */
-export function controllerRoutes(controller: Class, instance: object, modulePath: string, resolveHook: (hook: Function) => RequestHook): DeclaredMethodRoute[] {
+export function controllerRoutes(controller: Class, instance: object, modulePath: string, resolveHook: HookResolver, moduleHooks: readonly ResolvedRouteHooks[]): DeclaredMethodRoute[] {
   const prefix = getControllerMeta(controller)!.prefix
   const routes: DeclaredMethodRoute[] = []
   // The controller's class-level hooks (base classes first) are the same for each of its routes.
-  const classHooks = classRouteHooks(controller)
+  const classHooks = [...moduleHooks, ...resolved(classRouteHooks(controller), resolveHook)]
   const classConfig = classRouteConfig(controller)
   for (const { declaringClass, route } of collectRoutes(controller)) {
     const where = `${route.methods.join(',')} route ${controller.name}.${String(route.propertyKey)} in ${modulePath}`
@@ -26,7 +27,7 @@ export function controllerRoutes(controller: Class, instance: object, modulePath
     // Named after the method, so explain() and logs read `NotesController.create`, wrapped or not.
     Object.defineProperty(handler, 'name', { value: `${controller.name}.${String(route.propertyKey)}` })
     // The controller's @Route('/users') is part of the route's path; scope prefixes are the runtime's.
-    const options: RouteOptions = { ...route.options, ...routeHooks(classHooks, declaringClass, route, resolveHook), ...routeConfig(classConfig, declaringClass, route), method, url: joinPaths([prefix], route.path), handler }
+    const options: RouteOptions = { ...route.options, ...(routeHooks(classHooks, declaringClass, route, resolveHook) as Partial<RouteOptions>), ...routeConfig(classConfig, declaringClass, route), method, url: joinPaths([prefix], route.path), handler }
     routes.push({ declaringClass, key: route.propertyKey, where, options })
   }
   return routes
@@ -61,21 +62,31 @@ function checkStatusCovered(status: number, schema: unknown, where: string): voi
   throw moduleError('ENC_ERR_MODULE_HTTP_CODE_UNCOVERED', { where, status, keys })
 }
 
-const routeHookNames: readonly RouteHookName[] = ['onRequest', 'preValidation', 'preHandler']
+const routeHookNames: readonly RouteHookName[] = ['onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization', 'onSend', 'onResponse', 'onError', 'onTimeout']
+
+/** Route hooks of one stage with each hook class already turned into its function. */
+export interface ResolvedRouteHooks { readonly name: RouteHookName; readonly hooks: readonly Function[] }
+
+/** Hook classes turned into their functions (for `meta.name`'s stage) by the module's resolver. */
+export function resolved(metas: readonly RouteHookMeta[], resolveHook: HookResolver): ResolvedRouteHooks[] {
+  return metas.map((meta) => ({ name: meta.name, hooks: meta.hooks.map((hook) => resolveHook(hook, meta.name)) }))
+}
 
 /**
- * The route's `@OnRequest()`-style hooks as route options, merged once here: the controller's
- * (base classes first), the method's, then the route options' own, in that order (NestJS runs
- * class guards before method guards). The hook functions are passed as they are, so a guard
- * marked with describeSecurity() still marks the route in the OpenAPI document.
+ * The route's `@OnRequest()`-style hooks as route options, merged once here: its modules'
+ * (outermost first), the controller's (base classes first), the method's, then the route options'
+ * own, in that order (NestJS runs global guards, then class guards, then method guards). The hook
+ * functions are passed as they are, so a guard marked with describeSecurity() still marks the route
+ * in the OpenAPI document.
  */
-function routeHooks(classHooks: readonly RouteHookMeta[], declaringClass: Function, route: RouteMeta, resolveHook: (hook: Function) => RequestHook): Partial<Record<RouteHookName, RequestHook[]>> {
-  const declared = [...classHooks, ...(getMethodRouteHooks(declaringClass).get(route.propertyKey) ?? [])]
-  const merged: Partial<Record<RouteHookName, RequestHook[]>> = {}
+function routeHooks(outerHooks: readonly ResolvedRouteHooks[], declaringClass: Function, route: RouteMeta, resolveHook: HookResolver): Partial<Record<RouteHookName, Function[]>> {
+  const declared = [...outerHooks, ...resolved(getMethodRouteHooks(declaringClass).get(route.propertyKey) ?? [], resolveHook)]
+  const merged: Partial<Record<RouteHookName, Function[]>> = {}
   if (declared.length === 0) return merged
+  const own = route.options as Partial<Record<RouteHookName, Function | Function[]>>
   for (const name of routeHookNames) {
-    const own = route.options[name]
-    const hooks = [...declared.filter((d) => d.name === name).flatMap((d) => d.hooks.map(resolveHook)), ...(own === undefined ? [] : Array.isArray(own) ? own : [own])]
+    const given = own[name]
+    const hooks = [...declared.filter((d) => d.name === name).flatMap((d) => d.hooks), ...(given === undefined ? [] : Array.isArray(given) ? given : [given])]
     if (hooks.length > 0) merged[name] = hooks
   }
   return merged

@@ -11,7 +11,7 @@ import type { BuiltInstance } from './lifecycle-hooks'
 import type { OverrideTable } from './overrides'
 import type { FactoryLookup, FactoryProvider } from './factory-provider'
 import { Logger, moduleLogger } from './logger-token'
-import { guardClassesOf } from './route-guards'
+import { guardClassesOf, moduleGuardClassesOf } from './route-guards'
 import type { PluginOptions, Logger as RuntimeLogger } from '../runtime'
 import { findDependencyCycle, type ProviderLookup } from './dependency-cycle'
 
@@ -89,6 +89,8 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
     const base = { node, container: containerOf.get(node)!, providersOf }
     const requester = (what: string): Requester => ({ ...base, what })
     checkClassDependencies(node.type, requester(`module ${node.type.name}`))
+    // A module's hook classes are resolved from its own container, as a controller's are from its module's.
+    checkGuardDependencies(moduleGuardClassesOf(node.type), requester(`module ${node.type.name}`))
     for (const spec of entriesOf(node).map(toProviderSpec)) {
       if (spec.useClass !== null) checkClassDependencies(spec.useClass, requester(`provider ${describeToken(spec.token)}`))
       checkFactoryDependencies(spec.inject, requester(`factory provider ${describeToken(spec.token)}`))

@@ -27,8 +27,8 @@ export const moduleErrors = {
   ENC_ERR_MODULE_MISPLACED_DECORATOR: e({ status: null, summary: '@DecorateRequest/@DecorateReply/@Hook/@ErrorHandler on a controller instead of a module',
     message: (a: { name: string; path: string; decorators: readonly string[] }) => `Controller ${a.name} in ${a.path} carries ${a.decorators.join(', ')}, ` +
       "which belong on a module class: they configure the module's context. Move them to the module." }),
-  ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED: e({ status: null, summary: '@OnRequest/@PreValidation/@PreHandler on a module class, on a controller method that declares no route, or given a guard class without handle(); @HttpCode or a routeMetadata() decorator on a method that declares no route, or a routeMetadata() decorator on a module class',
-    message: (a: { case: 'module' | 'not-a-route' | 'no-handle'; path: string; name: string } | { case: 'http-code-not-a-route'; path: string; name: string }
+  ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED: e({ status: null, summary: 'a route hook decorator (@OnRequest, @PreHandler, @OnSend, ...) on a module method, on a controller method that declares no route, or on a module with no controller routes in it or below; a hook class without handle(); @HttpCode or a routeMetadata() decorator on a method that declares no route, or a routeMetadata() decorator on a module class',
+    message: (a: { case: 'module' | 'not-a-route' | 'no-handle' | 'module-no-routes'; path: string; name: string } | { case: 'http-code-not-a-route'; path: string; name: string }
       | { case: 'metadata-not-a-route' | 'metadata-module'; path: string; name: string; keys: readonly string[] }) => a.case === 'metadata-not-a-route'
       ? `${a.name} (listed in ${a.path}) carries ${a.keys.map((k) => `routeMetadata('${k}')`).join(', ')} but declares no route, so no guard or hook would read it. Put it on a route method (@Get, @Post, ...) or on the controller class.`
       : a.case === 'metadata-module'
@@ -36,11 +36,14 @@ export const moduleErrors = {
       : a.case === 'http-code-not-a-route'
       ? `${a.name} (listed in ${a.path}) carries @HttpCode but declares no route, so no answer would use its status. Put it on a route method (@Get, @Delete, ...).`
       : a.case === 'no-handle'
-      ? `Guard class ${a.name} in ${a.path} has no handle(request, reply) method: a class given to @OnRequest/@PreValidation/@PreHandler is a provider whose handle() is the hook.`
+      ? `Hook class ${a.name} in ${a.path} has no handle(request, reply) method: a class given to @OnRequest/@PreHandler/@OnSend/... is a provider whose handle() is the hook.`
+      : a.case === 'module-no-routes'
+      ? `Module ${a.name} (${a.path}) carries route hooks (@OnRequest/@PreHandler/@OnSend/...), but neither it nor its descendants list a controller, so they would apply to no route ` +
+        "(they go on controller routes only, not on routes a plugin function declares). List the controllers in this module or below, or use a module method with @Hook('onRequest') for every request of the context."
       : a.case === 'module'
-      ? `Module ${a.name} (${a.path}) carries @OnRequest/@PreValidation/@PreHandler, which attach hooks to a controller's routes. ` +
-        "For every route of the module and its children, use a method with @Hook('onRequest') (or a plugin such as bearerAuth()); for some routes, move the decorator to their controller or methods."
-      : `${a.name} (listed in ${a.path}) carries @OnRequest/@PreValidation/@PreHandler but declares no route, so it would guard nothing. ` +
+      ? `Module ${a.name} (${a.path}) carries a route hook decorator (@OnRequest/@PreHandler/@OnSend/...) on a method, but a module method is not a route. ` +
+        'Put the decorator on the module class (every controller route of the module and its descendants), or on a controller or its route methods.'
+      : `${a.name} (listed in ${a.path}) carries a route hook decorator (@OnRequest/@PreHandler/@OnSend/...) but declares no route, so it would apply to nothing. ` +
         'Put the decorator on a route method (@Get, @Post, ...) or on the controller class.' }),
   ENC_ERR_MODULE_PARAM_MISPLACED: e({ status: null, summary: 'a parameter decorator (@Body, @Params, a createParamDecorator() one, ...) on a controller method that declares no route, or on a module class method',
     message: (a: { case: 'not-a-route' | 'module'; path: string; name: string; decorators: readonly string[] }) => a.case === 'module'

@@ -1,8 +1,8 @@
 import { lift, type AsyncPlugin, type NotFoundHandler, type RequestHook, type Scope } from '../runtime'
-import { getErrorHandlerKey, getErrorResponses, getHooks, getNotFoundHandler, getReplyDecorators, getRequestDecorators } from '../decorators/internal'
+import { getClassRouteHooks, getErrorHandlerKey, getErrorResponses, getHooks, getNotFoundHandler, getReplyDecorators, getRequestDecorators } from '../decorators/internal'
 import { toProviderSpec } from './providers'
 import { describeToken } from './module-error'
-import { controllerRoutes } from './controller-routes'
+import { controllerRoutes, resolved, type ResolvedRouteHooks } from './controller-routes'
 import { guardResolver } from './route-guards'
 import { declareAndCheck } from './param-names-check'
 import type { ModuleWiring } from './injector'
@@ -56,10 +56,22 @@ export function applyModule(scope: Scope, node: ModuleNode, wiring: ReadonlyMap<
   if (node.controllers.length === 0) return
   const resolveHook = guardResolver(container)
   scope.after(() => {
+    const moduleHooks = moduleRouteHooks(node, wiring)
     for (const controller of node.controllers) {
-      declareAndCheck(scope, controllerRoutes(controller, controllers.get(controller)!, node.path, resolveHook))
+      declareAndCheck(scope, controllerRoutes(controller, controllers.get(controller)!, node.path, resolveHook, moduleHooks))
     }
   })
+}
+
+/**
+ * The route hooks of `node`'s module classes and its ancestors' (`@OnRequest(AuthGuard)` on a
+ * module), outermost first, each hook class resolved from the container of the module that
+ * declares it: a root guard is one instance for every route it guards.
+ */
+function moduleRouteHooks(node: ModuleNode, wiring: ReadonlyMap<ModuleNode, ModuleWiring>): ResolvedRouteHooks[] {
+  const chain: ModuleNode[] = []
+  for (let n: ModuleNode | null = node; n !== null; n = n.parent) chain.unshift(n)
+  return chain.flatMap((n) => resolved(getClassRouteHooks(n.type), guardResolver(wiring.get(n)!.container)))
 }
 
 /** The runtime plugin of a module, named after the class so scope paths read `AppModule > PublicModule`. */

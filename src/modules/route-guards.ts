@@ -1,7 +1,7 @@
 import type { DependencyContainer } from 'tsyringe'
 import { describeSecurity, type Reply, type Request, type RequestHook } from '../runtime'
 import { describeRefusal, securityOf } from '../runtime/internal'
-import { getClassRouteHooks, getMethodRouteHooks, type Class } from '../decorators/internal'
+import { getClassRouteHooks, getMethodRouteHooks, type Class, type GuardStage, type RouteHookName } from '../decorators/internal'
 import { moduleError } from './module-error'
 import { isThenable } from './settle-within'
 
@@ -14,7 +14,7 @@ export function isGuardClass(hook: Function): boolean {
   return /^class[\s{]/.test(Function.prototype.toString.call(hook))
 }
 
-/** Every guard class a controller's route hooks name (its own, its base classes', its methods'). */
+/** Every hook class a controller's route hooks name (its own, its base classes', its methods'). */
 export function guardClassesOf(controller: Class): Function[] {
   const found = new Set<Function>()
   for (let c: unknown = controller; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
@@ -24,36 +24,58 @@ export function guardClassesOf(controller: Class): Function[] {
   return [...found]
 }
 
-/** Refuses a guard class without a `handle` method, before anything is built. */
-export function checkGuardClass(guard: Function, controller: Class, path: string): void {
+/** The hook classes a module class's own route hooks name (`@OnRequest(AuthGuard)` on the module). */
+export function moduleGuardClassesOf(module: Class): Function[] {
+  return [...new Set(getClassRouteHooks(module).flatMap((meta) => meta.hooks.filter(isGuardClass)))]
+}
+
+/** Refuses a hook class without a `handle` method, before anything is built. */
+export function checkGuardClass(guard: Function, owner: Class, path: string): void {
   if (typeof (guard.prototype as Record<string, unknown> | undefined)?.handle !== 'function') {
-    throw moduleError('ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED', { case: 'no-handle', path, name: `${guard.name} (on ${controller.name})` })
+    throw moduleError('ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED', { case: 'no-handle', path, name: `${guard.name} (on ${owner.name})` })
   }
 }
 
+/** Turns a route hook as declared (a function, or a hook class) into the function the route runs at `stage`. */
+export type HookResolver = (hook: Function, stage: RouteHookName) => Function
+
+const guardStages: ReadonlySet<RouteHookName> = new Set<GuardStage>(['onRequest', 'preValidation', 'preHandler'])
+const resolvers = new WeakMap<DependencyContainer, HookResolver>()
+
 /**
- * The hook functions of a module's guard classes, one per class, built at boot from the module's
- * container (visibility was checked with the other dependencies). A guard class marked with
- * describeSecurity() passes its mark to the hook, so openapi() marks the routes it guards.
+ * The hook functions of a module's hook classes, one per class and kind of stage, built at boot
+ * from the module's container (visibility was checked with the other dependencies). One resolver
+ * per container, so a module's guard shared by its descendants' routes is one function: a guard
+ * class marked with describeSecurity() passes its mark to it, so openapi() marks the routes it guards.
  */
-export function guardResolver(container: DependencyContainer): (hook: Function) => RequestHook {
-  const bound = new Map<Function, RequestHook>()
-  return (hook) => {
-    if (!isGuardClass(hook)) return hook as RequestHook
-    let fn = bound.get(hook)
+export function guardResolver(container: DependencyContainer): HookResolver {
+  const known = resolvers.get(container)
+  if (known !== undefined) return known
+  const bound = new Map<Function, Function>()
+  const boundPlain = new Map<Function, Function>()
+  const resolve: HookResolver = (hook, stage) => {
+    if (!isGuardClass(hook)) return hook
+    const guard = guardStages.has(stage)
+    const cache = guard ? bound : boundPlain
+    let fn = cache.get(hook)
     if (fn === undefined) {
       const instance = container.resolve(hook as never) as { handle: Function }
-      fn = guardHook(instance)
+      // bind() keeps handle's arity, so a `done` parameter still marks a callback-style hook.
+      fn = guard ? guardHook(instance) : instance.handle.bind(instance) as Function
       Object.defineProperty(fn, 'name', { value: `${hook.name}.handle` })
-      const mark = securityOf(hook)
-      // Its handle() may return false: openapi() documents the 403 on the routes it guards, unless
-      // describeSecurity() on the class already says what it answers (a bearer guard's 401).
-      if (mark !== undefined) describeSecurity(fn, mark)
-      else describeRefusal(fn, { status: 403, code: 'ENC_ERR_GUARD_DENIED' })
-      bound.set(hook, fn)
+      if (guard) {
+        const mark = securityOf(hook)
+        // Its handle() may return false: openapi() documents the 403 on the routes it guards, unless
+        // describeSecurity() on the class already says what it answers (a bearer guard's 401).
+        if (mark !== undefined) describeSecurity(fn as RequestHook, mark)
+        else describeRefusal(fn, { status: 403, code: 'ENC_ERR_GUARD_DENIED' })
+      }
+      cache.set(hook, fn)
     }
     return fn
   }
+  resolvers.set(container, resolve)
+  return resolve
 }
 
 /**

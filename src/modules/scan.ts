@@ -1,14 +1,14 @@
 import type { PluginOptions } from '../runtime'
 import { isLifted, liftedTarget } from '../runtime/internal'
 import {
-  controllerOnlyDecorations, deferredPluginOf, getClassRouteConfig, getParamMethods, getParams, getMethodRouteConfig, getControllerMeta, getMethodHttpCodes, getMethodRouteHooks, getModuleMeta, getNotFoundHandler, getOwnRoutes, getSchemaMeta,
+  controllerOnlyDecorations, deferredPluginOf, getClassRouteHooks, getClassRouteConfig, getParamMethods, getParams, getMethodRouteConfig, getControllerMeta, getMethodHttpCodes, getMethodRouteHooks, getModuleMeta, getNotFoundHandler, getOwnRoutes, getSchemaMeta,
   inlineSchemaClasses, inlinedSchemaOfClass, moduleOnlyDecorations, schemaOfClass, type Class, type PluginEntry,
 } from '../decorators/internal'
 import type { SharedSchema } from '../runtime/schemas/types'
 import type { TypeBoxLike } from '../runtime/typed-schemas'
 import { moduleError } from './module-error'
-import { checkGuardClass, guardClassesOf } from './route-guards'
-import type { ModuleNode, PluginItem } from './module-tree'
+import { checkGuardClass, guardClassesOf, moduleGuardClassesOf } from './route-guards'
+import { walk, type ModuleNode, type PluginItem } from './module-tree'
 
 /**
  * Builds the module tree from the root class and checks everything that can be checked from
@@ -39,6 +39,7 @@ function scanNode({ type, parent, lifted, ancestry }: ScanInput): ModuleNode {
     throw moduleError('ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED', { case: 'metadata-module', path, name: type.name, keys: moduleMetadata })
   }
   checkParamTargets(type, new Set(), path, 'module')
+  for (const guard of moduleGuardClassesOf(type)) checkGuardClass(guard, type, path)
   const entries: PluginItem[] = []
   const node: ModuleNode = {
     type, meta, path, parent, lifted, entries,
@@ -59,6 +60,7 @@ function scanNode({ type, parent, lifted, ancestry }: ScanInput): ModuleNode {
     entries.push({ kind: 'module', node: scanNode({ type: item.type, parent: node, lifted: item.lifted, ancestry: [...ancestry, type] }) })
   })
   checkNotFoundHandler(node)
+  checkModuleHooksApply(node)
   return node
 }
 
@@ -75,6 +77,17 @@ function checkNotFoundHandler(node: ModuleNode): void {
   if (owner.parent !== null && owner.meta.prefix === '') {
     throw moduleError('ENC_ERR_MODULE_NOT_FOUND_NO_PREFIX', { path: node.path, method: `${node.type.name}.${String(handler.propertyKey)}`, scopeOwner: owner.path, lifted: owner !== node })
   }
+}
+
+/**
+ * A module's route hooks go on the controller routes of the module and its descendants only; with
+ * none there they would guard nothing (routes a plugin function declares are not the module's).
+ */
+function checkModuleHooksApply(node: ModuleNode): void {
+  const hooks = getClassRouteHooks(node.type)
+  if (hooks.length === 0) return
+  if ([...walk(node)].some((n) => n.controllers.length > 0)) return
+  throw moduleError('ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED', { case: 'module-no-routes', path: node.path, name: node.type.name })
 }
 
 type Entry = { kind: 'module'; type: Class; lifted: boolean } | Extract<PluginItem, { kind: 'plugin' }>

@@ -132,11 +132,19 @@ describe('route hooks from the decorator layer: @OnRequest/@PreValidation/@PreHa
     expect(error.message).to.contain('@OnRequest() on X.g').and.contain('got undefined').and.contain('circular import').and.contain('type-only import')
   })
 
-  it('refuses at boot a route hook on a module class, pointing at @Hook(\'onRequest\')', async () => {
+  it('refuses at boot a route hook on a module class with no controller route in it or below, pointing at @Hook(\'onRequest\')', async () => {
     @OnRequest(() => undefined) @Module() class Guarded {}
     const error = await bootError(Guarded)
     expect(error.code).to.equal('ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED')
-    expect(error.message).to.contain('Module Guarded').and.contain("@Hook('onRequest')")
+    expect(error.message).to.contain('Module Guarded').and.contain('no route').and.contain("@Hook('onRequest')")
+  })
+
+  it('refuses at boot a route hook on a module method: a module method is not a route', async () => {
+    @Route('/') class C { @Get('/') ok() { return {} } }
+    @Module({ controllers: [C] }) class AppModule { @OnRequest(() => undefined) helper() {} }
+    const error = await bootError(AppModule)
+    expect(error.code).to.equal('ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED')
+    expect(error.message).to.contain('Module AppModule').and.contain('on a method').and.contain('on the module class')
   })
 
   it('refuses at boot a route hook on a controller method that declares no route', async () => {

@@ -177,6 +177,11 @@ function declareOwnedRoute(scope: ScopeImpl, options: RouteOptions, routePrefix:
 }
 
 export function shortcut(scope: ScopeImpl, method: string | string[], path: string, a: Handler | RouteShorthandOptions, b?: Handler, routePrefix: string = scope.routePrefix): void {
+  // NestJS's app.get(Service) reads a provider; here get() declares a route (Fastify's API).
+  if (typeof path === 'function' && a === undefined && method === 'GET') {
+    throw invalid(scope, `get(${(path as Function).name || 'a function'}) declares a route (Fastify's API), it does not read a provider (NestJS's app.get(Service)): use resolveProvider(app, ${(path as Function).name || 'Token'}), or t.get() in withApp`)
+  }
+  if (a === undefined) a = {}
   // Two handlers (`get('/', { handler }, fn)`) is a mistake whichever was meant: Fastify 3 refuses it too.
   if (typeof a === 'object' && a !== null && b !== undefined && (a as RouteOptions).handler !== undefined) {
     throw invalid(scope, `${String(method)} ${path}: a handler is given both in the options and as the last argument; keep one`)

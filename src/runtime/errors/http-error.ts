@@ -1,30 +1,59 @@
 import { STATUS_CODES } from 'node:http'
 import { runtimeError } from './runtime-codes'
 
+/** What `new HttpError(status, message, options)` takes besides the status and message. */
+export interface HttpErrorOptions {
+  /** A machine-readable code for clients to match on: the body's `code`. */
+  code?: string
+  cause?: unknown
+  /**
+   * Extra fields for the client (NestJS's `new NotFoundException({ message, catId })`): the body's
+   * `details`, after `message`. A plain object JSON.stringify() can write, checked here, so a reply
+   * never fails on it; shown at a 5xx too, as the message is.
+   */
+  details?: Record<string, unknown>
+}
+
 /**
  * An error meant for the client: its message is sent as is, whatever its status (a 5xx too: the
  * throw says the text is for the client, as NestJS's HttpException does). The status must be an
  * error status, an integer from 400 to 599: anything else would be answered as a 500 that is not
  * what the thrower meant, so the constructor refuses it (`ENC_ERR_REPLY_INVALID_HTTP_ERROR`, a
  * FrameworkError: thrown in a handler it answers the generic 500, its message only in the log).
+ * Only an HttpError's `details` reach the built-in body: another error's own fields may hold internals.
  *
  * @example
  * throw new HttpError(404, 'No user with id 7')   // -> 404 { statusCode, error: 'Not Found', message }
+ * throw new HttpError(404, 'No cat', { details: { catId: 7 } })   // -> 404 { statusCode, error, message, details: { catId: 7 } }
  */
 export class HttpError extends Error {
   readonly statusCode: number
   readonly expose = true
   readonly code: string | undefined
+  readonly details: Record<string, unknown> | undefined
 
-  constructor(statusCode: number, message?: string, options: { code?: string; cause?: unknown } = {}) {
+  constructor(statusCode: number, message?: string, options: HttpErrorOptions = {}) {
     if (!Number.isInteger(statusCode) || statusCode < 400 || statusCode > 599) {
       throw runtimeError('ENC_ERR_REPLY_INVALID_HTTP_ERROR', { given: describe(statusCode) })
     }
+    if (options.details !== undefined) checkDetails(options.details)
     super(message ?? STATUS_CODES[statusCode] ?? 'Error', options.cause === undefined ? undefined : { cause: options.cause })
     this.name = 'HttpError'
     this.statusCode = statusCode
     this.code = options.code
+    this.details = options.details
   }
+}
+
+// Checked when thrown, not when answered: a detail JSON cannot write (a BigInt, a cycle) would
+// otherwise fail the error reply itself, far from the line that built it.
+function checkDetails(details: unknown): void {
+  const proto = details !== null && typeof details === 'object' ? Object.getPrototypeOf(details) : undefined
+  let problem: string | null = proto === Object.prototype || proto === null ? null : Array.isArray(details) ? 'an array' : details !== null && typeof details === 'object' ? `an instance of ${(details as object).constructor?.name ?? 'a class'}` : describe(details)
+  if (problem === null) {
+    try { JSON.stringify(details) } catch (error) { problem = `an object JSON.stringify() refuses (${(error as Error).message})` }
+  }
+  if (problem !== null) throw runtimeError('ENC_ERR_REPLY_INVALID_HTTP_ERROR', { details: problem })
 }
 
 function describe(value: unknown): string {

@@ -131,8 +131,10 @@ export const runtimeErrors = {
     message: (a: At & { reason: string }) => `${a.at}: a reply header was refused: ${a.reason}` }),
   ENC_ERR_REPLY_INVALID_STATUS: e({ status: 500, summary: 'reply.code() was given a value that is not a final HTTP status (1xx included)',
     message: (a: { given: string }) => `reply.code(${a.given}): a status must be an integer from 200 to 599 (a 1xx is not a final response).` }),
-  ENC_ERR_REPLY_INVALID_HTTP_ERROR: e({ status: 500, summary: 'new HttpError() was given a status that is not an integer from 400 to 599 (thrown by the constructor; a handler that throws it answers the generic 500)',
-    message: (a: { given: string }) => `new HttpError(${a.given}): an HttpError's status must be an integer from 400 to 599. For another status, use reply.code() and send a payload.` }),
+  ENC_ERR_REPLY_INVALID_HTTP_ERROR: e({ status: 500, summary: 'new HttpError() was given a status that is not an integer from 400 to 599, or details that are not a JSON-serializable plain object (thrown by the constructor; a handler that throws it answers the generic 500)',
+    message: (a: { given: string } | { details: string }) => 'details' in a
+      ? `new HttpError(status, message, { details }): details must be a plain object that JSON.stringify() can write (it becomes the body's "details"), got ${a.details}.`
+      : `new HttpError(${a.given}): an HttpError's status must be an integer from 400 to 599. For another status, use reply.code() and send a payload.` }),
   ENC_ERR_REPLY_INVALID_REDIRECT: e({ status: 500, summary: 'reply.redirect() was given a target that is not a string',
     message: (a: { method: string; url: string; got: string }) => `reply.redirect() on ${a.method} ${a.url}: the target url must be a string, got ${a.got}.` }),
   ENC_ERR_SERVER_INVALID_TRUST_PROXY: e({ status: null, summary: 'createServer() was given a trustProxy that is not true/false, a hop count, addresses/subnets or a function',

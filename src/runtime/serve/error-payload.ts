@@ -3,7 +3,7 @@ import fastJson from 'fast-json-stringify'
 /**
  * Every body the framework builds itself goes through this compiled serializer, so that text
  * taken from the request (a URL in a 404 message, say) is always escaped into valid JSON.
- * Key order is part of the contract: statusCode, code (when present), error, message.
+ * Key order is part of the contract: statusCode, code (when present), error, message, details (an HttpError's, when present).
  */
 export const errorPayloadSerializer: (payload: unknown) => string = fastJson({
   type: 'object',
@@ -12,6 +12,8 @@ export const errorPayloadSerializer: (payload: unknown) => string = fastJson({
     code: { type: 'string' },
     error: { type: 'string' },
     message: { type: 'string' },
+    // An HttpError's `details` (checked JSON-serializable when it was built), written as JSON.stringify does.
+    details: { type: 'object', additionalProperties: true },
   },
 }) as (payload: unknown) => string
 

@@ -1,6 +1,7 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http'
 import type { FrameworkError } from '../errors/framework-error'
 import { runtimeError } from '../errors/runtime-codes'
+import { HttpError } from '../errors/http-error'
 import { runObserverHooks } from './hook-runner'
 import { isThenable } from '../shared/thenable'
 import type { ReplyImpl } from './reply'
@@ -21,7 +22,7 @@ export interface ErrorHandlerEntry {
   readonly scope: Scope
 }
 
-interface BuiltInPayload { statusCode: number; code: string | undefined; error: string; message: string }
+interface BuiltInPayload { statusCode: number; code: string | undefined; error: string; message: string; details?: Record<string, unknown> }
 
 type AnyError = Error & { statusCode?: unknown; status?: unknown; expose?: unknown; code?: unknown; headers?: unknown }
 
@@ -225,6 +226,8 @@ function defaultPayload(reply: ReplyImpl, error: AnyError): BuiltInPayload {
     error: reason,
     // A 4xx's empty message stays empty, as in Fastify 3; a 5xx's hidden one is the reason phrase.
     message: exposed && (error.message !== '' || status < 500) ? error.message : reason,
+    // Only an HttpError's: another error's own fields may hold internals (a driver's query, say).
+    details: exposed && error instanceof HttpError ? error.details : undefined,
   }
 }
 

@@ -7,13 +7,14 @@ export const ERROR_COMPONENT = 'EnclaveError'
 
 export const errorPayloadSchema: JsonSchema = {
   type: 'object',
-  description: 'An error answered by the framework: { statusCode, code?, error, message }.',
+  description: 'An error answered by the framework: { statusCode, code?, error, message, details? }.',
   required: ['statusCode', 'error', 'message'],
   properties: {
     statusCode: { type: 'integer' },
     code: { type: 'string', description: 'A stable ENC_ERR_* code, when the framework has one.' },
     error: { type: 'string' },
     message: { type: 'string' },
+    details: { type: 'object', additionalProperties: true, description: "An HttpError's extra fields for the client, when it has some." },
   },
 }
 
