@@ -1,0 +1,84 @@
+// Request, route and inject behaviours where Enclave had drifted from Fastify 3.27.4. Each
+// expectation is the answer Fastify 3.27.4 gave to the same app and request (side-by-side
+// scenario runs, session 9; issue 12: where the spec is silent Enclave behaves as Fastify 3.27.4).
+import { expect } from 'chai'
+import type { Request, Scope } from '../../src/runtime'
+import { build } from './helpers'
+
+type Seen = { path: unknown; method: unknown; config: unknown }
+
+/** What Fastify 3 code reads about the route: request.routerPath, routerMethod and context.config. */
+function seen(request: Request): Seen {
+  const req = request as unknown as { routerPath: unknown; routerMethod: unknown; context: { config: unknown } }
+  return { path: req.routerPath, method: req.routerMethod, config: req.context.config }
+}
+
+async function seenAt(app: Scope, method: string, url: string): Promise<Seen> {
+  const res = await app.inject({ method: method as 'GET', url })
+  return JSON.parse(res.headers['x-seen'] as string) as Seen
+}
+
+const recordSeen = async (request: Request, reply: { header(name: string, value: string): unknown }): Promise<string> => {
+  reply.header('x-seen', JSON.stringify(seen(request)))
+  return 'ok'
+}
+
+describe('Fastify 3.27.4 parity: request.routerMethod and the route config', () => {
+  it('request.routerMethod is the method option as declared: a string, or the list of a method array', async () => {
+    const app = await build((root) => {
+      root.get('/one', recordSeen)
+      root.route({ method: ['GET', 'POST'], url: '/two', handler: recordSeen })
+    })
+    expect(await seenAt(app, 'GET', '/one')).to.deep.equal({ path: '/one', method: 'GET', config: { url: '/one', method: 'GET' } })
+    expect(await seenAt(app, 'POST', '/two')).to.deep.equal({ path: '/two', method: ['GET', 'POST'], config: { url: '/two', method: ['GET', 'POST'] } })
+  })
+
+  it("all() declares Fastify 3's methods in its order, which routerMethod and context.config.method show", async () => {
+    const app = await build((root) => { root.all('/all', recordSeen) })
+    const all = ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS']
+    expect(await seenAt(app, 'PATCH', '/all')).to.deep.equal({ path: '/all', method: all, config: { url: '/all', method: all } })
+  })
+
+  it('in the not-found handler request.routerMethod and routerPath are undefined and the config is {}', async () => {
+    const app = await build((root) => {
+      root.setNotFoundHandler(async (request, reply) => { await recordSeen(request, reply); reply.code(404).send('nf') })
+      root.get('/gone', (_request, reply) => { reply.callNotFound() })
+    })
+    expect(await seenAt(app, 'GET', '/nope')).to.deep.equal({ config: {} })
+    expect(await seenAt(app, 'GET', '/gone')).to.deep.equal({ config: {} })
+  })
+
+  it('the HEAD route a GET route answers by itself is a route of its own: routerMethod and config.method are HEAD', async () => {
+    const app = await build((root) => { root.get('/g', { config: { k: 1 } }, recordSeen) })
+    expect(await seenAt(app, 'HEAD', '/g')).to.deep.equal({ path: '/g', method: 'HEAD', config: { k: 1, url: '/g', method: 'HEAD' } })
+    expect(await seenAt(app, 'GET', '/g')).to.deep.equal({ path: '/g', method: 'GET', config: { k: 1, url: '/g', method: 'GET' } })
+  })
+
+  it("a prefixed route '/' with prefixTrailingSlash 'both' names /prefix/ as its routerPath and config.url when reached there", async () => {
+    const app = await build((root) => {
+      root.register(async (child) => { child.get('/', { config: { k: 1 } }, recordSeen) }, { prefix: '/p' })
+    })
+    expect(await seenAt(app, 'GET', '/p')).to.deep.equal({ path: '/p', method: 'GET', config: { k: 1, url: '/p', method: 'GET' } })
+    expect(await seenAt(app, 'GET', '/p/')).to.deep.equal({ path: '/p/', method: 'GET', config: { k: 1, url: '/p/', method: 'GET' } })
+    expect(await seenAt(app, 'HEAD', '/p/')).to.deep.equal({ path: '/p/', method: 'HEAD', config: { k: 1, url: '/p/', method: 'HEAD' } })
+  })
+})
+
+describe('Fastify 3.27.4 parity: request and inject', () => {
+  it("request.connection is Fastify 3's deprecated name for request.socket", async () => {
+    const app = await build((root) => {
+      root.get('/', async (request) => {
+        const req = request as unknown as { connection: unknown; socket: unknown }
+        return { same: req.connection === req.socket && req.socket !== undefined }
+      })
+    })
+    expect((await app.inject('/')).json()).to.deep.equal({ same: true })
+  })
+
+  it("inject's simulate: { error: true } answers 400 with the stream's message instead of leaving the request unanswered", async () => {
+    const app = await build((root) => { root.post('/', async (request) => request.body) })
+    const res = await app.inject({ method: 'POST', url: '/', payload: { a: 1 }, simulate: { error: true } } as never)
+    expect(res.statusCode).to.equal(400)
+    expect(res.json()).to.deep.equal({ statusCode: 400, error: 'Bad Request', message: 'Simulated' })
+  })
+})
