@@ -64,6 +64,26 @@ describe('Fastify 3.27.4 parity: request.routerMethod and the route config', () 
   })
 })
 
+describe('Fastify 3.27.4 parity: version constraints', () => {
+  it("Accept-Version '1.2' is read as 1.2.x and a bare 'x' matches no version, as Fastify 3's router reads them", async () => {
+    const app = await build((root) => {
+      root.get('/v', { constraints: { version: '1.0.0' } }, async () => 'v100')
+      root.get('/v', { constraints: { version: '1.2.3' } }, async () => 'v123')
+    })
+    const answer = async (version: string): Promise<string> => {
+      const res = await app.inject({ url: '/v', headers: { 'accept-version': version } })
+      return `${res.statusCode} ${res.statusCode === 200 ? res.body : ''}`.trim()
+    }
+    expect(await answer('1.0')).to.equal('200 v100')
+    expect(await answer('1.2')).to.equal('200 v123')
+    expect(await answer('1.x')).to.equal('200 v123')
+    expect(await answer('1.0.0')).to.equal('200 v100')
+    expect(await answer('*')).to.equal('200 v123')
+    expect(await answer('x')).to.equal('404')
+    expect(await answer('1.3')).to.equal('404')
+  })
+})
+
 describe('Fastify 3.27.4 parity: request and inject', () => {
   it("request.connection is Fastify 3's deprecated name for request.socket", async () => {
     const app = await build((root) => {
