@@ -3,7 +3,7 @@
 // scenario runs, session 9; issue 12: where the spec is silent Enclave behaves as Fastify 3.27.4).
 import { expect } from 'chai'
 import type { Request, Scope } from '../../src/runtime'
-import { build } from './helpers'
+import { build, recordingLogger } from './helpers'
 
 type Seen = { path: unknown; method: unknown; config: unknown }
 
@@ -100,5 +100,22 @@ describe('Fastify 3.27.4 parity: request and inject', () => {
     const res = await app.inject({ method: 'POST', url: '/', payload: { a: 1 }, simulate: { error: true } } as never)
     expect(res.statusCode).to.equal(400)
     expect(res.json()).to.deep.equal({ statusCode: 400, error: 'Bad Request', message: 'Simulated' })
+  })
+})
+
+describe('Fastify 3.27.4 difference: a payload JSON cannot write', () => {
+  it('a returned function or Symbol answers the generic 500 and the log names the payload, not a serializer', async () => {
+    const logger = recordingLogger()
+    const app = await build((root) => {
+      root.get('/f', async () => () => 1)
+      root.get('/s', async () => Symbol('s'))
+    }, { logger })
+    for (const [url, kind] of [['/f', 'function'], ['/s', 'symbol']]) {
+      const res = await app.inject(url)
+      expect([res.statusCode, res.json()]).to.deep.equal([500, { statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' }])
+      const line = logger.entries.find((entry) => entry.level === 'error' && String(entry.msg).startsWith(`GET ${url}:`))
+      expect(line?.msg).to.equal(`GET ${url}: the 200 payload is a ${kind}, which has no JSON form. Send (or return) a value JSON can write.`)
+      expect((line?.obj.err as { code?: string }).code).to.equal('ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE')
+    }
   })
 })

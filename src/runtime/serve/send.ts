@@ -103,6 +103,19 @@ function sendWebPayload(reply: ReplyImpl, web: WebPayload): void {
   onSendStage(reply, web.body)
 }
 
+/**
+ * What a serializer gave instead of text. JSON.stringify gives undefined for a function or a Symbol
+ * (Fastify 3 sends an empty 200): the payload is at fault then, not a serializer the user never set.
+ */
+function invalidSerializedPayload(reply: ReplyImpl, payload: unknown, text: unknown): FrameworkError {
+  const byDefault = reply.customSerializer === null && reply.route.replySerializer === null
+  if (byDefault && text === undefined && (typeof payload === 'function' || typeof payload === 'symbol')) {
+    return runtimeError('ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE', { at: replyAt(reply), status: reply.statusCode, noJson: `a ${typeof payload}` })
+  }
+  const got = text === null ? 'null' : Array.isArray(text) ? 'an array' : typeof text
+  return runtimeError('ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE', { at: replyAt(reply), status: reply.statusCode, got })
+}
+
 function serializeStage(reply: ReplyImpl, payload: unknown): void {
   let text: unknown
   try {
@@ -122,8 +135,7 @@ function serializeStage(reply: ReplyImpl, payload: unknown): void {
   }
   // As Fastify 3 (FST_ERR_REP_INVALID_PAYLOAD_TYPE): a serializer's text is a string or a Buffer, nothing else.
   if (typeof text !== 'string' && !Buffer.isBuffer(text)) {
-    const got = text === null ? 'null' : Array.isArray(text) ? 'an array' : typeof text
-    failSend(reply, runtimeError('ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE', { at: replyAt(reply), status: reply.statusCode, got }))
+    failSend(reply, invalidSerializedPayload(reply, payload, text))
     return
   }
   // reply.serializer() output is whatever its author made it: no JSON type is implied (Fastify).
