@@ -119,3 +119,17 @@ describe('Fastify 3.27.4 difference: a payload JSON cannot write', () => {
     }
   })
 })
+
+describe('Fastify 3.27.4 parity: send() after the handler answered on reply.raw', () => {
+  it('is logged at warn as a second answer and ignored, over HTTP as under inject: the client gets what reply.raw wrote', async () => {
+    const logger = recordingLogger()
+    const app = await build((root) => { root.get('/', (_request, reply) => { reply.raw.end('raw'); reply.send('x') }) }, { logger })
+    const address = await app.listen({ port: 0, host: '127.0.0.1' })
+    const overHttp = await fetch(`${address}/`)
+    expect([overHttp.status, await overHttp.text()]).to.deep.equal([200, 'raw'])
+    const injected = await app.inject('/')
+    expect([injected.statusCode, injected.body]).to.deep.equal([200, 'raw'])
+    const lines = logger.entries.filter((entry) => entry.level === 'warn' || entry.level === 'error')
+    expect(lines.map((entry) => [entry.level, entry.obj.code])).to.deep.equal([['warn', 'ENC_ERR_REPLY_ALREADY_SENT'], ['warn', 'ENC_ERR_REPLY_ALREADY_SENT']])
+  })
+})
