@@ -27,10 +27,10 @@ export function compileServer(boot: BootContext): void {
     for (const id of Object.keys(own)) boot.schemaCompilers.checkKeywords(own[id], scope.schemas, `addSchema() in scope ${scope.path}: shared schema '${id}'`)
   }
   const owners = new Map<string, RouteDefinition>()
-  const implicitHead: Array<[RouteRecord, (method: string) => CompiledRoute]> = []
+  const implicitHead: Array<[RouteRecord, (method: string, url: string) => CompiledRoute]> = []
   for (const def of boot.declared.routes) {
     const [record, compiled] = compileDefinition(boot, def)
-    for (const url of urlsOf(boot, def)) for (const method of def.methods) addRoute(boot, owners, def, url, method, compiled(method))
+    for (const url of urlsOf(boot, def)) for (const method of def.methods) addRoute(boot, owners, def, url, method, compiled(method, url))
     const exposeHead = def.options.exposeHeadRoute ?? boot.routing.exposeHeadRoutes
     if (exposeHead && def.methods.includes('GET') && !def.methods.includes('HEAD')) implicitHead.push([record, compiled])
   }
@@ -40,7 +40,7 @@ export function compileServer(boot: BootContext): void {
     let added = false
     for (const url of urlsOf(boot, def)) {
       if (boot.serve.router.has('HEAD', url, constraintsOf(def))) continue
-      addRoute(boot, owners, def, url, 'HEAD', compiled('HEAD'))
+      addRoute(boot, owners, def, url, 'HEAD', compiled('HEAD', url))
       added = true
     }
     if (added) record.implicitHead.push('HEAD')
@@ -89,7 +89,7 @@ function normalizeForDuplicates(url: string): string {
   return url.length > 1 ? url.replace(/\/+$/, '') : url
 }
 
-function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecord, (method: string) => CompiledRoute] {
+function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecord, (method: string, url: string) => CompiledRoute] {
   const { scope, options } = def
   const resolution = resolveScope(boot, scope)
   const { schemas, lazy, normalized } = routeSchemas(boot, def, resolution)
@@ -99,12 +99,26 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecor
   const record: RouteRecord = { def, resolution, schema: normalized, hooks, errorHandlers, implicitHead: [] }
   boot.routeRecords.push(record)
   // One object behind request.routeConfig, request/reply.context.config and routeOptions.config.
-  // As in Fastify 3 (lib/route.js), it also names the route's full url and its declared method(s).
+  // As in Fastify 3 (lib/route.js), it also names the route's full url and its declared method(s),
+  // which request.routerPath and routerMethod read. Fastify 3 declares the implicit HEAD route and
+  // a prefix root's `/prefix/` twin as routes of their own: each has its own config naming its url
+  // and method.
   const config: Record<string, unknown> = { ...options.config, url: def.url, method: options.method }
+  const twinConfigs = new Map<string, Record<string, unknown>>()
+  const configFor = (method: string, url: string, implicitHead: boolean): Record<string, unknown> => {
+    if (!implicitHead && url === def.url) return config
+    const key = `${implicitHead ? 'HEAD' : ''} ${url}`
+    let twin = twinConfigs.get(key)
+    if (twin === undefined) twinConfigs.set(key, twin = { ...options.config, url, method: implicitHead ? method : options.method })
+    return twin
+  }
   const serverBodyLimit = boot.serve.limits.bodyLimit
-  return [record, (method) => new CompiledRoute({
+  return [record, (method, url) => {
+    const implicitHead = method === 'HEAD' && !def.methods.includes('HEAD')
+    const routeConfig = configFor(method, url, implicitHead)
+    return new CompiledRoute({
     method,
-    path: def.url,
+    path: url,
     scope,
     serve: boot.serve,
     handler: options.handler,
@@ -119,23 +133,24 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecor
     parsers: resolution.parsers,
     bodyLimit: options.bodyLimit ?? null,
     errorHandlers,
-    config,
+    config: routeConfig,
     hasParams: def.url.includes(':') || def.url.includes('*'),
-    routeOptions: () => routeOptionsView(def, method, config, serverBodyLimit),
+    routeOptions: () => routeOptionsView(def, method, url, routeConfig, serverBodyLimit),
     // '' is Fastify's 'not set' (what onRoute hooks see): the server logger's level.
     logLevel: options.logLevel || null,
     logSerializers: def.scope.logSerializers === null && options.logSerializers === undefined ? null : { ...def.scope.logSerializers, ...options.logSerializers },
-    implicitHead: method === 'HEAD' && !def.methods.includes('HEAD'),
-  })]
+    implicitHead,
+  })
+  }]
 }
 
 /** Fastify's request.routeOptions: the declared options, with the full url and this method. */
-function routeOptionsView(def: RouteDefinition, method: string, config: Record<string, unknown>, serverBodyLimit: number): Readonly<Record<string, unknown>> {
+function routeOptionsView(def: RouteDefinition, method: string, url: string, config: Record<string, unknown>, serverBodyLimit: number): Readonly<Record<string, unknown>> {
   const { options } = def
   return Object.freeze({
     ...options,
     method,
-    url: def.url,
+    url,
     config,
     schema: options.schema,
     bodyLimit: options.bodyLimit ?? serverBodyLimit,

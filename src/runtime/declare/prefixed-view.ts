@@ -7,7 +7,7 @@ const realScopes = new WeakMap<object, ScopeImpl>()
 
 const shortcuts: Record<string, string | string[]> = {
   get: 'GET', head: 'HEAD', post: 'POST', put: 'PUT', patch: 'PATCH', delete: 'DELETE', options: 'OPTIONS',
-  all: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+  all: ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS'],
 }
 
 /**

@@ -238,7 +238,8 @@ export class ScopeImpl implements Scope {
   delete(path: string, a: AnyHandler | RouteShorthandOptions<any>, b?: AnyHandler): this { shortcut(this, 'DELETE', path, a, b); return this }
   options(path: string, a: AnyHandler | RouteShorthandOptions<any>, b?: AnyHandler): this { shortcut(this, 'OPTIONS', path, a, b); return this }
   all(path: string, a: AnyHandler | RouteShorthandOptions<any>, b?: AnyHandler): this {
-    shortcut(this, ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], path, a, b)
+    // Fastify 3's order (lib/route.js supportedMethods): the route's config.method and routerMethod show it.
+    shortcut(this, ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS'], path, a, b)
     return this
   }
 

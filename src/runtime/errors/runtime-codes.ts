@@ -164,8 +164,10 @@ export const runtimeErrors = {
   ENC_ERR_BODY_INVALID_CHUNK: e({ status: 500, summary: "a preParsing hook's stream emitted a chunk that is neither bytes nor a string (logged)",
     message: (a: At & { got: string }) => `${a.at}: the body stream a preParsing hook returned emitted ${a.got}; it must emit Buffers, Uint8Arrays or strings.` }),
   ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE: e({ status: 500, summary: 'an object was sent with a content type that is not JSON and no reply.serializer(), or a serializer returned something other than a string or Buffer',
-    message: (a: At & ({ contentType: string } | { status: number; got: string })) => 'contentType' in a
+    message: (a: At & ({ contentType: string } | { status: number; got: string } | { status: number; noJson: string })) => 'contentType' in a
       ? `${a.at}: an object was sent with content type '${a.contentType}'. Send a string or Buffer for that type, set reply.serializer(), or use a JSON type.`
+      : 'noJson' in a
+      ? `${a.at}: the ${a.status} payload is ${a.noJson}, which has no JSON form. Send (or return) a value JSON can write.`
       : `${a.at}: the serializer of the ${a.status} response returned ${a.got}, not a string or Buffer. Make the serializer (reply.serializer(), setReplySerializer() or the serializerCompiler's function) return the serialized text.` }),
   ENC_ERR_SERVER_INVALID_OPTION: e({ status: null, summary: 'createServer() was given an unknown option (did you mean ...) or a Fastify option Enclave does not offer (https, http2, serverFactory, logger.prettyPrint ...: the message says what to do instead), a limit or timeout that is not a non-negative integer, or headersTimeout above requestTimeout, or a schemaCompilation (option or setSchemaCompilation()) other than eager or lazy, or an onProtoPoisoning/onConstructorPoisoning other than error, remove or ignore, or a logger given both file and stream (or a file that is not a path, or that cannot be opened), or a schemaCache that is not { directory, mode?: read-write or read }',
     message: (a: { name: string; given: string; min: number; fallback: number } | { headersTimeout: number; requestTimeout: number } | { where: string; given: string } | { problem: string }) => 'problem' in a

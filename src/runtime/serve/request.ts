@@ -74,12 +74,15 @@ export class RequestImpl {
   get server(): unknown { return this.route.scope }
   /** Fastify's `request.routeOptions`: url, method, config, schema and the route's other options, frozen. */
   get routeOptions(): Readonly<Record<string, unknown>> { return this.route.routeOptions }
-  /** Fastify 3's names for the declared path and method. */
+  /** Fastify 3's names for the declared path and method(s) (lib/request.js: context.config's url and method). */
   get routerPath(): string | undefined { return this.route.path ?? undefined }
-  get routerMethod(): string { return this.route.method }
+  /** The method option as declared (an array for `all()` or `method: [...]`); undefined in the not-found handler. */
+  get routerMethod(): string | readonly string[] | undefined { return this.route.context.config.method as string | readonly string[] | undefined }
   /** True when the not-found handler is serving this request. */
   get is404(): boolean { return this.route.path === null }
   get socket(): IncomingMessage['socket'] { return this.raw.socket }
+  /** Fastify 3's deprecated name for `socket`, which plugins written for it still read. */
+  get connection(): IncomingMessage['socket'] { return this.raw.socket }
   /** The client address: the socket's peer, or with `trustProxy` the nearest untrusted X-Forwarded-For hop. */
   get ip(): string | undefined { return clientIp(this.raw, this.route.serve.trust) }
   get ips(): string[] | undefined { return clientIps(this.raw, this.route.serve.trust) }

@@ -84,7 +84,7 @@ export function createRouter(options: { ignoreTrailingSlash: boolean; caseSensit
   let byVersion = false
   let byHost = false
   const derive = (raw: IncomingMessage): Record<string, unknown> => ({
-    version: byVersion ? raw.headers['accept-version'] : undefined,
+    version: byVersion ? acceptVersion(raw.headers['accept-version']) : undefined,
     host: byHost ? raw.headers.host : undefined,
   })
   let statics: StaticRoutes<CompiledRoute> | null = new StaticRoutes<CompiledRoute>(options.ignoreTrailingSlash, options.caseSensitive)
@@ -145,3 +145,16 @@ const ABSOLUTE_FORM = /^https?:\/\/[^/]*\//
 export function isRoutableTarget(url: string): boolean {
   return url.charCodeAt(0) === 47 || ABSOLUTE_FORM.test(url)
 }
+
+/**
+ * Accept-Version as Fastify 3 reads it (its router's semver-store): `1.2` is `1.2.x`, the highest
+ * 1.2 patch, and a bare `x` names no version. find-my-way 9 knows neither spelling: it answered
+ * `1.2` with 404 and `x` with the highest version. Other values are its keys already.
+ */
+function acceptVersion(header: string | string[] | undefined): string | string[] | undefined {
+  if (typeof header !== 'string') return header
+  if (header === 'x') return ''
+  return twoPartVersion.test(header) ? `${header}.x` : header
+}
+
+const twoPartVersion = /^\d+\.\d+$/

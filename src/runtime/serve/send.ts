@@ -23,6 +23,10 @@ function isStream(payload: object): payload is Readable {
   return typeof (payload as { pipe?: unknown }).pipe === 'function'
 }
 
+function warnAlreadySent(reply: ReplyImpl): void {
+  reply.request.log.warn(reply.route.serve.idFields(reply.request.id, { code: 'ENC_ERR_REPLY_ALREADY_SENT' }), runtimeErrors.ENC_ERR_REPLY_ALREADY_SENT.message())
+}
+
 /**
  * reply.send(): Errors go to the error handlers; strings, Buffers and streams are sent as they
  * are; anything else is JSON through preSerialization, then the reply's serializer, the scope's
@@ -37,7 +41,7 @@ export function sendReply(reply: ReplyImpl, payload: unknown): void {
     throw refused
   }
   if (reply.sent) {
-    reply.request.log.warn(reply.route.serve.idFields(reply.request.id, { code: 'ENC_ERR_REPLY_ALREADY_SENT' }), runtimeErrors.ENC_ERR_REPLY_ALREADY_SENT.message())
+    warnAlreadySent(reply)
     return
   }
   if (payload instanceof Error && !reply.errorPayload) { handleError(reply, payload); return }
@@ -103,6 +107,19 @@ function sendWebPayload(reply: ReplyImpl, web: WebPayload): void {
   onSendStage(reply, web.body)
 }
 
+/**
+ * What a serializer gave instead of text. JSON.stringify gives undefined for a function or a Symbol
+ * (Fastify 3 sends an empty 200): the payload is at fault then, not a serializer the user never set.
+ */
+function invalidSerializedPayload(reply: ReplyImpl, payload: unknown, text: unknown): FrameworkError {
+  const byDefault = reply.customSerializer === null && reply.route.replySerializer === null
+  if (byDefault && text === undefined && (typeof payload === 'function' || typeof payload === 'symbol')) {
+    return runtimeError('ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE', { at: replyAt(reply), status: reply.statusCode, noJson: `a ${typeof payload}` })
+  }
+  const got = text === null ? 'null' : Array.isArray(text) ? 'an array' : typeof text
+  return runtimeError('ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE', { at: replyAt(reply), status: reply.statusCode, got })
+}
+
 function serializeStage(reply: ReplyImpl, payload: unknown): void {
   let text: unknown
   try {
@@ -122,8 +139,7 @@ function serializeStage(reply: ReplyImpl, payload: unknown): void {
   }
   // As Fastify 3 (FST_ERR_REP_INVALID_PAYLOAD_TYPE): a serializer's text is a string or a Buffer, nothing else.
   if (typeof text !== 'string' && !Buffer.isBuffer(text)) {
-    const got = text === null ? 'null' : Array.isArray(text) ? 'an array' : typeof text
-    failSend(reply, runtimeError('ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE', { at: replyAt(reply), status: reply.statusCode, got }))
+    failSend(reply, invalidSerializedPayload(reply, payload, text))
     return
   }
   // reply.serializer() output is whatever its author made it: no JSON type is implied (Fastify).
@@ -178,6 +194,10 @@ function write(reply: ReplyImpl, payload: unknown): void {
   // A payload that arrives after the handler timeout wrote its 503 past the hooks is dropped.
   if (!commit(reply)) { discard(payload); return }
   endDeadline(reply)
+  // The handler answered on reply.raw itself (`reply.raw.end(...)`) and then sent: as Fastify 3, a
+  // second answer, logged at warn and ignored (Node would refuse the head: an error line over HTTP,
+  // and none under inject, where the ended response also reads as destroyed).
+  if (res.writableEnded) { warnAlreadySent(reply); discard(payload); return }
   // The client is gone: nothing to write, but a stream payload (a file, say) must still be closed.
   if (res.destroyed) { discard(payload); return }
   // A Response or web stream (sent, or returned by an onSend hook) becomes its Node form here.

@@ -136,10 +136,13 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
     next(request, reply)
   }
   // The client went away mid-body: nobody is left to answer; the socket's close ends the request.
-  // A replacement stream that fails (a decompressor fed bad bytes) is an error reply instead.
+  // A replacement stream that fails (a decompressor fed bad bytes) is an error reply instead, and
+  // so is a request stream that fails while its connection stays (inject's `simulate: { error }`):
+  // as Fastify 3, a 400 with the stream's message, else nothing would ever answer it.
   const onError = (error: unknown): void => {
     cleanup()
     if (source !== raw) { replyWithError(reply, error); return }
+    if (raw.socket !== null && raw.socket.destroyed !== true) { replyWithError(reply, streamFailure(error)); return }
     endDeadline(reply)
     request.aborted = true
   }
@@ -167,6 +170,13 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
   source.on('error', onError)
   // A replacement stream may come paused (@fastify/compress pauses its decompressor): as Fastify, resume.
   if (source !== raw) source.resume()
+}
+
+/** The request stream's error as Fastify 3 answers it: a 400 with its message. */
+function streamFailure(error: unknown): Error {
+  const failure = error instanceof Error ? error : new Error(String(error))
+  ;(failure as Error & { statusCode?: number }).statusCode = 400
+  return failure
 }
 
 /** bodyTimeout expired for `reply` (deadlines.ts): its reader answers 408 and closes. */
