@@ -7,8 +7,8 @@ function options(argv: string[]): BenchOptions {
   return parsed
 }
 
-// The young generation V8 settles on differs between contenders (Enclave's boot grows it to its
-// 16 MB maximum; raw's often stays at 1-4 MB): the flag runs every load server with the same heap
+// The young generation V8 settles on differs between contenders (under load Enclave's stays at its
+// 16 MB maximum; raw's is often 1-4 MB): the flag runs every load server with the same heap
 // settings, to tell that difference from the framework's own work (bench/README.md, --node-flags).
 describe('bench --node-flags', () => {
   it('starts load servers with no node flags by default', () => {
