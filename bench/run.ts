@@ -24,7 +24,7 @@ const log = (line: string): void => { process.stderr.write(`${line}\n`) }
 async function loadBench(options: BenchOptions, tool: ReturnType<typeof chooseRunner>, serverCpus: string | null,
   pinning: ReturnType<typeof detectPinning>['pinning']): Promise<{ lineup: Lineup; samples: Samples }> {
   const endpoints = ENDPOINTS.filter((e) => options.endpoints.includes(e.id))
-  const lineup = await startContenders(options.contenders, endpoints, serverCpus, log)
+  const lineup = await startContenders(options.contenders, endpoints, serverCpus, log, options.nodeFlags)
   try {
     const samples = await runRounds(lineup, {
       endpoints,
@@ -47,7 +47,8 @@ async function main(): Promise<void> {
   const tool = options.skipLoad ? null : chooseRunner(options.tool)
   const setup = `node ${process.version}, ${cpus().length} CPU(s) ${cpus()[0]?.model.trim() ?? ''}; ${note}; ` +
     (tool === null ? 'no load runs' : `${tool.name}, ${options.connections} connections, pipelining ${options.pipelining}, ` +
-      `${options.duration} s × ${options.rounds} round(s) after ${options.warmup} s warm-up`)
+      `${options.duration} s × ${options.rounds} round(s) after ${options.warmup} s warm-up` +
+      (options.nodeFlags.length > 0 ? `; servers run with ${options.nodeFlags.join(' ')}` : ''))
   log(`Enclave benchmark: ${setup}`)
 
   const boot: BootReport[] = options.skipBoot ? []

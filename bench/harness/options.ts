@@ -22,6 +22,8 @@ export interface BenchOptions {
   skipLoad: boolean
   bootRuns: number
   bootRoutes: number
+  /** Node/V8 flags every load server starts with (`--node-flags="--max-semi-space-size=1"`); none by default. */
+  nodeFlags: string[]
 }
 
 export const HELP = `npm run bench -- [flags]      (every flag also reads BENCH_<NAME>, e.g. BENCH_ROUNDS=5)
@@ -33,6 +35,7 @@ export const HELP = `npm run bench -- [flags]      (every flag also reads BENCH_
   --no-pin            do not pin server and load generator to different cores with taskset
   --skip-boot         no boot benchmark                    --skip-load      boot benchmark only
   --boot-runs=5       boot measurements per contender      --boot-routes=1000
+  --node-flags="--a --b"  node flags for every load server (e.g. --max-semi-space-size=1: same young generation for all)
   --quick             duration 1, warmup 1, boot-runs 3 (explicit flags still win)`
 
 type Raw = Map<string, string | true>
@@ -73,6 +76,16 @@ function list(flags: Raw, name: string, known: readonly string[]): string[] {
   return known.filter((k) => items.includes(k))
 }
 
+/** Space-separated node flags; each must look like one (`--name` or `--name=value`), so a stray word fails here, not in every server. */
+function nodeFlags(flags: Raw): string[] {
+  const value = take(flags, 'node-flags')
+  if (value === undefined || value === true) return []
+  const items = value.split(' ').filter((s) => s.length > 0)
+  const bad = items.filter((s) => !/^--[a-z0-9][a-z0-9_-]*(=\S+)?$/i.test(s))
+  if (bad.length > 0) throw new Error(`bench: --node-flags takes node flags such as --max-semi-space-size=1, got '${bad.join(' ')}'`)
+  return items
+}
+
 function bool(flags: Raw, name: string): boolean {
   const value = take(flags, name)
   return value !== undefined && value !== 'false' && value !== '0'
@@ -98,6 +111,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
     skipLoad: bool(flags, 'skip-load'),
     bootRuns: Math.round(num(flags, 'boot-runs', quick ? 3 : 5, 1, 20)),
     bootRoutes: Math.round(num(flags, 'boot-routes', 1000, 10, 10000)),
+    nodeFlags: nodeFlags(flags),
   }
   const leftover = [...flags.keys()]
   if (leftover.length > 0) throw new Error(`bench: unknown flag --${leftover.join(', --')}\n${HELP}`)

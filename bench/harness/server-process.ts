@@ -33,10 +33,11 @@ function stopper(child: ChildProcess): () => Promise<void> {
   })
 }
 
-export function startServer(name: string, cpuList: string | null): Promise<ServerHandle> {
+/** `nodeFlags` go before the script (`--max-semi-space-size=1`): every contender gets the same ones. */
+export function startServer(name: string, cpuList: string | null, nodeFlags: readonly string[] = []): Promise<ServerHandle> {
   const script = serverScript(name)
   if (!existsSync(script)) return Promise.reject(new Error(`${script} does not exist (did the build emit it?)`))
-  const [command, args] = pinned(cpuList, process.execPath, [script, '0'])
+  const [command, args] = pinned(cpuList, process.execPath, [...nodeFlags, script, '0'])
   const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''

@@ -20,12 +20,12 @@ export function answersKey(contender: string, endpointId: string): string {
 }
 
 export async function startContenders(names: readonly string[], endpoints: readonly Endpoint[],
-  serverCpus: string | null, log: (line: string) => void): Promise<Lineup> {
+  serverCpus: string | null, log: (line: string) => void, nodeFlags: readonly string[] = []): Promise<Lineup> {
   const lineup: Lineup = { servers: [], skipped: {}, wrong: {} }
   for (const name of names) {
     let server: ServerHandle
     try {
-      server = await startServer(name, serverCpus)
+      server = await startServer(name, serverCpus, nodeFlags)
     } catch (error) {
       lineup.skipped[name] = (error as Error).message
       log(`skip ${name}: server did not start: ${(error as Error).message}`)
