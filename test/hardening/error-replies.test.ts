@@ -232,4 +232,51 @@ describe('hardening: error replies', () => {
       expect((await app.inject({ url: '/a' })).statusCode).to.equal(200)
     })
   })
+
+  describe('an error handler that fails while handling a 4xx: its own failure is a 500, never its message under the 4xx', () => {
+    const notFound = async (): Promise<never> => { throw Object.assign(new Error('no such note'), { statusCode: 404 }) }
+
+    for (const form of ['throws', 'rejects'] as const) {
+      it(`a handler that ${form} a TypeError of its own: the generic 500, the TypeError logged`, async () => {
+        const logger = recordingLogger()
+        const app = server({ logger })
+        const broken = (error: Error): never => { (error as unknown as { lookup: () => void }).lookup(); throw error }
+        if (form === 'throws') app.setErrorHandler((error) => broken(error))
+        else app.setErrorHandler(async (error) => broken(error))
+        app.get('/x', notFound)
+        const res = await app.inject({ url: '/x' })
+        expect(res.statusCode).to.equal(500)
+        expect(JSON.parse(res.body)).to.deep.equal(GENERIC_500)
+        expect(res.body).to.not.contain('lookup')
+        expect((logger.entries.find((e) => e.level === 'error')?.obj.err as Error).message).to.contain('lookup is not a function')
+      })
+    }
+
+    it('a handler that rethrows the error it was given: its own 404 and message, as before', async () => {
+      const app = server()
+      app.setErrorHandler((error) => { throw error })
+      app.get('/x', notFound)
+      const res = await app.inject({ url: '/x' })
+      expect(res.statusCode).to.equal(404)
+      expect(JSON.parse(res.body).message).to.equal('no such note')
+    })
+
+    it('a handler that throws a new error with its own 4xx status: that status and message', async () => {
+      const app = server()
+      app.setErrorHandler(() => { throw new HttpError(410, 'gone for good') })
+      app.get('/x', notFound)
+      const res = await app.inject({ url: '/x' })
+      expect(res.statusCode).to.equal(410)
+      expect(JSON.parse(res.body).message).to.equal('gone for good')
+    })
+
+    it('a handler that chose a status with reply.code() before throwing: the status it chose', async () => {
+      const app = server()
+      app.setErrorHandler((_error, _request, reply) => { reply.code(422); throw new Error('cannot process that note') })
+      app.get('/x', notFound)
+      const res = await app.inject({ url: '/x' })
+      expect(res.statusCode).to.equal(422)
+      expect(JSON.parse(res.body).message).to.equal('cannot process that note')
+    })
+  })
 })

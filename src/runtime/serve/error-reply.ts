@@ -114,11 +114,12 @@ function dispatch(reply: ReplyImpl, thrown: unknown): void {
   reply.statusCode = statusOf(thrown, reply.statusCode)
   reply.raw.statusCode = reply.statusCode
   const { fn, scope } = handlers[index]
+  const given = reply.statusCode
   let result: unknown
   try {
     result = fn.call(scope, thrown as Error & Record<string, unknown>, reply.request as never, reply as never)
   } catch (thrownAgain) {
-    handleError(reply, thrownAgain)
+    handleError(reply, failedHandling(reply, given, thrown, thrownAgain))
     return
   }
   if (isThenable(result)) {
@@ -128,7 +129,7 @@ function dispatch(reply: ReplyImpl, thrown: unknown): void {
       // Like a handler (pipeline.ts): an async error handler that sends nothing would leave the
       // client hanging; the next handler up answers instead.
       handleError(reply, nothingSent(scope.path, thrown))
-    }, (thrownAgain: unknown) => { if (!reply.sent) handleError(reply, thrownAgain) })
+    }, (thrownAgain: unknown) => { if (!reply.sent) handleError(reply, failedHandling(reply, given, thrown, thrownAgain)) })
   } else if (result !== undefined && result !== reply) {
     if (!reply.sent) sendReturned(reply, result)
   } else if (result === undefined && !reply.sent) {
@@ -136,6 +137,28 @@ function dispatch(reply: ReplyImpl, thrown: unknown): void {
     // leave the request to handlerTimeout: answered now instead.
     handleError(reply, nothingSent(scope.path, thrown))
   }
+}
+
+/**
+ * An error handler threw (or rejected with) something other than the error it was given. With no
+ * 4xx/5xx status of its own, and no status the handler chose (reply.code()), it is the handler's
+ * own failure, not an answer: a 500, so its message (`x is not a function`) never goes out under
+ * the 4xx the handler was given (Fastify 5's rule; Fastify 3 kept the 4xx and sent the message).
+ * A rethrow of the same error, or an error with its own status, goes on as it is.
+ */
+function failedHandling(reply: ReplyImpl, given: number, thrown: unknown, thrownAgain: unknown): unknown {
+  // Read only once made safe to read: a getter or Proxy trap that throws must not escape here.
+  const readable = readableThrown(thrownAgain)
+  if (readable === thrown || reply.statusCode !== given || ownStatus(readable) !== undefined) return readable
+  reply.statusCode = 500
+  reply.raw.statusCode = 500
+  return readable
+}
+
+function ownStatus(value: unknown): number | undefined {
+  if (value === null || typeof value !== 'object') return undefined
+  const source = value as AnyError
+  return errorStatus(source.status) ?? errorStatus(source.statusCode)
 }
 
 function applyErrorHeaders(reply: ReplyImpl, thrown: unknown): void {
