@@ -88,7 +88,9 @@ function dispatch(reply: ReplyImpl, thrown: unknown): void {
   if (index >= handlers.length) {
     // The built-in reply itself failed, in a preSerialization or onSend hook that fails on every
     // payload: sending once more through the hooks would loop forever, so write it directly.
-    if (index > handlers.length) { writeFallback(reply, toError(thrown), false); return }
+    // Logged unless the error that reached the built-in reply already gave an error line: a hook
+    // failing on a 4xx payload turns it into a 500 (asOwnFailure) that no line has shown yet.
+    if (index > handlers.length) { writeFallback(reply, toError(thrown), !loggedAsError.has(reply)); return }
     // Logged as the error reaches the built-in reply, before the onError hooks (Fastify 3 logs in
     // its default error handler, whose send() then runs them); once, also when the reply fails.
     logBuiltInError(reply, thrown)
@@ -147,11 +149,22 @@ function dispatch(reply: ReplyImpl, thrown: unknown): void {
  * A rethrow of the same error, or an error with its own status, goes on as it is.
  */
 function failedHandling(reply: ReplyImpl, given: number, thrown: unknown, thrownAgain: unknown): unknown {
-  // Read only once made safe to read: a getter or Proxy trap that throws must not escape here.
-  const readable = readableThrown(thrownAgain)
-  if (readable === thrown || reply.statusCode !== given || ownStatus(readable) !== undefined) return readable
-  reply.statusCode = 500
-  reply.raw.statusCode = 500
+  if (thrownAgain === thrown || reply.statusCode !== given) return readableThrown(thrownAgain)
+  return asOwnFailure(reply, thrownAgain)
+}
+
+/**
+ * A failure of the code producing the answer (an error handler, an onSend hook), not an answer:
+ * without a 4xx/5xx status of its own it is a 500, whatever status the reply had, so that its
+ * message (`Cannot read properties of null`) never goes out under a 4xx. Returns the value made
+ * safe to read (a getter or Proxy trap that throws must not escape here), for handleError.
+ */
+export function asOwnFailure(reply: ReplyImpl, failure: unknown): unknown {
+  const readable = readableThrown(failure)
+  if (ownStatus(readable) === undefined) {
+    reply.statusCode = 500
+    reply.raw.statusCode = 500
+  }
   return readable
 }
 
@@ -201,8 +214,14 @@ function logBuiltInError(reply: ReplyImpl, thrown: unknown): void {
     return
   }
   const error = toError(thrown)
-  logErrorReply(reply, statusOf(error, reply.statusCode), error, error.message)
+  const status = statusOf(error, reply.statusCode)
+  if (status >= 500) loggedAsError.add(reply)
+  logErrorReply(reply, status, error, error.message)
 }
+
+// Replies whose error reached the built-in reply as a 5xx, logged at error: the fallback after it
+// does not log again. Only error paths touch it.
+const loggedAsError = new WeakSet<ReplyImpl>()
 
 /**
  * One such line: `res` is the status answered, `req` only for a 5xx (Fastify 3's fields). A logger
