@@ -48,8 +48,14 @@ export function routeMetadata<T>(key: string): RouteMetadata<T> {
     }
     setMethodRouteConfig(target.constructor, propertyKey, key, value)
   }
+  // Own values only: a route config is a plain object, so `routeMetadata('constructor').of(request)`
+  // read Object.prototype's and was truthy on every route (a `@Public()` guard then opened them all).
+  const has = Object.prototype.hasOwnProperty
   return Object.assign(decorator, {
     key,
-    of: (holder: RouteConfigHolder): T | undefined => holder.context.config[key] as T | undefined,
+    of: (holder: RouteConfigHolder): T | undefined => {
+      const config = holder.context.config
+      return has.call(config, key) ? config[key] as T : undefined
+    },
   })
 }

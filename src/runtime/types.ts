@@ -693,6 +693,11 @@ export interface Scope extends ScopeDecorations {
   readonly pluginName: string | undefined
   /** The server options as given, frozen, with resolved limits (Fastify's `initialConfig`). */
   readonly initialConfig: Readonly<Record<string, unknown>>
+  /**
+   * The error handler this scope's routes fall back to (Fastify's getter): its own setErrorHandler(),
+   * else the nearest ancestor's, else the built-in one, which rethrows to the next handler in line.
+   */
+  readonly errorHandler: ErrorHandler
   /** True when a plugin of that (plugin-meta or display) name is registered here or in an ancestor. */
   hasPlugin(name: string): boolean
   /**

@@ -110,4 +110,22 @@ describe('routeMetadata() where no route would carry it', () => {
     expect(error?.code).to.equal('ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED')
     expect(error?.message).to.include("Module Admin (Admin) carries routeMetadata('roles')")
   })
+
+  it('of(request) reads only values set on the route: a key named like an Object.prototype member is undefined where unset', async () => {
+    const IsPublic = routeMetadata<boolean>('constructor')
+    const Named = routeMetadata<string>('toString')
+    const seen: unknown[] = []
+    @Route('/notes') @OnRequest((request: Request) => { seen.push(IsPublic.of(request), Named.of(request)) })
+    class Notes {
+      @Get('/') list() { return {} }
+      @IsPublic(true) @Named('open') @Get('/open') open() { return {} }
+    }
+    @Module({ controllers: [Notes] }) class App {}
+    const app = await createApp(App)
+    try {
+      await app.inject('/notes')
+      await app.inject('/notes/open')
+      expect(seen).to.deep.equal([undefined, undefined, true, 'open'])
+    } finally { await app.close() }
+  })
 })

@@ -232,4 +232,91 @@ describe('hardening: error replies', () => {
       expect((await app.inject({ url: '/a' })).statusCode).to.equal(200)
     })
   })
+
+  describe('an error handler that fails while handling a 4xx: its own failure is a 500, never its message under the 4xx', () => {
+    const notFound = async (): Promise<never> => { throw Object.assign(new Error('no such note'), { statusCode: 404 }) }
+
+    for (const form of ['throws', 'rejects'] as const) {
+      it(`a handler that ${form} a TypeError of its own: the generic 500, the TypeError logged`, async () => {
+        const logger = recordingLogger()
+        const app = server({ logger })
+        const broken = (error: Error): never => { (error as unknown as { lookup: () => void }).lookup(); throw error }
+        if (form === 'throws') app.setErrorHandler((error) => broken(error))
+        else app.setErrorHandler(async (error) => broken(error))
+        app.get('/x', notFound)
+        const res = await app.inject({ url: '/x' })
+        expect(res.statusCode).to.equal(500)
+        expect(JSON.parse(res.body)).to.deep.equal(GENERIC_500)
+        expect(res.body).to.not.contain('lookup')
+        expect((logger.entries.find((e) => e.level === 'error')?.obj.err as Error).message).to.contain('lookup is not a function')
+      })
+    }
+
+    it('a handler that rethrows the error it was given: its own 404 and message, as before', async () => {
+      const app = server()
+      app.setErrorHandler((error) => { throw error })
+      app.get('/x', notFound)
+      const res = await app.inject({ url: '/x' })
+      expect(res.statusCode).to.equal(404)
+      expect(JSON.parse(res.body).message).to.equal('no such note')
+    })
+
+    it('a handler that throws a new error with its own 4xx status: that status and message', async () => {
+      const app = server()
+      app.setErrorHandler(() => { throw new HttpError(410, 'gone for good') })
+      app.get('/x', notFound)
+      const res = await app.inject({ url: '/x' })
+      expect(res.statusCode).to.equal(410)
+      expect(JSON.parse(res.body).message).to.equal('gone for good')
+    })
+
+    it('a handler that chose a status with reply.code() before throwing: the status it chose', async () => {
+      const app = server()
+      app.setErrorHandler((_error, _request, reply) => { reply.code(422); throw new Error('cannot process that note') })
+      app.get('/x', notFound)
+      const res = await app.inject({ url: '/x' })
+      expect(res.statusCode).to.equal(422)
+      expect(JSON.parse(res.body).message).to.equal('cannot process that note')
+    })
+  })
+
+  describe('an onSend hook that fails on a 4xx payload: its failure is a 500, never its message under the 4xx', () => {
+    const crashOn404 = async (_request: unknown, reply: { statusCode: number }, payload: unknown): Promise<unknown> => {
+      if (reply.statusCode === 404) (null as unknown as { field: string }).field.toString()
+      return payload
+    }
+
+    it('on the built-in error reply of a 404: the generic 500, the hook\'s TypeError logged', async () => {
+      const logger = recordingLogger()
+      const app = server({ logger })
+      app.addHook('onSend', crashOn404)
+      app.get('/x', async () => { throw Object.assign(new Error('no such note'), { statusCode: 404 }) })
+      const res = await app.inject({ url: '/x' })
+      expect(res.statusCode).to.equal(500)
+      expect(JSON.parse(res.body)).to.deep.equal(GENERIC_500)
+      expect(res.body).to.not.contain('Cannot read')
+      expect(logger.entries.some((e) => e.level === 'error' && String((e.obj.err as Error | undefined)?.message).includes('Cannot read'))).to.equal(true)
+    })
+
+    it('on a 404 the handler sent itself: the same 500', async () => {
+      const app = server()
+      app.addHook('onSend', crashOn404)
+      app.get('/x', async (_request, reply) => reply.code(404).send({ missing: true }))
+      const res = await app.inject({ url: '/x' })
+      expect(res.statusCode).to.equal(500)
+      expect(JSON.parse(res.body)).to.deep.equal(GENERIC_500)
+    })
+
+    it('a hook that refuses with an error of its own status: that status and message', async () => {
+      const app = server()
+      app.addHook('onSend', async (_request, reply, payload) => {
+        if (reply.statusCode === 200) throw Object.assign(new Error('not in this region'), { statusCode: 451 })
+        return payload
+      })
+      app.get('/x', async () => ({ ok: true }))
+      const res = await app.inject({ url: '/x' })
+      expect(res.statusCode).to.equal(451)
+      expect(JSON.parse(res.body).message).to.equal('not in this region')
+    })
+  })
 })

@@ -64,9 +64,11 @@ describe('runtime: a failed validation nobody observes', () => {
       answers.push({ status: res.status, text: res.text, logs: logger.entries.map((e) => ({ level: e.level, msg: e.msg })) })
     }
     expect(answers[0]).to.deep.equal(answers[1])
-    // The hook's failure goes past the built-in reply (written directly), not through it again; the
-    // error line was written once, as the 400's Error reached the built-in reply (Fastify 3's order).
-    expect(answers[0].logs).to.deep.equal([{ level: 'info', msg: 'body/price should be >= 0' }])
+    // The hook's failure goes past the built-in reply (written directly), not through it again: the
+    // 400's line was written once, as its Error reached the built-in reply (Fastify 3's order), and
+    // the hook's own failure, a 500 with the generic body (hardening/error-replies), gets its error line.
+    expect(answers[0].status).to.equal(500)
+    expect(answers[0].logs).to.deep.equal([{ level: 'info', msg: 'body/price should be >= 0' }, { level: 'error', msg: 'onSend broke' }])
   })
 
   it("on a server without a logger, still logs its 400 line to a request.log that an onRequest hook set, as a thrown error's line is", async () => {

@@ -50,7 +50,7 @@ function declaredFunction(scope: ScopeImpl, fn: Function | null, slot: string): 
 }
 
 function scopeInspection(scope: ScopeImpl): ScopeInspection {
-  const handler = declaredFunction(scope, scope.errorHandler, 'setErrorHandler')
+  const handler = declaredFunction(scope, scope.ownErrorHandler, 'setErrorHandler')
   return {
     path: scope.path,
     prefix: scope.prefix,

@@ -39,7 +39,7 @@ export function resolveScope(boot: BootContext, scope: ScopeImpl): ScopeResoluti
   const hooks: Record<string, readonly BoundHook[]> = {}
   // Ancestors' hooks first, then the scope's own, in declaration order.
   for (const name of requestHookNames) hooks[name] = [...(parent?.hooks[name] ?? []), ...scope.hooks.own(name)]
-  const ownHandler: ErrorHandlerEntry[] = scope.errorHandler === null ? [] : [{ fn: scope.errorHandler, scope: scope as never }]
+  const ownHandler: ErrorHandlerEntry[] = scope.ownErrorHandler === null ? [] : [{ fn: scope.ownErrorHandler, scope: scope as never }]
   const resolution: ScopeResolution = {
     hooks,
     Request: decorateClass(parent?.Request ?? RequestImpl, [...scope.decorations.request.values()]),

@@ -51,6 +51,15 @@ function matchingPattern(declared: RegExp): RegExp {
 }
 
 /**
+ * What `errorHandler` gives where no scope set one. The built-in reply lives in serve/, out of
+ * declare/'s reach; called from an error handler it rethrows, so the error goes on to the next
+ * handler and, at the end, to the built-in reply, as a throw from any error handler does.
+ */
+function builtInErrorHandler(error: Error): never {
+  throw error
+}
+
+/**
  * An encapsulation context (spec §3.3): a parent pointer and its own stores. Declarations only
  * record; boot resolves every store once, ancestors first (boot/scope-resolution.ts), and
  * compiles the routes. ready/listen/close/inject forward to the facade the composition root
@@ -99,7 +108,8 @@ export class ScopeImpl implements Scope {
   schemaErrorFormatter: SchemaErrorFormatter | null = null
   /** Set by setSchemaCompilation(); null inherits the parent's (the server option at the root). */
   schemaCompilation: SchemaCompilation | null = null
-  errorHandler: ErrorHandler | null = null
+  /** This scope's own setErrorHandler(); null: none here (the `errorHandler` getter walks up). */
+  ownErrorHandler: ErrorHandler | null = null
   notFoundHandler: NotFoundHandler | null = null
   // Introspection only (printTree, explain, openapi): never read when serving.
   /** Which module or plugin made each declaration, keyed by the hook, decoration, `schema:<id>` or setter slot. */
@@ -159,6 +169,15 @@ export class ScopeImpl implements Scope {
   }
   /** The server options as given, frozen, with the limits resolved (Fastify's `initialConfig`). */
   get initialConfig(): Readonly<Record<string, unknown>> { return this.context.initialConfig }
+  /**
+   * Fastify's `errorHandler` getter: this scope's own handler, else the nearest ancestor's, else the
+   * built-in one. Plugins defer to it from a route-level errorHandler (@fastify/static does, for
+   * every `send` error: a missing one there was a TypeError whose message went out in a 4xx).
+   */
+  get errorHandler(): ErrorHandler {
+    for (let scope: ScopeImpl | null = this; scope !== null; scope = scope.parent) if (scope.ownErrorHandler !== null) return scope.ownErrorHandler
+    return builtInErrorHandler
+  }
 
   /** True when a plugin with this plugin-meta (or display) name was registered here or in an ancestor. */
   hasPlugin(name: string): boolean {
@@ -404,7 +423,7 @@ export class ScopeImpl implements Scope {
     this.schemaCompilation = checkSchemaCompilation(mode, `setSchemaCompilation() in ${this.path}`)
     return this
   }
-  setErrorHandler(fn: ErrorHandler): this { this.#setFunction('setErrorHandler', fn); this.errorHandler = fn; return this }
+  setErrorHandler(fn: ErrorHandler): this { this.#setFunction('setErrorHandler', fn); this.ownErrorHandler = fn; return this }
   /** Fastify's `setNotFoundHandler(handler)` or `setNotFoundHandler({ preValidation, preHandler }, handler)`. */
   setNotFoundHandler(a: NotFoundHandler | NotFoundOptions, b?: NotFoundHandler): this {
     const options = typeof a === 'function' ? {} : a ?? {}

@@ -89,7 +89,9 @@ function dispatch(reply: ReplyImpl, thrown: unknown): void {
   if (index >= handlers.length) {
     // The built-in reply itself failed, in a preSerialization or onSend hook that fails on every
     // payload: sending once more through the hooks would loop forever, so write it directly.
-    if (index > handlers.length) { writeFallback(reply, toError(thrown), false); return }
+    // Logged unless the error that reached the built-in reply already gave an error line: a hook
+    // failing on a 4xx payload turns it into a 500 (asOwnFailure) that no line has shown yet.
+    if (index > handlers.length) { writeFallback(reply, toError(thrown), !loggedAsError.has(reply)); return }
     // Logged as the error reaches the built-in reply, before the onError hooks (Fastify 3 logs in
     // its default error handler, whose send() then runs them); once, also when the reply fails.
     logBuiltInError(reply, thrown)
@@ -115,11 +117,12 @@ function dispatch(reply: ReplyImpl, thrown: unknown): void {
   reply.statusCode = statusOf(thrown, reply.statusCode)
   reply.raw.statusCode = reply.statusCode
   const { fn, scope } = handlers[index]
+  const given = reply.statusCode
   let result: unknown
   try {
     result = fn.call(scope, thrown as Error & Record<string, unknown>, reply.request as never, reply as never)
   } catch (thrownAgain) {
-    handleError(reply, thrownAgain)
+    handleError(reply, failedHandling(reply, given, thrown, thrownAgain))
     return
   }
   if (isThenable(result)) {
@@ -129,7 +132,7 @@ function dispatch(reply: ReplyImpl, thrown: unknown): void {
       // Like a handler (pipeline.ts): an async error handler that sends nothing would leave the
       // client hanging; the next handler up answers instead.
       handleError(reply, nothingSent(scope.path, thrown))
-    }, (thrownAgain: unknown) => { if (!reply.sent) handleError(reply, thrownAgain) })
+    }, (thrownAgain: unknown) => { if (!reply.sent) handleError(reply, failedHandling(reply, given, thrown, thrownAgain)) })
   } else if (result !== undefined && result !== reply) {
     if (!reply.sent) sendReturned(reply, result)
   } else if (result === undefined && !reply.sent) {
@@ -137,6 +140,39 @@ function dispatch(reply: ReplyImpl, thrown: unknown): void {
     // leave the request to handlerTimeout: answered now instead.
     handleError(reply, nothingSent(scope.path, thrown))
   }
+}
+
+/**
+ * An error handler threw (or rejected with) something other than the error it was given. With no
+ * 4xx/5xx status of its own, and no status the handler chose (reply.code()), it is the handler's
+ * own failure, not an answer: a 500, so its message (`x is not a function`) never goes out under
+ * the 4xx the handler was given (Fastify 5's rule; Fastify 3 kept the 4xx and sent the message).
+ * A rethrow of the same error, or an error with its own status, goes on as it is.
+ */
+function failedHandling(reply: ReplyImpl, given: number, thrown: unknown, thrownAgain: unknown): unknown {
+  if (thrownAgain === thrown || reply.statusCode !== given) return readableThrown(thrownAgain)
+  return asOwnFailure(reply, thrownAgain)
+}
+
+/**
+ * A failure of the code producing the answer (an error handler, an onSend hook), not an answer:
+ * without a 4xx/5xx status of its own it is a 500, whatever status the reply had, so that its
+ * message (`Cannot read properties of null`) never goes out under a 4xx. Returns the value made
+ * safe to read (a getter or Proxy trap that throws must not escape here), for handleError.
+ */
+export function asOwnFailure(reply: ReplyImpl, failure: unknown): unknown {
+  const readable = readableThrown(failure)
+  if (ownStatus(readable) === undefined) {
+    reply.statusCode = 500
+    reply.raw.statusCode = 500
+  }
+  return readable
+}
+
+function ownStatus(value: unknown): number | undefined {
+  if (value === null || typeof value !== 'object') return undefined
+  const source = value as AnyError
+  return errorStatus(source.status) ?? errorStatus(source.statusCode)
 }
 
 function applyErrorHeaders(reply: ReplyImpl, thrown: unknown): void {
@@ -179,8 +215,14 @@ function logBuiltInError(reply: ReplyImpl, thrown: unknown): void {
     return
   }
   const error = toError(thrown)
-  logErrorReply(reply, statusOf(error, reply.statusCode), error, error.message)
+  const status = statusOf(error, reply.statusCode)
+  if (status >= 500) loggedAsError.add(reply)
+  logErrorReply(reply, status, error, error.message)
 }
+
+// Replies whose error reached the built-in reply as a 5xx, logged at error: the fallback after it
+// does not log again. Only error paths touch it.
+const loggedAsError = new WeakSet<ReplyImpl>()
 
 /**
  * One such line: `res` is the status answered, `req` only for a 5xx (Fastify 3's fields). A logger

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream'
 import type { FrameworkError } from '../errors/framework-error'
 import { runtimeError, runtimeErrors } from '../errors/runtime-codes'
-import { handleError } from './error-reply'
+import { asOwnFailure, handleError } from './error-reply'
 import { runPayloadHooks } from './hook-runner'
 import { endDeadline } from './handler-timeout'
 import type { ReplyImpl } from './reply'
@@ -169,7 +169,8 @@ function onSendStage(reply: ReplyImpl, payload: unknown): void {
   // onSend hooks read the status on raw too (@fastify/circuit-breaker): code() keeps it in step,
   // and this covers `reply.statusCode = 503`, a setter of raw.statusCode in Fastify.
   reply.raw.statusCode = reply.statusCode
-  runPayloadHooks(hooks, reply.request, reply, payload, (p) => write(reply, p), (e) => failSend(reply, e))
+  // A hook that fails on a 4xx payload (an error reply's, say) must not send its message under that 4xx.
+  runPayloadHooks(hooks, reply.request, reply, payload, (p) => write(reply, p), (e) => failSend(reply, isWritten(reply) ? e : asOwnFailure(reply, e)))
 }
 
 /** A failure after send() was accepted: reopen the reply so that the error handlers can answer. */
