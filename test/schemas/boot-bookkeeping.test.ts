@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { SchemaCompilers } from '../../src/runtime/schemas'
-import { copySchemaNoting, findAsync, schemaCacheKey } from '../../src/runtime/schemas/schema-walk'
+import { copySchemaNoting, findAsync, schemaCacheKey, schemaJsonText } from '../../src/runtime/schemas/schema-walk'
 import { normalizeRouteSchema } from '../../src/runtime/schemas/route-schema'
 import { checkKeywords, type KnownKeywords } from '../../src/runtime/schemas/keyword-check'
 import { createResponseSerializers, pickSerializer } from '../../src/runtime/schemas/response-serializers'
@@ -33,6 +33,29 @@ describe('boot bookkeeping per route schema (issue 16 §1)', () => {
     expect(schemaCacheKey(withRegExp)).not.to.equal(schemaCacheKey(withOther))
     const fn = copySchemaNoting({ type: 'object', check: () => true }).copy
     expect(schemaCacheKey(fn)).not.to.equal(JSON.stringify(fn))
+  })
+
+  it('normalization copies an array at its length, a hole as undefined (as push() did)', () => {
+    // eslint-disable-next-line no-sparse-arrays
+    const original = { type: 'string', enum: ['a', , 'c'], examples: [] as unknown[] }
+    const { copy } = copySchemaNoting(original)
+    expect(copy.enum).to.not.equal(original.enum)
+    expect(copy.enum).to.have.lengthOf(3)
+    expect(1 in copy.enum).to.equal(true)
+    expect(copy.enum).to.deep.equal(['a', undefined, 'c'])
+    expect(copy.examples).to.deep.equal([])
+  })
+
+  it('the body\'s finite guard reads the JSON text its cache key has just written, not a second serialization', () => {
+    const body = copySchemaNoting({ type: 'object', properties: { n: { type: 'number' } } }).copy
+    const other = copySchemaNoting({ type: 'object', properties: { s: { type: 'string' } } }).copy
+    const key = schemaCacheKey(body)
+    expect(schemaJsonText(body)).to.equal(key).and.to.equal(JSON.stringify(body))
+    // Any other schema (or a copy keyed earlier) is serialized as before.
+    expect(schemaJsonText(other)).to.equal(JSON.stringify(other))
+    expect(schemaJsonText(null)).to.equal('null')
+    schemaCacheKey(other)
+    expect(schemaJsonText(body)).to.equal(JSON.stringify(body))
   })
 
   it('ajv keys its own cache with the route schema\'s cache key instead of serializing the schema again', () => {

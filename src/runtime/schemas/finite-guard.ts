@@ -1,4 +1,5 @@
 import type { JsonSchema, PartValidator, ValidateFunction } from './types'
+import { schemaJsonText } from './schema-walk'
 
 /**
  * ajv 6 coerces the strings "Infinity" and "1e309" to Infinity, and its `integer` and `number`
@@ -149,7 +150,7 @@ function withFiniteGuard(validate: PartValidator, schema: JsonSchema): PartValid
 }
 
 function mayHoldNumbers(schema: unknown): boolean {
-  const text = JSON.stringify(schema)
+  const text = schemaJsonText(schema)
   return text.includes('"number"') || text.includes('"integer"') || text.includes('"$ref"')
 }
 

@@ -42,7 +42,8 @@ export function createResponseSerializers(entries: ReadonlyArray<readonly [strin
     for (let hundred = 0; hundred < 10; hundred++) table.push(ranges?.[hundred] ?? fallback)
     byHundred = table
   }
-  return { exact, byHundred, fallback, keys }
+  // Kept by every route for the life of the server: at its exact length (push() left 17 slots).
+  return { exact, byHundred, fallback, keys: keys.slice() }
 }
 
 function isDigits(key: string): boolean {
