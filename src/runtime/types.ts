@@ -254,7 +254,9 @@ export type ResultFor<G extends RouteGeneric, S> = NamesReply<G> extends true
  * A handler typed by a route generic `G` (Fastify's `app.get<G>()`) and the route schema `S`.
  * With `G` naming nothing it is {@link RouteHandler}: an untyped or schema-typed handler as before.
  */
-export type GenericRouteHandler<G extends RouteGeneric, S> = (this: Scope, request: RequestFor<G, S>, reply: Reply<G>) => ResultFor<G, S>
+export type GenericRouteHandler<G extends RouteGeneric, S> = (this: Scope, request: RequestFor<G, S>, reply: Reply<ReplyGenericFor<G, S>>) => ResultFor<G, S>
+/** The generic the reply is typed by: `G` when it names a Reply, else the schema's responses (Fastify's type providers). */
+type ReplyGenericFor<G extends RouteGeneric, S> = NamesReply<G> extends true ? G : unknown extends ResponseOf<S> ? G : { Reply: ResponseOf<S> }
 
 export type RequestHookName = 'onRequest' | 'preParsing' | 'preValidation' | 'preHandler' | 'onResponse' | 'onRequestAbort' | 'onTimeout'
 export type PayloadHookName = 'preSerialization' | 'onSend'
