@@ -37,6 +37,7 @@ export type {
   RouteGeneric, RouteGenericInterface, RequestFor, ResultFor, GenericRouteHandler, ReplyBase,
   ReadyOptions, SchemaCompilation, BootProfile, RouteCompileCost, ScopeCompileCost, FrameworkErrorsHandler, LogLevel, LogSerializers,
   SchemaCacheOptions, SchemaCacheMode, SchemaCacheStats, HttpErrorOptions,
+  FastifyRequestDecorations, FastifyReplyDecorations, FastifyInstanceDecorations,
 } from './runtime'
 export type {
   Inspection, RouteInspection, ScopeInspection, SchemaInspection, HookInspection, Declared, FunctionInspection, ErrorHandlerInspection,

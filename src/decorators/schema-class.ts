@@ -1,5 +1,5 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts'
-import type { SchemaClassInstance, TypeBoxSchema } from '../runtime/typed-schemas'
+import type { AsTypeBoxReadsIt, InlineClasses, SchemaClassInstance, TypeBoxSchema } from '../runtime/typed-schemas'
 import type { JsonSchema } from '../runtime/schemas/types'
 import { declarationError } from './declaration-error'
 import { describeValue } from './module-options'
@@ -23,11 +23,21 @@ export type SchemaReference = { readonly schema: JSONSchemaReference } | JSONSch
 type Refs<R extends readonly SchemaReference[]> =
   Extract<{ -readonly [K in keyof R]: R[K] extends { readonly schema: infer X } ? X : R[K] }, JSONSchemaReference[]>
 
+/**
+ * The schema as json-schema-to-ts reads it: a schema class nested where a subschema goes
+ * (`properties: { owner: Owner }`, `items: Cat`) stands for its schema, as boot places it
+ * (inlineSchemaClasses). Only a schema that is no JSON Schema as it is pays for the walk.
+ */
+type Readable<S> = S extends JSONSchema ? Closed<S> : InlineClasses<S> extends infer Y extends JSONSchema ? Y : never
+type Closed<S extends JSONSchema> = AsTypeBoxReadsIt<S> extends infer Y extends JSONSchema ? Y : S
+/** What a schema given to SchemaClass must be once its nested classes are read as their schemas. */
+type ValidSchema<S> = S extends JSONSchema ? unknown : InlineClasses<S> extends JSONSchema ? unknown : JSONSchema
+
 // A TypeBox 0.x schema carries its own type (TypeBox's Static): taken as it is, references included.
-type InstanceOf<S extends JSONSchema, R extends readonly SchemaReference[]> = S extends TypeBoxSchema<infer T> ? T
-  : FromSchema<S, { references: Refs<R> }>
-type InputOf<S extends JSONSchema, R extends readonly SchemaReference[]> = S extends TypeBoxSchema<infer T> ? T
-  : FromSchema<S, { references: Refs<R>; keepDefaultedPropertiesOptional: true }>
+type InstanceOf<S, R extends readonly SchemaReference[]> = S extends TypeBoxSchema<infer T> ? T
+  : FromSchema<Readable<S>, { references: Refs<R> }>
+type InputOf<S, R extends readonly SchemaReference[]> = S extends TypeBoxSchema<infer T> ? T
+  : FromSchema<Readable<S>, { references: Refs<R>; keepDefaultedPropertiesOptional: true }>
 
 export interface SchemaClassOptions<R extends readonly SchemaReference[]> {
   /**
@@ -54,8 +64,8 @@ export interface SchemaClassOptions<R extends readonly SchemaReference[]> {
  * const n: NewNote = { title: 'buy milk' }   // the class is the type
  * export class NoteList extends SchemaClass({ type: 'array', items: { $ref: 'note#' } }, { references: [Note] }) {}
  */
-export function SchemaClass<const S extends JSONSchema & object, const R extends readonly SchemaReference[] = []>(
-  schema: S, options?: SchemaClassOptions<R>): SchemaClassBase<S, InstanceOf<S, R>, InputOf<S, R>> {
+export function SchemaClass<const S extends object, const R extends readonly SchemaReference[] = []>(
+  schema: S & NoInfer<ValidSchema<S>>, options?: SchemaClassOptions<R>): SchemaClassBase<S, InstanceOf<S, R>, InputOf<S, R>> {
   void options
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
     throw declarationError('ENC_ERR_DECL_SCHEMA_CLASS', { got: describeValue(schema) })

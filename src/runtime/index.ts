@@ -25,6 +25,7 @@ export type {
 } from './types'
 export type { SchemaType, TypedRouteSchema, ResponseOf, TypeBoxSchema, TypeBoxKinded, TypeBoxLike } from './typed-schemas'
 export type { RouteGeneric, RouteGenericInterface } from './route-generic'
+export type { FastifyRequestDecorations, FastifyReplyDecorations, FastifyInstanceDecorations } from './fastify-decorations'
 export type { SchemaCompilation } from './shared/schema-compilation'
 export type { BootProfile, RouteCompileCost, ScopeCompileCost } from './shared/boot-profile'
 export type {

@@ -81,17 +81,32 @@ export type TypeBoxLike = TypeBoxSchema | TypeBoxKinded
  * places them (inlineSchemaClasses; one with `$id` becomes a `$ref` there, same shape). Only read
  * for a schema that is no JSON Schema as it is, so plain schemas never pay for the walk.
  */
-type InlineClasses<X> = X extends SchemaClassType<infer S> ? InlineClasses<S>
+export type InlineClasses<X> = X extends SchemaClassType<infer S> ? InlineClasses<S>
   : X extends (...args: never[]) => unknown ? X
   : X extends object ? { readonly [K in keyof X]: InlineClasses<X[K]> } : X
 type FromInlined<X> = InlineClasses<X> extends infer Y ? (Y extends JSONSchema ? FromSchema<Y> : Opaque) : Opaque
+
+/**
+ * A typebox 1.x schema read as TypeBox's own Static types it: an object schema that says nothing
+ * of `additionalProperties` has no index for other properties (json-schema-to-ts gives it
+ * `[x: string]: unknown`, right for a JSON Schema, where they are allowed; TypeBox's types, as
+ * 0.34's phantom ones, leave them out). Every other schema is left as it is, unwalked.
+ */
+export type AsTypeBoxReadsIt<X> = X extends TypeBoxKinded ? Closed<X> : X
+type Closed<X> = X extends readonly unknown[] ? { readonly [K in keyof X]: Closed<X[K]> }
+  : X extends object
+    ? { readonly [K in keyof X]: Closed<X[K]> } & (X extends { readonly type: 'object' }
+      ? ('additionalProperties' extends keyof X ? unknown : { readonly additionalProperties: false }) : unknown)
+    : X
+type FromJson<X extends JSONSchema> = X extends TypeBoxKinded
+  ? (Closed<X> extends infer Y extends JSONSchema ? FromSchema<Y> : FromSchema<X>) : FromSchema<X>
 
 /** The TypeScript type a schema part describes, or Opaque. */
 export type SchemaType<X> = IsAny<X> extends true ? Opaque
   : X extends TypeBoxSchema<infer T> ? T
   : X extends SchemaClassType<object, infer T> ? T
   : IsComplete<X> extends true
-    ? (Readable<X> extends true ? (X extends JSONSchema ? FromSchema<X> : FromInlined<X>) : Opaque)
+    ? (Readable<X> extends true ? (X extends JSONSchema ? FromJson<X> : FromInlined<X>) : Opaque)
     : X extends object
       ? (keyof X extends never ? Opaque : AllReadable<X> extends true ? Shorthand<X> : Opaque)
       : Opaque

@@ -87,7 +87,10 @@ export interface RequestBase {
 
 /**
  * The request object handed to hooks and handlers of routes without a typed schema. Request
- * decorators appear as extra properties (typed when declared in {@link RequestDecorations}).
+ * decorators appear as extra properties once declared in {@link RequestDecorations} (a Fastify
+ * plugin's through `FastifyRequestDecorations`); an undeclared one (`request.usr`) does not
+ * compile, as with FastifyRequest. `interface RequestDecorations { [name: string]: unknown }` in a
+ * `declare module 'enclave'` block gives back the catch-all (any name, typed `unknown`).
  *
  * `Request<G>` is Fastify's `FastifyRequest<G>`: the parts `G` names (`{ Params: { id: string } }`,
  * see {@link RouteGeneric}) have the stated types, nothing checking them at run time; `S` (a route
@@ -102,15 +105,15 @@ export interface Request<G extends RouteGeneric = RouteGeneric, S = {}> extends 
   body: NoInfer<GenericParts<G, S>['body']>
   /** Node's header type (as Fastify's): `authorization` is `string | undefined`. A headers schema TypeScript can read types them instead. */
   headers: NoInfer<GenericParts<G, S>['headers']>
-  [decorator: string]: unknown
 }
 
 /**
  * The request of a route whose schema TypeScript can read (`as const` objects, schema classes):
  * each part has its schema's type, and there is no catch-all index, so `request.bdy` does not compile.
  */
-// A mapped type rather than an interface: an anonymous object type is assignable to `Request`'s
-// catch-all index (an interface is not), so a typed handler still fits where a `Handler` is expected.
+// A mapped type rather than an interface: an anonymous object type is assignable to an index
+// signature (an interface is not), so a typed handler still fits where a `Handler` is expected
+// when the app gives `Request` back its catch-all (`RequestDecorations { [name: string]: unknown }`).
 export type TypedRequest<S> = { [K in keyof TypedRequestParts<S>]: TypedRequestParts<S>[K] }
 type TypedRequestParts<S> = RequestBase & RequestDecorations & TypedParts<S>
 
@@ -142,7 +145,9 @@ export interface Reply<G extends RouteGeneric = RouteGeneric> extends ReplyBase 
   send(payload?: ReplyPayload<G>): this
 }
 /**
- * The reply, whatever its route generic. What a handler may return names this rather than
+ * The reply, whatever its route generic. Reply decorators are members once declared in
+ * {@link ReplyDecorations} (a Fastify plugin's through `FastifyReplyDecorations`); an
+ * undeclared one does not compile, as on the request. What a handler may return names this rather than
  * `Reply<G>`: a union member that is a generic instance draws TypeScript's error elaboration away
  * from the response type (the message then lists Reply's missing members instead of the wrong field).
  */
@@ -186,7 +191,6 @@ export interface ReplyBase extends ReplyDecorations {
   callNotFound(): void
   /** The payload as the route's response schema for the current status would serialize it. */
   serialize(payload: unknown): string
-  [decorator: string]: unknown
 }
 
 export interface ValidationError extends Error {
@@ -250,7 +254,9 @@ export type ResultFor<G extends RouteGeneric, S> = NamesReply<G> extends true
  * A handler typed by a route generic `G` (Fastify's `app.get<G>()`) and the route schema `S`.
  * With `G` naming nothing it is {@link RouteHandler}: an untyped or schema-typed handler as before.
  */
-export type GenericRouteHandler<G extends RouteGeneric, S> = (this: Scope, request: RequestFor<G, S>, reply: Reply<G>) => ResultFor<G, S>
+export type GenericRouteHandler<G extends RouteGeneric, S> = (this: Scope, request: RequestFor<G, S>, reply: Reply<ReplyGenericFor<G, S>>) => ResultFor<G, S>
+/** The generic the reply is typed by: `G` when it names a Reply, else the schema's responses (Fastify's type providers). */
+type ReplyGenericFor<G extends RouteGeneric, S> = NamesReply<G> extends true ? G : unknown extends ResponseOf<S> ? G : { Reply: ResponseOf<S> }
 
 export type RequestHookName = 'onRequest' | 'preParsing' | 'preValidation' | 'preHandler' | 'onResponse' | 'onRequestAbort' | 'onTimeout'
 export type PayloadHookName = 'preSerialization' | 'onSend'

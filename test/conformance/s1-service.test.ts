@@ -3,6 +3,10 @@ import { expect } from 'chai'
 import { lift, type Request, type Scope } from '../../src'
 import { badRequest, bootError, build, http, server, thrown, withoutCrash } from './helpers'
 
+declare module '../../src/runtime' {
+  interface RequestDecorations { fromRoot: string; fromChild: string; fromLifted: string }
+}
+
 describe('conformance §1: what the service does', () => {
   it('§1.1-plugins-and-routes: an application registers routes and plugins on a server instance', async () => {
     const app = await build((root) => {

@@ -3,6 +3,10 @@ import { expect } from 'chai'
 import { bearerAuth, lift, type Request, type Scope } from '../../src'
 import { bootError, build, http, server } from './helpers'
 
+declare module '../../src/runtime' {
+  interface RequestDecorations { rootValue: string; parentValue: string; fromRootPlugin: string; childValue: string; user: unknown; secret: string }
+}
+
 const nameOf = (scope: Scope | null): string | null => scope === null ? null : scope.path
 
 describe('conformance §3.3: scoping rules', () => {

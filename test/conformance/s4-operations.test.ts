@@ -3,6 +3,10 @@ import { expect } from 'chai'
 import type { Request, Scope, SerializerCompilerInput, ValidatorCompilerInput } from '../../src'
 import { badRequest, build, http, server, withoutCrash } from './helpers'
 
+declare module '../../src/runtime' {
+  interface RequestDecorations { locale: string }
+}
+
 const required = { type: 'object', required: ['name'], properties: { name: { type: 'string' } } }
 
 describe('conformance §4.2: programmatic operations', () => {

@@ -7,6 +7,10 @@ import Ajv from 'ajv'
 import { HttpError, partValidatorCompiler, type Request, type Scope, type ValidatorPlugin } from '../../src'
 import { badRequest, bootError, build, http, server, thrown } from './helpers'
 
+declare module '../../src/runtime' {
+  interface RequestDecorations { hidden: string }
+}
+
 const ajvErrors: ValidatorPlugin = require('ajv-errors')
 const localize: Record<string, (errors: unknown) => void> = require('ajv-i18n')
 

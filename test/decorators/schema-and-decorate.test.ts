@@ -32,7 +32,7 @@ describe('@DecorateRequest and @DecorateReply', () => {
 
   it('refuses the same name twice on one class', () => {
     const error = declarationError(() => {
-      @DecorateRequest('foo', 1) @DecorateRequest('foo', 2) class Twice {}
+      @DecorateRequest('foo', 'one') @DecorateRequest('foo', 'two') class Twice {}
       return Twice
     })
     expect(error.code).to.equal('ENC_ERR_DECL_DECORATOR_DUPLICATE')

@@ -39,7 +39,7 @@ describe('@fastify/helmet in Enclave', () => {
           options: { global: false },
           probe: async (_request, reply) => {
             if (typeof reply.helmet !== 'function') return { helmet: false }
-            await (reply.helmet as (opts?: object) => Promise<void>)({ frameguard: { action: 'deny' } })
+            await reply.helmet({ frameguard: { action: 'deny' } })
             return { helmet: true }
           },
         })

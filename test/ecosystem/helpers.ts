@@ -9,6 +9,15 @@ import { Get, Module, Post, Route } from '../../src/decorators'
 import { createApp } from '../../src/modules'
 import { createServer, type Reply, type Request, type Scope, type ServerOptions } from '../../src/runtime'
 import { track } from '../support/servers'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+
+// The plugin members these tests call, typed from the plugins' own declarations (docs/plugins.md).
+// Picked rather than every plugin's (FastifyRequestDecorations<FastifyRequest>): the declaration is
+// global to the program, and other tests decorate `user` and `notFound` themselves.
+declare module '../../src/runtime' {
+  interface RequestDecorations extends Pick<FastifyRequest, 'jwtVerify' | 'file' | 'is'> {}
+  interface ReplyDecorations extends Pick<FastifyReply, 'jwtSign' | 'helmet' | 'compress' | 'sendFile'> {}
+}
 
 export type Mode = 'scope' | 'module'
 export const modes: readonly Mode[] = ['scope', 'module']

@@ -42,7 +42,7 @@ describe('@fastify/static in Enclave', () => {
         const app = await topology(mode, {
           plugin: fastifyStatic,
           options: { root, serve: false },
-          probe: async (_req, reply: Reply) => typeof reply.sendFile === 'function' ? (reply.sendFile as (f: string) => Reply)('index.html') : { sendFile: false },
+          probe: async (_req, reply: Reply) => typeof reply.sendFile === 'function' ? reply.sendFile('index.html') : { sendFile: false },
         })
         for (const path of ['/inside/probe', '/inside/child/probe']) {
           const res = await request(app.server).get(path).expect(200)

@@ -5,6 +5,10 @@ import { listening, rawClient, sleep } from './helpers'
 import { createServer } from '../../src/runtime'
 import type { Request } from '../../src/runtime'
 
+declare module '../../src/runtime' {
+  interface RequestDecorations { user: unknown }
+}
+
 async function waitFor(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 400 && !condition(); i++) await sleep(5)
 }

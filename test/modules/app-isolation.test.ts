@@ -5,6 +5,10 @@ import { createApp } from '../../src/modules'
 import type { Request, Scope } from '../../src/runtime'
 import { bootError } from './helpers'
 
+declare module '../../src/runtime' {
+  interface RequestDecorations { tenantA: string; tenantB: string }
+}
+
 describe('modules: apps in one process never see each other\'s declarations (issue 11)', () => {
   const apps: Scope[] = []
   after(async () => { for (const app of apps) await app.close() })

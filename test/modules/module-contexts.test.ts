@@ -6,6 +6,11 @@ import { DecorateReply, DecorateRequest, ErrorHandler, Get, Hook, Module, Route,
 import { createApp } from '../../src/modules'
 import { HttpError, lift, type Reply, type Request, type Scope } from '../../src/runtime'
 
+declare module '../../src/runtime' {
+  interface RequestDecorations { mine: string; bag: unknown; shared: unknown; answer: number }
+  interface ReplyDecorations { signature: string }
+}
+
 /** A controller at `path` answering what the request can see. */
 function probe(path: string, read: (request: Request, reply: Reply) => unknown = () => ({ ok: true })): Class {
   @Route() class Probe { @Get(path) get(request: Request, reply: Reply) { return read(request, reply) } }

@@ -3,6 +3,12 @@ import request from 'supertest'
 import { lift, type Scope } from '../../src/runtime'
 import { bootError, build, server, thrown } from './helpers'
 
+// What these tests decorate: Request and Reply have no catch-all (an undeclared name does not compile).
+declare module '../../src/runtime' {
+  interface RequestDecorations { answer: number; foo: string; bar: string; user: unknown; bag: unknown; where: unknown; late: unknown; shared: unknown }
+  interface ReplyDecorations { trace: unknown; teapot: unknown }
+}
+
 describe('runtime: decorators', () => {
   describe('§4.1 the example application', () => {
     function exampleApp(liftGrandchild: boolean) {

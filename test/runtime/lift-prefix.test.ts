@@ -4,6 +4,10 @@ import { createServer, lift, type PluginOptions, type Scope } from '../../src/ru
 import { Get, Module, Route } from '../../src/decorators'
 import { createApp } from '../../src/modules'
 
+declare module '../../src/runtime' {
+  interface RequestDecorations { who: string }
+}
+
 async function status(app: Scope, url: string): Promise<number> {
   return (await app.inject(url)).statusCode
 }

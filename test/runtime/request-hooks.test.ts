@@ -3,6 +3,10 @@ import request from 'supertest'
 import { lift, type Scope } from '../../src/runtime'
 import { bootError, build, deferred, server } from './helpers'
 
+declare module '../../src/runtime' {
+  interface RequestDecorations { marked: boolean }
+}
+
 const lifecycle = ['onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization', 'onSend', 'onResponse'] as const
 
 describe('runtime: request hooks', () => {

@@ -19,6 +19,9 @@ function compilerOptions(): ts.CompilerOptions {
   return { ...parsed.options, noEmit: true, declaration: false, sourceMap: false }
 }
 
+// The files every program shares (lib, node_modules, src), parsed once for all the programs below.
+const shared = new Map<string, ts.SourceFile | undefined>()
+
 function diagnose(files: string[], replace: (file: string, text: string) => string): ts.Diagnostic[] {
   const options = compilerOptions()
   const host = ts.createCompilerHost(options)
@@ -26,8 +29,10 @@ function diagnose(files: string[], replace: (file: string, text: string) => stri
   host.readFile = (name) => (files.includes(name) ? replace(name, read(name) as string) : read(name))
   const getSource = host.getSourceFile.bind(host)
   host.getSourceFile = (name, lang, onError) => {
-    if (!files.includes(name)) return getSource(name, lang, onError)
-    return ts.createSourceFile(name, replace(name, read(name) as string), lang)
+    if (files.includes(name)) return ts.createSourceFile(name, replace(name, read(name) as string), lang)
+    if (name.includes('/test/types/')) return getSource(name, lang, onError)
+    if (!shared.has(name)) shared.set(name, getSource(name, lang, onError))
+    return shared.get(name)
   }
   const program = ts.createProgram(files, options, host)
   return [...program.getSyntacticDiagnostics(), ...program.getSemanticDiagnostics()]
@@ -38,13 +43,43 @@ function describeDiagnostic(d: ts.Diagnostic): string {
   return `${where} TS${d.code} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`
 }
 
-describe('type tests (test/types/fixtures): typed contracts compile, misuses do not, each for the right reason', function () {
-  this.timeout(120_000)
-  const files = readdirSync(fixtureDir).filter((f) => f.endsWith('.ts')).map((f) => join(fixtureDir, f).replace(/\\/g, '/'))
-  const expected: Expected[] = files.flatMap((file) => readFileSync(file, 'utf8').split('\n').flatMap((text, index) => {
+function expectedIn(files: string[]): Expected[] {
+  return files.flatMap((file) => readFileSync(file, 'utf8').split('\n').flatMap((text, index) => {
     const match = directive.exec(text)
     return match === null ? [] : [{ file, line: index + 2, code: Number(match[1]), text: match[2].trim() }]
   }))
+}
+
+function expectCompilesAsWritten(files: string[]): void {
+  const diagnostics = diagnose(files, (_file, text) => text).filter((d) => d.file === undefined || files.includes(d.file.fileName))
+  expect(diagnostics.map(describeDiagnostic)).to.deep.equal([])
+}
+
+function expectMarkedLinesFail(files: string[], dir: string): void {
+  const expected = expectedIn(files)
+  const stripped = diagnose(files, (_file, text) => text.split('\n').map((line) => (directive.test(line) ? '' : line)).join('\n'))
+    .filter((d) => d.file !== undefined && files.includes(d.file.fileName))
+  const found = stripped.map((d) => ({
+    file: d.file!.fileName, line: d.file!.getLineAndCharacterOfPosition(d.start!).line + 1, code: d.code,
+    message: ts.flattenDiagnosticMessageText(d.messageText, '\n'),
+  }))
+  for (const e of expected) {
+    const onLine = found.filter((f) => f.file === e.file && f.line === e.line)
+    const where = `${e.file.slice(dir.length + 1)}:${e.line}`
+    expect(onLine.length, `${where}: expected TS${e.code} (${e.text}), got no error`).to.be.greaterThan(0)
+    expect(onLine.some((f) => f.code === e.code && f.message.includes(e.text)),
+      `${where}: expected TS${e.code} containing "${e.text}", got:\n${onLine.map((f) => `TS${f.code} ${f.message}`).join('\n')}`).to.equal(true)
+  }
+  const unexpected = found.filter((f) => !expected.some((e) => e.file === f.file && e.line === f.line))
+  expect(unexpected.map((f) => `${f.file}:${f.line} TS${f.code} ${f.message}`)).to.deep.equal([])
+}
+
+const tsFiles = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => join(dir, f).replace(/\\/g, '/'))
+
+describe('type tests (test/types/fixtures): typed contracts compile, misuses do not, each for the right reason', function () {
+  this.timeout(120_000)
+  const files = tsFiles(fixtureDir)
+  const expected = expectedIn(files)
 
   it('has fixtures with expected errors of every kind the issue names', () => {
     expect(files.length).to.be.greaterThanOrEqual(4)
@@ -55,25 +90,27 @@ describe('type tests (test/types/fixtures): typed contracts compile, misuses do 
   })
 
   it('compiles the fixtures as written: every use that must compile does, and every directive is used', () => {
-    const diagnostics = diagnose(files, (_file, text) => text).filter((d) => d.file === undefined || files.includes(d.file.fileName))
-    expect(diagnostics.map(describeDiagnostic)).to.deep.equal([])
+    expectCompilesAsWritten(files)
   })
 
   it('without the directives, each marked line fails with the named code and message, and no other line fails', () => {
-    const stripped = diagnose(files, (_file, text) => text.split('\n').map((line) => (directive.test(line) ? '' : line)).join('\n'))
-      .filter((d) => d.file !== undefined && files.includes(d.file.fileName))
-    const found = stripped.map((d) => ({
-      file: d.file!.fileName, line: d.file!.getLineAndCharacterOfPosition(d.start!).line + 1, code: d.code,
-      message: ts.flattenDiagnosticMessageText(d.messageText, '\n'),
-    }))
-    for (const e of expected) {
-      const onLine = found.filter((f) => f.file === e.file && f.line === e.line)
-      const where = `${e.file.slice(fixtureDir.length + 1)}:${e.line}`
-      expect(onLine.length, `${where}: expected TS${e.code} (${e.text}), got no error`).to.be.greaterThan(0)
-      expect(onLine.some((f) => f.code === e.code && f.message.includes(e.text)),
-        `${where}: expected TS${e.code} containing "${e.text}", got:\n${onLine.map((f) => `TS${f.code} ${f.message}`).join('\n')}`).to.equal(true)
-    }
-    const unexpected = found.filter((f) => !expected.some((e) => e.file === f.file && e.line === f.line))
-    expect(unexpected.map((f) => `${f.file}:${f.line} TS${f.code} ${f.message}`)).to.deep.equal([])
+    expectMarkedLinesFail(files, fixtureDir)
   })
+})
+
+// Each app in test/types/apps is a program of its own (tsconfig.json excludes the folder): what it
+// declares on 'enclave' (the Fastify plugins' decorations, the catch-all opt-out) is global to its
+// program, so it would change what the fixtures and tests above check.
+describe('type tests (test/types/apps): declarations that change the whole program, one app per program', function () {
+  this.timeout(240_000)
+  const appDir = join(root, 'test', 'types', 'apps')
+  for (const app of tsFiles(appDir)) {
+    const name = app.slice(appDir.length + 1)
+    // One compilation (without the directives) where the fixtures take two: an error on each marked
+    // line and on no other is what makes every directive used and the file compile as written.
+    it(`${name}: without the directives, each marked line fails with the named code and message, and no other line fails`, () => {
+      expect(expectedIn([app]).length, 'an app marks at least one misuse').to.be.greaterThan(0)
+      expectMarkedLinesFail([app], appDir)
+    })
+  }
 })
