@@ -1,7 +1,7 @@
 import type { DestinationStream, LoggerOptions } from 'pino'
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse, Server } from 'node:http'
 import type { Readable } from 'node:stream'
-import type { Socket } from 'node:net'
+import type { AddressInfo, Socket } from 'node:net'
 import type { GenericParts, NamesAPart, NamesReply, ReplyPayload, RouteGeneric } from './route-generic'
 import type { HasTypedParts, NoUnknownSchemaKeys, ResponseOf, TypeBoxKinded, TypeBoxLike, TypedParts, TypedRouteSchema } from './typed-schemas'
 import type { ValidatorCompiler, SerializerCompiler, ReplySerializer, SerializerOptions, SchemaErrorFormatter, SchemaControllerOptions, ValidatorOptions, RouteSchema, RouteSchemaAnnotations, SharedSchema, JsonSchema } from './schemas/types'
@@ -655,6 +655,11 @@ export interface Scope extends ScopeDecorations {
   readonly path: string
   readonly prefix: string
   readonly server: Server
+  /**
+   * Fastify 4+'s `addresses()`: where the server listens, `[]` before listen() and after close().
+   * One entry: Enclave listens on the one address listen() was given (Fastify 5 may list two for `localhost`).
+   */
+  addresses(): AddressInfo[]
   /**
    * Fastify's `routing`: the server's request listener. Serves a request received outside the
    * 'request' event (a plugin handling the server's 'upgrade' event, as @fastify/websocket does)

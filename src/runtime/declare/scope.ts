@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { runtimeError } from '../errors/runtime-codes'
 import { HookStore, assertHook } from './hooks'
 import { settleInto } from './callback-form'
@@ -206,6 +207,11 @@ export class ScopeImpl implements Scope {
   }
 
   get server(): Server { return this.context.server }
+  addresses(): AddressInfo[] {
+    // A pipe or a server not listening has no AddressInfo to report.
+    const address = this.context.server.address()
+    return address !== null && typeof address === 'object' ? [address] : []
+  }
   get routing(): (req: IncomingMessage, res: ServerResponse) => void { return this.context.routing }
   // completeLogger() (server/logger.ts) filled in trace, fatal and child before the context was made.
   get log(): ServerLogger { return this.context.log as ServerLogger }
