@@ -1,7 +1,7 @@
 import type { DestinationStream, LoggerOptions } from 'pino'
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse, Server } from 'node:http'
 import type { Readable } from 'node:stream'
-import type { Socket } from 'node:net'
+import type { AddressInfo, Socket } from 'node:net'
 import type { GenericParts, NamesAPart, NamesReply, ReplyPayload, RouteGeneric } from './route-generic'
 import type { HasTypedParts, NoUnknownSchemaKeys, ResponseOf, TypeBoxKinded, TypeBoxLike, TypedParts, TypedRouteSchema } from './typed-schemas'
 import type { ValidatorCompiler, SerializerCompiler, ReplySerializer, SerializerOptions, SchemaErrorFormatter, SchemaControllerOptions, ValidatorOptions, RouteSchema, RouteSchemaAnnotations, SharedSchema, JsonSchema } from './schemas/types'
@@ -52,7 +52,7 @@ export interface RequestBase {
   readonly routePath: string | null
   /** Set only when the route has `attachValidation: true` and validation failed (spec §2.6); else undefined, as in Fastify. */
   validationError: ValidationError | undefined
-  readonly log: Logger
+  readonly log: ServerLogger
   /** The route option `config` (an empty object when none was given). */
   readonly routeConfig: Record<string, unknown>
   /** True once the client went away before the reply was written. */
@@ -175,7 +175,7 @@ export interface ReplyBase extends ReplyDecorations {
   getResponseTime(): number
   /** Fastify 3's `reply.context.config`: the route's `config`. */
   readonly context: { readonly config: Record<string, unknown> }
-  readonly log: Logger
+  readonly log: ServerLogger
   getHeaders(): Record<string, string | number | readonly string[]>
   /** `redirect(url, code = 302)`; Fastify 3's `redirect(code, url)` is read too. */
   redirect(url: string, code?: number): this
@@ -208,6 +208,17 @@ export interface Logger {
   trace?(obj: unknown, msg?: string): void
   fatal?(obj: unknown, msg?: string): void
   child?(bindings: Record<string, unknown>): Logger
+}
+
+/**
+ * The logger Enclave hands out (`request.log`, `reply.log`, `scope.log`): pino's, or the given one
+ * completed with trace, fatal and child at boot, so `request.log.child({ ... })` needs no `!`
+ * (Fastify's FastifyBaseLogger has them all too).
+ */
+export interface ServerLogger extends Logger {
+  trace(obj: unknown, msg?: string): void
+  fatal(obj: unknown, msg?: string): void
+  child(bindings: Record<string, unknown>): ServerLogger
 }
 
 export type DoneFn = (error?: Error | null) => void
@@ -289,6 +300,14 @@ export type PluginFunction<O extends PluginOptions = PluginOptions> = (scope: Sc
  * createApp() or a module's plugins), and the bound `Function` of register() would let it in.
  */
 export type NotAClass<P> = P extends abstract new (...args: never[]) => unknown ? never : unknown
+
+/**
+ * A module whose default export is the plugin: `register(import('./users'))` as Fastify takes it
+ * (the promise, or the awaited namespace). Its options are checked against that default export's.
+ */
+export type PluginModule<P> = PromiseLike<{ default: P & NotAClass<P> }> | { default: P & NotAClass<P> }
+/** The plugin a register() argument stands for: a module's default export, or the plugin itself. */
+export type ModuleDefault<P> = P extends Function ? P : P extends PromiseLike<{ default: infer D }> ? D : P extends { default: infer D } ? D : P
 
 /** What `register` reads besides the plugin's own options (Fastify's RegisterOptions, those Enclave honours). */
 export interface RegisterOptions {
@@ -643,12 +662,17 @@ export interface Scope extends ScopeDecorations {
   readonly prefix: string
   readonly server: Server
   /**
+   * Fastify 4+'s `addresses()`: where the server listens, `[]` before listen() and after close().
+   * One entry: Enclave listens on the one address listen() was given (Fastify 5 may list two for `localhost`).
+   */
+  addresses(): AddressInfo[]
+  /**
    * Fastify's `routing`: the server's request listener. Serves a request received outside the
    * 'request' event (a plugin handling the server's 'upgrade' event, as @fastify/websocket does)
    * through the routes and hooks; the reply is written to the `res` given.
    */
   readonly routing: (req: IncomingMessage, res: ServerResponse) => void
-  readonly log: Logger
+  readonly log: ServerLogger
   readonly parent: Scope | null
   /** True from the moment close() is called: health readiness answers 503 from then on. */
   readonly closing: boolean
@@ -662,7 +686,7 @@ export interface Scope extends ScopeDecorations {
    * plugin's parameters (Function has no call signature to compete with it), and an error names
    * the option at fault instead of listing every overload. NoInfer: `P` comes from the plugin alone.
    */
-  register<P extends PluginFunction | Function>(plugin: P & NotAClass<P>, options?: NoInfer<PluginOptionsOf<P> | ((scope: Scope) => PluginOptionsOf<P>)>): this
+  register<P extends PluginFunction | Function | PluginModule<Function>>(plugin: P & NotAClass<P>, options?: NoInfer<PluginOptionsOf<ModuleDefault<P>> | ((scope: Scope) => PluginOptionsOf<ModuleDefault<P>>)>): this
   /** `route<G>(...)`: Fastify's route generic, as the shortcuts take it (ScopeRouteShortcut); the schema is then not inferred. */
   route<G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema>(options: RouteOptions<S, G>): this
   get: ScopeRouteShortcut<this>

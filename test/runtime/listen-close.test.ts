@@ -27,6 +27,19 @@ function tryConnect(address: string): Promise<string> {
 
 describe('runtime: listen and close', () => {
   describe('§9 listen', () => {
+    it("addresses() (Fastify 4+) is [] before listen() and after close(), and the listening address in between", async () => {
+      const app = server()
+      app.get('/', async () => ({ ok: true }))
+      expect(app.addresses()).to.deep.equal([])
+      const address = await app.listen({ port: 0, host: '127.0.0.1' })
+      const [listening] = app.addresses()
+      expect(listening.address).to.equal('127.0.0.1')
+      expect(listening.family).to.equal('IPv4')
+      expect(address).to.equal(`http://127.0.0.1:${listening.port}`)
+      await app.close()
+      expect(app.addresses()).to.deep.equal([])
+    })
+
     it('listen(port) (the release line) boots, listens and resolves to the address', async () => {
       let booted = false
       const app = server()

@@ -4,7 +4,7 @@
 import { expect } from 'chai'
 import request from 'supertest'
 import { fp } from '../support/scope-plugin'
-import { createServer, type Scope } from '../../src/runtime'
+import { createServer, lift, type Scope } from '../../src/runtime'
 import { bootError, server, thrown } from './helpers'
 
 describe('plugin API: fastify-plugin metadata', () => {
@@ -90,6 +90,20 @@ describe('plugin API: fastify-plugin metadata', () => {
     await app.ready()
     await request(app.server).get('/esm').expect(200, { esm: true })
     await request(app.server).get('/dynamic').expect(200, { dynamic: true })
+  })
+
+  it('a lifted or fastify-plugin default export given as import() runs in the registering scope, as in Fastify', async () => {
+    const app = server()
+    const users = lift(async (scope: Scope) => { scope.decorate('users', ['alice']); scope.decorateRequest('user', null) }, { name: 'users' })
+    const counter = fp(async (scope: Scope) => { scope.decorate('counter', 1) }, { name: 'counter' })
+    await app.register(Promise.resolve({ default: users }))
+    app.register(Promise.resolve({ default: counter }))
+    app.get('/user', async (req) => ({ user: (req as unknown as { user: unknown }).user }))
+    await app.ready()
+    expect(app.users).to.deep.equal(['alice'])
+    expect(app.counter).to.equal(1)
+    expect(app.printPlugins()).to.include('users (lifted)')
+    await request(app.server).get('/user').expect(200, { user: null })
   })
 })
 

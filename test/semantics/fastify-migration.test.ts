@@ -129,6 +129,8 @@ describe('semantics: a Fastify app moving to createServer()', () => {
       ['jsonShorthand', true, 'always accepts the shorthand'],
       ['versioning', {}, 'constraints: { version }'],
       ['constraints', {}, '{ version, host }'],
+      ['useSemicolonDelimiter', false, "Fastify 5's default, false"],
+      ['routerOptions', { ignoreTrailingSlash: true }, 'at the top level of createServer()'],
     ]
     for (const [option, value, instead] of cases) {
       it(`${option} is refused as a Fastify option Enclave does not offer, saying what to do instead (not as a typo)`, () => {

@@ -106,6 +106,7 @@ async function runAfter(boot: BootContext, node: PluginNode, failure: BootContex
 
 async function loadPlugin(boot: BootContext, node: PluginNode): Promise<void> {
   const owner = node.owner as ScopeImpl
+  if (node.imported !== undefined) node.plugin = await node.imported()
   const plugin = node.plugin as Function
   const meta = readPluginMeta(plugin)
   checkPluginMeta(meta, owner)

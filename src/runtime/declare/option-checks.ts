@@ -32,6 +32,9 @@ const fastifyOnlyServerOptions: Readonly<Record<string, string>> = {
   versioning: 'custom version strategies are not offered: constraints: { version } (or Fastify 3\'s version route option) matches semver ranges',
   constraints: 'custom constraint strategies are not offered: routes take find-my-way\'s built-in constraints: { version, host }',
   childLoggerFactory: 'request.log is a pino child bound to the request id; pass a pino instance as logger to choose its settings',
+  // Fastify 5 apps set these; without an entry they read as typos and get an unrelated did-you-mean.
+  useSemicolonDelimiter: 'a \';\' in the path is part of the path (Fastify 5\'s default, false: /a;b=1 is not /a), and a query starts at \'?\' only: remove the option',
+  routerOptions: 'Fastify 5\'s group of router options: Enclave takes the ones it offers at the top level of createServer() (ignoreTrailingSlash, caseSensitive, maxParamLength, querystringParser); move them there',
 }
 
 /** Server options that must be functions, and those that must be booleans, when given. */

@@ -9,7 +9,8 @@ export type AfterCallback = (...args: any[]) => unknown
 
 /** One registration waiting to run: avvio's model, a tree in registration order. */
 export interface PluginNode {
-  readonly plugin: Function | null
+  /** Replaced by boot with the resolved default export of an `imported` registration (printPlugins names it). */
+  plugin: Function | null
   /** Set instead of a plugin for an after() step: it runs even after a plugin failed, and gets the error. */
   readonly after: AfterCallback | null
   readonly options: Record<string, unknown>
@@ -27,6 +28,12 @@ export interface PluginNode {
   loadMs?: number
   /** Enclave's own bookkeeping step (a deferred addHook), left out of printPlugins. */
   readonly internal?: boolean
+  /**
+   * `register(import('x'))`: the module's default export, awaited when the node loads. Boot reads
+   * the plugin's lift()/fastify-plugin marks on what it resolves to, as avvio does, so a lifted
+   * default export still runs in the registering scope.
+   */
+  readonly imported?: () => Promise<Function>
 }
 
 /**
@@ -46,12 +53,14 @@ export class PluginTree {
     // `register(import('x'))` and an ES module namespace: Fastify takes the default export.
     if (isThenable(plugin)) {
       const pending = plugin
-      const deferred = async function deferredImport(this: unknown, ...args: unknown[]): Promise<unknown> {
+      const imported = async (): Promise<Function> => {
         const loaded = moduleDefault(await pending)
         if (!isPlugin(loaded)) throw invalidPlugin(owner, loaded)
-        return loaded.apply(this, args)
+        return loaded
       }
-      this.current.children.push({ plugin: deferred, after: null, options, owner, children: [], label: null })
+      // printPlugins() names the registration before it resolves: a named placeholder stands in.
+      const deferred = async function deferredImport(): Promise<void> {}
+      this.current.children.push({ plugin: deferred, after: null, options, owner, children: [], label: null, imported })
       return
     }
     plugin = moduleDefault(plugin)

@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { runtimeError } from '../errors/runtime-codes'
 import { HookStore, assertHook } from './hooks'
 import { settleInto } from './callback-form'
@@ -19,7 +20,7 @@ import { isAsyncFunction } from './option-checks'
 import { didYouMean } from '../schemas'
 import type {
   ContentTypeParserFn, ContentTypeParserCallback, ContentTypeStreamParser, ContentTypeParserOptions, ErrorHandler, Handler, HookName, InjectChain, InjectOptions, InjectResponse,
-  ListenOptions, LogSerializers, Logger, NotFoundHandler, NotFoundOptions, ReadyOptions, RouteOptions, RouteShorthandOptions, Scope,
+  ListenOptions, LogSerializers, Logger, PluginModule, ServerLogger, NotFoundHandler, NotFoundOptions, ReadyOptions, RouteOptions, RouteShorthandOptions, Scope,
 } from '../types'
 import type { JsonSchema, ReplySerializer, SchemaControllerOptions, SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../schemas/types'
 import type { Inspection, ModuleInspection, RouteInspection, ScopeAnnotation, ScopeInspection } from '../shared/introspection'
@@ -225,8 +226,14 @@ export class ScopeImpl implements Scope {
   }
 
   get server(): Server { return this.context.server }
+  addresses(): AddressInfo[] {
+    // A pipe or a server not listening has no AddressInfo to report.
+    const address = this.context.server.address()
+    return address !== null && typeof address === 'object' ? [address] : []
+  }
   get routing(): (req: IncomingMessage, res: ServerResponse) => void { return this.context.routing }
-  get log(): Logger { return this.context.log }
+  // completeLogger() (server/logger.ts) filled in trace, fatal and child before the context was made.
+  get log(): ServerLogger { return this.context.log as ServerLogger }
   get closing(): boolean { return this.context.facade.closing }
 
   /**
@@ -241,7 +248,7 @@ export class ScopeImpl implements Scope {
   }
 
   // Scope.register types the caller (its plugin and options); this side only records.
-  register(plugin: Function, options?: object): this {
+  register(plugin: Function | PluginModule<Function>, options?: object): this {
     this.assertDeclarable('register()')
     this.context.plugins.enqueue(this, plugin, (options ?? {}) as Record<string, unknown>)
     return this
