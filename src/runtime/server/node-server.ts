@@ -1,7 +1,5 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import { createServer as createHttpsServer } from 'node:https'
-import { createServer as createH2cServer, createSecureServer as createH2Server, type Http2Session } from 'node:http2'
-import { Server as TlsServer } from 'node:tls'
+import type { Http2Session } from 'node:http2'
 import { runtimeError } from '../errors/runtime-codes'
 import { connectionsCheckingInterval, type ServerLimits } from '../shared/server-options'
 import type { ServerOptions } from '../types'
@@ -37,7 +35,7 @@ export function createNodeServer(options: ServerOptions, limits: ServerLimits, l
       throw runtimeError('ENC_ERR_SERVER_INVALID_OPTION', { problem: `{ serverFactory }): the factory must return a server (an object with listen() and on(), e.g. http.createServer(handler)), got ${server === null ? 'null' : typeof server}.` })
     }
     // Fastify 3 leaves a factory's server as it is (no timeouts set); so does Enclave.
-    return { server: server as Server, transport: { http2: isHttp2Server(server), secure: server instanceof TlsServer, factory: true } }
+    return { server: server as Server, transport: { http2: isHttp2Server(server), secure: server instanceof nodeTls().Server, factory: true } }
   }
   if (options.http2 === true) return { server: http2Server(options, limits, listener), transport: { http2: true, secure: options.https !== undefined, factory: false } }
   const settings = {
@@ -50,7 +48,7 @@ export function createNodeServer(options: ServerOptions, limits: ServerLimits, l
   }
   const server = options.https === undefined
     ? createHttpServer(settings, listener)
-    : withTlsOptions(() => createHttpsServer({ ...options.https, ...settings }, listener) as unknown as Server)
+    : withTlsOptions(() => nodeHttps().createServer({ ...options.https, ...settings }, listener) as unknown as Server)
   // Fastify 3's socket timeout: Node destroys a connection idle this long (socket-timeout.ts runs onTimeout).
   if (limits.connectionTimeout > 0) server.setTimeout(limits.connectionTimeout)
   server.maxRequestsPerSocket = limits.maxRequestsPerSocket
@@ -63,9 +61,10 @@ function http2Server(options: ServerOptions, limits: ServerLimits, listener: Req
   // in flight. 100 as RFC 9113 §6.5.2 advises as the least, close to nginx (128); settings in
   // `https` (secure) win.
   const settings = { ...tlsOptions?.settings, maxConcurrentStreams: tlsOptions?.settings?.maxConcurrentStreams ?? defaultMaxConcurrentStreams }
+  const http2 = nodeHttp2()
   const server = tlsOptions === undefined
-    ? createH2cServer({ settings }, listener as never)
-    : withTlsOptions(() => createH2Server({ ...tlsOptions, settings }, listener as never))
+    ? http2.createServer({ settings }, listener as never)
+    : withTlsOptions(() => http2.createSecureServer({ ...tlsOptions, settings }, listener as never))
   const sessionTimeout = options.http2SessionTimeout ?? defaultHttp2SessionTimeout
   // Fastify 3: a session with no activity for http2SessionTimeout is closed (GOAWAY, open streams finish).
   if (sessionTimeout > 0) server.on('session', (session: Http2Session) => { session.setTimeout(sessionTimeout, () => session.close()) })
@@ -98,3 +97,11 @@ function isHttp2Server(server: unknown): boolean {
   const name = (server as object).constructor?.name
   return name === 'Http2Server' || name === 'Http2SecureServer'
 }
+
+// node:https, node:http2 and node:tls are loaded by the servers that use them only: a plain HTTP
+// service does not pay for loading them at start.
+/* eslint-disable @typescript-eslint/no-require-imports */
+function nodeHttps(): typeof import('node:https') { return require('node:https') as typeof import('node:https') }
+function nodeHttp2(): typeof import('node:http2') { return require('node:http2') as typeof import('node:http2') }
+function nodeTls(): typeof import('node:tls') { return require('node:tls') as typeof import('node:tls') }
+/* eslint-enable @typescript-eslint/no-require-imports */
