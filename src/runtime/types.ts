@@ -2,6 +2,8 @@ import type { DestinationStream, LoggerOptions } from 'pino'
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse, Server } from 'node:http'
 import type { Readable } from 'node:stream'
 import type { AddressInfo, Socket } from 'node:net'
+import type { TlsOptions } from 'node:tls'
+import type { Settings as Http2Settings } from 'node:http2'
 import type { GenericParts, NamesAPart, NamesReply, ReplyPayload, RouteGeneric } from './route-generic'
 import type { HasTypedParts, NoUnknownSchemaKeys, ResponseOf, TypeBoxKinded, TypeBoxLike, TypedParts, TypedRouteSchema } from './typed-schemas'
 import type { ValidatorCompiler, SerializerCompiler, ReplySerializer, SerializerOptions, SchemaErrorFormatter, SchemaControllerOptions, ValidatorOptions, RouteSchema, RouteSchemaAnnotations, SharedSchema, JsonSchema } from './schemas/types'
@@ -627,6 +629,22 @@ export interface ServerOptions {
    * (`ENC_ERR_SERVER_CLOSING`) instead of served. Default false: it is served, with `Connection: close`.
    */
   return503OnClosing?: boolean
+  /**
+   * Fastify 3: serve HTTPS with these TLS options (`{ key, cert }`, `{ pfx, passphrase }`: what
+   * node:https takes). With `http2: true`, HTTP/2 over TLS; `allowHTTP1: true` then also serves
+   * HTTP/1.1 clients on the same port.
+   */
+  https?: TlsOptions & { allowHTTP1?: boolean; settings?: Http2Settings }
+  /** Fastify 3: serve HTTP/2 (node:http2's compatibility API): cleartext h2c, or over TLS with `https`. `scope.server` is then an Http2Server. */
+  http2?: boolean
+  /** Fastify 3: with `http2`, a session idle this long (ms) is closed with GOAWAY. Default 5000; 0 turns it off. */
+  http2SessionTimeout?: number
+  /**
+   * Fastify 3: makes the server. Called once by createServer() with the request handler and these
+   * options; returns a server (node:http, https or http2) whose requests go to the handler. Its
+   * timeouts are its own: Enclave sets none on it.
+   */
+  serverFactory?: (handler: (req: IncomingMessage, res: ServerResponse) => void, options: ServerOptions) => Server
 }
 
 export type FrameworkErrorsHandler = (this: Scope, error: Error & { code?: string; statusCode?: number }, request: Request, reply: Reply) => unknown

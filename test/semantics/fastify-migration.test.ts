@@ -123,9 +123,6 @@ describe('semantics: a Fastify app moving to createServer()', () => {
 
   describe('Fastify server options Enclave does not offer', () => {
     const cases: Array<[string, unknown, string]> = [
-      ['https', { key: 'k', cert: 'c' }, 'terminate TLS in a proxy'],
-      ['http2', true, 'HTTP/1.1'],
-      ['serverFactory', () => undefined, 'scope.routing(req, res)'],
       ['jsonShorthand', true, 'always accepts the shorthand'],
       ['versioning', {}, 'constraints: { version }'],
       ['constraints', {}, '{ version, host }'],

@@ -16,6 +16,7 @@ export const knownServerOptions: readonly string[] = [
   'onProtoPoisoning', 'onConstructorPoisoning',
   'connectionTimeout', 'drainTimeout', 'frameworkErrors', 'clientErrorHandler',
   'caseSensitive', 'querystringParser', 'rewriteUrl', 'maxRequestsPerSocket', 'forceCloseConnections', 'return503OnClosing',
+  'https', 'http2', 'http2SessionTimeout', 'serverFactory',
 ]
 
 /**
@@ -24,10 +25,6 @@ export const knownServerOptions: readonly string[] = [
  * unrelated name) would send them looking for a typo.
  */
 const fastifyOnlyServerOptions: Readonly<Record<string, string>> = {
-  https: 'Enclave serves plain HTTP (scope.server is a node:http server): terminate TLS in a proxy or load balancer in front of it',
-  http2: 'Enclave serves HTTP/1.1 (scope.server is a node:http server): terminate HTTP/2 in a proxy in front of it',
-  http2SessionTimeout: 'Enclave serves HTTP/1.1 only (no http2 option)',
-  serverFactory: 'Enclave creates its own node:http server; to serve from a server of yours, await ready() and pass scope.routing(req, res) as its request listener',
   jsonShorthand: 'Enclave always accepts the shorthand (properties at the top level of a schema part): remove the option',
   versioning: 'custom version strategies are not offered: constraints: { version } (or Fastify 3\'s version route option) matches semver ranges',
   constraints: 'custom constraint strategies are not offered: routes take find-my-way\'s built-in constraints: { version, host }',
@@ -131,6 +128,7 @@ export function checkServerOptions(options: ServerOptions): ServerOptions {
     throw invalidOption('createServer({ serializerOpts }): must be an object of fast-json-stringify options, e.g. { rounding: \'ceil\' }.')
   }
   checkSchemaCacheOption(resolved.schemaCache)
+  checkTransportOptions(resolved)
   if (resolved.schemaController !== undefined) checkSchemaControllerOptions(resolved.schemaController, 'createServer({ schemaController })')
   for (const name of ['frameworkErrors', 'clientErrorHandler'] as const) {
     const given: unknown = resolved[name]
@@ -151,6 +149,34 @@ export function checkServerOptions(options: ServerOptions): ServerOptions {
     throw invalidOption('createServer({ schemaErrorFormatter }): the formatter must be synchronous and return an Error; it is async.')
   }
   return resolved
+}
+
+/** The options a serverFactory's server carries itself: Enclave does not set them on a server it did not make. */
+const serverOwnedOptions = ['headersTimeout', 'requestTimeout', 'keepAliveTimeout', 'connectionTimeout', 'maxRequestsPerSocket'] as const
+
+/** `https`, `http2`, `http2SessionTimeout`, `serverFactory` (server/node-server.ts builds the server from them). */
+function checkTransportOptions(options: ServerOptions): void {
+  const { https, http2, http2SessionTimeout, serverFactory } = options as Record<string, unknown>
+  if (https !== undefined && (https === null || typeof https !== 'object' || Array.isArray(https))) {
+    throw invalidOption(`createServer({ https }): must be an object of TLS options ({ key, cert } or { pfx, passphrase }, as node:https takes), got ${https === null ? 'null' : Array.isArray(https) ? 'an array' : typeof https}.`)
+  }
+  if (http2 !== undefined && typeof http2 !== 'boolean') throw invalidOption(`createServer({ http2 }): must be true or false, got ${typeof http2}.`)
+  if (http2SessionTimeout !== undefined) {
+    if (typeof http2SessionTimeout !== 'number' || !Number.isSafeInteger(http2SessionTimeout) || http2SessionTimeout < 0) {
+      throw invalidOption(`createServer({ http2SessionTimeout }): must be a whole number of milliseconds, 0 or more (0: sessions are not closed when idle), got ${typeof http2SessionTimeout === 'number' ? String(http2SessionTimeout) : typeof http2SessionTimeout}.`)
+    }
+    if (http2 !== true) throw invalidOption('createServer({ http2SessionTimeout }): applies to HTTP/2 sessions only; add http2: true or remove it.')
+  }
+  if (serverFactory === undefined) return
+  if (typeof serverFactory !== 'function') throw invalidOption(`createServer({ serverFactory }): must be a function (handler, options) => server, got ${serverFactory === null ? 'null' : typeof serverFactory}.`)
+  if (https !== undefined || http2 !== undefined) {
+    throw invalidOption(`createServer({ serverFactory, ${https !== undefined ? 'https' : 'http2'} }): the factory makes the server, so ${https !== undefined ? 'its TLS options' : 'its protocol'} go there (https.createServer(tlsOptions, handler), http2.createSecureServer(...)): keep one.`)
+  }
+  for (const name of serverOwnedOptions) {
+    if (options[name] !== undefined) {
+      throw invalidOption(`createServer({ serverFactory, ${name} }): the factory's server is yours, and Enclave does not change its settings (as Fastify 3 does not): set ${name === 'connectionTimeout' ? 'server.setTimeout(ms)' : `server.${name}`} on the server the factory returns.`)
+    }
+  }
 }
 
 /** `schemaCache: { directory, mode? }`: a misspelt key or mode fails at once, with a "did you mean". */

@@ -32,7 +32,7 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
   // Node's parser stays failed and reports every later packet again: one answer per connection.
   if (answered.has(socket)) return
   answered.add(socket)
-  if (error.code === 'ECONNRESET' || !socket.writable) { socket.destroy(); return }
+  if (error.code === 'ECONNRESET' || !socket.writable || failedTls(error)) { socket.destroy(); return }
   // The request in progress was answered before its body arrived (a 414, a 401 from a guard):
   // a second, unsolicited response would be read as the answer to the next request.
   if (answeredBeforeBodyEnd(socket)) { socket.destroy(); return }
@@ -51,6 +51,17 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
     if (pending.headersSent) { socket.destroy(); return }
   }
   writeAndClose(error, socket)
+}
+
+/**
+ * A TLS server (https) reports a failed handshake here too: a plain-HTTP request to the TLS port,
+ * a client that rejects our certificate, a handshake timeout. No HTTP answer can reach that
+ * client (nothing is encrypted yet, and a plain one would be read as garbage): the connection is
+ * closed without a word or a log line, as Node does without a listener.
+ */
+function failedTls(error: NodeJS.ErrnoException): boolean {
+  const code = error.code ?? ''
+  return code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_') || (error as { library?: string }).library === 'SSL routines'
 }
 
 function writeAndClose(error: NodeJS.ErrnoException, socket: Socket): void {

@@ -16,6 +16,7 @@ import { guardedLogLine } from './guarded-log'
 import type { ErrorHandler, Logger, Scope } from '../types'
 import type { HeadProblem } from './request-head'
 import { lingerWhenClosed } from './lingering-close'
+import { isHttp2 } from './http2-request'
 
 export interface ErrorHandlerEntry {
   readonly fn: ErrorHandler
@@ -388,7 +389,8 @@ export function answerHeadRefused(res: ServerResponse, problem: HeadProblem): vo
 
 /** These answers close the connection; a client still sending the body must get to read them first (lingering-close.ts). */
 function lingerIfUnread(res: ServerResponse): void {
-  if (res.req.complete === false && res.socket !== null) lingerWhenClosed(res.socket)
+  // An HTTP/2 stream has no connection of its own to linger on (its socket is the session's).
+  if (res.req.complete === false && res.socket !== null && !isHttp2(res.req)) lingerWhenClosed(res.socket)
 }
 
 export function answerWithoutReply(res: ServerResponse, log: Logger, error: unknown): void {

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { errorPayloadSerializer } from './error-payload'
 import { runtimeError } from '../errors/runtime-codes'
 import { lingerWhenClosed } from './lingering-close'
+import { isHttp2 } from './http2-request'
 
 /**
  * `Expect: 100-continue`: Node would send `100 Continue` at once, inviting a body the answer may
@@ -39,7 +40,7 @@ export function answerExpectationFailed(raw: IncomingMessage, res: ServerRespons
   if (raw.headers['transfer-encoding'] !== undefined || (raw.headers['content-length'] ?? '0') !== '0') {
     headers.connection = 'close'
     // A client that sends it anyway must get to read the 417 before the close (lingering-close.ts).
-    if (!raw.complete && raw.socket !== null) lingerWhenClosed(raw.socket)
+    if (!raw.complete && raw.socket !== null && !isHttp2(raw)) lingerWhenClosed(raw.socket)
   }
   res.writeHead(417, headers)
   res.end(body)

@@ -1,5 +1,6 @@
 import type { ReplyImpl } from './reply'
 import { noteUnreadBody } from './unread-body'
+import { isHttp2 } from './http2-request'
 
 /**
  * The reply's state machine: the one place its state changes. send.ts, error-reply.ts and
@@ -84,7 +85,8 @@ function settleFraming(reply: ReplyImpl): void {
     if (reply.raw.hasHeader('content-length')) reply.raw.removeHeader('content-length')
     if (!/chunked[ \t]*$/i.test(String(transferEncoding))) reply.headerMap.connection = 'close'
   }
-  if (reply.route.serve.closing) reply.headerMap.connection = 'close'
+  // HTTP/2 has no Connection header (Node drops it with a warning): close() sends its sessions GOAWAY instead.
+  if (reply.route.serve.closing && !isHttp2(reply.request.raw)) reply.headerMap.connection = 'close'
   if (reply.request.raw.complete === false) noteUnreadBody(reply)
 }
 

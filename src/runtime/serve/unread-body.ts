@@ -3,6 +3,7 @@ import type { Socket } from 'node:net'
 import type { ReplyImpl } from './reply'
 import { bodyNeverInvited } from './expect'
 import { lingerWhenClosed } from './lingering-close'
+import { isHttp2 } from './http2-request'
 
 /**
  * A reply may go out before its request's body has arrived (a 414, a 415, a 401 from an
@@ -32,6 +33,8 @@ export function noteUnreadBody(reply: ReplyImpl): void {
   const raw = reply.request.raw
   const headers = raw.headers
   if (headers['transfer-encoding'] === undefined && headers['content-length'] === undefined) return
+  // An HTTP/2 stream's unread body ends with the stream (RST_STREAM): no connection to close or linger on.
+  if (isHttp2(raw)) return
   if (undrainableBody(raw, reply.route.bodyLimit ?? reply.route.serve.limits.bodyLimit) || (bodyNeverInvited(raw) && headers['content-length'] !== '0')) reply.headerMap.connection = 'close'
   if (raw.socket !== null) {
     answeredMidBody.set(raw.socket, raw)

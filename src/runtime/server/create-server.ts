@@ -1,4 +1,4 @@
-import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { DeclareContext } from '../declare/declare-context'
 import { ScopeImpl } from '../declare/scope'
@@ -15,12 +15,14 @@ import { onBodyExpired } from '../serve/body/read-body'
 import { jsonParser, textParser } from '../serve/body/json-parser'
 import { reservedRequestNames } from '../serve/request'
 import { reservedReplyNames } from '../serve/reply'
-import { connectionsCheckingInterval, resolveLimits } from '../shared/server-options'
+import { resolveLimits } from '../shared/server-options'
 import { checkServerOptions, poisonActionsOf } from '../declare/option-checks'
 import { resolveLogger, silentLogger } from './logger'
 import { ServerLifecycle } from './lifecycle'
 import { routingOf } from './routing'
 import { watchDrains } from './drain-watch'
+import { createNodeServer } from './node-server'
+import { trackConnections } from './connections'
 import type { Scope, ServerOptions } from '../types'
 import { checkSchemaCompilation } from '../shared/schema-compilation'
 import { CompileProfile } from '../boot/compile-profile'
@@ -73,30 +75,14 @@ export function createServer(given: ServerOptions = {}): Scope {
     silent: log === silentLogger,
   })
   serve.serveNotFound = serveNotFound
-  const http = createHttpServer({
-    headersTimeout: limits.headersTimeout,
-    requestTimeout: limits.requestTimeout,
-    keepAliveTimeout: limits.keepAliveTimeout,
-    connectionsCheckingInterval: connectionsCheckingInterval(limits),
-    // Node's own answer to a missing Host has no body; pipeline.ts gives the JSON error shape instead.
-    requireHostHeader: false,
-  }, (req, res) => handleRequest(serve, req, res))
-  // Fastify 3's socket timeout: Node destroys a connection idle this long (socket-timeout.ts runs onTimeout).
-  if (limits.connectionTimeout > 0) http.setTimeout(limits.connectionTimeout)
-  http.maxRequestsPerSocket = limits.maxRequestsPerSocket
-  // Per connection, not per request: Node's closeIdleConnections() leaves alone a connection that
-  // has not sent a request yet, and close() must not wait closeTimeout for those (lifecycle.ts).
-  const sockets = new Set<Socket>()
-  http.on('connection', (socket: Socket) => {
-    sockets.add(socket)
-    socket.once('close', () => sockets.delete(socket))
-  })
+  const { server: http, transport } = createNodeServer(options, limits, (req, res) => handleRequest(serve, req, res))
+  const connections = trackConnections(http, transport)
   if (limits.drainTimeout > 0) {
     let stop: (() => void) | null = null
-    http.on('listening', () => { stop ??= watchDrains(sockets, limits.drainTimeout) })
+    http.on('listening', () => { stop ??= watchDrains(connections.sockets, limits.drainTimeout) })
     http.on('close', () => { stop?.(); stop = null })
   }
-  const lifecycle = new ServerLifecycle({ http, serve, sockets, releaseLogger: logger.release })
+  const lifecycle = new ServerLifecycle({ http, transport, serve, connections, releaseLogger: logger.release })
   const declared = new DeclareContext({
     log,
     server: http,
@@ -120,7 +106,8 @@ export function createServer(given: ServerOptions = {}): Scope {
   // without a word), and a 100-continue body is invited only once it is wanted (expect.ts).
   http.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => { deferContinue(req); handleRequest(serve, req, res) })
   http.on('checkExpectation', answerExpectationFailed)
-  http.on('connect', (_req: IncomingMessage, socket: Socket) => answerConnect(socket))
+  // An HTTP/2 CONNECT is a stream, not a socket: it goes through routing like any method.
+  if (!transport.http2) http.on('connect', (_req: IncomingMessage, socket: Socket) => answerConnect(socket))
   lifecycle.attach({
     declared,
     rootScope,

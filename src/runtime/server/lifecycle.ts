@@ -1,4 +1,4 @@
-import type { AddressInfo, Socket } from 'node:net'
+import type { AddressInfo } from 'node:net'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type lightMyRequest from 'light-my-request'
@@ -20,15 +20,14 @@ import type { InspectView } from '../shared/introspection'
 import { printPlugins, type PluginLoadInspection } from '../inspect/print-plugins'
 import { readPluginMeta } from '../shared/plugin-meta'
 import { isLifted } from '../declare/lift'
+import type { Transport } from './node-server'
+import type { Connections } from './connections'
 
 export interface ServerLifecycleInit {
   readonly http: Server
+  readonly transport: Transport
   readonly serve: ServeContext
-  /**
-   * Every open connection, upgraded ones included: close() ends those that never sent a byte,
-   * and at closeTimeout those Node no longer tracks.
-   */
-  readonly sockets: ReadonlySet<Socket>
+  readonly connections: Connections
   /** Closes what the server opened for its logs (logger.ts); the last step of close(). */
   readonly releaseLogger: () => Promise<void>
 }
@@ -41,7 +40,8 @@ export interface ServerLifecycleInit {
 export class ServerLifecycle implements ServerFacade {
   readonly #http: Server
   readonly #serve: ServeContext
-  readonly #sockets: ReadonlySet<Socket>
+  readonly #transport: Transport
+  readonly #connections: Connections
   readonly #releaseLogger: () => Promise<void>
   #boot: BootContext | null = null
   #ready: Promise<void> | null = null
@@ -57,7 +57,8 @@ export class ServerLifecycle implements ServerFacade {
   constructor(init: ServerLifecycleInit) {
     this.#http = init.http
     this.#serve = init.serve
-    this.#sockets = init.sockets
+    this.#transport = init.transport
+    this.#connections = init.connections
     this.#releaseLogger = init.releaseLogger
     let resolve!: () => void
     let reject!: (error: unknown) => void
@@ -162,7 +163,7 @@ export class ServerLifecycle implements ServerFacade {
     })
     const address = server.address() as AddressInfo
     const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address
-    const url = `http://${shown}:${address.port}`
+    const url = `${this.#transport.secure ? 'https' : 'http'}://${shown}:${address.port}`
     // Fastify 3's line, word for word: log pipelines grep for it.
     this.#serve.log.info(`Server listening at ${url}`)
     return url
@@ -191,16 +192,18 @@ export class ServerLifecycle implements ServerFacade {
         const timer = setTimeout(() => this.#forceClose(), serve.limits.closeTimeout)
         timer.unref()
         server.close(() => { clearTimeout(timer); resolve() })
-        server.closeIdleConnections()
+        this.#closeIdle()
         // Connected but silent: Node counts these as busy (its parser waits for a first request),
         // so closeIdleConnections() keeps them and close() would wait for closeTimeout or
         // headersTimeout. They get a short grace instead: a request the client already sent may
         // not have been read yet (a connection accepted just before close()), and destroying it
         // would answer a sent request with ECONNRESET. Still silent after it: destroyed. A
         // connection that has sent part of a request is left to finish it (or to time out).
-        const silent = [...this.#sockets].filter((socket) => socket.bytesRead === 0)
+        // A TCP socket still in its TLS handshake counts as silent.
+        const connections = this.#connections
+        const silent = [...connections.sockets].filter((socket) => connections.silent(socket))
         if (silent.length > 0) {
-          const grace = setTimeout(() => { for (const socket of silent) if (socket.bytesRead === 0) socket.destroy() }, silentConnectionGraceMs)
+          const grace = setTimeout(() => { for (const socket of silent) if (connections.silent(socket)) socket.destroy() }, silentConnectionGraceMs)
           grace.unref()
         }
       })
@@ -209,7 +212,7 @@ export class ServerLifecycle implements ServerFacade {
     // server.close() calls back before destroyed sockets have emitted 'close' (which is when a
     // response's abort hooks start), so wait for those events, then for the hooks.
     // (The set loses a socket on its 'close' event: what is still in it has not emitted it.)
-    await Promise.all([...this.#sockets].map((socket) => new Promise<void>((resolve) => { socket.once('close', () => resolve()) })))
+    await Promise.all([...this.#connections.sockets].map((socket) => new Promise<void>((resolve) => { socket.once('close', () => resolve()) })))
     for (let round = 0; round < 100 && serve.endingDuringClose.size > 0; round++) await Promise.all([...serve.endingDuringClose])
     // Like Fastify: close() before boot still loads the plugins, so that their onClose hooks run.
     await this.ready().catch(() => undefined)
@@ -236,8 +239,20 @@ export class ServerLifecycle implements ServerFacade {
    * connection the server accepted.
    */
   #forceClose(): void {
-    this.#http.closeAllConnections()
-    for (const socket of this.#sockets) socket.destroy()
+    // node:http2's servers have no closeAllConnections(); their sessions are destroyed instead.
+    if (typeof this.#http.closeAllConnections === 'function') this.#http.closeAllConnections()
+    for (const session of this.#connections.sessions) session.destroy()
+    for (const socket of this.#connections.sockets) socket.destroy()
+  }
+
+  /**
+   * Idle keep-alive connections close at once. An HTTP/2 session gets GOAWAY (session.close()):
+   * its open streams finish, no new one starts, and it closes when the last one ends.
+   * A serverFactory's server may have neither.
+   */
+  #closeIdle(): void {
+    if (typeof this.#http.closeIdleConnections === 'function') this.#http.closeIdleConnections()
+    for (const session of this.#connections.sessions) session.close()
   }
 
   /**

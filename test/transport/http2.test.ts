@@ -1,0 +1,204 @@
+import 'reflect-metadata'
+import { expect } from 'chai'
+import { get as httpsGet } from 'node:https'
+import { connect as http2Connect, constants, type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2'
+import { Readable } from 'node:stream'
+import { Get, Module, Route } from '../../src/decorators'
+import { createApp } from '../../src/modules'
+import { recordingLogger, server, track } from '../support/servers'
+import { within } from '../support/raw-http'
+import { plainExchange, tlsCert, tlsExchange, tlsKey } from '../support/tls'
+
+const https = { key: tlsKey, cert: tlsCert }
+
+interface H2Answer { status: number; headers: IncomingHttpHeaders; body: string }
+
+/** One request on an HTTP/2 session; resolves with the whole answer. */
+function h2(session: ClientHttp2Session, path: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}): Promise<H2Answer> {
+  return within(new Promise<H2Answer>((resolve, reject) => {
+    const stream = session.request({ ':path': path, ':method': init.method ?? 'GET', ...init.headers })
+    let headers: IncomingHttpHeaders = {}
+    let body = ''
+    stream.on('response', (h) => { headers = h })
+    stream.setEncoding('utf8')
+    stream.on('data', (chunk: string) => { body += chunk })
+    stream.on('end', () => resolve({ status: Number(headers[':status']), headers, body }))
+    stream.on('error', reject)
+    stream.end(init.body)
+  }), 5_000, `HTTP/2 ${path}`)
+}
+
+/** An HTTP/2 client session, closed after the test. */
+const sessions: ClientHttp2Session[] = []
+afterEach(() => { for (const session of sessions.splice(0)) session.destroy() })
+function connect(url: string): ClientHttp2Session {
+  const session = http2Connect(url, { ca: tlsCert })
+  session.on('error', () => undefined)
+  sessions.push(session)
+  return session
+}
+
+function declareRoutes(app: ReturnType<typeof server>): void {
+  app.get('/who', async (request) => ({
+    protocol: request.protocol,
+    httpVersion: request.raw.httpVersion,
+    path: request.headers[':path'],
+    hostname: request.hostname,
+    url: request.url,
+  }))
+  app.post('/sum', { schema: { body: { type: 'object', required: ['a', 'b'], properties: { a: { type: 'number' }, b: { type: 'number' } } } } }, async (request) => {
+    const { a, b } = request.body as { a: number; b: number }
+    return { sum: a + b }
+  })
+  app.get('/boom', async () => { throw new Error('boom') })
+  app.get('/stream', (_request, reply) => { reply.type('text/plain').send(Readable.from(['a', 'b', 'c'])) })
+  app.get('/hijack', (_request, reply) => {
+    reply.hijack()
+    reply.raw.writeHead(202, { 'content-type': 'text/plain' })
+    reply.raw.end('raw')
+  })
+}
+
+describe('transport: http2 (Fastify 3 http2 option)', () => {
+  it('http2: true serves cleartext HTTP/2 (h2c): request.headers keep the pseudo-headers, as in Fastify 3, and request.raw is HTTP/2.0', async () => {
+    const app = server({ http2: true })
+    declareRoutes(app)
+    const url = await app.listen(0)
+    expect(url).to.match(/^http:\/\//)
+    const answer = await h2(connect(url), '/who?x=1')
+    expect(answer.status).to.equal(200)
+    expect(JSON.parse(answer.body)).to.deep.equal({ protocol: 'http', httpVersion: '2.0', path: '/who?x=1', hostname: new URL(url).host, url: '/who?x=1' })
+  })
+
+  it('over HTTP/2 a handler sees validation 400s, 404s, error 500s, streams and reply.hijack() as over HTTP/1', async () => {
+    const app = server({ http2: true })
+    declareRoutes(app)
+    const session = connect(await app.listen(0))
+    const json = { 'content-type': 'application/json' }
+    expect(await h2(session, '/sum', { method: 'POST', body: '{"a":1,"b":2}', headers: json })).to.include({ status: 200, body: '{"sum":3}' })
+    const invalid = await h2(session, '/sum', { method: 'POST', body: '{"a":1}', headers: json })
+    expect(invalid.status).to.equal(400)
+    expect(JSON.parse(invalid.body)).to.include({ statusCode: 400, error: 'Bad Request' })
+    expect((await h2(session, '/missing')).status).to.equal(404)
+    const failed = await h2(session, '/boom')
+    expect(failed.status).to.equal(500)
+    expect(JSON.parse(failed.body)).to.deep.equal({ statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' })
+    expect(await h2(session, '/stream')).to.include({ status: 200, body: 'abc' })
+    const hijacked = await h2(session, '/hijack')
+    expect(hijacked).to.include({ status: 202, body: 'raw' })
+    expect(hijacked.headers['content-type']).to.equal('text/plain')
+  })
+
+  it('inject() still works on an HTTP/2 server (it goes through the pipeline, not the server)', async () => {
+    const app = server({ http2: true })
+    declareRoutes(app)
+    const answer = await app.inject({ url: '/sum', method: 'POST', payload: { a: 2, b: 3 } })
+    expect(answer.json()).to.deep.equal({ sum: 5 })
+  })
+
+  it('http2 with https and allowHTTP1 serves HTTP/2 over TLS and HTTP/1.1 clients on the same port; request.protocol is https', async () => {
+    const log = recordingLogger()
+    const app = server({ http2: true, https: { ...https, allowHTTP1: true }, logger: log })
+    declareRoutes(app)
+    const url = await app.listen(0)
+    expect(url).to.match(/^https:\/\//)
+    expect(log.entries.map((e) => e.msg ?? e.obj)).to.include(`Server listening at ${url}`)
+    const viaH2 = JSON.parse((await h2(connect(url), '/who')).body) as Record<string, unknown>
+    expect(viaH2).to.include({ protocol: 'https', httpVersion: '2.0' })
+    const viaH1 = await new Promise<string>((resolve, reject) => {
+      httpsGet(`${url}/who`, { ca: tlsCert, agent: false }, (res) => {
+        let body = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk: string) => { body += chunk })
+        res.on('end', () => resolve(body))
+      }).on('error', reject)
+    })
+    expect(JSON.parse(viaH1)).to.include({ protocol: 'https', httpVersion: '1.1' })
+  })
+
+  it('with allowHTTP1, headersTimeout still bounds an HTTP/1.1 client that never finishes its headers (408 in the JSON shape)', async () => {
+    const app = server({ http2: true, https: { ...https, allowHTTP1: true }, headersTimeout: 200, requestTimeout: 1000 })
+    const url = await app.listen(0)
+    const text = await tlsExchange(url, 'GET / HTTP/1.1\r\nHost: x\r\n')
+    expect(text).to.match(/^HTTP\/1\.1 408 /).and.contain('"code":"ENC_ERR_REQUEST_TIMEOUT"')
+  })
+
+  it('a plain-HTTP request or a bad handshake to the HTTP/2 TLS port closes that connection without a crash or a log line', async () => {
+    const log = recordingLogger()
+    const app = server({ http2: true, https, logger: log })
+    declareRoutes(app)
+    const url = await app.listen(0)
+    const before = log.entries.length
+    await plainExchange(url, 'GET / HTTP/1.1\r\nHost: x\r\n\r\n')
+    await plainExchange(url, '\x16\x03\x01\x00\x05garbage')
+    expect(log.entries.slice(before).filter((e) => e.level === 'error' || e.level === 'warn')).to.deep.equal([])
+    expect((await h2(connect(url), '/who')).status).to.equal(200)
+  })
+
+  it('a client that is not HTTP/2 on the h2c port (an HTTP/1.1 request) is closed without a crash, and the server keeps serving', async () => {
+    const app = server({ http2: true })
+    declareRoutes(app)
+    const url = await app.listen(0)
+    await plainExchange(url, 'GET /who HTTP/1.1\r\nHost: x\r\n\r\n')
+    expect((await h2(connect(url), '/who')).status).to.equal(200)
+  })
+
+  it('an HTTP/2 session idle for http2SessionTimeout is closed with GOAWAY', async () => {
+    const app = server({ http2: true, http2SessionTimeout: 100 })
+    declareRoutes(app)
+    const session = connect(await app.listen(0))
+    await h2(session, '/who')
+    const goaway = new Promise<number>((resolve) => session.once('goaway', (code: number) => resolve(code)))
+    expect(await within(goaway, 5_000, 'GOAWAY after http2SessionTimeout')).to.equal(constants.NGHTTP2_NO_ERROR)
+    await within(new Promise<void>((resolve) => session.once('close', () => resolve())), 5_000, 'session close')
+  })
+
+  it('close() sends open sessions GOAWAY: the stream in flight finishes, then close() resolves', async () => {
+    let release!: () => void
+    const held = new Promise<void>((resolve) => { release = resolve })
+    let arrived!: () => void
+    const inHandler = new Promise<void>((resolve) => { arrived = resolve })
+    const app = server({ http2: true, closeTimeout: 60_000 })
+    app.get('/slow', async () => { arrived(); await held; return 'done' })
+    const url = await app.listen(0)
+    const session = connect(url)
+    const idle = connect(url)
+    await h2(idle, '/missing')
+    const goaway = new Promise<void>((resolve) => session.once('goaway', () => resolve()))
+    const answer = h2(session, '/slow')
+    await inHandler
+    const closing = app.close()
+    await within(goaway, 5_000, 'GOAWAY on close()')
+    release()
+    expect(await answer).to.include({ status: 200, body: 'done' })
+    await within(closing, 5_000, 'close() with open HTTP/2 sessions')
+    expect(idle.closed || idle.destroyed).to.equal(true)
+  })
+
+  it('closeTimeout (or forceCloseConnections) destroys an HTTP/2 session whose stream never ends', async () => {
+    const app = server({ http2: true, forceCloseConnections: true })
+    app.get('/stuck', () => new Promise(() => undefined))
+    const session = connect(await app.listen(0))
+    const stream = session.request({ ':path': '/stuck' })
+    stream.on('error', () => undefined)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    await within(app.close(), 5_000, 'close() with a stuck stream')
+    await within(new Promise<void>((resolve) => { if (session.destroyed) resolve(); else session.once('close', () => resolve()) }), 5_000, 'session closed')
+  })
+
+  it('an HTTP/2 server tells clients it takes at most 100 concurrent streams per connection (Node would allow 2^32-1)', async () => {
+    const app = server({ http2: true })
+    const session = connect(await app.listen(0))
+    await within(new Promise<void>((resolve) => session.once('remoteSettings', () => resolve())), 5_000, 'SETTINGS')
+    expect(session.remoteSettings.maxConcurrentStreams).to.equal(100)
+  })
+
+  it('createApp({ http2: true }) serves its controllers over HTTP/2', async () => {
+    @Route('/hello')
+    class HelloController { @Get('/') hello(): { hi: string } { return { hi: 'h2' } } }
+    @Module({ controllers: [HelloController] })
+    class AppModule {}
+    const app = track(await createApp(AppModule, { http2: true }))
+    expect(await h2(connect(await app.listen(0)), '/hello')).to.include({ status: 200, body: '{"hi":"h2"}' })
+  })
+})
