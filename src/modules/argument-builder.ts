@@ -91,6 +91,15 @@ function toGetter(param: ParamMeta): Getter {
   const key = param.key
   if (key === null) return wholePart[param.source]
   const part = wholePart[param.source]
+  // A key Object.prototype answers (`toString`, `constructor`, `__proto__`) would read the prototype's
+  // member where the part lacks it (a JSON body is a plain object): read own values only. Chosen here,
+  // at boot, so that other keys keep the plain read on the request path.
+  if (key in Object.prototype) {
+    return (request, reply) => {
+      const value = part(request, reply) as Record<string, unknown> | null | undefined
+      return value === null || value === undefined || !Object.hasOwn(value, key) ? undefined : value[key]
+    }
+  }
   return (request, reply) => {
     const value = part(request, reply) as Record<string, unknown> | null | undefined
     return value === null || value === undefined ? undefined : value[key]

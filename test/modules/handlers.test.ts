@@ -60,6 +60,18 @@ describe('controllers: handlers built from decorated methods', () => {
     await request(app.server).get('/nobody').expect(200, { missing: true })
   })
 
+  it('gives undefined for a named body key the body lacks, even one named like an Object.prototype member', async () => {
+    @Route() class Named {
+      @Post('/named') named(@Body('toString') toString: unknown, @Body('constructor') ctor: unknown, @Body('__proto__') proto: unknown, @Body('name') name: unknown) {
+        return { toString: typeof toString, ctor: typeof ctor, proto: typeof proto, name }
+      }
+    }
+    app = await boot(Named)
+    await request(app.server).post('/named').send({ name: 'ada' }).expect(200, { toString: 'undefined', ctor: 'undefined', proto: 'undefined', name: 'ada' })
+    // The body's own value is still read.
+    await request(app.server).post('/named').send({ toString: 'x', name: 'b' }).expect(200, { toString: 'string', ctor: 'undefined', proto: 'undefined', name: 'b' })
+  })
+
   it('joins the controller prefix and the method path; an empty or / path is the prefix itself', async () => {
     @Route('/users/') class Users {
       @Get() list() { return { r: 'list' } }
