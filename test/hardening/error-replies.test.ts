@@ -278,6 +278,19 @@ describe('hardening: error replies', () => {
       expect(res.statusCode).to.equal(422)
       expect(JSON.parse(res.body).message).to.equal('cannot process that note')
     })
+
+    for (const form of ['throws', 'rejects'] as const) {
+      it(`a handler that chose with reply.code() the very status it was given, then ${form}: that status and its message, not a 500`, async () => {
+        const app = server()
+        const handle = (_error: Error, _request: unknown, reply: { code(status: number): unknown }): never => { reply.code(404); throw new Error('note 7 is not here') }
+        if (form === 'throws') app.setErrorHandler(handle)
+        else app.setErrorHandler(async (error, request, reply) => handle(error, request, reply))
+        app.get('/x', notFound)
+        const res = await app.inject({ url: '/x' })
+        expect(res.statusCode).to.equal(404)
+        expect(JSON.parse(res.body).message).to.equal('note 7 is not here')
+      })
+    }
   })
 
   describe('an onSend hook that fails on a 4xx payload: its failure is a 500, never its message under the 4xx', () => {

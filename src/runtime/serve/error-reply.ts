@@ -119,6 +119,7 @@ function dispatch(reply: ReplyImpl, thrown: unknown): void {
   reply.raw.statusCode = reply.statusCode
   const { fn, scope } = handlers[index]
   const given = reply.statusCode
+  reply.codeChosen = false
   let result: unknown
   try {
     result = fn.call(scope, thrown as Error & Record<string, unknown>, reply.request as never, reply as never)
@@ -151,7 +152,7 @@ function dispatch(reply: ReplyImpl, thrown: unknown): void {
  * A rethrow of the same error, or an error with its own status, goes on as it is.
  */
 function failedHandling(reply: ReplyImpl, given: number, thrown: unknown, thrownAgain: unknown): unknown {
-  if (thrownAgain === thrown || reply.statusCode !== given) return readableThrown(thrownAgain)
+  if (thrownAgain === thrown || reply.statusCode !== given || reply.codeChosen) return readableThrown(thrownAgain)
   return asOwnFailure(reply, thrownAgain)
 }
 

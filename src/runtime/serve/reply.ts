@@ -59,6 +59,11 @@ export class ReplyImpl {
   onBodyTimeout: (() => void) | null
   /** Set when handlerTimeout expired once: a second expiry writes the 503 past every hook. */
   timedOut: boolean
+  /**
+   * Set by code(): error-reply.ts clears it before an error handler runs, to tell a status the
+   * handler chose (even the one it was given) from one it left as it was.
+   */
+  codeChosen: boolean
 
   constructor(raw: ServerResponse, request: RequestImpl, route: CompiledRoute) {
     this.raw = raw
@@ -78,6 +83,7 @@ export class ReplyImpl {
     this.deadlineNext = null
     this.onBodyTimeout = null
     this.timedOut = false
+    this.codeChosen = false
   }
 
   /** True once `send` accepted a payload (the bytes may still be on their way through onSend hooks). */
@@ -94,6 +100,7 @@ export class ReplyImpl {
     }
     this.statusCode = status
     this.raw.statusCode = status
+    this.codeChosen = true
     return this
   }
 
