@@ -42,16 +42,33 @@ describe('hardening: plugin error paths', () => {
       const rootHandler: ErrorHandler = async () => 'root'
       const ownHandler: ErrorHandler = async () => 'own'
       app.setErrorHandler(rootHandler)
-      let inherited: unknown
-      let own: unknown
+      let inherited: ErrorHandler | undefined
+      let own: ErrorHandler | undefined
       await app.register(async (child) => {
         inherited = child.errorHandler
         await child.register(async (grandchild) => { grandchild.setErrorHandler(ownHandler); own = grandchild.errorHandler })
       })
       await app.ready()
-      expect(inherited).to.equal(rootHandler)
-      expect(own).to.equal(ownHandler)
-      expect(app.errorHandler).to.equal(rootHandler)
+      // Bound to the scope that set it, as in Fastify: the same handler, not the same function object.
+      const run = (handler: ErrorHandler | undefined): unknown => (handler as (...args: unknown[]) => unknown)(new Error('x'), {}, {})
+      expect(await run(inherited)).to.equal('root')
+      expect(await run(own)).to.equal('own')
+      expect(await run(app.errorHandler)).to.equal('root')
+    })
+
+    it('called unbound (taken off the getter), the handler still runs with this = the scope that set it, as Fastify binds it', async () => {
+      const app = server()
+      let self: unknown
+      app.setErrorHandler(function (this: unknown, error, _request, reply) { self = this; reply.code(409).send({ message: error.message }) })
+      await app.register(async (child) => {
+        child.get('/x', {
+          errorHandler(error, request, reply) { const handler = child.errorHandler as unknown as (...args: unknown[]) => unknown; return handler(error, request, reply) },
+        }, async () => { throw new Error('taken off the getter') })
+      })
+      const res = await app.inject({ url: '/x' })
+      expect(res.statusCode).to.equal(409)
+      expect(JSON.parse(res.body).message).to.equal('taken off the getter')
+      expect(self).to.equal(app)
     })
 
     it('where no scope set one, a route errorHandler deferring to it gets the built-in reply (the error\'s status and message)', async () => {

@@ -111,6 +111,8 @@ export class ScopeImpl implements Scope {
   schemaCompilation: SchemaCompilation | null = null
   /** This scope's own setErrorHandler(); null: none here (the `errorHandler` getter walks up). */
   ownErrorHandler: ErrorHandler | null = null
+  /** ownErrorHandler bound to this scope, as Fastify's `errorHandler` getter gives it (a plugin may call it unbound). */
+  #boundErrorHandler: ErrorHandler | null = null
   notFoundHandler: NotFoundHandler | null = null
   // Introspection only (printTree, explain, openapi): never read when serving.
   /** Which module or plugin made each declaration, keyed by the hook, decoration, `schema:<id>` or setter slot. */
@@ -176,7 +178,7 @@ export class ScopeImpl implements Scope {
    * every `send` error: a missing one there was a TypeError whose message went out in a 4xx).
    */
   get errorHandler(): ErrorHandler {
-    for (let scope: ScopeImpl | null = this; scope !== null; scope = scope.parent) if (scope.ownErrorHandler !== null) return scope.ownErrorHandler
+    for (let scope: ScopeImpl | null = this; scope !== null; scope = scope.parent) if (scope.#boundErrorHandler !== null) return scope.#boundErrorHandler
     return builtInErrorHandler
   }
 
@@ -430,7 +432,7 @@ export class ScopeImpl implements Scope {
     this.schemaCompilation = checkSchemaCompilation(mode, `setSchemaCompilation() in ${this.path}`)
     return this
   }
-  setErrorHandler(fn: ErrorHandler): this { this.#setFunction('setErrorHandler', fn); this.ownErrorHandler = fn; return this }
+  setErrorHandler(fn: ErrorHandler): this { this.#setFunction('setErrorHandler', fn); this.ownErrorHandler = fn; this.#boundErrorHandler = fn.bind(this); return this }
   /** Fastify's `setNotFoundHandler(handler)` or `setNotFoundHandler({ preValidation, preHandler }, handler)`. */
   setNotFoundHandler(a: NotFoundHandler | NotFoundOptions, b?: NotFoundHandler): this {
     const options = typeof a === 'function' ? {} : a ?? {}
