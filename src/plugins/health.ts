@@ -30,7 +30,8 @@ export function health(options: HealthOptions = {}): PluginFunction {
       const report: HealthReport = { status: 'ok', checks: {} }
       const down: string[] = []
       for (const [name, status, message] of results) {
-        report.checks[name] = message === undefined ? { status } : { status, message }
+        // Defined, not assigned: a check named `__proto__` (from a parsed config) would set the prototype and vanish from the report.
+        Object.defineProperty(report.checks, name, { value: message === undefined ? { status } : { status, message }, enumerable: true, writable: true, configurable: true })
         if (status === 'down') down.push(name)
       }
       if (down.length === 0) return report

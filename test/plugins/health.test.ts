@@ -65,6 +65,19 @@ describe('health: liveness and readiness', () => {
     await app.close()
   })
 
+  it('a check named like an Object.prototype member (__proto__, constructor, from a parsed config) is listed under its name', async () => {
+    const checks = JSON.parse('{ "__proto__": 0, "constructor": 0 }') as Record<string, () => boolean>
+    checks['__proto__'] = () => false
+    checks.constructor = () => true
+    const app = await withHealth({ checks })
+    const res = await app.inject('/health/ready')
+    expect(res.statusCode).to.equal(503)
+    expect(JSON.parse(res.payload).message).to.equal('Not ready: __proto__ failed.')
+    expect(JSON.parse(res.payload).checks).to.deep.equal(JSON.parse('{ "__proto__": { "status": "down", "message": "check returned false" }, "constructor": { "status": "up" } }'))
+    expect(res.payload).to.contain('"__proto__":{"status":"down"')
+    await app.close()
+  })
+
   it('a check that does not settle within checkTimeout counts as down', async () => {
     const app = await withHealth({ checkTimeout: 30, checks: { slow: () => new Promise(() => undefined) } })
     const res = await app.inject('/health/ready')
