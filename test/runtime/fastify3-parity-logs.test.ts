@@ -190,4 +190,12 @@ describe('Fastify 3.27.4 parity: logSerializers (route option and register optio
     await fine.ready()
     await fine.close()
   })
+
+  it("register()'s logLevel, logSerializers or prefix given as null read as not set, as in Fastify 3 (a config value left null does not fail boot)", async () => {
+    const app = createServer()
+    app.register(async (s: Scope) => { s.get('/u', async () => 'u') }, { logLevel: null, logSerializers: null, prefix: null } as never)
+    await app.ready()
+    expect((await app.inject({ url: '/u' })).body).to.equal('u')
+    await app.close()
+  })
 })

@@ -300,11 +300,12 @@ export function isSerializerMap(value: unknown): boolean {
  */
 export function checkRegisterOptions(options: { readonly [key: string]: unknown }, plugin: string, path: string): void {
   const { prefix, logLevel, logSerializers } = options
+  // null is 'not set' for all three, as '' is for logLevel: Fastify 3 reads each only when truthy.
   const refuse = (problem: string): never => { throw runtimeError('ENC_ERR_PLUGIN_OPTIONS', { plugin, path, problem }) }
   if (prefix !== undefined && prefix !== null && typeof prefix !== 'string') refuse(`the prefix option must be a string, got ${typeof prefix}`)
-  if (logLevel !== undefined && logLevel !== '' && !logLevels.includes(logLevel as string)) {
+  if (logLevel !== undefined && logLevel !== null && logLevel !== '' && !logLevels.includes(logLevel as string)) {
     const given = typeof logLevel === 'string' ? logLevel : String(typeof logLevel)
     refuse(`the logLevel option is ${JSON.stringify(given)}${typeof logLevel === 'string' ? didYouMean(logLevel, logLevels) : ''}`)
   }
-  if (logSerializers !== undefined && !isSerializerMap(logSerializers)) refuse('the logSerializers option must be an object of functions')
+  if (logSerializers !== undefined && logSerializers !== null && !isSerializerMap(logSerializers)) refuse('the logSerializers option must be an object of functions')
 }
