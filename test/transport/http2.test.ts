@@ -153,6 +153,27 @@ describe('transport: http2 (Fastify 3 http2 option)', () => {
     await within(new Promise<void>((resolve) => session.once('close', () => resolve())), 5_000, 'session close')
   })
 
+  it('an HTTP/2 client that stops reading a large reply loses its session after http2SessionTimeout (GOAWAY alone would hold it open)', async () => {
+    const app = server({ http2: true, http2SessionTimeout: 200 })
+    const big = 'x'.repeat(2 * 1024 * 1024)
+    app.get('/big', async () => big)
+    const url = await app.listen(0)
+    const serverSide = new Promise<void>((resolve) => app.server.once('session', (session: import('node:http2').Http2Session) => session.once('close', () => resolve())))
+    const session = connect(url)
+    const stream = session.request({ ':path': '/big' })
+    stream.on('error', () => undefined)
+    // Never read: flow control stops the reply after the first window.
+    stream.pause()
+    await within(serverSide, 5_000, 'waiting for the server to end the session of a client that stopped reading')
+  })
+
+  it('a stream still in its handler keeps its session past http2SessionTimeout (GOAWAY, then the answer)', async () => {
+    const app = server({ http2: true, http2SessionTimeout: 100 })
+    app.get('/slow', async () => { await new Promise((resolve) => setTimeout(resolve, 500)); return 'late' })
+    const session = connect(await app.listen(0))
+    expect(await h2(session, '/slow')).to.include({ status: 200, body: 'late' })
+  })
+
   it('close() sends open sessions GOAWAY: the stream in flight finishes, then close() resolves', async () => {
     let release!: () => void
     const held = new Promise<void>((resolve) => { release = resolve })
