@@ -214,6 +214,44 @@ describe('transport: http2 (Fastify 3 http2 option)', () => {
     expect(session.remoteSettings.maxConcurrentStreams).to.equal(100)
   })
 
+  /** Records, for every HTTP/2 response of `app`, the heads Enclave writes and the reason phrases it sets (Node warns on both a Connection header and a reason phrase over HTTP/2). */
+  function recordHeads(app: ReturnType<typeof server>): { heads: Array<Record<string, unknown>>; reasons: unknown[] } {
+    const seen = { heads: [] as Array<Record<string, unknown>>, reasons: [] as unknown[] }
+    app.server.prependListener('request', (_req: unknown, res: { writeHead: (...args: unknown[]) => unknown }) => {
+      const writeHead = res.writeHead.bind(res)
+      res.writeHead = (...args: unknown[]) => {
+        const head = args.find((arg) => arg !== null && typeof arg === 'object')
+        seen.heads.push({ ...(head as Record<string, unknown> | undefined) })
+        return writeHead(...args)
+      }
+      Object.defineProperty(res, 'statusMessage', { configurable: true, get: () => '', set: (value: unknown) => { seen.reasons.push(value) } })
+    })
+    return seen
+  }
+
+  it('an HTTP/2 request with a bad Host gets its 400 without a Connection header (HTTP/2 has none: Node drops it with a warning)', async () => {
+    const app = server({ http2: true })
+    app.get('/', async () => 'ok')
+    const session = connect(await app.listen(0))
+    const seen = recordHeads(app)
+    const answer = await h2(session, '/', { headers: { host: 'a@b' } })
+    expect(answer.status).to.equal(400)
+    expect(JSON.parse(answer.body)).to.include({ code: 'ENC_ERR_REQUEST_BAD_HOST' })
+    expect(seen.heads).to.have.length(1)
+    expect(seen.heads[0]).to.not.have.property('connection')
+    expect((await h2(session, '/')).status).to.equal(200)
+  })
+
+  it('a reply head refused over HTTP/2 (send() after reply.raw.write()) sets no reason phrase for the error reply (HTTP/2 has none)', async () => {
+    const app = server({ http2: true })
+    app.get('/raw', (_request, reply) => { reply.raw.write('pre-'); reply.send('post') })
+    const session = connect(await app.listen(0))
+    const seen = recordHeads(app)
+    const answer = await h2(session, '/raw')
+    expect(answer.status).to.equal(200)
+    expect(seen.reasons).to.deep.equal([])
+  })
+
   it('createApp({ http2: true }) serves its controllers over HTTP/2', async () => {
     @Route('/hello')
     class HelloController { @Get('/') hello(): { hi: string } { return { hi: 'h2' } } }
