@@ -252,6 +252,33 @@ describe('transport: http2 (Fastify 3 http2 option)', () => {
     expect(seen.reasons).to.deep.equal([])
   })
 
+  it('a client that resets its HTTP/2 stream before the answer runs onRequestAbort (not onResponse), and request.signal aborts', async () => {
+    const app = server({ http2: true })
+    const seen: string[] = []
+    let signalled!: () => void
+    const aborted = new Promise<void>((resolve) => { signalled = resolve })
+    let arrived!: () => void
+    const inHandler = new Promise<void>((resolve) => { arrived = resolve })
+    app.addHook('onRequestAbort', async (request) => { seen.push(`abort ${request.url} ${String(request.aborted)}`) })
+    app.addHook('onResponse', async (request) => { seen.push(`response ${request.url}`) })
+    app.get('/slow', async (request) => {
+      request.signal.addEventListener('abort', () => signalled())
+      arrived()
+      await aborted
+      return 'late'
+    })
+    app.get('/fast', async () => 'ok')
+    const session = connect(await app.listen(0))
+    const stream = session.request({ ':path': '/slow' })
+    stream.on('error', () => undefined)
+    await within(inHandler, 5_000, 'the handler starting')
+    stream.close(constants.NGHTTP2_CANCEL)
+    await within(aborted, 5_000, 'request.signal aborting')
+    expect((await h2(session, '/fast')).status).to.equal(200)
+    for (let i = 0; i < 100 && seen.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(seen).to.deep.equal(['abort /slow true', 'response /fast'])
+  })
+
   it('createApp({ http2: true }) serves its controllers over HTTP/2', async () => {
     @Route('/hello')
     class HelloController { @Get('/') hello(): { hi: string } { return { hi: 'h2' } } }
