@@ -153,8 +153,8 @@ describe('transport: http2 (Fastify 3 http2 option)', () => {
     await within(new Promise<void>((resolve) => session.once('close', () => resolve())), 5_000, 'session close')
   })
 
-  it('an HTTP/2 client that stops reading a large reply loses its session after http2SessionTimeout (GOAWAY alone would hold it open)', async () => {
-    const app = server({ http2: true, http2SessionTimeout: 200 })
+  it('an HTTP/2 client that stops reading a large reply loses its session after http2SessionTimeout, then drainTimeout (GOAWAY alone would hold it open)', async () => {
+    const app = server({ http2: true, http2SessionTimeout: 200, drainTimeout: 200 })
     const big = 'x'.repeat(2 * 1024 * 1024)
     app.get('/big', async () => big)
     const url = await app.listen(0)
