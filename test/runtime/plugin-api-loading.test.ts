@@ -105,6 +105,25 @@ describe('plugin API: fastify-plugin metadata', () => {
     expect(app.printPlugins()).to.include('users (lifted)')
     await request(app.server).get('/user').expect(200, { user: null })
   })
+
+  it('register(import()) that fails before boot reaches it (a missing file behind a slow plugin) rejects ready() with the import error, not an unhandled rejection that ends the process', async () => {
+    const unhandled: unknown[] = []
+    const record = (reason: unknown): void => { unhandled.push(reason) }
+    process.on('unhandledRejection', record)
+    try {
+      const app = server()
+      app.register(async () => { await new Promise((resolve) => setTimeout(resolve, 30)) })
+      const missing = Object.assign(new Error("Cannot find module './missing-plugin'"), { code: 'ERR_MODULE_NOT_FOUND' })
+      app.register(Promise.reject(missing) as never)
+      const error = await bootError(app)
+      expect(error).to.equal(missing)
+      // Node reports an unhandled rejection after the microtasks of the tick it happened in.
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(unhandled).to.deep.equal([])
+    } finally {
+      process.off('unhandledRejection', record)
+    }
+  })
 })
 
 describe('plugin API: incremental loading (avvio)', () => {

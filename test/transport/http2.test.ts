@@ -153,6 +153,27 @@ describe('transport: http2 (Fastify 3 http2 option)', () => {
     await within(new Promise<void>((resolve) => session.once('close', () => resolve())), 5_000, 'session close')
   })
 
+  it('an HTTP/2 client that stops reading a large reply loses its session after http2SessionTimeout, then drainTimeout (GOAWAY alone would hold it open)', async () => {
+    const app = server({ http2: true, http2SessionTimeout: 200, drainTimeout: 200 })
+    const big = 'x'.repeat(2 * 1024 * 1024)
+    app.get('/big', async () => big)
+    const url = await app.listen(0)
+    const serverSide = new Promise<void>((resolve) => app.server.once('session', (session: import('node:http2').Http2Session) => session.once('close', () => resolve())))
+    const session = connect(url)
+    const stream = session.request({ ':path': '/big' })
+    stream.on('error', () => undefined)
+    // Never read: flow control stops the reply after the first window.
+    stream.pause()
+    await within(serverSide, 5_000, 'waiting for the server to end the session of a client that stopped reading')
+  })
+
+  it('a stream still in its handler keeps its session past http2SessionTimeout (GOAWAY, then the answer)', async () => {
+    const app = server({ http2: true, http2SessionTimeout: 100 })
+    app.get('/slow', async () => { await new Promise((resolve) => setTimeout(resolve, 500)); return 'late' })
+    const session = connect(await app.listen(0))
+    expect(await h2(session, '/slow')).to.include({ status: 200, body: 'late' })
+  })
+
   it('close() sends open sessions GOAWAY: the stream in flight finishes, then close() resolves', async () => {
     let release!: () => void
     const held = new Promise<void>((resolve) => { release = resolve })
@@ -191,6 +212,71 @@ describe('transport: http2 (Fastify 3 http2 option)', () => {
     const session = connect(await app.listen(0))
     await within(new Promise<void>((resolve) => session.once('remoteSettings', () => resolve())), 5_000, 'SETTINGS')
     expect(session.remoteSettings.maxConcurrentStreams).to.equal(100)
+  })
+
+  /** Records, for every HTTP/2 response of `app`, the heads Enclave writes and the reason phrases it sets (Node warns on both a Connection header and a reason phrase over HTTP/2). */
+  function recordHeads(app: ReturnType<typeof server>): { heads: Array<Record<string, unknown>>; reasons: unknown[] } {
+    const seen = { heads: [] as Array<Record<string, unknown>>, reasons: [] as unknown[] }
+    app.server.prependListener('request', (_req: unknown, res: { writeHead: (...args: unknown[]) => unknown }) => {
+      const writeHead = res.writeHead.bind(res)
+      res.writeHead = (...args: unknown[]) => {
+        const head = args.find((arg) => arg !== null && typeof arg === 'object')
+        seen.heads.push({ ...(head as Record<string, unknown> | undefined) })
+        return writeHead(...args)
+      }
+      Object.defineProperty(res, 'statusMessage', { configurable: true, get: () => '', set: (value: unknown) => { seen.reasons.push(value) } })
+    })
+    return seen
+  }
+
+  it('an HTTP/2 request with a bad Host gets its 400 without a Connection header (HTTP/2 has none: Node drops it with a warning)', async () => {
+    const app = server({ http2: true })
+    app.get('/', async () => 'ok')
+    const session = connect(await app.listen(0))
+    const seen = recordHeads(app)
+    const answer = await h2(session, '/', { headers: { host: 'a@b' } })
+    expect(answer.status).to.equal(400)
+    expect(JSON.parse(answer.body)).to.include({ code: 'ENC_ERR_REQUEST_BAD_HOST' })
+    expect(seen.heads).to.have.length(1)
+    expect(seen.heads[0]).to.not.have.property('connection')
+    expect((await h2(session, '/')).status).to.equal(200)
+  })
+
+  it('a reply head refused over HTTP/2 (send() after reply.raw.write()) sets no reason phrase for the error reply (HTTP/2 has none)', async () => {
+    const app = server({ http2: true })
+    app.get('/raw', (_request, reply) => { reply.raw.write('pre-'); reply.send('post') })
+    const session = connect(await app.listen(0))
+    const seen = recordHeads(app)
+    const answer = await h2(session, '/raw')
+    expect(answer.status).to.equal(200)
+    expect(seen.reasons).to.deep.equal([])
+  })
+
+  it('a client that resets its HTTP/2 stream before the answer runs onRequestAbort (not onResponse), and request.signal aborts', async () => {
+    const app = server({ http2: true })
+    const seen: string[] = []
+    let signalled!: () => void
+    const aborted = new Promise<void>((resolve) => { signalled = resolve })
+    let arrived!: () => void
+    const inHandler = new Promise<void>((resolve) => { arrived = resolve })
+    app.addHook('onRequestAbort', async (request) => { seen.push(`abort ${request.url} ${String(request.aborted)}`) })
+    app.addHook('onResponse', async (request) => { seen.push(`response ${request.url}`) })
+    app.get('/slow', async (request) => {
+      request.signal.addEventListener('abort', () => signalled())
+      arrived()
+      await aborted
+      return 'late'
+    })
+    app.get('/fast', async () => 'ok')
+    const session = connect(await app.listen(0))
+    const stream = session.request({ ':path': '/slow' })
+    stream.on('error', () => undefined)
+    await within(inHandler, 5_000, 'the handler starting')
+    stream.close(constants.NGHTTP2_CANCEL)
+    await within(aborted, 5_000, 'request.signal aborting')
+    expect((await h2(session, '/fast')).status).to.equal(200)
+    for (let i = 0; i < 100 && seen.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(seen).to.deep.equal(['abort /slow true', 'response /fast'])
   })
 
   it('createApp({ http2: true }) serves its controllers over HTTP/2', async () => {

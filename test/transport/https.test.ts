@@ -146,6 +146,44 @@ describe('transport: https (Fastify 3 https option)', () => {
     expect(text.endsWith('\r\n\r\nhttp')).to.equal(true)
   })
 
+  it('drainTimeout cuts a TLS connection whose answers are not read (the drain watch follows the TLS socket)', async () => {
+    const big = 'x'.repeat(256 * 1024)
+    const app = server({ https, drainTimeout: 200 })
+    app.get('/big', async () => big)
+    const url = await app.listen(0)
+    const serverSide = new Promise<void>((resolve) => app.server.once('secureConnection', (socket: Socket) => socket.once('close', () => resolve())))
+    const socket = await tlsClient(url)
+    socket.on('error', () => undefined)
+    socket.pause()
+    for (let i = 0; i < 40; i++) socket.write('GET /big HTTP/1.1\r\nHost: x\r\n\r\n')
+    await within(serverSide, 5_000, 'waiting for the server to destroy the stalled TLS connection')
+    socket.destroy()
+  })
+
+  it('drainTimeout leaves alone a TLS client that reads a large reply slowly but steadily', async () => {
+    const huge = Buffer.alloc(16 * 1024 * 1024, 0x61)
+    const app = server({ https, drainTimeout: 1000 })
+    app.get('/huge', async (_request, reply) => { reply.header('content-type', 'application/octet-stream'); return huge })
+    const url = await app.listen(0)
+    const socket = await tlsClient(url)
+    socket.on('error', () => undefined)
+    let ended = false
+    socket.once('close', () => { ended = true })
+    socket.pause()
+    socket.write('GET /huge HTTP/1.1\r\nHost: x\r\n\r\n')
+    let received = 0
+    // 64 KB every 10 ms: the 16 MB take well over drainTimeout, with progress at every sweep.
+    for (let i = 0; i < 3000 && received < huge.length && !ended; i++) {
+      let got = 0
+      let chunk: Buffer | null
+      while (got < 65536 && (chunk = socket.read() as Buffer | null) !== null) { received += chunk.length; got += chunk.length }
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+    expect(ended, 'the connection was cut').to.equal(false)
+    expect(received).to.be.greaterThan(huge.length)
+    socket.destroy()
+  })
+
   it('createApp({ https }) serves its controllers over TLS', async () => {
     @Route('/hello')
     class HelloController { @Get('/') hello(): { hi: string } { return { hi: 'tls' } } }

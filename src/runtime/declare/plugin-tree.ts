@@ -53,6 +53,10 @@ export class PluginTree {
     // `register(import('x'))` and an ES module namespace: Fastify takes the default export.
     if (isThenable(plugin)) {
       const pending = plugin
+      // Boot awaits it only when its turn comes, after the plugins before it: an import that fails
+      // sooner (a missing file) would be an unhandled rejection by then, which ends the process
+      // before ready() can reject with it. Marked handled here; imported() still rejects with it.
+      Promise.resolve(pending).catch(() => undefined)
       const imported = async (): Promise<Function> => {
         const loaded = moduleDefault(await pending)
         if (!isPlugin(loaded)) throw invalidPlugin(owner, loaded)

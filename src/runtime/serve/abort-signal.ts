@@ -26,7 +26,8 @@ export function abortRequest(request: RequestImpl, reason: Error): void {
 function watchResponse(res: ServerResponse): AbortController {
   const controller = new AbortController()
   const onClose = (): void => {
-    if (!res.writableFinished && !controller.signal.aborted) controller.abort(clientGone())
+    // An HTTP/2 stream reset by the client reads writableFinished true with writableEnded false (pipeline.ts watchEnd).
+    if (!(res.writableFinished && res.writableEnded) && !controller.signal.aborted) controller.abort(clientGone())
   }
   // The client may be gone already when the handler first asks (after an await, say).
   if (res.destroyed) onClose()

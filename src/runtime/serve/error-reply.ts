@@ -359,7 +359,7 @@ export function writeFallback(reply: ReplyImpl, error: AnyError, log: boolean): 
 export function answerClosing(res: ServerResponse): void {
   const error = runtimeError('ENC_ERR_SERVER_CLOSING')
   const body = errorPayloadSerializer({ statusCode: 503, code: error.code, error: 'Service Unavailable', message: error.message })
-  res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
+  res.writeHead(503, closingHead(res, body))
   lingerIfUnread(res)
   res.end(body)
 }
@@ -383,9 +383,19 @@ export function answerHeadRefused(res: ServerResponse, problem: HeadProblem): vo
   const error = runtimeError(HEAD_CODES[problem])
   const status = problem === 'transfer-coding' ? 501 : 400
   const body = errorPayloadSerializer({ statusCode: status, code: error.code, error: STATUS_CODES[status] as string, message: error.message })
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
+  res.writeHead(status, closingHead(res, body))
   lingerIfUnread(res)
   res.end(body)
+}
+
+/**
+ * The head of an answer that closes its HTTP/1 connection. HTTP/2 has no Connection header: Node
+ * would drop it with an UnsupportedWarning on stderr, and the stream ends by itself.
+ */
+function closingHead(res: ServerResponse, body: string): Record<string, string> {
+  const head: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) }
+  if (!isHttp2(res.req)) head.connection = 'close'
+  return head
 }
 
 /** These answers close the connection; a client still sending the body must get to read them first (lingering-close.ts). */

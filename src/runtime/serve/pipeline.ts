@@ -282,9 +282,12 @@ function watchEnd(request: RequestImpl, reply: ReplyImpl, res: ServerResponse): 
     if ((res as ServerResponse & EndOwner)[kEndOwner] !== undefined && (res as ServerResponse & EndOwner)[kEndOwner] !== reply) return
     onEnd(request, reply, finished, access)
   }
-  // light-my-request's response emits 'finish' with writableFinished still false: the event is the signal.
-  res.once('finish', () => end(true))
-  res.once('close', () => end(res.writableFinished))
+  // light-my-request's response emits 'finish' with writableFinished still false: the event is the
+  // signal, with writableEnded. node:http2's compatibility response also emits 'finish' (and has
+  // writableFinished true) when the client resets the stream before the reply was ended: only
+  // writableEnded tells that abort apart (over HTTP/1 both are true by then).
+  res.once('finish', () => end(res.writableEnded))
+  res.once('close', () => end(res.writableFinished && res.writableEnded))
 }
 
 function onEnd(request: RequestImpl, reply: ReplyImpl, finished: boolean, access: ((failure?: unknown) => void) | null): void {

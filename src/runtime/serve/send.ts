@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream'
 import type { FrameworkError } from '../errors/framework-error'
 import { runtimeError, runtimeErrors } from '../errors/runtime-codes'
 import { asOwnFailure, handleError } from './error-reply'
+import { isHttp2 } from './http2-request'
 import { runPayloadHooks } from './hook-runner'
 import { endDeadline } from './handler-timeout'
 import type { ReplyImpl } from './reply'
@@ -263,7 +264,8 @@ function writeHeadOrFail(reply: ReplyImpl): boolean {
 /** Node refused the head (a header value with a newline, say): that is an error reply too. */
 function failHead(reply: ReplyImpl, error: unknown): void {
   // Node set the refused status's reason phrase before refusing: the error reply needs its own.
-  reply.raw.statusMessage = ''
+  // HTTP/2 has no reason phrase (setting one only prints an UnsupportedWarning).
+  if (!isHttp2(reply.request.raw)) reply.raw.statusMessage = ''
   failWrite(reply, runtimeError('ENC_ERR_REPLY_INVALID_HEADER',
     { at: replyAt(reply), reason: error instanceof Error ? error.message : String(error) }, { cause: error }))
 }

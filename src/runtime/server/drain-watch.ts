@@ -42,9 +42,16 @@ export function watchDrains(sockets: ReadonlySet<Socket>, timeoutMs: number): ()
   return () => clearInterval(timer)
 }
 
-/** The bytes libuv still has to write for `socket` (Node internal `_handle.writeQueueSize`); -1 when unknown. */
+type Internals = { _handle?: { writeQueueSize?: unknown } | null, _parent?: Socket | null }
+
+/**
+ * The bytes libuv still has to write for `socket` (Node internal `_handle.writeQueueSize`); -1 when unknown.
+ * A TLS socket's own handle counts the whole encrypted reply until its last byte is taken: its TCP
+ * socket's (`_parent`) falls as the client reads, as a plain socket's does.
+ */
 function queuedBytes(socket: Socket): number {
-  const handle = (socket as unknown as { _handle?: { writeQueueSize?: unknown } | null })._handle
+  const tcp = (socket as unknown as Internals)._parent
+  const handle = ((tcp ?? socket) as unknown as Internals)._handle
   const size = handle?.writeQueueSize
   return typeof size === 'number' ? size : -1
 }

@@ -3,6 +3,7 @@ import type { Http2Session } from 'node:http2'
 import { runtimeError } from '../errors/runtime-codes'
 import { connectionsCheckingInterval, type ServerLimits } from '../shared/server-options'
 import type { ServerOptions } from '../types'
+import { closeIdleSession } from './http2-session-timeout'
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void
 
@@ -67,7 +68,7 @@ function http2Server(options: ServerOptions, limits: ServerLimits, listener: Req
     : withTlsOptions(() => http2.createSecureServer({ ...tlsOptions, settings }, listener as never))
   const sessionTimeout = options.http2SessionTimeout ?? defaultHttp2SessionTimeout
   // Fastify 3: a session with no activity for http2SessionTimeout is closed (GOAWAY, open streams finish).
-  if (sessionTimeout > 0) server.on('session', (session: Http2Session) => { session.setTimeout(sessionTimeout, () => session.close()) })
+  if (sessionTimeout > 0) server.on('session', (session: Http2Session) => { closeIdleSession(session, sessionTimeout, limits.drainTimeout) })
   // With allowHTTP1, HTTP/1.1 connections are served by Node's http connection listener, which reads these from the server.
   if (options.https?.allowHTTP1 === true) {
     Object.assign(server, {
