@@ -57,7 +57,7 @@ describe('docs: the block checker itself', function () {
     ].join('\n')
     const found = extractBlocks('alone.md', markdown)
     const result = checkBlocksAsCopied(root, found, docCompilerOptions(packageTypes))
-    const [declaring, reading] = found.map((block) => result.get(block))
+    const [declaring, reading] = found.map((block) => result.get(block)!)
     expect(declaring).to.deep.equal([])
     expect(reading).to.have.length(1)
     expect(reading[0]).to.match(/^alone\.md:8: TS2339: Property 'tenant' does not exist/)
