@@ -125,6 +125,22 @@ describe('schema classes: one declaration is the schema and the type', () => {
     } finally { await server.close() }
   })
 
+  it('the runtime API\'s addSchema(Pet.schema) places the schema class nested in it (owner: Owner) too', async () => {
+    class Owner extends SchemaClass({ type: 'object', required: ['name'], properties: { name: { type: 'string' } } }) {}
+    class Pet extends SchemaClass({ $id: 'runtimePet', type: 'object', required: ['owner'], properties: { owner: Owner } }) {}
+    const server = createServer()
+    server.addSchema(Pet.schema)
+    server.register(async (child) => {
+      child.addSchema(Pet.schema)   // the very same schema again in a descendant: already visible, not a duplicate
+      child.post('/pets', { schema: { body: { $ref: 'runtimePet#' } } }, async (request) => request.body)
+    })
+    try {
+      await server.ready()
+      const bad = await server.inject({ method: 'POST', url: '/pets', payload: { owner: {} } })
+      expect([bad.statusCode, (bad.json() as { message: string }).message]).to.deep.equal([400, "body/owner should have required property 'name'"])
+    } finally { await server.close() }
+  })
+
   it('fails at boot, naming the schema, when a class with $id is used but no module lists it', async () => {
     @Route('/notes') class Notes { @Post('/') create(@Body() note: NewNote) { return note } }
     @Module({ controllers: [Notes] }) class Root {}

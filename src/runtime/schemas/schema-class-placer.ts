@@ -11,7 +11,17 @@ export function setSchemaClassPlacer(place: (schema: JsonSchema) => JsonSchema):
   placer = place
 }
 
-/** `schema` with its nested schema classes placed; as it is when no schema class was ever defined. */
+// One placed copy per schema object: the same Pet.schema added in two scopes stays the same object
+// (addSchema() takes the very same schema again in a descendant as already there).
+const placedBy = new WeakMap<JsonSchema, JsonSchema>()
+
+/** `schema` with its nested schema classes placed (itself when it nests none); as it is when no schema class was ever defined. */
 export function placeSchemaClasses(schema: JsonSchema): JsonSchema {
-  return placer === null ? schema : placer(schema)
+  if (placer === null) return schema
+  let placed = placedBy.get(schema)
+  if (placed === undefined) {
+    placed = placer(schema)
+    placedBy.set(schema, placed)
+  }
+  return placed
 }
