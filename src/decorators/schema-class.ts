@@ -3,6 +3,7 @@ import type { AsTypeBoxReadsIt, InlineClasses, SchemaClassInstance, TypeBoxSchem
 import type { JsonSchema } from '../runtime/schemas/types'
 import { declarationError } from './declaration-error'
 import { describeValue } from './module-options'
+import { setSchemaClassPlacer } from '../runtime/internal'
 
 const kSchemaClass = Symbol('enclave.schemaClass')
 
@@ -155,3 +156,6 @@ const refClasses = new WeakMap<object, Function & { readonly schema: JsonSchema 
 export function schemaClassOfRef(part: unknown): (Function & { readonly schema: JsonSchema }) | undefined {
   return part !== null && typeof part === 'object' ? refClasses.get(part) : undefined
 }
+
+// The runtime API (`app.post(path, { schema: { body: Cat.schema } })`) places nested classes as routes declared here do.
+setSchemaClassPlacer(inlineSchemaClasses)

@@ -351,7 +351,7 @@ export interface RouteHooks {
 
 /**
  * A route schema for the runtime API: JSON Schema objects per part. Give them `as const` for typed
- * requests; a schema class goes in as `NoteClass.schema`.
+ * requests; a schema class goes in as `NoteClass.schema` (a class nested in it, or in the part, is placed as the decorator layer places it).
  */
 export type RuntimeRouteSchema = TypedRouteSchema & RouteSchemaAnnotations & RuntimeRouteParts
 /** A part as the runtime API takes it: a JSON Schema record, or a TypeBox 1.x schema (an interface, so no record). */

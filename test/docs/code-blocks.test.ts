@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'chai'
-import { checkBlocks, docCompilerOptions, documentationFiles, extractBlocks, isCheckedTypeScript, type CodeBlock } from './code-blocks'
+import { checkBlocks, checkBlocksAsCopied, docCompilerOptions, documentationFiles, extractBlocks, isCheckedTypeScript, type CodeBlock } from './code-blocks'
 
 const root = join(__dirname, '..', '..', '..')
 // The declarations the build emits for src: what `import ... from 'enclave'` gives an app.
@@ -20,7 +20,7 @@ describe('docs: every ```ts block of README.md and docs/ compiles under strict a
 
   before(() => {
     expect(existsSync(packageTypes), `${packageTypes} (run the build first)`).to.equal(true)
-    diagnostics = checkBlocks(root, checked, docCompilerOptions(packageTypes))
+    diagnostics = checkBlocksAsCopied(root, checked, docCompilerOptions(packageTypes))
   })
 
   it('finds the README blocks (the extraction works)', () => {
@@ -47,6 +47,20 @@ describe('docs: the block checker itself', function () {
     const messages = [...checkBlocks(root, found, docCompilerOptions(packageTypes)).values()].flat()
     expect(messages).to.have.length(1)
     expect(messages[0]).to.match(/^paths\.md:6: TS2322: Type 'number' is not assignable to type 'string'/)
+  })
+
+  it('checks a block as copied alone: another block\'s declare module \'enclave\' does not type its request.tenant', () => {
+    const markdown = [
+      '```ts', "declare module 'enclave' { interface RequestDecorations { tenant: string } }", "import { createServer } from 'enclave'",
+      "createServer().get('/', async (request) => request.tenant)", '```',
+      '```ts', "import { createServer } from 'enclave'", "createServer().get('/', async (request) => request.tenant)", '```',
+    ].join('\n')
+    const found = extractBlocks('alone.md', markdown)
+    const result = checkBlocksAsCopied(root, found, docCompilerOptions(packageTypes))
+    const [declaring, reading] = found.map((block) => result.get(block)!)
+    expect(declaring).to.deep.equal([])
+    expect(reading).to.have.length(1)
+    expect(reading[0]).to.match(/^alone\.md:8: TS2339: Property 'tenant' does not exist/)
   })
 
   it('reports an untyped handler parameter at its Markdown line, and skips `ts no-check` blocks', () => {

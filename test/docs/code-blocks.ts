@@ -113,6 +113,24 @@ export function checkBlocks(root: string, blocks: readonly CodeBlock[], options:
 }
 
 /**
+ * The programs the blocks are checked in. A `declare module 'enclave'` block changes the types of
+ * its whole program, and a reader copies one block, not the document: so each such block is
+ * checked in a program of its own (with its document's path blocks, which it may import), and
+ * every other block in one program that declares nothing, where a block reading `request.tenant`
+ * compiles only if it declares `tenant` itself.
+ */
+export function checkBlocksAsCopied(root: string, blocks: readonly CodeBlock[], options: ts.CompilerOptions): Map<CodeBlock, string[]> {
+  const augments = (block: CodeBlock) => /declare\s+(module|global)\b/.test(block.code)
+  const result = checkBlocks(root, blocks.filter((b) => !augments(b)), options)
+  for (const block of blocks.filter(augments)) {
+    const doc = block.where.split(':')[0]
+    const project = blocks.filter((b) => b !== block && b.path !== null && !augments(b) && b.where.split(':')[0] === doc)
+    result.set(block, checkBlocks(root, [block, ...project], options).get(block)!)
+  }
+  return result
+}
+
+/**
  * Where a block lives while checked: one folder per document, so a block with a path
  * (```ts src/app-module.ts) can import another of the same document (`'./app-module'`).
  */

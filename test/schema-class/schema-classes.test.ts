@@ -3,7 +3,7 @@ import { expect } from 'chai'
 import request from 'supertest'
 import { Body, Get, Headers, Module, Params, Post, Query, Reply, Route, SchemaClass } from '../../src/decorators'
 import { createApp } from '../../src/modules'
-import type { Scope } from '../../src/runtime'
+import { createServer, type Scope } from '../../src/runtime'
 import { declarationError } from '../decorators/helpers'
 import { bootError } from '../modules/helpers'
 
@@ -106,6 +106,39 @@ describe('schema classes: one declaration is the schema and the type', () => {
     app = await boot([Boards], [Note, Board])
     await request(app.server).get('/boards').expect(200, { pinned: { id: 2 }, notes: [{ id: 1, title: 'a' }] })
     await request(app.server).post('/boards').send({ pinned: { id: 0 } }).expect(400, { statusCode: 400, error: 'Bad Request', message: 'body/pinned/id should be >= 1' })
+  })
+
+  it('the runtime API places a schema class nested in a route schema, and in a class\'s .schema (owner: Owner), as the decorator layer does (they type so; boot refused them: "should be object,boolean")', async () => {
+    class Owner extends SchemaClass({ type: 'object', required: ['name'], additionalProperties: false, properties: { name: { type: 'string', minLength: 1 } } }) {}
+    class Pet extends SchemaClass({ type: 'object', required: ['owner'], additionalProperties: false, properties: { owner: Owner } }) {}
+    const server = createServer()
+    server.post('/pets', { schema: { body: Pet.schema, response: { 200: Pet.schema } } }, async (request) => ({ owner: { ...request.body.owner, secret: 1 } }))
+    server.post('/lists', { schema: { body: { type: 'object', properties: { pets: { type: 'array', items: Pet } } } as const } }, async (request) => request.body.pets?.length ?? 0)
+    try {
+      await server.ready()
+      const pet = await server.inject({ method: 'POST', url: '/pets', payload: { owner: { name: 'ada' } } })
+      expect([pet.statusCode, pet.json()]).to.deep.equal([200, { owner: { name: 'ada' } }])
+      const bad = await server.inject({ method: 'POST', url: '/pets', payload: { owner: { name: '' } } })
+      expect([bad.statusCode, (bad.json() as { message: string }).message]).to.deep.equal([400, 'body/owner/name should NOT be shorter than 1 characters'])
+      const list = await server.inject({ method: 'POST', url: '/lists', payload: { pets: [{ owner: {} }] } })
+      expect([list.statusCode, (list.json() as { message: string }).message]).to.deep.equal([400, "body/pets/0/owner should have required property 'name'"])
+    } finally { await server.close() }
+  })
+
+  it('the runtime API\'s addSchema(Pet.schema) places the schema class nested in it (owner: Owner) too', async () => {
+    class Owner extends SchemaClass({ type: 'object', required: ['name'], properties: { name: { type: 'string' } } }) {}
+    class Pet extends SchemaClass({ $id: 'runtimePet', type: 'object', required: ['owner'], properties: { owner: Owner } }) {}
+    const server = createServer()
+    server.addSchema(Pet.schema)
+    server.register(async (child) => {
+      child.addSchema(Pet.schema)   // the very same schema again in a descendant: already visible, not a duplicate
+      child.post('/pets', { schema: { body: { $ref: 'runtimePet#' } } }, async (request) => request.body)
+    })
+    try {
+      await server.ready()
+      const bad = await server.inject({ method: 'POST', url: '/pets', payload: { owner: {} } })
+      expect([bad.statusCode, (bad.json() as { message: string }).message]).to.deep.equal([400, "body/owner should have required property 'name'"])
+    } finally { await server.close() }
   })
 
   it('fails at boot, naming the schema, when a class with $id is used but no module lists it', async () => {

@@ -1,6 +1,7 @@
 import { describeValue, schemaError } from './schema-codes'
 import { copySchemaNoting, findAsync } from './schema-walk'
 import { plainSchema } from './fluent-schema'
+import { placeSchemaClasses } from './schema-class-placer'
 import { didYouMean } from './did-you-mean'
 import { compactRecord } from './compact-record'
 import type { JsonSchema, NormalizedRouteSchema } from './types'
@@ -73,7 +74,10 @@ function normalizePart(input: unknown, name: string, where: string): JsonSchema 
     throw schemaError('ENC_ERR_SCH_NOT_OBJECT', { case: 'part', part: name, where, got: describeValue(part) })
   }
   // One walk copies and notes any `$async` key; only then does findAsync look for one in a schema position.
-  const { copy, mayBeAsync } = copySchemaNoting(part as JsonSchema)
+  let { copy, mayBeAsync, sawFunction } = copySchemaNoting(part as JsonSchema)
+  // A schema class nested where a subschema goes (`items: Cat`, or in `Cat.schema`: `owner: Owner`)
+  // is placed as the decorator layer places it; only a part holding a function pays for the walk.
+  if (sawFunction) ({ copy, mayBeAsync } = copySchemaNoting(placeSchemaClasses(part as JsonSchema)))
   const asyncAt = mayBeAsync ? findAsync(part) : null
   if (asyncAt !== null) {
     throw schemaError('ENC_ERR_SCH_ASYNC', { case: 'route', part: name, where, at: asyncAt })

@@ -1,7 +1,8 @@
 import { plainSchema } from './fluent-schema'
+import { placeSchemaClasses } from './schema-class-placer'
 import { describeValue, schemaError } from './schema-codes'
 import { findAsync } from './schema-walk'
-import type { CompilersFactory, SchemaBucket, SchemaBucketFactory, SchemaControllerOptions, SharedSchema } from './types'
+import type { CompilersFactory, JsonSchema, SchemaBucket, SchemaBucketFactory, SchemaControllerOptions, SharedSchema } from './types'
 
 export type CompilerKind = 'validator' | 'serializer'
 /** A scope-level builder (setSchemaController's compilersFactory member), bound to its factory. */
@@ -133,16 +134,18 @@ export class SchemaStore {
 
   /** Adds a shared schema to this scope. Throws a coded error for anything a route could not use. */
   add(input: unknown): void {
-    const schema = plainSchema(input)
+    const given = plainSchema(input)
     if (this.#bucket !== null) {
       const bucket = this.#bucket
       if (typeof bucket.add !== 'function') throw schemaError('ENC_ERR_SCH_CONTROLLER_INVALID', { case: 'bucket', scopePath: this.scopePath, problem: 'has no add(schema) method, so addSchema() cannot store the schema' })
-      bucket.add(schema)
+      bucket.add(given)
       return
     }
-    if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
-      throw schemaError('ENC_ERR_SCH_NOT_OBJECT', { case: 'shared', scopePath: this.scopePath, got: describeValue(schema) })
+    if (typeof given !== 'object' || given === null || Array.isArray(given)) {
+      throw schemaError('ENC_ERR_SCH_NOT_OBJECT', { case: 'shared', scopePath: this.scopePath, got: describeValue(given) })
     }
+    // `addSchema(Pet.schema)` with `owner: Owner` in it: the nested class placed as a route's is.
+    const schema = placeSchemaClasses(given as JsonSchema)
     const id = (schema as Record<string, unknown>).$id
     if (typeof id !== 'string' || id === '') {
       throw schemaError('ENC_ERR_SCH_MISSING_ID', { scopePath: this.scopePath, got: describeValue(id) })

@@ -109,6 +109,8 @@ export interface NotedCopy<T> {
    * Only then can findAsync (which knows schema positions) find one.
    */
   readonly mayBeAsync: boolean
+  /** Some value in the copy is a function (a schema class nested in the schema, or a keyword's function value). */
+  readonly sawFunction: boolean
 }
 
 // Copies holding only JSON values (no RegExp, function, class instance or non-finite number): their cache key is their plain JSON text.
@@ -119,8 +121,10 @@ export function copySchemaNoting<T>(value: T): NotedCopy<T> {
   const copies = new Map<object, unknown>()
   let mayBeAsync = false
   let jsonOnly = true
+  let sawFunction = false
   const copy = (node: unknown): unknown => {
     if (typeof node !== 'object' || node === null) {
+      if (typeof node === 'function') sawFunction = true
       if (typeof node === 'function' || (typeof node === 'number' && !Number.isFinite(node))) jsonOnly = false
       return node
     }
@@ -151,7 +155,7 @@ export function copySchemaNoting<T>(value: T): NotedCopy<T> {
   }
   const result = copy(value) as T
   if (jsonOnly && typeof result === 'object' && result !== null) jsonOnlyCopies.add(result)
-  return { copy: result, mayBeAsync }
+  return { copy: result, mayBeAsync, sawFunction }
 }
 
 /**
