@@ -235,6 +235,14 @@ describe('hardening: error replies', () => {
 
   describe('an error handler that fails while handling a 4xx: its own failure is a 500, never its message under the 4xx', () => {
     const notFound = async (): Promise<never> => { throw Object.assign(new Error('no such note'), { statusCode: 404 }) }
+    /** The status and message answered for a 404 route under this error handler. */
+    async function answerUnder(handler: Parameters<ReturnType<typeof server>['setErrorHandler']>[0]): Promise<{ status: number; message: string }> {
+      const app = server()
+      app.setErrorHandler(handler)
+      app.get('/x', notFound)
+      const res = await app.inject({ url: '/x' })
+      return { status: res.statusCode, message: JSON.parse(res.body).message as string }
+    }
 
     for (const form of ['throws', 'rejects'] as const) {
       it(`a handler that ${form} a TypeError of its own: the generic 500, the TypeError logged`, async () => {
@@ -253,30 +261,16 @@ describe('hardening: error replies', () => {
     }
 
     it('a handler that rethrows the error it was given: its own 404 and message, as before', async () => {
-      const app = server()
-      app.setErrorHandler((error) => { throw error })
-      app.get('/x', notFound)
-      const res = await app.inject({ url: '/x' })
-      expect(res.statusCode).to.equal(404)
-      expect(JSON.parse(res.body).message).to.equal('no such note')
+      expect(await answerUnder((error) => { throw error })).to.deep.equal({ status: 404, message: 'no such note' })
     })
 
     it('a handler that throws a new error with its own 4xx status: that status and message', async () => {
-      const app = server()
-      app.setErrorHandler(() => { throw new HttpError(410, 'gone for good') })
-      app.get('/x', notFound)
-      const res = await app.inject({ url: '/x' })
-      expect(res.statusCode).to.equal(410)
-      expect(JSON.parse(res.body).message).to.equal('gone for good')
+      expect(await answerUnder(() => { throw new HttpError(410, 'gone for good') })).to.deep.equal({ status: 410, message: 'gone for good' })
     })
 
     it('a handler that chose a status with reply.code() before throwing: the status it chose', async () => {
-      const app = server()
-      app.setErrorHandler((_error, _request, reply) => { reply.code(422); throw new Error('cannot process that note') })
-      app.get('/x', notFound)
-      const res = await app.inject({ url: '/x' })
-      expect(res.statusCode).to.equal(422)
-      expect(JSON.parse(res.body).message).to.equal('cannot process that note')
+      expect(await answerUnder((_error, _request, reply) => { reply.code(422); throw new Error('cannot process that note') }))
+        .to.deep.equal({ status: 422, message: 'cannot process that note' })
     })
 
     for (const form of ['throws', 'rejects'] as const) {
