@@ -35,6 +35,28 @@ describe('semantics: a response value its schema\'s number or integer type canno
     expect(res.headers['content-length']).to.equal(String(Buffer.byteLength(res.body)))
   })
 
+  it('a null beside a value that cannot be held is still written 0 (Fastify 3: {"list":[0,null],"n":0})', async () => {
+    const app = await build((root) => {
+      root.get('/', {
+        schema: {
+          response: {
+            200: {
+              type: 'object',
+              properties: {
+                list: { type: 'array', items: { type: 'number' } },
+                n: { type: 'integer' },
+                maybe: { type: 'integer', nullable: true },
+              },
+            },
+          },
+        },
+      }, async () => ({ list: [null, 'x'], n: null, maybe: null }))
+    })
+    const res = await app.inject('/')
+    expect(res.statusCode).to.equal(200)
+    expect(res.body).to.equal('{"list":[0,null],"n":0,"maybe":null}')
+  })
+
   it('follows $refs to shared schemas and to local definitions', async () => {
     const app = await build((root) => {
       root.addSchema({ $id: 'amount', type: 'object', properties: { value: { type: 'number' } } })

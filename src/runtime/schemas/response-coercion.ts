@@ -6,7 +6,8 @@ import type { JsonSchema, SerializeFunction, SharedSchema } from './types'
  * the property out (and wrote `null` for such an array item). Enclave keeps Fastify 3's answer
  * (issue 12): on that error only, the payload is copied without those values, guided by the schema,
  * and serialized once more by `build(nullable)`: the same schema with its numbers and integers
- * nullable, so that an array item left as `null` is written `null` (not `0`). The usual path pays one
+ * nullable, so that an array item left as `null` is written `null` (not `0`; a `null` in the payload
+ * is still `0` there, as both write it). The usual path pays one
  * try block; nothing is copied or compiled unless it threw.
  */
 export function coerceLikeFastify3(
@@ -69,6 +70,9 @@ function dropUnconvertible(value: unknown, schema: unknown, where: Where, depth:
     const target = resolveRef(s.$ref, where)
     return target === null ? value : dropUnconvertible(value, target.schema, target.where, depth + 1)
   }
+  // null is 0 for a number or integer that is not nullable (both serializers write it so when
+  // nothing else fails); the lenient copy below admits null, so it is turned into 0 here.
+  if ((s.type === 'number' || s.type === 'integer') && value === null) return s.nullable === true ? null : 0
   if (s.type === 'number') return Number.isNaN(Number(value)) ? DROP : value
   if (s.type === 'integer') return typeof value === 'bigint' || Number.isFinite(Math.trunc(value as number)) ? value : DROP
   if (Array.isArray(value)) {
