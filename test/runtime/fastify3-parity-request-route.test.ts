@@ -82,6 +82,25 @@ describe('Fastify 3.27.4 parity: version constraints', () => {
     expect(await answer('x')).to.equal('404')
     expect(await answer('1.3')).to.equal('404')
   })
+
+  it('a pre-release route version (1.3.0-rc.1) answers no range: 1.x, 1.3.x, * and 1.3.0 are 404 as in Fastify 3, or go to the release beside it', async () => {
+    const app = await build((root) => {
+      root.get('/rc', { constraints: { version: '1.3.0-rc.1' } }, async () => 'rc')
+      root.get('/both', { constraints: { version: '1.2.0' } }, async () => 'v120')
+      root.get('/both', { constraints: { version: '1.3.0-rc.1' } }, async () => 'rc')
+    })
+    const answer = async (url: string, version: string): Promise<string> => {
+      const res = await app.inject({ url, headers: { 'accept-version': version } })
+      return `${res.statusCode} ${res.statusCode === 200 ? res.body : ''}`.trim()
+    }
+    for (const range of ['1.x', '1.3.x', '*', '1.3.0', '1.3']) expect(await answer('/rc', range), range).to.equal('404')
+    expect(await answer('/both', '1.x')).to.equal('200 v120')
+    expect(await answer('/both', '*')).to.equal('200 v120')
+    expect(await answer('/both', '1.3.x')).to.equal('404')
+    // Named exactly, it is served (Fastify 3's router cannot reach a version with a dotted tag at all).
+    expect(await answer('/rc', '1.3.0-rc.1')).to.equal('200 rc')
+    expect(await answer('/rc', '1.3.0-rc.2')).to.equal('404')
+  })
 })
 
 describe('Fastify 3.27.4 parity: request and inject', () => {

@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http'
 import { parse as parseQueryString } from 'node:querystring'
 import type { CompiledRoute } from './compiled-route'
 import { isStaticPath, StaticRoutes } from './static-routes'
+import { versionStrategy } from './version-strategy'
 
 /** Returned by the query parser instead of a truncated object: the pipeline answers 414. */
 export const TOO_MANY_QUERY_KEYS: Record<string, unknown> = Object.freeze({})
@@ -101,6 +102,8 @@ export function createRouter(options: { ignoreTrailingSlash: boolean; caseSensit
   return {
     on: (method, path, route, constraints) => {
       if (constraints !== null) {
+        // Set before the first versioned route is stored, as find-my-way allows (version-strategy.ts).
+        if (!byVersion && constraints.version !== undefined) router.addConstraintStrategy(versionStrategy as never)
         byVersion ||= constraints.version !== undefined
         byHost ||= constraints.host !== undefined
         // A constrained route can share a static path with an unconstrained one, and the request's
