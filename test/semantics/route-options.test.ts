@@ -108,6 +108,34 @@ describe('semantics: route options for HEAD and prefixes (issue 12 §2)', () => 
       expect(seen).to.deep.equal([{ url: '/prefix', routePath: '', prefix: '/prefix' }])
     })
 
+    it('see the HEAD route of a GET route too (method HEAD) when HEAD routes are asked for, as in Fastify 3; once by default', async () => {
+      const declare = async (options: Record<string, unknown>, route: Record<string, unknown> = {}): Promise<string[]> => {
+        const seen: string[] = []
+        await build((root) => {
+          root.addHook('onRoute', (r: RouteOptions) => { seen.push(`${String(r.method)} ${r.url}`) })
+          root.get('/a', route, hello)
+          root.route({ method: ['GET', 'POST'], url: '/b', handler: hello })
+          root.register(async (child: Scope) => { child.get('/', hello) }, { prefix: '/p' })
+        }, options)
+        return seen
+      }
+      // Fastify 3.27.4's answers for the same app (its default exposeHeadRoutes is false).
+      const twice = ['GET /a', 'HEAD /a', 'GET,POST /b', 'GET /p', 'HEAD /p', 'HEAD /p/']
+      expect(await declare({ exposeHeadRoutes: true })).to.deep.equal(twice)
+      expect(await declare({})).to.deep.equal(['GET /a', 'GET,POST /b', 'GET /p'])
+      expect(await declare({}, { exposeHeadRoute: true })).to.deep.equal(['GET /a', 'HEAD /a', 'GET,POST /b', 'GET /p'])
+      expect(await declare({ exposeHeadRoutes: true }, { exposeHeadRoute: false })).to.deep.equal(['GET /a', 'GET,POST /b', 'GET /p', 'HEAD /p', 'HEAD /p/'])
+    })
+
+    it('what an onRoute hook changes in the HEAD copy is not applied: the HEAD route stays the GET route\'s own', async () => {
+      const app = await build((root) => {
+        root.addHook('onRoute', (r: RouteOptions) => { if (r.method === 'HEAD') r.handler = async () => 'changed' })
+        root.get('/a', async () => 'get')
+      }, { exposeHeadRoutes: true })
+      const res = await app.inject({ method: 'HEAD', url: '/a' })
+      expect([res.statusCode, res.headers['content-length']]).to.deep.equal([200, '3'])
+    })
+
     it("a route option 'prefix' (a plugin handing its own options on) is accepted and replaced by the registration prefix", async () => {
       const seen: unknown[] = []
       const app = await build((root) => {

@@ -152,6 +152,8 @@ function declareOwnedRoute(scope: ScopeImpl, options: RouteOptions, routePrefix:
       return Reflect.ownKeys(target)
     },
   })
+  // Taken before the hooks change anything, as Fastify 3 copies the options for the HEAD route.
+  const headOptions = asksForHeadRoute(scope, options, methods) ? { ...options } : null
   let onRouteHooks = noOnRouteHooks
   for (const owner of chain) {
     for (const hook of owner.hooks.own('onRoute')) {
@@ -165,6 +167,7 @@ function declareOwnedRoute(scope: ScopeImpl, options: RouteOptions, routePrefix:
     }
   }
   refuseUnreadRouteOptions([...unread], where)
+  if (headOptions !== null) callOnRouteForHead(chain, headOptions, placed.withTrailingSlash && scope.context.initialConfig.ignoreTrailingSlash !== true)
   const finalMethods = (Array.isArray(options.method) ? options.method : [options.method]).map((m) => String(m).toUpperCase())
   // The router matches decoded paths: a url declared percent-encoded (`/caf%C3%A9`), or encoded
   // by an onRoute hook (`encodeURI(route.url)`), is stored decoded, so that it matches its
@@ -174,6 +177,33 @@ function declareOwnedRoute(scope: ScopeImpl, options: RouteOptions, routePrefix:
   checkParamsSchema(options.schema, url, where, (id) => scope.getSchema(id))
   scope.context.routes.push({ scope, methods: finalMethods, url, options, withTrailingSlash: placed.withTrailingSlash && url === placed.url, origin: scope.currentOrigin(), onRouteHooks })
   return url
+}
+
+/**
+ * Fastify 3 declares the HEAD route of a GET route as a route of its own, so onRoute hooks see it
+ * a second time (`method: 'HEAD'`), when HEAD routes were asked for: the server option
+ * `exposeHeadRoutes: true` or the route option `exposeHeadRoute: true` (Fastify 3's default is no
+ * HEAD route, hence one call; Enclave's default exposes it and keeps that one call). Only a route
+ * whose method is the string 'GET', as in Fastify 3.
+ */
+function asksForHeadRoute(scope: ScopeImpl, options: RouteOptions, methods: readonly string[]): boolean {
+  if (Array.isArray(options.method) || methods.length !== 1 || methods[0] !== 'GET') return false
+  if (options.exposeHeadRoute !== undefined) return options.exposeHeadRoute === true
+  return scope.context.initialConfig.exposeHeadRoutes === true
+}
+
+/**
+ * The second onRoute call: the GET route's options as declared, with the HEAD method, once per url
+ * it is served at (a prefixed '/' is both '/p' and '/p/', as in Fastify 3). The HEAD route is still
+ * the GET route's own (its schemas, and what the hooks added for GET): what a hook changes in this
+ * copy is not applied (README differences).
+ */
+function callOnRouteForHead(chain: readonly ScopeImpl[], declared: RouteOptions, withTrailingSlash: boolean): void {
+  const urls = withTrailingSlash ? [String(declared.url), `${String(declared.url)}/`] : [String(declared.url)]
+  for (const url of urls) {
+    const head = { ...declared, method: 'HEAD', url, path: url } as RouteOptions
+    for (const owner of chain) for (const hook of owner.hooks.own('onRoute')) hook.fn.call(hook.scope, head)
+  }
 }
 
 export function shortcut(scope: ScopeImpl, method: string | string[], path: string, a: Handler | RouteShorthandOptions, b?: Handler, routePrefix: string = scope.routePrefix): void {
