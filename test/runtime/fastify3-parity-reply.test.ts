@@ -3,9 +3,11 @@
 // 12: where the spec is silent Enclave behaves as Fastify 3.27.4).
 import { expect } from 'chai'
 import { createReadStream } from 'node:fs'
+import { request } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { Readable } from 'node:stream'
 import type { InjectResponse } from '../../src/runtime'
-import { build } from './helpers'
+import { build, server } from './helpers'
 
 function parts(res: InjectResponse): { status: number; type: unknown; length: unknown; body: string } {
   return { status: res.statusCode, type: res.headers['content-type'], length: res.headers['content-length'], body: res.body }
@@ -252,6 +254,34 @@ describe('Fastify 3.27.4 parity: request properties', () => {
     })
     expect((await app.inject('/v1/c/1')).json()).to.deep.equal({ cfg: { k: 'v', url: '/v1/c/:id', method: 'GET' }, same: true })
     expect((await app.inject({ method: 'POST', url: '/v1/m' })).json()).to.deep.equal({ url: '/v1/m', method: ['GET', 'POST'] })
+    await app.close()
+  })
+})
+
+describe('Fastify 3.27.4 parity: send() after the handler wrote to reply.raw', () => {
+  it('closes the connection with one log line that says why, once (Fastify 3 leaves the response open: the client waits)', async () => {
+    const lines: string[] = []
+    const stream = { write: (line: string) => { lines.push(line) } }
+    const app = server({ logger: { level: 'error', stream } as never })
+    app.get('/', (_req, reply) => { reply.raw.write('partial'); reply.send('x') })
+    await app.listen(0, '127.0.0.1')
+    const { port } = app.server.address() as AddressInfo
+    const outcome = await new Promise<string>((resolve) => {
+      const req = request({ host: '127.0.0.1', port, path: '/' }, (res) => {
+        let body = ''
+        res.on('data', (chunk: Buffer) => { body += chunk.toString() })
+        res.on('error', () => resolve(`cut after ${JSON.stringify(body)}`))
+        res.on('end', () => resolve(`ended ${JSON.stringify(body)}`))
+      })
+      req.on('error', (error) => resolve(`error ${error.message}`))
+      req.end()
+    })
+    expect(outcome).to.match(/^(cut after|error)/)
+    const logged = lines.map((line) => JSON.parse(line) as { err?: { code?: string; message?: string } }).filter((entry) => entry.err?.code === 'ENC_ERR_REPLY_INVALID_HEADER')
+    expect(logged).to.have.length(1)
+    const message = logged[0].err?.message ?? ''
+    expect(message).to.contain('the handler had already written to reply.raw')
+    expect(message).to.not.contain('Cannot write headers after they are sent')
     await app.close()
   })
 })

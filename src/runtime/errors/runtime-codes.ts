@@ -127,8 +127,10 @@ export const runtimeErrors = {
       : `${a.at}: the ${a.status} response could not be serialized: ${a.reason}` + (a.hooked === true
         ? ". The route's preSerialization hooks ran first, so the serializer got the payload they returned: a hook that wraps the payload (an interceptor's { data }) needs a response schema describing the wrapper, or belongs in onSend"
         : '') }),
-  ENC_ERR_REPLY_INVALID_HEADER: e({ status: 500, summary: 'a reply header name or value was refused by Node (a newline, say); logged',
-    message: (a: At & { reason: string }) => `${a.at}: a reply header was refused: ${a.reason}` }),
+  ENC_ERR_REPLY_INVALID_HEADER: e({ status: 500, summary: 'a reply header name or value was refused by Node (a newline, say), or the handler had already written to reply.raw when the reply was sent (the connection is then closed); logged',
+    message: (a: At & { reason: string } | At & { started: true }) => 'started' in a
+      ? `${a.at}: the reply could not be sent: the handler had already written to reply.raw, so the response had started; the connection is closed. Write the whole response on reply.raw after reply.hijack(), or leave reply.raw alone and use reply.send()`
+      : `${a.at}: a reply header was refused: ${a.reason}` }),
   ENC_ERR_REPLY_INVALID_STATUS: e({ status: 500, summary: 'reply.code() was given a value that is not a final HTTP status (1xx included)',
     message: (a: { given: string }) => `reply.code(${a.given}): a status must be an integer from 200 to 599 (a 1xx is not a final response).` }),
   ENC_ERR_REPLY_INVALID_HTTP_ERROR: e({ status: 500, summary: 'new HttpError() was given a status that is not an integer from 400 to 599, or details that are not a JSON-serializable plain object (thrown by the constructor; a handler that throws it answers the generic 500)',

@@ -266,6 +266,11 @@ function failHead(reply: ReplyImpl, error: unknown): void {
   // Node set the refused status's reason phrase before refusing: the error reply needs its own.
   // HTTP/2 has no reason phrase (setting one only prints an UnsupportedWarning).
   if (!isHttp2(reply.request.raw)) reply.raw.statusMessage = ''
+  // Node's "Cannot write headers after they are sent" says only what, not why: the message does, once.
+  if ((error as { code?: unknown } | null)?.code === 'ERR_HTTP_HEADERS_SENT') {
+    failWrite(reply, runtimeError('ENC_ERR_REPLY_INVALID_HEADER', { at: replyAt(reply), started: true }))
+    return
+  }
   failWrite(reply, runtimeError('ENC_ERR_REPLY_INVALID_HEADER',
     { at: replyAt(reply), reason: error instanceof Error ? error.message : String(error) }, { cause: error }))
 }
