@@ -4,9 +4,10 @@ import type { JsonSchema, SerializeFunction, SharedSchema } from './types'
  * A response value its schema's `number` or `integer` type cannot hold (`{ hello: 'world' }` for
  * `hello: { type: 'number' }`): fast-json-stringify 7 throws, Fastify 3's fast-json-stringify 2 left
  * the property out (and wrote `null` for such an array item). Enclave keeps Fastify 3's answer
- * (issue 12): on that error only, the payload is copied without those values, guided by the schema,
+ * (issue 12), and a value none of a `type: [...]` list holds it converted or wrote `null` (asTypeList):
+ * on those errors only, the payload is copied without those values, guided by the schema,
  * and serialized once more by `build(nullable)`: the same schema with its numbers and integers
- * nullable, so that an array item left as `null` is written `null` (not `0`; a `null` in the payload
+ * nullable (and its type lists admitting null), so that an array item left as `null` is written `null` (not `0`; a `null` in the payload
  * is still `0` there, as both write it). The usual path pays one
  * try block; nothing is copied or compiled unless it threw.
  */
@@ -40,10 +41,14 @@ function withNullableNumbers(node: unknown, depth: number): unknown {
   const copy: Record<string, unknown> = {}
   for (const key of Object.keys(node)) copy[key] = withNullableNumbers((node as Record<string, unknown>)[key], depth + 1)
   if (copy.type === 'number' || copy.type === 'integer') copy.nullable = true
+  // A type list none of whose types holds the value is written null (Fastify 3), whatever the list.
+  if (Array.isArray(copy.type) && !copy.type.includes('null')) copy.type = [...copy.type, 'null']
   return copy
 }
 
-const CONVERSION_ERROR = /^The value "[\s\S]*" cannot be converted to (a number|an integer)\.$/
+// The second: a value none of a type list's types holds (also said of an anyOf no branch matches,
+// for which the retry changes nothing and throws the same).
+const CONVERSION_ERROR = /^(The value "[\s\S]*" cannot be converted to (a number|an integer)|The value of '[\s\S]*' does not match schema definition)\.$/
 
 function isConversionError(error: unknown): boolean {
   return error instanceof Error && CONVERSION_ERROR.test(error.message)
@@ -73,6 +78,7 @@ function dropUnconvertible(value: unknown, schema: unknown, where: Where, depth:
   // null is 0 for a number or integer that is not nullable (both serializers write it so when
   // nothing else fails); the lenient copy below admits null, so it is turned into 0 here.
   if ((s.type === 'number' || s.type === 'integer') && value === null) return s.nullable === true ? null : 0
+  if (Array.isArray(s.type)) return asTypeList(value, s.type)
   if (s.type === 'number') return Number.isNaN(Number(value)) ? DROP : value
   if (s.type === 'integer') return typeof value === 'bigint' || Number.isFinite(Math.trunc(value as number)) ? value : DROP
   if (Array.isArray(value)) {
@@ -93,6 +99,25 @@ function dropUnconvertible(value: unknown, schema: unknown, where: Where, depth:
     else if (required.includes(key)) copy[key] = value[key]
   }
   return copy
+}
+
+/**
+ * fast-json-stringify 2's reading of `type: [...]`: `null` first, then the listed order, the first
+ * type that takes the value wins (a number takes anything `isNaN` does not refuse: `'12'` is 12,
+ * `true` is 1), and a value none takes is written `null`.
+ */
+function asTypeList(value: unknown, types: readonly unknown[]): unknown {
+  const order = types.includes('null') ? ['null', ...types.filter((type) => type !== 'null')] : types
+  for (const type of order) {
+    if (type === 'null' && (value === null || value === undefined)) return null
+    if (type === 'string' && (typeof value === 'string' || value instanceof Date)) return value
+    if (type === 'integer' && Number.isInteger(value)) return value
+    if (type === 'number' && typeof value !== 'bigint' && typeof value !== 'symbol' && !Number.isNaN(Number(value))) return Number(value)
+    if (type === 'array' && Array.isArray(value)) return value
+    if (type === 'boolean' && typeof value === 'boolean') return value
+    if (type === 'object' && typeof value === 'object' && value !== null && !Array.isArray(value)) return value
+  }
+  return null
 }
 
 function propertySchema(schema: Schema, key: string): unknown {
