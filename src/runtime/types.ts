@@ -54,7 +54,8 @@ export interface RequestBase {
   readonly routePath: string | null
   /** Set only when the route has `attachValidation: true` and validation failed (spec §2.6); else undefined, as in Fastify. */
   validationError: ValidationError | undefined
-  readonly log: ServerLogger
+  /** Writable, as in Fastify: a hook may put a child in its place (`request.log = request.log.child({ tenant })`). */
+  log: ServerLogger
   /** The route option `config` (an empty object when none was given). */
   readonly routeConfig: Record<string, unknown>
   /** True once the client went away before the reply was written. */

@@ -174,4 +174,26 @@ describe('openapi(): an OpenAPI 3.1 document of the booted app (issue 14 §2)', 
       expect((await server.inject({ method: 'OPTIONS', url: '/orders', headers: { origin: 'https://a.example', 'access-control-request-method': 'GET' } })).statusCode).to.equal(204)
     } finally { await server.close() }
   })
+
+  it('documents a form route\'s request body under the media types its schema\'s consumes names (@fastify/formbody), and produces for its responses, still a valid document', async () => {
+    const formbody = (await import('@fastify/formbody')).default
+    const server = createServer()
+    server.register(formbody)
+    const form = { type: 'object', required: ['customer'], properties: { customer: { type: 'string' }, amount_cents: { type: 'integer' } } } as const
+    server.post('/legacy/invoices', { schema: { consumes: ['application/x-www-form-urlencoded'], body: form } }, async (request) => request.body)
+    server.get('/invoices.csv', { schema: { produces: ['text/csv'], response: { 200: { type: 'string' } } } }, async () => 'id\n')
+    server.post('/invoices', { schema: { body: form } }, async (request) => request.body)
+    await server.ready()
+    try {
+      const document = server.openapi()
+      expect(document.paths['/legacy/invoices'].post.requestBody).to.deep.equal({ required: true, content: { 'application/x-www-form-urlencoded': { schema: form } } })
+      expect(Object.keys(document.paths['/invoices.csv'].get.responses['200'].content ?? {})).to.deep.equal(['text/csv'])
+      // Without consumes it stays JSON, and the error contract stays JSON either way.
+      expect(Object.keys(document.paths['/invoices'].post.requestBody?.content ?? {})).to.deep.equal(['application/json'])
+      expect(Object.keys(document.paths['/legacy/invoices'].post.responses['400'].content ?? {})).to.deep.equal(['application/json'])
+      expect(await validate(document)).to.deep.equal({ valid: true })
+      const served = await server.inject({ method: 'POST', url: '/legacy/invoices', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'customer=Road&amount_cents=150' })
+      expect(served.json()).to.deep.equal({ customer: 'Road', amount_cents: 150 })
+    } finally { await server.close() }
+  })
 })

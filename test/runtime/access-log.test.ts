@@ -280,6 +280,20 @@ describe('logs: pino, request ids and the access log', () => {
     await root.close()
   })
 
+  it('a hook that puts a child in request.log (request.log = request.log.child({ tenant })) tags the later lines, the handler\'s and the access log\'s end, with the id kept', async () => {
+    const sink = lines()
+    const root = await app({ logger: { stream: sink.stream } }, (r) => {
+      r.addHook('preHandler', async (request) => { request.log = request.log.child({ tenant: 'acme' }) })
+      r.get('/invoices', (request) => { request.log.info('listing'); return [] })
+    })
+    expect((await root.inject({ url: '/invoices' })).statusCode).to.equal(200)
+    const log = sink.read()
+    expect(log.map((l) => [l.msg, l.tenant])).to.deep.equal([['incoming request', undefined], ['listing', 'acme'], ['request completed', 'acme']])
+    expect(new Set(log.map((l) => l.reqId)).size).to.equal(1)
+    expect(sink.raw.map((line) => line.split('"reqId"').length - 1)).to.deep.equal([1, 1, 1])
+    await root.close()
+  })
+
   it('logs nothing and builds no child logger when no logger is given', async () => {
     const root = await app({}, (r) => { r.get('/', (request) => ({ same: request.log === root.log })) })
     expect((await root.inject('/')).json()).to.deep.equal({ same: true })

@@ -12,7 +12,7 @@ import type {
   RefusalInspection, SchemaInspection, SecurityInspection,
 } from '../shared/introspection'
 
-const DOC_KEYS = ['summary', 'description', 'operationId', 'tags', 'deprecated', 'hide'] as const
+const DOC_KEYS = ['summary', 'description', 'operationId', 'tags', 'deprecated', 'hide', 'consumes', 'produces'] as const
 const PARTS = ['params', 'body', 'querystring', 'headers'] as const
 
 /**

@@ -1,4 +1,4 @@
-import type { Plugin, PluginFunction, PluginOptions } from '../types'
+import type { DoneFn, Plugin, PluginOptions, Scope } from '../types'
 import { isLifted, kLiftMeta, kLifted, liftMetaOf, liftedTarget, type LiftMeta } from '../shared/lift-marks'
 import { checkLiftMeta } from './lift-meta'
 
@@ -17,7 +17,9 @@ export { isLifted, liftedTarget, liftMetaOf } from '../shared/lift-marks'
  * app.register(lift(authPlugin))   // `request.user` now exists on every route of `app`
  * app.register(lift(authPlugin, { name: 'auth', dependencies: ['db'] }))
  */
-export function lift<O extends PluginOptions>(plugin: PluginFunction<O>, meta?: LiftMeta): PluginFunction<O>
+// `object`, not PluginOptions: options typed by an interface have no index signature, and
+// register() checks them against the plugin's own parameter anyway (PluginOptionsOf).
+export function lift<O extends object = PluginOptions>(plugin: (scope: Scope, options: O, done: DoneFn) => unknown, meta?: LiftMeta): (scope: Scope, options: O, done: DoneFn) => unknown
 export function lift<P extends Function>(plugin: P): P
 export function lift<P extends Function>(plugin: P, meta?: LiftMeta): P {
   if (typeof plugin !== 'function') throw new TypeError('lift() takes a plugin function')

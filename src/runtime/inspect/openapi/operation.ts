@@ -26,7 +26,7 @@ export function buildOperation(route: RouteInspection, context: OperationContext
   const parameters = [...pathParameters(route, toOpenApi), ...partParameters(route, 'querystring', 'query', toOpenApi, context), ...partParameters(route, 'headers', 'header', toOpenApi, context)]
   if (parameters.length > 0) operation.parameters = parameters
   if (route.validators.body !== undefined && route.schema.body !== null) {
-    operation.requestBody = { required: true, content: { 'application/json': { schema: toOpenApi(route.schema.body) } } }
+    operation.requestBody = { required: true, content: mediaTypes(route.docs.consumes, toOpenApi(route.schema.body)) }
   }
 
   const responses: Record<string, OpenApiResponse> = {}
@@ -34,7 +34,7 @@ export function buildOperation(route: RouteInspection, context: OperationContext
     const status = /^\dxx$/.test(key) ? key.toUpperCase() : key
     responses[status] = NO_BODY.has(status)
       ? { description: describe(schema, key) }
-      : { description: describe(schema, key), content: { 'application/json': { schema: toOpenApi(schema) } } }
+      : { description: describe(schema, key), content: mediaTypes(route.docs.produces, toOpenApi(schema)) }
   }
   const declared = route.defaultStatus === null ? null : String(route.defaultStatus)
   if (declared !== null && !covers(responses, declared)) {
@@ -53,6 +53,16 @@ export function buildOperation(route: RouteInspection, context: OperationContext
   delete (operation as Partial<OpenApiOperation>).responses
   operation.responses = responses
   return operation
+}
+
+/**
+ * The schema's `consumes` / `produces` (@fastify/swagger's keys: a form route behind
+ * @fastify/formbody says `consumes: ['application/x-www-form-urlencoded']`), else JSON.
+ * The error contract stays JSON: the framework's error replies are.
+ */
+function mediaTypes(declared: unknown, schema: JsonSchema): Record<string, { schema: JsonSchema }> {
+  const types = Array.isArray(declared) && declared.length > 0 && declared.every((t) => typeof t === 'string') ? declared as string[] : ['application/json']
+  return Object.fromEntries(types.map((type) => [type, { schema }]))
 }
 
 /** Statuses whose answers have no body (RFC 9110 §6.4.1): documented without content. */
