@@ -39,6 +39,10 @@ export type {
   SchemaCacheOptions, SchemaCacheMode, SchemaCacheStats, HttpErrorOptions,
   FastifyRequestDecorations, FastifyReplyDecorations, FastifyInstanceDecorations,
 } from './runtime'
+// Fastify 4/5's request/reply schema methods and Fastify 5's route lookups (migrant10).
+export type {
+  FastifyHttpPart, FoundRoute, ReplySerializationApi, RequestSchemaApi, RouteLookup, ScopeRouteLookup, SerializationFunction, ValidationFunction,
+} from './runtime'
 export type {
   Inspection, RouteInspection, ScopeInspection, SchemaInspection, HookInspection, Declared, FunctionInspection, ErrorHandlerInspection,
   ModuleInspection, SecurityInspection, RouteSchemaInspection, ScopeAnnotation, SecurityDescription,

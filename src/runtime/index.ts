@@ -26,6 +26,7 @@ export type {
 export type { SchemaType, TypedRouteSchema, ResponseOf, TypeBoxSchema, TypeBoxKinded, TypeBoxLike } from './typed-schemas'
 export type { RouteGeneric, RouteGenericInterface } from './route-generic'
 export type { FastifyRequestDecorations, FastifyReplyDecorations, FastifyInstanceDecorations } from './fastify-decorations'
+export type { FastifyHttpPart, FoundRoute, ReplySerializationApi, RequestSchemaApi, RouteLookup, ScopeRouteLookup, SerializationFunction, ValidationFunction } from './fastify-api-types'
 export type { SchemaCompilation } from './shared/schema-compilation'
 export type { BootProfile, RouteCompileCost, ScopeCompileCost } from './shared/boot-profile'
 export type {

@@ -11,6 +11,7 @@ import type { Inspection, RouteInspection, ScopeAnnotation, ScopeInspection } fr
 import type { OpenApiDocument, OpenApiInfo } from './shared/openapi-types'
 import type { SchemaCompilation } from './shared/schema-compilation'
 import type { BootProfile } from './shared/boot-profile'
+import type { ReplySerializationApi, RequestSchemaApi, ScopeRouteLookup } from './fastify-api-types'
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'
 
@@ -45,7 +46,7 @@ export type RequestDecorationValue<K extends string> = K extends keyof RequestDe
   : unknown
 
 /** What every request has, typed or not. */
-export interface RequestBase {
+export interface RequestBase extends RequestSchemaApi {
   readonly id: string
   readonly raw: IncomingMessage
   readonly method: string
@@ -154,7 +155,7 @@ export interface Reply<G extends RouteGeneric = RouteGeneric> extends ReplyBase 
  * `Reply<G>`: a union member that is a generic instance draws TypeScript's error elaboration away
  * from the response type (the message then lists Reply's missing members instead of the wrong field).
  */
-export interface ReplyBase extends ReplyDecorations {
+export interface ReplyBase extends ReplyDecorations, ReplySerializationApi {
   readonly raw: ServerResponse
   readonly request: Request
   readonly sent: boolean
@@ -675,7 +676,7 @@ export interface ScopeRouteShortcut<This> {
  * An encapsulation context (spec §3.3). The root scope is what `createServer` returns; each
  * `register` creates a child scope, unless the plugin is wrapped in `lift()`.
  */
-export interface Scope extends ScopeDecorations {
+export interface Scope extends ScopeDecorations, ScopeRouteLookup {
   /** `root > users > admin`: the names of the plugins from the root, for error messages. */
   readonly path: string
   readonly prefix: string

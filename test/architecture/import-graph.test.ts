@@ -48,7 +48,9 @@ describe('architecture: imports (issue 11)', () => {
       boot: [...bottom, 'declare', 'serve'],
       // The renderers of the introspection model (printRoutes, printTree, explain, openapi) read only the model.
       inspect: bottom,
-      server: [...bottom, 'declare', 'boot', 'serve', 'inspect'],
+      // Fastify 4/5's request and reply methods, installed on serve/'s prototypes from outside it.
+      'fastify-api': [...bottom, 'declare', 'serve'],
+      server: [...bottom, 'declare', 'boot', 'serve', 'inspect', 'fastify-api'],
     }
     const area = (file: string): string => relative(runtimeDir, file).split(sep)[0]
 

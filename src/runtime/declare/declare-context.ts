@@ -6,6 +6,7 @@ import type { BootProfile } from '../shared/boot-profile'
 import { PluginTree, type PluginNode } from './plugin-tree'
 import type { RouteDefinition } from './route-declaration'
 import type { InspectView } from '../shared/introspection'
+import type { SchemaCompilers } from '../schemas'
 
 /**
  * What the root scope's ready/listen/close/inject do. Built by the composition root
@@ -44,6 +45,8 @@ export interface DeclareContextInit {
   readonly makeJsonParser: (actions: JsonPoisonActions) => BodyParser
   /** The server's request listener (Fastify's `routing`): serves a request a plugin received elsewhere, an upgrade's. */
   readonly routing: (req: IncomingMessage, res: ServerResponse) => void
+  /** The server's compiler builders: what request.compileValidationSchema() and reply.compileSerializationSchema() compile with. */
+  readonly schemaCompilers?: SchemaCompilers
 }
 
 
@@ -63,6 +66,7 @@ export class DeclareContext {
   resolvingScope = false
   readonly makeJsonParser: DeclareContextInit['makeJsonParser']
   readonly routing: DeclareContextInit['routing']
+  readonly schemaCompilers: SchemaCompilers | null
   readonly plugins = new PluginTree()
   readonly routes: RouteDefinition[] = []
   /** Set when compilation starts: from then on every declaration throws ENC_ERR_SCOPE_BOOTED. */
@@ -79,5 +83,6 @@ export class DeclareContext {
     this.initialConfig = init.initialConfig
     this.makeJsonParser = init.makeJsonParser
     this.routing = init.routing
+    this.schemaCompilers = init.schemaCompilers ?? null
   }
 }

@@ -15,6 +15,7 @@ import { isPoisonAction, type PoisonAction } from '../shared/json-poisoning'
 import { declareRoute, shortcut } from './route-declaration'
 import { fastifyApiVersion, readPluginMeta } from '../shared/plugin-meta'
 import { installUnsupportedApis } from './unsupported-api'
+import { findRoute, hasRoute, type FoundRoute, type LookupOptions } from './route-lookup'
 import { warnPayloadParser } from './deprecations'
 import { isAsyncFunction } from './option-checks'
 import { didYouMean } from '../schemas'
@@ -484,6 +485,11 @@ export class ScopeImpl implements Scope {
     }
     return this
   }
+
+  /** Fastify 5's hasRoute(): a route declared so far, anywhere in the server, with this method, path as declared and constraints (route-lookup.ts). */
+  hasRoute(options: LookupOptions): boolean { return hasRoute(this.context, options) }
+  /** Fastify 5's findRoute(): the route a URL reaches among those declared so far, as `{ handler, params, searchParams }`, or null. */
+  findRoute(options: LookupOptions): FoundRoute | null { return findRoute(this.context, options) }
 
   printRoutes(): string
   printRoutes(options: { json: true }): readonly RouteInspection[]

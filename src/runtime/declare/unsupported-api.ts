@@ -7,7 +7,7 @@ import { runtimeError } from '../errors/runtime-codes'
  */
 export const unsupportedFastifyApis: readonly string[] = [
   'setGenReqId', 'setChildLoggerFactory',
-  'hasRoute', 'findRoute', 'addHttpMethod', 'addConstraintStrategy', 'hasConstraintStrategy',
+  'addHttpMethod', 'addConstraintStrategy', 'hasConstraintStrategy',
 ]
 
 /** Installs the refusing methods on a prototype that has no member of that name yet. */

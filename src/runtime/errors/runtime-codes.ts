@@ -139,6 +139,12 @@ export const runtimeErrors = {
       : `new HttpError(${a.given}): an HttpError's status must be an integer from 400 to 599. For another status, use reply.code() and send a payload.` }),
   ENC_ERR_REPLY_INVALID_REDIRECT: e({ status: 500, summary: 'reply.redirect() was given a target that is not a string',
     message: (a: { method: string; url: string; got: string }) => `reply.redirect() on ${a.method} ${a.url}: the target url must be a string, got ${a.got}.` }),
+  ENC_ERR_REQUEST_VALIDATION_INVOCATION: e({ status: 500, summary: "request.validateInput() was given neither a schema nor an HTTP part the route has a schema for (Fastify 4+'s FST_ERR_REQ_INVALID_VALIDATION_INVOCATION)",
+    message: (a: At & { part: string }) => `${a.at}: request.validateInput() has no schema to validate with: ${a.part === '' ? 'no schema object and no HTTP part were given' : `the route has no ${a.part} schema, and no schema object was given`}. Pass a schema, or one of body, querystring, params, headers that the route declares.` }),
+  ENC_ERR_REPLY_MISSING_SERIALIZATION_FN: e({ status: 500, summary: "reply.serializeInput() was given a status (and content type) the route's response schema has no key for (Fastify 4+'s FST_ERR_MISSING_SERIALIZATION_FN)",
+    message: (a: At & { status: string; contentType?: string }) => a.contentType === undefined
+      ? `${a.at}: reply.serializeInput() found no response schema keyed '${a.status}' on this route (keys are matched as declared: 200, 2xx, default). Pass a schema instead, or declare one for '${a.status}'.`
+      : `${a.at}: reply.serializeInput() found no response schema for '${a.status}' and content type '${a.contentType}': Enclave's response schemas are per status, not per content type. Pass a schema, or leave the content type out.` }),
   ENC_ERR_SERVER_INVALID_TRUST_PROXY: e({ status: null, summary: 'createServer() was given a trustProxy that is not true/false, a hop count, addresses/subnets or a function',
     message: (a: { given: string; reason: string }) => `createServer({ trustProxy: ${a.given} }): ${a.reason}. Use true, a hop count, '127.0.0.1,10.0.0.0/8' (or a list) or (address, hop) => boolean.` }),
   ENC_ERR_REPLY_NOTHING_SENT: e({ status: 500, summary: 'an async handler (or any controller method) gave undefined, or an error handler returned, without sending a reply',

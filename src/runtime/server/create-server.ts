@@ -13,8 +13,7 @@ import { Deadlines } from '../serve/deadlines'
 import { onHandlerExpired } from '../serve/handler-timeout'
 import { onBodyExpired } from '../serve/body/read-body'
 import { jsonParser, textParser } from '../serve/body/json-parser'
-import { reservedRequestNames } from '../serve/request'
-import { reservedReplyNames } from '../serve/reply'
+import { reservedReplyNames, reservedRequestNames } from '../fastify-api'
 import { resolveLimits } from '../shared/server-options'
 import { checkServerOptions, poisonActionsOf } from '../declare/option-checks'
 import { resolveLogger, silentLogger } from './logger'
@@ -92,6 +91,7 @@ export function createServer(given: ServerOptions = {}): Scope {
     initialConfig: Object.freeze({ ...options, bodyLimit: limits.bodyLimit, pluginTimeout: limits.pluginTimeout }),
     makeJsonParser: (actions) => jsonParser(limits.maxJsonDepth, actions),
     routing: routingOf(serve),
+    schemaCompilers,
   })
   const rootScope = new ScopeImpl({ context: declared, parent: null, name: options.name ?? 'root', prefix: '' })
   // Fastify builds the root's bucket with no argument; the compilersFactory is SchemaCompilers' (above).
