@@ -18,6 +18,8 @@ export type { RouteHookDecorator, GuardClass, RouteHookArg } from './route-hooks
 export { PreParsing, PreSerialization, OnSend, OnResponse, OnError, OnTimeout } from './stage-hooks'
 export type { HookClass, PayloadStreamHook } from './stage-hooks'
 export { HttpCode } from './http-code'
+export { UseInterceptors } from './use-interceptors'
+export type { Interceptor, InterceptorClass, InterceptorContext, CallHandler, UseInterceptorsDecorator } from './use-interceptors'
 export { routeMetadata } from './route-metadata'
 export type { RouteMetadata, RouteMetadataDecorator, RouteConfigHolder } from './route-metadata'
 export type { HttpCodeDecorator } from './http-code'

@@ -8,6 +8,7 @@ import type { SharedSchema } from '../runtime/schemas/types'
 import type { TypeBoxLike } from '../runtime/typed-schemas'
 import { moduleError } from './module-error'
 import { checkGuardClass, guardClassesOf, moduleGuardClassesOf } from './route-guards'
+import { checkInterceptors } from './interceptors'
 import { walk, type ModuleNode, type PluginItem } from './module-tree'
 
 /**
@@ -40,6 +41,7 @@ function scanNode({ type, parent, lifted, ancestry }: ScanInput): ModuleNode {
   }
   checkParamTargets(type, new Set(), path, 'module')
   for (const guard of moduleGuardClassesOf(type)) checkGuardClass(guard, type, path)
+  checkInterceptors(type, path, 'module')
   const entries: PluginItem[] = []
   const node: ModuleNode = {
     type, meta, path, parent, lifted, entries,
@@ -124,6 +126,7 @@ function checkControllers(controllers: readonly Class[], path: string): readonly
     }
     checkRouteHookTargets(controller, path)
     for (const guard of guardClassesOf(controller)) checkGuardClass(guard, controller, path)
+    checkInterceptors(controller, path, 'controller')
   }
   return controllers
 }
