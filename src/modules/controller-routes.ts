@@ -2,6 +2,7 @@ import type { Handler, Reply, Request, RouteOptions, Scope } from '../runtime'
 import { describeDefaultStatus } from '../runtime/internal'
 import { getClassRouteConfig, getClassRouteHooks, getControllerMeta, getMethodRouteConfig, getMethodHttpCodes, getMethodInterceptors, getMethodRouteHooks, getOwnRoutes, type Class, type RouteHookMeta, type RouteHookName, type RouteMeta } from '../decorators/internal'
 import { buildHandler } from './argument-builder'
+import { withParamSchemas } from './param-schemas'
 import { moduleError } from './module-error'
 import { joinPaths } from './module-tree'
 import type { DeclaredMethodRoute } from './param-names-check'
@@ -32,7 +33,8 @@ export function controllerRoutes(controller: Class, instance: object, modulePath
     // Named after the method, so explain() and logs read `NotesController.create`, wrapped or not.
     Object.defineProperty(handler, 'name', { value: `${controller.name}.${String(route.propertyKey)}` })
     // The controller's @Route('/users') is part of the route's path; scope prefixes are the runtime's.
-    const options: RouteOptions = { ...route.options, ...(routeHooks(classHooks, declaringClass, route, resolveHook) as Partial<RouteOptions>), ...routeConfig(classConfig, declaringClass, route), method, url: joinPaths([prefix], route.path), handler }
+    const schema = withParamSchemas(route.options.schema, declaringClass, route.propertyKey, where)
+    const options: RouteOptions = { ...route.options, ...(schema === route.options.schema ? {} : { schema: schema as RouteOptions['schema'] }), ...(routeHooks(classHooks, declaringClass, route, resolveHook) as Partial<RouteOptions>), ...routeConfig(classConfig, declaringClass, route), method, url: joinPaths([prefix], route.path), handler }
     routes.push({ declaringClass, key: route.propertyKey, where, options })
   }
   return routes
