@@ -1,7 +1,7 @@
 import type { PluginOptions } from '../runtime'
 import { isLifted, liftedTarget } from '../runtime/internal'
 import {
-  controllerOnlyDecorations, deferredPluginOf, getClassRouteHooks, getClassRouteConfig, getParamMethods, getParams, getMethodRouteConfig, getControllerMeta, getMethodHttpCodes, getMethodRouteHooks, getModuleMeta, getNotFoundHandler, getOwnRoutes, getSchemaMeta,
+  controllerOnlyDecorations, deferredPluginOf, getClassInterceptors, getClassRouteHooks, getClassRouteConfig, getParamMethods, getParams, getMethodRouteConfig, getControllerMeta, getMethodHttpCodes, getMethodRouteHooks, getModuleMeta, getNotFoundHandler, getOwnRoutes, getSchemaMeta,
   inlineSchemaClasses, inlinedSchemaOfClass, moduleOnlyDecorations, schemaOfClass, type Class, type PluginEntry,
 } from '../decorators/internal'
 import type { SharedSchema } from '../runtime/schemas/types'
@@ -87,8 +87,10 @@ function checkNotFoundHandler(node: ModuleNode): void {
  */
 function checkModuleHooksApply(node: ModuleNode): void {
   const hooks = getClassRouteHooks(node.type)
-  if (hooks.length === 0) return
+  const interceptors = getClassInterceptors(node.type)
+  if (hooks.length === 0 && interceptors.length === 0) return
   if ([...walk(node)].some((n) => n.controllers.length > 0)) return
+  if (hooks.length === 0) throw moduleError('ENC_ERR_MODULE_INTERCEPTOR_INVALID', { case: 'module-no-routes', path: node.path, where: `module ${node.type.name}` })
   throw moduleError('ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED', { case: 'module-no-routes', path: node.path, name: node.type.name })
 }
 

@@ -246,4 +246,11 @@ describe('@UseInterceptors() boot errors (ENC_ERR_MODULE_INTERCEPTOR_INVALID)', 
     const onModule = await bootError(M)
     expect(onModule.message).to.include('M.helper').and.include('module method is not a route')
   })
+
+  it('refuses @UseInterceptors() on a module with no controller routes in it or below: it would wrap nothing', async () => {
+    @UseInterceptors(Envelope) @Module({ providers: [Envelope] }) class Empty {}
+    const error = await bootError(Empty)
+    expect(error.code).to.equal('ENC_ERR_MODULE_INTERCEPTOR_INVALID')
+    expect(error.message).to.include('module Empty').and.include('would wrap no route')
+  })
 })
