@@ -10,7 +10,7 @@ export { withApp } from './testing'
 export { startCluster } from './cluster'
 export {
   Module, Route, Get, Head, Post, Put, Patch, Delete, Options, Schema, SchemaClass, partialSchema, DecorateRequest, DecorateReply, Hook, ErrorHandler,
-  NotFoundHandler, OnRequest, PreValidation, PreHandler, PreParsing, PreSerialization, OnSend, OnResponse, OnError, OnTimeout, HttpCode, routeMetadata, usePlugin, Body, Query, Params, Headers, Req, Reply, createParamDecorator,
+  NotFoundHandler, OnRequest, PreValidation, PreHandler, PreParsing, PreSerialization, OnSend, OnResponse, OnError, OnTimeout, HttpCode, UseInterceptors, routeMetadata, usePlugin, Body, Query, Params, Headers, Req, Reply, createParamDecorator,
   DeclarationError, isDeclarationError,
 } from './decorators'
 export { bearerAuth, bearerAuthHook, bearerAuthSecurity, authOf, health, openapiRoute } from './plugins'
@@ -51,7 +51,7 @@ export type {
 export type {
   ModuleOptions, RouteMethodOptions, DecoratorRouteOptions, SchemaClassBase, SchemaClassOptions, SchemaReference, ErrorHandlerOptions,
   NotFoundHandlerOptions, RouteHookDecorator, HttpCodeDecorator, PartialSchema, RouteMetadata, RouteMetadataDecorator, RouteConfigHolder, GuardClass, RouteHookArg, HookClass, PayloadStreamHook, UsePluginOptions, ResolvedTokens,
-  CustomParam, CustomParamBrand, CustomParamDecorator,
+  CustomParam, CustomParamBrand, CustomParamDecorator, SchemaParam, SchemaParamBrand, ParamSchemaDecorator, ParamSchemaOptions, Interceptor, InterceptorClass, InterceptorContext, CallHandler, UseInterceptorsDecorator,
 } from './decorators'
 export type { BearerAuthOptions, BearerAuthHook, BearerIdentity, OpenApiRouteOptions, HealthOptions, HealthCheck, HealthReport, HealthContributor } from './plugins'
 export type { AppOptions, ProviderOverride, OverrideRecipe, SignalOptions } from './modules'

@@ -34,11 +34,12 @@ export const decoratorErrors = {
         case 'route-class-arg': return `@Route(${a.arg}) on class ${a.className}: on a class @Route takes an optional path prefix string ('/books' or 'books'); route options go on the methods.`
       }
     } }),
-  ENC_ERR_DECL_ROUTE_OPTIONS: e({ status: null, summary: 'a route decorator was given a bad method or path, or options that are not an object; @HttpCode() a value that is not an HTTP status',
+  ENC_ERR_DECL_ROUTE_OPTIONS: e({ status: null, summary: 'a route decorator was given a bad method or path, or options that are not an object; @HttpCode() a value that is not an HTTP status; a parameter decorator a schema that is not an object',
     message: (a: { where: string; case: 'property-name' } | { where: string; case: 'path' | 'options' | 'status'; got: string }
-      | { where: string; case: 'method'; got: string; known: readonly string[] }) => {
+      | { where: string; case: 'method'; got: string; known: readonly string[] } | { where: string; case: 'param-schema'; got: string }) => {
       switch (a.case) {
         case 'property-name': return `${a.where}: the property name must be a non-empty string.`
+        case 'param-schema': return `${a.where}: the second argument is the property's JSON Schema, an object ({ type: 'integer', default: 1 }), got ${a.got}; the third, if any, is { optional: true }.`
         case 'path': return `${a.where}: the path must be a string ('/:id' or ':id'; empty for the controller's prefix), got ${a.got}.`
         case 'method': return `${a.where}: unknown HTTP method ${a.got}. Use one of ${a.known.join(', ')}.`
         case 'options': return `${a.where}: route options must be an object, got ${a.got}.`

@@ -1,6 +1,7 @@
 import type { Reply, Request, RequestOf } from '../runtime/types'
 import type { Opaque, ResponseOf, RouteParts, schemaClassMark } from '../runtime/typed-schemas'
 import type { IsCustomParam } from './custom-param'
+import type { IsSchemaParam } from './schema-param'
 
 /*
  * Types only: what a route decorator checks about the method it decorates (decorators cannot
@@ -42,6 +43,7 @@ type ParamFits<S, P> = IsAny<P> extends true ? true
   : unknown extends P ? true
   : typeof schemaClassMark extends keyof P ? true
   : IsCustomParam<P> extends true ? true
+  : IsSchemaParam<P> extends true ? true
   : AnyOpaque<S> extends true ? true
   : AnyCandidateFits<Candidates<S>, P>
 

@@ -23,6 +23,8 @@ const kNotFoundHandler = Symbol('enclave.notFoundHandler')
 const kHttpCodes = Symbol('enclave.httpCodes')
 const kClassRouteConfig = Symbol('enclave.classRouteConfig')
 const kMethodRouteConfig = Symbol('enclave.methodRouteConfig')
+const kClassInterceptors = Symbol('enclave.classInterceptors')
+const kMethodInterceptors = Symbol('enclave.methodInterceptors')
 
 type Key = symbol
 function own<T>(key: Key, target: Function): T | undefined {
@@ -125,6 +127,20 @@ export function setMethodRouteConfig(target: Function, propertyKey: string | sym
   const byMethod = new Map(getMethodRouteConfig(target))
   byMethod.set(propertyKey, { ...byMethod.get(propertyKey), [key]: value })
   Reflect.defineMetadata(kMethodRouteConfig, byMethod, target)
+}
+
+// Stacked @UseInterceptors() apply bottom-up; prepending keeps the source order (top one outermost).
+/** `@UseInterceptors()` classes on the module or controller class itself, in wrapping order (outermost first). */
+export const getClassInterceptors = (target: Function): readonly Function[] => ownList<readonly Function[]>(kClassInterceptors, target).flat()
+export const addClassInterceptors = (target: Function, interceptors: readonly Function[]) => append(kClassInterceptors, target, interceptors, true)
+/** `@UseInterceptors()` classes per method of this very class, in wrapping order. */
+export function getMethodInterceptors(target: Function): ReadonlyMap<string | symbol, readonly Function[]> {
+  return own<Map<string | symbol, readonly Function[]>>(kMethodInterceptors, target) ?? noEntries
+}
+export function addMethodInterceptors(target: Function, propertyKey: string | symbol, interceptors: readonly Function[]): void {
+  const byMethod = new Map(getMethodInterceptors(target))
+  byMethod.set(propertyKey, [...interceptors, ...(byMethod.get(propertyKey) ?? [])])
+  Reflect.defineMetadata(kMethodInterceptors, byMethod, target)
 }
 
 export interface NotFoundHandlerMeta { readonly propertyKey: string | symbol; readonly preValidation: readonly Function[]; readonly preHandler: readonly Function[] }

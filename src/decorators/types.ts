@@ -114,6 +114,8 @@ export interface ParamMeta {
   readonly source: ParamSource
   readonly key: string | null
   readonly custom?: { readonly factory: CustomParamFactory; readonly data: unknown; readonly name: string }
+  /** `@Query('page', { type: 'integer' })`: the property's schema, merged into the route's part schema at boot. */
+  readonly schema?: { readonly schema: object; readonly required: boolean }
 }
 
 export interface DecoratorMeta { readonly name: string; readonly value: unknown }

@@ -1,33 +1,40 @@
 import type { Handler, Reply, Request, RouteOptions, Scope } from '../runtime'
 import { describeDefaultStatus } from '../runtime/internal'
-import { getClassRouteConfig, getClassRouteHooks, getControllerMeta, getMethodRouteConfig, getMethodHttpCodes, getMethodRouteHooks, getOwnRoutes, type Class, type RouteHookMeta, type RouteHookName, type RouteMeta } from '../decorators/internal'
+import { getClassRouteConfig, getClassRouteHooks, getControllerMeta, getMethodRouteConfig, getMethodHttpCodes, getMethodInterceptors, getMethodRouteHooks, getOwnRoutes, type Class, type RouteHookMeta, type RouteHookName, type RouteMeta } from '../decorators/internal'
 import { buildHandler } from './argument-builder'
+import { withParamSchemas } from './param-schemas'
 import { moduleError } from './module-error'
 import { joinPaths } from './module-tree'
 import type { DeclaredMethodRoute } from './param-names-check'
 import type { HookResolver } from './route-guards'
+import { classInterceptors, withInterceptors, type RouteInterceptors } from './interceptors'
 
 /**
  * The runtime route definitions of one controller instance. Route methods may be inherited:
  * a subclass serves its base class's routes (with its own overrides of the methods), and a
  * method it re-decorates replaces the base's routes for that method.
  */
-export function controllerRoutes(controller: Class, instance: object, modulePath: string, resolveHook: HookResolver, moduleHooks: readonly ResolvedRouteHooks[]): DeclaredMethodRoute[] {
+export function controllerRoutes(controller: Class, instance: object, modulePath: string, resolveHook: HookResolver, moduleHooks: readonly ResolvedRouteHooks[], interceptors: RouteInterceptors): DeclaredMethodRoute[] {
   const prefix = getControllerMeta(controller)!.prefix
   const routes: DeclaredMethodRoute[] = []
   // The controller's class-level hooks (base classes first) are the same for each of its routes.
   const classHooks = [...moduleHooks, ...resolved(classRouteHooks(controller), resolveHook)]
   const classConfig = classRouteConfig(controller)
+  const outerInterceptors = [...interceptors.outer, ...classInterceptors(controller).map(interceptors.resolve)]
   for (const { declaringClass, route } of collectRoutes(controller)) {
     const where = `${route.methods.join(',')} route ${controller.name}.${String(route.propertyKey)} in ${modulePath}`
     const method = route.methods.length === 1 ? route.methods[0] : [...route.methods]
     const status = getMethodHttpCodes(declaringClass).get(route.propertyKey)
     if (status !== undefined) checkStatusCovered(status, route.options.schema, where)
-    const handler = withStatus(buildHandler(instance, declaringClass, route.propertyKey, where), status)
+    // Interceptors wrap the method's call only: @HttpCode's status is set before the outermost runs.
+    const own = (getMethodInterceptors(declaringClass).get(route.propertyKey) ?? []).map(interceptors.resolve)
+    const called = buildHandler(instance, declaringClass, route.propertyKey, where)
+    const handler = withStatus(withInterceptors(called, own.length === 0 ? outerInterceptors : [...outerInterceptors, ...own], controller, route.propertyKey), status)
     // Named after the method, so explain() and logs read `NotesController.create`, wrapped or not.
     Object.defineProperty(handler, 'name', { value: `${controller.name}.${String(route.propertyKey)}` })
     // The controller's @Route('/users') is part of the route's path; scope prefixes are the runtime's.
-    const options: RouteOptions = { ...route.options, ...(routeHooks(classHooks, declaringClass, route, resolveHook) as Partial<RouteOptions>), ...routeConfig(classConfig, declaringClass, route), method, url: joinPaths([prefix], route.path), handler }
+    const schema = withParamSchemas(route.options.schema, declaringClass, route.propertyKey, where)
+    const options: RouteOptions = { ...route.options, ...(schema === route.options.schema ? {} : { schema: schema as RouteOptions['schema'] }), ...(routeHooks(classHooks, declaringClass, route, resolveHook) as Partial<RouteOptions>), ...routeConfig(classConfig, declaringClass, route), method, url: joinPaths([prefix], route.path), handler }
     routes.push({ declaringClass, key: route.propertyKey, where, options })
   }
   return routes

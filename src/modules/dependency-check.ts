@@ -55,6 +55,11 @@ export function checkGuardDependencies(guards: readonly Function[], requester: R
   for (const guard of guards) checkToken(guard, 'a guard class in its route hooks', requester)
 }
 
+/** Interceptor classes (`@UseInterceptors(Timing)`): each is resolved from the module that names it. */
+export function checkInterceptorDependencies(interceptors: readonly Function[], requester: Requester): void {
+  for (const interceptor of interceptors) checkToken(interceptor, 'an interceptor class in its @UseInterceptors()', requester)
+}
+
 function checkToken(dep: unknown, where: string, requester: Requester): void {
   if (dep !== null && typeof dep === 'object') {
     const descriptor = dep as { token?: unknown; isOptional?: boolean; transform?: unknown; createProxy?: unknown }

@@ -1,17 +1,18 @@
 import 'reflect-metadata' // before tsyringe, which refuses to load without it
 import { container as globalContainer, type DependencyContainer, type InjectionToken } from 'tsyringe'
-import { checkClassDependencies, checkFactoryDependencies, checkGuardDependencies, type Requester } from './dependency-check'
+import { checkClassDependencies, checkFactoryDependencies, checkGuardDependencies, checkInterceptorDependencies, type Requester } from './dependency-check'
 import { describeToken, moduleError } from './module-error'
 import { walk, type ModuleNode, type PluginItem } from './module-tree'
 import { buildPluginOptions } from './plugin-options'
 import { registerProviders, toProviderSpec } from './providers'
-import type { Class, ProviderEntry } from '../decorators/internal'
+import { getClassInterceptors, type Class, type ProviderEntry } from '../decorators/internal'
 import type { Disposer } from './disposal'
 import type { BuiltInstance } from './lifecycle-hooks'
 import type { OverrideTable } from './overrides'
 import type { FactoryLookup, FactoryProvider } from './factory-provider'
 import { Logger, moduleLogger } from './logger-token'
 import { guardClassesOf, moduleGuardClassesOf } from './route-guards'
+import { interceptorClassesOf } from './interceptors'
 import type { PluginOptions, Logger as RuntimeLogger } from '../runtime'
 import { findDependencyCycle, type ProviderLookup } from './dependency-cycle'
 
@@ -91,6 +92,7 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
     checkClassDependencies(node.type, requester(`module ${node.type.name}`))
     // A module's hook classes are resolved from its own container, as a controller's are from its module's.
     checkGuardDependencies(moduleGuardClassesOf(node.type), requester(`module ${node.type.name}`))
+    checkInterceptorDependencies(getClassInterceptors(node.type), requester(`module ${node.type.name}`))
     for (const spec of entriesOf(node).map(toProviderSpec)) {
       if (spec.useClass !== null) checkClassDependencies(spec.useClass, requester(`provider ${describeToken(spec.token)}`))
       checkFactoryDependencies(spec.inject, requester(`factory provider ${describeToken(spec.token)}`))
@@ -99,6 +101,7 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
       checkClassDependencies(controller, requester(`controller ${controller.name}`))
       // A guard class is resolved from the controller's module: it must be one of its visible providers.
       checkGuardDependencies(guardClassesOf(controller), requester(`controller ${controller.name}`))
+      checkInterceptorDependencies(interceptorClassesOf(controller), requester(`controller ${controller.name}`))
     }
     for (const entry of node.entries) {
       if (entry.kind === 'plugin' && entry.deferred !== null) checkFactoryDependencies(entry.deferred.inject, requester(`usePlugin(${entry.plugin.name || 'anonymous plugin'})`))

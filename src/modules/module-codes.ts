@@ -45,6 +45,23 @@ export const moduleErrors = {
         'Put the decorator on the module class (every controller route of the module and its descendants), or on a controller or its route methods.'
       : `${a.name} (listed in ${a.path}) carries a route hook decorator (@OnRequest/@PreHandler/@OnSend/...) but declares no route, so it would apply to nothing. ` +
         'Put the decorator on a route method (@Get, @Post, ...) or on the controller class.' }),
+  ENC_ERR_MODULE_INTERCEPTOR_INVALID: e({ status: null, summary: '@UseInterceptors() names something that is not a class with intercept(context, next), or sits on a method that declares no route, on a module method, or on a module with no controller routes in it or below',
+    message: (a: { case: 'not-a-class' | 'no-intercept'; path: string; where: string; got: string } | { case: 'not-a-route' | 'module-method' | 'module-no-routes'; path: string; where: string }) => a.case === 'not-a-class'
+      ? `@UseInterceptors() on ${a.where} (${a.path}) names ${a.got}, which is not an interceptor class. Give it classes whose instances have intercept(context, next), listed as providers of the module` +
+        (a.got === 'undefined' ? '; a class that is undefined at decoration time is usually a circular import between files, or a type-only import.' : '.')
+      : a.case === 'no-intercept'
+      ? `@UseInterceptors() on ${a.where} (${a.path}) names class ${a.got}, which has no intercept(context, next) method. Add it: it gets the context and next(), and what it returns is the route's answer.`
+      : a.case === 'module-no-routes'
+      ? `@UseInterceptors() on ${a.where} (${a.path}): neither it nor its descendants list a controller, so it would wrap no route (routes a plugin function declares are not wrapped). List the controllers in this module or below, or remove it.`
+      : a.case === 'module-method'
+      ? `@UseInterceptors() on ${a.where} (module ${a.path}): a module method is not a route. Put it on the module class (every controller route of the module and below), a controller class or a route method.`
+      : `@UseInterceptors() on ${a.where} (listed in ${a.path}), which declares no route, so nothing would call it. Put it on a route method (@Get, @Post, ...) or on the controller class.` }),
+  ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT: e({ status: null, summary: "a parameter's schema (@Query('page', { type: 'integer' })) declares a property the route's part schema (or another parameter) declares differently, or that part's schema cannot take properties (a $ref, a class, a combinator)",
+    message: (a: { case: 'route-schema' | 'two-params'; where: string; part: string; key: string; first: string; second: string } | { case: 'not-mergeable'; where: string; part: string; params: readonly string[] }) => a.case === 'not-mergeable'
+      ? `${a.where}: ${a.params.join(', ')} add properties to the ${a.part} schema, but the route's schema.${a.part} is not a plain object schema written inline (a $ref, a schema class, TypeBox or a combinator), so it cannot take them. ` +
+        `Declare the properties in that schema and drop the schemas from the parameter decorators, or drop schema.${a.part} from the route options.`
+      : `${a.where}: ${a.part} property '${a.key}' is declared twice, differently: ${a.case === 'route-schema' ? `the route's schema.${a.part} says` : 'another parameter says'} ${a.first}, and ${a.second}. ` +
+        'Declare it once (remove one of them), or make both the same.' }),
   ENC_ERR_MODULE_PARAM_MISPLACED: e({ status: null, summary: 'a parameter decorator (@Body, @Params, a createParamDecorator() one, ...) on a controller method that declares no route, or on a module class method',
     message: (a: { case: 'not-a-route' | 'module'; path: string; name: string; decorators: readonly string[] }) => a.case === 'module'
       ? `${a.name} (module ${a.path}) has ${a.decorators.join(', ')} on its parameters, but a module method is not a route handler, so nothing would fill them. ` +

@@ -1,9 +1,10 @@
 import { lift, type AsyncPlugin, type NotFoundHandler, type RequestHook, type Scope } from '../runtime'
-import { getClassRouteHooks, getErrorHandlerKey, getErrorResponses, getHooks, getNotFoundHandler, getReplyDecorators, getRequestDecorators } from '../decorators/internal'
+import { getClassInterceptors, getClassRouteHooks, getErrorHandlerKey, getErrorResponses, getHooks, getNotFoundHandler, getReplyDecorators, getRequestDecorators } from '../decorators/internal'
 import { toProviderSpec } from './providers'
 import { describeToken } from './module-error'
 import { controllerRoutes, resolved, type ResolvedRouteHooks } from './controller-routes'
 import { guardResolver } from './route-guards'
+import { interceptorResolver, type RouteInterceptors } from './interceptors'
 import { declareAndCheck } from './param-names-check'
 import type { ModuleWiring } from './injector'
 import type { ModuleNode } from './module-tree'
@@ -57,8 +58,9 @@ export function applyModule(scope: Scope, node: ModuleNode, wiring: ReadonlyMap<
   const resolveHook = guardResolver(container)
   scope.after(() => {
     const moduleHooks = moduleRouteHooks(node, wiring)
+    const interceptors: RouteInterceptors = { resolve: interceptorResolver(container), outer: moduleInterceptors(node, wiring) }
     for (const controller of node.controllers) {
-      declareAndCheck(scope, controllerRoutes(controller, controllers.get(controller)!, node.path, resolveHook, moduleHooks))
+      declareAndCheck(scope, controllerRoutes(controller, controllers.get(controller)!, node.path, resolveHook, moduleHooks, interceptors))
     }
   })
 }
@@ -72,6 +74,13 @@ function moduleRouteHooks(node: ModuleNode, wiring: ReadonlyMap<ModuleNode, Modu
   const chain: ModuleNode[] = []
   for (let n: ModuleNode | null = node; n !== null; n = n.parent) chain.unshift(n)
   return chain.flatMap((n) => resolved(getClassRouteHooks(n.type), guardResolver(wiring.get(n)!.container)))
+}
+
+/** `@UseInterceptors()` on `node`'s module classes and its ancestors', outermost first, each from its declaring module's container. */
+function moduleInterceptors(node: ModuleNode, wiring: ReadonlyMap<ModuleNode, ModuleWiring>): RouteInterceptors['outer'] {
+  const chain: ModuleNode[] = []
+  for (let n: ModuleNode | null = node; n !== null; n = n.parent) chain.unshift(n)
+  return chain.flatMap((n) => getClassInterceptors(n.type).map(interceptorResolver(wiring.get(n)!.container)))
 }
 
 /** The runtime plugin of a module, named after the class so scope paths read `AppModule > PublicModule`. */

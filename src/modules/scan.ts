@@ -1,13 +1,14 @@
 import type { PluginOptions } from '../runtime'
 import { isLifted, liftedTarget } from '../runtime/internal'
 import {
-  controllerOnlyDecorations, deferredPluginOf, getClassRouteHooks, getClassRouteConfig, getParamMethods, getParams, getMethodRouteConfig, getControllerMeta, getMethodHttpCodes, getMethodRouteHooks, getModuleMeta, getNotFoundHandler, getOwnRoutes, getSchemaMeta,
+  controllerOnlyDecorations, deferredPluginOf, getClassInterceptors, getClassRouteHooks, getClassRouteConfig, getParamMethods, getParams, getMethodRouteConfig, getControllerMeta, getMethodHttpCodes, getMethodRouteHooks, getModuleMeta, getNotFoundHandler, getOwnRoutes, getSchemaMeta,
   inlineSchemaClasses, inlinedSchemaOfClass, moduleOnlyDecorations, schemaOfClass, type Class, type PluginEntry,
 } from '../decorators/internal'
 import type { SharedSchema } from '../runtime/schemas/types'
 import type { TypeBoxLike } from '../runtime/typed-schemas'
 import { moduleError } from './module-error'
 import { checkGuardClass, guardClassesOf, moduleGuardClassesOf } from './route-guards'
+import { checkInterceptors } from './interceptors'
 import { walk, type ModuleNode, type PluginItem } from './module-tree'
 
 /**
@@ -40,6 +41,7 @@ function scanNode({ type, parent, lifted, ancestry }: ScanInput): ModuleNode {
   }
   checkParamTargets(type, new Set(), path, 'module')
   for (const guard of moduleGuardClassesOf(type)) checkGuardClass(guard, type, path)
+  checkInterceptors(type, path, 'module')
   const entries: PluginItem[] = []
   const node: ModuleNode = {
     type, meta, path, parent, lifted, entries,
@@ -85,8 +87,10 @@ function checkNotFoundHandler(node: ModuleNode): void {
  */
 function checkModuleHooksApply(node: ModuleNode): void {
   const hooks = getClassRouteHooks(node.type)
-  if (hooks.length === 0) return
+  const interceptors = getClassInterceptors(node.type)
+  if (hooks.length === 0 && interceptors.length === 0) return
   if ([...walk(node)].some((n) => n.controllers.length > 0)) return
+  if (hooks.length === 0) throw moduleError('ENC_ERR_MODULE_INTERCEPTOR_INVALID', { case: 'module-no-routes', path: node.path, where: `module ${node.type.name}` })
   throw moduleError('ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED', { case: 'module-no-routes', path: node.path, name: node.type.name })
 }
 
@@ -124,6 +128,7 @@ function checkControllers(controllers: readonly Class[], path: string): readonly
     }
     checkRouteHookTargets(controller, path)
     for (const guard of guardClassesOf(controller)) checkGuardClass(guard, controller, path)
+    checkInterceptors(controller, path, 'controller')
   }
   return controllers
 }

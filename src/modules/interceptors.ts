@@ -1,0 +1,116 @@
+import type { DependencyContainer } from 'tsyringe'
+import type { Handler, Reply, Request, Scope } from '../runtime'
+import { getClassInterceptors, getMethodInterceptors, getOwnRoutes, type Class } from '../decorators/internal'
+import { moduleError } from './module-error'
+import { isGuardClass } from './route-guards'
+
+/** What the wrapper calls: an interceptor instance's `intercept(context, next)`. */
+export interface InterceptorInstance { intercept(context: object, next: () => Promise<unknown>): unknown }
+
+/** Every interceptor class a controller names (its own, its base classes', its methods'). */
+export function interceptorClassesOf(controller: Class): Function[] {
+  const found = new Set<Function>()
+  for (let c: unknown = controller; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
+    for (const i of [...getClassInterceptors(c as Function), ...[...getMethodInterceptors(c as Function).values()].flat()]) found.add(i)
+  }
+  return [...found]
+}
+
+/** The interceptor classes on a controller class and its base classes, base classes first (outermost). */
+export function classInterceptors(controller: Class): Function[] {
+  const classes: Function[] = []
+  for (let c: unknown = controller; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) classes.unshift(c as Function)
+  return classes.flatMap(getClassInterceptors)
+}
+
+/**
+ * Refuses, before anything is built, what could not intercept: a value that is no class (often
+ * `undefined` from a circular import), a class without `intercept()`, `@UseInterceptors()` on a
+ * method that declares no route (nothing would call it), or on a module method.
+ */
+export function checkInterceptors(owner: Class, path: string, kind: 'controller' | 'module'): void {
+  for (let c: unknown = owner; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
+    const type = c as Function
+    const routes = new Set(getOwnRoutes(type).map((r) => r.propertyKey))
+    for (const [key, list] of getMethodInterceptors(type)) {
+      const where = `${type.name}.${String(key)}`
+      if (kind === 'module' || !routes.has(key)) throw moduleError('ENC_ERR_MODULE_INTERCEPTOR_INVALID', { case: kind === 'module' ? 'module-method' : 'not-a-route', path, where })
+      for (const interceptor of list) checkInterceptorClass(interceptor, `route ${where}`, path)
+    }
+    for (const interceptor of getClassInterceptors(type)) checkInterceptorClass(interceptor, `${kind} ${type.name}`, path)
+    if (kind === 'module') return
+  }
+}
+
+function checkInterceptorClass(interceptor: unknown, where: string, path: string): void {
+  if (typeof interceptor !== 'function' || !isGuardClass(interceptor)) {
+    throw moduleError('ENC_ERR_MODULE_INTERCEPTOR_INVALID', { case: 'not-a-class', path, where, got: describe(interceptor) })
+  }
+  if (typeof (interceptor.prototype as Record<string, unknown> | undefined)?.intercept !== 'function') {
+    throw moduleError('ENC_ERR_MODULE_INTERCEPTOR_INVALID', { case: 'no-intercept', path, where, got: interceptor.name })
+  }
+}
+
+function describe(value: unknown): string {
+  if (value === undefined || value === null) return String(value)
+  if (typeof value === 'function') return `the function ${value.name === '' ? '(anonymous)' : value.name}`
+  return typeof value
+}
+
+/** What a module gives its controllers' routes: its resolver and its (and its ancestors') interceptors. */
+export interface RouteInterceptors { readonly resolve: InterceptorResolver; readonly outer: readonly InterceptorInstance[] }
+
+/** Turns an interceptor class into its instance, from the container of the module that names it. */
+export type InterceptorResolver = (interceptor: Function) => InterceptorInstance
+const resolvers = new WeakMap<DependencyContainer, InterceptorResolver>()
+
+/** One resolver (one instance per class) per module container, as the guard classes have. */
+export function interceptorResolver(container: DependencyContainer): InterceptorResolver {
+  const known = resolvers.get(container)
+  if (known !== undefined) return known
+  const instances = new Map<Function, InterceptorInstance>()
+  const resolve: InterceptorResolver = (interceptor) => {
+    let instance = instances.get(interceptor)
+    if (instance === undefined) {
+      instance = container.resolve(interceptor as never) as InterceptorInstance
+      instances.set(interceptor, instance)
+    }
+    return instance
+  }
+  resolvers.set(container, resolve)
+  return resolve
+}
+
+/**
+ * The route method's call wrapped by its interceptors (outermost first). A route without any keeps
+ * its handler: no wrapper, nothing per request. With them, each request builds one context and
+ * one `next` per interceptor. `next()` is a promise of what the method returned or resolved to
+ * (a sync throw becomes its rejection). When the reply was answered some other way (the method or
+ * an interceptor sent through `reply`, hijacked it, or returned `reply` to send later), what
+ * intercept() returns is not an answer: the reply is handed back, as NestJS ignores interceptor
+ * results on `@Res()` routes.
+ */
+export function withInterceptors(handler: Handler, interceptors: readonly InterceptorInstance[], controller: Class, method: string | symbol): Handler {
+  if (interceptors.length === 0) return handler
+  const routeMethod = (controller.prototype as Record<string | symbol, Function>)[method]
+  const count = interceptors.length
+  return function (this: Scope, request: Request, reply: Reply) {
+    const scope = this
+    let handedOver = false
+    const context = { request, reply, controller, method, handler: routeMethod }
+    const call = (i: number): Promise<unknown> => {
+      try {
+        if (i === count) {
+          return Promise.resolve(handler.call(scope, request, reply)).then((value) => {
+            if (value === reply) handedOver = true
+            return value
+          })
+        }
+        return Promise.resolve(interceptors[i].intercept(context, () => call(i + 1)))
+      } catch (error) {
+        return Promise.reject(error)
+      }
+    }
+    return call(0).then((value) => (handedOver || reply.sent ? reply : value))
+  } as Handler
+}

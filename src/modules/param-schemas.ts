@@ -1,0 +1,61 @@
+import { isDeepStrictEqual } from 'node:util'
+import { getParams, type ParamMeta } from '../decorators/internal'
+import { moduleError } from './module-error'
+
+const partOf = { query: 'querystring', params: 'params', headers: 'headers' } as const
+type SchemaPart = typeof partOf[keyof typeof partOf]
+const decoratorOf: Record<SchemaPart, string> = { querystring: 'Query', params: 'Params', headers: 'Headers' }
+
+/**
+ * The route's schema with the parameters' own schemas (`@Query('page', { type: 'integer' })`) as
+ * properties of their part's object schema, built once at boot: validation, coercion, defaults, the
+ * 400 messages (`querystring/page should be integer`) and openapi() are then the route schema's.
+ * A part the route options also declare is merged when it is a plain object schema and every
+ * property declared twice is declared the same; else boot fails naming both declarations.
+ * A method without parameter schemas keeps its options' schema object as it is.
+ */
+export function withParamSchemas(schema: unknown, declaringClass: Function, key: string | symbol, where: string): unknown {
+  const declared = getParams(declaringClass, key).filter((p): p is ParamMeta & { schema: NonNullable<ParamMeta['schema']>; key: string } => p.schema !== undefined && p.key !== null)
+  if (declared.length === 0) return schema
+  const merged: Record<string, unknown> = { ...(schema as Record<string, unknown> | undefined) }
+  for (const part of [...new Set(declared.map((p) => partOf[p.source as keyof typeof partOf]))]) {
+    merged[part] = mergePart(merged[part], part, declared.filter((p) => partOf[p.source as keyof typeof partOf] === part), where)
+  }
+  return merged
+}
+
+type Declared = ParamMeta & { schema: NonNullable<ParamMeta['schema']>; key: string }
+
+function mergePart(given: unknown, part: SchemaPart, params: readonly Declared[], where: string): object {
+  if (given !== undefined && !mergeable(given)) {
+    throw moduleError('ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT', { case: 'not-mergeable', where, part, params: params.map((p) => `@${decoratorOf[part]}('${p.key}', ...)`) })
+  }
+  const base = (given ?? { type: 'object' }) as { properties?: Record<string, unknown>; required?: readonly string[] }
+  const properties: Record<string, unknown> = { ...base.properties }
+  const required = new Set(base.required ?? [])
+  const fromParams = new Map<string, unknown>()
+  for (const p of params) {
+    const shown = `@${decoratorOf[part]}('${p.key}', ${JSON.stringify(p.schema.schema)})`
+    const earlier = fromParams.get(p.key)
+    if (earlier !== undefined && !isDeepStrictEqual(earlier, p.schema.schema)) {
+      throw moduleError('ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT', { case: 'two-params', where, part, key: p.key, first: JSON.stringify(earlier), second: shown })
+    }
+    if (earlier === undefined && Object.hasOwn(properties, p.key) && !isDeepStrictEqual(properties[p.key], p.schema.schema)) {
+      throw moduleError('ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT', { case: 'route-schema', where, part, key: p.key, first: JSON.stringify(properties[p.key]), second: shown })
+    }
+    fromParams.set(p.key, p.schema.schema)
+    properties[p.key] = p.schema.schema
+    if (p.schema.required) required.add(p.key)
+  }
+  return { ...base, type: 'object', properties, ...(required.size === 0 ? {} : { required: [...required] }) }
+}
+
+/** A plain object schema written inline: a $ref, a class, a TypeBox value or a combinator is not merged into. */
+function mergeable(given: unknown): boolean {
+  if (given === null || typeof given !== 'object' || Array.isArray(given)) return false
+  const s = given as Record<string | symbol, unknown>
+  if (Object.getPrototypeOf(s) !== Object.prototype) return false
+  if (Object.getOwnPropertySymbols(s).length > 0) return false
+  if (s.type !== undefined && s.type !== 'object') return false
+  return !['$ref', '$id', 'allOf', 'anyOf', 'oneOf', 'not', 'if', 'patternProperties'].some((k) => Object.hasOwn(s, k))
+}

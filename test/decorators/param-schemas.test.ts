@@ -1,0 +1,123 @@
+import 'reflect-metadata'
+import { expect } from 'chai'
+import { Get, Headers, Module, Params, Query, Route } from '../../src/decorators'
+import type { SchemaParam } from '../../src/decorators'
+import { createApp } from '../../src/modules'
+import { bootError } from '../modules/helpers'
+import { declarationError } from './helpers'
+
+describe('per-parameter schemas: @Query/@Params/@Headers(name, schema) (NestJS ParseIntPipe/DefaultValuePipe)', () => {
+  @Route('/books')
+  class BooksController {
+    @Get('/:id')
+    find(
+      @Params('id', { type: 'integer' }) id: SchemaParam<number>,
+      @Query('page', { type: 'integer', default: 1 }) page: SchemaParam<number>,
+      @Query('q', { type: 'string' }, { optional: true }) q: SchemaParam<string | undefined>,
+      @Headers('X-Tenant', { type: 'string', minLength: 1 }) tenant: SchemaParam<string>,
+    ) { return { id, page, q: q ?? null, tenant } }
+  }
+  @Module({ controllers: [BooksController] }) class AppModule {}
+
+  it('coerces and fills defaults as a route schema does: the URL string is an integer, a missing query with a default gets it', async () => {
+    const app = await createApp(AppModule)
+    try {
+      const res = await app.inject({ url: '/books/7', headers: { 'x-tenant': 'acme' } })
+      expect(res.json()).to.deep.equal({ id: 7, page: 1, q: null, tenant: 'acme' })
+      expect((await app.inject({ url: '/books/7?page=3&q=dune', headers: { 'x-tenant': 'acme' } })).json()).to.deep.equal({ id: 7, page: 3, q: 'dune', tenant: 'acme' })
+    } finally { await app.close() }
+  })
+
+  it('answers 400 with the route schema\'s messages (params/id should be integer), and requires a header without a default', async () => {
+    const app = await createApp(AppModule)
+    try {
+      const id = await app.inject({ url: '/books/abc', headers: { 'x-tenant': 'acme' } })
+      expect(id.statusCode).to.equal(400)
+      expect(id.json()).to.include({ message: 'params/id should be integer' })
+      expect((await app.inject({ url: '/books/1?page=x', headers: { 'x-tenant': 'acme' } })).json()).to.include({ message: 'querystring/page should be integer' })
+      const tenant = await app.inject({ url: '/books/1' })
+      expect(tenant.statusCode).to.equal(400)
+      expect((tenant.json() as { message: string }).message).to.include("headers should have required property 'x-tenant'")
+    } finally { await app.close() }
+  })
+
+  it('a query property with a schema is required unless it has a default or { optional: true } (ParseIntPipe refuses a missing value)', async () => {
+    @Route('/') class C { @Get('/') list(@Query('limit', { type: 'integer' }) limit: SchemaParam<number>) { return { limit } } }
+    @Module({ controllers: [C] }) class M {}
+    const app = await createApp(M)
+    try {
+      const missing = await app.inject({ url: '/' })
+      expect(missing.statusCode).to.equal(400)
+      expect((missing.json() as { message: string }).message).to.equal("querystring should have required property 'limit'")
+      expect((await app.inject({ url: '/?limit=5' })).json()).to.deep.equal({ limit: 5 })
+    } finally { await app.close() }
+  })
+
+  it('lists the parameters in openapi(), as route schema properties', async () => {
+    const app = await createApp(AppModule)
+    try {
+      const operation = (app.openapi({ title: 't', version: '1' }) as { paths: Record<string, Record<string, { parameters: Array<{ in: string; name: string; required?: boolean; schema: unknown }> }>> }).paths['/books/{id}'].get
+      const byName = Object.fromEntries(operation.parameters.map((p) => [`${p.in}:${p.name}`, { required: p.required ?? false, schema: p.schema }]))
+      expect(byName['path:id']).to.deep.equal({ required: true, schema: { type: 'integer' } })
+      expect(byName['query:page']).to.deep.equal({ required: false, schema: { type: 'integer', default: 1 } })
+      expect(byName['query:q']).to.deep.equal({ required: false, schema: { type: 'string' } })
+      expect(byName['header:x-tenant']).to.deep.equal({ required: true, schema: { type: 'string', minLength: 1 } })
+    } finally { await app.close() }
+  })
+
+  it('merges into the route\'s own part schema when compatible (the same property declared the same way is fine)', async () => {
+    const querystring = { type: 'object', properties: { sort: { type: 'string', enum: ['asc', 'desc'] }, page: { type: 'integer', default: 1 } } } as const
+    @Route('/') class C {
+      @Get('/', { schema: { querystring } })
+      list(@Query('page', { type: 'integer', default: 1 }) page: SchemaParam<number>, @Query('size', { type: 'integer', maximum: 50, default: 10 }) size: SchemaParam<number>, @Query('sort') sort: string | undefined) { return { page, size, sort: sort ?? null } }
+    }
+    @Module({ controllers: [C] }) class M {}
+    const app = await createApp(M)
+    try {
+      expect((await app.inject({ url: '/?sort=asc' })).json()).to.deep.equal({ page: 1, size: 10, sort: 'asc' })
+      expect((await app.inject({ url: '/?sort=up' })).statusCode).to.equal(400)
+      expect(((await app.inject({ url: '/?size=51' })).json() as { message: string }).message).to.equal('querystring/size should be <= 50')
+      expect(querystring.properties).to.have.keys('sort', 'page')
+    } finally { await app.close() }
+  })
+
+  it('fails at boot naming both declarations when the route schema declares the property differently (ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT)', async () => {
+    @Route('/') class C {
+      @Get('/', { schema: { querystring: { type: 'object', properties: { page: { type: 'string' } } } } })
+      list(@Query('page', { type: 'integer' }) page: SchemaParam<number>) { return page }
+    }
+    @Module({ controllers: [C] }) class M {}
+    const error = await bootError(M)
+    expect(error.code).to.equal('ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT')
+    expect(error.message).to.include('GET route C.list').and.include(`schema.querystring says {"type":"string"}`).and.include(`@Query('page', {"type":"integer"})`)
+  })
+
+  it('fails at boot when two parameters declare one property differently, or the route part is not a plain object schema', async () => {
+    @Route('/') class C {
+      @Get('/') list(@Query('page', { type: 'integer' }) a: SchemaParam<number>, @Query('page', { type: 'number' }) b: SchemaParam<number>) { return a + b }
+    }
+    @Module({ controllers: [C] }) class M {}
+    expect((await bootError(M)).message).to.include("querystring property 'page' is declared twice")
+    @Route('/') class D {
+      @Get('/', { schema: { querystring: { $ref: 'Paging#' } } }) list(@Query('page', { type: 'integer' }) a: SchemaParam<number>) { return a }
+    }
+    @Module({ controllers: [D] }) class N {}
+    const error = await bootError(N)
+    expect(error.code).to.equal('ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT')
+    expect(error.message).to.include("@Query('page', ...)").and.include('not a plain object schema')
+  })
+
+  it('refuses at declaration a schema that is not an object, or a schema without a property name', () => {
+    const bad = declarationError(() => {
+      class C { list(@Query('page', 'integer' as never) page: SchemaParam<number>) { return page } }
+      return C
+    })
+    expect(bad.code).to.equal('ENC_ERR_DECL_ROUTE_OPTIONS')
+    expect(bad.message).to.include("@Query('page', schema)").and.include('JSON Schema')
+    const nameless = declarationError(() => {
+      class C { list(@Query(undefined as never, { type: 'integer' }) page: SchemaParam<number>) { return page } }
+      return C
+    })
+    expect(nameless.message).to.include('property name')
+  })
+})

@@ -1,0 +1,256 @@
+import 'reflect-metadata'
+import { expect } from 'chai'
+import { injectable } from 'tsyringe'
+import { Get, HttpCode, Module, OnRequest, Params, Post, Reply, Route, UseInterceptors, routeMetadata } from '../../src/decorators'
+import type { CallHandler, Interceptor, InterceptorContext } from '../../src/decorators'
+import { createApp } from '../../src/modules'
+import { HttpError } from '../../src/runtime'
+import type { Request } from '../../src/runtime'
+import { bootError } from '../modules/helpers'
+import { withInterceptors } from '../../src/modules/interceptors'
+
+const order: string[] = []
+const tag = (label: string) => {
+  @injectable() class Tagged implements Interceptor {
+    async intercept(_context: InterceptorContext, next: CallHandler) {
+      order.push(`${label}>`)
+      const result = await next()
+      order.push(`<${label}`)
+      return result
+    }
+  }
+  Object.defineProperty(Tagged, 'name', { value: label })
+  return Tagged
+}
+
+@injectable() class Envelope implements Interceptor {
+  async intercept(_context: InterceptorContext, next: CallHandler) { return { data: await next() } }
+}
+
+describe('@UseInterceptors(): around advice for the route method\'s call (NestJS interceptors)', () => {
+  beforeEach(() => { order.length = 0 })
+
+  it('what intercept() returns is the answer: mapping the result to { data }', async () => {
+    @Route('/books') class BooksController {
+      @UseInterceptors(Envelope) @Get('/') list() { return ['dune'] }
+      @Get('/plain') plain() { return ['dune'] }
+    }
+    @Module({ providers: [Envelope], controllers: [BooksController] }) class AppModule {}
+    const app = await createApp(AppModule)
+    try {
+      expect((await app.inject({ url: '/books' })).json()).to.deep.equal({ data: ['dune'] })
+      expect((await app.inject({ url: '/books/plain' })).json()).to.deep.equal(['dune'])
+    } finally { await app.close() }
+  })
+
+  it('wraps module (outermost module first), then controller (base class first), then method interceptors; A wraps B within one decorator', async () => {
+    const [Root, Child, Base, Ctrl, A, B, Top] = ['root', 'child', 'base', 'ctrl', 'a', 'b', 'top'].map(tag)
+    @UseInterceptors(Base) @Route('/') class BaseController {}
+    @UseInterceptors(Ctrl) @Route('/') class C extends BaseController {
+      @UseInterceptors(Top) @UseInterceptors(A, B) @Get('/') get() { order.push('handler'); return 'ok' }
+    }
+    @UseInterceptors(Child) @Module({ providers: [Ctrl, Base, A, B, Top], controllers: [C] }) class ChildModule {}
+    @UseInterceptors(Root) @Module({ providers: [Root, Child], plugins: [ChildModule] }) class AppModule {}
+    const app = await createApp(AppModule)
+    try {
+      expect((await app.inject({ url: '/' })).body).to.equal('ok')
+      expect(order).to.deep.equal(['root>', 'child>', 'base>', 'ctrl>', 'top>', 'a>', 'b>', 'handler', '<b', '<a', '<top', '<ctrl', '<base', '<child', '<root'])
+    } finally { await app.close() }
+  })
+
+  it('runs after the guards and validation, and an interceptor class injects services (a provider of the module)', async () => {
+    @injectable() class Clock { now() { return 7 } }
+    @injectable() class Stamp implements Interceptor {
+      constructor(private readonly clock: Clock) {}
+      async intercept(context: InterceptorContext, next: CallHandler) {
+        order.push(`stamp saw ${(context.request.params as { id: number }).id}`)
+        return { at: this.clock.now(), value: await next() }
+      }
+    }
+    const guard = async (request: Request) => { order.push('guard'); if (request.headers['x-user'] === undefined) throw new HttpError(401, 'who?') }
+    @OnRequest(guard) @UseInterceptors(Stamp) @Route('/') class C {
+      @Get('/:id', { schema: { params: { type: 'object', properties: { id: { type: 'integer' } } } } }) get(@Params('id') id: number) { return id }
+    }
+    @Module({ providers: [Clock, Stamp], controllers: [C] }) class AppModule {}
+    const app = await createApp(AppModule)
+    try {
+      expect((await app.inject({ url: '/3' })).statusCode).to.equal(401)
+      expect((await app.inject({ url: '/x', headers: { 'x-user': 'a' } })).statusCode).to.equal(400)
+      expect(order).to.deep.equal(['guard', 'guard'])
+      expect((await app.inject({ url: '/3', headers: { 'x-user': 'a' } })).json()).to.deep.equal({ at: 7, value: 3 })
+      expect(order).to.deep.equal(['guard', 'guard', 'guard', 'stamp saw 3'])
+    } finally { await app.close() }
+  })
+
+  it('a cache answers without calling next(): the method does not run', async () => {
+    let calls = 0
+    @injectable() class Cache implements Interceptor {
+      private readonly stored = new Map<string, unknown>()
+      async intercept(context: InterceptorContext, next: CallHandler) {
+        const key = context.request.url
+        if (this.stored.has(key)) return this.stored.get(key)
+        const value = await next()
+        this.stored.set(key, value)
+        return value
+      }
+    }
+    @UseInterceptors(Cache) @Route('/') class C { @Get('/n') n() { calls++; return { calls } } }
+    @Module({ providers: [Cache], controllers: [C] }) class AppModule {}
+    const app = await createApp(AppModule)
+    try {
+      expect((await app.inject({ url: '/n' })).json()).to.deep.equal({ calls: 1 })
+      expect((await app.inject({ url: '/n' })).json()).to.deep.equal({ calls: 1 })
+      expect(calls).to.equal(1)
+    } finally { await app.close() }
+  })
+
+  it('next() rejects with what the method threw (sync or async): try/catch around it maps errors (NestJS catchError)', async () => {
+    class Conflict extends Error {}
+    @injectable() class MapErrors implements Interceptor {
+      async intercept(_context: InterceptorContext, next: CallHandler) {
+        try { return await next() } catch (error) {
+          if (error instanceof Conflict) throw new HttpError(409, error.message)
+          throw error
+        }
+      }
+    }
+    @UseInterceptors(MapErrors) @Route('/') class C {
+      @Get('/sync') sync() { throw new Conflict('taken') }
+      @Get('/async') async later() { throw new Conflict('taken later') }
+      @Get('/other') other() { throw new HttpError(404, 'none') }
+    }
+    @Module({ providers: [MapErrors], controllers: [C] }) class AppModule {}
+    const app = await createApp(AppModule)
+    try {
+      const sync = await app.inject({ url: '/sync' })
+      expect(sync.statusCode).to.equal(409)
+      expect(sync.json()).to.include({ message: 'taken' })
+      expect((await app.inject({ url: '/async' })).json()).to.include({ statusCode: 409, message: 'taken later' })
+      expect((await app.inject({ url: '/other' })).statusCode).to.equal(404)
+    } finally { await app.close() }
+  })
+
+  it('a throw in intercept() itself is the route\'s error', async () => {
+    @injectable() class Refuse implements Interceptor { intercept(): unknown { throw new HttpError(418, 'teapot') } }
+    @UseInterceptors(Refuse) @Route('/') class C { @Get('/') get() { return 'never' } }
+    @Module({ providers: [Refuse], controllers: [C] }) class AppModule {}
+    const app = await createApp(AppModule)
+    try {
+      expect((await app.inject({ url: '/' })).statusCode).to.equal(418)
+    } finally { await app.close() }
+  })
+
+  it('the interceptor\'s result goes through the route\'s response schema (unknown properties filtered) and @HttpCode still sets the status', async () => {
+    @injectable() class Leak implements Interceptor {
+      async intercept(_context: InterceptorContext, next: CallHandler) { return { data: await next(), secret: 'x' } }
+    }
+    const schema = { response: { 201: { type: 'object', properties: { data: { type: 'string' } } } } } as const
+    @UseInterceptors(Leak) @Route('/') class C { @HttpCode(201) @Post('/', { schema }) create() { return 'made' as never } }
+    @Module({ providers: [Leak], controllers: [C] }) class AppModule {}
+    const app = await createApp(AppModule)
+    try {
+      const res = await app.inject({ method: 'POST', url: '/' })
+      expect(res.statusCode).to.equal(201)
+      expect(res.json()).to.deep.equal({ data: 'made' })
+    } finally { await app.close() }
+  })
+
+  it('a method that sends through reply: next() resolves to what it returned (reply, or undefined), and what intercept() returns is not sent', async () => {
+    const seen: unknown[] = []
+    @injectable() class Spy implements Interceptor {
+      async intercept(context: InterceptorContext, next: CallHandler) {
+        const value = await next()
+        seen.push(value === context.reply ? 'reply' : value)
+        return { data: value }
+      }
+    }
+    @UseInterceptors(Spy) @Route('/') class C {
+      @Get('/returns-reply') a(@Reply() reply: Reply) { return reply.code(202).send({ own: true }) }
+      @Get('/returns-nothing') async b(@Reply() reply: Reply) { reply.send({ own: 'too' }) }
+      @Get('/later') c(@Reply() reply: Reply) { setImmediate(() => reply.send({ later: true })); return reply }
+    }
+    @Module({ providers: [Spy], controllers: [C] }) class AppModule {}
+    const app = await createApp(AppModule)
+    try {
+      const a = await app.inject({ url: '/returns-reply' })
+      expect([a.statusCode, a.json()]).to.deep.equal([202, { own: true }])
+      expect((await app.inject({ url: '/returns-nothing' })).json()).to.deep.equal({ own: 'too' })
+      expect((await app.inject({ url: '/later' })).json()).to.deep.equal({ later: true })
+      expect(seen).to.deep.equal(['reply', undefined, 'reply'])
+    } finally { await app.close() }
+  })
+
+  it('the context names the controller, the method and the handler, and reads route metadata through the request', async () => {
+    const Roles = routeMetadata<readonly string[]>('roles')
+    let got: unknown
+    @injectable() class Look implements Interceptor {
+      intercept(context: InterceptorContext, next: CallHandler) {
+        got = { controller: context.controller.name, method: context.method, handler: context.handler === C.prototype.list, roles: Roles.of(context.request), reply: typeof context.reply.send }
+        return next()
+      }
+    }
+    @Route('/') class C { @Roles(['admin']) @UseInterceptors(Look) @Get('/') list() { return 'x' } }
+    @Module({ providers: [Look], controllers: [C] }) class AppModule {}
+    const app = await createApp(AppModule)
+    try {
+      expect((await app.inject({ url: '/' })).body).to.equal('x')
+      expect(got).to.deep.equal({ controller: 'C', method: 'list', handler: true, roles: ['admin'], reply: 'function' })
+    } finally { await app.close() }
+  })
+
+  it('a route without interceptors keeps the method\'s handler: no wrapper', () => {
+    const handler = () => 1
+    @Route('/') class C { @Get('/') get() { return 1 } }
+    expect(withInterceptors(handler as never, [], C, 'get')).to.equal(handler)
+  })
+})
+
+describe('@UseInterceptors() boot errors (ENC_ERR_MODULE_INTERCEPTOR_INVALID)', () => {
+  it('refuses a class without intercept(), naming the route and the fix', async () => {
+    class NotOne { handle() { return 1 } }
+    @Route('/') class C { @UseInterceptors(NotOne as never) @Get('/') get() { return 1 } }
+    @Module({ providers: [NotOne], controllers: [C] }) class AppModule {}
+    const error = await bootError(AppModule)
+    expect(error.code).to.equal('ENC_ERR_MODULE_INTERCEPTOR_INVALID')
+    expect(error.message).to.include('route C.get').and.include('NotOne').and.include('intercept(context, next)')
+  })
+
+  it('refuses something that is not a class (undefined from a circular import, a function), with the hint', async () => {
+    @UseInterceptors(undefined as never) @Route('/') class C { @Get('/') get() { return 1 } }
+    @Module({ controllers: [C] }) class AppModule {}
+    const error = await bootError(AppModule)
+    expect(error.code).to.equal('ENC_ERR_MODULE_INTERCEPTOR_INVALID')
+    expect(error.message).to.include('controller C').and.include('undefined').and.include('circular import')
+    const fn = (_c: unknown, next: () => unknown) => next()
+    @Route('/') class D { @UseInterceptors(fn as never) @Get('/') get() { return 1 } }
+    @Module({ controllers: [D] }) class OtherModule {}
+    expect((await bootError(OtherModule)).message).to.include('the function fn')
+  })
+
+  it('refuses an interceptor class the module does not provide (not resolvable), naming the controller and the fix', async () => {
+    @injectable() class Timing implements Interceptor { intercept(_c: InterceptorContext, next: CallHandler) { return next() } }
+    @Route('/') class C { @UseInterceptors(Timing) @Get('/') get() { return 1 } }
+    @Module({ controllers: [C] }) class AppModule {}
+    const error = await bootError(AppModule)
+    expect(error.code).to.equal('ENC_ERR_MODULE_DEPENDENCY_NOT_VISIBLE')
+    expect(error.message).to.include('controller C').and.include('@UseInterceptors()').and.include('Timing').and.include('add it to the providers')
+  })
+
+  it('refuses @UseInterceptors() on a controller method that declares no route, and on a module method', async () => {
+    @Route('/') class C { @UseInterceptors(Envelope) helper() { return 1 } @Get('/') get() { return 1 } }
+    @Module({ providers: [Envelope], controllers: [C] }) class AppModule {}
+    const error = await bootError(AppModule)
+    expect(error.code).to.equal('ENC_ERR_MODULE_INTERCEPTOR_INVALID')
+    expect(error.message).to.include('C.helper').and.include('declares no route')
+    @Module({ providers: [Envelope] }) class M { @UseInterceptors(Envelope) helper() { return 1 } }
+    const onModule = await bootError(M)
+    expect(onModule.message).to.include('M.helper').and.include('module method is not a route')
+  })
+
+  it('refuses @UseInterceptors() on a module with no controller routes in it or below: it would wrap nothing', async () => {
+    @UseInterceptors(Envelope) @Module({ providers: [Envelope] }) class Empty {}
+    const error = await bootError(Empty)
+    expect(error.code).to.equal('ENC_ERR_MODULE_INTERCEPTOR_INVALID')
+    expect(error.message).to.include('module Empty').and.include('would wrap no route')
+  })
+})
