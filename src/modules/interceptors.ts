@@ -85,9 +85,10 @@ export function interceptorResolver(container: DependencyContainer): Interceptor
  * The route method's call wrapped by its interceptors (outermost first). A route without any keeps
  * its handler: no wrapper, nothing per request. With them, each request builds one context and
  * one `next` per interceptor. `next()` is a promise of what the method returned or resolved to
- * (a sync throw becomes its rejection). When the reply was answered some other way (the method or
+ * (a sync throw becomes its rejection; a returned `reply` resolves to undefined once the response is
+ * out, as `await reply` does). When the reply was answered some other way (the method or
  * an interceptor sent through `reply`, hijacked it, or returned `reply` to send later), what
- * intercept() returns is not an answer: the reply is handed back, as NestJS ignores interceptor
+ * intercept() returns is not an answer (the wrapper resolves to undefined), as NestJS ignores interceptor
  * results on `@Res()` routes.
  */
 export function withInterceptors(handler: Handler, interceptors: readonly InterceptorInstance[], controller: Class, method: string | symbol): Handler {
@@ -96,21 +97,18 @@ export function withInterceptors(handler: Handler, interceptors: readonly Interc
   const count = interceptors.length
   return function (this: Scope, request: Request, reply: Reply) {
     const scope = this
-    let handedOver = false
     const context = { request, reply, controller, method, handler: routeMethod }
     const call = (i: number): Promise<unknown> => {
       try {
         if (i === count) {
-          return Promise.resolve(handler.call(scope, request, reply)).then((value) => {
-            if (value === reply) handedOver = true
-            return value
-          })
+          // A returned reply is a thenable (`await reply`): the promise settles once the response is out.
+          return Promise.resolve(handler.call(scope, request, reply))
         }
         return Promise.resolve(interceptors[i].intercept(context, () => call(i + 1)))
       } catch (error) {
         return Promise.reject(error)
       }
     }
-    return call(0).then((value) => (handedOver || reply.sent ? reply : value))
+    return call(0).then((value) => (reply.sent ? undefined : value))
   } as Handler
 }
