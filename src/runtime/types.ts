@@ -4,8 +4,9 @@ import type { Readable } from 'node:stream'
 import type { AddressInfo, Socket } from 'node:net'
 import type { TlsOptions } from 'node:tls'
 import type { Settings as Http2Settings } from 'node:http2'
+import type { Uncheckable, UndeclaredName } from './declared-name'
 import type { GenericParts, NamesAPart, NamesReply, ReplyPayload, RouteGeneric } from './route-generic'
-import type { HasTypedParts, NoUnknownSchemaKeys, ResponseOf, TypeBoxKinded, TypeBoxLike, TypedParts, TypedRouteSchema } from './typed-schemas'
+import type { HasTypedParts, NoUnknownSchemaKeys, ResponseOf, SchemaClassType, TypeBoxKinded, TypeBoxLike, TypedParts, TypedRouteSchema } from './typed-schemas'
 import type { ValidatorCompiler, SerializerCompiler, ReplySerializer, SerializerOptions, SchemaErrorFormatter, SchemaControllerOptions, ValidatorOptions, RouteSchema, RouteSchemaAnnotations, SharedSchema, JsonSchema } from './schemas/types'
 import type { Inspection, RouteInspection, ScopeAnnotation, ScopeInspection } from './shared/introspection'
 import type { OpenApiDocument, OpenApiInfo } from './shared/openapi-types'
@@ -36,13 +37,36 @@ export interface RequestDecorations {}
  * The value `decorateRequest(name, value)` / `@DecorateRequest(name, value)` accepts for `name`:
  * when `name` is declared in {@link RequestDecorations}, a value, a `{ getter, setter? }` pair or a
  * `{ factory }` of that type (an object value is refused at boot: it would be shared by every
- * request); anything for an undeclared name.
+ * request). A name must be declared to be decorated (DeclaredName: `request.<name>` could not be read otherwise).
  */
-export type RequestDecorationValue<K extends string> = K extends keyof RequestDecorations
+export type RequestDecorationValue<K extends string | symbol> = K extends keyof RequestDecorations
   ? RequestDecorations[K]
     | { getter: (this: Request) => RequestDecorations[K]; setter?: (this: Request, value: RequestDecorations[K]) => void }
     | { factory: (request: Request) => RequestDecorations[K] }
   : unknown
+
+/**
+ * The value `decorateReply(name, value)` / `@DecorateReply(name, value)` accepts for `name`, as
+ * {@link RequestDecorationValue} for the request: when `name` is declared in {@link ReplyDecorations},
+ * a value, a `{ getter, setter? }` pair or a `{ factory }` of that type.
+ */
+export type ReplyDecorationValue<K extends string | symbol> = K extends keyof ReplyDecorations
+  ? ReplyDecorations[K]
+    | { getter: (this: Reply) => ReplyDecorations[K]; setter?: (this: Reply, value: ReplyDecorations[K]) => void }
+    | { factory: (reply: Reply) => ReplyDecorations[K] }
+  : unknown
+
+/**
+ * The name `decorateRequest` / `@DecorateRequest` may give: one declared in {@link RequestDecorations}
+ * (`request.<name>` could not be read otherwise: Request has no catch-all); an undeclared one fails
+ * with a message saying where to declare it (declared-name.ts). Written against the interface itself,
+ * not passed as a type argument, as RequestDecorationValue is.
+ */
+export type DeclaredRequestName<K extends string | symbol> = Uncheckable<K> extends true ? K
+  : K extends keyof RequestDecorations ? K : UndeclaredName<K & string, 'RequestDecorations'>
+/** The same for `decorateReply` / `@DecorateReply` and {@link ReplyDecorations}. */
+export type DeclaredReplyName<K extends string | symbol> = Uncheckable<K> extends true ? K
+  : K extends keyof ReplyDecorations ? K : UndeclaredName<K & string, 'ReplyDecorations'>
 
 /** What every request has, typed or not. */
 export interface RequestBase {
@@ -351,11 +375,11 @@ export interface RouteHooks {
 
 /**
  * A route schema for the runtime API: JSON Schema objects per part. Give them `as const` for typed
- * requests; a schema class goes in as `NoteClass.schema` (a class nested in it, or in the part, is placed as the decorator layer places it).
+ * requests; a schema class goes in as itself (`body: Note`, placed as the decorator layer places it: inlined, or a `$ref` to its `$id`) or as `Note.schema`; a class nested in a part is placed the same way.
  */
 export type RuntimeRouteSchema = TypedRouteSchema & RouteSchemaAnnotations & RuntimeRouteParts
-/** A part as the runtime API takes it: a JSON Schema record, or a TypeBox 1.x schema (an interface, so no record). */
-type RuntimePart = JsonSchema | TypeBoxKinded
+/** A part as the runtime API takes it: a JSON Schema record, a TypeBox 1.x schema (an interface, so no record) or a schema class. */
+type RuntimePart = JsonSchema | TypeBoxKinded | SchemaClassType
 interface RuntimeRouteParts {
   body?: RuntimePart
   querystring?: RuntimePart
@@ -729,8 +753,13 @@ export interface Scope extends ScopeDecorations {
 
   /** `dependencies`: decorators of the same kind that must already be visible (Fastify's third argument). */
   decorate(name: string | symbol, value: unknown, dependencies?: readonly (string | symbol)[]): this
-  decorateRequest<K extends string | symbol>(name: K, value: K extends string ? RequestDecorationValue<K> : unknown, dependencies?: readonly (string | symbol)[]): this
-  decorateReply(name: string | symbol, value: unknown, dependencies?: readonly (string | symbol)[]): this
+  /**
+   * A request decorator: `name` must be declared in {@link RequestDecorations} (an undeclared one
+   * could not be read: Request has no catch-all), and `value` is checked against its type.
+   */
+  decorateRequest<K extends string | symbol>(name: DeclaredRequestName<K>, value: RequestDecorationValue<K>, dependencies?: readonly (string | symbol)[]): this
+  /** A reply decorator: `name` must be declared in {@link ReplyDecorations}, and `value` is checked against its type. */
+  decorateReply<K extends string | symbol>(name: DeclaredReplyName<K>, value: ReplyDecorationValue<K>, dependencies?: readonly (string | symbol)[]): this
   hasDecorator(name: string | symbol): boolean
   hasRequestDecorator(name: string | symbol): boolean
   hasReplyDecorator(name: string | symbol): boolean

@@ -198,7 +198,7 @@ describe('plugin API: decorators', () => {
     expect(thrown(() => app.decorate('b', 1, ['a'])).code).to.equal('ENC_ERR_DEC_MISSING_DEPENDENCY')
     app.decorate('a', 1)
     app.decorate('b', 2, ['a'])
-    expect(thrown(() => app.decorateRequest('r', null, ['missing'])).message).to.include("decorateRequest('r') in root depends on 'missing'")
+    expect(thrown(() => app.decorateRequest('r' as string, null, ['missing'])).message).to.include("decorateRequest('r') in root depends on 'missing'")
     await app.ready()
   })
 
@@ -207,7 +207,7 @@ describe('plugin API: decorators', () => {
     const error = thrown(() => app.decorate('test', () => {}, {} as never))
     expect(error.code).to.equal('ENC_ERR_DEC_DEPENDENCY_INVALID_TYPE')
     expect(error.message).to.include("the dependencies of decorator 'test' must be an array of decorator names, got object")
-    expect(thrown(() => app.decorateReply('r', 1, 'a' as never)).code).to.equal('ENC_ERR_DEC_DEPENDENCY_INVALID_TYPE')
+    expect(thrown(() => app.decorateReply('r' as string, 1, 'a' as never)).code).to.equal('ENC_ERR_DEC_DEPENDENCY_INVALID_TYPE')
   })
 
   it('takes symbol names for instance, request and reply decorators', async () => {

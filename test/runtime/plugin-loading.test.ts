@@ -253,7 +253,7 @@ describe('runtime: plugins', () => {
         ['addHook', (s) => s.addHook('onRequest', async () => undefined)],
         ['decorate', (s) => s.decorate('late', 1)],
         ['decorateRequest', (s) => s.decorateRequest('late', 1)],
-        ['decorateReply', (s) => s.decorateReply('late', 1)],
+        ['decorateReply', (s) => s.decorateReply('late' as string, 1)],
         ['setErrorHandler', (s) => s.setErrorHandler(() => undefined)],
         ['setNotFoundHandler', (s) => s.setNotFoundHandler(() => undefined)],
         ['addContentTypeParser', (s) => s.addContentTypeParser('text/x-late', (_r, b) => b)],

@@ -54,7 +54,7 @@ describe('runtime: the scope API', () => {
 
   it('scope operations chain (each declaration returns the scope)', async () => {
     const app = await build((root) => {
-      const same = root.decorate('a', 1).decorateRequest('b', 2).decorateReply('c', 3)
+      const same = root.decorate('a', 1).decorateRequest('b' as string, 2).decorateReply('c' as string, 3)
         .addHook('onRequest', async () => undefined).get('/x', async () => ({ ok: true }))
       expect(same).to.equal(root)
     })

@@ -10,6 +10,8 @@ declare module '../../../src' {
 }
 
 const app = createServer()
+// With the catch-all every name is declared: any name decorates, with any value.
+app.decorateRequest('anything', 1).decorateReply('marked', false)
 app.addHook('preHandler', async (request, reply) => {
   request.anything = 1
   reply.marked = true
