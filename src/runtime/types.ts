@@ -68,6 +68,14 @@ export type DeclaredRequestName<K extends string | symbol> = Uncheckable<K> exte
 export type DeclaredReplyName<K extends string | symbol> = Uncheckable<K> extends true ? K
   : K extends keyof ReplyDecorations ? K : UndeclaredName<K & string, 'ReplyDecorations'>
 
+/** The same for `decorate` and {@link ScopeDecorations} (Scope has no catch-all either). */
+export type DeclaredScopeName<K extends string | symbol> = Uncheckable<K> extends true ? K
+  : K extends keyof ScopeDecorations ? K : UndeclaredName<K & string, 'ScopeDecorations'>
+/** The value `decorate(name, value)` accepts for a name declared in {@link ScopeDecorations}: a value or a `{ getter, setter? }` pair of its type. */
+export type ScopeDecorationValue<K extends string | symbol> = K extends keyof ScopeDecorations
+  ? ScopeDecorations[K] | { getter: (this: Scope) => ScopeDecorations[K]; setter?: (this: Scope, value: ScopeDecorations[K]) => void }
+  : unknown
+
 /** What every request has, typed or not. */
 export interface RequestBase {
   readonly id: string
@@ -752,7 +760,7 @@ export interface Scope extends ScopeDecorations {
   onClose(fn: OnCloseHook): this
 
   /** `dependencies`: decorators of the same kind that must already be visible (Fastify's third argument). */
-  decorate(name: string | symbol, value: unknown, dependencies?: readonly (string | symbol)[]): this
+  decorate<K extends string | symbol>(name: DeclaredScopeName<K>, value: ScopeDecorationValue<K>, dependencies?: readonly (string | symbol)[]): this
   /**
    * A request decorator: `name` must be declared in {@link RequestDecorations} (an undeclared one
    * could not be read: Request has no catch-all), and `value` is checked against its type.
@@ -882,8 +890,6 @@ export interface Scope extends ScopeDecorations {
   openapi(info?: OpenApiInfo): OpenApiDocument
   /** Labels what the running plugin declares (its module, providers, error handler responses) for introspection. */
   annotate(annotation: ScopeAnnotation): this
-
-  [decorator: string]: unknown
 }
 
 export type { Readable, IncomingMessage, ServerResponse }

@@ -5,6 +5,7 @@ import { bootError, build, server, thrown } from './helpers'
 
 // What these tests decorate: Request and Reply have no catch-all (an undeclared name does not compile).
 declare module '../../src/runtime' {
+  interface ScopeDecorations { config?: unknown; x?: unknown }
   interface RequestDecorations { answer: number; foo: string; bar: string; user: unknown; bag: unknown; where: unknown; late: unknown; shared: unknown }
   interface ReplyDecorations { trace: unknown; teapot: unknown }
 }

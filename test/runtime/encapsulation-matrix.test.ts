@@ -3,6 +3,11 @@ import request from 'supertest'
 import { lift, type Scope } from '../../src/runtime'
 import { build } from './helpers'
 
+// What these tests decorate on a scope: Scope has no catch-all (an undeclared name does not compile).
+declare module '../../src/runtime' {
+  interface ScopeDecorations { probe?: unknown }
+}
+
 /**
  * One store under test: `declare` puts something in a scope, `probe` adds what the check needs
  * (usually a route at `/probe`), `check` asks the server whether the scope at `prefix` sees it.

@@ -7,6 +7,11 @@ import { fp } from '../support/scope-plugin'
 import { createServer, lift, type Scope } from '../../src/runtime'
 import { bootError, server, thrown } from './helpers'
 
+// What these tests decorate on a scope: Scope has no catch-all (an undeclared name does not compile).
+declare module '../../src/runtime' {
+  interface ScopeDecorations { a?: unknown; answer?: unknown; b?: unknown; counter?: unknown; db?: unknown; test?: unknown; users?: unknown }
+}
+
 describe('plugin API: fastify-plugin metadata', () => {
   it('Symbol.for(\'skip-override\') runs the plugin in the registering scope, like lift()', async () => {
     const app = server()

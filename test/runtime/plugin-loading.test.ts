@@ -3,6 +3,11 @@ import request from 'supertest'
 import { lift, type Scope } from '../../src/runtime'
 import { bootError, build, server, thrown } from './helpers'
 
+// What these tests decorate on a scope: Scope has no catch-all (an undeclared name does not compile).
+declare module '../../src/runtime' {
+  interface ScopeDecorations { late?: unknown }
+}
+
 describe('runtime: plugins', () => {
   describe('plugin styles', () => {
     it('§4.2 an async plugin creates a child scope and may await before declaring', async () => {
