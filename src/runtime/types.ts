@@ -6,7 +6,8 @@ import type { TlsOptions } from 'node:tls'
 import type { Settings as Http2Settings } from 'node:http2'
 import type { Uncheckable, UndeclaredName } from './declared-name'
 import type { GenericParts, NamesAPart, NamesReply, ReplyPayload, RouteGeneric } from './route-generic'
-import type { HasTypedParts, NoUnknownSchemaKeys, ResponseOf, SchemaClassType, TypeBoxKinded, TypeBoxLike, TypedParts, TypedRouteSchema } from './typed-schemas'
+import type { CodedGeneric, StatusReplyGeneric } from './reply-status'
+import type { HasTypedParts, NoUnknownSchemaKeys, ResponseOf, ResponseTypes, SchemaClassType, TypeBoxKinded, TypeBoxLike, TypedParts, TypedRouteSchema } from './typed-schemas'
 import type { ValidatorCompiler, SerializerCompiler, ReplySerializer, SerializerOptions, SchemaErrorFormatter, SchemaControllerOptions, ValidatorOptions, RouteSchema, RouteSchemaAnnotations, SharedSchema, JsonSchema } from './schemas/types'
 import type { Inspection, RouteInspection, ScopeAnnotation, ScopeInspection } from './shared/introspection'
 import type { OpenApiDocument, OpenApiInfo } from './shared/openapi-types'
@@ -175,8 +176,14 @@ export interface ScopeDecorations {}
  * The reply object. `send` may be called once; later calls are logged no-ops. `Reply<G>` is
  * Fastify's `FastifyReply` of a route generic: `send()` takes the `Reply` type `G` states.
  */
-export interface Reply<G extends RouteGeneric = RouteGeneric> extends ReplyBase {
+export interface Reply<G extends RouteGeneric = RouteGeneric> extends ReplyMembers {
   send(payload?: ReplyPayload<G>): this
+  /**
+   * On a route with response schemas, a literal status narrows what `send()` then takes to that
+   * status's schema (`reply.code(201).send(created)`); a computed one keeps the union (reply-status.ts).
+   */
+  code<C extends number>(statusCode: C): Reply<CodedGeneric<G, C>>
+  status<C extends number>(statusCode: C): Reply<CodedGeneric<G, C>>
 }
 /**
  * The reply, whatever its route generic. Reply decorators are members once declared in
@@ -185,13 +192,20 @@ export interface Reply<G extends RouteGeneric = RouteGeneric> extends ReplyBase 
  * `Reply<G>`: a union member that is a generic instance draws TypeScript's error elaboration away
  * from the response type (the message then lists Reply's missing members instead of the wrong field).
  */
-export interface ReplyBase extends ReplyDecorations {
+export interface ReplyBase extends ReplyMembers {
+  code(statusCode: number): this
+  status(statusCode: number): this
+  send(payload?: unknown): this
+}
+/**
+ * What every reply has but the members its generic types (`send`, and `code` / `status`, which
+ * narrow it): Reply<G> declares those itself, so its `code()` may return another Reply than `this`.
+ */
+export interface ReplyMembers extends ReplyDecorations {
   readonly raw: ServerResponse
   readonly request: Request
   readonly sent: boolean
   statusCode: number
-  code(statusCode: number): this
-  status(statusCode: number): this
   header(name: string, value: string | number | readonly string[]): this
   headers(values: Record<string, string | number | readonly string[]>): this
   getHeader(name: string): string | number | readonly string[] | undefined
@@ -200,7 +214,6 @@ export interface ReplyBase extends ReplyDecorations {
   type(contentType: string): this
   /** This reply's serializer (Fastify's). `T` is the payload type the function expects (`(rows: Row[]) => csv(rows)`); nothing checks it against what is sent. */
   serializer<T = unknown>(fn: (payload: T) => string): this
-  send(payload?: unknown): this
   /** The scope of the route being served (Fastify's `reply.server`). */
   readonly server: Scope
   /** Milliseconds since the request reached the framework (Fastify 4+'s `reply.elapsedTime`). */
@@ -301,7 +314,7 @@ export type ResultFor<G extends RouteGeneric, S> = NamesReply<G> extends true
  */
 export type GenericRouteHandler<G extends RouteGeneric, S> = (this: Scope, request: RequestFor<G, S>, reply: Reply<ReplyGenericFor<G, S>>) => ResultFor<G, S>
 /** The generic the reply is typed by: `G` when it names a Reply, else the schema's responses (Fastify's type providers). */
-type ReplyGenericFor<G extends RouteGeneric, S> = NamesReply<G> extends true ? G : unknown extends ResponseOf<S> ? G : { Reply: ResponseOf<S> }
+type ReplyGenericFor<G extends RouteGeneric, S> = NamesReply<G> extends true ? G : unknown extends ResponseOf<S> ? G : StatusReplyGeneric<ResponseOf<S>, ResponseTypes<S>>
 
 export type RequestHookName = 'onRequest' | 'preParsing' | 'preValidation' | 'preHandler' | 'onResponse' | 'onRequestAbort' | 'onTimeout'
 export type PayloadHookName = 'preSerialization' | 'onSend'

@@ -69,7 +69,7 @@ app.get('/typos', async (request, reply) => {
   return { name: request.user.nam }
 })
 // The scope has no catch-all either: a plugin's member is typed, an undeclared one does not compile.
-// @ts-expect-error [TS2339] Property 'httpErrorz' does not exist on type 'Scope'
+// @ts-expect-error [TS2551] Property 'httpErrorz' does not exist on type 'Scope'. Did you mean 'httpErrors'?
 void app.httpErrorz
 // @ts-expect-error [TS2551] Property 'badRequst' does not exist on type 'HttpErrors'. Did you mean 'badRequest'?
 void app.httpErrors.badRequst('no')
