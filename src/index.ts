@@ -32,7 +32,7 @@ export type {
   ContentTypeParserOptions, DoneFn, JsonSchema, SharedSchema, RouteSchema, HttpPart, ValidatorCompiler,
   ValidatorCompilerInput, ValidateFunction, SerializerCompiler, SerializerCompilerInput, SerializeFunction, ReplySerializer,
   SchemaErrorFormatter, ValidatorOptions, ValidatorPlugin, CompilersFactory, SchemaControllerOptions, SchemaBucket, SchemaBucketFactory,
-  RequestBase, RequestDecorations, ReplyDecorations, ScopeDecorations, RequestDecorationValue, TypedRequest, RequestOf, RouteHandler, HandlerResult,
+  RequestBase, RequestDecorations, ReplyDecorations, ScopeDecorations, RequestDecorationValue, ReplyDecorationValue, DeclaredRequestName, DeclaredReplyName, DeclaredScopeName, ScopeDecorationValue, TypedRequest, RequestOf, RouteHandler, HandlerResult,
   RuntimeRouteSchema, ScopeRouteShortcut, SchemaType, TypedRouteSchema, ResponseOf, TypeBoxSchema, TypeBoxKinded, TypeBoxLike,
   RouteGeneric, RouteGenericInterface, RequestFor, ResultFor, GenericRouteHandler, ReplyBase,
   ReadyOptions, SchemaCompilation, BootProfile, RouteCompileCost, ScopeCompileCost, FrameworkErrorsHandler, LogLevel, LogSerializers, ServerLogger, PluginModule,

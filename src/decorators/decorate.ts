@@ -1,7 +1,7 @@
 import { declarationError } from './declaration-error'
 import { addReplyDecorator, addRequestDecorator, getReplyDecorators, getRequestDecorators } from './metadata'
 import type { DecoratorMeta } from './types'
-import type { RequestDecorationValue } from '../runtime/types'
+import type { DeclaredReplyName, DeclaredRequestName, ReplyDecorationValue, RequestDecorationValue } from '../runtime/types'
 
 type Kind = 'DecorateRequest' | 'DecorateReply'
 
@@ -11,7 +11,8 @@ type Kind = 'DecorateRequest' | 'DecorateReply'
  * a function, `{ getter, setter? }`, or `{ factory: (request) => value }` for a fresh object per
  * request (a plain object value is refused at boot: it would be shared by every request).
  * Declare the property's type once in `RequestDecorations` (declaration merging): the value is
- * then checked against it, and `request.<name>` reads with that type in every handler.
+ * then checked against it, and `request.<name>` reads with that type in every handler. An
+ * undeclared name does not compile (it could not be read: Request has no catch-all).
  *
  * @example
  * @DecorateRequest('answer', 42)
@@ -19,12 +20,12 @@ type Kind = 'DecorateRequest' | 'DecorateReply'
  * @Module({ controllers: [UserController] })
  * class AppModule {}
  */
-export function DecorateRequest<K extends string>(name: K, value: RequestDecorationValue<K>): ClassDecorator {
+export function DecorateRequest<K extends string>(name: DeclaredRequestName<K>, value: RequestDecorationValue<K>): ClassDecorator {
   return (target) => declare('DecorateRequest', target, { name, value }, getRequestDecorators, addRequestDecorator)
 }
 
-/** Like {@link DecorateRequest}, for the reply object. */
-export function DecorateReply(name: string, value: unknown): ClassDecorator {
+/** Like {@link DecorateRequest}, for the reply object: the name declared in `ReplyDecorations`, the value checked against it. */
+export function DecorateReply<K extends string>(name: DeclaredReplyName<K>, value: ReplyDecorationValue<K>): ClassDecorator {
   return (target) => declare('DecorateReply', target, { name, value }, getReplyDecorators, addReplyDecorator)
 }
 

@@ -19,7 +19,7 @@ export type {
   Scope, Request, Reply, RouteOptions, RouteShorthandOptions, PluginRouteOptions, Handler, RequestHook, PayloadHook, ErrorHook, ErrorHandler, HandledError,
   NotFoundHandler, HookName, Plugin, PluginFunction, PluginOptionsOf, RegisterOptions, AsyncPlugin, CallbackPlugin, PluginOptions, ServerOptions, ListenOptions,
   InjectChain, InjectOptions, InjectResponse, ValidationError, Logger, ContentTypeParserFn, ContentTypeParserOptions, DoneFn,
-  RequestBase, RequestDecorations, ReplyDecorations, ScopeDecorations, RequestDecorationValue, TypedRequest, RequestOf, RouteHandler, HandlerResult,
+  RequestBase, RequestDecorations, ReplyDecorations, ScopeDecorations, RequestDecorationValue, ReplyDecorationValue, DeclaredRequestName, DeclaredReplyName, DeclaredScopeName, ScopeDecorationValue, TypedRequest, RequestOf, RouteHandler, HandlerResult,
   RequestFor, ResultFor, GenericRouteHandler, ReplyBase,
   RuntimeRouteSchema, ScopeRouteShortcut, ReadyOptions, FrameworkErrorsHandler, LogLevel, LogSerializers, ServerLogger, PluginModule, SchemaCacheOptions, SchemaCacheMode, SchemaCacheStats,
 } from './types'

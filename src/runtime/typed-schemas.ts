@@ -171,6 +171,8 @@ type ResponseSchemas<S> = IsAny<S> extends true ? { default: any } : S extends {
  */
 export type ResponseOf<S> = ResponseSchemas<S> extends undefined ? unknown
   : ResponseSchemas<S> extends object
-    ? ({ [K in keyof ResponseSchemas<S>]: SchemaType<ResponseSchemas<S>[K]> }[keyof ResponseSchemas<S>] extends infer U
+    ? (ResponseTypes<S>[keyof ResponseSchemas<S>] extends infer U
       ? (Opaque extends U ? unknown : [U] extends [never] ? unknown : U) : unknown)
     : unknown
+/** Each declared response status's type (the map ResponseOf takes the union of); read only once ResponseOf is known. */
+export type ResponseTypes<S> = { [K in keyof ResponseSchemas<S>]: SchemaType<ResponseSchemas<S>[K]> }

@@ -4,8 +4,10 @@ import type { Readable } from 'node:stream'
 import type { AddressInfo, Socket } from 'node:net'
 import type { TlsOptions } from 'node:tls'
 import type { Settings as Http2Settings } from 'node:http2'
+import type { Uncheckable, UndeclaredName } from './declared-name'
 import type { GenericParts, NamesAPart, NamesReply, ReplyPayload, RouteGeneric } from './route-generic'
-import type { HasTypedParts, NoUnknownSchemaKeys, ResponseOf, TypeBoxKinded, TypeBoxLike, TypedParts, TypedRouteSchema } from './typed-schemas'
+import type { CodedGeneric, StatusReplyGeneric } from './reply-status'
+import type { HasTypedParts, NoUnknownSchemaKeys, ResponseOf, ResponseTypes, SchemaClassType, TypeBoxKinded, TypeBoxLike, TypedParts, TypedRouteSchema } from './typed-schemas'
 import type { ValidatorCompiler, SerializerCompiler, ReplySerializer, SerializerOptions, SchemaErrorFormatter, SchemaControllerOptions, ValidatorOptions, RouteSchema, RouteSchemaAnnotations, SharedSchema, JsonSchema } from './schemas/types'
 import type { Inspection, RouteInspection, ScopeAnnotation, ScopeInspection } from './shared/introspection'
 import type { OpenApiDocument, OpenApiInfo } from './shared/openapi-types'
@@ -37,12 +39,43 @@ export interface RequestDecorations {}
  * The value `decorateRequest(name, value)` / `@DecorateRequest(name, value)` accepts for `name`:
  * when `name` is declared in {@link RequestDecorations}, a value, a `{ getter, setter? }` pair or a
  * `{ factory }` of that type (an object value is refused at boot: it would be shared by every
- * request); anything for an undeclared name.
+ * request). A name must be declared to be decorated (DeclaredName: `request.<name>` could not be read otherwise).
  */
-export type RequestDecorationValue<K extends string> = K extends keyof RequestDecorations
+export type RequestDecorationValue<K extends string | symbol> = K extends keyof RequestDecorations
   ? RequestDecorations[K]
     | { getter: (this: Request) => RequestDecorations[K]; setter?: (this: Request, value: RequestDecorations[K]) => void }
     | { factory: (request: Request) => RequestDecorations[K] }
+  : unknown
+
+/**
+ * The value `decorateReply(name, value)` / `@DecorateReply(name, value)` accepts for `name`, as
+ * {@link RequestDecorationValue} for the request: when `name` is declared in {@link ReplyDecorations},
+ * a value, a `{ getter, setter? }` pair or a `{ factory }` of that type.
+ */
+export type ReplyDecorationValue<K extends string | symbol> = K extends keyof ReplyDecorations
+  ? ReplyDecorations[K]
+    | { getter: (this: Reply) => ReplyDecorations[K]; setter?: (this: Reply, value: ReplyDecorations[K]) => void }
+    | { factory: (reply: Reply) => ReplyDecorations[K] }
+  : unknown
+
+/**
+ * The name `decorateRequest` / `@DecorateRequest` may give: one declared in {@link RequestDecorations}
+ * (`request.<name>` could not be read otherwise: Request has no catch-all); an undeclared one fails
+ * with a message saying where to declare it (declared-name.ts). Written against the interface itself,
+ * not passed as a type argument, as RequestDecorationValue is.
+ */
+export type DeclaredRequestName<K extends string | symbol> = Uncheckable<K> extends true ? K
+  : K extends keyof RequestDecorations ? K : UndeclaredName<K & string, 'RequestDecorations'>
+/** The same for `decorateReply` / `@DecorateReply` and {@link ReplyDecorations}. */
+export type DeclaredReplyName<K extends string | symbol> = Uncheckable<K> extends true ? K
+  : K extends keyof ReplyDecorations ? K : UndeclaredName<K & string, 'ReplyDecorations'>
+
+/** The same for `decorate` and {@link ScopeDecorations} (Scope has no catch-all either). */
+export type DeclaredScopeName<K extends string | symbol> = Uncheckable<K> extends true ? K
+  : K extends keyof ScopeDecorations ? K : UndeclaredName<K & string, 'ScopeDecorations'>
+/** The value `decorate(name, value)` accepts for a name declared in {@link ScopeDecorations}: a value or a `{ getter, setter? }` pair of its type. */
+export type ScopeDecorationValue<K extends string | symbol> = K extends keyof ScopeDecorations
+  ? ScopeDecorations[K] | { getter: (this: Scope) => ScopeDecorations[K]; setter?: (this: Scope, value: ScopeDecorations[K]) => void }
   : unknown
 
 /** What every request has, typed or not. */
@@ -145,8 +178,14 @@ export interface ScopeDecorations {}
  * The reply object. `send` may be called once; later calls are logged no-ops. `Reply<G>` is
  * Fastify's `FastifyReply` of a route generic: `send()` takes the `Reply` type `G` states.
  */
-export interface Reply<G extends RouteGeneric = RouteGeneric> extends ReplyBase {
+export interface Reply<G extends RouteGeneric = RouteGeneric> extends ReplyMembers {
   send(payload?: ReplyPayload<G>): this
+  /**
+   * On a route with response schemas, a literal status narrows what `send()` then takes to that
+   * status's schema (`reply.code(201).send(created)`); a computed one keeps the union (reply-status.ts).
+   */
+  code<C extends number>(statusCode: C): Reply<CodedGeneric<G, C>>
+  status<C extends number>(statusCode: C): Reply<CodedGeneric<G, C>>
 }
 /**
  * The reply, whatever its route generic. Reply decorators are members once declared in
@@ -155,13 +194,20 @@ export interface Reply<G extends RouteGeneric = RouteGeneric> extends ReplyBase 
  * `Reply<G>`: a union member that is a generic instance draws TypeScript's error elaboration away
  * from the response type (the message then lists Reply's missing members instead of the wrong field).
  */
-export interface ReplyBase extends ReplyDecorations, ReplySerializationApi {
+export interface ReplyBase extends ReplyMembers {
+  code(statusCode: number): this
+  status(statusCode: number): this
+  send(payload?: unknown): this
+}
+/**
+ * What every reply has but the members its generic types (`send`, and `code` / `status`, which
+ * narrow it): Reply<G> declares those itself, so its `code()` may return another Reply than `this`.
+ */
+export interface ReplyMembers extends ReplyDecorations, ReplySerializationApi {
   readonly raw: ServerResponse
   readonly request: Request
   readonly sent: boolean
   statusCode: number
-  code(statusCode: number): this
-  status(statusCode: number): this
   header(name: string, value: string | number | readonly string[]): this
   headers(values: Record<string, string | number | readonly string[]>): this
   getHeader(name: string): string | number | readonly string[] | undefined
@@ -170,7 +216,6 @@ export interface ReplyBase extends ReplyDecorations, ReplySerializationApi {
   type(contentType: string): this
   /** This reply's serializer (Fastify's). `T` is the payload type the function expects (`(rows: Row[]) => csv(rows)`); nothing checks it against what is sent. */
   serializer<T = unknown>(fn: (payload: T) => string): this
-  send(payload?: unknown): this
   /** The scope of the route being served (Fastify's `reply.server`). */
   readonly server: Scope
   /** Milliseconds since the request reached the framework (Fastify 4+'s `reply.elapsedTime`). */
@@ -271,7 +316,7 @@ export type ResultFor<G extends RouteGeneric, S> = NamesReply<G> extends true
  */
 export type GenericRouteHandler<G extends RouteGeneric, S> = (this: Scope, request: RequestFor<G, S>, reply: Reply<ReplyGenericFor<G, S>>) => ResultFor<G, S>
 /** The generic the reply is typed by: `G` when it names a Reply, else the schema's responses (Fastify's type providers). */
-type ReplyGenericFor<G extends RouteGeneric, S> = NamesReply<G> extends true ? G : unknown extends ResponseOf<S> ? G : { Reply: ResponseOf<S> }
+type ReplyGenericFor<G extends RouteGeneric, S> = NamesReply<G> extends true ? G : unknown extends ResponseOf<S> ? G : StatusReplyGeneric<ResponseOf<S>, ResponseTypes<S>>
 
 export type RequestHookName = 'onRequest' | 'preParsing' | 'preValidation' | 'preHandler' | 'onResponse' | 'onRequestAbort' | 'onTimeout'
 export type PayloadHookName = 'preSerialization' | 'onSend'
@@ -353,11 +398,11 @@ export interface RouteHooks {
 
 /**
  * A route schema for the runtime API: JSON Schema objects per part. Give them `as const` for typed
- * requests; a schema class goes in as `NoteClass.schema` (a class nested in it, or in the part, is placed as the decorator layer places it).
+ * requests; a schema class goes in as itself (`body: Note`, placed as the decorator layer places it: inlined, or a `$ref` to its `$id`) or as `Note.schema`; a class nested in a part is placed the same way.
  */
 export type RuntimeRouteSchema = TypedRouteSchema & RouteSchemaAnnotations & RuntimeRouteParts
-/** A part as the runtime API takes it: a JSON Schema record, or a TypeBox 1.x schema (an interface, so no record). */
-type RuntimePart = JsonSchema | TypeBoxKinded
+/** A part as the runtime API takes it: a JSON Schema record, a TypeBox 1.x schema (an interface, so no record) or a schema class. */
+type RuntimePart = JsonSchema | TypeBoxKinded | SchemaClassType
 interface RuntimeRouteParts {
   body?: RuntimePart
   querystring?: RuntimePart
@@ -730,9 +775,14 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
   onClose(fn: OnCloseHook): this
 
   /** `dependencies`: decorators of the same kind that must already be visible (Fastify's third argument). */
-  decorate(name: string | symbol, value: unknown, dependencies?: readonly (string | symbol)[]): this
-  decorateRequest<K extends string | symbol>(name: K, value: K extends string ? RequestDecorationValue<K> : unknown, dependencies?: readonly (string | symbol)[]): this
-  decorateReply(name: string | symbol, value: unknown, dependencies?: readonly (string | symbol)[]): this
+  decorate<K extends string | symbol>(name: DeclaredScopeName<K>, value: ScopeDecorationValue<K>, dependencies?: readonly (string | symbol)[]): this
+  /**
+   * A request decorator: `name` must be declared in {@link RequestDecorations} (an undeclared one
+   * could not be read: Request has no catch-all), and `value` is checked against its type.
+   */
+  decorateRequest<K extends string | symbol>(name: DeclaredRequestName<K>, value: RequestDecorationValue<K>, dependencies?: readonly (string | symbol)[]): this
+  /** A reply decorator: `name` must be declared in {@link ReplyDecorations}, and `value` is checked against its type. */
+  decorateReply<K extends string | symbol>(name: DeclaredReplyName<K>, value: ReplyDecorationValue<K>, dependencies?: readonly (string | symbol)[]): this
   hasDecorator(name: string | symbol): boolean
   hasRequestDecorator(name: string | symbol): boolean
   hasReplyDecorator(name: string | symbol): boolean
@@ -855,8 +905,6 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
   openapi(info?: OpenApiInfo): OpenApiDocument
   /** Labels what the running plugin declares (its module, providers, error handler responses) for introspection. */
   annotate(annotation: ScopeAnnotation): this
-
-  [decorator: string]: unknown
 }
 
 export type { Readable, IncomingMessage, ServerResponse }

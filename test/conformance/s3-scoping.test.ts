@@ -4,6 +4,7 @@ import { bearerAuth, lift, type Request, type Scope } from '../../src'
 import { bootError, build, http, server } from './helpers'
 
 declare module '../../src/runtime' {
+  interface ScopeDecorations { childUtility?: unknown; greet?: unknown; rootUtility?: unknown }
   interface RequestDecorations { rootValue: string; parentValue: string; fromRootPlugin: string; childValue: string; user: unknown; secret: string }
 }
 

@@ -8,6 +8,7 @@ import { HttpError, partValidatorCompiler, type Request, type Scope, type Valida
 import { badRequest, bootError, build, http, server, thrown } from './helpers'
 
 declare module '../../src/runtime' {
+  interface ScopeDecorations { hiddenUtil?: unknown }
   interface RequestDecorations { hidden: string }
 }
 

@@ -4,6 +4,11 @@ import { DecorateReply, DecorateRequest, Schema } from '../../src/decorators'
 import { getReplyDecorators, getRequestDecorators, getSchemaMeta } from '../../src/decorators/internal'
 import { declarationError } from './helpers'
 
+// A reply decorator is declared before it is decorated (the name is checked against ReplyDecorations).
+declare module '../../src/runtime' {
+  interface ReplyDecorations { answer: string }
+}
+
 describe('@Schema', () => {
   it('records the shared schema on the class', () => {
     const schema = { $id: 'user', type: 'object' }
@@ -40,6 +45,6 @@ describe('@DecorateRequest and @DecorateReply', () => {
   })
 
   it('refuses an empty name', () => {
-    expect(declarationError(() => DecorateReply('', 1)(class A {})).code).to.equal('ENC_ERR_DECL_DECORATOR_NAME')
+    expect(declarationError(() => DecorateReply('' as string, 1)(class A {})).code).to.equal('ENC_ERR_DECL_DECORATOR_NAME')
   })
 })

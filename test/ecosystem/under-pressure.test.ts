@@ -4,6 +4,11 @@ import underPressure from '@fastify/under-pressure'
 import { modes, topology } from './helpers'
 import type { Scope } from '../../src/runtime'
 
+// What these tests decorate on a scope: Scope has no catch-all (an undeclared name does not compile).
+declare module '../../src/runtime' {
+  interface ScopeDecorations { isUnderPressure?: unknown; memoryUsage?: unknown }
+}
+
 // @fastify/under-pressure README: exposeStatusRoute adds GET /status; when a threshold or the
 // healthCheck fails, every route of the registering context answers 503 with Retry-After.
 // The health check is the deterministic trigger here (thresholds depend on the machine).

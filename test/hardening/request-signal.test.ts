@@ -142,6 +142,6 @@ describe('hardening: request.signal', () => {
 
   it("'signal' is one of the request's own names: decorateRequest('signal') is refused", () => {
     const app = createServer()
-    expect(() => app.decorateRequest('signal', 1)).to.throw().with.property('code').that.matches(/^ENC_ERR_DEC_/)
+    expect(() => app.decorateRequest('signal' as string, 1)).to.throw().with.property('code').that.matches(/^ENC_ERR_DEC_/)
   })
 })

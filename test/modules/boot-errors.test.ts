@@ -76,7 +76,7 @@ describe('createApp: boot errors name the module path and the fix', () => {
   })
 
   it('refuses module-only decorators on a controller', async () => {
-    @DecorateRequest('x', 1) @Route() class Decorated {}
+    @DecorateRequest('x' as string, 1) @Route() class Decorated {}
     @Module({ controllers: [Decorated] }) class Root {}
     const error = await bootError(Root)
     expect(error.code).to.equal('ENC_ERR_MODULE_MISPLACED_DECORATOR')

@@ -5,6 +5,7 @@ import { bootError, build, server, thrown } from './helpers'
 
 // What these tests decorate: Request and Reply have no catch-all (an undeclared name does not compile).
 declare module '../../src/runtime' {
+  interface ScopeDecorations { config?: unknown; x?: unknown }
   interface RequestDecorations { answer: number; foo: string; bar: string; user: unknown; bag: unknown; where: unknown; late: unknown; shared: unknown }
   interface ReplyDecorations { trace: unknown; teapot: unknown }
 }
@@ -59,13 +60,13 @@ describe('runtime: decorators', () => {
       it(`${method}: redefining a name visible in the scope throws ENC_ERR_DEC_ALREADY_PRESENT`, async () => {
         const errors: Array<Error & { code?: string }> = []
         await build((root) => {
-          root[method]('dup', 1)
-          errors.push(thrown(() => root[method]('dup', 2)))
+          root[method]('dup' as string, 1)
+          errors.push(thrown(() => root[method]('dup' as string, 2)))
           root.register(async (child) => {
-            errors.push(thrown(() => child[method]('dup', 3)))
-            child[method]('childOnly', 1)
+            errors.push(thrown(() => child[method]('dup' as string, 3)))
+            child[method]('childOnly' as string, 1)
           })
-          root.register(async (sibling) => { sibling[method]('childOnly', 2) }) // not visible there: allowed
+          root.register(async (sibling) => { sibling[method]('childOnly' as string, 2) }) // not visible there: allowed
         })
         expect(errors.map((e) => e.code)).to.deep.equal(['ENC_ERR_DEC_ALREADY_PRESENT', 'ENC_ERR_DEC_ALREADY_PRESENT'])
         expect(errors[1].message).to.contain("'dup'").and.contain('root > ')
@@ -75,7 +76,7 @@ describe('runtime: decorators', () => {
     for (const method of ['decorateRequest', 'decorateReply'] as const) {
       for (const [label, value] of [['an object', { a: 1 }], ['an array', [1, 2]], ['a Map', new Map()]] as const) {
         it(`${method} with ${label} as initial value throws ENC_ERR_DEC_REFERENCE_TYPE and offers a way out`, () => {
-          const error = thrown(() => server()[method]('shared', value))
+          const error = thrown(() => server()[method]('shared' as string, value))
           expect(error.code).to.equal('ENC_ERR_DEC_REFERENCE_TYPE')
           expect(error.message).to.contain('factory').and.contain('getter')
         })
@@ -175,9 +176,9 @@ describe('runtime: decorators', () => {
     it('are false before, true after the declaration, per kind', () => {
       const app = server()
       expect([app.hasDecorator('x'), app.hasRequestDecorator('x'), app.hasReplyDecorator('x')]).to.deep.equal([false, false, false])
-      app.decorateRequest('x', 1)
+      app.decorateRequest('x' as string, 1)
       expect([app.hasDecorator('x'), app.hasRequestDecorator('x'), app.hasReplyDecorator('x')]).to.deep.equal([false, true, false])
-      app.decorateReply('x', 1)
+      app.decorateReply('x' as string, 1)
       app.decorate('x', 1)
       expect([app.hasDecorator('x'), app.hasRequestDecorator('x'), app.hasReplyDecorator('x')]).to.deep.equal([true, true, true])
     })

@@ -3,6 +3,11 @@ import request from 'supertest'
 import { lift, type Scope } from '../../src/runtime'
 import { build } from './helpers'
 
+// What these tests decorate on a scope: Scope has no catch-all (an undeclared name does not compile).
+declare module '../../src/runtime' {
+  interface ScopeDecorations { probe?: unknown }
+}
+
 /**
  * One store under test: `declare` puts something in a scope, `probe` adds what the check needs
  * (usually a route at `/probe`), `check` asks the server whether the scope at `prefix` sees it.
@@ -86,7 +91,7 @@ async function seenAt(app: Scope, prefix: string): Promise<boolean> {
 describe('runtime: §3.3 visibility matrix (own, child, grandchild, parent, sibling, lifted)', () => {
   it('§3.3.6 request decorators; reading one where it is not visible gives undefined', async () => {
     const seen = await matrix({
-      declare: (s) => s.decorateRequest('probe', 'yes'),
+      declare: (s) => s.decorateRequest('probe' as string, 'yes'),
       probe: probeRoute((req) => {
         // not visible: undefined, not null, and not an error (spec §7)
         if (req.probe === undefined) expect('probe' in req).to.equal(false)
@@ -100,7 +105,7 @@ describe('runtime: §3.3 visibility matrix (own, child, grandchild, parent, sibl
 
   it('reply decorators', async () => {
     const seen = await matrix({
-      declare: (s) => s.decorateReply('probe', 'yes'),
+      declare: (s) => s.decorateReply('probe' as string, 'yes'),
       probe: probeRoute((_req, reply) => reply.probe),
       check: seenAt,
       has: (s) => s.hasReplyDecorator('probe'),

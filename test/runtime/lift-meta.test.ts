@@ -6,6 +6,11 @@ import { fp } from '../support/scope-plugin'
 import { lift, type Scope } from '../../src/runtime'
 import { bootError, server, thrown } from './helpers'
 
+// What these tests decorate on a scope: Scope has no catch-all (an undeclared name does not compile).
+declare module '../../src/runtime' {
+  interface ScopeDecorations { db?: unknown }
+}
+
 describe('lift(plugin, meta)', () => {
   it('records meta.name for hasPlugin() and for other plugins\' dependencies, and still lifts', async () => {
     const app = server()

@@ -5,6 +5,7 @@ import { Get, Module, Route } from '../../src/decorators'
 import { createApp } from '../../src/modules'
 
 declare module '../../src/runtime' {
+  interface ScopeDecorations { answer?: unknown }
   interface RequestDecorations { who: string }
 }
 

@@ -7,6 +7,11 @@ import { fp } from '../support/scope-plugin'
 import { createServer, lift, type Scope } from '../../src/runtime'
 import { bootError, server, thrown } from './helpers'
 
+// What these tests decorate on a scope: Scope has no catch-all (an undeclared name does not compile).
+declare module '../../src/runtime' {
+  interface ScopeDecorations { a?: unknown; answer?: unknown; b?: unknown; counter?: unknown; db?: unknown; test?: unknown; users?: unknown }
+}
+
 describe('plugin API: fastify-plugin metadata', () => {
   it('Symbol.for(\'skip-override\') runs the plugin in the registering scope, like lift()', async () => {
     const app = server()
@@ -198,7 +203,7 @@ describe('plugin API: decorators', () => {
     expect(thrown(() => app.decorate('b', 1, ['a'])).code).to.equal('ENC_ERR_DEC_MISSING_DEPENDENCY')
     app.decorate('a', 1)
     app.decorate('b', 2, ['a'])
-    expect(thrown(() => app.decorateRequest('r', null, ['missing'])).message).to.include("decorateRequest('r') in root depends on 'missing'")
+    expect(thrown(() => app.decorateRequest('r' as string, null, ['missing'])).message).to.include("decorateRequest('r') in root depends on 'missing'")
     await app.ready()
   })
 
@@ -207,7 +212,7 @@ describe('plugin API: decorators', () => {
     const error = thrown(() => app.decorate('test', () => {}, {} as never))
     expect(error.code).to.equal('ENC_ERR_DEC_DEPENDENCY_INVALID_TYPE')
     expect(error.message).to.include("the dependencies of decorator 'test' must be an array of decorator names, got object")
-    expect(thrown(() => app.decorateReply('r', 1, 'a' as never)).code).to.equal('ENC_ERR_DEC_DEPENDENCY_INVALID_TYPE')
+    expect(thrown(() => app.decorateReply('r' as string, 1, 'a' as never)).code).to.equal('ENC_ERR_DEC_DEPENDENCY_INVALID_TYPE')
   })
 
   it('takes symbol names for instance, request and reply decorators', async () => {

@@ -6,6 +6,11 @@ import { fp } from '../support/scope-plugin'
 import { createServer, lift, type Scope } from '../../src/runtime'
 import { bootError, server, thrown } from './helpers'
 
+// What these tests decorate on a scope: Scope has no catch-all (an undeclared name does not compile).
+declare module '../../src/runtime' {
+  interface ScopeDecorations { connected?: unknown; fromB?: unknown; later?: unknown; test?: unknown; test2?: unknown }
+}
+
 describe('boot: ready() called by a plugin while it loads', () => {
   it('does not re-enter boot: each plugin loads once and the callbacks run in call order, before the onReady hooks', async () => {
     const app = server()

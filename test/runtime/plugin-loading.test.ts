@@ -3,6 +3,11 @@ import request from 'supertest'
 import { lift, type Scope } from '../../src/runtime'
 import { bootError, build, server, thrown } from './helpers'
 
+// What these tests decorate on a scope: Scope has no catch-all (an undeclared name does not compile).
+declare module '../../src/runtime' {
+  interface ScopeDecorations { late?: unknown }
+}
+
 describe('runtime: plugins', () => {
   describe('plugin styles', () => {
     it('§4.2 an async plugin creates a child scope and may await before declaring', async () => {
@@ -253,7 +258,7 @@ describe('runtime: plugins', () => {
         ['addHook', (s) => s.addHook('onRequest', async () => undefined)],
         ['decorate', (s) => s.decorate('late', 1)],
         ['decorateRequest', (s) => s.decorateRequest('late', 1)],
-        ['decorateReply', (s) => s.decorateReply('late', 1)],
+        ['decorateReply', (s) => s.decorateReply('late' as string, 1)],
         ['setErrorHandler', (s) => s.setErrorHandler(() => undefined)],
         ['setNotFoundHandler', (s) => s.setNotFoundHandler(() => undefined)],
         ['addContentTypeParser', (s) => s.addContentTypeParser('text/x-late', (_r, b) => b)],

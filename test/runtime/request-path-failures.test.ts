@@ -33,7 +33,7 @@ describe('runtime: failures of user code on the request path', () => {
   it('a request decorator factory that throws is a 500, logged', async () => {
     const logger = recordingLogger()
     const app = await build((root) => {
-      root.decorateRequest('broken', { factory: () => { throw new Error('factory bug') } })
+      root.decorateRequest('broken' as string, { factory: () => { throw new Error('factory bug') } })
       root.get('/x', async () => 'never')
     }, { logger })
     await request(app.server).get('/x').expect(500, internal)
@@ -42,7 +42,7 @@ describe('runtime: failures of user code on the request path', () => {
 
   it('a reply decorator factory that throws is a 500', async () => {
     const app = await build((root) => {
-      root.decorateReply('broken', { factory: () => { throw new Error('factory bug') } })
+      root.decorateReply('broken' as string, { factory: () => { throw new Error('factory bug') } })
       root.get('/x', async () => 'never')
     })
     await request(app.server).get('/x').expect(500, internal)

@@ -42,6 +42,6 @@ describe('runtime: reserved decorator names come from the request and reply clas
   })
 
   it('a name that is not a member is accepted', () => {
-    expect(refusal(() => createServer().decorateRequest('user', null).decorateReply('view', null))).to.equal(undefined)
+    expect(refusal(() => createServer().decorateRequest('user', null).decorateReply('view' as string, null))).to.equal(undefined)
   })
 })

@@ -4,6 +4,11 @@ import { Server } from 'node:http'
 import { lift, type Scope } from '../../src/runtime'
 import { build, server } from './helpers'
 
+// What these tests decorate on a scope: Scope has no catch-all (an undeclared name does not compile).
+declare module '../../src/runtime' {
+  interface ScopeDecorations { a?: unknown }
+}
+
 const operations = [
   // spec §4.2
   'addSchema', 'getSchemas', 'getSchema', 'setValidatorCompiler', 'setSerializerCompiler', 'setSchemaErrorFormatter',
@@ -27,7 +32,7 @@ describe('runtime: the scope API', () => {
     })
     expect(Object.keys(seen)).to.have.members(['root', 'child', 'grandchild', 'lifted'])
     for (const [where, scope] of Object.entries(seen)) {
-      for (const name of operations) expect(scope[name], `${where}.${name}`).to.be.a('function')
+      for (const name of operations) expect((scope as unknown as Record<string, unknown>)[name], `${where}.${name}`).to.be.a('function')
       expect(scope.server, `${where}.server`).to.be.instanceOf(Server)
       expect(scope.server).to.equal(app.server)
     }
@@ -54,7 +59,7 @@ describe('runtime: the scope API', () => {
 
   it('scope operations chain (each declaration returns the scope)', async () => {
     const app = await build((root) => {
-      const same = root.decorate('a', 1).decorateRequest('b', 2).decorateReply('c', 3)
+      const same = root.decorate('a', 1).decorateRequest('b' as string, 2).decorateReply('c' as string, 3)
         .addHook('onRequest', async () => undefined).get('/x', async () => ({ ok: true }))
       expect(same).to.equal(root)
     })

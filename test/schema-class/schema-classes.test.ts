@@ -141,6 +141,36 @@ describe('schema classes: one declaration is the schema and the type', () => {
     } finally { await server.close() }
   })
 
+  it('the runtime API takes a schema class as a part and as a response (body: Pet, response: { 200: Pet }), placed as a nested one: inlined, or a $ref to its $id', async () => {
+    class Owner extends SchemaClass({ type: 'object', required: ['name'], additionalProperties: false, properties: { name: { type: 'string', minLength: 1 } } }) {}
+    class Pet extends SchemaClass({ type: 'object', required: ['owner'], additionalProperties: false, properties: { owner: Owner } }) {}
+    class Tag extends SchemaClass({ $id: 'runtimeTag', type: 'object', required: ['label'], properties: { label: { type: 'string' } } }) {}
+    const server = createServer()
+    server.addSchema(Tag.schema)
+    server.post('/pets', { schema: { body: Pet, response: { 200: Pet } } }, async (request) => ({ owner: { ...request.body.owner, secret: 1 } }))
+    server.post('/tags', { schema: { body: Tag, response: { 200: Tag } } }, async (request) => ({ label: request.body.label, extra: 1 }))
+    try {
+      await server.ready()
+      const pet = await server.inject({ method: 'POST', url: '/pets', payload: { owner: { name: 'ada' } } })
+      expect([pet.statusCode, pet.json()]).to.deep.equal([200, { owner: { name: 'ada' } }])
+      const bad = await server.inject({ method: 'POST', url: '/pets', payload: { owner: { name: '' } } })
+      expect([bad.statusCode, (bad.json() as { message: string }).message]).to.deep.equal([400, 'body/owner/name should NOT be shorter than 1 characters'])
+      const tag = await server.inject({ method: 'POST', url: '/tags', payload: { label: 'x' } })
+      expect([tag.statusCode, tag.json()]).to.deep.equal([200, { label: 'x' }])
+      const badTag = await server.inject({ method: 'POST', url: '/tags', payload: {} })
+      expect([badTag.statusCode, (badTag.json() as { message: string }).message]).to.deep.equal([400, "body should have required property 'label'"])
+    } finally { await server.close() }
+  })
+
+  it('the runtime API still refuses a function that is no schema class as a part (ENC_ERR_SCH_NOT_OBJECT)', async () => {
+    const server = createServer()
+    server.post('/x', { schema: { body: (() => ({})) as never } }, async () => 'x')
+    try {
+      const failure = await server.ready().then(() => null, (error: Error & { code?: string }) => error)
+      expect(failure?.code).to.equal('ENC_ERR_SCH_NOT_OBJECT')
+    } finally { await server.close() }
+  })
+
   it('fails at boot, naming the schema, when a class with $id is used but no module lists it', async () => {
     @Route('/notes') class Notes { @Post('/') create(@Body() note: NewNote) { return note } }
     @Module({ controllers: [Notes] }) class Root {}

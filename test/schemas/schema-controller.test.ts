@@ -7,6 +7,11 @@ import S from 'fluent-json-schema'
 import { createServer, type Scope, type SchemaBucket, type SharedSchema, type ValidatorCompiler } from '../../src'
 import { build, server, thrown } from '../support/servers'
 
+// What these tests decorate on a scope: Scope has no catch-all (an undeclared name does not compile).
+declare module '../../src/runtime' {
+  interface ScopeDecorations { fromPlugin?: unknown }
+}
+
 const messageOf = (response: { json(): unknown }): string => (response.json() as { message: string }).message
 
 const someSchema = { $id: 'some', type: 'array', items: { type: 'string' } }

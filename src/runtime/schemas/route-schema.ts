@@ -68,7 +68,10 @@ function isPresent(value: unknown): boolean {
 }
 
 function normalizePart(input: unknown, name: string, where: string): JsonSchema | null {
-  const part = plainSchema(input)
+  // A schema class given as the part itself (`body: Pet`, `response: { 200: Pet }`) is placed as one
+  // nested in a schema is (its schema inlined, or a `$ref` to its `$id`); any other function stays as
+  // it is and is refused below.
+  const part = plainSchema(typeof input === 'function' ? placeSchemaClasses(input as unknown as JsonSchema) : input)
   if (!isPresent(part)) return null
   if (typeof part !== 'object' || Array.isArray(part)) {
     throw schemaError('ENC_ERR_SCH_NOT_OBJECT', { case: 'part', part: name, where, got: describeValue(part) })

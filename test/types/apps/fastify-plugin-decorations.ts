@@ -68,7 +68,9 @@ app.get('/typos', async (request, reply) => {
   // @ts-expect-error [TS2551] Property 'nam' does not exist on type '{ sub: number; name: string; }'. Did you mean 'name'?
   return { name: request.user.nam }
 })
-// The scope keeps its catch-all (an undeclared `app.x` reads `unknown`); a declared one is typed.
+// The scope has no catch-all either: a plugin's member is typed, an undeclared one does not compile.
+// @ts-expect-error [TS2551] Property 'httpErrorz' does not exist on type 'Scope'. Did you mean 'httpErrors'?
+void app.httpErrorz
 // @ts-expect-error [TS2551] Property 'badRequst' does not exist on type 'HttpErrors'. Did you mean 'badRequest'?
 void app.httpErrors.badRequst('no')
 

@@ -1,0 +1,16 @@
+/*
+ * Types only: the name a `decorateRequest` / `decorateReply` / `decorate` call (or the matching
+ * class decorator) may give. Request, Reply and Scope have no catch-all index, so a decoration
+ * nobody declared could never be read: the name must be declared on the interface first, and an
+ * undeclared one (a typo, or a missing `declare module 'enclave'` block) fails at the name with a
+ * message that says so. A symbol, or a name only known as `string` at compile time, is not
+ * checked (nothing to compare it with). An app that gave the interface the catch-all
+ * (`[name: string]: unknown`) has every name declared.
+ */
+
+/** The message an undeclared decoration name is compared with (and fails against). */
+export type UndeclaredName<K extends string, Where extends string> =
+  `'${K}' is not declared: add it to ${Where} in a declare module 'enclave' block first`
+
+/** Whether `K` can be checked: a literal name (a symbol, or a name typed `string`, cannot). */
+export type Uncheckable<K> = K extends symbol ? true : string extends K ? true : false
