@@ -169,9 +169,9 @@ describe('await reply (Fastify 4/5 reply.then)', () => {
 
   it('a reply is still refused as a decorator name then, and getValidationFunction too', async () => {
     const app = server()
-    expect(() => app.decorateReply('then', () => {})).to.throw(/built-in property/)
-    expect(() => app.decorateRequest('getValidationFunction', () => {})).to.throw(/built-in property/)
-    expect(() => app.decorateReply('serializeInput', () => {})).to.throw(/built-in property/)
+    expect(() => app.decorateReply('then' as string, () => {})).to.throw(/built-in property/)
+    expect(() => app.decorateRequest('getValidationFunction' as string, () => {})).to.throw(/built-in property/)
+    expect(() => app.decorateReply('serializeInput' as string, () => {})).to.throw(/built-in property/)
   })
 })
 
