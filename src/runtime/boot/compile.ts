@@ -96,7 +96,7 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecor
   const hooks = routeHooks(scope, options, resolution.hooks)
   const errorHandlers = options.errorHandler === undefined ? resolution.errorHandlers
     : [{ fn: options.errorHandler, scope: scope as never }, ...resolution.errorHandlers]
-  const record: RouteRecord = { def, resolution, schema: normalized, hooks, errorHandlers, implicitHead: [] }
+  const record: RouteRecord = { def, resolution, get schema() { return normalized() }, hooks, errorHandlers, implicitHead: [] }
   boot.routeRecords.push(record)
   // One object behind request.routeConfig, request/reply.context.config and routeOptions.config.
   // As in Fastify 3 (lib/route.js), it also names the route's full url and its declared method(s),
