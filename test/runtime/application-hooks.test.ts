@@ -17,24 +17,6 @@ describe('runtime: application hooks', () => {
       expect(seen).to.deep.equal([{ method: 'GET', url: '/a' }, { method: ['POST', 'PUT'], url: '/v1/b' }])
     })
 
-    it('a shorthand route (get(url, options, handler)) gives onRoute a copy of its options: the user\'s keys in order, then handler, method and url; the user\'s object unchanged', async () => {
-      const seen: string[][] = []
-      const given = { config: { a: 1 }, logLevel: 'warn' as const }
-      const handler = async () => 'x'
-      let same = true
-      await build((root) => {
-        root.addHook('onRoute', (route: RouteOptions) => {
-          seen.push(Object.keys(route).slice(0, 5))
-          same &&= route.handler === handler && (route as unknown) !== given
-        })
-        root.get('/x', given, handler)
-        root.post('/y', handler)
-      })
-      expect(seen).to.deep.equal([['config', 'logLevel', 'handler', 'method', 'url'], ['handler', 'method', 'url', 'path', 'routePath']])
-      expect(same).to.equal(true)
-      expect(given).to.deep.equal({ config: { a: 1 }, logLevel: 'warn' })
-    })
-
     it('can amend the route options before it is compiled', async () => {
       const app = await build((root) => {
         root.addHook('onRoute', (route: RouteOptions) => {

@@ -186,11 +186,9 @@ export function shortcut(scope: ScopeImpl, method: string | string[], path: stri
   if (typeof a === 'object' && a !== null && b !== undefined && (a as RouteOptions).handler !== undefined) {
     throw invalid(scope, `${String(method)} ${path}: a handler is given both in the options and as the last argument; keep one`)
   }
+  const options = typeof a === 'function' ? { handler: a } : { ...a, handler: b ?? (a as RouteOptions).handler }
   scope.assertDeclarable(`${Array.isArray(method) ? 'all' : method.toLowerCase()}()`)   // named as called: app.get('/late') after boot says get()
-  // One copy of the user's object (keys in the order two spreads gave), which no layer above can
-  // have asked finalUrls about: recorded as it is (declareRoute would copy it once more).
-  const options = typeof a === 'function' ? { handler: a, method, url: path } : { ...a, handler: b ?? (a as RouteOptions).handler, method, url: path }
-  declareOwnedRoute(scope, options as RouteOptions, routePrefix)
+  declareRoute(scope, { ...options, method, url: path } as RouteOptions, routePrefix)
 }
 
 function safeDecodeURI(url: string): string {
