@@ -47,6 +47,23 @@ describe("schemaCompilation: 'lazy' (issue 16)", () => {
     expect(compiler.calls).to.equal(1)
   })
 
+  it('ready() does not normalize (copy) a lazy route\'s schema: inspect() or the first request does, once, and both use that copy', async () => {
+    let reads = 0
+    const schema = { get body() { reads++; return body }, response }
+    const app = lazyServer()
+    app.post('/a', { schema }, (request) => request.body)
+    const declared = reads
+    await app.ready()
+    expect(reads).to.equal(declared)
+    const shown = app.inspect().routes.find((r) => r.url === '/a')
+    expect(shown?.schema.body).to.deep.equal(body)
+    expect(shown?.schema.body).to.not.equal(body)
+    expect(reads).to.equal(declared + 1)
+    expect((await post(app, '/a', { name: 'toolong' })).statusCode).to.equal(400)
+    expect((await post(app, '/a', { name: 'ann' })).statusCode).to.equal(200)
+    expect(reads).to.equal(declared + 1)
+  })
+
   it('concurrent first requests to a route compile it once', async () => {
     const compiler = countingCompiler()
     const app = lazyServer()

@@ -35,6 +35,21 @@ describe('boot bookkeeping per route schema (issue 16 §1)', () => {
     expect(schemaCacheKey(fn)).not.to.equal(JSON.stringify(fn))
   })
 
+  it('normalization copies own keys only, in their order, also with a polluted Object.prototype', () => {
+    const proto = Object.prototype as Record<string, unknown>
+    proto.polluted = { type: 'string' }
+    try {
+      const schema = { type: 'object', properties: { b: { type: 'string' }, 10: { type: 'integer' }, a: { type: 'number' } } }
+      const { copy } = copySchemaNoting(schema)
+      expect(copy).to.deep.equal(schema)
+      expect(Object.keys(copy.properties)).to.deep.equal(['10', 'b', 'a'])
+      expect(Object.prototype.hasOwnProperty.call(copy, 'polluted')).to.equal(false)
+      expect(Object.prototype.hasOwnProperty.call(copy.properties, 'polluted')).to.equal(false)
+    } finally {
+      delete proto.polluted
+    }
+  })
+
   it('normalization copies an array at its length, a hole as undefined (as push() did)', () => {
     // eslint-disable-next-line no-sparse-arrays
     const original = { type: 'string', enum: ['a', , 'c'], examples: [] as unknown[] }

@@ -33,6 +33,14 @@ describe('compactRecord: status-keyed objects at their real size (issue 16)', ()
     expect(Object.getPrototypeOf(compactRecord([['__proto__', 1], ['200', 2]]))).to.equal(Object.prototype)
   })
 
+  it('one entry gives what Object.fromEntries gives, status key or not', () => {
+    for (const key of ['200', '0', '404', 'default', '2xx', '__proto__']) {
+      const compact = compactRecord([[key, 1]])
+      expect(Object.entries(compact)).to.deep.equal(Object.entries(Object.fromEntries([[key, 1]])))
+      expect(Object.getPrototypeOf(compact)).to.equal(Object.prototype)
+    }
+  })
+
   it('keeps a record keyed 200 far smaller than one built key by key', () => {
     const byKey = retainedPerObject(() => { const o: Record<string, number> = {}; o['200'] = 1; return o }, 2000)
     const compact = retainedPerObject(() => compactRecord([['200', 1]]), 2000)

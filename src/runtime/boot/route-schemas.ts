@@ -11,8 +11,11 @@ import type { ScopeResolution } from './scope-resolution'
 export interface RouteSchemas {
   readonly schemas: CompiledRouteSchemas | null
   readonly lazy: LazyRouteSchemas | null
-  /** The normalized schema, for introspection; known at boot in both modes (normalizing is cheap and pure). */
-  readonly normalized: NormalizedRouteSchema
+  /**
+   * The normalized schema, for introspection. Eager: normalized at boot. Lazy: normalized when first
+   * asked (introspection, or the route's compilation), so that listen() does not copy every schema.
+   */
+  readonly normalized: () => NormalizedRouteSchema
 }
 
 const none: CompiledRouteSchemas = { params: null, body: null, jsonBody: null, querystring: null, headers: null, response: null }
@@ -26,17 +29,27 @@ const noSchema: NormalizedRouteSchema = { params: null, body: null, querystring:
  */
 export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution: ScopeResolution): RouteSchemas {
   const { scope, options } = def
-  if (options.schema === undefined || options.schema === null) return { schemas: none, lazy: null, normalized: noSchema }
+  if (options.schema === undefined || options.schema === null) return { schemas: none, lazy: null, normalized: () => noSchema }
   const method = def.methods.join(',')
   const eager = resolution.schemaCompilation === 'eager'
-  // Normalized once, here; compilation reuses it. A lazy route whose schema does not normalize is
-  // recorded without one, and its compilation (first request or compileAll) normalizes again to throw.
+  // Normalized once (eager: here; lazy: when first needed) and reused by compilation and introspection.
+  // Normalizing copies the schema: for 1,000 routes that was about 7 MB of a lazy boot's 11 MB, which
+  // pushed V8 into a full GC before listen() (boot10). A lazy route whose schema does not normalize
+  // is shown without one, and its compilation (first request or compileAll) normalizes again to throw.
   let normalized: NormalizedRouteSchema | undefined
-  try {
-    normalized = normalizeRouteSchema(options.schema, { method, url: def.url, scopePath: scope.path })
-  } catch (error) {
-    if (eager) throw error
+  let normalizing: 'pending' | 'done' = 'pending'
+  const normalize = (): NormalizedRouteSchema | undefined => {
+    if (normalizing === 'pending') {
+      normalizing = 'done'
+      try {
+        normalized = normalizeRouteSchema(options.schema, { method, url: def.url, scopePath: scope.path })
+      } catch (error) {
+        if (eager) throw error
+      }
+    }
+    return normalized
   }
+  if (eager) normalize()
   // A first request builds the response serializers one status at a time, as they are sent (default
   // serializer compiler only: another may decline a status, which changes which key answers it).
   let deferred: DeferredResponses | undefined
@@ -58,7 +71,7 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
       url: def.url,
       scopePath: scope.path,
       schema: options.schema,
-      normalized,
+      normalized: normalize(),
       store: scope.schemas,
       compilers: boot.schemaCompilers,
       validatorCompiler: measured(functions, () => validator ?? boot.schemaCompilers.validatorFor(scope.schemas)) as ValidatorCompiler,
@@ -77,7 +90,10 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
     boot.serve.log.error({ err: error, route: `${method} ${def.url}`, scope: scope.path }, `the schemas of route ${method} ${def.url} do not compile`)
   }
   boot.profile.declare(resolution.schemaCompilation)
-  if (eager) return { schemas: build('boot'), lazy: null, normalized: normalized! }
+  if (eager) {
+    const schemas = build('boot')
+    return { schemas, lazy: null, normalized: () => normalized! }
+  }
   const lazy = new LazyRouteSchemas((trigger) => {
     try {
       return build(trigger)
@@ -91,7 +107,7 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
     for (const force of deferred?.forcers ?? []) force()
   })
   boot.lazyRoutes.push(lazy)
-  return { schemas: null, lazy, normalized: normalized ?? noSchema }
+  return { schemas: null, lazy, normalized: () => normalize() ?? noSchema }
 }
 
 /**

@@ -113,6 +113,8 @@ export interface NotedCopy<T> {
   readonly sawFunction: boolean
 }
 
+const hasOwn = Object.prototype.hasOwnProperty
+
 // Copies holding only JSON values (no RegExp, function, class instance or non-finite number): their cache key is their plain JSON text.
 const jsonOnlyCopies = new WeakSet<object>()
 
@@ -147,7 +149,10 @@ export function copySchemaNoting<T>(value: T): NotedCopy<T> {
     const record: Record<string, unknown> = {}
     copies.set(node, record)
     const source = node as Record<string, unknown>
-    for (const key of Object.keys(source)) {
+    // for-in, not Object.keys(): the same own keys in the same order without a keys array per
+    // object (1.3 MB over 1,000 routes). Inherited enumerable keys (a polluted prototype) are skipped.
+    for (const key in source) {
+      if (!hasOwn.call(source, key)) continue
       if (key === '$async' && source.$async !== false) mayBeAsync = true
       record[key] = copy(source[key])
     }
