@@ -6,6 +6,8 @@ import { LazyRouteSchemas, type LazyTrigger } from '../serve/lazy-route-schemas'
 import type { RouteDefinition } from '../declare/route-declaration'
 import type { BootContext } from './boot-context'
 import type { ScopeResolution } from './scope-resolution'
+import { reportBootWarnings } from './boot-warnings'
+import { routeSchemaWarnings } from './schema-warnings'
 
 /** A route's schemas at boot: compiled (eager), or a LazyRouteSchemas that builds them later. */
 export interface RouteSchemas {
@@ -36,6 +38,11 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
     normalized = normalizeRouteSchema(options.schema, { method, url: def.url, scopePath: scope.path })
   } catch (error) {
     if (eager) throw error
+  }
+  // At boot in both modes: a lazy route's footgun is as real as an eager one's. Custom validator
+  // compilers have their own costs, which Enclave cannot know.
+  if (normalized !== undefined && (options.validatorCompiler ?? resolution.validatorCompiler ?? null) === null) {
+    reportBootWarnings(routeSchemaWarnings(`${method} ${def.url}`, scope.path, normalized, scope.schemas), boot.serve.log, boot.serve.silent)
   }
   // A first request builds the response serializers one status at a time, as they are sent (default
   // serializer compiler only: another may decline a status, which changes which key answers it).
