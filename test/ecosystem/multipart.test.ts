@@ -2,6 +2,8 @@ import { expect } from 'chai'
 import request from 'supertest'
 import multipart from '@fastify/multipart'
 import { modes, topology } from './helpers'
+import { recordingLogger } from '../support/servers'
+import { expectErrorShape } from '../hardening/helpers'
 import type { Request } from '../../src/runtime'
 
 interface FilePart { filename: string; mimetype: string; fieldname: string; fields: Record<string, { value?: string }>; toBuffer(): Promise<Buffer> }
@@ -42,6 +44,29 @@ describe('@fastify/multipart in Enclave', () => {
         const app = await topology(mode, { plugin: multipart, options: { limits: { fileSize: 4 }, throwFileSizeLimit: true }, probe: upload })
         const res = await request(app.server).post('/inside/probe').attach('doc', Buffer.from('much too large'), 'c.txt').expect(413)
         expect(res.body.code).to.equal('FST_REQ_FILE_TOO_LARGE')
+      })
+
+      // The parser's own errors carry no status: Fastify 5.12.8 answers them 500. They are the client's bytes.
+      it('a malformed multipart body (cut short, no boundary, a boundary it does not frame, one too long) is 400 ENC_ERR_MULTIPART_MALFORMED, not a 500', async () => {
+        const logger = recordingLogger()
+        const app = await topology(mode, { plugin: multipart, probe: upload, server: { logger } })
+        const part = (boundary: string, end: string): string => `--${boundary}\r\nContent-Disposition: form-data; name="doc"; filename="a.txt"\r\n\r\nhello${end}`
+        const long = 'b'.repeat(300)
+        const cases: ReadonlyArray<readonly [string, string, RegExp]> = [
+          ['multipart/form-data; boundary=XyZ', part('XyZ', ''), /unexpected end of multipart data/],
+          ['multipart/form-data', part('XyZ', '\r\n--XyZ--\r\n'), /Boundary not found/],
+          ['multipart/form-data; boundary=Other', part('XyZ', '\r\n--XyZ--\r\n'), /Unexpected end of multipart data/],
+          ['multipart/form-data; boundary=XyZ', 'not multipart at all', /Unexpected end of multipart data/],
+          [`multipart/form-data; boundary=${long}`, part(long, `\r\n--${long}--\r\n`), /boundary is longer than 252 characters/],
+        ]
+        for (const [type, body, message] of cases) {
+          const res = await request(app.server).post('/inside/probe').set('content-type', type).send(body).expect(400)
+          expect(expectErrorShape(JSON.stringify(res.body), 400).code, type).to.equal('ENC_ERR_MULTIPART_MALFORMED')
+          expect(res.body.message, type).to.match(message)
+        }
+        expect(logger.entries.filter((e) => e.level === 'error')).to.deep.equal([])
+        // The plugin's own coded errors keep their status.
+        await request(app.server).post('/inside/probe').attach('doc', Buffer.from('ok'), 'a.txt').expect(200)
       })
     })
   }

@@ -6,6 +6,8 @@ import { LazyRouteSchemas, type LazyTrigger } from '../serve/lazy-route-schemas'
 import type { RouteDefinition } from '../declare/route-declaration'
 import type { BootContext } from './boot-context'
 import type { ScopeResolution } from './scope-resolution'
+import { reportBootWarnings } from './boot-warnings'
+import { routeSchemaWarnings } from './schema-warnings'
 
 /** A route's schemas at boot: compiled (eager), or a LazyRouteSchemas that builds them later. */
 export interface RouteSchemas {
@@ -45,6 +47,12 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
         normalized = normalizeRouteSchema(options.schema, { method, url: def.url, scopePath: scope.path })
       } catch (error) {
         if (eager) throw error
+      }
+      // Boot warnings read the normalized schema, so a lazy route warns when it is first read (its
+      // first request, compileAll, inspect()), not at listen: reading every lazy schema at boot is the
+      // cost lazy mode removes. Custom validator compilers have their own costs, which Enclave cannot know.
+      if (normalized !== undefined && (options.validatorCompiler ?? resolution.validatorCompiler ?? null) === null) {
+        reportBootWarnings(routeSchemaWarnings(`${method} ${def.url}`, scope.path, normalized, scope.schemas), boot.serve.log, boot.serve.silent)
       }
     }
     return normalized

@@ -79,6 +79,8 @@ export const runtimeErrors = {
     message: () => 'Object contains forbidden prototype property' }),
   ENC_ERR_CTP_JSON_TOO_DEEP: e({ status: 400, summary: 'the JSON body nests deeper than the configured limit',
     message: (a: { max: number }) => `Body nests deeper than ${a.max} levels` }),
+  ENC_ERR_MULTIPART_MALFORMED: e({ status: 400, summary: 'a multipart body the multipart parser (@fastify/busboy, under @fastify/multipart) could not read: no boundary, a boundary over 252 characters, a body cut short',
+    message: (a: { problem: string }) => `The multipart body is malformed: ${a.problem}` }),
   ENC_ERR_CTP_BODY_TOO_LARGE: e({ status: 413, summary: 'the body is larger than bodyLimit',
     message: (a: { limit: number }) => `Request body is too large: the limit is ${a.limit} bytes` }),
   ENC_ERR_CTP_BODY_TIMEOUT: e({ status: 408, summary: 'the request body was not received within bodyTimeout (the connection is closed)',

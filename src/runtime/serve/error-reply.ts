@@ -17,6 +17,7 @@ import type { ErrorHandler, Logger, Scope } from '../types'
 import type { HeadProblem } from './request-head'
 import { lingerWhenClosed } from './lingering-close'
 import { isHttp2 } from './http2-request'
+import { multipartParseError } from './multipart-parse-error'
 
 export interface ErrorHandlerEntry {
   readonly fn: ErrorHandler
@@ -54,7 +55,7 @@ export function toError(thrown: unknown): AnyError {
 export function handleError(reply: ReplyImpl, thrown: unknown): void {
   // Nothing to hand to an error handler, as in Fastify 3: a coded Error stands in for it.
   if (thrown === undefined || thrown === null) thrown = undefinedError()
-  thrown = readableThrown(thrown)
+  thrown = multipartParseError(readableThrown(thrown))
   const res = reply.raw
   if (res.headersSent || res.destroyed) {
     reply.request.log.error(reply.route.serve.idFields(reply.request.id, { err: toError(thrown) }), 'error after the response had started')

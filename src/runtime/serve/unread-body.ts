@@ -48,3 +48,12 @@ export function answeredBeforeBodyEnd(socket: Socket): boolean {
   const raw = answeredMidBody.get(socket)
   return raw !== undefined && !raw.complete
 }
+
+/**
+ * Closes the connection after this reply: over HTTP/1.1 only. An HTTP/2 stream's unread body ends
+ * with the stream, and Node drops a Connection header there with an UnsupportedWarning on stderr
+ * (a bodyTimeout 408 over HTTP/2 printed one).
+ */
+export function closeAfterReply(reply: ReplyImpl): void {
+  if (!isHttp2(reply.request.raw)) reply.header('connection', 'close')
+}

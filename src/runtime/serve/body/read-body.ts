@@ -6,7 +6,7 @@ import { endDeadline, startHandlerDeadline } from '../handler-timeout'
 import type { RequestImpl } from '../request'
 import { mediaTypeOf } from '../../shared/media-type'
 import type { BodyParser } from '../../shared/body-parser'
-import { undrainableBody } from '../unread-body'
+import { closeAfterReply, undrainableBody } from '../unread-body'
 import { inviteBody } from '../expect'
 import { describeValue } from '../../schemas/schema-codes'
 import { replyAt } from '../reply-at'
@@ -52,14 +52,14 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
   const parser = reply.route.parsers.find(mediaType, header)
   if (parser === null) {
     // The body is left unread: not worth draining when chunked or over the limit (unread-body.ts).
-    if (undrainableBody(raw, reply.route.bodyLimit ?? defaultLimit)) reply.header('connection', 'close')
+    if (undrainableBody(raw, reply.route.bodyLimit ?? defaultLimit)) closeAfterReply(reply)
     reply.send(runtimeError('ENC_ERR_CTP_INVALID_MEDIA_TYPE', { contentType: header ?? 'none' }))
     return
   }
   if (parser.identityOnly === true && (request.payloadStream ?? raw) === raw) {
     const coding = contentCoding(raw.headers['content-encoding'])
     if (coding !== null) {
-      if (undrainableBody(raw, reply.route.bodyLimit ?? defaultLimit)) reply.header('connection', 'close')
+      if (undrainableBody(raw, reply.route.bodyLimit ?? defaultLimit)) closeAfterReply(reply)
       // RFC 9110 §12.5.3: Accept-Encoding on a 415 says which codings the server takes.
       reply.header('accept-encoding', 'identity')
       reply.send(runtimeError('ENC_ERR_CTP_UNSUPPORTED_ENCODING', { coding }))
@@ -71,7 +71,7 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
   if (parser.mode === 'stream' || parser.mode === 'payload') { inviteBody(raw, reply.raw); runStreamParser(request, reply, parser, next); return }
   const limit = reply.route.bodyLimit ?? parser.bodyLimit ?? defaultLimit
   if (declaredLength !== undefined && Number(declaredLength) > limit) {
-    reply.header('connection', 'close')
+    closeAfterReply(reply)
     reply.send(tooLarge(limit))
     return
   }
@@ -95,7 +95,7 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
     received += chunk.length
     if (received > limit) {
       cleanup()
-      reply.header('connection', 'close')
+      closeAfterReply(reply)
       reply.send(tooLarge(limit))
       return
     }
@@ -103,7 +103,7 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
   }
   const onTimeout = (): void => {
     cleanup()
-    reply.header('connection', 'close')
+    closeAfterReply(reply)
     reply.send(tooSlow(reply.route.serve.limits.bodyTimeout))
   }
   const onEnd = (): void => {

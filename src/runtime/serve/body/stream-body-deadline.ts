@@ -3,6 +3,7 @@ import type { ReplyImpl } from '../reply'
 import type { RequestImpl } from '../request'
 import { abortRequest } from '../abort-signal'
 import { isOpen } from '../reply-state'
+import { closeAfterReply } from '../unread-body'
 
 /**
  * bodyTimeout for a body that a stream parser leaves to the handler (@fastify/multipart's
@@ -23,7 +24,7 @@ export function watchStreamBody(request: RequestImpl, reply: ReplyImpl, ms: numb
     if (raw.complete || !isOpen(reply) || reply.raw.headersSent || reply.raw.destroyed) return
     const error = tooSlow()
     abortRequest(request, error)
-    reply.header('connection', 'close')
+    closeAfterReply(reply)
     reply.send(error)
   }, ms)
   timer.unref()

@@ -1,0 +1,36 @@
+/**
+ * Boot warnings: a declaration that works, but that a hostile client can turn against the server.
+ * Each has a code (`ENC_WARN_...`, listed in README "Boot warnings"), is logged at warn once per
+ * route at boot (and once per process through process.emitWarning when the logger is silent,
+ * Enclave's default, so that it is seen), and is silenced by fixing the declaration, never by an
+ * option. Kept few on purpose: a warning that fires on reasonable schemas teaches people to
+ * ignore warnings.
+ */
+export const bootWarningTable = [
+  {
+    code: 'ENC_WARN_SCHEMA_UNIQUE_ITEMS_UNBOUNDED',
+    summary: 'a request schema has `uniqueItems: true` without `maxItems` on items that are untyped, objects or arrays: ajv compares every pair (O(n²) CPU per request)',
+  },
+] as const
+
+export type BootWarningCode = typeof bootWarningTable[number]['code']
+
+export interface BootWarning {
+  readonly code: BootWarningCode
+  readonly message: string
+  readonly fields: Readonly<Record<string, unknown>>
+}
+
+export interface WarningLog { warn(fields: object, message: string): void }
+
+const emitted = new Set<string>()
+
+/** Logs each warning; with a silent logger, emits its code once per process instead. */
+export function reportBootWarnings(warnings: readonly BootWarning[], log: WarningLog, silent: boolean): void {
+  for (const warning of warnings) {
+    if (!silent) { log.warn({ code: warning.code, ...warning.fields }, warning.message); continue }
+    if (emitted.has(warning.code)) continue
+    emitted.add(warning.code)
+    process.emitWarning(`${warning.message} (once per process: turn the logger on for a line per route)`, { type: 'EnclaveWarning', code: warning.code })
+  }
+}

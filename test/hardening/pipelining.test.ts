@@ -1,0 +1,81 @@
+// HTTP/1.1 pipelining over a raw socket: Node emits 'request' for every pipelined request at once
+// and queues only the answers. Enclave runs a queued request's handler when its turn comes
+// (server/pipelined-turn.ts), never for a connection already closing.
+import { expect } from 'chai'
+import { listening, rawClient, sleep } from './helpers'
+
+const get = (path: string): string => `GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`
+
+describe('hardening: pipelined HTTP/1.1 requests', () => {
+  it('a request pipelined behind an answer with Connection: close never runs its handler', async () => {
+    const ran: string[] = []
+    const { app, address } = await listening((root) => {
+      root.get('/close', async (request, reply) => { ran.push(request.url); reply.header('connection', 'close'); return { closing: true } })
+      root.get('/next', async (request) => { ran.push(request.url); return { next: true } })
+    })
+    const client = await rawClient(address)
+    client.write(get('/close') + get('/next') + get('/next?again'))
+    expect((await client.next()).status).to.equal(200)
+    await client.waitClosed()
+    await sleep(20)
+    expect(ran).to.deep.equal(['/close'])
+    await app.close()
+  })
+
+  it('a request pipelined behind a 4xx that closes the connection never runs its handler', async () => {
+    const ran: string[] = []
+    const { app, address } = await listening((root) => {
+      root.post('/upload', async () => { ran.push('upload'); return {} })
+      root.get('/next', async () => { ran.push('next'); return {} })
+    }, { bodyLimit: 10 })
+    const client = await rawClient(address)
+    client.write(`POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n${' '.repeat(100)}` + get('/next'))
+    expect((await client.next()).status).to.equal(413)
+    await client.waitClosed()
+    await sleep(20)
+    expect(ran).to.deep.equal([])
+    await app.close()
+  })
+
+  it('pipelined requests run one at a time per connection, in order, and every one is answered', async () => {
+    let active = 0
+    let most = 0
+    const order: string[] = []
+    const { app, address } = await listening((root) => {
+      root.get('/slow/:n', async (request) => {
+        const n = (request.params as { n: string }).n
+        active++
+        most = Math.max(most, active)
+        order.push(n)
+        await sleep(2)
+        active--
+        return { n }
+      })
+    })
+    const client = await rawClient(address)
+    const count = 50
+    client.write(Array.from({ length: count }, (_, i) => get(`/slow/${i}`)).join(''))
+    for (let i = 0; i < count; i++) expect(JSON.parse((await client.next()).body)).to.deep.equal({ n: String(i) })
+    expect(most).to.equal(1)
+    expect(order).to.deep.equal(Array.from({ length: count }, (_, i) => String(i)))
+    client.destroy()
+    await app.close()
+  })
+
+  it('a pipelined POST queued behind a slower request still reads its whole body', async () => {
+    const { app, address } = await listening((root) => {
+      root.get('/slow', async () => { await sleep(20); return { slow: true } })
+      root.post('/echo', async (request) => request.body)
+    })
+    const client = await rawClient(address)
+    const body = JSON.stringify({ text: 'x'.repeat(100_000) })
+    client.write(get('/slow') + `POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}` + get('/slow'))
+    expect((await client.next()).status).to.equal(200)
+    const echoed = await client.next()
+    expect(echoed.status).to.equal(200)
+    expect(echoed.body).to.equal(body)
+    expect((await client.next()).status).to.equal(200)
+    client.destroy()
+    await app.close()
+  })
+})
