@@ -55,8 +55,8 @@ export class ReplyImpl {
   deadlineSince: number
   deadlinePrev: ReplyImpl | null
   deadlineNext: ReplyImpl | null
-  /** Set by read-body.ts while it waits for the body: what bodyTimeout expires. */
-  bodyRead: { expire(): void } | null
+  /** Set by read-body.ts while it waits for the body: what bodyTimeout calls. */
+  onBodyTimeout: (() => void) | null
   /** Set when handlerTimeout expired once: a second expiry writes the 503 past every hook. */
   timedOut: boolean
   /**
@@ -81,7 +81,7 @@ export class ReplyImpl {
     this.deadlineSince = 0
     this.deadlinePrev = null
     this.deadlineNext = null
-    this.bodyRead = null
+    this.onBodyTimeout = null
     this.timedOut = false
     this.codeChosen = false
   }

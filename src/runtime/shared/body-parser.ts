@@ -21,11 +21,11 @@ export interface BodyParser {
   /** Set for a parser declared with a RegExp: it matches media types after the exact ones. */
   readonly pattern: RegExp | null
   /**
-   * The built-in JSON parser's way in (a `collect` parser): the body as its chunks arrived (one
-   * Buffer when it came in one), `length` bytes in all, so that no concatenated copy is made (its scan copies them into
+   * The built-in JSON parser's way in (a `collect` parser): the body as its chunks arrived,
+   * `length` bytes in all, so that no concatenated copy is made (its scan copies them into
    * WebAssembly memory anyway). Declared parsers have none and get `fn` one Buffer or string.
    */
-  readonly fromChunks?: (chunks: Buffer | readonly Buffer[], length: number) => unknown
+  readonly fromChunks?: (chunks: readonly Buffer[], length: number) => unknown
   /**
    * Set on the built-in JSON and text parsers: they read the bytes as sent, so a body with a
    * content coding (gzip ...) that no preParsing hook decoded is refused (415) instead of being

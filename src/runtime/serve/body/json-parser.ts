@@ -58,7 +58,7 @@ export function jsonParser(maxDepth: number, actions: JsonPoisonActions = refuse
   }
   // The request path: the chunks go straight into the WebAssembly scanner's memory and the text
   // is decoded from there, with no concatenated Buffer in between (json-scan-wasm.ts).
-  const fromChunks = (chunks: Buffer | readonly Buffer[], length: number): unknown => {
+  const fromChunks = (chunks: readonly Buffer[], length: number): unknown => {
     if (length >= WASM_SCAN_MIN_BYTES && length <= WASM_SCAN_MAX_BYTES) {
       const flags = scanJsonChunksWasm(chunks, length, maxDepth)
       if (flags >= 0) {
@@ -66,7 +66,7 @@ export function jsonParser(maxDepth: number, actions: JsonPoisonActions = refuse
         return parseScanned(decodeScanned(length), flags)
       }
     }
-    return fn(null, Buffer.isBuffer(chunks) ? chunks : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, length))
+    return fn(null, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, length))
   }
   return { fn, parseAs: 'buffer', bodyLimit: null, mode: 'collect', pattern: null, fromChunks, identityOnly: true }
 }

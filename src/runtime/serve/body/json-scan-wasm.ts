@@ -89,17 +89,13 @@ export function scanJsonWasm(bytes: Uint8Array, maxDepth: number): number {
 }
 
 /**
- * The scan's flags for the body made of `chunks` (one chunk, or several; `length` bytes in all, at most
+ * The scan's flags for the body made of `chunks` (`length` bytes in all, at most
  * WASM_SCAN_MAX_BYTES), which stay in the scanner's memory for decodeScanned; -1 where the
  * WebAssembly scan cannot run.
  */
-export function scanJsonChunksWasm(chunks: Uint8Array | readonly Uint8Array[], length: number, maxDepth: number): number {
+export function scanJsonChunksWasm(chunks: readonly Uint8Array[], length: number, maxDepth: number): number {
   const wasm = ready(length)
   if (wasm === null) return -1
-  if (!Array.isArray(chunks)) {
-    wasm.view.set(chunks as Uint8Array, 0)
-    return scanCopied(wasm, length, maxDepth)
-  }
   let offset = 0
   for (const chunk of chunks) {
     wasm.view.set(chunk, offset)

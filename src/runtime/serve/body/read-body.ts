@@ -11,7 +11,6 @@ import { inviteBody } from '../expect'
 import { describeValue } from '../../schemas/schema-codes'
 import { replyAt } from '../reply-at'
 import { watchStreamBody } from './stream-body-deadline'
-import type { Readable } from 'node:stream'
 
 type Next = (request: RequestImpl, reply: ReplyImpl) => void
 
@@ -77,164 +76,100 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
     return
   }
   inviteBody(raw, reply.raw)
-  // A preParsing hook may have put a stream (decompression, decryption) in place of the socket's.
-  const read = new BodyRead(request, reply, parser, limit, next, request.payloadStream ?? raw)
+  const chunks: Buffer[] = []
+  let received = 0
+  let finished = false
+  const fromChunks = parser.fromChunks
+  const onData = (data: Buffer | Uint8Array | string): void => {
+    // A preParsing hook's stream may emit strings (Readable.from(text)) or bare Uint8Arrays: the
+    // limit counts bytes, and the JSON parser copies chunks into WebAssembly memory as bytes.
+    const chunk = Buffer.isBuffer(data) ? data : typeof data === 'string' ? Buffer.from(data, 'utf8')
+      : ArrayBuffer.isView(data) ? Buffer.from(data.buffer, data.byteOffset, data.byteLength) : null
+    if (chunk === null) {
+      // An object-mode stream from a hook: a programming error, answered (and logged) as a 500, never thrown
+      // out of this listener, where it would end the process.
+      cleanup()
+      replyWithError(reply, runtimeError('ENC_ERR_BODY_INVALID_CHUNK', { at: replyAt(reply), got: describeValue(data) }))
+      return
+    }
+    received += chunk.length
+    if (received > limit) {
+      cleanup()
+      reply.header('connection', 'close')
+      reply.send(tooLarge(limit))
+      return
+    }
+    chunks.push(chunk)
+  }
+  const onTimeout = (): void => {
+    cleanup()
+    reply.header('connection', 'close')
+    reply.send(tooSlow(reply.route.serve.limits.bodyTimeout))
+  }
+  const onEnd = (): void => {
+    cleanup()
+    let input: Buffer | string | null = null
+    if (fromChunks === undefined) {
+      const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received)
+      input = parser.parseAs === 'string' ? body.toString('utf8') : body
+      if (parser.mode === 'callback') { callWithDone(parser, request, reply, input, accept); return }
+    }
+    let parsed: unknown
+    try {
+      parsed = fromChunks !== undefined ? fromChunks(chunks, received) : parser.fn(request as never, input as Buffer | string)
+    } catch (error) {
+      replyWithError(reply, error)
+      return
+    }
+    if (parsed !== null && typeof parsed === 'object' && typeof (parsed as PromiseLike<unknown>).then === 'function') {
+      (parsed as PromiseLike<unknown>).then((value) => accept(value), (error: unknown) => replyWithError(reply, error))
+    } else {
+      accept(parsed)
+    }
+  }
+  const accept = (value: unknown): void => {
+    // An async parser that took too long: handlerTimeout has answered, the handler must not run.
+    if (reply.sent) return
+    request.body = value
+    // Its data is as finite as JSON text: the validator may skip the finite walk (finite-guard.ts).
+    if (fromChunks !== undefined) request.jsonBody = value
+    next(request, reply)
+  }
+  // The client went away mid-body: nobody is left to answer; the socket's close ends the request.
+  // A replacement stream that fails (a decompressor fed bad bytes) is an error reply instead, and
+  // so is a request stream that fails while its connection stays (inject's `simulate: { error }`):
+  // as Fastify 3, a 400 with the stream's message, else nothing would ever answer it.
+  const onError = (error: unknown): void => {
+    cleanup()
+    if (source !== raw) { replyWithError(reply, error); return }
+    if (raw.socket !== null && raw.socket.destroyed !== true) { replyWithError(reply, streamFailure(error)); return }
+    endDeadline(reply)
+    request.aborted = true
+  }
+  // Whatever ends the read (the body, a 413, a 408), the handler's deadline runs again from here.
+  const cleanup = (): void => {
+    if (finished) return
+    finished = true
+    reply.onBodyTimeout = null
+    startHandlerDeadline(reply)
+    source.removeListener('data', onData)
+    source.removeListener('end', onEnd)
+    source.removeListener('error', onError)
+  }
   // The handler deadline pauses while the body arrives; bodyTimeout watches this phase instead.
   const context = reply.route.serve
   endDeadline(reply)
   if (context.bodyDeadline !== null) {
-    reply.bodyRead = read
+    reply.onBodyTimeout = onTimeout
     context.deadlines.enter(context.bodyDeadline, reply)
   }
-  const source = read.source
-  source.on('data', read.onData)
-  source.on('end', read.onEnd)
-  source.on('error', read.onError)
+  // A preParsing hook may have put a stream (decompression, decryption) in place of the socket's.
+  const source = request.payloadStream ?? raw
+  source.on('data', onData)
+  source.on('end', onEnd)
+  source.on('error', onError)
   // A replacement stream may come paused (@fastify/compress pauses its decompressor): as Fastify, resume.
   if (source !== raw) source.resume()
-}
-
-/**
- * One body being read by a `collect` or `callback` parser. What its listeners share sits in this
- * one object of fixed shape, and each listener is a closure over it alone: a request allocates
- * this and three small functions (it took seven closures over one large context, and a 17-slot
- * array for the first chunk). Most bodies arrive in one chunk, held without an array.
- */
-export class BodyRead {
-  readonly request: RequestImpl
-  readonly reply: ReplyImpl
-  readonly parser: BodyParser
-  readonly limit: number
-  readonly next: Next
-  readonly source: Readable
-  /** The first chunk; `more` holds the chunks after it, if any. */
-  first: Buffer | null
-  more: Buffer[] | null
-  received: number
-  finished: boolean
-  readonly onData: (data: Buffer | Uint8Array | string) => void
-  readonly onEnd: () => void
-  readonly onError: (error: unknown) => void
-
-  constructor(request: RequestImpl, reply: ReplyImpl, parser: BodyParser, limit: number, next: Next, source: Readable) {
-    this.request = request
-    this.reply = reply
-    this.parser = parser
-    this.limit = limit
-    this.next = next
-    this.source = source
-    this.first = null
-    this.more = null
-    this.received = 0
-    this.finished = false
-    this.onData = (data) => { readChunk(this, data) }
-    this.onEnd = () => { endRead(this) }
-    this.onError = (error) => { failRead(this, error) }
-  }
-
-  /** bodyTimeout expired while the body was arriving: 408, connection closed. */
-  expire(): void {
-    stopReading(this)
-    const reply = this.reply
-    reply.header('connection', 'close')
-    reply.send(tooSlow(reply.route.serve.limits.bodyTimeout))
-  }
-}
-
-function readChunk(read: BodyRead, data: Buffer | Uint8Array | string): void {
-  // A preParsing hook's stream may emit strings (Readable.from(text)) or bare Uint8Arrays: the
-  // limit counts bytes, and the JSON parser copies chunks into WebAssembly memory as bytes.
-  const chunk = Buffer.isBuffer(data) ? data : typeof data === 'string' ? Buffer.from(data, 'utf8')
-    : ArrayBuffer.isView(data) ? Buffer.from(data.buffer, data.byteOffset, data.byteLength) : null
-  const reply = read.reply
-  if (chunk === null) {
-    // An object-mode stream from a hook: a programming error, answered (and logged) as a 500, never thrown
-    // out of this listener, where it would end the process.
-    stopReading(read)
-    replyWithError(reply, runtimeError('ENC_ERR_BODY_INVALID_CHUNK', { at: replyAt(reply), got: describeValue(data) }))
-    return
-  }
-  read.received += chunk.length
-  if (read.received > read.limit) {
-    stopReading(read)
-    reply.header('connection', 'close')
-    reply.send(tooLarge(read.limit))
-    return
-  }
-  if (read.first === null) read.first = chunk
-  else if (read.more === null) read.more = [chunk]
-  else read.more.push(chunk)
-}
-
-/** The chunks in order, as one array. */
-function chunksOf(read: BodyRead): Buffer[] {
-  if (read.first === null) return []
-  return read.more === null ? [read.first] : [read.first, ...read.more]
-}
-
-function endRead(read: BodyRead): void {
-  stopReading(read)
-  const { parser, request, reply } = read
-  const fromChunks = parser.fromChunks
-  let input: Buffer | string | null = null
-  if (fromChunks === undefined) {
-    const body = read.first !== null && read.more === null ? read.first : Buffer.concat(chunksOf(read), read.received)
-    input = parser.parseAs === 'string' ? body.toString('utf8') : body
-    if (parser.mode === 'callback') { callWithDone(parser, request, reply, input, (value) => { acceptBody(read, value) }); return }
-  }
-  let parsed: unknown
-  try {
-    parsed = fromChunks !== undefined
-      ? fromChunks(read.first !== null && read.more === null ? read.first : chunksOf(read), read.received)
-      : parser.fn(request as never, input as Buffer | string)
-  } catch (error) {
-    replyWithError(reply, error)
-    return
-  }
-  if (parsed !== null && typeof parsed === 'object' && typeof (parsed as PromiseLike<unknown>).then === 'function') {
-    (parsed as PromiseLike<unknown>).then((value) => { acceptBody(read, value) }, (error: unknown) => replyWithError(reply, error))
-  } else {
-    acceptBody(read, parsed)
-  }
-}
-
-function acceptBody(read: BodyRead, value: unknown): void {
-  const { request, reply } = read
-  // An async parser that took too long: handlerTimeout has answered, the handler must not run.
-  if (reply.sent) return
-  request.body = value
-  // Its data is as finite as JSON text: the validator may skip the finite walk (finite-guard.ts).
-  if (read.parser.fromChunks !== undefined) request.jsonBody = value
-  read.next(request, reply)
-}
-
-/**
- * The client went away mid-body: nobody is left to answer; the socket's close ends the request.
- * A replacement stream that fails (a decompressor fed bad bytes) is an error reply instead, and
- * so is a request stream that fails while its connection stays (inject's `simulate: { error }`):
- * as Fastify 3, a 400 with the stream's message, else nothing would ever answer it.
- */
-function failRead(read: BodyRead, error: unknown): void {
-  stopReading(read)
-  const { request, reply } = read
-  const raw = request.raw
-  if (read.source !== raw) { replyWithError(reply, error); return }
-  if (raw.socket !== null && raw.socket.destroyed !== true) { replyWithError(reply, streamFailure(error)); return }
-  endDeadline(reply)
-  request.aborted = true
-}
-
-/** Whatever ends the read (the body, a 413, a 408), the handler's deadline runs again from here. */
-function stopReading(read: BodyRead): void {
-  if (read.finished) return
-  read.finished = true
-  const reply = read.reply
-  reply.bodyRead = null
-  startHandlerDeadline(reply)
-  const source = read.source
-  source.removeListener('data', read.onData)
-  source.removeListener('end', read.onEnd)
-  source.removeListener('error', read.onError)
 }
 
 /** The request stream's error as Fastify 3 answers it: a 400 with its message. */
@@ -246,8 +181,8 @@ function streamFailure(error: unknown): Error {
 
 /** bodyTimeout expired for `reply` (deadlines.ts): its reader answers 408 and closes. */
 export function onBodyExpired(reply: ReplyImpl): void {
-  const read = reply.bodyRead
-  if (read !== null) read.expire()
+  const onTimeout = reply.onBodyTimeout
+  if (onTimeout !== null) onTimeout()
 }
 
 /**
