@@ -36,3 +36,38 @@ describe('a preParsing hook that returns a stream of strings (Readable.from(text
     expect(res.statusCode).to.equal(413)
   })
 })
+
+describe('a body read in any number of chunks', () => {
+  const text = JSON.stringify({ name: 'a body of forty bytes or more, well over it', n: 1 })
+  const bytes = Buffer.from(text)
+  const splits: Record<string, Buffer[]> = {
+    'one chunk': [bytes],
+    'two chunks': [bytes.subarray(0, 10), bytes.subarray(10)],
+    'five chunks': [0, 3, 9, 20, 41].map((at, i, all) => bytes.subarray(at, all[i + 1] ?? bytes.length)),
+  }
+  for (const [name, chunks] of Object.entries(splits)) {
+    it(`is the same body from ${name}, for the JSON parser and for a declared buffer or string parser`, async () => {
+      const server = createServer()
+      const stream = async (_request: unknown, _reply: unknown, _payload: unknown): Promise<Readable> => Readable.from(chunks.map((chunk) => Buffer.from(chunk)))
+      server.addContentTypeParser('application/x-buf', { parseAs: 'buffer' }, (_request, body) => ({ buf: (body as Buffer).toString('utf8') }))
+      server.addContentTypeParser('application/x-str', { parseAs: 'string' }, (_request, body) => ({ str: body }))
+      server.post('/p', { preParsing: stream }, async (request) => ({ body: request.body }))
+      for (const [type, expected] of [['application/json', JSON.parse(text)], ['application/x-buf', { buf: text }], ['application/x-str', { str: text }]] as const) {
+        const res = await server.inject({ method: 'POST', url: '/p', payload: '{}', headers: { 'content-type': type } })
+        expect(res.statusCode, res.body).to.equal(200)
+        expect(res.json()).to.deep.equal({ body: expected })
+      }
+    })
+  }
+
+  it('from no chunk at all is an empty body: 400 for JSON, an empty string for a string parser', async () => {
+    const server = createServer()
+    server.addContentTypeParser('application/x-str', { parseAs: 'string' }, (_request, body) => ({ str: body }))
+    server.post('/p', { preParsing: async (_request: unknown, _reply: unknown, _payload: unknown) => Readable.from([]) }, async (request) => ({ body: request.body }))
+    const json = await server.inject({ method: 'POST', url: '/p', payload: '{}', headers: { 'content-type': 'application/json' } })
+    expect(json.statusCode).to.equal(400)
+    expect(json.json()).to.have.property('code', 'ENC_ERR_CTP_EMPTY_JSON_BODY')
+    const str = await server.inject({ method: 'POST', url: '/p', payload: '{}', headers: { 'content-type': 'application/x-str' } })
+    expect(str.json()).to.deep.equal({ body: { str: '' } })
+  })
+})

@@ -2,7 +2,7 @@ import FindMyWay from 'find-my-way'
 import type { IncomingMessage } from 'node:http'
 import { parse as parseQueryString } from 'node:querystring'
 import type { CompiledRoute } from './compiled-route'
-import { isStaticPath, StaticRoutes } from './static-routes'
+import { isStaticPath, staticParams, StaticRoutes } from './static-routes'
 import { versionStrategy } from './version-strategy'
 
 /** Returned by the query parser instead of a truncated object: the pipeline answers 414. */
@@ -123,7 +123,7 @@ export function createRouter(options: { ignoreTrailingSlash: boolean; caseSensit
       // find-my-way 9 takes any first character for the '/' of the root ('*admin' finds '/admin').
       if (url.charCodeAt(0) !== 47 && !isRoutableTarget(url)) return null
       const hit = statics === null ? null : statics.find(method, url, !starMethods.has(method))
-      if (hit !== null) return { store: hit.store, params: hit.params, searchParams: options.parseQuery(hit.query) }
+      if (hit !== null) return { store: hit, params: staticParams(), searchParams: options.parseQuery((statics as StaticRoutes<CompiledRoute>).hitQuery) }
       const found = router.find(method as never, url, raw !== undefined && (byVersion || byHost) ? derive(raw) as never : undefined) as unknown as RouteMatch | null
       if (found !== null && fragmentBeforeQuery(url)) found.searchParams = {}
       return found

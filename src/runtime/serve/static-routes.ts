@@ -20,6 +20,11 @@
 function NullParams(this: object): void {}
 NullParams.prototype = Object.create(null)
 
+/** A fresh params object for a static hit, as find-my-way makes one (a handler may write to it). */
+export function staticParams(): Record<string, unknown> {
+  return new (NullParams as unknown as new () => Record<string, unknown>)()
+}
+
 /** Methods the Map may hold (Enclave's own); any other goes to find-my-way, which checks it. */
 const MAP_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 
@@ -39,14 +44,12 @@ export function isStaticPath(method: string, path: string): boolean {
 // What decodeURI leaves escaped (and `%` itself): find-my-way keeps these encoded in the path it matches.
 const RESERVED_ESCAPE = /%(2[3456bBcCfF]|3[aAbBdDfF]|40)/
 
-export interface StaticHit<T> {
-  store: T
-  params: Record<string, unknown>
-  /** The raw query string ('' when none), for the router's query parser. */
-  query: string
-}
-
 export class StaticRoutes<T> {
+  /**
+   * The raw query string ('' when none) of the URL the last find() matched, for the router's query
+   * parser: read right after a hit, so that a hit allocates no result object of its own.
+   */
+  hitQuery = ''
   readonly #byMethod = new Map<string, Map<string, T>>()
   /** Every route as added, in order, for handing them to find-my-way. */
   readonly #added: Array<{ method: string; path: string; store: T }> = []
@@ -91,7 +94,7 @@ export class StaticRoutes<T> {
    * route, a bad URL). `rootIsSlash`: find-my-way's tree for this method starts with `/`, which it
    * does unless a `*` route was declared for the method.
    */
-  find(method: string, url: string, rootIsSlash: boolean): StaticHit<T> | null {
+  find(method: string, url: string, rootIsSlash: boolean): T | null {
     const table = this.#byMethod.get(method)
     if (table === undefined) return null
     if (url.charCodeAt(0) !== 47) {
@@ -116,8 +119,8 @@ export class StaticRoutes<T> {
     const store = table.get(this.#key(path))
     if (store === undefined) return null
     // A fragment before any `?` leaves no query (router.ts fragmentBeforeQuery).
-    const query = end === -1 || url.charCodeAt(end) === 35 ? '' : url.slice(end + 1)
-    return { store, params: new (NullParams as unknown as new () => Record<string, unknown>)(), query }
+    this.hitQuery = end === -1 || url.charCodeAt(end) === 35 ? '' : url.slice(end + 1)
+    return store
   }
 }
 
