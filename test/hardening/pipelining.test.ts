@@ -1,16 +1,16 @@
 // HTTP/1.1 pipelining over a raw socket: Node emits 'request' for every pipelined request at once
-// and queues only the answers. Enclave runs a queued request's handler when its turn comes
-// (server/pipelined-turn.ts), never for a connection already closing.
+// and queues only the answers. They run concurrently, as in Node and Fastify, except behind an
+// answer that already closes the connection (server/pipelined-turn.ts).
 import { expect } from 'chai'
 import { listening, rawClient, sleep } from './helpers'
 
 const get = (path: string): string => `GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`
 
 describe('hardening: pipelined HTTP/1.1 requests', () => {
-  it('a request pipelined behind an answer with Connection: close never runs its handler', async () => {
+  it('a request pipelined behind an answer already sent with Connection: close never runs its handler', async () => {
     const ran: string[] = []
     const { app, address } = await listening((root) => {
-      root.get('/close', async (request, reply) => { ran.push(request.url); reply.header('connection', 'close'); return { closing: true } })
+      root.get('/close', (request, reply) => { ran.push(request.url); reply.header('connection', 'close').send({ closing: true }) })
       root.get('/next', async (request) => { ran.push(request.url); return { next: true } })
     })
     const client = await rawClient(address)
@@ -19,6 +19,21 @@ describe('hardening: pipelined HTTP/1.1 requests', () => {
     await client.waitClosed()
     await sleep(20)
     expect(ran).to.deep.equal(['/close'])
+    await app.close()
+  })
+
+  it('behind an answer that decides to close only after awaiting, the pipelined handler still runs (as in Node, Fastify 3 and 5) and its answer is not sent', async () => {
+    const ran: string[] = []
+    const { app, address } = await listening((root) => {
+      root.get('/close', async (request, reply) => { await sleep(5); ran.push(request.url); reply.header('connection', 'close'); return { closing: true } })
+      root.get('/next', async (request) => { ran.push(request.url); return { next: true } })
+    })
+    const client = await rawClient(address)
+    client.write(get('/close') + get('/next'))
+    expect((await client.next()).status).to.equal(200)
+    await client.waitClosed()
+    await sleep(20)
+    expect(ran).to.deep.equal(['/next', '/close'])
     await app.close()
   })
 
@@ -37,16 +52,14 @@ describe('hardening: pipelined HTTP/1.1 requests', () => {
     await app.close()
   })
 
-  it('pipelined requests run one at a time per connection, in order, and every one is answered', async () => {
+  it('pipelined requests run concurrently (as in Node and Fastify), and every one is answered, in order', async () => {
     let active = 0
     let most = 0
-    const order: string[] = []
     const { app, address } = await listening((root) => {
       root.get('/slow/:n', async (request) => {
         const n = (request.params as { n: string }).n
         active++
         most = Math.max(most, active)
-        order.push(n)
         await sleep(2)
         active--
         return { n }
@@ -56,8 +69,7 @@ describe('hardening: pipelined HTTP/1.1 requests', () => {
     const count = 50
     client.write(Array.from({ length: count }, (_, i) => get(`/slow/${i}`)).join(''))
     for (let i = 0; i < count; i++) expect(JSON.parse((await client.next()).body)).to.deep.equal({ n: String(i) })
-    expect(most).to.equal(1)
-    expect(order).to.deep.equal(Array.from({ length: count }, (_, i) => String(i)))
+    expect(most).to.be.greaterThan(1)
     client.destroy()
     await app.close()
   })

@@ -22,7 +22,7 @@ import { routingOf } from './routing'
 import { watchDrains } from './drain-watch'
 import { createNodeServer } from './node-server'
 import { trackConnections } from './connections'
-import { inTurn } from './pipelined-turn'
+import { unlessClosing } from './pipelined-turn'
 import type { Scope, ServerOptions } from '../types'
 import { checkSchemaCompilation } from '../shared/schema-compilation'
 import { CompileProfile } from '../boot/compile-profile'
@@ -75,7 +75,7 @@ export function createServer(given: ServerOptions = {}): Scope {
     silent: log === silentLogger,
   })
   serve.serveNotFound = serveNotFound
-  const { server: http, transport } = createNodeServer(options, limits, inTurn((req, res) => handleRequest(serve, req, res)))
+  const { server: http, transport } = createNodeServer(options, limits, unlessClosing((req, res) => handleRequest(serve, req, res)))
   const connections = trackConnections(http, transport)
   if (limits.drainTimeout > 0) {
     let stop: (() => void) | null = null
@@ -105,7 +105,7 @@ export function createServer(given: ServerOptions = {}): Scope {
     : (error: NodeJS.ErrnoException, socket: Socket) => callClientErrorHandler(clientErrorHandler, rootScope, log, error, socket))
   // Expect and CONNECT get the JSON error shape too (Node answers a bare 417, or closes a CONNECT
   // without a word), and a 100-continue body is invited only once it is wanted (expect.ts).
-  http.on('checkContinue', inTurn((req: IncomingMessage, res: ServerResponse) => { deferContinue(req); handleRequest(serve, req, res) }))
+  http.on('checkContinue', unlessClosing((req: IncomingMessage, res: ServerResponse) => { deferContinue(req); handleRequest(serve, req, res) }))
   http.on('checkExpectation', answerExpectationFailed)
   // An HTTP/2 CONNECT is a stream, not a socket: it goes through routing like any method.
   if (!transport.http2) http.on('connect', (_req: IncomingMessage, socket: Socket) => answerConnect(socket))
