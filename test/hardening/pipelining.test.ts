@@ -90,4 +90,40 @@ describe('hardening: pipelined HTTP/1.1 requests', () => {
     client.destroy()
     await app.close()
   })
+
+  it('requests pipelined complete before malformed bytes are all answered, in order, before the 400 that closes the connection', async () => {
+    const ran: string[] = []
+    const { app, address } = await listening((root) => {
+      root.get('/slow', async () => { await sleep(30); return { slow: true } })
+      root.post('/echo', async (request) => { ran.push('echo'); return request.body })
+    })
+    const client = await rawClient(address)
+    const echo = (body: string): string => `POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`
+    // Node's parser fails on the bytes after the second echo while /slow is still being answered.
+    client.write(get('/slow') + echo('{"n":1}') + echo('{"n":2}') + 'NOT HTTP\r\n\r\n')
+    expect((await client.next()).status).to.equal(200)
+    const first = await client.next()
+    expect([first.status, first.body]).to.deep.equal([200, '{"n":1}'])
+    const second = await client.next()
+    expect([second.status, second.body]).to.deep.equal([200, '{"n":2}'])
+    const refused = await client.next()
+    expect(refused.status).to.equal(400)
+    expect(JSON.parse(refused.body).code).to.equal('ENC_ERR_REQUEST_MALFORMED')
+    await client.waitClosed()
+    expect(ran).to.deep.equal(['echo', 'echo'])
+    await app.close()
+  })
+
+  it('a request whose chunked body is malformed, pipelined behind a complete one, gets the 400 after that one is answered', async () => {
+    const { app, address } = await listening((root) => {
+      root.get('/slow', async () => { await sleep(30); return { slow: true } })
+      root.post('/echo', async (request) => request.body)
+    })
+    const client = await rawClient(address)
+    client.write(get('/slow') + `POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`)
+    expect((await client.next()).status).to.equal(200)
+    expect((await client.next()).status).to.equal(400)
+    await client.waitClosed()
+    await app.close()
+  })
 })

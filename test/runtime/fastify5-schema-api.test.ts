@@ -214,4 +214,21 @@ describe('scope.hasRoute() / findRoute() (Fastify 5)', () => {
     await app.ready()
     await app.close()
   })
+
+  it('findRoute() with a version constraint finds the route a request with that Accept-Version reaches, pre-releases included', async () => {
+    const app = server()
+    const release = async (): Promise<string> => 'v120'
+    const candidate = async (): Promise<string> => 'rc'
+    app.route({ method: 'GET', url: '/v', constraints: { version: '1.2.0' }, handler: release })
+    app.route({ method: 'GET', url: '/v', constraints: { version: '1.3.0-rc.1' }, handler: candidate })
+    const found = (version: string): unknown => app.findRoute({ method: 'GET', url: '/v', constraints: { version } })?.handler ?? null
+    expect(found('1.3.0-rc.1')).to.equal(candidate)
+    // A range never answers with the pre-release (shared/version-strategy.ts), here as when serving.
+    expect(found('1.x')).to.equal(release)
+    expect(found('1.3.0')).to.equal(null)
+    await app.ready()
+    expect((await app.inject({ url: '/v', headers: { 'accept-version': '1.3.0-rc.1' } })).body).to.equal('rc')
+    expect((await app.inject({ url: '/v', headers: { 'accept-version': '1.x' } })).body).to.equal('v120')
+    await app.close()
+  })
 })

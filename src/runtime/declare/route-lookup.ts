@@ -1,5 +1,6 @@
 import FindMyWay from 'find-my-way'
 import type { DeclareContext } from './declare-context'
+import { versionStrategy } from '../shared/version-strategy'
 
 /**
  * Fastify 5's `hasRoute({ method, url, constraints? })` and `findRoute(...)` over the routes
@@ -31,7 +32,12 @@ function indexOf(context: DeclareContext): RouteIndex {
   if (index === undefined) {
     const config = context.initialConfig
     index = {
-      router: FindMyWay({ ignoreTrailingSlash: config.ignoreTrailingSlash === true, caseSensitive: config.caseSensitive !== false, maxParamLength: Number.MAX_SAFE_INTEGER }),
+      router: FindMyWay({
+        ignoreTrailingSlash: config.ignoreTrailingSlash === true, caseSensitive: config.caseSensitive !== false, maxParamLength: Number.MAX_SAFE_INTEGER,
+        // The serving router's version constraint (pre-releases by exact text only), so that
+        // findRoute() finds what a request with that Accept-Version reaches.
+        constraints: { version: versionStrategy as never },
+      }),
       indexed: 0,
     }
     indexes.set(context, index)

@@ -36,12 +36,28 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
   // The request in progress was answered before its body arrived (a 414, a 401 from a guard):
   // a second, unsolicited response would be read as the answer to the next request.
   if (answeredBeforeBodyEnd(socket)) { socket.destroy(); return }
+  answerInTurn(error, socket)
+}
+
+/**
+ * Answers once every request fully received before the bad bytes has had its answer. A pipelined
+ * request waits for its turn before its handler runs (server/pipelined-turn.ts), so when the
+ * answer in progress finishes, the next one may only just be starting: this looks again at
+ * whichever response Node has moved on to, rather than answering right after the first.
+ */
+function answerInTurn(error: NodeJS.ErrnoException, socket: Socket): void {
   const pending = (socket as HttpSocket)._httpMessage
-  if (pending !== null && pending !== undefined) {
+  if (pending !== null && pending !== undefined && !pending.writableFinished) {
     // An earlier request on this connection is fully received and still being answered (a
     // pipelined client): its answer goes out first, then this one, then the close.
     if (pending.req?.complete === true) {
-      const after = (): void => { pending.removeListener('close', after); pending.removeListener('finish', after); writeAndClose(error, socket) }
+      const after = (): void => {
+        pending.removeListener('close', after)
+        pending.removeListener('finish', after)
+        // Closed without finishing (the connection went): nothing moved on, nothing to wait for.
+        if ((socket as HttpSocket)._httpMessage === pending) writeAndClose(error, socket)
+        else answerInTurn(error, socket)
+      }
       pending.once('finish', after)
       pending.once('close', after)
       return

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http'
 import { parse as parseQueryString } from 'node:querystring'
 import type { CompiledRoute } from './compiled-route'
 import { isStaticPath, staticParams, StaticRoutes } from './static-routes'
-import { versionStrategy } from './version-strategy'
+import { versionStrategy } from '../shared/version-strategy'
 
 /** Returned by the query parser instead of a truncated object: the pipeline answers 414. */
 export const TOO_MANY_QUERY_KEYS: Record<string, unknown> = Object.freeze({})
