@@ -40,13 +40,19 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
 }
 
 /**
- * Answers once every request fully received before the bad bytes has had its answer. A pipelined
- * request waits for its turn before its handler runs (server/pipelined-turn.ts), so when the
- * answer in progress finishes, the next one may only just be starting: this looks again at
- * whichever response Node has moved on to, rather than answering right after the first.
+ * Answers once every request fully received before the bad bytes has had its answer. Node sends
+ * pipelined answers in order, one at a time (a queued one may still be running its handler, or be
+ * written already and waiting for the socket): this looks again at whichever response Node has
+ * moved on to after each one finishes, rather than answering right after the first.
  */
-function answerInTurn(error: NodeJS.ErrnoException, socket: Socket): void {
+function answerInTurn(error: NodeJS.ErrnoException, socket: Socket, rechecks = 0): void {
   const pending = (socket as HttpSocket)._httpMessage
+  // Written out, but Node moves on to the next queued answer only at its 'finish', which follows
+  // the write's callback: look again shortly (bounded), or a queued answer would follow our close.
+  if (pending !== null && pending !== undefined && pending.writableFinished && rechecks < 8) {
+    setImmediate(() => answerInTurn(error, socket, rechecks + 1))
+    return
+  }
   if (pending !== null && pending !== undefined && !pending.writableFinished) {
     // An earlier request on this connection is fully received and still being answered (a
     // pipelined client): its answer goes out first, then this one, then the close.
