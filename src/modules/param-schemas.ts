@@ -36,16 +36,20 @@ function mergePart(given: unknown, part: SchemaPart, params: readonly Declared[]
   const fromParams = new Map<string, unknown>()
   for (const p of params) {
     const shown = `@${decoratorOf[part]}('${p.key}', ${JSON.stringify(p.schema.schema)})`
-    const earlier = fromParams.get(p.key)
+    // Header names are compared lower-case (the runtime lowercases a headers schema's property
+    // names at compile): the route's 'X-Tenant' and @Headers('X-Tenant', ...) are one property,
+    // kept under the route's spelling so that its required list still names it once.
+    const name = part === 'headers' ? Object.keys(properties).find((k) => k.toLowerCase() === p.key) ?? p.key : p.key
+    const earlier = fromParams.get(name)
     if (earlier !== undefined && !isDeepStrictEqual(earlier, p.schema.schema)) {
-      throw moduleError('ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT', { case: 'two-params', where, part, key: p.key, first: JSON.stringify(earlier), second: shown })
+      throw moduleError('ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT', { case: 'two-params', where, part, key: name, first: JSON.stringify(earlier), second: shown })
     }
-    if (earlier === undefined && Object.hasOwn(properties, p.key) && !isDeepStrictEqual(properties[p.key], p.schema.schema)) {
-      throw moduleError('ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT', { case: 'route-schema', where, part, key: p.key, first: JSON.stringify(properties[p.key]), second: shown })
+    if (earlier === undefined && Object.hasOwn(properties, name) && !isDeepStrictEqual(properties[name], p.schema.schema)) {
+      throw moduleError('ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT', { case: 'route-schema', where, part, key: name, first: JSON.stringify(properties[name]), second: shown })
     }
-    fromParams.set(p.key, p.schema.schema)
-    properties[p.key] = p.schema.schema
-    if (p.schema.required) required.add(p.key)
+    fromParams.set(name, p.schema.schema)
+    properties[name] = p.schema.schema
+    if (p.schema.required && ![...required].some((r) => part === 'headers' ? r.toLowerCase() === p.key : r === name)) required.add(name)
   }
   return { ...base, type: 'object', properties, ...(required.size === 0 ? {} : { required: [...required] }) }
 }

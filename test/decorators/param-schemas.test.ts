@@ -92,6 +92,27 @@ describe('per-parameter schemas: @Query/@Params/@Headers(name, schema) (NestJS P
     expect(error.message).to.include('GET route C.list').and.include(`schema.querystring says {"type":"string"}`).and.include(`@Query('page', {"type":"integer"})`)
   })
 
+  it('a header the route schema spells in another case is the same property: merged when declared the same, a conflict naming both when not', async () => {
+    @Route('/') class C {
+      @Get('/', { schema: { headers: { type: 'object', properties: { 'X-Tenant': { type: 'string' } }, required: ['X-Tenant'] } } })
+      same(@Headers('X-Tenant', { type: 'string' }) tenant: SchemaParam<string>) { return { tenant } }
+    }
+    @Module({ controllers: [C] }) class M {}
+    const app = await createApp(M)
+    try {
+      expect((await app.inject({ url: '/', headers: { 'x-tenant': 'acme' } })).json()).to.deep.equal({ tenant: 'acme' })
+      expect(((await app.inject({ url: '/' })).json() as { message: string }).message).to.equal("headers should have required property 'x-tenant'")
+    } finally { await app.close() }
+    @Route('/') class D {
+      @Get('/', { schema: { headers: { type: 'object', properties: { 'X-Tenant': { type: 'string' } } } } })
+      other(@Headers('x-tenant', { type: 'integer' }) tenant: SchemaParam<number>) { return { tenant } }
+    }
+    @Module({ controllers: [D] }) class N {}
+    const error = await bootError(N)
+    expect(error.code).to.equal('ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT')
+    expect(error.message).to.include(`headers property 'X-Tenant' is declared twice`).and.include(`@Headers('x-tenant', {"type":"integer"})`)
+  })
+
   it('fails at boot when two parameters declare one property differently, or the route part is not a plain object schema', async () => {
     @Route('/') class C {
       @Get('/') list(@Query('page', { type: 'integer' }) a: SchemaParam<number>, @Query('page', { type: 'number' }) b: SchemaParam<number>) { return a + b }
