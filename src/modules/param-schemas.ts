@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util'
 import { getParams, type ParamMeta } from '../decorators/internal'
+import { isCompleteSchema } from '../runtime/internal'
 import { moduleError } from './module-error'
 
 const partOf = { query: 'querystring', params: 'params', headers: 'headers' } as const
@@ -27,10 +28,13 @@ export function withParamSchemas(schema: unknown, declaringClass: Function, key:
 type Declared = ParamMeta & { schema: NonNullable<ParamMeta['schema']>; key: string }
 
 function mergePart(given: unknown, part: SchemaPart, params: readonly Declared[], where: string): object {
-  if (given !== undefined && !mergeable(given)) {
+  // A shorthand part (`querystring: { limit: {...} }`, properties at the top level) is read as its
+  // object schema first, as the runtime reads it: merged as written, its properties would become unknown keywords.
+  const written = isPlainObject(given) && !isCompleteSchema(given) ? { type: 'object', properties: given } : given
+  if (written !== undefined && !mergeable(written)) {
     throw moduleError('ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT', { case: 'not-mergeable', where, part, params: params.map((p) => `@${decoratorOf[part]}('${p.key}', ...)`) })
   }
-  const base = (given ?? { type: 'object' }) as { properties?: Record<string, unknown>; required?: readonly string[] }
+  const base = (written ?? { type: 'object' }) as { properties?: Record<string, unknown>; required?: readonly string[] }
   const properties: Record<string, unknown> = { ...base.properties }
   const required = new Set(base.required ?? [])
   const fromParams = new Map<string, unknown>()
@@ -56,10 +60,14 @@ function mergePart(given: unknown, part: SchemaPart, params: readonly Declared[]
 
 /** A plain object schema written inline: a $ref, a class, a TypeBox value or a combinator is not merged into. */
 function mergeable(given: unknown): boolean {
-  if (given === null || typeof given !== 'object' || Array.isArray(given)) return false
-  const s = given as Record<string | symbol, unknown>
-  if (Object.getPrototypeOf(s) !== Object.prototype) return false
-  if (Object.getOwnPropertySymbols(s).length > 0) return false
+  if (!isPlainObject(given)) return false
+  const s = given
   if (s.type !== undefined && s.type !== 'object') return false
   return !['$ref', '$id', 'allOf', 'anyOf', 'oneOf', 'not', 'if', 'patternProperties'].some((k) => Object.hasOwn(s, k))
+}
+
+/** An object literal: not a class, a TypeBox value (symbol keys) or an array. */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false
+  return Object.getPrototypeOf(value) === Object.prototype && Object.getOwnPropertySymbols(value).length === 0
 }

@@ -81,6 +81,20 @@ describe('per-parameter schemas: @Query/@Params/@Headers(name, schema) (NestJS P
     } finally { await app.close() }
   })
 
+  it('merges into a shorthand part schema (properties at the top level) as into its object schema', async () => {
+    const querystring = { limit: { type: 'integer', maximum: 50, default: 20 }, type: { type: 'string' } } as const
+    @Route('/') class C {
+      @Get('/', { schema: { querystring } })
+      list(@Query('page', { type: 'integer', default: 1 }) page: SchemaParam<number>, @Query('limit') limit: number, @Query('type') type: string | undefined) { return { page, limit, type: type ?? null } }
+    }
+    @Module({ controllers: [C] }) class M {}
+    const app = await createApp(M)
+    try {
+      expect((await app.inject({ url: '/?type=a' })).json()).to.deep.equal({ page: 1, limit: 20, type: 'a' })
+      expect(((await app.inject({ url: '/?limit=51' })).json() as { message: string }).message).to.equal('querystring/limit should be <= 50')
+    } finally { await app.close() }
+  })
+
   it('fails at boot naming both declarations when the route schema declares the property differently (ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT)', async () => {
     @Route('/') class C {
       @Get('/', { schema: { querystring: { type: 'object', properties: { page: { type: 'string' } } } } })
