@@ -20,7 +20,9 @@ export function withParamSchemas(schema: unknown, declaringClass: Function, key:
   if (declared.length === 0) return schema
   const merged: Record<string, unknown> = { ...(schema as Record<string, unknown> | undefined) }
   for (const part of [...new Set(declared.map((p) => partOf[p.source as keyof typeof partOf]))]) {
-    merged[part] = mergePart(merged[part], part, declared.filter((p) => partOf[p.source as keyof typeof partOf] === part), where)
+    // `query` is the runtime's alias of `querystring`: a route that wrote it keeps it (adding a `querystring` beside it is refused at declaration).
+    const key = part === 'querystring' && merged.querystring === undefined && merged.query !== undefined ? 'query' : part
+    merged[key] = mergePart(merged[key], part, declared.filter((p) => partOf[p.source as keyof typeof partOf] === part), where)
   }
   return merged
 }

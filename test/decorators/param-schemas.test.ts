@@ -95,6 +95,20 @@ describe('per-parameter schemas: @Query/@Params/@Headers(name, schema) (NestJS P
     } finally { await app.close() }
   })
 
+  it('merges into a route schema that names the query part by its alias query', async () => {
+    @Route('/') class C {
+      @Get('/', { schema: { query: { type: 'object', properties: { limit: { type: 'integer', maximum: 5 } } } } })
+      list(@Query('page', { type: 'integer', default: 1 }) page: SchemaParam<number>, @Query('limit') limit: number | undefined) { return { page, limit: limit ?? null } }
+    }
+    @Module({ controllers: [C] }) class M {}
+    const app = await createApp(M)
+    try {
+      expect((await app.inject({ url: '/?limit=3' })).json()).to.deep.equal({ page: 1, limit: 3 })
+      expect(((await app.inject({ url: '/?limit=9' })).json() as { message: string }).message).to.equal('querystring/limit should be <= 5')
+      expect(((await app.inject({ url: '/?page=x' })).json() as { message: string }).message).to.equal('querystring/page should be integer')
+    } finally { await app.close() }
+  })
+
   it('fails at boot naming both declarations when the route schema declares the property differently (ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT)', async () => {
     @Route('/') class C {
       @Get('/', { schema: { querystring: { type: 'object', properties: { page: { type: 'string' } } } } })
