@@ -41,7 +41,8 @@ export type UseInterceptorsDecorator = (target: object, propertyKey?: string | s
 
 /**
  * NestJS's `@UseInterceptors(A, B)`: around advice for the route method's call, after the guards
- * (route hooks) and validation, inside the handler's turn. On a route method (that route), a
+ * (route hooks) and validation, inside the handler's turn; custom parameter factories (NestJS's
+ * pipes) run inside `next()`, as pipes run after interceptors in NestJS. On a route method (that route), a
  * controller class (each of its routes) or a module class (every controller route of the module
  * and its descendants). Order, outermost first: module classes (outermost module first), the
  * controller (base classes first), the method; within one decorator A wraps B, and stacked

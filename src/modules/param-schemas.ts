@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util'
 import { getParams, type ParamMeta } from '../decorators/internal'
+import { isCompleteSchema } from '../runtime/internal'
 import { moduleError } from './module-error'
 
 const partOf = { query: 'querystring', params: 'params', headers: 'headers' } as const
@@ -19,7 +20,9 @@ export function withParamSchemas(schema: unknown, declaringClass: Function, key:
   if (declared.length === 0) return schema
   const merged: Record<string, unknown> = { ...(schema as Record<string, unknown> | undefined) }
   for (const part of [...new Set(declared.map((p) => partOf[p.source as keyof typeof partOf]))]) {
-    merged[part] = mergePart(merged[part], part, declared.filter((p) => partOf[p.source as keyof typeof partOf] === part), where)
+    // `query` is the runtime's alias of `querystring`: a route that wrote it keeps it (adding a `querystring` beside it is refused at declaration).
+    const key = part === 'querystring' && merged.querystring === undefined && merged.query !== undefined ? 'query' : part
+    merged[key] = mergePart(merged[key], part, declared.filter((p) => partOf[p.source as keyof typeof partOf] === part), where)
   }
   return merged
 }
@@ -27,35 +30,46 @@ export function withParamSchemas(schema: unknown, declaringClass: Function, key:
 type Declared = ParamMeta & { schema: NonNullable<ParamMeta['schema']>; key: string }
 
 function mergePart(given: unknown, part: SchemaPart, params: readonly Declared[], where: string): object {
-  if (given !== undefined && !mergeable(given)) {
+  // A shorthand part (`querystring: { limit: {...} }`, properties at the top level) is read as its
+  // object schema first, as the runtime reads it: merged as written, its properties would become unknown keywords.
+  const written = isPlainObject(given) && !isCompleteSchema(given) ? { type: 'object', properties: given } : given
+  if (written !== undefined && !mergeable(written)) {
     throw moduleError('ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT', { case: 'not-mergeable', where, part, params: params.map((p) => `@${decoratorOf[part]}('${p.key}', ...)`) })
   }
-  const base = (given ?? { type: 'object' }) as { properties?: Record<string, unknown>; required?: readonly string[] }
+  const base = (written ?? { type: 'object' }) as { properties?: Record<string, unknown>; required?: readonly string[] }
   const properties: Record<string, unknown> = { ...base.properties }
   const required = new Set(base.required ?? [])
   const fromParams = new Map<string, unknown>()
   for (const p of params) {
     const shown = `@${decoratorOf[part]}('${p.key}', ${JSON.stringify(p.schema.schema)})`
-    const earlier = fromParams.get(p.key)
+    // Header names are compared lower-case (the runtime lowercases a headers schema's property
+    // names at compile): the route's 'X-Tenant' and @Headers('X-Tenant', ...) are one property,
+    // kept under the route's spelling so that its required list still names it once.
+    const name = part === 'headers' ? Object.keys(properties).find((k) => k.toLowerCase() === p.key) ?? p.key : p.key
+    const earlier = fromParams.get(name)
     if (earlier !== undefined && !isDeepStrictEqual(earlier, p.schema.schema)) {
-      throw moduleError('ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT', { case: 'two-params', where, part, key: p.key, first: JSON.stringify(earlier), second: shown })
+      throw moduleError('ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT', { case: 'two-params', where, part, key: name, first: JSON.stringify(earlier), second: shown })
     }
-    if (earlier === undefined && Object.hasOwn(properties, p.key) && !isDeepStrictEqual(properties[p.key], p.schema.schema)) {
-      throw moduleError('ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT', { case: 'route-schema', where, part, key: p.key, first: JSON.stringify(properties[p.key]), second: shown })
+    if (earlier === undefined && Object.hasOwn(properties, name) && !isDeepStrictEqual(properties[name], p.schema.schema)) {
+      throw moduleError('ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT', { case: 'route-schema', where, part, key: name, first: JSON.stringify(properties[name]), second: shown })
     }
-    fromParams.set(p.key, p.schema.schema)
-    properties[p.key] = p.schema.schema
-    if (p.schema.required) required.add(p.key)
+    fromParams.set(name, p.schema.schema)
+    properties[name] = p.schema.schema
+    if (p.schema.required && ![...required].some((r) => part === 'headers' ? r.toLowerCase() === p.key : r === name)) required.add(name)
   }
   return { ...base, type: 'object', properties, ...(required.size === 0 ? {} : { required: [...required] }) }
 }
 
 /** A plain object schema written inline: a $ref, a class, a TypeBox value or a combinator is not merged into. */
 function mergeable(given: unknown): boolean {
-  if (given === null || typeof given !== 'object' || Array.isArray(given)) return false
-  const s = given as Record<string | symbol, unknown>
-  if (Object.getPrototypeOf(s) !== Object.prototype) return false
-  if (Object.getOwnPropertySymbols(s).length > 0) return false
+  if (!isPlainObject(given)) return false
+  const s = given
   if (s.type !== undefined && s.type !== 'object') return false
   return !['$ref', '$id', 'allOf', 'anyOf', 'oneOf', 'not', 'if', 'patternProperties'].some((k) => Object.hasOwn(s, k))
+}
+
+/** An object literal: not a class, a TypeBox value (symbol keys) or an array. */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false
+  return Object.getPrototypeOf(value) === Object.prototype && Object.getOwnPropertySymbols(value).length === 0
 }

@@ -14,3 +14,10 @@ export type UndeclaredName<K extends string, Where extends string> =
 
 /** Whether `K` can be checked: a literal name (a symbol, or a name typed `string`, cannot). */
 export type Uncheckable<K> = K extends symbol ? true : string extends K ? true : false
+
+/**
+ * The message a built-in member's name (`'body'`, `'code'`, `'register'`) is compared with: declaring
+ * it would clash with the member's own type, and the run time refuses it, so "declare it" is the wrong advice.
+ */
+export type BuiltInName<K extends string, Of extends string> =
+  `'${K}' is a built-in member of ${Of}: a decoration cannot replace it, pick another name`

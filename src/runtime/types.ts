@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream'
 import type { AddressInfo, Socket } from 'node:net'
 import type { TlsOptions } from 'node:tls'
 import type { Settings as Http2Settings } from 'node:http2'
-import type { Uncheckable, UndeclaredName } from './declared-name'
+import type { BuiltInName, Uncheckable, UndeclaredName } from './declared-name'
 import type { GenericParts, NamesAPart, NamesReply, ReplyPayload, RouteGeneric } from './route-generic'
 import type { CodedGeneric, StatusReplyGeneric } from './reply-status'
 import type { HasTypedParts, NoUnknownSchemaKeys, ResponseOf, ResponseTypes, SchemaClassType, TypeBoxKinded, TypeBoxLike, TypedParts, TypedRouteSchema } from './typed-schemas'
@@ -65,14 +65,14 @@ export type ReplyDecorationValue<K extends string | symbol> = K extends keyof Re
  * not passed as a type argument, as RequestDecorationValue is.
  */
 export type DeclaredRequestName<K extends string | symbol> = Uncheckable<K> extends true ? K
-  : K extends keyof RequestDecorations ? K : UndeclaredName<K & string, 'RequestDecorations'>
+  : K extends keyof RequestDecorations ? K : K extends keyof Request ? BuiltInName<K & string, 'Request'> : UndeclaredName<K & string, 'RequestDecorations'>
 /** The same for `decorateReply` / `@DecorateReply` and {@link ReplyDecorations}. */
 export type DeclaredReplyName<K extends string | symbol> = Uncheckable<K> extends true ? K
-  : K extends keyof ReplyDecorations ? K : UndeclaredName<K & string, 'ReplyDecorations'>
+  : K extends keyof ReplyDecorations ? K : K extends keyof Reply ? BuiltInName<K & string, 'Reply'> : UndeclaredName<K & string, 'ReplyDecorations'>
 
 /** The same for `decorate` and {@link ScopeDecorations} (Scope has no catch-all either). */
 export type DeclaredScopeName<K extends string | symbol> = Uncheckable<K> extends true ? K
-  : K extends keyof ScopeDecorations ? K : UndeclaredName<K & string, 'ScopeDecorations'>
+  : K extends keyof ScopeDecorations ? K : K extends keyof Scope ? BuiltInName<K & string, 'Scope'> : UndeclaredName<K & string, 'ScopeDecorations'>
 /** The value `decorate(name, value)` accepts for a name declared in {@link ScopeDecorations}: a value or a `{ getter, setter? }` pair of its type. */
 export type ScopeDecorationValue<K extends string | symbol> = K extends keyof ScopeDecorations
   ? ScopeDecorations[K] | { getter: (this: Scope) => ScopeDecorations[K]; setter?: (this: Scope, value: ScopeDecorations[K]) => void }

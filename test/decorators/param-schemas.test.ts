@@ -81,6 +81,34 @@ describe('per-parameter schemas: @Query/@Params/@Headers(name, schema) (NestJS P
     } finally { await app.close() }
   })
 
+  it('merges into a shorthand part schema (properties at the top level) as into its object schema', async () => {
+    const querystring = { limit: { type: 'integer', maximum: 50, default: 20 }, type: { type: 'string' } } as const
+    @Route('/') class C {
+      @Get('/', { schema: { querystring } })
+      list(@Query('page', { type: 'integer', default: 1 }) page: SchemaParam<number>, @Query('limit') limit: number, @Query('type') type: string | undefined) { return { page, limit, type: type ?? null } }
+    }
+    @Module({ controllers: [C] }) class M {}
+    const app = await createApp(M)
+    try {
+      expect((await app.inject({ url: '/?type=a' })).json()).to.deep.equal({ page: 1, limit: 20, type: 'a' })
+      expect(((await app.inject({ url: '/?limit=51' })).json() as { message: string }).message).to.equal('querystring/limit should be <= 50')
+    } finally { await app.close() }
+  })
+
+  it('merges into a route schema that names the query part by its alias query', async () => {
+    @Route('/') class C {
+      @Get('/', { schema: { query: { type: 'object', properties: { limit: { type: 'integer', maximum: 5 } } } } })
+      list(@Query('page', { type: 'integer', default: 1 }) page: SchemaParam<number>, @Query('limit') limit: number | undefined) { return { page, limit: limit ?? null } }
+    }
+    @Module({ controllers: [C] }) class M {}
+    const app = await createApp(M)
+    try {
+      expect((await app.inject({ url: '/?limit=3' })).json()).to.deep.equal({ page: 1, limit: 3 })
+      expect(((await app.inject({ url: '/?limit=9' })).json() as { message: string }).message).to.equal('querystring/limit should be <= 5')
+      expect(((await app.inject({ url: '/?page=x' })).json() as { message: string }).message).to.equal('querystring/page should be integer')
+    } finally { await app.close() }
+  })
+
   it('fails at boot naming both declarations when the route schema declares the property differently (ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT)', async () => {
     @Route('/') class C {
       @Get('/', { schema: { querystring: { type: 'object', properties: { page: { type: 'string' } } } } })
@@ -90,6 +118,27 @@ describe('per-parameter schemas: @Query/@Params/@Headers(name, schema) (NestJS P
     const error = await bootError(M)
     expect(error.code).to.equal('ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT')
     expect(error.message).to.include('GET route C.list').and.include(`schema.querystring says {"type":"string"}`).and.include(`@Query('page', {"type":"integer"})`)
+  })
+
+  it('a header the route schema spells in another case is the same property: merged when declared the same, a conflict naming both when not', async () => {
+    @Route('/') class C {
+      @Get('/', { schema: { headers: { type: 'object', properties: { 'X-Tenant': { type: 'string' } }, required: ['X-Tenant'] } } })
+      same(@Headers('X-Tenant', { type: 'string' }) tenant: SchemaParam<string>) { return { tenant } }
+    }
+    @Module({ controllers: [C] }) class M {}
+    const app = await createApp(M)
+    try {
+      expect((await app.inject({ url: '/', headers: { 'x-tenant': 'acme' } })).json()).to.deep.equal({ tenant: 'acme' })
+      expect(((await app.inject({ url: '/' })).json() as { message: string }).message).to.equal("headers should have required property 'x-tenant'")
+    } finally { await app.close() }
+    @Route('/') class D {
+      @Get('/', { schema: { headers: { type: 'object', properties: { 'X-Tenant': { type: 'string' } } } } })
+      other(@Headers('x-tenant', { type: 'integer' }) tenant: SchemaParam<number>) { return { tenant } }
+    }
+    @Module({ controllers: [D] }) class N {}
+    const error = await bootError(N)
+    expect(error.code).to.equal('ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT')
+    expect(error.message).to.include(`headers property 'X-Tenant' is declared twice`).and.include(`@Headers('x-tenant', {"type":"integer"})`)
   })
 
   it('fails at boot when two parameters declare one property differently, or the route part is not a plain object schema', async () => {

@@ -1,8 +1,8 @@
 import 'reflect-metadata'
 import { expect } from 'chai'
 import { injectable } from 'tsyringe'
-import { Get, HttpCode, Module, OnRequest, Params, Post, Reply, Route, UseInterceptors, routeMetadata } from '../../src/decorators'
-import type { CallHandler, Interceptor, InterceptorContext } from '../../src/decorators'
+import { Get, HttpCode, Module, OnRequest, Params, Post, Reply, Route, UseInterceptors, createParamDecorator, routeMetadata } from '../../src/decorators'
+import type { CallHandler, CustomParam, Interceptor, InterceptorContext } from '../../src/decorators'
 import { createApp } from '../../src/modules'
 import { HttpError } from '../../src/runtime'
 import type { Request } from '../../src/runtime'
@@ -127,6 +127,28 @@ describe('@UseInterceptors(): around advice for the route method\'s call (NestJS
       expect(sync.json()).to.include({ message: 'taken' })
       expect((await app.inject({ url: '/async' })).json()).to.include({ statusCode: 409, message: 'taken later' })
       expect((await app.inject({ url: '/other' })).statusCode).to.equal(404)
+    } finally { await app.close() }
+  })
+
+  it('custom parameter factories (NestJS pipes) run inside next(): after the interceptor\'s before part, and their errors reach its catch', async () => {
+    const CurrentUser = createParamDecorator((_data: unknown, request: Request) => {
+      order.push('param')
+      if (request.headers['x-user'] === undefined) throw new Error('no user')
+      return String(request.headers['x-user'])
+    })
+    @injectable() class Guarded implements Interceptor {
+      async intercept(_context: InterceptorContext, next: CallHandler) {
+        order.push('before')
+        try { return await next() } catch { throw new HttpError(401, 'sign in') }
+      }
+    }
+    @Route('/') class C { @UseInterceptors(Guarded) @Get('/') get(@CurrentUser() user: CustomParam<string>) { order.push('method'); return user } }
+    @Module({ providers: [Guarded], controllers: [C] }) class AppModule {}
+    const app = await createApp(AppModule)
+    try {
+      expect((await app.inject({ url: '/', headers: { 'x-user': 'ann' } })).body).to.equal('ann')
+      expect(order).to.deep.equal(['before', 'param', 'method'])
+      expect((await app.inject({ url: '/' })).json()).to.include({ statusCode: 401, message: 'sign in' })
     } finally { await app.close() }
   })
 

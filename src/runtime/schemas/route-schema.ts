@@ -93,7 +93,7 @@ function normalizePart(input: unknown, name: string, where: string): JsonSchema 
  * (string or array, so a property *named* `type` stays shorthand), a `properties` object, a `$ref`, a
  * combinator or conditional, or the merge/patch plugin's `$merge` / `$patch`.
  */
-function isCompleteSchema(part: JsonSchema): boolean {
+export function isCompleteSchema(part: JsonSchema): boolean {
   const type = part.type
   if (typeof type === 'string' || Array.isArray(type)) return true
   if (typeof part.$ref === 'string') return true
