@@ -3,7 +3,9 @@
 // and scope.hasRoute() / findRoute(), with Fastify 5's semantics (docs/fastify-compat.md).
 import { expect } from 'chai'
 import type { Reply, Request, Scope } from '../../src/runtime'
-import { build, server } from './helpers'
+import { connect } from 'node:net'
+import type { AddressInfo } from 'node:net'
+import { build, deferred, recordingLogger, server } from './helpers'
 
 const helloSchema = { type: 'object', required: ['hello'], properties: { hello: { type: 'string' }, n: { type: 'integer' } } } as const
 
@@ -165,6 +167,38 @@ describe('await reply (Fastify 4/5 reply.then)', () => {
     expect((await app.inject({ url: '/returned' })).json()).to.deep.equal({ returned: true })
     await app.close()
     expect(events).to.deep.equal(['send', 'awaited ended=true', 'already'])
+  })
+
+  it('a handler (or error handler) that returns reply and sends later, whose client goes away first: no error logged', async () => {
+    const logger = recordingLogger()
+    const gone = deferred()
+    let settled = 0
+    const app = await build((root) => {
+      root.get('/poll', async (_request, reply) => {
+        void gone.promise.then(() => { settled++ })
+        return reply
+      })
+      root.get('/fails', async () => { throw new Error('boom') })
+      root.setErrorHandler(async (_error, _request, reply) => {
+        void gone.promise.then(() => { settled++ })
+        return reply
+      })
+    }, { logger })
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const { port } = app.server.address() as AddressInfo
+    for (const path of ['/poll', '/fails']) {
+      const socket = connect(port, '127.0.0.1')
+      await new Promise((resolve) => socket.once('connect', resolve))
+      const closed = new Promise((resolve) => app.server.once('request', (_req, res) => res.once('close', resolve)))
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`)
+      await new Promise((resolve) => setImmediate(resolve))
+      socket.destroy()
+      await closed
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    gone.resolve()
+    await app.close()
+    expect(logger.entries.filter((e) => e.level === 'error').map((e) => (e.obj.err as { code?: string } | undefined)?.code ?? e.msg)).to.deep.equal([])
   })
 
   it('a reply is still refused as a decorator name then, and getValidationFunction too', async () => {
