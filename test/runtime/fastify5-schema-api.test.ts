@@ -230,6 +230,17 @@ describe('scope.hasRoute() / findRoute() (Fastify 5)', () => {
     await app.close()
   })
 
+  it('hasRoute() and findRoute() see no HEAD route for a GET route declared with exposeHeadRoute: false', async () => {
+    const app = server()
+    app.get('/nohead', { exposeHeadRoute: false }, async () => 'x')
+    app.get('/head', async () => 'x')
+    expect([app.hasRoute({ method: 'HEAD', url: '/nohead' }), app.findRoute({ method: 'HEAD', url: '/nohead' }), app.hasRoute({ method: 'HEAD', url: '/head' })])
+      .to.deep.equal([false, null, true])
+    await app.ready()
+    expect((await app.inject({ method: 'HEAD', url: '/nohead' })).statusCode).to.not.equal(200)
+    await app.close()
+  })
+
   it('findRoute() answers { handler, params, searchParams } for a URL or the pattern, a fresh copy each time; null when none', async () => {
     const app = server()
     const handler = async (): Promise<string> => 'x'
