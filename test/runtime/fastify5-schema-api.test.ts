@@ -201,6 +201,18 @@ describe('await reply (Fastify 4/5 reply.then)', () => {
     expect(logger.entries.filter((e) => e.level === 'error').map((e) => (e.obj.err as { code?: string } | undefined)?.code ?? e.msg)).to.deep.equal([])
   })
 
+  it('a synchronous onSend or preSerialization hook that returns reply is answered 500 at once, not left waiting on the reply it holds up', async () => {
+    const app = await build((root) => {
+      root.get('/on-send', { onSend: (_request: Request, reply: Reply) => reply }, async () => ({ a: 1 }))
+      root.get('/pre-serialization', { preSerialization: (_request: Request, reply: Reply) => reply }, async () => ({ a: 1 }))
+    })
+    for (const url of ['/on-send', '/pre-serialization']) {
+      const res = await Promise.race([app.inject({ url }), new Promise<null>((resolve) => setTimeout(() => resolve(null), 2_000))])
+      expect(res?.statusCode, url).to.equal(500)
+    }
+    await app.close()
+  })
+
   it('a reply is still refused as a decorator name then, and getValidationFunction too', async () => {
     const app = server()
     expect(() => app.decorateReply('then' as string, () => {})).to.throw(/built-in property/)

@@ -96,7 +96,9 @@ export function runPayloadHooks(hooks: readonly BoundHook[], request: RequestImp
         if (isThenable(result)) result.then(() => once(), (e: unknown) => once(e ?? undefinedError()))
       } else {
         const result = hook.fn.call(thisArg, request, reply, current)
-        if (isThenable(result)) result.then((value) => once(null, value), (e: unknown) => once(e ?? undefinedError()))
+        // The reply is thenable (await reply) and ends only after these hooks: waiting on it would
+        // hang. Returned by a sync hook, it is a payload as any other value (refused by send: 500).
+        if (result !== reply && isThenable(result)) result.then((value) => once(null, value), (e: unknown) => once(e ?? undefinedError()))
         else once(null, result)
       }
     } catch (e) {
