@@ -201,6 +201,25 @@ describe('await reply (Fastify 4/5 reply.then)', () => {
     expect(logger.entries.filter((e) => e.level === 'error').map((e) => (e.obj.err as { code?: string } | undefined)?.code ?? e.msg)).to.deep.equal([])
   })
 
+  it('an async onRequest hook that returns reply and sends later, whose client goes away first: the handler does not run', async () => {
+    const ran: string[] = []
+    const app = await build((root) => {
+      root.get('/x', { onRequest: async (_request: Request, reply: Reply) => reply }, async () => { ran.push('handler'); return 'h' })
+    })
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const { port } = app.server.address() as AddressInfo
+    const socket = connect(port, '127.0.0.1')
+    await new Promise((resolve) => socket.once('connect', resolve))
+    const closed = new Promise((resolve) => app.server.once('request', (_req, res) => res.once('close', resolve)))
+    socket.write('GET /x HTTP/1.1\r\nHost: x\r\n\r\n')
+    await new Promise((resolve) => setImmediate(resolve))
+    socket.destroy()
+    await closed
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    await app.close()
+    expect(ran).to.deep.equal([])
+  })
+
   it('a synchronous onSend or preSerialization hook that returns reply is answered 500 at once, not left waiting on the reply it holds up', async () => {
     const app = await build((root) => {
       root.get('/on-send', { onSend: (_request: Request, reply: Reply) => reply }, async () => ({ a: 1 }))

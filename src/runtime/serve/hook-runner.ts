@@ -45,7 +45,9 @@ export function runRequestHooks(hooks: readonly BoundHook[], request: RequestImp
       if (result === reply) return
       if (!isThenable(result)) { step(); return }
       result.then((value) => {
-        if (value === reply) return
+        // `return reply` (send later) resolves through reply.then: undefined once the client went
+        // away, when the chain must stop as it did for the reply itself (no handler for nobody).
+        if (value === reply || (value === undefined && request.aborted)) return
         if (hook.payload && isStream(value)) request.payloadStream = value
         step()
       }, (e: unknown) => step(e ?? undefinedError()))
