@@ -3,7 +3,9 @@
 // and scope.hasRoute() / findRoute(), with Fastify 5's semantics (docs/fastify-compat.md).
 import { expect } from 'chai'
 import type { Reply, Request, Scope } from '../../src/runtime'
-import { build, server } from './helpers'
+import { connect } from 'node:net'
+import type { AddressInfo } from 'node:net'
+import { build, deferred, recordingLogger, server } from './helpers'
 
 const helloSchema = { type: 'object', required: ['hello'], properties: { hello: { type: 'string' }, n: { type: 'integer' } } } as const
 
@@ -167,6 +169,69 @@ describe('await reply (Fastify 4/5 reply.then)', () => {
     expect(events).to.deep.equal(['send', 'awaited ended=true', 'already'])
   })
 
+  it('a handler (or error handler) that returns reply and sends later, whose client goes away first: no error logged', async () => {
+    const logger = recordingLogger()
+    const gone = deferred()
+    let settled = 0
+    const app = await build((root) => {
+      root.get('/poll', async (_request, reply) => {
+        void gone.promise.then(() => { settled++ })
+        return reply
+      })
+      root.get('/fails', async () => { throw new Error('boom') })
+      root.setErrorHandler(async (_error, _request, reply) => {
+        void gone.promise.then(() => { settled++ })
+        return reply
+      })
+    }, { logger })
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const { port } = app.server.address() as AddressInfo
+    for (const path of ['/poll', '/fails']) {
+      const socket = connect(port, '127.0.0.1')
+      await new Promise((resolve) => socket.once('connect', resolve))
+      const closed = new Promise((resolve) => app.server.once('request', (_req, res) => res.once('close', resolve)))
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`)
+      await new Promise((resolve) => setImmediate(resolve))
+      socket.destroy()
+      await closed
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    gone.resolve()
+    await app.close()
+    expect(logger.entries.filter((e) => e.level === 'error').map((e) => (e.obj.err as { code?: string } | undefined)?.code ?? e.msg)).to.deep.equal([])
+  })
+
+  it('an async onRequest hook that returns reply and sends later, whose client goes away first: the handler does not run', async () => {
+    const ran: string[] = []
+    const app = await build((root) => {
+      root.get('/x', { onRequest: async (_request: Request, reply: Reply) => reply }, async () => { ran.push('handler'); return 'h' })
+    })
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const { port } = app.server.address() as AddressInfo
+    const socket = connect(port, '127.0.0.1')
+    await new Promise((resolve) => socket.once('connect', resolve))
+    const closed = new Promise((resolve) => app.server.once('request', (_req, res) => res.once('close', resolve)))
+    socket.write('GET /x HTTP/1.1\r\nHost: x\r\n\r\n')
+    await new Promise((resolve) => setImmediate(resolve))
+    socket.destroy()
+    await closed
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    await app.close()
+    expect(ran).to.deep.equal([])
+  })
+
+  it('a synchronous onSend or preSerialization hook that returns reply is answered 500 at once, not left waiting on the reply it holds up', async () => {
+    const app = await build((root) => {
+      root.get('/on-send', { onSend: (_request: Request, reply: Reply) => reply }, async () => ({ a: 1 }))
+      root.get('/pre-serialization', { preSerialization: (_request: Request, reply: Reply) => reply }, async () => ({ a: 1 }))
+    })
+    for (const url of ['/on-send', '/pre-serialization']) {
+      const res = await Promise.race([app.inject({ url }), new Promise<null>((resolve) => setTimeout(() => resolve(null), 2_000))])
+      expect(res?.statusCode, url).to.equal(500)
+    }
+    await app.close()
+  })
+
   it('a reply is still refused as a decorator name then, and getValidationFunction too', async () => {
     const app = server()
     expect(() => app.decorateReply('then' as string, () => {})).to.throw(/built-in property/)
@@ -193,6 +258,17 @@ describe('scope.hasRoute() / findRoute() (Fastify 5)', () => {
     await app.ready()
     expect(answers).to.deep.equal([true, true, false, true, false, false, true, false, false, true])
     expect(app.hasRoute({ method: 'GET', url: '/api/later' })).to.equal(true)
+    await app.close()
+  })
+
+  it('hasRoute() and findRoute() see no HEAD route for a GET route declared with exposeHeadRoute: false', async () => {
+    const app = server()
+    app.get('/nohead', { exposeHeadRoute: false }, async () => 'x')
+    app.get('/head', async () => 'x')
+    expect([app.hasRoute({ method: 'HEAD', url: '/nohead' }), app.findRoute({ method: 'HEAD', url: '/nohead' }), app.hasRoute({ method: 'HEAD', url: '/head' })])
+      .to.deep.equal([false, null, true])
+    await app.ready()
+    expect((await app.inject({ method: 'HEAD', url: '/nohead' })).statusCode).to.not.equal(200)
     await app.close()
   })
 

@@ -57,6 +57,18 @@ describe('semantics: a response value its schema\'s number or integer type (or t
     expect(res.body).to.equal('{"list":[0,null],"n":0,"maybe":null}')
   })
 
+  it('an array under a type list with object (not array) is written as an object, as Fastify 3 does, not null', async () => {
+    const app = await build((root) => {
+      root.get('/', {
+        schema: { response: { 200: { type: 'object', properties: { e: { type: ['object', 'null'] }, q: { type: ['null', 'object'], additionalProperties: true } } } } },
+      }, async () => ({ e: [], q: ['x'] }))
+    })
+    const res = await app.inject('/')
+    expect(res.statusCode).to.equal(200)
+    // Fastify 3.27.4's body for the same route, byte for byte.
+    expect(res.body).to.equal('{"e":{},"q":{"0":"x"}}')
+  })
+
   it('a value none of a type list holds is converted as Fastify 3 does (a number from its text) or written null, instead of a 500', async () => {
     const app = await build((root) => {
       root.get('/', {

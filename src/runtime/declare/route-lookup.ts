@@ -43,12 +43,14 @@ function indexOf(context: DeclareContext): RouteIndex {
     indexes.set(context, index)
   }
   const { routes } = context
-  const exposeHead = context.initialConfig.exposeHeadRoutes !== false
+  const exposeHeadRoutes = context.initialConfig.exposeHeadRoutes !== false
   for (; index.indexed < routes.length; index.indexed++) {
     const def = routes[index.indexed]
     const handler = def.options.handler as unknown as FindMyWay.Handler<FindMyWay.HTTPVersion.V1>
     const constraints = def.options.constraints as Record<string, unknown> | undefined
     const urls = def.withTrailingSlash ? [def.url, `${def.url}/`] : [def.url]
+    // The route option wins over the server's, as at boot (compile.ts).
+    const exposeHead = (def.options.exposeHeadRoute as boolean | undefined) ?? exposeHeadRoutes
     const methods = exposeHead && def.methods.includes('GET') && !def.methods.includes('HEAD') ? [...def.methods, 'HEAD'] : def.methods
     for (const url of urls) {
       for (const method of methods) {

@@ -115,7 +115,8 @@ function asTypeList(value: unknown, types: readonly unknown[]): unknown {
     if (type === 'number' && typeof value !== 'bigint' && typeof value !== 'symbol' && !Number.isNaN(Number(value))) return Number(value)
     if (type === 'array' && Array.isArray(value)) return value
     if (type === 'boolean' && typeof value === 'boolean') return value
-    if (type === 'object' && typeof value === 'object' && value !== null && !Array.isArray(value)) return value
+    // fjs 2 took an array for an object (typeof), writing its declared properties: `[]` is `{}`.
+    if (type === 'object' && typeof value === 'object' && value !== null) return Array.isArray(value) ? { ...value } : value
   }
   return null
 }

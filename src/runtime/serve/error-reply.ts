@@ -132,6 +132,8 @@ function dispatch(reply: ReplyImpl, thrown: unknown): void {
     result.then((value) => {
       if (reply.sent || value === reply) return
       if (value !== undefined) { sendReturned(reply, value); return }
+      // `return reply` resolves undefined once the client went away (reply.then): nobody to answer.
+      if (reply.request.aborted) return
       // Like a handler (pipeline.ts): an async error handler that sends nothing would leave the
       // client hanging; the next handler up answers instead.
       handleError(reply, nothingSent(scope.path, thrown))

@@ -45,7 +45,9 @@ export function runRequestHooks(hooks: readonly BoundHook[], request: RequestImp
       if (result === reply) return
       if (!isThenable(result)) { step(); return }
       result.then((value) => {
-        if (value === reply) return
+        // `return reply` (send later) resolves through reply.then: undefined once the client went
+        // away, when the chain must stop as it did for the reply itself (no handler for nobody).
+        if (value === reply || (value === undefined && request.aborted)) return
         if (hook.payload && isStream(value)) request.payloadStream = value
         step()
       }, (e: unknown) => step(e ?? undefinedError()))
@@ -96,7 +98,9 @@ export function runPayloadHooks(hooks: readonly BoundHook[], request: RequestImp
         if (isThenable(result)) result.then(() => once(), (e: unknown) => once(e ?? undefinedError()))
       } else {
         const result = hook.fn.call(thisArg, request, reply, current)
-        if (isThenable(result)) result.then((value) => once(null, value), (e: unknown) => once(e ?? undefinedError()))
+        // The reply is thenable (await reply) and ends only after these hooks: waiting on it would
+        // hang. Returned by a sync hook, it is a payload as any other value (refused by send: 500).
+        if (result !== reply && isThenable(result)) result.then((value) => once(null, value), (e: unknown) => once(e ?? undefinedError()))
         else once(null, result)
       }
     } catch (e) {

@@ -263,7 +263,9 @@ function handlerStage(request: RequestImpl, reply: ReplyImpl): void {
 function afterAsyncHandler(reply: ReplyImpl, value: unknown): void {
   if (value === reply) return
   if (value !== undefined) { sendReturned(reply, value); return }
-  if (reply.sent) return
+  // `return reply` now resolves through reply.then (await reply), with undefined once the client
+  // went away: nobody is left to answer, as in Fastify 5 (wrapThenable checks the socket).
+  if (reply.sent || reply.request.aborted) return
   if (reply.statusCode === 204 || reply.statusCode === 304) { sendReturned(reply); return }
   sendReturned(reply, runtimeError('ENC_ERR_REPLY_NOTHING_SENT', { at: replyAt(reply), wroteRaw: reply.raw.headersSent }))
 }
