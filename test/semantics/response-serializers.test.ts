@@ -1,10 +1,16 @@
 // Response serialization as Fastify 3.27.4 does it (issue 12): values a schema's type cannot hold,
 // serializers that return no text, setReplySerializer() and the serializerOpts server option.
 import { expect } from 'chai'
-import { lift, type Reply, type Request, type Scope } from '../../src'
+import { lift, type JsonSchema, type Reply, type Request, type Scope } from '../../src'
 import { build, recordingLogger, server, thrown } from '../runtime/helpers'
 
 const GENERIC_500 = { statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' }
+
+/** GET / answering `value` under the 200 response schema `schema`: what a Fastify 3 side-by-side case records. */
+async function served200(schema: JsonSchema, value: unknown): Promise<Awaited<ReturnType<Scope['inject']>>> {
+  const app = await build((root) => { root.get('/', { schema: { response: { 200: schema } } }, async () => value) })
+  return app.inject('/')
+}
 
 describe('semantics: a response value its schema\'s number or integer type (or type list) cannot hold (Fastify 3)', () => {
   it('is left out of an object, and is null in an array, at any depth; the rest is serialized as usual', async () => {
@@ -36,62 +42,39 @@ describe('semantics: a response value its schema\'s number or integer type (or t
   })
 
   it('a null beside a value that cannot be held is still written 0 (Fastify 3: {"list":[0,null],"n":0})', async () => {
-    const app = await build((root) => {
-      root.get('/', {
-        schema: {
-          response: {
-            200: {
-              type: 'object',
-              properties: {
-                list: { type: 'array', items: { type: 'number' } },
-                n: { type: 'integer' },
-                maybe: { type: 'integer', nullable: true },
-              },
-            },
-          },
-        },
-      }, async () => ({ list: [null, 'x'], n: null, maybe: null }))
-    })
-    const res = await app.inject('/')
+    const res = await served200({
+      type: 'object',
+      properties: {
+        list: { type: 'array', items: { type: 'number' } },
+        n: { type: 'integer' },
+        maybe: { type: 'integer', nullable: true },
+      },
+    }, { list: [null, 'x'], n: null, maybe: null })
     expect(res.statusCode).to.equal(200)
     expect(res.body).to.equal('{"list":[0,null],"n":0,"maybe":null}')
   })
 
   it('an array under a type list with object (not array) is written as an object, as Fastify 3 does, not null', async () => {
-    const app = await build((root) => {
-      root.get('/', {
-        schema: { response: { 200: { type: 'object', properties: { e: { type: ['object', 'null'] }, q: { type: ['null', 'object'], additionalProperties: true } } } } },
-      }, async () => ({ e: [], q: ['x'] }))
-    })
-    const res = await app.inject('/')
+    const res = await served200({ type: 'object', properties: { e: { type: ['object', 'null'] }, q: { type: ['null', 'object'], additionalProperties: true } } }, { e: [], q: ['x'] })
     expect(res.statusCode).to.equal(200)
     // Fastify 3.27.4's body for the same route, byte for byte.
     expect(res.body).to.equal('{"e":{},"q":{"0":"x"}}')
   })
 
   it('a value none of a type list holds is converted as Fastify 3 does (a number from its text) or written null, instead of a 500', async () => {
-    const app = await build((root) => {
-      root.get('/', {
-        schema: {
-          response: {
-            200: {
-              type: 'object',
-              properties: {
-                n: { type: ['number', 'null'] },
-                i: { type: ['integer', 'null'] },
-                b: { type: ['boolean', 'null'] },
-                s: { type: ['string', 'null'] },
-                sn: { type: ['string', 'number'] },
-                is: { type: ['integer', 'string'] },
-                ok: { type: ['string', 'null'] },
-                list: { type: 'array', items: { type: ['number', 'null'] } },
-              },
-            },
-          },
-        },
-      }, async () => ({ n: '12', i: 1.5, b: 'x', s: 5, sn: true, is: 1.5, ok: 'kept', list: ['3', null, 'x'] }))
-    })
-    const res = await app.inject('/')
+    const res = await served200({
+      type: 'object',
+      properties: {
+        n: { type: ['number', 'null'] },
+        i: { type: ['integer', 'null'] },
+        b: { type: ['boolean', 'null'] },
+        s: { type: ['string', 'null'] },
+        sn: { type: ['string', 'number'] },
+        is: { type: ['integer', 'string'] },
+        ok: { type: ['string', 'null'] },
+        list: { type: 'array', items: { type: ['number', 'null'] } },
+      },
+    }, { n: '12', i: 1.5, b: 'x', s: 5, sn: true, is: 1.5, ok: 'kept', list: ['3', null, 'x'] })
     expect(res.statusCode).to.equal(200)
     // Fastify 3.27.4's body for the same route, byte for byte.
     expect(res.body).to.equal('{"n":12,"i":null,"b":null,"s":null,"sn":1,"is":null,"ok":"kept","list":[3,null,null]}')
