@@ -291,19 +291,20 @@ function writeStream(reply: ReplyImpl, stream: Readable): void {
       res.destroy()
       return
     }
-    if (!objectMode) stream.unpipe(res)
+    // A legacy stream (the `send` module's SendStream) has pipe() but no unpipe().
+    if (!objectMode && typeof stream.unpipe === 'function') stream.unpipe(res)
     for (const name of staged) res.removeHeader(name)
     failWrite(reply, error)
   })
   try {
     staged = stageHead(reply)
   } catch (error) {
-    stream.destroy()
+    closeSource(stream)
     for (const name of Object.keys(reply.headerMap)) res.removeHeader(name)
     failHead(reply, error)
     return
   }
-  res.once('close', () => { if (!stream.destroyed) stream.destroy() })
+  res.once('close', () => { if (stream.destroyed !== true) closeSource(stream) })
   // Read from the staged head: a length set on reply.raw (a middleware's setHeader) goes out too.
   const declared = res.getHeader('content-length')
   // Node would write whatever the stream gives under a length it does not check (stream-length.ts).
@@ -312,7 +313,7 @@ function writeStream(reply: ReplyImpl, stream: Readable): void {
       err: runtimeError('ENC_ERR_REPLY_STREAM_LENGTH', { at: replyAt(reply), declared: String(declared), streamed }),
     }), 'the response stream did not match its Content-Length')
     res.destroy()
-    stream.destroy()
+    closeSource(stream)
   })
   if (objectMode) {
     pumpCheckedChunks(stream, dest, (chunk) => stream.destroy(runtimeError('ENC_ERR_REPLY_STREAM_CHUNK', { at: replyAt(reply), got: describeValue(chunk) })))
@@ -332,10 +333,23 @@ function writeHeadStream(reply: ReplyImpl, stream: Readable): void {
     reply.request.log.error(reply.route.serve.idFields(reply.request.id, { err: error }), 'Error on Stream found for HEAD route')
   })
   if (writeHeadOrFail(reply)) reply.raw.end()
-  stream.destroy()
+  closeSource(stream)
+}
+
+/**
+ * Stops a source the response no longer reads, in Fastify 3's order: destroy(), else close(),
+ * else abort(). Not every stream sent is a stream.Readable: a legacy stream (the `send` module's)
+ * or a hand-made source may lack destroy(), and calling it anyway threw from a 'close' listener,
+ * an uncaught exception that took the process down.
+ */
+function closeSource(stream: Readable): void {
+  const source = stream as unknown as { destroy?: unknown; close?: unknown; abort?: unknown }
+  if (typeof source.destroy === 'function') stream.destroy()
+  else if (typeof source.close === 'function') (source.close as (callback: () => void) => void)(() => {})
+  else if (typeof source.abort === 'function') (source.abort as () => void)()
 }
 
 function discard(payload: unknown): void {
   if (typeof payload !== 'object' || payload === null) return
-  if (isStream(payload)) { if (typeof payload.destroy === 'function') payload.destroy() } else cancelWebPayload(payload)
+  if (isStream(payload)) closeSource(payload); else cancelWebPayload(payload)
 }
