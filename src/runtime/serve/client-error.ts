@@ -29,6 +29,9 @@ type HttpSocket = Socket & { _httpMessage?: (ServerResponse & { req?: { complete
  * is no request object to go through the pipeline with.
  */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  // Already destroyed (the client reset it, another listener closed it): nothing can be written,
+  // and nothing is left to close (Fastify 3's default handler returns here too).
+  if (socket.destroyed) return
   // Node's parser stays failed and reports every later packet again: one answer per connection.
   if (answered.has(socket)) return
   answered.add(socket)
