@@ -217,6 +217,14 @@ describe('semantics: route options for HEAD and prefixes (issue 12 §2)', () => 
       expect(error.code).to.equal('ENC_ERR_ROUTE_INVALID')
       expect(error.message).to.contain('a handler is given both in the options and as the last argument')
     })
+
+    it('a shorthand whose handler is the third argument and whose options are not an object is refused (Fastify 3 refuses it too)', () => {
+      for (const options of ['', 1, [], undefined, null]) {
+        const error = thrown(() => server().get('/', options as never, hello))
+        expect(error.code).to.equal('ENC_ERR_ROUTE_INVALID')
+        expect(error.message).to.contain('the options (second argument) must be an object when the handler is the third')
+      }
+    })
   })
 
   it("request.context and reply.context are one object holding the route's config (Fastify 3), the config routeOptions shows", async () => {

@@ -211,6 +211,11 @@ export function shortcut(scope: ScopeImpl, method: string | string[], path: stri
   if (typeof path === 'function' && a === undefined && method === 'GET') {
     throw invalid(scope, `get(${(path as Function).name || 'a function'}) declares a route (Fastify's API), it does not read a provider (NestJS's app.get(Service)): use resolveProvider(app, ${(path as Function).name || 'Token'}), or t.get() in withApp`)
   }
+  // `get('/', '', fn)`, `get('/', [], fn)`, `get('/', undefined, fn)`: the middle argument is not
+  // options, so whatever it was meant to say would be dropped. Fastify 3 refuses it too.
+  if (typeof b === 'function' && Object.prototype.toString.call(a) !== '[object Object]') {
+    throw invalid(scope, `${String(method)} ${path}: the options (second argument) must be an object when the handler is the third, got ${describeArgument(a)}`)
+  }
   if (a === undefined) a = {}
   // Two handlers (`get('/', { handler }, fn)`) is a mistake whichever was meant: Fastify 3 refuses it too.
   if (typeof a === 'object' && a !== null && b !== undefined && (a as RouteOptions).handler !== undefined) {
@@ -219,6 +224,12 @@ export function shortcut(scope: ScopeImpl, method: string | string[], path: stri
   const options = typeof a === 'function' ? { handler: a } : { ...a, handler: b ?? (a as RouteOptions).handler }
   scope.assertDeclarable(`${Array.isArray(method) ? 'all' : method.toLowerCase()}()`)   // named as called: app.get('/late') after boot says get()
   declareRoute(scope, { ...options, method, url: path } as RouteOptions, routePrefix)
+}
+
+function describeArgument(value: unknown): string {
+  if (Array.isArray(value)) return 'an array'
+  if (value === null || value === undefined) return String(value)
+  return typeof value === 'string' ? `the string ${JSON.stringify(value)}` : typeof value
 }
 
 function safeDecodeURI(url: string): string {
