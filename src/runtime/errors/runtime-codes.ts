@@ -83,6 +83,8 @@ export const runtimeErrors = {
     message: (a: { problem: string }) => `The multipart body is malformed: ${a.problem}` }),
   ENC_ERR_CTP_BODY_TOO_LARGE: e({ status: 413, summary: 'the body is larger than bodyLimit',
     message: (a: { limit: number }) => `Request body is too large: the limit is ${a.limit} bytes` }),
+  ENC_ERR_CTP_INVALID_CONTENT_LENGTH: e({ status: 400, summary: "the body's size did not match its Content-Length (only a body Node's parser did not frame, such as inject() given its own content-length header; Fastify 3's FST_ERR_CTP_INVALID_CONTENT_LENGTH)",
+    message: (a: { received: number; declared: string }) => `Request body size did not match Content-Length: ${a.received} bytes received, Content-Length says ${a.declared}` }),
   ENC_ERR_CTP_BODY_TIMEOUT: e({ status: 408, summary: 'the request body was not received within bodyTimeout (the connection is closed)',
     message: (a: { ms: number }) => `The request body was not received within ${a.ms} ms` }),
   ENC_ERR_METHOD_NOT_ALLOWED: e({ status: 405, summary: 'the path exists, but not for this method',
@@ -135,6 +137,8 @@ export const runtimeErrors = {
       : `${a.at}: a reply header was refused: ${a.reason}` }),
   ENC_ERR_REPLY_INVALID_STATUS: e({ status: 500, summary: 'reply.code() was given a value that is not a final HTTP status (1xx included)',
     message: (a: { given: string }) => `reply.code(${a.given}): a status must be an integer from 200 to 599 (a 1xx is not a final response).` }),
+  ENC_ERR_REPLY_SENT_VALUE: e({ status: 500, summary: "reply.sent was set to something other than true (Fastify 3's deprecated way to hijack a reply, FST_ERR_REP_SENT_VALUE: only true is taken; reply.hijack() says the same)",
+    message: (a: { given: string }) => `reply.sent = ${a.given}: the only value reply.sent takes is true (Fastify 3's deprecated form of reply.hijack()); call reply.hijack() instead.` }),
   ENC_ERR_REPLY_INVALID_HTTP_ERROR: e({ status: 500, summary: 'new HttpError() was given a status that is not an integer from 400 to 599, or details that are not a JSON-serializable plain object (thrown by the constructor; a handler that throws it answers the generic 500)',
     message: (a: { given: string } | { details: string }) => 'details' in a
       ? `new HttpError(status, message, { details }): details must be a plain object that JSON.stringify() can write (it becomes the body's "details"), got ${a.details}.`

@@ -258,11 +258,19 @@ function handlerStage(request: RequestImpl, reply: ReplyImpl): void {
  * returned the reply itself (the explicit "I will send later" signal) or set a status that has no
  * body, 204 or 304 (`reply.code(304); return` after a matching If-None-Match). A value
  * resolved after the reply went out (sent by the handler, or the 503 of handlerTimeout) is
- * handed to send() all the same, which logs and drops it: a second answer is a bug to see.
+ * handed to send() all the same, which logs and drops it: a second answer is a bug to see,
+ * unless the handler hijacked the reply.
  */
 function afterAsyncHandler(reply: ReplyImpl, value: unknown): void {
   if (value === reply) return
-  if (value !== undefined) { sendReturned(reply, value); return }
+  if (value !== undefined) {
+    // A hijacked reply (reply.hijack(), reply.sent = true) belongs to the handler: what it
+    // resolves is not a second answer to warn about, as in Fastify 3 (wrapThenable). Looked up
+    // only once the reply is out, so a normal request pays one getter.
+    if (reply.sent && reply.route.serve.hijacked.has(reply.raw)) return
+    sendReturned(reply, value)
+    return
+  }
   // `return reply` now resolves through reply.then (await reply), with undefined once the client
   // went away: nobody is left to answer, as in Fastify 5 (wrapThenable checks the socket).
   if (reply.sent || reply.request.aborted) return

@@ -91,6 +91,12 @@ export class ReplyImpl {
     return !isOpen(this)
   }
 
+  /** Fastify 3's deprecated hijack (FSTDEP010): `reply.sent = true` says the handler answers through reply.raw itself. */
+  set sent(value: boolean) {
+    if (value !== true) throw runtimeError('ENC_ERR_REPLY_SENT_VALUE', { given: String(value) })
+    this.hijack()
+  }
+
   code(statusCode: number): this {
     // Fastify 3 takes a status given as digits too (`reply.code('201')`, a value read from config).
     const status = typeof statusCode === 'string' && /^[0-9]{3}$/.test(statusCode) ? Number(statusCode) : statusCode
