@@ -40,4 +40,22 @@ export const compatFiles: readonly string[] = [
   'put.test.js',
   'patch.test.js',
   'options.test.js',
+  // errors and replies (paritya, session 11): thrown and rejected errors, 5xx payloads, error
+  // handlers per method, streams, hijacked replies, body size and prototype-poisoned bodies
+  'reply-error.test.js',
+  '500s.test.js',
+  'async-await.test.js',
+  'throw.test.js',
+  'promises.test.js',
+  'wrapThenable.test.js',
+  'sync-routes.test.js',
+  'skip-reply-send.test.js',
+  'stream.test.js',
+  'request-error.test.js',
+  'options.error-handler.test.js',
+  'put.error-handler.test.js',
+  'patch.error-handler.test.js',
+  'content-length.test.js',
+  'bodyLimit.test.js',
+  'proto-poisoning.test.js',
 ]
