@@ -1,6 +1,6 @@
 // Which of Fastify 3.27.4's own test files run against Enclave: those of the areas Enclave
 // claims (schemas, validation errors, hooks, decorators, plugins, 404s, content-type parsers,
-// routes). They are read from the installed tarball (devDependency fastify3), never copied.
+// routes, errors and replies). They are read from the installed tarball (devDependency fastify3), never copied.
 import path from 'node:path'
 
 export const fastifyTestDir = path.join(path.dirname(require.resolve('fastify3/package.json')), 'test')

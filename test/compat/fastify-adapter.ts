@@ -10,7 +10,10 @@ const live = new Set<Scope>()
 
 /** `fastify(options)`: Enclave's root scope. */
 function fastify(options?: ServerOptions): Scope {
-  const app = createServer(options?.logger === undefined ? { ...options, logger: recordingLogger } : options)
+  // Only an options object (or none) gets the logger: anything else (`fastify('lol')`) goes to
+  // createServer() as given, for it to refuse, not spread into `{ 0: 'l', ... }`.
+  const plain = options === undefined || (typeof options === 'object' && options !== null)
+  const app = createServer(plain && options?.logger === undefined ? { ...options, logger: recordingLogger } : options as ServerOptions)
   live.add(app)
   return app
 }
