@@ -26,16 +26,31 @@ export function defaultValidationMessage(errors: unknown[], dataVar: string): st
   if (!Array.isArray(errors) || errors.length === 0) return `${dataVar} failed validation`
   let text = ''
   for (let i = 0; i < errors.length; i++) {
-    const error = errors[i] as { dataPath?: unknown; instancePath?: unknown; message?: unknown } | string | null
+    const error = errors[i] as { dataPath?: unknown; instancePath?: unknown; message?: unknown; keyword?: unknown; params?: { propertyName?: unknown } } | string | null
     if (i > 0) text += ', '
     if (typeof error === 'string') {
       text += `${dataVar} ${error}`
       continue
     }
     const path = typeof error?.dataPath === 'string' ? error.dataPath : typeof error?.instancePath === 'string' ? error.instancePath : ''
-    text += `${dataVar}${path} ${typeof error?.message === 'string' ? error.message : 'is invalid'}`
+    let message = typeof error?.message === 'string' ? error.message : 'is invalid'
+    // ajv 6 quotes the offending property name whole in a propertyNames message (ajv 8 does not).
+    const name = error?.keyword === 'propertyNames' ? error.params?.propertyName : undefined
+    if (typeof name === 'string' && name.length > CLIENT_TEXT_LIMIT) message = message.replace(name, clip(name))
+    text += `${dataVar}${path.length > CLIENT_TEXT_LIMIT ? clip(path) : path} ${message}`
   }
   return text
+}
+
+/**
+ * The longest client-sent text (a property name, or the data path its keys make) a 400 message
+ * repeats whole. A 300 KB key otherwise came back in a 300 KB answer and in the log line's message,
+ * stack and msg: one request, 1.8 MB of log (Fastify 3 the same; 5 drops the name, not the path).
+ */
+const CLIENT_TEXT_LIMIT = 120
+
+function clip(text: string): string {
+  return `${text.slice(0, 100)}... (${text.length} characters)`
 }
 
 // The default formatter as bound to each scope (scope-resolution.ts): a route whose formatter is
