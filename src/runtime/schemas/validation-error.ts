@@ -1,4 +1,5 @@
 import { schemaError } from './schema-codes'
+import { CLIENT_TEXT_LIMIT, clipClientText } from '../errors/client-text'
 import type { HttpPart, PartFailure, SchemaErrorFormatter, SchemaValidationError, ValidationContext } from './types'
 
 const CONTEXT: Readonly<Record<HttpPart, ValidationContext>> = {
@@ -36,22 +37,12 @@ export function defaultValidationMessage(errors: unknown[], dataVar: string): st
     let message = typeof error?.message === 'string' ? error.message : 'is invalid'
     // ajv 6 quotes the offending property name whole in a propertyNames message (ajv 8 does not).
     const name = error?.keyword === 'propertyNames' ? error.params?.propertyName : undefined
-    if (typeof name === 'string' && name.length > CLIENT_TEXT_LIMIT) message = message.replace(name, clip(name))
-    text += `${dataVar}${path.length > CLIENT_TEXT_LIMIT ? clip(path) : path} ${message}`
+    if (typeof name === 'string' && name.length > CLIENT_TEXT_LIMIT) message = message.replace(name, clipClientText(name))
+    text += `${dataVar}${path.length > CLIENT_TEXT_LIMIT ? clipClientText(path) : path} ${message}`
   }
   return text
 }
 
-/**
- * The longest client-sent text (a property name, or the data path its keys make) a 400 message
- * repeats whole. A 300 KB key otherwise came back in a 300 KB answer and in the log line's message,
- * stack and msg: one request, 1.8 MB of log (Fastify 3 the same; 5 drops the name, not the path).
- */
-const CLIENT_TEXT_LIMIT = 120
-
-function clip(text: string): string {
-  return `${text.slice(0, 100)}... (${text.length} characters)`
-}
 
 // The default formatter as bound to each scope (scope-resolution.ts): a route whose formatter is
 // one of these may skip building the Error when nothing would observe it (serve/validation-reply.ts).
