@@ -11,6 +11,10 @@ export const bootWarningTable = [
     code: 'ENC_WARN_SCHEMA_UNIQUE_ITEMS_UNBOUNDED',
     summary: 'a request schema has `uniqueItems: true` without `maxItems` on items that are untyped, objects or arrays: ajv compares every pair (O(n²) CPU per request)',
   },
+  {
+    code: 'ENC_WARN_SCHEMA_PATTERN_REDOS',
+    summary: 'a request schema has a `pattern` (or `patternProperties` key) with nested quantifiers, as safe-regex2 judges, and no `maxLength` (`propertyNames.maxLength`): a crafted string makes it backtrack exponentially (ReDoS)',
+  },
 ] as const
 
 export type BootWarningCode = typeof bootWarningTable[number]['code']

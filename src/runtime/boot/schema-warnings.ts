@@ -1,4 +1,6 @@
-import { unboundedUniqueItems } from '../schemas/unique-items-check'
+import { uniqueItemsUnbounded } from '../schemas/unique-items-check'
+import { riskyPatternsAt } from '../schemas/pattern-check'
+import { visitSchemas } from '../schemas/schema-walk'
 import type { NormalizedRouteSchema } from '../schemas/types'
 import type { SchemaStore } from '../schemas/schema-store'
 import type { BootWarning } from './boot-warnings'
@@ -7,24 +9,53 @@ const requestParts = ['body', 'querystring', 'params', 'headers'] as const
 
 /**
  * The boot warnings of one route's request schemas (responses are serialized, never validated
- * against uniqueItems). One warning per route and code, naming every place it applies to.
+ * against uniqueItems or patterns), from one walk. One warning per route and code, naming every
+ * place it applies to.
  */
 export function routeSchemaWarnings(route: string, scopePath: string, schema: NormalizedRouteSchema, store: SchemaStore): BootWarning[] {
-  const places: string[] = []
-  const resolveRef = (ref: string): unknown => {
-    const hash = ref.indexOf('#')
-    const id = hash === -1 ? ref : ref.slice(0, hash)
-    return id === '' ? undefined : store.get(id)
+  const unique: string[] = []
+  const patterns: string[] = []
+  const followed = new Set<unknown>()
+  const visit = (root: unknown, prefix: string): void => {
+    visitSchemas(root, (node, pointer) => {
+      if (uniqueItemsUnbounded(node)) unique.push(place(prefix, pointer()))
+      for (const at of riskyPatternsAt(node)) patterns.push(place(prefix, pointer() + at))
+      if (typeof node.$ref === 'string') {
+        // A shared schema (addSchema) reached by its id: checked where it is used, for requests.
+        const target = resolveRef(node.$ref, store)
+        if (target !== undefined && !followed.has(target)) { followed.add(target); visit(target, `${prefix.split(' ')[0]} ${node.$ref}`) }
+      }
+    })
   }
   for (const part of requestParts) {
     const partSchema = schema[part]
-    if (partSchema === null) continue
-    for (const pointer of unboundedUniqueItems(partSchema, resolveRef)) places.push(`${part}${pointer === '' ? '' : ' ' + pointer}`)
+    if (partSchema !== null) visit(partSchema, part)
   }
-  if (places.length === 0) return []
-  return [{
-    code: 'ENC_WARN_SCHEMA_UNIQUE_ITEMS_UNBOUNDED',
-    fields: { route, scope: scopePath, at: places },
-    message: `route ${route}: uniqueItems without maxItems at ${places.join(', ')}: its items are untyped, objects or arrays, which ajv compares pair by pair, so one request with a long array costs seconds of CPU (100,000 numbers, 589 KB: 6.4 s). Add maxItems (the longest list you accept), or type the items as string, number, integer or boolean.`,
-  }]
+  const warnings: BootWarning[] = []
+  if (unique.length > 0) {
+    warnings.push({
+      code: 'ENC_WARN_SCHEMA_UNIQUE_ITEMS_UNBOUNDED',
+      fields: { route, scope: scopePath, at: unique },
+      message: `route ${route}: uniqueItems without maxItems at ${unique.join(', ')}: its items are untyped, objects or arrays, which ajv compares pair by pair, so one request with a long array costs seconds of CPU (100,000 numbers, 589 KB: 6.4 s). Add maxItems (the longest list you accept), or type the items as string, number, integer or boolean.`,
+    })
+  }
+  if (patterns.length > 0) {
+    warnings.push({
+      code: 'ENC_WARN_SCHEMA_PATTERN_REDOS',
+      fields: { route, scope: scopePath, at: patterns },
+      message: `route ${route}: a pattern with nested quantifiers and no length bound at ${patterns.join(', ')}: a crafted string that almost matches makes the regex backtrack exponentially (^(a+)+$ on 24 characters: 80 ms of CPU; every character doubles it). Rewrite it without a quantifier inside a repeated group, or bound what it sees: maxLength next to pattern, propertyNames: { maxLength } next to patternProperties (keep it small if the pattern really is exponential).`,
+    })
+  }
+  return warnings
+}
+
+/** `body /properties/tags`, or `body Tags#/pattern` inside a shared schema: the part, then the pointer. */
+function place(prefix: string, pointer: string): string {
+  return pointer === '' ? prefix : prefix.includes(' ') ? prefix + pointer : `${prefix} ${pointer}`
+}
+
+function resolveRef(ref: string, store: SchemaStore): unknown {
+  const hash = ref.indexOf('#')
+  const id = hash === -1 ? ref : ref.slice(0, hash)
+  return id === '' ? undefined : store.get(id)
 }

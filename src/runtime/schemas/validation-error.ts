@@ -1,4 +1,5 @@
 import { schemaError } from './schema-codes'
+import { CLIENT_TEXT_LIMIT, clipClientText } from '../errors/client-text'
 import type { HttpPart, PartFailure, SchemaErrorFormatter, SchemaValidationError, ValidationContext } from './types'
 
 const CONTEXT: Readonly<Record<HttpPart, ValidationContext>> = {
@@ -26,17 +27,22 @@ export function defaultValidationMessage(errors: unknown[], dataVar: string): st
   if (!Array.isArray(errors) || errors.length === 0) return `${dataVar} failed validation`
   let text = ''
   for (let i = 0; i < errors.length; i++) {
-    const error = errors[i] as { dataPath?: unknown; instancePath?: unknown; message?: unknown } | string | null
+    const error = errors[i] as { dataPath?: unknown; instancePath?: unknown; message?: unknown; keyword?: unknown; params?: { propertyName?: unknown } } | string | null
     if (i > 0) text += ', '
     if (typeof error === 'string') {
       text += `${dataVar} ${error}`
       continue
     }
     const path = typeof error?.dataPath === 'string' ? error.dataPath : typeof error?.instancePath === 'string' ? error.instancePath : ''
-    text += `${dataVar}${path} ${typeof error?.message === 'string' ? error.message : 'is invalid'}`
+    let message = typeof error?.message === 'string' ? error.message : 'is invalid'
+    // ajv 6 quotes the offending property name whole in a propertyNames message (ajv 8 does not).
+    const name = error?.keyword === 'propertyNames' ? error.params?.propertyName : undefined
+    if (typeof name === 'string' && name.length > CLIENT_TEXT_LIMIT) message = message.replace(name, clipClientText(name))
+    text += `${dataVar}${path.length > CLIENT_TEXT_LIMIT ? clipClientText(path) : path} ${message}`
   }
   return text
 }
+
 
 // The default formatter as bound to each scope (scope-resolution.ts): a route whose formatter is
 // one of these may skip building the Error when nothing would observe it (serve/validation-reply.ts).

@@ -1,4 +1,5 @@
 import pino from 'pino'
+import { CLIENT_TEXT_LIMIT, clipClientText } from '../errors/client-text'
 
 /**
  * Fastify 3's log serializers (lib/logger.js): the access log passes the request and the reply
@@ -26,5 +27,34 @@ export const fastifyLogSerializers: Readonly<{
   res(reply: LoggedReply) {
     return { statusCode: reply.raw?.statusCode ?? reply.statusCode }
   },
-  err: pino.stdSerializers.err as unknown as (error: Error) => Record<string, unknown>,
+  err(error: Error) {
+    const logged = (pino.stdSerializers.err as unknown as (error: Error) => Record<string, unknown>)(error)
+    if (Array.isArray(logged.validation) && logged.validation.some(holdsLongText)) logged.validation = logged.validation.map(clipEntry)
+    return logged
+  },
 })
+
+// A validation error's `validation` (ajv's errors) names the client's keys in `dataPath`,
+// `propertyName`, `params.propertyName` and ajv 6's propertyNames `message`: the log line gets them
+// clipped (error.validation itself is left as ajv made it).
+type Entry = Record<string, unknown>
+const isEntry = (value: unknown): value is Entry => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+function holdsLongText(entry: unknown): boolean {
+  if (!isEntry(entry)) return false
+  for (const key in entry) {
+    const value = entry[key]
+    if (typeof value === 'string' ? value.length > CLIENT_TEXT_LIMIT : isEntry(value) && key === 'params' && holdsLongText(value)) return true
+  }
+  return false
+}
+
+function clipEntry(entry: unknown): unknown {
+  if (!isEntry(entry) || !holdsLongText(entry)) return entry
+  const copy: Entry = {}
+  for (const key in entry) {
+    const value = entry[key]
+    copy[key] = typeof value === 'string' ? clipClientText(value) : key === 'params' ? clipEntry(value) : value
+  }
+  return copy
+}

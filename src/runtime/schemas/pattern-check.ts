@@ -1,0 +1,54 @@
+import safeRegex from 'safe-regex2'
+
+/**
+ * Request-schema regular expressions a crafted string can make backtrack for seconds (ReDoS).
+ * ajv runs `pattern` and the `patternProperties` keys with the engine's backtracking RegExp, and a
+ * pattern with nested quantifiers (`^(a+)+$`, `^([a-z0-9]+\s?)*$`) is exponential in the length of a
+ * string that almost matches: on Node 20 / ajv 6.12.6 one 24-character value cost 80 ms, 30 would
+ * cost seconds. The detector is safe-regex2 (Fastify's own, already loaded by find-my-way,
+ * microseconds per pattern): it flags star height > 1, so it also flags a few linear patterns (a
+ * repeated group closed by a separator, `^[a-z0-9]+(-[a-z0-9]+)*$`) and misses polynomial ones
+ * (`^\s*#?\s*$`). A length bound silences it, whatever the pattern: ajv checks `maxLength` before
+ * `pattern` (and `propertyNames` before `patternProperties`), so the regex never sees a longer string.
+ * Returns the places in this schema node (`/pattern`, `/patternProperties/<key>`) at risk.
+ */
+export function riskyPatternsAt(node: Record<string, unknown>): string[] {
+  let found: string[] | null = null
+  if (typeof node.pattern === 'string' && typeof node.maxLength !== 'number' && risky(node.pattern)) found = ['/pattern']
+  const keys = node.patternProperties
+  if (typeof keys === 'object' && keys !== null && !namesBounded(node)) {
+    for (const key of Object.keys(keys)) {
+      if (risky(key)) (found ??= []).push(`/patternProperties/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`)
+    }
+  }
+  return found ?? none
+}
+
+const none: string[] = []
+
+function namesBounded(node: Record<string, unknown>): boolean {
+  const names = node.propertyNames
+  return typeof names === 'object' && names !== null && typeof (names as Record<string, unknown>).maxLength === 'number'
+}
+
+// Routes repeat the same few patterns (a zip code in every address): each is judged once. Bounded,
+// as apps in one process may declare any number of them.
+const judged = new Map<string, boolean>()
+
+function risky(pattern: string): boolean {
+  let verdict = judged.get(pattern)
+  if (verdict === undefined) {
+    if (judged.size >= 1000) judged.clear()
+    verdict = judge(pattern)
+    judged.set(pattern, verdict)
+  }
+  return verdict
+}
+
+/** A pattern the engine cannot compile is ajv's error to report, not a warning. */
+function judge(pattern: string): boolean {
+  try { new RegExp(pattern, 'u') } catch { try { new RegExp(pattern) } catch { return false } }
+  // safe-regex2's parser (ret) does not know lookbehinds and calls what it cannot parse unsafe; a
+  // lookahead has the same structure for star height.
+  return !safeRegex(pattern.replace(/\(\?<([=!])/g, '(?$1'))
+}

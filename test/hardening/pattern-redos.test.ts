@@ -1,0 +1,71 @@
+// ReDoS through a route schema's regular expressions (README "Boot warnings",
+// ENC_WARN_SCHEMA_PATTERN_REDOS): a pattern with nested quantifiers backtracks exponentially on a
+// crafted string that almost matches. The boot warns where no length bound protects it, and a
+// `maxLength` bound keeps a crafted string from ever reaching the regex (ajv checks it first).
+import { expect } from 'chai'
+import { expectErrorShape, listening, recordingLogger, rawRequest, server } from './helpers'
+import type { ServerOptions } from '../../src/runtime'
+
+const code = 'ENC_WARN_SCHEMA_PATTERN_REDOS'
+
+async function patternWarnings(declare: (app: ReturnType<typeof server>) => void, options: ServerOptions = {}): Promise<Array<Record<string, unknown>>> {
+  const logger = recordingLogger()
+  const app = server({ logger, ...options })
+  declare(app)
+  await app.ready()
+  await app.close()
+  return logger.entries.filter((e) => e.level === 'warn' && e.obj?.code === code).map((e) => ({ ...e.obj, msg: e.msg }))
+}
+
+describe('hardening: ReDoS-prone schema patterns', () => {
+  it('a nested-quantifier pattern without maxLength is one warn line at boot naming the route and every place, in any request part', async () => {
+    const warnings = await patternWarnings((app) => {
+      app.post('/names', { schema: {
+        body: { type: 'object', properties: { name: { type: 'string', pattern: '^([a-zA-Z0-9]+\\s?)*$' } }, patternProperties: { '^(x+)+$': { type: 'string' } } },
+        querystring: { type: 'object', properties: { q: { type: 'string', pattern: '^(\\d+)*x$' } } },
+      } }, async () => ({}))
+      app.get('/h', { schema: { headers: { type: 'object', properties: { 'x-tag': { type: 'string', pattern: '^(a|a?)+$' } } } } }, async () => ({}))
+    })
+    expect(warnings.map((w) => w.route)).to.deep.equal(['POST /names', 'GET /h'])
+    expect(warnings[0]).to.include({ scope: 'root' })
+    expect(warnings[0].at).to.deep.equal(['body /patternProperties/^(x+)+$', 'body /properties/name/pattern', 'querystring /properties/q/pattern'])
+    expect(warnings[0].msg).to.match(/maxLength/)
+  })
+
+  it('maxLength next to the pattern, propertyNames.maxLength next to patternProperties, or a pattern without nested quantifiers do not warn', async () => {
+    const warnings = await patternWarnings((app) => {
+      app.post('/a', { schema: { body: { type: 'string', maxLength: 20, pattern: '^(a+)+$' } } }, async () => ({}))
+      app.post('/b', { schema: { body: { type: 'object', propertyNames: { maxLength: 10 }, patternProperties: { '^(x+)+$': {} } } } }, async () => ({}))
+      app.post('/c', { schema: { body: { type: 'object', properties: {
+        zip: { type: 'string', pattern: '^[0-9]{5}$' }, email: { type: 'string', pattern: '^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\\.[a-zA-Z]{2,}$' },
+        after: { type: 'string', pattern: '(?<=@)[a-z]+$' }, uuid: { type: 'string', pattern: '^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$' },
+      } } } }, async () => ({}))
+    })
+    expect(warnings).to.deep.equal([])
+  })
+
+  it('a shared schema reached by $ref is checked where a request uses it; response schemas are not', async () => {
+    const warnings = await patternWarnings((app) => {
+      app.addSchema({ $id: 'Slug', type: 'string', pattern: '^([a-z]+)*$' })
+      app.post('/x', { schema: { body: { type: 'object', properties: { slug: { $ref: 'Slug#' } } } } }, async () => ({}))
+      app.get('/r', { schema: { response: { 200: { type: 'string', pattern: '^(a+)+$' } } } }, async () => 'a')
+    })
+    expect(warnings.map((w) => [w.route, w.at])).to.deep.equal([['POST /x', ['body Slug#/pattern']]])
+  })
+
+  it('with maxLength, a crafted near-match of 100,000 characters is a 400 and the server keeps answering', async () => {
+    const { app, address } = await listening((root) => {
+      root.post('/name', { schema: { body: { type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength: 64, pattern: '^([a-zA-Z0-9]+\\s?)*$' } } } } }, async () => ({ ok: true }))
+    })
+    try {
+      const crafted = JSON.stringify({ name: 'a'.repeat(100_000) + '!' })
+      for (let i = 0; i < 20; i++) {
+        const res = await rawRequest(address, `POST /name HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(crafted)}\r\nConnection: close\r\n\r\n${crafted}`)
+        expect(res.status).to.equal(400)
+        expect(expectErrorShape(res.body, 400).message).to.match(/maxLength|64/)
+      }
+      const ok = await app.inject({ method: 'POST', url: '/name', payload: { name: 'Ada Lovelace' } })
+      expect(ok.statusCode).to.equal(200)
+    } finally { await app.close() }
+  })
+})
