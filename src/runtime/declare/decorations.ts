@@ -2,8 +2,9 @@ import type { FrameworkError } from '../errors/framework-error'
 import { runtimeError } from '../errors/runtime-codes'
 
 /**
- * How a decorator value is attached. `value` lives on the prototype (primitives and functions),
- * `accessor` is a getter/setter pair on the prototype, `factory` runs once per request object.
+ * How a decorator value is attached. `value` lives on the prototype and, unless it is a function,
+ * is also set on each request object when it is built; `accessor` is a getter/setter pair on the
+ * prototype, `factory` runs once per request object.
  */
 export type Decoration =
   | { readonly name: string | symbol; readonly kind: 'value'; readonly value: unknown }
@@ -63,13 +64,19 @@ type Constructor = new (...args: any[]) => object
  */
 export function decorateClass<C extends Constructor>(base: C, decorations: readonly Decoration[]): C {
   if (decorations.length === 0) return base
-  const factories = decorations.filter((d): d is Extract<Decoration, { kind: 'factory' }> => d.kind === 'factory')
-  const Decorated = factories.length === 0
+  // A plain value is set on each object too, as Fastify 3 does (`this[key] = value` in its
+  // Request/Reply constructor): a handler or hook that assigns it later (`request.user = ...`)
+  // then changes a property the object already has instead of adding one, so every request keeps
+  // one hidden class (V8 shape) and the code that reads them stays monomorphic.
+  const perObject = decorations.filter((d): d is Exclude<Decoration, { kind: 'accessor' }> =>
+    d.kind === 'factory' || (d.kind === 'value' && typeof d.value !== 'function'))
+  const Decorated = perObject.length === 0
     ? class extends base {}
     : class extends base {
       constructor(...args: any[]) {
         super(...args)
-        for (const d of factories) (this as Record<string | symbol, unknown>)[d.name] = d.factory(this)
+        const self = this as Record<string | symbol, unknown>
+        for (const d of perObject) self[d.name] = d.kind === 'factory' ? d.factory(this) : d.value
       }
     }
   for (const decoration of decorations) applyDecoration(Decorated.prototype, decoration)
