@@ -1,6 +1,7 @@
 // Which of Fastify 3.27.4's own test files run against Enclave: those of the areas Enclave
 // claims (schemas, validation errors, hooks, decorators, plugins, 404s, content-type parsers,
-// routes, errors and replies). They are read from the installed tarball (devDependency fastify3), never copied.
+// routes, errors and replies; the router, request, server and logger). They are read from the installed tarball
+// (devDependency fastify3), never copied.
 import path from 'node:path'
 
 export const fastifyTestDir = path.join(path.dirname(require.resolve('fastify3/package.json')), 'test')
@@ -58,4 +59,23 @@ export const compatFiles: readonly string[] = [
   'content-length.test.js',
   'bodyLimit.test.js',
   'proto-poisoning.test.js',
+  // router, request, server and logger (parityb, session 11): proxy headers, router options and
+  // constraints, request ids, logging, inject, URL rewriting, route context, listen and close
+  'trust-proxy.test.js',
+  'case-insensitive.test.js',
+  'router-options.test.js',
+  'versioned-routes.test.js',
+  'constrained-routes.test.js',
+  'genReqId.test.js',
+  'logger.test.js',
+  'inject.test.js',
+  'custom-querystring-parser.test.js',
+  'url-rewriting.test.js',
+  'context-config.test.js',
+  'handler-context.test.js',
+  'default-route.test.js',
+  'chainable.test.js',
+  'same-shape.test.js',
+  'close.test.js',
+  'listen.test.js',
 ]

@@ -45,7 +45,8 @@ function runChild(file: string, startIndex: number): Promise<ChildOutcome> {
   const journal = path.join(dir, 'journal.jsonl')
   writeFileSync(journal, '')
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(__dirname, 'run-file.js'), file, String(startIndex), journal], {
+    // Fastify's .taprc gives every file `node-arg: --allow-natives-syntax` (same-shape.test.js calls %HaveSameMap).
+    const child = spawn(process.execPath, ['--allow-natives-syntax', path.join(__dirname, 'run-file.js'), file, String(startIndex), journal], {
       stdio: ['ignore', 'ignore', 'pipe'],
       env: { ...process.env, NODE_ENV: 'test' },
       // Fastify's files read their own sources relative to the package root (`process.cwd() + '/test/...'`), as `npm test` runs them.

@@ -142,6 +142,25 @@ describe('runtime: decorators', () => {
       await request(app.server).get('/trace').expect(200, { same: true })
     })
 
+    it("a plain-value request/reply decorator is each object's own property from the start, so assigning it in a hook keeps every request's property order (one V8 shape, as Fastify 3: same-shape.test.js)", async () => {
+      const seen: Array<{ own: boolean; keys: string[]; replyKeys: string[] }> = []
+      const app = await build((root) => {
+        root.decorateRequest('user', undefined)
+        root.decorateReply('trace', null)
+        root.decorateRequest('where', function (this: { url: string }) { return this.url })
+        root.addHook('preHandler', async (req, reply) => { if (req.headers['x-user'] !== undefined) { req.user = req.headers['x-user']; reply.trace = 'set' } })
+        root.get('/me', async (req, reply) => {
+          seen.push({ own: Object.prototype.hasOwnProperty.call(req, 'user'), keys: Object.keys(req), replyKeys: Object.keys(reply) })
+          return { user: req.user ?? null, own: Object.prototype.hasOwnProperty.call(req, 'where') }
+        })
+      })
+      await request(app.server).get('/me').expect(200, { user: null, own: false })
+      await request(app.server).get('/me').set('x-user', 'ada').expect(200, { user: 'ada', own: false })
+      expect(seen[0]!.own).to.equal(true)
+      expect(seen[1]!.keys).to.deep.equal(seen[0]!.keys)
+      expect(seen[1]!.replyKeys).to.deep.equal(seen[0]!.replyKeys)
+    })
+
     it('a function request/reply decorator is a method with `this` the request/reply', async () => {
       const app = await build((root) => {
         root.decorateRequest('where', function (this: { url: string }) { return this.url })

@@ -80,6 +80,16 @@ describe('runtime: listen and close', () => {
       expect(code).to.equal('ENC_ERR_SERVER_LISTENING')
     })
 
+    it('listen() after close() rejects with ENC_ERR_SERVER_CLOSED and does not listen again (Fastify 3: FST_ERR_REOPENED_CLOSE_SERVER)', async () => {
+      const app = await build(() => undefined)
+      await app.listen(0)
+      await app.close()
+      let code: unknown = null
+      try { await app.listen(0) } catch (error) { code = (error as { code: string }).code }
+      expect(code).to.equal('ENC_ERR_SERVER_CLOSED')
+      expect(app.server.listening).to.equal(false)
+    })
+
     it('listen() rejects with the boot error and does not listen', async () => {
       const error = new Error('plugin failed')
       const app = server()

@@ -254,4 +254,10 @@ describe('plugin API: what Enclave does not offer', () => {
     expect(error.code).to.equal('ENC_ERR_PLUGIN_UNSUPPORTED_API')
     expect(error.message).to.include('setGenReqId() was called in root')
   })
+
+  it("Fastify 3's setDefaultRoute() and getDefaultRoute() fail with ENC_ERR_PLUGIN_UNSUPPORTED_API instead of 'is not a function' (setNotFoundHandler answers unknown URLs)", () => {
+    const app = server() as unknown as { setDefaultRoute(fn: unknown): void; getDefaultRoute(): unknown }
+    expect(() => { app.setDefaultRoute(() => undefined) }).to.throw().with.property('code', 'ENC_ERR_PLUGIN_UNSUPPORTED_API')
+    expect(() => app.getDefaultRoute()).to.throw(/getDefaultRoute\(\) was called in root/)
+  })
 })

@@ -45,13 +45,14 @@ describe('semantics: a Fastify app moving to createServer()', () => {
       }
     })
 
-    it("listen(port, callback) on a taken port calls back with the error instead of rejecting unheld", async () => {
+    it("listen(port, callback) on a taken port calls back with (error, null) instead of rejecting unheld (Fastify 3)", async () => {
       const first = createServer()
       const address = await first.listen(0, '127.0.0.1')
       const port = Number(new URL(address).port)
       const second = createServer()
-      const error = await new Promise<Error | null>((resolve) => { (second as unknown as CallbackForms).listen(port, '127.0.0.1', (e) => { resolve(e) }) })
+      const [error, given] = await new Promise<[Error | null, unknown]>((resolve) => { (second as unknown as CallbackForms).listen(port, '127.0.0.1', (e, value) => { resolve([e, value]) }) })
       expect((error as Error & { code?: string }).code).to.equal('EADDRINUSE')
+      expect(given).to.equal(null)
       await second.close()
       await first.close()
     })

@@ -632,7 +632,9 @@ export class ScopeImpl implements Scope {
     const callback = lastCallback<(error: Error | null, address?: string) => void>(arguments)
     if (callback === undefined) return this.context.facade.listen(a, host as string | undefined)
     const given = typeof host === 'string' ? host : undefined
-    settleInto(this.context.facade.listen(typeof a === 'function' ? undefined : a, given), (address) => { callback(null, address) }, (error) => { callback(error) })
+    // On failure Fastify 3 calls back with (error, null): callers test `address === null`.
+    const failed = callback as unknown as (error: Error, address: null) => void
+    settleInto(this.context.facade.listen(typeof a === 'function' ? undefined : a, given), (address) => { callback(null, address) }, (error) => { failed(error, null) })
   }
   close(): Promise<void>
   close(callback: (error?: Error) => void): void

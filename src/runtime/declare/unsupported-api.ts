@@ -8,6 +8,8 @@ import { runtimeError } from '../errors/runtime-codes'
 export const unsupportedFastifyApis: readonly string[] = [
   'setGenReqId', 'setChildLoggerFactory',
   'addHttpMethod', 'addConstraintStrategy', 'hasConstraintStrategy',
+  // Fastify 3's raw (req, res) fallback beside the not-found handler (deprecated in 4, gone in 5).
+  'setDefaultRoute', 'getDefaultRoute',
 ]
 
 /** Installs the refusing methods on a prototype that has no member of that name yet. */

@@ -204,6 +204,8 @@ export const runtimeErrors = {
       '(Node would take a non-numeric string as the path of a pipe). Check the variable it comes from; 0 picks a free port.' }),
   ENC_ERR_SERVER_LISTENING: e({ status: null, summary: 'listen() was called on a server that is already listening',
     message: (a: { path: string }) => `listen() in ${a.path}: the server is already listening. Call close() first.` }),
+  ENC_ERR_SERVER_CLOSED: e({ status: null, summary: 'listen() was called once close() had started (Fastify 3: FST_ERR_REOPENED_CLOSE_SERVER)',
+    message: (a: { path: string }) => `listen() in ${a.path}: close() was called on this server, so its onClose hooks have released what it used. Create a new server to listen again.` }),
 }
 
 export type RuntimeErrorCode = keyof typeof runtimeErrors

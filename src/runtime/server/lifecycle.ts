@@ -150,6 +150,8 @@ export class ServerLifecycle implements ServerFacade {
   async listen(portOrOptions?: number | ListenOptions, hostArg?: string): Promise<string> {
     const options: ListenOptions = typeof portOrOptions === 'object' && portOrOptions !== null ? portOrOptions : { port: portOrOptions, host: hostArg }
     const port = listenPort(options.port, this.#bootContext().rootScope.path)
+    // As Fastify 3 refuses it: what the onClose hooks released (pools, files) is gone.
+    if (this.#closed !== null) throw runtimeError('ENC_ERR_SERVER_CLOSED', { path: this.#bootContext().rootScope.path })
     await this.ready()
     const server = this.#http
     if (server.listening) throw runtimeError('ENC_ERR_SERVER_LISTENING', { path: this.#bootContext().rootScope.path })

@@ -114,7 +114,14 @@ export function has(found: unknown, pattern: unknown, strict: boolean): boolean 
 
 /** tap's `type`: a typeof name, a constructor, or a constructor's name. */
 export function isType(found: unknown, type: unknown): boolean {
+  // tap passes the value itself and any object on its prototype chain (chainable.test.js:
+  // `t.type(fastify.get(...), fastify)`).
+  if (found === type) return true
   if (typeof type === 'function') return matchesType(found, type)
+  if (isObject(type)) {
+    for (let proto = isObject(found) ? Object.getPrototypeOf(found) : null; proto !== null; proto = Object.getPrototypeOf(proto)) if (proto === type) return true
+    return false
+  }
   if (typeof type !== 'string') return false
   if (typeof found === type) return true
   if (type === 'array') return Array.isArray(found)

@@ -16,9 +16,22 @@ export class TapRoot extends TapTest {
   private runner: TopLevelRunner | null = null
   private idle: (() => void) | null = null
   private readonly names = new Map<string, number>()
+  // tap's `before(fn)`: the tests declared after it wait until fn has settled (trust-proxy.test.js
+  // resolves localhost's address in one before its first test).
+  private gate: Promise<void> | null = null
 
   constructor() {
     super('(file)', null)
+    this.before = this.before.bind(this)
+  }
+
+  before(fn: () => unknown): void {
+    const previous = this.gate ?? Promise.resolve()
+    const gate: Promise<void> = previous.then(() => fn()).then(
+      () => undefined,
+      (error: unknown) => { this.failures.push(`before() failed: ${error instanceof Error ? error.message : String(error)}`) },
+    ).then(() => { if (this.gate === gate) this.gate = null })
+    this.gate = gate
   }
 
   /** Set before the test file is loaded. */
@@ -47,6 +60,12 @@ export class TapRoot extends TapTest {
 
   private next(): void {
     if (this.busy || this.runner === null) return
+    const gate = this.gate
+    if (gate !== null && this.waiting.length > 0) {
+      this.busy = true
+      void gate.then(() => { this.busy = false; this.next() })
+      return
+    }
     const entry = this.waiting.shift()
     if (entry === undefined) {
       const idle = this.idle

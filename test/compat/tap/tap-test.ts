@@ -29,7 +29,7 @@ export class TapTest {
     this.parent = parent
     // Fastify's files take `const test = t.test` unbound, and pass `t.end` or `t.error` as a callback
     // (`fastify.ready(t.error)`); tap binds its methods, so these work there.
-    for (const key of ['test', 'end', 'skip', 'todo', 'only', 'teardown', 'pass', 'fail', 'plan', 'error'] as const) {
+    for (const key of ['test', 'end', 'skip', 'todo', 'only', 'teardown', 'pass', 'fail', 'plan', 'error', 'threw'] as const) {
       (this as Record<string, unknown>)[key] = (this[key] as Function).bind(this)
     }
   }
@@ -188,6 +188,8 @@ export class TapTest {
   notOk(value: unknown, message?: string): boolean { return this.record(!value, message, () => `expected falsy, got ${show(value)}`) }
   pass(message?: string): boolean { return this.record(true, message, () => '') }
   fail(message?: unknown): boolean { return this.record(false, undefined, () => `fail(${show(message)})`) }
+  /** tap's `threw(error)`: an error that must not happen (handler-context.test.js passes it as a callback). */
+  threw(error: unknown): boolean { return this.record(false, undefined, () => `threw: ${describeError(error)}`) }
   error(error: unknown, message?: string): boolean { return this.record(!error, message, () => `unexpected error: ${describeError(error)}`) }
   equal(found: unknown, wanted: unknown, message?: string): boolean {
     return this.record(found === wanted || (Number.isNaN(found) && Number.isNaN(wanted)), message, () => `expected ${show(wanted)}, got ${show(found)}`)
