@@ -1,5 +1,6 @@
 import type { Reply, Request, RequestOf } from '../runtime/types'
 import type { Opaque, ResponseOf, RouteParts, schemaClassMark } from '../runtime/typed-schemas'
+import type { WithoutOpenIndex } from '../runtime/open-index'
 import type { IsCustomParam } from './custom-param'
 import type { IsSchemaParam } from './schema-param'
 
@@ -65,6 +66,8 @@ export type HandlerFit<S, M> = M extends (...args: infer P) => infer R
   ? ([BadParams<S, P>] extends [never] ? unknown : { 'handler parameter(s) at these indexes that no part of the request can fill: give the route a schema for that part (params, querystring, body) of that type, type it string, or remove it': BadParams<S, P> })
     & (unknown extends ResponseOf<S> ? unknown
       : [Awaited<R>] extends [ResponseOf<S> | Reply | void | undefined] ? unknown
+      // An interface-typed value against an open object schema (open-index.ts).
+      : [Awaited<R>] extends [WithoutOpenIndex<ResponseOf<S>>] ? unknown
       : { 'handler return type that breaks the response schema; expected': ResponseOf<S> })
   : unknown
 
