@@ -99,14 +99,15 @@ export const moduleErrors = {
         `Pass the module that provides it (or a descendant of it) as the ${a.caller === 't.get' ? `second argument: t.get(${a.token}, Module)` : 'third argument'}.`
       : `${a.subject} ${a.token} (${a.where}), which is not visible there. ${a.hint}` }),
   ENC_ERR_MODULE_DEPENDENCY_UNTYPED: e({ status: null, summary: 'a constructor dependency has no usable runtime token (interface, primitive, missing metadata)',
-    message: (a: { case: 'no-metadata'; subject: string } | { case: 'not-injectable'; subject: string; ownCopy: string } | { case: 'no-token'; subject: string; where: string; type: string }) => {
+    message: (a: { case: 'no-metadata'; subject: string } | { case: 'not-injectable'; subject: string; ownCopy: string } | { case: 'no-token'; subject: string; where: string; type: string; candidates?: readonly string[] }) => {
       switch (a.case) {
         case 'no-metadata': return `${a.subject} has constructor parameters but no type metadata. Decorate the class with @injectable() ` +
           "(import it from 'enclave'; controllers and modules already are), and compile with emitDecoratorMetadata."
         case 'not-injectable': return `${a.subject} has constructor parameters but is not @injectable(), so its dependencies are unknown. ` +
           `Decorate the class with injectable() from 'enclave'. (If it is decorated, a tsyringe copy other than ${a.ownCopy} did it: keep one tsyringe per app.)`
         case 'no-token': return `${a.subject} ${a.where}, whose type ${a.type}, so it has no injection token. ` +
-          'Use @inject(token) on the parameter and provide that token, or import the class as a value.'
+          'Use @inject(token) on the parameter and provide that token, or import the class as a value.' +
+          (a.candidates !== undefined && a.candidates.length > 0 ? ` Tokens it can inject that are not classes: ${a.candidates.join(', ')} (@inject(thatToken) on the parameter).` : '')
       }
     } }),
   ENC_ERR_MODULE_TSYRINGE_COPIES: e({ status: null, summary: "a provider was made @injectable() by a second copy of tsyringe, which Enclave's copy cannot see",
