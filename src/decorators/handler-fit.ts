@@ -1,7 +1,9 @@
 import type { Reply, Request, RequestOf } from '../runtime/types'
 import type { Opaque, ResponseOf, RouteParts, schemaClassMark } from '../runtime/typed-schemas'
+import type { WithoutOpenIndex } from '../runtime/open-index'
 import type { IsCustomParam } from './custom-param'
 import type { IsSchemaParam } from './schema-param'
+import type { IsIntercepted } from './intercepted'
 
 /*
  * Types only: what a route decorator checks about the method it decorates (decorators cannot
@@ -64,7 +66,11 @@ type BadParams<S, P extends readonly unknown[]> = { [I in keyof P]: ParamFits<S,
 export type HandlerFit<S, M> = M extends (...args: infer P) => infer R
   ? ([BadParams<S, P>] extends [never] ? unknown : { 'handler parameter(s) at these indexes that no part of the request can fill: give the route a schema for that part (params, querystring, body) of that type, type it string, or remove it': BadParams<S, P> })
     & (unknown extends ResponseOf<S> ? unknown
+      // An interceptor answers for it (intercepted.ts).
+      : IsIntercepted<Awaited<R>> extends true ? unknown
       : [Awaited<R>] extends [ResponseOf<S> | Reply | void | undefined] ? unknown
+      // An interface-typed value against an open object schema (open-index.ts).
+      : [Awaited<R>] extends [WithoutOpenIndex<ResponseOf<S>>] ? unknown
       : { 'handler return type that breaks the response schema; expected': ResponseOf<S> })
   : unknown
 

@@ -12,8 +12,14 @@ void complete
 const liftHint = (name: string): string => `to share ${name}'s providers with its parent (and so its siblings), list it as lift(${name}) in the parent's plugins`
 
 /** Keys people reach for from other frameworks (NestJS), and what Enclave does instead; no trailing period. */
-const didYouMean: Record<string, (name: string) => string> = {
-  imports: (name) => `Did you mean 'plugins'? Children are listed in 'plugins': a child sees its parent's providers, not the reverse; ${liftHint(name)}`,
+const didYouMean: Record<string, (name: string, value: unknown) => string> = {
+  imports: (name, value) => {
+    // NestJS's `imports: [UsersModule]` is there to inject UsersModule's exported providers: name that module.
+    const listed = Array.isArray(value) ? value.flatMap((entry) => (typeof entry === 'function' && entry.name !== '' ? [entry.name as string] : [])) : []
+    if (listed.length === 0) return `Did you mean 'plugins'? Children are listed in 'plugins': a child sees its parent's providers, not the reverse; ${liftHint(name)}`
+    return `Did you mean 'plugins: [${listed.join(', ')}]'? Children are listed in 'plugins': a child sees its parent's providers, not the reverse, ` +
+      `so for ${name} to inject ${listed[0]}'s providers (what NestJS's exports gave) list lift(${listed[0]}) in ${name}'s plugins: a lifted module provides into the module that lists it`
+  },
   modules: () => "Did you mean 'plugins'? Children are listed in 'plugins'",
   children: () => "Did you mean 'plugins'? Children are listed in 'plugins'",
   routes: () => "Routes come from the controllers listed in 'controllers'",
@@ -30,7 +36,7 @@ export function toModuleMeta(name: string, options: ModuleOptions | undefined): 
   for (const key of Object.keys(options)) {
     if (!(optionKeys as readonly string[]).includes(key)) {
       // optionError ends the sentence: the text here must not end with a period.
-      const hint = Object.hasOwn(didYouMean, key) ? `. ${didYouMean[key](name)}` : ''
+      const hint = Object.hasOwn(didYouMean, key) ? `. ${didYouMean[key](name, (options as Record<string, unknown>)[key])}` : ''
       throw optionError(name, `has an unknown option '${key}' (known options: ${optionKeys.join(', ')})${hint}`)
     }
   }

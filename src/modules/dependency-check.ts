@@ -14,6 +14,8 @@ export interface Requester {
   readonly what: string
   /** Where to look for the providers of a token that is not visible, for the hint. */
   readonly providersOf: (token: unknown) => readonly ModuleNode[]
+  /** The tokens some module provides that are not classes (symbols, strings): the candidates for an interface's @inject(). */
+  readonly namedTokens?: () => readonly unknown[]
 }
 
 /**
@@ -74,8 +76,11 @@ function checkToken(dep: unknown, where: string, requester: Requester): void {
   }
   const subject = `${requester.what} in ${requester.node.path} needs`
   if (dep === undefined || untypedTokens.has(dep)) {
+    // An interface-typed parameter usually means a repository behind a symbol token (NestJS's
+    // @Inject(TOKEN)): name the tokens this module could inject, so the fix reads off the message.
+    const candidates = dep === Object ? (requester.namedTokens?.() ?? []).filter((token) => requester.container.isRegistered(token as never, true)) : []
     throw moduleError('ENC_ERR_MODULE_DEPENDENCY_UNTYPED', {
-      case: 'no-token', subject, where,
+      case: 'no-token', subject, where, candidates: candidates.map(describeToken),
       type: dep === undefined ? 'is undefined at runtime (a circular import between files, or a type-only import)' : `is ${describeToken(dep)} (an interface, primitive or union type)`,
     })
   }

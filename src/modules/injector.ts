@@ -86,8 +86,10 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
 
   const providersOf = (token: unknown): ModuleNode[] =>
     [...walk(root)].filter((n) => n.meta.providers.some((p) => toProviderSpec(p).token === token))
+  const namedTokens = (): unknown[] => [...new Set([...walk(root)].flatMap((n) => n.meta.providers.map((p) => toProviderSpec(p).token)))]
+    .filter((token) => typeof token === 'symbol' || typeof token === 'string')
   for (const node of walk(root)) {
-    const base = { node, container: containerOf.get(node)!, providersOf }
+    const base = { node, container: containerOf.get(node)!, providersOf, namedTokens }
     const requester = (what: string): Requester => ({ ...base, what })
     checkClassDependencies(node.type, requester(`module ${node.type.name}`))
     // A module's hook classes are resolved from its own container, as a controller's are from its module's.

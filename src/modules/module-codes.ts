@@ -28,7 +28,7 @@ export const moduleErrors = {
     message: (a: { name: string; path: string; decorators: readonly string[] }) => `Controller ${a.name} in ${a.path} carries ${a.decorators.join(', ')}, ` +
       "which belong on a module class: they configure the module's context. Move them to the module." }),
   ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED: e({ status: null, summary: 'a route hook decorator (@OnRequest, @PreHandler, @OnSend, ...) on a module method, on a controller method that declares no route, or on a module with no controller routes in it or below; a hook class without handle(); @HttpCode or a routeMetadata() decorator on a method that declares no route, or a routeMetadata() decorator on a module class',
-    message: (a: { case: 'module' | 'not-a-route' | 'no-handle' | 'module-no-routes'; path: string; name: string } | { case: 'http-code-not-a-route'; path: string; name: string }
+    message: (a: { case: 'module' | 'not-a-route' | 'no-handle' | 'module-no-routes'; path: string; name: string; canActivate?: boolean } | { case: 'http-code-not-a-route'; path: string; name: string }
       | { case: 'metadata-not-a-route' | 'metadata-module'; path: string; name: string; keys: readonly string[] }) => a.case === 'metadata-not-a-route'
       ? `${a.name} (listed in ${a.path}) carries ${a.keys.map((k) => `routeMetadata('${k}')`).join(', ')} but declares no route, so no guard or hook would read it. Put it on a route method (@Get, @Post, ...) or on the controller class.`
       : a.case === 'metadata-module'
@@ -36,7 +36,9 @@ export const moduleErrors = {
       : a.case === 'http-code-not-a-route'
       ? `${a.name} (listed in ${a.path}) carries @HttpCode but declares no route, so no answer would use its status. Put it on a route method (@Get, @Delete, ...).`
       : a.case === 'no-handle'
-      ? `Hook class ${a.name} in ${a.path} has no handle(request, reply) method: a class given to @OnRequest/@PreHandler/@OnSend/... is a provider whose handle() is the hook.`
+      ? `Hook class ${a.name} in ${a.path} has no handle(request, reply) method: a class given to @OnRequest/@PreHandler/@OnSend/... is a provider whose handle() is the hook.` +
+        (a.canActivate === true ? ' It has canActivate() (NestJS\'s CanActivate): rename it handle(request, reply). It is called with the request itself, not an ExecutionContext' +
+          ' (what context.switchToHttp().getRequest() gave), and returning false (or a promise of false) denies with 403, as canActivate() does.' : '')
       : a.case === 'module-no-routes'
       ? `Module ${a.name} (${a.path}) carries route hooks (@OnRequest/@PreHandler/@OnSend/...), but neither it nor its descendants list a controller, so they would apply to no route ` +
         "(they go on controller routes only, not on routes a plugin function declares). List the controllers in this module or below, or use a module method with @Hook('onRequest') for every request of the context."
@@ -97,14 +99,15 @@ export const moduleErrors = {
         `Pass the module that provides it (or a descendant of it) as the ${a.caller === 't.get' ? `second argument: t.get(${a.token}, Module)` : 'third argument'}.`
       : `${a.subject} ${a.token} (${a.where}), which is not visible there. ${a.hint}` }),
   ENC_ERR_MODULE_DEPENDENCY_UNTYPED: e({ status: null, summary: 'a constructor dependency has no usable runtime token (interface, primitive, missing metadata)',
-    message: (a: { case: 'no-metadata'; subject: string } | { case: 'not-injectable'; subject: string; ownCopy: string } | { case: 'no-token'; subject: string; where: string; type: string }) => {
+    message: (a: { case: 'no-metadata'; subject: string } | { case: 'not-injectable'; subject: string; ownCopy: string } | { case: 'no-token'; subject: string; where: string; type: string; candidates?: readonly string[] }) => {
       switch (a.case) {
         case 'no-metadata': return `${a.subject} has constructor parameters but no type metadata. Decorate the class with @injectable() ` +
           "(import it from 'enclave'; controllers and modules already are), and compile with emitDecoratorMetadata."
         case 'not-injectable': return `${a.subject} has constructor parameters but is not @injectable(), so its dependencies are unknown. ` +
           `Decorate the class with injectable() from 'enclave'. (If it is decorated, a tsyringe copy other than ${a.ownCopy} did it: keep one tsyringe per app.)`
         case 'no-token': return `${a.subject} ${a.where}, whose type ${a.type}, so it has no injection token. ` +
-          'Use @inject(token) on the parameter and provide that token, or import the class as a value.'
+          'Use @inject(token) on the parameter and provide that token, or import the class as a value.' +
+          (a.candidates !== undefined && a.candidates.length > 0 ? ` Tokens it can inject that are not classes: ${a.candidates.join(', ')} (@inject(thatToken) on the parameter).` : '')
       }
     } }),
   ENC_ERR_MODULE_TSYRINGE_COPIES: e({ status: null, summary: "a provider was made @injectable() by a second copy of tsyringe, which Enclave's copy cannot see",

@@ -31,8 +31,11 @@ export function moduleGuardClassesOf(module: Class): Function[] {
 
 /** Refuses a hook class without a `handle` method, before anything is built. */
 export function checkGuardClass(guard: Function, owner: Class, path: string): void {
-  if (typeof (guard.prototype as Record<string, unknown> | undefined)?.handle !== 'function') {
-    throw moduleError('ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED', { case: 'no-handle', path, name: `${guard.name} (on ${owner.name})` })
+  const prototype = guard.prototype as Record<string, unknown> | undefined
+  if (typeof prototype?.handle !== 'function') {
+    // A NestJS guard keeps its canActivate(context): the message names the rename.
+    const canActivate = typeof prototype?.canActivate === 'function'
+    throw moduleError('ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED', { case: 'no-handle', path, name: `${guard.name} (on ${owner.name})`, canActivate })
   }
 }
 

@@ -12,6 +12,7 @@ import type { ValidatorCompiler, SerializerCompiler, ReplySerializer, Serializer
 import type { Inspection, RouteInspection, ScopeAnnotation, ScopeInspection } from './shared/introspection'
 import type { OpenApiDocument, OpenApiInfo } from './shared/openapi-types'
 import type { SchemaCompilation } from './shared/schema-compilation'
+import type { WithoutOpenIndex } from './open-index'
 import type { BootProfile } from './shared/boot-profile'
 import type { ReplySerializationApi, RequestSchemaApi, ScopeRouteLookup } from './fastify-api-types'
 
@@ -292,10 +293,11 @@ export interface NotFoundOptions {
 /**
  * What a handler of a route with schema `S` may return: anything when no response schema is
  * readable, else a value of one of the declared response types (or a Promise of it), the reply
- * itself, or nothing (after `reply.send()`).
+ * itself, or nothing (after `reply.send()`). A value typed by an interface fits an open object
+ * schema too (open-index.ts).
  */
 export type HandlerResult<S> = unknown extends ResponseOf<S> ? unknown
-  : ResponseOf<S> | ReplyBase | void | Promise<ResponseOf<S> | ReplyBase | void>
+  : ResponseOf<S> | WithoutOpenIndex<ResponseOf<S>> | ReplyBase | void | Promise<ResponseOf<S> | WithoutOpenIndex<ResponseOf<S>> | ReplyBase | void>
 /** A handler whose request and answer are typed from the route schema `S` (Fastify's type providers). */
 export type RouteHandler<S> = (this: Scope, request: RequestOf<S>, reply: Reply) => HandlerResult<S>
 

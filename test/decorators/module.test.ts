@@ -54,6 +54,16 @@ describe('@Module', () => {
     expect(plain.message).to.match(/\(known options: plugins, .*schemaCompilation\)\.$/)
   })
 
+  it('answers NestJS\'s imports: [UsersModule] by naming that module: plugins: [UsersModule], and lift(UsersModule) to inject its providers', () => {
+    class UsersModule {}
+    class AuditModule {}
+    const error = declarationError(() => Module({ imports: [UsersModule, AuditModule] } as never)(class AppModule {}))
+    expect(error.code).to.equal('ENC_ERR_DECL_MODULE_OPTIONS')
+    expect(error.message).to.contain("Did you mean 'plugins: [UsersModule, AuditModule]'")
+      .and.contain("for AppModule to inject UsersModule's providers").and.contain("list lift(UsersModule) in AppModule's plugins")
+    expect(error.message).to.match(/[^.]\.$/).and.not.contain('lift(AppModule)')
+  })
+
   it('refuses a list option that is not an array', () => {
     const error = declarationError(() => Module({ controllers: {} as never })(class Bad {}))
     expect(error.code).to.equal('ENC_ERR_DECL_MODULE_OPTIONS')

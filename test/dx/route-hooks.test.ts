@@ -230,6 +230,16 @@ describe('route hooks from the decorator layer: @OnRequest/@PreValidation/@PreHa
       expect(error.message).to.contain('NoHandle (on C)').and.contain('handle(request, reply)')
     })
 
+    it('refuses at boot a NestJS guard (canActivate(context), no handle()) with a message that names the rename to handle(request, reply)', async () => {
+      @injectable() class NestGuard { canActivate(): boolean { return true } }
+      @Route('/') class C { @OnRequest(NestGuard as never) @Get('/') g() { return {} } }
+      @Module({ providers: [NestGuard], controllers: [C] }) class AppModule {}
+      const error = await bootError(AppModule)
+      expect(error.code).to.equal('ENC_ERR_MODULE_ROUTE_HOOK_MISPLACED')
+      expect(error.message).to.contain('NestGuard (on C)').and.contain('canActivate()').and.contain('rename it handle(request, reply)')
+        .and.contain('not an ExecutionContext')
+    })
+
     it('a guard class whose handle() returns false, or resolves to false, denies with 403 ENC_ERR_GUARD_DENIED and the handler never runs', async () => {
       let ran = 0
       @injectable() class SyncAdmin { handle(request: Request): boolean { return request.headers['x-admin'] === '1' } }

@@ -63,6 +63,22 @@ describe('hardening: close()', () => {
     await neverSent.waitClosed()
   })
 
+  it('closes a connection that goes idle during close(): an upload answered early (401) whose body ends after close() began', async () => {
+    const { app, address } = await listening((root) => {
+      root.post('/upload', { onRequest: async (_request, reply) => { await reply.code(401).send({ message: 'no token' }) } }, async () => 'stored')
+    }, patient)
+    const client = await rawClient(address)
+    client.write('POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nContent-Length: 10\r\n\r\n12345')
+    const answer = await client.next()
+    expect(answer.status).to.equal(401)
+    expect(answer.headers.connection).to.equal('keep-alive')   // sent before close(): the client may reuse it
+    const closing = app.close()
+    await sleep(20)
+    client.write('67890')                                      // the body ends while closing: the connection is idle from here
+    await within(closing, 5_000, 'close() after the early-answered body ended (closeTimeout and keepAliveTimeout are 60 s)')
+    await client.waitClosed()
+  })
+
   it('answers a request sent on a connection accepted just before close(), instead of resetting it', async () => {
     const { app, address } = await listening((root) => { root.get('/x', async () => ({ ok: true })) }, patient)
     const { hostname, port } = new URL(address)

@@ -135,6 +135,22 @@ describe('createApp: boot errors name the module path and the fix', () => {
     expect(error.message).to.contain('controller Ctl in Root needs constructor parameter 0').and.contain('@inject(token)')
   })
 
+  it('refuses an interface-typed dependency without @inject(), naming the symbol and string tokens the module can inject (not those it cannot see)', async () => {
+    interface FileRepository { all(): string[] }
+    const FILE_REPOSITORY = Symbol('FileRepository')
+    const HIDDEN = Symbol('Hidden')
+    @injectable() class MemoryFiles implements FileRepository { all() { return [] } }
+    @Route() class Files { constructor(readonly repo: FileRepository) {} @Get('/') x() { return this.repo.all() } }
+    @Module({ providers: [{ provide: HIDDEN, useValue: 1 }] }) class Sibling {}
+    @Module({ providers: [{ provide: FILE_REPOSITORY, useClass: MemoryFiles }], controllers: [Files] }) class FilesModule {}
+    @Module({ providers: [{ provide: 'CONFIG', useValue: {} }], plugins: [FilesModule, Sibling] }) class Root {}
+    const error = await bootError(Root)
+    expect(error.code).to.equal('ENC_ERR_MODULE_DEPENDENCY_UNTYPED')
+    expect(error.message).to.contain('controller Files in Root > FilesModule needs constructor parameter 0')
+      .and.contain("Tokens it can inject that are not classes: 'CONFIG', Symbol(FileRepository) (@inject(thatToken) on the parameter).")
+      .and.not.contain('Hidden')
+  })
+
   it('refuses a provider with constructor parameters but no type metadata', async () => {
     class Untyped { constructor(readonly x: unknown) {} }
     @Module({ providers: [Untyped] }) class Root {}

@@ -193,7 +193,13 @@ export class ServerLifecycle implements ServerFacade {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => this.#forceClose(), serve.limits.closeTimeout)
         timer.unref()
-        server.close(() => { clearTimeout(timer); resolve() })
+        // A connection busy at close() whose last answer went out before it, with Keep-Alive (an
+        // upload answered 401/413/429 before its body was read), goes idle only once that body
+        // has arrived: closeIdleConnections() kept it, and close() would wait keepAliveTimeout
+        // for it. So idle connections are closed again, every idleSweepMs, until close() is done.
+        const sweep = setInterval(() => this.#closeIdleHttp1(), idleSweepMs)
+        sweep.unref()
+        server.close(() => { clearTimeout(timer); clearInterval(sweep); resolve() })
         this.#closeIdle()
         // Connected but silent: Node counts these as busy (its parser waits for a first request),
         // so closeIdleConnections() keeps them and close() would wait for closeTimeout or
@@ -253,8 +259,12 @@ export class ServerLifecycle implements ServerFacade {
    * A serverFactory's server may have neither.
    */
   #closeIdle(): void {
-    if (typeof this.#http.closeIdleConnections === 'function') this.#http.closeIdleConnections()
+    this.#closeIdleHttp1()
     for (const session of this.#connections.sessions) session.close()
+  }
+
+  #closeIdleHttp1(): void {
+    if (typeof this.#http.closeIdleConnections === 'function') this.#http.closeIdleConnections()
   }
 
   /**
@@ -325,6 +335,7 @@ export class ServerLifecycle implements ServerFacade {
  * on its way over loopback or a LAN to be read, short enough not to hold a shutdown.
  */
 const silentConnectionGraceMs = 100
+const idleSweepMs = 100
 
 /** The plugin tree as printPlugins shows it: plugins by name (lifted ones marked), after() steps, no internal steps. */
 function pluginLoadTree(node: PluginNode, name: string): PluginLoadInspection {

@@ -1,0 +1,15 @@
+/*
+ * Types only. A response schema that does not say `additionalProperties: false` reads as an open
+ * object (`{ [x: string]: unknown; id?: string }`, json-schema-to-ts's reading of JSON Schema's
+ * default). An `interface` has no implicit index signature, so a handler returning an entity
+ * typed by an interface (`interface StoredFile { id: string; path: string }`, the usual NestJS
+ * entity) would not fit that schema, while the same shape declared with `type` does. The
+ * serializer writes only the properties the schema names, so what else the value carries is
+ * never sent: the return checks also accept the schema's type without its `unknown` string index,
+ * at every depth (a typed index, from `additionalProperties: { ... }`, is kept: those properties
+ * are written).
+ */
+export type WithoutOpenIndex<T> = T extends readonly unknown[] ? { [K in keyof T]: WithoutOpenIndex<T[K]> }
+  : T extends (...args: never[]) => unknown ? T
+  : T extends object ? { [K in keyof T as string extends K ? (unknown extends T[K] ? never : K) : K]: WithoutOpenIndex<T[K]> }
+  : T
