@@ -3,9 +3,9 @@ import { getParams, type ParamMeta } from '../decorators/internal'
 import { isCompleteSchema } from '../runtime/internal'
 import { moduleError } from './module-error'
 
-const partOf = { query: 'querystring', params: 'params', headers: 'headers' } as const
+const partOf = { query: 'querystring', params: 'params', headers: 'headers', body: 'body' } as const
 type SchemaPart = typeof partOf[keyof typeof partOf]
-const decoratorOf: Record<SchemaPart, string> = { querystring: 'Query', params: 'Params', headers: 'Headers' }
+const decoratorOf: Record<SchemaPart, string> = { querystring: 'Query', params: 'Params', headers: 'Headers', body: 'Body' }
 
 /**
  * The route's schema with the parameters' own schemas (`@Query('page', { type: 'integer' })`) as
