@@ -202,6 +202,30 @@ describe('per-parameter schemas: @Query/@Params/@Headers(name, schema) (NestJS P
     expect(err.message).to.include("body property 'item' is declared twice, differently: the route's schema.body says {\"type\":\"string\"}, and @Body('item', {\"type\":\"integer\"})")
   })
 
+  it('a method with two routes (@Get(\'/\') @Get(\'/:id\')) gives @Params(\'id\', schema) to each: validated and coerced where the path has :id, absent (undefined) on the route without it', async () => {
+    @Route('/items') class ItemsController {
+      @Get('/') @Get('/:id') find(@Params('id', { type: 'integer' }) id: SchemaParam<number | undefined>) { return { id: id ?? null } }
+    }
+    @Module({ controllers: [ItemsController] }) class ItemsModule {}
+    const app = await createApp(ItemsModule)
+    try {
+      expect((await app.inject({ url: '/items' })).json()).to.deep.equal({ id: null })
+      expect((await app.inject({ url: '/items/3' })).json()).to.deep.equal({ id: 3 })
+      expect(messageOf(await app.inject({ url: '/items/x' }))).to.equal('params/id should be integer')
+    } finally { await app.close() }
+  })
+
+  it('a method with two routes whose own route schema declares the parameter differently fails boot naming that route (ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT)', async () => {
+    const params = { type: 'object', properties: { id: { type: 'string' } } } as const
+    @Route('/items') class ItemsController {
+      @Get('/') @Get('/:id', { schema: { params } }) find(@Params('id', { type: 'integer' }) id: SchemaParam<number | undefined>) { return { id: id ?? null } }
+    }
+    @Module({ controllers: [ItemsController] }) class ItemsModule {}
+    const err = await bootError(ItemsModule)
+    expect(err.code).to.equal('ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT')
+    expect(err.message).to.include("GET route ItemsController.find in ItemsModule: params property 'id' is declared twice, differently: the route's schema.params says {\"type\":\"string\"}")
+  })
+
   it('refuses at declaration a schema that is not an object, or a schema without a property name', () => {
     const bad = declarationError(() => {
       class C { list(@Query('page', 'integer' as never) page: SchemaParam<number>) { return page } }
