@@ -36,6 +36,7 @@ interface ParamSchemaArgs { readonly schema: unknown; readonly options: unknown 
  * The rule for `required` (NestJS's pipes): a path parameter always is; a query or header property
  * with a schema is required unless the schema gives a `default` (DefaultValuePipe) or the options
  * say `{ optional: true }` (ParseIntPipe({ optional: true })), as a ParseIntPipe refuses a missing value.
+ * A body property follows the query's rule: its schema makes the route's body a JSON object.
  */
 function paramSchema({ schema, options }: ParamSchemaArgs, source: ParamSource, where: string): { schema: object; required: boolean } {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
@@ -53,7 +54,7 @@ function paramSchema({ schema, options }: ParamSchemaArgs, source: ParamSource, 
  * route, so a request pays for an array fill, never for reflection. A handler without any
  * is called as `(request, reply)`.
  *
- * `@Query`, `@Params` and `@Headers` take a property's schema as a second argument (NestJS's
+ * `@Body`, `@Query`, `@Params` and `@Headers` take a property's schema as a second argument (NestJS's
  * ParseIntPipe/DefaultValuePipe habit): it becomes a property of the route's part schema at boot,
  * validated and coerced like one, and the parameter is typed `SchemaParam<T>` (checked against it).
  *
@@ -64,7 +65,11 @@ function paramSchema({ schema, options }: ParamSchemaArgs, source: ParamSource, 
  * // The same id, declared on the parameter:
  * @Get('/:id') find(@Params('id', { type: 'integer' }) id: SchemaParam<number>, @Query('page', { type: 'integer', default: 1 }) page: SchemaParam<number>) { ... }
  */
-export const Body = (property?: string): ParameterDecorator => param('body', 'Body', property)
+export function Body(property?: string): ParameterDecorator
+export function Body<const S extends object, const O extends ParamSchemaOptions = {}>(property: string, schema: S, options?: O): ParamSchemaDecorator<ParamValue<S, O>>
+export function Body(property?: string, schema?: unknown, options?: unknown): ParameterDecorator {
+  return param('body', 'Body', property, undefined, undefined, schemaArgs(arguments.length, schema, options))
+}
 export function Query(property?: string): ParameterDecorator
 export function Query<const S extends object, const O extends ParamSchemaOptions = {}>(property: string, schema: S, options?: O): ParamSchemaDecorator<ParamValue<S, O>>
 export function Query(property?: string, schema?: unknown, options?: unknown): ParameterDecorator {

@@ -21,7 +21,8 @@ export function controllerRoutes(controller: Class, instance: object, modulePath
   const classHooks = [...moduleHooks, ...resolved(classRouteHooks(controller), resolveHook)]
   const classConfig = classRouteConfig(controller)
   const outerInterceptors = [...interceptors.outer, ...classInterceptors(controller).map(interceptors.resolve)]
-  for (const { declaringClass, route } of collectRoutes(controller)) {
+  const collected = collectRoutes(controller)
+  for (const { declaringClass, route } of collected) {
     const where = `${route.methods.join(',')} route ${controller.name}.${String(route.propertyKey)} in ${modulePath}`
     const method = route.methods.length === 1 ? route.methods[0] : [...route.methods]
     const status = getMethodHttpCodes(declaringClass).get(route.propertyKey)
@@ -33,8 +34,10 @@ export function controllerRoutes(controller: Class, instance: object, modulePath
     // Named after the method, so explain() and logs read `NotesController.create`, wrapped or not.
     Object.defineProperty(handler, 'name', { value: `${controller.name}.${String(route.propertyKey)}` })
     // The controller's @Route('/users') is part of the route's path; scope prefixes are the runtime's.
-    const schema = withParamSchemas(route.options.schema, declaringClass, route.propertyKey, where)
-    const options: RouteOptions = { ...route.options, ...(schema === route.options.schema ? {} : { schema: schema as RouteOptions['schema'] }), ...(routeHooks(classHooks, declaringClass, route, resolveHook) as Partial<RouteOptions>), ...routeConfig(classConfig, declaringClass, route), method, url: joinPaths([prefix], route.path), handler }
+    const url = joinPaths([prefix], route.path)
+    const several = collected.some((other) => other.route !== route && other.declaringClass === declaringClass && other.route.propertyKey === route.propertyKey)
+    const schema = withParamSchemas(route.options.schema, declaringClass, route.propertyKey, where, several ? url : undefined)
+    const options: RouteOptions = { ...route.options, ...(schema === route.options.schema ? {} : { schema: schema as RouteOptions['schema'] }), ...(routeHooks(classHooks, declaringClass, route, resolveHook) as Partial<RouteOptions>), ...routeConfig(classConfig, declaringClass, route), method, url, handler }
     routes.push({ declaringClass, key: route.propertyKey, where, options })
   }
   return routes

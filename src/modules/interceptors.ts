@@ -1,6 +1,7 @@
 import type { DependencyContainer } from 'tsyringe'
 import type { Handler, Reply, Request, Scope } from '../runtime'
 import { getClassInterceptors, getMethodInterceptors, getOwnRoutes, type Class } from '../decorators/internal'
+import { runtimeError } from '../runtime/internal'
 import { moduleError } from './module-error'
 import { isGuardClass } from './route-guards'
 
@@ -104,11 +105,44 @@ export function withInterceptors(handler: Handler, interceptors: readonly Interc
           // A returned reply is a thenable (`await reply`): the promise settles once the response is out.
           return Promise.resolve(handler.call(scope, request, reply))
         }
-        return Promise.resolve(interceptors[i].intercept(context, () => call(i + 1)))
+        const inner: InnerCall = { promise: undefined, settled: false }
+        const next = (): Promise<unknown> => {
+          const promise = call(i + 1)
+          inner.promise = promise
+          inner.settled = false
+          // Also marks the promise handled: a next() the interceptor dropped must not crash the process.
+          promise.then(() => { if (inner.promise === promise) inner.settled = true }, () => { if (inner.promise === promise) inner.settled = true })
+          return promise
+        }
+        const result = interceptors[i].intercept(context, next)
+        if (result === undefined) return Promise.resolve(droppedAnswer(inner, interceptors[i], controller, method, reply))
+        return Promise.resolve(result).then((value) => value === undefined ? droppedAnswer(inner, interceptors[i], controller, method, reply) : value)
       } catch (error) {
         return Promise.reject(error)
       }
     }
     return call(0).then((value) => (reply.sent ? undefined : value))
   } as Handler
+}
+
+interface InnerCall { promise: Promise<unknown> | undefined; settled: boolean }
+
+/**
+ * intercept() gave undefined. When it had called next() and the method gave a value (or threw, and
+ * the interceptor caught it), that answer was lost in the interceptor (`next()` without `return`):
+ * the coded 500 names the interceptor, not the handler. A next() it neither returned nor awaited is
+ * awaited here, so its rejection reaches the error handler instead of crashing the process.
+ */
+function droppedAnswer(inner: InnerCall, interceptor: InterceptorInstance, controller: Class, method: string | symbol, reply: Reply): Promise<unknown> | undefined {
+  const promise = inner.promise
+  if (promise === undefined || reply.sent) return undefined
+  const awaited = inner.settled
+  const name = (interceptor as { constructor?: { name?: string } }).constructor?.name ?? '(anonymous)'
+  const where = (dropped: 'value' | 'error') => runtimeError('ENC_ERR_REPLY_NOTHING_SENT', {
+    interceptorAt: `${reply.request.method} ${reply.request.routerPath ?? reply.request.url}`, interceptor: name, route: `${controller.name}.${String(method)}`, dropped,
+  })
+  return promise.then(
+    (value) => { if (value === undefined || reply.sent) return undefined; throw where('value') },
+    (error: unknown) => { if (!awaited) throw error; if (reply.sent) return undefined; throw where('error') },
+  )
 }

@@ -1,11 +1,11 @@
 import { isDeepStrictEqual } from 'node:util'
 import { getParams, type ParamMeta } from '../decorators/internal'
-import { isCompleteSchema } from '../runtime/internal'
+import { isCompleteSchema, pathParamNames } from '../runtime/internal'
 import { moduleError } from './module-error'
 
-const partOf = { query: 'querystring', params: 'params', headers: 'headers' } as const
+const partOf = { query: 'querystring', params: 'params', headers: 'headers', body: 'body' } as const
 type SchemaPart = typeof partOf[keyof typeof partOf]
-const decoratorOf: Record<SchemaPart, string> = { querystring: 'Query', params: 'Params', headers: 'Headers' }
+const decoratorOf: Record<SchemaPart, string> = { querystring: 'Query', params: 'Params', headers: 'Headers', body: 'Body' }
 
 /**
  * The route's schema with the parameters' own schemas (`@Query('page', { type: 'integer' })`) as
@@ -15,21 +15,29 @@ const decoratorOf: Record<SchemaPart, string> = { querystring: 'Query', params: 
  * property declared twice is declared the same; else boot fails naming both declarations.
  * A method without parameter schemas keeps its options' schema object as it is.
  */
-export function withParamSchemas(schema: unknown, declaringClass: Function, key: string | symbol, where: string): unknown {
+export function withParamSchemas(schema: unknown, declaringClass: Function, key: string | symbol, where: string, onePathOfSeveral?: string): unknown {
   const declared = getParams(declaringClass, key).filter((p): p is ParamMeta & { schema: NonNullable<ParamMeta['schema']>; key: string } => p.schema !== undefined && p.key !== null)
   if (declared.length === 0) return schema
   const merged: Record<string, unknown> = { ...(schema as Record<string, unknown> | undefined) }
   for (const part of [...new Set(declared.map((p) => partOf[p.source as keyof typeof partOf]))]) {
     // `query` is the runtime's alias of `querystring`: a route that wrote it keeps it (adding a `querystring` beside it is refused at declaration).
     const key = part === 'querystring' && merged.querystring === undefined && merged.query !== undefined ? 'query' : part
-    merged[key] = mergePart(merged[key], part, declared.filter((p) => partOf[p.source as keyof typeof partOf] === part), where)
+    merged[key] = mergePart(merged[key], part, declared.filter((p) => partOf[p.source as keyof typeof partOf] === part), where, part === 'params' ? onePathOfSeveral : undefined)
   }
   return merged
 }
 
 type Declared = ParamMeta & { schema: NonNullable<ParamMeta['schema']>; key: string }
 
-function mergePart(given: unknown, part: SchemaPart, params: readonly Declared[], where: string): object {
+/**
+ * `onePathOfSeveral`: the route's own path when its method declares several routes (`@Get('/')
+ * @Get('/:id')`, NestJS's optional id). Each route gets the parameter's schema, required only where
+ * that path names it: a matched path parameter is always there, so `required` only ever refused the
+ * route without it. A name from a module prefix (`/:tenant`) is unseen here, and stays optional:
+ * present on every request all the same.
+ */
+function mergePart(given: unknown, part: SchemaPart, params: readonly Declared[], where: string, onePathOfSeveral?: string): object {
+  const inPath = onePathOfSeveral === undefined ? undefined : new Set(pathParamNames(onePathOfSeveral))
   // A shorthand part (`querystring: { limit: {...} }`, properties at the top level) is read as its
   // object schema first, as the runtime reads it: merged as written, its properties would become unknown keywords.
   const written = isPlainObject(given) && !isCompleteSchema(given) ? { type: 'object', properties: given } : given
@@ -55,7 +63,7 @@ function mergePart(given: unknown, part: SchemaPart, params: readonly Declared[]
     }
     fromParams.set(name, p.schema.schema)
     properties[name] = p.schema.schema
-    if (p.schema.required && ![...required].some((r) => part === 'headers' ? r.toLowerCase() === p.key : r === name)) required.add(name)
+    if (p.schema.required && (inPath === undefined || inPath.has(p.key)) && ![...required].some((r) => part === 'headers' ? r.toLowerCase() === p.key : r === name)) required.add(name)
   }
   return { ...base, type: 'object', properties, ...(required.size === 0 ? {} : { required: [...required] }) }
 }

@@ -2,6 +2,7 @@
 // Not re-exported from src/index.ts: free to change.
 export { isLifted, liftedTarget } from './declare/lift'
 export { defineError, errorFactory, codeSummaries, type ErrorDefinition } from './errors/define-errors'
+export { runtimeError } from './errors/runtime-codes'
 export { securityOf } from './shared/security'
 export { describeRefusal } from './shared/refusals'
 export { describeDefaultStatus } from './shared/default-status'

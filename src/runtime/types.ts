@@ -40,10 +40,12 @@ export interface RequestDecorations {}
  * The value `decorateRequest(name, value)` / `@DecorateRequest(name, value)` accepts for `name`:
  * when `name` is declared in {@link RequestDecorations}, a value, a `{ getter, setter? }` pair or a
  * `{ factory }` of that type (an object value is refused at boot: it would be shared by every
- * request). A name must be declared to be decorated (DeclaredName: `request.<name>` could not be read otherwise).
+ * request), or `null`: Fastify's placeholder (`decorateRequest('user', null)`, set by a hook before
+ * the handler reads it), accepted even where the declared type has no null, as Fastify's types
+ * accept it. A name must be declared to be decorated (DeclaredName: `request.<name>` could not be read otherwise).
  */
 export type RequestDecorationValue<K extends string | symbol> = K extends keyof RequestDecorations
-  ? RequestDecorations[K]
+  ? RequestDecorations[K] | null
     | { getter: (this: Request) => RequestDecorations[K]; setter?: (this: Request, value: RequestDecorations[K]) => void }
     | { factory: (request: Request) => RequestDecorations[K] }
   : unknown
@@ -51,10 +53,10 @@ export type RequestDecorationValue<K extends string | symbol> = K extends keyof 
 /**
  * The value `decorateReply(name, value)` / `@DecorateReply(name, value)` accepts for `name`, as
  * {@link RequestDecorationValue} for the request: when `name` is declared in {@link ReplyDecorations},
- * a value, a `{ getter, setter? }` pair or a `{ factory }` of that type.
+ * a value, a `{ getter, setter? }` pair or a `{ factory }` of that type, or the `null` placeholder.
  */
 export type ReplyDecorationValue<K extends string | symbol> = K extends keyof ReplyDecorations
-  ? ReplyDecorations[K]
+  ? ReplyDecorations[K] | null
     | { getter: (this: Reply) => ReplyDecorations[K]; setter?: (this: Reply, value: ReplyDecorations[K]) => void }
     | { factory: (reply: Reply) => ReplyDecorations[K] }
   : unknown

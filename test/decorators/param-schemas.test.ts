@@ -1,10 +1,12 @@
 import 'reflect-metadata'
 import { expect } from 'chai'
-import { Get, Headers, Module, Params, Query, Route } from '../../src/decorators'
+import { Body, Get, Headers, Module, Params, Post, Query, Route } from '../../src/decorators'
 import type { SchemaParam } from '../../src/decorators'
 import { createApp } from '../../src/modules'
 import { bootError } from '../modules/helpers'
 import { declarationError } from './helpers'
+
+const messageOf = (res: { json(): unknown }) => (res.json() as { message: string }).message
 
 describe('per-parameter schemas: @Query/@Params/@Headers(name, schema) (NestJS ParseIntPipe/DefaultValuePipe)', () => {
   @Route('/books')
@@ -154,6 +156,74 @@ describe('per-parameter schemas: @Query/@Params/@Headers(name, schema) (NestJS P
     const error = await bootError(N)
     expect(error.code).to.equal('ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT')
     expect(error.message).to.include("@Query('page', ...)").and.include('not a plain object schema')
+  })
+
+  it('@Body(\'name\', schema) validates, coerces and defaults one body property as @Query does; @Body(\'name\') without one reads the property unchecked', async () => {
+    @Route('/orders') class OrdersController {
+      @Post('/') create(
+        @Body('item', { type: 'string', minLength: 2 }) item: SchemaParam<string>,
+        @Body('count', { type: 'integer', default: 1 }) count: SchemaParam<number>,
+        @Body('note') note: unknown,
+      ) { return { item, count, note: note ?? null } }
+      @Post('/plain') plain(@Body('item') item: unknown) { return { item: item ?? null } }
+    }
+    @Module({ controllers: [OrdersController] }) class OrdersModule {}
+    const app = await createApp(OrdersModule)
+    const post = (url: string, payload?: string) => app.inject({ method: 'POST', url, payload, headers: payload === undefined ? {} : { 'content-type': 'application/json' } })
+    try {
+      expect((await post('/orders', '{"item":"tea","count":"2","note":"x"}')).json()).to.deep.equal({ item: 'tea', count: 2, note: 'x' })
+      expect((await post('/orders', '{"item":"tea"}')).json()).to.deep.equal({ item: 'tea', count: 1, note: null })
+      const short = await post('/orders', '{"item":"t"}')
+      expect([short.statusCode, messageOf(short)]).to.deep.equal([400, 'body/item should NOT be shorter than 2 characters'])
+      expect(messageOf(await post('/orders', '{"count":2}'))).to.equal("body should have required property 'item'")
+      expect(messageOf(await post('/orders', '[1]'))).to.equal('body should be object')
+      expect((await post('/orders')).statusCode).to.equal(400)
+      // Without a schema: the property as sent, and no body required.
+      expect((await post('/orders/plain', '{"item":3}')).json()).to.deep.equal({ item: 3 })
+      expect((await post('/orders/plain')).json()).to.deep.equal({ item: null })
+      const body = (app.openapi() as unknown as { paths: Record<string, { post: { requestBody: unknown } }> }).paths['/orders'].post.requestBody
+      expect(body).to.deep.include({ required: true })
+    } finally { await app.close() }
+  })
+
+  it('@Body(\'name\', schema) merges into the route\'s body schema, and a conflicting declaration fails boot naming both (ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT)', async () => {
+    const body = { type: 'object', properties: { item: { type: 'string' }, size: { type: 'string' } }, required: ['size'] } as const
+    @Route('/') class Merged { @Post('/', { schema: { body } }) create(@Body('item', { type: 'string' }) item: SchemaParam<string>, @Body('size') size: string) { return { item, size } } }
+    @Module({ controllers: [Merged] }) class MergedModule {}
+    const app = await createApp(MergedModule)
+    try {
+      expect(messageOf(await app.inject({ method: 'POST', url: '/', payload: { size: 'L' } }))).to.equal("body should have required property 'item'")
+      expect((await app.inject({ method: 'POST', url: '/', payload: { size: 'L', item: 'tea' } })).json()).to.deep.equal({ item: 'tea', size: 'L' })
+    } finally { await app.close() }
+    @Route('/') class Clash { @Post('/', { schema: { body } }) create(@Body('item', { type: 'integer' }) item: SchemaParam<number>) { return item } }
+    @Module({ controllers: [Clash] }) class ClashModule {}
+    const err = await bootError(ClashModule)
+    expect(err.code).to.equal('ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT')
+    expect(err.message).to.include("body property 'item' is declared twice, differently: the route's schema.body says {\"type\":\"string\"}, and @Body('item', {\"type\":\"integer\"})")
+  })
+
+  it('a method with two routes (@Get(\'/\') @Get(\'/:id\')) gives @Params(\'id\', schema) to each: validated and coerced where the path has :id, absent (undefined) on the route without it', async () => {
+    @Route('/items') class ItemsController {
+      @Get('/') @Get('/:id') find(@Params('id', { type: 'integer' }) id: SchemaParam<number | undefined>) { return { id: id ?? null } }
+    }
+    @Module({ controllers: [ItemsController] }) class ItemsModule {}
+    const app = await createApp(ItemsModule)
+    try {
+      expect((await app.inject({ url: '/items' })).json()).to.deep.equal({ id: null })
+      expect((await app.inject({ url: '/items/3' })).json()).to.deep.equal({ id: 3 })
+      expect(messageOf(await app.inject({ url: '/items/x' }))).to.equal('params/id should be integer')
+    } finally { await app.close() }
+  })
+
+  it('a method with two routes whose own route schema declares the parameter differently fails boot naming that route (ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT)', async () => {
+    const params = { type: 'object', properties: { id: { type: 'string' } } } as const
+    @Route('/items') class ItemsController {
+      @Get('/') @Get('/:id', { schema: { params } }) find(@Params('id', { type: 'integer' }) id: SchemaParam<number | undefined>) { return { id: id ?? null } }
+    }
+    @Module({ controllers: [ItemsController] }) class ItemsModule {}
+    const err = await bootError(ItemsModule)
+    expect(err.code).to.equal('ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT')
+    expect(err.message).to.include("GET route ItemsController.find in ItemsModule: params property 'id' is declared twice, differently: the route's schema.params says {\"type\":\"string\"}")
   })
 
   it('refuses at declaration a schema that is not an object, or a schema without a property name', () => {

@@ -1,7 +1,7 @@
 import 'reflect-metadata'
 import { expect } from 'chai'
 import { injectable } from 'tsyringe'
-import { Get, Hook, Module, OnRequest, OnSend, PreHandler, Req, Route, routeMetadata } from '../../src/decorators'
+import { Get, Hook, Module, OnRequest, OnSend, PreHandler, Req, Route, UseInterceptors, routeMetadata } from '../../src/decorators'
 import { createApp } from '../../src/modules'
 import { describeSecurity, lift } from '../../src/runtime'
 import type { Reply, Request } from '../../src/runtime'
@@ -88,6 +88,29 @@ describe('route hooks on a module class: every controller route of the module an
       expect((await app.inject({ url: '/a' })).statusCode).to.equal(401)
       expect((await app.inject({ url: '/b' })).statusCode).to.equal(200)
       expect((await app.inject({ url: '/root' })).statusCode).to.equal(200)
+    } finally { await app.close() }
+  })
+
+  it('a module\'s guards and interceptors cover its controller routes only (NestJS binds them to controllers): a route a plugin function in it declares (lifted or not) and a 404 under its prefix are covered by its @Hook(\'onRequest\') alone', async () => {
+    @injectable() class Envelope { async intercept(_context: object, next: () => Promise<unknown>) { return { data: await next() } } }
+    @Route('/') class C { @Get('/ctrl') ctrl(@Req() request: Request) { return seen(request).seen } }
+    const pluginRoutes = async (scope: import('../../src/runtime').Scope) => { scope.get('/plugin', async (request) => seen(request).seen) }
+    const liftedRoutes = lift(async (scope: import('../../src/runtime').Scope) => { scope.get('/lifted', async (request) => seen(request).seen) })
+    @OnRequest(mark('guard'))
+    @UseInterceptors(Envelope)
+    @Module({ prefix: '/m', providers: [Envelope], controllers: [C], plugins: [pluginRoutes, liftedRoutes] })
+    class AppModule {
+      @Hook('onRequest') async everyRequest(request: Request) { await mark('hook')(request) }
+      @Hook('onResponse') async after(request: Request) { notFoundSeen.push(...(request.url === '/m/nothing' ? seen(request).seen ?? [] : [])) }
+    }
+    const notFoundSeen: string[] = []
+    const app = await createApp(AppModule)
+    try {
+      expect((await app.inject({ url: '/m/ctrl' })).json()).to.deep.equal({ data: ['hook', 'guard'] })
+      expect((await app.inject({ url: '/m/plugin' })).json()).to.deep.equal(['hook'])
+      expect((await app.inject({ url: '/m/lifted' })).json()).to.deep.equal(['hook'])
+      expect((await app.inject({ url: '/m/nothing' })).statusCode).to.equal(404)
+      expect(notFoundSeen).to.deep.equal(['hook'])
     } finally { await app.close() }
   })
 

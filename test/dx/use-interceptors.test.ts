@@ -7,6 +7,7 @@ import { createApp } from '../../src/modules'
 import { HttpError } from '../../src/runtime'
 import type { Request } from '../../src/runtime'
 import { bootError } from '../modules/helpers'
+import { recordingLogger } from '../support/servers'
 import { withInterceptors } from '../../src/modules/interceptors'
 
 const order: string[] = []
@@ -217,6 +218,37 @@ describe('@UseInterceptors(): around advice for the route method\'s call (NestJS
     try {
       expect((await app.inject({ url: '/' })).body).to.equal('x')
       expect(got).to.deep.equal({ controller: 'C', method: 'list', handler: true, roles: ['admin'], reply: 'function' })
+    } finally { await app.close() }
+  })
+
+  it('an interceptor that calls next() without returning it answers 500 ENC_ERR_REPLY_NOTHING_SENT naming the interceptor, the route method and the fix, not the handler', async () => {
+    @injectable() class Forgetful implements Interceptor { intercept(_context: InterceptorContext, next: CallHandler) { void next() } }
+    @injectable() class AwaitsOnly implements Interceptor { async intercept(_context: InterceptorContext, next: CallHandler) { await next() } }
+    @injectable() class Swallows implements Interceptor { async intercept(_context: InterceptorContext, next: CallHandler) { try { return await next() } catch { /* dropped */ } } }
+    @Route('/') class C {
+      @UseInterceptors(Forgetful) @Get('/sync') sync() { return 'x' }
+      @UseInterceptors(AwaitsOnly) @Get('/async') async later() { return 'y' }
+      @UseInterceptors(Swallows) @Get('/caught') caught() { throw new HttpError(409, 'taken') }
+      @UseInterceptors(Forgetful) @Get('/thrown') thrown() { throw new HttpError(409, 'taken') }
+      @UseInterceptors(AwaitsOnly) @Get('/none') async none(@Reply() reply: Reply) { reply.send('own') }
+    }
+    @Module({ providers: [Forgetful, AwaitsOnly, Swallows], controllers: [C] }) class AppModule {}
+    const logger = recordingLogger()
+    const app = await createApp(AppModule, { logger })
+    try {
+      for (const [url, name, method] of [['/sync', 'Forgetful', 'sync'], ['/async', 'AwaitsOnly', 'later'], ['/caught', 'Swallows', 'caught']] as const) {
+        const res = await app.inject({ url })
+        expect(res.statusCode, url).to.equal(500)
+        const err = logger.entries.filter((e) => e.level === 'error').map((e) => e.obj.err as Error & { code: string }).pop()
+        expect(err?.code).to.equal('ENC_ERR_REPLY_NOTHING_SENT')
+        const logged = err?.message
+        expect(logged).to.include(`GET ${url}: the interceptor ${name} (on C.${method}) called next() but its intercept() gave undefined`)
+        expect(logged).to.include('return next()')
+      }
+      // A next() neither returned nor awaited: the method's error still reaches the error handler (no unhandled rejection).
+      expect((await app.inject({ url: '/thrown' })).statusCode).to.equal(409)
+      // The method sent through reply: nothing was dropped.
+      expect((await app.inject({ url: '/none' })).body).to.equal('own')
     } finally { await app.close() }
   })
 

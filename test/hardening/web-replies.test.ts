@@ -252,6 +252,45 @@ describe('hardening: fetch Response replies', () => {
     expect(seen).to.deep.equal(['[object Response]'])
   })
 
+  it("a Response's hop-by-hop header fields (connection and the names it lists, keep-alive, transfer-encoding, upgrade, te, trailer, proxy-*) are dropped, as a proxy must (RFC 9110 7.6.1); the connection stays open", async () => {
+    const { address } = await listening((root) => {
+      root.get('/hop', async () => new Response('hello', { headers: {
+        connection: 'close, x-private', 'x-private': '1', 'keep-alive': 'timeout=99', 'transfer-encoding': 'gzip', upgrade: 'h2c', te: 'trailers', trailer: 'x-sum',
+        'proxy-connection': 'keep-alive', 'proxy-authenticate': 'Basic', 'x-end-to-end': 'kept',
+      } }))
+    })
+    const client = await rawClient(address)
+    try {
+      client.write('GET /hop HTTP/1.1\r\nHost: x\r\n\r\n')
+      const res = await client.next()
+      expect([res.status, res.body, res.headers['x-end-to-end']]).to.deep.equal([200, 'hello', 'kept'])
+      for (const name of ['x-private', 'upgrade', 'te', 'trailer', 'proxy-connection', 'proxy-authenticate']) expect(res.headers, name).to.not.have.property(name)
+      // The server's own framing and connection handling, not the Response's.
+      expect(res.headers['transfer-encoding']).to.equal('chunked')
+      expect(res.headers.connection).to.not.equal('close')
+      expect(res.headers['keep-alive']).to.not.equal('timeout=99')
+      client.write('GET /hop HTTP/1.1\r\nHost: x\r\n\r\n')
+      expect((await client.next()).body).to.equal('hello')
+    } finally { client.destroy() }
+  })
+
+  it("a Response's Content-Length is kept when its body matches it, and a body that does not match is cut, the connection closed, ENC_ERR_REPLY_STREAM_LENGTH logged", async () => {
+    const logger = recordingLogger()
+    const { address } = await listening((root) => {
+      root.get('/right', async () => new Response('hello', { headers: { 'content-length': '5' } }))
+      root.get('/wrong', async () => new Response('hello', { headers: { 'content-length': '3' } }))
+    }, { logger })
+    const client = await rawClient(address)
+    try {
+      client.write('GET /right HTTP/1.1\r\nHost: x\r\n\r\n')
+      const right = await client.next()
+      expect([right.headers['content-length'], right.body]).to.deep.equal(['5', 'hello'])
+      client.write('GET /wrong HTTP/1.1\r\nHost: x\r\n\r\n')
+      await within(client.waitClosed(), 5_000, 'the cut connection')
+      expect(loggedCodes(logger)).to.include('ENC_ERR_REPLY_STREAM_LENGTH')
+    } finally { client.destroy() }
+  })
+
   it('a fetched Response is piped through (a proxy in two lines)', async () => {
     const { app, address } = await listening((root) => {
       root.get('/origin', async (_request, reply) => { reply.header('x-origin', '1'); return { from: 'origin' } })

@@ -79,6 +79,20 @@ describe('request validation functions (Fastify 4/5)', () => {
     expect(body.code).to.match(/^ENC_ERR_SCH_/)
   })
 
+  it('compileValidationSchema() and validateInput(input, schema) refuse an unknown keyword with the coded error a route schema gets at boot (ENC_ERR_SCH_UNKNOWN_KEYWORD); not under a scope validator compiler', async () => {
+    const typo = { type: 'object', properties: { n: { type: 'integer', minimun: 1 } } }
+    const { body } = await inHandler((request) => ({
+      compile: codeOf(() => request.compileValidationSchema(typo, 'body')),
+      validate: codeOf(() => request.validateInput({ n: 1 }, { type: 'object', propertes: {} })),
+    }))
+    expect(body.compile.code).to.equal('ENC_ERR_SCH_UNKNOWN_KEYWORD')
+    expect(body.compile.message).to.include("The body (compileValidationSchema) schema of route POST /r/:id in scope root: unknown JSON Schema keyword 'minimun' at '/properties/n'")
+    expect(body.compile.message).to.include('minimum')
+    expect(body.validate.code).to.equal('ENC_ERR_SCH_UNKNOWN_KEYWORD')
+    const custom = await inHandler((request) => ({ result: request.compileValidationSchema(typo)({}) }), { setup: (root) => root.setValidatorCompiler(() => () => true) })
+    expect(custom.body).to.deep.equal({ result: true })
+  })
+
   it('validateInput() takes a part, a schema, or a schema and a part (the route part wins), as Fastify does', async () => {
     const other = { type: 'object', required: ['zzz'] }
     const { body } = await inHandler((request) => ({
@@ -125,6 +139,12 @@ describe('reply serialization functions (Fastify 4/5)', () => {
       return { text: serialize({ a: 'x', b: 2 }), cached: reply.compileSerializationSchema(schema) === serialize, found: reply.getSerializationFunction(schema) === serialize }
     })
     expect(body).to.deep.equal({ text: '{"a":"x"}', cached: true, found: true })
+  })
+
+  it('compileSerializationSchema() refuses an unknown keyword as a response schema is refused at boot (ENC_ERR_SCH_UNKNOWN_KEYWORD)', async () => {
+    const { body } = await inHandler((_request, reply) => codeOf(() => reply.compileSerializationSchema({ type: 'object', properties: { a: { type: 'string', maxLenght: 3 } } }, 200)))
+    expect(body.code).to.equal('ENC_ERR_SCH_UNKNOWN_KEYWORD')
+    expect(body.message).to.include("The response 200 (compileSerializationSchema) schema of route POST /r/:id in scope root: unknown JSON Schema keyword 'maxLenght'")
   })
 
   it('serializeInput() takes a schema, a status, or a status and a content type; a missing key answers 500 ENC_ERR_REPLY_MISSING_SERIALIZATION_FN', async () => {

@@ -1,6 +1,7 @@
 // Request targets that are not a path (RFC 9112 §3.2): the asterisk form and absolute URLs. Fastify
 // 3.27.4 routes only a path and `http(s)://host/path`; anything else is a 404. find-my-way 9 alone
 // would take any first character for the root's '/', so `GET *admin` reached the route `/admin`.
+// `OPTIONS *` reaches an OPTIONS `*` route, as in Fastify 3.
 import { expect } from 'chai'
 import type { Scope } from '../../src/runtime'
 import { build, rawRequest } from './helpers'
@@ -34,6 +35,25 @@ describe('request targets that are not a path', () => {
       expect(res.headers.allow, method).to.equal(undefined)
     }
     await app.close()
+  })
+
+  it('`OPTIONS *` reaches an OPTIONS catch-all route `*` (a CORS preflight route) with params { \'*\': \'*\' }, as in Fastify 3; not `/:id`, a prefixed catch-all or another method\'s', async () => {
+    const app = await build((root) => {
+      root.options('/:id', async () => ({ id: true }))
+      root.get('*', async () => ({ get: true }))
+      root.register(async (api) => { api.options('*', async () => ({ api: true })) }, { prefix: '/api' })
+    })
+    const address = await app.listen(0)
+    for (const method of ['OPTIONS', 'GET']) expect((await rawRequest(address, get('*', method))).status, method).to.equal(404)
+    await app.close()
+    const cors = await build((root) => {
+      root.addHook('onRequest', async (_request, reply) => { reply.header('x-hook', 'ran') })
+      root.options('/:id', async () => ({ id: true }))
+      root.options('*', async (request) => ({ url: request.url, params: request.params }))
+    })
+    const res = await rawRequest(await cors.listen(0), get('*', 'OPTIONS'))
+    expect([res.status, JSON.parse(res.body), res.headers['x-hook']]).to.deep.equal([200, { url: '*', params: { '*': '*' } }, 'ran'])
+    await cors.close()
   })
 
   it('an absolute URL with a lower-case http(s) scheme and a path is routed by its path, as in Fastify 3', async () => {

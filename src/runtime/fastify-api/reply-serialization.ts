@@ -2,7 +2,7 @@ import type { CompiledRoute } from '../serve/compiled-route'
 import type { ReplyImpl } from '../serve/reply'
 import { runtimeError } from '../errors/runtime-codes'
 import type { JsonSchema, SerializeFunction } from '../schemas/types'
-import { cacheOf, compileGiven, routeSerializerCompiler } from './route-compilers'
+import { cacheOf, checkGivenKeywords, compileGiven, routeSerializerCompiler } from './route-compilers'
 
 /**
  * Fastify 4/5's reply.getSerializationFunction(), compileSerializationSchema() and
@@ -51,6 +51,7 @@ export function compileSerializationSchema(this: ReplyImpl, schema: JsonSchema, 
   if (cached !== undefined) return cached
   const compiler = routeSerializerCompiler(route)
   const request = this.request
+  checkGivenKeywords(route, 'serializer', `response ${httpStatus ?? 'given'} (compileSerializationSchema)`, schema)
   const fn = compileGiven(route, 'serializer', `response ${httpStatus ?? 'given'} (compileSerializationSchema)`, schema,
     () => compiler({ schema, method: request.method, url: request.url, httpStatus: httpStatus ?? undefined, contentType: contentType ?? undefined } as never))
   cache.set(schema, fn)

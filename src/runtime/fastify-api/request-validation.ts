@@ -2,7 +2,7 @@ import type { CompiledRoute } from '../serve/compiled-route'
 import type { RequestImpl } from '../serve/request'
 import { runtimeError } from '../errors/runtime-codes'
 import type { JsonSchema, PartValidator } from '../schemas/types'
-import { cacheOf, compileGiven, routeValidatorCompiler } from './route-compilers'
+import { cacheOf, checkGivenKeywords, compileGiven, routeValidatorCompiler } from './route-compilers'
 
 /**
  * Fastify 4/5's request.getValidationFunction(), compileValidationSchema() and validateInput()
@@ -70,6 +70,7 @@ export function compileValidationSchema(this: RequestImpl, schema: JsonSchema, h
   if (cached !== undefined) return cached
   const compiler = routeValidatorCompiler(route)
   const part = typeof httpPart === 'string' ? httpPart : 'given'
+  checkGivenKeywords(route, 'validator', `${part} (compileValidationSchema)`, schema)
   const fn = compileGiven(route, 'validator', `${part} (compileValidationSchema)`, schema,
     () => compiler({ schema, method: this.method, url: this.url, httpPart: httpPart ?? undefined } as never) as FastifyValidate)
   cache.set(schema, fn)

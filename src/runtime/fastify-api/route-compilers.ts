@@ -37,6 +37,21 @@ function compilerOf(route: CompiledRoute, kind: Kind): Function {
 }
 
 /**
+ * A schema a handler gives gets the unknown-keyword check (ENC_ERR_SCH_UNKNOWN_KEYWORD) a route's
+ * own schema gets at boot, on the same condition: the route compiles with the default compiler
+ * (no route option, no scope's setValidatorCompiler()/setSerializerCompiler()). Before compiling,
+ * once per schema object and route (the caller's cache), never on a cached call.
+ */
+export function checkGivenKeywords(route: CompiledRoute, kind: Kind, part: string, schema: JsonSchema): void {
+  if (typeof route.routeOptions[kind === 'validator' ? 'validatorCompiler' : 'serializerCompiler'] === 'function') return
+  const scope = route.scope as unknown as ScopeImpl
+  for (let at: ScopeImpl | null = scope; at !== null; at = at.parent) {
+    if ((kind === 'validator' ? at.ownValidatorCompiler : at.ownSerializerCompiler) !== null) return
+  }
+  scope.context.schemaCompilers?.checkKeywords(schema, scope.schemas, `The ${part} schema of route ${route.method} ${route.path ?? '(not found)'} in scope ${scope.path}`)
+}
+
+/**
  * Runs a compiler on a schema a handler gave, turning a failure into the coded error a route's
  * schema gets at boot (ENC_ERR_SCH_VALIDATION_BUILD, ENC_ERR_SCH_REF_NOT_VISIBLE ...).
  */

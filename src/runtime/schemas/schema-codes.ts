@@ -67,7 +67,7 @@ export const schemaErrors = {
     message: (a: { got: string; part: string }) => `The schema error formatter returned ${a.got} for a ${a.part} validation failure: it must return an Error (for example new Error(message)).` }),
   ENC_ERR_SCH_UNKNOWN_PART: e({ status: null, summary: 'a route schema has a key that is not a part (body, querystring, query, params, headers, response) nor an OpenAPI annotation',
     message: (a: { where: string; key: string; hint: string }) => `The schema of route ${a.where} has the key '${a.key}'${a.hint}, which is not a part: use body, querystring (or query), params, headers or response. Validation would silently skip it.` }),
-  ENC_ERR_SCH_UNKNOWN_KEYWORD: e({ status: null, summary: 'a route or shared schema uses a JSON Schema keyword the validator does not know (validator.customKeywords lists custom ones)',
+  ENC_ERR_SCH_UNKNOWN_KEYWORD: e({ status: null, summary: 'a route or shared schema (or one given to compileValidationSchema()/compileSerializationSchema()) uses a JSON Schema keyword the validator does not know (validator.customKeywords lists custom ones)',
     message: (a: { where: string; key: string; pointer: string; hint: string }) => `${a.where}: unknown JSON Schema keyword '${a.key}' at '${a.pointer}'${a.hint}. The validator would ignore it. Fix the name, or list a custom keyword in the server option validator.customKeywords.` }),
   ENC_ERR_SCH_CONTROLLER_INVALID: e({ status: null, summary: 'the schemaController option or setSchemaController() is not in Fastify\'s shape, or its bucket lacks what a call needs',
     message: (a: { case: 'option'; where: string; problem: string } | { case: 'bucket'; scopePath: string; problem: string }) => a.case === 'option'

@@ -92,6 +92,7 @@ export function createRouter(options: { ignoreTrailingSlash: boolean; caseSensit
   // Methods find-my-way has a tree for, and those whose tree starts with '' (a `*` route) instead of '/'.
   const treeMethods = new Set<string>()
   const starMethods = new Set<string>()
+  let optionsCatchAll: CompiledRoute | null = null
   const addToTree = (method: string, path: string, store: CompiledRoute | null, constraints: RouteConstraints | null): void => {
     // Noted first: find-my-way re-roots the tree for `*` even when the insert then fails as a duplicate.
     if (path === '*') starMethods.add(method)
@@ -101,6 +102,7 @@ export function createRouter(options: { ignoreTrailingSlash: boolean; caseSensit
   }
   return {
     on: (method, path, route, constraints) => {
+      if (method === 'OPTIONS' && constraints === null && (path === '*' || path === '/*')) optionsCatchAll = route
       if (constraints !== null) {
         // Set before the first versioned route is stored, as find-my-way allows (version-strategy.ts).
         if (!byVersion && constraints.version !== undefined) router.addConstraintStrategy(versionStrategy as never)
@@ -121,7 +123,13 @@ export function createRouter(options: { ignoreTrailingSlash: boolean; caseSensit
     },
     find: (method, url, raw) => {
       // find-my-way 9 takes any first character for the '/' of the root ('*admin' finds '/admin').
-      if (url.charCodeAt(0) !== 47 && !isRoutableTarget(url)) return null
+      if (url.charCodeAt(0) !== 47 && !isRoutableTarget(url)) {
+        // `OPTIONS *` (asterisk-form, RFC 9110 7.1) reaches the OPTIONS catch-all route `*`
+        // (@fastify/cors's preflight route) with params { '*': '*' }, as in Fastify 3. Nothing else
+        // does: not `/:id`, which find-my-way would also match, nor another method's target.
+        if (url !== '*' || method !== 'OPTIONS' || optionsCatchAll === null) return null
+        return { store: optionsCatchAll, params: { '*': '*' }, searchParams: {} }
+      }
       const hit = statics === null ? null : statics.find(method, url, !starMethods.has(method))
       if (hit !== null) return { store: hit, params: staticParams(), searchParams: options.parseQuery((statics as StaticRoutes<CompiledRoute>).hitQuery) }
       const found = router.find(method as never, url, raw !== undefined && (byVersion || byHost) ? derive(raw) as never : undefined) as unknown as RouteMatch | null

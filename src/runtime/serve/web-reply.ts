@@ -76,7 +76,9 @@ export function nodeBody(reply: ReplyImpl, payload: object): unknown {
     if (typeof payload.status === 'number') reply.code(payload.status)
     const headers = payload.headers as { forEach?: unknown } & Iterable<[string, string]> | null | undefined
     if (typeof headers === 'object' && headers !== null && typeof headers.forEach === 'function') {
-      for (const [name, value] of headers) reply.header(name, value)
+      const entries = [...headers]
+      const dropped = hopByHopOf(entries)
+      for (const [name, value] of entries) if (!dropped.has(name.toLowerCase())) reply.header(name, value)
     }
     body = payload.body
     if (body === null || body === undefined) return null
@@ -89,6 +91,24 @@ export function nodeBody(reply: ReplyImpl, payload: object): unknown {
   // objects is as easy to build as a Node one, and must be refused with a coded error too.
   return Readable.fromWeb(body, { objectMode: true })
 }
+
+/**
+ * The fields of a Response's headers that describe its own connection, not the message (RFC 9110
+ * 7.6.1, which a proxy must drop): a Response is often fetch()'s, from another server, and its
+ * `transfer-encoding: chunked` or `connection: close` would frame or end this connection wrongly.
+ * The names its Connection field lists go too. Content-Length stays: a stream body that does not
+ * match it is cut and logged (ENC_ERR_REPLY_STREAM_LENGTH), as any stream reply's.
+ */
+function hopByHopOf(entries: ReadonlyArray<readonly [string, string]>): Set<string> {
+  const dropped = new Set(HOP_BY_HOP)
+  for (const [name, value] of entries) {
+    if (name.toLowerCase() !== 'connection') continue
+    for (const listed of String(value).split(',')) dropped.add(listed.trim().toLowerCase())
+  }
+  return dropped
+}
+
+const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']
 
 /** A web payload that will not be written (the client left, a 204): its source is released. */
 export function cancelWebPayload(payload: object): void {
