@@ -4,7 +4,7 @@
 import { expect } from 'chai'
 import { join } from 'node:path'
 import request from 'supertest'
-import { freePort, redisServerBinary, start, stop, waitForOutput, waitForPort, type Child } from './redis/processes'
+import { start, startRedis, stop, waitForOutput, type Child } from './redis/processes'
 
 const appScript = join(__dirname, 'redis', 'rate-limited-app.js')
 
@@ -15,10 +15,9 @@ describe('two Enclave processes share one rate limit through Redis (issue 13 §2
   const urls: string[] = []
 
   before(async () => {
-    const binary = redisServerBinary()
-    const port = await freePort()
-    redis = start(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'])
-    await waitForPort(port)
+    const started = await startRedis()
+    redis = started.child
+    const port = started.port
     for (let i = 0; i < 2; i++) {
       const app = start(process.execPath, [appScript, String(port)])
       apps.push(app)
