@@ -4,7 +4,7 @@
 import { expect } from 'chai'
 import { join } from 'node:path'
 import request from 'supertest'
-import { freePort, redisServerBinary, start, stop, waitForOutput, waitForPort, type Child } from './redis/processes'
+import { start, startRedis, stop, waitForOutput, type Child } from './redis/processes'
 
 const appScript = join(__dirname, 'redis', 'rate-limited-app.js')
 
@@ -15,10 +15,9 @@ describe('two Enclave processes share one rate limit through Redis (issue 13 §2
   const urls: string[] = []
 
   before(async () => {
-    const binary = redisServerBinary()
-    const port = await freePort()
-    redis = start(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'])
-    await waitForPort(port)
+    const started = await startRedis()
+    redis = started.child
+    const port = started.port
     for (let i = 0; i < 2; i++) {
       const app = start(process.execPath, [appScript, String(port)])
       apps.push(app)
@@ -45,7 +44,12 @@ describe('two Enclave processes share one rate limit through Redis (issue 13 §2
     expect(pids.size, 'two processes answered').to.equal(2)
     for (const url of [b, a]) {
       const limited = await request(url).get('/limited').expect(429)
-      expect(limited.body).to.deep.equal({ statusCode: 429, error: 'Too Many Requests', message: 'Rate limit exceeded, retry in 1 minute' })
+      // The wait is the key's remaining TTL rounded up to seconds: "1 minute" only within a second
+      // of the first request, "59 seconds" after it (a slow machine). It is the Retry-After header.
+      const retryAfter = Number(limited.headers['retry-after'])
+      expect(retryAfter).to.be.within(1, 60)
+      const wait = retryAfter === 60 ? '1 minute' : `${retryAfter} seconds`
+      expect(limited.body).to.deep.equal({ statusCode: 429, error: 'Too Many Requests', message: `Rate limit exceeded, retry in ${wait}` })
       expect(limited.headers['x-ratelimit-limit']).to.equal('3')
     }
   })

@@ -7,7 +7,7 @@ import fastifyRedis from '@fastify/redis'
 import { createServer, type Reply, type Request, type Scope } from '../../src/runtime'
 import { track } from '../support/servers'
 import { affected, modes, topology, unaffected } from './helpers'
-import { freePort, redisServerBinary, start, stop, waitForPort, type Child } from './redis/processes'
+import { startRedis, stop, type Child } from './redis/processes'
 
 /** Resolves when the client's connection has ended (ioredis reports it after quit() resolves). */
 const endOf = (client: Redis): Promise<void> => new Promise((resolve) => client.once('end', () => resolve()))
@@ -23,9 +23,9 @@ describe('@fastify/redis in Enclave', function () {
   let port = 0
 
   before(async () => {
-    port = await freePort()
-    server = start(redisServerBinary(), ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'])
-    await waitForPort(port)
+    const started = await startRedis()
+    server = started.child
+    port = started.port
   })
   after(async () => { await stop(server) })
 

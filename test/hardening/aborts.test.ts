@@ -6,7 +6,17 @@ import { expect } from 'chai'
 import { listening, rawClient, sleep, type RawClient } from './helpers'
 import type { Scope } from '../../src/runtime'
 
-interface Accounting { started: Set<string>; ends: Map<string, string[]>; handled: string[] }
+interface Accounting {
+  started: Set<string>; ends: Map<string, string[]>; handled: string[]
+  /** /slow's handlers wait for this instead of a fixed delay, so a slow machine cannot let one answer before its client aborts. */
+  gate: Promise<void>; openGate: () => void; slowDone: number
+}
+
+function accounting(): Accounting {
+  let openGate!: () => void
+  const gate = new Promise<void>((resolve) => { openGate = resolve })
+  return { started: new Set(), ends: new Map(), handled: [], gate, openGate, slowDone: 0 }
+}
 
 function accountedRoutes(acc: Accounting) {
   return (root: Scope): void => {
@@ -19,7 +29,7 @@ function accountedRoutes(acc: Accounting) {
     root.addHook('onResponse', end('response'))
     root.addHook('onRequestAbort', end('abort'))
     root.post('/body', async (request) => { acc.handled.push('body'); return request.body })
-    root.get('/slow', async () => { acc.handled.push('slow'); await sleep(100); return { slow: true } })
+    root.get('/slow', async () => { acc.handled.push('slow'); await acc.gate; acc.slowDone++; return { slow: true } })
     root.get('/stream', async () => {
       acc.handled.push('stream')
       let n = 0
@@ -51,10 +61,11 @@ describe('hardening: clients that abort', () => {
   let acc: Accounting
   let address: string
   beforeEach(async () => {
-    acc = { started: new Set(), ends: new Map(), handled: [] }
+    acc = accounting()
     unhandled.length = 0
     address = (await listening(accountedRoutes(acc), { handlerTimeout: 2_000, bodyTimeout: 2_000 })).address
   })
+  afterEach(() => acc.openGate())
 
   /** Checks the accounting; resolves to the terminal hooks that ran, before the final probe request. */
   async function check(expectedStarted: number): Promise<string[]> {
@@ -102,7 +113,11 @@ describe('hardening: clients that abort', () => {
       const seen = acc.handled.length
       await abortAfter('GET /slow HTTP/1.1\r\nHost: x\r\n\r\n', () => acc.handled.length > seen)
     }
-    await sleep(150)
+    // Every abort is in before any handler finishes: the answers come after their clients left.
+    await settled(acc)
+    acc.openGate()
+    await waitFor(() => acc.slowDone === 20)
+    expect(acc.slowDone, 'handlers that finished after their abort').to.equal(20)
     expect(await check(20)).to.deep.equal(new Array(20).fill('abort'))
   })
 
@@ -162,6 +177,7 @@ describe('hardening: clients that abort', () => {
     await waitFor(() => acc.started.size === 40)
     await sleep(5)
     for (const client of clients) client.destroy()
+    acc.openGate()
     await check(40)
   })
 })

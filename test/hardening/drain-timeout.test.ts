@@ -4,6 +4,7 @@
 import { connect, type Socket } from 'node:net'
 import { expect } from 'chai'
 import { listening, sleep, within } from './helpers'
+import { readSteadily } from '../support/steady-reader'
 
 /** Connects, stops reading at once, and writes `count` pipelined GETs of `path`. */
 async function nonReader(address: string, path: string, count: number): Promise<{ socket: Socket; closed: Promise<void> }> {
@@ -56,20 +57,16 @@ describe('hardening: drainTimeout (a client that stops reading)', () => {
   const huge = Buffer.alloc(8 * 1024 * 1024, 0x61)
 
   it('a client that reads one reply larger than the socket buffers slowly but steadily, over drainTimeout, is not cut', async () => {
-    const { address } = await listening((root) => { root.get('/huge', async (_request, reply) => { reply.header('content-type', 'application/octet-stream'); return huge }) }, { drainTimeout: 400 })
+    // 16 MB/s: one kernel-buffer step (~1.5 MB) in ~0.1 s, far within drainTimeout, and the 32 MB
+    // in ~2 s, twice drainTimeout: no stall-free sweep window is needed beyond what a GC pause leaves.
+    const steady = Buffer.alloc(32 * 1024 * 1024, 0x61)
+    const { address } = await listening((root) => { root.get('/huge', async (_request, reply) => { reply.header('content-type', 'application/octet-stream'); return steady }) }, { drainTimeout: 1000 })
     const { socket, closed } = await nonReader(address, '/huge', 1)
-    let received = 0
     let ended = false
     closed.then(() => { ended = true }, () => undefined)
-    // 64 KB every 10 ms: the 8 MB take well over drainTimeout, with progress at every sweep.
-    for (let i = 0; i < 1500 && received < huge.length && !ended; i++) {
-      let got = 0
-      let chunk: Buffer | null
-      while (got < 65536 && (chunk = socket.read() as Buffer | null) !== null) { received += chunk.length; got += chunk.length }
-      await sleep(10)
-    }
+    const received = await readSteadily(socket, steady.length, 16 * 1024 * 1024, () => ended)
     expect(ended, 'the connection was cut').to.equal(false)
-    expect(received).to.be.greaterThan(huge.length)
+    expect(received).to.be.greaterThan(steady.length)
     socket.destroy()
     await closed
   })

@@ -23,6 +23,13 @@ async function expect408AndClosed(client: RawClient, code: string): Promise<void
   await client.waitClosed()
 }
 
+/** A promise the test opens when it chooses: what a handler or parser waits for instead of a fixed delay. */
+function gate(): { opened: Promise<void>; open: () => void } {
+  let open!: () => void
+  const opened = new Promise<void>((resolve) => { open = resolve })
+  return { opened, open }
+}
+
 const POST_HEAD = (length: number): string => `POST /x HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`
 
 describe('hardening: timeouts', () => {
@@ -106,9 +113,13 @@ describe('hardening: timeouts', () => {
     })
 
     it('a stream-parsed body that arrives in time is the handler\'s, and nothing answers after it', async () => {
+      // The body is sent as the handler starts reading (not after a fixed delay), so only a stall
+      // of the whole bodyTimeout could make it late.
+      let sendBody = (): void => undefined
       const { address } = await listening((root) => {
         root.addContentTypeParser('application/octet-stream', (_request: Request, payload: IncomingMessage, done: (error: Error | null, value?: unknown) => void) => { done(null, payload) })
         root.post('/upload', async (request) => {
+          sendBody()
           const chunks: Buffer[] = []
           for await (const chunk of request.body as AsyncIterable<Buffer>) chunks.push(chunk)
           await sleep(300)                                 // past bodyTimeout: the body had arrived, so no 408
@@ -116,9 +127,8 @@ describe('hardening: timeouts', () => {
         })
       }, { bodyTimeout: 200, handlerTimeout: 5_000 })
       const client = await rawClient(address)
+      sendBody = () => client.write('0123456789')
       client.write('POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nContent-Length: 10\r\n\r\n')
-      await sleep(50)
-      client.write('0123456789')
       const res = await client.next()
       expect(res.status).to.equal(200)
       expect(JSON.parse(res.body)).to.deep.equal({ bytes: 10 })
@@ -160,12 +170,16 @@ describe('hardening: timeouts', () => {
 
     it('what the handler sends after the 503 is dropped and logged, never a second answer', async () => {
       const logger = recordingLogger()
+      // The handler answers once the 503 is in, not after a fixed delay: deadlines count sweeps,
+      // and a stalled event loop (a loaded machine) delays the sweeps, not a sleeping handler.
+      const late = gate()
       const { address } = await listening((root) => {
-        root.get('/late', async () => { await sleep(400); return { late: true } })
+        root.get('/late', async () => { await late.opened; return { late: true } })
       }, { handlerTimeout: 200, logger })
       const client = await rawClient(address)
       client.write('GET /late HTTP/1.1\r\nHost: x\r\n\r\n')
       expect((await client.next()).status).to.equal(503)
+      late.open()
       for (let i = 0; i < 100 && !logger.entries.some((e) => e.obj.code === 'ENC_ERR_REPLY_ALREADY_SENT'); i++) await sleep(20)
       expect(logger.entries.some((e) => e.level === 'warn' && e.obj.code === 'ENC_ERR_REPLY_ALREADY_SENT')).to.equal(true)
       expect(client.pending).to.equal('')
@@ -214,14 +228,20 @@ describe('hardening: timeouts', () => {
 
     it('a slow async body parser: 503, and the handler does not run once the parser finally resolves', async () => {
       let ran = false
+      let parsed = false
+      // The parser resolves once the 503 is in (as the handler above answers), then the handler has time to (wrongly) run.
+      const slowParse = gate()
       const { address } = await listening((root) => {
-        root.addContentTypeParser('text/csv', async (_request, body) => { await sleep(400); return String(body).split(',') })
+        root.addContentTypeParser('text/csv', async (_request, body) => { await slowParse.opened; parsed = true; return String(body).split(',') })
         root.post('/csv', async () => { ran = true; return 'ran' })
       }, { handlerTimeout: 200 })
       const client = await rawClient(address)
       client.write('POST /csv HTTP/1.1\r\nHost: x\r\nContent-Type: text/csv\r\nContent-Length: 3\r\n\r\na,b')
       expect((await client.next()).status).to.equal(503)
-      await sleep(400)
+      slowParse.open()
+      for (let i = 0; i < 100 && !parsed; i++) await sleep(10)
+      expect(parsed, 'the parser resolved').to.equal(true)
+      await sleep(100)
       expect(ran).to.equal(false)
       client.destroy()
     })

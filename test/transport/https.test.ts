@@ -7,6 +7,7 @@ import { createApp } from '../../src/modules'
 import { server, recordingLogger } from '../support/servers'
 import { track } from '../support/servers'
 import { within } from '../support/raw-http'
+import { readSteadily } from '../support/steady-reader'
 import { plainExchange, tlsCert, tlsClient, tlsExchange, tlsKey } from '../support/tls'
 
 const https = { key: tlsKey, cert: tlsCert }
@@ -161,7 +162,9 @@ describe('transport: https (Fastify 3 https option)', () => {
   })
 
   it('drainTimeout leaves alone a TLS client that reads a large reply slowly but steadily', async () => {
-    const huge = Buffer.alloc(16 * 1024 * 1024, 0x61)
+    // As in hardening/drain-timeout.test.ts: 16 MB/s, so one kernel-buffer step passes far within
+    // drainTimeout, and the 32 MB take twice drainTimeout.
+    const huge = Buffer.alloc(32 * 1024 * 1024, 0x61)
     const app = server({ https, drainTimeout: 1000 })
     app.get('/huge', async (_request, reply) => { reply.header('content-type', 'application/octet-stream'); return huge })
     const url = await app.listen(0)
@@ -171,14 +174,7 @@ describe('transport: https (Fastify 3 https option)', () => {
     socket.once('close', () => { ended = true })
     socket.pause()
     socket.write('GET /huge HTTP/1.1\r\nHost: x\r\n\r\n')
-    let received = 0
-    // 64 KB every 10 ms: the 16 MB take well over drainTimeout, with progress at every sweep.
-    for (let i = 0; i < 3000 && received < huge.length && !ended; i++) {
-      let got = 0
-      let chunk: Buffer | null
-      while (got < 65536 && (chunk = socket.read() as Buffer | null) !== null) { received += chunk.length; got += chunk.length }
-      await new Promise((resolve) => setTimeout(resolve, 10))
-    }
+    const received = await readSteadily(socket, huge.length, 16 * 1024 * 1024, () => ended)
     expect(ended, 'the connection was cut').to.equal(false)
     expect(received).to.be.greaterThan(huge.length)
     socket.destroy()

@@ -1,8 +1,7 @@
-// Child processes for the Redis test: a free loopback port, a real redis-server, and the app;
+// Child processes for the Redis tests: a real redis-server on a free loopback port, and the app;
 // every wait bounded, every process stopped by its pid.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { connect } from 'node:net'
-export { freePort } from '../../support/free-port'
+import { freePort } from '../../support/free-port'
 
 const startLimitMs = 10_000
 
@@ -43,19 +42,27 @@ export function waitForOutput(child: Child, pattern: RegExp, what: string): Prom
   })
 }
 
-/** Waits until a TCP connection to the port succeeds (redis-server is accepting), bounded. */
-export async function waitForPort(port: number): Promise<void> {
-  const deadline = Date.now() + startLimitMs
-  for (let attempt = 0; attempt < 200 && Date.now() < deadline; attempt++) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1')
-      socket.once('connect', () => { socket.destroy(); resolve(true) })
-      socket.once('error', () => resolve(false))
-    })
-    if (ok) return
-    await new Promise((r) => setTimeout(r, 50))
+/**
+ * A redis-server of this test's own on a free loopback port, once it says it accepts connections.
+ * The port was free a moment before redis-server binds it: when another process (another test
+ * run on the machine) takes it first, this redis-server exits and another port is tried, where
+ * waiting for the port alone would have used the other process's server.
+ */
+export async function startRedis(): Promise<{ child: Child; port: number }> {
+  const binary = redisServerBinary()
+  let lastError: unknown
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const port = await freePort()
+    const child = start(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'])
+    try {
+      await waitForOutput(child, /Ready to accept connections/, `redis-server on 127.0.0.1:${port}`)
+      return { child, port }
+    } catch (error) {
+      lastError = error
+      await stop(child)
+    }
   }
-  throw new Error(`nothing accepted connections on 127.0.0.1:${port} within ${startLimitMs} ms`)
+  throw lastError
 }
 
 /** SIGTERM by pid, then SIGKILL if it has not exited after the limit. */
