@@ -209,7 +209,10 @@ export interface ReplyBase extends ReplyMembers {
 export interface ReplyMembers extends ReplyDecorations, ReplySerializationApi {
   readonly raw: ServerResponse
   readonly request: Request
-  readonly sent: boolean
+  /** True once send() accepted a payload. */
+  get sent(): boolean
+  /** Fastify 3's deprecated form of hijack(): only true is taken (anything else throws ENC_ERR_REPLY_SENT_VALUE), so only true compiles. */
+  set sent(value: true)
   statusCode: number
   header(name: string, value: string | number | readonly string[]): this
   headers(values: Record<string, string | number | readonly string[]>): this
