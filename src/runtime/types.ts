@@ -12,7 +12,7 @@ import type { ValidatorCompiler, SerializerCompiler, ReplySerializer, Serializer
 import type { Inspection, RouteInspection, ScopeAnnotation, ScopeInspection } from './shared/introspection'
 import type { OpenApiDocument, OpenApiInfo } from './shared/openapi-types'
 import type { SchemaCompilation } from './shared/schema-compilation'
-import type { WithoutOpenIndex } from './open-index'
+import type { EachWithoutOpenIndex, OrWithoutOpenIndex } from './open-index'
 import type { BootProfile } from './shared/boot-profile'
 import type { ReplySerializationApi, RequestSchemaApi, ScopeRouteLookup } from './fastify-api-types'
 
@@ -299,7 +299,7 @@ export interface NotFoundOptions {
  * schema too (open-index.ts).
  */
 export type HandlerResult<S> = unknown extends ResponseOf<S> ? unknown
-  : ResponseOf<S> | WithoutOpenIndex<ResponseOf<S>> | ReplyBase | void | Promise<ResponseOf<S> | WithoutOpenIndex<ResponseOf<S>> | ReplyBase | void>
+  : OrWithoutOpenIndex<ResponseOf<S>> | ReplyBase | void | Promise<OrWithoutOpenIndex<ResponseOf<S>> | ReplyBase | void>
 /** A handler whose request and answer are typed from the route schema `S` (Fastify's type providers). */
 export type RouteHandler<S> = (this: Scope, request: RequestOf<S>, reply: Reply) => HandlerResult<S>
 
@@ -319,8 +319,12 @@ export type ResultFor<G extends RouteGeneric, S> = NamesReply<G> extends true
  * With `G` naming nothing it is {@link RouteHandler}: an untyped or schema-typed handler as before.
  */
 export type GenericRouteHandler<G extends RouteGeneric, S> = (this: Scope, request: RequestFor<G, S>, reply: Reply<ReplyGenericFor<G, S>>) => ResultFor<G, S>
-/** The generic the reply is typed by: `G` when it names a Reply, else the schema's responses (Fastify's type providers). */
-type ReplyGenericFor<G extends RouteGeneric, S> = NamesReply<G> extends true ? G : unknown extends ResponseOf<S> ? G : StatusReplyGeneric<ResponseOf<S>, ResponseTypes<S>>
+/**
+ * The generic the reply is typed by: `G` when it names a Reply, else the schema's responses
+ * (Fastify's type providers), where `send()` takes what a return may be (open-index.ts).
+ */
+type ReplyGenericFor<G extends RouteGeneric, S> = NamesReply<G> extends true ? G : unknown extends ResponseOf<S> ? G
+  : StatusReplyGeneric<OrWithoutOpenIndex<ResponseOf<S>>, EachWithoutOpenIndex<ResponseTypes<S>>>
 
 export type RequestHookName = 'onRequest' | 'preParsing' | 'preValidation' | 'preHandler' | 'onResponse' | 'onRequestAbort' | 'onTimeout'
 export type PayloadHookName = 'preSerialization' | 'onSend'
