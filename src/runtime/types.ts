@@ -690,7 +690,11 @@ export interface ServerOptions {
    * HTTP/1.1 clients on the same port.
    */
   https?: TlsOptions & { allowHTTP1?: boolean; settings?: Http2Settings }
-  /** Fastify 3: serve HTTP/2 (node:http2's compatibility API): cleartext h2c, or over TLS with `https`. `scope.server` is then an Http2Server. */
+  /**
+   * Fastify 3: serve HTTP/2 (node:http2's compatibility API): cleartext h2c, or over TLS with `https`.
+   * `scope.server` is then an Http2Server, typed `Server` all the same (README, option table: a
+   * Scope generic in its server would not pass where a `Scope` is taken); cast it to use http2's API.
+   */
   http2?: boolean
   /** Fastify 3: with `http2`, a session idle this long (ms) is closed with GOAWAY. Default 5000; 0 turns it off. */
   http2SessionTimeout?: number
