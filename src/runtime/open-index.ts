@@ -13,3 +13,14 @@ export type WithoutOpenIndex<T> = T extends readonly unknown[] ? { [K in keyof T
   : T extends (...args: never[]) => unknown ? T
   : T extends object ? { [K in keyof T as string extends K ? (unknown extends T[K] ? never : K) : K]: WithoutOpenIndex<T[K]> }
   : T
+
+/**
+ * What a handler may return or `reply.send()` take for a response type `T`: `T` itself (an object
+ * literal with more properties fits its open index), or `T` without that index (an interface).
+ * A type with no open index stays itself, so a closed schema's message names it once.
+ */
+export type OrWithoutOpenIndex<T> = T extends unknown ? (Same<T, WithoutOpenIndex<T>> extends true ? T : T | WithoutOpenIndex<T>) : never
+// Identical, not mutually assignable: an open object and the same without its index are that.
+type Same<A, B> = (<X>() => X extends A ? 1 : 2) extends (<X>() => X extends B ? 1 : 2) ? true : false
+/** Each status's response type, as {@link OrWithoutOpenIndex}: what `reply.code(c).send()` takes. */
+export type EachWithoutOpenIndex<M> = { [K in keyof M]: OrWithoutOpenIndex<M[K]> }

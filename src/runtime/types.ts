@@ -12,7 +12,7 @@ import type { ValidatorCompiler, SerializerCompiler, ReplySerializer, Serializer
 import type { Inspection, RouteInspection, ScopeAnnotation, ScopeInspection } from './shared/introspection'
 import type { OpenApiDocument, OpenApiInfo } from './shared/openapi-types'
 import type { SchemaCompilation } from './shared/schema-compilation'
-import type { WithoutOpenIndex } from './open-index'
+import type { EachWithoutOpenIndex, OrWithoutOpenIndex } from './open-index'
 import type { BootProfile } from './shared/boot-profile'
 import type { ReplySerializationApi, RequestSchemaApi, ScopeRouteLookup } from './fastify-api-types'
 
@@ -302,7 +302,7 @@ export interface NotFoundOptions {
  * schema too (open-index.ts).
  */
 export type HandlerResult<S> = unknown extends ResponseOf<S> ? unknown
-  : ResponseOf<S> | WithoutOpenIndex<ResponseOf<S>> | ReplyBase | void | Promise<ResponseOf<S> | WithoutOpenIndex<ResponseOf<S>> | ReplyBase | void>
+  : OrWithoutOpenIndex<ResponseOf<S>> | ReplyBase | void | Promise<OrWithoutOpenIndex<ResponseOf<S>> | ReplyBase | void>
 /** A handler whose request and answer are typed from the route schema `S` (Fastify's type providers). */
 export type RouteHandler<S> = (this: Scope, request: RequestOf<S>, reply: Reply) => HandlerResult<S>
 
@@ -322,8 +322,12 @@ export type ResultFor<G extends RouteGeneric, S> = NamesReply<G> extends true
  * With `G` naming nothing it is {@link RouteHandler}: an untyped or schema-typed handler as before.
  */
 export type GenericRouteHandler<G extends RouteGeneric, S> = (this: Scope, request: RequestFor<G, S>, reply: Reply<ReplyGenericFor<G, S>>) => ResultFor<G, S>
-/** The generic the reply is typed by: `G` when it names a Reply, else the schema's responses (Fastify's type providers). */
-type ReplyGenericFor<G extends RouteGeneric, S> = NamesReply<G> extends true ? G : unknown extends ResponseOf<S> ? G : StatusReplyGeneric<ResponseOf<S>, ResponseTypes<S>>
+/**
+ * The generic the reply is typed by: `G` when it names a Reply, else the schema's responses
+ * (Fastify's type providers), where `send()` takes what a return may be (open-index.ts).
+ */
+type ReplyGenericFor<G extends RouteGeneric, S> = NamesReply<G> extends true ? G : unknown extends ResponseOf<S> ? G
+  : StatusReplyGeneric<OrWithoutOpenIndex<ResponseOf<S>>, EachWithoutOpenIndex<ResponseTypes<S>>>
 
 export type RequestHookName = 'onRequest' | 'preParsing' | 'preValidation' | 'preHandler' | 'onResponse' | 'onRequestAbort' | 'onTimeout'
 export type PayloadHookName = 'preSerialization' | 'onSend'
@@ -689,7 +693,11 @@ export interface ServerOptions {
    * HTTP/1.1 clients on the same port.
    */
   https?: TlsOptions & { allowHTTP1?: boolean; settings?: Http2Settings }
-  /** Fastify 3: serve HTTP/2 (node:http2's compatibility API): cleartext h2c, or over TLS with `https`. `scope.server` is then an Http2Server. */
+  /**
+   * Fastify 3: serve HTTP/2 (node:http2's compatibility API): cleartext h2c, or over TLS with `https`.
+   * `scope.server` is then an Http2Server, typed `Server` all the same (README, option table: a
+   * Scope generic in its server would not pass where a `Scope` is taken); cast it to use http2's API.
+   */
   http2?: boolean
   /** Fastify 3: with `http2`, a session idle this long (ms) is closed with GOAWAY. Default 5000; 0 turns it off. */
   http2SessionTimeout?: number

@@ -196,4 +196,33 @@ describe('openapi(): an OpenAPI 3.1 document of the booted app (issue 14 §2)', 
       expect(served.json()).to.deep.equal({ customer: 'Road', amount_cents: 150 })
     } finally { await server.close() }
   })
+  it('documents an upload route (@fastify/multipart) by its consumes: the media type without invented fields when it has no body schema, its body schema when it has one; still a valid document', async () => {
+    const multipart = (await import('@fastify/multipart')).default
+    const server = createServer()
+    server.register(multipart)
+    // request.file() reads the upload: no body schema, only the media type the route takes.
+    server.post('/files', { schema: { consumes: ['multipart/form-data'] } }, async (request) => {
+      const file = await (request as unknown as { file(): Promise<{ filename: string; toBuffer(): Promise<Buffer> }> }).file()
+      return { name: file.filename, size: (await file.toBuffer()).length }
+    })
+    const described = { type: 'object', properties: { title: { type: 'string' }, file: { type: 'string', contentEncoding: 'binary' } } } as const
+    server.put('/files/:id', { schema: { consumes: ['multipart/form-data'], body: described } }, async () => ({}))
+    server.post('/raw', { schema: { consumes: ['application/octet-stream'] } }, async () => ({}))
+    server.get('/files', { schema: { consumes: ['multipart/form-data'] } }, async () => [])
+    server.post('/plain', async () => ({}))
+    await server.ready()
+    try {
+      const document = server.openapi()
+      expect(document.paths['/files'].post.requestBody).to.deep.equal({ required: false, content: { 'multipart/form-data': { schema: { type: 'object' } } } })
+      expect(document.paths['/files/{id}'].put.requestBody).to.deep.equal({ required: true, content: { 'multipart/form-data': { schema: described } } })
+      expect(document.paths['/raw'].post.requestBody).to.deep.equal({ required: false, content: { 'application/octet-stream': { schema: {} } } })
+      // A GET sends no body, and a route that names no media type and has no body schema documents none.
+      expect(document.paths['/files'].get.requestBody).to.equal(undefined)
+      expect(document.paths['/plain'].post.requestBody).to.equal(undefined)
+      expect(await validate(document)).to.deep.equal({ valid: true })
+      const payload = '--XyZ\r\nContent-Disposition: form-data; name="doc"; filename="a.txt"\r\n\r\nhello\r\n--XyZ--\r\n'
+      const served = await server.inject({ method: 'POST', url: '/files', headers: { 'content-type': 'multipart/form-data; boundary=XyZ' }, payload })
+      expect(served.json()).to.deep.equal({ name: 'a.txt', size: 5 })
+    } finally { await server.close() }
+  })
 })

@@ -265,19 +265,27 @@ describe('logs: pino, request ids and the access log', () => {
     const sink = lines()
     let started!: () => void
     const handlerStarted = new Promise<void>((resolve) => { started = resolve })
+    // The handler answers only once the test has seen the abort: a timed sleep could end first
+    // under a stalled event loop, and the request would complete instead.
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => { release = resolve })
     const root = await app({ logger: { stream: sink.stream }, handlerTimeout: 0 }, (r) => {
-      r.get('/slow', async () => { started(); await new Promise((resolve) => setTimeout(resolve, 300)); return {} })
+      r.get('/slow', async () => { started(); await gate; return {} })
     })
-    const address = await root.listen({ port: 0, host: '127.0.0.1' })
-    const client = await rawClient(address)
-    client.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\n')
-    await within(handlerStarted, 5_000, 'the handler to start')
-    client.destroy()
-    for (let i = 0; i < 200 && !sink.read().some((l) => l.msg === 'request aborted'); i++) await new Promise((resolve) => setTimeout(resolve, 10))
-    const log = sink.read().filter((l) => !l.msg.startsWith('Server listening at '))
-    expect(log.map((l) => l.msg)).to.deep.equal(['incoming request', 'request aborted'])
-    expect(log[0].reqId).to.equal(log[1].reqId)
-    await root.close()
+    try {
+      const address = await root.listen({ port: 0, host: '127.0.0.1' })
+      const client = await rawClient(address)
+      client.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\n')
+      await within(handlerStarted, 5_000, 'the handler to start')
+      client.destroy()
+      for (let i = 0; i < 500 && !sink.read().some((l) => l.msg === 'request aborted'); i++) await new Promise((resolve) => setTimeout(resolve, 10))
+      const log = sink.read().filter((l) => !l.msg.startsWith('Server listening at '))
+      expect(log.map((l) => l.msg)).to.deep.equal(['incoming request', 'request aborted'])
+      expect(log[0].reqId).to.equal(log[1].reqId)
+    } finally {
+      release()
+      await root.close()
+    }
   })
 
   it('a hook that puts a child in request.log (request.log = request.log.child({ tenant })) tags the later lines, the handler\'s and the access log\'s end, with the id kept', async () => {

@@ -168,10 +168,20 @@ describe('transport: http2 (Fastify 3 http2 option)', () => {
   })
 
   it('a stream still in its handler keeps its session past http2SessionTimeout (GOAWAY, then the answer)', async () => {
+    // The handler answers once the client has had the GOAWAY, not after a sleep meant to outlast the timeout.
+    let release!: () => void
+    const held = new Promise<void>((resolve) => { release = resolve })
     const app = server({ http2: true, http2SessionTimeout: 100 })
-    app.get('/slow', async () => { await new Promise((resolve) => setTimeout(resolve, 500)); return 'late' })
+    app.get('/slow', async () => { await held; return 'late' })
     const session = connect(await app.listen(0))
-    expect(await h2(session, '/slow')).to.include({ status: 200, body: 'late' })
+    const goaway = new Promise<void>((resolve) => session.once('goaway', () => resolve()))
+    const answer = h2(session, '/slow')
+    try {
+      await within(goaway, 5_000, 'GOAWAY after http2SessionTimeout')
+    } finally {
+      release()
+    }
+    expect(await answer).to.include({ status: 200, body: 'late' })
   })
 
   it('close() sends open sessions GOAWAY: the stream in flight finishes, then close() resolves', async () => {
@@ -197,12 +207,14 @@ describe('transport: http2 (Fastify 3 http2 option)', () => {
   })
 
   it('closeTimeout (or forceCloseConnections) destroys an HTTP/2 session whose stream never ends', async () => {
+    let arrived!: () => void
+    const inHandler = new Promise<void>((resolve) => { arrived = resolve })
     const app = server({ http2: true, forceCloseConnections: true })
-    app.get('/stuck', () => new Promise(() => undefined))
+    app.get('/stuck', () => { arrived(); return new Promise(() => undefined) })
     const session = connect(await app.listen(0))
     const stream = session.request({ ':path': '/stuck' })
     stream.on('error', () => undefined)
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    await within(inHandler, 5_000, 'the stream to reach its handler')
     await within(app.close(), 5_000, 'close() with a stuck stream')
     await within(new Promise<void>((resolve) => { if (session.destroyed) resolve(); else session.once('close', () => resolve()) }), 5_000, 'session closed')
   })

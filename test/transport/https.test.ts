@@ -110,14 +110,16 @@ describe('transport: https (Fastify 3 https option)', () => {
   }).timeout(10_000)
 
   it('forceCloseConnections cuts a busy TLS connection when close() starts', async () => {
+    let arrived!: () => void
+    const inHandler = new Promise<void>((resolve) => { arrived = resolve })
     const app = server({ https, forceCloseConnections: true })
-    app.get('/stuck', () => new Promise(() => undefined))
+    app.get('/stuck', () => { arrived(); return new Promise(() => undefined) })
     const url = await app.listen(0)
     const socket = await tlsClient(url)
     socket.on('error', () => undefined)
     const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()))
     socket.write('GET /stuck HTTP/1.1\r\nHost: x\r\n\r\n')
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    await within(inHandler, 5_000, 'the request to reach its handler')
     await within(app.close(), 5_000, 'close() with forceCloseConnections')
     await within(closed, 5_000, 'the busy TLS connection closing')
   })

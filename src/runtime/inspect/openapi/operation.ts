@@ -27,6 +27,11 @@ export function buildOperation(route: RouteInspection, context: OperationContext
   if (parameters.length > 0) operation.parameters = parameters
   if (route.validators.body !== undefined && route.schema.body !== null) {
     operation.requestBody = { required: true, content: mediaTypes(route.docs.consumes, toOpenApi(route.schema.body)) }
+  } else if (declaredTypes(route.docs.consumes) !== null && !BODILESS.has(route.method)) {
+    // An upload read by the handler (@fastify/multipart's request.file()) has no body schema, but
+    // consumes names what it takes: that much is documented, its fields are not invented, and
+    // `required` stays OpenAPI's default (false): nothing checks that a body comes.
+    operation.requestBody = { required: false, content: Object.fromEntries(declaredTypes(route.docs.consumes)!.map((type) => [type, { schema: undescribedBody(type) }])) }
   }
 
   const responses: Record<string, OpenApiResponse> = {}
@@ -61,8 +66,21 @@ export function buildOperation(route: RouteInspection, context: OperationContext
  * The error contract stays JSON: the framework's error replies are.
  */
 function mediaTypes(declared: unknown, schema: JsonSchema): Record<string, { schema: JsonSchema }> {
-  const types = Array.isArray(declared) && declared.length > 0 && declared.every((t) => typeof t === 'string') ? declared as string[] : ['application/json']
+  const types = declaredTypes(declared) ?? ['application/json']
   return Object.fromEntries(types.map((type) => [type, { schema }]))
+}
+
+/** The media types a route's `consumes` / `produces` names, or null when it names none. */
+function declaredTypes(declared: unknown): string[] | null {
+  return Array.isArray(declared) && declared.length > 0 && declared.every((t) => typeof t === 'string') ? declared as string[] : null
+}
+
+/** Methods whose requests carry no body to document (a GET's `consumes` describes nothing sent). */
+const BODILESS = new Set(['GET', 'HEAD'])
+
+/** A body with no schema: a form (multipart, urlencoded) is an object of fields by definition (OpenAPI 3.1 §4.8.14.4); anything else is undescribed. */
+function undescribedBody(type: string): JsonSchema {
+  return /^multipart\/|^application\/x-www-form-urlencoded/i.test(type) ? { type: 'object' } : {}
 }
 
 /** Statuses whose answers have no body (RFC 9110 §6.4.1): documented without content. */
