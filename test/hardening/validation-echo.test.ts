@@ -54,6 +54,27 @@ describe('hardening: client text echoed in validation messages', () => {
     await app.close()
   })
 
+  it('a long property name holding $& or $\' is clipped as written: replacement patterns in it are not expanded (no amplified 400)', async () => {
+    const app = server()
+    app.post('/p', { schema: { body: { type: 'object', propertyNames: { maxLength: 5 } } } }, async () => ({}))
+    const key = '$&'.repeat(25) + "$'".repeat(25) + 'X'.repeat(100_000)
+    const res = await post(app, '/p', key)
+    expect(res.statusCode).to.equal(400)
+    expect(res.body.length).to.be.below(1000)
+    expect(expectErrorShape(res.body, 400).message).to.equal(`body should NOT be longer than 5 characters, body property name '${key.slice(0, 100)}... (${key.length} characters)' is invalid`)
+    await app.close()
+  })
+
+  it('a clipped property name never ends in half a surrogate pair: the cut steps back before an emoji it would split', async () => {
+    const app = server()
+    app.post('/p', { schema: { body: { type: 'object', propertyNames: { maxLength: 5 } } } }, async () => ({}))
+    const key = 'a'.repeat(99) + '\u{1F600}' + 'b'.repeat(200)
+    const res = await post(app, '/p', key)
+    expect(res.body).not.to.match(/\\ud83d/i)
+    expect(expectErrorShape(res.body, 400).message).to.include(`'${'a'.repeat(99)}... (${key.length} characters)'`)
+    await app.close()
+  })
+
   it('error.validation stays ajv\'s own: an error handler still reads the whole key', async () => {
     const app = server()
     let seen: unknown
