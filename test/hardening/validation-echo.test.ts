@@ -75,6 +75,20 @@ describe('hardening: client text echoed in validation messages', () => {
     await app.close()
   })
 
+  it('the err log serializer takes what pino\'s takes: { err: null }, a number, a frozen non-Error object are logged, never thrown from the log call', async () => {
+    const { lines, stream } = capture()
+    const app = server({ logger: { level: 'info', stream } })
+    const frozen = Object.freeze({ validation: Object.freeze([Object.freeze({ dataPath: 'y'.repeat(200) })]) })
+    app.get('/', async (request) => {
+      for (const err of [null, 42, frozen]) request.log.error({ err }, 'odd err value')
+      return 'ok'
+    })
+    const res = await app.inject('/')
+    expect(res.statusCode).to.equal(200)
+    expect(lines.filter((l) => l.includes('odd err value'))).to.have.length(3)
+    await app.close()
+  })
+
   it('error.validation stays ajv\'s own: an error handler still reads the whole key', async () => {
     const app = server()
     let seen: unknown
