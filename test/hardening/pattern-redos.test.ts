@@ -44,6 +44,27 @@ describe('hardening: ReDoS-prone schema patterns', () => {
     expect(warnings).to.deep.equal([])
   })
 
+  it('an optional group holding a quantifier (a decimal ^-?\\d+(\\.\\d+)?$, an ISO date-time fraction, a slug suffix) does not warn: a group taken at most once nests nothing; ((a+)?)+ still does', async () => {
+    const warnings = await patternWarnings((app) => {
+      app.post('/ok', { schema: { body: { type: 'object', properties: {
+        amount: { type: 'string', pattern: '^-?\\d+(\\.\\d+)?$' },
+        at: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$' },
+        slug: { type: 'string', pattern: '^[a-z]+(?:-[a-z]+)??$' },
+      } } } }, async () => ({}))
+      app.post('/bad', { schema: { body: { type: 'string', pattern: '^((a+)?)+$' } } }, async () => ({}))
+    })
+    expect(warnings.map((w) => [w.route, w.at])).to.deep.equal([['POST /bad', ['body /pattern']]])
+  })
+
+  it('with the validator option allErrors: true, maxLength does not silence the warning: ajv then runs the pattern on a string already too long', async () => {
+    const warnings = await patternWarnings((app) => {
+      app.post('/a', { schema: { body: { type: 'string', maxLength: 20, pattern: '^(a+)+$' } } }, async () => ({}))
+      app.post('/b', { schema: { body: { type: 'object', propertyNames: { maxLength: 10 }, patternProperties: { '^(x+)+$': { type: 'string' } } } } }, async () => ({}))
+    }, { validator: { customOptions: { allErrors: true } } })
+    expect(warnings.map((w) => [w.route, w.at])).to.deep.equal([['POST /a', ['body /pattern']], ['POST /b', ['body /patternProperties/^(x+)+$']]])
+    expect(warnings[0].msg).to.match(/allErrors/)
+  })
+
   it('a shared schema reached by $ref is checked where a request uses it; response schemas are not', async () => {
     const warnings = await patternWarnings((app) => {
       app.addSchema({ $id: 'Slug', type: 'string', pattern: '^([a-z]+)*$' })

@@ -54,6 +54,41 @@ describe('hardening: client text echoed in validation messages', () => {
     await app.close()
   })
 
+  it('a long property name holding $& or $\' is clipped as written: replacement patterns in it are not expanded (no amplified 400)', async () => {
+    const app = server()
+    app.post('/p', { schema: { body: { type: 'object', propertyNames: { maxLength: 5 } } } }, async () => ({}))
+    const key = '$&'.repeat(25) + "$'".repeat(25) + 'X'.repeat(100_000)
+    const res = await post(app, '/p', key)
+    expect(res.statusCode).to.equal(400)
+    expect(res.body.length).to.be.below(1000)
+    expect(expectErrorShape(res.body, 400).message).to.equal(`body should NOT be longer than 5 characters, body property name '${key.slice(0, 100)}... (${key.length} characters)' is invalid`)
+    await app.close()
+  })
+
+  it('a clipped property name never ends in half a surrogate pair: the cut steps back before an emoji it would split', async () => {
+    const app = server()
+    app.post('/p', { schema: { body: { type: 'object', propertyNames: { maxLength: 5 } } } }, async () => ({}))
+    const key = 'a'.repeat(99) + '\u{1F600}' + 'b'.repeat(200)
+    const res = await post(app, '/p', key)
+    expect(res.body).not.to.match(/\\ud83d/i)
+    expect(expectErrorShape(res.body, 400).message).to.include(`'${'a'.repeat(99)}... (${key.length} characters)'`)
+    await app.close()
+  })
+
+  it('the err log serializer takes what pino\'s takes: { err: null }, a number, a frozen non-Error object are logged, never thrown from the log call', async () => {
+    const { lines, stream } = capture()
+    const app = server({ logger: { level: 'info', stream } })
+    const frozen = Object.freeze({ validation: Object.freeze([Object.freeze({ dataPath: 'y'.repeat(200) })]) })
+    app.get('/', async (request) => {
+      for (const err of [null, 42, frozen]) request.log.error({ err }, 'odd err value')
+      return 'ok'
+    })
+    const res = await app.inject('/')
+    expect(res.statusCode).to.equal(200)
+    expect(lines.filter((l) => l.includes('odd err value'))).to.have.length(3)
+    await app.close()
+  })
+
   it('error.validation stays ajv\'s own: an error handler still reads the whole key', async () => {
     const app = server()
     let seen: unknown

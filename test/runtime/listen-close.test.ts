@@ -90,6 +90,15 @@ describe('runtime: listen and close', () => {
       expect(app.server.listening).to.equal(false)
     })
 
+    it('close() called while listen() is still booting: listen() rejects with ENC_ERR_SERVER_CLOSED instead of listening after close() (a SIGTERM during startup exits)', async () => {
+      const app = server()
+      app.get('/', async () => 'ok')
+      const listening = app.listen(0).then(() => null, (error: { code?: string }) => error.code)
+      await app.close()
+      expect(await listening).to.equal('ENC_ERR_SERVER_CLOSED')
+      expect(app.server.listening).to.equal(false)
+    })
+
     it('listen() rejects with the boot error and does not listen', async () => {
       const error = new Error('plugin failed')
       const app = server()

@@ -36,6 +36,16 @@ describe('boot warnings: uniqueItems without maxItems', () => {
     expect(warnings).to.deep.equal([])
   })
 
+  it('with the validator option allErrors: true, maxItems and a closed tuple do not silence it (ajv compares the pairs even past maxItems); typed items still do', async () => {
+    const warnings = await warningsFor((app) => {
+      app.post('/a', { schema: { body: { type: 'array', uniqueItems: true, maxItems: 100 } } }, async () => ({}))
+      app.post('/b', { schema: { body: { type: 'array', uniqueItems: true, items: { type: 'string' } } } }, async () => ({}))
+      app.post('/d', { schema: { body: { type: 'array', uniqueItems: true, items: [{ type: 'object' }], additionalItems: false } } }, async () => ({}))
+    }, { validator: { customOptions: { allErrors: true } } })
+    expect(warnings.map((w) => w.route)).to.deep.equal(['POST /a', 'POST /d'])
+    expect(warnings[0].msg).to.match(/allErrors/)
+  })
+
   it('items that are objects, arrays or a type list holding one of them still warn, in any request part', async () => {
     const warnings = await warningsFor((app) => {
       app.get('/q', { schema: { querystring: { type: 'object', properties: { ids: { type: 'array', uniqueItems: true, items: { type: ['string', 'array'] } } } } } }, async () => ({}))

@@ -52,7 +52,7 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
       // first request, compileAll, inspect()), not at listen: reading every lazy schema at boot is the
       // cost lazy mode removes. Custom validator compilers have their own costs, which Enclave cannot know.
       if (normalized !== undefined && (options.validatorCompiler ?? resolution.validatorCompiler ?? null) === null) {
-        reportBootWarnings(routeSchemaWarnings(`${method} ${def.url}`, scope.path, normalized, scope.schemas), boot.serve.log, boot.serve.silent)
+        reportBootWarnings(routeSchemaWarnings(`${method} ${def.url}`, scope.path, normalized, scope.schemas, scope.context.schemaCompilers?.validatorAllErrors === true), boot.serve.log, boot.serve.silent)
       }
     }
     return normalized

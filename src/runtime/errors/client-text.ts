@@ -6,5 +6,10 @@
 export const CLIENT_TEXT_LIMIT = 120
 
 export function clipClientText(text: string): string {
-  return text.length > CLIENT_TEXT_LIMIT ? `${text.slice(0, 100)}... (${text.length} characters)` : text
+  if (text.length <= CLIENT_TEXT_LIMIT) return text
+  // A cut between the two halves of a surrogate pair (an emoji) would leave a lone surrogate,
+  // which JSON.stringify writes as a \udXXX escape that no client can decode into a character.
+  const code = text.charCodeAt(99)
+  const end = code >= 0xd800 && code <= 0xdbff ? 99 : 100
+  return `${text.slice(0, end)}... (${text.length} characters)`
 }

@@ -62,6 +62,11 @@ export class SchemaCompilers {
    * (keyword-check.ts). A compilersFactory's validator is left alone: ajv 8 is strict about
    * keywords itself, and other libraries' schemas are not JSON Schema.
    */
+  /** validator.customOptions.allErrors: ajv then checks every keyword, so a maxLength failure no longer keeps a string from the pattern. */
+  get validatorAllErrors(): boolean {
+    return this.#validatorOptions.customOptions?.allErrors === true
+  }
+
   checkKeywords(schema: unknown, store: SchemaStore, where: string): void {
     if (this.#customKeywords === null) return
     // Only the built-in ajv 6 validator tells its keywords: another builder is not even run for the check.

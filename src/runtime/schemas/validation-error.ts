@@ -37,12 +37,16 @@ export function defaultValidationMessage(errors: unknown[], dataVar: string): st
     let message = typeof error?.message === 'string' ? error.message : 'is invalid'
     // ajv 6 quotes the offending property name whole in a propertyNames message (ajv 8 does not).
     const name = error?.keyword === 'propertyNames' ? error.params?.propertyName : undefined
-    if (typeof name === 'string' && name.length > CLIENT_TEXT_LIMIT) message = message.replace(name, clipClientText(name))
+    if (typeof name === 'string' && name.length > CLIENT_TEXT_LIMIT) {
+      // A replacer function: a string replacement would expand `$&` / `$'` written in the client's
+      // key (each `$&` repeats the whole key), turning a 100 KB key into a 400 of megabytes.
+      const clipped = clipClientText(name)
+      message = message.replace(name, () => clipped)
+    }
     text += `${dataVar}${path.length > CLIENT_TEXT_LIMIT ? clipClientText(path) : path} ${message}`
   }
   return text
 }
-
 
 // The default formatter as bound to each scope (scope-resolution.ts): a route whose formatter is
 // one of these may skip building the Error when nothing would observe it (serve/validation-reply.ts).

@@ -153,6 +153,10 @@ export class ServerLifecycle implements ServerFacade {
     // As Fastify 3 refuses it: what the onClose hooks released (pools, files) is gone.
     if (this.#closed !== null) throw runtimeError('ENC_ERR_SERVER_CLOSED', { path: this.#bootContext().rootScope.path })
     await this.ready()
+    // close() called while this listen() waited for boot (a SIGTERM during startup): it found no
+    // listener to stop and ran the onClose hooks, so listening now would keep the process alive
+    // on released resources. Fastify 3 and 5 listen anyway.
+    if (this.#closed !== null) throw runtimeError('ENC_ERR_SERVER_CLOSED', { path: this.#bootContext().rootScope.path })
     const server = this.#http
     if (server.listening) throw runtimeError('ENC_ERR_SERVER_LISTENING', { path: this.#bootContext().rootScope.path })
     const host = options.host ?? '127.0.0.1'

@@ -28,7 +28,10 @@ export const fastifyLogSerializers: Readonly<{
     return { statusCode: reply.raw?.statusCode ?? reply.statusCode }
   },
   err(error: Error) {
-    const logged = (pino.stdSerializers.err as unknown as (error: Error) => Record<string, unknown>)(error)
+    const logged = (pino.stdSerializers.err as unknown as (error: Error) => Record<string, unknown> | null)(error)
+    // pino gives back what is not error-like as it came (null, a number, the caller's own object,
+    // maybe frozen): only its own copy of an error is clipped.
+    if (logged === null || typeof logged !== 'object' || (logged as unknown) === error) return logged as Record<string, unknown>
     if (Array.isArray(logged.validation) && logged.validation.some(holdsLongText)) logged.validation = logged.validation.map(clipEntry)
     return logged
   },
