@@ -11,5 +11,14 @@
  */
 export type WithoutOpenIndex<T> = T extends readonly unknown[] ? { [K in keyof T]: WithoutOpenIndex<T[K]> }
   : T extends (...args: never[]) => unknown ? T
-  : T extends object ? { [K in keyof T as string extends K ? (unknown extends T[K] ? never : K) : K]: WithoutOpenIndex<T[K]> }
+  : T extends object ? NonEmpty<{ [K in keyof T as string extends K ? (unknown extends T[K] ? never : K) : K]: WithoutOpenIndex<T[K]> }>
   : T
+
+/**
+ * An open schema that names no property (`{ type: 'object' }`) leaves `{}` once its index is gone,
+ * which a string, a number or an array would fit: it stays an object that is not a list (the
+ * index had refused those; a schema naming properties refuses them by its properties).
+ */
+type NonEmpty<M> = [keyof M] extends [never] ? PlainObject : M
+/** An object that is not iterable (arrays, Map, Set are not what `type: 'object'` serializes). */
+type PlainObject = object & { readonly [Symbol.iterator]?: never }
