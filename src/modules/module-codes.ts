@@ -5,6 +5,11 @@ import { codeSummaries, defineError as e, errorFactory } from '../runtime/intern
  * raised by createApp() before the server starts serving (`status` null), except a guard
  * class's refusal, which answers a request.
  */
+/** A boot message names a few candidates, not an app's hundreds of tokens. */
+const shownCandidates = 10
+const listed = (names: readonly string[]): string => names.length <= shownCandidates ? names.join(', ')
+  : `${names.slice(0, shownCandidates).join(', ')} and ${names.length - shownCandidates} more`
+
 export const moduleErrors = {
   ENC_ERR_MODULE_NOT_A_MODULE: e({ status: null, summary: 'createApp() or a plugins list was given a class without @Module()',
     message: (a: { where: string; name: string; isController: boolean }) => `${a.where}: ${a.name} is not a module. ` +
@@ -107,7 +112,7 @@ export const moduleErrors = {
           `Decorate the class with injectable() from 'enclave'. (If it is decorated, a tsyringe copy other than ${a.ownCopy} did it: keep one tsyringe per app.)`
         case 'no-token': return `${a.subject} ${a.where}, whose type ${a.type}, so it has no injection token. ` +
           'Use @inject(token) on the parameter and provide that token, or import the class as a value.' +
-          (a.candidates !== undefined && a.candidates.length > 0 ? ` Tokens it can inject that are not classes: ${a.candidates.join(', ')} (@inject(thatToken) on the parameter).` : '')
+          (a.candidates !== undefined && a.candidates.length > 0 ? ` Tokens it can inject that are not classes: ${listed(a.candidates)} (@inject(thatToken) on the parameter).` : '')
       }
     } }),
   ENC_ERR_MODULE_TSYRINGE_COPIES: e({ status: null, summary: "a provider was made @injectable() by a second copy of tsyringe, which Enclave's copy cannot see",
