@@ -1,15 +1,15 @@
 import { codeSummaries, defineError as e, errorFactory } from '../runtime/internal'
 
-/**
- * Errors of the module layer, each declared once (status, README summary, message template):
- * raised by createApp() before the server starts serving (`status` null), except a guard
- * class's refusal, which answers a request.
- */
 /** A boot message names a few candidates, not an app's hundreds of tokens. */
 const shownCandidates = 10
 const listed = (names: readonly string[]): string => names.length <= shownCandidates ? names.join(', ')
   : `${names.slice(0, shownCandidates).join(', ')} and ${names.length - shownCandidates} more`
 
+/**
+ * Errors of the module layer, each declared once (status, README summary, message template):
+ * raised by createApp() before the server starts serving (`status` null), except a guard
+ * class's refusal, which answers a request.
+ */
 export const moduleErrors = {
   ENC_ERR_MODULE_NOT_A_MODULE: e({ status: null, summary: 'createApp() or a plugins list was given a class without @Module()',
     message: (a: { where: string; name: string; isController: boolean }) => `${a.where}: ${a.name} is not a module. ` +
