@@ -320,7 +320,9 @@ export type ResultFor<G extends RouteGeneric, S> = NamesReply<G> extends true
  */
 export type GenericRouteHandler<G extends RouteGeneric, S> = (this: Scope, request: RequestFor<G, S>, reply: Reply<ReplyGenericFor<G, S>>) => ResultFor<G, S>
 /** The generic the reply is typed by: `G` when it names a Reply, else the schema's responses (Fastify's type providers). */
-type ReplyGenericFor<G extends RouteGeneric, S> = NamesReply<G> extends true ? G : unknown extends ResponseOf<S> ? G : StatusReplyGeneric<ResponseOf<S>, ResponseTypes<S>>
+type ReplyGenericFor<G extends RouteGeneric, S> = NamesReply<G> extends true ? G : unknown extends ResponseOf<S> ? G : StatusReplyGeneric<OrInterface<ResponseOf<S>>, { [K in keyof ResponseTypes<S>]: OrInterface<ResponseTypes<S>[K]> }>
+/** reply.send() takes what a handler may return: an interface-typed value against an open schema too (open-index.ts). */
+type OrInterface<T> = T | WithoutOpenIndex<T>
 
 export type RequestHookName = 'onRequest' | 'preParsing' | 'preValidation' | 'preHandler' | 'onResponse' | 'onRequestAbort' | 'onTimeout'
 export type PayloadHookName = 'preSerialization' | 'onSend'
