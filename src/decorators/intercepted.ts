@@ -14,5 +14,8 @@ export type Intercepted<T> = (T & InterceptedBrand) | Extract<T, null | undefine
 /** The brand of Intercepted<T>, a named interface so that declaration files can name it. */
 export interface InterceptedBrand { readonly [interceptedMark]?: never }
 
-/** `null & {...}` would be never, so null and undefined stay outside the brand: check the rest. */
-export type IsIntercepted<R> = typeof interceptedMark extends keyof NonNullable<R> ? true : false
+/**
+ * `null & {...}` would be never, so null and undefined stay outside the brand: check the rest. A
+ * symbol index (`Record<symbol, number>`) has every symbol as a key, the brand's too: not a brand.
+ */
+export type IsIntercepted<R> = typeof interceptedMark extends keyof NonNullable<R> ? (symbol extends keyof NonNullable<R> ? false : true) : false

@@ -36,7 +36,7 @@ export function controllerRoutes(controller: Class, instance: object, modulePath
     // The controller's @Route('/users') is part of the route's path; scope prefixes are the runtime's.
     const url = joinPaths([prefix], route.path)
     const several = collected.some((other) => other.route !== route && other.declaringClass === declaringClass && other.route.propertyKey === route.propertyKey)
-    const schema = withParamSchemas(route.options.schema, declaringClass, route.propertyKey, where, several ? url : undefined)
+    const schema = withParamSchemas(route.options.schema, declaringClass, route.propertyKey, where, several ? url : undefined, route.methods.map((m) => m.toUpperCase()))
     const options: RouteOptions = { ...route.options, ...(schema === route.options.schema ? {} : { schema: schema as RouteOptions['schema'] }), ...(routeHooks(classHooks, declaringClass, route, resolveHook) as Partial<RouteOptions>), ...routeConfig(classConfig, declaringClass, route), method, url, handler }
     routes.push({ declaringClass, key: route.propertyKey, where, options })
   }

@@ -105,14 +105,15 @@ export function withInterceptors(handler: Handler, interceptors: readonly Interc
           // A returned reply is a thenable (`await reply`): the promise settles once the response is out.
           return Promise.resolve(handler.call(scope, request, reply))
         }
-        const inner: InnerCall = { promise: undefined, settled: false }
+        const inner: InnerCall = { promise: undefined, next: undefined }
         const next = (): Promise<unknown> => {
           const promise = call(i + 1)
+          const observed = new NextPromise((resolve, reject) => { promise.then(resolve, reject) })
+          // Also marks it handled: a next() the interceptor dropped must not crash the process.
+          handleQuietly(observed)
           inner.promise = promise
-          inner.settled = false
-          // Also marks the promise handled: a next() the interceptor dropped must not crash the process.
-          promise.then(() => { if (inner.promise === promise) inner.settled = true }, () => { if (inner.promise === promise) inner.settled = true })
-          return promise
+          inner.next = observed
+          return observed
         }
         const result = interceptors[i].intercept(context, next)
         if (result === undefined) return Promise.resolve(droppedAnswer(inner, interceptors[i], controller, method, reply))
@@ -125,24 +126,46 @@ export function withInterceptors(handler: Handler, interceptors: readonly Interc
   } as Handler
 }
 
-interface InnerCall { promise: Promise<unknown> | undefined; settled: boolean }
+interface InnerCall { promise: Promise<unknown> | undefined; next: NextPromise | undefined }
+
+/**
+ * The promise next() gives: it records whether the interceptor looked at the outcome (`await`,
+ * then(), catch(), Promise.all() all call then() on a promise of a subclass), so a dropped answer
+ * can tell an interceptor that caught the method's error (`try { await next() } catch {}`) from
+ * one that never looked (`next()` alone). Whether the promise had settled cannot: a method that
+ * throws synchronously has rejected before intercept() returns, awaited or not. Derived promises
+ * are plain ones (species).
+ */
+class NextPromise extends Promise<unknown> {
+  static override get [Symbol.species](): PromiseConstructor { return Promise }
+  observed = false
+  override then<A = unknown, B = never>(onFulfilled?: ((value: unknown) => A | PromiseLike<A>) | null, onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<A | B> {
+    this.observed = true
+    return super.then(onFulfilled, onRejected)
+  }
+}
+
+const ignore = (): void => {}
+/** A rejection handler that does not count as the interceptor looking. */
+const handleQuietly = (promise: NextPromise): void => { void Promise.prototype.then.call(promise, undefined, ignore) }
 
 /**
  * intercept() gave undefined. When it had called next() and the method gave a value (or threw, and
  * the interceptor caught it), that answer was lost in the interceptor (`next()` without `return`):
- * the coded 500 names the interceptor, not the handler. A next() it neither returned nor awaited is
- * awaited here, so its rejection reaches the error handler instead of crashing the process.
+ * the coded 500 names the interceptor, not the handler. A next() it never looked at (neither
+ * returned, awaited nor then()-ed) is awaited here, so the method's own error reaches the error
+ * handler instead of crashing the process.
  */
 function droppedAnswer(inner: InnerCall, interceptor: InterceptorInstance, controller: Class, method: string | symbol, reply: Reply): Promise<unknown> | undefined {
   const promise = inner.promise
   if (promise === undefined || reply.sent) return undefined
-  const awaited = inner.settled
+  const looked = inner.next?.observed === true
   const name = (interceptor as { constructor?: { name?: string } }).constructor?.name ?? '(anonymous)'
   const where = (dropped: 'value' | 'error') => runtimeError('ENC_ERR_REPLY_NOTHING_SENT', {
     interceptorAt: `${reply.request.method} ${reply.request.routerPath ?? reply.request.url}`, interceptor: name, route: `${controller.name}.${String(method)}`, dropped,
   })
   return promise.then(
     (value) => { if (value === undefined || reply.sent) return undefined; throw where('value') },
-    (error: unknown) => { if (!awaited) throw error; if (reply.sent) return undefined; throw where('error') },
+    (error: unknown) => { if (!looked) throw error; if (reply.sent) return undefined; throw where('error') },
   )
 }

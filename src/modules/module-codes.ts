@@ -1,5 +1,10 @@
 import { codeSummaries, defineError as e, errorFactory } from '../runtime/internal'
 
+/** A boot message names a few candidates, not an app's hundreds of tokens. */
+const shownCandidates = 10
+const listed = (names: readonly string[]): string => names.length <= shownCandidates ? names.join(', ')
+  : `${names.slice(0, shownCandidates).join(', ')} and ${names.length - shownCandidates} more`
+
 /**
  * Errors of the module layer, each declared once (status, README summary, message template):
  * raised by createApp() before the server starts serving (`status` null), except a guard
@@ -58,9 +63,13 @@ export const moduleErrors = {
       : a.case === 'module-method'
       ? `@UseInterceptors() on ${a.where} (module ${a.path}): a module method is not a route. Put it on the module class (every controller route of the module and below), a controller class or a route method.`
       : `@UseInterceptors() on ${a.where} (listed in ${a.path}), which declares no route, so nothing would call it. Put it on a route method (@Get, @Post, ...) or on the controller class.` }),
-  ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT: e({ status: null, summary: "a parameter's schema (@Query('page', { type: 'integer' }), @Body('title', {...})) declares a property the route's part schema (or another parameter) declares differently, or that part's schema cannot take properties (a $ref, a class, a combinator)",
-    message: (a: { case: 'route-schema' | 'two-params'; where: string; part: string; key: string; first: string; second: string } | { case: 'not-mergeable'; where: string; part: string; params: readonly string[] }) => a.case === 'not-mergeable'
-      ? `${a.where}: ${a.params.join(', ')} add properties to the ${a.part} schema, but the route's schema.${a.part} is not a plain object schema written inline (a $ref, a schema class, TypeBox or a combinator), so it cannot take them. ` +
+  ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT: e({ status: null, summary: "a parameter's schema (@Query('page', { type: 'integer' }), @Body('title', {...})) declares a property the route's part schema (or another parameter) declares differently, or that part's schema cannot take properties (a $ref, a class, a combinator, another type), or @Body('name', schema) on a GET or HEAD route (no body there)",
+    message: (a: { case: 'route-schema' | 'two-params'; where: string; part: string; key: string; first: string; second: string } | { case: 'not-mergeable'; where: string; part: string; params: readonly string[] }
+      | { case: 'no-body'; where: string; params: readonly string[] }) => a.case === 'no-body'
+      ? `${a.where}: ${a.params.join(', ')} give the body a schema, but a GET or HEAD request's body is never parsed, so every request would be refused (400 'body should be object'). ` +
+        'Read the value from the query (@Query(name, schema)) or the path, or declare the route with @Post/@Put/@Patch.'
+      : a.case === 'not-mergeable'
+      ? `${a.where}: ${a.params.join(', ')} add properties to the ${a.part} schema, but the route's schema.${a.part} is not a plain object schema written inline (a $ref, a schema class, TypeBox, a combinator or a type other than object), so it cannot take them. ` +
         `Declare the properties in that schema and drop the schemas from the parameter decorators, or drop schema.${a.part} from the route options.`
       : `${a.where}: ${a.part} property '${a.key}' is declared twice, differently: ${a.case === 'route-schema' ? `the route's schema.${a.part} says` : 'another parameter says'} ${a.first}, and ${a.second}. ` +
         'Declare it once (remove one of them), or make both the same.' }),
@@ -107,7 +116,7 @@ export const moduleErrors = {
           `Decorate the class with injectable() from 'enclave'. (If it is decorated, a tsyringe copy other than ${a.ownCopy} did it: keep one tsyringe per app.)`
         case 'no-token': return `${a.subject} ${a.where}, whose type ${a.type}, so it has no injection token. ` +
           'Use @inject(token) on the parameter and provide that token, or import the class as a value.' +
-          (a.candidates !== undefined && a.candidates.length > 0 ? ` Tokens it can inject that are not classes: ${a.candidates.join(', ')} (@inject(thatToken) on the parameter).` : '')
+          (a.candidates !== undefined && a.candidates.length > 0 ? ` Tokens it can inject that are not classes: ${listed(a.candidates)} (@inject(thatToken) on the parameter).` : '')
       }
     } }),
   ENC_ERR_MODULE_TSYRINGE_COPIES: e({ status: null, summary: "a provider was made @injectable() by a second copy of tsyringe, which Enclave's copy cannot see",

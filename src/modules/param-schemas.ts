@@ -15,9 +15,14 @@ const decoratorOf: Record<SchemaPart, string> = { querystring: 'Query', params: 
  * property declared twice is declared the same; else boot fails naming both declarations.
  * A method without parameter schemas keeps its options' schema object as it is.
  */
-export function withParamSchemas(schema: unknown, declaringClass: Function, key: string | symbol, where: string, onePathOfSeveral?: string): unknown {
+export function withParamSchemas(schema: unknown, declaringClass: Function, key: string | symbol, where: string, onePathOfSeveral?: string, methods: readonly string[] = []): unknown {
   const declared = getParams(declaringClass, key).filter((p): p is ParamMeta & { schema: NonNullable<ParamMeta['schema']>; key: string } => p.schema !== undefined && p.key !== null)
   if (declared.length === 0) return schema
+  // The runtime never parses a GET/HEAD body (its schema sees null): a body property there refuses every request.
+  const bodyParams = declared.filter((p) => p.source === 'body')
+  if (bodyParams.length > 0 && methods.length > 0 && methods.every((m) => m === 'GET' || m === 'HEAD')) {
+    throw moduleError('ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT', { case: 'no-body', where, params: bodyParams.map((p) => `@Body('${p.key}', ...)`) })
+  }
   const merged: Record<string, unknown> = { ...(schema as Record<string, unknown> | undefined) }
   for (const part of [...new Set(declared.map((p) => partOf[p.source as keyof typeof partOf]))]) {
     // `query` is the runtime's alias of `querystring`: a route that wrote it keeps it (adding a `querystring` beside it is refused at declaration).

@@ -11,7 +11,7 @@
  */
 export type WithoutOpenIndex<T> = T extends readonly unknown[] ? { [K in keyof T]: WithoutOpenIndex<T[K]> }
   : T extends (...args: never[]) => unknown ? T
-  : T extends object ? { [K in keyof T as string extends K ? (unknown extends T[K] ? never : K) : K]: WithoutOpenIndex<T[K]> }
+  : T extends object ? NonEmpty<{ [K in keyof T as string extends K ? (unknown extends T[K] ? never : K) : K]: WithoutOpenIndex<T[K]> }>
   : T
 
 /**
@@ -24,3 +24,11 @@ export type OrWithoutOpenIndex<T> = T extends unknown ? (Same<T, WithoutOpenInde
 type Same<A, B> = (<X>() => X extends A ? 1 : 2) extends (<X>() => X extends B ? 1 : 2) ? true : false
 /** Each status's response type, as {@link OrWithoutOpenIndex}: what `reply.code(c).send()` takes. */
 export type EachWithoutOpenIndex<M> = { [K in keyof M]: OrWithoutOpenIndex<M[K]> }
+/**
+ * An open schema that names no property (`{ type: 'object' }`) leaves `{}` once its index is gone,
+ * which a string, a number or an array would fit: it stays an object that is not a list (the
+ * index had refused those; a schema naming properties refuses them by its properties).
+ */
+type NonEmpty<M> = [keyof M] extends [never] ? PlainObject : M
+/** An object that is not iterable (arrays, Map, Set are not what `type: 'object'` serializes). */
+type PlainObject = object & { readonly [Symbol.iterator]?: never }

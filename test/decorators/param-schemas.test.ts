@@ -186,6 +186,21 @@ describe('per-parameter schemas: @Query/@Params/@Headers(name, schema) (NestJS P
     } finally { await app.close() }
   })
 
+  it('@Body(\'name\', schema) on a GET or HEAD route fails boot (its body is never parsed, so every request would be a 400), and a route body schema of another type is named in the refusal', async () => {
+    @Route('/') class Search { @Get('/') find(@Body('term', { type: 'string' }, { optional: true }) term: SchemaParam<string | undefined>) { return term } }
+    @Module({ controllers: [Search] }) class SearchModule {}
+    const error = await bootError(SearchModule)
+    expect(error.code).to.equal('ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT')
+    expect(error.message).to.include("GET route Search.find in SearchModule: @Body('term', ...) give the body a schema, but a GET or HEAD request's body is never parsed")
+    // A method that also answers POST keeps the POST route's body property.
+    @Route('/') class Both { @Get('/a') @Post('/b') both(@Body('term', { type: 'string' }, { optional: true }) term: SchemaParam<string | undefined>) { return { term: term ?? null } } }
+    @Module({ controllers: [Both] }) class BothModule {}
+    expect((await bootError(BothModule)).message).to.include("GET route Both.both in BothModule: @Body('term', ...)")
+    @Route('/') class List { @Post('/', { schema: { body: { type: 'array' } } }) add(@Body('term', { type: 'string' }) term: SchemaParam<string>) { return term } }
+    @Module({ controllers: [List] }) class ListModule {}
+    expect((await bootError(ListModule)).message).to.include('a type other than object')
+  })
+
   it('@Body(\'name\', schema) merges into the route\'s body schema, and a conflicting declaration fails boot naming both (ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT)', async () => {
     const body = { type: 'object', properties: { item: { type: 'string' }, size: { type: 'string' } }, required: ['size'] } as const
     @Route('/') class Merged { @Post('/', { schema: { body } }) create(@Body('item', { type: 'string' }) item: SchemaParam<string>, @Body('size') size: string) { return { item, size } } }

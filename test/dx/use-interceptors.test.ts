@@ -180,10 +180,13 @@ describe('@UseInterceptors(): around advice for the route method\'s call (NestJS
 
   it('a method that sends through reply: next() resolves to undefined once the response is out (a returned reply is awaited: await reply), and what intercept() returns is not sent', async () => {
     const seen: unknown[] = []
+    let sawAll = () => {}
+    const allSeen = new Promise<void>((resolve) => { sawAll = resolve })
     @injectable() class Spy implements Interceptor {
       async intercept(context: InterceptorContext, next: CallHandler) {
         const value = await next()
         seen.push(value === context.reply ? 'reply' : value)
+        if (seen.length === 3) sawAll()
         return { data: value }
       }
     }
@@ -199,6 +202,8 @@ describe('@UseInterceptors(): around advice for the route method\'s call (NestJS
       expect([a.statusCode, a.json()]).to.deep.equal([202, { own: true }])
       expect((await app.inject({ url: '/returns-nothing' })).json()).to.deep.equal({ own: 'too' })
       expect((await app.inject({ url: '/later' })).json()).to.deep.equal({ later: true })
+      // The interceptor resumes after the response is out, some microtasks after inject() resolves for /later.
+      await allSeen
       expect(seen).to.deep.equal([undefined, undefined, undefined])
     } finally { await app.close() }
   })
@@ -249,6 +254,32 @@ describe('@UseInterceptors(): around advice for the route method\'s call (NestJS
       expect((await app.inject({ url: '/thrown' })).statusCode).to.equal(409)
       // The method sent through reply: nothing was dropped.
       expect((await app.inject({ url: '/none' })).body).to.equal('own')
+    } finally { await app.close() }
+  })
+
+  it('an async interceptor that calls next() without awaiting it lets the method\'s own error (thrown synchronously or not) reach the error handler, not a 500 naming the interceptor', async () => {
+    @injectable() class AsyncForgetful implements Interceptor { async intercept(_context: InterceptorContext, next: CallHandler) { void next() } }
+    @injectable() class LaterForgetful implements Interceptor { async intercept(_context: InterceptorContext, next: CallHandler) { void next(); await null; await null } }
+    @injectable() class Catches implements Interceptor { intercept(_context: InterceptorContext, next: CallHandler) { next().catch(() => undefined) } }
+    @Route('/') class C {
+      @UseInterceptors(AsyncForgetful) @Get('/sync') sync() { throw new HttpError(409, 'taken') }
+      @UseInterceptors(AsyncForgetful) @Get('/async') async later() { throw new HttpError(409, 'taken') }
+      @UseInterceptors(LaterForgetful) @Get('/later') afterTicks() { throw new HttpError(409, 'taken') }
+      @UseInterceptors(Catches) @Get('/caught') caught() { throw new HttpError(409, 'taken') }
+    }
+    @Module({ providers: [AsyncForgetful, LaterForgetful, Catches], controllers: [C] }) class AppModule {}
+    const logger = recordingLogger()
+    const app = await createApp(AppModule, { logger })
+    try {
+      for (const url of ['/sync', '/async', '/later']) {
+        const res = await app.inject({ url })
+        expect([url, res.statusCode, (res.json() as { message: string }).message]).to.deep.equal([url, 409, 'taken'])
+      }
+      // An interceptor that looked at the error (catch()) and gave nothing still gets the coded 500 naming it.
+      expect((await app.inject({ url: '/caught' })).statusCode).to.equal(500)
+      const err = logger.entries.filter((e) => e.level === 'error').map((e) => e.obj.err as Error & { code: string }).pop()
+      expect(err?.code).to.equal('ENC_ERR_REPLY_NOTHING_SENT')
+      expect(err?.message).to.include('the interceptor Catches (on C.caught)')
     } finally { await app.close() }
   })
 

@@ -151,6 +151,17 @@ describe('createApp: boot errors name the module path and the fix', () => {
       .and.not.contain('Hidden')
   })
 
+  it('an interface-typed dependency\'s message names the first 10 injectable tokens and how many more, not all of a large app\'s', async () => {
+    interface Repo { all(): string[] }
+    const providers = Array.from({ length: 300 }, (_, i) => ({ provide: Symbol(`Token${i}`), useValue: i }))
+    @Route() class Files { constructor(readonly repo: Repo) {} @Get('/') x() { return this.repo.all() } }
+    @Module({ providers, controllers: [Files] }) class Root {}
+    const error = await bootError(Root)
+    expect(error.code).to.equal('ENC_ERR_MODULE_DEPENDENCY_UNTYPED')
+    expect(error.message).to.contain('Symbol(Token0), Symbol(Token1)').and.contain('Symbol(Token9) and 290 more (@inject(thatToken)').and.not.contain('Token10')
+    expect(error.message.length).to.be.below(800)
+  })
+
   it('refuses a provider with constructor parameters but no type metadata', async () => {
     class Untyped { constructor(readonly x: unknown) {} }
     @Module({ providers: [Untyped] }) class Root {}
