@@ -29,39 +29,26 @@ describe('reply streams that are not full Readables', () => {
     await app.close()
   })
 
-  it('a stream without destroy() is stopped with close() when the client leaves', async () => {
-    let closed!: () => void
-    const closeCalled = new Promise<void>((resolve) => { closed = resolve })
+  /** Serves an endless stream whose destroy() is missing and whose `stop` method resolves once called; a client reads one chunk and leaves. */
+  async function expectStoppedBy(stop: 'close' | 'abort'): Promise<void> {
+    let called!: () => void
+    const stopCalled = new Promise<void>((resolve) => { called = resolve })
     const app = await build((root) => {
       root.get('/', (_req, reply) => {
         const source = new Readable({ read() { this.push('hello\n') } })
         ;(source as unknown as { destroy: unknown }).destroy = undefined
-        ;(source as unknown as { close: unknown }).close = () => closed()
+        ;(source as unknown as Record<string, unknown>)[stop] = () => called()
         reply.send(source)
       })
     })
     await app.listen({ port: 0, host: '127.0.0.1' })
     const { port } = app.server.address() as AddressInfo
     get({ host: '127.0.0.1', port, path: '/' }, (response) => { response.once('data', () => response.destroy()) })
-    await closeCalled
+    await stopCalled
     await app.close()
-  })
+  }
 
-  it('a stream with neither destroy() nor close() is stopped with abort() when the client leaves', async () => {
-    let aborted!: () => void
-    const abortCalled = new Promise<void>((resolve) => { aborted = resolve })
-    const app = await build((root) => {
-      root.get('/', (_req, reply) => {
-        const source = new Readable({ read() { this.push('hello\n') } })
-        ;(source as unknown as { destroy: unknown }).destroy = undefined
-        ;(source as unknown as { abort: unknown }).abort = () => aborted()
-        reply.send(source)
-      })
-    })
-    await app.listen({ port: 0, host: '127.0.0.1' })
-    const { port } = app.server.address() as AddressInfo
-    get({ host: '127.0.0.1', port, path: '/' }, (response) => { response.once('data', () => response.destroy()) })
-    await abortCalled
-    await app.close()
-  })
+  it('a stream without destroy() is stopped with close() when the client leaves', () => expectStoppedBy('close'))
+
+  it('a stream with neither destroy() nor close() is stopped with abort() when the client leaves', () => expectStoppedBy('abort'))
 })
