@@ -130,6 +130,23 @@ describe('validator plugins (§2.7, §7)', () => {
     expect(seen).to.deep.equal([{ flag: 1 }])
   })
 
+  it("an ajv 8 plugin (@fastify/multipart's ajvFilePlugin: addKeyword({ keyword })) is a coded boot error naming it and ajv8CompilersFactory", () => {
+    const { ajvFilePlugin } = require('@fastify/multipart') as { ajvFilePlugin: ValidatorPlugin }
+    const error = thrown(() => compile({ body: { type: 'object', properties: { f: { isFile: true } } } }, { compilersOptions: { validator: { customOptions: { allErrors: true }, plugins: [ajvErrors, ajvFilePlugin] } } }))
+    expect(error.code).to.equal('ENC_ERR_SCH_VALIDATION_BUILD')
+    expect(error.message).to.contain('validator.plugins[1] calls ajv.addKeyword({ keyword: "isFile", ... }), ajv 8\'s form')
+      .and.contain('ajv8CompilersFactory({ plugins: [...] })')
+  })
+
+  it('ajv 6 plugins pass through that check: addKeyword(name, definition) adds the keyword, with another plugin after it', () => {
+    const plugin: ValidatorPlugin = (ajv: { addKeyword(name: string, def: object): void }) => {
+      ajv.addKeyword('even', { type: 'number', validate: (_schema: unknown, data: number) => data % 2 === 0 })
+    }
+    const compilers = new SchemaCompilers({ validator: { customOptions: { allErrors: true }, plugins: [plugin, ajvErrors] } })
+    const { body } = compile({ body: { n: { type: 'integer', even: true } } }, { compilers })
+    expect(messageOf(body, 'body', { n: 3 })).to.equal('body/n should pass "even" keyword validation')
+  })
+
   it('§7 ajv-i18n 3 localizes the raw errors in error.validation', () => {
     const { body } = compile({ body: { type: 'object', required: ['name'], properties: { age: { type: 'integer', maximum: 5 } } } },
       { compilersOptions: { validator: { customOptions: { allErrors: true } } } })

@@ -88,6 +88,31 @@ export function applyValidatorPlugins(instance: unknown, plugins: readonly Valid
 }
 
 /**
+ * `validator.plugins` on the default ajv 6 instance. Current plugins are often written for ajv 8
+ * (@fastify/multipart's ajvFilePlugin, ajv-formats): they call `addKeyword({ keyword, ... })`,
+ * which ajv 6 answers with "Keyword [object Object] is not a valid identifier". That call is
+ * caught while the plugins run, and refused with what it is and where ajv 8 plugins go.
+ */
+function applyAjv6Plugins(ajv: Ajv.Ajv, plugins: readonly ValidatorPlugin[] | undefined): void {
+  if (plugins === undefined || plugins.length === 0) return
+  const addKeyword = ajv.addKeyword
+  let index = 0
+  ajv.addKeyword = function (this: Ajv.Ajv, keyword: unknown, definition?: unknown) {
+    if (typeof keyword === 'object' && keyword !== null) {
+      const name = (keyword as { keyword?: unknown }).keyword
+      throw new Error(`validator.plugins[${index}] calls ajv.addKeyword({ keyword: ${JSON.stringify(name)}, ... }), ajv 8's form: it is a plugin for ajv 8, and the default validator is ajv 6. `
+        + 'Give it to ajv 8 instead: schemaController: { compilersFactory: ajv8CompilersFactory({ plugins: [...] }) }')
+    }
+    return addKeyword.call(this, keyword as string, definition as Ajv.KeywordDefinition)
+  } as typeof ajv.addKeyword
+  try {
+    for (; index < plugins.length; index++) applyValidatorPlugins(ajv, [plugins[index]])
+  } finally {
+    ajv.addKeyword = addKeyword
+  }
+}
+
+/**
  * The default validator compiler for one set of visible shared schemas: one ajv 6 instance with the
  * baseline options merged with `validator.customOptions`, the plugins applied and every shared schema
  * added, so that all six `$ref` forms of spec §2.3 resolve. Each distinct schema is compiled once.
@@ -103,7 +128,7 @@ export function buildDefaultValidator(externalSchemas: Record<string, SharedSche
   const ajv = new Ajv({ ...ajvOptions, processCode: refuseNonFiniteCoercion(custom?.processCode), ...(fingerprint === null ? {} : { sourceCode: true }) })
   let compiling: { schema: unknown; key: string } | null = null
   if (options.customOptions?.serialize === undefined) reuseCacheKeys(ajv, () => compiling)
-  applyValidatorPlugins(ajv, options.plugins)
+  applyAjv6Plugins(ajv, options.plugins)
   for (const id of Object.keys(externalSchemas)) ajv.addSchema(externalSchemas[id] as object)
   const compile = (schema: JsonSchema, key: string): ValidateFunction => {
     compiling = { schema, key }
