@@ -3,18 +3,14 @@
 // crafted string that almost matches. The boot warns where no length bound protects it, and a
 // `maxLength` bound keeps a crafted string from ever reaching the regex (ajv checks it first).
 import { expect } from 'chai'
-import { expectErrorShape, listening, recordingLogger, rawRequest, server } from './helpers'
-import type { ServerOptions } from '../../src/runtime'
+import { expectErrorShape, listening, rawRequest } from './helpers'
+import type { Scope, ServerOptions } from '../../src/runtime'
+import { bootWarnings } from '../support/servers'
 
 const code = 'ENC_WARN_SCHEMA_PATTERN_REDOS'
 
-async function patternWarnings(declare: (app: ReturnType<typeof server>) => void, options: ServerOptions = {}): Promise<Array<Record<string, unknown>>> {
-  const logger = recordingLogger()
-  const app = server({ logger, ...options })
-  declare(app)
-  await app.ready()
-  await app.close()
-  return logger.entries.filter((e) => e.level === 'warn' && e.obj?.code === code).map((e) => ({ ...e.obj, msg: e.msg }))
+async function patternWarnings(declare: (app: Scope) => void, options: ServerOptions = {}): Promise<Array<Record<string, unknown>>> {
+  return (await bootWarnings(declare, options)).filter((warning) => warning.code === code)
 }
 
 describe('hardening: ReDoS-prone schema patterns', () => {

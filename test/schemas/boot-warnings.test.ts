@@ -1,22 +1,13 @@
 // Boot warnings (README "Boot warnings"): a request schema that a hostile client can turn into
 // CPU is logged at warn once per route at boot, with its code; fixing the schema silences it.
 import { expect } from 'chai'
-import { recordingLogger, server } from '../support/servers'
-import type { ServerOptions } from '../../src'
+import { bootWarnings, recordingLogger, server } from '../support/servers'
 
 const code = 'ENC_WARN_SCHEMA_UNIQUE_ITEMS_UNBOUNDED'
 
-async function warningsFor(declare: (app: ReturnType<typeof server>) => void, options: ServerOptions = {}): Promise<Array<Record<string, unknown>>> {
-  const logger = recordingLogger()
-  const app = server({ logger, ...options })
-  declare(app)
-  await app.ready()
-  return logger.entries.filter((e) => e.level === 'warn' && typeof e.obj?.code === 'string' && (e.obj.code as string).startsWith('ENC_WARN_')).map((e) => ({ ...e.obj, msg: e.msg }))
-}
-
 describe('boot warnings: uniqueItems without maxItems', () => {
   it('an untyped uniqueItems array in a body without maxItems is one warn line at boot naming the route, the code and every place', async () => {
-    const warnings = await warningsFor((app) => {
+    const warnings = await bootWarnings((app) => {
       app.post('/tags', { schema: { body: { type: 'object', properties: { tags: { type: 'array', uniqueItems: true }, ids: { type: 'array', uniqueItems: true, items: { type: 'object' } } } } } }, async () => ({}))
     })
     expect(warnings).to.have.length(1)
@@ -26,7 +17,7 @@ describe('boot warnings: uniqueItems without maxItems', () => {
   })
 
   it('maxItems, items typed as a string or number, or a tuple closed by additionalItems: false silence it', async () => {
-    const warnings = await warningsFor((app) => {
+    const warnings = await bootWarnings((app) => {
       app.post('/a', { schema: { body: { type: 'array', uniqueItems: true, maxItems: 100 } } }, async () => ({}))
       app.post('/b', { schema: { body: { type: 'array', uniqueItems: true, items: { type: 'string' } } } }, async () => ({}))
       app.post('/c', { schema: { body: { type: 'array', uniqueItems: true, items: { type: ['number', 'null'] } } } }, async () => ({}))
@@ -37,7 +28,7 @@ describe('boot warnings: uniqueItems without maxItems', () => {
   })
 
   it('with the validator option allErrors: true, maxItems and a closed tuple do not silence it (ajv compares the pairs even past maxItems); typed items still do', async () => {
-    const warnings = await warningsFor((app) => {
+    const warnings = await bootWarnings((app) => {
       app.post('/a', { schema: { body: { type: 'array', uniqueItems: true, maxItems: 100 } } }, async () => ({}))
       app.post('/b', { schema: { body: { type: 'array', uniqueItems: true, items: { type: 'string' } } } }, async () => ({}))
       app.post('/d', { schema: { body: { type: 'array', uniqueItems: true, items: [{ type: 'object' }], additionalItems: false } } }, async () => ({}))
@@ -47,7 +38,7 @@ describe('boot warnings: uniqueItems without maxItems', () => {
   })
 
   it('items that are objects, arrays or a type list holding one of them still warn, in any request part', async () => {
-    const warnings = await warningsFor((app) => {
+    const warnings = await bootWarnings((app) => {
       app.get('/q', { schema: { querystring: { type: 'object', properties: { ids: { type: 'array', uniqueItems: true, items: { type: ['string', 'array'] } } } } } }, async () => ({}))
       app.put('/p', { schema: { body: { type: 'array', uniqueItems: true, items: { type: 'array' } } } }, async () => ({}))
     })
@@ -55,7 +46,7 @@ describe('boot warnings: uniqueItems without maxItems', () => {
   })
 
   it('a shared schema reached by $ref from a request schema is checked where it is used', async () => {
-    const warnings = await warningsFor((app) => {
+    const warnings = await bootWarnings((app) => {
       app.addSchema({ $id: 'Tags', type: 'array', uniqueItems: true })
       app.post('/x', { schema: { body: { type: 'object', properties: { tags: { $ref: 'Tags#' } } } } }, async () => ({}))
     })
@@ -64,7 +55,7 @@ describe('boot warnings: uniqueItems without maxItems', () => {
   })
 
   it('response schemas and routes with a custom validatorCompiler do not warn', async () => {
-    const warnings = await warningsFor((app) => {
+    const warnings = await bootWarnings((app) => {
       app.get('/r', { schema: { response: { 200: { type: 'array', uniqueItems: true } } } }, async () => [])
       app.post('/v', { schema: { body: { type: 'array', uniqueItems: true } }, validatorCompiler: () => () => true }, async () => ({}))
     })

@@ -62,3 +62,10 @@ export function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T)
   const promise = new Promise<T>((r) => { resolve = r })
   return { promise, resolve }
 }
+
+/** The boot warnings (`ENC_WARN_*` entries at warn) of an app `declare` builds, each as its log object and message. */
+export async function bootWarnings(declare: (root: Scope) => void, options: ServerOptions = {}): Promise<Array<Record<string, unknown>>> {
+  const logger = recordingLogger()
+  await build(declare, { logger, ...options })
+  return logger.entries.filter((e) => e.level === 'warn' && typeof e.obj?.code === 'string' && (e.obj.code as string).startsWith('ENC_WARN_')).map((e) => ({ ...e.obj, msg: e.msg }))
+}
