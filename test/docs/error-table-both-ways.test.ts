@@ -1,16 +1,10 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { expect } from 'chai'
+import { sourceFiles } from '../architecture/import-graph'
 import { errorCodeTable } from '../../src'
 
 const root = join(__dirname, '..', '..', '..')
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name)
-    return statSync(path).isDirectory() ? sourceFiles(path) : path.endsWith('.ts') ? [path] : []
-  })
-}
 
 /** Test files that list every code (tables, not behaviour): a code must be shown by some other test. */
 const enumerating = new Set([

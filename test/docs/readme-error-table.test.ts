@@ -1,6 +1,7 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'chai'
+import { sourceFiles } from '../architecture/import-graph'
 import { errorCodeTable } from '../../src'
 
 const root = join(__dirname, '..', '..', '..')
@@ -8,13 +9,6 @@ const root = join(__dirname, '..', '..', '..')
 function renderTable(): string {
   const rows = errorCodeTable.map((e) => `| \`${e.code}\` | ${e.status === null ? 'boot' : e.status === 'none' ? 'not sent' : e.status} | ${e.summary} |`)
   return ['| code | status | when |', '|---|---|---|', ...rows].join('\n')
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name)
-    return statSync(path).isDirectory() ? sourceFiles(path) : path.endsWith('.ts') ? [path] : []
-  })
 }
 
 describe('README: the error-code table', () => {

@@ -1,16 +1,10 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'chai'
+import { sourceFiles } from '../architecture/import-graph'
 import { bootWarningTable } from '../../src/runtime/boot/boot-warnings'
 
 const root = join(__dirname, '..', '..', '..')
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name)
-    return statSync(path).isDirectory() ? sourceFiles(path) : path.endsWith('.ts') ? [path] : []
-  })
-}
 
 describe('README: the boot-warning table', () => {
   it('lists exactly the codes of bootWarningTable, with their summary', () => {

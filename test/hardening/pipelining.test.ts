@@ -5,6 +5,15 @@ import { expect } from 'chai'
 import { listening, rawClient, sleep } from './helpers'
 
 const get = (path: string): string => `GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`
+const echo = (body: string): string => `POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`
+
+/** GET /slow answers after `slowMs`; POST /echo answers its body (and records that it ran in `ran`). */
+function slowAndEcho(slowMs: number, ran: string[] = []): ReturnType<typeof listening> {
+  return listening((root) => {
+    root.get('/slow', async () => { await sleep(slowMs); return { slow: true } })
+    root.post('/echo', async (request) => { ran.push('echo'); return request.body })
+  })
+}
 
 describe('hardening: pipelined HTTP/1.1 requests', () => {
   it('a request pipelined behind an answer already sent with Connection: close never runs its handler', async () => {
@@ -75,13 +84,10 @@ describe('hardening: pipelined HTTP/1.1 requests', () => {
   })
 
   it('a pipelined POST queued behind a slower request still reads its whole body', async () => {
-    const { app, address } = await listening((root) => {
-      root.get('/slow', async () => { await sleep(20); return { slow: true } })
-      root.post('/echo', async (request) => request.body)
-    })
+    const { app, address } = await slowAndEcho(20)
     const client = await rawClient(address)
     const body = JSON.stringify({ text: 'x'.repeat(100_000) })
-    client.write(get('/slow') + `POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}` + get('/slow'))
+    client.write(get('/slow') + echo(body) + get('/slow'))
     expect((await client.next()).status).to.equal(200)
     const echoed = await client.next()
     expect(echoed.status).to.equal(200)
@@ -93,12 +99,8 @@ describe('hardening: pipelined HTTP/1.1 requests', () => {
 
   it('requests pipelined complete before malformed bytes are all answered, in order, before the 400 that closes the connection', async () => {
     const ran: string[] = []
-    const { app, address } = await listening((root) => {
-      root.get('/slow', async () => { await sleep(30); return { slow: true } })
-      root.post('/echo', async (request) => { ran.push('echo'); return request.body })
-    })
+    const { app, address } = await slowAndEcho(30, ran)
     const client = await rawClient(address)
-    const echo = (body: string): string => `POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`
     // Node's parser fails on the bytes after the second echo while /slow is still being answered.
     client.write(get('/slow') + echo('{"n":1}') + echo('{"n":2}') + 'NOT HTTP\r\n\r\n')
     expect((await client.next()).status).to.equal(200)
@@ -115,10 +117,7 @@ describe('hardening: pipelined HTTP/1.1 requests', () => {
   })
 
   it('a request whose chunked body is malformed, pipelined behind a complete one, gets the 400 after that one is answered', async () => {
-    const { app, address } = await listening((root) => {
-      root.get('/slow', async () => { await sleep(30); return { slow: true } })
-      root.post('/echo', async (request) => request.body)
-    })
+    const { app, address } = await slowAndEcho(30)
     const client = await rawClient(address)
     client.write(get('/slow') + `POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`)
     expect((await client.next()).status).to.equal(200)

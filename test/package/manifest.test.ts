@@ -1,21 +1,15 @@
 // What package.json promises about the published package, checked against the source and the
 // build. (The pack-install test shows the same package working in a real app.)
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { expect } from 'chai'
+import { sourceFiles } from '../architecture/import-graph'
 import semver from 'semver'
 
 const repo = join(__dirname, '..', '..', '..')
 const manifest = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
   main: string; types: string; sideEffects: unknown; files: string[]; scripts: Record<string, string>
   exports: Record<string, unknown>; dependencies: Record<string, string>; peerDependencies: Record<string, string>; devDependencies: Record<string, string>
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name)
-    return statSync(path).isDirectory() ? sourceFiles(path) : path.endsWith('.ts') ? [path] : []
-  })
 }
 
 describe('package: package.json tells the truth', () => {
