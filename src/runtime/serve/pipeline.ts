@@ -20,6 +20,7 @@ import { toValidationError, type PartValidator } from '../schemas'
 import type { HttpPart } from '../schemas/types'
 import { replyAt } from './reply-at'
 import { answerValidationFailure, UnbuiltValidationError } from './validation-reply'
+import { carryRequestProperties } from './carried-properties'
 
 /**
  * The request path, top to bottom:
@@ -98,6 +99,7 @@ export function serveNotFound(from: ReplyImpl): void {
     return
   }
   request.body = old.body
+  carryRequestProperties(old, request)
   Object.assign(reply.headerMap, from.headerMap)
   // As in Fastify 3 (the request's context becomes the 404 one): only this route's onResponse
   // hooks run at the end, and the access line waits for them only if it has some.

@@ -1,0 +1,44 @@
+// reply.callNotFound() hands the request to the not-found route. Fastify 3 keeps the same request
+// object (it swaps its context), so what an auth hook or the handler set is still there; a
+// Fastify service ported with only its import changed relies on it (newcomer12).
+import { expect } from 'chai'
+import { createServer, type Reply, type Request, type Scope } from '../../src'
+
+type Loose = Record<string, unknown>
+const loose = (request: Request): Loose => request as unknown as Loose
+
+describe('reply.callNotFound() keeps what the request carried', () => {
+  it("the not-found handler and its preHandler hooks see a decorator value and a property the calling route's hooks set", async () => {
+    const app = createServer()
+    app.decorateRequest('user' as never, null as never)
+    app.register(async (api: Scope) => {
+      api.addHook('onRequest', async (request: Request) => {
+        loose(request).user = 'ada'
+        loose(request).trace = ['onRequest']
+      })
+      api.addHook('preHandler', async (request: Request) => { (loose(request).trace as string[]).push('preHandler') })
+      api.setNotFoundHandler((request: Request, reply: Reply) => {
+        reply.code(404).send({ user: loose(request).user, trace: loose(request).trace })
+      })
+      api.delete('/items/:id', async (_request: Request, reply: Reply) => reply.callNotFound())
+    }, { prefix: '/api' })
+    const res = await app.inject({ method: 'DELETE', url: '/api/items/2' })
+    expect(res.statusCode).to.equal(404)
+    // preHandler twice: the route's, then the not-found route's (Fastify 3 runs the 404 context's preHandler hooks too).
+    expect(res.json()).to.deep.equal({ user: 'ada', trace: ['onRequest', 'preHandler', 'preHandler'] })
+    await app.close()
+  })
+
+  it("a decorator only the calling route's scope declares stays unseen by an ancestor's not-found handler", async () => {
+    const app = createServer()
+    app.setNotFoundHandler((request: Request, reply: Reply) => { reply.code(404).send({ tenant: loose(request).tenant ?? 'unseen' }) })
+    app.register(async (child: Scope) => {
+      child.decorateRequest('tenant' as never, null as never)
+      child.addHook('onRequest', async (request: Request) => { loose(request).tenant = 't1' })
+      child.get('/x', async (_request: Request, reply: Reply) => reply.callNotFound())
+    })
+    const res = await app.inject('/x')
+    expect(res.json()).to.deep.equal({ tenant: 'unseen' })
+    await app.close()
+  })
+})
