@@ -30,6 +30,14 @@ export function consumerPackageJson(scripts: Record<string, string>, tarball: st
 export const typesProbe = `
 import { createApp } from 'enclave'
 
+// An app's own decorations, as a Fastify port declares them: the shipped .d.ts (ScopeImpl
+// implements Scope) must still check against them with skipLibCheck off.
+declare module 'enclave' {
+  interface ScopeDecorations { db: { list(): string[] } }
+  interface RequestDecorations { user: { name: string } | null }
+  interface ReplyDecorations { startedAt: number }
+}
+
 export function typesAreChecked(): void {
   // @ts-expect-error createApp() takes a module class
   void createApp('AppModule')

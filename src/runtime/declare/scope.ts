@@ -21,7 +21,7 @@ import { isAsyncFunction } from './option-checks'
 import { didYouMean } from '../schemas'
 import type {
   ContentTypeParserFn, ContentTypeParserCallback, ContentTypeStreamParser, ContentTypeParserOptions, ErrorHandler, Handler, HookName, InjectChain, InjectOptions, InjectResponse,
-  ListenOptions, LogSerializers, Logger, PluginModule, ServerLogger, NotFoundHandler, NotFoundOptions, ReadyOptions, RouteOptions, RouteShorthandOptions, Scope,
+  ListenOptions, LogSerializers, Logger, PluginModule, ServerLogger, NotFoundHandler, NotFoundOptions, ReadyOptions, RouteOptions, RouteShorthandOptions, Scope, ScopeDecorations,
 } from '../types'
 import type { JsonSchema, ReplySerializer, SchemaControllerOptions, SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../schemas/types'
 import type { Inspection, ModuleInspection, RouteInspection, ScopeAnnotation, ScopeInspection } from '../shared/introspection'
@@ -67,6 +67,14 @@ function builtInErrorHandler(error: Error): never {
  * compiles the routes. ready/listen/close/inject forward to the facade the composition root
  * built (server/create-server.ts): this class knows nothing of booting or serving.
  */
+/**
+ * The app's own ScopeDecorations (`declare module 'enclave' { interface ScopeDecorations { db: Db } }`)
+ * are on every scope at run time (decorate()); merged in here so that the shipped .d.ts still
+ * checks `implements Scope` in an app that declares some (skipLibCheck: false; TS2420 otherwise).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface, @typescript-eslint/no-unsafe-declaration-merging
+export interface ScopeImpl extends ScopeDecorations {}
+
 export class ScopeImpl implements Scope {
   [decorator: string]: unknown
   readonly context: DeclareContext
