@@ -83,7 +83,7 @@ export function handleRequest(ctx: ServeContext, raw: IncomingMessage, res: Serv
 /**
  * reply.callNotFound(): the not-found route covering the URL answers the same request, from its
  * preHandler hooks on (Fastify's order), on fresh request/reply objects of that route's scope.
- * Headers already set (by CORS, say) are kept.
+ * Headers already set (by CORS, say) are kept, and so is what hooks set on the request.
  */
 export function serveNotFound(from: ReplyImpl): void {
   const ctx = from.route.serve
