@@ -29,6 +29,15 @@ describe('reply.callNotFound() keeps what the request carried', () => {
     await app.close()
   })
 
+  it("the not-found handler reads the calling route's params and query, as Fastify 3's one request keeps them", async () => {
+    const app = createServer()
+    app.setNotFoundHandler((request: Request, reply: Reply) => { reply.code(404).send({ params: request.params, query: request.query }) })
+    app.get('/x/:id', async (_request: Request, reply: Reply) => reply.callNotFound())
+    const res = await app.inject('/x/7?a=1')
+    expect(res.json()).to.deep.equal({ params: { id: '7' }, query: { a: '1' } })
+    await app.close()
+  })
+
   it("a decorator only the calling route's scope declares stays unseen by an ancestor's not-found handler", async () => {
     const app = createServer()
     app.setNotFoundHandler((request: Request, reply: Reply) => { reply.code(404).send({ tenant: loose(request).tenant ?? 'unseen' }) })

@@ -83,7 +83,8 @@ export function handleRequest(ctx: ServeContext, raw: IncomingMessage, res: Serv
 /**
  * reply.callNotFound(): the not-found route covering the URL answers the same request, from its
  * preHandler hooks on (Fastify's order), on fresh request/reply objects of that route's scope.
- * Headers already set (by CORS, say) are kept, and so is what hooks set on the request.
+ * Headers already set (by CORS, say) are kept, and so are the calling route's params and what
+ * hooks set on the request (Fastify 3 keeps the one request).
  */
 export function serveNotFound(from: ReplyImpl): void {
   const ctx = from.route.serve
@@ -92,7 +93,7 @@ export function serveNotFound(from: ReplyImpl): void {
   let request: RequestImpl
   let reply: ReplyImpl
   try {
-    request = new route.Request(old.raw, old.response, old.id, null, {}, old.query, route, old.log)
+    request = new route.Request(old.raw, old.response, old.id, null, old.params, old.query, route, old.log)
     reply = new route.Reply(from.raw, request, route)
   } catch (error) {
     answerWithoutReply(from.raw, ctx.log, error)
