@@ -83,7 +83,7 @@ export const runtimeErrors = {
     message: (a: { problem: string }) => `The multipart body is malformed: ${a.problem}` }),
   ENC_ERR_CTP_BODY_TOO_LARGE: e({ status: 413, summary: 'the body is larger than bodyLimit',
     message: (a: { limit: number }) => `Request body is too large: the limit is ${a.limit} bytes` }),
-  ENC_ERR_CTP_INVALID_CONTENT_LENGTH: e({ status: 400, summary: "the body's size did not match its Content-Length (only a body Node's parser did not frame, such as inject() given its own content-length header; Fastify 3's FST_ERR_CTP_INVALID_CONTENT_LENGTH)",
+  ENC_ERR_CTP_INVALID_CONTENT_LENGTH: e({ status: 400, summary: "the body's size did not match its Content-Length (only a body Node's parser did not frame, such as inject() given its own content-length header; read with parseInt as Fastify 3 does, so one without leading digits declares nothing; Fastify 3's FST_ERR_CTP_INVALID_CONTENT_LENGTH)",
     message: (a: { received: number; declared: string }) => `Request body size did not match Content-Length: ${a.received} bytes received, Content-Length says ${a.declared}` }),
   ENC_ERR_CTP_BODY_TIMEOUT: e({ status: 408, summary: 'the request body was not received within bodyTimeout (the connection is closed)',
     message: (a: { ms: number }) => `The request body was not received within ${a.ms} ms` }),
