@@ -35,8 +35,8 @@ export function controllerRoutes(controller: Class, instance: object, modulePath
     Object.defineProperty(handler, 'name', { value: `${controller.name}.${String(route.propertyKey)}` })
     // The controller's @Route('/users') is part of the route's path; scope prefixes are the runtime's.
     const url = joinPaths([prefix], route.path)
-    const several = collected.some((other) => other.route !== route && other.declaringClass === declaringClass && other.route.propertyKey === route.propertyKey)
-    const schema = withParamSchemas(route.options.schema, declaringClass, route.propertyKey, where, several ? url : undefined, route.methods.map((m) => m.toUpperCase()))
+    const siblings = collected.filter((other) => other.route !== route && other.declaringClass === declaringClass && other.route.propertyKey === route.propertyKey)
+    const schema = withParamSchemas(route.options.schema, declaringClass, route.propertyKey, where, siblings.length > 0 ? url : undefined, route.methods.map((m) => m.toUpperCase()), siblings.flatMap((other) => other.route.methods.map((m) => m.toUpperCase())))
     const options: RouteOptions = { ...route.options, ...(schema === route.options.schema ? {} : { schema: schema as RouteOptions['schema'] }), ...(routeHooks(classHooks, declaringClass, route, resolveHook) as Partial<RouteOptions>), ...routeConfig(classConfig, declaringClass, route), method, url, handler }
     routes.push({ declaringClass, key: route.propertyKey, where, options })
   }

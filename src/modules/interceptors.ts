@@ -3,6 +3,7 @@ import type { Handler, Reply, Request, Scope } from '../runtime'
 import { getClassInterceptors, getMethodInterceptors, getOwnRoutes, type Class } from '../decorators/internal'
 import { runtimeError } from '../runtime/internal'
 import { moduleError } from './module-error'
+import { releaseDroppedStream, streamOf } from './dropped-stream'
 import { isGuardClass } from './route-guards'
 
 /** What the wrapper calls: an interceptor instance's `intercept(context, next)`. */
@@ -99,11 +100,13 @@ export function withInterceptors(handler: Handler, interceptors: readonly Interc
   return function (this: Scope, request: Request, reply: Reply) {
     const scope = this
     const context = { request, reply, controller, method, handler: routeMethod }
+    // The method's stream answer, if it gave one: released if the interceptors answer with something else.
+    let answered: ReturnType<typeof streamOf>
     const call = (i: number): Promise<unknown> => {
       try {
         if (i === count) {
           // A returned reply is a thenable (`await reply`): the promise settles once the response is out.
-          return Promise.resolve(handler.call(scope, request, reply))
+          return Promise.resolve(handler.call(scope, request, reply)).then((value) => { answered = streamOf(value); return value })
         }
         const inner: InnerCall = { promise: undefined, next: undefined }
         const next = (): Promise<unknown> => {
@@ -122,7 +125,13 @@ export function withInterceptors(handler: Handler, interceptors: readonly Interc
         return Promise.reject(error)
       }
     }
-    return call(0).then((value) => (reply.sent ? undefined : value))
+    return call(0).then((value) => {
+      if (answered !== undefined && value !== answered) releaseDroppedStream(answered, reply)
+      return reply.sent ? undefined : value
+    }, (error: unknown) => {
+      if (answered !== undefined) releaseDroppedStream(answered, reply)
+      throw error
+    })
   } as Handler
 }
 

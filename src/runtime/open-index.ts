@@ -30,5 +30,9 @@ export type EachWithoutOpenIndex<M> = { [K in keyof M]: OrWithoutOpenIndex<M[K]>
  * index had refused those; a schema naming properties refuses them by its properties).
  */
 type NonEmpty<M> = [keyof M] extends [never] ? PlainObject : M
-/** An object that is not iterable (arrays, Map, Set are not what `type: 'object'` serializes). */
-type PlainObject = object & { readonly [Symbol.iterator]?: never }
+/**
+ * An object that is not iterable (arrays, Map, Set are not what `type: 'object'` serializes), nor a
+ * function (JSON has none: fast-json-stringify writes `{}` or drops it) nor a Date (a string once
+ * serialized, refused by `type: 'object'` schemas in the runtime's own reading).
+ */
+type PlainObject = object & { readonly [Symbol.iterator]?: never; readonly apply?: never; readonly getTime?: never }

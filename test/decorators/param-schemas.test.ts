@@ -1,6 +1,6 @@
 import 'reflect-metadata'
 import { expect } from 'chai'
-import { Body, Get, Headers, Module, Params, Post, Query, Route } from '../../src/decorators'
+import { Body, Delete, Get, Head, Headers, Module, Params, Patch, Post, Put, Query, Route } from '../../src/decorators'
 import type { SchemaParam } from '../../src/decorators'
 import { createApp } from '../../src/modules'
 import { bootError } from '../modules/helpers'
@@ -192,14 +192,36 @@ describe('per-parameter schemas: @Query/@Params/@Headers(name, schema) (NestJS P
     const error = await bootError(SearchModule)
     expect(error.code).to.equal('ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT')
     expect(error.message).to.include("GET route Search.find in SearchModule: @Body('term', ...) give the body a schema, but a GET or HEAD request's body is never parsed")
-    // A method that also answers POST keeps the POST route's body property.
-    @Route('/') class Both { @Get('/a') @Post('/b') both(@Body('term', { type: 'string' }, { optional: true }) term: SchemaParam<string | undefined>) { return { term: term ?? null } } }
+    // Refused when every route of the method is bodiless (@Get @Head), not only the first.
+    @Route('/') class Both { @Get('/a') @Head('/b') both(@Body('term', { type: 'string' }, { optional: true }) term: SchemaParam<string | undefined>) { return { term: term ?? null } } }
     @Module({ controllers: [Both] }) class BothModule {}
-    expect((await bootError(BothModule)).message).to.include("GET route Both.both in BothModule: @Body('term', ...)")
+    expect((await bootError(BothModule)).message).to.include("route Both.both in BothModule: @Body('term', ...)")
     @Route('/') class List { @Post('/', { schema: { body: { type: 'array' } } }) add(@Body('term', { type: 'string' }) term: SchemaParam<string>) { return term } }
     @Module({ controllers: [List] }) class ListModule {}
     expect((await bootError(ListModule)).message).to.include('a type other than object')
   })
+
+  for (const [decorator, method] of [[Post, 'POST'], [Put, 'PUT'], [Patch, 'PATCH'], [Delete, 'DELETE']] as const) {
+    it(`a method with @Get and @${method[0]}${method.slice(1).toLowerCase()} and @Body('name', schema) boots: the ${method} route validates the body property, the GET route has no body part (the value is undefined)`, async () => {
+      @Route('/notes') class Notes {
+        @Get('/') @decorator('/', { schema: { body: { type: 'object', properties: { tag: { type: 'string' } } } } })
+        save(@Body('title', { type: 'string', minLength: 2 }) title: SchemaParam<string>) { return { title: title ?? null } }
+      }
+      @Module({ controllers: [Notes] }) class NotesModule {}
+      const app = await createApp(NotesModule)
+      try {
+        expect((await app.inject({ url: '/notes' })).json()).to.deep.equal({ title: null })
+        const bad = await app.inject({ method, url: '/notes', payload: { title: 'x' } })
+        expect(bad.statusCode).to.equal(400)
+        expect(messageOf(bad)).to.equal('body/title should NOT be shorter than 2 characters')
+        expect(messageOf(await app.inject({ method, url: '/notes', payload: { tag: 'a' } }))).to.equal("body should have required property 'title'")
+        expect((await app.inject({ method, url: '/notes', payload: { title: 'ok' } })).json()).to.deep.equal({ title: 'ok' })
+        const paths = (app.openapi({ title: 't', version: '1' }) as { paths: Record<string, Record<string, { requestBody?: unknown }>> }).paths
+        expect(paths['/notes'].get.requestBody).to.equal(undefined)
+        expect(paths['/notes'][method.toLowerCase()].requestBody).to.not.equal(undefined)
+      } finally { await app.close() }
+    })
+  }
 
   it('@Body(\'name\', schema) merges into the route\'s body schema, and a conflicting declaration fails boot naming both (ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT)', async () => {
     const body = { type: 'object', properties: { item: { type: 'string' }, size: { type: 'string' } }, required: ['size'] } as const

@@ -1,5 +1,9 @@
 import 'reflect-metadata'
 import { expect } from 'chai'
+import { createReadStream, mkdtempSync, rmSync, writeFileSync, type ReadStream } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Transform, type Readable } from 'node:stream'
 import { injectable } from 'tsyringe'
 import { Get, HttpCode, Module, OnRequest, Params, Post, Reply, Route, UseInterceptors, createParamDecorator, routeMetadata } from '../../src/decorators'
 import type { CallHandler, CustomParam, Interceptor, InterceptorContext } from '../../src/decorators'
@@ -291,6 +295,43 @@ describe('@UseInterceptors(): around advice for the route method\'s call (NestJS
 })
 
 describe('@UseInterceptors() boot errors (ENC_ERR_MODULE_INTERCEPTOR_INVALID)', () => {
+  it('an interceptor that answers with something else than the method\'s stream destroys the stream (a file\'s descriptor is closed); one that pipes it on keeps it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'enc-intercept-'))
+    const file = join(dir, 'report.txt')
+    writeFileSync(file, 'file contents')
+    const opened: ReadStream[] = []
+    const closed = (stream: ReadStream) => new Promise<void>((resolve) => { if (stream.closed) resolve(); else stream.once('close', () => resolve()) })
+    @injectable() class Cached implements Interceptor { async intercept(_c: InterceptorContext, next: CallHandler) { await next(); return { cached: true } } }
+    @injectable() class Failing implements Interceptor { async intercept(_c: InterceptorContext, next: CallHandler) { await next(); throw new HttpError(409, 'stale') } }
+    @injectable() class Upper implements Interceptor {
+      async intercept(_c: InterceptorContext, next: CallHandler) {
+        const upper = new Transform({ transform(chunk: Buffer, _e, done) { done(null, chunk.toString().toUpperCase()) } })
+        return (await next() as Readable).pipe(upper)
+      }
+    }
+    @Route('/') class Files {
+      @UseInterceptors(Cached) @Get('/cached') cached() { const s = createReadStream(file); opened.push(s); return s }
+      @UseInterceptors(Failing) @Get('/failing') failing() { const s = createReadStream(file); opened.push(s); return s }
+      @UseInterceptors(Upper) @Get('/upper') upper() { const s = createReadStream(file); opened.push(s); return s }
+    }
+    @Module({ providers: [Cached, Failing, Upper], controllers: [Files] }) class AppModule {}
+    const app = await createApp(AppModule)
+    try {
+      expect((await app.inject({ url: '/cached' })).json()).to.deep.equal({ cached: true })
+      await closed(opened[0])
+      expect(opened[0].destroyed).to.equal(true)
+      expect((await app.inject({ url: '/failing' })).statusCode).to.equal(409)
+      await closed(opened[1])
+      expect(opened[1].destroyed).to.equal(true)
+      expect((await app.inject({ url: '/upper' })).body).to.equal('FILE CONTENTS')
+      await closed(opened[2])
+      expect(opened[2].readableEnded).to.equal(true)
+    } finally {
+      await app.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
   it('refuses a class without intercept(), naming the route and the fix', async () => {
     class NotOne { handle() { return 1 } }
     @Route('/') class C { @UseInterceptors(NotOne as never) @Get('/') get() { return 1 } }

@@ -52,6 +52,19 @@ describe('hardening: ReDoS-prone schema patterns', () => {
     expect(warnings.map((w) => [w.route, w.at])).to.deep.equal([['POST /bad', ['body /pattern']]])
   })
 
+  it('bounded repeats do not warn (an IPv4 pattern\'s (...){3}); overlapping alternatives under a repetition ((a|aa)+) and adjacent unbounded repetitions over the same characters (^\\s*#?\\s*$, polynomial) do', async () => {
+    const ipv4 = '^((25[0-5]|2[0-4]\\d|1?\\d?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1?\\d?\\d)$'
+    const warnings = await patternWarnings((app) => {
+      app.post('/ok', { schema: { body: { type: 'object', properties: {
+        ip: { type: 'string', pattern: ipv4 }, codes: { type: 'string', pattern: '^(ab|cd)+$' }, word: { type: 'string', pattern: '^[a-z]+\\d*$' },
+      } } } }, async () => ({}))
+      app.post('/alternation', { schema: { body: { type: 'string', pattern: '^(a|aa)+$' } } }, async () => ({}))
+      app.post('/comment', { schema: { body: { type: 'string', pattern: '^\\s*#?\\s*$' } } }, async () => ({}))
+      app.post('/digits', { schema: { body: { type: 'string', pattern: '^\\d+\\d+$' } } }, async () => ({}))
+    })
+    expect(warnings.map((w) => w.route)).to.deep.equal(['POST /alternation', 'POST /comment', 'POST /digits'])
+  })
+
   it('with the validator option allErrors: true, maxLength does not silence the warning: ajv then runs the pattern on a string already too long', async () => {
     const warnings = await patternWarnings((app) => {
       app.post('/a', { schema: { body: { type: 'string', maxLength: 20, pattern: '^(a+)+$' } } }, async () => ({}))

@@ -33,6 +33,26 @@ describe('reply.sent = true (Fastify 3 deprecated hijack)', () => {
     expect(code).to.equal('ENC_ERR_REPLY_SENT_VALUE')
     await app.close()
   })
+
+  it('reply.sent = true after the reply was sent, or set twice, throws ENC_ERR_REPLY_ALREADY_SENT (Fastify 3 FST_ERR_REP_ALREADY_SENT)', async () => {
+    const caught: unknown[] = []
+    const app = await build((root) => {
+      root.get('/after-send', (_req, reply) => {
+        reply.send('sent')
+        try { (reply as { sent: boolean }).sent = true } catch (error) { caught.push(error) }
+      })
+      root.get('/twice', (_req, reply) => {
+        (reply as { sent: boolean }).sent = true
+        try { (reply as { sent: boolean }).sent = true } catch (error) { caught.push(error) }
+        reply.raw.end('raw')
+      })
+    })
+    expect((await app.inject('/after-send')).body).to.equal('sent')
+    expect((await app.inject('/twice')).body).to.equal('raw')
+    expect(caught.map((e) => (e as { code?: unknown }).code)).to.deep.equal(['ENC_ERR_REPLY_ALREADY_SENT', 'ENC_ERR_REPLY_ALREADY_SENT'])
+    expect((caught[0] as Error).message).to.include('reply.sent = true: the reply was already sent')
+    await app.close()
+  })
 })
 
 describe('a hijacked reply and the async handler\'s resolved value', () => {

@@ -56,6 +56,14 @@ describe('request targets that are not a path', () => {
     await cors.close()
   })
 
+  it('`OPTIONS *` with only an OPTIONS `/*` route is a 404 (Fastify 3 matches the asterisk form to `*`, not `/*`)', async () => {
+    const app = await build((root) => { root.options('/*', async () => ({ slashStar: true })) })
+    const address = await app.listen(0)
+    expect((await rawRequest(address, get('*', 'OPTIONS'))).status).to.equal(404)
+    expect(JSON.parse((await rawRequest(address, get('/anything', 'OPTIONS'))).body)).to.deep.equal({ slashStar: true })
+    await app.close()
+  })
+
   it('an absolute URL with a lower-case http(s) scheme and a path is routed by its path, as in Fastify 3', async () => {
     const { app, address } = await serving()
     expect(JSON.parse((await rawRequest(address, get('http://x/admin'))).body)).to.deep.equal({ admin: true })

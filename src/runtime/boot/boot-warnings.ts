@@ -13,7 +13,7 @@ export const bootWarningTable = [
   },
   {
     code: 'ENC_WARN_SCHEMA_PATTERN_REDOS',
-    summary: 'a request schema has a `pattern` (or `patternProperties` key) with nested quantifiers, as safe-regex2 judges, and no `maxLength` (`propertyNames.maxLength`): a crafted string makes it backtrack exponentially (ReDoS)',
+    summary: 'a request schema has a `pattern` (or `patternProperties` key) that can backtrack super-linearly (nested unbounded quantifiers, overlapping alternatives under one, adjacent unbounded quantifiers over the same characters; bounded repeats do not count) and no `maxLength` (`propertyNames.maxLength`): a crafted string makes it backtrack for seconds (ReDoS)',
   },
 ] as const
 

@@ -71,7 +71,7 @@ function addRoute(boot: BootContext, owners: Map<string, RouteDefinition>, def: 
   const constraints = constraintsOf(def)
   const key = `${method} ${boot.routing.ignoreTrailingSlash ? normalizeForDuplicates(url) : url}${constraints === null ? '' : ` ${String(constraints.version)} ${String(constraints.host)}`}`
   try {
-    boot.serve.router.on(method, url, route, constraints)
+    boot.serve.router.on(method, url, route, constraints, (def.options as { routePath?: string }).routePath)
   } catch (cause) {
     const first = owners.get(key)
     // find-my-way also refuses what it cannot store (a version constraint that is not numeric

@@ -83,7 +83,7 @@ export const runtimeErrors = {
     message: (a: { problem: string }) => `The multipart body is malformed: ${a.problem}` }),
   ENC_ERR_CTP_BODY_TOO_LARGE: e({ status: 413, summary: 'the body is larger than bodyLimit',
     message: (a: { limit: number }) => `Request body is too large: the limit is ${a.limit} bytes` }),
-  ENC_ERR_CTP_INVALID_CONTENT_LENGTH: e({ status: 400, summary: "the body's size did not match its Content-Length (only a body Node's parser did not frame, such as inject() given its own content-length header; Fastify 3's FST_ERR_CTP_INVALID_CONTENT_LENGTH)",
+  ENC_ERR_CTP_INVALID_CONTENT_LENGTH: e({ status: 400, summary: "the body's size did not match its Content-Length (only a body Node's parser did not frame, such as inject() given its own content-length header; read with parseInt as Fastify 3 does, so one without leading digits declares nothing; Fastify 3's FST_ERR_CTP_INVALID_CONTENT_LENGTH)",
     message: (a: { received: number; declared: string }) => `Request body size did not match Content-Length: ${a.received} bytes received, Content-Length says ${a.declared}` }),
   ENC_ERR_CTP_BODY_TIMEOUT: e({ status: 408, summary: 'the request body was not received within bodyTimeout (the connection is closed)',
     message: (a: { ms: number }) => `The request body was not received within ${a.ms} ms` }),
@@ -124,8 +124,10 @@ export const runtimeErrors = {
   ENC_ERR_REQUEST_ABORTED: e({ status: 'none', statusCode: 499, summary: 'the reason request.signal carries when the client closed the connection before the reply was written (nothing is sent)',
     message: () => 'The client closed the connection before the reply was written' }),
   // A log entry's code, not an Error: serve/send.ts logs it with this message.
-  ENC_ERR_REPLY_ALREADY_SENT: e({ status: 'none', summary: 'reply.send() was called after the reply was sent (logged, ignored)',
-    message: () => 'reply.send() was called after the reply was sent; ignored' }),
+  ENC_ERR_REPLY_ALREADY_SENT: e({ status: 'none', summary: 'reply.send() was called after the reply was sent (logged, ignored); or reply.sent = true was set after it was sent or hijacked (thrown, as Fastify 3\'s FST_ERR_REP_ALREADY_SENT)',
+    message: (a: { sentSetter?: true } = {}) => a.sentSetter === true
+      ? 'reply.sent = true: the reply was already sent (or hijacked), so there is nothing left to hijack; check reply.sent before setting it'
+      : 'reply.send() was called after the reply was sent; ignored' }),
   ENC_ERR_REPLY_SERIALIZATION: e({ status: 500, summary: 'the response payload could not be serialized (logged)',
     message: (a: { at?: string; status?: number; reason?: string; hooked?: boolean }) => a.at === undefined ? 'an onSend hook returned a payload that is not a string, Buffer or stream'
       : `${a.at}: the ${a.status} response could not be serialized: ${a.reason}` + (a.hooked === true

@@ -1,14 +1,15 @@
-import safeRegex from 'safe-regex2'
+import { backtracksBadly } from './regex-backtracking'
 
 /**
  * Request-schema regular expressions a crafted string can make backtrack for seconds (ReDoS).
  * ajv runs `pattern` and the `patternProperties` keys with the engine's backtracking RegExp, and a
  * pattern with nested quantifiers (`^(a+)+$`, `^([a-z0-9]+\s?)*$`) is exponential in the length of a
  * string that almost matches: on Node 20 / ajv 6.12.6 one 24-character value cost 80 ms, 30 would
- * cost seconds. The detector is safe-regex2 (Fastify's own, already loaded by find-my-way,
- * microseconds per pattern): it flags star height > 1, so it also flags a few linear patterns (a
- * repeated group closed by a separator, `^[a-z0-9]+(-[a-z0-9]+)*$`; not an optional group, see judge()) and misses polynomial ones
- * (`^\s*#?\s*$`). A length bound silences it, whatever the pattern: ajv checks `maxLength` before
+ * cost seconds. The detector walks the pattern's tree (regex-backtracking.ts, microseconds per
+ * pattern): nested unbounded repetition, overlapping alternatives under one, and adjacent unbounded
+ * repetitions over the same characters (`^\s*#?\s*$`, polynomial); bounded repeats (`(...){3}`, `?`)
+ * count for nothing. It still flags a few linear patterns (a repeated group closed by a separator,
+ * `^[a-z0-9]+(-[a-z0-9]+)*$`). A length bound silences it, whatever the pattern: ajv checks `maxLength` before
  * `pattern` (and `propertyNames` before `patternProperties`), so the regex never sees a longer string,
  * unless the validator runs with `allErrors: true` (`boundsStop` false): it then goes on to the
  * pattern after maxLength failed (measured: 27 characters under maxLength 10, 2 s of CPU).
@@ -50,12 +51,6 @@ function risky(pattern: string): boolean {
 /** A pattern the engine cannot compile is ajv's error to report, not a warning. */
 function judge(pattern: string): boolean {
   try { new RegExp(pattern, 'u') } catch { try { new RegExp(pattern) } catch { return false } }
-  // safe-regex2's parser (ret) does not know lookbehinds and calls what it cannot parse unsafe; a
-  // lookahead has the same structure for star height.
-  const source = pattern.replace(/\(\?<([=!])/g, '(?$1')
-  if (safeRegex(source)) return false
-  // safe-regex2 counts `?` as a star: an optional group holding a quantifier (`^-?\d+(\.\d+)?$`, a
-  // date-time's fraction) would warn, though a group taken at most once nests no repetition. Judged
-  // again without the `?` of groups: `((a+)?)+` and `(a|a?)+` still nest one.
-  return !safeRegex(source.replace(/(?<!\\)\)\?\??/g, ')'))
+  // ret does not know lookbehinds; a lookahead has the same structure (it matches nothing itself).
+  return backtracksBadly(pattern.replace(/\(\?<([=!])/g, '(?$1'))
 }

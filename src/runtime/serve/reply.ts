@@ -94,6 +94,9 @@ export class ReplyImpl {
   /** Fastify 3's deprecated hijack (FSTDEP010): `reply.sent = true` says the handler answers through reply.raw itself. */
   set sent(value: boolean) {
     if (value !== true) throw runtimeError('ENC_ERR_REPLY_SENT_VALUE', { given: String(value) })
+    // Fastify 3 throws here (FST_ERR_REP_ALREADY_SENT): a hijack after the answer went out would
+    // otherwise pass silently, and the handler would believe it owns reply.raw.
+    if (this.sent) throw runtimeError('ENC_ERR_REPLY_ALREADY_SENT', { sentSetter: true })
     this.hijack()
   }
 

@@ -24,7 +24,8 @@ export interface RouteConstraints {
 }
 
 export interface Router {
-  on(method: string, path: string, route: CompiledRoute, constraints: RouteConstraints | null): void
+  /** `declared`: the path as the route wrote it (`*` and `/*` are both stored as `/*`, but only `*` takes `OPTIONS *`). */
+  on(method: string, path: string, route: CompiledRoute, constraints: RouteConstraints | null, declared?: string): void
   /** `raw` gives the constraint values (headers); without it only unconstrained routes match. */
   find(method: string, url: string, raw?: IncomingMessage): RouteMatch | null
   has(method: string, path: string, constraints: RouteConstraints | null): boolean
@@ -101,8 +102,9 @@ export function createRouter(options: { ignoreTrailingSlash: boolean; caseSensit
     treeMethods.add(method)
   }
   return {
-    on: (method, path, route, constraints) => {
-      if (method === 'OPTIONS' && constraints === null && (path === '*' || path === '/*')) optionsCatchAll = route
+    on: (method, path, route, constraints, declared) => {
+      // Fastify 3 leaves a root `*` unprefixed, so find-my-way matches the asterisk form to it; `/*` does not match it.
+      if (method === 'OPTIONS' && constraints === null && path === '/*' && declared === '*') optionsCatchAll = route
       if (constraints !== null) {
         // Set before the first versioned route is stored, as find-my-way allows (version-strategy.ts).
         if (!byVersion && constraints.version !== undefined) router.addConstraintStrategy(versionStrategy as never)

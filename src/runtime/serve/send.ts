@@ -25,7 +25,7 @@ function isStream(payload: object): payload is Readable {
 }
 
 function warnAlreadySent(reply: ReplyImpl): void {
-  reply.request.log.warn(reply.route.serve.idFields(reply.request.id, { code: 'ENC_ERR_REPLY_ALREADY_SENT' }), runtimeErrors.ENC_ERR_REPLY_ALREADY_SENT.message())
+  reply.request.log.warn(reply.route.serve.idFields(reply.request.id, { code: 'ENC_ERR_REPLY_ALREADY_SENT' }), runtimeErrors.ENC_ERR_REPLY_ALREADY_SENT.message({}))
 }
 
 /**

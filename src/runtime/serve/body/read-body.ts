@@ -46,6 +46,9 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
   const raw = request.raw
   const header = raw.headers['content-type']
   const declaredLength = raw.headers['content-length']
+  // Read as Fastify 3 reads it (parseInt): a value without leading digits (`abc`, only inject() can
+  // send one: Node's parser refuses it on the wire) declares nothing and is not compared.
+  const declared = declaredLength === undefined ? Number.NaN : Number.parseInt(declaredLength, 10)
   const mediaType = mediaTypeOf(header)
   // No content type at all, or one that is no media type (`weird`), goes to a RegExp parser that
   // matches it or to a catch-all parser (Fastify's '*'); never to the JSON parser or a typed one.
@@ -70,7 +73,7 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
   // not for the 415 above nor the 413 below, which its headers alone decide.
   if (parser.mode === 'stream' || parser.mode === 'payload') { inviteBody(raw, reply.raw); runStreamParser(request, reply, parser, next); return }
   const limit = reply.route.bodyLimit ?? parser.bodyLimit ?? defaultLimit
-  if (declaredLength !== undefined && Number(declaredLength) > limit) {
+  if (declared > limit) {
     closeAfterReply(reply)
     reply.send(tooLarge(limit))
     return
@@ -111,8 +114,8 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
     // Node's parser frames a body by its Content-Length, so the two differ only for a body it did
     // not frame (inject() given a content-length header of its own): a 400, as in Fastify 3. A
     // preParsing hook's replacement stream is not compared (README differences).
-    if (source === raw && declaredLength !== undefined && received !== Number(declaredLength)) {
-      reply.send(runtimeError('ENC_ERR_CTP_INVALID_CONTENT_LENGTH', { received, declared: declaredLength }))
+    if (source === raw && !Number.isNaN(declared) && received !== declared) {
+      reply.send(runtimeError('ENC_ERR_CTP_INVALID_CONTENT_LENGTH', { received, declared: declaredLength as string }))
       return
     }
     let input: Buffer | string | null = null
