@@ -110,7 +110,9 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
     reply.send(tooSlow(reply.route.serve.limits.bodyTimeout))
   }
   const onEnd = (): void => {
-    cleanup()
+    // A stream that ended emits neither 'data' nor 'end' again: only 'error' still needs removing.
+    // Removing the other two cost ~0.25 µs per body (bench `items`, in-process A/B of session 12).
+    cleanup(true)
     // Node's parser frames a body by its Content-Length, so the two differ only for a body it did
     // not frame (inject() given a content-length header of its own): a 400, as in Fastify 3. A
     // preParsing hook's replacement stream is not compared (README differences).
@@ -157,13 +159,15 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
     request.aborted = true
   }
   // Whatever ends the read (the body, a 413, a 408), the handler's deadline runs again from here.
-  const cleanup = (): void => {
+  const cleanup = (ended = false): void => {
     if (finished) return
     finished = true
     reply.onBodyTimeout = null
     startHandlerDeadline(reply)
-    source.removeListener('data', onData)
-    source.removeListener('end', onEnd)
+    if (!ended) {
+      source.removeListener('data', onData)
+      source.removeListener('end', onEnd)
+    }
     source.removeListener('error', onError)
   }
   // The handler deadline pauses while the body arrives; bodyTimeout watches this phase instead.
