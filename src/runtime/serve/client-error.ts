@@ -130,6 +130,10 @@ function writeCodeAndClose(code: keyof typeof runtimeErrors, socket: Socket): vo
  * the socket over, so the answer is written to it directly.
  */
 export function answerConnect(socket: Socket): void {
+  // Node took its own error listener off the socket it handed over: a client that reset the
+  // connection (EPIPE, ECONNRESET on our write) would otherwise be an uncaught 'error' event,
+  // which takes the process down.
+  socket.on('error', () => socket.destroy())
   writeCodeAndClose('ENC_ERR_REQUEST_CONNECT_UNSUPPORTED', socket)
 }
 
