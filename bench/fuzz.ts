@@ -6,8 +6,8 @@
  * with the seed that replays it (first 20), the status counts, the sessions the server closed
  * without an answer, unhandled rejections and the time taken. Exit code 1 on any violation.
  */
-import { fuzzApp } from '../test/hardening/fuzz-app'
-import { exchange, judge } from '../test/hardening/fuzz-run'
+import { FUZZ_SERVER_OPTIONS, fuzzApp } from '../test/hardening/fuzz-app'
+import { exchange, judge, notOurs } from '../test/hardening/fuzz-run'
 import { fuzzSession } from '../test/hardening/fuzz-traffic'
 
 interface FuzzOptions { seeds: number; from: number; parallel: number }
@@ -24,8 +24,13 @@ function parseOptions(argv: readonly string[]): FuzzOptions {
 
 async function main(): Promise<void> {
   const { seeds, from, parallel } = parseOptions(process.argv.slice(2))
-  const { app, port } = await fuzzApp({ headersTimeout: 1_000, requestTimeout: 2_000, bodyTimeout: 1_000, handlerTimeout: 3_000, logger: { info() {}, debug() {}, warn() {}, error: (obj: unknown, msg?: string) => { if (!/on purpose/.test(JSON.stringify(obj))) logged.push(`${msg ?? ""} ${JSON.stringify(obj, (k, v) => v instanceof Error ? { message: v.message, code: (v as { code?: string }).code, stack: v.stack?.split("\n").slice(0, 6).join(" | ") } : v).slice(0, 900)}`) } } })
   const logged: string[] = []
+  const error = (obj: unknown, msg?: string): void => {
+    const err = (obj as { err?: Error & { code?: string } } | null)?.err ?? (obj as Error & { code?: string })
+    if (!notOurs(err)) logged.push(`${msg ?? ''} ${JSON.stringify(obj).slice(0, 300)}`)
+  }
+  const logger = { info() {}, debug() {}, warn() {}, error }
+  const { app, port } = await fuzzApp({ ...FUZZ_SERVER_OPTIONS, logger })
   const unhandled: unknown[] = []
   process.on('unhandledRejection', (error) => unhandled.push(error))
   const started = Date.now()

@@ -19,6 +19,9 @@ import { createApp, type App } from '../../src/modules'
 import type { Reply, Request, Scope, ServerOptions } from '../../src/runtime'
 import { sampleRootModule } from '../../sample/sample-app'
 
+/** Timeouts short enough that a request left incomplete is closed within the exchange's wait (fuzz-run.ts). */
+export const FUZZ_SERVER_OPTIONS = { headersTimeout: 1_000, requestTimeout: 2_000, bodyTimeout: 1_000, handlerTimeout: 3_000 }
+
 /** The sample's bearer token, for the generator's valid /one requests. */
 export const FUZZ_KEY = 'fuzz-key'
 

@@ -156,7 +156,7 @@ function build(r: Random): FuzzRequest {
   const headers: Array<[string, string]> = [['Host', 'localhost'], ...t.headers]
   let eol = '\r\n'
   if (chance(r, 0.1)) { method = pick(r, ['get', 'G ET', 'PROPFIND', 'CONNECT', 'BREW', 'M-SEARCH', '', 'GET\u0000', 'QUERY', 'X'.repeat(200)]); framed = framed && /^[A-Z-]+$/.test(method) && method !== 'CONNECT' }
-  if (chance(r, 0.2)) { target = mutateTarget(r, target); framed = framed && /^[\x21-\x7e]+$/.test(target) && target.length < 60_000 }
+  if (chance(r, 0.2)) { target = mutateTarget(r, target); framed = framed && /^(\/|http:\/\/)[\x21-\x5b\x5d-\x7e]*$/.test(target) && target.length < 60_000 }
   if (chance(r, 0.07)) { version = pick(r, ['HTTP/1.0', 'HTTP/1.2', 'HTTP/2.0', 'HTTP/0.9', 'http/1.1', 'HTTP/1.1 ', 'HTTP/11', '']); framed = false }
   if (chance(r, 0.04)) { headers.shift(); framed = false }
   if (chance(r, 0.3)) { const m = mutateHeaders(r, headers); if (m.framing) framed = false }

@@ -26,7 +26,7 @@ function chunkedBody(buffer: Buffer, from: number): { body: Buffer; next: number
   }
 }
 
-/** Splits `buffer` into answers; `methods` are the requests' methods in order (HEAD answers have no body). */
+/** Splits `buffer` into answers; `methods` are the requests' methods in order (HEAD answers have no body; see 'HEAD?'). */
 export function parseAnswers(buffer: Buffer, methods: readonly string[], closed: boolean): Parsed {
   const list: Answer[] = []
   let at = 0
@@ -51,7 +51,9 @@ export function parseAnswers(buffer: Buffer, methods: readonly string[], closed:
     let body: Buffer = Buffer.alloc(0)
     let closeDelimited = false
     const method = methods[list.length] ?? 'GET'
-    if (method === 'HEAD' || code === 204 || code === 304) { /* no body */ } else if (headers['transfer-encoding'] !== undefined) {
+    // 'HEAD?': a HEAD the server may not have parsed as one; its answer has a body only if bytes follow that are not a status line.
+    const headless = method === 'HEAD?' && (buffer.length === next || buffer.toString('latin1', next, next + 5) === 'HTTP/')
+    if (method === 'HEAD' || headless || code === 204 || code === 304) { /* no body */ } else if (headers['transfer-encoding'] !== undefined) {
       const read = chunkedBody(buffer, next)
       if (read === 'partial') return { list, upgraded: false, partial: true }
       if (typeof read === 'string') return { list, unparsable: read, upgraded: false, partial: false }
