@@ -1,6 +1,7 @@
 // `Expect` and CONNECT get the JSON error shape (Node answers a bare 417, or closes a CONNECT
 // without a word), and a 100-continue body is invited only once it is wanted. Raw sockets:
 // the interim `100 Continue` and the connection's fate are wire behaviour. Every wait is bounded.
+import { connect } from 'node:net'
 import { expect } from 'chai'
 import type { Scope, ServerOptions } from '../../src/runtime'
 import { expectErrorShape, listening, rawClient, sleep } from './helpers'
@@ -30,6 +31,25 @@ describe('hardening: Expect and CONNECT', () => {
     expect(res.status).to.equal(501)
     expect(expectErrorShape(res.body, 501).code).to.equal('ENC_ERR_REQUEST_CONNECT_UNSUPPORTED')
     await client.waitClosed()
+  })
+
+  it('a CONNECT whose client resets the connection at once does not take the process down (the socket Node hands over has no error listener)', async () => {
+    const { address } = await listening((root) => { root.get('/x', async () => ({ x: 1 })) })
+    const { port } = new URL(address)
+    for (let i = 0; i < 30; i++) {
+      await new Promise<void>((resolve) => {
+        const socket = connect({ host: '127.0.0.1', port: Number(port) }, () => {
+          socket.write('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n')
+          socket.resetAndDestroy()
+          resolve()
+        })
+        socket.on('error', () => undefined)
+      })
+    }
+    await sleep(50)
+    const client = await rawClient(address)
+    client.write('GET /x HTTP/1.1\r\nHost: x\r\n\r\n')
+    expect((await client.next()).status).to.equal(200)
   })
 
   // Each answer is certain before the body is sent: no `100 Continue`, no body awaited, the connection closed.

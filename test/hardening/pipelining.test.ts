@@ -125,4 +125,17 @@ describe('hardening: pipelined HTTP/1.1 requests', () => {
     await client.waitClosed()
     await app.close()
   })
+
+  it('a request answered at its head (414) whose chunked body then turns out malformed, pipelined behind a complete one: both answers arrive, then the close', async () => {
+    const { app, address } = await slowAndEcho(30)
+    const client = await rawClient(address)
+    const query = Array.from({ length: 1001 }, (_, i) => `k${i}=v`).join('&')
+    // The 414 is given at the head, queued behind /slow's answer; the bad chunk size comes next.
+    client.write(get('/slow') + `POST /echo?${query} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`)
+    expect((await client.next()).status).to.equal(200)
+    const refused = await client.next()
+    expect([refused.status, JSON.parse(refused.body).code]).to.deep.equal([414, 'ENC_ERR_QUERY_TOO_MANY_KEYS'])
+    await client.waitClosed()
+    await app.close()
+  })
 })

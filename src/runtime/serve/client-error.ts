@@ -3,7 +3,7 @@ import type { Socket } from 'node:net'
 import { errorPayloadSerializer } from './error-payload'
 import { runtimeErrors } from '../errors/runtime-codes'
 import type { Logger } from '../types'
-import { answeredBeforeBodyEnd } from './unread-body'
+import { answerBeforeBodyEnd } from './unread-body'
 import { lingeringClose } from './lingering-close'
 
 type ClientErrorCode = 'ENC_ERR_REQUEST_HEADERS_TOO_LARGE' | 'ENC_ERR_REQUEST_TIMEOUT' | 'ENC_ERR_REQUEST_MALFORMED'
@@ -38,8 +38,26 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
   if (error.code === 'ECONNRESET' || !socket.writable || failedTls(error)) { socket.destroy(); return }
   // The request in progress was answered before its body arrived (a 414, a 401 from a guard):
   // a second, unsolicited response would be read as the answer to the next request.
-  if (answeredBeforeBodyEnd(socket)) { socket.destroy(); return }
+  const given = answerBeforeBodyEnd(socket)
+  if (given !== undefined) { closeOnceAnswered(given, socket); return }
   answerInTurn(error, socket)
+}
+
+/**
+ * Closes the connection once `given` has gone out. Pipelined, that answer may still wait in
+ * Node's queue behind the answers to earlier requests: destroying the socket at once lost them
+ * all (GET /a + a POST answered 414 at its head whose chunked body then turned out malformed got
+ * no answer at all). An answer that already closes the connection is closed by Node after it.
+ */
+function closeOnceAnswered(given: ServerResponse, socket: Socket): void {
+  if (given.writableFinished) { lingeringClose(socket); return }
+  const close = (): void => {
+    given.removeListener('finish', close)
+    given.removeListener('close', close)
+    if (!socket.destroyed && socket.writable) lingeringClose(socket)
+  }
+  given.once('finish', close)
+  given.once('close', close)
 }
 
 /**
@@ -112,6 +130,10 @@ function writeCodeAndClose(code: keyof typeof runtimeErrors, socket: Socket): vo
  * the socket over, so the answer is written to it directly.
  */
 export function answerConnect(socket: Socket): void {
+  // Node took its own error listener off the socket it handed over: a client that reset the
+  // connection (EPIPE, ECONNRESET on our write) would otherwise be an uncaught 'error' event,
+  // which takes the process down.
+  socket.on('error', () => socket.destroy())
   writeCodeAndClose('ENC_ERR_REQUEST_CONNECT_UNSUPPORTED', socket)
 }
 

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { ReplyImpl } from './reply'
 import { bodyNeverInvited } from './expect'
@@ -19,8 +19,8 @@ export function undrainableBody(raw: IncomingMessage, limit: number): boolean {
   return declared !== undefined && Number(declared) > limit
 }
 
-/** Connections whose request was answered while its body was still arriving (weak: a closed socket leaves by itself). */
-const answeredMidBody = new WeakMap<Socket, IncomingMessage>()
+/** Connections whose request was answered while its body was still arriving, with that answer (weak: a closed socket leaves by itself). */
+const answeredMidBody = new WeakMap<Socket, { raw: IncomingMessage; res: ServerResponse }>()
 
 /**
  * Called as the head is written: a request not received in full yet gets `Connection: close`
@@ -37,16 +37,16 @@ export function noteUnreadBody(reply: ReplyImpl): void {
   if (isHttp2(raw)) return
   if (undrainableBody(raw, reply.route.bodyLimit ?? reply.route.serve.limits.bodyLimit) || (bodyNeverInvited(raw) && headers['content-length'] !== '0')) reply.headerMap.connection = 'close'
   if (raw.socket !== null) {
-    answeredMidBody.set(raw.socket, raw)
+    answeredMidBody.set(raw.socket, { raw, res: reply.raw })
     // If this answer closes the connection, the client is likely still sending: close it lingering.
     lingerWhenClosed(raw.socket)
   }
 }
 
-/** True when the request in progress on `socket` was already answered and its body is still arriving. */
-export function answeredBeforeBodyEnd(socket: Socket): boolean {
-  const raw = answeredMidBody.get(socket)
-  return raw !== undefined && !raw.complete
+/** The answer already given to the request in progress on `socket` while its body is still arriving, if any. */
+export function answerBeforeBodyEnd(socket: Socket): ServerResponse | undefined {
+  const entry = answeredMidBody.get(socket)
+  return entry !== undefined && !entry.raw.complete ? entry.res : undefined
 }
 
 /**

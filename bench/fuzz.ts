@@ -1,0 +1,63 @@
+/**
+ * `npm run fuzz -- --seeds=5000 --from=1`: the feature fuzz of test/hardening/fuzz-features.test.ts
+ * on demand, over as many seeds as asked. One Enclave app (test/hardening/fuzz-app.ts) in this
+ * process; sessions (test/hardening/fuzz-traffic.ts) go over loopback with bounded parallelism,
+ * each judged against the error contract (test/hardening/fuzz-run.ts). Prints every violation
+ * with the seed that replays it (first 20), the status counts, the sessions the server closed
+ * without an answer, unhandled rejections and the time taken. Exit code 1 on any violation.
+ */
+import { FUZZ_SERVER_OPTIONS, fuzzApp } from '../test/hardening/fuzz-app'
+import { exchange, judge, notOurs } from '../test/hardening/fuzz-run'
+import { fuzzSession } from '../test/hardening/fuzz-traffic'
+
+interface FuzzOptions { seeds: number; from: number; parallel: number }
+
+function parseOptions(argv: readonly string[]): FuzzOptions {
+  const options: FuzzOptions = { seeds: 2000, from: 1, parallel: 12 }
+  for (const arg of argv) {
+    const match = /^--(seeds|from|parallel)=(\d+)$/.exec(arg)
+    if (match === null) throw new Error(`fuzz: unexpected argument '${arg}'; flags: --seeds=2000 --from=1 --parallel=12`)
+    options[match[1] as keyof FuzzOptions] = Math.min(Number(match[2]), match[1] === 'parallel' ? 64 : 2 ** 31)
+  }
+  return options
+}
+
+async function main(): Promise<void> {
+  const { seeds, from, parallel } = parseOptions(process.argv.slice(2))
+  const logged: string[] = []
+  const error = (obj: unknown, msg?: string): void => {
+    const err = (obj as { err?: Error & { code?: string } } | null)?.err ?? (obj as Error & { code?: string })
+    if (!notOurs(err)) logged.push(`${msg ?? ''} ${JSON.stringify(obj).slice(0, 300)}`)
+  }
+  const logger = { info() {}, debug() {}, warn() {}, error }
+  const { app, port } = await fuzzApp({ ...FUZZ_SERVER_OPTIONS, logger })
+  const unhandled: unknown[] = []
+  process.on('unhandledRejection', (error) => unhandled.push(error))
+  const started = Date.now()
+  const statuses = new Map<number, number>()
+  const violations: string[] = []
+  let silent = 0
+  let next = from
+  await Promise.all(Array.from({ length: parallel }, async () => {
+    while (next < from + seeds) {
+      const session = fuzzSession(next++)
+      const verdict = judge(session, await exchange(port, session))
+      for (const answer of verdict.answers) statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1)
+      if (verdict.silentClose) silent++
+      for (const v of verdict.violations) violations.push(`seed ${session.seed} ${session.delivery} ${JSON.stringify(session.bytes.subarray(0, 200).toString('latin1'))}: ${v}`)
+    }
+  }))
+  await app.close()
+  console.log(`${seeds} sessions from seed ${from} in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+  console.log(`statuses: ${[...statuses].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}x${n}`).join(' ')}`)
+  console.log(`closed without an answer (first request whole): ${silent}`)
+  console.log(`violations: ${violations.length}`)
+  for (const v of violations.slice(0, 20)) console.log(`  ${v}`)
+  console.log(`error logs: ${logged.length}`)
+  for (const l of logged.slice(0, 10)) console.log(`  ${l}`)
+  console.log(`unhandled rejections: ${unhandled.length}`)
+  for (const u of unhandled.slice(0, 5)) console.log(`  ${String(u)}`)
+  process.exitCode = violations.length + logged.length + unhandled.length > 0 ? 1 : 0
+}
+
+void main()
