@@ -31,7 +31,12 @@ async function main(): Promise<void> {
   journal = journalPath
   // Proof of life for the parent's watchdog: stops only if a test starves the event loop.
   realSetInterval(() => send({ kind: 'beat' }), heartbeatMs).unref()
-  installRequireHook(fastifyTestDir, { adapter: require.resolve('./fastify-entry'), tap: require.resolve('./tap-entry') })
+  installRequireHook(fastifyTestDir, {
+    adapter: require.resolve('./fastify-entry'),
+    tap: require.resolve('./tap-entry'),
+    h2url: require.resolve('./h2url-entry'),
+    certificate: require.resolve('./certificate-entry'),
+  })
   const root = require('./tap-entry') as import('./tap').TapRoot
   const { TapTest } = require('./tap') as typeof import('./tap')
   const { closeAll, takeLogged } = require('./fastify-adapter') as typeof import('./fastify-adapter')
