@@ -171,7 +171,7 @@ export class ScopeImpl implements Scope {
     const chain = this.pluginNameChain
     return chain.length > 1 ? chain.join(' -> ') : chain[0]
   }
-  /** The server options as given, frozen, with the limits resolved (Fastify's `initialConfig`). */
+  /** The server options as given, frozen, with every limit and timeout resolved (Fastify's `initialConfig`). */
   get initialConfig(): Readonly<Record<string, unknown>> { return this.context.initialConfig }
   /**
    * Fastify's `errorHandler` getter: this scope's own handler, else the nearest ancestor's, else the

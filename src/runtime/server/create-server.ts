@@ -89,7 +89,8 @@ export function createServer(given: ServerOptions = {}): Scope {
     defaultParsers: new Map([['application/json', jsonParser(limits.maxJsonDepth, poisonActions)], ['text/plain', textParser]]),
     reservedNames: { request: reservedRequestNames, reply: reservedReplyNames },
     facade: lifecycle,
-    initialConfig: Object.freeze({ ...options, bodyLimit: limits.bodyLimit, pluginTimeout: limits.pluginTimeout }),
+    // Every limit and timeout resolved, as Fastify's initialConfig holds its defaults (keepAliveTimeout, maxRequestsPerSocket ...).
+    initialConfig: Object.freeze({ ...options, ...limits }),
     makeJsonParser: (actions) => jsonParser(limits.maxJsonDepth, actions),
     routing: routingOf(serve),
     schemaCompilers,
