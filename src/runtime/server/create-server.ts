@@ -21,6 +21,7 @@ import { ServerLifecycle } from './lifecycle'
 import { routingOf } from './routing'
 import { watchDrains } from './drain-watch'
 import { createNodeServer } from './node-server'
+import { publishInitialization } from './initialization-channel'
 import { trackConnections } from './connections'
 import { unlessClosing } from './pipelined-turn'
 import type { Scope, ServerOptions } from '../types'
@@ -126,5 +127,6 @@ export function createServer(given: ServerOptions = {}): Scope {
     routeRecords: [],
     compiled: false,
   })
+  publishInitialization(rootScope)
   return rootScope
 }
