@@ -16,7 +16,7 @@ import { declareRoute, shortcut } from './route-declaration'
 import { fastifyApiVersion, readPluginMeta } from '../shared/plugin-meta'
 import { installUnsupportedApis } from './unsupported-api'
 import { findRoute, hasRoute, type FoundRoute, type LookupOptions } from './route-lookup'
-import { warnPayloadParser } from './deprecations'
+import { warnPayloadParser } from '../shared/deprecations'
 import { isAsyncFunction } from './option-checks'
 import { didYouMean } from '../schemas'
 import type {

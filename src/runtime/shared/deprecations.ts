@@ -15,3 +15,18 @@ function warnOnce(code: string, message: string): void {
 export function warnPayloadParser(): void {
   warnOnce('FSTDEP003', 'addContentTypeParser(): an async parser with a single parameter gets the payload stream (Fastify 3\'s deprecated signature). Declare it as (request, payload, done), or give parseAs to get the collected body.')
 }
+
+/** Fastify 3's deprecated `request.req`: still `request.raw`, with Fastify's warning. */
+export function warnRequestReq(): void {
+  warnOnce('FSTDEP001', 'You are accessing the Node.js core request object via "request.req", Use "request.raw" instead.')
+}
+
+/** Fastify 3's deprecated `reply.res`: still `reply.raw`, with Fastify's warning. */
+export function warnReplyRes(): void {
+  warnOnce('FSTDEP002', 'You are accessing the Node.js core response object via "reply.res", Use "reply.raw" instead.')
+}
+
+/** Fastify 3's deprecated `request.connection`: still `request.socket`, with Fastify's warning. */
+export function warnRequestConnection(): void {
+  warnOnce('FSTDEP005', 'You are accessing the deprecated "request.connection" property. Use "request.socket" instead.')
+}
