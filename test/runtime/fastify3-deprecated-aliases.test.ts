@@ -28,3 +28,19 @@ describe('Fastify 3 deprecated aliases: request.req, reply.res, request.connecti
     })
   })
 })
+
+describe('Fastify 3 legacy preParsing hook (request, reply, done)', () => {
+  it('still runs, and emits the FastifyDeprecation warning FSTDEP004 once per process', () => {
+    const script = `
+      const warnings = []
+      process.on('warning', (w) => warnings.push(w.name + ':' + w.code))
+      const { createServer } = require(${JSON.stringify(require.resolve('../../src'))})
+      const app = createServer()
+      app.addHook('preParsing', function (request, reply, done) { done() })
+      app.addHook('preParsing', async function (request, reply) {})
+      app.get('/', (request, reply) => { reply.send('OK') })
+      app.inject('/').then((res) => setImmediate(() => process.stdout.write(JSON.stringify({ body: res.body, warnings }))))`
+    const child = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 20_000 })
+    expect(JSON.parse(child.stdout)).to.deep.equal({ body: 'OK', warnings: ['FastifyDeprecation:FSTDEP004'] })
+  })
+})

@@ -30,3 +30,8 @@ export function warnReplyRes(): void {
 export function warnRequestConnection(): void {
   warnOnce('FSTDEP005', 'You are accessing the deprecated "request.connection" property. Use "request.socket" instead.')
 }
+
+/** Fastify 3's legacy preParsing hook `(request, reply, done)` (async `(request, reply)`), which gets no payload: still run, with Fastify's warning. */
+export function warnLegacyPreParsing(): void {
+  warnOnce('FSTDEP004', 'You are using the legacy preParsing hook signature. Use the one suggested in the documentation instead.')
+}
