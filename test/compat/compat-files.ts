@@ -1,6 +1,7 @@
 // Which of Fastify 3.27.4's own test files run against Enclave: those of the areas Enclave
 // claims (schemas, validation errors, hooks, decorators, plugins, 404s, content-type parsers,
-// routes, errors and replies; the router, request, server and logger). They are read from the installed tarball
+// routes, errors and replies; the router, request, server and logger; server options, HTTP/2 and
+// HTTPS). They are read from the installed tarball
 // (devDependency fastify3), never copied.
 import path from 'node:path'
 
@@ -78,4 +79,31 @@ export const compatFiles: readonly string[] = [
   'same-shape.test.js',
   'close.test.js',
   'listen.test.js',
+  // server options, timeouts, pipelining, the instance, middleware, printRoutes/printPlugins,
+  // warnings, the diagnostics channel, HTTP/2 and HTTPS (parity12, session 12). internals/ is left
+  // out: it reads Fastify's lib/ files, not behaviour.
+  'als.test.js',
+  'close-pipelining.test.js',
+  'connectionTimeout.test.js',
+  'custom-http-server.test.js',
+  'keepAliveTimeout.test.js',
+  'maxRequestsPerSocket.test.js',
+  'requestTimeout.test.js',
+  'middleware.test.js',
+  'fastify-instance.test.js',
+  'pretty-print.test.js',
+  'noop-set.test.js',
+  'emit-warning.test.js',
+  'diagnostics-channel.test.js',
+  'imports.test.js',
+  'http2/closing.test.js',
+  'http2/constraint.test.js',
+  'http2/head.test.js',
+  'http2/missing-http2-module.test.js',
+  'http2/plain.test.js',
+  'http2/secure-with-fallback.test.js',
+  'http2/secure.test.js',
+  'http2/unknown-http-method.test.js',
+  'https/custom-https-server.test.js',
+  'https/https.test.js',
 ]

@@ -31,7 +31,12 @@ async function main(): Promise<void> {
   journal = journalPath
   // Proof of life for the parent's watchdog: stops only if a test starves the event loop.
   realSetInterval(() => send({ kind: 'beat' }), heartbeatMs).unref()
-  installRequireHook(fastifyTestDir, { adapter: require.resolve('./fastify-entry'), tap: require.resolve('./tap-entry') })
+  installRequireHook(fastifyTestDir, {
+    adapter: require.resolve('./fastify-entry'),
+    tap: require.resolve('./tap-entry'),
+    h2url: require.resolve('./h2url-entry'),
+    certificate: require.resolve('./certificate-entry'),
+  })
   const root = require('./tap-entry') as import('./tap').TapRoot
   const { TapTest } = require('./tap') as typeof import('./tap')
   const { closeAll, takeLogged } = require('./fastify-adapter') as typeof import('./fastify-adapter')
@@ -98,6 +103,15 @@ async function main(): Promise<void> {
     declared = root.collected.length
     await root.whenIdle()
     await new Promise((resolve) => realSetTimeout(resolve, quietMs))
+  }
+  // A file that declares no test() and asserts on tap's root object itself (als.test.js: its
+  // assertions come from listen()'s callback) gets one result, `(file)`, once the root ends.
+  if (root.collected.length === 0 && loadError === null) {
+    await withDeadline(root.done, defaultTestTimeoutMs)
+    if (root.count > 0 || root.failures.length > 0 || !root.isFinished) {
+      if (!root.isFinished) root.failures.push(`the file's own assertions never ended (after ${root.count}; timed out after ${defaultTestTimeoutMs} ms)`)
+      send({ kind: 'result', index: 0, result: { name: '(file)', status: root.failures.length > 0 ? 'fail' : 'pass', failures: root.failures, logged: takeLogged() } })
+    }
   }
   // Servers of tests that failed before their teardown; the file's shared instances too.
   await withDeadline(closeAll(), 2000)

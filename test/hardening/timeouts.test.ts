@@ -305,6 +305,11 @@ describe('hardening: timeouts', () => {
       expect([app.server.headersTimeout, app.server.requestTimeout, app.server.keepAliveTimeout]).to.deep.equal([30_000, 120_000, 5_000])
     })
 
+    it('a requestTimeout below the default headersTimeout, given alone, lowers headersTimeout to it (Node\'s rule) instead of failing createServer()', () => {
+      const app = createServer({ requestTimeout: 1_000 })
+      expect([app.server.headersTimeout, app.server.requestTimeout]).to.deep.equal([1_000, 1_000])
+    })
+
     const bad: ReadonlyArray<readonly [string, Record<string, unknown>]> = [
       ['a negative handlerTimeout', { handlerTimeout: -1 }],
       ['a fractional bodyTimeout', { bodyTimeout: 1.5 }],

@@ -244,6 +244,11 @@ describe('plugin API: decorators', () => {
     expect(Object.isFrozen(app.initialConfig)).to.equal(true)
     expect(server().initialConfig.bodyLimit).to.equal(1024 * 1024)
   })
+
+  it('initialConfig holds every limit and timeout with its default when not given (keepAliveTimeout, maxRequestsPerSocket, connectionTimeout ...), as Fastify 3\'s does', () => {
+    const config = server({ keepAliveTimeout: 1_000 }).initialConfig
+    expect([config.keepAliveTimeout, config.maxRequestsPerSocket, config.connectionTimeout, config.maxParamLength]).to.deep.equal([1_000, 0, 0, 100])
+  })
 })
 
 describe('plugin API: what Enclave does not offer', () => {

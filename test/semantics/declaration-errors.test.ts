@@ -38,6 +38,15 @@ describe('semantics: declaration mistakes are refused with a coded error (issue 
       expect(error.message).to.contain("did you mean 'customOptions'")
     })
 
+    it('ajv.customOptions (or validator.customOptions) that is not an object is refused, not dropped', () => {
+      for (const customOptions of [8, 'allErrors', null, []]) {
+        const error = thrown(() => createServer({ ajv: { customOptions } } as unknown as ServerOptions))
+        expect(error.code).to.equal('ENC_ERR_SERVER_INVALID_OPTION')
+        expect(error.message).to.contain('customOptions').and.contain('must be an object of ajv options')
+      }
+      expect(thrown(() => createServer({ validator: { customOptions: 8 } } as unknown as ServerOptions)).code).to.equal('ENC_ERR_SERVER_INVALID_OPTION')
+    })
+
     it('ajv and validator given together are refused (one name for one option)', () => {
       const error = thrown(() => createServer({ ajv: {}, validator: {} } as ServerOptions))
       expect(error.code).to.equal('ENC_ERR_SERVER_INVALID_OPTION')

@@ -70,6 +70,15 @@ describe('transport: http2 (Fastify 3 http2 option)', () => {
     expect(JSON.parse(answer.body)).to.deep.equal({ protocol: 'http', httpVersion: '2.0', path: '/who?x=1', hostname: new URL(url).host, url: '/who?x=1' })
   })
 
+  it('a route host constraint matches the HTTP/2 :authority (HTTP/2 has no Host header), as in Fastify 3', async () => {
+    const app = server({ http2: true })
+    app.get('/site', (_request, reply) => { reply.send({ site: 'any' }) })
+    app.route({ method: 'GET', url: '/site', constraints: { host: 'beta.example' }, handler: (_request, reply) => { reply.send({ site: 'beta' }) } })
+    const session = connect(await app.listen(0))
+    expect(JSON.parse((await h2(session, '/site', { headers: { ':authority': 'beta.example' } })).body)).to.deep.equal({ site: 'beta' })
+    expect(JSON.parse((await h2(session, '/site')).body)).to.deep.equal({ site: 'any' })
+  })
+
   it('over HTTP/2 a handler sees validation 400s, 404s, error 500s, streams and reply.hijack() as over HTTP/1', async () => {
     const app = server({ http2: true })
     declareRoutes(app)

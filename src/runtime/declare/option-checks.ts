@@ -122,6 +122,11 @@ export function checkServerOptions(options: ServerOptions): ServerOptions {
         throw invalidOption(`createServer({ ${name}: { ${key} } }): unknown key${didYouMean(key, validatorKeys)}. Use ${validatorKeys.join(', ')}.`)
       }
     }
+    // Spread into ajv's options, a number or string would vanish without a word (Fastify 3 refuses it too).
+    const customOptions = (validator as { customOptions?: unknown }).customOptions
+    if (customOptions !== undefined && (customOptions === null || typeof customOptions !== 'object' || Array.isArray(customOptions))) {
+      throw invalidOption(`createServer({ ${name}: { customOptions } }): must be an object of ajv options, e.g. { allErrors: true }, got ${customOptions === null ? 'null' : Array.isArray(customOptions) ? 'an array' : typeof customOptions}.`)
+    }
   }
   const serializerOpts = resolved.serializerOpts as unknown
   if (serializerOpts !== undefined && (serializerOpts === null || typeof serializerOpts !== 'object' || Array.isArray(serializerOpts))) {

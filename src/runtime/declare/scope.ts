@@ -16,7 +16,7 @@ import { declareRoute, shortcut } from './route-declaration'
 import { fastifyApiVersion, readPluginMeta } from '../shared/plugin-meta'
 import { installUnsupportedApis } from './unsupported-api'
 import { findRoute, hasRoute, type FoundRoute, type LookupOptions } from './route-lookup'
-import { warnPayloadParser } from './deprecations'
+import { warnPayloadParser } from '../shared/deprecations'
 import { isAsyncFunction } from './option-checks'
 import { didYouMean } from '../schemas'
 import type {
@@ -179,7 +179,7 @@ export class ScopeImpl implements Scope {
     const chain = this.pluginNameChain
     return chain.length > 1 ? chain.join(' -> ') : chain[0]
   }
-  /** The server options as given, frozen, with the limits resolved (Fastify's `initialConfig`). */
+  /** The server options as given, frozen, with every limit and timeout resolved (Fastify's `initialConfig`). */
   get initialConfig(): Readonly<Record<string, unknown>> { return this.context.initialConfig }
   /**
    * Fastify's `errorHandler` getter: this scope's own handler, else the nearest ancestor's, else the

@@ -8,6 +8,7 @@ import { memberNames } from './member-names'
 import { ReplyState, isOpen } from './reply-state'
 import { callNotFound, hijackReply, redirectReply, serializeForReply, writeEarlyHints } from './reply-extras'
 import type { Logger } from '../types'
+import { warnReplyRes } from '../shared/deprecations'
 
 export type HeaderValue = string | number | readonly string[]
 
@@ -174,6 +175,8 @@ export class ReplyImpl {
 
   /** The scope of the route being served (Fastify's `reply.server`). */
   get server(): unknown { return this.route.scope }
+  /** Fastify 3's deprecated name for `raw` (Fastify's FSTDEP002 warning, once). */
+  get res(): ServerResponse { warnReplyRes(); return this.raw }
   /** Milliseconds since the request reached the framework (Fastify 4+'s `reply.elapsedTime`). */
   get elapsedTime(): number { return performance.now() - this.request.startTime }
   /** Fastify 3's name for elapsedTime. */

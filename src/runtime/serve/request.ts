@@ -5,6 +5,7 @@ import { memberNames } from './member-names'
 import type { Logger, ValidationError } from '../types'
 import type { CompiledRoute } from './compiled-route'
 import { clientHostname, clientIp, clientIps, clientProtocol } from './trust-proxy'
+import { warnRequestConnection, warnRequestReq } from '../shared/deprecations'
 
 /**
  * The request object. Its shape is fixed (every field assigned in the constructor) so that V8
@@ -81,8 +82,10 @@ export class RequestImpl {
   /** True when the not-found handler is serving this request. */
   get is404(): boolean { return this.route.path === null }
   get socket(): IncomingMessage['socket'] { return this.raw.socket }
-  /** Fastify 3's deprecated name for `socket`, which plugins written for it still read. */
-  get connection(): IncomingMessage['socket'] { return this.raw.socket }
+  /** Fastify 3's deprecated name for `socket`, which plugins written for it still read (Fastify's FSTDEP005 warning, once). */
+  get connection(): IncomingMessage['socket'] { warnRequestConnection(); return this.raw.socket }
+  /** Fastify 3's deprecated name for `raw` (Fastify's FSTDEP001 warning, once). */
+  get req(): IncomingMessage { warnRequestReq(); return this.raw }
   /** The client address: the socket's peer, or with `trustProxy` the nearest untrusted X-Forwarded-For hop. */
   get ip(): string | undefined { return clientIp(this.raw, this.route.serve.trust) }
   get ips(): string[] | undefined { return clientIps(this.raw, this.route.serve.trust) }

@@ -87,7 +87,8 @@ export function createRouter(options: { ignoreTrailingSlash: boolean; caseSensit
   let byHost = false
   const derive = (raw: IncomingMessage): Record<string, unknown> => ({
     version: byVersion ? acceptVersion(raw.headers['accept-version']) : undefined,
-    host: byHost ? raw.headers.host : undefined,
+    // HTTP/2 carries the host in :authority, which Node does not copy into `host` (Fastify 3 matches it too).
+    host: byHost ? raw.headers.host ?? raw.headers[':authority'] : undefined,
   })
   let statics: StaticRoutes<CompiledRoute> | null = new StaticRoutes<CompiledRoute>(options.ignoreTrailingSlash, options.caseSensitive)
   // Methods find-my-way has a tree for, and those whose tree starts with '' (a `*` route) instead of '/'.

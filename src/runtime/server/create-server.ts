@@ -21,6 +21,7 @@ import { ServerLifecycle } from './lifecycle'
 import { routingOf } from './routing'
 import { watchDrains } from './drain-watch'
 import { createNodeServer } from './node-server'
+import { publishInitialization } from './initialization-channel'
 import { trackConnections } from './connections'
 import { unlessClosing } from './pipelined-turn'
 import type { Scope, ServerOptions } from '../types'
@@ -89,7 +90,8 @@ export function createServer(given: ServerOptions = {}): Scope {
     defaultParsers: new Map([['application/json', jsonParser(limits.maxJsonDepth, poisonActions)], ['text/plain', textParser]]),
     reservedNames: { request: reservedRequestNames, reply: reservedReplyNames },
     facade: lifecycle,
-    initialConfig: Object.freeze({ ...options, bodyLimit: limits.bodyLimit, pluginTimeout: limits.pluginTimeout }),
+    // Every limit and timeout resolved, as Fastify's initialConfig holds its defaults (keepAliveTimeout, maxRequestsPerSocket ...).
+    initialConfig: Object.freeze({ ...options, ...limits }),
     makeJsonParser: (actions) => jsonParser(limits.maxJsonDepth, actions),
     routing: routingOf(serve),
     schemaCompilers,
@@ -125,5 +127,6 @@ export function createServer(given: ServerOptions = {}): Scope {
     routeRecords: [],
     compiled: false,
   })
+  publishInitialization(rootScope)
   return rootScope
 }

@@ -1,4 +1,5 @@
 import type { Scope } from '../types'
+import { warnLegacyPreParsing } from './deprecations'
 
 /** Request-path hooks, in the order a request meets them. */
 export const requestHookNames = ['onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization', 'onSend', 'onResponse', 'onError', 'onRequestAbort', 'onTimeout'] as const
@@ -29,6 +30,7 @@ export function bindHook(name: string, fn: Function, scope: Scope): BoundHook {
   if (name === 'preParsing') {
     const isAsync = fn.constructor.name === 'AsyncFunction'
     const payload = fn.length >= (isAsync ? 3 : 4)
+    if (fn.length === (isAsync ? 2 : 3)) warnLegacyPreParsing()
     return { fn, scope, callback: isAsync ? false : fn.length > (payload ? 3 : 2), payload }
   }
   const doneIndex = fourArgumentHooks.has(name) ? 3 : name === 'onReady' || name === 'preClose' ? 0 : name === 'onClose' ? 1 : 2

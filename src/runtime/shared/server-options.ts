@@ -50,8 +50,8 @@ const positive: ReadonlySet<LimitName> = new Set<LimitName>(['bodyLimit', 'maxPa
 
 /**
  * Applies the defaults and refuses values that would silently misbehave: a negative or
- * fractional timeout, `NaN` from an unset environment variable, a headers timeout longer than
- * the whole-request timeout (Node would throw an uncoded RangeError for it).
+ * fractional timeout, `NaN` from an unset environment variable, a headers timeout given longer
+ * than the whole-request timeout (Node would throw an uncoded RangeError for it).
  */
 export function resolveLimits(options: ServerOptions): ServerLimits {
   const out = { ...defaultLimits }
@@ -66,6 +66,9 @@ export function resolveLimits(options: ServerOptions): ServerLimits {
   }
   // Fastify's forceCloseConnections: busy connections are cut when close() starts.
   if (options.forceCloseConnections === true) out.closeTimeout = 0
+  // Node's own rule for an unset headersTimeout: the smaller of its default and requestTimeout, so
+  // that a Fastify 3 app giving only `requestTimeout: 1000` boots as it does there.
+  if (options.headersTimeout === undefined && out.requestTimeout > 0) out.headersTimeout = Math.min(out.headersTimeout, out.requestTimeout)
   if (out.requestTimeout > 0 && out.headersTimeout > out.requestTimeout) {
     throw runtimeError('ENC_ERR_SERVER_INVALID_OPTION', { headersTimeout: out.headersTimeout, requestTimeout: out.requestTimeout })
   }
