@@ -1,4 +1,4 @@
-import type { ProvidedOf, WithProvided } from './provided'
+import type { ProvidedOf, WithProvided } from './shared/provided'
 import type { Reply, Request } from './types'
 
 /**

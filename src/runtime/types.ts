@@ -15,7 +15,7 @@ import type { SchemaCompilation } from './shared/schema-compilation'
 import type { EachWithoutOpenIndex, OrWithoutOpenIndex } from './open-index'
 import type { BootProfile } from './shared/boot-profile'
 import type { ReplySerializationApi, RequestSchemaApi, ScopeRouteLookup } from './fastify-api-types'
-import type { MergeProvided, NothingProvided, Provided, ProvidingPlugin, kProvided } from './provided'
+import type { MergeProvided, NothingProvided, Provided, ProvidingPlugin, kProvided } from './shared/provided'
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'
 

@@ -1,5 +1,5 @@
 import type { DoneFn, Plugin, PluginOptions, Scope, TypedScope } from '../types'
-import type { ProvidedBy, ProvidesMeta, ProvidingPlugin } from '../provided'
+import type { ProvidedBy, ProvidesMeta, ProvidingPlugin } from '../shared/provided'
 
 /** The scope a lifted plugin's body gets: typed with what it promises, when it promises anything. */
 type ScopeProviding<M extends ProvidesMeta> = {} extends M ? Scope : TypedScope<ProvidedBy<M>>

@@ -3,7 +3,7 @@
  * the metadata) without importing the declaring side.
  */
 
-import type { ProvidesMeta } from '../provided'
+import type { ProvidesMeta } from './provided'
 
 export const kLifted = Symbol('enclave.lifted')
 export const kLiftMeta = Symbol('enclave.liftMeta')
