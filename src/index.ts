@@ -10,12 +10,12 @@ export { withApp } from './testing'
 export { startCluster } from './cluster'
 export {
   Module, Route, Get, Head, Post, Put, Patch, Delete, Options, Schema, SchemaClass, partialSchema, DecorateRequest, DecorateReply, Hook, ErrorHandler,
-  NotFoundHandler, OnRequest, PreValidation, PreHandler, PreParsing, PreSerialization, OnSend, OnResponse, OnError, OnTimeout, HttpCode, UseInterceptors, routeMetadata, usePlugin, Body, Query, Params, Headers, Req, Reply, createParamDecorator,
+  NotFoundHandler, OnRequest, PreValidation, PreHandler, PreParsing, PreSerialization, OnSend, OnResponse, OnError, OnTimeout, HttpCode, UseInterceptors, routeMetadata, usePlugin, Requires, Body, Query, Params, Headers, Req, Reply, createParamDecorator,
   DeclarationError, isDeclarationError,
 } from './decorators'
 export { bearerAuth, bearerAuthHook, bearerAuthSecurity, authOf, health, openapiRoute } from './plugins'
 export {
-  createServer, lift, FrameworkError, HttpError, isFrameworkError,
+  createServer, lift, type, FrameworkError, HttpError, isFrameworkError,
   partValidatorCompiler, ajv8CompilersFactory, defaultSchemaErrorFormatter, describeSecurity,
 } from './runtime'
 export { errorCodeTable } from './error-code-table'
@@ -38,6 +38,10 @@ export type {
   ReadyOptions, SchemaCompilation, BootProfile, RouteCompileCost, ScopeCompileCost, FrameworkErrorsHandler, LogLevel, LogSerializers, ServerLogger, PluginModule,
   SchemaCacheOptions, SchemaCacheMode, SchemaCacheStats, HttpErrorOptions,
   FastifyRequestDecorations, FastifyReplyDecorations, FastifyInstanceDecorations,
+} from './runtime'
+// Typed, scope-aware plugins (Elysia's): lift(plugin, { name, provides }), register() typed by it, @Requires + RequestWith.
+export type {
+  TypeMark, ProvidesMeta, Provided, NothingProvided, ProvidedBy, ProvidedOf, ProvidingPlugin, MergeProvided, WithProvided, Registered, TypedScope, RequestWith, ReplyWith,
 } from './runtime'
 // Fastify 4/5's request/reply schema methods and Fastify 5's route lookups (migrant10).
 export type {

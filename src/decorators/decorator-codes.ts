@@ -17,7 +17,7 @@ export const decoratorErrors = {
     message: (a: { where: string; case: 'constructor-param' | 'route-on-property' | 'error-handler-on-property' | 'hook-on-property' | 'not-found-handler-on-property' }
       | { case: 'route-method-arg'; arg: string; method: string } | { case: 'route-class-arg'; arg: string; className: string }
       | { where: string; case: 'error-handler-responses'; got: string } | { where: string; case: 'route-hook-arg'; got: string }
-      | { case: 'param-factory'; got: string }) => {
+      | { case: 'param-factory'; got: string } | { where: string; case: 'requires-arg'; got: string }) => {
       switch (a.case) {
         case 'constructor-param': return `${a.where}: parameter decorators go on route handler parameters; constructor parameters are injected from the module's providers.`
         case 'route-on-property': return `${a.where}: a route decorator goes on a method, not on a property or accessor.`
@@ -29,6 +29,9 @@ export const decoratorErrors = {
             '(it is used before its file finished loading), or a type-only import. Move the classes so imports form a tree.' : '')
         case 'param-factory': return `createParamDecorator() takes a factory (data, request, reply) => value, got ${a.got}.` +
           (a.got === 'undefined' ? ' A function that is undefined at this point is usually a circular import between files.' : '')
+        case 'requires-arg': return `${a.where}: takes plugins lifted with a name, lift(plugin, { name, provides }), got ${a.got}. ` +
+          'Boot finds a required plugin by that name in the controller\'s module and its ancestors.' +
+          (a.got === 'undefined' ? ' A plugin that is undefined at decoration time is usually a circular import between files.' : '')
         case 'error-handler-responses': return `${a.where}: responses maps a status (422, '4xx' or 'default') to a JSON Schema, got ${a.got}.`
         case 'route-method-arg': return `@Route(${a.arg}) on method ${a.method}: on a method @Route takes { method, path, ...options }; use @Get('/path') and friends for the short form.`
         case 'route-class-arg': return `@Route(${a.arg}) on class ${a.className}: on a class @Route takes an optional path prefix string ('/books' or 'books'); route options go on the methods.`

@@ -41,8 +41,16 @@ type AnyCandidateFits<C, P> = true extends { [K in keyof C]: SomeMemberFits<C[K]
 /** Some member of the union C is assignable to P. */
 type SomeMemberFits<C, P> = true extends (C extends unknown ? ([C] extends [P] ? true : false) : never) ? true : false
 
+/**
+ * `RequestWith<typeof plugin>` / `ReplyWith<...>`: the request or reply plus a typed plugin's
+ * decorations (@Requires makes boot check the plugin is registered; nothing here can see that).
+ */
+type IsDecorated<P, Base> = P extends Base ? ([Base] extends [Omit<P, Exclude<keyof P, keyof Base>>] ? true : false) : false
+
 type ParamFits<S, P> = IsAny<P> extends true ? true
   : unknown extends P ? true
+  : IsDecorated<P, Request> extends true ? true
+  : IsDecorated<P, Reply> extends true ? true
   : typeof schemaClassMark extends keyof P ? true
   : IsCustomParam<P> extends true ? true
   : IsSchemaParam<P> extends true ? true

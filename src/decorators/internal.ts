@@ -3,7 +3,7 @@ export {
   getModuleMeta, getControllerMeta, getOwnRoutes, getParams, getSchemaMeta, getRequestDecorators,
   getReplyDecorators, getHooks, getErrorHandlerKey, getErrorResponses, constructorDependencies, methodParamCount, moduleOnlyDecorations,
   getClassRouteHooks, getMethodRouteHooks, getParamMethods, getClassRouteConfig, getMethodRouteConfig, getMethodHttpCodes, getNotFoundHandler, controllerOnlyDecorations,
-  getClassInterceptors, getMethodInterceptors,
+  getClassInterceptors, getMethodInterceptors, getRequiredPlugins,
 } from './metadata'
 export type { NotFoundHandlerMeta } from './metadata'
 export { deferredPluginOf } from './use-plugin'

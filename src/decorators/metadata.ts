@@ -25,6 +25,7 @@ const kClassRouteConfig = Symbol('enclave.classRouteConfig')
 const kMethodRouteConfig = Symbol('enclave.methodRouteConfig')
 const kClassInterceptors = Symbol('enclave.classInterceptors')
 const kMethodInterceptors = Symbol('enclave.methodInterceptors')
+const kRequiredPlugins = Symbol('enclave.requiredPlugins')
 
 type Key = symbol
 function own<T>(key: Key, target: Function): T | undefined {
@@ -184,4 +185,14 @@ export function moduleOnlyDecorations(target: Function): string[] {
  */
 export function controllerOnlyDecorations(target: Function): string[] {
   return getMethodRouteHooks(target).size > 0 ? ['@OnRequest/@PreHandler/@OnSend ...'] : []
+}
+
+/** `@Requires(plugin)` on this class and its base classes: the names of the plugins its routes rely on. */
+export function getRequiredPlugins(target: Function): readonly string[] {
+  const names: string[] = []
+  for (let c: Function | null = target; c !== null && c !== Function.prototype; c = Object.getPrototypeOf(c) as Function | null) names.push(...ownList<string>(kRequiredPlugins, c))
+  return [...new Set(names)]
+}
+export function addRequiredPlugins(target: Function, names: readonly string[]): void {
+  for (const name of names) append(kRequiredPlugins, target, name)
 }

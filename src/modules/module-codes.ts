@@ -73,6 +73,10 @@ export const moduleErrors = {
         `Declare the properties in that schema and drop the schemas from the parameter decorators, or drop schema.${a.part} from the route options.`
       : `${a.where}: ${a.part} property '${a.key}' is declared twice, differently: ${a.case === 'route-schema' ? `the route's schema.${a.part} says` : 'another parameter says'} ${a.first}, and ${a.second}. ` +
         'Declare it once (remove one of them), or make both the same.' }),
+  ENC_ERR_MODULE_PLUGIN_REQUIRED: e({ status: null, summary: 'a controller\'s @Requires(plugin) names a plugin that neither its module nor any ancestor module registers',
+    message: (a: { controller: string; path: string; module: string; plugin: string }) =>
+      `${a.controller} (module ${a.path}) requires plugin '${a.plugin}' (@Requires), but neither ${a.module} nor its ancestors register it: ` +
+      `its routes would read the plugin's decorations as undefined. Add the plugin to the plugins of ${a.module} (plugins: [plugin] or usePlugin(plugin, { ... })) or of an ancestor module.` }),
   ENC_ERR_MODULE_PARAM_MISPLACED: e({ status: null, summary: 'a parameter decorator (@Body, @Params, a createParamDecorator() one, ...) on a controller method that declares no route, or on a module class method',
     message: (a: { case: 'not-a-route' | 'module'; path: string; name: string; decorators: readonly string[] }) => a.case === 'module'
       ? `${a.name} (module ${a.path}) has ${a.decorators.join(', ')} on its parameters, but a module method is not a route handler, so nothing would fill them. ` +

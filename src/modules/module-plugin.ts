@@ -1,7 +1,7 @@
 import { lift, type AsyncPlugin, type NotFoundHandler, type RequestHook, type Scope } from '../runtime'
-import { getClassInterceptors, getClassRouteHooks, getErrorHandlerKey, getErrorResponses, getHooks, getNotFoundHandler, getReplyDecorators, getRequestDecorators } from '../decorators/internal'
+import { getClassInterceptors, getClassRouteHooks, getErrorHandlerKey, getErrorResponses, getHooks, getNotFoundHandler, getReplyDecorators, getRequestDecorators, getRequiredPlugins } from '../decorators/internal'
 import { toProviderSpec } from './providers'
-import { describeToken } from './module-error'
+import { describeToken, moduleError } from './module-error'
 import { controllerRoutes, resolved, type ResolvedRouteHooks } from './controller-routes'
 import { guardResolver } from './route-guards'
 import { interceptorResolver, type RouteInterceptors } from './interceptors'
@@ -60,9 +60,20 @@ export function applyModule(scope: Scope, node: ModuleNode, wiring: ReadonlyMap<
     const moduleHooks = moduleRouteHooks(node, wiring)
     const interceptors: RouteInterceptors = { resolve: interceptorResolver(container), outer: moduleInterceptors(node, wiring) }
     for (const controller of node.controllers) {
+      checkRequiredPlugins(scope, controller, node)
       declareAndCheck(scope, controllerRoutes(controller, controllers.get(controller)!, node.path, resolveHook, moduleHooks, interceptors))
     }
   })
+}
+
+/**
+ * `@Requires(plugin)`: checked once the module's plugins have loaded, in the scope its routes are
+ * declared in, so what RequestWith<typeof plugin> promises the controller is there at run time.
+ */
+function checkRequiredPlugins(scope: Scope, controller: Function, node: ModuleNode): void {
+  for (const plugin of getRequiredPlugins(controller)) {
+    if (!scope.hasPlugin(plugin)) throw moduleError('ENC_ERR_MODULE_PLUGIN_REQUIRED', { controller: controller.name, path: node.path, module: node.type.name, plugin })
+  }
 }
 
 /**

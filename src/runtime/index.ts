@@ -3,6 +3,9 @@
 export { createServer } from './server/create-server'
 export { lift } from './declare/lift'
 export type { LiftMeta } from './shared/lift-marks'
+export { type } from './shared/provided'
+export type { TypeMark, ProvidesMeta, Provided, NothingProvided, ProvidedBy, ProvidedOf, ProvidingPlugin, MergeProvided, WithProvided } from './shared/provided'
+export type { RequestWith, ReplyWith } from './request-with'
 export { FrameworkError, isFrameworkError } from './errors/framework-error'
 export { HttpError } from './errors/http-error'
 export type { HttpErrorOptions } from './errors/http-error'
@@ -20,7 +23,7 @@ export type {
   NotFoundHandler, HookName, Plugin, PluginFunction, PluginOptionsOf, RegisterOptions, AsyncPlugin, CallbackPlugin, PluginOptions, ServerOptions, ListenOptions,
   InjectChain, InjectOptions, InjectResponse, ValidationError, Logger, ContentTypeParserFn, ContentTypeParserOptions, DoneFn,
   RequestBase, RequestDecorations, ReplyDecorations, ScopeDecorations, RequestDecorationValue, ReplyDecorationValue, DeclaredRequestName, DeclaredReplyName, DeclaredScopeName, ScopeDecorationValue, TypedRequest, RequestOf, RouteHandler, HandlerResult,
-  RequestFor, ResultFor, GenericRouteHandler, ReplyBase,
+  RequestFor, ResultFor, GenericRouteHandler, ReplyBase, Registered, TypedScope,
   RuntimeRouteSchema, ScopeRouteShortcut, ReadyOptions, FrameworkErrorsHandler, LogLevel, LogSerializers, ServerLogger, PluginModule, SchemaCacheOptions, SchemaCacheMode, SchemaCacheStats,
 } from './types'
 export type { SchemaType, TypedRouteSchema, ResponseOf, TypeBoxSchema, TypeBoxKinded, TypeBoxLike } from './typed-schemas'

@@ -15,6 +15,7 @@ import type { SchemaCompilation } from './shared/schema-compilation'
 import type { EachWithoutOpenIndex, OrWithoutOpenIndex } from './open-index'
 import type { BootProfile } from './shared/boot-profile'
 import type { ReplySerializationApi, RequestSchemaApi, ScopeRouteLookup } from './fastify-api-types'
+import type { MergeProvided, NothingProvided, Provided, ProvidingPlugin, kProvided } from './shared/provided'
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'
 
@@ -44,7 +45,12 @@ export interface RequestDecorations {}
  * the handler reads it), accepted even where the declared type has no null, as Fastify's types
  * accept it. A name must be declared to be decorated (DeclaredName: `request.<name>` could not be read otherwise).
  */
-export type RequestDecorationValue<K extends string | symbol> = K extends keyof RequestDecorations
+// `R`: the decorations a typed plugin's scope provides (`lift(plugin, { provides })`), besides the global ones.
+export type RequestDecorationValue<K extends string | symbol, R = {}> = K extends keyof R
+  ? R[K] | null
+    | { getter: (this: Request) => R[K]; setter?: (this: Request, value: R[K]) => void }
+    | { factory: (request: Request) => R[K] }
+  : K extends keyof RequestDecorations
   ? RequestDecorations[K] | null
     | { getter: (this: Request) => RequestDecorations[K]; setter?: (this: Request, value: RequestDecorations[K]) => void }
     | { factory: (request: Request) => RequestDecorations[K] }
@@ -55,7 +61,11 @@ export type RequestDecorationValue<K extends string | symbol> = K extends keyof 
  * {@link RequestDecorationValue} for the request: when `name` is declared in {@link ReplyDecorations},
  * a value, a `{ getter, setter? }` pair or a `{ factory }` of that type, or the `null` placeholder.
  */
-export type ReplyDecorationValue<K extends string | symbol> = K extends keyof ReplyDecorations
+export type ReplyDecorationValue<K extends string | symbol, Y = {}> = K extends keyof Y
+  ? Y[K] | null
+    | { getter: (this: Reply) => Y[K]; setter?: (this: Reply, value: Y[K]) => void }
+    | { factory: (reply: Reply) => Y[K] }
+  : K extends keyof ReplyDecorations
   ? ReplyDecorations[K] | null
     | { getter: (this: Reply) => ReplyDecorations[K]; setter?: (this: Reply, value: ReplyDecorations[K]) => void }
     | { factory: (reply: Reply) => ReplyDecorations[K] }
@@ -67,11 +77,11 @@ export type ReplyDecorationValue<K extends string | symbol> = K extends keyof Re
  * with a message saying where to declare it (declared-name.ts). Written against the interface itself,
  * not passed as a type argument, as RequestDecorationValue is.
  */
-export type DeclaredRequestName<K extends string | symbol> = Uncheckable<K> extends true ? K
-  : K extends keyof RequestDecorations ? K : K extends keyof Request ? BuiltInName<K & string, 'Request'> : UndeclaredName<K & string, 'RequestDecorations'>
+export type DeclaredRequestName<K extends string | symbol, R = {}> = Uncheckable<K> extends true ? K
+  : K extends keyof RequestDecorations | keyof R ? K : K extends keyof Request ? BuiltInName<K & string, 'Request'> : UndeclaredName<K & string, 'RequestDecorations'>
 /** The same for `decorateReply` / `@DecorateReply` and {@link ReplyDecorations}. */
-export type DeclaredReplyName<K extends string | symbol> = Uncheckable<K> extends true ? K
-  : K extends keyof ReplyDecorations ? K : K extends keyof Reply ? BuiltInName<K & string, 'Reply'> : UndeclaredName<K & string, 'ReplyDecorations'>
+export type DeclaredReplyName<K extends string | symbol, Y = {}> = Uncheckable<K> extends true ? K
+  : K extends keyof ReplyDecorations | keyof Y ? K : K extends keyof Reply ? BuiltInName<K & string, 'Reply'> : UndeclaredName<K & string, 'ReplyDecorations'>
 
 /** The same for `decorate` and {@link ScopeDecorations} (Scope has no catch-all either). */
 export type DeclaredScopeName<K extends string | symbol> = Uncheckable<K> extends true ? K
@@ -279,6 +289,8 @@ export interface ServerLogger extends Logger {
 export type DoneFn = (error?: Error | null) => void
 export type Handler = (this: Scope, request: Request, reply: Reply) => unknown
 export type RequestHook = (this: Scope, request: Request, reply: Reply, done: DoneFn) => unknown
+/** {@link RequestHook} on a {@link TypedScope}: `R`, `Y` are the request and reply decorations its plugins provide. */
+export type TypedRequestHook<R, Y> = (this: Scope, request: Request & R, reply: Reply & Y, done: DoneFn) => unknown
 export type PayloadHook = (this: Scope, request: Request, reply: Reply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => unknown
 export type ErrorHook = (this: Scope, request: Request, reply: Reply, error: Error, done: DoneFn) => unknown
 /**
@@ -322,6 +334,8 @@ export type ResultFor<G extends RouteGeneric, S> = NamesReply<G> extends true
  * With `G` naming nothing it is {@link RouteHandler}: an untyped or schema-typed handler as before.
  */
 export type GenericRouteHandler<G extends RouteGeneric, S> = (this: Scope, request: RequestFor<G, S>, reply: Reply<ReplyGenericFor<G, S>>) => ResultFor<G, S>
+/** {@link GenericRouteHandler} on a {@link TypedScope}: the request and reply also carry the decorations `P` its plugins provide. */
+export type TypedRouteHandler<G extends RouteGeneric, S, P extends Provided> = (this: Scope, request: RequestFor<G, S> & P['request'], reply: Reply<ReplyGenericFor<G, S>> & P['reply']) => ResultFor<G, S>
 /**
  * The generic the reply is typed by: `G` when it names a Reply, else the schema's responses
  * (Fastify's type providers), where `send()` takes what a return may be (open-index.ts).
@@ -731,10 +745,23 @@ export interface ScopeRouteShortcut<This> {
   /** The handler given in the options. */
   <G extends RouteGeneric = RouteGeneric>(path: string, options: RouteShorthandOptions & { handler: GenericRouteHandler<G, {}> }): This
 }
+/**
+ * {@link ScopeRouteShortcut} on a {@link TypedScope}: handlers also see the decorations `P` its
+ * plugins provide. TypedScope's shortcuts are this and then ScopeRouteShortcut (an intersection,
+ * tried in that order), which is what keeps a TypedScope assignable to Scope.
+ */
+export interface TypedRouteShortcut<This, P extends Provided> {
+  <G extends RouteGeneric = RouteGeneric>(path: string, handler: TypedRouteHandler<G, {}, P>): This
+  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema>(path: string, options: RouteShorthandOptions<S>, handler: TypedRouteHandler<G, NoInfer<S>, P>): This
+  <G extends RouteGeneric = RouteGeneric>(path: string, options: RouteShorthandOptions & { handler: TypedRouteHandler<G, {}, P> }): This
+}
 
 /**
  * An encapsulation context (spec §3.3). The root scope is what `createServer` returns; each
  * `register` creates a child scope, unless the plugin is wrapped in `lift()`.
+ *
+ * `register()` of a typed lifted plugin (`lift(plugin, { name, provides })`) returns the same
+ * scope as a {@link TypedScope}: a Scope whose handlers and hooks also see that plugin's decorations.
  */
 export interface Scope extends ScopeDecorations, ScopeRouteLookup {
   /** `root > users > admin`: the names of the plugins from the root, for error messages. */
@@ -764,21 +791,24 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
    * function of the plugin's scope (Fastify's form), called when the plugin loads.
    * One signature rather than an overload per style: PluginFunction in the bound types an inline
    * plugin's parameters (Function has no call signature to compete with it), and an error names
-   * the option at fault instead of listing every overload. NoInfer: `P` comes from the plugin alone.
+   * the option at fault instead of listing every overload. NoInfer: `Plug` comes from the plugin alone.
+   *
+   * A lifted plugin that declares `provides` returns this scope typed with its decorations
+   * (`app.register(workspace).get(...)`: chain, as with Elysia's `.use()`); any other plugin returns `this`.
    */
-  register<P extends PluginFunction | Function | PluginModule<Function>>(plugin: P & NotAClass<P>, options?: NoInfer<PluginOptionsOf<ModuleDefault<P>> | ((scope: Scope) => PluginOptionsOf<ModuleDefault<P>>)>): this
+  register<Plug extends PluginFunction | Function | PluginModule<Function>>(plugin: Plug & NotAClass<Plug>, options?: NoInfer<PluginOptionsOf<ModuleDefault<Plug>> | ((scope: Scope) => PluginOptionsOf<ModuleDefault<Plug>>)>): Registered<this, Plug>
   /** `route<G>(...)`: Fastify's route generic, as the shortcuts take it (ScopeRouteShortcut); the schema is then not inferred. */
   route<G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema>(options: RouteOptions<S, G>): this
-  get: ScopeRouteShortcut<this>
-  head: ScopeRouteShortcut<this>
-  post: ScopeRouteShortcut<this>
-  put: ScopeRouteShortcut<this>
-  patch: ScopeRouteShortcut<this>
-  delete: ScopeRouteShortcut<this>
-  options: ScopeRouteShortcut<this>
-  all: ScopeRouteShortcut<this>
+  get: ShortcutOn<this>
+  head: ShortcutOn<this>
+  post: ShortcutOn<this>
+  put: ShortcutOn<this>
+  patch: ShortcutOn<this>
+  delete: ShortcutOn<this>
+  options: ShortcutOn<this>
+  all: ShortcutOn<this>
 
-  addHook(name: RequestHookName, fn: RequestHook): this
+  addHook(name: RequestHookName, fn: RequestHookOn<this>): this
   addHook(name: PayloadHookName, fn: PayloadHook): this
   addHook(name: 'onError', fn: ErrorHook): this
   addHook(name: 'onRoute', fn: OnRouteHook): this
@@ -795,9 +825,9 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
    * A request decorator: `name` must be declared in {@link RequestDecorations} (an undeclared one
    * could not be read: Request has no catch-all), and `value` is checked against its type.
    */
-  decorateRequest<K extends string | symbol>(name: DeclaredRequestName<K>, value: RequestDecorationValue<K>, dependencies?: readonly (string | symbol)[]): this
+  decorateRequest<K extends string | symbol>(name: DeclaredRequestName<K, ProvidedIn<this>['request']>, value: RequestDecorationValue<K, ProvidedIn<this>['request']>, dependencies?: readonly (string | symbol)[]): this
   /** A reply decorator: `name` must be declared in {@link ReplyDecorations}, and `value` is checked against its type. */
-  decorateReply<K extends string | symbol>(name: DeclaredReplyName<K>, value: ReplyDecorationValue<K>, dependencies?: readonly (string | symbol)[]): this
+  decorateReply<K extends string | symbol>(name: DeclaredReplyName<K, ProvidedIn<this>['reply']>, value: ReplyDecorationValue<K, ProvidedIn<this>['reply']>, dependencies?: readonly (string | symbol)[]): this
   hasDecorator(name: string | symbol): boolean
   hasRequestDecorator(name: string | symbol): boolean
   hasReplyDecorator(name: string | symbol): boolean
@@ -921,5 +951,35 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
   /** Labels what the running plugin declares (its module, providers, error handler responses) for introspection. */
   annotate(annotation: ScopeAnnotation): this
 }
+
+/**
+ * A scope whose type knows what it provides beyond the global declarations (`P`): the request and
+ * reply decorations of the typed plugins registered on it (`lift(plugin, { name, provides })`),
+ * or, inside such a plugin, the ones it promises. The same object as the Scope it came from: only
+ * the members that hand out a request or reply, or make a decoration, are typed with `P`. Every
+ * TypedScope is a Scope, so `(scope: Scope) => ...` helpers take them all.
+ */
+// No member is redeclared here: Scope's own members read `P` back from `this` (ShortcutOn,
+// RequestHookOn, Registered, the decorate* names), so a TypedScope is a Scope member for member (two
+// declarations of a generic or conditional member would not relate, and helpers would refuse it).
+export interface TypedScope<P extends Provided> extends Scope {
+  /** Phantom (no such property at run time): what the members above read `P` back from (ProvidedIn). */
+  readonly [kProvided]: P
+}
+
+/**
+ * What `register(plugin)` returns: the scope typed with what a lifted typed plugin provides, else
+ * the scope as it was (an encapsulated plugin's decorations stay in its own child scope; a plugin
+ * typed `any` changes nothing).
+ */
+export type Registered<This, Plug> = Plug extends ProvidingPlugin<infer Q> ? (0 extends 1 & Plug ? This : TypedScope<MergeProvided<ProvidedIn<This>, Q>>) : This
+/** A scope's route shortcuts: a TypedScope's handlers also see its decorations (tried first), a plain Scope's are as ever. */
+// No `infer` in the condition, and not distributive: the server's own ScopeImpl then satisfies it by
+// satisfying both branches (TypeScript relates a value to such a conditional type that way only).
+export type ShortcutOn<This> = [This] extends [{ readonly [kProvided]: Provided }] ? TypedRouteShortcut<This, ProvidedIn<This>> & ScopeRouteShortcut<This> : ScopeRouteShortcut<This>
+/** A scope's request hooks: on a TypedScope they also see its decorations. */
+export type RequestHookOn<This> = [This] extends [{ readonly [kProvided]: Provided }] ? TypedRequestHook<ProvidedIn<This>['request'], ProvidedIn<This>['reply']> : RequestHook
+/** What a scope's type provides: a TypedScope's `P`, nothing for a plain Scope. */
+export type ProvidedIn<This> = This extends { readonly [kProvided]: infer P extends Provided } ? P : NothingProvided
 
 export type { Readable, IncomingMessage, ServerResponse }

@@ -10,7 +10,7 @@ import { compileServer } from './compile'
 import { allScopes } from './all-scopes'
 import { callLifecycleHook } from './lifecycle-hook'
 import type { BootContext } from './boot-context'
-import { checkPluginMeta, encapsulatedPluginName, readPluginMeta } from '../shared/plugin-meta'
+import { checkPluginMeta, checkProvided, encapsulatedPluginName, readPluginMeta } from '../shared/plugin-meta'
 
 /**
  * Boot, in order: run the plugins (each registration in the order users read it), close
@@ -148,4 +148,7 @@ async function loadPlugin(boot: BootContext, node: PluginNode): Promise<void> {
     plugins.current = previous
   }
   await loadQueued(boot, node)
+  // After its own registrations: a plugin may make its decorations through a lifted helper. A
+  // failure among them is the error to report, not the promise it kept the plugin from keeping.
+  if (boot.failure === null) checkProvided(meta, scope)
 }

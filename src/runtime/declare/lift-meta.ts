@@ -1,7 +1,8 @@
 import { runtimeError } from '../errors/runtime-codes'
 import { didYouMean } from '../schemas/did-you-mean'
 
-const fields = ['name', 'dependencies', 'decorators']
+const fields = ['name', 'dependencies', 'decorators', 'provides']
+const providesTargets = ['request', 'reply']
 const decoratorTargets = ['fastify', 'request', 'reply']
 
 /**
@@ -25,6 +26,7 @@ export function checkLiftMeta(meta: unknown, plugin: string, isClass = false): v
   if (record.dependencies !== undefined && !(Array.isArray(record.dependencies) && record.dependencies.every((d) => typeof d === 'string'))) {
     fail(`dependencies must be an array of plugin names, got ${describe(record.dependencies)}`)
   }
+  checkProvides(record, fail)
   const decorators = record.decorators
   if (decorators === undefined) return
   if (decorators === null || typeof decorators !== 'object' || Array.isArray(decorators)) fail(`decorators must be an object, got ${describe(decorators)}`)
@@ -33,6 +35,19 @@ export function checkLiftMeta(meta: unknown, plugin: string, isClass = false): v
     if (!(Array.isArray(names) && names.every((n) => typeof n === 'string' || typeof n === 'symbol'))) {
       fail(`decorators.${key} must be an array of decorator names, got ${describe(names)}`)
     }
+  }
+}
+
+// What register() types and boot checks by name: `{ request: { workspace: type<W>() } }`. A name
+// is required with it: @Requires() and hasPlugin() find the plugin by it.
+function checkProvides(record: Record<string, unknown>, fail: (problem: string) => never): void {
+  const provides = record.provides
+  if (provides === undefined) return
+  if (provides === null || typeof provides !== 'object' || Array.isArray(provides)) fail(`provides must be an object, got ${describe(provides)}`)
+  if (record.name === undefined) fail("provides needs a name (lift(plugin, { name: 'workspace', provides })): @Requires() and hasPlugin() find the plugin by it")
+  for (const [key, names] of Object.entries(provides as Record<string, unknown>)) {
+    if (!providesTargets.includes(key)) fail(`provides.${key} is not a field${didYouMean(key, providesTargets)}`)
+    if (names === null || typeof names !== 'object' || Array.isArray(names)) fail(`provides.${key} must be an object of names, each given type<T>(), got ${describe(names)}`)
   }
 }
 

@@ -1,4 +1,11 @@
-import type { DoneFn, Plugin, PluginOptions, Scope } from '../types'
+import type { DoneFn, Plugin, PluginOptions, Scope, TypedScope } from '../types'
+import type { ProvidedBy, ProvidesMeta, ProvidingPlugin } from '../shared/provided'
+
+/** The scope a lifted plugin's body gets: typed with what it promises, when it promises anything. */
+type ScopeProviding<M extends ProvidesMeta> = {} extends M ? Scope : TypedScope<ProvidedBy<M>>
+/** What lift() returns: the plugin, marked with what it provides (register() widens the scope by it). */
+type LiftedPlugin<O, M extends ProvidesMeta> = {} extends M ? (scope: Scope, options: O, done: DoneFn) => unknown
+  : ((scope: Scope, options: O, done: DoneFn) => unknown) & ProvidingPlugin<ProvidedBy<M>>
 import { isLifted, kLiftMeta, kLifted, liftMetaOf, liftedTarget, type LiftMeta } from '../shared/lift-marks'
 import { checkLiftMeta } from './lift-meta'
 
@@ -13,13 +20,22 @@ export { isLifted, liftedTarget, liftMetaOf } from '../shared/lift-marks'
  * `meta` is fastify-plugin's metadata without fastify-plugin: a `name` for `hasPlugin()` and
  * other plugins' `dependencies`, the plugins and decorators this one needs, checked when it loads.
  *
+ * With `provides` (and a `name`), the plugin is typed: its own scope accepts those decorations
+ * (no global RequestDecorations entry), `register()` returns the registering scope typed with
+ * them, `RequestWith<typeof plugin>` types a controller's request, and boot fails
+ * (ENC_ERR_PLUGIN_PROVIDES) if the plugin loads without making one of them.
+ *
  * @example
  * app.register(lift(authPlugin))   // `request.user` now exists on every route of `app`
  * app.register(lift(authPlugin, { name: 'auth', dependencies: ['db'] }))
+ * const workspace = lift((scope) => { scope.decorateRequest('workspace', null) }, { name: 'workspace', provides: { request: { workspace: type<Workspace>() } } })
+ * app.register(workspace).get('/', (request) => request.workspace.id)
  */
 // `object`, not PluginOptions: options typed by an interface have no index signature, and
 // register() checks them against the plugin's own parameter anyway (PluginOptionsOf).
-export function lift<O extends object = PluginOptions>(plugin: (scope: Scope, options: O, done: DoneFn) => unknown, meta?: LiftMeta): (scope: Scope, options: O, done: DoneFn) => unknown
+// One signature with and without `provides` (an overload each would turn every misspelt meta field
+// into "No overload matches this call"). `M` is what `provides` says, `{}` without it.
+export function lift<O extends object = PluginOptions, M extends ProvidesMeta = {}>(plugin: (scope: ScopeProviding<M>, options: O, done: DoneFn) => unknown, meta?: LiftMeta<M>): LiftedPlugin<O, M>
 export function lift<P extends Function>(plugin: P): P
 export function lift<P extends Function>(plugin: P, meta?: LiftMeta): P {
   if (typeof plugin !== 'function') throw new TypeError('lift() takes a plugin function')
@@ -45,5 +61,9 @@ function mergeLiftMeta(first: LiftMeta, then: LiftMeta): LiftMeta {
     ...(name !== undefined ? { name } : {}),
     dependencies: [...first.dependencies ?? [], ...then.dependencies ?? []],
     decorators: { fastify: decorators('fastify'), request: decorators('request'), reply: decorators('reply') },
+    ...(first.provides !== undefined || then.provides !== undefined ? { provides: {
+      request: { ...first.provides?.request, ...then.provides?.request },
+      reply: { ...first.provides?.reply, ...then.provides?.reply },
+    } } : {}),
   }
 }

@@ -258,8 +258,11 @@ export class ScopeImpl implements Scope {
     }
   }
 
-  // Scope.register types the caller (its plugin and options); this side only records.
-  register(plugin: Function | PluginModule<Function>, options?: object): this {
+  // Scope.register types the caller (its plugin and options); this side only records. `any`:
+  // the public Scope's return type (Registered: this same object, typed with what a typed lifted
+  // plugin provides) is a conditional type on the caller's plugin, which no plain type here matches.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  register(plugin: Function | PluginModule<Function>, options?: object): any {
     this.assertDeclarable('register()')
     this.context.plugins.enqueue(this, plugin, (options ?? {}) as Record<string, unknown>)
     return this

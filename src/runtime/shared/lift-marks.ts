@@ -3,11 +3,13 @@
  * the metadata) without importing the declaring side.
  */
 
+import type { ProvidesMeta } from './provided'
+
 export const kLifted = Symbol('enclave.lifted')
 export const kLiftMeta = Symbol('enclave.liftMeta')
 
 /** What `lift(plugin, meta)` records: fastify-plugin's `plugin-meta`, less the `fastify` range (an Enclave plugin targets Enclave). */
-export interface LiftMeta {
+export interface LiftMeta<M extends ProvidesMeta = ProvidesMeta> {
   /** The name `hasPlugin()` and other plugins' `dependencies` know it by. */
   readonly name?: string
   /** Plugins (by name) that must be registered in the scope or an ancestor before this one. */
@@ -18,6 +20,11 @@ export interface LiftMeta {
     readonly request?: readonly (string | symbol)[]
     readonly reply?: readonly (string | symbol)[]
   }
+  /**
+   * The request and reply decorations the plugin promises to make (`{ request: { workspace:
+   * type<Workspace>() } }`): typed on the scope `register()` returns, checked once it has loaded.
+   */
+  readonly provides?: M
 }
 
 type Marked = Record<symbol, unknown>

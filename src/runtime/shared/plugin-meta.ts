@@ -27,6 +27,8 @@ export interface PluginMeta {
   readonly fastifyRange: string | null
   readonly dependencies: readonly string[]
   readonly decorators: { readonly fastify: readonly (string | symbol)[]; readonly request: readonly (string | symbol)[]; readonly reply: readonly (string | symbol)[] }
+  /** The decorations `lift(plugin, { provides })` promised, checked once the plugin has loaded (checkProvided). */
+  readonly provides: { readonly request: readonly string[]; readonly reply: readonly string[] }
 }
 
 const kSkipOverride = Symbol.for('skip-override')
@@ -65,6 +67,7 @@ export function readPluginMeta(registered: Function): PluginMeta {
       request: [...names(meta?.decorators?.request), ...(lifted?.decorators?.request ?? [])],
       reply: [...names(meta?.decorators?.reply), ...(lifted?.decorators?.reply ?? [])],
     },
+    provides: { request: Object.keys(lifted?.provides?.request ?? {}), reply: Object.keys(lifted?.provides?.reply ?? {}) },
   }
 }
 
@@ -122,4 +125,17 @@ export function checkPluginMeta(meta: PluginMeta, owner: MetaCheckTarget): void 
   if (missing.length > 0) {
     throw runtimeError('ENC_ERR_PLUGIN_MISSING_DECORATOR', { plugin: meta.name, path: owner.path, missing })
   }
+}
+
+/**
+ * The promise of `lift(plugin, { provides })`, checked once the plugin and its own registrations
+ * have loaded: each promised decoration must exist where the plugin ran, or the routes typed by it
+ * would read undefined.
+ */
+export function checkProvided(meta: PluginMeta, scope: MetaCheckTarget): void {
+  const missing = [
+    ...meta.provides.request.filter((name) => !scope.hasRequestDecorator(name)).map((name) => ({ name, target: 'request' as const })),
+    ...meta.provides.reply.filter((name) => !scope.hasReplyDecorator(name)).map((name) => ({ name, target: 'reply' as const })),
+  ]
+  if (missing.length > 0) throw runtimeError('ENC_ERR_PLUGIN_PROVIDES', { plugin: meta.name, path: scope.path, missing })
 }
