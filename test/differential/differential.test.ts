@@ -12,8 +12,8 @@ import { KNOWN_DIFFERENCES } from './known-differences'
 import { runSeed } from './run'
 
 const SEED = 12
-const CASES = 250
-const HTTP_EVERY = 25
+const CASES = 200
+const HTTP_EVERY = 20
 
 const README = readFileSync(join(__dirname, '..', '..', '..', 'README.md'), 'utf8')
 

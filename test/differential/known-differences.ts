@@ -69,6 +69,16 @@ function pointer(dataPath: string): string {
 
 const SHARED_BY_ID = Object.fromEntries(SHARED_SCHEMAS.map((s) => [s.$id as string, s]))
 
+/** What fast-json-stringify 7 writes for the case's response value, or undefined when it throws. */
+function fjs7(c: Case): string | undefined {
+  if (c.response === undefined) return undefined
+  try {
+    return fastJsonStringify(structuredClone(c.response.schema) as never, { schema: structuredClone(SHARED_BY_ID) as never })(c.response.value())
+  } catch {
+    return undefined
+  }
+}
+
 export const KNOWN_DIFFERENCES: KnownDifference[] = [
   {
     id: 'validation-path-pointer',
@@ -224,7 +234,17 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
       // A status the schema does not cover, or a string (sent as text, never serialized), answers
       // as the route without that schema does; anything else is fast-json-stringify 7's (next entry).
       if (c.response === undefined || typeof value === 'string') return await replay(c.request, { ...c.route, schema: undefined })
-      return { statusCode: c.response.status, headers: { 'content-type': JSON_TYPE }, body: undefined }
+      const { status, schema } = c.response
+      if (fjs7(c) !== undefined) return { statusCode: status, headers: { 'content-type': JSON_TYPE }, body: undefined } // the next entry's
+      // No listed type holds the value: written as Fastify 3 writes that list under a property.
+      const nested = await replay(c.request, {
+        ...c.route,
+        schema: { response: { [status]: { type: 'object', properties: { v: schema } } } },
+        handler: async (_request, reply) => { reply.code(status); return { v: c.response?.value() } },
+      })
+      const written = (nested.body as { v?: unknown } | undefined)?.v
+      if (nested.statusCode !== status || written === undefined) return undefined
+      return { statusCode: status, headers: { 'content-type': JSON_TYPE, 'content-length': String(Buffer.byteLength(JSON.stringify(written))) }, body: written }
     },
   },
   {
@@ -232,12 +252,8 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
     readme: 'Response schemas are compiled by fast-json-stringify 7 (Fastify 3 ships 2); where the two write differently Enclave writes what 7 does',
     rewrite(f, { c }) {
       if (c.response === undefined || !((f.statusCode >= 200 && f.statusCode <= 299) || f.statusCode === 500)) return undefined
-      let text: string
-      try {
-        text = fastJsonStringify(structuredClone(c.response.schema) as never, { schema: structuredClone(SHARED_BY_ID) as never })(c.response.value())
-      } catch {
-        return withBody(f, errorPayload(500, STATUS_CODES[500] as string), 500)
-      }
+      const text = fjs7(c)
+      if (text === undefined) return withBody(f, errorPayload(500, STATUS_CODES[500] as string), 500)
       return { statusCode: c.response.status, headers: { 'content-type': JSON_TYPE, 'content-length': String(Buffer.byteLength(text)) }, body: JSON.parse(text) }
     },
   },
