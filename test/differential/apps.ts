@@ -23,7 +23,10 @@ interface App {
 
 function declare(framework: Framework, c: Case): App {
   // eslint-disable-next-line @typescript-eslint/no-var-requires
-  const app: App = framework === 'fastify3' ? require('fastify3')({ logger: false }) : (createServer() as unknown as App)
+  const customOptions = c.ajv === undefined ? undefined : { ...c.ajv }
+  const app: App = framework === 'fastify3'
+    ? require('fastify3')({ logger: false, ...(customOptions ? { ajv: { customOptions } } : {}) })
+    : (createServer(customOptions ? { validator: { customOptions } } : {}) as unknown as App)
   for (const schema of SHARED_SCHEMAS) app.addSchema(structuredClone(schema))
   // Each app gets its own copy: both frameworks may annotate the schema objects they compile.
   app.route({ ...c.route, schema: c.route.schema === undefined ? undefined : structuredClone(c.route.schema) })

@@ -25,6 +25,8 @@ export interface Case {
   summary: string
   route: RouteSpec
   request: RequestSpec
+  /** ajv options merged over both frameworks' defaults (Fastify 3's `ajv.customOptions`, Enclave's `validator.customOptions`). */
+  ajv?: Record<string, unknown>
   /** For a response-schema case: the schema of the status sent and the value the handler returns. */
   response?: { status: number; schema: Record<string, unknown>; value: () => unknown }
 }

@@ -47,7 +47,7 @@ function headersCase(r: Random): Drawn {
 
 function bodyCase(r: Random): Drawn {
   const schema = r.chance(0.85) ? objectSchema(r, r.some(['a', 'b', 'c', 'n'], 4), valueSchema, 0) : valueSchema(r)
-  const payload = r.chance(0.06) ? r.pick(['', '{', '{"a":1,}', '1e400', '{"a":1e999}', '{"__proto__":{"x":1}}', '\uFEFF{"a":1}', '  {"a":"x"}  ']) : JSON.stringify(value(r, schema, 0.35))
+  const payload = r.chance(0.06) ? r.pick(['', '{', '{"a":1,}', '1e400', '{"a":1e999}', '{"__proto__":{"x":1}}', '\uFEFF{"a":1}', '  {"a":"x"}  ', '{"a":1,"a":"2"}', '{"a":"\\u00e9\\ud83d\\udca5"}', '{"constructor":{"prototype":{"x":1}}}', '[]']) : JSON.stringify(value(r, schema, 0.35))
   const method = r.pick(['POST', 'POST', 'PUT', 'PATCH'])
   return { family: 'body', route: { method, url: '/b', schema: { body: schema }, handler: echo }, request: { method, url: '/b', headers: { 'content-type': 'application/json' }, payload } }
 }
@@ -142,6 +142,10 @@ function contentTypeCase(r: Random): Drawn {
   return { family: 'content-type', route: { method, url: '/c', schema, handler: echo }, request: { method, url: '/c', headers, payload } }
 }
 
+const AJV_OPTIONS: Array<Record<string, unknown>> = [
+  { coerceTypes: 'array' }, { removeAdditional: 'all' }, { allErrors: true }, { useDefaults: false }, { coerceTypes: false }, { removeAdditional: false, allErrors: true },
+]
+
 const FAMILIES: Array<[number, (r: Random) => Drawn]> = [
   [3, querystringCase], [2, paramsCase], [2, headersCase], [4, bodyCase], [4, responseCase], [3, replyCase], [2, routingCase], [2, contentTypeCase],
 ]
@@ -157,8 +161,11 @@ export function generateCase(seed: number, index: number): Case {
     roll -= weight
   }
   const drawn = family(r)
+  // Validation under the ajv options apps change most, on a quarter of the validating cases.
+  const validates = ['querystring', 'params', 'headers', 'body'].includes(drawn.family)
+  const ajv = validates && r.chance(0.25) ? r.pick(AJV_OPTIONS) : undefined
   const payload = drawn.request.payload === undefined ? '' : ` ${JSON.stringify(String(drawn.request.payload)).slice(0, 200)}`
-  const summary = `${drawn.route.method} ${drawn.route.url} schema=${JSON.stringify(drawn.route.schema ?? null)}${drawn.note ? ` (${drawn.note})` : ''}` +
+  const summary = `${ajv ? `ajv=${JSON.stringify(ajv)} ` : ''}${drawn.route.method} ${drawn.route.url} schema=${JSON.stringify(drawn.route.schema ?? null)}${drawn.note ? ` (${drawn.note})` : ''}` +
     ` <- ${drawn.request.method} ${drawn.request.url} ${JSON.stringify(drawn.request.headers ?? {})}${payload}`
-  return { id: `${seed}:${index}`, family: drawn.family, summary, route: drawn.route, request: drawn.request, response: drawn.response }
+  return { id: `${seed}:${index}`, family: drawn.family, summary, route: drawn.route, request: drawn.request, response: drawn.response, ajv }
 }
