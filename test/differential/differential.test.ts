@@ -28,7 +28,7 @@ describe('differential: Fastify 3.27.4 and Enclave answer the same generated req
     const unlisted = outcomes.filter((o) => o.unexplained !== undefined)
     const report = unlisted.map((o) => `[${o.c.id} ${o.transport}] ${o.c.summary}\n  => ${o.unexplained}`).join('\n')
     expect(unlisted.length, `differences README does not list (replay: node dist/test/differential/cli.js --seeds ${SEED} --count ${CASES}):\n${report}`).to.equal(0)
-    expect(outcomes.length).to.equal(CASES + Math.ceil(CASES / HTTP_EVERY))
+    expect(outcomes.filter((o) => o.transport === 'http').length, 'cases also sent over HTTP').to.be.greaterThan(CASES / HTTP_EVERY / 2)
     // The corpus still reaches what it is meant to compare: most answers agree outright.
     const alike = outcomes.filter((o) => o.explainedBy.length === 0).length
     expect(alike, 'answers alike without any listed difference').to.be.greaterThan(CASES / 2)

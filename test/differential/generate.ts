@@ -18,6 +18,8 @@ function queryString(r: Random, names: string[], schema: Schema): string {
     for (let i = 0; i < times; i++) parts.push(`${name}=${encodeURIComponent(text(r, props[name] ?? {}, 0.35))}`)
   }
   if (r.chance(0.15)) parts.push(`extra=${encodeURIComponent(r.pick(['1', 'x', '']))}`)
+  // Raw query text as clients write it: brackets, plus signs, bare keys, stray separators, bad escapes.
+  if (r.chance(0.15)) parts.push(r.pick(['a[]=1', 'q=1+2', 'q', '=1', '', 'q=%', 'q=%E9', 'n=1&n=', 'b=%2B1', 'q=a%26b%3Dc']))
   return parts.length > 0 ? `?${parts.join('&')}` : ''
 }
 
@@ -114,11 +116,21 @@ const REPLIES: Array<[string, Handler]> = [
   ['send big number', async () => ({ n: 2 ** 53 + 2, f: 1e21, tiny: 1e-7 })],
 ]
 
+// Response schemas an error or a plain reply may meet: an error shape, a narrower one, a success one.
+const REPLY_SCHEMAS: Array<Record<string, Schema>> = [
+  { '4xx': { type: 'object', properties: { statusCode: { type: 'integer' }, message: { type: 'string' } } } },
+  { 400: { type: 'object', properties: { statusCode: { type: 'integer' }, error: { type: 'string' }, message: { type: 'string' }, code: { type: 'string' } }, required: ['message'] } },
+  { '5xx': { type: 'object', properties: { message: { type: 'string' } } } },
+  { 200: { type: 'object', properties: { ok: { type: 'boolean' }, when: { type: 'string', format: 'date-time' } } } },
+  { 201: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] } },
+]
+
 function replyCase(r: Random): Drawn {
   const [name, handler] = r.pick(REPLIES)
   const method = r.pick(['GET', 'GET', 'POST'])
   const request: RequestSpec = method === 'POST' ? { method, url: '/x', headers: { 'content-type': 'application/json' }, payload: '{}' } : { method, url: '/x' }
-  return { family: 'reply', route: { method, url: '/x', handler }, request, note: name }
+  const schema = r.chance(0.3) ? { response: r.pick(REPLY_SCHEMAS) } : undefined
+  return { family: 'reply', route: { method, url: '/x', schema, handler }, request, note: name }
 }
 
 function routingCase(r: Random): Drawn {
@@ -137,8 +149,9 @@ function contentTypeCase(r: Random): Drawn {
   const type = r.pick(CONTENT_TYPES)
   const payload = r.pick(['{"a":1}', '', '\uFEFF{"a":1}', '[1]', 'null', '{bad', '"s"', 'plain words', '{"a":"é"}', ' '])
   const schema = r.chance(0.3) ? { body: r.pick([{ type: 'object' }, { type: 'string' }, { type: 'object', properties: { a: { type: 'integer' } }, required: ['a'] }]) } : undefined
-  const method = r.pick(['POST', 'PUT', 'DELETE'])
+  const method = r.pick(['POST', 'PUT', 'DELETE', 'GET', 'OPTIONS'])
   const headers: Record<string, string> = type === '' ? {} : { 'content-type': type }
+  // A GET route's body schema is refused by neither; its body is never parsed (both: null).
   return { family: 'content-type', route: { method, url: '/c', schema, handler: echo }, request: { method, url: '/c', headers, payload } }
 }
 

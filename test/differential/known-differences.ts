@@ -69,6 +69,31 @@ function pointer(dataPath: string): string {
 
 const SHARED_BY_ID = Object.fromEntries(SHARED_SCHEMAS.map((s) => [s.$id as string, s]))
 
+function parses(payload: RequestSpec['payload']): boolean {
+  try {
+    JSON.parse(String(payload ?? ''))
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The route's response schema for `status` (its code, else its `Nxx` range), as Fastify 3 picks it. */
+function responseSchemaFor(c: Case, status: number): Record<string, unknown> | undefined {
+  const response = c.route.schema?.response as Record<string, Record<string, unknown>> | undefined
+  return response?.[String(status)] ?? response?.[`${String(status)[0]}xx`]
+}
+
+function requiredFirst(value: Record<string, unknown>, schema: Record<string, unknown>): Record<string, unknown> {
+  const properties = Object.keys((schema.properties ?? {}) as object)
+  const required = new Set(Array.isArray(schema.required) ? schema.required as string[] : [])
+  const order = [...properties.filter((p) => required.has(p)), ...properties.filter((p) => !required.has(p))]
+  const out: Record<string, unknown> = {}
+  for (const key of order) if (key in value) out[key] = value[key]
+  for (const key of Object.keys(value)) if (!(key in out)) out[key] = value[key]
+  return out
+}
+
 /** What fast-json-stringify 7 writes for the case's response value, or undefined when it throws. */
 function fjs7(c: Case): string | undefined {
   if (c.response === undefined) return undefined
@@ -127,7 +152,7 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
     rewrite(f, { c }) {
       const b = errorBody(f)
       if (b === undefined || f.statusCode !== 400 || b.code !== undefined || !/json/i.test(contentType(c) ?? '')) return undefined
-      if (/^(querystring|params|headers|body)\b|forbidden prototype/.test(b.message)) return undefined
+      if (/^(querystring|params|headers|body)\b|forbidden prototype/.test(b.message) || parses(c.request.payload)) return undefined
       return withBody(f, errorPayload(400, `Body is not valid JSON: ${b.message}`, 'ENC_ERR_CTP_INVALID_JSON'))
     },
   },
@@ -245,6 +270,26 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
       const written = (nested.body as { v?: unknown } | undefined)?.v
       if (nested.statusCode !== status || written === undefined) return undefined
       return { statusCode: status, headers: { 'content-type': JSON_TYPE, 'content-length': String(Buffer.byteLength(JSON.stringify(written))) }, body: written }
+    },
+  },
+  {
+    id: 'unserializable-4xx-is-500',
+    readme: '4xx payload its response schema cannot serialize (a missing required property: Fastify 3 sends the serializer\'s `"message" is required!` under the 4xx)',
+    rewrite(f, { c }) {
+      const b = errorBody(f)
+      if (b === undefined || f.statusCode < 400 || f.statusCode > 499 || responseSchemaFor(c, f.statusCode) === undefined) return undefined
+      if (!/ is required!$|cannot be converted to|does not match schema definition/.test(b.message)) return undefined
+      return withBody(f, errorPayload(500, STATUS_CODES[500] as string), 500)
+    },
+  },
+  {
+    id: 'required-properties-first',
+    readme: 'an object\'s `required` properties are written first, then the others, each group in the schema\'s `properties` order',
+    rewrite(f, { c }) {
+      const schema = responseSchemaFor(c, f.statusCode)
+      if (schema === undefined || f.body === null || typeof f.body !== 'object' || Array.isArray(f.body)) return undefined
+      const ordered = requiredFirst(f.body as Record<string, unknown>, schema)
+      return JSON.stringify(ordered) === JSON.stringify(f.body) ? undefined : { ...f, body: ordered }
     },
   },
   {
