@@ -94,14 +94,18 @@ function requiredFirst(value: Record<string, unknown>, schema: Record<string, un
   return out
 }
 
-/** What fast-json-stringify 7 writes for the case's response value, or undefined when it throws. */
-function fjs7(c: Case): string | undefined {
-  if (c.response === undefined) return undefined
+/** What fast-json-stringify 7 writes for `value` under `schema`, or undefined when it throws. */
+function fjs7Of(schema: Record<string, unknown>, value: unknown): string | undefined {
   try {
-    return fastJsonStringify(structuredClone(c.response.schema) as never, { schema: structuredClone(SHARED_BY_ID) as never })(c.response.value())
+    return fastJsonStringify(structuredClone(schema) as never, { schema: structuredClone(SHARED_BY_ID) as never })(value)
   } catch {
     return undefined
   }
+}
+
+/** What fast-json-stringify 7 writes for the case's response value. */
+function fjs7(c: Case): string | undefined {
+  return c.response === undefined ? undefined : fjs7Of(c.response.schema, c.response.value())
 }
 
 export const KNOWN_DIFFERENCES: KnownDifference[] = [
@@ -119,13 +123,29 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
     },
   },
   {
+    id: 'null-under-object-schema',
+    readme: '`null` under an `object` or `array` schema (the value itself, a property or an array item) is written `{}` or `[]`',
+    rewrite(f, { c, enclave }) {
+      const b = errorBody(f)
+      if (c.response !== undefined || b === undefined || f.statusCode !== 500 || !/^Cannot read properties of null/.test(b.message)) return undefined
+      const schema = enclave.statusCode >= 200 && enclave.statusCode < 300 ? responseSchemaFor(c, enclave.statusCode) : undefined
+      const empty = schema?.type === 'array' ? [] : schema?.type === 'object' ? {} : undefined
+      const text = empty === undefined || schema === undefined ? undefined : fjs7Of(schema, empty)
+      if (text === undefined) return undefined
+      return { statusCode: enclave.statusCode, headers: { 'content-type': JSON_TYPE, 'content-length': String(Buffer.byteLength(text)) }, body: JSON.parse(text) }
+    },
+  },
+  {
     id: 'five-hundred-hides-message',
     readme: 'A 5xx never shows the thrown message unless the error says it is meant for the client',
-    rewrite(f) {
-      const b = errorBody(f)
-      if (b === undefined || f.statusCode < 500 || f.statusCode > 599) return undefined
-      if (b.message === STATUS_CODES[500] && b.statusCode === 500 && f.statusCode === 500) return undefined
-      return withBody(f, errorPayload(500, STATUS_CODES[500] as string), 500)
+    rewrite(f, { c }) {
+      const message = (f.body as { message?: unknown } | null | undefined)?.message
+      if (f.statusCode < 500 || f.statusCode > 599 || typeof message !== 'string') return undefined
+      const generic = errorPayload(500, STATUS_CODES[500] as string)
+      // The generic payload goes through the route's 5xx response schema, as any error payload does.
+      const schema = responseSchemaFor(c, 500)
+      const body = schema === undefined ? generic : JSON.parse(fjs7Of(schema, generic) ?? 'null')
+      return JSON.stringify(body) === JSON.stringify(f.body) && f.statusCode === 500 ? undefined : withBody(f, body, 500)
     },
   },
   {
@@ -238,7 +258,8 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
       if (f.statusCode !== 404 || enclave.statusCode !== 405) return undefined
       const allow = c.route.method === 'GET' ? 'GET, HEAD' : c.route.method
       const path = c.request.url.split('?')[0] as string
-      return errorAnswer(405, `Method ${c.request.method} is not allowed for ${path}; allowed: ${allow}`, 'ENC_ERR_METHOD_NOT_ALLOWED', { allow })
+      const answer = errorAnswer(405, `Method ${c.request.method} is not allowed for ${path}; allowed: ${allow}`, 'ENC_ERR_METHOD_NOT_ALLOWED', { allow })
+      return c.request.method === 'HEAD' ? { ...answer, body: '' } : answer // a HEAD answer has no body
     },
   },
   {
