@@ -29,7 +29,8 @@ function declare(framework: Framework, c: Case): App {
     : (createServer(customOptions ? { validator: { customOptions } } : {}) as unknown as App)
   for (const schema of SHARED_SCHEMAS) app.addSchema(structuredClone(schema))
   // Each app gets its own copy: both frameworks may annotate the schema objects they compile.
-  app.route({ ...c.route, schema: c.route.schema === undefined ? undefined : structuredClone(c.route.schema) })
+  const { options, ...route } = c.route
+  app.route({ ...options, ...route, schema: route.schema === undefined ? undefined : structuredClone(route.schema) })
   return app
 }
 

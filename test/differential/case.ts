@@ -8,6 +8,8 @@ export interface RouteSpec {
   url: string
   schema?: Record<string, unknown>
   handler: Handler
+  /** Route-level hooks and options, given as they are to both. */
+  options?: Record<string, unknown>
 }
 
 export interface RequestSpec {

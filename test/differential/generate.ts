@@ -155,12 +155,44 @@ function contentTypeCase(r: Random): Drawn {
   return { family: 'content-type', route: { method, url: '/c', schema, handler: echo }, request: { method, url: '/c', headers, payload } }
 }
 
+const HOOKS: Array<[string, Record<string, unknown>]> = [
+  ['preHandler throws 401', { preHandler: async () => { throw statusError(401, 'who are you') } }],
+  ['onRequest replies 403', { onRequest: (_q: unknown, reply: any, done: () => void) => { reply.code(403).send({ denied: true }); done() } }],
+  ['onRequest done(error)', { onRequest: (_q: unknown, _r: unknown, done: (e?: Error) => void) => { done(statusError(429, 'slow down')) } }],
+  ['preSerialization wraps', { preSerialization: async (_q: unknown, _r: unknown, payload: unknown) => ({ wrapped: payload }) }],
+  ['onSend upper-cases text', { onSend: async (_q: unknown, reply: any, payload: unknown) => (typeof payload === 'string' && String(reply.getHeader('content-type')).startsWith('text/plain') ? payload.toUpperCase() : payload) }],
+  ['onSend returns null', { onSend: async () => null }],
+  ['preValidation edits body', { preValidation: async (request: any) => { if (request.body && typeof request.body === 'object') request.body.added = '1' } }],
+  ['preHandler sets header', { preHandler: async (_q: unknown, reply: any) => { reply.header('x-hook', 'yes') } }],
+  ['attachValidation', { attachValidation: true }],
+]
+
+const HOOK_HANDLERS: Array<[string, Handler]> = [
+  ['echo', echo],
+  ['text', async () => 'plain text'],
+  ['validationError', (request) => ({ failed: request.validationError?.message ?? null, body: request.body ?? null })],
+]
+
+function hooksCase(r: Random): Drawn {
+  const [hookName, options] = r.pick(HOOKS)
+  const [handlerName, handler] = r.pick(HOOK_HANDLERS)
+  const schema = r.chance(0.5) ? { body: { type: 'object', properties: { a: { type: 'integer' }, added: { type: 'integer' } }, additionalProperties: false } } : undefined
+  const response = r.chance(0.3) ? { response: { 200: { type: 'object', properties: { body: { type: 'object', additionalProperties: true }, wrapped: { type: 'object', additionalProperties: true }, failed: { type: ['string', 'null'] } } } } } : {}
+  const payload = r.pick(['{"a":1}', '{"a":"x"}', '{}', '{"b":2}'])
+  return {
+    family: 'hooks',
+    route: { method: 'POST', url: '/k', schema: schema || Object.keys(response).length > 0 ? { ...schema, ...response } : undefined, handler, options },
+    request: { method: 'POST', url: '/k', headers: { 'content-type': 'application/json' }, payload },
+    note: `${hookName}, handler ${handlerName}`,
+  }
+}
+
 const AJV_OPTIONS: Array<Record<string, unknown>> = [
   { coerceTypes: 'array' }, { removeAdditional: 'all' }, { allErrors: true }, { useDefaults: false }, { coerceTypes: false }, { removeAdditional: false, allErrors: true },
 ]
 
 const FAMILIES: Array<[number, (r: Random) => Drawn]> = [
-  [3, querystringCase], [2, paramsCase], [2, headersCase], [4, bodyCase], [4, responseCase], [3, replyCase], [2, routingCase], [2, contentTypeCase],
+  [3, querystringCase], [2, paramsCase], [2, headersCase], [4, bodyCase], [4, responseCase], [3, replyCase], [2, routingCase], [2, contentTypeCase], [2, hooksCase],
 ]
 
 /** Case `index` of `seed`: the same pair always gives the same case. */
