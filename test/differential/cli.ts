@@ -22,6 +22,9 @@ async function main(): Promise<void> {
   const same = outcomes.filter((o) => o.unexplained === undefined && o.explainedBy.length === 0).length
   console.log(`${outcomes.length} requests in ${Date.now() - started} ms: ${same} alike, ${outcomes.length - same - unlisted.length} differ as README lists, ${unlisted.length} unlisted`)
   console.log('listed differences used:', used)
+  const families: Record<string, number> = {}
+  for (const o of outcomes) families[`${o.c.family}${o.transport === 'http' ? ' (http)' : ''}`] = (families[`${o.c.family}${o.transport === 'http' ? ' (http)' : ''}`] ?? 0) + 1
+  console.log('requests per family:', families, 'under other ajv options:', outcomes.filter((o) => o.c.ajv !== undefined).length)
   process.exit(unlisted.length > 0 ? 1 : 0)
 }
 

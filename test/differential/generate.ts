@@ -9,6 +9,15 @@ type Drawn = { family: string; route: RouteSpec; request: RequestSpec; note?: st
 
 const echo: Handler = (request) => ({ body: request.body ?? null, query: request.query, params: request.params })
 
+/**
+ * Sometimes the shorthand both accept (spec §2.1): the properties map alone, no `type`; only for
+ * schemas whose sole other keyword is `type: 'object'`.
+ */
+function maybeShorthand(r: Random, schema: Schema): Schema {
+  const keys = Object.keys(schema)
+  return r.chance(0.2) && keys.every((k) => k === 'type' || k === 'properties') ? (schema.properties as Schema) : schema
+}
+
 function queryString(r: Random, names: string[], schema: Schema): string {
   const props = (schema.properties ?? {}) as Record<string, Schema>
   const parts: string[] = []
@@ -26,14 +35,14 @@ function queryString(r: Random, names: string[], schema: Schema): string {
 function querystringCase(r: Random): Drawn {
   const names = r.some(['a', 'b', 'n'], 3).concat(['q'])
   const schema = objectSchema(r, names, (rr) => (rr.chance(0.2) ? { type: 'array', items: scalarSchema(rr) } : scalarSchema(rr)), 0)
-  return { family: 'querystring', route: { method: 'GET', url: '/t', schema: { querystring: schema }, handler: echo }, request: { method: 'GET', url: `/t${queryString(r, names, schema)}` } }
+  return { family: 'querystring', route: { method: 'GET', url: '/t', schema: { querystring: maybeShorthand(r, schema) }, handler: echo }, request: { method: 'GET', url: `/t${queryString(r, names, schema)}` } }
 }
 
 function paramsCase(r: Random): Drawn {
   const schema = objectSchema(r, ['a', 'b'], scalarSchema, 0)
   const props = schema.properties as Record<string, Schema>
   const seg = (name: string): string => encodeURIComponent(text(r, props[name] as Schema, 0.4)) || 'x'
-  return { family: 'params', route: { method: 'GET', url: '/p/:a/:b', schema: { params: schema }, handler: echo }, request: { method: 'GET', url: `/p/${seg('a')}/${seg('b')}` } }
+  return { family: 'params', route: { method: 'GET', url: '/p/:a/:b', schema: { params: maybeShorthand(r, schema) }, handler: echo }, request: { method: 'GET', url: `/p/${seg('a')}/${seg('b')}` } }
 }
 
 function headersCase(r: Random): Drawn {
@@ -44,7 +53,7 @@ function headersCase(r: Random): Drawn {
   const props = schema.properties as Record<string, Schema>
   for (const name of names) if (r.chance(0.8)) headers[r.chance(0.2) ? name.toUpperCase() : name] = text(r, props[name] as Schema, 0.35)
   const handler: Handler = (request) => Object.fromEntries(names.map((name) => [name, request.headers[name] ?? '(absent)']))
-  return { family: 'headers', route: { method: 'GET', url: '/h', schema: { headers: schema }, handler }, request: { method: 'GET', url: '/h', headers } }
+  return { family: 'headers', route: { method: 'GET', url: '/h', schema: { headers: maybeShorthand(r, schema) }, handler }, request: { method: 'GET', url: '/h', headers } }
 }
 
 function bodyCase(r: Random): Drawn {
@@ -73,7 +82,7 @@ function responseCase(r: Random): Drawn {
   }
   const key = r.pick(['200', String(status), '2xx'])
   const handler: Handler = async (_request, reply) => { reply.code(status); return make() }
-  return { family: 'response', route: { method: 'GET', url: '/r', schema: { response: { [key]: schema } }, handler }, request: { method: 'GET', url: '/r' }, note: `status ${status} value ${JSON.stringify(make())}`, response: key === '2xx' || key === String(status) ? { status, schema, value: make } : undefined }
+  return { family: 'response', route: { method: 'GET', url: '/r', schema: { response: { [key]: maybeShorthand(r, schema) } }, handler }, request: { method: 'GET', url: '/r' }, note: `status ${status} value ${JSON.stringify(make())}`, response: key === '2xx' || key === String(status) ? { status, schema, value: make } : undefined }
 }
 
 function statusError(status: number, message: string, extra: Record<string, unknown> = {}): Error {
