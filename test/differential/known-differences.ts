@@ -62,6 +62,15 @@ function withContentType(c: Case, type: string): RequestSpec {
 
 const PART_PATH = /(^|, )(querystring|params|headers|body)((?:\.[^ .[,]+|\['(?:[^'\\]|\\.)*'\]|\[\d+\])*) /g
 
+/** Fastify 3's `body.a should be integer` as Enclave writes it: `body/a should be integer`. */
+function pointerMessage(message: string): string {
+  if (!/^(querystring|params|headers|body)\b/.test(message)) return message
+  // A missing property is named as it is: `'.b'` is `'b'` (same README entry).
+  return message
+    .replace(PART_PATH, (_m, lead: string, part: string, path: string) => `${lead}${part}${pointer(path)} `)
+    .replace(/should have required property '\.([^']*)'/g, "should have required property '$1'")
+}
+
 // ajv 6's dataPath as Fastify 3 prints it (`.a`, `['x-a']`, `[0]`), as a JSON pointer.
 function pointer(dataPath: string): string {
   return dataPath.replace(/\['((?:[^'\\]|\\.)*)'\]|\[(\d+)\]|\.([^.[]+)/g, (_m, quoted?: string, index?: string, plain?: string) => `/${quoted ?? index ?? plain}`)
@@ -113,13 +122,13 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
     id: 'validation-path-pointer',
     readme: 'Validation error paths are JSON pointers by default',
     rewrite(f) {
-      const b = errorBody(f)
-      if (b === undefined || f.statusCode !== 400 || b.code !== undefined) return undefined
-      // A missing property is named as it is: `'.b'` is `'b'` (same README entry).
-      const message = b.message
-        .replace(PART_PATH, (_m, lead: string, part: string, path: string) => `${lead}${part}${pointer(path)} `)
-        .replace(/should have required property '\.([^']*)'/g, "should have required property '$1'")
-      return message === b.message ? undefined : withBody(f, { ...b, message })
+      // A validation error's message wherever the app shows it: the 400, or a handler's own payload
+      // (`request.validationError.message` under attachValidation).
+      const body = f.body
+      if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined
+      const rewritten: Record<string, unknown> = {}
+      for (const [key, v] of Object.entries(body)) rewritten[key] = typeof v === 'string' ? pointerMessage(v) : v
+      return JSON.stringify(rewritten) === JSON.stringify(body) ? undefined : withBody(f, rewritten)
     },
   },
   {
