@@ -29,7 +29,8 @@ export function coerceLikeFastify3(
         for (const id of Object.keys(external)) nullableExternal[id] = withNullableNumbers(external[id], 0) as SharedSchema
         lenient = build(withNullableNumbers(schema, 0) as JsonSchema, nullableExternal)
       }
-      return lenient(kept)
+      // The value itself (a top-level `integer` schema given `{}`): Fastify 3 wrote `null`.
+      return lenient(kept === DROP ? null : kept)
     }
   }
 }
