@@ -235,7 +235,7 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
   },
   {
     id: 'media-type-case-insensitive',
-    readme: 'Media types are matched exactly and case-insensitively',
+    readme: 'and case-sensitively: `APPLICATION/JSON` and `TEXT/PLAIN` are 415 there',
     async rewrite(f, { c, replay }) {
       const type = contentType(c)
       if (f.statusCode !== 415 || type === undefined || type === type.toLowerCase()) return undefined
@@ -253,7 +253,7 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
   },
   {
     id: 'media-type-exact',
-    readme: '(`application/jsonx` is not JSON; Fastify 3 matches a declared type as a substring of the header)',
+    readme: '(`application/jsonx` is not JSON; Fastify 3 matches a declared type as a substring of the header',
     rewrite(f, { c }) {
       const type = contentType(c)
       const essence = type?.split(';')[0]?.trim().toLowerCase()
