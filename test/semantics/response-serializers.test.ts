@@ -54,6 +54,23 @@ describe('semantics: a response value its schema\'s number or integer type (or t
     expect(res.body).to.equal('{"list":[0,null],"n":0,"maybe":null}')
   })
 
+  it('under patternProperties it is written null, under additionalProperties left out, as Fastify 3 writes them (found by test/differential)', async () => {
+    const res = await served200({
+      type: 'object',
+      properties: { n: { type: 'integer' } },
+      patternProperties: { '^x': { type: 'integer' } },
+      additionalProperties: { type: 'number' },
+    }, { n: 1, x1: 'abc', x2: '1.5', y: 'nope', z: '2' })
+    expect(res.statusCode).to.equal(200)
+    expect(res.body).to.equal('{"n":1,"x1":null,"x2":1,"z":2}')
+  })
+
+  it('as the whole payload (an object under a top-level integer schema) it is written null, as Fastify 3 writes it, not a 500 (found by test/differential)', async () => {
+    const res = await served200({ type: 'integer' }, { not: 'a number' })
+    expect(res.statusCode).to.equal(200)
+    expect(res.body).to.equal('null')
+  })
+
   it('an array under a type list with object (not array) is written as an object, as Fastify 3 does, not null', async () => {
     const res = await served200({ type: 'object', properties: { e: { type: ['object', 'null'] }, q: { type: ['null', 'object'], additionalProperties: true } } }, { e: [], q: ['x'] })
     expect(res.statusCode).to.equal(200)

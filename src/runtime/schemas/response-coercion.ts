@@ -3,7 +3,7 @@ import type { JsonSchema, SerializeFunction, SharedSchema } from './types'
 /**
  * A response value its schema's `number` or `integer` type cannot hold (`{ hello: 'world' }` for
  * `hello: { type: 'number' }`): fast-json-stringify 7 throws, Fastify 3's fast-json-stringify 2 left
- * the property out (and wrote `null` for such an array item). Enclave keeps Fastify 3's answer
+ * the property out (and wrote `null` for such an array item or a patternProperties match). Enclave keeps Fastify 3's answer
  * (issue 12), and a value none of a `type: [...]` list holds it converted or wrote `null` (asTypeList):
  * on those errors only, the payload is copied without those values, guided by the schema,
  * and serialized once more by `build(nullable)`: the same schema with its numbers and integers
@@ -29,7 +29,8 @@ export function coerceLikeFastify3(
         for (const id of Object.keys(external)) nullableExternal[id] = withNullableNumbers(external[id], 0) as SharedSchema
         lenient = build(withNullableNumbers(schema, 0) as JsonSchema, nullableExternal)
       }
-      return lenient(kept)
+      // The value itself (a top-level `integer` schema given `{}`): Fastify 3 wrote `null`.
+      return lenient(kept === DROP ? null : kept)
     }
   }
 }
@@ -93,10 +94,12 @@ function dropUnconvertible(value: unknown, schema: unknown, where: Where, depth:
   const copy: Record<string, unknown> = {}
   for (const key of Object.keys(value)) {
     const own = propertySchema(s, key)
-    const kept = own === undefined ? value[key] : dropUnconvertible(value[key], own, where, depth + 1)
+    const kept = own === undefined ? value[key] : dropUnconvertible(value[key], own.schema, where, depth + 1)
     // A required property stays, so the serializer reports it as it would have.
     if (kept !== DROP) copy[key] = kept
     else if (required.includes(key)) copy[key] = value[key]
+    // fast-json-stringify 2 wrote a patternProperties match with no check of its own: `null`.
+    else if (own?.from === 'pattern') copy[key] = null
   }
   return copy
 }
@@ -121,14 +124,14 @@ function asTypeList(value: unknown, types: readonly unknown[]): unknown {
   return null
 }
 
-function propertySchema(schema: Schema, key: string): unknown {
+function propertySchema(schema: Schema, key: string): { schema: unknown; from: 'properties' | 'pattern' | 'additional' } | undefined {
   const properties = schema.properties as Schema | undefined
-  if (properties !== undefined && Object.prototype.hasOwnProperty.call(properties, key)) return properties[key]
+  if (properties !== undefined && Object.prototype.hasOwnProperty.call(properties, key)) return { schema: properties[key], from: 'properties' }
   const patterns = schema.patternProperties as Schema | undefined
   if (patterns !== undefined) {
-    for (const pattern of Object.keys(patterns)) if (new RegExp(pattern).test(key)) return patterns[pattern]
+    for (const pattern of Object.keys(patterns)) if (new RegExp(pattern).test(key)) return { schema: patterns[pattern], from: 'pattern' }
   }
-  return typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined
+  return typeof schema.additionalProperties === 'object' ? { schema: schema.additionalProperties, from: 'additional' } : undefined
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

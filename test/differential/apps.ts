@@ -1,0 +1,90 @@
+// Declares one case's route on Fastify 3.27.4 and on Enclave, and answers its request on each,
+// through inject() or over a real loopback socket.
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createServer } from '../../src/runtime'
+import type { Answer, Case, RequestSpec } from './case'
+import { SHARED_SCHEMAS } from './schemas'
+
+// Connection management differs by transport, not by framework: these never reach a handler's logic.
+const TRANSPORT_HEADERS = new Set(['date', 'connection', 'keep-alive'])
+
+export type Transport = 'inject' | 'http'
+export type Framework = 'fastify3' | 'enclave'
+
+interface App {
+  route(options: unknown): unknown
+  addSchema(schema: unknown): unknown
+  ready(): PromiseLike<unknown>
+  inject(request: unknown): PromiseLike<{ statusCode: number; headers: Record<string, unknown>; payload: string }>
+  close(): PromiseLike<unknown>
+  server: http.Server
+}
+
+function declare(framework: Framework, c: Case): App {
+  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  const customOptions = c.ajv === undefined ? undefined : { ...c.ajv }
+  const app: App = framework === 'fastify3'
+    ? require('fastify3')({ logger: false, ...(customOptions ? { ajv: { customOptions } } : {}) })
+    : (createServer(customOptions ? { validator: { customOptions } } : {}) as unknown as App)
+  for (const schema of SHARED_SCHEMAS) app.addSchema(structuredClone(schema))
+  // Each app gets its own copy: both frameworks may annotate the schema objects they compile.
+  const { options, ...route } = c.route
+  app.route({ ...options, ...route, schema: route.schema === undefined ? undefined : structuredClone(route.schema) })
+  return app
+}
+
+export async function answer(framework: Framework, c: Case, transport: Transport): Promise<Answer> {
+  const app = declare(framework, c)
+  try {
+    try {
+      await app.ready()
+    } catch (error) {
+      return { statusCode: 0, headers: {}, body: undefined, bootError: (error as Error).message }
+    }
+    if (transport === 'inject') {
+      const res = await app.inject({ ...c.request })
+      return toAnswer(res.statusCode, res.headers, res.payload)
+    }
+    return await overHttp(app, c.request)
+  } finally {
+    await app.close()
+  }
+}
+
+async function overHttp(app: App, spec: RequestSpec): Promise<Answer> {
+  await new Promise<void>((resolve, reject) => {
+    app.server.once('error', reject)
+    app.server.listen(0, '127.0.0.1', () => resolve())
+  })
+  const { port } = app.server.address() as AddressInfo
+  return await new Promise<Answer>((resolve, reject) => {
+    const headers: Record<string, string> = { ...spec.headers }
+    if (spec.payload !== undefined && headers['content-length'] === undefined) headers['content-length'] = String(Buffer.byteLength(spec.payload))
+    const req = http.request({ host: '127.0.0.1', port, method: spec.method, path: spec.url, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (chunk: Buffer) => chunks.push(chunk))
+      res.on('end', () => resolve(toAnswer(res.statusCode ?? 0, res.headers, Buffer.concat(chunks).toString('utf8'))))
+      res.on('error', reject)
+    })
+    req.setTimeout(5000, () => req.destroy(new Error('no answer within 5 s')))
+    req.on('error', reject)
+    req.end(spec.payload)
+  })
+}
+
+function toAnswer(statusCode: number, raw: Record<string, unknown>, text: string): Answer {
+  const headers: Record<string, string> = {}
+  for (const [name, value] of Object.entries(raw)) {
+    if (!TRANSPORT_HEADERS.has(name) && value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value)
+  }
+  let body: unknown = text
+  if (/json/i.test(headers['content-type'] ?? '') && text !== '') {
+    try {
+      body = JSON.parse(text)
+    } catch {
+      body = text
+    }
+  }
+  return { statusCode, headers, body }
+}

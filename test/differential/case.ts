@@ -1,0 +1,44 @@
+// One differential case: a route declared identically on Fastify 3.27.4 and on Enclave, and one
+// request sent to both. Cases hold functions (handlers), so they are rebuilt from their seed,
+// never stored.
+export type Handler = (request: any, reply: any) => unknown
+
+export interface RouteSpec {
+  method: string
+  url: string
+  schema?: Record<string, unknown>
+  handler: Handler
+  /** Route-level hooks and options, given as they are to both. */
+  options?: Record<string, unknown>
+}
+
+export interface RequestSpec {
+  method: string
+  url: string
+  headers?: Record<string, string>
+  payload?: string | Buffer
+}
+
+export interface Case {
+  /** `<seed>:<index>`, enough to rebuild it. */
+  id: string
+  family: string
+  /** What was declared and sent, for a reader of a failure. */
+  summary: string
+  route: RouteSpec
+  request: RequestSpec
+  /** ajv options merged over both frameworks' defaults (Fastify 3's `ajv.customOptions`, Enclave's `validator.customOptions`). */
+  ajv?: Record<string, unknown>
+  /** For a response-schema case: the schema of the status sent and the value the handler returns. */
+  response?: { status: number; schema: Record<string, unknown>; value: () => unknown }
+}
+
+/** What a client sees of one answer (or the boot failure that prevented one). */
+export interface Answer {
+  statusCode: number
+  headers: Record<string, string>
+  /** Parsed JSON when the content type says JSON and the text parses; else the text. */
+  body: unknown
+  /** Set when the app refused the declaration at boot. */
+  bootError?: string
+}

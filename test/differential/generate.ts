@@ -1,0 +1,225 @@
+// The case families: each draws a route (schema + handler) and a request from the seed. Handlers
+// are plain functions used as they are on both frameworks.
+import type { Case, Handler, RequestSpec, RouteSpec } from './case'
+import { Random } from './random'
+import { objectSchema, responseSchema, scalarSchema, valueSchema, type Schema } from './schemas'
+import { text, value } from './values'
+
+type Drawn = { family: string; route: RouteSpec; request: RequestSpec; note?: string; response?: Case['response'] }
+
+const echo: Handler = (request) => ({ body: request.body ?? null, query: request.query, params: request.params })
+
+/**
+ * Sometimes the shorthand both accept (spec §2.1): the properties map alone, no `type`; only for
+ * schemas whose sole other keyword is `type: 'object'`.
+ */
+function maybeShorthand(r: Random, schema: Schema): Schema {
+  const keys = Object.keys(schema)
+  return r.chance(0.2) && keys.every((k) => k === 'type' || k === 'properties') ? (schema.properties as Schema) : schema
+}
+
+function queryString(r: Random, names: string[], schema: Schema): string {
+  const props = (schema.properties ?? {}) as Record<string, Schema>
+  const parts: string[] = []
+  for (const name of names) {
+    if (!r.chance(0.8)) continue
+    const times = r.chance(0.15) ? 2 : 1 // a repeated key is an array to the parser
+    for (let i = 0; i < times; i++) parts.push(`${name}=${encodeURIComponent(text(r, props[name] ?? {}, 0.35))}`)
+  }
+  if (r.chance(0.15)) parts.push(`extra=${encodeURIComponent(r.pick(['1', 'x', '']))}`)
+  // Raw query text as clients write it: brackets, plus signs, bare keys, stray separators, bad escapes.
+  if (r.chance(0.15)) parts.push(r.pick(['a[]=1', 'q=1+2', 'q', '=1', '', 'q=%', 'q=%E9', 'n=1&n=', 'b=%2B1', 'q=a%26b%3Dc']))
+  return parts.length > 0 ? `?${parts.join('&')}` : ''
+}
+
+function querystringCase(r: Random): Drawn {
+  const names = r.some(['a', 'b', 'n'], 3).concat(['q'])
+  const schema = objectSchema(r, names, (rr) => (rr.chance(0.2) ? { type: 'array', items: scalarSchema(rr) } : scalarSchema(rr)), 0)
+  return { family: 'querystring', route: { method: 'GET', url: '/t', schema: { querystring: maybeShorthand(r, schema) }, handler: echo }, request: { method: 'GET', url: `/t${queryString(r, names, schema)}` } }
+}
+
+function paramsCase(r: Random): Drawn {
+  const schema = objectSchema(r, ['a', 'b'], scalarSchema, 0)
+  const props = schema.properties as Record<string, Schema>
+  const seg = (name: string): string => encodeURIComponent(text(r, props[name] as Schema, 0.4)) || 'x'
+  return { family: 'params', route: { method: 'GET', url: '/p/:a/:b', schema: { params: maybeShorthand(r, schema) }, handler: echo }, request: { method: 'GET', url: `/p/${seg('a')}/${seg('b')}` } }
+}
+
+function headersCase(r: Random): Drawn {
+  const names = r.some(['x-a', 'x-b', 'x-num'], 3).concat(['x-q'])
+  const schema = objectSchema(r, names, scalarSchema, 0)
+  if (schema.additionalProperties === false) delete schema.additionalProperties // every request has host, user-agent ...
+  const headers: Record<string, string> = {}
+  const props = schema.properties as Record<string, Schema>
+  for (const name of names) if (r.chance(0.8)) headers[r.chance(0.2) ? name.toUpperCase() : name] = text(r, props[name] as Schema, 0.35)
+  const handler: Handler = (request) => Object.fromEntries(names.map((name) => [name, request.headers[name] ?? '(absent)']))
+  return { family: 'headers', route: { method: 'GET', url: '/h', schema: { headers: maybeShorthand(r, schema) }, handler }, request: { method: 'GET', url: '/h', headers } }
+}
+
+function bodyCase(r: Random): Drawn {
+  const schema = r.chance(0.85) ? objectSchema(r, r.some(['a', 'b', 'c', 'n'], 4), valueSchema, 0) : valueSchema(r)
+  const payload = r.chance(0.06) ? r.pick(['', '{', '{"a":1,}', '1e400', '{"a":1e999}', '{"__proto__":{"x":1}}', '\uFEFF{"a":1}', '  {"a":"x"}  ', '{"a":1,"a":"2"}', '{"a":"\\u00e9\\ud83d\\udca5"}', '{"constructor":{"prototype":{"x":1}}}', '[]']) : JSON.stringify(value(r, schema, 0.35))
+  const method = r.pick(['POST', 'POST', 'PUT', 'PATCH'])
+  return { family: 'body', route: { method, url: '/b', schema: { body: schema }, handler: echo }, request: { method, url: '/b', headers: { 'content-type': 'application/json' }, payload } }
+}
+
+function dateOr(r: Random, v: unknown): unknown {
+  return r.chance(0.15) ? new Date(Date.UTC(2020, 0, 2, r.pick([0, 10]), 30, 0)) : v
+}
+
+function responseCase(r: Random): Drawn {
+  const schema = responseSchema(r)
+  const status = r.pick([200, 200, 200, 201])
+  const drawn = value(r, schema, 0.4)
+  const seed = r.int(0, 2 ** 31)
+  // A fresh value per request (Dates included), derived from the same draw on both sides.
+  const make = (): unknown => {
+    const rr = new Random(seed)
+    if (drawn !== null && typeof drawn === 'object' && !Array.isArray(drawn)) {
+      return Object.fromEntries(Object.entries(drawn as Record<string, unknown>).map(([k, v]) => [k, dateOr(rr, v)]))
+    }
+    return dateOr(rr, drawn)
+  }
+  const key = r.pick(['200', String(status), '2xx'])
+  const handler: Handler = async (_request, reply) => { reply.code(status); return make() }
+  return { family: 'response', route: { method: 'GET', url: '/r', schema: { response: { [key]: maybeShorthand(r, schema) } }, handler }, request: { method: 'GET', url: '/r' }, note: `status ${status} value ${JSON.stringify(make())}`, response: key === '2xx' || key === String(status) ? { status, schema, value: make } : undefined }
+}
+
+function statusError(status: number, message: string, extra: Record<string, unknown> = {}): Error {
+  return Object.assign(new Error(message), { statusCode: status }, extra)
+}
+
+const REPLIES: Array<[string, Handler]> = [
+  ['return string', async () => 'hello'],
+  ['return empty string', async () => ''],
+  ['return buffer', async () => Buffer.from('bin')],
+  ['return null', async () => null],
+  ['return number', async () => 42],
+  ['return boolean', async () => false],
+  ['return array', async () => [1, 'a', null]],
+  ['return date object', async () => ({ when: new Date(0) })],
+  ['send string', (_q, reply) => { reply.send('sent') }],
+  ['send nothing', (_q, reply) => { reply.send() }],
+  ['send undefined after code 204', (_q, reply) => { reply.code(204).send() }],
+  ['code 201 object', (_q, reply) => { reply.code(201).send({ a: 1 }) }],
+  ['text/plain string', (_q, reply) => { reply.type('text/plain').send('t') }],
+  ['html with charset', (_q, reply) => { reply.type('text/html; charset=latin1').send('<b>') }],
+  ['json type string', (_q, reply) => { reply.type('application/json').send('{"pre":1}') }],
+  ['custom header', (_q, reply) => { reply.header('x-extra', 'v').header('X-Upper', 2).send({ ok: true }) }],
+  ['redirect', (_q, reply) => { reply.redirect('/elsewhere') }],
+  ['redirect 301', (_q, reply) => { reply.redirect(301, '/moved') }],
+  ['throw Error', async () => { throw new Error('boom') }],
+  ['throw 400', async () => { throw statusError(400, 'bad thing') }],
+  ['throw 404', async () => { throw statusError(404, 'no such') }],
+  ['throw 418', async () => { throw statusError(418, 'teapot') }],
+  ['throw 503 exposed', async () => { throw statusError(503, 'later', { expose: true }) }],
+  ['throw with code', async () => { throw statusError(409, 'conflict', { code: 'E_CONFLICT' }) }],
+  ['throw with validation', async () => { throw statusError(400, 'body/a should be integer', { validation: [{ keyword: 'type', dataPath: '.a', message: 'should be integer' }] }) }],
+  ['throw plain object 400', async () => { throw { statusCode: 400, message: 'plain' } }],
+  ['send Error 422', (_q, reply) => { reply.send(statusError(422, 'unprocessable')) }],
+  ['code 404 then throw plain Error', async (_q, reply) => { reply.code(404); throw new Error('nf') }],
+  ['code 400 send object', (_q, reply) => { reply.code(400).send({ custom: 'shape' }) }],
+  ['code 204 with payload', (_q, reply) => { reply.code(204).send({ dropped: true }) }],
+  ['callNotFound', (_q, reply) => { reply.callNotFound() }],
+  ['send unicode', async () => ({ s: 'é💥\u2028' })],
+  ['send big number', async () => ({ n: 2 ** 53 + 2, f: 1e21, tiny: 1e-7 })],
+]
+
+// Response schemas an error or a plain reply may meet: an error shape, a narrower one, a success one.
+const REPLY_SCHEMAS: Array<Record<string, Schema>> = [
+  { '4xx': { type: 'object', properties: { statusCode: { type: 'integer' }, message: { type: 'string' } } } },
+  { 400: { type: 'object', properties: { statusCode: { type: 'integer' }, error: { type: 'string' }, message: { type: 'string' }, code: { type: 'string' } }, required: ['message'] } },
+  { '5xx': { type: 'object', properties: { message: { type: 'string' } } } },
+  { 200: { type: 'object', properties: { ok: { type: 'boolean' }, when: { type: 'string', format: 'date-time' } } } },
+  { 201: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] } },
+]
+
+function replyCase(r: Random): Drawn {
+  const [name, handler] = r.pick(REPLIES)
+  const method = r.pick(['GET', 'GET', 'POST'])
+  const request: RequestSpec = method === 'POST' ? { method, url: '/x', headers: { 'content-type': 'application/json' }, payload: '{}' } : { method, url: '/x' }
+  const schema = r.chance(0.3) ? { response: r.pick(REPLY_SCHEMAS) } : undefined
+  return { family: 'reply', route: { method, url: '/x', schema, handler }, request, note: name }
+}
+
+function routingCase(r: Random): Drawn {
+  const method = r.pick(['GET', 'POST', 'DELETE', 'PUT'])
+  const url = r.pick(['/r/:id', '/r/static', '/r/:id/sub', '/r/*'])
+  const target = r.pick(['/r/1', '/r/static', '/r/1/sub', '/r/', '/r', '/R/1', '/r/1/', '/nope', '/r/1?x=1', '/r/%31', '/r/a%20b', '//r/1'])
+  const verb = r.chance(0.7) ? method : r.pick(['GET', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH'])
+  const request: RequestSpec = verb === 'POST' || verb === 'PUT' || verb === 'PATCH' ? { method: verb, url: target, headers: { 'content-type': 'application/json' }, payload: '{"k":1}' } : { method: verb, url: target }
+  return { family: 'routing', route: { method, url, handler: echo }, request }
+}
+
+const CONTENT_TYPES = ['application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'application/json;charset=UTF-8', 'Application/Json ; charset=utf-8',
+  'text/plain', 'text/plain; charset=utf-8', 'TEXT/PLAIN', 'application/x-www-form-urlencoded', 'application/xml', 'application/jsonx', 'application/vnd.api+json', 'multipart/form-data; boundary=x', '']
+
+function contentTypeCase(r: Random): Drawn {
+  const type = r.pick(CONTENT_TYPES)
+  const payload = r.pick(['{"a":1}', '', '\uFEFF{"a":1}', '[1]', 'null', '{bad', '"s"', 'plain words', '{"a":"é"}', ' '])
+  const schema = r.chance(0.3) ? { body: r.pick([{ type: 'object' }, { type: 'string' }, { type: 'object', properties: { a: { type: 'integer' } }, required: ['a'] }]) } : undefined
+  const method = r.pick(['POST', 'PUT', 'DELETE', 'GET', 'OPTIONS'])
+  const headers: Record<string, string> = type === '' ? {} : { 'content-type': type }
+  // A GET route's body schema is refused by neither; its body is never parsed (both: null).
+  return { family: 'content-type', route: { method, url: '/c', schema, handler: echo }, request: { method, url: '/c', headers, payload } }
+}
+
+const HOOKS: Array<[string, Record<string, unknown>]> = [
+  ['preHandler throws 401', { preHandler: async () => { throw statusError(401, 'who are you') } }],
+  ['onRequest replies 403', { onRequest: (_q: unknown, reply: any, done: () => void) => { reply.code(403).send({ denied: true }); done() } }],
+  ['onRequest done(error)', { onRequest: (_q: unknown, _r: unknown, done: (e?: Error) => void) => { done(statusError(429, 'slow down')) } }],
+  ['preSerialization wraps', { preSerialization: async (_q: unknown, _r: unknown, payload: unknown) => ({ wrapped: payload }) }],
+  ['onSend upper-cases text', { onSend: async (_q: unknown, reply: any, payload: unknown) => (typeof payload === 'string' && String(reply.getHeader('content-type')).startsWith('text/plain') ? payload.toUpperCase() : payload) }],
+  ['onSend returns null', { onSend: async () => null }],
+  ['preValidation edits body', { preValidation: async (request: any) => { if (request.body && typeof request.body === 'object') request.body.added = '1' } }],
+  ['preHandler sets header', { preHandler: async (_q: unknown, reply: any) => { reply.header('x-hook', 'yes') } }],
+  ['attachValidation', { attachValidation: true }],
+]
+
+const HOOK_HANDLERS: Array<[string, Handler]> = [
+  ['echo', echo],
+  ['text', async () => 'plain text'],
+  ['validationError', (request) => ({ failed: request.validationError?.message ?? null, body: request.body ?? null })],
+]
+
+function hooksCase(r: Random): Drawn {
+  const [hookName, options] = r.pick(HOOKS)
+  const [handlerName, handler] = r.pick(HOOK_HANDLERS)
+  const schema = r.chance(0.5) ? { body: { type: 'object', properties: { a: { type: 'integer' }, added: { type: 'integer' } }, additionalProperties: false } } : undefined
+  const response = r.chance(0.3) ? { response: { 200: { type: 'object', properties: { body: { type: 'object', additionalProperties: true }, wrapped: { type: 'object', additionalProperties: true }, failed: { type: ['string', 'null'] } } } } } : {}
+  const payload = r.pick(['{"a":1}', '{"a":"x"}', '{}', '{"b":2}'])
+  return {
+    family: 'hooks',
+    route: { method: 'POST', url: '/k', schema: schema || Object.keys(response).length > 0 ? { ...schema, ...response } : undefined, handler, options },
+    request: { method: 'POST', url: '/k', headers: { 'content-type': 'application/json' }, payload },
+    note: `${hookName}, handler ${handlerName}`,
+  }
+}
+
+const AJV_OPTIONS: Array<Record<string, unknown>> = [
+  { coerceTypes: 'array' }, { removeAdditional: 'all' }, { allErrors: true }, { useDefaults: false }, { coerceTypes: false }, { removeAdditional: false, allErrors: true },
+]
+
+const FAMILIES: Array<[number, (r: Random) => Drawn]> = [
+  [3, querystringCase], [2, paramsCase], [2, headersCase], [4, bodyCase], [4, responseCase], [3, replyCase], [2, routingCase], [2, contentTypeCase], [2, hooksCase],
+]
+
+/** Case `index` of `seed`: the same pair always gives the same case. */
+export function generateCase(seed: number, index: number): Case {
+  const r = new Random((seed * 100003 + index * 7919) >>> 0)
+  const total = FAMILIES.reduce((sum, [weight]) => sum + weight, 0)
+  let roll = r.int(1, total)
+  let family = FAMILIES[0]![1]
+  for (const [weight, make] of FAMILIES) {
+    if (roll <= weight) { family = make; break }
+    roll -= weight
+  }
+  const drawn = family(r)
+  // Validation under the ajv options apps change most, on a quarter of the validating cases.
+  const validates = ['querystring', 'params', 'headers', 'body'].includes(drawn.family)
+  const ajv = validates && r.chance(0.25) ? r.pick(AJV_OPTIONS) : undefined
+  const payload = drawn.request.payload === undefined ? '' : ` ${JSON.stringify(String(drawn.request.payload)).slice(0, 200)}`
+  const summary = `${ajv ? `ajv=${JSON.stringify(ajv)} ` : ''}${drawn.route.method} ${drawn.route.url} schema=${JSON.stringify(drawn.route.schema ?? null)}${drawn.note ? ` (${drawn.note})` : ''}` +
+    ` <- ${drawn.request.method} ${drawn.request.url} ${JSON.stringify(drawn.request.headers ?? {})}${payload}`
+  return { id: `${seed}:${index}`, family: drawn.family, summary, route: drawn.route, request: drawn.request, response: drawn.response, ajv }
+}

@@ -1,0 +1,337 @@
+// The differences README lists as deliberate ("Where Enclave deliberately differs from Fastify
+// 3.27.4"), each as a rewrite of Fastify 3's answer into the one Enclave gives under that rule.
+// A case differs acceptably only when the rewritten answer equals Enclave's in every field; each
+// entry quotes the README line it stands for (the suite checks it is still there). Where a rule
+// says "Enclave answers X as Fastify 3 answers Y", the rewrite asks Fastify 3 for Y (`replay`).
+import { STATUS_CODES } from 'node:http'
+import fastJsonStringify from 'fast-json-stringify'
+import type { Transport } from './apps'
+import type { Answer, Case, RequestSpec, RouteSpec } from './case'
+import { SHARED_SCHEMAS } from './schemas'
+
+export interface RewriteContext {
+  c: Case
+  enclave: Answer
+  transport: Transport
+  /** Fastify 3's answer to another request, on the same route or on `route`. */
+  replay(request: RequestSpec, route?: RouteSpec): Promise<Answer>
+}
+
+export interface KnownDifference {
+  id: string
+  /** Text of the README line that lists the difference (a substring, found by the suite). */
+  readme: string
+  /** Fastify 3's answer as Enclave gives it under this rule, or undefined when the rule does not apply. */
+  rewrite(fastify3: Answer, context: RewriteContext): Answer | undefined | Promise<Answer | undefined>
+}
+
+type ErrorBody = { statusCode: number; code?: string; error?: string; message: string }
+
+function errorBody(a: Answer): ErrorBody | undefined {
+  const b = a.body as ErrorBody | undefined
+  return b !== null && typeof b === 'object' && typeof b.statusCode === 'number' && typeof b.message === 'string' ? b : undefined
+}
+
+/** The answer with another JSON body; its Content-Length follows, as the framework would write it. */
+function withBody(a: Answer, body: unknown, statusCode = a.statusCode): Answer {
+  const headers = { ...a.headers }
+  if (headers['content-length'] !== undefined) headers['content-length'] = String(Buffer.byteLength(JSON.stringify(body)))
+  return { ...a, statusCode, headers, body }
+}
+
+/** Error payloads in Enclave's key order: statusCode, code, error, message. */
+function errorPayload(statusCode: number, message: string, code?: string): ErrorBody {
+  const error = STATUS_CODES[statusCode] ?? 'Error'
+  return code === undefined ? { statusCode, error, message } : { statusCode, code, error, message }
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+
+function errorAnswer(statusCode: number, message: string, code?: string, extra: Record<string, string> = {}): Answer {
+  const body = errorPayload(statusCode, message, code)
+  return { statusCode, headers: { 'content-type': JSON_TYPE, 'content-length': String(Buffer.byteLength(JSON.stringify(body))), ...extra }, body }
+}
+
+function contentType(c: Case): string | undefined {
+  return c.request.headers?.['content-type']
+}
+
+function withContentType(c: Case, type: string): RequestSpec {
+  return { ...c.request, headers: { ...c.request.headers, 'content-type': type } }
+}
+
+const PART_PATH = /(^|, )(querystring|params|headers|body)((?:\.[^ .[,]+|\['(?:[^'\\]|\\.)*'\]|\[\d+\])*) /g
+
+/** Fastify 3's `body.a should be integer` as Enclave writes it: `body/a should be integer`. */
+function pointerMessage(message: string): string {
+  if (!/^(querystring|params|headers|body)\b/.test(message)) return message
+  // A missing property is named as it is: `'.b'` is `'b'` (same README entry).
+  return message
+    .replace(PART_PATH, (_m, lead: string, part: string, path: string) => `${lead}${part}${pointer(path)} `)
+    .replace(/should have required property '\.([^']*)'/g, "should have required property '$1'")
+}
+
+// ajv 6's dataPath as Fastify 3 prints it (`.a`, `['x-a']`, `[0]`), as a JSON pointer.
+function pointer(dataPath: string): string {
+  return dataPath.replace(/\['((?:[^'\\]|\\.)*)'\]|\[(\d+)\]|\.([^.[]+)/g, (_m, quoted?: string, index?: string, plain?: string) => `/${quoted ?? index ?? plain}`)
+}
+
+const SHARED_BY_ID = Object.fromEntries(SHARED_SCHEMAS.map((s) => [s.$id as string, s]))
+
+function parses(payload: RequestSpec['payload']): boolean {
+  try {
+    JSON.parse(String(payload ?? ''))
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The route's response schema for `status` (its code, else its `Nxx` range), as Fastify 3 picks it. */
+function responseSchemaFor(c: Case, status: number): Record<string, unknown> | undefined {
+  const response = c.route.schema?.response as Record<string, Record<string, unknown>> | undefined
+  return response?.[String(status)] ?? response?.[`${String(status)[0]}xx`]
+}
+
+function requiredFirst(value: Record<string, unknown>, schema: Record<string, unknown>): Record<string, unknown> {
+  const properties = Object.keys((schema.properties ?? {}) as object)
+  const required = new Set(Array.isArray(schema.required) ? schema.required as string[] : [])
+  const order = [...properties.filter((p) => required.has(p)), ...properties.filter((p) => !required.has(p))]
+  const out: Record<string, unknown> = {}
+  for (const key of order) if (key in value) out[key] = value[key]
+  for (const key of Object.keys(value)) if (!(key in out)) out[key] = value[key]
+  return out
+}
+
+/** What fast-json-stringify 7 writes for `value` under `schema`, or undefined when it throws. */
+function fjs7Of(schema: Record<string, unknown>, value: unknown): string | undefined {
+  try {
+    return fastJsonStringify(structuredClone(schema) as never, { schema: structuredClone(SHARED_BY_ID) as never })(value)
+  } catch {
+    return undefined
+  }
+}
+
+/** What fast-json-stringify 7 writes for the case's response value. */
+function fjs7(c: Case): string | undefined {
+  return c.response === undefined ? undefined : fjs7Of(c.response.schema, c.response.value())
+}
+
+export const KNOWN_DIFFERENCES: KnownDifference[] = [
+  {
+    id: 'validation-path-pointer',
+    readme: 'Validation error paths are JSON pointers by default',
+    rewrite(f) {
+      // A validation error's message wherever the app shows it: the 400, or a handler's own payload
+      // (`request.validationError.message` under attachValidation).
+      const body = f.body
+      if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined
+      const rewritten: Record<string, unknown> = {}
+      for (const [key, v] of Object.entries(body)) rewritten[key] = typeof v === 'string' ? pointerMessage(v) : v
+      return JSON.stringify(rewritten) === JSON.stringify(body) ? undefined : withBody(f, rewritten)
+    },
+  },
+  {
+    id: 'null-under-object-schema',
+    readme: '`null` under an `object` or `array` schema (the value itself, a property or an array item) is written `{}` or `[]`',
+    rewrite(f, { c, enclave }) {
+      const b = errorBody(f)
+      if (c.response !== undefined || b === undefined || f.statusCode !== 500 || !/^Cannot read properties of null/.test(b.message)) return undefined
+      // The handler's status is not known here (Fastify 3 answered 500): Enclave's 2xx picks the
+      // schema, and the body must then be what fast-json-stringify 7 writes for `{}` or `[]`.
+      const schema = enclave.statusCode >= 200 && enclave.statusCode < 300 ? responseSchemaFor(c, enclave.statusCode) : undefined
+      const empty = schema?.type === 'array' ? [] : schema?.type === 'object' ? {} : undefined
+      const text = empty === undefined || schema === undefined ? undefined : fjs7Of(schema, empty)
+      if (text === undefined) return undefined
+      return { statusCode: enclave.statusCode, headers: { 'content-type': JSON_TYPE, 'content-length': String(Buffer.byteLength(text)) }, body: JSON.parse(text) }
+    },
+  },
+  {
+    id: 'five-hundred-hides-message',
+    readme: 'A 5xx never shows the thrown message unless the error says it is meant for the client',
+    rewrite(f, { c }) {
+      const message = (f.body as { message?: unknown } | null | undefined)?.message
+      if (f.statusCode < 500 || f.statusCode > 599 || typeof message !== 'string') return undefined
+      const generic = errorPayload(500, STATUS_CODES[500] as string)
+      // The generic payload goes through the route's 5xx response schema, as any error payload does.
+      const schema = responseSchemaFor(c, 500)
+      const body = schema === undefined ? generic : JSON.parse(fjs7Of(schema, generic) ?? 'null')
+      return JSON.stringify(body) === JSON.stringify(f.body) && f.statusCode === 500 ? undefined : withBody(f, body, 500)
+    },
+  },
+  {
+    id: 'fastify-codes',
+    readme: 'Errors carry Enclave\'s codes (`ENC_ERR_<AREA>_<WHAT>`, the table above)',
+    rewrite(f) {
+      const b = errorBody(f)
+      if (b === undefined || b.code === undefined || !b.code.startsWith('FST_ERR_')) return undefined
+      return withBody(f, errorPayload(b.statusCode, b.message, b.code.replace(/^FST_ERR_/, 'ENC_ERR_')))
+    },
+  },
+  {
+    id: 'proto-poisoning-code',
+    readme: 'JSON body) Enclave\'s have one (`ENC_ERR_CTP_FORBIDDEN_PROTO`)',
+    rewrite(f) {
+      const b = errorBody(f)
+      if (b === undefined || f.statusCode !== 400 || b.code !== undefined || !/forbidden prototype property/.test(b.message)) return undefined
+      return withBody(f, errorPayload(400, b.message, 'ENC_ERR_CTP_FORBIDDEN_PROTO'))
+    },
+  },
+  {
+    id: 'invalid-json-framework-error',
+    readme: 'A body that is not valid JSON reaches error handlers as a `FrameworkError`',
+    rewrite(f, { c }) {
+      const b = errorBody(f)
+      if (b === undefined || f.statusCode !== 400 || b.code !== undefined || !/json/i.test(contentType(c) ?? '')) return undefined
+      if (/^(querystring|params|headers|body)\b|forbidden prototype/.test(b.message) || parses(c.request.payload)) return undefined
+      return withBody(f, errorPayload(400, `Body is not valid JSON: ${b.message}`, 'ENC_ERR_CTP_INVALID_JSON'))
+    },
+  },
+  {
+    id: 'json-number-out-of-range',
+    readme: 'JSON numbers a double cannot hold (`1e309`) are a 400',
+    rewrite(f, { c }) {
+      const payload = String(c.request.payload ?? '')
+      if (f.statusCode === 400 && errorBody(f)?.code === 'ENC_ERR_CTP_INVALID_JSON') return undefined
+      if (!/json/i.test(contentType(c) ?? '') || !/\d[eE]\+?\d{3}/.test(payload)) return undefined
+      let overflow = false
+      try {
+        JSON.parse(payload, (_key, v: unknown) => { if (typeof v === 'number' && !Number.isFinite(v)) overflow = true; return v })
+      } catch {
+        return undefined
+      }
+      if (!overflow) return undefined
+      return errorAnswer(400, 'Body is not valid JSON: a number is out of range (larger than a double can hold)', 'ENC_ERR_CTP_INVALID_JSON')
+    },
+  },
+  {
+    id: 'inject-head-empty-body',
+    readme: 'a HEAD answer has an empty body, as over HTTP',
+    rewrite(f, { c, transport }) {
+      if (transport !== 'inject' || c.request.method !== 'HEAD' || f.body === '') return undefined
+      return { ...f, body: '' }
+    },
+  },
+  {
+    id: 'no-content-without-payload',
+    readme: 'A 204 or 304 sent with a payload goes out without it and without `Content-Length`',
+    rewrite(f) {
+      if (f.statusCode !== 204 && f.statusCode !== 304) return undefined
+      if (f.body === '' && f.headers['content-length'] === undefined) return undefined
+      const headers = { ...f.headers }
+      delete headers['content-length']
+      if (f.statusCode === 204) delete headers['content-type']
+      return { ...f, headers, body: '' }
+    },
+  },
+  {
+    id: 'media-type-none',
+    readme: 'A body sent without a Content-Type is 415 `Unsupported Media Type: none`',
+    rewrite(f) {
+      const b = errorBody(f)
+      if (b === undefined || b.message !== 'Unsupported Media Type: %s') return undefined
+      return withBody(f, { ...b, message: 'Unsupported Media Type: none' })
+    },
+  },
+  {
+    id: 'media-type-case-insensitive',
+    readme: 'and case-sensitively: `APPLICATION/JSON` and `TEXT/PLAIN` are 415 there',
+    async rewrite(f, { c, replay }) {
+      const type = contentType(c)
+      if (f.statusCode !== 415 || type === undefined || type === type.toLowerCase()) return undefined
+      return await replay(withContentType(c, type.toLowerCase()))
+    },
+  },
+  {
+    id: 'media-type-json-suffix',
+    readme: '`application/*+json` falls back to the JSON parser',
+    async rewrite(f, { c, replay }) {
+      const type = contentType(c)
+      if (f.statusCode !== 415 || type === undefined || !/^application\/[^;/]+\+json\b/i.test(type)) return undefined
+      return await replay(withContentType(c, type.replace(/^application\/[^;/]+\+json/i, 'application/json')))
+    },
+  },
+  {
+    id: 'media-type-exact',
+    readme: '(`application/jsonx` is not JSON; Fastify 3 matches a declared type as a substring of the header',
+    rewrite(f, { c }) {
+      const type = contentType(c)
+      const essence = type?.split(';')[0]?.trim().toLowerCase()
+      if (f.statusCode === 415 || type === undefined || essence === undefined || ['application/json', 'text/plain'].includes(essence) || /\+json$/.test(essence)) return undefined
+      if (!/application\/json|text\/plain/.test(essence)) return undefined
+      return errorAnswer(415, `Unsupported Media Type: ${type}`, 'ENC_ERR_CTP_INVALID_MEDIA_TYPE')
+    },
+  },
+  {
+    id: 'method-not-allowed',
+    readme: 'Wrong method on a known path answers 405 with `Allow`, not 404.',
+    rewrite(f, { c, enclave }) {
+      if (f.statusCode !== 404 || enclave.statusCode !== 405) return undefined
+      const allow = c.route.method === 'GET' ? 'GET, HEAD' : c.route.method
+      const path = c.request.url.split('?')[0] as string
+      const answer = errorAnswer(405, `Method ${c.request.method} is not allowed for ${path}; allowed: ${allow}`, 'ENC_ERR_METHOD_NOT_ALLOWED', { allow })
+      return c.request.method === 'HEAD' ? { ...answer, body: '' } : answer // a HEAD answer has no body
+    },
+  },
+  {
+    id: 'head-routes',
+    readme: 'GET routes also answer HEAD by default (`exposeHeadRoutes: true`',
+    async rewrite(f, { c, replay }) {
+      if (f.statusCode !== 404 || c.request.method !== 'HEAD' || c.route.method !== 'GET') return undefined
+      const get = await replay({ ...c.request, method: 'GET' })
+      return { ...get, body: '' }
+    },
+  },
+  {
+    id: 'response-type-list-boot',
+    readme: 'a type list at the top of a response schema (`{ type: [\'string\', \'null\'] }`) is compiled',
+    async rewrite(f, { c, enclave, replay }) {
+      if (f.bootError === undefined || !/due to error \w+(,\w+)+ unsupported/.test(f.bootError) || enclave.bootError !== undefined) return undefined
+      const value = c.response?.value()
+      // A status the schema does not cover, or a string (sent as text, never serialized), answers
+      // as the route without that schema does; anything else is fast-json-stringify 7's (next entry).
+      if (c.response === undefined || typeof value === 'string') return await replay(c.request, { ...c.route, schema: undefined })
+      const { status, schema } = c.response
+      if (fjs7(c) !== undefined) return { statusCode: status, headers: { 'content-type': JSON_TYPE }, body: undefined } // the next entry's
+      // No listed type holds the value: written as Fastify 3 writes that list under a property.
+      const nested = await replay(c.request, {
+        ...c.route,
+        schema: { response: { [status]: { type: 'object', properties: { v: schema } } } },
+        handler: async (_request, reply) => { reply.code(status); return { v: c.response?.value() } },
+      })
+      const written = (nested.body as { v?: unknown } | undefined)?.v
+      if (nested.statusCode !== status || written === undefined) return undefined
+      return { statusCode: status, headers: { 'content-type': JSON_TYPE, 'content-length': String(Buffer.byteLength(JSON.stringify(written))) }, body: written }
+    },
+  },
+  {
+    id: 'unserializable-4xx-is-500',
+    readme: '4xx payload its response schema cannot serialize (a missing required property: Fastify 3 sends the serializer\'s `"message" is required!` under the 4xx)',
+    rewrite(f, { c }) {
+      const b = errorBody(f)
+      if (b === undefined || f.statusCode < 400 || f.statusCode > 499 || responseSchemaFor(c, f.statusCode) === undefined) return undefined
+      if (!/ is required!$|cannot be converted to|does not match schema definition/.test(b.message)) return undefined
+      return withBody(f, errorPayload(500, STATUS_CODES[500] as string), 500)
+    },
+  },
+  {
+    id: 'required-properties-first',
+    readme: 'an object\'s `required` properties are written first, then the others, each group in the schema\'s `properties` order',
+    rewrite(f, { c }) {
+      const schema = responseSchemaFor(c, f.statusCode)
+      if (schema === undefined || f.body === null || typeof f.body !== 'object' || Array.isArray(f.body)) return undefined
+      const ordered = requiredFirst(f.body as Record<string, unknown>, schema)
+      return JSON.stringify(ordered) === JSON.stringify(f.body) ? undefined : { ...f, body: ordered }
+    },
+  },
+  {
+    id: 'fjs7-writes',
+    readme: 'Response schemas are compiled by fast-json-stringify 7 (Fastify 3 ships 2); where the two write differently Enclave writes what 7 does',
+    rewrite(f, { c }) {
+      if (c.response === undefined || !((f.statusCode >= 200 && f.statusCode <= 299) || f.statusCode === 500)) return undefined
+      const text = fjs7(c)
+      if (text === undefined) return withBody(f, errorPayload(500, STATUS_CODES[500] as string), 500)
+      return { statusCode: c.response.status, headers: { 'content-type': JSON_TYPE, 'content-length': String(Buffer.byteLength(text)) }, body: JSON.parse(text) }
+    },
+  },
+]
