@@ -15,3 +15,8 @@ function warnOnce(code: string, message: string): void {
 export function warnPayloadParser(): void {
   warnOnce('FSTDEP003', 'addContentTypeParser(): an async parser with a single parameter gets the payload stream (Fastify 3\'s deprecated signature). Declare it as (request, payload, done), or give parseAs to get the collected body.')
 }
+
+/** createServer({ versioning }): Fastify 3's deprecated custom version strategy (FSTDEP009). */
+export function warnVersioningOption(): void {
+  warnOnce('FSTDEP009', 'createServer({ versioning }): the versioning option is deprecated (Fastify 3\'s FSTDEP009). Use constraints: { version: { name: \'version\', storage, deriveConstraint, mustMatchWhenDerived: true } } instead.')
+}
