@@ -1,5 +1,6 @@
 // Fastify 3.27.4's custom constraint strategies (createServer({ constraints })) and its deprecated
 // versioning option, as find-my-way 4 serves them there (checked side by side with fastify 3.27.4).
+import { spawnSync } from 'node:child_process'
 import { expect } from 'chai'
 import type { ConstraintStrategy, RouteOptions, ServerOptions } from '../../src'
 import { bootError, build, server, thrown } from '../runtime/helpers'
@@ -76,21 +77,25 @@ describe('semantics: custom constraint strategies and the versioning option (Fas
     ]).to.deep.equal(['v2', 'v3', 404, 'open', 404, 404])
   })
 
-  it('the versioning option emits FSTDEP009 and refuses a route whose version is not a string, quoting its validation', async () => {
-    const warnings: Array<{ code?: string }> = []
-    const onWarning = (warning: Error & { code?: string }): void => { warnings.push(warning) }
-    process.on('warning', onWarning)
-    try {
-      const app = server({ versioning: { storage: mapStore, deriveVersion: (req) => req.headers.accept } })
-      const error = thrown(() => app.route({ method: 'GET', url: '/', constraints: { version: 2 }, handler: says('x') } as unknown as RouteOptions))
-      expect(error.code).to.equal('ENC_ERR_ROUTE_INVALID')
-      expect(error.message).to.contain('Version constraint should be a string.')
-      await new Promise((resolve) => setImmediate(resolve))
-    } finally {
-      process.off('warning', onWarning)
-    }
-    // Emitted once per process: an earlier test of this run may have taken it.
-    expect(warnings.filter((w) => w.code === 'FSTDEP009').length).to.be.at.most(1)
+  it('the versioning option refuses a route whose version is not a string, quoting its validation', () => {
+    const app = server({ versioning: { storage: mapStore, deriveVersion: (req) => req.headers.accept } })
+    const error = thrown(() => app.route({ method: 'GET', url: '/', constraints: { version: 2 }, handler: says('x') } as unknown as RouteOptions))
+    expect(error.code).to.equal('ENC_ERR_ROUTE_INVALID')
+    expect(error.message).to.contain('Version constraint should be a string.')
+  })
+
+  it('the versioning option emits the FastifyDeprecation warning FSTDEP009 once per process', () => {
+    // A child process: the warning is once per process, so this one may have emitted it already.
+    const script = `
+      const warnings = []
+      process.on('warning', (w) => warnings.push(w.name + ':' + w.code))
+      const { createServer } = require(${JSON.stringify(require.resolve('../../src'))})
+      const versioning = { storage: () => new Map(), deriveVersion: (req) => req.headers.accept }
+      createServer({ versioning })
+      createServer({ versioning })
+      setImmediate(() => process.stdout.write(JSON.stringify(warnings)))`
+    const child = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 20_000 })
+    expect(JSON.parse(child.stdout)).to.deep.equal(['FastifyDeprecation:FSTDEP009'])
   })
 
   it("a custom strategy's validate() refusing a route value fails the declaration with ENC_ERR_ROUTE_INVALID and its message", () => {
@@ -115,6 +120,15 @@ describe('semantics: custom constraint strategies and the versioning option (Fas
     app.get('/', { constraints: { tenant: 'a' } }, says('a'))
     app.get('/', { constraints: { tenant: 'a' } }, says('again'))
     expect((await bootError(app)).code).to.equal('ENC_ERR_ROUTE_DUPLICATE')
+  })
+
+  it('a deriveConstraint that throws answers that request 500 and the server keeps serving', async () => {
+    const fragile = { ...tenantStrategy(), deriveConstraint: (req: { headers: Record<string, unknown> }) => { if (req.headers['x-boom'] !== undefined) throw new Error('boom'); return req.headers['x-tenant'] } }
+    const app = await build((root) => { root.get('/', { constraints: { tenant: 'acme' } }, says('acme')) }, { constraints: { tenant: fragile } })
+    const failed = await app.inject({ url: '/', headers: { 'x-boom': '1' } })
+    expect(failed.statusCode).to.equal(500)
+    expect(failed.json()).to.include({ statusCode: 500, error: 'Internal Server Error' })
+    expect(await ask(app, '/', { 'x-tenant': 'acme' })).to.equal('acme')
   })
 
   it('hasRoute() and findRoute() know routes with a custom constraint', async () => {

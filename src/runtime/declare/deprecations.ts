@@ -18,5 +18,5 @@ export function warnPayloadParser(): void {
 
 /** createServer({ versioning }): Fastify 3's deprecated custom version strategy (FSTDEP009). */
 export function warnVersioningOption(): void {
-  warnOnce('FSTDEP009', 'createServer({ versioning }): the versioning option is deprecated (Fastify 3\'s FSTDEP009). Use constraints: { version: { name: \'version\', storage, deriveConstraint, mustMatchWhenDerived: true } } instead.')
+  warnOnce('FSTDEP009', 'createServer({ versioning }): the versioning option is deprecated (Fastify 3\'s FSTDEP009). Use constraints: { version: { name: \'version\', storage, deriveConstraint, validate, mustMatchWhenDerived: true } } instead.')
 }

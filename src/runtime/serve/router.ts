@@ -69,7 +69,9 @@ export function fragmentBeforeQuery(url: string): boolean {
 /**
  * find-my-way behind a three-method interface; our compiled route is the `store`. Static paths
  * without constraints live in a Map in front of it (static-routes.ts: same answers, a fraction of
- * the insert cost) until a route with constraints arrives: from then on find-my-way has them all.
+ * the insert cost) until a route with constraints arrives: from then on find-my-way has them all
+ * (from the start when a custom strategy must match when derived: a request's value then decides
+ * for unconstrained routes too).
  */
 export function createRouter(options: {
   ignoreTrailingSlash: boolean
