@@ -36,7 +36,7 @@ export type {
   RuntimeRouteSchema, ScopeRouteShortcut, SchemaType, TypedRouteSchema, ResponseOf, TypeBoxSchema, TypeBoxKinded, TypeBoxLike,
   RouteGeneric, RouteGenericInterface, RequestFor, ResultFor, GenericRouteHandler, ReplyBase,
   ReadyOptions, SchemaCompilation, BootProfile, RouteCompileCost, ScopeCompileCost, FrameworkErrorsHandler, LogLevel, LogSerializers, ServerLogger, PluginModule,
-  SchemaCacheOptions, SchemaCacheMode, SchemaCacheStats, HttpErrorOptions,
+  SchemaCacheOptions, SchemaCacheMode, SchemaCacheStats, HttpErrorOptions, ConstraintStrategy, ConstraintStore, VersioningOptions,
   FastifyRequestDecorations, FastifyReplyDecorations, FastifyInstanceDecorations,
 } from './runtime'
 // Typed, scope-aware plugins (Elysia's): lift(plugin, { name, provides }), register() typed by it, @Requires + RequestWith.

@@ -31,6 +31,7 @@ export type { RouteGeneric, RouteGenericInterface } from './route-generic'
 export type { FastifyRequestDecorations, FastifyReplyDecorations, FastifyInstanceDecorations } from './fastify-decorations'
 export type { FastifyHttpPart, FoundRoute, ReplySerializationApi, RequestSchemaApi, RouteLookup, ScopeRouteLookup, SerializationFunction, ValidationFunction } from './fastify-api-types'
 export type { SchemaCompilation } from './shared/schema-compilation'
+export type { ConstraintStrategy, ConstraintStore, VersioningOptions } from './shared/custom-constraints'
 export type { BootProfile, RouteCompileCost, ScopeCompileCost } from './shared/boot-profile'
 export type {
   JsonSchema, SharedSchema, RouteSchema, HttpPart, ValidatorCompiler, ValidatorCompilerInput, ValidateFunction,

@@ -3,6 +3,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse, Server } fro
 import type { Readable } from 'node:stream'
 import type { AddressInfo, Socket } from 'node:net'
 import type { TlsOptions } from 'node:tls'
+import type { ConstraintStrategy, VersioningOptions } from './shared/custom-constraints'
 import type { Settings as Http2Settings } from 'node:http2'
 import type { BuiltInName, Uncheckable, UndeclaredName } from './declared-name'
 import type { GenericParts, NamesAPart, NamesReply, ReplyPayload, RouteGeneric } from './route-generic'
@@ -471,9 +472,10 @@ export interface RouteShorthandOptions<S extends RuntimeRouteSchema = RouteSchem
   prefixTrailingSlash?: 'both' | 'slash' | 'no-slash'
   /**
    * find-my-way's constraints (Fastify 3): the route matches only requests whose Accept-Version
-   * header satisfies `version` (a semver range) and whose Host header is `host`.
+   * header satisfies `version` (a semver range) and whose Host header is `host`; a custom
+   * strategy of createServer({ constraints }) takes its own key (`{ tenant: 'acme' }`).
    */
-  constraints?: { version?: string; host?: string | RegExp }
+  constraints?: { version?: string; host?: string | RegExp; [custom: string]: unknown }
   /** Fastify 3's older spelling of `constraints: { version }`. */
   version?: string
 }
@@ -682,6 +684,13 @@ export interface ServerOptions {
   clientErrorHandler?: (this: Scope, error: NodeJS.ErrnoException, socket: Socket) => void
   /** `false`: `GET /ABC` matches the route `/abc` (find-my-way's caseSensitive). Default true, as in Fastify. */
   caseSensitive?: boolean
+  /**
+   * Custom constraint strategies by name (Fastify 3 / find-my-way): routes then take
+   * `constraints: { name: value }`; a `version` or `host` strategy replaces the built-in one.
+   */
+  constraints?: Readonly<Record<string, ConstraintStrategy>>
+  /** Fastify 3's deprecated custom version strategy (FSTDEP009): `constraints: { version }` with mustMatchWhenDerived. */
+  versioning?: VersioningOptions
   /**
    * Parses the query string (the text after `?`) into `request.query`, in place of Node's
    * querystring parser; `maxQueryKeys` does not apply to it (the parser is yours to bound).

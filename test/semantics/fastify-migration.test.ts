@@ -125,8 +125,6 @@ describe('semantics: a Fastify app moving to createServer()', () => {
   describe('Fastify server options Enclave does not offer', () => {
     const cases: Array<[string, unknown, string]> = [
       ['jsonShorthand', true, 'always accepts the shorthand'],
-      ['versioning', {}, 'constraints: { version }'],
-      ['constraints', {}, '{ version, host }'],
       ['useSemicolonDelimiter', false, "Fastify 5's default, false"],
       ['routerOptions', { ignoreTrailingSlash: true }, 'at the top level of createServer()'],
     ]

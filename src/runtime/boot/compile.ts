@@ -69,7 +69,7 @@ function constraintsOf(def: RouteDefinition): RouteConstraints | null {
 
 function addRoute(boot: BootContext, owners: Map<string, RouteDefinition>, def: RouteDefinition, url: string, method: string, route: CompiledRoute): void {
   const constraints = constraintsOf(def)
-  const key = `${method} ${boot.routing.ignoreTrailingSlash ? normalizeForDuplicates(url) : url}${constraints === null ? '' : ` ${String(constraints.version)} ${String(constraints.host)}`}`
+  const key = `${method} ${boot.routing.ignoreTrailingSlash ? normalizeForDuplicates(url) : url}${constraints === null ? '' : constraintsKey(constraints)}`
   try {
     boot.serve.router.on(method, url, route, constraints, (def.options as { routePath?: string }).routePath)
   } catch (cause) {
@@ -83,6 +83,11 @@ function addRoute(boot: BootContext, owners: Map<string, RouteDefinition>, def: 
   }
   owners.set(key, def)
   boot.serve.methods.add(method)
+}
+
+/** The constraints part of the duplicate key: every constraint, built-in or custom, in name order. */
+function constraintsKey(constraints: RouteConstraints): string {
+  return Object.keys(constraints).sort().map((name) => ` ${name}=${String(constraints[name])}`).join('')
 }
 
 function normalizeForDuplicates(url: string): string {

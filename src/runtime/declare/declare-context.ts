@@ -7,6 +7,7 @@ import { PluginTree, type PluginNode } from './plugin-tree'
 import type { RouteDefinition } from './route-declaration'
 import type { InspectView } from '../shared/introspection'
 import type { SchemaCompilers } from '../schemas'
+import type { ConstraintStrategy } from '../shared/custom-constraints'
 
 /**
  * What the root scope's ready/listen/close/inject do. Built by the composition root
@@ -47,6 +48,8 @@ export interface DeclareContextInit {
   readonly routing: (req: IncomingMessage, res: ServerResponse) => void
   /** The server's compiler builders: what request.compileValidationSchema() and reply.compileSerializationSchema() compile with. */
   readonly schemaCompilers?: SchemaCompilers
+  /** createServer({ constraints, versioning })'s strategies by name; null without any. */
+  readonly constraintStrategies?: Readonly<Record<string, ConstraintStrategy>> | null
 }
 
 
@@ -67,6 +70,7 @@ export class DeclareContext {
   readonly makeJsonParser: DeclareContextInit['makeJsonParser']
   readonly routing: DeclareContextInit['routing']
   readonly schemaCompilers: SchemaCompilers | null
+  readonly constraintStrategies: Readonly<Record<string, ConstraintStrategy>> | null
   readonly plugins = new PluginTree()
   readonly routes: RouteDefinition[] = []
   /** Set when compilation starts: from then on every declaration throws ENC_ERR_SCOPE_BOOTED. */
@@ -84,5 +88,6 @@ export class DeclareContext {
     this.makeJsonParser = init.makeJsonParser
     this.routing = init.routing
     this.schemaCompilers = init.schemaCompilers ?? null
+    this.constraintStrategies = init.constraintStrategies ?? null
   }
 }

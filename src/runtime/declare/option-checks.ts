@@ -2,6 +2,7 @@ import type { FrameworkError } from '../errors/framework-error'
 import { runtimeError } from '../errors/runtime-codes'
 import { checkSchemaControllerOptions, closestName, didYouMean } from '../schemas'
 import type { RouteOptions, ServerOptions } from '../types'
+import type { ConstraintStrategy } from '../shared/custom-constraints'
 import { isPoisonAction, poisonActionNames, refusePoisoning, type JsonPoisonActions } from '../shared/json-poisoning'
 
 /**
@@ -16,7 +17,7 @@ export const knownServerOptions: readonly string[] = [
   'onProtoPoisoning', 'onConstructorPoisoning',
   'connectionTimeout', 'drainTimeout', 'frameworkErrors', 'clientErrorHandler',
   'caseSensitive', 'querystringParser', 'rewriteUrl', 'maxRequestsPerSocket', 'forceCloseConnections', 'return503OnClosing',
-  'https', 'http2', 'http2SessionTimeout', 'serverFactory',
+  'https', 'http2', 'http2SessionTimeout', 'serverFactory', 'constraints', 'versioning',
 ]
 
 /**
@@ -26,8 +27,6 @@ export const knownServerOptions: readonly string[] = [
  */
 const fastifyOnlyServerOptions: Readonly<Record<string, string>> = {
   jsonShorthand: 'Enclave always accepts the shorthand (properties at the top level of a schema part): remove the option',
-  versioning: 'custom version strategies are not offered: constraints: { version } (or Fastify 3\'s version route option) matches semver ranges',
-  constraints: 'custom constraint strategies are not offered: routes take find-my-way\'s built-in constraints: { version, host }',
   childLoggerFactory: 'request.log is a pino child bound to the request id; pass a pino instance as logger to choose its settings',
   // Fastify 5 apps set these; without an entry they read as typos and get an unrelated did-you-mean.
   useSemicolonDelimiter: 'a \';\' in the path is part of the path (Fastify 5\'s default, false: /a;b=1 is not /a), and a query starts at \'?\' only: remove the option',
@@ -65,20 +64,82 @@ const logLevels: readonly string[] = ['fatal', 'error', 'warn', 'info', 'debug',
 
 const prefixTrailingSlashValues = ['both', 'slash', 'no-slash']
 
-const constraintNames = ['version', 'host']
+const builtInConstraints = ['version', 'host']
 
-/** find-my-way's built-in constraints only: a version is a string, a host a string or a RegExp. */
-function constraintsProblem(options: RouteOptions): string | null {
+/**
+ * find-my-way's built-in constraints (a version is a string, a host a string or a RegExp) and the
+ * server's custom strategies (createServer({ constraints, versioning })), whose own validate()
+ * judges a value, as find-my-way does when the route is stored.
+ */
+function constraintsProblem(options: RouteOptions, custom: Readonly<Record<string, ConstraintStrategy>> | null): string | null {
   const { constraints, version } = options
-  if (version !== undefined && typeof version !== 'string') return `the version option must be a string (a semver range), got ${typeof version}`
+  const names = custom === null ? builtInConstraints : [...new Set([...builtInConstraints, ...Object.keys(custom)])]
+  const check = (key: string, value: unknown, label: string): string | null => {
+    const strategy = custom !== null && Object.hasOwn(custom, key) ? custom[key] : undefined
+    if (strategy !== undefined) {
+      try {
+        strategy.validate?.(value)
+      } catch (cause) {
+        return `${label} was refused by the '${key}' strategy's validate(): ${cause instanceof Error ? cause.message : String(cause)}`
+      }
+      return null
+    }
+    if (key === 'version' && typeof value !== 'string') return `${label} must be a string (a semver range), got ${typeof value}`
+    if (key === 'host' && typeof value !== 'string' && !(value instanceof RegExp)) return `${label} must be a string or a RegExp, got ${typeof value}`
+    return null
+  }
+  if (version !== undefined) {
+    const problem = check('version', version, 'the version option')
+    if (problem !== null) return problem
+  }
   if (constraints === undefined) return null
-  if (constraints === null || typeof constraints !== 'object' || Array.isArray(constraints)) return 'the constraints option must be an object: { version, host }'
+  if (constraints === null || typeof constraints !== 'object' || Array.isArray(constraints)) return `the constraints option must be an object: { ${names.join(', ')} }`
   for (const [key, value] of Object.entries(constraints)) {
-    if (!constraintNames.includes(key)) return `unknown constraint '${key}'${didYouMean(key, constraintNames)}; Enclave offers find-my-way's version and host constraints`
-    if (key === 'version' && typeof value !== 'string') return `constraints.version must be a string (a semver range), got ${typeof value}`
-    if (key === 'host' && typeof value !== 'string' && !(value instanceof RegExp)) return `constraints.host must be a string or a RegExp, got ${typeof value}`
+    if (!names.includes(key)) {
+      return `unknown constraint '${key}'${didYouMean(key, names)}; ${custom === null ? 'Enclave offers find-my-way\'s version and host constraints' : `the server knows ${names.join(', ')}`} (a custom one is a strategy in createServer({ constraints }))`
+    }
+    const problem = check(key, value, `constraints.${key}`)
+    if (problem !== null) return problem
   }
   return null
+}
+
+/**
+ * createServer({ constraints, versioning }): find-my-way asserts a strategy's name, storage and
+ * deriveConstraint only when it builds the router; here a bad one fails at createServer() with
+ * the option named. Fastify 3's strategies are synchronous (find-my-way 4 calls deriveConstraint(req, ctx)).
+ */
+function checkConstraintOptions(options: ServerOptions): void {
+  const { constraints, versioning } = options as { constraints?: unknown; versioning?: unknown }
+  const describe = (value: unknown): string => value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value
+  if (constraints !== undefined) {
+    if (constraints === null || typeof constraints !== 'object' || Array.isArray(constraints)) {
+      throw invalidOption(`createServer({ constraints }): must be an object of strategies by name ({ name: { name, storage, deriveConstraint, validate, mustMatchWhenDerived? } }), got ${describe(constraints)}.`)
+    }
+    for (const [key, strategy] of Object.entries(constraints)) {
+      const at = `createServer({ constraints: { ${key} } })`
+      if (strategy === null || typeof strategy !== 'object') throw invalidOption(`${at}: must be a strategy object { name, storage, deriveConstraint, validate, mustMatchWhenDerived? }, got ${describe(strategy)}.`)
+      const { name, storage, deriveConstraint, validate, mustMatchWhenDerived } = strategy as Record<string, unknown>
+      if (name !== key) throw invalidOption(`${at}: the strategy's name must be its key '${key}' (routes name it in constraints: { ${key}: value }), got ${typeof name === 'string' ? `'${name}'` : describe(name)}.`)
+      if (typeof storage !== 'function') throw invalidOption(`${at}: storage must be a function returning a store { get(value), set(value, store) }, got ${describe(storage)}.`)
+      if (typeof deriveConstraint !== 'function') throw invalidOption(`${at}: deriveConstraint must be a function (req, ctx) => the request's value, got ${describe(deriveConstraint)}.`)
+      if (isAsyncFunction(deriveConstraint)) throw invalidOption(`${at}: deriveConstraint must be synchronous (Fastify 3's strategies are); it is async.`)
+      // Required, as Fastify 3's options schema requires it (find-my-way would do without).
+      if (typeof validate !== 'function') throw invalidOption(`${at}: validate must be a function (value) => void that throws on a bad route value (Fastify 3 requires it; () => {} accepts any), got ${describe(validate)}.`)
+      if (mustMatchWhenDerived !== undefined && typeof mustMatchWhenDerived !== 'boolean') throw invalidOption(`${at}: mustMatchWhenDerived must be true or false, got ${describe(mustMatchWhenDerived)}.`)
+    }
+  }
+  if (versioning === undefined) return
+  if (versioning === null || typeof versioning !== 'object' || Array.isArray(versioning)) {
+    throw invalidOption(`createServer({ versioning }): must be an object { storage, deriveVersion }, got ${describe(versioning)}.`)
+  }
+  const { storage, deriveVersion } = versioning as Record<string, unknown>
+  if (typeof storage !== 'function') throw invalidOption(`createServer({ versioning }): storage must be a function returning a store { get(version), set(version, store) }, got ${describe(storage)}.`)
+  if (typeof deriveVersion !== 'function') throw invalidOption(`createServer({ versioning }): deriveVersion must be a function (req, ctx) => the request's version, got ${describe(deriveVersion)}.`)
+  if (isAsyncFunction(deriveVersion)) throw invalidOption('createServer({ versioning }): deriveVersion must be synchronous (Fastify 3\'s is); it is async.')
+  if (constraints !== undefined && Object.hasOwn(constraints, 'version')) {
+    throw invalidOption('createServer({ versioning, constraints: { version } }): both give the version strategy (Fastify 3 lets versioning win silently): keep one, preferably constraints.version (versioning is deprecated).')
+  }
 }
 
 /** `message` continues `createServer(`: the option as written, then what is wrong and the fix. */
@@ -133,6 +194,7 @@ export function checkServerOptions(options: ServerOptions): ServerOptions {
     throw invalidOption('createServer({ serializerOpts }): must be an object of fast-json-stringify options, e.g. { rounding: \'ceil\' }.')
   }
   checkSchemaCacheOption(resolved.schemaCache)
+  checkConstraintOptions(resolved)
   checkTransportOptions(resolved)
   if (resolved.schemaController !== undefined) checkSchemaControllerOptions(resolved.schemaController, 'createServer({ schemaController })')
   for (const name of ['frameworkErrors', 'clientErrorHandler'] as const) {
@@ -227,7 +289,7 @@ export function poisonActionsOf(options: ServerOptions): JsonPoisonActions {
  * non-function error handler. Returns the options it does not know (`helmet: false`, or a typo):
  * a plugin's onRoute hook may read those (declareRoute then refuses the ones none read).
  */
-export function checkRouteOptions(options: RouteOptions, where: string): string[] {
+export function checkRouteOptions(options: RouteOptions, where: string, strategies: Readonly<Record<string, ConstraintStrategy>> | null = null): string[] {
   const record = options as unknown as Record<string, unknown>
   const pluginKeys: string[] = []
   for (const key of Object.keys(options)) {
@@ -244,7 +306,7 @@ export function checkRouteOptions(options: RouteOptions, where: string): string[
     }
     pluginKeys.push(key)
   }
-  const constraints = constraintsProblem(options)
+  const constraints = constraintsProblem(options, strategies)
   if (constraints !== null) throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: constraints })
   if (options.exposeHeadRoute !== undefined && typeof options.exposeHeadRoute !== 'boolean') {
     throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `the exposeHeadRoute option must be true or false, got ${typeof options.exposeHeadRoute}` })

@@ -109,7 +109,7 @@ function declareOwnedRoute(scope: ScopeImpl, options: RouteOptions, routePrefix:
   // A route without a logLevel takes its plugin's (checked here like its own); onRoute hooks then
   // see Fastify 3's defaults: logLevel '' (the server's level) and attachValidation false.
   if ((options.logLevel === undefined || (options.logLevel as string) === '') && scope.logLevel !== '') options.logLevel = scope.logLevel as RouteOptions['logLevel']
-  const pluginKeys = checkRouteOptions(options, where)
+  const pluginKeys = checkRouteOptions(options, where, scope.context.constraintStrategies)
   const methods = (Array.isArray(options.method) ? options.method : [options.method]).map((m) => String(m).toUpperCase())
   for (const method of methods) {
     if (!supportedMethods.has(method)) throw invalid(scope, `${method} ${rawPath}: unsupported method; use one of ${[...supportedMethods].join(', ')}`)

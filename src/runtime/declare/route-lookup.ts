@@ -36,7 +36,8 @@ function indexOf(context: DeclareContext): RouteIndex {
         ignoreTrailingSlash: config.ignoreTrailingSlash === true, caseSensitive: config.caseSensitive !== false, maxParamLength: Number.MAX_SAFE_INTEGER,
         // The serving router's version constraint (pre-releases by exact text only), so that
         // findRoute() finds what a request with that Accept-Version reaches.
-        constraints: { version: versionStrategy as never },
+        // A custom strategy of the server's (createServer({ constraints, versioning })) as it serves.
+        constraints: { version: versionStrategy as never, ...context.constraintStrategies as Record<string, never> },
       }),
       indexed: 0,
     }

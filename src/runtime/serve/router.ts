@@ -4,6 +4,7 @@ import { parse as parseQueryString } from 'node:querystring'
 import type { CompiledRoute } from './compiled-route'
 import { isStaticPath, staticParams, StaticRoutes } from './static-routes'
 import { versionStrategy } from '../shared/version-strategy'
+import type { ConstraintStrategy } from '../shared/custom-constraints'
 
 /** Returned by the query parser instead of a truncated object: the pipeline answers 414. */
 export const TOO_MANY_QUERY_KEYS: Record<string, unknown> = Object.freeze({})
@@ -21,6 +22,8 @@ export interface RouteConstraints {
   readonly version?: string
   /** The Host request header, exactly or by RegExp. */
   readonly host?: string | RegExp
+  /** A custom strategy's value (createServer({ constraints })). */
+  readonly [custom: string]: unknown
 }
 
 export interface Router {
@@ -66,9 +69,18 @@ export function fragmentBeforeQuery(url: string): boolean {
 /**
  * find-my-way behind a three-method interface; our compiled route is the `store`. Static paths
  * without constraints live in a Map in front of it (static-routes.ts: same answers, a fraction of
- * the insert cost) until a route with constraints arrives: from then on find-my-way has them all.
+ * the insert cost) until a route with constraints arrives: from then on find-my-way has them all
+ * (from the start when a custom strategy must match when derived: a request's value then decides
+ * for unconstrained routes too).
  */
-export function createRouter(options: { ignoreTrailingSlash: boolean; caseSensitive: boolean; parseQuery: (text: string) => Record<string, unknown> }): Router {
+export function createRouter(options: {
+  ignoreTrailingSlash: boolean
+  caseSensitive: boolean
+  parseQuery: (text: string) => Record<string, unknown>
+  /** createServer({ constraints, versioning })'s strategies; a `version` or `host` one replaces the built-in. */
+  strategies?: Readonly<Record<string, ConstraintStrategy>> | null
+}): Router {
+  const strategies = options.strategies ?? null
   const noop = (): void => {}
   const router = FindMyWay({
     // Fastify's default: `/a/` is not `/a` unless the server option says so.
@@ -79,18 +91,45 @@ export function createRouter(options: { ignoreTrailingSlash: boolean; caseSensit
     querystringParser: options.parseQuery,
     // Without this hook find() returns null for an undecodable URL, which would read as 404.
     onBadUrl: noop as never,
+    ...(strategies === null ? {} : { constraints: strategies as never }),
   })
   // Constraint values are read from the request only once a route uses that constraint, as
   // find-my-way's own lookup() does: a request with an Accept-Version header matches only
   // versioned routes once there are some, and every route while there are none.
   let byVersion = false
   let byHost = false
-  const derive = (raw: IncomingMessage): Record<string, unknown> => ({
+  // Custom strategies whose values are read per request: those a route uses, and from the start
+  // those that must match when derived (find-my-way 4, Fastify 3's router, notes them as used
+  // when it is built: a derived value then turns away unconstrained routes).
+  const customInUse = new Set<string>()
+  const customVersion = strategies !== null && Object.hasOwn(strategies, 'version')
+  const customHost = strategies !== null && Object.hasOwn(strategies, 'host')
+  let derive = (raw: IncomingMessage): Record<string, unknown> => ({
     version: byVersion ? acceptVersion(raw.headers['accept-version']) : undefined,
     // HTTP/2 carries the host in :authority, which Node does not copy into `host` (Fastify 3 matches it too).
     host: byHost ? raw.headers.host ?? raw.headers[':authority'] : undefined,
   })
+  const useCustom = (name: string): void => {
+    if (customInUse.has(name)) return
+    customInUse.add(name)
+    const inUse = [...customInUse].map((key) => [key, (strategies as Record<string, ConstraintStrategy>)[key]] as const)
+    const builtIn = derive
+    // Rebuilt only when a strategy comes into use (boot): per request one call per strategy in use.
+    derive = (raw) => {
+      const values = builtIn(raw)
+      // find-my-way 4 calls deriveConstraint(req, ctx); Fastify 3's lookup passes no ctx.
+      for (const [key, strategy] of inUse) values[key] = strategy.deriveConstraint(raw as never, undefined)
+      return values
+    }
+  }
   let statics: StaticRoutes<CompiledRoute> | null = new StaticRoutes<CompiledRoute>(options.ignoreTrailingSlash, options.caseSensitive)
+  if (strategies !== null) {
+    for (const [name, strategy] of Object.entries(strategies)) {
+      if (strategy.mustMatchWhenDerived === true) useCustom(name)
+    }
+    // A derived must-match value turns away an unconstrained static route too: find-my-way decides.
+    if (customInUse.size > 0) statics = null
+  }
   // Methods find-my-way has a tree for, and those whose tree starts with '' (a `*` route) instead of '/'.
   const treeMethods = new Set<string>()
   const starMethods = new Set<string>()
@@ -107,10 +146,13 @@ export function createRouter(options: { ignoreTrailingSlash: boolean; caseSensit
       // Fastify 3 leaves a root `*` unprefixed, so find-my-way matches the asterisk form to it; `/*` does not match it.
       if (method === 'OPTIONS' && constraints === null && path === '/*' && declared === '*') optionsCatchAll = route
       if (constraints !== null) {
+        for (const name in constraints) {
+          if (strategies !== null && Object.hasOwn(strategies, name)) useCustom(name)
+        }
         // Set before the first versioned route is stored, as find-my-way allows (version-strategy.ts).
-        if (!byVersion && constraints.version !== undefined) router.addConstraintStrategy(versionStrategy as never)
-        byVersion ||= constraints.version !== undefined
-        byHost ||= constraints.host !== undefined
+        if (!byVersion && constraints.version !== undefined && !customVersion) router.addConstraintStrategy(versionStrategy as never)
+        byVersion ||= constraints.version !== undefined && !customVersion
+        byHost ||= constraints.host !== undefined && !customHost
         // A constrained route can share a static path with an unconstrained one, and the request's
         // headers then decide between them: find-my-way takes every static route from here on.
         if (statics !== null) {
@@ -135,7 +177,7 @@ export function createRouter(options: { ignoreTrailingSlash: boolean; caseSensit
       }
       const hit = statics === null ? null : statics.find(method, url, !starMethods.has(method))
       if (hit !== null) return { store: hit, params: staticParams(), searchParams: options.parseQuery((statics as StaticRoutes<CompiledRoute>).hitQuery) }
-      const found = router.find(method as never, url, raw !== undefined && (byVersion || byHost) ? derive(raw) as never : undefined) as unknown as RouteMatch | null
+      const found = router.find(method as never, url, raw !== undefined && (byVersion || byHost || customInUse.size > 0) ? derive(raw) as never : undefined) as unknown as RouteMatch | null
       if (found !== null && fragmentBeforeQuery(url)) found.searchParams = {}
       return found
     },

@@ -27,6 +27,8 @@ import { unlessClosing } from './pipelined-turn'
 import type { Scope, ServerOptions } from '../types'
 import { checkSchemaCompilation } from '../shared/schema-compilation'
 import { CompileProfile } from '../boot/compile-profile'
+import { customStrategiesOf } from '../shared/custom-constraints'
+import { warnVersioningOption } from '../shared/deprecations'
 
 /**
  * Creates a server and returns its root scope (spec §4.2: every operation is on a scope).
@@ -54,10 +56,12 @@ export function createServer(given: ServerOptions = {}): Scope {
   const schemaCompilers = new SchemaCompilers({ validator: options.validator, schemaController: options.schemaController, serializerOpts: options.serializerOpts, codeCache })
   // A custom querystringParser (Fastify's option) replaces the built-in one and its key limit.
   const parse = options.querystringParser ?? queryParser(limits.maxQueryKeys)
+  const constraintStrategies = customStrategiesOf(options)
+  if (options.versioning !== undefined) warnVersioningOption()
   const serve = new ServeContext({
     log,
     limits,
-    router: createRouter({ ignoreTrailingSlash: options.ignoreTrailingSlash === true, caseSensitive: options.caseSensitive !== false, parseQuery: parse }),
+    router: createRouter({ ignoreTrailingSlash: options.ignoreTrailingSlash === true, caseSensitive: options.caseSensitive !== false, parseQuery: parse, strategies: constraintStrategies }),
     rewriteUrl: options.rewriteUrl ?? null,
     return503OnClosing: options.return503OnClosing === true,
     parseQuery: (url) => { const q = url.indexOf('?'); return q === -1 || fragmentBeforeQuery(url) ? {} : parse(url.slice(q + 1)) },
@@ -95,6 +99,7 @@ export function createServer(given: ServerOptions = {}): Scope {
     makeJsonParser: (actions) => jsonParser(limits.maxJsonDepth, actions),
     routing: routingOf(serve),
     schemaCompilers,
+    constraintStrategies,
   })
   const rootScope = new ScopeImpl({ context: declared, parent: null, name: options.name ?? 'root', prefix: '' })
   // Fastify builds the root's bucket with no argument; the compilersFactory is SchemaCompilers' (above).

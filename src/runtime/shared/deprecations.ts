@@ -35,3 +35,8 @@ export function warnRequestConnection(): void {
 export function warnLegacyPreParsing(): void {
   warnOnce('FSTDEP004', 'You are using the legacy preParsing hook signature. Use the one suggested in the documentation instead.')
 }
+
+/** createServer({ versioning }): Fastify 3's deprecated custom version strategy (FSTDEP009). */
+export function warnVersioningOption(): void {
+  warnOnce('FSTDEP009', 'createServer({ versioning }): the versioning option is deprecated (Fastify 3\'s FSTDEP009). Use constraints: { version: { name: \'version\', storage, deriveConstraint, validate, mustMatchWhenDerived: true } } instead.')
+}
