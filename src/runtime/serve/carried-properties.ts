@@ -16,6 +16,9 @@ export function carryRequestProperties(from: RequestImpl, to: RequestImpl): void
     if (typeof key === 'string' && reservedRequestNames.has(key)) continue
     if (!Object.prototype.propertyIsEnumerable.call(from, key)) continue
     if (key in declaredOnFrom && !(key in to)) continue
-    target[key] = source[key]
+    const value = source[key]
+    // A getter without a setter the not-found scope declares (and the calling one does not) refuses
+    // the assignment: the value the hook set is kept as an own property, as on Fastify 3's one request.
+    if (!Reflect.set(target, key, value)) Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true })
   }
 }

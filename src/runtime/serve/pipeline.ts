@@ -95,12 +95,14 @@ export function serveNotFound(from: ReplyImpl): void {
   try {
     request = new route.Request(old.raw, old.response, old.id, null, old.params, old.query, route, old.log)
     reply = new route.Reply(from.raw, request, route)
+    request.body = old.body
+    // Inside the try: the calling reply is hijacked by now, so a throw here (a decoration's setter)
+    // would leave the request unanswered.
+    carryRequestProperties(old, request)
   } catch (error) {
     answerWithoutReply(from.raw, ctx.log, error)
     return
   }
-  request.body = old.body
-  carryRequestProperties(old, request)
   Object.assign(reply.headerMap, from.headerMap)
   // As in Fastify 3 (the request's context becomes the 404 one): only this route's onResponse
   // hooks run at the end, and the access line waits for them only if it has some.
