@@ -10,7 +10,7 @@ async function concat(options: H2Options): Promise<{ headers: IncomingHttpHeader
   const url = new URL(options.url)
   const session = connect(url.origin, { rejectUnauthorized: false })
   try {
-    const stream = session.request({ ':path': url.pathname, ':method': options.method ?? 'GET', ...options.headers })
+    const stream = session.request({ ':path': url.pathname + url.search, ':method': options.method ?? 'GET', ...options.headers })
     stream.end(options.body)
     const headers = await new Promise<IncomingHttpHeaders>((resolve, reject) => {
       stream.once('response', resolve)

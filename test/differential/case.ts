@@ -31,6 +31,8 @@ export interface Case {
   ajv?: Record<string, unknown>
   /** For a response-schema case: the schema of the status sent and the value the handler returns. */
   response?: { status: number; schema: Record<string, unknown>; value: () => unknown }
+  /** The handler throws an error whose message is meant for the client (`expose: true`). */
+  exposedError?: true
 }
 
 /** What a client sees of one answer (or the boot failure that prevented one). */

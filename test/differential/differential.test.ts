@@ -5,10 +5,10 @@
 import { expect } from 'chai'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Answer } from './case'
+import type { Answer, Case } from './case'
 import { describe as describeMismatches, mismatches } from './compare'
 import { generateCase } from './generate'
-import { KNOWN_DIFFERENCES } from './known-differences'
+import { KNOWN_DIFFERENCES, type KnownDifference } from './known-differences'
 import { runSeed } from './run'
 
 const SEED = 12
@@ -42,6 +42,17 @@ describe('differential: Fastify 3.27.4 and Enclave answer the same generated req
     expect(start).to.be.greaterThan(-1)
     expect(missing, 'entries whose README text is gone: update the quote or drop the entry').to.deep.equal([])
     expect(new Set(KNOWN_DIFFERENCES.map((entry) => entry.id)).size).to.equal(KNOWN_DIFFERENCES.length)
+  })
+
+  it('the 5xx rule keeps the status and does not explain an exposed error\'s message hidden', async () => {
+    const rule = KNOWN_DIFFERENCES.find((entry) => entry.id === 'five-hundred-hides-message') as KnownDifference
+    const thrown = (exposed: boolean): Case => ({ ...generateCase(SEED, 0), ...(exposed ? { exposedError: true } : {}) })
+    const later = answerOf({ statusCode: 503, error: 'Service Unavailable', message: 'later' })
+    const rewrite = (c: Case): Promise<Answer | undefined> => Promise.resolve(rule.rewrite({ ...later, statusCode: 503 }, { c, enclave: later, transport: 'inject', replay: () => Promise.reject(new Error('no replay')) }))
+    const hidden = await rewrite(thrown(false))
+    expect(hidden?.statusCode).to.equal(503)
+    expect(hidden?.body).to.deep.equal({ statusCode: 503, error: 'Service Unavailable', message: 'Service Unavailable' })
+    expect(await rewrite(thrown(true))).to.equal(undefined)
   })
 
   it('the same seed and index always give the same case', () => {

@@ -5,7 +5,7 @@ import { Random } from './random'
 import { objectSchema, responseSchema, scalarSchema, valueSchema, type Schema } from './schemas'
 import { text, value } from './values'
 
-type Drawn = { family: string; route: RouteSpec; request: RequestSpec; note?: string; response?: Case['response'] }
+type Drawn = { family: string; route: RouteSpec; request: RequestSpec; note?: string; response?: Case['response']; exposedError?: true }
 
 const echo: Handler = (request) => ({ body: request.body ?? null, query: request.query, params: request.params })
 
@@ -139,7 +139,8 @@ function replyCase(r: Random): Drawn {
   const method = r.pick(['GET', 'GET', 'POST'])
   const request: RequestSpec = method === 'POST' ? { method, url: '/x', headers: { 'content-type': 'application/json' }, payload: '{}' } : { method, url: '/x' }
   const schema = r.chance(0.3) ? { response: r.pick(REPLY_SCHEMAS) } : undefined
-  return { family: 'reply', route: { method, url: '/x', schema, handler }, request, note: name }
+  // The README's 5xx rule does not cover an error that says its message is for the client.
+  return { family: 'reply', route: { method, url: '/x', schema, handler }, request, note: name, ...(/\bexposed\b/.test(name) ? { exposedError: true } : {}) }
 }
 
 function routingCase(r: Random): Drawn {
@@ -221,5 +222,5 @@ export function generateCase(seed: number, index: number): Case {
   const payload = drawn.request.payload === undefined ? '' : ` ${JSON.stringify(String(drawn.request.payload)).slice(0, 200)}`
   const summary = `${ajv ? `ajv=${JSON.stringify(ajv)} ` : ''}${drawn.route.method} ${drawn.route.url} schema=${JSON.stringify(drawn.route.schema ?? null)}${drawn.note ? ` (${drawn.note})` : ''}` +
     ` <- ${drawn.request.method} ${drawn.request.url} ${JSON.stringify(drawn.request.headers ?? {})}${payload}`
-  return { id: `${seed}:${index}`, family: drawn.family, summary, route: drawn.route, request: drawn.request, response: drawn.response, ajv }
+  return { id: `${seed}:${index}`, family: drawn.family, summary, route: drawn.route, request: drawn.request, response: drawn.response, ajv, ...(drawn.exposedError ? { exposedError: true } : {}) }
 }

@@ -151,12 +151,15 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
     readme: 'A 5xx never shows the thrown message unless the error says it is meant for the client',
     rewrite(f, { c }) {
       const message = (f.body as { message?: unknown } | null | undefined)?.message
-      if (f.statusCode < 500 || f.statusCode > 599 || typeof message !== 'string') return undefined
-      const generic = errorPayload(500, STATUS_CODES[500] as string)
+      // An exposed error's message is shown (the rule's own exception): a hidden one is a difference.
+      if (f.statusCode < 500 || f.statusCode > 599 || typeof message !== 'string' || c.exposedError === true) return undefined
+      // The status stays the error's (a 503 is a 503); only the message becomes its reason phrase.
+      const status = f.statusCode
+      const generic = errorPayload(status, STATUS_CODES[status] ?? 'Error')
       // The generic payload goes through the route's 5xx response schema, as any error payload does.
-      const schema = responseSchemaFor(c, 500)
+      const schema = responseSchemaFor(c, status)
       const body = schema === undefined ? generic : JSON.parse(fjs7Of(schema, generic) ?? 'null')
-      return JSON.stringify(body) === JSON.stringify(f.body) && f.statusCode === 500 ? undefined : withBody(f, body, 500)
+      return JSON.stringify(body) === JSON.stringify(f.body) ? undefined : withBody(f, body, status)
     },
   },
   {

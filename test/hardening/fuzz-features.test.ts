@@ -48,6 +48,9 @@ describe('hardening: feature fuzz over raw TCP (seeded, bounded)', function () {
           for (const answer of verdict.answers) statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1)
           if (verdict.answers.length > 1) pipelined++
           if (verdict.upgraded) upgraded++
+          // judge() leaves a first request closed on without an answer out of its violations (it is
+          // counted by npm run fuzz): none happens under these seeds, so one is a regression.
+          if (verdict.silentClose && failures.length < 10) failures.push(`seed ${session.seed} ${session.delivery} ${JSON.stringify(session.bytes.subarray(0, 160).toString('latin1'))}: the first request was closed on without an answer`)
           if (verdict.violations.length > 0 && failures.length < 10) failures.push(`seed ${session.seed} ${session.delivery} ${JSON.stringify(session.bytes.subarray(0, 160).toString('latin1'))}: ${verdict.violations.join('; ')}`)
         }
       }))
@@ -61,7 +64,8 @@ describe('hardening: feature fuzz over raw TCP (seeded, bounded)', function () {
     const after = await exchange(port, fuzzSession(SEED - 1))
     expect(after.received.toString('latin1')).to.match(/^HTTP\/1\.1 /)
     let connections = -1
-    for (let i = 0; i < 50 && connections !== 0; i++) {
+    // Up to 5 s for the server to see the clients' closes: a loaded CI machine may take more than 1 s.
+    for (let i = 0; i < 250 && connections !== 0; i++) {
       connections = await new Promise<number>((resolve) => app.server.getConnections((_e, n) => resolve(n)))
       if (connections !== 0) await new Promise((resolve) => setTimeout(resolve, 20))
     }
