@@ -688,6 +688,12 @@ export interface ServerOptions {
    */
   return503OnClosing?: boolean
   /**
+   * Fastify 3's option, accepted for moved apps: `true` (the default, and the only behaviour) reads a
+   * schema part with properties at its top level as the shorthand. `false` is refused
+   * (`ENC_ERR_SERVER_INVALID_OPTION`): write complete schemas and remove the option.
+   */
+  jsonShorthand?: boolean
+  /**
    * Fastify 3: serve HTTPS with these TLS options (`{ key, cert }`, `{ pfx, passphrase }`: what
    * node:https takes). With `http2: true`, HTTP/2 over TLS; `allowHTTP1: true` then also serves
    * HTTP/1.1 clients on the same port.

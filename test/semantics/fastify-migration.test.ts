@@ -122,9 +122,30 @@ describe('semantics: a Fastify app moving to createServer()', () => {
       .and.include("for one of your own moved from Fastify 3, write fastify: '5.x' in its fastify-plugin options or leave the key out")
   })
 
+  describe('jsonShorthand (Fastify 3 server option)', () => {
+    it('jsonShorthand: true is accepted as a no-op: a shorthand part is still expanded', async () => {
+      const app = createServer({ jsonShorthand: true })
+      app.post('/', { schema: { body: { n: { type: 'integer' } } } }, async (request) => request.body)
+      expect((await app.inject({ method: 'POST', url: '/', payload: { n: 'x' } })).statusCode).to.equal(400)
+      expect((await app.inject({ method: 'POST', url: '/', payload: { n: 2 } })).json()).to.deep.equal({ n: 2 })
+      await app.close()
+    })
+
+    it('jsonShorthand: false is refused with ENC_ERR_SERVER_INVALID_OPTION saying the shorthand is always read and complete schemas are read as they are', () => {
+      const error = thrown(() => createServer({ jsonShorthand: false }))
+      expect(error.code).to.equal('ENC_ERR_SERVER_INVALID_OPTION')
+      expect(error.message).to.contain('createServer({ jsonShorthand: false }): not offered').and.contain('complete schema')
+    })
+
+    it('a non-boolean jsonShorthand is refused as Fastify 3 refuses it: must be a boolean', () => {
+      const error = thrown(() => createServer({ jsonShorthand: 'hello' } as unknown as ServerOptions))
+      expect(error.code).to.equal('ENC_ERR_SERVER_INVALID_OPTION')
+      expect(error.message).to.contain('createServer({ jsonShorthand }): must be a boolean').and.contain('got string')
+    })
+  })
+
   describe('Fastify server options Enclave does not offer', () => {
     const cases: Array<[string, unknown, string]> = [
-      ['jsonShorthand', true, 'always accepts the shorthand'],
       ['versioning', {}, 'constraints: { version }'],
       ['constraints', {}, '{ version, host }'],
       ['useSemicolonDelimiter', false, "Fastify 5's default, false"],
