@@ -15,6 +15,7 @@ import { isPoisonAction, type PoisonAction } from '../shared/json-poisoning'
 import { declareRoute, shortcut } from './route-declaration'
 import { fastifyApiVersion, readPluginMeta } from '../shared/plugin-meta'
 import { installUnsupportedApis } from './unsupported-api'
+import { installMissingMiddlewareUse, pluginReplaceableMembers } from './missing-middleware'
 import { findRoute, hasRoute, type FoundRoute, type LookupOptions } from './route-lookup'
 import { warnPayloadParser } from '../shared/deprecations'
 import { isAsyncFunction } from './option-checks'
@@ -336,7 +337,7 @@ export class ScopeImpl implements Scope {
       }
     }
     const reserved = target === 'instance' ? null : this.context.reservedNames[target]
-    if ((typeof name !== 'string' && typeof name !== 'symbol') || name === '' || (reserved !== null ? reserved.has(name as string) : name in ScopeImpl.prototype || name in this)) {
+    if ((typeof name !== 'string' && typeof name !== 'symbol') || name === '' || (reserved !== null ? reserved.has(name as string) : (name in ScopeImpl.prototype || name in this) && !pluginReplaceableMembers.has(name))) {
       const owner = target === 'instance' ? this.#findDecoration('instance', name) : undefined
       if (owner === undefined) {
         throw runtimeError('ENC_ERR_DEC_RESERVED', { call: `${method}('${String(name)}')`, path: this.path, target: target === 'instance' ? 'scope' : target })
@@ -670,3 +671,4 @@ function lastCallback<F>(args: IArguments): F | undefined {
 }
 
 installUnsupportedApis(ScopeImpl.prototype)
+installMissingMiddlewareUse(ScopeImpl.prototype)

@@ -16,6 +16,8 @@ export const runtimeErrors = {
     message: (a: { what: string; timeout: number }) => `${a.what} did not call done() within ${a.timeout} ms. Call done() when it has finished, or make it async.` }),
   ENC_ERR_PLUGIN_UNSUPPORTED_API: e({ status: null, summary: 'a plugin called a Fastify instance method Enclave does not offer (docs/plugins.md lists them)',
     message: (a: { api: string; path: string }) => `${a.api}() was called in ${a.path}: Enclave does not offer this Fastify API (docs/plugins.md lists what it offers). A plugin that needs it cannot run in Enclave yet.` }),
+  ENC_ERR_PLUGIN_MISSING_MIDDLEWARE: e({ status: null, summary: 'use() was called in a scope where no middleware plugin (@fastify/middie, @fastify/express) has decorated it',
+    message: (a: { path: string }) => `use() was called in ${a.path}, but no middleware plugin provides it there. Register @fastify/middie (or @fastify/express) in this scope or an ancestor, and await the register, before calling use().` }),
   ENC_ERR_PLUGIN_VERSION: e({ status: null, summary: "a plugin's plugin-meta `fastify` range excludes the Fastify plugin API line Enclave offers (5.x)",
     message: (a: { plugin: string; path: string; range: string; offered: string }) => `plugin '${a.plugin}' registered in ${a.path} expects Fastify '${a.range}', but Enclave offers the Fastify ${a.offered} plugin API (docs/plugins.md lists it). For a published plugin, use its major that supports Fastify 5; for one of your own moved from Fastify 3, write fastify: '5.x' in its fastify-plugin options or leave the key out (its requests keep Fastify 3's semantics).` }),
   ENC_ERR_PLUGIN_DEPENDENCY: e({ status: null, summary: "a plugin's plugin-meta dependency is not registered in its scope or an ancestor before it",
