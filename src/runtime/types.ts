@@ -491,7 +491,12 @@ export interface ContentTypeParserOptions {
   bodyLimit?: number
 }
 
-export interface ListenOptions { port?: number; host?: string }
+export interface ListenOptions {
+  port?: number
+  host?: string
+  /** A Unix domain socket (or Windows named pipe) to listen on instead of a port, as in Fastify 3; not with `port`. */
+  path?: string
+}
 
 export interface InjectOptions {
   method?: string
@@ -894,8 +899,11 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
   bootProfile(options?: { top?: number }): BootProfile
   listen(port?: number, host?: string): Promise<string>
   listen(options: ListenOptions): Promise<string>
+  /** Fastify 3: a Unix domain socket path (it has a '/') or a Windows pipe; resolves to the path. */
+  listen(path: string): Promise<string>
   /** Fastify's callback forms: `(error, address)`; nothing is returned. */
   listen(port: number, callback: (error: Error | null, address?: string) => void): void
+  listen(path: string, callback: (error: Error | null, address?: string) => void): void
   listen(port: number, host: string, callback: (error: Error | null, address?: string) => void): void
   listen(port: number, host: string, backlog: number, callback: (error: Error | null, address?: string) => void): void
   listen(options: ListenOptions, callback: (error: Error | null, address?: string) => void): void

@@ -633,11 +633,13 @@ export class ScopeImpl implements Scope {
   // inject(options, cb) and inject()'s light-my-request chain. With a callback nothing is returned.
   listen(port?: number, host?: string): Promise<string>
   listen(options: ListenOptions): Promise<string>
+  listen(path: string): Promise<string>
   listen(port: number, callback: (error: Error | null, address?: string) => void): void
+  listen(path: string, callback: (error: Error | null, address?: string) => void): void
   listen(port: number, host: string, callback: (error: Error | null, address?: string) => void): void
   listen(port: number, host: string, backlog: number, callback: (error: Error | null, address?: string) => void): void
   listen(options: ListenOptions, callback: (error: Error | null, address?: string) => void): void
-  listen(a?: number | ListenOptions, host?: string | Function): Promise<string> | void {
+  listen(a?: number | string | ListenOptions, host?: string | Function): Promise<string> | void {
     const callback = lastCallback<(error: Error | null, address?: string) => void>(arguments)
     if (callback === undefined) return this.context.facade.listen(a, host as string | undefined)
     const given = typeof host === 'string' ? host : undefined

@@ -205,9 +205,9 @@ export const runtimeErrors = {
       ? `explain(${a.given}): give a method and a declared path, e.g. explain('POST /notes/:id').`
       : `explain('${a.wanted}'): no route has this method and declared path.` +
         (a.nearest.length > 0 ? ` Did you mean ${a.nearest.map((r) => `'${r}'`).join(' or ')}?` : ' The server has no routes.') }),
-  ENC_ERR_SERVER_INVALID_PORT: e({ status: null, summary: 'listen() was given a port that is not an integer from 0 to 65535 (a string of digits, as an environment variable holds, is accepted)',
-    message: (a: { given: string; path: string }) => `listen() in ${a.path}: the port ${a.given} is not an integer from 0 to 65535 ` +
-      '(Node would take a non-numeric string as the path of a pipe). Check the variable it comes from; 0 picks a free port.' }),
+  ENC_ERR_SERVER_INVALID_PORT: e({ status: null, summary: 'listen() was given a port that is not an integer from 0 to 65535 (a string of digits, as an environment variable holds, is accepted) nor a socket path (one with a \'/\', or a Windows pipe), or both a port and a path',
+    message: (a: { given: string; path: string }) => `listen() in ${a.path}: ${a.given} is not a port (an integer from 0 to 65535) ` +
+      'nor a socket path (one with a \'/\', such as \'/run/app.sock\' or \'./app.sock\', or a Windows pipe \'\\\\.\\pipe\\name\'). Check the variable it comes from; 0 picks a free port.' }),
   ENC_ERR_SERVER_LISTENING: e({ status: null, summary: 'listen() was called on a server that is already listening',
     message: (a: { path: string }) => `listen() in ${a.path}: the server is already listening. Call close() first.` }),
   ENC_ERR_SERVER_CLOSED: e({ status: null, summary: 'listen() was called once close() had started (Fastify 3: FST_ERR_REOPENED_CLOSE_SERVER)',
