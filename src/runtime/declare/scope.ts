@@ -15,6 +15,7 @@ import { isPoisonAction, type PoisonAction } from '../shared/json-poisoning'
 import { declareRoute, shortcut } from './route-declaration'
 import { fastifyApiVersion, readPluginMeta } from '../shared/plugin-meta'
 import { installUnsupportedApis } from './unsupported-api'
+import { checkPrintRoutesOptions } from '../inspect/print-routes-options'
 import { installMissingMiddlewareUse, pluginReplaceableMembers } from './missing-middleware'
 import { findRoute, hasRoute, type FoundRoute, type LookupOptions } from './route-lookup'
 import { warnPayloadParser } from '../shared/deprecations'
@@ -500,11 +501,12 @@ export class ScopeImpl implements Scope {
   /** Fastify 5's findRoute(): the route a URL reaches among those declared so far, as `{ handler, params, searchParams }`, or null. */
   findRoute(options: LookupOptions): FoundRoute | null { return findRoute(this.context, options) }
 
-  printRoutes(): string
+  printRoutes(options?: { includeHooks?: boolean; commonPrefix?: false; json?: false }): string
   printRoutes(options: { json: true }): readonly RouteInspection[]
-  printRoutes(options?: { json?: boolean }): string | readonly RouteInspection[] {
+  printRoutes(options?: { json?: boolean; includeHooks?: boolean; commonPrefix?: false }): string | readonly RouteInspection[] {
+    const checked = checkPrintRoutesOptions(options, this.path)
     const view = this.context.facade.introspect()
-    return options?.json === true ? view.inspect().routes : view.printRoutes()
+    return checked.json === true ? view.inspect().routes : view.printRoutes({ includeHooks: checked.includeHooks })
   }
   /** Fastify's printPlugins: every registration as loaded, nested, with the milliseconds it took (after boot). */
   printPlugins(): string { return this.context.facade.printPlugins() }
