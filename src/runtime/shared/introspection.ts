@@ -153,7 +153,7 @@ export interface ScopeAnnotation {
   readonly errorResponses?: Readonly<Record<string, JsonSchema>>
 }
 
-/** Fastify 3.27.4's printRoutes options that the tree can honour (inspect/print-routes-options.ts checks them). */
+/** Fastify 3.27.4's printRoutes options that the tree can honour (declare/print-routes-options.ts checks them). */
 export interface PrintRoutesOptions {
   /** Each route's request-path hooks under it, `• (onRequest) ["auth()"]`, as Fastify 3 prints them. */
   readonly includeHooks?: boolean
