@@ -507,7 +507,12 @@ export interface ContentTypeParserOptions {
   bodyLimit?: number
 }
 
-export interface ListenOptions { port?: number; host?: string }
+export interface ListenOptions {
+  port?: number
+  host?: string
+  /** A Unix domain socket (or Windows named pipe) to listen on instead of a port, as in Fastify 3; not with `port`. */
+  path?: string
+}
 
 export interface InjectOptions {
   method?: string
@@ -710,6 +715,12 @@ export interface ServerOptions {
    * (`ENC_ERR_SERVER_CLOSING`) instead of served. Default false: it is served, with `Connection: close`.
    */
   return503OnClosing?: boolean
+  /**
+   * Fastify 3's option, accepted for moved apps: `true` (the default, and the only behaviour) reads a
+   * schema part with properties at its top level as the shorthand. `false` is refused
+   * (`ENC_ERR_SERVER_INVALID_OPTION`): write complete schemas and remove the option.
+   */
+  jsonShorthand?: boolean
   /**
    * Fastify 3: serve HTTPS with these TLS options (`{ key, cert }`, `{ pfx, passphrase }`: what
    * node:https takes). With `http2: true`, HTTP/2 over TLS; `allowHTTP1: true` then also serves
@@ -927,8 +938,11 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
   bootProfile(options?: { top?: number }): BootProfile
   listen(port?: number, host?: string): Promise<string>
   listen(options: ListenOptions): Promise<string>
+  /** Fastify 3: a Unix domain socket path (it has a '/') or a Windows pipe; resolves to the path. */
+  listen(path: string): Promise<string>
   /** Fastify's callback forms: `(error, address)`; nothing is returned. */
   listen(port: number, callback: (error: Error | null, address?: string) => void): void
+  listen(path: string, callback: (error: Error | null, address?: string) => void): void
   listen(port: number, host: string, callback: (error: Error | null, address?: string) => void): void
   listen(port: number, host: string, backlog: number, callback: (error: Error | null, address?: string) => void): void
   listen(options: ListenOptions, callback: (error: Error | null, address?: string) => void): void
@@ -943,7 +957,12 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
 
   // Introspection of the booted server (after ready(); before it they throw ENC_ERR_INSPECT_NOT_BOOTED).
   /** Every route, one line per method, as a tree of path segments; `{ json: true }` gives the route models. */
-  printRoutes(): string
+  /**
+   * Fastify 3.27.4's options: `includeHooks` prints each route's hooks; the tree is by path segment (what
+   * its `commonPrefix: false` prints). `commonPrefix: true`, `includeMeta` and unknown options are refused
+   * (`ENC_ERR_INSPECT_INVALID_OPTIONS`).
+   */
+  printRoutes(options?: { includeHooks?: boolean; commonPrefix?: false; json?: false }): string
   printRoutes(options: { json: true }): readonly RouteInspection[]
   /** The scope tree: per scope its modules, decorators, hooks, schemas, providers, error handler and compilers, with origins. */
   /** Fastify's printPlugins: every registration as loaded, nested, with the milliseconds it took. */

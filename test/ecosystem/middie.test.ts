@@ -6,6 +6,7 @@ import { fp } from '../support/scope-plugin'
 import middie from '@fastify/middie'
 import { affected, modes, topology, unaffected } from './helpers'
 import type { Scope } from '../../src/runtime'
+import { bootError, server } from '../runtime/helpers'
 
 type UseScope = Scope & { use(path: string | Function, fn?: Function): UseScope }
 
@@ -56,4 +57,31 @@ describe('@fastify/middie with connect middleware in Enclave', () => {
       })
     })
   }
+
+  describe('use() without a middleware plugin', () => {
+    it('use() in a scope without @fastify/middie fails with ENC_ERR_PLUGIN_MISSING_MIDDLEWARE naming @fastify/middie, not "use is not a function"', async () => {
+      const app = server()
+      app.register(async (scope) => { (scope as UseScope).use(cors() as never) }, { prefix: '/api' })
+      const error = await bootError(app)
+      expect(error.code).to.equal('ENC_ERR_PLUGIN_MISSING_MIDDLEWARE')
+      expect(error.message).to.contain('use() was called in root').and.contain('@fastify/middie').and.contain('@fastify/express')
+    })
+
+    it('use() in a sibling of the scope that registered @fastify/middie still fails with ENC_ERR_PLUGIN_MISSING_MIDDLEWARE, while the registering scope runs its middleware', async () => {
+      const app = server()
+      app.register(async (scope) => {
+        await scope.register(middie)
+        ;(scope as UseScope).use(((req: unknown, res: { setHeader(k: string, v: string): void }, next: () => void) => { res.setHeader('x-mw', '1'); next() }) as never)
+        scope.get('/', async () => ({ ok: true }))
+      }, { prefix: '/with' })
+      let siblingError: { code?: string } | undefined
+      app.register(async (scope) => {
+        try { (scope as UseScope).use(cors() as never) } catch (error) { siblingError = error as { code?: string } }
+      }, { prefix: '/without' })
+      await app.ready()
+      expect(siblingError?.code).to.equal('ENC_ERR_PLUGIN_MISSING_MIDDLEWARE')
+      expect((await app.inject({ url: '/with' })).headers['x-mw']).to.equal('1')
+      await app.close()
+    })
+  })
 })

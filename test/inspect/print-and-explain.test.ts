@@ -33,6 +33,59 @@ describe('introspection: printRoutes, printTree and explain read the booted tree
     })
   })
 
+  describe('printRoutes options (Fastify 3.27.4)', () => {
+    const build = async () => {
+      const server = createServer()
+      server.addHook('onRequest', async function authHook() {})
+      server.get('/notes', async () => 1)
+      server.post('/notes', { preHandler: async function check() {} }, async () => 1)
+      server.get('/notes/:id', async () => 1)
+      server.get('/users', async () => 1)
+      await server.ready()
+      return server
+    }
+
+    it("printRoutes({ includeHooks: true }) prints each node's hooks as Fastify 3 does, a method's own lines marked when the methods of a segment differ", async () => {
+      const server = await build()
+      expect(server.printRoutes({ includeHooks: true })).to.equal([
+        '└── /',
+        '    ├── notes (GET, POST)',
+        '    │   • GET (onRequest) ["authHook()"]',
+        '    │   • POST (onRequest) ["authHook()"]',
+        '    │   • POST (preHandler) ["check()"]',
+        '    │   └── :id (GET)',
+        '    │       • (onRequest) ["authHook()"]',
+        '    └── users (GET)',
+        '        • (onRequest) ["authHook()"]',
+        '',
+      ].join('\n'))
+      await server.close()
+    })
+
+    it('printRoutes({ commonPrefix: false }) is accepted: the per-segment tree is what it prints', async () => {
+      const server = await build()
+      expect(server.printRoutes({ commonPrefix: false })).to.equal(server.printRoutes())
+      await server.close()
+    })
+
+    it('printRoutes() refuses commonPrefix: true, includeMeta, an unknown option or a non-boolean with ENC_ERR_INSPECT_INVALID_OPTIONS instead of ignoring it', async () => {
+      const server = await build()
+      const cases: Array<[unknown, string]> = [
+        [{ commonPrefix: true }, 'commonPrefix: true'],
+        [{ includeMeta: ['x'] }, 'includeMeta is not offered'],
+        [{ includeHook: true }, "unknown option 'includeHook' (did you mean 'includeHooks'?)"],
+        [{ includeHooks: 'yes' }, 'includeHooks must be a boolean'],
+      ]
+      for (const [options, text] of cases) {
+        let error: (Error & { code?: string }) | undefined
+        try { (server.printRoutes as (o: unknown) => unknown)(options) } catch (e) { error = e as Error & { code?: string } }
+        expect(error?.code, JSON.stringify(options)).to.equal('ENC_ERR_INSPECT_INVALID_OPTIONS')
+        expect(error?.message, JSON.stringify(options)).to.contain(text)
+      }
+      await server.close()
+    })
+  })
+
   describe('printTree', () => {
     it('shows each scope with its modules, providers, decorators, hooks, schemas and error handler, each with its origin', () => {
       const text = app.printTree()

@@ -4,6 +4,10 @@
 import { expect } from 'chai'
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
+import { tmpdir } from 'node:os'
+import { existsSync, unlinkSync } from 'node:fs'
+import { get as httpGet } from 'node:http'
+import { Writable } from 'node:stream'
 import fp from 'fastify-plugin'
 import { createServer, type ServerOptions } from '../../src'
 import { bootError, server, thrown } from '../runtime/helpers'
@@ -57,12 +61,77 @@ describe('semantics: a Fastify app moving to createServer()', () => {
       await first.close()
     })
 
+    describe('listen() on a Unix domain socket (Fastify 3)', () => {
+      const socketPath = (name: string) => join(tmpdir(), `enclave-p12b-${process.pid}-${name}.sock`)
+      const remove = (path: string) => { try { unlinkSync(path) } catch { /* absent */ } }
+
+      it("listen('/path.sock') serves there, resolves to the path, server.address() is the path and the log says 'Server listening at <path>'", async () => {
+        const path = socketPath('string')
+        remove(path)
+        const lines: string[] = []
+        const stream = new Writable({ write(chunk: Buffer, _encoding, done) { lines.push(String(chunk)); done() } })
+        const app = createServer({ logger: { level: 'info', stream } })
+        app.get('/', async () => ({ ok: true }))
+        expect(await app.listen(path)).to.equal(path)
+        expect(app.server.address()).to.equal(path)
+        expect(app.addresses()).to.deep.equal([])
+        expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).to.include(`Server listening at ${path}`)
+        const body = await new Promise<string>((resolve, reject) => {
+          httpGet({ socketPath: path, path: '/' }, (res) => { let text = ''; res.setEncoding('utf8'); res.on('data', (c: string) => { text += c }); res.on('end', () => resolve(text)) }).on('error', reject)
+        })
+        expect(JSON.parse(body)).to.deep.equal({ ok: true })
+        await app.close()
+        expect(existsSync(path)).to.equal(false)
+      })
+
+      it('listen({ path }) and the callback form listen(path, cb) listen on the socket as in Fastify 3', async () => {
+        const path = socketPath('options')
+        remove(path)
+        const app = createServer()
+        expect(await app.listen({ path })).to.equal(path)
+        await app.close()
+        const second = createServer()
+        const address = await new Promise<string | undefined>((resolve, reject) => second.listen(path, (error, given) => error === null ? resolve(given) : reject(error)))
+        expect(address).to.equal(path)
+        await second.close()
+      })
+
+      it('a socket file still in use fails listen() with EADDRINUSE, as in Fastify 3 (the file is not removed)', async () => {
+        const path = socketPath('busy')
+        remove(path)
+        const first = createServer()
+        await first.listen(path)
+        const second = createServer()
+        const error = await second.listen(path).then(() => null, (e: NodeJS.ErrnoException) => e)
+        expect(error?.code).to.equal('EADDRINUSE')
+        expect(second.server.listening).to.equal(false)
+        await second.close()
+        await first.close()
+      })
+
+      it('a string without a slash, or both port and path, is refused with ENC_ERR_SERVER_INVALID_PORT instead of a socket file named after a typo', async () => {
+        const app = createServer()
+        for (const given of ['undefined', 'app.sock']) {
+          const error = await (app as unknown as { listen(port: unknown): Promise<string> }).listen(given).then(() => null, (e: Error & { code?: string }) => e)
+          expect(error?.code, given).to.equal('ENC_ERR_SERVER_INVALID_PORT')
+          expect(error?.message, given).to.contain("a socket path (one with a '/'")
+        }
+        const both = await app.listen({ port: 0, path: socketPath('both') }).then(() => null, (e: Error & { code?: string }) => e)
+        expect(both?.code).to.equal('ENC_ERR_SERVER_INVALID_PORT')
+        expect(both?.message).to.contain('give a port or a path, not both')
+        const empty = await app.listen({ path: '' }).then(() => null, (e: Error & { code?: string }) => e)
+        expect(empty?.message).to.contain('the path must be a non-empty string')
+        expect(app.server.listening).to.equal(false)
+        await app.close()
+      })
+    })
+
     it('listen(process.env.PORT): a string of digits is a port; a non-numeric one is refused with ENC_ERR_SERVER_INVALID_PORT instead of listening on a pipe', async () => {
       const app = createServer()
       app.get('/', async () => ({ ok: true }))
       const bad = await (app as unknown as { listen(port: unknown): Promise<string> }).listen('abc').then(() => null, (error: Error & { code?: string }) => error)
       expect(bad?.code).to.equal('ENC_ERR_SERVER_INVALID_PORT')
-      expect(bad?.message).to.contain("listen() in root: the port 'abc' is not an integer from 0 to 65535")
+      expect(bad?.message).to.contain("listen() in root: 'abc' is not a port (an integer from 0 to 65535) nor a socket path (one with a '/'")
       expect(app.server.listening).to.equal(false)
       for (const port of [-1, 65536, 1.5, '']) {
         const error = await (app as unknown as { listen(port: unknown): Promise<string> }).listen(port).then(() => null, (e: Error & { code?: string }) => e)
@@ -122,9 +191,30 @@ describe('semantics: a Fastify app moving to createServer()', () => {
       .and.include("for one of your own moved from Fastify 3, write fastify: '5.x' in its fastify-plugin options or leave the key out")
   })
 
+  describe('jsonShorthand (Fastify 3 server option)', () => {
+    it('jsonShorthand: true is accepted as a no-op: a shorthand part is still expanded', async () => {
+      const app = createServer({ jsonShorthand: true })
+      app.post('/', { schema: { body: { n: { type: 'integer' } } } }, async (request) => request.body)
+      expect((await app.inject({ method: 'POST', url: '/', payload: { n: 'x' } })).statusCode).to.equal(400)
+      expect((await app.inject({ method: 'POST', url: '/', payload: { n: 2 } })).json()).to.deep.equal({ n: 2 })
+      await app.close()
+    })
+
+    it('jsonShorthand: false is refused with ENC_ERR_SERVER_INVALID_OPTION saying the shorthand is always read and complete schemas are read as they are', () => {
+      const error = thrown(() => createServer({ jsonShorthand: false }))
+      expect(error.code).to.equal('ENC_ERR_SERVER_INVALID_OPTION')
+      expect(error.message).to.contain('createServer({ jsonShorthand: false }): not offered').and.contain('complete schema')
+    })
+
+    it('a non-boolean jsonShorthand is refused as Fastify 3 refuses it: must be a boolean', () => {
+      const error = thrown(() => createServer({ jsonShorthand: 'hello' } as unknown as ServerOptions))
+      expect(error.code).to.equal('ENC_ERR_SERVER_INVALID_OPTION')
+      expect(error.message).to.contain('createServer({ jsonShorthand }): must be a boolean').and.contain('got string')
+    })
+  })
+
   describe('Fastify server options Enclave does not offer', () => {
     const cases: Array<[string, unknown, string]> = [
-      ['jsonShorthand', true, 'always accepts the shorthand'],
       ['useSemicolonDelimiter', false, "Fastify 5's default, false"],
       ['routerOptions', { ignoreTrailingSlash: true }, 'at the top level of createServer()'],
     ]

@@ -179,6 +179,17 @@ describe('semantics: route options for HEAD and prefixes (issue 12 §2)', () => 
       expect([head.statusCode, head.headers['content-length']]).to.deep.equal([200, String(JSON.stringify({ version: '2.0.0' }).length)])
     })
 
+    it('an empty Accept-Version header is read as no header, as in Fastify 3.27.4: the unversioned route answers, a versioned-only path is 404', async () => {
+      const app = await build((root) => {
+        root.get('/', { version: '1.2.0' }, v('1.2.0'))
+        root.get('/', v('none'))
+        root.get('/only', { version: '1.2.0' }, v('1.2.0'))
+      })
+      const root = await app.inject({ url: '/', headers: { 'accept-version': '' } })
+      expect([root.statusCode, root.json()]).to.deep.equal([200, { version: 'none' }])
+      expect((await app.inject({ url: '/only', headers: { 'accept-version': '' } })).statusCode).to.equal(404)
+    })
+
     it('a route constrained by host answers only that Host (a string or a RegExp)', async () => {
       const app = await build((root) => {
         root.get('/', { constraints: { host: 'api.example' } }, v('api'))

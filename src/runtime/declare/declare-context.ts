@@ -19,7 +19,7 @@ export interface ServerFacade {
   /** What a plugin's own scope's ready() waits for: all plugins loaded and routes compiled, before the onReady hooks. */
   whenLoaded(): Promise<void>
   bootProfile(top: number): BootProfile
-  listen(portOrOptions?: number | ListenOptions, host?: string): Promise<string>
+  listen(portOrOptions?: number | string | ListenOptions, host?: string): Promise<string>
   close(): Promise<void>
   /** True from the moment close() is called (Scope.closing; health readiness answers 503). */
   readonly closing: boolean

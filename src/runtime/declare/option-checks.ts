@@ -17,7 +17,7 @@ export const knownServerOptions: readonly string[] = [
   'onProtoPoisoning', 'onConstructorPoisoning',
   'connectionTimeout', 'drainTimeout', 'frameworkErrors', 'clientErrorHandler',
   'caseSensitive', 'querystringParser', 'rewriteUrl', 'maxRequestsPerSocket', 'forceCloseConnections', 'return503OnClosing',
-  'https', 'http2', 'http2SessionTimeout', 'serverFactory', 'constraints', 'versioning',
+  'https', 'http2', 'http2SessionTimeout', 'serverFactory', 'constraints', 'versioning', 'jsonShorthand',
 ]
 
 /**
@@ -26,11 +26,24 @@ export const knownServerOptions: readonly string[] = [
  * unrelated name) would send them looking for a typo.
  */
 const fastifyOnlyServerOptions: Readonly<Record<string, string>> = {
-  jsonShorthand: 'Enclave always accepts the shorthand (properties at the top level of a schema part): remove the option',
   childLoggerFactory: 'request.log is a pino child bound to the request id; pass a pino instance as logger to choose its settings',
   // Fastify 5 apps set these; without an entry they read as typos and get an unrelated did-you-mean.
   useSemicolonDelimiter: 'a \';\' in the path is part of the path (Fastify 5\'s default, false: /a;b=1 is not /a), and a query starts at \'?\' only: remove the option',
   routerOptions: 'Fastify 5\'s group of router options: Enclave takes the ones it offers at the top level of createServer() (ignoreTrailingSlash, caseSensitive, maxParamLength, querystringParser); move them there',
+}
+
+/**
+ * `jsonShorthand: true` is Fastify's default and Enclave's only behaviour, so a Fastify app that
+ * spells it out moves unchanged. `false` (a schema part with properties at its top level is taken
+ * as a complete schema) is not offered: refused rather than ignored, since ignoring it would
+ * change what such a part validates.
+ */
+function checkJsonShorthand(value: unknown): void {
+  if (value === undefined || value === true) return
+  if (value === false) {
+    throw invalidOption('createServer({ jsonShorthand: false }): not offered: schema parts are always read with the shorthand (properties at the top level). Remove the option: a part written as a complete schema ({ type: \'object\', properties }) is read as it is.')
+  }
+  throw invalidOption(`createServer({ jsonShorthand }): must be a boolean (true, the default), got ${value === null ? 'null' : typeof value}.`)
 }
 
 /** Server options that must be functions, and those that must be booleans, when given. */
@@ -165,6 +178,7 @@ export function checkServerOptions(options: ServerOptions): ServerOptions {
       throw invalidOption(`createServer({ ${key} }): unknown option${didYouMean(key, knownServerOptions)}. Known options: ${knownServerOptions.join(', ')}.`)
     }
   }
+  checkJsonShorthand((options as { jsonShorthand?: unknown }).jsonShorthand)
   const record = options as ServerOptions & { ajv?: unknown }
   let resolved: ServerOptions = options
   if (record.ajv !== undefined) {

@@ -15,6 +15,8 @@ import { isPoisonAction, type PoisonAction } from '../shared/json-poisoning'
 import { declareRoute, shortcut } from './route-declaration'
 import { fastifyApiVersion, readPluginMeta } from '../shared/plugin-meta'
 import { installUnsupportedApis } from './unsupported-api'
+import { checkPrintRoutesOptions } from './print-routes-options'
+import { installMissingMiddlewareUse, pluginReplaceableMembers } from './missing-middleware'
 import { findRoute, hasRoute, type FoundRoute, type LookupOptions } from './route-lookup'
 import { warnPayloadParser } from '../shared/deprecations'
 import { isAsyncFunction } from './option-checks'
@@ -339,7 +341,7 @@ export class ScopeImpl implements Scope {
       }
     }
     const reserved = target === 'instance' ? null : this.context.reservedNames[target]
-    if ((typeof name !== 'string' && typeof name !== 'symbol') || name === '' || (reserved !== null ? reserved.has(name as string) : name in ScopeImpl.prototype || name in this)) {
+    if ((typeof name !== 'string' && typeof name !== 'symbol') || name === '' || (reserved !== null ? reserved.has(name as string) : (name in ScopeImpl.prototype || name in this) && !pluginReplaceableMembers.has(name))) {
       const owner = target === 'instance' ? this.#findDecoration('instance', name) : undefined
       if (owner === undefined) {
         throw runtimeError('ENC_ERR_DEC_RESERVED', { call: `${method}('${String(name)}')`, path: this.path, target: target === 'instance' ? 'scope' : target })
@@ -502,11 +504,12 @@ export class ScopeImpl implements Scope {
   /** Fastify 5's findRoute(): the route a URL reaches among those declared so far, as `{ handler, params, searchParams }`, or null. */
   findRoute(options: LookupOptions): FoundRoute | null { return findRoute(this.context, options) }
 
-  printRoutes(): string
+  printRoutes(options?: { includeHooks?: boolean; commonPrefix?: false; json?: false }): string
   printRoutes(options: { json: true }): readonly RouteInspection[]
-  printRoutes(options?: { json?: boolean }): string | readonly RouteInspection[] {
+  printRoutes(options?: { json?: boolean; includeHooks?: boolean; commonPrefix?: false }): string | readonly RouteInspection[] {
+    const checked = checkPrintRoutesOptions(options, this.path)
     const view = this.context.facade.introspect()
-    return options?.json === true ? view.inspect().routes : view.printRoutes()
+    return checked.json === true ? view.inspect().routes : view.printRoutes({ includeHooks: checked.includeHooks })
   }
   /** Fastify's printPlugins: every registration as loaded, nested, with the milliseconds it took (after boot). */
   printPlugins(): string { return this.context.facade.printPlugins() }
@@ -635,11 +638,13 @@ export class ScopeImpl implements Scope {
   // inject(options, cb) and inject()'s light-my-request chain. With a callback nothing is returned.
   listen(port?: number, host?: string): Promise<string>
   listen(options: ListenOptions): Promise<string>
+  listen(path: string): Promise<string>
   listen(port: number, callback: (error: Error | null, address?: string) => void): void
+  listen(path: string, callback: (error: Error | null, address?: string) => void): void
   listen(port: number, host: string, callback: (error: Error | null, address?: string) => void): void
   listen(port: number, host: string, backlog: number, callback: (error: Error | null, address?: string) => void): void
   listen(options: ListenOptions, callback: (error: Error | null, address?: string) => void): void
-  listen(a?: number | ListenOptions, host?: string | Function): Promise<string> | void {
+  listen(a?: number | string | ListenOptions, host?: string | Function): Promise<string> | void {
     const callback = lastCallback<(error: Error | null, address?: string) => void>(arguments)
     if (callback === undefined) return this.context.facade.listen(a, host as string | undefined)
     const given = typeof host === 'string' ? host : undefined
@@ -673,3 +678,4 @@ function lastCallback<F>(args: IArguments): F | undefined {
 }
 
 installUnsupportedApis(ScopeImpl.prototype)
+installMissingMiddlewareUse(ScopeImpl.prototype)

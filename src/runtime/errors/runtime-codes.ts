@@ -16,6 +16,8 @@ export const runtimeErrors = {
     message: (a: { what: string; timeout: number }) => `${a.what} did not call done() within ${a.timeout} ms. Call done() when it has finished, or make it async.` }),
   ENC_ERR_PLUGIN_UNSUPPORTED_API: e({ status: null, summary: 'a plugin called a Fastify instance method Enclave does not offer (docs/plugins.md lists them)',
     message: (a: { api: string; path: string }) => `${a.api}() was called in ${a.path}: Enclave does not offer this Fastify API (docs/plugins.md lists what it offers). A plugin that needs it cannot run in Enclave yet.` }),
+  ENC_ERR_PLUGIN_MISSING_MIDDLEWARE: e({ status: null, summary: 'use() was called in a scope where no middleware plugin (@fastify/middie, @fastify/express) has decorated it',
+    message: (a: { path: string }) => `use() was called in ${a.path}, but no middleware plugin provides it there. Register @fastify/middie (or @fastify/express) in this scope or an ancestor, and await the register, before calling use().` }),
   ENC_ERR_PLUGIN_VERSION: e({ status: null, summary: "a plugin's plugin-meta `fastify` range excludes the Fastify plugin API line Enclave offers (5.x)",
     message: (a: { plugin: string; path: string; range: string; offered: string }) => `plugin '${a.plugin}' registered in ${a.path} expects Fastify '${a.range}', but Enclave offers the Fastify ${a.offered} plugin API (docs/plugins.md lists it). For a published plugin, use its major that supports Fastify 5; for one of your own moved from Fastify 3, write fastify: '5.x' in its fastify-plugin options or leave the key out (its requests keep Fastify 3's semantics).` }),
   ENC_ERR_PLUGIN_DEPENDENCY: e({ status: null, summary: "a plugin's plugin-meta dependency is not registered in its scope or an ancestor before it",
@@ -192,7 +194,7 @@ export const runtimeErrors = {
       : 'noJson' in a
       ? `${a.at}: the ${a.status} payload is ${a.noJson}, which has no JSON form. Send (or return) a value JSON can write.`
       : `${a.at}: the serializer of the ${a.status} response returned ${a.got}, not a string or Buffer. Make the serializer (reply.serializer(), setReplySerializer() or the serializerCompiler's function) return the serialized text.` }),
-  ENC_ERR_SERVER_INVALID_OPTION: e({ status: null, summary: 'createServer() was given an unknown option (did you mean ...) or a Fastify option Enclave does not offer (logger.prettyPrint, jsonShorthand ...: the message says what to do instead), a constraints strategy or versioning option of the wrong shape, an https/http2/http2SessionTimeout/serverFactory of the wrong shape, TLS options node:tls refuses, a serverFactory given with https, http2 or a server-level timeout, or a factory that returns no server, a limit or timeout that is not a non-negative integer, or headersTimeout above requestTimeout, or a schemaCompilation (option or setSchemaCompilation()) other than eager or lazy, or an onProtoPoisoning/onConstructorPoisoning other than error, remove or ignore, or a logger given both file and stream (or a file that is not a path, or that cannot be opened), or a schemaCache that is not { directory, mode?: read-write or read }',
+  ENC_ERR_SERVER_INVALID_OPTION: e({ status: null, summary: 'createServer() was given an unknown option (did you mean ...) or a Fastify option Enclave does not offer (logger.prettyPrint, jsonShorthand: false ...: the message says what to do instead), a constraints strategy or versioning option of the wrong shape, an https/http2/http2SessionTimeout/serverFactory of the wrong shape, TLS options node:tls refuses, a serverFactory given with https, http2 or a server-level timeout, or a factory that returns no server, a limit or timeout that is not a non-negative integer, or headersTimeout above requestTimeout, or a schemaCompilation (option or setSchemaCompilation()) other than eager or lazy, or an onProtoPoisoning/onConstructorPoisoning other than error, remove or ignore, or a logger given both file and stream (or a file that is not a path, or that cannot be opened), or a schemaCache that is not { directory, mode?: read-write or read }',
     message: (a: { name: string; given: string; min: number; fallback: number } | { headersTimeout: number; requestTimeout: number } | { where: string; given: string } | { problem: string }) => 'problem' in a
       ? `createServer(${a.problem}`
       : 'where' in a
@@ -203,14 +205,16 @@ export const runtimeErrors = {
   ENC_ERR_INSPECT_NOT_BOOTED: e({ status: null, summary: 'printRoutes/printTree/printPlugins/explain/inspect/openapi was called before the server booted',
     message: (a: { path: string }) => `printRoutes/printTree/printPlugins/explain/inspect/openapi on ${a.path}: the server has not booted yet. ` +
       'Call them after `await app.ready()` (createApp() returns a booted app), or in an onReady hook.' }),
+  ENC_ERR_INSPECT_INVALID_OPTIONS: e({ status: null, summary: 'printRoutes() was given an option it does not know or cannot honour (commonPrefix: true, includeMeta) or a value of the wrong type',
+    message: (a: { path: string; problem: string }) => `printRoutes() on ${a.path}: ${a.problem}.` }),
   ENC_ERR_INSPECT_ROUTE_NOT_FOUND: e({ status: null, summary: "explain() was given a route that is not declared ('METHOD /declared/path')",
     message: (a: { given: string } | { wanted: string; nearest: readonly string[] }) => 'given' in a
       ? `explain(${a.given}): give a method and a declared path, e.g. explain('POST /notes/:id').`
       : `explain('${a.wanted}'): no route has this method and declared path.` +
         (a.nearest.length > 0 ? ` Did you mean ${a.nearest.map((r) => `'${r}'`).join(' or ')}?` : ' The server has no routes.') }),
-  ENC_ERR_SERVER_INVALID_PORT: e({ status: null, summary: 'listen() was given a port that is not an integer from 0 to 65535 (a string of digits, as an environment variable holds, is accepted)',
-    message: (a: { given: string; path: string }) => `listen() in ${a.path}: the port ${a.given} is not an integer from 0 to 65535 ` +
-      '(Node would take a non-numeric string as the path of a pipe). Check the variable it comes from; 0 picks a free port.' }),
+  ENC_ERR_SERVER_INVALID_PORT: e({ status: null, summary: 'listen() was given a port that is not an integer from 0 to 65535 (a string of digits, as an environment variable holds, is accepted) nor a socket path (one with a \'/\', or a Windows pipe), or both a port and a path',
+    message: (a: { given: string; path: string }) => `listen() in ${a.path}: ${a.given} is not a port (an integer from 0 to 65535) ` +
+      'nor a socket path (one with a \'/\', such as \'/run/app.sock\' or \'./app.sock\', or a Windows pipe \'\\\\.\\pipe\\name\'). Check the variable it comes from; 0 picks a free port.' }),
   ENC_ERR_SERVER_LISTENING: e({ status: null, summary: 'listen() was called on a server that is already listening',
     message: (a: { path: string }) => `listen() in ${a.path}: the server is already listening. Call close() first.` }),
   ENC_ERR_SERVER_CLOSED: e({ status: null, summary: 'listen() was called once close() had started (Fastify 3: FST_ERR_REOPENED_CLOSE_SERVER)',

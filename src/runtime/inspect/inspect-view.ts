@@ -8,7 +8,7 @@ import { printTree } from './print-tree'
 export function createInspectView(inspection: Inspection): InspectView {
   return {
     inspect: () => inspection,
-    printRoutes: () => printRoutes(inspection.routes),
+    printRoutes: (options) => printRoutes(inspection.routes, options),
     printTree: () => printTree(inspection.root),
     explain: (route) => explainRoute(findRoute(inspection.routes, route)),
     explainJson: (route) => findRoute(inspection.routes, route),

@@ -1,11 +1,13 @@
-import type { RouteInspection } from '../shared/introspection'
+import type { PrintRoutesOptions, RouteInspection } from '../shared/introspection'
 
 interface SegmentNode {
   readonly children: Map<string, SegmentNode>
   readonly methods: Set<string>
+  readonly routes: RouteInspection[]
 }
 
-const newNode = (): SegmentNode => ({ children: new Map(), methods: new Set() })
+const newNode = (): SegmentNode => ({ children: new Map(), methods: new Set(), routes: [] })
+
 
 /**
  * The routes as a tree of path segments, methods in brackets (Fastify's printRoutes, by
@@ -18,7 +20,7 @@ const newNode = (): SegmentNode => ({ children: new Map(), methods: new Set() })
  *     │   └── :id (DELETE, GET)
  *     └── users (POST)
  */
-export function printRoutes(routes: readonly RouteInspection[]): string {
+export function printRoutes(routes: readonly RouteInspection[], options: PrintRoutesOptions = {}): string {
   const root = newNode()
   for (const route of routes) {
     if (route.implicit) continue
@@ -30,9 +32,12 @@ export function printRoutes(routes: readonly RouteInspection[]): string {
       node = next
     }
     node.methods.add(route.method)
+    node.routes.push(route)
   }
+  const hooks = options.includeHooks === true
   const lines = [`└── /${methods(root)}`]
-  render(root, '    ', lines)
+  if (hooks) hookLines(root, '    ', lines)
+  render(root, '    ', lines, hooks)
   return lines.join('\n') + '\n'
 }
 
@@ -40,11 +45,37 @@ function methods(node: SegmentNode): string {
   return node.methods.size === 0 ? '' : ` (${[...node.methods].sort().join(', ')})`
 }
 
-function render(node: SegmentNode, indent: string, lines: string[]): void {
+function render(node: SegmentNode, indent: string, lines: string[], hooks: boolean): void {
   const entries = [...node.children.entries()].sort(([a], [b]) => a.localeCompare(b))
   entries.forEach(([segment, child], i) => {
     const last = i === entries.length - 1
     lines.push(`${indent}${last ? '└── ' : '├── '}${segment === '' ? '(trailing /)' : segment}${methods(child)}`)
-    render(child, indent + (last ? '    ' : '│   '), lines)
+    const inner = indent + (last ? '    ' : '│   ')
+    if (hooks) hookLines(child, inner, lines)
+    render(child, inner, lines, hooks)
   })
+}
+
+/**
+ * Fastify 3's hook lines, one per hook name with its functions in the order a request meets them.
+ * A segment's methods share a line (`notes (GET, POST)`): when their hooks differ, each method's
+ * lines are printed with the method first, so no route's hooks are hidden behind another's.
+ */
+function hookLines(node: SegmentNode, indent: string, lines: string[]): void {
+  const perRoute = [...node.routes].sort((a, b) => a.method.localeCompare(b.method)).map((route) => ({ method: route.method, lines: routeHookLines(route) }))
+  if (perRoute.length === 0) return
+  const same = perRoute.every((r) => r.lines.join('\n') === perRoute[0].lines.join('\n'))
+  for (const route of same ? perRoute.slice(0, 1) : perRoute) {
+    for (const line of route.lines) lines.push(`${indent}• ${same ? '' : `${route.method} `}${line}`)
+  }
+}
+
+function routeHookLines(route: RouteInspection): string[] {
+  const byName = new Map<string, string[]>()
+  for (const hook of route.hooks) {
+    const fns = byName.get(hook.name) ?? []
+    fns.push(`${hook.fn}()`)
+    byName.set(hook.name, fns)
+  }
+  return [...byName].map(([name, fns]) => `(${name}) ${JSON.stringify(fns)}`)
 }

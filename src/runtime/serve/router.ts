@@ -209,6 +209,8 @@ export function isRoutableTarget(url: string): boolean {
  */
 function acceptVersion(header: string | string[] | undefined): string | string[] | undefined {
   if (typeof header !== 'string') return header
+  // An empty header asks for no version: Fastify 3.27.4 routes it as if absent (the unversioned route).
+  if (header === '') return undefined
   if (header === 'x') return ''
   return twoPartVersion.test(header) ? `${header}.x` : header
 }

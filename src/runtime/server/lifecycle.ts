@@ -12,6 +12,7 @@ import type { ServerFacade } from '../declare/declare-context'
 import { handleRequest } from '../serve/pipeline'
 import type { ServeContext } from '../serve/serve-context'
 import type { InjectChain, InjectOptions, InjectResponse, ListenOptions, ReadyOptions } from '../types'
+import { listenTarget } from './listen-target'
 import { compileAllPending } from '../boot/route-schemas'
 import type { BootProfile } from '../shared/boot-profile'
 import { buildInspection } from '../boot/introspection'
@@ -146,10 +147,14 @@ export class ServerLifecycle implements ServerFacade {
     return boot.profile.report(top, boot.schemaCompilers.codeCache?.stats() ?? null)
   }
 
-  /** Spec §9: `listen(port, host?)` (the release line) and `listen({ port, host })` (the development line). */
-  async listen(portOrOptions?: number | ListenOptions, hostArg?: string): Promise<string> {
-    const options: ListenOptions = typeof portOrOptions === 'object' && portOrOptions !== null ? portOrOptions : { port: portOrOptions, host: hostArg }
-    const port = listenPort(options.port, this.#bootContext().rootScope.path)
+  /**
+   * Spec §9: `listen(port, host?)` (the release line) and `listen({ port, host })` (the development
+   * line); Fastify 3's socket forms `listen(path)` and `listen({ path })` too (listen-target.ts).
+   * Resolves to the URL, or for a socket to its path, as Fastify 3 does.
+   */
+  async listen(portOrOptions?: number | string | ListenOptions, hostArg?: string): Promise<string> {
+    const options: ListenOptions = typeof portOrOptions === 'object' && portOrOptions !== null ? portOrOptions : { port: portOrOptions as number | undefined }
+    const target = listenTarget(options, typeof hostArg === 'string' ? hostArg : undefined, this.#bootContext().rootScope.path)
     // As Fastify 3 refuses it: what the onClose hooks released (pools, files) is gone.
     if (this.#closed !== null) throw runtimeError('ENC_ERR_SERVER_CLOSED', { path: this.#bootContext().rootScope.path })
     await this.ready()
@@ -159,17 +164,23 @@ export class ServerLifecycle implements ServerFacade {
     if (this.#closed !== null) throw runtimeError('ENC_ERR_SERVER_CLOSED', { path: this.#bootContext().rootScope.path })
     const server = this.#http
     if (server.listening) throw runtimeError('ENC_ERR_SERVER_LISTENING', { path: this.#bootContext().rootScope.path })
-    const host = options.host ?? '127.0.0.1'
     await new Promise<void>((resolve, reject) => {
       const onError = (error: Error): void => { server.removeListener('listening', onListening); reject(error) }
       const onListening = (): void => { server.removeListener('error', onError); resolve() }
       server.once('error', onError)
       server.once('listening', onListening)
-      server.listen(port, host)
+      // A socket file left by a process that did not close fails with EADDRINUSE, as in Fastify 3:
+      // removing it could take the socket of a server still running.
+      if (target.path !== undefined) server.listen(target.path)
+      else server.listen(target.port, target.host)
     })
-    const address = server.address() as AddressInfo
-    const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address
-    const url = `${this.#transport.secure ? 'https' : 'http'}://${shown}:${address.port}`
+    const address = server.address()
+    let url: string
+    if (typeof address === 'string' || address === null) url = address ?? (target.path ?? '')
+    else {
+      const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
+      url = `${this.#transport.secure ? 'https' : 'http'}://${host}:${address.port}`
+    }
     // Fastify 3's line, word for word: log pipelines grep for it.
     this.#serve.log.info(`Server listening at ${url}`)
     return url
@@ -349,18 +360,6 @@ function pluginLoadTree(node: PluginNode, name: string): PluginLoadInspection {
     return pluginLoadTree(child, isLifted(child.plugin) || meta.skipOverride ? `${meta.name} (lifted)` : meta.name)
   })
   return { name, ms: node.loadMs ?? null, children }
-}
-
-/**
- * The port to listen on: a number, or a string of digits (`listen(process.env.PORT)`, which
- * Fastify takes too). Anything else is refused: Node would take 'abc' as the path of a pipe and
- * listen there. A missing port is 0, a free one.
- */
-function listenPort(given: unknown, path: string): number {
-  if (given === undefined || given === null) return 0
-  const port = typeof given === 'string' && /^\d{1,5}$/.test(given) ? Number(given) : given
-  if (typeof port === 'number' && Number.isInteger(port) && port >= 0 && port <= 65535) return port
-  throw runtimeError('ENC_ERR_SERVER_INVALID_PORT', { given: typeof given === 'string' ? `'${given}'` : String(given), path })
 }
 
 /**

@@ -153,10 +153,16 @@ export interface ScopeAnnotation {
   readonly errorResponses?: Readonly<Record<string, JsonSchema>>
 }
 
+/** Fastify 3.27.4's printRoutes options that the tree can honour (declare/print-routes-options.ts checks them). */
+export interface PrintRoutesOptions {
+  /** Each route's request-path hooks under it, `• (onRequest) ["auth()"]`, as Fastify 3 prints them. */
+  readonly includeHooks?: boolean
+}
+
 /** What the scope methods printRoutes/printTree/explain/inspect/openapi read (server/lifecycle.ts builds it). */
 export interface InspectView {
   inspect(): Inspection
-  printRoutes(): string
+  printRoutes(options?: PrintRoutesOptions): string
   printTree(): string
   explain(route: string): string
   explainJson(route: string): RouteInspection

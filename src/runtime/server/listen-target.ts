@@ -1,0 +1,43 @@
+import { runtimeError } from '../errors/runtime-codes'
+import type { ListenOptions } from '../types'
+
+/** Where listen() binds: a TCP port and host, or a Unix domain socket / Windows named pipe path. */
+export type ListenTarget = { port: number; host: string; path?: undefined } | { path: string }
+
+/**
+ * What listen()'s arguments name. A number, or a string of digits (`listen(process.env.PORT)`,
+ * which Fastify takes too), is a port; a missing one is 0, a free port. A socket path is taken as
+ * Fastify 3 takes it (`listen('/run/app.sock')`, `listen({ path })`), but only when it reads as a
+ * path: it has a '/', or it is a Windows pipe (`\\.\pipe\name`). Fastify 3 (Node) listens on any
+ * other non-numeric string as a file in the working directory, so a mistyped variable
+ * (`listen('undefined')`) would serve on a file named after it: that is refused instead.
+ */
+export function listenTarget(options: ListenOptions, host: string | undefined, scopePath: string): ListenTarget {
+  const { port, path } = options as { port?: unknown; path?: unknown }
+  if (path !== undefined) {
+    if (port !== undefined) throw invalid(`{ port: ${shown(port)}, path: ${shown(path)} }`, scopePath, 'give a port or a path, not both')
+    if (typeof path !== 'string' || path === '') throw invalid(`{ path: ${shown(path)} }`, scopePath, 'the path must be a non-empty string')
+    return { path }
+  }
+  if (typeof port === 'string' && !/^\d{1,5}$/.test(port) && isSocketPath(port)) return { path: port }
+  return { port: listenPort(port, scopePath), host: host ?? options.host ?? '127.0.0.1' }
+}
+
+function isSocketPath(text: string): boolean {
+  return text.includes('/') || text.startsWith('\\\\.\\pipe\\') || text.startsWith('\\\\?\\pipe\\')
+}
+
+function listenPort(given: unknown, scopePath: string): number {
+  if (given === undefined || given === null) return 0
+  const port = typeof given === 'string' && /^\d{1,5}$/.test(given) ? Number(given) : given
+  if (typeof port === 'number' && Number.isInteger(port) && port >= 0 && port <= 65535) return port
+  throw runtimeError('ENC_ERR_SERVER_INVALID_PORT', { given: shown(given), path: scopePath })
+}
+
+function invalid(given: string, scopePath: string, problem: string): Error {
+  return runtimeError('ENC_ERR_SERVER_INVALID_PORT', { given: `${given} (${problem})`, path: scopePath })
+}
+
+function shown(value: unknown): string {
+  return typeof value === 'string' ? `'${value}'` : String(value)
+}
