@@ -7,7 +7,7 @@ import { Disposer } from './disposal'
 import { healthChecksOf } from './health-contributors'
 import { inject } from './injector'
 import { LifecycleHooks } from './lifecycle-hooks'
-import { modulePlugin } from './module-plugin'
+import { checkRequiredPluginsOf, modulePlugin } from './module-plugin'
 import { overrideTable } from './overrides'
 import { inModuleTerms } from './schema-listing'
 import { scan } from './scan'
@@ -84,6 +84,12 @@ export async function createApp(root: Function, options: AppOptions = {}): Promi
     await lifecycle.init(bootTimeout)
     // The root module is the app's root scope itself (lifted), its prefix applied by the runtime.
     app.register(lift(modulePlugin(tree, wiring)), { prefix: tree.meta.prefix })
+    // @Requires: once every module's plugins are in, wherever an ancestor listed them. A module
+    // that failed to load keeps its own error (a check of a half-loaded tree would only mislead).
+    app.after((error) => {
+      if (error) throw error
+      checkRequiredPluginsOf(wiring)
+    })
     await app.ready()
     // Every module initialised and the server booted; createApp() has not returned, so nothing listens yet.
     await lifecycle.bootstrap(bootTimeout)

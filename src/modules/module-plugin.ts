@@ -60,15 +60,35 @@ export function applyModule(scope: Scope, node: ModuleNode, wiring: ReadonlyMap<
     const moduleHooks = moduleRouteHooks(node, wiring)
     const interceptors: RouteInterceptors = { resolve: interceptorResolver(container), outer: moduleInterceptors(node, wiring) }
     for (const controller of node.controllers) {
-      checkRequiredPlugins(scope, controller, node)
+      deferRequiredPluginCheck(wiring, () => checkRequiredPlugins(scope, controller, node))
       declareAndCheck(scope, controllerRoutes(controller, controllers.get(controller)!, node.path, resolveHook, moduleHooks, interceptors))
     }
   })
 }
 
 /**
- * `@Requires(plugin)`: checked once the module's plugins have loaded, in the scope its routes are
- * declared in, so what RequestWith<typeof plugin> promises the controller is there at run time.
+ * `@Requires(plugin)` checks, per app (its wiring), run by checkRequiredPluginsOf() once every
+ * module has loaded: an ancestor may list the plugin after the child module (`plugins: [ChildModule,
+ * workspace]`), and its decorations and hooks still reach the child's routes at run time.
+ */
+const requiredPluginChecks = new WeakMap<object, (() => void)[]>()
+
+function deferRequiredPluginCheck(wiring: ReadonlyMap<ModuleNode, ModuleWiring>, check: () => void): void {
+  const checks = requiredPluginChecks.get(wiring)
+  if (checks === undefined) requiredPluginChecks.set(wiring, [check])
+  else checks.push(check)
+}
+
+/** Runs the app's deferred `@Requires` checks (createApp, in an after() of the root module). */
+export function checkRequiredPluginsOf(wiring: ReadonlyMap<ModuleNode, ModuleWiring>): void {
+  const checks = requiredPluginChecks.get(wiring) ?? []
+  requiredPluginChecks.delete(wiring)
+  for (const check of checks) check()
+}
+
+/**
+ * `@Requires(plugin)`: checked in the scope the controller's routes are declared in, so what
+ * RequestWith<typeof plugin> promises the controller is there at run time.
  */
 function checkRequiredPlugins(scope: Scope, controller: Function, node: ModuleNode): void {
   for (const plugin of getRequiredPlugins(controller)) {

@@ -12,6 +12,14 @@
 export type UndeclaredName<K extends string, Where extends string> =
   `'${K}' is not declared: add it to ${Where} in a declare module 'enclave' block first`
 
+/**
+ * The same inside a typed plugin (`lift(plugin, { name, provides })`), whose own scope accepts the
+ * names its `provides` lists: a misspelt or forgotten one is most likely missing there, not from the
+ * global interface, so the message names both fixes.
+ */
+export type UnprovidedName<K extends string, Part extends 'request' | 'reply', Where extends string> =
+  `'${K}' is not declared: add it to this plugin's provides.${Part} (${K}: type<T>()) or to ${Where} in a declare module 'enclave' block`
+
 /** Whether `K` can be checked: a literal name (a symbol, or a name typed `string`, cannot). */
 export type Uncheckable<K> = K extends symbol ? true : string extends K ? true : false
 

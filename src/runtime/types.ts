@@ -5,7 +5,7 @@ import type { AddressInfo, Socket } from 'node:net'
 import type { TlsOptions } from 'node:tls'
 import type { ConstraintStrategy, VersioningOptions } from './shared/custom-constraints'
 import type { Settings as Http2Settings } from 'node:http2'
-import type { BuiltInName, Uncheckable, UndeclaredName } from './declared-name'
+import type { BuiltInName, Uncheckable, UndeclaredName, UnprovidedName } from './declared-name'
 import type { GenericParts, NamesAPart, NamesReply, ReplyPayload, RouteGeneric } from './route-generic'
 import type { CodedGeneric, StatusReplyGeneric } from './reply-status'
 import type { HasTypedParts, NoUnknownSchemaKeys, ResponseOf, ResponseTypes, SchemaClassType, TypeBoxKinded, TypeBoxLike, TypedParts, TypedRouteSchema } from './typed-schemas'
@@ -79,10 +79,12 @@ export type ReplyDecorationValue<K extends string | symbol, Y = {}> = K extends 
  * not passed as a type argument, as RequestDecorationValue is.
  */
 export type DeclaredRequestName<K extends string | symbol, R = {}> = Uncheckable<K> extends true ? K
-  : K extends keyof RequestDecorations | keyof R ? K : K extends keyof Request ? BuiltInName<K & string, 'Request'> : UndeclaredName<K & string, 'RequestDecorations'>
+  : K extends keyof RequestDecorations | keyof R ? K : K extends keyof Request ? BuiltInName<K & string, 'Request'>
+  : [keyof R] extends [never] ? UndeclaredName<K & string, 'RequestDecorations'> : UnprovidedName<K & string, 'request', 'RequestDecorations'>
 /** The same for `decorateReply` / `@DecorateReply` and {@link ReplyDecorations}. */
 export type DeclaredReplyName<K extends string | symbol, Y = {}> = Uncheckable<K> extends true ? K
-  : K extends keyof ReplyDecorations | keyof Y ? K : K extends keyof Reply ? BuiltInName<K & string, 'Reply'> : UndeclaredName<K & string, 'ReplyDecorations'>
+  : K extends keyof ReplyDecorations | keyof Y ? K : K extends keyof Reply ? BuiltInName<K & string, 'Reply'>
+  : [keyof Y] extends [never] ? UndeclaredName<K & string, 'ReplyDecorations'> : UnprovidedName<K & string, 'reply', 'ReplyDecorations'>
 
 /** The same for `decorate` and {@link ScopeDecorations} (Scope has no catch-all either). */
 export type DeclaredScopeName<K extends string | symbol> = Uncheckable<K> extends true ? K

@@ -40,6 +40,23 @@ describe('@Requires(plugin): a controller\'s typed plugins, checked at boot', ()
     } finally { await app.close() }
   })
 
+  it('accepts the plugin an ancestor module lists after the child module (its decorations and hooks reach the child\'s routes)', async () => {
+    @Module({ prefix: '/child', controllers: [TenantController] }) class LaterChildModule {}
+    @Module({ plugins: [LaterChildModule, usePlugin(tenantPlugin, { useFactory: () => ({ id: 'later' }) })] }) class LaterRootModule {}
+    const app = await createApp(LaterRootModule)
+    try {
+      expect((await app.inject('/child/tenant')).json()).to.deep.equal({ tenant: 'later' })
+    } finally { await app.close() }
+  })
+
+  it('reports a module\'s own boot failure rather than a @Requires check of the half-loaded tree', async () => {
+    @Module({ prefix: '/child', controllers: [TenantController] }) class FailingChildModule {}
+    const failing = lift(async () => { throw new Error('plugin failed to load') }, { name: 'failing' })
+    @Module({ plugins: [failing, FailingChildModule, usePlugin(tenantPlugin, { useFactory: () => ({ id: 'x' }) })] }) class FailingRootModule {}
+    const error = await bootError(FailingRootModule)
+    expect(error.message).to.include('plugin failed to load')
+  })
+
   it('fails boot naming controller, module path, plugin and the module to add it to when no module up the tree registers it (ENC_ERR_MODULE_PLUGIN_REQUIRED)', async () => {
     @Module({ prefix: '/child', controllers: [TenantController] }) class BareModule {}
     // A sibling registering it does not count: its decorations are not visible to BareModule's routes.
