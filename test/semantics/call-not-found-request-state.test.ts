@@ -51,16 +51,23 @@ describe('reply.callNotFound() keeps what the request carried', () => {
     await app.close()
   })
 
-  it('a property the calling route set that the not-found scope declares as a getter without setter is still carried, not a hang', async () => {
+  // Two sibling scopes under /api: one declares `viewer` as given and owns the not-found handler,
+  // the other sets `viewer` as a plain property in a hook and calls callNotFound().
+  function viewerApp(viewer: object, notFound: (request: Request, reply: Reply) => void): ReturnType<typeof createServer> {
     const app = createServer()
     app.register(async (api: Scope) => {
-      api.decorateRequest('viewer' as never, { getter() { return 'declared' } } as never)
-      api.setNotFoundHandler((request: Request, reply: Reply) => { reply.code(404).send({ viewer: loose(request).viewer }) })
+      api.decorateRequest('viewer' as never, viewer as never)
+      api.setNotFoundHandler(notFound)
     }, { prefix: '/api' })
     app.register(async (items: Scope) => {
       items.addHook('onRequest', async (request: Request) => { loose(request).viewer = 'set by hook' })
       items.get('/x', async (_request: Request, reply: Reply) => reply.callNotFound())
     }, { prefix: '/api' })
+    return app
+  }
+
+  it('a property the calling route set that the not-found scope declares as a getter without setter is still carried, not a hang', async () => {
+    const app = viewerApp({ getter() { return 'declared' } }, (request, reply) => { reply.code(404).send({ viewer: loose(request).viewer }) })
     const res = await app.inject('/api/x')
     expect(res.statusCode).to.equal(404)
     expect(res.json()).to.deep.equal({ viewer: 'set by hook' })
@@ -68,15 +75,7 @@ describe('reply.callNotFound() keeps what the request carried', () => {
   })
 
   it("a not-found scope's decoration setter that throws on the carried value answers 500, not a hang", async () => {
-    const app = createServer()
-    app.register(async (api: Scope) => {
-      api.decorateRequest('viewer' as never, { getter() { return 'declared' }, setter() { throw new Error('read-only viewer') } } as never)
-      api.setNotFoundHandler((_request: Request, reply: Reply) => { reply.code(404).send({ unreachable: true }) })
-    }, { prefix: '/api' })
-    app.register(async (items: Scope) => {
-      items.addHook('onRequest', async (request: Request) => { loose(request).viewer = 'set by hook' })
-      items.get('/x', async (_request: Request, reply: Reply) => reply.callNotFound())
-    }, { prefix: '/api' })
+    const app = viewerApp({ getter() { return 'declared' }, setter() { throw new Error('read-only viewer') } }, (_request, reply) => { reply.code(404).send({ unreachable: true }) })
     const res = await app.inject('/api/x')
     expect(res.statusCode).to.equal(500)
     await app.close()
