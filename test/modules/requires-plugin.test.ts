@@ -21,32 +21,31 @@ class TenantController {
   @Get('/') read(@Req() request: RequestWith<typeof tenantPlugin>) { return { tenant: request.tenantRecord.id } }
 }
 
+/** Boots `root` and reads what TenantController answers at `url`. */
+async function tenantServed(root: Function, url: string): Promise<unknown> {
+  const app = await createApp(root)
+  try {
+    return (await app.inject(url)).json()
+  } finally { await app.close() }
+}
+
 describe('@Requires(plugin): a controller\'s typed plugins, checked at boot', () => {
   it('serves the plugin\'s decorations to a controller whose module registers it', async () => {
     @Module({ plugins: [usePlugin(tenantPlugin, { useFactory: () => ({ id: 'acme' }) })], controllers: [TenantController] })
     class TenantModule {}
-    const app = await createApp(TenantModule)
-    try {
-      expect((await app.inject('/tenant')).json()).to.deep.equal({ tenant: 'acme' })
-    } finally { await app.close() }
+    expect(await tenantServed(TenantModule, '/tenant')).to.deep.equal({ tenant: 'acme' })
   })
 
   it('accepts the plugin registered by an ancestor module', async () => {
     @Module({ prefix: '/child', controllers: [TenantController] }) class ChildModule {}
     @Module({ plugins: [usePlugin(tenantPlugin, { useFactory: () => ({ id: 'root' }) }), ChildModule] }) class RootModule {}
-    const app = await createApp(RootModule)
-    try {
-      expect((await app.inject('/child/tenant')).json()).to.deep.equal({ tenant: 'root' })
-    } finally { await app.close() }
+    expect(await tenantServed(RootModule, '/child/tenant')).to.deep.equal({ tenant: 'root' })
   })
 
   it('accepts the plugin an ancestor module lists after the child module (its decorations and hooks reach the child\'s routes)', async () => {
     @Module({ prefix: '/child', controllers: [TenantController] }) class LaterChildModule {}
     @Module({ plugins: [LaterChildModule, usePlugin(tenantPlugin, { useFactory: () => ({ id: 'later' }) })] }) class LaterRootModule {}
-    const app = await createApp(LaterRootModule)
-    try {
-      expect((await app.inject('/child/tenant')).json()).to.deep.equal({ tenant: 'later' })
-    } finally { await app.close() }
+    expect(await tenantServed(LaterRootModule, '/child/tenant')).to.deep.equal({ tenant: 'later' })
   })
 
   it('reports a module\'s own boot failure rather than a @Requires check of the half-loaded tree', async () => {
