@@ -4,6 +4,7 @@ import type { ReplyImpl } from './reply'
 import { bodyNeverInvited } from './expect'
 import { lingerWhenClosed } from './lingering-close'
 import { isHttp2 } from './http2-request'
+import { declaredLength } from './declared-length'
 
 /**
  * A reply may go out before its request's body has arrived (a 414, a 415, a 401 from an
@@ -13,10 +14,8 @@ import { isHttp2 } from './http2-request'
  * likes, so such a reply closes the connection instead.
  */
 export function undrainableBody(raw: IncomingMessage, limit: number): boolean {
-  const headers = raw.headers
-  const declared = headers['content-length']
-  if (headers['transfer-encoding'] !== undefined) return true
-  return declared !== undefined && Number(declared) > limit
+  if (raw.headers['transfer-encoding'] !== undefined) return true
+  return declaredLength(raw.headers) > limit
 }
 
 /** Connections whose request was answered while its body was still arriving, with that answer (weak: a closed socket leaves by itself). */

@@ -8,6 +8,7 @@ import type { RequestImpl } from '../request'
 import { mediaTypeOf } from '../../shared/media-type'
 import type { BodyParser } from '../../shared/body-parser'
 import { closeAfterReply, undrainableBody } from '../unread-body'
+import { declaredLength } from '../declared-length'
 import { inviteBody } from '../expect'
 import { describeValue } from '../../schemas/schema-codes'
 import { replyAt } from '../reply-at'
@@ -46,10 +47,7 @@ function tooSlow(ms: number): FrameworkError {
 export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: number, next: Next): void {
   const raw = request.raw
   const header = raw.headers['content-type']
-  const declaredLength = raw.headers['content-length']
-  // Read as Fastify 3 reads it (parseInt): a value without leading digits (`abc`, only inject() can
-  // send one: Node's parser refuses it on the wire) declares nothing and is not compared.
-  const declared = declaredLength === undefined ? Number.NaN : Number.parseInt(declaredLength, 10)
+  const declared = declaredLength(raw.headers)
   const mediaType = mediaTypeOf(header)
   // No content type at all, or one that is no media type (`weird`), goes to a RegExp parser that
   // matches it or to a catch-all parser (Fastify's '*'); never to the JSON parser or a typed one.
@@ -124,7 +122,7 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
     // not frame (inject() given a content-length header of its own): a 400, as in Fastify 3. A
     // preParsing hook's replacement stream is not compared (README differences).
     if (source === raw && !Number.isNaN(declared) && received !== declared) {
-      reply.send(runtimeError('ENC_ERR_CTP_INVALID_CONTENT_LENGTH', { received, declared: declaredLength as string }))
+      reply.send(runtimeError('ENC_ERR_CTP_INVALID_CONTENT_LENGTH', { received, declared: raw.headers['content-length'] as string }))
       return
     }
     let input: Buffer | string | null = null
