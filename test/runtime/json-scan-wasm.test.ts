@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { scanJson, scanJsonLoop, JSON_TOO_DEEP, JSON_MAY_OVERFLOW, JSON_NEEDS_POISON_CHECK, WASM_SCAN_MIN_BYTES } from '../../src/runtime/serve/body/json-scan'
-import { scanJsonWasm, wasmScanAvailable, WASM_SCAN_MAX_BYTES } from '../../src/runtime/serve/body/json-scan-wasm'
+import { scanJsonWasm, wasmScanAvailable, WASM_SCAN_MAX_BYTES, ASCII_DECODE_MIN_BYTES } from '../../src/runtime/serve/body/json-scan-wasm'
 import { JSON_SCAN_WASM } from '../../src/runtime/serve/body/json-scan-wasm-binary'
 import { mulberry32 } from '../../bench/harness/prng'
 import { jsonParser } from '../../src/runtime/serve/body/json-parser'
@@ -266,6 +266,22 @@ describe('the default JSON parser with the WebAssembly scan', () => {
     const deep = `{"pad":"${'x'.repeat(60)}","d":${'['.repeat(10)}${']'.repeat(10)}}`
     expect(() => fromChunks(deep, [70, 75], 10)).to.throw().with.property('code', 'ENC_ERR_CTP_JSON_TOO_DEEP')
     expect(fromChunks(deep, [70, 75], 11)).to.have.property('pad')
+  })
+
+  it('decodes a large body as its UTF-8 text whether it is all ASCII or not (a multi-byte character, a byte-order mark, a malformed byte at the end)', () => {
+    const pad = 'x'.repeat(ASCII_DECODE_MIN_BYTES)
+    const ascii = { pad, text: 'plain ~ text', n: 1.5 }
+    expect(fromChunks(JSON.stringify(ascii), [10, 100])).to.deep.equal(ascii)
+    // The only non-ASCII byte is the last one before the closing quote: the check reads every byte.
+    for (const tail of ['é', '日本', '🙂']) {
+      const value = { pad, tail }
+      expect(fromChunks(JSON.stringify(value), [10, 100])).to.deep.equal(value)
+    }
+    expect(fromChunks(`\uFEFF${JSON.stringify(ascii)}`, [1, 2])).to.deep.equal(ascii)
+    // A byte that is no UTF-8 reads as U+FFFD, as before (and as JSON.parse of a Buffer's text would).
+    const malformed = Buffer.concat([Buffer.from(`{"pad":"${pad}","bad":"`), Buffer.from([0xff]), Buffer.from('"}')])
+    const parser = jsonParser(64)
+    expect((parser.fromChunks as NonNullable<typeof parser.fromChunks>)([malformed], malformed.length)).to.deep.equal({ pad, bad: '\uFFFD' })
   })
 
   it('from chunks: small and empty bodies take the Buffer path with the same answers', () => {
