@@ -1,6 +1,6 @@
 import 'reflect-metadata'
 import { expect } from 'chai'
-import { Get, Module, OnRequest, PreHandler, PreValidation, Post, Req, Route } from '../../src/decorators'
+import { Get, Module, OnRequest, PreHandler, PreValidation, Post, Req, Route, routeMetadata } from '../../src/decorators'
 import { getClassRouteHooks, getMethodRouteHooks } from '../../src/decorators/internal'
 import { createApp } from '../../src/modules'
 import { authOf, bearerAuth, bearerAuthHook, bearerAuthSecurity, type BearerAuthHook } from '../../src/plugins'
@@ -202,6 +202,32 @@ describe('route hooks from the decorator layer: @OnRequest/@PreValidation/@PreHa
         expect(doc.paths['/orders'].post.responses).to.have.property('401')
         expect(doc.paths['/orders'].post.responses, 'its describeSecurity() says what it answers').to.not.have.property('403')
         expect(doc.paths['/orders'].get.security).to.equal(undefined)
+      } finally { await app.close() }
+    })
+
+    it('a bearer guard marked with describeSecurity() beside an unmarked roles guard (NestJS AuthGuard + RolesGuard) documents both statuses: 401 from the mark, 403 from the roles guard (newcomer13)', async () => {
+      const Roles = routeMetadata<readonly string[]>('roles')
+      @injectable()
+      class JwtGuard {
+        handle(request: Request) { if (request.headers.authorization === undefined) throw new HttpError(401, 'a bearer token is required') }
+      }
+      describeSecurity(JwtGuard, bearerAuthSecurity)
+      @injectable()
+      class RolesGuard {
+        handle(request: Request): boolean { const roles = Roles.of(request); return roles === undefined || roles.includes(String(request.headers['x-role'])) }
+      }
+      @OnRequest(JwtGuard, RolesGuard)
+      @Route('/') class C { @Roles(['admin']) @Post('/orders/cancel') cancel() { return { ok: true } } }
+      @Module({ providers: [JwtGuard, RolesGuard], controllers: [C] }) class AppModule {}
+      const app = await createApp(AppModule)
+      try {
+        expect((await app.inject({ method: 'POST', url: '/orders/cancel' })).statusCode).to.equal(401)
+        expect((await app.inject({ method: 'POST', url: '/orders/cancel', headers: bearer('t') })).statusCode).to.equal(403)
+        expect((await app.inject({ method: 'POST', url: '/orders/cancel', headers: { ...bearer('t'), 'x-role': 'admin' } })).statusCode).to.equal(200)
+        const doc = app.openapi({ title: 't', version: '1' }) as unknown as { paths: Record<string, Record<string, { security?: unknown; responses: Record<string, unknown> }>> }
+        const cancel = doc.paths['/orders/cancel'].post
+        expect(cancel.security).to.deep.equal([{ bearerAuth: [] }])
+        expect(cancel.responses).to.include.keys('401', '403')
       } finally { await app.close() }
     })
 

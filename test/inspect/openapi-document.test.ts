@@ -225,4 +225,22 @@ describe('openapi(): an OpenAPI 3.1 document of the booted app (issue 14 §2)', 
       expect(served.json()).to.deep.equal({ name: 'a.txt', size: 5 })
     } finally { await server.close() }
   })
+  it('documents a required query or header property that has a default as not required: the validator fills it in, so a client may leave it out (TypeBox marks every non-Optional property required)', async () => {
+    const { Type } = await import('@sinclair/typebox')
+    const server = createServer()
+    const querystring = Type.Object({ page: Type.Integer({ minimum: 1, default: 1 }), q: Type.String() })
+    const headers = Type.Object({ 'x-region': Type.String({ default: 'eu' }), 'x-tenant': Type.String() })
+    server.get('/orders', { schema: { querystring, headers } }, async (request) => ({ page: request.query.page, region: request.headers['x-region'] }))
+    await server.ready()
+    try {
+      const parameters = server.openapi().paths['/orders'].get.parameters
+      expect(parameters?.map((p) => [p.name, p.in, p.required])).to.deep.equal([
+        ['page', 'query', false], ['q', 'query', true], ['x-region', 'header', false], ['x-tenant', 'header', true],
+      ])
+      // What the document promises: a request without the defaulted ones is served, with their defaults.
+      const served = await server.inject({ url: '/orders?q=x', headers: { 'x-tenant': 't' } })
+      expect(served.json()).to.deep.equal({ page: 1, region: 'eu' })
+      expect((await server.inject({ url: '/orders', headers: { 'x-tenant': 't' } })).statusCode).to.equal(400)
+    } finally { await server.close() }
+  })
 })

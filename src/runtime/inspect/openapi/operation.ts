@@ -118,7 +118,10 @@ function partParameters(route: RouteInspection, part: 'querystring' | 'headers',
   // Converted whole, so that a property's local reference (`#count`) resolves against the part.
   const properties = (toOpenApi(schema).properties ?? {}) as Record<string, JsonSchema>
   return Object.entries(properties).map(([name, property]) => {
-    const parameter: OpenApiParameter = { name, in: location, required: required.has(name), schema: property }
+    // A required property with a default is filled in by the validator (useDefaults) when the
+    // request leaves it out, so a client need not send it: `required: true` would make generated
+    // clients demand it (TypeBox marks every non-Optional property required, defaults included).
+    const parameter: OpenApiParameter = { name, in: location, required: required.has(name) && !('default' in property), schema: property }
     if (typeof property.description === 'string') parameter.description = property.description
     return parameter
   })
