@@ -17,7 +17,7 @@ export type UndeclaredName<K extends string, Where extends string> =
  * names its `provides` lists: a misspelt or forgotten one is most likely missing there, not from the
  * global interface, so the message names both fixes.
  */
-export type UnprovidedName<K extends string, Part extends 'request' | 'reply', Where extends string> =
+export type UnprovidedName<K extends string, Part extends 'request' | 'reply' | 'scope', Where extends string> =
   `'${K}' is not declared: add it to this plugin's provides.${Part} (${K}: type<T>()) or to ${Where} in a declare module 'enclave' block`
 
 /** Whether `K` can be checked: a literal name (a symbol, or a name typed `string`, cannot). */

@@ -86,11 +86,14 @@ export type DeclaredReplyName<K extends string | symbol, Y = {}> = Uncheckable<K
   : K extends keyof ReplyDecorations | keyof Y ? K : K extends keyof Reply ? BuiltInName<K & string, 'Reply'>
   : [keyof Y] extends [never] ? UndeclaredName<K & string, 'ReplyDecorations'> : UnprovidedName<K & string, 'reply', 'ReplyDecorations'>
 
-/** The same for `decorate` and {@link ScopeDecorations} (Scope has no catch-all either). */
-export type DeclaredScopeName<K extends string | symbol> = Uncheckable<K> extends true ? K
-  : K extends keyof ScopeDecorations ? K : K extends keyof Scope ? BuiltInName<K & string, 'Scope'> : UndeclaredName<K & string, 'ScopeDecorations'>
-/** The value `decorate(name, value)` accepts for a name declared in {@link ScopeDecorations}: a value or a `{ getter, setter? }` pair of its type. */
-export type ScopeDecorationValue<K extends string | symbol> = K extends keyof ScopeDecorations
+/** The same for `decorate` and {@link ScopeDecorations} (Scope has no catch-all either); `D`: what a typed plugin's `provides.scope` lists. */
+export type DeclaredScopeName<K extends string | symbol, D = {}> = Uncheckable<K> extends true ? K
+  : K extends keyof ScopeDecorations | keyof D ? K : K extends keyof Scope ? BuiltInName<K & string, 'Scope'>
+  : [keyof D] extends [never] ? UndeclaredName<K & string, 'ScopeDecorations'> : UnprovidedName<K & string, 'scope', 'ScopeDecorations'>
+/** The value `decorate(name, value)` accepts for a name declared in {@link ScopeDecorations} (or `D`): a value or a `{ getter, setter? }` pair of its type. */
+export type ScopeDecorationValue<K extends string | symbol, D = {}> = K extends keyof D
+  ? D[K] | { getter: (this: Scope) => D[K]; setter?: (this: Scope, value: D[K]) => void }
+  : K extends keyof ScopeDecorations
   ? ScopeDecorations[K] | { getter: (this: Scope) => ScopeDecorations[K]; setter?: (this: Scope, value: ScopeDecorations[K]) => void }
   : unknown
 
@@ -295,7 +298,11 @@ export type RequestHook = (this: Scope, request: Request, reply: Reply, done: Do
 /** {@link RequestHook} on a {@link TypedScope}: `R`, `Y` are the request and reply decorations its plugins provide. */
 export type TypedRequestHook<R, Y> = (this: Scope, request: Request & R, reply: Reply & Y, done: DoneFn) => unknown
 export type PayloadHook = (this: Scope, request: Request, reply: Reply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => unknown
+/** {@link PayloadHook} on a {@link TypedScope}. */
+export type TypedPayloadHook<R, Y> = (this: Scope, request: Request & R, reply: Reply & Y, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => unknown
 export type ErrorHook = (this: Scope, request: Request, reply: Reply, error: Error, done: DoneFn) => unknown
+/** {@link ErrorHook} on a {@link TypedScope}. */
+export type TypedErrorHook<R, Y> = (this: Scope, request: Request & R, reply: Reply & Y, error: Error, done: DoneFn) => unknown
 /**
  * What an error handler receives: the value as thrown (a plain object or a string too, at run
  * time), typed as Fastify types it, so `reply.code(error.statusCode ?? 500)` and
@@ -303,11 +310,16 @@ export type ErrorHook = (this: Scope, request: Request, reply: Reply, error: Err
  */
 export type HandledError = Error & { statusCode?: number; code?: string; validationContext?: string } & Record<string, unknown>
 export type ErrorHandler = (this: Scope, error: HandledError, request: Request, reply: Reply) => unknown
+/** {@link ErrorHandler} on a {@link TypedScope}: the request and reply carry its decorations (as its hooks do, whether or not a hook set them yet). */
+export type TypedErrorHandler<R, Y> = (this: Scope, error: HandledError, request: Request & R, reply: Reply & Y) => unknown
 export type NotFoundHandler = Handler
-/** Fastify's `setNotFoundHandler(options, handler)`: route-level hooks of the not-found route. */
-export interface NotFoundOptions {
-  preValidation?: RequestHook | RequestHook[]
-  preHandler?: RequestHook | RequestHook[]
+/** {@link NotFoundHandler} on a {@link TypedScope}. */
+export type TypedNotFoundHandler<R, Y> = (this: Scope, request: Request & R, reply: Reply & Y) => unknown
+/** Fastify's `setNotFoundHandler(options, handler)`: route-level hooks of the not-found route (`R`, `Y`: a TypedScope's decorations). */
+// eslint-disable-next-line @typescript-eslint/ban-types
+export interface NotFoundOptions<R = {}, Y = {}> {
+  preValidation?: TypedRequestHook<R, Y> | TypedRequestHook<R, Y>[]
+  preHandler?: TypedRequestHook<R, Y> | TypedRequestHook<R, Y>[]
 }
 
 /**
@@ -404,24 +416,39 @@ export type LogSerializers = Record<string, (value: never) => unknown>
  * declares no options parameter, or anything that is not a plugin function (a module class).
  */
 export type PluginOptionsOf<P> = [P] extends [never] ? PluginOptions : OptionsParameterOf<P>
+/**
+ * register()'s arguments after the plugin: the options, required when the plugin's options type
+ * has a required property (as Fastify 5's types require them), optional otherwise. NoInfer: `Plug`
+ * comes from the plugin alone.
+ */
+export type RegisterArguments<P> = false extends OptionsOmittable<P>
+  ? [options: NoInfer<PluginOptionsOf<P> | ((scope: Scope) => PluginOptionsOf<P>)>]
+  : [options?: NoInfer<PluginOptionsOf<P> | ((scope: Scope) => PluginOptionsOf<P>)>]
+// Per member of a union of plugin types: false when its options parameter needs a value.
+type OptionsOmittable<P> = [P] extends [never] ? true : P extends (instance: never, options: infer O, ...rest: never[]) => unknown
+  ? unknown extends O ? true : undefined extends O ? true : {} extends O ? true : false
+  : true
 // Distributes over a union of plugin types (Fastify's deprecated FastifyPlugin is one). A plugin
 // cast `as never` (what the docs once advised) keeps the loose PluginOptions above.
 type OptionsParameterOf<P> = P extends (instance: never, options: infer O, ...rest: never[]) => unknown
   ? unknown extends O ? PluginOptions : O & RegisterOptions
   : PluginOptions
 
-export interface RouteHooks {
-  onRequest?: RequestHook | RequestHook[]
-  preParsing?: RequestHook | RequestHook[]
-  preValidation?: RequestHook | RequestHook[]
-  preHandler?: RequestHook | RequestHook[]
-  preSerialization?: PayloadHook | PayloadHook[]
-  onSend?: PayloadHook | PayloadHook[]
-  onResponse?: RequestHook | RequestHook[]
-  onRequestAbort?: RequestHook | RequestHook[]
+/** A route's own hooks; `R`, `Y`: the request and reply decorations of the TypedScope it is declared on (`{}`: a plain Scope's). */
+// `Request & {}` is Request: on a plain scope these are the RequestHook, PayloadHook and ErrorHook types.
+// eslint-disable-next-line @typescript-eslint/ban-types
+export interface RouteHooks<R = {}, Y = {}> {
+  onRequest?: TypedRequestHook<R, Y> | TypedRequestHook<R, Y>[]
+  preParsing?: TypedRequestHook<R, Y> | TypedRequestHook<R, Y>[]
+  preValidation?: TypedRequestHook<R, Y> | TypedRequestHook<R, Y>[]
+  preHandler?: TypedRequestHook<R, Y> | TypedRequestHook<R, Y>[]
+  preSerialization?: TypedPayloadHook<R, Y> | TypedPayloadHook<R, Y>[]
+  onSend?: TypedPayloadHook<R, Y> | TypedPayloadHook<R, Y>[]
+  onResponse?: TypedRequestHook<R, Y> | TypedRequestHook<R, Y>[]
+  onRequestAbort?: TypedRequestHook<R, Y> | TypedRequestHook<R, Y>[]
   /** Fastify 3: run when the socket times out (server option `connectionTimeout`) while this request is in flight. */
-  onTimeout?: RequestHook | RequestHook[]
-  onError?: ErrorHook | ErrorHook[]
+  onTimeout?: TypedRequestHook<R, Y> | TypedRequestHook<R, Y>[]
+  onError?: TypedErrorHook<R, Y> | TypedErrorHook<R, Y>[]
 }
 
 /**
@@ -451,14 +478,16 @@ interface RuntimeRouteParts {
 // eslint-disable-next-line @typescript-eslint/no-empty-interface
 export interface PluginRouteOptions {}
 
-export interface RouteShorthandOptions<S extends RuntimeRouteSchema = RouteSchema> extends RouteHooks, PluginRouteOptions {
+// `R`, `Y`: a TypedScope's decorations, which the route's own hooks and error handler see too.
+// eslint-disable-next-line @typescript-eslint/ban-types
+export interface RouteShorthandOptions<S extends RuntimeRouteSchema = RouteSchema, R = {}, Y = {}> extends RouteHooks<R, Y>, PluginRouteOptions {
   schema?: S & NoUnknownSchemaKeys<S>
   attachValidation?: boolean
   validatorCompiler?: ValidatorCompiler
   serializerCompiler?: SerializerCompiler
   schemaErrorFormatter?: SchemaErrorFormatter
   bodyLimit?: number
-  errorHandler?: ErrorHandler
+  errorHandler?: TypedErrorHandler<R, Y>
   /** Free-form data readable by hooks as `request.routeConfig`. */
   config?: Record<string, unknown>
   /** Fastify 3: pino serializers for this route's request logs (over its plugin's `logSerializers`); pino loggers only. */
@@ -482,7 +511,8 @@ export interface RouteShorthandOptions<S extends RuntimeRouteSchema = RouteSchem
   version?: string
 }
 
-export interface RouteOptions<S extends RuntimeRouteSchema = RouteSchema, G extends RouteGeneric = RouteGeneric> extends RouteShorthandOptions<S> {
+/** `P`: on a {@link TypedScope}, the decorations its plugins provide, which the handler and the route's hooks see. */
+export interface RouteOptions<S extends RuntimeRouteSchema = RouteSchema, G extends RouteGeneric = RouteGeneric, P extends Provided = NothingProvided> extends RouteShorthandOptions<S, P['request'], P['reply']> {
   method: string | string[]
   url?: string
   path?: string
@@ -493,7 +523,7 @@ export interface RouteOptions<S extends RuntimeRouteSchema = RouteSchema, G exte
   prefix?: string
   // Method syntax on purpose: its parameters compare both ways, so the server's own untyped
   // implementation still satisfies the generic signature. NoInfer: `S` comes from `schema` only.
-  handler(this: Scope, request: NoInfer<RequestFor<G, S>>, reply: Reply<G>): NoInfer<ResultFor<G, S>>
+  handler(this: Scope, request: NoInfer<RequestFor<G, S>> & P['request'], reply: Reply<G> & P['reply']): NoInfer<ResultFor<G, S>>
 }
 
 export type ContentTypeParserFn = (request: Request, body: string | Buffer) => unknown
@@ -774,8 +804,8 @@ export interface ScopeRouteShortcut<This> {
  */
 export interface TypedRouteShortcut<This, P extends Provided> {
   <G extends RouteGeneric = RouteGeneric>(path: string, handler: TypedRouteHandler<G, {}, P>): This
-  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema>(path: string, options: RouteShorthandOptions<S>, handler: TypedRouteHandler<G, NoInfer<S>, P>): This
-  <G extends RouteGeneric = RouteGeneric>(path: string, options: RouteShorthandOptions & { handler: TypedRouteHandler<G, {}, P> }): This
+  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema>(path: string, options: RouteShorthandOptions<S, P['request'], P['reply']>, handler: TypedRouteHandler<G, NoInfer<S>, P>): This
+  <G extends RouteGeneric = RouteGeneric>(path: string, options: RouteShorthandOptions<RouteSchema, P['request'], P['reply']> & { handler: TypedRouteHandler<G, {}, P> }): This
 }
 
 /**
@@ -818,9 +848,9 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
    * A lifted plugin that declares `provides` returns this scope typed with its decorations
    * (`app.register(workspace).get(...)`: chain, as with Elysia's `.use()`); any other plugin returns `this`.
    */
-  register<Plug extends PluginFunction | Function | PluginModule<Function>>(plugin: Plug & NotAClass<Plug>, options?: NoInfer<PluginOptionsOf<ModuleDefault<Plug>> | ((scope: Scope) => PluginOptionsOf<ModuleDefault<Plug>>)>): Registered<this, Plug>
+  register<Plug extends PluginFunction | Function | PluginModule<Function>>(plugin: Plug & NotAClass<Plug>, ...options: RegisterArguments<ModuleDefault<Plug>>): Registered<this, Plug>
   /** `route<G>(...)`: Fastify's route generic, as the shortcuts take it (ScopeRouteShortcut); the schema is then not inferred. */
-  route<G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema>(options: RouteOptions<S, G>): this
+  route<G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema>(options: RouteOptions<S, G, ProvidedIn<this>>): this
   get: ShortcutOn<this>
   head: ShortcutOn<this>
   post: ShortcutOn<this>
@@ -831,8 +861,8 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
   all: ShortcutOn<this>
 
   addHook(name: RequestHookName, fn: RequestHookOn<this>): this
-  addHook(name: PayloadHookName, fn: PayloadHook): this
-  addHook(name: 'onError', fn: ErrorHook): this
+  addHook(name: PayloadHookName, fn: TypedPayloadHook<ProvidedIn<this>['request'], ProvidedIn<this>['reply']>): this
+  addHook(name: 'onError', fn: TypedErrorHook<ProvidedIn<this>['request'], ProvidedIn<this>['reply']>): this
   addHook(name: 'onRoute', fn: OnRouteHook): this
   addHook(name: 'onRegister', fn: OnRegisterHook): this
   addHook(name: 'onReady', fn: OnReadyHook): this
@@ -842,7 +872,7 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
   onClose(fn: OnCloseHook): this
 
   /** `dependencies`: decorators of the same kind that must already be visible (Fastify's third argument). */
-  decorate<K extends string | symbol>(name: DeclaredScopeName<K>, value: ScopeDecorationValue<K>, dependencies?: readonly (string | symbol)[]): this
+  decorate<K extends string | symbol>(name: DeclaredScopeName<K, ProvidedIn<this>['scope']>, value: ScopeDecorationValue<K, ProvidedIn<this>['scope']>, dependencies?: readonly (string | symbol)[]): this
   /**
    * A request decorator: `name` must be declared in {@link RequestDecorations} (an undeclared one
    * could not be read: Request has no catch-all), and `value` is checked against its type.
@@ -906,9 +936,10 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
   /** 'eager' or 'lazy' schema compilation for this scope's routes and its descendants'. */
   setSchemaCompilation(mode: SchemaCompilation): this
 
-  setErrorHandler(fn: ErrorHandler): this
-  setNotFoundHandler(fn: NotFoundHandler): this
-  setNotFoundHandler(options: NotFoundOptions, fn: NotFoundHandler): this
+  // On a TypedScope, the handlers (and the not-found route's hooks) see its decorations.
+  setErrorHandler(fn: TypedErrorHandler<ProvidedIn<this>['request'], ProvidedIn<this>['reply']>): this
+  setNotFoundHandler(fn: TypedNotFoundHandler<ProvidedIn<this>['request'], ProvidedIn<this>['reply']>): this
+  setNotFoundHandler(options: NotFoundOptions<ProvidedIn<this>['request'], ProvidedIn<this>['reply']>, fn: TypedNotFoundHandler<ProvidedIn<this>['request'], ProvidedIn<this>['reply']>): this
   // With parseAs, one signature for both forms, `(request, body)` returning the value and Fastify's
   // `(request, body, done)`: two overloads left an unannotated `(req, body, done) =>` without any
   // contextual type (TS7006 under strict). `body` is what parseAs says.
@@ -1002,7 +1033,9 @@ export interface TypedScope<P extends Provided> extends Scope {
  * the scope as it was (an encapsulated plugin's decorations stay in its own child scope; a plugin
  * typed `any` changes nothing).
  */
-export type Registered<This, Plug> = Plug extends ProvidingPlugin<infer Q> ? (0 extends 1 & Plug ? This : TypedScope<MergeProvided<ProvidedIn<This>, Q>>) : This
+export type Registered<This, Plug> = Plug extends ProvidingPlugin<infer Q> ? (0 extends 1 & Plug ? This : ScopeWith<MergeProvided<ProvidedIn<This>, Q>>) : This
+/** A TypedScope with its instance decorations (`provides.scope`) as members: `scope.db` after `register(dbPlugin)`. */
+export type ScopeWith<P extends Provided> = TypedScope<P> & P['scope']
 /** A scope's route shortcuts: a TypedScope's handlers also see its decorations (tried first), a plain Scope's are as ever. */
 // No `infer` in the condition, and not distributive: the server's own ScopeImpl then satisfies it by
 // satisfying both branches (TypeScript relates a value to such a conditional type that way only).

@@ -77,4 +77,55 @@ describe('typed plugins: lift(plugin, { name, provides })', () => {
       expect(error.message).to.include(message)
     }
   })
+
+  it('gives the scope register() returned the scope decorations a plugin provides (provides.scope), readable in its routes', async () => {
+    const database = lift(async (scope) => { scope.decorate('ledger', { rows: () => ['a', 'b'] }) }, { name: 'database', provides: { scope: { ledger: type<{ rows(): string[] }>() } } })
+    const app = server()
+    const typed = app.register(database)
+    typed.get('/rows', () => ({ rows: typed.ledger.rows() }))
+    await app.ready()
+    expect((await app.inject('/rows')).json()).to.deep.equal({ rows: ['a', 'b'] })
+    await app.close()
+  })
+
+  it('fails boot naming scope.<name> and the decorate() call to add when a promised scope decoration is not made (ENC_ERR_PLUGIN_PROVIDES)', async () => {
+    const forgetful = lift(async (scope) => { void scope }, { name: 'no-db', provides: { scope: { ledger: type<string>() } } })
+    const app = server()
+    app.register(forgetful)
+    const error = await bootError(app)
+    expect(error.code).to.equal('ENC_ERR_PLUGIN_PROVIDES')
+    expect(error.message).to.include("Plugin 'no-db' (registered in root) promised scope.ledger in its provides but did not decorate it")
+    expect(error.message).to.include("call scope.decorate('ledger', ...)")
+  })
+
+  it('refuses provides.scope of the wrong shape at the lift() call (ENC_ERR_PLUGIN_META)', () => {
+    const error = thrown(() => lift(async function audit(): Promise<void> {}, { name: 'a', provides: { scope: ['db'] } } as never))
+    expect(error.code).to.equal('ENC_ERR_PLUGIN_META')
+    expect(error.message).to.include('provides.scope must be an object of names, each given type<T>(), got an array')
+  })
+})
+
+describe('typed plugins: a decoration made twice names the plugins and their registrations (ENC_ERR_DEC_ALREADY_PRESENT)', () => {
+  it("names a lifted plugin registered twice by its meta name, and which register() call made it first", async () => {
+    const app = server()
+    app.register(spacePlugin, { id: 'a' })
+    app.register(spacePlugin, { id: 'b' })
+    const error = await bootError(app)
+    expect(error.code).to.equal('ENC_ERR_DEC_ALREADY_PRESENT')
+    expect(error.message).to.include("decorateRequest('space') by plugin space (2nd register() in root) in root")
+    expect(error.message).to.include('declared by plugin space (1st register() in root) in this scope')
+  })
+
+  it('tells two anonymous lifted plugins apart by their register() calls and scope path', async () => {
+    const app = server()
+    app.register(async (child: Scope) => {
+      child.get('/x', () => 'x')
+      child.register(lift(async (scope) => { scope.decorateRequest('space' as string, null) }))
+      child.register(lift(async (scope) => { scope.decorateRequest('space' as string, null) }))
+    }, { prefix: '/v1' })
+    const error = await bootError(app)
+    expect(error.code).to.equal('ENC_ERR_DEC_ALREADY_PRESENT')
+    expect(error.message).to.match(/by plugin anonymous \(2nd register\(\) in root > [^)]+\) in root > /)
+    expect(error.message).to.match(/declared by plugin anonymous \(1st register\(\) in root > [^)]+\) in this scope/)
+  })
 })

@@ -2,7 +2,7 @@ import { runtimeError } from '../errors/runtime-codes'
 import { didYouMean } from '../schemas/did-you-mean'
 
 const fields = ['name', 'dependencies', 'decorators', 'provides']
-const providesTargets = ['request', 'reply']
+const providesTargets = ['request', 'reply', 'scope']
 const decoratorTargets = ['fastify', 'request', 'reply']
 
 /**

@@ -1,8 +1,8 @@
-import type { DoneFn, Plugin, PluginOptions, Scope, TypedScope } from '../types'
+import type { DoneFn, Plugin, PluginOptions, Scope, ScopeWith } from '../types'
 import type { ProvidedBy, ProvidesMeta, ProvidingPlugin } from '../shared/provided'
 
 /** The scope a lifted plugin's body gets: typed with what it promises, when it promises anything. */
-type ScopeProviding<M extends ProvidesMeta> = {} extends M ? Scope : TypedScope<ProvidedBy<M>>
+type ScopeProviding<M extends ProvidesMeta> = {} extends M ? Scope : ScopeWith<ProvidedBy<M>>
 /** What lift() returns: the plugin, marked with what it provides (register() widens the scope by it). */
 type LiftedPlugin<O, M extends ProvidesMeta> = {} extends M ? (scope: Scope, options: O, done: DoneFn) => unknown
   : ((scope: Scope, options: O, done: DoneFn) => unknown) & ProvidingPlugin<ProvidedBy<M>>
@@ -64,6 +64,7 @@ function mergeLiftMeta(first: LiftMeta, then: LiftMeta): LiftMeta {
     ...(first.provides !== undefined || then.provides !== undefined ? { provides: {
       request: { ...first.provides?.request, ...then.provides?.request },
       reply: { ...first.provides?.reply, ...then.provides?.reply },
+      scope: { ...first.provides?.scope, ...then.provides?.scope },
     } } : {}),
   }
 }

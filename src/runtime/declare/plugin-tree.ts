@@ -22,6 +22,11 @@ export interface PluginNode {
   readonly children: PluginNode[]
   /** The module this registration declares, set by `scope.annotate({ module })`: the origin of what it declares. */
   label: string | null
+  /**
+   * Which register() call of the plugin body (or root) it was made in: 1 for the first. Tells two
+   * registrations of the same plugin apart in errors (ENC_ERR_DEC_ALREADY_PRESENT).
+   */
+  readonly ordinal?: number
   /** Set when the plugin starts loading: loaded once, whether by ready() or an awaited register(). */
   loading?: Promise<void>
   /** Set by boot once loaded: milliseconds the plugin and its own registrations took (printPlugins). */
@@ -64,12 +69,16 @@ export class PluginTree {
       }
       // printPlugins() names the registration before it resolves: a named placeholder stands in.
       const deferred = async function deferredImport(): Promise<void> {}
-      this.current.children.push({ plugin: deferred, after: null, options, owner, children: [], label: null, imported })
+      this.current.children.push({ plugin: deferred, after: null, options, owner, children: [], label: null, imported, ordinal: this.#nextOrdinal() })
       return
     }
     plugin = moduleDefault(plugin)
     if (!isPlugin(plugin)) throw invalidPlugin(owner, plugin)
-    this.current.children.push({ plugin, after: null, options, owner, children: [], label: null })
+    this.current.children.push({ plugin, after: null, options, owner, children: [], label: null, ordinal: this.#nextOrdinal() })
+  }
+
+  #nextOrdinal(): number {
+    return this.current.children.filter((node) => node.after === null).length + 1
   }
 
   /** Queues an after() step behind the registrations already queued in the plugin body running now. */

@@ -14,6 +14,7 @@ import type { DeclareContext } from './declare-context'
 import { isPoisonAction, type PoisonAction } from '../shared/json-poisoning'
 import { declareRoute, shortcut } from './route-declaration'
 import { fastifyApiVersion, readPluginMeta } from '../shared/plugin-meta'
+import { liftMetaOf } from '../shared/lift-marks'
 import { installUnsupportedApis } from './unsupported-api'
 import { checkPrintRoutesOptions } from './print-routes-options'
 import { installMissingMiddlewareUse, pluginReplaceableMembers } from './missing-middleware'
@@ -128,6 +129,8 @@ export class ScopeImpl implements Scope {
   // Introspection only (printTree, explain, openapi): never read when serving.
   /** Which module or plugin made each declaration, keyed by the hook, decoration, `schema:<id>` or setter slot. */
   readonly origins = new Map<unknown, string>()
+  /** Which registration declared each decoration (#registration), for ENC_ERR_DEC_ALREADY_PRESENT. */
+  readonly #registrations = new Map<Decoration, string>()
   /**
    * The registered name (fastify-plugin's `name`, Fastify's pluginName) of the plugin that added
    * each onRoute hook, when it has one: the hooks that onRoute hook adds to routes are its.
@@ -354,11 +357,16 @@ export class ScopeImpl implements Scope {
     if (existing !== undefined && target === 'instance' && typeof value === 'function' && !this.decorations.instance.has(name) &&
       existing.kind === 'value' && existing.value === value) return this
     if (existing !== undefined) {
-      throw runtimeError('ENC_ERR_DEC_ALREADY_PRESENT', { call: `${method}('${String(name)}')`, path: this.path, by: this.currentOrigin(), existing: this.#originOf(target, name) })
+      // Two registrations of one plugin (or two anonymous ones) read alike: then say which register() call each was.
+      const by = this.currentOrigin()
+      const first = this.#originOf(target, name)
+      const alike = by === first.origin
+      throw runtimeError('ENC_ERR_DEC_ALREADY_PRESENT', { call: `${method}('${String(name)}')`, path: this.path, by: alike ? this.#registration() : by, existing: alike ? { ...first, origin: first.registration } : first })
     }
     const decoration = toDecoration(target, name, value, this.path)
     this.decorations[target].set(name, decoration)
     this.origins.set(decoration, this.currentOrigin())
+    this.#registrations.set(decoration, this.#registration())
     if (target === 'instance') this.#pushDown(decoration)
     return this
   }
@@ -370,12 +378,15 @@ export class ScopeImpl implements Scope {
   }
 
   /** Who declared the visible decoration `name` (for the error naming both sides of a clash). */
-  #originOf(target: DecoratorTarget, name: string | symbol): { origin: string; path: string } {
+  #originOf(target: DecoratorTarget, name: string | symbol): { origin: string; registration: string; path: string } {
     for (let scope: ScopeImpl | null = this; scope !== null; scope = scope.parent) {
       const found = scope.decorations[target].get(name)
-      if (found !== undefined) return { origin: scope.origins.get(found) ?? scope.path, path: scope.path }
+      if (found !== undefined) {
+        const origin = scope.origins.get(found) ?? scope.path
+        return { origin, registration: scope.#registrations.get(found) ?? origin, path: scope.path }
+      }
     }
-    return { origin: 'unknown', path: this.path }
+    return { origin: 'unknown', registration: 'unknown', path: this.path }
   }
 
   #findDecoration(target: DecoratorTarget, name: string | symbol): Decoration | undefined {
@@ -483,7 +494,19 @@ export class ScopeImpl implements Scope {
     const node = this.context.plugins.current
     if (node.label !== null) return node.label
     if (node.plugin === null) return this.path.split(' > ')[0]
-    return `plugin ${node.plugin.name === '' ? 'anonymous' : node.plugin.name}`
+    // `lift(fn, { name })` names an arrow function that has no name of its own.
+    return `plugin ${liftMetaOf(node.plugin)?.name ?? (node.plugin.name === '' ? 'anonymous' : node.plugin.name)}`
+  }
+
+  /**
+   * currentOrigin() and which register() call it was, for a clash between two registrations of one
+   * plugin (or two anonymous ones): `plugin workspace (2nd register() in root)`.
+   */
+  #registration(): string {
+    const origin = this.currentOrigin()
+    const node = this.context.plugins.current
+    if (node.label !== null || node.plugin === null || node.ordinal === undefined || node.owner === null) return origin
+    return `${origin} (${ordinal(node.ordinal)} register() in ${node.owner.path})`
   }
 
   annotate(annotation: ScopeAnnotation): this {
@@ -679,3 +702,9 @@ function lastCallback<F>(args: IArguments): F | undefined {
 
 installUnsupportedApis(ScopeImpl.prototype)
 installMissingMiddlewareUse(ScopeImpl.prototype)
+
+function ordinal(n: number): string {
+  const tens = n % 100
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : n % 10 === 1 ? 'st' : n % 10 === 2 ? 'nd' : n % 10 === 3 ? 'rd' : 'th'
+  return `${n}${suffix}`
+}

@@ -23,12 +23,12 @@ export const runtimeErrors = {
   ENC_ERR_PLUGIN_DEPENDENCY: e({ status: null, summary: "a plugin's plugin-meta dependency is not registered in its scope or an ancestor before it",
     message: (a: { plugin: string; path: string; dependency: string }) => `plugin '${a.plugin}' registered in ${a.path} depends on '${a.dependency}', which is not registered in this scope or an ancestor before it. Register '${a.dependency}' first (and await it), in the same scope or a parent.` }),
   ENC_ERR_PLUGIN_META: e({ status: null, summary: "`lift(plugin, meta)` was given metadata with an unknown field or a value of the wrong type, or meta for a class (a module class takes none)",
-    message: (a: { plugin: string; problem: string }) => `lift(${a.plugin}, meta): ${a.problem}. meta takes { name?: string, dependencies?: string[], decorators?: { fastify?, request?, reply?: names[] }, provides?: { request?, reply?: { name: type<T>() } } }.` }),
-  ENC_ERR_PLUGIN_PROVIDES: e({ status: null, summary: "a plugin whose `lift(plugin, { provides })` promised a request or reply decoration loaded without making it",
-    message: (a: { plugin: string; path: string; missing: readonly { name: string; target: 'request' | 'reply' }[] }) =>
+    message: (a: { plugin: string; problem: string }) => `lift(${a.plugin}, meta): ${a.problem}. meta takes { name?: string, dependencies?: string[], decorators?: { fastify?, request?, reply?: names[] }, provides?: { request?, reply?, scope?: { name: type<T>() } } }.` }),
+  ENC_ERR_PLUGIN_PROVIDES: e({ status: null, summary: "a plugin whose `lift(plugin, { provides })` promised a request, reply or scope decoration loaded without making it",
+    message: (a: { plugin: string; path: string; missing: readonly { name: string; target: 'request' | 'reply' | 'scope' }[] }) =>
       `Plugin '${a.plugin}' (registered in ${a.path}) promised ${a.missing.map((m) => `${m.target}.${m.name}`).join(', ')} in its provides but did not decorate ${a.missing.length === 1 ? 'it' : 'them'}: ` +
-      `routes typed by it would read undefined. In the plugin, call ${a.missing.map((m) => `scope.${m.target === 'request' ? 'decorateRequest' : 'decorateReply'}('${m.name}', ...)`).join(', ')} ` +
-      '(null as the placeholder a hook fills), or drop the name from provides.' }),
+      `code typed by it would read undefined. In the plugin, call ${a.missing.map((m) => `scope.${m.target === 'request' ? 'decorateRequest' : m.target === 'reply' ? 'decorateReply' : 'decorate'}('${m.name}', ...)`).join(', ')} ` +
+      '(for a request or reply, null as the placeholder a hook fills), or drop the name from provides.' }),
   ENC_ERR_PLUGIN_OPTIONS: e({ status: null, summary: "register()'s own options for an encapsulated plugin have the wrong type: `prefix` not a string, `logLevel` not a pino level, `logSerializers` not an object of functions",
     message: (a: { plugin: string; path: string; problem: string }) => `register(${a.plugin}) in ${a.path}: ${a.problem}. These options are the framework's (Fastify 3's pluginOverride): prefix is a path such as '/v1', logLevel one of fatal, error, warn, info, debug, trace, silent, and logSerializers { field: (value) => shown }.` }),
   ENC_ERR_PLUGIN_MISSING_DECORATOR: e({ status: null, summary: "a decorator named in a plugin's plugin-meta `decorators` is not visible where it is registered",

@@ -21,8 +21,9 @@ export interface LiftMeta<M extends ProvidesMeta = ProvidesMeta> {
     readonly reply?: readonly (string | symbol)[]
   }
   /**
-   * The request and reply decorations the plugin promises to make (`{ request: { workspace:
-   * type<Workspace>() } }`): typed on the scope `register()` returns, checked once it has loaded.
+   * The request, reply and scope decorations the plugin promises to make (`{ request: { workspace:
+   * type<Workspace>() }, scope: { db: type<Db>() } }`): typed on the scope `register()` returns,
+   * checked once it has loaded.
    */
   readonly provides?: M
 }

@@ -28,7 +28,7 @@ export interface PluginMeta {
   readonly dependencies: readonly string[]
   readonly decorators: { readonly fastify: readonly (string | symbol)[]; readonly request: readonly (string | symbol)[]; readonly reply: readonly (string | symbol)[] }
   /** The decorations `lift(plugin, { provides })` promised, checked once the plugin has loaded (checkProvided). */
-  readonly provides: { readonly request: readonly string[]; readonly reply: readonly string[] }
+  readonly provides: { readonly request: readonly string[]; readonly reply: readonly string[]; readonly scope: readonly string[] }
 }
 
 const kSkipOverride = Symbol.for('skip-override')
@@ -67,7 +67,7 @@ export function readPluginMeta(registered: Function): PluginMeta {
       request: [...names(meta?.decorators?.request), ...(lifted?.decorators?.request ?? [])],
       reply: [...names(meta?.decorators?.reply), ...(lifted?.decorators?.reply ?? [])],
     },
-    provides: { request: Object.keys(lifted?.provides?.request ?? {}), reply: Object.keys(lifted?.provides?.reply ?? {}) },
+    provides: { request: Object.keys(lifted?.provides?.request ?? {}), reply: Object.keys(lifted?.provides?.reply ?? {}), scope: Object.keys(lifted?.provides?.scope ?? {}) },
   }
 }
 
@@ -136,6 +136,7 @@ export function checkProvided(meta: PluginMeta, scope: MetaCheckTarget): void {
   const missing = [
     ...meta.provides.request.filter((name) => !scope.hasRequestDecorator(name)).map((name) => ({ name, target: 'request' as const })),
     ...meta.provides.reply.filter((name) => !scope.hasReplyDecorator(name)).map((name) => ({ name, target: 'reply' as const })),
+    ...meta.provides.scope.filter((name) => !scope.hasDecorator(name)).map((name) => ({ name, target: 'scope' as const })),
   ]
   if (missing.length > 0) throw runtimeError('ENC_ERR_PLUGIN_PROVIDES', { plugin: meta.name, path: scope.path, missing })
 }

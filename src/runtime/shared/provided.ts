@@ -23,27 +23,32 @@ export function type<T>(): TypeMark<T> {
   return mark as unknown as TypeMark<T>
 }
 
-/** What `lift(plugin, { name, provides })` declares: the request and reply decorations the plugin makes. */
+/**
+ * What `lift(plugin, { name, provides })` declares: the request and reply decorations the plugin
+ * makes, and `scope`: what it `decorate()`s on the scope itself (Fastify's instance decorators).
+ */
 export interface ProvidesMeta {
   readonly request?: { readonly [name: string]: TypeMark<unknown> }
   readonly reply?: { readonly [name: string]: TypeMark<unknown> }
+  readonly scope?: { readonly [name: string]: TypeMark<unknown> }
 }
 
 /** The decorations a scope's type carries: `Scope<P>`. `{}` on both sides is a plain `Scope`. */
 export interface Provided {
   readonly request: object
   readonly reply: object
+  readonly scope: object
 }
 // eslint-disable-next-line @typescript-eslint/ban-types
-export interface NothingProvided extends Provided { readonly request: {}; readonly reply: {} }
+export interface NothingProvided extends Provided { readonly request: {}; readonly reply: {}; readonly scope: {} }
 
 /** The `Provided` a `provides` meta stands for (`type<T>()` marks read back as `T`). */
-export type ProvidedBy<M extends ProvidesMeta> = { readonly request: Unmarked<M['request']>; readonly reply: Unmarked<M['reply']> }
+export type ProvidedBy<M extends ProvidesMeta> = { readonly request: Unmarked<M['request']>; readonly reply: Unmarked<M['reply']>; readonly scope: Unmarked<M['scope']> }
 // eslint-disable-next-line @typescript-eslint/ban-types
 type Unmarked<R> = R extends object ? { [K in keyof R]: R[K] extends TypeMark<infer T> ? T : never } : {}
 
 /** Two scopes' worth of decorations: a lifted plugin registered on a typed scope adds its own. */
-export type MergeProvided<P extends Provided, Q extends Provided> = { readonly request: P['request'] & Q['request']; readonly reply: P['reply'] & Q['reply'] }
+export type MergeProvided<P extends Provided, Q extends Provided> = { readonly request: P['request'] & Q['request']; readonly reply: P['reply'] & Q['reply']; readonly scope: P['scope'] & Q['scope'] }
 
 /**
  * The type mark lift() leaves on a plugin that declares `provides`: `register()` reads it to widen
