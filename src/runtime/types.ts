@@ -718,9 +718,9 @@ export interface ServerOptions {
    */
   return503OnClosing?: boolean
   /**
-   * Fastify 3's option, accepted for moved apps: `true` (the default, and the only behaviour) reads a
-   * schema part with properties at its top level as the shorthand. `false` is refused
-   * (`ENC_ERR_SERVER_INVALID_OPTION`): write complete schemas and remove the option.
+   * Fastify 3's option: `true` (the default) reads a schema part with properties at its top level
+   * as the shorthand; `false` reads every part as a complete schema, never wrapped (a part with no
+   * JSON Schema keyword at all is refused, `ENC_ERR_SCH_NOT_OBJECT`: it would accept anything).
    */
   jsonShorthand?: boolean
   /**
