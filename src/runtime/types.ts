@@ -960,8 +960,8 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
   // Introspection of the booted server (after ready(); before it they throw ENC_ERR_INSPECT_NOT_BOOTED).
   /** Every route, one line per method, as a tree of path segments; `{ json: true }` gives the route models. */
   /**
-   * Fastify 3.27.4's options: `includeHooks` prints each route's hooks; the tree is by path segment (what
-   * its `commonPrefix: false` prints). `commonPrefix: true`, `includeMeta` and unknown options are refused
+   * Fastify 3.27.4's options: `includeHooks` prints each route's hooks; the tree is by path segment (the
+   * nesting of its `commonPrefix: false`, not its text). `commonPrefix: true`, `includeMeta` and unknown options are refused
    * (`ENC_ERR_INSPECT_INVALID_OPTIONS`).
    */
   printRoutes(options?: { includeHooks?: boolean; commonPrefix?: false; json?: false }): string
