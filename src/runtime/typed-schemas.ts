@@ -99,7 +99,18 @@ type Closed<X> = X extends readonly unknown[] ? { readonly [K in keyof X]: Close
       ? ('additionalProperties' extends keyof X ? unknown : { readonly additionalProperties: false }) : unknown)
     : X
 type FromJson<X extends JSONSchema> = X extends TypeBoxKinded
-  ? (Closed<X> extends infer Y extends JSONSchema ? FromSchema<Y> : FromSchema<X>) : FromSchema<X>
+  ? (Closed<X> extends infer Y extends JSONSchema ? FromSchema<Y> : FromSchema<X>)
+  : HoldsKinded<X> extends true ? (CloseKinded<X> extends infer Y extends JSONSchema ? FromSchema<Y> : FromSchema<X>) : FromSchema<X>
+/**
+ * typebox 1.x schemas nested in an `as const` one (`properties: { note: Type.Object(...) }`) are
+ * read as TypeBox types them too, closed; the plain parts around them stay JSON Schema's. Only a
+ * schema that holds one pays for the rewrite.
+ */
+type CloseKinded<X> = X extends TypeBoxKinded ? Closed<X>
+  : X extends readonly unknown[] ? { readonly [K in keyof X]: CloseKinded<X[K]> }
+  : X extends object ? { readonly [K in keyof X]: CloseKinded<X[K]> } : X
+type HoldsKinded<X> = X extends TypeBoxKinded ? true
+  : X extends object ? (true extends { [K in keyof X]-?: HoldsKinded<X[K]> }[keyof X] ? true : false) : false
 
 /** The TypeScript type a schema part describes, or Opaque. */
 export type SchemaType<X> = IsAny<X> extends true ? Opaque

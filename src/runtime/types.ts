@@ -748,9 +748,9 @@ export interface ServerOptions {
    */
   return503OnClosing?: boolean
   /**
-   * Fastify 3's option, accepted for moved apps: `true` (the default, and the only behaviour) reads a
-   * schema part with properties at its top level as the shorthand. `false` is refused
-   * (`ENC_ERR_SERVER_INVALID_OPTION`): write complete schemas and remove the option.
+   * Fastify 3's option: `true` (the default) reads a schema part with properties at its top level
+   * as the shorthand; `false` reads every part as a complete schema, never wrapped (a part with no
+   * JSON Schema keyword at all is refused, `ENC_ERR_SCH_NOT_OBJECT`: it would accept anything).
    */
   jsonShorthand?: boolean
   /**
@@ -991,8 +991,8 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
   // Introspection of the booted server (after ready(); before it they throw ENC_ERR_INSPECT_NOT_BOOTED).
   /** Every route, one line per method, as a tree of path segments; `{ json: true }` gives the route models. */
   /**
-   * Fastify 3.27.4's options: `includeHooks` prints each route's hooks; the tree is by path segment (what
-   * its `commonPrefix: false` prints). `commonPrefix: true`, `includeMeta` and unknown options are refused
+   * Fastify 3.27.4's options: `includeHooks` prints each route's hooks; the tree is by path segment (the
+   * nesting of its `commonPrefix: false`, not its text). `commonPrefix: true`, `includeMeta` and unknown options are refused
    * (`ENC_ERR_INSPECT_INVALID_OPTIONS`).
    */
   printRoutes(options?: { includeHooks?: boolean; commonPrefix?: false; json?: false }): string

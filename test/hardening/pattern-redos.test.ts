@@ -6,6 +6,7 @@ import { expect } from 'chai'
 import { expectErrorShape, listening, rawRequest } from './helpers'
 import type { Scope, ServerOptions } from '../../src/runtime'
 import { bootWarnings } from '../support/servers'
+import { backtracksBadly } from '../../src/runtime/schemas/regex-backtracking'
 
 const code = 'ENC_WARN_SCHEMA_PATTERN_REDOS'
 
@@ -63,6 +64,26 @@ describe('hardening: ReDoS-prone schema patterns', () => {
       app.post('/digits', { schema: { body: { type: 'string', pattern: '^\\d+\\d+$' } } }, async () => ({}))
     })
     expect(warnings.map((w) => w.route)).to.deep.equal(['POST /alternation', 'POST /comment', 'POST /digits'])
+  })
+
+  it('unbounded repetitions that meet through groups and optional wrappers ((a*)(a*)b, (?:a*)?(?:a*)?b, (a*){2}, (\\w+)\\s*(\\w*)) warn; the same with characters that cannot overlap, or a separator between, do not', async () => {
+    const warnings = await patternWarnings((app) => {
+      app.post('/captures', { schema: { body: { type: 'string', pattern: '(a*)(a*)b' } } }, async () => ({}))
+      app.post('/optional', { schema: { body: { type: 'string', pattern: '(?:a*)?(?:a*)?b' } } }, async () => ({}))
+      app.post('/twice', { schema: { body: { type: 'string', pattern: '^(a*){2}$' } } }, async () => ({}))
+      app.post('/words', { schema: { body: { type: 'string', pattern: '^(\\w+)\\s*(\\w*)$' } } }, async () => ({}))
+      app.post('/ok', { schema: { body: { type: 'object', properties: {
+        letters: { type: 'string', pattern: '^(?:[a-z]*)?(?:\\d*)?$' }, separated: { type: 'string', pattern: '^(a*)-(a*)$' }, octets: { type: 'string', pattern: '^(\\d+\\.){3}\\d+$' },
+      } } } }, async () => ({}))
+    })
+    expect(warnings.map((w) => w.route)).to.deep.equal(['POST /captures', 'POST /optional', 'POST /twice', 'POST /words'])
+  })
+
+  it('a lookbehind is judged like any lookaround, by the checker itself: (?<=@)[a-z]+$, (?<!x)a+$ and a thousands separator do not warn; a bad pattern inside one does', () => {
+    expect(backtracksBadly('(?<=@)[a-z]+$')).to.equal(false)
+    expect(backtracksBadly('(?<!x)a+$')).to.equal(false)
+    expect(backtracksBadly('\\B(?<!\\.\\d*)(?=(\\d{3})+(?!\\d))')).to.equal(false)
+    expect(backtracksBadly('(?<=(a+)+)b')).to.equal(true)
   })
 
   it('with the validator option allErrors: true, maxLength does not silence the warning: ajv then runs the pattern on a string already too long', async () => {

@@ -62,7 +62,7 @@ describe('introspection: printRoutes, printTree and explain read the booted tree
       await server.close()
     })
 
-    it('printRoutes({ commonPrefix: false }) is accepted: the per-segment tree is what it prints', async () => {
+    it('printRoutes({ commonPrefix: false }) is accepted for moved apps and prints the per-segment tree (the nesting of Fastify 3\'s commonPrefix: false; README says where its text differs)', async () => {
       const server = await build()
       expect(server.printRoutes({ commonPrefix: false })).to.equal(server.printRoutes())
       await server.close()

@@ -88,6 +88,15 @@ describe('plugin API: fastify-plugin metadata', () => {
     expect(error.message).to.include("plugin 'old-plugin' registered in root expects Fastify '3.x'")
   })
 
+  it("scope.version is the floor of the Fastify 5 plugin API Enclave offers: a plugin asking for a later minor (fastify: '>=5.3.0') is refused with ENC_ERR_PLUGIN_VERSION rather than loaded without the API it counts on", async () => {
+    const app = server()
+    app.register(fp(async () => {}, { name: 'any-five', fastify: '^5.0.0' }))
+    app.register(fp(async () => {}, { name: 'newer-five', fastify: '>=5.3.0' }))
+    const error = await bootError(app)
+    expect(error.code).to.equal('ENC_ERR_PLUGIN_VERSION')
+    expect(error.message).to.include("plugin 'newer-five' registered in root expects Fastify '>=5.3.0'")
+  })
+
   it('takes an ES module namespace or an import() promise (its default export), as Fastify does', async () => {
     const app = server()
     app.register({ default: async (scope: Scope) => { scope.get('/esm', async () => ({ esm: true })) } } as never)

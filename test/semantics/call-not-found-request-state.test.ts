@@ -80,4 +80,20 @@ describe('reply.callNotFound() keeps what the request carried', () => {
     expect(res.statusCode).to.equal(500)
     await app.close()
   })
+  it("reply.elapsedTime in the not-found handler counts from the request's arrival, not from callNotFound() (Fastify 3 keeps the one request and its start)", async () => {
+    const app = createServer()
+    app.setNotFoundHandler((request: Request, reply: Reply) => {
+      const now = performance.now()
+      const mark = loose(request).mark as { elapsed: number; at: number }
+      // Counted from the arrival, the elapsed time covers what passed before the hand-over plus since.
+      reply.code(404).send({ fromArrival: reply.elapsedTime >= mark.elapsed + (now - mark.at) })
+    })
+    app.get('/x', async (request: Request, reply: Reply) => {
+      loose(request).mark = { elapsed: reply.elapsedTime, at: performance.now() }
+      return reply.callNotFound()
+    })
+    const res = await app.inject('/x')
+    expect(res.json()).to.deep.equal({ fromArrival: true })
+    await app.close()
+  })
 })

@@ -200,10 +200,23 @@ describe('semantics: a Fastify app moving to createServer()', () => {
       await app.close()
     })
 
-    it('jsonShorthand: false is refused with ENC_ERR_SERVER_INVALID_OPTION saying the shorthand is always read and complete schemas are read as they are', () => {
-      const error = thrown(() => createServer({ jsonShorthand: false }))
-      expect(error.code).to.equal('ENC_ERR_SERVER_INVALID_OPTION')
-      expect(error.message).to.contain('createServer({ jsonShorthand: false }): not offered').and.contain('complete schema')
+    it('jsonShorthand: false reads every part as a complete schema, as Fastify 3.27.4: a body { required } without type or properties validates as written', async () => {
+      const app = createServer({ jsonShorthand: false })
+      app.post('/', { schema: { body: { required: ['n'] }, querystring: { type: 'object', properties: { q: { type: 'integer' } } }, response: { 200: { type: 'object', properties: { n: { type: 'integer' } } } } } },
+        async (request) => request.body)
+      expect((await app.inject({ method: 'POST', url: '/', payload: { m: 1 } })).statusCode).to.equal(400)
+      expect((await app.inject({ method: 'POST', url: '/?q=x', payload: { n: 1 } })).statusCode).to.equal(400)
+      expect((await app.inject({ method: 'POST', url: '/?q=1', payload: { n: 1 } })).json()).to.deep.equal({ n: 1 })
+      await app.close()
+    })
+
+    it('jsonShorthand: false refuses a part written in shorthand (no JSON Schema keyword, only property schemas) at boot with ENC_ERR_SCH_NOT_OBJECT: read as a schema it would accept anything', async () => {
+      const app = createServer({ jsonShorthand: false })
+      app.post('/', { schema: { body: { name: { type: 'string' }, age: { type: 'integer' } } } }, async () => ({}))
+      const error = await app.ready().then(() => null, (e: Error & { code?: string }) => e)
+      expect(error?.code).to.equal('ENC_ERR_SCH_NOT_OBJECT')
+      expect(error?.message).to.contain('has no JSON Schema keyword, only name, age').and.contain("{ type: 'object', properties: { name, age } }")
+      await app.close()
     })
 
     it('a non-boolean jsonShorthand is refused as Fastify 3 refuses it: must be a boolean', () => {

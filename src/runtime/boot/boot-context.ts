@@ -25,6 +25,8 @@ export interface BootContext {
   readonly routing: { readonly ignoreTrailingSlash: boolean; readonly exposeHeadRoutes: boolean }
   /** The server option, used by the root when no scope sets its own. */
   readonly schemaCompilation: SchemaCompilation
+  /** createServer({ jsonShorthand }): false (Fastify 3's meaning) reads every route schema part as a complete schema. */
+  readonly jsonShorthand: boolean
   /** What compiling each route cost (app.bootProfile()). */
   readonly profile: CompileProfile
   /** Every route whose schemas wait for a first request (ready({ compileAll: true })). */

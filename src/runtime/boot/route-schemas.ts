@@ -44,7 +44,7 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
     if (normalizing === 'pending') {
       normalizing = 'done'
       try {
-        normalized = normalizeRouteSchema(options.schema, { method, url: def.url, scopePath: scope.path })
+        normalized = normalizeRouteSchema(options.schema, { method, url: def.url, scopePath: scope.path }, boot.jsonShorthand)
       } catch (error) {
         if (eager) throw error
       }
@@ -80,6 +80,7 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
       scopePath: scope.path,
       schema: options.schema,
       normalized: normalize(),
+      shorthand: boot.jsonShorthand,
       store: scope.schemas,
       compilers: boot.schemaCompilers,
       validatorCompiler: measured(functions, () => validator ?? boot.schemaCompilers.validatorFor(scope.schemas)) as ValidatorCompiler,

@@ -33,16 +33,11 @@ const fastifyOnlyServerOptions: Readonly<Record<string, string>> = {
 }
 
 /**
- * `jsonShorthand: true` is Fastify's default and Enclave's only behaviour, so a Fastify app that
- * spells it out moves unchanged. `false` (a schema part with properties at its top level is taken
- * as a complete schema) is not offered: refused rather than ignored, since ignoring it would
- * change what such a part validates.
+ * `jsonShorthand` as in Fastify 3.27.4: true (the default) reads a schema part with properties at
+ * its top level as shorthand; false reads every part as a complete schema (route-schema.ts).
  */
 function checkJsonShorthand(value: unknown): void {
-  if (value === undefined || value === true) return
-  if (value === false) {
-    throw invalidOption('createServer({ jsonShorthand: false }): not offered: schema parts are always read with the shorthand (properties at the top level). Remove the option: a part written as a complete schema ({ type: \'object\', properties }) is read as it is.')
-  }
+  if (value === undefined || typeof value === 'boolean') return
   throw invalidOption(`createServer({ jsonShorthand }): must be a boolean (true, the default), got ${value === null ? 'null' : typeof value}.`)
 }
 

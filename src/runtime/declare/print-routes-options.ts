@@ -6,9 +6,11 @@ const known = ['json', 'includeHooks', 'commonPrefix']
 
 /**
  * Checks printRoutes()'s options rather than ignoring what it cannot honour. The tree is printed
- * by path segment, each segment's methods together: what Fastify 3.27.4 prints with
- * `commonPrefix: false`, so that value is accepted; `true` (its radix-edge split) and
- * `includeMeta` (find-my-way's route store, which Enclave does not expose) are refused.
+ * by path segment, each segment's methods together: the same nesting as Fastify 3.27.4's
+ * `commonPrefix: false`, not its text (find-my-way 4 joins segments without a route of their own,
+ * `hello/world`, and writes a child's slash, `/hello`), so `false` is accepted for moved apps;
+ * `true` (the radix-edge split) and `includeMeta` (find-my-way's route store, which Enclave does
+ * not have) are refused.
  */
 export function checkPrintRoutesOptions(options: unknown, path: string): PrintRoutesOptions & { json?: boolean } {
   if (options === undefined) return {}
@@ -22,6 +24,6 @@ export function checkPrintRoutesOptions(options: unknown, path: string): PrintRo
   for (const key of known) {
     if (record[key] !== undefined && typeof record[key] !== 'boolean') fail(`${key} must be a boolean, got ${typeof record[key]}`)
   }
-  if (record.commonPrefix === true) fail("commonPrefix: true (Fastify's radix-edge split) is not offered: the tree is printed by path segment, methods together, which is what commonPrefix: false prints; pass false or leave it out")
+  if (record.commonPrefix === true) fail("commonPrefix: true (Fastify's radix-edge split) is not offered: the tree is printed by path segment, methods together (the nesting commonPrefix: false gives); pass false or leave it out")
   return { json: record.json as boolean | undefined, includeHooks: record.includeHooks as boolean | undefined }
 }

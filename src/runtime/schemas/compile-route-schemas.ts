@@ -17,6 +17,8 @@ export interface CompileRouteSchemasInput {
   schema: unknown
   /** The same schema already through normalizeRouteSchema (boot keeps it for introspection); absent: normalized here. */
   normalized?: NormalizedRouteSchema
+  /** createServer({ jsonShorthand }): false reads each part as a complete schema (normalizeRouteSchema). */
+  shorthand?: boolean
   /** The route scope's store: its visible shared schemas feed the default compilers. */
   store: SchemaStore
   compilers: SchemaCompilers
@@ -63,7 +65,7 @@ const PARTS: readonly HttpPart[] = ['params', 'body', 'querystring', 'headers']
  */
 export function compileRouteSchemas(input: CompileRouteSchemasInput): CompiledRouteSchemas {
   const { method, url, scopePath, store } = input
-  const normalized = input.normalized ?? normalizeRouteSchema(input.schema, { method, url, scopePath })
+  const normalized = input.normalized ?? normalizeRouteSchema(input.schema, { method, url, scopePath }, input.shorthand)
   const compiled: CompiledRouteSchemas = { params: null, body: null, jsonBody: null, querystring: null, headers: null, response: null }
 
   // The default compiler is looked up only when a part needs it: a route without schemas builds no ajv.

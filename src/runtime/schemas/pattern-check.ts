@@ -51,6 +51,5 @@ function risky(pattern: string): boolean {
 /** A pattern the engine cannot compile is ajv's error to report, not a warning. */
 function judge(pattern: string): boolean {
   try { new RegExp(pattern, 'u') } catch { try { new RegExp(pattern) } catch { return false } }
-  // ret does not know lookbehinds; a lookahead has the same structure (it matches nothing itself).
-  return backtracksBadly(pattern.replace(/\(\?<([=!])/g, '(?$1'))
+  return backtracksBadly(pattern)
 }

@@ -12,14 +12,18 @@ const ret = fromSafeRegex('ret') as (source: string) => unknown
  *   `^(a+)+$`, `^([a-z]+\s?)*$`): exponential. A bounded repeat (`(...){3}`, `?`) nests nothing;
  * - alternatives under an unbounded repetition that can start the same way (`(a|aa)+`, `(a|a?)+`):
  *   the engine tries every way of splitting the input between them;
- * - two unbounded repetitions over overlapping characters with only optional items between them
- *   (`^\s*#?\s*$`, `\d+\d+`): polynomial, quadratic for two.
- * Approximations, on the side of warning: alternatives are compared by their first characters.
+ * - two unbounded repetitions over overlapping characters that can meet, with only items that can
+ *   match nothing between them (`^\s*#?\s*$`, `\d+\d+`): polynomial, quadratic for two. They meet
+ *   through group boundaries and optional wrappers too (`(a*)(a*)b`, `(?:a*)?(?:a*)?b`): each item
+ *   reports the repetitions it can start and end with.
+ * Approximations, on the side of warning: repetitions and alternatives are compared by their first
+ * characters; a lookaround matches nothing and constrains nothing.
  */
 export function backtracksBadly(source: string): boolean {
   let tree: Token
-  try { tree = ret(source) as unknown as Token } catch { return true }
-  return nodeIsBad(tree)
+  // ret does not know lookbehinds; a lookahead has the same structure (it matches nothing itself).
+  try { tree = ret(source.replace(/\(\?<([=!])/g, '(?$1')) as unknown as Token } catch { return true }
+  return shapeOf(tree).bad
 }
 
 interface Token {
@@ -33,6 +37,8 @@ interface Token {
   not?: boolean
   from?: number
   to?: number
+  followedBy?: boolean
+  notFollowedBy?: boolean
 }
 
 // ret's token types (ret.types).
@@ -41,95 +47,100 @@ const MAX = 0x10ffff
 
 type Ranges = Array<[number, number]>
 
-function sequences(token: Token): Token[][] {
-  if (token.options !== undefined) return token.options
-  return token.stack === undefined ? [] : [token.stack]
+/**
+ * What an item looks like from outside: whether it can match nothing, the characters it can start
+ * with, the unbounded repetitions (by their first characters) it can begin and end with, whether
+ * it holds one at all, and whether it is bad inside.
+ */
+interface Shape { empty: boolean; first: Ranges; heads: Ranges[]; tails: Ranges[]; unbounded: boolean; bad: boolean; options?: Shape[] }
+
+const NONE: Ranges[] = []
+const NOTHING: Shape = { empty: true, first: [], heads: NONE, tails: NONE, unbounded: false, bad: false }
+const BAD: Shape = { ...NOTHING, bad: true }
+
+function atom(first: Ranges): Shape {
+  return { empty: false, first, heads: NONE, tails: NONE, unbounded: false, bad: false }
 }
 
-function unbounded(token: Token): boolean {
-  return token.type === REPETITION && (token.max === null || token.max === undefined || token.max === Infinity)
+function isUnbounded(token: Token): boolean {
+  return token.max === null || token.max === undefined || token.max === Infinity
 }
 
-function nodeIsBad(token: Token): boolean {
-  if (token.type === REPETITION) {
-    const inner = token.value as Token
-    if (unbounded(token)) {
-      if (containsUnbounded(inner)) return true
-      if (inner.options !== undefined && alternativesOverlap(inner.options)) return true
+function shapeOf(token: Token): Shape {
+  switch (token.type) {
+    case CHAR: return atom([[token.value as number, token.value as number]])
+    case SET: return atom(rangesOf(token))
+    case POSITION: return NOTHING
+    // A back-reference can be anything its group matched: counted as any character, maybe none.
+    case REFERENCE: return { ...NOTHING, first: [[0, MAX]] }
+    case REPETITION: return repetitionShape(token)
+    default: {
+      const options = token.options ?? (token.stack === undefined ? [] : [token.stack])
+      const shapes = options.map(sequenceShape)
+      // Once anything is bad the verdict is made: the rest of the walk is skipped.
+      if (shapes.some((s) => s.bad)) return BAD
+      // A lookaround matches nothing itself.
+      if (token.followedBy === true || token.notFollowedBy === true) return NOTHING
+      return {
+        empty: shapes.length === 0 || shapes.some((s) => s.empty),
+        first: shapes.flatMap((s) => s.first),
+        heads: shapes.flatMap((s) => s.heads),
+        tails: shapes.flatMap((s) => s.tails),
+        unbounded: shapes.some((s) => s.unbounded),
+        bad: false,
+        options: token.options === undefined ? undefined : shapes,
+      }
     }
-    return nodeIsBad(inner)
   }
-  for (const sequence of sequences(token)) {
-    if (adjacentOverlap(sequence)) return true
-    if (sequence.some(nodeIsBad)) return true
-  }
-  return false
 }
 
-function containsUnbounded(token: Token): boolean {
-  if (token.type === REPETITION) return unbounded(token) || containsUnbounded(token.value as Token)
-  return sequences(token).some((sequence) => sequence.some(containsUnbounded))
+function repetitionShape(token: Token): Shape {
+  const inner = shapeOf(token.value as Token)
+  if (inner.bad) return BAD
+  const empty = inner.empty || token.min === 0
+  if (!isUnbounded(token)) {
+    // `(a*){2}` is `a*a*`: a repeat that can run twice meets its own end with its own start.
+    if ((token.max as number) >= 2 && meet(inner.tails, inner.heads)) return BAD
+    return { empty, first: inner.first, heads: inner.heads, tails: inner.tails, unbounded: inner.unbounded, bad: false }
+  }
+  if (inner.unbounded || (inner.options !== undefined && alternativesOverlap(inner.options))) return BAD
+  const own = [inner.first]
+  return { empty, first: inner.first, heads: own, tails: own, unbounded: true, bad: false }
+}
+
+/** A sequence's shape; bad when an unbounded repetition it can end an item with meets one the next items can start with. */
+function sequenceShape(sequence: Token[]): Shape {
+  const first: Ranges = []
+  const heads: Ranges[] = []
+  let open: Ranges[] = NONE
+  let leading = true
+  let unbounded = false
+  for (const token of sequence) {
+    const shape = shapeOf(token)
+    if (shape.bad || meet(open, shape.heads)) return BAD
+    unbounded ||= shape.unbounded
+    if (leading) {
+      for (const range of shape.first) first.push(range)
+      for (const head of shape.heads) heads.push(head)
+      leading = shape.empty
+    }
+    open = !shape.empty ? shape.tails : shape.tails.length === 0 ? open : open.concat(shape.tails)
+  }
+  return { empty: leading, first, heads, tails: open, unbounded, bad: false }
+}
+
+function meet(ends: Ranges[], starts: Ranges[]): boolean {
+  for (const end of ends) for (const start of starts) if (overlaps(end, start)) return true
+  return false
 }
 
 /** Two alternatives whose first characters overlap (or one that can match nothing). */
-function alternativesOverlap(options: Token[][]): boolean {
-  const firsts = options.map((sequence) => firstOf(sequence))
-  for (let i = 0; i < firsts.length; i++) {
-    if (firsts[i].empty) return true
-    for (let j = i + 1; j < firsts.length; j++) if (overlaps(firsts[i].chars, firsts[j].chars)) return true
+function alternativesOverlap(options: Shape[]): boolean {
+  for (let i = 0; i < options.length; i++) {
+    if (options[i].empty) return true
+    for (let j = i + 1; j < options.length; j++) if (overlaps(options[i].first, options[j].first)) return true
   }
   return false
-}
-
-/** An unbounded repetition, then only items that can match nothing, then another over overlapping characters. */
-function adjacentOverlap(sequence: Token[]): boolean {
-  for (let i = 0; i < sequence.length; i++) {
-    if (!unbounded(sequence[i])) continue
-    const chars = firstOf([sequence[i].value as Token]).chars
-    for (let j = i + 1; j < sequence.length; j++) {
-      const next = sequence[j]
-      if (unbounded(next) && overlaps(chars, firstOf([next.value as Token]).chars)) return true
-      if (!canBeEmpty(next)) break
-    }
-  }
-  return false
-}
-
-interface First { chars: Ranges; empty: boolean }
-
-/** The characters a sequence can start with, and whether it can match the empty string. */
-function firstOf(sequence: Token[]): First {
-  const chars: Ranges = []
-  for (const token of sequence) {
-    const own = firstOfToken(token)
-    chars.push(...own.chars)
-    if (!own.empty) return { chars, empty: false }
-  }
-  return { chars, empty: true }
-}
-
-function firstOfToken(token: Token): First {
-  switch (token.type) {
-    case CHAR: return { chars: [[token.value as number, token.value as number]], empty: false }
-    case SET: return { chars: rangesOf(token), empty: false }
-    case POSITION: return { chars: [], empty: true }
-    // A back-reference can be anything its group matched: counted as any character, maybe none.
-    case REFERENCE: return { chars: [[0, MAX]], empty: true }
-    case REPETITION: {
-      const inner = firstOfToken(token.value as Token)
-      return { chars: inner.chars, empty: inner.empty || token.min === 0 }
-    }
-    default: {
-      // A lookaround matches nothing itself.
-      if ((token as { followedBy?: boolean; notFollowedBy?: boolean }).followedBy === true || (token as { notFollowedBy?: boolean }).notFollowedBy === true) return { chars: [], empty: true }
-      const parts = sequences(token).map(firstOf)
-      return { chars: parts.flatMap((p) => p.chars), empty: parts.length === 0 || parts.some((p) => p.empty) }
-    }
-  }
-}
-
-function canBeEmpty(token: Token): boolean {
-  return firstOfToken(token).empty
 }
 
 function rangesOf(set: Token): Ranges {

@@ -38,7 +38,7 @@ const ROUTE_ANNOTATIONS: ReadonlySet<string> = new Set(['summary', 'description'
  * normalizeRouteSchema({ query: { q: { type: 'string' } } }, { method: 'GET', url: '/s', scopePath: 'root' })
  * // { querystring: { type: 'object', properties: { q: { type: 'string' } } }, body: null, ... }
  */
-export function normalizeRouteSchema(input: unknown, route: RouteIdentity): NormalizedRouteSchema {
+export function normalizeRouteSchema(input: unknown, route: RouteIdentity, shorthand = true): NormalizedRouteSchema {
   const schema = plainSchema(input)
   const result: NormalizedRouteSchema = { body: null, querystring: null, params: null, headers: null, response: null }
   if (schema === undefined || schema === null) return result
@@ -54,12 +54,12 @@ export function normalizeRouteSchema(input: unknown, route: RouteIdentity): Norm
   if (isPresent(raw.querystring) && isPresent(raw.query)) {
     throw schemaError('ENC_ERR_SCH_QUERY_ALIAS_CONFLICT', { where })
   }
-  result.body = normalizePart(raw.body, 'body', where)
-  result.querystring = normalizePart(isPresent(raw.querystring) ? raw.querystring : raw.query, 'querystring', where)
-  result.params = normalizePart(raw.params, 'params', where)
-  const headers = normalizePart(raw.headers, 'headers', where)
+  result.body = normalizePart(raw.body, 'body', where, shorthand)
+  result.querystring = normalizePart(isPresent(raw.querystring) ? raw.querystring : raw.query, 'querystring', where, shorthand)
+  result.params = normalizePart(raw.params, 'params', where, shorthand)
+  const headers = normalizePart(raw.headers, 'headers', where, shorthand)
   result.headers = headers === null ? null : lowerCaseHeaderNames(headers)
-  result.response = normalizeResponse(raw.response, where)
+  result.response = normalizeResponse(raw.response, where, shorthand)
   return result
 }
 
@@ -67,7 +67,7 @@ function isPresent(value: unknown): boolean {
   return value !== undefined && value !== null
 }
 
-function normalizePart(input: unknown, name: string, where: string): JsonSchema | null {
+function normalizePart(input: unknown, name: string, where: string, shorthand: boolean): JsonSchema | null {
   // A schema class given as the part itself (`body: Pet`, `response: { 200: Pet }`) is placed as one
   // nested in a schema is (its schema inlined, or a `$ref` to its `$id`); any other function stays as
   // it is and is refused below.
@@ -85,8 +85,24 @@ function normalizePart(input: unknown, name: string, where: string): JsonSchema 
   if (asyncAt !== null) {
     throw schemaError('ENC_ERR_SCH_ASYNC', { case: 'route', part: name, where, at: asyncAt })
   }
-  return isCompleteSchema(copy) ? copy : { type: 'object', properties: copy }
+  if (shorthand) return isCompleteSchema(copy) ? copy : { type: 'object', properties: copy }
+  // jsonShorthand: false (Fastify 3's meaning): the part is the schema, never wrapped. A part with
+  // no JSON Schema keyword at all, only objects, is shorthand written by habit: read as a schema it
+  // would accept anything (ajv 6 ignores unknown keywords), so it is refused rather than let through.
+  const keys = Object.keys(copy)
+  if (keys.length > 0 && keys.every((key) => !SCHEMA_KEYWORDS.has(key) && isObject(copy[key]))) {
+    throw schemaError('ENC_ERR_SCH_NOT_OBJECT', { case: 'shorthand-off', part: name, where, keys: keys.slice(0, 3).join(', ') })
+  }
+  return copy
 }
+
+/** JSON Schema draft-07's keywords, ajv 6's additions and the merge/patch plugin's. */
+const SCHEMA_KEYWORDS: ReadonlySet<string> = new Set(['$id', '$schema', '$ref', '$comment', '$merge', '$patch', 'title', 'description',
+  'default', 'readOnly', 'writeOnly', 'examples', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'maxLength',
+  'minLength', 'pattern', 'additionalItems', 'items', 'maxItems', 'minItems', 'uniqueItems', 'contains', 'maxProperties', 'minProperties',
+  'required', 'additionalProperties', 'definitions', 'properties', 'patternProperties', 'dependencies', 'propertyNames', 'const', 'enum',
+  'type', 'format', 'contentMediaType', 'contentEncoding', 'if', 'then', 'else', 'allOf', 'anyOf', 'oneOf', 'not', 'nullable',
+  'formatMinimum', 'formatMaximum', 'formatExclusiveMinimum', 'formatExclusiveMaximum'])
 
 /**
  * A part is shorthand (spec §2.1: properties at the top level) unless it reads as a schema: a `type`
@@ -122,7 +138,7 @@ function lowerCaseHeaderNames(schema: JsonSchema): JsonSchema {
   return schema
 }
 
-function normalizeResponse(input: unknown, where: string): Record<string, JsonSchema> | null {
+function normalizeResponse(input: unknown, where: string, shorthand: boolean): Record<string, JsonSchema> | null {
   const response = plainSchema(input)
   if (!isPresent(response)) return null
   if (!isObject(response)) {
@@ -138,7 +154,7 @@ function normalizeResponse(input: unknown, where: string): Record<string, JsonSc
     if (seen.has(normalizedKey)) {
       throw schemaError('ENC_ERR_SCH_RESPONSE_KEY', { where, key: normalizedKey, twice: true })
     }
-    const part = normalizePart(response[key], `response ${key}`, where)
+    const part = normalizePart(response[key], `response ${key}`, where, shorthand)
     if (part === null) {
       throw schemaError('ENC_ERR_SCH_NOT_OBJECT', { case: 'response-key', key, where, got: describeValue(response[key]) })
     }

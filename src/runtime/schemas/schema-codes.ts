@@ -15,12 +15,14 @@ export const schemaErrors = {
   ENC_ERR_SCH_NOT_OBJECT: e({ status: null, summary: 'a shared schema or a route schema part is not a JSON Schema object',
     message: (a: { case: 'schema-option'; where: string; got: string } | { case: 'part'; part: string; where: string; got: string }
       | { case: 'response'; where: string; got: string } | { case: 'response-key'; key: string; where: string; got: string }
-      | { case: 'shared'; scopePath: string; got: string }) => {
+      | { case: 'shared'; scopePath: string; got: string } | { case: 'shorthand-off'; part: string; where: string; keys: string }) => {
       switch (a.case) {
         case 'schema-option': return `The schema option of route ${a.where} is ${a.got}: pass an object with the parts body, querystring (or query), params, headers and response.`
         case 'part': return `The ${a.part} schema of route ${a.where} is ${a.got}: pass a JSON Schema object, or the shorthand (the properties listed at the top level).`
         case 'response': return `The response schema of route ${a.where} is ${a.got}: pass an object that maps a status key (200, '2xx' or 'default') to a schema.`
         case 'response-key': return `The response ${a.key} schema of route ${a.where} is ${a.got}: pass a JSON Schema object, or remove the key to send that status without a schema.`
+        case 'shorthand-off': return `The ${a.part} schema of route ${a.where} has no JSON Schema keyword, only ${a.keys}: with createServer({ jsonShorthand: false }) ` +
+          `a part is read as a complete schema, so this one would accept anything. Write { type: 'object', properties: { ${a.keys} } }, or leave jsonShorthand at true.`
         case 'shared': return `addSchema() in scope ${a.scopePath} was given ${a.got}, not a schema object: pass a JSON Schema object with a string $id.`
       }
     } }),

@@ -96,6 +96,9 @@ export function serveNotFound(from: ReplyImpl): void {
     request = new route.Request(old.raw, old.response, old.id, null, old.params, old.query, route, old.log)
     reply = new route.Reply(from.raw, request, route)
     request.body = old.body
+    // One request in Fastify 3: reply.elapsedTime and the access log's responseTime count from its
+    // arrival, not from the hand-over to the not-found route.
+    ;(request as { startTime: number }).startTime = old.startTime
     // Inside the try: the calling reply is hijacked by now, so a throw here (a decoration's setter)
     // would leave the request unanswered.
     carryRequestProperties(old, request)

@@ -125,6 +125,7 @@ export function createServer(given: ServerOptions = {}): Scope {
     pluginTimeout: limits.pluginTimeout,
     routing: { ignoreTrailingSlash: options.ignoreTrailingSlash === true, exposeHeadRoutes: options.exposeHeadRoutes !== false },
     schemaCompilation,
+    jsonShorthand: options.jsonShorthand !== false,
     profile: new CompileProfile(),
     lazyRoutes: [],
     resolutions: new Map(),
