@@ -127,6 +127,7 @@ export function createServer(given: ServerOptions = {}): Scope {
     schemaCompilation,
     profile: new CompileProfile(),
     lazyRoutes: [],
+    serializerBatch: null,
     resolutions: new Map(),
     failure: null,
     routeRecords: [],
