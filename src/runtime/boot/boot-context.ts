@@ -8,6 +8,7 @@ import type { RouteRecord } from './route-record'
 import type { SchemaCompilation } from '../shared/schema-compilation'
 import type { LazyRouteSchemas } from '../serve/lazy-route-schemas'
 import type { CompileProfile } from './compile-profile'
+import type { SerializerBatch } from './serializer-batch'
 
 /**
  * What boot reads and writes: the declarations (in), the serve context it fills (out: router,
@@ -31,6 +32,8 @@ export interface BootContext {
   readonly profile: CompileProfile
   /** Every route whose schemas wait for a first request (ready({ compileAll: true })). */
   readonly lazyRoutes: LazyRouteSchemas[]
+  /** While eager boot's first pass runs: where routes queue their serializers (serializer-batch.ts); else null. */
+  serializerBatch: SerializerBatch | null
   /** Each scope's resolved view (scope-resolution.ts), made once, ancestors first. */
   readonly resolutions: Map<ScopeImpl, ScopeResolution>
   /** What compile resolved for each route, kept for introspection (boot/introspection.ts); never read when serving. */

@@ -5,6 +5,7 @@ import { CompiledRoute } from '../serve/compiled-route'
 import { resolveScope } from './scope-resolution'
 import { routeSchemas } from './route-schemas'
 import { allScopes } from './all-scopes'
+import { SerializerBatch } from './serializer-batch'
 import { defaultNotFoundHandler, badUrlHandler, methodNotAllowedHandler } from '../serve/system-handlers'
 import type { RouteDefinition } from '../declare/route-declaration'
 import type { BootContext } from './boot-context'
@@ -28,12 +29,23 @@ export function compileServer(boot: BootContext): void {
   }
   const owners = new Map<string, RouteDefinition>()
   const implicitHead: Array<[RouteRecord, (method: string, url: string) => CompiledRoute]> = []
-  for (const def of boot.declared.routes) {
-    const [record, compiled] = compileDefinition(boot, def)
-    for (const url of urlsOf(boot, def)) for (const method of def.methods) addRoute(boot, owners, def, url, method, compiled(method, url))
-    const exposeHead = def.options.exposeHeadRoute ?? boot.routing.exposeHeadRoutes
-    if (exposeHead && def.methods.includes('GET') && !def.methods.includes('HEAD')) implicitHead.push([record, compiled])
+  // Validators now, serializers after every route (serializer-batch.ts). With the schema cache
+  // little is compiled, and its warnings keep their place among the routes' own.
+  const batch = boot.schemaCompilers.codeCache === null || boot.schemaCompilers.codeCache === undefined ? new SerializerBatch() : null
+  boot.serializerBatch = batch
+  try {
+    for (const def of boot.declared.routes) {
+      const [record, compiled] = compileDefinition(boot, def)
+      for (const url of urlsOf(boot, def)) for (const method of def.methods) addRoute(boot, owners, def, url, method, compiled(method, url))
+      const exposeHead = def.options.exposeHeadRoute ?? boot.routing.exposeHeadRoutes
+      if (exposeHead && def.methods.includes('GET') && !def.methods.includes('HEAD')) implicitHead.push([record, compiled])
+    }
+  } catch (error) {
+    throw batch === null ? error : batch.failed(error)
+  } finally {
+    boot.serializerBatch = null
   }
+  batch?.flush()
   // After every explicit route, so that a HEAD route declared later still wins over the implicit one.
   for (const [record, compiled] of implicitHead) {
     const { def } = record

@@ -52,7 +52,13 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
       // first request, compileAll, inspect()), not at listen: reading every lazy schema at boot is the
       // cost lazy mode removes. Custom validator compilers have their own costs, which Enclave cannot know.
       if (normalized !== undefined && (options.validatorCompiler ?? resolution.validatorCompiler ?? null) === null) {
-        reportBootWarnings(routeSchemaWarnings(`${method} ${def.url}`, scope.path, normalized, scope.schemas, scope.context.schemaCompilers?.validatorAllErrors === true), boot.serve.log, boot.serve.silent)
+        const warnings = routeSchemaWarnings(`${method} ${def.url}`, scope.path, normalized, scope.schemas, scope.context.schemaCompilers?.validatorAllErrors === true)
+        // Queued with the serializers while eager boot batches them: a boot that fails at an earlier
+        // route's serializer then logs no warning of a later route, as the route-by-route order did.
+        if (warnings.length > 0) {
+          if (boot.serializerBatch === null) reportBootWarnings(warnings, boot.serve.log, boot.serve.silent)
+          else boot.serializerBatch.add(() => reportBootWarnings(warnings, boot.serve.log, boot.serve.silent))
+        }
       }
     }
     return normalized
@@ -68,7 +74,10 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
     const validator = options.validatorCompiler ?? resolution.validatorCompiler
     const serializer = options.serializerCompiler ?? resolution.serializerCompiler
     const cost = { method, url: def.url, scope: scope.path, ms: 0, functions, when }
-    const defer = when === 'first request' && (serializer === null || serializer === undefined) && boot.schemaCompilers.usesDefaultSerializer(scope.schemas)
+    const defaultSerializer = (serializer === null || serializer === undefined) && boot.schemaCompilers.usesDefaultSerializer(scope.schemas)
+    const defer = when === 'first request' && defaultSerializer
+    // Batched with fast-json-stringify only: a custom compiler is user code, called in route order.
+    const batch = when === 'boot' && defaultSerializer ? boot.serializerBatch : null
     deferred = defer ? {
       compiled: (ms) => { cost.ms += ms },
       failed: (error) => logFailure(error),
@@ -89,6 +98,16 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
       checkValidatorKeywords: validator === null || validator === undefined,
       checkSerializerKeywords: serializer === null || serializer === undefined,
       deferResponses: deferred,
+      batchResponses: batch === null ? undefined : (finish) => {
+        batch.add(() => {
+          const started = performance.now()
+          try {
+            finish()
+          } finally {
+            cost.ms += performance.now() - started
+          }
+        })
+      },
     })
     // The deferred serializers add their own time to this record when they are built.
     cost.ms += performance.now() - start

@@ -34,6 +34,12 @@ export interface CompileRouteSchemasInput {
    * with the default serializer compiler); absent: all of them now. The keyword check still runs now.
    */
   deferResponses?: DeferredResponses
+  /**
+   * Eager boot's second pass (boot/serializer-batch.ts): the response serializers are built when
+   * `finish` is called, into the `response` object returned now. Given the route's first queued
+   * build, before anything after it can fail. The keyword checks still run now.
+   */
+  batchResponses?: (finish: () => void) => void
 }
 
 /** One route's compiled schemas; a field is null when the route has no schema for it. */
@@ -86,10 +92,21 @@ export function compileRouteSchemas(input: CompileRouteSchemasInput): CompiledRo
   if (normalized.response !== null) {
     const serializerCompiler = input.serializerCompiler ?? input.compilers.serializerFor(store)
     const byKey: Array<[string, SerializeFunction]> = []
+    const batched: Array<[string, () => SerializeFunction | undefined]> = []
+    let filledLater: ResponseSerializers | null = null
     for (const [httpStatus, schema] of Object.entries(normalized.response)) {
       if (input.checkSerializerKeywords ?? input.serializerCompiler === null) input.compilers.checkKeywords(schema, store, `The response ${httpStatus} schema of route ${method} ${url} in scope ${scopePath}`)
       const build = (): SerializeFunction | undefined => compileWith(() => serializerCompiler({ schema, method, url, httpStatus }),
         { kind: 'serializer', part: `response ${httpStatus}`, schema, input }, true)
+      if (input.batchResponses !== undefined) {
+        // Queued before the next status's keyword check, which may throw: this build came first.
+        if (filledLater === null) {
+          const target = filledLater = createResponseSerializers([])
+          input.batchResponses(() => finishBatched(batched, target))
+        }
+        batched.push([httpStatus, build])
+        continue
+      }
       if (input.deferResponses !== undefined) {
         byKey.push([httpStatus, deferredSerializer(build, input.deferResponses)])
         continue
@@ -99,8 +116,20 @@ export function compileRouteSchemas(input: CompileRouteSchemasInput): CompiledRo
       if (fn !== undefined) byKey.push([httpStatus, fn])
     }
     if (byKey.length > 0) compiled.response = createResponseSerializers(byKey)
+    // Filled in by finishBatched: CompiledRoute keeps this object, so it sees the serializers then.
+    else if (filledLater !== null) compiled.response = filledLater
   }
   return compiled
+}
+
+/** Builds the batched statuses in their order and fills the route's (so far empty) serializers. */
+function finishBatched(batched: ReadonlyArray<readonly [string, () => SerializeFunction | undefined]>, response: ResponseSerializers): void {
+  const byKey: Array<[string, SerializeFunction]> = []
+  for (const [httpStatus, build] of batched) {
+    const fn = build()
+    if (fn !== undefined) byKey.push([httpStatus, fn])
+  }
+  Object.assign(response, createResponseSerializers(byKey))
 }
 
 interface CompileSite {

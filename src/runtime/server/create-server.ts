@@ -128,6 +128,7 @@ export function createServer(given: ServerOptions = {}): Scope {
     jsonShorthand: options.jsonShorthand !== false,
     profile: new CompileProfile(),
     lazyRoutes: [],
+    serializerBatch: null,
     resolutions: new Map(),
     failure: null,
     routeRecords: [],
