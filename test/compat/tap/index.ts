@@ -3,6 +3,7 @@
 // it (files like get.test.js rely on this: they declare routes in tests and call listen() at
 // load time). How each top-level test is run (timeout, reporting) is the runner's (run-file.ts).
 import { TapTest } from './tap-test'
+export { progressSoFar } from './tap-test'
 import type { TestFn, TestOptions } from './tap-test'
 
 export interface TopLevelTest { index: number; name: string; options: TestOptions; fn: TestFn | undefined }

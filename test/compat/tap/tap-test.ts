@@ -7,6 +7,10 @@ import { deepSame, matches, has, isType, show } from './compare'
 export type TestFn = (t: TapTest) => unknown
 export interface TestOptions { skip?: unknown; todo?: unknown; timeout?: number; only?: boolean }
 
+let assertionsAndSubtests = 0
+/** Assertions made and subtests finished so far, in every test: the runner's timeout is for a test that stops moving, not for a long one. */
+export function progressSoFar(): number { return assertionsAndSubtests }
+
 export class TapTest {
   readonly name: string
   readonly parent: TapTest | null
@@ -93,6 +97,7 @@ export class TapTest {
     child.onFinish(() => {
       this.running--
       this.count++
+      assertionsAndSubtests++
       if (!skipped && child.failures.length > 0) this.failures.push(...child.failures)
       const next = this.queue.shift()
       if (next !== undefined) next()
@@ -170,6 +175,7 @@ export class TapTest {
       return ok
     }
     this.count++
+    assertionsAndSubtests++
     if (!ok) this.failures.push(`${this.label()}${message !== undefined && typeof message === 'string' ? message + ': ' : ''}${detail()}${whereInTestFile()}`)
     if (this.planned !== null && this.count > this.planned) this.failures.push(`${this.label()}more assertions than the plan of ${this.planned}`)
     this.check()
