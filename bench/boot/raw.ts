@@ -17,11 +17,16 @@ measureBoot(async ({ routes, shared }) => {
     ajv.addSchema(schema)
     external[schema.$id as string] = schema as unknown as Schema
   }
+  // Every validator first, then every serializer: ajv 6 and fast-json-stringify (ajv 8 inside)
+  // taking turns route by route cost ~10% more (session 13, boot13), and the floor is the cheapest
+  // order known, so Enclave's eager boot (which batches the same way) is held to that.
   const validators = new Map<string, unknown>()
-  const serializers = new Map<string, unknown>()
   for (const r of routes) {
     const body = JSON.stringify(r.body)
     if (!validators.has(body)) validators.set(body, ajv.compile(r.body))
+  }
+  const serializers = new Map<string, unknown>()
+  for (const r of routes) {
     const response = JSON.stringify(r.response)
     if (!serializers.has(response)) serializers.set(response, fastJson(r.response as unknown as Schema, { schema: external }))
   }
