@@ -9,28 +9,30 @@
 import { FUZZ_SERVER_OPTIONS, fuzzApp } from '../test/hardening/fuzz-app'
 import { exchange, judge, notOurs } from '../test/hardening/fuzz-run'
 import { fuzzSession } from '../test/hardening/fuzz-traffic'
+import { tlsCert, tlsKey } from '../test/support/tls'
 
-interface FuzzOptions { seeds: number; from: number; parallel: number }
+interface FuzzOptions { seeds: number; from: number; parallel: number; tls: number }
 
 function parseOptions(argv: readonly string[]): FuzzOptions {
-  const options: FuzzOptions = { seeds: 2000, from: 1, parallel: 12 }
+  const options: FuzzOptions = { seeds: 2000, from: 1, parallel: 12, tls: 0 }
   for (const arg of argv) {
-    const match = /^--(seeds|from|parallel)=(\d+)$/.exec(arg)
-    if (match === null) throw new Error(`fuzz: unexpected argument '${arg}'; flags: --seeds=2000 --from=1 --parallel=12`)
+    const match = /^--(seeds|from|parallel|tls)=(\d+)$/.exec(arg)
+    if (match === null) throw new Error(`fuzz: unexpected argument '${arg}'; flags: --seeds=2000 --from=1 --parallel=12 --tls=0 (1: over https)`)
     options[match[1] as keyof FuzzOptions] = Math.min(Number(match[2]), match[1] === 'parallel' ? 64 : 2 ** 31)
   }
   return options
 }
 
 async function main(): Promise<void> {
-  const { seeds, from, parallel } = parseOptions(process.argv.slice(2))
+  const { seeds, from, parallel, tls } = parseOptions(process.argv.slice(2))
+  const secure = tls > 0
   const logged: string[] = []
   const error = (obj: unknown, msg?: string): void => {
     const err = (obj as { err?: Error & { code?: string } } | null)?.err ?? (obj as Error & { code?: string })
     if (!notOurs(err)) logged.push(`${msg ?? ''} ${JSON.stringify(obj).slice(0, 300)}`)
   }
   const logger = { info() {}, debug() {}, warn() {}, error }
-  const { app, port } = await fuzzApp({ ...FUZZ_SERVER_OPTIONS, logger })
+  const { app, port } = await fuzzApp({ ...FUZZ_SERVER_OPTIONS, logger, ...(secure ? { https: { key: tlsKey, cert: tlsCert } } : {}) })
   const unhandled: unknown[] = []
   process.on('unhandledRejection', (error) => unhandled.push(error))
   const started = Date.now()
@@ -41,14 +43,14 @@ async function main(): Promise<void> {
   await Promise.all(Array.from({ length: parallel }, async () => {
     while (next < from + seeds) {
       const session = fuzzSession(next++)
-      const verdict = judge(session, await exchange(port, session))
+      const verdict = judge(session, await exchange(port, session, secure))
       for (const answer of verdict.answers) statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1)
       if (verdict.silentClose) silent++
       for (const v of verdict.violations) violations.push(`seed ${session.seed} ${session.delivery} ${JSON.stringify(session.bytes.subarray(0, 200).toString('latin1'))}: ${v}`)
     }
   }))
   await app.close()
-  console.log(`${seeds} sessions from seed ${from} in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+  console.log(`${seeds} sessions${secure ? ' over TLS' : ''} from seed ${from} in ${((Date.now() - started) / 1000).toFixed(1)} s`)
   console.log(`statuses: ${[...statuses].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}x${n}`).join(' ')}`)
   console.log(`closed without an answer (first request whole): ${silent}`)
   console.log(`violations: ${violations.length}`)

@@ -3,16 +3,19 @@
 // fragmented, slow, half-closed or cut. Every answer is judged against the error contract
 // (fuzz-run.ts); after the run the server answers a normal request and has grown no listener,
 // connection or file descriptor, and nothing was logged as an unhandled failure.
-// `npm run fuzz -- --seeds=N --from=S` runs more seeds on demand (bench/fuzz.ts).
+// The same sessions go over TLS too. `npm run fuzz -- --seeds=N --from=S [--tls=1]` runs more
+// seeds on demand (bench/fuzz.ts).
 import { readdirSync } from 'node:fs'
 import { expect } from 'chai'
 import { track, recordingLogger } from '../support/servers'
+import { tlsCert, tlsKey } from '../support/tls'
 import { FUZZ_SERVER_OPTIONS, fuzzApp } from './fuzz-app'
 import { exchange, judge, notOurs } from './fuzz-run'
 import { fuzzSession } from './fuzz-traffic'
 
 const SEED = 0xf12_0000
 const SESSIONS = 400
+const TLS_SESSIONS = 120
 const PARALLEL = 12
 
 
@@ -24,16 +27,24 @@ const PROCESS_EVENTS = ['uncaughtException', 'unhandledRejection', 'warning', 'e
 describe('hardening: feature fuzz over raw TCP (seeded, bounded)', function () {
   this.timeout(60_000)
 
-  it(`${SESSIONS} generated sessions against the sample and every feature: each answer keeps the error contract, and the process stays healthy`, async () => {
+  it(`${SESSIONS} generated sessions against the sample and every feature: each answer keeps the error contract, and the process stays healthy`, () => fuzzRun(SESSIONS, false))
+
+  // The same grammar over TLS: the mutations reach Node's HTTP parser through the TLS layer
+  // (records split and merged anew), and the connection accounting is that of TLS sockets.
+  it(`${TLS_SESSIONS} more over TLS (https): the same contract, the same health afterwards`, () => fuzzRun(TLS_SESSIONS, true))
+})
+
+async function fuzzRun(sessions: number, secure: boolean): Promise<void> {
+  {
     const logger = recordingLogger()
-    const { app, port } = await fuzzApp({ ...FUZZ_SERVER_OPTIONS, logger })
+    const { app, port } = await fuzzApp({ ...FUZZ_SERVER_OPTIONS, logger, ...(secure ? { https: { key: tlsKey, cert: tlsCert } } : {}) })
     track(app)
     const processListeners = PROCESS_EVENTS.map((e) => process.listenerCount(e))
     const unhandled: unknown[] = []
     const record = (error: unknown): void => { unhandled.push(error) }
     process.on('unhandledRejection', record)
     // Warm the process (first compiles, lazy requires) before taking the resource baseline.
-    await exchange(port, fuzzSession(SEED - 1))
+    await exchange(port, fuzzSession(SEED - 1), secure)
     const before = { fds: fds(), server: listenerCounts(app.server), process: processListeners }
     const failures: string[] = []
     const statuses = new Map<number, number>()
@@ -42,9 +53,9 @@ describe('hardening: feature fuzz over raw TCP (seeded, bounded)', function () {
     let upgraded = 0
     try {
       await Promise.all(Array.from({ length: PARALLEL }, async () => {
-        while (next < SESSIONS) {
-          const session = fuzzSession(SEED + next++)
-          const verdict = judge(session, await exchange(port, session))
+        while (next < sessions) {
+          const session = fuzzSession(SEED + (secure ? 100_000 : 0) + next++)
+          const verdict = judge(session, await exchange(port, session, secure))
           for (const answer of verdict.answers) statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1)
           if (verdict.answers.length > 1) pipelined++
           if (verdict.upgraded) upgraded++
@@ -61,7 +72,7 @@ describe('hardening: feature fuzz over raw TCP (seeded, bounded)', function () {
     expect(unhandled, String(unhandled[0])).to.deep.equal([])
 
     // Still serving, with nothing left over from the run.
-    const after = await exchange(port, fuzzSession(SEED - 1))
+    const after = await exchange(port, fuzzSession(SEED - 1), secure)
     expect(after.received.toString('latin1')).to.match(/^HTTP\/1\.1 /)
     let connections = -1
     // Up to 5 s for the server to see the clients' closes: a loaded CI machine may take more than 1 s.
@@ -81,7 +92,7 @@ describe('hardening: feature fuzz over raw TCP (seeded, bounded)', function () {
     const seen = [...statuses.keys()].sort()
     expect(seen.filter((s) => s < 300).length, seen.join(',')).to.be.at.least(3)
     expect(seen.filter((s) => s >= 400).length, seen.join(',')).to.be.at.least(8)
-    expect(pipelined, 'sessions with several answers').to.be.above(SESSIONS / 10)
+    expect(pipelined, 'sessions with several answers').to.be.above(sessions / 10)
     expect(upgraded, 'websocket upgrades').to.be.above(0)
-  })
-})
+  }
+}

@@ -3,7 +3,9 @@
  * back against the error contract. Shared by the fuzz test, bench/fuzz.ts (N seeds on demand)
  * and the scratch comparison with Fastify 3 and 5.
  */
-import { connect } from 'node:net'
+import { connect, type Socket } from 'node:net'
+import { connect as tlsConnect } from 'node:tls'
+import { tlsCert } from '../support/tls'
 import type { FuzzSession } from './fuzz-traffic'
 import { parseAnswers, type Answer } from './fuzz-wire'
 
@@ -24,9 +26,10 @@ function expected(session: FuzzSession): number {
   return firstLoose < 0 ? session.requests.length : firstLoose + 1
 }
 
-export function exchange(port: number, session: FuzzSession): Promise<Exchange> {
+/** `secure`: the session goes over TLS (the test certificate), its bytes mutated as over TCP. */
+export function exchange(port: number, session: FuzzSession, secure = false): Promise<Exchange> {
   return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port })
+    const socket = secure ? tlsConnect({ host: '127.0.0.1', port, ca: tlsCert, servername: 'localhost' }) : connect({ host: '127.0.0.1', port })
     socket.setNoDelay(true)
     const chunks: Buffer[] = []
     const methods = session.requests.map((q) => q.method)
@@ -61,7 +64,7 @@ export function exchange(port: number, session: FuzzSession): Promise<Exchange> 
   })
 }
 
-async function deliver(socket: ReturnType<typeof connect>, session: FuzzSession): Promise<void> {
+async function deliver(socket: Socket, session: FuzzSession): Promise<void> {
   const { bytes } = session
   switch (session.delivery) {
     case 'whole': socket.write(bytes); return

@@ -121,7 +121,7 @@ export const runtimeErrors = {
     message: () => 'Request Timeout' }),
   ENC_ERR_REQUEST_EXPECTATION_FAILED: e({ status: 417, summary: 'an Expect header other than 100-continue (answered before routing; the connection is closed when a body was announced)',
     message: () => 'The only expectation supported is 100-continue' }),
-  ENC_ERR_REQUEST_CONNECT_UNSUPPORTED: e({ status: 501, summary: 'a CONNECT request: the server is no proxy (answered before routing; the connection is closed)',
+  ENC_ERR_REQUEST_CONNECT_UNSUPPORTED: e({ status: 501, summary: 'a CONNECT request: the server is no proxy (answered before routing; the connection is closed, over HTTP/2 the stream)',
     message: () => 'CONNECT is not supported' }),
   ENC_ERR_HANDLER_TIMEOUT: e({ status: 503, summary: 'the request was not answered within handlerTimeout (logged); request.signal aborts with this error',
     message: (a: At & { ms: number }) => `${a.at}: no reply within handlerTimeout (${a.ms} ms); answered 503. ` +

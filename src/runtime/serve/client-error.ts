@@ -1,4 +1,5 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http'
+import type { Http2ServerResponse } from 'node:http2'
 import type { Socket } from 'node:net'
 import { errorPayloadSerializer } from './error-payload'
 import { runtimeErrors } from '../errors/runtime-codes'
@@ -111,13 +112,19 @@ function writeAndClose(error: NodeJS.ErrnoException, socket: Socket): void {
   writeCodeAndClose(clientErrors[error.code ?? ''] ?? 'ENC_ERR_REQUEST_MALFORMED', socket)
 }
 
+/** The JSON error body of a code whose message takes no arguments (status and message from the table). */
+function codedBody(code: keyof typeof runtimeErrors): string {
+  const definition = runtimeErrors[code]
+  const status = definition.status as number
+  return errorPayloadSerializer({ statusCode: status, code, error: STATUS_CODES[status] as string, message: (definition.message as () => string)() })
+}
+
 /** Writes a coded error straight to a socket Node no longer answers on, then closes it. */
 function writeCodeAndClose(code: keyof typeof runtimeErrors, socket: Socket): void {
   if (!socket.writable) { socket.destroy(); return }
-  const definition = runtimeErrors[code]
-  const status = definition.status as number
+  const status = runtimeErrors[code].status as number
   const reason = STATUS_CODES[status] as string
-  const body = errorPayloadSerializer({ statusCode: status, code, error: reason, message: (definition.message as () => string)() })
+  const body = codedBody(code)
   socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
   // The client may still be sending (the rest of a body, more pipelined requests): destroying the
   // socket now could reset the connection before it reads this answer. Bounded in time and bytes.
@@ -135,6 +142,19 @@ export function answerConnect(socket: Socket): void {
   // which takes the process down.
   socket.on('error', () => socket.destroy())
   writeCodeAndClose('ENC_ERR_REQUEST_CONNECT_UNSUPPORTED', socket)
+}
+
+/**
+ * An HTTP/2 CONNECT (the server's 'connect' listener): the same JSON 501 as over HTTP/1, where
+ * Node alone answers a bare 405 and routing never sees the stream. Only the stream ends: the
+ * connection carries other requests. A CONNECT stream stays open for the client's data, so once
+ * the answer is out it is closed (RST_STREAM NO_ERROR, RFC 9113 §8.1: stop sending) rather than
+ * left waiting for the session to end.
+ */
+export function answerHttp2Connect(res: Http2ServerResponse): void {
+  const body = codedBody('ENC_ERR_REQUEST_CONNECT_UNSUPPORTED')
+  res.writeHead(501, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) })
+  res.end(body, () => { if (!res.stream.closed) res.stream.close() })
 }
 
 /**

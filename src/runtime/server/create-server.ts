@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Http2ServerResponse } from 'node:http2'
 import type { Socket } from 'node:net'
 import { DeclareContext } from '../declare/declare-context'
 import { ScopeImpl } from '../declare/scope'
@@ -6,7 +7,7 @@ import { SchemaCodeCache, SchemaCompilers } from '../schemas'
 import { ServeContext } from '../serve/serve-context'
 import { handleRequest, serveNotFound } from '../serve/pipeline'
 import { compileTrust } from '../serve/trust-proxy'
-import { answerClientError, answerConnect, callClientErrorHandler } from '../serve/client-error'
+import { answerClientError, answerConnect, answerHttp2Connect, callClientErrorHandler } from '../serve/client-error'
 import { answerExpectationFailed, deferContinue } from '../serve/expect'
 import { createRouter, fragmentBeforeQuery, queryParser } from '../serve/router'
 import { Deadlines } from '../serve/deadlines'
@@ -114,8 +115,9 @@ export function createServer(given: ServerOptions = {}): Scope {
   // without a word), and a 100-continue body is invited only once it is wanted (expect.ts).
   http.on('checkContinue', unlessClosing((req: IncomingMessage, res: ServerResponse) => { deferContinue(req); handleRequest(serve, req, res) }))
   http.on('checkExpectation', answerExpectationFailed)
-  // An HTTP/2 CONNECT is a stream, not a socket: it goes through routing like any method.
-  if (!transport.http2) http.on('connect', (_req: IncomingMessage, socket: Socket) => answerConnect(socket))
+  // An HTTP/2 CONNECT is a stream, not a socket: its 501 ends the stream, not the connection.
+  if (transport.http2) http.on('connect', (_req: unknown, res: Http2ServerResponse) => answerHttp2Connect(res))
+  else http.on('connect', (_req: IncomingMessage, socket: Socket) => answerConnect(socket))
   lifecycle.attach({
     declared,
     rootScope,

@@ -49,7 +49,7 @@ export function createNodeServer(options: ServerOptions, limits: ServerLimits, l
   }
   const server = options.https === undefined
     ? createHttpServer(settings, listener)
-    : withTlsOptions(() => nodeHttps().createServer({ ...options.https, ...settings }, listener) as unknown as Server)
+    : withTlsOptions(() => nodeHttps().createServer({ ...options.https, handshakeTimeout: handshakeTimeout(options, limits), ...settings }, listener) as unknown as Server)
   // Fastify 3's socket timeout: Node destroys a connection idle this long (socket-timeout.ts runs onTimeout).
   if (limits.connectionTimeout > 0) server.setTimeout(limits.connectionTimeout)
   server.maxRequestsPerSocket = limits.maxRequestsPerSocket
@@ -65,7 +65,7 @@ function http2Server(options: ServerOptions, limits: ServerLimits, listener: Req
   const http2 = nodeHttp2()
   const server = tlsOptions === undefined
     ? http2.createServer({ settings }, listener as never)
-    : withTlsOptions(() => http2.createSecureServer({ ...tlsOptions, settings }, listener as never))
+    : withTlsOptions(() => http2.createSecureServer({ ...tlsOptions, handshakeTimeout: handshakeTimeout(options, limits), settings }, listener as never))
   const sessionTimeout = options.http2SessionTimeout ?? defaultHttp2SessionTimeout
   // Fastify 3: a session with no activity for http2SessionTimeout is closed (GOAWAY, open streams finish).
   if (sessionTimeout > 0) server.on('session', (session: Http2Session) => { closeIdleSession(session, sessionTimeout, limits.drainTimeout) })
@@ -81,6 +81,20 @@ function http2Server(options: ServerOptions, limits: ServerLimits, listener: Req
   }
   if (limits.connectionTimeout > 0) server.setTimeout(limits.connectionTimeout)
   return server as unknown as Server
+}
+
+/**
+ * How long a TLS connection may take to finish its handshake. Node's default is 120 s, and no
+ * HTTP timeout runs before the handshake is done (headersTimeout starts once HTTP is spoken): a
+ * client that connects and sends nothing, or half a ClientHello, held the connection for two
+ * minutes, so a few hundred of them pin as many sockets. The handshake gets headersTimeout,
+ * the bound a client has to send its request head; `https.handshakeTimeout` given wins, and
+ * headersTimeout 0 (off) leaves Node's default.
+ */
+function handshakeTimeout(options: ServerOptions, limits: ServerLimits): number | undefined {
+  const given = options.https?.handshakeTimeout
+  if (given !== undefined) return given
+  return limits.headersTimeout > 0 ? limits.headersTimeout : undefined
 }
 
 /** Node reads the key and certificate when the server is made: one it cannot use fails createServer() with the option named. */
