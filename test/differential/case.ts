@@ -1,6 +1,8 @@
 // One differential case: a route declared identically on Fastify 3.27.4 and on Enclave, and one
 // request sent to both. Cases hold functions (handlers), so they are rebuilt from their seed,
 // never stored.
+import type { AppShape } from './app-shapes'
+
 export type Handler = (request: any, reply: any) => unknown
 
 export interface RouteSpec {
@@ -31,6 +33,8 @@ export interface Case {
   ajv?: Record<string, unknown>
   /** For a response-schema case: the schema of the status sent and the value the handler returns. */
   response?: { status: number; schema: Record<string, unknown>; value: () => unknown }
+  /** An app-shape case: the whole app is declared from this shape, not `route` (which then only names the request). */
+  app?: AppShape
   /** The handler throws an error whose message is meant for the client (`expose: true`). */
   exposedError?: true
 }
