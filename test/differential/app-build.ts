@@ -85,6 +85,12 @@ function handlerOf(route: RouteShape, shape: AppShape): Function {
       throw (request.headers['x-fail'] ?? '').endsWith('!500') ? new Error(`handler ${route.tag}`) : Object.assign(new Error(`handler ${route.tag}`), { statusCode: 409 })
     }
     case 'callNotFound': return (_q: Any, reply: Any) => { reply.callNotFound() }
+    // Enclave's 405, raised in the root scope, as a root route of Fastify 3 would raise it.
+    case 'not-allowed': return async (request: Any, reply: Any) => {
+      reply.header('allow', route.allow)
+      const path = String(request.url).split('?')[0]
+      throw Object.assign(new Error(`Method ${request.method} is not allowed for ${path}; allowed: ${route.allow}`), { statusCode: 405, code: 'ENC_ERR_METHOD_NOT_ALLOWED' })
+    }
     case 'send-text': return (_q: Any, reply: Any) => { reply.type('text/plain').send(`text ${route.tag}`) }
     case 'echo': return async (request: Any, reply: Any) => ({
       route: route.tag,
@@ -113,7 +119,36 @@ function routeOptions(route: RouteShape, shape: AppShape): Record<string, unknow
   return options
 }
 
-function declareOp(scope: Any, op: Op, shape: AppShape, wrap: (plugin: Function) => Function): void {
+/** A scope's error handler, for chaining (lifted scopes share their parent's). */
+interface HandlerLink { handler?: Function; parent?: HandlerLink }
+
+interface Declaring { shape: AppShape; wrap: (plugin: Function) => Function; chain: boolean }
+
+function nearest(link: HandlerLink | undefined): Function | undefined {
+  for (let at = link; at !== undefined; at = at.parent) if (at.handler !== undefined) return at.handler
+  return undefined
+}
+
+/**
+ * README: "Error handlers chain: when one throws or sends the error on, the next one up (the
+ * parent scope's) gets it before the built-in reply; Fastify 3 goes straight to its default
+ * handler". Written for Fastify 3: a handler that throws hands the error to the nearest
+ * ancestor's handler itself.
+ */
+function chained(own: Function, link: HandlerLink): Function {
+  return async function (this: unknown, error: unknown, request: Any, reply: Any) {
+    try {
+      return await own.call(this, error, request, reply)
+    } catch (thrown) {
+      const next = nearest(link.parent)
+      if (next === undefined) throw thrown
+      return await next.call(this, thrown, request, reply)
+    }
+  }
+}
+
+function declareOp(scope: Any, op: Op, at: Declaring, link: HandlerLink): void {
+  const shape = at.shape
   switch (op.op) {
     case 'hook': scope.addHook(op.stage, hookFunction(op.stage, op.tag, op.callback, op.replies)); break
     case 'decorateRequest': case 'decorateReply': {
@@ -123,7 +158,13 @@ function declareOp(scope: Any, op: Op, shape: AppShape, wrap: (plugin: Function)
       scope[op.op](op.name, value)
       break
     }
-    case 'errorHandler': scope.setErrorHandler(errorHandler(op.tag, op.behaviour)); break
+    case 'errorHandler': {
+      const own = errorHandler(op.tag, op.behaviour)
+      const handler = at.chain ? chained(own, link) : own
+      link.handler = handler
+      scope.setErrorHandler(handler)
+      break
+    }
     case 'notFound': scope.setNotFoundHandler(notFoundHandler(op.tag, op.behaviour)); break
     case 'schema': scope.addSchema({ $id: op.id, type: 'object', properties: { v: { type: 'integer' } }, required: ['v'] }); break
     case 'parser': scope.addContentTypeParser(...parserOf(op.kind, op.tag)); break
@@ -131,11 +172,20 @@ function declareOp(scope: Any, op: Op, shape: AppShape, wrap: (plugin: Function)
       if (op.change === 'config') options.config = { ...options.config, onRoute: op.tag }
       else options.preHandler = [...asArray(options.preHandler), hookFunction('preHandler', op.tag, false, false)]
     }); break
-    case 'route': scope.route(routeOptions(op.route, shape)); break
+    case 'route': {
+      const options = routeOptions(op.route, shape)
+      if (!op.route.shorthand) scope.route(options)
+      else {
+        const { method, url, handler, ...rest } = options
+        scope[String(method).toLowerCase()](url, rest, handler)
+      }
+      break
+    }
     case 'register': {
       const child = op.child
-      const plugin = async (inner: Any): Promise<void> => { for (const o of child.ops) declareOp(inner, o, shape, wrap) }
-      scope.register(child.lifted ? wrap(plugin) : plugin, child.prefix === undefined ? {} : { prefix: child.prefix })
+      const childLink: HandlerLink = child.lifted ? link : { parent: link }
+      const plugin = async (inner: Any): Promise<void> => { for (const o of child.ops) declareOp(inner, o, at, childLink) }
+      scope.register(child.lifted ? at.wrap(plugin) : plugin, child.prefix === undefined ? {} : { prefix: child.prefix })
       break
     }
   }
@@ -148,14 +198,17 @@ export interface BuiltApp {
   server: import('node:http').Server
 }
 
-export function buildApp(framework: 'fastify3' | 'enclave', shape: AppShape): BuiltApp {
+/** `chainErrorHandlers`: declare Fastify 3's handlers so that they chain as Enclave's do (a replay). */
+export function buildApp(framework: 'fastify3' | 'enclave', shape: AppShape, chainErrorHandlers = false): BuiltApp {
   /* eslint-disable @typescript-eslint/no-var-requires */
   const app: Any = framework === 'fastify3'
     ? require('fastify3')({ logger: false, ignoreTrailingSlash: shape.ignoreTrailingSlash })
     : createServer({ ignoreTrailingSlash: shape.ignoreTrailingSlash })
   const wrap = framework === 'fastify3' ? (plugin: Function) => require('fastify-plugin')(plugin) : (plugin: Function) => lift(plugin as never)
   /* eslint-enable @typescript-eslint/no-var-requires */
-  for (const op of shape.root.ops) declareOp(app, op, shape, wrap)
+  const at: Declaring = { shape, wrap, chain: chainErrorHandlers }
+  const root: HandlerLink = {}
+  for (const op of shape.root.ops) declareOp(app, op, at, root)
   return app as BuiltApp
 }
 

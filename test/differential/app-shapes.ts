@@ -12,7 +12,7 @@ export const FAILING_STAGES: Stage[] = ['onRequest', 'preParsing', 'preValidatio
 export type ErrorBehaviour = 'send' | 'rethrow' | 'return' | 'code' | 'throw-new'
 export type NotFoundBehaviour = 'send' | 'return' | 'code' | 'throw'
 export type ParserKind = 'string' | 'buffer' | 'regexp'
-export type HandlerKind = 'echo' | 'throw' | 'callNotFound' | 'send-text'
+export type HandlerKind = 'echo' | 'throw' | 'callNotFound' | 'send-text' | 'not-allowed'
 
 export interface RouteShape {
   tag: string
@@ -27,6 +27,10 @@ export interface RouteShape {
   prefixTrailingSlash?: 'slash' | 'no-slash' | 'both'
   /** A route-level hook, given in the route options. */
   routeHook?: Stage
+  /** Declared with `scope.get(url, options, handler)` and its siblings instead of `route()`. */
+  shorthand?: boolean
+  /** For 'not-allowed' (replays only): the Allow list. */
+  allow?: string
 }
 
 export type Op =
@@ -70,12 +74,13 @@ function drawRoute(r: Random, tag: string, schemas: string[]): RouteShape {
   if (route.bodyRef !== undefined && r.chance(0.4)) route.attachValidation = true
   if (r.chance(0.25)) route.prefixTrailingSlash = r.pick(['slash', 'no-slash', 'both'] as const)
   if (r.chance(0.25)) route.routeHook = r.pick(STAGES)
+  if (r.chance(0.3)) route.shorthand = true
   return route
 }
 
-interface Drawing { r: Random; counter: number; requestDecorations: string[]; replyDecorations: string[]; allSchemas: string[] }
+interface Drawing { r: Random; counter: number; requestDecorations: string[]; replyDecorations: string[]; allSchemas: string[]; notFoundAt: Set<string> }
 
-function drawScope(d: Drawing, name: string, depth: number, visibleSchemas: string[], prefix: string | undefined, lifted: boolean): ScopeShape {
+function drawScope(d: Drawing, name: string, depth: number, visibleSchemas: string[], prefix: string | undefined, lifted: boolean, servedAt: string): ScopeShape {
   const { r } = d
   const ops: Op[] = []
   const schemas = [...visibleSchemas]
@@ -103,8 +108,11 @@ function drawScope(d: Drawing, name: string, depth: number, visibleSchemas: stri
         break
       case 4:
         // Fastify 3 takes one per prefix: only the root and prefixed scopes draw one.
-        if (!hasNotFound && (name === 'root' || prefix !== undefined)) ops.push({ op: 'notFound', tag: next(), behaviour: r.pick(['send', 'return', 'code', 'throw'] as const) })
+        // Two scopes with one prefix (`/api` and `/api/`) make Fastify 3's router assert outside
+        // any promise (the process dies): one handler per served prefix.
+        if (!hasNotFound && (name === 'root' || prefix !== undefined) && !d.notFoundAt.has(servedAt.replace(/\/$/, ''))) ops.push({ op: 'notFound', tag: next(), behaviour: r.pick(['send', 'return', 'code', 'throw'] as const) })
         hasNotFound = true
+        d.notFoundAt.add(servedAt.replace(/\/$/, ''))
         break
       case 5: {
         const id = `sch_${name.replace(/\W/g, '_')}_${d.counter++}`
@@ -130,7 +138,7 @@ function drawScope(d: Drawing, name: string, depth: number, visibleSchemas: stri
           const childName = `${name === 'root' ? '' : `${name}/`}p${d.counter++}`
           const childLifted = r.chance(0.3)
           const childPrefix = r.chance(0.7) ? r.pick(PREFIXES) : undefined
-          ops.push({ op: 'register', child: drawScope(d, childName, depth + 1, schemas, childPrefix, childLifted) })
+          ops.push({ op: 'register', child: drawScope(d, childName, depth + 1, schemas, childPrefix, childLifted, childLifted ? servedAt : joinPrefix(servedAt, childPrefix)) })
         }
     }
   }
@@ -140,11 +148,12 @@ function drawScope(d: Drawing, name: string, depth: number, visibleSchemas: stri
 }
 
 export function drawApp(r: Random): AppShape {
-  const d: Drawing = { r, counter: 0, requestDecorations: [], replyDecorations: [], allSchemas: [] }
+  const d: Drawing = { r, counter: 0, requestDecorations: [], replyDecorations: [], allSchemas: [], notFoundAt: new Set() }
   const ignoreTrailingSlash = r.chance(0.3)
-  const root = drawScope(d, 'root', 0, [], undefined, false)
+  const root = drawScope(d, 'root', 0, [], undefined, false, '')
   // At least one registered plugin: the point of the family.
-  if (!root.ops.some((o) => o.op === 'register')) root.ops.splice(r.int(0, root.ops.length), 0, { op: 'register', child: drawScope(d, `p${d.counter++}`, 1, [], r.pick(PREFIXES), r.chance(0.3)) })
+  const prefix = r.pick(PREFIXES)
+  if (!root.ops.some((o) => o.op === 'register')) root.ops.splice(r.int(0, root.ops.length), 0, { op: 'register', child: drawScope(d, `p${d.counter++}`, 1, [], prefix, false, prefix) })
   return { ignoreTrailingSlash, root, requestDecorations: d.requestDecorations, replyDecorations: d.replyDecorations }
 }
 
@@ -194,4 +203,52 @@ export function servedRoutes(app: AppShape): { routes: ServedRoute[]; prefixes: 
 function joinPrefix(parent: string, child: string | undefined): string {
   if (child === undefined) return parent
   return parent.endsWith('/') && child.startsWith('/') ? parent + child.slice(1) : parent + child
+}
+
+/**
+ * The shape as README says Enclave serves a lifted plugin registered with a prefix: the prefix
+ * applies to the routes it declares and the plugins it registers (fastify-plugin ignores it).
+ * Written for Fastify 3 by moving the prefix into those routes' URLs and those plugins' prefixes.
+ */
+export function liftedPrefixesApplied(shape: AppShape): AppShape {
+  const push = (scope: ScopeShape, prefix: string): ScopeShape => ({
+    ...scope,
+    ops: scope.ops.map((o): Op => {
+      if (o.op === 'route') return { ...o, route: { ...o.route, url: joinPrefix(prefix, o.route.url === '' ? '' : o.route.url) } }
+      if (o.op === 'register') return { ...o, child: { ...o.child, prefix: joinPrefix(prefix, o.child.prefix ?? '') } }
+      return o
+    }),
+  })
+  const walk = (scope: ScopeShape): ScopeShape => {
+    let out: ScopeShape = { ...scope, ops: scope.ops.map((o) => (o.op === 'register' ? { ...o, child: walk(o.child) } : o)) }
+    if (out.lifted && out.prefix !== undefined && out.prefix !== '') out = { ...push(out, out.prefix), prefix: undefined }
+    return out
+  }
+  return { ...shape, root: walk(shape.root) }
+}
+
+export function hasLiftedPrefix(scope: ScopeShape): boolean {
+  return (scope.lifted && scope.prefix !== undefined) || scope.ops.some((o) => o.op === 'register' && hasLiftedPrefix(o.child))
+}
+
+function mapScopes(scope: ScopeShape, change: (s: ScopeShape) => ScopeShape): ScopeShape {
+  return change({ ...scope, ops: scope.ops.map((o) => (o.op === 'register' ? { ...o, child: mapScopes(o.child, change) } : o)) })
+}
+
+/**
+ * Enclave's order: a scope's body is declared whole, then its plugins load (README: hooks run
+ * ancestors' first, then the scope's own, each in declaration order). Written for Fastify 3, whose
+ * addHook() and route() wait for the plugins registered before them, by registering last.
+ */
+export function registersLast(shape: AppShape): AppShape {
+  return { ...shape, root: mapScopes(shape.root, (s) => ({ ...s, ops: [...s.ops.filter((o) => o.op !== 'register'), ...s.ops.filter((o) => o.op === 'register')] })) }
+}
+
+/** Routes with an empty url declared through the shorthand, which Fastify 3 serves at the prefix. */
+export function emptyUrlsByShorthand(shape: AppShape): AppShape {
+  return { ...shape, root: mapScopes(shape.root, (s) => ({ ...s, ops: s.ops.map((o) => (o.op === 'route' && o.route.url === '' ? { ...o, route: { ...o.route, shorthand: true } } : o)) })) }
+}
+
+export function some(scope: ScopeShape, test: (o: Op, s: ScopeShape) => boolean): boolean {
+  return scope.ops.some((o) => test(o, scope) || (o.op === 'register' && some(o.child, test)))
 }

@@ -23,7 +23,7 @@ interface App {
 }
 
 function declare(framework: Framework, c: Case): App {
-  if (c.app !== undefined) return buildApp(framework, c.app) as unknown as App
+  if (c.app !== undefined) return buildApp(framework, c.app, c.chainErrorHandlers === true) as unknown as App
   // eslint-disable-next-line @typescript-eslint/no-var-requires
   const customOptions = c.ajv === undefined ? undefined : { ...c.ajv }
   const app: App = framework === 'fastify3'

@@ -35,6 +35,8 @@ export interface Case {
   response?: { status: number; schema: Record<string, unknown>; value: () => unknown }
   /** An app-shape case: the whole app is declared from this shape, not `route` (which then only names the request). */
   app?: AppShape
+  /** Replays only: Fastify 3's error handlers declared so that they chain as Enclave's. */
+  chainErrorHandlers?: true
   /** The handler throws an error whose message is meant for the client (`expose: true`). */
   exposedError?: true
 }

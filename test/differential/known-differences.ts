@@ -6,24 +6,12 @@
 import { STATUS_CODES } from 'node:http'
 import fastJsonStringify from 'fast-json-stringify'
 import type { Transport } from './apps'
-import type { Answer, Case, RequestSpec, RouteSpec } from './case'
+import type { Answer, Case, RequestSpec } from './case'
+import type { KnownDifference } from './difference-types'
+import { APP_DIFFERENCES, notAllowedInApp } from './app-differences'
 import { SHARED_SCHEMAS } from './schemas'
 
-export interface RewriteContext {
-  c: Case
-  enclave: Answer
-  transport: Transport
-  /** Fastify 3's answer to another request, on the same route or on `route`. */
-  replay(request: RequestSpec, route?: RouteSpec): Promise<Answer>
-}
-
-export interface KnownDifference {
-  id: string
-  /** Text of the README line that lists the difference (a substring, found by the suite). */
-  readme: string
-  /** Fastify 3's answer as Enclave gives it under this rule, or undefined when the rule does not apply. */
-  rewrite(fastify3: Answer, context: RewriteContext): Answer | undefined | Promise<Answer | undefined>
-}
+export type { KnownDifference, RewriteContext } from './difference-types'
 
 type ErrorBody = { statusCode: number; code?: string; error?: string; message: string }
 
@@ -118,6 +106,7 @@ function fjs7(c: Case): string | undefined {
 }
 
 export const KNOWN_DIFFERENCES: KnownDifference[] = [
+  ...APP_DIFFERENCES,
   {
     id: 'validation-path-pointer',
     readme: 'Validation error paths are JSON pointers by default',
@@ -268,7 +257,8 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
   {
     id: 'method-not-allowed',
     readme: 'Wrong method on a known path answers 405 with `Allow`, not 404.',
-    rewrite(f, { c, enclave }) {
+    async rewrite(f, { c, enclave, replay }) {
+      if (c.app !== undefined) return await notAllowedInApp(f, c, enclave, replay)
       if (f.statusCode !== 404 || enclave.statusCode !== 405) return undefined
       const allow = c.route.method === 'GET' ? 'GET, HEAD' : c.route.method
       const path = c.request.url.split('?')[0] as string
