@@ -3,7 +3,7 @@
 // Fastify 3 declare what Enclave does, and Fastify 3 is asked again (`replay`). The changes
 // accumulate in table order: an entry replays with its own and every earlier one that applies.
 import type { AppShape, ScopeShape } from './app-shapes'
-import { emptyUrlsByShorthand, hasLiftedPrefix, liftedPrefixesApplied, registersLast, some } from './app-shapes'
+import { emptyUrlsByShorthand, errorHandlersFirst, hasLiftedPrefix, liftedPrefixesApplied, registersLast, some } from './app-shapes'
 import type { Answer, Case } from './case'
 import type { KnownDifference, RewriteContext } from './difference-types'
 
@@ -34,6 +34,12 @@ const SHAPE_RULES: ShapeRule[] = [
     readme: 'Hooks run ancestors\' first, then the scope\'s own, each in declaration order (and route-level hooks last).',
     applies: (root) => some(root, (o, s) => o.op === 'register' && s.ops.indexOf(o) < s.ops.length - 1),
     change: registersLast,
+  },
+  {
+    id: 'error-handler-whole-scope',
+    readme: 'A scope\'s error handler (`setErrorHandler`) serves every route of the scope, also those declared before it',
+    applies: (root) => some(root, (o) => o.op === 'errorHandler'),
+    change: errorHandlersFirst,
   },
   {
     id: 'error-handlers-chain',

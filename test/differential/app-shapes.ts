@@ -252,3 +252,32 @@ export function emptyUrlsByShorthand(shape: AppShape): AppShape {
 export function some(scope: ScopeShape, test: (o: Op, s: ScopeShape) => boolean): boolean {
   return scope.ops.some((o) => test(o, scope) || (o.op === 'register' && some(o.child, test)))
 }
+
+/** The error handler a scope ends with: its own, then its lifted plugins' (they run after its body). */
+function lastErrorHandler(scope: ScopeShape): Op | undefined {
+  let last: Op | undefined
+  for (const o of scope.ops) if (o.op === 'errorHandler') last = o
+  for (const o of scope.ops) if (o.op === 'register' && o.child.lifted) last = lastErrorHandler(o.child) ?? last
+  return last
+}
+
+function withoutErrorHandlers(scope: ScopeShape): ScopeShape {
+  return { ...scope, ops: scope.ops.filter((o) => o.op !== 'errorHandler').map((o) => (o.op === 'register' && o.child.lifted ? { ...o, child: withoutErrorHandlers(o.child) } : o)) }
+}
+
+/**
+ * Enclave's rule: a scope's error handler is the last one set in it (a lifted plugin's included)
+ * and serves every route of the scope. Written for Fastify 3, where a route keeps the handler set
+ * when it was declared, by setting that one first.
+ */
+export function errorHandlersFirst(shape: AppShape): AppShape {
+  const walk = (scope: ScopeShape): ScopeShape => {
+    const last = lastErrorHandler(scope)
+    const bare = last === undefined ? scope : withoutErrorHandlers(scope)
+    const ops = bare.ops.map((o) => (o.op === 'register' ? { ...o, child: o.child.lifted ? liftedWalk(o.child) : walk(o.child) } : o))
+    return { ...scope, ops: last === undefined ? ops : [last, ...ops] }
+  }
+  // A lifted plugin's handler has moved to the scope it lifts into; its plugins are walked as usual.
+  const liftedWalk = (scope: ScopeShape): ScopeShape => ({ ...scope, ops: scope.ops.map((o) => (o.op === 'register' ? { ...o, child: o.child.lifted ? liftedWalk(o.child) : walk(o.child) } : o)) })
+  return { ...shape, root: walk(shape.root) }
+}

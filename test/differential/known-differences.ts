@@ -105,6 +105,13 @@ function fjs7(c: Case): string | undefined {
   return c.response === undefined ? undefined : fjs7Of(c.response.schema, c.response.value())
 }
 
+/** An app's error handler that answers with `error.message` shows Enclave's message for a JSON parse failure. */
+function handledInvalidJson(f: Answer): Answer | undefined {
+  const body = f.body as { handledBy?: unknown; message?: unknown } | null
+  if (body === null || typeof body !== 'object' || typeof body.handledBy !== 'string' || typeof body.message !== 'string' || body.message.startsWith('Body is not valid JSON')) return undefined
+  return withBody(f, { ...body, message: `Body is not valid JSON: ${body.message}` })
+}
+
 export const KNOWN_DIFFERENCES: KnownDifference[] = [
   ...APP_DIFFERENCES,
   {
@@ -173,6 +180,7 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
     id: 'invalid-json-framework-error',
     readme: 'A body that is not valid JSON reaches error handlers as a `FrameworkError`',
     rewrite(f, { c }) {
+      if (c.app !== undefined && f.statusCode === 400 && !parses(c.request.payload)) return handledInvalidJson(f)
       const b = errorBody(f)
       if (b === undefined || f.statusCode !== 400 || b.code !== undefined || !/json/i.test(contentType(c) ?? '')) return undefined
       if (/^(querystring|params|headers|body)\b|forbidden prototype/.test(b.message) || parses(c.request.payload)) return undefined
