@@ -86,6 +86,14 @@ export const APP_DIFFERENCES: KnownDifference[] = [
     },
   })),
   {
+    id: 'not-found-handler-needs-prefix',
+    readme: 'A not-found handler in a child scope that shares its parent\'s prefix is refused',
+    rewrite(f, { c, enclave }) {
+      if (c.app === undefined || f.bootError !== undefined || enclave.bootError === undefined || !/^setNotFoundHandler\(\) in .*same prefix/.test(enclave.bootError)) return undefined
+      return { statusCode: 0, headers: {}, body: undefined, bootError: enclave.bootError }
+    },
+  },
+  {
     id: 'builtin-404-skips-pre-serialization',
     readme: 'The built-in 404 payload, like every error payload the framework builds, skips preSerialization hooks (Fastify 3 runs them on its 404)',
     rewrite(f, { c, enclave }) {
@@ -110,7 +118,8 @@ export const APP_DIFFERENCES: KnownDifference[] = [
  * before any onRoute hook, that throws the 405 with Enclave's Allow list, under every shape rule.
  */
 export async function notAllowedInApp(f: Answer, c: Case, enclave: Answer, replay: RewriteContext['replay']): Promise<Answer | undefined> {
-  const allow = enclave.headers.allow
+  // A 415 comes first: the 405 is raised in the root, whose parsers read the body (then no Allow to copy).
+  const allow = enclave.headers.allow ?? (enclave.statusCode === 415 ? '(unused)' : undefined)
   const shape = c.app as AppShape
   if (allow === undefined || f.headers.allow !== undefined || !['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'].includes(c.request.method)) return undefined
   const url = c.request.url.split('?')[0] as string

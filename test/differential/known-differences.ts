@@ -180,7 +180,8 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
     id: 'invalid-json-framework-error',
     readme: 'A body that is not valid JSON reaches error handlers as a `FrameworkError`',
     rewrite(f, { c }) {
-      if (c.app !== undefined && f.statusCode === 400 && !parses(c.request.payload)) return handledInvalidJson(f)
+      const handled = c.app !== undefined && f.statusCode === 400 && !parses(c.request.payload) ? handledInvalidJson(f) : undefined
+      if (handled !== undefined) return handled
       const b = errorBody(f)
       if (b === undefined || f.statusCode !== 400 || b.code !== undefined || !/json/i.test(contentType(c) ?? '')) return undefined
       if (/^(querystring|params|headers|body)\b|forbidden prototype/.test(b.message) || parses(c.request.payload)) return undefined
