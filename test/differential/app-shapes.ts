@@ -219,10 +219,10 @@ export function liftedPrefixesApplied(shape: AppShape): AppShape {
       return o
     }),
   })
+  // Outside in: a lifted plugin's prefix reaches a lifted plugin it registers before that one is walked.
   const walk = (scope: ScopeShape): ScopeShape => {
-    let out: ScopeShape = { ...scope, ops: scope.ops.map((o) => (o.op === 'register' ? { ...o, child: walk(o.child) } : o)) }
-    if (out.lifted && out.prefix !== undefined && out.prefix !== '') out = { ...push(out, out.prefix), prefix: undefined }
-    return out
+    const out = scope.lifted && scope.prefix !== undefined && scope.prefix !== '' ? { ...push(scope, scope.prefix), prefix: undefined } : scope
+    return { ...out, ops: out.ops.map((o) => (o.op === 'register' ? { ...o, child: walk(o.child) } : o)) }
   }
   return { ...shape, root: walk(shape.root) }
 }
