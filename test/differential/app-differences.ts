@@ -2,7 +2,7 @@
 // rules about how the app is declared, so each is written as a change to the shape that makes
 // Fastify 3 declare what Enclave does, and Fastify 3 is asked again (`replay`). The changes
 // accumulate in table order: an entry replays with its own and every earlier one that applies.
-import type { AppShape, ScopeShape } from './app-shapes'
+import type { AppShape, ScopeShape, Stage } from './app-shapes'
 import { emptyUrlsByShorthand, errorHandlersFirst, hasLiftedPrefix, liftedPrefixesApplied, registersLast, some } from './app-shapes'
 import type { Answer, Case } from './case'
 import type { KnownDifference, RewriteContext } from './difference-types'
@@ -62,13 +62,13 @@ function changed(shape: AppShape, upTo: number): { app: AppShape; chainErrorHand
   return chain ? { app, chainErrorHandlers: true } : { app }
 }
 
-/** What a scope's preSerialization hooks are called in x-trace (route-level ones included). */
-function preSerializationTags(root: ScopeShape): Set<string> {
+/** What the hooks of a stage are called in x-trace (route-level ones included). */
+function stageTags(root: ScopeShape, stage: Stage): Set<string> {
   const tags = new Set<string>()
   const walk = (s: ScopeShape): void => {
     for (const o of s.ops) {
-      if (o.op === 'hook' && o.stage === 'preSerialization') tags.add(o.tag)
-      if (o.op === 'route' && o.route.routeHook === 'preSerialization') tags.add(`${o.route.tag}.h`)
+      if (o.op === 'hook' && o.stage === stage) tags.add(o.tag)
+      if (o.op === 'route' && o.route.routeHook === stage) tags.add(`${o.route.tag}.h`)
       if (o.op === 'register') walk(o.child)
     }
   }
@@ -86,6 +86,18 @@ export const APP_DIFFERENCES: KnownDifference[] = [
     },
   })),
   {
+    id: 'last-resort-reply-own-headers',
+    readme: 'When the error reply itself fails (an onSend hook that throws on it too), the last-resort answer carries only its own headers',
+    rewrite(f, { c, enclave }) {
+      const failing = c.request.headers?.['x-fail']?.split('!')[0]
+      if (c.app === undefined || failing === undefined || f.headers['x-trace'] === undefined || enclave.headers['x-trace'] !== undefined) return undefined
+      if (!stageTags(c.app.root, 'onSend').has(failing)) return undefined
+      const headers = { ...f.headers }
+      delete headers['x-trace']
+      return { ...f, headers }
+    },
+  },
+  {
     id: 'not-found-handler-needs-prefix',
     readme: 'A not-found handler in a child scope that shares its parent\'s prefix is refused',
     rewrite(f, { c, enclave }) {
@@ -101,7 +113,7 @@ export const APP_DIFFERENCES: KnownDifference[] = [
       if (c.app === undefined || enclave.statusCode !== 404 || typeof message !== 'string' || !/^Route \S+ not found$/.test(message)) return undefined
       const trace = f.headers['x-trace']
       if (trace === undefined) return undefined
-      const skipped = preSerializationTags(c.app.root)
+      const skipped = stageTags(c.app.root, 'preSerialization')
       const kept = trace.split(',').filter((tag) => !skipped.has(tag))
       if (kept.length === trace.split(',').length) return undefined
       const headers = { ...f.headers }
