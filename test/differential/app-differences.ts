@@ -80,9 +80,9 @@ export const APP_DIFFERENCES: KnownDifference[] = [
   ...SHAPE_RULES.map((rule, index): KnownDifference => ({
     id: rule.id,
     readme: rule.readme,
-    async rewrite(_f, { c, replay }) {
-      if (c.app === undefined || !rule.applies(c.app.root)) return undefined
-      return await replay(c.request, c.route, changed(c.app, index))
+    async rewrite(f, { c, replay }) {
+      if (c.app === undefined || !rule.applies(c.app.root) || (f.shapeStep ?? -1) >= index) return undefined
+      return { ...await replay(c.request, c.route, changed(c.app, index)), shapeStep: index }
     },
   })),
   {
@@ -138,5 +138,6 @@ export async function notAllowedInApp(f: Answer, c: Case, enclave: Answer, repla
   const route = { tag: 'root.405', method: c.request.method as 'GET', url, handler: 'not-allowed' as const, allow }
   const { app, chainErrorHandlers } = changed(shape, SHAPE_RULES.length - 1)
   const withRoute = { ...app, root: { ...app.root, ops: [{ op: 'route' as const, route }, ...app.root.ops] } }
-  return await replay(c.request, c.route, chainErrorHandlers ? { app: withRoute, chainErrorHandlers } : { app: withRoute })
+  if ((f.shapeStep ?? -1) >= SHAPE_RULES.length) return undefined
+  return { ...await replay(c.request, c.route, chainErrorHandlers ? { app: withRoute, chainErrorHandlers } : { app: withRoute }), shapeStep: SHAPE_RULES.length }
 }

@@ -49,4 +49,6 @@ export interface Answer {
   body: unknown
   /** Set when the app refused the declaration at boot. */
   bootError?: string
+  /** Rewrites only: the last app-shape rule (app-differences.ts) this answer already reflects, so a later pass does not replay it afresh. */
+  shapeStep?: number
 }
