@@ -4,6 +4,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createServer } from '../../src/runtime'
 import type { Answer, Case, RequestSpec } from './case'
+import { buildApp } from './app-build'
 import { SHARED_SCHEMAS } from './schemas'
 
 // Connection management differs by transport, not by framework: these never reach a handler's logic.
@@ -22,6 +23,7 @@ interface App {
 }
 
 function declare(framework: Framework, c: Case): App {
+  if (c.app !== undefined) return buildApp(framework, c.app, c.chainErrorHandlers === true) as unknown as App
   // eslint-disable-next-line @typescript-eslint/no-var-requires
   const customOptions = c.ajv === undefined ? undefined : { ...c.ajv }
   const app: App = framework === 'fastify3'
@@ -35,7 +37,13 @@ function declare(framework: Framework, c: Case): App {
 }
 
 export async function answer(framework: Framework, c: Case, transport: Transport): Promise<Answer> {
-  const app = declare(framework, c)
+  let app: App
+  try {
+    app = declare(framework, c)
+  } catch (error) {
+    // Refused while declaring (Fastify 3 throws from route()/register() for some options Enclave refuses at ready()).
+    return { statusCode: 0, headers: {}, body: undefined, bootError: (error as Error).message }
+  }
   try {
     try {
       await app.ready()

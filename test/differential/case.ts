@@ -1,6 +1,8 @@
 // One differential case: a route declared identically on Fastify 3.27.4 and on Enclave, and one
 // request sent to both. Cases hold functions (handlers), so they are rebuilt from their seed,
 // never stored.
+import type { AppShape } from './app-shapes'
+
 export type Handler = (request: any, reply: any) => unknown
 
 export interface RouteSpec {
@@ -31,6 +33,10 @@ export interface Case {
   ajv?: Record<string, unknown>
   /** For a response-schema case: the schema of the status sent and the value the handler returns. */
   response?: { status: number; schema: Record<string, unknown>; value: () => unknown }
+  /** An app-shape case: the whole app is declared from this shape, not `route` (which then only names the request). */
+  app?: AppShape
+  /** Replays only: Fastify 3's error handlers declared so that they chain as Enclave's. */
+  chainErrorHandlers?: true
   /** The handler throws an error whose message is meant for the client (`expose: true`). */
   exposedError?: true
 }
@@ -43,4 +49,6 @@ export interface Answer {
   body: unknown
   /** Set when the app refused the declaration at boot. */
   bootError?: string
+  /** Rewrites only: the last app-shape rule (app-differences.ts) this answer already reflects, so a later pass does not replay it afresh. */
+  shapeStep?: number
 }

@@ -1,11 +1,12 @@
 // The case families: each draws a route (schema + handler) and a request from the seed. Handlers
 // are plain functions used as they are on both frameworks.
 import type { Case, Handler, RequestSpec, RouteSpec } from './case'
+import { appCase } from './app-case'
 import { Random } from './random'
 import { objectSchema, responseSchema, scalarSchema, valueSchema, type Schema } from './schemas'
 import { text, value } from './values'
 
-type Drawn = { family: string; route: RouteSpec; request: RequestSpec; note?: string; response?: Case['response']; exposedError?: true }
+type Drawn = { family: string; route: RouteSpec; request: RequestSpec; note?: string; response?: Case['response']; exposedError?: true; app?: Case['app'] }
 
 const echo: Handler = (request) => ({ body: request.body ?? null, query: request.query, params: request.params })
 
@@ -201,8 +202,14 @@ const AJV_OPTIONS: Array<Record<string, unknown>> = [
   { coerceTypes: 'array' }, { removeAdditional: 'all' }, { allErrors: true }, { useDefaults: false }, { coerceTypes: false }, { removeAdditional: false, allErrors: true },
 ]
 
+// Plugins and encapsulation: the whole app is drawn; `route` only names the request for replays.
+function appFamilyCase(r: Random): Drawn {
+  const { shape, request, summary } = appCase(r)
+  return { family: 'app', route: { method: request.method, url: request.url, handler: echo }, request, note: summary, app: shape }
+}
+
 const FAMILIES: Array<[number, (r: Random) => Drawn]> = [
-  [3, querystringCase], [2, paramsCase], [2, headersCase], [4, bodyCase], [4, responseCase], [3, replyCase], [2, routingCase], [2, contentTypeCase], [2, hooksCase],
+  [8, appFamilyCase], [3, querystringCase], [2, paramsCase], [2, headersCase], [4, bodyCase], [4, responseCase], [3, replyCase], [2, routingCase], [2, contentTypeCase], [2, hooksCase],
 ]
 
 /** Case `index` of `seed`: the same pair always gives the same case. */
@@ -220,7 +227,7 @@ export function generateCase(seed: number, index: number): Case {
   const validates = ['querystring', 'params', 'headers', 'body'].includes(drawn.family)
   const ajv = validates && r.chance(0.25) ? r.pick(AJV_OPTIONS) : undefined
   const payload = drawn.request.payload === undefined ? '' : ` ${JSON.stringify(String(drawn.request.payload)).slice(0, 200)}`
-  const summary = `${ajv ? `ajv=${JSON.stringify(ajv)} ` : ''}${drawn.route.method} ${drawn.route.url} schema=${JSON.stringify(drawn.route.schema ?? null)}${drawn.note ? ` (${drawn.note})` : ''}` +
+  const summary = drawn.app ? `${drawn.note} <- ${drawn.request.method} ${drawn.request.url} ${JSON.stringify(drawn.request.headers ?? {})}${payload}` : `${ajv ? `ajv=${JSON.stringify(ajv)} ` : ''}${drawn.route.method} ${drawn.route.url} schema=${JSON.stringify(drawn.route.schema ?? null)}${drawn.note ? ` (${drawn.note})` : ''}` +
     ` <- ${drawn.request.method} ${drawn.request.url} ${JSON.stringify(drawn.request.headers ?? {})}${payload}`
-  return { id: `${seed}:${index}`, family: drawn.family, summary, route: drawn.route, request: drawn.request, response: drawn.response, ajv, ...(drawn.exposedError ? { exposedError: true } : {}) }
+  return { id: `${seed}:${index}`, family: drawn.family, summary, route: drawn.route, request: drawn.request, response: drawn.response, ajv, ...(drawn.app ? { app: drawn.app } : {}), ...(drawn.exposedError ? { exposedError: true } : {}) }
 }

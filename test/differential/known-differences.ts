@@ -6,24 +6,12 @@
 import { STATUS_CODES } from 'node:http'
 import fastJsonStringify from 'fast-json-stringify'
 import type { Transport } from './apps'
-import type { Answer, Case, RequestSpec, RouteSpec } from './case'
+import type { Answer, Case, RequestSpec } from './case'
+import type { KnownDifference } from './difference-types'
+import { APP_DIFFERENCES, notAllowedInApp } from './app-differences'
 import { SHARED_SCHEMAS } from './schemas'
 
-export interface RewriteContext {
-  c: Case
-  enclave: Answer
-  transport: Transport
-  /** Fastify 3's answer to another request, on the same route or on `route`. */
-  replay(request: RequestSpec, route?: RouteSpec): Promise<Answer>
-}
-
-export interface KnownDifference {
-  id: string
-  /** Text of the README line that lists the difference (a substring, found by the suite). */
-  readme: string
-  /** Fastify 3's answer as Enclave gives it under this rule, or undefined when the rule does not apply. */
-  rewrite(fastify3: Answer, context: RewriteContext): Answer | undefined | Promise<Answer | undefined>
-}
+export type { KnownDifference, RewriteContext } from './difference-types'
 
 type ErrorBody = { statusCode: number; code?: string; error?: string; message: string }
 
@@ -117,7 +105,15 @@ function fjs7(c: Case): string | undefined {
   return c.response === undefined ? undefined : fjs7Of(c.response.schema, c.response.value())
 }
 
+/** An app's error handler that answers with `error.message` shows Enclave's message for a JSON parse failure. */
+function handledInvalidJson(f: Answer): Answer | undefined {
+  const body = f.body as { handledBy?: unknown; message?: unknown } | null
+  if (body === null || typeof body !== 'object' || typeof body.handledBy !== 'string' || typeof body.message !== 'string' || body.message.startsWith('Body is not valid JSON')) return undefined
+  return withBody(f, { ...body, message: `Body is not valid JSON: ${body.message}` })
+}
+
 export const KNOWN_DIFFERENCES: KnownDifference[] = [
+  ...APP_DIFFERENCES,
   {
     id: 'validation-path-pointer',
     readme: 'Validation error paths are JSON pointers by default',
@@ -184,6 +180,8 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
     id: 'invalid-json-framework-error',
     readme: 'A body that is not valid JSON reaches error handlers as a `FrameworkError`',
     rewrite(f, { c }) {
+      const handled = c.app !== undefined && f.statusCode === 400 && !parses(c.request.payload) ? handledInvalidJson(f) : undefined
+      if (handled !== undefined) return handled
       const b = errorBody(f)
       if (b === undefined || f.statusCode !== 400 || b.code !== undefined || !/json/i.test(contentType(c) ?? '')) return undefined
       if (/^(querystring|params|headers|body)\b|forbidden prototype/.test(b.message) || parses(c.request.payload)) return undefined
@@ -268,7 +266,8 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
   {
     id: 'method-not-allowed',
     readme: 'Wrong method on a known path answers 405 with `Allow`, not 404.',
-    rewrite(f, { c, enclave }) {
+    async rewrite(f, { c, enclave, replay }) {
+      if (c.app !== undefined) return await notAllowedInApp(f, c, enclave, replay)
       if (f.statusCode !== 404 || enclave.statusCode !== 405) return undefined
       const allow = c.route.method === 'GET' ? 'GET, HEAD' : c.route.method
       const path = c.request.url.split('?')[0] as string

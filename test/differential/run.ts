@@ -32,7 +32,7 @@ async function bounded(run: Promise<Answer>): Promise<Answer> {
 async function explain(f: Answer, e: Answer, c: Case, transport: Transport): Promise<string[] | undefined> {
   let current = f
   const used: string[] = []
-  const replay = (request: Case['request'], route = c.route): Promise<Answer> => bounded(answer('fastify3', { ...c, request, route }, transport))
+  const replay = (request: Case['request'], route = c.route, app?: Partial<Case>): Promise<Answer> => bounded(answer('fastify3', { ...c, request, route, ...app }, transport))
   // A rewrite may reveal another (a replayed request meets a second rule), so the table is
   // passed over again, a bounded number of times.
   for (let pass = 0; pass < 3; pass++) {

@@ -132,6 +132,31 @@ describe('runtime: routing', () => {
       expect((await bootError(ignoring)).code).to.equal('ENC_ERR_ROUTE_DUPLICATE')
     })
 
+    // Found by the differential (diff13): find-my-way 9 trims `//` to `/`, Fastify 3's router does not.
+    it('under ignoreTrailingSlash, `//` is not the root route: a 404, as in Fastify 3', async () => {
+      const ignoring = server({ ignoreTrailingSlash: true })
+      ignoring.get('/', async () => 'root')
+      ignoring.get('/a', async () => 'a')
+      await ignoring.ready()
+      expect((await ignoring.inject('//')).statusCode).to.equal(404)
+      expect((await ignoring.inject('//?x=1')).statusCode).to.equal(404)
+      expect((await ignoring.inject('/')).body).to.equal('root')
+      expect((await ignoring.inject('/a/')).body).to.equal('a')
+      await ignoring.close()
+    })
+
+    // Found by the differential (diff13): Enclave trimmed the prefix's slash and served `/api`.
+    it('an empty url in a plugin whose prefix ends in a slash is served at the prefix as written (`/api/`), as in Fastify 3', async () => {
+      const app = await build((root) => {
+        root.register(async (scope) => { scope.get('', async () => 'slashed') }, { prefix: '/api/' })
+        root.register(async (scope) => { scope.get('', async () => 'bare') }, { prefix: '/v1' })
+      })
+      expect((await app.inject('/api/')).body).to.equal('slashed')
+      expect((await app.inject('/api')).statusCode).to.equal(404)
+      expect((await app.inject('/v1')).body).to.equal('bare')
+      expect((await app.inject('/v1/')).statusCode).to.equal(404)
+    })
+
     it('the same path with another method is not a duplicate', async () => {
       const app = await build((root) => {
         root.get('/x', async () => 'get')

@@ -59,7 +59,7 @@ describe('runtime: static routes in front of find-my-way (issue 16 §1)', () => 
   })
 
   for (const [ignoreTrailingSlash, caseSensitive] of [[false, true], [true, true], [false, false], [true, false]]) {
-    it(`answers every URL as find-my-way alone does, but for a fragment's query and a target that is not a path (ignoreTrailingSlash ${ignoreTrailingSlash}, caseSensitive ${caseSensitive}, constraints or none)`, () => {
+    it(`answers every URL as find-my-way alone does, but for a fragment's query, // under ignoreTrailingSlash and a target that is not a path (ignoreTrailingSlash ${ignoreTrailingSlash}, caseSensitive ${caseSensitive}, constraints or none)`, () => {
       const random = prng((ignoreTrailingSlash ? 16 : 61) + (caseSensitive ? 0 : 7))
       const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]
       for (let table = 0; table < Number(process.env.ROUTER_TABLES ?? 40); table++) {
@@ -108,7 +108,14 @@ describe('runtime: static routes in front of find-my-way (issue 16 §1)', () => 
               ? reference.find(method as never, url, (versioned ? { version, host: undefined } : undefined) as never) as unknown as { searchParams: unknown } | null
               : null
             if (expected !== null && fragmentBeforeQuery(url)) expected.searchParams = {}
-            expect(describe_(ours.find(method, url, raw), names), `${method} ${url} (version ${String(version)}) with ${JSON.stringify(declared)}`)
+            const found = ours.find(method, url, raw)
+            // `//` is not the root route under ignoreTrailingSlash, as in Fastify 3 (find-my-way 9
+            // trims it to `/`): ours answers it from a parametric or wildcard route, or not at all.
+            if (ignoreTrailingSlash && /^\/\/(?:[?#]|$)/.test(url) && expected !== null && Object.keys((expected as unknown as { params: object }).params).length === 0) {
+              expect(found === null || Object.keys(found.params).length > 0, `${method} ${url} with ${JSON.stringify(declared)}`).to.equal(true)
+              continue
+            }
+            expect(describe_(found, names), `${method} ${url} (version ${String(version)}) with ${JSON.stringify(declared)}`)
               .to.deep.equal(describe_(expected, names))
           }
         }

@@ -65,6 +65,8 @@ export function joinRoutePrefix(parentRoutePrefix: string, own: string): string 
  */
 function placeRoute(routePrefix: string, rawPath: string, option: RouteOptions['prefixTrailingSlash']): { url: string; path: string; withTrailingSlash: boolean } {
   const prefix = trimPrefix(routePrefix)
+  // Fastify 3 writes prefix + url: an empty url is the prefix as written (`/api/` stays `/api/`).
+  if (rawPath === '' && prefix !== '') return { url: routePrefix, path: '', withTrailingSlash: false }
   if (rawPath !== '/' || prefix === '') return { url: joinPath(prefix, rawPath), path: rawPath, withTrailingSlash: false }
   if (option === 'slash') return { url: `${routePrefix}/`, path: '/', withTrailingSlash: false }
   return { url: routePrefix, path: '', withTrailingSlash: option !== 'no-slash' }

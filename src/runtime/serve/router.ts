@@ -175,9 +175,13 @@ export function createRouter(options: {
         if (url !== '*' || method !== 'OPTIONS' || optionsCatchAll === null) return null
         return { store: optionsCatchAll, params: { '*': '*' }, searchParams: {} }
       }
-      const hit = statics === null ? null : statics.find(method, url, !starMethods.has(method))
+      // Under ignoreTrailingSlash find-my-way 9 trims `//` to the root route `/`; Fastify 3's router
+      // (find-my-way 4) does not: a 404 there, and here (a `/:x` or `/*` route still takes it).
+      const doubleSlash = options.ignoreTrailingSlash && url.charCodeAt(1) === 47 && isDoubleSlashRoot(url)
+      const hit = statics === null || doubleSlash ? null : statics.find(method, url, !starMethods.has(method))
       if (hit !== null) return { store: hit, params: staticParams(), searchParams: options.parseQuery((statics as StaticRoutes<CompiledRoute>).hitQuery) }
       const found = router.find(method as never, url, raw !== undefined && (byVersion || byHost || customInUse.size > 0) ? derive(raw) as never : undefined) as unknown as RouteMatch | null
+      if (doubleSlash && found !== null && Object.keys(found.params).length === 0) return null
       if (found !== null && fragmentBeforeQuery(url)) found.searchParams = {}
       return found
     },
@@ -188,6 +192,12 @@ export function createRouter(options: {
 }
 
 const UNREACHABLE_PATH = '/\uD800'
+
+/** `//`, with or without a query or fragment. */
+function isDoubleSlashRoot(url: string): boolean {
+  const next = url.charCodeAt(2)
+  return url.length === 2 || next === 63 || next === 35
+}
 
 /**
  * The request targets that route besides a path: the absolute form with a path (`http://host/a`),

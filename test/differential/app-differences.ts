@@ -1,0 +1,143 @@
+// README differences that only app shapes meet (plugins, encapsulation, the lifecycle). Most are
+// rules about how the app is declared, so each is written as a change to the shape that makes
+// Fastify 3 declare what Enclave does, and Fastify 3 is asked again (`replay`). The changes
+// accumulate in table order: an entry replays with its own and every earlier one that applies.
+import type { AppShape, ScopeShape, Stage } from './app-shapes'
+import { emptyUrlsByShorthand, errorHandlersFirst, hasLiftedPrefix, liftedPrefixesApplied, registersLast, some } from './app-shapes'
+import type { Answer, Case } from './case'
+import type { KnownDifference, RewriteContext } from './difference-types'
+
+interface ShapeRule {
+  id: string
+  readme: string
+  applies(root: ScopeShape): boolean
+  change(shape: AppShape): AppShape
+  /** Fastify 3's handlers declared so that they chain as Enclave's. */
+  chain?: true
+}
+
+const SHAPE_RULES: ShapeRule[] = [
+  {
+    id: 'lifted-prefix',
+    readme: '`register(lift(plugin), { prefix })` applies the prefix to the lifted plugin\'s routes.',
+    applies: hasLiftedPrefix,
+    change: liftedPrefixesApplied,
+  },
+  {
+    id: 'empty-url-route',
+    readme: '`route({ url: \'\' })` in a prefixed plugin serves the prefix itself, as `get(\'\', ...)` does in both',
+    applies: (root) => some(root, (o) => o.op === 'route' && o.route.url === '' && !o.route.shorthand),
+    change: emptyUrlsByShorthand,
+  },
+  {
+    id: 'hooks-declaration-order',
+    readme: 'Hooks run ancestors\' first, then the scope\'s own, each in declaration order (and route-level hooks last).',
+    applies: (root) => some(root, (o, s) => o.op === 'register' && s.ops.indexOf(o) < s.ops.length - 1),
+    change: registersLast,
+  },
+  {
+    id: 'error-handler-whole-scope',
+    readme: 'A scope\'s error handler (`setErrorHandler`) serves every route of the scope, also those declared before it',
+    applies: (root) => some(root, (o) => o.op === 'errorHandler'),
+    change: errorHandlersFirst,
+  },
+  {
+    id: 'error-handlers-chain',
+    readme: 'Error handlers chain: when one throws or sends the error on, the next one up (the parent scope\'s) gets it before the built-in reply; Fastify 3 goes straight to its default handler.',
+    applies: (root) => some(root, (o) => o.op === 'errorHandler'),
+    change: (shape) => shape,
+    chain: true,
+  },
+]
+
+/** The shape under every rule up to and including `upTo` that applies, and whether handlers chain. */
+function changed(shape: AppShape, upTo: number): { app: AppShape; chainErrorHandlers?: true } {
+  let app = shape
+  let chain = false
+  for (const rule of SHAPE_RULES.slice(0, upTo + 1)) {
+    if (!rule.applies(shape.root)) continue
+    app = rule.change(app)
+    chain ||= rule.chain === true
+  }
+  return chain ? { app, chainErrorHandlers: true } : { app }
+}
+
+/** What the hooks of a stage are called in x-trace (route-level ones included). */
+function stageTags(root: ScopeShape, stage: Stage): Set<string> {
+  const tags = new Set<string>()
+  const walk = (s: ScopeShape): void => {
+    for (const o of s.ops) {
+      if (o.op === 'hook' && o.stage === stage) tags.add(o.tag)
+      if (o.op === 'route' && o.route.routeHook === stage) tags.add(`${o.route.tag}.h`)
+      if (o.op === 'register') walk(o.child)
+    }
+  }
+  walk(root)
+  return tags
+}
+
+export const APP_DIFFERENCES: KnownDifference[] = [
+  ...SHAPE_RULES.map((rule, index): KnownDifference => ({
+    id: rule.id,
+    readme: rule.readme,
+    async rewrite(f, { c, replay }) {
+      if (c.app === undefined || !rule.applies(c.app.root) || (f.shapeStep ?? -1) >= index) return undefined
+      return { ...await replay(c.request, c.route, changed(c.app, index)), shapeStep: index }
+    },
+  })),
+  {
+    id: 'last-resort-reply-own-headers',
+    readme: 'When the error reply itself fails (an onSend hook that throws on it too), the last-resort answer carries only its own headers',
+    rewrite(f, { c, enclave }) {
+      const failing = c.request.headers?.['x-fail']?.split('!')[0]
+      if (c.app === undefined || failing === undefined || f.headers['x-trace'] === undefined || enclave.headers['x-trace'] !== undefined) return undefined
+      if (!stageTags(c.app.root, 'onSend').has(failing)) return undefined
+      const headers = { ...f.headers }
+      delete headers['x-trace']
+      return { ...f, headers }
+    },
+  },
+  {
+    id: 'not-found-handler-needs-prefix',
+    readme: 'A not-found handler in a child scope that shares its parent\'s prefix is refused',
+    rewrite(f, { c, enclave }) {
+      if (c.app === undefined || f.bootError !== undefined || enclave.bootError === undefined || !/^setNotFoundHandler\(\) in .*same prefix/.test(enclave.bootError)) return undefined
+      return { statusCode: 0, headers: {}, body: undefined, bootError: enclave.bootError }
+    },
+  },
+  {
+    id: 'builtin-404-skips-pre-serialization',
+    readme: 'The built-in 404 payload, like every error payload the framework builds, skips preSerialization hooks (Fastify 3 runs them on its 404)',
+    rewrite(f, { c, enclave }) {
+      const message = (enclave.body as { message?: unknown } | null)?.message
+      if (c.app === undefined || enclave.statusCode !== 404 || typeof message !== 'string' || !/^Route \S+ not found$/.test(message)) return undefined
+      const trace = f.headers['x-trace']
+      if (trace === undefined) return undefined
+      const skipped = stageTags(c.app.root, 'preSerialization')
+      const kept = trace.split(',').filter((tag) => !skipped.has(tag))
+      if (kept.length === trace.split(',').length) return undefined
+      const headers = { ...f.headers }
+      if (kept.length === 0) delete headers['x-trace']
+      else headers['x-trace'] = kept.join(',')
+      return { ...f, headers }
+    },
+  },
+]
+
+/**
+ * In an app shape the 405 is raised in the root scope (README: "so the root's hooks and error
+ * handler see it"): Fastify 3 is asked with a root route for that method and path, declared
+ * before any onRoute hook, that throws the 405 with Enclave's Allow list, under every shape rule.
+ */
+export async function notAllowedInApp(f: Answer, c: Case, enclave: Answer, replay: RewriteContext['replay']): Promise<Answer | undefined> {
+  // A 415 comes first: the 405 is raised in the root, whose parsers read the body (then no Allow to copy).
+  const allow = enclave.headers.allow ?? (enclave.statusCode === 415 ? '(unused)' : undefined)
+  const shape = c.app as AppShape
+  if (allow === undefined || f.headers.allow !== undefined || !['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'].includes(c.request.method)) return undefined
+  const url = c.request.url.split('?')[0] as string
+  const route = { tag: 'root.405', method: c.request.method as 'GET', url, handler: 'not-allowed' as const, allow }
+  const { app, chainErrorHandlers } = changed(shape, SHAPE_RULES.length - 1)
+  const withRoute = { ...app, root: { ...app.root, ops: [{ op: 'route' as const, route }, ...app.root.ops] } }
+  if ((f.shapeStep ?? -1) >= SHAPE_RULES.length) return undefined
+  return { ...await replay(c.request, c.route, chainErrorHandlers ? { app: withRoute, chainErrorHandlers } : { app: withRoute }), shapeStep: SHAPE_RULES.length }
+}

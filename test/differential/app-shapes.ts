@@ -1,0 +1,283 @@
+// App shapes: a tree of 1-3 levels of register()ed plugins (some wrapped with fastify-plugin on
+// Fastify 3 and lift() on Enclave), each with hooks, decorations, error and not-found handlers,
+// shared schemas, content-type parsers, onRoute hooks and routes, declared in a drawn order. The
+// shape is data; app-build.ts declares it on either framework with the same functions.
+import type { Random } from './random'
+
+export type Stage = 'onRequest' | 'preParsing' | 'preValidation' | 'preHandler' | 'preSerialization' | 'onSend' | 'onError' | 'onResponse'
+export const STAGES: Stage[] = ['onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization', 'onSend', 'onError', 'onResponse']
+/** Stages whose throw a client sees as an error answer (onError and onResponse cannot answer). */
+export const FAILING_STAGES: Stage[] = ['onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization', 'onSend']
+
+export type ErrorBehaviour = 'send' | 'rethrow' | 'return' | 'code' | 'throw-new'
+export type NotFoundBehaviour = 'send' | 'return' | 'code' | 'throw'
+export type ParserKind = 'string' | 'buffer' | 'regexp'
+export type HandlerKind = 'echo' | 'throw' | 'callNotFound' | 'send-text' | 'not-allowed'
+
+export interface RouteShape {
+  tag: string
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  url: string
+  handler: HandlerKind
+  /** `$ref` to a shared schema added in this scope or above (or, to provoke a boot error, elsewhere). */
+  bodyRef?: string
+  config?: boolean
+  logLevel?: boolean
+  attachValidation?: boolean
+  prefixTrailingSlash?: 'slash' | 'no-slash' | 'both'
+  /** A route-level hook, given in the route options. */
+  routeHook?: Stage
+  /** Declared with `scope.get(url, options, handler)` and its siblings instead of `route()`. */
+  shorthand?: boolean
+  /** For 'not-allowed' (replays only): the Allow list. */
+  allow?: string
+}
+
+export type Op =
+  | { op: 'hook'; stage: Stage; tag: string; callback: boolean; replies: boolean }
+  | { op: 'decorateRequest' | 'decorateReply'; name: string; flavour: 'value' | 'getter' | 'function' }
+  | { op: 'errorHandler'; tag: string; behaviour: ErrorBehaviour }
+  | { op: 'notFound'; tag: string; behaviour: NotFoundBehaviour }
+  | { op: 'schema'; id: string }
+  | { op: 'parser'; kind: ParserKind; tag: string }
+  | { op: 'onRoute'; tag: string; change: 'config' | 'hook' }
+  | { op: 'route'; route: RouteShape }
+  | { op: 'register'; child: ScopeShape }
+
+export interface ScopeShape {
+  name: string
+  /** undefined: registered without a prefix. */
+  prefix?: string
+  lifted: boolean
+  ops: Op[]
+}
+
+export interface AppShape {
+  ignoreTrailingSlash: boolean
+  root: ScopeShape
+  /** Every decoration name declared anywhere (handlers read them all: those out of scope read undefined). */
+  requestDecorations: string[]
+  replyDecorations: string[]
+}
+
+export const PARSER_TYPES: Record<ParserKind, string> = { string: 'text/csv', buffer: 'application/octet-stream', regexp: 'application/vnd.enc+txt' }
+
+const PREFIXES = ['/v1', '/v1/', '/api', '/api/', '/a-b', '/x']
+
+function drawRoute(r: Random, tag: string, schemas: string[]): RouteShape {
+  const method = r.pick(['GET', 'GET', 'POST', 'POST', 'PUT', 'DELETE'] as const)
+  const hasBody = method === 'POST' || method === 'PUT'
+  const route: RouteShape = { tag, method, url: r.pick(['/', '/a', '/a/', '/:id', '/a/b', '']), handler: r.pick(['echo', 'echo', 'echo', 'throw', 'callNotFound', 'send-text'] as const) }
+  if (hasBody && schemas.length > 0 && r.chance(0.5)) route.bodyRef = r.pick(schemas)
+  if (r.chance(0.3)) route.config = true
+  if (r.chance(0.2)) route.logLevel = true
+  if (route.bodyRef !== undefined && r.chance(0.4)) route.attachValidation = true
+  if (r.chance(0.25)) route.prefixTrailingSlash = r.pick(['slash', 'no-slash', 'both'] as const)
+  if (r.chance(0.25)) route.routeHook = r.pick(STAGES)
+  if (r.chance(0.3)) route.shorthand = true
+  return route
+}
+
+interface Drawing { r: Random; counter: number; requestDecorations: string[]; replyDecorations: string[]; allSchemas: string[]; notFoundAt: Set<string> }
+
+function drawScope(d: Drawing, name: string, depth: number, visibleSchemas: string[], prefix: string | undefined, lifted: boolean, servedAt: string): ScopeShape {
+  const { r } = d
+  const ops: Op[] = []
+  const schemas = [...visibleSchemas]
+  const next = (): string => `${name}.${d.counter++}`
+  const count = r.int(2, 7)
+  let hasErrorHandler = false
+  let hasNotFound = false
+  for (let i = 0; i < count; i++) {
+    switch (r.int(0, 11)) {
+      case 0: case 1: {
+        const stage = r.pick(STAGES)
+        ops.push({ op: 'hook', stage, tag: next(), callback: r.chance(0.3), replies: (stage === 'onRequest' || stage === 'preHandler') && r.chance(0.3) })
+        break
+      }
+      case 2: {
+        const kind = r.pick(['decorateRequest', 'decorateReply'] as const)
+        const nameOf = `${kind === 'decorateRequest' ? 'rq' : 'rp'}_${name.replace(/\W/g, '_')}_${d.counter++}`
+        ;(kind === 'decorateRequest' ? d.requestDecorations : d.replyDecorations).push(nameOf)
+        ops.push({ op: kind, name: nameOf, flavour: r.pick(['value', 'getter', 'function'] as const) })
+        break
+      }
+      case 3:
+        if (!hasErrorHandler) ops.push({ op: 'errorHandler', tag: next(), behaviour: r.pick(['send', 'rethrow', 'return', 'code', 'throw-new'] as const) })
+        hasErrorHandler = true
+        break
+      case 4:
+        // Fastify 3 takes one per prefix: only the root and prefixed scopes draw one.
+        // Two scopes with one prefix (`/api` and `/api/`) make Fastify 3's router assert outside
+        // any promise (the process dies): one handler per served prefix.
+        if (!hasNotFound && (name === 'root' || prefix !== undefined) && !d.notFoundAt.has(servedAt.replace(/\/$/, ''))) ops.push({ op: 'notFound', tag: next(), behaviour: r.pick(['send', 'return', 'code', 'throw'] as const) })
+        hasNotFound = true
+        d.notFoundAt.add(servedAt.replace(/\/$/, ''))
+        break
+      case 5: {
+        const id = `sch_${name.replace(/\W/g, '_')}_${d.counter++}`
+        ops.push({ op: 'schema', id })
+        schemas.push(id)
+        d.allSchemas.push(id)
+        break
+      }
+      case 6:
+        if (name !== 'root') ops.push({ op: 'parser', kind: r.pick(['string', 'buffer', 'regexp'] as const), tag: next() })
+        break
+      case 7:
+        ops.push({ op: 'onRoute', tag: next(), change: r.pick(['config', 'hook'] as const) })
+        break
+      case 8: case 9: {
+        // Now and then a $ref to a schema declared elsewhere (a sibling's): both must refuse it.
+        const pool = r.chance(0.1) && d.allSchemas.length > 0 ? d.allSchemas : schemas
+        ops.push({ op: 'route', route: drawRoute(r, next(), pool) })
+        break
+      }
+      default:
+        if (depth < 3) {
+          const childName = `${name === 'root' ? '' : `${name}/`}p${d.counter++}`
+          const childLifted = r.chance(0.3)
+          const childPrefix = r.chance(0.7) ? r.pick(PREFIXES) : undefined
+          ops.push({ op: 'register', child: drawScope(d, childName, depth + 1, schemas, childPrefix, childLifted, childLifted ? servedAt : joinPrefix(servedAt, childPrefix)) })
+        }
+    }
+  }
+  // Every scope serves at least one route, so requests reach into it.
+  if (!ops.some((o) => o.op === 'route')) ops.push({ op: 'route', route: drawRoute(r, next(), schemas) })
+  return { name, prefix, lifted, ops }
+}
+
+export function drawApp(r: Random): AppShape {
+  const d: Drawing = { r, counter: 0, requestDecorations: [], replyDecorations: [], allSchemas: [], notFoundAt: new Set() }
+  const ignoreTrailingSlash = r.chance(0.3)
+  const root = drawScope(d, 'root', 0, [], undefined, false, '')
+  // At least one registered plugin: the point of the family.
+  const prefix = r.pick(PREFIXES)
+  if (!root.ops.some((o) => o.op === 'register')) root.ops.splice(r.int(0, root.ops.length), 0, { op: 'register', child: drawScope(d, `p${d.counter++}`, 1, [], prefix, false, prefix) })
+  return { ignoreTrailingSlash, root, requestDecorations: d.requestDecorations, replyDecorations: d.replyDecorations }
+}
+
+/** A route with where it is served (its scope's joined prefix) and the hooks that may fail on it. */
+export interface ServedRoute {
+  route: RouteShape
+  prefix: string
+  scope: ScopeShape
+  /** Tags of the hooks in scopes that can apply to it (its scope and ancestors, and lifted children's). */
+  hookTags: Array<{ tag: string; stage: Stage }>
+  parsers: ParserKind[]
+}
+
+/** Every route with its full prefix as both frameworks should serve it, and every scope's prefix. */
+export function servedRoutes(app: AppShape): { routes: ServedRoute[]; prefixes: string[] } {
+  const routes: ServedRoute[] = []
+  const prefixes: string[] = ['']
+  const walk = (scope: ScopeShape, prefix: string, hooks: ServedRoute['hookTags'], parsers: ParserKind[]): void => {
+    // A lifted child's hooks and parsers land in this scope: collect them from the whole lifted chain.
+    const own = (s: ScopeShape): { hooks: ServedRoute['hookTags']; parsers: ParserKind[] } => {
+      const h: ServedRoute['hookTags'] = []
+      const p: ParserKind[] = []
+      for (const o of s.ops) {
+        if (o.op === 'hook') h.push({ tag: o.tag, stage: o.stage })
+        if (o.op === 'parser') p.push(o.kind)
+        if (o.op === 'register' && o.child.lifted) { const sub = own(o.child); h.push(...sub.hooks); p.push(...sub.parsers) }
+      }
+      return { hooks: h, parsers: p }
+    }
+    const mine = own(scope)
+    const allHooks = [...hooks, ...mine.hooks]
+    const allParsers = [...parsers, ...mine.parsers]
+    for (const o of scope.ops) {
+      if (o.op === 'route') routes.push({ route: o.route, prefix, scope, hookTags: allHooks, parsers: allParsers })
+      if (o.op === 'register') {
+        const childPrefix = o.child.lifted ? prefix : joinPrefix(prefix, o.child.prefix)
+        // A lifted plugin's prefix: asked under both, the frameworks decide.
+        for (const p of [childPrefix, joinPrefix(prefix, o.child.prefix)]) if (!prefixes.includes(p)) prefixes.push(p)
+        walk(o.child, childPrefix, allHooks, allParsers)
+      }
+    }
+  }
+  walk(app.root, '', [], [])
+  return { routes, prefixes }
+}
+
+function joinPrefix(parent: string, child: string | undefined): string {
+  if (child === undefined) return parent
+  return parent.endsWith('/') && child.startsWith('/') ? parent + child.slice(1) : parent + child
+}
+
+/**
+ * The shape as README says Enclave serves a lifted plugin registered with a prefix: the prefix
+ * applies to the routes it declares and the plugins it registers (fastify-plugin ignores it).
+ * Written for Fastify 3 by moving the prefix into those routes' URLs and those plugins' prefixes.
+ */
+export function liftedPrefixesApplied(shape: AppShape): AppShape {
+  const push = (scope: ScopeShape, prefix: string): ScopeShape => ({
+    ...scope,
+    ops: scope.ops.map((o): Op => {
+      if (o.op === 'route') return { ...o, route: { ...o.route, url: joinPrefix(prefix, o.route.url === '' ? '' : o.route.url) } }
+      if (o.op === 'register') return { ...o, child: { ...o.child, prefix: joinPrefix(prefix, o.child.prefix ?? '') } }
+      return o
+    }),
+  })
+  // Outside in: a lifted plugin's prefix reaches a lifted plugin it registers before that one is walked.
+  const walk = (scope: ScopeShape): ScopeShape => {
+    const out = scope.lifted && scope.prefix !== undefined && scope.prefix !== '' ? { ...push(scope, scope.prefix), prefix: undefined } : scope
+    return { ...out, ops: out.ops.map((o) => (o.op === 'register' ? { ...o, child: walk(o.child) } : o)) }
+  }
+  return { ...shape, root: walk(shape.root) }
+}
+
+export function hasLiftedPrefix(scope: ScopeShape): boolean {
+  return (scope.lifted && scope.prefix !== undefined) || scope.ops.some((o) => o.op === 'register' && hasLiftedPrefix(o.child))
+}
+
+function mapScopes(scope: ScopeShape, change: (s: ScopeShape) => ScopeShape): ScopeShape {
+  return change({ ...scope, ops: scope.ops.map((o) => (o.op === 'register' ? { ...o, child: mapScopes(o.child, change) } : o)) })
+}
+
+/**
+ * Enclave's order: a scope's body is declared whole, then its plugins load (README: hooks run
+ * ancestors' first, then the scope's own, each in declaration order). Written for Fastify 3, whose
+ * addHook() and route() wait for the plugins registered before them, by registering last.
+ */
+export function registersLast(shape: AppShape): AppShape {
+  return { ...shape, root: mapScopes(shape.root, (s) => ({ ...s, ops: [...s.ops.filter((o) => o.op !== 'register'), ...s.ops.filter((o) => o.op === 'register')] })) }
+}
+
+/** Routes with an empty url declared through the shorthand, which Fastify 3 serves at the prefix. */
+export function emptyUrlsByShorthand(shape: AppShape): AppShape {
+  return { ...shape, root: mapScopes(shape.root, (s) => ({ ...s, ops: s.ops.map((o) => (o.op === 'route' && o.route.url === '' ? { ...o, route: { ...o.route, shorthand: true } } : o)) })) }
+}
+
+export function some(scope: ScopeShape, test: (o: Op, s: ScopeShape) => boolean): boolean {
+  return scope.ops.some((o) => test(o, scope) || (o.op === 'register' && some(o.child, test)))
+}
+
+/** The error handler a scope ends with: its own, then its lifted plugins' (they run after its body). */
+function lastErrorHandler(scope: ScopeShape): Op | undefined {
+  let last: Op | undefined
+  for (const o of scope.ops) if (o.op === 'errorHandler') last = o
+  for (const o of scope.ops) if (o.op === 'register' && o.child.lifted) last = lastErrorHandler(o.child) ?? last
+  return last
+}
+
+function withoutErrorHandlers(scope: ScopeShape): ScopeShape {
+  return { ...scope, ops: scope.ops.filter((o) => o.op !== 'errorHandler').map((o) => (o.op === 'register' && o.child.lifted ? { ...o, child: withoutErrorHandlers(o.child) } : o)) }
+}
+
+/**
+ * Enclave's rule: a scope's error handler is the last one set in it (a lifted plugin's included)
+ * and serves every route of the scope. Written for Fastify 3, where a route keeps the handler set
+ * when it was declared, by setting that one first.
+ */
+export function errorHandlersFirst(shape: AppShape): AppShape {
+  const walk = (scope: ScopeShape): ScopeShape => {
+    const last = lastErrorHandler(scope)
+    const bare = last === undefined ? scope : withoutErrorHandlers(scope)
+    const ops = bare.ops.map((o) => (o.op === 'register' ? { ...o, child: o.child.lifted ? liftedWalk(o.child) : walk(o.child) } : o))
+    return { ...scope, ops: last === undefined ? ops : [last, ...ops] }
+  }
+  // A lifted plugin's handler has moved to the scope it lifts into; its plugins are walked as usual.
+  const liftedWalk = (scope: ScopeShape): ScopeShape => ({ ...scope, ops: scope.ops.map((o) => (o.op === 'register' ? { ...o, child: o.child.lifted ? liftedWalk(o.child) : walk(o.child) } : o)) })
+  return { ...shape, root: walk(shape.root) }
+}
