@@ -23,6 +23,8 @@ export interface ModuleWiring {
   readonly controllers: ReadonlyMap<Class, object>
   /** The options of the module's usePlugin() entries, built and awaited at boot. */
   readonly pluginOptions: ReadonlyMap<PluginItem, PluginOptions>
+  /** Per usePlugin() entry, the injected tokens a test override replaced: a plugin that fails while loading may have been given a stub. */
+  readonly overriddenPluginInputs: ReadonlyMap<PluginItem, readonly string[]>
   /** What the module lists and builds, for its lifecycle methods: providers (overrides applied), controllers, the module class. */
   readonly built: readonly BuiltInstance[]
 }
@@ -162,11 +164,15 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
       return [c, controller] as const
     }))
     const pluginOptions = new Map<PluginItem, PluginOptions>()
+    const overriddenPluginInputs = new Map<PluginItem, readonly string[]>()
     for (const entry of node.entries) {
-      if (entry.kind === 'plugin' && entry.deferred !== null) pluginOptions.set(entry, await buildPluginOptions(entry.deferred, container, node.path, asyncTimeout))
+      if (entry.kind !== 'plugin' || entry.deferred === null) continue
+      pluginOptions.set(entry, await buildPluginOptions(entry.deferred, container, node.path, asyncTimeout))
+      const overridden = entry.deferred.inject.filter((token) => overrides.has(token)).map(describeToken)
+      if (overridden.length > 0) overriddenPluginInputs.set(entry, overridden)
     }
     built.push(...[...controllers].map(([c, value]) => ({ value, what: `controller ${c.name}` })), { value: instance, what: `module ${node.type.name}` })
-    wiring.set(node, { container, instance, controllers, pluginOptions, built })
+    wiring.set(node, { container, instance, controllers, pluginOptions, overriddenPluginInputs, built })
   }
   return wiring
 }

@@ -91,6 +91,12 @@ export const moduleErrors = {
     message: (a: { path: string; plugin: string; problem: string }) => `${a.path}: the options of ${a.plugin} could not be built: ${a.problem}. ` +
       'useFactory runs once at boot with the injected providers and returns (or resolves to) the plugin\'s options object; ' +
       'createApp() awaits a promise for up to pluginTimeout (raise that option, or give the async work its own timeout).' }),
+  ENC_ERR_MODULE_PLUGIN_FAILED: e({ status: null, summary: "a plugin listed in a module's plugins threw or rejected while loading (the plugin's own error is the cause)",
+    message: (a: { path: string; entry: string; plugin: string; reason: string; overridden: readonly string[] }) => `${a.path}: ${a.entry}, plugin ${a.plugin}, failed while loading: ${a.reason}. ` +
+      (a.overridden.length > 0
+        ? `Its options were built from ${a.overridden.join(', ')}, which createApp({ overrides }) replaced: a stub given to a plugin must have the members the plugin calls on it ` +
+          'while loading, as the real one does. Give the stub those members, override with a real client, or boot a module that does not list the plugin.'
+        : 'Check the options this entry gives the plugin and what the plugin needs in the scope (its dependencies, decorators); the plugin\'s own error is the cause.') }),
   ENC_ERR_MODULE_UNLISTED_CONTROLLER: e({ status: null, summary: 'a module or provider class the module tree reaches has route methods but no @Route(), so no module can list it as a controller',
     message: (a: { lines: readonly string[] }) => 'These classes have route methods (@Get, @Route, ...) but no class-level @Route() ' +
       `and no module lists them as controllers, so their routes would not exist:\n${a.lines.join('\n')}\n` +

@@ -6,6 +6,7 @@ import { controllerRoutes, resolved, type ResolvedRouteHooks } from './controlle
 import { guardResolver } from './route-guards'
 import { interceptorResolver, type RouteInterceptors } from './interceptors'
 import { declareAndCheck } from './param-names-check'
+import { reportPluginFailure } from './plugin-failure'
 import type { ModuleWiring } from './injector'
 import type { ModuleNode } from './module-tree'
 
@@ -16,7 +17,7 @@ import type { ModuleNode } from './module-tree'
  * the children (the runtime runs them after this body), then the routes.
  */
 export function applyModule(scope: Scope, node: ModuleNode, wiring: ReadonlyMap<ModuleNode, ModuleWiring>): void {
-  const { instance, controllers, container, pluginOptions } = wiring.get(node)!
+  const { instance, controllers, container, pluginOptions, overriddenPluginInputs } = wiring.get(node)!
   const type = node.type
   const member = (key: string | symbol) => ((instance as Record<string | symbol, Function>)[key]).bind(instance)
 
@@ -46,10 +47,16 @@ export function applyModule(scope: Scope, node: ModuleNode, wiring: ReadonlyMap<
 
   // Prefixes are the runtime's: a module's own goes in its registration (lifted or not), and the
   // runtime joins it with the scope's and applies it to what the module declares.
-  for (const entry of node.entries) {
-    if (entry.kind === 'module') registerModule(scope, entry.node, wiring)
-    else scope.register(entry.plugin as never, entry.deferred === null ? entry.options ?? {} : pluginOptions.get(entry)!)
-  }
+  // Each entry is followed by an after() step that names it when it fails (plugin-failure.ts).
+  node.entries.forEach((entry, index) => {
+    if (entry.kind === 'module') {
+      registerModule(scope, entry.node, wiring)
+      reportPluginFailure(scope, null)
+      return
+    }
+    scope.register(entry.plugin as never, entry.deferred === null ? entry.options ?? {} : pluginOptions.get(entry)!)
+    reportPluginFailure(scope, { path: node.path, index, plugin: entry.plugin, usePlugin: entry.deferred !== null, overridden: overriddenPluginInputs.get(entry) ?? [] })
+  })
 
   // The routes are declared once the plugins listed above have loaded, as a Fastify user writes
   // `await app.register(plugin)` before the routes: plugins that act through onRoute hooks
