@@ -132,6 +132,15 @@ describe('transport: http2 (Fastify 3 http2 option)', () => {
     expect(text).to.match(/^HTTP\/1\.1 408 /).and.contain('"code":"ENC_ERR_REQUEST_TIMEOUT"')
   })
 
+  it('with allowHTTP1, an HTTP/1.1 CONNECT is the JSON 501 ENC_ERR_REQUEST_CONNECT_UNSUPPORTED (no crash), and the server keeps serving', async () => {
+    const app = server({ http2: true, https: { ...https, allowHTTP1: true } })
+    declareRoutes(app)
+    const url = await app.listen(0)
+    const text = await tlsExchange(url, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n')
+    expect(text).to.match(/^HTTP\/1\.1 501 /).and.contain('"code":"ENC_ERR_REQUEST_CONNECT_UNSUPPORTED"')
+    expect((await h2(connect(url), '/who')).status).to.equal(200)
+  })
+
   it('a plain-HTTP request or a bad handshake to the HTTP/2 TLS port closes that connection without a crash or a log line', async () => {
     const log = recordingLogger()
     const app = server({ http2: true, https, logger: log })

@@ -116,7 +116,8 @@ export function createServer(given: ServerOptions = {}): Scope {
   http.on('checkContinue', unlessClosing((req: IncomingMessage, res: ServerResponse) => { deferContinue(req); handleRequest(serve, req, res) }))
   http.on('checkExpectation', answerExpectationFailed)
   // An HTTP/2 CONNECT is a stream, not a socket: its 501 ends the stream, not the connection.
-  if (transport.http2) http.on('connect', (_req: unknown, res: Http2ServerResponse) => answerHttp2Connect(res))
+  // With https.allowHTTP1, an HTTP/1.1 CONNECT reaches the same listener with a socket, not a response.
+  if (transport.http2) http.on('connect', (_req: unknown, to: Http2ServerResponse | Socket) => { if ('writeHead' in to) answerHttp2Connect(to); else answerConnect(to) })
   else http.on('connect', (_req: IncomingMessage, socket: Socket) => answerConnect(socket))
   lifecycle.attach({
     declared,
