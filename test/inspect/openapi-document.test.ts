@@ -243,4 +243,13 @@ describe('openapi(): an OpenAPI 3.1 document of the booted app (issue 14 §2)', 
       expect((await server.inject({ url: '/orders', headers: { 'x-tenant': 't' } })).statusCode).to.equal(400)
     } finally { await server.close() }
   })
+  it('documents a query property whose schema is a boolean (`any: true`) as a parameter, required as listed, without throwing', async () => {
+    const server = createServer()
+    server.get('/any', { schema: { querystring: { type: 'object', properties: { any: true, q: { type: 'string' } }, required: ['any'] } } }, async () => 'x')
+    await server.ready()
+    try {
+      const parameters = server.openapi().paths['/any'].get.parameters
+      expect(parameters?.map((p) => [p.name, p.in, p.required])).to.deep.equal([['any', 'query', true], ['q', 'query', false]])
+    } finally { await server.close() }
+  })
 })

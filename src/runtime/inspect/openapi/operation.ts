@@ -121,8 +121,13 @@ function partParameters(route: RouteInspection, part: 'querystring' | 'headers',
     // A required property with a default is filled in by the validator (useDefaults) when the
     // request leaves it out, so a client need not send it: `required: true` would make generated
     // clients demand it (TypeBox marks every non-Optional property required, defaults included).
-    const parameter: OpenApiParameter = { name, in: location, required: required.has(name) && !('default' in property), schema: property }
+    const parameter: OpenApiParameter = { name, in: location, required: required.has(name) && !hasDefault(property), schema: property }
     if (typeof property.description === 'string') parameter.description = property.description
     return parameter
   })
+}
+
+/** A property schema may be a boolean (`true`: anything), which has no default. */
+function hasDefault(property: JsonSchema | boolean): boolean {
+  return typeof property === 'object' && property !== null && 'default' in property
 }
