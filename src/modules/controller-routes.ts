@@ -14,7 +14,7 @@ import { classInterceptors, withInterceptors, type RouteInterceptors } from './i
  * a subclass serves its base class's routes (with its own overrides of the methods), and a
  * method it re-decorates replaces the base's routes for that method.
  */
-export function controllerRoutes(controller: Class, instance: object, modulePath: string, resolveHook: HookResolver, moduleHooks: readonly ResolvedRouteHooks[], interceptors: RouteInterceptors): DeclaredMethodRoute[] {
+export function controllerRoutes(controller: Class, instance: object, modulePath: string, resolveHook: HookResolver, moduleHooks: readonly ResolvedRouteHooks[], interceptors: RouteInterceptors, jsonShorthand = true): DeclaredMethodRoute[] {
   const prefix = getControllerMeta(controller)!.prefix
   const routes: DeclaredMethodRoute[] = []
   // The controller's class-level hooks (base classes first) are the same for each of its routes.
@@ -36,7 +36,7 @@ export function controllerRoutes(controller: Class, instance: object, modulePath
     // The controller's @Route('/users') is part of the route's path; scope prefixes are the runtime's.
     const url = joinPaths([prefix], route.path)
     const siblings = collected.filter((other) => other.route !== route && other.declaringClass === declaringClass && other.route.propertyKey === route.propertyKey)
-    const schema = withParamSchemas(route.options.schema, declaringClass, route.propertyKey, where, siblings.length > 0 ? url : undefined, route.methods.map((m) => m.toUpperCase()), siblings.flatMap((other) => other.route.methods.map((m) => m.toUpperCase())))
+    const schema = withParamSchemas(route.options.schema, declaringClass, route.propertyKey, where, siblings.length > 0 ? url : undefined, route.methods.map((m) => m.toUpperCase()), siblings.flatMap((other) => other.route.methods.map((m) => m.toUpperCase())), jsonShorthand)
     const options: RouteOptions = { ...route.options, ...(schema === route.options.schema ? {} : { schema: schema as RouteOptions['schema'] }), ...(routeHooks(classHooks, declaringClass, route, resolveHook) as Partial<RouteOptions>), ...routeConfig(classConfig, declaringClass, route), method, url, handler }
     routes.push({ declaringClass, key: route.propertyKey, where, options })
   }

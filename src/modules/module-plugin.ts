@@ -68,7 +68,7 @@ export function applyModule(scope: Scope, node: ModuleNode, wiring: ReadonlyMap<
     const interceptors: RouteInterceptors = { resolve: interceptorResolver(container), outer: moduleInterceptors(node, wiring) }
     for (const controller of node.controllers) {
       deferRequiredPluginCheck(wiring, () => checkRequiredPlugins(scope, controller, node))
-      declareAndCheck(scope, controllerRoutes(controller, controllers.get(controller)!, node.path, resolveHook, moduleHooks, interceptors))
+      declareAndCheck(scope, controllerRoutes(controller, controllers.get(controller)!, node.path, resolveHook, moduleHooks, interceptors, scope.initialConfig.jsonShorthand !== false))
     }
   })
 }

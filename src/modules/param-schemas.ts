@@ -15,7 +15,7 @@ const decoratorOf: Record<SchemaPart, string> = { querystring: 'Query', params: 
  * property declared twice is declared the same; else boot fails naming both declarations.
  * A method without parameter schemas keeps its options' schema object as it is.
  */
-export function withParamSchemas(schema: unknown, declaringClass: Function, key: string | symbol, where: string, onePathOfSeveral?: string, methods: readonly string[] = [], siblingMethods: readonly string[] = []): unknown {
+export function withParamSchemas(schema: unknown, declaringClass: Function, key: string | symbol, where: string, onePathOfSeveral?: string, methods: readonly string[] = [], siblingMethods: readonly string[] = [], jsonShorthand = true): unknown {
   let declared = getParams(declaringClass, key).filter((p): p is ParamMeta & { schema: NonNullable<ParamMeta['schema']>; key: string } => p.schema !== undefined && p.key !== null)
   if (declared.length === 0) return schema
   // The runtime never parses a GET/HEAD body (its schema sees null): a body property there refuses every request.
@@ -31,7 +31,7 @@ export function withParamSchemas(schema: unknown, declaringClass: Function, key:
   for (const part of [...new Set(declared.map((p) => partOf[p.source as keyof typeof partOf]))]) {
     // `query` is the runtime's alias of `querystring`: a route that wrote it keeps it (adding a `querystring` beside it is refused at declaration).
     const key = part === 'querystring' && merged.querystring === undefined && merged.query !== undefined ? 'query' : part
-    merged[key] = mergePart(merged[key], part, declared.filter((p) => partOf[p.source as keyof typeof partOf] === part), where, part === 'params' ? onePathOfSeveral : undefined)
+    merged[key] = mergePart(merged[key], part, declared.filter((p) => partOf[p.source as keyof typeof partOf] === part), where, part === 'params' ? onePathOfSeveral : undefined, jsonShorthand)
   }
   return merged
 }
@@ -47,11 +47,12 @@ type Declared = ParamMeta & { schema: NonNullable<ParamMeta['schema']>; key: str
  * route without it. A name from a module prefix (`/:tenant`) is unseen here, and stays optional:
  * present on every request all the same.
  */
-function mergePart(given: unknown, part: SchemaPart, params: readonly Declared[], where: string, onePathOfSeveral?: string): object {
+function mergePart(given: unknown, part: SchemaPart, params: readonly Declared[], where: string, onePathOfSeveral?: string, jsonShorthand = true): object {
   const inPath = onePathOfSeveral === undefined ? undefined : new Set(pathParamNames(onePathOfSeveral))
   // A shorthand part (`querystring: { limit: {...} }`, properties at the top level) is read as its
   // object schema first, as the runtime reads it: merged as written, its properties would become unknown keywords.
-  const written = isPlainObject(given) && !isCompleteSchema(given) ? { type: 'object', properties: given } : given
+  // With createServer({ jsonShorthand: false }) the runtime reads every part as a complete schema, and so does this.
+  const written = jsonShorthand && isPlainObject(given) && !isCompleteSchema(given) ? { type: 'object', properties: given } : given
   if (written !== undefined && !mergeable(written)) {
     throw moduleError('ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT', { case: 'not-mergeable', where, part, params: params.map((p) => `@${decoratorOf[part]}('${p.key}', ...)`) })
   }

@@ -67,6 +67,21 @@ describe('per-parameter schemas: @Query/@Params/@Headers(name, schema) (NestJS P
     } finally { await app.close() }
   })
 
+  it('with createApp({ jsonShorthand: false }), merges into the route\'s part read as a complete schema (its required list is kept, not taken for a property)', async () => {
+    @Route('/') class C {
+      @Get('/', { schema: { querystring: { required: ['q'] } } })
+      list(@Query('page', { type: 'integer', default: 1 }) page: SchemaParam<number>, @Query('q') q: string) { return { page, q } }
+    }
+    @Module({ controllers: [C] }) class M {}
+    const app = await createApp(M, { jsonShorthand: false })
+    try {
+      expect((await app.inject({ url: '/?q=a&page=2' })).json()).to.deep.equal({ page: 2, q: 'a' })
+      const missing = await app.inject({ url: '/?page=2' })
+      expect(missing.statusCode).to.equal(400)
+      expect(messageOf(missing)).to.include("querystring should have required property 'q'")
+    } finally { await app.close() }
+  })
+
   it('merges into the route\'s own part schema when compatible (the same property declared the same way is fine)', async () => {
     const querystring = { type: 'object', properties: { sort: { type: 'string', enum: ['asc', 'desc'] }, page: { type: 'integer', default: 1 } } } as const
     @Route('/') class C {
