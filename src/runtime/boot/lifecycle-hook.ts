@@ -16,26 +16,28 @@ export function callLifecycleHook(fn: Function, thisArg: unknown, args: unknown[
   return new Promise<void>((resolve, reject) => {
     let finished = false
     let timer: NodeJS.Timeout | undefined
+    // The clearTimeout of the moment the timer was set: a test that installs fake timers while a
+    // plugin loads (Fastify's own suite does) must not get a native timer to clear.
+    const clear: typeof clearTimeout = clearTimeout
     const finish = (error?: unknown): void => {
       if (finished) return
       finished = true
       // Cleared as soon as the work ends, so no boot timer keeps the process alive afterwards.
-      if (timer !== undefined) clearTimeout(timer)
+      if (timer !== undefined) clear(timer)
       if (error) reject(error)
       else resolve()
     }
-    const startTimer = (waitingFor: 'done' | 'promise' | 'either'): void => {
-      if (timeout > 0 && !finished) timer = setTimeout(() => finish(runtimeError('ENC_ERR_PLUGIN_TIMEOUT', { what, timeout, waitingFor })), timeout)
-    }
+    // Armed before the call, as avvio does: a plugin that advances (fake) time while it runs
+    // still sees its limit. What it waits for is known once it returns.
+    let waitingFor: 'done' | 'promise' | 'either' = callback ? 'done' : 'promise'
+    if (timeout > 0) timer = setTimeout(() => finish(runtimeError('ENC_ERR_PLUGIN_TIMEOUT', { what, timeout, waitingFor })), timeout)
     try {
       const result = fn.call(thisArg, ...args, ...(callback ? [(error?: Error | null) => finish(error ?? undefined)] : []))
       if (isThenable(result)) {
+        if (callback) waitingFor = 'either'
+        else if (!boundPromise && timer !== undefined) { clear(timer); timer = undefined }
         result.then(() => finish(), (error: unknown) => finish(error ?? new Error(`${what} rejected`)))
-        if (callback) startTimer('either')
-        else if (boundPromise) startTimer('promise')
-      } else if (callback) {
-        startTimer('done')
-      } else {
+      } else if (!callback) {
         finish()
       }
     } catch (error) {
