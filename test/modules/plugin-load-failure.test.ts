@@ -92,6 +92,14 @@ describe('a plugin that fails while loading names itself and its module (ENC_ERR
     expect(error.message).to.contain('Root')
   })
 
+  it('keeps ENC_ERR_PLUGIN_TIMEOUT for an async module plugin whose promise never settles within pluginTimeout', async () => {
+    const hangs = async function hangs(): Promise<void> { await new Promise(() => undefined) }
+    @Module({ plugins: [hangs] }) class Root {}
+    const error = await failedBoot(Root, { pluginTimeout: 20 })
+    expect(error.code).to.equal('ENC_ERR_PLUGIN_TIMEOUT')
+    expect(error.message).to.contain('Root').and.contain('hangs').and.contain('did not settle')
+  })
+
   it('leaves the runtime as Fastify 3 has it: register() then ready() rejects with the plugin\'s own error', async () => {
     const original = new Error('own error')
     const app = createServer()

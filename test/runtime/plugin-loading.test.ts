@@ -213,6 +213,75 @@ describe('runtime: plugins', () => {
       expect(error.message).to.contain('root > outer > forgetful').and.contain('done()')
     })
 
+    it('with ENC_ERR_PLUGIN_TIMEOUT naming the plugin path when an async plugin never settles', async () => {
+      const app = server({ pluginTimeout: 20 })
+      app.register(async function outer(o) { o.register(async function hangs() { await new Promise(() => undefined) }) })
+      const error = await bootError(app)
+      expect(error.code).to.equal('ENC_ERR_PLUGIN_TIMEOUT')
+      expect(error.message).to.contain('root > outer > hangs').and.contain('did not settle').and.contain('pluginTimeout')
+    })
+
+    it('with ENC_ERR_PLUGIN_TIMEOUT when an async plugin that declares done neither calls it nor settles', async () => {
+      const app = server({ pluginTimeout: 20 })
+      app.register(async function stuck(_s, _o, _done) { await new Promise(() => undefined) })
+      const error = await bootError(app)
+      expect(error.code).to.equal('ENC_ERR_PLUGIN_TIMEOUT')
+      expect(error.message).to.contain('stuck').and.contain('done()')
+    })
+
+    it('with ENC_ERR_PLUGIN_TIMEOUT when an async after() callback never settles', async () => {
+      const app = server({ pluginTimeout: 20 })
+      app.register(async () => undefined)
+      app.after(async () => { await new Promise(() => undefined) })
+      const error = await bootError(app)
+      expect(error.code).to.equal('ENC_ERR_PLUGIN_TIMEOUT')
+      expect(error.message).to.contain('after() callback in root')
+    })
+
+    it('with ENC_ERR_PLUGIN_TIMEOUT when an async onReady hook never settles', async () => {
+      const app = server({ pluginTimeout: 20 })
+      app.addHook('onReady', async () => { await new Promise(() => undefined) })
+      const error = await bootError(app)
+      expect(error.code).to.equal('ENC_ERR_PLUGIN_TIMEOUT')
+      expect(error.message).to.contain('onReady hook in root')
+    })
+
+    it('pluginTimeout 0 sets no limit: a slow async plugin still loads', async () => {
+      const app = server({ pluginTimeout: 0 })
+      // Longer than any timer a 0 could have armed (setTimeout 0 fires on the next turn).
+      app.register(async (s) => { await new Promise((resolve) => setTimeout(resolve, 30)); s.get('/slow', async () => 'slow') })
+      app.register((s, _o, done) => { setTimeout(() => { s.get('/cb', async () => 'cb'); done() }, 30) })
+      await app.ready()
+      await request(app.server).get('/slow').expect(200, 'slow')
+      await request(app.server).get('/cb').expect(200, 'cb')
+    })
+
+    it('an async plugin that settles after its timeout is harmless: its declarations refused, its rejection not unhandled', async () => {
+      const unhandled: unknown[] = []
+      const onUnhandled = (reason: unknown): void => { unhandled.push(reason) }
+      process.on('unhandledRejection', onUnhandled)
+      try {
+        let release!: () => void
+        const released = new Promise<void>((resolve) => { release = resolve })
+        let lateError: unknown = null
+        const app = server({ pluginTimeout: 20 })
+        app.register(async function late(s) {
+          await released
+          try { s.get('/late', async () => 'late') } catch (error) { lateError = error; throw error }
+        })
+        const error = await bootError(app)
+        expect(error.code).to.equal('ENC_ERR_PLUGIN_TIMEOUT')
+        release()
+        await new Promise((resolve) => setImmediate(resolve))
+        await new Promise((resolve) => setImmediate(resolve))
+        expect((lateError as { code?: string } | null)?.code).to.equal('ENC_ERR_SCOPE_BOOTED')
+        expect(await bootError(app)).to.equal(error)
+        expect(unhandled).to.deep.equal([])
+      } finally {
+        process.off('unhandledRejection', onUnhandled)
+      }
+    })
+
     it('a later plugin does not run after an earlier one failed', async () => {
       let ranLater = false
       const app = server()

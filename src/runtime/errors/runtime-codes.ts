@@ -12,8 +12,12 @@ interface At { readonly at: string }
 export const runtimeErrors = {
   ENC_ERR_PLUGIN_INVALID: e({ status: null, summary: 'register() was given something that is not a plugin function',
     message: (a: { path: string; got: string }) => `register() in ${a.path} takes a plugin function (async (scope, options) => {} or (scope, options, done) => {}), got ${a.got}.` }),
-  ENC_ERR_PLUGIN_TIMEOUT: e({ status: null, summary: 'a callback plugin did not call done() within pluginTimeout',
-    message: (a: { what: string; timeout: number }) => `${a.what} did not call done() within ${a.timeout} ms. Call done() when it has finished, or make it async.` }),
+  ENC_ERR_PLUGIN_TIMEOUT: e({ status: null, summary: 'a plugin, after() callback or onReady hook did not call done() or settle its promise within pluginTimeout (a callback onClose hook is logged with it)',
+    message: (a: { what: string; timeout: number; waitingFor?: 'done' | 'promise' | 'either' }) =>
+      a.waitingFor === 'promise' || a.waitingFor === 'either'
+        ? `${a.what} returned a promise that did not settle within ${a.timeout} ms (pluginTimeout)${a.waitingFor === 'either' ? ' and did not call done()' : ''}. ` +
+          'Make it resolve or reject when it has finished (give slow work such as a connection attempt its own timeout), or raise the pluginTimeout option (0: no limit).'
+        : `${a.what} did not call done() within ${a.timeout} ms. Call done() when it has finished, or make it async.` }),
   ENC_ERR_PLUGIN_UNSUPPORTED_API: e({ status: null, summary: 'a plugin called a Fastify instance method Enclave does not offer (docs/plugins.md lists them)',
     message: (a: { api: string; path: string }) => `${a.api}() was called in ${a.path}: Enclave does not offer this Fastify API (docs/plugins.md lists what it offers). A plugin that needs it cannot run in Enclave yet.` }),
   ENC_ERR_PLUGIN_MISSING_MIDDLEWARE: e({ status: null, summary: 'use() was called in a scope where no middleware plugin (@fastify/middie, @fastify/express) has decorated it',

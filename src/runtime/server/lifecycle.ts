@@ -123,7 +123,16 @@ export class ServerLifecycle implements ServerFacade {
     // instance.ready(cb), which must not start a second boot (that would load the same plugin
     // again, which calls ready() again: endless recursion).
     this.#ready = new Promise<void>((resolve, reject) => {
-      process.nextTick(() => { bootServer(boot, milestones).then(resolve, (error: unknown) => { loaded.reject(error); reject(error) }) })
+      process.nextTick(() => {
+        bootServer(boot, milestones).then(resolve, (error: unknown) => {
+          // A failed boot is over too: a plugin that outlived pluginTimeout and resumes later has
+          // its declarations refused (ENC_ERR_SCOPE_BOOTED, which its own promise carries), not
+          // added to a server that will never serve them.
+          boot.declared.booted = true
+          loaded.reject(error)
+          reject(error)
+        })
+      })
     })
     return this.#ready
   }
@@ -246,7 +255,7 @@ export class ServerLifecycle implements ServerFacade {
     // after another (it may use what the earlier one releases) runs before it.
     for (const scope of scopesDepthFirst(boot.rootScope).reverse()) {
       for (const hook of [...scope.hooks.own('onClose')].reverse()) {
-        await callLifecycleHook(hook.fn, hook.scope, [hook.scope], hook.callback, serve.limits.pluginTimeout, `onClose hook in ${scope.path}`)
+        await callLifecycleHook(hook.fn, hook.scope, [hook.scope], hook.callback, serve.limits.pluginTimeout, `onClose hook in ${scope.path}`, false)
           .catch((error: unknown) => serve.log.error({ err: error }, `onClose hook in ${scope.path} failed`))
       }
     }
@@ -295,7 +304,7 @@ export class ServerLifecycle implements ServerFacade {
     if (!boot.compiled) return
     for (const scope of scopesDepthFirst(boot.rootScope)) {
       for (const hook of scope.hooks.own('preClose')) {
-        await callLifecycleHook(hook.fn, hook.scope, [], hook.callback, this.#serve.limits.pluginTimeout, `preClose hook in ${scope.path}`)
+        await callLifecycleHook(hook.fn, hook.scope, [], hook.callback, this.#serve.limits.pluginTimeout, `preClose hook in ${scope.path}`, false)
           .catch((error: unknown) => this.#serve.log.error({ err: error }, `preClose hook in ${scope.path} failed`))
       }
     }
