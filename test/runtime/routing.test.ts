@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import request from 'supertest'
-import type { Scope } from '../../src/runtime'
+import { lift, type Scope } from '../../src/runtime'
 import { bootError, build, server, thrown } from './helpers'
 
 describe('runtime: routing', () => {
@@ -155,6 +155,26 @@ describe('runtime: routing', () => {
       expect((await app.inject('/api')).statusCode).to.equal(404)
       expect((await app.inject('/v1')).body).to.equal('bare')
       expect((await app.inject('/v1/')).statusCode).to.equal(404)
+    })
+
+    // Found by the differential (seed 43 case 46, triage13): Fastify 3 loses the duplicate error of a
+    // prefixed `/` route's `/x` half, so an earlier `''` route keeps `/x` and the `/` route gets `/x/`.
+    it('a prefixed `/` route after a `\'\'` route at the same prefix answers only `/x/`; the `\'\'` route keeps `/x`, as in Fastify 3', async () => {
+      const app = await build((root) => {
+        root.register(async (x) => {
+          x.register(lift(async (lifted: Scope) => { lifted.get('', async () => 'empty') }))
+          x.register(async (sibling) => { sibling.get('/', async () => 'slash') })
+        }, { prefix: '/x' })
+        root.register(async (y) => { y.get('', async () => 'empty'); y.get('/', async () => 'slash') }, { prefix: '/y' })
+      })
+      for (const p of ['/x', '/y']) {
+        expect((await app.inject(p)).body).to.equal('empty')
+        expect((await app.inject(`${p}/`)).body).to.equal('slash')
+        expect((await app.inject({ method: 'HEAD', url: p })).statusCode).to.equal(200)
+      }
+      const reversed = server()
+      reversed.register(async (z) => { z.get('/', async () => 'slash'); z.get('', async () => 'empty') }, { prefix: '/z' })
+      expect((await bootError(reversed)).code).to.equal('ENC_ERR_ROUTE_DUPLICATE')
     })
 
     it('the same path with another method is not a duplicate', async () => {

@@ -36,7 +36,12 @@ export function compileServer(boot: BootContext): void {
   try {
     for (const def of boot.declared.routes) {
       const [record, compiled] = compileDefinition(boot, def)
-      for (const url of urlsOf(boot, def)) for (const method of def.methods) addRoute(boot, owners, def, url, method, compiled(method, url))
+      for (const url of urlsOf(boot, def)) {
+        for (const method of def.methods) {
+          if (yieldsBareTwin(boot, def, url, method)) continue
+          addRoute(boot, owners, def, url, method, compiled(method, url))
+        }
+      }
       const exposeHead = def.options.exposeHeadRoute ?? boot.routing.exposeHeadRoutes
       if (exposeHead && def.methods.includes('GET') && !def.methods.includes('HEAD')) implicitHead.push([record, compiled])
     }
@@ -67,6 +72,17 @@ export function compileServer(boot: BootContext): void {
  */
 function urlsOf(boot: BootContext, def: RouteDefinition): readonly string[] {
   return def.withTrailingSlash && !boot.routing.ignoreTrailingSlash ? [def.url, `${def.url}/`] : [def.url]
+}
+
+/**
+ * A prefixed `/` route's `/prefix` half gives way to a route already declared there (a `''` route
+ * of the same scope or a lifted plugin): Fastify 3 (lib/route.js) registers the two halves in one
+ * `after()` and the first half's duplicate error is lost when the second half calls done again, so
+ * it boots with `/prefix` answered by the earlier route and `/prefix/` by the `/` route. Declared in
+ * the other order, the `''` route is a duplicate there as here.
+ */
+function yieldsBareTwin(boot: BootContext, def: RouteDefinition, url: string, method: string): boolean {
+  return def.withTrailingSlash && !boot.routing.ignoreTrailingSlash && url === def.url && boot.serve.router.has(method, url, constraintsOf(def))
 }
 
 /**
