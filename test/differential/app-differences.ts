@@ -3,7 +3,7 @@
 // Fastify 3 declare what Enclave does, and Fastify 3 is asked again (`replay`). The changes
 // accumulate in table order: an entry replays with its own and every earlier one that applies.
 import type { AppShape, ScopeShape, Stage } from './app-shapes'
-import { emptyUrlsByShorthand, errorHandlersFirst, hasLiftedPrefix, liftedPrefixesApplied, registersLast, some } from './app-shapes'
+import { emptyUrlsByShorthand, errorHandlersFirst, hasLiftedPrefix, liftedPrefixesApplied, registersLast, servedRoutes, some, withoutRoute } from './app-shapes'
 import type { Answer, Case } from './case'
 import type { KnownDifference, RewriteContext } from './difference-types'
 
@@ -124,14 +124,55 @@ export const APP_DIFFERENCES: KnownDifference[] = [
   },
 ]
 
+/** The tag of the route whose handler wrote the answer (echo, send-text and throw say it), if any. */
+function answeringTag(a: Answer): string | undefined {
+  const b = a.body as { route?: unknown; message?: unknown } | string | null | undefined
+  if (typeof b === 'string') return /^text (\S+)$/.exec(b)?.[1]
+  if (b === null || typeof b !== 'object') return undefined
+  if (typeof b.route === 'string') return b.route
+  return typeof b.message === 'string' ? /^handler (\S+)$/.exec(b.message)?.[1] : undefined
+}
+
+/** Whether a parametric url (its prefix joined) can match the path, its trailing slash aside. */
+function paramUrlMatches(url: string, path: string): boolean {
+  if (url.includes('*')) return true
+  const pattern = url.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))).join('/')
+  return new RegExp(`^${pattern.replace(/\/$/, '')}/?$`).test(path)
+}
+
+/**
+ * Fastify 3's router (find-my-way 4) can backtrack into a parametric route that does not match the
+ * path (routes POST /a, /api/ and /:id: POST /api/x reaches /:id with id 'x'; seed 43 case 76).
+ * Enclave answers as Fastify 3 does without that route: asked again with the route left out.
+ */
+export const PARAMETRIC_BACKTRACK: KnownDifference = {
+  id: 'parametric-backtrack',
+  readme: 'a path is never answered by a parametric route it does not match',
+  async rewrite(f, { c, replay }) {
+    const tag = answeringTag(f)
+    if (c.app === undefined || tag === undefined) return undefined
+    const served = servedRoutes(c.app).routes.find((r) => r.route.tag === tag)
+    const path = c.request.url.split('?')[0] as string
+    if (served === undefined || !served.route.url.includes(':')) return undefined
+    const full = served.prefix.endsWith('/') && served.route.url.startsWith('/') ? served.prefix + served.route.url.slice(1) : served.prefix + served.route.url
+    if (paramUrlMatches(full, path)) return undefined
+    const { app, chainErrorHandlers } = changed(c.app, SHAPE_RULES.length - 1)
+    const without = withoutRoute(app, tag)
+    return { ...await replay(c.request, c.route, chainErrorHandlers ? { app: without, chainErrorHandlers } : { app: without }), shapeStep: SHAPE_RULES.length }
+  },
+}
+
 /**
  * In an app shape the 405 is raised in the root scope (README: "so the root's hooks and error
  * handler see it"): Fastify 3 is asked with a root route for that method and path, declared
  * before any onRoute hook, that throws the 405 with Enclave's Allow list, under every shape rule.
  */
 export async function notAllowedInApp(f: Answer, c: Case, enclave: Answer, replay: RewriteContext['replay']): Promise<Answer | undefined> {
-  // A 415 comes first: the 405 is raised in the root, whose parsers read the body (then no Allow to copy).
-  const allow = enclave.headers.allow ?? (enclave.statusCode === 415 ? '(unused)' : undefined)
+  // A 415 can come first: the 405 is raised in the root, whose parsers read the body (then no Allow
+  // to copy), and an error handler may have turned that 415 into another answer (seed 21 case 37:
+  // a 422). The replay then tells: its handler never ran, so it has no Allow either.
+  const unreached = enclave.headers.allow === undefined
+  const allow = enclave.headers.allow ?? (enclave.statusCode === 415 || c.request.headers?.['content-type'] !== undefined ? '(unused)' : undefined)
   const shape = c.app as AppShape
   if (allow === undefined || f.headers.allow !== undefined || !['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'].includes(c.request.method)) return undefined
   const url = c.request.url.split('?')[0] as string
@@ -139,5 +180,7 @@ export async function notAllowedInApp(f: Answer, c: Case, enclave: Answer, repla
   const { app, chainErrorHandlers } = changed(shape, SHAPE_RULES.length - 1)
   const withRoute = { ...app, root: { ...app.root, ops: [{ op: 'route' as const, route }, ...app.root.ops] } }
   if ((f.shapeStep ?? -1) >= SHAPE_RULES.length) return undefined
-  return { ...await replay(c.request, c.route, chainErrorHandlers ? { app: withRoute, chainErrorHandlers } : { app: withRoute }), shapeStep: SHAPE_RULES.length }
+  const replayed = await replay(c.request, c.route, chainErrorHandlers ? { app: withRoute, chainErrorHandlers } : { app: withRoute })
+  if (unreached && replayed.headers.allow !== undefined) return undefined // Fastify 3 reached the 405 that Enclave did not
+  return { ...replayed, shapeStep: SHAPE_RULES.length }
 }

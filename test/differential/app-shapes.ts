@@ -249,6 +249,11 @@ export function emptyUrlsByShorthand(shape: AppShape): AppShape {
   return { ...shape, root: mapScopes(shape.root, (s) => ({ ...s, ops: s.ops.map((o) => (o.op === 'route' && o.route.url === '' ? { ...o, route: { ...o.route, shorthand: true } } : o)) })) }
 }
 
+/** The shape without the route tagged `tag` (as if never declared). */
+export function withoutRoute(shape: AppShape, tag: string): AppShape {
+  return { ...shape, root: mapScopes(shape.root, (s) => ({ ...s, ops: s.ops.filter((o) => !(o.op === 'route' && o.route.tag === tag)) })) }
+}
+
 export function some(scope: ScopeShape, test: (o: Op, s: ScopeShape) => boolean): boolean {
   return scope.ops.some((o) => test(o, scope) || (o.op === 'register' && some(o.child, test)))
 }

@@ -8,7 +8,7 @@ import fastJsonStringify from 'fast-json-stringify'
 import type { Transport } from './apps'
 import type { Answer, Case, RequestSpec } from './case'
 import type { KnownDifference } from './difference-types'
-import { APP_DIFFERENCES, notAllowedInApp } from './app-differences'
+import { APP_DIFFERENCES, PARAMETRIC_BACKTRACK, notAllowedInApp } from './app-differences'
 import { SHARED_SCHEMAS } from './schemas'
 
 export type { KnownDifference, RewriteContext } from './difference-types'
@@ -114,6 +114,7 @@ function handledInvalidJson(f: Answer): Answer | undefined {
 
 export const KNOWN_DIFFERENCES: KnownDifference[] = [
   ...APP_DIFFERENCES,
+  PARAMETRIC_BACKTRACK,
   {
     id: 'validation-path-pointer',
     readme: 'Validation error paths are JSON pointers by default',
