@@ -383,7 +383,7 @@ export type Plugin<O extends PluginOptions = PluginOptions> = AsyncPlugin<O> | C
  * plugin's parameters are typed (a union of two function types gives them no contextual type,
  * an implicit `any` under strict). The style is told apart at boot by the `done` parameter.
  */
-export type PluginFunction<O extends PluginOptions = PluginOptions> = (scope: Scope, options: O, done: DoneFn) => unknown
+export type PluginFunction<O extends PluginOptions = PluginOptions, S extends Scope = Scope> = (scope: S, options: O, done: DoneFn) => unknown
 /**
  * `never` for a class: `register(AppModule)` is a likely slip from NestJS (a module class goes in
  * createApp() or a module's plugins), and the bound `Function` of register() would let it in.
@@ -847,8 +847,9 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
    *
    * A lifted plugin that declares `provides` returns this scope typed with its decorations
    * (`app.register(workspace).get(...)`: chain, as with Elysia's `.use()`); any other plugin returns `this`.
+   * An inline plugin registered on a typed scope gets its child typed the same way (ChildScopeOf).
    */
-  register<Plug extends PluginFunction | Function | PluginModule<Function>>(plugin: Plug & NotAClass<Plug>, ...options: RegisterArguments<ModuleDefault<Plug>>): Registered<this, Plug>
+  register<Plug extends PluginFunction<PluginOptions, ChildScopeOf<this>> | Function | PluginModule<Function>>(plugin: Plug & NotAClass<Plug>, ...options: RegisterArguments<ModuleDefault<Plug>>): Registered<this, Plug>
   /** `route<G>(...)`: Fastify's route generic, as the shortcuts take it (ScopeRouteShortcut); the schema is then not inferred. */
   route<G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema>(options: RouteOptions<S, G, ProvidedIn<this>>): this
   get: ShortcutOn<this>
@@ -1034,6 +1035,14 @@ export interface TypedScope<P extends Provided> extends Scope {
  * typed `any` changes nothing).
  */
 export type Registered<This, Plug> = Plug extends ProvidingPlugin<infer Q> ? (0 extends 1 & Plug ? This : ScopeWith<MergeProvided<ProvidedIn<This>, Q>>) : This
+/**
+ * The parameter an inline plugin registered on `This` is typed with: its child scope, which inherits
+ * what `This` provides (request, reply and scope decorations), so a TypedScope's child is typed as it
+ * is; a plain Scope's child is a plain Scope. Only the contextual type: a plugin whose first parameter
+ * is annotated `Scope` (a helper, an AsyncPlugin) still fits, being callable with either.
+ */
+// Not distributive, as ShortcutOn: the server's own ScopeImpl then satisfies register()'s bound.
+export type ChildScopeOf<This> = [This] extends [{ readonly [kProvided]: Provided }] ? ScopeWith<ProvidedIn<This>> : Scope
 /** A TypedScope with its instance decorations (`provides.scope`) as members: `scope.db` after `register(dbPlugin)`. */
 export type ScopeWith<P extends Provided> = TypedScope<P> & P['scope']
 /** A scope's route shortcuts: a TypedScope's handlers also see its decorations (tried first), a plain Scope's are as ever. */
