@@ -1,5 +1,5 @@
 import type { Scope } from '../runtime'
-import { readPluginMeta } from '../runtime/shared/plugin-meta'
+import { isMadeUpPluginName, readPluginMeta } from '../runtime/shared/plugin-meta'
 import { moduleError } from './module-error'
 
 /** What a failure report says about one `plugins` entry of a module. */
@@ -53,8 +53,8 @@ function pluginFailed(error: unknown, label: PluginEntryLabel): Error {
 export function pluginName(plugin: Function): string {
   const meta = readPluginMeta(plugin)
   // fastify-plugin names an unnamed plugin `fn-auto-3`: the function's own name says more.
-  if (meta.registeredName !== null && !/-auto-\d+$/.test(meta.registeredName)) return `'${meta.registeredName}'`
-  return meta.name === 'anonymous' || /-auto-\d+$/.test(meta.name) ? 'anonymous plugin' : meta.name
+  if (meta.registeredName !== null && !isMadeUpPluginName(meta.registeredName)) return `'${meta.registeredName}'`
+  return meta.name === 'anonymous' || isMadeUpPluginName(meta.name) ? 'anonymous plugin' : meta.name
 }
 
 function isEnclaveError(error: unknown): boolean {

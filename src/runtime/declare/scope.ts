@@ -13,7 +13,7 @@ import type { BootProfile } from '../shared/boot-profile'
 import type { DeclareContext } from './declare-context'
 import { isPoisonAction, type PoisonAction } from '../shared/json-poisoning'
 import { declareRoute, shortcut } from './route-declaration'
-import { fastifyApiVersion, readPluginMeta } from '../shared/plugin-meta'
+import { fastifyApiVersion, isMadeUpPluginName, readPluginMeta } from '../shared/plugin-meta'
 import { liftMetaOf } from '../shared/lift-marks'
 import { installUnsupportedApis } from './unsupported-api'
 import { checkPrintRoutesOptions } from './print-routes-options'
@@ -320,7 +320,7 @@ export class ScopeImpl implements Scope {
     const node = this.context.plugins.current
     if (node.label !== null || node.plugin === null) return null
     const name = readPluginMeta(node.plugin).registeredName
-    return name === null || /-auto-\d+$/.test(name) ? null : name
+    return name === null || isMadeUpPluginName(name) ? null : name
   }
 
   decorate(name: string | symbol, value: unknown, dependencies?: readonly (string | symbol)[]): this { return this.#decorate('instance', name, value, dependencies) }

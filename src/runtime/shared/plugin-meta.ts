@@ -37,6 +37,11 @@ const kPluginMeta = Symbol.for('plugin-meta')
 
 interface RawMeta { name?: unknown; fastify?: unknown; dependencies?: unknown; decorators?: Record<string, unknown> }
 
+/** fastify-plugin's made-up name for an unnamed plugin (`fn-auto-3`, a counter): nothing to show or depend on. */
+export function isMadeUpPluginName(name: string): boolean {
+  return /-auto-\d+$/.test(name)
+}
+
 /**
  * The metadata of a plugin as registered: what fastify-plugin (or the author) put on the function,
  * with what `lift(plugin, meta)` added on top (its name wins; its needs add to the plugin's own).
@@ -55,8 +60,7 @@ export function readPluginMeta(registered: Function): PluginMeta {
     name: registeredName ?? (plugin.name === '' ? 'anonymous' : plugin.name),
     displayName,
     registeredName,
-    // fastify-plugin's made-up name for an unnamed plugin (`fn-auto-3`) is nothing to depend on.
-    ownName: ownName !== registeredName && ownName !== null && !/-auto-\d+$/.test(ownName) ? ownName : null,
+    ownName: ownName !== registeredName && ownName !== null && !isMadeUpPluginName(ownName) ? ownName : null,
     fastifyRange: meta !== null && typeof meta.fastify === 'string' ? meta.fastify : null,
     dependencies: [
       ...(meta !== null && Array.isArray(meta.dependencies) ? meta.dependencies.filter((d): d is string => typeof d === 'string') : []),
