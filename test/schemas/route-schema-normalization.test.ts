@@ -147,4 +147,16 @@ describe('route schema refusals', () => {
     const error = thrown(() => normalizeRouteSchema({ response: { '2xx': { type: 'object' }, '2XX': { type: 'object' } } }, route))
     expect(error.code).to.equal('ENC_ERR_SCH_RESPONSE_KEY')
   })
+  it('refuses a response schema keyed by content type (Fastify 4+) at boot, naming the one-schema-per-status fix', () => {
+    const item = { type: 'object', properties: { id: { type: 'string' } } }
+    const error = thrown(() => normalizeRouteSchema({ response: { 200: { content: { 'application/json': { schema: item } } } } }, route))
+    expect(error.code).to.equal('ENC_ERR_SCH_RESPONSE_CONTENT_TYPES')
+    expect(error.message).to.contain('POST /users').and.contain('response 200').and.contain("'application/json'")
+      .and.contain('response: { 200: ')
+  })
+
+  it('still reads a shorthand response with a property named content as that property', () => {
+    const normalized = normalizeRouteSchema({ response: { 200: { content: { type: 'string' } } } }, route)
+    expect(normalized.response!['200']).to.deep.include({ type: 'object', properties: { content: { type: 'string' } } })
+  })
 })

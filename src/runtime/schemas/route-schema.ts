@@ -4,6 +4,7 @@ import { plainSchema } from './fluent-schema'
 import { placeSchemaClasses } from './schema-class-placer'
 import { didYouMean } from './did-you-mean'
 import { compactRecord } from './compact-record'
+import { contentTypeMapOf } from './content-type-map'
 import type { JsonSchema, NormalizedRouteSchema } from './types'
 
 export interface RouteIdentity {
@@ -153,6 +154,10 @@ function normalizeResponse(input: unknown, where: string, shorthand: boolean): R
     }
     if (seen.has(normalizedKey)) {
       throw schemaError('ENC_ERR_SCH_RESPONSE_KEY', { where, key: normalizedKey, twice: true })
+    }
+    const mediaTypes = contentTypeMapOf(plainSchema(response[key]))
+    if (mediaTypes !== null) {
+      throw schemaError('ENC_ERR_SCH_RESPONSE_CONTENT_TYPES', { where, key, mediaTypes })
     }
     const part = normalizePart(response[key], `response ${key}`, where, shorthand)
     if (part === null) {

@@ -50,6 +50,11 @@ export const schemaErrors = {
     message: (a: { where: string; key: string; twice?: boolean }) => a.twice === true
       ? `The response schema of route ${a.where} has the range key '${a.key}' twice (in upper and lower case): keep only one of them.`
       : `The response schema of route ${a.where} has the key '${a.key}': use a status code from 100 to 599, a range key from '1xx' to '5xx', or 'default'.` }),
+  ENC_ERR_SCH_RESPONSE_CONTENT_TYPES: e({ status: null, summary: 'a response schema is keyed by content type (Fastify 4+), which Fastify 3.27.4 and Enclave do not have',
+    message: (a: { where: string; key: string; mediaTypes: readonly string[] }) => `The response ${a.key} schema of route ${a.where} is keyed by content type ` +
+      `(content: { ${a.mediaTypes.map((t) => `'${t}'`).join(', ')} }), a Fastify 4+ shape that Fastify 3.27.4 reads as a property named content. ` +
+      `Give the status its schema directly (response: { ${a.key}: <the ${a.mediaTypes.includes('application/json') ? "'application/json'" : 'JSON'} entry's schema> }): ` +
+      'one schema per status, which serializes the JSON replies.' }),
   ENC_ERR_SCH_PLUGIN_INVALID: e({ status: null, summary: 'a validator.plugins entry is not a function or [function, options]',
     message: (a: { got: string; index?: number }) => a.index === undefined
       ? `validator.plugins is ${a.got}: pass an array of plugins, each a function or [function, options].`
