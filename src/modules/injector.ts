@@ -15,6 +15,7 @@ import { guardClassesOf, moduleGuardClassesOf } from './route-guards'
 import { interceptorClassesOf } from './interceptors'
 import type { PluginOptions, Logger as RuntimeLogger } from '../runtime'
 import { findDependencyCycle, type ProviderLookup } from './dependency-cycle'
+import { overriddenInputs } from './overridden-inputs'
 
 export interface ModuleWiring {
   readonly container: DependencyContainer
@@ -23,7 +24,7 @@ export interface ModuleWiring {
   readonly controllers: ReadonlyMap<Class, object>
   /** The options of the module's usePlugin() entries, built and awaited at boot. */
   readonly pluginOptions: ReadonlyMap<PluginItem, PluginOptions>
-  /** Per usePlugin() entry, the injected tokens a test override replaced: a plugin that fails while loading may have been given a stub. */
+  /** Per usePlugin() entry, the tokens a test override replaced among those its options were built from, directly or through providers: a plugin that fails while loading may have been given a stub. */
   readonly overriddenPluginInputs: ReadonlyMap<PluginItem, readonly string[]>
   /** What the module lists and builds, for its lifecycle methods: providers (overrides applied), controllers, the module class. */
   readonly built: readonly BuiltInstance[]
@@ -168,7 +169,7 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
     for (const entry of node.entries) {
       if (entry.kind !== 'plugin' || entry.deferred === null) continue
       pluginOptions.set(entry, await buildPluginOptions(entry.deferred, container, node.path, asyncTimeout))
-      const overridden = entry.deferred.inject.filter((token) => overrides.has(token)).map(describeToken)
+      const overridden = overriddenInputs(entry.deferred.inject, container, providerOf, (token) => overrides.has(token as InjectionToken))
       if (overridden.length > 0) overriddenPluginInputs.set(entry, overridden)
     }
     built.push(...[...controllers].map(([c, value]) => ({ value, what: `controller ${c.name}` })), { value: instance, what: `module ${node.type.name}` })

@@ -3,6 +3,7 @@ import { expect } from 'chai'
 import rateLimit from '@fastify/rate-limit'
 import fp from 'fastify-plugin'
 import Redis from 'ioredis'
+import { injectable } from 'tsyringe'
 import { Get, Module, Route, usePlugin } from '../../src/decorators'
 import { createApp, override } from '../../src/modules'
 import { createServer, lift, type Scope } from '../../src/runtime'
@@ -34,6 +35,23 @@ describe('a plugin that fails while loading names itself and its module (ENC_ERR
     expect(error.message).to.contain('built from Redis, which createApp({ overrides }) replaced').and.contain('stub')
     expect(error.cause).to.be.instanceOf(TypeError)
     expect((error.cause as Error).message).to.equal('this.redis.defineCommand is not a function')
+  })
+
+  it('says a stub was why also when the override replaced a provider deeper down, reached through the injected one (named with its path)', async () => {
+    class Db { query(): string { return 'real' } }
+    @injectable() class Repo { constructor(readonly db: Db) {} }
+    const cache = async function cache(_s: Scope, options: { repo: Repo }) { options.repo.db.query() }
+    @Module({
+      providers: [Db, Repo, { provide: 'CONFIG', useFactory: (repo: Repo) => ({ repo }), inject: [Repo] }],
+      plugins: [usePlugin(cache, { inject: ['CONFIG', Repo], useFactory: (config: { repo: Repo }) => config })],
+    }) class DataModule {}
+    @Module({ plugins: [DataModule] }) class AppModule {}
+    const error = await failedBoot(AppModule, { overrides: [override(Db, { useValue: {} })] })
+    expect(error.code).to.equal('ENC_ERR_MODULE_PLUGIN_FAILED')
+    expect(error.message).to.contain("AppModule > DataModule: plugins[0], plugin usePlugin(cache), failed while loading: options.repo.db.query is not a function.")
+    // Reached twice (through 'CONFIG' then Repo, and through Repo): named once, by the first path.
+    expect(error.message).to.contain("built from Db (through 'CONFIG' > Repo), which createApp({ overrides }) replaced")
+    expect(error.message.match(/Db \(through/g)).to.have.length(1)
   })
 
   it('names a plain plugin that throws by its function name, its entry and its module, with a general hint and the error as cause', async () => {
