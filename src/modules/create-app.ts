@@ -12,6 +12,7 @@ import { overrideTable } from './overrides'
 import { inModuleTerms } from './schema-listing'
 import { scan } from './scan'
 import { closeOnSignals } from './signals'
+import { selfBoundedHook } from '../runtime/internal'
 import { assertNoUnlistedControllers } from './unlisted-controllers'
 
 /**
@@ -67,15 +68,16 @@ export async function createApp(root: Function, options: AppOptions = {}): Promi
     // those hooks still have their providers. Between them, onApplicationShutdown(): after the
     // release, as NestJS calls it after the HTTP server closed.
     if (signals !== undefined && signals !== false) closeOnSignals(app, signals === true ? {} : signals, (signal) => lifecycle.signalled(signal))
-    app.addHook('onClose', () => lifecycle.afterShutdown(app.log, disposeTimeout))
-    app.addHook('onClose', async () => {
+    // These hooks bound each step by disposeTimeout themselves, not their sum (selfBoundedHook).
+    app.addHook('onClose', selfBoundedHook(() => lifecycle.afterShutdown(app.log, disposeTimeout)))
+    app.addHook('onClose', selfBoundedHook(async () => {
       // Normally done by the preClose hook below; a failed boot runs no preClose hook.
       await lifecycle.beforeShutdown(app.log, disposeTimeout)
       await disposer.disposeAll(app.log, disposeTimeout)
-    })
+    }))
     // onModuleDestroy() and beforeApplicationShutdown() first, as NestJS calls them before closing
     // the HTTP server: the root's preClose hooks run before every module's, in the order added.
-    app.addHook('preClose', () => lifecycle.beforeShutdown(app.log, disposeTimeout))
+    app.addHook('preClose', selfBoundedHook(() => lifecycle.beforeShutdown(app.log, disposeTimeout)))
     if (healthOption !== undefined && healthOption !== false) {
       const own = healthOption === true ? {} : healthOption
       app.register(health({ ...own, checks: { ...healthChecksOf(disposer.instances), ...own.checks } }))

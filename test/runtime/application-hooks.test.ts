@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import request from 'supertest'
 import { lift, type RouteOptions, type Scope } from '../../src/runtime'
-import { bootError, build, server } from './helpers'
+import { bootError, build, deferred, recordingLogger, server } from './helpers'
 
 describe('runtime: application hooks', () => {
   describe('onRoute', () => {
@@ -105,6 +105,38 @@ describe('runtime: application hooks', () => {
       })
       await app.close()
       expect(order).to.deep.equal(['root'])
+    })
+
+    it('an async onClose or preClose hook that never settles is logged with ENC_ERR_PLUGIN_TIMEOUT after pluginTimeout and close() goes on', async () => {
+      const logger = recordingLogger()
+      const order: string[] = []
+      const app = await build((root) => {
+        root.addHook('preClose', async () => { order.push('preClose hangs'); await new Promise(() => undefined) })
+        root.addHook('onClose', async () => { order.push('onClose runs') })
+        root.register(async (child) => { child.addHook('onClose', async () => { order.push('onClose hangs'); await new Promise(() => undefined) }) }, { prefix: '/c' })
+      }, { logger, pluginTimeout: 20 })
+      await app.close()
+      expect(order).to.deep.equal(['preClose hangs', 'onClose hangs', 'onClose runs'])
+      const timeouts = logger.entries.filter((e) => e.level === 'error' && (e.obj?.err as { code?: string } | undefined)?.code === 'ENC_ERR_PLUGIN_TIMEOUT')
+      expect(timeouts.map((e) => (e.obj.err as Error).message)).to.have.length(2)
+      expect((timeouts[0]!.obj.err as Error).message).to.contain('preClose hook in root').and.contain('did not settle within 20 ms (pluginTimeout)')
+      expect((timeouts[1]!.obj.err as Error).message).to.contain('onClose hook in root > ').and.contain('did not settle within 20 ms')
+    })
+
+    it('pluginTimeout 0 leaves a close hook unbounded, as for plugins', async () => {
+      let release!: () => void
+      let closed = false
+      const started = deferred()
+      const app = await build((root) => {
+        root.addHook('onClose', () => { started.resolve(); return new Promise<void>((resolve) => { release = resolve }) })
+      }, { pluginTimeout: 0 })
+      const closing = app.close().then(() => { closed = true })
+      await started.promise
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(closed).to.equal(false)
+      release()
+      await closing
+      expect(closed).to.equal(true)
     })
 
     it('close() is idempotent: hooks run once', async () => {

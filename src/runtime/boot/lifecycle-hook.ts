@@ -9,8 +9,8 @@ import { isThenable } from '../shared/thenable'
  * returns a promise is finished by whichever comes first: its rejection must not be lost.
  * What comes after the end (a late done(), a late settle) is ignored, and a late rejection is
  * handled here, so it is never an unhandled rejection.
- * `boundPromise` false (onClose, preClose: avvio sets no limit on close handlers) leaves a
- * promise unbounded: close() has its own closeTimeout, and a disposer hook bounds each dispose().
+ * `boundPromise` false leaves a promise unbounded: the module layer's own close hooks, which bound
+ * each of their steps (shared/self-bounded-hook.ts).
  */
 export function callLifecycleHook(fn: Function, thisArg: unknown, args: unknown[], callback: boolean, timeout: number, what: string, boundPromise = true): Promise<void> {
   return new Promise<void>((resolve, reject) => {

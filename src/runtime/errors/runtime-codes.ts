@@ -12,7 +12,7 @@ interface At { readonly at: string }
 export const runtimeErrors = {
   ENC_ERR_PLUGIN_INVALID: e({ status: null, summary: 'register() was given something that is not a plugin function',
     message: (a: { path: string; got: string }) => `register() in ${a.path} takes a plugin function (async (scope, options) => {} or (scope, options, done) => {}), got ${a.got}.` }),
-  ENC_ERR_PLUGIN_TIMEOUT: e({ status: null, summary: 'a plugin, after() callback or onReady hook did not call done() or settle its promise within pluginTimeout (a callback onClose hook is logged with it)',
+  ENC_ERR_PLUGIN_TIMEOUT: e({ status: null, summary: 'a plugin, after() callback or onReady hook did not call done() or settle its promise within pluginTimeout (an onClose or preClose hook is logged with it, and the close goes on)',
     message: (a: { what: string; timeout: number; waitingFor?: 'done' | 'promise' | 'either' }) =>
       a.waitingFor === 'promise' || a.waitingFor === 'either'
         ? `${a.what} returned a promise that did not settle within ${a.timeout} ms (pluginTimeout)${a.waitingFor === 'either' ? ' and did not call done()' : ''}. ` +

@@ -7,6 +7,7 @@ import { bootServer, loadChildren } from '../boot/boot'
 import type { PluginNode } from '../declare/plugin-tree'
 import { scopesDepthFirst } from '../boot/all-scopes'
 import { callLifecycleHook } from '../boot/lifecycle-hook'
+import { isSelfBoundedHook } from '../shared/self-bounded-hook'
 import type { BootContext } from '../boot/boot-context'
 import type { ServerFacade } from '../declare/declare-context'
 import { handleRequest } from '../serve/pipeline'
@@ -200,6 +201,9 @@ export class ServerLifecycle implements ServerFacade {
    * byte, lets in-flight requests finish, and force-closes what is still open after `closeTimeout`
    * (preClose hooks run first, before it stops accepting). Then runs onClose hooks, deepest
    * scopes first and newest first within a scope (a plugin closes before what it depends on).
+   * Each preClose/onClose hook is bounded by pluginTimeout (avvio 7 bounds none, so one async hook
+   * that never settles hangs Fastify 3's close() forever, silently): past it, ENC_ERR_PLUGIN_TIMEOUT
+   * is logged and the close goes on.
    */
   get closing(): boolean { return this.#serve.closing }
 
@@ -255,7 +259,7 @@ export class ServerLifecycle implements ServerFacade {
     // after another (it may use what the earlier one releases) runs before it.
     for (const scope of scopesDepthFirst(boot.rootScope).reverse()) {
       for (const hook of [...scope.hooks.own('onClose')].reverse()) {
-        await callLifecycleHook(hook.fn, hook.scope, [hook.scope], hook.callback, serve.limits.pluginTimeout, `onClose hook in ${scope.path}`, false)
+        await callLifecycleHook(hook.fn, hook.scope, [hook.scope], hook.callback, serve.limits.pluginTimeout, `onClose hook in ${scope.path}`, !isSelfBoundedHook(hook.fn))
           .catch((error: unknown) => serve.log.error({ err: error }, `onClose hook in ${scope.path} failed`))
       }
     }
@@ -304,7 +308,7 @@ export class ServerLifecycle implements ServerFacade {
     if (!boot.compiled) return
     for (const scope of scopesDepthFirst(boot.rootScope)) {
       for (const hook of scope.hooks.own('preClose')) {
-        await callLifecycleHook(hook.fn, hook.scope, [], hook.callback, this.#serve.limits.pluginTimeout, `preClose hook in ${scope.path}`, false)
+        await callLifecycleHook(hook.fn, hook.scope, [], hook.callback, this.#serve.limits.pluginTimeout, `preClose hook in ${scope.path}`, !isSelfBoundedHook(hook.fn))
           .catch((error: unknown) => this.#serve.log.error({ err: error }, `preClose hook in ${scope.path} failed`))
       }
     }
