@@ -86,6 +86,35 @@ describe('hardening: ReDoS-prone schema patterns', () => {
     expect(backtracksBadly('(?<=(a+)+)b')).to.equal(true)
   })
 
+  it('a bounded repeat whose copies meet through a character both sides take ((.*a){20}, degree 20) warns, as do two unbounded repetitions meeting so (the common ^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$); a separator neither takes does not', () => {
+    expect(backtracksBadly('(.*a){20}')).to.equal(true)
+    expect(backtracksBadly('^(a.*){2}$')).to.equal(true)
+    expect(backtracksBadly('^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$')).to.equal(true)
+    expect(backtracksBadly('^a.*b.*c$')).to.equal(true)
+    expect(backtracksBadly('^(\\d+\\.){3}\\d+$')).to.equal(false)
+    expect(backtracksBadly('^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\\.[a-zA-Z]{2,}$')).to.equal(false)
+    expect(backtracksBadly('^\\w+@\\w+\\.\\w+$')).to.equal(false)
+  })
+
+  it('a lookaround between two repetitions narrows what they can share: \\d+(?!\\d)\\d+ and a+(?=b)a+ do not warn; x(?=a)a*a* and \\w+(?=\\w)\\w+ still do', () => {
+    expect(backtracksBadly('\\d+(?!\\d)\\d+')).to.equal(false)
+    expect(backtracksBadly('a+(?=b)a+')).to.equal(false)
+    expect(backtracksBadly('a+(?<=b)a+')).to.equal(false)
+    expect(backtracksBadly('x(?=a)a*a*')).to.equal(true)
+    expect(backtracksBadly('\\w+(?=\\w)\\w+')).to.equal(true)
+  })
+
+  it('a Unicode property (\\p{L}, as ajv 8 reads it) is compared by its code points or General_Category: \\p{L}+\\d+ and \\p{L}+\\s\\p{L}+ do not warn; \\p{L}+\\p{L}+ and \\p{L}+[a-z]+ do', () => {
+    expect(backtracksBadly('^\\p{L}+\\d+$')).to.equal(false)
+    expect(backtracksBadly('^\\p{L}+\\s\\p{L}+$')).to.equal(false)
+    expect(backtracksBadly('^\\p{L}+\\p{N}+$')).to.equal(false)
+    expect(backtracksBadly('^[^\\p{L}]+\\p{L}+$')).to.equal(false)
+    expect(backtracksBadly('^\\p{L}+\\p{L}+$')).to.equal(true)
+    expect(backtracksBadly('^\\p{L}+[a-z]+$')).to.equal(true)
+    expect(backtracksBadly('^\\p{Lu}\\p{L}*\\p{Ll}*$')).to.equal(true)
+    expect(backtracksBadly('^(\\p{L}+)+$')).to.equal(true)
+  })
+
   it('with the validator option allErrors: true, maxLength does not silence the warning: ajv then runs the pattern on a string already too long', async () => {
     const warnings = await patternWarnings((app) => {
       app.post('/a', { schema: { body: { type: 'string', maxLength: 20, pattern: '^(a+)+$' } } }, async () => ({}))

@@ -6,9 +6,10 @@ import { backtracksBadly } from './regex-backtracking'
  * pattern with nested quantifiers (`^(a+)+$`, `^([a-z0-9]+\s?)*$`) is exponential in the length of a
  * string that almost matches: on Node 20 / ajv 6.12.6 one 24-character value cost 80 ms, 30 would
  * cost seconds. The detector walks the pattern's tree (regex-backtracking.ts, microseconds per
- * pattern): nested unbounded repetition, overlapping alternatives under one, and adjacent unbounded
- * repetitions over the same characters (`^\s*#?\s*$`, polynomial); bounded repeats (`(...){3}`, `?`)
- * count for nothing. It still flags a few linear patterns (a repeated group closed by a separator,
+ * pattern): nested unbounded repetition, overlapping alternatives under one, and unbounded
+ * repetitions over the same characters meeting directly or through characters both take
+ * (`^\s*#?\s*$`, `.*,.*`, polynomial); bounded repeats (`(...){3}`, `?`) count only when their
+ * copies meet so (`(.*a){20}`). It still flags a few linear patterns (a repeated group closed by a separator,
  * `^[a-z0-9]+(-[a-z0-9]+)*$`). A length bound silences it, whatever the pattern: ajv checks `maxLength` before
  * `pattern` (and `propertyNames` before `patternProperties`), so the regex never sees a longer string,
  * unless the validator runs with `allErrors: true` (`boundsStop` false): it then goes on to the
