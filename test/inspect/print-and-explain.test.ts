@@ -62,17 +62,65 @@ describe('introspection: printRoutes, printTree and explain read the booted tree
       await server.close()
     })
 
-    it('printRoutes({ commonPrefix: false }) is accepted for moved apps and prints the per-segment tree (the nesting of Fastify 3\'s commonPrefix: false; README says where its text differs)', async () => {
+    it('printRoutes({ commonPrefix: false }) and includeMeta print Fastify 3.27.4\'s text, checked against fastify3 on the same routes (prefixes, params, wildcards, methods, constraints, hooks, logLevel, an error handler; ignoreTrailingSlash too)', async () => {
+      const declare = (f: any): void => {
+        f.get('/', async () => 1)
+        f.get('/hello/world', async () => 1)
+        f.post('/hello/world', async () => 1)
+        f.get('/hello/:id', async () => 1)
+        f.get('/hello/:id/edit', { constraints: { version: '1.2.0' } }, async () => 1)
+        f.get('/static/*', async () => 1)
+        f.get('/a/b/c/d', async () => 1)
+        f.register(async (c: any) => { c.get('/', async () => 1); c.get('/x', { logLevel: 'warn', onRequest: async function auth() {} }, async () => 1) }, { prefix: '/v1' })
+        f.get('/foo/:a-:b', async () => 1)
+        f.route({ method: ['PUT', 'DELETE'], url: '/hello/world', handler: async () => 1 })
+        f.get('/host', { constraints: { host: 'ex.com' } }, async () => 1)
+        f.register(async (c: any) => {
+          c.setErrorHandler(function myHandler(e: Error, _q: unknown, r: any) { r.send(e) })
+          c.addHook('preHandler', async function ph() {})
+          c.get('/e', async () => 1)
+        }, { prefix: '/err' })
+      }
+      const catchAll = (f: any): void => { f.get('*', async () => 1); f.get('/only/deep/path', async () => 1); f.get('/only/other', async () => 1) }
+      const variants = [{ commonPrefix: false }, { commonPrefix: false, includeHooks: true }, { commonPrefix: false, includeMeta: true },
+        { commonPrefix: false, includeMeta: ['logLevel', 'onRequest', 'errorHandler'] }, { commonPrefix: false, includeHooks: true, includeMeta: ['logLevel'] }]
+      for (const [routes, options] of [[declare, {}], [declare, { ignoreTrailingSlash: true }], [catchAll, {}]] as const) {
+        const fastify3 = require('fastify3')({ logger: false, ...options })
+        const enclave = createServer({ ...options })
+        routes(fastify3)
+        routes(enclave)
+        await Promise.all([fastify3.ready(), enclave.ready()])
+        for (const variant of variants) {
+          expect(enclave.printRoutes({ ...variant } as never), JSON.stringify([options, variant])).to.equal(fastify3.printRoutes({ ...variant }))
+        }
+        await Promise.all([fastify3.close(), enclave.close()])
+      }
       const server = await build()
-      expect(server.printRoutes({ commonPrefix: false })).to.equal(server.printRoutes())
+      expect(server.printRoutes({ commonPrefix: false, includeMeta: ['logLevel'] })).to.contain('└── /')
       await server.close()
     })
 
-    it('printRoutes() refuses commonPrefix: true, includeMeta, an unknown option or a non-boolean with ENC_ERR_INSPECT_INVALID_OPTIONS instead of ignoring it', async () => {
+    it('includeMeta on the default tree prints Fastify 3\'s store keys under each segment: the error handler, logLevel and hooks', async () => {
+      const server = createServer()
+      server.get('/a', { logLevel: 'warn', onRequest: async function auth() {} }, async () => 1)
+      await server.ready()
+      expect(server.printRoutes({ includeMeta: true })).to.equal([
+        '└── /',
+        '    └── a (GET)',
+        '        • (errorHandler) "defaultErrorHandler()"',
+        '        • (logLevel) "warn"',
+        '        • (onRequest) ["auth()"]',
+        '',
+      ].join('\n'))
+      await server.close()
+    })
+
+    it('printRoutes() refuses commonPrefix: true, an includeMeta that is not true or a list of names, an unknown option or a non-boolean with ENC_ERR_INSPECT_INVALID_OPTIONS instead of ignoring it', async () => {
       const server = await build()
       const cases: Array<[unknown, string]> = [
         [{ commonPrefix: true }, 'commonPrefix: true'],
-        [{ includeMeta: ['x'] }, 'includeMeta is not offered'],
+        [{ includeMeta: 'logLevel' }, 'includeMeta must be true or an array of key names'],
+        [{ includeMeta: [1] }, 'includeMeta must be true or an array of key names'],
         [{ includeHook: true }, "unknown option 'includeHook' (did you mean 'includeHooks'?)"],
         [{ includeHooks: 'yes' }, 'includeHooks must be a boolean'],
       ]

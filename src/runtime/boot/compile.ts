@@ -70,7 +70,7 @@ export function compileServer(boot: BootContext): void {
  * prefixTrailingSlash 'both', route-declaration.ts); with ignoreTrailingSlash one registration
  * covers both.
  */
-function urlsOf(boot: BootContext, def: RouteDefinition): readonly string[] {
+export function urlsOf(boot: BootContext, def: RouteDefinition): readonly string[] {
   return def.withTrailingSlash && !boot.routing.ignoreTrailingSlash ? [def.url, `${def.url}/`] : [def.url]
 }
 
@@ -89,7 +89,7 @@ function yieldsBareTwin(boot: BootContext, def: RouteDefinition, url: string, me
  * find-my-way's constraints of a route: its `constraints` option, with Fastify 3's older
  * `version` option folded in as `constraints.version`; null when it has none.
  */
-function constraintsOf(def: RouteDefinition): RouteConstraints | null {
+export function constraintsOf(def: RouteDefinition): RouteConstraints | null {
   const { constraints, version } = def.options
   if (version === undefined) return constraints === undefined || Object.keys(constraints).length === 0 ? null : constraints
   return { ...constraints, version }

@@ -3,6 +3,7 @@ import { securityOf } from '../shared/security'
 import { refusalOf } from '../shared/refusals'
 import { defaultStatusOf } from '../shared/default-status'
 import { allScopes } from './all-scopes'
+import { constraintsOf, urlsOf } from './compile'
 import type { ScopeImpl } from '../declare/scope'
 import type { DecoratorTarget } from '../declare/decorations'
 import type { BootContext } from './boot-context'
@@ -145,6 +146,10 @@ function routeInspection(boot: BootContext, record: RouteRecord, method: string,
     handler: fnName(options.handler),
     defaultStatus: typeof options.handler === 'function' ? defaultStatusOf(options.handler) ?? null : null,
     implicit,
+    routerUrls: routerUrls(boot, record),
+    constraints: constraintsOf(def),
+    logLevel: typeof options.logLevel === 'string' ? options.logLevel : '',
+    logSerializers: options.logSerializers ?? null,
     schema,
     docs,
     config: options.config ?? {},
@@ -167,4 +172,19 @@ function routeInspection(boot: BootContext, record: RouteRecord, method: string,
     providers: scopes.flatMap((s) => s.modules.flatMap((m) => m.providers.map((name) => ({ name, scope: s.path, origin: m.path })))),
     bodyLimit: options.bodyLimit ?? null,
   }
+}
+
+/**
+ * The paths find-my-way 4 lists for a route in Fastify 3: those registered, and under
+ * ignoreTrailingSlash the twin it adds itself (`/x/` for `/x`, but not for `/` or a wildcard).
+ * (The bare `/prefix` half that yields to a route already there, compile.ts, is listed anyway.)
+ */
+function routerUrls(boot: BootContext, record: RouteRecord): readonly string[] {
+  // A root catch-all declared `*` (as @fastify/cors does) is `*` in find-my-way's list, `/*` here.
+  if (record.def.url === '/*' && (record.def.options as { routePath?: unknown }).routePath === '*') return ['*']
+  const urls = urlsOf(boot, record.def)
+  if (!boot.routing.ignoreTrailingSlash) return urls
+  const url = urls[0]
+  if (url === '/' || url.endsWith('*')) return urls
+  return url.endsWith('/') ? [url.slice(0, -1), url] : [url, `${url}/`]
 }

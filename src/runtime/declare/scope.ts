@@ -527,12 +527,12 @@ export class ScopeImpl implements Scope {
   /** Fastify 5's findRoute(): the route a URL reaches among those declared so far, as `{ handler, params, searchParams }`, or null. */
   findRoute(options: LookupOptions): FoundRoute | null { return findRoute(this.context, options) }
 
-  printRoutes(options?: { includeHooks?: boolean; commonPrefix?: false; json?: false }): string
+  printRoutes(options?: { includeHooks?: boolean; commonPrefix?: false; includeMeta?: true | readonly string[]; json?: false }): string
   printRoutes(options: { json: true }): readonly RouteInspection[]
-  printRoutes(options?: { json?: boolean; includeHooks?: boolean; commonPrefix?: false }): string | readonly RouteInspection[] {
-    const checked = checkPrintRoutesOptions(options, this.path)
+  printRoutes(options?: { json?: boolean; includeHooks?: boolean; commonPrefix?: false; includeMeta?: true | readonly string[] }): string | readonly RouteInspection[] {
+    const { json, ...print } = checkPrintRoutesOptions(options, this.path)
     const view = this.context.facade.introspect()
-    return checked.json === true ? view.inspect().routes : view.printRoutes({ includeHooks: checked.includeHooks })
+    return json === true ? view.inspect().routes : view.printRoutes(print)
   }
   /** Fastify's printPlugins: every registration as loaded, nested, with the milliseconds it took (after boot). */
   printPlugins(): string { return this.context.facade.printPlugins() }

@@ -1,4 +1,6 @@
 import type { PrintRoutesOptions, RouteInspection } from '../shared/introspection'
+import { printRoutesFlat } from './print-routes-flat'
+import { metaLines, metaToPrint, type IncludeMeta } from './route-meta'
 
 interface SegmentNode {
   readonly children: Map<string, SegmentNode>
@@ -21,6 +23,7 @@ const newNode = (): SegmentNode => ({ children: new Map(), methods: new Set(), r
  *     └── users (POST)
  */
 export function printRoutes(routes: readonly RouteInspection[], options: PrintRoutesOptions = {}): string {
+  if (options.commonPrefix === false) return printRoutesFlat(routes, metaToPrint(options.includeHooks === true, options.includeMeta))
   const root = newNode()
   for (const route of routes) {
     if (route.implicit) continue
@@ -34,9 +37,12 @@ export function printRoutes(routes: readonly RouteInspection[], options: PrintRo
     node.methods.add(route.method)
     node.routes.push(route)
   }
-  const hooks = options.includeHooks === true
+  // includeHooks alone keeps its lines in request order (routeHookLines); with includeMeta, Fastify 3's keys and order.
+  const hooks: RouteLines | null = options.includeMeta !== undefined
+    ? (route) => metaLines(route, metaToPrint(options.includeHooks === true, options.includeMeta) as IncludeMeta)
+    : options.includeHooks === true ? routeHookLines : null
   const lines = [`└── /${methods(root)}`]
-  if (hooks) hookLines(root, '    ', lines)
+  if (hooks !== null) hookLines(root, '    ', lines, hooks)
   render(root, '    ', lines, hooks)
   return lines.join('\n') + '\n'
 }
@@ -45,13 +51,15 @@ function methods(node: SegmentNode): string {
   return node.methods.size === 0 ? '' : ` (${[...node.methods].sort().join(', ')})`
 }
 
-function render(node: SegmentNode, indent: string, lines: string[], hooks: boolean): void {
+type RouteLines = (route: RouteInspection) => string[]
+
+function render(node: SegmentNode, indent: string, lines: string[], hooks: RouteLines | null): void {
   const entries = [...node.children.entries()].sort(([a], [b]) => a.localeCompare(b))
   entries.forEach(([segment, child], i) => {
     const last = i === entries.length - 1
     lines.push(`${indent}${last ? '└── ' : '├── '}${segment === '' ? '(trailing /)' : segment}${methods(child)}`)
     const inner = indent + (last ? '    ' : '│   ')
-    if (hooks) hookLines(child, inner, lines)
+    if (hooks !== null) hookLines(child, inner, lines, hooks)
     render(child, inner, lines, hooks)
   })
 }
@@ -61,8 +69,8 @@ function render(node: SegmentNode, indent: string, lines: string[], hooks: boole
  * A segment's methods share a line (`notes (GET, POST)`): when their hooks differ, each method's
  * lines are printed with the method first, so no route's hooks are hidden behind another's.
  */
-function hookLines(node: SegmentNode, indent: string, lines: string[]): void {
-  const perRoute = [...node.routes].sort((a, b) => a.method.localeCompare(b.method)).map((route) => ({ method: route.method, lines: routeHookLines(route) }))
+function hookLines(node: SegmentNode, indent: string, lines: string[], linesOf: RouteLines): void {
+  const perRoute = [...node.routes].sort((a, b) => a.method.localeCompare(b.method)).map((route) => ({ method: route.method, lines: linesOf(route) }))
   if (perRoute.length === 0) return
   const same = perRoute.every((r) => r.lines.join('\n') === perRoute[0].lines.join('\n'))
   for (const route of same ? perRoute.slice(0, 1) : perRoute) {

@@ -119,6 +119,18 @@ export interface RouteInspection {
   readonly defaultStatus: number | null
   /** True for the HEAD route the framework adds to every GET route. */
   readonly implicit: boolean
+  /**
+   * The paths Fastify 3's router lists for it (find-my-way's `routes`, which printRoutes({ commonPrefix:
+   * false }) prints): `url`, and its twin with or without the trailing slash when both are answered (a
+   * prefixed `/` route, or any route under ignoreTrailingSlash).
+   */
+  readonly routerUrls: readonly string[]
+  /** Its router constraints (`constraints`, the `version` option folded in), null without any. */
+  readonly constraints: Readonly<Record<string, unknown>> | null
+  /** Its log level ('' : the server's). */
+  readonly logLevel: string
+  /** Its `logSerializers` route option, null without one. */
+  readonly logSerializers: Readonly<Record<string, unknown>> | null
   readonly schema: RouteSchemaInspection
   /** Documentation keys of the route option `schema` (summary, description, operationId, tags, deprecated, hide). */
   readonly docs: Readonly<Record<string, unknown>>
@@ -157,6 +169,10 @@ export interface ScopeAnnotation {
 export interface PrintRoutesOptions {
   /** Each route's request-path hooks under it, `• (onRequest) ["auth()"]`, as Fastify 3 prints them. */
   readonly includeHooks?: boolean
+  /** false: Fastify 3's text of its `commonPrefix: false` tree (inspect/print-routes-flat.ts). */
+  readonly commonPrefix?: boolean
+  /** Fastify 3's route store lines under each route: every key (true) or those listed (inspect/route-meta.ts). */
+  readonly includeMeta?: true | readonly string[]
 }
 
 /** What the scope methods printRoutes/printTree/explain/inspect/openapi read (server/lifecycle.ts builds it). */
