@@ -13,7 +13,7 @@ export const bootWarningTable = [
   },
   {
     code: 'ENC_WARN_SCHEMA_PATTERN_REDOS',
-    summary: 'a request schema has a `pattern` (or `patternProperties` key) that can backtrack super-linearly (nested unbounded quantifiers, overlapping alternatives under one, adjacent unbounded quantifiers over the same characters; bounded repeats do not count) and no `maxLength` (`propertyNames.maxLength`): a crafted string makes it backtrack for seconds (ReDoS)',
+    summary: 'a request schema has a `pattern` (or `patternProperties` key) that can backtrack super-linearly (nested unbounded quantifiers, overlapping alternatives under one, unbounded quantifiers over the same characters meeting directly or through a character both take; a bounded repeat counts only when its copies meet so) and no `maxLength` (`propertyNames.maxLength`): a crafted string makes it backtrack for seconds (ReDoS)',
   },
 ] as const
 
