@@ -1,6 +1,6 @@
 import type { PrintRoutesOptions, RouteInspection } from '../shared/introspection'
 import { printRoutesFlat } from './print-routes-flat'
-import { metaLines, metaToPrint, type IncludeMeta } from './route-meta'
+import { metaLines, metaToPrint } from './route-meta'
 
 interface SegmentNode {
   readonly children: Map<string, SegmentNode>
@@ -38,9 +38,8 @@ export function printRoutes(routes: readonly RouteInspection[], options: PrintRo
     node.routes.push(route)
   }
   // includeHooks alone keeps its lines in request order (routeHookLines); with includeMeta, Fastify 3's keys and order.
-  const hooks: RouteLines | null = options.includeMeta !== undefined
-    ? (route) => metaLines(route, metaToPrint(options.includeHooks === true, options.includeMeta) as IncludeMeta)
-    : options.includeHooks === true ? routeHookLines : null
+  const meta = options.includeMeta === undefined ? null : metaToPrint(options.includeHooks === true, options.includeMeta)
+  const hooks: RouteLines | null = meta !== null ? (route) => metaLines(route, meta) : options.includeHooks === true ? routeHookLines : null
   const lines = [`└── /${methods(root)}`]
   if (hooks !== null) hookLines(root, '    ', lines, hooks)
   render(root, '    ', lines, hooks)
