@@ -10,7 +10,11 @@ export const decoratorErrors = {
   ENC_ERR_DECL_MODULE_OPTIONS: e({ status: null, summary: '@Module() was given an unknown option key or a value of the wrong type',
     message: (a: { name: string; problem: string }) => `@Module() of ${a.name} ${a.problem}.` }),
   ENC_ERR_DECL_MODULE_ENTRY: e({ status: null, summary: 'an entry of a @Module() list is undefined or of the wrong type (often a circular import)',
-    message: (a: { name: string; entry: string; got: string; expected?: string }) => a.expected === undefined
+    message: (a: { name: string; entry: string; got: string; expected?: string; dynamicModule?: string }) => a.dynamicModule !== undefined
+      ? `@Module() of ${a.name}: ${a.entry} is a NestJS dynamic module ({ module: ${a.dynamicModule}, ... }, what forRoot()/register() return); ` +
+        'Enclave has none: the module tree is static. Provide the configured service as a factory provider ({ provide, useFactory, inject }) ' +
+        'in this module or a lift()ed one, or list a module class that a function declares for its configuration (README "Coming from NestJS").'
+      : a.expected === undefined
       ? `@Module() of ${a.name}: ${a.entry} is ${a.got}. This is usually a circular import: the class is used before its file finished loading. Move the classes so imports form a tree.`
       : `@Module() of ${a.name}: ${a.entry} is ${a.got}; expected ${a.expected}.` }),
   ENC_ERR_DECL_TARGET: e({ status: null, summary: 'a decorator is used on the wrong kind of member (a property, a constructor parameter) or with the wrong argument for it (an undefined one: often a circular import)',

@@ -66,7 +66,8 @@ function list<T>(name: string, key: string, value: readonly T[] | undefined, val
       throw declarationError('ENC_ERR_DECL_MODULE_ENTRY', { name, entry: `${key}[${index}]`, got: String(entry) })
     }
     if (!valid(entry)) {
-      throw declarationError('ENC_ERR_DECL_MODULE_ENTRY', { name, entry: `${key}[${index}]`, got: describeValue(entry), expected })
+      const dynamicModule = key === 'plugins' ? dynamicModuleName(entry) : undefined
+      throw declarationError('ENC_ERR_DECL_MODULE_ENTRY', { name, entry: `${key}[${index}]`, got: describeValue(entry), expected, dynamicModule })
     }
   })
   return Object.freeze([...value])
@@ -85,6 +86,11 @@ function fn<F>(name: string, key: string, value: F | undefined): F | null {
 }
 
 const isFunction = (entry: unknown): boolean => typeof entry === 'function'
+/** NestJS's DynamicModule shape (`{ module: CacheModule, providers }`): the class's name, so the error can answer the habit. */
+function dynamicModuleName(entry: unknown): string | undefined {
+  const module = typeof entry === 'object' && entry !== null ? (entry as { module?: unknown }).module : undefined
+  return typeof module === 'function' ? module.name || 'anonymous class' : undefined
+}
 const isPluginEntry = (entry: unknown): boolean => typeof entry === 'function' ||
   (Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'function' && entry[1] !== null && typeof entry[1] === 'object')
 const isSchemaEntry = (entry: unknown): boolean => typeof entry === 'function' ||

@@ -135,6 +135,12 @@ export const moduleErrors = {
       "class's constructor parameters. Import injectable, inject and singleton from 'enclave' rather than 'tsyringe', and keep " +
       "one tsyringe per app (it is a peer dependency of enclave): `npm ls tsyringe` should list one version; align the versions " +
       'or run `npm dedupe`, and make linked or file: packages resolve the app\'s copy.' }),
+  ENC_ERR_MODULE_PROVIDER_LIFECYCLE: e({ status: null, summary: "a class provider carries a tsyringe lifecycle (@scoped(Lifecycle.ResolutionScoped), ...) that module providers do not have: each is built once per declaring module",
+    message: (a: { subject: string; lifecycle: string }) => `${a.subject} is registered with ${a.lifecycle} by tsyringe (@scoped() or @registry()), ` +
+      'but Enclave builds each provider once, at boot, in the module that lists it: every request and every consumer would share that one instance. ' +
+      'Decorate it with @injectable() instead. For a value per request (NestJS\'s Scope.REQUEST), use @DecorateRequest(name, { factory }) or ' +
+      '@fastify/request-context; for a fresh object per consumer (Scope.TRANSIENT), provide a factory that makes one ' +
+      '(README "Coming from NestJS").' }),
   ENC_ERR_MODULE_INSTANTIATION: e({ status: null, summary: 'constructing a provider, module or controller threw',
     message: (a: { what: string; path: string; reason: string }) => `Constructing ${a.what} for ${a.path} failed: ${a.reason}` }),
   ENC_ERR_MODULE_DEPENDENCY_CYCLE: e({ status: null, summary: 'providers inject each other in a circle (A needs B, B needs A)',

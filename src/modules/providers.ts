@@ -5,6 +5,7 @@ import { describeToken, moduleError } from './module-error'
 import type { ModuleNode } from './module-tree'
 import type { Disposer } from './disposal'
 import { FactoryProvider } from './factory-provider'
+import { droppedLifecycle } from './provider-lifecycle'
 
 /** A provider entry reduced to what the injector needs. */
 export interface ProviderSpec {
@@ -55,6 +56,10 @@ export function registerProviders(node: ModuleNode, entries: readonly ProviderEn
     }
     owners.set(spec.token, node)
     if (typeof entry === 'function' || 'useClass' in entry) {
+      const lifecycle = droppedLifecycle(spec.useClass as Function)
+      if (lifecycle !== null) {
+        throw moduleError('ENC_ERR_MODULE_PROVIDER_LIFECYCLE', { subject: `provider ${describeToken(spec.token)} in ${node.path}`, lifecycle })
+      }
       container.register(spec.token, { useClass: spec.useClass as never }, { lifecycle: Lifecycle.Singleton })
       // Fires after the instance (and so everything it depends on) was built: creation order.
       container.afterResolution(spec.token, (_token, instance) => disposer.track(instance), { frequency: 'Always' })

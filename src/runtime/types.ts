@@ -552,12 +552,18 @@ export interface InjectOptions {
   headers?: Record<string, string>
   query?: Record<string, string | string[]>
   payload?: unknown
+  /** `request.ip` (and the socket's address) for this request: a serverless handler passes the caller's. Default `127.0.0.1`. */
+  remoteAddress?: string
+  /** Sent as one `cookie` header, light-my-request's option. */
+  cookies?: Record<string, string>
 }
 export interface InjectResponse {
   statusCode: number
   headers: Record<string, string | string[] | number | undefined>
   body: string
   payload: string
+  /** The body's bytes: what a binary answer (a file, a gzip payload) is read from; `body` decodes them as UTF-8. */
+  rawPayload: Buffer
   json<T = unknown>(): T
 }
 

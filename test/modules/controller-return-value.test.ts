@@ -3,7 +3,7 @@
 // for a send() until handlerTimeout.
 import 'reflect-metadata'
 import { expect } from 'chai'
-import { Delete, Get, Module, Params, Reply, Route } from '../../src/decorators'
+import { Delete, Get, HttpCode, Module, Params, Post, Reply, Route } from '../../src/decorators'
 import { createApp } from '../../src/modules'
 import type { Logger, Scope } from '../../src/runtime'
 import { recordingLogger } from '../support/servers'
@@ -55,6 +55,17 @@ describe('controllers: a sync method that returns undefined is answered at once'
     }
     const codes = logger.entries.filter((e) => e.level === 'error').map((e) => (e.obj.err as { code?: string } | undefined)?.code)
     expect(codes).to.deep.equal(['ENC_ERR_REPLY_NOTHING_SENT', 'ENC_ERR_REPLY_NOTHING_SENT'])
+  })
+
+  it('a void @Post method (NestJS answers 201, empty) is a 500 without @HttpCode(204), and 204 with it (README "Coming from NestJS")', async () => {
+    @Route('/jobs') class Jobs {
+      @Post('/touch') touch(): void {}
+      @HttpCode(204) @Post('/ping') ping(): void {}
+    }
+    app = await boot(Jobs)
+    expect((await app.inject({ method: 'POST', url: '/jobs/touch' })).statusCode).to.equal(500)
+    const ping = await app.inject({ method: 'POST', url: '/jobs/ping' })
+    expect([ping.statusCode, ping.body]).to.deep.equal([204, ''])
   })
 
   it('keeps what a sync method sent itself with reply.send()', async () => {
