@@ -16,21 +16,30 @@
 interface Queued {
   readonly seq: number
   readonly run: () => void
+  readonly owner: number
 }
 
 export class SerializerBatch {
   readonly #validators: Queued[] = []
   readonly #builds: Queued[] = []
   #seq = 0
+  #failedOwner = -1
+  /** The route (its index for the caller) whose work the first pass is doing now; what is queued is noted as its. */
+  owner = -1
+
+  /** The owner of the failure flush() or failed() reported (ready({ compileAll: true }) marks that route failed). */
+  get failedOwner(): number {
+    return this.#failedOwner
+  }
 
   /** A part's validator (built-in ajv 6 only), to compile once the first pass is over, before any serializer. */
   addValidator(build: () => void): void {
-    this.#validators.push({ seq: this.#seq++, run: build })
+    this.#validators.push({ seq: this.#seq++, run: build, owner: this.owner })
   }
 
   /** A route's response serializers, or its boot warnings, to build or log after every validator. */
   add(build: () => void): void {
-    this.#builds.push({ seq: this.#seq++, run: build })
+    this.#builds.push({ seq: this.#seq++, run: build, owner: this.owner })
   }
 
   /**
@@ -41,15 +50,23 @@ export class SerializerBatch {
   flush(): void {
     const validators = this.#validators.splice(0)
     const builds = this.#builds.splice(0)
-    for (let i = 0; i < validators.length; i++) {
-      try {
-        validators[i].run()
-      } catch (error) {
-        for (let j = 0; j < builds.length && builds[j].seq < validators[i].seq; j++) builds[j].run()
-        throw error
+    let running: Queued | null = null
+    try {
+      for (let i = 0; i < validators.length; i++) {
+        running = validators[i]
+        try {
+          running.run()
+        } catch (error) {
+          for (let j = 0; j < builds.length && builds[j].seq < validators[i].seq; j++) (running = builds[j]).run()
+          running = validators[i]
+          throw error
+        }
       }
+      for (let i = 0; i < builds.length; i++) (running = builds[i]).run()
+    } catch (error) {
+      this.#failedOwner = running?.owner ?? -1
+      throw error
     }
-    for (let i = 0; i < builds.length; i++) builds[i].run()
   }
 
   /**
@@ -62,6 +79,7 @@ export class SerializerBatch {
     } catch (earlier) {
       return earlier
     }
+    this.#failedOwner = this.owner
     return error
   }
 }
