@@ -124,3 +124,100 @@ describe('eager boot: validators before serializers, the same report', () => {
     expect(calls).to.deep.equal(['validator /a', 'serializer /a', 'validator /b', 'serializer /b'])
   })
 })
+
+describe('eager boot: validators after every route\'s own checks, the same report', () => {
+  it('a broken body schema declared before a misspelt keyword is the error reported', async () => {
+    const { error } = await bootOf((app) => {
+      app.post('/first', { schema: brokenBody }, handler)
+      app.post('/typo', { schema: { body: { type: 'object', maxLenght: 2 } } }, handler)
+    })
+    expect(error.code).to.equal('ENC_ERR_SCH_REF_NOT_VISIBLE')
+    expect(error.message).to.contain('Route POST /first in scope root: its body schema (validator)')
+  })
+
+  it('within a route, a body schema that fails to compile wins over a later part\'s misspelt keyword', async () => {
+    const { error } = await bootOf((app) => {
+      app.post('/r', { schema: { body: { $ref: 'nope#' }, querystring: { type: 'object', maxLenght: 2 } } }, handler)
+    })
+    expect(error.code).to.equal('ENC_ERR_SCH_REF_NOT_VISIBLE')
+    expect(error.message).to.contain('body schema')
+  })
+
+  it('a misspelt keyword is reported when no earlier validator fails', async () => {
+    const { error } = await bootOf((app) => {
+      app.post('/fine', { schema: { body: { type: 'object', properties: { id: { type: 'integer' } } } } }, handler)
+      app.post('/typo', { schema: { body: { type: 'object', maxLenght: 2 } } }, handler)
+      app.post('/later', { schema: brokenBody }, handler)
+    })
+    expect(error.code).to.equal('ENC_ERR_SCH_UNKNOWN_KEYWORD')
+    expect(error.message).to.contain('/typo')
+  })
+
+  it('a boot that fails at a validator logs the warnings of the routes before it only, in route order', async () => {
+    const { error, warned } = await bootOf((app) => {
+      app.post('/a', { schema: warningBody }, handler)
+      app.post('/b', { schema: { ...warningBody, response: { 200: { type: 'object' } } } }, handler)
+      app.post('/broken', { schema: { ...brokenBody, querystring: { type: 'object', properties: { tags: { type: 'array', uniqueItems: true } } } } }, handler)
+      app.post('/c', { schema: warningBody }, handler)
+    })
+    expect(error.message).to.contain('POST /broken')
+    expect(warned).to.deep.equal(['ENC_WARN_SCHEMA_UNIQUE_ITEMS_UNBOUNDED POST /a', 'ENC_WARN_SCHEMA_UNIQUE_ITEMS_UNBOUNDED POST /b',
+      'ENC_WARN_SCHEMA_UNIQUE_ITEMS_UNBOUNDED POST /broken'])
+  })
+
+  it('the validators compiled after every route validate their routes, every part and the implicit HEAD included', async () => {
+    const app = await build((root) => {
+      root.post('/body/:id', {
+        schema: {
+          params: { type: 'object', properties: { id: { type: 'integer' } } },
+          body: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
+          headers: { type: 'object', required: ['x-key'], properties: { 'x-key': { type: 'string' } } },
+        },
+      }, async (request) => ({ body: request.body, params: request.params }))
+      root.get('/query', { schema: { querystring: { type: 'object', properties: { n: { type: 'integer' } } } } }, async (request) => request.query)
+    })
+    const ok = await app.inject({ method: 'POST', url: '/body/7', headers: { 'x-key': 'k' }, payload: { name: 'a' } })
+    expect(ok.json()).to.deep.equal({ body: { name: 'a' }, params: { id: 7 } })
+    expect((await app.inject({ method: 'POST', url: '/body/7', headers: { 'x-key': 'k' }, payload: {} })).statusCode).to.equal(400)
+    expect((await app.inject({ method: 'POST', url: '/body/x', headers: { 'x-key': 'k' }, payload: { name: 'a' } })).statusCode).to.equal(400)
+    expect((await app.inject({ method: 'POST', url: '/body/7', payload: { name: 'a' } })).statusCode).to.equal(400)
+    expect((await app.inject({ method: 'GET', url: '/query?n=3' })).json()).to.deep.equal({ n: 3 })
+    expect((await app.inject({ method: 'GET', url: '/query?n=x' })).statusCode).to.equal(400)
+    expect((await app.inject({ method: 'HEAD', url: '/query?n=x' })).statusCode).to.equal(400)
+  })
+
+  it('a body schema that refuses non-finite numbers still does after the validator pass ("Infinity" is not coerced)', async () => {
+    const app = await build((root) => {
+      root.post('/n', { schema: { body: { type: 'object', properties: { n: { type: 'number' } } } } }, async (request) => request.body)
+    })
+    expect((await app.inject({ method: 'POST', url: '/n', payload: { n: 'Infinity' } })).statusCode).to.equal(400)
+    expect((await app.inject({ method: 'POST', url: '/n', payload: { n: '2' } })).json()).to.deep.equal({ n: 2 })
+  })
+
+  it('bootProfile() still counts a route\'s validator code and time (a body-only route compiles nothing else)', async () => {
+    const app = await build((root) => {
+      root.post('/only-body', { schema: { body: { type: 'object', properties: { id: { type: 'integer' } } } } }, handler)
+    })
+    const [route] = app.bootProfile().slowestRoutes
+    expect(route).to.include({ url: '/only-body', when: 'boot' })
+    expect(route.codeBytes).to.be.greaterThan(0)
+    expect(route.ms).to.be.greaterThan(0)
+  })
+
+  it('a custom serializer compiler still sees each route\'s default validators compiled before it (ajv keyword hooks in route order)', async () => {
+    const calls: string[] = []
+    await build((root) => {
+      root.setSerializerCompiler(({ url }) => { calls.push(`serializer ${String(url)}`); return (data) => JSON.stringify(data) })
+      root.post('/a', { schema: { body: { type: 'object', properties: { v: { type: 'string', probe: 'a' } } }, response: { 200: { type: 'object' } } } }, handler)
+      root.post('/b', { schema: { body: { type: 'object', properties: { v: { type: 'string', probe: 'b' } } }, response: { 200: { type: 'object' } } } }, handler)
+    }, {
+      validator: {
+        customKeywords: ['probe'],
+        plugins: [(ajv: unknown) => {
+          (ajv as { addKeyword(name: string, def: object): void }).addKeyword('probe', { compile: (value: string) => { calls.push(`validator /${value}`); return () => true } })
+        }],
+      },
+    })
+    expect(calls).to.deep.equal(['validator /a', 'serializer /a', 'validator /b', 'serializer /b'])
+  })
+})

@@ -13,6 +13,7 @@ import type { RouteRecord } from './route-record'
 import type { ScopeImpl } from '../declare/scope'
 import type { Handler, NotFoundOptions, RouteOptions } from '../types'
 import type { RouteConstraints } from '../serve/router'
+import type { CompiledRouteSchemas } from '../schemas'
 
 const routeHookNames = requestHookNames
 
@@ -29,17 +30,21 @@ export function compileServer(boot: BootContext): void {
   }
   const owners = new Map<string, RouteDefinition>()
   const implicitHead: Array<[RouteRecord, (method: string, url: string) => CompiledRoute]> = []
-  // Validators now, serializers after every route (serializer-batch.ts). With the schema cache
+  // Enclave's own work now, then every validator, then every serializer (serializer-batch.ts). With the schema cache
   // little is compiled, and its warnings keep their place among the routes' own.
   const batch = boot.schemaCompilers.codeCache === null || boot.schemaCompilers.codeCache === undefined ? new SerializerBatch() : null
   boot.serializerBatch = batch
+  // Routes whose validators the batch fills in after they were created: installed again then.
+  const filledLater: Array<[CompiledRoute, CompiledRouteSchemas]> = []
   try {
     for (const def of boot.declared.routes) {
-      const [record, compiled] = compileDefinition(boot, def)
+      const [record, compiled, schemas] = compileDefinition(boot, def)
       for (const url of urlsOf(boot, def)) {
         for (const method of def.methods) {
           if (yieldsBareTwin(boot, def, url, method)) continue
-          addRoute(boot, owners, def, url, method, compiled(method, url))
+          const route = compiled(method, url)
+          addRoute(boot, owners, def, url, method, route)
+          if (batch !== null && schemas !== null) filledLater.push([route, schemas])
         }
       }
       const exposeHead = def.options.exposeHeadRoute ?? boot.routing.exposeHeadRoutes
@@ -51,6 +56,7 @@ export function compileServer(boot: BootContext): void {
     boot.serializerBatch = null
   }
   batch?.flush()
+  for (const [route, schemas] of filledLater) route.installSchemas(schemas)
   // After every explicit route, so that a HEAD route declared later still wins over the implicit one.
   for (const [record, compiled] of implicitHead) {
     const { def } = record
@@ -122,7 +128,7 @@ function normalizeForDuplicates(url: string): string {
   return url.length > 1 ? url.replace(/\/+$/, '') : url
 }
 
-function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecord, (method: string, url: string) => CompiledRoute] {
+function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecord, (method: string, url: string) => CompiledRoute, CompiledRouteSchemas | null] {
   const { scope, options } = def
   const resolution = resolveScope(boot, scope)
   const { schemas, lazy, normalized } = routeSchemas(boot, def, resolution)
@@ -146,7 +152,7 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecor
     return twin
   }
   const serverBodyLimit = boot.serve.limits.bodyLimit
-  return [record, (method, url) => {
+  return [record, (method: string, url: string) => {
     const implicitHead = method === 'HEAD' && !def.methods.includes('HEAD')
     const routeConfig = configFor(method, url, implicitHead)
     return new CompiledRoute({
@@ -174,7 +180,7 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecor
     logSerializers: def.scope.logSerializers === null && options.logSerializers === undefined ? null : { ...def.scope.logSerializers, ...options.logSerializers },
     implicitHead,
   })
-  }]
+  }, schemas]
 }
 
 /** Fastify's request.routeOptions: the declared options, with the full url and this method. */

@@ -8,6 +8,7 @@ import type { BootContext } from './boot-context'
 import type { ScopeResolution } from './scope-resolution'
 import { reportBootWarnings } from './boot-warnings'
 import { routeSchemaWarnings } from './schema-warnings'
+import { SerializerBatch } from './serializer-batch'
 
 /** A route's schemas at boot: compiled (eager), or a LazyRouteSchemas that builds them later. */
 export interface RouteSchemas {
@@ -40,9 +41,12 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
   // is shown without one, and its compilation (first request or compileAll) normalizes again to throw.
   let normalized: NormalizedRouteSchema | undefined
   let normalizing: 'pending' | 'done' = 'pending'
+  // Normalized by compileAll's batched pass, whose queued warnings may never be logged (rewind).
+  let normalizedInBatch = false
   const normalize = (): NormalizedRouteSchema | undefined => {
     if (normalizing === 'pending') {
       normalizing = 'done'
+      normalizedInBatch = !eager && boot.serializerBatch !== null
       try {
         normalized = normalizeRouteSchema(options.schema, { method, url: def.url, scopePath: scope.path }, boot.jsonShorthand)
       } catch (error) {
@@ -77,7 +81,20 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
     const defaultSerializer = (serializer === null || serializer === undefined) && boot.schemaCompilers.usesDefaultSerializer(scope.schemas)
     const defer = when === 'first request' && defaultSerializer
     // Batched with fast-json-stringify only: a custom compiler is user code, called in route order.
-    const batch = when === 'boot' && defaultSerializer ? boot.serializerBatch : null
+    const batch = when !== 'first request' && defaultSerializer ? boot.serializerBatch : null
+    // Likewise the validators, with the built-in ajv 6 only, and only when the serializers are
+    // batched too: a custom serializer compiler still sees each route's validators compiled first.
+    const validatorBatch = batch !== null && (validator === null || validator === undefined) && boot.schemaCompilers.usesDefaultValidator(scope.schemas)
+      ? batch : null
+    // A queued build adds its own time to this route's record when it runs.
+    const timed = (finish: () => void) => (): void => {
+      const started = performance.now()
+      try {
+        finish()
+      } finally {
+        cost.ms += performance.now() - started
+      }
+    }
     deferred = defer ? {
       compiled: (ms) => { cost.ms += ms },
       failed: (error) => logFailure(error),
@@ -98,20 +115,14 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
       checkValidatorKeywords: validator === null || validator === undefined,
       checkSerializerKeywords: serializer === null || serializer === undefined,
       deferResponses: deferred,
-      batchResponses: batch === null ? undefined : (finish) => {
-        batch.add(() => {
-          const started = performance.now()
-          try {
-            finish()
-          } finally {
-            cost.ms += performance.now() - started
-          }
-        })
-      },
+      batchResponses: batch === null ? undefined : (finish) => { batch.add(timed(finish)) },
+      batchValidators: validatorBatch === null ? undefined : (finish) => { validatorBatch.addValidator(timed(finish)) },
     })
     // The deferred serializers add their own time to this record when they are built.
     cost.ms += performance.now() - start
-    boot.profile.record(cost)
+    // Recorded in its place among the queued builds: compileAll may leave this route uncompiled (compileAllBatched).
+    if (boot.serializerBatch === null) boot.profile.record(cost)
+    else boot.serializerBatch.add(() => boot.profile.record(cost))
     return schemas
   }
   const logFailure = (error: unknown): void => {
@@ -133,6 +144,9 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
   }, () => {
     // compileAll after a first request: the statuses not sent yet.
     for (const force of deferred?.forcers ?? []) force()
+  }, () => {
+    // compileAll stopped at an earlier route: this one normalizes (and warns) again when it compiles.
+    if (normalizedInBatch) { normalizing = 'pending'; normalized = undefined; normalizedInBatch = false }
   })
   boot.lazyRoutes.push(lazy)
   return { schemas: null, lazy, normalized: () => normalize() ?? noSchema }
@@ -159,5 +173,51 @@ function measured(functions: Function[], compiler: () => (input: never) => unkno
  * request, or an earlier call) cost nothing; one that failed throws again.
  */
 export function compileAllPending(boot: BootContext): void {
-  for (const lazy of boot.lazyRoutes) lazy.compile('compileAll')
+  const { codeCache } = boot.schemaCompilers
+  if (codeCache !== null && codeCache !== undefined) {
+    for (const lazy of boot.lazyRoutes) lazy.compile('compileAll')
+    return
+  }
+  compileAllBatched(boot)
+}
+
+/**
+ * compileAll in eager boot's order (serializer-batch.ts): every pending route's own work, then
+ * every validator, then every serializer. What it leaves is what the route-by-route order left:
+ * the routes before the reported failure compiled, that route failed (its later requests answer
+ * the same error), the routes after it untouched, waiting for their first request.
+ */
+function compileAllBatched(boot: BootContext): void {
+  const routes = boot.lazyRoutes
+  const batch = new SerializerBatch()
+  const built: Array<CompiledRouteSchemas | null> = []
+  let failure: { error: unknown } | null = null
+  boot.serializerBatch = batch
+  try {
+    for (let i = 0; i < routes.length; i++) {
+      batch.owner = i
+      built.push(routes[i].compileBatched((run) => batch.add(run)))
+    }
+  } catch (error) {
+    failure = { error: batch.failed(error) }
+  } finally {
+    boot.serializerBatch = null
+  }
+  if (failure === null) {
+    try {
+      batch.flush()
+    } catch (error) {
+      failure = { error }
+    }
+  }
+  // A route that threw in the first pass is routes[built.length] (a failure in flush() leaves every
+  // route built, and the bound below stops there); the reported failure is at or before it.
+  const reached = failure === null ? built.length : built.length + 1
+  const failedAt = failure === null ? reached : batch.failedOwner
+  for (let i = 0; i < reached && i < routes.length; i++) {
+    if (i < failedAt) routes[i].settle({ installed: built[i] })
+    else if (i === failedAt) routes[i].settle({ failed: (failure as { error: unknown }).error })
+    else routes[i].settle('untouched')
+  }
+  if (failure !== null) throw failure.error
 }

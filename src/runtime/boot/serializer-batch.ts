@@ -1,26 +1,72 @@
 /**
- * Eager boot compiles every route's validators first, then every route's serializers, in
- * declaration order both times. ajv 6 and fast-json-stringify 7 (which runs ajv 8 inside) taking
- * turns route by route cost ~60 ms more per 1,000 distinct-schema routes than each running through
- * all routes at once (session 12, boot12; measured again by boot13, see its commits).
+ * Eager boot runs Enclave's own per-route work (normalizing, keyword checks, warnings, routing)
+ * for every route first, then every route's ajv 6 validators, then every route's serializers, in
+ * declaration order each time. ajv 6 and fast-json-stringify 7 (which runs ajv 8 inside) taking
+ * turns route by route cost ~60 ms more per 1,000 distinct-schema routes than each running
+ * through all routes at once (boot12, boot13); ajv 6 taking turns with Enclave's own per-route
+ * work cost ~20% more per compile (boot14: median 240 against 200 µs a schema, the same
+ * schemas, options and code; see its commits).
  *
- * The report stays the one the route-by-route order gives: a build queued here was reached, in
- * that order, before whatever failed later in the first pass, so when the first pass fails the
- * queued builds run first and the earliest failure among them is the one reported. The routes'
- * boot warnings are queued in between, so a boot that fails logs the warnings it logged before.
+ * The report stays the one the route-by-route order gives. Every queued build keeps its place in
+ * that order (its sequence number): when one fails, the builds of the other phase queued before it
+ * run first, in that order, and the earliest failure is the one reported; when the first pass
+ * fails, every queued build came before it and runs first. The routes' boot warnings are queued
+ * with the serializers, so a boot that fails logs the warnings it logged before.
  */
-export class SerializerBatch {
-  readonly #builds: Array<() => void> = []
+interface Queued {
+  readonly seq: number
+  readonly run: () => void
+  readonly owner: number
+}
 
-  /** A route's response serializers, or its boot warnings, to build or log once the first pass is over. */
-  add(build: () => void): void {
-    this.#builds.push(build)
+export class SerializerBatch {
+  readonly #validators: Queued[] = []
+  readonly #builds: Queued[] = []
+  #seq = 0
+  #failedOwner = -1
+  /** The route (its index for the caller) whose work the first pass is doing now; what is queued is noted as its. */
+  owner = -1
+
+  /** The owner of the failure flush() or failed() reported (ready({ compileAll: true }) marks that route failed). */
+  get failedOwner(): number {
+    return this.#failedOwner
   }
 
-  /** Runs every queued build in declaration order; the first failure is thrown as it is. */
+  /** A part's validator (built-in ajv 6 only), to compile once the first pass is over, before any serializer. */
+  addValidator(build: () => void): void {
+    this.#validators.push({ seq: this.#seq++, run: build, owner: this.owner })
+  }
+
+  /** A route's response serializers, or its boot warnings, to build or log after every validator. */
+  add(build: () => void): void {
+    this.#builds.push({ seq: this.#seq++, run: build, owner: this.owner })
+  }
+
+  /**
+   * Runs every queued validator, then every queued build, each in declaration order. A failing
+   * validator is reported unless a build queued before it fails first (route-by-route, that build
+   * ran before it).
+   */
   flush(): void {
+    const validators = this.#validators.splice(0)
     const builds = this.#builds.splice(0)
-    for (let i = 0; i < builds.length; i++) builds[i]()
+    let running: Queued | null = null
+    try {
+      for (let i = 0; i < validators.length; i++) {
+        running = validators[i]
+        try {
+          running.run()
+        } catch (error) {
+          for (let j = 0; j < builds.length && builds[j].seq < validators[i].seq; j++) (running = builds[j]).run()
+          running = validators[i]
+          throw error
+        }
+      }
+      for (let i = 0; i < builds.length; i++) (running = builds[i]).run()
+    } catch (error) {
+      this.#failedOwner = running?.owner ?? -1
+      throw error
+    }
   }
 
   /**
@@ -33,6 +79,7 @@ export class SerializerBatch {
     } catch (earlier) {
       return earlier
     }
+    this.#failedOwner = this.owner
     return error
   }
 }

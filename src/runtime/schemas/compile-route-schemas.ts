@@ -40,6 +40,12 @@ export interface CompileRouteSchemasInput {
    * build, before anything after it can fail. The keyword checks still run now.
    */
   batchResponses?: (finish: () => void) => void
+  /**
+   * Eager boot's validator pass (boot/serializer-batch.ts): each part's validator is compiled when
+   * its `build` is called, into the object returned now, before any serializer. The keyword
+   * checks still run now.
+   */
+  batchValidators?: (build: () => void) => void
 }
 
 /** One route's compiled schemas; a field is null when the route has no schema for it. */
@@ -80,13 +86,18 @@ export function compileRouteSchemas(input: CompileRouteSchemasInput): CompiledRo
     const schema = normalized[part]
     if (schema === null) continue
     if (input.checkValidatorKeywords ?? input.validatorCompiler === null) input.compilers.checkKeywords(schema, store, `The ${part} schema of route ${method} ${url} in scope ${scopePath}`)
-    const compiler = validatorCompiler ??= input.compilers.validatorFor(store)
-    // As in Fastify: a compiler that returns undefined declines the part (no validation for it).
-    const fn = compileWith(() => compiler({ schema, method, url, httpPart: part }), { kind: 'validator', part, schema, input }, true)
-    if (fn === undefined) continue
-    const validator = toPartValidator(fn, { method, url, part })
-    compiled[part] = guardNonFinite(validator, fn, schema, part)
-    if (part === 'body') compiled.jsonBody = refusesNonFinite(fn) ? validator : compiled.body
+    const build = (): void => {
+      const compiler = validatorCompiler ??= input.compilers.validatorFor(store)
+      // As in Fastify: a compiler that returns undefined declines the part (no validation for it).
+      const fn = compileWith(() => compiler({ schema, method, url, httpPart: part }), { kind: 'validator', part, schema, input }, true)
+      if (fn === undefined) return
+      const validator = toPartValidator(fn, { method, url, part })
+      compiled[part] = guardNonFinite(validator, fn, schema, part)
+      if (part === 'body') compiled.jsonBody = refusesNonFinite(fn) ? validator : compiled.body
+    }
+    // Queued before the next part's keyword check, which may throw: this validator came first.
+    if (input.batchValidators === undefined) build()
+    else input.batchValidators(build)
   }
 
   if (normalized.response !== null) {

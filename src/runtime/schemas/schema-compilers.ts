@@ -94,6 +94,11 @@ export class SchemaCompilers {
     return store.builderFor('serializer') === null && this.#buildSerializer === buildDefaultSerializer
   }
 
+  /** True when `store`'s validators come from the built-in ajv 6 (no compilersFactory builder, no scope's setSchemaController() one). */
+  usesDefaultValidator(store: SchemaStore): boolean {
+    return store.builderFor('validator') === null && this.#buildValidator === buildDefaultValidator
+  }
+
   /** The serializer compiler the builders give for the shared schemas visible from `store`. */
   serializerFor(store: SchemaStore): SerializerCompiler {
     return this.#compilerFor(store, 'serializer', true) as SerializerCompiler
