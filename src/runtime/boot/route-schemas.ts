@@ -8,6 +8,7 @@ import type { BootContext } from './boot-context'
 import type { ScopeResolution } from './scope-resolution'
 import { reportBootWarnings } from './boot-warnings'
 import { routeSchemaWarnings } from './schema-warnings'
+import { builtForUseAtOnce } from '../schemas/used-at-once'
 
 /** A route's schemas at boot: compiled (eager), or a LazyRouteSchemas that builds them later. */
 export interface RouteSchemas {
@@ -83,7 +84,9 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
       failed: (error) => logFailure(error),
       forcers: [],
     } : undefined
-    const schemas = compileRouteSchemas({
+    // A first request runs the validators it builds at once: compiled in one parse (used-at-once.ts).
+    const compileNow = when === 'first request' ? builtForUseAtOnce : (compile: () => CompiledRouteSchemas) => compile()
+    const schemas = compileNow(() => compileRouteSchemas({
       method,
       url: def.url,
       scopePath: scope.path,
@@ -108,7 +111,7 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
           }
         })
       },
-    })
+    }))
     // The deferred serializers add their own time to this record when they are built.
     cost.ms += performance.now() - start
     boot.profile.record(cost)
