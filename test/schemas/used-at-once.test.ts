@@ -51,11 +51,41 @@ describe('a lazy route\'s validator is compiled in one parse (issue 16, used-at-
     expect(atOnce.replace('(function(', 'function(').replace(/\}\); return validate;$/, '')).to.equal(code.replace(/\};\s*return validate;\s*$/, ''))
   })
 
-  it('leaves code that does not have the template\'s shape as it is (a user\'s processCode rewrote it)', () => {
+  it('leaves code that does not have the template\'s shape as it is', () => {
     const other = 'return function (data) { return true }'
     expect(builtForUseAtOnce(() => compileAtOnceWhenUsed(other))).to.equal(other)
     const noTail = 'var validate = function(data) { return true }; validate.x = 1; return validate;'
     expect(builtForUseAtOnce(() => compileAtOnceWhenUsed(noTail))).to.equal(noTail)
+  })
+
+  it('finds the validator outside quoted strings: a pattern holding the same text stays as written', () => {
+    const schema = { type: 'object', properties: { s: { type: 'string', pattern: "var validate = function()|it's" } } }
+    const code = ajvCode(schema)
+    const atOnce = builtForUseAtOnce(() => compileAtOnceWhenUsed(code))
+    expect(atOnce.indexOf('var validate = (function(')).to.be.greaterThan(code.indexOf("new RegExp('var validate = function()"))
+    expect(atOnce).to.contain("new RegExp('var validate = function()")
+    const validate = new Ajv({ processCode: (c: string) => builtForUseAtOnce(() => compileAtOnceWhenUsed(c)) }).compile(schema)
+    expect(validate({ s: 'var validate = function' })).to.equal(true)
+    expect(validate({ s: "it's" })).to.equal(true)
+    expect(validate({ s: 'other' })).to.equal(false)
+  })
+
+  it('leaves the code alone when something other than strings comes before the validator (a comment, a regular expression)', () => {
+    const code = ajvCode(body)
+    for (const before of ['/* c */ ', 'var r = /x/; ', 'var t = `x`; ']) {
+      expect(builtForUseAtOnce(() => compileAtOnceWhenUsed(before + code))).to.equal(before + code)
+    }
+  })
+
+  it('a user\'s processCode gets ajv\'s code and its output is compiled as it returns it, on a lazy route\'s first request too', async () => {
+    const seen: string[] = []
+    const codes: string[] = []
+    const app = server({ schemaCompilation: 'lazy', validator: { customOptions: { processCode: (code: string) => { seen.push(code); return code } }, plugins: [recordCode(codes)] } })
+    app.post('/p', { schema: { body } }, (request) => request.body)
+    await app.ready()
+    expect((await post(app, { name: 'toolong' })).statusCode).to.equal(400)
+    expect(routeCode(codes)).to.contain('var validate = function(')
+    expect(routeCode(seen)).to.contain('var validate = function(')
   })
 
   it('a validator built from the parenthesized code validates, coerces and reports errors exactly as ajv\'s own', () => {

@@ -128,8 +128,10 @@ export function buildDefaultValidator(externalSchemas: Record<string, SharedSche
   // Strings such as "Infinity" are never coerced to a non-finite number (finite-coercion.ts).
   const refuseNonFinite = refuseNonFiniteCoercion(custom?.processCode)
   // Without the schema cache, a lazy route's validator is compiled in one parse (used-at-once.ts);
-  // with it, the stored code stays what ajv wrote, whatever built it.
-  const processCode = fingerprint === null ? (code: string, schema?: unknown) => compileAtOnceWhenUsed(refuseNonFinite(code, schema)) : refuseNonFinite
+  // with it, the stored code stays what ajv wrote, whatever built it. A user's processCode may
+  // write code of any shape: it is left as that function returns it.
+  const atOnce = fingerprint === null && custom?.processCode === undefined
+  const processCode = atOnce ? (code: string, schema?: unknown) => compileAtOnceWhenUsed(refuseNonFinite(code, schema)) : refuseNonFinite
   const ajv = new Ajv({ ...ajvOptions, processCode, ...(fingerprint === null ? {} : { sourceCode: true }) })
   let compiling: { schema: unknown; key: string } | null = null
   if (options.customOptions?.serialize === undefined) reuseCacheKeys(ajv, () => compiling)

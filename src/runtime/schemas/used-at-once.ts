@@ -27,11 +27,35 @@ const TAIL = /\};\s*return validate;\s*$/
 
 /**
  * ajv's `processCode` step, last: the validator in parentheses while builtForUseAtOnce runs. Code
- * that does not have the template's shape (a user's processCode changed it) is left as it is.
+ * that does not have the template's shape is left as it is.
  */
 export function compileAtOnceWhenUsed(code: string): string {
   if (usingAtOnce === 0) return code
-  const head = code.indexOf(HEAD)
+  const head = headOutsideStrings(code)
   if (head === -1 || !TAIL.test(code)) return code
   return `${code.slice(0, head)}var validate = (function(${code.slice(head + HEAD.length).replace(TAIL, '}); return validate;')}`
+}
+
+/**
+ * Where the validator's `var validate = function(` starts: its first occurrence outside a quoted
+ * string. Before it, ajv writes only `var refValN = refVal[N];`, `var patternN = new RegExp('...');`
+ * (a pattern could hold the same text), `var defaultN = ...;` and `var customRuleN = ...;`. Anything
+ * else there (a comment, a regular expression literal, a template string) and the code is left alone: -1.
+ */
+function headOutsideStrings(code: string): number {
+  let quote = ''
+  for (let index = 0; index < code.length; index++) {
+    const char = code[index]
+    if (quote !== '') {
+      if (char === '\\') index++
+      else if (char === quote) quote = ''
+    } else if (char === "'" || char === '"') {
+      quote = char
+    } else if (char === '/' || char === '`') {
+      return -1
+    } else if (char === 'v' && code.startsWith(HEAD, index)) {
+      return index
+    }
+  }
+  return -1
 }
