@@ -9,6 +9,7 @@ import type { ScopeResolution } from './scope-resolution'
 import { reportBootWarnings } from './boot-warnings'
 import { routeSchemaWarnings } from './schema-warnings'
 import { SerializerBatch } from './serializer-batch'
+import { builtForUseAtOnce } from '../schemas/used-at-once'
 
 /** A route's schemas at boot: compiled (eager), or a LazyRouteSchemas that builds them later. */
 export interface RouteSchemas {
@@ -100,7 +101,9 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
       failed: (error) => logFailure(error),
       forcers: [],
     } : undefined
-    const schemas = compileRouteSchemas({
+    // A first request runs the validators it builds at once: compiled in one parse (used-at-once.ts).
+    const compileNow = when === 'first request' ? builtForUseAtOnce : (compile: () => CompiledRouteSchemas) => compile()
+    const schemas = compileNow(() => compileRouteSchemas({
       method,
       url: def.url,
       scopePath: scope.path,
@@ -117,7 +120,7 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
       deferResponses: deferred,
       batchResponses: batch === null ? undefined : (finish) => { batch.add(timed(finish)) },
       batchValidators: validatorBatch === null ? undefined : (finish) => { validatorBatch.addValidator(timed(finish)) },
-    })
+    }))
     // The deferred serializers add their own time to this record when they are built.
     cost.ms += performance.now() - start
     // Recorded in its place among the queued builds: compileAll may leave this route uncompiled (compileAllBatched).

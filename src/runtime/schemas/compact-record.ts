@@ -1,3 +1,5 @@
+import { isIntegerKey } from './status-keys'
+
 /**
  * `Object.fromEntries`, for objects keyed by status codes (`'200'`), without their hidden cost.
  *
@@ -11,16 +13,14 @@
 export function compactRecord<T>(entries: ReadonlyArray<readonly [string, T]>): Record<string, T> {
   // One status key (most routes): its text needs no escaping, and the general path's closures,
   // arrays and strings cost 1.1 KB a route.
-  if (entries.length === 1 && INTEGER_KEY.test(entries[0][0])) {
+  if (entries.length === 1 && isIntegerKey(entries[0][0])) {
     const record = JSON.parse(`{"${entries[0][0]}":0}`) as Record<string, T>
     record[entries[0][0]] = entries[0][1]
     return record
   }
   // `__proto__` would set the prototype on assignment; no status key spells it, but stay exact.
-  if (!entries.some(([key]) => INTEGER_KEY.test(key)) || entries.some(([key]) => key === '__proto__')) return Object.fromEntries(entries) as Record<string, T>
+  if (!entries.some(([key]) => isIntegerKey(key)) || entries.some(([key]) => key === '__proto__')) return Object.fromEntries(entries) as Record<string, T>
   const record = JSON.parse(`{${entries.map(([key]) => `${JSON.stringify(key)}:0`).join(',')}}`) as Record<string, T>
   for (const [key, value] of entries) record[key] = value
   return record
 }
-
-const INTEGER_KEY = /^(0|[1-9]\d*)$/

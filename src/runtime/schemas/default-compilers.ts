@@ -10,6 +10,7 @@ import { coerceLikeFastify3 } from './response-coercion'
 import { referencedExternals } from './referenced-externals'
 import { kKnownKeywords, type KnownKeywords } from './keyword-check'
 import { refuseNonFiniteCoercion } from './finite-coercion'
+import { compileAtOnceWhenUsed } from './used-at-once'
 import { markRefusesNonFinite } from './finite-guard'
 import type { SchemaCodeCache } from './code-cache/schema-code-cache'
 import { serializerFingerprint, validatorFingerprint } from './code-cache/cache-fingerprint'
@@ -125,7 +126,13 @@ export function buildDefaultValidator(externalSchemas: Record<string, SharedSche
   // The schema cache (schemaCache option) stores ajv's code, which it keeps only with sourceCode.
   const fingerprint = cache === null ? null : validatorFingerprint(ajvOptions, options, externalSchemas)
   // Strings such as "Infinity" are never coerced to a non-finite number (finite-coercion.ts).
-  const ajv = new Ajv({ ...ajvOptions, processCode: refuseNonFiniteCoercion(custom?.processCode), ...(fingerprint === null ? {} : { sourceCode: true }) })
+  const refuseNonFinite = refuseNonFiniteCoercion(custom?.processCode)
+  // Without the schema cache, a lazy route's validator is compiled in one parse (used-at-once.ts);
+  // with it, the stored code stays what ajv wrote, whatever built it. A user's processCode may
+  // write code of any shape: it is left as that function returns it.
+  const atOnce = fingerprint === null && custom?.processCode === undefined
+  const processCode = atOnce ? (code: string, schema?: unknown) => compileAtOnceWhenUsed(refuseNonFinite(code, schema)) : refuseNonFinite
+  const ajv = new Ajv({ ...ajvOptions, processCode, ...(fingerprint === null ? {} : { sourceCode: true }) })
   let compiling: { schema: unknown; key: string } | null = null
   if (options.customOptions?.serialize === undefined) reuseCacheKeys(ajv, () => compiling)
   applyAjv6Plugins(ajv, options.plugins)

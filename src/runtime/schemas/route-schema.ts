@@ -5,6 +5,7 @@ import { placeSchemaClasses } from './schema-class-placer'
 import { didYouMean } from './did-you-mean'
 import { compactRecord } from './compact-record'
 import { contentTypeMapOf } from './content-type-map'
+import { isRangeKey, isStatusKey } from './status-keys'
 import type { JsonSchema, NormalizedRouteSchema } from './types'
 
 export interface RouteIdentity {
@@ -14,9 +15,6 @@ export interface RouteIdentity {
 }
 
 type RequestPart = 'body' | 'querystring' | 'params' | 'headers'
-
-const STATUS_KEY = /^[1-5]\d\d$/
-const RANGE_KEY = /^[1-5]xx$/i
 
 const PARTS = ['body', 'querystring', 'query', 'params', 'headers', 'response']
 /**
@@ -148,7 +146,7 @@ function normalizeResponse(input: unknown, where: string, shorthand: boolean): R
   const result: Array<[string, JsonSchema]> = []
   const seen = new Set<string>()
   for (const key of Object.keys(response)) {
-    const normalizedKey = STATUS_KEY.test(key) || key === 'default' ? key : RANGE_KEY.test(key) ? key.toLowerCase() : null
+    const normalizedKey = isStatusKey(key) || key === 'default' ? key : isRangeKey(key) ? key.toLowerCase() : null
     if (normalizedKey === null) {
       throw schemaError('ENC_ERR_SCH_RESPONSE_KEY', { where, key })
     }
