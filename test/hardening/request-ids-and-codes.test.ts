@@ -33,6 +33,40 @@ describe('hardening: request ids', () => {
     expect(ids).to.deep.equal(['req-1', 'req-2', 'req-3', 'req-4', 'req-5', 'req-6', 'req-7', 'req-8', 'req-9', 'req-a', 'req-b'])
   })
 
+  it('are numbered in arrival order even when read later, out of order (the text is made on first read)', async () => {
+    const app = server()
+    const held: Array<{ request: { id: string }; release: () => void }> = []
+    app.get('/held', (request, reply) => new Promise<void>((resolve) => {
+      held.push({ request, release: () => { reply.send({ id: request.id }); resolve() } })
+    }))
+    app.get('/id', async (request) => ({ id: request.id }))
+    const first = app.inject({ url: '/held' })
+    const second = app.inject({ url: '/held' })
+    while (held.length < 2) await new Promise((resolve) => setImmediate(resolve))
+    // A request that came later and reads its id first still gets the later number.
+    expect(JSON.parse((await app.inject({ url: '/id' })).body).id).to.equal('req-3')
+    held[1].release()
+    held[0].release()
+    expect(JSON.parse((await second).body).id).to.equal('req-2')
+    expect(JSON.parse((await first).body).id).to.equal('req-1')
+    expect(held[0].request.id).to.equal('req-1')
+  })
+
+  it('a genReqId value that is not a string is kept as it is, not taken for the server\'s counter', async () => {
+    const app = server({ genReqId: (() => 7) as never })
+    app.get('/id', async (request) => ({ id: request.id }))
+    expect(JSON.parse((await app.inject({ url: '/id' })).body).id).to.equal(7)
+  })
+
+  it('the not-found handler reached through reply.callNotFound() sees the calling request\'s id', async () => {
+    const app = server()
+    app.setNotFoundHandler((request, reply) => { reply.code(404).send({ id: request.id }) })
+    app.get('/first', async (request) => ({ id: request.id }))
+    app.get('/gone', (_request, reply) => { reply.callNotFound() })
+    expect(JSON.parse((await app.inject({ url: '/first' })).body).id).to.equal('req-1')
+    expect(JSON.parse((await app.inject({ url: '/gone' })).body).id).to.equal('req-2')
+  })
+
   it('a client-sent id header is ignored by default, whatever its name', async () => {
     const app = server()
     app.get('/id', async (request) => ({ id: request.id }))

@@ -123,6 +123,25 @@ describe('runtime: static routes in front of find-my-way (issue 16 §1)', () => 
     })
   }
 
+  it('an absolute-form URL finds a static route as find-my-way does, with and without a * route declared for its method', () => {
+    for (const star of [false, true]) {
+      const parseQuery = queryParser(1000)
+      const ours = createRouter({ ignoreTrailingSlash: false, caseSensitive: true, parseQuery })
+      const reference = FindMyWay({ ignoreTrailingSlash: false, caseSensitive: true, maxParamLength: Number.MAX_SAFE_INTEGER, querystringParser: parseQuery, onBadUrl: () => {} })
+      const routes = star ? ['/a', '/', '*'] : ['/a', '/']
+      for (const path of routes) {
+        const store = { id: path } as unknown as CompiledRoute
+        ours.on('GET', path, store, null)
+        reference.on('GET', path, () => {}, store as never)
+      }
+      for (const url of ['http://host/a', 'http://host/a?x=1', 'https://host/', 'http://host/b', '/a', '/a?y=2']) {
+        const mine = ours.find('GET', url)
+        const theirs = reference.find('GET', url) as unknown as { store: unknown } | null
+        expect(mine?.store ?? null, `${url} (* route: ${star})`).to.equal(theirs?.store ?? null)
+      }
+    }
+  })
+
   it('a static route and a parametric one on the same path: the static one answers its own URL only', async () => {
     const app = await build((root) => {
       root.get('/users/me', async () => 'static')

@@ -178,7 +178,7 @@ export function createRouter(options: {
       // Under ignoreTrailingSlash find-my-way 9 trims `//` to the root route `/`; Fastify 3's router
       // (find-my-way 4) does not: a 404 there, and here (a `/:x` or `/*` route still takes it).
       const doubleSlash = options.ignoreTrailingSlash && url.charCodeAt(1) === 47 && isDoubleSlashRoot(url)
-      const hit = statics === null || doubleSlash ? null : statics.find(method, url, !starMethods.has(method))
+      const hit = statics === null || doubleSlash ? null : statics.find(method, url, starMethods)
       if (hit !== null) return { store: hit, params: staticParams(), searchParams: options.parseQuery((statics as StaticRoutes<CompiledRoute>).hitQuery) }
       const found = router.find(method as never, url, raw !== undefined && (byVersion || byHost || customInUse.size > 0) ? derive(raw) as never : undefined) as unknown as RouteMatch | null
       if (doubleSlash && found !== null && Object.keys(found.params).length === 0) return null

@@ -91,18 +91,18 @@ export class StaticRoutes<T> {
 
   /**
    * The static route a request URL names, or null: find-my-way then decides (a miss, a parametric
-   * route, a bad URL). `rootIsSlash`: find-my-way's tree for this method starts with `/`, which it
-   * does unless a `*` route was declared for the method.
+   * route, a bad URL). `starMethods`: the methods whose find-my-way tree starts with '' (a `*` route
+   * was declared) instead of `/`; only an absolute URL needs it, so a path pays no lookup in it.
    */
-  find(method: string, url: string, rootIsSlash: boolean): T | null {
+  find(method: string, url: string, starMethods: ReadonlySet<string>): T | null {
     const table = this.#byMethod.get(method)
     if (table === undefined) return null
     if (url.charCodeAt(0) !== 47) {
       const path = pathOfAbsoluteUrl(url)
       // find-my-way skips its root's first character without reading it: `*` finds the route `/`.
       if (path === null || path.length === 0) return null
-      if (path.charCodeAt(0) === 47) return this.find(method, path, rootIsSlash)
-      return rootIsSlash ? this.find(method, `/${path.slice(1)}`, rootIsSlash) : null
+      if (path.charCodeAt(0) === 47) return this.find(method, path, starMethods)
+      return starMethods.has(method) ? null : this.find(method, `/${path.slice(1)}`, starMethods)
     }
     let end = url.indexOf('?', 1)
     const hash = url.indexOf('#', 1)
