@@ -49,6 +49,33 @@ export const REPLY_DIFFERENCES: KnownDifference[] = [
     },
   },
   {
+    id: 'thrown-null-undefined-error',
+    readme: 'a thrown `undefined`/`null` becomes Fastify 3\'s 500 "Undefined error has occurred"',
+    rewrite(f, { c }) {
+      const ending = c.reply?.ending
+      if (ending === undefined || ending.e !== 'throw' || ending.error !== 'null' || f.statusCode !== 500 || (f.body !== null && f.body !== '')) return undefined
+      const headers = { ...f.headers, 'content-type': JSON_TYPE }
+      // An onSend hook that replaced the payload leaves it empty in both.
+      if (f.body === '') return { ...f, headers }
+      const body = { statusCode: 500, code: 'ENC_ERR_REPLY_UNDEFINED_ERROR', error: STATUS_CODES[500], message: 'Undefined error has occurred' }
+      return { statusCode: 500, headers: { ...headers, 'content-length': String(Buffer.byteLength(JSON.stringify(body))) }, body }
+    },
+  },
+  {
+    id: 'object-under-non-json-type',
+    readme: 'An object sent with a content type that is not JSON and no serializer',
+    rewrite(f, { c, enclave }) {
+      // Fastify 3's send() throws; from a timer that throw escapes every promise and kills the process.
+      const threw = f.statusCode === -2 && /payload of invalid type/.test(String(f.body))
+      if (c.reply === undefined || !threw || enclave.statusCode !== 500) return undefined
+      const headers = { ...enclave.headers }
+      delete headers['content-type']
+      delete headers['content-length']
+      const generic = generic500({ statusCode: 500, headers, body: undefined })
+      return c.request.method === 'HEAD' ? { ...generic, body: '' } : generic
+    },
+  },
+  {
     id: 'undefined-answers-500',
     readme: 'An async handler that resolves `undefined` without replying answers 500\n  (`ENC_ERR_REPLY_NOTHING_SENT`) instead of hanging',
     rewrite(f, { c, enclave }) {
