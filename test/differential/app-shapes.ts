@@ -254,8 +254,10 @@ export function registersLast(shape: AppShape): AppShape {
       if (o.op !== 'register') continue
       if (!o.child.lifted || o.child.prefix !== undefined) { plugins.push({ ...o, child: walk(o.child) }); continue }
       const inner = split(o.child)
-      body.push(...inner.body)
-      plugins.push(...inner.plugins)
+      // Its onRoute hooks keep their place among the plugins: they see the routes of those
+      // registered before the lifted plugin, not of those before (README, seed 102 case 197).
+      body.push(...inner.body.filter((i) => i.op !== 'onRoute'))
+      plugins.push(...inner.body.filter((i) => i.op === 'onRoute'), ...inner.plugins)
     }
     return { body, plugins }
   }
