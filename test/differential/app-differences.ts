@@ -3,7 +3,7 @@
 // Fastify 3 declare what Enclave does, and Fastify 3 is asked again (`replay`). The changes
 // accumulate in table order: an entry replays with its own and every earlier one that applies.
 import type { AppShape, ScopeShape, Stage } from './app-shapes'
-import { emptyUrlsByShorthand, errorHandlersFirst, hasLiftedPrefix, liftedPrefixesApplied, registersLast, servedRoutes, some, withoutRoute } from './app-shapes'
+import { emptyUrlsByShorthand, errorHandlersFirst, hasLiftedPrefix, liftedPrefixesApplied, notFoundHandlersFirst, regexpParsersInherited, registersLast, servedRoutes, some, withoutRoute } from './app-shapes'
 import type { Answer, Case } from './case'
 import type { KnownDifference, RewriteContext } from './difference-types'
 
@@ -36,6 +36,12 @@ const SHAPE_RULES: ShapeRule[] = [
     change: registersLast,
   },
   {
+    id: 'regexp-parsers-inherited',
+    readme: 'a child scope sees its ancestors\' RegExp parsers (Fastify 3.27.4\'s children lose them)',
+    applies: (root) => some(root, (o) => o.op === 'parser' && o.kind === 'regexp') && some(root, (o) => o.op === 'register' && !o.child.lifted),
+    change: regexpParsersInherited,
+  },
+  {
     id: 'error-handler-whole-scope',
     readme: 'A scope\'s error handler (`setErrorHandler`) serves every route of the scope, also those declared before it',
     applies: (root) => some(root, (o) => o.op === 'errorHandler'),
@@ -47,6 +53,12 @@ const SHAPE_RULES: ShapeRule[] = [
     applies: (root) => some(root, (o) => o.op === 'errorHandler'),
     change: (shape) => shape,
     chain: true,
+  },
+  {
+    id: 'call-not-found-before-handler',
+    readme: '`reply.callNotFound()` reaches the scope\'s not-found handler also from a route declared before `setNotFoundHandler()`',
+    applies: (root) => some(root, (o, s) => o.op === 'notFound' && s.ops.indexOf(o) > 0),
+    change: notFoundHandlersFirst,
   },
 ]
 

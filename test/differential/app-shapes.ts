@@ -39,7 +39,7 @@ export type Op =
   | { op: 'errorHandler'; tag: string; behaviour: ErrorBehaviour }
   | { op: 'notFound'; tag: string; behaviour: NotFoundBehaviour }
   | { op: 'schema'; id: string }
-  | { op: 'parser'; kind: ParserKind; tag: string }
+  | { op: 'parser'; kind: ParserKind; tag: string; /** Replays only: an ancestor's RegExp parser declared again under an equal RegExp. */ alias?: true }
   | { op: 'onRoute'; tag: string; change: 'config' | 'hook' }
   | { op: 'route'; route: RouteShape }
   | { op: 'register'; child: ScopeShape }
@@ -238,10 +238,70 @@ function mapScopes(scope: ScopeShape, change: (s: ScopeShape) => ScopeShape): Sc
 /**
  * Enclave's order: a scope's body is declared whole, then its plugins load (README: hooks run
  * ancestors' first, then the scope's own, each in declaration order). Written for Fastify 3, whose
- * addHook() and route() wait for the plugins registered before them, by registering last.
+ * addHook() and route() wait for the plugins registered before them, by registering last. A lifted
+ * plugin's hooks and parsers are its scope's, so every plugin of the scope sees them whenever it
+ * loads (seed 21 case 101: a parser and an onRequest hook of a lifted plugin registered after a
+ * sibling); Fastify 3 appends a hook added later after the sibling's own and never shows it a
+ * later parser. Its body is therefore written into the scope (fastify-plugin gives it the scope's
+ * instance: the same declarations), after the scope's own body and before any plugin loads.
  */
 export function registersLast(shape: AppShape): AppShape {
-  return { ...shape, root: mapScopes(shape.root, (s) => ({ ...s, ops: [...s.ops.filter((o) => o.op !== 'register'), ...s.ops.filter((o) => o.op === 'register')] })) }
+  // A scope's declarations with its lifted plugins' written in, and the plugins it then loads.
+  const split = (scope: ScopeShape): { body: Op[]; plugins: Op[] } => {
+    const body: Op[] = scope.ops.filter((o) => o.op !== 'register')
+    const plugins: Op[] = []
+    for (const o of scope.ops) {
+      if (o.op !== 'register') continue
+      if (!o.child.lifted || o.child.prefix !== undefined) { plugins.push({ ...o, child: walk(o.child) }); continue }
+      const inner = split(o.child)
+      // Its onRoute hooks keep their place among the plugins: they see the routes of those
+      // registered before the lifted plugin, not of those before (README, seed 102 case 197).
+      body.push(...inner.body.filter((i) => i.op !== 'onRoute'))
+      plugins.push(...inner.body.filter((i) => i.op === 'onRoute'), ...inner.plugins)
+    }
+    return { body, plugins }
+  }
+  const walk = (scope: ScopeShape): ScopeShape => {
+    const { body, plugins } = split(scope)
+    return { ...scope, ops: [...body, ...plugins] }
+  }
+  return { ...shape, root: walk(shape.root) }
+}
+
+/**
+ * Enclave's rule (README): a child scope sees its ancestors' RegExp parsers. Fastify 3.27.4's
+ * children lose them (its copy drops the RegExp list but keeps the key, so declaring the same
+ * RegExp again is refused): written for Fastify 3 by declaring, first in each plugin without its
+ * own, the nearest ancestor's under an equal RegExp that reads differently.
+ */
+export function regexpParsersInherited(shape: AppShape): AppShape {
+  const ownRegexp = (scope: ScopeShape): string | undefined => {
+    let tag: string | undefined
+    for (const o of scope.ops) {
+      if (o.op === 'parser' && o.kind === 'regexp') tag = o.tag
+      if (o.op === 'register' && o.child.lifted) tag = ownRegexp(o.child) ?? tag
+    }
+    return tag
+  }
+  const walk = (scope: ScopeShape, inherited: string | undefined): ScopeShape => {
+    const own = ownRegexp(scope)
+    const visible = own ?? inherited
+    const ops = scope.ops.map((o): Op => (o.op === 'register' ? { ...o, child: o.child.lifted ? walkLifted(o.child, visible) : walk(o.child, visible) } : o))
+    const alias: Op[] = own === undefined && inherited !== undefined && scope.name !== 'root' ? [{ op: 'parser', kind: 'regexp', tag: inherited, alias: true }] : []
+    return { ...scope, ops: [...alias, ...ops] }
+  }
+  // A lifted plugin declares into its scope: only the plugins it registers start afresh.
+  const walkLifted = (scope: ScopeShape, visible: string | undefined): ScopeShape => ({ ...scope, ops: scope.ops.map((o) => (o.op === 'register' ? { ...o, child: o.child.lifted ? walkLifted(o.child, visible) : walk(o.child, visible) } : o)) })
+  return { ...shape, root: walk(shape.root, undefined) }
+}
+
+/**
+ * Enclave's rule (README): `reply.callNotFound()` reaches the scope's not-found handler also from a
+ * route declared before `setNotFoundHandler()`. Written for Fastify 3, which answers 500 there, by
+ * setting the handler first in its scope.
+ */
+export function notFoundHandlersFirst(shape: AppShape): AppShape {
+  return { ...shape, root: mapScopes(shape.root, (s) => ({ ...s, ops: [...s.ops.filter((o) => o.op === 'notFound'), ...s.ops.filter((o) => o.op !== 'notFound')] })) }
 }
 
 /** Routes with an empty url declared through the shorthand, which Fastify 3 serves at the prefix. */

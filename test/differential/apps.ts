@@ -17,7 +17,7 @@ interface App {
   route(options: unknown): unknown
   addSchema(schema: unknown): unknown
   ready(): PromiseLike<unknown>
-  inject(request: unknown): PromiseLike<{ statusCode: number; headers: Record<string, unknown>; payload: string }>
+  inject(request: unknown): PromiseLike<{ statusCode: number; headers: Record<string, unknown>; payload: string; rawPayload?: Buffer }>
   close(): PromiseLike<unknown>
   server: http.Server
 }
@@ -31,7 +31,8 @@ function declare(framework: Framework, c: Case): App {
     : (createServer(customOptions ? { validator: { customOptions } } : {}) as unknown as App)
   for (const schema of SHARED_SCHEMAS) app.addSchema(structuredClone(schema))
   // Each app gets its own copy: both frameworks may annotate the schema objects they compile.
-  const { options, ...route } = c.route
+  const { options, setup, ...route } = c.route
+  setup?.(app)
   app.route({ ...options, ...route, schema: route.schema === undefined ? undefined : structuredClone(route.schema) })
   return app
 }
@@ -52,7 +53,7 @@ export async function answer(framework: Framework, c: Case, transport: Transport
     }
     if (transport === 'inject') {
       const res = await app.inject({ ...c.request })
-      return toAnswer(res.statusCode, res.headers, res.payload)
+      return toAnswer(res.statusCode, res.headers, res.rawPayload ?? Buffer.from(res.payload))
     }
     return await overHttp(app, c.request)
   } finally {
@@ -72,7 +73,7 @@ async function overHttp(app: App, spec: RequestSpec): Promise<Answer> {
     const req = http.request({ host: '127.0.0.1', port, method: spec.method, path: spec.url, headers, agent: false }, (res) => {
       const chunks: Buffer[] = []
       res.on('data', (chunk: Buffer) => chunks.push(chunk))
-      res.on('end', () => resolve(toAnswer(res.statusCode ?? 0, res.headers, Buffer.concat(chunks).toString('utf8'))))
+      res.on('end', () => resolve(toAnswer(res.statusCode ?? 0, res.headers, Buffer.concat(chunks))))
       res.on('error', reject)
     })
     req.setTimeout(5000, () => req.destroy(new Error('no answer within 5 s')))
@@ -81,11 +82,11 @@ async function overHttp(app: App, spec: RequestSpec): Promise<Answer> {
   })
 }
 
-function toAnswer(statusCode: number, raw: Record<string, unknown>, text: string): Answer {
-  const headers: Record<string, string> = {}
-  for (const [name, value] of Object.entries(raw)) {
-    if (!TRANSPORT_HEADERS.has(name) && value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value)
-  }
+function toAnswer(statusCode: number, raw: Record<string, unknown>, bytes: Buffer): Answer {
+  // Bytes that are not UTF-8 are compared as bytes (decoding would make any two alike).
+  const text = bytes.toString('utf8')
+  if (!Buffer.from(text, 'utf8').equals(bytes)) return { statusCode, headers: headersOf(raw), body: `bytes:${bytes.toString('hex')}` }
+  const headers = headersOf(raw)
   let body: unknown = text
   if (/json/i.test(headers['content-type'] ?? '') && text !== '') {
     try {
@@ -95,4 +96,12 @@ function toAnswer(statusCode: number, raw: Record<string, unknown>, text: string
     }
   }
   return { statusCode, headers, body }
+}
+
+function headersOf(raw: Record<string, unknown>): Record<string, string> {
+  const headers: Record<string, string> = {}
+  for (const [name, value] of Object.entries(raw)) {
+    if (!TRANSPORT_HEADERS.has(name) && value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value)
+  }
+  return headers
 }

@@ -2,6 +2,7 @@
 // request sent to both. Cases hold functions (handlers), so they are rebuilt from their seed,
 // never stored.
 import type { AppShape } from './app-shapes'
+import type { ReplyShape } from './reply-api'
 
 export type Handler = (request: any, reply: any) => unknown
 
@@ -12,6 +13,8 @@ export interface RouteSpec {
   handler: Handler
   /** Route-level hooks and options, given as they are to both. */
   options?: Record<string, unknown>
+  /** App-level declarations made before the route (a content-type parser), the same on both. */
+  setup?: (app: any) => void
 }
 
 export interface RequestSpec {
@@ -35,6 +38,8 @@ export interface Case {
   response?: { status: number; schema: Record<string, unknown>; value: () => unknown }
   /** An app-shape case: the whole app is declared from this shape, not `route` (which then only names the request). */
   app?: AppShape
+  /** A reply-api case: what the handler does (the route is built from it). */
+  reply?: ReplyShape
   /** Replays only: Fastify 3's error handlers declared so that they chain as Enclave's. */
   chainErrorHandlers?: true
   /** The handler throws an error whose message is meant for the client (`expose: true`). */

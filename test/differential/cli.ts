@@ -1,7 +1,7 @@
 // More seeds on demand: `npm run differential -- --seeds 1-20 --count 400 --http-every 10`.
 // Prints each difference README does not list (with its seed:index, to replay) and how often
 // each listed one was needed; exits 1 when any is unlisted.
-import { runSeed, type Outcome } from './run'
+import { running, runSeed, type Outcome } from './run'
 
 function option(name: string, fallback: string): string {
   const at = process.argv.indexOf(`--${name}`)
@@ -9,6 +9,11 @@ function option(name: string, fallback: string): string {
 }
 
 async function main(): Promise<void> {
+  // Fastify 3 can throw outside any promise (its router asserts, its hook runner crashes): name the case.
+  process.on('uncaughtException', (error) => {
+    console.log(`uncaught exception during case ${running.id} (${running.transport}): ${error.stack}`)
+    process.exit(2)
+  })
   const [from, to] = option('seeds', '1-5').split('-').map(Number) as [number, number | undefined]
   const count = Number(option('count', '300'))
   const httpEvery = Number(option('http-every', '10'))

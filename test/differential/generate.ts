@@ -2,11 +2,12 @@
 // are plain functions used as they are on both frameworks.
 import type { Case, Handler, RequestSpec, RouteSpec } from './case'
 import { appCase } from './app-case'
+import { describeReplyShape, drawReplyShape, replyApiRequest, replyApiRoute } from './reply-api'
 import { Random } from './random'
 import { objectSchema, responseSchema, scalarSchema, valueSchema, type Schema } from './schemas'
 import { text, value } from './values'
 
-type Drawn = { family: string; route: RouteSpec; request: RequestSpec; note?: string; response?: Case['response']; exposedError?: true; app?: Case['app'] }
+type Drawn = { family: string; route: RouteSpec; request: RequestSpec; note?: string; response?: Case['response']; exposedError?: true; app?: Case['app']; reply?: Case['reply'] }
 
 const echo: Handler = (request) => ({ body: request.body ?? null, query: request.query, params: request.params })
 
@@ -208,8 +209,14 @@ function appFamilyCase(r: Random): Drawn {
   return { family: 'app', route: { method: request.method, url: request.url, handler: echo }, request, note: summary, app: shape }
 }
 
+// The reply API as handlers use it: reply calls, every payload kind, hooks changing the payload.
+function replyApiCase(r: Random): Drawn {
+  const shape = drawReplyShape(r)
+  return { family: 'reply-api', route: replyApiRoute(shape), request: replyApiRequest(r, shape), note: describeReplyShape(shape), reply: shape, ...(shape.ending.e !== 'redirect' && 'error' in shape.ending && shape.ending.error === 'expose-5xx' ? { exposedError: true } : {}) }
+}
+
 const FAMILIES: Array<[number, (r: Random) => Drawn]> = [
-  [8, appFamilyCase], [3, querystringCase], [2, paramsCase], [2, headersCase], [4, bodyCase], [4, responseCase], [3, replyCase], [2, routingCase], [2, contentTypeCase], [2, hooksCase],
+  [8, appFamilyCase], [6, replyApiCase], [3, querystringCase], [2, paramsCase], [2, headersCase], [4, bodyCase], [4, responseCase], [3, replyCase], [2, routingCase], [2, contentTypeCase], [2, hooksCase],
 ]
 
 /** Case `index` of `seed`: the same pair always gives the same case. */
@@ -229,5 +236,5 @@ export function generateCase(seed: number, index: number): Case {
   const payload = drawn.request.payload === undefined ? '' : ` ${JSON.stringify(String(drawn.request.payload)).slice(0, 200)}`
   const summary = drawn.app ? `${drawn.note} <- ${drawn.request.method} ${drawn.request.url} ${JSON.stringify(drawn.request.headers ?? {})}${payload}` : `${ajv ? `ajv=${JSON.stringify(ajv)} ` : ''}${drawn.route.method} ${drawn.route.url} schema=${JSON.stringify(drawn.route.schema ?? null)}${drawn.note ? ` (${drawn.note})` : ''}` +
     ` <- ${drawn.request.method} ${drawn.request.url} ${JSON.stringify(drawn.request.headers ?? {})}${payload}`
-  return { id: `${seed}:${index}`, family: drawn.family, summary, route: drawn.route, request: drawn.request, response: drawn.response, ajv, ...(drawn.app ? { app: drawn.app } : {}), ...(drawn.exposedError ? { exposedError: true } : {}) }
+  return { id: `${seed}:${index}`, family: drawn.family, summary, route: drawn.route, request: drawn.request, response: drawn.response, ajv, ...(drawn.app ? { app: drawn.app } : {}), ...(drawn.reply ? { reply: drawn.reply } : {}), ...(drawn.exposedError ? { exposedError: true } : {}) }
 }

@@ -9,6 +9,7 @@ import type { Transport } from './apps'
 import type { Answer, Case, RequestSpec } from './case'
 import type { KnownDifference } from './difference-types'
 import { APP_DIFFERENCES, PARAMETRIC_BACKTRACK, notAllowedInApp } from './app-differences'
+import { REPLY_DIFFERENCES } from './reply-differences'
 import { SHARED_SCHEMAS } from './schemas'
 
 export type { KnownDifference, RewriteContext } from './difference-types'
@@ -115,6 +116,7 @@ function handledInvalidJson(f: Answer): Answer | undefined {
 export const KNOWN_DIFFERENCES: KnownDifference[] = [
   ...APP_DIFFERENCES,
   PARAMETRIC_BACKTRACK,
+  ...REPLY_DIFFERENCES,
   {
     id: 'validation-path-pointer',
     readme: 'Validation error paths are JSON pointers by default',
@@ -147,7 +149,11 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
     id: 'five-hundred-hides-message',
     readme: 'A 5xx never shows the thrown message unless the error says it is meant for the client',
     rewrite(f, { c }) {
-      const message = (f.body as { message?: unknown } | null | undefined)?.message
+      // A JSON error payload an onSend hook re-typed is text: read as JSON all the same, written back as text.
+      const asText = typeof f.body === 'string' && f.body.startsWith('{')
+      let parsed: unknown = f.body
+      if (asText) try { parsed = JSON.parse(f.body as string) } catch { return undefined }
+      const message = (parsed as { message?: unknown } | null | undefined)?.message
       // An exposed error's message is shown (the rule's own exception): a hidden one is a difference.
       if (f.statusCode < 500 || f.statusCode > 599 || typeof message !== 'string' || c.exposedError === true) return undefined
       // The status stays the error's (a 503 is a 503); only the message becomes its reason phrase.
@@ -156,7 +162,9 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
       // The generic payload goes through the route's 5xx response schema, as any error payload does.
       const schema = responseSchemaFor(c, status)
       const body = schema === undefined ? generic : JSON.parse(fjs7Of(schema, generic) ?? 'null')
-      return JSON.stringify(body) === JSON.stringify(f.body) ? undefined : withBody(f, body, status)
+      if (JSON.stringify(body) === JSON.stringify(parsed)) return undefined
+      const rewritten = withBody(f, body, status)
+      return asText ? { ...rewritten, body: JSON.stringify(body) } : rewritten
     },
   },
   {
@@ -282,7 +290,7 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
     async rewrite(f, { c, replay }) {
       if (f.statusCode !== 404 || c.request.method !== 'HEAD' || c.route.method !== 'GET') return undefined
       const get = await replay({ ...c.request, method: 'GET' })
-      return { ...get, body: '' }
+      return get.statusCode < 0 ? get : { ...get, body: '' } // no answer at all stays so
     },
   },
   {

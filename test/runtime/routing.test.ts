@@ -145,6 +145,30 @@ describe('runtime: routing', () => {
       await ignoring.close()
     })
 
+    // Found by the differential (diff14): find-my-way 9 trims the trailing slash before matching,
+    // Fastify 3's router matches the path as sent (having added each route's other spelling).
+    it('under ignoreTrailingSlash, a `*` route\'s value keeps the trailing slash and `/p/` reaches `/p/:id` with an empty id, as in Fastify 3', async () => {
+      const ignoring = server({ ignoreTrailingSlash: true })
+      ignoring.get('/*', async (request) => ({ root: (request.params as Record<string, string>)['*'] }))
+      ignoring.get('/s/*', async (request) => ({ star: (request.params as Record<string, string>)['*'] }))
+      ignoring.get('/t', async () => ({ t: true }))
+      ignoring.get('/t/*', async (request) => ({ tstar: (request.params as Record<string, string>)['*'] }))
+      ignoring.get('/p/:id', async (request) => ({ id: (request.params as Record<string, string>).id }))
+      await ignoring.ready()
+      const body = async (url: string): Promise<unknown> => (await ignoring.inject(url)).json()
+      expect(await body('/s/a/')).to.deep.equal({ star: 'a/' })
+      expect(await body('/s/a//?q=1')).to.deep.equal({ star: 'a//' })
+      expect(await body('/s/')).to.deep.equal({ star: '' })
+      expect(await body('/x/')).to.deep.equal({ root: 'x/' })
+      expect(await body('//')).to.deep.equal({ root: '/' })
+      expect(await body('/p/')).to.deep.equal({ id: '' })
+      // A route the trimmed path reaches without `*` still wins (Fastify 3 reaches it through `/t/`).
+      expect(await body('/t/')).to.deep.equal({ t: true })
+      expect(await body('/t//')).to.deep.equal({ tstar: '/' })
+      expect(await body('/s/a')).to.deep.equal({ star: 'a' })
+      await ignoring.close()
+    })
+
     // Found by the differential (diff13): Enclave trimmed the prefix's slash and served `/api`.
     it('an empty url in a plugin whose prefix ends in a slash is served at the prefix as written (`/api/`), as in Fastify 3', async () => {
       const app = await build((root) => {

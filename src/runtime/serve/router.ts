@@ -180,10 +180,12 @@ export function createRouter(options: {
       const doubleSlash = options.ignoreTrailingSlash && url.charCodeAt(1) === 47 && isDoubleSlashRoot(url)
       const hit = statics === null || doubleSlash ? null : statics.find(method, url, starMethods)
       if (hit !== null) return { store: hit, params: staticParams(), searchParams: options.parseQuery((statics as StaticRoutes<CompiledRoute>).hitQuery) }
-      const found = router.find(method as never, url, raw !== undefined && (byVersion || byHost || customInUse.size > 0) ? derive(raw) as never : undefined) as unknown as RouteMatch | null
+      const values = raw !== undefined && (byVersion || byHost || customInUse.size > 0) ? derive(raw) as never : undefined
+      const found = router.find(method as never, url, values) as unknown as RouteMatch | null
       if (doubleSlash && found !== null && Object.keys(found.params).length === 0) return null
-      if (found !== null && fragmentBeforeQuery(url)) found.searchParams = {}
-      return found
+      const match = options.ignoreTrailingSlash && (found === null || '*' in found.params) ? matchAsSent(url, found, (exact) => router.find(method as never, exact, values) as unknown as RouteMatch | null) : found
+      if (match !== null && fragmentBeforeQuery(url)) match.searchParams = {}
+      return match
     },
     has: (method, path, constraints) => statics !== null && constraints === null && isStaticPath(method, path)
       ? statics.has(method, path)
@@ -192,6 +194,30 @@ export function createRouter(options: {
 }
 
 const UNREACHABLE_PATH = '/\uD800'
+
+/**
+ * Under ignoreTrailingSlash Fastify 3's router (find-my-way 4) adds each route's other spelling
+ * (`/a` and `/a/`) but matches the path as sent, so a `*` route takes the trailing slash into its
+ * value (`/s/a/` is `a/`, `/s/` is `''` for `/s/*`) and `/p/` reaches `/p/:id` with an empty id;
+ * find-my-way 9 trims the path first (`a`, and `/s/`, `/p/` found nothing). When the trimmed path
+ * found no route or only a `*` one, the path as sent is asked again (one more `/`, which find-my-way
+ * 9 trims back) and its match wins: a route the trimmed path found without `*` is the one Fastify 3
+ * reaches through its added spelling, so it stays.
+ */
+function matchAsSent(url: string, found: RouteMatch | null, find: (url: string) => RouteMatch | null): RouteMatch | null {
+  const end = pathEnd(url)
+  if (end < 2 || url.charCodeAt(end - 1) !== 47) return found
+  return find(`${url.slice(0, end)}/${url.slice(end)}`) ?? found
+}
+
+/** Where the path ends: at the first `?` or `#`, as find-my-way reads it. */
+function pathEnd(url: string): number {
+  for (let i = 0; i < url.length; i++) {
+    const c = url.charCodeAt(i)
+    if (c === 63 || c === 35) return i
+  }
+  return url.length
+}
 
 /** `//`, with or without a query or fragment. */
 function isDoubleSlashRoot(url: string): boolean {

@@ -1,0 +1,152 @@
+// README differences the reply-api family meets (reply-api.ts): each rewrites Fastify 3's answer
+// into Enclave's under the rule, asking Fastify 3 again where the rule says "as Fastify 3 answers".
+import { STATUS_CODES } from 'node:http'
+import type { Answer } from './case'
+import type { KnownDifference, RewriteContext } from './difference-types'
+import { replyApiRoute, type ReplyShape } from './reply-api'
+import { servedRoutes } from './app-shapes'
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+
+/** Fastify 3's headers with the generic 500 payload in place of its body. */
+function generic500(f: Answer): Answer {
+  const body = { statusCode: 500, error: STATUS_CODES[500], message: STATUS_CODES[500] }
+  return { statusCode: 500, headers: { ...f.headers, 'content-type': JSON_TYPE, 'content-length': String(Buffer.byteLength(JSON.stringify(body))) }, body }
+}
+
+/** Fastify 3 asked with the reply shape changed; a HEAD to the GET route is asked as GET, its body dropped (no HEAD routes there). */
+async function replayShape(context: RewriteContext, shape: ReplyShape): Promise<Answer> {
+  const { c, replay } = context
+  const head = c.request.method === 'HEAD' && c.route.method === 'GET'
+  const answer = await replay(head ? { ...c.request, method: 'GET' } : c.request, replyApiRoute(shape))
+  return head && answer.statusCode >= 0 ? { ...answer, body: '' } : answer
+}
+
+const ERROR_ENDINGS = ['throw', 'send-error', 'return-error']
+
+export const REPLY_DIFFERENCES: KnownDifference[] = [
+  {
+    id: 'redirect-keeps-only-3xx',
+    readme: '`reply.redirect(url)` keeps a status chosen before it only when that status is a 3xx, else it\n  answers 302',
+    async rewrite(f, context) {
+      const shape = context.c.reply
+      if (shape === undefined || shape.ending.e !== 'redirect' || shape.ending.code !== undefined) return undefined
+      const codes = shape.steps.filter((s): s is Extract<typeof s, { n: number }> => s.s === 'code' || s.s === 'status')
+      const last = codes[codes.length - 1]
+      if (last === undefined || (last.n >= 300 && last.n < 400)) return undefined
+      return await replayShape(context, { ...shape, steps: shape.steps.filter((s) => s.s !== 'code' && s.s !== 'status') })
+    },
+  },
+  {
+    id: 'error-status-out-of-range',
+    readme: 'an error with `statusCode: 600` likewise answers a generic 500 where\n  Fastify 3 answers',
+    rewrite(f, { c }) {
+      const ending = c.reply?.ending
+      if (ending === undefined || !ERROR_ENDINGS.includes(ending.e) || !('error' in ending) || ending.error !== 'status-999' || f.statusCode !== 999) return undefined
+      // The error payload becomes the generic one; a payload an onSend hook replaced stays.
+      const payload = f.body as { statusCode?: unknown } | null
+      return payload !== null && typeof payload === 'object' && payload.statusCode === 999 ? generic500(f) : { ...f, statusCode: 500 }
+    },
+  },
+  {
+    id: 'thrown-null-undefined-error',
+    readme: 'a thrown `undefined`/`null` becomes Fastify 3\'s 500 "Undefined error has occurred"',
+    rewrite(f, { c, enclave }) {
+      const ending = c.reply?.ending
+      if (ending === undefined || ending.e !== 'throw' || ending.error !== 'null' || f.statusCode < 0) return undefined
+      // Fastify 3 sent `null` as a payload, through the reply's serializer and preSerialization and
+      // onSend hooks: Enclave's error payload goes through onSend only. Its status and code are
+      // checked; what an onSend hook made of the payload is taken from Enclave's answer.
+      const text = typeof enclave.body === 'string' ? enclave.body : JSON.stringify(enclave.body)
+      const hooked = c.reply?.hooks.some((h) => h.h === 'onSend' && h.does !== 'same' && h.does !== 'header') === true
+      if (enclave.statusCode !== 500 || (!hooked && !text.includes('ENC_ERR_REPLY_UNDEFINED_ERROR') && c.request.method !== 'HEAD')) return undefined
+      if (f.body !== null && f.body !== '' || hooked || c.request.method === 'HEAD' || f.statusCode !== 500) {
+        return { statusCode: 500, headers: { ...f.headers, 'content-type': enclave.headers['content-type'] as string, 'content-length': enclave.headers['content-length'] as string }, body: enclave.body }
+      }
+      const headers = { ...f.headers, 'content-type': JSON_TYPE }
+      // An onSend hook that replaced the payload leaves it empty in both.
+      if (f.body === '') return { ...f, headers }
+      const body = { statusCode: 500, code: 'ENC_ERR_REPLY_UNDEFINED_ERROR', error: STATUS_CODES[500], message: 'Undefined error has occurred' }
+      return { statusCode: 500, headers: { ...headers, 'content-length': String(Buffer.byteLength(JSON.stringify(body))) }, body }
+    },
+  },
+  {
+    id: 'object-under-non-json-type',
+    readme: 'An object sent with a content type that is not JSON and no serializer',
+    rewrite(f, { c, enclave }) {
+      // Fastify 3's send() throws; from a timer that throw escapes every promise and kills the process.
+      const threw = f.statusCode === -2 && /payload of invalid type/.test(String(f.body))
+      if (c.reply === undefined || !threw || enclave.statusCode !== 500) return undefined
+      const headers = { ...enclave.headers }
+      delete headers['content-type']
+      delete headers['content-length']
+      const generic = generic500({ statusCode: 500, headers, body: undefined })
+      return c.request.method === 'HEAD' ? { ...generic, body: '' } : generic
+    },
+  },
+  {
+    id: 'undefined-answers-500',
+    readme: 'An async handler that resolves `undefined` without replying answers 500\n  (`ENC_ERR_REPLY_NOTHING_SENT`) instead of hanging',
+    rewrite(f, { c, enclave }) {
+      const ending = c.reply?.ending
+      if (ending === undefined || ending.e !== 'return-undefined' || f.statusCode !== -1) return undefined
+      // "(one that set 204 or 304 answers that, with no body)"
+      const codes = c.reply?.steps.filter((s): s is Extract<typeof s, { n: number }> => s.s === 'code' || s.s === 'status') ?? []
+      const last = codes[codes.length - 1]?.n
+      if ((last === 204 || last === 304) && enclave.statusCode === last && enclave.body === '') return { statusCode: last, headers: enclave.headers, body: '' }
+      if (enclave.statusCode !== 500) return undefined
+      // Fastify 3 never answers, so it shows none of the headers the handler set: Enclave's are taken, the status and payload checked.
+      const expected = generic500({ statusCode: 500, headers: {}, body: undefined })
+      // An onSend hook that replaces the payload replaces this one too (Enclave's then stands).
+      const replaced = c.reply?.hooks.some((h) => h.h === 'onSend' && !['same', 'header'].includes(h.does)) === true
+      if (replaced) return { statusCode: 500, headers: enclave.headers, body: enclave.body }
+      return { ...expected, headers: { ...enclave.headers, ...expected.headers }, body: c.request.method === 'HEAD' ? '' : expected.body }
+    },
+  },
+  {
+    id: 'thrown-object-skips-pre-serialization',
+    readme: 'like every\n  error payload it skips preSerialization hooks',
+    async rewrite(f, context) {
+      const shape = context.c.reply
+      if (shape === undefined || shape.ending.e !== 'throw' || shape.ending.error !== 'object' || !shape.hooks.some((h) => h.h === 'preSerialization')) return undefined
+      return await replayShape(context, { ...shape, hooks: shape.hooks.filter((h) => h.h !== 'preSerialization') })
+    },
+  },
+  {
+    id: 'thrown-non-error-500',
+    readme: 'one without a 4xx status, or a thrown string, answers the generic 500 instead of being sent',
+    rewrite(f, { c }) {
+      const ending = c.reply?.ending
+      if (ending === undefined || ending.e !== 'throw' || !['string', 'number'].includes(ending.error) || f.statusCode !== 500) return undefined
+      return generic500(f)
+    },
+  },
+  {
+    id: 'error-drops-content-type',
+    readme: 'A Content-Type chosen before the error is dropped before the handlers run',
+    async rewrite(f, context) {
+      const shape = context.c.reply
+      if (shape === undefined || !['throw', 'send-error', 'return-error'].includes(shape.ending.e) || !shape.steps.some((s) => s.s === 'type')) return undefined
+      return await replayShape(context, { ...shape, steps: shape.steps.filter((s) => s.s !== 'type') })
+    },
+  },
+  {
+    id: 'call-not-found-own-hooks',
+    readme: 'After `reply.callNotFound()` the not-found reply runs the not-found handler\'s preSerialization and onSend hooks',
+    rewrite(f, { c, enclave }) {
+      const trace = f.headers['x-trace']
+      if (c.app === undefined || trace === undefined) return undefined
+      const theirs = new Set((enclave.headers['x-trace'] ?? '').split(','))
+      // The calling route's preSerialization and onSend hooks (its scopes' and its own) that Enclave did not run.
+      const callers = servedRoutes(c.app).routes.filter((s) => s.route.handler === 'callNotFound')
+      const tags = callers.flatMap((s) => [...s.hookTags.filter((h) => h.stage === 'onSend' || h.stage === 'preSerialization').map((h) => h.tag), ...(s.route.routeHook === 'onSend' || s.route.routeHook === 'preSerialization' ? [`${s.route.tag}.h`] : [])])
+      const drop = new Set(tags.filter((tag) => !theirs.has(tag)))
+      const kept = trace.split(',').filter((tag) => !drop.has(tag))
+      if (kept.length === trace.split(',').length) return undefined
+      const headers = { ...f.headers }
+      if (kept.length === 0) delete headers['x-trace']
+      else headers['x-trace'] = kept.join(',')
+      return { ...f, headers }
+    },
+  },
+]
