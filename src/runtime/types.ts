@@ -425,7 +425,7 @@ export type RegisterArguments<P> = false extends OptionsOmittable<P>
   ? [options: NoInfer<PluginOptionsOf<P> | ((scope: Scope) => PluginOptionsOf<P>)>]
   : [options?: NoInfer<PluginOptionsOf<P> | ((scope: Scope) => PluginOptionsOf<P>)>]
 // Per member of a union of plugin types: false when its options parameter needs a value.
-type OptionsOmittable<P> = [P] extends [never] ? true : P extends (instance: never, options: infer O, ...rest: never[]) => unknown
+export type OptionsOmittable<P> = [P] extends [never] ? true : P extends (instance: never, options: infer O, ...rest: never[]) => unknown
   ? unknown extends O ? true : undefined extends O ? true : {} extends O ? true : false
   : true
 // Distributes over a union of plugin types (Fastify's deprecated FastifyPlugin is one). A plugin
