@@ -41,7 +41,7 @@ export type {
 } from './runtime'
 // Typed, scope-aware plugins (Elysia's): lift(plugin, { name, provides }), register() typed by it, @Requires + RequestWith.
 export type {
-  TypeMark, ProvidesMeta, Provided, NothingProvided, ProvidedBy, ProvidedOf, ProvidingPlugin, MergeProvided, WithProvided, Registered, TypedScope, ScopeWith, RequestWith, ReplyWith,
+  TypeMark, ProvidesMeta, Provided, NothingProvided, ProvidedBy, ProvidedOf, ProvidingPlugin, MergeProvided, WithProvided, Registered, TypedScope, ScopeWith, PluginFor, FitsScope, PluginForAnotherScope, RequestWith, ReplyWith,
   RegisterArguments, TypedRequestHook, TypedPayloadHook, TypedErrorHook, TypedErrorHandler, TypedNotFoundHandler,
 } from './runtime'
 // Fastify 4/5's request/reply schema methods and Fastify 5's route lookups (migrant10).

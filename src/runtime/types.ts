@@ -849,7 +849,7 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
    * (`app.register(workspace).get(...)`: chain, as with Elysia's `.use()`); any other plugin returns `this`.
    * An inline plugin registered on a typed scope gets its child typed the same way (ChildScopeOf).
    */
-  register<Plug extends PluginFunction<PluginOptions, ChildScopeOf<this>> | Function | PluginModule<Function>>(plugin: Plug & NotAClass<Plug>, ...options: RegisterArguments<ModuleDefault<Plug>>): Registered<this, Plug>
+  register<Plug extends PluginFunction<PluginOptions, ChildScopeOf<this>> | Function | PluginModule<Function>>(plugin: Plug & NotAClass<Plug> & FitsScope<Plug, this>, ...options: RegisterArguments<ModuleDefault<Plug>>): Registered<this, Plug>
   /** `route<G>(...)`: Fastify's route generic, as the shortcuts take it (ScopeRouteShortcut); the schema is then not inferred. */
   route<G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema>(options: RouteOptions<S, G, ProvidedIn<this>>): this
   get: ShortcutOn<this>
@@ -1043,6 +1043,28 @@ export type Registered<This, Plug> = Plug extends ProvidingPlugin<infer Q> ? (0 
  */
 // Not distributive, as ShortcutOn: the server's own ScopeImpl then satisfies register()'s bound.
 export type ChildScopeOf<This> = [This] extends [{ readonly [kProvided]: Provided }] ? ScopeWith<ProvidedIn<This>> : Scope
+/**
+ * A plugin declared apart from `register()`, typed for the scope it is registered on: its scope
+ * sees that scope's decorations, as an inline plugin's does. Registered on a scope lacking them,
+ * it does not compile (FitsScope).
+ *
+ * @example
+ * const api = createServer().register(workspace)
+ * const routes: PluginFor<typeof api> = async (scope) => { scope.get('/plan', (request) => request.workspace.plan) }
+ * api.register(routes)
+ */
+export type PluginFor<This extends Scope, O extends PluginOptions = PluginOptions> = (scope: ChildScopeOf<This>, options: O, done: DoneFn) => unknown
+/**
+ * register()'s check that a plugin whose scope parameter is a TypedScope (PluginFor, `typeof api`)
+ * goes on a scope providing what it reads: `unknown` when it does (or the plugin asks no typed
+ * scope), else a type no plugin has, whose name the error shows.
+ */
+// Not distributive over Plug, so a union of plugin types is taken as it was.
+export type FitsScope<Plug, This> = [Plug] extends [(scope: infer S, ...rest: never[]) => unknown]
+  ? [S] extends [{ readonly [kProvided]: Provided }] ? [ChildScopeOf<This>] extends [S] ? unknown : PluginForAnotherScope : unknown
+  : unknown
+/** What FitsScope asks of a plugin typed for a scope with decorations this scope lacks (none has it). */
+export interface PluginForAnotherScope { readonly 'register this plugin on the scope its PluginFor<typeof scope> names: this one lacks decorations it reads': true }
 /** A TypedScope with its instance decorations (`provides.scope`) as members: `scope.db` after `register(dbPlugin)`. */
 export type ScopeWith<P extends Provided> = TypedScope<P> & P['scope']
 /** A scope's route shortcuts: a TypedScope's handlers also see its decorations (tried first), a plain Scope's are as ever. */
