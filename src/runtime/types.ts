@@ -16,7 +16,8 @@ import type { SchemaCompilation } from './shared/schema-compilation'
 import type { EachWithoutOpenIndex, OrWithoutOpenIndex } from './open-index'
 import type { BootProfile } from './shared/boot-profile'
 import type { ReplySerializationApi, RequestSchemaApi, ScopeRouteLookup } from './fastify-api-types'
-import type { MergeProvided, NothingProvided, Provided, ProvidingPlugin, kProvided } from './shared/provided'
+import type { MergeProvided, NothingProvided, Provided, ProvidingPlugin, WithProvided, kProvided } from './shared/provided'
+import type { RawIn, RawMarkOf } from './raw-server'
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'
 
@@ -611,7 +612,10 @@ export interface SchemaCacheStats {
   readonly notCacheable: number
 }
 
-export interface ServerOptions {
+/** createServer()'s `https` option: what node:https takes, and with `http2`, HTTP/1.1 on the same port and HTTP/2 settings. */
+export type HttpsOptions = TlsOptions & { allowHTTP1?: boolean; settings?: Http2Settings }
+/** `H2`, `S`: the `http2` and `https` options as given, which type the scope's `server` (RawServerFor). */
+export interface ServerOptions<H2 extends boolean = boolean, S extends HttpsOptions | undefined = HttpsOptions | undefined> {
   /** The root scope's name in scope paths (`root > users`). Default `root`. */
   name?: string
   validator?: ValidatorOptions
@@ -758,13 +762,13 @@ export interface ServerOptions {
    * node:https takes). With `http2: true`, HTTP/2 over TLS; `allowHTTP1: true` then also serves
    * HTTP/1.1 clients on the same port.
    */
-  https?: TlsOptions & { allowHTTP1?: boolean; settings?: Http2Settings }
+  https?: S
   /**
    * Fastify 3: serve HTTP/2 (node:http2's compatibility API): cleartext h2c, or over TLS with `https`.
-   * `scope.server` is then an Http2Server, typed `Server` all the same (README, option table: a
-   * Scope generic in its server would not pass where a `Scope` is taken); cast it to use http2's API.
+   * `scope.server` is then an Http2Server, and typed so on the scope createServer() returns
+   * (RawServerFor), on its children and on what register() returns.
    */
-  http2?: boolean
+  http2?: H2
   /** Fastify 3: with `http2`, a session idle this long (ms) is closed with GOAWAY. Default 5000; 0 turns it off. */
   http2SessionTimeout?: number
   /**
@@ -798,6 +802,17 @@ export interface ScopeRouteShortcut<This> {
   <G extends RouteGeneric = RouteGeneric>(path: string, options: RouteShorthandOptions & { handler: GenericRouteHandler<G, {}> }): This
 }
 /**
+ * The handler of a `{ websocket: true }` route (@fastify/websocket), declared apart: `(socket, request)`
+ * as the plugin calls it. The socket is what its annotation says (`socket: WebSocket`, `import type
+ * { WebSocket } from 'ws'`; `unknown` unannotated: Enclave does not depend on ws), the request is typed
+ * from the route schema `S` as any handler's; `R`: a TypedScope's request decorations. The route
+ * shortcuts take it cast (`onRoom as never`): a websocket overload beside the HTTP ones would turn
+ * every mistake in an HTTP route's options into TS2769 "No overload matches this call" (docs/plugins.md).
+ */
+// Method syntax: its parameters compare both ways, so a handler annotated `socket: WebSocket` fits
+// the `unknown` Enclave can promise without depending on ws.
+export type WebSocketRouteHandler<S, R = {}> = { handle(this: Scope, socket: unknown, request: NoInfer<WithProvided<RequestOf<S>, R>>): unknown }['handle']
+/**
  * {@link ScopeRouteShortcut} on a {@link TypedScope}: handlers also see the decorations `P` its
  * plugins provide. TypedScope's shortcuts are this and then ScopeRouteShortcut (an intersection,
  * tried in that order), which is what keeps a TypedScope assignable to Scope.
@@ -819,7 +834,8 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
   /** `root > users > admin`: the names of the plugins from the root, for error messages. */
   readonly path: string
   readonly prefix: string
-  readonly server: Server
+  /** Node's server: http.Server, or what createServer()'s `http2`/`https` options made (RawServerFor). */
+  readonly server: RawIn<this>['server']
   /**
    * Fastify 4+'s `addresses()`: where the server listens, `[]` before listen() and after close().
    * One entry: Enclave listens on the one address listen() was given (Fastify 5 may list two for `localhost`).
@@ -830,7 +846,7 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
    * 'request' event (a plugin handling the server's 'upgrade' event, as @fastify/websocket does)
    * through the routes and hooks; the reply is written to the `res` given.
    */
-  readonly routing: (req: IncomingMessage, res: ServerResponse) => void
+  readonly routing: (req: RawIn<this>['request'], res: RawIn<this>['reply']) => void
   readonly log: ServerLogger
   readonly parent: Scope | null
   /** True from the moment close() is called: health readiness answers 503 from then on. */
@@ -1034,7 +1050,7 @@ export interface TypedScope<P extends Provided> extends Scope {
  * the scope as it was (an encapsulated plugin's decorations stay in its own child scope; a plugin
  * typed `any` changes nothing).
  */
-export type Registered<This, Plug> = Plug extends ProvidingPlugin<infer Q> ? (0 extends 1 & Plug ? This : ScopeWith<MergeProvided<ProvidedIn<This>, Q>>) : This
+export type Registered<This, Plug> = Plug extends ProvidingPlugin<infer Q> ? (0 extends 1 & Plug ? This : ScopeWith<MergeProvided<ProvidedIn<This>, Q>> & RawMarkOf<This>) : This
 /**
  * The parameter an inline plugin registered on `This` is typed with: its child scope, which inherits
  * what `This` provides (request, reply and scope decorations), so a TypedScope's child is typed as it
@@ -1042,7 +1058,8 @@ export type Registered<This, Plug> = Plug extends ProvidingPlugin<infer Q> ? (0 
  * is annotated `Scope` (a helper, an AsyncPlugin) still fits, being callable with either.
  */
 // Not distributive, as ShortcutOn: the server's own ScopeImpl then satisfies register()'s bound.
-export type ChildScopeOf<This> = [This] extends [{ readonly [kProvided]: Provided }] ? ScopeWith<ProvidedIn<This>> : Scope
+// The raw server's mark (createServer({ http2: true })) goes along: `unknown`, nothing, on http's.
+export type ChildScopeOf<This> = ([This] extends [{ readonly [kProvided]: Provided }] ? ScopeWith<ProvidedIn<This>> : Scope) & RawMarkOf<This>
 /**
  * A plugin declared apart from `register()`, typed for the scope it is registered on: its scope
  * sees that scope's decorations, as an inline plugin's does. Registered on a scope lacking them,
