@@ -17,7 +17,7 @@ import type { EachWithoutOpenIndex, OrWithoutOpenIndex } from './open-index'
 import type { BootProfile } from './shared/boot-profile'
 import type { ReplySerializationApi, RequestSchemaApi, ScopeRouteLookup } from './fastify-api-types'
 import type { MergeProvided, NothingProvided, Provided, ProvidingPlugin, WithProvided, kProvided } from './shared/provided'
-import type { RawIn, RawMarkOf } from './raw-server'
+import type { RawIn, RawMarkOf } from './shared/raw-server'
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'
 
