@@ -41,9 +41,13 @@ export type {
 } from './runtime'
 // Typed, scope-aware plugins (Elysia's): lift(plugin, { name, provides }), register() typed by it, @Requires + RequestWith.
 export type {
-  TypeMark, ProvidesMeta, Provided, NothingProvided, ProvidedBy, ProvidedOf, ProvidingPlugin, MergeProvided, WithProvided, Registered, TypedScope, ScopeWith, RequestWith, ReplyWith,
+  TypeMark, ProvidesMeta, Provided, NothingProvided, ProvidedBy, ProvidedOf, ProvidingPlugin, MergeProvided, WithProvided, Registered, TypedScope, ScopeWith, PluginFor, FitsScope, PluginForAnotherScope, RequestWith, ReplyWith,
   RegisterArguments, TypedRequestHook, TypedPayloadHook, TypedErrorHook, TypedErrorHandler, TypedNotFoundHandler,
 } from './runtime'
+// @fastify/websocket's `{ websocket: true }` route handler: (socket, request), the request typed from the schema.
+export type { WebSocketRouteHandler } from './runtime'
+// The server a scope runs on, typed from createServer()'s http2/https options (Fastify's RawServer).
+export type { HttpsOptions, RawServerTypes, HttpRaw, HttpsRaw, Http2Raw, Http2SecureRaw, RawServerFor, RawIn, RawRequestOf, RawReplyOf } from './runtime'
 // Fastify 4/5's request/reply schema methods and Fastify 5's route lookups (migrant10).
 export type {
   FastifyHttpPart, FoundRoute, ReplySerializationApi, RequestSchemaApi, RouteLookup, ScopeRouteLookup, SerializationFunction, ValidationFunction,

@@ -1,5 +1,5 @@
 import type { InjectionToken } from 'tsyringe'
-import type { HookName, PluginFunction, PluginOptionsOf, RouteShorthandOptions } from '../runtime/types'
+import type { HookName, OptionsOmittable, PluginFunction, PluginOptionsOf, RouteShorthandOptions } from '../runtime/types'
 import type { RouteSchema, SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../runtime/schemas/types'
 import type { NoUnknownSchemaKeys, TypeBoxLike, TypedRouteSchema } from '../runtime/typed-schemas'
 
@@ -22,7 +22,11 @@ export type PluginEntry = PluginFunction<any> | Function | readonly [Function, o
  * literal itself and then checks every element against its checked form: no helper per entry.
  */
 export type CheckedPluginEntries<P extends readonly unknown[]> = { [K in keyof P]: CheckedPluginEntry<P[K]> }
-type CheckedPluginEntry<E> = E extends readonly [infer F, unknown] ? readonly [F, PluginOptionsOf<F>] : E
+// A bare plugin whose options type has a required property must be given as the pair (as
+// register() requires the options): the pair is the type it is then checked against, so the error
+// reads "not assignable to type 'readonly [plugin, options]'", which is the fix.
+type CheckedPluginEntry<E> = E extends readonly [infer F, unknown] ? readonly [F, PluginOptionsOf<F>]
+  : false extends OptionsOmittable<E> ? readonly [E, PluginOptionsOf<E>] : E
 
 export interface ClassProviderEntry { provide: InjectionToken; useClass: ConcreteClass }
 export interface ValueProviderEntry { provide: InjectionToken; useValue: unknown }

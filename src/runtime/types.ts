@@ -16,7 +16,8 @@ import type { SchemaCompilation } from './shared/schema-compilation'
 import type { EachWithoutOpenIndex, OrWithoutOpenIndex } from './open-index'
 import type { BootProfile } from './shared/boot-profile'
 import type { ReplySerializationApi, RequestSchemaApi, ScopeRouteLookup } from './fastify-api-types'
-import type { MergeProvided, NothingProvided, Provided, ProvidingPlugin, kProvided } from './shared/provided'
+import type { MergeProvided, NothingProvided, Provided, ProvidingPlugin, WithProvided, kProvided } from './shared/provided'
+import type { RawIn, RawMarkOf } from './shared/raw-server'
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'
 
@@ -425,7 +426,7 @@ export type RegisterArguments<P> = false extends OptionsOmittable<P>
   ? [options: NoInfer<PluginOptionsOf<P> | ((scope: Scope) => PluginOptionsOf<P>)>]
   : [options?: NoInfer<PluginOptionsOf<P> | ((scope: Scope) => PluginOptionsOf<P>)>]
 // Per member of a union of plugin types: false when its options parameter needs a value.
-type OptionsOmittable<P> = [P] extends [never] ? true : P extends (instance: never, options: infer O, ...rest: never[]) => unknown
+export type OptionsOmittable<P> = [P] extends [never] ? true : P extends (instance: never, options: infer O, ...rest: never[]) => unknown
   ? unknown extends O ? true : undefined extends O ? true : {} extends O ? true : false
   : true
 // Distributes over a union of plugin types (Fastify's deprecated FastifyPlugin is one). A plugin
@@ -617,7 +618,10 @@ export interface SchemaCacheStats {
   readonly notCacheable: number
 }
 
-export interface ServerOptions {
+/** createServer()'s `https` option: what node:https takes, and with `http2`, HTTP/1.1 on the same port and HTTP/2 settings. */
+export type HttpsOptions = TlsOptions & { allowHTTP1?: boolean; settings?: Http2Settings }
+/** `H2`, `S`: the `http2` and `https` options as given, which type the scope's `server` (RawServerFor). */
+export interface ServerOptions<H2 extends boolean = boolean, S extends HttpsOptions | undefined = HttpsOptions | undefined> {
   /** The root scope's name in scope paths (`root > users`). Default `root`. */
   name?: string
   validator?: ValidatorOptions
@@ -764,13 +768,13 @@ export interface ServerOptions {
    * node:https takes). With `http2: true`, HTTP/2 over TLS; `allowHTTP1: true` then also serves
    * HTTP/1.1 clients on the same port.
    */
-  https?: TlsOptions & { allowHTTP1?: boolean; settings?: Http2Settings }
+  https?: S
   /**
    * Fastify 3: serve HTTP/2 (node:http2's compatibility API): cleartext h2c, or over TLS with `https`.
-   * `scope.server` is then an Http2Server, typed `Server` all the same (README, option table: a
-   * Scope generic in its server would not pass where a `Scope` is taken); cast it to use http2's API.
+   * `scope.server` is then an Http2Server, and typed so on the scope createServer() returns
+   * (RawServerFor), on its children and on what register() returns.
    */
-  http2?: boolean
+  http2?: H2
   /** Fastify 3: with `http2`, a session idle this long (ms) is closed with GOAWAY. Default 5000; 0 turns it off. */
   http2SessionTimeout?: number
   /**
@@ -804,6 +808,17 @@ export interface ScopeRouteShortcut<This> {
   <G extends RouteGeneric = RouteGeneric>(path: string, options: RouteShorthandOptions & { handler: GenericRouteHandler<G, {}> }): This
 }
 /**
+ * The handler of a `{ websocket: true }` route (@fastify/websocket), declared apart: `(socket, request)`
+ * as the plugin calls it. The socket is what its annotation says (`socket: WebSocket`, `import type
+ * { WebSocket } from 'ws'`; `unknown` unannotated: Enclave does not depend on ws), the request is typed
+ * from the route schema `S` as any handler's; `R`: a TypedScope's request decorations. The route
+ * shortcuts take it cast (`onRoom as never`): a websocket overload beside the HTTP ones would turn
+ * every mistake in an HTTP route's options into TS2769 "No overload matches this call" (docs/plugins.md).
+ */
+// Method syntax: its parameters compare both ways, so a handler annotated `socket: WebSocket` fits
+// the `unknown` Enclave can promise without depending on ws.
+export type WebSocketRouteHandler<S, R = {}> = { handle(this: Scope, socket: unknown, request: NoInfer<WithProvided<RequestOf<S>, R>>): unknown }['handle']
+/**
  * {@link ScopeRouteShortcut} on a {@link TypedScope}: handlers also see the decorations `P` its
  * plugins provide. TypedScope's shortcuts are this and then ScopeRouteShortcut (an intersection,
  * tried in that order), which is what keeps a TypedScope assignable to Scope.
@@ -825,7 +840,8 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
   /** `root > users > admin`: the names of the plugins from the root, for error messages. */
   readonly path: string
   readonly prefix: string
-  readonly server: Server
+  /** Node's server: http.Server, or what createServer()'s `http2`/`https` options made (RawServerFor). */
+  readonly server: RawIn<this>['server']
   /**
    * Fastify 4+'s `addresses()`: where the server listens, `[]` before listen() and after close().
    * One entry: Enclave listens on the one address listen() was given (Fastify 5 may list two for `localhost`).
@@ -836,7 +852,7 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
    * 'request' event (a plugin handling the server's 'upgrade' event, as @fastify/websocket does)
    * through the routes and hooks; the reply is written to the `res` given.
    */
-  readonly routing: (req: IncomingMessage, res: ServerResponse) => void
+  readonly routing: (req: RawIn<this>['request'], res: RawIn<this>['reply']) => void
   readonly log: ServerLogger
   readonly parent: Scope | null
   /** True from the moment close() is called: health readiness answers 503 from then on. */
@@ -855,7 +871,7 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
    * (`app.register(workspace).get(...)`: chain, as with Elysia's `.use()`); any other plugin returns `this`.
    * An inline plugin registered on a typed scope gets its child typed the same way (ChildScopeOf).
    */
-  register<Plug extends PluginFunction<PluginOptions, ChildScopeOf<this>> | Function | PluginModule<Function>>(plugin: Plug & NotAClass<Plug>, ...options: RegisterArguments<ModuleDefault<Plug>>): Registered<this, Plug>
+  register<Plug extends PluginFunction<PluginOptions, ChildScopeOf<this>> | Function | PluginModule<Function>>(plugin: Plug & NotAClass<Plug> & FitsScope<Plug, this>, ...options: RegisterArguments<ModuleDefault<Plug>>): Registered<this, Plug>
   /** `route<G>(...)`: Fastify's route generic, as the shortcuts take it (ScopeRouteShortcut); the schema is then not inferred. */
   route<G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema>(options: RouteOptions<S, G, ProvidedIn<this>>): this
   get: ShortcutOn<this>
@@ -1041,7 +1057,7 @@ export interface TypedScope<P extends Provided> extends Scope {
  * the scope as it was (an encapsulated plugin's decorations stay in its own child scope; a plugin
  * typed `any` changes nothing).
  */
-export type Registered<This, Plug> = Plug extends ProvidingPlugin<infer Q> ? (0 extends 1 & Plug ? This : ScopeWith<MergeProvided<ProvidedIn<This>, Q>>) : This
+export type Registered<This, Plug> = Plug extends ProvidingPlugin<infer Q> ? (0 extends 1 & Plug ? This : ScopeWith<MergeProvided<ProvidedIn<This>, Q>> & RawMarkOf<This>) : This
 /**
  * The parameter an inline plugin registered on `This` is typed with: its child scope, which inherits
  * what `This` provides (request, reply and scope decorations), so a TypedScope's child is typed as it
@@ -1049,7 +1065,30 @@ export type Registered<This, Plug> = Plug extends ProvidingPlugin<infer Q> ? (0 
  * is annotated `Scope` (a helper, an AsyncPlugin) still fits, being callable with either.
  */
 // Not distributive, as ShortcutOn: the server's own ScopeImpl then satisfies register()'s bound.
-export type ChildScopeOf<This> = [This] extends [{ readonly [kProvided]: Provided }] ? ScopeWith<ProvidedIn<This>> : Scope
+// The raw server's mark (createServer({ http2: true })) goes along: `unknown`, nothing, on http's.
+export type ChildScopeOf<This> = ([This] extends [{ readonly [kProvided]: Provided }] ? ScopeWith<ProvidedIn<This>> : Scope) & RawMarkOf<This>
+/**
+ * A plugin declared apart from `register()`, typed for the scope it is registered on: its scope
+ * sees that scope's decorations, as an inline plugin's does. Registered on a scope lacking them,
+ * it does not compile (FitsScope).
+ *
+ * @example
+ * const api = createServer().register(workspace)
+ * const routes: PluginFor<typeof api> = async (scope) => { scope.get('/plan', (request) => request.workspace.plan) }
+ * api.register(routes)
+ */
+export type PluginFor<This extends Scope, O extends PluginOptions = PluginOptions> = (scope: ChildScopeOf<This>, options: O, done: DoneFn) => unknown
+/**
+ * register()'s check that a plugin whose scope parameter is a TypedScope (PluginFor, `typeof api`)
+ * goes on a scope providing what it reads: `unknown` when it does (or the plugin asks no typed
+ * scope), else a type no plugin has, whose name the error shows.
+ */
+// Not distributive over Plug, so a union of plugin types is taken as it was.
+export type FitsScope<Plug, This> = [Plug] extends [(scope: infer S, ...rest: never[]) => unknown]
+  ? [S] extends [{ readonly [kProvided]: Provided }] ? [ChildScopeOf<This>] extends [S] ? unknown : PluginForAnotherScope : unknown
+  : unknown
+/** What FitsScope asks of a plugin typed for a scope with decorations this scope lacks (none has it). */
+export interface PluginForAnotherScope { readonly 'register this plugin on the scope its PluginFor<typeof scope> names: this one lacks decorations it reads': true }
 /** A TypedScope with its instance decorations (`provides.scope`) as members: `scope.db` after `register(dbPlugin)`. */
 export type ScopeWith<P extends Provided> = TypedScope<P> & P['scope']
 /** A scope's route shortcuts: a TypedScope's handlers also see its decorations (tried first), a plain Scope's are as ever. */

@@ -25,7 +25,8 @@ import { createNodeServer } from './node-server'
 import { publishInitialization } from './initialization-channel'
 import { trackConnections } from './connections'
 import { unlessClosing } from './pipelined-turn'
-import type { Scope, ServerOptions } from '../types'
+import type { HttpsOptions, Scope, ServerOptions } from '../types'
+import type { RawServerFor, RawServerMark } from '../shared/raw-server'
 import { checkSchemaCompilation } from '../shared/schema-compilation'
 import { CompileProfile } from '../boot/compile-profile'
 import { customStrategiesOf } from '../shared/custom-constraints'
@@ -42,6 +43,8 @@ import { warnVersioningOption } from '../shared/deprecations'
  * app.get('/hello', { schema: { querystring: { name: { type: 'string' } } } }, (request) => ({ hi: request.query.name }))
  * await app.listen({ port: 3000 })
  */
+// The signature types `server` from the `http2`/`https` options (Fastify's RawServer); the body is untyped in it.
+export function createServer<H2 extends boolean = false, S extends HttpsOptions | undefined = undefined>(given?: ServerOptions<H2, S>): Scope & RawServerMark<RawServerFor<H2, S>>
 export function createServer(given: ServerOptions = {}): Scope {
   // Unknown options are refused with a "did you mean"; Fastify's `ajv` becomes `validator`.
   const options = checkServerOptions(given)
