@@ -5,26 +5,78 @@
  * each judged against the error contract (test/hardening/fuzz-run.ts). Prints every violation
  * with the seed that replays it (first 20), the status counts, the sessions the server closed
  * without an answer, unhandled rejections and the time taken. Exit code 1 on any violation.
+ * `--h2=1` runs the HTTP/2 frame fuzz instead (test/hardening/h2-fuzz-*.ts; `--tls=1` for h2 over TLS),
+ * `--ws=1` the websocket frame fuzz (test/hardening/ws-fuzz*.ts).
  */
 import { FUZZ_SERVER_OPTIONS, fuzzApp } from '../test/hardening/fuzz-app'
 import { exchange, judge, notOurs } from '../test/hardening/fuzz-run'
 import { fuzzSession } from '../test/hardening/fuzz-traffic'
+import { h2FuzzRun } from '../test/hardening/h2-fuzz-drive'
+import { wsFuzzRun } from '../test/hardening/ws-fuzz-drive'
 import { tlsCert, tlsKey } from '../test/support/tls'
 
-interface FuzzOptions { seeds: number; from: number; parallel: number; tls: number }
+interface FuzzOptions { seeds: number; from: number; parallel: number; tls: number; h2: number; ws: number }
 
 function parseOptions(argv: readonly string[]): FuzzOptions {
-  const options: FuzzOptions = { seeds: 2000, from: 1, parallel: 12, tls: 0 }
+  const options: FuzzOptions = { seeds: 2000, from: 1, parallel: 12, tls: 0, h2: 0, ws: 0 }
   for (const arg of argv) {
-    const match = /^--(seeds|from|parallel|tls)=(\d+)$/.exec(arg)
-    if (match === null) throw new Error(`fuzz: unexpected argument '${arg}'; flags: --seeds=2000 --from=1 --parallel=12 --tls=0 (1: over https)`)
+    const match = /^--(seeds|from|parallel|tls|h2|ws)=(\d+)$/.exec(arg)
+    if (match === null) throw new Error(`fuzz: unexpected argument '${arg}'; flags: --seeds=2000 --from=1 --parallel=12 --tls=0 (1: over https) --h2=0 (1: HTTP/2 frame fuzz, test/hardening/h2-fuzz-frames.ts) --ws=0 (1: websocket frame fuzz, test/hardening/ws-fuzz.ts)`)
     options[match[1] as keyof FuzzOptions] = Math.min(Number(match[2]), match[1] === 'parallel' ? 64 : 2 ** 31)
   }
   return options
 }
 
+/** `--h2=1`: the HTTP/2 frame fuzz (h2c, or TLS with --tls=1); prints the outcome counts and each violation with its seed. */
+async function mainH2({ seeds, from, parallel, tls }: FuzzOptions): Promise<void> {
+  const logged: string[] = []
+  const error = (obj: unknown, msg?: string): void => {
+    const err = (obj as { err?: Error & { code?: string } } | null)?.err ?? (obj as Error & { code?: string })
+    if (!notOurs(err)) logged.push(`${msg ?? ''} ${JSON.stringify(obj).slice(0, 300)}`)
+  }
+  const unhandled: unknown[] = []
+  process.on('unhandledRejection', (e) => unhandled.push(e))
+  // close() leaves no ref'd handle while it waits: keep the process up until the report is printed.
+  const keepAlive = setInterval(() => undefined, 1_000)
+  const started = Date.now()
+  const r = await h2FuzzRun({ from, seeds, parallel: Math.min(parallel, 16), secure: tls > 0, logger: { info() {}, debug() {}, warn() {}, error } })
+  clearInterval(keepAlive)
+  const list = (m: Map<number, number>): string => [...m].sort((a, b) => a[0] - b[0]).map(([k, n]) => `${k}x${n}`).join(' ')
+  console.log(`${seeds} HTTP/2 connections${tls > 0 ? ' over TLS' : ' (h2c)'} from seed ${from} in ${((Date.now() - started) / 1000).toFixed(1)} s; ${r.served} streams reached Enclave`)
+  console.log(`statuses: ${list(r.statuses)}; GOAWAY codes: ${list(r.goaways)}; RST_STREAM: ${r.resets}; timed out: ${r.timedOut}`)
+  console.log(`after: ${JSON.stringify(r.after)}${r.left.length > 0 ? ` (seeds left open: ${r.left.join(',')})` : ''}`)
+  console.log(`violations: ${r.violations.length}`)
+  for (const v of r.violations.slice(0, 20)) console.log(`  ${v.slice(0, 500)}`)
+  console.log(`error logs: ${logged.length}`)
+  for (const l of logged.slice(0, 10)) console.log(`  ${l}`)
+  console.log(`unhandled rejections: ${unhandled.length}`)
+  const healthy = r.after.status === 200 && r.after.sessions === 0 && r.after.sockets === 0
+  process.exitCode = r.violations.length + logged.length + unhandled.length > 0 || !healthy ? 1 : 0
+}
+
+/** `--ws=1`: the websocket frame fuzz; prints the close codes, the echoes and each violation with its seed. */
+async function mainWs({ seeds, from, parallel }: FuzzOptions): Promise<void> {
+  const logged: string[] = []
+  const error = (obj: unknown, msg?: string): void => {
+    const err = (obj as { err?: Error & { code?: string } } | null)?.err ?? (obj as Error & { code?: string })
+    if (!notOurs(err)) logged.push(`${msg ?? ''} ${JSON.stringify(obj).slice(0, 300)}`)
+  }
+  const started = Date.now()
+  const r = await wsFuzzRun(from, seeds, parallel, { info() {}, debug() {}, warn() {}, error })
+  console.log(`${seeds} websocket connections from seed ${from} in ${((Date.now() - started) / 1000).toFixed(1)} s; ${r.echoed} messages echoed`)
+  console.log(`close codes: ${[...r.closeCodes].sort((a, b) => a[0] - b[0]).map(([k, n]) => `${k}x${n}`).join(' ')}; plain upgrade after: ${r.controlStatus}; sockets left: ${r.sockets}`)
+  console.log(`violations: ${r.violations.length}`)
+  for (const v of r.violations.slice(0, 20)) console.log(`  ${v.slice(0, 500)}`)
+  console.log(`error logs: ${logged.length}`)
+  for (const l of logged.slice(0, 10)) console.log(`  ${l}`)
+  process.exitCode = r.violations.length + logged.length > 0 || r.controlStatus !== 101 || r.sockets !== 0 ? 1 : 0
+}
+
 async function main(): Promise<void> {
-  const { seeds, from, parallel, tls } = parseOptions(process.argv.slice(2))
+  const options = parseOptions(process.argv.slice(2))
+  if (options.h2 > 0) return mainH2(options)
+  if (options.ws > 0) return mainWs(options)
+  const { seeds, from, parallel, tls } = options
   const secure = tls > 0
   const logged: string[] = []
   const error = (obj: unknown, msg?: string): void => {

@@ -91,7 +91,7 @@ async function deliver(socket: Socket, session: FuzzSession): Promise<void> {
  */
 const PLUGIN_TEXTS = ['Invalid Preflight Request', 'Missing or invalid Sec-WebSocket-Key header', 'Missing or invalid Sec-WebSocket-Version header', 'Invalid Upgrade header', 'Unsupported WebSocket version']
 
-function errorShape(answer: Answer, path: string): string | null {
+export function errorShape(answer: Pick<Answer, 'status' | 'body'>, path: string): string | null {
   const text = answer.body.toString('utf8')
   if (answer.status === 400 && PLUGIN_TEXTS.includes(text)) return null
   // @fastify/websocket answers a plain GET to a websocket-only route with reply.code(404).send().
@@ -114,10 +114,12 @@ function errorShape(answer: Answer, path: string): string | null {
 /**
  * Error-level log entries that are not the framework's: the route that throws on purpose,
  * @fastify/websocket logging a client's protocol error (WS_ERR_*) itself, and a multipart handler
- * still reading when its connection died rejecting with node:http's 'aborted' (logged as Fastify does).
+ * still reading when its connection died rejecting with node:http's 'aborted', over HTTP/2 with
+ * @fastify/multipart's FST_MP_PREMATURE_CLOSE (its stream was reset; logged as Fastify 3 does:
+ * 'Promise errored, but reply.sent = true was set').
  */
 export function notOurs(err: (Error & { code?: string }) | undefined): boolean {
-  return /^WS_ERR_/.test(String(err?.code)) || err?.message === 'aborted' || /on purpose/.test(String(err?.message))
+  return /^WS_ERR_/.test(String(err?.code)) || err?.message === 'aborted' || err?.code === 'FST_MP_PREMATURE_CLOSE' || /on purpose/.test(String(err?.message))
 }
 
 export interface Verdict { violations: string[]; answers: Answer[]; silentClose: boolean; upgraded: boolean }

@@ -34,7 +34,7 @@ const TOKEN = "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN
 const TOKEN_RE = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 const ch = (codes: number[]): string => String.fromCharCode(...codes)
 
-interface Template { method: string; path: string; headers: Array<[string, string]>; body?: { type: string; text: string } | { type: string; raw: Buffer } }
+export interface Template { method: string; path: string; headers: Array<[string, string]>; body?: { type: string; text: string } | { type: string; raw: Buffer } }
 
 const JSON_EDGES = [
   '{"name":"a","__proto__":{"admin":true}}', '{"name":"a","constructor":{"prototype":{"x":1}}}', '{"name":"\\ud800"}', '{"name":"\\udc00\\ud800"}',
@@ -70,7 +70,7 @@ function multipartBody(r: Random): { type: string; raw: Buffer } {
   return { type, raw: Buffer.from(text, 'latin1') }
 }
 
-function template(r: Random): Template {
+export function template(r: Random): Template {
   const tenant: Array<[string, string]> = [['X-Tenant', pick(r, ['acme', 'acme', 'ACME', '', 'a'.repeat(9), 'é'])]]
   switch (int(r, 22)) {
     case 0: return { method: 'GET', path: '/one', headers: [['Authorization', pick(r, [`Bearer ${FUZZ_KEY}`, 'Bearer nope', 'Bearer', 'Basic x', `bearer ${FUZZ_KEY}`, `Bearer ${FUZZ_KEY} x`])]] }
