@@ -1014,12 +1014,12 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
   // Introspection of the booted server (after ready(); before it they throw ENC_ERR_INSPECT_NOT_BOOTED).
   /** Every route, one line per method, as a tree of path segments; `{ json: true }` gives the route models. */
   /**
-   * Fastify 3.27.4's options: `includeHooks` prints each route's hooks, `includeMeta` (true or key names)
+   * Fastify 3.27.4's options: `includeHooks` prints each route's hooks, `includeMeta` (true or key names; false is off)
    * what Fastify 3's router stored per route; the tree is by path segment, and `commonPrefix: false`
    * prints Fastify 3's text for that option. `commonPrefix: true` and unknown options are refused
    * (`ENC_ERR_INSPECT_INVALID_OPTIONS`).
    */
-  printRoutes(options?: { includeHooks?: boolean; commonPrefix?: false; includeMeta?: true | readonly string[]; json?: false }): string
+  printRoutes(options?: { includeHooks?: boolean; commonPrefix?: false; includeMeta?: boolean | readonly (string | symbol)[]; json?: false }): string
   printRoutes(options: { json: true }): readonly RouteInspection[]
   /** The scope tree: per scope its modules, decorators, hooks, schemas, providers, error handler and compilers, with origins. */
   /** Fastify's printPlugins: every registration as loaded, nested, with the milliseconds it took. */

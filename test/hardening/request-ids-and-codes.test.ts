@@ -52,6 +52,17 @@ describe('hardening: request ids', () => {
     expect(held[0].request.id).to.equal('req-1')
   })
 
+  it('a hook may set request.id, a plain property in Fastify 3: what comes after reads the new value', async () => {
+    for (const options of [{}, { genReqId: () => 'given' }]) {
+      const app = server(options)
+      app.addHook('onRequest', async (request) => { (request as { id: string }).id = `trace-${request.id}` })
+      app.get('/id', async (request) => ({ id: request.id }))
+      const reply = await app.inject({ url: '/id' })
+      expect(reply.statusCode).to.equal(200)
+      expect(JSON.parse(reply.body).id).to.equal('genReqId' in options ? 'trace-given' : 'trace-req-1')
+    }
+  })
+
   it('a genReqId value that is not a string is kept as it is, not taken for the server\'s counter', async () => {
     const app = server({ genReqId: (() => 7) as never })
     app.get('/id', async (request) => ({ id: request.id }))

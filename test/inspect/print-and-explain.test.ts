@@ -115,12 +115,23 @@ describe('introspection: printRoutes, printTree and explain read the booted tree
       await server.close()
     })
 
-    it('printRoutes() refuses commonPrefix: true, an includeMeta that is not true or a list of names, an unknown option or a non-boolean with ENC_ERR_INSPECT_INVALID_OPTIONS instead of ignoring it', async () => {
+    it('printRoutes() takes includeMeta: false as off and a symbol key as one with nothing to print, as Fastify 3 types them (boolean | (string | symbol)[])', async () => {
+      const server = createServer()
+      server.get('/a', { logLevel: 'warn', onRequest: async function auth() {} }, async () => 1)
+      await server.ready()
+      expect(server.printRoutes({ includeMeta: false })).to.equal(server.printRoutes())
+      expect(server.printRoutes({ commonPrefix: false, includeMeta: false })).to.equal(server.printRoutes({ commonPrefix: false }))
+      expect(server.printRoutes({ includeHooks: true, includeMeta: false })).to.equal(server.printRoutes({ includeHooks: true }))
+      expect(server.printRoutes({ includeMeta: [Symbol('store'), 'logLevel'] })).to.equal(server.printRoutes({ includeMeta: ['logLevel'] }))
+      await server.close()
+    })
+
+    it('printRoutes() refuses commonPrefix: true, an includeMeta that is not a boolean or a list of names, an unknown option or a non-boolean with ENC_ERR_INSPECT_INVALID_OPTIONS instead of ignoring it', async () => {
       const server = await build()
       const cases: Array<[unknown, string]> = [
         [{ commonPrefix: true }, 'commonPrefix: true'],
-        [{ includeMeta: 'logLevel' }, 'includeMeta must be true or an array of key names'],
-        [{ includeMeta: [1] }, 'includeMeta must be true or an array of key names'],
+        [{ includeMeta: 'logLevel' }, 'includeMeta must be a boolean or an array of key names'],
+        [{ includeMeta: [1] }, 'includeMeta must be a boolean or an array of key names'],
         [{ includeHook: true }, "unknown option 'includeHook' (did you mean 'includeHooks'?)"],
         [{ includeHooks: 'yes' }, 'includeHooks must be a boolean'],
       ]

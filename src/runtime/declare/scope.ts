@@ -527,9 +527,9 @@ export class ScopeImpl implements Scope {
   /** Fastify 5's findRoute(): the route a URL reaches among those declared so far, as `{ handler, params, searchParams }`, or null. */
   findRoute(options: LookupOptions): FoundRoute | null { return findRoute(this.context, options) }
 
-  printRoutes(options?: { includeHooks?: boolean; commonPrefix?: false; includeMeta?: true | readonly string[]; json?: false }): string
+  printRoutes(options?: { includeHooks?: boolean; commonPrefix?: false; includeMeta?: boolean | readonly (string | symbol)[]; json?: false }): string
   printRoutes(options: { json: true }): readonly RouteInspection[]
-  printRoutes(options?: { json?: boolean; includeHooks?: boolean; commonPrefix?: false; includeMeta?: true | readonly string[] }): string | readonly RouteInspection[] {
+  printRoutes(options?: { json?: boolean; includeHooks?: boolean; commonPrefix?: false; includeMeta?: boolean | readonly (string | symbol)[] }): string | readonly RouteInspection[] {
     const { json, ...print } = checkPrintRoutesOptions(options, this.path)
     const view = this.context.facade.introspect()
     return json === true ? view.inspect().routes : view.printRoutes(print)

@@ -81,6 +81,12 @@ export class RequestImpl {
     return this.idText as string
   }
 
+  // Fastify 3's request.id is a plain property: a hook that sets it (a trace id) must not throw.
+  set id(value: string) {
+    this.idText = value
+    this.idCount = 0
+  }
+
   /** The route option `config` (an empty object when none was given). */
   get routeConfig(): Record<string, unknown> { return this.route.config }
   /** Fastify 3's `request.context`: the route's `config` (the same object as `reply.context`). */
