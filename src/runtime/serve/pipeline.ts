@@ -61,12 +61,10 @@ export function handleRequest(ctx: ServeContext, raw: IncomingMessage, res: Serv
   let request: RequestImpl
   let reply: ReplyImpl
   try {
-    // User code runs here too: genReqId and the { factory } decorators. The server's own ids are
-    // numbered now and written out only if read (ServeContext.countsIds).
-    const idCount = ctx.countsIds ? ctx.nextIdCount() : 0
-    const id = idCount === 0 ? ctx.genReqId(raw) : null
+    // User code runs here too: genReqId and the { factory } decorators.
+    const id = ctx.genReqId(raw)
     // A child logger per request only when logging is on with pino: the silent path allocates nothing.
-    request = new route.Request(raw, res, id, idCount, route.path, params, query, route, ctx.childLogs ? ctx.requestLog(id as string, route.logLevel, route.logSerializers) : ctx.log)
+    request = new route.Request(raw, res, id, route.path, params, query, route, ctx.childLogs ? ctx.requestLog(id, route.logLevel, route.logSerializers) : ctx.log)
     reply = new route.Reply(res, request, route)
   } catch (error) {
     answerWithoutReply(res, ctx.log, error)
@@ -95,7 +93,7 @@ export function serveNotFound(from: ReplyImpl): void {
   let request: RequestImpl
   let reply: ReplyImpl
   try {
-    request = new route.Request(old.raw, old.response, old.id, 0, null, old.params, old.query, route, old.log)
+    request = new route.Request(old.raw, old.response, old.id, null, old.params, old.query, route, old.log)
     reply = new route.Reply(from.raw, request, route)
     request.body = old.body
     // One request in Fastify 3: reply.elapsedTime and the access log's responseTime count from its

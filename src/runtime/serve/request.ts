@@ -6,17 +6,13 @@ import type { Logger, ValidationError } from '../types'
 import type { CompiledRoute } from './compiled-route'
 import { clientHostname, clientIp, clientIps, clientProtocol } from './trust-proxy'
 import { warnRequestConnection, warnRequestReq } from '../shared/deprecations'
-import { countedIdText } from './request-id'
 
 /**
  * The request object. Its shape is fixed (every field assigned in the constructor) so that V8
  * keeps one hidden class per scope's subclass. Scopes with request decorators extend it at boot.
  */
 export class RequestImpl {
-  /** The id as given (an accepted header, genReqId), or once made from idCount. Internal: read `id`. */
-  idText: unknown
-  /** Not 0: the server's counter value this request's id is made from when first read (ServeContext.countsIds). Internal. */
-  idCount: number
+  readonly id: string
   readonly raw: IncomingMessage
   readonly method: string
   readonly url: string
@@ -49,10 +45,9 @@ export class RequestImpl {
   readonly startTime: number
 
   // Positional on purpose: this runs once per request and an options object would be one more allocation.
-  constructor(raw: IncomingMessage, response: ServerResponse, id: unknown, idCount: number, routePath: string | null, params: Record<string, unknown>,
+  constructor(raw: IncomingMessage, response: ServerResponse, id: string, routePath: string | null, params: Record<string, unknown>,
     query: Record<string, unknown>, route: CompiledRoute, log: Logger) {
-    this.idText = id
-    this.idCount = idCount
+    this.id = id
     this.raw = raw
     this.method = raw.method as string
     this.url = raw.url as string
@@ -70,21 +65,6 @@ export class RequestImpl {
     this.response = response
     this.abortController = null
     this.startTime = performance.now()
-  }
-
-  /** The request id: an accepted request-id header, genReqId's value, or the server's `req-<n>` (n in base 36). */
-  get id(): string {
-    if (this.idCount !== 0) {
-      this.idText = countedIdText(this.idCount)
-      this.idCount = 0
-    }
-    return this.idText as string
-  }
-
-  // Fastify 3's request.id is a plain property: a hook that sets it (a trace id) must not throw.
-  set id(value: string) {
-    this.idText = value
-    this.idCount = 0
   }
 
   /** The route option `config` (an empty object when none was given). */
@@ -150,7 +130,7 @@ export class RequestImpl {
  * an instance (every field is assigned in the constructor, so a probe has them all).
  */
 export const reservedRequestNames: ReadonlySet<string> = memberNames(
-  new RequestImpl({ method: 'GET', url: '/' } as IncomingMessage, {} as ServerResponse, '', 0, null, {}, {}, {} as CompiledRoute, {} as Logger))
+  new RequestImpl({ method: 'GET', url: '/' } as IncomingMessage, {} as ServerResponse, '', null, {}, {}, {} as CompiledRoute, {} as Logger))
 
 function portOf(host: string | undefined): number | null {
   if (host === undefined) return null

@@ -6,7 +6,6 @@ import type { ServerLimits } from '../shared/server-options'
 import type { Deadlines, DeadlineList } from './deadlines'
 import type { TrustFn } from './trust-proxy'
 import type { ReplyImpl } from './reply'
-import { countedIdText } from './request-id'
 
 const REQUEST_ID_PATTERN = /^[\w.:@/+=-]{1,128}$/
 
@@ -117,24 +116,10 @@ export class ServeContext {
     this.frameworkErrors = init.frameworkErrors ?? null
     this.#idHeader = typeof init.requestIdHeader === 'string' ? init.requestIdHeader.toLowerCase() : null
     if (init.genReqId !== undefined) this.#generate = init.genReqId
-    this.countsIds = init.genReqId === undefined && this.#idHeader === null && !init.childLogs
-  }
-
-  /**
-   * True when every id is the server's counter and nothing needs its text at arrival (no pino
-   * child logger): the pipeline then takes nextIdCount() and the request makes the text
-   * `req-<base 36>` only when `id` is read (request.ts). Most requests never read it, and the
-   * text costs 35-75 ns per request (number to base 36, then the concatenation).
-   */
-  readonly countsIds: boolean
-
-  /** The counter's next value (1, 2, ...), taken on arrival: ids keep the order requests came in. */
-  nextIdCount(): number {
-    return ++this.#counter
   }
 
   // The id when no accepted header gives one: the server's counter, or the user's genReqId.
-  #generate = (_raw: IncomingMessage): string => countedIdText(++this.#counter)
+  #generate = (_raw: IncomingMessage): string => `req-${(++this.#counter).toString(36)}`
 
   /**
    * Request ids come from the server. Taking one from a client header is opt-in
