@@ -349,6 +349,11 @@ export type ResultFor<G extends RouteGeneric, S> = NamesReply<G> extends true
  * With `G` naming nothing it is {@link RouteHandler}: an untyped or schema-typed handler as before.
  */
 export type GenericRouteHandler<G extends RouteGeneric, S> = (this: Scope, request: RequestFor<G, S>, reply: Reply<ReplyGenericFor<G, S>>) => ResultFor<G, S>
+/**
+ * A websocket route's handler: (socket, request), not (request, reply). Enclave does not depend on
+ * `ws`, so the socket is what the handler's parameter is annotated with (`socket: WebSocket`), else `unknown`.
+ */
+export type WebSocketRouteHandler<Socket, Req> = (this: Scope, socket: Socket, request: Req) => unknown
 /** {@link GenericRouteHandler} on a {@link TypedScope}: the request and reply also carry the decorations `P` its plugins provide. */
 export type TypedRouteHandler<G extends RouteGeneric, S, P extends Provided> = (this: Scope, request: RequestFor<G, S> & P['request'], reply: Reply<ReplyGenericFor<G, S>> & P['reply']) => ResultFor<G, S>
 /**
@@ -799,7 +804,11 @@ export interface ScopeRouteShortcut<This> {
   // from a handler whose parameter is declared `Request<{ Params: P }>`; by default it names nothing
   // and the handler is typed from the schema as before. NoInfer: `S` comes from `options.schema` only.
   <G extends RouteGeneric = RouteGeneric>(path: string, handler: GenericRouteHandler<G, {}>): This
-  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema>(path: string, options: RouteShorthandOptions<S>, handler: GenericRouteHandler<G, NoInfer<S>>): This
+  // `W`: a `{ websocket: true }` route (@fastify/websocket), whose handler the plugin calls with
+  // (socket, request). Read from that one property, not the whole options (which would lose their
+  // excess-property checks), and not a separate overload (which would turn every mistyped route's
+  // error into "No overload matches this call").
+  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, Socket = unknown>(path: string, options: RouteShorthandOptions<S> & { websocket?: W }, handler: [W] extends [true] ? WebSocketRouteHandler<Socket, RequestFor<G, NoInfer<S>>> : GenericRouteHandler<G, NoInfer<S>>): This
   /** The handler given in the options. */
   <G extends RouteGeneric = RouteGeneric>(path: string, options: RouteShorthandOptions & { handler: GenericRouteHandler<G, {}> }): This
 }
@@ -810,7 +819,7 @@ export interface ScopeRouteShortcut<This> {
  */
 export interface TypedRouteShortcut<This, P extends Provided> {
   <G extends RouteGeneric = RouteGeneric>(path: string, handler: TypedRouteHandler<G, {}, P>): This
-  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema>(path: string, options: RouteShorthandOptions<S, P['request'], P['reply']>, handler: TypedRouteHandler<G, NoInfer<S>, P>): This
+  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, Socket = unknown>(path: string, options: RouteShorthandOptions<S, P['request'], P['reply']> & { websocket?: W }, handler: [W] extends [true] ? WebSocketRouteHandler<Socket, RequestFor<G, NoInfer<S>> & P['request']> : TypedRouteHandler<G, NoInfer<S>, P>): This
   <G extends RouteGeneric = RouteGeneric>(path: string, options: RouteShorthandOptions<RouteSchema, P['request'], P['reply']> & { handler: TypedRouteHandler<G, {}, P> }): This
 }
 
