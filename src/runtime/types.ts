@@ -350,6 +350,11 @@ export type ResultFor<G extends RouteGeneric, S> = NamesReply<G> extends true
  * With `G` naming nothing it is {@link RouteHandler}: an untyped or schema-typed handler as before.
  */
 export type GenericRouteHandler<G extends RouteGeneric, S> = (this: Scope, request: RequestFor<G, S>, reply: Reply<ReplyGenericFor<G, S>>) => ResultFor<G, S>
+/**
+ * A websocket route's handler: (socket, request), not (request, reply). Enclave does not depend on
+ * `ws`, so the socket is what the handler's parameter is annotated with (`socket: WebSocket`), else `unknown`.
+ */
+export type SocketRouteHandler<Socket, Req> = (this: Scope, socket: Socket, request: Req) => unknown
 /** {@link GenericRouteHandler} on a {@link TypedScope}: the request and reply also carry the decorations `P` its plugins provide. */
 export type TypedRouteHandler<G extends RouteGeneric, S, P extends Provided> = (this: Scope, request: RequestFor<G, S> & P['request'], reply: Reply<ReplyGenericFor<G, S>> & P['reply']) => ResultFor<G, S>
 /**
@@ -803,7 +808,11 @@ export interface ScopeRouteShortcut<This> {
   // from a handler whose parameter is declared `Request<{ Params: P }>`; by default it names nothing
   // and the handler is typed from the schema as before. NoInfer: `S` comes from `options.schema` only.
   <G extends RouteGeneric = RouteGeneric>(path: string, handler: GenericRouteHandler<G, {}>): This
-  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema>(path: string, options: RouteShorthandOptions<S>, handler: GenericRouteHandler<G, NoInfer<S>>): This
+  // `W`: a `{ websocket: true }` route (@fastify/websocket), whose handler the plugin calls with
+  // (socket, request). Read from that one property, not the whole options (which would lose their
+  // excess-property checks), and not a separate overload (which would turn every mistyped route's
+  // error into "No overload matches this call").
+  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, Socket = unknown>(path: string, options: RouteShorthandOptions<S> & { websocket?: W }, handler: [W] extends [true] ? SocketRouteHandler<Socket, RequestFor<G, NoInfer<S>>> : GenericRouteHandler<G, NoInfer<S>>): This
   /** The handler given in the options. */
   <G extends RouteGeneric = RouteGeneric>(path: string, options: RouteShorthandOptions & { handler: GenericRouteHandler<G, {}> }): This
 }
@@ -812,8 +821,7 @@ export interface ScopeRouteShortcut<This> {
  * as the plugin calls it. The socket is what its annotation says (`socket: WebSocket`, `import type
  * { WebSocket } from 'ws'`; `unknown` unannotated: Enclave does not depend on ws), the request is typed
  * from the route schema `S` as any handler's; `R`: a TypedScope's request decorations. The route
- * shortcuts take it cast (`onRoom as never`): a websocket overload beside the HTTP ones would turn
- * every mistake in an HTTP route's options into TS2769 "No overload matches this call" (docs/plugins.md).
+ * shortcuts take it as it is (their `websocket` option selects {@link SocketRouteHandler}).
  */
 // Method syntax: its parameters compare both ways, so a handler annotated `socket: WebSocket` fits
 // the `unknown` Enclave can promise without depending on ws.
@@ -825,7 +833,7 @@ export type WebSocketRouteHandler<S, R = {}> = { handle(this: Scope, socket: unk
  */
 export interface TypedRouteShortcut<This, P extends Provided> {
   <G extends RouteGeneric = RouteGeneric>(path: string, handler: TypedRouteHandler<G, {}, P>): This
-  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema>(path: string, options: RouteShorthandOptions<S, P['request'], P['reply']>, handler: TypedRouteHandler<G, NoInfer<S>, P>): This
+  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, Socket = unknown>(path: string, options: RouteShorthandOptions<S, P['request'], P['reply']> & { websocket?: W }, handler: [W] extends [true] ? SocketRouteHandler<Socket, RequestFor<G, NoInfer<S>> & P['request']> : TypedRouteHandler<G, NoInfer<S>, P>): This
   <G extends RouteGeneric = RouteGeneric>(path: string, options: RouteShorthandOptions<RouteSchema, P['request'], P['reply']> & { handler: TypedRouteHandler<G, {}, P> }): This
 }
 

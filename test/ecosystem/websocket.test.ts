@@ -138,6 +138,20 @@ describe('@fastify/websocket in Enclave', function () {
     client.terminate()
   })
 
+  // The runtime API types a `{ websocket: true }` shortcut's handler as the plugin calls it:
+  // (socket, request), the request typed from the route's schema; no cast to `never`.
+  it('a websocket shortcut route gets (socket, request) as typed, the request with its schema-typed params', async () => {
+    const app = track(createServer())
+    await app.register(websocket)
+    const params = { type: 'object', required: ['room'], properties: { room: { type: 'string' } } } as const
+    app.get('/rooms/:room/ws', { websocket: true, schema: { params } }, (socket: WebSocket, req) => {
+      const room: string = req.params.room
+      socket.on('message', (m) => socket.send(`${room}: ${String(m)}`))
+    })
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    expect(await roundTrip(wsUrl(app, '/rooms/general/ws'), 'hi')).to.equal('general: hi')
+  })
+
   // docs/plugins.md "In a controller": a guard class on the websocket route authenticates the
   // upgrade from a query token (browsers cannot set headers on a websocket).
   it('in a controller, a guard class on the websocket route refuses the upgrade with its 401 and lets a valid token through', async () => {

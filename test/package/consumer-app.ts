@@ -61,3 +61,38 @@ export const esmProbe = `
 import { createApp, injectable, Module, errorCodeTable } from 'enclave'
 console.log(JSON.stringify([typeof createApp, typeof injectable, typeof Module, Array.isArray(errorCodeTable)]))
 `
+
+/**
+ * An ES module app (`"type": "module"`) of the scope API, compiled under NodeNext and bundler
+ * resolution: the exports map's `types` condition must give real types (the marked line fails)
+ * and the named imports must exist at run time (Node's detection of our CommonJS exports).
+ */
+export const esmApp = {
+  'package.json': JSON.stringify({ name: 'esm-consumer', private: true, type: 'module' }),
+  'tsconfig.json': JSON.stringify({
+    compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: false, outDir: 'dist', types: ['node'] },
+    include: ['src'],
+  }),
+  'tsconfig.bundler.json': JSON.stringify({ extends: './tsconfig.json', compilerOptions: { module: 'ESNext', moduleResolution: 'bundler', noEmit: true } }),
+  'src/main.ts': `
+import { createServer, lift, type } from 'enclave'
+import { hello } from './hello.js'
+
+const user = lift(async (scope) => {
+  scope.decorateRequest('user', null)
+  scope.addHook('onRequest', async (request) => { request.user = { name: 'ada' } })
+}, { name: 'user', provides: { request: { user: type<{ name: string }>() } } })
+
+const params = { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } as const
+const app = createServer()
+app.register(user).get('/hello/:name', { schema: { params } }, async (request) => ({ message: hello(request.params.name), by: request.user.name }))
+export function neverCalled(): void {
+  // @ts-expect-error createServer() is typed: a route needs a path
+  app.get(42, async () => ({}))
+}
+const response = await app.inject({ url: '/hello/bob' })
+console.log(JSON.stringify([response.statusCode, response.json()]))
+await app.close()
+`,
+  'src/hello.ts': `export const hello = (name: string): string => \`hello \${name}\`\n`,
+}

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { expect } from 'chai'
-import { consumerPackageJson, esmProbe, gettingStartedFiles, multipartProbe, typesProbe } from './consumer-app'
+import { consumerPackageJson, esmApp, esmProbe, gettingStartedFiles, multipartProbe, typesProbe } from './consumer-app'
 
 const repo = join(__dirname, '..', '..', '..')
 const execFileAsync = promisify(execFile)
@@ -185,5 +185,19 @@ describe('package: npm pack, installed into a strict TypeScript app', function (
     writeFileSync(probe, esmProbe)
     const { stdout } = await run(process.execPath, [probe], app(), 30_000)
     expect(JSON.parse(stdout.trim())).to.deep.equal(['function', 'function', 'function', true])
+  })
+
+  it('compiles an ES module app of the scope API under NodeNext and bundler resolution, and runs it', async () => {
+    await installed()
+    const esm = join(app(), 'esm')
+    for (const [file, text] of Object.entries(esmApp)) {
+      mkdirSync(dirname(join(esm, file)), { recursive: true })
+      writeFileSync(join(esm, file), text)
+    }
+    const tsc = join(app(), 'node_modules', '.bin', 'tsc')
+    await run(tsc, ['-p', 'tsconfig.bundler.json'], esm, 120_000)
+    await run(tsc, ['-p', '.'], esm, 120_000)
+    const { stdout } = await run(process.execPath, [join('dist', 'main.js')], esm, 30_000)
+    expect(JSON.parse(stdout.trim())).to.deep.equal([200, { message: 'hello bob', by: 'ada' }])
   })
 })
