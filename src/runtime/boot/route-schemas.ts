@@ -10,7 +10,7 @@ import { reportBootWarnings } from './boot-warnings'
 import { routeSchemaWarnings } from './schema-warnings'
 import { SerializerBatch } from './serializer-batch'
 import { builtForUseAtOnce } from '../schemas/used-at-once'
-import { cpuNowMs } from '../shared/cpu-clock'
+import { cpuNowMs } from '../schemas/cpu-clock'
 
 /** A route's schemas at boot: compiled (eager), or a LazyRouteSchemas that builds them later. */
 export interface RouteSchemas {

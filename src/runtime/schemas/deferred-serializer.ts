@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks'
-import { cpuNowMs } from '../shared/cpu-clock'
+import { cpuNowMs } from './cpu-clock'
 import type { SerializeFunction } from './types'
 
 /**
