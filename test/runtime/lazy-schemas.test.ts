@@ -350,6 +350,37 @@ describe('bootProfile() (issue 16)', () => {
     expect(profile.codeBytes).to.equal(profile.slowestRoutes.reduce((sum, r) => sum + r.codeBytes, 0))
   })
 
+  it('reports CPU milliseconds next to wall milliseconds, per route, per scope and in total', async () => {
+    // A CPU clock that only the route's validator compiler moves: 40 ms of CPU, whatever the wall time.
+    type Usage = { user: number; system: number }
+    const proc = process as unknown as { cpuUsage: () => Usage; threadCpuUsage?: () => Usage }
+    let micros = 1_000_000
+    const clock = (): Usage => ({ user: micros, system: 0 })
+    const ownCpuUsage = Object.getOwnPropertyDescriptor(proc, 'cpuUsage')
+    const ownThread = Object.getOwnPropertyDescriptor(proc, 'threadCpuUsage')
+    const app = server()
+    app.get('/cpu', {
+      schema: { querystring: { type: 'object', properties: { q: { type: 'string' } } } },
+      validatorCompiler: () => { micros += 40_000; return () => true },
+    }, () => ({}))
+    proc.cpuUsage = clock
+    if (proc.threadCpuUsage !== undefined) proc.threadCpuUsage = clock
+    try {
+      await app.ready()
+    } finally {
+      if (ownCpuUsage === undefined) delete (proc as { cpuUsage?: unknown }).cpuUsage
+      else Object.defineProperty(proc, 'cpuUsage', ownCpuUsage)
+      if (ownThread !== undefined) Object.defineProperty(proc, 'threadCpuUsage', ownThread)
+    }
+    const profile = app.bootProfile()
+    expect(profile.slowestRoutes).to.have.length(1)
+    expect(profile.slowestRoutes[0].cpuMs).to.equal(40)
+    expect(profile.slowestRoutes[0].ms).to.be.a('number').and.at.least(0)
+    expect(profile.slowestScopes[0].cpuMs).to.equal(40)
+    expect(profile.totalCpuMs).to.equal(40)
+    expect(profile.totalMs).to.equal(profile.slowestRoutes[0].ms)
+  })
+
   it('under lazy compilation counts routes still waiting for a first request, and records each when it comes', async () => {
     const app = lazyServer()
     app.post('/a', { schema: { body } }, () => ({}))

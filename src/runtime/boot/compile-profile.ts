@@ -35,16 +35,19 @@ export class CompileProfile {
   }
 
   report(top: number, schemaCache: SchemaCacheStats | null = null): BootProfile {
-    const byScope = new Map<string, { routes: number; ms: number; codeBytes: number }>()
+    const byScope = new Map<string, { routes: number; ms: number; cpuMs: number; codeBytes: number }>()
     let totalMs = 0
+    let totalCpuMs = 0
     let codeBytes = 0
     const routes = this.#routes.map(({ functions, ...r }): RouteCompileCost => ({ ...r, codeBytes: functions.reduce((sum, fn) => sum + sourceLength(fn), 0) }))
     for (const r of routes) {
       totalMs += r.ms
+      totalCpuMs += r.cpuMs
       codeBytes += r.codeBytes
-      const s = byScope.get(r.scope) ?? { routes: 0, ms: 0, codeBytes: 0 }
+      const s = byScope.get(r.scope) ?? { routes: 0, ms: 0, cpuMs: 0, codeBytes: 0 }
       s.routes++
       s.ms += r.ms
+      s.cpuMs += r.cpuMs
       s.codeBytes += r.codeBytes
       byScope.set(r.scope, s)
     }
@@ -54,6 +57,7 @@ export class CompileProfile {
       compiledRoutes: this.#routes.length,
       pendingRoutes: this.#pending,
       totalMs,
+      totalCpuMs,
       codeBytes,
       slowestRoutes: slowest(routes),
       slowestScopes: slowest([...byScope].map(([scope, s]): ScopeCompileCost => ({ scope, ...s }))),

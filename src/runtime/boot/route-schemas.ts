@@ -10,6 +10,7 @@ import { reportBootWarnings } from './boot-warnings'
 import { routeSchemaWarnings } from './schema-warnings'
 import { SerializerBatch } from './serializer-batch'
 import { builtForUseAtOnce } from '../schemas/used-at-once'
+import { cpuNowMs } from '../schemas/cpu-clock'
 
 /** A route's schemas at boot: compiled (eager), or a LazyRouteSchemas that builds them later. */
 export interface RouteSchemas {
@@ -74,11 +75,12 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
   let deferred: DeferredResponses | undefined
   const build = (when: 'boot' | LazyTrigger): CompiledRouteSchemas => {
     const start = performance.now()
+    const startCpu = cpuNowMs()
     const functions: Function[] = []
     // The compilers are measured, not replaced: the defaults are still looked up only when a part needs one.
     const validator = options.validatorCompiler ?? resolution.validatorCompiler
     const serializer = options.serializerCompiler ?? resolution.serializerCompiler
-    const cost = { method, url: def.url, scope: scope.path, ms: 0, functions, when }
+    const cost = { method, url: def.url, scope: scope.path, ms: 0, cpuMs: 0, functions, when }
     const defaultSerializer = (serializer === null || serializer === undefined) && boot.schemaCompilers.usesDefaultSerializer(scope.schemas)
     const defer = when === 'first request' && defaultSerializer
     // Batched with fast-json-stringify only: a custom compiler is user code, called in route order.
@@ -90,14 +92,16 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
     // A queued build adds its own time to this route's record when it runs.
     const timed = (finish: () => void) => (): void => {
       const started = performance.now()
+      const startedCpu = cpuNowMs()
       try {
         finish()
       } finally {
         cost.ms += performance.now() - started
+        cost.cpuMs += cpuNowMs() - startedCpu
       }
     }
     deferred = defer ? {
-      compiled: (ms) => { cost.ms += ms },
+      compiled: (ms, cpuMs) => { cost.ms += ms; cost.cpuMs += cpuMs },
       failed: (error) => logFailure(error),
       forcers: [],
     } : undefined
@@ -123,6 +127,7 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
     }))
     // The deferred serializers add their own time to this record when they are built.
     cost.ms += performance.now() - start
+    cost.cpuMs += cpuNowMs() - startCpu
     // Recorded in its place among the queued builds: compileAll may leave this route uncompiled (compileAllBatched).
     if (boot.serializerBatch === null) boot.profile.record(cost)
     else boot.serializerBatch.add(() => boot.profile.record(cost))

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks'
+import { cpuNowMs } from './cpu-clock'
 import type { SerializeFunction } from './types'
 
 /**
@@ -7,8 +8,8 @@ import type { SerializeFunction } from './types'
  * 200, 400, 404 and 500 answers its first request with one fast-json-stringify build, not four.
  */
 export interface DeferredResponses {
-  /** Each deferred build's cost, for app.bootProfile(). */
-  compiled(ms: number): void
+  /** Each deferred build's cost (wall and CPU milliseconds), for app.bootProfile(). */
+  compiled(ms: number, cpuMs: number): void
   /** A deferred build that failed while a reply was being sent (logged there: the client gets no details). */
   failed(error: unknown): void
   /** Filled by compileRouteSchemas: one per deferred status; each builds it now, throwing its coded error. */
@@ -46,6 +47,7 @@ export function deferredSerializer(build: () => SerializeFunction | undefined, h
     if (built !== null) return built
     if (failure !== null) throw failure.error
     const start = performance.now()
+    const startCpu = cpuNowMs()
     try {
       // Deferred with the default compiler only, which never declines a status (undefined): JSON
       // is only a safe answer should it ever do so.
@@ -55,7 +57,7 @@ export function deferredSerializer(build: () => SerializeFunction | undefined, h
       failure = { error }
       throw error
     } finally {
-      hooks.compiled(performance.now() - start)
+      hooks.compiled(performance.now() - start, cpuNowMs() - startCpu)
     }
   }
   hooks.forcers.push(() => { ensure() })

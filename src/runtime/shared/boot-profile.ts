@@ -11,7 +11,10 @@ export interface RouteCompileCost {
   readonly url: string
   /** The scope (module) path the route was declared in. */
   readonly scope: string
+  /** Wall-clock milliseconds: what the compile took, time other processes ran included. */
   readonly ms: number
+  /** CPU milliseconds this process spent compiling it (cpu-clock.ts): what it costs on any host, loaded or not. */
+  readonly cpuMs: number
   readonly codeBytes: number
   /** When it was compiled: at boot, or on the route's first request (lazy), or by compileAll. */
   readonly when: 'boot' | 'first request' | 'compileAll'
@@ -21,6 +24,7 @@ export interface ScopeCompileCost {
   readonly scope: string
   readonly routes: number
   readonly ms: number
+  readonly cpuMs: number
   readonly codeBytes: number
 }
 
@@ -29,9 +33,12 @@ export interface BootProfile {
   /** Routes whose schemas are compiled (or failed to), and routes still waiting for a first request. */
   readonly compiledRoutes: number
   readonly pendingRoutes: number
+  /** Wall-clock milliseconds of all compiles. */
   readonly totalMs: number
+  /** CPU milliseconds of all compiles: on a shared host, the figure to compare across runs. */
+  readonly totalCpuMs: number
   readonly codeBytes: number
-  /** Slowest first, at most `top` of each. */
+  /** Slowest (by wall-clock `ms`) first, at most `top` of each. */
   readonly slowestRoutes: readonly RouteCompileCost[]
   readonly slowestScopes: readonly ScopeCompileCost[]
   /** The schemaCache option's counts (functions from the cache, compiled, not cacheable), or null without it. */
