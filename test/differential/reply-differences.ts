@@ -113,6 +113,18 @@ export const REPLY_DIFFERENCES: KnownDifference[] = [
     },
   },
   {
+    id: 'thrown-object-skips-reply-serializer',
+    readme: 'and it is JSON (`application/json; charset=utf-8`) even when the handler set `reply.serializer()`',
+    async rewrite(f, context) {
+      const shape = context.c.reply
+      if (shape === undefined || shape.ending.e !== 'throw' || shape.ending.error !== 'object' || !shape.steps.some((s) => s.s === 'serializer')) return undefined
+      // The same error payload skips preSerialization hooks and drops a type chosen before it (the
+      // two entries above and below): each replays the original shape, so this one drops all three.
+      const steps = shape.steps.filter((s) => s.s !== 'serializer' && s.s !== 'type')
+      return await replayShape(context, { ...shape, steps, hooks: shape.hooks.filter((h) => h.h !== 'preSerialization') })
+    },
+  },
+  {
     id: 'thrown-non-error-500',
     readme: 'one without a 4xx status, or a thrown string, answers the generic 500 instead of being sent',
     rewrite(f, { c }) {
