@@ -106,6 +106,26 @@ function fjs7(c: Case): string | undefined {
   return c.response === undefined ? undefined : fjs7Of(c.response.schema, c.response.value())
 }
 
+/**
+ * fast-json-stringify 7 throws on a value none of a type list holds (a Date under
+ * `['integer', 'null']`), which README says is written as Fastify 3 writes it: a top-level
+ * property under a type list takes Fastify 3's written value, the rest is fjs 7's.
+ */
+function fjs7WithTypeLists(c: Case, f: Answer): string | undefined {
+  const schema = c.response?.schema as { properties?: Record<string, { type?: unknown }> } | undefined
+  const value = c.response?.value()
+  const written = f.body as Record<string, unknown> | null
+  if (schema?.properties === undefined || value === null || typeof value !== 'object' || Array.isArray(value) || written === null || typeof written !== 'object') return undefined
+  const patched: Record<string, unknown> = { ...(value as Record<string, unknown>) }
+  let changed = false
+  for (const [name, sub] of Object.entries(schema.properties)) {
+    if (!Array.isArray(sub.type) || !(name in patched) || !(name in written)) continue
+    patched[name] = written[name]
+    changed = true
+  }
+  return changed ? fjs7Of(schema, patched) : undefined
+}
+
 /** An app's error handler that answers with `error.message` shows Enclave's message for a JSON parse failure. */
 function handledInvalidJson(f: Answer): Answer | undefined {
   const body = f.body as { handledBy?: unknown; message?: unknown } | null
@@ -340,7 +360,7 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
     readme: 'Response schemas are compiled by fast-json-stringify 7 (Fastify 3 ships 2); where the two write differently Enclave writes what 7 does',
     rewrite(f, { c }) {
       if (c.response === undefined || !((f.statusCode >= 200 && f.statusCode <= 299) || f.statusCode === 500)) return undefined
-      const text = fjs7(c)
+      const text = fjs7(c) ?? fjs7WithTypeLists(c, f)
       if (text === undefined) return withBody(f, errorPayload(500, STATUS_CODES[500] as string), 500)
       return { statusCode: c.response.status, headers: { 'content-type': JSON_TYPE, 'content-length': String(Buffer.byteLength(text)) }, body: JSON.parse(text) }
     },

@@ -14,6 +14,21 @@ function generic500(f: Answer): Answer {
   return { statusCode: 500, headers: { ...f.headers, 'content-type': JSON_TYPE, 'content-length': String(Buffer.byteLength(JSON.stringify(body))) }, body }
 }
 
+/**
+ * Enclave's generic 500 goes through the route's onSend hooks like every error payload (README:
+ * "onSend hooks see it"): one that re-types the reply re-types it too, whatever Fastify 3 did.
+ */
+function retyped(a: Answer, shape: ReplyShape | undefined): Answer {
+  if (shape?.hooks.some((h) => h.h === 'onSend' && h.does === 'type') !== true) return a
+  // Read as text then, as the harness reads every body that is not JSON.
+  const body = typeof a.body === 'string' ? a.body : JSON.stringify(a.body)
+  return { ...a, headers: { ...a.headers, 'content-type': 'text/x-onsend' }, body }
+}
+
+function parsedOrText(text: string): unknown {
+  try { return JSON.parse(text) } catch { return text }
+}
+
 /** Fastify 3 asked with the reply shape changed; a HEAD to the GET route is asked as GET, its body dropped (no HEAD routes there). */
 async function replayShape(context: RewriteContext, shape: ReplyShape): Promise<Answer> {
   const { c, replay } = context
@@ -44,8 +59,9 @@ export const REPLY_DIFFERENCES: KnownDifference[] = [
       const ending = c.reply?.ending
       if (ending === undefined || !ERROR_ENDINGS.includes(ending.e) || !('error' in ending) || ending.error !== 'status-999' || f.statusCode !== 999) return undefined
       // The error payload becomes the generic one; a payload an onSend hook replaced stays.
-      const payload = f.body as { statusCode?: unknown } | null
-      return payload !== null && typeof payload === 'object' && payload.statusCode === 999 ? generic500(f) : { ...f, statusCode: 500 }
+      // (Read as text when an onSend hook re-typed it.)
+      const payload = (typeof f.body === 'string' ? parsedOrText(f.body) : f.body) as { statusCode?: unknown } | null
+      return payload !== null && typeof payload === 'object' && payload.statusCode === 999 ? retyped(generic500(f), c.reply) : { ...f, statusCode: 500 }
     },
   },
   {
@@ -113,12 +129,24 @@ export const REPLY_DIFFERENCES: KnownDifference[] = [
     },
   },
   {
+    id: 'thrown-object-skips-reply-serializer',
+    readme: 'and it is JSON (`application/json; charset=utf-8`) even when the handler set `reply.serializer()`',
+    async rewrite(f, context) {
+      const shape = context.c.reply
+      if (shape === undefined || shape.ending.e !== 'throw' || shape.ending.error !== 'object' || !shape.steps.some((s) => s.s === 'serializer')) return undefined
+      // The same error payload skips preSerialization hooks and drops a type chosen before it (the
+      // two entries above and below): each replays the original shape, so this one drops all three.
+      const steps = shape.steps.filter((s) => s.s !== 'serializer' && s.s !== 'type')
+      return await replayShape(context, { ...shape, steps, hooks: shape.hooks.filter((h) => h.h !== 'preSerialization') })
+    },
+  },
+  {
     id: 'thrown-non-error-500',
     readme: 'one without a 4xx status, or a thrown string, answers the generic 500 instead of being sent',
     rewrite(f, { c }) {
       const ending = c.reply?.ending
       if (ending === undefined || ending.e !== 'throw' || !['string', 'number'].includes(ending.error) || f.statusCode !== 500) return undefined
-      return generic500(f)
+      return retyped(generic500(f), c.reply)
     },
   },
   {

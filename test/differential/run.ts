@@ -81,7 +81,11 @@ export async function runCase(c: Case, transport: Transport): Promise<Outcome> {
   if (c.app === undefined && c.request.method === 'HEAD' && c.route.method === 'GET' && f.statusCode === 404 && e.statusCode !== 404) {
     const get: Case = { ...c, request: { ...c.request, method: 'GET' } }
     const eGet = await bounded(() => answer('enclave', get, transport))
-    const asHead = eGet.statusCode < 0 ? eGet : { ...eGet, body: '' }
+    // A HEAD answer has no body to frame: Node sends no `transfer-encoding: chunked` on one (nor
+    // does Fastify 3 with exposeHeadRoutes), where the GET of a stream has it.
+    const getHeaders = { ...eGet.headers }
+    delete getHeaders['transfer-encoding']
+    const asHead = eGet.statusCode < 0 ? eGet : { ...eGet, headers: getHeaders, body: '' }
     const headSelf = mismatches(asHead, e)
     if (headSelf.length > 0) return { c, transport, explainedBy: [], unexplained: `HEAD is not GET without its body: ${describe(headSelf)}` }
     const outcome = await runCase(get, transport)

@@ -142,6 +142,32 @@ describe('semantics: errors and serialization (issue 12 §2)', () => {
     expect(logger.entries.some((e) => (e.obj as { err?: { code?: string } }).err?.code === 'ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE')).to.equal(true)
   })
 
+  it('an object or number sent under a type that is not JSON is answered when an onSend hook makes it text (Fastify 3)', async () => {
+    const seen: string[] = []
+    const app = await build((root) => {
+      const onSend = async (_q: Request, _r: Reply, payload: unknown): Promise<unknown> => { seen.push(typeof payload); return typeof payload === 'number' ? Buffer.from(`n=${String(payload)}`) : `<p>${JSON.stringify(payload)}</p>` }
+      root.get('/o', { onSend }, async (_req: Request, reply: Reply) => { reply.type('text/html').send({ a: 1 }); return reply })
+      root.get('/n', { onSend }, async (_req: Request, reply: Reply) => { reply.type('text/plain').code(404).send(42); return reply })
+    })
+    const page = await app.inject('/o')
+    expect([page.statusCode, page.headers['content-type'], page.body]).to.deep.equal([200, 'text/html', '<p>{"a":1}</p>'])
+    const bytes = await app.inject('/n')
+    expect([bytes.statusCode, bytes.headers['content-type'], bytes.body]).to.deep.equal([404, 'text/plain', 'n=42'])
+    // The hooks saw the value itself, not its JSON.
+    expect(seen).to.deep.equal(['object', 'number'])
+  })
+
+  it('an object sent under a type that is not JSON and left an object by the onSend hooks is refused with the coded error', async () => {
+    const logger = recordingLogger()
+    const app = await build((root) => {
+      root.get('/', { onSend: async (_q: Request, _r: Reply, payload: unknown) => payload }, async (_req: Request, reply: Reply) => { reply.type('text/html').send({ a: 1 }); return reply })
+    }, { logger })
+    const res = await app.inject('/')
+    expect(res.statusCode).to.equal(500)
+    expect(res.json()).to.deep.equal({ statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' })
+    expect(logger.entries.some((e) => (e.obj as { err?: { code?: string } }).err?.code === 'ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE')).to.equal(true)
+  })
+
   it('reply.serializer() output gets no implicit JSON content type', async () => {
     const app = await build((root) => {
       root.get('/', async (_req: Request, reply: Reply) => { reply.serializer(() => 'a,b').send({ a: 1 }); return reply })

@@ -83,6 +83,9 @@ export function sendReply(reply: ReplyImpl, payload: unknown): void {
     }
     // An object is JSON; sent with another type it would be mislabelled (Fastify 3 refuses it too).
     if (typeof type !== 'string' || !type.includes('json')) {
+      // An onSend hook may still make it text (an object rendered under text/html): as in Fastify 3,
+      // the hooks see the value itself and the refusal waits for what they give.
+      if (reply.route.onSend !== null) { onSendStage(reply, payload, String(type)); return }
       reopen(reply)
       handleError(reply, runtimeError('ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE', { at: replyAt(reply), contentType: String(type) }))
       return
@@ -164,14 +167,25 @@ function withJsonCharset(type: string): string {
   return type.includes('json') && !type.includes('charset') ? `${type}; charset=utf-8` : type
 }
 
-function onSendStage(reply: ReplyImpl, payload: unknown): void {
+/** What write() sends as it is: no body, text, bytes, a stream, a web payload. */
+function isSendable(p: unknown): boolean {
+  if (p === null || p === undefined || typeof p === 'string') return true
+  return typeof p === 'object' && (Buffer.isBuffer(p) || isStream(p) || webPayloadOf(p) !== null)
+}
+
+/** `untyped`: the payload is a value with no text form under that content type, refused unless the hooks made it text. */
+function onSendStage(reply: ReplyImpl, payload: unknown, untyped?: string): void {
   const hooks = reply.route.onSend
   if (hooks === null) { write(reply, payload); return }
   // onSend hooks read the status on raw too (@fastify/circuit-breaker): code() keeps it in step,
   // and this covers `reply.statusCode = 503`, a setter of raw.statusCode in Fastify.
   reply.raw.statusCode = reply.statusCode
+  const done = untyped === undefined ? (p: unknown) => write(reply, p) : (p: unknown) => {
+    if (isSendable(p)) write(reply, p)
+    else failSend(reply, runtimeError('ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE', { at: replyAt(reply), contentType: untyped }))
+  }
   // A hook that fails on a 4xx payload (an error reply's, say) must not send its message under that 4xx.
-  runPayloadHooks(hooks, reply.request, reply, payload, (p) => write(reply, p), (e) => failSend(reply, isWritten(reply) ? e : asOwnFailure(reply, e)))
+  runPayloadHooks(hooks, reply.request, reply, payload, done, (e) => failSend(reply, isWritten(reply) ? e : asOwnFailure(reply, e)))
 }
 
 /** A failure after send() was accepted: reopen the reply so that the error handlers can answer. */
