@@ -55,15 +55,16 @@ const HOSTILE: Array<[string, (r: Random) => Buffer]> = [
 
 /**
  * Frames a well-behaved client may send between messages; `echo` is the reply a data frame gets.
- * A flood ends the expectations: a burst of 100 or more pings or pongs right after the upgrade
- * has the server close the socket without a close frame (open finding of hostile14: not
- * root-caused between ws, @fastify/websocket and Enclave; 60 pings are served).
+ * A ping flood ends the expectations: ws (8.x) terminates a socket, with no close frame and no
+ * log, once more than `maxPendingAutoPongs` (default 60) of its automatic pongs wait to be
+ * flushed, which a burst of pings in one write causes (plain ws does it, without Enclave or
+ * @fastify/websocket; docs/plugins.md). Pongs need no answer: a pong flood is served.
  */
 const BENIGN: Array<[string, (r: Random) => { frame: Buffer; echo?: string; ends?: boolean }]> = [
   ['ping', (r) => ({ frame: wsFrame(9, text(int(r, 125))) })],
   ['unsolicited pong', (r) => ({ frame: wsFrame(10, text(int(r, 125))) })],
   ['ping flood', () => ({ frame: Buffer.concat(Array.from({ length: 200 }, () => wsFrame(9, text(4)))), ends: true })],
-  ['pong flood', () => ({ frame: Buffer.concat(Array.from({ length: 200 }, () => wsFrame(10, text(4)))), ends: true })],
+  ['pong flood', () => ({ frame: Buffer.concat(Array.from({ length: 200 }, () => wsFrame(10, text(4)))) })],
   ['non-minimal 16-bit length', (r) => { const n = int(r, 100); return { frame: wsFrame(1, text(n), { form: 16 }), echo: `echo ${n}` } }],
   ['non-minimal 64-bit length', (r) => { const n = int(r, 100); return { frame: wsFrame(2, text(n), { form: 64 }), echo: `echo ${n}` } }],
 ]

@@ -4,6 +4,7 @@ import type { ReplyImpl } from './reply'
 import { isOpen, isWritten } from './reply-state'
 import { abortRequest } from './abort-signal'
 import { replyAt } from './reply-at'
+import { responseGone } from './response-gone'
 
 /**
  * handlerTimeout: a request not answered in time gets a 503 instead of holding its client (and
@@ -25,7 +26,9 @@ export function endDeadline(reply: ReplyImpl): void {
 /** The handler deadline expired: answer 503 through the error handlers, or past them. */
 export function onHandlerExpired(reply: ReplyImpl): void {
   const res = reply.raw
-  if (isWritten(reply) || res.headersSent || res.destroyed) return
+  // Nobody is left to answer (an HTTP/1.1 client that left, an HTTP/2 stream or session that
+  // ended): an aborted request, not one to answer 503 and log.
+  if (isWritten(reply) || res.headersSent || responseGone(res)) return
   const context = reply.route.serve
   const request = reply.request
   const error = runtimeError('ENC_ERR_HANDLER_TIMEOUT', { at: replyAt(reply), ms: context.limits.handlerTimeout })
