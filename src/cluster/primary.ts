@@ -1,4 +1,4 @@
-import type { Worker } from 'node:cluster'
+import cluster, { type Worker } from 'node:cluster'
 import type { ResolvedClusterOptions } from './cluster-options'
 import { STOP } from './messages'
 import type { PrimaryLog } from './primary-log'
@@ -30,7 +30,7 @@ export function runPrimary(options: ResolvedClusterOptions, log: PrimaryLog): Cl
   let restarting: Promise<void> | null = null
 
   const fork = (): Worker => {
-    const worker = (require('node:cluster') as typeof import('node:cluster').default).fork()
+    const worker = cluster.fork()
     live.add(worker)
     worker.once('exit', (code, signal) => {
       live.delete(worker)

@@ -1,3 +1,4 @@
+import cluster from 'node:cluster'
 import type { Scope } from '../runtime'
 import { resolveClusterOptions, type ClusterOptions } from './cluster-options'
 import { runPrimary, type ClusterHandle } from './primary'
@@ -19,8 +20,6 @@ import { primaryLogLine, type PrimaryLog } from './primary-log'
  */
 export async function startCluster(factory: () => Promise<Scope> | Scope, options: ClusterOptions = {}): Promise<ClusterHandle | null> {
   const resolved = resolveClusterOptions(options)
-  // node:cluster is loaded here, not by `require('enclave')`: most apps never cluster.
-  const cluster = require('node:cluster') as typeof import('node:cluster').default
   if (!cluster.isPrimary) {
     await runWorker(factory, resolved)
     return null

@@ -2,7 +2,8 @@
  * The default compilers: ajv 6 validators and fast-json-stringify 7 serializers, one of each per set of
  * visible shared schemas (SchemaCompilers decides when to build), each caching its compiled functions.
  */
-import type Ajv from 'ajv'
+import Ajv from 'ajv'
+import fastJson from 'fast-json-stringify'
 import type { Schema } from 'fast-json-stringify'
 import { schemaCacheKey } from './schema-walk'
 import { coerceLikeFastify3 } from './response-coercion'
@@ -21,14 +22,6 @@ import type {
   JsonSchema, SerializeFunction, SerializerCompiler, SerializerOptions, SharedSchema, ValidateFunction, ValidatorCompiler, ValidatorOptions,
   ValidatorPlugin,
 } from './types'
-
-/* eslint-disable @typescript-eslint/no-var-requires */
-// ajv 6 and fast-json-stringify (with the ajv 8 and ajv-formats it loads) are loaded when the first
-// compiler is built, not by `require('enclave')`: at boot for an eager app, at the first compile for
-// a lazy one, never for an app without schemas or with other compilers.
-const ajv6 = (): typeof Ajv => require('ajv') as typeof Ajv
-const fastJson = (...args: Parameters<typeof import('fast-json-stringify').default>): ReturnType<typeof import('fast-json-stringify').default> =>
-  (require('fast-json-stringify') as typeof import('fast-json-stringify').default)(...args)
 
 /**
  * Wraps a compiler so that each distinct schema (by JSON text) is compiled once. A compiler built for
@@ -139,7 +132,7 @@ export function buildDefaultValidator(externalSchemas: Record<string, SharedSche
   // write code of any shape: it is left as that function returns it.
   const atOnce = fingerprint === null && custom?.processCode === undefined
   const processCode = atOnce ? (code: string, schema?: unknown) => compileAtOnceWhenUsed(refuseNonFinite(code, schema)) : refuseNonFinite
-  const ajv = new (ajv6())({ ...ajvOptions, processCode, ...(fingerprint === null ? {} : { sourceCode: true }) })
+  const ajv = new Ajv({ ...ajvOptions, processCode, ...(fingerprint === null ? {} : { sourceCode: true }) })
   let compiling: { schema: unknown; key: string } | null = null
   if (options.customOptions?.serialize === undefined) reuseCacheKeys(ajv, () => compiling)
   applyAjv6Plugins(ajv, options.plugins)

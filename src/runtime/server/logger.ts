@@ -1,13 +1,9 @@
-import type { DestinationStream, LoggerOptions } from 'pino'
+import pino, { type DestinationStream, type LoggerOptions } from 'pino'
 import { runtimeError } from '../errors/runtime-codes'
 import type { Logger } from '../types'
 import { fastifyLogSerializers } from '../shared/log-serializers'
 
 const noop = (): void => {}
-
-/** pino is loaded when a logger is asked for, not by `require('enclave')`: an app without one never pays for it. */
-// eslint-disable-next-line @typescript-eslint/no-var-requires
-function pinoModule(): typeof import('pino').default { return (require('pino') as typeof import('pino')).default }
 
 export const silentLogger: Logger = { info: noop, warn: noop, error: noop, debug: noop, trace: noop, fatal: noop, child: () => silentLogger }
 
@@ -80,7 +76,6 @@ function createPino(options: LoggerOptions, stream: DestinationStream | undefine
   const paths = Array.isArray(redact) ? redact : redact !== undefined ? redact.paths : []
   const merged = { ...(Array.isArray(redact) || redact === undefined ? {} : redact), paths: [...new Set([...defaultRedactPaths, ...paths])] }
   const settings = { level: 'info', ...options, redact: merged, serializers: { ...fastifyLogSerializers, ...options.serializers } }
-  const pino = pinoModule()
   return (stream === undefined ? pino(settings) : pino(settings, stream)) as unknown as Logger
 }
 
@@ -96,7 +91,7 @@ function fileDestination(file: unknown, hasStream: boolean): FileDestination | u
     throw runtimeError('ENC_ERR_SERVER_INVALID_OPTION', { problem: `{ logger: { file: ${typeof file === 'string' ? "''" : typeof file} } }): file must be the path of the log file.` })
   }
   try {
-    return pinoModule().destination({ dest: file, sync: true, append: true, mkdir: false })
+    return pino.destination({ dest: file, sync: true, append: true, mkdir: false })
   } catch (error) {
     // Opened synchronously, so a missing directory or a denied path is known here: a coded boot
     // error naming the path, rather than a bare ENOENT from deep inside pino.
@@ -105,7 +100,7 @@ function fileDestination(file: unknown, hasStream: boolean): FileDestination | u
   }
 }
 
-type FileDestination = ReturnType<typeof import('pino').destination>
+type FileDestination = ReturnType<typeof pino.destination>
 
 /**
  * Writes what is buffered, then closes the descriptor (SonicBoom closes it asynchronously, after

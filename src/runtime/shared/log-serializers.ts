@@ -1,3 +1,4 @@
+import pino from 'pino'
 import { CLIENT_TEXT_LIMIT, clipClientText } from '../errors/client-text'
 
 /**
@@ -27,8 +28,7 @@ export const fastifyLogSerializers: Readonly<{
     return { statusCode: reply.raw?.statusCode ?? reply.statusCode }
   },
   err(error: Error) {
-    // Only a pino logger calls this, so pino is already loaded (logger.ts loads it on demand).
-    const logged = ((require('pino') as typeof import('pino')).stdSerializers.err as unknown as (error: Error) => Record<string, unknown> | null)(error)
+    const logged = (pino.stdSerializers.err as unknown as (error: Error) => Record<string, unknown> | null)(error)
     // pino gives back what is not error-like as it came (null, a number, the caller's own object,
     // maybe frozen): only its own copy of an error is clipped.
     if (logged === null || typeof logged !== 'object' || (logged as unknown) === error) return logged as Record<string, unknown>

@@ -1,3 +1,4 @@
+import satisfies from 'semver/functions/satisfies'
 import { runtimeError } from '../errors/runtime-codes'
 import { liftMetaOf, liftedTarget } from './lift-marks'
 
@@ -112,7 +113,7 @@ export interface MetaCheckTarget {
  * scope or an ancestor before it, every declared decorator must be visible.
  */
 export function checkPluginMeta(meta: PluginMeta, owner: MetaCheckTarget): void {
-  if (meta.fastifyRange !== null && !(require('semver/functions/satisfies') as typeof import('semver/functions/satisfies'))(fastifyApiVersion, meta.fastifyRange, { includePrerelease: true })) {
+  if (meta.fastifyRange !== null && !satisfies(fastifyApiVersion, meta.fastifyRange, { includePrerelease: true })) {
     throw runtimeError('ENC_ERR_PLUGIN_VERSION', { plugin: meta.name, path: owner.path, range: meta.fastifyRange, offered: `${fastifyApiVersion.split('.')[0]}.x` })
   }
   for (const dependency of meta.dependencies) {

@@ -20,15 +20,10 @@ import type Ajv from 'ajv'
 import { isPlainJson } from './json-value'
 
 /* eslint-disable @typescript-eslint/no-var-requires */
-// The helpers ajv passes to every validator factory: the same modules ajv itself loads, loaded on
-// the first unpack (an app without the schema cache never needs them here).
-function factoryHelpers(): { equal: unknown; ucs2length: unknown; ValidationError: unknown } {
-  return {
-    equal: require('ajv/lib/compile/equal'),
-    ucs2length: (require('ajv/lib/compile/util') as { ucs2length: unknown }).ucs2length,
-    ValidationError: (require('ajv/lib/compile/error_classes') as { Validation: unknown }).Validation,
-  }
-}
+// The helpers ajv passes to every validator factory: the same modules ajv itself loads.
+const equal: unknown = require('ajv/lib/compile/equal')
+const ucs2length: unknown = (require('ajv/lib/compile/util') as { ucs2length: unknown }).ucs2length
+const ValidationError: unknown = (require('ajv/lib/compile/error_classes') as { Validation: unknown }).Validation
 
 /** One function of a packed validator. */
 export interface PackedNode {
@@ -122,7 +117,6 @@ export function unpackValidator(packed: PackedValidator, schema: unknown, ajv: A
   const instance = ajv as unknown as { RULES: unknown; _formats: unknown }
   const built: Function[] = []
   const last = packed.nodes.length - 1
-  const { equal, ucs2length, ValidationError } = factoryHelpers()
   packed.nodes.forEach((node, index) => {
     const refVal: unknown[] = [undefined]
     for (const item of node.refVal) {

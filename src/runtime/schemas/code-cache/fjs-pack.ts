@@ -9,16 +9,16 @@
 import type { SerializeFunction } from '../types'
 
 /* eslint-disable @typescript-eslint/no-var-requires */
-// The modules fast-json-stringify/lib/standalone exports as its `dependencies`, each loaded when a
-// text first asks for it: the validator one loads ajv 8 and ajv-formats, which most serializers never need.
-const modules: Readonly<Record<string, () => unknown>> = {
-  'fast-json-stringify/lib/serializer': () => require('fast-json-stringify/lib/serializer'),
-  'fast-json-stringify/lib/validator': () => require('fast-json-stringify/lib/validator'),
+const standaloneDependencies = (require('fast-json-stringify/lib/standalone') as { dependencies: { Serializer: unknown; Validator: unknown } }).dependencies
+
+const modules: Readonly<Record<string, unknown>> = {
+  'fast-json-stringify/lib/serializer': standaloneDependencies.Serializer,
+  'fast-json-stringify/lib/validator': standaloneDependencies.Validator,
 }
 
-export function standaloneRequire(name: string): unknown {
+function standaloneRequire(name: string): unknown {
   if (!Object.prototype.hasOwnProperty.call(modules, name)) throw new Error(`schema cache: stored serializer code requires '${name}'`)
-  return modules[name]()
+  return modules[name]
 }
 
 /** The serializer a standalone module text defines. Throws when the text does not evaluate to one. */
