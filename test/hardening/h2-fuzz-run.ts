@@ -10,6 +10,7 @@ import { connect as tlsConnect } from 'node:tls'
 import type { Server } from 'node:http'
 import type { IncomingHttpHeaders, ServerHttp2Stream } from 'node:http2'
 import { tlsCert } from '../support/tls'
+import { onFrames } from '../support/raw-h2'
 import { T, type H2FuzzSession } from './h2-fuzz-frames'
 import { errorShape, LEAK } from './fuzz-run'
 
@@ -69,24 +70,14 @@ export function h2Exchange(port: number, session: H2FuzzSession, secure: boolean
       if (s === undefined) wire.streams.set(id, s = { headers: false, rst: null, data: [], ended: false })
       return s
     }
-    let buffer = Buffer.alloc(0)
-    socket.on('data', (chunk: Buffer) => {
-      buffer = Buffer.concat([buffer, chunk])
-      while (buffer.length >= 9) {
-        const length = buffer.readUIntBE(0, 3)
-        if (buffer.length < 9 + length) break
-        const [type, flags] = [buffer[3], buffer[4]]
-        const id = buffer.readUInt32BE(5) & 0x7fffffff
-        const payload = buffer.subarray(9, 9 + length)
-        if (type === T.GOAWAY && payload.length >= 8) wire.goaway = payload.readUInt32BE(4)
-        if (type === T.RST_STREAM && payload.length >= 4) stream(id).rst = payload.readUInt32BE(0)
-        if (type === T.HEADERS) { stream(id).headers = true; if (flags & 1) stream(id).ended = true }
-        if (type === T.DATA) {
-          const padded = (flags & 0x8) !== 0
-          stream(id).data.push(padded ? payload.subarray(1, payload.length - payload[0]) : payload)
-          if (flags & 1) stream(id).ended = true
-        }
-        buffer = buffer.subarray(9 + length)
+    onFrames(socket, (type, flags, id, payload) => {
+      if (type === T.GOAWAY && payload.length >= 8) wire.goaway = payload.readUInt32BE(4)
+      if (type === T.RST_STREAM && payload.length >= 4) stream(id).rst = payload.readUInt32BE(0)
+      if (type === T.HEADERS) { stream(id).headers = true; if (flags & 1) stream(id).ended = true }
+      if (type === T.DATA) {
+        const padded = (flags & 0x8) !== 0
+        stream(id).data.push(padded ? payload.subarray(1, payload.length - payload[0]) : payload)
+        if (flags & 1) stream(id).ended = true
       }
     })
     socket.on('error', () => undefined)

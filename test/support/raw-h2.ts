@@ -35,22 +35,28 @@ export function requestBlock(path: string, method: 'GET' | 'POST' = 'GET'): Buff
 export interface H2Seen { goaway: number | null; rstStreams: number; headers: number; closed: boolean }
 
 /** An h2c connection: the preface and an empty SETTINGS are sent at once; incoming frames are counted. */
-export function rawH2(address: string): { socket: Socket; seen: H2Seen; closed: Promise<void> } {
-  const { hostname, port } = new URL(address)
-  const socket = connect({ host: hostname, port: Number(port) })
-  const seen: H2Seen = { goaway: null, rstStreams: 0, headers: 0, closed: false }
+/** Calls `onFrame` for each whole frame the server sends on `socket`, in order (frames split across chunks are joined). */
+export function onFrames(socket: Socket, onFrame: (type: number, flags: number, id: number, payload: Buffer) => void): void {
   let buffer = Buffer.alloc(0)
   socket.on('data', (chunk: Buffer) => {
     buffer = Buffer.concat([buffer, chunk])
     while (buffer.length >= 9) {
       const length = buffer.readUIntBE(0, 3)
       if (buffer.length < 9 + length) break
-      const type = buffer[3]
-      if (type === FRAME.GOAWAY) seen.goaway = buffer.readUInt32BE(9 + 4)
-      if (type === FRAME.RST_STREAM) seen.rstStreams++
-      if (type === FRAME.HEADERS) seen.headers++
+      onFrame(buffer[3], buffer[4], buffer.readUInt32BE(5) & 0x7fffffff, buffer.subarray(9, 9 + length))
       buffer = buffer.subarray(9 + length)
     }
+  })
+}
+
+export function rawH2(address: string): { socket: Socket; seen: H2Seen; closed: Promise<void> } {
+  const { hostname, port } = new URL(address)
+  const socket = connect({ host: hostname, port: Number(port) })
+  const seen: H2Seen = { goaway: null, rstStreams: 0, headers: 0, closed: false }
+  onFrames(socket, (type, _flags, _id, payload) => {
+    if (type === FRAME.GOAWAY) seen.goaway = payload.readUInt32BE(4)
+    if (type === FRAME.RST_STREAM) seen.rstStreams++
+    if (type === FRAME.HEADERS) seen.headers++
   })
   socket.on('error', () => undefined)
   const closed = new Promise<void>((resolve) => socket.once('close', () => { seen.closed = true; resolve() }))
