@@ -89,17 +89,9 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
     // batched too: a custom serializer compiler still sees each route's validators compiled first.
     const validatorBatch = batch !== null && (validator === null || validator === undefined) && boot.schemaCompilers.usesDefaultValidator(scope.schemas)
       ? batch : null
-    // A queued build adds its own time to this route's record when it runs.
-    const timed = (finish: () => void) => (): void => {
-      const started = performance.now()
-      const startedCpu = cpuNowMs()
-      try {
-        finish()
-      } finally {
-        cost.ms += performance.now() - started
-        cost.cpuMs += cpuNowMs() - startedCpu
-      }
-    }
+    // A queued build adds its own time to this route's record when it runs, timed by the batch's
+    // clock: back to back, one reading ends a build and starts the next (lap-clock.ts).
+    const timed = (queue: SerializerBatch, finish: () => void) => (): void => { queue.clock.lap(finish, cost) }
     deferred = defer ? {
       compiled: (ms, cpuMs) => { cost.ms += ms; cost.cpuMs += cpuMs },
       failed: (error) => logFailure(error),
@@ -122,15 +114,15 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
       checkValidatorKeywords: validator === null || validator === undefined,
       checkSerializerKeywords: serializer === null || serializer === undefined,
       deferResponses: deferred,
-      batchResponses: batch === null ? undefined : (finish) => { batch.add(timed(finish)) },
-      batchValidators: validatorBatch === null ? undefined : (finish) => { validatorBatch.addValidator(timed(finish)) },
+      batchResponses: batch === null ? undefined : (finish) => { batch.add(timed(batch, finish), 'lap') },
+      batchValidators: validatorBatch === null ? undefined : (finish) => { validatorBatch.addValidator(timed(validatorBatch, finish), 'lap') },
     }))
     // The deferred serializers add their own time to this record when they are built.
     cost.ms += performance.now() - start
     cost.cpuMs += cpuNowMs() - startCpu
     // Recorded in its place among the queued builds: compileAll may leave this route uncompiled (compileAllBatched).
     if (boot.serializerBatch === null) boot.profile.record(cost)
-    else boot.serializerBatch.add(() => boot.profile.record(cost))
+    else boot.serializerBatch.add(() => boot.profile.record(cost), 'note')
     return schemas
   }
   const logFailure = (error: unknown): void => {

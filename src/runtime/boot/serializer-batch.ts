@@ -13,10 +13,20 @@
  * fails, every queued build came before it and runs first. The routes' boot warnings are queued
  * with the serializers, so a boot that fails logs the warnings it logged before.
  */
+import { LapClock } from './lap-clock'
+
+/**
+ * What a queued item is, for the batch's clock: `lap`, a build timed by `clock.lap()`; `note`, a
+ * profile record pushed to an array (nothing to charge anyone for, so the chain of laps goes on);
+ * `other` (a warning logged, deferred builds forced), which the next lap must not be charged for.
+ */
+export type QueuedKind = 'lap' | 'note' | 'other'
+
 interface Queued {
   readonly seq: number
   readonly run: () => void
   readonly owner: number
+  readonly kind: QueuedKind
 }
 
 export class SerializerBatch {
@@ -26,6 +36,8 @@ export class SerializerBatch {
   #failedOwner = -1
   /** The route (its index for the caller) whose work the first pass is doing now; what is queued is noted as its. */
   owner = -1
+  /** Times the queued builds for bootProfile(), one reading between two builds (lap-clock.ts). */
+  readonly clock = new LapClock()
 
   /** The owner of the failure flush() or failed() reported (ready({ compileAll: true }) marks that route failed). */
   get failedOwner(): number {
@@ -33,13 +45,13 @@ export class SerializerBatch {
   }
 
   /** A part's validator (built-in ajv 6 only), to compile once the first pass is over, before any serializer. */
-  addValidator(build: () => void): void {
-    this.#validators.push({ seq: this.#seq++, run: build, owner: this.owner })
+  addValidator(build: () => void, kind: QueuedKind = 'other'): void {
+    this.#validators.push({ seq: this.#seq++, run: build, owner: this.owner, kind })
   }
 
   /** A route's response serializers, or its boot warnings, to build or log after every validator. */
-  add(build: () => void): void {
-    this.#builds.push({ seq: this.#seq++, run: build, owner: this.owner })
+  add(build: () => void, kind: QueuedKind = 'other'): void {
+    this.#builds.push({ seq: this.#seq++, run: build, owner: this.owner, kind })
   }
 
   /**
@@ -51,21 +63,31 @@ export class SerializerBatch {
     const validators = this.#validators.splice(0)
     const builds = this.#builds.splice(0)
     let running: Queued | null = null
+    // The first lap reads its own start: the first pass ran since any earlier reading.
+    this.clock.interrupt()
     try {
       for (let i = 0; i < validators.length; i++) {
         running = validators[i]
         try {
-          running.run()
+          this.#run(running)
         } catch (error) {
-          for (let j = 0; j < builds.length && builds[j].seq < validators[i].seq; j++) (running = builds[j]).run()
+          for (let j = 0; j < builds.length && builds[j].seq < validators[i].seq; j++) this.#run(running = builds[j])
           running = validators[i]
           throw error
         }
       }
-      for (let i = 0; i < builds.length; i++) (running = builds[i]).run()
+      for (let i = 0; i < builds.length; i++) this.#run(running = builds[i])
     } catch (error) {
       this.#failedOwner = running?.owner ?? -1
       throw error
+    }
+  }
+
+  #run(queued: Queued): void {
+    try {
+      queued.run()
+    } finally {
+      if (queued.kind === 'other') this.clock.interrupt()
     }
   }
 
