@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { SchemaCompilers } from '../../src/runtime/schemas'
-import { copySchemaNoting, findAsync, schemaCacheKey, schemaJsonText } from '../../src/runtime/schemas/schema-walk'
+import { collectRefs, copySchemaNoting, findAsync, schemaCacheKey, schemaJsonText, visitSchemas } from '../../src/runtime/schemas/schema-walk'
 import { normalizeRouteSchema } from '../../src/runtime/schemas/route-schema'
 import { checkKeywords, type KnownKeywords } from '../../src/runtime/schemas/keyword-check'
 import { createResponseSerializers, pickSerializer } from '../../src/runtime/schemas/response-serializers'
@@ -48,6 +48,29 @@ describe('boot bookkeeping per route schema (issue 16 §1)', () => {
     } finally {
       delete proto.polluted
     }
+  })
+
+  it('the keyword check and the schema walks read own keys only, in their order, with a polluted Object.prototype', () => {
+    const proto = Object.prototype as Record<string, unknown>
+    proto.polluted = { type: 'string', $ref: 'nowhere#', requird: true }
+    try {
+      const known: KnownKeywords = { has: (key) => ['type', 'properties', 'items', 'required', '$ref', 'maxLength'].includes(key), names: () => [] }
+      const shared = { type: 'string', maxLength: 3 }
+      const schema = { type: 'object', properties: { b: shared, 10: { type: 'array', items: shared }, a: { $ref: 'x#' } }, required: ['a'] }
+      expect(() => checkKeywords(schema, known, new Set(), 'here')).not.to.throw()
+      expect(collectRefs(schema)).to.deep.equal(['x#'])
+      // Objects in schema positions, depth first, in Object.keys order; a shared subschema once.
+      const visited: string[] = []
+      visitSchemas(schema, (node, pointer) => { visited.push(pointer() || '/') })
+      expect(visited).to.deep.equal(['/', '/properties/10', '/properties/10/items', '/properties/a'])
+      expect(findAsync({ type: 'object', properties: { x: { $async: true } } })).to.equal('/properties/x')
+    } finally {
+      delete proto.polluted
+    }
+    // Unchanged without the pollution: a misspelt keyword under a name map is still found, with its pointer.
+    const known: KnownKeywords = { has: (key) => ['type', 'properties'].includes(key), names: () => ['type', 'properties', 'required'] }
+    expect(() => checkKeywords({ type: 'object', properties: { n: { type: 'string', requird: true } } }, known, new Set(), 'here'))
+      .to.throw().with.property('code', 'ENC_ERR_SCH_UNKNOWN_KEYWORD')
   })
 
   it('normalization copies an array at its length, a hole as undefined (as push() did)', () => {

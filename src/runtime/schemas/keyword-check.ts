@@ -21,6 +21,8 @@ export interface KnownKeywords {
 /** Attached by the default validator compiler (default-compilers.ts) to the compiler function. */
 export const kKnownKeywords = Symbol('enclave.knownKeywords')
 
+const hasOwn = Object.prototype.hasOwnProperty
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
@@ -33,7 +35,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * Throws ENC_ERR_SCH_UNKNOWN_KEYWORD for the first unknown one; `where` names the schema.
  */
 export function checkKeywords(schema: unknown, known: KnownKeywords, extra: ReadonlySet<string>, where: string): void {
-  const seen = new WeakSet<object>()
+  // A Set, not a WeakSet: it lives for one walk, and a WeakSet's entries are ephemerons the GC
+  // treats specially (every route schema is checked at boot, two walks a route).
+  const seen = new Set<object>()
   const names = knownNames(known)
   const isKnown = (key: string): boolean => names.has(key) || (known.has(key) ? (names.add(key), true) : false) ||
     extra.has(key) || ANNOTATIONS.includes(key) || key.startsWith('x-')
@@ -46,14 +50,23 @@ export function checkKeywords(schema: unknown, known: KnownKeywords, extra: Read
     }
     if (!isObject(node) || seen.has(node)) return
     seen.add(node)
-    for (const key of Object.keys(node)) {
+    // for-in with an own-key test: Object.keys' order without a keys array per node (boot walks
+    // about 30 nodes a route twice). A value that is not an object holds no subschema.
+    for (const key in node) {
+      if (!hasOwn.call(node, key)) continue
       if (!isKnown(key)) {
         throw schemaError('ENC_ERR_SCH_UNKNOWN_KEYWORD', { where, key, pointer: path.map((token) => `/${token}`).join('') || '/', hint: didYouMean(key, [...known.names(), ...ANNOTATIONS, ...extra]) })
       }
       const value = node[key]
+      if (typeof value !== 'object' || value === null) continue
       if (SCHEMA_MAPS.has(key) && isObject(value)) {
         path.push(key)
-        for (const name of Object.keys(value)) { path.push(name); walk(value[name]); path.pop() }
+        for (const name in value) {
+          if (!hasOwn.call(value, name)) continue
+          path.push(name)
+          walk(value[name])
+          path.pop()
+        }
         path.pop()
       } else if (SCHEMA_VALUES.has(key)) {
         path.push(key)

@@ -9,6 +9,8 @@ const NAME_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$d
 /** Keywords whose value is instance data, never a schema. */
 const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples'])
 
+const hasOwn = Object.prototype.hasOwnProperty
+
 /** `pointer()` builds the JSON pointer of `node` on demand: most visits never need it. */
 type Visit = (node: Record<string, unknown>, pointer: () => string) => boolean | void
 
@@ -25,7 +27,8 @@ function escapePointer(token: string): string {
  * returning `true` stops the walk. Shared object references and cycles are visited once.
  */
 export function visitSchemas(schema: unknown, visit: Visit): void {
-  const seen = new WeakSet<object>()
+  // A Set, not a WeakSet: it lives for one walk (a WeakSet's entries are ephemerons the GC treats specially).
+  const seen = new Set<object>()
   // The path to the node being visited, as unescaped tokens: one array for the whole walk.
   const path: string[] = []
   const pointer = (): string => path.map((token) => `/${escapePointer(token)}`).join('')
@@ -47,12 +50,16 @@ export function visitSchemas(schema: unknown, visit: Visit): void {
       stopped = true
       return
     }
-    for (const key of Object.keys(record)) {
-      if (DATA_KEYWORDS.has(key)) continue
+    // for-in with an own-key test: Object.keys' order without a keys array per node. A value that is
+    // not an object holds no subschema: most keys (type, maxLength...) end here, with no path step.
+    for (const key in record) {
+      if (!hasOwn.call(record, key)) continue
       const value = record[key]
+      if (typeof value !== 'object' || value === null || DATA_KEYWORDS.has(key)) continue
       path.push(key)
       if (NAME_MAPS.has(key) && isObject(value)) {
-        for (const name of Object.keys(value)) {
+        for (const name in value) {
+          if (!hasOwn.call(value, name)) continue
           path.push(name)
           walk(value[name])
           path.pop()
@@ -113,7 +120,6 @@ export interface NotedCopy<T> {
   readonly sawFunction: boolean
 }
 
-const hasOwn = Object.prototype.hasOwnProperty
 
 // Copies holding only JSON values (no RegExp, function, class instance or non-finite number): their cache key is their plain JSON text.
 const jsonOnlyCopies = new WeakSet<object>()
