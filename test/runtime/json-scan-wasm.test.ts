@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { scanJson, scanJsonLoop, JSON_TOO_DEEP, JSON_MAY_OVERFLOW, JSON_NEEDS_POISON_CHECK, WASM_SCAN_MIN_BYTES } from '../../src/runtime/serve/body/json-scan'
-import { scanJsonWasm, wasmScanAvailable, WASM_SCAN_MAX_BYTES, ASCII_DECODE_MIN_BYTES } from '../../src/runtime/serve/body/json-scan-wasm'
+import { scanJsonWasm, wasmScanAvailable, WASM_SCAN_MAX_BYTES } from '../../src/runtime/serve/body/json-scan-wasm'
 import { JSON_SCAN_WASM } from '../../src/runtime/serve/body/json-scan-wasm-binary'
 import { mulberry32 } from '../../bench/harness/prng'
 import { jsonParser } from '../../src/runtime/serve/body/json-parser'
@@ -269,7 +269,7 @@ describe('the default JSON parser with the WebAssembly scan', () => {
   })
 
   it('decodes a large body as its UTF-8 text whether it is all ASCII or not (a multi-byte character, a byte-order mark, a malformed byte at the end)', () => {
-    const pad = 'x'.repeat(ASCII_DECODE_MIN_BYTES)
+    const pad = 'x'.repeat(4096)
     const ascii = { pad, text: 'plain ~ text', n: 1.5 }
     expect(fromChunks(JSON.stringify(ascii), [10, 100])).to.deep.equal(ascii)
     // The only non-ASCII byte is the last one before the closing quote: the check reads every byte.
@@ -282,6 +282,25 @@ describe('the default JSON parser with the WebAssembly scan', () => {
     const malformed = Buffer.concat([Buffer.from(`{"pad":"${pad}","bad":"`), Buffer.from([0xff]), Buffer.from('"}')])
     const parser = jsonParser(64)
     expect((parser.fromChunks as NonNullable<typeof parser.fromChunks>)([malformed], malformed.length)).to.deep.equal({ pad, bad: '\uFFFD' })
+  })
+
+  it('decodes every body the scan takes as its UTF-8 text, with one non-ASCII character at any offset of a 64-byte block, after an all-ASCII body', () => {
+    const parser = jsonParser(64)
+    const parse = (text: string): unknown => {
+      const bytes = Buffer.from(text, 'utf8')
+      return (parser.fromChunks as NonNullable<typeof parser.fromChunks>)([bytes], bytes.length)
+    }
+    for (let pad = 0; pad < 130; pad++) {
+      // The all-ASCII body first: the next one must not be decoded by its verdict.
+      const ascii = { pad: 'x'.repeat(pad), text: 'plain text, long enough for the WebAssembly scan' }
+      expect(parse(JSON.stringify(ascii))).to.deep.equal(ascii)
+      for (const char of ['é', '日', '🙂', '\u0080']) {
+        const value = { pad: 'x'.repeat(pad), char, text: 'plain text, long enough for the WebAssembly scan' }
+        expect(parse(JSON.stringify(value)), `${char} after ${pad}`).to.deep.equal(value)
+      }
+    }
+    const malformed = Buffer.concat([Buffer.from('{"pad":"0123456789012345678901234567890123456789","bad":"'), Buffer.from([0x80]), Buffer.from('"}')])
+    expect((parser.fromChunks as NonNullable<typeof parser.fromChunks>)([malformed], malformed.length)).to.have.property('bad', '\uFFFD')
   })
 
   it('from chunks: small and empty bodies take the Buffer path with the same answers', () => {

@@ -1,4 +1,3 @@
-import { isAscii } from 'node:buffer'
 import { JSON_SCAN_WASM } from './json-scan-wasm-binary'
 import { JSON_NEEDS_POISON_CHECK, startsWithBom } from './json-scan-flags'
 
@@ -72,12 +71,19 @@ function ready(length: number): Scanner | null {
   return scanner
 }
 
+/** The scan's own flag (json-scan.wat): a byte of the body is 0x80 or more. Kept here, not in the flags it returns. */
+const NON_ASCII = 8
+/** Whether the last body scanned is all ASCII (decodeScanned). */
+let lastAscii = false
+
 /** Pads the `length` bytes copied in, scans them and adds the byte-order-mark flag. */
 function scanCopied(wasm: Scanner, length: number, maxDepth: number): number {
   wasm.view.set(SPACES, length)
   // The wasm parameter is an i32: a larger limit would wrap (2^31 to a negative one). No body of
   // at most WASM_SCAN_MAX_BYTES nests that deep anyway.
-  const flags = wasm.scan(length, Math.min(maxDepth, 0x7fffffff))
+  const scanned = wasm.scan(length, Math.min(maxDepth, 0x7fffffff))
+  lastAscii = (scanned & NON_ASCII) === 0
+  const flags = scanned & ~NON_ASCII
   return startsWithBom(wasm.view) ? flags | JSON_NEEDS_POISON_CHECK : flags
 }
 
@@ -106,16 +112,12 @@ export function scanJsonChunksWasm(chunks: readonly Uint8Array[], length: number
 }
 
 /**
- * From this size on, an ASCII body is decoded as Latin-1 (a plain copy: the same text for bytes
- * under 0x80) instead of UTF-8, after one SIMD check that it is ASCII. On the bench `bulk` body
- * (64 KB) that is 7.4 instead of 8.9 µs; the check costs more than it saves below about 1 KB.
+ * The UTF-8 text of the last body scanned, `length` bytes; call before the next scan. An all-ASCII
+ * body, as the scan found it (json-scan.wat), is decoded as Latin-1: the same text for bytes under
+ * 0x80, and a plain copy (the bench `bulk` body, 64 KB: 3.0 µs, where UTF-8 takes 5.4 and the
+ * separate isAscii pass before, 0.8 more). A byte-order mark or any other non-ASCII byte (a
+ * malformed one too) takes the UTF-8 decoder.
  */
-export const ASCII_DECODE_MIN_BYTES = 4096
-
-/** The UTF-8 text of the last body scanned, `length` bytes; call before the next scan. */
 export function decodeScanned(length: number): string {
-  const view = (scanner as Scanner).view
-  // A byte-order mark or any other non-ASCII byte (a malformed one too) takes the UTF-8 decoder.
-  if (length >= ASCII_DECODE_MIN_BYTES && isAscii(view.subarray(0, length))) return view.toString('latin1', 0, length)
-  return view.toString('utf8', 0, length)
+  return (scanner as Scanner).view.toString(lastAscii ? 'latin1' : 'utf8', 0, length)
 }
