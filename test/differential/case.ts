@@ -4,6 +4,7 @@
 import type { AppShape } from './app-shapes'
 import type { ReplyShape } from './reply-api'
 import type { ErrorShape } from './errors'
+import type { SerialShape } from './serialization'
 
 export type Handler = (request: any, reply: any) => unknown
 
@@ -43,6 +44,8 @@ export interface Case {
   reply?: ReplyShape
   /** An errors case: the app its route's `setup` declares (errors.ts). */
   errors?: ErrorShape
+  /** A serialization case: the response schemas and the value sent (serialization.ts). */
+  serial?: SerialShape
   /** Replays only: Fastify 3's error handlers declared so that they chain as Enclave's. */
   chainErrorHandlers?: true
   /** The handler throws an error whose message is meant for the client (`expose: true`). */

@@ -99,7 +99,8 @@ export const ERRORS_DIFFERENCES: KnownDifference[] = [
     id: 'errors-last-resort-headers',
     readme: 'When the error reply itself fails (an onSend hook that throws on it too), the last-resort answer carries only its own headers',
     rewrite(f, { c }) {
-      if (c.errors?.fail?.stage !== 'onSend' || f.statusCode < 400) return undefined
+      // Only a hook failing on every payload fails the error reply too.
+      if (c.errors?.fail?.stage !== 'onSend' || c.errors.fail.every !== true || f.statusCode < 400) return undefined
       const kept: Record<string, string> = {}
       for (const name of ['content-type', 'content-length']) if (f.headers[name] !== undefined) kept[name] = f.headers[name] as string
       return Object.keys(kept).length === Object.keys(f.headers).length ? undefined : { ...f, headers: kept }

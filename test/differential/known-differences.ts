@@ -11,6 +11,7 @@ import type { KnownDifference } from './difference-types'
 import { APP_DIFFERENCES, PARAMETRIC_BACKTRACK, notAllowedInApp } from './app-differences'
 import { REPLY_DIFFERENCES } from './reply-differences'
 import { ERRORS_DIFFERENCES } from './errors-differences'
+import { SERIALIZATION_DIFFERENCES } from './serialization-differences'
 import { SHARED_SCHEMAS } from './schemas'
 
 export type { KnownDifference, RewriteContext } from './difference-types'
@@ -139,6 +140,7 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
   PARAMETRIC_BACKTRACK,
   ...REPLY_DIFFERENCES,
   ...ERRORS_DIFFERENCES,
+  ...SERIALIZATION_DIFFERENCES,
   {
     id: 'validation-path-pointer',
     readme: 'Validation error paths are JSON pointers by default',
