@@ -106,4 +106,16 @@ export const ERRORS_DIFFERENCES: KnownDifference[] = [
       return Object.keys(kept).length === Object.keys(f.headers).length ? undefined : { ...f, headers: kept }
     },
   },
+  {
+    id: 'errors-onsend-fails-4xx',
+    readme: 'The same holds for an onSend hook that fails on a 4xx\n  payload (Fastify 3 and 5 both sent its message under the 4xx): a 500, logged once',
+    rewrite(f, { c }) {
+      const fail = c.errors?.fail
+      // A failure without a 4xx/5xx status of its own, on an error reply (the hook fails on every payload).
+      if (fail?.stage !== 'onSend' || fail.every !== true || !['plain', '302', '99', '600'].includes(fail.error) || f.statusCode < 400 || f.statusCode > 499) return undefined
+      const kept: Record<string, string> = {}
+      for (const name of ['content-type', 'content-length']) if (f.headers[name] !== undefined) kept[name] = f.headers[name] as string
+      return generic500(kept)
+    },
+  },
 ]
