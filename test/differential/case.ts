@@ -3,6 +3,8 @@
 // never stored.
 import type { AppShape } from './app-shapes'
 import type { ReplyShape } from './reply-api'
+import type { ErrorShape } from './errors'
+import type { SerialShape } from './serialization'
 
 export type Handler = (request: any, reply: any) => unknown
 
@@ -40,6 +42,10 @@ export interface Case {
   app?: AppShape
   /** A reply-api case: what the handler does (the route is built from it). */
   reply?: ReplyShape
+  /** An errors case: the app its route's `setup` declares (errors.ts). */
+  errors?: ErrorShape
+  /** A serialization case: the response schemas and the value sent (serialization.ts). */
+  serial?: SerialShape
   /** Replays only: Fastify 3's error handlers declared so that they chain as Enclave's. */
   chainErrorHandlers?: true
   /** The handler throws an error whose message is meant for the client (`expose: true`). */

@@ -10,6 +10,8 @@ import type { Answer, Case, RequestSpec } from './case'
 import type { KnownDifference } from './difference-types'
 import { APP_DIFFERENCES, PARAMETRIC_BACKTRACK, notAllowedInApp } from './app-differences'
 import { REPLY_DIFFERENCES } from './reply-differences'
+import { ERRORS_DIFFERENCES } from './errors-differences'
+import { SERIALIZATION_DIFFERENCES } from './serialization-differences'
 import { SHARED_SCHEMAS } from './schemas'
 
 export type { KnownDifference, RewriteContext } from './difference-types'
@@ -137,6 +139,8 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
   ...APP_DIFFERENCES,
   PARAMETRIC_BACKTRACK,
   ...REPLY_DIFFERENCES,
+  ...ERRORS_DIFFERENCES,
+  ...SERIALIZATION_DIFFERENCES,
   {
     id: 'validation-path-pointer',
     readme: 'Validation error paths are JSON pointers by default',
@@ -192,7 +196,7 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
     readme: 'Errors carry Enclave\'s codes (`ENC_ERR_<AREA>_<WHAT>`, the table above)',
     rewrite(f) {
       const b = errorBody(f)
-      if (b === undefined || b.code === undefined || !b.code.startsWith('FST_ERR_')) return undefined
+      if (b === undefined || typeof b.code !== 'string' || !b.code.startsWith('FST_ERR_')) return undefined
       return withBody(f, errorPayload(b.statusCode, b.message, b.code.replace(/^FST_ERR_/, 'ENC_ERR_')))
     },
   },

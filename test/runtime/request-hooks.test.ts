@@ -245,6 +245,23 @@ describe('runtime: request hooks', () => {
       expect(seen).to.equal(error)
     })
 
+    // Found by the differential tester (errors family): the handler returned while the async
+    // onError hooks still ran, was taken for one that sent nothing, and a bare 500 went out first.
+    it('a synchronous error handler that sends the error on answers with that error, its headers kept, while async onError hooks run', async () => {
+      let onErrorCalls = 0
+      const app = await build((root) => {
+        root.addHook('onError', async () => { onErrorCalls++ })
+        root.setErrorHandler((e, _req, reply) => { reply.header('x-seen', 'yes'); reply.send(e) })
+        root.get('/x', async () => { throw Object.assign(new Error('slow down'), { statusCode: 429 }) })
+        root.get('/exposed', async () => { throw Object.assign(new Error('later'), { statusCode: 503, expose: true }) })
+      })
+      const res = await request(app.server).get('/x').expect(429)
+      expect(res.headers['x-seen']).to.equal('yes')
+      expect(res.body).to.deep.equal({ statusCode: 429, error: 'Too Many Requests', message: 'slow down' })
+      await request(app.server).get('/exposed').expect(503, { statusCode: 503, error: 'Service Unavailable', message: 'later' })
+      expect(onErrorCalls).to.equal(2)
+    })
+
     it('onError runs once even when the error handler itself fails', async () => {
       let calls = 0
       const app = await build((root) => {

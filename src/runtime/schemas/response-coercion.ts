@@ -107,12 +107,17 @@ function dropUnconvertible(value: unknown, schema: unknown, where: Where, depth:
 /**
  * fast-json-stringify 2's reading of `type: [...]`: `null` first, then the listed order, the first
  * type that takes the value wins (a number takes anything `isNaN` does not refuse: `'12'` is 12,
- * `true` is 1), and a value none takes is written `null`.
+ * `true` is 1; a string, integer or object type takes `null` too, as `""`, 0 or `{}`), and a
+ * value none takes is written `null`.
  */
 function asTypeList(value: unknown, types: readonly unknown[]): unknown {
   const order = types.includes('null') ? ['null', ...types.filter((type) => type !== 'null')] : types
   for (const type of order) {
     if (type === 'null' && (value === null || value === undefined)) return null
+    // fjs 2 let a string, integer or object type take null too, written as its empty value.
+    if (value === null && type === 'string') return ''
+    if (value === null && type === 'integer') return 0
+    if (value === null && type === 'object') return {}
     if (type === 'string' && (typeof value === 'string' || value instanceof Date)) return value
     if (type === 'integer' && Number.isInteger(value)) return value
     if (type === 'number' && typeof value !== 'bigint' && typeof value !== 'symbol' && !Number.isNaN(Number(value))) return Number(value)

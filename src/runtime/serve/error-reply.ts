@@ -128,9 +128,12 @@ function dispatch(reply: ReplyImpl, thrown: unknown): void {
     handleError(reply, failedHandling(reply, given, thrown, thrownAgain))
     return
   }
+  // A handler that sent an error on (`reply.send(error)`) has handed the reply to the next one up,
+  // which may still be running (async onError hooks before the built-in reply): not "nothing sent".
+  const passedOn = (): boolean => reply.errorDepth !== index + 1
   if (isThenable(result)) {
     result.then((value) => {
-      if (reply.sent || value === reply) return
+      if (reply.sent || value === reply || passedOn()) return
       if (value !== undefined) { sendReturned(reply, value); return }
       // `return reply` resolves undefined once the client went away (reply.then): nobody to answer.
       if (reply.request.aborted) return
@@ -140,7 +143,7 @@ function dispatch(reply: ReplyImpl, thrown: unknown): void {
     }, (thrownAgain: unknown) => { if (!reply.sent) handleError(reply, failedHandling(reply, given, thrown, thrownAgain)) })
   } else if (result !== undefined && result !== reply) {
     if (!reply.sent) sendReturned(reply, result)
-  } else if (result === undefined && !reply.sent) {
+  } else if (result === undefined && !reply.sent && !passedOn()) {
     // A synchronous handler that neither sent nor returned the reply ("I will send later") would
     // leave the request to handlerTimeout: answered now instead.
     handleError(reply, nothingSent(scope.path, thrown))
