@@ -18,6 +18,11 @@ import { wsFuzzRun } from '../test/hardening/ws-fuzz-drive'
 import { schemaFuzzRun } from '../test/hardening/schema-fuzz-run'
 import { tlsCert, tlsKey } from '../test/support/tls'
 
+/** A logged object as text; a circular one (a multipart error's fields) must not make the fuzz's own logger throw. */
+function printable(obj: unknown): string {
+  try { return JSON.stringify(obj) ?? String(obj) } catch { return String((obj as { err?: unknown } | null)?.err ?? obj) }
+}
+
 interface FuzzOptions { seeds: number; from: number; parallel: number; tls: number; h2: number; ws: number; inputs: number; per: number; f5: number }
 
 function parseOptions(argv: readonly string[]): FuzzOptions {
@@ -35,7 +40,7 @@ async function mainH2({ seeds, from, parallel, tls }: FuzzOptions): Promise<void
   const logged: string[] = []
   const error = (obj: unknown, msg?: string): void => {
     const err = (obj as { err?: Error & { code?: string } } | null)?.err ?? (obj as Error & { code?: string })
-    if (!notOurs(err)) logged.push(`${msg ?? ''} ${JSON.stringify(obj).slice(0, 300)}`)
+    if (!notOurs(err)) logged.push(`${msg ?? ''} ${printable(obj).slice(0, 300)}`)
   }
   const unhandled: unknown[] = []
   process.on('unhandledRejection', (e) => unhandled.push(e))
@@ -53,6 +58,7 @@ async function mainH2({ seeds, from, parallel, tls }: FuzzOptions): Promise<void
   console.log(`error logs: ${logged.length}`)
   for (const l of logged.slice(0, 10)) console.log(`  ${l}`)
   console.log(`unhandled rejections: ${unhandled.length}`)
+  for (const u of unhandled.slice(0, 5)) console.log(`  ${u instanceof Error ? u.stack ?? u.message : String(u)}`)
   const healthy = r.after.status === 200 && r.after.sessions === 0 && r.after.sockets === 0
   process.exitCode = r.violations.length + logged.length + unhandled.length > 0 || !healthy ? 1 : 0
 }
@@ -62,7 +68,7 @@ async function mainWs({ seeds, from, parallel }: FuzzOptions): Promise<void> {
   const logged: string[] = []
   const error = (obj: unknown, msg?: string): void => {
     const err = (obj as { err?: Error & { code?: string } } | null)?.err ?? (obj as Error & { code?: string })
-    if (!notOurs(err)) logged.push(`${msg ?? ''} ${JSON.stringify(obj).slice(0, 300)}`)
+    if (!notOurs(err)) logged.push(`${msg ?? ''} ${printable(obj).slice(0, 300)}`)
   }
   const started = Date.now()
   const r = await wsFuzzRun(from, seeds, parallel, { info() {}, debug() {}, warn() {}, error })
@@ -107,7 +113,7 @@ async function main(): Promise<void> {
   const logged: string[] = []
   const error = (obj: unknown, msg?: string): void => {
     const err = (obj as { err?: Error & { code?: string } } | null)?.err ?? (obj as Error & { code?: string })
-    if (!notOurs(err)) logged.push(`${msg ?? ''} ${JSON.stringify(obj).slice(0, 300)}`)
+    if (!notOurs(err)) logged.push(`${msg ?? ''} ${printable(obj).slice(0, 300)}`)
   }
   const logger = { info() {}, debug() {}, warn() {}, error }
   const { app, port } = await fuzzApp({ ...FUZZ_SERVER_OPTIONS, logger, ...(secure ? { https: { key: tlsKey, cert: tlsCert } } : {}) })
