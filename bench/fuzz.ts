@@ -6,22 +6,30 @@
  * with the seed that replays it (first 20), the status counts, the sessions the server closed
  * without an answer, unhandled rejections and the time taken. Exit code 1 on any violation.
  * `--h2=1` runs the HTTP/2 frame fuzz instead (test/hardening/h2-fuzz-*.ts; `--tls=1` for h2 over TLS),
- * `--ws=1` the websocket frame fuzz (test/hardening/ws-fuzz*.ts).
+ * `--ws=1` the websocket frame fuzz (test/hardening/ws-fuzz*.ts). `--inputs=1` the schema-aware input
+ * fuzz (test/hardening/schema-fuzz-*.ts): `--seeds` drawn routes, `--per=40` requests each, on Enclave
+ * and Fastify 3.27.4 (`--f5=1`: Fastify 5 beside, its differences counted, not judged).
  */
 import { FUZZ_SERVER_OPTIONS, fuzzApp } from '../test/hardening/fuzz-app'
 import { exchange, judge, notOurs } from '../test/hardening/fuzz-run'
 import { fuzzSession } from '../test/hardening/fuzz-traffic'
 import { h2FuzzRun } from '../test/hardening/h2-fuzz-drive'
 import { wsFuzzRun } from '../test/hardening/ws-fuzz-drive'
+import { schemaFuzzRun } from '../test/hardening/schema-fuzz-run'
 import { tlsCert, tlsKey } from '../test/support/tls'
 
-interface FuzzOptions { seeds: number; from: number; parallel: number; tls: number; h2: number; ws: number }
+/** A logged object as text; a circular one (a multipart error's fields) must not make the fuzz's own logger throw. */
+function printable(obj: unknown): string {
+  try { return JSON.stringify(obj) ?? String(obj) } catch { return String((obj as { err?: unknown } | null)?.err ?? obj) }
+}
+
+interface FuzzOptions { seeds: number; from: number; parallel: number; tls: number; h2: number; ws: number; inputs: number; per: number; f5: number }
 
 function parseOptions(argv: readonly string[]): FuzzOptions {
-  const options: FuzzOptions = { seeds: 2000, from: 1, parallel: 12, tls: 0, h2: 0, ws: 0 }
+  const options: FuzzOptions = { seeds: 2000, from: 1, parallel: 12, tls: 0, h2: 0, ws: 0, inputs: 0, per: 40, f5: 0 }
   for (const arg of argv) {
-    const match = /^--(seeds|from|parallel|tls|h2|ws)=(\d+)$/.exec(arg)
-    if (match === null) throw new Error(`fuzz: unexpected argument '${arg}'; flags: --seeds=2000 --from=1 --parallel=12 --tls=0 (1: over https) --h2=0 (1: HTTP/2 frame fuzz, test/hardening/h2-fuzz-frames.ts) --ws=0 (1: websocket frame fuzz, test/hardening/ws-fuzz.ts)`)
+    const match = /^--(seeds|from|parallel|tls|h2|ws|inputs|per|f5)=(\d+)$/.exec(arg)
+    if (match === null) throw new Error(`fuzz: unexpected argument '${arg}'; flags: --seeds=2000 --from=1 --parallel=12 --tls=0 (1: over https) --h2=0 (1: HTTP/2 frame fuzz, test/hardening/h2-fuzz-frames.ts) --ws=0 (1: websocket frame fuzz, test/hardening/ws-fuzz.ts) --inputs=0 (1: schema-aware input fuzz against Fastify 3, test/hardening/schema-fuzz-run.ts; --per=40 requests per drawn route, --f5=1 Fastify 5 beside)`)
     options[match[1] as keyof FuzzOptions] = Math.min(Number(match[2]), match[1] === 'parallel' ? 64 : 2 ** 31)
   }
   return options
@@ -32,7 +40,7 @@ async function mainH2({ seeds, from, parallel, tls }: FuzzOptions): Promise<void
   const logged: string[] = []
   const error = (obj: unknown, msg?: string): void => {
     const err = (obj as { err?: Error & { code?: string } } | null)?.err ?? (obj as Error & { code?: string })
-    if (!notOurs(err)) logged.push(`${msg ?? ''} ${JSON.stringify(obj).slice(0, 300)}`)
+    if (!notOurs(err)) logged.push(`${msg ?? ''} ${printable(obj).slice(0, 300)}`)
   }
   const unhandled: unknown[] = []
   process.on('unhandledRejection', (e) => unhandled.push(e))
@@ -50,6 +58,7 @@ async function mainH2({ seeds, from, parallel, tls }: FuzzOptions): Promise<void
   console.log(`error logs: ${logged.length}`)
   for (const l of logged.slice(0, 10)) console.log(`  ${l}`)
   console.log(`unhandled rejections: ${unhandled.length}`)
+  for (const u of unhandled.slice(0, 5)) console.log(`  ${u instanceof Error ? u.stack ?? u.message : String(u)}`)
   const healthy = r.after.status === 200 && r.after.sessions === 0 && r.after.sockets === 0
   process.exitCode = r.violations.length + logged.length + unhandled.length > 0 || !healthy ? 1 : 0
 }
@@ -59,7 +68,7 @@ async function mainWs({ seeds, from, parallel }: FuzzOptions): Promise<void> {
   const logged: string[] = []
   const error = (obj: unknown, msg?: string): void => {
     const err = (obj as { err?: Error & { code?: string } } | null)?.err ?? (obj as Error & { code?: string })
-    if (!notOurs(err)) logged.push(`${msg ?? ''} ${JSON.stringify(obj).slice(0, 300)}`)
+    if (!notOurs(err)) logged.push(`${msg ?? ''} ${printable(obj).slice(0, 300)}`)
   }
   const started = Date.now()
   const r = await wsFuzzRun(from, seeds, parallel, { info() {}, debug() {}, warn() {}, error })
@@ -72,8 +81,31 @@ async function mainWs({ seeds, from, parallel }: FuzzOptions): Promise<void> {
   process.exitCode = r.violations.length + logged.length > 0 || r.controlStatus !== 101 || r.sockets !== 0 ? 1 : 0
 }
 
+/** `--inputs=1`: the schema-aware input fuzz; prints Enclave's statuses, each violation, and every difference from Fastify 3 by README entry. */
+async function mainInputs({ seeds, from, per, f5 }: FuzzOptions): Promise<void> {
+  const started = Date.now()
+  const r = await schemaFuzzRun({ from, seeds, perSeed: per, fastify5: f5 > 0 })
+  const list = <K>(m: Map<K, number>): string => [...m].map(([k, n]) => `${String(k)} x${n}`).join('; ')
+  console.log(`${r.seeds} drawn routes from seed ${from}, ${r.requests} requests in all on Enclave and Fastify 3 in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+  console.log(`Enclave statuses: ${list(r.statuses)}`)
+  console.log(`violations: ${r.violations.length}`)
+  for (const v of r.violations.slice(0, 20)) console.log(`  ${v.slice(0, 600)}`)
+  console.log(`differences README lists: ${list(r.explained) || 'none'}`)
+  console.log(`shared with Fastify 3 (README lists): ${list(r.shared) || 'none'}`)
+  console.log(`differences no entry explains: ${r.unexplained.length}`)
+  for (const u of r.unexplained.slice(0, 20)) console.log(`  ${u.slice(0, 600)}`)
+  console.log(`Fastify 3's own breaches of the contract: ${r.fastify3Only.length}`)
+  for (const b of r.fastify3Only.slice(0, 5)) console.log(`  ${b.slice(0, 300)}`)
+  if (r.fastify5 !== undefined) {
+    console.log(`Fastify 5: same answer ${r.fastify5.same}, different ${r.fastify5.differ} (ajv 8 and its array coercion: not judged)`)
+    for (const x of r.fastify5.examples.slice(0, 10)) console.log(`  ${x.slice(0, 300)}`)
+  }
+  process.exitCode = r.violations.length + r.unexplained.length > 0 ? 1 : 0
+}
+
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2))
+  if (options.inputs > 0) return mainInputs(options)
   if (options.h2 > 0) return mainH2(options)
   if (options.ws > 0) return mainWs(options)
   const { seeds, from, parallel, tls } = options
@@ -81,7 +113,7 @@ async function main(): Promise<void> {
   const logged: string[] = []
   const error = (obj: unknown, msg?: string): void => {
     const err = (obj as { err?: Error & { code?: string } } | null)?.err ?? (obj as Error & { code?: string })
-    if (!notOurs(err)) logged.push(`${msg ?? ''} ${JSON.stringify(obj).slice(0, 300)}`)
+    if (!notOurs(err)) logged.push(`${msg ?? ''} ${printable(obj).slice(0, 300)}`)
   }
   const logger = { info() {}, debug() {}, warn() {}, error }
   const { app, port } = await fuzzApp({ ...FUZZ_SERVER_OPTIONS, logger, ...(secure ? { https: { key: tlsKey, cert: tlsCert } } : {}) })

@@ -78,7 +78,8 @@ export function handleError(reply: ReplyImpl, thrown: unknown): void {
  */
 export function replyWithError(reply: ReplyImpl, thrown: unknown): void {
   if (!isOpen(reply)) {
-    reply.request.log.error(reply.route.serve.idFields(reply.request.id, { err: readableThrown(thrown) }), 'a request stage failed after the reply was sent')
+    // Guarded: this runs in a promise's rejection handler, where a throwing logger or err serializer was an unhandled rejection.
+    guardedLogLine(reply.request.log, 'error', reply.route.serve.idFields(reply.request.id, { err: readableThrown(thrown) }), 'a request stage failed after the reply was sent')
     return
   }
   handleError(reply, thrown)

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Readable } from 'node:stream'
 import { requestSignal } from './abort-signal'
+import { responseGone } from './response-gone'
 import { memberNames } from './member-names'
 import type { Logger, ValidationError } from '../types'
 import type { CompiledRoute } from './compiled-route'
@@ -99,10 +100,15 @@ export class RequestImpl {
 
   /**
    * True once the client went away before the reply was written. Read from the response itself,
-   * so it holds on every route, not only on those with onResponse or onRequestAbort hooks.
+   * so it holds on every route, not only on those with onResponse or onRequestAbort hooks. On
+   * HTTP/2 the compatibility response has no `destroyed`: its stream says the client went, and
+   * a reset stream reads `writableFinished`, so there the reply counts as written once ended.
    */
   get aborted(): boolean {
-    return this.abortSeen || (this.response.destroyed && !this.response.writableFinished)
+    if (this.abortSeen) return true
+    const response = this.response
+    if (response.destroyed) return !response.writableFinished
+    return responseGone(response) && !response.writableEnded
   }
 
   set aborted(value: boolean) {

@@ -4,6 +4,7 @@ import { runtimeError } from '../errors/runtime-codes'
 import { connectionsCheckingInterval, type ServerLimits } from '../shared/server-options'
 import type { ServerOptions } from '../types'
 import { closeIdleSession } from './http2-session-timeout'
+import { readSocketOfDestroyedSession } from './http2-destroyed-session'
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void
 
@@ -69,6 +70,7 @@ function http2Server(options: ServerOptions, limits: ServerLimits, listener: Req
   const sessionTimeout = options.http2SessionTimeout ?? defaultHttp2SessionTimeout
   // Fastify 3: a session with no activity for http2SessionTimeout is closed (GOAWAY, open streams finish).
   if (sessionTimeout > 0) server.on('session', (session: Http2Session) => { closeIdleSession(session, sessionTimeout, limits.drainTimeout) })
+  server.on('session', (session: Http2Session) => { readSocketOfDestroyedSession(session, sessionTimeout > 0 ? sessionTimeout : defaultHttp2SessionTimeout) })
   // With allowHTTP1, HTTP/1.1 connections are served by Node's http connection listener, which reads these from the server.
   if (options.https?.allowHTTP1 === true) {
     Object.assign(server, {
