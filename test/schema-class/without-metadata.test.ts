@@ -11,7 +11,7 @@ import { declarationError } from '../decorators/helpers'
 class NewNote extends SchemaClass({ type: 'object', required: ['title'], additionalProperties: false, properties: { title: { type: 'string', minLength: 1 } } }) {}
 
 /** A controller class with one method `create(note, reply)`, its first parameter decorated by `decorator`, built as esbuild builds it. */
-function controllerWithout(decorator: ParameterDecorator, options?: object): Function {
+function controllerWithout(decorator: ParameterDecorator, options?: object): new () => object {
   class Notes { create(note: unknown) { return note } }
   decorator(Notes.prototype, 'create', 0)
   Post('/', options)(Notes.prototype, 'create', Object.getOwnPropertyDescriptor(Notes.prototype, 'create')!)
