@@ -94,7 +94,7 @@ export const decoratorErrors = {
   ENC_ERR_DECL_PARAM_TYPES_UNREAD: e({ status: null, summary: 'a whole-part parameter (@Body(), @Query(), @Params(), @Headers()) has no schema for its part and the method carries no type metadata (esbuild, tsx), so a schema class typing it could not be read: the part would go unvalidated',
     message: (a: { where: string; index: number; decorator: string; part: string; param: string | null }) => `${a.where}: parameter ${a.index}` +
       `${a.param === null ? '' : ` (${a.param})`} is ${a.decorator} and the route gives the ${a.part} no schema. The method carries no parameter types ` +
-      "(design:paramtypes): the build tool emits no decorator metadata (esbuild and the tools built on it: tsx, tsup, vitest's default transform; " +
+      "(design:paramtypes): the build tool emits no decorator metadata (esbuild and the tools built on it: tsx, tsup, vitest on vite 7 or older; " +
       'or tsc without emitDecoratorMetadata), so a schema class typing the parameter cannot be read and the ' +
       `${a.part} would be accepted unvalidated. Give the schema in the route options (schema: { ${a.part}: TheClass }), or ` +
       `schema: { ${a.part}: {} } to take any ${a.part} on purpose; or compile with tsc or swc (enclave's docs/build-tools.md).` }),

@@ -164,7 +164,7 @@ export function constructorDependencies(target: Function): unknown[] | undefined
 
 /**
  * Whether the class carries the constructor parameter types TypeScript emits with
- * emitDecoratorMetadata. Build tools built on esbuild (tsx, tsup, vitest's default transform)
+ * emitDecoratorMetadata. Build tools built on esbuild (tsx, tsup, vitest on vite 7 or older)
  * never emit them, even for a decorated class.
  */
 export function hasConstructorTypes(target: Function): boolean {

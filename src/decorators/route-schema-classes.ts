@@ -80,7 +80,7 @@ function checkUntypedNamedParams(target: object, propertyKey: string | symbol, w
 }
 
 /**
- * Without decorator metadata (esbuild, tsx, vitest's default transform) `create(@Body() note: NewNote)`
+ * Without decorator metadata (esbuild, tsx, vitest on vite 7 or older) `create(@Body() note: NewNote)`
  * looks like `create(@Body() note)`: the class that would validate the body is not seen, and the
  * route would take any body. A whole-part parameter whose part has no schema in the options is
  * refused then; `schema: { body: {} }` says "any body" on purpose.

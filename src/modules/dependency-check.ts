@@ -40,7 +40,7 @@ export function checkClassDependencies(target: Function, requester: Requester): 
  * A parameter without one would be passed `undefined` by tsyringe (the class was decorated, so
  * it is built with the tokens it has), found at request time: refuse it at boot, naming it.
  * A decorated class reaches here when the build tool emits no decorator metadata (esbuild, tsx,
- * vitest's default transform); an undecorated one when its @injectable() is missing.
+ * vitest on vite 7 or older); an undecorated one when its @injectable() is missing.
  */
 function checkWithoutTypes(target: Function, count: number, requester: Requester): void {
   const injected = injectedParameterIndexes(target)

@@ -129,7 +129,7 @@ export const moduleErrors = {
           return a.decorated
             ? `${a.subject}: ${where} has no injection token. The class is decorated but carries no constructor parameter types ` +
               '(design:paramtypes): the build tool that compiled it does not emit decorator metadata (esbuild and the tools built on it: ' +
-              `tsx, tsup, vitest's default transform). ${fix}`
+              `tsx, tsup, vitest on vite 7 or older). ${fix}`
             : `${a.subject} has constructor parameters but no type metadata: ${where} has no injection token. Decorate the class with ` +
               "@injectable() (import it from 'enclave'; controllers and modules already are): TypeScript emits the types only for a " +
               `decorated class, with emitDecoratorMetadata. If your build tool emits no decorator metadata (esbuild, tsx): ${fix}`

@@ -1,4 +1,4 @@
-// esbuild (and tsx, tsup, vitest's default transform on top of it) compiles TypeScript's legacy
+// esbuild (and tsx, tsup, vitest on vite 7 or older, on top of it) compiles TypeScript's legacy
 // decorators but emits no `design:paramtypes`. The classes here are decorated the way its output
 // does it, by calling the decorators, so TypeScript emits no metadata for them either.
 import 'reflect-metadata'

@@ -1,4 +1,4 @@
-// esbuild (and tsx, tsup, vitest's default transform) emits no `design:paramtypes`, so
+// esbuild (and tsx, tsup, vitest on vite 7 or older) emits no `design:paramtypes`, so
 // `create(@Body() note: NewNote)` reaches Enclave as `create(@Body() note)`. The classes here are
 // decorated the way esbuild's output does it, by calling the decorators: TypeScript emits no
 // metadata for them either.
