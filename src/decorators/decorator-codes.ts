@@ -91,6 +91,13 @@ export const decoratorErrors = {
     message: (a: { where: string; index: number; decorator: string; type: string; part: string }) => `${a.where}: parameter ${a.index} is ${a.decorator} typed ${a.type}, ` +
       `but the ${a.part} has no schema, so it would be a string (a schema class of another part does not type it). ` +
       `Give the route a ${a.part} schema that types it (a schema class parameter of that part, or schema.${a.part} in the options), or type it string.` }),
+  ENC_ERR_DECL_PARAM_TYPES_UNREAD: e({ status: null, summary: 'a whole-part parameter (@Body(), @Query(), @Params(), @Headers()) has no schema for its part and the method carries no type metadata (esbuild, tsx), so a schema class typing it could not be read: the part would go unvalidated',
+    message: (a: { where: string; index: number; decorator: string; part: string; param: string | null }) => `${a.where}: parameter ${a.index}` +
+      `${a.param === null ? '' : ` (${a.param})`} is ${a.decorator} and the route gives the ${a.part} no schema. The method carries no parameter types ` +
+      "(design:paramtypes): the build tool emits no decorator metadata (esbuild and the tools built on it: tsx, tsup, vitest on vite 7 or older; " +
+      'or tsc without emitDecoratorMetadata), so a schema class typing the parameter cannot be read and the ' +
+      `${a.part} would be accepted unvalidated. Give the schema in the route options (schema: { ${a.part}: TheClass }), or ` +
+      `schema: { ${a.part}: {} } to take any ${a.part} on purpose; or compile with tsc or swc (enclave's docs/build-tools.md).` }),
   ENC_ERR_DECL_HEADER_NAME: e({ status: null, summary: 'a schema class given as the type of a whole @Headers() parameter names a header with capital letters (headers arrive lowercased)',
     message: (a: { where: string; index: number; className: string; name: string }) => `${a.where}: parameter ${a.index} is @Headers() typed ${a.className}, ` +
       `whose schema names the header '${a.name}'. Header names arrive lowercased, and validation matches them so (Fastify's rule), ` +

@@ -162,6 +162,21 @@ export function constructorDependencies(target: Function): unknown[] | undefined
   return deps
 }
 
+/**
+ * Whether the class carries the constructor parameter types TypeScript emits with
+ * emitDecoratorMetadata. Build tools built on esbuild (tsx, tsup, vitest on vite 7 or older)
+ * never emit them, even for a decorated class.
+ */
+export function hasConstructorTypes(target: Function): boolean {
+  return Reflect.getMetadata('design:paramtypes', target) !== undefined
+}
+
+/** The `@inject()` tokens of a constructor's parameters, by index (tsyringe's own key). */
+export function injectedParameterIndexes(target: Function): ReadonlySet<number> {
+  const injected = Reflect.getOwnMetadata('injectionTokens', target) as Record<string, unknown> | undefined
+  return new Set(Object.keys(injected ?? {}).map(Number))
+}
+
 /** Parameter types of a method (`design:paramtypes` on the prototype), to count its parameters. */
 export function methodParamCount(target: Function, propertyKey: string | symbol): number | undefined {
   const types = Reflect.getMetadata('design:paramtypes', target.prototype, propertyKey) as unknown[] | undefined

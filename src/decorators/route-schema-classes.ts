@@ -19,6 +19,7 @@ const partOfSource = { body: 'body', query: 'querystring', params: 'params', hea
  */
 export function resolveRouteSchema(target: object, propertyKey: string | symbol, where: string, schema: unknown): unknown {
   const fromParams = parameterClasses(target, propertyKey)
+  if (fromParams.size === 0) checkUnreadParamTypes(target, propertyKey, where, schema)
   // Classes in any part or response, at any depth (`{ type: 'array', items: Cat }`).
   const inlined = inlineSchemaClasses(schema)
   if (fromParams.size === 0) return inlined
@@ -76,6 +77,38 @@ function checkUntypedNamedParams(target: object, propertyKey: string | symbol, w
     throw declarationError('ENC_ERR_DECL_PARAM_TYPE', { where, index: param.index, decorator: `@${sourceNames[param.source as keyof typeof sourceNames]}('${param.key}')`,
       type: type === Number ? 'number' : 'boolean', part })
   }
+}
+
+/**
+ * Without decorator metadata (esbuild, tsx, vitest on vite 7 or older) `create(@Body() note: NewNote)`
+ * looks like `create(@Body() note)`: the class that would validate the body is not seen, and the
+ * route would take any body. A whole-part parameter whose part has no schema in the options is
+ * refused then; `schema: { body: {} }` says "any body" on purpose.
+ */
+function checkUnreadParamTypes(target: object, propertyKey: string | symbol, where: string, schema: unknown): void {
+  const params = getParams(target.constructor, propertyKey)
+  if (params.length === 0 || Reflect.getMetadata('design:paramtypes', target, propertyKey) !== undefined) return
+  const given = (schema ?? {}) as Record<string, unknown>
+  for (const param of [...params].sort((a, b) => a.index - b.index)) {
+    if (param.key !== null || !(param.source in partOfSource)) continue
+    const part = partOfSource[param.source as keyof typeof partOfSource]
+    const explicit = part === 'querystring' ? given.querystring ?? given.query : given[part]
+    if (explicit !== undefined && explicit !== null) continue
+    // `@Query('page', { type: 'integer' })` beside it gives the part a schema at boot.
+    if (params.some((other) => other.source === param.source && other.schema !== undefined)) continue
+    const decorator = `@${param.source.charAt(0).toUpperCase()}${param.source.slice(1)}()`
+    throw declarationError('ENC_ERR_DECL_PARAM_TYPES_UNREAD', { where, index: param.index, decorator, part, param: methodParamName(target, propertyKey, param.index) })
+  }
+}
+
+/** A method's parameter name, for the message: read from its text (`create(note, reply)`), null when it cannot be. */
+function methodParamName(target: object, propertyKey: string | symbol, index: number): string | null {
+  const method = (target as Record<string | symbol, unknown>)[propertyKey]
+  if (typeof method !== 'function') return null
+  const list = /^[^(]*\(([^)]*)\)/.exec(Function.prototype.toString.call(method))
+  const name = list === null ? undefined : list[1].split(',')[index]
+  const plain = name === undefined ? null : /^\s*([A-Za-z_$][\w$]*)\s*(?:=|$)/.exec(name)
+  return plain === null ? null : plain[1]
 }
 
 /** A method without parameter decorators (most): nothing to find, and no type metadata to read. */

@@ -1,5 +1,6 @@
 import type { DependencyContainer } from 'tsyringe'
-import { constructorDependencies } from '../decorators/internal'
+import { constructorDependencies, hasConstructorTypes, injectedParameterIndexes } from '../decorators/internal'
+import { constructorParamNames } from './constructor-params'
 import { describeToken, moduleError } from './module-error'
 import { commonAncestor, type ModuleNode } from './module-tree'
 import { typeInfoStatus } from './tsyringe-copies'
@@ -25,13 +26,32 @@ export interface Requester {
  * constructed.
  */
 export function checkClassDependencies(target: Function, requester: Requester): void {
-  const deps = constructorDependencies(target)
-  if (deps === undefined) {
-    if (target.length === 0) return
-    throw moduleError('ENC_ERR_MODULE_DEPENDENCY_UNTYPED', { case: 'no-metadata', subject: `${requester.what} in ${requester.node.path}` })
-  }
-  checkTypeInfo(target, Math.max(target.length, deps.length), requester)
-  deps.forEach((dep, index) => checkToken(dep, `constructor parameter ${index}`, requester))
+  const deps = constructorDependencies(target) ?? []
+  const count = Math.max(target.length, deps.length)
+  if (count === 0) return
+  if (!hasConstructorTypes(target)) checkWithoutTypes(target, count, requester)
+  checkTypeInfo(target, count, requester)
+  // Every index, holes included: tsyringe skips a hole and passes undefined for it.
+  for (let index = 0; index < count; index++) checkToken(deps[index], `constructor parameter ${index}`, requester)
+}
+
+/**
+ * A class without `design:paramtypes` has injection tokens only where `@inject()` names them.
+ * A parameter without one would be passed `undefined` by tsyringe (the class was decorated, so
+ * it is built with the tokens it has), found at request time: refuse it at boot, naming it.
+ * A decorated class reaches here when the build tool emits no decorator metadata (esbuild, tsx,
+ * vitest on vite 7 or older); an undecorated one when its @injectable() is missing.
+ */
+function checkWithoutTypes(target: Function, count: number, requester: Requester): void {
+  const injected = injectedParameterIndexes(target)
+  let index = 0
+  while (index < count && injected.has(index)) index++
+  if (index === count) return
+  const param = constructorParamNames(target)[index] ?? null
+  throw moduleError('ENC_ERR_MODULE_DEPENDENCY_UNTYPED', {
+    case: 'no-metadata', subject: `${requester.what} in ${requester.node.path}`, index, param,
+    decorated: typeInfoStatus(target, count).known,
+  })
 }
 
 /**

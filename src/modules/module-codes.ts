@@ -118,10 +118,22 @@ export const moduleErrors = {
         `Pass the module that provides it (or a descendant of it) as the ${a.caller === 't.get' ? `second argument: t.get(${a.token}, Module)` : 'third argument'}.`
       : `${a.subject} ${a.token} (${a.where}), which is not visible there. ${a.hint}` }),
   ENC_ERR_MODULE_DEPENDENCY_UNTYPED: e({ status: null, summary: 'a constructor dependency has no usable runtime token (interface, primitive, missing metadata)',
-    message: (a: { case: 'no-metadata'; subject: string } | { case: 'not-injectable'; subject: string; ownCopy: string } | { case: 'no-token'; subject: string; where: string; type: string; candidates?: readonly string[] }) => {
+    message: (a: { case: 'no-metadata'; subject: string; index: number; param: string | null; decorated: boolean } | { case: 'not-injectable'; subject: string; ownCopy: string } | { case: 'no-token'; subject: string; where: string; type: string; candidates?: readonly string[] }) => {
       switch (a.case) {
-        case 'no-metadata': return `${a.subject} has constructor parameters but no type metadata. Decorate the class with @injectable() ` +
-          "(import it from 'enclave'; controllers and modules already are), and compile with emitDecoratorMetadata."
+        case 'no-metadata': {
+          const where = `constructor parameter ${a.index}${a.param === null ? '' : ` (${a.param})`}`
+          const param = a.param ?? 'name'
+          const fix = `Name its token on the parameter, @inject(TheClass) ${param}: TheClass (inject from 'enclave'), or compile with tsc ` +
+            '(emitDecoratorMetadata) or swc (jsc.transform.decoratorMetadata; for vitest, unplugin-swc). ' +
+            "Each build tool's setup: enclave's docs/build-tools.md."
+          return a.decorated
+            ? `${a.subject}: ${where} has no injection token. The class is decorated but carries no constructor parameter types ` +
+              '(design:paramtypes): the build tool that compiled it does not emit decorator metadata (esbuild and the tools built on it: ' +
+              `tsx, tsup, vitest on vite 7 or older). ${fix}`
+            : `${a.subject} has constructor parameters but no type metadata: ${where} has no injection token. Decorate the class with ` +
+              "@injectable() (import it from 'enclave'; controllers and modules already are): TypeScript emits the types only for a " +
+              `decorated class, with emitDecoratorMetadata. If your build tool emits no decorator metadata (esbuild, tsx): ${fix}`
+        }
         case 'not-injectable': return `${a.subject} has constructor parameters but is not @injectable(), so its dependencies are unknown. ` +
           `Decorate the class with injectable() from 'enclave'. (If it is decorated, a tsyringe copy other than ${a.ownCopy} did it: keep one tsyringe per app.)`
         case 'no-token': return `${a.subject} ${a.where}, whose type ${a.type}, so it has no injection token. ` +

@@ -17,8 +17,18 @@ interface TsyringeCopy {
 
 const containerFile = `${sep}dist${sep}cjs${sep}dependency-container.js`
 
-// The copy Enclave resolves from: the same lookup `import 'tsyringe'` made in injector.ts.
-const ownFile = join(dirname(require.resolve('tsyringe')), 'dependency-container.js')
+/**
+ * The copy Enclave resolves from: the same lookup `import 'tsyringe'` made in injector.ts. Looked
+ * up on first use, and null when it cannot be: in a bundle (esbuild, webpack) tsyringe is inlined,
+ * there is no file to resolve, and a lookup at load time threw before the app could start.
+ */
+let ownFile: string | null | undefined
+function ownContainerFile(): string | null {
+  if (ownFile === undefined) {
+    try { ownFile = join(dirname(require.resolve('tsyringe')), 'dependency-container.js') } catch { ownFile = null }
+  }
+  return ownFile
+}
 
 function typeInfoOf(cached: NodeJS.Module | undefined): Map<unknown, unknown> | null {
   const typeInfo = (cached?.exports as { typeInfo?: unknown } | undefined)?.typeInfo
@@ -46,10 +56,12 @@ export type TypeInfoStatus =
  */
 export function typeInfoStatus(target: Function, parameterCount: number): TypeInfoStatus {
   if (parameterCount === 0) return { known: true }
-  // Enclave's copy is always loaded (injector.ts imports it); should the cache have been cleared, stay quiet.
-  const own = typeInfoOf(require.cache[ownFile])
-  if (own === null || own.has(target)) return { known: true }
+  // Enclave's copy is always loaded (injector.ts imports it); should the cache have been cleared, or
+  // tsyringe be bundled into the app's file (no module of its own to look at), stay quiet.
+  const file = ownContainerFile()
+  const own = file === null ? null : typeInfoOf(require.cache[file])
+  if (file === null || own === null || own.has(target)) return { known: true }
   // Only a class Enclave's copy does not know costs a look through the module cache.
   const other = loadedCopies().find((copy) => copy.typeInfo !== own && copy.typeInfo.has(target))
-  return { known: false, ownCopy: ownFile.slice(0, -containerFile.length), decoratedBy: other === undefined ? null : other.root }
+  return { known: false, ownCopy: file.slice(0, -containerFile.length), decoratedBy: other === undefined ? null : other.root }
 }

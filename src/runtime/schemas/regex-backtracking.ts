@@ -1,10 +1,10 @@
-import { createRequire } from 'node:module'
 import { MAX_PROPERTIES, PLACEHOLDER_BASE, negatedProperty, propertiesMeet, propertyMeetsRange, propertyWithinRange, withPropertyPlaceholders } from './regex-properties'
 
-// ret is safe-regex2's own tokenizer (find-my-way loads both): resolved from there, so the version
-// is the one safe-regex2 pins, without a dependency of our own to keep in step.
-const fromSafeRegex = createRequire(require.resolve('safe-regex2'))
-const ret = fromSafeRegex('ret') as (source: string) => unknown
+// ret is safe-regex2's own tokenizer (find-my-way loads both), a dependency of ours pinned in the
+// range safe-regex2 asks for, so npm installs one copy. A plain require() so that bundlers (esbuild,
+// webpack) include it: resolving it through safe-regex2's path at run time threw at load in a bundle.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const ret = require('ret') as (source: string) => unknown
 
 /**
  * Whether a regular expression can backtrack super-linearly, judged on its parse tree (ret, the

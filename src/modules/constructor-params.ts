@@ -1,0 +1,80 @@
+/**
+ * A constructor's parameter names, read from the class's source text, for messages only: a class
+ * built without decorator metadata gives no types, so its parameter names are what a user
+ * recognises (`constructor(users)` from esbuild, `constructor(private readonly users: ...)` in
+ * their file). `null` for a parameter that is not a plain name (a destructuring pattern) and for
+ * every parameter when the text cannot be read (a native or bound function, a minified build).
+ * Bounded: one scan of the text, never evaluated.
+ */
+export function constructorParamNames(target: Function): readonly (string | null)[] {
+  let text: string
+  try { text = Function.prototype.toString.call(target) } catch { return [] }
+  const list = parameterList(text)
+  if (list === null) return []
+  return splitTopLevel(list).map((param) => {
+    const name = /^\s*(?:\.\.\.)?\s*([A-Za-z_$][\w$]*)\s*(?:=|$)/.exec(param)
+    return name === null ? null : name[1]
+  })
+}
+
+/** The text between the constructor's parentheses (`class`), or the function's own (`function`, ES5 output). */
+function parameterList(text: string): string | null {
+  const open = text.startsWith('class') ? constructorOpen(text) : functionOpen(text)
+  if (open === null) return null
+  let depth = 1
+  for (let i = open; i < text.length; i = skipLiteral(text, i) + 1) {
+    const c = text[i]
+    if (c === '(' || c === '[' || c === '{') depth++
+    else if (c === ')' || c === ']' || c === '}') depth--
+    if (depth === 0) return text.slice(open, i)
+  }
+  return null
+}
+
+function functionOpen(text: string): number | null {
+  const start = /^(?:async\s+)?function\b[^(]*\(/.exec(text)
+  return start === null ? null : start[0].length
+}
+
+/** After `constructor(` in the class body itself: not in a string, a comment or a member's body. */
+function constructorOpen(text: string): number | null {
+  let depth = 0
+  for (let i = 0; i < text.length; i = skipLiteral(text, i) + 1) {
+    const c = text[i]
+    if (c === '{' || c === '(' || c === '[') depth++
+    else if (c === '}' || c === ')' || c === ']') depth--
+    else if (depth === 1 && text.startsWith('constructor', i) && !/[\w$]/.test(text[i - 1] ?? '')) {
+      const open = /^constructor\s*\(/.exec(text.slice(i, i + 40))
+      if (open !== null) return i + open[0].length
+    }
+  }
+  return null
+}
+
+/** The index of the last character of a string, template or comment starting at `i` (else `i`). */
+function skipLiteral(text: string, i: number): number {
+  const c = text[i]
+  if (c === '/' && text[i + 1] === '/') { const end = text.indexOf('\n', i); return end < 0 ? text.length : end }
+  if (c === '/' && text[i + 1] === '*') { const end = text.indexOf('*/', i + 2); return end < 0 ? text.length : end + 1 }
+  if (c !== '"' && c !== "'" && c !== '`') return i
+  for (let j = i + 1; j < text.length; j++) {
+    if (text[j] === '\\') j++
+    else if (text[j] === c) return j
+  }
+  return text.length
+}
+
+function splitTopLevel(list: string): string[] {
+  if (list.trim() === '') return []
+  const parts: string[] = []
+  let depth = 0
+  let from = 0
+  for (let i = 0; i < list.length; i = skipLiteral(list, i) + 1) {
+    const c = list[i]
+    if (c === '(' || c === '[' || c === '{') depth++
+    else if (c === ')' || c === ']' || c === '}') depth--
+    else if (c === ',' && depth === 0) { parts.push(list.slice(from, i)); from = i + 1 }
+  }
+  parts.push(list.slice(from))
+  return parts.filter((part) => part.trim() !== '')
+}
