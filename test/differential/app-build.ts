@@ -64,13 +64,14 @@ function notFoundHandler(tag: string, behaviour: NotFoundBehaviour): Function {
   }
 }
 
-function parserOf(kind: ParserKind, tag: string, alias = false): [string | RegExp, Record<string, unknown>, Function] {
+function parserOf(kind: ParserKind, tag: string, alias = 0): [string | RegExp, Record<string, unknown>, Function] {
   const parse = (_q: Any, body: string | Buffer, done: (e: Error | null, v?: unknown) => void): void => {
     if (String(body) === 'bad') done(Object.assign(new Error(`bad body for ${tag}`), { statusCode: 400 }))
     else if (String(body) === 'boom') done(new Error(`parser ${tag} broke`))
     else done(null, kind === 'buffer' ? { bytes: (body as Buffer).length, by: tag } : { text: body, by: tag })
   }
-  const type = kind === 'regexp' ? (alias ? /^(?:application\/vnd\.enc)/ : /^application\/vnd\.enc/) : PARSER_TYPES[kind]
+  // An alias (replays only) is the same RegExp wrapped `alias` times in a group: equal, read differently.
+  const type = kind === 'regexp' ? new RegExp(`^${'(?:'.repeat(alias)}application\\/vnd\\.enc${')'.repeat(alias)}`) : PARSER_TYPES[kind]
   return [type, { parseAs: kind === 'buffer' ? 'buffer' : 'string' }, parse]
 }
 
@@ -167,7 +168,7 @@ function declareOp(scope: Any, op: Op, at: Declaring, link: HandlerLink): void {
     }
     case 'notFound': scope.setNotFoundHandler(notFoundHandler(op.tag, op.behaviour)); break
     case 'schema': scope.addSchema({ $id: op.id, type: 'object', properties: { v: { type: 'integer' } }, required: ['v'] }); break
-    case 'parser': scope.addContentTypeParser(...parserOf(op.kind, op.tag, op.alias === true)); break
+    case 'parser': scope.addContentTypeParser(...parserOf(op.kind, op.tag, op.alias ?? 0)); break
     case 'onRoute': scope.addHook('onRoute', (options: Any) => {
       if (op.change === 'config') options.config = { ...options.config, onRoute: op.tag }
       else options.preHandler = [...asArray(options.preHandler), hookFunction('preHandler', op.tag, false, false)]

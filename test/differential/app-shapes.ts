@@ -39,7 +39,7 @@ export type Op =
   | { op: 'errorHandler'; tag: string; behaviour: ErrorBehaviour }
   | { op: 'notFound'; tag: string; behaviour: NotFoundBehaviour }
   | { op: 'schema'; id: string }
-  | { op: 'parser'; kind: ParserKind; tag: string; /** Replays only: an ancestor's RegExp parser declared again under an equal RegExp. */ alias?: true }
+  | { op: 'parser'; kind: ParserKind; tag: string; /** Replays only: an ancestor's RegExp parser declared again under an equal RegExp, wrapped this many times (the plugin's depth). */ alias?: number }
   | { op: 'onRoute'; tag: string; change: 'config' | 'hook' }
   | { op: 'route'; route: RouteShape }
   | { op: 'register'; child: ScopeShape }
@@ -272,7 +272,9 @@ export function registersLast(shape: AppShape): AppShape {
  * Enclave's rule (README): a child scope sees its ancestors' RegExp parsers. Fastify 3.27.4's
  * children lose them (its copy drops the RegExp list but keeps the key, so declaring the same
  * RegExp again is refused): written for Fastify 3 by declaring, first in each plugin without its
- * own, the nearest ancestor's under an equal RegExp that reads differently.
+ * own, the nearest ancestor's under an equal RegExp that reads differently. The copy keeps the
+ * keys of every ancestor, aliases included: each depth's alias reads differently again (seed 2
+ * case 181: two nested plugins without their own, the second's alias refused as a duplicate).
  */
 export function regexpParsersInherited(shape: AppShape): AppShape {
   const ownRegexp = (scope: ScopeShape): string | undefined => {
@@ -283,16 +285,16 @@ export function regexpParsersInherited(shape: AppShape): AppShape {
     }
     return tag
   }
-  const walk = (scope: ScopeShape, inherited: string | undefined): ScopeShape => {
+  const walk = (scope: ScopeShape, inherited: string | undefined, depth: number): ScopeShape => {
     const own = ownRegexp(scope)
     const visible = own ?? inherited
-    const ops = scope.ops.map((o): Op => (o.op === 'register' ? { ...o, child: o.child.lifted ? walkLifted(o.child, visible) : walk(o.child, visible) } : o))
-    const alias: Op[] = own === undefined && inherited !== undefined && scope.name !== 'root' ? [{ op: 'parser', kind: 'regexp', tag: inherited, alias: true }] : []
+    const ops = scope.ops.map((o): Op => (o.op === 'register' ? { ...o, child: o.child.lifted ? walkLifted(o.child, visible, depth) : walk(o.child, visible, depth + 1) } : o))
+    const alias: Op[] = own === undefined && inherited !== undefined && scope.name !== 'root' ? [{ op: 'parser', kind: 'regexp', tag: inherited, alias: depth }] : []
     return { ...scope, ops: [...alias, ...ops] }
   }
   // A lifted plugin declares into its scope: only the plugins it registers start afresh.
-  const walkLifted = (scope: ScopeShape, visible: string | undefined): ScopeShape => ({ ...scope, ops: scope.ops.map((o) => (o.op === 'register' ? { ...o, child: o.child.lifted ? walkLifted(o.child, visible) : walk(o.child, visible) } : o)) })
-  return { ...shape, root: walk(shape.root, undefined) }
+  const walkLifted = (scope: ScopeShape, visible: string | undefined, depth: number): ScopeShape => ({ ...scope, ops: scope.ops.map((o) => (o.op === 'register' ? { ...o, child: o.child.lifted ? walkLifted(o.child, visible, depth) : walk(o.child, visible, depth + 1) } : o)) })
+  return { ...shape, root: walk(shape.root, undefined, 0) }
 }
 
 /**
