@@ -121,12 +121,16 @@ function routeOptions(route: RouteShape, shape: AppShape): Record<string, unknow
 }
 
 /** A scope's error handler, for chaining (lifted scopes share their parent's). */
-interface HandlerLink { handler?: Function; parent?: HandlerLink }
+interface HandlerLink { handler?: Function; parent?: HandlerLink; /** The handler as declared, unchained. */ own?: Function }
 
 interface Declaring { shape: AppShape; wrap: (plugin: Function) => Function; chain: boolean }
 
-function nearest(link: HandlerLink | undefined): Function | undefined {
-  for (let at = link; at !== undefined; at = at.parent) if (at.handler !== undefined) return at.handler
+/** The handlers a request has been through, so that a later error goes to the next one up. */
+const visited = new WeakMap<object, Set<HandlerLink>>()
+
+/** The nearest handler at or above `link` that the request has not been through yet. */
+function unvisited(link: HandlerLink | undefined, seen: Set<HandlerLink>): HandlerLink | undefined {
+  for (let at = link; at !== undefined; at = at.parent) if (at.own !== undefined && !seen.has(at)) return at
   return undefined
 }
 
@@ -134,16 +138,34 @@ function nearest(link: HandlerLink | undefined): Function | undefined {
  * README: "Error handlers chain: when one throws or sends the error on, the next one up (the
  * parent scope's) gets it before the built-in reply; Fastify 3 goes straight to its default
  * handler". Written for Fastify 3: a handler that throws hands the error to the nearest
- * ancestor's handler itself.
+ * ancestor's handler itself; an error raised while the handler's own reply is sent (a
+ * preSerialization hook failing on it, seed 3 case 214) comes back to the route's handler, which
+ * hands it to the next one up the request has not been through (Fastify 3 would go to its
+ * default: its errorHandlerCalled flag is cleared for that), as in Fastify 4 and 5.
  */
 function chained(own: Function, link: HandlerLink): Function {
+  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  const { kReplyErrorHandlerCalled } = require('fastify3/lib/symbols') as { kReplyErrorHandlerCalled: symbol }
+  link.own = own
   return async function (this: unknown, error: unknown, request: Any, reply: Any) {
-    try {
-      return await own.call(this, error, request, reply)
-    } catch (thrown) {
-      const next = nearest(link.parent)
-      if (next === undefined) throw thrown
-      return await next.call(this, thrown, request, reply)
+    let seen = visited.get(request)
+    if (seen === undefined) visited.set(request, seen = new Set())
+    let at = unvisited(link, seen)
+    // A handler that runs a second time for this request: an error of its reply's (every one up used).
+    if (at === undefined) throw error
+    let current = error
+    for (;;) {
+      seen.add(at)
+      const runs = at.own as Function
+      reply[kReplyErrorHandlerCalled] = false
+      try {
+        return await runs.call(this, current, request, reply)
+      } catch (thrown) {
+        const next = unvisited(at.parent, seen)
+        if (next === undefined) { reply[kReplyErrorHandlerCalled] = true; throw thrown }
+        current = thrown
+        at = next
+      }
     }
   }
 }

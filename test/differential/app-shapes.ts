@@ -243,23 +243,29 @@ function mapScopes(scope: ScopeShape, change: (s: ScopeShape) => ScopeShape): Sc
  * loads (seed 21 case 101: a parser and an onRequest hook of a lifted plugin registered after a
  * sibling); Fastify 3 appends a hook added later after the sibling's own and never shows it a
  * later parser. Its body is therefore written into the scope (fastify-plugin gives it the scope's
- * instance: the same declarations), after the scope's own body and before any plugin loads.
+ * instance: the same declarations) where it was registered, before any plugin loads: a request
+ * hook declared after `register(lift(p))` runs after p's, as in Fastify (seed 7 case 34: root's
+ * preParsing declared after a lifted plugin's two).
  */
 export function registersLast(shape: AppShape): AppShape {
   // A scope's declarations with its lifted plugins' written in, and the plugins it then loads.
   const split = (scope: ScopeShape): { body: Op[]; plugins: Op[] } => {
-    const body: Op[] = scope.ops.filter((o) => o.op !== 'register')
+    const body: Op[] = []
+    const late: Op[] = []
     const plugins: Op[] = []
     for (const o of scope.ops) {
-      if (o.op !== 'register') continue
+      if (o.op !== 'register') { body.push(o); continue }
       if (!o.child.lifted || o.child.prefix !== undefined) { plugins.push({ ...o, child: walk(o.child) }); continue }
       const inner = split(o.child)
       // Its onRoute hooks keep their place among the plugins: they see the routes of those
       // registered before the lifted plugin, not of those before (README, seed 102 case 197).
-      body.push(...inner.body.filter((i) => i.op !== 'onRoute'))
+      // Its error handler is set when it loads, after the scope's body (README: the last one set
+      // wins, a lifted plugin's included): only its request hooks wait in line (seed 6 case 174).
+      body.push(...inner.body.filter((i) => i.op !== 'onRoute' && i.op !== 'errorHandler'))
+      late.push(...inner.body.filter((i) => i.op === 'errorHandler'))
       plugins.push(...inner.body.filter((i) => i.op === 'onRoute'), ...inner.plugins)
     }
-    return { body, plugins }
+    return { body: [...body, ...late], plugins }
   }
   const walk = (scope: ScopeShape): ScopeShape => {
     const { body, plugins } = split(scope)
