@@ -40,6 +40,8 @@ export interface Case {
   app?: AppShape
   /** A reply-api case: what the handler does (the route is built from it). */
   reply?: ReplyShape
+  /** Server options given to both constructors as they are (the server-options family). */
+  server?: Record<string, unknown>
   /** Replays only: Fastify 3's error handlers declared so that they chain as Enclave's. */
   chainErrorHandlers?: true
   /** The handler throws an error whose message is meant for the client (`expose: true`). */

@@ -3,11 +3,12 @@
 import type { Case, Handler, RequestSpec, RouteSpec } from './case'
 import { appCase } from './app-case'
 import { describeReplyShape, drawReplyShape, replyApiRequest, replyApiRoute } from './reply-api'
+import { drawServerOptionsCase } from './server-options'
 import { Random } from './random'
 import { objectSchema, responseSchema, scalarSchema, valueSchema, type Schema } from './schemas'
 import { text, value } from './values'
 
-type Drawn = { family: string; route: RouteSpec; request: RequestSpec; note?: string; response?: Case['response']; exposedError?: true; app?: Case['app']; reply?: Case['reply'] }
+type Drawn = { family: string; route: RouteSpec; request: RequestSpec; note?: string; response?: Case['response']; exposedError?: true; app?: Case['app']; reply?: Case['reply']; server?: Case['server'] }
 
 const echo: Handler = (request) => ({ body: request.body ?? null, query: request.query, params: request.params })
 
@@ -215,8 +216,14 @@ function replyApiCase(r: Random): Drawn {
   return { family: 'reply-api', route: replyApiRoute(shape), request: replyApiRequest(r, shape), note: describeReplyShape(shape), reply: shape, ...(shape.ending.e !== 'redirect' && 'error' in shape.ending && shape.ending.error === 'expose-5xx' ? { exposedError: true } : {}) }
 }
 
+// Server options and what handlers read off the request (server-options.ts).
+function serverOptionsCase(r: Random): Drawn {
+  const { route, request, server, note } = drawServerOptionsCase(r)
+  return { family: 'server-options', route, request, server, note }
+}
+
 const FAMILIES: Array<[number, (r: Random) => Drawn]> = [
-  [8, appFamilyCase], [6, replyApiCase], [3, querystringCase], [2, paramsCase], [2, headersCase], [4, bodyCase], [4, responseCase], [3, replyCase], [2, routingCase], [2, contentTypeCase], [2, hooksCase],
+  [8, appFamilyCase], [6, replyApiCase], [4, serverOptionsCase], [3, querystringCase], [2, paramsCase], [2, headersCase], [4, bodyCase], [4, responseCase], [3, replyCase], [2, routingCase], [2, contentTypeCase], [2, hooksCase],
 ]
 
 /** Case `index` of `seed`: the same pair always gives the same case. */
@@ -236,5 +243,5 @@ export function generateCase(seed: number, index: number): Case {
   const payload = drawn.request.payload === undefined ? '' : ` ${JSON.stringify(String(drawn.request.payload)).slice(0, 200)}`
   const summary = drawn.app ? `${drawn.note} <- ${drawn.request.method} ${drawn.request.url} ${JSON.stringify(drawn.request.headers ?? {})}${payload}` : `${ajv ? `ajv=${JSON.stringify(ajv)} ` : ''}${drawn.route.method} ${drawn.route.url} schema=${JSON.stringify(drawn.route.schema ?? null)}${drawn.note ? ` (${drawn.note})` : ''}` +
     ` <- ${drawn.request.method} ${drawn.request.url} ${JSON.stringify(drawn.request.headers ?? {})}${payload}`
-  return { id: `${seed}:${index}`, family: drawn.family, summary, route: drawn.route, request: drawn.request, response: drawn.response, ajv, ...(drawn.app ? { app: drawn.app } : {}), ...(drawn.reply ? { reply: drawn.reply } : {}), ...(drawn.exposedError ? { exposedError: true } : {}) }
+  return { id: `${seed}:${index}`, family: drawn.family, summary, route: drawn.route, request: drawn.request, response: drawn.response, ajv, ...(drawn.app ? { app: drawn.app } : {}), ...(drawn.reply ? { reply: drawn.reply } : {}), ...(drawn.server ? { server: drawn.server } : {}), ...(drawn.exposedError ? { exposedError: true } : {}) }
 }

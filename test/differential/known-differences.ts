@@ -10,6 +10,7 @@ import type { Answer, Case, RequestSpec } from './case'
 import type { KnownDifference } from './difference-types'
 import { APP_DIFFERENCES, PARAMETRIC_BACKTRACK, notAllowedInApp } from './app-differences'
 import { REPLY_DIFFERENCES } from './reply-differences'
+import { SERVER_DIFFERENCES } from './server-differences'
 import { SHARED_SCHEMAS } from './schemas'
 
 export type { KnownDifference, RewriteContext } from './difference-types'
@@ -137,6 +138,7 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
   ...APP_DIFFERENCES,
   PARAMETRIC_BACKTRACK,
   ...REPLY_DIFFERENCES,
+  ...SERVER_DIFFERENCES,
   {
     id: 'validation-path-pointer',
     readme: 'Validation error paths are JSON pointers by default',
@@ -298,8 +300,8 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
     async rewrite(f, { c, enclave, replay }) {
       if (c.app !== undefined) return await notAllowedInApp(f, c, enclave, replay)
       if (f.statusCode !== 404 || enclave.statusCode !== 405) return undefined
-      const allow = c.route.method === 'GET' ? 'GET, HEAD' : c.route.method
-      const path = c.request.url.split('?')[0] as string
+      const allow = c.route.method === 'GET' && c.server?.exposeHeadRoutes !== false ? 'GET, HEAD' : c.route.method
+      const path = c.request.url.split(/[?#]/)[0] as string
       const answer = errorAnswer(405, `Method ${c.request.method} is not allowed for ${path}; allowed: ${allow}`, 'ENC_ERR_METHOD_NOT_ALLOWED', { allow })
       return c.request.method === 'HEAD' ? { ...answer, body: '' } : answer // a HEAD answer has no body
     },
