@@ -259,10 +259,13 @@ export function registersLast(shape: AppShape): AppShape {
       const inner = split(o.child)
       // Its onRoute hooks keep their place among the plugins: they see the routes of those
       // registered before the lifted plugin, not of those before (README, seed 102 case 197).
-      // Its error handler is set when it loads, after the scope's body (README: the last one set
-      // wins, a lifted plugin's included): only its request hooks wait in line (seed 6 case 174).
-      body.push(...inner.body.filter((i) => i.op !== 'onRoute' && i.op !== 'errorHandler'))
-      late.push(...inner.body.filter((i) => i.op === 'errorHandler'))
+      // Its error handler is set and its routes declared when it loads, after the scope's body
+      // (README: the last error handler set wins, a lifted plugin's included; an onRoute hook of
+      // the scope sees its routes, seed 34 case 164): only its request hooks wait in line among
+      // the scope's (seed 6 case 174).
+      const loadsLate = (i: Op): boolean => i.op === 'errorHandler' || i.op === 'route'
+      body.push(...inner.body.filter((i) => i.op !== 'onRoute' && !loadsLate(i)))
+      late.push(...inner.body.filter(loadsLate))
       plugins.push(...inner.body.filter((i) => i.op === 'onRoute'), ...inner.plugins)
     }
     return { body: [...body, ...late], plugins }
