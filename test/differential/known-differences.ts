@@ -310,7 +310,7 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
     id: 'head-routes',
     readme: 'GET routes also answer HEAD by default (`exposeHeadRoutes: true`',
     async rewrite(f, { c, replay }) {
-      if (f.statusCode !== 404 || c.request.method !== 'HEAD' || c.route.method !== 'GET') return undefined
+      if (f.statusCode !== 404 || c.request.method !== 'HEAD' || c.route.method !== 'GET' || c.server?.exposeHeadRoutes === false) return undefined
       const get = await replay({ ...c.request, method: 'GET' })
       return get.statusCode < 0 ? get : { ...get, body: '' } // no answer at all stays so
     },

@@ -2,7 +2,7 @@
 // 3's answer, or asks Fastify 3 again with the request Enclave's rule reads it as.
 import proxyAddr from 'proxy-addr'
 import type { Answer, Case } from './case'
-import type { KnownDifference } from './difference-types'
+import type { KnownDifference, RewriteContext } from './difference-types'
 
 type Echo = Record<string, unknown>
 
@@ -36,15 +36,47 @@ function peerTrusted(c: Case): boolean {
 // Enclave's request-id token (serve-context.ts); Fastify 3 takes any non-empty value.
 const REQUEST_ID_TOKEN = /^[\w.:@/+=-]{1,128}$/
 
+/** The request headers without those Enclave does not read (both rules below may apply at once). */
+function readHeaders(c: Case): Record<string, string> {
+  const headers = { ...c.request.headers }
+  if (c.server?.trustProxy !== undefined && !peerTrusted(c)) { delete headers['x-forwarded-host']; delete headers['x-forwarded-proto'] }
+  const name = (c.server?.requestIdHeader as string | undefined) ?? 'request-id'
+  const sent = headers[name]
+  if (sent !== undefined && (c.server?.requestIdHeader === undefined || !REQUEST_ID_TOKEN.test(sent))) delete headers[name]
+  return headers
+}
+
+// Asked once per case and transport: a later pass must not undo the rewrites made after it.
+const asked = new WeakMap<Case, Set<string>>()
+
+async function replayAsRead(c: Case, transport: string, replay: RewriteContext['replay']): Promise<Answer | undefined> {
+  const done = asked.get(c) ?? new Set<string>()
+  if (done.has(transport)) return undefined
+  asked.set(c, done.add(transport))
+  return await replay({ ...c.request, headers: readHeaders(c) })
+}
+
+// The two that ask Fastify 3 again come first: the rewrites of its answer follow in the same pass.
 export const SERVER_DIFFERENCES: KnownDifference[] = [
   {
     id: 'forwarded-host-proto-trusted-peer',
     readme: 'With `trustProxy`, `X-Forwarded-Host` and `X-Forwarded-Proto` are read only when the socket\'s\n  peer is a trusted proxy',
-    async rewrite(f, { c, replay }) {
+    async rewrite(_f, { c, transport, replay }) {
       const headers = c.request.headers ?? {}
       if (c.server?.trustProxy === undefined || peerTrusted(c) || (headers['x-forwarded-host'] === undefined && headers['x-forwarded-proto'] === undefined)) return undefined
-      const { 'x-forwarded-host': _host, 'x-forwarded-proto': _proto, ...rest } = headers
-      return await replay({ ...c.request, headers: rest })
+      return await replayAsRead(c, transport, replay)
+    },
+  },
+  {
+    id: 'request-id-header-opt-in',
+    readme: 'A client-sent request id is used only when `requestIdHeader` names its header',
+    async rewrite(_f, { c, transport, replay }) {
+      const headers = c.request.headers ?? {}
+      // By default Fastify 3 reads `request-id`; a header that is read must be a short plain token here.
+      const name = (c.server?.requestIdHeader as string | undefined) ?? 'request-id'
+      const sent = headers[name]
+      if (c.server === undefined || sent === undefined || (c.server.requestIdHeader !== undefined && REQUEST_ID_TOKEN.test(sent))) return undefined
+      return await replayAsRead(c, transport, replay)
     },
   },
   {
@@ -66,20 +98,6 @@ export const SERVER_DIFFERENCES: KnownDifference[] = [
       const params = echo.params as Record<string, unknown> | undefined
       if (params === undefined || Object.keys(params).length === 0) return undefined
       return withBody(f, { ...echo, params: {} })
-    },
-  },
-  {
-    id: 'request-id-header-opt-in',
-    readme: 'A client-sent request id is used only when `requestIdHeader` names its header',
-    async rewrite(f, { c, replay }) {
-      const headers = c.request.headers ?? {}
-      // By default Fastify 3 reads `request-id`; a header that is read must be a short plain token here.
-      const name = (c.server?.requestIdHeader as string | undefined) ?? 'request-id'
-      const sent = headers[name]
-      if (c.server === undefined || sent === undefined || (c.server.requestIdHeader !== undefined && REQUEST_ID_TOKEN.test(sent))) return undefined
-      const rest = { ...headers }
-      delete rest[name]
-      return await replay({ ...c.request, headers: rest })
     },
   },
   {
