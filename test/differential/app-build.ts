@@ -64,13 +64,14 @@ function notFoundHandler(tag: string, behaviour: NotFoundBehaviour): Function {
   }
 }
 
-function parserOf(kind: ParserKind, tag: string, alias = false): [string | RegExp, Record<string, unknown>, Function] {
+function parserOf(kind: ParserKind, tag: string, alias = 0): [string | RegExp, Record<string, unknown>, Function] {
   const parse = (_q: Any, body: string | Buffer, done: (e: Error | null, v?: unknown) => void): void => {
     if (String(body) === 'bad') done(Object.assign(new Error(`bad body for ${tag}`), { statusCode: 400 }))
     else if (String(body) === 'boom') done(new Error(`parser ${tag} broke`))
     else done(null, kind === 'buffer' ? { bytes: (body as Buffer).length, by: tag } : { text: body, by: tag })
   }
-  const type = kind === 'regexp' ? (alias ? /^(?:application\/vnd\.enc)/ : /^application\/vnd\.enc/) : PARSER_TYPES[kind]
+  // An alias (replays only) is the same RegExp wrapped `alias` times in a group: equal, read differently.
+  const type = kind === 'regexp' ? new RegExp(`^${'(?:'.repeat(alias)}application\\/vnd\\.enc${')'.repeat(alias)}`) : PARSER_TYPES[kind]
   return [type, { parseAs: kind === 'buffer' ? 'buffer' : 'string' }, parse]
 }
 
@@ -120,12 +121,16 @@ function routeOptions(route: RouteShape, shape: AppShape): Record<string, unknow
 }
 
 /** A scope's error handler, for chaining (lifted scopes share their parent's). */
-interface HandlerLink { handler?: Function; parent?: HandlerLink }
+interface HandlerLink { handler?: Function; parent?: HandlerLink; /** The handler as declared, unchained. */ own?: Function }
 
 interface Declaring { shape: AppShape; wrap: (plugin: Function) => Function; chain: boolean }
 
-function nearest(link: HandlerLink | undefined): Function | undefined {
-  for (let at = link; at !== undefined; at = at.parent) if (at.handler !== undefined) return at.handler
+/** The handlers a request has been through, so that a later error goes to the next one up. */
+const visited = new WeakMap<object, Set<HandlerLink>>()
+
+/** The nearest handler at or above `link` that the request has not been through yet. */
+function unvisited(link: HandlerLink | undefined, seen: Set<HandlerLink>): HandlerLink | undefined {
+  for (let at = link; at !== undefined; at = at.parent) if (at.own !== undefined && !seen.has(at)) return at
   return undefined
 }
 
@@ -133,16 +138,34 @@ function nearest(link: HandlerLink | undefined): Function | undefined {
  * README: "Error handlers chain: when one throws or sends the error on, the next one up (the
  * parent scope's) gets it before the built-in reply; Fastify 3 goes straight to its default
  * handler". Written for Fastify 3: a handler that throws hands the error to the nearest
- * ancestor's handler itself.
+ * ancestor's handler itself; an error raised while the handler's own reply is sent (a
+ * preSerialization hook failing on it, seed 3 case 214) comes back to the route's handler, which
+ * hands it to the next one up the request has not been through (Fastify 3 would go to its
+ * default: its errorHandlerCalled flag is cleared for that), as in Fastify 4 and 5.
  */
 function chained(own: Function, link: HandlerLink): Function {
+  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  const { kReplyErrorHandlerCalled } = require('fastify3/lib/symbols') as { kReplyErrorHandlerCalled: symbol }
+  link.own = own
   return async function (this: unknown, error: unknown, request: Any, reply: Any) {
-    try {
-      return await own.call(this, error, request, reply)
-    } catch (thrown) {
-      const next = nearest(link.parent)
-      if (next === undefined) throw thrown
-      return await next.call(this, thrown, request, reply)
+    let seen = visited.get(request)
+    if (seen === undefined) visited.set(request, seen = new Set())
+    let at = unvisited(link, seen)
+    // A handler that runs a second time for this request: an error of its reply's (every one up used).
+    if (at === undefined) throw error
+    let current = error
+    for (;;) {
+      seen.add(at)
+      const runs = at.own as Function
+      reply[kReplyErrorHandlerCalled] = false
+      try {
+        return await runs.call(this, current, request, reply)
+      } catch (thrown) {
+        const next = unvisited(at.parent, seen)
+        if (next === undefined) { reply[kReplyErrorHandlerCalled] = true; throw thrown }
+        current = thrown
+        at = next
+      }
     }
   }
 }
@@ -167,7 +190,7 @@ function declareOp(scope: Any, op: Op, at: Declaring, link: HandlerLink): void {
     }
     case 'notFound': scope.setNotFoundHandler(notFoundHandler(op.tag, op.behaviour)); break
     case 'schema': scope.addSchema({ $id: op.id, type: 'object', properties: { v: { type: 'integer' } }, required: ['v'] }); break
-    case 'parser': scope.addContentTypeParser(...parserOf(op.kind, op.tag, op.alias === true)); break
+    case 'parser': scope.addContentTypeParser(...parserOf(op.kind, op.tag, op.alias ?? 0)); break
     case 'onRoute': scope.addHook('onRoute', (options: Any) => {
       if (op.change === 'config') options.config = { ...options.config, onRoute: op.tag }
       else options.preHandler = [...asArray(options.preHandler), hookFunction('preHandler', op.tag, false, false)]

@@ -39,7 +39,7 @@ export type Op =
   | { op: 'errorHandler'; tag: string; behaviour: ErrorBehaviour }
   | { op: 'notFound'; tag: string; behaviour: NotFoundBehaviour }
   | { op: 'schema'; id: string }
-  | { op: 'parser'; kind: ParserKind; tag: string; /** Replays only: an ancestor's RegExp parser declared again under an equal RegExp. */ alias?: true }
+  | { op: 'parser'; kind: ParserKind; tag: string; /** Replays only: an ancestor's RegExp parser declared again under an equal RegExp, wrapped this many times (the plugin's depth). */ alias?: number }
   | { op: 'onRoute'; tag: string; change: 'config' | 'hook' }
   | { op: 'route'; route: RouteShape }
   | { op: 'register'; child: ScopeShape }
@@ -243,23 +243,32 @@ function mapScopes(scope: ScopeShape, change: (s: ScopeShape) => ScopeShape): Sc
  * loads (seed 21 case 101: a parser and an onRequest hook of a lifted plugin registered after a
  * sibling); Fastify 3 appends a hook added later after the sibling's own and never shows it a
  * later parser. Its body is therefore written into the scope (fastify-plugin gives it the scope's
- * instance: the same declarations), after the scope's own body and before any plugin loads.
+ * instance: the same declarations) where it was registered, before any plugin loads: a request
+ * hook declared after `register(lift(p))` runs after p's, as in Fastify (seed 7 case 34: root's
+ * preParsing declared after a lifted plugin's two).
  */
 export function registersLast(shape: AppShape): AppShape {
   // A scope's declarations with its lifted plugins' written in, and the plugins it then loads.
   const split = (scope: ScopeShape): { body: Op[]; plugins: Op[] } => {
-    const body: Op[] = scope.ops.filter((o) => o.op !== 'register')
+    const body: Op[] = []
+    const late: Op[] = []
     const plugins: Op[] = []
     for (const o of scope.ops) {
-      if (o.op !== 'register') continue
+      if (o.op !== 'register') { body.push(o); continue }
       if (!o.child.lifted || o.child.prefix !== undefined) { plugins.push({ ...o, child: walk(o.child) }); continue }
       const inner = split(o.child)
       // Its onRoute hooks keep their place among the plugins: they see the routes of those
       // registered before the lifted plugin, not of those before (README, seed 102 case 197).
-      body.push(...inner.body.filter((i) => i.op !== 'onRoute'))
+      // Its error handler is set and its routes declared when it loads, after the scope's body
+      // (README: the last error handler set wins, a lifted plugin's included; an onRoute hook of
+      // the scope sees its routes, seed 34 case 164): only its request hooks wait in line among
+      // the scope's (seed 6 case 174).
+      const loadsLate = (i: Op): boolean => i.op === 'errorHandler' || i.op === 'route'
+      body.push(...inner.body.filter((i) => i.op !== 'onRoute' && !loadsLate(i)))
+      late.push(...inner.body.filter(loadsLate))
       plugins.push(...inner.body.filter((i) => i.op === 'onRoute'), ...inner.plugins)
     }
-    return { body, plugins }
+    return { body: [...body, ...late], plugins }
   }
   const walk = (scope: ScopeShape): ScopeShape => {
     const { body, plugins } = split(scope)
@@ -272,7 +281,9 @@ export function registersLast(shape: AppShape): AppShape {
  * Enclave's rule (README): a child scope sees its ancestors' RegExp parsers. Fastify 3.27.4's
  * children lose them (its copy drops the RegExp list but keeps the key, so declaring the same
  * RegExp again is refused): written for Fastify 3 by declaring, first in each plugin without its
- * own, the nearest ancestor's under an equal RegExp that reads differently.
+ * own, the nearest ancestor's under an equal RegExp that reads differently. The copy keeps the
+ * keys of every ancestor, aliases included: each depth's alias reads differently again (seed 2
+ * case 181: two nested plugins without their own, the second's alias refused as a duplicate).
  */
 export function regexpParsersInherited(shape: AppShape): AppShape {
   const ownRegexp = (scope: ScopeShape): string | undefined => {
@@ -283,16 +294,16 @@ export function regexpParsersInherited(shape: AppShape): AppShape {
     }
     return tag
   }
-  const walk = (scope: ScopeShape, inherited: string | undefined): ScopeShape => {
+  const walk = (scope: ScopeShape, inherited: string | undefined, depth: number): ScopeShape => {
     const own = ownRegexp(scope)
     const visible = own ?? inherited
-    const ops = scope.ops.map((o): Op => (o.op === 'register' ? { ...o, child: o.child.lifted ? walkLifted(o.child, visible) : walk(o.child, visible) } : o))
-    const alias: Op[] = own === undefined && inherited !== undefined && scope.name !== 'root' ? [{ op: 'parser', kind: 'regexp', tag: inherited, alias: true }] : []
+    const ops = scope.ops.map((o): Op => (o.op === 'register' ? { ...o, child: o.child.lifted ? walkLifted(o.child, visible, depth) : walk(o.child, visible, depth + 1) } : o))
+    const alias: Op[] = own === undefined && inherited !== undefined && scope.name !== 'root' ? [{ op: 'parser', kind: 'regexp', tag: inherited, alias: depth }] : []
     return { ...scope, ops: [...alias, ...ops] }
   }
   // A lifted plugin declares into its scope: only the plugins it registers start afresh.
-  const walkLifted = (scope: ScopeShape, visible: string | undefined): ScopeShape => ({ ...scope, ops: scope.ops.map((o) => (o.op === 'register' ? { ...o, child: o.child.lifted ? walkLifted(o.child, visible) : walk(o.child, visible) } : o)) })
-  return { ...shape, root: walk(shape.root, undefined) }
+  const walkLifted = (scope: ScopeShape, visible: string | undefined, depth: number): ScopeShape => ({ ...scope, ops: scope.ops.map((o) => (o.op === 'register' ? { ...o, child: o.child.lifted ? walkLifted(o.child, visible, depth) : walk(o.child, visible, depth + 1) } : o)) })
+  return { ...shape, root: walk(shape.root, undefined, 0) }
 }
 
 /**

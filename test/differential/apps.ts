@@ -26,9 +26,10 @@ function declare(framework: Framework, c: Case): App {
   if (c.app !== undefined) return buildApp(framework, c.app, c.chainErrorHandlers === true) as unknown as App
   // eslint-disable-next-line @typescript-eslint/no-var-requires
   const customOptions = c.ajv === undefined ? undefined : { ...c.ajv }
+  const server = c.server ?? {}
   const app: App = framework === 'fastify3'
-    ? require('fastify3')({ logger: false, ...(customOptions ? { ajv: { customOptions } } : {}) })
-    : (createServer(customOptions ? { validator: { customOptions } } : {}) as unknown as App)
+    ? require('fastify3')({ logger: false, ...server, ...(customOptions ? { ajv: { customOptions } } : {}) })
+    : (createServer({ ...server, ...(customOptions ? { validator: { customOptions } } : {}) }) as unknown as App)
   for (const schema of SHARED_SCHEMAS) app.addSchema(structuredClone(schema))
   // Each app gets its own copy: both frameworks may annotate the schema objects they compile.
   const { options, setup, ...route } = c.route

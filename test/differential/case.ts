@@ -46,6 +46,8 @@ export interface Case {
   errors?: ErrorShape
   /** A serialization case: the response schemas and the value sent (serialization.ts). */
   serial?: SerialShape
+  /** Server options given to both constructors as they are (the server-options family). */
+  server?: Record<string, unknown>
   /** Replays only: Fastify 3's error handlers declared so that they chain as Enclave's. */
   chainErrorHandlers?: true
   /** The handler throws an error whose message is meant for the client (`expose: true`). */

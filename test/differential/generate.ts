@@ -3,13 +3,14 @@
 import type { Case, Handler, RequestSpec, RouteSpec } from './case'
 import { appCase } from './app-case'
 import { describeReplyShape, drawReplyShape, replyApiRequest, replyApiRoute } from './reply-api'
+import { drawServerOptionsCase } from './server-options'
 import { Random } from './random'
 import { describeSerialShape, drawSerialShape, fastifyPicks, serialRequest, serialRoute } from './serialization'
 import { describeErrorShape, drawErrorShape, errorsRequest, errorsRoute, exposes } from './errors'
 import { objectSchema, responseSchema, scalarSchema, valueSchema, type Schema } from './schemas'
 import { text, value } from './values'
 
-type Drawn = { family: string; route: RouteSpec; request: RequestSpec; note?: string; response?: Case['response']; exposedError?: true; app?: Case['app']; reply?: Case['reply']; errors?: Case['errors']; serial?: Case['serial'] }
+type Drawn = { family: string; route: RouteSpec; request: RequestSpec; note?: string; response?: Case['response']; exposedError?: true; app?: Case['app']; reply?: Case['reply']; errors?: Case['errors']; serial?: Case['serial']; server?: Case['server'] }
 
 const echo: Handler = (request) => ({ body: request.body ?? null, query: request.query, params: request.params })
 
@@ -229,8 +230,14 @@ function serializationCase(r: Random): Drawn {
   return { family: 'serialization', route: serialRoute(shape), request: serialRequest(), note: describeSerialShape(shape), serial: shape, response: fastifyPicks(shape) }
 }
 
+// Server options and what handlers read off the request (server-options.ts).
+function serverOptionsCase(r: Random): Drawn {
+  const { route, request, server, note } = drawServerOptionsCase(r)
+  return { family: 'server-options', route, request, server, note }
+}
+
 const FAMILIES: Array<[number, (r: Random) => Drawn]> = [
-  [8, appFamilyCase], [6, replyApiCase], [3, querystringCase], [2, paramsCase], [2, headersCase], [4, bodyCase], [4, responseCase], [3, replyCase], [2, routingCase], [2, contentTypeCase], [2, hooksCase],
+  [8, appFamilyCase], [6, replyApiCase], [4, serverOptionsCase], [3, querystringCase], [2, paramsCase], [2, headersCase], [4, bodyCase], [4, responseCase], [3, replyCase], [2, routingCase], [2, contentTypeCase], [2, hooksCase],
   [4, errorsCase],
   [3, serializationCase],
 ]
@@ -252,5 +259,5 @@ export function generateCase(seed: number, index: number): Case {
   const payload = drawn.request.payload === undefined ? '' : ` ${JSON.stringify(String(drawn.request.payload)).slice(0, 200)}`
   const summary = drawn.app ? `${drawn.note} <- ${drawn.request.method} ${drawn.request.url} ${JSON.stringify(drawn.request.headers ?? {})}${payload}` : `${ajv ? `ajv=${JSON.stringify(ajv)} ` : ''}${drawn.route.method} ${drawn.route.url} schema=${JSON.stringify(drawn.route.schema ?? null)}${drawn.note ? ` (${drawn.note})` : ''}` +
     ` <- ${drawn.request.method} ${drawn.request.url} ${JSON.stringify(drawn.request.headers ?? {})}${payload}`
-  return { id: `${seed}:${index}`, family: drawn.family, summary, route: drawn.route, request: drawn.request, response: drawn.response, ajv, ...(drawn.app ? { app: drawn.app } : {}), ...(drawn.reply ? { reply: drawn.reply } : {}), ...(drawn.errors ? { errors: drawn.errors } : {}), ...(drawn.serial ? { serial: drawn.serial } : {}), ...(drawn.exposedError ? { exposedError: true } : {}) }
+  return { id: `${seed}:${index}`, family: drawn.family, summary, route: drawn.route, request: drawn.request, response: drawn.response, ajv, ...(drawn.app ? { app: drawn.app } : {}), ...(drawn.reply ? { reply: drawn.reply } : {}), ...(drawn.errors ? { errors: drawn.errors } : {}), ...(drawn.serial ? { serial: drawn.serial } : {}), ...(drawn.server ? { server: drawn.server } : {}), ...(drawn.exposedError ? { exposedError: true } : {}) }
 }

@@ -12,6 +12,7 @@ import { APP_DIFFERENCES, PARAMETRIC_BACKTRACK, notAllowedInApp } from './app-di
 import { REPLY_DIFFERENCES } from './reply-differences'
 import { ERRORS_DIFFERENCES } from './errors-differences'
 import { SERIALIZATION_DIFFERENCES } from './serialization-differences'
+import { SERVER_DIFFERENCES } from './server-differences'
 import { SHARED_SCHEMAS } from './schemas'
 
 export type { KnownDifference, RewriteContext } from './difference-types'
@@ -141,6 +142,7 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
   ...REPLY_DIFFERENCES,
   ...ERRORS_DIFFERENCES,
   ...SERIALIZATION_DIFFERENCES,
+  ...SERVER_DIFFERENCES,
   {
     id: 'validation-path-pointer',
     readme: 'Validation error paths are JSON pointers by default',
@@ -302,8 +304,8 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
     async rewrite(f, { c, enclave, replay }) {
       if (c.app !== undefined) return await notAllowedInApp(f, c, enclave, replay)
       if (f.statusCode !== 404 || enclave.statusCode !== 405) return undefined
-      const allow = c.route.method === 'GET' ? 'GET, HEAD' : c.route.method
-      const path = c.request.url.split('?')[0] as string
+      const allow = c.route.method === 'GET' && c.server?.exposeHeadRoutes !== false ? 'GET, HEAD' : c.route.method
+      const path = c.request.url.split(/[?#]/)[0] as string
       const answer = errorAnswer(405, `Method ${c.request.method} is not allowed for ${path}; allowed: ${allow}`, 'ENC_ERR_METHOD_NOT_ALLOWED', { allow })
       return c.request.method === 'HEAD' ? { ...answer, body: '' } : answer // a HEAD answer has no body
     },
@@ -312,7 +314,7 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
     id: 'head-routes',
     readme: 'GET routes also answer HEAD by default (`exposeHeadRoutes: true`',
     async rewrite(f, { c, replay }) {
-      if (f.statusCode !== 404 || c.request.method !== 'HEAD' || c.route.method !== 'GET') return undefined
+      if (f.statusCode !== 404 || c.request.method !== 'HEAD' || c.route.method !== 'GET' || c.server?.exposeHeadRoutes === false) return undefined
       const get = await replay({ ...c.request, method: 'GET' })
       return get.statusCode < 0 ? get : { ...get, body: '' } // no answer at all stays so
     },

@@ -78,7 +78,7 @@ export async function runCase(c: Case, transport: Transport): Promise<Outcome> {
   if (direct.length === 0) return { c, transport, explainedBy: [] }
   // Fastify 3.27.4 has no HEAD routes (README: GET routes answer HEAD by default): Enclave's HEAD
   // must be its own GET without the body, and that GET is compared with Fastify 3's GET.
-  if (c.app === undefined && c.request.method === 'HEAD' && c.route.method === 'GET' && f.statusCode === 404 && e.statusCode !== 404) {
+  if (c.app === undefined && c.server?.exposeHeadRoutes !== false && c.request.method === 'HEAD' && c.route.method === 'GET' && f.statusCode === 404 && e.statusCode !== 404) {
     const get: Case = { ...c, request: { ...c.request, method: 'GET' } }
     const eGet = await bounded(() => answer('enclave', get, transport))
     // A HEAD answer has no body to frame: Node sends no `transfer-encoding: chunked` on one (nor

@@ -24,6 +24,16 @@ describe('semantics: Fastify 3 server options (issue 12 §2)', () => {
     expect((await app.inject('/q?a=1&b=2')).json()).to.deep.equal({ query: { raw: 'a=1&b=2' } })
   })
 
+  it('querystringParser is called with an empty text for a URL without a query, in a not-found handler too (as Fastify 3 does)', async () => {
+    const app = await build((root) => {
+      root.get('/q', async (req: Request) => ({ query: req.query }))
+      root.setNotFoundHandler(async (req: Request) => ({ nf: req.query }))
+    }, { querystringParser: (text) => ({ raw: text }) })
+    expect((await app.inject('/q')).json()).to.deep.equal({ query: { raw: '' } })
+    expect((await app.inject('/nope')).json()).to.deep.equal({ nf: { raw: '' } })
+    expect((await app.inject('/nope?a=1')).json()).to.deep.equal({ nf: { raw: 'a=1' } })
+  })
+
   describe('rewriteUrl', () => {
     it('routes the url it returns, which is then request.url', async () => {
       const seen: string[] = []

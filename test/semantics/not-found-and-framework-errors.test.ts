@@ -61,6 +61,26 @@ describe('semantics: not-found handling and framework errors (issue 12 §2-3)', 
     expect(logger.entries.filter((e) => e.level === 'warn').map((e) => e.msg)).to.deep.equal(['Trying to send a NotFound error inside a 404 handler. Sending basic 404 response.'])
   })
 
+  it("a plugin registered with the prefix '/v1/' has not-found handling for /v1/ and /v1/..., not for /v1 (the parent's), as in Fastify 3", async () => {
+    for (const ignoreTrailingSlash of [false, true]) {
+      const app = createServer({ ignoreTrailingSlash })
+      app.register(async (child: Scope) => {
+        child.setNotFoundHandler(async (request: Request) => ({ nf: 'child', url: request.url }))
+        child.get('/x', async () => 'x')
+        child.get('/nf', (_request: Request, reply: Reply) => { reply.callNotFound() })
+      }, { prefix: '/v1/' })
+      app.setNotFoundHandler(async (request: Request) => ({ nf: 'root', url: request.url }))
+      const nf = async (url: string): Promise<unknown> => (await app.inject(url)).json<{ nf: string }>().nf
+      expect([await nf('/v1'), await nf('/v1?q=1'), await nf('/v1/'), await nf('/v1/y'), await nf('/v1x'), await nf('/v1/nf')]).to.deep.equal(['root', 'root', 'child', 'child', 'root', 'child'])
+      await app.close()
+    }
+    // Without the trailing slash the prefix itself is the plugin's too.
+    const bare = createServer()
+    bare.register(async (child: Scope) => { child.setNotFoundHandler(async () => ({ nf: 'child' })); child.get('/x', async () => 'x') }, { prefix: '/v1' })
+    expect((await bare.inject('/v1')).json()).to.deep.equal({ nf: 'child' })
+    await bare.close()
+  })
+
   it('setNotFoundHandler() after listen() throws ENC_ERR_SCOPE_BOOTED synchronously', async () => {
     const app = server()
     await app.listen({ port: 0, host: '127.0.0.1' })

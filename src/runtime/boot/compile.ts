@@ -238,9 +238,9 @@ function compileNotFound(boot: BootContext): void {
   }
   const entries = [...byPrefix.entries()].filter(([prefix]) => prefix !== '')
     .sort((a, b) => b[0].length - a[0].length)
-    .map(([prefix, scope]) => ({ prefix, route: systemRoute(boot, scope, scope.notFoundHandler as Handler, scope.notFoundOptions) }))
+    .map(([prefix, scope]) => ({ prefix, route: systemRoute(boot, scope, scope.notFoundHandler as Handler, scope.notFoundOptions), bare: !scope.routePrefix.endsWith('/') }))
   const root = boot.rootScope
-  entries.push({ prefix: '', route: systemRoute(boot, root, root.notFoundHandler ?? defaultNotFoundHandler, root.notFoundHandler === null ? {} : root.notFoundOptions) })
+  entries.push({ prefix: '', route: systemRoute(boot, root, root.notFoundHandler ?? defaultNotFoundHandler, root.notFoundHandler === null ? {} : root.notFoundOptions), bare: true })
   boot.serve.fallbacks = {
     notFound: entries,
     badUrl: systemRoute(boot, root, badUrlHandler),

@@ -11,8 +11,12 @@ const REQUEST_ID_PATTERN = /^[\w.:@/+=-]{1,128}$/
 
 /** The answers for requests no declared route takes; compiled at boot (boot/compile.ts). */
 export interface FallbackRoutes {
-  /** Not-found routes by prefix, longest first; the last one is the root's. */
-  readonly notFound: ReadonlyArray<{ readonly prefix: string; readonly route: CompiledRoute }>
+  /**
+   * Not-found routes by prefix (without its trailing slash), longest first; the last one is the
+   * root's. `bare`: the prefix itself is covered, false for a prefix registered with a trailing
+   * slash (`/v1/` covers `/v1/` and `/v1/...`, not `/v1`, as in Fastify).
+   */
+  readonly notFound: ReadonlyArray<{ readonly prefix: string; readonly route: CompiledRoute; readonly bare: boolean }>
   readonly badUrl: CompiledRoute
   readonly methodNotAllowed: CompiledRoute
 }
@@ -172,7 +176,7 @@ export class ServeContext {
     const path = q === -1 ? url : url.slice(0, q)
     for (const entry of fallbacks.notFound) {
       const { prefix } = entry
-      if (prefix === '' || path === prefix || (path.startsWith(prefix) && path.charCodeAt(prefix.length) === 47)) return entry.route
+      if (prefix === '' || (path === prefix && entry.bare) || (path.startsWith(prefix) && path.charCodeAt(prefix.length) === 47)) return entry.route
     }
     return fallbacks.notFound[fallbacks.notFound.length - 1].route
   }

@@ -68,7 +68,9 @@ export function createServer(given: ServerOptions = {}): Scope {
     router: createRouter({ ignoreTrailingSlash: options.ignoreTrailingSlash === true, caseSensitive: options.caseSensitive !== false, parseQuery: parse, strategies: constraintStrategies }),
     rewriteUrl: options.rewriteUrl ?? null,
     return503OnClosing: options.return503OnClosing === true,
-    parseQuery: (url) => { const q = url.indexOf('?'); return q === -1 || fragmentBeforeQuery(url) ? {} : parse(url.slice(q + 1)) },
+    // As on a matched route (and in Fastify 3's not-found route), a URL without a query is parsed
+    // as '': a custom querystringParser decides what that is.
+    parseQuery: (url) => { const q = url.indexOf('?'); return parse(q === -1 || fragmentBeforeQuery(url) ? '' : url.slice(q + 1)) },
     deadlines,
     handlerDeadline: limits.handlerTimeout > 0 ? deadlines.list(limits.handlerTimeout, onHandlerExpired) : null,
     bodyDeadline: limits.bodyTimeout > 0 ? deadlines.list(limits.bodyTimeout, onBodyExpired) : null,

@@ -1,0 +1,132 @@
+// README differences the server-options family meets (server-options.ts): each rewrites Fastify
+// 3's answer, or asks Fastify 3 again with the request Enclave's rule reads it as.
+import proxyAddr from 'proxy-addr'
+import type { Answer, Case } from './case'
+import type { KnownDifference, RewriteContext } from './difference-types'
+
+type Echo = Record<string, unknown>
+
+function echoOf(a: Answer): Echo | undefined {
+  const b = a.body
+  return b !== null && typeof b === 'object' && !Array.isArray(b) && 'hostname' in b ? (b as Echo) : undefined
+}
+
+/** The answer with another JSON body; its Content-Length follows. */
+function withBody(a: Answer, body: unknown): Answer {
+  const headers = { ...a.headers }
+  if (headers['content-length'] !== undefined) headers['content-length'] = String(Buffer.byteLength(JSON.stringify(body)))
+  return { ...a, headers, body }
+}
+
+function pathSegments(url: string): string[] {
+  return (url.split(/[?#]/)[0] as string).split('/')
+}
+
+/** Whether the case's trustProxy trusts the socket's peer (loopback on both transports), as Fastify 3 compiles it. */
+function peerTrusted(c: Case): boolean {
+  const trust = c.server?.trustProxy
+  if (trust === undefined || trust === false) return false
+  if (trust === true) return true
+  if (typeof trust === 'number') return trust > 0
+  if (typeof trust === 'function') return (trust as (address: string, hop: number) => boolean)('127.0.0.1', 0)
+  const list = typeof trust === 'string' ? trust.split(',').map((s) => s.trim()) : trust as string[]
+  return proxyAddr.compile(list)('127.0.0.1', 0)
+}
+
+// Enclave's request-id token (serve-context.ts); Fastify 3 takes any non-empty value.
+const REQUEST_ID_TOKEN = /^[\w.:@/+=-]{1,128}$/
+
+/** The request headers without those Enclave does not read (both rules below may apply at once). */
+function readHeaders(c: Case): Record<string, string> {
+  const headers = { ...c.request.headers }
+  if (c.server?.trustProxy !== undefined && !peerTrusted(c)) { delete headers['x-forwarded-host']; delete headers['x-forwarded-proto'] }
+  const name = (c.server?.requestIdHeader as string | undefined) ?? 'request-id'
+  const sent = headers[name]
+  if (sent !== undefined && (c.server?.requestIdHeader === undefined || !REQUEST_ID_TOKEN.test(sent))) delete headers[name]
+  return headers
+}
+
+// Asked once per case and transport: a later pass must not undo the rewrites made after it.
+const asked = new WeakMap<Case, Set<string>>()
+
+async function replayAsRead(c: Case, transport: string, replay: RewriteContext['replay']): Promise<Answer | undefined> {
+  const done = asked.get(c) ?? new Set<string>()
+  if (done.has(transport)) return undefined
+  asked.set(c, done.add(transport))
+  return await replay({ ...c.request, headers: readHeaders(c) })
+}
+
+// The two that ask Fastify 3 again come first: the rewrites of its answer follow in the same pass.
+export const SERVER_DIFFERENCES: KnownDifference[] = [
+  {
+    id: 'forwarded-host-proto-trusted-peer',
+    readme: 'With `trustProxy`, `X-Forwarded-Host` and `X-Forwarded-Proto` are read only when the socket\'s\n  peer is a trusted proxy',
+    async rewrite(_f, { c, transport, replay }) {
+      const headers = c.request.headers ?? {}
+      if (c.server?.trustProxy === undefined || peerTrusted(c) || (headers['x-forwarded-host'] === undefined && headers['x-forwarded-proto'] === undefined)) return undefined
+      return await replayAsRead(c, transport, replay)
+    },
+  },
+  {
+    id: 'request-id-header-opt-in',
+    readme: 'A client-sent request id is used only when `requestIdHeader` names its header',
+    async rewrite(_f, { c, transport, replay }) {
+      const headers = c.request.headers ?? {}
+      // By default Fastify 3 reads `request-id`; a header that is read must be a short plain token here.
+      const name = (c.server?.requestIdHeader as string | undefined) ?? 'request-id'
+      const sent = headers[name]
+      if (c.server === undefined || sent === undefined || (c.server.requestIdHeader !== undefined && REQUEST_ID_TOKEN.test(sent))) return undefined
+      return await replayAsRead(c, transport, replay)
+    },
+  },
+  {
+    id: 'protocol-http-or-https',
+    readme: '`request.protocol` is only\n  ever `http` or `https`',
+    rewrite(f, { c }) {
+      const echo = echoOf(f)
+      if (c.server === undefined || echo === undefined || echo.protocol === 'http' || echo.protocol === 'https' || typeof echo.protocol !== 'string') return undefined
+      // A forwarded `HTTPS` is `https`; anything else is ignored (the socket's: plain HTTP here).
+      return withBody(f, { ...echo, protocol: echo.protocol.trim().toLowerCase() === 'https' ? 'https' : 'http' })
+    },
+  },
+  {
+    id: 'not-found-params-empty',
+    readme: 'In a not-found handler `request.params` is `{}`',
+    rewrite(f, { c }) {
+      const echo = echoOf(f)
+      if (c.server === undefined || echo === undefined || echo.nf !== true) return undefined
+      const params = echo.params as Record<string, unknown> | undefined
+      if (params === undefined || Object.keys(params).length === 0) return undefined
+      return withBody(f, { ...echo, params: {} })
+    },
+  },
+  {
+    id: 'param-too-long-414',
+    readme: 'A route parameter longer than `maxParamLength` answers 414 (`ENC_ERR_PARAM_TOO_LONG`)',
+    async rewrite(f, { c, enclave, replay }) {
+      const limit = (c.server?.maxParamLength as number | undefined) ?? 100
+      const code = (enclave.body as { code?: unknown } | null)?.code
+      if (c.server === undefined || enclave.statusCode !== 414 || code !== 'ENC_ERR_PARAM_TOO_LONG') return undefined
+      // Only where a segment of the path is longer than the limit (decoded, as the router reads it).
+      if (!pathSegments(c.request.url).some((s) => { try { return decodeURIComponent(s).length > limit } catch { return s.length > limit } })) return undefined
+      // Fastify 3's not-found route reads the body first (a poisoned one is its 400): without it, its 404.
+      const { 'content-type': _type, ...rest } = c.request.headers ?? {}
+      const unknown = f.statusCode === 404 ? f : await replay({ method: c.request.method, url: c.request.url, headers: rest })
+      return unknown.statusCode === 404 ? enclave : undefined
+    },
+  },
+  {
+    id: 'body-limit-names-limit',
+    readme: 'and the 413 names the limit',
+    rewrite(f, { c, enclave }) {
+      const b = f.body as { message?: unknown } | null
+      if (c.server === undefined || f.statusCode !== 413 || b === null || typeof b !== 'object' || b.message !== 'Request body is too large') return undefined
+      // The route's limit, or the server's where no route matched (a not-found request's body).
+      const named = Number(/the limit is (\d+) bytes$/.exec(String((enclave.body as { message?: unknown } | null)?.message ?? ''))?.[1])
+      const limits = [c.route.options?.bodyLimit, c.server.bodyLimit ?? 1048576]
+      if (!limits.includes(named)) return undefined
+      const limit = named
+      return withBody(f, { ...b, message: `Request body is too large: the limit is ${limit} bytes` })
+    },
+  },
+]
