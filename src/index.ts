@@ -5,7 +5,7 @@
 import 'reflect-metadata'
 
 export { createApp, override, resolveProvider, exitCodes, Logger } from './modules'
-export type { App } from './modules'
+export type { App, AppOn } from './modules'
 export { withApp } from './testing'
 export { startCluster } from './cluster'
 export {
