@@ -517,8 +517,12 @@ export interface RouteShorthandOptions<S extends RuntimeRouteSchema = RouteSchem
   version?: string
 }
 
-/** `P`: on a {@link TypedScope}, the decorations its plugins provide, which the handler and the route's hooks see. */
-export interface RouteOptions<S extends RuntimeRouteSchema = RouteSchema, G extends RouteGeneric = RouteGeneric, P extends Provided = NothingProvided> extends RouteShorthandOptions<S, P['request'], P['reply']> {
+/**
+ * `P`: on a {@link TypedScope}, the decorations its plugins provide, which the handler and the route's hooks see.
+ * `W`: `websocket: true` given as a literal (@fastify/websocket): the handler is then `(socket, request)`, as
+ * the shortcuts type it (the socket what its annotation says, `unknown` unannotated).
+ */
+export interface RouteOptions<S extends RuntimeRouteSchema = RouteSchema, G extends RouteGeneric = RouteGeneric, P extends Provided = NothingProvided, W extends boolean = boolean> extends RouteShorthandOptions<S, P['request'], P['reply']> {
   method: string | string[]
   url?: string
   path?: string
@@ -527,9 +531,13 @@ export interface RouteOptions<S extends RuntimeRouteSchema = RouteSchema, G exte
    * replaced so that a plugin may hand its own options on (`scope.get('/x', opts, handler)`).
    */
   prefix?: string
-  // Method syntax on purpose: its parameters compare both ways, so the server's own untyped
-  // implementation still satisfies the generic signature. NoInfer: `S` comes from `schema` only.
-  handler(this: Scope, request: NoInfer<RequestFor<G, S>> & P['request'], reply: Reply<G> & P['reply']): NoInfer<ResultFor<G, S>>
+  // Method syntax on purpose (read back by indexed access, which keeps it): its parameters compare
+  // both ways, so the server's own untyped implementation still satisfies the generic signature,
+  // and a socket annotated `WebSocket` fits the `unknown` Enclave promises. NoInfer: `S` comes from `schema` only.
+  handler: [W] extends [true] ? { handler(this: Scope, socket: unknown, request: NoInfer<RequestFor<G, S>> & P['request']): unknown }['handler']
+    : { handler(this: Scope, request: NoInfer<RequestFor<G, S>> & P['request'], reply: Reply<G> & P['reply']): NoInfer<ResultFor<G, S>> }['handler']
+  /** Read from this one property (as the shortcuts do): an HTTP route's options keep their excess-property checks. */
+  websocket?: W
 }
 
 export type ContentTypeParserFn = (request: Request, body: string | Buffer) => unknown
@@ -881,7 +889,7 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
    */
   register<Plug extends PluginFunction<PluginOptions, ChildScopeOf<this>> | Function | PluginModule<Function>>(plugin: Plug & NotAClass<Plug> & FitsScope<Plug, this>, ...options: RegisterArguments<ModuleDefault<Plug>>): Registered<this, Plug>
   /** `route<G>(...)`: Fastify's route generic, as the shortcuts take it (ScopeRouteShortcut); the schema is then not inferred. */
-  route<G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema>(options: RouteOptions<S, G, SeenIn<this>>): this
+  route<G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false>(options: RouteOptions<S, G, SeenIn<this>, W>): this
   get: ShortcutOn<this>
   head: ShortcutOn<this>
   post: ShortcutOn<this>
