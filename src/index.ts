@@ -5,7 +5,7 @@
 import 'reflect-metadata'
 
 export { createApp, override, resolveProvider, exitCodes, Logger } from './modules'
-export type { App } from './modules'
+export type { App, AppOn } from './modules'
 export { withApp } from './testing'
 export { startCluster } from './cluster'
 export {
@@ -33,7 +33,7 @@ export type {
   ValidatorCompilerInput, ValidateFunction, SerializerCompiler, SerializerCompilerInput, SerializeFunction, ReplySerializer,
   SchemaErrorFormatter, ValidatorOptions, ValidatorPlugin, CompilersFactory, SchemaControllerOptions, SchemaBucket, SchemaBucketFactory,
   RequestBase, RequestDecorations, ReplyDecorations, ScopeDecorations, RequestDecorationValue, ReplyDecorationValue, DeclaredRequestName, DeclaredReplyName, DeclaredScopeName, ScopeDecorationValue, TypedRequest, RequestOf, RouteHandler, HandlerResult,
-  RuntimeRouteSchema, ScopeRouteShortcut, SchemaType, TypedRouteSchema, ResponseOf, TypeBoxSchema, TypeBoxKinded, TypeBoxLike,
+  RuntimeRouteSchema, ScopeRouteShortcut, SchemaType, TypedRouteSchema, ResponseOf, ResponseAt, NoResponseSchemaFor, TypeBoxSchema, TypeBoxKinded, TypeBoxLike,
   RouteGeneric, RouteGenericInterface, RequestFor, ResultFor, GenericRouteHandler, ReplyBase,
   ReadyOptions, SchemaCompilation, BootProfile, RouteCompileCost, ScopeCompileCost, FrameworkErrorsHandler, LogLevel, LogSerializers, ServerLogger, PluginModule,
   SchemaCacheOptions, SchemaCacheMode, SchemaCacheStats, HttpErrorOptions, ConstraintStrategy, ConstraintStore, VersioningOptions,

@@ -1,11 +1,14 @@
 import type { RouteSchema } from '../runtime/schemas/types'
 import type { TypedRouteSchema } from '../runtime/typed-schemas'
-import type { RouteMethodDecorator } from './handler-fit'
+import type { RouteDecoratorFor } from './socket-fit'
 import { declareRouteMethod } from './route-method'
 import type { DecoratorRouteOptions, HttpMethodName } from './types'
 
-/** `@Get(path, options)`: the options' schema types the check of the decorated method. */
-export type RouteShortcut = <S extends TypedRouteSchema = RouteSchema>(path?: string, options?: DecoratorRouteOptions<S>) => RouteMethodDecorator<S>
+/**
+ * `@Get(path, options)`: the options' schema types the check of the decorated method; `websocket: true`
+ * (a literal, @fastify/websocket) checks it as `(socket, request)` (socket-fit.ts).
+ */
+export type RouteShortcut = <S extends TypedRouteSchema = RouteSchema, W extends boolean = false>(path?: string, options?: DecoratorRouteOptions<S, W>) => RouteDecoratorFor<S, W>
 
 function shortcut(method: HttpMethodName, name: string): RouteShortcut {
   return (path, options = {}) => ((target: object, propertyKey: string | symbol, descriptor: PropertyDescriptor) => {

@@ -9,6 +9,7 @@ import type { RouteMethodOptions } from './types'
 import type { RouteSchema } from '../runtime/schemas/types'
 import type { TypedRouteSchema } from '../runtime/typed-schemas'
 import type { RouteMethodDecorator } from './handler-fit'
+import type { RouteDecoratorFor } from './socket-fit'
 
 /**
  * On a class: declares a controller whose routes live under `prefix` (`'/users'`, or `'users'`
@@ -25,8 +26,8 @@ import type { RouteMethodDecorator } from './handler-fit'
  * }
  */
 export function Route(prefix?: string): ClassDecorator
-export function Route<S extends TypedRouteSchema = RouteSchema>(options: RouteMethodOptions<S>): RouteMethodDecorator<S>
-export function Route(arg?: string | RouteMethodOptions): ClassDecorator | RouteMethodDecorator<RouteSchema> {
+export function Route<S extends TypedRouteSchema = RouteSchema, W extends boolean = false>(options: RouteMethodOptions<S, W>): RouteDecoratorFor<S, W>
+export function Route(arg?: string | RouteMethodOptions): ClassDecorator | RouteMethodDecorator<RouteSchema> | RouteDecoratorFor<RouteSchema, true> {
   return ((target: object, propertyKey?: string | symbol, descriptor?: PropertyDescriptor) => {
     if (propertyKey === undefined) {
       declareController(target as Function, arg)

@@ -87,11 +87,13 @@ export type HttpMethodName = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE
  * Route options of the route decorators: the runtime's, with a schema whose parts may also be
  * schema classes. Given as a literal, the schema types the handler check (handler-fit.ts).
  */
-export interface DecoratorRouteOptions<S extends TypedRouteSchema = RouteSchema> extends Omit<RouteShorthandOptions, 'schema'> {
+export interface DecoratorRouteOptions<S extends TypedRouteSchema = RouteSchema, W extends boolean = boolean> extends Omit<RouteShorthandOptions, 'schema'> {
   schema?: S & NoUnknownSchemaKeys<S>
+  /** @fastify/websocket's: `true` (a literal) checks the method as `(socket, request)`, as the plugin calls it (socket-fit.ts). */
+  websocket?: W
 }
 
-export interface RouteMethodOptions<S extends TypedRouteSchema = RouteSchema> extends DecoratorRouteOptions<S> {
+export interface RouteMethodOptions<S extends TypedRouteSchema = RouteSchema, W extends boolean = boolean> extends DecoratorRouteOptions<S, W> {
   method: HttpMethodName | Lowercase<HttpMethodName> | readonly (HttpMethodName | Lowercase<HttpMethodName>)[]
   path?: string
 }

@@ -1,5 +1,5 @@
 import type { InjectionToken } from 'tsyringe'
-import type { ServerOptions } from '../runtime'
+import type { HttpsOptions, ServerOptions } from '../runtime'
 import type { ConcreteClass } from '../decorators/internal'
 import type { HealthOptions } from '../plugins/health-types'
 
@@ -43,8 +43,11 @@ export interface SignalOptions {
   exit?: (code: number) => void
 }
 
-/** createApp() options: every server option, plus what only an app built from modules can do. */
-export interface AppOptions extends ServerOptions {
+/**
+ * createApp() options: every server option, plus what only an app built from modules can do.
+ * `H2`, `S`: the `http2` and `https` options as given, which type the app's server (RawServerFor).
+ */
+export interface AppOptions<H2 extends boolean = boolean, S extends HttpsOptions | undefined = HttpsOptions | undefined> extends ServerOptions<H2, S> {
   /**
    * Replace providers for a test: each token is replaced wherever a module of the tree declares
    * it (every declaration, so a child's own provider never keeps the real one alive); the

@@ -1,5 +1,6 @@
 import type { DependencyContainer } from 'tsyringe'
-import { createServer, lift, type Scope, type ServerOptions } from '../runtime'
+import { createServer, lift, type HttpsOptions, type Scope, type ServerOptions } from '../runtime'
+import type { RawServerFor, RawServerMark } from '../runtime/shared/raw-server'
 import { health } from '../plugins/health'
 import type { AppOptions } from './app-options'
 import { registerApp } from './app-registry'
@@ -20,6 +21,11 @@ import { assertNoUnlistedControllers } from './unlisted-controllers'
  * Scope methods (built from what boot resolved, runtime/inspect), so App is the Scope itself.
  */
 export type App = Scope
+/**
+ * The app createApp() boots on the server its `http2`/`https` options make: `app.server` an
+ * Http2Server, and its routes' `request.raw` an Http2ServerRequest, as createServer()'s scope.
+ */
+export type AppOn<H2 extends boolean, S extends HttpsOptions | undefined> = App & RawServerMark<RawServerFor<H2, S>>
 
 /** Same default as the runtime's pluginTimeout: how long one provider's dispose() may take. */
 const defaultDisposeTimeout = 10_000
@@ -37,6 +43,8 @@ const defaultDisposeTimeout = 10_000
  * app.openapi({ title: 'Notes', version: '1.0.0' })   // the OpenAPI 3.1 document of the module tree
  * // in tests: await request(app.server).get('/two').expect(200)
  */
+// The signature types the server from the `http2`/`https` options (as createServer's); the body is untyped in it.
+export async function createApp<H2 extends boolean = false, S extends HttpsOptions | undefined = undefined>(root: Function, options?: AppOptions<H2, S>): Promise<AppOn<H2, S>>
 export async function createApp(root: Function, options: AppOptions = {}): Promise<App> {
   const { overrides, closeOnSignals: signals, health: healthOption, ...serverOptions } = options
   const tree = scan(root)

@@ -1,5 +1,5 @@
 export { createApp } from './create-app'
-export type { App } from './create-app'
+export type { App, AppOn } from './create-app'
 export { moduleErrorCodes } from './module-codes'
 export type { ModuleErrorCode } from './module-codes'
 export { override } from './app-options'

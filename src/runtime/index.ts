@@ -28,6 +28,7 @@ export type {
   RuntimeRouteSchema, ScopeRouteShortcut, ReadyOptions, FrameworkErrorsHandler, LogLevel, LogSerializers, ServerLogger, PluginModule, SchemaCacheOptions, SchemaCacheMode, SchemaCacheStats,
 } from './types'
 export type { SchemaType, TypedRouteSchema, ResponseOf, TypeBoxSchema, TypeBoxKinded, TypeBoxLike } from './typed-schemas'
+export type { ResponseAt, NoResponseSchemaFor } from './reply-status'
 export type { RouteGeneric, RouteGenericInterface } from './route-generic'
 export type { FastifyRequestDecorations, FastifyReplyDecorations, FastifyInstanceDecorations } from './fastify-decorations'
 export type { FastifyHttpPart, FoundRoute, ReplySerializationApi, RequestSchemaApi, RouteLookup, ScopeRouteLookup, SerializationFunction, ValidationFunction } from './fastify-api-types'

@@ -1,4 +1,5 @@
 import type { RouteGeneric } from './route-generic'
+import type { ResponseOf, ResponseTypes } from './typed-schemas'
 
 /*
  * Types only: `reply.code(201).send(x)` narrowed by the status, as Fastify 4+'s type providers
@@ -27,3 +28,11 @@ type StatusType<M, C extends number> = C extends keyof M ? M[C]
 type RangeType<M, C extends number, D extends string> = `${D}xx` extends keyof M ? M[`${D}xx` & keyof M]
   : `${D}XX` extends keyof M ? M[`${D}XX` & keyof M]
   : 'default' extends keyof M ? M['default' & keyof M] : NoResponseSchemaFor<C>
+
+/**
+ * The body the route schema `S` declares for status `C`, by the same rule as `reply.code(C)` (the
+ * exact key, else its `2xx` range, else `default`): what a test reads an inject() answer as,
+ * `res.json<ResponseAt<typeof schema, 201>>()`. `unknown` when the schema's responses are not
+ * readable; NoResponseSchemaFor<C> for a status it does not declare (no property reads there).
+ */
+export type ResponseAt<S, C extends number> = unknown extends ResponseOf<S> ? unknown : StatusType<ResponseTypes<S>, C>

@@ -17,7 +17,7 @@ import type { EachWithoutOpenIndex, OrWithoutOpenIndex } from './open-index'
 import type { BootProfile } from './shared/boot-profile'
 import type { ReplySerializationApi, RequestSchemaApi, ScopeRouteLookup } from './fastify-api-types'
 import type { MergeProvided, NothingProvided, Provided, ProvidingPlugin, WithProvided, kProvided } from './shared/provided'
-import type { RawIn, RawMarkOf } from './shared/raw-server'
+import type { RawIn, RawMarkOf, RawSeenIn, RawServerTypes, kRawServer } from './shared/raw-server'
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'
 
@@ -517,8 +517,12 @@ export interface RouteShorthandOptions<S extends RuntimeRouteSchema = RouteSchem
   version?: string
 }
 
-/** `P`: on a {@link TypedScope}, the decorations its plugins provide, which the handler and the route's hooks see. */
-export interface RouteOptions<S extends RuntimeRouteSchema = RouteSchema, G extends RouteGeneric = RouteGeneric, P extends Provided = NothingProvided> extends RouteShorthandOptions<S, P['request'], P['reply']> {
+/**
+ * `P`: on a {@link TypedScope}, the decorations its plugins provide, which the handler and the route's hooks see.
+ * `W`: `websocket: true` given as a literal (@fastify/websocket): the handler is then `(socket, request)`, as
+ * the shortcuts type it (the socket what its annotation says, `unknown` unannotated).
+ */
+export interface RouteOptions<S extends RuntimeRouteSchema = RouteSchema, G extends RouteGeneric = RouteGeneric, P extends Provided = NothingProvided, W extends boolean = boolean> extends RouteShorthandOptions<S, P['request'], P['reply']> {
   method: string | string[]
   url?: string
   path?: string
@@ -527,9 +531,13 @@ export interface RouteOptions<S extends RuntimeRouteSchema = RouteSchema, G exte
    * replaced so that a plugin may hand its own options on (`scope.get('/x', opts, handler)`).
    */
   prefix?: string
-  // Method syntax on purpose: its parameters compare both ways, so the server's own untyped
-  // implementation still satisfies the generic signature. NoInfer: `S` comes from `schema` only.
-  handler(this: Scope, request: NoInfer<RequestFor<G, S>> & P['request'], reply: Reply<G> & P['reply']): NoInfer<ResultFor<G, S>>
+  // Method syntax on purpose (read back by indexed access, which keeps it): its parameters compare
+  // both ways, so the server's own untyped implementation still satisfies the generic signature,
+  // and a socket annotated `WebSocket` fits the `unknown` Enclave promises. NoInfer: `S` comes from `schema` only.
+  handler: [W] extends [true] ? { handler(this: Scope, socket: unknown, request: NoInfer<RequestFor<G, S>> & P['request']): unknown }['handler']
+    : { handler(this: Scope, request: NoInfer<RequestFor<G, S>> & P['request'], reply: Reply<G> & P['reply']): NoInfer<ResultFor<G, S>> }['handler']
+  /** Read from this one property (as the shortcuts do): an HTTP route's options keep their excess-property checks. */
+  websocket?: W
 }
 
 export type ContentTypeParserFn = (request: Request, body: string | Buffer) => unknown
@@ -881,7 +889,7 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
    */
   register<Plug extends PluginFunction<PluginOptions, ChildScopeOf<this>> | Function | PluginModule<Function>>(plugin: Plug & NotAClass<Plug> & FitsScope<Plug, this>, ...options: RegisterArguments<ModuleDefault<Plug>>): Registered<this, Plug>
   /** `route<G>(...)`: Fastify's route generic, as the shortcuts take it (ScopeRouteShortcut); the schema is then not inferred. */
-  route<G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema>(options: RouteOptions<S, G, ProvidedIn<this>>): this
+  route<G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false>(options: RouteOptions<S, G, SeenIn<this>, W>): this
   get: ShortcutOn<this>
   head: ShortcutOn<this>
   post: ShortcutOn<this>
@@ -892,8 +900,8 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
   all: ShortcutOn<this>
 
   addHook(name: RequestHookName, fn: RequestHookOn<this>): this
-  addHook(name: PayloadHookName, fn: TypedPayloadHook<ProvidedIn<this>['request'], ProvidedIn<this>['reply']>): this
-  addHook(name: 'onError', fn: TypedErrorHook<ProvidedIn<this>['request'], ProvidedIn<this>['reply']>): this
+  addHook(name: PayloadHookName, fn: TypedPayloadHook<SeenIn<this>['request'], SeenIn<this>['reply']>): this
+  addHook(name: 'onError', fn: TypedErrorHook<SeenIn<this>['request'], SeenIn<this>['reply']>): this
   addHook(name: 'onRoute', fn: OnRouteHook): this
   addHook(name: 'onRegister', fn: OnRegisterHook): this
   addHook(name: 'onReady', fn: OnReadyHook): this
@@ -968,9 +976,9 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
   setSchemaCompilation(mode: SchemaCompilation): this
 
   // On a TypedScope, the handlers (and the not-found route's hooks) see its decorations.
-  setErrorHandler(fn: TypedErrorHandler<ProvidedIn<this>['request'], ProvidedIn<this>['reply']>): this
-  setNotFoundHandler(fn: TypedNotFoundHandler<ProvidedIn<this>['request'], ProvidedIn<this>['reply']>): this
-  setNotFoundHandler(options: NotFoundOptions<ProvidedIn<this>['request'], ProvidedIn<this>['reply']>, fn: TypedNotFoundHandler<ProvidedIn<this>['request'], ProvidedIn<this>['reply']>): this
+  setErrorHandler(fn: TypedErrorHandler<SeenIn<this>['request'], SeenIn<this>['reply']>): this
+  setNotFoundHandler(fn: TypedNotFoundHandler<SeenIn<this>['request'], SeenIn<this>['reply']>): this
+  setNotFoundHandler(options: NotFoundOptions<SeenIn<this>['request'], SeenIn<this>['reply']>, fn: TypedNotFoundHandler<SeenIn<this>['request'], SeenIn<this>['reply']>): this
   // With parseAs, one signature for both forms, `(request, body)` returning the value and Fastify's
   // `(request, body, done)`: two overloads left an unannotated `(req, body, done) =>` without any
   // contextual type (TS7006 under strict). `body` is what parseAs says.
@@ -1102,10 +1110,18 @@ export type ScopeWith<P extends Provided> = TypedScope<P> & P['scope']
 /** A scope's route shortcuts: a TypedScope's handlers also see its decorations (tried first), a plain Scope's are as ever. */
 // No `infer` in the condition, and not distributive: the server's own ScopeImpl then satisfies it by
 // satisfying both branches (TypeScript relates a value to such a conditional type that way only).
-export type ShortcutOn<This> = [This] extends [{ readonly [kProvided]: Provided }] ? TypedRouteShortcut<This, ProvidedIn<This>> & ScopeRouteShortcut<This> : ScopeRouteShortcut<This>
+export type ShortcutOn<This> = [This] extends [SeesMore] ? TypedRouteShortcut<This, SeenIn<This>> & ScopeRouteShortcut<This> : ScopeRouteShortcut<This>
 /** A scope's request hooks: on a TypedScope they also see its decorations. */
-export type RequestHookOn<This> = [This] extends [{ readonly [kProvided]: Provided }] ? TypedRequestHook<ProvidedIn<This>['request'], ProvidedIn<This>['reply']> : RequestHook
+export type RequestHookOn<This> = [This] extends [SeesMore] ? TypedRequestHook<SeenIn<This>['request'], SeenIn<This>['reply']> : RequestHook
 /** What a scope's type provides: a TypedScope's `P`, nothing for a plain Scope. */
 export type ProvidedIn<This> = This extends { readonly [kProvided]: infer P extends Provided } ? P : NothingProvided
+/**
+ * What the handlers and hooks of a scope's type see besides the global declarations: its typed
+ * plugins' decorations (ProvidedIn), and on an HTTP/2 server, `request.raw`/`reply.raw` as that
+ * server's (RawSeenIn). Exactly ProvidedIn on an http server.
+ */
+export type SeenIn<This> = { readonly request: ProvidedIn<This>['request'] & RawSeenIn<This>['request']; readonly reply: ProvidedIn<This>['reply'] & RawSeenIn<This>['reply']; readonly scope: ProvidedIn<This>['scope'] }
+/** A scope type whose handlers see more than a plain Scope's: a TypedScope, or a scope on another server than http's. */
+type SeesMore = { readonly [kProvided]: Provided } | { readonly [kRawServer]: RawServerTypes }
 
 export type { Readable, IncomingMessage, ServerResponse }

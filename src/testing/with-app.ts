@@ -1,17 +1,16 @@
-import type { Server } from 'node:http'
 import type { InjectionToken } from 'tsyringe'
-import type { InjectOptions, InjectResponse, Scope } from '../runtime'
-import { createApp, type AppOptions } from '../modules'
+import type { HttpsOptions, InjectOptions, InjectResponse, Scope } from '../runtime'
+import { createApp, type AppOn, type AppOptions } from '../modules'
 import { resolveFor } from '../modules/app-registry'
 
-/** What a test body gets: the booted app, typed provider lookup, in-process requests. */
-export interface TestApp {
-  readonly app: Scope
+/** What a test body gets: the booted app, typed provider lookup, in-process requests. `A`: the app's type (its server's, AppOn). */
+export interface TestApp<A extends Scope = Scope> {
+  readonly app: A
   /**
    * The app's Node HTTP server (`app.server`), for supertest: `request(t.server).get('/')`.
    * supertest listens on an ephemeral port itself; withApp never calls listen().
    */
-  readonly server: Server
+  readonly server: A['server']
   /** The instance the app's own code sees for `token` (from the root module, or from `from`). */
   get<T>(token: InjectionToken<T>, from?: Function): T
   /** An in-process request through the whole pipeline (no socket); `json<T>()` types the body. */
@@ -30,8 +29,10 @@ export interface TestApp {
  *   expect(t.get(Mailer)).to.equal(fake)
  * })
  */
-export async function withApp<R>(root: Function, options: AppOptions, body: (t: TestApp) => R | Promise<R>): Promise<R> {
-  const app = await createApp(root, options)
+// Typed per server options as createApp() is; the body is untyped in them.
+export async function withApp<R, H2 extends boolean = false, S extends HttpsOptions | undefined = undefined>(root: Function, options: AppOptions<H2, S>, body: (t: TestApp<AppOn<H2, S>>) => R | Promise<R>): Promise<R>
+export async function withApp<R>(root: Function, options: AppOptions, body: (t: never) => R | Promise<R>): Promise<R> {
+  const app: Scope = await createApp(root, options)
   const t: TestApp = {
     app,
     server: app.server,
@@ -40,7 +41,7 @@ export async function withApp<R>(root: Function, options: AppOptions, body: (t: 
   }
   let result: R
   try {
-    result = await body(t)
+    result = await body(t as never)
   } catch (error) {
     await app.close().catch(() => undefined)
     throw error

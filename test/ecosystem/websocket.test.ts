@@ -5,7 +5,7 @@ import WebSocket from 'ws'
 import websocket from '@fastify/websocket'
 import { Get, Module, OnRequest, Route } from '../../src/decorators'
 import { createApp } from '../../src/modules'
-import { createServer, HttpError, type Request, type Scope } from '../../src/runtime'
+import { createServer, HttpError, type Request, type RequestOf, type Scope } from '../../src/runtime'
 import { injectable } from '../../src'
 import { track } from '../support/servers'
 
@@ -152,6 +152,19 @@ describe('@fastify/websocket in Enclave', function () {
     expect(await roundTrip(wsUrl(app, '/rooms/general/ws'), 'hi')).to.equal('general: hi')
   })
 
+  // The object form is typed the same way when `websocket: true` is a literal (route() used to type it (request, reply)).
+  it('a websocket route() in object form gets (socket, request) as typed, the request with its schema-typed params', async () => {
+    const app = track(createServer())
+    await app.register(websocket)
+    const params = { type: 'object', required: ['room'], properties: { room: { type: 'string' } } } as const
+    app.route({ method: 'GET', url: '/rooms/:room/ws', websocket: true, schema: { params }, handler: (socket: WebSocket, req) => {
+      const room: string = req.params.room
+      socket.on('message', (m) => socket.send(`${room} (route): ${String(m)}`))
+    } })
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    expect(await roundTrip(wsUrl(app, '/rooms/general/ws'), 'hi')).to.equal('general (route): hi')
+  })
+
   // docs/plugins.md "In a controller": a guard class on the websocket route authenticates the
   // upgrade from a query token (browsers cannot set headers on a websocket).
   it('in a controller, a guard class on the websocket route refuses the upgrade with its 401 and lets a valid token through', async () => {
@@ -173,6 +186,22 @@ describe('@fastify/websocket in Enclave', function () {
     expect(await refusal(wsUrl(app, '/rooms/general/ws'))).to.equal('Unexpected server response: 401')
     expect(await refusal(wsUrl(app, '/rooms/general/ws?token=bad'))).to.equal('Unexpected server response: 401')
     expect(await roundTrip(wsUrl(app, '/rooms/general/ws?token=good'), 'hi')).to.equal('general: hi')
+  })
+
+  // `{ websocket: true }` checks the controller method as (socket, request): the socket typed as declared, no cast from unknown.
+  it('in a controller, a websocket method declares its socket as ws\'s WebSocket and its request typed from the route schema', async () => {
+    const params = { type: 'object', required: ['room'], properties: { room: { type: 'string' } } } as const
+    @Route('/typed') class Typed {
+      @Get('/:room/ws', { websocket: true, schema: { params } })
+      join(socket: WebSocket, req: RequestOf<{ params: typeof params }>) {
+        const room: string = req.params.room
+        socket.on('message', (m) => socket.send(`${room} (controller): ${String(m)}`))
+      }
+    }
+    @Module({ plugins: [websocket], controllers: [Typed] }) class TypedModule {}
+    const app = track(await createApp(TypedModule))
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    expect(await roundTrip(wsUrl(app, '/typed/general/ws'), 'hi')).to.equal('general (controller): hi')
   })
 
   it('refuses a websocket handler on a method other than GET, at declaration', async () => {

@@ -36,3 +36,13 @@ export type RawMarkOf<This> = This extends { readonly [kRawServer]: infer R exte
 export type RawRequestOf<This> = RawIn<This>['request']
 /** `reply.raw`'s type on the server `This` runs on. */
 export type RawReplyOf<This> = RawIn<This>['reply']
+/**
+ * What the handlers and hooks of a scope on a non-HTTP/1.1 server see besides the request and reply
+ * types: `raw` as that server's (`request.raw` an Http2ServerRequest on `createServer({ http2: true })`).
+ * Intersected with Request's own `raw` (IncomingMessage): the server's members read, and a value of
+ * the server's type is what it gives; nothing on an http server, whose handlers keep their very types.
+ */
+// eslint-disable-next-line @typescript-eslint/ban-types
+export type RawSeenIn<This> = This extends { readonly [kRawServer]: infer R extends RawServerTypes }
+  ? { readonly request: { readonly raw: R['request'] }; readonly reply: { readonly raw: R['reply'] } }
+  : { readonly request: {}; readonly reply: {} }
