@@ -15,6 +15,17 @@ describe('route compile errors name the route, the part and the scope (DESIGN §
     return tree
   }
 
+  it('a schema whose array holds itself is refused with a coded build error for both compilers, not a stack overflow', () => {
+    const anyOf: unknown[] = [{ type: 'string' }]
+    anyOf.push(anyOf)
+    const validator = thrown(() => compile({ body: { anyOf } }))
+    expect(validator).to.be.instanceOf(FrameworkError)
+    expect(validator.code).to.equal('ENC_ERR_SCH_VALIDATION_BUILD')
+    const serializer = thrown(() => compile({ response: { 200: { anyOf } } }))
+    expect(serializer).to.be.instanceOf(FrameworkError)
+    expect(serializer.code).to.equal('ENC_ERR_SCH_SERIALIZATION_BUILD')
+  })
+
   it('a validator $ref to a schema declared in another scope names where it is and the fix', () => {
     const { b } = users()
     const error = thrown(() => compile({ body: { $ref: 'user#' } }, { store: b, method: 'PUT', url: '/users/:id' }))

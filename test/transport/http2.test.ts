@@ -161,6 +161,26 @@ describe('transport: http2 (Fastify 3 http2 option)', () => {
     expect((await h2(connect(url), '/who')).status).to.equal(200)
   })
 
+  it('an http2SessionTimeout beyond what a Node timer holds (2^31 - 1 ms) serves and closes sessions without a TimeoutOverflowWarning', async () => {
+    const warnings: string[] = []
+    const onWarning = (warning: Error): void => { warnings.push(`${warning.name}: ${warning.message}`) }
+    process.on('warning', onWarning)
+    try {
+      const app = server({ http2: true, http2SessionTimeout: 3_000_000_000 })
+      declareRoutes(app)
+      const session = connect(await app.listen(0))
+      expect((await h2(session, '/who')).status).to.equal(200)
+      const closed = within(new Promise<void>((resolve) => session.once('close', () => resolve())), 5_000, 'session close')
+      await app.close()
+      await closed
+      // Warnings are emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(warnings.filter((warning) => warning.startsWith('TimeoutOverflowWarning'))).to.deep.equal([])
+    } finally {
+      process.off('warning', onWarning)
+    }
+  })
+
   it('an HTTP/2 session idle for http2SessionTimeout is closed with GOAWAY', async () => {
     const app = server({ http2: true, http2SessionTimeout: 100 })
     declareRoutes(app)

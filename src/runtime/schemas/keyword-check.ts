@@ -44,12 +44,14 @@ export function checkKeywords(schema: unknown, known: KnownKeywords, extra: Read
   // The path to the node being walked, as tokens: the pointer string is built only for an error.
   const path: string[] = []
   const walk = (node: unknown): void => {
+    // Arrays too: an array that holds itself (`anyOf: a` with `a.push(a)`) would recurse until the stack overflowed.
+    if (typeof node !== 'object' || node === null || seen.has(node)) return
+    seen.add(node)
     if (Array.isArray(node)) {
       for (let i = 0; i < node.length; i++) { path.push(String(i)); walk(node[i]); path.pop() }
       return
     }
-    if (!isObject(node) || seen.has(node)) return
-    seen.add(node)
+    if (!isObject(node)) return
     // for-in with an own-key test: Object.keys' order without a keys array per node (boot walks
     // about 30 nodes a route twice). A value that is not an object holds no subschema.
     for (const key in node) {

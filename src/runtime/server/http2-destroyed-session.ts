@@ -12,15 +12,21 @@ import { Socket } from 'node:net'
  * later GC. What works is reading the socket again: Node then sees the client's close itself, and
  * its own path ends the write, the session ('close') and the socket. So `graceMs` after a destroy,
  * whoever made it (Node on a protocol error, a handler, the idle timer), a socket still open is read
- * again. One unref'd timer per destroyed session.
+ * again. One unref'd timer per destroyed session, cleared when its socket closes.
  */
 export function readSocketOfDestroyedSession(session: Http2Session, graceMs: number): void {
   const socket = ownSocket(session)
   if (socket === undefined) return
   const destroy = session.destroy
+  let timer: NodeJS.Timeout | undefined
   session.destroy = function (this: Http2Session, ...args: Parameters<Http2Session['destroy']>): void {
     destroy.apply(this, args)
-    if (!socket.destroyed) setTimeout(() => { readAgain(socket) }, graceMs).unref()
+    // Node calls destroy more than once, and on every session's end (a client's close too), mostly
+    // with the socket still closing: one timer, cleared when the socket closes, so that it does not
+    // hold a closed socket and its session for graceMs.
+    if (timer !== undefined || socket.destroyed) return
+    const pending = timer = setTimeout(() => { readAgain(socket) }, graceMs).unref()
+    socket.once('close', () => { clearTimeout(pending) })
   }
 }
 

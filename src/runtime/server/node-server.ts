@@ -21,6 +21,9 @@ export interface Transport {
 /** Fastify 3's default http2SessionTimeout: an HTTP/2 session idle this long is closed (GOAWAY). */
 export const defaultHttp2SessionTimeout = 5_000
 
+/** The longest delay a Node timer takes (2^31 - 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 0x7fffffff
+
 /** The streams one HTTP/2 connection may have open at once (SETTINGS_MAX_CONCURRENT_STREAMS). */
 export const defaultMaxConcurrentStreams = 100
 
@@ -67,7 +70,9 @@ function http2Server(options: ServerOptions, limits: ServerLimits, listener: Req
   const server = tlsOptions === undefined
     ? http2.createServer({ settings }, listener as never)
     : withTlsOptions(() => http2.createSecureServer({ ...tlsOptions, handshakeTimeout: handshakeTimeout(options, limits), settings }, listener as never))
-  const sessionTimeout = options.http2SessionTimeout ?? defaultHttp2SessionTimeout
+  // Capped at the longest delay a Node timer takes: past it setTimeout fires after 1 ms (the
+  // destroyed session's read-again) and both warn (TimeoutOverflowWarning) on every session.
+  const sessionTimeout = Math.min(options.http2SessionTimeout ?? defaultHttp2SessionTimeout, MAX_TIMER_MS)
   // Fastify 3: a session with no activity for http2SessionTimeout is closed (GOAWAY, open streams finish).
   if (sessionTimeout > 0) server.on('session', (session: Http2Session) => { closeIdleSession(session, sessionTimeout, limits.drainTimeout) })
   server.on('session', (session: Http2Session) => { readSocketOfDestroyedSession(session, sessionTimeout > 0 ? sessionTimeout : defaultHttp2SessionTimeout) })
