@@ -116,6 +116,17 @@ export const SERVER_DIFFERENCES: KnownDifference[] = [
     },
   },
   {
+    id: 'param-length-decoded',
+    readme: 'The length is the decoded parameter\'s',
+    rewrite(f, { c, enclave }) {
+      const limit = (c.server?.maxParamLength as number | undefined) ?? 100
+      if (c.server === undefined || f.statusCode !== 404 || enclave.statusCode === 404 || enclave.statusCode === 414) return undefined
+      // Only where a segment fits the limit decoded and not as sent (find-my-way 4 counts it as sent).
+      const fitsOnlyDecoded = (s: string): boolean => { try { return s.length > limit && decodeURIComponent(s).length <= limit } catch { return false } }
+      return pathSegments(c.request.url).some(fitsOnlyDecoded) ? enclave : undefined
+    },
+  },
+  {
     id: 'body-limit-names-limit',
     readme: 'and the 413 names the limit',
     rewrite(f, { c, enclave }) {
