@@ -1,5 +1,6 @@
 import 'reflect-metadata'
 import type { JsonSchema } from '../runtime/schemas/types'
+import { paramNames } from '../runtime/shared/param-names'
 import { declarationError } from './declaration-error'
 import { getParams } from './metadata'
 import { inlineSchemaClasses, isSchemaClass, routeSchemaOfClass } from './schema-class'
@@ -101,14 +102,10 @@ function checkUnreadParamTypes(target: object, propertyKey: string | symbol, whe
   }
 }
 
-/** A method's parameter name, for the message: read from its text (`create(note, reply)`), null when it cannot be. */
+/** A method's parameter name, for the message (`create(note, reply)`): null when it cannot be read. */
 function methodParamName(target: object, propertyKey: string | symbol, index: number): string | null {
   const method = (target as Record<string | symbol, unknown>)[propertyKey]
-  if (typeof method !== 'function') return null
-  const list = /^[^(]*\(([^)]*)\)/.exec(Function.prototype.toString.call(method))
-  const name = list === null ? undefined : list[1].split(',')[index]
-  const plain = name === undefined ? null : /^\s*([A-Za-z_$][\w$]*)\s*(?:=|$)/.exec(name)
-  return plain === null ? null : plain[1]
+  return typeof method === 'function' ? paramNames(method)[index] ?? null : null
 }
 
 /** A method without parameter decorators (most): nothing to find, and no type metadata to read. */

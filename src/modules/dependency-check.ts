@@ -1,6 +1,6 @@
 import type { DependencyContainer } from 'tsyringe'
 import { constructorDependencies, hasConstructorTypes, injectedParameterIndexes } from '../decorators/internal'
-import { constructorParamNames } from './constructor-params'
+import { paramNames } from '../runtime/shared/param-names'
 import { describeToken, moduleError } from './module-error'
 import { commonAncestor, type ModuleNode } from './module-tree'
 import { typeInfoStatus } from './tsyringe-copies'
@@ -47,7 +47,7 @@ function checkWithoutTypes(target: Function, count: number, requester: Requester
   let index = 0
   while (index < count && injected.has(index)) index++
   if (index === count) return
-  const param = constructorParamNames(target)[index] ?? null
+  const param = paramNames(target)[index] ?? null
   throw moduleError('ENC_ERR_MODULE_DEPENDENCY_UNTYPED', {
     case: 'no-metadata', subject: `${requester.what} in ${requester.node.path}`, index, param,
     decorated: typeInfoStatus(target, count).known,

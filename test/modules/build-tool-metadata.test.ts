@@ -6,7 +6,7 @@ import { expect } from 'chai'
 import { inject, injectable } from 'tsyringe'
 import { Get, Module, Route } from '../../src/decorators'
 import { createApp } from '../../src/modules'
-import { constructorParamNames } from '../../src/modules/constructor-params'
+import { paramNames } from '../../src/runtime/shared/param-names'
 import { bootError } from './helpers'
 
 const get = (cls: Function, key: string): void => {
@@ -75,19 +75,26 @@ describe('createApp: classes built without decorator metadata (esbuild, tsx, vit
   })
 })
 
-describe('constructorParamNames: parameter names for messages, read from the class text', () => {
+describe('paramNames: parameter names for messages, read from the class or method text', () => {
   it('reads the names of a class constructor, esbuild-style and ES5-style output, and null for a pattern', () => {
     class Plain { constructor(readonly users: unknown, readonly config: unknown = {}) {} }
-    expect(constructorParamNames(Plain)).to.deep.equal(['users', 'config'])
+    expect(paramNames(Plain)).to.deep.equal(['users', 'config'])
     const es5 = new Function('return function Users(repo, { a, b }, ...rest) { this.repo = repo }')() as Function
-    expect(constructorParamNames(es5)).to.deep.equal(['repo', null, 'rest'])
+    expect(paramNames(es5)).to.deep.equal(['repo', null, 'rest'])
     const defaults = new Function('return class X { static f = "constructor(bad)"; constructor(a = f(1, 2), b) {} }')() as Function
-    expect(constructorParamNames(defaults)).to.deep.equal(['a', 'b'])
+    expect(paramNames(defaults)).to.deep.equal(['a', 'b'])
+  })
+
+  it('reads a method\'s names the same way, a default value holding a call with a comma included (the decorator layer names route method parameters with it)', () => {
+    const methods = new Function('return class N { create(a = pick(x, y), note) {} async list(page, { size }) {} *each(...rows) {} }')() as { prototype: Record<string, Function> }
+    expect(paramNames(methods.prototype.create!)).to.deep.equal(['a', 'note'])
+    expect(paramNames(methods.prototype.list!)).to.deep.equal(['page', null])
+    expect(paramNames(methods.prototype.each!)).to.deep.equal(['rows'])
   })
 
   it('gives no names where the text has no parameter list (a class without constructor, a bound function)', () => {
     class Empty {}
-    expect(constructorParamNames(Empty)).to.deep.equal([])
-    expect(constructorParamNames(function named(this: unknown, a: unknown) { return a }.bind(null))).to.deep.equal([])
+    expect(paramNames(Empty)).to.deep.equal([])
+    expect(paramNames(function named(this: unknown, a: unknown) { return a }.bind(null))).to.deep.equal([])
   })
 })

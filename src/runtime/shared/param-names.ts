@@ -1,12 +1,13 @@
 /**
- * A constructor's parameter names, read from the class's source text, for messages only: a class
- * built without decorator metadata gives no types, so its parameter names are what a user
- * recognises (`constructor(users)` from esbuild, `constructor(private readonly users: ...)` in
- * their file). `null` for a parameter that is not a plain name (a destructuring pattern) and for
- * every parameter when the text cannot be read (a native or bound function, a minified build).
- * Bounded: one scan of the text, never evaluated.
+ * Parameter names of a class's constructor or of a function or method, read from its source text,
+ * for messages only: code built without decorator metadata (esbuild, tsx) gives no types, so the
+ * parameter names are what a user recognises (`constructor(users)`, `create(note, reply)`). `null`
+ * for a parameter that is not a plain name (a destructuring pattern) and every parameter when the
+ * text cannot be read (a native or bound function, a minified build). Bounded: one scan of the
+ * text, never evaluated. The module layer names constructor parameters with it, the decorator
+ * layer a route method's.
  */
-export function constructorParamNames(target: Function): readonly (string | null)[] {
+export function paramNames(target: Function): readonly (string | null)[] {
   let text: string
   try { text = Function.prototype.toString.call(target) } catch { return [] }
   const list = parameterList(text)
@@ -17,7 +18,7 @@ export function constructorParamNames(target: Function): readonly (string | null
   })
 }
 
-/** The text between the constructor's parentheses (`class`), or the function's own (`function`, ES5 output). */
+/** The text between the constructor's parentheses (`class`), or the function's or method's own. */
 function parameterList(text: string): string | null {
   const open = text.startsWith('class') ? constructorOpen(text) : functionOpen(text)
   if (open === null) return null
@@ -31,9 +32,10 @@ function parameterList(text: string): string | null {
   return null
 }
 
+/** After the first `(`: a function's (`function f(`, ES5 output), a method's (`create(`, `async *list(`), an arrow's. */
 function functionOpen(text: string): number | null {
-  const start = /^(?:async\s+)?function\b[^(]*\(/.exec(text)
-  return start === null ? null : start[0].length
+  const open = text.indexOf('(')
+  return open < 0 ? null : open + 1
 }
 
 /** After `constructor(` in the class body itself: not in a string, a comment or a member's body. */
