@@ -4,7 +4,9 @@ import multipart from '@fastify/multipart'
 import { modes, topology } from './helpers'
 import { recordingLogger } from '../support/servers'
 import { expectErrorShape } from '../hardening/helpers'
-import type { Request } from '../../src/runtime'
+import { createServer, type Request } from '../../src/runtime'
+import { createApp } from '../../src/modules'
+import { Module } from '../../src/decorators'
 
 interface FilePart { filename: string; mimetype: string; fieldname: string; fields: Record<string, { value?: string }>; toBuffer(): Promise<Buffer> }
 
@@ -70,4 +72,32 @@ describe('@fastify/multipart in Enclave', () => {
       })
     })
   }
+
+  // A module registering the plugin again for its own options (NestJS's per-module forRoot habit):
+  // the plugin declares into the registering scope, so the child would redefine what it inherits.
+  describe('registered again below a scope that has it', () => {
+    const expectAgainHint = (error: Error & { code?: string }, where: string) => {
+      expect(error.code).to.equal('ENC_ERR_DEC_ALREADY_PRESENT')
+      expect(error.message).to.include(`The plugin fastifyMultipart is registered in ${where} already`)
+      expect(error.message).to.include(`register it once, in ${where}`)
+      expect(error.message).to.include('request.file({ limits })')
+      expect(error.message).not.to.include('Rename it')
+    }
+
+    it('a child module listing @fastify/multipart again fails boot saying to register it once, not to rename', async () => {
+      @Module({ plugins: [[multipart, { attachFieldsToBody: true }]] }) class UploadsModule {}
+      @Module({ plugins: [[multipart, { limits: { fileSize: 1024 } }], UploadsModule] }) class AppModule {}
+      const error = await createApp(AppModule).then(() => null, (e: Error) => e)
+      expectAgainHint(error as Error, 'AppModule')
+    })
+
+    it('a child scope registering @fastify/multipart again fails boot saying to register it once', async () => {
+      const app = createServer()
+      app.register(multipart)
+      app.register(async (child) => { child.register(multipart, { attachFieldsToBody: true }) })
+      const error = await app.ready().then(() => null, (e: Error) => e)
+      expectAgainHint(error as Error, 'root')
+      await app.close()
+    })
+  })
 })
