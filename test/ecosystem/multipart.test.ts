@@ -1,3 +1,6 @@
+import { connect } from 'node:net'
+import { Writable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 import { expect } from 'chai'
 import request from 'supertest'
 import multipart from '@fastify/multipart'
@@ -99,5 +102,39 @@ describe('@fastify/multipart in Enclave', () => {
       expectAgainHint(error as Error, 'root')
       await app.close()
     })
+  })
+
+  // A document service writes each upload to disk with pipeline(); a client that leaves mid-upload
+  // rejects it with 'aborted' (ECONNRESET), which the handler cleans up after and rethrows.
+  it('a client that leaves mid-upload: the rethrown abort is logged at info, not as an error after the response had started', async () => {
+    const logger = recordingLogger()
+    const app = createServer({ logger })
+    app.register(multipart)
+    let failed: (error: unknown) => void = () => {}
+    const handlerFailed = new Promise<unknown>((resolve) => { failed = resolve })
+    app.post('/upload', async (request) => {
+      const file = await (request as unknown as { file(): Promise<{ file: NodeJS.ReadableStream }> }).file()
+      try {
+        await pipeline(file.file, new Writable({ write: (_chunk, _encoding, done) => done() }))
+      } catch (error) {
+        failed(error)
+        throw error
+      }
+      return { ok: true }
+    })
+    const address = await app.listen({ port: 0, host: '127.0.0.1' })
+    const { port } = new URL(address)
+    const socket = connect(Number(port), '127.0.0.1')
+    socket.write('POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=B\r\nContent-Length: 100000\r\n\r\n' +
+      '--B\r\nContent-Disposition: form-data; name="doc"; filename="a.txt"\r\n\r\n' + 'a'.repeat(5000))
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    socket.destroy()
+    expect((await handlerFailed as { code?: string }).code).to.equal('ECONNRESET')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    await app.close()
+    expect(logger.entries.filter((e) => e.level === 'error').map((e) => e.msg)).to.deep.equal([])
+    const entry = logger.entries.find((e) => (e.obj.err as { code?: string } | undefined)?.code === 'ECONNRESET')
+    expect(entry?.level).to.equal('info')
+    expect(entry?.msg).to.include('the client went away before the answer')
   })
 })
