@@ -1,10 +1,15 @@
+import { connect } from 'node:net'
+import { Writable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 import { expect } from 'chai'
 import request from 'supertest'
 import multipart from '@fastify/multipart'
 import { modes, topology } from './helpers'
 import { recordingLogger } from '../support/servers'
 import { expectErrorShape } from '../hardening/helpers'
-import type { Request } from '../../src/runtime'
+import { createServer, type Request } from '../../src/runtime'
+import { createApp } from '../../src/modules'
+import { Module } from '../../src/decorators'
 
 interface FilePart { filename: string; mimetype: string; fieldname: string; fields: Record<string, { value?: string }>; toBuffer(): Promise<Buffer> }
 
@@ -70,4 +75,66 @@ describe('@fastify/multipart in Enclave', () => {
       })
     })
   }
+
+  // A module registering the plugin again for its own options (NestJS's per-module forRoot habit):
+  // the plugin declares into the registering scope, so the child would redefine what it inherits.
+  describe('registered again below a scope that has it', () => {
+    const expectAgainHint = (error: Error & { code?: string }, where: string) => {
+      expect(error.code).to.equal('ENC_ERR_DEC_ALREADY_PRESENT')
+      expect(error.message).to.include(`The plugin fastifyMultipart is registered in ${where} already`)
+      expect(error.message).to.include(`register it once, in ${where}`)
+      expect(error.message).to.include('request.file({ limits })')
+      expect(error.message).not.to.include('Rename it')
+    }
+
+    it('a child module listing @fastify/multipart again fails boot saying to register it once, not to rename', async () => {
+      @Module({ plugins: [[multipart, { attachFieldsToBody: true }]] }) class UploadsModule {}
+      @Module({ plugins: [[multipart, { limits: { fileSize: 1024 } }], UploadsModule] }) class AppModule {}
+      const error = await createApp(AppModule).then(() => null, (e: Error) => e)
+      expectAgainHint(error as Error, 'AppModule')
+    })
+
+    it('a child scope registering @fastify/multipart again fails boot saying to register it once', async () => {
+      const app = createServer()
+      app.register(multipart)
+      app.register(async (child) => { child.register(multipart, { attachFieldsToBody: true }) })
+      const error = await app.ready().then(() => null, (e: Error) => e)
+      expectAgainHint(error as Error, 'root')
+      await app.close()
+    })
+  })
+
+  // A document service writes each upload to disk with pipeline(); a client that leaves mid-upload
+  // rejects it with 'aborted' (ECONNRESET), which the handler cleans up after and rethrows.
+  it('a client that leaves mid-upload: the rethrown abort is logged at info, not as an error after the response had started', async () => {
+    const logger = recordingLogger()
+    const app = createServer({ logger })
+    app.register(multipart)
+    let failed: (error: unknown) => void = () => {}
+    const handlerFailed = new Promise<unknown>((resolve) => { failed = resolve })
+    app.post('/upload', async (request) => {
+      const file = await (request as unknown as { file(): Promise<{ file: NodeJS.ReadableStream }> }).file()
+      try {
+        await pipeline(file.file, new Writable({ write: (_chunk, _encoding, done) => done() }))
+      } catch (error) {
+        failed(error)
+        throw error
+      }
+      return { ok: true }
+    })
+    const address = await app.listen({ port: 0, host: '127.0.0.1' })
+    const { port } = new URL(address)
+    const socket = connect(Number(port), '127.0.0.1')
+    socket.write('POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=B\r\nContent-Length: 100000\r\n\r\n' +
+      '--B\r\nContent-Disposition: form-data; name="doc"; filename="a.txt"\r\n\r\n' + 'a'.repeat(5000))
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    socket.destroy()
+    expect((await handlerFailed as { code?: string }).code).to.equal('ECONNRESET')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    await app.close()
+    expect(logger.entries.filter((e) => e.level === 'error').map((e) => e.msg)).to.deep.equal([])
+    const entry = logger.entries.find((e) => (e.obj.err as { code?: string } | undefined)?.code === 'ECONNRESET')
+    expect(entry?.level).to.equal('info')
+    expect(entry?.msg).to.include('the client went away before the answer')
+  })
 })

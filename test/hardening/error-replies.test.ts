@@ -155,6 +155,27 @@ describe('hardening: error replies', () => {
       expect((logger.entries.find((e) => e.level === 'error')?.obj.err as { code?: string }).code).to.equal('ENC_ERR_REPLY_INVALID_HEADER')
     })
 
+    it('a Content-Disposition file name outside Latin-1 (a download named after an upload): a logged 500 ENC_ERR_REPLY_INVALID_HEADER saying to encode it as filename*=UTF-8', async () => {
+      const logger = recordingLogger()
+      const app = server({ logger })
+      app.get('/download', async (request, reply) => {
+        reply.header('content-disposition', 'attachment; filename="日本.pdf"')
+        return Buffer.from('x')
+      })
+      app.get('/encoded', async (request, reply) => {
+        reply.header('content-disposition', `attachment; filename="download.pdf"; filename*=UTF-8''${encodeURIComponent('日本.pdf')}`)
+        return Buffer.from('x')
+      })
+      const res = await app.inject({ url: '/download' })
+      expect(res.statusCode).to.equal(500)
+      expect(JSON.parse(res.body)).to.deep.equal(GENERIC_500)
+      const err = logger.entries.find((e) => e.level === 'error')?.obj.err as Error & { code?: string }
+      expect(err.code).to.equal('ENC_ERR_REPLY_INVALID_HEADER')
+      expect(err.message).to.include('content-disposition').and.include("filename*=UTF-8''${encodeURIComponent(name)}")
+      // The encoded form the message gives is accepted.
+      expect((await app.inject({ url: '/encoded' })).headers['content-disposition']).to.equal("attachment; filename=\"download.pdf\"; filename*=UTF-8''%E6%97%A5%E6%9C%AC.pdf")
+    })
+
     it('the 500 after a refused header value says "Internal Server Error", not the reason phrase of the status set before', async () => {
       const { address } = await listening((root) => {
         root.get('/ok', async (request, reply) => { reply.header('x-echo', String(request.query.v)); return { ok: true } })

@@ -361,7 +361,9 @@ export class ScopeImpl implements Scope {
       const by = this.currentOrigin()
       const first = this.#originOf(target, name)
       const alike = by === first.origin
-      throw runtimeError('ENC_ERR_DEC_ALREADY_PRESENT', { call: `${method}('${String(name)}')`, path: this.path, by: alike ? this.#registration() : by, existing: alike ? { ...first, origin: first.registration } : first })
+      // The same named plugin below itself (per-module options, a NestJS habit): say so, as renaming is no fix.
+      const again = alike && by.startsWith('plugin ') && by !== 'plugin anonymous' ? by : undefined
+      throw runtimeError('ENC_ERR_DEC_ALREADY_PRESENT', { call: `${method}('${String(name)}')`, path: this.path, by: alike ? this.#registration() : by, existing: alike ? { ...first, origin: first.registration } : first, again })
     }
     const decoration = toDecoration(target, name, value, this.path)
     this.decorations[target].set(name, decoration)

@@ -43,8 +43,10 @@ export const runtimeErrors = {
   ENC_ERR_SCOPE_BOOTED: e({ status: null, summary: 'a declaration (route, hook, decorator, schema ...) was made after boot',
     message: (a: { what: string; path: string }) => `${a.what} in ${a.path} after the server booted. Declare everything inside plugins, before ready()/listen().` }),
   ENC_ERR_DEC_ALREADY_PRESENT: e({ status: null, summary: 'a decorator with this name is already visible in the scope',
-    message: (a: { call: string; path: string; by: string; existing: { origin: string; path: string } }) => `${a.call} by ${a.by} in ${a.path}: ` +
-      `a decorator with this name is already visible here, declared by ${a.existing.origin} in ${a.existing.path === a.path ? 'this scope' : a.existing.path}. Rename it, or read the existing one.` }),
+    message: (a: { call: string; path: string; by: string; existing: { origin: string; path: string }; again?: string }) => `${a.call} by ${a.by} in ${a.path}: ` +
+      `a decorator with this name is already visible here, declared by ${a.existing.origin} in ${a.existing.path === a.path ? 'this scope' : a.existing.path}. ` +
+      (a.again === undefined || a.existing.path === a.path ? 'Rename it, or read the existing one.'
+        : `The ${a.again} is registered in ${a.existing.path} already, and what it declares there is visible in every scope below: register it once, in ${a.existing.path} (or only in the scopes that need it, not in an ancestor of theirs). Options for one route go in that route's own calls (@fastify/multipart: request.file({ limits }) in the handler).`) }),
   ENC_ERR_DEC_REFERENCE_TYPE: e({ status: null, summary: 'an object or array as a request/reply decorator value would be shared by every request',
     message: (a: { call: string; path: string; why: string }) => `${a.call} in ${a.path}: ${a.why}.` }),
   ENC_ERR_DEC_RESERVED: e({ status: null, summary: 'the decorator name is a built-in property of the object',

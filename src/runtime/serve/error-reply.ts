@@ -58,7 +58,7 @@ export function handleError(reply: ReplyImpl, thrown: unknown): void {
   thrown = multipartParseError(readableThrown(thrown))
   const res = reply.raw
   if (res.headersSent || res.destroyed) {
-    reply.request.log.error(reply.route.serve.idFields(reply.request.id, { err: toError(thrown) }), 'error after the response had started')
+    logUnanswerable(reply, toError(thrown), res.headersSent)
     // Mid-body, a closed connection is the only honest signal left. A response already ended
     // is complete: destroying now would cut the keep-alive connection under the next request.
     if (!res.destroyed && !res.writableEnded) res.destroy()
@@ -68,6 +68,19 @@ export function handleError(reply: ReplyImpl, thrown: unknown): void {
   reply.customSerializer = null
   reply.errorPayload = false
   dispatch(reply, thrown)
+}
+
+/**
+ * An error with nobody to answer. Before any byte went out it is the client that left (say,
+ * mid-upload): the error its leaving caused (`aborted`, ECONNRESET, from reading the body) is
+ * logged at info, as the 'request aborted' line is, so each aborted upload is not an error to
+ * page about; any other error is the app's and stays at error level.
+ */
+function logUnanswerable(reply: ReplyImpl, error: AnyError, started: boolean): void {
+  const fields = reply.route.serve.idFields(reply.request.id, { err: error })
+  if (started) { reply.request.log.error(fields, 'error after the response had started'); return }
+  if (error.code === 'ECONNRESET') { reply.request.log.info(fields, 'the client went away before the answer; the error its leaving caused is not sent'); return }
+  reply.request.log.error(fields, 'error after the client went away: nothing was sent')
 }
 
 /**

@@ -285,9 +285,15 @@ function failHead(reply: ReplyImpl, error: unknown): void {
     failWrite(reply, runtimeError('ENC_ERR_REPLY_INVALID_HEADER', { at: replyAt(reply), started: true }))
     return
   }
+  const reason = error instanceof Error ? error.message : String(error)
   failWrite(reply, runtimeError('ENC_ERR_REPLY_INVALID_HEADER',
-    { at: replyAt(reply), reason: error instanceof Error ? error.message : String(error) }, { cause: error }))
+    { at: replyAt(reply), reason: (error as { code?: unknown } | null)?.code === 'ERR_INVALID_CHAR' ? reason + INVALID_CHAR_HINT : reason }, { cause: error }))
 }
+
+// The usual way to get there is a download named after an upload ("日本.pdf"): say how to encode it.
+const INVALID_CHAR_HINT = '. A header value takes Latin-1 text without control characters (CR, LF): percent-encode anything else; ' +
+  "a file name goes in Content-Disposition as filename*=UTF-8''${encodeURIComponent(name)} (RFC 6266), after an ASCII filename=\"...\" fallback"
+
 
 function writeStream(reply: ReplyImpl, stream: Readable): void {
   const res = reply.raw
