@@ -68,7 +68,8 @@ export function createServer(given: ServerOptions = {}): Scope {
     router: createRouter({ ignoreTrailingSlash: options.ignoreTrailingSlash === true, caseSensitive: options.caseSensitive !== false, parseQuery: parse, strategies: constraintStrategies }),
     rewriteUrl: options.rewriteUrl ?? null,
     return503OnClosing: options.return503OnClosing === true,
-    parseQuery: (url) => { const q = url.indexOf('?'); return q === -1 || fragmentBeforeQuery(url) ? {} : parse(url.slice(q + 1)) },
+    // Without a query the parser still has its say on '' (Fastify 3 calls it for every request).
+    parseQuery: (url) => { const q = url.indexOf('?'); return parse(q === -1 || fragmentBeforeQuery(url) ? '' : url.slice(q + 1)) },
     deadlines,
     handlerDeadline: limits.handlerTimeout > 0 ? deadlines.list(limits.handlerTimeout, onHandlerExpired) : null,
     bodyDeadline: limits.bodyTimeout > 0 ? deadlines.list(limits.bodyTimeout, onBodyExpired) : null,
