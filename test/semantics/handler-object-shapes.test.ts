@@ -117,6 +117,18 @@ describe('semantics: the objects a handler reads have Fastify 3 shapes', functio
     expect((enclave.parametric as Any).params).to.deep.include({ kind: 'plain', hasOwnProperty: true, toString: true })
   })
 
+  it("a parameter declared ':__proto__' is an own key of the plain params object and never its prototype", async () => {
+    const app = createServer()
+    app.get('/p/:__proto__', async (request: Any) => ({
+      plain: Object.getPrototypeOf(request.params) === Object.prototype,
+      own: Object.getOwnPropertyDescriptor(request.params, '__proto__')?.value,
+      keys: Object.keys(request.params),
+    }))
+    const res = await app.inject({ url: '/p/x' })
+    expect(JSON.parse(res.body)).to.deep.equal({ plain: true, own: 'x', keys: ['__proto__'] })
+    await app.close()
+  })
+
   it('request.query has no prototype, with or without a query string (Node querystring.parse), repeated keys as arrays', () => {
     for (const name of ['static', 'parametric', 'wildcard', 'multi', 'coerced', 'body']) same(name, (entry) => entry.query)
     for (const url of ['/static', '/one/1?x=1&x=2&y=3']) same(`onRequest ${url}`, (entry) => entry.query)
