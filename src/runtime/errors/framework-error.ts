@@ -14,10 +14,14 @@ export class FrameworkError extends Error {
     const clientError = options.statusCode !== undefined && options.statusCode >= 400 && options.statusCode < 500
     const limit = Error.stackTraceLimit
     if (clientError) Error.stackTraceLimit = 0
-    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    // The message is assigned after name and code, not passed to super(): Fastify 3's errors
+    // (fastify-error) carry it as an own enumerable field in this order, so Object.keys(error) and
+    // JSON.stringify(error) give name, code, message, statusCode on both (the stack reads it lazily).
+    super(undefined, options.cause === undefined ? undefined : { cause: options.cause })
     if (clientError) Error.stackTraceLimit = limit
     this.name = 'FrameworkError'
     this.code = code
+    this.message = message
     this.statusCode = options.statusCode
   }
 }

@@ -104,7 +104,12 @@ export function toValidationError(failure: PartFailure, part: HttpPart, formatte
     validation = failure.errors
   }
   const status = error.statusCode
-  error.statusCode = typeof status === 'number' && status >= 400 ? status : 400
+  if (typeof status !== 'number' || status < 400) {
+    // Fastify 3 sets no statusCode here, so its error's own enumerable keys (Object.keys, JSON.stringify,
+    // a spread into a log line) are `validation` and `validationContext` only: ours is there to read, not to list.
+    if (Object.hasOwn(error, 'statusCode')) error.statusCode = 400
+    else Object.defineProperty(error, 'statusCode', { value: 400, writable: true, enumerable: false, configurable: true })
+  }
   error.validation = validation
   // A custom validator's own Error may name its context already: it is kept, as Fastify does.
   if (!('error' in failure) || error.validationContext === undefined) error.validationContext = CONTEXT[part]

@@ -14,7 +14,7 @@ import { compileOnFirstRequest } from './lazy-compile'
 import type { ReplyImpl } from './reply'
 import type { RequestImpl } from './request'
 import type { ServeContext } from './serve-context'
-import { TOO_MANY_QUERY_KEYS } from './router'
+import { emptyQuery, TOO_MANY_QUERY_KEYS } from './router'
 import { rewriteUrl } from './rewrite-url'
 import { toValidationError, type PartValidator } from '../schemas'
 import type { HttpPart } from '../schemas/types'
@@ -52,7 +52,7 @@ export function handleRequest(ctx: ServeContext, raw: IncomingMessage, res: Serv
       if (raw.method === 'PRI') { answerHeadRefused(res, 'malformed'); return }
       route = ctx.notFoundRoute(raw, found !== null)
       params = {}
-      query = found === null ? ctx.parseQuery(raw.url as string) : {}
+      query = found === null ? ctx.parseQuery(raw.url as string) : emptyQuery()
     }
   } catch (error) {
     answerWithoutReply(res, ctx.log, error)

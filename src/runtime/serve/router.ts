@@ -2,7 +2,8 @@ import FindMyWay from 'find-my-way'
 import type { IncomingMessage } from 'node:http'
 import { parse as parseQueryString } from 'node:querystring'
 import type { CompiledRoute } from './compiled-route'
-import { isStaticPath, staticParams, StaticRoutes } from './static-routes'
+import { isStaticPath, StaticRoutes } from './static-routes'
+import { plainParams } from './plain-params'
 import { versionStrategy } from '../shared/version-strategy'
 import type { ConstraintStrategy } from '../shared/custom-constraints'
 
@@ -35,6 +36,15 @@ export interface Router {
 }
 
 /**
+ * The query of a URL without one, shaped as Fastify 3's (Node's querystring.parse('')): no
+ * prototype, like every parsed query, whose keys the client chooses (`?constructor=x` must not
+ * read as a method, and `hasOwnProperty` is not there to call, on Fastify 3 either).
+ */
+export function emptyQuery(): Record<string, unknown> {
+  return Object.create(null) as Record<string, unknown>
+}
+
+/**
  * Node's querystring parser with a key limit that fails loudly: a query with more keys than
  * `maxKeys` is refused, never silently cut. `querystring.parse`'s own `maxKeys` counts pairs and
  * drops the rest without a word (`a=1&a=2&...` would lose values, and the keys after them), so
@@ -46,7 +56,7 @@ export function queryParser(maxKeys: number): (text: string) => Record<string, u
   // more than maxKeys keys and needs no count (the common case: no array allocated per request).
   const shortEnough = maxKeys * 2 - 1
   return (text) => {
-    if (text.length === 0) return {}
+    if (text.length === 0) return emptyQuery()
     const parsed = parseQueryString(text, '&', '=', { maxKeys: 0 }) as Record<string, unknown>
     if (text.length > shortEnough && Object.keys(parsed).length > maxKeys) return TOO_MANY_QUERY_KEYS
     return parsed
@@ -173,18 +183,21 @@ export function createRouter(options: {
         // (@fastify/cors's preflight route) with params { '*': '*' }, as in Fastify 3. Nothing else
         // does: not `/:id`, which find-my-way would also match, nor another method's target.
         if (url !== '*' || method !== 'OPTIONS' || optionsCatchAll === null) return null
-        return { store: optionsCatchAll, params: { '*': '*' }, searchParams: {} }
+        return { store: optionsCatchAll, params: { '*': '*' }, searchParams: emptyQuery() }
       }
       // Under ignoreTrailingSlash find-my-way 9 trims `//` to the root route `/`; Fastify 3's router
       // (find-my-way 4) does not: a 404 there, and here (a `/:x` or `/*` route still takes it).
       const doubleSlash = options.ignoreTrailingSlash && url.charCodeAt(1) === 47 && isDoubleSlashRoot(url)
       const hit = statics === null || doubleSlash ? null : statics.find(method, url, starMethods)
-      if (hit !== null) return { store: hit, params: staticParams(), searchParams: options.parseQuery((statics as StaticRoutes<CompiledRoute>).hitQuery) }
+      // A static route has no parameters: Fastify 3's params there is an empty plain object too.
+      if (hit !== null) return { store: hit, params: {}, searchParams: options.parseQuery((statics as StaticRoutes<CompiledRoute>).hitQuery) }
       const values = raw !== undefined && (byVersion || byHost || customInUse.size > 0) ? derive(raw) as never : undefined
       const found = router.find(method as never, url, values) as unknown as RouteMatch | null
       if (doubleSlash && found !== null && Object.keys(found.params).length === 0) return null
       const match = options.ignoreTrailingSlash && (found === null || '*' in found.params) ? matchAsSent(url, found, (exact) => router.find(method as never, exact, values) as unknown as RouteMatch | null) : found
-      if (match !== null && fragmentBeforeQuery(url)) match.searchParams = {}
+      if (match === null) return null
+      if (fragmentBeforeQuery(url)) match.searchParams = emptyQuery()
+      match.params = plainParams(match.params)
       return match
     },
     has: (method, path, constraints) => statics !== null && constraints === null && isStaticPath(method, path)

@@ -16,15 +16,6 @@
  * find-my-way. test/runtime/static-routes.test.ts checks the two against each other.
  */
 
-/** find-my-way's params object for a route without parameters: no prototype chain to Object. */
-function NullParams(this: object): void {}
-NullParams.prototype = Object.create(null)
-
-/** A fresh params object for a static hit, as find-my-way makes one (a handler may write to it). */
-export function staticParams(): Record<string, unknown> {
-  return new (NullParams as unknown as new () => Record<string, unknown>)()
-}
-
 /** Methods the Map may hold (Enclave's own); any other goes to find-my-way, which checks it. */
 const MAP_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 
