@@ -294,7 +294,6 @@ function failHead(reply: ReplyImpl, error: unknown): void {
 const INVALID_CHAR_HINT = '. A header value takes Latin-1 text without control characters (CR, LF): percent-encode anything else; ' +
   "a file name goes in Content-Disposition as filename*=UTF-8''${encodeURIComponent(name)} (RFC 6266), after an ASCII filename=\"...\" fallback"
 
-
 function writeStream(reply: ReplyImpl, stream: Readable): void {
   const res = reply.raw
   if (reply.request.method === 'HEAD') { writeHeadStream(reply, stream); return }
