@@ -92,6 +92,13 @@ describe('paramNames: parameter names for messages, read from the class or metho
     expect(paramNames(methods.prototype.each!)).to.deep.equal(['rows'])
   })
 
+  it('reads a name with a comment before or after it, and the real constructor after a static method named constructor', () => {
+    const commented = new Function('return class C { constructor(/* repo */ users, config /* cfg */, // last\n  rest) {} }')() as Function
+    expect(paramNames(commented)).to.deep.equal(['users', 'config', 'rest'])
+    const staticFirst = new Function('return class S { static constructor(wrong) {} static /* x */\n constructor(also) {} constructor(right) {} }')() as Function
+    expect(paramNames(staticFirst)).to.deep.equal(['right'])
+  })
+
   it('gives no names where the text has no parameter list (a class without constructor, a bound function)', () => {
     class Empty {}
     expect(paramNames(Empty)).to.deep.equal([])

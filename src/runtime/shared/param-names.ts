@@ -13,7 +13,7 @@ export function paramNames(target: Function): readonly (string | null)[] {
   const list = parameterList(text)
   if (list === null) return []
   return splitTopLevel(list).map((param) => {
-    const name = /^\s*(?:\.\.\.)?\s*([A-Za-z_$][\w$]*)\s*(?:=|$)/.exec(param)
+    const name = /^\s*(?:\.\.\.)?\s*([A-Za-z_$][\w$]*)\s*(?:=|$)/.exec(withoutComments(param))
     return name === null ? null : name[1]
   })
 }
@@ -45,12 +45,29 @@ function constructorOpen(text: string): number | null {
     const c = text[i]
     if (c === '{' || c === '(' || c === '[') depth++
     else if (c === '}' || c === ')' || c === ']') depth--
-    else if (depth === 1 && text.startsWith('constructor', i) && !/[\w$]/.test(text[i - 1] ?? '')) {
+    else if (depth === 1 && text.startsWith('constructor', i) && !/[\w$]/.test(text[i - 1] ?? '') && !isStatic(text, i)) {
       const open = /^constructor\s*\(/.exec(text.slice(i, i + 40))
       if (open !== null) return i + open[0].length
     }
   }
   return null
+}
+
+/** `static constructor()` is an ordinary static method that may come before the real constructor. */
+function isStatic(text: string, i: number): boolean {
+  return /(?:^|[\s;{}])static\s+$/.test(withoutComments(text.slice(Math.max(0, i - 200), i)))
+}
+
+/** A comment around a name (`constructor(/* repo *\/ users)`) is blanked so the name still reads. */
+function withoutComments(text: string): string {
+  let out = ''
+  for (let i = 0; i < text.length; i++) {
+    const end = skipLiteral(text, i)
+    const isComment = text[i] === '/' && (text[i + 1] === '/' || text[i + 1] === '*')
+    out += isComment ? ' ' : text.slice(i, end + 1)
+    i = end
+  }
+  return out
 }
 
 /** The index of the last character of a string, template or comment starting at `i` (else `i`). */
