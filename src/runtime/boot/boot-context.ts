@@ -9,6 +9,7 @@ import type { SchemaCompilation } from '../shared/schema-compilation'
 import type { LazyRouteSchemas } from '../serve/lazy-route-schemas'
 import type { CompileProfile } from './compile-profile'
 import type { SerializerBatch } from './serializer-batch'
+import type { SharedSchemaWalks } from './schema-warnings'
 
 /**
  * What boot reads and writes: the declarations (in), the serve context it fills (out: router,
@@ -30,6 +31,8 @@ export interface BootContext {
   readonly jsonShorthand: boolean
   /** What compiling each route cost (app.bootProfile()). */
   readonly profile: CompileProfile
+  /** The boot warnings' walks of shared schemas, one per schema however many routes reach it (schema-warnings.ts). */
+  readonly sharedSchemaWalks: SharedSchemaWalks
   /** Every route whose schemas wait for a first request (ready({ compileAll: true })). */
   readonly lazyRoutes: LazyRouteSchemas[]
   /** While eager boot's first pass runs: where routes queue their serializers (serializer-batch.ts); else null. */

