@@ -61,6 +61,7 @@ export function compileServer(boot: BootContext): void {
     throw batch === null ? error : batch.failed(error)
   } finally {
     boot.serializerBatch = null
+    boot.partReuse.release()
   }
   batch?.flush()
   for (const [route, schemas] of filledLater) route.installSchemas(schemas)
@@ -150,12 +151,11 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecor
   // a prefix root's `/prefix/` twin as routes of their own: each has its own config naming its url
   // and method.
   const config: Record<string, unknown> = { ...options.config, url: def.url, method: options.method }
-  // Made on the first twin: most routes have none (a Map per route was ~0.2 MB per 1,000 routes).
-  let twinConfigs: Map<string, Record<string, unknown>> | null = null
+  const twinConfigs = new Map<string, Record<string, unknown>>()
   const configFor = (method: string, url: string, implicitHead: boolean): Record<string, unknown> => {
     if (!implicitHead && url === def.url) return config
     const key = `${implicitHead ? 'HEAD' : ''} ${url}`
-    let twin = (twinConfigs ??= new Map()).get(key)
+    let twin = twinConfigs.get(key)
     if (twin === undefined) twinConfigs.set(key, twin = { ...options.config, url, method: implicitHead ? method : options.method })
     return twin
   }

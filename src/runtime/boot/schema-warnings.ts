@@ -3,6 +3,7 @@ import { riskyPatternsAt } from '../schemas/pattern-check'
 import { visitSchemas } from '../schemas/schema-walk'
 import type { NormalizedRouteSchema } from '../schemas/types'
 import type { SchemaStore } from '../schemas/schema-store'
+import type { PartReuse } from '../schemas/part-reuse'
 import type { BootWarning } from './boot-warnings'
 
 const requestParts = ['body', 'querystring', 'params', 'headers'] as const
@@ -47,25 +48,29 @@ function walkEvents(schema: unknown, allErrors: boolean): WalkEvent[] {
  * place it applies to. `walks` (the boot's) lets routes share the walk of a shared schema.
  */
 export function routeSchemaWarnings(route: string, scopePath: string, schema: NormalizedRouteSchema, store: SchemaStore, allErrors = false,
-  walks: SharedSchemaWalks = new SharedSchemaWalks()): BootWarning[] {
+  walks: SharedSchemaWalks = new SharedSchemaWalks(), reuse?: PartReuse): BootWarning[] {
   const unique: string[] = []
   const patterns: string[] = []
   const followed = new Set<unknown>()
+  const replay = (events: readonly WalkEvent[], prefix: string, part: string): void => {
+    for (const event of events) {
+      if (event.kind === 'ref') follow(event.ref, part)
+      else (event.kind === 'unique' ? unique : patterns).push(place(prefix, event.pointer))
+    }
+  }
   // A shared schema (addSchema) reached by its id: checked where it is used, for requests.
   const follow = (ref: string, part: string): void => {
     const target = resolveRef(ref, store)
     if (target === undefined || followed.has(target) || typeof target !== 'object' || target === null) return
     followed.add(target)
-    const prefix = `${part} ${ref}`
-    for (const event of walks.of(target, allErrors)) {
-      if (event.kind === 'ref') follow(event.ref, part)
-      else (event.kind === 'unique' ? unique : patterns).push(place(prefix, event.pointer))
-    }
+    replay(walks.of(target, allErrors), `${part} ${ref}`, part)
   }
   for (const part of requestParts) {
     const partSchema = schema[part]
     if (partSchema === null) continue
-    // The route's own schema is its own copy: walked here, not remembered.
+    // A copy other routes of this boot share (part-reuse.ts) is walked once, like a shared schema.
+    if (reuse?.isReused(partSchema) === true) { replay(walks.of(partSchema, allErrors), part, part); continue }
+    // The route's own copy: walked here, not remembered.
     visitSchemas(partSchema, (node, pointer) => {
       if (uniqueItemsUnbounded(node, !allErrors)) unique.push(place(part, pointer()))
       for (const at of riskyPatternsAt(node, !allErrors)) patterns.push(place(part, pointer() + at))

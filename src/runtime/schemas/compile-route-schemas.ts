@@ -7,6 +7,7 @@ import { describeValue, schemaError } from './schema-codes'
 import { deferredSerializer, type DeferredResponses } from './deferred-serializer'
 import type { SchemaCompilers } from './schema-compilers'
 import type { SchemaStore } from './schema-store'
+import type { PartReuse } from './part-reuse'
 import type { HttpPart, JsonSchema, NormalizedRouteSchema, PartValidator, SerializeFunction, SerializerCompiler, ValidatorCompiler } from './types'
 
 export interface CompileRouteSchemasInput {
@@ -46,6 +47,8 @@ export interface CompileRouteSchemasInput {
    * checks still run now.
    */
   batchValidators?: (build: () => void) => void
+  /** Eager boot's shared copies (part-reuse.ts): a copy that passed the keyword check for an earlier route is not walked again. */
+  reuse?: PartReuse
 }
 
 /** One route's compiled schemas; a field is null when the route has no schema for it. */
@@ -90,7 +93,7 @@ export function compileRouteSchemas(input: CompileRouteSchemasInput): CompiledRo
     const part = PARTS[p]
     const schema = normalized[part]
     if (schema === null) continue
-    if (input.checkValidatorKeywords ?? input.validatorCompiler === null) input.compilers.checkKeywords(schema, store, `The ${part} schema of route ${method} ${url} in scope ${scopePath}`)
+    if (input.checkValidatorKeywords ?? input.validatorCompiler === null) input.compilers.checkKeywords(schema, store, `The ${part} schema of route ${method} ${url} in scope ${scopePath}`, input.reuse)
     const build = (): void => {
       const compiler = validatorCompiler ??= input.compilers.validatorFor(store)
       // As in Fastify: a compiler that returns undefined declines the part (no validation for it).
@@ -115,7 +118,7 @@ export function compileRouteSchemas(input: CompileRouteSchemasInput): CompiledRo
     for (let k = 0; k < statuses.length; k++) {
       const httpStatus = statuses[k]
       const schema = response[httpStatus]
-      if (input.checkSerializerKeywords ?? input.serializerCompiler === null) input.compilers.checkKeywords(schema, store, `The response ${httpStatus} schema of route ${method} ${url} in scope ${scopePath}`)
+      if (input.checkSerializerKeywords ?? input.serializerCompiler === null) input.compilers.checkKeywords(schema, store, `The response ${httpStatus} schema of route ${method} ${url} in scope ${scopePath}`, input.reuse)
       const build = (): SerializeFunction | undefined => compileWith(() => serializerCompiler({ schema, method, url, httpStatus }),
         { kind: 'serializer', part: `response ${httpStatus}`, schema, input }, true)
       if (input.batchResponses !== undefined) {
