@@ -54,6 +54,30 @@ describe('boot warnings: uniqueItems without maxItems', () => {
     expect(warnings[0].at).to.deep.equal(['body Tags#'])
   })
 
+  it('routes reaching one shared schema (walked once per boot) each get their own warning naming them, nested $refs in walk order, allErrors judged apart', async () => {
+    const declare = (app: Parameters<Parameters<typeof bootWarnings>[0]>[0]): void => {
+      app.addSchema({ $id: 'Tags', type: 'array', uniqueItems: true, maxItems: 10 })
+      app.addSchema({ $id: 'Slug', type: 'string', pattern: '^([a-z]+)*$' })
+      app.addSchema({ $id: 'Post', type: 'object', properties: { tags: { $ref: 'Tags#' }, ids: { type: 'array', uniqueItems: true }, slug: { $ref: 'Slug#' } } })
+      app.post('/a', { schema: { body: { $ref: 'Post#' } } }, async () => ({}))
+      app.put('/b', { schema: { body: { type: 'object', properties: { post: { $ref: 'Post#' } } }, querystring: { type: 'object', properties: { t: { $ref: 'Tags#' } } } } }, async () => ({}))
+      app.patch('/c', { schema: { body: { type: 'object', properties: { slug: { $ref: 'Slug#' }, post: { $ref: 'Post#' } } } } }, async () => ({}))
+    }
+    const warnings = await bootWarnings(declare)
+    const unique = warnings.filter((w) => w.code === code).map((w) => [w.route, w.at])
+    const patterns = warnings.filter((w) => w.code === 'ENC_WARN_SCHEMA_PATTERN_REDOS').map((w) => [w.route, w.at])
+    expect(unique).to.deep.equal([['POST /a', ['body Post#/properties/ids']], ['PUT /b', ['body Post#/properties/ids']], ['PATCH /c', ['body Post#/properties/ids']]])
+    expect(patterns).to.deep.equal([['POST /a', ['body Slug#/pattern']], ['PUT /b', ['body Slug#/pattern']], ['PATCH /c', ['body Slug#/pattern']]])
+    // The same boot with allErrors: maxItems no longer bounds Tags, so its place appears where Post reaches it.
+    const all = await bootWarnings(declare, { validator: { customOptions: { allErrors: true } } })
+    expect(all.filter((w) => w.code === code).map((w) => [w.route, w.at])).to.deep.equal([
+      ['POST /a', ['body Tags#', 'body Post#/properties/ids']],
+      // Tags is followed once per route: the querystring's $ref to it adds no second place.
+      ['PUT /b', ['body Tags#', 'body Post#/properties/ids']],
+      ['PATCH /c', ['body Tags#', 'body Post#/properties/ids']],
+    ])
+  })
+
   it('response schemas and routes with a custom validatorCompiler do not warn', async () => {
     const warnings = await bootWarnings((app) => {
       app.get('/r', { schema: { response: { 200: { type: 'array', uniqueItems: true } } } }, async () => [])

@@ -9,6 +9,8 @@ import type { SchemaCompilation } from '../shared/schema-compilation'
 import type { LazyRouteSchemas } from '../serve/lazy-route-schemas'
 import type { CompileProfile } from './compile-profile'
 import type { SerializerBatch } from './serializer-batch'
+import type { SharedSchemaWalks } from './schema-warnings'
+import type { PartReuse } from '../schemas/part-reuse'
 
 /**
  * What boot reads and writes: the declarations (in), the serve context it fills (out: router,
@@ -30,6 +32,10 @@ export interface BootContext {
   readonly jsonShorthand: boolean
   /** What compiling each route cost (app.bootProfile()). */
   readonly profile: CompileProfile
+  /** The boot warnings' walks of shared schemas, one per schema however many routes reach it (schema-warnings.ts). */
+  readonly sharedSchemaWalks: SharedSchemaWalks
+  /** Eager boot's copies of route schema parts given by several routes, shared (part-reuse.ts); released once every route is compiled. */
+  readonly partReuse: PartReuse
   /** Every route whose schemas wait for a first request (ready({ compileAll: true })). */
   readonly lazyRoutes: LazyRouteSchemas[]
   /** While eager boot's first pass runs: where routes queue their serializers (serializer-batch.ts); else null. */

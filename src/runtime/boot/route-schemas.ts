@@ -37,6 +37,11 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
   if (options.schema === undefined || options.schema === null) return { schemas: none, lazy: null, normalized: () => noSchema }
   const method = def.methods.join(',')
   const eager = resolution.schemaCompilation === 'eager'
+  // Eager boot shares the copy of a part object several routes give (part-reuse.ts), with the
+  // default compilers only: a custom compiler is user code, and may change the schema it is given.
+  const reuse = eager && (options.validatorCompiler ?? resolution.validatorCompiler ?? null) === null &&
+    (options.serializerCompiler ?? resolution.serializerCompiler ?? null) === null &&
+    boot.schemaCompilers.usesDefaultValidator(scope.schemas) && boot.schemaCompilers.usesDefaultSerializer(scope.schemas) ? boot.partReuse : undefined
   // Normalized once (eager: here; lazy: when first needed) and reused by compilation and introspection.
   // Normalizing copies the schema: for 1,000 routes that was about 7 MB of a lazy boot's 11 MB, which
   // pushed V8 into a full GC before listen() (boot10). A lazy route whose schema does not normalize
@@ -50,7 +55,7 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
       normalizing = 'done'
       normalizedInBatch = !eager && boot.serializerBatch !== null
       try {
-        normalized = normalizeRouteSchema(options.schema, { method, url: def.url, scopePath: scope.path }, boot.jsonShorthand)
+        normalized = normalizeRouteSchema(options.schema, { method, url: def.url, scopePath: scope.path }, boot.jsonShorthand, reuse)
       } catch (error) {
         if (eager) throw error
       }
@@ -58,7 +63,7 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
       // first request, compileAll, inspect()), not at listen: reading every lazy schema at boot is the
       // cost lazy mode removes. Custom validator compilers have their own costs, which Enclave cannot know.
       if (normalized !== undefined && (options.validatorCompiler ?? resolution.validatorCompiler ?? null) === null) {
-        const warnings = routeSchemaWarnings(`${method} ${def.url}`, scope.path, normalized, scope.schemas, scope.context.schemaCompilers?.validatorAllErrors === true)
+        const warnings = routeSchemaWarnings(`${method} ${def.url}`, scope.path, normalized, scope.schemas, scope.context.schemaCompilers?.validatorAllErrors === true, boot.sharedSchemaWalks, reuse)
         // Queued with the serializers while eager boot batches them: a boot that fails at an earlier
         // route's serializer then logs no warning of a later route, as the route-by-route order did.
         if (warnings.length > 0) {
@@ -114,6 +119,7 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
       checkValidatorKeywords: validator === null || validator === undefined,
       checkSerializerKeywords: serializer === null || serializer === undefined,
       deferResponses: deferred,
+      reuse,
       batchResponses: batch === null ? undefined : (finish) => { batch.add(timed(batch, finish), 'lap') },
       batchValidators: validatorBatch === null ? undefined : (finish) => { validatorBatch.addValidator(timed(validatorBatch, finish), 'lap') },
     }))

@@ -3,33 +3,79 @@ import { riskyPatternsAt } from '../schemas/pattern-check'
 import { visitSchemas } from '../schemas/schema-walk'
 import type { NormalizedRouteSchema } from '../schemas/types'
 import type { SchemaStore } from '../schemas/schema-store'
+import type { PartReuse } from '../schemas/part-reuse'
 import type { BootWarning } from './boot-warnings'
 
 const requestParts = ['body', 'querystring', 'params', 'headers'] as const
 
 /**
+ * What one walk of a shared schema found, in walk order: a place to warn about (`unique` or
+ * `pattern`, with its pointer inside the schema), or a `$ref` to follow from there. It depends on
+ * the schema alone, so a boot walks each shared schema once however many routes reach it (a REST
+ * API's routes all `$ref` a few shared schemas); each route still gets its own warning naming it.
+ */
+type WalkEvent = { readonly kind: 'unique' | 'pattern'; readonly pointer: string } | { readonly kind: 'ref'; readonly ref: string }
+
+/**
+ * One boot's walks of shared schemas, by schema object and the allErrors setting (which decides
+ * whether a bound silences a place). Per boot, not per process: the store keeps the user's object,
+ * which another server's boot may see changed.
+ */
+export class SharedSchemaWalks {
+  readonly #walks = [new WeakMap<object, readonly WalkEvent[]>(), new WeakMap<object, readonly WalkEvent[]>()]
+
+  of(schema: object, allErrors: boolean): readonly WalkEvent[] {
+    const walks = this.#walks[allErrors ? 1 : 0]
+    let events = walks.get(schema)
+    if (events === undefined) walks.set(schema, events = walkEvents(schema, allErrors))
+    return events
+  }
+}
+
+function walkEvents(schema: unknown, allErrors: boolean): WalkEvent[] {
+  const events: WalkEvent[] = []
+  visitSchemas(schema, (node, pointer) => {
+    if (uniqueItemsUnbounded(node, !allErrors)) events.push({ kind: 'unique', pointer: pointer() })
+    for (const at of riskyPatternsAt(node, !allErrors)) events.push({ kind: 'pattern', pointer: pointer() + at })
+    if (typeof node.$ref === 'string') events.push({ kind: 'ref', ref: node.$ref })
+  })
+  return events
+}
+
+/**
  * The boot warnings of one route's request schemas (responses are serialized, never validated
  * against uniqueItems or patterns), from one walk. One warning per route and code, naming every
- * place it applies to.
+ * place it applies to. `walks` (the boot's) lets routes share the walk of a shared schema.
  */
-export function routeSchemaWarnings(route: string, scopePath: string, schema: NormalizedRouteSchema, store: SchemaStore, allErrors = false): BootWarning[] {
+export function routeSchemaWarnings(route: string, scopePath: string, schema: NormalizedRouteSchema, store: SchemaStore, allErrors = false,
+  walks: SharedSchemaWalks = new SharedSchemaWalks(), reuse?: PartReuse): BootWarning[] {
   const unique: string[] = []
   const patterns: string[] = []
   const followed = new Set<unknown>()
-  const visit = (root: unknown, prefix: string): void => {
-    visitSchemas(root, (node, pointer) => {
-      if (uniqueItemsUnbounded(node, !allErrors)) unique.push(place(prefix, pointer()))
-      for (const at of riskyPatternsAt(node, !allErrors)) patterns.push(place(prefix, pointer() + at))
-      if (typeof node.$ref === 'string') {
-        // A shared schema (addSchema) reached by its id: checked where it is used, for requests.
-        const target = resolveRef(node.$ref, store)
-        if (target !== undefined && !followed.has(target)) { followed.add(target); visit(target, `${prefix.split(' ')[0]} ${node.$ref}`) }
-      }
-    })
+  const replay = (events: readonly WalkEvent[], prefix: string, part: string): void => {
+    for (const event of events) {
+      if (event.kind === 'ref') follow(event.ref, part)
+      else (event.kind === 'unique' ? unique : patterns).push(place(prefix, event.pointer))
+    }
+  }
+  // A shared schema (addSchema) reached by its id: checked where it is used, for requests.
+  const follow = (ref: string, part: string): void => {
+    const target = resolveRef(ref, store)
+    if (target === undefined || followed.has(target) || typeof target !== 'object' || target === null) return
+    followed.add(target)
+    replay(walks.of(target, allErrors), `${part} ${ref}`, part)
   }
   for (const part of requestParts) {
     const partSchema = schema[part]
-    if (partSchema !== null) visit(partSchema, part)
+    if (partSchema === null) continue
+    // A copy other routes of this boot share (part-reuse.ts) is walked once, like a shared schema.
+    if (reuse?.isReused(partSchema) === true) { replay(walks.of(partSchema, allErrors), part, part); continue }
+    // The route's own copy: walked here, not remembered.
+    visitSchemas(partSchema, (node, pointer) => {
+      if (uniqueItemsUnbounded(node, !allErrors)) unique.push(place(part, pointer()))
+      for (const at of riskyPatternsAt(node, !allErrors)) patterns.push(place(part, pointer() + at))
+      if (typeof node.$ref === 'string') follow(node.$ref, part)
+    })
   }
   const warnings: BootWarning[] = []
   if (unique.length > 0) {

@@ -7,6 +7,7 @@ import { compactRecord } from './compact-record'
 import { contentTypeMapOf } from './content-type-map'
 import { isRangeKey, isStatusKey } from './status-keys'
 import type { JsonSchema, NormalizedRouteSchema } from './types'
+import type { PartReuse } from './part-reuse'
 
 export interface RouteIdentity {
   method: string
@@ -37,7 +38,7 @@ const ROUTE_ANNOTATIONS: ReadonlySet<string> = new Set(['summary', 'description'
  * normalizeRouteSchema({ query: { q: { type: 'string' } } }, { method: 'GET', url: '/s', scopePath: 'root' })
  * // { querystring: { type: 'object', properties: { q: { type: 'string' } } }, body: null, ... }
  */
-export function normalizeRouteSchema(input: unknown, route: RouteIdentity, shorthand = true): NormalizedRouteSchema {
+export function normalizeRouteSchema(input: unknown, route: RouteIdentity, shorthand = true, reuse?: PartReuse): NormalizedRouteSchema {
   const schema = plainSchema(input)
   const result: NormalizedRouteSchema = { body: null, querystring: null, params: null, headers: null, response: null }
   if (schema === undefined || schema === null) return result
@@ -53,12 +54,13 @@ export function normalizeRouteSchema(input: unknown, route: RouteIdentity, short
   if (isPresent(raw.querystring) && isPresent(raw.query)) {
     throw schemaError('ENC_ERR_SCH_QUERY_ALIAS_CONFLICT', { where })
   }
-  result.body = normalizePart(raw.body, 'body', where, shorthand)
-  result.querystring = normalizePart(isPresent(raw.querystring) ? raw.querystring : raw.query, 'querystring', where, shorthand)
-  result.params = normalizePart(raw.params, 'params', where, shorthand)
+  result.body = normalizePart(raw.body, 'body', where, shorthand, reuse)
+  result.querystring = normalizePart(isPresent(raw.querystring) ? raw.querystring : raw.query, 'querystring', where, shorthand, reuse)
+  result.params = normalizePart(raw.params, 'params', where, shorthand, reuse)
+  // Not shared (part-reuse.ts): lowerCaseHeaderNames rewrites the copy.
   const headers = normalizePart(raw.headers, 'headers', where, shorthand)
   result.headers = headers === null ? null : lowerCaseHeaderNames(headers)
-  result.response = normalizeResponse(raw.response, where, shorthand)
+  result.response = normalizeResponse(raw.response, where, shorthand, reuse)
   return result
 }
 
@@ -66,7 +68,7 @@ function isPresent(value: unknown): boolean {
   return value !== undefined && value !== null
 }
 
-function normalizePart(input: unknown, name: string, where: string, shorthand: boolean): JsonSchema | null {
+function normalizePart(input: unknown, name: string, where: string, shorthand: boolean, reuse?: PartReuse): JsonSchema | null {
   // A schema class given as the part itself (`body: Pet`, `response: { 200: Pet }`) is placed as one
   // nested in a schema is (its schema inlined, or a `$ref` to its `$id`); any other function stays as
   // it is and is refused below.
@@ -75,6 +77,9 @@ function normalizePart(input: unknown, name: string, where: string, shorthand: b
   if (typeof part !== 'object' || Array.isArray(part)) {
     throw schemaError('ENC_ERR_SCH_NOT_OBJECT', { case: 'part', part: name, where, got: describeValue(part) })
   }
+  // Another route of this boot gave the very same object: its copy serves this route too.
+  const shared = reuse?.copyOf(part as object)
+  if (shared !== undefined) return shared
   // One walk copies and notes any `$async` key; only then does findAsync look for one in a schema position.
   let { copy, mayBeAsync, sawFunction } = copySchemaNoting(part as JsonSchema)
   // A schema class nested where a subschema goes (`items: Cat`, or in `Cat.schema`: `owner: Owner`)
@@ -84,7 +89,11 @@ function normalizePart(input: unknown, name: string, where: string, shorthand: b
   if (asyncAt !== null) {
     throw schemaError('ENC_ERR_SCH_ASYNC', { case: 'route', part: name, where, at: asyncAt })
   }
-  if (shorthand) return isCompleteSchema(copy) ? copy : { type: 'object', properties: copy }
+  if (shorthand) {
+    const complete = isCompleteSchema(copy) ? copy : { type: 'object', properties: copy }
+    if (!sawFunction) reuse?.remember(part as object, complete)
+    return complete
+  }
   // jsonShorthand: false (Fastify 3's meaning): the part is the schema, never wrapped. A part with
   // no JSON Schema keyword at all, only objects, is shorthand written by habit: read as a schema it
   // would accept anything (ajv 6 ignores unknown keywords), so it is refused rather than let through.
@@ -92,6 +101,7 @@ function normalizePart(input: unknown, name: string, where: string, shorthand: b
   if (keys.length > 0 && keys.every((key) => !SCHEMA_KEYWORDS.has(key) && isObject(copy[key]))) {
     throw schemaError('ENC_ERR_SCH_NOT_OBJECT', { case: 'shorthand-off', part: name, where, keys: keys.slice(0, 3).join(', ') })
   }
+  if (!sawFunction) reuse?.remember(part as object, copy)
   return copy
 }
 
@@ -137,7 +147,7 @@ function lowerCaseHeaderNames(schema: JsonSchema): JsonSchema {
   return schema
 }
 
-function normalizeResponse(input: unknown, where: string, shorthand: boolean): Record<string, JsonSchema> | null {
+function normalizeResponse(input: unknown, where: string, shorthand: boolean, reuse?: PartReuse): Record<string, JsonSchema> | null {
   const response = plainSchema(input)
   if (!isPresent(response)) return null
   if (!isObject(response)) {
@@ -157,7 +167,7 @@ function normalizeResponse(input: unknown, where: string, shorthand: boolean): R
     if (mediaTypes !== null) {
       throw schemaError('ENC_ERR_SCH_RESPONSE_CONTENT_TYPES', { where, key, mediaTypes })
     }
-    const part = normalizePart(response[key], `response ${key}`, where, shorthand)
+    const part = normalizePart(response[key], `response ${key}`, where, shorthand, reuse)
     if (part === null) {
       throw schemaError('ENC_ERR_SCH_NOT_OBJECT', { case: 'response-key', key, where, got: describeValue(response[key]) })
     }

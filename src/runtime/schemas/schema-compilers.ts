@@ -1,6 +1,7 @@
 import { buildDefaultSerializer, buildDefaultValidator } from './default-compilers'
 import { describeValue, isSchemaError, schemaError } from './schema-codes'
 import { checkKeywords, knownKeywordsOf } from './keyword-check'
+import type { PartReuse } from './part-reuse'
 import type { CompilerKind, SchemaStore } from './schema-store'
 import type { SchemaCodeCache } from './code-cache/schema-code-cache'
 import type {
@@ -67,7 +68,7 @@ export class SchemaCompilers {
     return this.#validatorOptions.customOptions?.allErrors === true
   }
 
-  checkKeywords(schema: unknown, store: SchemaStore, where: string): void {
+  checkKeywords(schema: unknown, store: SchemaStore, where: string, reuse?: PartReuse): void {
     if (this.#customKeywords === null) return
     // Only the built-in ajv 6 validator tells its keywords: another builder is not even run for the check.
     if (store.builderFor('validator') !== null || this.#buildValidator !== buildDefaultValidator) return
@@ -77,7 +78,9 @@ export class SchemaCompilers {
     // the compiler the scope's active one: only a route does (scope.validatorCompiler).
     try { compiler = this.#compilerFor(store, 'validator', false) as ValidatorCompiler } catch { return }
     const known = knownKeywordsOf(compiler)
-    if (known !== null) checkKeywords(schema, known, this.#customKeywords, where)
+    if (known === null || reuse?.keywordsPassed(schema, known) === true) return
+    checkKeywords(schema, known, this.#customKeywords, where)
+    reuse?.notePassed(schema, known)
   }
 
   /** The validator compiler the builders give for the shared schemas visible from `store`. */

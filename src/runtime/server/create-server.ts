@@ -29,6 +29,8 @@ import type { HttpsOptions, Scope, ServerOptions } from '../types'
 import type { RawServerFor, RawServerMark } from '../shared/raw-server'
 import { checkSchemaCompilation } from '../shared/schema-compilation'
 import { CompileProfile } from '../boot/compile-profile'
+import { SharedSchemaWalks } from '../boot/schema-warnings'
+import { PartReuse } from '../schemas/part-reuse'
 import { customStrategiesOf } from '../shared/custom-constraints'
 import { warnVersioningOption } from '../shared/deprecations'
 
@@ -135,6 +137,8 @@ export function createServer(given: ServerOptions = {}): Scope {
     schemaCompilation,
     jsonShorthand: options.jsonShorthand !== false,
     profile: new CompileProfile(),
+    sharedSchemaWalks: new SharedSchemaWalks(),
+    partReuse: new PartReuse(),
     lazyRoutes: [],
     serializerBatch: null,
     resolutions: new Map(),
