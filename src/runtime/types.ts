@@ -927,7 +927,7 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
   readonly version: string
   /** Fastify's pluginName: display name, exporting file, function name or first source lines; `a -> b` once plugin b was lifted into a's scope; undefined at the root until then. */
   readonly pluginName: string | undefined
-  /** The server options as given, frozen, with resolved limits (Fastify's `initialConfig`). */
+  /** The server options with Fastify 3's defaults for the options it lists and every limit and timeout resolved, frozen; an `https` object with TLS material shows as `true` (Fastify's `initialConfig`). */
   readonly initialConfig: Readonly<Record<string, unknown>>
   /**
    * The error handler this scope's routes fall back to (Fastify's getter): its own setErrorHandler(),

@@ -90,17 +90,6 @@ export const SERVER_DIFFERENCES: KnownDifference[] = [
     },
   },
   {
-    id: 'not-found-params-empty',
-    readme: 'In a not-found handler `request.params` is `{}`',
-    rewrite(f, { c }) {
-      const echo = echoOf(f)
-      if (c.server === undefined || echo === undefined || echo.nf !== true) return undefined
-      const params = echo.params as Record<string, unknown> | undefined
-      if (params === undefined || Object.keys(params).length === 0) return undefined
-      return withBody(f, { ...echo, params: {} })
-    },
-  },
-  {
     id: 'param-too-long-414',
     readme: 'A route parameter longer than `maxParamLength` answers 414 (`ENC_ERR_PARAM_TOO_LONG`)',
     async rewrite(f, { c, enclave, replay }) {

@@ -232,6 +232,24 @@ describe('Fastify 3.27.4 parity: error statuses and messages', () => {
     expect((await app.inject('/')).body).to.equal('{"statusCode":400,"error":"Bad Request","message":""}')
     await app.close()
   })
+
+  it('onError hooks read reply.statusCode as the status the error reply sends (a metrics hook counting 5xx), also over a status chosen before the throw', async () => {
+    const seen: unknown[] = []
+    const app = await build((root) => {
+      root.addHook('onError', async (_request, reply, error: unknown) => { seen.push([typeof error === 'string' ? error : (error as Error).message, reply.statusCode, reply.raw.statusCode]) })
+      root.get('/500', async () => { throw new Error('plain') })
+      root.get('/422', async () => { throw Object.assign(new Error('unprocessable'), { statusCode: 422 }) })
+      root.get('/status', async () => { throw Object.assign(new Error('forbidden'), { status: 403 }) })
+      root.get('/chosen', async (_request, reply) => { reply.code(418); throw Object.assign(new Error('conflict'), { statusCode: 409 }) })
+      root.get('/chosen-4xx-kept', async (_request, reply) => { reply.code(418); throw new Error('teapot') })
+      root.get('/hook', { preHandler: (_request, _reply, done) => { done(Object.assign(new Error('unauthorized'), { statusCode: 401 })) } }, async () => 'no')
+    })
+    const statuses: number[] = []
+    for (const url of ['/500', '/422', '/status', '/chosen', '/chosen-4xx-kept', '/hook']) statuses.push((await app.inject(url)).statusCode)
+    expect(statuses).to.deep.equal([500, 422, 403, 409, 418, 401])
+    expect(seen).to.deep.equal([['plain', 500, 500], ['unprocessable', 422, 422], ['forbidden', 403, 403], ['conflict', 409, 409], ['teapot', 418, 418], ['unauthorized', 401, 401]])
+    await app.close()
+  })
 })
 
 describe('Fastify 3.27.4 parity: request properties', () => {

@@ -6,6 +6,7 @@ import request from 'supertest'
 import { fp } from '../support/scope-plugin'
 import { createServer, lift, type Scope } from '../../src/runtime'
 import { bootError, server, thrown } from './helpers'
+import { tlsCert, tlsKey } from '../support/tls'
 
 // What these tests decorate on a scope: Scope has no catch-all (an undeclared name does not compile).
 declare module '../../src/runtime' {
@@ -257,6 +258,24 @@ describe('plugin API: decorators', () => {
   it('initialConfig holds every limit and timeout with its default when not given (keepAliveTimeout, maxRequestsPerSocket, connectionTimeout ...), as Fastify 3\'s does', () => {
     const config = server({ keepAliveTimeout: 1_000 }).initialConfig
     expect([config.keepAliveTimeout, config.maxRequestsPerSocket, config.connectionTimeout, config.maxParamLength]).to.deep.equal([1_000, 0, 0, 100])
+  })
+
+  it("initialConfig holds Fastify 3's other listed options with their defaults when not given (ignoreTrailingSlash, caseSensitive, requestIdLogLabel ...), and the values given", () => {
+    const pick = (config: Readonly<Record<string, unknown>>): unknown[] => ['caseSensitive', 'ignoreTrailingSlash', 'jsonShorthand', 'disableRequestLogging', 'requestIdHeader', 'requestIdLogLabel',
+      'onProtoPoisoning', 'onConstructorPoisoning', 'http2SessionTimeout'].map((key) => config[key])
+    // Fastify 3.27.4's values, but requestIdHeader: off by default in Enclave (README differences).
+    expect(pick(server().initialConfig)).to.deep.equal([true, false, true, false, false, 'reqId', 'error', 'error', 5_000])
+    const given = server({ caseSensitive: false, ignoreTrailingSlash: true, jsonShorthand: false, disableRequestLogging: true, requestIdHeader: 'x-id', requestIdLogLabel: 'rid',
+      onProtoPoisoning: 'remove', onConstructorPoisoning: 'ignore', http2: true, http2SessionTimeout: 9_000 }).initialConfig
+    expect(pick(given)).to.deep.equal([false, true, false, true, 'x-id', 'rid', 'remove', 'ignore', 9_000])
+  })
+
+  it('initialConfig shows an https object holding TLS material as true, as Fastify 3 does, so a plugin that logs its config cannot hand out the key', () => {
+    const secure = server({ https: { key: tlsKey, cert: tlsCert } }).initialConfig
+    expect(secure.https).to.equal(true)
+    expect(JSON.stringify(secure)).not.to.include('PRIVATE KEY')
+    expect(server({ http2: true, https: { allowHTTP1: true, key: tlsKey, cert: tlsCert } }).initialConfig.https).to.equal(true)
+    expect(server().initialConfig.https).to.equal(undefined)
   })
 })
 

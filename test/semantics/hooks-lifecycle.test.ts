@@ -155,6 +155,15 @@ describe('semantics: hooks and lifecycle (issue 12 §2)', () => {
     expect(seen).to.deep.include({ method: ['GET', 'POST'], url: '/both', routePath: '/both', prefix: '' })
   })
 
+  it("onRoute's routePath under a prefix written with its slash ('/v1/') leaves out the url's leading slash, as Fastify 3's does", async () => {
+    const seen: Array<Record<string, unknown>> = []
+    await build((root) => {
+      root.addHook('onRoute', (route) => { seen.push({ url: route.url, routePath: (route as never as { routePath: string }).routePath, prefix: (route as never as { prefix: string }).prefix }) })
+      root.register(async (child: Scope) => { child.get('/x/', async () => 'x'); child.get('y', async () => 'y'); child.get('/', async () => 'root') }, { prefix: '/v1/' })
+    })
+    expect(seen).to.deep.equal([{ url: '/v1/x/', routePath: 'x/', prefix: '/v1/' }, { url: '/v1/y', routePath: 'y', prefix: '/v1/' }, { url: '/v1/', routePath: '', prefix: '/v1/' }])
+  })
+
   it('an error handler that returns without sending is answered at once: 500 with a code, logged', async () => {
     const logger = recordingLogger()
     const app = await build((root) => {

@@ -40,7 +40,7 @@ export interface DeclareContextInit {
   /** Names a request/reply decorator may not take: the request's and reply's own members. */
   readonly reservedNames: { readonly request: ReadonlySet<string>; readonly reply: ReadonlySet<string> }
   readonly facade: ServerFacade
-  /** The server options as given, with resolved limits: Fastify's `initialConfig`. */
+  /** Fastify's `initialConfig` (server/initial-config.ts). */
   readonly initialConfig: Readonly<Record<string, unknown>>
   /** The built-in JSON parser with other poisoning actions, for getDefaultJsonParser() (serve/ builds it). */
   readonly makeJsonParser: (actions: JsonPoisonActions) => BodyParser

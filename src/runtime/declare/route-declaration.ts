@@ -67,7 +67,9 @@ function placeRoute(routePrefix: string, rawPath: string, option: RouteOptions['
   const prefix = trimPrefix(routePrefix)
   // Fastify 3 writes prefix + url: an empty url is the prefix as written (`/api/` stays `/api/`).
   if (rawPath === '' && prefix !== '') return { url: routePrefix, path: '', withTrailingSlash: false }
-  if (rawPath !== '/' || prefix === '') return { url: joinPath(prefix, rawPath), path: rawPath, withTrailingSlash: false }
+  // Under a prefix written with its slash (`/v1/`) Fastify 3 drops the url's own leading slash, so
+  // the routePath an onRoute hook reads is what follows that prefix (`x`, not `/x`).
+  if (rawPath !== '/' || prefix === '') return { url: joinPath(prefix, rawPath), path: prefix !== '' && routePrefix.endsWith('/') && rawPath.startsWith('/') ? rawPath.slice(1) : rawPath, withTrailingSlash: false }
   if (option === 'slash') return { url: `${routePrefix}/`, path: '/', withTrailingSlash: false }
   return { url: routePrefix, path: '', withTrailingSlash: option !== 'no-slash' }
 }

@@ -184,7 +184,7 @@ export class ScopeImpl implements Scope {
     const chain = this.pluginNameChain
     return chain.length > 1 ? chain.join(' -> ') : chain[0]
   }
-  /** The server options as given, frozen, with every limit and timeout resolved (Fastify's `initialConfig`). */
+  /** Fastify's `initialConfig`: the server options with Fastify 3's defaults and every limit resolved, frozen, `https` masked (server/initial-config.ts). */
   get initialConfig(): Readonly<Record<string, unknown>> { return this.context.initialConfig }
   /**
    * Fastify's `errorHandler` getter: this scope's own handler, else the nearest ancestor's, else the

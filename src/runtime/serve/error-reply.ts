@@ -111,6 +111,11 @@ function dispatch(reply: ReplyImpl, thrown: unknown): void {
     // Logged as the error reaches the built-in reply, before the onError hooks (Fastify 3 logs in
     // its default error handler, whose send() then runs them); once, also when the reply fails.
     logBuiltInError(reply, thrown)
+    // The status the built-in reply will send, set before the onError hooks read reply.statusCode
+    // (a metrics hook counting 5xx): Fastify 3's handleError sets it before its error handler,
+    // whose send() then runs them.
+    reply.statusCode = statusOf(thrown, reply.statusCode)
+    reply.raw.statusCode = reply.statusCode
     const hooks = reply.route.onError
     if (hooks !== null && !reply.onErrorRan) {
       reply.onErrorRan = true

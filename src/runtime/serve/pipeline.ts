@@ -51,7 +51,8 @@ export function handleRequest(ctx: ServeContext, raw: IncomingMessage, res: Serv
       // No route answers PRI: refused now, before the body is read.
       if (raw.method === 'PRI') { answerHeadRefused(res, 'malformed'); return }
       route = ctx.notFoundRoute(raw, found !== null)
-      params = {}
+      // Fastify 3's `{ '*': rest }` on its not-found routes; an undecodable URL matched nothing.
+      params = found === null ? ctx.notFoundParams(raw.url as string) : {}
       query = found === null ? ctx.parseQuery(raw.url as string) : emptyQuery()
     }
   } catch (error) {

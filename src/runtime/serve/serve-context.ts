@@ -6,6 +6,7 @@ import type { ServerLimits } from '../shared/server-options'
 import type { Deadlines, DeadlineList } from './deadlines'
 import type { TrustFn } from './trust-proxy'
 import type { ReplyImpl } from './reply'
+import { covers, notFoundParams, notFoundPath, type NotFoundReach } from './not-found-params'
 
 const REQUEST_ID_PATTERN = /^[\w.:@/+=-]{1,128}$/
 
@@ -16,7 +17,7 @@ export interface FallbackRoutes {
    * root's. `bare`: the prefix itself is covered, false for a prefix registered with a trailing
    * slash (`/v1/` covers `/v1/` and `/v1/...`, not `/v1`, as in Fastify).
    */
-  readonly notFound: ReadonlyArray<{ readonly prefix: string; readonly route: CompiledRoute; readonly bare: boolean }>
+  readonly notFound: ReadonlyArray<NotFoundReach & { readonly route: CompiledRoute }>
   readonly badUrl: CompiledRoute
   readonly methodNotAllowed: CompiledRoute
 }
@@ -171,14 +172,19 @@ export class ServeContext {
 
   /** The not-found route of the deepest scope whose prefix covers the URL (also reply.callNotFound()). */
   notFoundRouteFor(url: string): CompiledRoute {
-    const fallbacks = this.fallbacks as FallbackRoutes
-    const q = url.indexOf('?')
-    const path = q === -1 ? url : url.slice(0, q)
-    for (const entry of fallbacks.notFound) {
-      const { prefix } = entry
-      if (prefix === '' || (path === prefix && entry.bare) || (path.startsWith(prefix) && path.charCodeAt(prefix.length) === 47)) return entry.route
-    }
-    return fallbacks.notFound[fallbacks.notFound.length - 1].route
+    return this.#notFoundReach(notFoundPath(url)).route
+  }
+
+  /** request.params where no route matched (not found, 405): Fastify 3's, from its not-found routes (not-found-params.ts). */
+  notFoundParams(url: string): Record<string, unknown> {
+    const path = notFoundPath(url)
+    return path === null ? {} : notFoundParams(this.#notFoundReach(path), path)
+  }
+
+  #notFoundReach(path: string | null): FallbackRoutes['notFound'][number] {
+    const { notFound } = this.fallbacks as FallbackRoutes
+    if (path !== null) for (const entry of notFound) if (covers(entry, path)) return entry
+    return notFound[notFound.length - 1]
   }
 
   /**

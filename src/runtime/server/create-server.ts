@@ -16,6 +16,7 @@ import { onBodyExpired } from '../serve/body/read-body'
 import { jsonParser, textParser } from '../serve/body/json-parser'
 import { reservedReplyNames, reservedRequestNames } from '../fastify-api'
 import { resolveLimits } from '../shared/server-options'
+import { initialConfigOf } from './initial-config'
 import { checkServerOptions, poisonActionsOf } from '../declare/option-checks'
 import { resolveLogger, silentLogger } from './logger'
 import { ServerLifecycle } from './lifecycle'
@@ -102,8 +103,7 @@ export function createServer(given: ServerOptions = {}): Scope {
     defaultParsers: new Map([['application/json', jsonParser(limits.maxJsonDepth, poisonActions)], ['text/plain', textParser]]),
     reservedNames: { request: reservedRequestNames, reply: reservedReplyNames },
     facade: lifecycle,
-    // Every limit and timeout resolved, as Fastify's initialConfig holds its defaults (keepAliveTimeout, maxRequestsPerSocket ...).
-    initialConfig: Object.freeze({ ...options, ...limits }),
+    initialConfig: initialConfigOf(options, limits),
     makeJsonParser: (actions) => jsonParser(limits.maxJsonDepth, actions),
     routing: routingOf(serve),
     schemaCompilers,
