@@ -349,7 +349,7 @@ export type RouteHandler<S, On extends Scope = Scope> = (this: ScopeServing<Seen
 // matched against RequestOf's mapped type as well, an annotated `Request` is too deep to infer.
 export type RequestFor<G extends RouteGeneric, S> = NamesAPart<G> extends true ? Request<G, S> : NoInfer<RequestOf<S>>
 /** What it may return: the generic's Reply (Fastify's rule) when it names one, else what the schema allows. */
-export type ResultFor<G extends RouteGeneric, S> = NamesReply<G> extends true
+export type ResultFor<G extends RouteGeneric, S> = StatesReply<G> extends true
   ? ReplyPayload<G> | ReplyBase | void | Promise<ReplyPayload<G> | ReplyBase | void>
   : HandlerResult<S>
 /**
@@ -365,10 +365,17 @@ export type SocketRouteHandler<Socket, Req> = (this: Scope, socket: Socket, requ
 /** {@link GenericRouteHandler} on a {@link TypedScope}: the request and reply also carry the decorations `P` its plugins provide. */
 export type TypedRouteHandler<G extends RouteGeneric, S, P extends Provided> = (this: ScopeServing<P['request']>, request: RequestFor<G, S> & P['request'], reply: Reply<ReplyGenericFor<G, S>> & P['reply']) => ResultFor<G, S>
 /**
+ * True when `G` is a generic the user stated with a `Reply`, not the status generic a schema's
+ * responses make (reply-status.ts): a handler declared apart as `RouteHandler<typeof schema>` has its
+ * reply typed by one, which route() then infers `G` from; read as stated, that would let the
+ * handler's own response schema stand in for the route's.
+ */
+type StatesReply<G> = G extends { readonly '~status': unknown } ? false : NamesReply<G>
+/**
  * The generic the reply is typed by: `G` when it names a Reply, else the schema's responses
  * (Fastify's type providers), where `send()` takes what a return may be (open-index.ts).
  */
-type ReplyGenericFor<G extends RouteGeneric, S> = NamesReply<G> extends true ? G : unknown extends ResponseOf<S> ? G
+type ReplyGenericFor<G extends RouteGeneric, S> = StatesReply<G> extends true ? G : unknown extends ResponseOf<S> ? G
   : StatusReplyGeneric<OrWithoutOpenIndex<ResponseOf<S>>, EachWithoutOpenIndex<ResponseTypes<S>>>
 
 export type RequestHookName = 'onRequest' | 'preParsing' | 'preValidation' | 'preHandler' | 'onResponse' | 'onRequestAbort' | 'onTimeout'
@@ -542,7 +549,7 @@ export interface RouteOptions<S extends RuntimeRouteSchema = RouteSchema, G exte
   // both ways, so the server's own untyped implementation still satisfies the generic signature,
   // and a socket annotated `WebSocket` fits the `unknown` Enclave promises. NoInfer: `S` comes from `schema` only.
   handler: [W] extends [true] ? { handler(this: ScopeServing<P['request']>, socket: unknown, request: NoInfer<RequestFor<G, S>> & P['request']): unknown }['handler']
-    : { handler(this: ScopeServing<P['request']>, request: NoInfer<RequestFor<G, S>> & P['request'], reply: Reply<G> & P['reply']): NoInfer<ResultFor<G, S>> }['handler']
+    : { handler(this: ScopeServing<P['request']>, request: NoInfer<RequestFor<G, S>> & P['request'], reply: Reply<ReplyGenericFor<G, NoInfer<S>>> & P['reply']): NoInfer<ResultFor<G, S>> }['handler']
   /** Read from this one property (as the shortcuts do): an HTTP route's options keep their excess-property checks. */
   websocket?: W
 }
