@@ -41,7 +41,7 @@ export type {
 } from './runtime'
 // Typed, scope-aware plugins (Elysia's): lift(plugin, { name, provides }), register() typed by it, @Requires + RequestWith.
 export type {
-  TypeMark, ProvidesMeta, Provided, NothingProvided, ProvidedBy, ProvidedOf, ProvidingPlugin, MergeProvided, WithProvided, Registered, TypedScope, ScopeWith, PluginFor, FitsScope, PluginForAnotherScope, RequestWith, ReplyWith,
+  TypeMark, ProvidesMeta, Provided, NothingProvided, ProvidedBy, ProvidedOf, ProvidingPlugin, MergeProvided, WithProvided, Registered, TypedScope, ScopeWith, PluginFor, FitsScope, PluginForAnotherScope, RequestWith, ReplyWith, RequestOn, ReplyOn, RawServerKinds,
   RegisterArguments, TypedRequestHook, TypedPayloadHook, TypedErrorHook, TypedErrorHandler, TypedNotFoundHandler,
 } from './runtime'
 // @fastify/websocket's `{ websocket: true }` route handler: (socket, request), the request typed from the schema.

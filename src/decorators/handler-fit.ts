@@ -4,6 +4,7 @@ import type { WithoutOpenIndex } from '../runtime/open-index'
 import type { IsCustomParam } from './custom-param'
 import type { IsSchemaParam } from './schema-param'
 import type { IsIntercepted } from './intercepted'
+import type { kServerBase } from '../runtime/request-with'
 
 /*
  * Types only: what a route decorator checks about the method it decorates (decorators cannot
@@ -43,9 +44,12 @@ type SomeMemberFits<C, P> = true extends (C extends unknown ? ([C] extends [P] ?
 
 /**
  * `RequestWith<typeof plugin>` / `ReplyWith<...>`: the request or reply plus a typed plugin's
- * decorations (@Requires makes boot check the plugin is registered; nothing here can see that).
+ * decorations (@Requires makes boot check the plugin is registered; nothing here can see that),
+ * and `RequestOn<'http2'>` / `ReplyOn<...>`: `raw` and `server` those of another server (the app's
+ * options say which; nothing here can see them either).
  */
-type IsDecorated<P, Base> = P extends Base ? ([Base] extends [Omit<P, Exclude<keyof P, keyof Base>>] ? true : false) : false
+type IsDecorated<P, Base> = P extends { readonly [kServerBase]?: infer B } ? (unknown extends B ? IsBaseWith<P, Base> : IsBaseWith<B, Base>) : IsBaseWith<P, Base>
+type IsBaseWith<P, Base> = P extends Base ? ([Base] extends [Omit<P, Exclude<keyof P, keyof Base>>] ? true : false) : false
 
 type ParamFits<S, P> = IsAny<P> extends true ? true
   : unknown extends P ? true

@@ -297,13 +297,13 @@ export type DoneFn = (error?: Error | null) => void
 export type Handler = (this: Scope, request: Request, reply: Reply) => unknown
 export type RequestHook = (this: Scope, request: Request, reply: Reply, done: DoneFn) => unknown
 /** {@link RequestHook} on a {@link TypedScope}: `R`, `Y` are the request and reply decorations its plugins provide. */
-export type TypedRequestHook<R, Y> = (this: Scope, request: Request & R, reply: Reply & Y, done: DoneFn) => unknown
+export type TypedRequestHook<R, Y> = (this: ScopeServing<R>, request: Request & R, reply: Reply & Y, done: DoneFn) => unknown
 export type PayloadHook = (this: Scope, request: Request, reply: Reply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => unknown
 /** {@link PayloadHook} on a {@link TypedScope}. */
-export type TypedPayloadHook<R, Y> = (this: Scope, request: Request & R, reply: Reply & Y, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => unknown
+export type TypedPayloadHook<R, Y> = (this: ScopeServing<R>, request: Request & R, reply: Reply & Y, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => unknown
 export type ErrorHook = (this: Scope, request: Request, reply: Reply, error: Error, done: DoneFn) => unknown
 /** {@link ErrorHook} on a {@link TypedScope}. */
-export type TypedErrorHook<R, Y> = (this: Scope, request: Request & R, reply: Reply & Y, error: Error, done: DoneFn) => unknown
+export type TypedErrorHook<R, Y> = (this: ScopeServing<R>, request: Request & R, reply: Reply & Y, error: Error, done: DoneFn) => unknown
 /**
  * What an error handler receives: the value as thrown (a plain object or a string too, at run
  * time), typed as Fastify types it, so `reply.code(error.statusCode ?? 500)` and
@@ -312,10 +312,10 @@ export type TypedErrorHook<R, Y> = (this: Scope, request: Request & R, reply: Re
 export type HandledError = Error & { statusCode?: number; code?: string; validationContext?: string } & Record<string, unknown>
 export type ErrorHandler = (this: Scope, error: HandledError, request: Request, reply: Reply) => unknown
 /** {@link ErrorHandler} on a {@link TypedScope}: the request and reply carry its decorations (as its hooks do, whether or not a hook set them yet). */
-export type TypedErrorHandler<R, Y> = (this: Scope, error: HandledError, request: Request & R, reply: Reply & Y) => unknown
+export type TypedErrorHandler<R, Y> = (this: ScopeServing<R>, error: HandledError, request: Request & R, reply: Reply & Y) => unknown
 export type NotFoundHandler = Handler
 /** {@link NotFoundHandler} on a {@link TypedScope}. */
-export type TypedNotFoundHandler<R, Y> = (this: Scope, request: Request & R, reply: Reply & Y) => unknown
+export type TypedNotFoundHandler<R, Y> = (this: ScopeServing<R>, request: Request & R, reply: Reply & Y) => unknown
 /** Fastify's `setNotFoundHandler(options, handler)`: route-level hooks of the not-found route (`R`, `Y`: a TypedScope's decorations). */
 // eslint-disable-next-line @typescript-eslint/ban-types
 export interface NotFoundOptions<R = {}, Y = {}> {
@@ -331,8 +331,15 @@ export interface NotFoundOptions<R = {}, Y = {}> {
  */
 export type HandlerResult<S> = unknown extends ResponseOf<S> ? unknown
   : OrWithoutOpenIndex<ResponseOf<S>> | ReplyBase | void | Promise<OrWithoutOpenIndex<ResponseOf<S>> | ReplyBase | void>
-/** A handler whose request and answer are typed from the route schema `S` (Fastify's type providers). */
-export type RouteHandler<S> = (this: Scope, request: RequestOf<S>, reply: Reply) => HandlerResult<S>
+/**
+ * A handler whose request and answer are typed from the route schema `S` (Fastify's type providers),
+ * for a handler declared apart from its route: `const getUser: RouteHandler<typeof schema> = async
+ * (request, reply) => ...`, then `app.get('/users/:id', { schema }, getUser)`. On a route whose schema
+ * types the request otherwise it does not compile. `On`: the scope it is for (`typeof api`), whose
+ * typed plugins' decorations, server (`request.raw`) and `this` it then sees, as an inline handler does.
+ */
+export type RouteHandler<S, On extends Scope = Scope> = (this: ScopeServing<SeenIn<On>['request']>, request: WithProvided<RequestOf<S>, SeenIn<On>['request']>,
+  reply: WithProvided<Reply<ReplyGenericFor<RouteGeneric, S>>, SeenIn<On>['reply']>) => HandlerResult<S>
 
 /**
  * The request a handler of a route with generic `G` and schema `S` receives: `Request<G, S>` when
@@ -342,7 +349,7 @@ export type RouteHandler<S> = (this: Scope, request: RequestOf<S>, reply: Reply)
 // matched against RequestOf's mapped type as well, an annotated `Request` is too deep to infer.
 export type RequestFor<G extends RouteGeneric, S> = NamesAPart<G> extends true ? Request<G, S> : NoInfer<RequestOf<S>>
 /** What it may return: the generic's Reply (Fastify's rule) when it names one, else what the schema allows. */
-export type ResultFor<G extends RouteGeneric, S> = NamesReply<G> extends true
+export type ResultFor<G extends RouteGeneric, S> = StatesReply<G> extends true
   ? ReplyPayload<G> | ReplyBase | void | Promise<ReplyPayload<G> | ReplyBase | void>
   : HandlerResult<S>
 /**
@@ -356,12 +363,19 @@ export type GenericRouteHandler<G extends RouteGeneric, S> = (this: Scope, reque
  */
 export type SocketRouteHandler<Socket, Req> = (this: Scope, socket: Socket, request: Req) => unknown
 /** {@link GenericRouteHandler} on a {@link TypedScope}: the request and reply also carry the decorations `P` its plugins provide. */
-export type TypedRouteHandler<G extends RouteGeneric, S, P extends Provided> = (this: Scope, request: RequestFor<G, S> & P['request'], reply: Reply<ReplyGenericFor<G, S>> & P['reply']) => ResultFor<G, S>
+export type TypedRouteHandler<G extends RouteGeneric, S, P extends Provided> = (this: ScopeServing<P['request']>, request: RequestFor<G, S> & P['request'], reply: Reply<ReplyGenericFor<G, S>> & P['reply']) => ResultFor<G, S>
+/**
+ * True when `G` is a generic the user stated with a `Reply`, not the status generic a schema's
+ * responses make (reply-status.ts): a handler declared apart as `RouteHandler<typeof schema>` has its
+ * reply typed by one, which route() then infers `G` from; read as stated, that would let the
+ * handler's own response schema stand in for the route's.
+ */
+type StatesReply<G> = G extends { readonly '~status': unknown } ? false : NamesReply<G>
 /**
  * The generic the reply is typed by: `G` when it names a Reply, else the schema's responses
  * (Fastify's type providers), where `send()` takes what a return may be (open-index.ts).
  */
-type ReplyGenericFor<G extends RouteGeneric, S> = NamesReply<G> extends true ? G : unknown extends ResponseOf<S> ? G
+type ReplyGenericFor<G extends RouteGeneric, S> = StatesReply<G> extends true ? G : unknown extends ResponseOf<S> ? G
   : StatusReplyGeneric<OrWithoutOpenIndex<ResponseOf<S>>, EachWithoutOpenIndex<ResponseTypes<S>>>
 
 export type RequestHookName = 'onRequest' | 'preParsing' | 'preValidation' | 'preHandler' | 'onResponse' | 'onRequestAbort' | 'onTimeout'
@@ -534,8 +548,8 @@ export interface RouteOptions<S extends RuntimeRouteSchema = RouteSchema, G exte
   // Method syntax on purpose (read back by indexed access, which keeps it): its parameters compare
   // both ways, so the server's own untyped implementation still satisfies the generic signature,
   // and a socket annotated `WebSocket` fits the `unknown` Enclave promises. NoInfer: `S` comes from `schema` only.
-  handler: [W] extends [true] ? { handler(this: Scope, socket: unknown, request: NoInfer<RequestFor<G, S>> & P['request']): unknown }['handler']
-    : { handler(this: Scope, request: NoInfer<RequestFor<G, S>> & P['request'], reply: Reply<G> & P['reply']): NoInfer<ResultFor<G, S>> }['handler']
+  handler: [W] extends [true] ? { handler(this: ScopeServing<P['request']>, socket: unknown, request: NoInfer<RequestFor<G, S>> & P['request']): unknown }['handler']
+    : { handler(this: ScopeServing<P['request']>, request: NoInfer<RequestFor<G, S>> & P['request'], reply: Reply<ReplyGenericFor<G, NoInfer<S>>> & P['reply']): NoInfer<ResultFor<G, S>> }['handler']
   /** Read from this one property (as the shortcuts do): an HTTP route's options keep their excess-property checks. */
   websocket?: W
 }
@@ -1117,10 +1131,25 @@ export type RequestHookOn<This> = [This] extends [SeesMore] ? TypedRequestHook<S
 export type ProvidedIn<This> = This extends { readonly [kProvided]: infer P extends Provided } ? P : NothingProvided
 /**
  * What the handlers and hooks of a scope's type see besides the global declarations: its typed
- * plugins' decorations (ProvidedIn), and on an HTTP/2 server, `request.raw`/`reply.raw` as that
- * server's (RawSeenIn). Exactly ProvidedIn on an http server.
+ * plugins' decorations (ProvidedIn), on an HTTP/2 server `request.raw`/`reply.raw` as that
+ * server's (RawSeenIn), and `request.server`/`reply.server` as that scope's type (ServedBy).
+ * Exactly ProvidedIn on a plain http Scope.
  */
-export type SeenIn<This> = { readonly request: ProvidedIn<This>['request'] & RawSeenIn<This>['request']; readonly reply: ProvidedIn<This>['reply'] & RawSeenIn<This>['reply']; readonly scope: ProvidedIn<This>['scope'] }
+export type SeenIn<This> = { readonly request: ProvidedIn<This>['request'] & RawSeenIn<This>['request'] & ServedBy<This>; readonly reply: ProvidedIn<This>['reply'] & RawSeenIn<This>['reply'] & ServedBy<This>; readonly scope: ProvidedIn<This>['scope'] }
+/**
+ * `request.server` (and `reply.server`) in the handlers and hooks of a scope's type: the scope that
+ * serves the route, which at run time is that scope or a descendant of it (a hook covers its
+ * children's routes too): ChildScopeOf, which has what both have, its decorations and its server.
+ * Nothing on a plain Scope, whose requests keep the very types they had (`server: Scope`).
+ */
+// eslint-disable-next-line @typescript-eslint/ban-types
+type ServedBy<This> = [This] extends [SeesMore] ? { readonly server: ChildScopeOf<This> } : {}
+/**
+ * `this` in a hook or handler whose request carries `R` (Fastify types it as the instance): the
+ * scope serving the route, which is what the runtime calls it with (`request.server`, ServedBy);
+ * a plain Scope where `R` names none.
+ */
+export type ScopeServing<R> = R extends { readonly server: infer S extends Scope } ? S : Scope
 /** A scope type whose handlers see more than a plain Scope's: a TypedScope, or a scope on another server than http's. */
 type SeesMore = { readonly [kProvided]: Provided } | { readonly [kRawServer]: RawServerTypes }
 

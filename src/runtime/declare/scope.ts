@@ -24,7 +24,7 @@ import { isAsyncFunction } from './option-checks'
 import { didYouMean } from '../schemas'
 import type {
   ContentTypeParserFn, ContentTypeParserCallback, ContentTypeStreamParser, ContentTypeParserOptions, ErrorHandler, Handler, HookName, InjectChain, InjectOptions, InjectResponse,
-  ListenOptions, LogSerializers, Logger, PluginModule, ServerLogger, NotFoundHandler, NotFoundOptions, ReadyOptions, RouteOptions, RouteShorthandOptions, Scope, ScopeDecorations,
+  ListenOptions, LogSerializers, Logger, PluginModule, ServerLogger, NotFoundHandler, NotFoundOptions, TypedErrorHandler, TypedNotFoundHandler, ReadyOptions, RouteOptions, RouteShorthandOptions, Scope, ScopeDecorations,
 } from '../types'
 import type { JsonSchema, ReplySerializer, SchemaControllerOptions, SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../schemas/types'
 import type { Inspection, ModuleInspection, RouteInspection, ScopeAnnotation, ScopeInspection } from '../shared/introspection'
@@ -275,14 +275,14 @@ export class ScopeImpl implements Scope {
 
   // `any` schema: the typed signatures of the public Scope (types.ts) check the caller; this side only records.
   route(options: RouteOptions<any, any, any, any>): this { declareRoute(this, options); return this }
-  get(path: string, a: AnyHandler | RouteShorthandOptions<any>, b?: AnyHandler): this { shortcut(this, 'GET', path, a, b); return this }
-  head(path: string, a: AnyHandler | RouteShorthandOptions<any>, b?: AnyHandler): this { shortcut(this, 'HEAD', path, a, b); return this }
-  post(path: string, a: AnyHandler | RouteShorthandOptions<any>, b?: AnyHandler): this { shortcut(this, 'POST', path, a, b); return this }
-  put(path: string, a: AnyHandler | RouteShorthandOptions<any>, b?: AnyHandler): this { shortcut(this, 'PUT', path, a, b); return this }
-  patch(path: string, a: AnyHandler | RouteShorthandOptions<any>, b?: AnyHandler): this { shortcut(this, 'PATCH', path, a, b); return this }
-  delete(path: string, a: AnyHandler | RouteShorthandOptions<any>, b?: AnyHandler): this { shortcut(this, 'DELETE', path, a, b); return this }
-  options(path: string, a: AnyHandler | RouteShorthandOptions<any>, b?: AnyHandler): this { shortcut(this, 'OPTIONS', path, a, b); return this }
-  all(path: string, a: AnyHandler | RouteShorthandOptions<any>, b?: AnyHandler): this {
+  get(path: string, a: AnyHandler | RouteShorthandOptions<any, any, any>, b?: AnyHandler): this { shortcut(this, 'GET', path, a, b); return this }
+  head(path: string, a: AnyHandler | RouteShorthandOptions<any, any, any>, b?: AnyHandler): this { shortcut(this, 'HEAD', path, a, b); return this }
+  post(path: string, a: AnyHandler | RouteShorthandOptions<any, any, any>, b?: AnyHandler): this { shortcut(this, 'POST', path, a, b); return this }
+  put(path: string, a: AnyHandler | RouteShorthandOptions<any, any, any>, b?: AnyHandler): this { shortcut(this, 'PUT', path, a, b); return this }
+  patch(path: string, a: AnyHandler | RouteShorthandOptions<any, any, any>, b?: AnyHandler): this { shortcut(this, 'PATCH', path, a, b); return this }
+  delete(path: string, a: AnyHandler | RouteShorthandOptions<any, any, any>, b?: AnyHandler): this { shortcut(this, 'DELETE', path, a, b); return this }
+  options(path: string, a: AnyHandler | RouteShorthandOptions<any, any, any>, b?: AnyHandler): this { shortcut(this, 'OPTIONS', path, a, b); return this }
+  all(path: string, a: AnyHandler | RouteShorthandOptions<any, any, any>, b?: AnyHandler): this {
     // Fastify 3's order (lib/route.js supportedMethods): the route's config.method and routerMethod show it.
     shortcut(this, ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS'], path, a, b)
     return this
@@ -459,9 +459,10 @@ export class ScopeImpl implements Scope {
     this.schemaCompilation = checkSchemaCompilation(mode, `setSchemaCompilation() in ${this.path}`)
     return this
   }
-  setErrorHandler(fn: ErrorHandler): this { this.#setFunction('setErrorHandler', fn); this.ownErrorHandler = fn; this.#boundErrorHandler = fn.bind(this); return this }
+  // `any` decorations: the public Scope's typed signatures check the caller (`this` the scope serving the route, types.ts).
+  setErrorHandler(fn: TypedErrorHandler<any, any>): this { this.#setFunction('setErrorHandler', fn); this.ownErrorHandler = fn; this.#boundErrorHandler = fn.bind(this); return this }
   /** Fastify's `setNotFoundHandler(handler)` or `setNotFoundHandler({ preValidation, preHandler }, handler)`. */
-  setNotFoundHandler(a: NotFoundHandler | NotFoundOptions, b?: NotFoundHandler): this {
+  setNotFoundHandler(a: TypedNotFoundHandler<any, any> | NotFoundOptions<any, any>, b?: TypedNotFoundHandler<any, any>): this {
     const options = typeof a === 'function' ? {} : a ?? {}
     const fn = typeof a === 'function' ? a : b as NotFoundHandler
     this.#setFunction('setNotFoundHandler', fn)

@@ -32,7 +32,7 @@ export type RawServerMark<R extends RawServerTypes> = [R['kind']] extends ['http
 export type RawIn<This> = This extends { readonly [kRawServer]: infer R extends RawServerTypes } ? R : HttpRaw
 /** The mark of `This` to carry onto the scopes made from it (a child, the scope register() returns). */
 export type RawMarkOf<This> = This extends { readonly [kRawServer]: infer R extends RawServerTypes } ? { readonly [kRawServer]: R } : unknown
-/** `request.raw`'s type on the server `This` runs on: `request.raw as RawRequestOf<typeof app>` (README "HTTP/2"). */
+/** `request.raw`'s type on the server `This` runs on, for a function given only the raw request (`RequestOn<typeof app>` types the whole request: request-with.ts). */
 export type RawRequestOf<This> = RawIn<This>['request']
 /** `reply.raw`'s type on the server `This` runs on. */
 export type RawReplyOf<This> = RawIn<This>['reply']
