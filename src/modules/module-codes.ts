@@ -173,9 +173,14 @@ export const moduleErrors = {
       '(pluginTimeout), so createApp() gave up instead of waiting for ever. Make the factory resolve or reject (a connection attempt with its own timeout), ' +
       'or raise the pluginTimeout option of createApp().' }),
   ENC_ERR_MODULE_OVERRIDE_UNKNOWN: e({ status: null, summary: 'createApp({ overrides }) names a token that no module of the tree provides',
-    message: (a: { root: string; path: string; token: string; near: readonly string[] }) => `createApp(${a.root}, { overrides }): no module of ${a.path} provides ` +
+    message: (a: { root: string; path: string; token: string; near: readonly string[]; neededBy?: readonly string[] }) => `createApp(${a.root}, { overrides }): no module of ${a.path} provides ` +
       `${a.token}, so there is nothing to replace.` +
-      (a.near.length > 0 ? ` Did you mean ${a.near.join(' or ')}?` : ' Override a token some module lists in its providers (or Logger, the framework\'s).') }),
+      (a.near.length > 0 ? ` Did you mean ${a.near.join(' or ')}?`
+        : a.neededBy !== undefined && a.neededBy.length > 0
+          ? ` Yet ${a.neededBy.join(', ')} injects it: ${a.root} expects it from a module above it, and is booted here without one. overrides replace providers, they add none. ` +
+            `To test ${a.root} alone, boot it under a host module that provides what its parent would: ` +
+            `@Module({ providers: [{ provide: ${a.token}, useValue: stub }], plugins: [${a.root}] }) class TestHost {}, then createApp(TestHost).`
+          : ' Override a token some module lists in its providers (or Logger, the framework\'s).') }),
   ENC_ERR_MODULE_OVERRIDE_INVALID: e({ status: null, summary: 'an overrides entry is not [Token, { useValue | useClass | useFactory }], or overrides one token twice',
     message: (a: { problem: string }) => `createApp({ overrides }): ${a.problem}` }),
   ENC_ERR_MODULE_NOT_AN_APP: e({ status: null, summary: 'resolveProvider() was given a scope createApp() did not return, or a module class outside the app',
