@@ -68,8 +68,14 @@ function checkTypeInfo(target: Function, parameterCount: number, requester: Requ
   throw moduleError('ENC_ERR_MODULE_DEPENDENCY_UNTYPED', { case: 'not-injectable', subject, ownCopy: status.ownCopy })
 }
 
-export function checkFactoryDependencies(tokens: readonly unknown[], requester: Requester): void {
+export function checkFactoryDependencies(tokens: readonly unknown[], requester: Requester, factory?: Function): void {
   tokens.forEach((token, index) => checkToken(token, `inject[${index}]`, requester))
+  // NestJS fills useFactory's parameters from inject only, as tsyringe does: a parameter past the
+  // list would be undefined at boot, found as a TypeError inside the factory. length counts the
+  // parameters before the first default or rest one, so an optional one opts out with a default.
+  if (factory !== undefined && factory.length > tokens.length) {
+    throw moduleError('ENC_ERR_MODULE_DEPENDENCY_UNTYPED', { case: 'factory-arity', subject: `${requester.what} in ${requester.node.path}`, params: paramNames(factory).slice(0, factory.length), injected: tokens.length })
+  }
 }
 
 /** Guard classes named by a controller's route hooks (`@OnRequest(Guard)`): each is resolved from the module. */
