@@ -3,7 +3,7 @@ import type { JsonSchema } from '../runtime/schemas/types'
 import { paramNames } from '../runtime/shared/param-names'
 import { declarationError } from './declaration-error'
 import { getParams } from './metadata'
-import { inlineSchemaClasses, isSchemaClass, routeSchemaOfClass } from './schema-class'
+import { inlineSchemaClasses, isSchemaClass, isSchemaClassRoot, routeSchemaOfClass } from './schema-class'
 
 type SchemaClassValue = Function & { readonly schema: JsonSchema }
 const requestParts = ['body', 'querystring', 'query', 'params', 'headers'] as const
@@ -28,6 +28,7 @@ export function resolveRouteSchema(target: object, propertyKey: string | symbol,
   const out: Record<string, unknown> = { ...(inlined ?? {}) as Record<string, unknown> }
   for (const [part, { cls, index }] of fromParams) {
     if (part === 'headers') checkHeaderNames(where, index, cls)
+    checkPlainData(where, index, part, cls)
     const explicit = part === 'querystring' ? given.querystring ?? given.query : given[part]
     if (explicit === undefined) {
       out[part] = routeSchemaOfClass(cls)
@@ -43,6 +44,28 @@ export function resolveRouteSchema(target: object, propertyKey: string | symbol,
 }
 
 const sourceNames = { query: 'Query', params: 'Params', headers: 'Headers' } as const
+const partDecorators = { body: '@Body()', querystring: '@Query()', query: '@Query()', params: '@Params()', headers: '@Headers()' } as const
+
+/**
+ * A whole-part parameter gets the validated part itself, a plain object, never an instance of its
+ * class: a method or accessor the class declares (a NestJS DTO habit, with ValidationPipe's
+ * transform) would type-check and be undefined at run time. Prototype members are what can be
+ * seen without constructing the class; its own schema statics and the SchemaClass base are not members.
+ */
+function checkPlainData(where: string, index: number, part: string, cls: SchemaClassValue): void {
+  const members: string[] = []
+  for (let proto: object | null = cls.prototype as object; proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    if (isSchemaClassRoot((proto as { constructor: unknown }).constructor)) break
+    for (const key of Reflect.ownKeys(proto)) {
+      if (key === 'constructor') continue
+      const descriptor = Object.getOwnPropertyDescriptor(proto, key)!
+      const name = String(typeof key === 'symbol' ? `[${key.description ?? 'symbol'}]` : key)
+      members.push(descriptor.get !== undefined || descriptor.set !== undefined ? `get ${name}` : `${name}()`)
+    }
+  }
+  if (members.length === 0) return
+  throw declarationError('ENC_ERR_DECL_PARAM_CLASS_MEMBERS', { where, index, decorator: partDecorators[part as keyof typeof partDecorators] ?? part, className: cls.name, members })
+}
 
 /**
  * A class that types a whole `@Headers()` parameter is also that parameter's TypeScript type, which

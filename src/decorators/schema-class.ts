@@ -81,6 +81,11 @@ export function SchemaClass<const S extends object, const R extends readonly Sch
   return SchemaClassRoot as never
 }
 
+/** Whether `value` is the base class SchemaClass() returned itself (not a subclass of it). */
+export function isSchemaClassRoot(value: unknown): boolean {
+  return typeof value === 'function' && Object.hasOwn(value, kSchemaClass)
+}
+
 /** Whether `value` is a class made by {@link SchemaClass} (or a subclass of one). */
 export function isSchemaClass(value: unknown): value is Function & { readonly schema: JsonSchema } {
   return typeof value === 'function' && (value as unknown as Record<symbol, unknown>)[kSchemaClass] === true

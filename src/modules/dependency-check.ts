@@ -68,8 +68,14 @@ function checkTypeInfo(target: Function, parameterCount: number, requester: Requ
   throw moduleError('ENC_ERR_MODULE_DEPENDENCY_UNTYPED', { case: 'not-injectable', subject, ownCopy: status.ownCopy })
 }
 
-export function checkFactoryDependencies(tokens: readonly unknown[], requester: Requester): void {
+export function checkFactoryDependencies(tokens: readonly unknown[], requester: Requester, factory?: Function): void {
   tokens.forEach((token, index) => checkToken(token, `inject[${index}]`, requester))
+  // NestJS fills useFactory's parameters from inject only, as tsyringe does: a parameter past the
+  // list would be undefined at boot, found as a TypeError inside the factory. length counts the
+  // parameters before the first default or rest one, so an optional one opts out with a default.
+  if (factory !== undefined && factory.length > tokens.length) {
+    throw moduleError('ENC_ERR_MODULE_DEPENDENCY_UNTYPED', { case: 'factory-arity', subject: `${requester.what} in ${requester.node.path}`, params: paramNames(factory).slice(0, factory.length), injected: tokens.length })
+  }
 }
 
 /** Guard classes named by a controller's route hooks (`@OnRequest(Guard)`): each is resolved from the module. */
@@ -107,9 +113,21 @@ function checkToken(dep: unknown, where: string, requester: Requester): void {
   if (requester.container.isRegistered(dep as never, true)) return
   const providers = requester.providersOf(dep)
   const hint = providers.length === 0
-    ? `No module provides it: add it to the providers of ${requester.node.path} or of one of its ancestors.`
+    ? `No module provides it: add it to the providers of ${requester.node.path} or of one of its ancestors.` + aloneHint(requester.node, describeToken(dep))
     : `It is provided by ${providers.map((p) => p.path).join(' and ')}, which ${requester.node.path} cannot see (providers are visible in ` +
       `their module and its descendants only). Move the provider to a common ancestor (${commonAncestor(requester.node, providers[0]).path}), ` +
       `or lift() ${providers[0].type.name} so it provides into its parent.`
   throw moduleError('ENC_ERR_MODULE_DEPENDENCY_NOT_VISIBLE', { subject, token: describeToken(dep), where, hint })
+}
+
+/**
+ * A feature module booted as the root (a test of one module, NestJS's Test.createTestingModule
+ * habit) lacks what its real parent provides: say how a test gives it one.
+ */
+function aloneHint(node: ModuleNode, token: string): string {
+  let root = node
+  while (root.parent !== null) root = root.parent
+  const name = root.type.name
+  return ` If ${name} gets it from a module above it in the real app (booted alone here, as in a test), boot it under a host module that provides it: ` +
+    `@Module({ providers: [{ provide: ${token}, useValue: stub }], plugins: [${name}] }) class TestHost {}, then createApp(TestHost).`
 }

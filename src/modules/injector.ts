@@ -98,9 +98,10 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
     // A module's hook classes are resolved from its own container, as a controller's are from its module's.
     checkGuardDependencies(moduleGuardClassesOf(node.type), requester(`module ${node.type.name}`))
     checkInterceptorDependencies(getClassInterceptors(node.type), requester(`module ${node.type.name}`))
-    for (const spec of entriesOf(node).map(toProviderSpec)) {
+    for (const entry of entriesOf(node)) {
+      const spec = toProviderSpec(entry)
       if (spec.useClass !== null) checkClassDependencies(spec.useClass, requester(`provider ${describeToken(spec.token)}`))
-      checkFactoryDependencies(spec.inject, requester(`factory provider ${describeToken(spec.token)}`))
+      checkFactoryDependencies(spec.inject, requester(`factory provider ${describeToken(spec.token)}`), typeof entry === 'object' && 'useFactory' in entry ? entry.useFactory : undefined)
     }
     for (const controller of node.controllers) {
       checkClassDependencies(controller, requester(`controller ${controller.name}`))
@@ -109,7 +110,7 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
       checkInterceptorDependencies(interceptorClassesOf(controller), requester(`controller ${controller.name}`))
     }
     for (const entry of node.entries) {
-      if (entry.kind === 'plugin' && entry.deferred !== null) checkFactoryDependencies(entry.deferred.inject, requester(`usePlugin(${entry.plugin.name || 'anonymous plugin'})`))
+      if (entry.kind === 'plugin' && entry.deferred !== null) checkFactoryDependencies(entry.deferred.inject, requester(`usePlugin(${entry.plugin.name || 'anonymous plugin'})`), entry.deferred.useFactory)
     }
   }
 

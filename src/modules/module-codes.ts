@@ -97,9 +97,9 @@ export const moduleErrors = {
         ? `Its options were built from ${a.overridden.join(', ')}, which createApp({ overrides }) replaced: a stub given to a plugin must have the members the plugin calls on it ` +
           'while loading, as the real one does. Give the stub those members, override with a real client, or boot a module that does not list the plugin.'
         : 'Check the options this entry gives the plugin and what the plugin needs in the scope (its dependencies, decorators); the plugin\'s own error is the cause.') }),
-  ENC_ERR_MODULE_UNLISTED_CONTROLLER: e({ status: null, summary: 'a module or provider class the module tree reaches has route methods but no @Route(), so no module can list it as a controller',
-    message: (a: { lines: readonly string[] }) => 'These classes have route methods (@Get, @Route, ...) but no class-level @Route() ' +
-      `and no module lists them as controllers, so their routes would not exist:\n${a.lines.join('\n')}\n` +
+  ENC_ERR_MODULE_UNLISTED_CONTROLLER: e({ status: null, summary: 'a module or provider class the module tree reaches has route methods but no @Route() (so no module can list it as a controller), or is a controller listed only in providers',
+    message: (a: { lines: readonly string[] }) => 'These classes have route methods (@Get, @Route, ...) ' +
+      `that no module serves (no class-level @Route(), or not listed in any module's controllers), so their routes would not exist:\n${a.lines.join('\n')}\n` +
       'Fix: add @Route() to the class and list it in the controllers of the module that should serve it ' +
       '(a base class of a listed controller counts as listed).' }),
   ENC_ERR_MODULE_NOT_A_SCHEMA: e({ status: null, summary: 'a schemas entry is a class without @Schema()',
@@ -117,9 +117,16 @@ export const moduleErrors = {
       ? `${a.caller === 't.get' ? 't.get(' : 'resolveProvider(app, '}${a.token}): no provider of ${a.token} is visible from ${a.module}. ` +
         `Pass the module that provides it (or a descendant of it) as the ${a.caller === 't.get' ? `second argument: t.get(${a.token}, Module)` : 'third argument'}.`
       : `${a.subject} ${a.token} (${a.where}), which is not visible there. ${a.hint}` }),
-  ENC_ERR_MODULE_DEPENDENCY_UNTYPED: e({ status: null, summary: 'a constructor dependency has no usable runtime token (interface, primitive, missing metadata)',
-    message: (a: { case: 'no-metadata'; subject: string; index: number; param: string | null; decorated: boolean } | { case: 'not-injectable'; subject: string; ownCopy: string } | { case: 'no-token'; subject: string; where: string; type: string; candidates?: readonly string[] }) => {
+  ENC_ERR_MODULE_DEPENDENCY_UNTYPED: e({ status: null, summary: 'a constructor or factory dependency has no usable runtime token (interface, primitive, missing metadata, a useFactory parameter without its inject entry)',
+    message: (a: { case: 'no-metadata'; subject: string; index: number; param: string | null; decorated: boolean } | { case: 'not-injectable'; subject: string; ownCopy: string } | { case: 'no-token'; subject: string; where: string; type: string; candidates?: readonly string[] }
+      | { case: 'factory-arity'; subject: string; params: readonly (string | null)[]; injected: number }) => {
       switch (a.case) {
+        case 'factory-arity': {
+          const missing = a.params.slice(a.injected).map((p, i) => p ?? `parameter ${a.injected + i}`)
+          return `${a.subject} takes ${a.params.length} parameter${a.params.length === 1 ? '' : 's'} but its inject list names ${a.injected} token${a.injected === 1 ? '' : 's'}, ` +
+            `so ${missing.join(', ')} would be undefined: a factory's parameters are filled from inject, in order (its parameter types are not read). ` +
+            `List a token for each: inject: [${a.params.map((p) => (p === null ? 'Token' : `<token of ${p}>`)).join(', ')}], or give an unused parameter a default.`
+        }
         case 'no-metadata': {
           const where = `constructor parameter ${a.index}${a.param === null ? '' : ` (${a.param})`}`
           const param = a.param ?? 'name'
@@ -173,9 +180,14 @@ export const moduleErrors = {
       '(pluginTimeout), so createApp() gave up instead of waiting for ever. Make the factory resolve or reject (a connection attempt with its own timeout), ' +
       'or raise the pluginTimeout option of createApp().' }),
   ENC_ERR_MODULE_OVERRIDE_UNKNOWN: e({ status: null, summary: 'createApp({ overrides }) names a token that no module of the tree provides',
-    message: (a: { root: string; path: string; token: string; near: readonly string[] }) => `createApp(${a.root}, { overrides }): no module of ${a.path} provides ` +
+    message: (a: { root: string; path: string; token: string; near: readonly string[]; neededBy?: readonly string[] }) => `createApp(${a.root}, { overrides }): no module of ${a.path} provides ` +
       `${a.token}, so there is nothing to replace.` +
-      (a.near.length > 0 ? ` Did you mean ${a.near.join(' or ')}?` : ' Override a token some module lists in its providers (or Logger, the framework\'s).') }),
+      (a.near.length > 0 ? ` Did you mean ${a.near.join(' or ')}?`
+        : a.neededBy !== undefined && a.neededBy.length > 0
+          ? ` Yet ${a.neededBy.join(', ')} injects it: ${a.root} expects it from a module above it, and is booted here without one. overrides replace providers, they add none. ` +
+            `To test ${a.root} alone, boot it under a host module that provides what its parent would: ` +
+            `@Module({ providers: [{ provide: ${a.token}, useValue: stub }], plugins: [${a.root}] }) class TestHost {}, then createApp(TestHost).`
+          : ' Override a token some module lists in its providers (or Logger, the framework\'s).') }),
   ENC_ERR_MODULE_OVERRIDE_INVALID: e({ status: null, summary: 'an overrides entry is not [Token, { useValue | useClass | useFactory }], or overrides one token twice',
     message: (a: { problem: string }) => `createApp({ overrides }): ${a.problem}` }),
   ENC_ERR_MODULE_NOT_AN_APP: e({ status: null, summary: 'resolveProvider() was given a scope createApp() did not return, or a module class outside the app',

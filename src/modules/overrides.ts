@@ -6,6 +6,7 @@ import { walk, type ModuleNode } from './module-tree'
 import { toProviderSpec } from './providers'
 import { Logger } from './logger-token'
 import { closestName } from '../runtime/internal'
+import { dependentsOf } from './dependents'
 
 /** Token -> the provider entry that replaces every declaration of that token. */
 export type OverrideTable = ReadonlyMap<InjectionToken, ProviderEntry>
@@ -37,7 +38,9 @@ export function overrideTable(root: ModuleNode, overrides: readonly ProviderOver
       // A mistyped string or symbol token ('DB_ULR'): the closest declared name of the same kind.
       const close = typeof token === 'string' || typeof token === 'symbol' ? closestName(plainName(token), [...declared].filter((t) => typeof t === typeof token && !near.includes(t)).map(plainName)) : null
       if (close !== null) near.push(...[...declared].filter((t) => typeof t === typeof token && plainName(t) === close))
-      throw moduleError('ENC_ERR_MODULE_OVERRIDE_UNKNOWN', { root: root.type.name, path: root.path, token: describeToken(token), near: near.map(describeToken) })
+      // Injected yet provided nowhere: a module booted alone (NestJS's Test.createTestingModule habit), which overrides cannot complete.
+      const neededBy = near.length > 0 ? [] : dependentsOf(root, token)
+      throw moduleError('ENC_ERR_MODULE_OVERRIDE_UNKNOWN', { root: root.type.name, path: root.path, token: describeToken(token), near: near.map(describeToken), neededBy })
     }
     table.set(token, { provide: token, ...recipe } as ProviderEntry)
   }

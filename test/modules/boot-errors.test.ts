@@ -91,6 +91,21 @@ describe('createApp: boot errors name the module path and the fix', () => {
     expect(error.message).to.contain('- HalfOrphan (a provider of Root)').and.contain('add @Route() to the class and list it')
   })
 
+  it('refuses to boot while a @Route() controller is listed in providers and in no module\'s controllers: its routes would be a silent 404 (newcomer16)', async () => {
+    @injectable() class Orders { list() { return [] } }
+    @Route('/orders') class OrdersController { constructor(readonly orders: Orders) {} @Get('/') get() { return this.orders.list() } }
+    @Module({ providers: [Orders, OrdersController] }) class Root {}
+    const error = await bootError(Root)
+    expect(error.code).to.equal('ENC_ERR_MODULE_UNLISTED_CONTROLLER')
+    expect(error.message).to.contain('- OrdersController (a controller, with @Route(), listed in the providers of Root and in no module\'s controllers: move it to controllers)')
+    // Listed as a controller somewhere in the tree (and injected elsewhere as a provider): served, so accepted.
+    @Module({ controllers: [OrdersController], providers: [Orders] }) class Served {}
+    @Module({ plugins: [Served], providers: [Orders, OrdersController] }) class Both {}
+    const app = await createApp(Both)
+    expect((await app.inject('/orders')).statusCode).to.equal(200)
+    await app.close()
+  })
+
   it('refuses to boot while a module class of the tree has route methods (modules hold no routes)', async () => {
     @Module() class Child { @Get('/c') c() { return {} } }
     @Module({ plugins: [Child] }) class Root {}

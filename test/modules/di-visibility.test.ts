@@ -2,7 +2,7 @@ import 'reflect-metadata'
 import { expect } from 'chai'
 import request from 'supertest'
 import { inject, injectable } from 'tsyringe'
-import { Get, Module, Route, type Class } from '../../src/decorators'
+import { Get, Module, Route, usePlugin, type Class } from '../../src/decorators'
 import { createApp } from '../../src/modules'
 import { lift } from '../../src/runtime'
 import { bootError } from './helpers'
@@ -122,6 +122,24 @@ describe('DI: providers are visible in their module and its descendants only (DE
     const error = await bootError(Root)
     expect(error.code).to.equal('ENC_ERR_MODULE_DEPENDENCY_NOT_VISIBLE')
     expect(error.message).to.contain("factory provider 'fac' in Root needs Counter (inject[0])")
+  })
+
+  it('a useFactory parameter without its inject entry is refused at boot, named, instead of being called with undefined (newcomer16)', async () => {
+    class Conn { constructor(readonly url: string) {} }
+    @Module({ providers: [{ provide: 'url', useValue: 'db://' }, { provide: Conn, useFactory: (url: string) => new Conn(url.toUpperCase()) }] }) class Root {}
+    const error = await bootError(Root)
+    expect(error.code).to.equal('ENC_ERR_MODULE_DEPENDENCY_UNTYPED')
+    expect(error.message).to.contain('factory provider Conn in Root takes 1 parameter but its inject list names 0 tokens, so url would be undefined')
+      .and.contain('inject: [<token of url>]')
+    // With the token listed, or a default for a parameter the factory may go without, it boots.
+    @Module({ providers: [{ provide: 'url', useValue: 'db://' }, { provide: Conn, useFactory: (url: string) => new Conn(url), inject: ['url'] }] }) class Listed {}
+    @Module({ providers: [{ provide: Conn, useFactory: (url = 'mem://') => new Conn(url) }] }) class Defaulted {}
+    for (const root of [Listed, Defaulted]) await (await createApp(root)).close()
+    // A usePlugin() entry's factory is checked the same way (its types already refuse it: this is the JavaScript or cast path).
+    @Module({ plugins: [usePlugin(async () => {}, { useFactory: ((max: number) => ({ max })) as () => { max: number } })] }) class Plugged {}
+    const pluginError = await bootError(Plugged)
+    expect(pluginError.code).to.equal('ENC_ERR_MODULE_DEPENDENCY_UNTYPED')
+    expect(pluginError.message).to.contain('so max would be undefined')
   })
 
   it('module classes get constructor injection too', async () => {

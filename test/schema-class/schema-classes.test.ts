@@ -244,6 +244,36 @@ describe('schema classes: one declaration is the schema and the type', () => {
     }).code).to.equal('ENC_ERR_DECL_HEADER_NAME')
   })
 
+  it('refuses, at declaration, a whole-part parameter typed by a schema class that declares methods or accessors: the handler gets the validated plain object, not an instance (ENC_ERR_DECL_PARAM_CLASS_MEMBERS, newcomer16)', async () => {
+    class OrderLine extends SchemaClass({ type: 'object', required: ['quantity', 'price'], properties: { quantity: { type: 'integer' }, price: { type: 'number' } } } as const) {
+      total(): number { return this.quantity * this.price }     // a NestJS DTO habit (ValidationPipe({ transform: true }) makes instances)
+      get expensive(): boolean { return this.total() > 100 }
+    }
+    const error = declarationError(() => {
+      class C { @Post('/lines') add(@Body() line: OrderLine) { return { total: line.total() } } }
+      return C
+    })
+    expect(error.code).to.equal('ENC_ERR_DECL_PARAM_CLASS_MEMBERS')
+    expect(error.message).to.include('C.add').and.include('parameter 0 is @Body() typed OrderLine, which declares total(), get expensive')
+      .and.include('The handler receives the validated plain object').and.include('(total(orderLine: OrderLine))').and.include('new OrderLine(data)')
+    // Inherited members count (a subclass of a DTO with methods); a query class is checked the same way.
+    class Paged extends SchemaClass({ type: 'object', properties: { page: { type: 'integer', default: 1 } } } as const) { offset(): number { return (this.page - 1) * 10 } }
+    class NamedPaged extends Paged {}
+    expect(declarationError(() => {
+      class D { @Get('/p') p(@Query() q: NamedPaged) { return { o: q.page } } }
+      return D
+    }).message).to.include('@Query() typed NamedPaged, which declares offset()').and.include('(offset(namedPaged: NamedPaged))')
+    // A schema class without members, a subclass that only renames one, and the class used in a response or built by hand stay fine.
+    class Plain extends SchemaClass({ type: 'object', required: ['n'], properties: { n: { type: 'integer' } } } as const) {}
+    class Renamed extends Plain {}
+    @Route('/m') class M {
+      @Post('/', { schema: { response: { 200: OrderLine } } }) add(@Body() p: Renamed) { return new OrderLine({ quantity: p.n, price: 2 }) }
+    }
+    app = await boot([M], [])
+    await request(app.server).post('/m').send({ n: 3 }).expect(200, { quantity: 3, price: 2 })
+    expect(new OrderLine({ quantity: 2, price: 60 }).expensive).to.equal(true)
+  })
+
   it('hands a @Headers() schema class parameter its lowercase header names as the request sent them capitalised', async () => {
     class VersionHeaders extends SchemaClass({ type: 'object', required: ['x-api-version'], properties: { 'x-api-version': { type: 'integer' } } }) {}
     @Route('/v') class V { @Get('/') v(@Headers() h: VersionHeaders) { return { v: h['x-api-version'] } } }

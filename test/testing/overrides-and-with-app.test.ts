@@ -86,6 +86,33 @@ describe('testing: provider overrides (README "Testing")', () => {
     expect(error?.message).to.contain('no module of AppModule provides Unused')
   })
 
+  it('an override of a token the tree injects but no module provides (a feature module booted alone) names who injects it and the host-module fix (newcomer16)', async () => {
+    // NestJS habit: Test.createTestingModule({ imports: [UsersModule] }).overrideProvider(Mailer): UsersModule gets Mailer from its parent.
+    const error = await createApp(UsersModule, { overrides: [override(Mailer, { useValue: fakeMailer })] }).then(() => null, (e: Error & { code: string }) => e)
+    expect(error?.code).to.equal('ENC_ERR_MODULE_OVERRIDE_UNKNOWN')
+    expect(error?.message).to.contain('no module of UsersModule provides Mailer')
+      .and.contain('provider Signup in UsersModule (constructor parameter 0) injects it')
+      .and.contain('overrides replace providers, they add none')
+      .and.contain('@Module({ providers: [{ provide: Mailer, useValue: stub }], plugins: [UsersModule] }) class TestHost {}')
+    // A factory's inject list and a usePlugin() entry's count as injecting it too.
+    @Module({ providers: [{ provide: 'greeting', useFactory: (url: string) => url, inject: ['DB_URL'] }] }) class Factory {}
+    const viaFactory = await createApp(Factory, { overrides: [['DB_URL', { useValue: 'x' }]] }).then(() => null, (e: Error) => e)
+    expect(viaFactory?.message).to.contain("factory provider 'greeting' in Factory (inject[0]) injects it")
+    // The fix it names works: the host provides what the parent would, and the module keeps its own scope and prefix.
+    @Module({ providers: [{ provide: Mailer, useValue: fakeMailer }], plugins: [UsersModule] }) class TestHost {}
+    await withApp(TestHost, {}, async (t) => {
+      expect((await t.inject('/users/signup/eve')).json()).to.deep.equal({ sent: 'fake mail to eve' })
+    })
+  })
+
+  it('a feature module booted alone without what its parent provides names the host-module fix at boot (newcomer16)', async () => {
+    const error = await createApp(UsersModule).then(() => null, (e: Error & { code: string }) => e)
+    expect(error?.code).to.equal('ENC_ERR_MODULE_DEPENDENCY_NOT_VISIBLE')
+    expect(error?.message).to.contain('provider Signup in UsersModule needs Mailer')
+      .and.contain('If UsersModule gets it from a module above it in the real app')
+      .and.contain('@Module({ providers: [{ provide: Mailer, useValue: stub }], plugins: [UsersModule] }) class TestHost {}')
+  })
+
   it('suggests the token that has the same name when an override names a look-alike token', async () => {
     @Module({ providers: [{ provide: 'Mailer', useValue: fakeMailer }] }) class Root {}
     const error = await createApp(Root, { overrides: [[Mailer, { useValue: {} }]] }).then(() => null, (e: Error & { code: string }) => e)
