@@ -16,53 +16,74 @@ import type { ServeContext } from './serve-context'
  * logging is on.
  */
 export function logRequest(ctx: ServeContext, request: RequestImpl, reply: ReplyImpl): void {
-  const started = request.startTime
   // A logger Enclave made serializes the request and reply itself (Fastify's serializers, or the
   // user's `serializers.req`/`res`, which then read what they read in Fastify); any other logger
   // gets the same fields as plain objects, unless the route's logSerializers name the field.
   const routeSerializers = reply.route.logSerializers
   const ownReq = ctx.logSerializers || routeSerializers?.req !== undefined
-  const own = ctx.logSerializers || routeSerializers?.res !== undefined
   accessLine(ctx, request, 'info', { req: ownReq ? request : fastifyLogSerializers.req(request) }, 'incoming request')
   const res = reply.raw as ServerResponse & AccessState
-  let finished = false
-  let written = false
-  const end = (failure?: unknown): void => {
-    if (written) return
-    written = true
-    const shown = own ? reply : { statusCode: reply.raw.statusCode }
-    const responseTime = performance.now() - started
-    if (failure === undefined) accessLine(ctx, request, 'info', { res: shown, responseTime }, 'request completed')
-    else accessLine(ctx, request, 'error', { res: shown, err: failure, responseTime }, 'request errored')
-  }
-  res[accessEnd] = end
-  // 'finish' (the response is handed to the OS) rather than 'close': in-process inject() emits
-  // 'close' only on the next tick, after the caller already has its response.
-  res.once('finish', () => {
-    finished = true
-    if (res[accessDeferred] !== true) end()
-  })
-  res.once('close', () => {
-    if (!finished) accessLine(ctx, request, 'info', { res: own ? reply : { statusCode: reply.raw.statusCode }, responseTime: performance.now() - started }, 'request aborted')
-  })
+  res[accessWatch] = new AccessWatch(ctx, request, reply, ctx.logSerializers || routeSerializers?.res !== undefined)
+  // One object per request and two listener functions shared by every response, rather than a
+  // closure per event and once()'s wrapper around it: the response is gone after one request,
+  // so the listeners need no removing. 'finish' (the response is handed to the OS) rather than
+  // 'close': in-process inject() emits 'close' only on the next tick, after the caller already
+  // has its response.
+  res.on('finish', accessOnFinish)
+  res.on('close', accessOnClose)
 }
 
-const accessEnd = Symbol('enclave.accessEnd')
-const accessDeferred = Symbol('enclave.accessDeferred')
-interface AccessState { [accessEnd]?: (failure?: unknown) => void; [accessDeferred]?: boolean }
+/** What the access line of one response needs once it ends. */
+export class AccessWatch {
+  finished = false
+  written = false
+  /** A route's onResponse hooks run first; they write the line (deferAccessLine). */
+  deferred = false
+  constructor(readonly ctx: ServeContext, readonly request: RequestImpl, readonly reply: ReplyImpl, readonly own: boolean) {}
+
+  shownResponse(): unknown {
+    return this.own ? this.reply : { statusCode: this.reply.raw.statusCode }
+  }
+}
+
+function accessOnFinish(this: ServerResponse & AccessState): void {
+  const watch = this[accessWatch]
+  if (watch === undefined || watch.finished) return
+  watch.finished = true
+  if (!watch.deferred) completeAccessLine(watch)
+}
+
+function accessOnClose(this: ServerResponse & AccessState): void {
+  const watch = this[accessWatch]
+  if (watch === undefined || watch.finished) return
+  // Closed first: the client left before the response was handed over.
+  watch.finished = true
+  accessLine(watch.ctx, watch.request, 'info', { res: watch.shownResponse(), responseTime: performance.now() - watch.request.startTime }, 'request aborted')
+}
+
+/** "request completed", or "request errored" with the first onResponse hook's failure; once per response. */
+export function completeAccessLine(watch: AccessWatch, failure?: unknown): void {
+  if (watch.written) return
+  watch.written = true
+  const responseTime = performance.now() - watch.request.startTime
+  if (failure === undefined) accessLine(watch.ctx, watch.request, 'info', { res: watch.shownResponse(), responseTime }, 'request completed')
+  else accessLine(watch.ctx, watch.request, 'error', { res: watch.shownResponse(), err: failure, responseTime }, 'request errored')
+}
+
+const accessWatch = Symbol('enclave.accessWatch')
+interface AccessState { [accessWatch]?: AccessWatch }
 
 /**
  * A route with onResponse hooks: its "request completed" line waits for them, as in Fastify 3, so
  * that what they log comes first, and a failing one gives "request errored" (with `err`, at error
  * level) in its place. Called when the hooks are set to watch the response, before it finishes;
- * returns the function that writes the line, or null when the access log is off.
+ * returns the watch to hand to completeAccessLine(), or null when the access log is off.
  */
-export function deferAccessLine(res: ServerResponse): ((failure?: unknown) => void) | null {
-  const state = res as ServerResponse & AccessState
-  const end = state[accessEnd]
-  if (end === undefined) return null
-  state[accessDeferred] = true
-  return end
+export function deferAccessLine(res: ServerResponse): AccessWatch | null {
+  const watch = (res as ServerResponse & AccessState)[accessWatch]
+  if (watch === undefined) return null
+  watch.deferred = true
+  return watch
 }
 
 /** One access line, through guardedLogLine (a user's serializer that throws costs the line a field). */
@@ -72,5 +93,6 @@ function accessLine(ctx: ServeContext, request: RequestImpl, level: 'info' | 'er
 
 /** The route whose onResponse hooks the line waited for no longer ends the response (reply.callNotFound()). */
 export function undeferAccessLine(res: ServerResponse): void {
-  (res as ServerResponse & AccessState)[accessDeferred] = false
+  const watch = (res as ServerResponse & AccessState)[accessWatch]
+  if (watch !== undefined) watch.deferred = false
 }
