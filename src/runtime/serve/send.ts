@@ -12,6 +12,7 @@ import { DeferredBuildError } from '../schemas/deferred-serializer'
 import { schemaBuildFailure } from './schema-build-failure'
 import { declaredLengthGuard } from './stream-length'
 import { pumpCheckedChunks } from './stream-chunks'
+import { isEventStream, trackEventStream } from './event-streams'
 import { describeValue } from '../schemas/schema-codes'
 import { replyAt } from './reply-at'
 import { cancelWebPayload, nodeBody, webPayloadOf, type WebPayload } from './web-reply'
@@ -334,12 +335,17 @@ function writeStream(reply: ReplyImpl, stream: Readable): void {
     res.destroy()
     closeSource(stream)
   })
+  let stopPiping: () => void
   if (objectMode) {
-    pumpCheckedChunks(stream, dest, (chunk) => stream.destroy(runtimeError('ENC_ERR_REPLY_STREAM_CHUNK', { at: replyAt(reply), got: describeValue(chunk) })))
+    stopPiping = pumpCheckedChunks(stream, dest, (chunk) => stream.destroy(runtimeError('ENC_ERR_REPLY_STREAM_CHUNK', { at: replyAt(reply), got: describeValue(chunk) })))
   } else {
     stream.pipe(dest)
+    // A legacy stream (the `send` module's SendStream) has pipe() but no unpipe().
+    stopPiping = () => { if (typeof stream.unpipe === 'function') stream.unpipe(dest) }
   }
   if (dest !== res) dest.pipe(res)
+  // An event stream has no end of its own: close() ends it (a length declared for one is held to instead).
+  else if (isEventStream(res.getHeader('content-type'))) trackEventStream(reply.route.serve, res, stopPiping, () => closeSource(stream))
 }
 
 /**
