@@ -31,7 +31,7 @@ async function until(check: () => boolean, what: string): Promise<void> {
   if (!check()) throw new Error(`never saw ${what}`)
 }
 
-describe('close() ends piped Server-Sent Events streams', () => {
+describe('piped Server-Sent Events streams: the head at once, ended cleanly by close()', () => {
   it('a returned PassThrough sent as text/event-stream ends cleanly at close(), well before closeTimeout, and its source is destroyed', async () => {
     const app = createServer({ closeTimeout: 60_000 })
     const sources: PassThrough[] = []
@@ -128,5 +128,30 @@ describe('close() ends piped Server-Sent Events streams', () => {
     client.response.destroy()
     await until(() => source.destroyed, 'the source destroyed when the client left')
     await within(app.close(), 5_000, 'close() after the client left')
+  })
+
+  it('an event stream\'s head goes out before its first event (the client sees the 200 at once)', async () => {
+    const app = createServer()
+    const source = new PassThrough()
+    app.get('/events', async (_request, reply) => reply.type('text/event-stream').send(source))
+    app.get('/download', async (_request, reply) => reply.type('application/octet-stream').send(new PassThrough()))
+    const address = await app.listen({ port: 0, host: '127.0.0.1' })
+    try {
+      const client = await within(open(`${address}/events`), 5_000, 'the event stream\'s head')
+      expect(client.response.statusCode).to.equal(200)
+      expect(client.response.headers['content-type']).to.equal('text/event-stream')
+      expect(client.response.headers['transfer-encoding']).to.equal('chunked')
+      source.write('data: later\n\n')
+      await until(() => client.text() === 'data: later\n\n', 'the event')
+      // Another stream's head still waits for its first chunk (an early failure can be an error reply).
+      let downloadHead = false
+      const download = get(`${address}/download`, () => { downloadHead = true })
+      download.on('error', () => {})
+      await sleep(300)
+      expect(downloadHead).to.equal(false)
+      download.destroy()
+    } finally {
+      await app.close()
+    }
   })
 })

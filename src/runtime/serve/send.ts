@@ -325,6 +325,11 @@ function writeStream(reply: ReplyImpl, stream: Readable): void {
     return
   }
   res.once('close', () => { if (stream.destroyed !== true) closeSource(stream) })
+  // An event stream's head goes out now, not with its first event (which may be minutes away):
+  // the client's EventSource fires 'open' and a test sees the 200 at once. A failure of the
+  // stream before its first event then closes the connection instead of answering an error.
+  const eventStream = isEventStream(res.getHeader('content-type')) && res.getHeader('content-length') === undefined
+  if (eventStream) res.flushHeaders()
   // Read from the staged head: a length set on reply.raw (a middleware's setHeader) goes out too.
   const declared = res.getHeader('content-length')
   // Node would write whatever the stream gives under a length it does not check (stream-length.ts).
@@ -345,7 +350,7 @@ function writeStream(reply: ReplyImpl, stream: Readable): void {
   }
   if (dest !== res) dest.pipe(res)
   // An event stream has no end of its own: close() ends it (a length declared for one is held to instead).
-  else if (isEventStream(res.getHeader('content-type'))) trackEventStream(reply.route.serve, res, stopPiping, () => closeSource(stream))
+  else if (eventStream) trackEventStream(reply.route.serve, res, stopPiping, () => closeSource(stream))
 }
 
 /**
