@@ -304,7 +304,9 @@ function writeStream(reply: ReplyImpl, stream: Readable): void {
   // Once headers are out a failure can no longer become an error reply: the honest signal to
   // the client is a connection closed before the end of the body. Before the first byte (the
   // head is only staged until then) it is an error reply, as in Fastify 3.
-  stream.once('error', (error) => {
+  let settled = false
+  const fail = (error: unknown): void => {
+    settled = true
     // Logged here only when no error reply will log it (Fastify 3's line and level).
     if (res.headersSent) {
       reply.request.log.warn(reply.route.serve.idFields(reply.request.id, { err: error }), 'response terminated with an error with headers already sent')
@@ -315,7 +317,9 @@ function writeStream(reply: ReplyImpl, stream: Readable): void {
     if (!objectMode && typeof stream.unpipe === 'function') stream.unpipe(res)
     for (const name of staged) res.removeHeader(name)
     failWrite(reply, error)
-  })
+  }
+  stream.once('error', fail)
+  stream.once('end', () => { settled = true })
   try {
     staged = stageHead(reply)
   } catch (error) {
@@ -349,8 +353,17 @@ function writeStream(reply: ReplyImpl, stream: Readable): void {
     stopPiping = () => { if (typeof stream.unpipe === 'function') stream.unpipe(dest) }
   }
   if (dest !== res) dest.pipe(res)
+  // A source destroyed before its end (a hub dropping a slow client, a producer giving up) gives
+  // the response nothing more, not even its end: without this the client waited for ever. As
+  // Fastify 3 and 5 (pump's premature close): an error reply before the first byte, else the
+  // connection is cut, so the client sees an incomplete body, not a complete one.
+  const onSourceClose = (): void => {
+    if (settled || dest.writableEnded || dest.destroyed || res.destroyed) return
+    fail(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }))
+  }
+  if (stream.destroyed === true) process.nextTick(onSourceClose); else stream.once('close', onSourceClose)
   // An event stream has no end of its own: close() ends it (a length declared for one is held to instead).
-  else if (eventStream) trackEventStream(reply.route.serve, res, stopPiping, () => closeSource(stream))
+  if (eventStream && dest === res) trackEventStream(reply.route.serve, res, stopPiping, () => closeSource(stream))
 }
 
 /**
