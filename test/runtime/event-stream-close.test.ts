@@ -4,6 +4,7 @@
 // unsubscribe). A stream with an end (NDJSON) is left to finish.
 import { expect } from 'chai'
 import { get, type IncomingMessage } from 'node:http'
+import { connect, type IncomingHttpHeaders } from 'node:http2'
 import { PassThrough, Readable } from 'node:stream'
 import { createServer } from '../../src/runtime'
 import { sleep, within } from '../support/raw-http'
@@ -152,6 +153,24 @@ describe('piped Server-Sent Events streams: the head at once, ended cleanly by c
       download.destroy()
     } finally {
       await app.close()
+    }
+  })
+
+  it('over HTTP/2 (h2c): the head comes before any event, and close() ends the stream (END_STREAM) well before closeTimeout', async () => {
+    const app = createServer({ http2: true, closeTimeout: 60_000 })
+    app.get('/events', async (_request, reply) => reply.type('text/event-stream').send(new PassThrough()))
+    const address = await app.listen({ port: 0, host: '127.0.0.1' })
+    const session = connect(address)
+    try {
+      const stream = session.request({ ':path': '/events' })
+      stream.resume()
+      const head = await within(new Promise<IncomingHttpHeaders>((resolve) => stream.once('response', resolve)), 5_000, 'the head')
+      expect(head[':status']).to.equal(200)
+      const ended = new Promise<void>((resolve) => stream.once('end', resolve))
+      await within(app.close(), 5_000, 'close() with an open HTTP/2 event stream')
+      await within(ended, 5_000, 'the stream end')
+    } finally {
+      session.destroy()
     }
   })
 })
