@@ -3,6 +3,7 @@ import { expect } from 'chai'
 import request from 'supertest'
 import WebSocket from 'ws'
 import websocket from '@fastify/websocket'
+import type { FastifyInstance } from 'fastify'
 import { Get, Module, OnRequest, Route } from '../../src/decorators'
 import { createApp } from '../../src/modules'
 import { createServer, HttpError, type Request, type RequestOf, type Scope } from '../../src/runtime'
@@ -125,6 +126,29 @@ describe('@fastify/websocket in Enclave', function () {
       })
     })
   }
+
+  it('a rolling deploy: the plugin\'s preClose option (docs/plugins.md) closes sockets with 1001 and a reason, and close() does not wait closeTimeout', async () => {
+    @Route() class Chat { @Get('/echo', { websocket: true }) echo(socket: unknown, req: Request) { echo(socket as WebSocket, req) } }
+    @Module({
+      plugins: [[websocket, {
+        preClose(this: FastifyInstance, done: () => void) {
+          for (const client of this.websocketServer.clients) client.close(1001, 'server restarting')
+          this.websocketServer.close()
+          done()
+        },
+      }]],
+      controllers: [Chat],
+    }) class ChatModule {}
+    const app = track(await createApp(ChatModule, { closeTimeout: 60_000 }))
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const client = new WebSocket(wsUrl(app, '/echo'))
+    await new Promise((resolve, reject) => { client.once('open', resolve); client.once('error', reject) })
+    const closed = new Promise<[number, string]>((resolve) => client.once('close', (code, reason) => resolve([code, String(reason)])))
+    const started = Date.now()
+    await app.close()
+    expect(Date.now() - started).to.be.below(5_000)
+    expect(await closed).to.deep.equal([1001, 'server restarting'])
+  })
 
   it('answers injectWS, the plugin\'s in-process test client, through the same routes', async () => {
     const app = track(createServer())

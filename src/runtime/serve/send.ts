@@ -12,6 +12,7 @@ import { DeferredBuildError } from '../schemas/deferred-serializer'
 import { schemaBuildFailure } from './schema-build-failure'
 import { declaredLengthGuard } from './stream-length'
 import { pumpCheckedChunks } from './stream-chunks'
+import { isEventStream, trackEventStream } from './event-streams'
 import { describeValue } from '../schemas/schema-codes'
 import { replyAt } from './reply-at'
 import { cancelWebPayload, nodeBody, webPayloadOf, type WebPayload } from './web-reply'
@@ -303,7 +304,9 @@ function writeStream(reply: ReplyImpl, stream: Readable): void {
   // Once headers are out a failure can no longer become an error reply: the honest signal to
   // the client is a connection closed before the end of the body. Before the first byte (the
   // head is only staged until then) it is an error reply, as in Fastify 3.
-  stream.once('error', (error) => {
+  let settled = false
+  const fail = (error: unknown): void => {
+    settled = true
     // Logged here only when no error reply will log it (Fastify 3's line and level).
     if (res.headersSent) {
       reply.request.log.warn(reply.route.serve.idFields(reply.request.id, { err: error }), 'response terminated with an error with headers already sent')
@@ -314,7 +317,9 @@ function writeStream(reply: ReplyImpl, stream: Readable): void {
     if (!objectMode && typeof stream.unpipe === 'function') stream.unpipe(res)
     for (const name of staged) res.removeHeader(name)
     failWrite(reply, error)
-  })
+  }
+  stream.once('error', fail)
+  stream.once('end', () => { settled = true })
   try {
     staged = stageHead(reply)
   } catch (error) {
@@ -324,6 +329,11 @@ function writeStream(reply: ReplyImpl, stream: Readable): void {
     return
   }
   res.once('close', () => { if (stream.destroyed !== true) closeSource(stream) })
+  // An event stream's head goes out now, not with its first event (which may be minutes away):
+  // the client's EventSource fires 'open' and a test sees the 200 at once. A failure of the
+  // stream before its first event then closes the connection instead of answering an error.
+  const eventStream = isEventStream(res.getHeader('content-type')) && res.getHeader('content-length') === undefined
+  if (eventStream) res.flushHeaders()
   // Read from the staged head: a length set on reply.raw (a middleware's setHeader) goes out too.
   const declared = res.getHeader('content-length')
   // Node would write whatever the stream gives under a length it does not check (stream-length.ts).
@@ -334,12 +344,26 @@ function writeStream(reply: ReplyImpl, stream: Readable): void {
     res.destroy()
     closeSource(stream)
   })
+  let stopPiping: () => void
   if (objectMode) {
-    pumpCheckedChunks(stream, dest, (chunk) => stream.destroy(runtimeError('ENC_ERR_REPLY_STREAM_CHUNK', { at: replyAt(reply), got: describeValue(chunk) })))
+    stopPiping = pumpCheckedChunks(stream, dest, (chunk) => stream.destroy(runtimeError('ENC_ERR_REPLY_STREAM_CHUNK', { at: replyAt(reply), got: describeValue(chunk) })))
   } else {
     stream.pipe(dest)
+    // A legacy stream (the `send` module's SendStream) has pipe() but no unpipe().
+    stopPiping = () => { if (typeof stream.unpipe === 'function') stream.unpipe(dest) }
   }
   if (dest !== res) dest.pipe(res)
+  // A source destroyed before its end (a hub dropping a slow client, a producer giving up) gives
+  // the response nothing more, not even its end: without this the client waited for ever. As
+  // Fastify 3 and 5 (pump's premature close): an error reply before the first byte, else the
+  // connection is cut, so the client sees an incomplete body, not a complete one.
+  const onSourceClose = (): void => {
+    if (settled || dest.writableEnded || dest.destroyed || res.destroyed) return
+    fail(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }))
+  }
+  if (stream.destroyed === true) process.nextTick(onSourceClose); else stream.once('close', onSourceClose)
+  // An event stream has no end of its own: close() ends it (a length declared for one is held to instead).
+  if (eventStream && dest === res) trackEventStream(reply.route.serve, res, stopPiping, () => closeSource(stream))
 }
 
 /**

@@ -85,6 +85,8 @@ export class ServeContext {
    * close() waits for them before it runs onClose hooks and resolves. Empty outside shutdown.
    */
   readonly endingDuringClose = new Set<Promise<void>>()
+  /** Open `text/event-stream` replies piped from a stream: close() ends them (event-streams.ts). */
+  readonly eventStreams = new Set<() => void>()
   /**
    * Responses a handler or plugin took over with reply.hijack(): routing leaves their upgrade
    * sockets to them (a websocket outlives the request deadline). Weak: nothing to clean up.

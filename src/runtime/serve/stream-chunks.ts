@@ -11,7 +11,7 @@ import type { Readable, Writable } from 'node:stream'
  * cost about 15% of the CPU of a 100-line NDJSON reply. Byte-mode streams (files, sockets) can
  * only give bytes and are piped as they are.
  */
-export function pumpCheckedChunks(source: Readable, dest: Writable, onInvalid: (chunk: unknown) => void): void {
+export function pumpCheckedChunks(source: Readable, dest: Writable, onInvalid: (chunk: unknown) => void): () => void {
   let failed = false
   const resume = (): void => { if (!failed) source.resume() }
   source.on('data', (chunk: unknown) => {
@@ -30,4 +30,6 @@ export function pumpCheckedChunks(source: Readable, dest: Writable, onInvalid: (
   // A 'data' listener starts a stream only if nobody paused it; pipe() resumes it in any case
   // (a stream paused by its maker was a reply that never ended).
   if (source.readableFlowing !== true) source.resume()
+  // Stops the pump (close() ending an event stream: event-streams.ts): nothing more is written.
+  return () => { failed = true }
 }

@@ -12,6 +12,7 @@ import type { BootContext } from '../boot/boot-context'
 import type { ServerFacade } from '../declare/declare-context'
 import { handleRequest } from '../serve/pipeline'
 import type { ServeContext } from '../serve/serve-context'
+import { endEventStreams } from '../serve/event-streams'
 import type { InjectChain, InjectOptions, InjectResponse, ListenOptions, ReadyOptions } from '../types'
 import { listenTarget } from './listen-target'
 import { compileAllPending } from '../boot/route-schemas'
@@ -217,6 +218,8 @@ export class ServerLifecycle implements ServerFacade {
     const serve = this.#serve
     serve.closing = true
     await this.#runPreCloseHooks()
+    // Piped event streams end now, cleanly: their clients reconnect to a server that accepts.
+    endEventStreams(serve)
     if (server.listening) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => this.#forceClose(), serve.limits.closeTimeout)
