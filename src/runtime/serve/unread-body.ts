@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Http2ServerResponse } from 'node:http2'
 import type { Socket } from 'node:net'
 import type { ReplyImpl } from './reply'
 import { bodyNeverInvited } from './expect'
@@ -49,10 +50,23 @@ export function answerBeforeBodyEnd(socket: Socket): ServerResponse | undefined 
 }
 
 /**
- * Closes the connection after this reply: over HTTP/1.1 only. An HTTP/2 stream's unread body ends
- * with the stream, and Node drops a Connection header there with an UnsupportedWarning on stderr
- * (a bodyTimeout 408 over HTTP/2 printed one).
+ * Ends what carries the body this reply gives up on (a 413, a 408, a 415 to an endless body):
+ * over HTTP/1.1 the connection (`Connection: close`); over HTTP/2 only the stream, reset with
+ * NO_ERROR once the answer is out (RFC 9113 §8.1: a complete response, then "stop sending").
+ * Node resets such a stream by itself only when nothing ever read its body: after a body read in
+ * part (the 413 at the limit, the 408 of bodyTimeout) it waited for the client to end it, which
+ * held one of the session's concurrent streams for as long as the client kept sending. A
+ * Connection header is no use there: Node drops it with an UnsupportedWarning on stderr.
  */
 export function closeAfterReply(reply: ReplyImpl): void {
-  if (!isHttp2(reply.request.raw)) reply.header('connection', 'close')
+  if (isHttp2(reply.request.raw)) resetStreamAfterAnswer(reply.raw as unknown as Http2ServerResponse)
+  else reply.header('connection', 'close')
+}
+
+function resetStreamAfterAnswer(res: Http2ServerResponse): void {
+  // The stream's own 'finish' (the response's comes only once the stream has closed): the answer
+  // is handed to the session, which sends its frames before the reset, as for the reset Node
+  // gives an unread stream at the same event. close()'s code is NO_ERROR.
+  const stream = res.stream
+  stream.once('finish', () => { if (!stream.closed && !stream.destroyed) stream.close() })
 }
