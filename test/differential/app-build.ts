@@ -190,7 +190,12 @@ function declareOp(scope: Any, op: Op, at: Declaring, link: HandlerLink): void {
     }
     case 'notFound': scope.setNotFoundHandler(notFoundHandler(op.tag, op.behaviour)); break
     case 'schema': scope.addSchema({ $id: op.id, type: 'object', properties: { v: { type: 'integer' } }, required: ['v'] }); break
-    case 'parser': scope.addContentTypeParser(...parserOf(op.kind, op.tag, op.alias ?? 0)); break
+    case 'parser': {
+      const declared = parserOf(op.kind, op.tag, op.alias ?? 0)
+      if (op.replaces && scope.hasContentTypeParser(declared[0])) scope.removeContentTypeParser(declared[0])
+      scope.addContentTypeParser(...declared)
+      break
+    }
     case 'onRoute': scope.addHook('onRoute', (options: Any) => {
       if (op.change === 'config') options.config = { ...options.config, onRoute: op.tag }
       else options.preHandler = [...asArray(options.preHandler), hookFunction('preHandler', op.tag, false, false)]

@@ -39,7 +39,7 @@ export type Op =
   | { op: 'errorHandler'; tag: string; behaviour: ErrorBehaviour }
   | { op: 'notFound'; tag: string; behaviour: NotFoundBehaviour }
   | { op: 'schema'; id: string }
-  | { op: 'parser'; kind: ParserKind; tag: string; /** Replays only: an ancestor's RegExp parser declared again under an equal RegExp, wrapped this many times (the plugin's depth). */ alias?: number }
+  | { op: 'parser'; kind: ParserKind; tag: string; /** Replays only: an ancestor's RegExp parser declared again under an equal RegExp, wrapped this many times (the plugin's depth). */ alias?: number; /** Replays only: removes the type first where the scope already has it (registersLast). */ replaces?: true }
   | { op: 'onRoute'; tag: string; change: 'config' | 'hook' }
   | { op: 'route'; route: RouteShape }
   | { op: 'register'; child: ScopeShape }
@@ -235,6 +235,17 @@ function mapScopes(scope: ScopeShape, change: (s: ScopeShape) => ScopeShape): Sc
   return change({ ...scope, ops: scope.ops.map((o) => (o.op === 'register' ? { ...o, child: mapScopes(o.child, change) } : o)) })
 }
 
+/** The scope's first declaration of each kind in `kinds` (and, where it has none, its plugins'), marked to replace. */
+function replacing(scope: ScopeShape, kinds: Set<ParserKind>): ScopeShape {
+  const left = new Set(kinds)
+  const ops = scope.ops.map((o): Op => {
+    if (o.op !== 'parser' || !left.has(o.kind)) return o
+    left.delete(o.kind)
+    return { ...o, replaces: true }
+  })
+  return { ...scope, ops: left.size === 0 ? ops : ops.map((o) => (o.op === 'register' ? { ...o, child: replacing(o.child, left) } : o)) }
+}
+
 /**
  * Enclave's order: a scope's body is declared whole, then its plugins load (README: hooks run
  * ancestors' first, then the scope's own, each in declaration order). Written for Fastify 3, whose
@@ -264,6 +275,11 @@ export function registersLast(shape: AppShape): AppShape {
       // the scope sees its routes, seed 34 case 164): only its request hooks wait in line among
       // the scope's (seed 6 case 174).
       const loadsLate = (i: Op): boolean => i.op === 'errorHandler' || i.op === 'route'
+      // Its parsers, written in before every plugin, were not there when the plugins registered
+      // before it loaded: those may declare the same type (both frameworks boot that way round,
+      // seed 26 case 53), so in the replay they replace it.
+      const kinds = new Set(inner.body.flatMap((i) => (i.op === 'parser' ? [i.kind] : [])))
+      if (kinds.size > 0) plugins.splice(0, plugins.length, ...plugins.map((p) => (p.op === 'register' ? { ...p, child: replacing(p.child, kinds) } : p)))
       body.push(...inner.body.filter((i) => i.op !== 'onRoute' && !loadsLate(i)))
       late.push(...inner.body.filter(loadsLate))
       plugins.push(...inner.body.filter((i) => i.op === 'onRoute'), ...inner.plugins)
