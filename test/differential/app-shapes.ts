@@ -206,19 +206,39 @@ function joinPrefix(parent: string, child: string | undefined): string {
 }
 
 /**
+ * A route as Fastify 3 (lib/route.js) places it under a registration prefix, written as routes
+ * without one: `/` is served at the prefix (its '' half) and at the prefix with a slash (its '/'
+ * half) as prefixTrailingSlash says, the '' half only under ignoreTrailingSlash; the '' half
+ * yields to a route declared there before (both halves are added in one `after()`, whose first
+ * duplicate error is lost; seed 25 case 169). Enclave does the same for a lifted plugin's prefix.
+ */
+function prefixedRoutes(prefix: string, route: RouteShape, ignoreTrailingSlash: boolean, declaredBefore: (r: RouteShape) => boolean): RouteShape[] {
+  if (route.url !== '/' || prefix === '') return [{ ...route, url: joinPrefix(prefix, route.url) }]
+  const { prefixTrailingSlash, ...rest } = route
+  const bare = { ...rest, url: prefix }
+  const slashed = { ...rest, url: `${prefix}/` }
+  if (prefixTrailingSlash === 'slash') return [slashed]
+  if (prefixTrailingSlash === 'no-slash' || ignoreTrailingSlash) return [bare]
+  return declaredBefore(bare) ? [slashed] : [bare, slashed]
+}
+
+/**
  * The shape as README says Enclave serves a lifted plugin registered with a prefix: the prefix
  * applies to the routes it declares and the plugins it registers (fastify-plugin ignores it).
  * Written for Fastify 3 by moving the prefix into those routes' URLs and those plugins' prefixes.
  */
 export function liftedPrefixesApplied(shape: AppShape): AppShape {
-  const push = (scope: ScopeShape, prefix: string): ScopeShape => ({
-    ...scope,
-    ops: scope.ops.map((o): Op => {
-      if (o.op === 'route') return { ...o, route: { ...o.route, url: joinPrefix(prefix, o.route.url === '' ? '' : o.route.url) } }
-      if (o.op === 'register') return { ...o, child: { ...o.child, prefix: joinPrefix(prefix, o.child.prefix ?? '') } }
-      return o
-    }),
-  })
+  const push = (scope: ScopeShape, prefix: string): ScopeShape => {
+    const ops: Op[] = []
+    for (const o of scope.ops) {
+      if (o.op === 'route') {
+        const earlier = (r: RouteShape): boolean => ops.some((d) => d.op === 'route' && d.route.method === r.method && d.route.url === r.url)
+        ops.push(...prefixedRoutes(prefix, o.route, shape.ignoreTrailingSlash, earlier).map((route): Op => ({ ...o, route })))
+      } else if (o.op === 'register') ops.push({ ...o, child: { ...o.child, prefix: joinPrefix(prefix, o.child.prefix ?? '') } })
+      else ops.push(o)
+    }
+    return { ...scope, ops }
+  }
   // Outside in: a lifted plugin's prefix reaches a lifted plugin it registers before that one is walked.
   const walk = (scope: ScopeShape): ScopeShape => {
     const out = scope.lifted && scope.prefix !== undefined && scope.prefix !== '' ? { ...push(scope, scope.prefix), prefix: undefined } : scope

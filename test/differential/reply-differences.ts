@@ -143,10 +143,15 @@ export const REPLY_DIFFERENCES: KnownDifference[] = [
   {
     id: 'thrown-non-error-500',
     readme: 'one without a 4xx status, or a thrown string, answers the generic 500 instead of being sent',
-    rewrite(f, { c }) {
-      const ending = c.reply?.ending
-      if (ending === undefined || ending.e !== 'throw' || !['string', 'number'].includes(ending.error) || f.statusCode !== 500) return undefined
-      return retyped(generic500(f), c.reply)
+    async rewrite(f, context) {
+      const shape = context.c.reply
+      const ending = shape?.ending
+      if (shape === undefined || ending === undefined || ending.e !== 'throw' || !['string', 'number'].includes(ending.error) || f.statusCode !== 500) return undefined
+      // The generic 500 is an error payload that onSend hooks may replace (seed 8 case 71: a hook
+      // returning a string keeps the JSON type, where Fastify 3 typed the thrown string text/plain):
+      // Fastify 3 is asked with a plain Error thrown instead, whose message the 5xx rule hides.
+      if (shape.hooks.some((h) => h.h === 'onSend' && ['string', 'multibyte', 'buffer', 'null'].includes(h.does))) return await replayShape(context, { ...shape, ending: { ...ending, error: 'plain' } })
+      return retyped(generic500(f), shape)
     },
   },
   {
