@@ -62,7 +62,8 @@ export function compileServer(boot: BootContext): void {
     const { def } = record
     let added = false
     for (const url of urlsOf(boot, def)) {
-      if (boot.serve.router.has('HEAD', url, constraintsOf(def))) continue
+      // As Fastify 3, which looks the HEAD route up (under ignoreTrailingSlash, any spelling).
+      if (boot.serve.router.has('HEAD', url, constraintsOf(def)) || spellingOwner(boot, owners, 'HEAD', url, constraintsOf(def)) !== undefined) continue
       addRoute(boot, owners, def, url, 'HEAD', compiled('HEAD', url))
       added = true
     }
@@ -101,9 +102,35 @@ export function constraintsOf(def: RouteDefinition): RouteConstraints | null {
   return { ...constraints, version }
 }
 
+/**
+ * Under ignoreTrailingSlash Fastify 3's router (find-my-way 4) registers each path under its
+ * other spelling too (`/a` for `/a/`, `/a/` for `/a`; not `/` or a `*` path), so two routes that
+ * share a spelling collide there (`/a/` and `/a//`, `/a` and `/a//`): find-my-way 9 trims one
+ * slash and would let them pass. Keys of `owners`, beside the duplicate keys.
+ */
+function spellingKeys(boot: BootContext, method: string, url: string, constraints: RouteConstraints | null): string[] {
+  if (!boot.routing.ignoreTrailingSlash) return []
+  const tail = constraints === null ? '' : constraintsKey(constraints)
+  const other = url === '/' || url.endsWith('*') ? null : url.endsWith('/') ? url.slice(0, -1) : `${url}/`
+  return (other === null ? [url] : [url, other]).map((spelling) => `spelled ${method} ${spelling}${tail}`)
+}
+
+/** The route already holding one of this path's spellings under ignoreTrailingSlash, if any (`other`: only the path's other spelling). */
+function spellingOwner(boot: BootContext, owners: Map<string, RouteDefinition>, method: string, url: string, constraints: RouteConstraints | null): { owner: RouteDefinition; other: boolean } | undefined {
+  const [own, other] = spellingKeys(boot, method, url, constraints)
+  const owner = own === undefined ? undefined : owners.get(own)
+  if (owner !== undefined) return { owner, other: false }
+  const otherOwner = other === undefined ? undefined : owners.get(other)
+  return otherOwner === undefined ? undefined : { owner: otherOwner, other: true }
+}
+
 function addRoute(boot: BootContext, owners: Map<string, RouteDefinition>, def: RouteDefinition, url: string, method: string, route: CompiledRoute): void {
   const constraints = constraintsOf(def)
   const key = `${method} ${boot.routing.ignoreTrailingSlash ? normalizeForDuplicates(url) : url}${constraints === null ? '' : constraintsKey(constraints)}`
+  const sharing = spellingOwner(boot, owners, method, url, constraints)
+  if (sharing !== undefined) {
+    throw runtimeError('ENC_ERR_ROUTE_DUPLICATE', { method, url, first: sharing.owner.scope.path, second: def.scope.path, ...(sharing.other ? { ignoreTrailingSlash: true as const } : {}) })
+  }
   try {
     boot.serve.router.on(method, url, route, constraints, (def.options as { routePath?: string }).routePath)
   } catch (cause) {
@@ -116,6 +143,7 @@ function addRoute(boot: BootContext, owners: Map<string, RouteDefinition>, def: 
     throw runtimeError('ENC_ERR_ROUTE_DUPLICATE', { method, url, first: first?.scope.path ?? 'another scope', second: def.scope.path }, { cause })
   }
   owners.set(key, def)
+  for (const spelled of spellingKeys(boot, method, url, constraints)) owners.set(spelled, def)
   boot.serve.methods.add(method)
 }
 
