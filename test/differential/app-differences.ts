@@ -174,6 +174,12 @@ export const PARAMETRIC_BACKTRACK: KnownDifference = {
   },
 }
 
+/** Fastify 3 asked with another request under every shape rule that applies (for rules about what a request meets). */
+export async function replayUnderRules(c: Case, request: Case['request'], replay: RewriteContext['replay']): Promise<Answer> {
+  const { app, chainErrorHandlers } = changed(c.app as AppShape, SHAPE_RULES.length - 1)
+  return { ...await replay(request, c.route, chainErrorHandlers ? { app, chainErrorHandlers } : { app }), shapeStep: SHAPE_RULES.length }
+}
+
 /**
  * In an app shape the 405 is raised in the root scope (README: "so the root's hooks and error
  * handler see it"): Fastify 3 is asked with a root route for that method and path, declared

@@ -5,6 +5,7 @@ import type { Answer } from './case'
 import type { KnownDifference, RewriteContext } from './difference-types'
 import { replyApiRoute, type ReplyShape } from './reply-api'
 import { servedRoutes } from './app-shapes'
+import { replayUnderRules } from './app-differences'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
@@ -38,6 +39,9 @@ async function replayShape(context: RewriteContext, shape: ReplyShape): Promise<
 }
 
 const ERROR_ENDINGS = ['throw', 'send-error', 'return-error']
+
+/** shapeStep of an answer replayed under every shape rule without its x-fail (asked once). */
+const WITHOUT_FAILURE = 1000
 
 export const REPLY_DIFFERENCES: KnownDifference[] = [
   {
@@ -166,16 +170,25 @@ export const REPLY_DIFFERENCES: KnownDifference[] = [
   {
     id: 'call-not-found-own-hooks',
     readme: 'After `reply.callNotFound()` the not-found reply runs the not-found handler\'s preSerialization and onSend hooks',
-    rewrite(f, { c, enclave }) {
-      const trace = f.headers['x-trace']
-      if (c.app === undefined || trace === undefined) return undefined
+    async rewrite(first, { c, enclave, replay }) {
+      if (c.app === undefined) return undefined
       const theirs = new Set((enclave.headers['x-trace'] ?? '').split(','))
       // The calling route's preSerialization and onSend hooks (its scopes' and its own) that Enclave did not run.
       const callers = servedRoutes(c.app).routes.filter((s) => s.route.handler === 'callNotFound')
       const tags = callers.flatMap((s) => [...s.hookTags.filter((h) => h.stage === 'onSend' || h.stage === 'preSerialization').map((h) => h.tag), ...(s.route.routeHook === 'onSend' || s.route.routeHook === 'preSerialization' ? [`${s.route.tag}.h`] : [])])
       const drop = new Set(tags.filter((tag) => !theirs.has(tag)))
+      // One of them made to fail fails only in Fastify 3: asked again without the failure (seed 20 case 238).
+      const failing = c.request.headers?.['x-fail']?.split('!')[0]
+      let f = first
+      if (failing !== undefined && drop.has(failing) && first.shapeStep !== WITHOUT_FAILURE) {
+        const headers = { ...c.request.headers }
+        delete headers['x-fail']
+        f = { ...await replayUnderRules(c, { ...c.request, headers }, replay), shapeStep: WITHOUT_FAILURE }
+      }
+      const trace = f.headers['x-trace']
+      if (trace === undefined) return f === first ? undefined : f
       const kept = trace.split(',').filter((tag) => !drop.has(tag))
-      if (kept.length === trace.split(',').length) return undefined
+      if (kept.length === trace.split(',').length) return f === first ? undefined : f
       const headers = { ...f.headers }
       if (kept.length === 0) delete headers['x-trace']
       else headers['x-trace'] = kept.join(',')
