@@ -110,6 +110,19 @@ export const APP_DIFFERENCES: KnownDifference[] = [
     },
   },
   {
+    id: 'app-onsend-fails-4xx',
+    readme: 'The same holds for an onSend hook that fails on a 4xx\n  payload (Fastify 3 and 5 both sent its message under the 4xx): a 500, logged once',
+    rewrite(f, { c, enclave }) {
+      // An onSend hook made to fail without a status (`!500`: a plain Error) on an error reply that
+      // is a 4xx (seed 39 case 83: a parser's 400 answered by an error handler, the route's onSend failing on it).
+      const wanted = c.request.headers?.['x-fail']
+      if (c.app === undefined || wanted === undefined || !wanted.endsWith('!500') || f.statusCode < 400 || f.statusCode > 499 || enclave.statusCode !== 500) return undefined
+      if (!stageTags(c.app.root, 'onSend').has(wanted.split('!')[0] as string)) return undefined
+      const body = { statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' }
+      return { statusCode: 500, headers: { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(JSON.stringify(body))) }, body }
+    },
+  },
+  {
     id: 'not-found-handler-needs-prefix',
     readme: 'A not-found handler in a child scope that shares its parent\'s prefix is refused',
     rewrite(f, { c, enclave }) {

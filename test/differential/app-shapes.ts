@@ -300,9 +300,13 @@ export function registersLast(shape: AppShape): AppShape {
       // seed 26 case 53), so in the replay they replace it.
       const kinds = new Set(inner.body.flatMap((i) => (i.op === 'parser' ? [i.kind] : [])))
       if (kinds.size > 0) plugins.splice(0, plugins.length, ...plugins.map((p) => (p.op === 'register' ? { ...p, child: replacing(p.child, kinds) } : p)))
+      // A route it declares after one of its own onRoute hooks stays after that hook, which sees
+      // it in Enclave (seed 38 case 145).
+      const firstOnRoute = inner.body.findIndex((i) => i.op === 'onRoute')
+      const afterOwnOnRoute = (i: Op, k: number): boolean => i.op === 'route' && firstOnRoute !== -1 && k > firstOnRoute
       body.push(...inner.body.filter((i) => i.op !== 'onRoute' && !loadsLate(i)))
-      late.push(...inner.body.filter(loadsLate))
-      plugins.push(...inner.body.filter((i) => i.op === 'onRoute'), ...inner.plugins)
+      late.push(...inner.body.filter((i, k) => loadsLate(i) && !afterOwnOnRoute(i, k)))
+      plugins.push(...inner.body.filter((i, k) => i.op === 'onRoute' || afterOwnOnRoute(i, k)), ...inner.plugins)
     }
     return { body: [...body, ...late], plugins }
   }
