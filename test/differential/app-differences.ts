@@ -159,7 +159,7 @@ function answeringTag(a: Answer): string | undefined {
 }
 
 /** Whether a parametric url (its prefix joined) can match the path, its trailing slash aside. */
-function paramUrlMatches(url: string, path: string): boolean {
+export function paramUrlMatches(url: string, path: string): boolean {
   if (url.includes('*')) return true
   const pattern = url.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))).join('/')
   return new RegExp(`^${pattern.replace(/\/$/, '')}/?$`).test(path)
