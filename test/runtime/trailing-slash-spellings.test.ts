@@ -24,6 +24,17 @@ describe('runtime: routes that share a spelling under ignoreTrailingSlash', () =
     expect((await bootError(app)).code).to.equal('ENC_ERR_ROUTE_DUPLICATE')
   })
 
+  it('a static route ending in `//` also answers its other spelling (`/x//` at `/x/`), not `/x` or `/x///`, as in Fastify 3 (seed 41 case 229)', async () => {
+    const app = server({ ignoreTrailingSlash: true })
+    app.put('/x//', async () => 'x')
+    app.register(async (s) => { s.route({ method: 'PUT', url: '/', prefixTrailingSlash: 'slash', handler: async () => 'slash' }) }, { prefix: '/api/api/' })
+    await app.ready()
+    const status = async (url: string): Promise<string> => { const r = await app.inject({ method: 'PUT', url }); return `${r.statusCode} ${r.statusCode === 200 ? r.body : ''}` }
+    expect(await Promise.all(['/x/', '/x//', '/x/?q=1', '/x', '/x///'].map(status))).to.deep.equal(['200 x', '200 x', '200 x', '404 ', '404 '])
+    expect(await Promise.all(['/api/api/', '/api/api//', '/api/api'].map(status))).to.deep.equal(['200 slash', '200 slash', '404 '])
+    await app.close()
+  })
+
   it('paths that share no spelling still boot, each answering its own (`/a` and `/a///`; other methods; without the option)', async () => {
     const app = server({ ignoreTrailingSlash: true })
     app.get('/a', async () => 'a')
