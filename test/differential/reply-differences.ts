@@ -164,6 +164,8 @@ export const REPLY_DIFFERENCES: KnownDifference[] = [
     async rewrite(f, context) {
       const shape = context.c.reply
       if (shape === undefined || !['throw', 'send-error', 'return-error'].includes(shape.ending.e) || !shape.steps.some((s) => s.s === 'type')) return undefined
+      // Fastify 3 dropped it too (seed 18 case 139): then the replay would only lose what the handler observed.
+      if (f.headers['content-type'] === context.enclave.headers['content-type']) return undefined
       return await replayShape(context, { ...shape, steps: shape.steps.filter((s) => s.s !== 'type') })
     },
   },
