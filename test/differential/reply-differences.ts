@@ -65,6 +65,17 @@ export const REPLY_DIFFERENCES: KnownDifference[] = [
       // The error payload becomes the generic one; a payload an onSend hook replaced stays.
       // (Read as text when an onSend hook re-typed it.)
       const payload = (typeof f.body === 'string' ? parsedOrText(f.body) : f.body) as { statusCode?: unknown } | null
+      // "unless the reply already has an error status" (seed 39 case 18: code(400) before the throw).
+      const codes = c.reply?.steps.filter((s): s is Extract<typeof s, { n: number }> => s.s === 'code' || s.s === 'status') ?? []
+      const set = codes[codes.length - 1]?.n
+      if (set !== undefined && set >= 400 && set <= 599) {
+        // (A HEAD answer has no body: its Content-Length tells what it was.)
+        const errorPayload = c.request.method === 'HEAD' ? f.body === '' : payload !== null && typeof payload === 'object' && payload.statusCode === 999
+        if (!errorPayload) return { ...f, statusCode: set }
+        const body = { statusCode: set, error: STATUS_CODES[set], message: set < 500 ? 'err status-999' : STATUS_CODES[set] }
+        const text = JSON.stringify(body)
+        return retyped({ statusCode: set, headers: { ...f.headers, 'content-type': JSON_TYPE, 'content-length': String(Buffer.byteLength(text)) }, body: c.request.method === 'HEAD' ? '' : body }, c.reply)
+      }
       return payload !== null && typeof payload === 'object' && payload.statusCode === 999 ? retyped(generic500(f), c.reply) : { ...f, statusCode: 500 }
     },
   },
@@ -156,6 +167,33 @@ export const REPLY_DIFFERENCES: KnownDifference[] = [
       // Fastify 3 is asked with a plain Error thrown instead, whose message the 5xx rule hides.
       if (shape.hooks.some((h) => h.h === 'onSend' && ['string', 'multibyte', 'buffer', 'null'].includes(h.does))) return await replayShape(context, { ...shape, ending: { ...ending, error: 'plain' } })
       return retyped(generic500(f), shape)
+    },
+  },
+  {
+    id: 'null-under-object-schema-replaced',
+    readme: '`null` under an `object` or `array` schema (the value itself, a property or an array item) is written `{}` or `[]`',
+    async rewrite(f, context) {
+      const { c, enclave } = context
+      const shape = c.reply
+      // Fastify 3's serializer fails on it (a 500) and an onSend hook replaced what was written
+      // (seed 14 case 83): asked with an object sent instead, which the hook replaces alike.
+      if (shape?.schema !== true || !('p' in shape.ending) || shape.ending.p !== 'null' || f.statusCode !== 500 || enclave.statusCode < 200 || enclave.statusCode > 299) return undefined
+      if (!shape.hooks.some((h) => h.h === 'onSend' && ['string', 'multibyte', 'buffer', 'null'].includes(h.does))) return undefined
+      return await replayShape(context, { ...shape, ending: { ...shape.ending, p: 'object' } })
+    },
+  },
+  {
+    id: 'thrown-non-error-4xx',
+    readme: 'when the reply already has a 4xx status (`reply.code(418)` before the\n  throw), a thrown string, number or boolean answers that status in the JSON error shape',
+    async rewrite(f, context) {
+      const shape = context.c.reply
+      const ending = shape?.ending
+      if (shape === undefined || ending === undefined || ending.e !== 'throw' || !['string', 'number'].includes(ending.error) || f.statusCode < 400 || f.statusCode > 499) return undefined
+      // A hook replacing the payload replaces this one too: Fastify 3 asked with a plain Error thrown under the same status.
+      if (shape.hooks.some((h) => h.h === 'onSend' && ['string', 'multibyte', 'buffer', 'null'].includes(h.does))) return await replayShape(context, { ...shape, ending: { ...ending, error: 'plain' } })
+      const body = { statusCode: f.statusCode, error: STATUS_CODES[f.statusCode], message: `Non-error value thrown: ${ending.error === 'number' ? 7 : 'a string thrown'}` }
+      const text = JSON.stringify(body)
+      return retyped({ statusCode: f.statusCode, headers: { ...f.headers, 'content-type': JSON_TYPE, 'content-length': String(Buffer.byteLength(text)) }, body: context.c.request.method === 'HEAD' ? '' : body }, shape)
     },
   },
   {
