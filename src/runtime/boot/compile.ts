@@ -13,6 +13,7 @@ import type { RouteRecord } from './route-record'
 import type { ScopeImpl } from '../declare/scope'
 import type { Handler, NotFoundOptions, RouteOptions } from '../types'
 import type { RouteConstraints } from '../serve/router'
+import { RouteSpellings } from './route-spellings'
 import type { CompiledRouteSchemas } from '../schemas'
 
 const routeHookNames = requestHookNames
@@ -29,6 +30,7 @@ export function compileServer(boot: BootContext): void {
     for (const id of Object.keys(own)) boot.schemaCompilers.checkKeywords(own[id], scope.schemas, `addSchema() in scope ${scope.path}: shared schema '${id}'`)
   }
   const owners = new Map<string, RouteDefinition>()
+  const spelled = new RouteSpellings<RouteDefinition>(boot.routing.ignoreTrailingSlash)
   const implicitHead: Array<[RouteRecord, (method: string, url: string) => CompiledRoute]> = []
   // Enclave's own work now, then every validator, then every serializer (serializer-batch.ts). With the schema cache
   // little is compiled, and its warnings keep their place among the routes' own.
@@ -43,7 +45,7 @@ export function compileServer(boot: BootContext): void {
         for (const method of def.methods) {
           if (yieldsBareTwin(boot, def, url, method)) continue
           const route = compiled(method, url)
-          addRoute(boot, owners, def, url, method, route)
+          addRoute(boot, owners, spelled, def, url, method, route)
           if (batch !== null && schemas !== null) filledLater.push([route, schemas])
         }
       }
@@ -63,8 +65,8 @@ export function compileServer(boot: BootContext): void {
     let added = false
     for (const url of urlsOf(boot, def)) {
       // As Fastify 3, which looks the HEAD route up (under ignoreTrailingSlash, any spelling).
-      if (boot.serve.router.has('HEAD', url, constraintsOf(def)) || spellingOwner(boot, owners, 'HEAD', url, constraintsOf(def)) !== undefined) continue
-      addRoute(boot, owners, def, url, 'HEAD', compiled('HEAD', url))
+      if (boot.serve.router.has('HEAD', url, constraintsOf(def)) || spelled.owner(headKey(def), url) !== undefined) continue
+      addRoute(boot, owners, spelled, def, url, 'HEAD', compiled('HEAD', url))
       added = true
     }
     if (added) record.implicitHead.push('HEAD')
@@ -102,32 +104,11 @@ export function constraintsOf(def: RouteDefinition): RouteConstraints | null {
   return { ...constraints, version }
 }
 
-/**
- * Under ignoreTrailingSlash Fastify 3's router (find-my-way 4) registers each path under its
- * other spelling too (`/a` for `/a/`, `/a/` for `/a`; not `/` or a `*` path), so two routes that
- * share a spelling collide there (`/a/` and `/a//`, `/a` and `/a//`): find-my-way 9 trims one
- * slash and would let them pass. Keys of `owners`, beside the duplicate keys.
- */
-function spellingKeys(boot: BootContext, method: string, url: string, constraints: RouteConstraints | null): string[] {
-  if (!boot.routing.ignoreTrailingSlash) return []
-  const tail = constraints === null ? '' : constraintsKey(constraints)
-  const other = url === '/' || url.endsWith('*') ? null : url.endsWith('/') ? url.slice(0, -1) : `${url}/`
-  return (other === null ? [url] : [url, other]).map((spelling) => `spelled ${method} ${spelling}${tail}`)
-}
-
-/** The route already holding one of this path's spellings under ignoreTrailingSlash, if any (`other`: only the path's other spelling). */
-function spellingOwner(boot: BootContext, owners: Map<string, RouteDefinition>, method: string, url: string, constraints: RouteConstraints | null): { owner: RouteDefinition; other: boolean } | undefined {
-  const [own, other] = spellingKeys(boot, method, url, constraints)
-  const owner = own === undefined ? undefined : owners.get(own)
-  if (owner !== undefined) return { owner, other: false }
-  const otherOwner = other === undefined ? undefined : owners.get(other)
-  return otherOwner === undefined ? undefined : { owner: otherOwner, other: true }
-}
-
-function addRoute(boot: BootContext, owners: Map<string, RouteDefinition>, def: RouteDefinition, url: string, method: string, route: CompiledRoute): void {
+function addRoute(boot: BootContext, owners: Map<string, RouteDefinition>, spelled: RouteSpellings<RouteDefinition>, def: RouteDefinition, url: string, method: string, route: CompiledRoute): void {
   const constraints = constraintsOf(def)
   const key = `${method} ${boot.routing.ignoreTrailingSlash ? normalizeForDuplicates(url) : url}${constraints === null ? '' : constraintsKey(constraints)}`
-  const sharing = spellingOwner(boot, owners, method, url, constraints)
+  const tableKey = constraints === null ? method : method + constraintsKey(constraints)
+  const sharing = spelled.owner(tableKey, url)
   if (sharing !== undefined) {
     throw runtimeError('ENC_ERR_ROUTE_DUPLICATE', { method, url, first: sharing.owner.scope.path, second: def.scope.path, ...(sharing.other ? { ignoreTrailingSlash: true as const } : {}) })
   }
@@ -143,8 +124,13 @@ function addRoute(boot: BootContext, owners: Map<string, RouteDefinition>, def: 
     throw runtimeError('ENC_ERR_ROUTE_DUPLICATE', { method, url, first: first?.scope.path ?? 'another scope', second: def.scope.path }, { cause })
   }
   owners.set(key, def)
-  for (const spelled of spellingKeys(boot, method, url, constraints)) owners.set(spelled, def)
+  spelled.take(tableKey, url, def)
   boot.serve.methods.add(method)
+}
+
+function headKey(def: RouteDefinition): string {
+  const constraints = constraintsOf(def)
+  return constraints === null ? 'HEAD' : `HEAD${constraintsKey(constraints)}`
 }
 
 /** The constraints part of the duplicate key: every constraint, built-in or custom, in name order. */
