@@ -81,6 +81,22 @@ describe('conformance §3.3: scoping rules', () => {
     expect(error.message).to.contain('childSchema')
   })
 
+  // README differences: Fastify 3.27.4 resolves such a $ref through the ajv instance its plugins
+  // share (differential seed 49 case 237); the spec's encapsulation refuses it.
+  it('§3.3.4: a route cannot reference a schema that only a sibling plugin (or its child) added, whatever the load order', async () => {
+    for (const siblingFirst of [true, false]) {
+      const app = server()
+      const sibling = async (s: Scope): Promise<void> => { s.register(async (inner: Scope) => { inner.addSchema({ $id: 'siblings', type: 'object' }) }, { prefix: '/x' }) }
+      const routes = async (s: Scope): Promise<void> => { s.put('/a', { schema: { body: { $ref: 'siblings#' } } }, async () => ({})) }
+      if (siblingFirst) app.register(sibling, { prefix: '/s' })
+      app.register(routes, { prefix: '/api' })
+      if (!siblingFirst) app.register(sibling, { prefix: '/s' })
+      const error = await bootError(app)
+      expect(error.code).to.equal('ENC_ERR_SCH_REF_NOT_VISIBLE')
+      expect(error.message).to.contain("'siblings'").and.contain('PUT /api/a')
+    }
+  })
+
   it('§3.3.4-getSchemas: addSchema is encapsulated; getSchemas() returns the scope\'s and its ancestors\' schemas, never its descendants\'', async () => {
     const views: Record<string, string[]> = {}
     const app = await build((root) => {

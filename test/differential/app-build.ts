@@ -163,6 +163,12 @@ function chained(own: Function, link: HandlerLink): Function {
       } catch (thrown) {
         const next = unvisited(at.parent, seen)
         if (next === undefined) { reply[kReplyErrorHandlerCalled] = true; throw thrown }
+        // The next handler gets the new error as Fastify 3's handleError would hand it over: its
+        // status (else the reply's, if an error status, else 500) and headers set (seed 26 case 95).
+        const e = thrown as { status?: unknown; statusCode?: unknown; headers?: Record<string, unknown> } | null | undefined
+        const status = Number(e?.status) >= 400 ? Number(e?.status) : Number(e?.statusCode) >= 400 ? Number(e?.statusCode) : reply.statusCode >= 400 ? reply.statusCode : 500
+        if (e?.headers !== undefined) reply.headers(e.headers)
+        reply.code(status)
         current = thrown
         at = next
       }
@@ -190,7 +196,12 @@ function declareOp(scope: Any, op: Op, at: Declaring, link: HandlerLink): void {
     }
     case 'notFound': scope.setNotFoundHandler(notFoundHandler(op.tag, op.behaviour)); break
     case 'schema': scope.addSchema({ $id: op.id, type: 'object', properties: { v: { type: 'integer' } }, required: ['v'] }); break
-    case 'parser': scope.addContentTypeParser(...parserOf(op.kind, op.tag, op.alias ?? 0)); break
+    case 'parser': {
+      const declared = parserOf(op.kind, op.tag, op.alias ?? 0)
+      if (op.replaces && scope.hasContentTypeParser(declared[0])) scope.removeContentTypeParser(declared[0])
+      scope.addContentTypeParser(...declared)
+      break
+    }
     case 'onRoute': scope.addHook('onRoute', (options: Any) => {
       if (op.change === 'config') options.config = { ...options.config, onRoute: op.tag }
       else options.preHandler = [...asArray(options.preHandler), hookFunction('preHandler', op.tag, false, false)]

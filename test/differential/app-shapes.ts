@@ -39,7 +39,7 @@ export type Op =
   | { op: 'errorHandler'; tag: string; behaviour: ErrorBehaviour }
   | { op: 'notFound'; tag: string; behaviour: NotFoundBehaviour }
   | { op: 'schema'; id: string }
-  | { op: 'parser'; kind: ParserKind; tag: string; /** Replays only: an ancestor's RegExp parser declared again under an equal RegExp, wrapped this many times (the plugin's depth). */ alias?: number }
+  | { op: 'parser'; kind: ParserKind; tag: string; /** Replays only: an ancestor's RegExp parser declared again under an equal RegExp, wrapped this many times (the plugin's depth). */ alias?: number; /** Replays only: removes the type first where the scope already has it (registersLast). */ replaces?: true }
   | { op: 'onRoute'; tag: string; change: 'config' | 'hook' }
   | { op: 'route'; route: RouteShape }
   | { op: 'register'; child: ScopeShape }
@@ -206,19 +206,39 @@ function joinPrefix(parent: string, child: string | undefined): string {
 }
 
 /**
+ * A route as Fastify 3 (lib/route.js) places it under a registration prefix, written as routes
+ * without one: `/` is served at the prefix (its '' half) and at the prefix with a slash (its '/'
+ * half) as prefixTrailingSlash says, the '' half only under ignoreTrailingSlash; the '' half
+ * yields to a route declared there before (both halves are added in one `after()`, whose first
+ * duplicate error is lost; seed 25 case 169). Enclave does the same for a lifted plugin's prefix.
+ */
+function prefixedRoutes(prefix: string, route: RouteShape, ignoreTrailingSlash: boolean, declaredBefore: (r: RouteShape) => boolean): RouteShape[] {
+  if (route.url !== '/' || prefix === '') return [{ ...route, url: joinPrefix(prefix, route.url) }]
+  const { prefixTrailingSlash, ...rest } = route
+  const bare = { ...rest, url: prefix }
+  const slashed = { ...rest, url: `${prefix}/` }
+  if (prefixTrailingSlash === 'slash') return [slashed]
+  if (prefixTrailingSlash === 'no-slash' || ignoreTrailingSlash) return [bare]
+  return declaredBefore(bare) ? [slashed] : [bare, slashed]
+}
+
+/**
  * The shape as README says Enclave serves a lifted plugin registered with a prefix: the prefix
  * applies to the routes it declares and the plugins it registers (fastify-plugin ignores it).
  * Written for Fastify 3 by moving the prefix into those routes' URLs and those plugins' prefixes.
  */
 export function liftedPrefixesApplied(shape: AppShape): AppShape {
-  const push = (scope: ScopeShape, prefix: string): ScopeShape => ({
-    ...scope,
-    ops: scope.ops.map((o): Op => {
-      if (o.op === 'route') return { ...o, route: { ...o.route, url: joinPrefix(prefix, o.route.url === '' ? '' : o.route.url) } }
-      if (o.op === 'register') return { ...o, child: { ...o.child, prefix: joinPrefix(prefix, o.child.prefix ?? '') } }
-      return o
-    }),
-  })
+  const push = (scope: ScopeShape, prefix: string): ScopeShape => {
+    const ops: Op[] = []
+    for (const o of scope.ops) {
+      if (o.op === 'route') {
+        const earlier = (r: RouteShape): boolean => ops.some((d) => d.op === 'route' && d.route.method === r.method && d.route.url === r.url)
+        ops.push(...prefixedRoutes(prefix, o.route, shape.ignoreTrailingSlash, earlier).map((route): Op => ({ ...o, route })))
+      } else if (o.op === 'register') ops.push({ ...o, child: { ...o.child, prefix: joinPrefix(prefix, o.child.prefix ?? '') } })
+      else ops.push(o)
+    }
+    return { ...scope, ops }
+  }
   // Outside in: a lifted plugin's prefix reaches a lifted plugin it registers before that one is walked.
   const walk = (scope: ScopeShape): ScopeShape => {
     const out = scope.lifted && scope.prefix !== undefined && scope.prefix !== '' ? { ...push(scope, scope.prefix), prefix: undefined } : scope
@@ -233,6 +253,17 @@ export function hasLiftedPrefix(scope: ScopeShape): boolean {
 
 function mapScopes(scope: ScopeShape, change: (s: ScopeShape) => ScopeShape): ScopeShape {
   return change({ ...scope, ops: scope.ops.map((o) => (o.op === 'register' ? { ...o, child: mapScopes(o.child, change) } : o)) })
+}
+
+/** The scope's first declaration of each kind in `kinds` (and, where it has none, its plugins'), marked to replace. */
+function replacing(scope: ScopeShape, kinds: Set<ParserKind>): ScopeShape {
+  const left = new Set(kinds)
+  const ops = scope.ops.map((o): Op => {
+    if (o.op !== 'parser' || !left.has(o.kind)) return o
+    left.delete(o.kind)
+    return { ...o, replaces: true }
+  })
+  return { ...scope, ops: left.size === 0 ? ops : ops.map((o) => (o.op === 'register' ? { ...o, child: replacing(o.child, left) } : o)) }
 }
 
 /**
@@ -264,9 +295,18 @@ export function registersLast(shape: AppShape): AppShape {
       // the scope sees its routes, seed 34 case 164): only its request hooks wait in line among
       // the scope's (seed 6 case 174).
       const loadsLate = (i: Op): boolean => i.op === 'errorHandler' || i.op === 'route'
+      // Its parsers, written in before every plugin, were not there when the plugins registered
+      // before it loaded: those may declare the same type (both frameworks boot that way round,
+      // seed 26 case 53), so in the replay they replace it.
+      const kinds = new Set(inner.body.flatMap((i) => (i.op === 'parser' ? [i.kind] : [])))
+      if (kinds.size > 0) plugins.splice(0, plugins.length, ...plugins.map((p) => (p.op === 'register' ? { ...p, child: replacing(p.child, kinds) } : p)))
+      // A route it declares after one of its own onRoute hooks stays after that hook, which sees
+      // it in Enclave (seed 38 case 145).
+      const firstOnRoute = inner.body.findIndex((i) => i.op === 'onRoute')
+      const afterOwnOnRoute = (i: Op, k: number): boolean => i.op === 'route' && firstOnRoute !== -1 && k > firstOnRoute
       body.push(...inner.body.filter((i) => i.op !== 'onRoute' && !loadsLate(i)))
-      late.push(...inner.body.filter(loadsLate))
-      plugins.push(...inner.body.filter((i) => i.op === 'onRoute'), ...inner.plugins)
+      late.push(...inner.body.filter((i, k) => loadsLate(i) && !afterOwnOnRoute(i, k)))
+      plugins.push(...inner.body.filter((i, k) => i.op === 'onRoute' || afterOwnOnRoute(i, k)), ...inner.plugins)
     }
     return { body: [...body, ...late], plugins }
   }

@@ -1,4 +1,5 @@
-// More seeds on demand: `npm run differential -- --seeds 1-20 --count 400 --http-every 10`.
+// More seeds on demand: `npm run differential -- --seeds 1-20 --count 400 --http-every 10`
+// (`--family app`: only that family's cases, under the same seed:index ids).
 // Prints each difference README does not list (with its seed:index, to replay) and how often
 // each listed one was needed; exits 1 when any is unlisted.
 import { running, runSeed, type Outcome } from './run'
@@ -17,9 +18,10 @@ async function main(): Promise<void> {
   const [from, to] = option('seeds', '1-5').split('-').map(Number) as [number, number | undefined]
   const count = Number(option('count', '300'))
   const httpEvery = Number(option('http-every', '10'))
+  const family = process.argv.includes('--family') ? option('family', '') : undefined
   const started = Date.now()
   const outcomes: Outcome[] = []
-  for (let seed = from; seed <= (to ?? from); seed++) outcomes.push(...await runSeed(seed, count, httpEvery))
+  for (let seed = from; seed <= (to ?? from); seed++) outcomes.push(...await runSeed(seed, count, httpEvery, family))
   const unlisted = outcomes.filter((o) => o.unexplained !== undefined)
   for (const o of unlisted) console.log(`[${o.c.id} ${o.transport} ${o.c.family}] ${o.c.summary}\n    => ${o.unexplained}\n`)
   const used: Record<string, number> = {}

@@ -101,11 +101,12 @@ function sendable(c: Case): boolean {
   return Object.values(c.request.headers ?? {}).every((value) => /^[\x20-\x7e\t]*$/.test(value))
 }
 
-/** `count` cases of `seed`; every `httpEvery`th also goes over a real socket. */
-export async function runSeed(seed: number, count: number, httpEvery = 0): Promise<Outcome[]> {
+/** `count` cases of `seed`; every `httpEvery`th also goes over a real socket. `family`: only that family's cases (same ids). */
+export async function runSeed(seed: number, count: number, httpEvery = 0, family?: string): Promise<Outcome[]> {
   const out: Outcome[] = []
   for (let index = 0; index < count; index++) {
     const c = generateCase(seed, index)
+    if (family !== undefined && c.family !== family) continue
     out.push(await runCase(c, 'inject'))
     if (httpEvery > 0 && index % httpEvery === 0 && sendable(c)) out.push(await runCase(c, 'http'))
   }

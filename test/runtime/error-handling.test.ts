@@ -81,6 +81,29 @@ describe('runtime: errors', () => {
       expect(res.text).to.equal(JSON.stringify(internal))
     })
 
+    // README differences (differential seed 35 case 80): Fastify 3 sends the value itself there.
+    it('a thrown string, number or boolean under a 4xx the handler set (reply.code) answers that status in the JSON error shape', async () => {
+      for (const [thrown, shown] of [['just a string', 'just a string'], [7, '7'], [true, 'true']] as const) {
+        const app = await build((root) => { root.get('/x', async (_request, reply) => { reply.code(418); throw thrown }) })
+        const res = await request(app.server).get('/x').expect(418).expect('content-type', 'application/json; charset=utf-8')
+        expect(res.body).to.deep.equal({ statusCode: 418, error: 'I\'m a Teapot', message: `Non-error value thrown: ${shown}` })
+        await app.close()
+      }
+    })
+
+    // README (differential seed 39 case 18): Fastify 3 sends `999` itself.
+    it('an error whose status is not an error status (999) is read as one without a status: the reply\'s error status if set, else a generic 500', async () => {
+      const statusOf = async (before: number | null): Promise<[number, unknown]> => {
+        const app = await build((root) => { root.get('/x', async (_request, reply) => { if (before !== null) reply.code(before); throw Object.assign(new Error('odd status'), { statusCode: 999 }) }) })
+        const res = await request(app.server).get('/x')
+        await app.close()
+        return [res.status, res.body]
+      }
+      expect(await statusOf(null)).to.deep.equal([500, internal])
+      expect(await statusOf(400)).to.deep.equal([400, { statusCode: 400, error: 'Bad Request', message: 'odd status' }])
+      expect(await statusOf(503)).to.deep.equal([503, { statusCode: 503, error: 'Service Unavailable', message: 'Service Unavailable' }])
+    })
+
     // Issue 12: a thrown plain object with a 4xx status is sent as it is, no `error` field added (Fastify 3).
     it('a thrown plain object keeps its statusCode and message', async () => {
       const app = await throwing(() => ({ statusCode: 400, message: 'bad input' }))

@@ -13,6 +13,7 @@ import type { RouteRecord } from './route-record'
 import type { ScopeImpl } from '../declare/scope'
 import type { Handler, NotFoundOptions, RouteOptions } from '../types'
 import type { RouteConstraints } from '../serve/router'
+import { RouteSpellings } from './route-spellings'
 import type { CompiledRouteSchemas } from '../schemas'
 
 const routeHookNames = requestHookNames
@@ -29,6 +30,7 @@ export function compileServer(boot: BootContext): void {
     for (const id of Object.keys(own)) boot.schemaCompilers.checkKeywords(own[id], scope.schemas, `addSchema() in scope ${scope.path}: shared schema '${id}'`)
   }
   const owners = new Map<string, RouteDefinition>()
+  const spelled = new RouteSpellings<RouteDefinition>(boot.routing.ignoreTrailingSlash)
   const implicitHead: Array<[RouteRecord, (method: string, url: string) => CompiledRoute]> = []
   // Enclave's own work now, then every validator, then every serializer (serializer-batch.ts). With the schema cache
   // little is compiled, and its warnings keep their place among the routes' own.
@@ -50,7 +52,7 @@ export function compileServer(boot: BootContext): void {
           const method = def.methods[m]
           if (yieldsBareTwin(boot, def, url, method)) continue
           const route = compiled(method, url)
-          addRoute(boot, owners, def, url, method, route)
+          addRoute(boot, owners, spelled, def, url, method, route)
           if (batch !== null && schemas !== null) filledLater.push([route, schemas])
         }
       }
@@ -70,8 +72,9 @@ export function compileServer(boot: BootContext): void {
     const { def } = record
     let added = false
     for (const url of urlsOf(boot, def)) {
-      if (boot.serve.router.has('HEAD', url, constraintsOf(def))) continue
-      addRoute(boot, owners, def, url, 'HEAD', compiled('HEAD', url))
+      // As Fastify 3, which looks the HEAD route up (under ignoreTrailingSlash, any spelling).
+      if (boot.serve.router.has('HEAD', url, constraintsOf(def)) || spelled.owner(headKey(def), url) !== undefined) continue
+      addRoute(boot, owners, spelled, def, url, 'HEAD', compiled('HEAD', url))
       added = true
     }
     if (added) record.implicitHead.push('HEAD')
@@ -109,9 +112,14 @@ export function constraintsOf(def: RouteDefinition): RouteConstraints | null {
   return { ...constraints, version }
 }
 
-function addRoute(boot: BootContext, owners: Map<string, RouteDefinition>, def: RouteDefinition, url: string, method: string, route: CompiledRoute): void {
+function addRoute(boot: BootContext, owners: Map<string, RouteDefinition>, spelled: RouteSpellings<RouteDefinition>, def: RouteDefinition, url: string, method: string, route: CompiledRoute): void {
   const constraints = constraintsOf(def)
   const key = `${method} ${boot.routing.ignoreTrailingSlash ? normalizeForDuplicates(url) : url}${constraints === null ? '' : constraintsKey(constraints)}`
+  const tableKey = constraints === null ? method : method + constraintsKey(constraints)
+  const sharing = spelled.owner(tableKey, url)
+  if (sharing !== undefined) {
+    throw runtimeError('ENC_ERR_ROUTE_DUPLICATE', { method, url, first: sharing.owner.scope.path, second: def.scope.path, ...(sharing.other ? { ignoreTrailingSlash: true as const } : {}) })
+  }
   try {
     boot.serve.router.on(method, url, route, constraints, (def.options as { routePath?: string }).routePath)
   } catch (cause) {
@@ -124,7 +132,13 @@ function addRoute(boot: BootContext, owners: Map<string, RouteDefinition>, def: 
     throw runtimeError('ENC_ERR_ROUTE_DUPLICATE', { method, url, first: first?.scope.path ?? 'another scope', second: def.scope.path }, { cause })
   }
   owners.set(key, def)
+  spelled.take(tableKey, url, def)
   boot.serve.methods.add(method)
+}
+
+function headKey(def: RouteDefinition): string {
+  const constraints = constraintsOf(def)
+  return constraints === null ? 'HEAD' : `HEAD${constraintsKey(constraints)}`
 }
 
 /** The constraints part of the duplicate key: every constraint, built-in or custom, in name order. */

@@ -63,7 +63,7 @@ export const runtimeErrors = {
         : a.problem === 'not-a-function-option' ? `${a.where}: the ${a.option} option must be a function or an array of functions.`
           : `${a.where}: the hook must be a function, got ${a.got}.` }),
   ENC_ERR_ROUTE_DUPLICATE: e({ status: null, summary: 'two routes share a method and path',
-    message: (a: { method: string; url: string; first: string; second: string }) => `${a.method} ${a.url} is declared twice: in ${a.first} and in ${a.second}. Remove one, or give one of their plugins a different prefix.` }),
+    message: (a: { method: string; url: string; first: string; second: string; ignoreTrailingSlash?: true }) => `${a.method} ${a.url} is declared twice${a.ignoreTrailingSlash ? ' (under ignoreTrailingSlash a path is also served with one trailing slash more or less)' : ''}: in ${a.first} and in ${a.second}. Remove one, or give one of their plugins a different prefix.` }),
   ENC_ERR_ROUTE_INVALID: e({ status: null, summary: 'a route definition is malformed (method, path, handler or option)',
     message: (a: { where: string; problem: string } | { setter: string; path: string; got: string }) => 'setter' in a
       ? `${a.setter}() in ${a.path} takes a function, got ${a.got}.` : `${a.where}: ${a.problem}.` }),

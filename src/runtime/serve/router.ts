@@ -194,7 +194,12 @@ export function createRouter(options: {
       const values = raw !== undefined && (byVersion || byHost || customInUse.size > 0) ? derive(raw) as never : undefined
       const found = router.find(method as never, url, values) as unknown as RouteMatch | null
       if (doubleSlash && found !== null && Object.keys(found.params).length === 0) return null
-      const match = options.ignoreTrailingSlash && (found === null || '*' in found.params) ? matchAsSent(url, found, (exact) => router.find(method as never, exact, values) as unknown as RouteMatch | null) : found
+      const match = options.ignoreTrailingSlash && (found === null || '*' in found.params) ? matchAsSent(url, found, (exact) => {
+        // A static route `/x//` is Fastify 3's at `/x/` too (its other spelling; seed 41 case 229).
+        const twin = statics === null || doubleSlash ? null : statics.find(method, exact, starMethods)
+        if (twin !== null) return { store: twin, params: {}, searchParams: options.parseQuery((statics as StaticRoutes<CompiledRoute>).hitQuery) }
+        return router.find(method as never, exact, values) as unknown as RouteMatch | null
+      }) : found
       if (match === null) return null
       if (fragmentBeforeQuery(url)) match.searchParams = emptyQuery()
       match.params = plainParams(match.params)
