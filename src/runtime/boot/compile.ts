@@ -265,9 +265,27 @@ function compileNotFound(boot: BootContext): void {
   entries.push({ prefix: '', route: systemRoute(boot, root, root.notFoundHandler ?? defaultNotFoundHandler, root.notFoundHandler === null ? {} : root.notFoundOptions), bare: true })
   boot.serve.fallbacks = {
     notFound: entries,
+    notFoundOfScope: notFoundOfScope(boot.rootScope, entries),
     badUrl: systemRoute(boot, root, badUrlHandler),
     methodNotAllowed: systemRoute(boot, root, methodNotAllowedHandler),
   }
+}
+
+/**
+ * reply.callNotFound() answers with the not-found handler of the calling route's scope (its own,
+ * else its nearest ancestor's), as Fastify 3 does, not with the one whose prefix covers the URL: a
+ * sibling plugin at the same prefix with a handler of its own is not the route's.
+ */
+function notFoundOfScope(root: ScopeImpl, entries: readonly { route: CompiledRoute }[]): Map<unknown, CompiledRoute> {
+  const own = new Map<unknown, CompiledRoute>()
+  for (const { route } of entries) own.set(route.scope, route)
+  const out = new Map<unknown, CompiledRoute>()
+  for (const scope of allScopes(root)) {
+    let at: ScopeImpl | null = scope
+    while (at !== null && !own.has(at)) at = at.parent
+    out.set(scope, own.get(at ?? root) as CompiledRoute)
+  }
+  return out
 }
 
 function systemRoute(boot: BootContext, scope: ScopeImpl, handler: Handler, own: NotFoundOptions = {}): CompiledRoute {

@@ -82,14 +82,14 @@ export function handleRequest(ctx: ServeContext, raw: IncomingMessage, res: Serv
 }
 
 /**
- * reply.callNotFound(): the not-found route covering the URL answers the same request, from its
+ * reply.callNotFound(): the not-found route of the calling route's scope answers the same request, from its
  * preHandler hooks on (Fastify's order), on fresh request/reply objects of that route's scope.
  * Headers already set (by CORS, say) are kept, and so are the calling route's params and what
  * hooks set on the request (Fastify 3 keeps the one request).
  */
 export function serveNotFound(from: ReplyImpl): void {
   const ctx = from.route.serve
-  const route = ctx.notFoundRouteFor(from.request.url)
+  const route = ctx.notFoundRouteOf(from.route, from.request.url)
   const old = from.request
   let request: RequestImpl
   let reply: ReplyImpl

@@ -80,7 +80,7 @@ export function writeEarlyHints(reply: ReplyImpl, hints: Record<string, string |
 }
 
 /**
- * Fastify's reply.callNotFound(): the not-found handler that covers this URL answers, with its
+ * Fastify's reply.callNotFound(): the not-found handler of the route's scope answers, with its
  * preHandler hooks, keeping the headers set so far. The server wires the serving part
  * (ServerContext.serveNotFound) so that this file does not import the pipeline.
  */

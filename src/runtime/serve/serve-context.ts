@@ -18,6 +18,8 @@ export interface FallbackRoutes {
    * slash (`/v1/` covers `/v1/` and `/v1/...`, not `/v1`, as in Fastify).
    */
   readonly notFound: ReadonlyArray<NotFoundReach & { readonly route: CompiledRoute }>
+  /** reply.callNotFound()'s not-found route by the calling route's scope (its own or its nearest ancestor's handler). */
+  readonly notFoundOfScope: ReadonlyMap<unknown, CompiledRoute>
   readonly badUrl: CompiledRoute
   readonly methodNotAllowed: CompiledRoute
 }
@@ -172,7 +174,12 @@ export class ServeContext {
     return this.notFoundRouteFor(url)
   }
 
-  /** The not-found route of the deepest scope whose prefix covers the URL (also reply.callNotFound()). */
+  /** reply.callNotFound(): the not-found route of the calling route's scope, as in Fastify 3. */
+  notFoundRouteOf(from: CompiledRoute, url: string): CompiledRoute {
+    return (this.fallbacks as FallbackRoutes).notFoundOfScope.get(from.scope) ?? this.notFoundRouteFor(url)
+  }
+
+  /** The not-found route of the deepest scope whose prefix covers the URL. */
   notFoundRouteFor(url: string): CompiledRoute {
     return this.#notFoundReach(notFoundPath(url)).route
   }
