@@ -6,6 +6,8 @@ import { expect } from 'chai'
 import { createServer, type Reply, type Request } from '../../src/runtime'
 import { recordingLogger } from '../support/servers'
 import { rawClient, sleep, within } from '../support/raw-http'
+import { connect, constants } from 'node:http2'
+import { PassThrough } from 'node:stream'
 
 type Listener = (...args: unknown[]) => void
 
@@ -68,4 +70,37 @@ describe('end watching: shared listeners on the response (perf16)', () => {
       await app.close()
     }
   })
+
+  // node:http2's response emits 'finish' when the client resets the stream before the reply ends
+  // (pipeline.ts tells that apart by writableEnded); the access line read it as a completed
+  // response, or, when onResponse hooks made it wait, wrote no line at all.
+  for (const withHook of [false, true]) {
+    it(`over HTTP/2, a client resetting the stream mid-reply gets one request aborted line, not request completed (${withHook ? 'with' : 'without'} an onResponse hook)`, async () => {
+      const log = recordingLogger()
+      const app = createServer({ http2: true, logger: log, disableRequestLogging: false })
+      const ended: string[] = []
+      if (withHook) app.addHook('onResponse', (_request, _reply, done) => { ended.push('response'); done() })
+      app.addHook('onRequestAbort', (_request, _reply, done) => { ended.push('abort'); done() })
+      app.get('/s', async (_request, reply) => {
+        const source = new PassThrough()
+        source.write('data: 1\n\n')
+        return reply.type('text/event-stream').send(source)
+      })
+      const address = await app.listen({ port: 0, host: '127.0.0.1' })
+      const session = connect(address)
+      try {
+        const stream = session.request({ ':path': '/s' })
+        await within(new Promise((resolve) => stream.once('data', resolve)), 5000, 'the first event')
+        stream.close(constants.NGHTTP2_CANCEL)
+        for (let i = 0; i < 100 && !log.entries.some((e) => e.msg === 'request aborted'); i++) await sleep(10)
+        await sleep(50)
+        expect(ended).to.deep.equal(['abort'])
+        expect(log.entries.filter((e) => e.msg === 'request aborted')).to.have.length(1)
+        expect(log.entries.filter((e) => e.msg === 'request completed')).to.have.length(0)
+      } finally {
+        session.close()
+        await app.close()
+      }
+    })
+  }
 })

@@ -48,7 +48,9 @@ export class AccessWatch {
 
 function accessOnFinish(this: ServerResponse & AccessState): void {
   const watch = this[accessWatch]
-  if (watch === undefined || watch.finished) return
+  // node:http2's response also emits 'finish' when the client resets the stream before the reply
+  // ended: only writableEnded tells that abort apart (as in pipeline.ts); its 'close' logs it.
+  if (watch === undefined || watch.finished || !this.writableEnded) return
   watch.finished = true
   if (!watch.deferred) completeAccessLine(watch)
 }

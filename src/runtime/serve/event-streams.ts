@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http'
 import type { ServeContext } from './serve-context'
+import { responseGone } from './response-gone'
 
 /**
  * Server-Sent Events replies that Enclave pipes from a stream (a returned `PassThrough`, a
@@ -24,7 +25,7 @@ export function isEventStream(type: unknown): boolean {
 export function trackEventStream(serve: ServeContext, res: ServerResponse, stopPiping: () => void, closeSource: () => void): void {
   const end = (): void => {
     serve.eventStreams.delete(end)
-    if (res.writableEnded || res.destroyed) return
+    if (res.writableEnded || responseGone(res)) return
     stopPiping()
     closeSource()
     res.end()

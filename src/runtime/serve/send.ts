@@ -13,6 +13,7 @@ import { schemaBuildFailure } from './schema-build-failure'
 import { declaredLengthGuard } from './stream-length'
 import { pumpCheckedChunks } from './stream-chunks'
 import { isEventStream, trackEventStream } from './event-streams'
+import { responseGone } from './response-gone'
 import { describeValue } from '../schemas/schema-codes'
 import { replyAt } from './reply-at'
 import { cancelWebPayload, nodeBody, webPayloadOf, type WebPayload } from './web-reply'
@@ -357,8 +358,10 @@ function writeStream(reply: ReplyImpl, stream: Readable): void {
   // the response nothing more, not even its end: without this the client waited for ever. As
   // Fastify 3 and 5 (pump's premature close): an error reply before the first byte, else the
   // connection is cut, so the client sees an incomplete body, not a complete one.
+  // The client leaving closes the source too (closeSource above): no failure then, over HTTP/2
+  // either, whose response has no `destroyed` (responseGone reads its stream).
   const onSourceClose = (): void => {
-    if (settled || dest.writableEnded || dest.destroyed || res.destroyed) return
+    if (settled || dest.writableEnded || dest.destroyed || responseGone(res)) return
     fail(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }))
   }
   if (stream.destroyed === true) process.nextTick(onSourceClose); else stream.once('close', onSourceClose)
