@@ -98,7 +98,11 @@ export interface ScopeInspection {
   readonly children: readonly ScopeInspection[]
 }
 
-/** The normalized route schema parts (spec §2.1), null when absent. */
+/**
+ * The normalized route schema parts (spec §2.1), null when absent: what Enclave compiled from.
+ * Routes given the very same schema object share one normalized copy (eager boot,
+ * part-reuse.ts): read them, clone before changing.
+ */
 export interface RouteSchemaInspection {
   readonly params: JsonSchema | null
   readonly body: JsonSchema | null
