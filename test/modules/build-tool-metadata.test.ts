@@ -97,6 +97,8 @@ describe('paramNames: parameter names for messages, read from the class or metho
     expect(paramNames(commented)).to.deep.equal(['users', 'config', 'rest'])
     const staticFirst = new Function('return class S { static constructor(wrong) {} static /* x */\n constructor(also) {} constructor(right) {} }')() as Function
     expect(paramNames(staticFirst)).to.deep.equal(['right'])
+    const classify = new Function('return class K { classify(note, reply) {} }')() as { prototype: Record<string, Function> }
+    expect(paramNames(classify.prototype.classify!)).to.deep.equal(['note', 'reply'])
   })
 
   it('gives no names where the text has no parameter list (a class without constructor, a bound function)', () => {

@@ -20,7 +20,7 @@ export function paramNames(target: Function): readonly (string | null)[] {
 
 /** The text between the constructor's parentheses (`class`), or the function's or method's own. */
 function parameterList(text: string): string | null {
-  const open = text.startsWith('class') ? constructorOpen(text) : functionOpen(text)
+  const open = /^class[\s{]/.test(text) ? constructorOpen(text) : functionOpen(text)
   if (open === null) return null
   let depth = 1
   for (let i = open; i < text.length; i = skipLiteral(text, i) + 1) {
