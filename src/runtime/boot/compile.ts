@@ -280,11 +280,8 @@ function notFoundOfScope(root: ScopeImpl, entries: readonly { route: CompiledRou
   const own = new Map<unknown, CompiledRoute>()
   for (const { route } of entries) own.set(route.scope, route)
   const out = new Map<unknown, CompiledRoute>()
-  for (const scope of allScopes(root)) {
-    let at: ScopeImpl | null = scope
-    while (at !== null && !own.has(at)) at = at.parent
-    out.set(scope, own.get(at ?? root) as CompiledRoute)
-  }
+  // allScopes() lists every parent before its children.
+  for (const scope of allScopes(root)) out.set(scope, own.get(scope) ?? out.get(scope.parent ?? root) ?? own.get(root) as CompiledRoute)
   return out
 }
 

@@ -39,7 +39,8 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
   const eager = resolution.schemaCompilation === 'eager'
   // Eager boot shares the copy of a part object several routes give (part-reuse.ts), with the
   // default compilers only: a custom compiler is user code, and may change the schema it is given.
-  const reuse = eager && (options.validatorCompiler ?? resolution.validatorCompiler ?? null) === null &&
+  const defaultValidator = (options.validatorCompiler ?? resolution.validatorCompiler ?? null) === null
+  const reuse = eager && defaultValidator &&
     (options.serializerCompiler ?? resolution.serializerCompiler ?? null) === null &&
     boot.schemaCompilers.usesDefaultValidator(scope.schemas) && boot.schemaCompilers.usesDefaultSerializer(scope.schemas) ? boot.partReuse : undefined
   // Normalized once (eager: here; lazy: when first needed) and reused by compilation and introspection.
@@ -62,7 +63,7 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
       // Boot warnings read the normalized schema, so a lazy route warns when it is first read (its
       // first request, compileAll, inspect()), not at listen: reading every lazy schema at boot is the
       // cost lazy mode removes. Custom validator compilers have their own costs, which Enclave cannot know.
-      if (normalized !== undefined && (options.validatorCompiler ?? resolution.validatorCompiler ?? null) === null) {
+      if (normalized !== undefined && defaultValidator) {
         const warnings = routeSchemaWarnings(`${method} ${def.url}`, scope.path, normalized, scope.schemas, scope.context.schemaCompilers?.validatorAllErrors === true, boot.sharedSchemaWalks, reuse)
         // Queued with the serializers while eager boot batches them: a boot that fails at an earlier
         // route's serializer then logs no warning of a later route, as the route-by-route order did.

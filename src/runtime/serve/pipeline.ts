@@ -50,9 +50,9 @@ export function handleRequest(ctx: ServeContext, raw: IncomingMessage, res: Serv
       // closes the connection as soon as its body has been read, before any answer can go out.
       // No route answers PRI: refused now, before the body is read.
       if (raw.method === 'PRI') { answerHeadRefused(res, 'malformed'); return }
-      route = ctx.notFoundRoute(raw, found !== null)
-      // Fastify 3's `{ '*': rest }` on its not-found routes; an undecodable URL matched nothing.
-      params = found === null ? ctx.notFoundParams(raw.url as string) : {}
+      const none = ctx.noRoute(raw, found !== null)
+      route = none.route
+      params = none.params
       query = found === null ? ctx.parseQuery(raw.url as string) : emptyQuery()
     }
   } catch (error) {
@@ -110,7 +110,7 @@ export function serveNotFound(from: ReplyImpl): void {
   Object.assign(reply.headerMap, from.headerMap)
   // As in Fastify 3 (the request's context becomes the 404 one): only this route's onResponse
   // hooks run at the end, and the access line waits for them only if it has some.
-  supersedeEnd(from.raw, reply)
+  supersedeEnd(from.raw)
   if (route.observesEnd) watchEnd(request, reply, from.raw)
   if (ctx.handlerDeadline !== null) startHandlerDeadline(reply)
   preHandlerStage(request, reply)
@@ -317,9 +317,6 @@ function endWatched(res: ServerResponse & EndOwner, finished: boolean): void {
   const watch = res[kEndWatch]
   if (watch === undefined || watch.ended) return
   watch.ended = true
-  // reply.callNotFound() handed the response to the not-found route's reply (serveNotFound).
-  const owner = res[kEndOwner]
-  if (owner !== undefined && owner !== watch.reply) return
   onEnd(watch.request, watch.reply, finished, watch.access)
 }
 
@@ -343,14 +340,18 @@ function onEnd(request: RequestImpl, reply: ReplyImpl, finished: boolean, access
 
 function noop(): void {}
 
-const kEndOwner = Symbol('enclave.endOwner')
 const kEndWatch = Symbol('enclave.endWatch')
 interface EndWatch { readonly request: RequestImpl; readonly reply: ReplyImpl; readonly access: AccessWatch | null; ended: boolean }
-interface EndOwner { [kEndOwner]?: ReplyImpl; [kEndWatch]?: EndWatch }
+interface EndOwner { [kEndWatch]?: EndWatch }
 
-/** From now on only `reply`'s end hooks run for `res`; the access line no longer waits for the earlier route's. */
-function supersedeEnd(res: ServerResponse, reply: ReplyImpl): void {
-  (res as ServerResponse & EndOwner)[kEndOwner] = reply
+/**
+ * reply.callNotFound() handed `res` to the not-found route's reply: the earlier route's end hooks
+ * no longer run (the not-found route, if it has some, watches `res` afresh), and the access line
+ * no longer waits for them.
+ */
+function supersedeEnd(res: ServerResponse): void {
+  const watch = (res as ServerResponse & EndOwner)[kEndWatch]
+  if (watch !== undefined) watch.ended = true
   undeferAccessLine(res)
 }
 

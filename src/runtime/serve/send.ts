@@ -333,10 +333,10 @@ function writeStream(reply: ReplyImpl, stream: Readable): void {
   // An event stream's head goes out now, not with its first event (which may be minutes away):
   // the client's EventSource fires 'open' and a test sees the 200 at once. A failure of the
   // stream before its first event then closes the connection instead of answering an error.
-  const eventStream = isEventStream(res.getHeader('content-type')) && res.getHeader('content-length') === undefined
-  if (eventStream) res.flushHeaders()
   // Read from the staged head: a length set on reply.raw (a middleware's setHeader) goes out too.
   const declared = res.getHeader('content-length')
+  const eventStream = declared === undefined && isEventStream(res.getHeader('content-type'))
+  if (eventStream) res.flushHeaders()
   // Node would write whatever the stream gives under a length it does not check (stream-length.ts).
   const dest = declared === undefined ? res : declaredLengthGuard(Number(declared), (streamed) => {
     reply.request.log.error(reply.route.serve.idFields(reply.request.id, {

@@ -165,29 +165,24 @@ export class ServeContext {
     return fields
   }
 
-  /** The route that answers when the router has none: bad URL, wrong method, or not found. */
-  notFoundRoute(raw: IncomingMessage, badUrl: boolean): CompiledRoute {
+  /**
+   * The route that answers when the router has none (bad URL, wrong method, or not found) and the
+   * request.params it reads: Fastify 3's `{ '*': rest }` from its not-found routes, before a 405
+   * too (not-found-params.ts); an undecodable URL matched nothing, `{}`.
+   */
+  noRoute(raw: IncomingMessage, badUrl: boolean): { route: CompiledRoute; params: Record<string, unknown> } {
     const fallbacks = this.fallbacks as FallbackRoutes
-    if (badUrl) return fallbacks.badUrl
+    if (badUrl) return { route: fallbacks.badUrl, params: {} }
     const url = raw.url as string
-    if (this.allowedMethods(url, raw).length > 0) return fallbacks.methodNotAllowed
-    return this.notFoundRouteFor(url)
+    const path = notFoundPath(url)
+    const reach = this.#notFoundReach(path)
+    const params = path === null ? {} : notFoundParams(reach, path)
+    return { route: this.allowedMethods(url, raw).length > 0 ? fallbacks.methodNotAllowed : reach.route, params }
   }
 
   /** reply.callNotFound(): the not-found route of the calling route's scope, as in Fastify 3. */
   notFoundRouteOf(from: CompiledRoute, url: string): CompiledRoute {
-    return (this.fallbacks as FallbackRoutes).notFoundOfScope.get(from.scope) ?? this.notFoundRouteFor(url)
-  }
-
-  /** The not-found route of the deepest scope whose prefix covers the URL. */
-  notFoundRouteFor(url: string): CompiledRoute {
-    return this.#notFoundReach(notFoundPath(url)).route
-  }
-
-  /** request.params where no route matched (not found, 405): Fastify 3's, from its not-found routes (not-found-params.ts). */
-  notFoundParams(url: string): Record<string, unknown> {
-    const path = notFoundPath(url)
-    return path === null ? {} : notFoundParams(this.#notFoundReach(path), path)
+    return (this.fallbacks as FallbackRoutes).notFoundOfScope.get(from.scope) ?? this.#notFoundReach(notFoundPath(url)).route
   }
 
   #notFoundReach(path: string | null): FallbackRoutes['notFound'][number] {
