@@ -2,6 +2,7 @@ import type { DependencyContainer } from 'tsyringe'
 import { constructorDependencies, hasConstructorTypes, injectedParameterIndexes } from '../decorators/internal'
 import { paramNames } from '../runtime/shared/param-names'
 import { describeToken, moduleError } from './module-error'
+import { testHostExample } from './module-codes'
 import { commonAncestor, type ModuleNode } from './module-tree'
 import { typeInfoStatus } from './tsyringe-copies'
 
@@ -129,5 +130,5 @@ function aloneHint(node: ModuleNode, token: string): string {
   while (root.parent !== null) root = root.parent
   const name = root.type.name
   return ` If ${name} gets it from a module above it in the real app (booted alone here, as in a test), boot it under a host module that provides it: ` +
-    `@Module({ providers: [{ provide: ${token}, useValue: stub }], plugins: [${name}] }) class TestHost {}, then createApp(TestHost).`
+    testHostExample(token, name)
 }

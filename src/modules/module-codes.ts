@@ -1,5 +1,10 @@
 import { codeSummaries, defineError as e, errorFactory } from '../runtime/internal'
 
+/** How a test boots one feature module with what its real parent provides (NestJS's Test.createTestingModule habit). */
+export function testHostExample(token: string, root: string): string {
+  return `@Module({ providers: [{ provide: ${token}, useValue: stub }], plugins: [${root}] }) class TestHost {}, then createApp(TestHost).`
+}
+
 /** A boot message names a few candidates, not an app's hundreds of tokens. */
 const shownCandidates = 10
 const listed = (names: readonly string[]): string => names.length <= shownCandidates ? names.join(', ')
@@ -186,7 +191,7 @@ export const moduleErrors = {
         : a.neededBy !== undefined && a.neededBy.length > 0
           ? ` Yet ${a.neededBy.join(', ')} injects it: ${a.root} expects it from a module above it, and is booted here without one. overrides replace providers, they add none. ` +
             `To test ${a.root} alone, boot it under a host module that provides what its parent would: ` +
-            `@Module({ providers: [{ provide: ${a.token}, useValue: stub }], plugins: [${a.root}] }) class TestHost {}, then createApp(TestHost).`
+            testHostExample(a.token, a.root)
           : ' Override a token some module lists in its providers (or Logger, the framework\'s).') }),
   ENC_ERR_MODULE_OVERRIDE_INVALID: e({ status: null, summary: 'an overrides entry is not [Token, { useValue | useClass | useFactory }], or overrides one token twice',
     message: (a: { problem: string }) => `createApp({ overrides }): ${a.problem}` }),

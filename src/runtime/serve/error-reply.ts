@@ -98,6 +98,12 @@ export function replyWithError(reply: ReplyImpl, thrown: unknown): void {
   handleError(reply, thrown)
 }
 
+/** The reply answers with the error's status (else keeps its own error status), and reply.raw says so. */
+function takeErrorStatus(reply: ReplyImpl, thrown: unknown): void {
+  reply.statusCode = statusOf(thrown, reply.statusCode)
+  reply.raw.statusCode = reply.statusCode
+}
+
 function dispatch(reply: ReplyImpl, thrown: unknown): void {
   const handlers = reply.route.errorHandlers
   const index = reply.errorDepth
@@ -114,8 +120,7 @@ function dispatch(reply: ReplyImpl, thrown: unknown): void {
     // The status the built-in reply will send, set before the onError hooks read reply.statusCode
     // (a metrics hook counting 5xx): Fastify 3's handleError sets it before its error handler,
     // whose send() then runs them.
-    reply.statusCode = statusOf(thrown, reply.statusCode)
-    reply.raw.statusCode = reply.statusCode
+    takeErrorStatus(reply, thrown)
     const hooks = reply.route.onError
     if (hooks !== null && !reply.onErrorRan) {
       reply.onErrorRan = true
@@ -135,8 +140,7 @@ function dispatch(reply: ReplyImpl, thrown: unknown): void {
   applyErrorHeaders(reply, thrown)
   // As in Fastify 3: a handler that sends without choosing a status answers with the error's,
   // and reply.raw.statusCode already says so.
-  reply.statusCode = statusOf(thrown, reply.statusCode)
-  reply.raw.statusCode = reply.statusCode
+  takeErrorStatus(reply, thrown)
   const { fn, scope } = handlers[index]
   const given = reply.statusCode
   reply.codeChosen = false
@@ -320,8 +324,7 @@ export function defaultErrorReply(reply: ReplyImpl, thrown: unknown): void {
   // A 5xx never shows what was thrown (it may hold internals): a plain object with no 4xx status
   // gets the generic 500 below, a deliberate difference from Fastify 3, which sends it as it is.
   if (isPlainObject(thrown) && statusOf(thrown, reply.statusCode) < 500) {
-    reply.statusCode = statusOf(thrown, reply.statusCode)
-    reply.raw.statusCode = reply.statusCode
+    takeErrorStatus(reply, thrown)
     reply.headerMap['content-type'] = 'application/json; charset=utf-8'
     reply.send(thrown)
     return
