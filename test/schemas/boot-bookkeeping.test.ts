@@ -5,8 +5,6 @@ import { normalizeRouteSchema } from '../../src/runtime/schemas/route-schema'
 import { checkKeywords, type KnownKeywords } from '../../src/runtime/schemas/keyword-check'
 import { createResponseSerializers, pickSerializer } from '../../src/runtime/schemas/response-serializers'
 import { compile, messageOf, storeTree } from './helpers'
-import { isWarningFree } from '../../src/runtime/schemas/warning-free'
-import { bootWarnings } from '../support/servers'
 
 // Issue 16 §1: what boot does per route schema beyond compiling it, done once instead of twice.
 
@@ -152,38 +150,5 @@ describe('boot bookkeeping per route schema (issue 16 §1)', () => {
     const twice = createResponseSerializers([['200', a], ['default', a], ['200', b]])
     expect(twice.keys).to.deep.equal(['200', 'default'])
     expect(pickSerializer(twice, 200)).to.equal(b)
-  })
-
-  it('normalization notes a part holding no key the boot warnings read; only such a part skips their walk', () => {
-    expect(copySchemaNoting({ type: 'object', properties: { a: { type: 'string', maxLength: 3 } } }).mayWarn).to.equal(false)
-    for (const key of ['pattern', '$ref', 'uniqueItems', 'patternProperties']) {
-      expect(copySchemaNoting({ type: 'object', properties: { a: { type: 'array', items: { [key]: 'x' } } } }).mayWarn, key).to.equal(true)
-    }
-    // A non-plain object is kept by reference, unread by the copy: the walk goes into it.
-    expect(copySchemaNoting({ type: 'object', properties: { a: new (class Part { type = 'string' })() } }).mayWarn).to.equal(true)
-    const normalized = normalizeRouteSchema({ body: { a: { type: 'string' } }, querystring: { type: 'object', properties: { q: { type: 'string', pattern: '^a$' } } },
-      params: { type: 'object', properties: { id: { type: 'integer' } } } }, route)
-    expect(isWarningFree(normalized.body!)).to.equal(true)   // shorthand, wrapped in { type: 'object', properties }
-    expect(isWarningFree(normalized.querystring!)).to.equal(false)
-    expect(isWarningFree(normalized.params!)).to.equal(true)
-    // The user's own object is never in the set: only the copy normalization made and noted.
-    const user = { type: 'object' }
-    normalizeRouteSchema({ body: user }, route)
-    expect(isWarningFree(user)).to.equal(false)
-  })
-
-  it('warnings are still found where the noted keys sit deep, in a shorthand part, or inside a non-plain object the copy keeps', async () => {
-    class RiskyName { type = 'string'; pattern = '^(a+)+$' }
-    const warnings = await bootWarnings((app) => {
-      app.post('/deep', { schema: { body: { type: 'object', definitions: { d: { type: 'array', items: { type: 'array', uniqueItems: true } } } } } }, async () => ({}))
-      app.get('/short', { schema: { querystring: { name: { type: 'string', pattern: '^(a+)+$' } } } }, async () => ({}))
-      app.post('/kept', { schema: { body: { type: 'object', properties: { name: new RiskyName() } } } }, async () => ({}))
-      app.post('/quiet', { schema: { body: { type: 'object', properties: { name: { type: 'string' } } } } }, async () => ({}))
-    })
-    expect(warnings.map((w) => [w.code, w.route, w.at])).to.deep.equal([
-      ['ENC_WARN_SCHEMA_UNIQUE_ITEMS_UNBOUNDED', 'POST /deep', ['body /definitions/d/items']],
-      ['ENC_WARN_SCHEMA_PATTERN_REDOS', 'GET /short', ['querystring /properties/name/pattern']],
-      ['ENC_WARN_SCHEMA_PATTERN_REDOS', 'POST /kept', ['body /properties/name/pattern']],
-    ])
   })
 })

@@ -4,7 +4,6 @@ import { visitSchemas } from '../schemas/schema-walk'
 import type { NormalizedRouteSchema } from '../schemas/types'
 import type { SchemaStore } from '../schemas/schema-store'
 import type { PartReuse } from '../schemas/part-reuse'
-import { isWarningFree } from '../schemas/warning-free'
 import type { BootWarning } from './boot-warnings'
 
 const requestParts = ['body', 'querystring', 'params', 'headers'] as const
@@ -68,7 +67,7 @@ export function routeSchemaWarnings(route: string, scopePath: string, schema: No
   }
   for (const part of requestParts) {
     const partSchema = schema[part]
-    if (partSchema === null || isWarningFree(partSchema)) continue
+    if (partSchema === null) continue
     // A copy other routes of this boot share (part-reuse.ts) is walked once, like a shared schema.
     if (reuse?.isReused(partSchema) === true) { replay(walks.of(partSchema, allErrors), part, part); continue }
     // The route's own copy: walked here, not remembered.

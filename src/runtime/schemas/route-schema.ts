@@ -8,7 +8,6 @@ import { contentTypeMapOf } from './content-type-map'
 import { isRangeKey, isStatusKey } from './status-keys'
 import type { JsonSchema, NormalizedRouteSchema } from './types'
 import type { PartReuse } from './part-reuse'
-import { noteWarningFree } from './warning-free'
 
 export interface RouteIdentity {
   method: string
@@ -82,17 +81,16 @@ function normalizePart(input: unknown, name: string, where: string, shorthand: b
   const shared = reuse?.copyOf(part as object)
   if (shared !== undefined) return shared
   // One walk copies and notes any `$async` key; only then does findAsync look for one in a schema position.
-  let { copy, mayBeAsync, sawFunction, mayWarn } = copySchemaNoting(part as JsonSchema)
+  let { copy, mayBeAsync, sawFunction } = copySchemaNoting(part as JsonSchema)
   // A schema class nested where a subschema goes (`items: Cat`, or in `Cat.schema`: `owner: Owner`)
   // is placed as the decorator layer places it; only a part holding a function pays for the walk.
-  if (sawFunction) ({ copy, mayBeAsync, mayWarn } = copySchemaNoting(placeSchemaClasses(part as JsonSchema)))
+  if (sawFunction) ({ copy, mayBeAsync } = copySchemaNoting(placeSchemaClasses(part as JsonSchema)))
   const asyncAt = mayBeAsync ? findAsync(part) : null
   if (asyncAt !== null) {
     throw schemaError('ENC_ERR_SCH_ASYNC', { case: 'route', part: name, where, at: asyncAt })
   }
   if (shorthand) {
     const complete = isCompleteSchema(copy) ? copy : { type: 'object', properties: copy }
-    if (!mayWarn) noteWarningFree(complete)
     if (!sawFunction) reuse?.remember(part as object, complete)
     return complete
   }
@@ -103,7 +101,6 @@ function normalizePart(input: unknown, name: string, where: string, shorthand: b
   if (keys.length > 0 && keys.every((key) => !SCHEMA_KEYWORDS.has(key) && isObject(copy[key]))) {
     throw schemaError('ENC_ERR_SCH_NOT_OBJECT', { case: 'shorthand-off', part: name, where, keys: keys.slice(0, 3).join(', ') })
   }
-  if (!mayWarn) noteWarningFree(copy)
   if (!sawFunction) reuse?.remember(part as object, copy)
   return copy
 }

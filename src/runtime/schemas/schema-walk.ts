@@ -118,11 +118,6 @@ export interface NotedCopy<T> {
   readonly mayBeAsync: boolean
   /** Some value in the copy is a function (a schema class nested in the schema, or a keyword's function value). */
   readonly sawFunction: boolean
-  /**
-   * Some object in the copy, in any position, has a key the boot warnings read (`uniqueItems`,
-   * `pattern`, `patternProperties`, `$ref`). Without one, their walk cannot find anything (warning-free.ts).
-   */
-  readonly mayWarn: boolean
 }
 
 
@@ -135,7 +130,6 @@ export function copySchemaNoting<T>(value: T): NotedCopy<T> {
   let mayBeAsync = false
   let jsonOnly = true
   let sawFunction = false
-  let mayWarn = false
   const copy = (node: unknown): unknown => {
     if (typeof node !== 'object' || node === null) {
       if (typeof node === 'function') sawFunction = true
@@ -145,8 +139,6 @@ export function copySchemaNoting<T>(value: T): NotedCopy<T> {
     const prototype = Object.getPrototypeOf(node)
     if (!Array.isArray(node) && prototype !== Object.prototype && prototype !== null) {
       jsonOnly = false
-      // Kept as it is, unread: the warnings' walk goes into it.
-      mayWarn = true
       return node
     }
     const done = copies.get(node)
@@ -168,14 +160,13 @@ export function copySchemaNoting<T>(value: T): NotedCopy<T> {
     for (const key in source) {
       if (!hasOwn.call(source, key)) continue
       if (key === '$async' && source.$async !== false) mayBeAsync = true
-      else if (key === 'pattern' || key === '$ref' || key === 'uniqueItems' || key === 'patternProperties') mayWarn = true
       record[key] = copy(source[key])
     }
     return record
   }
   const result = copy(value) as T
   if (jsonOnly && typeof result === 'object' && result !== null) jsonOnlyCopies.add(result)
-  return { copy: result, mayBeAsync, sawFunction, mayWarn }
+  return { copy: result, mayBeAsync, sawFunction }
 }
 
 /**
