@@ -49,7 +49,10 @@ type SomeMemberFits<C, P> = true extends (C extends unknown ? ([C] extends [P] ?
  * options say which; nothing here can see them either).
  */
 type IsDecorated<P, Base> = P extends { readonly [kServerBase]?: infer B } ? (unknown extends B ? IsBaseWith<P, Base> : IsBaseWith<B, Base>) : IsBaseWith<P, Base>
-type IsBaseWith<P, Base> = P extends Base ? ([Base] extends [Omit<P, Exclude<keyof P, keyof Base>>] ? true : false) : false
+// Base's own members keep their types in P (a parameter may add members, not narrow `body`).
+// Methods are left out: an intersection only adds overloads to them, and Reply's methods return
+// `this`, which in P is P, so `Reply & { generateCsrf(): string }` would never read as Reply plus.
+type IsBaseWith<P, Base> = P extends Base ? (false extends { [K in keyof Base]-?: Base[K] extends (...args: never[]) => unknown ? true : [Base[K]] extends [P[K & keyof P]] ? true : false }[keyof Base] ? false : true) : false
 
 type ParamFits<S, P> = IsAny<P> extends true ? true
   : unknown extends P ? true

@@ -17,7 +17,7 @@ import { fastifyApiVersion, isMadeUpPluginName, readPluginMeta } from '../shared
 import { liftMetaOf } from '../shared/lift-marks'
 import { installUnsupportedApis } from './unsupported-api'
 import { checkPrintRoutesOptions } from './print-routes-options'
-import { installMissingMiddlewareUse, pluginReplaceableMembers } from './missing-middleware'
+import { guardMiddieUse, installMissingMiddlewareUse, isMiddieUse, pluginReplaceableMembers } from './missing-middleware'
 import { findRoute, hasRoute, type FoundRoute, type LookupOptions } from './route-lookup'
 import { warnPayloadParser } from '../shared/deprecations'
 import { isAsyncFunction } from './option-checks'
@@ -350,6 +350,7 @@ export class ScopeImpl implements Scope {
         throw runtimeError('ENC_ERR_DEC_RESERVED', { call: `${method}('${String(name)}')`, path: this.path, target: target === 'instance' ? 'scope' : target })
       }
     }
+    if (target === 'instance' && name === 'use' && typeof value === 'function' && isMiddieUse(value, this.registeredPluginName())) value = guardMiddieUse(value)
     const existing = this.#findDecoration(target, name)
     // A plugin's onRegister hook may give each child scope the very function its parent has
     // (@fastify/middie does with `use`): Fastify lets a child shadow an instance decorator,

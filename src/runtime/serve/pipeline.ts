@@ -50,6 +50,7 @@ export function handleRequest(ctx: ServeContext, raw: IncomingMessage, res: Serv
       // closes the connection as soon as its body has been read, before any answer can go out.
       // No route answers PRI: refused now, before the body is read.
       if (raw.method === 'PRI') { answerHeadRefused(res, 'malformed'); return }
+      if (ctx.fallbacks === null) { ctx.serveBeforeBoot(raw, res); return }
       const none = ctx.noRoute(raw, found !== null)
       route = none.route
       params = none.params

@@ -80,6 +80,12 @@ export class ServeContext {
   readonly trust: TrustFn | null
   /** reply.callNotFound(): serves the not-found route for a reply's request (wired by the composition root to the pipeline). */
   serveNotFound: (from: ReplyImpl) => void = () => { throw new Error('ServeContext.serveNotFound used before create-server wired it') }
+  /**
+   * A request that reached the server before its boot (`supertest(app.server)` without `await
+   * app.ready()`, the Express habit): boots it, as inject() does, then serves the request (wired by
+   * the composition root). Only the no-route branch asks: before the boot no route exists.
+   */
+  serveBeforeBoot: (raw: IncomingMessage, res: ServerResponse) => void = () => { throw new Error('ServeContext.serveBeforeBoot used before create-server wired it') }
   /** Set by close(): responses written from then on close their connection (reply.ts writeHead). */
   closing = false
   /**

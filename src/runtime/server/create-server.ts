@@ -6,6 +6,7 @@ import { ScopeImpl } from '../declare/scope'
 import { SchemaCodeCache, SchemaCompilers } from '../schemas'
 import { ServeContext } from '../serve/serve-context'
 import { handleRequest, serveNotFound } from '../serve/pipeline'
+import { answerWithoutReply } from '../serve/error-reply'
 import { compileTrust } from '../serve/trust-proxy'
 import { answerClientError, answerConnect, answerHttp2Connect, callClientErrorHandler } from '../serve/client-error'
 import { answerExpectationFailed, deferContinue } from '../serve/expect'
@@ -97,6 +98,10 @@ export function createServer(given: ServerOptions = {}): Scope {
     http.on('close', () => { stop?.(); stop = null })
   }
   const lifecycle = new ServerLifecycle({ http, transport, serve, connections, releaseLogger: logger.release })
+  // Fastify 3 answers such a request 404 (no route is in its router yet), Fastify 5 crashes on it.
+  serve.serveBeforeBoot = (req, res) => {
+    lifecycle.ready().then(() => { handleRequest(serve, req, res) }, (error: unknown) => { answerWithoutReply(res, log, error) })
+  }
   const declared = new DeclareContext({
     log,
     server: http,
