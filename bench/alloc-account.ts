@@ -24,12 +24,7 @@ import { CONTENDER_NAMES, serverScript } from './harness/contenders'
 import { detectPinning, pinned } from './harness/pinning'
 import { runWrk } from './harness/wrk'
 import { READY_PREFIX } from './servers/ready-line'
-
-interface CallFrame { functionName: string; url: string; lineNumber: number; columnNumber: number }
-interface SamplingNode { callFrame: CallFrame; selfSize: number; children: SamplingNode[] }
-
-const OWNERS = ['enclave', 'node', 'deps', 'app', 'native'] as const
-type Owner = typeof OWNERS[number]
+import { accountAllocations, ALLOCATION_OWNERS as OWNERS, type SamplingNode } from './harness/heap-profile-account'
 
 function flag(name: string): string | undefined {
   const arg = process.argv.find((a) => a.startsWith(`--${name}=`))
@@ -37,45 +32,6 @@ function flag(name: string): string | undefined {
 }
 
 const list = (value: string | undefined, all: readonly string[]): string[] => (value === undefined ? [...all] : value.split(',').filter((v) => v !== ''))
-
-function ownerOf(url: string): Owner {
-  if (url.includes('/dist/src/')) return 'enclave'
-  if (url.startsWith('node:')) return 'node'
-  if (url.includes('/node_modules/')) return 'deps'
-  if (url.includes('/dist/bench/')) return 'app'
-  return 'native'
-}
-
-function site(frame: CallFrame): string {
-  const url = frame.url.replace(/^.*\/dist\//, '').replace(/^.*\/node_modules\//, '')
-  return `${frame.functionName === '' ? '(anonymous)' : frame.functionName} ${url}:${frame.lineNumber + 1}:${frame.columnNumber + 1}`
-}
-
-interface Account { total: number; byOwner: Record<Owner, number>; underEnclave: number; sites: Map<string, number> }
-
-/** Sums the profile's self sizes by owner, and by site for what an Enclave frame is above. */
-export function accountAllocations(head: SamplingNode): Account {
-  const account: Account = { total: 0, byOwner: { enclave: 0, node: 0, deps: 0, app: 0, native: 0 }, underEnclave: 0, sites: new Map() }
-  // Iterative: a profile's tree is as deep as the deepest stack sampled.
-  const stack: Array<{ node: SamplingNode; callers: string[]; enclave: boolean }> = [{ node: head, callers: [], enclave: false }]
-  while (stack.length > 0) {
-    const { node, callers, enclave } = stack.pop() as { node: SamplingNode; callers: string[]; enclave: boolean }
-    const owner = ownerOf(node.callFrame.url)
-    const here = site(node.callFrame)
-    const underEnclave = enclave || owner === 'enclave'
-    if (node.selfSize > 0) {
-      account.total += node.selfSize
-      account.byOwner[owner] += node.selfSize
-      if (underEnclave) {
-        account.underEnclave += node.selfSize
-        const key = [here, ...callers.slice(-2).reverse()].join(' < ')
-        account.sites.set(key, (account.sites.get(key) ?? 0) + node.selfSize)
-      }
-    }
-    for (const child of node.children) stack.push({ node: child, callers: [...callers, here], enclave: underEnclave })
-  }
-  return account
-}
 
 interface Server { readonly port: number; readonly pid: number; readonly waitFor: (line: string) => Promise<void>; readonly stop: () => void }
 
