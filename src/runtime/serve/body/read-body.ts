@@ -136,15 +136,14 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
       return
     }
     let input: Buffer | string | null = null
-    const body = chunks ?? (first === null ? noChunks : [first])
     if (fromChunks === undefined) {
-      const whole = body.length === 1 ? body[0] : Buffer.concat(body, received)
+      const whole = chunks !== null ? Buffer.concat(chunks, received) : first !== null ? first : Buffer.alloc(0)
       input = parser.parseAs === 'string' ? whole.toString('utf8') : whole
       if (parser.mode === 'callback') { callWithDone(parser, request, reply, input, accept); return }
     }
     let parsed: unknown
     try {
-      parsed = fromChunks !== undefined ? fromChunks(body, received) : parser.fn(request as never, input as Buffer | string)
+      parsed = fromChunks !== undefined ? fromChunks(chunks ?? (first === null ? noChunks : [first]), received) : parser.fn(request as never, input as Buffer | string)
     } catch (error) {
       replyWithError(reply, error)
       return
