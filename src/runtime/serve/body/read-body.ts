@@ -16,6 +16,11 @@ import { watchStreamBody } from './stream-body-deadline'
 
 type Next = (request: RequestImpl, reply: ReplyImpl) => void
 
+/** The AsyncResource options of every body read (read once by its constructor, never kept). */
+const manualDestroy = { requireManualDestroy: true } as const
+/** The chunks of a body that sent none (`Content-Length: 0`); never written to. */
+const noChunks: readonly Buffer[] = Object.freeze([])
+
 /** A request carries a body when it is framed by Content-Length (even `0`) or Transfer-Encoding. */
 export function hasBody(request: RequestImpl): boolean {
   const headers = request.raw.headers
@@ -78,7 +83,10 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
     return
   }
   inviteBody(raw, reply.raw)
-  const chunks: Buffer[] = []
+  // Most bodies arrive in one chunk: it is held alone, and the list made only for a second one
+  // (an empty array's first push allocates room for 16: ~150 B per request, bench `items`).
+  let first: Buffer | null = null
+  let chunks: Buffer[] | null = null
   let received = 0
   let finished = false
   const fromChunks = parser.fromChunks
@@ -101,7 +109,9 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
       reply.send(tooLarge(limit))
       return
     }
-    chunks.push(chunk)
+    if (first === null) first = chunk
+    else if (chunks === null) chunks = [first, chunk]
+    else chunks.push(chunk)
   }
   const onTimeout = (): void => {
     cleanup()
@@ -112,7 +122,7 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
   // socket in its own context, and the parser, the later hooks and the handler must still see an
   // AsyncLocalStorage store a hook entered (`storage.run(store, done)` in onRequest), as in Fastify 3.
   // A manually destroyed resource: AsyncResource.bind() cost about 9 µs a call here, this ~40 ns.
-  const readContext = new AsyncResource('EnclaveBodyRead', { requireManualDestroy: true })
+  const readContext = new AsyncResource('EnclaveBodyRead', manualDestroy)
   const onEnd = (): void => { readContext.runInAsyncScope(endBody) }
   const endBody = (): void => {
     // A stream that ended emits neither 'data' nor 'end' again: only 'error' still needs removing.
@@ -127,13 +137,13 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
     }
     let input: Buffer | string | null = null
     if (fromChunks === undefined) {
-      const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received)
-      input = parser.parseAs === 'string' ? body.toString('utf8') : body
+      const whole = chunks !== null ? Buffer.concat(chunks, received) : first !== null ? first : Buffer.alloc(0)
+      input = parser.parseAs === 'string' ? whole.toString('utf8') : whole
       if (parser.mode === 'callback') { callWithDone(parser, request, reply, input, accept); return }
     }
     let parsed: unknown
     try {
-      parsed = fromChunks !== undefined ? fromChunks(chunks, received) : parser.fn(request as never, input as Buffer | string)
+      parsed = fromChunks !== undefined ? fromChunks(chunks ?? (first === null ? noChunks : [first]), received) : parser.fn(request as never, input as Buffer | string)
     } catch (error) {
       replyWithError(reply, error)
       return
