@@ -28,7 +28,7 @@ export { injectable, inject, singleton } from 'tsyringe'
 export type {
   Scope, Request, RouteOptions, RouteShorthandOptions, PluginRouteOptions, Handler, RequestHook, PayloadHook, ErrorHook,
   ErrorHandler as ErrorHandlerFn, HandledError, HookName, Plugin, AsyncPlugin, CallbackPlugin, PluginOptions, PluginOptionsOf, RegisterOptions, LiftMeta,
-  ServerOptions, ListenOptions, InjectChain, InjectOptions, InjectResponse, ValidationError, ContentTypeParserFn,
+  ServerOptions, ListenOptions, InjectChain, InjectOptions, InjectResponse, InjectCookie, ValidationError, ContentTypeParserFn,
   ContentTypeParserOptions, DoneFn, JsonSchema, SharedSchema, RouteSchema, HttpPart, ValidatorCompiler,
   ValidatorCompilerInput, ValidateFunction, SerializerCompiler, SerializerCompilerInput, SerializeFunction, ReplySerializer,
   SchemaErrorFormatter, ValidatorOptions, ValidatorPlugin, CompilersFactory, SchemaControllerOptions, SchemaBucket, SchemaBucketFactory,

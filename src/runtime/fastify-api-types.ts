@@ -73,4 +73,10 @@ export interface FoundRoute {
 export interface ScopeRouteLookup {
   hasRoute(options: RouteLookup): boolean
   findRoute(options: RouteLookup): FoundRoute | null
+  /**
+   * Fastify 4/5's `withTypeProvider<TypeBoxTypeProvider>()`, kept so ported code runs: the same
+   * scope, typed as before. Nothing to register here: a TypeBox or `as const` schema already types
+   * the handler where it is written, so the provider argument is ignored.
+   */
+  withTypeProvider<Provider = unknown>(): this
 }

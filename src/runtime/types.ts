@@ -100,6 +100,15 @@ export type ScopeDecorationValue<K extends string | symbol, D = {}> = K extends 
 
 /** What every request has, typed or not. */
 export interface RequestBase extends RequestSchemaApi {
+  /**
+   * Fastify 5's getDecorator(): a request decoration the serving scope declares (a function comes
+   * bound to the request); an undeclared name throws ENC_ERR_DEC_UNDECLARED.
+   */
+  getDecorator<K extends keyof RequestDecorations>(name: K): RequestDecorations[K]
+  getDecorator<T>(name: string | symbol): T
+  /** Fastify 5's setDecorator(): writes a declared request decoration; an undeclared name throws ENC_ERR_DEC_UNDECLARED. */
+  setDecorator<K extends keyof RequestDecorations>(name: K, value: RequestDecorations[K]): void
+  setDecorator<T>(name: string | symbol, value: T): void
   readonly id: string
   readonly raw: IncomingMessage
   readonly method: string
@@ -224,6 +233,9 @@ export interface ReplyBase extends ReplyMembers {
  * narrow it): Reply<G> declares those itself, so its `code()` may return another Reply than `this`.
  */
 export interface ReplyMembers extends ReplyDecorations, ReplySerializationApi {
+  /** Fastify 5's getDecorator(): a declared reply decoration (a function comes bound to the reply); else ENC_ERR_DEC_UNDECLARED. */
+  getDecorator<K extends keyof ReplyDecorations>(name: K): ReplyDecorations[K]
+  getDecorator<T>(name: string | symbol): T
   readonly raw: ServerResponse
   readonly request: Request
   /** True once send() accepted a payload. */
@@ -592,7 +604,33 @@ export interface InjectResponse {
   payload: string
   /** The body's bytes: what a binary answer (a file, a gzip payload) is read from; `body` decodes them as UTF-8. */
   rawPayload: Buffer
+  /**
+   * The body parsed as JSON, typed `T`: a cast, nothing checks it. `unknown` unless given (light-my-request
+   * and Fastify 4/5 say `any`): write `json<User>()`, or `ResponseAt<typeof schema, 200>` (README "Testing").
+   */
   json<T = unknown>(): T
+  // The rest of light-my-request's answer, as Fastify 4/5's `LightMyRequest.Response` types it.
+  statusMessage: string
+  /** The `set-cookie` cookies, parsed (name, value, expires, maxAge, path, httpOnly ...). */
+  cookies: InjectCookie[]
+  trailers: Record<string, string>
+  /** The request and response objects the app handled. */
+  raw: { req: IncomingMessage; res: ServerResponse }
+  /** The body as a Readable of its bytes. */
+  stream(): Readable
+}
+
+/** One cookie of an inject() answer's `set-cookie`, as light-my-request parses it. */
+export interface InjectCookie {
+  name: string
+  value: string
+  expires?: Date
+  maxAge?: number
+  secure?: boolean
+  httpOnly?: boolean
+  sameSite?: string
+  path?: string
+  domain?: string
 }
 
 /** Fastify's chained inject (`app.inject().get('/x').headers({ ... }).end()`), light-my-request's Chain. */
@@ -677,6 +715,8 @@ export interface ServerOptions<H2 extends boolean = boolean, S extends HttpsOpti
    * The lines go to stdout, to `stream`, or (Fastify 3's `file`) appended to the file at that path.
    */
   logger?: Logger | boolean | (LoggerOptions & { stream?: DestinationStream; file?: string })
+  /** Fastify 5's option for a logger you built (a pino instance): the same as giving it as `logger`. Not with `logger`. */
+  loggerInstance?: Logger
   /** No "incoming request"/"request completed" lines. Default: logged with pino, not with a hand-made Logger. */
   disableRequestLogging?: boolean
   /** The key of the request id in log lines. Default `reqId`. */
@@ -777,8 +817,11 @@ export interface ServerOptions<H2 extends boolean = boolean, S extends HttpsOpti
   rewriteUrl?: (raw: IncomingMessage) => string
   /** Node's `server.maxRequestsPerSocket`: a keep-alive connection serves at most this many requests. Default 0 (no limit). */
   maxRequestsPerSocket?: number
-  /** `true`: close() cuts the connections still busy at once instead of after `closeTimeout`. Default false. */
-  forceCloseConnections?: boolean
+  /**
+   * `true`: close() cuts the connections still busy at once instead of after `closeTimeout`.
+   * Default false; `'idle'` (Fastify 5's default) is the same: idle keep-alive connections are always closed.
+   */
+  forceCloseConnections?: boolean | 'idle'
   /**
    * `true`: a request that arrives once close() has started is answered 503
    * (`ENC_ERR_SERVER_CLOSING`) instead of served. Default false: it is served, with `Connection: close`.
@@ -936,6 +979,9 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
   hasDecorator(name: string | symbol): boolean
   hasRequestDecorator(name: string | symbol): boolean
   hasReplyDecorator(name: string | symbol): boolean
+  /** Fastify 5's getDecorator(): a decoration visible here (a function comes bound to this scope); an undeclared name throws ENC_ERR_DEC_UNDECLARED. */
+  getDecorator<K extends keyof ScopeDecorations>(name: K): ScopeDecorations[K]
+  getDecorator<T>(name: string | symbol): T
 
   /** The Fastify plugin API line Enclave offers ('5.0.0'): what plugin-meta `fastify` ranges are checked against. */
   readonly version: string

@@ -10,7 +10,7 @@ import { isPoisonAction, poisonActionNames, refusePoisoning, type JsonPoisonActi
  * (`bodyLimt`) fails at once instead of silently leaving the default in place.
  */
 export const knownServerOptions: readonly string[] = [
-  'name', 'validator', 'ajv', 'schemaController', 'serializerOpts', 'schemaErrorFormatter', 'bodyLimit', 'logger', 'disableRequestLogging',
+  'name', 'validator', 'ajv', 'schemaController', 'serializerOpts', 'schemaErrorFormatter', 'bodyLimit', 'logger', 'loggerInstance', 'disableRequestLogging',
   'requestIdLogLabel', 'schemaCompilation', 'schemaCache', 'maxParamLength', 'genReqId',
   'requestIdHeader', 'maxQueryKeys', 'maxJsonDepth', 'pluginTimeout', 'closeTimeout', 'headersTimeout', 'requestTimeout',
   'keepAliveTimeout', 'bodyTimeout', 'handlerTimeout', 'ignoreTrailingSlash', 'exposeHeadRoutes', 'trustProxy',
@@ -150,6 +150,23 @@ function checkConstraintOptions(options: ServerOptions): void {
   }
 }
 
+/**
+ * Fastify 5's `loggerInstance` (a pino instance, or a logger of your own) becomes `logger`, which
+ * takes an instance too (Fastify 3's spelling). Both given is refused, as Fastify 5 refuses it.
+ */
+function foldLoggerInstance(options: ServerOptions): ServerOptions {
+  const instance: unknown = options.loggerInstance
+  if (instance === undefined) return options
+  if (options.logger !== undefined) {
+    throw invalidOption('createServer(): both logger and loggerInstance are given. loggerInstance is Fastify 5\'s name for a logger you built (logger: pinoInstance is Enclave\'s and Fastify 3\'s): keep one.')
+  }
+  if (instance === null || typeof instance !== 'object' || typeof (instance as { info?: unknown }).info !== 'function') {
+    throw invalidOption(`createServer({ loggerInstance }): must be a logger you built (pino(...), or an object with info, warn, error and debug), got ${instance === null ? 'null' : typeof instance}; pino options (level, redact, stream) go in logger.`)
+  }
+  const { loggerInstance: _given, ...rest } = options
+  return { ...rest, logger: instance as ServerOptions['logger'] }
+}
+
 /** `message` continues `createServer(`: the option as written, then what is wrong and the fix. */
 function invalidOption(message: string): FrameworkError {
   return runtimeError('ENC_ERR_SERVER_INVALID_OPTION', { problem: message.replace(/^createServer\(/, '') })
@@ -175,7 +192,7 @@ export function checkServerOptions(options: ServerOptions): ServerOptions {
   }
   checkJsonShorthand((options as { jsonShorthand?: unknown }).jsonShorthand)
   const record = options as ServerOptions & { ajv?: unknown }
-  let resolved: ServerOptions = options
+  let resolved: ServerOptions = foldLoggerInstance(options)
   if (record.ajv !== undefined) {
     if (record.validator !== undefined) {
       throw invalidOption('createServer(): both ajv and validator are given. ajv is Fastify\'s name for the validator option: keep one.')
@@ -216,7 +233,9 @@ export function checkServerOptions(options: ServerOptions): ServerOptions {
   }
   for (const name of booleanServerOptions) {
     const value: unknown = resolved[name]
-    if (value !== undefined && typeof value !== 'boolean') throw invalidOption(`createServer({ ${name} }): must be true or false, got ${typeof value}.`)
+    // 'idle' is Fastify 5's default: close() closes idle keep-alive connections, as Enclave always does.
+    if (name === 'forceCloseConnections' && value === 'idle') continue
+    if (value !== undefined && typeof value !== 'boolean') throw invalidOption(`createServer({ ${name} }): must be ${name === 'forceCloseConnections' ? "true, false or 'idle'" : 'true or false'}, got ${typeof value}.`)
   }
   if (resolved.forceCloseConnections === true && resolved.closeTimeout !== undefined) {
     throw invalidOption('createServer(): both forceCloseConnections and closeTimeout are given. forceCloseConnections: true cuts busy connections at once (closeTimeout 0): keep one.')

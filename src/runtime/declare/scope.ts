@@ -329,6 +329,12 @@ export class ScopeImpl implements Scope {
   hasDecorator(name: string | symbol): boolean { return this.#findDecoration('instance', name) !== undefined }
   hasRequestDecorator(name: string | symbol): boolean { return this.#findDecoration('request', name) !== undefined }
   hasReplyDecorator(name: string | symbol): boolean { return this.#findDecoration('reply', name) !== undefined }
+  /** Fastify 5's getDecorator(): a decoration visible here (a function bound to this scope); an undeclared name throws ENC_ERR_DEC_UNDECLARED. */
+  getDecorator<T = unknown>(name: string | symbol): T {
+    if (!this.hasDecorator(name)) throw runtimeError('ENC_ERR_DEC_UNDECLARED', { call: `getDecorator('${String(name)}')`, path: this.path, declare: 'decorate' })
+    const value = (this as unknown as Record<string | symbol, unknown>)[name]
+    return (typeof value === 'function' ? value.bind(this) : value) as T
+  }
 
   #decorate(target: DecoratorTarget, name: string | symbol, value: unknown, dependencies: readonly (string | symbol)[] | undefined): this {
     const method = target === 'instance' ? 'decorate' : target === 'request' ? 'decorateRequest' : 'decorateReply'
@@ -530,6 +536,8 @@ export class ScopeImpl implements Scope {
   hasRoute(options: LookupOptions): boolean { return hasRoute(this.context, options) }
   /** Fastify 5's findRoute(): the route a URL reaches among those declared so far, as `{ handler, params, searchParams }`, or null. */
   findRoute(options: LookupOptions): FoundRoute | null { return findRoute(this.context, options) }
+  /** Fastify 4/5's type-provider switch: schemas already type handlers here, so it is this scope, unchanged. */
+  withTypeProvider(): this { return this }
 
   printRoutes(options?: { includeHooks?: boolean; commonPrefix?: false; includeMeta?: boolean | readonly (string | symbol)[]; json?: false }): string
   printRoutes(options: { json: true }): readonly RouteInspection[]

@@ -55,6 +55,8 @@ export const runtimeErrors = {
     message: (a: { call: string; path: string; target: string }) => `${a.call} in ${a.path}: the name is a built-in property of the ${a.target}. Choose another name.` }),
   ENC_ERR_DEC_MISSING_DEPENDENCY: e({ status: null, summary: 'a decorator named in decorate(name, value, dependencies) is not visible',
     message: (a: { call: string; path: string; missing: readonly string[] }) => `${a.call} in ${a.path} depends on ${a.missing.map((d) => `'${d}'`).join(', ')}, not visible here. Declare ${a.missing.length === 1 ? 'it' : 'them'} first, in this scope or an ancestor.` }),
+  ENC_ERR_DEC_UNDECLARED: e({ status: 500, summary: 'getDecorator()/setDecorator() (Fastify 5) named a decorator not declared for that scope, request or reply',
+    message: (a: { call: string; path: string; declare: string }) => `${a.call} in ${a.path}: no such decorator is declared here. Declare it with ${a.declare} in this scope or an ancestor, or check first with has${a.declare.slice('decorate'.length)}Decorator().` }),
   ENC_ERR_DEC_DEPENDENCY_INVALID_TYPE: e({ status: null, summary: 'the dependencies argument of decorate(name, value, dependencies) is not an array',
     message: (a: { call: string; path: string; name: string; got: string }) => `${a.call} in ${a.path}: the dependencies of decorator '${a.name}' must be an array of decorator names, got ${a.got}.` }),
   ENC_ERR_HOOK_INVALID_NAME: e({ status: null, summary: 'addHook() was given an unknown hook name',

@@ -3,6 +3,7 @@ import { ReplyImpl, reservedReplyNames as replyOwn } from '../serve/reply'
 import { compileValidationSchema, getValidationFunction, validateInput } from './request-validation'
 import { compileSerializationSchema, getSerializationFunction, serializeInput } from './reply-serialization'
 import { replyThen } from './reply-then'
+import { replyGetDecorator, requestGetDecorator, requestSetDecorator } from './get-decorator'
 
 /**
  * Fastify 4/5's request, reply and scope APIs beyond Fastify 3's (docs/fastify-compat.md, "Coming
@@ -17,8 +18,8 @@ function install(prototype: object, methods: Record<string, Function>): void {
   }
 }
 
-const requestMethods = { getValidationFunction, compileValidationSchema, validateInput }
-const replyMethods = { getSerializationFunction, compileSerializationSchema, serializeInput, then: replyThen }
+const requestMethods = { getValidationFunction, compileValidationSchema, validateInput, getDecorator: requestGetDecorator, setDecorator: requestSetDecorator }
+const replyMethods = { getSerializationFunction, compileSerializationSchema, serializeInput, then: replyThen, getDecorator: replyGetDecorator }
 
 install(RequestImpl.prototype, requestMethods)
 install(ReplyImpl.prototype, replyMethods)
