@@ -1,8 +1,8 @@
 /**
  * The longest error message (and the message inside its stack) a framework log line repeats
- * whole. A handler that throws `new Error(input)` would otherwise write the client's text twice
- * per line (message, then the stack that starts with it): a 5 MB body cost 10 MB of log, and
- * a log shipper that refuses such lines loses the rest of the request's story.
+ * whole. A handler that throws `new Error(input)` would otherwise write the client's text three
+ * times per line (the message, err.message, the stack that starts with it): a 5 MB body cost a
+ * 15 MB line, which a log shipper may refuse, losing the rest of the request's story.
  */
 export const LOG_TEXT_LIMIT = 8_192
 
