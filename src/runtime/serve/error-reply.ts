@@ -378,8 +378,23 @@ export function writeFallback(reply: ReplyImpl, error: AnyError, log: boolean): 
   commit(reply)
   reply.statusCode = payload.statusCode
   reply.headerMap = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) }
-  writeHead(reply)
+  writeFallbackHead(reply)
   reply.raw.end(body)
+}
+
+/**
+ * The fallback's head. It can still be refused by what is staged on reply.raw: over HTTP/2 Node's
+ * writeHead stores the headers it is given before nghttp2's checks refuse one (Transfer-Encoding,
+ * Upgrade: HTTP/1 connection headers), so the refused header stayed and refused this head too,
+ * thrown out of the error path: the process crashed. The staged headers are dropped then.
+ */
+function writeFallbackHead(reply: ReplyImpl): void {
+  try {
+    writeHead(reply)
+  } catch {
+    for (const name of reply.raw.getHeaderNames()) reply.raw.removeHeader(name)
+    writeHead(reply)
+  }
 }
 
 /** A failure before the request and reply objects exist (genReqId, a decorator factory). */

@@ -1,3 +1,4 @@
+import { validateHeaderValue } from 'node:http'
 import type { ReplyImpl } from './reply'
 import { noteUnreadBody } from './unread-body'
 import { isHttp2 } from './http2-request'
@@ -65,7 +66,22 @@ export function isWritten(reply: Stateful): boolean {
  */
 export function writeHead(reply: ReplyImpl): void {
   settleFraming(reply)
+  if (isHttp2(reply.request.raw)) checkHeaderValues(reply.headerMap)
   reply.raw.writeHead(reply.statusCode, reply.headerMap as Record<string, string>)
+}
+
+/**
+ * HTTP/2: Node checks no header value, and nghttp2 drops one with CR or LF (a redirect to a URL
+ * from the query went out without its Location, a 302 to nowhere) and resets the stream on NUL
+ * (the client got no answer). Checked as Node checks them over HTTP/1.1, so either is the same
+ * logged 500 (ENC_ERR_REPLY_INVALID_HEADER) on both.
+ */
+function checkHeaderValues(headers: ReplyImpl['headerMap']): void {
+  for (const name in headers) {
+    const value = headers[name]
+    if (Array.isArray(value)) for (const one of value) validateHeaderValue(name, one)
+    else if (value !== undefined) validateHeaderValue(name, String(value))
+  }
 }
 
 /**
