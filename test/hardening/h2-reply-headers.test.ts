@@ -6,6 +6,7 @@
 // without its Location) or reset the stream; now the logged 500 HTTP/1.1 gives.
 import { expect } from 'chai'
 import { connect as http2Connect, type ClientHttp2Session } from 'node:http2'
+import { Readable } from 'node:stream'
 import { recordingLogger, server } from '../support/servers'
 import { within } from '../support/raw-http'
 import { expectErrorShape, GENERIC_500 } from './helpers'
@@ -71,6 +72,31 @@ describe('hardening: HTTP/2 reply headers Node refuses', () => {
         }
         const refused = logger.entries.filter((e) => e.level === 'error' && /a reply header was refused: Invalid character in header content/.test(String(e.msg)))
         expect(refused.length, JSON.stringify(logger.entries.map((e) => e.msg))).to.equal(2)
+        expect(await get(session, '/ok')).to.deep.include({ status: 200, body: '{"ok":true}' })
+      } finally {
+        session.destroy()
+      }
+    })
+  }
+
+  for (const [what, path] of [['a CR LF value', '/stream?v=a%0d%0aX:1'], ['a NUL value', '/stream?v=a%00b'], ['transfer-encoding', '/stream?h=transfer-encoding']]) {
+    it(`a stream reply with ${what} among its headers is the logged 500 before its first byte, never a crash or a silent drop`, async () => {
+      const logger = recordingLogger()
+      const app = server({ http2: true, logger })
+      app.get('/stream', async (request, reply) => {
+        const query = request.query as { v?: string; h?: string }
+        reply.header(query.h ?? 'x-echo', query.v ?? 'chunked').type('text/plain')
+        return Readable.from(['a', 'b'])
+      })
+      app.get('/ok', async () => ({ ok: true }))
+      const address = await app.listen({ port: 0, host: '127.0.0.1' })
+      const session = http2Connect(address)
+      session.on('error', () => undefined)
+      try {
+        const got = await get(session, path)
+        expect(got.status).to.equal(500)
+        expect(expectErrorShape(got.body, 500)).to.deep.equal(GENERIC_500)
+        expect(logger.entries.some((e) => e.level === 'error' && /a reply header was refused/.test(String(e.msg)))).to.equal(true)
         expect(await get(session, '/ok')).to.deep.include({ status: 200, body: '{"ok":true}' })
       } finally {
         session.destroy()
