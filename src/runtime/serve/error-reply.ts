@@ -13,6 +13,7 @@ import { errorPayloadSerializer } from './error-payload'
 import { pickSerializer } from '../schemas'
 import { fastifyLogSerializers } from '../shared/log-serializers'
 import { guardedLogLine } from './guarded-log'
+import { clipLogText } from '../errors/log-text'
 import type { ErrorHandler, Logger, Scope } from '../types'
 import type { HeadProblem } from './request-head'
 import { lingerWhenClosed } from './lingering-close'
@@ -261,15 +262,17 @@ const loggedAsError = new WeakSet<ReplyImpl>()
  * itself, seen at the status answered (set on it only just after); guarded, as the access lines.
  */
 export function logErrorReply(reply: ReplyImpl, status: number, err: unknown, message: string): void {
+  // The line's message is clipped whatever the logger; `err` only by the serializer Enclave's pino has.
+  const msg = clipLogText(message)
   const serve = reply.route.serve
   // A route's logSerializers are the user's too, whatever made the logger.
   const routeSerializers = reply.route.logSerializers
   const res = serve.logSerializers || routeSerializers?.res !== undefined ? replyAtStatus(reply, status) : { statusCode: status }
   if (status >= 500) {
     const req = serve.logSerializers || routeSerializers?.req !== undefined ? reply.request : fastifyLogSerializers.req(reply.request)
-    guardedLogLine(reply.request.log, 'error', serve.idFields(reply.request.id, { req, res, err }), message)
+    guardedLogLine(reply.request.log, 'error', serve.idFields(reply.request.id, { req, res, err }), msg)
   } else {
-    guardedLogLine(reply.request.log, 'info', serve.idFields(reply.request.id, { res, err }), message)
+    guardedLogLine(reply.request.log, 'info', serve.idFields(reply.request.id, { res, err }), msg)
   }
 }
 
@@ -375,8 +378,23 @@ export function writeFallback(reply: ReplyImpl, error: AnyError, log: boolean): 
   commit(reply)
   reply.statusCode = payload.statusCode
   reply.headerMap = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) }
-  writeHead(reply)
+  writeFallbackHead(reply)
   reply.raw.end(body)
+}
+
+/**
+ * The fallback's head. It can still be refused by what is staged on reply.raw: over HTTP/2 Node's
+ * writeHead stores the headers it is given before nghttp2's checks refuse one (Transfer-Encoding,
+ * Upgrade: HTTP/1 connection headers), so the refused header stayed and refused this head too,
+ * thrown out of the error path: the process crashed. The staged headers are dropped then.
+ */
+function writeFallbackHead(reply: ReplyImpl): void {
+  try {
+    writeHead(reply)
+  } catch {
+    for (const name of reply.raw.getHeaderNames()) reply.raw.removeHeader(name)
+    writeHead(reply)
+  }
 }
 
 /** A failure before the request and reply objects exist (genReqId, a decorator factory). */

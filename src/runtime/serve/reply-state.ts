@@ -1,3 +1,4 @@
+import { validateHeaderValue } from 'node:http'
 import type { ReplyImpl } from './reply'
 import { noteUnreadBody } from './unread-body'
 import { isHttp2 } from './http2-request'
@@ -65,7 +66,30 @@ export function isWritten(reply: Stateful): boolean {
  */
 export function writeHead(reply: ReplyImpl): void {
   settleFraming(reply)
+  if (isHttp2(reply.request.raw)) checkHeaderValues(reply.headerMap)
   reply.raw.writeHead(reply.statusCode, reply.headerMap as Record<string, string>)
+}
+
+/**
+ * HTTP/2: Node checks no header value, and nghttp2 drops one with CR or LF (a redirect to a URL
+ * from the query went out without its Location, a 302 to nowhere) and resets the stream on NUL
+ * (the client got no answer). Checked as Node checks them over HTTP/1.1, so either is the same
+ * logged 500 (ENC_ERR_REPLY_INVALID_HEADER) on both. An HTTP/1 connection header is refused here
+ * too, before anything is staged: Node refuses it only when the head goes out, which for a stream
+ * reply is inside the pipe, where the throw was uncaught (the process exited).
+ */
+// What Node's HTTP/2 mapToHeaders refuses (`connection` it drops itself, with a warning).
+const HTTP1_CONNECTION_HEADERS: ReadonlySet<string> = new Set(['transfer-encoding', 'upgrade', 'keep-alive', 'proxy-connection', 'http2-settings'])
+
+function checkHeaderValues(headers: ReplyImpl['headerMap']): void {
+  for (const name in headers) {
+    const value = headers[name]
+    if (HTTP1_CONNECTION_HEADERS.has(name) || (name === 'te' && value !== 'trailers')) {
+      throw Object.assign(new TypeError(`HTTP/1 Connection specific headers are forbidden: "${name}"`), { code: 'ERR_HTTP2_INVALID_CONNECTION_HEADERS' })
+    }
+    if (Array.isArray(value)) for (const one of value) validateHeaderValue(name, one)
+    else if (value !== undefined) validateHeaderValue(name, String(value))
+  }
 }
 
 /**
@@ -97,6 +121,7 @@ function settleFraming(reply: ReplyImpl): void {
  */
 export function stageHead(reply: ReplyImpl): string[] {
   settleFraming(reply)
+  if (isHttp2(reply.request.raw)) checkHeaderValues(reply.headerMap)
   const res = reply.raw
   const names = Object.keys(reply.headerMap)
   res.statusCode = reply.statusCode
