@@ -361,8 +361,10 @@ export type GenericRouteHandler<G extends RouteGeneric, S> = (this: Scope, reque
  * A websocket route's handler: (socket, request), not (request, reply). Enclave does not depend on
  * `ws`, so the socket is what the handler's parameter is annotated with (`socket: WebSocket`), else `unknown`.
  */
-// `this`: the scope serving the route, as @fastify/websocket calls it (the route handler's own `this`).
-export type SocketRouteHandler<Socket, Req> = (this: ScopeServing<Req>, socket: Socket, request: Req) => unknown
+// `this`: the scope serving the route, as @fastify/websocket calls it (the route handler's own
+// `this`): `On`, given by the shortcut (ScopeServing of a typed scope's decorations; a plain Scope's
+// is Scope). Not read back from `Req`: that would instantiate the whole request type per overload.
+export type SocketRouteHandler<Socket, Req, On = Scope> = (this: On, socket: Socket, request: Req) => unknown
 /** {@link GenericRouteHandler} on a {@link TypedScope}: the request and reply also carry the decorations `P` its plugins provide. */
 export type TypedRouteHandler<G extends RouteGeneric, S, P extends Provided> = (this: ScopeServing<P['request']>, request: RequestFor<G, S> & P['request'], reply: Reply<ReplyGenericFor<G, S>> & P['reply']) => ResultFor<G, S>
 /**
@@ -862,7 +864,7 @@ export type WebSocketRouteHandler<S, R = {}> = { handle(this: ScopeServing<R>, s
  */
 export interface TypedRouteShortcut<This, P extends Provided> {
   <G extends RouteGeneric = RouteGeneric>(path: string, handler: TypedRouteHandler<G, {}, P>): This
-  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, Socket = unknown>(path: string, options: RouteShorthandOptions<S, P['request'], P['reply']> & { websocket?: W }, handler: [W] extends [true] ? SocketRouteHandler<Socket, RequestFor<G, NoInfer<S>> & P['request']> : TypedRouteHandler<G, NoInfer<S>, P>): This
+  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, Socket = unknown>(path: string, options: RouteShorthandOptions<S, P['request'], P['reply']> & { websocket?: W }, handler: [W] extends [true] ? SocketRouteHandler<Socket, RequestFor<G, NoInfer<S>> & P['request'], ScopeServing<P['request']>> : TypedRouteHandler<G, NoInfer<S>, P>): This
   <G extends RouteGeneric = RouteGeneric>(path: string, options: RouteShorthandOptions<RouteSchema, P['request'], P['reply']> & { handler: TypedRouteHandler<G, {}, P> }): This
 }
 
