@@ -1133,7 +1133,11 @@ export interface PluginForAnotherScope { readonly 'register this plugin on the s
  * reads their decorations: it goes on a scope whose type has them (db registered before, and
  * chained), as the load check (ENC_ERR_PLUGIN_DEPENDENCY) asks at run time.
  */
-type HasDependencies<Plug, This> = [Plug] extends [RequiringPlugin<infer R>] ? [ProvidedIn<This>] extends [R] ? unknown : DependenciesNotRegistered : unknown
+// Member by member: both sides are MergeProvided chains in different orders, which TypeScript
+// would relate by the alias's arguments (db-then-auth is no auth-then-db that way).
+type HasDependencies<Plug, This> = [Plug] extends [RequiringPlugin<infer R>]
+  ? [ProvidedIn<This>['request'], ProvidedIn<This>['reply'], ProvidedIn<This>['scope']] extends [R['request'], R['reply'], R['scope']] ? unknown : DependenciesNotRegistered
+  : unknown
 /** What FitsScope asks of such a plugin registered on a scope whose type lacks them (none has it). */
 export interface DependenciesNotRegistered { readonly 'register the typed plugins this one lists in its dependencies first, and chain from the scope register() returned: this scope lacks their decorations': true }
 /** A TypedScope with its instance decorations (`provides.scope`) as members: `scope.db` after `register(dbPlugin)`. */
