@@ -89,7 +89,7 @@ describe('an Elysia user\'s typed service (README "Coming from Elysia"): typed p
     expect(error.message).to.include("'count'").and.include("'auth'")
   })
 
-  it('records a typed dependency by its lift() name (hasPlugin, the load check), and refuses at lift() a dependency plugin without one (ENC_ERR_PLUGIN_META)', () => {
+  it('refuses at lift() a dependency plugin without a name (it could not be found by one), and a dependency that is neither a name nor a plugin (ENC_ERR_PLUGIN_META)', () => {
     const anonymous = lift(async () => undefined)
     const error = thrown(() => lift(async () => undefined, { name: 'needs', dependencies: [anonymous as never] }))
     expect(error.code).to.equal('ENC_ERR_PLUGIN_META')
