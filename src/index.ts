@@ -27,7 +27,7 @@ export { injectable, inject, singleton } from 'tsyringe'
 
 export type {
   Scope, Request, RouteOptions, RouteShorthandOptions, PluginRouteOptions, Handler, RequestHook, PayloadHook, ErrorHook,
-  ErrorHandler as ErrorHandlerFn, HandledError, HookName, Plugin, AsyncPlugin, CallbackPlugin, PluginOptions, PluginOptionsOf, RegisterOptions, LiftMeta,
+  ErrorHandler as ErrorHandlerFn, HandledError, HookName, Plugin, AsyncPlugin, CallbackPlugin, PluginOptions, PluginOptionsOf, RegisterOptions, LiftMeta, LiftDependency,
   ServerOptions, ListenOptions, InjectChain, InjectOptions, InjectResponse, InjectCookie, ValidationError, ContentTypeParserFn,
   ContentTypeParserOptions, DoneFn, JsonSchema, SharedSchema, RouteSchema, HttpPart, ValidatorCompiler,
   ValidatorCompilerInput, ValidateFunction, SerializerCompiler, SerializerCompilerInput, SerializeFunction, ReplySerializer,
@@ -41,7 +41,7 @@ export type {
 } from './runtime'
 // Typed, scope-aware plugins (Elysia's): lift(plugin, { name, provides }), register() typed by it, @Requires + RequestWith.
 export type {
-  TypeMark, ProvidesMeta, Provided, NothingProvided, ProvidedBy, ProvidedOf, ProvidingPlugin, MergeProvided, WithProvided, Registered, TypedScope, ScopeWith, PluginFor, FitsScope, PluginForAnotherScope, RequestWith, ReplyWith, RequestOn, ReplyOn, RawServerKinds,
+  TypeMark, ProvidesMeta, Provided, NothingProvided, ProvidedBy, ProvidedOf, ProvidingPlugin, RequiringPlugin, MergeProvided, WithProvided, Registered, TypedScope, ScopeWith, PluginFor, FitsScope, PluginForAnotherScope, DependenciesNotRegistered, RequestWith, ReplyWith, RequestOn, ReplyOn, RawServerKinds,
   RegisterArguments, TypedRequestHook, TypedPayloadHook, TypedErrorHook, TypedErrorHandler, TypedNotFoundHandler,
 } from './runtime'
 // @fastify/websocket's `{ websocket: true }` route handler: (socket, request), the request typed from the schema.

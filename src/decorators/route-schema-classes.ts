@@ -63,8 +63,43 @@ function checkPlainData(where: string, index: number, part: string, cls: SchemaC
       members.push(descriptor.get !== undefined || descriptor.set !== undefined ? `get ${name}` : `${name}()`)
     }
   }
+  members.push(...instanceFields(cls))
   if (members.length === 0) return
   throw declarationError('ENC_ERR_DECL_PARAM_CLASS_MEMBERS', { where, index, decorator: partDecorators[part as keyof typeof partDecorators] ?? part, className: cls.name, members })
+}
+
+/**
+ * The instance fields a class declares with an initializer (`total = 0`, `total = () => ...`) are
+ * no prototype members: they exist only on an instance, set by its constructor, so one is built
+ * (with no data: SchemaClass's constructor then copies nothing, and what is left on it is the
+ * fields). A function never survives as plain data; a value does only where the validated object
+ * always has that property: the schema requires it or fills it in (a `default`). A constructor that
+ * throws without data shows nothing, and is let be (its prototype members were still checked).
+ */
+function instanceFields(cls: SchemaClassValue): string[] {
+  let instance: object
+  try {
+    instance = Reflect.construct(cls, []) as object
+  } catch {
+    return []
+  }
+  const { properties, required } = cls.schema as { properties?: Record<string, { default?: unknown } | undefined>; required?: unknown }
+  const always = (key: string): boolean => (Array.isArray(required) && required.includes(key))
+    || (properties !== null && typeof properties === 'object' && Object.hasOwn(properties, key) && properties[key] !== null
+      && typeof properties[key] === 'object' && Object.hasOwn(properties[key]!, 'default'))
+  const fields: string[] = []
+  for (const key of Reflect.ownKeys(instance)) {
+    const value = (instance as Record<string | symbol, unknown>)[key]
+    const name = typeof key === 'symbol' ? `[${key.description ?? 'symbol'}]` : key
+    if (typeof value === 'function') fields.push(`${name} = () => …`)
+    else if (value !== undefined && (typeof key === 'symbol' || !always(key))) fields.push(`${name} = ${describeInitial(value)}`)
+  }
+  return fields
+}
+
+function describeInitial(value: unknown): string {
+  const text = typeof value === 'object' && value !== null ? (Array.isArray(value) ? '[…]' : '{…}') : JSON.stringify(value) ?? String(value)
+  return text.length > 20 ? `${text.slice(0, 19)}…` : text
 }
 
 /**

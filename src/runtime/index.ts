@@ -2,9 +2,10 @@
 // pipeline and boot internals: free to change.
 export { createServer } from './server/create-server'
 export { lift } from './declare/lift'
+export type { LiftDependency } from './declare/lift'
 export type { LiftMeta } from './shared/lift-marks'
 export { type } from './shared/provided'
-export type { TypeMark, ProvidesMeta, Provided, NothingProvided, ProvidedBy, ProvidedOf, ProvidingPlugin, MergeProvided, WithProvided } from './shared/provided'
+export type { TypeMark, ProvidesMeta, Provided, NothingProvided, ProvidedBy, ProvidedOf, ProvidingPlugin, RequiringPlugin, MergeProvided, WithProvided } from './shared/provided'
 export type { RequestWith, ReplyWith, RequestOn, ReplyOn, RawServerKinds } from './request-with'
 export type { RawServerTypes, HttpRaw, HttpsRaw, Http2Raw, Http2SecureRaw, RawServerFor, RawIn, RawRequestOf, RawReplyOf } from './shared/raw-server'
 export { FrameworkError, isFrameworkError } from './errors/framework-error'
@@ -24,7 +25,7 @@ export type {
   NotFoundHandler, HookName, Plugin, PluginFunction, PluginOptionsOf, RegisterOptions, AsyncPlugin, CallbackPlugin, PluginOptions, ServerOptions, ListenOptions,
   InjectChain, InjectOptions, InjectResponse, InjectCookie, ValidationError, Logger, ContentTypeParserFn, ContentTypeParserOptions, DoneFn,
   RequestBase, RequestDecorations, ReplyDecorations, ScopeDecorations, RequestDecorationValue, ReplyDecorationValue, DeclaredRequestName, DeclaredReplyName, DeclaredScopeName, ScopeDecorationValue, TypedRequest, RequestOf, RouteHandler, HandlerResult,
-  RequestFor, ResultFor, GenericRouteHandler, ReplyBase, Registered, TypedScope, ScopeWith, PluginFor, FitsScope, PluginForAnotherScope, HttpsOptions, WebSocketRouteHandler, RegisterArguments, TypedRequestHook, TypedPayloadHook, TypedErrorHook, TypedErrorHandler, TypedNotFoundHandler,
+  RequestFor, ResultFor, GenericRouteHandler, ReplyBase, Registered, TypedScope, ScopeWith, PluginFor, FitsScope, PluginForAnotherScope, DependenciesNotRegistered, HttpsOptions, WebSocketRouteHandler, RegisterArguments, TypedRequestHook, TypedPayloadHook, TypedErrorHook, TypedErrorHandler, TypedNotFoundHandler,
   RuntimeRouteSchema, ScopeRouteShortcut, ReadyOptions, FrameworkErrorsHandler, LogLevel, LogSerializers, ServerLogger, PluginModule, SchemaCacheOptions, SchemaCacheMode, SchemaCacheStats,
 } from './types'
 export type { SchemaType, TypedRouteSchema, ResponseOf, TypeBoxSchema, TypeBoxKinded, TypeBoxLike } from './typed-schemas'

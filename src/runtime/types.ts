@@ -16,7 +16,7 @@ import type { SchemaCompilation } from './shared/schema-compilation'
 import type { EachWithoutOpenIndex, OrWithoutOpenIndex } from './open-index'
 import type { BootProfile } from './shared/boot-profile'
 import type { ReplySerializationApi, RequestSchemaApi, ScopeRouteLookup } from './fastify-api-types'
-import type { MergeProvided, NothingProvided, Provided, ProvidingPlugin, WithProvided, kProvided } from './shared/provided'
+import type { MergeProvided, NothingProvided, Provided, ProvidingPlugin, RequiringPlugin, WithProvided, kProvided } from './shared/provided'
 import type { RawIn, RawMarkOf, RawSeenIn, RawServerTypes, kRawServer } from './shared/raw-server'
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'
@@ -373,7 +373,10 @@ export type GenericRouteHandler<G extends RouteGeneric, S> = (this: Scope, reque
  * A websocket route's handler: (socket, request), not (request, reply). Enclave does not depend on
  * `ws`, so the socket is what the handler's parameter is annotated with (`socket: WebSocket`), else `unknown`.
  */
-export type SocketRouteHandler<Socket, Req> = (this: Scope, socket: Socket, request: Req) => unknown
+// `this`: the scope serving the route, as @fastify/websocket calls it (the route handler's own
+// `this`): `On`, given by the shortcut (ScopeServing of a typed scope's decorations; a plain Scope's
+// is Scope). Not read back from `Req`: that would instantiate the whole request type per overload.
+export type SocketRouteHandler<Socket, Req, On = Scope> = (this: On, socket: Socket, request: Req) => unknown
 /** {@link GenericRouteHandler} on a {@link TypedScope}: the request and reply also carry the decorations `P` its plugins provide. */
 export type TypedRouteHandler<G extends RouteGeneric, S, P extends Provided> = (this: ScopeServing<P['request']>, request: RequestFor<G, S> & P['request'], reply: Reply<ReplyGenericFor<G, S>> & P['reply']) => ResultFor<G, S>
 /**
@@ -395,12 +398,18 @@ export type PayloadHookName = 'preSerialization' | 'onSend'
 export type AppHookName = 'onRoute' | 'onRegister' | 'onReady' | 'preClose' | 'onClose'
 export type HookName = RequestHookName | PayloadHookName | 'onError' | AppHookName
 
-export type OnRouteHook = (this: Scope, route: RouteOptions) => void
-export type OnRegisterHook = (this: Scope, child: Scope, options: PluginOptions) => void
-export type OnReadyHook = (this: Scope, done?: DoneFn) => unknown
-export type OnCloseHook = (this: Scope, scope: Scope, done?: DoneFn) => unknown
+// The app-level hooks run with `this` the scope that declared them (boot.ts, lifecycle.ts,
+// route-declaration.ts call them on `hook.scope`): `On` is that scope's type, so a typed plugin's
+// decorations and an HTTP/2 server read in them as in its handlers. Scope by default: a hook
+// written for any scope (`this: Scope`) fits every scope.
+export type OnRouteHook<On = Scope> = (this: On, route: RouteOptions) => void
+/** `child`: the scope the registration made below `On`, which inherits what `On` provides (ChildScopeOf). */
+export type OnRegisterHook<On = Scope> = (this: On, child: ChildScopeOf<On>, options: PluginOptions) => void
+export type OnReadyHook<On = Scope> = (this: On, done?: DoneFn) => unknown
+/** `scope`: the declaring scope again (avvio's close queue hands it over), as `this`. */
+export type OnCloseHook<On = Scope> = (this: On, scope: On, done?: DoneFn) => unknown
 /** Fastify 4+: runs when close() is called, before the server stops accepting connections (`this` = the declaring scope). */
-export type PreCloseHook = (this: Scope, done?: DoneFn) => unknown
+export type PreCloseHook<On = Scope> = (this: On, done?: DoneFn) => unknown
 
 export interface PluginOptions {
   prefix?: string
@@ -890,7 +899,7 @@ export interface ScopeRouteShortcut<This> {
  */
 // Method syntax: its parameters compare both ways, so a handler annotated `socket: WebSocket` fits
 // the `unknown` Enclave can promise without depending on ws.
-export type WebSocketRouteHandler<S, R = {}> = { handle(this: Scope, socket: unknown, request: NoInfer<WithProvided<RequestOf<S>, R>>): unknown }['handle']
+export type WebSocketRouteHandler<S, R = {}> = { handle(this: ScopeServing<R>, socket: unknown, request: NoInfer<WithProvided<RequestOf<S>, R>>): unknown }['handle']
 /**
  * {@link ScopeRouteShortcut} on a {@link TypedScope}: handlers also see the decorations `P` its
  * plugins provide. TypedScope's shortcuts are this and then ScopeRouteShortcut (an intersection,
@@ -898,7 +907,7 @@ export type WebSocketRouteHandler<S, R = {}> = { handle(this: Scope, socket: unk
  */
 export interface TypedRouteShortcut<This, P extends Provided> {
   <G extends RouteGeneric = RouteGeneric>(path: string, handler: TypedRouteHandler<G, {}, P>): This
-  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, Socket = unknown>(path: string, options: RouteShorthandOptions<S, P['request'], P['reply']> & { websocket?: W }, handler: [W] extends [true] ? SocketRouteHandler<Socket, RequestFor<G, NoInfer<S>> & P['request']> : TypedRouteHandler<G, NoInfer<S>, P>): This
+  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, Socket = unknown>(path: string, options: RouteShorthandOptions<S, P['request'], P['reply']> & { websocket?: W }, handler: [W] extends [true] ? SocketRouteHandler<Socket, RequestFor<G, NoInfer<S>> & P['request'], ScopeServing<P['request']>> : TypedRouteHandler<G, NoInfer<S>, P>): This
   <G extends RouteGeneric = RouteGeneric>(path: string, options: RouteShorthandOptions<RouteSchema, P['request'], P['reply']> & { handler: TypedRouteHandler<G, {}, P> }): This
 }
 
@@ -959,13 +968,13 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
   addHook(name: RequestHookName, fn: RequestHookOn<this>): this
   addHook(name: PayloadHookName, fn: TypedPayloadHook<SeenIn<this>['request'], SeenIn<this>['reply']>): this
   addHook(name: 'onError', fn: TypedErrorHook<SeenIn<this>['request'], SeenIn<this>['reply']>): this
-  addHook(name: 'onRoute', fn: OnRouteHook): this
-  addHook(name: 'onRegister', fn: OnRegisterHook): this
-  addHook(name: 'onReady', fn: OnReadyHook): this
-  addHook(name: 'preClose', fn: PreCloseHook): this
-  addHook(name: 'onClose', fn: OnCloseHook): this
+  addHook(name: 'onRoute', fn: OnRouteHook<this>): this
+  addHook(name: 'onRegister', fn: OnRegisterHook<this>): this
+  addHook(name: 'onReady', fn: OnReadyHook<this>): this
+  addHook(name: 'preClose', fn: PreCloseHook<this>): this
+  addHook(name: 'onClose', fn: OnCloseHook<this>): this
   /** avvio's form of `addHook('onClose', fn)` (@fastify/reply-from uses it). */
-  onClose(fn: OnCloseHook): this
+  onClose(fn: OnCloseHook<this>): this
 
   /** `dependencies`: decorators of the same kind that must already be visible (Fastify's third argument). */
   decorate<K extends string | symbol>(name: DeclaredScopeName<K, ProvidedIn<this>['scope']>, value: ScopeDecorationValue<K, ProvidedIn<this>['scope']>, dependencies?: readonly (string | symbol)[]): this
@@ -1161,10 +1170,22 @@ export type PluginFor<This extends Scope, O extends PluginOptions = PluginOption
  */
 // Not distributive over Plug, so a union of plugin types is taken as it was.
 export type FitsScope<Plug, This> = [Plug] extends [(scope: infer S, ...rest: never[]) => unknown]
-  ? [S] extends [{ readonly [kProvided]: Provided }] ? [ChildScopeOf<This>] extends [S] ? unknown : PluginForAnotherScope : unknown
+  ? [S] extends [{ readonly [kProvided]: Provided }] ? [ChildScopeOf<This>] extends [S] ? unknown : PluginForAnotherScope : HasDependencies<Plug, This>
   : unknown
 /** What FitsScope asks of a plugin typed for a scope with decorations this scope lacks (none has it). */
 export interface PluginForAnotherScope { readonly 'register this plugin on the scope its PluginFor<typeof scope> names: this one lacks decorations it reads': true }
+/**
+ * A lifted plugin whose `dependencies` name typed plugins (`lift(audit, { dependencies: [db] })`)
+ * reads their decorations: it goes on a scope whose type has them (db registered before, and
+ * chained), as the load check (ENC_ERR_PLUGIN_DEPENDENCY) asks at run time.
+ */
+// Member by member: both sides are MergeProvided chains in different orders, which TypeScript
+// would relate by the alias's arguments (db-then-auth is no auth-then-db that way).
+type HasDependencies<Plug, This> = [Plug] extends [RequiringPlugin<infer R>]
+  ? [ProvidedIn<This>['request'], ProvidedIn<This>['reply'], ProvidedIn<This>['scope']] extends [R['request'], R['reply'], R['scope']] ? unknown : DependenciesNotRegistered
+  : unknown
+/** What FitsScope asks of such a plugin registered on a scope whose type lacks them (none has it). */
+export interface DependenciesNotRegistered { readonly 'register the typed plugins this one lists in its dependencies first, and chain from the scope register() returned: this scope lacks their decorations': true }
 /** A TypedScope with its instance decorations (`provides.scope`) as members: `scope.db` after `register(dbPlugin)`. */
 export type ScopeWith<P extends Provided> = TypedScope<P> & P['scope']
 /** A scope's route shortcuts: a TypedScope's handlers also see its decorations (tried first), a plain Scope's are as ever. */

@@ -274,6 +274,45 @@ describe('schema classes: one declaration is the schema and the type', () => {
     expect(new OrderLine({ quantity: 2, price: 60 }).expensive).to.equal(true)
   })
 
+  it('refuses, at declaration, a whole-part parameter typed by a schema class with instance fields that would not survive as a plain object: arrow-function fields, and initializers the schema neither requires nor defaults (ENC_ERR_DECL_PARAM_CLASS_MEMBERS, typed17)', async () => {
+    const lineSchema = { type: 'object', required: ['quantity', 'price'], properties: { quantity: { type: 'integer' }, price: { type: 'number' }, note: { type: 'string' }, currency: { type: 'string', default: 'EUR' } } } as const
+    class ArrowLine extends SchemaClass(lineSchema) { total = (): number => this.quantity * this.price }
+    const arrow = declarationError(() => {
+      class C { @Post('/lines') add(@Body() line: ArrowLine) { return { total: line.total() } } }
+      return C
+    })
+    expect(arrow.code).to.equal('ENC_ERR_DECL_PARAM_CLASS_MEMBERS')
+    expect(arrow.message).to.include('C.add').and.include('parameter 0 is @Body() typed ArrowLine, which declares total = () => …')
+      .and.include('(total(arrowLine: ArrowLine))').and.not.include('initializer runs only in a constructor')
+    // A data field the schema does not declare, or declares optional without a default: the plain object lacks it.
+    class CountedLine extends SchemaClass(lineSchema) { discount = 0; note = 'none' }
+    const counted = declarationError(() => {
+      class D { @Post('/lines') add(@Body() line: CountedLine) { return { d: line.discount } } }
+      return D
+    })
+    expect(counted.code).to.equal('ENC_ERR_DECL_PARAM_CLASS_MEMBERS')
+    expect(counted.message).to.include('typed CountedLine, which declares discount = 0, note = "none"')
+      .and.include('give that property a `default` in the schema')
+    // Inherited fields count; a query class is checked the same way.
+    class Paged extends SchemaClass({ type: 'object', properties: { page: { type: 'integer' } } } as const) { size = 10 }
+    class NamedPaged extends Paged {}
+    expect(declarationError(() => {
+      class E { @Get('/p') p(@Query() q: NamedPaged) { return { s: q.size } } }
+      return E
+    }).message).to.include('@Query() typed NamedPaged, which declares size = 10')
+    // Fields the validated object always has (required, or with a schema default) survive; so does a
+    // field without initializer, and a class whose constructor refuses to run without data is let be.
+    class Survives extends SchemaClass(lineSchema) { quantity = 1; currency = 'EUR'; declare note?: string }
+    class Strict extends SchemaClass(lineSchema) { constructor(data: { quantity: number; price: number }) { super(data); if (data === undefined) throw new Error('data needed') } }
+    @Route('/f') class F {
+      @Post('/') add(@Body() line: Survives) { return { quantity: line.quantity, currency: line.currency } }
+      @Post('/strict') strict(@Body() line: Strict) { return { price: line.price } }
+    }
+    app = await boot([F], [])
+    await request(app.server).post('/f').send({ quantity: 3, price: 2 }).expect(200, { quantity: 3, currency: 'EUR' })
+    await request(app.server).post('/f/strict').send({ quantity: 3, price: 2 }).expect(200, { price: 2 })
+  })
+
   it('hands a @Headers() schema class parameter its lowercase header names as the request sent them capitalised', async () => {
     class VersionHeaders extends SchemaClass({ type: 'object', required: ['x-api-version'], properties: { 'x-api-version': { type: 'integer' } } }) {}
     @Route('/v') class V { @Get('/') v(@Headers() h: VersionHeaders) { return { v: h['x-api-version'] } } }

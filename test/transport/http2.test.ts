@@ -105,6 +105,18 @@ describe('transport: http2 (Fastify 3 http2 option)', () => {
     expect(answer.json()).to.deep.equal({ sum: 5 })
   })
 
+  it('under inject() an HTTP/2 app\'s request.raw is light-my-request\'s HTTP/1.1 stand-in (no stream, authority or scheme; httpVersion 1.1), over a real connection node:http2\'s (README Testing, typed17)', async () => {
+    const app = server({ http2: true })
+    // Typed Http2ServerRequest (the served request); what inject() hands over is read as it is.
+    app.get('/raw', (request) => {
+      const raw = request.raw as unknown as Record<string, unknown>
+      return { stream: typeof raw.stream, authority: typeof raw.authority, scheme: typeof raw.scheme, httpVersion: raw.httpVersion }
+    })
+    expect((await app.inject('/raw')).json()).to.deep.equal({ stream: 'undefined', authority: 'undefined', scheme: 'undefined', httpVersion: '1.1' })
+    const answer = await h2(connect(await app.listen(0)), '/raw')
+    expect(JSON.parse(answer.body)).to.deep.equal({ stream: 'object', authority: 'string', scheme: 'string', httpVersion: '2.0' })
+  })
+
   it('http2 with https and allowHTTP1 serves HTTP/2 over TLS and HTTP/1.1 clients on the same port; request.protocol is https', async () => {
     const log = recordingLogger()
     const app = server({ http2: true, https: { ...https, allowHTTP1: true }, logger: log })

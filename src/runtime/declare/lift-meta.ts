@@ -1,5 +1,6 @@
 import { runtimeError } from '../errors/runtime-codes'
 import { didYouMean } from '../schemas/did-you-mean'
+import { liftMetaOf, type LiftMeta } from '../shared/lift-marks'
 
 const fields = ['name', 'dependencies', 'decorators', 'provides']
 const providesTargets = ['request', 'reply', 'scope']
@@ -49,6 +50,26 @@ function checkProvides(record: Record<string, unknown>, fail: (problem: string) 
     if (!providesTargets.includes(key)) fail(`provides.${key} is not a field${didYouMean(key, providesTargets)}`)
     if (names === null || typeof names !== 'object' || Array.isArray(names)) fail(`provides.${key} must be an object of names, each given type<T>(), got ${describe(names)}`)
   }
+}
+
+/**
+ * `meta` with a plugin given in `dependencies` replaced by the name it was lifted with, which is
+ * what the load check (ENC_ERR_PLUGIN_DEPENDENCY) and hasPlugin() know it by. A plugin without
+ * one cannot be found so: refused here, where the stack points at the declaration.
+ */
+export function withDependencyNames(meta: LiftMeta, plugin: string): LiftMeta {
+  const dependencies = (meta as { dependencies?: unknown } | null)?.dependencies
+  if (!Array.isArray(dependencies) || !dependencies.some((d) => typeof d === 'function')) return meta
+  const names = dependencies.map((dependency: unknown, index) => {
+    if (typeof dependency !== 'function') return dependency
+    const name = liftMetaOf(dependency)?.name
+    if (name === undefined) {
+      throw runtimeError('ENC_ERR_PLUGIN_META', { plugin: plugin === '' ? 'anonymous' : plugin,
+        problem: `dependencies[${index}] is a plugin without a name (${dependency.name === '' ? 'anonymous' : dependency.name}): give it one, lift(plugin, { name: '...' }), so its registration can be found, or list its name` })
+    }
+    return name
+  })
+  return { ...meta, dependencies: names as string[] }
 }
 
 function describe(value: unknown): string {

@@ -1,13 +1,27 @@
 import type { DoneFn, Plugin, PluginOptions, Scope, ScopeWith } from '../types'
-import type { ProvidedBy, ProvidesMeta, ProvidingPlugin } from '../shared/provided'
+import type { MergeProvided, NothingProvided, Provided, ProvidedBy, ProvidedOf, ProvidesMeta, ProvidingPlugin, RequiringPlugin } from '../shared/provided'
 
-/** The scope a lifted plugin's body gets: typed with what it promises, when it promises anything. */
-type ScopeProviding<M extends ProvidesMeta> = {} extends M ? Scope : ScopeWith<ProvidedBy<M>>
+/**
+ * An entry of `dependencies`: a plugin name (fastify-plugin's form), or a typed lifted plugin itself
+ * (Elysia's `.use(db)` inside a plugin): checked by its name at load as the name is, and its
+ * decorations are typed in the body, which the load check makes true (the plugin must be there).
+ */
+export type LiftDependency = string | (Function & ProvidingPlugin<Provided>)
+/** What the typed plugins among `D` provide, merged (nothing for names). */
+type DependenciesProvided<D> = D extends readonly [infer F, ...infer R] ? MergeProvided<ProvidedOf<F>, DependenciesProvided<R>> : NothingProvided
+/** `D` names a typed plugin (not only names): the body's scope is then typed with what they provide. */
+type TypesDependencies<D> = D extends readonly (infer E)[] ? ([E] extends [string] ? false : true) : false
+/** The scope a lifted plugin's body gets: typed with what it promises and what its typed dependencies provide, when there is any. */
+type ScopeProviding<M extends ProvidesMeta, D> = TypesDependencies<D> extends true ? ScopeWith<MergeProvided<DependenciesProvided<D>, ProvidedBy<M>>>
+  : {} extends M ? Scope : ScopeWith<ProvidedBy<M>>
+/** lift()'s meta as written: `dependencies` may name typed plugins by the plugin itself (stored as their names). */
+type LiftMetaGiven<M extends ProvidesMeta, D> = Omit<LiftMeta<M>, 'dependencies'> & { readonly dependencies?: D }
 /** What lift() returns: the plugin, marked with what it provides (register() widens the scope by it). */
-type LiftedPlugin<O, M extends ProvidesMeta> = {} extends M ? (scope: Scope, options: O, done: DoneFn) => unknown
-  : ((scope: Scope, options: O, done: DoneFn) => unknown) & ProvidingPlugin<ProvidedBy<M>>
+type LiftedPlugin<O, M extends ProvidesMeta, D> = ({} extends M ? (scope: Scope, options: O, done: DoneFn) => unknown
+  : ((scope: Scope, options: O, done: DoneFn) => unknown) & ProvidingPlugin<ProvidedBy<M>>)
+  & (TypesDependencies<D> extends true ? RequiringPlugin<DependenciesProvided<D>> : unknown)
 import { isLifted, kLiftMeta, kLifted, liftMetaOf, liftedTarget, type LiftMeta } from '../shared/lift-marks'
-import { checkLiftMeta } from './lift-meta'
+import { checkLiftMeta, withDependencyNames } from './lift-meta'
 
 export { isLifted, liftedTarget, liftMetaOf } from '../shared/lift-marks'
 
@@ -35,10 +49,12 @@ export { isLifted, liftedTarget, liftMetaOf } from '../shared/lift-marks'
 // register() checks them against the plugin's own parameter anyway (PluginOptionsOf).
 // One signature with and without `provides` (an overload each would turn every misspelt meta field
 // into "No overload matches this call"). `M` is what `provides` says, `{}` without it.
-export function lift<O extends object = PluginOptions, M extends ProvidesMeta = {}>(plugin: (scope: ScopeProviding<M>, options: O, done: DoneFn) => unknown, meta?: LiftMeta<M>): LiftedPlugin<O, M>
+// `D`: `const`, so a tuple of the plugins given, whose decorations merge in order.
+export function lift<O extends object = PluginOptions, M extends ProvidesMeta = {}, const D extends readonly LiftDependency[] = []>(plugin: (scope: ScopeProviding<M, D>, options: O, done: DoneFn) => unknown, meta?: LiftMetaGiven<M, D>): LiftedPlugin<O, M, D>
 export function lift<P extends Function>(plugin: P): P
-export function lift<P extends Function>(plugin: P, meta?: LiftMeta): P {
+export function lift<P extends Function>(plugin: P, given?: LiftMeta): P {
   if (typeof plugin !== 'function') throw new TypeError('lift() takes a plugin function')
+  const meta = given === undefined ? undefined : withDependencyNames(given, plugin.name)
   if (meta !== undefined) checkLiftMeta(meta, plugin.name, /^class[\s{]/.test(Function.prototype.toString.call(liftedTarget(plugin))))
   else if (isLifted(plugin)) return plugin
   const target = liftedTarget(plugin) as unknown as Plugin

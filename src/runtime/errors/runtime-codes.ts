@@ -29,7 +29,7 @@ export const runtimeErrors = {
   ENC_ERR_PLUGIN_DEPENDENCY: e({ status: null, summary: "a plugin's plugin-meta dependency is not registered in its scope or an ancestor before it",
     message: (a: { plugin: string; path: string; dependency: string }) => `plugin '${a.plugin}' registered in ${a.path} depends on '${a.dependency}', which is not registered in this scope or an ancestor before it. Register '${a.dependency}' first (and await it), in the same scope or a parent.` }),
   ENC_ERR_PLUGIN_META: e({ status: null, summary: "`lift(plugin, meta)` was given metadata with an unknown field or a value of the wrong type, or meta for a class (a module class takes none)",
-    message: (a: { plugin: string; problem: string }) => `lift(${a.plugin}, meta): ${a.problem}. meta takes { name?: string, dependencies?: string[], decorators?: { fastify?, request?, reply?: names[] }, provides?: { request?, reply?, scope?: { name: type<T>() } } }.` }),
+    message: (a: { plugin: string; problem: string }) => `lift(${a.plugin}, meta): ${a.problem}. meta takes { name?: string, dependencies?: (name | lifted plugin)[], decorators?: { fastify?, request?, reply?: names[] }, provides?: { request?, reply?, scope?: { name: type<T>() } } }.` }),
   ENC_ERR_PLUGIN_PROVIDES: e({ status: null, summary: "a plugin whose `lift(plugin, { provides })` promised a request, reply or scope decoration loaded without making it",
     message: (a: { plugin: string; path: string; missing: readonly { name: string; target: 'request' | 'reply' | 'scope' }[] }) =>
       `Plugin '${a.plugin}' (registered in ${a.path}) promised ${a.missing.map((m) => `${m.target}.${m.name}`).join(', ')} in its provides but did not decorate ${a.missing.length === 1 ? 'it' : 'them'}: ` +

@@ -12,7 +12,10 @@ export const kLiftMeta = Symbol('enclave.liftMeta')
 export interface LiftMeta<M extends ProvidesMeta = ProvidesMeta> {
   /** The name `hasPlugin()` and other plugins' `dependencies` know it by. */
   readonly name?: string
-  /** Plugins (by name) that must be registered in the scope or an ancestor before this one. */
+  /**
+   * Plugins (by name) that must be registered in the scope or an ancestor before this one. lift()
+   * also takes a typed lifted plugin itself here (LiftDependency), recorded by its name.
+   */
   readonly dependencies?: readonly string[]
   /** Decorators that must be visible where it is registered. */
   readonly decorators?: {

@@ -55,6 +55,12 @@ export type MergeProvided<P extends Provided, Q extends Provided> = { readonly r
  * the scope it returns. Phantom: no such property exists at run time.
  */
 export interface ProvidingPlugin<P extends Provided> { readonly [kProvides]: P }
+declare const kRequires: unique symbol
+/**
+ * The type mark of a lifted plugin whose `dependencies` name typed plugins: what they provide,
+ * which register() asks of the scope it is registered on (FitsScope). Phantom, as ProvidingPlugin.
+ */
+export interface RequiringPlugin<P extends Provided> { readonly [kRequires]: P }
 
 /** The decorations a lifted typed plugin provides; NothingProvided for any other plugin. */
 export type ProvidedOf<Plugin> = Plugin extends ProvidingPlugin<infer P> ? P : NothingProvided
