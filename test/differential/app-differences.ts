@@ -123,6 +123,20 @@ export const APP_DIFFERENCES: KnownDifference[] = [
     },
   },
   {
+    id: 'app-validation-status',
+    readme: 'A validation error also carries `statusCode: 400` when it reaches `setErrorHandler`',
+    rewrite(f, { c, enclave }) {
+      // The generator's `send` error handler answers `error.statusCode`, else 500 (app-build.ts):
+      // Fastify 3's validation error has no statusCode, so its handler sends the same body under 500.
+      const fb = f.body as { handledBy?: unknown; message?: unknown } | null
+      const eb = enclave.body as { handledBy?: unknown; message?: unknown } | null
+      if (c.app === undefined || f.statusCode !== 500 || enclave.statusCode !== 400 || fb === null || eb === null || typeof fb !== 'object' || typeof eb !== 'object') return undefined
+      if (typeof fb.handledBy !== 'string' || fb.handledBy !== eb.handledBy || typeof fb.message !== 'string' || !/^(body|querystring|params|headers)\b/.test(fb.message)) return undefined
+      if (!some(c.app.root, (o) => o.op === 'errorHandler' && o.tag === fb.handledBy && o.behaviour === 'send')) return undefined
+      return { ...f, statusCode: 400 }
+    },
+  },
+  {
     id: 'sibling-schema-ref-refused',
     readme: 'A `$ref` to a shared schema added only outside the route\'s scope and its ancestors (by a sibling\n  plugin, or a child) is refused at boot (`ENC_ERR_SCH_REF_NOT_VISIBLE`)',
     rewrite(f, { c, enclave }) {

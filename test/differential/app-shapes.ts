@@ -304,9 +304,13 @@ export function registersLast(shape: AppShape): AppShape {
       // it in Enclave (seed 38 case 145).
       const firstOnRoute = inner.body.findIndex((i) => i.op === 'onRoute')
       const afterOwnOnRoute = (i: Op, k: number): boolean => i.op === 'route' && firstOnRoute !== -1 && k > firstOnRoute
+      // Likewise its routes stay after an onRoute hook of a lifted plugin registered before it,
+      // which loaded first (seed 113 case 184).
+      const behindOnRoute = plugins.some((p) => p.op === 'onRoute')
+      const stays = (i: Op, k: number): boolean => afterOwnOnRoute(i, k) || (behindOnRoute && i.op === 'route')
       body.push(...inner.body.filter((i) => i.op !== 'onRoute' && !loadsLate(i)))
-      late.push(...inner.body.filter((i, k) => loadsLate(i) && !afterOwnOnRoute(i, k)))
-      plugins.push(...inner.body.filter((i, k) => i.op === 'onRoute' || afterOwnOnRoute(i, k)), ...inner.plugins)
+      late.push(...inner.body.filter((i, k) => loadsLate(i) && !stays(i, k)))
+      plugins.push(...inner.body.filter((i, k) => i.op === 'onRoute' || stays(i, k)), ...inner.plugins)
     }
     return { body: [...body, ...late], plugins }
   }
