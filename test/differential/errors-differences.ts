@@ -42,7 +42,9 @@ export const ERRORS_DIFFERENCES: KnownDifference[] = [
       const shape = context.c.errors
       if (shape === undefined || shape.chain) return undefined
       const chain = chainOf(shape)
-      if (chain.length < 2 || !chain.slice(0, -1).some((k) => PASSES_ON.includes(k))) return undefined
+      // A hook failing on every payload fails each handler's own answer too: that failure goes up as well.
+      const payloadFails = shape.fail?.every === true && (shape.fail.stage === 'preSerialization' || shape.fail.stage === 'onSend')
+      if (chain.length < 2 || (!payloadFails && !chain.slice(0, -1).some((k) => PASSES_ON.includes(k)))) return undefined
       return await replayShape(context, { ...shape, chain: true })
     },
   },
