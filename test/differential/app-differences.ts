@@ -158,7 +158,7 @@ export const APP_DIFFERENCES: KnownDifference[] = [
   },
   {
     id: 'not-found-duplicate-prefix-refused',
-    readme: 'Two scopes at the same prefix that each set a not-found handler are refused at boot\n  (`ENC_ERR_NOT_FOUND_DUPLICATE`)',
+    readme: 'Two scopes at the same prefix that each set a not-found handler are refused at boot\n  (`ENC_ERR_NOT_FOUND_DUPLICATE`, naming both)',
     rewrite(f, { c, enclave }) {
       // Both refuse (seed 162 case 56, two cousins at one prefix once a lifted plugin's prefix
       // applies): Fastify 3's find-my-way throws from an avvio callback, outside any promise.
