@@ -254,10 +254,9 @@ export async function notAllowedInApp(f: Answer, c: Case, enclave: Answer, repla
   const shape = c.app as AppShape
   if (allow === undefined || f.headers.allow !== undefined || !['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'].includes(c.request.method)) return undefined
   const url = c.request.url.split('?')[0] as string
-  // A route for that method and path is there (the 404 came from elsewhere, callNotFound: seed 147
-  // case 51): a second one would only be refused at boot.
-  const served = servedRoutes(shape).routes.some((s) => s.route.method === c.request.method && (s.prefix.endsWith('/') && s.route.url.startsWith('/') ? s.prefix + s.route.url.slice(1) : s.prefix + s.route.url) === url)
-  if (served) return undefined
+  // Enclave's 404 is no 405 (callNotFound from a route for that method and path, seed 147 case 51:
+  // a second route there would only be refused at boot).
+  if (enclave.statusCode === 404 && enclave.headers.allow === undefined) return undefined
   const route = { tag: 'root.405', method: c.request.method as 'GET', url, handler: 'not-allowed' as const, allow }
   const { app, chainErrorHandlers } = changed(shape, SHAPE_RULES.length - 1)
   const withRoute = { ...app, root: { ...app.root, ops: [{ op: 'route' as const, route }, ...app.root.ops] } }
