@@ -76,10 +76,11 @@ export const ERRORS_DIFFERENCES: KnownDifference[] = [
       const { c, enclave } = context
       const chain = c.errors === undefined ? [] : chainOf(c.errors)
       if (f.statusCode !== -1 || !chain.some((k) => k === 'return-undefined' || k === 'sync-return')) return undefined
-      // A hook failing on every payload fails that coded 500 too, as it fails the built-in reply:
+      // An onSend hook failing on every payload fails that coded 500 too, as it fails the built-in reply:
       // Fastify 3 asked without the handlers that answer nothing (seeds 106:44, 111:34).
       const fail = c.errors!.fail
-      if (fail?.every === true && (fail.stage === 'onSend' || fail.stage === 'preSerialization')) {
+      // (Not a preSerialization hook: the built-in error payload skips those.)
+      if (fail?.every === true && fail.stage === 'onSend') {
         const handlers = Object.fromEntries(Object.entries(c.errors!.handlers).filter(([, k]) => k !== 'return-undefined' && k !== 'sync-return'))
         const replayed = await replayShape(context, { ...c.errors!, handlers, chain: true })
         return replayed.statusCode < 0 ? undefined : replayed
