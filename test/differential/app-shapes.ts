@@ -228,23 +228,28 @@ function prefixedRoutes(prefix: string, route: RouteShape, ignoreTrailingSlash: 
  * Written for Fastify 3 by moving the prefix into those routes' URLs and those plugins' prefixes.
  */
 export function liftedPrefixesApplied(shape: AppShape): AppShape {
-  const push = (scope: ScopeShape, prefix: string): ScopeShape => {
+  // `declared`: the routes written so far into one instance (a lifted plugin's routes land in its
+  // parent's): a lifted plugin's `/` yields to a route an enclosing lifted plugin declared there
+  // before (seed 168 case 38: `get('')` under prefix /v1, then a nested lifted plugin's `get('/')`).
+  const push = (scope: ScopeShape, prefix: string, declared: RouteShape[]): ScopeShape => {
     const ops: Op[] = []
     for (const o of scope.ops) {
       if (o.op === 'route') {
-        const earlier = (r: RouteShape): boolean => ops.some((d) => d.op === 'route' && d.route.method === r.method && d.route.url === r.url)
-        ops.push(...prefixedRoutes(prefix, o.route, shape.ignoreTrailingSlash, earlier).map((route): Op => ({ ...o, route })))
+        const earlier = (r: RouteShape): boolean => ops.some((d) => d.op === 'route' && d.route.method === r.method && d.route.url === r.url) || declared.some((d) => d.method === r.method && d.url === r.url)
+        const routes = prefixedRoutes(prefix, o.route, shape.ignoreTrailingSlash, earlier)
+        ops.push(...routes.map((route): Op => ({ ...o, route })))
+        declared.push(...routes)
       } else if (o.op === 'register') ops.push({ ...o, child: { ...o.child, prefix: joinPrefix(prefix, o.child.prefix ?? '') } })
       else ops.push(o)
     }
     return { ...scope, ops }
   }
   // Outside in: a lifted plugin's prefix reaches a lifted plugin it registers before that one is walked.
-  const walk = (scope: ScopeShape): ScopeShape => {
-    const out = scope.lifted && scope.prefix !== undefined && scope.prefix !== '' ? { ...push(scope, scope.prefix), prefix: undefined } : scope
-    return { ...out, ops: out.ops.map((o) => (o.op === 'register' ? { ...o, child: walk(o.child) } : o)) }
+  const walk = (scope: ScopeShape, declared: RouteShape[]): ScopeShape => {
+    const out = scope.lifted && scope.prefix !== undefined && scope.prefix !== '' ? { ...push(scope, scope.prefix, declared), prefix: undefined } : scope
+    return { ...out, ops: out.ops.map((o) => (o.op === 'register' ? { ...o, child: walk(o.child, o.child.lifted ? declared : []) } : o)) }
   }
-  return { ...shape, root: walk(shape.root) }
+  return { ...shape, root: walk(shape.root, []) }
 }
 
 export function hasLiftedPrefix(scope: ScopeShape): boolean {
@@ -304,9 +309,13 @@ export function registersLast(shape: AppShape): AppShape {
       // it in Enclave (seed 38 case 145).
       const firstOnRoute = inner.body.findIndex((i) => i.op === 'onRoute')
       const afterOwnOnRoute = (i: Op, k: number): boolean => i.op === 'route' && firstOnRoute !== -1 && k > firstOnRoute
+      // Likewise its routes stay after an onRoute hook of a lifted plugin registered before it,
+      // which loaded first (seed 113 case 184).
+      const behindOnRoute = plugins.some((p) => p.op === 'onRoute')
+      const stays = (i: Op, k: number): boolean => afterOwnOnRoute(i, k) || (behindOnRoute && i.op === 'route')
       body.push(...inner.body.filter((i) => i.op !== 'onRoute' && !loadsLate(i)))
-      late.push(...inner.body.filter((i, k) => loadsLate(i) && !afterOwnOnRoute(i, k)))
-      plugins.push(...inner.body.filter((i, k) => i.op === 'onRoute' || afterOwnOnRoute(i, k)), ...inner.plugins)
+      late.push(...inner.body.filter((i, k) => loadsLate(i) && !stays(i, k)))
+      plugins.push(...inner.body.filter((i, k) => i.op === 'onRoute' || stays(i, k)), ...inner.plugins)
     }
     return { body: [...body, ...late], plugins }
   }
@@ -352,7 +361,17 @@ export function regexpParsersInherited(shape: AppShape): AppShape {
  * setting the handler first in its scope.
  */
 export function notFoundHandlersFirst(shape: AppShape): AppShape {
-  return { ...shape, root: mapScopes(shape.root, (s) => ({ ...s, ops: [...s.ops.filter((o) => o.op === 'notFound'), ...s.ops.filter((o) => o.op !== 'notFound')] })) }
+  // A lifted plugin's handler is its parent scope's, set when the plugin loads (after the parent's
+  // routes): moved up into the parent first (seed 161 case 155). Children are done before parents.
+  const lifted = (o: Op): o is Extract<Op, { op: 'register' }> => o.op === 'register' && o.child.lifted
+  return {
+    ...shape,
+    root: mapScopes(shape.root, (s) => {
+      const handlers = [...s.ops.filter((o) => o.op === 'notFound'), ...s.ops.flatMap((o) => (lifted(o) ? o.child.ops.filter((i) => i.op === 'notFound') : []))]
+      const rest = s.ops.filter((o) => o.op !== 'notFound').map((o) => (lifted(o) ? { ...o, child: { ...o.child, ops: o.child.ops.filter((i) => i.op !== 'notFound') } } : o))
+      return { ...s, ops: [...handlers, ...rest] }
+    }),
+  }
 }
 
 /** Routes with an empty url declared through the shorthand, which Fastify 3 serves at the prefix. */

@@ -42,7 +42,9 @@ export const ERRORS_DIFFERENCES: KnownDifference[] = [
       const shape = context.c.errors
       if (shape === undefined || shape.chain) return undefined
       const chain = chainOf(shape)
-      if (chain.length < 2 || !chain.slice(0, -1).some((k) => PASSES_ON.includes(k))) return undefined
+      // A hook failing on every payload fails each handler's own answer too: that failure goes up as well.
+      const payloadFails = shape.fail?.every === true && (shape.fail.stage === 'preSerialization' || shape.fail.stage === 'onSend')
+      if (chain.length < 2 || (!payloadFails && !chain.slice(0, -1).some((k) => PASSES_ON.includes(k)))) return undefined
       return await replayShape(context, { ...shape, chain: true })
     },
   },
@@ -70,9 +72,19 @@ export const ERRORS_DIFFERENCES: KnownDifference[] = [
   {
     id: 'errors-handler-returns-nothing',
     readme: 'An error handler that returns without sending (and without returning\n  `reply`) answers 500 `ENC_ERR_REPLY_NOTHING_SENT` at once; Fastify 3 leaves the request hanging.',
-    rewrite(f, { c, enclave }) {
+    async rewrite(f, context) {
+      const { c, enclave } = context
       const chain = c.errors === undefined ? [] : chainOf(c.errors)
       if (f.statusCode !== -1 || !chain.some((k) => k === 'return-undefined' || k === 'sync-return')) return undefined
+      // An onSend hook failing on every payload fails that coded 500 too, as it fails the built-in reply:
+      // Fastify 3 asked without the handlers that answer nothing (seeds 106:44, 111:34).
+      const fail = c.errors!.fail
+      // (Not a preSerialization hook: the built-in error payload skips those.)
+      if (fail?.every === true && fail.stage === 'onSend') {
+        const handlers = Object.fromEntries(Object.entries(c.errors!.handlers).filter(([, k]) => k !== 'return-undefined' && k !== 'sync-return'))
+        const replayed = await replayShape(context, { ...c.errors!, handlers, chain: true })
+        return replayed.statusCode < 0 ? undefined : replayed
+      }
       // Handlers chain (the entry above): the next one up gets the coded error and answers as it does,
       // which Fastify 3, hanging, cannot show: the answer must at least come from a later handler.
       const first = chain.findIndex((k) => k === 'return-undefined' || k === 'sync-return')

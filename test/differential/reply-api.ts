@@ -31,7 +31,7 @@ type Ending =
 type ErrorKind = 'plain' | 'statusCode' | 'status' | 'headers' | 'validation' | 'code' | 'expose-5xx' | 'string' | 'object' | 'null' | 'number' | 'status-999' | 'status-string'
 
 type Hook =
-  | { h: 'preSerialization'; does: 'wrap' | 'string' | 'null' }
+  | { h: 'preSerialization'; /** `empty`, `wrap-empty`: replays only (`{}`, `{ wrapped: {} }`). */ does: 'wrap' | 'string' | 'null' | 'empty' | 'wrap-empty' }
   | { h: 'onSend'; does: 'string' | 'buffer' | 'null' | 'header' | 'type' | 'same' | 'multibyte' }
 
 export interface ReplyShape {
@@ -168,7 +168,15 @@ function handlerOf(shape: ReplyShape): Handler {
 
 function hookOf(hook: Hook): Function {
   if (hook.h === 'preSerialization') {
-    return async (_q: Any, _r: Any, payload: unknown) => (hook.does === 'wrap' ? { wrapped: payload } : hook.does === 'string' ? 'pre-string' : null)
+    return async (_q: Any, _r: Any, payload: unknown) => {
+      switch (hook.does) {
+        case 'wrap': return { wrapped: payload }
+        case 'string': return 'pre-string'
+        case 'null': return null
+        case 'empty': return {}
+        case 'wrap-empty': return { wrapped: {} }
+      }
+    }
   }
   return async (_q: Any, reply: Any, payload: unknown) => {
     const kind = payload === null ? 'null' : Buffer.isBuffer(payload) ? 'buffer' : typeof payload === 'string' ? 'string' : typeof (payload as { pipe?: unknown })?.pipe === 'function' ? 'stream' : typeof payload

@@ -234,6 +234,15 @@ describe('runtime: routing', () => {
       expect(res.body).to.include({ statusCode: 405, error: 'Method Not Allowed', code: 'ENC_ERR_METHOD_NOT_ALLOWED' })
     })
 
+    it('the 405 message names the routed path: a fragment ends it as it ends the path routed (differential 108:20)', async () => {
+      const app = await build((root) => { root.get('/o', async () => 'x') })
+      for (const url of ['/o#frag', '/o#x?a=1', '/o?a=1#b']) {
+        const res = await app.inject({ method: 'DELETE', url })
+        expect(res.statusCode, url).to.equal(405)
+        expect((res.json() as { message: string }).message, url).to.equal('Method DELETE is not allowed for /o; allowed: GET, HEAD')
+      }
+    })
+
     it('a not-found handler in a scope sharing its parent prefix is refused: it would answer the parent URLs (§3.3.3)', async () => {
       for (const prefix of [undefined, '/', '']) {
         const app = server()
