@@ -306,6 +306,8 @@ function writeStream(reply: ReplyImpl, stream: Readable): void {
   // the client is a connection closed before the end of the body. Before the first byte (the
   // head is only staged until then) it is an error reply, as in Fastify 3.
   let settled = false
+  // Set once the source is piped: a source failing before that has written nothing.
+  let detach: (() => void) | null = null
   const fail = (error: unknown): void => {
     settled = true
     // Logged here only when no error reply will log it (Fastify 3's line and level).
@@ -314,8 +316,10 @@ function writeStream(reply: ReplyImpl, stream: Readable): void {
       res.destroy()
       return
     }
-    // A legacy stream (the `send` module's SendStream) has pipe() but no unpipe().
-    if (!objectMode && typeof stream.unpipe === 'function') stream.unpipe(res)
+    // The error reply answers: whatever the source still gives must not reach the response (under
+    // the staged head, or after the error reply's end). Under a length guard the source feeds the
+    // guard, not the response: both hops are cut.
+    detach?.()
     for (const name of staged) res.removeHeader(name)
     failWrite(reply, error)
   }
@@ -338,13 +342,14 @@ function writeStream(reply: ReplyImpl, stream: Readable): void {
   const eventStream = declared === undefined && isEventStream(res.getHeader('content-type'))
   if (eventStream) res.flushHeaders()
   // Node would write whatever the stream gives under a length it does not check (stream-length.ts).
-  const dest = declared === undefined ? res : declaredLengthGuard(Number(declared), (streamed) => {
+  const guard = declared === undefined ? null : declaredLengthGuard(Number(declared), (streamed) => {
     reply.request.log.error(reply.route.serve.idFields(reply.request.id, {
       err: runtimeError('ENC_ERR_REPLY_STREAM_LENGTH', { at: replyAt(reply), declared: String(declared), streamed }),
     }), 'the response stream did not match its Content-Length')
     res.destroy()
     closeSource(stream)
   })
+  const dest = guard ?? res
   let stopPiping: () => void
   if (objectMode) {
     stopPiping = pumpCheckedChunks(stream, dest, (chunk) => stream.destroy(runtimeError('ENC_ERR_REPLY_STREAM_CHUNK', { at: replyAt(reply), got: describeValue(chunk) })))
@@ -353,7 +358,11 @@ function writeStream(reply: ReplyImpl, stream: Readable): void {
     // A legacy stream (the `send` module's SendStream) has pipe() but no unpipe().
     stopPiping = () => { if (typeof stream.unpipe === 'function') stream.unpipe(dest) }
   }
-  if (dest !== res) dest.pipe(res)
+  if (guard === null) detach = stopPiping
+  else {
+    guard.pipe(res)
+    detach = () => { stopPiping(); guard.unpipe(res) }
+  }
   // A source destroyed before its end (a hub dropping a slow client, a producer giving up) gives
   // the response nothing more, not even its end: without this the client waited for ever. As
   // Fastify 3 and 5 (pump's premature close): an error reply before the first byte, else the
