@@ -365,7 +365,7 @@ export function sendBuiltInPayload(reply: ReplyImpl, payload: BuiltInPayload): v
  * The last resort, when even the built-in reply failed (a payload hook that always throws, a
  * header Node refuses) or could not finish in time (handler-timeout.ts): only the headers this
  * function sets, straight to the socket. State `Written` makes a payload still on its way
- * through the hooks a no-op when it arrives (send.ts).
+ * through the hooks a no-op when it arrives (write-payload.ts).
  */
 export function writeFallback(reply: ReplyImpl, error: AnyError, log: boolean): void {
   const payload = defaultPayload(reply, error)
