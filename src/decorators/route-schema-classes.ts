@@ -3,6 +3,7 @@ import type { JsonSchema } from '../runtime/schemas/types'
 import { paramNames } from '../runtime/shared/param-names'
 import { declarationError } from './declaration-error'
 import { getParams } from './metadata'
+import type { ParamMeta } from './types'
 import { inlineSchemaClasses, isSchemaClass, isSchemaClassRoot, routeSchemaOfClass } from './schema-class'
 
 type SchemaClassValue = Function & { readonly schema: JsonSchema }
@@ -19,8 +20,11 @@ const partOfSource = { body: 'body', query: 'querystring', params: 'params', hea
  *   so the shape is declared once. An explicit schema for the same part must be that class.
  */
 export function resolveRouteSchema(target: object, propertyKey: string | symbol, where: string, schema: unknown): unknown {
-  const fromParams = parameterClasses(target, propertyKey)
-  if (fromParams.size === 0) checkUnreadParamTypes(target, propertyKey, where, schema)
+  const params = getParams(target.constructor, propertyKey)
+  // A method without parameter decorators (most) has no type metadata worth reading.
+  const types = params.length === 0 ? undefined : Reflect.getMetadata('design:paramtypes', target, propertyKey) as unknown[] | undefined
+  const fromParams = parameterClasses(params, types)
+  if (fromParams.size === 0) checkUnreadParamTypes(target, propertyKey, where, schema, params, types)
   // Classes in any part or response, at any depth (`{ type: 'array', items: Cat }`).
   const inlined = inlineSchemaClasses(schema)
   if (fromParams.size === 0) return inlined
@@ -39,7 +43,7 @@ export function resolveRouteSchema(target: object, propertyKey: string | symbol,
         { where, index, className: cls.name, part, optionKey: part === 'querystring' && given.querystring === undefined ? 'query' : part })
     }
   }
-  if (fromParams.size > 0) checkUntypedNamedParams(target, propertyKey, where, out)
+  checkUntypedNamedParams(where, out, params, types)
   return out
 }
 
@@ -123,10 +127,9 @@ function checkHeaderNames(where: string, index: number, cls: SchemaClassValue): 
  * part). Here the part is known: a named query/params/headers parameter typed number or boolean
  * (`design:paramtypes`) in a part that has no schema at all is a string at run time, so refuse it.
  */
-function checkUntypedNamedParams(target: object, propertyKey: string | symbol, where: string, schema: Record<string, unknown>): void {
-  const types = Reflect.getMetadata('design:paramtypes', target, propertyKey) as unknown[] | undefined
+function checkUntypedNamedParams(where: string, schema: Record<string, unknown>, params: readonly ParamMeta[], types: unknown[] | undefined): void {
   if (types === undefined) return
-  for (const param of getParams(target.constructor, propertyKey)) {
+  for (const param of params) {
     if (param.key === null || !(param.source in sourceNames)) continue
     const type = types[param.index]
     if (type !== Number && type !== Boolean) continue
@@ -144,9 +147,8 @@ function checkUntypedNamedParams(target: object, propertyKey: string | symbol, w
  * route would take any body. A whole-part parameter whose part has no schema in the options is
  * refused then; `schema: { body: {} }` says "any body" on purpose.
  */
-function checkUnreadParamTypes(target: object, propertyKey: string | symbol, where: string, schema: unknown): void {
-  const params = getParams(target.constructor, propertyKey)
-  if (params.length === 0 || Reflect.getMetadata('design:paramtypes', target, propertyKey) !== undefined) return
+function checkUnreadParamTypes(target: object, propertyKey: string | symbol, where: string, schema: unknown, params: readonly ParamMeta[], types: unknown[] | undefined): void {
+  if (params.length === 0 || types !== undefined) return
   const given = (schema ?? {}) as Record<string, unknown>
   for (const param of [...params].sort((a, b) => a.index - b.index)) {
     if (param.key !== null || !(param.source in partOfSource)) continue
@@ -155,8 +157,7 @@ function checkUnreadParamTypes(target: object, propertyKey: string | symbol, whe
     if (explicit !== undefined && explicit !== null) continue
     // `@Query('page', { type: 'integer' })` beside it gives the part a schema at boot.
     if (params.some((other) => other.source === param.source && other.schema !== undefined)) continue
-    const decorator = `@${param.source.charAt(0).toUpperCase()}${param.source.slice(1)}()`
-    throw declarationError('ENC_ERR_DECL_PARAM_TYPES_UNREAD', { where, index: param.index, decorator, part, param: methodParamName(target, propertyKey, param.index) })
+    throw declarationError('ENC_ERR_DECL_PARAM_TYPES_UNREAD', { where, index: param.index, decorator: partDecorators[part], part, param: methodParamName(target, propertyKey, param.index) })
   }
 }
 
@@ -169,10 +170,8 @@ function methodParamName(target: object, propertyKey: string | symbol, index: nu
 /** A method without parameter decorators (most): nothing to find, and no type metadata to read. */
 const noParameterClasses: ReadonlyMap<string, { cls: SchemaClassValue; index: number }> = new Map()
 
-function parameterClasses(target: object, propertyKey: string | symbol): ReadonlyMap<string, { cls: SchemaClassValue; index: number }> {
-  const params = getParams(target.constructor, propertyKey)
+function parameterClasses(params: readonly ParamMeta[], types: unknown[] | undefined): ReadonlyMap<string, { cls: SchemaClassValue; index: number }> {
   if (params.length === 0) return noParameterClasses
-  const types = Reflect.getMetadata('design:paramtypes', target, propertyKey) as unknown[] | undefined
   const found = new Map<string, { cls: SchemaClassValue; index: number }>()
   if (types === undefined) return found
   for (const param of params) {

@@ -5,6 +5,7 @@ import { describeToken, moduleError } from './module-error'
 import { testHostExample } from './module-codes'
 import { commonAncestor, type ModuleNode } from './module-tree'
 import { typeInfoStatus } from './tsyringe-copies'
+import { injectionTarget } from './injection-target'
 
 /** Types TypeScript emits for interfaces, primitives and unions: no provider can stand for them. */
 const untypedTokens: ReadonlySet<unknown> = new Set([Object, String, Number, Boolean, Symbol, BigInt, Array, Function, Promise])
@@ -90,16 +91,13 @@ export function checkInterceptorDependencies(interceptors: readonly Function[], 
 }
 
 function checkToken(dep: unknown, where: string, requester: Requester): void {
-  if (dep !== null && typeof dep === 'object') {
-    const descriptor = dep as { token?: unknown; isOptional?: boolean; transform?: unknown; createProxy?: unknown }
-    // delay(() => X): resolved lazily by tsyringe; its target cannot be read without running it.
-    if (typeof descriptor.createProxy === 'function') return
-    if (descriptor.isOptional === true) return
-    if ('token' in descriptor) {
-      checkToken(descriptor.token, where, requester)
-      if (descriptor.transform !== undefined) checkToken(descriptor.transform, `${where} (transform)`, requester)
-      return
-    }
+  const target = injectionTarget(dep)
+  if (target.kind === 'delayed' || target.isOptional) return
+  // A descriptor: its token is checked, and its transform's class too.
+  if (target.token !== dep) {
+    checkToken(target.token, where, requester)
+    if (target.transform !== undefined) checkToken(target.transform, `${where} (transform)`, requester)
+    return
   }
   const subject = `${requester.what} in ${requester.node.path} needs`
   if (dep === undefined || untypedTokens.has(dep)) {

@@ -2,6 +2,7 @@ import type { DependencyContainer } from 'tsyringe'
 import { constructorDependencies } from '../decorators/internal'
 import { describeToken } from './module-error'
 import type { ModuleNode } from './module-tree'
+import { injectionTarget } from './injection-target'
 import type { ProviderSpec } from './providers'
 
 /** Where a token resolves from a container: the declaring module and its provider, if any module declares it. */
@@ -55,12 +56,8 @@ export function dependenciesOf(spec: ProviderSpec): Array<{ token: unknown; wher
   const deps: Array<{ token: unknown; where: string }> = []
   if (spec.useClass !== null) {
     (constructorDependencies(spec.useClass) ?? []).forEach((dep, index) => {
-      const descriptor = dep as { token?: unknown; createProxy?: unknown } | null
-      if (descriptor !== null && typeof descriptor === 'object') {
-        if (typeof descriptor.createProxy === 'function') return
-        if ('token' in descriptor) return void deps.push({ token: descriptor.token, where: `constructor parameter ${index}` })
-      }
-      deps.push({ token: dep, where: `constructor parameter ${index}` })
+      const target = injectionTarget(dep)
+      if (target.kind === 'token') deps.push({ token: target.token, where: `constructor parameter ${index}` })
     })
   }
   spec.inject.forEach((token, index) => deps.push({ token, where: `inject[${index}]` }))

@@ -1,6 +1,7 @@
 import { constructorDependencies } from '../decorators/internal'
 import { walk, type ModuleNode } from './module-tree'
 import { describeToken } from './module-error'
+import { injectionTarget } from './injection-target'
 import { toProviderSpec } from './providers'
 
 /**
@@ -33,7 +34,8 @@ export function dependentsOf(root: ModuleNode, token: unknown): string[] {
   return found
 }
 
-/** tsyringe's `@inject(token, { isOptional })` / `injectAll()` descriptors carry the token inside. */
+/** The token a dependency names (a descriptor's inside one); undefined for a delay(). */
 function tokenOf(dep: unknown): unknown {
-  return dep !== null && typeof dep === 'object' && 'token' in dep ? (dep as { token: unknown }).token : undefined
+  const target = injectionTarget(dep)
+  return target.kind === 'token' ? target.token : undefined
 }

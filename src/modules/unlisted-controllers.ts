@@ -13,8 +13,9 @@ import { walk, type ModuleNode } from './module-tree'
 export function assertNoUnlistedControllers(tree: ModuleNode): void {
   const orphans: Array<{ type: Function; where: string; module: boolean }> = []
   const seen = new Set<Function>()
+  // Listed controllers and their base classes (whose routes are served through the subclass).
   const listed = new Set<Function>()
-  for (const node of walk(tree)) for (const controller of node.controllers) listed.add(controller)
+  for (const node of walk(tree)) for (const controller of node.controllers) for (const c of classChain(controller)) listed.add(c)
   for (const node of walk(tree)) {
     const candidates: Array<[Function, boolean]> = [[node.type, true]]
     for (const provider of node.meta.providers) {
@@ -26,7 +27,7 @@ export function assertNoUnlistedControllers(tree: ModuleNode): void {
       seen.add(type)
       if (!hasRouteMethods(type)) continue
       // A @Route() class listed in providers only (NestJS would not map it either): served by nobody.
-      if (getControllerMeta(type) === undefined || (!module && !isListed(type, listed))) orphans.push({ type, where: node.path, module })
+      if (getControllerMeta(type) === undefined || (!module && !listed.has(type))) orphans.push({ type, where: node.path, module })
     }
   }
   if (orphans.length === 0) return
@@ -37,18 +38,13 @@ export function assertNoUnlistedControllers(tree: ModuleNode): void {
   throw moduleError('ENC_ERR_MODULE_UNLISTED_CONTROLLER', { lines })
 }
 
-/** Listed as a controller, or the base class of one (its routes are served through the subclass). */
-function isListed(type: Function, listed: ReadonlySet<Function>): boolean {
-  for (const controller of listed) {
-    for (let c: unknown = controller; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) if (c === type) return true
-  }
-  return false
+/** A class and the classes it extends. */
+function* classChain(type: Function): Generator<Function> {
+  for (let c: unknown = type; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) yield c as Function
 }
 
 /** Own or inherited route methods. */
 function hasRouteMethods(type: Function): boolean {
-  for (let c: unknown = type; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
-    if (getOwnRoutes(c as Function).length > 0) return true
-  }
+  for (const c of classChain(type)) if (getOwnRoutes(c).length > 0) return true
   return false
 }

@@ -154,6 +154,34 @@ describe('hardening: response headers and framing set by a handler', () => {
     expect(body).to.equal('6\r\nabcdef\r\n0')
   })
 
+  // A source that reports an error and still gives bytes (an 'error' emitted by hand, not destroy()):
+  // before the first byte the error reply answers, and none of those bytes may reach the response
+  // (under the 200 head staged for the stream), with or without a Content-Length guard in between.
+  for (const withLength of [false, true]) {
+    it(`a stream that fails before its first byte and then still gives bytes${withLength ? ', under a Content-Length' : ''}: the error reply alone is sent, none of the late bytes`, async () => {
+      const { address } = await listening((root) => {
+        root.get('/s', async (_request, reply) => {
+          if (withLength) reply.header('content-length', '10')
+          reply.type('text/plain')
+          let started = false
+          return new Readable({
+            read() {
+              if (started) return
+              started = true
+              this.emit('error', new Error('source failed'))
+              this.push('late bytes')
+              this.push(null)
+            },
+          })
+        })
+      })
+      const text = await rawGet(address, '/s')
+      expect(text).to.match(/^HTTP\/1\.1 500 /)
+      expect(text).to.not.contain('late bytes')
+      expect(text.match(/HTTP\/1\.1 /g) ?? []).to.have.length(1)
+    })
+  }
+
   it('a stream exactly as long as its Content-Length is served, and the connection kept', async () => {
     const { address } = await listening((root) => {
       root.get('/s', async (_request, reply) => { reply.header('content-length', '6').type('text/plain'); return Readable.from(['abc', 'def']) })

@@ -4,6 +4,7 @@
 // no longer reads is stopped with destroy(), else close(), else abort(), and a legacy stream's
 // error before the first byte is an error reply; neither may throw out of a listener.
 import { expect } from 'chai'
+import { EventEmitter } from 'node:events'
 import { get } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Readable, Stream } from 'node:stream'
@@ -26,6 +27,23 @@ describe('reply streams that are not full Readables', () => {
     const res = await app.inject('/')
     expect(res.statusCode).to.equal(404)
     expect(res.json()).to.deep.include({ statusCode: 404, message: 'no such file' })
+    await app.close()
+  })
+
+  // Why stream-reply.ts watches 'close' itself rather than stream.finished(): finished() takes a
+  // 'close' without 'end' from a stream that is not a stream.Readable for a clean finish, and the
+  // client would wait for ever. (Node's legacy Stream.prototype.pipe destroys the response itself then.)
+  it('a hand-made source (pipe() of its own) that closes without ending, before the first byte, answers the error reply (500), not a reply that never ends', async () => {
+    const app = await build((root) => {
+      root.get('/', (_req, reply) => {
+        const source = Object.assign(new EventEmitter(), { pipe: <T>(dest: T): T => dest })
+        setImmediate(() => source.emit('close'))
+        reply.send(source)
+      })
+    })
+    const res = await app.inject('/')
+    expect(res.statusCode).to.equal(500)
+    expect(res.json()).to.deep.include({ statusCode: 500 })
     await app.close()
   })
 

@@ -45,14 +45,15 @@ export function compileServer(boot: BootContext): void {
     for (let r = 0; r < routes.length; r++) {
       const def = routes[r]
       const [record, compiled, schemas] = compileDefinition(boot, def)
+      const keyed = constraintsKeyed(def)
       const urls = urlsOf(boot, def)
       for (let u = 0; u < urls.length; u++) {
         const url = urls[u]
         for (let m = 0; m < def.methods.length; m++) {
           const method = def.methods[m]
-          if (yieldsBareTwin(boot, def, url, method)) continue
+          if (yieldsBareTwin(boot, def, keyed, url, method)) continue
           const route = compiled(method, url)
-          addRoute(boot, owners, spelled, def, url, method, route)
+          addRoute(boot, owners, spelled, def, keyed, url, method, route)
           if (batch !== null && schemas !== null) filledLater.push([route, schemas])
         }
       }
@@ -70,11 +71,12 @@ export function compileServer(boot: BootContext): void {
   // After every explicit route, so that a HEAD route declared later still wins over the implicit one.
   for (const [record, compiled] of implicitHead) {
     const { def } = record
+    const keyed = constraintsKeyed(def)
     let added = false
     for (const url of urlsOf(boot, def)) {
       // As Fastify 3, which looks the HEAD route up (under ignoreTrailingSlash, any spelling).
-      if (boot.serve.router.has('HEAD', url, constraintsOf(def)) || spelled.owner(headKey(def), url) !== undefined) continue
-      addRoute(boot, owners, spelled, def, url, 'HEAD', compiled('HEAD', url))
+      if (boot.serve.router.has('HEAD', url, keyed.constraints) || spelled.owner(`HEAD${keyed.key}`, url) !== undefined) continue
+      addRoute(boot, owners, spelled, def, keyed, url, 'HEAD', compiled('HEAD', url))
       added = true
     }
     if (added) record.implicitHead.push('HEAD')
@@ -98,8 +100,8 @@ export function urlsOf(boot: BootContext, def: RouteDefinition): readonly string
  * it boots with `/prefix` answered by the earlier route and `/prefix/` by the `/` route. Declared in
  * the other order, the `''` route is a duplicate there as here.
  */
-function yieldsBareTwin(boot: BootContext, def: RouteDefinition, url: string, method: string): boolean {
-  return def.withTrailingSlash && !boot.routing.ignoreTrailingSlash && url === def.url && boot.serve.router.has(method, url, constraintsOf(def))
+function yieldsBareTwin(boot: BootContext, def: RouteDefinition, keyed: ConstraintsKeyed, url: string, method: string): boolean {
+  return def.withTrailingSlash && !boot.routing.ignoreTrailingSlash && url === def.url && boot.serve.router.has(method, url, keyed.constraints)
 }
 
 /**
@@ -112,10 +114,19 @@ export function constraintsOf(def: RouteDefinition): RouteConstraints | null {
   return { ...constraints, version }
 }
 
-function addRoute(boot: BootContext, owners: Map<string, RouteDefinition>, spelled: RouteSpellings<RouteDefinition>, def: RouteDefinition, url: string, method: string, route: CompiledRoute): void {
+/** A route's constraints and their part of the duplicate keys, worked out once per definition. */
+interface ConstraintsKeyed { readonly constraints: RouteConstraints | null; readonly key: string }
+
+function constraintsKeyed(def: RouteDefinition): ConstraintsKeyed {
   const constraints = constraintsOf(def)
-  const key = `${method} ${boot.routing.ignoreTrailingSlash ? normalizeForDuplicates(url) : url}${constraints === null ? '' : constraintsKey(constraints)}`
-  const tableKey = constraints === null ? method : method + constraintsKey(constraints)
+  return { constraints, key: constraints === null ? '' : constraintsKey(constraints) }
+}
+
+function addRoute(boot: BootContext, owners: Map<string, RouteDefinition>, spelled: RouteSpellings<RouteDefinition>, def: RouteDefinition, keyed: ConstraintsKeyed,
+  url: string, method: string, route: CompiledRoute): void {
+  const { constraints } = keyed
+  const key = `${method} ${boot.routing.ignoreTrailingSlash ? normalizeForDuplicates(url) : url}${keyed.key}`
+  const tableKey = method + keyed.key
   const sharing = spelled.owner(tableKey, url)
   if (sharing !== undefined) {
     throw runtimeError('ENC_ERR_ROUTE_DUPLICATE', { method, url, first: sharing.owner.scope.path, second: def.scope.path, ...(sharing.other ? { ignoreTrailingSlash: true as const } : {}) })
@@ -134,11 +145,6 @@ function addRoute(boot: BootContext, owners: Map<string, RouteDefinition>, spell
   owners.set(key, def)
   spelled.take(tableKey, url, def)
   boot.serve.methods.add(method)
-}
-
-function headKey(def: RouteDefinition): string {
-  const constraints = constraintsOf(def)
-  return constraints === null ? 'HEAD' : `HEAD${constraintsKey(constraints)}`
 }
 
 /** The constraints part of the duplicate key: every constraint, built-in or custom, in name order. */

@@ -1,7 +1,7 @@
 import type { FrameworkError } from '../errors/framework-error'
 import { runtimeError } from '../errors/runtime-codes'
 import type { ScopeImpl } from './scope'
-import { checkRouteOptions, looksLikeKnownRouteOption, refuseUnreadRouteOptions } from './option-checks'
+import { checkRouteOptions, looksLikeKnownRouteOption, refuseUnreadRouteOptions } from './route-option-checks'
 import type { Handler, RouteOptions, RouteShorthandOptions } from '../types'
 import { noteAddedHooks, routeOptionHooks, type OnRouteHookOrigin } from './onroute-hook-origins'
 import { checkParamsSchema } from './params-schema-check'

@@ -140,7 +140,7 @@ export const runtimeErrors = {
   // error handler or a log that reads statusCode sees a client-side end, not a server failure.
   ENC_ERR_REQUEST_ABORTED: e({ status: 'none', statusCode: 499, summary: 'the reason request.signal carries when the client closed the connection before the reply was written (nothing is sent)',
     message: () => 'The client closed the connection before the reply was written' }),
-  // A log entry's code, not an Error: serve/send.ts logs it with this message.
+  // A log entry's code, not an Error: serve/write-payload.ts logs it with this message.
   ENC_ERR_REPLY_ALREADY_SENT: e({ status: 'none', summary: 'reply.send() was called after the reply was sent (logged, ignored); or reply.sent = true was set after it was sent or hijacked (thrown, as Fastify 3\'s FST_ERR_REP_ALREADY_SENT)',
     message: (a: { sentSetter?: true } = {}) => a.sentSetter === true
       ? 'reply.sent = true: the reply was already sent (or hijacked), so there is nothing left to hijack; check reply.sent before setting it'

@@ -10,7 +10,7 @@ import { responseGone } from './response-gone'
  * handlerTimeout: a request not answered in time gets a 503 instead of holding its client (and
  * its socket) for as long as a stuck handler or hook waits. The deadline starts at arrival, is
  * paused while the body arrives (bodyTimeout's business: a slow client is not a slow handler)
- * and ends when the reply is written (send.ts). Deadlines are list entries, not timers
+ * and ends when the reply is written (write-payload.ts). Deadlines are list entries, not timers
  * (deadlines.ts): starting and ending one allocates nothing.
  */
 export function startHandlerDeadline(reply: ReplyImpl): void {

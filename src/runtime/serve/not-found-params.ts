@@ -9,6 +9,7 @@
  * `{ '*': <the rest after the prefix's slash, percent-decoded> }`, the value find-my-way gives a
  * declared `/*` route.
  */
+import { absolutePathStart, pathEnd } from './request-target'
 
 /** One not-found handler's reach (serve-context.ts FallbackRoutes.notFound). */
 export interface NotFoundReach {
@@ -18,27 +19,15 @@ export interface NotFoundReach {
   readonly bare: boolean
 }
 
-const ABSOLUTE_FORM = /^https?:\/\/[^/]*(?=\/)/
-
 /**
  * The path a not-found handler is chosen by: up to the first `?` or `#` (as the router reads it),
  * without the scheme and authority of an absolute-form target (`GET http://host/v1/x`, which
  * Fastify 3 routes by its path). Null for a target that is no path at all (`*`, `*admin`).
  */
 export function notFoundPath(url: string): string | null {
-  let start = 0
-  if (url.charCodeAt(0) !== 47) {
-    const absolute = ABSOLUTE_FORM.exec(url)
-    if (absolute === null) return null
-    start = absolute[0].length
-  }
-  let end = start
-  while (end < url.length) {
-    const c = url.charCodeAt(end)
-    if (c === 63 || c === 35) break
-    end++
-  }
-  return url.slice(start, end)
+  const start = url.charCodeAt(0) === 47 ? 0 : absolutePathStart(url)
+  if (start === -1) return null
+  return url.slice(start, pathEnd(url, start))
 }
 
 /** True when this handler's reach covers the path (the deepest such handler answers). */

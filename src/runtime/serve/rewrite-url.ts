@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { runtimeError } from '../errors/runtime-codes'
-import { answerWithoutReply } from './error-reply'
+import { answerWithoutReply } from './raw-answers'
 import type { ServeContext } from './serve-context'
 
 /**

@@ -4,6 +4,7 @@ import { parse as parseQueryString } from 'node:querystring'
 import type { CompiledRoute } from './compiled-route'
 import { isStaticPath, StaticRoutes } from './static-routes'
 import { plainParams } from './plain-params'
+import { absolutePathStart, pathEnd } from './request-target'
 import { versionStrategy } from '../shared/version-strategy'
 import type { ConstraintStrategy } from '../shared/custom-constraints'
 
@@ -228,32 +229,15 @@ function matchAsSent(url: string, found: RouteMatch | null, find: (url: string) 
   return find(`${url.slice(0, end)}/${url.slice(end)}`) ?? found
 }
 
-/** Where the path ends: at the first `?` or `#`, as find-my-way reads it. */
-function pathEnd(url: string): number {
-  for (let i = 0; i < url.length; i++) {
-    const c = url.charCodeAt(i)
-    if (c === 63 || c === 35) return i
-  }
-  return url.length
-}
-
 /** `//`, with or without a query or fragment. */
 function isDoubleSlashRoot(url: string): boolean {
   const next = url.charCodeAt(2)
   return url.length === 2 || next === 63 || next === 35
 }
 
-/**
- * The request targets that route besides a path: the absolute form with a path (`http://host/a`),
- * spelled as Fastify 3's router accepts it (lower-case scheme, a `/` after the authority). Any
- * other (`*`, `*admin`, `HTTP://host/a`, `http://host`) is a 404 as in Fastify 3: find-my-way 9
- * would read `*admin` as `/admin`, past a proxy rule that denies `/admin`.
- */
-const ABSOLUTE_FORM = /^https?:\/\/[^/]*\//
-
-/** True for a request target the router matches: a path, or the absolute form above. */
+/** True for a request target the router matches: a path, or the absolute form (request-target.ts). */
 export function isRoutableTarget(url: string): boolean {
-  return url.charCodeAt(0) === 47 || ABSOLUTE_FORM.test(url)
+  return url.charCodeAt(0) === 47 || absolutePathStart(url) !== -1
 }
 
 /**
