@@ -130,6 +130,13 @@ describe('README "Coming from Express": what an Express habit becomes', () => {
     expect(() => app.get('/late', async () => 'late')).to.throw().with.property('code', 'ENC_ERR_SCOPE_BOOTED')
   })
 
+  it('a request that arrives before the boot has its URL rewritten once (rewriteUrl), not again when it is served after the boot', async () => {
+    const app = server({ rewriteUrl: (req) => `/api${req.url}` })
+    app.get('/api/x', async () => ({ ok: true }))
+    await request(app.server).get('/x').expect(200, { ok: true })
+    await request(app.server).get('/x').expect(200, { ok: true })
+  })
+
   it('requests that arrive together before the boot are all served, once it is done', async () => {
     const app = server()
     let boots = 0

@@ -30,11 +30,12 @@ import { carryRequestProperties } from './carried-properties'
  * Each stage is one `null` test when the route has nothing for it. Nothing is resolved here
  * that could have been resolved at boot.
  */
-export function handleRequest(ctx: ServeContext, raw: IncomingMessage, res: ServerResponse): void {
+export function handleRequest(ctx: ServeContext, raw: IncomingMessage, res: ServerResponse, rewritten = false): void {
   if (ctx.closing && ctx.return503OnClosing) { answerClosing(res); return }
   const headProblem = requestHeadProblem(raw)
   if (headProblem !== null) { answerHeadRefused(res, headProblem); return }
-  if (ctx.rewriteUrl !== null && !rewriteUrl(ctx, raw, res)) return
+  // `rewritten`: a request served again once the boot is done (serveBeforeBoot) had its URL rewritten already.
+  if (ctx.rewriteUrl !== null && !rewritten && !rewriteUrl(ctx, raw, res)) return
   let route: CompiledRoute
   let params: Record<string, unknown>
   let query: Record<string, unknown>

@@ -100,7 +100,7 @@ export function createServer(given: ServerOptions = {}): Scope {
   const lifecycle = new ServerLifecycle({ http, transport, serve, connections, releaseLogger: logger.release })
   // Fastify 3 answers such a request 404 (no route is in its router yet), Fastify 5 crashes on it.
   serve.serveBeforeBoot = (req, res) => {
-    lifecycle.ready().then(() => { handleRequest(serve, req, res) }, (error: unknown) => { answerWithoutReply(res, log, error) })
+    lifecycle.ready().then(() => { handleRequest(serve, req, res, true) }, (error: unknown) => { answerWithoutReply(res, log, error) })
   }
   const declared = new DeclareContext({
     log,
