@@ -66,7 +66,6 @@ export function isWritten(reply: Stateful): boolean {
  */
 export function writeHead(reply: ReplyImpl): void {
   settleFraming(reply)
-  if (isHttp2(reply.request.raw)) checkHeaderValues(reply.headerMap)
   reply.raw.writeHead(reply.statusCode, reply.headerMap as Record<string, string>)
 }
 
@@ -81,15 +80,19 @@ export function writeHead(reply: ReplyImpl): void {
 // What Node's HTTP/2 mapToHeaders refuses (`connection` it drops itself, with a warning).
 const HTTP1_CONNECTION_HEADERS: ReadonlySet<string> = new Set(['transfer-encoding', 'upgrade', 'keep-alive', 'proxy-connection', 'http2-settings'])
 
-function checkHeaderValues(headers: ReplyImpl['headerMap']): void {
-  for (const name in headers) {
-    const value = headers[name]
-    if (HTTP1_CONNECTION_HEADERS.has(name) || (name === 'te' && value !== 'trailers')) {
-      throw Object.assign(new TypeError(`HTTP/1 Connection specific headers are forbidden: "${name}"`), { code: 'ERR_HTTP2_INVALID_CONNECTION_HEADERS' })
-    }
-    if (Array.isArray(value)) for (const one of value) validateHeaderValue(name, one)
-    else if (value !== undefined) validateHeaderValue(name, String(value))
+function checkHeaderValues(reply: ReplyImpl): void {
+  const headers = reply.headerMap
+  for (const name in headers) checkHeaderValue(name, headers[name])
+  // Headers set on reply.raw (middleware, raw users) go into the same head: checked the same, unless the reply's own replaces them.
+  for (const name of reply.raw.getHeaderNames()) if (!(name in headers)) checkHeaderValue(name, reply.raw.getHeader(name))
+}
+
+function checkHeaderValue(name: string, value: unknown): void {
+  if (HTTP1_CONNECTION_HEADERS.has(name) || (name === 'te' && value !== 'trailers')) {
+    throw Object.assign(new TypeError(`HTTP/1 Connection specific headers are forbidden: "${name}"`), { code: 'ERR_HTTP2_INVALID_CONNECTION_HEADERS' })
   }
+  if (Array.isArray(value)) for (const one of value) validateHeaderValue(name, String(one))
+  else if (value !== undefined) validateHeaderValue(name, String(value))
 }
 
 /**
@@ -112,6 +115,7 @@ function settleFraming(reply: ReplyImpl): void {
   // HTTP/2 has no Connection header (Node drops it with a warning): close() sends its sessions GOAWAY instead.
   if (reply.route.serve.closing && !isHttp2(reply.request.raw)) reply.headerMap.connection = 'close'
   if (reply.request.raw.complete === false) noteUnreadBody(reply)
+  if (isHttp2(reply.request.raw)) checkHeaderValues(reply)
 }
 
 /**
@@ -121,7 +125,6 @@ function settleFraming(reply: ReplyImpl): void {
  */
 export function stageHead(reply: ReplyImpl): string[] {
   settleFraming(reply)
-  if (isHttp2(reply.request.raw)) checkHeaderValues(reply.headerMap)
   const res = reply.raw
   const names = Object.keys(reply.headerMap)
   res.statusCode = reply.statusCode
