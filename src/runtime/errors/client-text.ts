@@ -6,10 +6,14 @@
 export const CLIENT_TEXT_LIMIT = 120
 
 export function clipClientText(text: string): string {
-  if (text.length <= CLIENT_TEXT_LIMIT) return text
+  return text.length <= CLIENT_TEXT_LIMIT ? text : clipAt(text, 100)
+}
+
+/** `text` cut to its first `keep` characters and its length (log-text.ts clips log lines with it too). */
+export function clipAt(text: string, keep: number): string {
   // A cut between the two halves of a surrogate pair (an emoji) would leave a lone surrogate,
   // which JSON.stringify writes as a \udXXX escape that no client can decode into a character.
-  const code = text.charCodeAt(99)
-  const end = code >= 0xd800 && code <= 0xdbff ? 99 : 100
+  const code = text.charCodeAt(keep - 1)
+  const end = code >= 0xd800 && code <= 0xdbff ? keep - 1 : keep
   return `${text.slice(0, end)}... (${text.length} characters)`
 }

@@ -1,3 +1,5 @@
+import { clipAt } from './client-text'
+
 /**
  * The longest error message (and the message inside its stack) a framework log line repeats
  * whole. A handler that throws `new Error(input)` would otherwise write the client's text three
@@ -8,10 +10,7 @@ export const LOG_TEXT_LIMIT = 8_192
 
 /** `text` cut to its first LOG_TEXT_LIMIT characters and its length, never inside a surrogate pair. */
 export function clipLogText(text: string): string {
-  if (text.length <= LOG_TEXT_LIMIT) return text
-  const code = text.charCodeAt(LOG_TEXT_LIMIT - 1)
-  const end = code >= 0xd800 && code <= 0xdbff ? LOG_TEXT_LIMIT - 1 : LOG_TEXT_LIMIT
-  return `${text.slice(0, end)}... (${text.length} characters)`
+  return text.length <= LOG_TEXT_LIMIT ? text : clipAt(text, LOG_TEXT_LIMIT)
 }
 
 /**

@@ -1,4 +1,5 @@
 import { runtimeError } from '../errors/runtime-codes'
+import { pathEnd } from './request-target'
 import { notFoundPayloadSerializer } from './error-payload'
 import type { Request, Reply, Scope } from '../types'
 import type { ReplyImpl } from './reply'
@@ -28,5 +29,5 @@ export function badUrlHandler(this: Scope, request: Request, reply: Reply): unkn
 export function methodNotAllowedHandler(this: Scope, request: Request, reply: Reply): never {
   const allowed = (reply as unknown as ReplyImpl).route.serve.allowedMethods(request.url, request.raw)
   reply.header('allow', allowed.join(', '))
-  throw runtimeError('ENC_ERR_METHOD_NOT_ALLOWED', { method: request.method, path: request.url.split(/[?#]/)[0], allowed })
+  throw runtimeError('ENC_ERR_METHOD_NOT_ALLOWED', { method: request.method, path: request.url.slice(0, pathEnd(request.url)), allowed })
 }

@@ -1,6 +1,6 @@
 import pino from 'pino'
 import { CLIENT_TEXT_LIMIT, clipClientText } from '../errors/client-text'
-import { LOG_TEXT_LIMIT, clipLogStack, clipLogText } from '../errors/log-text'
+import { clipLogStack, clipLogText } from '../errors/log-text'
 
 /**
  * Fastify 3's log serializers (lib/logger.js): the access log passes the request and the reply
@@ -35,8 +35,8 @@ export const fastifyLogSerializers: Readonly<{
     if (logged === null || typeof logged !== 'object' || (logged as unknown) === error) return logged as Record<string, unknown>
     if (Array.isArray(logged.validation) && logged.validation.some(holdsLongText)) logged.validation = logged.validation.map(clipEntry)
     // A message past LOG_TEXT_LIMIT (log-text.ts) is clipped in `message` and inside `stack`.
-    if (typeof logged.stack === 'string' && logged.stack.length > LOG_TEXT_LIMIT) logged.stack = clipLogStack(logged.stack, error.message)
-    if (typeof logged.message === 'string' && logged.message.length > LOG_TEXT_LIMIT) logged.message = clipLogText(logged.message)
+    if (typeof logged.stack === 'string') logged.stack = clipLogStack(logged.stack, error.message)
+    if (typeof logged.message === 'string') logged.message = clipLogText(logged.message)
     return logged
   },
 })
