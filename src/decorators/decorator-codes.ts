@@ -99,12 +99,12 @@ export const decoratorErrors = {
       `${a.part} would be accepted unvalidated. Give the schema in the route options (schema: { ${a.part}: TheClass }), or ` +
       `schema: { ${a.part}: {} } to take any ${a.part} on purpose; or compile with tsc or swc (enclave's docs/build-tools.md).` }),
   ENC_ERR_DECL_PARAM_CLASS_MEMBERS: e({ status: null, summary: 'a schema class given as the type of a whole-part parameter (@Body(), @Query(), @Params(), @Headers()) declares methods, accessors or instance fields with an initializer, which the validated plain object the handler receives does not have',
-    message: (a: { where: string; index: number; decorator: string; className: string; members: readonly string[] }) => `${a.where}: parameter ${a.index} is ${a.decorator} typed ${a.className}, ` +
+    message: (a: { where: string; index: number; decorator: string; className: string; members: readonly string[]; valueFields: boolean }) => `${a.where}: parameter ${a.index} is ${a.decorator} typed ${a.className}, ` +
       `which declares ${a.members.map((m) => `${m}`).join(', ')}. The handler receives the validated plain object (there is no transform step, as NestJS's ValidationPipe({ transform: true }) has), ` +
       `so its type would promise members that are undefined at run time. Move them to a function or a service that takes the data ` +
       `(${a.members[0].replace(/^get /, '').replace(/\(\)$/, '').replace(/ = .*$/, '')}(${a.className.charAt(0).toLowerCase()}${a.className.slice(1)}: ${a.className})), ` +
       `or build an instance in the handler (new ${a.className}(data) copies the data onto one).` +
-      (a.members.some((m) => / = (?!\(\) => )/.test(m))
+      (a.valueFields
         ? ' A field\'s initializer runs only in a constructor: for a value the data may omit, give that property a `default` in the schema (validation fills it in) instead.'
         : '') }),
   ENC_ERR_DECL_HEADER_NAME: e({ status: null, summary: 'a schema class given as the type of a whole @Headers() parameter names a header with capital letters (headers arrive lowercased)',

@@ -53,8 +53,8 @@ const partDecorators = { body: '@Body()', querystring: '@Query()', query: '@Quer
 /**
  * A whole-part parameter gets the validated part itself, a plain object, never an instance of its
  * class: a method or accessor the class declares (a NestJS DTO habit, with ValidationPipe's
- * transform) would type-check and be undefined at run time. Prototype members are what can be
- * seen without constructing the class; its own schema statics and the SchemaClass base are not members.
+ * transform) would type-check and be undefined at run time: its prototype's members, then its
+ * instance fields (instanceFields); its own schema statics and the SchemaClass base are not members.
  */
 function checkPlainData(where: string, index: number, part: string, cls: SchemaClassValue): void {
   const members: string[] = []
@@ -63,14 +63,17 @@ function checkPlainData(where: string, index: number, part: string, cls: SchemaC
     for (const key of Reflect.ownKeys(proto)) {
       if (key === 'constructor') continue
       const descriptor = Object.getOwnPropertyDescriptor(proto, key)!
-      const name = String(typeof key === 'symbol' ? `[${key.description ?? 'symbol'}]` : key)
+      const name = memberName(key)
       members.push(descriptor.get !== undefined || descriptor.set !== undefined ? `get ${name}` : `${name}()`)
     }
   }
-  members.push(...instanceFields(cls))
+  const fields = instanceFields(cls)
+  members.push(...fields.members)
   if (members.length === 0) return
-  throw declarationError('ENC_ERR_DECL_PARAM_CLASS_MEMBERS', { where, index, decorator: partDecorators[part as keyof typeof partDecorators] ?? part, className: cls.name, members })
+  throw declarationError('ENC_ERR_DECL_PARAM_CLASS_MEMBERS', { where, index, decorator: partDecorators[part as keyof typeof partDecorators] ?? part, className: cls.name, members, valueFields: fields.valueFields })
 }
+
+const memberName = (key: string | symbol): string => typeof key === 'symbol' ? `[${key.description ?? 'symbol'}]` : key
 
 /**
  * The instance fields a class declares with an initializer (`total = 0`, `total = () => ...`) are
@@ -80,29 +83,34 @@ function checkPlainData(where: string, index: number, part: string, cls: SchemaC
  * always has that property: the schema requires it or fills it in (a `default`). A constructor that
  * throws without data shows nothing, and is let be (its prototype members were still checked).
  */
-function instanceFields(cls: SchemaClassValue): string[] {
+function instanceFields(cls: SchemaClassValue): { members: string[]; valueFields: boolean } {
+  const fields = { members: [] as string[], valueFields: false }
   let instance: object
   try {
     instance = Reflect.construct(cls, []) as object
   } catch {
-    return []
+    return fields
   }
-  const { properties, required } = cls.schema as { properties?: Record<string, { default?: unknown } | undefined>; required?: unknown }
-  const always = (key: string): boolean => (Array.isArray(required) && required.includes(key))
-    || (properties !== null && typeof properties === 'object' && Object.hasOwn(properties, key) && properties[key] !== null
-      && typeof properties[key] === 'object' && Object.hasOwn(properties[key]!, 'default'))
-  const fields: string[] = []
+  const { properties, required } = cls.schema as { properties?: unknown; required?: unknown }
+  const always = (key: string): boolean => {
+    if (Array.isArray(required) && required.includes(key)) return true
+    const property: unknown = typeof properties === 'object' && properties !== null && Object.hasOwn(properties, key) ? (properties as Record<string, unknown>)[key] : undefined
+    return typeof property === 'object' && property !== null && Object.hasOwn(property, 'default')
+  }
   for (const key of Reflect.ownKeys(instance)) {
     const value = (instance as Record<string | symbol, unknown>)[key]
-    const name = typeof key === 'symbol' ? `[${key.description ?? 'symbol'}]` : key
-    if (typeof value === 'function') fields.push(`${name} = () => …`)
-    else if (value !== undefined && (typeof key === 'symbol' || !always(key))) fields.push(`${name} = ${describeInitial(value)}`)
+    if (typeof value === 'function') fields.members.push(`${memberName(key)} = () => …`)
+    else if (value !== undefined && (typeof key === 'symbol' || !always(key))) {
+      fields.members.push(`${memberName(key)} = ${describeInitial(value)}`)
+      fields.valueFields = true
+    }
   }
   return fields
 }
 
 function describeInitial(value: unknown): string {
-  const text = typeof value === 'object' && value !== null ? (Array.isArray(value) ? '[…]' : '{…}') : JSON.stringify(value) ?? String(value)
+  // JSON.stringify throws on a BigInt (`big = 0n`): it is written as the source spells it.
+  const text = typeof value === 'object' && value !== null ? (Array.isArray(value) ? '[…]' : '{…}') : typeof value === 'bigint' ? `${value}n` : JSON.stringify(value) ?? String(value)
   return text.length > 20 ? `${text.slice(0, 19)}…` : text
 }
 

@@ -300,6 +300,12 @@ describe('schema classes: one declaration is the schema and the type', () => {
       class E { @Get('/p') p(@Query() q: NamedPaged) { return { s: q.size } } }
       return E
     }).message).to.include('@Query() typed NamedPaged, which declares size = 10')
+    // A BigInt initializer is named as written (JSON.stringify throws on one: a TypeError at declaration).
+    class Big extends SchemaClass({ type: 'object', properties: { page: { type: 'integer' } } } as const) { big = 10n }
+    expect(declarationError(() => {
+      class G { @Get('/b') b(@Query() q: Big) { return { b: String(q.big) } } }
+      return G
+    }).message).to.include('@Query() typed Big, which declares big = 10n')
     // Fields the validated object always has (required, or with a schema default) survive; so does a
     // field without initializer, and a class whose constructor refuses to run without data is let be.
     class Survives extends SchemaClass(lineSchema) { quantity = 1; currency = 'EUR'; declare note?: string }
