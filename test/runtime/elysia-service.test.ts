@@ -3,6 +3,7 @@
 // provides.scope, `.derive` a hook in a typed plugin, `.group` an encapsulated plugin with a prefix,
 // `.guard` a hook in it, and a plugin that `.use()`s another lists it in `dependencies: [db]`.
 import { expect } from 'chai'
+import fp from 'fastify-plugin'
 import { HttpError, createServer, lift, type } from '../../src'
 import { bootError, server, thrown } from './helpers'
 import { track } from '../support/servers'
@@ -96,5 +97,20 @@ describe('an Elysia user\'s typed service (README "Coming from Elysia"): typed p
     expect(error.message).to.include('dependencies[0] is a plugin without a name').and.include("lift(plugin, { name: '...' })")
     const error2 = thrown(() => lift(async () => undefined, { name: 'needs', dependencies: [42 as never] }))
     expect(error2.message).to.include('dependencies must be an array of plugin names, got an array')
+  })
+
+  it('takes in dependencies a plugin named by fastify-plugin (fp(fn, { name })): it is found by that name, as the load check records it', async () => {
+    const store: unknown = fp(async () => undefined, { name: 'store' })
+    const needs = lift(async () => undefined, { name: 'needs', dependencies: [store as never] })
+    const app = server()
+    app.register(store as never)
+    app.register(needs)
+    await app.ready()
+    expect(app.hasPlugin('needs')).to.equal(true)
+    const missing = server()
+    missing.register(needs)
+    const error = await bootError(missing)
+    expect(error.code).to.equal('ENC_ERR_PLUGIN_DEPENDENCY')
+    expect(error.message).to.include("'store'")
   })
 })

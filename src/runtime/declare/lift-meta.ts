@@ -1,6 +1,7 @@
 import { runtimeError } from '../errors/runtime-codes'
 import { didYouMean } from '../schemas/did-you-mean'
-import { liftMetaOf, type LiftMeta } from '../shared/lift-marks'
+import type { LiftMeta } from '../shared/lift-marks'
+import { readPluginMeta } from '../shared/plugin-meta'
 
 const fields = ['name', 'dependencies', 'decorators', 'provides']
 const providesTargets = ['request', 'reply', 'scope']
@@ -53,17 +54,18 @@ function checkProvides(record: Record<string, unknown>, fail: (problem: string) 
 }
 
 /**
- * `meta` with a plugin given in `dependencies` replaced by the name it was lifted with, which is
- * what the load check (ENC_ERR_PLUGIN_DEPENDENCY) and hasPlugin() know it by. A plugin without
- * one cannot be found so: refused here, where the stack points at the declaration.
+ * `meta` with a plugin given in `dependencies` replaced by the name it is registered under (its
+ * lift() name, else fastify-plugin's), which is what the load check (ENC_ERR_PLUGIN_DEPENDENCY) and
+ * hasPlugin() know it by. A plugin without one cannot be found so: refused here, where the stack
+ * points at the declaration.
  */
 export function withDependencyNames(meta: LiftMeta, plugin: string): LiftMeta {
   const dependencies = (meta as { dependencies?: unknown } | null)?.dependencies
   if (!Array.isArray(dependencies) || !dependencies.some((d) => typeof d === 'function')) return meta
   const names = dependencies.map((dependency: unknown, index) => {
     if (typeof dependency !== 'function') return dependency
-    const name = liftMetaOf(dependency)?.name
-    if (name === undefined) {
+    const name = readPluginMeta(dependency).registeredName
+    if (name === null) {
       throw runtimeError('ENC_ERR_PLUGIN_META', { plugin: plugin === '' ? 'anonymous' : plugin,
         problem: `dependencies[${index}] is a plugin without a name (${dependency.name === '' ? 'anonymous' : dependency.name}): give it one, lift(plugin, { name: '...' }), so its registration can be found, or list its name` })
     }
