@@ -13,7 +13,7 @@ import { toProviderSpec } from './providers'
 export function dependentsOf(root: ModuleNode, token: unknown): string[] {
   const found: string[] = []
   const inClass = (target: Function, what: string, node: ModuleNode): void => {
-    const index = (constructorDependencies(target) ?? []).findIndex((dep) => dep === token || tokenOf(dep) === token)
+    const index = (constructorDependencies(target) ?? []).findIndex((dep) => tokenOf(dep) === token)
     if (index >= 0) found.push(`${what} in ${node.path} (constructor parameter ${index})`)
   }
   for (const node of walk(root)) {
@@ -21,13 +21,13 @@ export function dependentsOf(root: ModuleNode, token: unknown): string[] {
     for (const spec of node.meta.providers.map(toProviderSpec)) {
       const what = `provider ${describeToken(spec.token)}`
       if (spec.useClass !== null) inClass(spec.useClass, what, node)
-      const index = spec.inject.findIndex((dep) => dep === token || tokenOf(dep) === token)
+      const index = spec.inject.findIndex((dep) => tokenOf(dep) === token)
       if (index >= 0) found.push(`factory ${what} in ${node.path} (inject[${index}])`)
     }
     for (const controller of node.controllers) inClass(controller, `controller ${controller.name}`, node)
     for (const entry of node.entries) {
       if (entry.kind !== 'plugin' || entry.deferred === null) continue
-      const index = entry.deferred.inject.findIndex((dep) => dep === token || tokenOf(dep) === token)
+      const index = entry.deferred.inject.findIndex((dep) => tokenOf(dep) === token)
       if (index >= 0) found.push(`usePlugin(${entry.plugin.name || 'anonymous plugin'}) in ${node.path} (inject[${index}])`)
     }
   }

@@ -42,7 +42,7 @@ function checkJsonShorthand(value: unknown): void {
 
 /** Server options that must be functions, and those that must be booleans, when given. */
 const functionServerOptions = ['querystringParser', 'rewriteUrl'] as const
-const booleanServerOptions = ['caseSensitive', 'ignoreTrailingSlash', 'exposeHeadRoutes', 'forceCloseConnections', 'return503OnClosing'] as const
+const booleanServerOptions = ['caseSensitive', 'ignoreTrailingSlash', 'exposeHeadRoutes', 'return503OnClosing'] as const
 
 const validatorKeys = ['customOptions', 'plugins', 'customKeywords']
 const schemaCacheKeys = ['directory', 'mode']
@@ -169,9 +169,12 @@ export function checkServerOptions(options: ServerOptions): ServerOptions {
   }
   for (const name of booleanServerOptions) {
     const value: unknown = resolved[name]
-    // 'idle' is Fastify 5's default: close() closes idle keep-alive connections, as Enclave always does.
-    if (name === 'forceCloseConnections' && value === 'idle') continue
-    if (value !== undefined && typeof value !== 'boolean') throw invalidOption(`createServer({ ${name} }): must be ${name === 'forceCloseConnections' ? "true, false or 'idle'" : 'true or false'}, got ${typeof value}.`)
+    if (value !== undefined && typeof value !== 'boolean') throw invalidOption(`createServer({ ${name} }): must be true or false, got ${typeof value}.`)
+  }
+  // 'idle' is Fastify 5's default: close() closes idle keep-alive connections, as Enclave always does.
+  const forceClose: unknown = resolved.forceCloseConnections
+  if (forceClose !== undefined && typeof forceClose !== 'boolean' && forceClose !== 'idle') {
+    throw invalidOption(`createServer({ forceCloseConnections }): must be true, false or 'idle', got ${typeof forceClose}.`)
   }
   if (resolved.forceCloseConnections === true && resolved.closeTimeout !== undefined) {
     throw invalidOption('createServer(): both forceCloseConnections and closeTimeout are given. forceCloseConnections: true cuts busy connections at once (closeTimeout 0): keep one.')
