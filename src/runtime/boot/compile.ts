@@ -31,7 +31,7 @@ export function compileServer(boot: BootContext): void {
   }
   const owners = new Map<string, RouteDefinition>()
   const spelled = new RouteSpellings<RouteDefinition>(boot.routing.ignoreTrailingSlash)
-  const implicitHead: Array<[RouteRecord, (method: string, url: string) => CompiledRoute]> = []
+  const implicitHead: Array<[RouteRecord, (method: string, url: string) => CompiledRoute, ReturnType<typeof constraintsKeyed>]> = []
   // Enclave's own work now, then every validator, then every serializer (serializer-batch.ts). With the schema cache
   // little is compiled, and its warnings keep their place among the routes' own.
   const batch = boot.schemaCompilers.codeCache === null || boot.schemaCompilers.codeCache === undefined ? new SerializerBatch() : null
@@ -58,7 +58,7 @@ export function compileServer(boot: BootContext): void {
         }
       }
       const exposeHead = def.options.exposeHeadRoute ?? boot.routing.exposeHeadRoutes
-      if (exposeHead && def.methods.includes('GET') && !def.methods.includes('HEAD')) implicitHead.push([record, compiled])
+      if (exposeHead && def.methods.includes('GET') && !def.methods.includes('HEAD')) implicitHead.push([record, compiled, keyed])
     }
   } catch (error) {
     throw batch === null ? error : batch.failed(error)
@@ -69,9 +69,8 @@ export function compileServer(boot: BootContext): void {
   batch?.flush()
   for (const [route, schemas] of filledLater) route.installSchemas(schemas)
   // After every explicit route, so that a HEAD route declared later still wins over the implicit one.
-  for (const [record, compiled] of implicitHead) {
+  for (const [record, compiled, keyed] of implicitHead) {
     const { def } = record
-    const keyed = constraintsKeyed(def)
     let added = false
     for (const url of urlsOf(boot, def)) {
       // As Fastify 3, which looks the HEAD route up (under ignoreTrailingSlash, any spelling).
