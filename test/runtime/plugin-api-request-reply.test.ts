@@ -79,13 +79,15 @@ describe('plugin API: request and reply', () => {
     ])
   })
 
-  it('request.routeOptions stays frozen with a version: a copy per read once a route is versioned, still read-only', async () => {
+  it('request.routeOptions stays frozen with a version: a copy per read once a route is versioned, still read-only; reply.routeOptions shows the same', async () => {
     const seen: Array<Readonly<Record<string, unknown>>> = []
     const app = await build((root) => {
-      root.get('/v', { constraints: { version: '2.0.0' } }, async (req) => { seen.push(req.routeOptions); return {} })
+      root.get('/v', { constraints: { version: '2.0.0' } }, async (req, reply) => { seen.push(req.routeOptions, (reply as unknown as { routeOptions: Readonly<Record<string, unknown>> }).routeOptions); return {} })
     })
     await request(app.server).get('/v').set('accept-version', '2.x').expect(200)
     expect(seen[0].version).to.equal('2.x')
+    // reply.routeOptions is the request's, as in Fastify 5 (lib/reply.js), version included.
+    expect(seen[1].version).to.equal('2.x')
     expect(Object.isFrozen(seen[0])).to.equal(true)
     expect(() => { (seen[0] as Record<string, unknown>).exposeHeadRoute = false }).to.throw(TypeError)
   })
