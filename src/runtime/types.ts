@@ -133,8 +133,16 @@ export interface RequestBase extends RequestSchemaApi {
   readonly server: Scope
   /** Fastify 3's `request.context.config`: the route's `config` (the same object as `reply.context`). */
   readonly context: { readonly config: Record<string, unknown> }
-  /** Fastify's `request.routeOptions`: the route's url, method, config, schema and other options. */
-  readonly routeOptions: Readonly<{ url?: string; method?: string; config: Record<string, unknown>; schema?: RouteSchema; bodyLimit: number; [option: string]: unknown }>
+  /**
+   * Fastify's `request.routeOptions`: the route's url, method, config, schema and other options, with
+   * Fastify 5's fields (exposeHeadRoute and prefixTrailingSlash are absent in the not-found handler;
+   * version is the request's Accept-Version once a route is versioned).
+   */
+  readonly routeOptions: Readonly<{
+    url?: string; method?: string; config: Record<string, unknown>; schema?: RouteSchema; bodyLimit: number
+    handlerTimeout: number; logLevel?: string; attachValidation?: boolean; exposeHeadRoute?: boolean
+    prefixTrailingSlash?: 'both' | 'slash' | 'no-slash'; version?: string; [option: string]: unknown
+  }>
   /** Fastify 3's name for the declared path. */
   readonly routerPath: string | undefined
   /** The client address; with `trustProxy`, the nearest untrusted X-Forwarded-For hop. */

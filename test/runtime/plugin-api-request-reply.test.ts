@@ -52,6 +52,46 @@ describe('plugin API: request and reply', () => {
     expect((seen[2] as { config: unknown }).config).to.equal((seen[0] as { config: unknown }).config)
   })
 
+  it("request.routeOptions has Fastify 5's exposeHeadRoute, prefixTrailingSlash, handlerTimeout, logLevel and version (the request's Accept-Version once a route is versioned), as Fastify 5.x shows them on the same app", async () => {
+    const fields = ['method', 'url', 'bodyLimit', 'attachValidation', 'logLevel', 'exposeHeadRoute', 'prefixTrailingSlash', 'handlerTimeout', 'version'] as const
+    type Any = any // eslint-disable-line @typescript-eslint/no-explicit-any
+    const shown = async (make: (options: Record<string, unknown>) => Any): Promise<Array<Record<string, unknown>>> => {
+      const seen: Array<Record<string, unknown>> = []
+      const app = make({ handlerTimeout: 5000, exposeHeadRoutes: true })
+      const record = async (req: Any): Promise<object> => { seen.push(Object.fromEntries(fields.map((f) => [f, req.routeOptions[f]]))); return {} }
+      app.get('/a', record)
+      app.get('/v', { constraints: { version: '1.2.0' } }, record)
+      app.register(async (c: Any) => { c.get('/', { exposeHeadRoute: false, prefixTrailingSlash: 'slash', logLevel: 'warn' }, record) }, { prefix: '/p' })
+      await app.ready()
+      await app.inject({ url: '/a' })
+      // Once a route is versioned an unversioned one no longer matches a request naming a version (404 on both).
+      await app.inject({ url: '/a', headers: { 'accept-version': '1.x' } })
+      await app.inject({ url: '/v', headers: { 'accept-version': '1.x' } })
+      await app.inject({ url: '/p/' })
+      await app.close()
+      return seen
+    }
+    const theirs = await shown((options) => require('fastify5')(options))
+    const ours = await shown((options) => createServer(options as never))
+    expect(ours).to.deep.equal(theirs)
+    expect(ours.map((o) => [o.exposeHeadRoute, o.prefixTrailingSlash, o.handlerTimeout, o.version])).to.deep.equal([
+      [true, 'both', 5000, undefined], [true, 'both', 5000, '1.x'], [false, 'slash', 5000, undefined],
+    ])
+  })
+
+  it('request.routeOptions stays frozen with a version: a copy per read once a route is versioned, still read-only; reply.routeOptions shows the same', async () => {
+    const seen: Array<Readonly<Record<string, unknown>>> = []
+    const app = await build((root) => {
+      root.get('/v', { constraints: { version: '2.0.0' } }, async (req, reply) => { seen.push(req.routeOptions, (reply as unknown as { routeOptions: Readonly<Record<string, unknown>> }).routeOptions); return {} })
+    })
+    await request(app.server).get('/v').set('accept-version', '2.x').expect(200)
+    expect(seen[0].version).to.equal('2.x')
+    // reply.routeOptions is the request's, as in Fastify 5 (lib/reply.js), version included.
+    expect(seen[1].version).to.equal('2.x')
+    expect(Object.isFrozen(seen[0])).to.equal(true)
+    expect(() => { (seen[0] as Record<string, unknown>).exposeHeadRoute = false }).to.throw(TypeError)
+  })
+
   it('request.routeOptions.config is an empty object on the not-found handler (plugins read it in onRequest hooks)', async () => {
     const app = await build((root) => {
       root.addHook('onRequest', async (req, reply) => { reply.header('x-config', JSON.stringify(req.routeOptions.config)) })

@@ -7,6 +7,7 @@
 // messages, codes, 405, HEAD routes, hook order across plugins); those have their own tests.
 import { Writable } from 'node:stream'
 import { expect } from 'chai'
+import pino from 'pino'
 import { createServer } from '../../src'
 
 type Any = any // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -186,5 +187,61 @@ describe('a Fastify 3 app ported as it is answers and reads as on Fastify 3.27.4
     }
     const options = { logger: { level: 'info', stream, serializers: { req: (req: Any) => ({ m: req.method, u: req.url }), res: (res: Any) => ({ s: res.statusCode }) } }, requestIdLogLabel: 'rid' }
     await sameOnBoth(options, define, ['/quiet', '/serializers', '/child', '/err', '/lv/p'].map((url) => ({ url })))
+  })
+
+  it("a pino instance the user built: its own req and res serializers get the request and the reply (Fastify 3's child with the merged serializers)", async () => {
+    const lines: Array<Record<string, unknown>> = []
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString().split('\n')) {
+          if (line === '') continue
+          const { time: _t, pid: _p, hostname: _h, responseTime: _r, ...entry } = JSON.parse(line) as Record<string, Any>
+          lines.push(entry)
+        }
+        done()
+      },
+    })
+    const instance = pino({
+      base: { service: 'orders' },
+      serializers: {
+        req: (req: Any) => ({ method: req.method, url: req.url, ua: req.headers?.['user-agent'], host: req.hostname, hasLog: typeof req.log?.info }),
+        res: (reply: Any) => ({ statusCode: reply.statusCode, type: typeof reply.getHeader === 'function' ? reply.getHeader('content-type') : 'no reply' }),
+      },
+    }, stream)
+    const define = (app: Any, seen: Seen): void => {
+      lines.length = 0
+      app.addHook('onResponse', async () => { seen.push(['lines', lines.splice(0)]) })
+      app.get('/ok', (req: Any, reply: Any) => { req.log.info({ req }, 'own line with req'); reply.send({ ok: true }) })
+      app.get('/text', (_req: Any, reply: Any) => { reply.code(202).send('t') })
+    }
+    const requests = [{ url: '/ok', headers: { 'user-agent': 'probe/1' } }, { url: '/text?x=1', headers: { 'user-agent': 'probe/2', host: 'api.example' } }]
+    await sameOnBoth({ logger: instance }, define, requests)
+    // The lines are not empty on both: the instance's serializers ran on the request itself.
+    const ours = await exchanges(enclave, { logger: instance }, define, requests.slice(0, 1))
+    expect(JSON.stringify(ours[0].seen)).to.include('"ua":"probe/1"')
+  })
+
+  it("a logger of another make with child(): Fastify 3's child({}, { serializers }) logs the lines, a child that ignores its second argument too", async () => {
+    const made = (tag: string, calls: unknown[]): Any => {
+      const log: Any = { child: (bindings: unknown, options?: Any) => { calls.push([tag, bindings, Object.keys(options?.serializers ?? {}).sort()]); return made(`${tag}>child`, calls) } }
+      for (const level of ['info', 'warn', 'error', 'debug', 'trace', 'fatal']) log[level] = (_obj: unknown, msg?: string) => { calls.push([tag, level, msg]) }
+      return log
+    }
+    const calls: unknown[] = []
+    const app = createServer({ logger: made('mine', calls) } as never)
+    app.get('/', async () => ({}))
+    await app.ready()
+    expect(calls[0]).to.deep.equal(['mine', {}, ['err', 'req', 'res']])
+    app.log.info({}, 'boot line')
+    expect(calls.at(-1)).to.deep.equal(['mine>child', 'info', 'boot line'])
+    await app.close()
+    // A child() of one argument that gives back nothing: the logger is used as it is, no crash.
+    const lines: unknown[] = []
+    const bare = { info: (_o: unknown, msg?: string) => { lines.push(msg) }, warn: () => {}, error: () => {}, debug: () => {}, child: () => undefined }
+    const app2 = createServer({ logger: bare, disableRequestLogging: false } as never)
+    app2.get('/', async () => ({}))
+    expect((await app2.inject('/')).statusCode).to.equal(200)
+    expect(lines).to.deep.equal(['incoming request', 'request completed'])
+    await app2.close()
   })
 })

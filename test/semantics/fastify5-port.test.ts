@@ -39,7 +39,6 @@ const users: AsyncPlugin = async (fastify) => {
 async function buildPort(lines: Array<Record<string, unknown>>): Promise<Scope> {
   const stream = new Writable({ write(chunk: Buffer, _enc, done) { lines.push(JSON.parse(chunk.toString())); done() } })
   const app = createServer({
-    // pino options, not loggerInstance: a `req` serializer given with an instance gets the plain fields (README, differences).
     logger: { level: 'info', stream, redact: ['req.headers["x-api-key"]'], serializers: { req: (req: { method: string; url: string; headers: Record<string, string> }) => ({ method: req.method, url: req.url, headers: req.headers }) } },
     requestIdHeader: 'x-request-id',
     genReqId: () => 'generated',

@@ -201,7 +201,7 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecor
     errorHandlers,
     config: routeConfig,
     hasParams: def.url.includes(':') || def.url.includes('*'),
-    routeOptions: () => routeOptionsView(def, method, url, routeConfig, serverBodyLimit),
+    routeOptions: () => routeOptionsView(def, method, url, routeConfig, serverBodyLimit, boot),
     // '' is Fastify's 'not set' (what onRoute hooks see): the server logger's level.
     logLevel: options.logLevel || null,
     logSerializers: def.scope.logSerializers === null && options.logSerializers === undefined ? null : { ...def.scope.logSerializers, ...options.logSerializers },
@@ -210,8 +210,14 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecor
   }, schemas]
 }
 
-/** Fastify's request.routeOptions: the declared options, with the full url and this method. */
-function routeOptionsView(def: RouteDefinition, method: string, url: string, config: Record<string, unknown>, serverBodyLimit: number): Readonly<Record<string, unknown>> {
+/**
+ * Fastify's request.routeOptions: the declared options, with the full url and this method, and
+ * what Fastify 5's getter (lib/request.js) fills in when the route did not say: exposeHeadRoute
+ * (the server's exposeHeadRoutes), prefixTrailingSlash ('both') and handlerTimeout (the server's:
+ * Enclave has no per-route one; 0 is off, as in Fastify 5). `version` is the request's, added by
+ * request.routeOptions.
+ */
+function routeOptionsView(def: RouteDefinition, method: string, url: string, config: Record<string, unknown>, serverBodyLimit: number, boot: BootContext): Readonly<Record<string, unknown>> {
   const { options } = def
   return Object.freeze({
     ...options,
@@ -221,6 +227,9 @@ function routeOptionsView(def: RouteDefinition, method: string, url: string, con
     schema: options.schema,
     bodyLimit: options.bodyLimit ?? serverBodyLimit,
     attachValidation: options.attachValidation === true,
+    exposeHeadRoute: options.exposeHeadRoute ?? boot.routing.exposeHeadRoutes,
+    prefixTrailingSlash: options.prefixTrailingSlash || 'both',
+    handlerTimeout: boot.serve.limits.handlerTimeout,
   })
 }
 
@@ -297,6 +306,6 @@ function systemRoute(boot: BootContext, scope: ScopeImpl, handler: Handler, own:
     hooks: routeHooks(scope, { method: '*', url: scope.prefix, handler, preValidation: own.preValidation, preHandler: own.preHandler }, resolution.hooks),
     schemas: null, lazy: null, schemaErrorFormatter: resolution.schemaErrorFormatter, replySerializer: resolution.replySerializer, attachValidation: false,
     parsers: resolution.parsers, bodyLimit: null, errorHandlers: resolution.errorHandlers, config: {}, hasParams: false,
-    routeOptions: Object.freeze({ method: undefined, url: undefined, config: {}, schema: undefined, bodyLimit: boot.serve.limits.bodyLimit }),
+    routeOptions: Object.freeze({ method: undefined, url: undefined, config: {}, schema: undefined, bodyLimit: boot.serve.limits.bodyLimit, handlerTimeout: boot.serve.limits.handlerTimeout }),
   })
 }

@@ -183,7 +183,8 @@ export class ReplyImpl {
   getResponseTime(): number { return this.elapsedTime }
   /** Fastify 3's `reply.context`: the route's `config` (the same object as `request.context`). */
   get context(): { readonly config: Record<string, unknown> } { return this.route.context }
-  get routeOptions(): Readonly<Record<string, unknown>> { return this.route.routeOptions }
+  /** Fastify 5's `reply.routeOptions`: the request's (its `version` included). */
+  get routeOptions(): Readonly<Record<string, unknown>> { return this.request.routeOptions }
   get log(): Logger { return this.request.log }
 
   getHeaders(): Record<string, HeaderValue> {

@@ -74,8 +74,16 @@ export class RequestImpl {
   get context(): { readonly config: Record<string, unknown> } { return this.route.context }
   /** The scope of the route being served (Fastify's `request.server`): the same opaque `this` as its handler's. */
   get server(): unknown { return this.route.scope }
-  /** Fastify's `request.routeOptions`: url, method, config, schema and the route's other options, frozen. */
-  get routeOptions(): Readonly<Record<string, unknown>> { return this.route.routeOptions }
+  /**
+   * Fastify's `request.routeOptions`: url, method, config, schema and the route's other options, frozen.
+   * Once a route is versioned, Fastify 5 adds the request's Accept-Version as `version`: then a
+   * copy per read, so that a server without versioned routes shares the route's one object.
+   */
+  get routeOptions(): Readonly<Record<string, unknown>> {
+    const options = this.route.routeOptions
+    if (!this.route.serve.router.versioned()) return options
+    return Object.freeze({ ...options, version: this.raw.headers['accept-version'] })
+  }
   /** Fastify 3's names for the declared path and method(s) (lib/request.js: context.config's url and method). */
   get routerPath(): string | undefined { return this.route.path ?? undefined }
   /** The method option as declared (an array for `all()` or `method: [...]`); undefined in the not-found handler. */

@@ -34,6 +34,8 @@ export interface Router {
   /** `raw` gives the constraint values (headers); without it only unconstrained routes match. */
   find(method: string, url: string, raw?: IncomingMessage): RouteMatch | null
   has(method: string, path: string, constraints: RouteConstraints | null): boolean
+  /** A route is constrained by version, or a custom version strategy was given (find-my-way's hasConstraintStrategy('version')). */
+  versioned(): boolean
 }
 
 /**
@@ -153,6 +155,7 @@ export function createRouter(options: {
     treeMethods.add(method)
   }
   return {
+    versioned: () => byVersion || customVersion,
     on: (method, path, route, constraints, declared) => {
       // Fastify 3 leaves a root `*` unprefixed, so find-my-way matches the asterisk form to it; `/*` does not match it.
       if (method === 'OPTIONS' && constraints === null && path === '/*' && declared === '*') optionsCatchAll = route

@@ -43,7 +43,8 @@ export function resolveLogger(option: unknown): ResolvedLogger {
   if (typeof candidate.info === 'function') {
     const isPino = typeof candidate.child === 'function' && typeof candidate.levels === 'object'
     // A logger or stream the user made is the user's to close.
-    return { log: isPino ? option as Logger : completeLogger(option as Logger), pino: isPino, release: nothingToRelease }
+    if (isPino) return { log: withFastifySerializers(option as Logger), pino: true, ownSerializers: true, release: nothingToRelease }
+    return { log: withFastifySerializers(completeLogger(option as Logger)), pino: false, release: nothingToRelease }
   }
   // Fastify 3's pino 6 took prettyPrint; pino 10 throws a bare Error on it, with no code and no
   // word of which option of createServer() it came from.
@@ -124,6 +125,26 @@ function closeDestination(destination: FileDestination): Promise<void> {
     destination.write = () => true
   })
 }
+
+/**
+ * Fastify 3's createPinoLogger: a logger the user built is logged through
+ * `instance.child({}, { serializers })`, Fastify's req/res/err serializers under the instance's own
+ * (pino keeps those under serializersSym; `serializers` for a logger of another make), so that its
+ * `req` serializer gets the request itself, as it does under Fastify. The instance is left as it
+ * was. A child that ignores its second argument, or gives back no logger, costs only that: the
+ * logger is then used as it is.
+ */
+function withFastifySerializers(logger: Logger): Logger {
+  const own = logger as Logger & { [serializersSym]?: unknown; serializers?: unknown }
+  const serializers = { ...fastifyLogSerializers, ...serializerMap(own.serializers), ...serializerMap(own[serializersSym]) }
+  const child = (logger as ChildLogger & { child(bindings: object, options: object): unknown }).child({}, { serializers })
+  return isLogger(child) ? child : logger
+}
+
+const serializersSym: unique symbol = pino.symbols.serializersSym as never
+const serializerMap = (value: unknown): object => typeof value === 'object' && value !== null ? value : {}
+const isLogger = (value: unknown): value is Logger =>
+  typeof value === 'object' && value !== null && ['info', 'warn', 'error', 'debug'].every((m) => typeof (value as Record<string, unknown>)[m] === 'function')
 
 /**
  * Plugins call pino's whole surface (@fastify/multipart logs with trace, others use fatal and
