@@ -23,7 +23,7 @@ import { ENDPOINTS, Endpoint } from './harness/endpoints'
 import { CONTENDER_NAMES, serverScript } from './harness/contenders'
 import { detectPinning, pinned } from './harness/pinning'
 import { runWrk } from './harness/wrk'
-import { READY_PREFIX } from './servers/ready-line'
+import { readyPort } from './harness/ready-port'
 import { accountAllocations, ALLOCATION_OWNERS as OWNERS, type SamplingNode } from './harness/heap-profile-account'
 
 function flag(name: string): string | undefined {
@@ -51,18 +51,7 @@ function startSampled(name: string, cpuList: string | null, profilePath: string,
       resolve()
     }, 50)
   })
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${name}: no ready line within 20 s`)) }, 20_000)
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`${name} exited before ready (code ${code})`)) })
-    const poll = setInterval(() => {
-      const ready = new RegExp(`^${READY_PREFIX}(\\d+)$`, 'm').exec(out)
-      if (ready === null) return
-      clearInterval(poll)
-      clearTimeout(timer)
-      child.removeAllListeners('exit')
-      resolve({ port: Number(ready[1]), pid: child.pid!, waitFor, stop: () => { child.kill('SIGTERM') } })
-    }, 50)
-  })
+  return readyPort(child, name, () => out).then((port) => ({ port, pid: child.pid!, waitFor, stop: () => { child.kill('SIGTERM') } }))
 }
 
 async function measure(name: string, endpoint: Endpoint, seconds: number, interval: number, top: number): Promise<string> {

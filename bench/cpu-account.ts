@@ -22,7 +22,7 @@ import { CONTENDER_NAMES, serverScript } from './harness/contenders'
 import { detectPinning, pinned } from './harness/pinning'
 import { runWrk } from './harness/wrk'
 import { accountProfile, BUSY_OWNERS, type Account, type CpuProfile } from './harness/cpu-profile-account'
-import { READY_PREFIX } from './servers/ready-line'
+import { readyPort } from './harness/ready-port'
 
 const MARGIN_US = 300_000
 
@@ -56,17 +56,7 @@ function startProfiled(name: string, cpuList: string | null, nodeFlags: readonly
       rmSync(dir, { recursive: true, force: true })
     }
   }
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${name}: no ready line within 20 s`)) }, 20_000)
-    const poll = setInterval(() => {
-      const ready = new RegExp(`^${READY_PREFIX}(\\d+)$`, 'm').exec(out)
-      if (ready === null) return
-      clearInterval(poll)
-      clearTimeout(timer)
-      resolve({ port: Number(ready[1]), stop })
-    }, 50)
-    child.once('exit', (code) => { clearInterval(poll); clearTimeout(timer); reject(new Error(`${name} exited before ready (code ${code})`)) })
-  })
+  return readyPort(child, name, () => out).then((port) => ({ port, stop }))
 }
 
 interface Row { readonly perRequest: Record<string, number>; readonly account: Account; readonly requests: number }

@@ -16,7 +16,7 @@ import { detectPinning, pinned } from './harness/pinning'
 import { cpuMicros } from './harness/proc-cpu'
 import { runWrk } from './harness/wrk'
 import { summarizeGcTrace } from './harness/gc-trace-summary'
-import { READY_PREFIX } from './servers/ready-line'
+import { readyPort } from './harness/ready-port'
 
 const SKIP_SCAVENGES = 3
 
@@ -34,18 +34,7 @@ function startTraced(name: string, cpuList: string | null, nodeFlags: readonly s
   const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] })
   let out = ''
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => { out += chunk })
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${name}: no ready line within 20 s`)) }, 20_000)
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`${name} exited before ready (code ${code})`)) })
-    const poll = setInterval(() => {
-      const ready = new RegExp(`^${READY_PREFIX}(\\d+)$`, 'm').exec(out)
-      if (ready === null) return
-      clearInterval(poll)
-      clearTimeout(timer)
-      child.removeAllListeners('exit')
-      resolve({ port: Number(ready[1]), pid: child.pid!, text: () => out, stop: () => { child.kill('SIGTERM') } })
-    }, 50)
-  })
+  return readyPort(child, name, () => out).then((port) => ({ port, pid: child.pid!, text: () => out, stop: () => { child.kill('SIGTERM') } }))
 }
 
 const kb = (bytes: number | null): string => (bytes === null ? '-' : (bytes / 1024).toFixed(0))
