@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { readDecorator } from '../shared/read-decorator'
 import { runtimeError } from '../errors/runtime-codes'
 import { HookStore, assertHook } from './hooks'
 import { settleInto } from './callback-form'
@@ -330,11 +331,7 @@ export class ScopeImpl implements Scope {
   hasRequestDecorator(name: string | symbol): boolean { return this.#findDecoration('request', name) !== undefined }
   hasReplyDecorator(name: string | symbol): boolean { return this.#findDecoration('reply', name) !== undefined }
   /** Fastify 5's getDecorator(): a decoration visible here (a function bound to this scope); an undeclared name throws ENC_ERR_DEC_UNDECLARED. */
-  getDecorator<T = unknown>(name: string | symbol): T {
-    if (!this.hasDecorator(name)) throw runtimeError('ENC_ERR_DEC_UNDECLARED', { call: `getDecorator('${String(name)}')`, path: this.path, declare: 'decorate' })
-    const value = (this as unknown as Record<string | symbol, unknown>)[name]
-    return (typeof value === 'function' ? value.bind(this) : value) as T
-  }
+  getDecorator<T = unknown>(name: string | symbol): T { return readDecorator(this, 'scope', name) as T }
 
   #decorate(target: DecoratorTarget, name: string | symbol, value: unknown, dependencies: readonly (string | symbol)[] | undefined): this {
     const method = target === 'instance' ? 'decorate' : target === 'request' ? 'decorateRequest' : 'decorateReply'
