@@ -19,19 +19,14 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ENDPOINTS, Endpoint } from './harness/endpoints'
+import type { Endpoint } from './harness/endpoints'
+import { endpointsFlag, flag, list } from './harness/tool-flags'
 import { CONTENDER_NAMES, serverScript } from './harness/contenders'
 import { detectPinning, pinned } from './harness/pinning'
 import { runWrk } from './harness/wrk'
 import { readyPort } from './harness/ready-port'
 import { accountAllocations, ALLOCATION_OWNERS as OWNERS, type SamplingNode } from './harness/heap-profile-account'
 
-function flag(name: string): string | undefined {
-  const arg = process.argv.find((a) => a.startsWith(`--${name}=`))
-  return arg === undefined ? undefined : arg.slice(name.length + 3)
-}
-
-const list = (value: string | undefined, all: readonly string[]): string[] => (value === undefined ? [...all] : value.split(',').filter((v) => v !== ''))
 
 interface Server { readonly port: number; readonly pid: number; readonly waitFor: (line: string) => Promise<void>; readonly stop: () => void }
 
@@ -82,11 +77,7 @@ async function measure(name: string, endpoint: Endpoint, seconds: number, interv
 
 async function main(): Promise<void> {
   const names = list(flag('only'), CONTENDER_NAMES)
-  const endpoints = list(flag('endpoints'), ENDPOINTS.map((e) => e.id)).map((id) => {
-    const endpoint = ENDPOINTS.find((e) => e.id === id)
-    if (endpoint === undefined) throw new Error(`unknown endpoint '${id}'`)
-    return endpoint
-  })
+  const endpoints = endpointsFlag()
   const seconds = Number(flag('seconds') ?? 3)
   const interval = Number(flag('interval') ?? 64)
   const top = Number(flag('top') ?? 20)

@@ -18,6 +18,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ENDPOINTS } from './harness/endpoints'
+import { flag, list } from './harness/tool-flags'
 import { CONTENDER_NAMES, serverScript } from './harness/contenders'
 import { detectPinning, pinned } from './harness/pinning'
 import { runWrk } from './harness/wrk'
@@ -26,12 +27,6 @@ import { readyPort } from './harness/ready-port'
 
 const MARGIN_US = 300_000
 
-function flag(name: string): string | undefined {
-  const arg = process.argv.find((a) => a.startsWith(`--${name}=`))
-  return arg === undefined ? undefined : arg.slice(name.length + 3)
-}
-
-const list = (value: string | undefined, all: readonly string[]): string[] => (value === undefined ? [...all] : value.split(',').filter((v) => v !== ''))
 const nowUs = (): number => Number(process.hrtime.bigint() / 1000n)
 
 interface Profiled { readonly port: number; readonly stop: () => Promise<CpuProfile> }

@@ -10,7 +10,8 @@
  * printed for orientation only: compare CPU with `npm run bench`, which pairs rounds.
  */
 import { spawn } from 'node:child_process'
-import { ENDPOINTS, Endpoint } from './harness/endpoints'
+import type { Endpoint } from './harness/endpoints'
+import { endpointsFlag, flag, list } from './harness/tool-flags'
 import { CONTENDER_NAMES, serverScript } from './harness/contenders'
 import { detectPinning, pinned } from './harness/pinning'
 import { cpuMicros } from './harness/proc-cpu'
@@ -20,12 +21,6 @@ import { readyPort } from './harness/ready-port'
 
 const SKIP_SCAVENGES = 3
 
-function flag(name: string): string | undefined {
-  const arg = process.argv.find((a) => a.startsWith(`--${name}=`))
-  return arg === undefined ? undefined : arg.slice(name.length + 3)
-}
-
-const list = (value: string | undefined, all: readonly string[]): string[] => (value === undefined ? [...all] : value.split(',').filter((v) => v !== ''))
 
 interface Traced { readonly port: number; readonly pid: number; readonly text: () => string; readonly stop: () => void }
 
@@ -66,11 +61,7 @@ async function measure(name: string, endpoint: Endpoint, seconds: number, nodeFl
 
 async function main(): Promise<void> {
   const names = list(flag('only'), CONTENDER_NAMES)
-  const endpoints = list(flag('endpoints'), ENDPOINTS.map((e) => e.id)).map((id) => {
-    const endpoint = ENDPOINTS.find((e) => e.id === id)
-    if (endpoint === undefined) throw new Error(`unknown endpoint '${id}'`)
-    return endpoint
-  })
+  const endpoints = endpointsFlag()
   const seconds = Number(flag('seconds') ?? 4)
   const nodeFlags = (flag('node-flags') ?? '').split(/\s+/).filter((f) => f !== '')
   process.stdout.write(`${['endpoint'.padEnd(10), 'contender'.padEnd(19), 'CPU µs', 'scav', 'mc', 'young KB', 'surv KB', 'surv B/r', 'prom B/r', 'alloc B/r'].join(' ')}\n`)
