@@ -2,6 +2,7 @@ import type { FrameworkError } from '../errors/framework-error'
 import { runtimeError } from '../errors/runtime-codes'
 import { checkSchemaControllerOptions, didYouMean } from '../schemas'
 import type { ServerOptions } from '../types'
+import { isBuiltLogger } from '../shared/built-logger'
 import { isPoisonAction, poisonActionNames, refusePoisoning, type JsonPoisonActions } from '../shared/json-poisoning'
 
 /**
@@ -96,7 +97,7 @@ function foldLoggerInstance(options: ServerOptions): ServerOptions {
   if (options.logger !== undefined) {
     throw invalidOption('createServer(): both logger and loggerInstance are given. loggerInstance is Fastify 5\'s name for a logger you built (logger: pinoInstance is Enclave\'s and Fastify 3\'s): keep one.')
   }
-  if (instance === null || typeof instance !== 'object' || typeof (instance as { info?: unknown }).info !== 'function') {
+  if (!isBuiltLogger(instance)) {
     throw invalidOption(`createServer({ loggerInstance }): must be a logger you built (pino(...), or an object with info, warn, error and debug), got ${instance === null ? 'null' : typeof instance}; pino options (level, redact, stream) go in logger.`)
   }
   const { loggerInstance: _given, ...rest } = options

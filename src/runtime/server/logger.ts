@@ -1,4 +1,5 @@
 import pino, { type DestinationStream, type LoggerOptions } from 'pino'
+import { isBuiltLogger } from '../shared/built-logger'
 import { runtimeError } from '../errors/runtime-codes'
 import type { Logger } from '../types'
 import { fastifyLogSerializers } from '../shared/log-serializers'
@@ -40,7 +41,7 @@ export function resolveLogger(option: unknown): ResolvedLogger {
   if (option === undefined || option === false || option === null) return { log: silentLogger, pino: false, release: nothingToRelease }
   if (option === true) return { log: createPino({}, undefined), pino: true, ownSerializers: true, release: nothingToRelease }
   const candidate = option as Partial<ChildLogger> & { levels?: unknown }
-  if (typeof candidate.info === 'function') {
+  if (isBuiltLogger(option)) {
     const isPino = typeof candidate.child === 'function' && typeof candidate.levels === 'object'
     // A logger or stream the user made is the user's to close.
     if (isPino) return { log: withFastifySerializers(option as Logger), pino: true, ownSerializers: true, release: nothingToRelease }
