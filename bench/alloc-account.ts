@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Endpoint } from './harness/endpoints'
 import { endpointsFlag, flag, list } from './harness/tool-flags'
-import { CONTENDER_NAMES, serverScript } from './harness/contenders'
+import { CONTENDER_NAMES, serverScript, type BenchApp } from './harness/contenders'
 import { detectPinning, pinned } from './harness/pinning'
 import { runWrk } from './harness/wrk'
 import { readyPort } from './harness/ready-port'
@@ -30,9 +30,9 @@ import { accountAllocations, ALLOCATION_OWNERS as OWNERS, type SamplingNode } fr
 
 interface Server { readonly port: number; readonly pid: number; readonly waitFor: (line: string) => Promise<void>; readonly stop: () => void }
 
-function startSampled(name: string, cpuList: string | null, profilePath: string, interval: number): Promise<Server> {
+function startSampled(name: string, app: BenchApp, cpuList: string | null, profilePath: string, interval: number): Promise<Server> {
   const preload = join(__dirname, 'harness', 'heap-sampling-preload.js')
-  const [command, args] = pinned(cpuList, process.execPath, ['-r', preload, serverScript(name), '0'])
+  const [command, args] = pinned(cpuList, process.execPath, ['-r', preload, serverScript(name, app), '0'])
   const env = { ...process.env, ENCLAVE_HEAP_PROFILE_OUT: profilePath, ENCLAVE_HEAP_SAMPLING_INTERVAL: String(interval) }
   const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'], env })
   let out = ''
@@ -53,7 +53,7 @@ async function measure(name: string, endpoint: Endpoint, seconds: number, interv
   const { pinning } = detectPinning(true)
   const dir = mkdtempSync(join(tmpdir(), 'enclave-alloc-'))
   const profilePath = join(dir, 'profile.json')
-  const server = await startSampled(name, pinning?.serverCpus ?? null, profilePath, interval)
+  const server = await startSampled(name, endpoint.app, pinning?.serverCpus ?? null, profilePath, interval)
   try {
     const load = { port: server.port, endpoint, connections: 50, pipelining: 1, cpuList: pinning?.loadCpus ?? null, threads: pinning?.loadCores ?? 1 }
     await runWrk({ ...load, seconds: 2 })

@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ENDPOINTS } from './harness/endpoints'
 import { flag, list } from './harness/tool-flags'
-import { CONTENDER_NAMES, serverScript } from './harness/contenders'
+import { CONTENDER_NAMES, serverScript, type BenchApp } from './harness/contenders'
 import { detectPinning, pinned } from './harness/pinning'
 import { runWrk } from './harness/wrk'
 import { accountProfile, BUSY_OWNERS, type Account, type CpuProfile } from './harness/cpu-profile-account'
@@ -31,10 +31,10 @@ const nowUs = (): number => Number(process.hrtime.bigint() / 1000n)
 
 interface Profiled { readonly port: number; readonly stop: () => Promise<CpuProfile> }
 
-function startProfiled(name: string, cpuList: string | null, nodeFlags: readonly string[], intervalUs: number): Promise<Profiled> {
+function startProfiled(name: string, app: BenchApp, cpuList: string | null, nodeFlags: readonly string[], intervalUs: number): Promise<Profiled> {
   const dir = mkdtempSync(join(tmpdir(), 'enclave-cpu-account-'))
   const flags = ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-interval=${intervalUs}`, ...nodeFlags]
-  const [command, args] = pinned(cpuList, process.execPath, [...flags, serverScript(name), '0'])
+  const [command, args] = pinned(cpuList, process.execPath, [...flags, serverScript(name, app), '0'])
   const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] })
   let out = ''
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => { out += chunk })
@@ -60,7 +60,7 @@ async function measure(name: string, endpointId: string, seconds: number, interv
   const endpoint = ENDPOINTS.find((e) => e.id === endpointId)
   if (endpoint === undefined) throw new Error(`unknown endpoint '${endpointId}'`)
   const { pinning } = detectPinning(true)
-  const server = await startProfiled(name, pinning?.serverCpus ?? null, nodeFlags, intervalUs)
+  const server = await startProfiled(name, endpoint.app, pinning?.serverCpus ?? null, nodeFlags, intervalUs)
   let profile: CpuProfile | undefined
   try {
     const load = { port: server.port, endpoint, connections: 50, pipelining: 1, cpuList: pinning?.loadCpus ?? null, threads: pinning?.loadCores ?? 1 }

@@ -12,7 +12,7 @@
 import { spawn } from 'node:child_process'
 import type { Endpoint } from './harness/endpoints'
 import { endpointsFlag, flag, list } from './harness/tool-flags'
-import { CONTENDER_NAMES, serverScript } from './harness/contenders'
+import { CONTENDER_NAMES, serverScript, type BenchApp } from './harness/contenders'
 import { detectPinning, pinned } from './harness/pinning'
 import { cpuMicros } from './harness/proc-cpu'
 import { runWrk } from './harness/wrk'
@@ -24,8 +24,8 @@ const SKIP_SCAVENGES = 3
 
 interface Traced { readonly port: number; readonly pid: number; readonly text: () => string; readonly stop: () => void }
 
-function startTraced(name: string, cpuList: string | null, nodeFlags: readonly string[]): Promise<Traced> {
-  const [command, args] = pinned(cpuList, process.execPath, ['--trace-gc-nvp', ...nodeFlags, serverScript(name), '0'])
+function startTraced(name: string, app: BenchApp, cpuList: string | null, nodeFlags: readonly string[]): Promise<Traced> {
+  const [command, args] = pinned(cpuList, process.execPath, ['--trace-gc-nvp', ...nodeFlags, serverScript(name, app), '0'])
   const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] })
   let out = ''
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => { out += chunk })
@@ -36,7 +36,7 @@ const kb = (bytes: number | null): string => (bytes === null ? '-' : (bytes / 10
 
 async function measure(name: string, endpoint: Endpoint, seconds: number, nodeFlags: readonly string[]): Promise<string> {
   const { pinning } = detectPinning(true)
-  const server = await startTraced(name, pinning?.serverCpus ?? null, nodeFlags)
+  const server = await startTraced(name, endpoint.app, pinning?.serverCpus ?? null, nodeFlags)
   try {
     const load = { port: server.port, endpoint, connections: 50, pipelining: 1, cpuList: pinning?.loadCpus ?? null, threads: pinning?.loadCores ?? 1 }
     await runWrk({ ...load, seconds: 2 })

@@ -6,7 +6,7 @@
  */
 import { cpus } from 'node:os'
 import { parseOptions, HELP, BenchOptions } from './harness/options'
-import { CONTENDER_NAMES, REFERENCE, BASELINE, RUNTIME_API, SECOND_REFERENCE } from './harness/contenders'
+import { CONTENDER_NAMES, REFERENCE, BASELINE, RUNTIME_API, SECOND_REFERENCE, BENCH_APPS, contendersOf } from './harness/contenders'
 import { ENDPOINTS } from './harness/endpoints'
 import { detectPinning } from './harness/pinning'
 import { chooseRunner } from './harness/load'
@@ -21,23 +21,36 @@ import { runBoots, BootReport } from './boot'
 
 const log = (line: string): void => { process.stderr.write(`${line}\n`) }
 
+/**
+ * Each app's endpoints against its own processes (contenders.ts, BenchApp): the minimal app's
+ * first, then the service app's; the lineups' skips and wrong answers are kept together.
+ */
 async function loadBench(options: BenchOptions, tool: ReturnType<typeof chooseRunner>, serverCpus: string | null,
   pinning: ReturnType<typeof detectPinning>['pinning']): Promise<{ lineup: Lineup; samples: Samples }> {
-  const endpoints = ENDPOINTS.filter((e) => options.endpoints.includes(e.id))
-  const lineup = await startContenders(options.contenders, endpoints, serverCpus, log, options.nodeFlags)
-  try {
-    const samples = await runRounds(lineup, {
-      endpoints,
-      rounds: options.rounds,
-      seconds: options.duration,
-      warmupSeconds: options.warmup,
-      settings: { runner: tool.run, pinning, connections: options.connections, pipelining: options.pipelining },
-      log,
-    })
-    return { lineup, samples }
-  } finally {
-    await stopContenders(lineup)
+  const lineup: Lineup = { servers: [], skipped: {}, wrong: {} }
+  const samples: Samples = {}
+  for (const app of BENCH_APPS) {
+    const endpoints = ENDPOINTS.filter((e) => e.app === app && options.endpoints.includes(e.id))
+    const names = contendersOf(app, options.contenders)
+    if (endpoints.length === 0 || names.length === 0) continue
+    const part = await startContenders(names, endpoints, serverCpus, log, options.nodeFlags, app)
+    try {
+      Object.assign(samples, await runRounds(part, {
+        endpoints,
+        rounds: options.rounds,
+        seconds: options.duration,
+        warmupSeconds: options.warmup,
+        settings: { runner: tool.run, pinning, connections: options.connections, pipelining: options.pipelining },
+        log,
+      }))
+    } finally {
+      await stopContenders(part)
+      lineup.servers.push(...part.servers)
+      for (const [name, why] of Object.entries(part.skipped)) lineup.skipped[app === 'minimal' ? name : `${name} (${app} app)`] = why
+      Object.assign(lineup.wrong, part.wrong)
+    }
   }
+  return { lineup, samples }
 }
 
 async function main(): Promise<void> {

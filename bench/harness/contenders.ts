@@ -27,7 +27,23 @@ export const BASELINE = 'raw'
 /** What the decorator layer is compared with (its target: at most 3% more CPU per request). */
 export const RUNTIME_API = 'enclave-runtime'
 
-/** The compiled server file (dist/bench/servers/<name>.js), next to this compiled file's folder. */
-export function serverScript(name: string): string {
-  return join(__dirname, '..', 'servers', `${name}.js`)
+/**
+ * Which app a contender's process serves: `minimal`, the nine endpoints' routes with the logger
+ * off; `service`, a logged app with hooks (bench/servers/service/). An endpoint names its app,
+ * and the harness starts one process per contender and app.
+ */
+export type BenchApp = 'minimal' | 'service'
+export const BENCH_APPS: readonly BenchApp[] = ['minimal', 'service']
+
+/** Who runs the service app: not express (no hooks of these kinds), not raw (no logger or hooks to compare). */
+export const SERVICE_CONTENDERS: readonly string[] = ['enclave-decorators', 'enclave-runtime', 'fastify3', 'fastify5']
+
+/** The compiled server file (dist/bench/servers/[service/]<name>.js), next to this compiled file's folder. */
+export function serverScript(name: string, app: BenchApp = 'minimal'): string {
+  return app === 'minimal' ? join(__dirname, '..', 'servers', `${name}.js`) : join(__dirname, '..', 'servers', app, `${name}.js`)
+}
+
+/** The contenders that serve `app`, in `names`' order. */
+export function contendersOf(app: BenchApp, names: readonly string[]): string[] {
+  return app === 'minimal' ? [...names] : names.filter((n) => SERVICE_CONTENDERS.includes(n))
 }

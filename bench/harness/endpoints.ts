@@ -5,6 +5,10 @@
  * The first four are the small requests where node:http's own work dominates; the last five are
  * where the framework's work is most of the cost (issue 16): a large response, a large body, many
  * headers, a large routing table, and the 400 path with every error collected.
+ *
+ * The `svc-` endpoints are served by the service app (bench/servers/service/shape.ts): a logger at
+ * info and auth hooks on every request, as real services run; the answer a 404, a thrown 409, a
+ * record through an async handler, and a route with a hook of each kind.
  */
 import { isDeepStrictEqual } from 'node:util'
 import { twoPayload, validItem, invalidItem, searchQuery, searchHits } from '../servers/schemas'
@@ -13,9 +17,13 @@ import { bulkBody, bulkSummary } from '../servers/bulk-schema'
 import { requestHeaders, expectedHeadersAnswer } from '../servers/headers-schema'
 import { lastRoutePath, expectedRouterAnswer } from '../servers/router-routes'
 import { STRICT_PATH, invalidItemMany, allErrorsFields } from '../servers/all-errors'
+import { API_KEY_HEADER, API_KEY, userRecord, caller, hookedAnswer } from '../servers/service/shape'
+import type { BenchApp } from './contenders'
 
 export interface Endpoint {
   readonly id: string
+  /** The app whose process serves it (contenders.ts). */
+  readonly app: BenchApp
   readonly method: 'GET' | 'POST'
   /** Path and query string. */
   readonly path: string
@@ -45,12 +53,21 @@ export function badRequestNaming(fields: readonly string[]): (body: unknown) => 
 }
 
 const none: Readonly<Record<string, string>> = Object.freeze({})
+const keyed: Readonly<Record<string, string>> = Object.freeze({ [API_KEY_HEADER]: API_KEY })
+
+/** The default handlers' body for a status: the message must be the one given. */
+function errorBody(statusCode: number, error: string, message: string): (body: unknown) => string | null {
+  return equalTo({ statusCode, error, message })
+}
+
+const minimal = (e: Omit<Endpoint, 'app'>): Endpoint => ({ ...e, app: 'minimal' })
+const service = (e: Omit<Endpoint, 'app'>): Endpoint => ({ ...e, app: 'service' })
 
 export const ENDPOINTS: readonly Endpoint[] = [
-  { id: 'two', method: 'GET', path: '/two', headers: none, body: null, status: 200, check: equalTo(twoPayload) },
-  { id: 'items', method: 'POST', path: '/items', headers: none, body: JSON.stringify(validItem), status: 201, check: equalTo(validItem) },
-  { id: 'items-400', method: 'POST', path: '/items', headers: none, body: JSON.stringify(invalidItem), status: 400, check: badRequestNaming(['price']) },
-  {
+  minimal({ id: 'two', method: 'GET', path: '/two', headers: none, body: null, status: 200, check: equalTo(twoPayload) }),
+  minimal({ id: 'items', method: 'POST', path: '/items', headers: none, body: JSON.stringify(validItem), status: 201, check: equalTo(validItem) }),
+  minimal({ id: 'items-400', method: 'POST', path: '/items', headers: none, body: JSON.stringify(invalidItem), status: 400, check: badRequestNaming(['price']) }),
+  minimal({
     id: 'search',
     method: 'GET',
     path: `/search?${new URLSearchParams(searchQuery).toString()}`,
@@ -58,12 +75,16 @@ export const ENDPOINTS: readonly Endpoint[] = [
     body: null,
     status: 200,
     check: equalTo(searchHits(searchQuery.q, Number(searchQuery.limit))),
-  },
-  { id: 'list', method: 'GET', path: '/list', headers: none, body: null, status: 200, check: equalTo(listPayload) },
-  { id: 'bulk', method: 'POST', path: '/bulk', headers: none, body: JSON.stringify(bulkBody), status: 200, check: equalTo(bulkSummary(bulkBody)) },
-  { id: 'headers', method: 'GET', path: '/headers', headers: requestHeaders, body: null, status: 200, check: equalTo(expectedHeadersAnswer) },
-  { id: 'router', method: 'GET', path: lastRoutePath, headers: none, body: null, status: 200, check: equalTo(expectedRouterAnswer) },
-  { id: 'all-400', method: 'POST', path: STRICT_PATH, headers: none, body: JSON.stringify(invalidItemMany), status: 400, check: badRequestNaming(allErrorsFields) },
+  }),
+  minimal({ id: 'list', method: 'GET', path: '/list', headers: none, body: null, status: 200, check: equalTo(listPayload) }),
+  minimal({ id: 'bulk', method: 'POST', path: '/bulk', headers: none, body: JSON.stringify(bulkBody), status: 200, check: equalTo(bulkSummary(bulkBody)) }),
+  minimal({ id: 'headers', method: 'GET', path: '/headers', headers: requestHeaders, body: null, status: 200, check: equalTo(expectedHeadersAnswer) }),
+  minimal({ id: 'router', method: 'GET', path: lastRoutePath, headers: none, body: null, status: 200, check: equalTo(expectedRouterAnswer) }),
+  minimal({ id: 'all-400', method: 'POST', path: STRICT_PATH, headers: none, body: JSON.stringify(invalidItemMany), status: 400, check: badRequestNaming(allErrorsFields) }),
+  service({ id: 'svc-logged', method: 'GET', path: '/svc/users/42', headers: keyed, body: null, status: 200, check: equalTo(userRecord(42, caller)) }),
+  service({ id: 'svc-404', method: 'GET', path: '/svc/missing', headers: keyed, body: null, status: 404, check: errorBody(404, 'Not Found', 'Route GET:/svc/missing not found') }),
+  service({ id: 'svc-error', method: 'GET', path: '/svc/conflict', headers: keyed, body: null, status: 409, check: errorBody(409, 'Conflict', 'user 42 already exists') }),
+  service({ id: 'svc-hooks', method: 'GET', path: '/svc/hooked', headers: keyed, body: null, status: 200, check: equalTo(hookedAnswer) }),
 ]
 
 export const ENDPOINT_IDS: readonly string[] = ENDPOINTS.map((e) => e.id)

@@ -5,7 +5,7 @@
  */
 import { spawn, ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { serverScript } from './contenders'
+import { serverScript, type BenchApp } from './contenders'
 import { pinned } from './pinning'
 import { READY_PREFIX } from '../servers/ready-line'
 import { errorSummary } from './run-child'
@@ -34,8 +34,8 @@ function stopper(child: ChildProcess): () => Promise<void> {
 }
 
 /** `nodeFlags` go before the script (`--max-semi-space-size=1`): every contender gets the same ones. */
-export function startServer(name: string, cpuList: string | null, nodeFlags: readonly string[] = []): Promise<ServerHandle> {
-  const script = serverScript(name)
+export function startServer(name: string, cpuList: string | null, nodeFlags: readonly string[] = [], app: BenchApp = 'minimal'): Promise<ServerHandle> {
+  const script = serverScript(name, app)
   if (!existsSync(script)) return Promise.reject(new Error(`${script} does not exist (did the build emit it?)`))
   const [command, args] = pinned(cpuList, process.execPath, [...nodeFlags, script, '0'])
   const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] })

@@ -6,6 +6,7 @@
 import { Endpoint } from './endpoints'
 import { preflight } from './preflight'
 import { startServer, ServerHandle } from './server-process'
+import type { BenchApp } from './contenders'
 
 export interface Lineup {
   readonly servers: ServerHandle[]
@@ -20,12 +21,12 @@ export function answersKey(contender: string, endpointId: string): string {
 }
 
 export async function startContenders(names: readonly string[], endpoints: readonly Endpoint[],
-  serverCpus: string | null, log: (line: string) => void, nodeFlags: readonly string[] = []): Promise<Lineup> {
+  serverCpus: string | null, log: (line: string) => void, nodeFlags: readonly string[] = [], app: BenchApp = 'minimal'): Promise<Lineup> {
   const lineup: Lineup = { servers: [], skipped: {}, wrong: {} }
   for (const name of names) {
     let server: ServerHandle
     try {
-      server = await startServer(name, serverCpus, nodeFlags)
+      server = await startServer(name, serverCpus, nodeFlags, app)
     } catch (error) {
       lineup.skipped[name] = (error as Error).message
       log(`skip ${name}: server did not start: ${(error as Error).message}`)
