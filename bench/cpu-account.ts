@@ -4,14 +4,15 @@
  * `npm run bench`, and the samples of the measured run are summed per owner, in µs per request.
  *
  *   node dist/bench/cpu-account.js [--only=raw,enclave-runtime] [--endpoints=two] [--seconds=6]
- *     [--rounds=2] [--interval=50] [--top=15] [--node-flags="..."]
+ *     [--rounds=2] [--interval=50] [--top=15] [--top-all=true] [--node-flags="..."]
  *
  * One fresh process per contender, endpoint and round (contenders alternate), a 2 s warm-up, then
  * the measured run; its first and last 0.3 s are left out. Columns: enclave (dist/src), node (its
  * JS internals), native (builtins, regexps, bindings: `writev` is there, with its time in the
  * kernel), deps, app (the bench server's own handler), gc, program; busy is their sum. The
  * sampler itself costs CPU (~1 µs per request at 50 µs): compare rows with each other, not with
- * the CPU columns of `npm run bench`. `--top` lists Enclave's functions by self time.
+ * the CPU columns of `npm run bench`. `--top` lists Enclave's functions by self time; with
+ * `--top-all=true`, every owner's (node's internals, pino, the kernel's share under `writev`).
  */
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
@@ -95,6 +96,7 @@ async function main(): Promise<void> {
   const rounds = Number(flag('rounds') ?? 2)
   const intervalUs = Number(flag('interval') ?? 50)
   const top = Number(flag('top') ?? 0)
+  const topAll = flag('top-all') === 'true'
   const nodeFlags = (flag('node-flags') ?? '').split(/\s+/).filter((f) => f !== '')
   if (!(seconds >= 1 && seconds <= 60) || !(rounds >= 1 && rounds <= 20) || !(intervalUs >= 10 && intervalUs <= 1000)) {
     throw new Error('cpu-account: --seconds 1-60, --rounds 1-20, --interval 10-1000 (µs)')
@@ -116,12 +118,12 @@ async function main(): Promise<void> {
   for (const [key, measured] of rows) {
     const [endpoint, name] = key.split(' ')
     process.stdout.write(`${['  med'.padStart(5), endpoint.padEnd(9), name.padEnd(19), ...COLUMNS.map((c) => median(measured.map((r) => r.perRequest[c])).toFixed(3).padStart(7))].join(' ')}\n`)
-    if (top > 0 && measured.some((r) => r.account.enclaveFunctions.length > 0)) {
+    if (top > 0 && (topAll || measured.some((r) => r.account.enclaveFunctions.length > 0))) {
       const sums = new Map<string, number>()
       let requests = 0
       for (const r of measured) {
         requests += r.requests
-        for (const [fn, us] of r.account.enclaveFunctions) sums.set(fn, (sums.get(fn) ?? 0) + us)
+        for (const [fn, us] of topAll ? r.account.allFunctions : r.account.enclaveFunctions) sums.set(fn, (sums.get(fn) ?? 0) + us)
       }
       for (const [fn, us] of [...sums].sort((a, b) => b[1] - a[1]).slice(0, top)) process.stdout.write(`        ${(us / requests).toFixed(3)}  ${fn}\n`)
     }

@@ -23,6 +23,8 @@ export interface Account {
   readonly byOwner: Readonly<Record<Owner, number>>
   /** Microseconds of self time per Enclave function (`name file:line`), largest first. */
   readonly enclaveFunctions: ReadonlyArray<readonly [string, number]>
+  /** The same for every function, whoever owns it (`owner name file:line`): where node's or pino's extra time goes. */
+  readonly allFunctions: ReadonlyArray<readonly [string, number]>
 }
 
 /**
@@ -48,6 +50,7 @@ export function accountProfile(profile: CpuProfile, fromUs: number, toUs: number
   const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]))
   const byOwner: Record<Owner, number> = { enclave: 0, node: 0, deps: 0, app: 0, native: 0, gc: 0, program: 0, idle: 0 }
   const functions = new Map<string, number>()
+  const all = new Map<string, number>()
   let at = profile.startTime
   for (let i = 0; i < profile.samples.length; i++) {
     const before = at
@@ -58,10 +61,10 @@ export function accountProfile(profile: CpuProfile, fromUs: number, toUs: number
     const owner = ownerOf(frame.functionName, frame.url)
     const spent = at - before
     byOwner[owner] += spent
-    if (owner === 'enclave') {
-      const key = `${frame.functionName || '(anonymous)'} ${frame.url.replace(/^.*\/dist\//, '')}:${frame.lineNumber + 1}`
-      functions.set(key, (functions.get(key) ?? 0) + spent)
-    }
+    const key = `${frame.functionName || '(anonymous)'} ${frame.url.replace(/^.*\/(dist|node_modules)\//, '')}:${frame.lineNumber + 1}`
+    if (owner === 'enclave') functions.set(key, (functions.get(key) ?? 0) + spent)
+    if (owner !== 'idle') all.set(`${owner.padEnd(7)} ${key}`, (all.get(`${owner.padEnd(7)} ${key}`) ?? 0) + spent)
   }
-  return { byOwner, enclaveFunctions: [...functions].sort((a, b) => b[1] - a[1]) }
+  const largestFirst = (m: Map<string, number>): [string, number][] => [...m].sort((a, b) => b[1] - a[1])
+  return { byOwner, enclaveFunctions: largestFirst(functions), allFunctions: largestFirst(all) }
 }

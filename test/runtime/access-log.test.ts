@@ -199,6 +199,23 @@ describe('logs: pino, request ids and the access log', () => {
     await root.close()
   })
 
+  it("the error reply's line hands serializers.res the handler's own reply (not a stand-in) at the status answered, for a thrown 409 and a schema 400 alike", async () => {
+    const sink = lines()
+    const seen = new Set<unknown>()
+    const root = await app({
+      logger: { stream: sink.stream, serializers: { res: (reply: { statusCode: number; raw: { statusCode: number } }) => ({ code: reply.statusCode, raw: reply.raw.statusCode, same: seen.has(reply) }) } },
+    }, (r) => {
+      r.get('/taken', async (_request, reply) => { seen.add(reply); throw new HttpError(409, 'taken') })
+      r.post('/items', { schema: { body: { type: 'object', required: ['name'] } }, preValidation: async (_request, reply) => { seen.add(reply) } }, async () => ({}))
+    })
+    expect((await root.inject('/taken')).statusCode).to.equal(409)
+    expect((await root.inject({ method: 'POST', url: '/items', payload: {} })).statusCode).to.equal(400)
+    const res = (msg: string | RegExp): unknown => sink.read().find((l) => typeof l.msg === 'string' && (typeof msg === 'string' ? l.msg === msg : msg.test(l.msg)))?.res
+    expect(res('taken')).to.deep.equal({ code: 409, raw: 409, same: true })
+    expect(res(/name/)).to.deep.equal({ code: 400, raw: 400, same: true })
+    await root.close()
+  })
+
   it("a route's logSerializers req and res get the request and reply themselves also under a pino instance the user made, as in Fastify 3", async () => {
     const sink = lines()
     const root = await app({ logger: pino(sink.stream) as never }, (r) => {
