@@ -7,6 +7,7 @@
  * The contenders alternate, one sample each per round; medians are reported.
  *
  *   node dist/bench/cold-start.js [--runs=9] [--only=fastify3,enclave-runtime] [--base=<other build's dist/src>]
+ *     [--node-flags="--cpu-prof --cpu-prof-dir=/tmp/cold"]
  *
  * `--base` adds an `@base` row for each Enclave contender (the same worker loading that build,
  * run right after or before it in each round, alternating) and the per-pair ratios of total CPU.
@@ -32,15 +33,22 @@ export interface ColdSample extends ColdMarks {
   readonly spawnToAnswerMs: number
 }
 
-interface Settings { readonly runs: number; readonly contenders: readonly string[]; readonly base: string | null; readonly log: (line: string) => void }
+interface Settings {
+  readonly runs: number
+  readonly contenders: readonly string[]
+  readonly base: string | null
+  /** node flags every worker starts with (a profile of each cold start: `--cpu-prof`). */
+  readonly nodeFlags: readonly string[]
+  readonly log: (line: string) => void
+}
 
 /** One fresh process: spawn, wait for its port, send the first request, ask for its marks. */
-function coldOnce(name: string, base: string | null): Promise<ColdSample> {
+function coldOnce(name: string, base: string | null, nodeFlags: readonly string[]): Promise<ColdSample> {
   const worker = name.replace(BASE_SUFFIX, '')
   const env = name.endsWith(BASE_SUFFIX) && base !== null ? { ...process.env, ENCLAVE_DIST: base } : process.env
   return new Promise((resolve, reject) => {
     const start = performance.now()
-    const child = spawn(process.execPath, [join(__dirname, 'cold', `${worker}.js`)], { env, stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [...nodeFlags, join(__dirname, 'cold', `${worker}.js`)], { env, stdio: ['pipe', 'pipe', 'pipe'] })
     let out = ''
     let err = ''
     let answeredMs: number | null = null
@@ -91,7 +99,7 @@ export async function runColdStarts(settings: Settings): Promise<Record<string, 
     // A contender and its @base row run back to back, the first of them alternating by round.
     const units = settings.contenders.map((n) => names.includes(`${n}${BASE_SUFFIX}`) ? (run % 2 === 0 ? [n, `${n}${BASE_SUFFIX}`] : [`${n}${BASE_SUFFIX}`, n]) : [n])
     for (const name of rotate(units, run).flat()) {
-      const sample = await coldOnce(name, settings.base)
+      const sample = await coldOnce(name, settings.base, settings.nodeFlags)
       ;(samples[name] ??= []).push(sample)
       settings.log(`cold ${run + 1}/${settings.runs}  ${name.padEnd(30)} answered: CPU ${sample.answered.cpuMs.toFixed(0)} ms, wall ${sample.spawnToAnswerMs.toFixed(0)} ms`)
     }
@@ -134,7 +142,7 @@ if (require.main === module) {
     process.exitCode = 2
   } else {
     const log = (line: string): void => { process.stderr.write(`${line}\n`) }
-    runColdStarts({ runs, contenders: only, base: arg('base') ?? null, log })
+    runColdStarts({ runs, contenders: only, base: arg('base') ?? null, nodeFlags: arg('node-flags')?.split(' ').filter((f) => f !== '') ?? [], log })
       .then((samples) => console.log(`cold start (ms, medians of ${runs} fresh processes; CPU is user + system since the process began)\n${coldTable(samples)}`))
       .catch((error: Error) => { console.error(error.message); process.exitCode = 1 })
   }
