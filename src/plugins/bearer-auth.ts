@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto'
+import type * as NodeCrypto from 'node:crypto'
 import { describeSecurity, lift, type PluginFunction, type Reply, type Request, type Scope, type SecurityDescription } from '../runtime'
 import { liftedTarget } from '../runtime/internal'
 import { pluginError, pluginErrors } from './plugin-codes'
@@ -119,14 +119,22 @@ export function isBearerAuth(plugin: Function): boolean {
  * every key is compared (no early exit), so the time taken tells nothing about which key, or how
  * much of one, matched.
  */
+// node:crypto (~2.5 ms CPU to load) is loaded by the first bearerAuth() hashing its keys, not by
+// `require('enclave')` in every app (bench/README "session 18").
+let loadedCrypto: typeof NodeCrypto | undefined
+function nodeCrypto(): typeof NodeCrypto {
+  return loadedCrypto ??= require('node:crypto') as typeof NodeCrypto
+}
+
 function matchIndex(candidate: Buffer, digests: readonly Buffer[]): number {
+  const { timingSafeEqual } = nodeCrypto()
   let matched = -1
   for (let i = 0; i < digests.length; i++) if (timingSafeEqual(candidate, digests[i]) && matched === -1) matched = i
   return matched
 }
 
 function digest(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest()
+  return nodeCrypto().createHash('sha256').update(value, 'utf8').digest()
 }
 
 /** The token of `Bearer <token>`; the scheme is case-insensitive (RFC 7235 §2.1). */

@@ -42,8 +42,10 @@ export function valueImportGraph(srcDir: string, distDir: string): Map<string, s
     const compiled = join(distDir, rel.replace(/\.ts$/, '.js'))
     if (!existsSync(compiled)) throw new Error(`${compiled} is missing: build first (npm test runs tsc before mocha)`)
     const edges: string[] = []
-    for (const match of readFileSync(compiled, 'utf8').matchAll(/\brequire\("(\.[^"]*)"\)/g)) {
-      const target = resolveSource(source, match[1])
+    // tsc writes its own requires with double quotes; a require() in the source (a module loaded on
+    // first use, as cluster/index.ts does) keeps the source's single quotes: both are edges.
+    for (const match of readFileSync(compiled, 'utf8').matchAll(/\brequire\((["'])(\.[^"']*)\1\)/g)) {
+      const target = resolveSource(source, match[2])
       if (target !== null) edges.push(relative(srcDir, target))
     }
     graph.set(rel, [...new Set(edges)].sort())

@@ -13,11 +13,8 @@ import { refuseNonFiniteCoercion } from './finite-coercion'
 import { compileAtOnceWhenUsed } from './used-at-once'
 import { markRefusesNonFinite } from './finite-guard'
 import type { SchemaCodeCache } from './code-cache/schema-code-cache'
-import { serializerFingerprint, validatorFingerprint } from './code-cache/cache-fingerprint'
-import { packValidator, unpackValidator, type PackedValidator } from './code-cache/ajv6-pack'
-import { evaluateStandaloneSerializer } from './code-cache/fjs-pack'
-import { fromCache } from './code-cache/from-cache'
-import { isPlainJson } from './code-cache/json-value'
+import type { PackedValidator } from './code-cache/ajv6-pack'
+import { loadCacheCode } from './code-cache/load-cache-code'
 import type {
   JsonSchema, SerializeFunction, SerializerCompiler, SerializerOptions, SharedSchema, ValidateFunction, ValidatorCompiler, ValidatorOptions,
   ValidatorPlugin,
@@ -124,7 +121,8 @@ export function buildDefaultValidator(externalSchemas: Record<string, SharedSche
   const custom = options.customOptions as { processCode?: (code: string, schema?: unknown) => string } | undefined
   const ajvOptions = { ...baselineValidatorOptions, ...options.customOptions }
   // The schema cache (schemaCache option) stores ajv's code, which it keeps only with sourceCode.
-  const fingerprint = cache === null ? null : validatorFingerprint(ajvOptions, options, externalSchemas)
+  const code = cache === null ? null : loadCacheCode()
+  const fingerprint = code === null ? null : code.validatorFingerprint(ajvOptions, options, externalSchemas)
   // Strings such as "Infinity" are never coerced to a non-finite number (finite-coercion.ts).
   const refuseNonFinite = refuseNonFiniteCoercion(custom?.processCode)
   // Without the schema cache, a lazy route's validator is compiled in one parse (used-at-once.ts);
@@ -145,13 +143,13 @@ export function buildDefaultValidator(externalSchemas: Record<string, SharedSche
       compiling = null
     }
   }
-  const compiler = cacheBySchema(({ schema }, key) => markRefusesNonFinite(cache === null ? compile(schema, key) : fromCache(cache, 'ajv6', fingerprint, key, {
-    load: (stored) => unpackValidator(stored as PackedValidator, schema, ajv) as ValidateFunction,
+  const compiler = cacheBySchema(({ schema }, key) => markRefusesNonFinite(cache === null || code === null ? compile(schema, key) : code.fromCache(cache, 'ajv6', fingerprint, key, {
+    load: (stored) => code.unpackValidator(stored as PackedValidator, schema, ajv) as ValidateFunction,
     build: () => {
       const fn = compile(schema, key)
       // The entry is keyed by the schema's JSON text, so it is stored only when that text is all
       // there is to the schema: `maximum: Infinity` keys as `null`, which ajv refuses.
-      return { fn, stored: isPlainJson(schema) ? packValidator(fn) : null }
+      return { fn, stored: code.isPlainJson(schema) ? code.packValidator(fn) : null }
     },
     plain: () => compile(schema, key),
   })))
@@ -175,7 +173,8 @@ export function buildDefaultSerializer(externalSchemas: Record<string, SharedSch
     fastJson(schema as unknown as Schema, { ...options, schema: external as unknown as Record<string, Schema> }) as SerializeFunction
   // The schema cache (schemaCache option) stores fast-json-stringify's standalone code: the
   // function is evaluated from that text, on a hit and on a miss alike.
-  const fingerprint = cache === null ? null : serializerFingerprint(options, externalSchemas)
+  const code = cache === null ? null : loadCacheCode()
+  const fingerprint = code === null ? null : code.serializerFingerprint(options, externalSchemas)
   const standalone = (schema: JsonSchema, external: Readonly<Record<string, SharedSchema>>): string =>
     fastJson(schema as unknown as Schema, { ...options, schema: external as unknown as Record<string, Schema>, mode: 'standalone' }) as unknown as string
   // fast-json-stringify checks every shared schema it is given, on every build. Until one build has
@@ -185,21 +184,21 @@ export function buildDefaultSerializer(externalSchemas: Record<string, SharedSch
   let allAccepted = Object.keys(externalSchemas).length === 0
   return cacheBySchema(({ schema }, key) => {
     const external = allAccepted ? referencedExternals(schema, externalSchemas) : externalSchemas
-    const serialize = cache === null ? build(schema, external) : fromCache(cache, 'fjs7', fingerprint, key, {
-      load: (stored) => evaluateStandaloneSerializer(stored),
+    const serialize = cache === null || code === null ? build(schema, external) : code.fromCache(cache, 'fjs7', fingerprint, key, {
+      load: (stored) => code.evaluateStandaloneSerializer(stored),
       build: () => {
         // Keyed (and, in the standalone code, partly held) as JSON: a schema that is more than
         // its JSON text is compiled as without the cache.
-        if (!isPlainJson(schema)) return { fn: build(schema, external), stored: null }
-        const code = standalone(schema, external)
+        if (!code.isPlainJson(schema)) return { fn: build(schema, external), stored: null }
+        const text = standalone(schema, external)
         let fn: SerializeFunction
         try {
-          fn = evaluateStandaloneSerializer(code)
+          fn = code.evaluateStandaloneSerializer(text)
         } catch {
           // Code that needs a module the cache does not hand out: compiled as usual, not stored.
           return { fn: build(schema, external), stored: null }
         }
-        return { fn, stored: code }
+        return { fn, stored: text }
       },
       plain: () => build(schema, external),
     })

@@ -3,7 +3,7 @@ import type { Http2ServerResponse } from 'node:http2'
 import type { Socket } from 'node:net'
 import { DeclareContext } from '../declare/declare-context'
 import { ScopeImpl } from '../declare/scope'
-import { SchemaCodeCache, SchemaCompilers } from '../schemas'
+import { loadCacheCode, SchemaCompilers } from '../schemas'
 import { ServeContext } from '../serve/serve-context'
 import { handleRequest, serveNotFound } from '../serve/pipeline'
 import { answerWithoutReply } from '../serve/raw-answers'
@@ -60,7 +60,7 @@ export function createServer(given: ServerOptions = {}): Scope {
   const logger = resolveLogger(options.logger)
   const log = logger.log
   const deadlines = new Deadlines([limits.handlerTimeout, limits.bodyTimeout], log)
-  const codeCache = options.schemaCache === undefined ? null : new SchemaCodeCache({ directory: options.schemaCache.directory, mode: options.schemaCache.mode ?? 'read-write', log })
+  const codeCache = options.schemaCache === undefined ? null : new (loadCacheCode().SchemaCodeCache)({ directory: options.schemaCache.directory, mode: options.schemaCache.mode ?? 'read-write', log })
   const schemaCompilers = new SchemaCompilers({ validator: options.validator, schemaController: options.schemaController, serializerOpts: options.serializerOpts, codeCache })
   // A custom querystringParser (Fastify's option) replaces the built-in one and its key limit.
   const parse = options.querystringParser ?? queryParser(limits.maxQueryKeys)

@@ -18,9 +18,9 @@ import { listenTarget } from './listen-target'
 import { compileAllPending } from '../boot/route-schemas'
 import type { BootProfile } from '../shared/boot-profile'
 import { buildInspection } from '../boot/introspection'
-import { createInspectView } from '../inspect/inspect-view'
+import { loadInspect } from '../inspect/load-inspect'
 import type { InspectView } from '../shared/introspection'
-import { printPlugins, type PluginLoadInspection } from '../inspect/print-plugins'
+import type { PluginLoadInspection } from '../inspect/print-plugins'
 import { readPluginMeta } from '../shared/plugin-meta'
 import { isLifted } from '../declare/lift'
 import type { Transport } from './node-server'
@@ -343,7 +343,7 @@ export class ServerLifecycle implements ServerFacade {
   printPlugins(): string {
     const boot = this.#bootContext()
     if (!boot.compiled) throw runtimeError('ENC_ERR_INSPECT_NOT_BOOTED', { path: boot.rootScope.path })
-    return printPlugins(pluginLoadTree(boot.declared.plugins.root, boot.rootScope.path))
+    return loadInspect().printPlugins(pluginLoadTree(boot.declared.plugins.root, boot.rootScope.path))
   }
 
   /** Built on first use, once routes are compiled (so onReady hooks may print the tree). */
@@ -352,7 +352,7 @@ export class ServerLifecycle implements ServerFacade {
     if (!boot.compiled) {
       throw runtimeError('ENC_ERR_INSPECT_NOT_BOOTED', { path: boot.rootScope.path })
     }
-    return this.#view ??= createInspectView(buildInspection(boot))
+    return this.#view ??= loadInspect().createInspectView(buildInspection(boot))
   }
 
   #bootContext(): BootContext {

@@ -1,4 +1,4 @@
-import satisfies from 'semver/functions/satisfies'
+import type semverSatisfies from 'semver/functions/satisfies'
 import { runtimeError } from '../errors/runtime-codes'
 import { liftMetaOf, liftedTarget } from './lift-marks'
 
@@ -29,6 +29,14 @@ export interface PluginMeta {
   readonly decorators: { readonly fastify: readonly (string | symbol)[]; readonly request: readonly (string | symbol)[]; readonly reply: readonly (string | symbol)[] }
   /** The decorations `lift(plugin, { provides })` promised, checked once the plugin has loaded (checkProvided). */
   readonly provides: { readonly request: readonly string[]; readonly reply: readonly string[]; readonly scope: readonly string[] }
+}
+
+// semver compiles its ~40 regular expressions when loaded (~3 ms CPU of `require('enclave')`): it
+// is loaded by the first plugin that declares a Fastify range, so an app without one never pays.
+let loadedSatisfies: typeof semverSatisfies | undefined
+function satisfies(version: string, range: string, options: { includePrerelease: boolean }): boolean {
+  loadedSatisfies ??= require('semver/functions/satisfies') as typeof semverSatisfies
+  return loadedSatisfies(version, range, options)
 }
 
 const kSkipOverride = Symbol.for('skip-override')

@@ -12,9 +12,8 @@ import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from '
 import { join } from 'node:path'
 import type { Logger, SchemaCacheMode, SchemaCacheStats } from '../../types'
 import { sha256 } from './sha256'
+import { SCHEMA_CACHE_FILE } from './cache-file'
 
-/** The file's name in the directory. */
-export const SCHEMA_CACHE_FILE = 'enclave-schemas.cache'
 
 /**
  * The file: this line, a line of JSON indexing the entries (`key: [kind, sha256, offset, length]`),
