@@ -18,7 +18,6 @@ async function main(): Promise<void> {
   // logger: true writes one JSON line per event (unexpected errors with their stack) to stdout/stderr.
   const app = await buildSampleApp({ keys, liftGrandchild: process.env.SAMPLE_LIFT_GRANDCHILD === '1', server: { logger: true } })
   const address = await app.listen({ port, host })
-  console.log(`Enclave sample listening on ${address}`)
 
   let closing = false
   const shutdown = (signal: string): void => {
@@ -29,6 +28,9 @@ async function main(): Promise<void> {
   }
   process.once('SIGTERM', () => shutdown('SIGTERM'))
   process.once('SIGINT', () => shutdown('SIGINT'))
+  // Printed once the handlers are in: a supervisor (or the sample-process test) that signals on
+  // this line would otherwise kill the process with Node's default action, not close it.
+  console.log(`Enclave sample listening on ${address}`)
 }
 
 main().catch((error: unknown) => {

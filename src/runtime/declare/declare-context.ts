@@ -65,7 +65,7 @@ export class DeclareContext {
   readonly reservedNames: DeclareContextInit['reservedNames']
   readonly facade: ServerFacade
   readonly initialConfig: Readonly<Record<string, unknown>>
-  /** Set for the moment an awaited scope resolves with itself (scope.ts `then`). */
+  /** Set for the moment an awaited scope resolves with itself (scope-plugins.ts scopeThen). */
   resolvingScope = false
   readonly makeJsonParser: DeclareContextInit['makeJsonParser']
   readonly routing: DeclareContextInit['routing']

@@ -2,30 +2,31 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { readDecorator } from '../shared/read-decorator'
 import { runtimeError } from '../errors/runtime-codes'
-import { HookStore, assertHook } from './hooks'
-import { settleInto } from './callback-form'
-import { requestHookNames } from '../shared/bound-hook'
-import { toDecoration, applyDecoration, type Decoration, type DecoratorTarget } from './decorations'
-import { normalizeDeclaredType } from '../shared/media-type'
-import { parserMode, type BodyParser } from '../shared/body-parser'
-import { SchemaStore, checkSchemaControllerOptions, plainSchema } from '../schemas'
-import { checkSchemaCompilation, type SchemaCompilation } from '../shared/schema-compilation'
+import { HookStore } from './hooks'
+import type { Decoration, DecoratorTarget } from './decorations'
+import type { BodyParser } from '../shared/body-parser'
+import { SchemaStore } from '../schemas'
+import type { SchemaCompilation } from '../shared/schema-compilation'
 import type { BootProfile } from '../shared/boot-profile'
 import type { DeclareContext } from './declare-context'
-import { isPoisonAction, type PoisonAction } from '../shared/json-poisoning'
+import type { PoisonAction } from '../shared/json-poisoning'
 import { declareRoute, shortcut } from './route-declaration'
-import { fastifyApiVersion, isMadeUpPluginName, readPluginMeta } from '../shared/plugin-meta'
-import { liftMetaOf } from '../shared/lift-marks'
+import { fastifyApiVersion } from '../shared/plugin-meta'
 import { installUnsupportedApis } from './unsupported-api'
 import { checkPrintRoutesOptions } from './print-routes-options'
-import { guardMiddieUse, installMissingMiddlewareUse, isMiddieUse, pluginReplaceableMembers } from './missing-middleware'
+import { installMissingMiddlewareUse } from './missing-middleware'
 import { findRoute, hasRoute, type FoundRoute, type LookupOptions } from './route-lookup'
-import { warnPayloadParser } from '../shared/deprecations'
-import { isAsyncFunction } from './option-checks'
-import { didYouMean } from '../schemas'
+import { currentOrigin, registeredPluginName } from './scope-origin'
+import { declareDecoration, findDecoration, inheritDecoration } from './scope-decorate'
+import { addContentTypeParser, defaultJsonParser, hasContentTypeParser, removeAllContentTypeParsers, removeContentTypeParser, type AnyParser, type DefaultJsonParser } from './scope-parsers'
+import { builtInErrorHandler, checkSetter, setNotFoundHandler } from './scope-handlers'
+import { addSchema, setSchemaCompilation, setSchemaController, setSchemaErrorFormatter, visibleSerializerCompiler, visibleValidatorCompiler } from './scope-schemas'
+import { addHook } from './scope-hooks'
+import { after, hasPlugin, register, scopeThen, type ScopeThen } from './scope-plugins'
+import { close, inject, lastCallback, listen, ready } from './scope-server-calls'
 import type {
-  ContentTypeParserFn, ContentTypeParserCallback, ContentTypeStreamParser, ContentTypeParserOptions, ErrorHandler, Handler, HookName, InjectChain, InjectOptions, InjectResponse,
-  ListenOptions, LogSerializers, Logger, PluginModule, ServerLogger, NotFoundHandler, NotFoundOptions, TypedErrorHandler, TypedNotFoundHandler, ReadyOptions, RouteOptions, RouteShorthandOptions, Scope, ScopeDecorations,
+  ContentTypeParserOptions, ErrorHandler, HookName, InjectChain, InjectOptions, InjectResponse,
+  ListenOptions, LogSerializers, PluginModule, ServerLogger, NotFoundHandler, NotFoundOptions, TypedErrorHandler, TypedNotFoundHandler, ReadyOptions, RouteOptions, RouteShorthandOptions, Scope, ScopeDecorations,
 } from '../types'
 import type { JsonSchema, ReplySerializer, SchemaControllerOptions, SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../schemas/types'
 import type { Inspection, ModuleInspection, RouteInspection, ScopeAnnotation, ScopeInspection } from '../shared/introspection'
@@ -33,43 +34,17 @@ import type { OpenApiDocument, OpenApiInfo } from '../shared/openapi-types'
 
 type AnyHandler = (...args: any[]) => unknown
 
-type AnyParser = ContentTypeParserFn | ContentTypeParserCallback | ContentTypeStreamParser
-
-/**
- * An ancestor's instance decorator on a descendant scope. A value is read through from the
- * parent, so a value the ancestor reassigns later (in onReady, say) reaches every descendant, as
- * Fastify's prototype chain gives it; assigning on the descendant shadows it there only.
- */
-function inheritDecoration(target: ScopeImpl, parent: ScopeImpl, decoration: Decoration): void {
-  if (decoration.kind !== 'value') { applyDecoration(target, decoration); return }
-  const name = decoration.name
-  Object.defineProperty(target, name, {
-    get: () => (parent as unknown as Record<string | symbol, unknown>)[name],
-    set: (value: unknown) => { Object.defineProperty(target, name, { value, writable: true, configurable: true, enumerable: false }) },
-    configurable: true,
-    enumerable: false,
-  })
-}
-
-/** A RegExp content type as matched: without `g`/`y`, whose lastIndex would make test() alternate. */
-function matchingPattern(declared: RegExp): RegExp {
-  return declared.global || declared.sticky ? new RegExp(declared.source, declared.flags.replace(/[gy]/g, '')) : declared
-}
-
-/**
- * What `errorHandler` gives where no scope set one. The built-in reply lives in serve/, out of
- * declare/'s reach; called from an error handler it rethrows, so the error goes on to the next
- * handler and, at the end, to the built-in reply, as a throw from any error handler does.
- */
-function builtInErrorHandler(error: Error): never {
-  throw error
-}
-
 /**
  * An encapsulation context (spec §3.3): a parent pointer and its own stores. Declarations only
  * record; boot resolves every store once, ancestors first (boot/scope-resolution.ts), and
  * compiles the routes. ready/listen/close/inject forward to the facade the composition root
  * built (server/create-server.ts): this class knows nothing of booting or serving.
+ *
+ * The class holds the stores and the public surface; each method of more than a line is a
+ * function taking the scope, in the file of its concept: scope-origin.ts (who declares),
+ * scope-decorate.ts, scope-hooks.ts, scope-plugins.ts (register, after, awaiting a scope),
+ * scope-parsers.ts, scope-schemas.ts, scope-handlers.ts (setters, not-found handler) and
+ * scope-server-calls.ts (ready/listen/close/inject with Fastify's callback forms).
  */
 /**
  * The app's own ScopeDecorations (`declare module 'enclave' { interface ScopeDecorations { db: Db } }`)
@@ -130,8 +105,6 @@ export class ScopeImpl implements Scope {
   // Introspection only (printTree, explain, openapi): never read when serving.
   /** Which module or plugin made each declaration, keyed by the hook, decoration, `schema:<id>` or setter slot. */
   readonly origins = new Map<unknown, string>()
-  /** Which registration declared each decoration (#registration), for ENC_ERR_DEC_ALREADY_PRESENT. */
-  readonly #registrations = new Map<Decoration, string>()
   /**
    * The registered name (fastify-plugin's `name`, Fastify's pluginName) of the plugin that added
    * each onRoute hook, when it has one: the hooks that onRoute hook adds to routes are its.
@@ -197,50 +170,11 @@ export class ScopeImpl implements Scope {
     return builtInErrorHandler
   }
 
-  /** True when a plugin with this plugin-meta (or display) name was registered here or in an ancestor. */
-  hasPlugin(name: string): boolean {
-    for (let scope: ScopeImpl | null = this; scope !== null; scope = scope.parent) if (scope.pluginNames.includes(name)) return true
-    return false
-  }
-
-  /**
-   * Awaiting a scope before boot loads everything registered so far (avvio's incremental
-   * loading): `await scope.register(plugin)` returns once the plugin and its own registrations
-   * ran, so the next line sees its decorators and its onRoute hooks. After boot a scope is not
-   * thenable, so returning it from an async function is harmless.
-   */
-  get then(): ((resolve: (value: unknown) => void, reject: (error: unknown) => void) => void) | undefined {
-    const context = this.context
-    if (context.booted || context.resolvingScope) return undefined
-    const node = context.plugins.current
-    return (resolve, reject) => {
-      context.facade.loadPending(node).then(() => {
-        // Resolving with the scope itself reads `then` again: answer undefined this once.
-        context.resolvingScope = true
-        try { resolve(this) } finally { context.resolvingScope = false }
-      }, reject)
-    }
-  }
-
-  /**
-   * Runs `fn` once the plugins registered so far in this plugin have loaded (avvio's after()).
-   * `fn` takes avvio's forms: `()`, `(error)`, `(error, done)` or `(error, scope, done)`. When a
-   * plugin before it failed, the plugins in between are skipped and `fn` gets the error; a
-   * callback that takes `error` handles it (boot goes on unless it throws, rejects or passes it
-   * to `done`); `()` leaves it to the next after() or to ready().
-   * Without `fn`, `await scope.after()` does the same as awaiting the scope.
-   */
+  hasPlugin(name: string): boolean { return hasPlugin(this, name) }
+  get then(): ScopeThen | undefined { return scopeThen(this) }
   after(fn?: (error: Error | null, done?: (error?: Error | null) => void) => unknown): this
   after(fn: (error: Error | null, scope: this, done: (error?: Error | null) => void) => unknown): this
-  after(fn?: (error: Error | null, ...rest: any[]) => unknown): this {
-    this.assertDeclarable('after()')
-    if (fn === undefined) return this
-    if (typeof fn !== 'function') throw runtimeError('ENC_ERR_PLUGIN_INVALID', { path: this.path, got: typeof fn })
-    // What an after() callback declares belongs to whoever called after() (a module's routes are
-    // declared this way), not to a plugin named "after".
-    this.context.plugins.enqueueAfter(this, fn, this.currentOrigin())
-    return this
-  }
+  after(fn?: (error: Error | null, ...rest: any[]) => unknown): this { after(this, fn); return this }
 
   get server(): Server { return this.context.server }
   addresses(): AddressInfo[] {
@@ -268,11 +202,7 @@ export class ScopeImpl implements Scope {
   // the public Scope's return type (Registered: this same object, typed with what a typed lifted
   // plugin provides) is a conditional type on the caller's plugin, which no plain type here matches.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  register(plugin: Function | PluginModule<Function>, options?: object): any {
-    this.assertDeclarable('register()')
-    this.context.plugins.enqueue(this, plugin, (options ?? {}) as Record<string, unknown>)
-    return this
-  }
+  register(plugin: Function | PluginModule<Function>, options?: object): any { register(this, plugin, options); return this }
 
   // `any` schema: the typed signatures of the public Scope (types.ts) check the caller; this side only records.
   route(options: RouteOptions<any, any, any, any>): this { declareRoute(this, options); return this }
@@ -289,119 +219,25 @@ export class ScopeImpl implements Scope {
     return this
   }
 
-  addHook(name: HookName, fn: Function): this {
-    this.assertDeclarable(`addHook('${name}')`)
-    assertHook(name, fn, this.path)
-    // A request hook declared after register() calls takes its place after what those plugins
-    // add (lifted plugins' hooks land in this scope): Fastify's order. App hooks (onRoute ...)
-    // apply at once, since routes are recorded at once. Its origin is the declaring plugin's now.
-    const origin = this.currentOrigin()
-    if ((requestHookNames as readonly string[]).includes(name) && this.context.plugins.hasPending()) {
-      this.context.plugins.enqueueDeferred(this, () => { this.origins.set(this.hooks.add(name, fn, this as never), origin) })
-    } else {
-      const bound = this.hooks.add(name, fn, this as never)
-      this.origins.set(bound, origin)
-      const plugin = name === 'onRoute' ? this.registeredPluginName() : null
-      if (plugin !== null) this.onRouteHookPlugins.set(bound, plugin)
-    }
-    return this
-  }
-
+  addHook(name: HookName, fn: Function): this { addHook(this, name, fn); return this }
   /** avvio's `instance.onClose(fn)`, which Fastify's `addHook('onClose', fn)` is built on: the same hook. */
   onClose(fn: Function): this {
     return this.addHook('onClose', fn)
   }
-
   /**
-   * The running plugin's registered name, null when it has none or a module label names what it
-   * declares. fastify-plugin's made-up name for an unnamed plugin (`fn-auto-3`, a counter) says
-   * less than the function name the origin already carries, so it is not used.
+   * On the prototype, as it always was, so that decorate('registeredPluginName') stays refused as
+   * a member name; scope-origin.ts reads the same.
    */
-  private registeredPluginName(): string | null {
-    const node = this.context.plugins.current
-    if (node.label !== null || node.plugin === null) return null
-    const name = readPluginMeta(node.plugin).registeredName
-    return name === null || isMadeUpPluginName(name) ? null : name
-  }
+  private registeredPluginName(): string | null { return registeredPluginName(this) }
 
-  decorate(name: string | symbol, value: unknown, dependencies?: readonly (string | symbol)[]): this { return this.#decorate('instance', name, value, dependencies) }
-  decorateRequest(name: string | symbol, value: unknown, dependencies?: readonly (string | symbol)[]): this { return this.#decorate('request', name, value, dependencies) }
-  decorateReply(name: string | symbol, value: unknown, dependencies?: readonly (string | symbol)[]): this { return this.#decorate('reply', name, value, dependencies) }
-  hasDecorator(name: string | symbol): boolean { return this.#findDecoration('instance', name) !== undefined }
-  hasRequestDecorator(name: string | symbol): boolean { return this.#findDecoration('request', name) !== undefined }
-  hasReplyDecorator(name: string | symbol): boolean { return this.#findDecoration('reply', name) !== undefined }
+  decorate(name: string | symbol, value: unknown, dependencies?: readonly (string | symbol)[]): this { declareDecoration(this, 'instance', name, value, dependencies); return this }
+  decorateRequest(name: string | symbol, value: unknown, dependencies?: readonly (string | symbol)[]): this { declareDecoration(this, 'request', name, value, dependencies); return this }
+  decorateReply(name: string | symbol, value: unknown, dependencies?: readonly (string | symbol)[]): this { declareDecoration(this, 'reply', name, value, dependencies); return this }
+  hasDecorator(name: string | symbol): boolean { return findDecoration(this, 'instance', name) !== undefined }
+  hasRequestDecorator(name: string | symbol): boolean { return findDecoration(this, 'request', name) !== undefined }
+  hasReplyDecorator(name: string | symbol): boolean { return findDecoration(this, 'reply', name) !== undefined }
   /** Fastify 5's getDecorator(): a decoration visible here (a function bound to this scope); an undeclared name throws ENC_ERR_DEC_UNDECLARED. */
   getDecorator<T = unknown>(name: string | symbol): T { return readDecorator(this, 'scope', name) as T }
-
-  #decorate(target: DecoratorTarget, name: string | symbol, value: unknown, dependencies: readonly (string | symbol)[] | undefined): this {
-    const method = target === 'instance' ? 'decorate' : target === 'request' ? 'decorateRequest' : 'decorateReply'
-    this.assertDeclarable(`${method}('${String(name)}')`, target === 'instance')
-    if (dependencies !== undefined) {
-      if (!Array.isArray(dependencies)) {
-        const got = dependencies === null ? 'null' : typeof dependencies
-        throw runtimeError('ENC_ERR_DEC_DEPENDENCY_INVALID_TYPE', { call: `${method}('${String(name)}')`, path: this.path, name: String(name), got })
-      }
-      const missing = dependencies.filter((d) => this.#findDecoration(target, d) === undefined)
-      if (missing.length > 0) {
-        throw runtimeError('ENC_ERR_DEC_MISSING_DEPENDENCY', { call: `${method}('${String(name)}')`, path: this.path, missing: missing.map(String) })
-      }
-    }
-    const reserved = target === 'instance' ? null : this.context.reservedNames[target]
-    if ((typeof name !== 'string' && typeof name !== 'symbol') || name === '' || (reserved !== null ? reserved.has(name as string) : (name in ScopeImpl.prototype || name in this) && !pluginReplaceableMembers.has(name))) {
-      const owner = target === 'instance' ? this.#findDecoration('instance', name) : undefined
-      if (owner === undefined) {
-        throw runtimeError('ENC_ERR_DEC_RESERVED', { call: `${method}('${String(name)}')`, path: this.path, target: target === 'instance' ? 'scope' : target })
-      }
-    }
-    if (target === 'instance' && name === 'use' && typeof value === 'function' && isMiddieUse(value, this.registeredPluginName())) value = guardMiddieUse(value)
-    const existing = this.#findDecoration(target, name)
-    // A plugin's onRegister hook may give each child scope the very function its parent has
-    // (@fastify/middie does with `use`): Fastify lets a child shadow an instance decorator,
-    // Enclave refuses a different value but takes the same function as a no-op.
-    if (existing !== undefined && target === 'instance' && typeof value === 'function' && !this.decorations.instance.has(name) &&
-      existing.kind === 'value' && existing.value === value) return this
-    if (existing !== undefined) {
-      // Two registrations of one plugin (or two anonymous ones) read alike: then say which register() call each was.
-      const by = this.currentOrigin()
-      const first = this.#originOf(target, name)
-      const alike = by === first.origin
-      // The same named plugin below itself (per-module options, a NestJS habit): say so, as renaming is no fix.
-      const again = alike && by.startsWith('plugin ') && by !== 'plugin anonymous' ? by : undefined
-      throw runtimeError('ENC_ERR_DEC_ALREADY_PRESENT', { call: `${method}('${String(name)}')`, path: this.path, by: alike ? this.#registration() : by, existing: alike ? { ...first, origin: first.registration } : first, again })
-    }
-    const decoration = toDecoration(target, name, value, this.path)
-    this.decorations[target].set(name, decoration)
-    this.origins.set(decoration, this.currentOrigin())
-    this.#registrations.set(decoration, this.#registration())
-    if (target === 'instance') this.#pushDown(decoration)
-    return this
-  }
-
-  #pushDown(decoration: Decoration, from: ScopeImpl | null = null): void {
-    if (from === null) applyDecoration(this, decoration)
-    else inheritDecoration(this, from, decoration)
-    for (const child of this.children) if (!child.decorations.instance.has(decoration.name)) child.#pushDown(decoration, this)
-  }
-
-  /** Who declared the visible decoration `name` (for the error naming both sides of a clash). */
-  #originOf(target: DecoratorTarget, name: string | symbol): { origin: string; registration: string; path: string } {
-    for (let scope: ScopeImpl | null = this; scope !== null; scope = scope.parent) {
-      const found = scope.decorations[target].get(name)
-      if (found !== undefined) {
-        const origin = scope.origins.get(found) ?? scope.path
-        return { origin, registration: scope.#registrations.get(found) ?? origin, path: scope.path }
-      }
-    }
-    return { origin: 'unknown', registration: 'unknown', path: this.path }
-  }
-
-  #findDecoration(target: DecoratorTarget, name: string | symbol): Decoration | undefined {
-    for (let scope: ScopeImpl | null = this; scope !== null; scope = scope.parent) {
-      const found = scope.decorations[target].get(name)
-      if (found !== undefined) return found
-    }
-    return undefined
-  }
 
   /** Decorations visible here, ancestors' first. */
   visibleDecorations(target: DecoratorTarget): Decoration[] {
@@ -409,112 +245,29 @@ export class ScopeImpl implements Scope {
     return this.parent === null ? own : [...this.parent.visibleDecorations(target), ...own]
   }
 
-  addSchema(schema: SharedSchema): this {
-    this.assertDeclarable('addSchema()')
-    this.schemas.add(schema)
-    this.origins.set(`schema:${(plainSchema(schema) as { $id?: unknown } | null)?.$id}`, this.currentOrigin())
-    return this
-  }
+  addSchema(schema: SharedSchema): this { addSchema(this, schema); return this }
   /** The visible shared schemas by `$id`; with a schemaController bucket, what its getSchemas() returns. */
   getSchemas(): Record<string, SharedSchema> { return this.schemas.getSchemas() as Record<string, SharedSchema> }
   getSchema(id: string): SharedSchema | undefined { return this.schemas.get(id) }
 
-  setValidatorCompiler(fn: ValidatorCompiler): this { this.#setFunction('setValidatorCompiler', fn); this.ownValidatorCompiler = fn; return this }
-  setSerializerCompiler(fn: SerializerCompiler): this { this.#setFunction('setSerializerCompiler', fn); this.ownSerializerCompiler = fn; return this }
-
-  /**
-   * Fastify's `fastify.validatorCompiler`: the compiler set here or in the nearest ancestor, else the
-   * one the builders made for this scope's routes at boot; undefined before boot, or when no route
-   * needed one. Read-only: setValidatorCompiler() sets it.
-   */
-  get validatorCompiler(): ValidatorCompiler | undefined {
-    for (let scope: ScopeImpl | null = this; scope !== null; scope = scope.parent) if (scope.ownValidatorCompiler !== null) return scope.ownValidatorCompiler
-    return this.schemas.activeCompiler('validator') as ValidatorCompiler | undefined
-  }
+  setValidatorCompiler(fn: ValidatorCompiler): this { checkSetter(this, 'setValidatorCompiler', fn); this.ownValidatorCompiler = fn; return this }
+  setSerializerCompiler(fn: SerializerCompiler): this { checkSetter(this, 'setSerializerCompiler', fn); this.ownSerializerCompiler = fn; return this }
+  /** Fastify's `fastify.validatorCompiler` (read-only; scope-schemas.ts). */
+  get validatorCompiler(): ValidatorCompiler | undefined { return visibleValidatorCompiler(this) }
   /** Fastify's `fastify.serializerCompiler`, as validatorCompiler. */
-  get serializerCompiler(): SerializerCompiler | undefined {
-    for (let scope: ScopeImpl | null = this; scope !== null; scope = scope.parent) if (scope.ownSerializerCompiler !== null) return scope.ownSerializerCompiler
-    return this.schemas.activeCompiler('serializer') as SerializerCompiler | undefined
-  }
-
-  /**
-   * Fastify 3.27.4's setSchemaController(): this scope's (and its descendants') shared-schema bucket
-   * and compiler builders. What is left out is inherited; a new bucket starts from the schemas
-   * visible here so far.
-   */
-  setSchemaController(options: SchemaControllerOptions): this {
-    this.assertDeclarable('setSchemaController()')
-    const checked = checkSchemaControllerOptions(options, `setSchemaController() in ${this.path}`)
-    this.schemas.useController(checked, this.schemas.getSchemas())
-    this.origins.set('setSchemaController', this.currentOrigin())
-    return this
-  }
-  setReplySerializer(fn: ReplySerializer): this { this.#setFunction('setReplySerializer', fn); this.replySerializer = fn; return this }
-  setSchemaErrorFormatter(fn: SchemaErrorFormatter): this {
-    this.#setFunction('setSchemaErrorFormatter', fn)
-    // Its Error is needed at once to answer the 400: a promise would be no error at all.
-    if (isAsyncFunction(fn)) throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `setSchemaErrorFormatter() in ${this.path}`, problem: 'the formatter must be synchronous and return an Error; it is async' })
-    this.schemaErrorFormatter = fn
-    return this
-  }
+  get serializerCompiler(): SerializerCompiler | undefined { return visibleSerializerCompiler(this) }
+  setSchemaController(options: SchemaControllerOptions): this { setSchemaController(this, options); return this }
+  setReplySerializer(fn: ReplySerializer): this { checkSetter(this, 'setReplySerializer', fn); this.replySerializer = fn; return this }
+  setSchemaErrorFormatter(fn: SchemaErrorFormatter): this { setSchemaErrorFormatter(this, fn); return this }
   /** 'eager' or 'lazy' for the routes of this scope and its descendants (issue 16). */
-  setSchemaCompilation(mode: SchemaCompilation): this {
-    this.assertDeclarable('setSchemaCompilation()')
-    this.schemaCompilation = checkSchemaCompilation(mode, `setSchemaCompilation() in ${this.path}`)
-    return this
-  }
+  setSchemaCompilation(mode: SchemaCompilation): this { setSchemaCompilation(this, mode); return this }
   // `any` decorations: the public Scope's typed signatures check the caller (`this` the scope serving the route, types.ts).
-  setErrorHandler(fn: TypedErrorHandler<any, any>): this { this.#setFunction('setErrorHandler', fn); this.ownErrorHandler = fn; this.#boundErrorHandler = fn.bind(this); return this }
+  setErrorHandler(fn: TypedErrorHandler<any, any>): this { checkSetter(this, 'setErrorHandler', fn); this.ownErrorHandler = fn; this.#boundErrorHandler = fn.bind(this); return this }
   /** Fastify's `setNotFoundHandler(handler)` or `setNotFoundHandler({ preValidation, preHandler }, handler)`. */
-  setNotFoundHandler(a: TypedNotFoundHandler<any, any> | NotFoundOptions<any, any>, b?: TypedNotFoundHandler<any, any>): this {
-    const options = typeof a === 'function' ? {} : a ?? {}
-    const fn = typeof a === 'function' ? a : b as NotFoundHandler
-    this.#setFunction('setNotFoundHandler', fn)
-    if (this.notFoundHandler !== null) {
-      throw runtimeError('ENC_ERR_NOT_FOUND_DUPLICATE', { path: this.path, existing: `${this.path} (this scope, called twice)`, prefix: this.prefix })
-    }
-    for (const name of ['preValidation', 'preHandler'] as const) {
-      const hooks = options[name]
-      for (const hook of hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]) assertHook(name, hook, this.path)
-    }
-    // Unknown URLs are attributed to a scope by prefix only. With its parent's prefix this scope
-    // would answer the parent's unknown URLs too, which an ancestor must never see (spec §3.3.3).
-    if (this.parent !== null && this.prefix === this.parent.prefix) {
-      throw runtimeError('ENC_ERR_NOT_FOUND_NO_PREFIX', { path: this.path, prefix: this.prefix })
-    }
-    this.notFoundHandler = fn
-    this.notFoundOptions = { preValidation: options.preValidation, preHandler: options.preHandler }
-    return this
-  }
+  setNotFoundHandler(a: TypedNotFoundHandler<any, any> | NotFoundOptions<any, any>, b?: TypedNotFoundHandler<any, any>): this { setNotFoundHandler(this, a, b); return this }
 
-  #setFunction(method: string, fn: unknown): void {
-    this.assertDeclarable(`${method}()`)
-    if (typeof fn !== 'function') throw runtimeError('ENC_ERR_ROUTE_INVALID', { setter: method, path: this.path, got: typeof fn })
-    this.origins.set(method, this.currentOrigin())
-  }
-
-  /**
-   * The module or plugin declaring right now: the label `annotate({ module })` gave the running
-   * plugin, else the plugin's name. A lifted plugin declares into this scope under its own name.
-   */
-  currentOrigin(): string {
-    const node = this.context.plugins.current
-    if (node.label !== null) return node.label
-    if (node.plugin === null) return this.path.split(' > ')[0]
-    // `lift(fn, { name })` names an arrow function that has no name of its own.
-    return `plugin ${liftMetaOf(node.plugin)?.name ?? (node.plugin.name === '' ? 'anonymous' : node.plugin.name)}`
-  }
-
-  /**
-   * currentOrigin() and which register() call it was, for a clash between two registrations of one
-   * plugin (or two anonymous ones): `plugin workspace (2nd register() in root)`.
-   */
-  #registration(): string {
-    const origin = this.currentOrigin()
-    const node = this.context.plugins.current
-    if (node.label !== null || node.plugin === null || node.ordinal === undefined || node.owner === null) return origin
-    return `${origin} (${ordinal(node.ordinal)} register() in ${node.owner.path})`
-  }
+  /** The module or plugin declaring right now (scope-origin.ts). */
+  currentOrigin(): string { return currentOrigin(this) }
 
   annotate(annotation: ScopeAnnotation): this {
     this.assertDeclarable('annotate()')
@@ -560,114 +313,22 @@ export class ScopeImpl implements Scope {
   inspect(): Inspection { return this.context.facade.introspect().inspect() }
   openapi(info?: OpenApiInfo): OpenApiDocument { return this.context.facade.introspect().openapi(info) }
 
-  addContentTypeParser(types: string | RegExp | Array<string | RegExp>, a: ContentTypeParserOptions | AnyParser, b?: AnyParser): this {
-    this.assertDeclarable('addContentTypeParser()')
-    const options = typeof a === 'function' ? {} : a ?? {}
-    const fn = typeof a === 'function' ? a : b
-    if (typeof fn !== 'function') throw runtimeError('ENC_ERR_CTP_INVALID', { path: this.path })
-    if (options.parseAs !== undefined && options.parseAs !== 'string' && options.parseAs !== 'buffer') {
-      throw runtimeError('ENC_ERR_CTP_INVALID', { path: this.path, parseAs: String(options.parseAs), hint: didYouMean(String(options.parseAs), ['string', 'buffer']) })
-    }
-    const mode = parserMode(fn, options.parseAs !== undefined, isAsyncFunction(fn))
-    if (mode === 'payload') warnPayloadParser()
-    for (const declared of Array.isArray(types) ? types : [types]) {
-      const pattern = declared instanceof RegExp ? matchingPattern(declared) : null
-      const type = declared instanceof RegExp ? `regexp:${declared.toString()}` : typeof declared === 'string' ? normalizeDeclaredType(declared) : null
-      if (type === null) throw runtimeError('ENC_ERR_CTP_INVALID', { path: this.path, type: String(declared) })
-      // As Fastify 3, '*' may be declared again: the later catch-all replaces the earlier one here
-      // and below. The built-in JSON and text parsers are not in any scope's store, so each may
-      // be replaced once, as Fastify allows, and only once.
-      if (type !== '*' && this.#parserOwner(type) !== null) {
-        throw runtimeError('ENC_ERR_CTP_ALREADY_PRESENT', { type, path: this.path })
-      }
-      this.parsers.set(type, { fn: fn as ContentTypeParserFn, parseAs: options.parseAs ?? 'string', bodyLimit: options.bodyLimit ?? null, mode, pattern })
-    }
-    return this
-  }
-
-  hasContentTypeParser(type: string | RegExp): boolean {
-    const normalized = type instanceof RegExp ? `regexp:${type.toString()}` : normalizeDeclaredType(type)
-    if (normalized === null) return false
-    for (let scope: ScopeImpl | null = this; scope !== null; scope = scope.parent) {
-      if (scope.parsers.has(normalized)) return true
-      if (scope.removedAllParsers || scope.removedParsers.has(normalized)) return false
-    }
-    return this.context.defaultParsers.has(normalized)
-  }
-
+  addContentTypeParser(types: string | RegExp | Array<string | RegExp>, a: ContentTypeParserOptions | AnyParser, b?: AnyParser): this { addContentTypeParser(this, types, a, b); return this }
+  hasContentTypeParser(type: string | RegExp): boolean { return hasContentTypeParser(this, type) }
   /** Fastify's: this scope and its descendants no longer parse these types (built-in ones included). */
-  removeContentTypeParser(types: string | RegExp | Array<string | RegExp>): this {
-    this.assertDeclarable('removeContentTypeParser()')
-    for (const declared of Array.isArray(types) ? types : [types]) {
-      const type = declared instanceof RegExp ? `regexp:${declared.toString()}` : normalizeDeclaredType(String(declared))
-      if (type === null) throw runtimeError('ENC_ERR_CTP_INVALID', { path: this.path, type: String(declared), call: 'removeContentTypeParser' })
-      this.parsers.delete(type)
-      this.removedParsers.add(type)
-    }
-    return this
-  }
-
+  removeContentTypeParser(types: string | RegExp | Array<string | RegExp>): this { removeContentTypeParser(this, types); return this }
   /** Fastify's: this scope and its descendants start with no parser at all, built-in ones included. */
-  removeAllContentTypeParsers(): this {
-    this.assertDeclarable('removeAllContentTypeParsers()')
-    this.parsers.clear()
-    this.removedAllParsers = true
-    return this
+  removeAllContentTypeParsers(): this { removeAllContentTypeParsers(this); return this }
+  /** Fastify's: the built-in JSON parser in the `(request, body, done)` form, for another media type (scope-parsers.ts). */
+  getDefaultJsonParser(onProtoPoisoning: PoisonAction = 'error', onConstructorPoisoning: PoisonAction = 'error'): DefaultJsonParser {
+    return defaultJsonParser(this, onProtoPoisoning, onConstructorPoisoning)
   }
 
-  /**
-   * Fastify's: the built-in JSON parser in the `(request, body, done)` form, for another media
-   * type (`{ parseAs: 'string' }`). `onProtoPoisoning`/`onConstructorPoisoning`: 'error'
-   * (refused with a 400, the default), 'remove' (the key is dropped) or 'ignore'.
-   */
-  getDefaultJsonParser(onProtoPoisoning: PoisonAction = 'error', onConstructorPoisoning: PoisonAction = 'error'): (request: unknown, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) => void {
-    // Checked here: secure-json-parse would take a misspelt action ('erorr') as 'ignore'.
-    for (const [poisoning, given] of [['onProtoPoisoning', onProtoPoisoning], ['onConstructorPoisoning', onConstructorPoisoning]] as const) {
-      if (!isPoisonAction(given)) throw runtimeError('ENC_ERR_CTP_INVALID', { path: this.path, poisoning, given: typeof given === 'string' ? `'${given}'` : String(given) })
-    }
-    const parse = this.context.makeJsonParser({ protoAction: onProtoPoisoning, constructorAction: onConstructorPoisoning }).fn
-    return (request, body, done) => {
-      let value: unknown
-      try {
-        value = parse(request as never, body)
-      } catch (error) {
-        done(error as Error)
-        return
-      }
-      done(null, value)
-    }
-  }
-
-  #parserOwner(type: string): ScopeImpl | null {
-    for (let scope: ScopeImpl | null = this; scope !== null; scope = scope.parent) {
-      if (scope.parsers.has(type)) return scope
-      if (scope.removedAllParsers || scope.removedParsers.has(type)) return null
-    }
-    return null
-  }
-
-  /**
-   * Fastify's ready(). On the root it boots the server and resolves once the onReady hooks have
-   * run. On a plugin's scope (avvio's ready on a child instance) it resolves once every plugin
-   * has loaded and every route is compiled, before the onReady hooks, in the order asked; a
-   * plugin may call it while it loads. Both resolve with the scope they were called on; the
-   * callback form gets `(error, scope)`.
-   */
+  /** Fastify's ready(): boots on the root, waits for loading on a plugin's scope (scope-server-calls.ts). */
   ready(options?: ReadyOptions): Promise<this>
   ready(callback: (error: Error | null, scope?: this) => void): this
-  ready(arg?: ReadyOptions | ((error: Error | null, scope?: this) => void)): Promise<this> | this {
-    const options = typeof arg === 'function' ? undefined : arg
-    const facade = this.context.facade
-    // A callback takes no options (compileAll is a promise-form option).
-    const booted = this.parent === null || options?.compileAll === true ? facade.ready(options) : facade.whenLoaded()
-    if (typeof arg !== 'function') return booted.then(() => this) as Promise<this>
-    settleInto(booted, () => { arg(null, this) }, (error) => { arg(error) })
-    return this
-  }
+  ready(arg?: ReadyOptions | ((error: Error | null, scope?: this) => void)): Promise<this> | this { return ready(this, arg) }
   bootProfile(options: { top?: number } = {}): BootProfile { return this.context.facade.bootProfile(options.top ?? 10) }
-  // Fastify's callback forms are offered beside the promises (a Fastify app's tests and main
-  // files use them): listen(port[, host[, backlog]], cb), listen(options, cb), close(cb),
-  // inject(options, cb) and inject()'s light-my-request chain. With a callback nothing is returned.
   listen(port?: number, host?: string): Promise<string>
   listen(options: ListenOptions): Promise<string>
   listen(path: string): Promise<string>
@@ -677,43 +338,18 @@ export class ScopeImpl implements Scope {
   listen(port: number, host: string, backlog: number, callback: (error: Error | null, address?: string) => void): void
   listen(options: ListenOptions, callback: (error: Error | null, address?: string) => void): void
   listen(a?: number | string | ListenOptions, host?: string | Function): Promise<string> | void {
-    const callback = lastCallback<(error: Error | null, address?: string) => void>(arguments)
-    if (callback === undefined) return this.context.facade.listen(a, host as string | undefined)
-    const given = typeof host === 'string' ? host : undefined
-    // On failure Fastify 3 calls back with (error, null): callers test `address === null`.
-    const failed = callback as unknown as (error: Error, address: null) => void
-    settleInto(this.context.facade.listen(typeof a === 'function' ? undefined : a, given), (address) => { callback(null, address) }, (error) => { failed(error, null) })
+    return listen(this.context.facade, a, host, lastCallback(arguments))
   }
   close(): Promise<void>
   close(callback: (error?: Error) => void): void
-  close(): Promise<void> | void {
-    const callback = lastCallback<(error?: Error) => void>(arguments)
-    if (callback === undefined) return this.context.facade.close()
-    settleInto(this.context.facade.close(), () => { callback() }, (error) => { callback(error) })
-  }
+  close(): Promise<void> | void { return close(this.context.facade, lastCallback(arguments)) }
   inject(options: InjectOptions | string): Promise<InjectResponse>
   inject(options: InjectOptions | string, callback: (error: Error | null, response?: InjectResponse) => void): void
   inject(): InjectChain
   inject(options?: InjectOptions | string, callback?: (error: Error | null, response?: InjectResponse) => void): Promise<InjectResponse> | InjectChain | void {
-    if (options === undefined) return this.context.facade.inject()
-    const response = this.context.facade.inject(options) as Promise<InjectResponse>
-    if (callback === undefined) return response
-    // Fastify 3's callback form: the response, or the error that kept the server from booting.
-    settleInto(response, (res) => { callback(null, res) }, (error) => { callback(error) })
+    return inject(this.context.facade, options, callback)
   }
-}
-
-/** The callback of Fastify's callback forms: the last argument, when it is a function. */
-function lastCallback<F>(args: IArguments): F | undefined {
-  const last: unknown = args.length > 0 ? args[args.length - 1] : undefined
-  return typeof last === 'function' ? last as F : undefined
 }
 
 installUnsupportedApis(ScopeImpl.prototype)
 installMissingMiddlewareUse(ScopeImpl.prototype)
-
-function ordinal(n: number): string {
-  const tens = n % 100
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : n % 10 === 1 ? 'st' : n % 10 === 2 ? 'nd' : n % 10 === 3 ? 'rd' : 'th'
-  return `${n}${suffix}`
-}

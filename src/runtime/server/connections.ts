@@ -21,7 +21,7 @@ export interface Connections {
 
 /**
  * Per connection, not per request: Node's closeIdleConnections() leaves alone a connection that
- * has not sent a request yet, and close() must not wait closeTimeout for those (lifecycle.ts).
+ * has not sent a request yet, and close() must not wait closeTimeout for those (stop-serving.ts).
  */
 export function trackConnections(server: Server, transport: Transport): Connections {
   const sockets = new Set<Socket>()

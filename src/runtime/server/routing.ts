@@ -13,7 +13,7 @@ import type { ServeContext } from '../serve/serve-context'
  * upgrade request it answers itself, and destroyed if that has not happened within
  * requestTimeout, the deadline a request on an ordinary connection has. A reply the plugin
  * hijacked (the websocket) is left alone: the connection is the plugin's. close() force-closes
- * whatever is left of either at closeTimeout (lifecycle.ts).
+ * whatever is left of either at closeTimeout (stop-serving.ts).
  */
 export function routingOf(serve: ServeContext): (req: IncomingMessage, res: ServerResponse) => void {
   return function routing(req, res) {
