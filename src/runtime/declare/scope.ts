@@ -5,6 +5,7 @@ import { runtimeError } from '../errors/runtime-codes'
 import { HookStore, assertHook } from './hooks'
 import { settleInto } from './callback-form'
 import { requestHookNames } from '../shared/bound-hook'
+import { answerHandshakeErrorsInJson, isWsServer } from './websocket-handshake-errors'
 import { toDecoration, applyDecoration, type Decoration, type DecoratorTarget } from './decorations'
 import { normalizeDeclaredType } from '../shared/media-type'
 import { parserMode, type BodyParser } from '../shared/body-parser'
@@ -369,6 +370,8 @@ export class ScopeImpl implements Scope {
       const again = alike && by.startsWith('plugin ') && by !== 'plugin anonymous' ? by : undefined
       throw runtimeError('ENC_ERR_DEC_ALREADY_PRESENT', { call: `${method}('${String(name)}')`, path: this.path, by: alike ? this.#registration() : by, existing: alike ? { ...first, origin: first.registration } : first, again })
     }
+    // @fastify/websocket's ws server: malformed handshakes answered in the JSON shape (websocket-handshake-errors.ts).
+    if (target === 'instance' && name === 'websocketServer' && isWsServer(value)) answerHandshakeErrorsInJson(value)
     const decoration = toDecoration(target, name, value, this.path)
     this.decorations[target].set(name, decoration)
     this.origins.set(decoration, this.currentOrigin())

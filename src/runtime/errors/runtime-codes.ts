@@ -104,6 +104,8 @@ export const runtimeErrors = {
     message: (a: { received: number; declared: string }) => `Request body size did not match Content-Length: ${a.received} bytes received, Content-Length says ${a.declared}` }),
   ENC_ERR_CTP_BODY_TIMEOUT: e({ status: 408, summary: 'the request body was not received within bodyTimeout (the connection is closed)',
     message: (a: { ms: number }) => `The request body was not received within ${a.ms} ms` }),
+  ENC_ERR_WS_HANDSHAKE_INVALID: e({ status: 400, summary: "a websocket upgrade that ws refuses (no or a bad Sec-WebSocket-Key, an unknown Sec-WebSocket-Version, an Upgrade that is not websocket; 405 for a method other than GET), with @fastify/websocket: answered in the JSON shape, then the connection is closed",
+    message: (a: { reason: string }) => `Invalid websocket handshake: ${a.reason}.` }),
   ENC_ERR_METHOD_NOT_ALLOWED: e({ status: 405, summary: 'the path exists, but not for this method',
     message: (a: { method: string; path: string; allowed: readonly string[] }) => `Method ${a.method} is not allowed for ${a.path}; allowed: ${a.allowed.join(', ')}` }),
   ENC_ERR_BAD_URL: e({ status: 400, summary: 'the URL cannot be decoded',
