@@ -802,6 +802,12 @@ export interface ServerOptions<H2 extends boolean = boolean, S extends HttpsOpti
    */
   drainTimeout?: number
   /**
+   * In bytes: a connection whose client is not reading and whose queued output (the socket's
+   * buffer, plus what a stream reply's source holds) is over this and still growing is destroyed,
+   * logged at warn (`ENC_ERR_CONNECTION_QUEUE_LIMIT`) with the route. Default 8 MiB; 0 turns it off.
+   */
+  maxQueuedBytes?: number
+  /**
    * Fastify 3: answers the framework's own request errors instead of the built-in reply. Called
    * for a URL that cannot be decoded (`ENC_ERR_BAD_URL`), after the root's onRequest hooks;
    * `reply.callNotFound()` there answers a plain 404.

@@ -84,7 +84,7 @@ describe('hardening: hostile websocket clients', function () {
     'Upgrade: h2c': `GET /ws HTTP/1.1\r\nHost: localhost\r\nUpgrade: h2c\r\nConnection: Upgrade, HTTP2-Settings\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n\r\n`,
   }
   for (const [name, request] of Object.entries(MALFORMED)) {
-    it(`a handshake with ${name} gets ws's 400 (the plugin's answer, as on Fastify) and its connection closed; a good one is still upgraded`, async () => {
+    it(`a handshake with ${name} gets a 400 (in the JSON shape since session 18: ws-handshake-json.test.ts) and its connection closed; a good one is still upgraded`, async () => {
       const { app, port } = await wsApp()
       const bad = await exchange(port, request)
       expect(bad.text.split('\r\n')[0]).to.equal('HTTP/1.1 400 Bad Request')

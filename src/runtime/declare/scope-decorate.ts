@@ -3,6 +3,7 @@ import type { ScopeImpl } from './scope'
 import { toDecoration, applyDecoration, type Decoration, type DecoratorTarget } from './decorations'
 import { guardMiddieUse, isMiddieUse, pluginReplaceableMembers } from './missing-middleware'
 import { currentOrigin, currentRegistration, registeredPluginName } from './scope-origin'
+import { answerHandshakeErrorsInJson, isWsServer } from './websocket-handshake-errors'
 
 /**
  * Which registration declared each decoration (currentRegistration()), for ENC_ERR_DEC_ALREADY_PRESENT.
@@ -64,6 +65,8 @@ export function declareDecoration(scope: ScopeImpl, target: DecoratorTarget, nam
     const again = alike && by.startsWith('plugin ') && by !== 'plugin anonymous' ? by : undefined
     throw runtimeError('ENC_ERR_DEC_ALREADY_PRESENT', { call: `${method}('${String(name)}')`, path: scope.path, by: alike ? currentRegistration(scope) : by, existing: alike ? { ...first, origin: first.registration } : first, again })
   }
+  // @fastify/websocket's ws server: malformed handshakes answered in the JSON shape (websocket-handshake-errors.ts).
+  if (target === 'instance' && name === 'websocketServer' && isWsServer(value)) answerHandshakeErrorsInJson(value)
   const decoration = toDecoration(target, name, value, scope.path)
   scope.decorations[target].set(name, decoration)
   scope.origins.set(decoration, currentOrigin(scope))

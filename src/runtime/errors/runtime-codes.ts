@@ -104,6 +104,8 @@ export const runtimeErrors = {
     message: (a: { received: number; declared: string }) => `Request body size did not match Content-Length: ${a.received} bytes received, Content-Length says ${a.declared}` }),
   ENC_ERR_CTP_BODY_TIMEOUT: e({ status: 408, summary: 'the request body was not received within bodyTimeout (the connection is closed)',
     message: (a: { ms: number }) => `The request body was not received within ${a.ms} ms` }),
+  ENC_ERR_WS_HANDSHAKE_INVALID: e({ status: 400, summary: "a websocket upgrade that ws refuses (no or a bad Sec-WebSocket-Key, an unknown Sec-WebSocket-Version, an Upgrade that is not websocket; 405 for a method other than GET), with @fastify/websocket: answered in the JSON shape, then the connection is closed",
+    message: (a: { reason: string }) => `Invalid websocket handshake: ${a.reason}.` }),
   ENC_ERR_METHOD_NOT_ALLOWED: e({ status: 405, summary: 'the path exists, but not for this method',
     message: (a: { method: string; path: string; allowed: readonly string[] }) => `Method ${a.method} is not allowed for ${a.path}; allowed: ${a.allowed.join(', ')}` }),
   ENC_ERR_BAD_URL: e({ status: 400, summary: 'the URL cannot be decoded',
@@ -188,6 +190,9 @@ export const runtimeErrors = {
   // A log entry's code: the headers are out, so the connection is closed instead of an answer.
   ENC_ERR_REPLY_STREAM_LENGTH: e({ status: 'none', summary: 'a stream reply gave more or fewer bytes than the Content-Length set for it: the body is cut and the connection closed (logged), never left to desynchronise a keep-alive client',
     message: (a: At & { declared: string; streamed: number }) => `${a.at}: the reply declared Content-Length ${a.declared} but its stream gave ${a.streamed} byte(s)${a.streamed > Number(a.declared) ? ' or more' : ''}; the connection was closed. Set the length the stream really has, or none.` }),
+  // A log entry's code: the connection is cut, there is no request to answer.
+  ENC_ERR_CONNECTION_QUEUE_LIMIT: e({ status: 'none', summary: 'a client that is not reading had more than maxQueuedBytes of output queued for it (the socket\'s buffer, plus what a stream reply\'s source holds) and the queue was still growing: its connection is closed (logged at warn, with the route)',
+    message: (a: { queued: number; limit: number; what: string }) => `${a.what}: ${a.queued} bytes were queued for a client that is not reading them (maxQueuedBytes ${a.limit}) and more kept coming; the connection was closed. A producer should wait for 'drain' (or watch writableLength / a websocket's bufferedAmount) and drop clients that fall behind; raise maxQueuedBytes (0: no limit) if such queues are expected.` }),
   ENC_ERR_REPLY_STREAM_CHUNK: e({ status: 500, summary: 'an object-mode stream reply gave a chunk that is neither a string nor bytes (an object, a number): a 500 if nothing was written yet, else the body is cut and the connection closed (logged)',
     message: (a: At & { got: string }) => `${a.at}: the reply's stream gave ${a.got}; a stream reply must give strings, Buffers or Uint8Arrays. Serialize each item first (NDJSON: JSON.stringify(item) + '\\n').` }),
   ENC_ERR_REPLY_WEB_STREAM_LOCKED: e({ status: 500, summary: "a web ReadableStream sent as the reply (or a fetch Response's body) is locked by a reader (Fastify 5's FST_ERR_REP_READABLE_STREAM_LOCKED)",

@@ -9,6 +9,7 @@ import { responseGone } from './response-gone'
 import { failWrite } from './send-failure'
 import { pumpCheckedChunks } from './stream-chunks'
 import { declaredLengthGuard } from './stream-length'
+import { reportStreamQueue } from './stream-queued-output'
 import { closeSource } from './stream-source'
 import { failHead, writeHeadOrFail } from './write-head'
 
@@ -75,6 +76,7 @@ export function writeStream(reply: ReplyImpl, stream: Readable): void {
     // A legacy stream (the `send` module's SendStream) has pipe() but no unpipe().
     stopPiping = () => { if (typeof stream.unpipe === 'function') stream.unpipe(dest) }
   }
+  reportStreamQueue(reply, stream, guard)
   if (guard === null) detach = stopPiping
   else {
     guard.pipe(res)

@@ -23,6 +23,7 @@ import { resolveLogger, silentLogger } from './logger'
 import { ServerLifecycle } from './lifecycle'
 import { routingOf } from './routing'
 import { watchDrains } from './drain-watch'
+import { queueLimitLog } from './queue-limit-log'
 import { createNodeServer } from './node-server'
 import { publishInitialization } from './initialization-channel'
 import { trackConnections } from './connections'
@@ -92,9 +93,10 @@ export function createServer(given: ServerOptions = {}): Scope {
   serve.serveNotFound = serveNotFound
   const { server: http, transport } = createNodeServer(options, limits, unlessClosing((req, res) => handleRequest(serve, req, res)))
   const connections = trackConnections(http, transport)
-  if (limits.drainTimeout > 0) {
+  if (limits.drainTimeout > 0 || limits.maxQueuedBytes > 0) {
     let stop: (() => void) | null = null
-    http.on('listening', () => { stop ??= watchDrains(connections.sockets, limits.drainTimeout) })
+    const onQueueLimit = queueLimitLog(log, limits.maxQueuedBytes)
+    http.on('listening', () => { stop ??= watchDrains(connections.sockets, limits, onQueueLimit) })
     http.on('close', () => { stop?.(); stop = null })
   }
   const lifecycle = new ServerLifecycle({ http, transport, serve, connections, releaseLogger: logger.release })

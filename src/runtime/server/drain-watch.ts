@@ -1,5 +1,12 @@
 import type { Socket } from 'node:net'
+import { queuedOutputOf, type QueuedOutput } from '../shared/queued-output'
 import { sweepInterval } from '../shared/server-options'
+
+/** The two bounds on output a client does not read (0 turns one off). */
+export interface DrainLimits {
+  readonly drainTimeout: number
+  readonly maxQueuedBytes: number
+}
 
 /**
  * `drainTimeout`: every other timeout is about receiving. A client that pipelines requests and
@@ -12,16 +19,38 @@ import { sweepInterval } from '../shared/server-options'
  * it, so a slow reader that reads steadily is left alone. Without that internal (a socket with no
  * libuv handle), only 'drain' counts.
  *
+ * `maxQueuedBytes`: drainTimeout alone bounds what such a client holds by time, not by size: a
+ * websocket handler or an event-stream producer that ignores backpressure queued its whole send
+ * rate times drainTimeout (~2 GB at 32 MB/s and 60 s). A connection whose queued output (the
+ * socket's buffer, plus what a stream reply's source holds: shared/queued-output.ts) is over the
+ * limit and grew since the previous sweep is destroyed, and the cut logged once at warn. Growth,
+ * not size alone: one large write (`reply.send()` of a 100 MB buffer) queues its size at once and
+ * then only shrinks, and cutting it would break a download the application chose to hold in
+ * memory. A cut lands within two sweeps of crossing the limit, so the bound is the limit plus
+ * about half a second of the send rate.
+ *
  * One sweep per server over its open connections (upgraded ones included), a quarter of the
- * timeout apart (at most 1 s): no timer per socket or per write.
+ * timeout apart (at most 1 s; 250 ms when maxQueuedBytes is on): no timer per socket or per write.
  */
-export function watchDrains(sockets: ReadonlySet<Socket>, timeoutMs: number): () => void {
+export function watchDrains(
+  sockets: ReadonlySet<Socket>,
+  limits: DrainLimits,
+  onQueueLimit: (socket: Socket, queued: number, owner: QueuedOutput | undefined) => void,
+): () => void {
+  const { drainTimeout, maxQueuedBytes } = limits
   // Each stalled socket: since when it has made no progress, and its write queue then (weak: a closed socket leaves by itself).
   const stalls = new WeakMap<Socket, { since: number, queued: number }>()
+  // Each socket's queued output at the sweep that last saw some: a 'drain' between two sweeps
+  // does not reset it (a source can keep growing while the socket drains a chunk at a time).
+  const held = new WeakMap<Socket, { bytes: number, sweep: number }>()
+  let sweep = 0
   const timer = setInterval(() => {
     const now = Date.now()
+    sweep++
     for (const socket of sockets) {
-      if (!socket.writableNeedDrain || socket.destroyed) continue
+      if (socket.destroyed) continue
+      if (maxQueuedBytes > 0 && overLimit(socket)) continue
+      if (drainTimeout === 0 || !socket.writableNeedDrain) continue
       const queued = queuedBytes(socket)
       const stall = stalls.get(socket)
       if (stall === undefined) {
@@ -30,13 +59,29 @@ export function watchDrains(sockets: ReadonlySet<Socket>, timeoutMs: number): ()
       } else if (queued >= 0 && stall.queued >= 0 && queued < stall.queued) {
         stall.since = now
         stall.queued = queued
-      } else if (now - stall.since >= timeoutMs) {
+      } else if (now - stall.since >= drainTimeout) {
         socket.destroy()
       } else {
         stall.queued = queued
       }
     }
-  }, sweepInterval([timeoutMs], 1000))
+  }, sweepInterval([drainTimeout, maxQueuedBytes > 0 ? 1000 : 0], 1000))
+  /** Cuts `socket` when its queued output is over maxQueuedBytes and grew since the previous sweep. */
+  function overLimit(socket: Socket): boolean {
+    const owner = queuedOutputOf(socket)
+    if (owner === undefined && !socket.writableNeedDrain) return false
+    const bytes = socket.writableLength + (owner?.held() ?? 0)
+    const before = held.get(socket)
+    if (bytes > maxQueuedBytes && before !== undefined && before.sweep === sweep - 1 && bytes > before.bytes) {
+      held.delete(socket)
+      onQueueLimit(socket, bytes, owner)
+      socket.destroy()
+      return true
+    }
+    if (before === undefined) held.set(socket, { bytes, sweep })
+    else { before.bytes = bytes; before.sweep = sweep }
+    return false
+  }
   // The sweep alone never keeps the process alive.
   timer.unref()
   return () => clearInterval(timer)

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { handleRequest } from '../serve/pipeline'
 import type { ServeContext } from '../serve/serve-context'
+import { ownQueuedOutput } from '../shared/queued-output'
 
 /**
  * Fastify's `fastify.routing`: the request listener, for a request a plugin received outside the
@@ -27,6 +28,8 @@ function watchUpgradeSocket(serve: ServeContext, req: IncomingMessage, res: Serv
   const socket = req.socket
   res.shouldKeepAlive = false
   res.once('finish', () => socket.destroySoon())
+  // A websocket's output is ws's writes on this socket: maxQueuedBytes's warning names its upgrade request.
+  ownQueuedOutput(socket, { held: () => 0, describe: () => ({ method: req.method, url: req.url, websocket: true }) })
   const limit = serve.limits.requestTimeout
   if (limit === 0) return
   // One timer per upgrade request (one per websocket connection, not per message): rare enough

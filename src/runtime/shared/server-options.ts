@@ -16,6 +16,7 @@ export interface ServerLimits {
   readonly handlerTimeout: number
   readonly connectionTimeout: number
   readonly drainTimeout: number
+  readonly maxQueuedBytes: number
   readonly maxRequestsPerSocket: number
 }
 
@@ -42,6 +43,10 @@ export const defaultLimits: ServerLimits = {
   connectionTimeout: 0,
   // A client that stops reading its answers (server/drain-watch.ts).
   drainTimeout: 60_000,
+  // The same client by size (server/drain-watch.ts): far above what a reply streamed with
+  // backpressure queues (the socket's and the source's high-water marks, tens of KB), far below
+  // what a producer ignoring it queues within drainTimeout.
+  maxQueuedBytes: 8 * 1024 * 1024,
   maxRequestsPerSocket: 0,
 }
 
