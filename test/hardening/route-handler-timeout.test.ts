@@ -3,6 +3,8 @@
 // > 0. A serverless function has a platform timeout of its own: its slow routes get their own
 // budget, the rest keep a short one. Every wait is bounded; no assertion is about how long anything took.
 import 'reflect-metadata'
+import { spawnSync } from 'node:child_process'
+import { join } from 'node:path'
 import { expect } from 'chai'
 import { createServer, type Scope, type ServerOptions } from '../../src/runtime'
 import { Get, Module, Route } from '../../src/decorators'
@@ -115,5 +117,26 @@ describe('per-route handlerTimeout (Fastify 5 route option)', () => {
     try { await createApp(BadRoot, { logger: false }) } catch (caught) { error = caught as Error }
     expect(error?.code).to.equal('ENC_ERR_ROUTE_INVALID')
     expect(error?.message).to.contain('/bad').and.contain('handlerTimeout')
+  })
+})
+
+describe('handlerTimeout in a process that only injects (a Lambda handler, a script)', () => {
+  it('a stuck handler reached by inject() is answered 503 by handlerTimeout instead of the process ending with the request unanswered', function () {
+    this.timeout(20000)
+    // Nothing but the pending inject(): no socket, no timer of the script's own. Fastify 5's
+    // handlerTimeout is a ref'd setTimeout; Enclave's sweep is unref'd, so the inject holds it.
+    const child = `
+      const { createServer } = require(${JSON.stringify(join(__dirname, '..', '..', 'src'))})
+      const app = createServer({ logger: false, handlerTimeout: 100 })
+      app.get('/stuck', () => new Promise(() => undefined))
+      app.get('/route-own', { handlerTimeout: 100 }, (request, reply) => { /* forgot reply.send() */ })
+      process.on('exit', () => console.log('exit'))
+      ;(async () => {
+        console.log('stuck', (await app.inject({ url: '/stuck' })).statusCode)
+        app.inject({ url: '/route-own' }, (error, res) => console.log('route-own', error ?? res.statusCode))
+      })()
+    `
+    const run = spawnSync(process.execPath, ['-e', child], { encoding: 'utf8', timeout: 15000 })
+    expect(run.stdout.trim().split('\n'), run.stderr).to.deep.equal(['stuck 503', 'route-own 503', 'exit'])
   })
 })

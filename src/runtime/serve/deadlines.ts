@@ -39,6 +39,8 @@ export class Deadlines {
   readonly #lists: DeadlineList[] = []
   readonly #log: Logger
   #interval: NodeJS.Timeout | null = null
+  /** inject() calls in flight (holdOpen()): while any, the sweep keeps the process alive. */
+  #holds = 0
 
   constructor(timeoutsMs: readonly number[], log: Logger) {
     this.#log = log
@@ -91,10 +93,27 @@ export class Deadlines {
     reply.deadlineNext = null
   }
 
+  /**
+   * An inject() is in flight: until the returned function is called, a deadline keeps the
+   * process alive, as Fastify 5's handlerTimeout timer does. A listening server's sockets keep
+   * it alive by themselves; an inject-only process (a Lambda handler, a test script) has nothing
+   * else, and a request whose handler never answers would end the process, unanswered, instead
+   * of getting its 503.
+   */
+  holdOpen(): () => void {
+    if (this.#holds++ === 0) this.#interval?.ref()
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      if (--this.#holds === 0) this.#interval?.unref()
+    }
+  }
+
   #start(): void {
     this.#interval = setInterval(() => this.#sweep(), this.intervalMs)
-    // A pending deadline must not keep a process alive that has nothing else to do.
-    this.#interval.unref()
+    // A pending deadline must not keep a process alive that has nothing else to do (but see holdOpen()).
+    if (this.#holds === 0) this.#interval.unref()
   }
 
   #sweep(): void {

@@ -336,8 +336,14 @@ export class ServerLifecycle implements ServerFacade {
     const serve = this.#serve
     const dispatch = (req: IncomingMessage, res: ServerResponse): void => handleRequest(serve, req, res)
     const request = typeof options === 'string' ? { url: options, method: 'GET' } : options
-    const response = await loadLightMyRequest()(dispatch, request as never)
-    return response as unknown as InjectResponse
+    // Without a socket nothing else may keep the process alive until handlerTimeout answers.
+    const release = serve.deadlines.holdOpen()
+    try {
+      const response = await loadLightMyRequest()(dispatch, request as never)
+      return response as unknown as InjectResponse
+    } finally {
+      release()
+    }
   }
 
   printPlugins(): string {
