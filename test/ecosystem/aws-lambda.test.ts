@@ -212,10 +212,12 @@ describe('@fastify/aws-lambda in Enclave (API Gateway v1/v2 and ALB events throu
       await app.close()
     })
 
-    it('without { decorateRequest: false } on a booted app: ENC_ERR_SCOPE_BOOTED, naming the decoration', async () => {
+    it('without { decorateRequest: false } on a booted app: ENC_ERR_SCOPE_BOOTED, naming the decoration and, for createApp(), the lift()ed plugin', async () => {
       @Module({ controllers: [Notes] }) class Root {}
       const app = await createApp(Root, { logger: false })
       expect(() => lambdaOf(app)).to.throw(/awsLambda/).with.property('code', 'ENC_ERR_SCOPE_BOOTED')
+      // The message names the way out for an app createApp() booted, not only ready()/listen().
+      expect(() => lambdaOf(app)).to.throw(/createApp\(\) returns the app already booted.*lift\(\)/)
       await app.close()
     })
   })
