@@ -536,6 +536,12 @@ export interface RouteShorthandOptions<S extends RuntimeRouteSchema = RouteSchem
   serializerCompiler?: SerializerCompiler
   schemaErrorFormatter?: SchemaErrorFormatter
   bodyLimit?: number
+  /**
+   * Fastify 5: this route's handlerTimeout in ms (an integer > 0), over the server's, which it
+   * replaces whether longer or shorter, or sets when the server's is 0. Answered 503
+   * `ENC_ERR_HANDLER_TIMEOUT`; `request.routeOptions.handlerTimeout` shows it.
+   */
+  handlerTimeout?: number
   errorHandler?: TypedErrorHandler<R, Y>
   /** Free-form data readable by hooks as `request.routeConfig`. */
   config?: Record<string, unknown>

@@ -7,6 +7,7 @@ import { routeSchemas } from './route-schemas'
 import { allScopes } from './all-scopes'
 import { SerializerBatch } from './serializer-batch'
 import { defaultNotFoundHandler, badUrlHandler, methodNotAllowedHandler } from '../serve/system-handlers'
+import { handlerDeadlineOf } from '../serve/handler-timeout'
 import type { RouteDefinition } from '../declare/route-declaration'
 import type { BootContext } from './boot-context'
 import type { RouteRecord } from './route-record'
@@ -179,6 +180,7 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecor
     return twin
   }
   const serverBodyLimit = boot.serve.limits.bodyLimit
+  const handlerDeadline = handlerDeadlineOf(boot.serve, options.handlerTimeout)
   return [record, (method: string, url: string) => {
     const implicitHead = method === 'HEAD' && !def.methods.includes('HEAD')
     const routeConfig = configFor(method, url, implicitHead)
@@ -202,6 +204,7 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecor
     config: routeConfig,
     hasParams: def.url.includes(':') || def.url.includes('*'),
     routeOptions: () => routeOptionsView(def, method, url, routeConfig, serverBodyLimit, boot),
+    handlerDeadline,
     // '' is Fastify's 'not set' (what onRoute hooks see): the server logger's level.
     logLevel: options.logLevel || null,
     logSerializers: def.scope.logSerializers === null && options.logSerializers === undefined ? null : { ...def.scope.logSerializers, ...options.logSerializers },
@@ -213,8 +216,8 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecor
 /**
  * Fastify's request.routeOptions: the declared options, with the full url and this method, and
  * what Fastify 5's getter (lib/request.js) fills in when the route did not say: exposeHeadRoute
- * (the server's exposeHeadRoutes), prefixTrailingSlash ('both') and handlerTimeout (the server's:
- * Enclave has no per-route one; 0 is off, as in Fastify 5). `version` is the request's, added by
+ * (the server's exposeHeadRoutes), prefixTrailingSlash ('both') and handlerTimeout (the route's own,
+ * else the server's; 0 is off, as in Fastify 5). `version` is the request's, added by
  * request.routeOptions.
  */
 function routeOptionsView(def: RouteDefinition, method: string, url: string, config: Record<string, unknown>, serverBodyLimit: number, boot: BootContext): Readonly<Record<string, unknown>> {
@@ -229,7 +232,7 @@ function routeOptionsView(def: RouteDefinition, method: string, url: string, con
     attachValidation: options.attachValidation === true,
     exposeHeadRoute: options.exposeHeadRoute ?? boot.routing.exposeHeadRoutes,
     prefixTrailingSlash: options.prefixTrailingSlash || 'both',
-    handlerTimeout: boot.serve.limits.handlerTimeout,
+    handlerTimeout: options.handlerTimeout ?? boot.serve.limits.handlerTimeout,
   })
 }
 
@@ -307,5 +310,6 @@ function systemRoute(boot: BootContext, scope: ScopeImpl, handler: Handler, own:
     schemas: null, lazy: null, schemaErrorFormatter: resolution.schemaErrorFormatter, replySerializer: resolution.replySerializer, attachValidation: false,
     parsers: resolution.parsers, bodyLimit: null, errorHandlers: resolution.errorHandlers, config: {}, hasParams: false,
     routeOptions: Object.freeze({ method: undefined, url: undefined, config: {}, schema: undefined, bodyLimit: boot.serve.limits.bodyLimit, handlerTimeout: boot.serve.limits.handlerTimeout }),
+    handlerDeadline: boot.serve.handlerDeadline,
   })
 }

@@ -12,7 +12,7 @@ export const knownRouteOptions: readonly string[] = [
   'method', 'url', 'path', 'handler', 'schema', 'attachValidation', 'validatorCompiler', 'serializerCompiler',
   'schemaErrorFormatter', 'bodyLimit', 'errorHandler', 'config', 'onRequest', 'preParsing', 'preValidation', 'preHandler',
   'preSerialization', 'onSend', 'onResponse', 'onRequestAbort', 'onError', 'onTimeout', 'logLevel',
-  'logSerializers', 'exposeHeadRoute', 'prefixTrailingSlash', 'prefix', 'constraints', 'version',
+  'logSerializers', 'exposeHeadRoute', 'prefixTrailingSlash', 'prefix', 'constraints', 'version', 'handlerTimeout',
 ]
 
 /**
@@ -23,7 +23,7 @@ export const knownRouteOptions: readonly string[] = [
 const protectiveRouteOptions: readonly string[] = [
   'schema', 'attachValidation', 'validatorCompiler', 'schemaErrorFormatter', 'bodyLimit', 'errorHandler',
   'onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization', 'onSend', 'onResponse',
-  'onRequestAbort', 'onError', 'onTimeout', 'constraints',
+  'onRequestAbort', 'onError', 'onTimeout', 'constraints', 'handlerTimeout',
 ]
 
 const logLevels: readonly string[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
@@ -100,6 +100,12 @@ export function checkRouteOptions(options: RouteOptions, where: string, strategi
   if (options.prefixTrailingSlash !== undefined && !prefixTrailingSlashValues.includes(options.prefixTrailingSlash)) {
     const given = String(options.prefixTrailingSlash)
     throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `the prefixTrailingSlash option is '${given}'${didYouMean(given, prefixTrailingSlashValues)}; use 'both', 'slash' or 'no-slash'` })
+  }
+  // Fastify 5 (lib/route.js, FST_ERR_ROUTE_HANDLER_TIMEOUT_OPTION_NOT_INT): an integer > 0. A
+  // route cannot turn the server's off with 0; leave the option out to take the server's.
+  const handlerTimeout: unknown = options.handlerTimeout
+  if (handlerTimeout !== undefined && (typeof handlerTimeout !== 'number' || !Number.isInteger(handlerTimeout) || handlerTimeout <= 0)) {
+    throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `the handlerTimeout option must be an integer > 0 (milliseconds; leave it out for the server's handlerTimeout), got ${typeof handlerTimeout === 'number' ? handlerTimeout : JSON.stringify(handlerTimeout) ?? typeof handlerTimeout}` })
   }
   if (options.errorHandler !== undefined && typeof options.errorHandler !== 'function') {
     throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `the errorHandler option must be a function, got ${typeof options.errorHandler}` })

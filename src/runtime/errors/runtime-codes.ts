@@ -43,7 +43,8 @@ export const runtimeErrors = {
       `${a.missing.map((m) => `The decorator '${m.name}' required by '${a.plugin}' is not present in ${m.target === 'instance' ? 'the scope' : m.target === 'request' ? 'Request' : 'Reply'}`).join('; ')}` +
       ` (plugin '${a.plugin}' registered in ${a.path}). Register the plugin that provides ${a.missing.length === 1 ? 'it' : 'them'} first, in the same scope or a parent.` }),
   ENC_ERR_SCOPE_BOOTED: e({ status: null, summary: 'a declaration (route, hook, decorator, schema ...) was made after boot',
-    message: (a: { what: string; path: string }) => `${a.what} in ${a.path} after the server booted. Declare everything inside plugins, before ready()/listen().` }),
+    message: (a: { what: string; path: string }) => `${a.what} in ${a.path} after the server booted. Declare everything inside plugins, before ready()/listen(). ` +
+      'createApp() returns the app already booted: declare it in a plugin of a module (lift() it into the root module\'s plugins to reach the root scope).' }),
   ENC_ERR_DEC_ALREADY_PRESENT: e({ status: null, summary: 'a decorator with this name is already visible in the scope',
     message: (a: { call: string; path: string; by: string; existing: { origin: string; path: string }; again?: string }) => `${a.call} by ${a.by} in ${a.path}: ` +
       `a decorator with this name is already visible here, declared by ${a.existing.origin} in ${a.existing.path === a.path ? 'this scope' : a.existing.path}. ` +

@@ -4,6 +4,7 @@ import type { RequestImpl } from './request'
 import type { ReplyImpl } from './reply'
 import type { Handler, LogLevel, LogSerializers, Scope } from '../types'
 import type { ServeContext } from './serve-context'
+import type { DeadlineList } from './deadlines'
 import type { CompiledRouteSchemas, PartValidator, ResponseSerializers } from '../schemas'
 import type { LazyRouteSchemas } from './lazy-route-schemas'
 import type { ReplySerializer, SchemaErrorFormatter } from '../schemas/types'
@@ -46,6 +47,8 @@ export interface CompiledRouteInit {
   logSerializers?: LogSerializers | null
   /** True for the HEAD route a GET route answers by itself (exposeHeadRoutes). */
   implicitHead?: boolean
+  /** The route's handlerTimeout deadline (its own option's, or the server's); null: none. */
+  handlerDeadline: DeadlineList | null
 }
 
 /**
@@ -107,6 +110,8 @@ export class CompiledRoute {
   readonly observesEnd: boolean
   /** The HEAD route a GET route answers by itself (exposeHeadRoutes), not one declared as HEAD. */
   readonly implicitHead: boolean
+  /** The handlerTimeout this route's requests are watched by (handler-timeout.ts); null: none. */
+  readonly handlerDeadline: DeadlineList | null
   /**
    * True when nobody would see a failed validation's Error: it answers with the default
    * formatter's message, no error handler or onError hook receives it, and no request keeps it
@@ -150,6 +155,7 @@ export class CompiledRoute {
     this.logSerializers = init.logSerializers ?? null
     this.observesEnd = this.onResponse !== null || this.onRequestAbort !== null
     this.implicitHead = init.implicitHead === true
+    this.handlerDeadline = init.handlerDeadline
     this.unobservedValidation = !this.attachValidation && this.errorHandlers.length === 0 && this.onError === null &&
       isDefaultFormatter(this.schemaErrorFormatter)
   }

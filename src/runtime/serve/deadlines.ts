@@ -11,11 +11,14 @@ import { sweepInterval } from '../shared/server-options'
 export class DeadlineList {
   head: ReplyImpl | null = null
   tail: ReplyImpl | null = null
+  /** The timeout, in ms. */
+  readonly ms: number
   /** Sweeps an entry survives: it expires at the first sweep more than this many ticks after it entered. */
-  readonly ticks: number
+  ticks: number
   readonly onExpire: (reply: ReplyImpl) => void
 
-  constructor(ticks: number, onExpire: (reply: ReplyImpl) => void) {
+  constructor(ms: number, ticks: number, onExpire: (reply: ReplyImpl) => void) {
+    this.ms = ms
     this.ticks = ticks
     this.onExpire = onExpire
   }
@@ -32,19 +35,34 @@ export class DeadlineList {
 export class Deadlines {
   /** Sweeps so far: the clock entries are timed with. */
   tick = 0
-  readonly intervalMs: number
+  intervalMs: number
   readonly #lists: DeadlineList[] = []
   readonly #log: Logger
   #interval: NodeJS.Timeout | null = null
+  /** inject() calls in flight (holdOpen()): while any, the sweep keeps the process alive. */
+  #holds = 0
 
   constructor(timeoutsMs: readonly number[], log: Logger) {
     this.#log = log
     this.intervalMs = sweepInterval(timeoutsMs, 1000)
   }
 
-  /** A list for a timeout of `ms`; `onExpire` runs for each reply still in it when that is due. */
+  /**
+   * A list for a timeout of `ms`; `onExpire` runs for each reply still in it when that is due.
+   * Routes with the same own handlerTimeout share one list. A route's timeout shorter than the
+   * server's ones shortens the sweep interval: routes are compiled at boot, before any request
+   * is watched, so no entry was timed with the old interval.
+   */
   list(ms: number, onExpire: (reply: ReplyImpl) => void): DeadlineList {
-    const list = new DeadlineList(Math.ceil(ms / this.intervalMs), onExpire)
+    const same = this.#lists.find((list) => list.ms === ms && list.onExpire === onExpire)
+    if (same !== undefined) return same
+    const interval = sweepInterval([ms], this.intervalMs)
+    if (interval < this.intervalMs) {
+      this.intervalMs = interval
+      for (const list of this.#lists) list.ticks = Math.ceil(list.ms / interval)
+      if (this.#interval !== null) { clearInterval(this.#interval); this.#start() }
+    }
+    const list = new DeadlineList(ms, Math.ceil(ms / this.intervalMs), onExpire)
     this.#lists.push(list)
     return list
   }
@@ -75,10 +93,27 @@ export class Deadlines {
     reply.deadlineNext = null
   }
 
+  /**
+   * An inject() is in flight: until the returned function is called, a deadline keeps the
+   * process alive, as Fastify 5's handlerTimeout timer does. A listening server's sockets keep
+   * it alive by themselves; an inject-only process (a Lambda handler, a test script) has nothing
+   * else, and a request whose handler never answers would end the process, unanswered, instead
+   * of getting its 503.
+   */
+  holdOpen(): () => void {
+    if (this.#holds++ === 0) this.#interval?.ref()
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      if (--this.#holds === 0) this.#interval?.unref()
+    }
+  }
+
   #start(): void {
     this.#interval = setInterval(() => this.#sweep(), this.intervalMs)
-    // A pending deadline must not keep a process alive that has nothing else to do.
-    this.#interval.unref()
+    // A pending deadline must not keep a process alive that has nothing else to do (but see holdOpen()).
+    if (this.#holds === 0) this.#interval.unref()
   }
 
   #sweep(): void {

@@ -5,6 +5,8 @@ import { isOpen, isWritten } from './reply-state'
 import { abortRequest } from './abort-signal'
 import { replyAt } from './reply-at'
 import { responseGone } from './response-gone'
+import type { DeadlineList } from './deadlines'
+import type { ServeContext } from './serve-context'
 
 /**
  * handlerTimeout: a request not answered in time gets a 503 instead of holding its client (and
@@ -14,8 +16,16 @@ import { responseGone } from './response-gone'
  * (deadlines.ts): starting and ending one allocates nothing.
  */
 export function startHandlerDeadline(reply: ReplyImpl): void {
-  const context = reply.route.serve
-  if (context.handlerDeadline !== null) context.deadlines.enter(context.handlerDeadline, reply)
+  const route = reply.route
+  if (route.handlerDeadline !== null) route.serve.deadlines.enter(route.handlerDeadline, reply)
+}
+
+/**
+ * The deadline list of a route: the server's handlerTimeout, or the route's own (Fastify 5's
+ * route option, an integer > 0 checked at declaration), which overrides it either way.
+ */
+export function handlerDeadlineOf(serve: ServeContext, own: number | undefined): DeadlineList | null {
+  return own === undefined ? serve.handlerDeadline : serve.deadlines.list(own, onHandlerExpired)
 }
 
 /** The reply is going out, or nobody is left to answer: no deadline applies any more. */
@@ -31,7 +41,7 @@ export function onHandlerExpired(reply: ReplyImpl): void {
   if (isWritten(reply) || res.headersSent || responseGone(res)) return
   const context = reply.route.serve
   const request = reply.request
-  const error = runtimeError('ENC_ERR_HANDLER_TIMEOUT', { at: replyAt(reply), ms: context.limits.handlerTimeout })
+  const error = runtimeError('ENC_ERR_HANDLER_TIMEOUT', { at: replyAt(reply), ms: reply.route.handlerDeadline?.ms ?? context.limits.handlerTimeout })
   if (!reply.timedOut && isOpen(reply)) {
     // First expiry: through onError hooks and the error handlers, like any error. The deadline
     // starts over first, so that an error handler (or an onSend hook) that hangs as well still

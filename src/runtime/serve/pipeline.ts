@@ -77,7 +77,7 @@ export function handleRequest(ctx: ServeContext, raw: IncomingMessage, res: Serv
   if (ctx.requestLogging) logRequest(ctx, request, reply)
   if (route.observesEnd) watchEnd(request, reply, res)
   if (route.onTimeout !== null) watchSocketTimeout(raw.socket, reply)
-  if (ctx.handlerDeadline !== null) startHandlerDeadline(reply)
+  if (route.handlerDeadline !== null) startHandlerDeadline(reply)
   // schemaCompilation 'lazy': null once the route's schemas are built, so one test per request.
   if (route.lazy !== null && !compileOnFirstRequest(route, reply)) return
   if (route.onRequest !== null) runRequestHooks(route.onRequest, request, reply, limitsStage, replyWithError)
@@ -115,7 +115,7 @@ export function serveNotFound(from: ReplyImpl): void {
   // hooks run at the end, and the access line waits for them only if it has some.
   supersedeEnd(from.raw)
   if (route.observesEnd) watchEnd(request, reply, from.raw)
-  if (ctx.handlerDeadline !== null) startHandlerDeadline(reply)
+  if (route.handlerDeadline !== null) startHandlerDeadline(reply)
   preHandlerStage(request, reply)
 }
 

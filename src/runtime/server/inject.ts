@@ -17,8 +17,14 @@ export async function injectOnce(serve: ServeContext, ready: () => Promise<void>
   await ready()
   const dispatch = (req: IncomingMessage, res: ServerResponse): void => handleRequest(serve, req, res)
   const request = typeof options === 'string' ? { url: options, method: 'GET' } : options
-  const response = await loadLightMyRequest()(dispatch, request as never)
-  return response as unknown as InjectResponse
+  // Without a socket nothing else may keep the process alive until handlerTimeout answers.
+  const release = serve.deadlines.holdOpen()
+  try {
+    const response = await loadLightMyRequest()(dispatch, request as never)
+    return response as unknown as InjectResponse
+  } finally {
+    release()
+  }
 }
 
 /**
