@@ -114,7 +114,7 @@ class OrdersRepository {
 }
 
 // The handlers return rows as pg gives them (digits for bigint, a Date for timestamptz): the
-// response schema writes them; `as never` because TypeScript reads `type: 'integer'` as number.
+// response schema writes them; `as never` for the digits only: a Date fits a date-time string as it is.
 @Route('/orders')
 class OrdersController {
   constructor(private readonly orders: OrdersRepository) {}
