@@ -11,7 +11,7 @@ import type { KnownDifference } from './difference-types'
 import { APP_DIFFERENCES, PARAMETRIC_BACKTRACK, notAllowedInApp } from './app-differences'
 import { REPLY_DIFFERENCES } from './reply-differences'
 import { ERRORS_DIFFERENCES } from './errors-differences'
-import { SERIALIZATION_DIFFERENCES } from './serialization-differences'
+import { SERIALIZATION_DIFFERENCES, digitsUnderNullableInteger } from './serialization-differences'
 import { SERVER_DIFFERENCES } from './server-differences'
 import { SHARED_SCHEMAS } from './schemas'
 
@@ -129,7 +129,9 @@ function fjs7WithTypeLists(c: Case, f: Answer): string | undefined {
   for (const name of Object.keys(patched)) {
     const sub = subOf(name)
     if (sub === undefined) continue
-    if (Array.isArray(sub.type) && name in written) { patched[name] = written[name]; changed = true }
+    // README: an integer's digits (or a BigInt) under ['integer', 'null'] is that integer, not Fastify 3's null.
+    if (digitsUnderNullableInteger(sub.type, patched[name])) { patched[name] = Number(patched[name]); changed = true }
+    else if (Array.isArray(sub.type) && name in written) { patched[name] = written[name]; changed = true }
     else if (unholdable(sub.type, patched[name])) { patched[name] = 0; fastify3s.push(name); changed = true }
   }
   if (!changed) return undefined

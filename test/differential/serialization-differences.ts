@@ -30,6 +30,12 @@ function fjs2(schema: Schema, value: unknown): string | undefined {
   }
 }
 
+/** `['integer', 'null']` given an integer's digits or a BigInt (a PostgreSQL int8): written as the integer. */
+export function digitsUnderNullableInteger(type: unknown, value: unknown): boolean {
+  return Array.isArray(type) && type.length === 2 && type.includes('integer') && type.includes('null') &&
+    (typeof value === 'bigint' || (typeof value === 'string' && /^-?\d{1,20}$/.test(value)))
+}
+
 /**
  * fast-json-stringify 7 throws on a value none of a type list holds, which README says is written
  * as Fastify 3 writes it: a top-level property under a type list takes fjs 2's written value.
@@ -40,7 +46,11 @@ function withTypeLists(schema: Schema, value: unknown): unknown {
   const written = JSON.parse(fjs2(schema, value) ?? 'null') as Record<string, unknown> | null
   if (written === null) return value
   const patched: Record<string, unknown> = { ...(value as Record<string, unknown>) }
-  for (const [name, sub] of Object.entries(properties)) if (Array.isArray(sub.type) && name in patched && name in written) patched[name] = written[name]
+  for (const [name, sub] of Object.entries(properties)) {
+    // README: an integer's digits (or a BigInt) under ['integer', 'null'] is that integer, not Fastify 3's null.
+    if (name in patched && digitsUnderNullableInteger(sub.type, patched[name])) patched[name] = Number(patched[name])
+    else if (Array.isArray(sub.type) && name in patched && name in written) patched[name] = written[name]
+  }
   return patched
 }
 

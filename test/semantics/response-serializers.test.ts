@@ -97,6 +97,27 @@ describe('semantics: a response value its schema\'s number or integer type (or t
     expect(res.body).to.equal('{"n":12,"i":null,"b":null,"s":null,"sn":1,"is":null,"ok":"kept","list":[3,null,null]}')
   })
 
+  // Found building a PostgreSQL service (newcomer18b): pg gives an int8 column as a string ('42'), or a
+  // BigInt with its type parser set; under ['integer', 'null'] Fastify 3 wrote null, losing the value.
+  it('a nullable integer under [\'integer\', \'null\'] given an integer\'s digits or a BigInt is written as that integer, not null (README differences)', async () => {
+    const res = await served200({
+      type: 'object',
+      properties: {
+        digits: { type: ['integer', 'null'] },
+        negative: { type: ['null', 'integer'] },
+        big: { type: ['integer', 'null'] },
+        beyond: { type: ['integer', 'null'] },
+        none: { type: ['integer', 'null'] },
+        fraction: { type: ['integer', 'null'] },
+        text: { type: ['integer', 'null'] },
+        list: { type: 'array', items: { type: ['integer', 'null'] } },
+      },
+    }, { digits: '42', negative: '-7', big: 42n, beyond: 9007199254740993n, none: null, fraction: 1.5, text: 'x', list: ['1', null, 2n] })
+    expect(res.statusCode).to.equal(200)
+    // A BigInt past 2^53 keeps every digit, as under `type: 'integer'`; what no integer holds is still null (Fastify 3).
+    expect(res.body).to.equal('{"digits":42,"negative":-7,"big":42,"beyond":9007199254740993,"none":null,"fraction":null,"text":null,"list":[1,null,2]}')
+  })
+
   // Found by the differential tester (serialization family): Enclave wrote null for all three.
   // (A list that starts with boolean is README's exception: fast-json-stringify 7 writes false there.)
   it('null under a type list without null is taken as Fastify 3 takes it: by a string, integer or object type, as "", 0 or {}', async () => {

@@ -44,6 +44,9 @@ function withNullableNumbers(node: unknown, depth: number): unknown {
   if (copy.type === 'number' || copy.type === 'integer') copy.nullable = true
   // A type list none of whose types holds the value is written null (Fastify 3), whatever the list.
   if (Array.isArray(copy.type) && !copy.type.includes('null')) copy.type = [...copy.type, 'null']
+  // `['integer', 'null']` as `integer` + nullable, whose writer takes the digits asTypeList keeps
+  // (a bigint exactly, past 2^53 too); the list's own writer takes only a JS integer.
+  if (isNullableInteger(copy.type)) { copy.type = 'integer'; copy.nullable = true }
   return copy
 }
 
@@ -111,6 +114,10 @@ function dropUnconvertible(value: unknown, schema: unknown, where: Where, depth:
  * value none takes is written `null`.
  */
 function asTypeList(value: unknown, types: readonly unknown[]): unknown {
+  // Not fjs 2's reading (it writes null): a nullable bigint column (PostgreSQL's int8, which the
+  // pg driver gives as a string, or a BigInt) would be written null, its value lost. Written as
+  // `type: 'integer'` alone and `nullable: true` write it (README, differences).
+  if (isNullableInteger(types) && (typeof value === 'bigint' || (typeof value === 'string' && INTEGER_TEXT.test(value)))) return value
   const order = types.includes('null') ? ['null', ...types.filter((type) => type !== 'null')] : types
   for (const type of order) {
     if (type === 'null' && (value === null || value === undefined)) return null
@@ -127,6 +134,14 @@ function asTypeList(value: unknown, types: readonly unknown[]): unknown {
     if (type === 'object' && typeof value === 'object' && value !== null) return Array.isArray(value) ? { ...value } : value
   }
   return null
+}
+
+/** An integer's digits, as PostgreSQL writes an int8: what `type: 'integer'` alone converts exactly (up to 2^53). */
+const INTEGER_TEXT = /^-?\d{1,20}$/
+
+/** `['integer', 'null']` in either order. */
+function isNullableInteger(types: unknown): boolean {
+  return Array.isArray(types) && types.length === 2 && types.includes('integer') && types.includes('null')
 }
 
 function propertySchema(schema: Schema, key: string): { schema: unknown; from: 'properties' | 'pattern' | 'additional' } | undefined {

@@ -29,7 +29,7 @@ export function start(command: string, args: string[]): Child {
 /** Resolves with the first match of `pattern` in the child's output; rejects on exit or after the limit. */
 export function waitForOutput(child: Child, pattern: RegExp, what: string): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
-    const finish = (): void => { clearTimeout(timer); child.process.stdout?.removeListener('data', check); child.process.removeListener('exit', onExit) }
+    const finish = (): void => { clearTimeout(timer); child.process.stdout?.removeListener('data', check); child.process.stderr?.removeListener('data', check); child.process.removeListener('exit', onExit) }
     const timer = setTimeout(() => { finish(); reject(new Error(`${what}: nothing within ${startLimitMs} ms; output:\n${child.output.text}`)) }, startLimitMs)
     const check = (): void => {
       const match = pattern.exec(child.output.text)
@@ -37,6 +37,7 @@ export function waitForOutput(child: Child, pattern: RegExp, what: string): Prom
     }
     const onExit = (code: number | null): void => { finish(); reject(new Error(`${what}: the process exited (${code}); output:\n${child.output.text}`)) }
     child.process.stdout?.on('data', check)
+    child.process.stderr?.on('data', check)   // postgres (postgres/processes.ts) logs to stderr
     child.process.once('exit', onExit)
     check()
   })

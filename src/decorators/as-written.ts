@@ -1,0 +1,21 @@
+/**
+ * Types only: a route method's answer as the response serializer writes it, for the return check
+ * (handler-fit.ts). fast-json-stringify writes a `Date` under any `type: 'string'` schema as text
+ * (`toISOString()`, or its date or time part under `format: 'date'`/`'time'`) and a `BigInt`
+ * under `integer`/`number` as its digits. So a row as a database driver gives it (a `timestamptz`
+ * column as a `Date`, an int8 as a `BigInt` with pg's type parser set) fits a schema that says
+ * `{ type: 'string', format: 'date-time' }` / `{ type: 'integer' }` without a cast. Read only
+ * when the return type does not fit as it is, so a fitting method pays nothing for it.
+ */
+export type AsWritten<T> = T extends Date ? string
+  : T extends bigint ? number
+  : T extends (...args: never[]) => unknown ? T
+  : T extends readonly unknown[] ? { [K in keyof T]: AsWritten<T[K]> }
+  : T extends object ? { [K in keyof T]: AsWritten<T[K]> }
+  : T
+
+/** Whether T holds a Date or a BigInt anywhere (checked first, so other misfits keep their message cheaply). */
+export type HoldsWritten<T> = T extends Date | bigint ? true
+  : T extends (...args: never[]) => unknown ? false
+  : T extends object ? (true extends { [K in keyof T]-?: HoldsWritten<T[K]> }[keyof T] ? true : false)
+  : false
