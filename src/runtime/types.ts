@@ -1188,9 +1188,11 @@ export interface PluginForAnotherScope { readonly 'register this plugin on the s
  * chained), as the load check (ENC_ERR_PLUGIN_DEPENDENCY) asks at run time.
  */
 // Member by member: both sides are MergeProvided chains in different orders, which TypeScript
-// would relate by the alias's arguments (db-then-auth is no auth-then-db that way).
+// would relate by the alias's arguments (db-then-auth is no auth-then-db that way). The global
+// declarations count too: an app that declares a decoration in RequestDecorations (the Fastify way)
+// has it typed on every scope, so a plugin depending on exactly that is not refused for it.
 type HasDependencies<Plug, This> = [Plug] extends [RequiringPlugin<infer R>]
-  ? [ProvidedIn<This>['request'], ProvidedIn<This>['reply'], ProvidedIn<This>['scope']] extends [R['request'], R['reply'], R['scope']] ? unknown : DependenciesNotRegistered
+  ? [ProvidedIn<This>['request'] & RequestDecorations, ProvidedIn<This>['reply'] & ReplyDecorations, ProvidedIn<This>['scope'] & ScopeDecorations] extends [R['request'], R['reply'], R['scope']] ? unknown : DependenciesNotRegistered
   : unknown
 /** What FitsScope asks of such a plugin registered on a scope whose type lacks them (none has it). */
 export interface DependenciesNotRegistered { readonly 'register the typed plugins this one lists in its dependencies first, and chain from the scope register() returned: this scope lacks their decorations': true }
