@@ -41,7 +41,7 @@ export type {
 } from './runtime'
 // Typed, scope-aware plugins (Elysia's): lift(plugin, { name, provides }), register() typed by it, @Requires + RequestWith.
 export type {
-  DeriveStage, DeriveOptions, Derived, DerivePlugin, Deriver,
+  DeriveStage, DeriveOptions, Derived, DerivePlugin, Deriver, RouteConfigShape, RouteConfigView, WithRouteConfig, ConfiguredRequest,
   TypeMark, ProvidesMeta, Provided, NothingProvided, ProvidedBy, ProvidedOf, ProvidingPlugin, RequiringPlugin, MergeProvided, WithProvided, Registered, TypedScope, ScopeWith, PluginFor, FitsScope, PluginForAnotherScope, DependenciesNotRegistered, RequestWith, ReplyWith, RequestOn, ReplyOn, RawServerKinds,
   RegisterArguments, TypedRequestHook, TypedPayloadHook, TypedErrorHook, TypedErrorHandler, TypedNotFoundHandler,
 } from './runtime'

@@ -3,6 +3,7 @@
 export { createServer } from './server/create-server'
 export { lift } from './declare/lift'
 export { derive } from './declare/derive'
+export type { RouteConfigShape, RouteConfigView, WithRouteConfig, ConfiguredRequest } from './route-config'
 export type { DeriveStage, DeriveOptions, Derived, DerivePlugin, Deriver } from './declare/derive'
 export type { LiftDependency } from './declare/lift'
 export type { LiftMeta } from './shared/lift-marks'
