@@ -15,7 +15,7 @@ export {
 } from './decorators'
 export { bearerAuth, bearerAuthHook, bearerAuthSecurity, authOf, health, openapiRoute } from './plugins'
 export {
-  createServer, lift, type, FrameworkError, HttpError, isFrameworkError,
+  createServer, lift, derive, type, FrameworkError, HttpError, isFrameworkError,
   partValidatorCompiler, ajv8CompilersFactory, defaultSchemaErrorFormatter, describeSecurity,
 } from './runtime'
 export { errorCodeTable } from './error-code-table'
@@ -41,6 +41,7 @@ export type {
 } from './runtime'
 // Typed, scope-aware plugins (Elysia's): lift(plugin, { name, provides }), register() typed by it, @Requires + RequestWith.
 export type {
+  DeriveStage, DeriveOptions, Derived, DerivePlugin, Deriver, RouteConfigShape, RouteConfigView, WithRouteConfig, ConfiguredRequest,
   TypeMark, ProvidesMeta, Provided, NothingProvided, ProvidedBy, ProvidedOf, ProvidingPlugin, RequiringPlugin, MergeProvided, WithProvided, Registered, TypedScope, ScopeWith, PluginFor, FitsScope, PluginForAnotherScope, DependenciesNotRegistered, RequestWith, ReplyWith, RequestOn, ReplyOn, RawServerKinds,
   RegisterArguments, TypedRequestHook, TypedPayloadHook, TypedErrorHook, TypedErrorHandler, TypedNotFoundHandler,
 } from './runtime'

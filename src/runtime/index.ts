@@ -2,6 +2,9 @@
 // pipeline and boot internals: free to change.
 export { createServer } from './server/create-server'
 export { lift } from './declare/lift'
+export { derive } from './declare/derive'
+export type { RouteConfigShape, RouteConfigView, WithRouteConfig, ConfiguredRequest } from './route-config'
+export type { DeriveStage, DeriveOptions, Derived, DerivePlugin, Deriver } from './declare/derive'
 export type { LiftDependency } from './declare/lift'
 export type { LiftMeta } from './shared/lift-marks'
 export { type } from './shared/provided'

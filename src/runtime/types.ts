@@ -18,6 +18,7 @@ import type { BootProfile } from './shared/boot-profile'
 import type { ReplySerializationApi, RequestSchemaApi, ScopeRouteLookup } from './fastify-api-types'
 import type { MergeProvided, NothingProvided, Provided, ProvidingPlugin, RequiringPlugin, WithProvided, kProvided } from './shared/provided'
 import type { RawIn, RawMarkOf, RawSeenIn, RawServerTypes, kRawServer } from './shared/raw-server'
+import type { RouteConfigShape, WithRouteConfig } from './route-config'
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'
 
@@ -906,7 +907,9 @@ export interface ScopeRouteShortcut<This> {
   // (socket, request). Read from that one property, not the whole options (which would lose their
   // excess-property checks), and not a separate overload (which would turn every mistyped route's
   // error into "No overload matches this call").
-  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, Socket = unknown>(path: string, options: RouteShorthandOptions<S> & { websocket?: W }, handler: [W] extends [true] ? SocketRouteHandler<Socket, RequestFor<G, NoInfer<S>>> : GenericRouteHandler<G, NoInfer<S>>): This
+  // `C`: the route's `config` (Fastify 5's ContextConfig), inferred from it: the handler and the
+  // route's own hooks read it typed (route-config.ts); without `config`, they are as ever.
+  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, Socket = unknown, C extends RouteConfigShape = RouteConfigShape>(path: string, options: RouteShorthandOptions<S, WithRouteConfig<NothingProvided, C>['request']> & { websocket?: W; config?: C }, handler: [W] extends [true] ? SocketRouteHandler<Socket, RequestFor<G, NoInfer<S>>> : RouteConfigShape extends C ? GenericRouteHandler<G, NoInfer<S>> : TypedRouteHandler<G, NoInfer<S>, WithRouteConfig<NothingProvided, C>>): This
   /** The handler given in the options. */
   <G extends RouteGeneric = RouteGeneric>(path: string, options: RouteShorthandOptions & { handler: GenericRouteHandler<G, {}> }): This
 }
@@ -927,7 +930,7 @@ export type WebSocketRouteHandler<S, R = {}> = { handle(this: ScopeServing<R>, s
  */
 export interface TypedRouteShortcut<This, P extends Provided> {
   <G extends RouteGeneric = RouteGeneric>(path: string, handler: TypedRouteHandler<G, {}, P>): This
-  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, Socket = unknown>(path: string, options: RouteShorthandOptions<S, P['request'], P['reply']> & { websocket?: W }, handler: [W] extends [true] ? SocketRouteHandler<Socket, RequestFor<G, NoInfer<S>> & P['request'], ScopeServing<P['request']>> : TypedRouteHandler<G, NoInfer<S>, P>): This
+  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, Socket = unknown, C extends RouteConfigShape = RouteConfigShape>(path: string, options: RouteShorthandOptions<S, WithRouteConfig<P, C>['request'], P['reply']> & { websocket?: W; config?: C }, handler: [W] extends [true] ? SocketRouteHandler<Socket, RequestFor<G, NoInfer<S>> & P['request'], ScopeServing<P['request']>> : TypedRouteHandler<G, NoInfer<S>, WithRouteConfig<P, C>>): This
   <G extends RouteGeneric = RouteGeneric>(path: string, options: RouteShorthandOptions<RouteSchema, P['request'], P['reply']> & { handler: TypedRouteHandler<G, {}, P> }): This
 }
 
@@ -975,7 +978,7 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
    */
   register<Plug extends PluginFunction<PluginOptions, ChildScopeOf<this>> | Function | PluginModule<Function>>(plugin: Plug & NotAClass<Plug> & FitsScope<Plug, this>, ...options: RegisterArguments<ModuleDefault<Plug>>): Registered<this, Plug>
   /** `route<G>(...)`: Fastify's route generic, as the shortcuts take it (ScopeRouteShortcut); the schema is then not inferred. */
-  route<G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false>(options: RouteOptions<S, G, SeenIn<this>, W>): this
+  route<G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, C extends RouteConfigShape = RouteConfigShape>(options: RouteOptions<S, G, WithRouteConfig<SeenIn<this>, C>, W> & { config?: C }): this
   get: ShortcutOn<this>
   head: ShortcutOn<this>
   post: ShortcutOn<this>
@@ -1200,9 +1203,11 @@ export interface PluginForAnotherScope { readonly 'register this plugin on the s
  * chained), as the load check (ENC_ERR_PLUGIN_DEPENDENCY) asks at run time.
  */
 // Member by member: both sides are MergeProvided chains in different orders, which TypeScript
-// would relate by the alias's arguments (db-then-auth is no auth-then-db that way).
+// would relate by the alias's arguments (db-then-auth is no auth-then-db that way). The global
+// declarations count too: an app that declares a decoration in RequestDecorations (the Fastify way)
+// has it typed on every scope, so a plugin depending on exactly that is not refused for it.
 type HasDependencies<Plug, This> = [Plug] extends [RequiringPlugin<infer R>]
-  ? [ProvidedIn<This>['request'], ProvidedIn<This>['reply'], ProvidedIn<This>['scope']] extends [R['request'], R['reply'], R['scope']] ? unknown : DependenciesNotRegistered
+  ? [ProvidedIn<This>['request'] & RequestDecorations, ProvidedIn<This>['reply'] & ReplyDecorations, ProvidedIn<This>['scope'] & ScopeDecorations] extends [R['request'], R['reply'], R['scope']] ? unknown : DependenciesNotRegistered
   : unknown
 /** What FitsScope asks of such a plugin registered on a scope whose type lacks them (none has it). */
 export interface DependenciesNotRegistered { readonly 'register the typed plugins this one lists in its dependencies first, and chain from the scope register() returned: this scope lacks their decorations': true }

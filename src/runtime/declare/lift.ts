@@ -8,9 +8,9 @@ import type { MergeProvided, NothingProvided, Provided, ProvidedBy, ProvidedOf, 
  */
 export type LiftDependency = string | (Function & ProvidingPlugin<Provided>)
 /** What the typed plugins among `D` provide, merged (nothing for names). */
-type DependenciesProvided<D> = D extends readonly [infer F, ...infer R] ? MergeProvided<ProvidedOf<F>, DependenciesProvided<R>> : NothingProvided
+export type DependenciesProvided<D> = D extends readonly [infer F, ...infer R] ? MergeProvided<ProvidedOf<F>, DependenciesProvided<R>> : NothingProvided
 /** `D` names a typed plugin (not only names): the body's scope is then typed with what they provide. */
-type TypesDependencies<D> = D extends readonly (infer E)[] ? ([E] extends [string] ? false : true) : false
+export type TypesDependencies<D> = D extends readonly (infer E)[] ? ([E] extends [string] ? false : true) : false
 /** The scope a lifted plugin's body gets: typed with what it promises and what its typed dependencies provide, when there is any. */
 type ScopeProviding<M extends ProvidesMeta, D> = TypesDependencies<D> extends true ? ScopeWith<MergeProvided<DependenciesProvided<D>, ProvidedBy<M>>>
   : {} extends M ? Scope : ScopeWith<ProvidedBy<M>>
