@@ -267,11 +267,11 @@ export function logErrorReply(reply: ReplyImpl, status: number, err: unknown, me
   const ownRes = serve.logSerializers || routeSerializers?.res !== undefined
   const ownReq = serve.logSerializers || routeSerializers?.req !== undefined
   const log = reply.request.log
-  if (!ownRes) {
-    const req = status >= 500 ? (ownReq ? reply.request : fastifyLogSerializers.req(reply.request)) : undefined
-    writeErrorLine(log, status, serve.idFields(reply.request.id, req === undefined ? { res: { statusCode: status }, err } : { req, res: { statusCode: status }, err }), msg)
-    return
+  const req = status >= 500 ? (ownReq ? reply.request : fastifyLogSerializers.req(reply.request)) : undefined
+  const line = (res: unknown): void => {
+    guardedLogLine(log, status >= 500 ? 'error' : 'info', serve.idFields(reply.request.id, req === undefined ? { res, err } : { req, res, err }), msg)
   }
+  if (!ownRes) { line({ statusCode: status }); return }
   // The serializers read the reply itself at the status answered: put on it for the line's
   // duration, not on a stand-in made with Object.create(reply). An object made a prototype changes
   // to a prototype map in V8, and so did this reply and its ServerResponse: every later property
@@ -282,17 +282,11 @@ export function logErrorReply(reply: ReplyImpl, status: number, err: unknown, me
   reply.statusCode = status
   if (rawBefore !== status) raw.statusCode = status
   try {
-    const req = status >= 500 ? (ownReq ? reply.request : fastifyLogSerializers.req(reply.request)) : undefined
-    writeErrorLine(log, status, serve.idFields(reply.request.id, req === undefined ? { res: reply, err } : { req, res: reply, err }), msg)
+    line(reply)
   } finally {
     reply.statusCode = before
     if (rawBefore !== status) raw.statusCode = rawBefore
   }
-}
-
-/** A 5xx at error level, anything else at info. */
-function writeErrorLine(log: ReplyImpl['request']['log'], status: number, fields: Record<string, unknown>, msg: string): void {
-  guardedLogLine(log, status >= 500 ? 'error' : 'info', fields, msg)
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream'
 import { ownQueuedOutput, releaseQueuedOutput, type QueuedOutput } from '../shared/queued-output'
 import type { ReplyImpl } from './reply'
 import { replyAt } from './reply-at'
+import { isHttp2 } from './http2-request'
 
 /**
  * Tells the drain watch what a byte stream reply holds that the socket does not show: a producer
@@ -12,9 +13,11 @@ import { replyAt } from './reply-at'
  * by every stream: nothing is registered (the session's own timeout watches it).
  */
 export function reportStreamQueue(reply: ReplyImpl, source: Readable, guard: Readable | null): void {
+  // Only the drain watch's byte cap reads it: nothing to hand over with the cap off.
+  if (reply.route.serve.limits.maxQueuedBytes === 0) return
   const res = reply.raw
   const socket: Socket | null = res.socket
-  if (socket === null || (res as { stream?: unknown }).stream !== undefined) return
+  if (socket === null || isHttp2(reply.request.raw)) return
   const counted = source.readableObjectMode === true ? [guard] : [source, guard]
   const owner: QueuedOutput = {
     held: () => {
@@ -25,8 +28,8 @@ export function reportStreamQueue(reply: ReplyImpl, source: Readable, guard: Rea
     describe: () => reply.route.serve.idFields(reply.request.id, { route: replyAt(reply), url: reply.request.url }),
   }
   ownQueuedOutput(socket, owner)
+  // 'close' follows 'finish' on every response; only this owner goes, so a next response on the socket is safe.
   res.once('close', () => releaseQueuedOutput(socket, owner))
-  res.once('finish', () => releaseQueuedOutput(socket, owner))
 }
 
 /** Bytes a stream holds on both sides (a PassThrough written to regardless of write()'s answer holds them on its writable side). */

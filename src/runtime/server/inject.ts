@@ -7,7 +7,13 @@ import type { InjectChain, InjectOptions, InjectResponse } from '../types'
 /** Fastify's chained form (`inject().get('/x').end()`): the request waits for the boot. */
 export function injectChain(serve: ServeContext, ready: () => Promise<void>): InjectChain {
   const afterBoot = (req: IncomingMessage, res: ServerResponse): void => {
-    ready().then(() => { handleRequest(serve, req, res) }, (error: unknown) => { res.emit('error', error) })
+    ready().then(() => {
+      // As injectOnce(): the request keeps the handlerTimeout sweep alive until its answer.
+      const release = serve.deadlines.holdOpen()
+      res.once('finish', release)
+      res.once('close', release)
+      handleRequest(serve, req, res)
+    }, (error: unknown) => { res.emit('error', error) })
   }
   return loadLightMyRequest()(afterBoot) as unknown as InjectChain
 }
