@@ -10,12 +10,6 @@
 export type AsWritten<T> = T extends Date ? string
   : T extends bigint ? number
   : T extends (...args: never[]) => unknown ? T
-  : T extends readonly unknown[] ? { [K in keyof T]: AsWritten<T[K]> }
   : T extends object ? { [K in keyof T]: AsWritten<T[K]> }
   : T
 
-/** Whether T holds a Date or a BigInt anywhere (checked first, so other misfits keep their message cheaply). */
-export type HoldsWritten<T> = T extends Date | bigint ? true
-  : T extends (...args: never[]) => unknown ? false
-  : T extends object ? (true extends { [K in keyof T]-?: HoldsWritten<T[K]> }[keyof T] ? true : false)
-  : false

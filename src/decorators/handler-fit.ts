@@ -4,7 +4,7 @@ import type { WithoutOpenIndex } from '../runtime/open-index'
 import type { IsCustomParam } from './custom-param'
 import type { IsSchemaParam } from './schema-param'
 import type { IsIntercepted } from './intercepted'
-import type { AsWritten, HoldsWritten } from './as-written'
+import type { AsWritten } from './as-written'
 import type { kServerBase } from '../runtime/request-with'
 
 /*
@@ -88,8 +88,9 @@ export type HandlerFit<S, M> = M extends (...args: infer P) => infer R
       // An interface-typed value against an open object schema (open-index.ts).
       : [Awaited<R>] extends [WithoutOpenIndex<ResponseOf<S>>] ? unknown
       // Dates and BigInts, as the serializer writes them (as-written.ts).
-      : HoldsWritten<Awaited<R>> extends true ? ([AsWritten<Awaited<R>>] extends [ResponseOf<S> | void | undefined] ? unknown
-        : [AsWritten<Awaited<R>>] extends [WithoutOpenIndex<ResponseOf<S>>] ? unknown : { 'handler return type that breaks the response schema; expected': ResponseOf<S> })
+      // AsWritten is read lazily, so a recursive row type (a tree) is checked, not expanded whole.
+      : [AsWritten<Awaited<R>>] extends [ResponseOf<S> | void | undefined] ? unknown
+      : [AsWritten<Awaited<R>>] extends [WithoutOpenIndex<ResponseOf<S>>] ? unknown
       : { 'handler return type that breaks the response schema; expected': ResponseOf<S> })
   : unknown
 
