@@ -21,6 +21,24 @@ describe('derive(): request decorations computed per request, typed by what the 
     expect((await app.inject('/me')).json()).to.deep.equal({ bearer: null, upper: '' })
   })
 
+  it('runs the functions in the order given, each seeing the values before it, across sync and async ones; a rejected one answers as a failing hook', async () => {
+    const steps = derive({
+      a: () => 1,
+      b: async (request) => (request as unknown as { a: number }).a + 1,
+      c: (request) => (request as unknown as { b: number }).b + 1,
+      d: async (request) => {
+        if (request.headers['x-fail'] !== undefined) throw new HttpError(403, 'refused late')
+        return (request as unknown as { c: number }).c + 1
+      },
+    })
+    const app = server()
+    app.register(steps).get('/abcd', (request) => ({ a: request.a, b: request.b, c: request.c, d: request.d }))
+    expect((await app.inject('/abcd')).json()).to.deep.equal({ a: 1, b: 2, c: 3, d: 4 })
+    const refused = await app.inject({ url: '/abcd', headers: { 'x-fail': '1' } })
+    expect(refused.statusCode).to.equal(403)
+    expect(refused.json()).to.include({ message: 'refused late' })
+  })
+
   it('is lifted: its hook runs for the registering scope and its children, not a sibling scope', async () => {
     const app = server()
     app.register(async (child: Scope) => {

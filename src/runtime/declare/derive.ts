@@ -4,6 +4,8 @@ import type { DoneFn, PluginOptions, Reply, Request, Scope } from '../types'
 import type { ProvidingPlugin, RequiringPlugin, TypeMark } from '../shared/provided'
 import { type } from '../shared/provided'
 import { lift, type DependenciesProvided, type LiftDependency, type TypesDependencies } from './lift'
+import { isThenable } from '../shared/thenable'
+import { describe } from './lift-meta'
 
 /** The request stages a derived value may be computed in: Elysia's derive is preValidation (the default), its resolve preHandler. */
 export type DeriveStage = 'onRequest' | 'preParsing' | 'preValidation' | 'preHandler'
@@ -63,13 +65,25 @@ export function derive<const F extends Record<string, Deriver<DependenciesProvid
   const entries = names.map((name) => [name, derivers[name] as unknown as (request: unknown, reply: unknown) => unknown] as const)
   const body = async (scope: Scope): Promise<void> => {
     for (const name of names) scope.decorateRequest(name as never, null as never)
-    scope.addHook(stage, async (request: Request, reply: Reply) => {
+    // Synchronous derivers settle the hook at once (a plain return: no promise, no microtask);
+    // from the first promise on, the rest are awaited in order.
+    scope.addHook(stage, (request: Request, reply: Reply): Promise<void> | undefined => {
       const target = request as unknown as Record<string, unknown>
-      for (const [name, fn] of entries) {
+      for (let i = 0; i < entries.length; i++) {
+        const [name, fn] = entries[i]
         const value = fn(request, reply)
-        target[name] = isThenable(value) ? await value : value
+        if (isThenable(value)) return settleFrom(i, value, target, request, reply)
+        target[name] = value
       }
+      return undefined
     })
+  }
+  const settleFrom = async (first: number, pending: PromiseLike<unknown>, target: Record<string, unknown>, request: Request, reply: Reply): Promise<void> => {
+    target[entries[first][0]] = await pending
+    for (let i = first + 1; i < entries.length; i++) {
+      const [name, fn] = entries[i]
+      target[name] = await fn(request, reply)
+    }
   }
   Object.defineProperty(body, 'name', { value: `derive(${plugin})` })
   const request: Record<string, TypeMark<unknown>> = {}
@@ -83,12 +97,3 @@ export function derive<const F extends Record<string, Deriver<DependenciesProvid
   }) as unknown as DerivePlugin<F, D>
 }
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function'
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'an array'
-  return typeof value === 'string' ? `'${value}'` : typeof value
-}

@@ -74,7 +74,8 @@ export function withDependencyNames(meta: LiftMeta, plugin: string): LiftMeta {
   return { ...meta, dependencies: names as string[] }
 }
 
-function describe(value: unknown): string {
+/** A value as an option error names it. */
+export function describe(value: unknown): string {
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'an array'
   return typeof value === 'string' ? `'${value}'` : typeof value
