@@ -31,7 +31,7 @@ type Ending =
 type ErrorKind = 'plain' | 'statusCode' | 'status' | 'headers' | 'validation' | 'code' | 'expose-5xx' | 'string' | 'object' | 'null' | 'number' | 'status-999' | 'status-string'
 
 type Hook =
-  | { h: 'preSerialization'; /** `empty`, `wrap-empty`: replays only (`{}`, `{ wrapped: {} }`). */ does: 'wrap' | 'string' | 'null' | 'empty' | 'wrap-empty' }
+  | { h: 'preSerialization'; /** `wrap-empty`: replays only (`{ wrapped: {} }`). */ does: 'wrap' | 'string' | 'null' | 'wrap-empty' }
   | { h: 'onSend'; does: 'string' | 'buffer' | 'null' | 'header' | 'type' | 'same' | 'multibyte' }
 
 export interface ReplyShape {
@@ -173,7 +173,6 @@ function hookOf(hook: Hook): Function {
         case 'wrap': return { wrapped: payload }
         case 'string': return 'pre-string'
         case 'null': return null
-        case 'empty': return {}
         case 'wrap-empty': return { wrapped: {} }
       }
     }

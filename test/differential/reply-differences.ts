@@ -182,29 +182,17 @@ export const REPLY_DIFFERENCES: KnownDifference[] = [
     },
   },
   {
-    id: 'null-under-object-schema-replaced',
-    readme: '`null` under an `object` or `array` schema (the value itself, a property or an array item) is written `{}` or `[]`',
-    async rewrite(f, context) {
-      const { c, enclave } = context
-      const shape = c.reply
-      // Fastify 3's serializer fails on it (a 500) and an onSend hook replaced what was written
-      // (seed 14 case 83): asked with an object sent instead, which the hook replaces alike.
-      if (shape?.schema !== true || !('p' in shape.ending) || shape.ending.p !== 'null' || f.statusCode !== 500 || enclave.statusCode < 200 || enclave.statusCode > 299) return undefined
-      if (!shape.hooks.some((h) => h.h === 'onSend' && ['string', 'multibyte', 'buffer', 'null'].includes(h.does))) return undefined
-      return await replayShape(context, { ...shape, ending: { ...shape.ending, p: 'object' } })
-    },
-  },
-  {
     id: 'null-under-object-schema-hooked',
-    readme: '`null` under an `object` or `array` schema (the value itself, a property or an array item) is written `{}` or `[]`',
+    readme: '`null` as a property or an array item under an `object` or `array` schema is written `{}` or `[]`',
     async rewrite(f, context) {
       const { c, enclave } = context
       const shape = c.reply
-      // The null comes from a preSerialization hook (it returns null, or wraps a null payload:
-      // seeds 132:47, 120:146): Fastify 3 asked with the hook giving what Enclave writes for it.
+      // The null comes from a preSerialization hook that wraps a null payload (a property: seed
+      // 120:146): Fastify 3 asked with the hook giving what Enclave writes for it. (A hook returning
+      // null is the value itself: a 500 on both.)
       if (shape?.schema !== true || f.statusCode !== 500 || enclave.statusCode < 200 || enclave.statusCode > 299) return undefined
       const payloadNull = 'p' in shape.ending && shape.ending.p === 'null'
-      const hooks = shape.hooks.map((h) => (h.h !== 'preSerialization' ? h : h.does === 'null' ? { ...h, does: 'empty' as const } : h.does === 'wrap' && payloadNull ? { ...h, does: 'wrap-empty' as const } : h))
+      const hooks = shape.hooks.map((h) => (h.h === 'preSerialization' && h.does === 'wrap' && payloadNull ? { ...h, does: 'wrap-empty' as const } : h))
       if (JSON.stringify(hooks) === JSON.stringify(shape.hooks)) return undefined
       return await replayShape(context, { ...shape, hooks })
     },
