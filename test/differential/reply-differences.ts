@@ -10,9 +10,9 @@ import { paramUrlMatches, replayUnderRules } from './app-differences'
 const JSON_TYPE = 'application/json; charset=utf-8'
 
 /** Fastify 3's headers with the generic 500 payload in place of its body. */
-function generic500(f: Answer): Answer {
-  const body = { statusCode: 500, error: STATUS_CODES[500], message: STATUS_CODES[500] }
-  return { statusCode: 500, headers: { ...f.headers, 'content-type': JSON_TYPE, 'content-length': String(Buffer.byteLength(JSON.stringify(body))) }, body }
+function generic500(f: Answer, status = 500): Answer {
+  const body = { statusCode: status, error: STATUS_CODES[status], message: STATUS_CODES[status] }
+  return { statusCode: status, headers: { ...f.headers, 'content-type': JSON_TYPE, 'content-length': String(Buffer.byteLength(JSON.stringify(body))) }, body }
 }
 
 /**
@@ -169,16 +169,17 @@ export const REPLY_DIFFERENCES: KnownDifference[] = [
   },
   {
     id: 'thrown-non-error-500',
-    readme: 'one without a 4xx status, or a thrown string, answers the generic 500 instead of being sent',
+    readme: 'one without a 4xx status, or a thrown string, answers the generic 500 (or the 5xx the reply already has)',
     async rewrite(f, context) {
       const shape = context.c.reply
       const ending = shape?.ending
-      if (shape === undefined || ending === undefined || ending.e !== 'throw' || !['string', 'number'].includes(ending.error) || f.statusCode !== 500) return undefined
+      // A 5xx the reply already had stays (seed 260:101: reply.code(503) before the throw).
+      if (shape === undefined || ending === undefined || ending.e !== 'throw' || !['string', 'number'].includes(ending.error) || f.statusCode < 500 || f.statusCode > 599) return undefined
       // The generic 500 is an error payload that onSend hooks may replace (seed 8 case 71: a hook
       // returning a string keeps the JSON type, where Fastify 3 typed the thrown string text/plain):
       // Fastify 3 is asked with a plain Error thrown instead, whose message the 5xx rule hides.
       if (shape.hooks.some((h) => h.h === 'onSend' && ['string', 'multibyte', 'buffer', 'null'].includes(h.does))) return await replayShape(context, { ...shape, ending: { ...ending, error: 'plain' } })
-      return retyped(generic500(f), shape)
+      return retyped(generic500(f, f.statusCode), shape)
     },
   },
   {
