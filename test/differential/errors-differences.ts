@@ -34,17 +34,21 @@ async function replayShape(context: RewriteContext, shape: ErrorShape): Promise<
 
 const PASSES_ON: HandlerKind[] = ['rethrow', 'throw-new', 'throw-plain', 'send-error', 'return-undefined']
 
+/** Whether the README's "Error handlers chain" changes where this shape's errors go (the first entry below). */
+function chains(shape: ErrorShape): boolean {
+  const chain = chainOf(shape)
+  // A hook failing on every payload fails each handler's own answer too: that failure goes up as well.
+  const payloadFails = shape.fail?.every === true && (shape.fail.stage === 'preSerialization' || shape.fail.stage === 'onSend')
+  return chain.length >= 2 && (payloadFails || chain.slice(0, -1).some((k) => PASSES_ON.includes(k)))
+}
+
 export const ERRORS_DIFFERENCES: KnownDifference[] = [
   {
     id: 'errors-handlers-chain',
     readme: 'Error handlers chain: when one throws or sends the error on, the next one up (the parent scope\'s) gets it before the built-in reply; Fastify 3 goes straight to its default handler.',
     async rewrite(f, context) {
       const shape = context.c.errors
-      if (shape === undefined || shape.chain) return undefined
-      const chain = chainOf(shape)
-      // A hook failing on every payload fails each handler's own answer too: that failure goes up as well.
-      const payloadFails = shape.fail?.every === true && (shape.fail.stage === 'preSerialization' || shape.fail.stage === 'onSend')
-      if (chain.length < 2 || (!payloadFails && !chain.slice(0, -1).some((k) => PASSES_ON.includes(k)))) return undefined
+      if (shape === undefined || shape.chain || !chains(shape)) return undefined
       return await replayShape(context, { ...shape, chain: true })
     },
   },
@@ -63,10 +67,16 @@ export const ERRORS_DIFFERENCES: KnownDifference[] = [
   {
     id: 'errors-status-out-of-range',
     readme: 'an error with `statusCode: 600` likewise answers a generic 500 where\n  Fastify 3 answers',
-    rewrite(f, { c }) {
-      if (c.errors?.fail?.error !== '600' || f.statusCode !== 600) return undefined
+    async rewrite(f, context) {
+      const shape = context.c.errors
+      if (shape?.fail?.error !== '600' || f.statusCode !== 600) return undefined
       const body = record(f.body)
-      return isErrorPayload(body) && body?.statusCode === 600 ? generic500(f.headers) : { ...f, statusCode: 500 }
+      if (!isErrorPayload(body) || body?.statusCode !== 600) return { ...f, statusCode: 500 }
+      // The built-in reply: "read as one without a status", so the reply's own error status stands
+      // when it has one (a handler's reply.code(400) before its payload failed: seed 161:216), as
+      // Fastify 3 answers an error without a status; else a 500 (its message hidden by that rule).
+      const replayed = await replayShape(context, { ...shape, statusless: true, ...(chains(shape) ? { chain: true } : {}) })
+      return replayed.statusCode < 0 ? generic500(f.headers) : replayed
     },
   },
   {

@@ -34,6 +34,8 @@ export interface ErrorShape {
   afterSend?: true
   /** Replays only: Fastify 3's error handlers chained as Enclave's (README "Error handlers chain"). */
   chain?: true
+  /** Replays only: the failing error raised without its status (README: a status that is not an error status is read as none). */
+  statusless?: true
 }
 
 const HANDLERS: HandlerKind[] = ['return', 'send', 'throw-new', 'throw-plain', 'rethrow', 'code-headers', 'return-undefined', 'send-error', 'sync-return', 'return-reply']
@@ -86,6 +88,13 @@ export function errorOf(kind: ErrorKind, where: string): Error {
     case '503': return e({ statusCode: 503 })
     case 'status-prop': return e({ status: 403 })
   }
+}
+
+/** The shape's failing error; a statusless replay takes its status away (the message stays). */
+function raised(shape: ErrorShape, where: string): Error {
+  const error = errorOf(shape.fail!.error, where) as Error & { statusCode?: unknown }
+  if (shape.statusless === true) delete error.statusCode
+  return error
 }
 
 function trace(reply: Any, tag: string): void {
@@ -175,7 +184,7 @@ function errorHandler(kind: HandlerKind, tag: Where, parent: Link | undefined, c
 /** A hook of `stage` that raises the shape's error when it is the failing one, else only passes. */
 function hookOf(stage: Stage, shape: ErrorShape, where: string): Function {
   const fail = shape.fail
-  const error = fail !== undefined && fail.stage === stage ? errorOf(fail.error, `${stage}@${where}`) : undefined
+  const error = fail !== undefined && fail.stage === stage ? raised(shape, `${stage}@${where}`) : undefined
   const withPayload = stage === 'preParsing' || stage === 'preSerialization' || stage === 'onSend'
   const failed = new WeakSet<object>()
   // The error to raise for this request now: once per request unless `every`.
@@ -202,7 +211,7 @@ function handlerOf(shape: ErrorShape): Handler {
       throw errorOf('400', 'after send')
     }
     if (fail !== undefined) {
-      const error = errorOf(fail.error, 'handler')
+      const error = raised(shape, 'handler')
       if (fail.raise === 'send') { reply.send(error); return reply }
       if (fail.raise === 'reject') return Promise.reject(error)
       throw error

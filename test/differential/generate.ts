@@ -2,7 +2,7 @@
 // are plain functions used as they are on both frameworks.
 import type { Case, Handler, RequestSpec, RouteSpec } from './case'
 import { appCase } from './app-case'
-import { describeReplyShape, drawReplyShape, replyApiRequest, replyApiRoute } from './reply-api'
+import { describeReplyShape, drawCookies, drawReplyShape, replyApiRequest, replyApiRoute } from './reply-api'
 import { drawServerOptionsCase } from './server-options'
 import { Random } from './random'
 import { describeSerialShape, drawSerialShape, fastifyPicks, serialRequest, serialRoute } from './serialization'
@@ -215,7 +215,9 @@ function appFamilyCase(r: Random): Drawn {
 // The reply API as handlers use it: reply calls, every payload kind, hooks changing the payload.
 function replyApiCase(r: Random): Drawn {
   const shape = drawReplyShape(r)
-  return { family: 'reply-api', route: replyApiRoute(shape), request: replyApiRequest(r, shape), note: describeReplyShape(shape), reply: shape, ...(shape.ending.e !== 'redirect' && 'error' in shape.ending && shape.ending.error === 'expose-5xx' ? { exposedError: true } : {}) }
+  const request = replyApiRequest(r, shape)
+  drawCookies(r, shape)
+  return { family: 'reply-api', route: replyApiRoute(shape), request, note: describeReplyShape(shape), reply: shape, ...(shape.ending.e !== 'redirect' && 'error' in shape.ending && shape.ending.error === 'expose-5xx' ? { exposedError: true } : {}) }
 }
 
 // Error handlers, errors raised at every stage, validation and not-found errors (errors.ts).

@@ -174,7 +174,7 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
   },
   {
     id: 'null-under-object-schema',
-    readme: '`null` under an `object` or `array` schema (the value itself, a property or an array item) is written `{}` or `[]`',
+    readme: '`null` as a property or an array item under an `object` or `array` schema is written `{}` or `[]`',
     rewrite(f, { c, enclave }) {
       const b = errorBody(f)
       if (c.response !== undefined || b === undefined || f.statusCode !== 500 || !/^Cannot read properties of null/.test(b.message)) return undefined

@@ -1,5 +1,5 @@
 // The `reply-api` family: a handler drawn as a few reply calls (code/status, header(s), type,
-// serializer, reads of what is set, removeHeader) and one way of answering (return or send of
+// serializer, reads of what is set, removeHeader, Set-Cookie set several ways) and one way of answering (return or send of
 // every payload kind, redirect, throws of errors and non-errors), sometimes with route hooks that
 // change the payload (preSerialization, onSend), a late header after the answer, a response
 // schema, a custom content-type parser. GET routes are also asked with HEAD. Steps are data, so
@@ -31,7 +31,7 @@ type Ending =
 type ErrorKind = 'plain' | 'statusCode' | 'status' | 'headers' | 'validation' | 'code' | 'expose-5xx' | 'string' | 'object' | 'null' | 'number' | 'status-999' | 'status-string'
 
 type Hook =
-  | { h: 'preSerialization'; /** `empty`, `wrap-empty`: replays only (`{}`, `{ wrapped: {} }`). */ does: 'wrap' | 'string' | 'null' | 'empty' | 'wrap-empty' }
+  | { h: 'preSerialization'; /** `wrap-empty`: replays only (`{ wrapped: {} }`). */ does: 'wrap' | 'string' | 'null' | 'wrap-empty' }
   | { h: 'onSend'; does: 'string' | 'buffer' | 'null' | 'header' | 'type' | 'same' | 'multibyte' }
 
 export interface ReplyShape {
@@ -42,7 +42,12 @@ export interface ReplyShape {
   late?: true
   schema?: true
   parser?: 'string' | 'object' | 'null' | 'error' | 'async'
+  /** Set-Cookie set before the steps (each cookie its own header line), then read into `x-cookies`. */
+  cookies?: Cookie[]
 }
+
+/** How a cookie is set: `header('set-cookie')`, `header('Set-Cookie')` or `headers({ 'set-cookie' })`. */
+interface Cookie { via: 'header' | 'Header' | 'headers'; value: string | string[] }
 
 const CODES = [200, 201, 202, 204, 299, 304, 400, 404, 418, 500, 503]
 const TYPES = ['text/plain', 'text/plain; charset=utf-8', 'text/html; charset=latin1', 'application/json', 'application/json; charset=utf-8', 'application/octet-stream', 'application/x-thing', 'text/csv; charset=utf-16']
@@ -84,6 +89,28 @@ export function drawReplyShape(r: Random): ReplyShape {
   if (r.chance(0.15)) shape.schema = true
   if (shape.method === 'POST' && r.chance(0.5)) shape.parser = r.pick(['string', 'object', 'null', 'error', 'async'] as const)
   return shape
+}
+
+/**
+ * Drawn after the request (generate.ts), so that the cases of earlier sessions' seeds keep every
+ * other draw: the shape, the request, HEAD or GET.
+ */
+export function drawCookies(r: Random, shape: ReplyShape): void {
+  if (!r.chance(0.3)) return
+  shape.cookies = Array.from({ length: r.int(1, 3) }, () => ({
+    via: r.pick(['header', 'Header', 'headers'] as const),
+    value: r.pick<string | string[]>(['a=1', 'b=2; Path=/; HttpOnly', ['c=3', 'd=4'], '', 'a=5']),
+  }))
+}
+
+function setCookies(reply: Any, cookies: Cookie[]): void {
+  for (const { via, value: drawn } of cookies) {
+    // A copy: Fastify 3 pushes later cookies into the array it was given (the shape's, shared by both runs).
+    const value = Array.isArray(drawn) ? [...drawn] : drawn
+    if (via === 'headers') reply.headers({ 'set-cookie': value })
+    else reply.header(via === 'Header' ? 'Set-Cookie' : 'set-cookie', value)
+  }
+  reply.header('x-cookies', JSON.stringify([reply.hasHeader('set-cookie'), reply.getHeader('set-cookie') ?? null]))
 }
 
 function payloadOf(p: Payload): unknown {
@@ -147,6 +174,7 @@ function handlerOf(shape: ReplyShape): Handler {
     try { reply.header('x-late', '1') } catch { /* refusing is allowed: the answer shows whether it went out */ }
   }
   return async (request: Any, reply: Any) => {
+    if (shape.cookies !== undefined) setCookies(reply, shape.cookies)
     for (const step of steps) applyStep(reply, step)
     if (shape.parser !== undefined) reply.header('x-body', JSON.stringify(request.body ?? null))
     switch (ending.e) {
@@ -173,7 +201,6 @@ function hookOf(hook: Hook): Function {
         case 'wrap': return { wrapped: payload }
         case 'string': return 'pre-string'
         case 'null': return null
-        case 'empty': return {}
         case 'wrap-empty': return { wrapped: {} }
       }
     }
@@ -209,7 +236,8 @@ export function describeReplyShape(shape: ReplyShape): string {
   const step = (s: Step): string => (s.s === 'serializer' ? 'serializer()' : `${s.s}(${JSON.stringify('n' in s ? s.n : 'value' in s ? ('name' in s ? [s.name, s.value] : s.value) : s.name)})`)
   const end = Object.entries(shape.ending).map(([k, v]) => (k === 'e' ? v : `${k}=${JSON.stringify(v)}`)).join(' ')
   const hooks = shape.hooks.map((h) => `${h.h}:${h.does}`)
-  return [`${shape.steps.map(step).join('.') || '-'} => ${end}`, ...hooks, shape.late ? 'late header' : '', shape.schema ? 'schema 200' : '', shape.parser ? `csv parser ${shape.parser}` : ''].filter((x) => x !== '').join(', ')
+  return [`${shape.steps.map(step).join('.') || '-'} => ${end}`, ...hooks, shape.late ? 'late header' : '', shape.schema ? 'schema 200' : '', shape.parser ? `csv parser ${shape.parser}` : '',
+    shape.cookies ? `cookies ${shape.cookies.map((c) => `${c.via}:${JSON.stringify(c.value)}`).join(' ')}` : ''].filter((x) => x !== '').join(', ')
 }
 
 export function replyApiRoute(shape: ReplyShape): RouteSpec {

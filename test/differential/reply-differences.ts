@@ -10,9 +10,9 @@ import { paramUrlMatches, replayUnderRules } from './app-differences'
 const JSON_TYPE = 'application/json; charset=utf-8'
 
 /** Fastify 3's headers with the generic 500 payload in place of its body. */
-function generic500(f: Answer): Answer {
-  const body = { statusCode: 500, error: STATUS_CODES[500], message: STATUS_CODES[500] }
-  return { statusCode: 500, headers: { ...f.headers, 'content-type': JSON_TYPE, 'content-length': String(Buffer.byteLength(JSON.stringify(body))) }, body }
+function generic500(f: Answer, status = 500): Answer {
+  const body = { statusCode: status, error: STATUS_CODES[status], message: STATUS_CODES[status] }
+  return { statusCode: status, headers: { ...f.headers, 'content-type': JSON_TYPE, 'content-length': String(Buffer.byteLength(JSON.stringify(body))) }, body }
 }
 
 /**
@@ -169,42 +169,31 @@ export const REPLY_DIFFERENCES: KnownDifference[] = [
   },
   {
     id: 'thrown-non-error-500',
-    readme: 'one without a 4xx status, or a thrown string, answers the generic 500 instead of being sent',
+    readme: 'one without a 4xx status, or a thrown string, answers the generic 500 (or the 5xx the reply already has)',
     async rewrite(f, context) {
       const shape = context.c.reply
       const ending = shape?.ending
-      if (shape === undefined || ending === undefined || ending.e !== 'throw' || !['string', 'number'].includes(ending.error) || f.statusCode !== 500) return undefined
+      // A 5xx the reply already had stays (seed 260:101: reply.code(503) before the throw).
+      if (shape === undefined || ending === undefined || ending.e !== 'throw' || !['string', 'number'].includes(ending.error) || f.statusCode < 500 || f.statusCode > 599) return undefined
       // The generic 500 is an error payload that onSend hooks may replace (seed 8 case 71: a hook
       // returning a string keeps the JSON type, where Fastify 3 typed the thrown string text/plain):
       // Fastify 3 is asked with a plain Error thrown instead, whose message the 5xx rule hides.
       if (shape.hooks.some((h) => h.h === 'onSend' && ['string', 'multibyte', 'buffer', 'null'].includes(h.does))) return await replayShape(context, { ...shape, ending: { ...ending, error: 'plain' } })
-      return retyped(generic500(f), shape)
-    },
-  },
-  {
-    id: 'null-under-object-schema-replaced',
-    readme: '`null` under an `object` or `array` schema (the value itself, a property or an array item) is written `{}` or `[]`',
-    async rewrite(f, context) {
-      const { c, enclave } = context
-      const shape = c.reply
-      // Fastify 3's serializer fails on it (a 500) and an onSend hook replaced what was written
-      // (seed 14 case 83): asked with an object sent instead, which the hook replaces alike.
-      if (shape?.schema !== true || !('p' in shape.ending) || shape.ending.p !== 'null' || f.statusCode !== 500 || enclave.statusCode < 200 || enclave.statusCode > 299) return undefined
-      if (!shape.hooks.some((h) => h.h === 'onSend' && ['string', 'multibyte', 'buffer', 'null'].includes(h.does))) return undefined
-      return await replayShape(context, { ...shape, ending: { ...shape.ending, p: 'object' } })
+      return retyped(generic500(f, f.statusCode), shape)
     },
   },
   {
     id: 'null-under-object-schema-hooked',
-    readme: '`null` under an `object` or `array` schema (the value itself, a property or an array item) is written `{}` or `[]`',
+    readme: '`null` as a property or an array item under an `object` or `array` schema is written `{}` or `[]`',
     async rewrite(f, context) {
       const { c, enclave } = context
       const shape = c.reply
-      // The null comes from a preSerialization hook (it returns null, or wraps a null payload:
-      // seeds 132:47, 120:146): Fastify 3 asked with the hook giving what Enclave writes for it.
+      // The null comes from a preSerialization hook that wraps a null payload (a property: seed
+      // 120:146): Fastify 3 asked with the hook giving what Enclave writes for it. (A hook returning
+      // null is the value itself: a 500 on both.)
       if (shape?.schema !== true || f.statusCode !== 500 || enclave.statusCode < 200 || enclave.statusCode > 299) return undefined
       const payloadNull = 'p' in shape.ending && shape.ending.p === 'null'
-      const hooks = shape.hooks.map((h) => (h.h !== 'preSerialization' ? h : h.does === 'null' ? { ...h, does: 'empty' as const } : h.does === 'wrap' && payloadNull ? { ...h, does: 'wrap-empty' as const } : h))
+      const hooks = shape.hooks.map((h) => (h.h === 'preSerialization' && h.does === 'wrap' && payloadNull ? { ...h, does: 'wrap-empty' as const } : h))
       if (JSON.stringify(hooks) === JSON.stringify(shape.hooks)) return undefined
       return await replayShape(context, { ...shape, hooks })
     },
@@ -235,7 +224,9 @@ export const REPLY_DIFFERENCES: KnownDifference[] = [
       const hooks = thrownObject ? shape.hooks.filter((h) => h.h !== 'preSerialization') : shape.hooks
       const replayed = await replayShape(context, { ...shape, steps: shape.steps.filter((s) => s.s !== 'type'), hooks })
       // What the handler observed before the error saw the type it chose, in both (seed 18 case 139).
-      const observed = f.headers['x-obs']
+      // Where Fastify 3 gave no answer (it threw outside any promise: seed 185:120), the same steps
+      // are asked of it with a plain text sent instead of the error, and read from that answer.
+      const observed = f.statusCode >= 0 ? f.headers['x-obs'] : (await replayShape(context, { ...shape, ending: { e: 'send', p: 'string' } })).headers['x-obs']
       return observed === undefined || replayed.statusCode < 0 ? replayed : { ...replayed, headers: { ...replayed.headers, 'x-obs': observed } }
     },
   },

@@ -85,6 +85,14 @@ export async function runCase(c: Case, transport: Transport): Promise<Outcome> {
     // does Fastify 3 with exposeHeadRoutes), where the GET of a stream has it.
     const getHeaders = { ...eGet.headers }
     delete getHeaders['transfer-encoding']
+    // Node writes a head sent with a text body in the body's encoding (UTF-8) and a head alone in
+    // Latin-1, so over a socket a non-ASCII header value of the GET reads as its UTF-8 bytes
+    // (`/Ã©` for `/é`: seed 216:40); Fastify 3 writes its GET the same way. Compared as sent.
+    if (transport === 'http') {
+      for (const [name, value] of Object.entries(getHeaders)) {
+        if (e.headers[name] !== value && Buffer.from(value, 'latin1').toString('utf8') === e.headers[name]) getHeaders[name] = e.headers[name] as string
+      }
+    }
     const asHead = eGet.statusCode < 0 ? eGet : { ...eGet, headers: getHeaders, body: '' }
     const headSelf = mismatches(asHead, e)
     if (headSelf.length > 0) return { c, transport, explainedBy: [], unexplained: `HEAD is not GET without its body: ${describe(headSelf)}` }

@@ -77,7 +77,17 @@ function withoutUnholdable(schema: Schema, value: unknown): unknown {
 }
 
 /** What Enclave writes for `payload` under `schema` (undefined: a 500). */
+/** null at the root of an object schema with something to write, or of an array schema: refused as Fastify 3 refuses it (a 500; seed 157:175 under `default`). */
+function refusesNull(schema: Schema): boolean {
+  const s = schema as Record<string, unknown>
+  if (s.nullable === true) return false
+  if (s.type === 'array') return true
+  const filled = (v: unknown): boolean => v !== null && typeof v === 'object' && Object.keys(v).length > 0
+  return s.type === 'object' && (filled(s.properties) || (Array.isArray(s.required) && s.required.length > 0) || s.patternProperties !== undefined || (s.additionalProperties !== undefined && s.additionalProperties !== false))
+}
+
 function written(schema: Schema, payload: unknown): string | undefined {
+  if (payload === null && refusesNull(schema)) return undefined
   const direct = fjs7(schema, payload)
   if (direct !== undefined) return direct
   // fjs 7 threw: Fastify 3's readings where README keeps them.

@@ -7,6 +7,7 @@ import fastJson from 'fast-json-stringify'
 import type { Schema } from 'fast-json-stringify'
 import { schemaCacheKey } from './schema-walk'
 import { coerceLikeFastify3 } from './response-coercion'
+import { refuseNullRoot } from './null-root'
 import { referencedExternals } from './referenced-externals'
 import { kKnownKeywords, type KnownKeywords } from './keyword-check'
 import { refuseNonFiniteCoercion } from './finite-coercion'
@@ -166,7 +167,8 @@ export function buildDefaultValidator(externalSchemas: Record<string, SharedSche
  * `id#name`, `id#/properties/x`, `#name` and `#/definitions/x` against them). Properties that are not
  * in the response schema are left out of the output (spec §1.6). `options` is the server's `serializerOpts`
  * (`rounding: 'ceil'` ...), as Fastify passes them. A value a number or integer type cannot hold is left
- * out, as Fastify 3 does (response-coercion.ts). Each distinct schema is compiled once.
+ * out, as Fastify 3 does (response-coercion.ts), and null under an object or array root is refused
+ * as Fastify 3 refuses it (null-root.ts). Each distinct schema is compiled once.
  */
 export function buildDefaultSerializer(externalSchemas: Record<string, SharedSchema>, options: SerializerOptions = {}, cache: SchemaCodeCache | null = null): SerializerCompiler {
   const build = (schema: JsonSchema, external: Readonly<Record<string, SharedSchema>>): SerializeFunction =>
@@ -203,6 +205,6 @@ export function buildDefaultSerializer(externalSchemas: Record<string, SharedSch
       plain: () => build(schema, external),
     })
     allAccepted = true
-    return coerceLikeFastify3(serialize, schema, externalSchemas, build)
+    return refuseNullRoot(coerceLikeFastify3(serialize, schema, externalSchemas, build), schema, externalSchemas)
   })
 }

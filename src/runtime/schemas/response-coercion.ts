@@ -64,7 +64,7 @@ const DROP: unique symbol = Symbol('drop')
 /** Deeper than any schema a route declares; a cycle in the data (or in $refs) stops here. */
 const MAX_DEPTH = 64
 
-interface Where {
+export interface Where {
   /** The document `#/...` and `#name` refer to: the route's schema, or the shared schema a $ref entered. */
   readonly root: JsonSchema
   readonly external: Record<string, SharedSchema>
@@ -161,7 +161,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** `#/pointer`, `#name`, `id#...` (spec §2.3); null when it does not resolve (the serializer then throws as before). */
-function resolveRef(ref: string, where: Where): { schema: unknown; where: Where } | null {
+export function resolveRef(ref: string, where: Where): { schema: unknown; where: Where } | null {
   const hash = ref.indexOf('#')
   const base = hash === -1 ? ref : ref.slice(0, hash)
   const fragment = hash === -1 ? '' : ref.slice(hash + 1)
