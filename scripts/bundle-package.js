@@ -58,4 +58,5 @@ map.file = 'index.js'
 const foreign = map.sources.filter((source) => !source.startsWith('../../src/'))
 if (foreign.length > 0) throw new Error(`bundle-package: the bundle inlined files outside src: ${foreign.join(', ')}`)
 writeFileSync(`${entry}.map`, JSON.stringify(map))
-console.log(`bundle-package: dist/src/index.js ${(text.length / 1024).toFixed(0)} kB (${map.sources.length} sources), ${names.length} named exports`)
+// On stderr: `npm pack --json` prints its JSON on stdout, after the prepare script's output.
+console.error(`bundle-package: dist/src/index.js ${(text.length / 1024).toFixed(0)} kB (${map.sources.length} sources), ${names.length} named exports`)
