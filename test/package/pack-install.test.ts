@@ -221,7 +221,7 @@ describe('package: npm pack, installed into a strict TypeScript app', function (
     const result = await probe('footprint-probe.js', footprintProbe)
     expect(result.required.enclave).to.deep.equal(['dist/src/index.js'])
     expect(result.served.enclave).to.deep.equal(['dist/src/index.js'])
-    expect(result.answers).to.deep.equal([[200, { n: 1 }], [400, { statusCode: 400, error: 'Bad Request', message: 'body/n should be integer' }]])
+    expect(result.answers).to.deep.equal([[200, { n: 1 }], [200, { n: 2 }], [400, { statusCode: 400, error: 'Bad Request', message: 'body/n should be integer' }]])
     expect(result.required.semver || result.served.semver, 'semver loaded').to.equal(false)
     expect(result.required.builtins.filter((name: string) => name === 'crypto' || name === 'cluster')).to.deep.equal([])
     expect(result.served.builtins).to.not.include('crypto')
