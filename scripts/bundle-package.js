@@ -45,9 +45,15 @@ buildSync({
   logLevel: 'warning',
 })
 
-for (const file of readdirSync(distSrc, { recursive: true, encoding: 'utf8' })) {
-  if (/\.js(\.map)?$/.test(file) && !file.startsWith('index.bundle.js')) rmSync(join(distSrc, file))
+// A walk of its own: readdirSync's `recursive` needs Node 20.1, engines admits 20.0.
+function removeJs(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) removeJs(path)
+    else if (/\.js(\.map)?$/.test(entry.name) && path !== staging && path !== `${staging}.map`) rmSync(path)
+  }
 }
+removeJs(distSrc)
 renameSync(staging, entry)
 renameSync(`${staging}.map`, `${entry}.map`)
 const text = readFileSync(entry, 'utf8').replace('//# sourceMappingURL=index.bundle.js.map', '//# sourceMappingURL=index.js.map')
@@ -56,7 +62,7 @@ const map = JSON.parse(readFileSync(`${entry}.map`, 'utf8'))
 map.file = 'index.js'
 // Anything esbuild took from node_modules would be a second copy of a package: fail rather than ship it.
 const foreign = map.sources.filter((source) => !source.startsWith('../../src/'))
-if (foreign.length > 0) throw new Error(`bundle-package: the bundle inlined files outside src: ${foreign.join(', ')}`)
+if (foreign.length > 0) throw new Error(`bundle-package: the map has sources outside src (a package inlined, or tsc wrote no source maps): ${foreign.join(', ')}`)
 writeFileSync(`${entry}.map`, JSON.stringify(map))
 // On stderr: `npm pack --json` prints its JSON on stdout, after the prepare script's output.
 console.error(`bundle-package: dist/src/index.js ${(text.length / 1024).toFixed(0)} kB (${map.sources.length} sources), ${names.length} named exports`)
