@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { expect } from 'chai'
+import { footprintProbe, lazyProbe, stackProbe, WRAPPER_HELPER } from './bundle-probes'
+import { NOT_LOADED_FILES } from './lazy-modules'
 import { consumerPackageJson, esmApp, esmProbe, gettingStartedFiles, multipartProbe, typesProbe } from './consumer-app'
 
 const repo = join(__dirname, '..', '..', '..')
@@ -93,6 +95,7 @@ describe('package: npm pack, installed into a strict TypeScript app', function (
     }
     cpSync(join(repo, 'src'), join(clone, 'src'), { recursive: true })
     cpSync(join(repo, 'docs'), join(clone, 'docs'), { recursive: true })
+    cpSync(join(repo, 'scripts'), join(clone, 'scripts'), { recursive: true })
     symlinkSync(join(repo, 'node_modules'), join(clone, 'node_modules'), 'dir')
     const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], clone, 120_000)
     pack = (JSON.parse(stdout) as PackResult[])[0]
@@ -103,13 +106,16 @@ describe('package: npm pack, installed into a strict TypeScript app', function (
     if (work !== '') rmSync(work, { recursive: true, force: true })
   })
 
-  it('builds on pack and ships only the built src (JS and .d.ts), README, LICENSE and package.json', () => {
+  it('builds on pack and ships only the built src (one bundled JS file, its source map, the .d.ts tree), README, LICENSE and package.json', () => {
     const paths = pack.files.map((f) => f.path)
     expect(paths).to.include.members(['package.json', 'README.md', 'LICENSE', 'dist/src/index.js', 'dist/src/index.d.ts'])
     const others = paths.filter((p) => !['package.json', 'README.md', 'LICENSE'].includes(p))
     // docs/*.md ship because the README links to them (plugins, deploy, compat, conformance).
     expect(paths).to.include.members(['docs/plugins.md', 'docs/deploy.md'])
-    expect(others.filter((p) => !/^dist\/src\/.+\.(js|d\.ts)$/.test(p) && !/^docs\/[^/]+\.md$/.test(p)), 'files outside dist/src and docs, or not JS/.d.ts/.md').to.deep.equal([])
+    expect(others.filter((p) => !/^dist\/src\/.+\.(js|d\.ts)$/.test(p) && p !== 'dist/src/index.js.map' && !/^docs\/[^/]+\.md$/.test(p)), 'files outside dist/src and docs, or not JS/.d.ts/.md').to.deep.equal([])
+    // The runtime is one file (scripts/bundle-package.js): no deep path can load a second copy of a class.
+    expect(paths.filter((p) => p.endsWith('.js')), 'JavaScript files shipped').to.deep.equal(['dist/src/index.js'])
+    expect(paths.filter((p) => p.endsWith('.d.ts')).length, 'the per-file .d.ts tree').to.be.greaterThan(100)
     expect(pack.entryCount).to.equal(paths.length)
     // The figures reported in the package note; printed so a change in size is visible in CI logs.
     console.log(`      tarball: ${pack.entryCount} files, ${(pack.size / 1024).toFixed(1)} kB packed`)
@@ -199,5 +205,52 @@ describe('package: npm pack, installed into a strict TypeScript app', function (
     await run(tsc, ['-p', '.'], esm, 120_000)
     const { stdout } = await run(process.execPath, [join('dist', 'main.js')], esm, 30_000)
     expect(JSON.parse(stdout.trim())).to.deep.equal([200, { message: 'hello bob', by: 'ada' }])
+  })
+
+  // The bundled runtime (scripts/bundle-package.js; docs/deploy.md "Cold start").
+  const probe = async (name: string, text: string, nodeArgs: readonly string[] = []): Promise<Record<string, any>> => {
+    await installed()
+    writeFileSync(join(app(), name), text)
+    const { stdout } = await run(process.execPath, [...nodeArgs, name], app(), 60_000)
+    const result = JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, any>
+    expect(result.error, String(result.error)).to.equal(undefined)
+    return result
+  }
+
+  it("require('enclave') and a README-style app answering over HTTP load one Enclave file, the bundle, and neither semver nor node:crypto/node:cluster on require", async () => {
+    const result = await probe('footprint-probe.js', footprintProbe)
+    expect(result.required.enclave).to.deep.equal(['dist/src/index.js'])
+    expect(result.served.enclave).to.deep.equal(['dist/src/index.js'])
+    expect(result.answers).to.deep.equal([[200, { n: 1 }], [200, { n: 2 }], [400, { statusCode: 400, error: 'Bad Request', message: 'body/n should be integer' }]])
+    expect(result.required.semver || result.served.semver, 'semver loaded').to.equal(false)
+    expect(result.required.builtins.filter((name: string) => name === 'crypto' || name === 'cluster')).to.deep.equal([])
+    expect(result.served.builtins).to.not.include('crypto')
+    // Reported, never asserted: one fresh process on a loaded machine (docs/deploy.md has the paired figures).
+    console.log(`      require('enclave') from the tarball: ${(result.requireMs as number).toFixed(1)} ms CPU`)
+  })
+
+  it('inside the bundle the lazily loaded modules stay lazy: the schema cache runs on a schemaCache boot, the renderers on printRoutes(), and both work; errors keep their codes and class', async () => {
+    const bundle = join(app(), 'node_modules', 'enclave', 'dist', 'src', 'index.js')
+    const result = await probe('lazy-probe.js', lazyProbe(bundle))
+    expect(result.helpers, `the bundle's wrapper helper reads "${WRAPPER_HELPER}" once`).to.equal(1)
+    expect(result.onRequire.length, 'the probe sees the bundled files run').to.be.greaterThan(100)
+    const lazy = (files: string[]): string[] => files.filter((file) => NOT_LOADED_FILES.some((pattern) => pattern.test(file)))
+    expect(lazy(result.onRequire)).to.deep.equal([])
+    expect(result.onBoot).to.include('runtime/schemas/code-cache/schema-code-cache.js')
+    expect(lazy(result.onBoot).every((file) => file.includes('code-cache')), 'only the cache loads at boot').to.equal(true)
+    expect(result.cached, 'files written to the schema cache').to.be.greaterThan(0)
+    expect(result.onInspect).to.include('runtime/inspect/print-routes.js')
+    expect(result.routes).to.contain(':id (GET)')
+    expect(result.answer).to.deep.equal([200, { id: 7 }])
+    expect(result.bad).to.deep.equal([400, { statusCode: 400, error: 'Bad Request', message: 'params/id should be integer' }])
+    expect(result.declaration).to.deep.equal({ code: 'ENC_ERR_ROUTE_DUPLICATE', isFrameworkError: true, isError: true })
+  })
+
+  it("stack traces name Enclave's functions; with --enable-source-maps (not on by default) they point into src/**/*.ts through the shipped map", async () => {
+    const plain = await probe('stack-probe.js', stackProbe)
+    expect(plain.code).to.equal('ENC_ERR_ROUTE_DUPLICATE')
+    expect(plain.stack).to.match(/at addRoute \(.*node_modules[\\/]enclave[\\/]dist[\\/]src[\\/]index\.js:\d+:\d+\)/)
+    const mapped = await probe('stack-probe.js', stackProbe, ['--enable-source-maps'])
+    expect(mapped.stack).to.match(/at addRoute \(.*node_modules[\\/]enclave[\\/]src[\\/]runtime[\\/]boot[\\/]compile\.ts:\d+:\d+\)/)
   })
 })

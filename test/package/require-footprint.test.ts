@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { expect } from 'chai'
+import { NOT_LOADED_FILES } from './lazy-modules'
 
 const distSrc = join(__dirname, '..', '..', 'src')
 
@@ -39,14 +40,6 @@ main().catch((error) => { console.log(JSON.stringify({ error: String(error && er
 
 interface Loaded { readonly files: readonly string[]; readonly builtins: readonly string[] }
 
-/** Modules a plain app never needs, as require.cache names them (relative to dist/src, or node_modules/<package>/...). */
-const NOT_LOADED_FILES: readonly RegExp[] = [
-  /^cluster[\\/](start-cluster|primary|worker)\.js$/,
-  /^runtime[\\/]schemas[\\/]code-cache[\\/](schema-code-cache|cache-fingerprint|sha256|ajv6-pack|fjs-pack|from-cache)\.js$/,
-  /^runtime[\\/]inspect[\\/](inspect-view|explain|print-plugins|print-routes|print-tree)\.js$/,
-  /^runtime[\\/]inspect[\\/]openapi[\\/]/,
-  /^node_modules[\\/]semver[\\/]/,
-]
 // node:net loads node:cluster itself when a server listens: only `require('enclave')` is held to not loading it.
 const NOT_REQUIRED_BUILTINS: readonly string[] = ['cluster', 'crypto']
 const NOT_SERVED_BUILTINS: readonly string[] = ['crypto']
