@@ -18,7 +18,12 @@ type Getter = (request: Request, reply: Reply) => unknown
 export function buildHandler(instance: object, declaringClass: Function, key: string | symbol, where: string): Handler {
   const method = (instance as Record<string | symbol, Function>)[key]
   const params = getParams(declaringClass, key)
-  if (params.length === 0) return function (request: Request, reply: Reply) { return answered(method.call(instance, request, reply)) } as Handler
+  if (params.length === 0) {
+    // An async method always answers a promise: bound, it is the handler itself, with no wrapper
+    // frame in a thrown error's stack (which a logger formats) and no call through answered().
+    if (method instanceof AsyncFunction) return method.bind(instance) as Handler
+    return function (request: Request, reply: Reply) { return answered(method.call(instance, request, reply)) } as Handler
+  }
   const declared = methodParamCount(declaringClass, key) ?? params.length
   const missing = Array.from({ length: Math.max(declared, params.length) }, (_, i) => i).filter((i) => !params.some((p) => p.index === i))
   if (missing.length > 0) {
@@ -66,6 +71,7 @@ function withCustomParams(instance: object, method: Function, params: readonly P
 }
 
 const resolvedUndefined: Promise<undefined> = Promise.resolve(undefined)
+const AsyncFunction = (async () => undefined).constructor
 
 function answered(result: unknown): unknown {
   return result === undefined ? resolvedUndefined : result
