@@ -163,19 +163,7 @@ describe('a Fastify 3 app ported as it is answers and reads as on Fastify 3.27.4
   })
 
   it('log lines: access lines, route logLevel and logSerializers, child loggers, error lines, a plugin logLevel', async () => {
-    const lines: Array<Record<string, unknown>> = []
-    const stream = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString().split('\n')) {
-          if (line === '') continue
-          // What differs run to run: time, pid, hostname, the durations, the client port, the stack.
-          const { time: _t, pid: _p, hostname: _h, responseTime: _r, ...entry } = JSON.parse(line) as Record<string, Any>
-          if (entry.err?.stack !== undefined) entry.err = { ...entry.err, stack: typeof entry.err.stack }
-          lines.push(entry)
-        }
-        done()
-      },
-    })
+    const { lines, stream } = logLines()
     const define = (app: Any, seen: Seen): void => {
       lines.length = 0
       app.addHook('onResponse', async () => { seen.push(['lines', lines.splice(0)]) })
@@ -190,17 +178,7 @@ describe('a Fastify 3 app ported as it is answers and reads as on Fastify 3.27.4
   })
 
   it("a pino instance the user built: its own req and res serializers get the request and the reply (Fastify 3's child with the merged serializers)", async () => {
-    const lines: Array<Record<string, unknown>> = []
-    const stream = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString().split('\n')) {
-          if (line === '') continue
-          const { time: _t, pid: _p, hostname: _h, responseTime: _r, ...entry } = JSON.parse(line) as Record<string, Any>
-          lines.push(entry)
-        }
-        done()
-      },
-    })
+    const { lines, stream } = logLines()
     const instance = pino({
       base: { service: 'orders' },
       serializers: {
@@ -245,3 +223,23 @@ describe('a Fastify 3 app ported as it is answers and reads as on Fastify 3.27.4
     await app2.close()
   })
 })
+
+/**
+ * A stream collecting the JSON log lines both frameworks write, without what differs run to run:
+ * time, pid, hostname, the durations, and an error's stack (kept as its type).
+ */
+function logLines(): { lines: Array<Record<string, unknown>>; stream: Writable } {
+  const lines: Array<Record<string, unknown>> = []
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n')) {
+        if (line === '') continue
+        const { time: _t, pid: _p, hostname: _h, responseTime: _r, ...entry } = JSON.parse(line) as Record<string, Any>
+        if (entry.err?.stack !== undefined) entry.err = { ...entry.err, stack: typeof entry.err.stack }
+        lines.push(entry)
+      }
+      done()
+    },
+  })
+  return { lines, stream }
+}
