@@ -3,6 +3,7 @@ import { isBuiltLogger } from '../shared/built-logger'
 import { runtimeError } from '../errors/runtime-codes'
 import type { Logger } from '../types'
 import { fastifyLogSerializers } from '../shared/log-serializers'
+import { skipIdleRedaction } from './idle-redaction'
 
 const noop = (): void => {}
 
@@ -78,7 +79,9 @@ function createPino(options: LoggerOptions, stream: DestinationStream | undefine
   const paths = Array.isArray(redact) ? redact : redact !== undefined ? redact.paths : []
   const merged = { ...(Array.isArray(redact) || redact === undefined ? {} : redact), paths: [...new Set([...defaultRedactPaths, ...paths])] }
   const settings = { level: 'info', ...options, redact: merged, serializers: { ...fastifyLogSerializers, ...options.serializers } }
-  return (stream === undefined ? pino(settings) : pino(settings, stream)) as unknown as Logger
+  const log = stream === undefined ? pino(settings) : pino(settings, stream)
+  skipIdleRedaction(log, merged.paths)
+  return log as unknown as Logger
 }
 
 /**
