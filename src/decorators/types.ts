@@ -25,8 +25,15 @@ export type CheckedPluginEntries<P extends readonly unknown[]> = { [K in keyof P
 // A bare plugin whose options type has a required property must be given as the pair (as
 // register() requires the options): the pair is the type it is then checked against, so the error
 // reads "not assignable to type 'readonly [plugin, options]'", which is the fix.
+// A bare plugin's checked form also admits its pair: that is what lets a pair be inferred while a
+// callback among its options (`keyGenerator: (request) => request.ip`, mercurius's `context:
+// (request) => ...`) is still untyped. TypeScript does not infer from an object literal holding an
+// untyped callback, so the pair itself yields no candidate then and only its plugin is found
+// (through the pair branch); the pair's contextual type must then still be a pair of that plugin,
+// or the callback's parameters go `any` (TS7006) and the list is refused. Once the callback is
+// typed, the pair is inferred as well (a union with the plugin) and checked by the first branch.
 type CheckedPluginEntry<E> = E extends readonly [infer F, unknown] ? readonly [F, PluginOptionsOf<F>]
-  : false extends OptionsOmittable<E> ? readonly [E, PluginOptionsOf<E>] : E
+  : false extends OptionsOmittable<E> ? readonly [E, PluginOptionsOf<E>] : E | readonly [E, PluginOptionsOf<E>]
 
 export interface ClassProviderEntry { provide: InjectionToken; useClass: ConcreteClass }
 export interface ValueProviderEntry { provide: InjectionToken; useValue: unknown }
