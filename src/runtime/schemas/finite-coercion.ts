@@ -20,50 +20,7 @@ export const COERCION_PATCH = `${COERCION_CONDITION.source} -> ${FINITE_CONDITIO
 /** ajv's `processCode` option: the generated source with non-finite coercion refused, then the user's own `processCode`. */
 export function refuseNonFiniteCoercion(user?: (code: string, schema?: unknown) => string): (code: string, schema?: unknown) => string {
   return (code, schema) => {
-    const patched = addFiniteChecks(code)
+    const patched = code.replace(COERCION_CONDITION, FINITE_CONDITION)
     return user === undefined ? patched : user(patched, schema)
   }
-}
-
-const EQUALS_PLUS = ' == +'
-
-/**
- * `code.replace(COERCION_CONDITION, FINITE_CONDITION)`, the same text out, found with `indexOf`: the
- * regular expression tried a match at every word of ajv's code (~2-3 µs per KB, ~20 µs per validator,
- * once per route at boot), and on a lazy route's first request it ran cold (session 19). Each ` == +`
- * is checked to be `\b(data\d*) == \+\1\b`, left to right without overlaps, as the expression's global
- * replace does; the finite-coercion tests compare both on ajv's code.
- */
-export function addFiniteChecks(code: string): string {
-  let at = code.indexOf(EQUALS_PLUS)
-  if (at === -1) return code
-  let out = ''
-  let copied = 0
-  while (at !== -1) {
-    let nameStart = at
-    while (nameStart > 0 && isDigit(code.charCodeAt(nameStart - 1))) nameStart--
-    nameStart -= 4
-    const after = at + EQUALS_PLUS.length
-    let next = after
-    if (nameStart >= copied && code.startsWith('data', nameStart) && (nameStart === 0 || !isWordChar(code.charCodeAt(nameStart - 1)))) {
-      const name = code.slice(nameStart, at)
-      const end = after + name.length
-      if (code.startsWith(name, after) && (end === code.length || !isWordChar(code.charCodeAt(end)))) {
-        out += `${code.slice(copied, nameStart)}${name} == +${name} && isFinite(${name})`
-        copied = end
-        next = end
-      }
-    }
-    at = code.indexOf(EQUALS_PLUS, next)
-  }
-  return out + code.slice(copied)
-}
-
-function isDigit(char: number): boolean {
-  return char >= 48 && char <= 57
-}
-
-/** A character of `\w`, which `\b` separates from any other. */
-function isWordChar(char: number): boolean {
-  return isDigit(char) || (char >= 65 && char <= 90) || (char >= 97 && char <= 122) || char === 95
 }
