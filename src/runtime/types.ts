@@ -1241,7 +1241,13 @@ type ServedBy<This> = [This] extends [SeesMore] ? { readonly server: ChildScopeO
  * scope serving the route, which is what the runtime calls it with (`request.server`, ServedBy);
  * a plain Scope where `R` names none.
  */
-export type ScopeServing<R> = R extends { readonly server: infer S extends Scope } ? S : Scope
+// `infer S`, not `infer S extends Scope`: the constraint made TypeScript check the inferred scope
+// against Scope each time this resolved, a fresh assignability check whose cycle detection does not
+// reach across resolutions; relating a typed scope to Scope compares their handlers, whose `this` is
+// ScopeServing again. With a name in both the app's global ScopeDecorations and a typed plugin's
+// `provides.scope` that never came back (tsc overflowed its stack, or gave TS2589 on the route).
+// `server` is a scope wherever ServedBy puts it, so the constraint checked nothing.
+export type ScopeServing<R> = R extends { readonly server: infer S } ? S : Scope
 /** A scope type whose handlers see more than a plain Scope's: a TypedScope, or a scope on another server than http's. */
 type SeesMore = { readonly [kProvided]: Provided } | { readonly [kRawServer]: RawServerTypes }
 
