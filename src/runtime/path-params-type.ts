@@ -14,8 +14,9 @@ declare const kPath: unique symbol
 /** The phantom a route shortcut adds to its schema type: the path literal, read by TypedParts' params default. Never present at run time. */
 export interface PathMark<Path extends string> { readonly [kPath]?: Path }
 
-/** `S` with the route's path literal attached, when it is a literal naming a parameter; else `S` itself (nothing to read). */
-export type WithPath<S, Path extends string> = [PathParamNames<Path>] extends [never] ? S : S & PathMark<Path>
+/** `S` with the route's path literal attached, when it is a literal that may name a parameter; else `S` itself (nothing to read). */
+// A template test, not the names: every route pays for this, only one with a `:` or `*` for the parse.
+export type WithPath<S, Path extends string> = string extends Path ? S : Path extends `${string}${':' | '*'}${string}` ? S & PathMark<Path> : S
 
 /** The parameter names a path declares, as a union (`'id' | 'slug'`); never for a path without any or a path that is no literal. */
 export type PathParamNames<Path extends string> = string extends Path ? never : RequiredNames<Path> | OptionalNames<Path>
