@@ -6,6 +6,7 @@ import type { IsSchemaParam } from './schema-param'
 import type { IsIntercepted } from './intercepted'
 import type { AsWritten } from './as-written'
 import type { kServerBase } from '../runtime/request-with'
+import type { PathMark, PathParams } from '../runtime/path-params-type'
 
 /*
  * Types only: what a route decorator checks about the method it decorates (decorators cannot
@@ -29,14 +30,17 @@ interface AbsentParts {
   headers: { whole: Record<string, string>; property: string | string[] | undefined }
 }
 
-type Whole<T, K extends keyof AbsentParts> = [T] extends [undefined] ? AbsentParts[K]['whole'] : T
+type Whole<T, K extends keyof AbsentParts, S> = [T] extends [undefined] ? (K extends 'params' ? AbsentParams<S> : AbsentParts[K]['whole']) : T
+// The names the route's path literal declares are there (`@Params() p: PathParams<'/users/:id'>`);
+// others may come from the controller's prefix, which the route decorator cannot see.
+type AbsentParams<S> = S extends PathMark<infer Path> ? PathParams<Path> & AbsentParts['params']['whole'] : AbsentParts['params']['whole']
 type Property<T, K extends keyof AbsentParts> = [T] extends [undefined] ? AbsentParts[K]['property'] : KnownValues<T>
 
 type AnyOpaque<S> = { [K in keyof RouteParts<S>]: RouteParts<S>[K] extends Opaque ? true : never }[keyof RouteParts<S>] extends never ? false : true
 
 // Kept apart (not one union) so an `unknown` candidate cannot swallow the others.
 type Candidates<S> = { request: RequestOf<S> | Request; reply: Reply }
-  & { [K in keyof AbsentParts as `${K}`]: Whole<RouteParts<S>[K], K> }
+  & { [K in keyof AbsentParts as `${K}`]: Whole<RouteParts<S>[K], K, S> }
   & { [K in keyof AbsentParts as `${K}.property`]: Property<RouteParts<S>[K], K> }
 type AnyCandidateFits<C, P> = true extends { [K in keyof C]: SomeMemberFits<C[K], P> }[keyof C] ? true : false
 

@@ -1,5 +1,6 @@
 import type { RouteSchema } from '../runtime/schemas/types'
 import type { TypedRouteSchema } from '../runtime/typed-schemas'
+import type { WithPath } from '../runtime/path-params-type'
 import type { RouteDecoratorFor } from './socket-fit'
 import { declareRouteMethod } from './route-method'
 import type { DecoratorRouteOptions, HttpMethodName } from './types'
@@ -8,7 +9,9 @@ import type { DecoratorRouteOptions, HttpMethodName } from './types'
  * `@Get(path, options)`: the options' schema types the check of the decorated method; `websocket: true`
  * (a literal, @fastify/websocket) checks it as `(socket, request)` (socket-fit.ts).
  */
-export type RouteShortcut = <S extends TypedRouteSchema = RouteSchema, W extends boolean = false>(path?: string, options?: DecoratorRouteOptions<S, W>) => RouteDecoratorFor<S, W>
+// `Path`: the path literal, whose parameters a whole `@Params()` parameter is checked against when
+// the route has no params schema (handler-fit.ts); a path that is no literal checks as before.
+export type RouteShortcut = <S extends TypedRouteSchema = RouteSchema, W extends boolean = false, const Path extends string = string>(path?: Path, options?: DecoratorRouteOptions<S, W>) => RouteDecoratorFor<WithPath<S, Path>, W>
 
 function shortcut(method: HttpMethodName, name: string): RouteShortcut {
   return (path, options = {}) => ((target: object, propertyKey: string | symbol, descriptor: PropertyDescriptor) => {

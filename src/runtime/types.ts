@@ -19,6 +19,7 @@ import type { ReplySerializationApi, RequestSchemaApi, ScopeRouteLookup } from '
 import type { MergeProvided, NothingProvided, Provided, ProvidingPlugin, RequiringPlugin, WithProvided, kProvided } from './shared/provided'
 import type { RawIn, RawMarkOf, RawSeenIn, RawServerTypes, kRawServer } from './shared/raw-server'
 import type { RouteConfigShape, WithRouteConfig } from './route-config'
+import type { HasPathParams, WithPath } from './path-params-type'
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'
 
@@ -193,7 +194,9 @@ export type TypedRequest<S> = { [K in keyof TypedRequestParts<S>]: TypedRequestP
 type TypedRequestParts<S> = RequestBase & RequestDecorations & TypedParts<S>
 
 /** The request type a handler of a route with schema `S` receives. */
-export type RequestOf<S> = HasTypedParts<S> extends true ? TypedRequest<S> : Request
+// A route whose only typed part is its path's parameters gets Request with those params (the same
+// interface otherwise, so a handler declared `(request: Request) => ...` fits as before).
+export type RequestOf<S> = HasTypedParts<S> extends true ? TypedRequest<S> : HasPathParams<S> extends true ? Request<RouteGeneric, S> : Request
 
 /**
  * What reply decorators (yours, or a plugin's such as @fastify/sensible's `reply.notFound()`) add,
@@ -902,16 +905,16 @@ export interface ScopeRouteShortcut<This> {
   // `G` is Fastify's route generic (route-generic.ts): given (`app.get<{ Params: P }>`), or inferred
   // from a handler whose parameter is declared `Request<{ Params: P }>`; by default it names nothing
   // and the handler is typed from the schema as before. NoInfer: `S` comes from `options.schema` only.
-  <G extends RouteGeneric = RouteGeneric>(path: string, handler: GenericRouteHandler<G, {}>): This
+  <G extends RouteGeneric = RouteGeneric, const Path extends string = string>(path: Path, handler: GenericRouteHandler<G, WithPath<{}, NoInfer<Path>>>): This
   // `W`: a `{ websocket: true }` route (@fastify/websocket), whose handler the plugin calls with
   // (socket, request). Read from that one property, not the whole options (which would lose their
   // excess-property checks), and not a separate overload (which would turn every mistyped route's
   // error into "No overload matches this call").
   // `C`: the route's `config` (Fastify 5's ContextConfig), inferred from it: the handler and the
   // route's own hooks read it typed (route-config.ts); without `config`, they are as ever.
-  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, Socket = unknown, C extends RouteConfigShape = RouteConfigShape>(path: string, options: RouteShorthandOptions<S, WithRouteConfig<NothingProvided, C>['request']> & { websocket?: W; config?: C }, handler: [W] extends [true] ? SocketRouteHandler<Socket, RequestFor<G, NoInfer<S>>> : RouteConfigShape extends C ? GenericRouteHandler<G, NoInfer<S>> : TypedRouteHandler<G, NoInfer<S>, WithRouteConfig<NothingProvided, C>>): This
+  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, Socket = unknown, C extends RouteConfigShape = RouteConfigShape, const Path extends string = string>(path: Path, options: RouteShorthandOptions<S, WithRouteConfig<NothingProvided, C>['request']> & { websocket?: W; config?: C }, handler: [W] extends [true] ? SocketRouteHandler<Socket, RequestFor<G, WithPath<NoInfer<S>, NoInfer<Path>>>> : RouteConfigShape extends C ? GenericRouteHandler<G, WithPath<NoInfer<S>, NoInfer<Path>>> : TypedRouteHandler<G, WithPath<NoInfer<S>, NoInfer<Path>>, WithRouteConfig<NothingProvided, C>>): This
   /** The handler given in the options. */
-  <G extends RouteGeneric = RouteGeneric>(path: string, options: RouteShorthandOptions & { handler: GenericRouteHandler<G, {}> }): This
+  <G extends RouteGeneric = RouteGeneric, const Path extends string = string>(path: Path, options: RouteShorthandOptions & { handler: GenericRouteHandler<G, WithPath<{}, NoInfer<Path>>> }): This
 }
 /**
  * The handler of a `{ websocket: true }` route (@fastify/websocket), declared apart: `(socket, request)`
@@ -929,9 +932,9 @@ export type WebSocketRouteHandler<S, R = {}> = { handle(this: ScopeServing<R>, s
  * tried in that order), which is what keeps a TypedScope assignable to Scope.
  */
 export interface TypedRouteShortcut<This, P extends Provided> {
-  <G extends RouteGeneric = RouteGeneric>(path: string, handler: TypedRouteHandler<G, {}, P>): This
-  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, Socket = unknown, C extends RouteConfigShape = RouteConfigShape>(path: string, options: RouteShorthandOptions<S, WithRouteConfig<P, C>['request'], P['reply']> & { websocket?: W; config?: C }, handler: [W] extends [true] ? SocketRouteHandler<Socket, RequestFor<G, NoInfer<S>> & P['request'], ScopeServing<P['request']>> : TypedRouteHandler<G, NoInfer<S>, WithRouteConfig<P, C>>): This
-  <G extends RouteGeneric = RouteGeneric>(path: string, options: RouteShorthandOptions<RouteSchema, P['request'], P['reply']> & { handler: TypedRouteHandler<G, {}, P> }): This
+  <G extends RouteGeneric = RouteGeneric, const Path extends string = string>(path: Path, handler: TypedRouteHandler<G, WithPath<{}, NoInfer<Path>>, P>): This
+  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, Socket = unknown, C extends RouteConfigShape = RouteConfigShape, const Path extends string = string>(path: Path, options: RouteShorthandOptions<S, WithRouteConfig<P, C>['request'], P['reply']> & { websocket?: W; config?: C }, handler: [W] extends [true] ? SocketRouteHandler<Socket, RequestFor<G, WithPath<NoInfer<S>, NoInfer<Path>>> & P['request'], ScopeServing<P['request']>> : TypedRouteHandler<G, WithPath<NoInfer<S>, NoInfer<Path>>, WithRouteConfig<P, C>>): This
+  <G extends RouteGeneric = RouteGeneric, const Path extends string = string>(path: Path, options: RouteShorthandOptions<RouteSchema, P['request'], P['reply']> & { handler: TypedRouteHandler<G, WithPath<{}, NoInfer<Path>>, P> }): This
 }
 
 /**
@@ -1241,7 +1244,13 @@ type ServedBy<This> = [This] extends [SeesMore] ? { readonly server: ChildScopeO
  * scope serving the route, which is what the runtime calls it with (`request.server`, ServedBy);
  * a plain Scope where `R` names none.
  */
-export type ScopeServing<R> = R extends { readonly server: infer S extends Scope } ? S : Scope
+// `infer S`, not `infer S extends Scope`: the constraint made TypeScript check the inferred scope
+// against Scope each time this resolved, a fresh assignability check whose cycle detection does not
+// reach across resolutions; relating a typed scope to Scope compares their handlers, whose `this` is
+// ScopeServing again. With a name in both the app's global ScopeDecorations and a typed plugin's
+// `provides.scope` that never came back (tsc overflowed its stack, or gave TS2589 on the route).
+// `server` is a scope wherever ServedBy puts it, so the constraint checked nothing.
+export type ScopeServing<R> = R extends { readonly server: infer S } ? S : Scope
 /** A scope type whose handlers see more than a plain Scope's: a TypedScope, or a scope on another server than http's. */
 type SeesMore = { readonly [kProvided]: Provided } | { readonly [kRawServer]: RawServerTypes }
 
