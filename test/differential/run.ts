@@ -24,7 +24,7 @@ const NO_ANSWER_MS = 1500
  * process would die). Other listeners (mocha's) are set aside meanwhile, so such a throw is an
  * answer to compare, not a failed test.
  */
-async function bounded(run: () => Promise<Answer>): Promise<Answer> {
+export async function bounded(run: () => Promise<Answer>): Promise<Answer> {
   let timer: NodeJS.Timeout | undefined
   let crashed: ((error: Error) => void) | undefined
   const late = new Promise<Answer>((resolve) => {
