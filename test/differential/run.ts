@@ -110,12 +110,14 @@ export async function runCase(c: Case, transport: Transport): Promise<Outcome> {
 }
 
 // Node's HTTP client refuses header values outside visible ASCII and a path with a space or a
-// character above U+00FF (inject takes them); a Content-Length that is not the body's would leave
-// the socket waiting for bytes or reading the rest as the next request.
+// character above U+00FF, and sends one in U+0080-U+00FF as a raw byte the server cannot parse (its
+// 400 has a body a HEAD's client then reads as a next response): inject takes them. A
+// Content-Length that is not the body's would leave the socket waiting for bytes or reading the
+// rest as the next request.
 function sendable(c: Case): boolean {
   const length = c.request.headers?.['content-length']
   if (length !== undefined && Number(length) !== Buffer.byteLength(c.request.payload ?? '')) return false
-  return /^[\x21-\xff]*$/.test(c.request.url) && Object.values(c.request.headers ?? {}).every((value) => /^[\x20-\x7e\t]*$/.test(value))
+  return /^[\x21-\x7e]*$/.test(c.request.url) && Object.values(c.request.headers ?? {}).every((value) => /^[\x20-\x7e\t]*$/.test(value))
 }
 
 /** `count` cases of `seed`; every `httpEvery`th also goes over a real socket. `family`: only that family's cases (same ids). */

@@ -194,6 +194,33 @@ export const URLS_DIFFERENCES: KnownDifference[] = [
     },
   },
   {
+    id: 'unknown-method-not-found-handler',
+    readme: 'a method Node knows but the router does not (`PROPFIND`, `MKCOL`) is a 404 through the\n    not-found handler and its hooks',
+    async rewrite(f, { c, enclave, transport, replay }) {
+      // Fastify 3 asked with a method no route of the table has (PATCH): its not-found handler's
+      // answer, read with the method sent. (A known path's 405 is the entry above.)
+      if (!inUrls(c) || c.request.method !== 'PROPFIND' || !isFallback404(f) || enclave.statusCode !== 404 || undecodable(c.request.url)) return undefined
+      const asked = await replayAsRead({ ...c, request: { ...c.request, method: 'PATCH' } }, transport, replay)
+      const text = JSON.stringify(asked.body)
+      if (typeof asked.body !== 'object' || asked.body === null) return undefined
+      return withBody(asked, JSON.parse(text.replace('"message":"Route PATCH:', '"message":"Route PROPFIND:').replace('"method":"PATCH"', '"method":"PROPFIND"')))
+    },
+  },
+  {
+    id: 'query-too-many-keys',
+    readme: 'A query string with more than `maxQueryKeys`\n  (1000) keys answers 414 (`ENC_ERR_QUERY_TOO_MANY_KEYS`)',
+    rewrite(f, { c, enclave }) {
+      const query = c.request.url.split('?')[1]?.split('#')[0] ?? ''
+      const keys = new Set(query.split('&').filter(Boolean).map((pair) => pair.split('=')[0]))
+      const code = (enclave.body as { code?: unknown } | null)?.code
+      // Fastify 3 kept the first 1000 (its answer is what the route made of them); Enclave refuses the request.
+      // (A HEAD answer has no body to show its code.) The check comes before routing: an unknown path's 404 too.
+      const coded = code === 'ENC_ERR_QUERY_TOO_MANY_KEYS' || (c.request.method === 'HEAD' && enclave.body === '')
+      if (!inUrls(c) || keys.size <= 1000 || enclave.statusCode !== 414 || !coded || f.statusCode === 414) return undefined
+      return enclave
+    },
+  },
+  {
     id: 'bad-url-400',
     readme: 'An undecodable path (`/u/%zz`, `/u/%C3`) answers 400 `ENC_ERR_BAD_URL`',
     async rewrite(f, { c, enclave, transport, replay }) {
