@@ -87,6 +87,8 @@ export function drawBodiesCase(r: Random): BodiesDrawn {
   if (framing === 0) payload = undefined
   else if (framing === 1) { headers['content-length'] = '0'; payload = '' }
   else if (framing === 2 && payload !== '') { headers['content-length'] = String(Buffer.byteLength(payload) + r.pick([-1, 1, 5])); notes.push('content-length mismatch') }
+  // Chunked, no Content-Length (as a streaming client sends it).
+  else if (framing === 3) { headers['transfer-encoding'] = 'chunked'; notes.push('chunked') }
   // The same verb as the route most often; sometimes another the route does not have.
   const verb = r.chance(0.85) ? method : r.pick(['POST', 'GET', 'DELETE'])
   const request: RequestSpec = { method: verb, url: r.pick(['/b', '/b', '/b?x=1', '/none']), headers, ...(payload === undefined ? {} : { payload }) }
