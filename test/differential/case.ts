@@ -5,6 +5,7 @@ import type { AppShape } from './app-shapes'
 import type { ReplyShape } from './reply-api'
 import type { ErrorShape } from './errors'
 import type { SerialShape } from './serialization'
+import type { FlowShape } from './hook-flow'
 
 export type Handler = (request: any, reply: any) => unknown
 
@@ -46,6 +47,8 @@ export interface Case {
   errors?: ErrorShape
   /** A serialization case: the response schemas and the value sent (serialization.ts). */
   serial?: SerialShape
+  /** A hook-flow case: the app its route's `setup` declares (hook-flow.ts). */
+  flow?: FlowShape
   /** Server options given to both constructors as they are (the server-options family). */
   server?: Record<string, unknown>
   /** Replays only: Fastify 3's error handlers declared so that they chain as Enclave's. */

@@ -9,7 +9,8 @@ import type { Answer, Case } from './case'
 import { describe as describeMismatches, mismatches } from './compare'
 import { generateCase } from './generate'
 import { KNOWN_DIFFERENCES, type KnownDifference } from './known-differences'
-import { runSeed } from './run'
+import { bounded, runSeed } from './run'
+import { asRouterReads, notAllowedInTable } from './urls-differences'
 
 const SEED = 12
 const CASES = 200
@@ -67,5 +68,42 @@ describe('differential: Fastify 3.27.4 and Enclave answer the same generated req
     expect(mismatches(answerOf(1), { ...answerOf(1), statusCode: 201 }).map((m) => m.field)).to.deep.equal(['status'])
     expect(mismatches({ ...answerOf(undefined), bootError: 'refused' }, answerOf(1)).map((m) => m.field)).to.deep.equal(['boot'])
     expect(describeMismatches(mismatches(answerOf(1), answerOf(2)))).to.equal('body: fastify3 1 / enclave 2')
+  })
+})
+
+describe('differential: the URL, body and hook-flow families', () => {
+  it('seed 12\'s corpus reaches each new family (routing tables, bodies, hook flows)', () => {
+    const families = new Set(Array.from({ length: CASES }, (_, index) => generateCase(SEED, index).family))
+    for (const family of ['urls', 'bodies', 'hook-flow']) expect(families.has(family), family).to.equal(true)
+  })
+
+  it('find-my-way 9\'s reading of a URL, written for find-my-way 4: unreserved escapes decoded, `;` escaped, a fragment before the query ends both', () => {
+    expect(asRouterReads('/m/1%2D2?a=%2D')).to.equal('/m/1-2?a=%2D')
+    expect(asRouterReads('/u/a%2Fb%20c')).to.equal('/u/a%2Fb%20c')
+    expect(asRouterReads('/u/1;v=2?x=1')).to.equal('/u/1%3Bv=2?x=1')
+    expect(asRouterReads('/u/1#frag?a=1')).to.equal('/u/1')
+    expect(asRouterReads('/u/1?a=1#frag')).to.equal('/u/1?a=1#frag')
+  })
+
+  it('the 405 of a routing table is explained only when Fastify 3 serves every method its Allow names', async () => {
+    const c = [...Array(400).keys()].map((index) => generateCase(SEED, index)).find((x) => x.family === 'urls') as Case
+    const asked = { ...c, server: {}, request: { method: 'PUT', url: '/u/1' } }
+    const notFound = { statusCode: 404, headers: {}, body: { message: 'Route PUT:/u/1 not found', error: 'Not Found', statusCode: 404 } }
+    const enclave = (allow: string): Answer => ({ statusCode: 405, headers: { allow }, body: {} })
+    // Fastify 3 serves GET and POST on /u/1 (a 200), DELETE nowhere there (a 404).
+    const replay = (request: Case['request']): Promise<Answer> => Promise.resolve({ statusCode: request.method === 'DELETE' ? 404 : 200, headers: {}, body: {} })
+    const served = await notAllowedInTable(notFound, asked, enclave('POST, GET, HEAD'), 'inject', replay)
+    expect(served?.statusCode).to.equal(405)
+    expect(served?.headers.allow).to.equal('POST, GET, HEAD')
+    expect((served?.body as { message?: string }).message).to.equal('Method PUT is not allowed for /u/1; allowed: POST, GET, HEAD')
+    expect(await notAllowedInTable(notFound, asked, enclave('POST, DELETE'), 'inject', replay)).to.equal(undefined)
+  })
+
+  it('a throw outside any promise just after a framework answered is charged to that framework\'s answer', async () => {
+    const answered = { statusCode: 200, headers: {}, body: 'ok' }
+    const late = await bounded(async () => { setTimeout(() => { throw new Error('late hook runner') }, 0); return answered })
+    expect(late.statusCode).to.equal(-2)
+    expect(late.body).to.equal('threw outside any promise: late hook runner (after answering 200)')
+    expect(await bounded(async () => answered)).to.deep.equal(answered)
   })
 })

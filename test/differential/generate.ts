@@ -4,13 +4,16 @@ import type { Case, Handler, RequestSpec, RouteSpec } from './case'
 import { appCase } from './app-case'
 import { describeReplyShape, drawCookies, drawReplyShape, replyApiRequest, replyApiRoute } from './reply-api'
 import { drawServerOptionsCase } from './server-options'
+import { drawUrlsCase } from './urls'
+import { drawBodiesCase } from './bodies'
+import { describeFlowShape, drawFlowShape, flowRequest, flowRoute } from './hook-flow'
 import { Random } from './random'
 import { describeSerialShape, drawSerialShape, fastifyPicks, serialRequest, serialRoute } from './serialization'
 import { describeErrorShape, drawErrorShape, errorsRequest, errorsRoute, exposes } from './errors'
 import { objectSchema, responseSchema, scalarSchema, valueSchema, type Schema } from './schemas'
 import { text, value } from './values'
 
-type Drawn = { family: string; route: RouteSpec; request: RequestSpec; note?: string; response?: Case['response']; exposedError?: true; app?: Case['app']; reply?: Case['reply']; errors?: Case['errors']; serial?: Case['serial']; server?: Case['server'] }
+type Drawn = { family: string; route: RouteSpec; request: RequestSpec; note?: string; response?: Case['response']; exposedError?: true; app?: Case['app']; reply?: Case['reply']; errors?: Case['errors']; serial?: Case['serial']; server?: Case['server']; flow?: Case['flow'] }
 
 const echo: Handler = (request) => ({ body: request.body ?? null, query: request.query, params: request.params })
 
@@ -238,10 +241,29 @@ function serverOptionsCase(r: Random): Drawn {
   return { family: 'server-options', route, request, server, note }
 }
 
+// Routing tables under router options, asked URLs with edge cases (urls.ts).
+function urlsCase(r: Random): Drawn {
+  const { route, request, server, note } = drawUrlsCase(r)
+  return { family: 'urls', route, request, server, note }
+}
+
+// Bodies: content types, framing, custom parsers, limits (bodies.ts).
+function bodiesCase(r: Random): Drawn {
+  const { route, request, note } = drawBodiesCase(r)
+  return { family: 'bodies', route, request, note }
+}
+
+// Request hooks replying, returning values and failing, with error and not-found handlers at two levels (hook-flow.ts).
+function hookFlowCase(r: Random): Drawn {
+  const shape = drawFlowShape(r)
+  return { family: 'hook-flow', route: flowRoute(shape), request: flowRequest(r, shape), note: describeFlowShape(shape), flow: shape }
+}
+
 const FAMILIES: Array<[number, (r: Random) => Drawn]> = [
   [8, appFamilyCase], [6, replyApiCase], [4, serverOptionsCase], [3, querystringCase], [2, paramsCase], [2, headersCase], [4, bodyCase], [4, responseCase], [3, replyCase], [2, routingCase], [2, contentTypeCase], [2, hooksCase],
   [4, errorsCase],
   [3, serializationCase],
+  [4, urlsCase], [4, bodiesCase], [4, hookFlowCase],
 ]
 
 /** Case `index` of `seed`: the same pair always gives the same case. */
@@ -261,5 +283,5 @@ export function generateCase(seed: number, index: number): Case {
   const payload = drawn.request.payload === undefined ? '' : ` ${JSON.stringify(String(drawn.request.payload)).slice(0, 200)}`
   const summary = drawn.app ? `${drawn.note} <- ${drawn.request.method} ${drawn.request.url} ${JSON.stringify(drawn.request.headers ?? {})}${payload}` : `${ajv ? `ajv=${JSON.stringify(ajv)} ` : ''}${drawn.route.method} ${drawn.route.url} schema=${JSON.stringify(drawn.route.schema ?? null)}${drawn.note ? ` (${drawn.note})` : ''}` +
     ` <- ${drawn.request.method} ${drawn.request.url} ${JSON.stringify(drawn.request.headers ?? {})}${payload}`
-  return { id: `${seed}:${index}`, family: drawn.family, summary, route: drawn.route, request: drawn.request, response: drawn.response, ajv, ...(drawn.app ? { app: drawn.app } : {}), ...(drawn.reply ? { reply: drawn.reply } : {}), ...(drawn.errors ? { errors: drawn.errors } : {}), ...(drawn.serial ? { serial: drawn.serial } : {}), ...(drawn.server ? { server: drawn.server } : {}), ...(drawn.exposedError ? { exposedError: true } : {}) }
+  return { id: `${seed}:${index}`, family: drawn.family, summary, route: drawn.route, request: drawn.request, response: drawn.response, ajv, ...(drawn.app ? { app: drawn.app } : {}), ...(drawn.reply ? { reply: drawn.reply } : {}), ...(drawn.errors ? { errors: drawn.errors } : {}), ...(drawn.serial ? { serial: drawn.serial } : {}), ...(drawn.server ? { server: drawn.server } : {}), ...(drawn.flow ? { flow: drawn.flow } : {}), ...(drawn.exposedError ? { exposedError: true } : {}) }
 }

@@ -7,12 +7,15 @@ import { STATUS_CODES } from 'node:http'
 import fastJsonStringify from 'fast-json-stringify'
 import type { Transport } from './apps'
 import type { Answer, Case, RequestSpec } from './case'
-import type { KnownDifference } from './difference-types'
+import type { KnownDifference, RewriteContext } from './difference-types'
 import { APP_DIFFERENCES, PARAMETRIC_BACKTRACK, notAllowedInApp } from './app-differences'
 import { REPLY_DIFFERENCES } from './reply-differences'
 import { ERRORS_DIFFERENCES } from './errors-differences'
 import { SERIALIZATION_DIFFERENCES, digitsUnderNullableInteger } from './serialization-differences'
 import { SERVER_DIFFERENCES } from './server-differences'
+import { URLS_DIFFERENCES, notAllowedInTable } from './urls-differences'
+import { BODIES_DIFFERENCES } from './bodies-differences'
+import { HOOK_FLOW_DIFFERENCES } from './hook-flow-differences'
 import { SHARED_SCHEMAS } from './schemas'
 
 export type { KnownDifference, RewriteContext } from './difference-types'
@@ -48,8 +51,54 @@ function contentType(c: Case): string | undefined {
   return c.request.headers?.['content-type']
 }
 
+/**
+ * The request with another Content-Type, its body as Enclave reads it: bytes that are not UTF-8
+ * as the UTF-8 of their U+FFFD text (README; Fastify 3 answers such a body a length mismatch),
+ * with their own length.
+ */
 function withContentType(c: Case, type: string): RequestSpec {
+  const payload = c.request.payload
+  const declared = c.request.headers?.['content-length']
+  // A Content-Length that is not the body's is its own 400 on both: the bytes are left as sent.
+  const mismatched = declared !== undefined && Number(declared) !== Buffer.byteLength(payload ?? '')
+  if (Buffer.isBuffer(payload) && !mismatched && !Buffer.from(payload.toString('utf8'), 'utf8').equals(payload)) {
+    const { 'content-length': _length, ...headers } = c.request.headers ?? {}
+    return { ...c.request, headers: { ...headers, 'content-type': type }, payload: Buffer.from(payload.toString('utf8'), 'utf8') }
+  }
   return { ...c.request, headers: { ...c.request.headers, 'content-type': type } }
+}
+
+/** Fastify 3 asked with another Content-Type; a route's `bodyLimit` grows by what decoding the body as Enclave does added (Enclave bounds the bytes received). */
+function replayWithType(c: Case, type: string, replay: RewriteContext['replay']): Promise<Answer> {
+  const request = withContentType(c, type)
+  const grown = Buffer.byteLength(request.payload ?? '') - Buffer.byteLength(c.request.payload ?? '')
+  const limit = c.route.options?.bodyLimit as number | undefined
+  return replay(request, grown === 0 || limit === undefined ? c.route : { ...c.route, options: { ...c.route.options, bodyLimit: limit + grown } })
+}
+
+/** A catch-all `*` parser is declared (bodies.ts): a type no parser matches goes there on both, not to a 415. */
+function hasCatchAll(c: Case): boolean {
+  return c.family === 'bodies' && /catch-all/.test(c.summary)
+}
+
+// Replays made once per case, rule and transport: a later pass must not undo what other rules rewrote since.
+const replayed = new WeakMap<Case, Set<string>>()
+
+function firstTime(c: Case, key: string): boolean {
+  const done = replayed.get(c) ?? new Set<string>()
+  if (done.has(key)) return false
+  replayed.set(c, done.add(key))
+  return true
+}
+
+const UNMATCHED_TYPE = 'application/x-no-parser'
+
+/** Fastify 3 asked with a type only the catch-all takes; the type it echoes is put back to the one sent. */
+async function replayToCatchAll(c: Case, replay: RewriteContext['replay']): Promise<Answer> {
+  const answer = await replayWithType(c, UNMATCHED_TYPE, replay)
+  const sent = contentType(c) as string
+  if (typeof answer.body !== 'object' || answer.body === null) return answer
+  return withBody(answer, JSON.parse(JSON.stringify(answer.body).split(UNMATCHED_TYPE).join(sent.replace(/["\\]/g, (ch) => `\\${ch}`))))
 }
 
 const PART_PATH = /(^|, )(querystring|params|headers|body)((?:\.[^ .[,]+|\['(?:[^'\\]|\\.)*'\]|\[\d+\])*) /g
@@ -158,6 +207,9 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
   ...REPLY_DIFFERENCES,
   ...ERRORS_DIFFERENCES,
   ...SERIALIZATION_DIFFERENCES,
+  ...URLS_DIFFERENCES,
+  ...BODIES_DIFFERENCES,
+  ...HOOK_FLOW_DIFFERENCES,
   ...SERVER_DIFFERENCES,
   {
     id: 'validation-path-pointer',
@@ -290,37 +342,47 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
   {
     id: 'media-type-case-insensitive',
     readme: 'and case-sensitively: `APPLICATION/JSON` and `TEXT/PLAIN` are 415 there',
-    async rewrite(f, { c, replay }) {
+    async rewrite(f, { c, transport, replay }) {
       const type = contentType(c)
-      if (f.statusCode !== 415 || type === undefined || type === type.toLowerCase()) return undefined
-      return await replay(withContentType(c, type.toLowerCase()))
+      // With a catch-all parser Fastify 3 answers from it where it has no other match (no 415).
+      if ((f.statusCode !== 415 && !hasCatchAll(c)) || type === undefined || type === type.toLowerCase()) return undefined
+      if (f.statusCode !== 415 && !firstTime(c, `case:${transport}`)) return undefined
+      return await replayWithType(c, type.toLowerCase(), replay)
     },
   },
   {
     id: 'media-type-json-suffix',
     readme: '`application/*+json` falls back to the JSON parser',
-    async rewrite(f, { c, replay }) {
+    async rewrite(f, { c, transport, replay }) {
       const type = contentType(c)
-      if (f.statusCode !== 415 || type === undefined || !/^application\/[^;/]+\+json\b/i.test(type)) return undefined
-      return await replay(withContentType(c, type.replace(/^application\/[^;/]+\+json/i, 'application/json')))
+      if ((f.statusCode !== 415 && !hasCatchAll(c)) || type === undefined || !/^application\/[^;/]+\+json\b/i.test(type)) return undefined
+      if (f.statusCode !== 415 && !firstTime(c, `suffix:${transport}`)) return undefined
+      return await replayWithType(c, type.replace(/^application\/[^;/]+\+json/i, 'application/json'), replay)
     },
   },
   {
     id: 'media-type-exact',
     readme: '(`application/jsonx` is not JSON; Fastify 3 matches a declared type as a substring of the header',
-    rewrite(f, { c }) {
+    async rewrite(f, { c, enclave, transport, replay }) {
       const type = contentType(c)
       const essence = type?.split(';')[0]?.trim().toLowerCase()
       if (f.statusCode === 415 || type === undefined || essence === undefined || ['application/json', 'text/plain'].includes(essence) || /\+json$/.test(essence)) return undefined
+      // A GET or HEAD body is never parsed, by either (README): its type is never matched.
+      if (c.request.method === 'GET' || c.request.method === 'HEAD') return undefined
       if (!/application\/json|text\/plain/.test(essence)) return undefined
+      // Not the JSON or text parser here: a catch-all takes it if there is one, else it is a 415
+      // (unless no body was read: a 405's DELETE without a length, whose parsers never ran).
+      if (hasCatchAll(c)) return firstTime(c, `exact:${transport}`) ? await replayToCatchAll(c, replay) : undefined
+      if (enclave.statusCode === 405) return undefined
       return errorAnswer(415, `Unsupported Media Type: ${type}`, 'ENC_ERR_CTP_INVALID_MEDIA_TYPE')
     },
   },
   {
     id: 'method-not-allowed',
     readme: 'Wrong method on a known path answers 405 with `Allow`, not 404.',
-    async rewrite(f, { c, enclave, replay }) {
+    async rewrite(f, { c, enclave, transport, replay }) {
       if (c.app !== undefined) return await notAllowedInApp(f, c, enclave, replay)
+      if (c.family === 'urls') return await notAllowedInTable(f, c, enclave, transport, replay)
       if (f.statusCode !== 404 || enclave.statusCode !== 405) return undefined
       const allow = c.route.method === 'GET' && c.server?.exposeHeadRoutes !== false ? 'GET, HEAD' : c.route.method
       const path = c.request.url.split(/[?#]/)[0] as string

@@ -24,7 +24,7 @@ const NO_ANSWER_MS = 1500
  * process would die). Other listeners (mocha's) are set aside meanwhile, so such a throw is an
  * answer to compare, not a failed test.
  */
-async function bounded(run: () => Promise<Answer>): Promise<Answer> {
+export async function bounded(run: () => Promise<Answer>): Promise<Answer> {
   let timer: NodeJS.Timeout | undefined
   let crashed: ((error: Error) => void) | undefined
   const late = new Promise<Answer>((resolve) => {
@@ -35,7 +35,11 @@ async function bounded(run: () => Promise<Answer>): Promise<Answer> {
   process.removeAllListeners('uncaughtException')
   process.on('uncaughtException', crashed as (error: Error) => void)
   try {
-    return await Promise.race([run(), late])
+    const answer = await Promise.race([run(), late])
+    // A throw outside any promise right after the answer (Fastify 3's hook runner, once a reply
+    // went out) belongs to this framework, not to the next one asked: it is waited for here.
+    const after = await Promise.race([new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 5)), late])
+    return after !== undefined && after.statusCode === -2 ? { ...after, body: `${String(after.body)} (after answering ${answer.statusCode})` } : answer
   } finally {
     clearTimeout(timer)
     process.removeAllListeners('uncaughtException')
@@ -78,7 +82,8 @@ export async function runCase(c: Case, transport: Transport): Promise<Outcome> {
   if (direct.length === 0) return { c, transport, explainedBy: [] }
   // Fastify 3.27.4 has no HEAD routes (README: GET routes answer HEAD by default): Enclave's HEAD
   // must be its own GET without the body, and that GET is compared with Fastify 3's GET.
-  if (c.app === undefined && c.server?.exposeHeadRoutes !== false && c.request.method === 'HEAD' && c.route.method === 'GET' && f.statusCode === 404 && e.statusCode !== 404) {
+  // (Enclave's 405 to a HEAD is no GET's: the path has no GET route, see the 405 entry.)
+  if (c.app === undefined && c.server?.exposeHeadRoutes !== false && c.request.method === 'HEAD' && c.route.method === 'GET' && f.statusCode === 404 && e.statusCode !== 404 && e.statusCode !== 405) {
     const get: Case = { ...c, request: { ...c.request, method: 'GET' } }
     const eGet = await bounded(() => answer('enclave', get, transport))
     // A HEAD answer has no body to frame: Node sends no `transfer-encoding: chunked` on one (nor
@@ -104,9 +109,15 @@ export async function runCase(c: Case, transport: Transport): Promise<Outcome> {
   return { c, transport, explainedBy: [], unexplained: describe(direct) }
 }
 
-// Node's HTTP client refuses header values outside visible ASCII (inject takes them).
+// Node's HTTP client refuses header values outside visible ASCII and a path with a space or a
+// character above U+00FF, and sends one in U+0080-U+00FF as a raw byte the server cannot parse (its
+// 400 has a body a HEAD's client then reads as a next response): inject takes them. A
+// Content-Length that is not the body's would leave the socket waiting for bytes or reading the
+// rest as the next request.
 function sendable(c: Case): boolean {
-  return Object.values(c.request.headers ?? {}).every((value) => /^[\x20-\x7e\t]*$/.test(value))
+  const length = c.request.headers?.['content-length']
+  if (length !== undefined && Number(length) !== Buffer.byteLength(c.request.payload ?? '')) return false
+  return /^[\x21-\x7e]*$/.test(c.request.url) && Object.values(c.request.headers ?? {}).every((value) => /^[\x20-\x7e\t]*$/.test(value))
 }
 
 /** `count` cases of `seed`; every `httpEvery`th also goes over a real socket. `family`: only that family's cases (same ids). */

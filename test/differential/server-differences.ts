@@ -3,6 +3,8 @@
 import proxyAddr from 'proxy-addr'
 import type { Answer, Case } from './case'
 import type { KnownDifference, RewriteContext } from './difference-types'
+import { PARSER_BODY_LIMIT } from './bodies'
+import { asSent } from './urls-differences'
 
 type Echo = Record<string, unknown>
 
@@ -18,8 +20,9 @@ function withBody(a: Answer, body: unknown): Answer {
   return { ...a, headers, body }
 }
 
+/** The path's segments as sent: inject() and Node's client escape a space or a character above U+007E as UTF-8. */
 function pathSegments(url: string): string[] {
-  return (url.split(/[?#]/)[0] as string).split('/')
+  return asSent(url.split(/[?#]/)[0] as string).split('/')
 }
 
 /** Whether the case's trustProxy trusts the socket's peer (loopback on both transports), as Fastify 3 compiles it. */
@@ -133,10 +136,11 @@ export const SERVER_DIFFERENCES: KnownDifference[] = [
     readme: 'and the 413 names the limit',
     rewrite(f, { c, enclave }) {
       const b = f.body as { message?: unknown } | null
-      if (c.server === undefined || f.statusCode !== 413 || b === null || typeof b !== 'object' || b.message !== 'Request body is too large') return undefined
-      // The route's limit, or the server's where no route matched (a not-found request's body).
+      if ((c.server === undefined && c.family !== 'bodies') || f.statusCode !== 413 || b === null || typeof b !== 'object' || b.message !== 'Request body is too large') return undefined
+      // The route's limit, or the server's where no route matched (a not-found request's body), or
+      // a content-type parser's own (bodies.ts).
       const named = Number(/the limit is (\d+) bytes$/.exec(String((enclave.body as { message?: unknown } | null)?.message ?? ''))?.[1])
-      const limits = [c.route.options?.bodyLimit, c.server.bodyLimit ?? 1048576]
+      const limits = [c.route.options?.bodyLimit, c.server?.bodyLimit ?? 1048576, ...(c.family === 'bodies' && /text limited/.test(c.summary) ? [PARSER_BODY_LIMIT] : [])]
       if (!limits.includes(named)) return undefined
       const limit = named
       return withBody(f, { ...b, message: `Request body is too large: the limit is ${limit} bytes` })
