@@ -1078,9 +1078,10 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
   // `(request, body, done)`: two overloads left an unannotated `(req, body, done) =>` without any
   // contextual type (TS7006 under strict). `body` is what parseAs says.
   addContentTypeParser<K extends 'string' | 'buffer'>(contentType: string | RegExp | Array<string | RegExp>, options: ContentTypeParserOptions & { parseAs: K }, parser: (request: Request, body: K extends 'string' ? string : Buffer, done: (error: Error | null, value?: unknown) => void) => unknown): this
-  addContentTypeParser(contentType: string | RegExp | Array<string | RegExp>, options: ContentTypeParserOptions, parser: ContentTypeParserFn): this
+  // Without parseAs, the same reason: one signature for `(request, body)` (the collected string)
+  // and `(request, payload, done)` (the payload stream), or Fastify's usual unannotated callback
+  // form got no contextual type from the two-parameter overload tried first.
   addContentTypeParser(contentType: string | RegExp | Array<string | RegExp>, options: ContentTypeParserOptions, parser: ContentTypeParserCallback): this
-  addContentTypeParser(contentType: string | RegExp | Array<string | RegExp>, parser: ContentTypeParserFn): this
   addContentTypeParser(contentType: string | RegExp | Array<string | RegExp>, parser: ContentTypeParserCallback): this
   // Annotate the parameter (`async (payload: Readable) => ...`): unannotated, the first form types it as the request.
   addContentTypeParser(contentType: string | RegExp | Array<string | RegExp>, parser: ContentTypeStreamParser): this
