@@ -4,12 +4,13 @@ import { ownQueuedOutput, releaseQueuedOutput, type QueuedOutput } from '../shar
 import type { ReplyImpl } from './reply'
 import { replyAt } from './reply-at'
 import { isHttp2 } from './http2-request'
+import { objectModeBytes } from './object-mode-bytes'
 
 /**
  * Tells the drain watch what a byte stream reply holds that the socket does not show: a producer
  * that ignores backpressure piles its bytes up in the source (and in a length guard between it
- * and the response) while the pipe waits for 'drain'. An object-mode source counts objects, not
- * bytes: only the socket's buffer counts for it. Over HTTP/2 the socket is the session's, shared
+ * and the response) while the pipe waits for 'drain'. An object-mode source's own length counts
+ * objects, not bytes: its buffered chunks are measured instead (object-mode-bytes.ts). Over HTTP/2 the socket is the session's, shared
  * by every stream: nothing is registered (the session's own timeout watches it).
  */
 export function reportStreamQueue(reply: ReplyImpl, source: Readable, guard: Readable | null): void {
@@ -18,10 +19,11 @@ export function reportStreamQueue(reply: ReplyImpl, source: Readable, guard: Rea
   const res = reply.raw
   const socket: Socket | null = res.socket
   if (socket === null || isHttp2(reply.request.raw)) return
-  const counted = source.readableObjectMode === true ? [guard] : [source, guard]
+  const objectMode = source.readableObjectMode === true
+  const counted = objectMode ? [guard] : [source, guard]
   const owner: QueuedOutput = {
     held: () => {
-      let bytes = 0
+      let bytes = objectMode ? objectModeBytes(source) : 0
       for (const stream of counted) bytes += bufferedIn(stream)
       return bytes
     },
