@@ -99,7 +99,7 @@ export function createServer(given: ServerOptions = {}): Scope {
   if (limits.drainTimeout > 0 || limits.maxQueuedBytes > 0) {
     let stop: (() => void) | null = null
     const onQueueLimit = queueLimitLog(log, limits.maxQueuedBytes)
-    http.on('listening', () => { stop ??= watchDrains(connections.sockets, limits, onQueueLimit) })
+    http.on('listening', () => { stop ??= watchDrains(connections.sockets, limits, onQueueLimit, connections.sessions) })
     http.on('close', () => { stop?.(); stop = null })
   }
   const lifecycle = new ServerLifecycle({ http, transport, serve, connections, releaseLogger: logger.release })
