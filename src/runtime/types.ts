@@ -818,6 +818,13 @@ export interface ServerOptions<H2 extends boolean = boolean, S extends HttpsOpti
    */
   maxQueuedBytes?: number
   /**
+   * Requests one HTTP/1.1 connection may have in flight behind the answer being written (a client
+   * pipelining): past it, further requests wait (their handlers not run) and the connection is not
+   * read until answers go out; logged once per connection at warn (`ENC_ERR_CONNECTION_PIPELINED_LIMIT`).
+   * Nothing is refused: every request is answered, in order. Default 100; 0 turns it off (Node's own behaviour).
+   */
+  maxPipelinedRequests?: number
+  /**
    * Fastify 3: answers the framework's own request errors instead of the built-in reply. Called
    * for a URL that cannot be decoded (`ENC_ERR_BAD_URL`), after the root's onRequest hooks;
    * `reply.callNotFound()` there answers a plain 404.

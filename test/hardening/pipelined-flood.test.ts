@@ -3,7 +3,8 @@
 // slow one) but stops reading the socket once the queued answers pass its high-water mark, so
 // what the flood costs is bounded by a couple of 64 KB reads (~4,500 requests in flight and ~14 MB
 // of heap on the machine of session 18), not by what the client sends; once the slow answer goes
-// out every request is answered, in order. Bounded: the slow handler is released after 1 s, every wait under 8 s.
+// out every request is answered, in order. Since session 19 maxPipelinedRequests (100) also holds
+// the handlers to 100 at once (pipelined-cap.test.ts); this test's bound is Node's own. Bounded: the slow handler is released after 1 s, every wait under 8 s.
 import { connect } from 'node:net'
 import { expect } from 'chai'
 import { deferred, server } from '../support/servers'

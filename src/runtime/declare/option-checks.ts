@@ -15,7 +15,7 @@ export const knownServerOptions: readonly string[] = [
   'requestIdHeader', 'maxQueryKeys', 'maxJsonDepth', 'pluginTimeout', 'closeTimeout', 'headersTimeout', 'requestTimeout',
   'keepAliveTimeout', 'bodyTimeout', 'handlerTimeout', 'ignoreTrailingSlash', 'exposeHeadRoutes', 'trustProxy',
   'onProtoPoisoning', 'onConstructorPoisoning',
-  'connectionTimeout', 'drainTimeout', 'maxQueuedBytes', 'frameworkErrors', 'clientErrorHandler',
+  'connectionTimeout', 'drainTimeout', 'maxQueuedBytes', 'maxPipelinedRequests', 'frameworkErrors', 'clientErrorHandler',
   'caseSensitive', 'querystringParser', 'rewriteUrl', 'maxRequestsPerSocket', 'forceCloseConnections', 'return503OnClosing',
   'https', 'http2', 'http2SessionTimeout', 'serverFactory', 'constraints', 'versioning', 'jsonShorthand',
 ]

@@ -24,10 +24,12 @@ import { ServerLifecycle } from './lifecycle'
 import { routingOf } from './routing'
 import { watchDrains } from './drain-watch'
 import { queueLimitLog } from './queue-limit-log'
+import { pipelinedLimitLog } from './pipelined-limit-log'
 import { createNodeServer } from './node-server'
 import { publishInitialization } from './initialization-channel'
 import { trackConnections } from './connections'
-import { unlessClosing } from './pipelined-turn'
+import { closingConnection, unlessClosing } from './pipelined-turn'
+import { pipelinedCap } from './pipelined-cap'
 import type { HttpsOptions, Scope, ServerOptions } from '../types'
 import type { RawServerFor, RawServerMark } from '../shared/raw-server'
 import { checkSchemaCompilation } from '../shared/schema-compilation'
@@ -91,12 +93,13 @@ export function createServer(given: ServerOptions = {}): Scope {
     silent: log === silentLogger,
   })
   serve.serveNotFound = serveNotFound
-  const { server: http, transport } = createNodeServer(options, limits, unlessClosing((req, res) => handleRequest(serve, req, res)))
+  const cap = limits.maxPipelinedRequests > 0 ? pipelinedCap(limits.maxPipelinedRequests, pipelinedLimitLog(log, limits.maxPipelinedRequests), closingConnection) : null
+  const { server: http, transport } = createNodeServer(options, limits, unlessClosing((req, res) => handleRequest(serve, req, res), cap))
   const connections = trackConnections(http, transport)
   if (limits.drainTimeout > 0 || limits.maxQueuedBytes > 0) {
     let stop: (() => void) | null = null
     const onQueueLimit = queueLimitLog(log, limits.maxQueuedBytes)
-    http.on('listening', () => { stop ??= watchDrains(connections.sockets, limits, onQueueLimit) })
+    http.on('listening', () => { stop ??= watchDrains(connections.sockets, limits, onQueueLimit, connections.sessions) })
     http.on('close', () => { stop?.(); stop = null })
   }
   const lifecycle = new ServerLifecycle({ http, transport, serve, connections, releaseLogger: logger.release })
@@ -127,7 +130,7 @@ export function createServer(given: ServerOptions = {}): Scope {
     : (error: NodeJS.ErrnoException, socket: Socket) => callClientErrorHandler(clientErrorHandler, rootScope, log, error, socket))
   // Expect and CONNECT get the JSON error shape too (Node answers a bare 417, or closes a CONNECT
   // without a word), and a 100-continue body is invited only once it is wanted (expect.ts).
-  http.on('checkContinue', unlessClosing((req: IncomingMessage, res: ServerResponse) => { deferContinue(req); handleRequest(serve, req, res) }))
+  http.on('checkContinue', unlessClosing((req: IncomingMessage, res: ServerResponse) => { deferContinue(req); handleRequest(serve, req, res) }, cap))
   http.on('checkExpectation', answerExpectationFailed)
   // An HTTP/2 CONNECT is a stream, not a socket: its 501 ends the stream, not the connection.
   // With https.allowHTTP1, an HTTP/1.1 CONNECT reaches the same listener with a socket, not a response.

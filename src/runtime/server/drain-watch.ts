@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net'
-import { queuedOutputOf, type QueuedOutput } from '../shared/queued-output'
+import { queuedOutputOf, streamOutputsOf, type QueuedOutput } from '../shared/queued-output'
 import { sweepInterval } from '../shared/server-options'
 
 /** The two bounds on output a client does not read (0 turns one off). */
@@ -35,7 +35,8 @@ export interface DrainLimits {
 export function watchDrains(
   sockets: ReadonlySet<Socket>,
   limits: DrainLimits,
-  onQueueLimit: (socket: Socket, queued: number, owner: QueuedOutput | undefined) => void,
+  onQueueLimit: (socket: Socket | null, queued: number, owner: QueuedOutput | undefined) => void,
+  sessions: ReadonlySet<object> = new Set(),
 ): () => void {
   const { drainTimeout, maxQueuedBytes } = limits
   // Each stalled socket: since when it has made no progress, and its write queue then (weak: a closed socket leaves by itself).
@@ -43,10 +44,16 @@ export function watchDrains(
   // Each socket's queued output at the sweep that last saw some: a 'drain' between two sweeps
   // does not reset it (a source can keep growing while the socket drains a chunk at a time).
   const held = new WeakMap<Socket, { bytes: number, sweep: number }>()
+  // HTTP/2 stream replies: each one's queue (its source and the stream's own buffer), by the same rule.
+  const streamHeld = new WeakMap<QueuedOutput, { bytes: number, sweep: number }>()
   let sweep = 0
   const timer = setInterval(() => {
     const now = Date.now()
     sweep++
+    if (maxQueuedBytes > 0) for (const session of sessions) {
+      const owners = streamOutputsOf(session)
+      if (owners !== undefined) for (const owner of owners) streamOverLimit(owner)
+    }
     for (const socket of sockets) {
       if (socket.destroyed) continue
       if (maxQueuedBytes > 0 && overLimit(socket)) continue
@@ -81,6 +88,18 @@ export function watchDrains(
     if (before === undefined) held.set(socket, { bytes, sweep })
     else { before.bytes = bytes; before.sweep = sweep }
     return false
+  }
+  function streamOverLimit(owner: QueuedOutput): void {
+    const bytes = owner.held()
+    const before = streamHeld.get(owner)
+    if (bytes > maxQueuedBytes && before !== undefined && before.sweep === sweep - 1 && bytes > before.bytes) {
+      streamHeld.delete(owner)
+      onQueueLimit(null, bytes, owner)
+      owner.cut?.()
+      return
+    }
+    if (before === undefined) streamHeld.set(owner, { bytes, sweep })
+    else { before.bytes = bytes; before.sweep = sweep }
   }
   // The sweep alone never keeps the process alive.
   timer.unref()

@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net'
 import type { RequestListener } from './node-server'
+import type { PipelinedCap } from './pipelined-cap'
 
 /** Node's mark on a response whose headers said the connection closes after it (`_storeHeader`). */
 interface ClosingResponse { _last?: boolean }
@@ -12,10 +13,11 @@ interface ClosingResponse { _last?: boolean }
  * response when the connection closes. Pipelined requests otherwise run concurrently, as in Node
  * and Fastify: running each only in its turn (one in flight per connection) cost ~8% CPU per
  * request under 10-deep pipelining (session 10, paired), so a handler behind an answer that decides
- * to close only after it awaited something still runs. HTTP/2 responses always have their socket;
- * inject() does not come through here.
+ * to close only after it awaited something still runs, up to `cap` of them at once per connection
+ * (maxPipelinedRequests, server/pipelined-cap.ts; null: no cap). HTTP/2 responses always have
+ * their socket; inject() does not come through here.
  */
-export function unlessClosing(listener: RequestListener): RequestListener {
+export function unlessClosing(listener: RequestListener, cap: PipelinedCap | null): RequestListener {
   return (raw, res) => {
     const socket = res.socket
     if (socket !== null) {
@@ -27,8 +29,14 @@ export function unlessClosing(listener: RequestListener): RequestListener {
     // Queued behind another answer: dropped only when that answer already closes the connection.
     const connection = raw.socket
     if (connection.writableEnded || closingAfterCurrent(connection)) return
-    listener(raw, res)
+    if (cap === null) listener(raw, res)
+    else cap.queued(raw, res, listener)
   }
+}
+
+/** An answer already written or being written on `socket` ends the connection. */
+export function closingConnection(socket: Socket): boolean {
+  return socket.writableEnded || closingAfterCurrent(socket)
 }
 
 function closingAfterCurrent(socket: Socket): boolean {

@@ -10,9 +10,9 @@ import type { Logger } from '../types'
  * route and request id); otherwise the response Node has on the socket (a handler writing to
  * `reply.raw` regardless of backpressure), or the upgrade request of a websocket.
  */
-export function queueLimitLog(log: Logger, limit: number): (socket: Socket, queued: number, owner: QueuedOutput | undefined) => void {
+export function queueLimitLog(log: Logger, limit: number): (socket: Socket | null, queued: number, owner: QueuedOutput | undefined) => void {
   return (socket, queued, owner) => {
-    const fields = owner?.describe() ?? socketRequest(socket)
+    const fields = owner?.describe() ?? (socket === null ? {} : socketRequest(socket))
     const what = typeof fields.route === 'string' ? fields.route : `${String(fields.method ?? 'a request')} ${String(fields.url ?? '')}`.trim()
     log.warn({ ...fields, queued, limit, err: runtimeError('ENC_ERR_CONNECTION_QUEUE_LIMIT', { queued, limit, what }) },
       'a client that is not reading has more than maxQueuedBytes queued; its connection is closed')

@@ -11,6 +11,8 @@ import type { Socket } from 'node:net'
 export interface QueuedOutput {
   held(): number
   describe(): Record<string, unknown>
+  /** Ends what queues (an HTTP/2 stream, whose session serves others); on HTTP/1 the drain watch destroys the socket instead. */
+  cut?(): void
 }
 
 // Weak: a closed socket leaves by itself; one entry per connection, the reply in progress.
@@ -26,4 +28,22 @@ export function releaseQueuedOutput(socket: Socket, owner: QueuedOutput): void {
 
 export function queuedOutputOf(socket: Socket): QueuedOutput | undefined {
   return owners.get(socket)
+}
+
+// HTTP/2: one socket carries every stream of its session, and flow control holds each stream's
+// output in that stream, not in the socket: the stream replies of each session, watched one by one.
+const streamOwners = new WeakMap<object, Set<QueuedOutput>>()
+
+export function ownStreamOutput(session: object, owner: QueuedOutput): void {
+  let set = streamOwners.get(session)
+  if (set === undefined) { set = new Set(); streamOwners.set(session, set) }
+  set.add(owner)
+}
+
+export function releaseStreamOutput(session: object, owner: QueuedOutput): void {
+  streamOwners.get(session)?.delete(owner)
+}
+
+export function streamOutputsOf(session: object): ReadonlySet<QueuedOutput> | undefined {
+  return streamOwners.get(session)
 }

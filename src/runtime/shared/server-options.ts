@@ -17,6 +17,7 @@ export interface ServerLimits {
   readonly connectionTimeout: number
   readonly drainTimeout: number
   readonly maxQueuedBytes: number
+  readonly maxPipelinedRequests: number
   readonly maxRequestsPerSocket: number
 }
 
@@ -47,6 +48,9 @@ export const defaultLimits: ServerLimits = {
   // backpressure queues (the socket's and the source's high-water marks, tens of KB), far below
   // what a producer ignoring it queues within drainTimeout.
   maxQueuedBytes: 8 * 1024 * 1024,
+  // Requests in flight on one HTTP/1.1 connection behind the answer being written
+  // (server/pipelined-cap.ts): as many as an HTTP/2 connection's concurrent streams (node-server.ts).
+  maxPipelinedRequests: 100,
   maxRequestsPerSocket: 0,
 }
 
