@@ -28,7 +28,14 @@ export type CheckedPluginEntries<P extends readonly unknown[]> = { [K in keyof P
 type CheckedPluginEntry<E> = E extends readonly [infer F, unknown] ? readonly [F, PluginOptionsOf<F>]
   : false extends OptionsOmittable<E> ? readonly [E, PluginOptionsOf<E>] : E
 
-export interface ClassProviderEntry { provide: InjectionToken; useClass: ConcreteClass }
+/**
+ * How long a provider's instance lives: 'singleton' (the default) is built once, at boot, in its
+ * module; 'request' is built per request, for the routes whose controller needs it (NestJS's Scope.REQUEST).
+ */
+export type ProviderScope = 'singleton' | 'request'
+/** How a request ended, for a request-scoped factory's `dispose(value, end)` (a singleton's gets `{ failed: false }` at close()). */
+export interface RequestEnd { readonly failed: boolean; readonly error: unknown }
+export interface ClassProviderEntry { provide: InjectionToken; useClass: ConcreteClass; scope?: ProviderScope }
 export interface ValueProviderEntry { provide: InjectionToken; useValue: unknown }
 /**
  * `useFactory` runs once, at boot, with the `inject` tokens resolved from the declaring module.
@@ -39,7 +46,9 @@ export interface FactoryProviderEntry {
   provide: InjectionToken
   useFactory: (...deps: any[]) => unknown
   inject?: readonly InjectionToken[]
-  dispose?: (value: any) => unknown
+  /** 'request': called per request, and `dispose` runs once the route's handler settled (README "Request-scoped providers"). */
+  scope?: ProviderScope
+  dispose?: (value: any, end: RequestEnd) => unknown
 }
 /** NestJS's `useExisting`: a second token for the instance another provider (visible from here) gives. */
 export interface ExistingProviderEntry { provide: InjectionToken; useExisting: InjectionToken }
