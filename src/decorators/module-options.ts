@@ -75,7 +75,7 @@ function list<T>(name: string, key: string, value: readonly T[] | undefined, val
 }
 
 function providerList(name: string, value: ModuleOptions['providers']): ModuleMeta['providers'] {
-  const providers = list(name, 'providers', value, isProviderEntry, 'a class or { provide, useClass | useValue | useExisting | useFactory[, inject, dispose, scope] }')
+  const providers = list(name, 'providers', value, isProviderEntry, 'a class or { provide, useClass | useValue | useExisting | useFactory[, inject, dispose] }')
   providers.forEach((entry, index) => {
     if (typeof entry !== 'object' || !('scope' in entry)) return
     const scope = (entry as { scope?: unknown }).scope
