@@ -36,7 +36,7 @@ export type ProviderScope = 'singleton' | 'request'
 /** How a request ended, for a request-scoped factory's `dispose(value, end)` (a singleton's gets `{ failed: false }` at close()). */
 export interface RequestEnd { readonly failed: boolean; readonly error: unknown }
 export interface ClassProviderEntry { provide: InjectionToken; useClass: ConcreteClass; scope?: ProviderScope }
-export interface ValueProviderEntry { provide: InjectionToken; useValue: unknown }
+export interface ValueProviderEntry { provide: InjectionToken; useValue: unknown; /** A value is built by its owner: no scope. */ scope?: never }
 /**
  * `useFactory` runs once, at boot, with the `inject` tokens resolved from the declaring module.
  * `dispose` releases what it built on close() (`(client) => client.quit()`), newest first with
@@ -51,7 +51,7 @@ export interface FactoryProviderEntry {
   dispose?: (value: any, end: RequestEnd) => unknown
 }
 /** NestJS's `useExisting`: a second token for the instance another provider (visible from here) gives. */
-export interface ExistingProviderEntry { provide: InjectionToken; useExisting: InjectionToken }
+export interface ExistingProviderEntry { provide: InjectionToken; useExisting: InjectionToken; /** An alias has its target's scope. */ scope?: never }
 export type ProviderEntry = ConcreteClass | ClassProviderEntry | ValueProviderEntry | FactoryProviderEntry | ExistingProviderEntry
 
 /** A `@Schema()` class or a shared schema object (a TypeBox one included). */

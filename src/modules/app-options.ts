@@ -23,7 +23,7 @@ export type StubShape<T> = T extends (...args: any[]) => unknown ? T : T extends
  * token's public shape (a stub need not copy private members; a `useValue` may be a partial stub). NoInfer: the token alone says what T is.
  */
 export type OverrideRecipe<T = unknown> =
-  | { useValue: NoInfer<StubShape<T>> }
+  | { useValue: NoInfer<StubShape<T>>; scope?: never }
   | { useClass: ConcreteClass<NoInfer<PublicShape<T>>>; scope?: ProviderScope }
   // A factory may be async: createApp() awaits it, as it does a module's async factory provider.
   | {

@@ -388,3 +388,21 @@ describe('request-scoped providers (README "Request-scoped providers")', () => {
     })
   })
 })
+
+describe('request scope types (compiled by tsc)', () => {
+  it("types scope as 'singleton' | 'request', and a factory's dispose end as RequestEnd", () => {
+    const declare = (): void => {
+      // @ts-expect-error NestJS's TRANSIENT has no counterpart: only 'singleton' | 'request'
+      @Module({ providers: [{ provide: 'x', useFactory: () => 1, scope: 'transient' }] }) class A {}
+      // @ts-expect-error a useValue has no scope of its own
+      @Module({ providers: [{ provide: 'x', useValue: 1, scope: 'request' }] }) class B {}
+      @Module({ providers: [{ provide: 'x', useFactory: () => 1, scope: 'request', dispose: (_v: number, end: RequestEnd) => end.failed }] }) class C {}
+      class Stub { name = 'x' }
+      // @ts-expect-error an override's useValue takes no scope either
+      override(Stub, { useValue: { name: 'y' }, scope: 'request' })
+      override(Stub, { useClass: Stub, scope: 'request' })
+      void [A, B, C]
+    }
+    void declare
+  })
+})
