@@ -97,6 +97,24 @@ describe('request-scoped providers (README "Request-scoped providers")', () => {
     await app.close()
   })
 
+  it("bubbles across modules (a root's request-scoped provider, a child's service and controller); an alias gives the same instance", async () => {
+    @RequestScoped() class Ctx { readonly id = ++serial }
+    @injectable() class ChildService { constructor(readonly ctx: Ctx, @inject('ctx-alias') readonly alias: Ctx) {} }
+    @Route() class ChildController {
+      constructor(readonly service: ChildService) {}
+      @Get('/child') get() { return { id: this.service.ctx.id, same: this.service.ctx === this.service.alias } }
+    }
+    @Module({ providers: [ChildService], controllers: [ChildController] }) class Child {}
+    @Module({ providers: [Ctx, { provide: 'ctx-alias', useExisting: Ctx }], plugins: [Child] }) class Root {}
+    const app = await createApp(Root)
+    const first = (await app.inject({ url: '/child' })).json<{ id: number; same: boolean }>()
+    const second = (await app.inject({ url: '/child' })).json<{ id: number; same: boolean }>()
+    expect(first.same).to.equal(true)
+    expect(second.same).to.equal(true)
+    expect(second.id).to.not.equal(first.id)
+    await app.close()
+  })
+
   it('keeps 100 overlapping requests apart: each sees its own instance', async () => {
     @RequestScoped() class Who {
       readonly id: string
