@@ -25,6 +25,7 @@ export interface ModuleWiring {
   readonly container: DependencyContainer
   /** The module class instance: `this` of its @Hook and @ErrorHandler methods. */
   readonly instance: object
+  /** Each controller's instance, or, for one built per request (it injects a request-scoped provider), its PerRequestController. */
   readonly controllers: ReadonlyMap<Class, object>
   /** The options of the module's usePlugin() entries, built and awaited at boot. */
   readonly pluginOptions: ReadonlyMap<PluginItem, PluginOptions>
