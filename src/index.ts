@@ -4,13 +4,13 @@
 // pipeline, boot and compile steps, metadata keys) are not exported on purpose: free to change.
 import 'reflect-metadata'
 
-export { createApp, override, resolveProvider, exitCodes, Logger } from './modules'
+export { createApp, override, resolveProvider, exitCodes, Logger, REQUEST, REPLY } from './modules'
 export type { App, AppOn } from './modules'
 export { withApp } from './testing'
 export { startCluster } from './cluster'
 export {
   Module, Route, Get, Head, Post, Put, Patch, Delete, Options, Schema, SchemaClass, partialSchema, DecorateRequest, DecorateReply, Hook, ErrorHandler,
-  NotFoundHandler, OnRequest, PreValidation, PreHandler, PreParsing, PreSerialization, OnSend, OnResponse, OnError, OnTimeout, HttpCode, UseInterceptors, routeMetadata, usePlugin, Requires, Body, Query, Params, Headers, Req, Reply, createParamDecorator,
+  NotFoundHandler, OnRequest, PreValidation, PreHandler, PreParsing, PreSerialization, OnSend, OnResponse, OnError, OnTimeout, HttpCode, UseInterceptors, routeMetadata, usePlugin, Requires, RequestScoped, Body, Query, Params, Headers, Req, Reply, createParamDecorator,
   DeclarationError, isDeclarationError,
 } from './decorators'
 export { bearerAuth, bearerAuthHook, bearerAuthSecurity, authOf, health, openapiRoute } from './plugins'
@@ -62,7 +62,7 @@ export type {
   ModuleOptions, RouteMethodOptions, DecoratorRouteOptions, SchemaClassBase, SchemaClassOptions, SchemaReference, ErrorHandlerOptions,
   NotFoundHandlerOptions, RouteHookDecorator, HttpCodeDecorator, PartialSchema, RouteMetadata, RouteMetadataDecorator, RouteConfigHolder, GuardClass, RouteHookArg, HookClass, PayloadStreamHook, UsePluginOptions, ResolvedTokens,
   CustomParam, CustomParamBrand, CustomParamDecorator, SchemaParam, SchemaParamBrand, ParamSchemaDecorator, ParamSchemaOptions, Interceptor, InterceptorClass, InterceptorContext, CallHandler, UseInterceptorsDecorator,
-  Intercepted, InterceptedBrand,
+  Intercepted, InterceptedBrand, ProviderScope, RequestEnd,
 } from './decorators'
 export type { BearerAuthOptions, BearerAuthHook, BearerIdentity, OpenApiRouteOptions, HealthOptions, HealthCheck, HealthReport, HealthContributor } from './plugins'
 export type { AppOptions, ProviderOverride, OverrideRecipe, SignalOptions } from './modules'

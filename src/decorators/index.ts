@@ -24,6 +24,7 @@ export { routeMetadata } from './route-metadata'
 export type { RouteMetadata, RouteMetadataDecorator, RouteConfigHolder } from './route-metadata'
 export type { HttpCodeDecorator } from './http-code'
 export { usePlugin } from './use-plugin'
+export { RequestScoped } from './request-scoped'
 export { Requires } from './requires'
 export type { UsePluginOptions, ResolvedTokens } from './use-plugin'
 export { Body, Query, Params, Headers, Req, Reply } from './params'
@@ -36,7 +37,7 @@ export { decoratorErrorCodes } from './decorator-codes'
 export type { DecoratorErrorCode } from './decorator-codes'
 export type {
   Class, ConcreteClass, ModuleOptions, PluginEntry, ProviderEntry, ClassProviderEntry, ValueProviderEntry,
-  FactoryProviderEntry, ExistingProviderEntry, SchemaEntry, RouteMethodOptions, DecoratorRouteOptions, HttpMethodName,
+  FactoryProviderEntry, ExistingProviderEntry, ProviderScope, RequestEnd, SchemaEntry, RouteMethodOptions, DecoratorRouteOptions, HttpMethodName,
 } from './types'
 export type { RouteShortcut } from './http-methods'
 

@@ -11,5 +11,6 @@ export type { DeferredPlugin } from './use-plugin'
 export { schemaOfClass, isSchemaClass, schemaClassOfRef, inlineSchemaClasses, inlinedSchemaOfClass } from './schema-class'
 export type {
   ModuleMeta, ControllerMeta, RouteMeta, ParamMeta, ParamSource, DecoratorMeta, HookMeta, Class, ConcreteClass, PluginEntry,
-  ProviderEntry, SchemaEntry, RouteHookMeta, RouteHookName, GuardStage,
+  ProviderEntry, ProviderScope, RequestEnd, SchemaEntry, RouteHookMeta, RouteHookName, GuardStage,
 } from './types'
+export { isRequestScopedClass, checkProviderScope } from './request-scoped'

@@ -1,6 +1,7 @@
 import { declarationError, type DeclarationError } from './declaration-error'
 import type { ModuleMeta, ModuleOptions } from './types'
 import { withLeadingSlash } from './leading-slash'
+import { checkProviderScope } from './request-scoped'
 
 const optionKeys = ['plugins', 'controllers', 'providers', 'schemas', 'prefix', 'schemaErrorFormatter', 'validatorCompiler', 'serializerCompiler', 'schemaCompilation'] as const
 // Keeps the list above in step with the ModuleOptions type: a key added to one must go in the other.
@@ -48,7 +49,7 @@ export function toModuleMeta(name: string, options: ModuleOptions | undefined): 
   return {
     plugins: list(name, 'plugins', options.plugins, isPluginEntry, 'a module class, lift(Module), a plugin function or [pluginFunction, options]'),
     controllers: list(name, 'controllers', options.controllers, isFunction, 'a controller class (decorated with @Route())'),
-    providers: list(name, 'providers', options.providers, isProviderEntry, 'a class or { provide, useClass | useValue | useExisting | useFactory[, inject, dispose] }'),
+    providers: providerList(name, options.providers),
     schemas: list(name, 'schemas', options.schemas, isSchemaEntry, 'a @Schema() class or a schema object with a string $id'),
     prefix: prefix.endsWith('/') ? prefix.slice(0, -1) : prefix,
     schemaErrorFormatter: fn(name, 'schemaErrorFormatter', options.schemaErrorFormatter),
@@ -71,6 +72,20 @@ function list<T>(name: string, key: string, value: readonly T[] | undefined, val
     }
   })
   return Object.freeze([...value])
+}
+
+function providerList(name: string, value: ModuleOptions['providers']): ModuleMeta['providers'] {
+  const providers = list(name, 'providers', value, isProviderEntry, 'a class or { provide, useClass | useValue | useExisting | useFactory[, inject, dispose] }')
+  providers.forEach((entry, index) => {
+    if (typeof entry !== 'object' || !('scope' in entry)) return
+    const scope = (entry as { scope?: unknown }).scope
+    // A value or an alias has no lifetime of its own: the value's owner, or the aliased provider, decides.
+    if (!('useClass' in entry) && !('useFactory' in entry)) {
+      throw declarationError('ENC_ERR_DECL_PROVIDER_SCOPE', { name, entry: `providers[${index}]`, got: String(scope), hint: 'scope goes on a useClass or useFactory entry: a useValue is built by its owner, and a useExisting alias has the scope of the provider it names.' })
+    }
+    checkProviderScope(name, `providers[${index}]`, scope)
+  })
+  return providers
 }
 
 function compilationMode(name: string, value: unknown): 'eager' | 'lazy' | null {

@@ -35,8 +35,15 @@ export type CheckedPluginEntries<P extends readonly unknown[]> = { [K in keyof P
 type CheckedPluginEntry<E> = E extends readonly [infer F, unknown] ? readonly [F, PluginOptionsOf<F>]
   : false extends OptionsOmittable<E> ? readonly [E, PluginOptionsOf<E>] : E | readonly [E, PluginOptionsOf<E>]
 
-export interface ClassProviderEntry { provide: InjectionToken; useClass: ConcreteClass }
-export interface ValueProviderEntry { provide: InjectionToken; useValue: unknown }
+/**
+ * How long a provider's instance lives: 'singleton' (the default) is built once, at boot, in its
+ * module; 'request' is built per request, for the routes whose controller needs it (NestJS's Scope.REQUEST).
+ */
+export type ProviderScope = 'singleton' | 'request'
+/** How a request ended, for a request-scoped factory's `dispose(value, end)` (a singleton's gets `{ failed: false }` at close()). */
+export interface RequestEnd { readonly failed: boolean; readonly error: unknown }
+export interface ClassProviderEntry { provide: InjectionToken; useClass: ConcreteClass; scope?: ProviderScope }
+export interface ValueProviderEntry { provide: InjectionToken; useValue: unknown; /** A value is built by its owner: no scope. */ scope?: never }
 /**
  * `useFactory` runs once, at boot, with the `inject` tokens resolved from the declaring module.
  * `dispose` releases what it built on close() (`(client) => client.quit()`), newest first with
@@ -46,10 +53,12 @@ export interface FactoryProviderEntry {
   provide: InjectionToken
   useFactory: (...deps: any[]) => unknown
   inject?: readonly InjectionToken[]
-  dispose?: (value: any) => unknown
+  /** 'request': called per request, and `dispose` runs once the route's handler settled (README "Request-scoped providers"). */
+  scope?: ProviderScope
+  dispose?: (value: any, end: RequestEnd) => unknown
 }
 /** NestJS's `useExisting`: a second token for the instance another provider (visible from here) gives. */
-export interface ExistingProviderEntry { provide: InjectionToken; useExisting: InjectionToken }
+export interface ExistingProviderEntry { provide: InjectionToken; useExisting: InjectionToken; /** An alias has its target's scope. */ scope?: never }
 export type ProviderEntry = ConcreteClass | ClassProviderEntry | ValueProviderEntry | FactoryProviderEntry | ExistingProviderEntry
 
 /** A `@Schema()` class or a shared schema object (a TypeBox one included). */

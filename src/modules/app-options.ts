@@ -1,6 +1,6 @@
 import type { InjectionToken } from 'tsyringe'
 import type { HttpsOptions, ServerOptions } from '../runtime'
-import type { ConcreteClass } from '../decorators/internal'
+import type { ConcreteClass, ProviderScope, RequestEnd } from '../decorators/internal'
 import type { HealthOptions } from '../plugins/health-types'
 
 /**
@@ -23,14 +23,16 @@ export type StubShape<T> = T extends (...args: any[]) => unknown ? T : T extends
  * token's public shape (a stub need not copy private members; a `useValue` may be a partial stub). NoInfer: the token alone says what T is.
  */
 export type OverrideRecipe<T = unknown> =
-  | { useValue: NoInfer<StubShape<T>> }
-  | { useClass: ConcreteClass<NoInfer<PublicShape<T>>> }
+  | { useValue: NoInfer<StubShape<T>>; scope?: never }
+  | { useClass: ConcreteClass<NoInfer<PublicShape<T>>>; scope?: ProviderScope }
   // A factory may be async: createApp() awaits it, as it does a module's async factory provider.
   | {
     useFactory: (...deps: any[]) => NoInfer<PublicShape<T>> | Promise<NoInfer<PublicShape<T>>>
     inject?: readonly InjectionToken[]
-    /** Releases the factory's value on close(), as a module's factory provider does. */
-    dispose?: (value: NoInfer<PublicShape<T>>) => unknown
+    /** 'request': a fresh value per request, as a module's request-scoped factory (the override does not inherit the replaced provider's scope). */
+    scope?: ProviderScope
+    /** Releases the factory's value on close() (per request when request-scoped), as a module's factory provider does. */
+    dispose?: (value: NoInfer<PublicShape<T>>, end: RequestEnd) => unknown
   }
 
 /** `[Token, recipe]`: build with `override(Token, recipe)` to have the recipe checked against the token's type. */

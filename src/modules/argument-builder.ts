@@ -15,21 +15,18 @@ type Getter = (request: Request, reply: Reply) => unknown
  * handler's rule (answered if it sent or set 204 or 304, else a coded 500 at once) instead of Fastify's
  * callback-style wait for a send() that never comes (a hang until handlerTimeout).
  */
-export function buildHandler(instance: object, declaringClass: Function, key: string | symbol, where: string): Handler {
+export function buildHandler(instance: object, declaringClass: Function, key: string | symbol, where: string, self?: (request: Request) => object): Handler {
   const method = (instance as Record<string | symbol, Function>)[key]
   const params = getParams(declaringClass, key)
+  // A request-scoped controller (`instance` is its prototype): `this` is the request's own instance.
+  if (self !== undefined) return perRequestHandler(method, params, checkedGetters(declaringClass, key, where, params), self)
   if (params.length === 0) {
     // An async method always answers a promise: bound, it is the handler itself, with no wrapper
     // frame in a thrown error's stack (which a logger formats) and no call through answered().
     if (method instanceof AsyncFunction) return method.bind(instance) as Handler
     return function (request: Request, reply: Reply) { return answered(method.call(instance, request, reply)) } as Handler
   }
-  const declared = methodParamCount(declaringClass, key) ?? params.length
-  const missing = Array.from({ length: Math.max(declared, params.length) }, (_, i) => i).filter((i) => !params.some((p) => p.index === i))
-  if (missing.length > 0) {
-    throw moduleError('ENC_ERR_MODULE_HANDLER_PARAMS', { where, missing })
-  }
-  const getters = params.map(toGetter)
+  const getters = checkedGetters(declaringClass, key, where, params)
   if (params.some((p) => p.custom !== undefined)) return withCustomParams(instance, method, params, getters)
   // Fixed arities avoid building an argument array for the common cases.
   if (getters.length === 1) {
@@ -44,6 +41,41 @@ export function buildHandler(instance: object, declaringClass: Function, key: st
     const args = new Array(getters.length)
     for (let i = 0; i < getters.length; i++) args[i] = getters[i](request, reply)
     return answered(method.apply(instance, args))
+  } as Handler
+}
+
+/** One getter per decorated parameter, after checking that every parameter has its decorator. */
+function checkedGetters(declaringClass: Function, key: string | symbol, where: string, params: readonly ParamMeta[]): Getter[] {
+  if (params.length === 0) return []
+  const declared = methodParamCount(declaringClass, key) ?? params.length
+  const missing = Array.from({ length: Math.max(declared, params.length) }, (_, i) => i).filter((i) => !params.some((p) => p.index === i))
+  if (missing.length > 0) {
+    throw moduleError('ENC_ERR_MODULE_HANDLER_PARAMS', { where, missing })
+  }
+  return params.map(toGetter)
+}
+
+/**
+ * The handler of a request-scoped controller's method: the same argument rules as below (no
+ * decorators: `(request, reply)`; a custom parameter's promise awaited first), called on the
+ * instance built for this request. Kept apart so singleton routes keep their fixed-arity closures.
+ */
+function perRequestHandler(method: Function, params: readonly ParamMeta[], getters: readonly Getter[], self: (request: Request) => object): Handler {
+  if (getters.length === 0) return function (request: Request, reply: Reply) { return answered(method.call(self(request), request, reply)) } as Handler
+  const custom = params.flatMap((p, i) => (p.custom === undefined ? [] : [i]))
+  return function (request: Request, reply: Reply) {
+    const instance = self(request)
+    const args = new Array(getters.length)
+    for (let i = 0; i < getters.length; i++) args[i] = getters[i](request, reply)
+    let pending: Array<Promise<void>> | undefined
+    for (const i of custom) {
+      const value = args[i] as { then?: unknown } | null | undefined
+      if (value !== null && value !== undefined && typeof value.then === 'function') {
+        (pending ??= []).push(Promise.resolve(value).then((resolved) => { args[i] = resolved }))
+      }
+    }
+    if (pending === undefined) return answered(method.apply(instance, args))
+    return Promise.all(pending).then(() => method.apply(instance, args))
   } as Handler
 }
 

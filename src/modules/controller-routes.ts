@@ -8,13 +8,14 @@ import { joinPaths } from './module-tree'
 import type { DeclaredMethodRoute } from './param-names-check'
 import type { HookResolver } from './route-guards'
 import { classInterceptors, withInterceptors, type RouteInterceptors } from './interceptors'
+import { controllerOf, inRequestScope, PerRequestController } from './request-instances'
 
 /**
  * The runtime route definitions of one controller instance. Route methods may be inherited:
  * a subclass serves its base class's routes (with its own overrides of the methods), and a
  * method it re-decorates replaces the base's routes for that method.
  */
-export function controllerRoutes(controller: Class, instance: object, modulePath: string, resolveHook: HookResolver, moduleHooks: readonly ResolvedRouteHooks[], interceptors: RouteInterceptors, jsonShorthand = true): DeclaredMethodRoute[] {
+export function controllerRoutes(controller: Class, instance: object | PerRequestController, modulePath: string, resolveHook: HookResolver, moduleHooks: readonly ResolvedRouteHooks[], interceptors: RouteInterceptors, jsonShorthand = true): DeclaredMethodRoute[] {
   const prefix = getControllerMeta(controller)!.prefix
   const routes: DeclaredMethodRoute[] = []
   // The controller's class-level hooks (base classes first) are the same for each of its routes.
@@ -29,8 +30,12 @@ export function controllerRoutes(controller: Class, instance: object, modulePath
     if (status !== undefined) checkStatusCovered(status, route.options.schema, where)
     // Interceptors wrap the method's call only: @HttpCode's status is set before the outermost runs.
     const own = (getMethodInterceptors(declaringClass).get(route.propertyKey) ?? []).map(interceptors.resolve)
-    const called = buildHandler(instance, declaringClass, route.propertyKey, where)
-    const handler = withStatus(withInterceptors(called, own.length === 0 ? outerInterceptors : [...outerInterceptors, ...own], controller, route.propertyKey), status)
+    const called = instance instanceof PerRequestController
+      ? buildHandler(controller.prototype as object, declaringClass, route.propertyKey, where, controllerOf)
+      : buildHandler(instance, declaringClass, route.propertyKey, where)
+    const intercepted = withInterceptors(called, own.length === 0 ? outerInterceptors : [...outerInterceptors, ...own], controller, route.propertyKey)
+    // Inside withStatus: its default-status mark stays on the outermost function.
+    const handler = withStatus(instance instanceof PerRequestController ? inRequestScope(instance.recipe, intercepted) : intercepted, status)
     // Named after the method, so explain() and logs read `NotesController.create`, wrapped or not.
     Object.defineProperty(handler, 'name', { value: `${controller.name}.${String(route.propertyKey)}` })
     // The controller's @Route('/users') is part of the route's path; scope prefixes are the runtime's.

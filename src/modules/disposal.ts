@@ -1,5 +1,6 @@
 import type { Logger } from '../runtime'
 import { settleWithin } from './settle-within'
+import type { RequestEnd } from '../decorators/internal'
 
 /** What close() calls on an instance Enclave created: either method, or both (onClose first). */
 interface Closable {
@@ -10,8 +11,11 @@ interface Closable {
 /** One created value and how close() releases it: its own methods, or the factory entry's `dispose`. */
 interface Created {
   readonly value: unknown
-  readonly release: ((value: any) => unknown) | undefined
+  readonly release: ((value: any, end: RequestEnd) => unknown) | undefined
 }
+
+/** What a singleton factory's `dispose(value, end)` is told at close(): not a request that failed (the type is shared with request-scoped factories). */
+const closing: RequestEnd = Object.freeze({ failed: false, error: undefined })
 
 /**
  * The instances one app created (class and factory providers, module instances, controllers), in
@@ -32,7 +36,7 @@ export class Disposer {
    * value's own methods, and any value is recorded: a client without onClose()/dispose() (ioredis)
    * or a plain handle is released the way its factory says.
    */
-  track(value: unknown, release?: (value: any) => unknown): void {
+  track(value: unknown, release?: (value: any, end: RequestEnd) => unknown): void {
     const isObject = (typeof value === 'object' || typeof value === 'function') && value !== null
     if (!isObject && release === undefined) return
     if (isObject) {
@@ -57,7 +61,7 @@ export class Disposer {
     const created = this.#created.splice(0).reverse()
     for (const { value, release } of created) {
       if (release !== undefined) {
-        await this.#call(() => release(value), `${describe(value)} (factory provider dispose)`, log, timeoutMs)
+        await this.#call(() => release(value, closing), `${describe(value)} (factory provider dispose)`, log, timeoutMs)
         continue
       }
       const target = value as Closable

@@ -1,10 +1,11 @@
 import type { DependencyContainer, InjectionToken } from 'tsyringe'
 import type { Disposer } from './disposal'
+import type { RequestEnd } from '../decorators/internal'
 
 /** Where a factory's value goes once built: the app's disposer, with the entry's own `dispose` if it has one. */
 export interface FactoryRelease {
   readonly disposer: Disposer
-  readonly dispose: ((value: any) => unknown) | undefined
+  readonly dispose: ((value: any, end: RequestEnd) => unknown) | undefined
 }
 import { describeToken, moduleError } from './module-error'
 import { isThenable, settleWithin } from './settle-within'

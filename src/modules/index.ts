@@ -7,3 +7,4 @@ export type { AppOptions, ProviderOverride, OverrideRecipe, SignalOptions } from
 export { resolveProvider } from './app-registry'
 export { exitCodes } from './signals'
 export { Logger } from './logger-token'
+export { REQUEST, REPLY } from './request-token'

@@ -16,11 +16,16 @@ import { interceptorClassesOf } from './interceptors'
 import type { PluginOptions, Logger as RuntimeLogger } from '../runtime'
 import { findDependencyCycle, type ProviderLookup } from './dependency-cycle'
 import { overriddenInputs } from './overridden-inputs'
+import { analyseScopes, type ScopeAnalysis } from './request-scope'
+import { recipeCompiler } from './request-recipes'
+import { PerRequestController } from './request-instances'
+import { REPLY, REQUEST } from './request-token'
 
 export interface ModuleWiring {
   readonly container: DependencyContainer
   /** The module class instance: `this` of its @Hook and @ErrorHandler methods. */
   readonly instance: object
+  /** Each controller's instance, or, for one built per request (it injects a request-scoped provider), its PerRequestController. */
   readonly controllers: ReadonlyMap<Class, object>
   /** The options of the module's usePlugin() entries, built and awaited at boot. */
   readonly pluginOptions: ReadonlyMap<PluginItem, PluginOptions>
@@ -81,6 +86,8 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
       factoriesByContainer.set(container, new Map())
       // Registered first, so a module that declares its own Logger provider replaces it.
       if (loggerOverride === undefined) container.register(Logger, { useValue: moduleLogger(log, node.path) })
+      // Visible everywhere; given per request only (request-instances.ts), so resolving them at boot is refused.
+      if (parent === undefined) for (const token of [REQUEST, REPLY]) container.register(token, { useFactory: () => { throw requestScopedResolved(token, node) } })
     }
     containerOf.set(node, container)
     const target = { container, owners: ownersByContainer.get(container)!, factories: factoriesByContainer.get(container)!, disposer }
@@ -129,6 +136,23 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
     throw moduleError('ENC_ERR_MODULE_DEPENDENCY_CYCLE', { what: `provider ${describeToken(cycle.token)}`, path: cycle.node.path, cycle: cycle.cycle })
   }
 
+  // Which providers live per request (declared, or bubbled up from what they inject): never built here.
+  const scopes = analyseScopes(providerOf)
+  const perRequest = new Map<DependencyContainer, Set<unknown>>()
+  for (const node of walk(root)) {
+    const container = containerOf.get(node)!
+    checkBuiltAtBoot(node, container, scopes)
+    for (const spec of entriesOf(node).map(toProviderSpec)) {
+      if (scopes.reasonOf(container, spec.token) === null) continue
+      let tokens = perRequest.get(container)
+      if (tokens === undefined) perRequest.set(container, tokens = new Set())
+      tokens.add(spec.token)
+      // Still registered (visibility checks pass), but anything resolving it outside a request gets the coded refusal.
+      container.register(spec.token as InjectionToken, { useFactory: () => { throw requestScopedResolved(spec.token, node) } })
+    }
+  }
+  const isPerRequest = (container: DependencyContainer, token: unknown): boolean => perRequest.get(container)?.has(token) === true
+
   const lookup: FactoryLookup = (from, token) => {
     for (let c: DependencyContainer | undefined = from; c !== undefined; c = parentOf.get(c)) {
       if (ownersByContainer.get(c)?.has(token) === true) return factoriesByContainer.get(c)!.get(token)
@@ -138,7 +162,7 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
   for (const node of walk(root)) {
     for (const spec of entriesOf(node).map(toProviderSpec)) {
       const factory = factoriesByContainer.get(containerOf.get(node)!)!.get(spec.token)
-      if (factory === undefined) continue
+      if (factory === undefined || isPerRequest(containerOf.get(node)!, spec.token)) continue
       try {
         await factory.settle(lookup, asyncTimeout)
       } catch (error) {
@@ -155,12 +179,15 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
     const container = containerOf.get(node)!
     const built: BuiltInstance[] = []
     for (const spec of entriesOf(node).map(toProviderSpec)) {
+      if (isPerRequest(container, spec.token)) continue
       const what = `provider ${describeToken(spec.token)}`
       built.push({ value: construct(container, spec.token, what, node), what })
     }
     const instance = construct(container, node.type as never, `module ${node.type.name}`, node)
     disposer.track(instance)
-    const controllers = new Map(node.controllers.map((c) => {
+    // A controller that injects a request-scoped provider is built per request too (its recipe is compiled below).
+    const singletonControllers = node.controllers.filter((c) => scopes.classReason(container, c) === null)
+    const controllers = new Map<Class, object>(singletonControllers.map((c) => {
       const controller = construct(container, c as never, `controller ${c.name}`, node)
       disposer.track(controller)
       return [c, controller] as const
@@ -176,7 +203,55 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
     built.push(...[...controllers].map(([c, value]) => ({ value, what: `controller ${c.name}` })), { value: instance, what: `module ${node.type.name}` })
     wiring.set(node, { container, instance, controllers, pluginOptions, overriddenPluginInputs, built })
   }
+
+  // Every singleton exists now: the per-request recipes take the ones they need as they are.
+  const recipes = recipeCompiler(providerOf, scopes)
+  for (const node of walk(root)) {
+    const container = containerOf.get(node)!
+    for (const spec of entriesOf(node).map(toProviderSpec)) {
+      // Compiled even when no controller uses it yet: an unsupported injection fails boot, not a request.
+      if (isPerRequest(container, spec.token)) recipes.forProvider(container, spec.token)
+    }
+    const controllers = wiring.get(node)!.controllers as Map<Class, object>
+    for (const c of node.controllers) {
+      if (!controllers.has(c)) controllers.set(c, new PerRequestController(recipes.forClass(container, c, `controller ${c.name}`, node.path)))
+    }
+  }
   return wiring
+}
+
+/**
+ * What is built once, at boot, cannot hold a per-request instance: the module class, its and its
+ * controllers' guard and interceptor classes, usePlugin() options. Named with the path that makes
+ * the dependency request-scoped, and the fix.
+ */
+function checkBuiltAtBoot(node: ModuleNode, container: DependencyContainer, scopes: ScopeAnalysis): void {
+  const refuse = (subject: string, reason: string, kind: 'module' | 'guard' | 'interceptor' | 'plugin'): never => {
+    throw moduleError('ENC_ERR_MODULE_REQUEST_SCOPE', { case: 'built-at-boot', subject: `${subject} in ${node.path}`, reason, kind })
+  }
+  const moduleReason = scopes.classReason(container, node.type)
+  if (moduleReason !== null) refuse(`module ${node.type.name}`, moduleReason, 'module')
+  const guards = [...moduleGuardClassesOf(node.type), ...node.controllers.flatMap(guardClassesOf)]
+  for (const guard of guards) {
+    const reason = scopes.reasonOf(container, guard)
+    if (reason !== null) refuse(`guard ${guard.name}`, reason, 'guard')
+  }
+  const interceptors = [...getClassInterceptors(node.type), ...node.controllers.flatMap(interceptorClassesOf)]
+  for (const interceptor of interceptors) {
+    const reason = scopes.reasonOf(container, interceptor)
+    if (reason !== null) refuse(`interceptor ${interceptor.name}`, reason, 'interceptor')
+  }
+  for (const entry of node.entries) {
+    if (entry.kind !== 'plugin' || entry.deferred === null) continue
+    for (const token of entry.deferred.inject) {
+      const reason = scopes.reasonOf(container, token)
+      if (reason !== null) refuse(`usePlugin(${entry.plugin.name || 'anonymous plugin'})`, reason, 'plugin')
+    }
+  }
+}
+
+function requestScopedResolved(token: unknown, node: ModuleNode): Error {
+  return moduleError('ENC_ERR_MODULE_REQUEST_SCOPE', { case: 'resolved', subject: `provider ${describeToken(token)} in ${node.path}`, reason: describeToken(token) })
 }
 
 function construct(container: DependencyContainer, token: InjectionToken, what: string, node: ModuleNode): object {

@@ -162,9 +162,28 @@ export const moduleErrors = {
   ENC_ERR_MODULE_PROVIDER_LIFECYCLE: e({ status: null, summary: "a class provider carries a tsyringe lifecycle (@scoped(Lifecycle.ResolutionScoped), ...) that module providers do not have: each is built once per declaring module",
     message: (a: { subject: string; lifecycle: string }) => `${a.subject} is registered with ${a.lifecycle} by tsyringe (@scoped() or @registry()), ` +
       'but Enclave builds each provider once, at boot, in the module that lists it: every request and every consumer would share that one instance. ' +
-      'Decorate it with @injectable() instead. For a value per request (NestJS\'s Scope.REQUEST), use @DecorateRequest(name, { factory }) or ' +
-      '@fastify/request-context; for a fresh object per consumer (Scope.TRANSIENT), provide a factory that makes one ' +
+      'Decorate it with @injectable() instead. For an instance per request (NestJS\'s Scope.REQUEST), declare it @RequestScoped() (or { provide, useClass, scope: \'request\' }); ' +
+      'for a plain value per request, @DecorateRequest(name, { factory }) or @fastify/request-context; for a fresh object per consumer (Scope.TRANSIENT), provide a factory that makes one ' +
       '(README "Coming from NestJS").' }),
+  ENC_ERR_MODULE_REQUEST_SCOPE: e({ status: null, summary: "a request-scoped provider (scope: 'request', @RequestScoped(), REQUEST/REPLY, or one that injects those) is needed by something built at boot, carries a boot-only method, injects through delay()/injectAll()/a transform, or is resolved outside a request",
+    message: (a: { case: 'built-at-boot'; subject: string; reason: string; kind: 'module' | 'guard' | 'interceptor' | 'plugin' }
+      | { case: 'boot-method'; subject: string; reason: string; methods: readonly string[] }
+      | { case: 'injection'; subject: string; index: number }
+      | { case: 'resolved'; subject: string; reason: string }) => a.case === 'built-at-boot'
+      ? `${a.subject} is built once, at boot, but needs a request-scoped provider: ${a.reason}. ` + (
+        a.kind === 'guard' ? 'A guard reads the request it is given: take what you need from handle(request, reply) (a value a hook put on the request, or @DecorateRequest), or move the check into the request-scoped service the route method calls.'
+        : a.kind === 'interceptor' ? 'An interceptor gets the request in intercept(context, next) (context.request): read it there, or move the work into the request-scoped service the route method calls.'
+        : a.kind === 'plugin' ? "A plugin's options are built once, at boot: inject the singleton it needs instead, and read per-request values from the request inside the plugin."
+        : 'A module class is built once, at boot: inject the request-scoped provider into a controller (it becomes one per request) or a provider instead.') +
+        ' (README "Request-scoped providers")'
+      : a.case === 'boot-method'
+      ? `${a.subject} is request-scoped (${a.reason}) but has ${a.methods.map((m) => `${m}()`).join(', ')}, which Enclave calls once, on what it builds at boot: on a per-request instance ` +
+        'it would never run. Move that work into a singleton provider it injects; a per-request instance is released with its own dispose(end) (README "Request-scoped providers").'
+      : a.case === 'injection'
+      ? `${a.subject} is request-scoped, and its constructor parameter ${a.index} is injected through delay(), injectAll() or injectWithTransform(), which a per-request build does not support. ` +
+        'Inject the token itself (@inject(TOKEN)), or keep the class a singleton.'
+      : `${a.subject} is request-scoped (${a.reason}): it exists only while a request is served, for the route methods of a controller that injects it. ` +
+        'It cannot be resolved at boot or from outside a request (resolveProvider(), t.get()). In a test, send a request (app.inject()), or override it with a useValue (README "Testing").' }),
   ENC_ERR_MODULE_INSTANTIATION: e({ status: null, summary: 'constructing a provider, module or controller threw',
     message: (a: { what: string; path: string; reason: string }) => `Constructing ${a.what} for ${a.path} failed: ${a.reason}` }),
   ENC_ERR_MODULE_DEPENDENCY_CYCLE: e({ status: null, summary: 'providers inject each other in a circle (A needs B, B needs A)',

@@ -32,6 +32,10 @@ export function overrideTable(root: ModuleNode, overrides: readonly ProviderOver
     if ('dispose' in recipe && (uses[0] !== 'useFactory' || typeof (recipe as { dispose?: unknown }).dispose !== 'function')) {
       throw overrideError(`the override of ${describeToken(token)} has a dispose that is not a function, or one beside useValue/useClass: dispose releases what a useFactory built.`)
     }
+    const scope = (recipe as { scope?: unknown }).scope
+    if ('scope' in recipe && (uses[0] === 'useValue' || (scope !== 'singleton' && scope !== 'request'))) {
+      throw overrideError(`the override of ${describeToken(token)} has scope ${typeof scope === 'string' ? `'${scope}'` : String(scope)}: scope is 'request' or 'singleton', on a useClass or useFactory recipe.`)
+    }
     if (table.has(token)) throw overrideError(`${describeToken(token)} is overridden twice. Keep one entry.`)
     if (!declared.has(token)) {
       const near = [...declared].filter((t) => plainName(t) === plainName(token))

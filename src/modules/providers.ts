@@ -1,6 +1,6 @@
 import 'reflect-metadata' // before tsyringe, which refuses to load without it
 import { Lifecycle, type DependencyContainer, type InjectionToken } from 'tsyringe'
-import type { ProviderEntry } from '../decorators/internal'
+import { isRequestScopedClass, type ProviderEntry, type ProviderScope } from '../decorators/internal'
 import { describeToken, moduleError } from './module-error'
 import type { ModuleNode } from './module-tree'
 import type { Disposer } from './disposal'
@@ -14,15 +14,23 @@ export interface ProviderSpec {
   readonly useClass: Function | null
   /** Tokens a factory is called with: checked like constructor dependencies. */
   readonly inject: readonly unknown[]
+  /** 'request' when declared so (`scope: 'request'`, or a @RequestScoped() class); injecting one makes a provider request-scoped too (request-scope.ts). */
+  readonly scope: ProviderScope
+  /** The entry itself, for what is built per request (its factory, its dispose). */
+  readonly entry: ProviderEntry
 }
 
 export function toProviderSpec(entry: ProviderEntry): ProviderSpec {
-  if (typeof entry === 'function') return { token: entry, useClass: entry, inject: [] }
-  if ('useClass' in entry) return { token: entry.provide, useClass: entry.useClass, inject: [] }
-  if ('useFactory' in entry) return { token: entry.provide, useClass: null, inject: entry.inject ?? [] }
+  if (typeof entry === 'function') return { token: entry, useClass: entry, inject: [], scope: classScope(entry), entry }
+  if ('useClass' in entry) return { token: entry.provide, useClass: entry.useClass, inject: [], scope: entry.scope ?? classScope(entry.useClass), entry }
+  if ('useFactory' in entry) return { token: entry.provide, useClass: null, inject: entry.inject ?? [], scope: entry.scope ?? 'singleton', entry }
   // The aliased token is checked for visibility like a factory's inject list.
-  if ('useExisting' in entry) return { token: entry.provide, useClass: null, inject: [entry.useExisting] }
-  return { token: entry.provide, useClass: null, inject: [] }
+  if ('useExisting' in entry) return { token: entry.provide, useClass: null, inject: [entry.useExisting], scope: 'singleton', entry }
+  return { token: entry.provide, useClass: null, inject: [], scope: 'singleton', entry }
+}
+
+function classScope(target: Function): ProviderScope {
+  return isRequestScopedClass(target) ? 'request' : 'singleton'
 }
 
 /** Where a provider registers and what it reports to. */

@@ -15,7 +15,7 @@ import {
   createApp, injectable, lift, resolveProvider, type Request, type Reply as ReplyT, type Scope, type SchemaParam,
 } from '../../src'
 import { track } from '../support/servers'
-import { postgresBinaries, startPostgres, stopPostgres, type Postgres } from './postgres/processes'
+import { postgresBinaries, startPostgres, stopPostgres, untilOnlyConnection, type Postgres } from './postgres/processes'
 
 class DbConfig { constructor(readonly url: string) {} }
 
@@ -350,19 +350,6 @@ describe('a CRUD service on a real PostgreSQL (decorator modules with pg, and @f
 })
 
 /** Waits (bounded: 100 × 20 ms) until the server has no client connection but this one. */
-async function untilOnlyConnection(url: string): Promise<void> {
-  // A Client, not a Pool: client.end() resolves once its socket has closed.
-  const client = new Client({ connectionString: url })
-  await client.connect()
-  try {
-    for (let attempt = 0; attempt < 100; attempt++) {
-      const { rows } = await client.query<{ n: number }>("select count(*)::int as n from pg_stat_activity where backend_type = 'client backend' and pid <> pg_backend_pid()")
-      if (rows[0]!.n === 0) return
-      await new Promise((resolve) => setTimeout(resolve, 20))
-    }
-  } finally { await client.end() }
-}
-
 describe('the PostgreSQL service test without PostgreSQL installed', () => {
   it('fails (never skips) with the install hint when initdb and postgres are found neither under /usr/lib/postgresql/*/bin nor on PATH', () => {
     expect(() => postgresBinaries('/nonexistent/postgresql', '/nonexistent/bin')).to.throw(/apt-get install -y --no-install-recommends postgresql/)

@@ -6,6 +6,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { freePort } from '../../support/free-port'
+import { Client } from 'pg'
 import { waitForOutput, type Child } from '../redis/processes'
 
 const INSTALL_HINT = 'Install it from the OS packages (Debian: apt-get update && apt-get install -y --no-install-recommends postgresql); .ci/run does this on CI.'
@@ -92,4 +93,21 @@ export async function stopPostgres(pg: Postgres | undefined): Promise<void> {
   if (pg === undefined) return
   await stop(pg.child)
   rmSync(pg.dir, { recursive: true, force: true })
+}
+
+/**
+ * Waits (bounded) until no other client backend is connected: pool.end() resolves once its clients
+ * are told to end, before their sockets close, and a server stopped in between sends them an error.
+ */
+export async function untilOnlyConnection(url: string): Promise<void> {
+  // A Client, not a Pool: client.end() resolves once its socket has closed.
+  const client = new Client({ connectionString: url })
+  await client.connect()
+  try {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const { rows } = await client.query<{ n: number }>("select count(*)::int as n from pg_stat_activity where backend_type = 'client backend' and pid <> pg_backend_pid()")
+      if (rows[0]!.n === 0) return
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+  } finally { await client.end() }
 }

@@ -1,0 +1,46 @@
+import 'reflect-metadata' // before tsyringe, which refuses to load without it
+import { injectable } from 'tsyringe'
+import { declarationError } from './declaration-error'
+import type { ProviderScope } from './types'
+
+const requestScoped = new WeakSet<Function>()
+
+/**
+ * NestJS's `@Injectable({ scope: Scope.REQUEST })`: the class is built once per request that needs
+ * it (shared by every consumer within that request) instead of once at boot. Listing it in a
+ * module's providers is enough: it is also `@injectable()`. Whoever injects it becomes
+ * request-scoped in turn (a controller too: one per request); what is built at boot (a module
+ * class, a guard, an interceptor, usePlugin options) may not inject it (README "Request-scoped providers").
+ *
+ * @example
+ * \@RequestScoped()
+ * class TenantContext { constructor(@inject(REQUEST) readonly request: Request) {} }
+ */
+export function RequestScoped(): ClassDecorator {
+  return (target) => {
+    injectable()(target as never)
+    requestScoped.add(target)
+  }
+}
+
+/** Whether `target` itself carries @RequestScoped() (a subclass does not inherit it: it declares its own scope). */
+export function isRequestScopedClass(target: Function): boolean {
+  return requestScoped.has(target)
+}
+
+const scopes: readonly ProviderScope[] = ['singleton', 'request']
+
+/**
+ * Checks a provider entry's `scope` at declaration: only the two Enclave knows. NestJS's enum
+ * members and spellings get the nearest one named; TRANSIENT has no counterpart.
+ */
+export function checkProviderScope(module: string, entry: string, scope: unknown): void {
+  if (scope === undefined || scopes.includes(scope as ProviderScope)) return
+  const text = typeof scope === 'string' ? scope : typeof scope === 'number' ? String(scope) : ''
+  const lower = text.toLowerCase()
+  const hint = lower === 'request' || lower === '2' ? "Did you mean 'request'? (NestJS's Scope.REQUEST)"
+    : lower === 'default' || lower === '0' || lower === 'singleton' ? "Did you mean 'singleton'? (NestJS's Scope.DEFAULT; the default, so it may be left out)"
+    : lower === 'transient' || lower === '1' ? 'Enclave has no transient scope (NestJS\'s Scope.TRANSIENT): provide a factory that makes a fresh object, or let the consumer build its own with new.'
+    : "Use 'request' (built per request) or leave scope out (one instance, built at boot)."
+  throw declarationError('ENC_ERR_DECL_PROVIDER_SCOPE', { name: module, entry, got: typeof scope === 'string' ? `'${scope}'` : String(scope), hint })
+}

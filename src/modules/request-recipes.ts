@@ -1,0 +1,109 @@
+import type { DependencyContainer, InjectionToken } from 'tsyringe'
+import { constructorDependencies, type RequestEnd } from '../decorators/internal'
+import type { ProviderLookup } from './dependency-cycle'
+import { injectionTarget } from './injection-target'
+import { describeToken, moduleError } from './module-error'
+import { REPLY, REQUEST } from './request-token'
+import type { ScopeAnalysis } from './request-scope'
+
+/** One argument of a per-request construction: a singleton (resolved at boot), another per-request value, or the request/reply. */
+export type RecipeArg =
+  | { readonly kind: 'value'; readonly value: unknown }
+  | { readonly kind: 'recipe'; readonly recipe: Recipe }
+  | { readonly kind: 'request' }
+  | { readonly kind: 'reply' }
+
+/**
+ * How one request-scoped provider (or controller) is built per request, worked out once at boot:
+ * its arguments in order and the call that makes it. Aliases (`useExisting`) share their target's
+ * recipe, so one request gets one instance whichever token asks.
+ */
+export interface Recipe {
+  readonly what: string
+  readonly args: readonly RecipeArg[]
+  readonly make: (args: unknown[]) => unknown
+  /** A factory's `dispose(value, end)`; 'own': the value's own `dispose(end)`, when it has one. */
+  readonly release: ((value: any, end: RequestEnd) => unknown) | 'own'
+}
+
+/**
+ * Methods Enclave calls once, on what it built at boot: a request-scoped instance is never among
+ * those, so such a method would silently never run (README "Request-scoped providers").
+ */
+const bootOnlyMethods = ['onModuleInit', 'onApplicationBootstrap', 'onModuleDestroy', 'beforeApplicationShutdown', 'onApplicationShutdown', 'onClose', 'checkHealth'] as const
+
+export interface RecipeCompiler {
+  /** The recipe of a request-scoped class that no module provides (a controller) in `container`. */
+  forClass(container: DependencyContainer, target: Function, what: string, path: string): Recipe
+  /** The recipe of the request-scoped provider `token` resolves to from `container`. */
+  forProvider(container: DependencyContainer, token: unknown): Recipe
+}
+
+/**
+ * Compiles recipes after every singleton is built (a recipe holds the singletons it is given).
+ * Refuses, at boot, what a per-request build could not do as tsyringe would: `delay()`,
+ * `injectAll()` and `injectWithTransform()` parameters, and boot-only methods on a per-request class.
+ */
+export function recipeCompiler(lookup: ProviderLookup, analysis: ScopeAnalysis): RecipeCompiler {
+  const memo = new Map<DependencyContainer, Map<unknown, Recipe>>()
+
+  const argFor = (container: DependencyContainer, token: unknown, isOptional: boolean): RecipeArg => {
+    if (token === REQUEST) return { kind: 'request' }
+    if (token === REPLY) return { kind: 'reply' }
+    if (analysis.reasonOf(container, token) === null) {
+      if (isOptional && !container.isRegistered(token as InjectionToken, true)) return { kind: 'value', value: undefined }
+      return { kind: 'value', value: container.resolve(token as InjectionToken) }
+    }
+    return { kind: 'recipe', recipe: forToken(container, token) }
+  }
+
+  const forToken = (from: DependencyContainer, token: unknown): Recipe => {
+    const found = lookup(from, token)!
+    let known = memo.get(found.container)
+    if (known === undefined) memo.set(found.container, known = new Map())
+    const cached = known.get(token)
+    if (cached !== undefined) return cached
+    const entry = found.spec.entry
+    const what = `provider ${describeToken(token)}`
+    let recipe: Recipe
+    if (typeof entry === 'function' || 'useClass' in entry) {
+      recipe = forClass(found.container, found.spec.useClass!, what, found.node.path)
+    } else if ('useFactory' in entry) {
+      const factory = entry.useFactory
+      recipe = { what, args: (entry.inject ?? []).map((dep) => argFor(found.container, dep, false)), make: (args) => factory(...args), release: entry.dispose ?? 'own' }
+    } else {
+      // useExisting: the target's own recipe, so both tokens give the same instance within a request.
+      recipe = forToken(found.container, (entry as { useExisting: unknown }).useExisting)
+    }
+    known.set(token, recipe)
+    return recipe
+  }
+
+  const forClass = (container: DependencyContainer, target: Function, what: string, path: string): Recipe => {
+    const prototype = target.prototype as Record<string, unknown>
+    const bootOnly = bootOnlyMethods.filter((name) => typeof prototype[name] === 'function')
+    if (bootOnly.length > 0) {
+      throw moduleError('ENC_ERR_MODULE_REQUEST_SCOPE', { case: 'boot-method', subject: `${what} in ${path}`, methods: bootOnly, reason: reasonForClass(container, target) })
+    }
+    const deps = constructorDependencies(target) ?? []
+    const args: RecipeArg[] = []
+    for (let index = 0; index < Math.max(target.length, deps.length); index++) {
+      const dep = deps[index]
+      const found = injectionTarget(dep)
+      const descriptor = dep as { multiple?: unknown } | null
+      // `@inject(delay(() => X))` is a descriptor whose token is the delayed constructor.
+      const delayed = found.kind === 'delayed' || injectionTarget(found.token).kind === 'delayed'
+      if (found.kind === 'delayed' || delayed || found.transform !== undefined || (typeof descriptor === 'object' && descriptor?.multiple === true)) {
+        throw moduleError('ENC_ERR_MODULE_REQUEST_SCOPE', { case: 'injection', subject: `${what} in ${path}`, index })
+      }
+      args.push(argFor(container, found.token, found.isOptional))
+    }
+    const constructor = target as new (...args: unknown[]) => unknown
+    return { what, args, make: (values) => new constructor(...values), release: 'own' }
+  }
+
+  const reasonForClass = (container: DependencyContainer, target: Function): string =>
+    analysis.classReason(container, target) ?? `${target.name} (scope 'request')`
+
+  return { forClass, forProvider: forToken }
+}
