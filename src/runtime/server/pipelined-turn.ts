@@ -28,7 +28,7 @@ export function unlessClosing(listener: RequestListener, cap: PipelinedCap | nul
     }
     // Queued behind another answer: dropped only when that answer already closes the connection.
     const connection = raw.socket
-    if (connection.writableEnded || closingAfterCurrent(connection)) return
+    if (closingConnection(connection)) return
     if (cap === null) listener(raw, res)
     else cap.queued(raw, res, listener)
   }
