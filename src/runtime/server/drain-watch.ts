@@ -36,16 +36,15 @@ export function watchDrains(
   sockets: ReadonlySet<Socket>,
   limits: DrainLimits,
   onQueueLimit: (socket: Socket | null, queued: number, owner: QueuedOutput | undefined) => void,
-  sessions: ReadonlySet<object> = new Set(),
+  sessions: ReadonlySet<object>,
 ): () => void {
   const { drainTimeout, maxQueuedBytes } = limits
   // Each stalled socket: since when it has made no progress, and its write queue then (weak: a closed socket leaves by itself).
   const stalls = new WeakMap<Socket, { since: number, queued: number }>()
-  // Each socket's queued output at the sweep that last saw some: a 'drain' between two sweeps
-  // does not reset it (a source can keep growing while the socket drains a chunk at a time).
-  const held = new WeakMap<Socket, { bytes: number, sweep: number }>()
-  // HTTP/2 stream replies: each one's queue (its source and the stream's own buffer), by the same rule.
-  const streamHeld = new WeakMap<QueuedOutput, { bytes: number, sweep: number }>()
+  // Each socket's (or HTTP/2 stream reply's) queued output at the sweep that last saw some: a
+  // 'drain' between two sweeps does not reset it (a source can keep growing while the socket
+  // drains a chunk at a time).
+  const held = new WeakMap<object, { bytes: number, sweep: number }>()
   let sweep = 0
   const timer = setInterval(() => {
     const now = Date.now()
@@ -78,28 +77,28 @@ export function watchDrains(
     const owner = queuedOutputOf(socket)
     if (owner === undefined && !socket.writableNeedDrain) return false
     const bytes = socket.writableLength + (owner?.held() ?? 0)
-    const before = held.get(socket)
-    if (bytes > maxQueuedBytes && before !== undefined && before.sweep === sweep - 1 && bytes > before.bytes) {
-      held.delete(socket)
-      onQueueLimit(socket, bytes, owner)
-      socket.destroy()
-      return true
-    }
-    if (before === undefined) held.set(socket, { bytes, sweep })
-    else { before.bytes = bytes; before.sweep = sweep }
-    return false
+    if (!grewOverLimit(socket, bytes)) return false
+    onQueueLimit(socket, bytes, owner)
+    socket.destroy()
+    return true
   }
+  /** The same rule for one HTTP/2 stream reply (its source and the stream's own buffer): that stream is cut. */
   function streamOverLimit(owner: QueuedOutput): void {
     const bytes = owner.held()
-    const before = streamHeld.get(owner)
+    if (!grewOverLimit(owner, bytes)) return
+    onQueueLimit(null, bytes, owner)
+    owner.cut?.()
+  }
+  /** Over the limit, seen at the previous sweep and grown since; else records this sweep's figure. */
+  function grewOverLimit(key: object, bytes: number): boolean {
+    const before = held.get(key)
     if (bytes > maxQueuedBytes && before !== undefined && before.sweep === sweep - 1 && bytes > before.bytes) {
-      streamHeld.delete(owner)
-      onQueueLimit(null, bytes, owner)
-      owner.cut?.()
-      return
+      held.delete(key)
+      return true
     }
-    if (before === undefined) streamHeld.set(owner, { bytes, sweep })
+    if (before === undefined) held.set(key, { bytes, sweep })
     else { before.bytes = bytes; before.sweep = sweep }
+    return false
   }
   // The sweep alone never keeps the process alive.
   timer.unref()
