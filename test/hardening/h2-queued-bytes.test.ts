@@ -62,6 +62,9 @@ describe('hardening: maxQueuedBytes on HTTP/2 streams', function () {
     const warnings = logger.entries.filter((e) => e.level === 'warn' && (e.obj.err as { code?: string } | undefined)?.code === 'ENC_ERR_CONNECTION_QUEUE_LIMIT')
     expect(warnings).to.have.length(1)
     expect(warnings[0].obj).to.include({ route: 'GET /feed', url: '/feed', limit: LIMIT })
+    // The line says what was cut: this one stream, not the connection (the session goes on).
+    expect(warnings[0].msg).to.match(/its stream was reset$/)
+    expect((warnings[0].obj.err as Error).message).to.match(/; its stream was reset\./)
     expect(session.destroyed, 'the session kept').to.equal(false)
     expect(await within(answerOf(session.request({ ':path': '/ok' })), 4_000, 'GET /ok on the same session')).to.deep.equal({ status: 200, body: 'ok' })
     session.close()

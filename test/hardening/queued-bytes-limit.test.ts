@@ -65,6 +65,7 @@ describe('hardening: maxQueuedBytes (output queued for a client that does not re
     expect(warnings[0]).to.include({ route: 'GET /events', url: '/events', limit: LIMIT })
     expect(warnings[0].queued).to.be.above(LIMIT)
     expect(warnings[0].reqId).to.be.a('string')
+    expect((warnings[0].err as Error).message).to.match(/; its connection was closed\./)
     socket.destroy()
   })
 
