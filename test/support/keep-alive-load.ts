@@ -53,11 +53,6 @@ export async function keepAliveLoad(options: LoadOptions): Promise<Outcome[]> {
   return outcomes
 }
 
-/** Outcomes a well-behaved client cannot retry: an error on a fresh connection that was accepted, or any answer but 2xx/503. */
-export function unretriable(outcomes: readonly Outcome[]): Outcome[] {
-  return outcomes.filter((o) => (o.error !== undefined && o.error !== 'ECONNREFUSED' && !o.reused) || (o.status !== undefined && o.status >= 300 && o.status !== 503))
-}
-
 export function tally(outcomes: readonly Outcome[]): Record<string, number> {
   const counts: Record<string, number> = {}
   for (const o of outcomes) {
