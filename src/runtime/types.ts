@@ -963,7 +963,7 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
   /** True from the moment close() or startDraining() is called: health readiness answers 503 from then on. */
   readonly closing: boolean
   /**
-   * Begins a shutdown without closing yet: readiness answers 503 (`ENC_ERR_HEALTH_CLOSING`) and
+   * Begins a shutdown without closing yet: health readiness answers 503 (status closing) and
    * every response carries `Connection: close`, while the server still accepts and serves in
    * full. Call close() later (closeOnSignals' `shutdownDelay` does both). A no-op once close() began.
    */
