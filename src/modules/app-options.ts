@@ -43,6 +43,15 @@ export interface SignalOptions {
   signals?: readonly NodeJS.Signals[]
   /** Called instead of process.exit once close() settled: for embedding and tests. Default process.exit. */
   exit?: (code: number) => void
+  /**
+   * Milliseconds between the signal and close(): readiness answers 503 and every response
+   * carries `Connection: close` at once, while the server still accepts and serves, so a
+   * balancer (Kubernetes endpoints) stops routing here before the listener closes. Default 0
+   * (close at once). Set it to what your balancer needs to see readiness fail (readiness
+   * periodSeconds x failureThreshold, or the endpoints' propagation), and keep it plus
+   * closeTimeout under terminationGracePeriodSeconds.
+   */
+  shutdownDelay?: number
 }
 
 /**

@@ -75,7 +75,7 @@ export async function createApp(root: Function, options: AppOptions = {}): Promi
     // runs after every module's onClose hook (the root module's own are added later, at boot):
     // those hooks still have their providers. Between them, onApplicationShutdown(): after the
     // release, as NestJS calls it after the HTTP server closed.
-    if (signals !== undefined && signals !== false) closeOnSignals(app, signals === true ? {} : signals, (signal) => lifecycle.signalled(signal))
+    if (signals !== undefined && signals !== false) closeOnSignals(app, signals === true ? {} : signals, (signal) => lifecycle.signalled(signal), tree.type.name)
     // These hooks bound each step by disposeTimeout themselves, not their sum (selfBoundedHook).
     app.addHook('onClose', selfBoundedHook(() => lifecycle.afterShutdown(app.log, disposeTimeout)))
     app.addHook('onClose', selfBoundedHook(async () => {

@@ -203,6 +203,9 @@ export const moduleErrors = {
     message: (a: { token: string; path: string; ms: number }) => `The factory of ${a.token} (${a.path}) returned a promise that did not settle within ${a.ms} ms ` +
       '(pluginTimeout), so createApp() gave up instead of waiting for ever. Make the factory resolve or reject (a connection attempt with its own timeout), ' +
       'or raise the pluginTimeout option of createApp().' }),
+  ENC_ERR_MODULE_SIGNAL_OPTIONS: e({ status: null, summary: 'createApp({ closeOnSignals }) was given an unknown key, signals that is not a list of signal names, or a shutdownDelay that is not a whole number of milliseconds from 0 to 2147483647',
+    message: (a: { root: string; problem: string }) => `createApp(${a.root}, { closeOnSignals }): ${a.problem}. ` +
+      'closeOnSignals takes true or { signals?: [\'SIGTERM\', ...], shutdownDelay?: milliseconds, exit?: (code) => void } (README "Shutdown").' }),
   ENC_ERR_MODULE_OVERRIDE_UNKNOWN: e({ status: null, summary: 'createApp({ overrides }) names a token that no module of the tree provides',
     message: (a: { root: string; path: string; token: string; near: readonly string[]; neededBy?: readonly string[] }) => `createApp(${a.root}, { overrides }): no module of ${a.path} provides ` +
       `${a.token}, so there is nothing to replace.` +

@@ -21,7 +21,7 @@ export const pluginErrors = {
       "Example: health({ checks: { db: () => pool.query('select 1') }, checkTimeout: 2000 })." }),
   ENC_ERR_HEALTH_NOT_READY: e({ status: 503, summary: 'the readiness route: at least one health check failed or timed out (named in the body; the error is logged)',
     message: (a: { down: readonly string[] }) => `Not ready: ${a.down.join(', ')} failed.` }),
-  ENC_ERR_HEALTH_CLOSING: e({ status: 503, summary: 'the readiness route while close() is in progress: stop sending new work here',
+  ENC_ERR_HEALTH_CLOSING: e({ status: 503, summary: 'the readiness route while close() is in progress, or from startDraining() (closeOnSignals\' shutdownDelay) on: stop sending new work here',
     message: () => 'The server is closing.' }),
 }
 

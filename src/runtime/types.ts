@@ -970,8 +970,14 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
   readonly routing: (req: RawIn<this>['request'], res: RawIn<this>['reply']) => void
   readonly log: ServerLogger
   readonly parent: Scope | null
-  /** True from the moment close() is called: health readiness answers 503 from then on. */
+  /** True from the moment close() or startDraining() is called: health readiness answers 503 from then on. */
   readonly closing: boolean
+  /**
+   * Begins a shutdown without closing yet: health readiness answers 503 (status closing) and
+   * every response carries `Connection: close`, while the server still accepts and serves in
+   * full. Call close() later (closeOnSignals' `shutdownDelay` does both). A no-op once close() began.
+   */
+  startDraining(): void
 
   /**
    * Registers a plugin: Enclave's `(scope, options, done?)`, or one typed with Fastify's generics

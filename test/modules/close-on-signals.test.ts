@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { request } from 'node:http'
 import { join } from 'node:path'
 import 'reflect-metadata'
-import { Module } from '../../src/decorators'
+import { Get, Module, Route } from '../../src/decorators'
 import { createApp } from '../../src/modules'
 import { within } from '../support/raw-http'
 
@@ -100,5 +100,45 @@ describe('closeOnSignals: in process', () => {
     await within(done, 5_000, 'exit callback')
     expect(codes).to.deep.equal([0])
     expect(process.listenerCount('SIGUSR2')).to.equal(0)
+  })
+
+  it('shutdownDelay: the signal makes readiness fail at once while routes are still served; close() and the exit come after the delay', async () => {
+    @Route() class Work { @Get('/work') work() { return { done: true } } }
+    @Module({ controllers: [Work] }) class Root {}
+    const codes: number[] = []
+    let exited!: () => void
+    const done = new Promise<void>((resolve) => { exited = resolve })
+    const app = await createApp(Root, { health: true, return503OnClosing: true, closeOnSignals: { signals: ['SIGUSR2'], shutdownDelay: 2_000, exit: (code) => { codes.push(code); exited() } } })
+    expect((await app.inject('/health/ready')).statusCode).to.equal(200)
+    process.kill(process.pid, 'SIGUSR2')
+    for (let i = 0; i < 200 && !app.closing; i++) await new Promise((resolve) => setTimeout(resolve, 5))
+    expect((await app.inject('/health/ready')).json()).to.include({ statusCode: 503, code: 'ENC_ERR_HEALTH_CLOSING' })
+    const work = await app.inject('/work')
+    expect([work.statusCode, work.headers.connection]).to.deep.equal([200, 'close'])
+    // close() has not begun: a request is not refused with 503 even where return503OnClosing is on.
+    expect(codes).to.deep.equal([])
+    await within(done, 10_000, 'exit callback')
+    expect(codes).to.deep.equal([0])
+    expect(process.listenerCount('SIGUSR2')).to.equal(0)
+  })
+
+  it('refuses closeOnSignals options it would silently ignore or misread: ENC_ERR_MODULE_SIGNAL_OPTIONS naming the root module', async () => {
+    @Module({}) class Root {}
+    const bad: Array<[unknown, string]> = [
+      [{ shutdownDelai: 5_000 }, "unknown key 'shutdownDelai'"],
+      [{ shutdownDelay: '5s' }, 'shutdownDelay must be a whole number of milliseconds'],
+      [{ shutdownDelay: -1 }, 'shutdownDelay must be a whole number of milliseconds'],
+      [{ shutdownDelay: 1.5 }, 'shutdownDelay must be a whole number of milliseconds'],
+      [{ shutdownDelay: 2 ** 31 }, 'shutdownDelay must be a whole number of milliseconds'],
+      [{ signals: ['SIGTERMM'] }, 'signals must be a list of signal names'],
+      [{ signals: 'SIGTERM' }, 'signals must be a list of signal names'],
+    ]
+    const listeners = process.listenerCount('SIGTERM')
+    for (const [given, problem] of bad) {
+      const error = await createApp(Root, { closeOnSignals: given as never }).then(() => null, (e: Error & { code?: string }) => e)
+      expect(error?.code, JSON.stringify(given)).to.equal('ENC_ERR_MODULE_SIGNAL_OPTIONS')
+      expect(error?.message).to.contain('createApp(Root, { closeOnSignals })').and.to.contain(problem)
+    }
+    expect(process.listenerCount('SIGTERM')).to.equal(listeners)
   })
 })

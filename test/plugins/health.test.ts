@@ -178,3 +178,32 @@ describe('health: createApp({ health }) and providers that contribute checks', (
     await off.close()
   })
 })
+
+describe('health: while draining (startDraining(), closeOnSignals\' shutdownDelay)', () => {
+  it('readiness answers 503 ENC_ERR_HEALTH_CLOSING, liveness 200; routes are still served, on new connections too, each answer with Connection: close', async () => {
+    const app = server({ keepAliveTimeout: 60_000 })
+    app.register(health({}))
+    app.get('/work', async () => ({ done: true }))
+    const address = await app.listen({ port: 0, host: '127.0.0.1' })
+    const before = await rawClient(address)
+    before.write('GET /work HTTP/1.1\r\nHost: x\r\n\r\n')
+    expect((await before.next()).headers.connection).to.not.equal('close')
+    app.startDraining()
+    expect(app.closing).to.equal(true)
+    // The kept-alive connection's next answer asks it to leave.
+    before.write('GET /work HTTP/1.1\r\nHost: x\r\n\r\n')
+    const last = await before.next()
+    expect([last.status, last.headers.connection]).to.deep.equal([200, 'close'])
+    await before.waitClosed()
+    // A new connection is accepted and served in full.
+    const fresh = await rawClient(address)
+    fresh.write('GET /work HTTP/1.1\r\nHost: x\r\n\r\nGET /health/ready HTTP/1.1\r\nHost: x\r\n\r\n')
+    const work = await fresh.next()
+    expect([work.status, work.body, work.headers.connection]).to.deep.equal([200, '{"done":true}', 'close'])
+    const ready = await app.inject('/health/ready')
+    expect(ready.statusCode).to.equal(503)
+    expect(ready.json()).to.include({ code: 'ENC_ERR_HEALTH_CLOSING', status: 'closing' })
+    expect((await app.inject('/health/live')).statusCode).to.equal(200)
+    await within(app.close(), 5_000, 'close()')
+  })
+})

@@ -21,8 +21,10 @@ export interface ServerFacade {
   bootProfile(top: number): BootProfile
   listen(portOrOptions?: number | string | ListenOptions, host?: string): Promise<string>
   close(): Promise<void>
-  /** True from the moment close() is called (Scope.closing; health readiness answers 503). */
+  /** True from the moment close() (or startDraining()) is called (Scope.closing; health readiness answers 503). */
   readonly closing: boolean
+  /** Scope.startDraining(): readiness fails and responses close their connections; the server still serves. */
+  startDraining(): void
   inject(options?: InjectOptions | string): Promise<InjectResponse> | InjectChain
   /** Fastify's printPlugins: the registrations as loaded, with load times; throws before boot. */
   printPlugins(): string

@@ -186,6 +186,7 @@ export class ScopeImpl implements Scope {
   // completeLogger() (server/logger.ts) filled in trace, fatal and child before the context was made.
   get log(): ServerLogger { return this.context.log as ServerLogger }
   get closing(): boolean { return this.context.facade.closing }
+  startDraining(): void { this.context.facade.startDraining() }
 
   /**
    * Throws once the server has booted: declarations after boot would be silently ignored. An

@@ -113,7 +113,7 @@ function settleFraming(reply: ReplyImpl): void {
     if (!/chunked[ \t]*$/i.test(String(transferEncoding))) reply.headerMap.connection = 'close'
   }
   // HTTP/2 has no Connection header (Node drops it with a warning): close() sends its sessions GOAWAY instead.
-  if (reply.route.serve.closing && !isHttp2(reply.request.raw)) reply.headerMap.connection = 'close'
+  if (reply.route.serve.closeConnections && !isHttp2(reply.request.raw)) reply.headerMap.connection = 'close'
   if (reply.request.raw.complete === false) noteUnreadBody(reply)
   if (isHttp2(reply.request.raw)) checkHeaderValues(reply)
 }

@@ -86,8 +86,14 @@ export class ServeContext {
    * the composition root). Only the no-route branch asks: before the boot no route exists.
    */
   serveBeforeBoot: (raw: IncomingMessage, res: ServerResponse) => void = () => { throw new Error('ServeContext.serveBeforeBoot used before create-server wired it') }
-  /** Set by close(): responses written from then on close their connection (reply.ts writeHead). */
+  /** Set by close(): requests arriving from then on are answered 503 (return503OnClosing). */
   closing = false
+  /**
+   * Set by close() and, earlier, by startDraining() (closeOnSignals' shutdownDelay): responses
+   * written from then on close their connection (reply-state.ts), so keep-alive clients move to
+   * a new connection, which the balancer sends elsewhere once readiness has failed.
+   */
+  closeConnections = false
   /**
    * End hooks (onResponse, onRequestAbort) still running for requests that ended while closing:
    * close() waits for them before it runs onClose hooks and resolves. Empty outside shutdown.

@@ -178,7 +178,17 @@ export class ServerLifecycle implements ServerFacade {
     return url
   }
 
-  get closing(): boolean { return this.#serve.closing }
+  /** From startDraining() or close() on: what readiness answers 503 for. */
+  get closing(): boolean { return this.#serve.closing || this.#serve.closeConnections }
+
+  /**
+   * The shutdown delay before close() (closeOnSignals' shutdownDelay): readiness fails and every
+   * response closes its connection, while the server still accepts and serves in full, so a
+   * balancer that has not yet seen readiness fail loses no request to a refused connection.
+   */
+  startDraining(): void {
+    this.#serve.closeConnections = true
+  }
 
   /**
    * Runs the preClose hooks (close-hooks.ts), stops serving (stop-serving.ts: no new connections,
@@ -193,6 +203,7 @@ export class ServerLifecycle implements ServerFacade {
   async #close(): Promise<void> {
     const serve = this.#serve
     serve.closing = true
+    serve.closeConnections = true
     await runPreCloseHooks(this.#bootContext(), serve, () => this.ready())
     // Piped event streams end now, cleanly: their clients reconnect to a server that accepts.
     endEventStreams(serve)
