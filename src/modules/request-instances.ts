@@ -82,7 +82,12 @@ export function inRequestScope(controller: Recipe, handler: Handler): Handler {
       result = handler.call(this, request, reply)
       // The reply is itself a thenable (resolved once sent): the handler answered through it.
       if (result !== reply && isThenable(result)) result = await result
-      if (result === reply) result = undefined
+      // Returned without being sent: the method sends later. Wait for it, so the pipeline sees an
+      // answered reply and what the request built is released after the send, not before.
+      if (result === reply) {
+        if (!reply.sent) await reply
+        result = undefined
+      }
     } catch (error) {
       end = { failed: true, error }
     }

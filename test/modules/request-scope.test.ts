@@ -7,7 +7,7 @@ import { delay, inject, injectable } from 'tsyringe'
 import {
   DecorateRequest, ErrorHandler, Get, HttpCode, HttpError, Module, OnRequest, Post, REPLY, REQUEST, RequestScoped, Route, UseInterceptors,
   createApp, createParamDecorator, isDeclarationError, override, resolveProvider, usePlugin,
-  type CallHandler, type CustomParam, type Interceptor, type InterceptorContext, type Reply, type Request, type RequestEnd,
+  type CallHandler, type CustomParam, type Interceptor, type InterceptorContext, Reply, type Request, type RequestEnd,
 } from '../../src'
 import { bootError } from './helpers'
 
@@ -223,6 +223,25 @@ describe('request-scoped providers (README "Request-scoped providers")', () => {
       await app.close()
       // close() releases nothing of theirs: they were released with their request.
       expect(log).to.deep.equal([])
+    })
+
+    it('a method that returns the reply and sends it later is answered as sent, and what the request built is released after the send', async () => {
+      const log: string[] = []
+      @RequestScoped() class Unit { dispose() { log.push('Unit.dispose') } }
+      @Route() class C {
+        constructor(readonly unit: Unit) {}
+        @Get('/later') later(@Reply() reply: Reply) {
+          setTimeout(() => { log.push('send'); void reply.send({ later: true }) }, 20)
+          return reply
+        }
+      }
+      @Module({ providers: [Unit], controllers: [C] }) class Root {}
+      const app = await createApp(Root)
+      const res = await app.inject({ url: '/later' })
+      expect(res.statusCode).to.equal(200)
+      expect(res.json()).to.deep.equal({ later: true })
+      expect(log).to.deep.equal(['send', 'Unit.dispose'])
+      await app.close()
     })
 
     it('a dispose that throws after a successful handler answers 500 (a failed commit is not confirmed); the others still run', async () => {
