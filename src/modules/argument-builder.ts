@@ -27,7 +27,7 @@ export function buildHandler(instance: object, declaringClass: Function, key: st
     return function (request: Request, reply: Reply) { return answered(method.call(instance, request, reply)) } as Handler
   }
   const getters = checkedGetters(declaringClass, key, where, params)
-  if (params.some((p) => p.custom !== undefined)) return withCustomParams(instance, method, params, getters)
+  if (params.some((p) => p.custom !== undefined)) return withArguments(() => instance, method, params, getters)
   // Fixed arities avoid building an argument array for the common cases.
   if (getters.length === 1) {
     const [a] = getters
@@ -57,37 +57,24 @@ function checkedGetters(declaringClass: Function, key: string | symbol, where: s
 
 /**
  * The handler of a request-scoped controller's method: the same argument rules as below (no
- * decorators: `(request, reply)`; a custom parameter's promise awaited first), called on the
- * instance built for this request. Kept apart so singleton routes keep their fixed-arity closures.
+ * decorators: `(request, reply)`), called on the instance built for this request. Kept apart so
+ * singleton routes keep their fixed-arity closures.
  */
 function perRequestHandler(method: Function, params: readonly ParamMeta[], getters: readonly Getter[], self: (request: Request) => object): Handler {
   if (getters.length === 0) return function (request: Request, reply: Reply) { return answered(method.call(self(request), request, reply)) } as Handler
-  const custom = params.flatMap((p, i) => (p.custom === undefined ? [] : [i]))
-  return function (request: Request, reply: Reply) {
-    const instance = self(request)
-    const args = new Array(getters.length)
-    for (let i = 0; i < getters.length; i++) args[i] = getters[i](request, reply)
-    let pending: Array<Promise<void>> | undefined
-    for (const i of custom) {
-      const value = args[i] as { then?: unknown } | null | undefined
-      if (value !== null && value !== undefined && typeof value.then === 'function') {
-        (pending ??= []).push(Promise.resolve(value).then((resolved) => { args[i] = resolved }))
-      }
-    }
-    if (pending === undefined) return answered(method.apply(instance, args))
-    return Promise.all(pending).then(() => method.apply(instance, args))
-  } as Handler
+  return withArguments(self, method, params, getters)
 }
 
 /**
- * A method with a createParamDecorator() parameter: its factories run in the handler's turn (a
- * throw is the handler's error), and a factory's promise is awaited before the method is called,
- * the others' values are not touched (the reply is itself a thenable). Routes without a custom
- * parameter never get here.
+ * A method with a createParamDecorator() parameter, or any method of a request-scoped
+ * controller: its factories run in the handler's turn (a throw is the handler's error), and a
+ * factory's promise is awaited before the method is called, the others' values are not touched
+ * (the reply is itself a thenable). `self` gives the instance the method is called on.
  */
-function withCustomParams(instance: object, method: Function, params: readonly ParamMeta[], getters: readonly Getter[]): Handler {
+function withArguments(self: (request: Request) => object, method: Function, params: readonly ParamMeta[], getters: readonly Getter[]): Handler {
   const custom = params.flatMap((p, i) => (p.custom === undefined ? [] : [i]))
   return function (request: Request, reply: Reply) {
+    const instance = self(request)
     const args = new Array(getters.length)
     for (let i = 0; i < getters.length; i++) args[i] = getters[i](request, reply)
     let pending: Array<Promise<void>> | undefined
