@@ -14,8 +14,11 @@ interface Created {
   readonly release: ((value: any, end: RequestEnd) => unknown) | undefined
 }
 
-/** What a singleton factory's `dispose(value, end)` is told at close(): not a request that failed (the type is shared with request-scoped factories). */
-const closing: RequestEnd = Object.freeze({ failed: false, error: undefined })
+/**
+ * An end that did not fail: what a singleton factory's `dispose(value, end)` is told at close()
+ * (the type is shared with request-scoped factories), and what a request that succeeded releases with.
+ */
+export const succeeded: RequestEnd = Object.freeze({ failed: false, error: undefined })
 
 /**
  * The instances one app created (class and factory providers, module instances, controllers), in
@@ -61,7 +64,7 @@ export class Disposer {
     const created = this.#created.splice(0).reverse()
     for (const { value, release } of created) {
       if (release !== undefined) {
-        await this.#call(() => release(value, closing), `${describe(value)} (factory provider dispose)`, log, timeoutMs)
+        await this.#call(() => release(value, succeeded), `${describe(value)} (factory provider dispose)`, log, timeoutMs)
         continue
       }
       const target = value as Closable

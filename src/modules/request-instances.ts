@@ -2,6 +2,7 @@ import type { Handler, Logger, Reply, Request, Scope } from '../runtime'
 import type { RequestEnd } from '../decorators/internal'
 import type { Recipe } from './request-recipes'
 import { isThenable } from './settle-within'
+import { succeeded } from './disposal'
 
 /**
  * The request-scoped instances of one request: each built on first need (async factories
@@ -76,7 +77,7 @@ export function inRequestScope(controller: Recipe, handler: Handler): Handler {
   return async function (this: Scope, request: Request, reply: Reply) {
     const instances = new RequestInstances(request, reply)
     let result: unknown
-    let end: RequestEnd = { failed: false, error: undefined }
+    let end: RequestEnd = succeeded
     try {
       controllers.set(request, await instances.get(controller) as object)
       result = handler.call(this, request, reply)
