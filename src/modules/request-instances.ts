@@ -40,7 +40,9 @@ export class RequestInstances {
    */
   async release(end: RequestEnd, log: Logger): Promise<{ error: unknown } | undefined> {
     let first: { error: unknown } | undefined
-    for (const { value, recipe } of this.#created.splice(0).reverse()) {
+    const created = this.#created
+    for (let i = created.length - 1; i >= 0; i--) {
+      const { value, recipe } = created[i]
       try {
         if (recipe.release !== 'own') await recipe.release(value, end)
         else if (typeof (value as { dispose?: unknown } | null)?.dispose === 'function') await (value as { dispose(end: RequestEnd): unknown }).dispose(end)
@@ -49,6 +51,7 @@ export class RequestInstances {
         else log.error({ err: error }, `releasing ${recipe.what} at the end of the request failed`)
       }
     }
+    created.length = 0
     return first
   }
 }
