@@ -30,12 +30,17 @@ export function isRequestScopedClass(target: Function): boolean {
 
 const scopes: readonly ProviderScope[] = ['singleton', 'request']
 
+/** Whether `value` is a provider scope Enclave knows (a declaration's or an override's). */
+export function isProviderScope(value: unknown): value is ProviderScope {
+  return scopes.includes(value as ProviderScope)
+}
+
 /**
  * Checks a provider entry's `scope` at declaration: only the two Enclave knows. NestJS's enum
  * members and spellings get the nearest one named; TRANSIENT has no counterpart.
  */
 export function checkProviderScope(module: string, entry: string, scope: unknown): void {
-  if (scope === undefined || scopes.includes(scope as ProviderScope)) return
+  if (scope === undefined || isProviderScope(scope)) return
   const text = typeof scope === 'string' ? scope : typeof scope === 'number' ? String(scope) : ''
   const lower = text.toLowerCase()
   const hint = lower === 'request' || lower === '2' ? "Did you mean 'request'? (NestJS's Scope.REQUEST)"

@@ -1,5 +1,5 @@
 import type { InjectionToken } from 'tsyringe'
-import type { ProviderEntry } from '../decorators/internal'
+import { isProviderScope, type ProviderEntry } from '../decorators/internal'
 import type { ProviderOverride } from './app-options'
 import { describeToken, moduleError } from './module-error'
 import { walk, type ModuleNode } from './module-tree'
@@ -33,7 +33,7 @@ export function overrideTable(root: ModuleNode, overrides: readonly ProviderOver
       throw overrideError(`the override of ${describeToken(token)} has a dispose that is not a function, or one beside useValue/useClass: dispose releases what a useFactory built.`)
     }
     const scope = (recipe as { scope?: unknown }).scope
-    if ('scope' in recipe && (uses[0] === 'useValue' || (scope !== 'singleton' && scope !== 'request'))) {
+    if ('scope' in recipe && (uses[0] === 'useValue' || !isProviderScope(scope))) {
       throw overrideError(`the override of ${describeToken(token)} has scope ${typeof scope === 'string' ? `'${scope}'` : String(scope)}: scope is 'request' or 'singleton', on a useClass or useFactory recipe.`)
     }
     if (table.has(token)) throw overrideError(`${describeToken(token)} is overridden twice. Keep one entry.`)
