@@ -52,7 +52,7 @@ export function findDependencyCycle(starts: ReadonlyArray<{ container: Dependenc
 }
 
 /** What a provider is built from: its class's constructor parameters (a `delay()` one excepted) and a factory's inject list. */
-export function dependenciesOf(spec: ProviderSpec): Array<{ token: unknown; where: string }> {
+export function dependenciesOf(spec: Pick<ProviderSpec, 'useClass' | 'inject'>): Array<{ token: unknown; where: string }> {
   const deps: Array<{ token: unknown; where: string }> = []
   if (spec.useClass !== null) {
     (constructorDependencies(spec.useClass) ?? []).forEach((dep, index) => {

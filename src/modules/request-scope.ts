@@ -1,7 +1,5 @@
 import type { DependencyContainer } from 'tsyringe'
-import { constructorDependencies } from '../decorators/internal'
 import { dependenciesOf, type ProviderLookup } from './dependency-cycle'
-import { injectionTarget } from './injection-target'
 import { describeToken } from './module-error'
 import { isRequestToken } from './request-token'
 
@@ -43,10 +41,8 @@ export function analyseScopes(lookup: ProviderLookup): ScopeAnalysis {
     return reason
   }
   const classReason = (container: DependencyContainer, target: Function): string | null => {
-    for (const dep of constructorDependencies(target) ?? []) {
-      const found = injectionTarget(dep)
-      if (found.kind !== 'token') continue
-      const inner = reasonOf(container, found.token)
+    for (const dep of dependenciesOf({ useClass: target, inject: [] })) {
+      const inner = reasonOf(container, dep.token)
       if (inner !== null) return `${target.name} -> ${inner}`
     }
     return null
