@@ -208,10 +208,8 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
   const recipes = recipeCompiler(providerOf, scopes)
   for (const node of walk(root)) {
     const container = containerOf.get(node)!
-    for (const spec of entriesOf(node).map(toProviderSpec)) {
-      // Compiled even when no controller uses it yet: an unsupported injection fails boot, not a request.
-      if (isPerRequest(container, spec.token)) recipes.forProvider(container, spec.token)
-    }
+    // Compiled even when no controller uses it yet: an unsupported injection fails boot, not a request.
+    for (const token of perRequest.get(container) ?? []) recipes.forProvider(container, token)
     const controllers = wiring.get(node)!.controllers as Map<Class, object>
     for (const c of node.controllers) {
       if (!controllers.has(c)) controllers.set(c, new PerRequestController(recipes.forClass(container, c, `controller ${c.name}`, node.path)))
