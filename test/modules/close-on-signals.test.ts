@@ -1,29 +1,20 @@
 // createApp(Root, { closeOnSignals: true }) in a real child process: SIGTERM/SIGINT close once
 // and exit 0; a second signal while closing exits 128 + signal number (README "Shutdown").
 import { expect } from 'chai'
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { request } from 'node:http'
 import { join } from 'node:path'
 import 'reflect-metadata'
 import { Get, Module, Route } from '../../src/decorators'
 import { createApp } from '../../src/modules'
 import { within } from '../support/raw-http'
+import { startListening, type ListeningChild } from '../support/listening-child'
 
 const fixture = join(__dirname, '..', 'fixtures', 'signal-app.js')
 
-interface Running { child: ChildProcess; address: string; output: () => string; exited: Promise<number | null> }
+type Running = ListeningChild
 
-async function start(env: Record<string, string> = {}): Promise<Running> {
-  const child = spawn(process.execPath, [fixture], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-  started.push(child)
-  let text = ''
-  child.stdout?.on('data', (chunk: Buffer) => { text += chunk.toString() })
-  child.stderr?.on('data', (chunk: Buffer) => { text += chunk.toString() })
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-  const address = await within(waitFor(() => /LISTENING (\S+)/.exec(text)?.[1]), 10_000, 'the fixture to listen')
-    .catch((error: Error) => { throw new Error(`${error.message}; output: ${text}`) })
-  return { child, address, output: () => text, exited }
-}
+const start = (env: Record<string, string> = {}): Promise<Running> => startListening(fixture, env, started)
 
 /** Polls `read` every 10 ms (at most 1,000 times) until it returns a value. */
 async function waitFor<T>(read: () => T | undefined | false): Promise<T> {

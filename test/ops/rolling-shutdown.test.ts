@@ -3,29 +3,19 @@
 // sockets (README "Shutdown", docs/deploy.md "Kubernetes"). What a client must never see is a
 // failure it cannot retry: an accepted request cut, or a 5xx other than 503.
 import { expect } from 'chai'
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { get } from 'node:http'
 import { join } from 'node:path'
 import { keepAliveLoad, tally, type Outcome } from '../support/keep-alive-load'
 import { within } from '../support/raw-http'
+import { startListening, type ListeningChild } from '../support/listening-child'
 
 const fixture = join(__dirname, '..', 'fixtures', 'rolling-app.js')
 const started: ChildProcess[] = []
 
-interface Running { child: ChildProcess, address: string, output: () => string, exited: Promise<number | null> }
+type Running = ListeningChild
 
-async function start(env: Record<string, string>): Promise<Running> {
-  const child = spawn(process.execPath, [fixture], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-  started.push(child)
-  let text = ''
-  child.stdout?.on('data', (chunk: Buffer) => { text += chunk.toString() })
-  child.stderr?.on('data', (chunk: Buffer) => { text += chunk.toString() })
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-  for (let i = 0; i < 1_000 && !/LISTENING (\S+)/.test(text) && child.exitCode === null; i++) await new Promise((resolve) => setTimeout(resolve, 10))
-  const address = /LISTENING (\S+)/.exec(text)?.[1]
-  if (address === undefined) throw new Error(`the fixture did not listen; output: ${text}`)
-  return { child, address, output: () => text, exited }
-}
+const start = (env: Record<string, string>): Promise<Running> => startListening(fixture, env, started)
 
 /** GET /health/ready on a fresh connection every 50 ms until `stop` settles (at most 400 probes). */
 function probeReadiness(address: string, stop: Promise<unknown>): Promise<Array<{ result: number | string, at: number }>> {
