@@ -18,7 +18,9 @@ export const decoratorErrors = {
       ? `@Module() of ${a.name}: ${a.entry} is ${a.got}. This is usually a circular import: the class is used before its file finished loading. Move the classes so imports form a tree.`
       : `@Module() of ${a.name}: ${a.entry} is ${a.got}; expected ${a.expected}.` }),
   ENC_ERR_DECL_PROVIDER_SCOPE: e({ status: null, summary: "a provider entry's scope is neither 'singleton' nor 'request' (or sits on a useValue/useExisting entry)",
-    message: (a: { name: string; entry: string; got: string; hint: string }) => `@Module() of ${a.name}: ${a.entry} has scope ${a.got}, which Enclave does not know. ${a.hint}` }),
+    message: (a: { name: string; entry: string; got: string; hint: string; misplaced?: boolean }) => a.misplaced === true
+      ? `@Module() of ${a.name}: ${a.entry} has scope ${a.got} on an entry that has no lifetime of its own. ${a.hint}`
+      : `@Module() of ${a.name}: ${a.entry} has scope ${a.got}, which Enclave does not know. ${a.hint}` }),
   ENC_ERR_DECL_TARGET: e({ status: null, summary: 'a decorator is used on the wrong kind of member (a property, a constructor parameter) or with the wrong argument for it (an undefined one: often a circular import)',
     message: (a: { where: string; case: 'constructor-param' | 'route-on-property' | 'error-handler-on-property' | 'hook-on-property' | 'not-found-handler-on-property' }
       | { case: 'route-method-arg'; arg: string; method: string } | { case: 'route-class-arg'; arg: string; className: string }

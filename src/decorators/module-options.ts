@@ -81,7 +81,7 @@ function providerList(name: string, value: ModuleOptions['providers']): ModuleMe
     const scope = (entry as { scope?: unknown }).scope
     // A value or an alias has no lifetime of its own: the value's owner, or the aliased provider, decides.
     if (!('useClass' in entry) && !('useFactory' in entry)) {
-      throw declarationError('ENC_ERR_DECL_PROVIDER_SCOPE', { name, entry: `providers[${index}]`, got: String(scope), hint: 'scope goes on a useClass or useFactory entry: a useValue is built by its owner, and a useExisting alias has the scope of the provider it names.' })
+      throw declarationError('ENC_ERR_DECL_PROVIDER_SCOPE', { name, entry: `providers[${index}]`, got: typeof scope === 'string' ? `'${scope}'` : String(scope), misplaced: true, hint: 'scope goes on a useClass or useFactory entry: a useValue is built by its owner, and a useExisting alias has the scope of the provider it names.' })
     }
     checkProviderScope(name, `providers[${index}]`, scope)
   })

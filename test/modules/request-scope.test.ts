@@ -422,6 +422,8 @@ describe('request-scoped providers (README "Request-scoped providers")', () => {
       try { @Module({ providers: [{ provide: 'x', useValue: 1, scope: 'request' } as never] }) class M {} void M } catch (e) { onValue = e }
       expect((onValue as { code: string }).code).to.equal('ENC_ERR_DECL_PROVIDER_SCOPE')
       expect((onValue as Error).message).to.contain('useClass or useFactory')
+      // The scope is a known one in the wrong place: the message says so, not that the value is unknown.
+      expect((onValue as Error).message).to.contain("has scope 'request' on an entry that has no lifetime of its own").and.not.contain('does not know')
     })
   })
 })
