@@ -10,6 +10,7 @@ import { PassThrough, Readable } from 'node:stream'
 import { expect } from 'chai'
 import { recordingLogger, server } from '../support/servers'
 import { sleep, within } from '../support/raw-http'
+import { carelessFeed } from '../support/careless-feed'
 import type { Scope } from '../../src/runtime'
 
 const LIMIT = 2 * 1024 * 1024
@@ -40,16 +41,7 @@ describe('hardening: maxQueuedBytes on HTTP/2 streams', function () {
   it('an event stream fed regardless of write()\'s answer to a client that reads nothing is reset once it holds more than the limit; one warning naming the route; the session goes on serving', async () => {
     const logger = recordingLogger()
     const app = server({ http2: true, logger, drainTimeout: 60_000, http2SessionTimeout: 10_000, maxQueuedBytes: LIMIT })
-    let source: PassThrough | undefined
-    let written = 0
-    app.get('/feed', async (_request, reply) => {
-      source = new PassThrough()
-      const event = `data: ${'x'.repeat(65_000)}\n\n`
-      const timer = setInterval(() => { if (written < BUDGET) { source?.write(event); written += event.length } }, 2)
-      source.on('close', () => clearInterval(timer))
-      reply.type('text/event-stream')
-      return source
-    })
+    const produced = carelessFeed(app, '/feed', BUDGET)
     app.get('/ok', async () => 'ok')
     const session = await h2c(app)
     const feed = session.request({ ':path': '/feed' })
@@ -57,8 +49,8 @@ describe('hardening: maxQueuedBytes on HTTP/2 streams', function () {
     feed.pause()
     const reset = new Promise<number>((resolve) => feed.once('close', () => resolve(feed.rstCode ?? -1)))
     expect(await within(reset, 6_000, 'the feed stream to be reset'), 'RST_STREAM code').to.equal(0xb)
-    expect(source?.destroyed, 'the source destroyed').to.equal(true)
-    expect(written).to.be.below(LIMIT + 24 * 1024 * 1024)
+    expect(produced.source?.destroyed, 'the source destroyed').to.equal(true)
+    expect(produced.written).to.be.below(LIMIT + 24 * 1024 * 1024)
     const warnings = logger.entries.filter((e) => e.level === 'warn' && (e.obj.err as { code?: string } | undefined)?.code === 'ENC_ERR_CONNECTION_QUEUE_LIMIT')
     expect(warnings).to.have.length(1)
     expect(warnings[0].obj).to.include({ route: 'GET /feed', url: '/feed', limit: LIMIT })

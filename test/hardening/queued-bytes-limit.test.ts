@@ -10,6 +10,7 @@ import type { WebSocket } from 'ws'
 import { recordingLogger, server, thrown } from '../support/servers'
 import { sleep, within } from '../support/raw-http'
 import { readSteadily } from '../support/steady-reader'
+import { carelessFeed } from '../support/careless-feed'
 import type { Scope, ServerOptions } from '../../src/runtime'
 
 const LIMIT = 2 * 1024 * 1024
@@ -43,23 +44,14 @@ describe('hardening: maxQueuedBytes (output queued for a client that does not re
   it('an event stream whose producer ignores backpressure is cut once its source holds more than the limit: source destroyed, one warning naming the route', async () => {
     const logger = recordingLogger()
     const app = server(options(logger))
-    let source: PassThrough | undefined
-    let written = 0
-    app.get('/events', async (_request, reply) => {
-      source = new PassThrough()
-      const event = `data: ${'x'.repeat(65_000)}\n\n`
-      // write() regardless of its answer, as a careless hub does.
-      const timer = setInterval(() => { if (written < BUDGET) { source?.write(event); written += event.length } }, 2)
-      source.on('close', () => clearInterval(timer))
-      reply.type('text/event-stream')
-      return source
-    })
+    // write() regardless of its answer, as a careless hub does.
+    const produced = carelessFeed(app, '/events', BUDGET)
     const port = await start(app)
     const { socket, serverClosed } = nonReader(app, port, 'GET /events HTTP/1.1\r\nHost: x\r\n\r\n')
     await within(serverClosed, 6_000, 'the server to cut the connection')
-    expect(source?.destroyed, 'the source destroyed').to.equal(true)
+    expect(produced.source?.destroyed, 'the source destroyed').to.equal(true)
     // The limit, the socket buffers and about half a second of the send rate (~32 MB/s at most here).
-    expect(written).to.be.below(LIMIT + 24 * 1024 * 1024)
+    expect(produced.written).to.be.below(LIMIT + 24 * 1024 * 1024)
     const warnings = limitWarnings(logger)
     expect(warnings).to.have.length(1)
     expect(warnings[0]).to.include({ route: 'GET /events', url: '/events', limit: LIMIT })
