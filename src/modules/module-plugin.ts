@@ -19,7 +19,12 @@ import type { ModuleNode } from './module-tree'
 export function applyModule(scope: Scope, node: ModuleNode, wiring: ReadonlyMap<ModuleNode, ModuleWiring>): void {
   const { instance, controllers, container, pluginOptions, overriddenPluginInputs } = wiring.get(node)!
   const type = node.type
-  const member = (key: string | symbol) => ((instance as Record<string | symbol, Function>)[key]).bind(instance)
+  // Named after the method, as a hook function declared in a plugin is: traces otherwise say `bound audit`.
+  const member = (key: string | symbol) => {
+    const fn = ((instance as Record<string | symbol, Function>)[key]).bind(instance)
+    Object.defineProperty(fn, 'name', { value: String(key) })
+    return fn
+  }
 
   // Labels every declaration below with this module, for printTree/explain/openapi.
   scope.annotate({ module: node.path, providers: node.meta.providers.map((p) => describeToken(toProviderSpec(p).token)) })

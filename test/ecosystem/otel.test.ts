@@ -76,7 +76,7 @@ for (const mode of ['plugin', 'init'] as const) {
       const children = inTrace(callerTrace).filter((s) => s.parentSpanId === request.spanId).map((s) => s.name).sort()
       expect(children).to.deep.equal(mode === 'plugin'
         ? ['handler - async (api) => { -- api.get(\'/users/:id\', async (request) => ({ id: request.params.id }));', 'preHandler - audit']
-        : ['handler - Users.one', 'onRequest - Tenant.handle', 'preHandler - bound audit'])
+        : ['handler - Users.one', 'onRequest - Tenant.handle', 'preHandler - audit'])
     })
 
     it('records a thrown error: status ERROR with its message and an exception event on the request and handler spans; the server span is ERROR for the 500', () => {
