@@ -417,11 +417,13 @@ export type HookName = RequestHookName | PayloadHookName | 'onError' | AppHookNa
 export type OnRouteHook<On = Scope> = (this: On, route: RouteOptions) => void
 /** `child`: the scope the registration made below `On`, which inherits what `On` provides (ChildScopeOf). */
 export type OnRegisterHook<On = Scope> = (this: On, child: ChildScopeOf<On>, options: PluginOptions) => void
-export type OnReadyHook<On = Scope> = (this: On, done?: DoneFn) => unknown
+// `done` is not optional: a hook that declares it is always given it (bound-hook.ts reads the
+// arity), so `(done) => { ...; done() }` compiles as in Fastify, without `done?.()` or `done!()`.
+export type OnReadyHook<On = Scope> = (this: On, done: DoneFn) => unknown
 /** `scope`: the declaring scope again (avvio's close queue hands it over), as `this`. */
-export type OnCloseHook<On = Scope> = (this: On, scope: On, done?: DoneFn) => unknown
+export type OnCloseHook<On = Scope> = (this: On, scope: On, done: DoneFn) => unknown
 /** Fastify 4+: runs when close() is called, before the server stops accepting connections (`this` = the declaring scope). */
-export type PreCloseHook<On = Scope> = (this: On, done?: DoneFn) => unknown
+export type PreCloseHook<On = Scope> = (this: On, done: DoneFn) => unknown
 
 export interface PluginOptions {
   prefix?: string

@@ -16,7 +16,11 @@ const idleSweepMs = 100
  * meanwhile have run their end hooks.
  */
 export async function stopServing(server: Server, connections: Connections, serve: ServeContext): Promise<void> {
-  if (server.listening) {
+  // Not listening with connections open: a preClose hook closed the listener itself (socket.io's
+  // io.close() calls server.close()). Its connections still get the same treatment (idle and
+  // silent ones closed, the rest cut at closeTimeout); otherwise close() waited for every client
+  // to hang up, with no bound at all.
+  if (server.listening || connections.sockets.size > 0) {
     await new Promise<void>((resolve) => {
       const timer = setTimeout(() => forceClose(server, connections), serve.limits.closeTimeout)
       timer.unref()
@@ -26,7 +30,9 @@ export async function stopServing(server: Server, connections: Connections, serv
       // for it. So idle connections are closed again, every idleSweepMs, until close() is done.
       const sweep = setInterval(() => closeIdleHttp1(server), idleSweepMs)
       sweep.unref()
-      server.close(() => { clearTimeout(timer); clearInterval(sweep); resolve() })
+      const stopped = (): void => { clearTimeout(timer); clearInterval(sweep); resolve() }
+      if (server.listening) server.close(stopped)
+      else void allClosed(connections).then(stopped)
       closeIdle(server, connections)
       // Connected but silent: Node counts these as busy (its parser waits for a first request),
       // so closeIdleConnections() keeps them and close() would wait for closeTimeout or
@@ -46,8 +52,13 @@ export async function stopServing(server: Server, connections: Connections, serv
   // server.close() calls back before destroyed sockets have emitted 'close' (which is when a
   // response's abort hooks start), so wait for those events, then for the hooks.
   // (The set loses a socket on its 'close' event: what is still in it has not emitted it.)
-  await Promise.all([...connections.sockets].map((socket) => new Promise<void>((resolve) => { socket.once('close', () => resolve()) })))
+  await allClosed(connections)
   for (let round = 0; round < 100 && serve.endingDuringClose.size > 0; round++) await Promise.all([...serve.endingDuringClose])
+}
+
+/** Resolves once every connection open now has emitted 'close' (the set loses a socket on that event). */
+function allClosed(connections: Connections): Promise<unknown> {
+  return Promise.all([...connections.sockets].map((socket) => new Promise<void>((resolve) => { socket.once('close', () => resolve()) })))
 }
 
 /**
