@@ -11,6 +11,9 @@ import { routeSchemaWarnings } from './schema-warnings'
 import { SerializerBatch } from './serializer-batch'
 import { builtForUseAtOnce } from '../schemas/used-at-once'
 import { cpuNowMs } from '../schemas/cpu-clock'
+import type { RouteDuties } from '../schemas/route-schema'
+import type { KnownKeywords } from '../schemas/keyword-check'
+import type { SchemaStore } from '../schemas/schema-store'
 
 /** A route's schemas at boot: compiled (eager), or a LazyRouteSchemas that builds them later. */
 export interface RouteSchemas {
@@ -56,7 +59,9 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
       normalizing = 'done'
       normalizedInBatch = !eager && boot.serializerBatch !== null
       try {
-        normalized = normalizeRouteSchema(options.schema, { method, url: def.url, scopePath: scope.path }, boot.jsonShorthand, reuse)
+        // Eager boot checks and walks each part for warnings right after: the copy's walk does it (one-walk.ts).
+        const duties = reuse === undefined ? undefined : routeDuties(boot, scope.schemas, scope.context.schemaCompilers?.validatorAllErrors === true)
+        normalized = normalizeRouteSchema(options.schema, { method, url: def.url, scopePath: scope.path }, boot.jsonShorthand, reuse, duties)
       } catch (error) {
         if (eager) throw error
       }
@@ -157,6 +162,21 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
   })
   boot.lazyRoutes.push(lazy)
   return { schemas: null, lazy, normalized: () => normalize() ?? noSchema }
+}
+
+// One RouteDuties per validator's keywords and allErrors setting, not one per route.
+const dutiesByKeywords = [new WeakMap<KnownKeywords, RouteDuties>(), new WeakMap<KnownKeywords, RouteDuties>()]
+
+function routeDuties(boot: BootContext, store: SchemaStore, allErrors: boolean): RouteDuties | undefined {
+  const keywords = boot.schemaCompilers.keywordDuty(store)
+  if (keywords === null) return undefined
+  const byKeywords = dutiesByKeywords[allErrors ? 1 : 0]
+  let duties = byKeywords.get(keywords.known)
+  if (duties === undefined || duties.request.extra !== keywords.extra) {
+    duties = { request: { ...keywords, warnBoundsStop: !allErrors }, response: { ...keywords, warnBoundsStop: null } }
+    byKeywords.set(keywords.known, duties)
+  }
+  return duties
 }
 
 /**
