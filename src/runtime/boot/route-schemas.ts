@@ -12,6 +12,7 @@ import { SerializerBatch } from './serializer-batch'
 import { builtForUseAtOnce } from '../schemas/used-at-once'
 import { cpuNowMs } from '../schemas/cpu-clock'
 import type { RouteDuties } from '../schemas/route-schema'
+import { forgetPartNotes } from '../schemas/one-walk'
 import type { KnownKeywords } from '../schemas/keyword-check'
 import type { SchemaStore } from '../schemas/schema-store'
 
@@ -80,7 +81,14 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
     }
     return normalized
   }
-  if (eager) normalize()
+  if (eager) {
+    try {
+      normalize()
+    } catch (error) {
+      forgetPartNotes()
+      throw error
+    }
+  }
   // A first request builds the response serializers one status at a time, as they are sent (default
   // serializer compiler only: another may decline a status, which changes which key answers it).
   let deferred: DeferredResponses | undefined
@@ -142,8 +150,13 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
   }
   boot.profile.declare(resolution.schemaCompilation)
   if (eager) {
-    const schemas = build('boot')
-    return { schemas, lazy: null, normalized: () => normalized! }
+    try {
+      const schemas = build('boot')
+      return { schemas, lazy: null, normalized: () => normalized! }
+    } finally {
+      // Read by its checks and warnings by now (one-walk.ts).
+      forgetPartNotes()
+    }
   }
   const lazy = new LazyRouteSchemas((trigger) => {
     try {

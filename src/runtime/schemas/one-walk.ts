@@ -41,11 +41,17 @@ export interface PartNotes {
 }
 
 /**
- * Notes by normalized part. A WeakMap: a normalized part lives as long as its route, and nothing
- * else must keep it. Read only by the boot that made them (eager boot compiles right after it
- * normalizes, with no user code in between).
+ * Notes by normalized part, for the route being compiled: eager boot reads them right after it
+ * normalizes (no user code in between), then forgets them (forgetPartNotes). A Map emptied per
+ * route, not a WeakMap kept for the server's life: its entries would be ephemerons every GC of the
+ * boot traces specially, 2,000 of them per 1,000 routes.
  */
-const notesByPart = new WeakMap<object, PartNotes>()
+const notesByPart = new Map<object, PartNotes>()
+
+/** The route's compilation is over (or failed): its parts' notes are read by nothing more. */
+export function forgetPartNotes(): void {
+  if (notesByPart.size > 0) notesByPart.clear()
+}
 
 export function partNotes(schema: unknown): PartNotes | undefined {
   return typeof schema === 'object' && schema !== null ? notesByPart.get(schema) : undefined
@@ -80,6 +86,23 @@ function escapePointer(token: string): string {
   return token.indexOf('~') === -1 && token.indexOf('/') === -1 ? token : token.replace(/~/g, '~0').replace(/\//g, '~1')
 }
 
+/** One walk's state: module-level functions over it, not closures made per part (1,000s per boot). */
+interface Walk {
+  readonly accepts: (key: string) => boolean
+  readonly boundsStop: boolean
+  readonly events: PartWarnEvent[]
+  /** The path from the normalized part's root, as unescaped tokens: pointers are built only when used. */
+  readonly path: string[]
+  readonly copies: Map<object, unknown>
+  // regular: a tree of plain objects, arrays and JSON values (the notes hold); jsonOnly: what
+  // copySchemaNoting notes (a shared node is still JSON).
+  regular: boolean
+  jsonOnly: boolean
+  mayBeAsync: boolean
+  sawFunction: boolean
+  unknown: { key: string; pointer: string } | null
+}
+
 /**
  * Copies `part` (as copySchemaNoting does: the same copy) and, when it is a tree of JSON values,
  * notes the keyword verdict and the warnings walk's events for the normalized part. `wrapped`:
@@ -87,135 +110,136 @@ function escapePointer(token: string): string {
  * are property names and the duties see it under `/properties`.
  */
 export function copyWithDuties(part: JsonSchema, wrapped: boolean, duties: PartDuties): OneWalkCopy {
-  const accepts = keywordAccepter(duties.known, duties.extra)
   const warn = duties.warnBoundsStop !== null
-  const boundsStop = duties.warnBoundsStop === true
-  const events: PartWarnEvent[] = []
-  // The path from the normalized part's root, as unescaped tokens: pointers are built only when used.
-  const path: string[] = []
-  const copies = new Map<object, unknown>()
-  // regular: a tree of plain objects, arrays and JSON values (the notes hold); jsonOnly: what
-  // copySchemaNoting notes (a shared node is still JSON).
-  let regular = true
-  let jsonOnly = true
-  let mayBeAsync = false
-  let sawFunction = false
-  let unknown: { key: string; pointer: string } | null = null
-
-  // A value in no duty's position: copied as copySchemaNoting copies it.
-  const data = (value: unknown): unknown => {
-    if (typeof value !== 'object' || value === null) {
-      if (typeof value === 'function') { sawFunction = true; regular = jsonOnly = false } else if (typeof value === 'number' && !Number.isFinite(value)) regular = jsonOnly = false
-      return value
-    }
-    if (!Array.isArray(value) && !isPlainObject(value)) { regular = jsonOnly = false; return value }
-    const done = copies.get(value)
-    if (done !== undefined) { regular = false; return done }
-    if (Array.isArray(value)) {
-      const array = new Array<unknown>(value.length)
-      copies.set(value, array)
-      for (let index = 0; index < array.length; index++) array[index] = data(value[index])
-      return array
-    }
-    const record: Record<string, unknown> = {}
-    copies.set(value, record)
-    const source = value as Record<string, unknown>
-    for (const key in source) {
-      if (!hasOwn.call(source, key)) continue
-      if (key === '$async' && source.$async !== false) mayBeAsync = true
-      if (key === '__proto__') regular = false
-      record[key] = data(source[key])
-    }
-    return record
+  const walk: Walk = {
+    accepts: acceptsFor(duties), boundsStop: duties.warnBoundsStop === true, events: [], path: [], copies: new Map(),
+    regular: true, jsonOnly: true, mayBeAsync: false, sawFunction: false, unknown: null,
   }
-
-  // A value in a schema position of at least one duty: arrays hold schema positions, objects are nodes.
-  const position = (value: unknown, check: boolean, warnHere: boolean): unknown => {
-    if (typeof value !== 'object' || value === null) return data(value)
-    if (!Array.isArray(value)) return node(value as Record<string, unknown>, check, warnHere)
-    const done = copies.get(value)
-    if (done !== undefined) { regular = false; return done }
-    const array = new Array<unknown>(value.length)
-    copies.set(value, array)
-    for (let index = 0; index < array.length; index++) {
-      path.push(String(index))
-      array[index] = position(value[index], check, warnHere)
-      path.pop()
-    }
-    return array
-  }
-
-  // A map of names to schema positions (`properties`): the map itself is no duty's node.
-  const names = (map: Record<string, unknown>, check: boolean, warnHere: boolean): Record<string, unknown> => {
-    if (!isPlainObject(map)) { regular = jsonOnly = false; return map }
-    const done = copies.get(map)
-    if (done !== undefined) { regular = false; return done as Record<string, unknown> }
-    const record: Record<string, unknown> = {}
-    copies.set(map, record)
-    for (const name in map) {
-      if (!hasOwn.call(map, name)) continue
-      if (name === '$async' && map.$async !== false) mayBeAsync = true
-      if (name === '__proto__') regular = false
-      path.push(name)
-      record[name] = position(map[name], check, warnHere)
-      path.pop()
-    }
-    return record
-  }
-
-  const node = (source: Record<string, unknown>, check: boolean, warnHere: boolean): unknown => {
-    if (!isPlainObject(source)) { regular = jsonOnly = false; return source }
-    const done = copies.get(source)
-    if (done !== undefined) { regular = false; return done }
-    const record: Record<string, unknown> = {}
-    copies.set(source, record)
-    if (warnHere) {
-      if (uniqueItemsUnbounded(source, boundsStop)) events.push({ kind: 'unique', pointer: warnPointer() })
-      const risky = riskyPatternsAt(source, boundsStop)
-      for (let i = 0; i < risky.length; i++) events.push({ kind: 'pattern', pointer: warnPointer() + risky[i] })
-      if (typeof source.$ref === 'string') events.push({ kind: 'ref', ref: source.$ref })
-    }
-    for (const key in source) {
-      if (!hasOwn.call(source, key)) continue
-      if (key === '$async' && source.$async !== false) mayBeAsync = true
-      if (key === '__proto__') regular = false
-      // The check's pointer: the node's path, its tokens unescaped, '/' at the root.
-      if (check && unknown === null && !accepts(key)) unknown = { key, pointer: path.map((token) => `/${token}`).join('') || '/' }
-      const value = source[key]
-      if (typeof value !== 'object' || value === null) { record[key] = data(value); continue }
-      // The keyword check descends into the keywords that hold subschemas; the warnings walk into
-      // every object but instance data (keyword-check.ts and schema-walk.ts's visitSchemas).
-      const checkBelow = check && (KEYWORD_SCHEMA_MAPS.has(key) ? isObject(value) : KEYWORD_SCHEMA_VALUES.has(key))
-      const warnBelow = warnHere && !DATA_KEYWORDS.has(key)
-      path.push(key)
-      if (!checkBelow && !warnBelow) record[key] = data(value)
-      else if (NAME_MAPS.has(key) && isObject(value)) record[key] = names(value, checkBelow, warnBelow)
-      else record[key] = position(value, checkBelow, warnBelow)
-      path.pop()
-    }
-    return record
-  }
-
-  const warnPointer = (): string => {
-    let pointer = ''
-    for (let i = 0; i < path.length; i++) pointer += `/${escapePointer(path[i])}`
-    return pointer
-  }
-
   let copy: unknown
   if (wrapped) {
     // The wrapper `{ type: 'object', properties }` holds only known keywords and warns of nothing.
-    path.push('properties')
-    copy = names(part as Record<string, unknown>, true, warn)
-    path.pop()
+    walk.path.push('properties')
+    copy = names(walk, part as Record<string, unknown>, true, warn)
+    walk.path.pop()
   } else {
-    copy = position(part, true, warn)
+    copy = position(walk, part, true, warn)
   }
-  if (jsonOnly && typeof copy === 'object' && copy !== null) markJsonOnly(copy)
-  const notes: PartNotes | null = regular
-    ? { known: duties.known, extra: duties.extra, unknown, warnEvents: warn ? events : null, warnBoundsStop: duties.warnBoundsStop }
+  if (walk.jsonOnly && typeof copy === 'object' && copy !== null) markJsonOnly(copy)
+  const notes: PartNotes | null = walk.regular
+    ? { known: duties.known, extra: duties.extra, unknown: walk.unknown, warnEvents: warn ? walk.events : null, warnBoundsStop: duties.warnBoundsStop }
     : null
-  return { copy: copy as JsonSchema, mayBeAsync, sawFunction, notes }
+  return { copy: copy as JsonSchema, mayBeAsync: walk.mayBeAsync, sawFunction: walk.sawFunction, notes }
+}
+
+// One accepter per duties object (one per validator and setting), not one per part.
+const accepters = new WeakMap<PartDuties, (key: string) => boolean>()
+
+function acceptsFor(duties: PartDuties): (key: string) => boolean {
+  let accepts = accepters.get(duties)
+  if (accepts === undefined) accepters.set(duties, accepts = keywordAccepter(duties.known, duties.extra))
+  return accepts
+}
+
+/** A value in no duty's position: copied as copySchemaNoting copies it. */
+function data(walk: Walk, value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) {
+    if (typeof value === 'function') { walk.sawFunction = true; walk.regular = walk.jsonOnly = false } else if (typeof value === 'number' && !Number.isFinite(value)) walk.regular = walk.jsonOnly = false
+    return value
+  }
+  if (!Array.isArray(value) && !isPlainObject(value)) { walk.regular = walk.jsonOnly = false; return value }
+  const done = walk.copies.get(value)
+  if (done !== undefined) { walk.regular = false; return done }
+  if (Array.isArray(value)) {
+    const array = new Array<unknown>(value.length)
+    walk.copies.set(value, array)
+    for (let index = 0; index < array.length; index++) array[index] = data(walk, value[index])
+    return array
+  }
+  const record: Record<string, unknown> = {}
+  walk.copies.set(value, record)
+  const source = value as Record<string, unknown>
+  for (const key in source) {
+    if (!hasOwn.call(source, key)) continue
+    if (key === '$async' && source.$async !== false) walk.mayBeAsync = true
+    if (key === '__proto__') walk.regular = false
+    record[key] = data(walk, source[key])
+  }
+  return record
+}
+
+/** A value in a schema position of at least one duty: arrays hold schema positions, objects are nodes. */
+function position(walk: Walk, value: unknown, check: boolean, warn: boolean): unknown {
+  if (typeof value !== 'object' || value === null) return data(walk, value)
+  if (!Array.isArray(value)) return node(walk, value as Record<string, unknown>, check, warn)
+  const done = walk.copies.get(value)
+  if (done !== undefined) { walk.regular = false; return done }
+  const array = new Array<unknown>(value.length)
+  walk.copies.set(value, array)
+  for (let index = 0; index < array.length; index++) {
+    walk.path.push(String(index))
+    array[index] = position(walk, value[index], check, warn)
+    walk.path.pop()
+  }
+  return array
+}
+
+/** A map of names to schema positions (`properties`): the map itself is no duty's node. */
+function names(walk: Walk, map: Record<string, unknown>, check: boolean, warn: boolean): Record<string, unknown> {
+  if (!isPlainObject(map)) { walk.regular = walk.jsonOnly = false; return map }
+  const done = walk.copies.get(map)
+  if (done !== undefined) { walk.regular = false; return done as Record<string, unknown> }
+  const record: Record<string, unknown> = {}
+  walk.copies.set(map, record)
+  for (const name in map) {
+    if (!hasOwn.call(map, name)) continue
+    if (name === '$async' && map.$async !== false) walk.mayBeAsync = true
+    if (name === '__proto__') walk.regular = false
+    walk.path.push(name)
+    record[name] = position(walk, map[name], check, warn)
+    walk.path.pop()
+  }
+  return record
+}
+
+function node(walk: Walk, source: Record<string, unknown>, check: boolean, warn: boolean): unknown {
+  if (!isPlainObject(source)) { walk.regular = walk.jsonOnly = false; return source }
+  const done = walk.copies.get(source)
+  if (done !== undefined) { walk.regular = false; return done }
+  const record: Record<string, unknown> = {}
+  walk.copies.set(source, record)
+  if (warn) warnAt(walk, source)
+  for (const key in source) {
+    if (!hasOwn.call(source, key)) continue
+    if (key === '$async' && source.$async !== false) walk.mayBeAsync = true
+    if (key === '__proto__') walk.regular = false
+    // The check's pointer: the node's path, its tokens unescaped, '/' at the root.
+    if (check && walk.unknown === null && !walk.accepts(key)) walk.unknown = { key, pointer: walk.path.map((token) => `/${token}`).join('') || '/' }
+    const value = source[key]
+    if (typeof value !== 'object' || value === null) { record[key] = data(walk, value); continue }
+    // The keyword check descends into the keywords that hold subschemas; the warnings walk into
+    // every object but instance data (keyword-check.ts and schema-walk.ts's visitSchemas).
+    const checkBelow = check && (KEYWORD_SCHEMA_MAPS.has(key) ? isObject(value) : KEYWORD_SCHEMA_VALUES.has(key))
+    const warnBelow = warn && !DATA_KEYWORDS.has(key)
+    if (!checkBelow && !warnBelow) { record[key] = data(walk, value); continue }
+    walk.path.push(key)
+    record[key] = NAME_MAPS.has(key) && isObject(value) ? names(walk, value, checkBelow, warnBelow) : position(walk, value, checkBelow, warnBelow)
+    walk.path.pop()
+  }
+  return record
+}
+
+/** The boot warnings' visit of one node (boot/schema-warnings.ts), as events. */
+function warnAt(walk: Walk, source: Record<string, unknown>): void {
+  if (uniqueItemsUnbounded(source, walk.boundsStop)) walk.events.push({ kind: 'unique', pointer: warnPointer(walk.path) })
+  const risky = riskyPatternsAt(source, walk.boundsStop)
+  for (let i = 0; i < risky.length; i++) walk.events.push({ kind: 'pattern', pointer: warnPointer(walk.path) + risky[i] })
+  if (typeof source.$ref === 'string') walk.events.push({ kind: 'ref', ref: source.$ref })
+}
+
+function warnPointer(path: readonly string[]): string {
+  let pointer = ''
+  for (let i = 0; i < path.length; i++) pointer += `/${escapePointer(path[i])}`
+  return pointer
 }
 
 /** Leaves `notes` for the duties that read the normalized part `schema` later in this boot. */
