@@ -11,10 +11,6 @@ import { routeSchemaWarnings } from './schema-warnings'
 import { SerializerBatch } from './serializer-batch'
 import { builtForUseAtOnce } from '../schemas/used-at-once'
 import { cpuNowMs } from '../schemas/cpu-clock'
-import type { RouteDuties } from '../schemas/route-schema'
-import { forgetPartNotes } from '../schemas/one-walk'
-import type { KnownKeywords } from '../schemas/keyword-check'
-import type { SchemaStore } from '../schemas/schema-store'
 
 /** A route's schemas at boot: compiled (eager), or a LazyRouteSchemas that builds them later. */
 export interface RouteSchemas {
@@ -60,9 +56,7 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
       normalizing = 'done'
       normalizedInBatch = !eager && boot.serializerBatch !== null
       try {
-        // Eager boot checks and walks each part for warnings right after: the copy's walk does it (one-walk.ts).
-        const duties = reuse === undefined ? undefined : routeDuties(boot, scope.schemas, scope.context.schemaCompilers?.validatorAllErrors === true)
-        normalized = normalizeRouteSchema(options.schema, { method, url: def.url, scopePath: scope.path }, boot.jsonShorthand, reuse, duties)
+        normalized = normalizeRouteSchema(options.schema, { method, url: def.url, scopePath: scope.path }, boot.jsonShorthand, reuse)
       } catch (error) {
         if (eager) throw error
       }
@@ -81,14 +75,7 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
     }
     return normalized
   }
-  if (eager) {
-    try {
-      normalize()
-    } catch (error) {
-      forgetPartNotes()
-      throw error
-    }
-  }
+  if (eager) normalize()
   // A first request builds the response serializers one status at a time, as they are sent (default
   // serializer compiler only: another may decline a status, which changes which key answers it).
   let deferred: DeferredResponses | undefined
@@ -150,13 +137,8 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
   }
   boot.profile.declare(resolution.schemaCompilation)
   if (eager) {
-    try {
-      const schemas = build('boot')
-      return { schemas, lazy: null, normalized: () => normalized! }
-    } finally {
-      // Read by its checks and warnings by now (one-walk.ts).
-      forgetPartNotes()
-    }
+    const schemas = build('boot')
+    return { schemas, lazy: null, normalized: () => normalized! }
   }
   const lazy = new LazyRouteSchemas((trigger) => {
     try {
@@ -175,21 +157,6 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
   })
   boot.lazyRoutes.push(lazy)
   return { schemas: null, lazy, normalized: () => normalize() ?? noSchema }
-}
-
-// One RouteDuties per validator's keywords and allErrors setting, not one per route.
-const dutiesByKeywords = [new WeakMap<KnownKeywords, RouteDuties>(), new WeakMap<KnownKeywords, RouteDuties>()]
-
-function routeDuties(boot: BootContext, store: SchemaStore, allErrors: boolean): RouteDuties | undefined {
-  const keywords = boot.schemaCompilers.keywordDuty(store)
-  if (keywords === null) return undefined
-  const byKeywords = dutiesByKeywords[allErrors ? 1 : 0]
-  let duties = byKeywords.get(keywords.known)
-  if (duties === undefined || duties.request.extra !== keywords.extra) {
-    duties = { request: { ...keywords, warnBoundsStop: !allErrors }, response: { ...keywords, warnBoundsStop: null } }
-    byKeywords.set(keywords.known, duties)
-  }
-  return duties
 }
 
 /**

@@ -4,7 +4,6 @@ import { visitSchemas } from '../schemas/schema-walk'
 import type { NormalizedRouteSchema } from '../schemas/types'
 import type { SchemaStore } from '../schemas/schema-store'
 import type { PartReuse } from '../schemas/part-reuse'
-import { partNotes } from '../schemas/one-walk'
 import type { BootWarning } from './boot-warnings'
 
 const requestParts = ['body', 'querystring', 'params', 'headers'] as const
@@ -71,9 +70,6 @@ export function routeSchemaWarnings(route: string, scopePath: string, schema: No
     if (partSchema === null) continue
     // A copy other routes of this boot share (part-reuse.ts) is walked once, like a shared schema.
     if (reuse?.isReused(partSchema) === true) { replay(walks.of(partSchema, allErrors), part, part); continue }
-    // Walked already, by the walk that copied it (one-walk.ts): its events, in this walk's order.
-    const notes = partNotes(partSchema)
-    if (notes !== undefined && notes.warnEvents !== null && notes.warnBoundsStop === !allErrors) { replay(notes.warnEvents, part, part); continue }
     // The route's own copy: walked here, not remembered. Not through walkEvents() + replay(): the
     // event list it builds per route cost ~20 ms per 1,000 routes of eager boot (session 17, paired).
     visitSchemas(partSchema, (node, pointer) => {

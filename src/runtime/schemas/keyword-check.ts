@@ -11,9 +11,6 @@ const ANNOTATIONS: readonly string[] = ['example', 'deprecated', '$defs', 'discr
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependencies'])
 /** Keywords whose value is a subschema, or an array of subschemas. */
 const SCHEMA_VALUES = new Set(['items', 'additionalItems', 'additionalProperties', 'contains', 'propertyNames', 'not', 'if', 'then', 'else', 'allOf', 'anyOf', 'oneOf'])
-/** Where the check descends, for the walk that does its work during the copy (one-walk.ts). */
-export const KEYWORD_SCHEMA_MAPS: ReadonlySet<string> = SCHEMA_MAPS
-export const KEYWORD_SCHEMA_VALUES: ReadonlySet<string> = SCHEMA_VALUES
 
 /** What the validator instance knows: its own keywords and those its plugins added. */
 export interface KnownKeywords {
@@ -41,7 +38,9 @@ export function checkKeywords(schema: unknown, known: KnownKeywords, extra: Read
   // A Set, not a WeakSet: it lives for one walk, and a WeakSet's entries are ephemerons the GC
   // treats specially (every route schema is checked at boot, two walks a route).
   const seen = new Set<object>()
-  const isKnown = keywordAccepter(known, extra)
+  const names = knownNames(known)
+  const isKnown = (key: string): boolean => names.has(key) || (known.has(key) ? (names.add(key), true) : false) ||
+    extra.has(key) || ANNOTATIONS.includes(key) || key.startsWith('x-')
   // The path to the node being walked, as tokens: the pointer string is built only for an error.
   const path: string[] = []
   const walk = (node: unknown): void => {
@@ -58,7 +57,7 @@ export function checkKeywords(schema: unknown, known: KnownKeywords, extra: Read
     for (const key in node) {
       if (!hasOwn.call(node, key)) continue
       if (!isKnown(key)) {
-        throw unknownKeywordError(where, key, path.map((token) => `/${token}`).join('') || '/', known, extra)
+        throw schemaError('ENC_ERR_SCH_UNKNOWN_KEYWORD', { where, key, pointer: path.map((token) => `/${token}`).join('') || '/', hint: didYouMean(key, [...known.names(), ...ANNOTATIONS, ...extra]) })
       }
       const value = node[key]
       if (typeof value !== 'object' || value === null) continue
@@ -79,18 +78,6 @@ export function checkKeywords(schema: unknown, known: KnownKeywords, extra: Read
     }
   }
   walk(schema)
-}
-
-/** The check's test of one key: the validator's keywords, annotations, `x-` extensions and `extra`. */
-export function keywordAccepter(known: KnownKeywords, extra: ReadonlySet<string>): (key: string) => boolean {
-  const names = knownNames(known)
-  return (key) => names.has(key) || (known.has(key) ? (names.add(key), true) : false) ||
-    extra.has(key) || ANNOTATIONS.includes(key) || key.startsWith('x-')
-}
-
-/** ENC_ERR_SCH_UNKNOWN_KEYWORD for `key` in the node at `pointer`, with its did-you-mean hint. */
-export function unknownKeywordError(where: string, key: string, pointer: string, known: KnownKeywords, extra: ReadonlySet<string>): ReturnType<typeof schemaError> {
-  return schemaError('ENC_ERR_SCH_UNKNOWN_KEYWORD', { where, key, pointer, hint: didYouMean(key, [...known.names(), ...ANNOTATIONS, ...extra]) })
 }
 
 /**

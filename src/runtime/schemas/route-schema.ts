@@ -8,7 +8,6 @@ import { contentTypeMapOf } from './content-type-map'
 import { isRangeKey, isStatusKey } from './status-keys'
 import type { JsonSchema, NormalizedRouteSchema } from './types'
 import type { PartReuse } from './part-reuse'
-import { copyWithDuties, noteNormalizedPart, type PartDuties } from './one-walk'
 
 export interface RouteIdentity {
   method: string
@@ -39,7 +38,7 @@ const ROUTE_ANNOTATIONS: ReadonlySet<string> = new Set(['summary', 'description'
  * normalizeRouteSchema({ query: { q: { type: 'string' } } }, { method: 'GET', url: '/s', scopePath: 'root' })
  * // { querystring: { type: 'object', properties: { q: { type: 'string' } } }, body: null, ... }
  */
-export function normalizeRouteSchema(input: unknown, route: RouteIdentity, shorthand = true, reuse?: PartReuse, duties?: RouteDuties): NormalizedRouteSchema {
+export function normalizeRouteSchema(input: unknown, route: RouteIdentity, shorthand = true, reuse?: PartReuse): NormalizedRouteSchema {
   const schema = plainSchema(input)
   const result: NormalizedRouteSchema = { body: null, querystring: null, params: null, headers: null, response: null }
   if (schema === undefined || schema === null) return result
@@ -55,30 +54,21 @@ export function normalizeRouteSchema(input: unknown, route: RouteIdentity, short
   if (isPresent(raw.querystring) && isPresent(raw.query)) {
     throw schemaError('ENC_ERR_SCH_QUERY_ALIAS_CONFLICT', { where })
   }
-  result.body = normalizePart(raw.body, 'body', where, shorthand, reuse, duties?.request)
-  result.querystring = normalizePart(isPresent(raw.querystring) ? raw.querystring : raw.query, 'querystring', where, shorthand, reuse, duties?.request)
-  result.params = normalizePart(raw.params, 'params', where, shorthand, reuse, duties?.request)
-  // Not shared (part-reuse.ts): lowerCaseHeaderNames rewrites the copy, so its duties walk it as before.
+  result.body = normalizePart(raw.body, 'body', where, shorthand, reuse)
+  result.querystring = normalizePart(isPresent(raw.querystring) ? raw.querystring : raw.query, 'querystring', where, shorthand, reuse)
+  result.params = normalizePart(raw.params, 'params', where, shorthand, reuse)
+  // Not shared (part-reuse.ts): lowerCaseHeaderNames rewrites the copy.
   const headers = normalizePart(raw.headers, 'headers', where, shorthand)
   result.headers = headers === null ? null : lowerCaseHeaderNames(headers)
-  result.response = normalizeResponse(raw.response, where, shorthand, reuse, duties?.response)
+  result.response = normalizeResponse(raw.response, where, shorthand, reuse)
   return result
-}
-
-/**
- * The duties eager boot runs over each part right after normalizing it (one-walk.ts), done in the
- * copy's walk: request parts are also walked for the boot warnings, responses only checked.
- */
-export interface RouteDuties {
-  readonly request: PartDuties
-  readonly response: PartDuties
 }
 
 function isPresent(value: unknown): boolean {
   return value !== undefined && value !== null
 }
 
-function normalizePart(input: unknown, name: string, where: string, shorthand: boolean, reuse?: PartReuse, duties?: PartDuties): JsonSchema | null {
+function normalizePart(input: unknown, name: string, where: string, shorthand: boolean, reuse?: PartReuse): JsonSchema | null {
   // A schema class given as the part itself (`body: Pet`, `response: { 200: Pet }`) is placed as one
   // nested in a schema is (its schema inlined, or a `$ref` to its `$id`); any other function stays as
   // it is and is refused below.
@@ -90,11 +80,8 @@ function normalizePart(input: unknown, name: string, where: string, shorthand: b
   // Another route of this boot gave the very same object: its copy serves this route too.
   const shared = reuse?.copyOf(part as object)
   if (shared !== undefined) return shared
-  // One walk copies and notes any `$async` key; only then does findAsync look for one in a schema
-  // position. With duties, the same walk does the keyword check's and the warnings' work too.
-  const wrapped = shorthand && !isCompleteSchema(part as JsonSchema)
-  const walked = duties === undefined ? null : copyWithDuties(part as JsonSchema, wrapped, duties)
-  let { copy, mayBeAsync, sawFunction } = walked ?? copySchemaNoting(part as JsonSchema)
+  // One walk copies and notes any `$async` key; only then does findAsync look for one in a schema position.
+  let { copy, mayBeAsync, sawFunction } = copySchemaNoting(part as JsonSchema)
   // A schema class nested where a subschema goes (`items: Cat`, or in `Cat.schema`: `owner: Owner`)
   // is placed as the decorator layer places it; only a part holding a function pays for the walk.
   if (sawFunction) ({ copy, mayBeAsync } = copySchemaNoting(placeSchemaClasses(part as JsonSchema)))
@@ -104,8 +91,6 @@ function normalizePart(input: unknown, name: string, where: string, shorthand: b
   }
   if (shorthand) {
     const complete = isCompleteSchema(copy) ? copy : { type: 'object', properties: copy }
-    // Read as the walk read it (a schema class placed can change that): its notes hold.
-    if (walked?.notes != null && !sawFunction && wrapped === (complete !== copy)) noteNormalizedPart(complete, walked.notes)
     if (!sawFunction) reuse?.remember(part as object, complete)
     return complete
   }
@@ -116,7 +101,6 @@ function normalizePart(input: unknown, name: string, where: string, shorthand: b
   if (keys.length > 0 && keys.every((key) => !SCHEMA_KEYWORDS.has(key) && isObject(copy[key]))) {
     throw schemaError('ENC_ERR_SCH_NOT_OBJECT', { case: 'shorthand-off', part: name, where, keys: keys.slice(0, 3).join(', ') })
   }
-  if (walked?.notes != null && !sawFunction) noteNormalizedPart(copy, walked.notes)
   if (!sawFunction) reuse?.remember(part as object, copy)
   return copy
 }
@@ -163,7 +147,7 @@ function lowerCaseHeaderNames(schema: JsonSchema): JsonSchema {
   return schema
 }
 
-function normalizeResponse(input: unknown, where: string, shorthand: boolean, reuse?: PartReuse, duties?: PartDuties): Record<string, JsonSchema> | null {
+function normalizeResponse(input: unknown, where: string, shorthand: boolean, reuse?: PartReuse): Record<string, JsonSchema> | null {
   const response = plainSchema(input)
   if (!isPresent(response)) return null
   if (!isObject(response)) {
@@ -183,7 +167,7 @@ function normalizeResponse(input: unknown, where: string, shorthand: boolean, re
     if (mediaTypes !== null) {
       throw schemaError('ENC_ERR_SCH_RESPONSE_CONTENT_TYPES', { where, key, mediaTypes })
     }
-    const part = normalizePart(response[key], `response ${key}`, where, shorthand, reuse, duties)
+    const part = normalizePart(response[key], `response ${key}`, where, shorthand, reuse)
     if (part === null) {
       throw schemaError('ENC_ERR_SCH_NOT_OBJECT', { case: 'response-key', key, where, got: describeValue(response[key]) })
     }

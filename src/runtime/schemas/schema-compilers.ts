@@ -1,7 +1,6 @@
 import { buildDefaultSerializer, buildDefaultValidator } from './default-compilers'
 import { describeValue, isSchemaError, schemaError } from './schema-codes'
-import { checkKeywords, knownKeywordsOf, unknownKeywordError, type KnownKeywords } from './keyword-check'
-import { partNotes } from './one-walk'
+import { checkKeywords, knownKeywordsOf } from './keyword-check'
 import type { PartReuse } from './part-reuse'
 import type { CompilerKind, SchemaStore } from './schema-store'
 import type { SchemaCodeCache } from './code-cache/schema-code-cache'
@@ -80,30 +79,8 @@ export class SchemaCompilers {
     try { compiler = this.#compilerFor(store, 'validator', false) as ValidatorCompiler } catch { return }
     const known = knownKeywordsOf(compiler)
     if (known === null || reuse?.keywordsPassed(schema, known) === true) return
-    // The walk that copied the part checked it against the same keywords (one-walk.ts): its verdict stands.
-    const notes = partNotes(schema)
-    if (notes !== undefined && notes.known === known && notes.extra === this.#customKeywords) {
-      if (notes.unknown !== null) throw unknownKeywordError(where, notes.unknown.key, notes.unknown.pointer, known, notes.extra)
-    } else {
-      checkKeywords(schema, known, this.#customKeywords, where)
-    }
+    checkKeywords(schema, known, this.#customKeywords, where)
     reuse?.notePassed(schema, known)
-  }
-
-  /**
-   * What checkKeywords would check a schema of `store` against, for the walk that copies a route's
-   * parts to check them on its way (one-walk.ts); null when no check runs. Read from a compiler
-   * already built only: building one runs the validator plugins, which normalization never did.
-   */
-  keywordDuty(store: SchemaStore): { readonly known: KnownKeywords; readonly extra: ReadonlySet<string> } | null {
-    if (this.#customKeywords === null) return null
-    const builder = store.builderFor('validator')
-    if (builder !== null || this.#buildValidator !== buildDefaultValidator) return null
-    const defining = store.definingStore()
-    const cached = defining.cachedCompiler('validator', builder)
-    if (cached === undefined || cached.count !== defining.visibleCount()) return null
-    const known = knownKeywordsOf(cached.compiler)
-    return known === null ? null : { known, extra: this.#customKeywords }
   }
 
   /** The validator compiler the builders give for the shared schemas visible from `store`. */

@@ -124,11 +124,6 @@ export interface NotedCopy<T> {
 // Copies holding only JSON values (no RegExp, function, class instance or non-finite number): their cache key is their plain JSON text.
 const jsonOnlyCopies = new WeakSet<object>()
 
-/** For a copy made as copySchemaNoting makes it (one-walk.ts): it holds only JSON values. */
-export function markJsonOnly(copy: object): void {
-  jsonOnlyCopies.add(copy)
-}
-
 /** copySchema, noting on the way what normalization would otherwise walk the schema again for. */
 export function copySchemaNoting<T>(value: T): NotedCopy<T> {
   const copies = new Map<object, unknown>()
