@@ -173,6 +173,15 @@ describe('semantics: declaration mistakes are refused with a coded error (issue 
       expect(error.message).to.contain('POST /a').and.contain('requird').and.contain("did you mean 'required'")
     })
 
+    it('a `__proto__` key in a schema read from JSON is refused at boot as the unknown keyword it is, not dropped from the copy', async () => {
+      const app = server()
+      const body = JSON.parse('{"type":"object","properties":{"name":{"type":"string","__proto__":{"minLength":3}}}}') as never
+      app.post('/a', { schema: { body } }, async () => ({}))
+      const error = await bootError(app)
+      expect(error.code).to.equal('ENC_ERR_SCH_UNKNOWN_KEYWORD')
+      expect(error.message).to.contain('POST /a').and.contain('__proto__')
+    })
+
     it('an unknown keyword deep in a shared schema is refused at boot', async () => {
       const app = server()
       app.addSchema({ $id: 'user', type: 'object', properties: { name: { type: 'string', maxLenght: 3 } } })

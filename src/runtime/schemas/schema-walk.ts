@@ -160,7 +160,10 @@ export function copySchemaNoting<T>(value: T): NotedCopy<T> {
     for (const key in source) {
       if (!hasOwn.call(source, key)) continue
       if (key === '$async' && source.$async !== false) mayBeAsync = true
-      record[key] = copy(source[key])
+      // A `__proto__` key (JSON.parse makes one) assigned would become the copy's prototype and
+      // vanish from every later walk, the keyword check's included: define it as the own key it is.
+      if (key === '__proto__') Object.defineProperty(record, key, { value: copy(source[key]), enumerable: true, writable: true, configurable: true })
+      else record[key] = copy(source[key])
     }
     return record
   }
