@@ -16,6 +16,8 @@ import { SERVER_DIFFERENCES } from './server-differences'
 import { URLS_DIFFERENCES, notAllowedInTable } from './urls-differences'
 import { BODIES_DIFFERENCES } from './bodies-differences'
 import { HOOK_FLOW_DIFFERENCES } from './hook-flow-differences'
+import { VALIDATION_DIFFERENCES } from './validation-differences'
+import { ENCAPSULATION_DIFFERENCES } from './encapsulation-differences'
 import { SHARED_SCHEMAS } from './schemas'
 
 export type { KnownDifference, RewriteContext } from './difference-types'
@@ -210,6 +212,8 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
   ...URLS_DIFFERENCES,
   ...BODIES_DIFFERENCES,
   ...HOOK_FLOW_DIFFERENCES,
+  ...VALIDATION_DIFFERENCES,
+  ...ENCAPSULATION_DIFFERENCES,
   ...SERVER_DIFFERENCES,
   {
     id: 'validation-path-pointer',

@@ -1,0 +1,55 @@
+// README differences the `encapsulation` family meets (encapsulation.ts): each rewrites Fastify 3's
+// answer, or asks it again with the tree changed as the rule says Enclave reads it.
+import type { Answer } from './case'
+import type { KnownDifference } from './difference-types'
+import { encRoute, type EncScope, type EncShape } from './encapsulation'
+
+function scopes(scope: EncScope): EncScope[] {
+  return [scope, ...scope.children.flatMap(scopes)]
+}
+
+function builtInError(a: Answer): boolean {
+  const b = a.body as Record<string, unknown> | null
+  if (b === null || typeof b !== 'object' || Array.isArray(b)) return false
+  return Object.keys(b).filter((k) => k !== 'code').sort().join(',') === 'error,message,statusCode'
+}
+
+export const ENCAPSULATION_DIFFERENCES: KnownDifference[] = [
+  {
+    id: 'enc-decorator-redeclared',
+    readme: 'A child scope may not re-declare a decorator its ancestors have (`ENC_ERR_DEC_ALREADY_PRESENT`;\n  Fastify lets a child shadow it)',
+    rewrite(f, { c, enclave }) {
+      if (c.enc?.overrides !== true || f.bootError !== undefined || enclave.bootError === undefined || !/a decorator with this name is already visible here/.test(enclave.bootError)) return undefined
+      return { statusCode: 0, headers: {}, body: undefined, bootError: enclave.bootError }
+    },
+  },
+  {
+    id: 'enc-built-in-payload-skips-pre-serialization',
+    readme: 'The built-in 404 payload, like every error payload the framework builds, skips preSerialization\n  hooks',
+    rewrite(f, { c, enclave }) {
+      const shape = c.enc
+      const trace = f.headers['x-trace']
+      if (shape === undefined || trace === undefined || !builtInError(enclave)) return undefined
+      const tags = new Set(scopes(shape.root).flatMap((s) => s.hooks.filter((h) => h.stage === 'preSerialization').map((h) => h.tag)))
+      const kept = trace.split(',').filter((tag) => !tags.has(tag))
+      if (kept.length === trace.split(',').length) return undefined
+      const headers = { ...f.headers }
+      if (kept.length === 0) delete headers['x-trace']
+      else headers['x-trace'] = kept.join(',')
+      return { ...f, headers }
+    },
+  },
+  {
+    id: 'enc-method-not-allowed',
+    readme: 'Wrong method on a known path answers 405 with `Allow`, not 404.',
+    async rewrite(f, { c, enclave, replay }) {
+      const shape = c.enc as EncShape | undefined
+      const allow = enclave.headers.allow
+      if (shape === undefined || shape.notAllowed !== undefined || allow === undefined || f.headers.allow !== undefined || f.statusCode !== 404) return undefined
+      // README: the 405 is raised in the root scope, so the root's hooks and error handler see it.
+      const url = c.request.url.split('?')[0] as string
+      const changed: EncShape = { ...shape, notAllowed: { method: c.request.method, url, allow } }
+      return await replay(c.request, encRoute(changed))
+    },
+  },
+]
