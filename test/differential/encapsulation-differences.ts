@@ -53,3 +53,32 @@ export const ENCAPSULATION_DIFFERENCES: KnownDifference[] = [
     },
   },
 ]
+
+/** The onSend and preSerialization tags of every scope (the hooks whose place a not-found reply changes). */
+function payloadTags(shape: EncShape): Set<string> {
+  return new Set(scopes(shape.root).flatMap((s) => s.hooks.filter((h) => h.stage === 'onSend' || h.stage === 'preSerialization').map((h) => h.tag)))
+}
+
+ENCAPSULATION_DIFFERENCES.push({
+  id: 'enc-call-not-found-hooks',
+  readme: 'After `reply.callNotFound()` the not-found reply runs the not-found handler\'s preSerialization and onSend hooks',
+  rewrite(f, { c, enclave }) {
+    // Only where a route that calls callNotFound answered (Enclave's 404 reply from it): Fastify 3
+    // ran that route's onSend hooks instead of the not-found handler's. The payload hooks of both
+    // traces are set aside and Enclave's put in their place: the hooks before the handler must agree.
+    const shape = c.enc
+    if (shape === undefined || enclave.statusCode !== 404 || f.statusCode !== 404) return undefined
+    if (!scopes(shape.root).some((s) => s.routes.some((r) => r.handler === 'not-found'))) return undefined
+    const tags = payloadTags(shape)
+    const ft = (f.headers['x-trace'] ?? '').split(',').filter((t) => t !== '')
+    const et = (enclave.headers['x-trace'] ?? '').split(',').filter((t) => t !== '')
+    const before = ft.filter((t) => !tags.has(t))
+    if (before.join(',') !== et.filter((t) => !tags.has(t)).join(',')) return undefined
+    const trace = [...before, ...et.filter((t) => tags.has(t))].join(',')
+    if (trace === ft.join(',')) return undefined
+    const headers = { ...f.headers }
+    if (trace === '') delete headers['x-trace']
+    else headers['x-trace'] = trace
+    return { ...f, headers }
+  },
+})

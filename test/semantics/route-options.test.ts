@@ -110,7 +110,7 @@ describe('semantics: route options for HEAD and prefixes (issue 12 §2)', () => 
 
     it('a url an onRoute hook moves is served there, while context.config.url and routerPath keep the url as declared, and a prefixed \'/\' keeps its /prefix/ twin, as in Fastify 3.27.4 (and 5)', async () => {
       const app = await build((root) => {
-        root.addHook('onRoute', (route: RouteOptions) => { if (!route.url.endsWith('/')) route.url = `${route.url}-m` })
+        root.addHook('onRoute', (route: RouteOptions) => { const url = String(route.url); if (!url.endsWith('/')) route.url = `${url}-m` })
         root.register(async (child: Scope) => {
           const echo = async (request: Request, reply: Reply): Promise<unknown> => ({ url: request.url, routerPath: request.routerPath, config: reply.context.config.url })
           child.get('/x', echo)
