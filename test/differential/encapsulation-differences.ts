@@ -2,7 +2,8 @@
 // answer, or asks it again with the tree changed as the rule says Enclave reads it.
 import type { Answer } from './case'
 import type { KnownDifference } from './difference-types'
-import { encRoute, type EncScope, type EncShape } from './encapsulation'
+import { encRoute, served, type EncScope, type EncShape } from './encapsulation'
+import { paramUrlMatches } from './app-differences'
 
 function scopes(scope: EncScope): EncScope[] {
   return [scope, ...scope.children.flatMap(scopes)]
@@ -93,5 +94,44 @@ ENCAPSULATION_DIFFERENCES.push({
     if (c.enc === undefined || f.statusCode !== 500 || enclave.statusCode !== 400 || b === null || typeof b !== 'object' || typeof b.handledBy !== 'string') return undefined
     if (typeof b.message !== 'string' || !/^body\b/.test(b.message)) return undefined
     return { ...f, statusCode: 400 }
+  },
+})
+
+function withoutRoute(scope: EncScope, tag: string): EncScope {
+  return { ...scope, routes: scope.routes.filter((r) => r.tag !== tag), children: scope.children.map((c) => withoutRoute(c, tag)) }
+}
+
+ENCAPSULATION_DIFFERENCES.push({
+  id: 'enc-parametric-backtrack',
+  readme: 'a path is never answered by a parametric route it does not match',
+  // find-my-way 4 backtracks into a parametric route the path does not match (POST /x24/v_xr26-m
+  // reaching a root `/:id` with id 'v_xr26-m'): Fastify 3 is asked again without that route.
+  async rewrite(f, { c, replay }) {
+    const shape = c.enc
+    const b = f.body as { route?: unknown; config?: { url?: unknown } } | null
+    if (shape === undefined || b === null || typeof b !== 'object' || typeof b.route !== 'string' || typeof b.config?.url !== 'string') return undefined
+    const url = b.config.url
+    const path = c.request.url.split('?')[0] as string
+    if (!url.includes(':') || paramUrlMatches(url, path)) return undefined
+    return await replay(c.request, encRoute({ ...shape, root: withoutRoute(shape.root, b.route) }))
+  },
+})
+
+ENCAPSULATION_DIFFERENCES.push({
+  id: 'enc-parametric-backtrack-unseen',
+  readme: 'a path is never answered by a parametric route it does not match',
+  // The same where the route that answered does not say which it is (a handler that throws, an
+  // error handler that hides the message): Enclave found no route, Fastify 3 did; Fastify 3 is
+  // asked again without every parametric route the path matches under no reading of its url
+  // (as declared, or moved by an onRoute hook).
+  async rewrite(f, { c, enclave, replay }) {
+    const shape = c.enc
+    if (shape === undefined || enclave.statusCode !== 404 || f.statusCode === 404) return undefined
+    const path = c.request.url.split('?')[0] as string
+    const unmatched = served(shape).routes.filter((s) => s.path.includes(':') && !paramUrlMatches(s.path, path) && !paramUrlMatches(`${s.path}-m`, path))
+    if (unmatched.length === 0) return undefined
+    let root = shape.root
+    for (const s of unmatched) root = withoutRoute(root, s.route.tag)
+    return await replay(c.request, encRoute({ ...shape, root }))
   },
 })

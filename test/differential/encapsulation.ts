@@ -273,7 +273,7 @@ export function encRoute(shape: EncShape): RouteSpec {
 interface Served { path: string; method: string; route: EncRoute; scope: EncScope }
 
 /** Where each route should be served (both frameworks decide; a request may also find nothing). */
-function served(shape: EncShape): { routes: Served[]; prefixes: string[] } {
+export function served(shape: EncShape): { routes: Served[]; prefixes: string[] } {
   const routes: Served[] = []
   const prefixes: string[] = []
   const walk = (scope: EncScope, at: string): void => {
