@@ -89,7 +89,7 @@ describe('differential: the validation and encapsulation families', () => {
 })
 
 describe('differential: the URL, body and hook-flow families', () => {
-  it('seed 12\'s corpus reaches each new family (routing tables, bodies, hook flows)', () => {
+  it('seed 12\'s corpus reaches each new family (routing tables, bodies, hook flows, validation, plugin trees)', () => {
     const families = new Set(Array.from({ length: CASES }, (_, index) => generateCase(SEED, index).family))
     for (const family of ['urls', 'bodies', 'hook-flow', 'validation', 'encapsulation']) expect(families.has(family), family).to.equal(true)
   })

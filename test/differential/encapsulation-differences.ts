@@ -120,13 +120,14 @@ ENCAPSULATION_DIFFERENCES.push({
 ENCAPSULATION_DIFFERENCES.push({
   id: 'enc-parametric-backtrack-unseen',
   readme: 'a path is never answered by a parametric route it does not match',
-  // The same where the route that answered does not say which it is (a handler that throws, an
-  // error handler that hides the message): Enclave found no route, Fastify 3 did; Fastify 3 is
+  // The same where the route that answered does not say which it is (a handler that throws or
+  // calls callNotFound, an error handler that hides the message): Enclave found no route, Fastify 3 did; Fastify 3 is
   // asked again without every parametric route the path matches under no reading of its url
   // (as declared, or moved by an onRoute hook).
   async rewrite(f, { c, enclave, replay }) {
     const shape = c.enc
-    if (shape === undefined || enclave.statusCode !== 404 || f.statusCode === 404) return undefined
+    // (Fastify 3's answer may be a 404 too: the route it reached called callNotFound.)
+    if (shape === undefined || enclave.statusCode !== 404 || (f.statusCode === 404 && !scopes(shape.root).some((s) => s.routes.some((r) => r.handler === 'not-found')))) return undefined
     const path = c.request.url.split('?')[0] as string
     const unmatched = served(shape).routes.filter((s) => s.path.includes(':') && !paramUrlMatches(s.path, path) && !paramUrlMatches(`${s.path}-m`, path))
     if (unmatched.length === 0) return undefined
