@@ -49,7 +49,9 @@ export const ENCAPSULATION_DIFFERENCES: KnownDifference[] = [
       if (shape === undefined || shape.notAllowed !== undefined || allow === undefined || f.headers.allow !== undefined || f.statusCode !== 404) return undefined
       // README: the 405 is raised in the root scope, so the root's hooks and error handler see it.
       const url = c.request.url.split('?')[0] as string
-      const changed: EncShape = { ...shape, notAllowed: { method: c.request.method, url, allow } }
+      // Without the parametric routes the path does not match (the backtracking rule below), so
+      // that the two compose: a backtracked 200 becomes a 404 there, then a 405 here.
+      const changed: EncShape = { ...shape, root: withoutUnmatched(shape, url), notAllowed: { method: c.request.method, url, allow } }
       return await replay(c.request, encRoute(changed))
     },
   },
@@ -97,6 +99,14 @@ ENCAPSULATION_DIFFERENCES.push({
   },
 })
 
+/** The tree without every parametric route `path` matches under no reading of its url (as declared, or moved by an onRoute hook); the same tree when there is none. */
+function withoutUnmatched(shape: EncShape, path: string): EncScope {
+  const unmatched = served(shape).routes.filter((s) => s.path.includes(':') && !paramUrlMatches(s.path, path) && !paramUrlMatches(`${s.path}-m`, path))
+  let root = shape.root
+  for (const s of unmatched) root = withoutRoute(root, s.route.tag)
+  return root
+}
+
 function withoutRoute(scope: EncScope, tag: string): EncScope {
   return { ...scope, routes: scope.routes.filter((r) => r.tag !== tag), children: scope.children.map((c) => withoutRoute(c, tag)) }
 }
@@ -129,10 +139,8 @@ ENCAPSULATION_DIFFERENCES.push({
     // (Fastify 3's answer may be a 404 too: the route it reached called callNotFound.)
     if (shape === undefined || enclave.statusCode !== 404 || (f.statusCode === 404 && !scopes(shape.root).some((s) => s.routes.some((r) => r.handler === 'not-found')))) return undefined
     const path = c.request.url.split('?')[0] as string
-    const unmatched = served(shape).routes.filter((s) => s.path.includes(':') && !paramUrlMatches(s.path, path) && !paramUrlMatches(`${s.path}-m`, path))
-    if (unmatched.length === 0) return undefined
-    let root = shape.root
-    for (const s of unmatched) root = withoutRoute(root, s.route.tag)
+    const root = withoutUnmatched(shape, path)
+    if (root === shape.root) return undefined
     return await replay(c.request, encRoute({ ...shape, root }))
   },
 })

@@ -387,6 +387,8 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
     async rewrite(f, { c, enclave, transport, replay }) {
       if (c.app !== undefined) return await notAllowedInApp(f, c, enclave, replay)
       if (c.family === 'urls') return await notAllowedInTable(f, c, enclave, transport, replay)
+      // A plugin tree's 405 is its own rule's (encapsulation-differences.ts): c.route names no route there.
+      if (c.enc !== undefined) return undefined
       if (f.statusCode !== 404 || enclave.statusCode !== 405) return undefined
       const allow = c.route.method === 'GET' && c.server?.exposeHeadRoutes !== false ? 'GET, HEAD' : c.route.method
       const path = c.request.url.split(/[?#]/)[0] as string
