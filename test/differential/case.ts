@@ -6,6 +6,7 @@ import type { ReplyShape } from './reply-api'
 import type { ErrorShape } from './errors'
 import type { SerialShape } from './serialization'
 import type { FlowShape } from './hook-flow'
+import type { EncShape } from './encapsulation'
 
 export type Handler = (request: any, reply: any) => unknown
 
@@ -49,6 +50,8 @@ export interface Case {
   serial?: SerialShape
   /** A hook-flow case: the app its route's `setup` declares (hook-flow.ts). */
   flow?: FlowShape
+  /** An encapsulation case: the plugin tree its route's `setup` declares (encapsulation.ts). */
+  enc?: EncShape
   /** Server options given to both constructors as they are (the server-options family). */
   server?: Record<string, unknown>
   /** Replays only: Fastify 3's error handlers declared so that they chain as Enclave's. */

@@ -71,10 +71,27 @@ describe('differential: Fastify 3.27.4 and Enclave answer the same generated req
   })
 })
 
+describe('differential: the validation and encapsulation families', () => {
+  // Seeds other than SEED's, filtered to these two families (about 30 cases each), so that their
+  // rules run in every `npm test` beside seed 12's few.
+  for (const family of ['validation', 'encapsulation']) {
+    it(`seeds 3 and 4, the ${family} family: every difference is one README lists`, async function () {
+      this.timeout(120_000)
+      const outcomes = [...await runSeed(3, 250, 10, family), ...await runSeed(4, 250, 10, family)]
+      const unlisted = outcomes.filter((o) => o.unexplained !== undefined)
+      const report = unlisted.map((o) => `[${o.c.id} ${o.transport}] ${o.c.summary}\n  => ${o.unexplained}`).join('\n')
+      expect(unlisted.length, `replay: node dist/test/differential/cli.js --family ${family} --seeds 3-4 --count 250:\n${report}`).to.equal(0)
+      expect(outcomes.length, 'cases of the family').to.be.greaterThan(10)
+      // Validation messages differ by the README's pointer rule in many answers: a third alike outright.
+      expect(outcomes.filter((o) => o.explainedBy.length === 0).length, 'answers alike without any listed difference').to.be.greaterThan(outcomes.length / 3)
+    })
+  }
+})
+
 describe('differential: the URL, body and hook-flow families', () => {
-  it('seed 12\'s corpus reaches each new family (routing tables, bodies, hook flows)', () => {
+  it('seed 12\'s corpus reaches each new family (routing tables, bodies, hook flows, validation, plugin trees)', () => {
     const families = new Set(Array.from({ length: CASES }, (_, index) => generateCase(SEED, index).family))
-    for (const family of ['urls', 'bodies', 'hook-flow']) expect(families.has(family), family).to.equal(true)
+    for (const family of ['urls', 'bodies', 'hook-flow', 'validation', 'encapsulation']) expect(families.has(family), family).to.equal(true)
   })
 
   it('find-my-way 9\'s reading of a URL, written for find-my-way 4: unreserved escapes decoded, `;` escaped, a fragment before the query ends both', () => {

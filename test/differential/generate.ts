@@ -6,6 +6,8 @@ import { describeReplyShape, drawCookies, drawReplyShape, replyApiRequest, reply
 import { drawServerOptionsCase } from './server-options'
 import { drawUrlsCase } from './urls'
 import { drawBodiesCase } from './bodies'
+import { drawValidationCase } from './validation'
+import { describeEncShape, drawEncShape, encRequest, encRoute } from './encapsulation'
 import { describeFlowShape, drawFlowShape, flowRequest, flowRoute } from './hook-flow'
 import { Random } from './random'
 import { describeSerialShape, drawSerialShape, fastifyPicks, serialRequest, serialRoute } from './serialization'
@@ -13,7 +15,7 @@ import { describeErrorShape, drawErrorShape, errorsRequest, errorsRoute, exposes
 import { objectSchema, responseSchema, scalarSchema, valueSchema, type Schema } from './schemas'
 import { text, value } from './values'
 
-type Drawn = { family: string; route: RouteSpec; request: RequestSpec; note?: string; response?: Case['response']; exposedError?: true; app?: Case['app']; reply?: Case['reply']; errors?: Case['errors']; serial?: Case['serial']; server?: Case['server']; flow?: Case['flow'] }
+type Drawn = { family: string; route: RouteSpec; request: RequestSpec; note?: string; response?: Case['response']; exposedError?: true; app?: Case['app']; reply?: Case['reply']; errors?: Case['errors']; serial?: Case['serial']; server?: Case['server']; flow?: Case['flow']; enc?: Case['enc'] }
 
 const echo: Handler = (request) => ({ body: request.body ?? null, query: request.query, params: request.params })
 
@@ -259,11 +261,24 @@ function hookFlowCase(r: Random): Drawn {
   return { family: 'hook-flow', route: flowRoute(shape), request: flowRequest(r, shape), note: describeFlowShape(shape), flow: shape }
 }
 
+// Coercion, defaults, keyword messages, ajv options and plugins, formatters, shared `$ref`s (validation.ts).
+function validationCase(r: Random): Drawn {
+  const { route, request, server, note } = drawValidationCase(r)
+  return { family: 'validation', route, request, note, ...(Object.keys(server).length > 0 ? { server } : {}) }
+}
+
+// Plugin trees 1-4 deep: decorators, hooks, handlers, schemas and onRoute hooks at levels (encapsulation.ts).
+function encapsulationCase(r: Random): Drawn {
+  const shape = drawEncShape(r)
+  return { family: 'encapsulation', route: encRoute(shape), request: encRequest(r, shape), note: describeEncShape(shape), enc: shape }
+}
+
 const FAMILIES: Array<[number, (r: Random) => Drawn]> = [
   [8, appFamilyCase], [6, replyApiCase], [4, serverOptionsCase], [3, querystringCase], [2, paramsCase], [2, headersCase], [4, bodyCase], [4, responseCase], [3, replyCase], [2, routingCase], [2, contentTypeCase], [2, hooksCase],
   [4, errorsCase],
   [3, serializationCase],
   [4, urlsCase], [4, bodiesCase], [4, hookFlowCase],
+  [4, validationCase], [4, encapsulationCase],
 ]
 
 /** Case `index` of `seed`: the same pair always gives the same case. */
@@ -283,5 +298,5 @@ export function generateCase(seed: number, index: number): Case {
   const payload = drawn.request.payload === undefined ? '' : ` ${JSON.stringify(String(drawn.request.payload)).slice(0, 200)}`
   const summary = drawn.app ? `${drawn.note} <- ${drawn.request.method} ${drawn.request.url} ${JSON.stringify(drawn.request.headers ?? {})}${payload}` : `${ajv ? `ajv=${JSON.stringify(ajv)} ` : ''}${drawn.route.method} ${drawn.route.url} schema=${JSON.stringify(drawn.route.schema ?? null)}${drawn.note ? ` (${drawn.note})` : ''}` +
     ` <- ${drawn.request.method} ${drawn.request.url} ${JSON.stringify(drawn.request.headers ?? {})}${payload}`
-  return { id: `${seed}:${index}`, family: drawn.family, summary, route: drawn.route, request: drawn.request, response: drawn.response, ajv, ...(drawn.app ? { app: drawn.app } : {}), ...(drawn.reply ? { reply: drawn.reply } : {}), ...(drawn.errors ? { errors: drawn.errors } : {}), ...(drawn.serial ? { serial: drawn.serial } : {}), ...(drawn.server ? { server: drawn.server } : {}), ...(drawn.flow ? { flow: drawn.flow } : {}), ...(drawn.exposedError ? { exposedError: true } : {}) }
+  return { id: `${seed}:${index}`, family: drawn.family, summary, route: drawn.route, request: drawn.request, response: drawn.response, ajv, ...(drawn.app ? { app: drawn.app } : {}), ...(drawn.reply ? { reply: drawn.reply } : {}), ...(drawn.errors ? { errors: drawn.errors } : {}), ...(drawn.serial ? { serial: drawn.serial } : {}), ...(drawn.server ? { server: drawn.server } : {}), ...(drawn.flow ? { flow: drawn.flow } : {}), ...(drawn.enc ? { enc: drawn.enc } : {}), ...(drawn.exposedError ? { exposedError: true } : {}) }
 }

@@ -16,6 +16,8 @@ import { SERVER_DIFFERENCES } from './server-differences'
 import { URLS_DIFFERENCES, notAllowedInTable } from './urls-differences'
 import { BODIES_DIFFERENCES } from './bodies-differences'
 import { HOOK_FLOW_DIFFERENCES } from './hook-flow-differences'
+import { VALIDATION_DIFFERENCES } from './validation-differences'
+import { ENCAPSULATION_DIFFERENCES } from './encapsulation-differences'
 import { SHARED_SCHEMAS } from './schemas'
 
 export type { KnownDifference, RewriteContext } from './difference-types'
@@ -210,6 +212,8 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
   ...URLS_DIFFERENCES,
   ...BODIES_DIFFERENCES,
   ...HOOK_FLOW_DIFFERENCES,
+  ...VALIDATION_DIFFERENCES,
+  ...ENCAPSULATION_DIFFERENCES,
   ...SERVER_DIFFERENCES,
   {
     id: 'validation-path-pointer',
@@ -383,6 +387,8 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
     async rewrite(f, { c, enclave, transport, replay }) {
       if (c.app !== undefined) return await notAllowedInApp(f, c, enclave, replay)
       if (c.family === 'urls') return await notAllowedInTable(f, c, enclave, transport, replay)
+      // A plugin tree's 405 is its own rule's (encapsulation-differences.ts): c.route names no route there.
+      if (c.enc !== undefined) return undefined
       if (f.statusCode !== 404 || enclave.statusCode !== 405) return undefined
       const allow = c.route.method === 'GET' && c.server?.exposeHeadRoutes !== false ? 'GET, HEAD' : c.route.method
       const path = c.request.url.split(/[?#]/)[0] as string

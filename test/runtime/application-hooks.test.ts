@@ -75,6 +75,21 @@ describe('runtime: application hooks', () => {
       expect(order).to.deep.equal(['async', 'callback', 'ready'])
     })
 
+    it('run depth first, each scope before its children and a child before its parent\'s next sibling, as Fastify 3.27.4 walks the plugin tree', async () => {
+      const order: string[] = []
+      const ready = (name: string) => async (): Promise<void> => { order.push(name) }
+      await build((root) => {
+        root.addHook('onReady', ready('root'))
+        root.register(async (a: Scope) => {
+          a.addHook('onReady', ready('a'))
+          a.register(async (deep: Scope) => { deep.addHook('onReady', ready('a/deep')) })
+        })
+        root.register(async (b: Scope) => { b.addHook('onReady', ready('b')) })
+      })
+      // Fastify 3.27.4 logs the same order for the same app (breadth first would put b before a/deep).
+      expect(order).to.deep.equal(['root', 'a', 'a/deep', 'b'])
+    })
+
     it('a failing onReady hook makes ready() reject with its error', async () => {
       const error = new Error('not ready')
       const app = server()

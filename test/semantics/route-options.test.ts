@@ -108,6 +108,31 @@ describe('semantics: route options for HEAD and prefixes (issue 12 §2)', () => 
       expect(seen).to.deep.equal([{ url: '/prefix', routePath: '', prefix: '/prefix' }])
     })
 
+    it('a url an onRoute hook moves is served there, while context.config.url and routerPath keep the url as declared, and a prefixed \'/\' keeps its /prefix/ twin, as in Fastify 3.27.4 (and 5)', async () => {
+      const app = await build((root) => {
+        root.addHook('onRoute', (route: RouteOptions) => { const url = String(route.url); if (!url.endsWith('/')) route.url = `${url}-m` })
+        root.register(async (child: Scope) => {
+          const echo = async (request: Request, reply: Reply): Promise<unknown> => ({ url: request.url, routerPath: request.routerPath, config: reply.context.config.url })
+          child.get('/x', echo)
+          child.get('/', echo)
+        }, { prefix: '/a' })
+      })
+      const answers: Record<string, unknown> = {}
+      for (const url of ['/a/x', '/a/x-m', '/a', '/a-m', '/a/']) {
+        const res = await app.inject({ url })
+        answers[url] = res.statusCode === 200 ? res.json() : res.statusCode
+      }
+      // Fastify 3.27.4's answers for the same app (lib/route.js runs the hooks for the '/a' half
+      // only and names each half by its url before the hooks ran).
+      expect(answers).to.deep.equal({
+        '/a/x': 404,
+        '/a/x-m': { url: '/a/x-m', routerPath: '/a/x', config: '/a/x' },
+        '/a': 404,
+        '/a-m': { url: '/a-m', routerPath: '/a', config: '/a' },
+        '/a/': { url: '/a/', routerPath: '/a/', config: '/a/' },
+      })
+    })
+
     it('see the HEAD route of a GET route too (method HEAD) when HEAD routes are asked for, as in Fastify 3; once by default', async () => {
       const declare = async (options: Record<string, unknown>, route: Record<string, unknown> = {}): Promise<string[]> => {
         const seen: string[] = []

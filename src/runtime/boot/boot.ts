@@ -7,7 +7,7 @@ import type { ScopeImpl } from '../declare/scope'
 import { checkRegisterOptions, isSerializerMap } from '../declare/route-option-checks'
 import type { LogSerializers } from '../types'
 import { compileServer } from './compile'
-import { allScopes } from './all-scopes'
+import { scopesDepthFirst } from './all-scopes'
 import { callLifecycleHook } from './lifecycle-hook'
 import type { BootContext } from './boot-context'
 import { checkPluginMeta, checkProvided, encapsulatedPluginName, readPluginMeta } from '../shared/plugin-meta'
@@ -31,7 +31,9 @@ export async function bootServer(boot: BootContext, milestones: BootMilestones):
   if (complete) boot.schemaCompilers.codeCache?.release()
   await milestones.loaded()
   await milestones.runOnReadyHooks(async () => {
-    for (const scope of allScopes(boot.rootScope)) {
+    // Depth first, each scope before its children, as Fastify 3's hookRunnerApplication walks the
+    // plugin tree (a child's hooks before its parent's next sibling's).
+    for (const scope of scopesDepthFirst(boot.rootScope)) {
       for (const hook of scope.hooks.own('onReady')) await callLifecycleHook(hook.fn, hook.scope, [], hook.callback, boot.pluginTimeout, `onReady hook in ${scope.path}`)
     }
   })

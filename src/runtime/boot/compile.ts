@@ -90,7 +90,7 @@ export function compileServer(boot: BootContext): void {
  * covers both.
  */
 export function urlsOf(boot: BootContext, def: RouteDefinition): readonly string[] {
-  return def.withTrailingSlash && !boot.routing.ignoreTrailingSlash ? [def.url, `${def.url}/`] : [def.url]
+  return def.withTrailingSlash && !boot.routing.ignoreTrailingSlash ? [def.url, `${def.declaredUrl}/`] : [def.url]
 }
 
 /**
@@ -170,7 +170,7 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecor
   // which request.routerPath and routerMethod read. Fastify 3 declares the implicit HEAD route and
   // a prefix root's `/prefix/` twin as routes of their own: each has its own config naming its url
   // and method.
-  const config: Record<string, unknown> = { ...options.config, url: def.url, method: options.method }
+  const config: Record<string, unknown> = { ...options.config, url: def.declaredUrl, method: options.method }
   const twinConfigs = new Map<string, Record<string, unknown>>()
   const configFor = (method: string, url: string, implicitHead: boolean): Record<string, unknown> => {
     if (!implicitHead && url === def.url) return config

@@ -12,8 +12,14 @@ const supportedMethods: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'P
 export interface RouteDefinition {
   readonly scope: ScopeImpl
   readonly methods: readonly string[]
-  /** Prefix and path joined. */
+  /** Prefix and path joined, as onRoute hooks left it: where the route is served. */
   readonly url: string
+  /**
+   * The url before onRoute hooks ran: Fastify 3 (lib/route.js) names the route by it in
+   * `context.config.url` (so `request.routerPath`) and serves a prefix root's `/prefix/` twin at
+   * it plus '/' whatever a hook made of the url (the twin's onRoute call is skipped).
+   */
+  readonly declaredUrl: string
   readonly options: RouteOptions
   /**
    * Also served at `url` + '/' unless the server ignores trailing slashes: a route `/` in a
@@ -179,7 +185,7 @@ function declareOwnedRoute(scope: ScopeImpl, options: RouteOptions, routePrefix:
   const url = safeDecodeURI(String(options.url))
   options.url = url
   checkParamsSchema(options.schema, url, where, (id) => scope.getSchema(id))
-  scope.context.routes.push({ scope, methods: finalMethods, url, options, withTrailingSlash: placed.withTrailingSlash && url === placed.url, origin: scope.currentOrigin(), onRouteHooks })
+  scope.context.routes.push({ scope, methods: finalMethods, url, declaredUrl: safeDecodeURI(placed.url), options, withTrailingSlash: placed.withTrailingSlash, origin: scope.currentOrigin(), onRouteHooks })
   return url
 }
 

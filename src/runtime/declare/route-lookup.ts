@@ -49,7 +49,7 @@ function indexOf(context: DeclareContext): RouteIndex {
     const def = routes[index.indexed]
     const handler = def.options.handler as unknown as FindMyWay.Handler<FindMyWay.HTTPVersion.V1>
     const constraints = def.options.constraints as Record<string, unknown> | undefined
-    const urls = def.withTrailingSlash ? [def.url, `${def.url}/`] : [def.url]
+    const urls = def.withTrailingSlash ? [def.url, `${def.declaredUrl}/`] : [def.url]
     // The route option wins over the server's, as at boot (compile.ts).
     const exposeHead = (def.options.exposeHeadRoute as boolean | undefined) ?? exposeHeadRoutes
     const methods = exposeHead && def.methods.includes('GET') && !def.methods.includes('HEAD') ? [...def.methods, 'HEAD'] : def.methods

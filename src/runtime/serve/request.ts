@@ -85,7 +85,7 @@ export class RequestImpl {
     return Object.freeze({ ...options, version: this.raw.headers['accept-version'] })
   }
   /** Fastify 3's names for the declared path and method(s) (lib/request.js: context.config's url and method). */
-  get routerPath(): string | undefined { return this.route.path ?? undefined }
+  get routerPath(): string | undefined { return this.route.path === null ? undefined : this.route.context.config.url as string }
   /** The method option as declared (an array for `all()` or `method: [...]`); undefined in the not-found handler. */
   get routerMethod(): string | readonly string[] | undefined { return this.route.context.config.method as string | readonly string[] | undefined }
   /** True when the not-found handler is serving this request. */
