@@ -176,3 +176,67 @@ describe('hardening: maxPipelinedRequests (requests in flight on one HTTP/1.1 co
     }
   })
 })
+
+describe('hardening: the maxPipelinedRequests warning speaks only for a stuck connection', function () {
+  this.timeout(20_000)
+
+  it('a polite client pipelining 300 requests deep (past the limit of 100) and reading every answer is served in full, in order, at most 100 at once behind the one answered, and nothing is logged', async () => {
+    const logger = recordingLogger()
+    const app = server({ logger })
+    let running = 0
+    let most = 0
+    app.get('/t/:n', async (request) => {
+      running++
+      most = Math.max(most, running)
+      // Long enough that the first 100 are still running when the rest arrive: the cap holds them.
+      await sleep(5)
+      running--
+      return `${(request.params as { n: string }).n}#`
+    })
+    const socket = await start(app)
+    const received = answers(socket)
+    let requests = ''
+    for (let i = 0; i < 300; i++) requests += get(`/t/${i}`)
+    socket.write(requests)
+    await within(received.until(300), 8_000, 'every answer')
+    expect(bodiesOf(received.text())).to.deep.equal(Array.from({ length: 300 }, (_, i) => `${i}#`))
+    // The limit plus the request being answered (Node hands it the socket: never queued, never counted).
+    expect(most, 'handlers running at once').to.equal(101)
+    // Past the stall watch's two checks: a late line would show here.
+    await sleep(700)
+    expect(capWarnings(logger)).to.deep.equal([])
+    socket.destroy()
+  })
+
+  it('a client pipelining 300 requests for 64 KB answers and reading none of them is capped (at most 100 handlers at once behind the one answered, the rest not run while it does not read) and logged once', async () => {
+    const logger = recordingLogger()
+    const app = server({ logger, drainTimeout: 60_000, maxQueuedBytes: 0 })
+    const big = 'x'.repeat(64 * 1024)
+    let running = 0
+    let most = 0
+    let ran = 0
+    app.get('/t/:n', async () => {
+      running++
+      ran++
+      most = Math.max(most, running)
+      await sleep(1)
+      running--
+      return big
+    })
+    const socket = await start(app)
+    socket.pause()
+    let requests = ''
+    for (let i = 0; i < 300; i++) requests += get(`/t/${i}`)
+    socket.write(requests)
+    await within(new Promise<void>((resolve) => { const check = setInterval(() => { if (capWarnings(logger).length > 0) { clearInterval(check); resolve() } }, 20) }), 6_000, 'the warning')
+    const ranThen = ran
+    await sleep(600)
+    expect(ran, 'no handler runs while the client reads nothing').to.equal(ranThen)
+    expect(ran, 'handlers run').to.be.below(300)
+    expect(most, 'handlers running at once').to.be.at.most(101)
+    const warnings = capWarnings(logger)
+    expect(warnings).to.have.length(1)
+    expect(warnings[0]).to.include({ method: 'GET', limit: 100 })
+    socket.destroy()
+  })
+})

@@ -3,7 +3,9 @@
 // garbage segments, Origin values that nearly match, path traversal to @fastify/static (encoded,
 // double-encoded, backslash, NUL), broken multipart bodies, a gzip bomb and bad gzip to
 // @fastify/compress's request decompression, malformed Basic credentials, CSRF tokens of the wrong
-// type, forged secure-session cookies. Each request is sent as raw bytes to the same plugins on
+// type, forged secure-session cookies; session 20 added thousands of multipart parts, 10,000
+// Accept-Encoding tokens, 64 KB and 1,600-pair cookies, 100,000 form fields, 4,000 ranges, `bytes=-0`,
+// 4,000 If-None-Match tags (@fastify/etag). Each request is sent as raw bytes to the same plugins on
 // Enclave and on Fastify 5 (the major these plugin versions support): Enclave answers the status
 // the plugin gives on Fastify, never a crash or a hang, a 5xx only where the plugin itself answers
 // one, and nothing pollutes Object.prototype. The one difference kept (README): a multipart body
@@ -21,6 +23,7 @@ import compress from '@fastify/compress'
 import basicAuth from '@fastify/basic-auth'
 import csrf from '@fastify/csrf-protection'
 import secureSession from '@fastify/secure-session'
+import etag from '@fastify/etag'
 import type { Scope } from '../../src/runtime'
 import { server } from '../support/servers'
 import { RawClient, within } from '../support/raw-http'
@@ -74,6 +77,10 @@ async function declare(app: Scope): Promise<void> {
     await s.register(csrf)
     s.post('/cs', { onRequest: s.csrfProtection }, async () => ({ ok: true }))
   }, { prefix: '/cs' })
+  a.register(async (s: Loose) => {
+    await s.register(etag)
+    s.get('/et', async () => ({ fixed: 'body' }))
+  }, { prefix: '/et' })
   a.register(async (s: Loose) => {
     await s.register(secureSession, { key: Buffer.alloc(32, 7), cookie: { path: '/' } })
     s.get('/sec', async (req: Loose) => { const n = ((req.session.get('n') as number | undefined) ?? 0) + 1; req.session.set('n', n); return { n } })
@@ -146,6 +153,21 @@ const cases: ReadonlyArray<readonly [string, string | Buffer]> = [
   ['csrf: no secret', post('/cs/cs', 'application/json', '{}')],
   ['csrf: a token that is an object', post('/cs/cs', 'application/json', '{"_csrf":{"a":1}}', 'Cookie: _csrf=abc\r\n')],
   ['csrf: a token that is an array', post('/cs/cs', 'application/json', '{"_csrf":["a","b"]}', 'Cookie: _csrf=abc\r\n')],
+  // Session 20 (hostile20): the shapes of the brief's list. Node's 16 KB header limit answers the
+  // longest header shapes (431) before any plugin on both servers; each still has to be that 431, not a hang.
+  ['multipart: 5,000 tiny parts', post('/m/mp', 'multipart/form-data; boundary=XX', multipartBody('XX', Array.from({ length: 5000 }, (_, i) => field(`f${i}`))))],
+  ['multipart: a filename with ../ and a NUL', post('/m/mp', 'multipart/form-data; boundary=XX', multipartBody('XX', ['Content-Disposition: form-data; name="f"; filename="../../etc/passwd\x00.png"\r\n\r\nv']))],
+  ['multipart: a 900 KB field (under bodyLimit and busboy\'s 1 MB fieldSize)', post('/m/mp', 'multipart/form-data; boundary=XX', multipartBody('XX', [`Content-Disposition: form-data; name="big"\r\n\r\n${'x'.repeat(900_000)}`]))],
+  ['static: %2e%2e%2f (all encoded)', get('/s/public/%2e%2e%2fhello.txt')],
+  ['static: %00 in a directory name', get('/s/public/%00/nested.txt')],
+  ['static: 4,000 ranges', get('/s/public/nested.txt', `Range: bytes=${Array.from({ length: 4000 }, () => '0-0').join(',')}\r\n`)],
+  ['static: Range bytes=-0', get('/s/public/nested.txt', 'Range: bytes=-0\r\n')],
+  ['compress: Accept-Encoding with 10,000 tokens', post('/z/echo', 'application/json', `{"a":"${'x'.repeat(100)}"}`, `Accept-Encoding: ${','.repeat(9999)}gzip\r\n`)],
+  ['cookie: a 64 KB Cookie header with 6,000 pairs', get('/c/cookie', `Cookie: ${Array.from({ length: 6000 }, (_, i) => `k${i}=vvvvv`).join('; ')}\r\n`)],
+  ['cookie: 1,600 pairs in 15 KB', get('/c/cookie', `Cookie: ${Array.from({ length: 1600 }, (_, i) => `k${i}=v`).join(';')}\r\n`)],
+  ['formbody: 100,000 fields', post('/f/form', 'application/x-www-form-urlencoded', Array.from({ length: 100_000 }, (_, i) => `k${i}=1`).join('&'))],
+  ['etag: If-None-Match with 4,000 tags, none matching', get('/et/et', `If-None-Match: ${Array.from({ length: 4000 }, () => '"a"').join(',')}\r\n`)],
+  ['etag: If-None-Match *', get('/et/et', 'If-None-Match: *\r\n')],
   ['secure-session: a garbage cookie', get('/sc/sec', 'Cookie: session=garbage\r\n')],
   ['secure-session: two base64 parts of zeros', get('/sc/sec', `Cookie: session=${Buffer.alloc(40).toString('base64')};${Buffer.alloc(24).toString('base64')}\r\n`)],
 ]

@@ -7,12 +7,14 @@ import type { ReplyImpl } from './reply'
 import { replyAt } from './reply-at'
 import { isHttp2 } from './http2-request'
 import { objectModeBytes } from './object-mode-bytes'
+import { webQueueBytes } from './web-stream-queue'
 
 /**
  * Tells the drain watch what a byte stream reply holds that the socket does not show: a producer
  * that ignores backpressure piles its bytes up in the source (and in a length guard between it
  * and the response) while the pipe waits for 'drain'. An object-mode source's own length counts
- * objects, not bytes: its buffered chunks are measured instead (object-mode-bytes.ts).
+ * objects, not bytes: its buffered chunks are measured instead (object-mode-bytes.ts), and a web
+ * stream's (always object mode here) own queue with them (web-stream-queue.ts).
  * Over HTTP/2 the socket is the session's, shared by every stream, and flow control holds a
  * stream's output in the stream: the owner is registered with the session, counts the stream's
  * own buffer too, and a cut ends that stream only (RST_STREAM), not the session.
@@ -28,7 +30,7 @@ export function reportStreamQueue(reply: ReplyImpl, source: Readable, guard: Rea
   const counted = objectMode ? [guard] : [source, guard]
   const owner: QueuedOutput = {
     held: () => {
-      let bytes = objectMode ? objectModeBytes(source) : 0
+      let bytes = objectMode ? objectModeBytes(source) + webQueueBytes(source) : 0
       for (const stream of counted) bytes += bufferedIn(stream)
       return http2 === undefined ? bytes : bytes + http2.writableLength
     },

@@ -4,6 +4,7 @@ import type { ReadableStream } from 'node:stream/web'
 import { runtimeError } from '../errors/runtime-codes'
 import type { ReplyImpl } from './reply'
 import { replyAt } from './reply-at'
+import { markWebSource } from './web-stream-queue'
 
 /**
  * Payloads of the web platform (fetch's `Response`, its `body` ReadableStream, typed arrays), sent
@@ -89,7 +90,10 @@ export function nodeBody(reply: ReplyImpl, payload: object): unknown {
   if (reply.headerMap['content-type'] === undefined && !reply.raw.hasHeader('content-type')) reply.headerMap['content-type'] = 'application/octet-stream'
   // Object mode, so that its chunks are checked on the way (stream-chunks.ts): a web stream of
   // objects is as easy to build as a Node one, and must be refused with a coded error too.
-  return Readable.fromWeb(body, { objectMode: true })
+  const node = Readable.fromWeb(body, { objectMode: true })
+  // A source that enqueues regardless of desiredSize holds its chunks in the web stream, where the drain watch must look (web-stream-queue.ts).
+  markWebSource(node, body)
+  return node
 }
 
 /**

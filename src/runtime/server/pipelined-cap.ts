@@ -18,6 +18,11 @@ import type { RequestListener } from './node-server'
  * reading goes on. A well-behaved pipelining client is answered in full and in order (Node keeps
  * the answers in arrival order), at most `limit` of its requests running at once.
  *
+ * The warning (once per connection) speaks only for a connection that is stuck, not merely deep:
+ * held requests that waited half a second with no answer going out (a client not reading, or
+ * behind an answer that does not come). A polite client pipelining past the limit, served as fast
+ * as its handlers answer, logs nothing (session 19 logged it too).
+ *
  * Only requests queued behind another answer are counted: a request Node hands its socket at once
  * (every request of a client that does not pipeline) never comes here.
  */
@@ -31,7 +36,23 @@ interface Line {
   readonly held: Array<{ req: IncomingMessage; res: ServerResponse; listener: RequestListener }>
   paused: boolean
   warned: boolean
+  /** Answers gone out on this connection (requests in flight that closed): the stall watch's measure of progress. */
+  answered: number
+  /** While requests are held and not yet warned about: the stall watch (watchStall below). */
+  watch: ReturnType<typeof setInterval> | null
 }
+
+/**
+ * How often, and how many checks in a row without an answer going out, before a connection with
+ * held requests is logged. A polite client pipelining deeper than the limit (it reads its answers)
+ * has its held requests released as fast as the handlers answer: it is served, not logged. A client
+ * that reads nothing fills the socket and its answers stop going out; behind an answer that does not
+ * come, nothing goes out either: that connection is logged, ~0.5 s after the cap first held it. Two
+ * checks, not one: a process starved of CPU for a moment (timers run before the I/O that waited)
+ * must not read its own stall as the client's.
+ */
+const STALL_CHECK_MS = 250
+const STALL_CHECKS = 2
 
 type NodeSocket = Socket & { _paused?: boolean; parser?: { pause(): void; resume(): void } | null }
 
@@ -40,12 +61,12 @@ export function pipelinedCap(limit: number, onLimit: (req: IncomingMessage) => v
   const lineOf = (socket: Socket): Line => {
     let line = lines.get(socket)
     if (line === undefined) {
-      const made: Line = { inFlight: 0, held: [], paused: false, warned: false }
+      const made: Line = { inFlight: 0, held: [], paused: false, warned: false, answered: 0, watch: null }
       line = made
       lines.set(socket, made)
       // Node restarts reading when its own queued output falls (socketOnDrain): not while requests are held.
       socket.on('resume', () => { if (made.paused) { stopReading(socket); (socket as NodeSocket).parser?.pause() } })
-      socket.once('close', () => { made.held.length = 0; made.paused = false })
+      socket.once('close', () => { made.held.length = 0; made.paused = false; stopWatch(made) })
     }
     return line
   }
@@ -53,6 +74,7 @@ export function pipelinedCap(limit: number, onLimit: (req: IncomingMessage) => v
     line.inFlight++
     res.once('close', () => {
       line.inFlight--
+      line.answered++
       release(line, socket)
     })
     listener(req, res)
@@ -83,12 +105,31 @@ export function pipelinedCap(limit: number, onLimit: (req: IncomingMessage) => v
         // Node's parser is running (this is its 'request' event): Node pauses it once the packet in hand is parsed.
         stopReading(socket)
       }
-      if (!line.warned) {
-        line.warned = true
-        onLimit(req)
-      }
+      if (!line.warned && line.watch === null) watchStall(line)
     },
   }
+  /** Logs the connection once if its held requests wait STALL_CHECKS checks in a row with no answer going out. */
+  function watchStall(line: Line): void {
+    let seen = line.answered
+    let still = 0
+    line.watch = setInterval(() => {
+      const waiting = line.held[0]
+      if (waiting === undefined) { stopWatch(line); return }
+      if (line.answered !== seen) { seen = line.answered; still = 0; return }
+      if (++still < STALL_CHECKS) return
+      stopWatch(line)
+      line.warned = true
+      onLimit(waiting.req)
+    }, STALL_CHECK_MS)
+    // Never keeps the process alive by itself.
+    line.watch.unref()
+  }
+}
+
+function stopWatch(line: Line): void {
+  if (line.watch === null) return
+  clearInterval(line.watch)
+  line.watch = null
 }
 
 /**

@@ -3,10 +3,10 @@ import { runtimeError } from '../errors/runtime-codes'
 import type { Logger } from '../types'
 
 /**
- * The warning when maxPipelinedRequests first holds a request on a connection (server/pipelined-cap.ts):
- * one line per connection, naming the request held and the client's address. Nothing is refused,
- * so a client that pipelines deeply but reads its answers is served in full; the line says why its
- * requests ran at most `limit` at a time.
+ * The warning when requests held by maxPipelinedRequests wait with no answer going out
+ * (server/pipelined-cap.ts): one line per connection, naming the oldest request held and the
+ * client's address. Nothing is refused; a client that pipelines deeply but reads its answers is
+ * served in full and never logged.
  */
 export function pipelinedLimitLog(log: Logger, limit: number): (req: IncomingMessage) => void {
   return (req) => {
