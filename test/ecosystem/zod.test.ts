@@ -141,6 +141,28 @@ describe('zod with fastify-type-provider-zod in Enclave', () => {
     expect(bad.json()).to.deep.equal({ statusCode: 400, error: 'Bad Request', message: 'body/title Too small: expected string to have >=1 characters' })
   })
 
+  it('documents zod parts in app.openapi() through their Standard JSON Schema: the input form for the request (a default is optional), the output form for a response; one with no JSON Schema form is undescribed, never zod\'s internals', async () => {
+    const app = server()
+    app.setValidatorCompiler(validatorCompiler)
+    app.setSerializerCompiler(serializerCompiler)
+    const Page = z.object({ limit: z.coerce.number().default(20) })
+    app.post('/books/:id', { schema: { body: NewBook, params: ById, querystring: Page, response: { 201: Book, 202: z.string().transform((text) => text.length) } } }, async () => ({ id: 1, title: 't' }))
+    await app.ready()
+    const operation = app.openapi().paths['/books/{id}'].post as any
+    expect(operation.parameters).to.deep.equal([
+      { name: 'id', in: 'path', required: true, schema: { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 } },
+      { name: 'limit', in: 'query', required: false, schema: { default: 20, type: 'number' } },
+    ])
+    expect(operation.requestBody.content['application/json'].schema).to.deep.equal({
+      type: 'object', required: ['title'],
+      properties: { title: { type: 'string', minLength: 1 }, year: { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 }, tags: { type: 'array', items: { type: 'string' }, default: [] } },
+    })
+    expect(operation.responses['201'].content['application/json'].schema).to.deep.equal({
+      type: 'object', properties: { id: { type: 'number' }, title: { type: 'string' } }, required: ['id', 'title'], additionalProperties: false,
+    })
+    expect(operation.responses['202'].content['application/json'].schema).to.deep.equal({ description: 'A zod schema with no JSON Schema form.' })
+  })
+
   it('documents the zod schemas through @fastify/swagger\'s transform: jsonSchemaTransform, as Fastify 5 does', async () => {
     const build = async (app: any): Promise<any> => {
       await app.register(swagger, { openapi: { info: { title: 'Books', version: '1.0.0' } }, transform: jsonSchemaTransform })
