@@ -33,7 +33,7 @@ export type {
   ValidatorCompilerInput, ValidateFunction, SerializerCompiler, SerializerCompilerInput, SerializeFunction, ReplySerializer,
   SchemaErrorFormatter, ValidatorOptions, ValidatorPlugin, CompilersFactory, SchemaControllerOptions, SchemaBucket, SchemaBucketFactory,
   RequestBase, RequestDecorations, ReplyDecorations, ScopeDecorations, RequestDecorationValue, ReplyDecorationValue, DeclaredRequestName, DeclaredReplyName, DeclaredScopeName, ScopeDecorationValue, TypedRequest, RequestOf, RouteHandler, HandlerResult,
-  RuntimeRouteSchema, ScopeRouteShortcut, SchemaType, TypedRouteSchema, ResponseOf, ResponseAt, NoResponseSchemaFor, TypeBoxSchema, TypeBoxKinded, TypeBoxLike,
+  RuntimeRouteSchema, ScopeRouteShortcut, SchemaType, TypedRouteSchema, ResponseOf, ResponseAt, NoResponseSchemaFor, TypeBoxSchema, TypeBoxKinded, TypeBoxLike, StandardSchemaLike,
   RouteGeneric, RouteGenericInterface, RequestFor, ResultFor, GenericRouteHandler, ReplyBase, PathParams, PathParamNames,
   ReadyOptions, SchemaCompilation, BootProfile, RouteCompileCost, ScopeCompileCost, FrameworkErrorsHandler, LogLevel, LogSerializers, ServerLogger, PluginModule,
   SchemaCacheOptions, SchemaCacheMode, SchemaCacheStats, HttpErrorOptions, ConstraintStrategy, ConstraintStore, VersioningOptions,

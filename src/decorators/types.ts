@@ -1,6 +1,6 @@
 import type { InjectionToken } from 'tsyringe'
 import type { HookName, OptionsOmittable, PluginFunction, PluginOptionsOf, RouteShorthandOptions } from '../runtime/types'
-import type { RouteSchema, SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../runtime/schemas/types'
+import type { AnySerializerCompiler, AnyValidatorCompiler, RouteSchema, SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../runtime/schemas/types'
 import type { NoUnknownSchemaKeys, TypeBoxLike, TypedRouteSchema } from '../runtime/typed-schemas'
 
 /** Any class. Abstract classes are allowed as tokens and route-method owners. */
@@ -76,8 +76,8 @@ export interface ModuleOptions<P extends readonly PluginEntry[] = readonly Plugi
   /** Prefix of every route of this module and its descendants. */
   prefix?: string
   schemaErrorFormatter?: SchemaErrorFormatter
-  validatorCompiler?: ValidatorCompiler
-  serializerCompiler?: SerializerCompiler
+  validatorCompiler?: AnyValidatorCompiler
+  serializerCompiler?: AnySerializerCompiler
   /** 'eager' or 'lazy' schema compilation for this module's routes and its children's (issue 16). */
   schemaCompilation?: 'eager' | 'lazy'
 }

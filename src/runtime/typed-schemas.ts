@@ -78,6 +78,18 @@ export interface TypeBoxKinded { readonly '~kind': string }
 export type TypeBoxLike = TypeBoxSchema | TypeBoxKinded
 
 /**
+ * A Standard Schema (standardschema.dev: zod 3.24+/4, valibot, ArkType): no JSON Schema, so it
+ * runs only under a validatorCompiler/serializerCompiler that reads it (fastify-type-provider-zod's),
+ * but it types the part where it is written, as Fastify's type providers do: the handler reads the
+ * schema's output type (what a zod compiler returns as `{ value }`, and what ZodTypeProvider types
+ * for both directions). Matched by shape, so Enclave depends on none of these libraries.
+ */
+export interface StandardSchemaLike<Output = unknown> {
+  readonly '~standard': { readonly version: 1; readonly vendor: string; readonly types?: { readonly output: Output } | undefined }
+}
+type StandardOutput<X> = X extends { readonly '~standard': { readonly types?: infer T } } ? (NonNullable<T> extends { readonly output: infer O } ? O : Opaque) : Opaque
+
+/**
  * A schema with the schema classes nested in it (`items: Cat`) replaced by their schemas, as boot
  * places them (inlineSchemaClasses; one with `$id` becomes a `$ref` there, same shape). Only read
  * for a schema that is no JSON Schema as it is, so plain schemas never pay for the walk.
@@ -115,6 +127,8 @@ type HoldsKinded<X> = X extends TypeBoxKinded ? true
 
 /** The TypeScript type a schema part describes, or Opaque. */
 export type SchemaType<X> = IsAny<X> extends true ? Opaque
+  // First: a zod object also has a literal `type: 'object'`, which the JSON Schema reading below would take.
+  : X extends StandardSchemaLike ? StandardOutput<X>
   : X extends TypeBoxSchema<infer T> ? T
   : X extends SchemaClassType<object, infer T> ? T
   : IsComplete<X> extends true

@@ -8,8 +8,8 @@ import type { Settings as Http2Settings } from 'node:http2'
 import type { BuiltInName, Uncheckable, UndeclaredName, UnprovidedName } from './declared-name'
 import type { GenericParts, NamesAPart, NamesReply, ReplyPayload, RouteGeneric } from './route-generic'
 import type { CodedGeneric, StatusReplyGeneric } from './reply-status'
-import type { HasTypedParts, NoUnknownSchemaKeys, ResponseOf, ResponseTypes, SchemaClassType, TypeBoxKinded, TypeBoxLike, TypedParts, TypedRouteSchema } from './typed-schemas'
-import type { ValidatorCompiler, SerializerCompiler, ReplySerializer, SerializerOptions, SchemaErrorFormatter, SchemaControllerOptions, ValidatorOptions, RouteSchema, RouteSchemaAnnotations, SharedSchema, JsonSchema } from './schemas/types'
+import type { HasTypedParts, NoUnknownSchemaKeys, ResponseOf, ResponseTypes, SchemaClassType, StandardSchemaLike, TypeBoxKinded, TypeBoxLike, TypedParts, TypedRouteSchema } from './typed-schemas'
+import type { AnySerializerCompiler, AnyValidatorCompiler, ValidatorCompiler, SerializerCompiler, ReplySerializer, SerializerOptions, SchemaErrorFormatter, SchemaControllerOptions, ValidatorOptions, RouteSchema, RouteSchemaAnnotations, SharedSchema, JsonSchema } from './schemas/types'
 import type { Inspection, RouteInspection, ScopeAnnotation, ScopeInspection } from './shared/introspection'
 import type { OpenApiDocument, OpenApiInfo } from './shared/openapi-types'
 import type { SchemaCompilation } from './shared/schema-compilation'
@@ -511,8 +511,12 @@ export interface RouteHooks<R = {}, Y = {}> {
  * requests; a schema class goes in as itself (`body: Note`, placed as the decorator layer places it: inlined, or a `$ref` to its `$id`) or as `Note.schema`; a class nested in a part is placed the same way.
  */
 export type RuntimeRouteSchema = TypedRouteSchema & RouteSchemaAnnotations & RuntimeRouteParts
-/** A part as the runtime API takes it: a JSON Schema record, a TypeBox 1.x schema (an interface, so no record) or a schema class. */
-type RuntimePart = JsonSchema | TypeBoxKinded | SchemaClassType
+/**
+ * A part as the runtime API takes it: a JSON Schema record, a TypeBox 1.x schema (an interface, so
+ * no record), a schema class, or a Standard Schema (zod) for a custom compiler to read (refused at
+ * boot without one: ENC_ERR_SCH_FOREIGN_SCHEMA).
+ */
+type RuntimePart = JsonSchema | TypeBoxKinded | SchemaClassType | StandardSchemaLike
 interface RuntimeRouteParts {
   body?: RuntimePart
   querystring?: RuntimePart
@@ -538,8 +542,8 @@ export interface PluginRouteOptions {}
 export interface RouteShorthandOptions<S extends RuntimeRouteSchema = RouteSchema, R = {}, Y = {}> extends RouteHooks<R, Y>, PluginRouteOptions {
   schema?: S & NoUnknownSchemaKeys<S>
   attachValidation?: boolean
-  validatorCompiler?: ValidatorCompiler
-  serializerCompiler?: SerializerCompiler
+  validatorCompiler?: AnyValidatorCompiler
+  serializerCompiler?: AnySerializerCompiler
   schemaErrorFormatter?: SchemaErrorFormatter
   bodyLimit?: number
   /**
@@ -1058,8 +1062,9 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
   addSchema(schema: SharedSchema | TypeBoxLike): this
   getSchemas(): Record<string, SharedSchema>
   getSchema(id: string): SharedSchema | undefined
-  setValidatorCompiler(fn: ValidatorCompiler): this
-  setSerializerCompiler(fn: SerializerCompiler): this
+  /** `S`: the schemas `fn` reads (JSON Schema unless its type says: a zod compiler's are zod schemas), as Fastify's generic. */
+  setValidatorCompiler<S = JsonSchema>(fn: ValidatorCompiler<S>): this
+  setSerializerCompiler<S = JsonSchema>(fn: SerializerCompiler<S>): this
   /**
    * Fastify 3.27.4's: this scope's (and its descendants') shared-schema bucket and compiler builders;
    * what is left out is inherited.

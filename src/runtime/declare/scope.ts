@@ -251,8 +251,9 @@ export class ScopeImpl implements Scope {
   getSchemas(): Record<string, SharedSchema> { return this.schemas.getSchemas() as Record<string, SharedSchema> }
   getSchema(id: string): SharedSchema | undefined { return this.schemas.get(id) }
 
-  setValidatorCompiler(fn: ValidatorCompiler): this { checkSetter(this, 'setValidatorCompiler', fn); this.ownValidatorCompiler = fn; return this }
-  setSerializerCompiler(fn: SerializerCompiler): this { checkSetter(this, 'setSerializerCompiler', fn); this.ownSerializerCompiler = fn; return this }
+  // The schema type is the caller's claim about its own compiler; stored as any compiler is.
+  setValidatorCompiler<S>(fn: ValidatorCompiler<S>): this { checkSetter(this, 'setValidatorCompiler', fn); this.ownValidatorCompiler = fn as ValidatorCompiler; return this }
+  setSerializerCompiler<S>(fn: SerializerCompiler<S>): this { checkSetter(this, 'setSerializerCompiler', fn); this.ownSerializerCompiler = fn as SerializerCompiler; return this }
   /** Fastify's `fastify.validatorCompiler` (read-only; scope-schemas.ts). */
   get validatorCompiler(): ValidatorCompiler | undefined { return visibleValidatorCompiler(this) }
   /** Fastify's `fastify.serializerCompiler`, as validatorCompiler. */

@@ -76,6 +76,11 @@ export const schemaErrors = {
     message: (a: { where: string; key: string; hint: string }) => `The schema of route ${a.where} has the key '${a.key}'${a.hint}, which is not a part: use body, querystring (or query), params, headers or response. Validation would silently skip it.` }),
   ENC_ERR_SCH_UNKNOWN_KEYWORD: e({ status: null, summary: 'a route or shared schema (or one given to compileValidationSchema()/compileSerializationSchema()) uses a JSON Schema keyword the validator does not know (validator.customKeywords lists custom ones)',
     message: (a: { where: string; key: string; pointer: string; hint: string }) => `${a.where}: unknown JSON Schema keyword '${a.key}' at '${a.pointer}'${a.hint}. ajv and fast-json-stringify would both ignore it. Fix the name, or list a custom keyword in the server option validator.customKeywords.` }),
+  ENC_ERR_SCH_FOREIGN_SCHEMA: e({ status: null, summary: 'a route schema is a zod (or other Standard Schema) object, which only a custom validatorCompiler / serializerCompiler can read, and none is set for it',
+    message: (a: { where: string; vendor: string; pointer: string }) => `${a.where} is a ${a.vendor} schema${a.pointer === '/' ? '' : ` at '${a.pointer}'`}, not a JSON Schema, ` +
+      `and the compiler in effect is the JSON Schema one. Set compilers that read it for this route or an enclosing scope (fastify-type-provider-zod: ` +
+      `scope.setValidatorCompiler(validatorCompiler) and scope.setSerializerCompiler(serializerCompiler), or the module/route options of the same names), ` +
+      `or convert it to JSON Schema (zod 4: z.toJSONSchema(schema)).` }),
   ENC_ERR_SCH_CONTROLLER_INVALID: e({ status: null, summary: 'the schemaController option or setSchemaController() is not in Fastify\'s shape, or its bucket lacks what a call needs',
     message: (a: { case: 'option'; where: string; problem: string } | { case: 'bucket'; scopePath: string; problem: string }) => a.case === 'option'
       ? `${a.where}: ${a.problem}. Pass { bucket?: (parentSchemas) => ({ add, getSchema, getSchemas }), compilersFactory?: { buildValidator?, buildSerializer? } }.`

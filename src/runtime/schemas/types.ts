@@ -44,8 +44,12 @@ export interface RouteSchema extends RouteSchemaAnnotations {
   response?: Record<string | number, JsonSchema>
 }
 
-export interface ValidatorCompilerInput {
-  schema: JsonSchema
+/**
+ * `S`: the schema the compiler reads, JSON Schema unless it says otherwise (Fastify's
+ * `FastifySchemaCompiler<T>`): fastify-type-provider-zod's compilers read zod schemas.
+ */
+export interface ValidatorCompilerInput<S = JsonSchema> {
+  schema: S
   method: string
   url: string
   httpPart?: HttpPart | string
@@ -57,10 +61,10 @@ export interface ValidatorCompilerInput {
  * the coerced value), `{ error }`, or an Error.
  */
 export type ValidateFunction = ((data: unknown) => unknown) & { errors?: unknown }
-export type ValidatorCompiler = (input: ValidatorCompilerInput) => ValidateFunction
+export type ValidatorCompiler<S = JsonSchema> = (input: ValidatorCompilerInput<S>) => ValidateFunction
 
-export interface SerializerCompilerInput {
-  schema: JsonSchema
+export interface SerializerCompilerInput<S = JsonSchema> {
+  schema: S
   method: string
   url: string
   httpStatus: string
@@ -68,7 +72,15 @@ export interface SerializerCompilerInput {
 export type SerializeFunction = (data: unknown) => string
 /** setReplySerializer(fn): serializes a reply payload of a route of the scope (Fastify's `(payload, statusCode)`). */
 export type ReplySerializer = (payload: unknown, statusCode: number) => string
-export type SerializerCompiler = (input: SerializerCompilerInput) => SerializeFunction
+export type SerializerCompiler<S = JsonSchema> = (input: SerializerCompilerInput<S>) => SerializeFunction
+/**
+ * Where no generic can say which schemas a compiler will be given (a route's or a module's
+ * option), any compiler fits; an inline one reads its schema untyped, as Fastify 3's did.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyValidatorCompiler = ValidatorCompiler<any>
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnySerializerCompiler = SerializerCompiler<any>
 
 /** `dataVar` is `body`, `params`, `querystring` or `headers` (spec §4.2). */
 export type SchemaErrorFormatter = (this: unknown, errors: unknown[], dataVar: string) => Error

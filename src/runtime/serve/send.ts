@@ -12,6 +12,7 @@ import { failSend } from './send-failure'
 import { isStream } from './stream-source'
 import { webPayloadOf, type WebPayload } from './web-reply'
 import { warnAlreadySent, write } from './write-payload'
+import { serializerIssues } from './serializer-issues'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 const TEXT_TYPE = 'text/plain; charset=utf-8'
@@ -141,7 +142,7 @@ function serializeStage(reply: ReplyImpl, payload: unknown): void {
 }
 
 function serializationError(reply: ReplyImpl, cause: unknown): FrameworkError {
-  const message = cause instanceof Error ? cause.message : String(cause)
+  const message = (cause instanceof Error ? cause.message : String(cause)) + serializerIssues(cause)
   // The serializer's message is in ours already; as a `cause` too, pino's err serializer would
   // print it twice ("...: message: message"), and its stack points into generated code.
   const hooked = reply.route.preSerialization !== null && !reply.errorPayload

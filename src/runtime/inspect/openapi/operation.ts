@@ -6,6 +6,7 @@ import { convertSchema } from './convert-schema'
 import type { ComponentNames } from './component-names'
 import { ERROR_COMPONENT, errorResponses } from './error-contract'
 import { pathTemplate } from './path-template'
+import { withStandardSchemasConverted } from './standard-json-schema'
 
 export interface OperationContext {
   readonly names: ComponentNames
@@ -15,7 +16,8 @@ export interface OperationContext {
 }
 
 /** One route method as an OpenAPI Operation: parameters, request body, responses (declared, then the error contract), security. */
-export function buildOperation(route: RouteInspection, context: OperationContext): OpenApiOperation {
+export function buildOperation(inspected: RouteInspection, context: OperationContext): OpenApiOperation {
+  const route = withStandardSchemasConverted(inspected)
   const toOpenApi = (schema: JsonSchema): JsonSchema => convertSchema(schema, {
     resolve: (id) => context.names.resolve(id, route.visibleSchemas), componentPath: null,
   })
