@@ -4,7 +4,7 @@
 // pipeline, boot and compile steps, metadata keys) are not exported on purpose: free to change.
 import 'reflect-metadata'
 
-export { createApp, override, resolveProvider, exitCodes, Logger, REQUEST, REPLY } from './modules'
+export { createApp, override, resolveProvider, exitCodes, Logger, REQUEST, REPLY, withRequestScope } from './modules'
 export type { App, AppOn } from './modules'
 export { withApp } from './testing'
 export { startCluster } from './cluster'

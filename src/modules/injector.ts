@@ -5,13 +5,15 @@ import { describeToken, moduleError } from './module-error'
 import { walk, type ModuleNode, type PluginItem } from './module-tree'
 import { buildPluginOptions } from './plugin-options'
 import { registerProviders, toProviderSpec } from './providers'
-import { getClassInterceptors, type Class, type ProviderEntry } from '../decorators/internal'
+import { getClassInterceptors, getClassRouteHooks, type Class, type ProviderEntry } from '../decorators/internal'
 import type { Disposer } from './disposal'
 import type { BuiltInstance } from './lifecycle-hooks'
 import type { OverrideTable } from './overrides'
 import type { FactoryLookup, FactoryProvider } from './factory-provider'
 import { Logger, moduleLogger } from './logger-token'
-import { guardClassesOf, moduleGuardClassesOf } from './route-guards'
+import { guardClassesOf, guardStagesOf, isGuardClass, isGuardStage, moduleGuardClassesOf } from './route-guards'
+import { setPerRequestClass } from './per-request-classes'
+import { registerRequestRecipes } from './request-resolve'
 import { interceptorClassesOf } from './interceptors'
 import type { PluginOptions, Logger as RuntimeLogger } from '../runtime'
 import { findDependencyCycle, type ProviderLookup } from './dependency-cycle'
@@ -19,7 +21,7 @@ import { overriddenInputs } from './overridden-inputs'
 import { analyseScopes, type ScopeAnalysis } from './request-scope'
 import { recipeCompiler } from './request-recipes'
 import { PerRequestController } from './request-instances'
-import { REPLY, REQUEST } from './request-token'
+import { isRequestToken, REPLY, REQUEST } from './request-token'
 
 export interface ModuleWiring {
   readonly container: DependencyContainer
@@ -210,6 +212,11 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
     const container = containerOf.get(node)!
     // Compiled even when no controller uses it yet: an unsupported injection fails boot, not a request.
     for (const token of perRequest.get(container) ?? []) recipes.forProvider(container, token)
+    registerRequestRecipes(container, (token) => isRequestToken(token) || scopes.reasonOf(container, token) === null ? null : recipes.forProvider(container, token))
+    // Guard, hook and interceptor classes that need one are built per request by their resolvers.
+    for (const type of [...moduleGuardClassesOf(node.type), ...node.controllers.flatMap(guardClassesOf), ...getClassInterceptors(node.type), ...node.controllers.flatMap(interceptorClassesOf)]) {
+      if (scopes.reasonOf(container, type) !== null) setPerRequestClass(container, type, recipes.forProvider(container, type))
+    }
     const controllers = wiring.get(node)!.controllers as Map<Class, object>
     for (const c of node.controllers) {
       if (!controllers.has(c)) controllers.set(c, new PerRequestController(recipes.forClass(container, c, `controller ${c.name}`, node.path)))
@@ -219,25 +226,22 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
 }
 
 /**
- * What is built once, at boot, cannot hold a per-request instance: the module class, its and its
- * controllers' guard and interceptor classes, usePlugin() options. Named with the path that makes
+ * What is built once, at boot, cannot hold a per-request instance: the module class, usePlugin()
+ * options. A guard or hook class may (it is then built per request), but only at the guard stages:
+ * a later one runs after the request's instances were released. Named with the path that makes
  * the dependency request-scoped, and the fix.
  */
 function checkBuiltAtBoot(node: ModuleNode, container: DependencyContainer, scopes: ScopeAnalysis): void {
-  const refuse = (subject: string, reason: string, kind: 'module' | 'guard' | 'interceptor' | 'plugin'): never => {
+  const refuse = (subject: string, reason: string, kind: 'module' | 'plugin' | 'late-hook'): never => {
     throw moduleError('ENC_ERR_MODULE_REQUEST_SCOPE', { case: 'built-at-boot', subject: `${subject} in ${node.path}`, reason, kind })
   }
   const moduleReason = scopes.classReason(container, node.type)
   if (moduleReason !== null) refuse(`module ${node.type.name}`, moduleReason, 'module')
-  const guards = [...moduleGuardClassesOf(node.type), ...node.controllers.flatMap(guardClassesOf)]
-  for (const guard of guards) {
-    const reason = scopes.reasonOf(container, guard)
-    if (reason !== null) refuse(`guard ${guard.name}`, reason, 'guard')
-  }
-  const interceptors = [...getClassInterceptors(node.type), ...node.controllers.flatMap(interceptorClassesOf)]
-  for (const interceptor of interceptors) {
-    const reason = scopes.reasonOf(container, interceptor)
-    if (reason !== null) refuse(`interceptor ${interceptor.name}`, reason, 'interceptor')
+  const moduleHooks = getClassRouteHooks(node.type).flatMap((meta) => meta.hooks.map((hook) => ({ hook, stage: meta.name })))
+  for (const { hook, stage } of [...moduleHooks, ...node.controllers.flatMap(guardStagesOf)]) {
+    if (isGuardStage(stage) || !isGuardClass(hook)) continue
+    const reason = scopes.reasonOf(container, hook)
+    if (reason !== null) refuse(`hook class ${hook.name} (at ${stage})`, reason, 'late-hook')
   }
   for (const entry of node.entries) {
     if (entry.kind !== 'plugin' || entry.deferred === null) continue

@@ -358,21 +358,18 @@ describe('request-scoped providers (README "Request-scoped providers")', () => {
       await expectRequestScopeError(Root, 'module Root in Root', "Root -> Users -> Ctx (scope 'request' in Root)", 'controller')
     })
 
-    it('refuses a guard class that needs one (through bubbling), naming the fix', async () => {
+    // Session 20: guards and interceptors that need one are built per request (request-scoped-guards.test.ts), no longer refused.
+    it('boots a guard class that needs one (through bubbling) and an interceptor that needs REQUEST: both built per request', async () => {
       @injectable() class Guard { constructor(readonly users: Users) {} handle() { return true } }
-      @Route() @OnRequest(Guard) class Guarded { @Get('/') get() { return {} } }
-      @Module({ providers: [Ctx, Users, Guard], controllers: [Guarded] }) class Root {}
-      await expectRequestScopeError(Root, 'guard Guard in Root', 'Guard -> Users -> Ctx', 'handle(request, reply)')
-    })
-
-    it('refuses an interceptor class that needs REQUEST', async () => {
       @injectable() class Stamp implements Interceptor {
         constructor(@inject(REQUEST) readonly request: Request) {}
-        intercept(_c: InterceptorContext, next: CallHandler) { return next() }
+        async intercept(_c: InterceptorContext, next: CallHandler) { return { url: this.request.url, value: await next() } }
       }
-      @Route() @UseInterceptors(Stamp) class Stamped { @Get('/') get() { return {} } }
-      @Module({ providers: [Stamp], controllers: [Stamped] }) class Root {}
-      await expectRequestScopeError(Root, 'interceptor Stamp in Root', 'Stamp -> Symbol(REQUEST)', 'context.request')
+      @Route() @OnRequest(Guard) @UseInterceptors(Stamp) class Guarded { @Get('/g') get() { return {} } }
+      @Module({ providers: [Ctx, Users, Guard, Stamp], controllers: [Guarded] }) class Root {}
+      const app = await createApp(Root)
+      expect((await app.inject({ url: '/g?x=1' })).json()).to.deep.equal({ url: '/g?x=1', value: {} })
+      await app.close()
     })
 
     it("refuses usePlugin() options that inject a request-scoped provider", async () => {
