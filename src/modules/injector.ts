@@ -16,10 +16,11 @@ import { setPerRequestClass } from './per-request-classes'
 import { registerRequestRecipes } from './request-resolve'
 import { interceptorClassesOf } from './interceptors'
 import type { PluginOptions, Logger as RuntimeLogger } from '../runtime'
-import { findDependencyCycle, type ProviderLookup } from './dependency-cycle'
+import { dependenciesOf, findDependencyCycle, type ProviderLookup } from './dependency-cycle'
+import { currentInquirer, INQUIRER, takeTransientRefusal, trackInquirers } from './transient'
 import { overriddenInputs } from './overridden-inputs'
 import { analyseScopes, type ScopeAnalysis } from './request-scope'
-import { recipeCompiler } from './request-recipes'
+import { bootOnlyMethods, recipeCompiler } from './request-recipes'
 import { PerRequestController } from './request-instances'
 import { isRequestToken, REPLY, REQUEST } from './request-token'
 
@@ -82,6 +83,7 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
     if (container === undefined) {
       const parent = node.parent === null ? undefined : containerOf.get(node.parent)!
       container = (parent ?? globalContainer).createChildContainer()
+      trackInquirers(container)
       if (parent !== undefined) parentOf.set(container, parent)
       containers.push(container)
       ownersByContainer.set(container, new Map())
@@ -90,6 +92,7 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
       if (loggerOverride === undefined) container.register(Logger, { useValue: moduleLogger(log, node.path) })
       // Visible everywhere; given per request only (request-instances.ts), so resolving them at boot is refused.
       if (parent === undefined) for (const token of [REQUEST, REPLY]) container.register(token, { useFactory: () => { throw requestScopedResolved(token, node) } })
+      if (parent === undefined) container.register(INQUIRER, { useFactory: () => currentInquirer() })
     }
     containerOf.set(node, container)
     const target = { container, owners: ownersByContainer.get(container)!, factories: factoriesByContainer.get(container)!, disposer }
@@ -138,6 +141,8 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
     throw moduleError('ENC_ERR_MODULE_DEPENDENCY_CYCLE', { what: `provider ${describeToken(cycle.token)}`, path: cycle.node.path, cycle: cycle.cycle })
   }
 
+  for (const node of walk(root)) checkTransients(node, entriesOf(node))
+
   // Which providers live per request (declared, or bubbled up from what they inject): never built here.
   const scopes = analyseScopes(providerOf)
   const perRequest = new Map<DependencyContainer, Set<unknown>>()
@@ -181,7 +186,8 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
     const container = containerOf.get(node)!
     const built: BuiltInstance[] = []
     for (const spec of entriesOf(node).map(toProviderSpec)) {
-      if (isPerRequest(container, spec.token)) continue
+      // A transient one is built for each consumer, when that consumer is: none of its own here.
+      if (isPerRequest(container, spec.token) || spec.scope === 'transient') continue
       const what = `provider ${describeToken(spec.token)}`
       built.push({ value: construct(container, spec.token, what, node), what })
     }
@@ -252,6 +258,27 @@ function checkBuiltAtBoot(node: ModuleNode, container: DependencyContainer, scop
   }
 }
 
+/**
+ * Transient providers: refused at boot when a boot-only method would never run on them, and
+ * INQUIRER anywhere but in a transient provider (it names a transient provider's consumer).
+ */
+function checkTransients(node: ModuleNode, entries: readonly ProviderEntry[]): void {
+  const injectsInquirer = (spec: { useClass: Function | null; inject: readonly unknown[] }): boolean =>
+    dependenciesOf(spec as never).some((dep) => dep.token === INQUIRER)
+  for (const spec of entries.map(toProviderSpec)) {
+    const subject = `provider ${describeToken(spec.token)} in ${node.path}`
+    if (spec.scope === 'transient') {
+      const prototype = (spec.useClass?.prototype ?? {}) as Record<string, unknown>
+      const methods = bootOnlyMethods.filter((name) => typeof prototype[name] === 'function')
+      if (methods.length > 0) throw moduleError('ENC_ERR_MODULE_TRANSIENT', { case: 'boot-method', subject, methods })
+    } else if (injectsInquirer(spec)) throw moduleError('ENC_ERR_MODULE_TRANSIENT', { case: 'inquirer', subject })
+  }
+  const classes: Array<[string, Function]> = [[`module ${node.type.name}`, node.type], ...node.controllers.map((c) => [`controller ${c.name}`, c] as [string, Function])]
+  for (const [what, type] of classes) {
+    if (injectsInquirer({ useClass: type, inject: [] })) throw moduleError('ENC_ERR_MODULE_TRANSIENT', { case: 'inquirer', subject: `${what} in ${node.path}` })
+  }
+}
+
 function requestScopedResolved(token: unknown, node: ModuleNode): Error {
   return moduleError('ENC_ERR_MODULE_REQUEST_SCOPE', { case: 'resolved', subject: `provider ${describeToken(token)} in ${node.path}`, reason: describeToken(token) })
 }
@@ -265,6 +292,8 @@ function construct(container: DependencyContainer, token: InjectionToken, what: 
 }
 
 function instantiationError(what: string, node: ModuleNode, error: unknown): Error {
+  const transient = takeTransientRefusal()
+  if (transient !== null) return transient
   return moduleError('ENC_ERR_MODULE_INSTANTIATION', { what, path: node.path, reason: error instanceof Error ? error.message : String(error) }, { cause: error })
 }
 

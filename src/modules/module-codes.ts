@@ -193,6 +193,15 @@ export const moduleErrors = {
         'Declare the route with withRequestScope(handler) (README "Request-scoped providers", the runtime API).'
       : `${a.subject} is request-scoped (${a.reason}): it exists only while a request is served, for the route methods of a controller that injects it. ` +
         'It cannot be resolved at boot or from outside a request (resolveProvider(app, ...), t.get()). In a handler, use resolveProvider(request, ...) inside withRequestScope(); in a test, send a request (app.inject()), or override it with a useValue (README "Testing").' }),
+  ENC_ERR_MODULE_TRANSIENT: e({ status: null, summary: "a transient provider (scope: 'transient', @Transient()) has a factory that returned a promise or a boot-only method, or INQUIRER is injected into something that is not transient",
+    message: (a: { case: 'async'; subject: string } | { case: 'boot-method'; subject: string; methods: readonly string[] } | { case: 'inquirer'; subject: string }) => a.case === 'async'
+      ? `${a.subject} is transient and its factory returned a promise: a transient value is built while its consumer is, which cannot wait. ` +
+        "Make the factory synchronous, or make the provider a singleton (awaited at boot) or scope: 'request' (awaited per request) (README \"Transient providers\")."
+      : a.case === 'boot-method'
+      ? `${a.subject} is transient but has ${a.methods.map((m) => `${m}()`).join(', ')}, which Enclave calls once, on the providers it lists: ` +
+        'on an instance built for each consumer it would never run. Move that work into a singleton provider it injects (README "Transient providers").'
+      : `${a.subject} injects INQUIRER, which names the consumer of a transient provider only: declare it @Transient() (or scope: 'transient'), ` +
+        'or drop the parameter (README "Transient providers").' }),
   ENC_ERR_MODULE_INSTANTIATION: e({ status: null, summary: 'constructing a provider, module or controller threw',
     message: (a: { what: string; path: string; reason: string }) => `Constructing ${a.what} for ${a.path} failed: ${a.reason}` }),
   ENC_ERR_MODULE_DEPENDENCY_CYCLE: e({ status: null, summary: 'providers inject each other in a circle (A needs B, B needs A)',
