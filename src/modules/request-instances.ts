@@ -114,6 +114,15 @@ export class PerRequestController {
 
 const controllers = new WeakMap<Request, object>()
 
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason)
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then((value) => { signal.removeEventListener('abort', onAbort); resolve(value) }, (error: unknown) => { signal.removeEventListener('abort', onAbort); reject(error) })
+  })
+}
+
 /** The request's controller instance, for a route whose controller is request-scoped (argument-builder.ts). */
 export function controllerOf(request: Request): object {
   return controllers.get(request)!
@@ -135,7 +144,10 @@ export function inRequestScope(controller: Recipe | null, handler: Handler): Han
     let result: unknown
     let end: RequestEnd = succeeded
     try {
-      if (controller !== null) controllers.set(request, await instances.get(controller) as object)
+      // A factory that never settles would hold the request (and what it built) for ever: it is
+      // given up when request.signal aborts (handlerTimeout's 503, or the client gone), and what
+      // it builds later is released as it lands (RequestInstances).
+      if (controller !== null) controllers.set(request, await untilAborted(instances.get(controller), request.signal) as object)
       result = handler.call(this, request, reply)
       // The reply is itself a thenable (resolved once sent): the handler answered through it.
       if (result !== reply && isThenable(result)) result = await result

@@ -185,3 +185,31 @@ describe('request-scoped guards, hook classes and interceptors (README "Request-
     expect(error.message).to.contain('hook class Audit (at onResponse) in Root').and.contain('Audit -> Ctx').and.contain('onRequest, preValidation or preHandler')
   })
 })
+
+describe('a per-request factory that never settles (README "Request-scoped providers")', () => {
+  it('is given up at handlerTimeout (503); what the request built is released, and a value that lands later is released as it lands', async () => {
+    const log: string[] = []
+    let land: (value: string) => void = () => undefined
+    @Route() class C {
+      constructor(@inject('first') readonly first: string, @inject('stuck') readonly stuck: string) {}
+      @Get('/', { handlerTimeout: 50 } as never) get() { log.push('handler'); return { ok: true } }
+    }
+    @Module({
+      providers: [
+        { provide: 'first', scope: 'request', useFactory: () => 'first', dispose: (_v: string, end: RequestEnd) => { log.push(`dispose first failed=${end.failed}`) } },
+        { provide: 'stuck', scope: 'request', useFactory: () => new Promise<string>((resolve) => { land = resolve }), dispose: () => { log.push('dispose stuck') } },
+      ],
+      controllers: [C],
+    })
+    class Root {}
+    const app = await createApp(Root)
+    const response = await app.inject({ url: '/' })
+    expect(response.statusCode).to.equal(503)
+    await tick(5)
+    expect(log.splice(0)).to.deep.equal(['dispose first failed=true'])
+    land('late')
+    await tick(5)
+    expect(log).to.deep.equal(['dispose stuck'])
+    await app.close()
+  })
+})
