@@ -9,8 +9,8 @@ const requestScoped = new WeakSet<Function>()
  * NestJS's `@Injectable({ scope: Scope.REQUEST })`: the class is built once per request that needs
  * it (shared by every consumer within that request) instead of once at boot. Listing it in a
  * module's providers is enough: it is also `@injectable()`. Whoever injects it becomes
- * request-scoped in turn (a controller too: one per request); what is built at boot (a module
- * class, a guard, an interceptor, usePlugin options) may not inject it (README "Request-scoped providers").
+ * request-scoped in turn (a controller, a guard, an interceptor too: one per request); what is
+ * built once at boot (a module class, usePlugin options) may not inject it (README "Request-scoped providers").
  *
  * @example
  * \@RequestScoped()

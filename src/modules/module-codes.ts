@@ -163,7 +163,7 @@ export const moduleErrors = {
     message: (a: { subject: string; lifecycle: string }) => `${a.subject} is registered with ${a.lifecycle} by tsyringe (@scoped() or @registry()), ` +
       'but Enclave builds each provider once, at boot, in the module that lists it: every request and every consumer would share that one instance. ' +
       'Decorate it with @injectable() instead. For an instance per request (NestJS\'s Scope.REQUEST), declare it @RequestScoped() (or { provide, useClass, scope: \'request\' }); ' +
-      'for a plain value per request, @DecorateRequest(name, { factory }) or @fastify/request-context; for a fresh object per consumer (Scope.TRANSIENT), provide a factory that makes one ' +
+      'for a plain value per request, @DecorateRequest(name, { factory }) or @fastify/request-context; for a fresh object per consumer (Scope.TRANSIENT), @Transient() (or scope: \'transient\') ' +
       '(README "Coming from NestJS").' }),
   ENC_ERR_MODULE_REQUEST_SCOPE: e({ status: null, summary: "a request-scoped provider (scope: 'request', @RequestScoped(), REQUEST/REPLY, or one that injects those) is needed by something built at boot or by a hook that runs after the request's release, carries a boot-only method, injects through delay()/injectAll()/a transform, or is resolved outside a request",
     message: (a: { case: 'built-at-boot'; subject: string; reason: string; kind: 'module' | 'plugin' | 'late-hook' }
