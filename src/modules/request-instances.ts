@@ -13,6 +13,8 @@ import { moduleError } from './module-error'
 export class RequestInstances {
   readonly #values = new Map<Recipe, Promise<unknown>>()
   readonly #created: Array<{ readonly value: unknown; readonly recipe: Recipe }> = []
+  /** Rejects when the request's signal aborts: one listener per request, however many gets wait. */
+  #aborted: Promise<never> | undefined
   /** Set once released: a build still in flight then (an aborted request's guard) is released as it lands. */
   #ended: RequestEnd | undefined
   /** The route's handler took these over (inRequestScope): it releases them, the end-of-request hooks do not. */
@@ -28,7 +30,9 @@ export class RequestInstances {
     if (this.#ended !== undefined) return Promise.reject(moduleError('ENC_ERR_MODULE_REQUEST_SCOPE', { case: 'released', subject: recipe.what }))
     let value = this.#values.get(recipe)
     if (value === undefined) this.#values.set(recipe, value = this.#build(recipe))
-    return value
+    // A factory that never settles is given up when the request is (handlerTimeout, client gone),
+    // wherever it is awaited: a guard, an interceptor, resolveProvider(request, ...), the controller.
+    return Promise.race([value, this.#aborted ??= abortedOf(this.request.signal)])
   }
 
   async #build(recipe: Recipe): Promise<unknown> {
@@ -114,13 +118,13 @@ export class PerRequestController {
 
 const controllers = new WeakMap<Request, object>()
 
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason)
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason)
-    signal.addEventListener('abort', onAbort, { once: true })
-    promise.then((value) => { signal.removeEventListener('abort', onAbort); resolve(value) }, (error: unknown) => { signal.removeEventListener('abort', onAbort); reject(error) })
+function abortedOf(signal: AbortSignal): Promise<never> {
+  const aborted = new Promise<never>((_resolve, reject) => {
+    if (signal.aborted) reject(signal.reason)
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true })
   })
+  aborted.catch(() => undefined) // observed through race() only when something still waits
+  return aborted
 }
 
 /** The request's controller instance, for a route whose controller is request-scoped (argument-builder.ts). */
@@ -144,10 +148,9 @@ export function inRequestScope(controller: Recipe | null, handler: Handler): Han
     let result: unknown
     let end: RequestEnd = succeeded
     try {
-      // A factory that never settles would hold the request (and what it built) for ever: it is
-      // given up when request.signal aborts (handlerTimeout's 503, or the client gone), and what
-      // it builds later is released as it lands (RequestInstances).
-      if (controller !== null) controllers.set(request, await untilAborted(instances.get(controller), request.signal) as object)
+      // A factory that never settles is given up when request.signal aborts (get() races it), and
+      // what it builds later is released as it lands.
+      if (controller !== null) controllers.set(request, await instances.get(controller) as object)
       result = handler.call(this, request, reply)
       // The reply is itself a thenable (resolved once sent): the handler answered through it.
       if (result !== reply && isThenable(result)) result = await result

@@ -86,3 +86,30 @@ describe('request scope in the runtime API types (compiled by tsc)', () => {
     void check
   })
 })
+
+describe('request scope in the runtime API: a factory that never settles', () => {
+  it('is given up at handlerTimeout (503) in resolveProvider(request, ...), and what the request built is released', async () => {
+    const log: string[] = []
+    const routes = async (scope: Scope) => {
+      scope.get('/stuck', { handlerTimeout: 50 } as never, withRequestScope(async (request: Request) => {
+        await resolveProvider(request, 'first')
+        await resolveProvider(request, 'stuck')
+        log.push('handler')
+        return { ok: true }
+      }))
+    }
+    @Module({
+      providers: [
+        { provide: 'first', scope: 'request', useFactory: () => 'first', dispose: (_v: string, end: RequestEnd) => { log.push(`dispose first failed=${end.failed}`) } },
+        { provide: 'stuck', scope: 'request', useFactory: () => new Promise<string>(() => undefined) },
+      ],
+      plugins: [routes],
+    })
+    class Root {}
+    const app = await createApp(Root)
+    expect((await app.inject({ url: '/stuck' })).statusCode).to.equal(503)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    expect(log).to.deep.equal(['dispose first failed=true'])
+    await app.close()
+  })
+})
