@@ -17,7 +17,7 @@ export const decoratorErrors = {
       : a.expected === undefined
       ? `@Module() of ${a.name}: ${a.entry} is ${a.got}. This is usually a circular import: the class is used before its file finished loading. Move the classes so imports form a tree.`
       : `@Module() of ${a.name}: ${a.entry} is ${a.got}; expected ${a.expected}.` }),
-  ENC_ERR_DECL_PROVIDER_SCOPE: e({ status: null, summary: "a provider entry's scope is neither 'singleton' nor 'request' (or sits on a useValue/useExisting entry)",
+  ENC_ERR_DECL_PROVIDER_SCOPE: e({ status: null, summary: "a provider entry's scope is not 'singleton', 'request' or 'transient' (or sits on a useValue/useExisting entry)",
     message: (a: { name: string; entry: string; got: string; hint: string; misplaced?: boolean }) => a.misplaced === true
       ? `@Module() of ${a.name}: ${a.entry} has scope ${a.got} on an entry that has no lifetime of its own. ${a.hint}`
       : `@Module() of ${a.name}: ${a.entry} has scope ${a.got}, which Enclave does not know. ${a.hint}` }),

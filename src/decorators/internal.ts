@@ -13,4 +13,4 @@ export type {
   ModuleMeta, ControllerMeta, RouteMeta, ParamMeta, ParamSource, DecoratorMeta, HookMeta, Class, ConcreteClass, PluginEntry,
   ProviderEntry, ProviderScope, RequestEnd, SchemaEntry, RouteHookMeta, RouteHookName, GuardStage,
 } from './types'
-export { isRequestScopedClass, isProviderScope, checkProviderScope } from './request-scoped'
+export { isRequestScopedClass, isTransientClass, isProviderScope, checkProviderScope } from './request-scoped'

@@ -39,7 +39,7 @@ type CheckedPluginEntry<E> = E extends readonly [infer F, unknown] ? readonly [F
  * How long a provider's instance lives: 'singleton' (the default) is built once, at boot, in its
  * module; 'request' is built per request, for the routes whose controller needs it (NestJS's Scope.REQUEST).
  */
-export type ProviderScope = 'singleton' | 'request'
+export type ProviderScope = 'singleton' | 'request' | 'transient'
 /** How a request ended, for a request-scoped factory's `dispose(value, end)` (a singleton's gets `{ failed: false }` at close()). */
 export interface RequestEnd { readonly failed: boolean; readonly error: unknown }
 export interface ClassProviderEntry { provide: InjectionToken; useClass: ConcreteClass; scope?: ProviderScope }

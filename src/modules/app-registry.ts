@@ -1,6 +1,7 @@
 import type { DependencyContainer, InjectionToken } from 'tsyringe'
-import type { Scope } from '../runtime'
+import type { Request, Scope } from '../runtime'
 import { describeToken, moduleError } from './module-error'
+import { requestContainer, resolveInRequest } from './request-resolve'
 
 /** Each app createApp() booted -> its modules' containers (by module class), for resolveProvider(). */
 const apps = new WeakMap<Scope, { root: Function; containers: ReadonlyMap<Function, DependencyContainer> }>()
@@ -18,8 +19,22 @@ export function registerApp(app: Scope, root: Function, containers: ReadonlyMap<
  * const users = resolveProvider(app, UserService)            // UserService
  * const audit = resolveProvider(app, AuditLog, AdminModule)  // provided inside AdminModule
  */
-export function resolveProvider<T>(app: Scope, token: InjectionToken<T>, from?: Function): T {
-  return resolveFor('resolveProvider', app, token, from)
+export function resolveProvider<T>(app: Scope, token: InjectionToken<T>, from?: Function): T
+/**
+ * In a runtime-API handler: the instance the module serving the request sees for `token`, a
+ * promise. A request-scoped provider is built for this request (shared with its request-scoped
+ * guards) and needs the handler wrapped in withRequestScope(), which releases it at the end.
+ *
+ * @example
+ * app.get('/notes', withRequestScope(async (request) => (await resolveProvider(request, Notes)).list()))
+ */
+export function resolveProvider<T>(request: Request, token: InjectionToken<T>): Promise<T>
+export function resolveProvider<T>(target: Scope | Request, token: InjectionToken<T>, from?: Function): T | Promise<T> {
+  if (!apps.has(target as Scope)) {
+    const container = requestContainer(target)
+    if (container !== undefined) return resolveInRequest(target as Request, container, token)
+  }
+  return resolveFor('resolveProvider', target as Scope, token, from)
 }
 
 /** resolveProvider() under the name the user called (`t.get` names its module argument the second). */

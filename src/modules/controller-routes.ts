@@ -8,7 +8,8 @@ import { joinPaths } from './module-tree'
 import type { DeclaredMethodRoute } from './param-names-check'
 import type { HookResolver } from './route-guards'
 import { classInterceptors, withInterceptors, type RouteInterceptors } from './interceptors'
-import { controllerOf, inRequestScope, PerRequestController } from './request-instances'
+import { controllerOf, inRequestScope, PerRequestController, releaseUnhandled } from './request-instances'
+import { isPerRequestPart } from './per-request-classes'
 
 /**
  * The runtime route definitions of one controller instance. Route methods may be inherited:
@@ -33,19 +34,37 @@ export function controllerRoutes(controller: Class, instance: object | PerReques
     const called = instance instanceof PerRequestController
       ? buildHandler(controller.prototype as object, declaringClass, route.propertyKey, where, controllerOf)
       : buildHandler(instance, declaringClass, route.propertyKey, where)
-    const intercepted = withInterceptors(called, own.length === 0 ? outerInterceptors : [...outerInterceptors, ...own], controller, route.propertyKey)
+    const routeInterceptors = own.length === 0 ? outerInterceptors : [...outerInterceptors, ...own]
+    const intercepted = withInterceptors(called, routeInterceptors, controller, route.propertyKey)
+    const hooks = routeHooks(classHooks, declaringClass, route, resolveHook)
+    // A request-scoped guard or hook class builds before the handler: the route releases at its end too.
+    const scopedHooks = Object.values(hooks).some((list) => list.some(isPerRequestPart))
+    const inScope = instance instanceof PerRequestController || scopedHooks || routeInterceptors.some(isPerRequestPart)
     // Inside withStatus: its default-status mark stays on the outermost function.
-    const handler = withStatus(instance instanceof PerRequestController ? inRequestScope(instance.recipe, intercepted) : intercepted, status)
+    const handler = withStatus(inScope ? inRequestScope(instance instanceof PerRequestController ? instance.recipe : null, intercepted) : intercepted, status)
     // Named after the method, so explain() and logs read `NotesController.create`, wrapped or not.
     Object.defineProperty(handler, 'name', { value: `${controller.name}.${String(route.propertyKey)}` })
     // The controller's @Route('/users') is part of the route's path; scope prefixes are the runtime's.
     const url = joinPaths([prefix], route.path)
     const siblings = collected.filter((other) => other.route !== route && other.declaringClass === declaringClass && other.route.propertyKey === route.propertyKey)
     const schema = withParamSchemas(route.options.schema, declaringClass, route.propertyKey, where, siblings.length > 0 ? url : undefined, route.methods.map((m) => m.toUpperCase()), siblings.flatMap((other) => other.route.methods.map((m) => m.toUpperCase())), jsonShorthand)
-    const options: RouteOptions = { ...route.options, ...(schema === route.options.schema ? {} : { schema: schema as RouteOptions['schema'] }), ...(routeHooks(classHooks, declaringClass, route, resolveHook) as Partial<RouteOptions>), ...routeConfig(classConfig, declaringClass, route), method, url, handler }
+    const options: RouteOptions = { ...route.options, ...(schema === route.options.schema ? {} : { schema: schema as RouteOptions['schema'] }), ...(hooks as Partial<RouteOptions>), ...(scopedHooks ? endOfRequestRelease(hooks, route) : {}), ...routeConfig(classConfig, declaringClass, route), method, url, handler }
     routes.push({ declaringClass, key: route.propertyKey, where, options })
   }
   return routes
+}
+
+/**
+ * The release of what a request-scoped guard built when the handler never ran (a denial, a
+ * validation failure, a client gone): appended to the route's onResponse and onRequestAbort hooks.
+ */
+function endOfRequestRelease(hooks: Partial<Record<RouteHookName, Function[]>>, route: RouteMeta): Partial<RouteOptions> {
+  const own = route.options as Partial<Record<'onResponse' | 'onRequestAbort', Function | Function[]>>
+  const list = (given: Function | Function[] | undefined): Function[] => given === undefined ? [] : Array.isArray(given) ? given : [given]
+  return {
+    onResponse: [...(hooks.onResponse ?? list(own.onResponse)), releaseUnhandled],
+    onRequestAbort: [...list(own.onRequestAbort), releaseUnhandled],
+  } as Partial<RouteOptions>
 }
 
 /**

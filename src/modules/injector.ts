@@ -5,21 +5,24 @@ import { describeToken, moduleError } from './module-error'
 import { walk, type ModuleNode, type PluginItem } from './module-tree'
 import { buildPluginOptions } from './plugin-options'
 import { registerProviders, toProviderSpec } from './providers'
-import { getClassInterceptors, type Class, type ProviderEntry } from '../decorators/internal'
+import { getClassInterceptors, getClassRouteHooks, type Class, type ProviderEntry } from '../decorators/internal'
 import type { Disposer } from './disposal'
 import type { BuiltInstance } from './lifecycle-hooks'
 import type { OverrideTable } from './overrides'
 import type { FactoryLookup, FactoryProvider } from './factory-provider'
 import { Logger, moduleLogger } from './logger-token'
-import { guardClassesOf, moduleGuardClassesOf } from './route-guards'
+import { guardClassesOf, guardStagesOf, isGuardClass, isGuardStage, moduleGuardClassesOf } from './route-guards'
+import { setPerRequestClass } from './per-request-classes'
+import { registerRequestRecipes } from './request-resolve'
 import { interceptorClassesOf } from './interceptors'
 import type { PluginOptions, Logger as RuntimeLogger } from '../runtime'
-import { findDependencyCycle, type ProviderLookup } from './dependency-cycle'
+import { dependenciesOf, findDependencyCycle, type ProviderLookup } from './dependency-cycle'
+import { currentInquirer, INQUIRER, takeTransientRefusal, trackInquirers } from './transient'
 import { overriddenInputs } from './overridden-inputs'
 import { analyseScopes, type ScopeAnalysis } from './request-scope'
-import { recipeCompiler } from './request-recipes'
+import { bootOnlyMethods, recipeCompiler } from './request-recipes'
 import { PerRequestController } from './request-instances'
-import { REPLY, REQUEST } from './request-token'
+import { isRequestToken, REPLY, REQUEST } from './request-token'
 
 export interface ModuleWiring {
   readonly container: DependencyContainer
@@ -80,6 +83,7 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
     if (container === undefined) {
       const parent = node.parent === null ? undefined : containerOf.get(node.parent)!
       container = (parent ?? globalContainer).createChildContainer()
+      trackInquirers(container)
       if (parent !== undefined) parentOf.set(container, parent)
       containers.push(container)
       ownersByContainer.set(container, new Map())
@@ -88,6 +92,7 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
       if (loggerOverride === undefined) container.register(Logger, { useValue: moduleLogger(log, node.path) })
       // Visible everywhere; given per request only (request-instances.ts), so resolving them at boot is refused.
       if (parent === undefined) for (const token of [REQUEST, REPLY]) container.register(token, { useFactory: () => { throw requestScopedResolved(token, node) } })
+      if (parent === undefined) container.register(INQUIRER, { useFactory: () => currentInquirer() })
     }
     containerOf.set(node, container)
     const target = { container, owners: ownersByContainer.get(container)!, factories: factoriesByContainer.get(container)!, disposer }
@@ -136,6 +141,8 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
     throw moduleError('ENC_ERR_MODULE_DEPENDENCY_CYCLE', { what: `provider ${describeToken(cycle.token)}`, path: cycle.node.path, cycle: cycle.cycle })
   }
 
+  for (const node of walk(root)) checkTransients(node, entriesOf(node))
+
   // Which providers live per request (declared, or bubbled up from what they inject): never built here.
   const scopes = analyseScopes(providerOf)
   const perRequest = new Map<DependencyContainer, Set<unknown>>()
@@ -179,7 +186,8 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
     const container = containerOf.get(node)!
     const built: BuiltInstance[] = []
     for (const spec of entriesOf(node).map(toProviderSpec)) {
-      if (isPerRequest(container, spec.token)) continue
+      // A transient one is built for each consumer, when that consumer is: none of its own here.
+      if (isPerRequest(container, spec.token) || spec.scope === 'transient') continue
       const what = `provider ${describeToken(spec.token)}`
       built.push({ value: construct(container, spec.token, what, node), what })
     }
@@ -210,6 +218,11 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
     const container = containerOf.get(node)!
     // Compiled even when no controller uses it yet: an unsupported injection fails boot, not a request.
     for (const token of perRequest.get(container) ?? []) recipes.forProvider(container, token)
+    registerRequestRecipes(container, (token) => isRequestToken(token) || scopes.reasonOf(container, token) === null ? null : recipes.forProvider(container, token))
+    // Guard, hook and interceptor classes that need one are built per request by their resolvers.
+    for (const type of [...moduleGuardClassesOf(node.type), ...node.controllers.flatMap(guardClassesOf), ...getClassInterceptors(node.type), ...node.controllers.flatMap(interceptorClassesOf)]) {
+      if (scopes.reasonOf(container, type) !== null) setPerRequestClass(container, type, recipes.forProvider(container, type))
+    }
     const controllers = wiring.get(node)!.controllers as Map<Class, object>
     for (const c of node.controllers) {
       if (!controllers.has(c)) controllers.set(c, new PerRequestController(recipes.forClass(container, c, `controller ${c.name}`, node.path)))
@@ -219,25 +232,22 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
 }
 
 /**
- * What is built once, at boot, cannot hold a per-request instance: the module class, its and its
- * controllers' guard and interceptor classes, usePlugin() options. Named with the path that makes
+ * What is built once, at boot, cannot hold a per-request instance: the module class, usePlugin()
+ * options. A guard or hook class may (it is then built per request), but only at the guard stages:
+ * a later one runs after the request's instances were released. Named with the path that makes
  * the dependency request-scoped, and the fix.
  */
 function checkBuiltAtBoot(node: ModuleNode, container: DependencyContainer, scopes: ScopeAnalysis): void {
-  const refuse = (subject: string, reason: string, kind: 'module' | 'guard' | 'interceptor' | 'plugin'): never => {
+  const refuse = (subject: string, reason: string, kind: 'module' | 'plugin' | 'late-hook'): never => {
     throw moduleError('ENC_ERR_MODULE_REQUEST_SCOPE', { case: 'built-at-boot', subject: `${subject} in ${node.path}`, reason, kind })
   }
   const moduleReason = scopes.classReason(container, node.type)
   if (moduleReason !== null) refuse(`module ${node.type.name}`, moduleReason, 'module')
-  const guards = [...moduleGuardClassesOf(node.type), ...node.controllers.flatMap(guardClassesOf)]
-  for (const guard of guards) {
-    const reason = scopes.reasonOf(container, guard)
-    if (reason !== null) refuse(`guard ${guard.name}`, reason, 'guard')
-  }
-  const interceptors = [...getClassInterceptors(node.type), ...node.controllers.flatMap(interceptorClassesOf)]
-  for (const interceptor of interceptors) {
-    const reason = scopes.reasonOf(container, interceptor)
-    if (reason !== null) refuse(`interceptor ${interceptor.name}`, reason, 'interceptor')
+  const moduleHooks = getClassRouteHooks(node.type).flatMap((meta) => meta.hooks.map((hook) => ({ hook, stage: meta.name })))
+  for (const { hook, stage } of [...moduleHooks, ...node.controllers.flatMap(guardStagesOf)]) {
+    if (isGuardStage(stage) || !isGuardClass(hook)) continue
+    const reason = scopes.reasonOf(container, hook)
+    if (reason !== null) refuse(`hook class ${hook.name} (at ${stage})`, reason, 'late-hook')
   }
   for (const entry of node.entries) {
     if (entry.kind !== 'plugin' || entry.deferred === null) continue
@@ -245,6 +255,27 @@ function checkBuiltAtBoot(node: ModuleNode, container: DependencyContainer, scop
       const reason = scopes.reasonOf(container, token)
       if (reason !== null) refuse(`usePlugin(${entry.plugin.name || 'anonymous plugin'})`, reason, 'plugin')
     }
+  }
+}
+
+/**
+ * Transient providers: refused at boot when a boot-only method would never run on them, and
+ * INQUIRER anywhere but in a transient provider (it names a transient provider's consumer).
+ */
+function checkTransients(node: ModuleNode, entries: readonly ProviderEntry[]): void {
+  const injectsInquirer = (spec: { useClass: Function | null; inject: readonly unknown[] }): boolean =>
+    dependenciesOf(spec as never).some((dep) => dep.token === INQUIRER)
+  for (const spec of entries.map(toProviderSpec)) {
+    const subject = `provider ${describeToken(spec.token)} in ${node.path}`
+    if (spec.scope === 'transient') {
+      const prototype = (spec.useClass?.prototype ?? {}) as Record<string, unknown>
+      const methods = bootOnlyMethods.filter((name) => typeof prototype[name] === 'function')
+      if (methods.length > 0) throw moduleError('ENC_ERR_MODULE_TRANSIENT', { case: 'boot-method', subject, methods })
+    } else if (injectsInquirer(spec)) throw moduleError('ENC_ERR_MODULE_TRANSIENT', { case: 'inquirer', subject })
+  }
+  const classes: Array<[string, Function]> = [[`module ${node.type.name}`, node.type], ...node.controllers.map((c) => [`controller ${c.name}`, c] as [string, Function])]
+  for (const [what, type] of classes) {
+    if (injectsInquirer({ useClass: type, inject: [] })) throw moduleError('ENC_ERR_MODULE_TRANSIENT', { case: 'inquirer', subject: `${what} in ${node.path}` })
   }
 }
 
@@ -261,6 +292,8 @@ function construct(container: DependencyContainer, token: InjectionToken, what: 
 }
 
 function instantiationError(what: string, node: ModuleNode, error: unknown): Error {
+  const transient = takeTransientRefusal()
+  if (transient !== null) return transient
   return moduleError('ENC_ERR_MODULE_INSTANTIATION', { what, path: node.path, reason: error instanceof Error ? error.message : String(error) }, { cause: error })
 }
 

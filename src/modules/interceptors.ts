@@ -5,6 +5,9 @@ import { runtimeError } from '../runtime/internal'
 import { moduleError } from './module-error'
 import { releaseDroppedStream, streamOf } from './dropped-stream'
 import { isGuardClass } from './route-guards'
+import { markPerRequest, perRequestRecipe } from './per-request-classes'
+import { existingInstances } from './request-instances'
+import type { Recipe } from './request-recipes'
 
 /** What the wrapper calls: an interceptor instance's `intercept(context, next)`. */
 export interface InterceptorInstance { intercept(context: object, next: () => Promise<unknown>): unknown }
@@ -74,13 +77,31 @@ export function interceptorResolver(container: DependencyContainer): Interceptor
   const resolve: InterceptorResolver = (interceptor) => {
     let instance = instances.get(interceptor)
     if (instance === undefined) {
-      instance = container.resolve(interceptor as never) as InterceptorInstance
+      const recipe = perRequestRecipe(container, interceptor)
+      instance = recipe !== undefined ? perRequestInterceptor(recipe, interceptor) : container.resolve(interceptor as never) as InterceptorInstance
       instances.set(interceptor, instance)
     }
     return instance
   }
   resolvers.set(container, resolve)
   return resolve
+}
+
+/**
+ * A request-scoped interceptor class: its stand-in builds it per request from the request's
+ * instances (the route's handler is wrapped in the request scope, controller-routes.ts, so they
+ * exist and are the controller's and guards' own), then calls its intercept(). A failure to build
+ * it rejects like intercept() itself would. Named after the class for droppedAnswer()'s message.
+ */
+function perRequestInterceptor(recipe: Recipe, type: Function): InterceptorInstance {
+  const standIn = {
+    intercept(context: object, next: () => Promise<unknown>): Promise<unknown> {
+      const instances = existingInstances((context as { request: Request }).request)!
+      return instances.get(recipe).then((instance) => (instance as InterceptorInstance).intercept(context, next))
+    },
+  }
+  Object.defineProperty(standIn, 'constructor', { value: type })
+  return markPerRequest(standIn)
 }
 
 /**

@@ -163,18 +163,21 @@ export const moduleErrors = {
     message: (a: { subject: string; lifecycle: string }) => `${a.subject} is registered with ${a.lifecycle} by tsyringe (@scoped() or @registry()), ` +
       'but Enclave builds each provider once, at boot, in the module that lists it: every request and every consumer would share that one instance. ' +
       'Decorate it with @injectable() instead. For an instance per request (NestJS\'s Scope.REQUEST), declare it @RequestScoped() (or { provide, useClass, scope: \'request\' }); ' +
-      'for a plain value per request, @DecorateRequest(name, { factory }) or @fastify/request-context; for a fresh object per consumer (Scope.TRANSIENT), provide a factory that makes one ' +
+      'for a plain value per request, @DecorateRequest(name, { factory }) or @fastify/request-context; for a fresh object per consumer (Scope.TRANSIENT), @Transient() (or scope: \'transient\') ' +
       '(README "Coming from NestJS").' }),
-  ENC_ERR_MODULE_REQUEST_SCOPE: e({ status: null, summary: "a request-scoped provider (scope: 'request', @RequestScoped(), REQUEST/REPLY, or one that injects those) is needed by something built at boot, carries a boot-only method, injects through delay()/injectAll()/a transform, or is resolved outside a request",
-    message: (a: { case: 'built-at-boot'; subject: string; reason: string; kind: 'module' | 'guard' | 'interceptor' | 'plugin' }
+  ENC_ERR_MODULE_REQUEST_SCOPE: e({ status: null, summary: "a request-scoped provider (scope: 'request', @RequestScoped(), REQUEST/REPLY, or one that injects those) is needed by something built at boot or by a hook that runs after the request's release, carries a boot-only method, injects through delay()/injectAll()/a transform, or is resolved outside a request",
+    message: (a: { case: 'built-at-boot'; subject: string; reason: string; kind: 'module' | 'plugin' | 'late-hook' }
       | { case: 'boot-method'; subject: string; reason: string; methods: readonly string[] }
       | { case: 'injection'; subject: string; index: number }
-      | { case: 'resolved'; subject: string; reason: string }) => a.case === 'built-at-boot'
-      ? `${a.subject} is built once, at boot, but needs a request-scoped provider: ${a.reason}. ` + (
-        a.kind === 'guard' ? 'A guard reads the request it is given: take what you need from handle(request, reply) (a value a hook put on the request, or @DecorateRequest), or move the check into the request-scoped service the route method calls.'
-        : a.kind === 'interceptor' ? 'An interceptor gets the request in intercept(context, next) (context.request): read it there, or move the work into the request-scoped service the route method calls.'
-        : a.kind === 'plugin' ? "A plugin's options are built once, at boot: inject the singleton it needs instead, and read per-request values from the request inside the plugin."
-        : 'A module class is built once, at boot: inject the request-scoped provider into a controller (it becomes one per request) or a provider instead.') +
+      | { case: 'resolved'; subject: string; reason: string }
+      | { case: 'released'; subject: string }
+      | { case: 'outside-scope'; subject: string }) => a.case === 'built-at-boot'
+      ? (a.kind === 'late-hook'
+        ? `${a.subject} runs at a stage where the request's instances are not kept (they are released once the route's handler settled, so a transaction commits before the answer), but needs a request-scoped provider: ${a.reason}. ` +
+          'A request-scoped hook class runs at onRequest, preValidation or preHandler (as a guard); at another stage read what you need from the request (a value an earlier hook or the handler put on it).'
+        : `${a.subject} is built once, at boot, but needs a request-scoped provider: ${a.reason}. ` + (
+          a.kind === 'plugin' ? "A plugin's options are built once, at boot: inject the singleton it needs instead, and read per-request values from the request inside the plugin."
+          : 'A module class is built once, at boot: inject the request-scoped provider into a controller (it becomes one per request), a guard or an interceptor, or a provider instead.')) +
         ' (README "Request-scoped providers")'
       : a.case === 'boot-method'
       ? `${a.subject} is request-scoped (${a.reason}) but has ${a.methods.map((m) => `${m}()`).join(', ')}, which Enclave calls once, on what it builds at boot: on a per-request instance ` +
@@ -182,8 +185,23 @@ export const moduleErrors = {
       : a.case === 'injection'
       ? `${a.subject} is request-scoped, and its constructor parameter ${a.index} is injected through delay(), injectAll() or injectWithTransform(), which a per-request build does not support. ` +
         'Inject the token itself (@inject(TOKEN)), or keep the class a singleton.'
+      : a.case === 'released'
+      ? `${a.subject} was asked for after this request's request-scoped instances were released (the route's handler had settled, or the request ended). ` +
+        'Resolve it while the handler runs (README "Request-scoped providers").'
+      : a.case === 'outside-scope'
+      ? `resolveProvider(request, ${a.subject}) was called in a handler not wrapped in withRequestScope(): nothing would release what it builds at the end of the request. ` +
+        'Declare the route with withRequestScope(handler) (README "Request-scoped providers", the runtime API).'
       : `${a.subject} is request-scoped (${a.reason}): it exists only while a request is served, for the route methods of a controller that injects it. ` +
-        'It cannot be resolved at boot or from outside a request (resolveProvider(), t.get()). In a test, send a request (app.inject()), or override it with a useValue (README "Testing").' }),
+        'It cannot be resolved at boot or from outside a request (resolveProvider(app, ...), t.get()). In a handler, use resolveProvider(request, ...) inside withRequestScope(); in a test, send a request (app.inject()), or override it with a useValue (README "Testing").' }),
+  ENC_ERR_MODULE_TRANSIENT: e({ status: null, summary: "a transient provider (scope: 'transient', @Transient()) has a factory that returned a promise or a boot-only method, or INQUIRER is injected into something that is not transient",
+    message: (a: { case: 'async'; subject: string } | { case: 'boot-method'; subject: string; methods: readonly string[] } | { case: 'inquirer'; subject: string }) => a.case === 'async'
+      ? `${a.subject} is transient and its factory returned a promise: a transient value is built while its consumer is, which cannot wait. ` +
+        "Make the factory synchronous, or make the provider a singleton (awaited at boot) or scope: 'request' (awaited per request) (README \"Transient providers\")."
+      : a.case === 'boot-method'
+      ? `${a.subject} is transient but has ${a.methods.map((m) => `${m}()`).join(', ')}, which Enclave calls once, on the providers it lists: ` +
+        'on an instance built for each consumer it would never run. Move that work into a singleton provider it injects (README "Transient providers").'
+      : `${a.subject} injects INQUIRER, which names the consumer of a transient provider only: declare it @Transient() (or scope: 'transient'), ` +
+        'or drop the parameter (README "Transient providers").' }),
   ENC_ERR_MODULE_INSTANTIATION: e({ status: null, summary: 'constructing a provider, module or controller threw',
     message: (a: { what: string; path: string; reason: string }) => `Constructing ${a.what} for ${a.path} failed: ${a.reason}` }),
   ENC_ERR_MODULE_DEPENDENCY_CYCLE: e({ status: null, summary: 'providers inject each other in a circle (A needs B, B needs A)',

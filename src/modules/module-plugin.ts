@@ -6,6 +6,7 @@ import { controllerRoutes, resolved, type ResolvedRouteHooks } from './controlle
 import { guardResolver } from './route-guards'
 import { interceptorResolver, type RouteInterceptors } from './interceptors'
 import { declareAndCheck } from './param-names-check'
+import { registerModuleScope } from './request-resolve'
 import { reportPluginFailure } from './plugin-failure'
 import type { ModuleWiring } from './injector'
 import type { ModuleNode } from './module-tree'
@@ -26,6 +27,8 @@ export function applyModule(scope: Scope, node: ModuleNode, wiring: ReadonlyMap<
     return fn
   }
 
+  // For resolveProvider(request, ...) in the runtime-API routes this scope (or a plugin under it) declares.
+  registerModuleScope(scope, container)
   // Labels every declaration below with this module, for printTree/explain/openapi.
   scope.annotate({ module: node.path, providers: node.meta.providers.map((p) => describeToken(toProviderSpec(p).token)) })
   for (const d of getRequestDecorators(type)) scope.decorateRequest(d.name, d.value)

@@ -1,11 +1,13 @@
 import 'reflect-metadata' // before tsyringe, which refuses to load without it
 import { Lifecycle, type DependencyContainer, type InjectionToken } from 'tsyringe'
-import { isRequestScopedClass, type ProviderEntry, type ProviderScope } from '../decorators/internal'
+import { isRequestScopedClass, isTransientClass, type ProviderEntry, type ProviderScope } from '../decorators/internal'
 import { describeToken, moduleError } from './module-error'
 import type { ModuleNode } from './module-tree'
 import type { Disposer } from './disposal'
 import { FactoryProvider } from './factory-provider'
 import { droppedLifecycle } from './provider-lifecycle'
+import { asConsumer, refuseTransient } from './transient'
+import { isThenable } from './settle-within'
 
 /** A provider entry reduced to what the injector needs. */
 export interface ProviderSpec {
@@ -14,7 +16,7 @@ export interface ProviderSpec {
   readonly useClass: Function | null
   /** Tokens a factory is called with: checked like constructor dependencies. */
   readonly inject: readonly unknown[]
-  /** 'request' when declared so (`scope: 'request'`, or a @RequestScoped() class); injecting one makes a provider request-scoped too (request-scope.ts). */
+  /** 'request' when declared so (`scope: 'request'`, or a @RequestScoped() class); injecting one makes a provider request-scoped too (request-scope.ts). 'transient': one per consumer (transient.ts). */
   readonly scope: ProviderScope
   /** The entry itself, for what is built per request (its factory, its dispose). */
   readonly entry: ProviderEntry
@@ -30,7 +32,7 @@ export function toProviderSpec(entry: ProviderEntry): ProviderSpec {
 }
 
 function classScope(target: Function): ProviderScope {
-  return isRequestScopedClass(target) ? 'request' : 'singleton'
+  return isRequestScopedClass(target) ? 'request' : isTransientClass(target) ? 'transient' : 'singleton'
 }
 
 /** Where a provider registers and what it reports to. */
@@ -68,9 +70,22 @@ export function registerProviders(node: ModuleNode, entries: readonly ProviderEn
       if (lifecycle !== null) {
         throw moduleError('ENC_ERR_MODULE_PROVIDER_LIFECYCLE', { subject: `provider ${describeToken(spec.token)} in ${node.path}`, lifecycle })
       }
-      container.register(spec.token, { useClass: spec.useClass as never }, { lifecycle: Lifecycle.Singleton })
+      // Transient: tsyringe builds a fresh one each time it is resolved, that is once per consumer.
+      container.register(spec.token, { useClass: spec.useClass as never }, { lifecycle: spec.scope === 'transient' ? Lifecycle.Transient : Lifecycle.Singleton })
       // Fires after the instance (and so everything it depends on) was built: creation order.
       container.afterResolution(spec.token, (_token, instance) => disposer.track(instance), { frequency: 'Always' })
+    } else if ('useFactory' in entry && spec.scope === 'transient') {
+      // Called each time its token is resolved (once per consumer), as the consumer of INQUIRER in its inject list.
+      const { useFactory, dispose } = entry
+      const subject = `provider ${describeToken(spec.token)} in ${node.path}`
+      container.register(spec.token, {
+        useFactory: () => {
+          const value = asConsumer(spec.token, () => useFactory(...spec.inject.map((token) => container.resolve(token as InjectionToken))))
+          if (isThenable(value)) refuseTransient(moduleError('ENC_ERR_MODULE_TRANSIENT', { case: 'async', subject }))
+          disposer.track(value, dispose)
+          return value
+        },
+      })
     } else if ('useFactory' in entry) {
       const release = { disposer, dispose: entry.dispose }
       const factory = new FactoryProvider(spec.token, spec.inject as InjectionToken[], entry.useFactory as never, container, release, node.path)

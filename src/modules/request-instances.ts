@@ -3,6 +3,7 @@ import type { RequestEnd } from '../decorators/internal'
 import type { Recipe } from './request-recipes'
 import { isThenable } from './settle-within'
 import { succeeded } from './disposal'
+import { moduleError } from './module-error'
 
 /**
  * The request-scoped instances of one request: each built on first need (async factories
@@ -12,13 +13,26 @@ import { succeeded } from './disposal'
 export class RequestInstances {
   readonly #values = new Map<Recipe, Promise<unknown>>()
   readonly #created: Array<{ readonly value: unknown; readonly recipe: Recipe }> = []
+  /** Rejects when the request's signal aborts: one listener per request, however many gets wait. */
+  #aborted: Promise<never> | undefined
+  /** Set once released: a build still in flight then (an aborted request's guard) is released as it lands. */
+  #ended: RequestEnd | undefined
+  /** The route's handler took these over (inRequestScope): it releases them, the end-of-request hooks do not. */
+  owned = false
+  /** A request-scoped guard's denial or failure, for `end.error` when the handler never ran. */
+  failure: unknown
 
   constructor(private readonly request: Request, private readonly reply: Reply) {}
 
+  get released(): boolean { return this.#ended !== undefined }
+
   get(recipe: Recipe): Promise<unknown> {
+    if (this.#ended !== undefined) return Promise.reject(moduleError('ENC_ERR_MODULE_REQUEST_SCOPE', { case: 'released', subject: recipe.what }))
     let value = this.#values.get(recipe)
     if (value === undefined) this.#values.set(recipe, value = this.#build(recipe))
-    return value
+    // A factory that never settles is given up when the request is (handlerTimeout, client gone),
+    // wherever it is awaited: a guard, an interceptor, resolveProvider(request, ...), the controller.
+    return Promise.race([value, this.#aborted ??= abortedOf(this.request.signal)])
   }
 
   async #build(recipe: Recipe): Promise<unknown> {
@@ -29,6 +43,11 @@ export class RequestInstances {
     }
     let value = recipe.make(args)
     if (isThenable(value)) value = await value
+    if (this.#ended !== undefined) {
+      // The request ended while this was being built (a client that went away mid-guard): release it now.
+      await this.#releaseOne(value, recipe, this.#ended).catch((error: unknown) => this.request.log.error({ err: error }, `releasing ${recipe.what} at the end of the request failed`))
+      throw moduleError('ENC_ERR_MODULE_REQUEST_SCOPE', { case: 'released', subject: recipe.what })
+    }
     this.#created.push({ value, recipe })
     return value
   }
@@ -40,12 +59,12 @@ export class RequestInstances {
    */
   async release(end: RequestEnd, log: Logger): Promise<{ error: unknown } | undefined> {
     let first: { error: unknown } | undefined
+    this.#ended = end
     const created = this.#created
     for (let i = created.length - 1; i >= 0; i--) {
       const { value, recipe } = created[i]
       try {
-        if (recipe.release !== 'own') await recipe.release(value, end)
-        else if (typeof (value as { dispose?: unknown } | null)?.dispose === 'function') await (value as { dispose(end: RequestEnd): unknown }).dispose(end)
+        await this.#releaseOne(value, recipe, end)
       } catch (error) {
         if (first === undefined) first = { error }
         else log.error({ err: error }, `releasing ${recipe.what} at the end of the request failed`)
@@ -54,6 +73,42 @@ export class RequestInstances {
     created.length = 0
     return first
   }
+
+  async #releaseOne(value: unknown, recipe: Recipe, end: RequestEnd): Promise<void> {
+    if (recipe.release !== 'own') await recipe.release(value, end)
+    else if (typeof (value as { dispose?: unknown } | null)?.dispose === 'function') await (value as { dispose(end: RequestEnd): unknown }).dispose(end)
+  }
+}
+
+const stores = new WeakMap<Request, RequestInstances>()
+
+/**
+ * The request's instances, made on first need: by a request-scoped guard or hook class (before the
+ * handler), by the handler's wrapper, or by resolveProvider(request, ...) inside withRequestScope().
+ * One per request, so a guard, an interceptor and the controller share one Tenant.
+ */
+export function instancesOf(request: Request, reply: Reply): RequestInstances {
+  let instances = stores.get(request)
+  if (instances === undefined) stores.set(request, instances = new RequestInstances(request, reply))
+  return instances
+}
+
+/** The request's instances when something made them, else undefined. */
+export function existingInstances(request: Request): RequestInstances | undefined {
+  return stores.get(request)
+}
+
+/**
+ * The end-of-request release for a route whose request-scoped guards or hook classes may build
+ * instances before the handler: when the handler never ran (a guard denied, validation failed, the
+ * client went away), what they built is released here, with `end.failed`. When the handler ran,
+ * its wrapper released everything already and this finds nothing to do.
+ */
+export async function releaseUnhandled(request: Request): Promise<void> {
+  const instances = stores.get(request)
+  if (instances === undefined || instances.owned || instances.released) return
+  const released = await instances.release({ failed: true, error: instances.failure }, request.log)
+  if (released !== undefined) request.log.error({ err: released.error }, 'releasing a request-scoped provider failed after the answer was sent')
 }
 
 /** What a module's wiring holds for a controller built per request, in place of its instance. */
@@ -63,26 +118,39 @@ export class PerRequestController {
 
 const controllers = new WeakMap<Request, object>()
 
+function abortedOf(signal: AbortSignal): Promise<never> {
+  const aborted = new Promise<never>((_resolve, reject) => {
+    if (signal.aborted) reject(signal.reason)
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true })
+  })
+  aborted.catch(() => undefined) // observed through race() only when something still waits
+  return aborted
+}
+
 /** The request's controller instance, for a route whose controller is request-scoped (argument-builder.ts). */
 export function controllerOf(request: Request): object {
   return controllers.get(request)!
 }
 
 /**
- * A route of a request-scoped controller: the controller (and the request-scoped part of its
- * graph) is built before the handler runs, and released once it settled, with how it ended. A
+ * A route of a request-scoped controller, or one with a request-scoped guard, hook class or
+ * interceptor (then `controller` is null): the controller (and the request-scoped part of its
+ * graph) is built before the handler runs, sharing what the route's guards already built, and released once it settled, with how it ended. A
  * build failure (a factory's throw or rejection) is the handler's error, for the route's error
  * handlers. A release failure is the route's error when the handler succeeded and nothing is
  * sent yet (a commit that fails answers 500, not the 200 it would have confirmed); otherwise it
- * is logged. Routes whose controller is a singleton never get here.
+ * is logged. Routes that need nothing request-scoped never get here.
  */
-export function inRequestScope(controller: Recipe, handler: Handler): Handler {
+export function inRequestScope(controller: Recipe | null, handler: Handler): Handler {
   return async function (this: Scope, request: Request, reply: Reply) {
-    const instances = new RequestInstances(request, reply)
+    const instances = instancesOf(request, reply)
+    instances.owned = true
     let result: unknown
     let end: RequestEnd = succeeded
     try {
-      controllers.set(request, await instances.get(controller) as object)
+      // A factory that never settles is given up when request.signal aborts (get() races it), and
+      // what it builds later is released as it lands.
+      if (controller !== null) controllers.set(request, await instances.get(controller) as object)
       result = handler.call(this, request, reply)
       // The reply is itself a thenable (resolved once sent): the handler answered through it.
       if (result !== reply && isThenable(result)) result = await result

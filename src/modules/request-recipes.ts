@@ -4,6 +4,8 @@ import type { ProviderLookup } from './dependency-cycle'
 import { injectionTarget } from './injection-target'
 import { describeToken, moduleError } from './module-error'
 import { REPLY, REQUEST } from './request-token'
+import { INQUIRER } from './transient'
+import { isThenable } from './settle-within'
 import type { ScopeAnalysis } from './request-scope'
 
 /** One argument of a per-request construction: a singleton (resolved at boot), another per-request value, or the request/reply. */
@@ -30,7 +32,7 @@ export interface Recipe {
  * Methods Enclave calls once, on what it built at boot: a request-scoped instance is never among
  * those, so such a method would silently never run (README "Request-scoped providers").
  */
-const bootOnlyMethods = ['onModuleInit', 'onApplicationBootstrap', 'onModuleDestroy', 'beforeApplicationShutdown', 'onApplicationShutdown', 'onClose', 'checkHealth'] as const
+export const bootOnlyMethods = ['onModuleInit', 'onApplicationBootstrap', 'onModuleDestroy', 'beforeApplicationShutdown', 'onApplicationShutdown', 'onClose', 'checkHealth'] as const
 
 export interface RecipeCompiler {
   /** The recipe of a request-scoped class that no module provides (a controller) in `container`. */
@@ -47,39 +49,52 @@ export interface RecipeCompiler {
 export function recipeCompiler(lookup: ProviderLookup, analysis: ScopeAnalysis): RecipeCompiler {
   const memo = new Map<DependencyContainer, Map<unknown, Recipe>>()
 
-  const argFor = (container: DependencyContainer, token: unknown, isOptional: boolean): RecipeArg => {
+  /** `self`: the class being built (a transient it injects is built for it); `inquirer`: what INQUIRER gives it. */
+  const argFor = (container: DependencyContainer, token: unknown, isOptional: boolean, self: Function | undefined, inquirer: Function | undefined): RecipeArg => {
     if (token === REQUEST) return { kind: 'request' }
     if (token === REPLY) return { kind: 'reply' }
+    if (token === INQUIRER) return { kind: 'value', value: inquirer }
+    // A transient one is built with its consumer: per request here, its own recipe for this consumer.
+    if (lookup(container, token)?.spec.scope === 'transient') return { kind: 'recipe', recipe: forToken(container, token, self) }
     if (analysis.reasonOf(container, token) === null) {
       if (isOptional && !container.isRegistered(token as InjectionToken, true)) return { kind: 'value', value: undefined }
       return { kind: 'value', value: container.resolve(token as InjectionToken) }
     }
-    return { kind: 'recipe', recipe: forToken(container, token) }
+    return { kind: 'recipe', recipe: forToken(container, token, undefined) }
   }
 
-  const forToken = (from: DependencyContainer, token: unknown): Recipe => {
+  /** `inquirer`: for a transient provider, its consumer's class (each consumer gets its own recipe, so its own instance). */
+  const forToken = (from: DependencyContainer, token: unknown, inquirer: Function | undefined): Recipe => {
     const found = lookup(from, token)!
+    const transient = found.spec.scope === 'transient'
     let known = memo.get(found.container)
     if (known === undefined) memo.set(found.container, known = new Map())
-    const cached = known.get(token)
+    const cached = transient ? undefined : known.get(token)
     if (cached !== undefined) return cached
     const entry = found.spec.entry
     const what = `provider ${describeToken(token)}`
     let recipe: Recipe
     if (typeof entry === 'function' || 'useClass' in entry) {
-      recipe = forClass(found.container, found.spec.useClass!, what, found.node.path)
+      recipe = forClass(found.container, found.spec.useClass!, what, found.node.path, inquirer)
     } else if ('useFactory' in entry) {
       const factory = entry.useFactory
-      recipe = { what, args: (entry.inject ?? []).map((dep) => argFor(found.container, dep, false)), make: (args) => factory(...args), release: entry.dispose ?? 'own' }
+      const make = transient
+        ? (args: unknown[]) => {
+          const value = factory(...args)
+          if (isThenable(value)) throw moduleError('ENC_ERR_MODULE_TRANSIENT', { case: 'async', subject: `${what} in ${found.node.path}` })
+          return value
+        }
+        : (args: unknown[]) => factory(...args)
+      recipe = { what, args: (entry.inject ?? []).map((dep) => argFor(found.container, dep, false, undefined, inquirer)), make, release: entry.dispose ?? 'own' }
     } else {
       // useExisting: the target's own recipe, so both tokens give the same instance within a request.
-      recipe = forToken(found.container, (entry as { useExisting: unknown }).useExisting)
+      recipe = forToken(found.container, (entry as { useExisting: unknown }).useExisting, inquirer)
     }
-    known.set(token, recipe)
+    if (!transient) known.set(token, recipe)
     return recipe
   }
 
-  const forClass = (container: DependencyContainer, target: Function, what: string, path: string): Recipe => {
+  const forClass = (container: DependencyContainer, target: Function, what: string, path: string, inquirer?: Function): Recipe => {
     const prototype = target.prototype as Record<string, unknown>
     const bootOnly = bootOnlyMethods.filter((name) => typeof prototype[name] === 'function')
     if (bootOnly.length > 0) {
@@ -96,7 +111,7 @@ export function recipeCompiler(lookup: ProviderLookup, analysis: ScopeAnalysis):
       if (found.kind === 'delayed' || delayed || found.transform !== undefined || (typeof descriptor === 'object' && descriptor?.multiple === true)) {
         throw moduleError('ENC_ERR_MODULE_REQUEST_SCOPE', { case: 'injection', subject: `${what} in ${path}`, index })
       }
-      args.push(argFor(container, found.token, found.isOptional))
+      args.push(argFor(container, found.token, found.isOptional, target, inquirer))
     }
     const constructor = target as new (...args: unknown[]) => unknown
     return { what, args, make: (values) => new constructor(...values), release: 'own' }
@@ -105,5 +120,5 @@ export function recipeCompiler(lookup: ProviderLookup, analysis: ScopeAnalysis):
   const reasonForClass = (container: DependencyContainer, target: Function): string =>
     analysis.classReason(container, target) ?? `${target.name} (scope 'request')`
 
-  return { forClass, forProvider: forToken }
+  return { forClass, forProvider: (container, token) => forToken(container, token, undefined) }
 }

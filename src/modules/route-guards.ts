@@ -4,6 +4,9 @@ import { describeRefusal, securityOf } from '../runtime/internal'
 import { getClassRouteHooks, getMethodRouteHooks, type Class, type GuardStage, type RouteHookName } from '../decorators/internal'
 import { moduleError } from './module-error'
 import { isThenable } from './settle-within'
+import { markPerRequest, perRequestRecipe } from './per-request-classes'
+import { instancesOf } from './request-instances'
+import type { Recipe } from './request-recipes'
 
 /**
  * A route hook given as a class (`@OnRequest(AdminOnly)`): a provider of the controller's module
@@ -27,6 +30,21 @@ export function guardClassesOf(controller: Class): Function[] {
 /** The hook classes a module class's own route hooks name (`@OnRequest(AuthGuard)` on the module). */
 export function moduleGuardClassesOf(module: Class): Function[] {
   return [...new Set(getClassRouteHooks(module).flatMap((meta) => meta.hooks.filter(isGuardClass)))]
+}
+
+/** Each hook class a controller's route hooks name (base classes, methods) with the stage it runs at. */
+export function guardStagesOf(controller: Class): Array<{ readonly hook: Function; readonly stage: RouteHookName }> {
+  const found: Array<{ hook: Function; stage: RouteHookName }> = []
+  for (let c: unknown = controller; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
+    const metas = [...getClassRouteHooks(c as Function), ...[...getMethodRouteHooks(c as Function).values()].flat()]
+    for (const meta of metas) for (const hook of meta.hooks) if (isGuardClass(hook)) found.push({ hook, stage: meta.name })
+  }
+  return found
+}
+
+/** The guard stages: where a request-scoped hook class may run (before the handler, whose wrapper releases). */
+export function isGuardStage(stage: RouteHookName): boolean {
+  return guardStages.has(stage)
 }
 
 /** Refuses a hook class without a `handle` method, before anything is built. */
@@ -62,9 +80,14 @@ export function guardResolver(container: DependencyContainer): HookResolver {
     const cache = guard ? bound : boundPlain
     let fn = cache.get(hook)
     if (fn === undefined) {
-      const instance = container.resolve(hook as never) as { handle: Function }
-      // bind() keeps handle's arity, so a `done` parameter still marks a callback-style hook.
-      fn = guard ? guardHook(instance) : instance.handle.bind(instance) as Function
+      // Request-scoped (it injects one): only at the guard stages, checked at boot (injector.ts).
+      const recipe = perRequestRecipe(container, hook)
+      if (recipe !== undefined) fn = markPerRequest(perRequestGuardHook(recipe, hook))
+      else {
+        const instance = container.resolve(hook as never) as { handle: Function }
+        // bind() keeps handle's arity, so a `done` parameter still marks a callback-style hook.
+        fn = guard ? guardHook(instance) : instance.handle.bind(instance) as Function
+      }
       Object.defineProperty(fn, 'name', { value: `${hook.name}.handle` })
       if (guard) {
         const mark = securityOf(hook)
@@ -97,6 +120,41 @@ function guardHook(instance: { handle: Function }): RequestHook {
   return function (request: Request, reply: Reply) {
     const result: unknown = handle.call(instance, request, reply)
     return isThenable(result) ? result.then((value) => settle(value, reply)) : settle(result, reply)
+  } as RequestHook
+}
+
+/**
+ * A request-scoped guard class: built (with the request-scoped part of its graph) per request,
+ * from the request's instances, so it shares them with the route's interceptors and controller;
+ * then run as guardHook() runs a singleton's. A failure to build it is the hook's error (the
+ * route's error handlers answer); a denial or failure is kept as the request's `end.error` for
+ * the release when the handler never runs.
+ */
+function perRequestGuardHook(recipe: Recipe, type: Function): RequestHook {
+  const handle = (type.prototype as { handle: Function }).handle
+  if (handle.length >= 3) {
+    return function (request: Request, reply: Reply, done: (error?: unknown) => void) {
+      const instances = instancesOf(request, reply)
+      const fail = (error: unknown): void => {
+        if (instances.failure === undefined) instances.failure = error
+        done(error)
+      }
+      instances.get(recipe).then((instance) => {
+        (doneGuardHook(instance as { handle: Function }) as Function)(request, reply, (error?: unknown) => { if (error === undefined) done(); else fail(error) })
+      }, fail)
+    } as RequestHook
+  }
+  return async function (request: Request, reply: Reply) {
+    const instances = instancesOf(request, reply)
+    try {
+      const instance = await instances.get(recipe) as { handle: Function }
+      const value: unknown = await instance.handle(request, reply)
+      if (value === false && !reply.sent) throw moduleError('ENC_ERR_GUARD_DENIED')
+      return value
+    } catch (error) {
+      if (instances.failure === undefined) instances.failure = error
+      throw error
+    }
   } as RequestHook
 }
 

@@ -358,21 +358,18 @@ describe('request-scoped providers (README "Request-scoped providers")', () => {
       await expectRequestScopeError(Root, 'module Root in Root', "Root -> Users -> Ctx (scope 'request' in Root)", 'controller')
     })
 
-    it('refuses a guard class that needs one (through bubbling), naming the fix', async () => {
+    // Session 20: guards and interceptors that need one are built per request (request-scoped-guards.test.ts), no longer refused.
+    it('boots a guard class that needs one (through bubbling) and an interceptor that needs REQUEST: both built per request', async () => {
       @injectable() class Guard { constructor(readonly users: Users) {} handle() { return true } }
-      @Route() @OnRequest(Guard) class Guarded { @Get('/') get() { return {} } }
-      @Module({ providers: [Ctx, Users, Guard], controllers: [Guarded] }) class Root {}
-      await expectRequestScopeError(Root, 'guard Guard in Root', 'Guard -> Users -> Ctx', 'handle(request, reply)')
-    })
-
-    it('refuses an interceptor class that needs REQUEST', async () => {
       @injectable() class Stamp implements Interceptor {
         constructor(@inject(REQUEST) readonly request: Request) {}
-        intercept(_c: InterceptorContext, next: CallHandler) { return next() }
+        async intercept(_c: InterceptorContext, next: CallHandler) { return { url: this.request.url, value: await next() } }
       }
-      @Route() @UseInterceptors(Stamp) class Stamped { @Get('/') get() { return {} } }
-      @Module({ providers: [Stamp], controllers: [Stamped] }) class Root {}
-      await expectRequestScopeError(Root, 'interceptor Stamp in Root', 'Stamp -> Symbol(REQUEST)', 'context.request')
+      @Route() @OnRequest(Guard) @UseInterceptors(Stamp) class Guarded { @Get('/g') get() { return {} } }
+      @Module({ providers: [Ctx, Users, Guard, Stamp], controllers: [Guarded] }) class Root {}
+      const app = await createApp(Root)
+      expect((await app.inject({ url: '/g?x=1' })).json()).to.deep.equal({ url: '/g?x=1', value: {} })
+      await app.close()
     })
 
     it("refuses usePlugin() options that inject a request-scoped provider", async () => {
@@ -411,7 +408,7 @@ describe('request-scoped providers (README "Request-scoped providers")', () => {
 
     it("refuses an unknown scope value when the module is declared, with the nearest one", () => {
       const declare = (scope: unknown) => () => { @Module({ providers: [{ provide: 'x', useFactory: () => 1, scope } as never] }) class M {} return M }
-      for (const [scope, hint] of [['REQUEST', "Did you mean 'request'"], ['transient', 'no transient scope'], ['default', "Did you mean 'singleton'"], [2, "Did you mean 'request'"], ['sometimes', "Use 'request'"]] as const) {
+      for (const [scope, hint] of [['REQUEST', "Did you mean 'request'"], ['TRANSIENT', "Did you mean 'transient'"], [1, "Did you mean 'transient'"], ['default', "Did you mean 'singleton'"], [2, "Did you mean 'request'"], ['sometimes', "Use 'request'"]] as const) {
         let error: unknown
         try { declare(scope)() } catch (e) { error = e }
         expect(isDeclarationError(error), String(scope)).to.equal(true)
@@ -429,10 +426,11 @@ describe('request-scoped providers (README "Request-scoped providers")', () => {
 })
 
 describe('request scope types (compiled by tsc)', () => {
-  it("types scope as 'singleton' | 'request', and a factory's dispose end as RequestEnd", () => {
+  it("types scope as 'singleton' | 'request' | 'transient', and a factory's dispose end as RequestEnd", () => {
     const declare = (): void => {
-      // @ts-expect-error NestJS's TRANSIENT has no counterpart: only 'singleton' | 'request'
-      @Module({ providers: [{ provide: 'x', useFactory: () => 1, scope: 'transient' }] }) class A {}
+      // @ts-expect-error only 'singleton' | 'request' | 'transient' (session 20 added 'transient', NestJS's TRANSIENT)
+      @Module({ providers: [{ provide: 'x', useFactory: () => 1, scope: 'TRANSIENT' }] }) class A {}
+      @Module({ providers: [{ provide: 'x', useFactory: () => 1, scope: 'transient' }] }) class A2 {}
       // @ts-expect-error a useValue has no scope of its own
       @Module({ providers: [{ provide: 'x', useValue: 1, scope: 'request' }] }) class B {}
       @Module({ providers: [{ provide: 'x', useFactory: () => 1, scope: 'request', dispose: (_v: number, end: RequestEnd) => end.failed }] }) class C {}
@@ -440,7 +438,7 @@ describe('request scope types (compiled by tsc)', () => {
       // @ts-expect-error an override's useValue takes no scope either
       override(Stub, { useValue: { name: 'y' }, scope: 'request' })
       override(Stub, { useClass: Stub, scope: 'request' })
-      void [A, B, C]
+      void [A, A2, B, C]
     }
     void declare
   })

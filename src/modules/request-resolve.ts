@@ -1,0 +1,71 @@
+import type { DependencyContainer, InjectionToken } from 'tsyringe'
+import type { Handler, Request, Scope } from '../runtime'
+import { describeToken, moduleError } from './module-error'
+import { existingInstances, inRequestScope } from './request-instances'
+import type { Recipe } from './request-recipes'
+import { REQUEST } from './request-token'
+
+/** Each module's scope -> its container (a lifted module shares its parent's scope and container). */
+const moduleScopes = new WeakMap<object, DependencyContainer>()
+/** Per module container: the recipe of a request-scoped token, or null for a singleton. */
+const recipesByContainer = new WeakMap<DependencyContainer, (token: unknown) => Recipe | null>()
+
+export function registerModuleScope(scope: Scope, container: DependencyContainer): void {
+  if (!moduleScopes.has(scope)) moduleScopes.set(scope, container)
+}
+
+export function registerRequestRecipes(container: DependencyContainer, recipeOf: (token: unknown) => Recipe | null): void {
+  recipesByContainer.set(container, recipeOf)
+}
+
+/**
+ * The container of the module whose scope serves `request`: the route's scope or the nearest
+ * ancestor a module applied (a usePlugin() plugin's routes see their module's providers; a route
+ * declared on the app, the root module's). Undefined when `value` is no request of a createApp() app.
+ */
+export function requestContainer(value: unknown): DependencyContainer | undefined {
+  const server = (value as { server?: unknown } | null)?.server
+  for (let scope = server as { parent?: unknown } | null | undefined; typeof scope === 'object' && scope !== null; scope = scope.parent as typeof scope) {
+    const container = moduleScopes.get(scope)
+    if (container !== undefined) return container
+  }
+  return undefined
+}
+
+/**
+ * resolveProvider(request, token): a singleton as it is, a request-scoped provider from the
+ * request's instances (the same one a guard or controller of the route got). Request-scoped ones
+ * need the handler wrapped in withRequestScope(), which releases them when it settled.
+ */
+export async function resolveInRequest<T>(request: Request, container: DependencyContainer, token: InjectionToken<T>): Promise<T> {
+  if (token === (REQUEST as unknown)) return request as T
+  const recipe = recipesByContainer.get(container)?.(token) ?? null
+  if (recipe === null) {
+    if (!container.isRegistered(token, true)) {
+      throw moduleError('ENC_ERR_MODULE_DEPENDENCY_NOT_VISIBLE', { resolve: true, caller: 'resolveProvider', token: describeToken(token), module: 'the module serving this route' })
+    }
+    return container.resolve(token)
+  }
+  const instances = existingInstances(request)
+  if (instances === undefined || !instances.owned) return outside(token)
+  return await instances.get(recipe) as T
+}
+
+function outside(token: unknown): never {
+  throw moduleError('ENC_ERR_MODULE_REQUEST_SCOPE', { case: 'outside-scope', subject: describeToken(token) })
+}
+
+/**
+ * A runtime-API handler that may resolve request-scoped providers (`await resolveProvider(request,
+ * Tenant)`): what it resolves is built per request, shared within it (with the route's
+ * request-scoped guards too), and released newest first once the handler settled, with
+ * `{ failed, error }`, as a decorator route's (README "Request-scoped providers").
+ *
+ * @example
+ * app.get('/notes', withRequestScope(async (request) => (await resolveProvider(request, Notes)).list()))
+ */
+export function withRequestScope<H extends (...args: any[]) => unknown>(handler: H): H {
+  const wrapped = inRequestScope(null, handler as unknown as Handler)
+  Object.defineProperty(wrapped, 'name', { value: handler.name })
+  return wrapped as unknown as H
+}

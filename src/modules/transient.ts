@@ -1,0 +1,61 @@
+import type { DependencyContainer } from 'tsyringe'
+
+/**
+ * The class of the consumer a transient provider is being built for (NestJS's INQUIRER):
+ * `@inject(INQUIRER) owner: Function | undefined` in a transient provider's constructor, or in a
+ * transient factory's inject list. Undefined when nothing class-shaped asked (a factory provider,
+ * resolveProvider()). Refused at boot anywhere else (README "Transient providers").
+ */
+export const INQUIRER: unique symbol = Symbol('INQUIRER')
+
+/** The classes whose constructor parameters are being resolved right now, innermost last (tsyringe resolves synchronously). */
+const constructing: unknown[] = []
+
+type ParamResolver = (context: unknown, ctor: Function) => (param: unknown, index: number) => unknown
+
+/**
+ * Makes `container` record which class it resolves constructor parameters for, so INQUIRER can
+ * name the consumer. tsyringe passes that class to resolveParams() only (4.x, dependency-container.js),
+ * so each of the app's containers wraps its own; a tsyringe without it leaves INQUIRER undefined.
+ */
+export function trackInquirers(container: DependencyContainer): void {
+  const target = container as unknown as { resolveParams?: ParamResolver }
+  const original = target.resolveParams
+  if (typeof original !== 'function') return
+  target.resolveParams = function (this: unknown, context: unknown, ctor: Function) {
+    const resolveOne = original.call(this, context, ctor)
+    return (param: unknown, index: number) => {
+      constructing.push(ctor)
+      try { return resolveOne(param, index) } finally { constructing.pop() }
+    }
+  }
+}
+
+/** Runs `build` (a transient factory resolving its inject list) as the consumer `self`. */
+export function asConsumer<T>(self: unknown, build: () => T): T {
+  constructing.push(self)
+  try { return build() } finally { constructing.pop() }
+}
+
+/** INQUIRER as resolved at boot: the consumer of the transient provider whose dependencies are being resolved. */
+export function currentInquirer(): Function | undefined {
+  const found = constructing[constructing.length - 2]
+  return typeof found === 'function' ? found : undefined
+}
+
+/**
+ * The coded refusal a transient factory threw while tsyringe was building its consumer: tsyringe
+ * rewraps it into a plain Error, so the injector takes it back from here (as FactoryProvider.refusal).
+ */
+let refusal: Error | null = null
+
+export function refuseTransient(error: Error): never {
+  refusal = error
+  throw error
+}
+
+export function takeTransientRefusal(): Error | null {
+  const found = refusal
+  refusal = null
+  return found
+}

@@ -1,0 +1,141 @@
+// Transient providers (NestJS's Scope.TRANSIENT; README "Transient providers"): a fresh instance
+// per consumer, built when the consumer is (at boot for a singleton, per request for a
+// request-scoped one); INQUIRER names the consumer's class.
+import 'reflect-metadata'
+import { expect } from 'chai'
+import { inject, injectable } from 'tsyringe'
+import {
+  Get, INQUIRER, Module, OnRequest, RequestScoped, Route, Transient, createApp, isDeclarationError, override, resolveProvider,
+  type Request, type RequestEnd,
+} from '../../src'
+import { bootError } from './helpers'
+
+let serial = 0
+
+describe('transient providers (README "Transient providers")', () => {
+  it('gives each consumer its own instance, built once for a singleton consumer', async () => {
+    let built = 0
+    @Transient() class Counter { readonly id = ++serial; constructor() { built++ } }
+    @injectable() class A { constructor(readonly counter: Counter) {} }
+    @injectable() class B { constructor(readonly counter: Counter, readonly second: Counter) {} }
+    @Route() class C {
+      constructor(readonly a: A, readonly b: B) {}
+      @Get('/') get() { return { a: this.a.counter.id, b: this.b.counter.id, b2: this.b.second.id } }
+    }
+    @Module({ providers: [Counter, A, B], controllers: [C] }) class Root {}
+    const app = await createApp(Root)
+    const first = (await app.inject({ url: '/' })).json<{ a: number; b: number; b2: number }>()
+    const second = (await app.inject({ url: '/' })).json<{ a: number; b: number; b2: number }>()
+    expect(new Set([first.a, first.b, first.b2]).size).to.equal(3)
+    expect(second).to.deep.equal(first)
+    expect(built).to.equal(3)
+    await app.close()
+  })
+
+  it("gives INQUIRER the consumer's class (a factory entry's inject list too), undefined from resolveProvider()", async () => {
+    @Transient() class ScopedLogger { constructor(@inject(INQUIRER) readonly owner: Function | undefined) {} get name() { return this.owner?.name ?? 'none' } }
+    const Tagged = Symbol('Tagged')
+    @injectable() class Orders { constructor(readonly log: ScopedLogger, @inject(Tagged) readonly tag: string) {} }
+    @Route() class Billing {
+      constructor(readonly log: ScopedLogger, readonly orders: Orders) {}
+      @Get('/') get() { return { billing: this.log.name, orders: this.orders.log.name, tag: this.orders.tag } }
+    }
+    @Module({
+      providers: [ScopedLogger, Orders, { provide: Tagged, scope: 'transient', inject: [INQUIRER], useFactory: (owner: Function | undefined) => `for ${owner?.name}` }],
+      controllers: [Billing],
+    })
+    class Root {}
+    const app = await createApp(Root)
+    expect((await app.inject({ url: '/' })).json()).to.deep.equal({ billing: 'Billing', orders: 'Orders', tag: 'for Orders' })
+    expect(resolveProvider(app, ScopedLogger).name).to.equal('none')
+    expect(resolveProvider(app, ScopedLogger)).to.not.equal(resolveProvider(app, ScopedLogger))
+    await app.close()
+  })
+
+  it('builds one per request for a request-scoped consumer (each consumer its own), and releases it with the request', async () => {
+    const log: string[] = []
+    @Transient() class Buffer { readonly id = ++serial; constructor(@inject(INQUIRER) readonly owner: Function | undefined) {} dispose(end: RequestEnd) { log.push(`dispose ${this.owner?.name} ${end.failed}`) } }
+    @RequestScoped() class Ctx { constructor(readonly buffer: Buffer) {} }
+    @Route() class C {
+      constructor(readonly ctx: Ctx, readonly buffer: Buffer) {}
+      @Get('/') get() { return { ctx: this.ctx.buffer.id, controller: this.buffer.id } }
+    }
+    @Module({ providers: [Buffer, Ctx], controllers: [C] }) class Root {}
+    const app = await createApp(Root)
+    const first = (await app.inject({ url: '/' })).json<{ ctx: number; controller: number }>()
+    const second = (await app.inject({ url: '/' })).json<{ ctx: number; controller: number }>()
+    expect(first.ctx).to.not.equal(first.controller)
+    expect([second.ctx, second.controller]).to.not.include(first.ctx).and.not.include(first.controller)
+    expect(log).to.have.members(['dispose Ctx false', 'dispose C false', 'dispose Ctx false', 'dispose C false'])
+    await app.close()
+  })
+
+  it('a transient that injects a request-scoped provider is per request too, and bubbles to its consumers (a guard included)', async () => {
+    @RequestScoped() class Ctx { readonly id = ++serial }
+    @Transient() class View { constructor(readonly ctx: Ctx) {} }
+    @injectable() class Gate { constructor(readonly view: View) {} handle(request: Request) { (request as unknown as { g: number }).g = this.view.ctx.id } }
+    @Route() @OnRequest(Gate) class C {
+      constructor(readonly view: View) {}
+      @Get('/') get(request: Request) { return { guard: (request as unknown as { g: number }).g, handler: this.view.ctx.id } }
+    }
+    @Module({ providers: [Ctx, View, Gate], controllers: [C] }) class Root {}
+    const app = await createApp(Root)
+    const first = (await app.inject({ url: '/' })).json<{ guard: number; handler: number }>()
+    const second = (await app.inject({ url: '/' })).json<{ guard: number; handler: number }>()
+    expect(first.guard).to.equal(first.handler)
+    expect(second.guard).to.not.equal(first.guard)
+    await app.close()
+  })
+
+  it("takes scope: 'transient' on useClass entries and overrides; an override with a useValue makes it one shared value", async () => {
+    class Id { readonly id = ++serial }
+    @injectable() class A { constructor(@inject('id') readonly id: Id) {} }
+    @injectable() class B { constructor(@inject('id') readonly id: Id) {} }
+    @Route() class C { constructor(readonly a: A, readonly b: B) {} @Get('/') get() { return { same: this.a.id === this.b.id } } }
+    @Module({ providers: [{ provide: 'id', useClass: Id, scope: 'transient' }, A, B], controllers: [C] }) class Root {}
+    const app = await createApp(Root)
+    expect((await app.inject({ url: '/' })).json()).to.deep.equal({ same: false })
+    await app.close()
+    const stubbed = await createApp(Root, { overrides: [override('id', { useValue: { id: 0 } })] })
+    expect((await stubbed.inject({ url: '/' })).json()).to.deep.equal({ same: true })
+    await stubbed.close()
+    const fresh = await createApp(Root, { overrides: [override('id', { useFactory: () => ({ id: ++serial }), scope: 'transient' })] })
+    expect((await fresh.inject({ url: '/' })).json()).to.deep.equal({ same: false })
+    await fresh.close()
+  })
+
+  describe('boot and declaration errors', () => {
+    @Route() class Ping { @Get('/') get() { return {} } }
+
+    it('refuses INQUIRER in a provider that is not transient, naming it', async () => {
+      @injectable() class Wrong { constructor(@inject(INQUIRER) readonly owner: unknown) {} }
+      @Module({ providers: [Wrong], controllers: [Ping] }) class Root {}
+      const error = await bootError(Root)
+      expect(error.code).to.equal('ENC_ERR_MODULE_TRANSIENT')
+      expect(error.message).to.contain('provider Wrong in Root').and.contain('@Transient()')
+    })
+
+    it('refuses a transient factory that returns a promise', async () => {
+      @injectable() class User { constructor(@inject('later') readonly later: unknown) {} }
+      @Module({ providers: [{ provide: 'later', scope: 'transient', useFactory: async () => 1 }, User], controllers: [Ping] }) class Root {}
+      const error = await bootError(Root)
+      expect(error.code).to.equal('ENC_ERR_MODULE_TRANSIENT')
+      expect(error.message).to.contain("provider 'later' in Root").and.contain('its factory returned a promise')
+    })
+
+    it('refuses a transient class with a boot-only method (onModuleInit), which would never run', async () => {
+      @Transient() class Init { onModuleInit() { return undefined } }
+      @Module({ providers: [Init], controllers: [Ping] }) class Root {}
+      const error = await bootError(Root)
+      expect(error.code).to.equal('ENC_ERR_MODULE_TRANSIENT')
+      expect(error.message).to.contain('provider Init in Root').and.contain('onModuleInit()')
+    })
+
+    it("names 'transient' for NestJS's spellings at declaration", () => {
+      let error: unknown
+      try { @Module({ providers: [{ provide: 'x', useFactory: () => 1, scope: 'TRANSIENT' } as never] }) class M {} void M } catch (e) { error = e }
+      expect(isDeclarationError(error)).to.equal(true)
+      expect((error as Error).message).to.contain("Did you mean 'transient'")
+    })
+  })
+})
