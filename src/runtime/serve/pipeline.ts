@@ -7,7 +7,6 @@ import { isThenable } from '../shared/thenable'
 import { replyWithError } from './error-reply'
 import { answerClosing, answerHeadRefused, answerWithoutReply } from './raw-answers'
 import { requestHeadProblem } from './request-head'
-import { headersOf } from './request-headers'
 import { watchSocketTimeout } from './socket-timeout'
 import { sendReturned } from './returned-payload'
 import { completeAccessLine, deferAccessLine, logRequest, undeferAccessLine, type AccessWatch } from './access-log'
@@ -170,8 +169,7 @@ function parsingStage(request: RequestImpl, reply: ReplyImpl): void {
 function carriesBody(request: RequestImpl): boolean {
   const method = request.method
   if (method === 'GET' || method === 'HEAD') return false
-  // Usually the first read of the header object on such a request: built as request.headers builds it.
-  const headers = headersOf(request.raw)
+  const headers = request.raw.headers
   const typed = headers['content-type'] !== undefined
   if (method === 'OPTIONS' || method === 'DELETE') return typed && hasBody(request)
   if (typed) return true

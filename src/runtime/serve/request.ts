@@ -5,7 +5,6 @@ import { responseGone } from './response-gone'
 import { memberNames } from './member-names'
 import type { Logger, ValidationError } from '../types'
 import type { CompiledRoute } from './compiled-route'
-import { headersOf } from './request-headers'
 import { clientHostname, clientIp, clientIps, clientProtocol } from './trust-proxy'
 import { warnRequestConnection, warnRequestReq } from '../shared/deprecations'
 
@@ -25,8 +24,7 @@ export class RequestImpl {
   body: unknown
   /**
    * Node builds `raw.headers` from the raw header list on first access, one property per header.
-   * Most GET routes never read a header, so the request takes the object only when asked, and
-   * builds it more cheaply than Node when it can (request-headers.ts).
+   * Most GET routes never read a header, so the request takes the object only when asked.
    * null: not read yet. Internal: use `headers`.
    */
   headerValues: Record<string, unknown> | null
@@ -131,7 +129,7 @@ export class RequestImpl {
   }
 
   get headers(): Record<string, unknown> {
-    if (this.headerValues === null) this.headerValues = headersOf(this.raw)
+    if (this.headerValues === null) this.headerValues = this.raw.headers as Record<string, unknown>
     return this.headerValues
   }
 

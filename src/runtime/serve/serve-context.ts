@@ -7,7 +7,6 @@ import type { Deadlines, DeadlineList } from './deadlines'
 import type { TrustFn } from './trust-proxy'
 import type { ReplyImpl } from './reply'
 import { covers, notFoundParams, notFoundPath, type NotFoundReach } from './not-found-params'
-import { headersOf } from './request-headers'
 
 const REQUEST_ID_PATTERN = /^[\w.:@/+=-]{1,128}$/
 
@@ -151,7 +150,7 @@ export class ServeContext {
    */
   genReqId = (raw: IncomingMessage): string => {
     if (this.#idHeader !== null) {
-      const sent = headersOf(raw)[this.#idHeader]
+      const sent = raw.headers[this.#idHeader]
       if (typeof sent === 'string' && REQUEST_ID_PATTERN.test(sent)) return sent
     }
     return this.#generate(raw)
