@@ -23,8 +23,9 @@ export class RequestImpl {
   /** The parsed body; null when none was parsed (Fastify 3: lib/request.js), so a handler echoing it sends `null`. */
   body: unknown
   /**
-   * Node builds `raw.headers` from the raw header list on first access, one property per header.
-   * Most GET routes never read a header, so the request takes the object only when asked.
+   * `raw.headers`, taken on first read. (On HTTP/1.1 it is built by then: node:http 20's
+   * parserOnIncoming reads `req.headers.expect` before the 'request' event; the server's request
+   * class builds it, server/incoming-message.ts.)
    * null: not read yet. Internal: use `headers`.
    */
   headerValues: Record<string, unknown> | null

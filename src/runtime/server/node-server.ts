@@ -1,6 +1,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Http2Session } from 'node:http2'
 import { runtimeError } from '../errors/runtime-codes'
+import { enclaveIncomingMessage } from './incoming-message'
 import { connectionsCheckingInterval, type ServerLimits } from '../shared/server-options'
 import type { ServerOptions } from '../types'
 import { closeIdleSession } from './http2-session-timeout'
@@ -50,6 +51,8 @@ export function createNodeServer(options: ServerOptions, limits: ServerLimits, l
     connectionsCheckingInterval: connectionsCheckingInterval(limits),
     // Node's own answer to a missing Host has no body; pipeline.ts gives the JSON error shape instead.
     requireHostHeader: false,
+    // Node's request class with a cheaper headers getter (incoming-message.ts).
+    IncomingMessage: enclaveIncomingMessage(),
   }
   const server = options.https === undefined
     ? createHttpServer(settings, listener)
