@@ -21,6 +21,7 @@ import type { RawIn, RawMarkOf, RawSeenIn, RawServerTypes, kRawServer } from './
 import type { RouteConfigShape, WithRouteConfig } from './route-config'
 import type { HasPathParams } from './path-params-type'
 import type { PathParamsOf, RoutePathOf } from './route-path-params'
+import type { WrittenResult } from './written-result'
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'
 
@@ -382,7 +383,7 @@ export type ResultFor<G extends RouteGeneric, S> = StatesReply<G> extends true
  * With `G` naming nothing it is {@link RouteHandler}: an untyped or schema-typed handler as before.
  * `Path`: the route's path literal, whose parameter names type `request.params` when neither names them (route-path-params.ts).
  */
-export type GenericRouteHandler<G extends RouteGeneric, S, Path extends string = string> = (this: Scope, request: RequestFor<G, S> & PathParamsOf<G, S, Path>, reply: Reply<ReplyGenericFor<G, S>>) => ResultFor<G, S>
+export type GenericRouteHandler<G extends RouteGeneric, S, Path extends string = string, R = unknown> = (this: Scope, request: RequestFor<G, S> & PathParamsOf<G, S, Path>, reply: Reply<ReplyGenericFor<G, S>>) => WrittenResult<ResultFor<G, S>, R>
 /**
  * A websocket route's handler: (socket, request), not (request, reply). Enclave does not depend on
  * `ws`, so the socket is what the handler's parameter is annotated with (`socket: WebSocket`), else `unknown`.
@@ -392,7 +393,7 @@ export type GenericRouteHandler<G extends RouteGeneric, S, Path extends string =
 // is Scope). Not read back from `Req`: that would instantiate the whole request type per overload.
 export type SocketRouteHandler<Socket, Req, On = Scope> = (this: On, socket: Socket, request: Req) => unknown
 /** {@link GenericRouteHandler} on a {@link TypedScope}: the request and reply also carry the decorations `P` its plugins provide. */
-export type TypedRouteHandler<G extends RouteGeneric, S, P extends Provided, Path extends string = string> = (this: ScopeServing<P['request']>, request: RequestFor<G, S> & PathParamsOf<G, S, Path> & P['request'], reply: Reply<ReplyGenericFor<G, S>> & P['reply']) => ResultFor<G, S>
+export type TypedRouteHandler<G extends RouteGeneric, S, P extends Provided, Path extends string = string, R = unknown> = (this: ScopeServing<P['request']>, request: RequestFor<G, S> & PathParamsOf<G, S, Path> & P['request'], reply: Reply<ReplyGenericFor<G, S>> & P['reply']) => WrittenResult<ResultFor<G, S>, R>
 /**
  * True when `G` is a generic the user stated with a `Reply`, not the status generic a schema's
  * responses make (reply-status.ts): a handler declared apart as `RouteHandler<typeof schema>` has its
@@ -577,7 +578,7 @@ export interface RouteShorthandOptions<S extends RuntimeRouteSchema = RouteSchem
  * `W`: `websocket: true` given as a literal (@fastify/websocket): the handler is then `(socket, request)`, as
  * the shortcuts type it (the socket what its annotation says, `unknown` unannotated).
  */
-export interface RouteOptions<S extends RuntimeRouteSchema = RouteSchema, G extends RouteGeneric = RouteGeneric, P extends Provided = NothingProvided, W extends boolean = boolean, Url extends string = string, Path extends string = string> extends RouteShorthandOptions<S, P['request'], P['reply']> {
+export interface RouteOptions<S extends RuntimeRouteSchema = RouteSchema, G extends RouteGeneric = RouteGeneric, P extends Provided = NothingProvided, W extends boolean = boolean, Url extends string = string, Path extends string = string, R = unknown> extends RouteShorthandOptions<S, P['request'], P['reply']> {
   method: string | string[]
   /** Its parameters' names type `request.params` in the handler when nothing else does (route-path-params.ts); `url` wins over `path`, as at run time. */
   url?: Url
@@ -591,7 +592,7 @@ export interface RouteOptions<S extends RuntimeRouteSchema = RouteSchema, G exte
   // both ways, so the server's own untyped implementation still satisfies the generic signature,
   // and a socket annotated `WebSocket` fits the `unknown` Enclave promises. NoInfer: `S` comes from `schema` only.
   handler: [W] extends [true] ? { handler(this: ScopeServing<P['request']>, socket: unknown, request: NoInfer<RequestFor<G, S> & PathParamsOf<G, S, RoutePathOf<Url, Path>>> & P['request']): unknown }['handler']
-    : { handler(this: ScopeServing<P['request']>, request: NoInfer<RequestFor<G, S> & PathParamsOf<G, S, RoutePathOf<Url, Path>>> & P['request'], reply: Reply<ReplyGenericFor<G, NoInfer<S>>> & P['reply']): NoInfer<ResultFor<G, S>> }['handler']
+    : { handler(this: ScopeServing<P['request']>, request: NoInfer<RequestFor<G, S> & PathParamsOf<G, S, RoutePathOf<Url, Path>>> & P['request'], reply: Reply<ReplyGenericFor<G, NoInfer<S>>> & P['reply']): WrittenResult<NoInfer<ResultFor<G, S>>, R> }['handler']
   /** Read from this one property (as the shortcuts do): an HTTP route's options keep their excess-property checks. */
   websocket?: W
 }
@@ -922,7 +923,7 @@ export interface ScopeRouteShortcut<This> {
   // error into "No overload matches this call").
   // `C`: the route's `config` (Fastify 5's ContextConfig), inferred from it: the handler and the
   // route's own hooks read it typed (route-config.ts); without `config`, they are as ever.
-  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, Socket = unknown, C extends RouteConfigShape = RouteConfigShape, const Path extends string = string>(path: Path, options: RouteShorthandOptions<S, WithRouteConfig<NothingProvided, C>['request']> & { websocket?: W; config?: C }, handler: [W] extends [true] ? SocketRouteHandler<Socket, RequestFor<G, NoInfer<S>> & PathParamsOf<G, NoInfer<S>, Path>> : RouteConfigShape extends C ? GenericRouteHandler<G, NoInfer<S>, Path> : TypedRouteHandler<G, NoInfer<S>, WithRouteConfig<NothingProvided, C>, Path>): This
+  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, Socket = unknown, C extends RouteConfigShape = RouteConfigShape, const Path extends string = string, R = unknown>(path: Path, options: RouteShorthandOptions<S, WithRouteConfig<NothingProvided, C>['request']> & { websocket?: W; config?: C }, handler: [W] extends [true] ? SocketRouteHandler<Socket, RequestFor<G, NoInfer<S>> & PathParamsOf<G, NoInfer<S>, Path>> : RouteConfigShape extends C ? GenericRouteHandler<G, NoInfer<S>, Path, R> : TypedRouteHandler<G, NoInfer<S>, WithRouteConfig<NothingProvided, C>, Path, R>): This
   /** The handler given in the options. */
   <G extends RouteGeneric = RouteGeneric, const Path extends string = string>(path: Path, options: RouteShorthandOptions & { handler: GenericRouteHandler<G, {}, Path> }): This
 }
@@ -943,7 +944,7 @@ export type WebSocketRouteHandler<S, R = {}> = { handle(this: ScopeServing<R>, s
  */
 export interface TypedRouteShortcut<This, P extends Provided> {
   <G extends RouteGeneric = RouteGeneric, const Path extends string = string>(path: Path, handler: TypedRouteHandler<G, {}, P, Path>): This
-  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, Socket = unknown, C extends RouteConfigShape = RouteConfigShape, const Path extends string = string>(path: Path, options: RouteShorthandOptions<S, WithRouteConfig<P, C>['request'], P['reply']> & { websocket?: W; config?: C }, handler: [W] extends [true] ? SocketRouteHandler<Socket, RequestFor<G, NoInfer<S>> & PathParamsOf<G, NoInfer<S>, Path> & P['request'], ScopeServing<P['request']>> : TypedRouteHandler<G, NoInfer<S>, WithRouteConfig<P, C>, Path>): This
+  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, Socket = unknown, C extends RouteConfigShape = RouteConfigShape, const Path extends string = string, R = unknown>(path: Path, options: RouteShorthandOptions<S, WithRouteConfig<P, C>['request'], P['reply']> & { websocket?: W; config?: C }, handler: [W] extends [true] ? SocketRouteHandler<Socket, RequestFor<G, NoInfer<S>> & PathParamsOf<G, NoInfer<S>, Path> & P['request'], ScopeServing<P['request']>> : TypedRouteHandler<G, NoInfer<S>, WithRouteConfig<P, C>, Path, R>): This
   <G extends RouteGeneric = RouteGeneric, const Path extends string = string>(path: Path, options: RouteShorthandOptions<RouteSchema, P['request'], P['reply']> & { handler: TypedRouteHandler<G, {}, P, Path> }): This
 }
 
@@ -997,7 +998,7 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
    */
   register<Plug extends PluginFunction<PluginOptions, ChildScopeOf<this>> | Function | PluginModule<Function>>(plugin: Plug & NotAClass<Plug> & FitsScope<Plug, this>, ...options: RegisterArguments<ModuleDefault<Plug>>): Registered<this, Plug>
   /** `route<G>(...)`: Fastify's route generic, as the shortcuts take it (ScopeRouteShortcut); the schema is then not inferred. */
-  route<G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, C extends RouteConfigShape = RouteConfigShape, const Url extends string = string, const Path extends string = string>(options: RouteOptions<S, G, WithRouteConfig<SeenIn<this>, C>, W, Url, Path> & { config?: C }): this
+  route<G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, C extends RouteConfigShape = RouteConfigShape, const Url extends string = string, const Path extends string = string, R = unknown>(options: RouteOptions<S, G, WithRouteConfig<SeenIn<this>, C>, W, Url, Path, R> & { config?: C }): this
   get: ShortcutOn<this>
   head: ShortcutOn<this>
   post: ShortcutOn<this>
