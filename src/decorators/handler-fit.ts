@@ -4,7 +4,7 @@ import type { WithoutOpenIndex } from '../runtime/open-index'
 import type { IsCustomParam } from './custom-param'
 import type { IsSchemaParam } from './schema-param'
 import type { IsIntercepted } from './intercepted'
-import type { AsWritten } from './as-written'
+import type { AsWritten } from '../runtime/as-written'
 import type { kServerBase } from '../runtime/request-with'
 import type { PathMark, PathParams } from '../runtime/path-params-type'
 

@@ -8,6 +8,7 @@ import { withLeadingSlash } from './leading-slash'
 import type { RouteMethodOptions } from './types'
 import type { RouteSchema } from '../runtime/schemas/types'
 import type { TypedRouteSchema } from '../runtime/typed-schemas'
+import type { WithPath } from '../runtime/path-params-type'
 import type { RouteMethodDecorator } from './handler-fit'
 import type { RouteDecoratorFor } from './socket-fit'
 
@@ -26,7 +27,9 @@ import type { RouteDecoratorFor } from './socket-fit'
  * }
  */
 export function Route(prefix?: string): ClassDecorator
-export function Route<S extends TypedRouteSchema = RouteSchema, W extends boolean = false>(options: RouteMethodOptions<S, W>): RouteDecoratorFor<S, W>
+// `Path`: the path literal, as `@Get(path)` takes it (http-methods.ts). The class form's prefix
+// cannot type the methods: a class decorator is applied after them and changes no member's type.
+export function Route<S extends TypedRouteSchema = RouteSchema, W extends boolean = false, const Path extends string = string>(options: RouteMethodOptions<S, W, Path>): RouteDecoratorFor<WithPath<S, Path>, W>
 export function Route(arg?: string | RouteMethodOptions): ClassDecorator | RouteMethodDecorator<RouteSchema> | RouteDecoratorFor<RouteSchema, true> {
   return ((target: object, propertyKey?: string | symbol, descriptor?: PropertyDescriptor) => {
     if (propertyKey === undefined) {

@@ -109,9 +109,10 @@ export interface DecoratorRouteOptions<S extends TypedRouteSchema = RouteSchema,
   websocket?: W
 }
 
-export interface RouteMethodOptions<S extends TypedRouteSchema = RouteSchema, W extends boolean = boolean> extends DecoratorRouteOptions<S, W> {
+export interface RouteMethodOptions<S extends TypedRouteSchema = RouteSchema, W extends boolean = boolean, Path extends string = string> extends DecoratorRouteOptions<S, W> {
   method: HttpMethodName | Lowercase<HttpMethodName> | readonly (HttpMethodName | Lowercase<HttpMethodName>)[]
-  path?: string
+  /** A literal types the check of a whole `@Params()` parameter, as `@Get(path)` does (handler-fit.ts). */
+  path?: Path
 }
 
 /** One route declared on a controller method. */

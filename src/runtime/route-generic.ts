@@ -47,6 +47,9 @@ export interface GenericParts<G, S> {
 /** True when `G` names at least one request part (Body, Querystring, Params or Headers). */
 export type NamesAPart<G> = true extends Named<G, 'Body'> | Named<G, 'Querystring'> | Named<G, 'Params'> | Named<G, 'Headers'> ? true : false
 
+/** True when `G` names the params (the path's own names then give way to it: route-path-params.ts). */
+export type NamesParams<G> = Named<G, 'Params'>
+
 /** True when `G` names the answer (`Reply`). */
 export type NamesReply<G> = Named<G, 'Reply'>
 

@@ -19,7 +19,9 @@ import type { ReplySerializationApi, RequestSchemaApi, ScopeRouteLookup } from '
 import type { MergeProvided, NothingProvided, Provided, ProvidingPlugin, RequiringPlugin, WithProvided, kProvided } from './shared/provided'
 import type { RawIn, RawMarkOf, RawSeenIn, RawServerTypes, kRawServer } from './shared/raw-server'
 import type { RouteConfigShape, WithRouteConfig } from './route-config'
-import type { HasPathParams, WithPath } from './path-params-type'
+import type { HasPathParams } from './path-params-type'
+import type { PathParamsOf, RoutePathOf } from './route-path-params'
+import type { WrittenResult } from './written-result'
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'
 
@@ -379,8 +381,9 @@ export type ResultFor<G extends RouteGeneric, S> = StatesReply<G> extends true
 /**
  * A handler typed by a route generic `G` (Fastify's `app.get<G>()`) and the route schema `S`.
  * With `G` naming nothing it is {@link RouteHandler}: an untyped or schema-typed handler as before.
+ * `Path`: the route's path literal, whose parameter names type `request.params` when neither names them (route-path-params.ts).
  */
-export type GenericRouteHandler<G extends RouteGeneric, S> = (this: Scope, request: RequestFor<G, S>, reply: Reply<ReplyGenericFor<G, S>>) => ResultFor<G, S>
+export type GenericRouteHandler<G extends RouteGeneric, S, Path extends string = string, R = unknown> = (this: Scope, request: RequestFor<G, S> & PathParamsOf<G, S, Path>, reply: Reply<ReplyGenericFor<G, S>>) => WrittenResult<ResultFor<G, S>, R>
 /**
  * A websocket route's handler: (socket, request), not (request, reply). Enclave does not depend on
  * `ws`, so the socket is what the handler's parameter is annotated with (`socket: WebSocket`), else `unknown`.
@@ -390,7 +393,7 @@ export type GenericRouteHandler<G extends RouteGeneric, S> = (this: Scope, reque
 // is Scope). Not read back from `Req`: that would instantiate the whole request type per overload.
 export type SocketRouteHandler<Socket, Req, On = Scope> = (this: On, socket: Socket, request: Req) => unknown
 /** {@link GenericRouteHandler} on a {@link TypedScope}: the request and reply also carry the decorations `P` its plugins provide. */
-export type TypedRouteHandler<G extends RouteGeneric, S, P extends Provided> = (this: ScopeServing<P['request']>, request: RequestFor<G, S> & P['request'], reply: Reply<ReplyGenericFor<G, S>> & P['reply']) => ResultFor<G, S>
+export type TypedRouteHandler<G extends RouteGeneric, S, P extends Provided, Path extends string = string, R = unknown> = (this: ScopeServing<P['request']>, request: RequestFor<G, S> & PathParamsOf<G, S, Path> & P['request'], reply: Reply<ReplyGenericFor<G, S>> & P['reply']) => WrittenResult<ResultFor<G, S>, R>
 /**
  * True when `G` is a generic the user stated with a `Reply`, not the status generic a schema's
  * responses make (reply-status.ts): a handler declared apart as `RouteHandler<typeof schema>` has its
@@ -581,10 +584,11 @@ export interface RouteShorthandOptions<S extends RuntimeRouteSchema = RouteSchem
  * `W`: `websocket: true` given as a literal (@fastify/websocket): the handler is then `(socket, request)`, as
  * the shortcuts type it (the socket what its annotation says, `unknown` unannotated).
  */
-export interface RouteOptions<S extends RuntimeRouteSchema = RouteSchema, G extends RouteGeneric = RouteGeneric, P extends Provided = NothingProvided, W extends boolean = boolean> extends RouteShorthandOptions<S, P['request'], P['reply']> {
+export interface RouteOptions<S extends RuntimeRouteSchema = RouteSchema, G extends RouteGeneric = RouteGeneric, P extends Provided = NothingProvided, W extends boolean = boolean, Url extends string = string, Path extends string = string, R = unknown> extends RouteShorthandOptions<S, P['request'], P['reply']> {
   method: string | string[]
-  url?: string
-  path?: string
+  /** Its parameters' names type `request.params` in the handler when nothing else does (route-path-params.ts); `url` wins over `path`, as at run time. */
+  url?: Url
+  path?: Path
   /**
    * Set by the framework (the registration prefix, as onRoute hooks see it); accepted and
    * replaced so that a plugin may hand its own options on (`scope.get('/x', opts, handler)`).
@@ -593,8 +597,8 @@ export interface RouteOptions<S extends RuntimeRouteSchema = RouteSchema, G exte
   // Method syntax on purpose (read back by indexed access, which keeps it): its parameters compare
   // both ways, so the server's own untyped implementation still satisfies the generic signature,
   // and a socket annotated `WebSocket` fits the `unknown` Enclave promises. NoInfer: `S` comes from `schema` only.
-  handler: [W] extends [true] ? { handler(this: ScopeServing<P['request']>, socket: unknown, request: NoInfer<RequestFor<G, S>> & P['request']): unknown }['handler']
-    : { handler(this: ScopeServing<P['request']>, request: NoInfer<RequestFor<G, S>> & P['request'], reply: Reply<ReplyGenericFor<G, NoInfer<S>>> & P['reply']): NoInfer<ResultFor<G, S>> }['handler']
+  handler: [W] extends [true] ? { handler(this: ScopeServing<P['request']>, socket: unknown, request: NoInfer<RequestFor<G, S> & PathParamsOf<G, S, RoutePathOf<Url, Path>>> & P['request']): unknown }['handler']
+    : { handler(this: ScopeServing<P['request']>, request: NoInfer<RequestFor<G, S> & PathParamsOf<G, S, RoutePathOf<Url, Path>>> & P['request'], reply: Reply<ReplyGenericFor<G, NoInfer<S>>> & P['reply']): WrittenResult<NoInfer<ResultFor<G, S>>, R> }['handler']
   /** Read from this one property (as the shortcuts do): an HTTP route's options keep their excess-property checks. */
   websocket?: W
 }
@@ -918,16 +922,16 @@ export interface ScopeRouteShortcut<This> {
   // `G` is Fastify's route generic (route-generic.ts): given (`app.get<{ Params: P }>`), or inferred
   // from a handler whose parameter is declared `Request<{ Params: P }>`; by default it names nothing
   // and the handler is typed from the schema as before. NoInfer: `S` comes from `options.schema` only.
-  <G extends RouteGeneric = RouteGeneric, const Path extends string = string>(path: Path, handler: GenericRouteHandler<G, WithPath<{}, NoInfer<Path>>>): This
+  <G extends RouteGeneric = RouteGeneric, const Path extends string = string>(path: Path, handler: GenericRouteHandler<G, {}, Path>): This
   // `W`: a `{ websocket: true }` route (@fastify/websocket), whose handler the plugin calls with
   // (socket, request). Read from that one property, not the whole options (which would lose their
   // excess-property checks), and not a separate overload (which would turn every mistyped route's
   // error into "No overload matches this call").
   // `C`: the route's `config` (Fastify 5's ContextConfig), inferred from it: the handler and the
   // route's own hooks read it typed (route-config.ts); without `config`, they are as ever.
-  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, Socket = unknown, C extends RouteConfigShape = RouteConfigShape, const Path extends string = string>(path: Path, options: RouteShorthandOptions<S, WithRouteConfig<NothingProvided, C>['request']> & { websocket?: W; config?: C }, handler: [W] extends [true] ? SocketRouteHandler<Socket, RequestFor<G, WithPath<NoInfer<S>, NoInfer<Path>>>> : RouteConfigShape extends C ? GenericRouteHandler<G, WithPath<NoInfer<S>, NoInfer<Path>>> : TypedRouteHandler<G, WithPath<NoInfer<S>, NoInfer<Path>>, WithRouteConfig<NothingProvided, C>>): This
+  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, Socket = unknown, C extends RouteConfigShape = RouteConfigShape, const Path extends string = string, R = unknown>(path: Path, options: RouteShorthandOptions<S, WithRouteConfig<NothingProvided, C>['request']> & { websocket?: W; config?: C }, handler: [W] extends [true] ? SocketRouteHandler<Socket, RequestFor<G, NoInfer<S>> & PathParamsOf<G, NoInfer<S>, Path>> : RouteConfigShape extends C ? GenericRouteHandler<G, NoInfer<S>, Path, R> : TypedRouteHandler<G, NoInfer<S>, WithRouteConfig<NothingProvided, C>, Path, R>): This
   /** The handler given in the options. */
-  <G extends RouteGeneric = RouteGeneric, const Path extends string = string>(path: Path, options: RouteShorthandOptions & { handler: GenericRouteHandler<G, WithPath<{}, NoInfer<Path>>> }): This
+  <G extends RouteGeneric = RouteGeneric, const Path extends string = string>(path: Path, options: RouteShorthandOptions & { handler: GenericRouteHandler<G, {}, Path> }): This
 }
 /**
  * The handler of a `{ websocket: true }` route (@fastify/websocket), declared apart: `(socket, request)`
@@ -945,9 +949,9 @@ export type WebSocketRouteHandler<S, R = {}> = { handle(this: ScopeServing<R>, s
  * tried in that order), which is what keeps a TypedScope assignable to Scope.
  */
 export interface TypedRouteShortcut<This, P extends Provided> {
-  <G extends RouteGeneric = RouteGeneric, const Path extends string = string>(path: Path, handler: TypedRouteHandler<G, WithPath<{}, NoInfer<Path>>, P>): This
-  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, Socket = unknown, C extends RouteConfigShape = RouteConfigShape, const Path extends string = string>(path: Path, options: RouteShorthandOptions<S, WithRouteConfig<P, C>['request'], P['reply']> & { websocket?: W; config?: C }, handler: [W] extends [true] ? SocketRouteHandler<Socket, RequestFor<G, WithPath<NoInfer<S>, NoInfer<Path>>> & P['request'], ScopeServing<P['request']>> : TypedRouteHandler<G, WithPath<NoInfer<S>, NoInfer<Path>>, WithRouteConfig<P, C>>): This
-  <G extends RouteGeneric = RouteGeneric, const Path extends string = string>(path: Path, options: RouteShorthandOptions<RouteSchema, P['request'], P['reply']> & { handler: TypedRouteHandler<G, WithPath<{}, NoInfer<Path>>, P> }): This
+  <G extends RouteGeneric = RouteGeneric, const Path extends string = string>(path: Path, handler: TypedRouteHandler<G, {}, P, Path>): This
+  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, Socket = unknown, C extends RouteConfigShape = RouteConfigShape, const Path extends string = string, R = unknown>(path: Path, options: RouteShorthandOptions<S, WithRouteConfig<P, C>['request'], P['reply']> & { websocket?: W; config?: C }, handler: [W] extends [true] ? SocketRouteHandler<Socket, RequestFor<G, NoInfer<S>> & PathParamsOf<G, NoInfer<S>, Path> & P['request'], ScopeServing<P['request']>> : TypedRouteHandler<G, NoInfer<S>, WithRouteConfig<P, C>, Path, R>): This
+  <G extends RouteGeneric = RouteGeneric, const Path extends string = string>(path: Path, options: RouteShorthandOptions<RouteSchema, P['request'], P['reply']> & { handler: TypedRouteHandler<G, {}, P, Path> }): This
 }
 
 /**
@@ -1000,7 +1004,7 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
    */
   register<Plug extends PluginFunction<PluginOptions, ChildScopeOf<this>> | Function | PluginModule<Function>>(plugin: Plug & NotAClass<Plug> & FitsScope<Plug, this>, ...options: RegisterArguments<ModuleDefault<Plug>>): Registered<this, Plug>
   /** `route<G>(...)`: Fastify's route generic, as the shortcuts take it (ScopeRouteShortcut); the schema is then not inferred. */
-  route<G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, C extends RouteConfigShape = RouteConfigShape>(options: RouteOptions<S, G, WithRouteConfig<SeenIn<this>, C>, W> & { config?: C }): this
+  route<G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, C extends RouteConfigShape = RouteConfigShape, const Url extends string = string, const Path extends string = string, R = unknown>(options: RouteOptions<S, G, WithRouteConfig<SeenIn<this>, C>, W, Url, Path, R> & { config?: C }): this
   get: ShortcutOn<this>
   head: ShortcutOn<this>
   post: ShortcutOn<this>

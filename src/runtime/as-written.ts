@@ -1,6 +1,6 @@
 /**
- * Types only: a route method's answer as the response serializer writes it, for the return check
- * (handler-fit.ts). fast-json-stringify writes a `Date` under any `type: 'string'` schema as text
+ * Types only: a handler's answer as the response serializer writes it, for the return checks
+ * (decorators/handler-fit.ts, written-result.ts). fast-json-stringify writes a `Date` under any `type: 'string'` schema as text
  * (`toISOString()`, or its date or time part under `format: 'date'`/`'time'`) and a `BigInt`
  * under `integer`/`number` as its digits. So a row as a database driver gives it (a `timestamptz`
  * column as a `Date`, an int8 as a `BigInt` with pg's type parser set) fits a schema that says
