@@ -64,6 +64,9 @@ export interface InjectOptions {
  */
 export async function inject(root: ModuleNode, options: InjectOptions): Promise<ReadonlyMap<ModuleNode, ModuleWiring>> {
   const { containers, disposer, overrides, log, asyncTimeout } = options
+  // A refusal left by a transient factory resolved after an earlier boot (resolveProvider) reached
+  // its caller already: it must not become this boot's answer to an unrelated construct failure.
+  takeTransientRefusal()
   // A test's override(Logger, ...) replaces the framework's Logger everywhere: provided once by
   // the root (every module sees it), instead of each module's child logger.
   const loggerOverride = overrides.get(Logger)

@@ -123,6 +123,20 @@ describe('transient providers (README "Transient providers")', () => {
       expect(error.message).to.contain("provider 'later' in Root").and.contain('its factory returned a promise')
     })
 
+    it("a transient factory's refusal met after boot (resolveProvider) is not a later boot's answer to an unrelated failure", async () => {
+      @Module({ providers: [{ provide: 'later', scope: 'transient', useFactory: async () => 1 }], controllers: [Ping] }) class First {}
+      const first = await createApp(First)
+      let refused: unknown
+      try { resolveProvider(first, 'later') } catch (error) { refused = error }
+      expect((refused as { code?: string }).code).to.equal('ENC_ERR_MODULE_TRANSIENT')
+      await first.close()
+      @injectable() class Broken { constructor() { throw new Error('no database') } }
+      @Module({ providers: [Broken], controllers: [Ping] }) class Second {}
+      const error = await bootError(Second)
+      expect(error.code).to.equal('ENC_ERR_MODULE_INSTANTIATION')
+      expect(error.message).to.contain('no database')
+    })
+
     it('refuses a transient class with a boot-only method (onModuleInit), which would never run', async () => {
       @Transient() class Init { onModuleInit() { return undefined } }
       @Module({ providers: [Init], controllers: [Ping] }) class Root {}
