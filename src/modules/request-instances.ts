@@ -21,6 +21,8 @@ export class RequestInstances {
   owned = false
   /** A request-scoped guard's denial or failure, for `end.error` when the handler never ran. */
   failure: unknown
+  /** The route's request-scoped controller, once built (inRequestScope), for its method's call. */
+  controller: object | undefined
 
   constructor(private readonly request: Request, private readonly reply: Reply) {}
 
@@ -32,7 +34,7 @@ export class RequestInstances {
     if (value === undefined) this.#values.set(recipe, value = this.#build(recipe))
     // A factory that never settles is given up when the request is (handlerTimeout, client gone),
     // wherever it is awaited: a guard, an interceptor, resolveProvider(request, ...), the controller.
-    return Promise.race([value, this.#aborted ??= abortedOf(this.request.signal)])
+    return recipe.mayWait ? Promise.race([value, this.#aborted ??= abortedOf(this.request.signal)]) : value
   }
 
   async #build(recipe: Recipe): Promise<unknown> {
@@ -116,8 +118,6 @@ export class PerRequestController {
   constructor(readonly recipe: Recipe) {}
 }
 
-const controllers = new WeakMap<Request, object>()
-
 function abortedOf(signal: AbortSignal): Promise<never> {
   const aborted = new Promise<never>((_resolve, reject) => {
     if (signal.aborted) reject(signal.reason)
@@ -129,7 +129,7 @@ function abortedOf(signal: AbortSignal): Promise<never> {
 
 /** The request's controller instance, for a route whose controller is request-scoped (argument-builder.ts). */
 export function controllerOf(request: Request): object {
-  return controllers.get(request)!
+  return stores.get(request)!.controller!
 }
 
 /**
@@ -150,7 +150,7 @@ export function inRequestScope(controller: Recipe | null, handler: Handler): Han
     try {
       // A factory that never settles is given up when request.signal aborts (get() races it), and
       // what it builds later is released as it lands.
-      if (controller !== null) controllers.set(request, await instances.get(controller) as object)
+      if (controller !== null) instances.controller = await instances.get(controller) as object
       result = handler.call(this, request, reply)
       // The reply is itself a thenable (resolved once sent): the handler answered through it.
       if (result !== reply && isThenable(result)) result = await result

@@ -26,7 +26,15 @@ export interface Recipe {
   readonly make: (args: unknown[]) => unknown
   /** A factory's `dispose(value, end)`; 'own': the value's own `dispose(end)`, when it has one. */
   readonly release: ((value: any, end: RequestEnd) => unknown) | 'own'
+  /**
+   * Whether building it may wait on something that never settles: an async-capable factory in it or
+   * below. Classes alone settle within a few microtasks, so their gets need no abort race (whose
+   * request.signal costs about a microsecond per request: abort-signal.ts).
+   */
+  readonly mayWait: boolean
 }
+
+const waitsOn = (args: readonly RecipeArg[]): boolean => args.some((arg) => arg.kind === 'recipe' && arg.recipe.mayWait)
 
 /**
  * Methods Enclave calls once, on what it built at boot: a request-scoped instance is never among
@@ -85,7 +93,9 @@ export function recipeCompiler(lookup: ProviderLookup, analysis: ScopeAnalysis):
           return value
         }
         : (args: unknown[]) => factory(...args)
-      recipe = { what, args: (entry.inject ?? []).map((dep) => argFor(found.container, dep, false, undefined, inquirer)), make, release: entry.dispose ?? 'own' }
+      const args = (entry.inject ?? []).map((dep) => argFor(found.container, dep, false, undefined, inquirer))
+      // A transient factory is refused when it returns a promise: only its arguments can wait.
+      recipe = { what, args, make, release: entry.dispose ?? 'own', mayWait: !transient || waitsOn(args) }
     } else {
       // useExisting: the target's own recipe, so both tokens give the same instance within a request.
       recipe = forToken(found.container, (entry as { useExisting: unknown }).useExisting, inquirer)
@@ -114,7 +124,7 @@ export function recipeCompiler(lookup: ProviderLookup, analysis: ScopeAnalysis):
       args.push(argFor(container, found.token, found.isOptional, target, inquirer))
     }
     const constructor = target as new (...args: unknown[]) => unknown
-    return { what, args, make: (values) => new constructor(...values), release: 'own' }
+    return { what, args, make: (values) => new constructor(...values), release: 'own', mayWait: waitsOn(args) }
   }
 
   const reasonForClass = (container: DependencyContainer, target: Function): string =>
