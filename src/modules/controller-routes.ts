@@ -59,11 +59,12 @@ export function controllerRoutes(controller: Class, instance: object | PerReques
  * validation failure, a client gone): appended to the route's onResponse and onRequestAbort hooks.
  */
 function endOfRequestRelease(hooks: Partial<Record<RouteHookName, Function[]>>, route: RouteMeta): Partial<RouteOptions> {
-  const own = route.options as Partial<Record<'onResponse' | 'onRequestAbort', Function | Function[]>>
-  const list = (given: Function | Function[] | undefined): Function[] => given === undefined ? [] : Array.isArray(given) ? given : [given]
+  // routeHooks() merged the route options' own onResponse already (it ran: a guard is declared);
+  // onRequestAbort is not a decorator stage, so the options' own is taken here.
+  const ownAbort = (route.options as { onRequestAbort?: Function | Function[] }).onRequestAbort
   return {
-    onResponse: [...(hooks.onResponse ?? list(own.onResponse)), releaseUnhandled],
-    onRequestAbort: [...list(own.onRequestAbort), releaseUnhandled],
+    onResponse: [...(hooks.onResponse ?? []), releaseUnhandled],
+    onRequestAbort: [...(ownAbort === undefined ? [] : Array.isArray(ownAbort) ? ownAbort : [ownAbort]), releaseUnhandled],
   } as Partial<RouteOptions>
 }
 

@@ -19,12 +19,7 @@ export function isGuardClass(hook: Function): boolean {
 
 /** Every hook class a controller's route hooks name (its own, its base classes', its methods'). */
 export function guardClassesOf(controller: Class): Function[] {
-  const found = new Set<Function>()
-  for (let c: unknown = controller; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
-    const metas = [...getClassRouteHooks(c as Function), ...[...getMethodRouteHooks(c as Function).values()].flat()]
-    for (const meta of metas) for (const hook of meta.hooks) if (isGuardClass(hook)) found.add(hook)
-  }
-  return [...found]
+  return [...new Set(guardStagesOf(controller).map((found) => found.hook))]
 }
 
 /** The hook classes a module class's own route hooks name (`@OnRequest(AuthGuard)` on the module). */
@@ -113,14 +108,16 @@ export function guardResolver(container: DependencyContainer): HookResolver {
 function guardHook(instance: { handle: Function }): RequestHook {
   const handle = instance.handle
   if (handle.length >= 3) return doneGuardHook(instance)
-  const settle = (value: unknown, reply: Reply): unknown => {
-    if (value === false && !reply.sent) throw moduleError('ENC_ERR_GUARD_DENIED')
-    return value
-  }
   return function (request: Request, reply: Reply) {
     const result: unknown = handle.call(instance, request, reply)
     return isThenable(result) ? result.then((value) => settle(value, reply)) : settle(result, reply)
   } as RequestHook
+}
+
+/** A guard's answer: `false` denies, unless the guard sent its own answer. */
+function settle(value: unknown, reply: Reply): unknown {
+  if (value === false && !reply.sent) throw moduleError('ENC_ERR_GUARD_DENIED')
+  return value
 }
 
 /**
@@ -148,9 +145,7 @@ function perRequestGuardHook(recipe: Recipe, type: Function): RequestHook {
     const instances = instancesOf(request, reply)
     try {
       const instance = await instances.get(recipe) as { handle: Function }
-      const value: unknown = await instance.handle(request, reply)
-      if (value === false && !reply.sent) throw moduleError('ENC_ERR_GUARD_DENIED')
-      return value
+      return settle(await instance.handle(request, reply), reply)
     } catch (error) {
       if (instances.failure === undefined) instances.failure = error
       throw error
