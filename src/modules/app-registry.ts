@@ -2,6 +2,7 @@ import type { DependencyContainer, InjectionToken } from 'tsyringe'
 import type { Request, Scope } from '../runtime'
 import { describeToken, moduleError } from './module-error'
 import { requestContainer, resolveInRequest } from './request-resolve'
+import { resolveVisible } from './resolve-visible'
 
 /** Each app createApp() booted -> its modules' containers (by module class), for resolveProvider(). */
 const apps = new WeakMap<Scope, { root: Function; containers: ReadonlyMap<Function, DependencyContainer> }>()
@@ -50,9 +51,5 @@ export function resolveFor<T>(caller: 'resolveProvider' | 't.get', app: Scope, t
       case: 'not-a-module', caller, token: describeToken(token), module: describeToken(module), root: entry.root.name, modules: [...entry.containers.keys()].map((m) => m.name),
     })
   }
-  // isRegistered first: tsyringe would otherwise construct a fresh, unmanaged instance of any class.
-  if (!container.isRegistered(token, true)) {
-    throw moduleError('ENC_ERR_MODULE_DEPENDENCY_NOT_VISIBLE', { resolve: true, caller, token: describeToken(token), module: describeToken(module) })
-  }
-  return container.resolve(token)
+  return resolveVisible(container, token, caller, describeToken(module))
 }

@@ -2,6 +2,7 @@ import type { DependencyContainer, InjectionToken } from 'tsyringe'
 import type { Handler, Request, Scope } from '../runtime'
 import { describeToken, moduleError } from './module-error'
 import { existingInstances, inRequestScope } from './request-instances'
+import { resolveVisible } from './resolve-visible'
 import type { Recipe } from './request-recipes'
 import { REQUEST } from './request-token'
 
@@ -40,12 +41,7 @@ export function requestContainer(value: unknown): DependencyContainer | undefine
 export async function resolveInRequest<T>(request: Request, container: DependencyContainer, token: InjectionToken<T>): Promise<T> {
   if (token === (REQUEST as unknown)) return request as T
   const recipe = recipesByContainer.get(container)?.(token) ?? null
-  if (recipe === null) {
-    if (!container.isRegistered(token, true)) {
-      throw moduleError('ENC_ERR_MODULE_DEPENDENCY_NOT_VISIBLE', { resolve: true, caller: 'resolveProvider', token: describeToken(token), module: 'the module serving this route' })
-    }
-    return container.resolve(token)
-  }
+  if (recipe === null) return resolveVisible(container, token, 'resolveProvider', 'the module serving this route')
   const instances = existingInstances(request)
   if (instances === undefined || !instances.owned) return outside(token)
   return await instances.get(recipe) as T
