@@ -1,5 +1,6 @@
 import { didYouMean } from './did-you-mean'
 import { schemaError } from './schema-codes'
+import { standardOf } from './standard-schema'
 
 /**
  * Annotations that ajv 6 does not know but schemas written for OpenAPI tools carry; `x-` prefixed
@@ -11,15 +12,6 @@ const ANNOTATIONS: readonly string[] = ['example', 'deprecated', '$defs', 'discr
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependencies'])
 /** Keywords whose value is a subschema, or an array of subschemas. */
 const SCHEMA_VALUES = new Set(['items', 'additionalItems', 'additionalProperties', 'contains', 'propertyNames', 'not', 'if', 'then', 'else', 'allOf', 'anyOf', 'oneOf'])
-
-/**
- * The vendor of a Standard Schema (standardschema.dev: zod, valibot, ArkType), which carries
- * `~standard` (on its prototype, for zod 4); undefined for anything else.
- */
-function standardVendor(node: object): string | undefined {
-  const standard = (node as { '~standard'?: { vendor?: unknown } })['~standard']
-  return typeof standard === 'object' && standard !== null && typeof standard.vendor === 'string' ? standard.vendor : undefined
-}
 
 /** What the validator instance knows: its own keywords and those its plugins added. */
 export interface KnownKeywords {
@@ -67,9 +59,10 @@ export function checkKeywords(schema: unknown, known: KnownKeywords, extra: Read
       if (!hasOwn.call(node, key)) continue
       if (!isKnown(key)) {
         // Looked for only here, on the way to an error: a zod schema's own keys (`def`, `type`) are what get it refused.
-        const vendor = standardVendor(node)
-        if (vendor !== undefined) throw schemaError('ENC_ERR_SCH_FOREIGN_SCHEMA', { where, vendor, pointer: path.map((token) => `/${token}`).join('') || '/' })
-        throw schemaError('ENC_ERR_SCH_UNKNOWN_KEYWORD', { where, key, pointer: path.map((token) => `/${token}`).join('') || '/', hint: didYouMean(key, [...known.names(), ...ANNOTATIONS, ...extra]) })
+        const vendor = standardOf(node)?.vendor
+        const pointer = path.map((token) => `/${token}`).join('') || '/'
+        if (vendor !== undefined) throw schemaError('ENC_ERR_SCH_FOREIGN_SCHEMA', { where, vendor, pointer })
+        throw schemaError('ENC_ERR_SCH_UNKNOWN_KEYWORD', { where, key, pointer, hint: didYouMean(key, [...known.names(), ...ANNOTATIONS, ...extra]) })
       }
       const value = node[key]
       if (typeof value !== 'object' || value === null) continue

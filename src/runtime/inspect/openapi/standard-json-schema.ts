@@ -1,7 +1,7 @@
 import type { JsonSchema } from '../../schemas/types'
+import { standardOf } from '../../schemas/standard-schema'
 import type { RouteInspection, RouteSchemaInspection } from '../../shared/introspection'
 
-interface StandardProps { vendor?: unknown; jsonSchema?: Partial<Record<'input' | 'output', (options: { target: string }) => unknown>> }
 
 /**
  * A route whose zod (or other Standard Schema) parts are replaced by the JSON Schema they publish
@@ -19,12 +19,6 @@ export function withStandardSchemasConverted(route: RouteInspection): RouteInspe
     : Object.fromEntries(Object.entries(schema.response).map(([status, part]) => [status, converted(part, 'output')]))
   const replaced: RouteSchemaInspection = { body: request(schema.body), querystring: request(schema.querystring), params: request(schema.params), headers: request(schema.headers), response }
   return { ...route, schema: replaced }
-}
-
-function standardOf(part: unknown): StandardProps | undefined {
-  if (typeof part !== 'object' || part === null) return undefined
-  const standard = (part as { '~standard'?: StandardProps })['~standard']
-  return typeof standard === 'object' && standard !== null && typeof standard.vendor === 'string' ? standard : undefined
 }
 
 function converted(part: JsonSchema, direction: 'input' | 'output'): JsonSchema {
