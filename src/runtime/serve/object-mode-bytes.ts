@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream'
 
 /** Chunks measured per sweep at most; past them the rest are taken to be of the measured ones' mean size. */
-const SAMPLE = 4096
+export const SAMPLE = 4096
 
 type Chunk = { length?: unknown; byteLength?: unknown } | null | undefined
 type BufferState = { buffer?: unknown; bufferIndex?: unknown; length?: unknown }

@@ -1,7 +1,5 @@
 import type { Readable } from 'node:stream'
-
-/** Chunks measured per sweep at most; past them the rest are taken to be of the measured ones' mean size (as object-mode-bytes.ts). */
-const SAMPLE = 4096
+import { SAMPLE } from './object-mode-bytes'
 
 type Entry = { value?: unknown; byteLength?: unknown } | null | undefined
 type ControllerState = { queue?: unknown; queueTotalSize?: unknown }
@@ -57,7 +55,6 @@ function stateOf(target: unknown): unknown {
 
 function sizeOf(chunk: unknown): number {
   if (typeof chunk === 'string') return chunk.length
-  if (chunk instanceof Uint8Array) return chunk.byteLength
   if (ArrayBuffer.isView(chunk)) return chunk.byteLength
   if (chunk instanceof ArrayBuffer) return chunk.byteLength
   return 0
