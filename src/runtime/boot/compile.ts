@@ -8,7 +8,7 @@ import { allScopes } from './all-scopes'
 import { SerializerBatch } from './serializer-batch'
 import { defaultNotFoundHandler, badUrlHandler, methodNotAllowedHandler } from '../serve/system-handlers'
 import { handlerDeadlineOf } from '../serve/handler-timeout'
-import type { RouteDefinition } from '../declare/route-declaration'
+import { servedUrls, type RouteDefinition } from '../declare/route-declaration'
 import type { BootContext } from './boot-context'
 import type { RouteRecord } from './route-record'
 import type { ScopeImpl } from '../declare/scope'
@@ -90,7 +90,7 @@ export function compileServer(boot: BootContext): void {
  * covers both.
  */
 export function urlsOf(boot: BootContext, def: RouteDefinition): readonly string[] {
-  return def.withTrailingSlash && !boot.routing.ignoreTrailingSlash ? [def.url, `${def.declaredUrl}/`] : [def.url]
+  return boot.routing.ignoreTrailingSlash ? [def.url] : servedUrls(def)
 }
 
 /**

@@ -32,6 +32,11 @@ export interface RouteDefinition {
   readonly onRouteHooks: ReadonlyMap<Function, OnRouteHookOrigin>
 }
 
+/** Where `def` is served: its url, and for a prefix root with withTrailingSlash its `/prefix/` twin at the declared url. */
+export function servedUrls(def: RouteDefinition): readonly string[] {
+  return def.withTrailingSlash ? [def.url, `${def.declaredUrl}/`] : [def.url]
+}
+
 /** `/v1` + `/` is `/v1`; `/v1` + `users` is `/v1/users`; no double slashes. */
 export function joinPath(prefix: string, path: string): string {
   if (prefix === '') return path === '' ? '/' : path.startsWith('/') ? path : `/${path}`

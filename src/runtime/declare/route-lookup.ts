@@ -1,6 +1,7 @@
 import FindMyWay from 'find-my-way'
 import type { DeclareContext } from './declare-context'
 import { versionStrategy } from '../shared/version-strategy'
+import { servedUrls } from './route-declaration'
 
 /**
  * Fastify 5's `hasRoute({ method, url, constraints? })` and `findRoute(...)` over the routes
@@ -49,7 +50,7 @@ function indexOf(context: DeclareContext): RouteIndex {
     const def = routes[index.indexed]
     const handler = def.options.handler as unknown as FindMyWay.Handler<FindMyWay.HTTPVersion.V1>
     const constraints = def.options.constraints as Record<string, unknown> | undefined
-    const urls = def.withTrailingSlash ? [def.url, `${def.declaredUrl}/`] : [def.url]
+    const urls = servedUrls(def)
     // The route option wins over the server's, as at boot (compile.ts).
     const exposeHead = (def.options.exposeHeadRoute as boolean | undefined) ?? exposeHeadRoutes
     const methods = exposeHead && def.methods.includes('GET') && !def.methods.includes('HEAD') ? [...def.methods, 'HEAD'] : def.methods
