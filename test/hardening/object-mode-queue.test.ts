@@ -4,27 +4,17 @@
 // push()'s answer piles up in its own buffer, which counts objects, not bytes: maxQueuedBytes now
 // measures its chunks (serve/object-mode-bytes.ts) and cuts it. drainTimeout is 60 s here, so a cut
 // within the test's seconds is the byte limit's. Bounded: every producer stops at a budget, waits under 6 s.
-import { connect, type Socket } from 'node:net'
+import { connect } from 'node:net'
 import { Readable } from 'node:stream'
 import { expect } from 'chai'
 import { recordingLogger, server } from '../support/servers'
+import { nonReader } from '../support/non-reader'
 import { sleep, within } from '../support/raw-http'
 import { objectModeBytes } from '../../src/runtime/serve/object-mode-bytes'
-import type { Scope } from '../../src/runtime'
 
 const LIMIT = 2 * 1024 * 1024
 const BUDGET = 256 * 1024 * 1024
 const CHUNK = 'x'.repeat(16_384)
-
-async function nonReader(app: Scope, path: string): Promise<{ socket: Socket; serverClosed: Promise<void> }> {
-  const address = await app.listen({ port: 0, host: '127.0.0.1' })
-  const serverClosed = new Promise<void>((resolve) => app.server.once('connection', (s: Socket) => s.once('close', () => resolve())))
-  const socket = connect({ host: '127.0.0.1', port: Number(new URL(address).port) })
-  socket.on('error', () => undefined)
-  socket.pause()
-  socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`)
-  return { socket, serverClosed }
-}
 
 describe('hardening: object-mode and web stream replies to a client that never reads', function () {
   this.timeout(15_000)

@@ -6,11 +6,11 @@
 // connection is cut (HTTP/1) or the stream reset (HTTP/2), logged as every other stream kind.
 // drainTimeout is 60 s here, so a cut within the test's seconds is the byte limit's. Bounded: each
 // source stops at a budget or when cancelled; every wait under 6 s.
-import { connect, type Socket } from 'node:net'
 import { connect as connectH2 } from 'node:http2'
 import { Readable } from 'node:stream'
 import { expect } from 'chai'
 import { recordingLogger, server } from '../support/servers'
+import { nonReader } from '../support/non-reader'
 import { within } from '../support/raw-http'
 import { markWebSource, webQueueBytes } from '../../src/runtime/serve/web-stream-queue'
 import type { Scope } from '../../src/runtime'
@@ -46,16 +46,6 @@ function pushFeed(app: Scope, path: string, budget: number, type?: 'bytes'): Pus
     } as never)
   })
   return feed
-}
-
-async function nonReader(app: Scope, path: string): Promise<{ socket: Socket; serverClosed: Promise<void> }> {
-  const address = await app.listen({ port: 0, host: '127.0.0.1' })
-  const serverClosed = new Promise<void>((resolve) => app.server.once('connection', (s: Socket) => s.once('close', () => resolve())))
-  const socket = connect({ host: '127.0.0.1', port: Number(new URL(address).port) })
-  socket.on('error', () => undefined)
-  socket.pause()
-  socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`)
-  return { socket, serverClosed }
 }
 
 function limitWarnings(logger: ReturnType<typeof recordingLogger>): ReturnType<typeof recordingLogger>['entries'] {
