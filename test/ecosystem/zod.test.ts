@@ -47,12 +47,18 @@ function capture(): { stream: Writable; lines: () => Array<Record<string, any>> 
   return { stream, lines: () => chunks.join('').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l)) }
 }
 
+/** The books routes declared on Enclave and, as the reference, on Fastify 5 with the provider. */
+function booksOnBoth(): { app: ReturnType<typeof server>; reference: ReturnType<typeof fastify5> } {
+  const app = server()
+  declareBooks(app as unknown as Declarer)
+  const reference = fastify5()
+  declareBooks(reference as unknown as Declarer)
+  return { app, reference }
+}
+
 describe('zod with fastify-type-provider-zod in Enclave', () => {
   it('validates body, params, querystring and headers with the provider\'s compilers: the same 400 messages as Fastify 5 with the provider, in Enclave\'s shape (no code, as Fastify 3)', async () => {
-    const app = server()
-    declareBooks(app as unknown as Declarer)
-    const reference = fastify5()
-    declareBooks(reference as unknown as Declarer)
+    const { app, reference } = booksOnBoth()
     try {
       for (const [url, payload, headers] of invalid) {
         const ours = await app.inject({ method: 'POST', url, payload: payload as object, headers })
@@ -68,10 +74,7 @@ describe('zod with fastify-type-provider-zod in Enclave', () => {
   })
 
   it('hands the handler zod\'s output (coerced params, defaults filled) and serializes the answer through the zod schema: unknown fields stripped, as Fastify 5', async () => {
-    const app = server()
-    declareBooks(app as unknown as Declarer)
-    const reference = fastify5()
-    declareBooks(reference as unknown as Declarer)
+    const { app, reference } = booksOnBoth()
     try {
       const request = { method: 'POST' as const, url: '/books/42?dry=yes', payload: { title: 'Dune' }, headers: { 'x-tenant': 'ab' } }
       const ours = await app.inject(request)
