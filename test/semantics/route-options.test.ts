@@ -108,11 +108,11 @@ describe('semantics: route options for HEAD and prefixes (issue 12 §2)', () => 
       expect(seen).to.deep.equal([{ url: '/prefix', routePath: '', prefix: '/prefix' }])
     })
 
-    it('a url an onRoute hook moves is served there, while context.config.url and routerPath keep the url as declared, and a prefixed \'/\' keeps its /prefix/ twin, as in Fastify 3.27.4 (and 5)', async () => {
+    it('a url an onRoute hook moves is served there, while context.config.url, routerPath and routeOptions.url (Fastify 5\'s getter) keep the url as declared, and a prefixed \'/\' keeps its /prefix/ twin, as in Fastify 3.27.4 (and 5)', async () => {
       const app = await build((root) => {
         root.addHook('onRoute', (route: RouteOptions) => { const url = String(route.url); if (!url.endsWith('/')) route.url = `${url}-m` })
         root.register(async (child: Scope) => {
-          const echo = async (request: Request, reply: Reply): Promise<unknown> => ({ url: request.url, routerPath: request.routerPath, config: reply.context.config.url })
+          const echo = async (request: Request, reply: Reply): Promise<unknown> => ({ url: request.url, routerPath: request.routerPath, config: reply.context.config.url, options: request.routeOptions.url })
           child.get('/x', echo)
           child.get('/', echo)
         }, { prefix: '/a' })
@@ -126,10 +126,10 @@ describe('semantics: route options for HEAD and prefixes (issue 12 §2)', () => 
       // only and names each half by its url before the hooks ran).
       expect(answers).to.deep.equal({
         '/a/x': 404,
-        '/a/x-m': { url: '/a/x-m', routerPath: '/a/x', config: '/a/x' },
+        '/a/x-m': { url: '/a/x-m', routerPath: '/a/x', config: '/a/x', options: '/a/x' },
         '/a': 404,
-        '/a-m': { url: '/a-m', routerPath: '/a', config: '/a' },
-        '/a/': { url: '/a/', routerPath: '/a/', config: '/a/' },
+        '/a-m': { url: '/a-m', routerPath: '/a', config: '/a', options: '/a' },
+        '/a/': { url: '/a/', routerPath: '/a/', config: '/a/', options: '/a/' },
       })
     })
 

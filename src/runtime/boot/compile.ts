@@ -203,7 +203,7 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecor
     errorHandlers,
     config: routeConfig,
     hasParams: def.url.includes(':') || def.url.includes('*'),
-    routeOptions: () => routeOptionsView(def, method, url, routeConfig, serverBodyLimit, boot),
+    routeOptions: () => routeOptionsView(def, method, routeConfig, serverBodyLimit, boot),
     handlerDeadline,
     // '' is Fastify's 'not set' (what onRoute hooks see): the server logger's level.
     logLevel: options.logLevel || null,
@@ -214,18 +214,20 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecor
 }
 
 /**
- * Fastify's request.routeOptions: the declared options, with the full url and this method, and
+ * Fastify's request.routeOptions: the declared options, with this method and the config's url (as
+ * Fastify 5's getter reads `context.config.url`: the url as declared even where an onRoute hook
+ * moved the route, a twin's own url for a twin), and
  * what Fastify 5's getter (lib/request.js) fills in when the route did not say: exposeHeadRoute
  * (the server's exposeHeadRoutes), prefixTrailingSlash ('both') and handlerTimeout (the route's own,
  * else the server's; 0 is off, as in Fastify 5). `version` is the request's, added by
  * request.routeOptions.
  */
-function routeOptionsView(def: RouteDefinition, method: string, url: string, config: Record<string, unknown>, serverBodyLimit: number, boot: BootContext): Readonly<Record<string, unknown>> {
+function routeOptionsView(def: RouteDefinition, method: string, config: Record<string, unknown>, serverBodyLimit: number, boot: BootContext): Readonly<Record<string, unknown>> {
   const { options } = def
   return Object.freeze({
     ...options,
     method,
-    url,
+    url: config.url,
     config,
     schema: options.schema,
     bodyLimit: options.bodyLimit ?? serverBodyLimit,
