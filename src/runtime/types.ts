@@ -1059,7 +1059,7 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
    * `()`, `(error)`, `(error, done)`, `(error, scope, done)`. A plugin that failed before it hands
    * `fn` its error (the plugins in between are skipped); a callback that takes `error` handles it.
    */
-  after(fn?: (error: Error | null, done?: DoneFn) => unknown): this
+  after(fn?: (error: Error | null, done: DoneFn) => unknown): this
   after(fn: (error: Error | null, scope: this, done: DoneFn) => unknown): this
 
   /** A schema with `$id` (checked at run time for a TypeBox schema, whose `$id` is typed optional). */

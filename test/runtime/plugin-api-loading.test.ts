@@ -183,7 +183,7 @@ describe('plugin API: incremental loading (avvio)', () => {
     app.register(async () => { order.push('first') })
     app.after((error) => { order.push(`after1 ${String(error)}`) })
     app.register(async () => { order.push('second') })
-    app.after((_error, done) => { order.push('after2'); done!() })
+    app.after((_error, done) => { order.push('after2'); done() })
     await app.ready()
     expect(order).to.deep.equal(['first', 'after1 null', 'second', 'after2'])
   })

@@ -167,7 +167,7 @@ describe('boot: after() forms and errors (avvio)', () => {
 
     const second = server()
     second.register(async () => { throw new Error('second') })
-    second.after((error, done) => { done!(error) })
+    second.after((error, done) => { done(error) })
     expect((await bootError(second)).message).to.equal('second')
   })
 })

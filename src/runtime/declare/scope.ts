@@ -172,7 +172,7 @@ export class ScopeImpl implements Scope {
 
   hasPlugin(name: string): boolean { return hasPlugin(this, name) }
   get then(): ScopeThen | undefined { return scopeThen(this) }
-  after(fn?: (error: Error | null, done?: (error?: Error | null) => void) => unknown): this
+  after(fn?: (error: Error | null, done: (error?: Error | null) => void) => unknown): this
   after(fn: (error: Error | null, scope: this, done: (error?: Error | null) => void) => unknown): this
   after(fn?: (error: Error | null, ...rest: any[]) => unknown): this { after(this, fn); return this }
 
