@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { EventEmitter } from 'node:events'
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
 import { errorPayloadSerializer } from './error-payload'
 import { runtimeError } from '../errors/runtime-codes'
 import { lingerWhenClosed } from './lingering-close'
@@ -13,7 +14,24 @@ import { isHttp2 } from './http2-request'
  */
 const awaitingContinue = new WeakSet<IncomingMessage>()
 
-/** The server's 'checkContinue' listener marks the request, then serves it as any other. */
+/**
+ * The server's 'checkContinue' listener: `deferred` (which marks the request, then serves it as
+ * any other) while Enclave's own listener is the server's only 'request' listener. Where something
+ * took that event over (socket.io's engine.io, a cluster wrapper: they keep Enclave's listener and
+ * call it for what they do not serve themselves), the request goes where Node would send it: an
+ * immediate `100 Continue` and the 'request' event, since only Enclave's listener knows when its
+ * body is wanted.
+ */
+export function continueListener(server: EventEmitter, own: RequestListener, deferred: RequestListener): RequestListener {
+  return (raw, res) => {
+    const listeners = server.listeners('request')
+    if (listeners.length === 1 && listeners[0] === own) { deferred(raw, res); return }
+    res.writeContinue()
+    server.emit('request', raw, res)
+  }
+}
+
+/** Marks a 100-continue request whose body is invited only when it is read (`inviteBody`). */
 export function deferContinue(raw: IncomingMessage): void {
   awaitingContinue.add(raw)
 }

@@ -9,7 +9,7 @@ import { handleRequest, serveNotFound } from '../serve/pipeline'
 import { answerWithoutReply } from '../serve/raw-answers'
 import { compileTrust } from '../serve/trust-proxy'
 import { answerClientError, answerConnect, answerHttp2Connect, callClientErrorHandler } from '../serve/client-error'
-import { answerExpectationFailed, deferContinue } from '../serve/expect'
+import { answerExpectationFailed, continueListener, deferContinue } from '../serve/expect'
 import { createRouter, fragmentBeforeQuery, queryParser } from '../serve/router'
 import { Deadlines } from '../serve/deadlines'
 import { onHandlerExpired } from '../serve/handler-timeout'
@@ -94,7 +94,8 @@ export function createServer(given: ServerOptions = {}): Scope {
   })
   serve.serveNotFound = serveNotFound
   const cap = limits.maxPipelinedRequests > 0 ? pipelinedCap(limits.maxPipelinedRequests, pipelinedLimitLog(log, limits.maxPipelinedRequests), closingConnection) : null
-  const { server: http, transport } = createNodeServer(options, limits, unlessClosing((req, res) => handleRequest(serve, req, res), cap))
+  const onRequest = unlessClosing((req, res) => handleRequest(serve, req, res), cap)
+  const { server: http, transport } = createNodeServer(options, limits, onRequest)
   const connections = trackConnections(http, transport)
   if (limits.drainTimeout > 0 || limits.maxQueuedBytes > 0) {
     let stop: (() => void) | null = null
@@ -130,7 +131,7 @@ export function createServer(given: ServerOptions = {}): Scope {
     : (error: NodeJS.ErrnoException, socket: Socket) => callClientErrorHandler(clientErrorHandler, rootScope, log, error, socket))
   // Expect and CONNECT get the JSON error shape too (Node answers a bare 417, or closes a CONNECT
   // without a word), and a 100-continue body is invited only once it is wanted (expect.ts).
-  http.on('checkContinue', unlessClosing((req: IncomingMessage, res: ServerResponse) => { deferContinue(req); handleRequest(serve, req, res) }, cap))
+  http.on('checkContinue', continueListener(http, onRequest, unlessClosing((req: IncomingMessage, res: ServerResponse) => { deferContinue(req); handleRequest(serve, req, res) }, cap)))
   http.on('checkExpectation', answerExpectationFailed)
   // An HTTP/2 CONNECT is a stream, not a socket: its 501 ends the stream, not the connection.
   // With https.allowHTTP1, an HTTP/1.1 CONNECT reaches the same listener with a socket, not a response.
