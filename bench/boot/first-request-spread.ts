@@ -70,6 +70,8 @@ function runWorker(script: string, shape: BootShape, mode: Mode, app: BootApp, n
     let stdout = ''
     let stderr = ''
     let wallMs: number | null = null
+    // The worker may exit before this process has read the end of its answer: close waits for it.
+    let exchange: Promise<unknown> = Promise.resolve()
     let sent = false
     const timer = setTimeout(() => { child.kill('SIGKILL'); fail(new Error(`${script}: killed after ${WORKER_TIMEOUT_MS / 1000} s`)) }, WORKER_TIMEOUT_MS)
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr = (stderr + chunk).slice(-4000) })
@@ -78,19 +80,20 @@ function runWorker(script: string, shape: BootShape, mode: Mode, app: BootApp, n
       const port = /^PORT (\d+)$/m.exec(stdout)
       if (port !== null && !sent) {
         sent = true
-        post(Number(port[1]), app, app.routes[0])
+        exchange = post(Number(port[1]), app, app.routes[0])
           .then(() => post(Number(port[1]), app, app.routes[app.routes.length - 1]))
           .then((ms) => { wallMs = ms }, (error: unknown) => { child.kill('SIGKILL'); fail(error) })
       }
     })
     child.once('error', fail)
-    child.once('close', (code) => {
+    const closed = (code: number | null): void => {
       clearTimeout(timer)
       const line = stdout.split('\n').find((l) => l.startsWith(BOOT_PREFIX))
       if (code !== 0 || line === undefined) { fail(new Error(`${script} exited with ${code}: ${stderr.trim().split('\n').pop() ?? ''}`)); return }
       const m = JSON.parse(line.slice(BOOT_PREFIX.length)) as BootMeasurement
       done({ wallMs: mode === 'external' ? wallMs : m.firstRequestMs, processCpuMs: m.firstRequestCpuMs, serverCpuMs: m.firstRequestServerCpuMs })
-    })
+    }
+    child.once('close', (code) => { exchange.then(() => closed(code), () => closed(code)) })
   })
 }
 
