@@ -73,6 +73,7 @@ function summarize(samples: readonly BootMeasurement[]): BootSummary {
     heapUsedBytes: m((s) => s.heapUsedBytes),
     firstRequestMs: median(known(samples.map((s) => s.firstRequestMs))),
     firstRequestCpuMs: median(known(samples.map((s) => s.firstRequestCpuMs))),
+    firstRequestServerCpuMs: median(known(samples.map((s) => s.firstRequestServerCpuMs))),
   }
 }
 

@@ -6,10 +6,11 @@
  *   node dist/bench/boot/first-request-account.js [--runs=8] [--shape=distinct] [--eager] [--warm-client]
  *
  * One fresh process per run, medians printed. Columns: total (the request, client included, as the
- * boot table's "its CPU ms"), lazy (LazyRouteSchemas.compile: Enclave's build with ajv inside it),
+ * boot table's "its CPU ms"), server (the server's share: node's 'request' event to end()), lazy (LazyRouteSchemas.compile: Enclave's build with ajv inside it),
  * ajv (ajv 6 compile), validator1 (the validator's first call), fjs (fast-json-stringify builds,
  * at the first send), serializer1 (the serializer's first call), normalize, warnings, keywords
- * (Enclave's own walks of the schema) and cacheKey (its JSON text). Each wrapper costs ~2-5 µs of
+ * (Enclave's own walks of the schema), cacheKey (its JSON text), coerce and nullRoot (the wrappers
+ * around each built serializer), atOnce (the validator code's rewrite) and guard. Each wrapper costs ~2-5 µs of
  * getrusage calls, so the pieces read a little high; compare builds with each other. `--eager`
  * times the same request with the schemas compiled at boot: the HTTP path and first calls alone.
  * `--warm-client` first sends two requests from the same client code to a canned TCP responder (no
@@ -21,10 +22,12 @@ import { request } from 'node:http'
 import { createServer as createTcpServer, type Server as TcpServer } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { median } from '../harness/stats'
+import { watchNextRequest } from './first-request'
 import { bootApp, bootReply, exampleBody, type BootApp, type BootRoute, type BootShape } from './routes'
 
 type Times = Record<string, number>
-const PIECES = ['total', 'lazy', 'ajv', 'validator1', 'fjs', 'serializer1', 'normalize', 'warnings', 'keywords', 'cacheKey']
+const PIECES = ['total', 'server', 'lazy', 'ajv', 'validator1', 'fjs', 'serializer1', 'normalize', 'warnings', 'keywords', 'cacheKey',
+  'coerce', 'nullRoot', 'atOnce', 'guard']
 
 const cpuUs = (): number => {
   const { user, system } = process.cpuUsage()
@@ -74,6 +77,10 @@ async function worker(shape: BootShape, eager: boolean, warmClient: boolean): Pr
   timed(require('../../src/runtime/boot/schema-warnings'), 'routeSchemaWarnings', times, 'warnings')
   timed(require('../../src/runtime/schemas/keyword-check'), 'checkKeywords', times, 'keywords')
   timed(require('../../src/runtime/schemas/schema-walk'), 'schemaCacheKey', times, 'cacheKey')
+  timed(require('../../src/runtime/schemas/response-coercion'), 'coerceLikeFastify3', times, 'coerce')
+  timed(require('../../src/runtime/schemas/null-root'), 'refuseNullRoot', times, 'nullRoot')
+  timed(require('../../src/runtime/schemas/used-at-once'), 'compileAtOnceWhenUsed', times, 'atOnce')
+  timed(require('../../src/runtime/schemas/finite-guard'), 'guardNonFinite', times, 'guard')
   const { createServer } = require('../../src/runtime') as typeof import('../../src/runtime')
   /* eslint-enable @typescript-eslint/no-require-imports */
   const app = bootApp(1000, shape)
@@ -85,9 +92,11 @@ async function worker(shape: BootShape, eager: boolean, warmClient: boolean): Pr
   if (warmClient) await warmTheClient(app)
   await post(port, app, app.routes[0])
   for (const piece of PIECES) times[piece] = 0
+  const share = watchNextRequest(server.server)
   const start = cpuUs()
   await post(port, app, app.routes[app.routes.length - 1])
   times.total = cpuUs() - start
+  times.server = (await share).cpuMs * 1000
   await server.close()
   return times
 }

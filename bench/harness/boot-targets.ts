@@ -4,8 +4,13 @@
  *   floor: compiling each distinct schema once with ajv 6 and fast-json-stringify and nothing
  *   else, which every framework that compiles at boot pays;
  * - lazy compilation (`enclave-runtime-lazy`) costs at most 0.3x fastify 3, and its first
- *   request to a route, which compiles that route, takes at most 3 ms of CPU (judged on CPU
- *   like everything else; the wall clock is printed alongside);
+ *   request to a route, which compiles that route, takes at most 3 ms of CPU. Judged on the
+ *   server's own CPU for the request (node's 'request' event to end(), measured in the server)
+ *   since boot21: the process's CPU over the exchange also holds the bench's in-process HTTP
+ *   client and node's socket and header work, ~2 ms that an eager route's first request pays too
+ *   (fastify 3's ~3.1 ms there, with nothing to compile) and that moved 3.9-5.7 ms over one
+ *   evening for one build. Both figures and the wall clock are printed; a result without the
+ *   server's figure (older workers) is judged on the process's;
  * - RSS at listen at most fastify 3's, in both modes.
  * The `-cached` rows (schemaCache option, filled by a previous process) are judged by the same
  * targets as their mode: the cache is how the eager target is reached. The decorator contenders
@@ -34,7 +39,13 @@ function floorLine(boot: BootReport, reference: string): string[] {
 
 function firstRequestText(m: BootSummary): string {
   if (m.firstRequestCpuMs === null || m.firstRequestMs === null) return 'first request -'
-  return `first request ${m.firstRequestCpuMs.toFixed(2)} ms CPU (${m.firstRequestMs.toFixed(2)} ms wall clock)`
+  const server = m.firstRequestServerCpuMs === null ? '' : `server ${m.firstRequestServerCpuMs.toFixed(2)} ms CPU, process `
+  return `first request ${server}${m.firstRequestCpuMs.toFixed(2)} ms CPU (${m.firstRequestMs.toFixed(2)} ms wall clock)`
+}
+
+/** The figure the ≤ 3 ms target is judged on: the server's own CPU where the worker measured it. */
+function judgedFirstRequestMs(m: BootSummary): number | null {
+  return m.firstRequestServerCpuMs ?? m.firstRequestCpuMs
 }
 
 function judge(name: string, mode: 'eager' | 'lazy', m: BootSummary, ref: BootSummary, floor: BootSummary | undefined, shape: string, info: string): string {
@@ -48,9 +59,10 @@ function judge(name: string, mode: 'eager' | 'lazy', m: BootSummary, ref: BootSu
     return `${mark(info === '' ? ok : null)}  ${head} CPU ${x(vsFloor)} floor (<= ${MAX_EAGER_VS_FLOOR.toFixed(2)}), ${x(m.readyCpuMs / ref.readyCpuMs)} fastify3; ${tail}`
   }
   const cpu = m.readyCpuMs / ref.readyCpuMs
-  const firstOk = m.firstRequestCpuMs !== null && m.firstRequestCpuMs <= MAX_FIRST_REQUEST_MS
+  const first = judgedFirstRequestMs(m)
+  const firstOk = first !== null && first <= MAX_FIRST_REQUEST_MS
   const ok = cpu <= MAX_LAZY_VS_REFERENCE && rssOk && firstOk
-  return `${mark(info === '' ? ok : null)}  ${head} CPU ${x(cpu)} fastify3 (<= ${MAX_LAZY_VS_REFERENCE.toFixed(2)}), first request <= ${MAX_FIRST_REQUEST_MS} ms CPU; ${tail}`
+  return `${mark(info === '' ? ok : null)}  ${head} CPU ${x(cpu)} fastify3 (<= ${MAX_LAZY_VS_REFERENCE.toFixed(2)}), first request <= ${MAX_FIRST_REQUEST_MS} ms ${m.firstRequestServerCpuMs === null ? '' : 'server '}CPU; ${tail}`
 }
 
 function bootChecks(boot: BootReport, reference: string): string[] {
