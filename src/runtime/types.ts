@@ -144,7 +144,7 @@ export interface RequestBase extends RequestSchemaApi {
    */
   readonly routeOptions: Readonly<{
     url?: string; method?: string; config: Record<string, unknown>; schema?: RouteSchema; bodyLimit: number
-    handlerTimeout: number; logLevel?: string; attachValidation?: boolean; exposeHeadRoute?: boolean
+    handlerTimeout: number; bodyTimeout: number; logLevel?: string; attachValidation?: boolean; exposeHeadRoute?: boolean
     prefixTrailingSlash?: 'both' | 'slash' | 'no-slash'; version?: string; [option: string]: unknown
   }>
   /** Fastify 3's name for the declared path. */
@@ -555,6 +555,13 @@ export interface RouteShorthandOptions<S extends RuntimeRouteSchema = RouteSchem
    * `ENC_ERR_HANDLER_TIMEOUT`; `request.routeOptions.handlerTimeout` shows it.
    */
   handlerTimeout?: number
+  /**
+   * Enclave: this route's bodyTimeout in ms (an integer > 0), over the server's, which it replaces
+   * whether longer or shorter (an upload route's large files on slow links); at most the server's
+   * requestTimeout (refused at boot). Answered 408 `ENC_ERR_CTP_BODY_TIMEOUT`;
+   * `request.routeOptions.bodyTimeout` shows it.
+   */
+  bodyTimeout?: number
   errorHandler?: TypedErrorHandler<R, Y>
   /** Free-form data readable by hooks as `request.routeConfig`. */
   config?: Record<string, unknown>

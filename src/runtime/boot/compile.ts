@@ -8,6 +8,7 @@ import { allScopes } from './all-scopes'
 import { SerializerBatch } from './serializer-batch'
 import { defaultNotFoundHandler, badUrlHandler, methodNotAllowedHandler } from '../serve/system-handlers'
 import { handlerDeadlineOf } from '../serve/handler-timeout'
+import { bodyDeadlineOf } from '../serve/body/route-body-timeout'
 import { servedUrls, type RouteDefinition } from '../declare/route-declaration'
 import type { BootContext } from './boot-context'
 import type { RouteRecord } from './route-record'
@@ -181,6 +182,7 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecor
   }
   const serverBodyLimit = boot.serve.limits.bodyLimit
   const handlerDeadline = handlerDeadlineOf(boot.serve, options.handlerTimeout)
+  const bodyDeadline = bodyDeadlineOf(boot.serve, options.bodyTimeout, `${def.methods.join(', ')} ${def.url} in ${def.scope.path}`)
   return [record, (method: string, url: string) => {
     const implicitHead = method === 'HEAD' && !def.methods.includes('HEAD')
     const routeConfig = configFor(method, url, implicitHead)
@@ -205,6 +207,7 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecor
     hasParams: def.url.includes(':') || def.url.includes('*'),
     routeOptions: () => routeOptionsView(def, method, routeConfig, serverBodyLimit, boot),
     handlerDeadline,
+    bodyDeadline,
     // '' is Fastify's 'not set' (what onRoute hooks see): the server logger's level.
     logLevel: options.logLevel || null,
     logSerializers: def.scope.logSerializers === null && options.logSerializers === undefined ? null : { ...def.scope.logSerializers, ...options.logSerializers },
@@ -235,6 +238,7 @@ function routeOptionsView(def: RouteDefinition, method: string, config: Record<s
     exposeHeadRoute: options.exposeHeadRoute ?? boot.routing.exposeHeadRoutes,
     prefixTrailingSlash: options.prefixTrailingSlash || 'both',
     handlerTimeout: options.handlerTimeout ?? boot.serve.limits.handlerTimeout,
+    bodyTimeout: options.bodyTimeout ?? boot.serve.limits.bodyTimeout,
   })
 }
 
@@ -311,7 +315,8 @@ function systemRoute(boot: BootContext, scope: ScopeImpl, handler: Handler, own:
     hooks: routeHooks(scope, { method: '*', url: scope.prefix, handler, preValidation: own.preValidation, preHandler: own.preHandler }, resolution.hooks),
     schemas: null, lazy: null, schemaErrorFormatter: resolution.schemaErrorFormatter, replySerializer: resolution.replySerializer, attachValidation: false,
     parsers: resolution.parsers, bodyLimit: null, errorHandlers: resolution.errorHandlers, config: {}, hasParams: false,
-    routeOptions: Object.freeze({ method: undefined, url: undefined, config: {}, schema: undefined, bodyLimit: boot.serve.limits.bodyLimit, handlerTimeout: boot.serve.limits.handlerTimeout }),
+    routeOptions: Object.freeze({ method: undefined, url: undefined, config: {}, schema: undefined, bodyLimit: boot.serve.limits.bodyLimit, handlerTimeout: boot.serve.limits.handlerTimeout, bodyTimeout: boot.serve.limits.bodyTimeout }),
     handlerDeadline: boot.serve.handlerDeadline,
+    bodyDeadline: boot.serve.bodyDeadline,
   })
 }

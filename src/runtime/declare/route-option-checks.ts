@@ -13,6 +13,7 @@ export const knownRouteOptions: readonly string[] = [
   'schemaErrorFormatter', 'bodyLimit', 'errorHandler', 'config', 'onRequest', 'preParsing', 'preValidation', 'preHandler',
   'preSerialization', 'onSend', 'onResponse', 'onRequestAbort', 'onError', 'onTimeout', 'logLevel',
   'logSerializers', 'exposeHeadRoute', 'prefixTrailingSlash', 'prefix', 'constraints', 'version', 'handlerTimeout',
+  'bodyTimeout',
 ]
 
 /**
@@ -23,7 +24,7 @@ export const knownRouteOptions: readonly string[] = [
 const protectiveRouteOptions: readonly string[] = [
   'schema', 'attachValidation', 'validatorCompiler', 'schemaErrorFormatter', 'bodyLimit', 'errorHandler',
   'onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization', 'onSend', 'onResponse',
-  'onRequestAbort', 'onError', 'onTimeout', 'constraints', 'handlerTimeout',
+  'onRequestAbort', 'onError', 'onTimeout', 'constraints', 'handlerTimeout', 'bodyTimeout',
 ]
 
 const logLevels: readonly string[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
@@ -106,6 +107,11 @@ export function checkRouteOptions(options: RouteOptions, where: string, strategi
   const handlerTimeout: unknown = options.handlerTimeout
   if (handlerTimeout !== undefined && (typeof handlerTimeout !== 'number' || !Number.isInteger(handlerTimeout) || handlerTimeout <= 0)) {
     throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `the handlerTimeout option must be an integer > 0 (milliseconds; leave it out for the server's handlerTimeout), got ${typeof handlerTimeout === 'number' ? handlerTimeout : JSON.stringify(handlerTimeout) ?? typeof handlerTimeout}` })
+  }
+  // Enclave's own, shaped as handlerTimeout: 0 would lift the bound on trickled bodies for the route.
+  const bodyTimeout: unknown = options.bodyTimeout
+  if (bodyTimeout !== undefined && (typeof bodyTimeout !== 'number' || !Number.isInteger(bodyTimeout) || bodyTimeout <= 0)) {
+    throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `the bodyTimeout option must be an integer > 0 (milliseconds; leave it out for the server's bodyTimeout), got ${typeof bodyTimeout === 'number' ? bodyTimeout : JSON.stringify(bodyTimeout) ?? typeof bodyTimeout}` })
   }
   if (options.errorHandler !== undefined && typeof options.errorHandler !== 'function') {
     throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `the errorHandler option must be a function, got ${typeof options.errorHandler}` })

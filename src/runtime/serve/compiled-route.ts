@@ -49,6 +49,8 @@ export interface CompiledRouteInit {
   implicitHead?: boolean
   /** The route's handlerTimeout deadline (its own option's, or the server's); null: none. */
   handlerDeadline: DeadlineList | null
+  /** The route's bodyTimeout deadline (its own option's, or the server's); null: none. */
+  bodyDeadline: DeadlineList | null
 }
 
 /**
@@ -112,6 +114,8 @@ export class CompiledRoute {
   readonly implicitHead: boolean
   /** The handlerTimeout this route's requests are watched by (handler-timeout.ts); null: none. */
   readonly handlerDeadline: DeadlineList | null
+  /** The bodyTimeout this route's request bodies are watched by (read-body.ts); null: none. */
+  readonly bodyDeadline: DeadlineList | null
   /**
    * True when nobody would see a failed validation's Error: it answers with the default
    * formatter's message, no error handler or onError hook receives it, and no request keeps it
@@ -156,6 +160,7 @@ export class CompiledRoute {
     this.observesEnd = this.onResponse !== null || this.onRequestAbort !== null
     this.implicitHead = init.implicitHead === true
     this.handlerDeadline = init.handlerDeadline
+    this.bodyDeadline = init.bodyDeadline
     this.unobservedValidation = !this.attachValidation && this.errorHandlers.length === 0 && this.onError === null &&
       isDefaultFormatter(this.schemaErrorFormatter)
   }

@@ -116,7 +116,7 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
   const onTimeout = (): void => {
     cleanup()
     closeAfterReply(reply)
-    reply.send(tooSlow(reply.route.serve.limits.bodyTimeout))
+    reply.send(tooSlow(reply.route.bodyDeadline?.ms ?? reply.route.serve.limits.bodyTimeout))
   }
   // Run in the async context the read starts in: the body's last chunk may arrive from the
   // socket in its own context, and the parser, the later hooks and the handler must still see an
@@ -187,11 +187,11 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
     source.removeListener('error', onError)
   }
   // The handler deadline pauses while the body arrives; bodyTimeout watches this phase instead.
-  const context = reply.route.serve
+  const route = reply.route
   endDeadline(reply)
-  if (context.bodyDeadline !== null) {
+  if (route.bodyDeadline !== null) {
     reply.onBodyTimeout = onTimeout
-    context.deadlines.enter(context.bodyDeadline, reply)
+    route.serve.deadlines.enter(route.bodyDeadline, reply)
   }
   // A preParsing hook may have put a stream (decompression, decryption) in place of the socket's.
   const source = request.payloadStream ?? raw
@@ -218,13 +218,12 @@ export function onBodyExpired(reply: ReplyImpl): void {
 /**
  * Fastify 3's `(request, payload, done)` parsers, `(request)` ones reading `request.raw` and the
  * deprecated async `(payload)`: they read the stream themselves, so the limit is theirs to keep
- * (as in Fastify). bodyTimeout still bounds the body's arrival (stream-body-deadline.ts); the
- * handler deadline keeps running meanwhile. The payload is the stream a preParsing hook put in
- * place of the socket's, if any, as in Fastify.
+ * (as in Fastify). bodyTimeout (the route's) still bounds the body's arrival, and the handler
+ * deadline waits for it as for a body Enclave reads (stream-body-deadline.ts). The payload is the
+ * stream a preParsing hook put in place of the socket's, if any, as in Fastify.
  */
 function runStreamParser(request: RequestImpl, reply: ReplyImpl, parser: BodyParser, next: Next): void {
-  const context = reply.route.serve
-  if (context.bodyDeadline !== null) watchStreamBody(request, reply, context.limits.bodyTimeout, () => tooSlow(context.limits.bodyTimeout))
+  watchStreamBody(request, reply, reply.route.bodyDeadline?.ms ?? 0, tooSlow)
   const accept = (value: unknown): void => {
     if (reply.sent) return
     request.body = value
