@@ -19,6 +19,8 @@ import { HOOK_FLOW_DIFFERENCES } from './hook-flow-differences'
 import { VALIDATION_DIFFERENCES } from './validation-differences'
 import { ENCAPSULATION_DIFFERENCES } from './encapsulation-differences'
 import { SHARED_SCHEMAS } from './schemas'
+import { pointerMessage } from './pointers'
+import { LOGS_DIFFERENCES } from './logs-differences'
 
 export type { KnownDifference, RewriteContext } from './difference-types'
 
@@ -101,22 +103,6 @@ async function replayToCatchAll(c: Case, replay: RewriteContext['replay']): Prom
   const sent = contentType(c) as string
   if (typeof answer.body !== 'object' || answer.body === null) return answer
   return withBody(answer, JSON.parse(JSON.stringify(answer.body).split(UNMATCHED_TYPE).join(sent.replace(/["\\]/g, (ch) => `\\${ch}`))))
-}
-
-const PART_PATH = /(^|, )(querystring|params|headers|body)((?:\.[^ .[,]+|\['(?:[^'\\]|\\.)*'\]|\[\d+\])*) /g
-
-/** Fastify 3's `body.a should be integer` as Enclave writes it: `body/a should be integer`. */
-function pointerMessage(message: string): string {
-  if (!/^(querystring|params|headers|body)\b/.test(message)) return message
-  // A missing property is named as it is: `'.b'` is `'b'` (same README entry).
-  return message
-    .replace(PART_PATH, (_m, lead: string, part: string, path: string) => `${lead}${part}${pointer(path)} `)
-    .replace(/should have required property '\.([^']*)'/g, "should have required property '$1'")
-}
-
-// ajv 6's dataPath as Fastify 3 prints it (`.a`, `['x-a']`, `[0]`), as a JSON pointer.
-function pointer(dataPath: string): string {
-  return dataPath.replace(/\['((?:[^'\\]|\\.)*)'\]|\[(\d+)\]|\.([^.[]+)/g, (_m, quoted?: string, index?: string, plain?: string) => `/${quoted ?? index ?? plain}`)
 }
 
 const SHARED_BY_ID = Object.fromEntries(SHARED_SCHEMAS.map((s) => [s.$id as string, s]))
@@ -215,6 +201,7 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
   ...VALIDATION_DIFFERENCES,
   ...ENCAPSULATION_DIFFERENCES,
   ...SERVER_DIFFERENCES,
+  ...LOGS_DIFFERENCES,
   {
     id: 'validation-path-pointer',
     readme: 'Validation error paths are JSON pointers by default',
