@@ -7,6 +7,7 @@ import { drawServerOptionsCase } from './server-options'
 import { drawUrlsCase } from './urls'
 import { drawBodiesCase } from './bodies'
 import { drawLogsCase } from './logs'
+import { drawContentTypesCase } from './content-types'
 import { drawValidationCase } from './validation'
 import { describeEncShape, drawEncShape, encRequest, encRoute } from './encapsulation'
 import { describeFlowShape, drawFlowShape, flowRequest, flowRoute } from './hook-flow'
@@ -280,13 +281,19 @@ function logsCase(r: Random): Drawn {
   return { family: 'logs', route, request, server, note, logs: true }
 }
 
+// Content-type parsers by RegExp and list, stream parsers, failing parsers, per-scope parsers, preParsing streams (content-types.ts).
+function contentTypesCase(r: Random): Drawn {
+  const { route, request, note } = drawContentTypesCase(r)
+  return { family: 'content-types', route, request, note }
+}
+
 const FAMILIES: Array<[number, (r: Random) => Drawn]> = [
   [8, appFamilyCase], [6, replyApiCase], [4, serverOptionsCase], [3, querystringCase], [2, paramsCase], [2, headersCase], [4, bodyCase], [4, responseCase], [3, replyCase], [2, routingCase], [2, contentTypeCase], [2, hooksCase],
   [4, errorsCase],
   [3, serializationCase],
   [4, urlsCase], [4, bodiesCase], [4, hookFlowCase],
   [4, validationCase], [4, encapsulationCase],
-  [4, logsCase],
+  [4, logsCase], [4, contentTypesCase],
 ]
 
 /** Case `index` of `seed`: the same pair always gives the same case. */

@@ -21,6 +21,7 @@ import { ENCAPSULATION_DIFFERENCES } from './encapsulation-differences'
 import { SHARED_SCHEMAS } from './schemas'
 import { pointerMessage } from './pointers'
 import { LOGS_DIFFERENCES } from './logs-differences'
+import { CONTENT_TYPES_DIFFERENCES } from './content-types-differences'
 
 export type { KnownDifference, RewriteContext } from './difference-types'
 
@@ -202,6 +203,7 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
   ...ENCAPSULATION_DIFFERENCES,
   ...SERVER_DIFFERENCES,
   ...LOGS_DIFFERENCES,
+  ...CONTENT_TYPES_DIFFERENCES,
   {
     id: 'validation-path-pointer',
     readme: 'Validation error paths are JSON pointers by default',

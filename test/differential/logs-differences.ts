@@ -84,6 +84,11 @@ export const LOGS_DIFFERENCES: KnownDifference[] = [
       if (c.family !== 'logs' || !/json/i.test(c.request.headers?.['content-type'] ?? '')) return undefined
       return editLines(f, (line) => {
         const err = line.err
+        // Under logs.ts's `serializers.err` the error is `{ kind, msg }` (its class and message).
+        if (err !== undefined && err.kind === 'SyntaxError' && typeof err.msg === 'string' && (line.res as { statusCode?: unknown } | undefined)?.statusCode === 400) {
+          const message = `Body is not valid JSON: ${err.msg}`
+          return { ...line, msg: message, err: { kind: 'FrameworkError', msg: message } }
+        }
         if (err === undefined || err.type !== 'SyntaxError' || err.statusCode !== 400 || typeof err.message !== 'string') return undefined
         // FrameworkError's own `name` is an enumerable field, so pino writes it too.
         const message = `Body is not valid JSON: ${err.message}`
