@@ -31,10 +31,13 @@ function readAll(payload: Any, done: (error: Error | null, text?: string) => voi
   payload.on('error', (error: Error) => done(error))
 }
 
+const IMAGE = /^image\/.*/
+const VND_JSON = /^application\/vnd\.x\+json/
+
 /** Parsers declared on a scope (the root or the child), in the drawn order. */
 const PARSERS: Array<[string, (scope: Any) => void]> = [
-  ['regexp image buffer', (s) => s.addContentTypeParser(/^image\/.*/, { parseAs: 'buffer' }, (_q: Any, body: Buffer, done: Done) => { done(null, { image: body.length }) })],
-  ['regexp vnd+json string', (s) => s.addContentTypeParser(/^application\/vnd\.x\+json/, { parseAs: 'string' }, (_q: Any, body: string, done: Done) => { try { done(null, { vnd: JSON.parse(body) }) } catch (error) { done(Object.assign(error as Error, { statusCode: 400 })) } })],
+  ['regexp image buffer', (s) => s.addContentTypeParser(IMAGE, { parseAs: 'buffer' }, (_q: Any, body: Buffer, done: Done) => { done(null, { image: body.length }) })],
+  ['regexp vnd+json string', (s) => s.addContentTypeParser(VND_JSON, { parseAs: 'string' }, (_q: Any, body: string, done: Done) => { try { done(null, { vnd: JSON.parse(body) }) } catch (error) { done(Object.assign(error as Error, { statusCode: 400 })) } })],
   ['array csv/tsv', (s) => s.addContentTypeParser(['text/csv', 'text/tab-separated-values'], { parseAs: 'string' }, (_q: Any, body: string, done: Done) => { done(null, { rows: body.split(/[,\t]/) }) })],
   ['stream callback', (s) => s.addContentTypeParser('application/x-stream', (_q: Any, payload: Any, done: Done) => { readAll(payload, (error, text) => { if (error !== null) done(error); else done(null, { streamed: text }) }) })],
   ['stream async', (s) => s.addContentTypeParser('application/x-async-stream', async (_q: Any, payload: Any) => { let text = ''; for await (const chunk of payload) text += String(chunk); return { streamedAsync: text } })],
@@ -79,16 +82,45 @@ function echoWith(scope: () => Any, tag: string): Handler {
  */
 export const declaredLength = { on: false }
 
+/**
+ * Fastify 3.27.4's child scopes lose their ancestors' RegExp parsers (README): on Fastify 3's
+ * replays once that rule asked for it, the child declares the root's RegExp parsers again (after
+ * removing them: Fastify 3 still lists them by name). run.ts clears it per case.
+ */
+export const regexpInChild = { on: false }
+
 function declared(request: Any, stream: Any): Any {
   if (declaredLength.on) stream.receivedEncodedLength = Number(request.headers['content-length'] ?? 0)
   return stream
 }
 
+function upperAscii(bytes: Buffer): Buffer {
+  return Buffer.from(bytes.map((b) => (b >= 0x61 && b <= 0x7a ? b - 0x20 : b)))
+}
+
 const HOOKS: Array<[string, Record<string, unknown>]> = [
   ['preParsing replaces stream (async)', { preParsing: async (request: Any) => declared(request, Readable.from([Buffer.from('{"replaced":true}')])) }],
   ['preParsing replaces stream (done)', { preParsing: (request: Any, _r: Any, _payload: Any, done: (e: Error | null, s?: unknown) => void) => { done(null, declared(request, Readable.from([Buffer.from('a,b')]))) } }],
-  ['preParsing upper-cases', { preParsing: async (request: Any, _r: Any, payload: Any) => declared(request, payload.pipe(new Transform({ transform(chunk: Buffer, _e, cb) { cb(null, Buffer.from(chunk.toString('latin1').toUpperCase(), 'latin1')) } }))) }],
+  // Byte for byte (ASCII letters only), so that the bytes stay as many and any other byte as sent.
+  ['preParsing upper-cases', { preParsing: async (request: Any, _r: Any, payload: Any) => declared(request, payload.pipe(new Transform({ transform(chunk: Buffer, _e, cb) { cb(null, upperAscii(chunk)) } }))) }],
 ]
+
+/** Whether a RegExp parser the case declares (in either scope) takes this Content-Type (tested without its parameters, as sent). */
+export function regexpTakes(c: { family: string; summary: string }, type: string): boolean {
+  if (c.family !== 'content-types') return false
+  const essence = type.split(';')[0] as string
+  return (/regexp image/.test(c.summary) && IMAGE.test(essence)) || (/regexp vnd/.test(c.summary) && VND_JSON.test(essence))
+}
+
+/** The body a parser reads in a case: the payload, or what the drawn preParsing hook put in its place (known-differences.ts). */
+export function bodyParsed(c: { family: string; summary: string; request: RequestSpec }): string | Buffer | undefined {
+  const payload = c.request.payload
+  if (c.family !== 'content-types') return payload
+  if (/preParsing replaces stream \(async\)/.test(c.summary)) return '{"replaced":true}'
+  if (/preParsing replaces stream \(done\)/.test(c.summary)) return 'a,b'
+  if (/preParsing upper-cases/.test(c.summary) && payload !== undefined) return upperAscii(Buffer.from(payload))
+  return payload
+}
 
 const TYPES = [
   'application/json', 'application/json; charset=utf-8', 'image/png', 'IMAGE/PNG', 'image/svg+xml; charset=utf-8', 'application/vnd.x+json', 'application/vnd.x+json; charset=utf-8',
@@ -121,13 +153,24 @@ export function drawContentTypesCase(r: Random): ContentTypesDrawn {
       app.register(async (scope: Any) => {
         child = scope
         if (inChild) { childScope(scope); for (const [, declare] of parsers) declare(scope) }
+        if (!inChild && regexpInChild.on) {
+          for (const [name, declare] of parsers) {
+            if (!name.startsWith('regexp')) continue
+            scope.removeContentTypeParser(name.startsWith('regexp image') ? IMAGE : VND_JSON)
+            declare(scope)
+          }
+        }
         scope.route({ method, url: '/in', handler: echoWith(() => child, 'child'), ...(hook?.[1] ?? {}) })
       })
     },
   }
   const type = r.pick(TYPES)
   const headers: Record<string, string> = type === '' ? {} : { 'content-type': type }
-  const payload = r.chance(0.1) ? undefined : r.pick(PAYLOADS)
+  let payload = r.chance(0.1) ? undefined : r.pick(PAYLOADS)
+  // No empty body beside a replacing hook: Fastify 3 reads a declared `receivedEncodedLength` of 0
+  // as none (`0 || received`), so no replay could declare it (and Node's client sends
+  // `Content-Length: 0` for a PUT without a body).
+  if ((payload === '' || payload === undefined) && hook !== undefined && /replaces/.test(hook[0])) payload = '{"a":1}'
   const request: RequestSpec = { method, url: r.pick(['/in', '/in', '/out']), headers, ...(payload === undefined ? {} : { payload }) }
   return { route, request, note: notes.join('; ') }
 }

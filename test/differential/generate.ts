@@ -8,6 +8,7 @@ import { drawUrlsCase } from './urls'
 import { drawBodiesCase } from './bodies'
 import { drawLogsCase } from './logs'
 import { drawContentTypesCase } from './content-types'
+import { drawConstraintsCase } from './constraints'
 import { drawValidationCase } from './validation'
 import { describeEncShape, drawEncShape, encRequest, encRoute } from './encapsulation'
 import { describeFlowShape, drawFlowShape, flowRequest, flowRoute } from './hook-flow'
@@ -287,13 +288,19 @@ function contentTypesCase(r: Random): Drawn {
   return { family: 'content-types', route, request, note }
 }
 
+// Route constraints: version and host, alone, together and beside unconstrained routes (constraints.ts).
+function constraintsCase(r: Random): Drawn {
+  const { route, request, server, note } = drawConstraintsCase(r)
+  return { family: 'constraints', route, request, server, note }
+}
+
 const FAMILIES: Array<[number, (r: Random) => Drawn]> = [
   [8, appFamilyCase], [6, replyApiCase], [4, serverOptionsCase], [3, querystringCase], [2, paramsCase], [2, headersCase], [4, bodyCase], [4, responseCase], [3, replyCase], [2, routingCase], [2, contentTypeCase], [2, hooksCase],
   [4, errorsCase],
   [3, serializationCase],
   [4, urlsCase], [4, bodiesCase], [4, hookFlowCase],
   [4, validationCase], [4, encapsulationCase],
-  [4, logsCase], [4, contentTypesCase],
+  [4, logsCase], [4, contentTypesCase], [3, constraintsCase],
 ]
 
 /** Case `index` of `seed`: the same pair always gives the same case. */

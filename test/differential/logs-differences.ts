@@ -70,6 +70,10 @@ export const LOGS_DIFFERENCES: KnownDifference[] = [
       if (c.family !== 'logs') return undefined
       return editLines(f, (line) => {
         const err = line.err
+        // Under logs.ts's `serializers.err` the error is `{ kind, msg }`: its message alone.
+        if (err !== undefined && typeof err.msg === 'string' && typeof err.kind === 'string') {
+          return { ...line, msg: typeof line.msg === 'string' ? pointerMessage(line.msg) : line.msg, err: { ...err, msg: pointerMessage(err.msg) } }
+        }
         if (err === undefined || !Array.isArray(err.validation)) return undefined
         const validation = (err.validation as Array<Record<string, unknown>>).map((e) => (typeof e.dataPath === 'string' ? { ...e, dataPath: pointer(e.dataPath) } : e))
         const message = typeof err.message === 'string' ? pointerMessage(err.message) : err.message
