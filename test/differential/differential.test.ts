@@ -100,16 +100,18 @@ describe('differential: the logs, content-types and constraints families', () =>
       const report = unlisted.map((o) => `[${o.c.id} ${o.transport}] ${o.c.summary}\n  => ${o.unexplained}`).join('\n')
       expect(unlisted.length, `replay: node dist/test/differential/cli.js --family ${family} --seeds 3-4 --count 250:\n${report}`).to.equal(0)
       expect(outcomes.length, 'cases of the family').to.be.greaterThan(10)
-      // Parser errors differ by their codes (FST_ vs ENC_) in most content-types answers: an eighth alike outright.
-      expect(outcomes.filter((o) => o.explainedBy.length === 0).length, 'answers alike without any listed difference').to.be.greaterThan(outcomes.length / 8)
+      // Parser errors differ by their codes (FST_ vs ENC_) in most content-types answers (a quarter
+      // alike over seeds 1-60): there a few alike outright; a third of the others' answers.
+      const alike = outcomes.filter((o) => o.explainedBy.length === 0).length
+      expect(alike, 'answers alike without any listed difference').to.be.greaterThan(family === 'content-types' ? 1 : outcomes.length / 3)
     })
   }
 
   it('log lines are compared as a pipeline reads them: keys sorted, run-dependent values as their types, a socket\'s port hidden', () => {
     const line = JSON.stringify({ level: 30, time: 1, pid: 2, hostname: 'vm', reqId: 'req-1', req: { method: 'GET', url: '/x', hostname: '127.0.0.1:4312', remotePort: 5 }, err: { type: 'Error', message: 'm', stack: 'Error: m\n at x' }, responseTime: 1.5, msg: 'incoming request' })
     expect(logLines([line, 'not json'])).to.deep.equal([
-      '{"err":{"message":"m","stack":"<string>","type":"Error"},"hostname":"<string>","level":30,"msg":"incoming request","pid":"<number>","reqId":"req-1","req":{"hostname":"127.0.0.1:<port>","method":"GET","remotePort":"<number>","url":"/x"},"responseTime":"<number>","time":"<number>"}',
-      'not json: not json',
+      '{"err":{"message":"m","stack":"<string>","type":"Error"},"hostname":"<string>","level":30,"msg":"incoming request","pid":"<number>","req":{"hostname":"127.0.0.1:<port>","method":"GET","remotePort":"<number>","url":"/x"},"reqId":"req-1","responseTime":"<number>","time":"<number>"}',
+      'not JSON: not json',
     ])
   })
 
