@@ -382,7 +382,8 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
     readme: 'Wrong method on a known path answers 405 with `Allow`, not 404.',
     async rewrite(f, { c, enclave, transport, replay }) {
       if (c.app !== undefined) return await notAllowedInApp(f, c, enclave, replay)
-      if (c.family === 'urls') return await notAllowedInTable(f, c, enclave, transport, replay)
+      // A routing table's (urls.ts, constraints.ts): explained where Fastify 3 serves each method Allow names to this request.
+      if (c.family === 'urls' || c.family === 'constraints') return await notAllowedInTable(f, c, enclave, transport, replay)
       // A plugin tree's 405 is its own rule's (encapsulation-differences.ts): c.route names no route there.
       if (c.enc !== undefined) return undefined
       if (f.statusCode !== 404 || enclave.statusCode !== 405) return undefined
