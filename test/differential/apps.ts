@@ -2,10 +2,12 @@
 // through inject() or over a real loopback socket.
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { Writable } from 'node:stream'
 import { createServer } from '../../src/runtime'
 import type { Answer, Case, RequestSpec } from './case'
 import { buildApp } from './app-build'
 import { SHARED_SCHEMAS } from './schemas'
+import { logLines } from './logs'
 
 // Connection management differs by transport, not by framework: these never reach a handler's logic.
 const TRANSPORT_HEADERS = new Set(['date', 'connection', 'keep-alive'])
@@ -22,11 +24,21 @@ interface App {
   server: http.Server
 }
 
-function declare(framework: Framework, c: Case): App {
+/** A pino destination that keeps each line written (the logs family). */
+function capture(lines: string[]): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      for (const line of String(chunk).split('\n')) if (line !== '') lines.push(line)
+      callback()
+    },
+  })
+}
+
+function declare(framework: Framework, c: Case, lines: string[]): App {
   if (c.app !== undefined) return buildApp(framework, c.app, c.chainErrorHandlers === true) as unknown as App
   // eslint-disable-next-line @typescript-eslint/no-var-requires
   const customOptions = c.ajv === undefined ? undefined : { ...c.ajv }
-  const server = c.server ?? {}
+  const server = c.logs === true ? { ...c.server, logger: { ...(c.server?.logger as object), stream: capture(lines) } } : c.server ?? {}
   const app: App = framework === 'fastify3'
     ? require('fastify3')({ logger: false, ...server, ...(customOptions ? { ajv: { customOptions } } : {}) })
     : (createServer({ ...server, ...(customOptions ? { validator: { customOptions } } : {}) }) as unknown as App)
@@ -39,9 +51,18 @@ function declare(framework: Framework, c: Case): App {
 }
 
 export async function answer(framework: Framework, c: Case, transport: Transport): Promise<Answer> {
+  const lines: string[] = []
+  const answered = await answerOnce(framework, c, transport, lines)
+  if (c.logs !== true) return answered
+  // Lines written once the response finished (the access log's `request completed`) are in by now.
+  await new Promise((resolve) => setImmediate(resolve))
+  return { ...answered, log: logLines(lines) }
+}
+
+async function answerOnce(framework: Framework, c: Case, transport: Transport, lines: string[]): Promise<Answer> {
   let app: App
   try {
-    app = declare(framework, c)
+    app = declare(framework, c, lines)
   } catch (error) {
     // Refused while declaring (Fastify 3 throws from route()/register() for some options Enclave refuses at ready()).
     return { statusCode: 0, headers: {}, body: undefined, bootError: (error as Error).message }

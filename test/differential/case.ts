@@ -58,6 +58,8 @@ export interface Case {
   chainErrorHandlers?: true
   /** The handler throws an error whose message is meant for the client (`expose: true`). */
   exposedError?: true
+  /** The logs family: `server.logger` gets a capturing stream and the answer carries the lines (logs.ts). */
+  logs?: true
 }
 
 /** What a client sees of one answer (or the boot failure that prevented one). */
@@ -68,6 +70,8 @@ export interface Answer {
   body: unknown
   /** Set when the app refused the declaration at boot. */
   bootError?: string
+  /** The logs family: the lines the app wrote while answering, as logLines() compares them. */
+  log?: string[]
   /** Rewrites only: the last app-shape rule (app-differences.ts) this answer already reflects, so a later pass does not replay it afresh. */
   shapeStep?: number
 }

@@ -24,6 +24,10 @@ export function mismatches(f: Answer, e: Answer): Mismatch[] {
     if (f.headers[name] !== e.headers[name]) out.push({ field: `header ${name}`, fastify3: f.headers[name], enclave: e.headers[name] })
   }
   if (show(f.body) !== show(e.body)) out.push({ field: 'body', fastify3: f.body, enclave: e.body })
+  // Log lines (the logs family): each line in order, as a pipeline reading both would see them.
+  const lines = Math.max(f.log?.length ?? 0, e.log?.length ?? 0)
+  if ((f.log === undefined) !== (e.log === undefined)) out.push({ field: 'log', fastify3: f.log ?? 'no lines captured', enclave: e.log ?? 'no lines captured' })
+  else for (let i = 0; i < lines; i++) if (f.log?.[i] !== e.log?.[i]) out.push({ field: `log line ${i}`, fastify3: f.log?.[i], enclave: e.log?.[i] })
   return out
 }
 

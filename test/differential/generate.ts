@@ -6,6 +6,9 @@ import { describeReplyShape, drawCookies, drawReplyShape, replyApiRequest, reply
 import { drawServerOptionsCase } from './server-options'
 import { drawUrlsCase } from './urls'
 import { drawBodiesCase } from './bodies'
+import { drawLogsCase } from './logs'
+import { drawContentTypesCase } from './content-types'
+import { drawConstraintsCase } from './constraints'
 import { drawValidationCase } from './validation'
 import { describeEncShape, drawEncShape, encRequest, encRoute } from './encapsulation'
 import { describeFlowShape, drawFlowShape, flowRequest, flowRoute } from './hook-flow'
@@ -15,7 +18,7 @@ import { describeErrorShape, drawErrorShape, errorsRequest, errorsRoute, exposes
 import { objectSchema, responseSchema, scalarSchema, valueSchema, type Schema } from './schemas'
 import { text, value } from './values'
 
-type Drawn = { family: string; route: RouteSpec; request: RequestSpec; note?: string; response?: Case['response']; exposedError?: true; app?: Case['app']; reply?: Case['reply']; errors?: Case['errors']; serial?: Case['serial']; server?: Case['server']; flow?: Case['flow']; enc?: Case['enc'] }
+type Drawn = { family: string; route: RouteSpec; request: RequestSpec; note?: string; response?: Case['response']; exposedError?: true; app?: Case['app']; reply?: Case['reply']; errors?: Case['errors']; serial?: Case['serial']; server?: Case['server']; flow?: Case['flow']; enc?: Case['enc']; logs?: true }
 
 const echo: Handler = (request) => ({ body: request.body ?? null, query: request.query, params: request.params })
 
@@ -273,12 +276,31 @@ function encapsulationCase(r: Random): Drawn {
   return { family: 'encapsulation', route: encRoute(shape), request: encRequest(r, shape), note: describeEncShape(shape), enc: shape }
 }
 
+// Log lines of the access log, errors, handlers and hooks under the logger options (logs.ts).
+function logsCase(r: Random): Drawn {
+  const { route, request, server, note } = drawLogsCase(r)
+  return { family: 'logs', route, request, server, note, logs: true }
+}
+
+// Content-type parsers by RegExp and list, stream parsers, failing parsers, per-scope parsers, preParsing streams (content-types.ts).
+function contentTypesCase(r: Random): Drawn {
+  const { route, request, note } = drawContentTypesCase(r)
+  return { family: 'content-types', route, request, note }
+}
+
+// Route constraints: version and host, alone, together and beside unconstrained routes (constraints.ts).
+function constraintsCase(r: Random): Drawn {
+  const { route, request, server, note } = drawConstraintsCase(r)
+  return { family: 'constraints', route, request, server, note }
+}
+
 const FAMILIES: Array<[number, (r: Random) => Drawn]> = [
   [8, appFamilyCase], [6, replyApiCase], [4, serverOptionsCase], [3, querystringCase], [2, paramsCase], [2, headersCase], [4, bodyCase], [4, responseCase], [3, replyCase], [2, routingCase], [2, contentTypeCase], [2, hooksCase],
   [4, errorsCase],
   [3, serializationCase],
   [4, urlsCase], [4, bodiesCase], [4, hookFlowCase],
   [4, validationCase], [4, encapsulationCase],
+  [4, logsCase], [4, contentTypesCase], [3, constraintsCase],
 ]
 
 /** Case `index` of `seed`: the same pair always gives the same case. */
@@ -298,5 +320,5 @@ export function generateCase(seed: number, index: number): Case {
   const payload = drawn.request.payload === undefined ? '' : ` ${JSON.stringify(String(drawn.request.payload)).slice(0, 200)}`
   const summary = drawn.app ? `${drawn.note} <- ${drawn.request.method} ${drawn.request.url} ${JSON.stringify(drawn.request.headers ?? {})}${payload}` : `${ajv ? `ajv=${JSON.stringify(ajv)} ` : ''}${drawn.route.method} ${drawn.route.url} schema=${JSON.stringify(drawn.route.schema ?? null)}${drawn.note ? ` (${drawn.note})` : ''}` +
     ` <- ${drawn.request.method} ${drawn.request.url} ${JSON.stringify(drawn.request.headers ?? {})}${payload}`
-  return { id: `${seed}:${index}`, family: drawn.family, summary, route: drawn.route, request: drawn.request, response: drawn.response, ajv, ...(drawn.app ? { app: drawn.app } : {}), ...(drawn.reply ? { reply: drawn.reply } : {}), ...(drawn.errors ? { errors: drawn.errors } : {}), ...(drawn.serial ? { serial: drawn.serial } : {}), ...(drawn.server ? { server: drawn.server } : {}), ...(drawn.flow ? { flow: drawn.flow } : {}), ...(drawn.enc ? { enc: drawn.enc } : {}), ...(drawn.exposedError ? { exposedError: true } : {}) }
+  return { id: `${seed}:${index}`, family: drawn.family, summary, route: drawn.route, request: drawn.request, response: drawn.response, ajv, ...(drawn.app ? { app: drawn.app } : {}), ...(drawn.reply ? { reply: drawn.reply } : {}), ...(drawn.errors ? { errors: drawn.errors } : {}), ...(drawn.serial ? { serial: drawn.serial } : {}), ...(drawn.server ? { server: drawn.server } : {}), ...(drawn.flow ? { flow: drawn.flow } : {}), ...(drawn.enc ? { enc: drawn.enc } : {}), ...(drawn.exposedError ? { exposedError: true } : {}), ...(drawn.logs ? { logs: true } : {}) }
 }

@@ -19,6 +19,11 @@ import { HOOK_FLOW_DIFFERENCES } from './hook-flow-differences'
 import { VALIDATION_DIFFERENCES } from './validation-differences'
 import { ENCAPSULATION_DIFFERENCES } from './encapsulation-differences'
 import { SHARED_SCHEMAS } from './schemas'
+import { pointerMessage } from './pointers'
+import { LOGS_DIFFERENCES } from './logs-differences'
+import { CONTENT_TYPES_DIFFERENCES } from './content-types-differences'
+import { CONSTRAINTS_DIFFERENCES } from './constraints-differences'
+import { bodyParsed, regexpTakes } from './content-types'
 
 export type { KnownDifference, RewriteContext } from './difference-types'
 
@@ -80,7 +85,7 @@ function replayWithType(c: Case, type: string, replay: RewriteContext['replay'])
 
 /** A catch-all `*` parser is declared (bodies.ts): a type no parser matches goes there on both, not to a 415. */
 function hasCatchAll(c: Case): boolean {
-  return c.family === 'bodies' && /catch-all/.test(c.summary)
+  return (c.family === 'bodies' || c.family === 'content-types') && /catch-all|adds \*/.test(c.summary)
 }
 
 // Replays made once per case, rule and transport: a later pass must not undo what other rules rewrote since.
@@ -101,22 +106,6 @@ async function replayToCatchAll(c: Case, replay: RewriteContext['replay']): Prom
   const sent = contentType(c) as string
   if (typeof answer.body !== 'object' || answer.body === null) return answer
   return withBody(answer, JSON.parse(JSON.stringify(answer.body).split(UNMATCHED_TYPE).join(sent.replace(/["\\]/g, (ch) => `\\${ch}`))))
-}
-
-const PART_PATH = /(^|, )(querystring|params|headers|body)((?:\.[^ .[,]+|\['(?:[^'\\]|\\.)*'\]|\[\d+\])*) /g
-
-/** Fastify 3's `body.a should be integer` as Enclave writes it: `body/a should be integer`. */
-function pointerMessage(message: string): string {
-  if (!/^(querystring|params|headers|body)\b/.test(message)) return message
-  // A missing property is named as it is: `'.b'` is `'b'` (same README entry).
-  return message
-    .replace(PART_PATH, (_m, lead: string, part: string, path: string) => `${lead}${part}${pointer(path)} `)
-    .replace(/should have required property '\.([^']*)'/g, "should have required property '$1'")
-}
-
-// ajv 6's dataPath as Fastify 3 prints it (`.a`, `['x-a']`, `[0]`), as a JSON pointer.
-function pointer(dataPath: string): string {
-  return dataPath.replace(/\['((?:[^'\\]|\\.)*)'\]|\[(\d+)\]|\.([^.[]+)/g, (_m, quoted?: string, index?: string, plain?: string) => `/${quoted ?? index ?? plain}`)
 }
 
 const SHARED_BY_ID = Object.fromEntries(SHARED_SCHEMAS.map((s) => [s.$id as string, s]))
@@ -210,11 +199,15 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
   ...ERRORS_DIFFERENCES,
   ...SERIALIZATION_DIFFERENCES,
   ...URLS_DIFFERENCES,
+  // A preParsing replacement's length error is the content-types rule's, before the bodies' UTF-8 rule reads it.
+  ...CONTENT_TYPES_DIFFERENCES,
   ...BODIES_DIFFERENCES,
   ...HOOK_FLOW_DIFFERENCES,
   ...VALIDATION_DIFFERENCES,
   ...ENCAPSULATION_DIFFERENCES,
   ...SERVER_DIFFERENCES,
+  ...LOGS_DIFFERENCES,
+  ...CONSTRAINTS_DIFFERENCES,
   {
     id: 'validation-path-pointer',
     readme: 'Validation error paths are JSON pointers by default',
@@ -292,7 +285,8 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
       if (handled !== undefined) return handled
       const b = errorBody(f)
       if (b === undefined || f.statusCode !== 400 || b.code !== undefined || !/json/i.test(contentType(c) ?? '')) return undefined
-      if (/^(querystring|params|headers|body)\b|forbidden prototype/.test(b.message) || parses(c.request.payload)) return undefined
+      // The body parsed is a preParsing hook's replacement where the content-types family has one.
+      if (/^(querystring|params|headers|body)\b|forbidden prototype/.test(b.message) || parses(bodyParsed(c))) return undefined
       return withBody(f, errorPayload(400, `Body is not valid JSON: ${b.message}`, 'ENC_ERR_CTP_INVALID_JSON'))
     },
   },
@@ -350,6 +344,8 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
       const type = contentType(c)
       // With a catch-all parser Fastify 3 answers from it where it has no other match (no 415).
       if ((f.statusCode !== 415 && !hasCatchAll(c)) || type === undefined || type === type.toLowerCase()) return undefined
+      // A RegExp parser is tested against the type as sent on both: lower-casing would reach it where neither does.
+      if (regexpTakes(c, type.toLowerCase()) && !regexpTakes(c, type)) return undefined
       if (f.statusCode !== 415 && !firstTime(c, `case:${transport}`)) return undefined
       return await replayWithType(c, type.toLowerCase(), replay)
     },
@@ -386,7 +382,8 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
     readme: 'Wrong method on a known path answers 405 with `Allow`, not 404.',
     async rewrite(f, { c, enclave, transport, replay }) {
       if (c.app !== undefined) return await notAllowedInApp(f, c, enclave, replay)
-      if (c.family === 'urls') return await notAllowedInTable(f, c, enclave, transport, replay)
+      // A routing table's (urls.ts, constraints.ts): explained where Fastify 3 serves each method Allow names to this request.
+      if (c.family === 'urls' || c.family === 'constraints') return await notAllowedInTable(f, c, enclave, transport, replay)
       // A plugin tree's 405 is its own rule's (encapsulation-differences.ts): c.route names no route there.
       if (c.enc !== undefined) return undefined
       if (f.statusCode !== 404 || enclave.statusCode !== 405) return undefined

@@ -93,7 +93,8 @@ function rewriteOf(c: Case): ((url: string) => string) | undefined {
 async function replayAsRead(c: Case, transport: Transport, replay: RewriteContext['replay'], method = c.request.method): Promise<Answer> {
   const asked = asRouterReads(c.request.url)
   const request: RequestSpec = { ...c.request, method, url: asked }
-  if (method !== c.request.method && ['POST', 'PUT', 'PATCH'].includes(method)) { request.headers = { 'content-type': 'application/json' }; request.payload = '{"k":1}' }
+  // The request's own headers stay (an Accept-Version or Host a constrained route needs: constraints.ts).
+  if (method !== c.request.method && ['POST', 'PUT', 'PATCH'].includes(method)) { request.headers = { ...c.request.headers, 'content-type': 'application/json' }; request.payload = '{"k":1}' }
   return urlPutBack(await replay(request), asked, c.request.url, transport, rewriteOf(c))
 }
 

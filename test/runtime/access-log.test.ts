@@ -216,6 +216,16 @@ describe('logs: pino, request ids and the access log', () => {
     await root.close()
   })
 
+  it("after reply.callNotFound() the access line's serializers.res gets the not-found reply that answered (its 404), as Fastify 3's one reply (differential logs 4:220)", async () => {
+    const sink = lines()
+    const root = await app({ logger: { stream: sink.stream, serializers: { res: (reply: { statusCode: number }) => ({ s: reply.statusCode }) } } }, (r) => {
+      r.get('/gone', (_request, reply) => { reply.callNotFound() })
+    })
+    expect((await root.inject('/gone')).statusCode).to.equal(404)
+    expect(sink.read().find((l) => l.msg === 'request completed')?.res).to.deep.equal({ s: 404 })
+    await root.close()
+  })
+
   it("a route's logSerializers req and res get the request and reply themselves also under a pino instance the user made, as in Fastify 3", async () => {
     const sink = lines()
     const root = await app({ logger: pino(sink.stream) as never }, (r) => {

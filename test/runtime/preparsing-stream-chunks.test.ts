@@ -71,3 +71,21 @@ describe('a body read in any number of chunks', () => {
     expect(str.json()).to.deep.equal({ body: { str: '' } })
   })
 })
+
+describe('a preParsing hook that declares fewer parameters than (request, reply, payload)', () => {
+  // Fastify 3 hands every non-legacy hook the payload and takes its promise's stream: only the
+  // legacy arity (async 2, sync 3) is the legacy form (differential content-types 6:289).
+  for (const [form, hook] of [
+    ['async ()', async () => Readable.from('{"replaced":true}')],
+    ['async (request)', async (_request: unknown) => Readable.from('{"replaced":true}')],
+    ['a sync () returning a promise', () => Promise.resolve(Readable.from('{"replaced":true}'))],
+  ] as const) {
+    it(`${form}: the stream it resolves to is the body`, async () => {
+      const server = createServer()
+      server.post('/p', { preParsing: hook as never }, async (request) => ({ body: request.body }))
+      const res = await server.inject({ method: 'POST', url: '/p', payload: 'not json', headers: { 'content-type': 'application/json' } })
+      expect(res.statusCode, res.body).to.equal(200)
+      expect(res.json()).to.deep.equal({ body: { replaced: true } })
+    })
+  }
+})

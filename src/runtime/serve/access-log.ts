@@ -39,7 +39,8 @@ export class AccessWatch {
   written = false
   /** A route's onResponse hooks run first; they write the line (deferAccessLine). */
   deferred = false
-  constructor(readonly ctx: ServeContext, readonly request: RequestImpl, readonly reply: ReplyImpl, readonly own: boolean) {}
+  // Not readonly: reply.callNotFound() hands the response to the not-found route's reply (undeferAccessLine).
+  constructor(readonly ctx: ServeContext, readonly request: RequestImpl, public reply: ReplyImpl, readonly own: boolean) {}
 
   shownResponse(): unknown {
     return this.own ? this.reply : { statusCode: this.reply.raw.statusCode }
@@ -93,8 +94,14 @@ function accessLine(ctx: ServeContext, request: RequestImpl, level: 'info' | 'er
   guardedLogLine(request.log, level, ctx.idFields(request.id, fields), msg)
 }
 
-/** The route whose onResponse hooks the line waited for no longer ends the response (reply.callNotFound()). */
-export function undeferAccessLine(res: ServerResponse): void {
+/**
+ * The route whose onResponse hooks the line waited for no longer ends the response
+ * (reply.callNotFound()): `reply`, the not-found route's, does. A `res` serializer then reads the
+ * reply that answered (its 404), as Fastify 3's reads its one reply (differential logs 4:220).
+ */
+export function undeferAccessLine(res: ServerResponse, reply: ReplyImpl): void {
   const watch = (res as ServerResponse & AccessState)[accessWatch]
-  if (watch !== undefined) watch.deferred = false
+  if (watch === undefined) return
+  watch.deferred = false
+  watch.reply = reply
 }

@@ -113,7 +113,7 @@ export function serveNotFound(from: ReplyImpl): void {
   Object.assign(reply.headerMap, from.headerMap)
   // As in Fastify 3 (the request's context becomes the 404 one): only this route's onResponse
   // hooks run at the end, and the access line waits for them only if it has some.
-  supersedeEnd(from.raw)
+  supersedeEnd(from.raw, reply)
   if (route.observesEnd) watchEnd(request, reply, from.raw)
   if (route.handlerDeadline !== null) startHandlerDeadline(reply)
   preHandlerStage(request, reply)
@@ -352,10 +352,10 @@ interface EndOwner { [kEndWatch]?: EndWatch }
  * no longer run (the not-found route, if it has some, watches `res` afresh), and the access line
  * no longer waits for them.
  */
-function supersedeEnd(res: ServerResponse): void {
+function supersedeEnd(res: ServerResponse, reply: ReplyImpl): void {
   const watch = (res as ServerResponse & EndOwner)[kEndWatch]
   if (watch !== undefined) watch.ended = true
-  undeferAccessLine(res)
+  undeferAccessLine(res, reply)
 }
 
 /** Fastify 3's log message for a failed onResponse hook. */

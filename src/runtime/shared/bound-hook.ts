@@ -29,8 +29,12 @@ export interface BoundHook {
 export function bindHook(name: string, fn: Function, scope: Scope): BoundHook {
   if (name === 'preParsing') {
     const isAsync = fn.constructor.name === 'AsyncFunction'
-    const payload = fn.length >= (isAsync ? 3 : 4)
-    if (fn.length === (isAsync ? 2 : 3)) warnLegacyPreParsing()
+    // Only the legacy arity is the legacy form, as in Fastify 3: any other hook is handed the
+    // payload and its promise's stream replaces it, so `async () => decoded` is not ignored
+    // (differential content-types 6:289).
+    const legacy = fn.length === (isAsync ? 2 : 3)
+    const payload = !legacy
+    if (legacy) warnLegacyPreParsing()
     return { fn, scope, callback: isAsync ? false : fn.length > (payload ? 3 : 2), payload }
   }
   const doneIndex = fourArgumentHooks.has(name) ? 3 : name === 'onReady' || name === 'preClose' ? 0 : name === 'onClose' ? 1 : 2
