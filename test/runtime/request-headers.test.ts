@@ -37,6 +37,11 @@ const LISTS: readonly string[][] = [
   ['Host: a.test', 'Set-Cookie: a=1', 'set-cookie: b=2', 'Authorization: one', 'Authorization: two', 'Content-Type: text/plain', 'content-type: x/y'],
   ['Host: a.test', 'Constructor: c', 'toString: t', '__proto__: p', 'hasOwnProperty: h'],
   ['Host: a.test', 'Empty:', 'x-after-empty: 1'],
+  // The five names lower-cased to constants (incoming-message.ts), as clients spell them, and spelt otherwise.
+  ['Host: a.test', 'User-Agent: curl/8.5.0', 'Accept: */*', 'Content-Type: application/json', 'Content-Length: 0'],
+  ['host: a.test', 'user-agent: ua', 'accept: */*', 'content-type: text/plain', 'content-length: 0'],
+  ['HOST: a.test', 'USER-AGENT: ua', 'ACCEPT: */*', 'Content-type: text/plain', 'CONTENT-LENGTH: 0', 'Hosts: b', 'Accepts: c'],
+  ['Host: a.test', 'Accept: a', 'ACCEPT: b', 'User-Agent: one', 'USER-AGENT: two'],
 ]
 
 describe('request.headers built by Enclave (server/incoming-message.ts)', () => {
