@@ -11,7 +11,7 @@ import type { BuiltInstance } from './lifecycle-hooks'
 import type { OverrideTable } from './overrides'
 import type { FactoryLookup, FactoryProvider } from './factory-provider'
 import { Logger, moduleLogger } from './logger-token'
-import { guardClassesOf, guardStagesOf, isGuardClass, isGuardStage, moduleGuardClassesOf } from './route-guards'
+import { guardClassesOf, moduleGuardClassesOf } from './route-guards'
 import { setPerRequestClass } from './per-request-classes'
 import { registerRequestRecipes } from './request-resolve'
 import { interceptorClassesOf } from './interceptors'
@@ -236,22 +236,15 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
 
 /**
  * What is built once, at boot, cannot hold a per-request instance: the module class, usePlugin()
- * options. A guard or hook class may (it is then built per request), but only at the guard stages:
- * a later one runs after the request's instances were released. Named with the path that makes
- * the dependency request-scoped, and the fix.
+ * options. A guard or hook class may, at any stage (it is then built per request). Named with the
+ * path that makes the dependency request-scoped, and the fix.
  */
 function checkBuiltAtBoot(node: ModuleNode, container: DependencyContainer, scopes: ScopeAnalysis): void {
-  const refuse = (subject: string, reason: string, kind: 'module' | 'plugin' | 'late-hook'): never => {
+  const refuse = (subject: string, reason: string, kind: 'module' | 'plugin'): never => {
     throw moduleError('ENC_ERR_MODULE_REQUEST_SCOPE', { case: 'built-at-boot', subject: `${subject} in ${node.path}`, reason, kind })
   }
   const moduleReason = scopes.classReason(container, node.type)
   if (moduleReason !== null) refuse(`module ${node.type.name}`, moduleReason, 'module')
-  const moduleHooks = getClassRouteHooks(node.type).flatMap((meta) => meta.hooks.map((hook) => ({ hook, stage: meta.name })))
-  for (const { hook, stage } of [...moduleHooks, ...node.controllers.flatMap(guardStagesOf)]) {
-    if (isGuardStage(stage) || !isGuardClass(hook)) continue
-    const reason = scopes.reasonOf(container, hook)
-    if (reason !== null) refuse(`hook class ${hook.name} (at ${stage})`, reason, 'late-hook')
-  }
   for (const entry of node.entries) {
     if (entry.kind !== 'plugin' || entry.deferred === null) continue
     for (const token of entry.deferred.inject) {

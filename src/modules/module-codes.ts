@@ -165,19 +165,16 @@ export const moduleErrors = {
       'Decorate it with @injectable() instead. For an instance per request (NestJS\'s Scope.REQUEST), declare it @RequestScoped() (or { provide, useClass, scope: \'request\' }); ' +
       'for a plain value per request, @DecorateRequest(name, { factory }) or @fastify/request-context; for a fresh object per consumer (Scope.TRANSIENT), @Transient() (or scope: \'transient\') ' +
       '(README "Coming from NestJS").' }),
-  ENC_ERR_MODULE_REQUEST_SCOPE: e({ status: null, summary: "a request-scoped provider (scope: 'request', @RequestScoped(), REQUEST/REPLY, or one that injects those) is needed by something built at boot or by a hook that runs after the request's release, carries a boot-only method, injects through delay()/injectAll()/a transform, or is resolved outside a request",
-    message: (a: { case: 'built-at-boot'; subject: string; reason: string; kind: 'module' | 'plugin' | 'late-hook' }
+  ENC_ERR_MODULE_REQUEST_SCOPE: e({ status: null, summary: "a request-scoped provider (scope: 'request', @RequestScoped(), REQUEST/REPLY, or one that injects those) is needed by something built at boot, carries a boot-only method, injects through delay()/injectAll()/a transform, or is resolved outside a request",
+    message: (a: { case: 'built-at-boot'; subject: string; reason: string; kind: 'module' | 'plugin' }
       | { case: 'boot-method'; subject: string; reason: string; methods: readonly string[] }
       | { case: 'injection'; subject: string; index: number }
       | { case: 'resolved'; subject: string; reason: string }
       | { case: 'released'; subject: string }
       | { case: 'outside-scope'; subject: string }) => a.case === 'built-at-boot'
-      ? (a.kind === 'late-hook'
-        ? `${a.subject} runs at a stage where the request's instances are not kept (they are released once the route's handler settled, so a transaction commits before the answer), but needs a request-scoped provider: ${a.reason}. ` +
-          'A request-scoped hook class runs at onRequest, preValidation or preHandler (as a guard); at another stage read what you need from the request (a value an earlier hook or the handler put on it).'
-        : `${a.subject} is built once, at boot, but needs a request-scoped provider: ${a.reason}. ` + (
+      ? `${a.subject} is built once, at boot, but needs a request-scoped provider: ${a.reason}. ` + (
           a.kind === 'plugin' ? "A plugin's options are built once, at boot: inject the singleton it needs instead, and read per-request values from the request inside the plugin."
-          : 'A module class is built once, at boot: inject the request-scoped provider into a controller (it becomes one per request), a guard or an interceptor, or a provider instead.')) +
+          : 'A module class is built once, at boot: inject the request-scoped provider into a controller (it becomes one per request), a guard or an interceptor, or a provider instead.') +
         ' (README "Request-scoped providers")'
       : a.case === 'boot-method'
       ? `${a.subject} is request-scoped (${a.reason}) but has ${a.methods.map((m) => `${m}()`).join(', ')}, which Enclave calls once, on what it builds at boot: on a per-request instance ` +
