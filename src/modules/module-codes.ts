@@ -186,7 +186,7 @@ export const moduleErrors = {
       ? `${a.subject} was asked for after this request's request-scoped instances were released (the route's handler had settled, or the request ended). ` +
         'Resolve it while the handler runs (README "Request-scoped providers").'
       : a.case === 'outside-scope'
-      ? `resolveProvider(request, ${a.subject}) was called in a handler not wrapped in withRequestScope(): nothing would release what it builds at the end of the request. ` +
+      ? `resolveProvider(request, ${a.subject}) was called in a handler not wrapped in withRequestScope(): nothing would release what it builds (a request-scoped or transient provider) at the end of the request. ` +
         'Declare the route with withRequestScope(handler) (README "Request-scoped providers", the runtime API).'
       : `${a.subject} is request-scoped (${a.reason}): it exists only while a request is served, for the route methods of a controller that injects it. ` +
         'It cannot be resolved at boot or from outside a request (resolveProvider(app, ...), t.get()). In a handler, use resolveProvider(request, ...) inside withRequestScope(); in a test, send a request (app.inject()), or override it with a useValue (README "Testing").' }),

@@ -43,6 +43,16 @@ export class RequestInstances {
     return recipe.mayWait ? Promise.race([value, this.#aborted ??= abortedOf(this.request.signal)]) : value
   }
 
+  /**
+   * A new instance of `recipe` on each call, released with the request's other instances: a
+   * transient provider resolveProvider(request, ...) builds (the request is its consumer).
+   */
+  fresh(recipe: Recipe): Promise<unknown> {
+    if (this.#ended !== undefined) return Promise.reject(moduleError('ENC_ERR_MODULE_REQUEST_SCOPE', { case: 'released', subject: recipe.what }))
+    const value = this.#build(recipe)
+    return recipe.mayWait ? Promise.race([value, this.#aborted ??= abortedOf(this.request.signal)]) : value
+  }
+
   async #build(recipe: Recipe): Promise<unknown> {
     const args = new Array<unknown>(recipe.args.length)
     for (let i = 0; i < args.length; i++) {

@@ -37,11 +37,6 @@ export function guardStagesOf(controller: Class): Array<{ readonly hook: Functio
   return found
 }
 
-/** The guard stages: where a request-scoped hook class may run (before the handler, whose wrapper releases). */
-export function isGuardStage(stage: RouteHookName): boolean {
-  return guardStages.has(stage)
-}
-
 /** Refuses a hook class without a `handle` method, before anything is built. */
 export function checkGuardClass(guard: Function, owner: Class, path: string): void {
   const prototype = guard.prototype as Record<string, unknown> | undefined
