@@ -4,7 +4,8 @@
 // pipeline, boot and compile steps, metadata keys) are not exported on purpose: free to change.
 import 'reflect-metadata'
 
-export { createApp, override, resolveProvider, exitCodes, Logger, REQUEST, REPLY, INQUIRER, withRequestScope } from './modules'
+export { createApp, override, resolveProvider, exitCodes, Logger, REQUEST, REPLY, INQUIRER, withRequestScope, ModuleRef } from './modules'
+export type { ModuleRefOptions } from './modules'
 export type { App, AppOn } from './modules'
 export { withApp } from './testing'
 export { startCluster } from './cluster'

@@ -11,6 +11,7 @@ import type { BuiltInstance } from './lifecycle-hooks'
 import type { OverrideTable } from './overrides'
 import type { FactoryLookup, FactoryProvider } from './factory-provider'
 import { Logger, moduleLogger } from './logger-token'
+import { ModuleRef, moduleRefOf } from './module-ref'
 import { guardClassesOf, moduleGuardClassesOf } from './route-guards'
 import { setPerRequestClass } from './per-request-classes'
 import { registerRequestRecipes } from './request-resolve'
@@ -97,6 +98,10 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
       // Visible everywhere; given per request only (request-instances.ts), so resolving them at boot is refused.
       if (parent === undefined) for (const token of [REQUEST, REPLY]) container.register(token, { useFactory: () => { throw requestScopedResolved(token, node) } })
       if (parent === undefined) container.register(INQUIRER, { useFactory: () => currentInquirer() })
+      // NestJS's ModuleRef, per module container: lookups from what that module sees.
+      const own = container
+      const source = { container: own, module: node.type.name, anywhere: (token: unknown) => anywhere(token), checkClass: (type: Function) => checkCreated(type, node, own) }
+      container.register(ModuleRef as unknown as InjectionToken<ModuleRef>, { useValue: moduleRefOf(source) })
     }
     containerOf.set(node, container)
     const target = { container, owners: ownersByContainer.get(container)!, factories: factoriesByContainer.get(container)!, disposer }
@@ -105,6 +110,12 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
 
   const providersOf = (token: unknown): ModuleNode[] =>
     [...walk(root)].filter((n) => n.meta.providers.some((p) => toProviderSpec(p).token === token))
+  const anywhere = (token: unknown): DependencyContainer | undefined => {
+    const node = providersOf(token)[0]
+    return node === undefined ? undefined : containerOf.get(node)
+  }
+  const checkCreated = (type: Function, node: ModuleNode, container: DependencyContainer): void =>
+    checkClassDependencies(type, { node, container, providersOf, namedTokens, what: `moduleRef.create(${type.name})` })
   const namedTokens = (): unknown[] => [...new Set([...walk(root)].flatMap((n) => n.meta.providers.map((p) => toProviderSpec(p).token)))]
     .filter((token) => typeof token === 'symbol' || typeof token === 'string')
   // The guard, hook and interceptor classes each module class and controller names, collected once.

@@ -118,9 +118,11 @@ export const moduleErrors = {
     message: (a: { token: string; first: string; second: string; lifted: boolean }) => `${a.token} is provided twice in one container: by ` +
       `${a.first} and by ${a.second}${a.lifted ? ' (a lifted module provides into its parent)' : ''}. Keep one.` }),
   ENC_ERR_MODULE_DEPENDENCY_NOT_VISIBLE: e({ status: null, summary: 'a constructor dependency is not provided by the module or its ancestors',
-    message: (a: { subject: string; token: string; where: string; hint: string } | { resolve: true; caller: 'resolveProvider' | 't.get'; token: string; module: string }) => 'resolve' in a
-      ? `${a.caller === 't.get' ? 't.get(' : 'resolveProvider(app, '}${a.token}): no provider of ${a.token} is visible from ${a.module}. ` +
-        `Pass the module that provides it (or a descendant of it) as the ${a.caller === 't.get' ? `second argument: t.get(${a.token}, Module)` : 'third argument'}.`
+    message: (a: { subject: string; token: string; where: string; hint: string } | { resolve: true; caller: 'resolveProvider' | 't.get' | 'moduleRef.get'; token: string; module: string }) => 'resolve' in a
+      ? (a.caller === 'moduleRef.get'
+        ? `moduleRef.get(${a.token}): no provider of ${a.token} is visible from ${a.module}. Pass { strict: false } to take it from whichever module provides it.`
+        : `${a.caller === 't.get' ? 't.get(' : 'resolveProvider(app, '}${a.token}): no provider of ${a.token} is visible from ${a.module}. ` +
+        `Pass the module that provides it (or a descendant of it) as the ${a.caller === 't.get' ? `second argument: t.get(${a.token}, Module)` : 'third argument'}.`)
       : `${a.subject} ${a.token} (${a.where}), which is not visible there. ${a.hint}` }),
   ENC_ERR_MODULE_DEPENDENCY_UNTYPED: e({ status: null, summary: 'a constructor or factory dependency has no usable runtime token (interface, primitive, missing metadata, a useFactory parameter without its inject entry)',
     message: (a: { case: 'no-metadata'; subject: string; index: number; param: string | null; decorated: boolean } | { case: 'not-injectable'; subject: string; ownCopy: string } | { case: 'no-token'; subject: string; where: string; type: string; candidates?: readonly string[] }
