@@ -24,7 +24,8 @@ export { errorCodeTable } from './error-code-table'
 // resolves with (a second copy's @injectable() is invisible to it: ENC_ERR_MODULE_TSYRINGE_COPIES).
 // `@singleton()` registers in tsyringe's global container: one instance per process, visible from
 // every module whatever its providers say; `@injectable()` plus a module's providers is the scoped form.
-export { injectable, inject, singleton } from 'tsyringe'
+// delay(): NestJS's forwardRef() for two singletons that inject each other (one side delayed).
+export { injectable, inject, singleton, delay } from 'tsyringe'
 
 export type {
   Scope, Request, RouteOptions, RouteShorthandOptions, PluginRouteOptions, Handler, RequestHook, PayloadHook, ErrorHook,

@@ -206,8 +206,8 @@ export const moduleErrors = {
   ENC_ERR_MODULE_DEPENDENCY_CYCLE: e({ status: null, summary: 'providers inject each other in a circle (A needs B, B needs A)',
     message: (a: { what: string; path: string; cycle: string }) => `Constructing ${a.what} for ${a.path} failed: circular dependency ${a.cycle}. ` +
       'Providers are built once, at boot, each after what it injects, so a circle cannot be built. Move what both need into a third provider ' +
-      "they both inject, or have one of them take the other later (a setter called from the other's constructor or onModuleInit()). " +
-      "NestJS's forwardRef() has no equivalent." }),
+      "they both inject, or have one of them take the other later: NestJS's forwardRef() is tsyringe's delay(), " +
+      "`@inject(delay(() => Other)) other: Other` on one side (singletons only: a request-scoped class refuses it)." }),
   ENC_ERR_MODULE_LIFECYCLE_HOOK: e({ status: null, summary: 'an onModuleInit() or onApplicationBootstrap() method threw, rejected or outlived pluginTimeout',
     message: (a: { what: string; path: string; reason: string }) => `${a.what} (${a.path}) failed: ${a.reason}. createApp() did not start the app; ` +
       'what was already built was released as close() releases it.' }),
