@@ -205,7 +205,7 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
       // A transient one (or an alias of one) is built for each consumer, when that consumer is: none of its own here.
       if (isPerRequest(container, spec.token) || isTransient(container, spec.token)) continue
       const what = `provider ${describeToken(spec.token)}`
-      built.push({ value: construct(container, spec.token, what, node), what })
+      built.push({ value: construct(container, spec.token, what, node), what, kind: 'provider', token: spec.token, deps: dependenciesOf(spec).map((dep) => dep.token) })
     }
     const instance = construct(container, node.type as never, `module ${node.type.name}`, node)
     disposer.track(instance)
@@ -224,7 +224,8 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
       const overridden = overriddenInputs(entry.deferred.inject, container, providerOf, (token) => overrides.has(token as InjectionToken))
       if (overridden.length > 0) overriddenPluginInputs.set(entry, overridden)
     }
-    built.push(...[...controllers].map(([c, value]) => ({ value, what: `controller ${c.name}` })), { value: instance, what: `module ${node.type.name}` })
+    built.push(...[...controllers].map(([c, value]) => ({ value, what: `controller ${c.name}`, kind: 'controller' as const, token: c, deps: dependenciesOf({ useClass: c, inject: [] }).map((dep) => dep.token) })),
+      { value: instance, what: `module ${node.type.name}`, kind: 'module' })
     wiring.set(node, { container, instance, controllers, pluginOptions, overriddenPluginInputs, built })
   }
 
