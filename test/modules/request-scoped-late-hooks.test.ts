@@ -104,6 +104,45 @@ describe('request-scoped hook classes after the handler and at preParsing (READM
   })
 })
 
+describe('request-scoped hook classes written with done (README "Request-scoped providers")', () => {
+  it('calls a done-style handle at preParsing and onSend with the stage arguments and done, on the request\'s Tenant', async () => {
+    const log: string[] = []
+    @RequestScoped() class Tenant { readonly id = ++serial; dispose() { log.push('dispose') } }
+    @injectable() class ParseHook {
+      constructor(readonly tenant: Tenant) {}
+      handle(request: Request, _reply: Reply, payload: NodeJS.ReadableStream, done: (error: Error | null, payload?: NodeJS.ReadableStream) => void) { seen(request).parse = this.tenant.id; setTimeout(() => done(null, payload), 1) }
+    }
+    @injectable() class Stamp {
+      constructor(readonly tenant: Tenant) {}
+      handle(_request: Request, reply: Reply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) {
+        reply.header('x-tenant', String(this.tenant.id))
+        setTimeout(() => done(null, String(payload).replace('}', ',"stamped":true}')), 1)
+      }
+    }
+    @injectable() class Refuse {
+      constructor(readonly tenant: Tenant) {}
+      handle(_request: Request, _reply: Reply, _payload: NodeJS.ReadableStream, done: (error: Error | null) => void) { done(new HttpError(418, 'no tea')) }
+    }
+    @Route() class C {
+      constructor(readonly tenant: Tenant) {}
+      @Get('/') @PreParsing(ParseHook) @OnSend(Stamp) get(request: Request) { return { parse: seen(request).parse, handler: this.tenant.id } }
+      @Get('/refuse') @PreParsing(Refuse) refuse() { return { reached: true } }
+    }
+    @Module({ providers: [Tenant, ParseHook, Stamp, Refuse], controllers: [C] }) class Root {}
+    const app = await createApp(Root)
+    const response = await app.inject({ url: '/' })
+    const body = response.json<{ parse: number; handler: number; stamped: boolean }>()
+    expect(body.parse).to.equal(body.handler)
+    expect(body.stamped).to.equal(true)
+    expect(response.headers['x-tenant']).to.equal(String(body.handler))
+    const refused = await app.inject({ url: '/refuse' })
+    expect(refused.statusCode).to.equal(418)
+    await eventually(() => log.length === 2)
+    expect(log).to.deep.equal(['dispose', 'dispose'])
+    await app.close()
+  })
+})
+
 describe('the end-of-request release with a late request-scoped hook runs exactly once in each end', () => {
   async function appWithEnds(log: string[]) {
     @RequestScoped() class Tenant {
