@@ -4,7 +4,8 @@
 // pipeline, boot and compile steps, metadata keys) are not exported on purpose: free to change.
 import 'reflect-metadata'
 
-export { createApp, override, resolveProvider, exitCodes, Logger, REQUEST, REPLY, INQUIRER, withRequestScope } from './modules'
+export { createApp, override, resolveProvider, exitCodes, Logger, REQUEST, REPLY, INQUIRER, withRequestScope, ModuleRef } from './modules'
+export type { ModuleRefOptions } from './modules'
 export type { App, AppOn } from './modules'
 export { withApp } from './testing'
 export { startCluster } from './cluster'
@@ -23,7 +24,8 @@ export { errorCodeTable } from './error-code-table'
 // resolves with (a second copy's @injectable() is invisible to it: ENC_ERR_MODULE_TSYRINGE_COPIES).
 // `@singleton()` registers in tsyringe's global container: one instance per process, visible from
 // every module whatever its providers say; `@injectable()` plus a module's providers is the scoped form.
-export { injectable, inject, singleton } from 'tsyringe'
+// delay(): NestJS's forwardRef() for two singletons that inject each other (one side delayed).
+export { injectable, inject, singleton, delay } from 'tsyringe'
 
 export type {
   Scope, Request, RouteOptions, RouteShorthandOptions, PluginRouteOptions, Handler, RequestHook, PayloadHook, ErrorHook,

@@ -8,7 +8,7 @@ import { joinPaths } from './module-tree'
 import type { DeclaredMethodRoute } from './param-names-check'
 import type { HookResolver } from './route-guards'
 import { classInterceptors, withInterceptors, type RouteInterceptors } from './interceptors'
-import { controllerOf, inRequestScope, PerRequestController, releaseUnhandled } from './request-instances'
+import { controllerOf, inRequestScope, PerRequestController, releaseAtEnd } from './request-instances'
 import { isPerRequestPart } from './per-request-classes'
 
 /**
@@ -37,11 +37,13 @@ export function controllerRoutes(controller: Class, instance: object | PerReques
     const routeInterceptors = own.length === 0 ? outerInterceptors : [...outerInterceptors, ...own]
     const intercepted = withInterceptors(called, routeInterceptors, controller, route.propertyKey)
     const hooks = routeHooks(classHooks, declaringClass, route, resolveHook)
-    // A request-scoped guard or hook class builds before the handler: the route releases at its end too.
+    // A request-scoped guard or hook class may build without the handler: the route releases at its end too.
     const scopedHooks = Object.values(hooks).some((list) => list.some(isPerRequestPart))
+    // One after the handler needs the instances then: the release waits for the end of the request.
+    const untilEnd = scopedHooks && lateStages.some((stage) => hooks[stage]?.some(isPerRequestPart) === true)
     const inScope = instance instanceof PerRequestController || scopedHooks || routeInterceptors.some(isPerRequestPart)
     // Inside withStatus: its default-status mark stays on the outermost function.
-    const handler = withStatus(inScope ? inRequestScope(instance instanceof PerRequestController ? instance.recipe : null, intercepted) : intercepted, status)
+    const handler = withStatus(inScope ? inRequestScope(instance instanceof PerRequestController ? instance.recipe : null, intercepted, untilEnd) : intercepted, status)
     // Named after the method, so explain() and logs read `NotesController.create`, wrapped or not.
     Object.defineProperty(handler, 'name', { value: `${controller.name}.${String(route.propertyKey)}` })
     // The controller's @Route('/users') is part of the route's path; scope prefixes are the runtime's.
@@ -54,17 +56,22 @@ export function controllerRoutes(controller: Class, instance: object | PerReques
   return routes
 }
 
+/** The stages after the handler: a request-scoped hook class there keeps the request's instances until its end. */
+const lateStages: readonly RouteHookName[] = ['preSerialization', 'onSend', 'onResponse', 'onError', 'onTimeout']
+
 /**
- * The release of what a request-scoped guard built when the handler never ran (a denial, a
- * validation failure, a client gone): appended to the route's onResponse and onRequestAbort hooks.
+ * The end-of-request release (releaseAtEnd): what request-scoped guards and hook classes built when
+ * the handler never ran, or everything when a late hook needs the instances until the end. Appended
+ * to the route's onResponse and onRequestAbort hooks, after the route's own (a request-scoped
+ * onResponse hook class included).
  */
 function endOfRequestRelease(hooks: Partial<Record<RouteHookName, Function[]>>, route: RouteMeta): Partial<RouteOptions> {
   // routeHooks() merged the route options' own onResponse already (it ran: a guard is declared);
   // onRequestAbort is not a decorator stage, so the options' own is taken here.
   const ownAbort = (route.options as { onRequestAbort?: Function | Function[] }).onRequestAbort
   return {
-    onResponse: [...(hooks.onResponse ?? []), releaseUnhandled],
-    onRequestAbort: [...(ownAbort === undefined ? [] : Array.isArray(ownAbort) ? ownAbort : [ownAbort]), releaseUnhandled],
+    onResponse: [...(hooks.onResponse ?? []), releaseAtEnd],
+    onRequestAbort: [...(ownAbort === undefined ? [] : Array.isArray(ownAbort) ? ownAbort : [ownAbort]), releaseAtEnd],
   } as Partial<RouteOptions>
 }
 

@@ -11,12 +11,14 @@ import type { BuiltInstance } from './lifecycle-hooks'
 import type { OverrideTable } from './overrides'
 import type { FactoryLookup, FactoryProvider } from './factory-provider'
 import { Logger, moduleLogger } from './logger-token'
-import { guardClassesOf, guardStagesOf, isGuardClass, isGuardStage, moduleGuardClassesOf } from './route-guards'
+import { ModuleRef, moduleRefOf } from './module-ref'
+import { guardClassesOf, moduleGuardClassesOf } from './route-guards'
 import { setPerRequestClass } from './per-request-classes'
 import { registerRequestRecipes } from './request-resolve'
 import { interceptorClassesOf } from './interceptors'
 import type { PluginOptions, Logger as RuntimeLogger } from '../runtime'
 import { dependenciesOf, findDependencyCycle, type ProviderLookup } from './dependency-cycle'
+import { unaliased } from './aliases'
 import { currentInquirer, INQUIRER, takeTransientRefusal, trackInquirers } from './transient'
 import { overriddenInputs } from './overridden-inputs'
 import { analyseScopes, type ScopeAnalysis } from './request-scope'
@@ -96,6 +98,10 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
       // Visible everywhere; given per request only (request-instances.ts), so resolving them at boot is refused.
       if (parent === undefined) for (const token of [REQUEST, REPLY]) container.register(token, { useFactory: () => { throw requestScopedResolved(token, node) } })
       if (parent === undefined) container.register(INQUIRER, { useFactory: () => currentInquirer() })
+      // NestJS's ModuleRef, per module container: lookups from what that module sees.
+      const own = container
+      const source = { container: own, module: node.type.name, anywhere: (token: unknown) => anywhere(token), checkClass: (type: Function) => checkCreated(type, node, own) }
+      container.register(ModuleRef as unknown as InjectionToken<ModuleRef>, { useValue: moduleRefOf(source) })
     }
     containerOf.set(node, container)
     const target = { container, owners: ownersByContainer.get(container)!, factories: factoriesByContainer.get(container)!, disposer }
@@ -104,26 +110,32 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
 
   const providersOf = (token: unknown): ModuleNode[] =>
     [...walk(root)].filter((n) => n.meta.providers.some((p) => toProviderSpec(p).token === token))
+  const anywhere = (token: unknown): DependencyContainer | undefined => {
+    const node = providersOf(token)[0]
+    return node === undefined ? undefined : containerOf.get(node)
+  }
+  const checkCreated = (type: Function, node: ModuleNode, container: DependencyContainer): void =>
+    checkClassDependencies(type, { node, container, providersOf, namedTokens, what: `moduleRef.create(${type.name})` })
   const namedTokens = (): unknown[] => [...new Set([...walk(root)].flatMap((n) => n.meta.providers.map((p) => toProviderSpec(p).token)))]
     .filter((token) => typeof token === 'symbol' || typeof token === 'string')
+  // The guard, hook and interceptor classes each module class and controller names, collected once.
+  const enhancers = new Map([...walk(root)].map((node) => [node, enhancerClassesOf(node)] as const))
   for (const node of walk(root)) {
     const base = { node, container: containerOf.get(node)!, providersOf, namedTokens }
     const requester = (what: string): Requester => ({ ...base, what })
     checkClassDependencies(node.type, requester(`module ${node.type.name}`))
-    // A module's hook classes are resolved from its own container, as a controller's are from its module's.
-    checkGuardDependencies(moduleGuardClassesOf(node.type), requester(`module ${node.type.name}`))
-    checkInterceptorDependencies(getClassInterceptors(node.type), requester(`module ${node.type.name}`))
+    // A module's hook classes are resolved from its own container, as a controller's are from its module's;
+    // a controller's guard class from the controller's module: it must be one of its visible providers.
+    for (const { what, guards, interceptors } of enhancers.get(node)!) {
+      checkGuardDependencies(guards, requester(what))
+      checkInterceptorDependencies(interceptors, requester(what))
+    }
     for (const entry of entriesOf(node)) {
       const spec = toProviderSpec(entry)
       if (spec.useClass !== null) checkClassDependencies(spec.useClass, requester(`provider ${describeToken(spec.token)}`))
       checkFactoryDependencies(spec.inject, requester(`factory provider ${describeToken(spec.token)}`), typeof entry === 'object' && 'useFactory' in entry ? entry.useFactory : undefined)
     }
-    for (const controller of node.controllers) {
-      checkClassDependencies(controller, requester(`controller ${controller.name}`))
-      // A guard class is resolved from the controller's module: it must be one of its visible providers.
-      checkGuardDependencies(guardClassesOf(controller), requester(`controller ${controller.name}`))
-      checkInterceptorDependencies(interceptorClassesOf(controller), requester(`controller ${controller.name}`))
-    }
+    for (const controller of node.controllers) checkClassDependencies(controller, requester(`controller ${controller.name}`))
     for (const entry of node.entries) {
       if (entry.kind === 'plugin' && entry.deferred !== null) checkFactoryDependencies(entry.deferred.inject, requester(`usePlugin(${entry.plugin.name || 'anonymous plugin'})`), entry.deferred.useFactory)
     }
@@ -162,6 +174,7 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
     }
   }
   const isPerRequest = (container: DependencyContainer, token: unknown): boolean => perRequest.get(container)?.has(token) === true
+  const isTransient = (from: DependencyContainer, token: unknown): boolean => unaliased(providerOf, from, token)?.transient === true
 
   const lookup: FactoryLookup = (from, token) => {
     for (let c: DependencyContainer | undefined = from; c !== undefined; c = parentOf.get(c)) {
@@ -189,10 +202,10 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
     const container = containerOf.get(node)!
     const built: BuiltInstance[] = []
     for (const spec of entriesOf(node).map(toProviderSpec)) {
-      // A transient one is built for each consumer, when that consumer is: none of its own here.
-      if (isPerRequest(container, spec.token) || spec.scope === 'transient') continue
+      // A transient one (or an alias of one) is built for each consumer, when that consumer is: none of its own here.
+      if (isPerRequest(container, spec.token) || isTransient(container, spec.token)) continue
       const what = `provider ${describeToken(spec.token)}`
-      built.push({ value: construct(container, spec.token, what, node), what })
+      built.push({ value: construct(container, spec.token, what, node), what, kind: 'provider', token: spec.token, deps: dependenciesOf(spec).map((dep) => dep.token) })
     }
     const instance = construct(container, node.type as never, `module ${node.type.name}`, node)
     disposer.track(instance)
@@ -211,7 +224,8 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
       const overridden = overriddenInputs(entry.deferred.inject, container, providerOf, (token) => overrides.has(token as InjectionToken))
       if (overridden.length > 0) overriddenPluginInputs.set(entry, overridden)
     }
-    built.push(...[...controllers].map(([c, value]) => ({ value, what: `controller ${c.name}` })), { value: instance, what: `module ${node.type.name}` })
+    built.push(...[...controllers].map(([c, value]) => ({ value, what: `controller ${c.name}`, kind: 'controller' as const, token: c, deps: dependenciesOf({ useClass: c, inject: [] }).map((dep) => dep.token) })),
+      { value: instance, what: `module ${node.type.name}`, kind: 'module' })
     wiring.set(node, { container, instance, controllers, pluginOptions, overriddenPluginInputs, built })
   }
 
@@ -221,10 +235,15 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
     const container = containerOf.get(node)!
     // Compiled even when no controller uses it yet: an unsupported injection fails boot, not a request.
     for (const token of perRequest.get(container) ?? []) recipes.forProvider(container, token)
-    registerRequestRecipes(container, (token) => isRequestToken(token) || scopes.reasonOf(container, token) === null ? null : recipes.forProvider(container, token))
+    registerRequestRecipes(container, {
+      scoped: (token) => isRequestToken(token) || scopes.reasonOf(container, token) === null ? null : recipes.forProvider(container, token),
+      transient: (token) => isRequestToken(token) || providerOf(container, token) === undefined ? null : recipes.forTransient(container, token),
+    })
     // Guard, hook and interceptor classes that need one are built per request by their resolvers.
-    for (const type of [...moduleGuardClassesOf(node.type), ...node.controllers.flatMap(guardClassesOf), ...getClassInterceptors(node.type), ...node.controllers.flatMap(interceptorClassesOf)]) {
-      if (scopes.reasonOf(container, type) !== null) setPerRequestClass(container, type, recipes.forProvider(container, type))
+    for (const { guards, interceptors } of enhancers.get(node)!) {
+      for (const type of [...guards, ...interceptors]) {
+        if (scopes.reasonOf(container, type) !== null) setPerRequestClass(container, type, recipes.forProvider(container, type))
+      }
     }
     const controllers = wiring.get(node)!.controllers as Map<Class, object>
     for (const c of node.controllers) {
@@ -234,24 +253,25 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
   return wiring
 }
 
+/** The hook (guard) and interceptor classes the module class names, then each of its controllers (with their methods and base classes). */
+function enhancerClassesOf(node: ModuleNode): Array<{ readonly what: string; readonly guards: readonly Function[]; readonly interceptors: readonly Function[] }> {
+  return [
+    { what: `module ${node.type.name}`, guards: moduleGuardClassesOf(node.type), interceptors: getClassInterceptors(node.type) },
+    ...node.controllers.map((c) => ({ what: `controller ${c.name}`, guards: guardClassesOf(c), interceptors: interceptorClassesOf(c) })),
+  ]
+}
+
 /**
  * What is built once, at boot, cannot hold a per-request instance: the module class, usePlugin()
- * options. A guard or hook class may (it is then built per request), but only at the guard stages:
- * a later one runs after the request's instances were released. Named with the path that makes
- * the dependency request-scoped, and the fix.
+ * options. A guard or hook class may, at any stage (it is then built per request). Named with the
+ * path that makes the dependency request-scoped, and the fix.
  */
 function checkBuiltAtBoot(node: ModuleNode, container: DependencyContainer, scopes: ScopeAnalysis): void {
-  const refuse = (subject: string, reason: string, kind: 'module' | 'plugin' | 'late-hook'): never => {
+  const refuse = (subject: string, reason: string, kind: 'module' | 'plugin'): never => {
     throw moduleError('ENC_ERR_MODULE_REQUEST_SCOPE', { case: 'built-at-boot', subject: `${subject} in ${node.path}`, reason, kind })
   }
   const moduleReason = scopes.classReason(container, node.type)
   if (moduleReason !== null) refuse(`module ${node.type.name}`, moduleReason, 'module')
-  const moduleHooks = getClassRouteHooks(node.type).flatMap((meta) => meta.hooks.map((hook) => ({ hook, stage: meta.name })))
-  for (const { hook, stage } of [...moduleHooks, ...node.controllers.flatMap(guardStagesOf)]) {
-    if (isGuardStage(stage) || !isGuardClass(hook)) continue
-    const reason = scopes.reasonOf(container, hook)
-    if (reason !== null) refuse(`hook class ${hook.name} (at ${stage})`, reason, 'late-hook')
-  }
   for (const entry of node.entries) {
     if (entry.kind !== 'plugin' || entry.deferred === null) continue
     for (const token of entry.deferred.inject) {

@@ -11,6 +11,11 @@ type ShutdownHook = 'onModuleDestroy' | 'beforeApplicationShutdown' | 'onApplica
 export interface BuiltInstance {
   readonly value: unknown
   readonly what: string
+  readonly kind: 'provider' | 'controller' | 'module'
+  /** The provider's token or the controller's class: what the module's other instances name in `deps`. */
+  readonly token?: unknown
+  /** The tokens it is built from (constructor parameters, a factory's inject list, an alias's target). */
+  readonly deps?: readonly unknown[]
 }
 
 interface Owned {
@@ -19,16 +24,55 @@ interface Owned {
   readonly what: string
 }
 
+type Item = BuiltInstance & { readonly value: object }
+
+/**
+ * NestJS 12's order within one module (checked against @nestjs/core 12.5.1): its controllers and
+ * providers by dependency level within the module (what injects nothing of the module first at
+ * boot, last at close; a repository's onModuleDestroy() before its pool's), ties in the order
+ * controllers, then providers as listed; then the module class. `items` may name one instance
+ * twice (an alias and its target): it counts once, with both tokens' dependencies.
+ */
+function moduleOrder(items: readonly Item[], dependenciesFirst: boolean): Item[] {
+  const base = [...items.filter((i) => i.kind === 'controller'), ...items.filter((i) => i.kind === 'provider')]
+  const valueOf = new Map<unknown, object>()
+  for (const item of base) if (item.token !== undefined) valueOf.set(item.token, item.value)
+  const depsOf = new Map<object, Set<object>>()
+  const first: Item[] = []
+  for (const item of base) {
+    let deps = depsOf.get(item.value)
+    if (deps === undefined) { depsOf.set(item.value, deps = new Set()); first.push(item) }
+    for (const token of item.deps ?? []) {
+      const dep = valueOf.get(token)
+      if (dep !== undefined && dep !== item.value) deps.add(dep)
+    }
+  }
+  const levels = new Map<object, number>()
+  const levelOf = (value: object): number => {
+    const known = levels.get(value)
+    if (known !== undefined) return known
+    levels.set(value, 0) // a delay()ed circle stays finite
+    let level = 0
+    for (const dep of depsOf.get(value) ?? []) level = Math.max(level, levelOf(dep) + 1)
+    levels.set(value, level)
+    return level
+  }
+  // Array.prototype.sort is stable: equal levels keep the base order.
+  const sorted = [...first].sort((a, b) => dependenciesFirst ? levelOf(a.value) - levelOf(b.value) : levelOf(b.value) - levelOf(a.value))
+  return [...sorted, ...items.filter((i) => i.kind === 'module')]
+}
+
 /**
  * Calls NestJS's lifecycle methods on what one app built (providers of every kind, useValue and
- * overrides included, controllers and module classes). Modules go deepest first, as NestJS orders
- * them by distance from the root, the same order for every hook; within a module, one instance at
- * a time (NestJS starts a module's calls together): providers, controllers, then the module class.
- * An instance reachable from several modules (lifted, or one useValue object listed twice) is
- * called once, for the first module that lists it in that order.
+ * overrides included, controllers and module classes), in NestJS 12's order: at boot, modules
+ * deepest first (by distance from the root), within a module as moduleOrder() says; at close,
+ * modules root first, each module's instances dependents first. One instance at a time (NestJS
+ * starts a module's calls together). An instance reachable from several modules (lifted, or one
+ * useValue object listed twice) is called once, for the first module that lists it at boot.
  */
 export class LifecycleHooks {
   readonly #owned: readonly Owned[]
+  readonly #closing: readonly Owned[]
   #signal: string | undefined
   #beforeDone: Promise<void> | null = null
 
@@ -37,15 +81,23 @@ export class LifecycleHooks {
     // Array.prototype.sort is stable: same-depth modules keep the tree's pre-order.
     const nodes = [...walk(root)].sort((a, b) => depth(b) - depth(a))
     const seen = new Set<object>()
-    const owned: Owned[] = []
+    const groups: Array<{ readonly boot: Owned[]; readonly close: Owned[] }> = []
     for (const node of nodes) {
-      for (const { value, what } of instancesOf(node)) {
-        if ((typeof value !== 'object' && typeof value !== 'function') || value === null || seen.has(value)) continue
+      // Instances an earlier module called already are left out; one listed twice here stays (moduleOrder counts it once).
+      const own = new Set<object>()
+      const items: Item[] = []
+      for (const item of instancesOf(node)) {
+        const value = item.value
+        if ((typeof value !== 'object' && typeof value !== 'function') || value === null || (seen.has(value) && !own.has(value))) continue
         seen.add(value)
-        owned.push({ node, value, what })
+        own.add(value)
+        items.push(item as Item)
       }
+      const owned = (list: Item[]): Owned[] => list.map(({ value, what }) => ({ node, value, what }))
+      groups.push({ boot: owned(moduleOrder(items, true)), close: owned(moduleOrder(items, false)) })
     }
-    this.#owned = owned
+    this.#owned = groups.flatMap((group) => group.boot)
+    this.#closing = [...groups].reverse().flatMap((group) => group.close)
   }
 
   /** The signal closeOnSignals received: what the shutdown hooks are given. */
@@ -98,7 +150,7 @@ export class LifecycleHooks {
   // A failing or hanging shutdown hook is logged and the next one still runs, as a failing dispose() is.
   async #shutdown(hook: ShutdownHook, log: Logger, timeoutMs: number): Promise<void> {
     const args = hook === 'onModuleDestroy' ? [] : [this.#signal]
-    for (const { node, value, what: instance } of this.#owned) {
+    for (const { node, value, what: instance } of this.#closing) {
       const method = methodOf(value, hook)
       if (method === undefined) continue
       const what = `${hook}() of ${instance} (${node.path})`

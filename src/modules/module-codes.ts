@@ -118,9 +118,11 @@ export const moduleErrors = {
     message: (a: { token: string; first: string; second: string; lifted: boolean }) => `${a.token} is provided twice in one container: by ` +
       `${a.first} and by ${a.second}${a.lifted ? ' (a lifted module provides into its parent)' : ''}. Keep one.` }),
   ENC_ERR_MODULE_DEPENDENCY_NOT_VISIBLE: e({ status: null, summary: 'a constructor dependency is not provided by the module or its ancestors',
-    message: (a: { subject: string; token: string; where: string; hint: string } | { resolve: true; caller: 'resolveProvider' | 't.get'; token: string; module: string }) => 'resolve' in a
-      ? `${a.caller === 't.get' ? 't.get(' : 'resolveProvider(app, '}${a.token}): no provider of ${a.token} is visible from ${a.module}. ` +
-        `Pass the module that provides it (or a descendant of it) as the ${a.caller === 't.get' ? `second argument: t.get(${a.token}, Module)` : 'third argument'}.`
+    message: (a: { subject: string; token: string; where: string; hint: string } | { resolve: true; caller: 'resolveProvider' | 't.get' | 'moduleRef.get'; token: string; module: string }) => 'resolve' in a
+      ? (a.caller === 'moduleRef.get'
+        ? `moduleRef.get(${a.token}): no provider of ${a.token} is visible from ${a.module}. Pass { strict: false } to take it from whichever module provides it.`
+        : `${a.caller === 't.get' ? 't.get(' : 'resolveProvider(app, '}${a.token}): no provider of ${a.token} is visible from ${a.module}. ` +
+        `Pass the module that provides it (or a descendant of it) as the ${a.caller === 't.get' ? `second argument: t.get(${a.token}, Module)` : 'third argument'}.`)
       : `${a.subject} ${a.token} (${a.where}), which is not visible there. ${a.hint}` }),
   ENC_ERR_MODULE_DEPENDENCY_UNTYPED: e({ status: null, summary: 'a constructor or factory dependency has no usable runtime token (interface, primitive, missing metadata, a useFactory parameter without its inject entry)',
     message: (a: { case: 'no-metadata'; subject: string; index: number; param: string | null; decorated: boolean } | { case: 'not-injectable'; subject: string; ownCopy: string } | { case: 'no-token'; subject: string; where: string; type: string; candidates?: readonly string[] }
@@ -165,19 +167,16 @@ export const moduleErrors = {
       'Decorate it with @injectable() instead. For an instance per request (NestJS\'s Scope.REQUEST), declare it @RequestScoped() (or { provide, useClass, scope: \'request\' }); ' +
       'for a plain value per request, @DecorateRequest(name, { factory }) or @fastify/request-context; for a fresh object per consumer (Scope.TRANSIENT), @Transient() (or scope: \'transient\') ' +
       '(README "Coming from NestJS").' }),
-  ENC_ERR_MODULE_REQUEST_SCOPE: e({ status: null, summary: "a request-scoped provider (scope: 'request', @RequestScoped(), REQUEST/REPLY, or one that injects those) is needed by something built at boot or by a hook that runs after the request's release, carries a boot-only method, injects through delay()/injectAll()/a transform, or is resolved outside a request",
-    message: (a: { case: 'built-at-boot'; subject: string; reason: string; kind: 'module' | 'plugin' | 'late-hook' }
+  ENC_ERR_MODULE_REQUEST_SCOPE: e({ status: null, summary: "a request-scoped provider (scope: 'request', @RequestScoped(), REQUEST/REPLY, or one that injects those) is needed by something built at boot, carries a boot-only method, injects through delay()/injectAll()/a transform, or is resolved outside a request",
+    message: (a: { case: 'built-at-boot'; subject: string; reason: string; kind: 'module' | 'plugin' }
       | { case: 'boot-method'; subject: string; reason: string; methods: readonly string[] }
       | { case: 'injection'; subject: string; index: number }
       | { case: 'resolved'; subject: string; reason: string }
       | { case: 'released'; subject: string }
       | { case: 'outside-scope'; subject: string }) => a.case === 'built-at-boot'
-      ? (a.kind === 'late-hook'
-        ? `${a.subject} runs at a stage where the request's instances are not kept (they are released once the route's handler settled, so a transaction commits before the answer), but needs a request-scoped provider: ${a.reason}. ` +
-          'A request-scoped hook class runs at onRequest, preValidation or preHandler (as a guard); at another stage read what you need from the request (a value an earlier hook or the handler put on it).'
-        : `${a.subject} is built once, at boot, but needs a request-scoped provider: ${a.reason}. ` + (
+      ? `${a.subject} is built once, at boot, but needs a request-scoped provider: ${a.reason}. ` + (
           a.kind === 'plugin' ? "A plugin's options are built once, at boot: inject the singleton it needs instead, and read per-request values from the request inside the plugin."
-          : 'A module class is built once, at boot: inject the request-scoped provider into a controller (it becomes one per request), a guard or an interceptor, or a provider instead.')) +
+          : 'A module class is built once, at boot: inject the request-scoped provider into a controller (it becomes one per request), a guard or an interceptor, or a provider instead.') +
         ' (README "Request-scoped providers")'
       : a.case === 'boot-method'
       ? `${a.subject} is request-scoped (${a.reason}) but has ${a.methods.map((m) => `${m}()`).join(', ')}, which Enclave calls once, on what it builds at boot: on a per-request instance ` +
@@ -189,7 +188,7 @@ export const moduleErrors = {
       ? `${a.subject} was asked for after this request's request-scoped instances were released (the route's handler had settled, or the request ended). ` +
         'Resolve it while the handler runs (README "Request-scoped providers").'
       : a.case === 'outside-scope'
-      ? `resolveProvider(request, ${a.subject}) was called in a handler not wrapped in withRequestScope(): nothing would release what it builds at the end of the request. ` +
+      ? `resolveProvider(request, ${a.subject}) was called in a handler not wrapped in withRequestScope(): nothing would release what it builds (a request-scoped or transient provider) at the end of the request. ` +
         'Declare the route with withRequestScope(handler) (README "Request-scoped providers", the runtime API).'
       : `${a.subject} is request-scoped (${a.reason}): it exists only while a request is served, for the route methods of a controller that injects it. ` +
         'It cannot be resolved at boot or from outside a request (resolveProvider(app, ...), t.get()). In a handler, use resolveProvider(request, ...) inside withRequestScope(); in a test, send a request (app.inject()), or override it with a useValue (README "Testing").' }),
@@ -207,8 +206,8 @@ export const moduleErrors = {
   ENC_ERR_MODULE_DEPENDENCY_CYCLE: e({ status: null, summary: 'providers inject each other in a circle (A needs B, B needs A)',
     message: (a: { what: string; path: string; cycle: string }) => `Constructing ${a.what} for ${a.path} failed: circular dependency ${a.cycle}. ` +
       'Providers are built once, at boot, each after what it injects, so a circle cannot be built. Move what both need into a third provider ' +
-      "they both inject, or have one of them take the other later (a setter called from the other's constructor or onModuleInit()). " +
-      "NestJS's forwardRef() has no equivalent." }),
+      "they both inject, or have one of them take the other later: NestJS's forwardRef() is tsyringe's delay(), " +
+      "`@inject(delay(() => Other)) other: Other` on one side (singletons only: a request-scoped class refuses it)." }),
   ENC_ERR_MODULE_LIFECYCLE_HOOK: e({ status: null, summary: 'an onModuleInit() or onApplicationBootstrap() method threw, rejected or outlived pluginTimeout',
     message: (a: { what: string; path: string; reason: string }) => `${a.what} (${a.path}) failed: ${a.reason}. createApp() did not start the app; ` +
       'what was already built was released as close() releases it.' }),

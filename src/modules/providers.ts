@@ -6,8 +6,7 @@ import type { ModuleNode } from './module-tree'
 import type { Disposer } from './disposal'
 import { FactoryProvider } from './factory-provider'
 import { droppedLifecycle } from './provider-lifecycle'
-import { asConsumer, refuseTransient } from './transient'
-import { isThenable } from './settle-within'
+import { asConsumer, callTransientFactory, refuseTransient } from './transient'
 
 /** A provider entry reduced to what the injector needs. */
 export interface ProviderSpec {
@@ -80,8 +79,7 @@ export function registerProviders(node: ModuleNode, entries: readonly ProviderEn
       const subject = `provider ${describeToken(spec.token)} in ${node.path}`
       container.register(spec.token, {
         useFactory: () => {
-          const value = asConsumer(spec.token, () => useFactory(...spec.inject.map((token) => container.resolve(token as InjectionToken))))
-          if (isThenable(value)) refuseTransient(moduleError('ENC_ERR_MODULE_TRANSIENT', { case: 'async', subject }))
+          const value = asConsumer(spec.token, () => callTransientFactory(useFactory, spec.inject.map((token) => container.resolve(token as InjectionToken)), subject, refuseTransient))
           disposer.track(value, dispose)
           return value
         },

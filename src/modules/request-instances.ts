@@ -17,8 +17,14 @@ export class RequestInstances {
   #aborted: Promise<never> | undefined
   /** Set once released: a build still in flight then (an aborted request's guard) is released as it lands. */
   #ended: RequestEnd | undefined
-  /** The route's handler took these over (inRequestScope): it releases them, the end-of-request hooks do not. */
+  /** A route handler wrapped by inRequestScope() serves this request: resolveProvider(request, ...) may build here. */
   owned = false
+  /** The wrapped handler is running: it releases when it settles if the request ended meanwhile. */
+  running = false
+  /** How the handler settled, for a release it leaves to the end of the request (a late request-scoped hook). */
+  settled: RequestEnd | undefined
+  /** The request ended (onResponse / onRequestAbort ran the release hook), whether or not anything was released then. */
+  endCame = false
   /** A request-scoped guard's denial or failure, for `end.error` when the handler never ran. */
   failure: unknown
   /** The route's request-scoped controller, once built (inRequestScope), for its method's call. */
@@ -34,6 +40,16 @@ export class RequestInstances {
     if (value === undefined) this.#values.set(recipe, value = this.#build(recipe))
     // A factory that never settles is given up when the request is (handlerTimeout, client gone),
     // wherever it is awaited: a guard, an interceptor, resolveProvider(request, ...), the controller.
+    return recipe.mayWait ? Promise.race([value, this.#aborted ??= abortedOf(this.request.signal)]) : value
+  }
+
+  /**
+   * A new instance of `recipe` on each call, released with the request's other instances: a
+   * transient provider resolveProvider(request, ...) builds (the request is its consumer).
+   */
+  fresh(recipe: Recipe): Promise<unknown> {
+    if (this.#ended !== undefined) return Promise.reject(moduleError('ENC_ERR_MODULE_REQUEST_SCOPE', { case: 'released', subject: recipe.what }))
+    const value = this.#build(recipe)
     return recipe.mayWait ? Promise.race([value, this.#aborted ??= abortedOf(this.request.signal)]) : value
   }
 
@@ -101,15 +117,20 @@ export function existingInstances(request: Request): RequestInstances | undefine
 }
 
 /**
- * The end-of-request release for a route whose request-scoped guards or hook classes may build
- * instances before the handler: when the handler never ran (a guard denied, validation failed, the
- * client went away), what they built is released here, with `end.failed`. When the handler ran,
- * its wrapper released everything already and this finds nothing to do.
+ * The end-of-request release (onResponse, or onRequestAbort; appended after the route's own) for a
+ * route with request-scoped guards or hook classes: what they built is released here when the
+ * handler never ran (a guard denied, validation failed, the client went away), with `end.failed`;
+ * and everything is, when the route's release waits for the end of the request (a request-scoped
+ * hook after the handler: preSerialization, onSend, onResponse, onError, onTimeout), with how the
+ * handler settled. A handler still running (a 503 of handlerTimeout went out, the client went away)
+ * releases when it settles instead. Runs once per request: the first of the two ends.
  */
-export async function releaseUnhandled(request: Request): Promise<void> {
+export async function releaseAtEnd(request: Request): Promise<void> {
   const instances = stores.get(request)
-  if (instances === undefined || instances.owned || instances.released) return
-  const released = await instances.release({ failed: true, error: instances.failure }, request.log)
+  if (instances === undefined || instances.released || instances.endCame) return
+  instances.endCame = true
+  if (instances.running) return
+  const released = await instances.release(instances.settled ?? { failed: true, error: instances.failure }, request.log)
   if (released !== undefined) request.log.error({ err: released.error }, 'releasing a request-scoped provider failed after the answer was sent')
 }
 
@@ -135,16 +156,21 @@ export function controllerOf(request: Request): object {
 /**
  * A route of a request-scoped controller, or one with a request-scoped guard, hook class or
  * interceptor (then `controller` is null): the controller (and the request-scoped part of its
- * graph) is built before the handler runs, sharing what the route's guards already built, and released once it settled, with how it ended. A
- * build failure (a factory's throw or rejection) is the handler's error, for the route's error
- * handlers. A release failure is the route's error when the handler succeeded and nothing is
- * sent yet (a commit that fails answers 500, not the 200 it would have confirmed); otherwise it
- * is logged. Routes that need nothing request-scoped never get here.
+ * graph) is built before the handler runs, sharing what the route's guards already built. A build
+ * failure (a factory's throw or rejection) is the handler's error, for the route's error handlers.
+ *
+ * The release runs once the handler settled, with how it ended. A release failure is then the
+ * route's error when the handler succeeded and nothing is sent yet (a commit that fails answers
+ * 500, not the 200 it would have confirmed); otherwise it is logged. With `untilEnd` (a request-scoped
+ * hook runs after the handler, and needs the instances then), the release is left to the end of
+ * the request (releaseAtEnd), unless the request already ended while the handler ran; a failure
+ * there can only be logged. Routes that need nothing request-scoped never get here.
  */
-export function inRequestScope(controller: Recipe | null, handler: Handler): Handler {
+export function inRequestScope(controller: Recipe | null, handler: Handler, untilEnd = false): Handler {
   return async function (this: Scope, request: Request, reply: Reply) {
     const instances = instancesOf(request, reply)
     instances.owned = true
+    instances.running = true
     let result: unknown
     let end: RequestEnd = succeeded
     try {
@@ -163,7 +189,13 @@ export function inRequestScope(controller: Recipe | null, handler: Handler): Han
     } catch (error) {
       end = { failed: true, error }
     }
-    const released = await instances.release(end, request.log)
+    instances.running = false
+    if (untilEnd && !instances.endCame) {
+      instances.settled = end
+      if (end.failed) throw end.error
+      return result
+    }
+    const released = instances.released ? undefined : await instances.release(end, request.log)
     if (end.failed) throw end.error
     if (released !== undefined) {
       if (!reply.sent) throw released.error

@@ -1,11 +1,11 @@
 import type { DependencyContainer, InjectionToken } from 'tsyringe'
 import { constructorDependencies, type RequestEnd } from '../decorators/internal'
 import type { ProviderLookup } from './dependency-cycle'
+import { unaliased } from './aliases'
 import { injectionTarget } from './injection-target'
 import { describeToken, moduleError } from './module-error'
 import { REPLY, REQUEST } from './request-token'
-import { INQUIRER } from './transient'
-import { isThenable } from './settle-within'
+import { callTransientFactory, INQUIRER } from './transient'
 import type { ScopeAnalysis } from './request-scope'
 
 /** One argument of a per-request construction: a singleton (resolved at boot), another per-request value, or the request/reply. */
@@ -47,6 +47,8 @@ export interface RecipeCompiler {
   forClass(container: DependencyContainer, target: Function, what: string, path: string): Recipe
   /** The recipe of the request-scoped provider `token` resolves to from `container`. */
   forProvider(container: DependencyContainer, token: unknown): Recipe
+  /** The recipe of the transient provider `token` (or an alias of one) resolves to, for a consumer that is no class (resolveProvider(request, ...)); null when it is not transient. */
+  forTransient(container: DependencyContainer, token: unknown): Recipe | null
 }
 
 /**
@@ -62,8 +64,9 @@ export function recipeCompiler(lookup: ProviderLookup, analysis: ScopeAnalysis):
     if (token === REQUEST) return { kind: 'request' }
     if (token === REPLY) return { kind: 'reply' }
     if (token === INQUIRER) return { kind: 'value', value: inquirer }
-    // A transient one is built with its consumer: per request here, its own recipe for this consumer.
-    if (lookup(container, token)?.spec.scope === 'transient') return { kind: 'recipe', recipe: forToken(container, token, self) }
+    // A transient one (or an alias of one) is built with its consumer: per request here, its own recipe for this consumer.
+    const target = unaliased(lookup, container, token)
+    if (target?.transient === true) return { kind: 'recipe', recipe: forToken(target.container, target.token, self) }
     if (analysis.reasonOf(container, token) === null) {
       if (isOptional && !container.isRegistered(token as InjectionToken, true)) return { kind: 'value', value: undefined }
       return { kind: 'value', value: container.resolve(token as InjectionToken) }
@@ -86,13 +89,8 @@ export function recipeCompiler(lookup: ProviderLookup, analysis: ScopeAnalysis):
       recipe = forClass(found.container, found.spec.useClass!, what, found.node.path, inquirer)
     } else if ('useFactory' in entry) {
       const factory = entry.useFactory
-      const make = transient
-        ? (args: unknown[]) => {
-          const value = factory(...args)
-          if (isThenable(value)) throw moduleError('ENC_ERR_MODULE_TRANSIENT', { case: 'async', subject: `${what} in ${found.node.path}` })
-          return value
-        }
-        : (args: unknown[]) => factory(...args)
+      const subject = `${what} in ${found.node.path}`
+      const make = transient ? (args: unknown[]) => callTransientFactory(factory, args, subject) : (args: unknown[]) => factory(...args)
       const args = (entry.inject ?? []).map((dep) => argFor(found.container, dep, false, undefined, inquirer))
       // A transient factory is refused when it returns a promise: only its arguments can wait.
       recipe = { what, args, make, release: entry.dispose ?? 'own', mayWait: !transient || waitsOn(args) }
@@ -130,5 +128,17 @@ export function recipeCompiler(lookup: ProviderLookup, analysis: ScopeAnalysis):
   const reasonForClass = (container: DependencyContainer, target: Function): string =>
     analysis.classReason(container, target) ?? `${target.name} (scope 'request')`
 
-  return { forClass, forProvider: (container, token) => forToken(container, token, undefined) }
+  const transients = new Map<DependencyContainer, Map<unknown, Recipe | null>>()
+  const forTransient = (container: DependencyContainer, token: unknown): Recipe | null => {
+    let known = transients.get(container)
+    if (known === undefined) transients.set(container, known = new Map())
+    let recipe = known.get(token)
+    if (recipe === undefined) {
+      const target = unaliased(lookup, container, token)
+      known.set(token, recipe = target?.transient === true ? forToken(target.container, target.token, undefined) : null)
+    }
+    return recipe
+  }
+
+  return { forClass, forProvider: (container, token) => forToken(container, token, undefined), forTransient }
 }

@@ -8,15 +8,22 @@ import { REQUEST } from './request-token'
 
 /** Each module's scope -> its container (a lifted module shares its parent's scope and container). */
 const moduleScopes = new WeakMap<object, DependencyContainer>()
-/** Per module container: the recipe of a request-scoped token, or null for a singleton. */
-const recipesByContainer = new WeakMap<DependencyContainer, (token: unknown) => Recipe | null>()
+/**
+ * Per module container: the recipe of a request-scoped token, or null for a singleton; and the
+ * recipe of a transient token (its alias followed), or null for any other.
+ */
+export interface RequestRecipes {
+  readonly scoped: (token: unknown) => Recipe | null
+  readonly transient: (token: unknown) => Recipe | null
+}
+const recipesByContainer = new WeakMap<DependencyContainer, RequestRecipes>()
 
 export function registerModuleScope(scope: Scope, container: DependencyContainer): void {
   if (!moduleScopes.has(scope)) moduleScopes.set(scope, container)
 }
 
-export function registerRequestRecipes(container: DependencyContainer, recipeOf: (token: unknown) => Recipe | null): void {
-  recipesByContainer.set(container, recipeOf)
+export function registerRequestRecipes(container: DependencyContainer, recipes: RequestRecipes): void {
+  recipesByContainer.set(container, recipes)
 }
 
 /**
@@ -35,16 +42,19 @@ export function requestContainer(value: unknown): DependencyContainer | undefine
 
 /**
  * resolveProvider(request, token): a singleton as it is, a request-scoped provider from the
- * request's instances (the same one a guard or controller of the route got). Request-scoped ones
- * need the handler wrapped in withRequestScope(), which releases them when it settled.
+ * request's instances (the same one a guard or controller of the route got), a transient one built
+ * anew for the request (its consumer) and released with it. Request-scoped and transient ones need
+ * the handler wrapped in withRequestScope(), which releases them at the end.
  */
 export async function resolveInRequest<T>(request: Request, container: DependencyContainer, token: InjectionToken<T>): Promise<T> {
   if (token === (REQUEST as unknown)) return request as T
-  const recipe = recipesByContainer.get(container)?.(token) ?? null
+  const recipes = recipesByContainer.get(container)
+  const transient = recipes?.transient(token) ?? null
+  const recipe = transient ?? recipes?.scoped(token) ?? null
   if (recipe === null) return resolveVisible(container, token, 'resolveProvider', 'the module serving this route')
   const instances = existingInstances(request)
   if (instances === undefined || !instances.owned) return outside(token)
-  return await instances.get(recipe) as T
+  return await (transient !== null ? instances.fresh(transient) : instances.get(recipe)) as T
 }
 
 function outside(token: unknown): never {

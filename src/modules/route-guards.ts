@@ -5,7 +5,7 @@ import { getClassRouteHooks, getMethodRouteHooks, type Class, type GuardStage, t
 import { moduleError } from './module-error'
 import { isThenable } from './settle-within'
 import { markPerRequest, perRequestRecipe } from './per-request-classes'
-import { instancesOf } from './request-instances'
+import { instancesOf, type RequestInstances } from './request-instances'
 import type { Recipe } from './request-recipes'
 
 /**
@@ -35,11 +35,6 @@ export function guardStagesOf(controller: Class): Array<{ readonly hook: Functio
     for (const meta of metas) for (const hook of meta.hooks) if (isGuardClass(hook)) found.push({ hook, stage: meta.name })
   }
   return found
-}
-
-/** The guard stages: where a request-scoped hook class may run (before the handler, whose wrapper releases). */
-export function isGuardStage(stage: RouteHookName): boolean {
-  return guardStages.has(stage)
 }
 
 /** Refuses a hook class without a `handle` method, before anything is built. */
@@ -75,9 +70,9 @@ export function guardResolver(container: DependencyContainer): HookResolver {
     const cache = guard ? bound : boundPlain
     let fn = cache.get(hook)
     if (fn === undefined) {
-      // Request-scoped (it injects one): only at the guard stages, checked at boot (injector.ts).
+      // Request-scoped (it injects one): built per request from the request's instances, at any stage.
       const recipe = perRequestRecipe(container, hook)
-      if (recipe !== undefined) fn = markPerRequest(perRequestGuardHook(recipe, hook))
+      if (recipe !== undefined) fn = markPerRequest(guard ? perRequestGuardHook(recipe, hook) : perRequestStageHook(recipe, hook, stage))
       else {
         const instance = container.resolve(hook as never) as { handle: Function }
         // bind() keeps handle's arity, so a `done` parameter still marks a callback-style hook.
@@ -152,6 +147,47 @@ function perRequestGuardHook(recipe: Recipe, type: Function): RequestHook {
     }
   } as RequestHook
 }
+
+/**
+ * A request-scoped hook class at a stage that is not a guard's (preParsing, preSerialization,
+ * onSend, onResponse, onError, onTimeout): built from the request's instances when it runs, then
+ * its `handle` called with the stage's arguments, as a singleton's bound `handle` is. The stand-in
+ * has `handle`'s arity and async-ness, so the runtime picks the same calling style (a `done`
+ * parameter, preParsing's payload form) it would for the singleton. A failure to build it is the
+ * hook's error, kept as the request's `end.error` when the handler never runs.
+ */
+function perRequestStageHook(recipe: Recipe, type: Function, stage: RouteHookName): Function {
+  const handle = (type.prototype as { handle: Function }).handle
+  const isAsync = handle.constructor.name === 'AsyncFunction'
+  // The rule the runtime applies to a hook function (bound-hook.ts): a parameter after the stage's own ones is `done`.
+  const callback = stage === 'preParsing' ? !isAsync && handle.length >= 3 : handle.length > (payloadStages.has(stage) ? 3 : 2)
+  const noteFailure = (instances: RequestInstances, error: unknown): void => { if (instances.failure === undefined) instances.failure = error }
+  const fn = callback
+    ? function (...args: unknown[]): void {
+      const instances = instancesOf(args[0] as Request, args[1] as Reply)
+      const done = args[args.length - 1] as (error?: unknown) => void
+      const fail = (error: unknown): void => { noteFailure(instances, error); done(error) }
+      instances.get(recipe).then((instance) => {
+        // A done-style hook that also returns a promise goes on with whichever settles first, as the runner does.
+        const result: unknown = handle.apply(instance, args)
+        if (isThenable(result)) result.then(() => done(), fail)
+      }).catch(fail)
+    }
+    : async function (...args: unknown[]): Promise<unknown> {
+      const instances = instancesOf(args[0] as Request, args[1] as Reply)
+      try {
+        return await handle.apply(await instances.get(recipe), args)
+      } catch (error) {
+        noteFailure(instances, error)
+        throw error
+      }
+    }
+  Object.defineProperty(fn, 'length', { value: handle.length })
+  return fn
+}
+
+/** Stages whose hooks get a third argument (the payload, or the error) before `done`. */
+const payloadStages: ReadonlySet<RouteHookName> = new Set<RouteHookName>(['preSerialization', 'onSend', 'onError'])
 
 /**
  * A `done`-style handle denies by `done(error)`. Its types say to return nothing, but a `false`

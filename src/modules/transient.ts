@@ -1,4 +1,6 @@
 import type { DependencyContainer } from 'tsyringe'
+import { moduleError } from './module-error'
+import { isThenable } from './settle-within'
 
 /**
  * The class of the consumer a transient provider is being built for (NestJS's INQUIRER):
@@ -58,4 +60,19 @@ export function takeTransientRefusal(): Error | null {
   const found = refusal
   refusal = null
   return found
+}
+
+/**
+ * One call of a transient factory: its value, or the coded refusal when it returned a promise (the
+ * value is built while its consumer is, which cannot wait). `refuse` throws it: refuseTransient at
+ * boot (tsyringe rewraps what is thrown through it), a plain throw per request.
+ */
+export function callTransientFactory(factory: (...args: any[]) => unknown, args: readonly unknown[], subject: string, refuse: (error: Error) => never = throwIt): unknown {
+  const value = factory(...args)
+  if (isThenable(value)) refuse(moduleError('ENC_ERR_MODULE_TRANSIENT', { case: 'async', subject }))
+  return value
+}
+
+function throwIt(error: Error): never {
+  throw error
 }

@@ -2,6 +2,8 @@ import 'reflect-metadata'
 import { expect } from 'chai'
 import { inject, injectable } from 'tsyringe'
 import { Get, Module, Route } from '../../src/decorators'
+import { createApp } from '../../src/modules'
+import { delay } from '../../src'
 import { bootError } from './helpers'
 
 // Before: tsyringe recursed until the stack overflowed and ENC_ERR_MODULE_INSTANTIATION carried its
@@ -38,5 +40,23 @@ describe('providers that inject each other in a circle', () => {
     const error = await bootError(Root)
     expect(error.code).to.equal('ENC_ERR_MODULE_DEPENDENCY_CYCLE')
     expect(error.message).to.contain("A (constructor parameter 0) -> 'C' (constructor parameter 0) -> B (constructor parameter 0) -> A")
+  })
+
+  it("tsyringe's delay() is NestJS's forwardRef(): two providers that inject each other boot when one side is delayed, and each reaches the other", async () => {
+    @injectable() class Orders {
+      constructor(@inject(delay(() => Payments)) readonly payments: { pay(): string }) {}
+      place() { return `placed, ${this.payments.pay()}` }
+      name() { return 'orders' }
+    }
+    @injectable() class Payments {
+      constructor(readonly orders: Orders) {}
+      pay() { return 'paid' }
+      owner() { return this.orders.name() }
+    }
+    @Route('/') class Ctl { constructor(readonly orders: Orders, readonly payments: Payments) {} @Get('/') g() { return { place: this.orders.place(), owner: this.payments.owner() } } }
+    @Module({ providers: [Orders, Payments], controllers: [Ctl] }) class Root {}
+    const app = await createApp(Root)
+    expect((await app.inject({ url: '/' })).json()).to.deep.equal({ place: 'placed, paid', owner: 'orders' })
+    await app.close()
   })
 })

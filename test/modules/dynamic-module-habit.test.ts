@@ -1,6 +1,6 @@
 import 'reflect-metadata'
 import { expect } from 'chai'
-import { Get, Module, Route, createApp, inject, isDeclarationError, lift } from '../../src'
+import { Get, Module, Route, createApp, inject, injectable, isDeclarationError, lift, type InjectionToken } from '../../src'
 
 // NestJS's forRoot()/register() habit: what Enclave answers for the DynamicModule object, and the
 // configurable module the README offers instead (a function that declares a module class).
@@ -32,6 +32,37 @@ describe('NestJS dynamic modules (forRoot) in @Module({ plugins })', () => {
     @Module({ plugins: [lift(cacheModule({ ttl: 60 }))], controllers: [TtlController] }) class AppModule {}
     const app = await createApp(AppModule)
     expect((await app.inject('/ttl')).json()).to.deep.equal({ ttl: 60 })
+    await app.close()
+  })
+
+  it('serves forRootAsync({ useFactory, inject }): the function declares an async factory provider whose inject list comes from an ancestor, awaited at boot', async () => {
+    @injectable() class AppConfig { readonly jwtSecret = 's3cret' }
+    const JWT_OPTIONS = Symbol('JWT_OPTIONS')
+    @injectable() class JwtService { constructor(@inject(JWT_OPTIONS) readonly options: { secret: string }) {} sign(sub: string) { return `${sub}.${this.options.secret}` } }
+    function jwtModuleAsync(async: { useFactory: (...args: any[]) => Promise<{ secret: string }>; inject: readonly InjectionToken[] }): Function {
+      @Module({ providers: [{ provide: JWT_OPTIONS, useFactory: async.useFactory, inject: [...async.inject] }, JwtService] }) class JwtModule {}
+      return JwtModule
+    }
+    @Route('/token') class TokenController { constructor(private readonly jwt: JwtService) {} @Get('/') get() { return { token: this.jwt.sign('ada') } } }
+    @Module({
+      providers: [AppConfig],
+      plugins: [lift(jwtModuleAsync({ useFactory: async (config: AppConfig) => { await new Promise((resolve) => setTimeout(resolve, 1)); return { secret: config.jwtSecret } }, inject: [AppConfig] }))],
+      controllers: [TokenController],
+    })
+    class AppModule {}
+    const app = await createApp(AppModule)
+    expect((await app.inject('/token')).json()).to.deep.equal({ token: 'ada.s3cret' })
+    await app.close()
+  })
+
+  it("re-exports a module as NestJS's exports: [DatabaseModule] does: a lifted module that lifts another passes its providers up to the parent", async () => {
+    @injectable() class Database { readonly name = 'db' }
+    @Module({ providers: [Database] }) class DatabaseModule {}
+    @Module({ plugins: [lift(DatabaseModule)] }) class CoreModule {}
+    @Route('/db') class DbController { constructor(private readonly db: Database) {} @Get('/') get() { return { name: this.db.name } } }
+    @Module({ plugins: [lift(CoreModule)], controllers: [DbController] }) class AppModule {}
+    const app = await createApp(AppModule)
+    expect((await app.inject('/db')).json()).to.deep.equal({ name: 'db' })
     await app.close()
   })
 })

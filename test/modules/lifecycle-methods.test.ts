@@ -26,7 +26,7 @@ const methodOf = (event: string) => event.replace(/^[^.]*\./, '').replace(/\(.*$
 const only = (events: readonly string[], method: string) => events.filter((e) => methodOf(e) === method).map((e) => e.replace(/\..*$/, ''))
 
 describe('lifecycle methods: NestJS names called at boot and close (README "Coming from NestJS")', () => {
-  it('calls each hook deepest module first across a 3-level tree: providers, controllers, then the module class', async () => {
+  it("calls the boot hooks deepest module first, the close hooks root module first, as NestJS 12 does across a 3-level tree (controllers, providers, then the module class)", async () => {
     const events: string[] = []
     @injectable() class LeafService extends recorder('LeafService', events) {}
     @injectable() class MidService extends recorder('MidService', events) {}
@@ -40,7 +40,9 @@ describe('lifecycle methods: NestJS names called at boot and close (README "Comi
       @Hook('onReady') ready() { events.push('Root.onReady hook') }
     }
     const app = await createApp(Root)
-    const depthOrder = ['LeafService', 'LeafController', 'Leaf', 'MidService', 'Mid', 'SideService', 'Side', 'RootService', 'Root']
+    // @nestjs/core 12.5.1 on the same tree (imports for plugins) logs exactly these two orders.
+    const depthOrder = ['LeafController', 'LeafService', 'Leaf', 'MidService', 'Mid', 'SideService', 'Side', 'RootService', 'Root']
+    const closeOrder = ['RootService', 'Root', 'SideService', 'Side', 'MidService', 'Mid', 'LeafController', 'LeafService', 'Leaf']
     expect(only(events, 'onModuleInit')).to.deep.equal(depthOrder)
     expect(only(events, 'onApplicationBootstrap')).to.deep.equal(depthOrder)
     // Every onModuleInit before any onApplicationBootstrap; the server booted (onReady) in between.
@@ -49,15 +51,30 @@ describe('lifecycle methods: NestJS names called at boot and close (README "Comi
     expect(boot.indexOf('onReady hook')).to.be.lessThan(boot.indexOf('onApplicationBootstrap'))
     events.length = 0
     await app.close()
-    expect(only(events, 'onModuleDestroy')).to.deep.equal(depthOrder)
-    expect(only(events, 'beforeApplicationShutdown')).to.deep.equal(depthOrder)
-    expect(only(events, 'onApplicationShutdown')).to.deep.equal(depthOrder)
+    expect(only(events, 'onModuleDestroy')).to.deep.equal(closeOrder)
+    expect(only(events, 'beforeApplicationShutdown')).to.deep.equal(closeOrder)
+    expect(only(events, 'onApplicationShutdown')).to.deep.equal(closeOrder)
     // onModuleDestroy, then beforeApplicationShutdown, then the release (onClose), then onApplicationShutdown.
     const close = events.map(methodOf)
     expect(close.lastIndexOf('onModuleDestroy')).to.be.lessThan(close.indexOf('beforeApplicationShutdown'))
     expect(close.lastIndexOf('beforeApplicationShutdown')).to.be.lessThan(close.indexOf('onClose'))
     expect(close.lastIndexOf('onClose')).to.be.lessThan(close.indexOf('onApplicationShutdown'))
     expect(events).to.include('Root.beforeApplicationShutdown(undefined)')
+  })
+
+  it('orders a module\'s instances by dependency level: what a provider injects first at boot, last at close (NestJS 12)', async () => {
+    const events: string[] = []
+    @injectable() class Db extends recorder('Db', events) {}
+    @injectable() class Other extends recorder('Other', events) {}
+    @injectable() class Repo extends recorder('Repo', events) { constructor(readonly db: Db) { super() } }
+    @injectable() class Service extends recorder('Service', events) { constructor(readonly repo: Repo) { super() } }
+    @Route() class Api extends recorder('Api', events) { constructor(readonly service: Service) { super() } @Get('/') get() { return {} } }
+    @Module({ providers: [Db, Other, { provide: 'repo-alias', useExisting: Repo }, Service, Repo], controllers: [Api] }) class Root extends recorder('Root', events) {}
+    const app = await createApp(Root)
+    await app.close()
+    // @nestjs/core 12.5.1 with the same module: these orders.
+    expect(only(events, 'onModuleInit')).to.deep.equal(['Db', 'Other', 'Repo', 'Service', 'Api', 'Root'])
+    expect(only(events, 'onModuleDestroy')).to.deep.equal(['Api', 'Service', 'Repo', 'Db', 'Other', 'Root'])
   })
 
   it('awaits async hooks one at a time, so createApp() resolves with every onModuleInit done', async () => {

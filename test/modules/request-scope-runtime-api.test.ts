@@ -5,7 +5,7 @@ import 'reflect-metadata'
 import { expect } from 'chai'
 import { inject, injectable } from 'tsyringe'
 import {
-  HttpError, Module, REQUEST, RequestScoped, createApp, resolveProvider, withRequestScope,
+  HttpError, Module, REQUEST, RequestScoped, Transient, createApp, resolveProvider, withRequestScope,
   type Request, type RequestEnd, type Scope,
 } from '../../src'
 
@@ -111,5 +111,38 @@ describe('request scope in the runtime API: a factory that never settles', () =>
     await new Promise((resolve) => setTimeout(resolve, 5))
     expect(log).to.deep.equal(['dispose first failed=true'])
     await app.close()
+  })
+
+  it('releases each transient resolveProvider(request, T) builds with that request: 1,000 requests leave none behind, close() releases none of them again', async () => {
+    const live = new Set<object>()
+    let built = 0
+    let disposed = 0
+    @Transient() class Scratch {
+      constructor() { built++; live.add(this) }
+      dispose(end: RequestEnd) { disposed++; live.delete(this); if (end.failed) throw new Error('unexpected failed end') }
+    }
+    const plugin = async (scope: Scope) => {
+      scope.get('/scratch', withRequestScope(async (request: Request) => {
+        const a = await resolveProvider(request, Scratch)
+        const b = await resolveProvider(request, 'alias')
+        return { fresh: a !== b }
+      }))
+      scope.get('/unwrapped', async (request: Request) => {
+        try { await resolveProvider(request, Scratch); return { ok: true } } catch (error) { return { code: (error as { code?: string }).code } }
+      })
+    }
+    @Module({ providers: [Scratch, { provide: 'alias', useExisting: Scratch }], plugins: [plugin] }) class TransientRoot {}
+    const app = await createApp(TransientRoot)
+    for (let batch = 0; batch < 10; batch++) {
+      const answers = await Promise.all(Array.from({ length: 100 }, () => app.inject({ url: '/scratch' })))
+      for (const answer of answers) expect(answer.json()).to.deep.equal({ fresh: true })
+    }
+    expect(built).to.equal(2_000)
+    expect(live.size).to.equal(0)
+    expect(disposed).to.equal(2_000)
+    // Without withRequestScope() nothing would release it: refused, as a request-scoped token is.
+    expect((await app.inject({ url: '/unwrapped' })).json()).to.deep.equal({ code: 'ENC_ERR_MODULE_REQUEST_SCOPE' })
+    await app.close()
+    expect(disposed).to.equal(2_000)
   })
 })

@@ -8,7 +8,6 @@ import {
   ErrorHandler, Get, HttpError, Module, OnRequest, OnResponse, PreHandler, REQUEST, RequestScoped, Route, UseInterceptors,
   createApp, override, type CallHandler, type Interceptor, type InterceptorContext, type Reply, type Request, type RequestEnd,
 } from '../../src'
-import { bootError } from './helpers'
 
 const tick = (ms = 0): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 let serial = 0
@@ -175,14 +174,19 @@ describe('request-scoped guards, hook classes and interceptors (README "Request-
     await app.close()
   })
 
-  it('refuses at boot a request-scoped hook class at a stage after the handler (onResponse), naming the stage and the fix', async () => {
-    @RequestScoped() class Ctx {}
-    @injectable() class Audit { constructor(readonly ctx: Ctx) {} handle() { return undefined } }
+  it('builds a request-scoped hook class at a stage after the handler (onResponse) per request (it was refused before session 21)', async () => {
+    const ids: number[] = []
+    @RequestScoped() class Ctx { readonly id = ++serial }
+    @injectable() class Audit { constructor(readonly ctx: Ctx) {} handle() { ids.push(this.ctx.id) } }
     @Route() @OnResponse(Audit) class C { @Get('/') get() { return {} } }
     @Module({ providers: [Ctx, Audit], controllers: [C] }) class Root {}
-    const error = await bootError(Root)
-    expect(error.code).to.equal('ENC_ERR_MODULE_REQUEST_SCOPE')
-    expect(error.message).to.contain('hook class Audit (at onResponse) in Root').and.contain('Audit -> Ctx').and.contain('onRequest, preValidation or preHandler')
+    const app = await createApp(Root)
+    expect((await app.inject({ url: '/' })).statusCode).to.equal(200)
+    expect((await app.inject({ url: '/' })).statusCode).to.equal(200)
+    await tick(10)
+    expect(ids).to.have.length(2)
+    expect(ids[0]).to.not.equal(ids[1])
+    await app.close()
   })
 })
 

@@ -104,6 +104,36 @@ describe('transient providers (README "Transient providers")', () => {
     await fresh.close()
   })
 
+  it('gives each injection of a useExisting alias of a transient its own instance, its consumer as INQUIRER, in singleton and request-scoped consumers (NestJS: the alias is as transient as its target)', async () => {
+    const disposed: string[] = []
+    @Transient() class Log {
+      readonly id = ++serial
+      constructor(@inject(INQUIRER) readonly owner: Function | undefined) {}
+      dispose(end: RequestEnd) { disposed.push(`${this.owner?.name} ${end.failed}`) }
+    }
+    @injectable() class A { constructor(@inject('L') readonly alias: Log, readonly direct: Log) {} }
+    @injectable() class B { constructor(@inject('L2') readonly alias: Log) {} }
+    @RequestScoped() class Ctx { constructor(@inject('L') readonly log: Log) {} }
+    @Route() class C {
+      constructor(readonly a: A, readonly b: B, readonly ctx: Ctx) {}
+      @Get('/') get() {
+        return { ids: [this.a.alias.id, this.a.direct.id, this.b.alias.id], owners: [this.a.alias.owner?.name, this.b.alias.owner?.name, this.ctx.log.owner?.name], ctx: this.ctx.log.id }
+      }
+    }
+    @Module({ providers: [Log, { provide: 'L', useExisting: Log }, { provide: 'L2', useExisting: 'L' }, A, B, Ctx], controllers: [C] }) class Root {}
+    const app = await createApp(Root)
+    const first = (await app.inject({ url: '/' })).json<{ ids: number[]; owners: string[]; ctx: number }>()
+    const second = (await app.inject({ url: '/' })).json<{ ids: number[]; owners: string[]; ctx: number }>()
+    expect(new Set(first.ids).size).to.equal(3)
+    expect(first.owners).to.deep.equal(['A', 'B', 'Ctx'])
+    expect(second.ids).to.deep.equal(first.ids)
+    // Through the alias, a request-scoped consumer gets one per request, released with it.
+    expect(second.ctx).to.not.equal(first.ctx)
+    expect(first.ids).to.not.include(first.ctx)
+    expect(disposed).to.deep.equal(['Ctx false', 'Ctx false'])
+    await app.close()
+  })
+
   describe('boot and declaration errors', () => {
     @Route() class Ping { @Get('/') get() { return {} } }
 

@@ -1,0 +1,68 @@
+import type { DependencyContainer, InjectionToken } from 'tsyringe'
+import { resolveVisible } from './resolve-visible'
+
+/** NestJS's `ModuleRefGetOrResolveOpts`: `strict: false` looks in every module of the app, not only what the module sees. */
+export interface ModuleRefOptions { readonly strict?: boolean }
+
+/**
+ * NestJS's ModuleRef: inject it (`constructor(private readonly moduleRef: ModuleRef)`) to look a
+ * provider up by token at run time, from the module whose provider, controller or module class
+ * injects it. Each module's container provides its own.
+ */
+export abstract class ModuleRef {
+  /**
+   * The instance the module sees for `token` (its own providers, its lifted children's and its
+   * ancestors'); with `{ strict: false }`, the one the first module providing it (root first) has.
+   * A transient provider gives a fresh instance, kept until close(); a request-scoped one is
+   * refused (`ENC_ERR_MODULE_REQUEST_SCOPE`): in a request, `await resolveProvider(request, Token)`.
+   */
+  abstract get<T>(token: InjectionToken<T>, options?: ModuleRefOptions): T
+  /**
+   * `get()` as a promise, for code written against NestJS's `resolve()`. There is no context id:
+   * a request-scoped provider belongs to a request (`resolveProvider(request, Token)`).
+   */
+  abstract resolve<T>(token: InjectionToken<T>, contextId?: undefined, options?: ModuleRefOptions): Promise<T>
+  /**
+   * A new instance of a class no module provides, its constructor parameters from what the module
+   * sees (checked as a provider's are: an invisible one is refused). Not tracked: nothing calls its
+   * lifecycle methods or releases it, as in NestJS.
+   */
+  abstract create<T>(type: new (...args: any[]) => T): Promise<T>
+}
+
+/** What a module's ModuleRef is given by the injector. */
+export interface ModuleRefSource {
+  readonly container: DependencyContainer
+  /** The module's name, for messages. */
+  readonly module: string
+  /** The container of the first module (root first) that provides `token`, for `strict: false`. */
+  readonly anywhere: (token: unknown) => DependencyContainer | undefined
+  /** Refuses a class whose constructor parameters the module does not see (the boot check). */
+  readonly checkClass: (type: Function) => void
+}
+
+class ContainerModuleRef extends ModuleRef {
+  constructor(private readonly source: ModuleRefSource) { super() }
+
+  get<T>(token: InjectionToken<T>, options?: ModuleRefOptions): T {
+    const { container, module, anywhere } = this.source
+    if (options?.strict === false && !container.isRegistered(token, true)) {
+      const found = anywhere(token)
+      if (found !== undefined) return found.resolve(token)
+    }
+    return resolveVisible(container, token, 'moduleRef.get', module)
+  }
+
+  async resolve<T>(token: InjectionToken<T>, _contextId?: undefined, options?: ModuleRefOptions): Promise<T> {
+    return this.get(token, options)
+  }
+
+  async create<T>(type: new (...args: any[]) => T): Promise<T> {
+    this.source.checkClass(type)
+    return this.source.container.resolve(type)
+  }
+}
+
+export function moduleRefOf(source: ModuleRefSource): ModuleRef {
+  return new ContainerModuleRef(source)
+}
