@@ -67,5 +67,7 @@ function routeProblem(route: unknown): string | null {
   if (typeof method !== 'string' || !methods.includes(method)) return `has method ${JSON.stringify(method)}; expected one of ${methods.join(', ')} (upper case)`
   if (typeof url !== 'string' || !url.startsWith('/')) return `has url ${JSON.stringify(url)}; expected a path starting with '/'`
   if (schema !== undefined && (schema === null || typeof schema !== 'object')) return `has schema ${String(schema)}; expected an object`
+  // The route is marked with its name (non-enumerable): a frozen object cannot be.
+  if (membershipOf(route) === undefined && !Object.isExtensible(route)) return 'is frozen (Object.freeze): give defineContract() the route unfrozen, it marks each route with its name'
   return null
 }

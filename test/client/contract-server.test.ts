@@ -74,6 +74,7 @@ describe('contracts on the server: implement(scope, api, handlers)', () => {
   it('defineContract() refuses a route with a bad method or url (ENC_ERR_CONTRACT_INVALID naming it)', () => {
     expect(() => defineContract({ bad: { method: 'get' as 'GET', url: '/x' } })).to.throw(/route bad has method "get"/)
     expect(() => defineContract({ worse: { method: 'GET', url: 'x' } })).to.throw(/route worse has url "x"/)
+    expect(() => defineContract({ frozen: Object.freeze({ method: 'GET', url: '/x' }) })).to.throw(/route frozen is frozen/)
   })
 })
 
