@@ -95,7 +95,7 @@ describe('contracts on the server: @Implements(api.route) on controller methods'
     const client = createClient(api, { app })
     expect(await client.getNote({ params: { id: '3' } })).to.deep.include({ status: 200, body: { id: '3', title: 'note 3' } })
     expect((await client.getNote({ params: { id: 'x' } })).status).to.equal(400)
-    // @Implements takes no @HttpCode: the handler answers 200, which the 201-only contract does not declare; the client reads it as an undeclared status.
+    // No @HttpCode(201) on create(): it answers 200, which the 201-only contract does not declare; the client reads it as an undeclared status.
     const created = await client.createNote({ body: { title: 'n' } })
     expect(created.status).to.equal(200)
     await app.close()
