@@ -20,49 +20,61 @@ const entry = join(distSrc, 'index.js')
 // Node finds an ES module importer's named exports by reading the CommonJS text (cjs-module-lexer);
 // a bundle's entry is `module.exports = require_index()`, which it cannot read. The names are
 // listed where the lexer looks, in the form esbuild itself writes for this purpose (never run).
-const names = Object.keys(require(entry)).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default')
+function bundle(entry, platform) {
+  const names = Object.keys(require(entry)).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default')
+  const staging = entry.replace(/\.js$/, '.bundle.js')
+  buildSync({
+    entryPoints: [entry],
+    outfile: staging,
+    bundle: true,
+    platform,
+    format: 'cjs',
+    target: platform === 'node' ? 'node20' : 'es2022',
+    // Every bare specifier stays a run-time require() from the app's node_modules: "dependencies",
+    // peers, deep paths ('ajv/lib/compile/equal') and packages Enclave only probes for (ajv-errors,
+    // swagger-ui-dist), which must be the app's own or absent, never a copy frozen into the bundle.
+    packages: 'external',
+    // tsc's maps are read and chained: --enable-source-maps then shows src/**/*.ts lines. The .ts
+    // are not shipped and their text is left out of the map, which keeps it small.
+    sourcemap: 'linked',
+    sourcesContent: false,
+    // No renaming, no minifying: function and class names in stack traces and messages stay tsc's.
+    minify: false,
+    legalComments: 'none',
+    footer: { js: `0 && (module.exports = { ${names.join(', ')} });` },
+    logLevel: 'warning',
+  })
+  return { entry, staging, names }
+}
 
-const staging = join(distSrc, 'index.bundle.js')
-buildSync({
-  entryPoints: [entry],
-  outfile: staging,
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  // Every bare specifier stays a run-time require() from the app's node_modules: "dependencies",
-  // peers, deep paths ('ajv/lib/compile/equal') and packages Enclave only probes for (ajv-errors,
-  // swagger-ui-dist), which must be the app's own or absent, never a copy frozen into the bundle.
-  packages: 'external',
-  // tsc's maps are read and chained: --enable-source-maps then shows src/**/*.ts lines. The .ts
-  // are not shipped and their text is left out of the map, which keeps it small.
-  sourcemap: 'linked',
-  sourcesContent: false,
-  // No renaming, no minifying: function and class names in stack traces and messages stay tsc's.
-  minify: false,
-  legalComments: 'none',
-  footer: { js: `0 && (module.exports = { ${names.join(', ')} });` },
-  logLevel: 'warning',
-})
+const bundles = [
+  bundle(entry, 'node'),
+  // `enclave/client`, a front end's entry: a contract and the typed client. Built for the browser,
+  // so a node builtin reached from it fails the build here rather than in a front end's bundler.
+  bundle(join(distSrc, 'client', 'index.js'), 'browser'),
+]
 
 // A walk of its own: readdirSync's `recursive` needs Node 20.1, engines admits 20.0.
 function removeJs(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name)
     if (entry.isDirectory()) removeJs(path)
-    else if (/\.js(\.map)?$/.test(entry.name) && path !== staging && path !== `${staging}.map`) rmSync(path)
+    else if (/\.js(\.map)?$/.test(entry.name) && !bundles.some(({ staging }) => path === staging || path === `${staging}.map`)) rmSync(path)
   }
 }
 removeJs(distSrc)
-renameSync(staging, entry)
-renameSync(`${staging}.map`, `${entry}.map`)
-const text = readFileSync(entry, 'utf8').replace('//# sourceMappingURL=index.bundle.js.map', '//# sourceMappingURL=index.js.map')
-writeFileSync(entry, text)
-const map = JSON.parse(readFileSync(`${entry}.map`, 'utf8'))
-map.file = 'index.js'
-// Anything esbuild took from node_modules would be a second copy of a package: fail rather than ship it.
-const foreign = map.sources.filter((source) => !source.startsWith('../../src/'))
-if (foreign.length > 0) throw new Error(`bundle-package: the map has sources outside src (a package inlined, or tsc wrote no source maps): ${foreign.join(', ')}`)
-writeFileSync(`${entry}.map`, JSON.stringify(map))
-// On stderr: `npm pack --json` prints its JSON on stdout, after the prepare script's output.
-console.error(`bundle-package: dist/src/index.js ${(text.length / 1024).toFixed(0)} kB (${map.sources.length} sources), ${names.length} named exports`)
+for (const { entry: file, staging, names } of bundles) {
+  renameSync(staging, file)
+  renameSync(`${staging}.map`, `${file}.map`)
+  const base = file.slice(file.lastIndexOf('/') + 1)
+  const text = readFileSync(file, 'utf8').replace(`//# sourceMappingURL=${base.replace(/\.js$/, '.bundle.js')}.map`, `//# sourceMappingURL=${base}.map`)
+  writeFileSync(file, text)
+  const map = JSON.parse(readFileSync(`${file}.map`, 'utf8'))
+  map.file = base
+  // Anything esbuild took from node_modules would be a second copy of a package: fail rather than ship it.
+  const foreign = map.sources.filter((source) => !/^(\.\.\/)+src\//.test(source))
+  if (foreign.length > 0) throw new Error(`bundle-package: the map has sources outside src (a package inlined, or tsc wrote no source maps): ${foreign.join(', ')}`)
+  writeFileSync(`${file}.map`, JSON.stringify(map))
+  // On stderr: `npm pack --json` prints its JSON on stdout, after the prepare script's output.
+  console.error(`bundle-package: ${file.slice(root.length + 1)} ${(text.length / 1024).toFixed(0)} kB (${map.sources.length} sources), ${names.length} named exports`)
+}

@@ -3,6 +3,7 @@ import { decoratorErrorCodes } from './decorators'
 import { moduleErrorCodes } from './modules'
 import { pluginErrorCodes } from './plugins'
 import { clusterErrorCodes } from './cluster'
+import { contractErrorCodes } from './contract/contract-codes'
 
 export interface ErrorCodeEntry {
   readonly code: string
@@ -13,5 +14,5 @@ export interface ErrorCodeEntry {
 
 /** Every error code Enclave can raise, from every layer: the README's table is checked against it. */
 export const errorCodeTable: readonly ErrorCodeEntry[] = Object.entries({
-  ...allErrorCodes, ...decoratorErrorCodes, ...moduleErrorCodes, ...pluginErrorCodes, ...clusterErrorCodes,
+  ...allErrorCodes, ...decoratorErrorCodes, ...moduleErrorCodes, ...pluginErrorCodes, ...clusterErrorCodes, ...contractErrorCodes,
 } as Record<string, { status: number | null | 'none'; summary: string }>).map(([code, info]) => ({ code, status: info.status, summary: info.summary }))

@@ -10,7 +10,7 @@ export type { App, AppOn } from './modules'
 export { withApp } from './testing'
 export { startCluster } from './cluster'
 export {
-  Module, Route, Get, Head, Post, Put, Patch, Delete, Options, Schema, SchemaClass, partialSchema, DecorateRequest, DecorateReply, Hook, ErrorHandler,
+  Module, Route, Implements, Get, Head, Post, Put, Patch, Delete, Options, Schema, SchemaClass, partialSchema, DecorateRequest, DecorateReply, Hook, ErrorHandler,
   NotFoundHandler, OnRequest, PreValidation, PreHandler, PreParsing, PreSerialization, OnSend, OnResponse, OnError, OnTimeout, HttpCode, UseInterceptors, routeMetadata, usePlugin, Requires, RequestScoped, Transient, Body, Query, Params, Headers, Req, Reply, createParamDecorator,
   DeclarationError, isDeclarationError,
 } from './decorators'
@@ -20,6 +20,11 @@ export {
   partValidatorCompiler, ajv8CompilersFactory, defaultSchemaErrorFormatter, describeSecurity,
 } from './runtime'
 export { errorCodeTable } from './error-code-table'
+// Contracts and the typed client (README "Typed client"); `enclave/client` has the client part alone, for a front end.
+export { defineContract, createClient } from './client'
+export { implement } from './contract/implement'
+export type { Contract, ContractRoute, ContractMethod, Client, ClientCall, ClientRequest, ClientResult, ClientAnswer, CallOptions, HttpStatus, QueryValue, ClientOptions, ClientHeaders, InjectTarget } from './client'
+export type { ContractHandler, ContractHandlers, ContractRouteImplementation } from './contract/implement'
 // tsyringe's own decorators, so an app imports one package and uses the tsyringe copy Enclave
 // resolves with (a second copy's @injectable() is invisible to it: ENC_ERR_MODULE_TSYRINGE_COPIES).
 // `@singleton()` registers in tsyringe's global container: one instance per process, visible from

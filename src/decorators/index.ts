@@ -1,6 +1,7 @@
 export { Module } from './module'
 export { Route } from './route'
 export { Get, Head, Post, Put, Patch, Delete, Options } from './http-methods'
+export { Implements } from './implements'
 export { Schema } from './schema'
 export { SchemaClass } from './schema-class'
 export { partialSchema } from './partial-schema'

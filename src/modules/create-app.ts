@@ -15,6 +15,7 @@ import { scan } from './scan'
 import { closeOnSignals } from './signals'
 import { selfBoundedHook } from '../runtime/internal'
 import { assertNoUnlistedControllers } from './unlisted-controllers'
+import { assertContractsImplemented } from './contract-check'
 
 /**
  * The booted root scope of an application. `app.openapi(info)`, `printTree()`, `explain()` are
@@ -49,6 +50,7 @@ export async function createApp(root: Function, options: AppOptions = {}): Promi
   const { overrides, closeOnSignals: signals, health: healthOption, ...serverOptions } = options
   const tree = scan(root)
   assertNoUnlistedControllers(tree)
+  assertContractsImplemented(tree)
   const table = overrideTable(tree, overrides)
   const containers: DependencyContainer[] = []
   const disposer = new Disposer()

@@ -74,7 +74,7 @@ export function docCompilerOptions(packageTypes: string): ts.CompilerOptions {
     lib: ['lib.es2022.d.ts'],
     // `import ... from 'enclave'` means the built package's types, as an app would see them; the
     // @fastify/* packages' declarations import `fastify`, which an app installs for its types.
-    paths: { enclave: [packageTypes], fastify: [dirname(require.resolve('fastify5/package.json'))] },
+    paths: { enclave: [packageTypes], 'enclave/client': [join(dirname(packageTypes), 'client', 'index.d.ts')], fastify: [dirname(require.resolve('fastify5/package.json'))] },
   }
 }
 

@@ -99,3 +99,46 @@ app.get('/twice', async () => ({}))
 app.get('/twice', async () => ({}))
 app.ready().then(() => console.log(JSON.stringify({ stack: 'no error' })), (error) => console.log(JSON.stringify({ code: error.code, stack: error.stack })))
 `
+
+/**
+ * `enclave/client` as a front end and a server use it: the files `require('enclave/client')` loads
+ * (its own bundle only, no node builtin), then a contract defined through it implemented through
+ * `enclave` (two bundles: the route's contract mark must carry across) by a controller method,
+ * called by the typed client through inject() and over a listening server with fetch.
+ */
+export const clientProbe = `
+const builtinsBefore = new Set(process.moduleLoadList)
+const files = () => Object.keys(require.cache).filter((f) => /[\\\\/]node_modules[\\\\/]enclave[\\\\/]/.test(f)).map((f) => f.replace(/.*[\\\\/]node_modules[\\\\/]enclave[\\\\/]/, ''))
+async function main() {
+  const { defineContract, createClient } = require('enclave/client')
+  // Node's own internals (its resolver reading the exports map) are not modules the package asked for.
+  const clientOnly = { files: files(), builtins: process.moduleLoadList.filter((n) => !builtinsBefore.has(n) && n.startsWith('NativeModule ') && !n.startsWith('NativeModule internal/')).map((n) => n.slice('NativeModule '.length)) }
+  const api = defineContract({
+    hello: { method: 'GET', url: '/hello/:name', schema: { response: { 200: { type: 'object', properties: { message: { type: 'string' } } } } } },
+    missing: { method: 'GET', url: '/missing' },
+  })
+  const { Implements, Module, Route, createApp } = require('enclave')
+  class Greetings {
+    hello(request) { return { message: 'hello ' + request.params.name, secret: 'dropped by the response schema' } }
+    missing(_request, reply) { reply.code(404); return { message: 'none' } }
+  }
+  for (const name of ['hello', 'missing']) Implements(api[name])(Greetings.prototype, name, Object.getOwnPropertyDescriptor(Greetings.prototype, name))
+  Route()(Greetings)
+  class AppModule {}
+  Module({ controllers: [Greetings] })(AppModule)
+  const app = await createApp(AppModule)
+  const injected = await createClient(api, { app }).hello({ params: { name: 'a b' } })
+  const address = await app.listen({ port: 0, host: '127.0.0.1' })
+  const fetched = await createClient(api, { baseUrl: address }).missing()
+  await app.close()
+  console.log(JSON.stringify({ clientOnly, injected: [injected.status, injected.body], fetched: [fetched.status, fetched.body] }))
+}
+main().catch((error) => { console.log(JSON.stringify({ error: String(error && error.stack || error) })) })
+`
+
+/** A front end's module: bundled for the browser by esbuild from the app that installed the tarball. */
+export const frontEndModule = `
+import { createClient, defineContract } from 'enclave/client'
+const api = defineContract({ hello: { method: 'GET', url: '/hello/:name' } })
+export const greet = (name) => createClient(api, { baseUrl: 'https://api.example.com' }).hello({ params: { name } })
+`

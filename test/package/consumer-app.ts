@@ -29,6 +29,7 @@ export function consumerPackageJson(scripts: Record<string, string>, tarball: st
 /** Never called: only compiled, to show that the installed types are real (an `any` would not error). */
 export const typesProbe = `
 import { createApp } from 'enclave'
+import { createClient, defineContract } from 'enclave/client'
 
 // An app's own decorations, as a Fastify port declares them: the shipped .d.ts (ScopeImpl
 // implements Scope) must still check against them with skipLibCheck off.
@@ -41,6 +42,15 @@ declare module 'enclave' {
 export function typesAreChecked(): void {
   // @ts-expect-error createApp() takes a module class
   void createApp('AppModule')
+}
+
+// The front end's entry: its types found under the README's tsconfig (node10 resolution reads
+// typesVersions, not exports) and real (the marked call fails).
+const api = defineContract({ note: { method: 'GET', url: '/notes/:id' } })
+export async function clientTypesAreChecked(): Promise<void> {
+  const client = createClient(api, { baseUrl: 'http://localhost:3000' })
+  // @ts-expect-error the client's params are typed from the contract's url
+  await client.note({ params: { noteId: '1' } })
 }
 `
 
@@ -95,4 +105,14 @@ console.log(JSON.stringify([response.statusCode, response.json()]))
 await app.close()
 `,
   'src/hello.ts': `export const hello = (name: string): string => \`hello \${name}\`\n`,
+  // The sub-path's types under NodeNext and bundler resolution (the exports map's `types`); compiled, not run.
+  'src/client.ts': `
+import { createClient, defineContract } from 'enclave/client'
+const api = defineContract({ note: { method: 'GET', url: '/notes/:id' } })
+export async function neverCalledClient(): Promise<number> {
+  // @ts-expect-error the client's params are typed from the contract's url
+  await createClient(api, { baseUrl: 'http://localhost:3000' }).note({ params: { noteId: '1' } })
+  return (await createClient(api, { baseUrl: 'http://localhost:3000' }).note({ params: { id: '1' } })).status
+}
+`,
 }

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { expect } from 'chai'
-import { footprintProbe, lazyProbe, stackProbe, WRAPPER_HELPER } from './bundle-probes'
+import { clientProbe, footprintProbe, frontEndModule, lazyProbe, stackProbe, WRAPPER_HELPER } from './bundle-probes'
 import { NOT_LOADED_FILES } from './lazy-modules'
 import { consumerPackageJson, esmApp, esmProbe, gettingStartedFiles, multipartProbe, typesProbe } from './consumer-app'
 
@@ -112,9 +112,10 @@ describe('package: npm pack, installed into a strict TypeScript app', function (
     const others = paths.filter((p) => !['package.json', 'README.md', 'LICENSE'].includes(p))
     // docs/*.md ship because the README links to them (plugins, deploy, compat, conformance).
     expect(paths).to.include.members(['docs/plugins.md', 'docs/deploy.md'])
-    expect(others.filter((p) => !/^dist\/src\/.+\.(js|d\.ts)$/.test(p) && p !== 'dist/src/index.js.map' && !/^docs\/[^/]+\.md$/.test(p)), 'files outside dist/src and docs, or not JS/.d.ts/.md').to.deep.equal([])
-    // The runtime is one file (scripts/bundle-package.js): no deep path can load a second copy of a class.
-    expect(paths.filter((p) => p.endsWith('.js')), 'JavaScript files shipped').to.deep.equal(['dist/src/index.js'])
+    expect(others.filter((p) => !/^dist\/src\/.+\.(js|d\.ts)$/.test(p) && p !== 'dist/src/index.js.map' && p !== 'dist/src/client/index.js.map' && !/^docs\/[^/]+\.md$/.test(p)), 'files outside dist/src and docs, or not JS/.d.ts/.md').to.deep.equal([])
+    // The runtime is one file (scripts/bundle-package.js): no deep path can load a second copy of a
+    // class. The front end's entry, `enclave/client`, is a second bundle holding no class the runtime checks by identity.
+    expect(paths.filter((p) => p.endsWith('.js')).sort(), 'JavaScript files shipped').to.deep.equal(['dist/src/client/index.js', 'dist/src/index.js'])
     expect(paths.filter((p) => p.endsWith('.d.ts')).length, 'the per-file .d.ts tree').to.be.greaterThan(100)
     expect(pack.entryCount).to.equal(paths.length)
     // The figures reported in the package note; printed so a change in size is visible in CI logs.
@@ -252,5 +253,22 @@ describe('package: npm pack, installed into a strict TypeScript app', function (
     expect(plain.stack).to.match(/at addRoute \(.*node_modules[\\/]enclave[\\/]dist[\\/]src[\\/]index\.js:\d+:\d+\)/)
     const mapped = await probe('stack-probe.js', stackProbe, ['--enable-source-maps'])
     expect(mapped.stack).to.match(/at addRoute \(.*node_modules[\\/]enclave[\\/]src[\\/]runtime[\\/]boot[\\/]compile\.ts:\d+:\d+\)/)
+  })
+
+  it("'enclave/client' loads its own bundle only (no node builtin, nothing of the server), builds for the browser, and its contract is implemented through 'enclave' (@Implements) and called through inject and fetch", async () => {
+    const result = await probe('client-probe.js', clientProbe)
+    expect(result.clientOnly.files).to.deep.equal(['dist/src/client/index.js'])
+    expect(result.clientOnly.builtins).to.deep.equal([])
+    expect(result.injected).to.deep.equal([200, { message: 'hello a b' }])
+    expect(result.fetched).to.deep.equal([404, { message: 'none' }])
+    // A front end's bundler: esbuild for the browser, resolving 'enclave/client' through the exports map.
+    writeFileSync(join(app(), 'front-end.mjs'), frontEndModule)
+    const { buildSync } = await import('esbuild')
+    const built = buildSync({ entryPoints: [join(app(), 'front-end.mjs')], bundle: true, platform: 'browser', format: 'esm', write: false, absWorkingDir: app(), logLevel: 'silent' })
+    expect(built.errors).to.deep.equal([])
+    const text = built.outputFiles[0].text
+    // esbuild's CommonJS wrapper helpers mention require(); no module is required by name, no builtin named.
+    expect(text).to.not.match(/require\(["'`]|["'`]node:/)
+    console.log(`      enclave/client in a browser bundle: ${(text.length / 1024).toFixed(1)} kB unminified`)
   })
 })
