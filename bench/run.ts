@@ -40,6 +40,7 @@ async function loadBench(options: BenchOptions, tool: ReturnType<typeof chooseRu
         rounds: options.rounds,
         seconds: options.duration,
         warmupSeconds: options.warmup,
+        prerunSeconds: options.prerun,
         settings: { runner: tool.run, pinning, connections: options.connections, pipelining: options.pipelining },
         log,
       }))

@@ -11,6 +11,8 @@ export type LoadTool = 'auto' | 'wrk' | 'autocannon'
 export interface BenchOptions {
   duration: number
   warmup: number
+  /** Seconds of unmeasured load right before each measured run (0: none, the default). */
+  prerun: number
   rounds: number
   connections: number
   pipelining: number
@@ -29,6 +31,7 @@ export interface BenchOptions {
 export const HELP = `npm run bench -- [flags]      (every flag also reads BENCH_<NAME>, e.g. BENCH_ROUNDS=5)
   --duration=2        seconds per measured run             --warmup=2       seconds of warm-up per contender and endpoint
   --rounds=7          rounds (contenders alternate)        --connections=50 --pipelining=1
+  --prerun=0          seconds of unmeasured load before each measured run (a process slowed after an idle-time GC warms up again)
   --only=a,b          contenders: ${CONTENDER_NAMES.join(', ')}
   --endpoints=a,b     endpoints: ${ENDPOINT_IDS.join(', ')}
   --tool=auto         wrk | autocannon | auto (wrk when installed)
@@ -100,6 +103,8 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
   const options: BenchOptions = {
     duration: num(flags, 'duration', quick ? 1 : 2, 1, 120),
     warmup: num(flags, 'warmup', quick ? 1 : 2, 0, 60),
+    // Whole seconds: wrk's -d takes no fractions.
+    prerun: Math.round(num(flags, 'prerun', 0, 0, 10)),
     rounds: Math.round(num(flags, 'rounds', quick ? 3 : 7, 1, 20)),
     connections: Math.round(num(flags, 'connections', 50, 1, 1000)),
     pipelining: Math.round(num(flags, 'pipelining', 1, 1, 16)),

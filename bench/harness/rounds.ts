@@ -26,6 +26,12 @@ export interface Schedule {
   readonly rounds: number
   readonly seconds: number
   readonly warmupSeconds: number
+  /**
+   * Unmeasured load right before each measured run. A server idle while the others are measured
+   * may take a major GC in that time, and its next run measured up to 3.5x its usual CPU per
+   * request (bench/README.md, session 21): this run absorbs that slow stretch.
+   */
+  readonly prerunSeconds?: number
   readonly settings: RunSettings
   readonly log: (line: string) => void
 }
@@ -60,6 +66,7 @@ export async function runRounds(lineup: Lineup, schedule: Schedule): Promise<Sam
     for (const [index, endpoint] of schedule.endpoints.entries()) {
       for (const server of pairedOrder(lineup.servers, round + index, round, ENCLAVE_PAIR)) {
         if (!serving(server, endpoint)) continue
+        if ((schedule.prerunSeconds ?? 0) > 0 && await runOne(server, endpoint, schedule.prerunSeconds!) === null) continue
         const sample = await runOne(server, endpoint, schedule.seconds)
         if (sample === null) continue
         ;(samples[endpoint.id][server.name] ??= []).push({ ...sample, round })

@@ -23,3 +23,16 @@ describe('bench --node-flags', () => {
     expect(() => options(['--node-flags=--max-semi-space-size=1 oops'])).to.throw(/--node-flags takes node flags .* got 'oops'/)
   })
 })
+
+// A server idle while the others are measured may take a major GC then, and its next measured run
+// came out up to 3.5x its usual CPU per request (bench/README.md, session 21): --prerun absorbs it.
+describe('bench --prerun', () => {
+  it('measures without an unmeasured run before each one by default, as every recorded run did', () => {
+    expect(options([]).prerun).to.equal(0)
+  })
+
+  it('takes whole seconds of unmeasured load before each measured run, range-checked', () => {
+    expect(options(['--prerun=1']).prerun).to.equal(1)
+    expect(() => options(['--prerun=11'])).to.throw(/prerun/)
+  })
+})

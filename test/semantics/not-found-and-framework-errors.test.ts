@@ -22,6 +22,36 @@ describe('semantics: not-found handling and framework errors (issue 12 §2-3)', 
     expect(stream.records[1].level).to.equal(30)
   })
 
+  it("the built-in 404's info line is Fastify 3's: the same fields, and a pino logMethod hook sees the message alone, as Fastify 3 calls it", async () => {
+    // Fastify 3's basic404 calls request.log.info(message): no fields object for pino to merge.
+    const lineOf = async (make: (stream: Writable, logMethod: (this: unknown, args: unknown[], method: Function) => void) => Promise<{ inject(url: string): Promise<{ statusCode: number }>; close(): Promise<unknown> }>) => {
+      const stream = lines()
+      const calls: unknown[][] = []
+      const app = await make(stream, function (this: unknown, args: unknown[], method: Function) { calls.push(args); method.apply(this, args) })
+      expect((await app.inject('/missing')).statusCode).to.equal(404)
+      await app.close()
+      const at = stream.records.findIndex((r) => r.msg === 'Route GET:/missing not found')
+      const { time: _time, pid: _pid, hostname: _hostname, ...fields } = stream.records[at]
+      return { fields, args: calls.find((args) => args.includes('Route GET:/missing not found')) }
+    }
+    const enclave = await lineOf(async (stream, logMethod) => {
+      const app = createServer({ logger: { level: 'info', stream, hooks: { logMethod } } as never })
+      app.get('/', async () => 'ok')
+      await app.ready()
+      return app
+    })
+    const fastify3 = await lineOf(async (stream, logMethod) => {
+      const app = require('fastify3')({ logger: { level: 'info', stream, hooks: { logMethod } } })
+      app.get('/', async () => 'ok')
+      await app.ready()
+      return app
+    })
+    expect(enclave.args).to.deep.equal(['Route GET:/missing not found'])
+    expect(enclave.args).to.deep.equal(fastify3.args)
+    expect(Object.keys(enclave.fields).sort()).to.deep.equal(Object.keys(fastify3.fields).sort())
+    expect({ ...enclave.fields, reqId: 'id' }).to.deep.equal({ ...fastify3.fields, reqId: 'id' })
+  })
+
   it("reply.callNotFound() runs the not-found route's onResponse hooks once, not the calling route's too (Fastify 3 swaps the context), then 'request completed'", async () => {
     const out = lines()
     const app = createServer({ logger: { level: 'info', stream: out } })

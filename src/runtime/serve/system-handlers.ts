@@ -9,8 +9,12 @@ export function defaultNotFoundHandler(this: Scope, request: Request, reply: Rep
   // A payload the framework builds: preSerialization hooks do not see it (issue 12), onSend does.
   (reply as unknown as ReplyImpl).errorPayload = true
   const message = `Route ${request.method}:${request.url} not found`
-  // Fastify 3 logs each unmatched URL at info level (its "log debug for 404" test).
-  request.log.info((reply as unknown as ReplyImpl).route.serve.idFields(request.id, {}), message)
+  // Fastify 3 logs each unmatched URL at info level (its "log debug for 404" test), with the
+  // message alone: the per-request child logger Enclave makes already carries the id, so no
+  // fields object is built for pino to merge (the same line). A logger without children gets the id.
+  const serve = (reply as unknown as ReplyImpl).route.serve
+  if (serve.childLogs) request.log.info(message)
+  else request.log.info(serve.idFields(request.id, {}), message)
   reply.code(404).serializer(notFoundPayloadSerializer).type('application/json; charset=utf-8').send({
     message,
     error: 'Not Found',
