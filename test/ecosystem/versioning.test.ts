@@ -104,7 +104,8 @@ describe('payments API: versioning (README "Payments-style APIs")', function () 
   it('refuses a route version the strategy cannot store at boot, naming the route', async () => {
     @Route('/x') class Bad { @Get('/', { constraints: { apiVersion: 'June 2024' } }) x() { return {} } }
     @Module({ controllers: [Bad] }) class BadModule {}
-    const error = await createApp(BadModule, { constraints: { apiVersion } }).then(() => null, (e: Error) => e)
-    expect(error?.message).to.include('apiVersion must be a YYYY-MM-DD date')
+    const error = await createApp(BadModule, { constraints: { apiVersion } }).then(() => null, (e: Error & { code?: string }) => e)
+    expect(error?.code).to.equal('ENC_ERR_ROUTE_INVALID')
+    expect(error?.message).to.equal("route GET /x (handler Bad.x) in BadModule: constraints.apiVersion was refused by the 'apiVersion' strategy's validate(): apiVersion must be a YYYY-MM-DD date.")
   })
 })
