@@ -115,6 +115,8 @@ export interface RequestBase extends RequestSchemaApi {
   setDecorator<T>(name: string | symbol, value: T): void
   readonly id: string
   readonly raw: IncomingMessage
+  /** Fastify's `request.socket`: the connection's socket (`raw.socket`), for its local port or TLS state. */
+  readonly socket: IncomingMessage['socket']
   readonly method: string
   readonly url: string
   /** The route's declared path (`/users/:id`), or null for the not-found handler. */

@@ -1,4 +1,5 @@
 import { runtimeError } from '../errors/runtime-codes'
+import { undecodedCoding } from '../shared/content-coding'
 import type { ScopeImpl } from './scope'
 import { normalizeDeclaredType } from '../shared/media-type'
 import { parserMode } from '../shared/body-parser'
@@ -82,6 +83,13 @@ export function defaultJsonParser(scope: ScopeImpl, onProtoPoisoning: PoisonActi
   }
   const parse = scope.context.makeJsonParser({ protoAction: onProtoPoisoning, constructorAction: onConstructorPoisoning }).fn
   return (request, body, done) => {
+    // As the built-in parser it is: a gzip body no preParsing hook decoded is the 415 that says so,
+    // not a 400 quoting compressed bytes (a raw-body parser that keeps the bytes hands them here).
+    const coding = isServedRequest(request) ? undecodedCoding(request) : null
+    if (coding !== null) {
+      done(runtimeError('ENC_ERR_CTP_UNSUPPORTED_ENCODING', { coding }))
+      return
+    }
     let value: unknown
     try {
       value = parse(request as never, body)
@@ -91,6 +99,13 @@ export function defaultJsonParser(scope: ScopeImpl, onProtoPoisoning: PoisonActi
     }
     done(null, value)
   }
+}
+
+/** A request as the server hands it to a parser (a caller may pass anything else, as Fastify allows). */
+function isServedRequest(request: unknown): request is Parameters<typeof undecodedCoding>[0] {
+  if (typeof request !== 'object' || request === null || !('payloadStream' in request)) return false
+  const raw = (request as { raw?: { headers?: unknown } }).raw  // node:http's request or HTTP/2's compatibility one
+  return typeof raw === 'object' && raw !== null && typeof raw.headers === 'object' && raw.headers !== null
 }
 
 function parserOwner(from: ScopeImpl, type: string): ScopeImpl | null {

@@ -89,7 +89,7 @@ export const runtimeErrors = {
           : `${a.call ?? 'addContentTypeParser'}('${a.type}') in ${a.path}: not a media type (type/subtype), a RegExp or '*'.` }),
   ENC_ERR_CTP_INVALID_MEDIA_TYPE: e({ status: 415, summary: 'no parser accepts the request content type',
     message: (a: { contentType: string }) => `Unsupported Media Type: ${a.contentType}` }),
-  ENC_ERR_CTP_UNSUPPORTED_ENCODING: e({ status: 415, summary: 'a JSON or text body with a Content-Encoding (gzip ...) that no preParsing hook decoded: the built-in parsers read bodies as sent (answered with Accept-Encoding: identity)',
+  ENC_ERR_CTP_UNSUPPORTED_ENCODING: e({ status: 415, summary: 'a JSON or text body with a Content-Encoding (gzip ...) that no preParsing hook decoded: the built-in parsers, and the JSON parser getDefaultJsonParser() returns, read bodies as sent (the built-in ones answer with Accept-Encoding: identity)',
     message: (a: { coding: string }) => `Unsupported Content-Encoding: ${a.coding}; send the body uncompressed` }),
   ENC_ERR_CTP_EMPTY_JSON_BODY: e({ status: 400, summary: 'a JSON content type with an empty body',
     message: () => "Body cannot be empty when content-type is set to 'application/json'" }),

@@ -6,6 +6,7 @@ import { replyWithError } from '../error-reply'
 import { endDeadline, startHandlerDeadline } from '../handler-timeout'
 import type { RequestImpl } from '../request'
 import { mediaTypeOf } from '../../shared/media-type'
+import { undecodedCoding } from '../../shared/content-coding'
 import type { BodyParser } from '../../shared/body-parser'
 import { closeAfterReply, undrainableBody } from '../unread-body'
 import { declaredLength } from '../declared-length'
@@ -25,13 +26,6 @@ const noChunks: readonly Buffer[] = Object.freeze([])
 export function hasBody(request: RequestImpl): boolean {
   const headers = request.raw.headers
   return headers['transfer-encoding'] !== undefined || headers['content-length'] !== undefined
-}
-
-/** The request body's content coding, when it has one other than identity (RFC 9110 §8.4). */
-function contentCoding(header: string | undefined): string | null {
-  if (header === undefined) return null
-  const coding = header.trim().toLowerCase()
-  return coding === '' || coding === 'identity' ? null : coding
 }
 
 function tooLarge(limit: number): FrameworkError {
@@ -63,8 +57,8 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
     reply.send(runtimeError('ENC_ERR_CTP_INVALID_MEDIA_TYPE', { contentType: header ?? 'none' }))
     return
   }
-  if (parser.identityOnly === true && (request.payloadStream ?? raw) === raw) {
-    const coding = contentCoding(raw.headers['content-encoding'])
+  if (parser.identityOnly === true) {
+    const coding = undecodedCoding(request)
     if (coding !== null) {
       if (undrainableBody(raw, reply.route.bodyLimit ?? defaultLimit)) closeAfterReply(reply)
       // RFC 9110 §12.5.3: Accept-Encoding on a 415 says which codings the server takes.
