@@ -217,7 +217,7 @@ export function onBodyExpired(reply: ReplyImpl): void {
  * stream a preParsing hook put in place of the socket's, if any, as in Fastify.
  */
 function runStreamParser(request: RequestImpl, reply: ReplyImpl, parser: BodyParser, next: Next): void {
-  watchStreamBody(request, reply, reply.route.bodyDeadline?.ms ?? 0, tooSlow)
+  watchStreamBody(request, reply, tooSlow)
   const accept = (value: unknown): void => {
     if (reply.sent) return
     request.body = value
