@@ -104,15 +104,9 @@ export function checkRouteOptions(options: RouteOptions, where: string, strategi
   }
   // Fastify 5 (lib/route.js, FST_ERR_ROUTE_HANDLER_TIMEOUT_OPTION_NOT_INT): an integer > 0. A
   // route cannot turn the server's off with 0; leave the option out to take the server's.
-  const handlerTimeout: unknown = options.handlerTimeout
-  if (handlerTimeout !== undefined && (typeof handlerTimeout !== 'number' || !Number.isInteger(handlerTimeout) || handlerTimeout <= 0)) {
-    throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `the handlerTimeout option must be an integer > 0 (milliseconds; leave it out for the server's handlerTimeout), got ${typeof handlerTimeout === 'number' ? handlerTimeout : JSON.stringify(handlerTimeout) ?? typeof handlerTimeout}` })
-  }
+  checkTimeoutOption('handlerTimeout', options.handlerTimeout, where)
   // Enclave's own, shaped as handlerTimeout: 0 would lift the bound on trickled bodies for the route.
-  const bodyTimeout: unknown = options.bodyTimeout
-  if (bodyTimeout !== undefined && (typeof bodyTimeout !== 'number' || !Number.isInteger(bodyTimeout) || bodyTimeout <= 0)) {
-    throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `the bodyTimeout option must be an integer > 0 (milliseconds; leave it out for the server's bodyTimeout), got ${typeof bodyTimeout === 'number' ? bodyTimeout : JSON.stringify(bodyTimeout) ?? typeof bodyTimeout}` })
-  }
+  checkTimeoutOption('bodyTimeout', options.bodyTimeout, where)
   if (options.errorHandler !== undefined && typeof options.errorHandler !== 'function') {
     throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `the errorHandler option must be a function, got ${typeof options.errorHandler}` })
   }
@@ -173,4 +167,10 @@ export function checkRegisterOptions(options: { readonly [key: string]: unknown 
     refuse(`the logLevel option is ${JSON.stringify(given)}${typeof logLevel === 'string' ? didYouMean(logLevel, logLevels) : ''}`)
   }
   if (logSerializers !== undefined && logSerializers !== null && !isSerializerMap(logSerializers)) refuse('the logSerializers option must be an object of functions')
+}
+
+/** A route's own timeout option (handlerTimeout, bodyTimeout): an integer > 0 in ms, or left out. */
+function checkTimeoutOption(name: string, value: unknown, where: string): void {
+  if (value === undefined || (typeof value === 'number' && Number.isInteger(value) && value > 0)) return
+  throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${where}`, problem: `the ${name} option must be an integer > 0 (milliseconds; leave it out for the server's ${name}), got ${typeof value === 'number' ? value : JSON.stringify(value) ?? typeof value}` })
 }
