@@ -182,7 +182,7 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecor
   }
   const serverBodyLimit = boot.serve.limits.bodyLimit
   const handlerDeadline = handlerDeadlineOf(boot.serve, options.handlerTimeout)
-  const bodyDeadline = bodyDeadlineOf(boot.serve, options.bodyTimeout, `${def.methods.join(', ')} ${def.url} in ${def.scope.path}`)
+  const bodyDeadline = bodyDeadlineOf(boot.serve, options.bodyTimeout, def)
   return [record, (method: string, url: string) => {
     const implicitHead = method === 'HEAD' && !def.methods.includes('HEAD')
     const routeConfig = configFor(method, url, implicitHead)

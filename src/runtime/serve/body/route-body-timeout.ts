@@ -11,12 +11,12 @@ import { onBodyExpired } from './read-body'
  * before any of this and cannot be raised per route, so a route's bodyTimeout past it would
  * never apply: refused at boot, naming the route and both values.
  */
-export function bodyDeadlineOf(serve: ServeContext, own: number | undefined, where: string): DeadlineList | null {
+export function bodyDeadlineOf(serve: ServeContext, own: number | undefined, route: { methods: readonly string[], url: string, scope: { path: string } }): DeadlineList | null {
   if (own === undefined) return serve.bodyDeadline
   const requestTimeout = serve.limits.requestTimeout
   if (requestTimeout > 0 && own > requestTimeout) {
     throw runtimeError('ENC_ERR_ROUTE_INVALID', {
-      where: `route ${where}`,
+      where: `route ${route.methods.join(', ')} ${route.url} in ${route.scope.path}`,
       problem: `its bodyTimeout (${own} ms) is longer than the server's requestTimeout (${requestTimeout} ms), which Node applies to the whole request first; ` +
         `raise requestTimeout to at least ${own} (createServer / createApp options) or shorten the route's bodyTimeout`,
     })
