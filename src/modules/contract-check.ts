@@ -1,7 +1,7 @@
 import { contractError } from '../contract/contract-codes'
 import type { Contract } from '../contract/define-contract'
 import { getOwnImplementations } from '../decorators/implements'
-import { getOwnRoutes } from '../decorators/internal'
+import { collectRoutes } from './controller-routes'
 import { walk, type ModuleNode } from './module-tree'
 
 /**
@@ -13,17 +13,19 @@ export function assertContractsImplemented(tree: ModuleNode): void {
   const byContract = new Map<Contract, Map<string, string[]>>()
   for (const node of walk(tree)) {
     for (const controller of node.controllers) {
-      // A method a subclass declares again replaces its base's routes (controller-routes.ts): read the nearest.
-      const seen = new Set<string | symbol>()
-      for (let type: Function | null = controller; type !== null && type !== Object && type !== Function.prototype; type = Object.getPrototypeOf(type) as Function | null) {
-        for (const { propertyKey, membership } of getOwnImplementations(type)) {
-          if (seen.has(propertyKey)) continue
-          seen.add(propertyKey)
+      // The routes the controller serves (a method a subclass declares again replaces its base's),
+      // each method once however many routes it declares.
+      const served = new Map<Function, Set<string | symbol>>()
+      for (const { declaringClass, route } of collectRoutes(controller)) {
+        served.set(declaringClass, (served.get(declaringClass) ?? new Set()).add(route.propertyKey))
+      }
+      for (const [declaringClass, keys] of served) {
+        for (const { propertyKey, membership } of getOwnImplementations(declaringClass)) {
+          if (!keys.has(propertyKey)) continue
           const routes = byContract.get(membership.contract) ?? new Map<string, string[]>()
           byContract.set(membership.contract, routes)
           routes.set(membership.name, [...(routes.get(membership.name) ?? []), `${controller.name}.${String(propertyKey)} in ${node.path}`])
         }
-        for (const route of getOwnRoutes(type)) seen.add(route.propertyKey)
       }
     }
   }

@@ -162,7 +162,7 @@ function classRouteHooks(controller: Class): RouteHookMeta[] {
   return classes.flatMap(getClassRouteHooks)
 }
 
-function collectRoutes(controller: Class): Array<{ declaringClass: Function; route: RouteMeta }> {
+export function collectRoutes(controller: Class): Array<{ declaringClass: Function; route: RouteMeta }> {
   const found: Array<{ declaringClass: Function; route: RouteMeta }> = []
   const overridden = new Set<string | symbol>()
   for (let c: unknown = controller; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {

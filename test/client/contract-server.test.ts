@@ -127,6 +127,25 @@ describe('contracts on the server: @Implements(api.route) on controller methods'
     expect((error as Error).message).to.include('getNote').and.include('NotesController.get').and.include('Again.other')
   })
 
+  it('one method may implement two contract routes (two @Implements): both served, neither reported missing', async () => {
+    const legacy = defineContract({
+      getNote: { method: 'GET', url: '/notes/:id', schema: api.getNote.schema },
+      getLegacyNote: { method: 'GET', url: '/legacy/notes/:id', schema: api.getNote.schema },
+    })
+    @Route()
+    class Both {
+      @Implements(legacy.getNote)
+      @Implements(legacy.getLegacyNote)
+      get(@Params('id') id: string) { return { id, title: 'both' } }
+    }
+    @Module({ controllers: [Both] })
+    class BothModule {}
+    const app = await createApp(BothModule)
+    expect((await app.inject('/notes/4')).json()).to.deep.equal({ id: '4', title: 'both' })
+    expect((await app.inject('/legacy/notes/5')).json()).to.deep.equal({ id: '5', title: 'both' })
+    await app.close()
+  })
+
   it('@Implements() of an object defineContract() did not declare fails when the class loads (ENC_ERR_CONTRACT_UNKNOWN_ROUTE)', () => {
     expect(() => {
       class Stray {
