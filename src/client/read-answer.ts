@@ -1,12 +1,12 @@
 import { contractError } from '../contract/contract-codes'
+import { isJsonMediaType, mediaTypeOf } from '../runtime/shared/media-type'
 
-// application/json, and any +json type (application/problem+json): parameters after `;` ignored.
-const json = /^[^;]*[/+]json\s*(;|$)/i
 
 /** The body as the client answers it: parsed when the answer says JSON, its text otherwise; `undefined` when empty JSON. */
 export function readBody(route: string, headers: Headers, text: string): unknown {
-  const type = headers.get('content-type')
-  if (type === null || !json.test(type)) return text
+  // application/json and any application/...+json (problem+json), as the server's parsers read it.
+  const type = mediaTypeOf(headers.get('content-type') ?? undefined)
+  if (type === null || !isJsonMediaType(type)) return text
   if (text === '') return undefined
   try {
     return JSON.parse(text)

@@ -1,21 +1,16 @@
 import { contractError } from '../contract/contract-codes'
+import { fillPathParams } from '../runtime/shared/path-params'
 
 /*
- * A contract route's url with its parameters substituted and its query appended, by the path rules
- * the server routes by (find-my-way's, shared/path-params.ts): `:name` ends at `/`, `-`, `.` or
- * `(`, a `(regex)` after it is dropped, `::` is a literal colon, a trailing `:name?` is optional,
- * `*` is the wildcard (`params['*']`, its slashes kept).
+ * A contract route's url with its parameters substituted and its query appended, read by the path
+ * rules the server routes by (find-my-way's: shared/path-params.ts, one walker for both).
  */
 
-const token = /::|:([^/\-.(:?]+)(\([^)]*\))?(\?)?|\*/g
-
 export function substitutePath(route: string, url: string, params: Readonly<Record<string, unknown>> | undefined): string {
-  let out = url.replace(token, (match, name: string | undefined, _group: string | undefined, optional: string | undefined) => {
-    if (match === '::') return ':'
-    const key = name ?? '*'
+  let out = fillPathParams(url, (key, optional) => {
     const value = params?.[key]
     if (value === undefined || value === null) {
-      if (optional !== undefined || key === '*') return ''
+      if (optional || key === '*') return ''
       throw contractError('ENC_ERR_CLIENT_OPTIONS', { problem: `${route}: the path parameter params.${key} of ${url} is missing` })
     }
     const text = String(value)

@@ -156,6 +156,30 @@ describe('typed client: errors that are not answers', () => {
     await app.close()
   })
 
+  it('fills a path by the router\'s own rules: two params in one segment, a (regex) dropped (nested groups too), an escaped colon, a trailing optional left out', async () => {
+    const paths = defineContract({
+      span: { method: 'GET', url: '/range/:from-:to' },
+      file: { method: 'GET', url: '/files/:name.:ext' },
+      digits: { method: 'GET', url: '/n/:id(^\\d+)/x' },
+      colon: { method: 'GET', url: '/a::b/:id' },
+      maybe: { method: 'GET', url: '/maybe/:id?' },
+      nested: { method: 'GET', url: '/g/:id(^(?:\\d+))/x' },
+    })
+    const app = createServer()
+    const echo = async (request: { params: unknown; url: string }) => ({ url: request.url, params: request.params })
+    implement(app, paths, { span: echo, file: echo, digits: echo, colon: echo, maybe: echo, nested: echo })
+    await app.ready()
+    const client = createClient(paths, { app })
+    expect((await client.span({ params: { from: '1', to: '9' } })).body).to.deep.equal({ url: '/range/1-9', params: { from: '1', to: '9' } })
+    expect((await client.file({ params: { name: 'report', ext: 'pdf' } })).body).to.deep.equal({ url: '/files/report.pdf', params: { name: 'report', ext: 'pdf' } })
+    expect((await client.digits({ params: { id: '42' } })).body).to.deep.equal({ url: '/n/42/x', params: { id: '42' } })
+    expect((await client.colon({ params: { id: '7' } })).body).to.deep.equal({ url: '/a:b/7', params: { id: '7' } })
+    expect((await client.maybe({ params: {} as { id?: string } })).body).to.deep.include({ url: '/maybe' })
+    // The path-params type reads one level of (regex) group: the nested one is given untyped.
+    expect((await client.nested({ params: { id: '8' } as never })).body).to.deep.equal({ url: '/g/8/x', params: { id: '8' } })
+    await app.close()
+  })
+
   it('sends the client\'s shared headers (a function is called per call) under the call\'s own', async () => {
     const app = createServer()
     const seen: unknown[] = []

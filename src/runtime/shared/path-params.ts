@@ -9,33 +9,48 @@ const OPTIONAL_PARAM = /(\/:[^/()]*?)\?(\/?)/
  * optional; `*` is the wildcard, whose value is `params['*']`. For declaration checks only.
  */
 export function pathParamNames(path: string): string[] {
-  path = path.replace(OPTIONAL_PARAM, '$1$2')
   const names: string[] = []
-  for (let i = 0; i < path.length; i++) {
-    const c = path[i]
-    if (c === ':' && path[i + 1] === ':') { i++; continue }
-    if (c === '*') { names.push('*'); continue }
-    if (c === ':') i = readParametricNode(path, i + 1, names) - 1
-  }
+  fillPathParams(path, (name) => { names.push(name); return '' })
   return names
 }
 
-/** Reads the parameters of one node starting at `start` (after its `:`); returns where the node ends. */
-function readParametricNode(path: string, start: number, names: string[]): number {
-  let j = start
-  for (;;) {
-    while (j < path.length && !'/-.('.includes(path[j])) j++
-    names.push(path.slice(start, j))
-    if (path[j] === '(') j = skipGroup(path, j) + 1
-    // The static part after a parameter runs to the next `/` or unescaped `:`.
-    for (; j < path.length && path[j] !== '/'; j++) {
-      if (path[j] !== ':') continue
-      if (path[j + 1] === ':') j++
-      else break
+/**
+ * `path` with each parameter replaced by what `fill` gives for it, read by the rules above (what
+ * a client of the route must send): a `(regex)` is dropped, `::` written `:`, the static parts
+ * between parameters kept; `optional` is true for a trailing `/:id?` node's parameters.
+ */
+export function fillPathParams(path: string, fill: (name: string, optional: boolean) => string): string {
+  const optional = OPTIONAL_PARAM.exec(path)
+  // Where the optional node's first name starts, once its `?` is taken out (after `/:`).
+  const optionalStart = optional === null ? -1 : optional.index + 2
+  if (optional !== null) path = path.replace(OPTIONAL_PARAM, '$1$2')
+  let out = ''
+  for (let i = 0; i < path.length; i++) {
+    const c = path[i]
+    if (c === ':' && path[i + 1] === ':') { out += ':'; i++; continue }
+    if (c === '*') { out += fill('*', false); continue }
+    if (c !== ':') { out += c; continue }
+    // One parametric node: its parameters and the static parts between them (`/:a-:b`, `/:name.:ext`).
+    const inOptional = i + 1 === optionalStart
+    let j = i + 1
+    for (;;) {
+      const start = j
+      while (j < path.length && !'/-.('.includes(path[j])) j++
+      out += fill(path.slice(start, j), inOptional)
+      if (path[j] === '(') j = skipGroup(path, j) + 1
+      // The static part after a parameter runs to the next `/` or unescaped `:`.
+      for (; j < path.length && path[j] !== '/'; j++) {
+        if (path[j] !== ':') { out += path[j]; continue }
+        if (path[j + 1] !== ':') break
+        out += ':'
+        j++
+      }
+      if (path[j] !== ':') break
+      j++
     }
-    if (path[j] !== ':') return j
-    start = ++j
+    i = j - 1
   }
+  return out
 }
 
 /** The names of a trailing optional node (`/:id?`): find-my-way also serves the url without it. */
