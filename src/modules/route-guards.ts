@@ -1,6 +1,6 @@
 import type { DependencyContainer } from 'tsyringe'
 import { describeSecurity, type Reply, type Request, type RequestHook } from '../runtime'
-import { describeRefusal, securityOf } from '../runtime/internal'
+import { bindHook, describeRefusal, securityOf } from '../runtime/internal'
 import { getClassRouteHooks, getMethodRouteHooks, type Class, type GuardStage, type RouteHookName } from '../decorators/internal'
 import { moduleError } from './module-error'
 import { isThenable } from './settle-within'
@@ -19,22 +19,17 @@ export function isGuardClass(hook: Function): boolean {
 
 /** Every hook class a controller's route hooks name (its own, its base classes', its methods'). */
 export function guardClassesOf(controller: Class): Function[] {
-  return [...new Set(guardStagesOf(controller).map((found) => found.hook))]
+  const found = new Set<Function>()
+  for (let c: unknown = controller; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
+    const metas = [...getClassRouteHooks(c as Function), ...[...getMethodRouteHooks(c as Function).values()].flat()]
+    for (const meta of metas) for (const hook of meta.hooks) if (isGuardClass(hook)) found.add(hook)
+  }
+  return [...found]
 }
 
 /** The hook classes a module class's own route hooks name (`@OnRequest(AuthGuard)` on the module). */
 export function moduleGuardClassesOf(module: Class): Function[] {
   return [...new Set(getClassRouteHooks(module).flatMap((meta) => meta.hooks.filter(isGuardClass)))]
-}
-
-/** Each hook class a controller's route hooks name (base classes, methods) with the stage it runs at. */
-export function guardStagesOf(controller: Class): Array<{ readonly hook: Function; readonly stage: RouteHookName }> {
-  const found: Array<{ hook: Function; stage: RouteHookName }> = []
-  for (let c: unknown = controller; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
-    const metas = [...getClassRouteHooks(c as Function), ...[...getMethodRouteHooks(c as Function).values()].flat()]
-    for (const meta of metas) for (const hook of meta.hooks) if (isGuardClass(hook)) found.push({ hook, stage: meta.name })
-  }
-  return found
 }
 
 /** Refuses a hook class without a `handle` method, before anything is built. */
@@ -152,17 +147,23 @@ function perRequestGuardHook(recipe: Recipe, type: Function): RequestHook {
  * A request-scoped hook class at a stage that is not a guard's (preParsing, preSerialization,
  * onSend, onResponse, onError, onTimeout): built from the request's instances when it runs, then
  * its `handle` called with the stage's arguments, as a singleton's bound `handle` is. The stand-in
- * has `handle`'s arity and async-ness, so the runtime picks the same calling style (a `done`
- * parameter, preParsing's payload form) it would for the singleton. A failure to build it is the
- * hook's error, kept as the request's `end.error` when the handler never runs.
+ * has `handle`'s arity and async-ness, so the runtime (bound-hook.ts) picks the calling style (a
+ * `done` parameter, preParsing's payload or legacy form) it picks for the singleton. A failure to
+ * build it is the hook's error, kept as the request's `end.error` when the handler never runs.
  */
 function perRequestStageHook(recipe: Recipe, type: Function, stage: RouteHookName): Function {
   const handle = (type.prototype as { handle: Function }).handle
-  const isAsync = handle.constructor.name === 'AsyncFunction'
-  // The rule the runtime applies to a hook function (bound-hook.ts): a parameter after the stage's own ones is `done`.
-  const callback = stage === 'preParsing' ? !isAsync && handle.length >= 3 : handle.length > (payloadStages.has(stage) ? 3 : 2)
   const noteFailure = (instances: RequestInstances, error: unknown): void => { if (instances.failure === undefined) instances.failure = error }
-  const fn = callback
+  const run = async function (...args: unknown[]): Promise<unknown> {
+    const instances = instancesOf(args[0] as Request, args[1] as Reply)
+    try {
+      return await handle.apply(await instances.get(recipe), args)
+    } catch (error) {
+      noteFailure(instances, error)
+      throw error
+    }
+  }
+  const fn = bindHook(stage, handle, null as never).callback
     ? function (...args: unknown[]): void {
       const instances = instancesOf(args[0] as Request, args[1] as Reply)
       const done = args[args.length - 1] as (error?: unknown) => void
@@ -173,21 +174,10 @@ function perRequestStageHook(recipe: Recipe, type: Function, stage: RouteHookNam
         if (isThenable(result)) result.then(() => done(), fail)
       }).catch(fail)
     }
-    : async function (...args: unknown[]): Promise<unknown> {
-      const instances = instancesOf(args[0] as Request, args[1] as Reply)
-      try {
-        return await handle.apply(await instances.get(recipe), args)
-      } catch (error) {
-        noteFailure(instances, error)
-        throw error
-      }
-    }
+    : handle.constructor.name === 'AsyncFunction' ? run : function (...args: unknown[]): Promise<unknown> { return run(...args) }
   Object.defineProperty(fn, 'length', { value: handle.length })
   return fn
 }
-
-/** Stages whose hooks get a third argument (the payload, or the error) before `done`. */
-const payloadStages: ReadonlySet<RouteHookName> = new Set<RouteHookName>(['preSerialization', 'onSend', 'onError'])
 
 /**
  * A `done`-style handle denies by `done(error)`. Its types say to return nothing, but a `false`

@@ -5,6 +5,7 @@
 import 'reflect-metadata'
 import { expect } from 'chai'
 import { request as httpRequest } from 'node:http'
+import { Readable } from 'node:stream'
 import { injectable } from 'tsyringe'
 import {
   Get, HttpError, Module, OnError, OnResponse, OnSend, Post, PreParsing, PreSerialization, RequestScoped, Route,
@@ -139,6 +140,32 @@ describe('request-scoped hook classes written with done (README "Request-scoped 
     expect(refused.statusCode).to.equal(418)
     await eventually(() => log.length === 2)
     expect(log).to.deep.equal(['dispose', 'dispose'])
+    await app.close()
+  })
+})
+
+describe('a request-scoped hook class is called in the style its singleton would be', () => {
+  it('a sync preParsing handle with two declared parameters (the payload read through a rest parameter) gets the payload and replaces it, as a singleton\'s does', async () => {
+    @RequestScoped() class Tenant { readonly id = ++serial }
+    const upper = (payload: NodeJS.ReadableStream): Readable => Readable.from((async function* () { for await (const chunk of payload) yield String(chunk).toUpperCase() })())
+    // Two declared parameters, not async: the payload form (the legacy forms are async (request, reply) and sync (request, reply, done)).
+    @injectable() class Shout {
+      handle(_request: Request, _reply: Reply, ...[payload]: [NodeJS.ReadableStream]) { return Promise.resolve(upper(payload)) }
+    }
+    @injectable() class ShoutScoped {
+      constructor(readonly tenant: Tenant) {}
+      handle(_request: Request, _reply: Reply, ...[payload]: [NodeJS.ReadableStream]) { return Promise.resolve(upper(payload)) }
+    }
+    @Route() class C {
+      @Post('/singleton') @PreParsing(Shout) singleton(request: Request) { return { body: request.body } }
+      @Post('/scoped') @PreParsing(ShoutScoped) scoped(request: Request) { return { body: request.body } }
+    }
+    @Module({ providers: [Tenant, Shout, ShoutScoped], controllers: [C] }) class Root {}
+    const app = await createApp(Root, { logger: false })
+    for (const url of ['/singleton', '/scoped']) {
+      const res = await app.inject({ method: 'POST', url, headers: { 'content-type': 'text/plain' }, payload: 'quiet words' })
+      expect([url, res.json()]).to.deep.equal([url, { body: 'QUIET WORDS' }])
+    }
     await app.close()
   })
 })
