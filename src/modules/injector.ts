@@ -5,7 +5,7 @@ import { describeToken, moduleError } from './module-error'
 import { walk, type ModuleNode, type PluginItem } from './module-tree'
 import { buildPluginOptions } from './plugin-options'
 import { registerProviders, toProviderSpec } from './providers'
-import { getClassInterceptors, getClassRouteHooks, type Class, type ProviderEntry } from '../decorators/internal'
+import { getClassInterceptors, type Class, type ProviderEntry } from '../decorators/internal'
 import type { Disposer } from './disposal'
 import type { BuiltInstance } from './lifecycle-hooks'
 import type { OverrideTable } from './overrides'
@@ -110,9 +110,15 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
 
   const providersOf = (token: unknown): ModuleNode[] =>
     [...walk(root)].filter((n) => n.meta.providers.some((p) => toProviderSpec(p).token === token))
+  // moduleRef.get(T, { strict: false }) may run per request; the tree is fixed after boot.
+  const found = new Map<unknown, DependencyContainer | undefined>()
   const anywhere = (token: unknown): DependencyContainer | undefined => {
-    const node = providersOf(token)[0]
-    return node === undefined ? undefined : containerOf.get(node)
+    if (found.has(token)) return found.get(token)
+    const node = [...walk(root)].find((n) => n.meta.providers.some((p) => toProviderSpec(p).token === token))
+    const container = node === undefined ? undefined : containerOf.get(node)
+    // A module whose container is not built yet (a lookup during boot) is asked again next time.
+    if (node === undefined || container !== undefined) found.set(token, container)
+    return container
   }
   const checkCreated = (type: Function, node: ModuleNode, container: DependencyContainer): void =>
     checkClassDependencies(type, { node, container, providersOf, namedTokens, what: `moduleRef.create(${type.name})` })
@@ -237,7 +243,7 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
     for (const token of perRequest.get(container) ?? []) recipes.forProvider(container, token)
     registerRequestRecipes(container, {
       scoped: (token) => isRequestToken(token) || scopes.reasonOf(container, token) === null ? null : recipes.forProvider(container, token),
-      transient: (token) => isRequestToken(token) || providerOf(container, token) === undefined ? null : recipes.forTransient(container, token),
+      transient: (token) => isRequestToken(token) ? null : recipes.forTransient(container, token),
     })
     // Guard, hook and interceptor classes that need one are built per request by their resolvers.
     for (const { guards, interceptors } of enhancers.get(node)!) {
