@@ -72,40 +72,32 @@ describe('differential: Fastify 3.27.4 and Enclave answer the same generated req
   })
 })
 
+/**
+ * Seeds 3 and 4 filtered to one family (about 25-30 cases), so that its rules run in every `npm
+ * test` beside seed 12's few: no unlisted difference, and at least `minAlike(cases)` answers alike
+ * without any listed difference. Wider runs: `node dist/test/differential/cli.js --family <name> --seeds 1-60`.
+ */
+function familySeedsTest(family: string, minAlike: (cases: number) => number): void {
+  it(`seeds 3 and 4, the ${family} family: every difference is one README lists`, async function () {
+    this.timeout(120_000)
+    const outcomes = [...await runSeed(3, 250, 10, family), ...await runSeed(4, 250, 10, family)]
+    const unlisted = outcomes.filter((o) => o.unexplained !== undefined)
+    const report = unlisted.map((o) => `[${o.c.id} ${o.transport}] ${o.c.summary}\n  => ${o.unexplained}`).join('\n')
+    expect(unlisted.length, `replay: node dist/test/differential/cli.js --family ${family} --seeds 3-4 --count 250:\n${report}`).to.equal(0)
+    expect(outcomes.length, 'cases of the family').to.be.greaterThan(10)
+    expect(outcomes.filter((o) => o.explainedBy.length === 0).length, 'answers alike without any listed difference').to.be.greaterThan(minAlike(outcomes.length))
+  })
+}
+
 describe('differential: the validation and encapsulation families', () => {
-  // Seeds other than SEED's, filtered to these two families (about 30 cases each), so that their
-  // rules run in every `npm test` beside seed 12's few.
-  for (const family of ['validation', 'encapsulation']) {
-    it(`seeds 3 and 4, the ${family} family: every difference is one README lists`, async function () {
-      this.timeout(120_000)
-      const outcomes = [...await runSeed(3, 250, 10, family), ...await runSeed(4, 250, 10, family)]
-      const unlisted = outcomes.filter((o) => o.unexplained !== undefined)
-      const report = unlisted.map((o) => `[${o.c.id} ${o.transport}] ${o.c.summary}\n  => ${o.unexplained}`).join('\n')
-      expect(unlisted.length, `replay: node dist/test/differential/cli.js --family ${family} --seeds 3-4 --count 250:\n${report}`).to.equal(0)
-      expect(outcomes.length, 'cases of the family').to.be.greaterThan(10)
-      // Validation messages differ by the README's pointer rule in many answers: a third alike outright.
-      expect(outcomes.filter((o) => o.explainedBy.length === 0).length, 'answers alike without any listed difference').to.be.greaterThan(outcomes.length / 3)
-    })
-  }
+  // Validation messages differ by the README's pointer rule in many answers: a third alike outright.
+  for (const family of ['validation', 'encapsulation']) familySeedsTest(family, (cases) => cases / 3)
 })
 
 describe('differential: the logs, content-types and constraints families', () => {
-  // Seeds other than SEED's, filtered to each family (about 25 cases each), so that their rules
-  // run in every `npm test`; wider runs: `node dist/test/differential/cli.js --family logs --seeds 1-60`.
-  for (const family of ['logs', 'content-types', 'constraints']) {
-    it(`seeds 3 and 4, the ${family} family: every difference is one README lists`, async function () {
-      this.timeout(120_000)
-      const outcomes = [...await runSeed(3, 250, 10, family), ...await runSeed(4, 250, 10, family)]
-      const unlisted = outcomes.filter((o) => o.unexplained !== undefined)
-      const report = unlisted.map((o) => `[${o.c.id} ${o.transport}] ${o.c.summary}\n  => ${o.unexplained}`).join('\n')
-      expect(unlisted.length, `replay: node dist/test/differential/cli.js --family ${family} --seeds 3-4 --count 250:\n${report}`).to.equal(0)
-      expect(outcomes.length, 'cases of the family').to.be.greaterThan(10)
-      // Parser errors differ by their codes (FST_ vs ENC_) in most content-types answers (a quarter
-      // alike over seeds 1-60): there a few alike outright; a third of the others' answers.
-      const alike = outcomes.filter((o) => o.explainedBy.length === 0).length
-      expect(alike, 'answers alike without any listed difference').to.be.greaterThan(family === 'content-types' ? 1 : outcomes.length / 3)
-    })
-  }
+  // Parser errors differ by their codes (FST_ vs ENC_) in most content-types answers (a quarter
+  // alike over seeds 1-60): there a few alike outright; a third of the others' answers.
+  for (const family of ['logs', 'content-types', 'constraints']) familySeedsTest(family, (cases) => family === 'content-types' ? 1 : cases / 3)
 
   it('log lines are compared as a pipeline reads them: keys sorted, run-dependent values as their types, a socket\'s port hidden', () => {
     const line = JSON.stringify({ level: 30, time: 1, pid: 2, hostname: 'vm', reqId: 'req-1', req: { method: 'GET', url: '/x', hostname: '127.0.0.1:4312', remotePort: 5 }, err: { type: 'Error', message: 'm', stack: 'Error: m\n at x' }, responseTime: 1.5, msg: 'incoming request' })
