@@ -44,8 +44,11 @@ describe('compactRecord: status-keyed objects at their real size (issue 16)', ()
   it('keeps a record keyed 200 far smaller than one built key by key', () => {
     const byKey = retainedPerObject(() => { const o: Record<string, number> = {}; o['200'] = 1; return o }, 2000)
     const compact = retainedPerObject(() => compactRecord([['200', 1]]), 2000)
-    expect(byKey).to.be.above(2000)
+    // V8's element store for a key-by-key '200' is ~1.9-2.6 KB depending on the build and heap
+    // state (CI measured 1,931 B once): judge the ratio, with the compact bound absolute.
     expect(compact).to.be.below(500)
+    expect(byKey).to.be.above(compact * 3)
+    expect(byKey).to.be.above(1000)
   })
 
   it('the normalized response schema of a route is compact', () => {
