@@ -1,5 +1,5 @@
 import { schemaError } from './schema-codes'
-import { CLIENT_TEXT_LIMIT, clipClientText } from '../errors/client-text'
+import { CLIENT_TEXT_LIMIT, VALIDATION_ERRORS_LISTED, clipClientText } from '../errors/client-text'
 import type { HttpPart, PartFailure, SchemaErrorFormatter, SchemaValidationError, ValidationContext } from './types'
 
 const CONTEXT: Readonly<Record<HttpPart, ValidationContext>> = {
@@ -13,7 +13,8 @@ const CONTEXT: Readonly<Record<HttpPart, ValidationContext>> = {
  * The default schema error formatter (spec §2.4): for each error `<dataVar><path> <message>`, joined
  * by `, `. Reads ajv 6's `dataPath` and ajv 8's `instancePath`, so with the ajv 8 factory messages keep
  * the same shape but say "must" where ajv 6 says "should". The Error has no `code`: the 400 payload is
- * exactly `{ statusCode, error, message }`.
+ * exactly `{ statusCode, error, message }`. Past VALIDATION_ERRORS_LISTED errors (only `allErrors: true`
+ * makes more than one) the rest are counted: `..., and 199900 more errors`.
  *
  * @example
  * defaultSchemaErrorFormatter(validate.errors, 'body').message   // "body should have required property 'name'"
@@ -26,7 +27,8 @@ export function defaultSchemaErrorFormatter(errors: unknown[], dataVar: string):
 export function defaultValidationMessage(errors: unknown[], dataVar: string): string {
   if (!Array.isArray(errors) || errors.length === 0) return `${dataVar} failed validation`
   let text = ''
-  for (let i = 0; i < errors.length; i++) {
+  const listed = Math.min(errors.length, VALIDATION_ERRORS_LISTED)
+  for (let i = 0; i < listed; i++) {
     const error = errors[i] as { dataPath?: unknown; instancePath?: unknown; message?: unknown; keyword?: unknown; params?: { propertyName?: unknown } } | string | null
     if (i > 0) text += ', '
     if (typeof error === 'string') {
@@ -45,6 +47,7 @@ export function defaultValidationMessage(errors: unknown[], dataVar: string): st
     }
     text += `${dataVar}${path.length > CLIENT_TEXT_LIMIT ? clipClientText(path) : path} ${message}`
   }
+  if (errors.length > listed) text += `, and ${errors.length - listed} more error${errors.length - listed === 1 ? '' : 's'}`
   return text
 }
 

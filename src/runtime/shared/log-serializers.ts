@@ -1,5 +1,5 @@
 import pino from 'pino'
-import { CLIENT_TEXT_LIMIT, clipClientText } from '../errors/client-text'
+import { CLIENT_TEXT_LIMIT, VALIDATION_ERRORS_LISTED, clipClientText } from '../errors/client-text'
 import { clipLogStack, clipLogText } from '../errors/log-text'
 
 /**
@@ -33,7 +33,7 @@ export const fastifyLogSerializers: Readonly<{
     // pino gives back what is not error-like as it came (null, a number, the caller's own object,
     // maybe frozen): only its own copy of an error is clipped.
     if (logged === null || typeof logged !== 'object' || (logged as unknown) === error) return logged as Record<string, unknown>
-    if (Array.isArray(logged.validation) && logged.validation.some(holdsLongText)) logged.validation = logged.validation.map(clipEntry)
+    if (Array.isArray(logged.validation)) clipValidation(logged)
     // A message past LOG_TEXT_LIMIT (log-text.ts) is clipped in `message` and inside `stack`.
     if (typeof logged.stack === 'string') logged.stack = clipLogStack(logged.stack, error.message)
     if (typeof logged.message === 'string') logged.message = clipLogText(logged.message)
@@ -46,6 +46,19 @@ export const fastifyLogSerializers: Readonly<{
 // clipped (error.validation itself is left as ajv made it).
 type Entry = Record<string, unknown>
 const isEntry = (value: unknown): value is Entry => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/**
+ * The logged entries: the first VALIDATION_ERRORS_LISTED, the rest counted in `validationOmitted`
+ * (a number beside the array, not a string inside it: log indexers type an array by its entries).
+ */
+function clipValidation(logged: Record<string, unknown>): void {
+  let entries = logged.validation as unknown[]
+  if (entries.length > VALIDATION_ERRORS_LISTED) {
+    logged.validationOmitted = entries.length - VALIDATION_ERRORS_LISTED
+    entries = entries.slice(0, VALIDATION_ERRORS_LISTED)
+  }
+  logged.validation = entries.some(holdsLongText) ? entries.map(clipEntry) : entries
+}
 
 function holdsLongText(entry: unknown): boolean {
   if (!isEntry(entry)) return false
