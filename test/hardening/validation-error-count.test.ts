@@ -6,6 +6,7 @@
 import { Writable } from 'node:stream'
 import { expect } from 'chai'
 import { expectErrorShape, server } from './helpers'
+import { ajv8CompilersFactory } from '../../src'
 
 const REQUIRED = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet']
 const schema = { body: { type: 'array', items: { type: 'object', required: REQUIRED } } }
@@ -76,6 +77,15 @@ describe('hardening: the number of validation errors a 400 repeats (allErrors: t
     expect(expectErrorShape(res.body, 400).message).to.equal('20000 errors')
     expect(seenByFormatter).to.equal(20_000)
     expect(seenByHandler).to.equal(20_000)
+  })
+
+  it('with ajv 8 (ajv8CompilersFactory) the same: 2,000 errors, 100 listed ("must"), the rest counted', async () => {
+    const app = server({ ...allErrors, schemaController: { compilersFactory: ajv8CompilersFactory() } })
+    app.post('/x', { schema: { body: { type: 'array', items: { type: 'object', required: ['a', 'b'] } } } }, async () => ({}))
+    const res = await post(app, emptyItems(1_000))
+    expect(res.body.length).to.be.below(20_000)
+    const message = expectErrorShape(res.body, 400).message as string
+    expect(message.endsWith("body/49 must have required property 'b', and 1900 more errors")).to.equal(true)
   })
 
   it('without allErrors (the default) one error is reported, as before', async () => {
