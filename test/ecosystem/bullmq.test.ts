@@ -84,9 +84,12 @@ class ReportsController {
   }
   @Get('/:id')
   async state(@Params('id') id: string) {
+    // The state first, then the job: read the other way round, a job that completes between the two
+    // reads is reported 'completed' with the fields of its earlier attempt (seen under load).
+    const state = await this.jobs.queue.getJobState(id)
     const job = await this.jobs.queue.getJob(id)
-    if (job === undefined) throw new HttpError(404, 'no such job')
-    return { id, state: await job.getState(), attemptsMade: job.attemptsMade, result: job.returnvalue ?? null }
+    if (job === undefined || state === 'unknown') throw new HttpError(404, 'no such job')
+    return { id, state, attemptsMade: job.attemptsMade, result: job.returnvalue ?? null }
   }
 }
 

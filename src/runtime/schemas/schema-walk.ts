@@ -10,6 +10,7 @@ const NAME_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$d
 const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples'])
 
 const hasOwn = Object.prototype.hasOwnProperty
+const propertyIsEnumerable = Object.prototype.propertyIsEnumerable
 
 /** `pointer()` builds the JSON pointer of `node` on demand: most visits never need it. */
 type Visit = (node: Record<string, unknown>, pointer: () => string) => boolean | void
@@ -121,6 +122,24 @@ export interface NotedCopy<T> {
 }
 
 
+/**
+ * TypeBox 1.x (`typebox`) marks each schema node with non-enumerable `~kind` (and `~optional`,
+ * `~readonly` ...), which its own checkers read: `Value.Convert` and `Compile` in
+ * @fastify/type-provider-typebox's TypeBoxValidatorCompiler coerce params and querystring by them,
+ * and convert nothing on a copy without them. for-in skips them, so they are carried over as they
+ * were, still non-enumerable: ajv, the keyword check and the cache key never see them.
+ */
+function isTypeBoxNode(source: object): boolean {
+  return hasOwn.call(source, '~kind') && !propertyIsEnumerable.call(source, '~kind')
+}
+
+function copyTypeBoxMarks(source: object, record: Record<string, unknown>): void {
+  for (const name of Object.getOwnPropertyNames(source)) {
+    if (name.charCodeAt(0) !== 126 || propertyIsEnumerable.call(source, name)) continue   // 126: '~'
+    Object.defineProperty(record, name, { value: (source as Record<string, unknown>)[name], enumerable: false, writable: true, configurable: true })
+  }
+}
+
 // Copies holding only JSON values (no RegExp, function, class instance or non-finite number): their cache key is their plain JSON text.
 const jsonOnlyCopies = new WeakSet<object>()
 
@@ -165,6 +184,7 @@ export function copySchemaNoting<T>(value: T): NotedCopy<T> {
       if (key === '__proto__') Object.defineProperty(record, key, { value: copy(source[key]), enumerable: true, writable: true, configurable: true })
       else record[key] = copy(source[key])
     }
+    if (isTypeBoxNode(source)) copyTypeBoxMarks(source, record)
     return record
   }
   const result = copy(value) as T
