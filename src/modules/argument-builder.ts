@@ -125,8 +125,22 @@ function toGetter(param: ParamMeta): Getter {
       return value === null || value === undefined || !Object.hasOwn(value, key) ? undefined : value[key]
     }
   }
+  const keyed = keyedPart[param.source]
+  if (keyed !== undefined) return keyed(key)
   return (request, reply) => {
     const value = part(request, reply) as Record<string, unknown> | null | undefined
     return value === null || value === undefined ? undefined : value[key]
   }
+}
+
+type Part = Record<string, unknown> | null | undefined
+
+// `@Body('name')`, `@Params('id')`...: the part's read and the key's in one closure per source, so a
+// parameter costs one call per request instead of two (the part's getter, then the key): ~4 ns a
+// parameter in process, over 8 routes' handlers called from one site (perf22).
+const keyedPart: Partial<Record<ParamMeta['source'], (key: string) => Getter>> = {
+  body: (key) => (request) => { const value = request.body as Part; return value === null || value === undefined ? undefined : value[key] },
+  query: (key) => (request) => { const value = request.query as Part; return value === null || value === undefined ? undefined : value[key] },
+  params: (key) => (request) => { const value = request.params as Part; return value === null || value === undefined ? undefined : value[key] },
+  headers: (key) => (request) => { const value = request.headers as Part; return value === null || value === undefined ? undefined : value[key] },
 }

@@ -160,4 +160,23 @@ describe('runtime: static routes in front of find-my-way (issue 16 §1)', () => 
     expect(await reply('/users/mee')).to.equal('param mee')
     expect((await app.inject({ method: 'GET', url: '/users/me/' })).statusCode).to.equal(404)
   })
+
+  it('the lookup judges the path by its length after decoding, trimming and lower-casing: an escaped, slashed or upper-case spelling of a static path still finds it, a path of no static length goes to find-my-way', () => {
+    for (const [ignoreTrailingSlash, caseSensitive] of [[false, true], [true, false]] as const) {
+      const ours = createRouter({ ignoreTrailingSlash, caseSensitive, parseQuery: queryParser(1000) })
+      const statics = { id: 'static' } as unknown as CompiledRoute
+      const parametric = { id: 'parametric' } as unknown as CompiledRoute
+      ours.on('GET', '/two', statics, null)
+      ours.on('GET', '/api/:id/files/:fileId', parametric, null)
+      const where = `(ignoreTrailingSlash ${ignoreTrailingSlash}, caseSensitive ${caseSensitive})`
+      // Longer as sent than any static path: the length is taken after decodeURI.
+      expect(ours.find('GET', '/%74%77%6F')?.store, `/%74%77%6F ${where}`).to.equal(statics)
+      expect(ours.find('GET', '/two?with=a-long-query-string')?.store, where).to.equal(statics)
+      expect(ours.find('GET', '/api/8812/files/report-2026.pdf')?.store, where).to.equal(parametric)
+      expect(ours.find('GET', '/api/8812/files/report-2026.pdf')?.params, where).to.deep.equal({ id: '8812', fileId: 'report-2026.pdf' })
+      expect(ours.find('GET', '/three'), where).to.equal(null)
+      if (ignoreTrailingSlash) expect(ours.find('GET', '/two/')?.store, `/two/ ${where}`).to.equal(statics)
+      if (!caseSensitive) expect(ours.find('GET', '/TWO')?.store, `/TWO ${where}`).to.equal(statics)
+    }
+  })
 })

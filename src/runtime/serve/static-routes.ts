@@ -46,6 +46,13 @@ export class StaticRoutes<T> {
   readonly #added: Array<{ method: string; path: string; store: T }> = []
   readonly #ignoreTrailingSlash: boolean
   readonly #caseSensitive: boolean
+  /**
+   * The lengths of the stored keys, any method. A URL with parameters (`/api/res099/8812/files/x.pdf`)
+   * is usually longer than every static path, and a miss on this Set (a small integer's hash) skips
+   * hashing the request's fresh path string for the Map: ~90 of the ~130 ns Enclave's lookup spent
+   * over find-my-way's own on a parametric URL (perf22, in process).
+   */
+  readonly #keyLengths = new Set<number>()
 
   constructor(ignoreTrailingSlash: boolean, caseSensitive: boolean) {
     this.#ignoreTrailingSlash = ignoreTrailingSlash
@@ -65,6 +72,7 @@ export class StaticRoutes<T> {
     const key = this.#key(path)
     if (table.has(key)) throw new Error(`Method '${method}' already declared for route '${key}'`)
     table.set(key, store)
+    this.#keyLengths.add(key.length)
     this.#added.push({ method, path, store })
   }
 
@@ -107,7 +115,9 @@ export class StaticRoutes<T> {
         return null
       }
     }
-    const store = table.get(this.#key(path))
+    const key = this.#key(path)
+    if (!this.#keyLengths.has(key.length)) return null
+    const store = table.get(key)
     if (store === undefined) return null
     // A fragment before any `?` leaves no query (router.ts fragmentBeforeQuery).
     this.hitQuery = end === -1 || url.charCodeAt(end) === 35 ? '' : url.slice(end + 1)
