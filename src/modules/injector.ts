@@ -100,7 +100,7 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
       if (parent === undefined) container.register(INQUIRER, { useFactory: () => currentInquirer() })
       // NestJS's ModuleRef, per module container: lookups from what that module sees.
       const own = container
-      const source = { container: own, module: node.type.name, anywhere: (token: unknown) => anywhere(token), checkClass: (type: Function) => checkCreated(type, node, own) }
+      const source = { container: own, module: node.type.name, anywhere: (token: unknown) => anywhere(token), checkClass: (type: Function) => checkCreated(type, node, own), isTransient: (from: DependencyContainer, token: unknown) => isTransient(from, token) }
       container.register(ModuleRef as unknown as InjectionToken<ModuleRef>, { useValue: moduleRefOf(source) })
     }
     containerOf.set(node, container)
