@@ -1,3 +1,4 @@
+import 'reflect-metadata' // Reflect.getOwnMetadataKeys() below: sideEffects false, so each file that needs it imports it
 import { injectable, type InjectionToken } from 'tsyringe'
 import { getModuleMeta, setModuleMeta } from './metadata'
 import { toModuleMeta } from './module-options'
