@@ -14,3 +14,4 @@ export type {
   ProviderEntry, ProviderScope, RequestEnd, SchemaEntry, RouteHookMeta, RouteHookName, GuardStage,
 } from './types'
 export { isRequestScopedClass, isTransientClass, isProviderScope, checkProviderScope } from './request-scoped'
+export { Reflector } from './reflector'

@@ -47,6 +47,9 @@ export function routeMetadata<T>(key: string): RouteMetadata<T> {
       throw declarationError('ENC_ERR_DECL_TARGET', { where, case: 'route-on-property' })
     }
     setMethodRouteConfig(target.constructor, propertyKey, key, value)
+    // Also by the method itself, for Reflector.get(key, context.handler) (NestJS reads the handler's metadata).
+    const method = descriptor.value as Function
+    byFunction.set(method, { ...byFunction.get(method), [key]: value })
   }
   // Own values only: a route config is a plain object, so `routeMetadata('constructor').of(request)`
   // read Object.prototype's and was truthy on every route (a `@Public()` guard then opened them all).
@@ -58,4 +61,11 @@ export function routeMetadata<T>(key: string): RouteMetadata<T> {
       return has.call(config, key) ? config[key] as T : undefined
     },
   })
+}
+
+const byFunction = new WeakMap<Function, Readonly<Record<string, unknown>>>()
+
+/** The routeMetadata() values set on this route method (the function itself), for Reflector; undefined for anything else. */
+export function functionRouteConfig(method: Function): Readonly<Record<string, unknown>> | undefined {
+  return byFunction.get(method)
 }

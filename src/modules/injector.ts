@@ -5,7 +5,7 @@ import { describeToken, moduleError } from './module-error'
 import { walk, type ModuleNode, type PluginItem } from './module-tree'
 import { buildPluginOptions } from './plugin-options'
 import { registerProviders, toProviderSpec } from './providers'
-import { getClassInterceptors, type Class, type ProviderEntry } from '../decorators/internal'
+import { getClassInterceptors, Reflector, type Class, type ProviderEntry } from '../decorators/internal'
 import type { Disposer } from './disposal'
 import type { BuiltInstance } from './lifecycle-hooks'
 import type { OverrideTable } from './overrides'
@@ -98,9 +98,11 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
       // Visible everywhere; given per request only (request-instances.ts), so resolving them at boot is refused.
       if (parent === undefined) for (const token of [REQUEST, REPLY]) container.register(token, { useFactory: () => { throw requestScopedResolved(token, node) } })
       if (parent === undefined) container.register(INQUIRER, { useFactory: () => currentInquirer() })
+      // NestJS's Reflector, which NestJS provides everywhere: one stateless instance, seen by every module.
+      if (parent === undefined) container.register(Reflector, { useValue: new Reflector() })
       // NestJS's ModuleRef, per module container: lookups from what that module sees.
       const own = container
-      const source = { container: own, module: node.type.name, anywhere: (token: unknown) => anywhere(token), checkClass: (type: Function) => checkCreated(type, node, own) }
+      const source = { container: own, module: node.type.name, anywhere: (token: unknown) => anywhere(token), checkClass: (type: Function) => checkCreated(type, node, own), isTransient: (from: DependencyContainer, token: unknown) => isTransient(from, token) }
       container.register(ModuleRef as unknown as InjectionToken<ModuleRef>, { useValue: moduleRefOf(source) })
     }
     containerOf.set(node, container)

@@ -192,8 +192,11 @@ export const moduleErrors = {
         'Declare the route with withRequestScope(handler) (README "Request-scoped providers", the runtime API).'
       : `${a.subject} is request-scoped (${a.reason}): it exists only while a request is served, for the route methods of a controller that injects it. ` +
         'It cannot be resolved at boot or from outside a request (resolveProvider(app, ...), t.get()). In a handler, use resolveProvider(request, ...) inside withRequestScope(); in a test, send a request (app.inject()), or override it with a useValue (README "Testing").' }),
-  ENC_ERR_MODULE_TRANSIENT: e({ status: null, summary: "a transient provider (scope: 'transient', @Transient()) has a factory that returned a promise or a boot-only method, or INQUIRER is injected into something that is not transient",
-    message: (a: { case: 'async'; subject: string } | { case: 'boot-method'; subject: string; methods: readonly string[] } | { case: 'inquirer'; subject: string }) => a.case === 'async'
+  ENC_ERR_MODULE_TRANSIENT: e({ status: null, summary: "a transient provider (scope: 'transient', @Transient()) has a factory that returned a promise or a boot-only method, INQUIRER is injected into something that is not transient, or moduleRef.get() asked for a transient provider",
+    message: (a: { case: 'async'; subject: string } | { case: 'boot-method'; subject: string; methods: readonly string[] } | { case: 'inquirer'; subject: string } | { case: 'module-ref-get'; subject: string; module: string }) => a.case === 'module-ref-get'
+      ? `moduleRef.get(${a.subject}) in ${a.module}: ${a.subject} is transient (a fresh instance per consumer), and get() gives the one instance a token has, as NestJS's get() refuses a transient provider. ` +
+        `Use \`await moduleRef.resolve(${a.subject})\` for a fresh instance (kept until close(), so not once per request), inject it in the constructor (one per consumer), or, in a request, \`await resolveProvider(request, ${a.subject})\` (released with the request) (README "Transient providers").`
+      : a.case === 'async'
       ? `${a.subject} is transient and its factory returned a promise: a transient value is built while its consumer is, which cannot wait. ` +
         "Make the factory synchronous, or make the provider a singleton (awaited at boot) or scope: 'request' (awaited per request) (README \"Transient providers\")."
       : a.case === 'boot-method'

@@ -1,4 +1,5 @@
 import type { DependencyContainer, InjectionToken } from 'tsyringe'
+import { describeToken, moduleError } from './module-error'
 import { resolveVisible } from './resolve-visible'
 
 /** NestJS's `ModuleRefGetOrResolveOpts`: `strict: false` looks in every module of the app, not only what the module sees. */
@@ -13,13 +14,16 @@ export abstract class ModuleRef {
   /**
    * The instance the module sees for `token` (its own providers, its lifted children's and its
    * ancestors'); with `{ strict: false }`, the one the first module providing it (root first) has.
-   * A transient provider gives a fresh instance, kept until close(); a request-scoped one is
-   * refused (`ENC_ERR_MODULE_REQUEST_SCOPE`): in a request, `await resolveProvider(request, Token)`.
+   * A transient provider is refused, as NestJS's get() refuses one (`ENC_ERR_MODULE_TRANSIENT`,
+   * naming `resolve()`); a request-scoped one too (`ENC_ERR_MODULE_REQUEST_SCOPE`): in a request,
+   * `await resolveProvider(request, Token)`.
    */
   abstract get<T>(token: InjectionToken<T>, options?: ModuleRefOptions): T
   /**
-   * `get()` as a promise, for code written against NestJS's `resolve()`. There is no context id:
-   * a request-scoped provider belongs to a request (`resolveProvider(request, Token)`).
+   * `get()` as a promise, for code written against NestJS's `resolve()`, and a transient provider's
+   * fresh instance on each call (as NestJS's, which builds one per context id; the instance is kept
+   * until close(), which releases it). There is no context id: a request-scoped provider belongs to
+   * a request (`resolveProvider(request, Token)`).
    */
   abstract resolve<T>(token: InjectionToken<T>, contextId?: undefined, options?: ModuleRefOptions): Promise<T>
   /**
@@ -39,22 +43,28 @@ export interface ModuleRefSource {
   readonly anywhere: (token: unknown) => DependencyContainer | undefined
   /** Refuses a class whose constructor parameters the module does not see (the boot check). */
   readonly checkClass: (type: Function) => void
+  /** Whether `token`, as `from` sees it, is a transient provider (or an alias of one). */
+  readonly isTransient: (from: DependencyContainer, token: unknown) => boolean
 }
 
 class ContainerModuleRef extends ModuleRef {
   constructor(private readonly source: ModuleRefSource) { super() }
 
   get<T>(token: InjectionToken<T>, options?: ModuleRefOptions): T {
-    const { container, module, anywhere } = this.source
-    if (options?.strict === false && !container.isRegistered(token, true)) {
-      const found = anywhere(token)
-      if (found !== undefined) return found.resolve(token)
-    }
-    return resolveVisible(container, token, 'moduleRef.get', module)
+    return this.#lookUp(token, options, true)
   }
 
   async resolve<T>(token: InjectionToken<T>, _contextId?: undefined, options?: ModuleRefOptions): Promise<T> {
-    return this.get(token, options)
+    return this.#lookUp(token, options, false)
+  }
+
+  #lookUp<T>(token: InjectionToken<T>, options: ModuleRefOptions | undefined, single: boolean): T {
+    const { container, module, anywhere, isTransient } = this.source
+    let from = container
+    if (options?.strict === false && !container.isRegistered(token, true)) from = anywhere(token) ?? container
+    // NestJS's get() refuses a transient provider: each call would build (and keep) another one.
+    if (single && isTransient(from, token)) throw moduleError('ENC_ERR_MODULE_TRANSIENT', { case: 'module-ref-get', subject: describeToken(token), module })
+    return from === container ? resolveVisible(container, token, 'moduleRef.get', module) : from.resolve(token)
   }
 
   async create<T>(type: new (...args: any[]) => T): Promise<T> {

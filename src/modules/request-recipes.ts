@@ -110,6 +110,8 @@ export function recipeCompiler(lookup: ProviderLookup, analysis: ScopeAnalysis):
     }
     const deps = constructorDependencies(target) ?? []
     const args: RecipeArg[] = []
+    // Two parameters with one token share its recipe: one transient per consumer, as in NestJS 12.
+    const byToken = new Map<unknown, RecipeArg>()
     for (let index = 0; index < Math.max(target.length, deps.length); index++) {
       const dep = deps[index]
       const found = injectionTarget(dep)
@@ -119,7 +121,9 @@ export function recipeCompiler(lookup: ProviderLookup, analysis: ScopeAnalysis):
       if (found.kind === 'delayed' || delayed || found.transform !== undefined || (typeof descriptor === 'object' && descriptor?.multiple === true)) {
         throw moduleError('ENC_ERR_MODULE_REQUEST_SCOPE', { case: 'injection', subject: `${what} in ${path}`, index })
       }
-      args.push(argFor(container, found.token, found.isOptional, target, inquirer))
+      let arg = byToken.get(found.token)
+      if (arg === undefined) byToken.set(found.token, arg = argFor(container, found.token, found.isOptional, target, inquirer))
+      args.push(arg)
     }
     const constructor = target as new (...args: unknown[]) => unknown
     return { what, args, make: (values) => new constructor(...values), release: 'own', mayWait: waitsOn(args) }

@@ -19,6 +19,8 @@ type ParamResolver = (context: unknown, ctor: Function) => (param: unknown, inde
  * Makes `container` record which class it resolves constructor parameters for, so INQUIRER can
  * name the consumer. tsyringe passes that class to resolveParams() only (4.x, dependency-container.js),
  * so each of the app's containers wraps its own; a tsyringe without it leaves INQUIRER undefined.
+ * Within one construction, two parameters with one plain token get one value: a transient provider
+ * is built once per consumer, as NestJS 12 does (tsyringe alone would build one per parameter).
  */
 export function trackInquirers(container: DependencyContainer): void {
   const target = container as unknown as { resolveParams?: ParamResolver }
@@ -26,11 +28,27 @@ export function trackInquirers(container: DependencyContainer): void {
   if (typeof original !== 'function') return
   target.resolveParams = function (this: unknown, context: unknown, ctor: Function) {
     const resolveOne = original.call(this, context, ctor)
+    let resolved: Map<unknown, unknown> | undefined
     return (param: unknown, index: number) => {
+      const key = plainToken(param)
+      if (key !== undefined && resolved?.has(key) === true) return resolved.get(key)
       constructing.push(ctor)
-      try { return resolveOne(param, index) } finally { constructing.pop() }
+      let value: unknown
+      try { value = resolveOne(param, index) } finally { constructing.pop() }
+      if (key !== undefined) (resolved ??= new Map()).set(key, value)
+      return value
     }
   }
+}
+
+/** The token of a parameter resolved as it is (a class, a string, a symbol, `@inject(T)`); undefined for delay(), injectAll(), transforms. */
+function plainToken(param: unknown): unknown {
+  if (typeof param === 'function' || typeof param === 'string' || typeof param === 'symbol') return param
+  if (typeof param !== 'object' || param === null) return undefined
+  const descriptor = param as { token?: unknown; multiple?: unknown; transform?: unknown }
+  if (descriptor.multiple === true || descriptor.transform !== undefined || !('token' in descriptor)) return undefined
+  const token = descriptor.token
+  return typeof token === 'function' || typeof token === 'string' || typeof token === 'symbol' ? token : undefined
 }
 
 /** Runs `build` (a transient factory resolving its inject list) as the consumer `self`. */

@@ -1,6 +1,6 @@
 import 'reflect-metadata'
 import { expect } from 'chai'
-import { Get, Module, Route, createApp, inject, injectable, isDeclarationError, lift, type InjectionToken } from '../../src'
+import { ConfigurableModuleBuilder, Get, Hook, Module, Route, createApp, inject, injectable, isDeclarationError, lift, type InjectionToken } from '../../src'
 
 // NestJS's forRoot()/register() habit: what Enclave answers for the DynamicModule object, and the
 // configurable module the README offers instead (a function that declares a module class).
@@ -64,5 +64,71 @@ describe('NestJS dynamic modules (forRoot) in @Module({ plugins })', () => {
     const app = await createApp(AppModule)
     expect((await app.inject('/db')).json()).to.deep.equal({ name: 'db' })
     await app.close()
+  })
+})
+
+describe("NestJS's ConfigurableModuleBuilder (README \"Coming from NestJS\")", () => {
+  interface CacheOptions { ttl: number }
+  const { ConfigurableModuleClass, MODULE_OPTIONS_TOKEN } = new ConfigurableModuleBuilder<CacheOptions>().setClassMethodName('forRoot').build()
+  @injectable() class Cache { constructor(@inject(MODULE_OPTIONS_TOKEN) readonly options: CacheOptions) {} }
+  @Route('/cache') class CacheController { constructor(private readonly cache: Cache) {} @Get('/') get() { return { ttl: this.cache.options.ttl } } }
+  @Module({ providers: [Cache], controllers: [CacheController] }) class CacheModule extends ConfigurableModuleClass {}
+
+  it('forRoot(options) is a module class of its own per call, its providers given the options (two configurations side by side)', async () => {
+    @Module({ prefix: '/a', plugins: [CacheModule.forRoot({ ttl: 60 })] }) class A {}
+    @Module({ prefix: '/b', plugins: [CacheModule.forRoot({ ttl: 5 })] }) class B {}
+    @Module({ plugins: [A, B] }) class AppModule {}
+    const app = await createApp(AppModule)
+    expect((await app.inject('/a/cache')).json()).to.deep.equal({ ttl: 60 })
+    expect((await app.inject('/b/cache')).json()).to.deep.equal({ ttl: 5 })
+    expect(CacheModule.forRoot({ ttl: 1 })).to.not.equal(CacheModule.forRoot({ ttl: 1 }))
+    expect(CacheModule.forRoot({ ttl: 1 }).name).to.equal('CacheModule')
+    await app.close()
+  })
+
+  it('forRootAsync({ useFactory, inject }) is awaited at boot, its inject tokens from an ancestor; lift() shows its providers to the parent (NestJS exports)', async () => {
+    @injectable() class AppConfig { readonly ttl = 30 }
+    @Route('/parent') class ParentController { constructor(private readonly cache: Cache) {} @Get('/') get() { return { ttl: this.cache.options.ttl } } }
+    @Module({
+      providers: [AppConfig],
+      plugins: [lift(CacheModule.forRootAsync({ useFactory: async (config: AppConfig) => { await new Promise((resolve) => setTimeout(resolve, 1)); return { ttl: config.ttl } }, inject: [AppConfig] }))],
+      controllers: [ParentController],
+    })
+    class AppModule {}
+    const app = await createApp(AppModule)
+    expect((await app.inject('/parent')).json()).to.deep.equal({ ttl: 30 })
+    expect((await app.inject('/cache')).json()).to.deep.equal({ ttl: 30 })
+    await app.close()
+  })
+
+  it('keeps what is declared on the module class: its hooks, lifecycle methods and constructor injection', async () => {
+    const calls: string[] = []
+    @Module({ providers: [Cache] }) class Hooked extends ConfigurableModuleClass {
+      constructor(readonly cache: Cache) { super() }
+      onModuleInit() { calls.push(`init ${this.cache.options.ttl}`) }
+      @Hook('onRequest') async mark(request: { url: string }) { calls.push(`hook ${request.url}`) }
+    }
+    @Route('/x') class X { @Get('/') get() { return {} } }
+    @Module({ plugins: [lift(Hooked.forRoot({ ttl: 9 }))], controllers: [X] }) class AppModule {}
+    const app = await createApp(AppModule)
+    await app.inject('/x')
+    expect(calls).to.deep.equal(['init 9', 'hook /x'])
+    await app.close()
+  })
+
+  it('register() / registerAsync() by default; a module that does not inject the options, without them, fails boot naming MODULE_OPTIONS_TOKEN', async () => {
+    const built = new ConfigurableModuleBuilder<{ url: string }>().build()
+    @injectable() class Client { constructor(@inject(built.MODULE_OPTIONS_TOKEN) readonly options: { url: string }) {} }
+    @Route('/url') class U { constructor(private readonly client: Client) {} @Get('/') get() { return { url: this.client.options.url } } }
+    @Module({ providers: [Client], controllers: [U] }) class ClientModule extends built.ConfigurableModuleClass {}
+    @Module({ plugins: [ClientModule.register({ url: 'redis://x' })] }) class AppModule {}
+    const app = await createApp(AppModule)
+    expect((await app.inject('/url')).json()).to.deep.equal({ url: 'redis://x' })
+    await app.close()
+    // Listed as it is, without register(): nothing provides the options.
+    @Module({ plugins: [ClientModule] }) class Unconfigured {}
+    const error = await createApp(Unconfigured).then(() => null, (caught: Error & { code?: string }) => caught)
+    expect(error?.code).to.equal('ENC_ERR_MODULE_DEPENDENCY_NOT_VISIBLE')
+    expect(error?.message).to.contain('register: MODULE_OPTIONS_TOKEN')
   })
 })

@@ -8,7 +8,7 @@ import { request as httpRequest } from 'node:http'
 import { Readable } from 'node:stream'
 import { injectable } from 'tsyringe'
 import {
-  Get, HttpError, Module, OnError, OnResponse, OnSend, Post, PreParsing, PreSerialization, RequestScoped, Route,
+  Get, HttpError, Module, NotFoundHandler, OnError, OnResponse, OnSend, OnTimeout, Post, PreHandler, PreParsing, PreSerialization, RequestScoped, Route,
   createApp, type Reply, type Request, type RequestEnd,
 } from '../../src'
 
@@ -237,6 +237,109 @@ describe('the end-of-request release with a late request-scoped hook runs exactl
     await eventually(() => releases(log).length > 0)
     await tick(30)
     expect(log).to.deep.equal(['gone: handler started', 'gone: handler settled', 'dispose failed=false'])
+    await app.close()
+  })
+})
+
+describe('reply.callNotFound() on a route whose request-scoped instances are released at the end (NOTE21 leftover)', () => {
+  async function appWithNotFound(log: string[]) {
+    @RequestScoped() class Tenant {
+      readonly id = ++serial
+      dispose(end: RequestEnd) { log.push(`dispose failed=${end.failed}`) }
+    }
+    @injectable() class Stamp { constructor(readonly tenant: Tenant) {} handle(_r: Request, reply: Reply, payload: unknown) { reply.header('x-tenant', String(this.tenant.id)); return payload } }
+    @injectable() class Audit { constructor(readonly tenant: Tenant) {} async handle() { log.push(`audit ${this.tenant.id}`) } }
+    @injectable() class TenantGuard { constructor(readonly tenant: Tenant) {} handle() { return true } }
+    // A later hook that hands the request over to the not-found handler before the handler runs.
+    const handOver = async (_request: Request, reply: Reply) => { reply.callNotFound(); return reply }
+    @Route() class C {
+      constructor(readonly tenant: Tenant) {}
+      @Get('/late') @OnSend(Stamp) @OnResponse(Audit) missing(_request: Request, reply: Reply) { reply.callNotFound() }
+      @Get('/late-async') @OnSend(Stamp) async missingLater(_request: Request, reply: Reply) { await tick(5); reply.callNotFound(); return reply }
+      @Get('/guarded') @PreHandler(TenantGuard, handOver) guarded() { return { never: true } }
+      @Get('/ok') @OnSend(Stamp) ok() { return { ok: this.tenant.id } }
+    }
+    @Module({ providers: [Tenant, Stamp, Audit, TenantGuard], controllers: [C] }) class Root {
+      @NotFoundHandler() notFound(_request: Request, reply: Reply) { return reply.code(404).send({ missing: true }) }
+    }
+    return createApp(Root, { logger: false })
+  }
+  const releases = (log: string[]): string[] => log.filter((line) => line.startsWith('dispose'))
+
+  it('releases exactly once after the not-found answer: from the handler (sync and async) and from a hook after a request-scoped guard', async () => {
+    const log: string[] = []
+    const app = await appWithNotFound(log)
+    const cases: Array<[string, string]> = [
+      ['/late', 'dispose failed=false'],
+      ['/late-async', 'dispose failed=false'],
+      // The handler never ran: the release says so, as for a guard's denial.
+      ['/guarded', 'dispose failed=true'],
+    ]
+    for (const [url, release] of cases) {
+      log.length = 0
+      const response = await app.inject({ url })
+      expect(response.statusCode, url).to.equal(404)
+      expect(response.json(), url).to.deep.equal({ missing: true })
+      await eventually(() => releases(log).length > 0)
+      await tick(30)
+      expect(releases(log), url).to.deep.equal([release])
+      // Fastify 3's context switch: the calling route's onResponse hooks (Audit) do not run.
+      expect(log.filter((line) => line.startsWith('audit')), url).to.deep.equal([])
+    }
+    // The route's own end still releases once where callNotFound() is not called.
+    log.length = 0
+    expect((await app.inject({ url: '/ok' })).statusCode).to.equal(200)
+    await eventually(() => releases(log).length > 0)
+    await tick(20)
+    expect(releases(log)).to.deep.equal(['dispose failed=false'])
+    await app.close()
+  })
+
+  it('100 requests through callNotFound(): 100 Tenants built, 100 released', async () => {
+    const log: string[] = []
+    const app = await appWithNotFound(log)
+    const before = serial
+    for (let i = 0; i < 100; i++) expect((await app.inject({ url: i % 2 === 0 ? '/late' : '/guarded' })).statusCode).to.equal(404)
+    await eventually(() => releases(log).length >= 100)
+    await tick(20)
+    expect(serial - before).to.equal(100)
+    expect(releases(log)).to.have.length(100)
+    await app.close()
+  })
+})
+
+describe('@OnTimeout with a request-scoped hook class (connectionTimeout; README "Request-scoped providers")', () => {
+  it('runs on the request\'s Tenant when the socket times out, and the release runs once, after the handler settled', async () => {
+    const log: string[] = []
+    let letGo: () => void = () => undefined
+    const handlerHeld = new Promise<void>((resolve) => { letGo = resolve })
+    @RequestScoped() class Tenant {
+      readonly id = ++serial
+      dispose(end: RequestEnd) { log.push(`dispose ${this.id} failed=${end.failed}`) }
+    }
+    @injectable() class TimedOut { constructor(readonly tenant: Tenant) {} async handle() { log.push(`timeout ${this.tenant.id}`) } }
+    @Route() @OnTimeout(TimedOut) class C {
+      constructor(readonly tenant: Tenant) {}
+      @Get('/slow') async slow() { log.push(`handler ${this.tenant.id}`); await handlerHeld; return { ok: true } }
+    }
+    @Module({ providers: [Tenant, TimedOut], controllers: [C] }) class Root {}
+    const app = await createApp(Root, { logger: false, connectionTimeout: 50, handlerTimeout: 0 })
+    const address = await app.listen({ port: 0, host: '127.0.0.1' })
+    const { port } = new URL(address)
+    const outcome = await new Promise<string>((resolve) => {
+      const client = httpRequest({ host: '127.0.0.1', port, path: '/slow', agent: false }, (res) => { res.resume(); resolve(String(res.statusCode)) })
+      client.on('error', (error) => resolve(error.message))
+      client.end()
+    })
+    expect(outcome).to.equal('socket hang up')
+    await eventually(() => log.some((line) => line.startsWith('timeout')))
+    // The handler still holds the request: nothing is released under it.
+    expect(log.filter((line) => line.startsWith('dispose'))).to.deep.equal([])
+    letGo()
+    await eventually(() => log.some((line) => line.startsWith('dispose')))
+    await tick(20)
+    const id = Number(log[0].split(' ')[1])
+    expect(log).to.deep.equal([`handler ${id}`, `timeout ${id}`, `dispose ${id} failed=false`])
     await app.close()
   })
 })
