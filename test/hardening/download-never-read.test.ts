@@ -10,6 +10,7 @@ import { Readable } from 'node:stream'
 import { expect } from 'chai'
 import { server } from '../support/servers'
 import { sleep } from '../support/raw-http'
+import { untilSettled } from '../support/settled'
 import type { Reply, Scope } from '../../src/runtime'
 
 const CHUNK = 64 * 1024
@@ -62,9 +63,7 @@ describe('hardening: a large streamed download to a client that never reads', fu
       socket.on('error', () => undefined)
       socket.pause()
       socket.write('GET /download HTTP/1.1\r\nHost: x\r\n\r\n')
-      // Until the buffers are full (no chunk produced for 300 ms), not a fixed second: a slower
-      // machine fills them later, and this one settles in well under a second. Bounded: 5 s.
-      for (let last = -1, still = 0, i = 0; still < 3 && i < 50; i++) { await sleep(100); still = produced === last && produced > 0 ? still + 1 : 0; last = produced }
+      await untilSettled(() => produced)
       const first = { produced, memory: inUse() }
       await sleep(1_000)
       expect(produced, 'bytes produced').to.be.below(BOUND)
