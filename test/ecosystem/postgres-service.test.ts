@@ -233,7 +233,10 @@ describe('a CRUD service on a real PostgreSQL (decorator modules with pg, and @f
   let app: Awaited<ReturnType<typeof createApp>>
   const errors: unknown[] = []
 
-  before(async () => {
+  before(async function () {
+    // initdb and the server's start, then the app's boot: 30 s was not enough on a loaded 2-core
+    // machine (load ~28 here); every wait inside is bounded on its own (initdb 30 s, start 10 s).
+    this.timeout(90_000)
     pg = await startPostgres()
     app = await createApp(appModule(pg.url), { health: true, logger: { level: 'error', stream: { write: (line: string) => { errors.push(JSON.parse(line)) } } } })
   })

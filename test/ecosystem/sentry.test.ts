@@ -35,7 +35,7 @@ function ingest(): Promise<{ server: Server; dsn: string; envelopes: Envelope[] 
 }
 
 describe('@sentry/node with Enclave (errors to a loopback ingest server)', function () {
-  this.timeout(20_000)
+  this.timeout(50_000)
   const started: ChildProcess[] = []
   afterEach(() => { for (const child of started.splice(0)) if (child.exitCode === null) child.kill('SIGKILL') })
 

@@ -3,13 +3,14 @@
 // pull(), reply.raw.write() waiting for 'drain'), what the server holds is bounded by the socket's
 // and the source's high-water marks plus the kernel's buffers: the producer is asked for nothing
 // more once they are full. Measured as bytes produced (exact) and memory in use (heap plus
-// Buffers), sampled twice a second apart: neither grows. Bounded: each source stops at 1 GB, each
-// test within ~3 s.
+// Buffers), sampled twice a second apart once the buffers are full: neither grows. Bounded: each
+// source stops at 1 GB, each test within ~7 s.
 import { connect, type Socket } from 'node:net'
 import { Readable } from 'node:stream'
 import { expect } from 'chai'
 import { server } from '../support/servers'
 import { sleep } from '../support/raw-http'
+import { untilSettled } from '../support/settled'
 import type { Reply, Scope } from '../../src/runtime'
 
 const CHUNK = 64 * 1024
@@ -62,7 +63,7 @@ describe('hardening: a large streamed download to a client that never reads', fu
       socket.on('error', () => undefined)
       socket.pause()
       socket.write('GET /download HTTP/1.1\r\nHost: x\r\n\r\n')
-      await sleep(1_000)
+      await untilSettled(() => produced)
       const first = { produced, memory: inUse() }
       await sleep(1_000)
       expect(produced, 'bytes produced').to.be.below(BOUND)

@@ -11,6 +11,7 @@ import { expect } from 'chai'
 import { recordingLogger, server } from '../support/servers'
 import { sleep, within } from '../support/raw-http'
 import { carelessFeed } from '../support/careless-feed'
+import { untilSettled } from '../support/settled'
 import type { Scope } from '../../src/runtime'
 
 const LIMIT = 2 * 1024 * 1024
@@ -79,7 +80,7 @@ describe('hardening: maxQueuedBytes on HTTP/2 streams', function () {
       stream.pause()
       return stream
     })
-    await sleep(1_500)
+    await untilSettled(() => produced)
     const held = produced
     await sleep(1_000)
     expect(produced, 'no production while nobody reads').to.equal(held)

@@ -10,6 +10,7 @@ import { expect } from 'chai'
 import { recordingLogger, server } from '../support/servers'
 import { nonReader } from '../support/non-reader'
 import { sleep, within } from '../support/raw-http'
+import { untilSettled } from '../support/settled'
 import { objectModeBytes } from '../../src/runtime/serve/object-mode-bytes'
 
 const LIMIT = 2 * 1024 * 1024
@@ -38,7 +39,8 @@ describe('hardening: object-mode and web stream replies to a client that never r
     two.on('error', () => undefined)
     two.pause()
     two.write('GET /web HTTP/1.1\r\nHost: x\r\n\r\n')
-    await sleep(1_000)
+    // Both producing, then both stopped (a sum that stays put): the buffers are full.
+    await untilSettled(() => generated === 0 || pulled === 0 ? 0 : generated + pulled)
     const after = { generated, pulled }
     await sleep(1_000)
     expect({ generated, pulled }, 'no production while nobody reads').to.deep.equal(after)

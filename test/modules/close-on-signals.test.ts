@@ -35,7 +35,7 @@ function get(url: string): Promise<number> {
 const started: ChildProcess[] = []
 
 describe('closeOnSignals: a real process (README "Shutdown")', function () {
-  this.timeout(30_000)
+  this.timeout(60_000)
 
   afterEach(() => {
     // Only what this file started, by pid; normally every child has exited already.

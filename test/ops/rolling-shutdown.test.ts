@@ -67,7 +67,7 @@ function expectNothingLost(outcomes: readonly Outcome[], output: string): void {
 }
 
 describe('rolling shutdown: SIGTERM under keep-alive load in a real process (README "Shutdown")', function () {
-  this.timeout(30_000)
+  this.timeout(60_000)
 
   afterEach(() => {
     // Only what this file started, by pid; normally every child has exited already.

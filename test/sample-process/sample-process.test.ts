@@ -6,7 +6,10 @@ import { freePort } from '../support/free-port'
 import { join } from 'node:path'
 
 const main = join(__dirname, '..', '..', 'sample', 'main.js')
-const startLimitMs = 10_000
+// 30 s, not 10: the sample loads the whole dist, ~0.4 s of CPU, and on a loaded 2-core machine
+// (load ~24 here) that took 6-13 s of wall time; 10 s failed 1 run of 1. What these tests prove
+// is what the sample serves and how it stops, not how fast it boots.
+const startLimitMs = 30_000
 const exitLimitMs = 10_000
 
 /** Resolves with the address the sample prints on its "listening" line; rejects on exit or after the limit. */
