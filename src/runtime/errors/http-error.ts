@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http'
+import { STATUS_CODES, validateHeaderName, validateHeaderValue } from 'node:http'
 import { runtimeError } from './runtime-codes'
 
 /** What `new HttpError(status, message, options)` takes besides the status and message. */
@@ -12,6 +12,13 @@ export interface HttpErrorOptions {
    * never fails on it; shown at a 5xx too, as the message is.
    */
   details?: Record<string, unknown>
+  /**
+   * Response headers that belong to this error: `WWW-Authenticate` on a 401 (RFC 9110 §11.6.1
+   * requires it), `Retry-After` on a 429 or 503, `Allow` on a 405. Set on the reply before the
+   * error handlers run, as Fastify 3 sets an error's `headers` (http-errors' field), so an
+   * `@ErrorHandler()` that rethrows keeps them. Names and values are checked here, as details are.
+   */
+  headers?: Readonly<Record<string, string | number | readonly string[]>>
 }
 
 /**
@@ -31,18 +38,41 @@ export class HttpError extends Error {
   readonly expose = true
   readonly code: string | undefined
   readonly details: Record<string, unknown> | undefined
+  readonly headers: Readonly<Record<string, string | number | readonly string[]>> | undefined
 
   constructor(statusCode: number, message?: string, options: HttpErrorOptions = {}) {
     if (!Number.isInteger(statusCode) || statusCode < 400 || statusCode > 599) {
       throw runtimeError('ENC_ERR_REPLY_INVALID_HTTP_ERROR', { given: describe(statusCode) })
     }
     if (options.details !== undefined) checkDetails(options.details)
+    if (options.headers !== undefined) checkHeaders(options.headers)
     super(message ?? STATUS_CODES[statusCode] ?? 'Error', options.cause === undefined ? undefined : { cause: options.cause })
     this.name = 'HttpError'
     this.statusCode = statusCode
     this.code = options.code
     this.details = options.details
+    this.headers = options.headers === undefined ? undefined : { ...options.headers }
   }
+}
+
+// A header Node would refuse (a CR/LF in a value, a space in a name) would otherwise fail the
+// error reply itself, at answer time, as a 500 far from the throw.
+function checkHeaders(headers: unknown): void {
+  const proto = headers !== null && typeof headers === 'object' ? Object.getPrototypeOf(headers) : undefined
+  if (proto !== Object.prototype && proto !== null) {
+    throw runtimeError('ENC_ERR_REPLY_INVALID_HTTP_ERROR', { headers: `a plain object of header names to values, got ${Array.isArray(headers) ? 'an array' : describe(headers)}` })
+  }
+  for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
+    const values = Array.isArray(value) ? value : [value]
+    const problem = values.some((v) => typeof v !== 'string' && typeof v !== 'number')
+      ? `a value that is not a string, number or array of strings (${name}: ${describe(value)})`
+      : refused(() => { validateHeaderName(name); for (const v of values) validateHeaderValue(name, String(v)) })
+    if (problem !== null) throw runtimeError('ENC_ERR_REPLY_INVALID_HTTP_ERROR', { headers: problem })
+  }
+}
+
+function refused(check: () => void): string | null {
+  try { check(); return null } catch (error) { return (error as Error).message }
 }
 
 // Checked when thrown, not when answered: a detail JSON cannot write (a BigInt, a cycle) would

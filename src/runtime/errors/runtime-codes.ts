@@ -163,9 +163,11 @@ export const runtimeErrors = {
     message: (a: { given: string }) => `reply.code(${a.given}): a status must be an integer from 200 to 599 (a 1xx is not a final response).` }),
   ENC_ERR_REPLY_SENT_VALUE: e({ status: 500, summary: "reply.sent was set to something other than true (Fastify 3's deprecated way to hijack a reply, FST_ERR_REP_SENT_VALUE: only true is taken; reply.hijack() says the same)",
     message: (a: { given: string }) => `reply.sent = ${a.given}: the only value reply.sent takes is true (Fastify 3's deprecated form of reply.hijack()); call reply.hijack() instead.` }),
-  ENC_ERR_REPLY_INVALID_HTTP_ERROR: e({ status: 500, summary: 'new HttpError() was given a status that is not an integer from 400 to 599, or details that are not a JSON-serializable plain object (thrown by the constructor; a handler that throws it answers the generic 500)',
-    message: (a: { given: string } | { details: string }) => 'details' in a
+  ENC_ERR_REPLY_INVALID_HTTP_ERROR: e({ status: 500, summary: 'new HttpError() was given a status that is not an integer from 400 to 599, details that are not a JSON-serializable plain object, or headers Node would refuse (thrown by the constructor; a handler that throws it answers the generic 500)',
+    message: (a: { given: string } | { details: string } | { headers: string }) => 'details' in a
       ? `new HttpError(status, message, { details }): details must be a plain object that JSON.stringify() can write (it becomes the body's "details"), got ${a.details}.`
+      : 'headers' in a
+      ? `new HttpError(status, message, { headers }): headers must be valid response header names and values (set on the reply with the error), got ${a.headers}.`
       : `new HttpError(${a.given}): an HttpError's status must be an integer from 400 to 599. For another status, use reply.code() and send a payload.` }),
   ENC_ERR_REPLY_INVALID_REDIRECT: e({ status: 500, summary: 'reply.redirect() was given a target that is not a string',
     message: (a: { method: string; url: string; got: string }) => `reply.redirect() on ${a.method} ${a.url}: the target url must be a string, got ${a.got}.` }),
