@@ -8,6 +8,7 @@ import type { SerialShape } from './serialization'
 import type { FlowShape } from './hook-flow'
 import type { EncShape } from './encapsulation'
 import type { LifecycleShape } from './reply-lifecycle'
+import type { SharedShape } from './shared-schemas'
 
 export type Handler = (request: any, reply: any) => unknown
 
@@ -55,6 +56,8 @@ export interface Case {
   enc?: EncShape
   /** A reply-lifecycle case: what the handler and its hooks do (reply-lifecycle.ts). */
   lifecycle?: LifecycleShape
+  /** A shared-schemas case: the schemas its route's `setup` adds and where (shared-schemas.ts). */
+  shared?: SharedShape
   /** Server options given to both constructors as they are (the server-options family). */
   server?: Record<string, unknown>
   /** Replays only: Fastify 3's error handlers declared so that they chain as Enclave's. */
