@@ -19,6 +19,7 @@ export type LifecycleEnding =
   | 'redirect-url' | 'redirect-code-url' | 'redirect-url-code' | 'code-then-redirect'
   | 'call-not-found-after-headers'
   | 'get-headers' | 'sent-read'
+  | 'hijack-then-throw' | 'sent-read-after-hijack' | 'raw-set-header-then-send' | 'raw-write-head-then-send' | 'response-time-type' | 'await-send-then-header'
 
 export type LifecycleHook =
   | 'onRequest-hijack' | 'preHandler-hijack' | 'onSend-stream' | 'onSend-send' | 'onResponse-send'
@@ -39,6 +40,7 @@ const ENDINGS: LifecycleEnding[] = [
   'send-twice', 'send-then-return-value', 'await-send', 'send-error-then-send', 'sync-send-later-return-reply',
   'redirect-url', 'redirect-code-url', 'redirect-url-code', 'code-then-redirect',
   'call-not-found-after-headers', 'get-headers', 'sent-read',
+  'hijack-then-throw', 'sent-read-after-hijack', 'raw-set-header-then-send', 'raw-write-head-then-send', 'response-time-type', 'await-send-then-header',
 ]
 const HOOKS: LifecycleHook[] = ['onRequest-hijack', 'preHandler-hijack', 'onSend-stream', 'onSend-send', 'onResponse-send']
 
@@ -90,6 +92,20 @@ function handlerOf(shape: LifecycleShape): Handler {
         reply.send({ sentBefore })
         return reply
       }
+      // Taken over, then failing: the failure has no reply to answer (both log it).
+      case 'hijack-then-throw': reply.hijack(); rawEnd(reply); throw new Error('after the hijack')
+      case 'sent-read-after-hijack': {
+        reply.hijack()
+        reply.raw.writeHead(200, { 'content-type': 'application/json' })
+        reply.raw.end(JSON.stringify({ sent: reply.sent }))
+        return undefined
+      }
+      // A header set on the raw response counts (README: as in Fastify 3).
+      case 'raw-set-header-then-send': reply.raw.setHeader('x-raw-set', '1'); reply.send({ ok: true }); return reply
+      // The head written on the raw response, then a send: Node refuses the second head.
+      case 'raw-write-head-then-send': reply.raw.writeHead(207, { 'x-raw-head': '1' }); try { reply.send('after the raw head') } catch { /* refusing is allowed */ } return reply
+      case 'response-time-type': return { type: typeof reply.getResponseTime() }
+      case 'await-send-then-header': await reply.send({ awaited: true }); try { reply.header('x-too-late', '1') } catch { /* refusing is allowed */ } return undefined
       default: return undefined
     }
   }
@@ -126,6 +142,6 @@ export function lifecycleRequest(r: Random, shape: LifecycleShape): RequestSpec 
 
 /** The endings and hooks that answer by writing `reply.raw` themselves (over inject a HEAD's raw body is captured, as Fastify's inject does). */
 export function writesRaw(shape: LifecycleShape): boolean {
-  return ['hijack-raw', 'hijack-raw-sync', 'hijack-later', 'sent-true-raw', 'hijack-return-value', 'raw-no-hijack', 'raw-no-hijack-return-reply', 'raw-no-hijack-sync'].includes(shape.ending) ||
+  return ['hijack-raw', 'hijack-raw-sync', 'hijack-later', 'sent-true-raw', 'hijack-return-value', 'raw-no-hijack', 'raw-no-hijack-return-reply', 'raw-no-hijack-sync', 'hijack-then-throw', 'sent-read-after-hijack', 'raw-write-head-then-send'].includes(shape.ending) ||
     shape.hooks.some((h) => h === 'onRequest-hijack' || h === 'preHandler-hijack')
 }

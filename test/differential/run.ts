@@ -21,7 +21,8 @@ export interface Outcome {
 const NO_ANSWER_MS = 1500
 
 /**
- * The answer, or what a client is left with: nothing within NO_ANSWER_MS, or the process's own
+ * The answer, or what a client is left with: nothing within NO_ANSWER_MS, the connection closed
+ * without an answer (-3), or the process's own
  * error when the framework throws outside any promise (Fastify 3 does for some replies: the
  * process would die). Other listeners (mocha's) are set aside meanwhile, so such a throw is an
  * answer to compare, not a failed test.
@@ -36,8 +37,11 @@ export async function bounded(run: () => Promise<Answer>): Promise<Answer> {
   const others = process.listeners('uncaughtException')
   process.removeAllListeners('uncaughtException')
   process.on('uncaughtException', crashed as (error: Error) => void)
+  // A connection closed without an answer (inject's `response destroyed`, a socket hang-up) is an
+  // answer to compare too; caught at once, so one that comes after NO_ANSWER_MS is no unhandled rejection.
+  const answered = run().catch((error: Error) => ({ statusCode: -3, headers: {}, body: `closed without an answer: ${error.message}` }))
   try {
-    const answer = await Promise.race([run(), late])
+    const answer = await Promise.race([answered, late])
     // A throw outside any promise right after the answer (Fastify 3's hook runner, once a reply
     // went out) belongs to this framework, not to the next one asked: it is waited for here.
     const after = await Promise.race([new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 5)), late])
