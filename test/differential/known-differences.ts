@@ -25,6 +25,7 @@ import { CONTENT_TYPES_DIFFERENCES } from './content-types-differences'
 import { CONSTRAINTS_DIFFERENCES } from './constraints-differences'
 import { REPLY_LIFECYCLE_DIFFERENCES } from './reply-lifecycle-differences'
 import { SHARED_SCHEMAS_DIFFERENCES } from './shared-schemas-differences'
+import { ERROR_SOURCES_DIFFERENCES } from './error-sources-differences'
 import { bodyParsed, regexpTakes } from './content-types'
 
 export type { KnownDifference, RewriteContext } from './difference-types'
@@ -212,6 +213,7 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
   ...CONSTRAINTS_DIFFERENCES,
   ...REPLY_LIFECYCLE_DIFFERENCES,
   ...SHARED_SCHEMAS_DIFFERENCES,
+  ...ERROR_SOURCES_DIFFERENCES,
   {
     id: 'validation-path-pointer',
     readme: 'Validation error paths are JSON pointers by default',

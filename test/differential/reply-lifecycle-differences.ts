@@ -39,7 +39,7 @@ export const REPLY_LIFECYCLE_DIFFERENCES: KnownDifference[] = [
     readme: 'An error payload that an onSend hook replaces with a stream goes out without the error\n  payload\'s Content-Length',
     rewrite(f, { c, enclave, transport }) {
       if (c.lifecycle?.hooks.includes('onSend-stream') !== true || f.headers['content-length'] === undefined || enclave.headers['content-length'] !== undefined || enclave.headers['transfer-encoding'] !== 'chunked') return undefined
-      const headers = { ...f.headers, 'transfer-encoding': 'chunked' }
+      const headers: Record<string, string> = { ...f.headers, 'transfer-encoding': 'chunked' }
       delete headers['content-length']
       // Over a socket Fastify 3's client stops at the stale length: the stream's first bytes.
       const theirs = typeof f.body === 'string' ? f.body : JSON.stringify(f.body)
