@@ -55,6 +55,7 @@ export function drawSharedShape(r: Random): SharedShape {
   const part = r.pick(['body', 'body', 'body-property', 'querystring', 'response', 'response', 'response-property', 'get-schemas'] as const)
   const scalar = part === 'querystring' || (part.endsWith('-property') && r.chance(0.5))
   const shape: SharedShape = { root, child, where: r.chance(0.5) ? 'child' : 'root', part, ref: r.pick(scalar ? SCALAR_REFS : OBJECT_REFS), value: r.int(0, 11) }
+  // (When every root schema is in already, `wrap` again: the same `$id` twice, refused by both.)
   if (r.chance(0.15)) shape.lateRoot = r.pick(NAMES.filter((n) => n !== 'item' && !root.includes(n)).concat(['wrap']))
   if (r.chance(0.1)) shape.twice = r.pick(['root', 'child'] as const)
   return shape
