@@ -94,9 +94,10 @@ export async function runCase(c: Case, transport: Transport): Promise<Outcome> {
   if (c.app === undefined && c.server?.exposeHeadRoutes !== false && c.request.method === 'HEAD' && c.route.method === 'GET' && f.statusCode === 404 && e.statusCode !== 405) {
     const get: Case = { ...c, request: { ...c.request, method: 'GET' } }
     const eGet = await bounded(() => answer('enclave', get, transport))
-    // Enclave's 404 to the HEAD is its GET's only when that GET answers 404 too (the handler's
-    // `reply.callNotFound()`: seed 3:182); else it is Enclave's own not-found, for the rules below.
-    if (e.statusCode !== 404 || eGet.statusCode === 404) return await headAsGet(c, transport, e, eGet, get)
+    // Enclave's 404 to the HEAD is its GET's where that GET's handler calls `reply.callNotFound()`
+    // (reply-lifecycle: seed 3:182); else it is a not-found of Enclave's, for the rules below
+    // (whose not-found handlers may echo the method: seed 4:36).
+    if (e.statusCode !== 404 || (c.lifecycle !== undefined && eGet.statusCode === 404)) return await headAsGet(c, transport, e, eGet, get)
   }
   const used = await explain(f, e, c, transport)
   if (used !== undefined) return { c, transport, explainedBy: used }
