@@ -7,6 +7,9 @@ import type { ErrorShape } from './errors'
 import type { SerialShape } from './serialization'
 import type { FlowShape } from './hook-flow'
 import type { EncShape } from './encapsulation'
+import type { LifecycleShape } from './reply-lifecycle'
+import type { SharedShape } from './shared-schemas'
+import type { SourcesShape } from './error-sources'
 
 export type Handler = (request: any, reply: any) => unknown
 
@@ -52,6 +55,12 @@ export interface Case {
   flow?: FlowShape
   /** An encapsulation case: the plugin tree its route's `setup` declares (encapsulation.ts). */
   enc?: EncShape
+  /** A reply-lifecycle case: what the handler and its hooks do (reply-lifecycle.ts). */
+  lifecycle?: LifecycleShape
+  /** A shared-schemas case: the schemas its route's `setup` adds and where (shared-schemas.ts). */
+  shared?: SharedShape
+  /** An error-sources case: the framework error raised and the error handler that sees it (error-sources.ts). */
+  sources?: SourcesShape
   /** Server options given to both constructors as they are (the server-options family). */
   server?: Record<string, unknown>
   /** Replays only: Fastify 3's error handlers declared so that they chain as Enclave's. */

@@ -15,10 +15,13 @@ import { describeFlowShape, drawFlowShape, flowRequest, flowRoute } from './hook
 import { Random } from './random'
 import { describeSerialShape, drawSerialShape, fastifyPicks, serialRequest, serialRoute } from './serialization'
 import { describeErrorShape, drawErrorShape, errorsRequest, errorsRoute, exposes } from './errors'
+import { describeLifecycleShape, drawLifecycleShape, lifecycleRequest, lifecycleRoute } from './reply-lifecycle'
+import { describeSharedShape, drawSharedShape, sharedRequest, sharedRoute } from './shared-schemas'
+import { describeSourcesShape, drawSourcesShape, sourcesRequest, sourcesRoute } from './error-sources'
 import { objectSchema, responseSchema, scalarSchema, valueSchema, type Schema } from './schemas'
 import { text, value } from './values'
 
-type Drawn = { family: string; route: RouteSpec; request: RequestSpec; note?: string; response?: Case['response']; exposedError?: true; app?: Case['app']; reply?: Case['reply']; errors?: Case['errors']; serial?: Case['serial']; server?: Case['server']; flow?: Case['flow']; enc?: Case['enc']; logs?: true }
+type Drawn = { family: string; route: RouteSpec; request: RequestSpec; note?: string; response?: Case['response']; exposedError?: true; app?: Case['app']; reply?: Case['reply']; errors?: Case['errors']; serial?: Case['serial']; server?: Case['server']; flow?: Case['flow']; enc?: Case['enc']; logs?: true; lifecycle?: Case['lifecycle']; shared?: Case['shared']; sources?: Case['sources'] }
 
 const echo: Handler = (request) => ({ body: request.body ?? null, query: request.query, params: request.params })
 
@@ -294,6 +297,24 @@ function constraintsCase(r: Random): Drawn {
   return { family: 'constraints', route, request, server, note }
 }
 
+// Taking the reply over, raw writes, answering twice, redirect's argument orders (reply-lifecycle.ts).
+function replyLifecycleCase(r: Random): Drawn {
+  const shape = drawLifecycleShape(r)
+  return { family: 'reply-lifecycle', route: lifecycleRoute(shape), request: lifecycleRequest(r, shape), note: describeLifecycleShape(shape), lifecycle: shape }
+}
+
+// addSchema at two levels, every `$ref` form, refs across scopes, getSchema(s) (shared-schemas.ts).
+function sharedSchemasCase(r: Random): Drawn {
+  const shape = drawSharedShape(r)
+  return { family: 'shared-schemas', route: sharedRoute(shape), request: sharedRequest(shape), note: describeSharedShape(shape), shared: shape }
+}
+
+// What a custom error handler is handed for the errors the framework raises (error-sources.ts).
+function errorSourcesCase(r: Random): Drawn {
+  const shape = drawSourcesShape(r)
+  return { family: 'error-sources', route: sourcesRoute(shape), request: sourcesRequest(shape), note: describeSourcesShape(shape), sources: shape }
+}
+
 const FAMILIES: Array<[number, (r: Random) => Drawn]> = [
   [8, appFamilyCase], [6, replyApiCase], [4, serverOptionsCase], [3, querystringCase], [2, paramsCase], [2, headersCase], [4, bodyCase], [4, responseCase], [3, replyCase], [2, routingCase], [2, contentTypeCase], [2, hooksCase],
   [4, errorsCase],
@@ -301,6 +322,7 @@ const FAMILIES: Array<[number, (r: Random) => Drawn]> = [
   [4, urlsCase], [4, bodiesCase], [4, hookFlowCase],
   [4, validationCase], [4, encapsulationCase],
   [4, logsCase], [4, contentTypesCase], [3, constraintsCase],
+  [4, replyLifecycleCase], [4, sharedSchemasCase], [3, errorSourcesCase],
 ]
 
 /** Case `index` of `seed`: the same pair always gives the same case. */
@@ -320,5 +342,5 @@ export function generateCase(seed: number, index: number): Case {
   const payload = drawn.request.payload === undefined ? '' : ` ${JSON.stringify(String(drawn.request.payload)).slice(0, 200)}`
   const summary = drawn.app ? `${drawn.note} <- ${drawn.request.method} ${drawn.request.url} ${JSON.stringify(drawn.request.headers ?? {})}${payload}` : `${ajv ? `ajv=${JSON.stringify(ajv)} ` : ''}${drawn.route.method} ${drawn.route.url} schema=${JSON.stringify(drawn.route.schema ?? null)}${drawn.note ? ` (${drawn.note})` : ''}` +
     ` <- ${drawn.request.method} ${drawn.request.url} ${JSON.stringify(drawn.request.headers ?? {})}${payload}`
-  return { id: `${seed}:${index}`, family: drawn.family, summary, route: drawn.route, request: drawn.request, response: drawn.response, ajv, ...(drawn.app ? { app: drawn.app } : {}), ...(drawn.reply ? { reply: drawn.reply } : {}), ...(drawn.errors ? { errors: drawn.errors } : {}), ...(drawn.serial ? { serial: drawn.serial } : {}), ...(drawn.server ? { server: drawn.server } : {}), ...(drawn.flow ? { flow: drawn.flow } : {}), ...(drawn.enc ? { enc: drawn.enc } : {}), ...(drawn.exposedError ? { exposedError: true } : {}), ...(drawn.logs ? { logs: true } : {}) }
+  return { id: `${seed}:${index}`, family: drawn.family, summary, route: drawn.route, request: drawn.request, response: drawn.response, ajv, ...(drawn.app ? { app: drawn.app } : {}), ...(drawn.reply ? { reply: drawn.reply } : {}), ...(drawn.errors ? { errors: drawn.errors } : {}), ...(drawn.serial ? { serial: drawn.serial } : {}), ...(drawn.server ? { server: drawn.server } : {}), ...(drawn.flow ? { flow: drawn.flow } : {}), ...(drawn.enc ? { enc: drawn.enc } : {}), ...(drawn.exposedError ? { exposedError: true } : {}), ...(drawn.logs ? { logs: true } : {}), ...(drawn.lifecycle ? { lifecycle: drawn.lifecycle } : {}), ...(drawn.shared ? { shared: drawn.shared } : {}), ...(drawn.sources ? { sources: drawn.sources } : {}) }
 }

@@ -23,6 +23,9 @@ import { pointerMessage } from './pointers'
 import { LOGS_DIFFERENCES } from './logs-differences'
 import { CONTENT_TYPES_DIFFERENCES } from './content-types-differences'
 import { CONSTRAINTS_DIFFERENCES } from './constraints-differences'
+import { REPLY_LIFECYCLE_DIFFERENCES } from './reply-lifecycle-differences'
+import { SHARED_SCHEMAS_DIFFERENCES } from './shared-schemas-differences'
+import { ERROR_SOURCES_DIFFERENCES } from './error-sources-differences'
 import { bodyParsed, regexpTakes } from './content-types'
 
 export type { KnownDifference, RewriteContext } from './difference-types'
@@ -208,6 +211,9 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
   ...SERVER_DIFFERENCES,
   ...LOGS_DIFFERENCES,
   ...CONSTRAINTS_DIFFERENCES,
+  ...REPLY_LIFECYCLE_DIFFERENCES,
+  ...SHARED_SCHEMAS_DIFFERENCES,
+  ...ERROR_SOURCES_DIFFERENCES,
   {
     id: 'validation-path-pointer',
     readme: 'Validation error paths are JSON pointers by default',

@@ -5,6 +5,7 @@ import { describe, mismatches } from './compare'
 import { generateCase } from './generate'
 import { KNOWN_DIFFERENCES } from './known-differences'
 import { declaredLength, regexpInChild } from './content-types'
+import { writesRaw } from './reply-lifecycle'
 
 export interface Outcome {
   c: Case
@@ -20,7 +21,8 @@ export interface Outcome {
 const NO_ANSWER_MS = 1500
 
 /**
- * The answer, or what a client is left with: nothing within NO_ANSWER_MS, or the process's own
+ * The answer, or what a client is left with: nothing within NO_ANSWER_MS, the connection closed
+ * without an answer (-3), or the process's own
  * error when the framework throws outside any promise (Fastify 3 does for some replies: the
  * process would die). Other listeners (mocha's) are set aside meanwhile, so such a throw is an
  * answer to compare, not a failed test.
@@ -35,8 +37,11 @@ export async function bounded(run: () => Promise<Answer>): Promise<Answer> {
   const others = process.listeners('uncaughtException')
   process.removeAllListeners('uncaughtException')
   process.on('uncaughtException', crashed as (error: Error) => void)
+  // A connection closed without an answer (inject's `response destroyed`, a socket hang-up) is an
+  // answer to compare too; caught at once, so one that comes after NO_ANSWER_MS is no unhandled rejection.
+  const answered = run().catch((error: Error) => ({ statusCode: -3, headers: {}, body: `closed without an answer: ${error.message}` }))
   try {
-    const answer = await Promise.race([run(), late])
+    const answer = await Promise.race([answered, late])
     // A throw outside any promise right after the answer (Fastify 3's hook runner, once a reply
     // went out) belongs to this framework, not to the next one asked: it is waited for here.
     const after = await Promise.race([new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 5)), late])
@@ -86,30 +91,46 @@ export async function runCase(c: Case, transport: Transport): Promise<Outcome> {
   // Fastify 3.27.4 has no HEAD routes (README: GET routes answer HEAD by default): Enclave's HEAD
   // must be its own GET without the body, and that GET is compared with Fastify 3's GET.
   // (Enclave's 405 to a HEAD is no GET's: the path has no GET route, see the 405 entry.)
-  if (c.app === undefined && c.server?.exposeHeadRoutes !== false && c.request.method === 'HEAD' && c.route.method === 'GET' && f.statusCode === 404 && e.statusCode !== 404 && e.statusCode !== 405) {
+  if (c.app === undefined && c.server?.exposeHeadRoutes !== false && c.request.method === 'HEAD' && c.route.method === 'GET' && f.statusCode === 404 && e.statusCode !== 405) {
     const get: Case = { ...c, request: { ...c.request, method: 'GET' } }
     const eGet = await bounded(() => answer('enclave', get, transport))
-    // A HEAD answer has no body to frame: Node sends no `transfer-encoding: chunked` on one (nor
-    // does Fastify 3 with exposeHeadRoutes), where the GET of a stream has it.
-    const getHeaders = { ...eGet.headers }
-    delete getHeaders['transfer-encoding']
-    // Node writes a head sent with a text body in the body's encoding (UTF-8) and a head alone in
-    // Latin-1, so over a socket a non-ASCII header value of the GET reads as its UTF-8 bytes
-    // (`/Ã©` for `/é`: seed 216:40); Fastify 3 writes its GET the same way. Compared as sent.
-    if (transport === 'http') {
-      for (const [name, value] of Object.entries(getHeaders)) {
-        if (e.headers[name] !== value && Buffer.from(value, 'latin1').toString('utf8') === e.headers[name]) getHeaders[name] = e.headers[name] as string
-      }
-    }
-    const asHead = eGet.statusCode < 0 ? eGet : { ...eGet, headers: getHeaders, body: '' }
-    const headSelf = mismatches(asHead, e)
-    if (headSelf.length > 0) return { c, transport, explainedBy: [], unexplained: `HEAD is not GET without its body: ${describe(headSelf)}` }
-    const outcome = await runCase(get, transport)
-    return { ...outcome, c, explainedBy: outcome.unexplained === undefined ? ['head-routes', ...outcome.explainedBy] : [] }
+    // Enclave's 404 to the HEAD is its GET's where that GET's handler calls `reply.callNotFound()`
+    // (reply-lifecycle: seed 3:182); else it is a not-found of Enclave's, for the rules below
+    // (whose not-found handlers may echo the method: seed 4:36).
+    if (e.statusCode !== 404 || (c.lifecycle !== undefined && eGet.statusCode === 404)) return await headAsGet(c, transport, e, eGet, get)
   }
   const used = await explain(f, e, c, transport)
   if (used !== undefined) return { c, transport, explainedBy: used }
   return { c, transport, explainedBy: [], unexplained: describe(direct) }
+}
+
+/** Enclave's HEAD must be its own GET without the body; that GET is then compared with Fastify 3's GET. */
+async function headAsGet(c: Case, transport: Transport, e: Answer, eGet: Answer, get: Case): Promise<Outcome> {
+  // A HEAD answer has no body to frame: Node sends no `transfer-encoding: chunked` on one (nor
+  // does Fastify 3 with exposeHeadRoutes), where the GET of a stream has it.
+  const getHeaders = { ...eGet.headers }
+  delete getHeaders['transfer-encoding']
+  // A not-found answer names the method asked (`Route HEAD:/l not found`): the GET's body read as the HEAD's (seed 3:182).
+  const notFound = eGet.body as { message?: unknown } | null
+  if (eGet.statusCode === 404 && typeof notFound?.message === 'string' && notFound.message.startsWith('Route GET:') && getHeaders['content-length'] !== undefined) {
+    getHeaders['content-length'] = String(Number(getHeaders['content-length']) + 1)
+  }
+  // Node writes a head sent with a text body in the body's encoding (UTF-8) and a head alone in
+  // Latin-1, so over a socket a non-ASCII header value of the GET reads as its UTF-8 bytes
+  // (`/Ã©` for `/é`: seed 216:40); Fastify 3 writes its GET the same way. Compared as sent.
+  if (transport === 'http') {
+    for (const [name, value] of Object.entries(getHeaders)) {
+      if (e.headers[name] !== value && Buffer.from(value, 'latin1').toString('utf8') === e.headers[name]) getHeaders[name] = e.headers[name] as string
+    }
+  }
+  // A body the handler wrote to `reply.raw` itself is captured by inject on a HEAD too (as
+  // Fastify 3's and 5's inject, light-my-request, capture it: a socket's client gets none).
+  const rawBody = transport === 'inject' && c.lifecycle !== undefined && writesRaw(c.lifecycle)
+  const asHead = eGet.statusCode < 0 ? eGet : { ...eGet, headers: getHeaders, body: rawBody ? eGet.body : '' }
+  const headSelf = mismatches(asHead, e)
+  if (headSelf.length > 0) return { c, transport, explainedBy: [], unexplained: `HEAD is not GET without its body: ${describe(headSelf)}` }
+  const outcome = await runCase(get, transport)
+  return { ...outcome, c, explainedBy: outcome.unexplained === undefined ? ['head-routes', ...outcome.explainedBy] : [] }
 }
 
 // Node's HTTP client refuses header values outside visible ASCII and a path with a space or a

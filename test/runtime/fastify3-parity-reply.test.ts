@@ -302,4 +302,30 @@ describe('Fastify 3.27.4 parity: send() after the handler wrote to reply.raw', (
     expect(message).to.not.contain('Cannot write headers after they are sent')
     await app.close()
   })
+
+  it('also when the handler wrote only the head (writeHead) and an onSend hook makes the payload a stream: the connection is closed, nothing escapes (found by test/differential, reply-lifecycle: an uncaught exception)', async () => {
+    const lines: string[] = []
+    const stream = { write: (line: string) => { lines.push(line) } }
+    const app = server({ logger: { level: 'error', stream } as never })
+    app.get('/', { onSend: async (_req, _reply, payload) => Readable.from([`streamed:${String(payload)}`]) }, async (_req, reply) => {
+      reply.raw.writeHead(207, { 'x-raw-head': '1' })
+      reply.send('x')
+      return reply
+    })
+    await app.listen(0, '127.0.0.1')
+    const { port } = app.server.address() as AddressInfo
+    const outcome = await new Promise<string>((resolve) => {
+      const req = request({ host: '127.0.0.1', port, path: '/' }, (res) => {
+        res.resume()
+        res.on('error', () => resolve('cut'))
+        res.on('end', () => resolve(`ended ${res.statusCode}`))
+      })
+      req.on('error', (error) => resolve(`error ${error.message}`))
+      req.end()
+    })
+    expect(outcome).to.match(/^(cut|error)/)
+    const logged = lines.map((line) => JSON.parse(line) as { err?: { code?: string } }).filter((entry) => entry.err?.code === 'ENC_ERR_REPLY_INVALID_HEADER')
+    expect(logged).to.have.length(1)
+    await app.close()
+  })
 })

@@ -156,6 +156,20 @@ describe('semantics: a response value its schema\'s number or integer type (or t
     expect(res.json()).to.deep.equal({ price: {}, name: 'x' })
   })
 
+  it('follows a $ref to an $id declared inside a shared schema as it follows the same schema by its path (found by test/differential, shared-schemas: a 500 there)', async () => {
+    const app = await build((root) => {
+      root.addSchema({ $id: 'outer', type: 'object', properties: { inner: { $id: 'inner', type: 'object', properties: { v: { type: 'integer' } } } } })
+      root.get('/nested', { schema: { response: { 200: { $ref: 'inner#' } } } }, async () => ({ v: 'x' }))
+      root.get('/path', { schema: { response: { 200: { $ref: 'outer#/properties/inner' } } } }, async () => ({ v: 'x' }))
+    })
+    const byPath = await app.inject('/path')
+    expect(byPath.statusCode).to.equal(200)
+    expect(byPath.json()).to.deep.equal({})
+    const nested = await app.inject('/nested')
+    expect(nested.statusCode).to.equal(byPath.statusCode)
+    expect(nested.body).to.equal(byPath.body)
+  })
+
   it('a required property that cannot be held is still a logged 500 with the generic body', async () => {
     const logger = recordingLogger()
     const app = await build((root) => {

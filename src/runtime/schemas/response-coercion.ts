@@ -165,7 +165,7 @@ export function resolveRef(ref: string, where: Where): { schema: unknown; where:
   const hash = ref.indexOf('#')
   const base = hash === -1 ? ref : ref.slice(0, hash)
   const fragment = hash === -1 ? '' : ref.slice(hash + 1)
-  const root = base === '' || base === where.root.$id ? where.root : where.external[base] as JsonSchema | undefined
+  const root = documentOf(base, where)
   if (root === undefined) return null
   const next: Where = { root, external: where.external }
   if (fragment === '') return { schema: root, where: next }
@@ -179,6 +179,23 @@ export function resolveRef(ref: string, where: Where): { schema: unknown; where:
   }
   const found = findById(root, `#${fragment}`, 0)
   return found === null ? null : { schema: found, where: next }
+}
+
+/**
+ * The schema a `$ref`'s base names, as the serializer resolved it: the current document, a shared
+ * schema by its `$id`, or a schema declared with its own `$id` inside a shared one
+ * (`{ $id: 'outer', properties: { inner: { $id: 'inner' } } }`; without it such a value was left
+ * as it was and the retry threw the same error: a 500 where `outer#/properties/inner` gave Fastify 3's answer).
+ */
+function documentOf(base: string, where: Where): JsonSchema | undefined {
+  if (base === '' || base === where.root.$id) return where.root
+  const shared = where.external[base] as JsonSchema | undefined
+  if (shared !== undefined) return shared
+  for (const document of [where.root, ...Object.values(where.external)]) {
+    const nested = findById(document, base, 0)
+    if (nested !== null) return nested as JsonSchema
+  }
+  return undefined
 }
 
 function findById(node: unknown, id: string, depth: number): unknown {

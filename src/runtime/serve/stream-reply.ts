@@ -47,7 +47,9 @@ export function writeStream(reply: ReplyImpl, stream: Readable): void {
     staged = stageHead(reply)
   } catch (error) {
     closeSource(stream)
-    for (const name of Object.keys(reply.headerMap)) res.removeHeader(name)
+    // A head the handler already wrote on reply.raw (`writeHead()`, then a send) cannot lose its
+    // headers: Node throws, from an onSend hook's callback that throw escaped every promise.
+    if (!res.headersSent) for (const name of Object.keys(reply.headerMap)) res.removeHeader(name)
     failHead(reply, error)
     return
   }
