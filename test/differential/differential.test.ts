@@ -25,7 +25,7 @@ function answerOf(body: unknown, headers: Record<string, string> = { 'content-ty
 
 describe('differential: Fastify 3.27.4 and Enclave answer the same generated requests alike', () => {
   it(`seed ${SEED}, ${CASES} cases (every ${HTTP_EVERY}th also over HTTP): every difference is one README lists`, async function () {
-    this.timeout(120_000)
+    this.timeout(300_000)
     const outcomes = await runSeed(SEED, CASES, HTTP_EVERY)
     const unlisted = outcomes.filter((o) => o.unexplained !== undefined)
     const report = unlisted.map((o) => `[${o.c.id} ${o.transport}] ${o.c.summary}\n  => ${o.unexplained}`).join('\n')
@@ -79,7 +79,7 @@ describe('differential: Fastify 3.27.4 and Enclave answer the same generated req
  */
 function familySeedsTest(family: string, minAlike: (cases: number) => number): void {
   it(`seeds 3 and 4, the ${family} family: every difference is one README lists`, async function () {
-    this.timeout(120_000)
+    this.timeout(300_000)
     const outcomes = [...await runSeed(3, 250, 10, family), ...await runSeed(4, 250, 10, family)]
     const unlisted = outcomes.filter((o) => o.unexplained !== undefined)
     const report = unlisted.map((o) => `[${o.c.id} ${o.transport}] ${o.c.summary}\n  => ${o.unexplained}`).join('\n')
