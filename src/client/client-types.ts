@@ -73,16 +73,23 @@ export interface ClientAnswer<Status extends number, Body> {
   readonly headers: Headers
 }
 type Answer<Status, Body> = [Status] extends [never] ? never : Status extends number ? ClientAnswer<Status, Body> : never
+/** The statuses whose answer has no content (RFC 9110 §15.3.5, §15.3.6, §15.4.5): the client answers `undefined` whatever a schema says. */
+type NoContentStatus = 204 | 205 | 304
+type One<Status, Body> = [Status] extends [never] ? never : ClientAnswer<Status & number, Body>
+// A key's statuses as one member (a no-content status apart, its body `undefined`; a HEAD route's every body).
+type AnswerOfKey<Status, Body, Method> = Method extends 'HEAD' ? One<Status, undefined>
+  : One<Exclude<Status, NoContentStatus>, Body> | One<Extract<Status, NoContentStatus>, undefined>
 // One answer per response key (a range's or default's statuses as one union), so `status ===` narrows.
-type Declared<M> = { [K in keyof M]-?: [StatusesOf<K, M>] extends [never] ? never : ClientAnswer<StatusesOf<K, M>, BodyOf<M[K]>> }[keyof M]
+type Declared<M, Method> = { [K in keyof M]-?: AnswerOfKey<StatusesOf<K, M>, BodyOf<M[K]>, Method> }[keyof M]
 
 /**
  * What a call to `R` resolves to: a union discriminated by `status`, one member per declared
  * response (its body typed by the schema) and one for the statuses the route does not declare,
- * whose body is `unknown`. Read `body` after narrowing `status`.
+ * whose body is `unknown`. Read `body` after narrowing `status`. A 204, 205 or 304, and any answer
+ * to a HEAD route, has no content: its body is `undefined`, whatever the schema of its status says.
  */
 export type ClientResult<R extends ContractRoute> = SchemaOf<R> extends { readonly response: infer M }
-  ? Declared<M> | Answer<Exclude<HttpStatus, Covered<M>>, unknown>
+  ? Declared<M, R['method']> | Answer<Exclude<HttpStatus, Covered<M>>, unknown>
   : ClientAnswer<HttpStatus, unknown>
 
 /** The call for route `R`: its request argument optional when nothing in it is required. */

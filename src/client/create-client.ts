@@ -2,7 +2,7 @@ import type { Contract } from '../contract/define-contract'
 import { contractError } from '../contract/contract-codes'
 import type { Client } from './client-types'
 import { queryString, substitutePath } from './request-url'
-import { readBody } from './read-answer'
+import { hasNoContent, readBody } from './read-answer'
 import { fetchTransport, injectTransport, type InjectTarget, type Transport } from './transports'
 
 /** Headers sent with every call: fixed, or computed per call (a token that refreshes). */
@@ -41,7 +41,7 @@ export function createClient<const C extends Contract>(contract: C, options: Cli
       const body = request.body === undefined ? undefined : JSON.stringify(request.body)
       if (body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json'
       const answer = await transport({ route: name, method: route.method, url, headers, body, signal: request.signal as AbortSignal | undefined })
-      return { status: answer.status, body: route.method === 'HEAD' ? undefined : readBody(name, answer.headers, answer.text), headers: answer.headers }
+      return { status: answer.status, body: route.method === 'HEAD' || hasNoContent(answer.status) ? undefined : readBody(name, answer.headers, answer.text), headers: answer.headers }
     }
   }
   return client as Client<C>

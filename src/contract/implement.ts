@@ -40,7 +40,16 @@ export function implement<On extends Scope, const C extends Contract>(scope: On,
     const given = (handlers as Record<string, unknown>)[name]
     const options = typeof given === 'function' ? { handler: given } : given as Record<string, unknown>
     // The contract's own keys last: an implementation does not change what the client was promised.
-    ;(scope as Scope).route({ ...options, method: route.method, url: route.url, ...(route.schema === undefined ? {} : { schema: route.schema }) } as never)
+    ;(scope as Scope).route({ ...options, method: route.method, url: route.url, schema: documentedSchema(name, route) } as never)
   }
   return scope
+}
+
+/**
+ * The route's schema with the route's name as its OpenAPI `operationId` (unless the schema names
+ * one): a client generated from `app.openapi()` (openapi-typescript, orval) then calls
+ * `getNote` as the typed client does, not `getNotesById` from the url.
+ */
+export function documentedSchema(name: string, route: ContractRoute): object {
+  return { operationId: name, ...route.schema }
 }

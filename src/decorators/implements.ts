@@ -1,6 +1,7 @@
 import type { ContractMembership, ContractRoute } from '../contract/define-contract'
 import { membershipOf } from '../contract/define-contract'
 import { contractError } from '../contract/contract-codes'
+import { documentedSchema } from '../contract/implement'
 import type { WithPath } from '../runtime/path-params-type'
 import { memberName } from './declaration-error'
 import type { RouteMethodDecorator } from './handler-fit'
@@ -36,7 +37,7 @@ export function Implements<const R extends ContractRoute>(route: R): RouteMethod
       throw contractError('ENC_ERR_CONTRACT_UNKNOWN_ROUTE', { where: `@Implements() on ${memberName(target, propertyKey)}`, name: describe(route), known: [] })
     }
     declareRouteMethod('Implements', target, propertyKey, descriptor, {
-      methods: [route.method], path: route.url, options: route.schema === undefined ? {} : { schema: route.schema },
+      methods: [route.method], path: route.url, options: { schema: documentedSchema(membership.name, route) },
     })
     const type = target.constructor
     implementations.set(type, [...getOwnImplementations(type), { propertyKey, membership }])

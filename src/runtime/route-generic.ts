@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http'
-import type { TypedParts } from './typed-schemas'
+import type { TypedParts } from './typed-parts'
 
 /*
  * Types only: Fastify's route generics (`app.get<{ Params: { id: string } }>(...)`,

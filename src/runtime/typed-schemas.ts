@@ -1,7 +1,5 @@
-import type { IncomingHttpHeaders } from 'node:http'
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts'
 import type { RouteSchemaAnnotations } from './schemas/types'
-import type { PathParamsDefault } from './path-params-type'
 
 /*
  * Types only: how a route schema becomes the TypeScript types of a request's parts and of the
@@ -175,18 +173,6 @@ export interface RouteParts<S> {
   query: QueryPart<S>
   params: PartOf<S, 'params'>
   headers: LowercaseKeys<PartOf<S, 'headers'>>
-}
-
-/** How a part reads on the request: its schema's type, or the untyped default. */
-type Read<T, Default> = T extends Opaque ? Default : [T] extends [undefined] ? Default : T
-
-export interface TypedParts<S> {
-  body: Read<RouteParts<S>['body'], unknown>
-  query: Read<RouteParts<S>['query'], Record<string, unknown>>
-  // Without a params schema, the names the route's path literal declares are strings (path-params-type.ts);
-  // with one TypeScript cannot read, the schema's coercion decides (`:id` may be an integer): untyped.
-  params: RouteParts<S>['params'] extends Opaque ? Record<string, unknown> : Read<RouteParts<S>['params'], PathParamsDefault<S>>
-  headers: Read<RouteParts<S>['headers'], IncomingHttpHeaders>
 }
 
 /** True when at least one request part has a schema TypeScript can read. */

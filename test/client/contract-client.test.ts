@@ -20,6 +20,9 @@ const api = defineContract({
   text: { method: 'GET', url: '/text' },
   slow: { method: 'GET', url: '/slow' },
   boom: { method: 'GET', url: '/boom', schema: { response: { 200: Note } } },
+  // Fastify's idiom for "no content": a 204 whose schema is `{ type: 'null' }`.
+  deleteNote: { method: 'DELETE', url: '/notes/:id', schema: { response: { 204: { type: 'null' }, 404: NotFound } } },
+  probe: { method: 'HEAD', url: '/probe', schema: { response: { 200: Note } } },
 })
 
 function notesServer(): Scope {
@@ -34,6 +37,8 @@ function notesServer(): Scope {
     text: async (_request, reply) => reply.type('text/plain').send('plain words'),
     slow: async () => new Promise((resolve) => setTimeout(() => resolve({ late: true }), 300)),
     boom: async () => { throw new Error('broken') },
+    deleteNote: async (request, reply) => (request.params.id === '1' ? reply.code(204).send() : reply.code(404).send({ message: 'gone' })),
+    probe: async (_request, reply) => reply.header('content-type', 'application/json; charset=utf-8').send(),
   })
   return app
 }
@@ -99,6 +104,19 @@ for (const [name, start] of transports) {
       const failed = await client.boom()
       expect(failed.status).to.equal(500)
       expect(failed.body).to.deep.include({ statusCode: 500, error: 'Internal Server Error' })
+    })
+
+    it('a 204 (no content) answers its body as undefined, as typed, not the empty text; a 404 beside it keeps its JSON body', async () => {
+      const deleted = await client.deleteNote({ params: { id: '1' } })
+      expect(deleted.status).to.equal(204)
+      expect(deleted.body).to.equal(undefined)
+      expect(await client.deleteNote({ params: { id: '2' } })).to.deep.include({ status: 404, body: { message: 'gone' } })
+    })
+
+    it('a HEAD route answers its body as undefined, whatever its response schema says', async () => {
+      const probed = await client.probe()
+      expect(probed.status).to.equal(200)
+      expect(probed.body).to.equal(undefined)
     })
 
     it('an AbortSignal stops the call: it rejects with the signal\'s reason (AbortError), not a status', async () => {

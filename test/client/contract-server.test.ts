@@ -71,6 +71,20 @@ describe('contracts on the server: implement(scope, api, handlers)', () => {
     await app.close()
   })
 
+  it('app.openapi() names each contract route\'s operation by its name in the contract (what a generated client calls), unless its schema names one', async () => {
+    const named = defineContract({ getNote: { method: 'GET', url: '/notes/:id', schema: { operationId: 'readNote' } }, listNotes: { method: 'GET', url: '/notes' } })
+    const app = createServer()
+    implement(app, api, { getNote: async () => ({ id: '1', title: 'x' }), createNote: async () => ({ id: '1', title: 'x' }) })
+    app.register(async (scope) => { implement(scope, named, { getNote: async () => ({}), listNotes: async () => [] }) }, { prefix: '/v2' })
+    await app.ready()
+    const doc = app.openapi() as { paths: Record<string, Record<string, { operationId: string }>> }
+    expect(doc.paths['/notes/{id}'].get.operationId).to.equal('getNote')
+    expect(doc.paths['/notes'].post.operationId).to.equal('createNote')
+    expect(doc.paths['/v2/notes/{id}'].get.operationId).to.equal('readNote')
+    expect(doc.paths['/v2/notes'].get.operationId).to.equal('listNotes')
+    await app.close()
+  })
+
   it('defineContract() refuses a route with a bad method or url (ENC_ERR_CONTRACT_INVALID naming it)', () => {
     expect(() => defineContract({ bad: { method: 'get' as 'GET', url: '/x' } })).to.throw(/route bad has method "get"/)
     expect(() => defineContract({ worse: { method: 'GET', url: 'x' } })).to.throw(/route worse has url "x"/)
@@ -98,6 +112,15 @@ describe('contracts on the server: @Implements(api.route) on controller methods'
     // No @HttpCode(201) on create(): it answers 200, which the 201-only contract does not declare; the client reads it as an undeclared status.
     const created = await client.createNote({ body: { title: 'n' } })
     expect(created.status).to.equal(200)
+    await app.close()
+  })
+
+  it('app.openapi() names each @Implements() operation by its contract route\'s name', async () => {
+    @Module({ controllers: [NotesController] })
+    class AppModule {}
+    const app = await createApp(AppModule)
+    const doc = app.openapi() as { paths: Record<string, Record<string, { operationId: string }>> }
+    expect([doc.paths['/notes/{id}'].get.operationId, doc.paths['/notes'].post.operationId]).to.deep.equal(['getNote', 'createNote'])
     await app.close()
   })
 
