@@ -102,7 +102,7 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
       if (parent === undefined) container.register(Reflector, { useValue: new Reflector() })
       // NestJS's ModuleRef, per module container: lookups from what that module sees.
       const own = container
-      const source = { container: own, module: node.type.name, anywhere: (token: unknown) => anywhere(token), checkClass: (type: Function) => checkCreated(type, node, own), isTransient: (from: DependencyContainer, token: unknown) => isTransient(from, token) }
+      const source = { container: own, module: node.type.name, anywhere: (token: unknown) => anywhere(token), checkClass: (type: Function) => checkCreated(type, node, own), isTransient: (from: DependencyContainer, token: unknown) => transientForModuleRef(from, token) }
       container.register(ModuleRef as unknown as InjectionToken<ModuleRef>, { useValue: moduleRefOf(source) })
     }
     containerOf.set(node, container)
@@ -183,6 +183,18 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
   }
   const isPerRequest = (container: DependencyContainer, token: unknown): boolean => perRequest.get(container)?.has(token) === true
   const isTransient = (from: DependencyContainer, token: unknown): boolean => unaliased(providerOf, from, token)?.transient === true
+  // moduleRef.get() asks on every call (it may run per request); a provider, once found, keeps its scope.
+  const transientFound = new Map<DependencyContainer, Map<unknown, boolean>>()
+  const transientForModuleRef = (from: DependencyContainer, token: unknown): boolean => {
+    const known = transientFound.get(from)?.get(token)
+    if (known !== undefined) return known
+    const found = unaliased(providerOf, from, token)
+    if (found === undefined) return false
+    let byToken = transientFound.get(from)
+    if (byToken === undefined) transientFound.set(from, byToken = new Map())
+    byToken.set(token, found.transient)
+    return found.transient
+  }
 
   const lookup: FactoryLookup = (from, token) => {
     for (let c: DependencyContainer | undefined = from; c !== undefined; c = parentOf.get(c)) {
