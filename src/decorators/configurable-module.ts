@@ -1,6 +1,6 @@
-import 'reflect-metadata' // Reflect.getOwnMetadataKeys() below: sideEffects false, so each file that needs it imports it
+import 'reflect-metadata' // tsyringe's injectable() below needs it: sideEffects false, so each file that needs it imports it
 import { injectable, type InjectionToken } from 'tsyringe'
-import { getModuleMeta, setModuleMeta } from './metadata'
+import { copyOwnMetadata, getModuleMeta, setModuleMeta } from './metadata'
 import { toModuleMeta } from './module-options'
 import type { ProviderEntry } from './types'
 
@@ -78,7 +78,7 @@ function configured(base: Function, options: ProviderEntry): Function {
   const Configured = class extends (base as new (...args: any[]) => object) {}
   // The module path in messages names the module as declared (`AppModule > CacheModule`).
   Object.defineProperty(Configured, 'name', { value: base.name })
-  for (const key of Reflect.getOwnMetadataKeys(base)) Reflect.defineMetadata(key, Reflect.getOwnMetadata(key, base), Configured)
+  copyOwnMetadata(base, Configured)
   setModuleMeta(Configured, { ...meta, providers: [...meta.providers, options] })
   injectable()(Configured as never)
   return Configured

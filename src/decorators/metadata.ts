@@ -211,3 +211,11 @@ export function getRequiredPlugins(target: Function): readonly string[] {
 export function addRequiredPlugins(target: Function, names: readonly string[]): void {
   for (const name of names) append(kRequiredPlugins, target, name)
 }
+
+/**
+ * Every own metadata entry of `from` (ours, tsyringe's, TypeScript's design types) onto `to`: a
+ * configured module class built from a base must read as that base did.
+ */
+export function copyOwnMetadata(from: Function, to: Function): void {
+  for (const key of Reflect.getOwnMetadataKeys(from)) Reflect.defineMetadata(key, Reflect.getOwnMetadata(key, from), to)
+}
