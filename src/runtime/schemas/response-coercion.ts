@@ -191,11 +191,27 @@ function documentOf(base: string, where: Where): JsonSchema | undefined {
   if (base === '' || base === where.root.$id) return where.root
   const shared = where.external[base] as JsonSchema | undefined
   if (shared !== undefined) return shared
-  for (const document of [where.root, ...Object.values(where.external)]) {
-    const nested = findById(document, base, 0)
-    if (nested !== null) return nested as JsonSchema
+  const nested = nestedById(where.root, base)
+  if (nested !== null) return nested as JsonSchema
+  for (const id in where.external) {
+    const inShared = nestedById(where.external[id], base)
+    if (inShared !== null) return inShared as JsonSchema
   }
   return undefined
+}
+
+// A failing response's retry visits each `$ref` once per item; the schemas (the route's compiled
+// copy, the shared schemas) do not change after boot, so each document is searched once per base.
+const nestedFound = new WeakMap<object, Map<string, unknown>>()
+
+function nestedById(document: unknown, base: string): unknown {
+  if (document === null || typeof document !== 'object') return null
+  let byBase = nestedFound.get(document)
+  if (byBase === undefined) nestedFound.set(document, byBase = new Map())
+  if (byBase.has(base)) return byBase.get(base)
+  const found = findById(document, base, 0)
+  byBase.set(base, found)
+  return found
 }
 
 function findById(node: unknown, id: string, depth: number): unknown {
