@@ -81,11 +81,12 @@ export class StaticRoutes<T> {
   }
 
   /**
-   * As find-my-way's hasRoute: the path as declared, not trimmed (under ignoreTrailingSlash, `/a/`
-   * is stored as `/a`), lower-cased when matching ignores case.
+   * As find-my-way's hasRoute (9.10.2 on): the path normalised as on insert, so under
+   * ignoreTrailingSlash `/a/` finds a route declared `/a` and the other way round, as Fastify 3's
+   * own lookup of a declared HEAD route (`router.find`, which trims) does.
    */
   has(method: string, path: string): boolean {
-    return this.#byMethod.get(method)?.has(this.#caseSensitive ? path : path.toLowerCase()) === true
+    return this.#byMethod.get(method)?.has(this.#key(path)) === true
   }
 
   /**
