@@ -2,6 +2,8 @@ import { expect } from 'chai'
 import fastify5 from 'fastify5'
 import { Format, Type, TypeBoxValidatorCompiler, registerAjvFormats, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts'
+import { Compile } from 'typebox/compile'
+import { Value } from 'typebox/value'
 import { server } from '../support/servers'
 
 // What a Fastify user's type-provider code does on Enclave at run time (the types it gives are in
@@ -93,6 +95,43 @@ describe('@fastify/type-provider-typebox and -json-schema-to-ts in Enclave', () 
     expect([params['~kind'], id['~kind'], tag['~kind'], tag['~optional']]).to.deep.equal(['Object', 'Integer', 'String', true])
     expect(Object.keys(params)).to.not.include('~kind')
     expect(JSON.stringify(params)).to.not.contain('~')
+  })
+
+  it('keeps a typebox 1 schema given to addSchema() with its ~kind/~optional marks: getSchema(s)() return it as added, so a compiler resolving `Type.Ref` through them coerces params (Fastify 5 clones it without the marks: a 400)', async () => {
+    const ById = Type.Object({ id: Type.Integer(), tag: Type.Optional(Type.String()) }, { $id: 'ById' })
+    // The provider's TypeBoxValidatorCompiler compiles each schema alone and cannot resolve a
+    // `Type.Ref` (Fastify 5 too); a user's compiler hands TypeBox the scope's shared schemas as its context.
+    const declare = (app: { addSchema: Function; register: Function; inject: Function }): void => {
+      app.addSchema(ById)
+      app.register(async (child: any) => {
+        child.setValidatorCompiler(({ schema, httpPart }: { schema: any; httpPart?: string }) => {
+          const context = child.getSchemas()
+          const check = Compile(context, schema)
+          return (value: unknown) => {
+            const converted = httpPart === 'body' ? value : Value.Convert(context, schema, value)
+            return check.Check(converted) ? { value: converted } : { error: [...check.Errors(converted)] }
+          }
+        })
+        child.get('/ref/:id', { schema: { params: Type.Ref('ById') } }, async (request: { params: { id: unknown } }) => ({ type: typeof request.params.id, id: request.params.id }))
+      })
+    }
+    const app = server()
+    declare(app as never)
+    await app.ready()
+    const shared = app.getSchema('ById') as Record<string, any>
+    expect(shared).to.equal(ById)
+    expect([shared['~kind'], shared.properties.id['~kind'], shared.properties.tag['~optional']]).to.deep.equal(['Object', 'Integer', true])
+    expect((app.getSchemas() as Record<string, unknown>).ById).to.equal(ById)
+    const ours = await app.inject({ url: '/ref/7' })
+    expect([ours.statusCode, ours.json()]).to.deep.equal([200, { type: 'number', id: 7 }])
+    const bad = await app.inject({ url: '/ref/x' })
+    expect([bad.statusCode, bad.json<any>().message]).to.deep.equal([400, 'params/id must be integer'])
+    const reference = fastify5()
+    try {
+      declare(reference as never)
+      const theirs = await reference.inject({ url: '/ref/7' })
+      expect([theirs.statusCode, theirs.json().message]).to.deep.equal([400, 'params/id must be integer'])
+    } finally { await reference.close() }
   })
 
   it('checks string formats with the compiler once registerAjvFormats() fills TypeBox\'s registry, and a Format.Set() of the app\'s own', async () => {
