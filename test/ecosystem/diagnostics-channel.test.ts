@@ -1,7 +1,10 @@
 import { expect } from 'chai'
 import diagnosticsChannel from 'node:diagnostics_channel'
+import { request as httpRequest } from 'node:http'
 import fastifyDiagnosticsChannel from '@fastify/diagnostics-channel'
+import fastify5 from 'fastify5'
 import { server } from '../support/servers'
+import { within } from '../support/raw-http'
 
 // @fastify/diagnostics-channel 5 (its README): hooks that publish to node:diagnostics_channel's
 // `fastify.onRoute`, `fastify.onRequest`, `fastify.onResponse`, `fastify.onError` (and
@@ -56,5 +59,37 @@ describe('@fastify/diagnostics-channel in Enclave', () => {
       expect(failed.reply.statusCode).to.equal(409)
       expect(channels.seen[4][1].reply.statusCode).to.equal(409)
     } finally { channels.stop() }
+  })
+
+  it('publishes a request still in flight when its socket times out (connectionTimeout) on fastify.onTimeout, with the request, reply and connectionTimeout, as on Fastify 5', async () => {
+    /** The timed-out GET's outcome on one framework: the channel's message, as plain data, and the client's error. */
+    const timedOut = async (app: any): Promise<unknown> => {
+      const channels = subscribe(['fastify.onTimeout'])
+      let release = (): void => {}
+      const held = new Promise<void>((resolve) => { release = resolve })
+      try {
+        await app.register(fastifyDiagnosticsChannel)
+        app.get('/slow/:id', async () => { await held; return 'late' })
+        const address = await app.listen({ port: 0, host: '127.0.0.1' })
+        const url = typeof address === 'string' ? address : `http://127.0.0.1:${app.server.address().port}`
+        const outcome = await within(new Promise<string>((resolve) => {
+          const req = httpRequest(`${url}/slow/7`, { agent: false }, (res) => { res.resume(); resolve(String(res.statusCode)) })
+          req.on('error', (error) => resolve(error.message))
+          req.end()
+        }), 5000, 'the timed-out request')
+        // The hooks run on the socket's timeout, before the client sees it closed; bounded wait anyway.
+        for (let i = 0; i < 100 && channels.seen.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10))
+        return {
+          outcome,
+          published: channels.seen.map(([name, message]) => ({
+            name, url: message.request.url, params: message.request.params, connectionTimeout: message.connectionTimeout, replySent: message.reply.sent,
+          })),
+        }
+      } finally { release(); channels.stop(); await app.close() }
+    }
+    const ours = await timedOut(server({ connectionTimeout: 100, handlerTimeout: 0 } as never))
+    const theirs = await timedOut(fastify5({ connectionTimeout: 100 }))
+    expect(ours).to.deep.equal({ outcome: 'socket hang up', published: [{ name: 'fastify.onTimeout', url: '/slow/7', params: { id: '7' }, connectionTimeout: 100, replySent: false }] })
+    expect(ours).to.deep.equal(theirs)
   })
 })
