@@ -106,11 +106,46 @@ describe('@fastify/sse in Enclave', () => {
     expect((await get(address, '/feed/plugin', { accept: 'application/json' })).status).to.equal(406)
   })
 
-  it('close() with a keepAlive() stream open: Enclave ends it within closeTimeout and runs reply.sse.onClose (Fastify 5\'s close() waits for the client to leave)', async () => {
-    const app = server({ closeTimeout: 2_000 })
+  /** GET /live's body: a keepAlive() route sending one event, then a second 200 ms after its handler returned. */
+  async function liveBody(app: Any, hijack: boolean): Promise<string> {
+    await app.register(fastifySse, { heartbeatInterval: 0 })
+    app.get('/live', { sse: 'only' }, async (_request: Any, reply: Any) => {
+      if (hijack) reply.hijack()
+      reply.sse.keepAlive()
+      await reply.sse.send({ data: 'first' })
+      setTimeout(() => { reply.sse.send({ data: 'second' }).then(() => reply.sse.close(), () => undefined) }, 200)
+    })
+    const address = await app.listen({ port: 0, host: '127.0.0.1' })
+    return within(new Promise<string>((resolve) => {
+      let body = ''
+      const req = httpRequest(`${address}/live`, { agent: false }, (res) => {
+        res.setEncoding('utf8')
+        res.on('data', (chunk: string) => { body += chunk })
+        res.on('end', () => resolve(body))
+        res.on('error', () => resolve(`${body}(cut)`))
+      })
+      req.on('error', () => resolve(`${body}(cut)`))
+      req.end()
+    }), 5_000, 'GET /live')
+  }
+
+  it('keepAlive(): a handler that calls reply.hijack() first streams after it returned, as on Fastify 5; without it Enclave cuts the response when the handler gives undefined (ENC_ERR_REPLY_NOTHING_SENT, README), where Fastify 5 leaves it open', async () => {
+    const reference = fastify5()
+    const referenceHijacked = fastify5()
+    try {
+      expect(await liveBody(server(), true)).to.equal('data: "first"\n\ndata: "second"\n\n')
+      expect(await liveBody(referenceHijacked, true)).to.equal('data: "first"\n\ndata: "second"\n\n')
+      expect(await liveBody(server({ logger: false }), false)).to.equal('data: "first"\n\n(cut)')
+      expect(await liveBody(reference, false)).to.equal('data: "first"\n\ndata: "second"\n\n')
+    } finally { await reference.close(); await referenceHijacked.close() }
+  })
+
+  it('close() with a hijacked keepAlive() stream open cuts it at closeTimeout and runs reply.sse.onClose (Fastify 5\'s close() waits for the client to leave)', async () => {
+    const app = server({ closeTimeout: 1_000 })
     let closed = 0
     await app.register(fastifySse as Any, { heartbeatInterval: 0 })
     app.get('/live', { sse: 'only' } as never, async (_request: Any, reply: Any) => {
+      reply.hijack()
       reply.sse.keepAlive()
       reply.sse.onClose(() => { closed++ })
       await reply.sse.send({ data: 'connected' })
@@ -127,8 +162,10 @@ describe('@fastify/sse in Enclave', () => {
       req.end()
     })
     await within(first, 5_000, 'the first event')
-    expect(received).to.equal('data: "connected"\n\n')
-    // Generous bound: closeTimeout is 2 s; only a hang (Fastify 5's wait for the client) fails it.
+    // Still open after its handler returned (a hijacked response is the handler's).
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect([received, closed]).to.deep.equal(['data: "connected"\n\n', 0])
+    // Generous bound: closeTimeout is 1 s; only a hang (Fastify 5's wait for the client) fails it.
     await within(app.close(), 10_000, 'close() with an @fastify/sse stream open')
     expect(closed).to.equal(1)
   })
