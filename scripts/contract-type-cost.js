@@ -1,4 +1,4 @@
-// The type cost of a 20-route contract (README "Typed client"): `tsc --extendedDiagnostics` on each
+// The type cost of a 20-route contract (docs/openapi-and-client.md, "Typed client"): `tsc --extendedDiagnostics` on each
 // file of test/types/cost/ (a baseline of the schemas alone; the 20 routes declared directly; the
 // contract and implement(); that and a client call of every route), each in a program of its own
 // with the project's options. Instantiation counts are

@@ -12,7 +12,7 @@ export interface ErrorCodeEntry {
   readonly summary: string
 }
 
-/** Every error code Enclave can raise, from every layer: the README's table is checked against it. */
+/** Every error code Enclave can raise, from every layer: the table in docs/errors.md is checked against it. */
 export const errorCodeTable: readonly ErrorCodeEntry[] = Object.entries({
   ...allErrorCodes, ...decoratorErrorCodes, ...moduleErrorCodes, ...pluginErrorCodes, ...clusterErrorCodes, ...contractErrorCodes,
 } as Record<string, { status: number | null | 'none'; summary: string }>).map(([code, info]) => ({ code, status: info.status, summary: info.summary }))

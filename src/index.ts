@@ -20,7 +20,7 @@ export {
   partValidatorCompiler, ajv8CompilersFactory, defaultSchemaErrorFormatter, describeSecurity,
 } from './runtime'
 export { errorCodeTable } from './error-code-table'
-// Contracts and the typed client (README "Typed client"); `enclave/client` has the client part alone, for a front end.
+// Contracts and the typed client (docs/openapi-and-client.md, "Typed client"); `enclave/client` has the client part alone, for a front end.
 export { defineContract, createClient } from './client'
 export { implement } from './contract/implement'
 export type { Contract, ContractRoute, ContractMethod, Client, ClientCall, ClientRequest, ClientResult, ClientAnswer, CallOptions, HttpStatus, QueryValue, ClientOptions, ClientHeaders, InjectTarget } from './client'

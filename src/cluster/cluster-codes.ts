@@ -1,6 +1,6 @@
 import { codeSummaries, defineError as e, errorFactory } from '../runtime/internal'
 
-/** Errors of startCluster(), each declared once (status, README summary, message template). */
+/** Errors of startCluster(), each declared once (status, docs/errors.md summary, message template). */
 export const clusterErrors = {
   ENC_ERR_CLUSTER_INVALID_OPTION: e({ status: null, summary: 'startCluster() was given a workers count, delay, timeout or port that is not a non-negative integer (workers >= 1)',
     message: (a: { name: string; value: unknown; min: number; max?: number }) => a.max === undefined
@@ -9,5 +9,5 @@ export const clusterErrors = {
 }
 
 export const clusterError = errorFactory(clusterErrors)
-/** Status and summary per code (the README table's columns). */
+/** Status and summary per code (the columns of docs/errors.md's table). */
 export const clusterErrorCodes = codeSummaries(clusterErrors)

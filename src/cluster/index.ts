@@ -6,7 +6,7 @@ export type { ClusterHandle } from './primary'
 export { clusterErrorCodes } from './cluster-codes'
 
 /**
- * Runs the app in `workers` processes on node:cluster, sharing one listening socket (README
+ * Runs the app in `workers` processes on node:cluster, sharing one listening socket (docs/operations.md,
  * "Scale-out"). Call it from the entry file: the primary forks copies of that same file, and in
  * each copy `factory` builds the app, which then listens on `port`/`host`.
  * The primary respawns a crashed worker with a backoff, drains every worker on SIGTERM/SIGINT

@@ -1,7 +1,7 @@
 import { codeSummaries, defineError as e, errorFactory } from '../runtime/errors/define-errors'
 
 /**
- * Errors of contracts and the typed client, each declared once (status, README summary, message
+ * Errors of contracts and the typed client, each declared once (status, docs/errors.md summary, message
  * template). Imports only the error table's two small files, so a front end bundling
  * `enclave/client` pulls nothing of the server.
  */
@@ -29,5 +29,5 @@ export const contractErrors = {
 
 export type ContractErrorCode = keyof typeof contractErrors
 export const contractError = errorFactory(contractErrors)
-/** Status and summary per code (the README table's columns). */
+/** Status and summary per code (the columns of docs/errors.md's table). */
 export const contractErrorCodes = codeSummaries(contractErrors)

@@ -34,7 +34,7 @@ export interface ConfigurableModule<O, M extends string> {
 
 /**
  * NestJS's ConfigurableModuleBuilder, without dynamic module objects: `forRoot()` returns a module
- * class (the module tree is static), declared per call as the README's configurable-module function
+ * class (the module tree is static), declared per call as docs/migrating-from-nestjs.md's configurable-module function
  * would. `setExtras()` and `setFactoryMethodName()` are not supported.
  *
  * @example

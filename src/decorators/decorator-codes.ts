@@ -1,5 +1,5 @@
 /**
- * Errors of the decorator layer, each declared once (status, README summary, message template):
+ * Errors of the decorator layer, each declared once (status, docs/errors.md summary, message template):
  * all raised at declaration time, when a decorator runs, so `status` is null. Same shape as the
  * runtime's tables; kept here because this layer imports nothing of the runtime (DESIGN §1).
  */
@@ -13,7 +13,7 @@ export const decoratorErrors = {
     message: (a: { name: string; entry: string; got: string; expected?: string; dynamicModule?: string }) => a.dynamicModule !== undefined
       ? `@Module() of ${a.name}: ${a.entry} is a NestJS dynamic module ({ module: ${a.dynamicModule}, ... }, what forRoot()/register() return); ` +
         'Enclave has none: the module tree is static. Provide the configured service as a factory provider ({ provide, useFactory, inject }) ' +
-        'in this module or a lift()ed one, or list a module class that a function declares for its configuration (README "Coming from NestJS").'
+        'in this module or a lift()ed one, or list a module class that a function declares for its configuration (docs/migrating-from-nestjs.md, "Coming from NestJS").'
       : a.expected === undefined
       ? `@Module() of ${a.name}: ${a.entry} is ${a.got}. This is usually a circular import: the class is used before its file finished loading. Move the classes so imports form a tree.`
       : `@Module() of ${a.name}: ${a.entry} is ${a.got}; expected ${a.expected}.` }),
@@ -129,7 +129,7 @@ const staticWhat = {
 export type DecoratorErrorCode = keyof typeof decoratorErrors
 type ArgsOf<C extends DecoratorErrorCode> = Parameters<(typeof decoratorErrors)[C]['message']>[0]
 
-/** Status and summary per code (the README table's columns). */
+/** Status and summary per code (the columns of docs/errors.md's table). */
 export const decoratorErrorCodes = Object.fromEntries(Object.entries(decoratorErrors)
   .map(([code, { status, summary }]) => [code, { status, summary }])) as { readonly [C in DecoratorErrorCode]: { readonly status: null; readonly summary: string } }
 

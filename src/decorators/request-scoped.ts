@@ -10,7 +10,7 @@ const requestScoped = new WeakSet<Function>()
  * it (shared by every consumer within that request) instead of once at boot. Listing it in a
  * module's providers is enough: it is also `@injectable()`. Whoever injects it becomes
  * request-scoped in turn (a controller, a guard, an interceptor too: one per request); what is
- * built once at boot (a module class, usePlugin options) may not inject it (README "Request-scoped providers").
+ * built once at boot (a module class, usePlugin options) may not inject it (docs/request-scope.md, "Request-scoped providers").
  *
  * @example
  * \@RequestScoped()
@@ -29,7 +29,7 @@ const transient = new WeakSet<Function>()
  * NestJS's `@Injectable({ scope: Scope.TRANSIENT })`: a fresh instance for each consumer (each
  * class, factory or request-scoped instance that injects it), built when that consumer is: once,
  * at boot, for a singleton consumer; per request for a request-scoped one. `@inject(INQUIRER)`
- * gives it the consumer's class. It is also `@injectable()` (README "Transient providers").
+ * gives it the consumer's class. It is also `@injectable()` (docs/request-scope.md, "Transient providers").
  *
  * @example
  * \@Transient()

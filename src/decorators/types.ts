@@ -53,7 +53,7 @@ export interface FactoryProviderEntry {
   provide: InjectionToken
   useFactory: (...deps: any[]) => unknown
   inject?: readonly InjectionToken[]
-  /** 'request': called per request, and `dispose` runs once the route's handler settled (README "Request-scoped providers"). */
+  /** 'request': called per request, and `dispose` runs once the route's handler settled (docs/request-scope.md, "Request-scoped providers"). */
   scope?: ProviderScope
   dispose?: (value: any, end: RequestEnd) => unknown
 }

@@ -45,7 +45,7 @@ const kDeferred = Symbol('enclave.deferredPlugin')
 /**
  * An entry of `@Module({ plugins })` whose options come from providers, at boot: configuration
  * is not read at import time, and a test changes it with `createApp(Root, { overrides })`
- * like any provider (README "Configuration"). The plugin is registered exactly as
+ * like any provider (docs/controllers.md, "Configuration"). The plugin is registered exactly as
  * `[plugin, options]` would be, in the same position. What `useFactory` returns is checked against
  * the plugin's own options type, a Fastify-typed plugin's (@fastify/*) included.
  *

@@ -3,7 +3,7 @@ import { moduleError } from './module-error'
 import { walk, type ModuleNode } from './module-tree'
 import { settleWithin } from './settle-within'
 
-/** NestJS's lifecycle method names, in the order Enclave calls them (README "Coming from NestJS"). */
+/** NestJS's lifecycle method names, in the order Enclave calls them (docs/migrating-from-nestjs.md, "Coming from NestJS"). */
 type BootHook = 'onModuleInit' | 'onApplicationBootstrap'
 type ShutdownHook = 'onModuleDestroy' | 'beforeApplicationShutdown' | 'onApplicationShutdown'
 

@@ -11,7 +11,7 @@ const listed = (names: readonly string[]): string => names.length <= shownCandid
   : `${names.slice(0, shownCandidates).join(', ')} and ${names.length - shownCandidates} more`
 
 /**
- * Errors of the module layer, each declared once (status, README summary, message template):
+ * Errors of the module layer, each declared once (status, docs/errors.md summary, message template):
  * raised by createApp() before the server starts serving (`status` null), except a guard
  * class's refusal, which answers a request.
  */
@@ -22,7 +22,7 @@ export const moduleErrors = {
   ENC_ERR_MODULE_ENTRY_OPTIONS: e({ status: null, summary: 'a module was listed as [Module, options]; modules take their options in @Module()',
     message: (a: { path: string; index: number; name: string }) => `${a.path}: plugins[${a.index}] lists module ${a.name} with options. ` +
       `Modules take their options in @Module() (e.g. prefix); list it as ${a.name} or lift(${a.name}). ` +
-      'For configuration known only at boot, provide a config token and inject it (README "Configuration"), and build plugin options from it with usePlugin().' }),
+      'For configuration known only at boot, provide a config token and inject it (docs/controllers.md, "Configuration"), and build plugin options from it with usePlugin().' }),
   ENC_ERR_MODULE_CYCLE: e({ status: null, summary: 'a module lists itself, directly or through its children',
     message: (a: { path: string; cycle: string }) => `Module cycle at ${a.path}: ${a.cycle}. A module cannot contain itself; ` +
       'remove the module from the plugins list that closes the loop, or move what both need into a common parent.' }),
@@ -166,7 +166,7 @@ export const moduleErrors = {
       'but Enclave builds each provider once, at boot, in the module that lists it: every request and every consumer would share that one instance. ' +
       'Decorate it with @injectable() instead. For an instance per request (NestJS\'s Scope.REQUEST), declare it @RequestScoped() (or { provide, useClass, scope: \'request\' }); ' +
       'for a plain value per request, @DecorateRequest(name, { factory }) or @fastify/request-context; for a fresh object per consumer (Scope.TRANSIENT), @Transient() (or scope: \'transient\') ' +
-      '(README "Coming from NestJS").' }),
+      '(docs/migrating-from-nestjs.md, "Coming from NestJS").' }),
   ENC_ERR_MODULE_REQUEST_SCOPE: e({ status: null, summary: "a request-scoped provider (scope: 'request', @RequestScoped(), REQUEST/REPLY, or one that injects those) is needed by something built at boot, carries a boot-only method, injects through delay()/injectAll()/a transform, or is resolved outside a request",
     message: (a: { case: 'built-at-boot'; subject: string; reason: string; kind: 'module' | 'plugin' }
       | { case: 'boot-method'; subject: string; reason: string; methods: readonly string[] }
@@ -177,33 +177,33 @@ export const moduleErrors = {
       ? `${a.subject} is built once, at boot, but needs a request-scoped provider: ${a.reason}. ` + (
           a.kind === 'plugin' ? "A plugin's options are built once, at boot: inject the singleton it needs instead, and read per-request values from the request inside the plugin."
           : 'A module class is built once, at boot: inject the request-scoped provider into a controller (it becomes one per request), a guard or an interceptor, or a provider instead.') +
-        ' (README "Request-scoped providers")'
+        ' (docs/request-scope.md, "Request-scoped providers")'
       : a.case === 'boot-method'
       ? `${a.subject} is request-scoped (${a.reason}) but has ${a.methods.map((m) => `${m}()`).join(', ')}, which Enclave calls once, on what it builds at boot: on a per-request instance ` +
-        'it would never run. Move that work into a singleton provider it injects; a per-request instance is released with its own dispose(end) (README "Request-scoped providers").'
+        'it would never run. Move that work into a singleton provider it injects; a per-request instance is released with its own dispose(end) (docs/request-scope.md, "Request-scoped providers").'
       : a.case === 'injection'
       ? `${a.subject} is request-scoped, and its constructor parameter ${a.index} is injected through delay(), injectAll() or injectWithTransform(), which a per-request build does not support. ` +
         'Inject the token itself (@inject(TOKEN)), or keep the class a singleton.'
       : a.case === 'released'
       ? `${a.subject} was asked for after this request's request-scoped instances were released (the route's handler had settled, or the request ended). ` +
-        'Resolve it while the handler runs (README "Request-scoped providers").'
+        'Resolve it while the handler runs (docs/request-scope.md, "Request-scoped providers").'
       : a.case === 'outside-scope'
       ? `resolveProvider(request, ${a.subject}) was called in a handler not wrapped in withRequestScope(): nothing would release what it builds (a request-scoped or transient provider) at the end of the request. ` +
-        'Declare the route with withRequestScope(handler) (README "Request-scoped providers", the runtime API).'
+        'Declare the route with withRequestScope(handler) (docs/request-scope.md, "Request-scoped providers", the runtime API).'
       : `${a.subject} is request-scoped (${a.reason}): it exists only while a request is served, for the route methods of a controller that injects it. ` +
-        'It cannot be resolved at boot or from outside a request (resolveProvider(app, ...), t.get()). In a handler, use resolveProvider(request, ...) inside withRequestScope(); in a test, send a request (app.inject()), or override it with a useValue (README "Testing").' }),
+        'It cannot be resolved at boot or from outside a request (resolveProvider(app, ...), t.get()). In a handler, use resolveProvider(request, ...) inside withRequestScope(); in a test, send a request (app.inject()), or override it with a useValue (docs/testing.md, "Testing").' }),
   ENC_ERR_MODULE_TRANSIENT: e({ status: null, summary: "a transient provider (scope: 'transient', @Transient()) has a factory that returned a promise or a boot-only method, INQUIRER is injected into something that is not transient, or moduleRef.get() asked for a transient provider",
     message: (a: { case: 'async'; subject: string } | { case: 'boot-method'; subject: string; methods: readonly string[] } | { case: 'inquirer'; subject: string } | { case: 'module-ref-get'; subject: string; module: string }) => a.case === 'module-ref-get'
       ? `moduleRef.get(${a.subject}) in ${a.module}: ${a.subject} is transient (a fresh instance per consumer), and get() gives the one instance a token has, as NestJS's get() refuses a transient provider. ` +
-        `Use \`await moduleRef.resolve(${a.subject})\` for a fresh instance (kept until close(), so not once per request), inject it in the constructor (one per consumer), or, in a request, \`await resolveProvider(request, ${a.subject})\` (released with the request) (README "Transient providers").`
+        `Use \`await moduleRef.resolve(${a.subject})\` for a fresh instance (kept until close(), so not once per request), inject it in the constructor (one per consumer), or, in a request, \`await resolveProvider(request, ${a.subject})\` (released with the request) (docs/request-scope.md, "Transient providers").`
       : a.case === 'async'
       ? `${a.subject} is transient and its factory returned a promise: a transient value is built while its consumer is, which cannot wait. ` +
-        "Make the factory synchronous, or make the provider a singleton (awaited at boot) or scope: 'request' (awaited per request) (README \"Transient providers\")."
+        "Make the factory synchronous, or make the provider a singleton (awaited at boot) or scope: 'request' (awaited per request) (docs/request-scope.md, \"Transient providers\")."
       : a.case === 'boot-method'
       ? `${a.subject} is transient but has ${a.methods.map((m) => `${m}()`).join(', ')}, which Enclave calls once, on the providers it lists: ` +
-        'on an instance built for each consumer it would never run. Move that work into a singleton provider it injects (README "Transient providers").'
+        'on an instance built for each consumer it would never run. Move that work into a singleton provider it injects (docs/request-scope.md, "Transient providers").'
       : `${a.subject} injects INQUIRER, which names the consumer of a transient provider only: declare it @Transient() (or scope: 'transient'), ` +
-        'or drop the parameter (README "Transient providers").' }),
+        'or drop the parameter (docs/request-scope.md, "Transient providers").' }),
   ENC_ERR_MODULE_INSTANTIATION: e({ status: null, summary: 'constructing a provider, module or controller threw',
     message: (a: { what: string; path: string; reason: string }) => `Constructing ${a.what} for ${a.path} failed: ${a.reason}` }),
   ENC_ERR_MODULE_DEPENDENCY_CYCLE: e({ status: null, summary: 'providers inject each other in a circle (A needs B, B needs A)',
@@ -225,7 +225,7 @@ export const moduleErrors = {
       'or raise the pluginTimeout option of createApp().' }),
   ENC_ERR_MODULE_SIGNAL_OPTIONS: e({ status: null, summary: 'createApp({ closeOnSignals }) was given an unknown key, signals that is not a list of signal names, or a shutdownDelay that is not a whole number of milliseconds from 0 to 2147483647',
     message: (a: { root: string; problem: string }) => `createApp(${a.root}, { closeOnSignals }): ${a.problem}. ` +
-      'closeOnSignals takes true or { signals?: [\'SIGTERM\', ...], shutdownDelay?: milliseconds, exit?: (code) => void } (README "Shutdown").' }),
+      'closeOnSignals takes true or { signals?: [\'SIGTERM\', ...], shutdownDelay?: milliseconds, exit?: (code) => void } (docs/operations.md, "Shutdown").' }),
   ENC_ERR_MODULE_OVERRIDE_UNKNOWN: e({ status: null, summary: 'createApp({ overrides }) names a token that no module of the tree provides',
     message: (a: { root: string; path: string; token: string; near: readonly string[]; neededBy?: readonly string[] }) => `createApp(${a.root}, { overrides }): no module of ${a.path} provides ` +
       `${a.token}, so there is nothing to replace.` +
@@ -262,5 +262,5 @@ export const moduleErrors = {
 export type ModuleErrorCode = keyof typeof moduleErrors
 /** Builds a boot error of the module layer from its table entry. */
 export const moduleError = errorFactory(moduleErrors)
-/** Status and summary per code (the README table's columns). */
+/** Status and summary per code (the columns of docs/errors.md's table). */
 export const moduleErrorCodes = codeSummaries(moduleErrors)

@@ -38,7 +38,7 @@ const waitsOn = (args: readonly RecipeArg[]): boolean => args.some((arg) => arg.
 
 /**
  * Methods Enclave calls once, on what it built at boot: a request-scoped instance is never among
- * those, so such a method would silently never run (README "Request-scoped providers").
+ * those, so such a method would silently never run (docs/request-scope.md, "Request-scoped providers").
  */
 export const bootOnlyMethods = ['onModuleInit', 'onApplicationBootstrap', 'onModuleDestroy', 'beforeApplicationShutdown', 'onApplicationShutdown', 'onClose', 'checkHealth'] as const
 

@@ -65,7 +65,7 @@ function outside(token: unknown): never {
  * A runtime-API handler that may resolve request-scoped providers (`await resolveProvider(request,
  * Tenant)`): what it resolves is built per request, shared within it (with the route's
  * request-scoped guards too), and released newest first once the handler settled, with
- * `{ failed, error }`, as a decorator route's (README "Request-scoped providers").
+ * `{ failed, error }`, as a decorator route's (docs/request-scope.md, "Request-scoped providers").
  *
  * @example
  * app.get('/notes', withRequestScope(async (request) => (await resolveProvider(request, Notes)).list()))

@@ -1,6 +1,6 @@
 /**
  * The request being served, as an injection token (NestJS's REQUEST): `@inject(REQUEST) request:
- * Request` in a provider or controller makes it request-scoped (README "Request-scoped providers").
+ * Request` in a provider or controller makes it request-scoped (docs/request-scope.md, "Request-scoped providers").
  * A symbol, since `Request` is a type: emitted constructor metadata would read Object.
  */
 export const REQUEST: unique symbol = Symbol('REQUEST')

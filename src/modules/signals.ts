@@ -3,7 +3,7 @@ import type { Scope } from '../runtime'
 import type { SignalOptions } from './app-options'
 import { moduleError } from './module-codes'
 
-/** Exit codes of an app started with closeOnSignals (README "Shutdown"). */
+/** Exit codes of an app started with closeOnSignals (docs/operations.md, "Shutdown"). */
 export const exitCodes = {
   /** close() finished: every in-flight request answered, every provider disposed. */
   closed: 0,

@@ -6,7 +6,7 @@ import { isThenable } from './settle-within'
  * The class of the consumer a transient provider is being built for (NestJS's INQUIRER):
  * `@inject(INQUIRER) owner: Function | undefined` in a transient provider's constructor, or in a
  * transient factory's inject list. Undefined when nothing class-shaped asked (a factory provider,
- * resolveProvider()). Refused at boot anywhere else (README "Transient providers").
+ * resolveProvider()). Refused at boot anywhere else (docs/request-scope.md, "Transient providers").
  */
 export const INQUIRER: unique symbol = Symbol('INQUIRER')
 

@@ -18,7 +18,7 @@ export interface HealthOptions {
 
 export type CheckStatus = 'up' | 'down'
 
-/** The body of both health routes (README "Health"). */
+/** The body of both health routes (docs/operations.md, "Health"). */
 export interface HealthReport {
   status: 'ok' | 'down' | 'closing'
   checks: Record<string, { status: CheckStatus; message?: string }>

@@ -5,7 +5,7 @@ import type { CheckStatus, HealthCheck, HealthOptions, HealthReport } from './he
 const defaults = { readinessPath: '/health/ready', livenessPath: '/health/live', checkTimeout: 2000 }
 
 /**
- * Liveness and readiness routes for load balancers and orchestrators (README "Health").
+ * Liveness and readiness routes for load balancers and orchestrators (docs/operations.md, "Health").
  * Liveness answers 200 while the process serves and runs no check: a database outage must make
  * the instance unready, not get it restarted. Readiness runs every check in parallel, each
  * bounded by `checkTimeout`, and answers 503 when one fails, and always once close() has begun,

@@ -1,7 +1,7 @@
 import { codeSummaries, defineError as e, errorFactory } from '../runtime/internal'
 
 /**
- * Errors of the ready-made plugins, each declared once (status, README summary, message template).
+ * Errors of the ready-made plugins, each declared once (status, docs/errors.md summary, message template).
  * `status` is the HTTP status for errors that answer a request, `null` for configuration errors.
  */
 export const pluginErrors = {
@@ -27,5 +27,5 @@ export const pluginErrors = {
 
 export type PluginErrorCode = keyof typeof pluginErrors
 export const pluginError = errorFactory(pluginErrors)
-/** Status and summary per code (the README table's columns). */
+/** Status and summary per code (the columns of docs/errors.md's table). */
 export const pluginErrorCodes = codeSummaries(pluginErrors)

@@ -5,7 +5,7 @@ import type { RequestBase } from './types'
  * instance, read from their own declarations. A plugin types its decorations by augmenting
  * `fastify`'s FastifyRequest / FastifyReply / FastifyInstance; Enclave's types cannot import
  * `fastify` (it is not a dependency, and an app without it must still compile), so the app hands
- * the augmented interfaces over in one `declare module 'enclave'` block (README "Typed handlers"):
+ * the augmented interfaces over in one `declare module 'enclave'` block (docs/schemas-and-types.md, "Typed handlers"):
  *
  *   import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
  *   import type { FastifyRequestDecorations, FastifyReplyDecorations, FastifyInstanceDecorations } from 'enclave'

@@ -653,7 +653,7 @@ export interface InjectResponse {
   rawPayload: Buffer
   /**
    * The body parsed as JSON, typed `T`: a cast, nothing checks it. `unknown` unless given (light-my-request
-   * and Fastify 4/5 say `any`): write `json<User>()`, or `ResponseAt<typeof schema, 200>` (README "Testing").
+   * and Fastify 4/5 say `any`): write `json<User>()`, or `ResponseAt<typeof schema, 200>` (docs/testing.md, "Testing").
    */
   json<T = unknown>(): T
   // The rest of light-my-request's answer, as Fastify 4/5's `LightMyRequest.Response` types it.
@@ -708,7 +708,7 @@ export interface ReadyOptions {
 export type SchemaCacheMode = 'read-write' | 'read'
 
 /**
- * The server option `schemaCache` (README "Schema cache"): the default compilers take generated
+ * The server option `schemaCache` (docs/schema-compilation.md, "Schema cache"): the default compilers take generated
  * validator and serializer code from one file in `directory` instead of compiling it.
  */
 export interface SchemaCacheOptions {
@@ -758,7 +758,7 @@ export interface ServerOptions<H2 extends boolean = boolean, S extends HttpsOpti
   /**
    * `true` (pino, info level, stdout), pino options, a pino instance, or any object with
    * info/warn/error/debug; false/undefined for none. With pino, `request.log` is a child bound
-   * to the request id and `authorization`/`cookie` headers are redacted (README "Logs").
+   * to the request id and `authorization`/`cookie` headers are redacted (docs/operations.md, "Logs").
    * The lines go to stdout, to `stream`, or (Fastify 3's `file`) appended to the file at that path.
    */
   logger?: Logger | boolean | (LoggerOptions & { stream?: DestinationStream; file?: string })

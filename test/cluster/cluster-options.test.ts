@@ -1,4 +1,4 @@
-// startCluster() checks its options before forking anything (README "Scale-out").
+// startCluster() checks its options before forking anything (docs/operations.md, "Scale-out").
 import { expect } from 'chai'
 import { startCluster } from '../../src/cluster'
 import { createServer } from '../../src/runtime'

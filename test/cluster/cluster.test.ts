@@ -1,4 +1,4 @@
-// startCluster() over real processes on loopback (README "Scale-out"): 2 workers under a bounded
+// startCluster() over real processes on loopback (docs/operations.md, "Scale-out"): 2 workers under a bounded
 // autocannon load; a worker killed mid-load is respawned and no request fails after that; a
 // rolling restart (SIGHUP) fails no request at all; SIGTERM drains and exits 0.
 import { expect } from 'chai'

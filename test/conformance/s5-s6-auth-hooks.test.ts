@@ -50,7 +50,7 @@ describe('conformance §5: authentication', () => {
       root.register(bearerAuth({ keys: ['k'] }))
       root.get('/secret', async () => { handled++; return { secret: true } })
     })
-    // The framework's error shape: { statusCode, code?, error, message } (README, "Errors").
+    // The framework's error shape: { statusCode, code?, error, message } (docs/errors.md, "Errors").
     const shape = (body: Record<string, unknown>): void => {
       expect(Object.keys(body).filter((key) => key !== 'code')).to.deep.equal(['statusCode', 'error', 'message'])
       expect(body).to.include({ statusCode: 401, error: 'Unauthorized' })

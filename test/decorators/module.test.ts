@@ -43,7 +43,7 @@ describe('@Module', () => {
     expect(error.message).to.contain('ImportsModule').and.contain("'imports'").and.contain("Did you mean 'plugins'")
   })
 
-  it('answers NestJS\'s exports and global with lift(), ends the message with one period (dx2 item 4; README "Coming from NestJS")', () => {
+  it('answers NestJS\'s exports and global with lift(), ends the message with one period (dx2 item 4; docs/migrating-from-nestjs.md, "Coming from NestJS")', () => {
     for (const key of ['exports', 'global', 'imports']) {
       const error = declarationError(() => Module({ [key]: key === 'global' ? true : [] } as never)(class DatabaseModule {}))
       expect(error.code).to.equal('ENC_ERR_DECL_MODULE_OPTIONS')

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path'
 import { expect } from 'chai'
 
 // The docs point at each other two ways: markdown links ([text](file#anchor)) and quoted
-// section names (README "Schema cache", README differences: "A 5xx never shows ..."). A heading
+// section names (docs/schema-compilation.md, "Schema cache", README differences: "A 5xx never shows ..."). A heading
 // renamed or a list item reworded leaves the pointer dangling, and nothing else notices.
 const root = join(__dirname, '..', '..', '..')
 const docFiles = ['README.md', 'sample/README.md', 'bench/README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]

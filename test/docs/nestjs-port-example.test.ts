@@ -6,16 +6,16 @@ import ts from 'typescript'
 import { createApp, type App } from '../../src'
 import { extractBlocks } from './code-blocks'
 
-// README "Coming from NestJS" ports a NestJS service in one block and states its answers; the docs
+// docs/migrating-from-nestjs.md, "Coming from NestJS" ports a NestJS service in one block and states its answers; the docs
 // test only compiles the block, so this one runs it (against the built src) and checks the answers.
 const root = join(__dirname, '..', '..', '..')
 const marker = 'The rest of a typical NestJS service, ported'
 
 function loadExample(): { AppModule: Function } {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8')
-  const from = readme.indexOf(marker)
-  expect(from, 'README keeps the ported NestJS example').to.be.greaterThan(-1)
-  const block = extractBlocks('README.md', readme.slice(from)).find((b) => b.language === 'ts')!
+  const page = readFileSync(join(root, 'docs', 'migrating-from-nestjs.md'), 'utf8')
+  const from = page.indexOf(marker)
+  expect(from, 'docs/migrating-from-nestjs.md keeps the ported NestJS example').to.be.greaterThan(-1)
+  const block = extractBlocks('docs/migrating-from-nestjs.md', page.slice(from)).find((b) => b.language === 'ts')!
   const source = `${block.code.replace(/from 'enclave'/g, `from ${JSON.stringify(join(root, 'dist', 'src'))}`)}\nexport { AppModule }\n`
   const { outputText } = ts.transpileModule(source, { compilerOptions: {
     module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, experimentalDecorators: true, emitDecoratorMetadata: true, useDefineForClassFields: false,
@@ -29,7 +29,7 @@ function loadExample(): { AppModule: Function } {
   }
 }
 
-describe('README "Coming from NestJS": the ported service answers as the text says', () => {
+describe('docs/migrating-from-nestjs.md, "Coming from NestJS": the ported service answers as the text says', () => {
   let app: App
   before(async () => { app = await createApp(loadExample().AppModule) })
   after(async () => { await app.close() })

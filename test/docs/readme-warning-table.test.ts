@@ -6,11 +6,12 @@ import { bootWarningTable } from '../../src/runtime/boot/boot-warnings'
 
 const root = join(__dirname, '..', '..', '..')
 
-describe('README: the boot-warning table', () => {
+// The table lives in docs/errors.md, "Boot warnings".
+describe('docs/errors.md: the boot-warning table', () => {
   it('lists exactly the codes of bootWarningTable, with their summary', () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8')
-    const section = /<!-- warning-codes:start -->\n([\s\S]*?)\n<!-- warning-codes:end -->/.exec(readme)
-    expect(section, 'README has the warning-codes markers').to.not.equal(null)
+    const errors = readFileSync(join(root, 'docs', 'errors.md'), 'utf8')
+    const section = /<!-- warning-codes:start -->\n([\s\S]*?)\n<!-- warning-codes:end -->/.exec(errors)
+    expect(section, 'docs/errors.md has the warning-codes markers').to.not.equal(null)
     const expected = ['| code | when |', '|---|---|', ...bootWarningTable.map((w) => `| \`${w.code}\` | ${w.summary} |`)].join('\n')
     // On failure the expected text is printed in full: paste it between the markers.
     expect((section as RegExpExecArray)[1]).to.equal(expected)

@@ -1,4 +1,4 @@
-// README "Coming from Express": each row of its table and each claim of its middleware paragraph,
+// docs/migrating-from-express.md, "Coming from Express": each row of its table and each claim of its middleware paragraph,
 // as an Express developer would write the code (newcomer17: an Express team building a service
 // from the tarball).
 import 'reflect-metadata'
@@ -13,7 +13,7 @@ import { bootError, server } from '../support/servers'
 type Next = (error?: unknown) => void
 type UseScope = Scope & { use(pathOrFn: string | Function, fn?: Function): UseScope }
 
-describe('README "Coming from Express": what an Express habit becomes', () => {
+describe('docs/migrating-from-express.md, "Coming from Express": what an Express habit becomes', () => {
   it('listen() without a host listens on 127.0.0.1, not every interface as Express does', async () => {
     const app = server()
     app.get('/', async () => 'ok')
@@ -159,7 +159,7 @@ describe('README "Coming from Express": what an Express habit becomes', () => {
   })
 })
 
-describe('README "Coming from Express": connect middleware through @fastify/middie', () => {
+describe('docs/migrating-from-express.md, "Coming from Express": connect middleware through @fastify/middie', () => {
   it('use(cors()) runs the middleware as it is; a middleware that calls next(err) answers with the error\'s status', async () => {
     const app = server() as UseScope
     await app.register(middie)

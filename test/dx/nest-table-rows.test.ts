@@ -1,4 +1,4 @@
-// README "Coming from NestJS": the rows for @Header, @Redirect, APP_INTERCEPTOR, APP_FILTER and an
+// docs/migrating-from-nestjs.md, "Coming from NestJS": the rows for @Header, @Redirect, APP_INTERCEPTOR, APP_FILTER and an
 // exception filter's ArgumentsHost, written as the table says, answer as it says.
 import 'reflect-metadata'
 import { expect } from 'chai'
@@ -10,7 +10,7 @@ import {
 
 class TeapotError extends Error {}
 
-describe('README "Coming from NestJS": @Header, @Redirect, APP_INTERCEPTOR, APP_FILTER, ArgumentsHost rows', () => {
+describe('docs/migrating-from-nestjs.md, "Coming from NestJS": @Header, @Redirect, APP_INTERCEPTOR, APP_FILTER, ArgumentsHost rows', () => {
   it('answers as the rows say', async () => {
     @injectable() class NoStore { handle(_request: Request, reply: ReplyType, payload: unknown) { reply.header('cache-control', 'no-store'); return payload } }
     @injectable() class Timing implements Interceptor {

@@ -403,7 +403,7 @@ describe('route hooks from the decorator layer: @OnRequest/@PreValidation/@PreHa
   })
 })
 
-describe('guards and @fastify/rate-limit: which one counts first (README "Hook order matters for guards")', () => {
+describe('guards and @fastify/rate-limit: which one counts first (docs/controllers.md, "Hook order matters for guards")', () => {
   async function statuses(place: 'onRequest' | 'preHandler'): Promise<number[]> {
     const rateLimit = (await import('@fastify/rate-limit')).default
     const guard = bearerAuthHook({ keys: ['k1'] })

@@ -30,7 +30,7 @@ async function hits(max: number | null, count: number): Promise<number[]> {
   } finally { await app.close() }
 }
 
-describe('usePlugin(): plugin options built from providers at boot (dx §3, README "Configuration")', () => {
+describe('usePlugin(): plugin options built from providers at boot (dx §3, docs/controllers.md, "Configuration")', () => {
   it('builds the options from the provider: the same module, a different rate limit per test through overrides', async () => {
     expect(await hits(2, 3)).to.deep.equal([200, 200, 429])
     expect(await hits(null, 3)).to.deep.equal([200, 200, 200])

@@ -2,7 +2,7 @@
 // a POST enqueues a job, a Worker in the same process (a provider: onModuleInit starts it,
 // onApplicationShutdown closes it and the queue) processes it, a GET reports its state, a failing
 // attempt is retried; the worker's progress is pushed to Server-Sent Events clients (a live feed
-// with ids and Last-Event-ID replay, README "Stream replies, downloads and Server-Sent Events").
+// with ids and Last-Event-ID replay, docs/streams-and-sse.md, "Stream replies, downloads and Server-Sent Events").
 // After app.close() no connection of the app is left on the redis-server.
 import 'reflect-metadata'
 import { expect } from 'chai'

@@ -1,5 +1,5 @@
 // newcomer17: the service an Express team builds on Enclave, compact. One module tree with the
-// official plugins an Express app's middleware maps to (README "Coming from Express"): helmet, cors,
+// official plugins an Express app's middleware maps to (docs/migrating-from-express.md, "Coming from Express"): helmet, cors,
 // rate limiting in a real redis-server (started here on a free loopback port, stopped by pid),
 // cookie sessions and login, CSRF, uploads stored on disk, downloads with Range and
 // content-disposition, static files and a server-rendered page (ejs). What the other ecosystem
@@ -152,7 +152,7 @@ function appModule(dir: string, uploads: string, redisPort: number, nameSpace: s
   return AppModule
 }
 
-describe('an Express team\'s service on Enclave: sessions, CSRF, uploads, downloads, static, views, cors, helmet, Redis rate limit (README "Coming from Express")', function () {
+describe('an Express team\'s service on Enclave: sessions, CSRF, uploads, downloads, static, views, cors, helmet, Redis rate limit (docs/migrating-from-express.md, "Coming from Express")', function () {
   this.timeout(30_000)
   let redis: Child | undefined
   let redisPort = 0

@@ -7,7 +7,7 @@ import { server } from '../support/servers'
 // @fastify/error (its README: `createError(code, message [, statusCode [, Base]])`, `%s` in the
 // message filled from the constructor's arguments, `{ cause }`), the errors Fastify's plugins throw,
 // thrown from handlers in Enclave and compared with Fastify 3.27.4 throwing the same ones: status,
-// `code` and message in the answer (README "Errors": a 4xx shows its message, a 5xx only the reason
+// `code` and message in the answer (docs/errors.md, "Errors": a 4xx shows its message, a 5xx only the reason
 // phrase), and the error's line in the log.
 const NoSuchBook = createError('BOOKS_NOT_FOUND', 'No book %s', 404)
 const Conflict = createError('BOOKS_CONFLICT', 'Book %s exists (revision %d)', 409)
@@ -58,7 +58,7 @@ describe('@fastify/error in Enclave', () => {
     } finally { await reference.close() }
   })
 
-  it('answers a 5xx error made by createError with its status and only the reason phrase, no code (README "Errors"), where Fastify 3 shows both', async () => {
+  it('answers a 5xx error made by createError with its status and only the reason phrase, no code (docs/errors.md, "Errors"), where Fastify 3 shows both', async () => {
     const { app, reference } = booksOnBoth()
     try {
       const down = await app.inject({ method: 'GET', url: '/down' })

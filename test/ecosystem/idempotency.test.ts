@@ -1,4 +1,4 @@
-// A payments API's Idempotency-Key (README "Payments-style APIs"), on a real redis-server this test
+// A payments API's Idempotency-Key (docs/recipes-payments.md, "Payments-style APIs"), on a real redis-server this test
 // starts on a free loopback port (stopped by pid): a @PreHandler hook class claims the key (SET NX,
 // after validation, with a fingerprint of the parsed body) and an @OnSend one stores the serialized
 // payload, status and content type; a retry replays them, a concurrent duplicate is a 409, the same
@@ -88,7 +88,7 @@ class PaymentsController {
 @Module({ prefix: '/v1', controllers: [PaymentsController], providers: [IdempotencyClaim, IdempotencyStore] })
 class PaymentsModule {}
 
-describe('payments API: Idempotency-Key on Redis (README "Payments-style APIs")', function () {
+describe('payments API: Idempotency-Key on Redis (docs/recipes-payments.md, "Payments-style APIs")', function () {
   this.timeout(10_000)
   let redisChild: Child | undefined
   let redis: Redis

@@ -1,4 +1,4 @@
-// README "Files and media": downloads through @fastify/static 10's reply.sendFile() from a
+// docs/files-and-media.md, "Files and media": downloads through @fastify/static 10's reply.sendFile() from a
 // decorator route (ranges, validators, HEAD, a unicode file name), signed expiring links, and a
 // slow reader of a large file. Loopback only; every wait is bounded; the temp directory is removed.
 import { connect } from 'node:net'
@@ -13,7 +13,7 @@ import { mediaModule } from './fixtures/media-app'
 
 const PDF = Buffer.from('%PDF-1.4 0123456789abcdefghijklmnopqrstuvwxyz\n')
 
-describe('media service: downloads, ranges and signed links (README "Files and media")', function () {
+describe('media service: downloads, ranges and signed links (docs/files-and-media.md, "Files and media")', function () {
   this.timeout(10_000)
   let dir: string
   let app: Scope

@@ -1,4 +1,4 @@
-// README "Files and media": uploads streamed to disk (@fastify/multipart 10), checked while the
+// docs/files-and-media.md, "Files and media": uploads streamed to disk (@fastify/multipart 10), checked while the
 // bytes pass, and tus-style resumable uploads through a stream content-type parser. Loopback
 // only; every wait is bounded; the temp directory is removed.
 import { createHash } from 'node:crypto'
@@ -28,7 +28,7 @@ function openUnder(dir: string): number | null {
   return readdirSync('/proc/self/fd').filter((fd) => { try { return readlinkSync(`/proc/self/fd/${fd}`).startsWith(dir) } catch { return false } }).length
 }
 
-describe('media service: uploads to disk and resumable uploads (README "Files and media")', function () {
+describe('media service: uploads to disk and resumable uploads (docs/files-and-media.md, "Files and media")', function () {
   this.timeout(10_000)
   let dir: string
   let app: Scope

@@ -232,7 +232,7 @@ describe('mercurius (GraphQL) in an Enclave module', function () {
 })
 
 // The same mercurius, the same requests, on Fastify 5 and on Enclave's runtime API: every answer
-// alike but for the differences README "GraphQL" lists.
+// alike but for the differences docs/recipes-graphql.md, "GraphQL" lists.
 describe('mercurius on Enclave answers as on Fastify 5', function () {
   this.timeout(10_000)
   const schema = 'type Query { add(x: Int!, y: Int!): Int, who: String, failing: String }'

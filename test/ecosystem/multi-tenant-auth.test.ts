@@ -1,4 +1,4 @@
-// A multi-tenant B2B API's authentication on the decorator layer (README "Multi-tenant services"):
+// A multi-tenant B2B API's authentication on the decorator layer (docs/recipes-multi-tenant.md, "Multi-tenant services"):
 // bearer JWTs (RS256 and ES256) from an OIDC provider verified against its JWKS, fetched from a
 // loopback issuer this file starts (jose's createRemoteJWKSet); key rotation; every refusal a coded
 // 401 with WWW-Authenticate (HttpError's headers); API keys by hash on the same route; the tenant
@@ -22,7 +22,7 @@ class InvoicesController {
 @Module({ providers: [AuthConfig, Clock, IdentityProvider, Directory, AuthGuard], controllers: [InvoicesController] })
 class SaasModule {}
 
-describe('multi-tenant auth: JWKS from a loopback IdP, key rotation, API keys, tenant selection (README "Multi-tenant services")', function () {
+describe('multi-tenant auth: JWKS from a loopback IdP, key rotation, API keys, tenant selection (docs/recipes-multi-tenant.md, "Multi-tenant services")', function () {
   this.timeout(10_000)
   let issuer: Issuer
   let app: App

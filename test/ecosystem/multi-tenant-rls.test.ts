@@ -1,5 +1,5 @@
 // A multi-tenant B2B API on a real PostgreSQL and redis-server (each started by this file on a free
-// loopback port, stopped by pid) (README "Multi-tenant services"): the tenant from the principal a
+// loopback port, stopped by pid) (docs/recipes-multi-tenant.md, "Multi-tenant services"): the tenant from the principal a
 // module guard set, as a request-scoped TenantContext; a request-scoped transaction that sets
 // `app.tenant_id` (SET LOCAL) for an RLS policy, so a repository query with no tenant filter still
 // sees only its tenant's rows; per-tenant rate limits (@fastify/rate-limit, Redis store, keyed by
@@ -140,7 +140,7 @@ const PLAN_LIMITS: Record<string, number> = { free: 3, pro: 50 }
 })
 class SaasModule {}
 
-describe('multi-tenant data: request-scoped tenant, RLS on a real PostgreSQL, per-tenant limits in Redis, audit (README "Multi-tenant services")', function () {
+describe('multi-tenant data: request-scoped tenant, RLS on a real PostgreSQL, per-tenant limits in Redis, audit (docs/recipes-multi-tenant.md, "Multi-tenant services")', function () {
   this.timeout(10_000)
   let pg: Postgres | undefined
   let redis: { child: Child; port: number } | undefined

@@ -2,7 +2,7 @@
 // stopped by pid), the NestJS way with request-scoped providers: a pg Pool singleton, a `Tx`
 // request-scoped factory (BEGIN when built; COMMIT or ROLLBACK in its dispose(client, end), once
 // the route's handler settled), a tenant context read from REQUEST, and a repository that injects
-// both (so it, and the controller, are built per request). README "Request-scoped providers".
+// both (so it, and the controller, are built per request). docs/request-scope.md, "Request-scoped providers".
 import 'reflect-metadata'
 import { expect } from 'chai'
 import { Client, Pool, type PoolClient } from 'pg'

@@ -1,4 +1,4 @@
-// A payments API's errors as RFC 9457 problem details (README "Payments-style APIs"): one root
+// A payments API's errors as RFC 9457 problem details (docs/recipes-payments.md, "Payments-style APIs"): one root
 // @ErrorHandler and @NotFoundHandler answer `application/problem+json` with type, title, status,
 // detail, instance and the error's code, validation failures with each failing field; a route's
 // 4xx response schema still serializes (and filters) the problem under that content type.
@@ -58,7 +58,7 @@ class AppModule {
   }
 }
 
-describe('payments API: errors as RFC 9457 problem+json (README "Payments-style APIs")', function () {
+describe('payments API: errors as RFC 9457 problem+json (docs/recipes-payments.md, "Payments-style APIs")', function () {
   this.timeout(10_000)
   let app: Awaited<ReturnType<typeof createApp>>
   before(async () => { app = await createApp(AppModule) })

@@ -1,4 +1,4 @@
-// Scheduled tasks in a module, the two ways README "Scheduled tasks" shows: @fastify/schedule 7
+// Scheduled tasks in a module, the two ways docs/recipes-realtime.md, "Scheduled tasks" shows: @fastify/schedule 7
 // (toad-scheduler 4: `scope.scheduler`, stopped by the plugin's onClose hook) with a job a plugin
 // entry adds from an injected service, and a provider's own setInterval started in
 // onApplicationBootstrap and cleared in onModuleDestroy. A task every 50 ms runs while the app

@@ -1,5 +1,5 @@
 // socket.io 4 attached to Enclave's HTTP server (`scope.server`), from a plugin entry of a module
-// that gets its services by DI (usePlugin's inject), as the README's "Realtime" part shows: the
+// that gets its services by DI (usePlugin's inject), as docs/recipes-realtime.md shows: the
 // handshake checked against the service the REST guard uses, rooms, a REST route that emits to a
 // room, both transports (HTTP long-polling beside Enclave's routes, and websocket), and close().
 // The community plugin fastify-socket.io 5.1.0 does not install here (peer fastify 4.x), so the

@@ -1,4 +1,4 @@
-// A payments API's versioning (README "Payments-style APIs"): Accept-Version semver ranges on
+// A payments API's versioning (docs/recipes-payments.md, "Payments-style APIs"): Accept-Version semver ranges on
 // controller methods (find-my-way's `constraints: { version }`, as Fastify), and Stripe-style dated
 // versions from a `Stripe-Version` header through a custom constraint strategy whose store picks the
 // latest version at or before the requested date; an unknown or malformed version is a coded 400.
@@ -67,7 +67,7 @@ class AppModule {
   }
 }
 
-describe('payments API: versioning (README "Payments-style APIs")', function () {
+describe('payments API: versioning (docs/recipes-payments.md, "Payments-style APIs")', function () {
   this.timeout(10_000)
   let app: Awaited<ReturnType<typeof createApp>>
   before(async () => { app = await createApp(AppModule, { constraints: { apiVersion } }) })

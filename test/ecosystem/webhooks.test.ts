@@ -1,4 +1,4 @@
-// A payments-style API's inbound webhooks (README "Payments-style APIs"): a Stripe-style signature
+// A payments-style API's inbound webhooks (docs/recipes-payments.md, "Payments-style APIs"): a Stripe-style signature
 // (`Stripe-Signature: t=...,v1=HMAC-SHA256(t + '.' + raw bytes)`) checked in constant time over the
 // exact bytes, with the parsed JSON still validated; a timestamp outside the tolerance is a coded 400
 // (replay protection); bodyLimit and gzip bodies (@fastify/compress decoding them in preParsing);
@@ -85,7 +85,7 @@ class FastifyRawBodyModule {}
 @Module({ plugins: [WebhookModule, GzipWebhookModule, PaymentsModule, FastifyRawBodyModule] })
 class AppModule {}
 
-describe('payments API: signed inbound webhooks (README "Payments-style APIs")', function () {
+describe('payments API: signed inbound webhooks (docs/recipes-payments.md, "Payments-style APIs")', function () {
   this.timeout(10_000)
   let app: Awaited<ReturnType<typeof createApp>>
   before(async () => { app = await createApp(AppModule) })

@@ -3,7 +3,7 @@ import request from 'supertest'
 import type { App, OpenApiDocument } from '../../src'
 import { buildNotesApp } from '../../examples/notes/app'
 
-// The typed-tour notes service (README "Typed tour"), driven over HTTP as a client would.
+// The typed-tour notes service (docs/typed-tour.md, "Typed tour"), driven over HTTP as a client would.
 describe('examples/notes: the typed-tour notes service', () => {
   const token = 'tour-token'
   const auth = { authorization: `Bearer ${token}` }
@@ -90,7 +90,7 @@ describe('examples/notes: the typed-tour notes service', () => {
     expect(document.paths['/notes'].post).to.have.nested.property('responses.401')
   })
 
-  it('documents, as README "Typed tour" says, the framework answers on every operation (404 included) and not the 422 its error handler does not declare', () => {
+  it('documents, as docs/typed-tour.md, "Typed tour" says, the framework answers on every operation (404 included) and not the 422 its error handler does not declare', () => {
     const document = app.openapi({ title: 'Notes', version: '1.0.0' }) as OpenApiDocument
     for (const [path, operations] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(operations as Record<string, { responses: Record<string, unknown>; security?: unknown }>)) {

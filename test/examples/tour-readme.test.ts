@@ -5,15 +5,18 @@ import ts from 'typescript'
 import { codeLineTexts, codeLines, typeScriptFiles } from '../../examples/count-lines'
 import { extractBlocks } from '../docs/code-blocks'
 
-// The README "Typed tour" shows examples/notes file by file and states its line count: both must
+// docs/typed-tour.md, "Typed tour", shows examples/notes file by file and states its line count: both must
 // follow the example when it changes.
 const root = join(__dirname, '..', '..', '..')
-const readme = readFileSync(join(root, 'README.md'), 'utf8')
-const tour = readme.slice(readme.indexOf('## Typed tour'), readme.indexOf('\n## ', readme.indexOf('## Typed tour') + 1))
+const tour = readFileSync(join(root, 'docs', 'typed-tour.md'), 'utf8')
 const notesFolder = join(root, 'examples', 'notes')
 
-describe('README typed tour: the notes service it shows is examples/notes', () => {
-  const blocks = extractBlocks('README.md', tour).filter((b) => b.path?.startsWith('notes/'))
+describe('docs/typed-tour.md: the notes service it shows is examples/notes', () => {
+  it('is the typed tour page', () => {
+    expect(tour.startsWith('# Typed tour')).to.equal(true)
+  })
+
+  const blocks = extractBlocks('docs/typed-tour.md', tour).filter((b) => b.path?.startsWith('notes/'))
 
   it('has one block per file of examples/notes but main.ts', () => {
     expect(blocks.map((b) => b.path).sort()).to.deep.equal(

@@ -1,4 +1,4 @@
-// ReDoS through a route schema's regular expressions (README "Boot warnings",
+// ReDoS through a route schema's regular expressions (docs/errors.md, "Boot warnings",
 // ENC_WARN_SCHEMA_PATTERN_REDOS): a pattern with nested quantifiers backtracks exponentially on a
 // crafted string that almost matches. The boot warns where no length bound protects it, and a
 // `maxLength` bound keeps a crafted string from ever reaching the regex (ajv checks it first).

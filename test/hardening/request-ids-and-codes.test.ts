@@ -25,7 +25,7 @@ describe('hardening: request ids', () => {
     for (const id of ids) expect(id).to.match(/^req-[0-9a-z]+$/)
   })
 
-  it('count in base 36 per server, as Fastify\'s (req-1 ... req-9, req-a), as README "Logs" shows', async () => {
+  it('count in base 36 per server, as Fastify\'s (req-1 ... req-9, req-a), as docs/operations.md, "Logs" shows', async () => {
     const app = server()
     app.get('/id', async (request) => ({ id: request.id }))
     const ids: string[] = []

@@ -69,7 +69,7 @@ describe('per-route bodyTimeout, and handlerTimeout while a stream-parsed body a
     await app.close()
   })
 
-  // README "Options": handlerTimeout does not count the time the body takes to arrive. A stream
+  // docs/options.md, "Options": handlerTimeout does not count the time the body takes to arrive. A stream
   // parser's body (multipart, tus) arrived while the handler read it, and the handler deadline
   // kept running: a large upload past handlerTimeout was a 503 while still within bodyTimeout.
   it('a stream-parsed body still arriving within bodyTimeout is not cut by handlerTimeout (no 503)', async () => {

@@ -1,7 +1,7 @@
 /**
  * Differences from Fastify 3.27.4 the schema-aware fuzz meets on purpose: each entry names the
  * README passage that lists it (a test checks the passage is there), and says when it applies.
- * `SHARED_BREACHES` are what both frameworks do to a handler's values: listed in README too.
+ * `SHARED_BREACHES` are what both frameworks do to a handler's values: listed in docs/schemas-and-types.md.
  */
 import type { SchemaFuzzRequest } from './schema-fuzz-draw'
 

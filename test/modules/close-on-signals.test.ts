@@ -1,5 +1,5 @@
 // createApp(Root, { closeOnSignals: true }) in a real child process: SIGTERM/SIGINT close once
-// and exit 0; a second signal while closing exits 128 + signal number (README "Shutdown").
+// and exit 0; a second signal while closing exits 128 + signal number (docs/operations.md, "Shutdown").
 import { expect } from 'chai'
 import type { ChildProcess } from 'node:child_process'
 import { request } from 'node:http'
@@ -34,7 +34,7 @@ function get(url: string): Promise<number> {
 
 const started: ChildProcess[] = []
 
-describe('closeOnSignals: a real process (README "Shutdown")', function () {
+describe('closeOnSignals: a real process (docs/operations.md, "Shutdown")', function () {
   this.timeout(60_000)
 
   afterEach(() => {

@@ -57,7 +57,7 @@ describe('controllers: a sync method that returns undefined is answered at once'
     expect(codes).to.deep.equal(['ENC_ERR_REPLY_NOTHING_SENT', 'ENC_ERR_REPLY_NOTHING_SENT'])
   })
 
-  it('a void @Post method (NestJS answers 201, empty) is a 500 without @HttpCode(204), and 204 with it (README "Coming from NestJS")', async () => {
+  it('a void @Post method (NestJS answers 201, empty) is a 500 without @HttpCode(204), and 204 with it (docs/migrating-from-nestjs.md, "Coming from NestJS")', async () => {
     @Route('/jobs') class Jobs {
       @Post('/touch') touch(): void {}
       @HttpCode(204) @Post('/ping') ping(): void {}

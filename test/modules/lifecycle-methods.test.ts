@@ -1,6 +1,6 @@
 // NestJS's lifecycle methods (onModuleInit, onApplicationBootstrap, onModuleDestroy,
 // beforeApplicationShutdown, onApplicationShutdown) on providers, controllers and module classes
-// (README "Coming from NestJS").
+// (docs/migrating-from-nestjs.md, "Coming from NestJS").
 import 'reflect-metadata'
 import { expect } from 'chai'
 import request from 'supertest'
@@ -25,7 +25,7 @@ function recorder(name: string, events: string[]) {
 const methodOf = (event: string) => event.replace(/^[^.]*\./, '').replace(/\(.*$/, '')
 const only = (events: readonly string[], method: string) => events.filter((e) => methodOf(e) === method).map((e) => e.replace(/\..*$/, ''))
 
-describe('lifecycle methods: NestJS names called at boot and close (README "Coming from NestJS")', () => {
+describe('lifecycle methods: NestJS names called at boot and close (docs/migrating-from-nestjs.md, "Coming from NestJS")', () => {
   it("calls the boot hooks deepest module first, the close hooks root module first, as NestJS 12 does across a 3-level tree (controllers, providers, then the module class)", async () => {
     const events: string[] = []
     @injectable() class LeafService extends recorder('LeafService', events) {}

@@ -1,4 +1,4 @@
-// NestJS's ModuleRef (README "Coming from NestJS"): injected into a module's provider, controller
+// NestJS's ModuleRef (docs/migrating-from-nestjs.md, "Coming from NestJS"): injected into a module's provider, controller
 // or module class, it looks providers up by token at run time from what that module sees;
 // `{ strict: false }` from any module; `create()` builds a class no module provides.
 import 'reflect-metadata'
@@ -8,7 +8,7 @@ import { Get, Module, ModuleRef, RequestScoped, Route, Transient, createApp } fr
 
 let serial = 0
 
-describe('ModuleRef (README "Coming from NestJS": moduleRef.get/resolve/create)', () => {
+describe('ModuleRef (docs/migrating-from-nestjs.md, "Coming from NestJS": moduleRef.get/resolve/create)', () => {
   const Secret = Symbol('Secret')
   @injectable() class Config { readonly name = 'config' }
   @Transient() class Draft { readonly id = ++serial }
@@ -86,7 +86,7 @@ describe('ModuleRef (README "Coming from NestJS": moduleRef.get/resolve/create)'
   })
 })
 
-describe('@Optional() as tsyringe writes it: @inject(token, { isOptional: true }) (README "Coming from NestJS")', () => {
+describe('@Optional() as tsyringe writes it: @inject(token, { isOptional: true }) (docs/migrating-from-nestjs.md, "Coming from NestJS")', () => {
   it('gives undefined for a token no module provides, the value when one does, in singleton and request-scoped consumers', async () => {
     @injectable() class Mailer { constructor(@inject('smtp', { isOptional: true }) readonly smtp: string | undefined, @inject('from', { isOptional: true }) readonly from: string | undefined) {} }
     @RequestScoped() class Ctx { constructor(@inject('smtp', { isOptional: true }) readonly smtp: string | undefined) {} }

@@ -23,7 +23,7 @@ async function failedBoot(root: Function, options: Parameters<typeof createApp>[
 describe('a plugin that fails while loading names itself and its module (ENC_ERR_MODULE_PLUGIN_FAILED)', () => {
   it('names the module path, @fastify/rate-limit and the original message when a test override gave it a stub Redis, and says the stub is why', async () => {
     @Module({
-      // Never built here: the test overrides it (README "Testing").
+      // Never built here: the test overrides it (docs/testing.md, "Testing").
       providers: [{ provide: Redis, useFactory: () => new Redis({ lazyConnect: true }) }],
       plugins: [usePlugin(rateLimit, { inject: [Redis], useFactory: (redis: Redis) => ({ redis, max: 2, timeWindow: '1 minute' }) })],
       controllers: [Ping],

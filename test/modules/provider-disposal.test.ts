@@ -9,7 +9,7 @@ import { lift } from '../../src/runtime'
 import { recordingLogger } from '../support/servers'
 import { declarationError } from '../decorators/helpers'
 
-describe('providers are released on close() (README "Shutdown")', () => {
+describe('providers are released on close() (docs/operations.md, "Shutdown")', () => {
   it('disposes a useFactory provider (it was never disposed before)', async () => {
     const disposed: string[] = []
     @Module({ providers: [{ provide: 'client', useFactory: () => ({ dispose: () => { disposed.push('client') } }) }] }) class Root {}

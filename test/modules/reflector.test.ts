@@ -1,4 +1,4 @@
-// NestJS's SetMetadata + Reflector (README "Coming from NestJS"): route metadata declared with
+// NestJS's SetMetadata + Reflector (docs/migrating-from-nestjs.md, "Coming from NestJS"): route metadata declared with
 // SetMetadata() or Reflector.createDecorator() and read in a guard (from the request, which has no
 // ExecutionContext) or an interceptor (from context.handler / context.controller, NestJS's
 // getHandler() / getClass()). Reflector is seen by every module without a provider entry.
@@ -14,7 +14,7 @@ const ROLES_KEY = 'roles'
 // NestJS's habit: a decorator factory over SetMetadata.
 const Roles = (...roles: string[]) => SetMetadata(ROLES_KEY, roles)
 
-describe('Reflector and SetMetadata (README "Coming from NestJS")', () => {
+describe('Reflector and SetMetadata (docs/migrating-from-nestjs.md, "Coming from NestJS")', () => {
   it('a guard injecting Reflector (listed nowhere) reads the served route\'s SetMetadata value: the method\'s over the controller\'s', async () => {
     @injectable() class RolesGuard {
       constructor(private readonly reflector: Reflector) {}

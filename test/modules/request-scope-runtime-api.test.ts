@@ -1,4 +1,4 @@
-// The runtime API's request scope (README "Request-scoped providers"): a handler wrapped in
+// The runtime API's request scope (docs/request-scope.md, "Request-scoped providers"): a handler wrapped in
 // withRequestScope() resolves request-scoped providers with resolveProvider(request, Token),
 // per request, shared within it, released when it settled, as a decorator route's are.
 import 'reflect-metadata'

@@ -1,4 +1,4 @@
-// Request-scoped providers (NestJS's Scope.REQUEST; README "Request-scoped providers"): built per
+// Request-scoped providers (NestJS's Scope.REQUEST; docs/request-scope.md, "Request-scoped providers"): built per
 // request for the routes whose controller needs them, shared within the request, released when
 // the route's handler settled; everything built at boot that would need one fails boot, coded.
 import 'reflect-metadata'
@@ -14,7 +14,7 @@ import { bootError } from './helpers'
 const tick = (ms = 0): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 let serial = 0
 
-describe('request-scoped providers (README "Request-scoped providers")', () => {
+describe('request-scoped providers (docs/request-scope.md, "Request-scoped providers")', () => {
   it('builds a fresh instance per request, shared by every consumer within the request', async () => {
     @RequestScoped() class RequestState { readonly id = ++serial }
     @injectable() class Audit { constructor(readonly state: RequestState) {} }

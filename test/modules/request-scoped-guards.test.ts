@@ -1,4 +1,4 @@
-// Request-scoped guards, hook classes and interceptors (README "Request-scoped providers", NestJS
+// Request-scoped guards, hook classes and interceptors (docs/request-scope.md, "Request-scoped providers", NestJS
 // builds them per request when they depend on a request-scoped provider): built per request,
 // sharing the request's instances with the controller, released with the rest.
 import 'reflect-metadata'
@@ -12,7 +12,7 @@ import {
 const tick = (ms = 0): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 let serial = 0
 
-describe('request-scoped guards, hook classes and interceptors (README "Request-scoped providers")', () => {
+describe('request-scoped guards, hook classes and interceptors (docs/request-scope.md, "Request-scoped providers")', () => {
   it('builds them per request, sharing one instance of each request-scoped provider with the controller', async () => {
     const built: string[] = []
     @RequestScoped() class Tenant { readonly id = ++serial; constructor(@inject(REQUEST) readonly request: Request) {} }
@@ -190,7 +190,7 @@ describe('request-scoped guards, hook classes and interceptors (README "Request-
   })
 })
 
-describe('a per-request factory that never settles (README "Request-scoped providers")', () => {
+describe('a per-request factory that never settles (docs/request-scope.md, "Request-scoped providers")', () => {
   it('is given up at handlerTimeout (503); what the request built is released, and a value that lands later is released as it lands', async () => {
     const log: string[] = []
     let land: (value: string) => void = () => undefined

@@ -1,4 +1,4 @@
-// Request-scoped hook classes at every stage (README "Request-scoped providers"): a hook class that
+// Request-scoped hook classes at every stage (docs/request-scope.md, "Request-scoped providers"): a hook class that
 // injects a request-scoped provider runs at preParsing and after the handler too (preSerialization,
 // onSend, onResponse, onError), sharing the request's instances; the release then waits for the end
 // of the request and runs exactly once however the request ends.
@@ -24,7 +24,7 @@ async function eventually(check: () => boolean, ms = 2_000): Promise<void> {
   while (!check() && Date.now() < until) await tick(5)
 }
 
-describe('request-scoped hook classes after the handler and at preParsing (README "Request-scoped providers")', () => {
+describe('request-scoped hook classes after the handler and at preParsing (docs/request-scope.md, "Request-scoped providers")', () => {
   it('shares one Tenant between a preParsing hook, the handler, preSerialization and onSend hooks; released once, after them', async () => {
     const log: string[] = []
     @RequestScoped() class Tenant {
@@ -105,7 +105,7 @@ describe('request-scoped hook classes after the handler and at preParsing (READM
   })
 })
 
-describe('request-scoped hook classes written with done (README "Request-scoped providers")', () => {
+describe('request-scoped hook classes written with done (docs/request-scope.md, "Request-scoped providers")', () => {
   it('calls a done-style handle at preParsing and onSend with the stage arguments and done, on the request\'s Tenant', async () => {
     const log: string[] = []
     @RequestScoped() class Tenant { readonly id = ++serial; dispose() { log.push('dispose') } }
@@ -308,7 +308,7 @@ describe('reply.callNotFound() on a route whose request-scoped instances are rel
   })
 })
 
-describe('@OnTimeout with a request-scoped hook class (connectionTimeout; README "Request-scoped providers")', () => {
+describe('@OnTimeout with a request-scoped hook class (connectionTimeout; docs/request-scope.md, "Request-scoped providers")', () => {
   it('runs on the request\'s Tenant when the socket times out, and the release runs once, after the handler settled', async () => {
     const log: string[] = []
     let letGo: () => void = () => undefined

@@ -1,4 +1,4 @@
-// README "Coming from Elysia": derive/resolve is a hook in a lift()ed plugin that usePlugin() gives
+// docs/migrating-from-elysia.md, "Coming from Elysia": derive/resolve is a hook in a lift()ed plugin that usePlugin() gives
 // the module's providers; it runs for that module's routes (and its children's) only, and what it
 // sets, the request's child logger included, is seen by the handler.
 import 'reflect-metadata'
@@ -53,7 +53,7 @@ class ElsewhereController {
 
 @Module({ plugins: [WorkspaceModule, OtherModule] }) class AppModule {}
 
-describe('scoped resolve (README "Coming from Elysia")', () => {
+describe('scoped resolve (docs/migrating-from-elysia.md, "Coming from Elysia")', () => {
   it('resolves the workspace from the path for the module\'s routes only, with a child logger bound to it, and 404s an unknown one', async () => {
     const lines: Record<string, unknown>[] = []
     const stream = new Writable({ write(chunk: Buffer, _e, done) { for (const l of chunk.toString().split('\n')) if (l) lines.push(JSON.parse(l)); done() } })

@@ -1,4 +1,4 @@
-// Server-Sent Events the way the README shows them: a controller takes the response over with
+// Server-Sent Events the way docs/streams-and-sse.md shows them: a controller takes the response over with
 // reply.hijack(), writes to reply.raw, and returns reply; a preClose hook ends the open streams,
 // so close() does not wait closeTimeout for connections that never finish by themselves.
 import 'reflect-metadata'
@@ -55,7 +55,7 @@ async function until(check: () => boolean, what: string): Promise<void> {
   if (!check()) throw new Error(`never saw ${what}`)
 }
 
-describe('server-sent events through reply.hijack() (README "Streaming replies")', () => {
+describe('server-sent events through reply.hijack() (docs/streams-and-sse.md, "Stream replies, downloads and Server-Sent Events")', () => {
   it('streams events to a hijacked response, and a preClose hook that ends the streams lets close() finish without waiting closeTimeout', async () => {
     const app = await createApp(SseModule, { closeTimeout: 60_000 })
     const address = await app.listen({ port: 0, host: '127.0.0.1' })

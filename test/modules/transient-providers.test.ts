@@ -1,4 +1,4 @@
-// Transient providers (NestJS's Scope.TRANSIENT; README "Transient providers"): a fresh instance
+// Transient providers (NestJS's Scope.TRANSIENT; docs/request-scope.md, "Transient providers"): a fresh instance
 // per consumer, built when the consumer is (at boot for a singleton, per request for a
 // request-scoped one); INQUIRER names the consumer's class.
 import 'reflect-metadata'
@@ -12,7 +12,7 @@ import { bootError } from './helpers'
 
 let serial = 0
 
-describe('transient providers (README "Transient providers")', () => {
+describe('transient providers (docs/request-scope.md, "Transient providers")', () => {
   it('gives each consumer its own instance, built once for a singleton consumer; two parameters of one consumer share one (NestJS 12)', async () => {
     let built = 0
     @Transient() class Counter { readonly id = ++serial; constructor() { built++ } }

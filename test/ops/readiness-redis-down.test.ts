@@ -1,4 +1,4 @@
-// Liveness vs readiness with a dependency that goes down (README "Health", docs/deploy.md "When
+// Liveness vs readiness with a dependency that goes down (docs/operations.md, "Health", docs/deploy.md "When
 // the shared store is down"): a real redis-server started by this test and stopped mid-run, an
 // app whose Store provider (ioredis, configured as docs/deploy.md says) reports checkHealth().
 // Readiness must fail fast with a body naming the check, liveness must stay up (a restart would

@@ -1,6 +1,6 @@
 // A rolling deploy as Kubernetes runs one: SIGTERM reaches a real process (createApp with
 // closeOnSignals and health) while a bounded load loop keeps requests in flight over keep-alive
-// sockets (README "Shutdown", docs/deploy.md "Kubernetes"). What a client must never see is a
+// sockets (docs/operations.md, "Shutdown", docs/deploy.md "Kubernetes"). What a client must never see is a
 // failure it cannot retry: an accepted request cut, or a 5xx other than 503.
 import { expect } from 'chai'
 import type { ChildProcess } from 'node:child_process'
@@ -66,7 +66,7 @@ function expectNothingLost(outcomes: readonly Outcome[], output: string): void {
   expect(outcomes.filter((o) => o.error !== undefined && o.error !== 'ECONNREFUSED' && o.error !== 'ECONNRESET'), summary).to.deep.equal([])
 }
 
-describe('rolling shutdown: SIGTERM under keep-alive load in a real process (README "Shutdown")', function () {
+describe('rolling shutdown: SIGTERM under keep-alive load in a real process (docs/operations.md, "Shutdown")', function () {
   this.timeout(60_000)
 
   afterEach(() => {

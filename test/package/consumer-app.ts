@@ -80,7 +80,7 @@ console.log(JSON.stringify([typeof createApp, typeof injectable, typeof Module, 
 export const esmApp = {
   'package.json': JSON.stringify({ name: 'esm-consumer', private: true, type: 'module' }),
   'tsconfig.json': JSON.stringify({
-    // 2026's strict settings (README "ESM and strict compiler settings"), the shipped .d.ts checked too.
+    // 2026's strict settings (docs/installation.md, "ESM and strict compiler settings"), the shipped .d.ts checked too.
     compilerOptions: {
       target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', verbatimModuleSyntax: true, strict: true, exactOptionalPropertyTypes: true,
       noUncheckedIndexedAccess: true, noImplicitOverride: true, noPropertyAccessFromIndexSignature: true, skipLibCheck: false, outDir: 'dist', types: ['node'],

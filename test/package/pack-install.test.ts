@@ -110,8 +110,13 @@ describe('package: npm pack, installed into a strict TypeScript app', function (
     const paths = pack.files.map((f) => f.path)
     expect(paths).to.include.members(['package.json', 'README.md', 'LICENSE', 'dist/src/index.js', 'dist/src/index.d.ts'])
     const others = paths.filter((p) => !['package.json', 'README.md', 'LICENSE'].includes(p))
-    // docs/*.md ship because the README links to them (plugins, deploy, compat, conformance).
+    // docs/*.md ship because the README links to them (its documentation index).
     expect(paths).to.include.members(['docs/plugins.md', 'docs/deploy.md'])
+    // README's documentation index links its pages relatively (docs/x.md): each ships, so the links
+    // also work in node_modules/enclave/README.md.
+    const linked = [...readFileSync(join(repo, 'README.md'), 'utf8').matchAll(/\]\((docs\/[a-z-]+\.md)[)#]/g)].map((m) => m[1])
+    expect(linked.length, 'pages README links').to.be.greaterThan(20)
+    expect([...new Set(linked)].filter((p) => !paths.includes(p)), 'pages README links that the tarball lacks').to.deep.equal([])
     expect(others.filter((p) => !/^dist\/src\/.+\.(js|d\.ts)$/.test(p) && p !== 'dist/src/index.js.map' && p !== 'dist/src/client/index.js.map' && !/^docs\/[^/]+\.md$/.test(p)), 'files outside dist/src and docs, or not JS/.d.ts/.md').to.deep.equal([])
     // The runtime is one file (scripts/bundle-package.js): no deep path can load a second copy of a
     // class. The front end's entry, `enclave/client`, is a second bundle holding no class the runtime checks by identity.

@@ -1,4 +1,4 @@
-// The health contract (README "Health"): liveness and readiness paths, statuses, payload shape;
+// The health contract (docs/operations.md, "Health"): liveness and readiness paths, statuses, payload shape;
 // readiness 503 while closing; checks from options and from providers with checkHealth().
 import 'reflect-metadata'
 import { expect } from 'chai'

@@ -1,4 +1,4 @@
-// Logging with pino (README "Logs"): request.log is a child bound to the request id; an access
+// Logging with pino (docs/operations.md, "Logs"): request.log is a child bound to the request id; an access
 // log of "incoming request" / "request completed" lines (at info, as in Fastify 3); a 5xx's error
 // line at error with the stack, a 4xx's at info; authorization and cookie redacted; request id options.
 import { expect } from 'chai'

@@ -57,7 +57,7 @@ function service() {
   return app
 }
 
-describe('an Elysia user\'s typed service (README "Coming from Elysia"): typed plugins, groups, guards and plugin dependencies run as typed', () => {
+describe('an Elysia user\'s typed service (docs/migrating-from-elysia.md, "Coming from Elysia"): typed plugins, groups, guards and plugin dependencies run as typed', () => {
   it('serves the derived user, the decorated store and the resolved count in the group, with the guard in the nested group', async () => {
     const app = service()
     const me = (token: string) => app.inject({ url: '/v1/me', headers: { authorization: token } })

@@ -1,4 +1,4 @@
-// close() and Server-Sent Events piped from a stream (README "Stream replies, downloads and
+// close() and Server-Sent Events piped from a stream (docs/streams-and-sse.md, "Stream replies, downloads and
 // Server-Sent Events"): a `text/event-stream` reply has no end of its own, so close() ends it
 // cleanly as soon as it stops accepting, and destroys its source (the handler's cue to
 // unsubscribe). A stream with an end (NDJSON) is left to finish.

@@ -1,4 +1,4 @@
-// Log lines and plugin-level options where Enclave had drifted from Fastify 3.27.4 (README "Logs").
+// Log lines and plugin-level options where Enclave had drifted from Fastify 3.27.4 (docs/operations.md, "Logs").
 // Each expectation is the line Fastify 3.27.4 wrote for the same app and request in the
 // side-by-side scenario runs (parity8; fields that vary per run, time, pid, hostname, ports
 // and responseTime's value, left out).

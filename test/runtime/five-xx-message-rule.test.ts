@@ -1,4 +1,4 @@
-// One rule for what an error reply shows (README "Errors"): a 4xx shows its message; a 5xx shows
+// One rule for what an error reply shows (docs/errors.md, "Errors"): a 4xx shows its message; a 5xx shows
 // only the reason phrase unless the error says its message is for the client: an HttpError, or
 // an error with expose === true (http-errors' convention, which @fastify/sensible follows: its
 // 5xx errors have expose false). The rule holds wherever the error comes from.

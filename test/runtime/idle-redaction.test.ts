@@ -1,6 +1,6 @@
 // The redaction fast path (src/runtime/server/idle-redaction.ts): a line whose redacted key holds
 // nothing the paths name is serialized without pino 10's copy, and every line is the one pino's own
-// redactor writes. README "Logs": authorization and cookie are redacted under headers and req.headers.
+// redactor writes. docs/operations.md, "Logs": authorization and cookie are redacted under headers and req.headers.
 import { expect } from 'chai'
 import { Writable } from 'node:stream'
 import pino from 'pino'

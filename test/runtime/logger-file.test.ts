@@ -1,4 +1,4 @@
-// Fastify 3's `logger: { file }` (README "Logs"): the lines are appended to that file through
+// Fastify 3's `logger: { file }` (docs/operations.md, "Logs"): the lines are appended to that file through
 // pino.destination, instead of being silently dropped in favour of stdout.
 import { expect } from 'chai'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'

@@ -1,4 +1,4 @@
-// Boot warnings (README "Boot warnings"): a request schema that a hostile client can turn into
+// Boot warnings (docs/errors.md, "Boot warnings"): a request schema that a hostile client can turn into
 // CPU is logged at warn once per route at boot, with its code; fixing the schema silences it.
 import { expect } from 'chai'
 import { bootWarnings, recordingLogger, server } from '../support/servers'

@@ -1,4 +1,4 @@
-// README "Content-type parsers", "Keeping the raw body (webhook signatures)": a module's JSON
+// docs/content-type-parsers.md, "Content-type parsers", "Keeping the raw body (webhook signatures)": a module's JSON
 // parser that keeps the bytes for an HMAC check and hands them to getDefaultJsonParser(), so the
 // body schema still runs and bad JSON is still the built-in 400, never a 500.
 import 'reflect-metadata'
@@ -55,7 +55,7 @@ class ApiModule {}
 @Module({ plugins: [WebhookModule, ApiModule] })
 class AppModule {}
 
-describe('semantics: the raw-body recipe (README "Keeping the raw body")', () => {
+describe('semantics: the raw-body recipe (docs/content-type-parsers.md, "Keeping the raw body")', () => {
   const post = async (url: string, payload: string, headers: Record<string, string> = {}) => {
     const app = await createApp(AppModule)
     try {

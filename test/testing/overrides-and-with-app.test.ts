@@ -21,7 +21,7 @@ import type { Request } from '../../src/runtime'
 
 const fakeMailer = { send: (to: string) => `fake mail to ${to}` }
 
-describe('testing: provider overrides (README "Testing")', () => {
+describe('testing: provider overrides (docs/testing.md, "Testing")', () => {
   it('replaces a provider declared in the root for every module that uses it', async () => {
     await withApp(AppModule, { overrides: [override(Mailer, { useValue: fakeMailer })] }, async (t) => {
       const res = await t.inject('/users/signup/ada')

@@ -1,7 +1,7 @@
 // The shipped declarations (dist/src/**/*.d.ts, as the tarball has them) compiled by an app with
 // 2026's strictest common settings and `skipLibCheck: false`, so Enclave's own .d.ts are checked
 // too: an ES module (.mts, NodeNext, verbatimModuleSyntax) with exactOptionalPropertyTypes,
-// noUncheckedIndexedAccess, noImplicitOverride and noPropertyAccessFromIndexSignature (README "ESM
+// noUncheckedIndexedAccess, noImplicitOverride and noPropertyAccessFromIndexSignature (docs/installation.md, "ESM
 // and strict compiler settings"). The front end compiles `enclave/client` as a browser project
 // does: DOM lib, no @types/node, so no declaration it reaches may name a node module or global.
 import { rmSync, writeFileSync } from 'node:fs'
@@ -43,7 +43,7 @@ function diagnostics(name: string, text: string, options: ts.CompilerOptions): s
   }
 }
 
-describe('consumer settings: the shipped .d.ts compile under the strictest common settings with skipLibCheck off (README "ESM and strict compiler settings")', function () {
+describe('consumer settings: the shipped .d.ts compile under the strictest common settings with skipLibCheck off (docs/installation.md, "ESM and strict compiler settings")', function () {
   this.timeout(240_000)
 
   it("a browser front end (DOM lib, no @types/node) compiles enclave/client's declarations: none names a node module or global", () => {

@@ -1,6 +1,6 @@
 /**
  * Boot warnings: a declaration that works, but that a hostile client can turn against the server.
- * Each has a code (`ENC_WARN_...`, listed in README "Boot warnings"), is logged at warn once per
+ * Each has a code (`ENC_WARN_...`, listed in docs/errors.md, "Boot warnings"), is logged at warn once per
  * route at boot (and once per process through process.emitWarning when the logger is silent,
  * Enclave's default, so that it is seen), and is silenced by fixing the declaration, never by an
  * option. Kept few on purpose: a warning that fires on reasonable schemas teaches people to

@@ -7,5 +7,5 @@ export interface ErrorCodeInfo {
   readonly summary: string
 }
 
-/** Every code the runtime can raise; the README's table is checked against this list. */
+/** Every code the runtime can raise; the table in docs/errors.md is checked against this list. */
 export const allErrorCodes: Readonly<Record<string, ErrorCodeInfo>> = { ...runtimeErrorCodes, ...schemaErrorCodes }

@@ -1,7 +1,7 @@
 import { FrameworkError } from './framework-error'
 
 /**
- * One error, declared once: its code's HTTP status, the summary the README table shows, and the
+ * One error, declared once: its code's HTTP status, the summary docs/errors.md's table shows, and the
  * message template. Throw sites pass only the template's arguments (`raise(code, args)`), so a
  * message is written in one place and every error of a code reads alike.
  */
@@ -27,7 +27,7 @@ export interface RaiseOptions { readonly cause?: unknown }
 /** The code's arguments; codes whose template takes none are raised with the code alone. */
 export type RaiseArgs<D> = [ArgsOf<D>] extends [void] ? [args?: void, options?: RaiseOptions] : [args: ArgsOf<D>, options?: RaiseOptions]
 
-/** The status and summary of every code of a table: what the README's table and errorCodeTable show. */
+/** The status and summary of every code of a table: what the table in docs/errors.md and errorCodeTable show. */
 export function codeSummaries<T extends ErrorTable>(table: T): { readonly [C in keyof T]: { readonly status: T[C]['status']; readonly summary: string } } {
   const out: Record<string, { status: ErrorStatus; summary: string }> = {}
   for (const [code, { status, summary }] of Object.entries(table)) out[code] = { status, summary }

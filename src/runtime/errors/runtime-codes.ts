@@ -4,9 +4,9 @@ import { codeSummaries, defineError as e, errorFactory } from './define-errors'
 interface At { readonly at: string }
 
 /**
- * The runtime's errors, each declared once: status, README summary and message template. Each
+ * The runtime's errors, each declared once: status, docs/errors.md summary and message template. Each
  * area keeps its own table (schemas/, modules/, decorators/ and plugins/ have theirs);
- * `allErrorCodes` joins them and a test keeps the README's table in sync.
+ * `allErrorCodes` joins them and a test keeps the table in docs/errors.md in sync.
  * `status` is the HTTP status for errors that answer a request, `null` for boot errors.
  */
 export const runtimeErrors = {
@@ -23,7 +23,7 @@ export const runtimeErrors = {
   ENC_ERR_PLUGIN_MISSING_MIDDLEWARE: e({ status: null, summary: 'use() was called in a scope where no middleware plugin (@fastify/middie, @fastify/express) has decorated it',
     message: (a: { path: string }) => `use() was called in ${a.path}, but no middleware plugin provides it there. Register @fastify/middie (or @fastify/express) in this scope or an ancestor, and await the register, before calling use().` }),
   ENC_ERR_PLUGIN_ERROR_MIDDLEWARE: e({ status: null, summary: "use() of @fastify/middie was given an Express error middleware `(err, req, res, next)`, which middie would call as `(req, res, next)` on every request",
-    message: (a: { path: string; name: string }) => `use() in ${a.path} was given ${a.name === '' ? 'an' : `'${a.name}', an`} Express error middleware (four parameters: err, req, res, next). @fastify/middie has no error middleware: it would call it as (req, res, next) on every request, and every request would fail. Handle errors with setErrorHandler() (or @ErrorHandler() in a module), and answer unknown routes with setNotFoundHandler() (README "Coming from Express").` }),
+    message: (a: { path: string; name: string }) => `use() in ${a.path} was given ${a.name === '' ? 'an' : `'${a.name}', an`} Express error middleware (four parameters: err, req, res, next). @fastify/middie has no error middleware: it would call it as (req, res, next) on every request, and every request would fail. Handle errors with setErrorHandler() (or @ErrorHandler() in a module), and answer unknown routes with setNotFoundHandler() (docs/migrating-from-express.md, "Coming from Express").` }),
   ENC_ERR_PLUGIN_VERSION: e({ status: null, summary: "a plugin's plugin-meta `fastify` range excludes the Fastify plugin API line Enclave offers (5.x)",
     message: (a: { plugin: string; path: string; range: string; offered: string }) => `plugin '${a.plugin}' registered in ${a.path} expects Fastify '${a.range}', but Enclave offers the Fastify ${a.offered} plugin API (docs/plugins.md lists it). For a published plugin, use its major that supports Fastify 5; for one of your own moved from Fastify 3, write fastify: '5.x' in its fastify-plugin options or leave the key out (its requests keep Fastify 3's semantics).` }),
   ENC_ERR_PLUGIN_DEPENDENCY: e({ status: null, summary: "a plugin's plugin-meta dependency is not registered in its scope or an ancestor before it",
@@ -249,5 +249,5 @@ export type RuntimeErrorCode = keyof typeof runtimeErrors
 /** Builds a runtime error from its table entry: `runtimeError('ENC_ERR_BAD_URL', { url })`. */
 export const runtimeError = errorFactory(runtimeErrors)
 
-/** Status and summary per code (the README table's columns). */
+/** Status and summary per code (the columns of docs/errors.md's table). */
 export const runtimeErrorCodes = codeSummaries(runtimeErrors)

@@ -6,7 +6,7 @@ const asyncRefusal = 'Asynchronous validation is refused because it may run data
   'synchronously and move asynchronous work into a preHandler hook.'
 
 /**
- * The schema subsystem's errors, each declared once (status, README summary, message template),
+ * The schema subsystem's errors, each declared once (status, docs/errors.md summary, message template),
  * same shape as the runtime's table: `status` is the HTTP status for errors raised while
  * answering a request, `null` for boot errors. Validation failures themselves carry no code:
  * their 400 payload is exactly `{ statusCode, error, message }` (spec §2.4).
@@ -106,7 +106,7 @@ export type SchemaErrorCode = keyof typeof schemaErrors
 
 /** Builds a coded error of this area from its table entry. */
 export const schemaError = errorFactory(schemaErrors)
-/** Status and summary per code (the README table's columns). */
+/** Status and summary per code (the columns of docs/errors.md's table). */
 export const schemaErrorCodes = codeSummaries(schemaErrors)
 
 /** True for an error this area already coded (it names the route and the fix; do not wrap it again). */

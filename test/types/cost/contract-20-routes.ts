@@ -1,4 +1,4 @@
-// The cost figure of a 20-route contract (README "Typed client"): the contract, its implementation
+// The cost figure of a 20-route contract (docs/openapi-and-client.md, "Typed client"): the contract, its implementation
 // and a call of every route with its answer narrowed. scripts/contract-type-cost.js compiles it
 // alone and beside contract-20-baseline.ts (the same schemas, no contract), by `tsc --extendedDiagnostics`.
 import { createClient } from '../../../src'
