@@ -14,6 +14,7 @@ import { inviteBody } from '../expect'
 import { describeValue } from '../../schemas/schema-codes'
 import { replyAt } from '../reply-at'
 import { watchStreamBody } from './stream-body-deadline'
+import { collectLimit } from './text-body-limit'
 
 type Next = (request: RequestImpl, reply: ReplyImpl) => void
 
@@ -70,7 +71,7 @@ export function parseBody(request: RequestImpl, reply: ReplyImpl, defaultLimit: 
   // A client that sent `Expect: 100-continue` is invited once its body is wanted (expect.ts):
   // not for the 415 above nor the 413 below, which its headers alone decide.
   if (parser.mode === 'stream' || parser.mode === 'payload') { inviteBody(raw, reply.raw); runStreamParser(request, reply, parser, next); return }
-  const limit = reply.route.bodyLimit ?? parser.bodyLimit ?? defaultLimit
+  const limit = collectLimit(reply.route.bodyLimit ?? parser.bodyLimit ?? defaultLimit, parser)
   if (declared > limit) {
     closeAfterReply(reply)
     reply.send(tooLarge(limit))
