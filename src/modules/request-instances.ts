@@ -4,6 +4,7 @@ import type { Recipe } from './request-recipes'
 import { isThenable } from './settle-within'
 import { succeeded } from './disposal'
 import { moduleError } from './module-error'
+import { onHandOver } from '../runtime/internal'
 
 /**
  * The request-scoped instances of one request: each built on first need (async factories
@@ -109,34 +110,27 @@ export function instancesOf(request: Request, reply: Reply): RequestInstances {
   let instances = stores.get(request)
   if (instances === undefined) {
     stores.set(request, instances = new RequestInstances(request, reply))
-    releaseOnHandOver(request, reply)
+    onHandOver(reply, releaseAfterHandOver)
   }
   return instances
 }
 
 /**
  * reply.callNotFound() hands the response to the not-found route (Fastify 3's context switch): the
- * calling route's end hooks, where releaseAtEnd() sits, no longer run. Once handed over, the
- * release waits for the response's own end instead ('finish'; 'close' first when the client went
- * away; inject() responses never close). Shadowing the method on this reply only keeps routes
- * without request-scoped instances untouched; releaseAtEnd() runs once whichever end comes first.
+ * calling route's end hooks, where releaseAtEnd() sits, no longer run. The runtime calls this then
+ * (onHandOver: a field on the reply, nothing wrapped per request), and the release waits for the
+ * response's own end instead ('finish'; 'close' first when the client went away; inject()
+ * responses never close). releaseAtEnd() runs once whichever end comes first.
  */
-function releaseOnHandOver(request: Request, reply: Reply): void {
-  const callNotFound = reply.callNotFound
-  reply.callNotFound = (): void => {
-    // Already sent: the runtime ignores the call, and the route's own end hooks still release.
-    const handedOver = !reply.sent
-    callNotFound.call(reply)
-    if (!handedOver) return
-    const res = reply.raw
-    const end = (): void => {
-      res.off('finish', end)
-      res.off('close', end)
-      releaseAtEnd(request).catch((error: unknown) => request.log.error({ err: error }, 'releasing a request-scoped provider failed after the answer was sent'))
-    }
-    res.on('finish', end)
-    res.on('close', end)
+function releaseAfterHandOver(request: Request, reply: Reply): void {
+  const res = reply.raw
+  const end = (): void => {
+    res.off('finish', end)
+    res.off('close', end)
+    releaseAtEnd(request).catch((error: unknown) => request.log.error({ err: error }, 'releasing a request-scoped provider failed after the answer was sent'))
   }
+  res.on('finish', end)
+  res.on('close', end)
 }
 
 /** The request's instances when something made them, else undefined. */

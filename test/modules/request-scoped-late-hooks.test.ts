@@ -308,6 +308,43 @@ describe('reply.callNotFound() on a route whose request-scoped instances are rel
   })
 })
 
+describe('reply.callNotFound() hands the request-scoped release over through the runtime, not a per-request wrapper (perf23)', () => {
+  it("leaves the reply's callNotFound the class's own method on a request-scoped route, and a call after the answer was sent releases once, at the route's own end", async () => {
+    const log: string[] = []
+    const replies: Reply[] = []
+    @RequestScoped() class Tenant {
+      readonly id = ++serial
+      dispose(end: RequestEnd) { log.push(`dispose ${this.id} failed=${end.failed}`) }
+    }
+    @Route() class C {
+      constructor(readonly tenant: Tenant) {}
+      @Get('/kept') kept(_request: Request, reply: Reply) { replies.push(reply); return { tenant: this.tenant.id } }
+      @Get('/late-call') async lateCall(_request: Request, reply: Reply) {
+        replies.push(reply)
+        await reply.code(200).send({ tenant: this.tenant.id })
+        // Already sent: the runtime ignores the call (a warning), so nothing is handed over.
+        reply.callNotFound()
+        return reply
+      }
+    }
+    @Module({ providers: [Tenant], controllers: [C] }) class Root {}
+    const app = await createApp(Root, { logger: false })
+    expect((await app.inject({ url: '/kept' })).statusCode).to.equal(200)
+    // No own property shadowing the prototype's method: the hand-over is the runtime's (onHandOver).
+    expect(Object.prototype.hasOwnProperty.call(replies[0], 'callNotFound')).to.equal(false)
+    await eventually(() => log.length > 0)
+    log.length = 0
+    const response = await app.inject({ url: '/late-call' })
+    expect(response.statusCode).to.equal(200)
+    expect(Object.prototype.hasOwnProperty.call(replies[1], 'callNotFound')).to.equal(false)
+    await eventually(() => log.length > 0)
+    await tick(20)
+    expect(log).to.have.length(1)
+    expect(log[0]).to.match(/^dispose \d+ failed=false$/)
+    await app.close()
+  })
+})
+
 describe('@OnTimeout with a request-scoped hook class (connectionTimeout; docs/request-scope.md, "Request-scoped providers")', () => {
   it('runs on the request\'s Tenant when the socket times out, and the release runs once, after the handler settled', async () => {
     const log: string[] = []

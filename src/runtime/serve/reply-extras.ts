@@ -3,6 +3,7 @@ import type { FrameworkError } from '../errors/framework-error'
 import { runtimeError } from '../errors/runtime-codes'
 import { endDeadline } from './handler-timeout'
 import type { ReplyImpl } from './reply'
+import type { Reply, Request } from '../types'
 import { commit, isOpen } from './reply-state'
 import { pickSerializer } from '../schemas'
 import { DeferredBuildError } from '../schemas/deferred-serializer'
@@ -97,6 +98,8 @@ export function callNotFound(reply: ReplyImpl): void {
   }
   hijackReply(reply)
   reply.route.serve.serveNotFound(reply)
+  // After the hand-over, so that what it watches (the response's end) is the not-found route's answer.
+  if (reply.handOver !== null) reply.handOver(reply.request as unknown as Request, reply as unknown as Reply)
 }
 
 export function serializeForReply(reply: ReplyImpl, payload: unknown): string {

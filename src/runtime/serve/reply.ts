@@ -7,10 +7,13 @@ import { sendReply } from './send'
 import { memberNames } from './member-names'
 import { ReplyState, isOpen } from './reply-state'
 import { callNotFound, hijackReply, redirectReply, serializeForReply, writeEarlyHints } from './reply-extras'
-import type { Logger } from '../types'
+import type { Logger, Reply, Request } from '../types'
 import { warnReplyRes } from '../shared/deprecations'
 
 export type HeaderValue = string | number | readonly string[]
+
+/** What runs when reply.callNotFound() handed the response over: the calling route's request and reply. */
+export type HandOver = (request: Request, reply: Reply) => void
 
 /**
  * A header value as the text it will be written as, taken once. Node checks a value for CR/LF
@@ -65,6 +68,12 @@ export class ReplyImpl {
    * handler chose (even the one it was given) from one it left as it was.
    */
   codeChosen: boolean
+  /**
+   * Called when reply.callNotFound() hands the response to the not-found route's reply: this
+   * reply's route's end hooks will not run (Fastify 3's context switch). Set by the layer above
+   * (the request's request-scoped instances, hand-over.ts) only on the replies that need it.
+   */
+  handOver: HandOver | null
 
   constructor(raw: ServerResponse, request: RequestImpl, route: CompiledRoute) {
     this.raw = raw
@@ -85,6 +94,7 @@ export class ReplyImpl {
     this.onBodyTimeout = null
     this.timedOut = false
     this.codeChosen = false
+    this.handOver = null
   }
 
   /** True once `send` accepted a payload (the bytes may still be on their way through onSend hooks). */
