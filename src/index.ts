@@ -52,6 +52,8 @@ export type {
   TypeMark, ProvidesMeta, Provided, NothingProvided, ProvidedBy, ProvidedOf, ProvidingPlugin, RequiringPlugin, MergeProvided, WithProvided, Registered, TypedScope, ScopeWith, PluginFor, FitsScope, PluginForAnotherScope, DependenciesNotRegistered, RequestWith, ReplyWith, RequestOn, ReplyOn, RawServerKinds,
   RegisterArguments, TypedRequestHook, TypedPayloadHook, TypedErrorHook, TypedErrorHandler, TypedNotFoundHandler,
 } from './runtime'
+// A route hook typed for Fastify (@fastify/passport's authenticate(), @fastify/auth's auth([...])), as onRequest/preValidation/preHandler take it.
+export type { FastifyTypedHook, NotAFastifyHook } from './runtime'
 // @fastify/websocket's `{ websocket: true }` route handler: (socket, request), the request typed from the schema.
 export type { WebSocketRouteHandler } from './runtime'
 // The server a scope runs on, typed from createServer()'s http2/https options (Fastify's RawServer).
