@@ -23,7 +23,7 @@ export { errorCodeTable } from './error-code-table'
 // Contracts and the typed client (README "Typed client"); `enclave/client` has the client part alone, for a front end.
 export { defineContract, createClient } from './client'
 export { implement } from './contract/implement'
-export type { Contract, ContractRoute, ContractMethod, Client, ClientCall, ClientRequest, ClientResult, ClientAnswer, CallOptions, HttpStatus, QueryValue, ClientOptions, ClientHeaders, InjectTarget } from './client'
+export type { Contract, ContractRoute, ContractMethod, Client, ClientCall, ClientRequest, ClientResult, ClientAnswer, CallOptions, HttpStatus, QueryValue, ClientOptions, ClientHeaders, InjectTarget, RawBody, RefusedCall } from './client'
 export type { ContractHandler, ContractHandlers, ContractRouteImplementation } from './contract/implement'
 // tsyringe's own decorators, so an app imports one package and uses the tsyringe copy Enclave
 // resolves with (a second copy's @injectable() is invisible to it: ENC_ERR_MODULE_TSYRINGE_COPIES).
