@@ -23,7 +23,7 @@ export { errorCodeTable } from './error-code-table'
 // Contracts and the typed client (docs/openapi-and-client.md, "Typed client"); `enclave/client` has the client part alone, for a front end.
 export { defineContract, createClient } from './client'
 export { implement } from './contract/implement'
-export type { Contract, ContractRoute, ContractMethod, Client, ClientCall, ClientRequest, ClientResult, ClientAnswer, CallOptions, HttpStatus, QueryValue, ClientOptions, ClientHeaders, InjectTarget } from './client'
+export type { Contract, ContractRoute, ContractMethod, Client, ClientCall, ClientRequest, ClientResult, ClientAnswer, CallOptions, HttpStatus, QueryValue, ClientOptions, ClientHeaders, InjectTarget, RawBody, RefusedCall } from './client'
 export type { ContractHandler, ContractHandlers, ContractRouteImplementation } from './contract/implement'
 // tsyringe's own decorators, so an app imports one package and uses the tsyringe copy Enclave
 // resolves with (a second copy's @injectable() is invisible to it: ENC_ERR_MODULE_TSYRINGE_COPIES).
@@ -52,6 +52,8 @@ export type {
   TypeMark, ProvidesMeta, Provided, NothingProvided, ProvidedBy, ProvidedOf, ProvidingPlugin, RequiringPlugin, MergeProvided, WithProvided, Registered, TypedScope, ScopeWith, PluginFor, FitsScope, PluginForAnotherScope, DependenciesNotRegistered, RequestWith, ReplyWith, RequestOn, ReplyOn, RawServerKinds,
   RegisterArguments, TypedRequestHook, TypedPayloadHook, TypedErrorHook, TypedErrorHandler, TypedNotFoundHandler,
 } from './runtime'
+// A route hook typed for Fastify (@fastify/passport's authenticate(), @fastify/auth's auth([...])), as onRequest/preValidation/preHandler take it.
+export type { FastifyTypedHook, NotAFastifyHook } from './runtime'
 // @fastify/websocket's `{ websocket: true }` route handler: (socket, request), the request typed from the schema.
 export type { WebSocketRouteHandler } from './runtime'
 // The server a scope runs on, typed from createServer()'s http2/https options (Fastify's RawServer).

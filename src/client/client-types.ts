@@ -1,4 +1,5 @@
-import type { Opaque, SchemaType } from '../runtime/typed-schemas'
+import type { Opaque, SchemaType, StandardSchemaLike } from '../runtime/typed-schemas'
+import type { RawBody } from './request-body'
 import type { PathParamNames, PathParams } from '../runtime/path-params-type'
 import type { ContractRoute } from '../contract/define-contract'
 
@@ -22,8 +23,13 @@ export type HttpStatus =
 
 type SchemaOf<R> = R extends { readonly schema: infer S } ? (S extends object ? S : {}) : {}
 type PartSchema<S, K extends string> = S extends { readonly [P in K]: infer X } ? X : undefined
-/** A part's type: the schema's, Opaque (unreadable), or undefined (no schema for it). */
-type Part<S, K extends string> = PartSchema<S, K> extends undefined ? undefined : SchemaType<PartSchema<S, K>>
+/**
+ * A request part's type as the client sends it: the schema's, Opaque (unreadable), or undefined (no
+ * schema for it). A Standard Schema's (zod's) is its input type, what it accepts before defaults and
+ * coercion fill it (the server's handler reads the output): `z.string().default('x')` may be left out here.
+ */
+type Part<S, K extends string> = PartSchema<S, K> extends undefined ? undefined : PartSchema<S, K> extends StandardSchemaLike ? StandardInput<PartSchema<S, K>> : SchemaType<PartSchema<S, K>>
+type StandardInput<X> = X extends { readonly '~standard': { readonly types?: infer T } } ? (NonNullable<T> extends { readonly input: infer I } ? I : Opaque) : Opaque
 type QueryPart<S> = PartSchema<S, 'querystring'> extends undefined ? Part<S, 'query'> : Part<S, 'querystring'>
 
 /** Optional when every property of `T` is. */
@@ -39,8 +45,11 @@ type ParamsArg<R extends ContractRoute, P> = [P] extends [undefined]
 export type QueryValue = string | number | boolean | readonly (string | number | boolean)[] | undefined
 type QueryArg<Q> = [Q] extends [undefined] ? { readonly query?: Readonly<Record<string, QueryValue>> }
   : Q extends Opaque ? { readonly query?: Readonly<Record<string, QueryValue>> } : Keyed<'query', Q>
-type BodyArg<R extends ContractRoute, B> = [B] extends [undefined] ? (R['method'] extends 'GET' | 'HEAD' ? { readonly body?: undefined } : { readonly body?: unknown })
+type BodyArg<R extends ContractRoute, B> = ConsumesRaw<SchemaOf<R>> extends true ? { readonly body: RawBody }
+  : [B] extends [undefined] ? (R['method'] extends 'GET' | 'HEAD' ? { readonly body?: undefined } : { readonly body?: unknown })
   : B extends Opaque ? { readonly body?: unknown } : undefined extends B ? { readonly body?: B } : { readonly body: B }
+/** A route whose schema `consumes` only media types that are no JSON (`['multipart/form-data']`): its body is sent as fetch sends it (request-body.ts). */
+type ConsumesRaw<S> = S extends { readonly consumes: readonly (infer M)[] } ? ([M] extends [never] ? false : Extract<M, `${string}json${string}`> extends never ? (string extends M ? false : true) : false) : false
 type HeadersArg<H> = [H] extends [undefined] ? { readonly headers?: Readonly<Record<string, string | undefined>> }
   : H extends Opaque ? { readonly headers?: Readonly<Record<string, string | undefined>> } : Keyed<'headers', H>
 

@@ -4,6 +4,8 @@ import type { Client } from './client-types'
 import { queryString, substitutePath } from './request-url'
 import { hasNoContent, readBody } from './read-answer'
 import { fetchTransport, injectTransport, type InjectTarget, type Transport } from './transports'
+import { consumesRaw, encodeBody } from './request-body'
+import { refusedCall } from './request-validation'
 
 /** Headers sent with every call: fixed, or computed per call (a token that refreshes). */
 export type ClientHeaders = Readonly<Record<string, string | undefined>> | (() => Readonly<Record<string, string | undefined>> | Promise<Readonly<Record<string, string | undefined>>>)
@@ -16,12 +18,19 @@ export interface ClientOptions {
   /** An app to call through `inject()`: no socket, for tests. */
   readonly app?: InjectTarget
   readonly headers?: ClientHeaders
+  /**
+   * Check each call against its route's Standard Schema parts (zod, valibot, ArkType) before sending;
+   * a call they refuse is answered with the server's 400 (`FST_ERR_VALIDATION`) and no request is
+   * made. Off by default: the server validates every request anyway and is the authority (it also
+   * checks JSON Schema parts, which the client does not: no JSON Schema validator in a front end's bundle).
+   */
+  readonly validateRequests?: boolean
 }
 
 /**
  * A client typed from a contract: `await client.getNote({ params: { id: '1' } })` answers
  * `{ status, body, headers }`, narrowed by status. The server validates; the client sends what
- * it is given (typed) and does not validate. A network failure is thrown (ENC_ERR_CLIENT_NETWORK),
+ * it is given (typed) and, unless `validateRequests`, does not validate. A network failure is thrown (ENC_ERR_CLIENT_NETWORK),
  * an abort rejects with the signal's reason, and every HTTP answer, 4xx and 5xx too, is returned.
  */
 export function createClient<const C extends Contract>(contract: C, options: ClientOptions): Client<C> {
@@ -38,9 +47,13 @@ export function createClient<const C extends Contract>(contract: C, options: Cli
         if (source === undefined || source === null) continue
         for (const [header, value] of Object.entries(source)) if (value !== undefined) headers[header.toLowerCase()] = String(value)
       }
-      const body = request.body === undefined ? undefined : JSON.stringify(request.body)
-      if (body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json'
-      const answer = await transport({ route: name, method: route.method, url, headers, body, signal: request.signal as AbortSignal | undefined })
+      if (options.validateRequests === true) {
+        const refused = await refusedCall(route.schema, request)
+        if (refused !== undefined) return refused
+      }
+      const encoded = await encodeBody(request.body, consumesRaw(route.schema))
+      if (encoded?.contentType != null && headers['content-type'] === undefined) headers['content-type'] = encoded.contentType
+      const answer = await transport({ route: name, method: route.method, url, headers, body: encoded?.bytes, signal: request.signal as AbortSignal | undefined })
       return { status: answer.status, body: route.method === 'HEAD' || hasNoContent(answer.status) ? undefined : readBody(name, answer.headers, answer.text), headers: answer.headers }
     }
   }

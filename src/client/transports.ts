@@ -6,7 +6,7 @@ export interface OutgoingRequest {
   readonly method: string
   readonly url: string
   readonly headers: Record<string, string>
-  readonly body: string | undefined
+  readonly body: string | Uint8Array | undefined
   readonly signal: AbortSignal | undefined
 }
 export interface IncomingAnswer { readonly status: number; readonly headers: Headers; readonly text: string }
@@ -14,7 +14,7 @@ export type Transport = (request: OutgoingRequest) => Promise<IncomingAnswer>
 
 /** What `createClient(api, { app })` calls: an Enclave app (or a Fastify one): `inject()` answers without a socket. */
 export interface InjectTarget {
-  inject(options: { method: string; url: string; headers: Record<string, string>; payload?: string }): Promise<{
+  inject(options: { method: string; url: string; headers: Record<string, string>; payload?: string | Uint8Array }): Promise<{
     statusCode: number
     headers: Record<string, string | string[] | number | undefined>
     body: string
@@ -50,7 +50,7 @@ export function injectTransport(app: InjectTarget): Transport {
   return async (request) => {
     const { signal } = request
     if (signal?.aborted === true) throw abortReason(signal)
-    const injected = app.inject({ method: request.method, url: request.url, headers: request.headers, ...(request.body === undefined ? {} : { payload: request.body }) })
+    const injected = app.inject({ method: request.method, url: request.url, headers: request.headers, ...(request.body === undefined ? {} : { payload: injectPayload(request.body) }) })
       .catch((error: unknown) => { throw networkError(request, error) })
     // inject() cannot be stopped; the call gives up waiting for it.
     const answer = signal === undefined ? await injected : await new Promise<Awaited<typeof injected>>((resolve, reject) => {
@@ -66,4 +66,13 @@ export function injectTransport(app: InjectTarget): Transport {
     }
     return { status: answer.statusCode, headers, text: answer.body }
   }
+}
+
+// inject() (light-my-request) sends a string or a Buffer as it is and JSON-encodes any other object,
+// a plain Uint8Array included: bytes go as a Buffer. inject only runs in Node, so Buffer is there;
+// it is read off globalThis so that this bundle names no Node type or module.
+function injectPayload(body: string | Uint8Array): string | Uint8Array {
+  if (typeof body === 'string') return body
+  const buffer = (globalThis as { Buffer?: { from(bytes: Uint8Array): Uint8Array } }).Buffer
+  return buffer === undefined ? body : buffer.from(body)
 }

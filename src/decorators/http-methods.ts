@@ -11,7 +11,7 @@ import type { DecoratorRouteOptions, HttpMethodName } from './types'
  */
 // `Path`: the path literal, whose parameters a whole `@Params()` parameter is checked against when
 // the route has no params schema (handler-fit.ts); a path that is no literal checks as before.
-export type RouteShortcut = <S extends TypedRouteSchema = RouteSchema, W extends boolean = false, const Path extends string = string>(path?: Path, options?: DecoratorRouteOptions<S, W>) => RouteDecoratorFor<WithPath<S, Path>, W>
+export type RouteShortcut = <S extends TypedRouteSchema = RouteSchema, W extends boolean = false, const Path extends string = string, FO = never, FV = never, FH = never>(path?: Path, options?: DecoratorRouteOptions<S, W, FO, FV, FH>) => RouteDecoratorFor<WithPath<S, Path>, W>
 
 function shortcut(method: HttpMethodName, name: string): RouteShortcut {
   return (path, options = {}) => ((target: object, propertyKey: string | symbol, descriptor: PropertyDescriptor) => {

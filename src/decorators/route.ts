@@ -29,8 +29,9 @@ import type { RouteDecoratorFor } from './socket-fit'
 export function Route(prefix?: string): ClassDecorator
 // `Path`: the path literal, as `@Get(path)` takes it (http-methods.ts). The class form's prefix
 // cannot type the methods: a class decorator is applied after them and changes no member's type.
-export function Route<S extends TypedRouteSchema = RouteSchema, W extends boolean = false, const Path extends string = string>(options: RouteMethodOptions<S, W, Path>): RouteDecoratorFor<WithPath<S, Path>, W>
-export function Route(arg?: string | RouteMethodOptions): ClassDecorator | RouteMethodDecorator<RouteSchema> | RouteDecoratorFor<RouteSchema, true> {
+export function Route<S extends TypedRouteSchema = RouteSchema, W extends boolean = false, const Path extends string = string, FO = never, FV = never, FH = never>(options: RouteMethodOptions<S, W, Path, FO, FV, FH>): RouteDecoratorFor<WithPath<S, Path>, W>
+// The implementation takes any hook: the overloads above checked them.
+export function Route(arg?: string | RouteMethodOptions<RouteSchema, boolean, string, any, any, any>): ClassDecorator | RouteMethodDecorator<RouteSchema> | RouteDecoratorFor<RouteSchema, true> {
   return ((target: object, propertyKey?: string | symbol, descriptor?: PropertyDescriptor) => {
     if (propertyKey === undefined) {
       declareController(target as Function, arg)

@@ -103,13 +103,14 @@ export type HttpMethodName = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE
  * Route options of the route decorators: the runtime's, with a schema whose parts may also be
  * schema classes. Given as a literal, the schema types the handler check (handler-fit.ts).
  */
-export interface DecoratorRouteOptions<S extends TypedRouteSchema = RouteSchema, W extends boolean = boolean> extends Omit<RouteShorthandOptions, 'schema'> {
+// `FO`, `FV`, `FH`: a hook typed for Fastify given as onRequest, preValidation, preHandler (RouteHooks).
+export interface DecoratorRouteOptions<S extends TypedRouteSchema = RouteSchema, W extends boolean = boolean, FO = never, FV = never, FH = never> extends Omit<RouteShorthandOptions<RouteSchema, {}, {}, FO, FV, FH>, 'schema'> {
   schema?: S & NoUnknownSchemaKeys<S>
   /** @fastify/websocket's: `true` (a literal) checks the method as `(socket, request)`, as the plugin calls it (socket-fit.ts). */
   websocket?: W
 }
 
-export interface RouteMethodOptions<S extends TypedRouteSchema = RouteSchema, W extends boolean = boolean, Path extends string = string> extends DecoratorRouteOptions<S, W> {
+export interface RouteMethodOptions<S extends TypedRouteSchema = RouteSchema, W extends boolean = boolean, Path extends string = string, FO = never, FV = never, FH = never> extends DecoratorRouteOptions<S, W, FO, FV, FH> {
   method: HttpMethodName | Lowercase<HttpMethodName> | readonly (HttpMethodName | Lowercase<HttpMethodName>)[]
   /** A literal types the check of a whole `@Params()` parameter, as `@Get(path)` does (handler-fit.ts). */
   path?: Path

@@ -40,16 +40,27 @@ type OptionalNames<Path extends string> = LastSegment<WithoutTrailingSlash<Strip
 type WithoutTrailingSlash<P extends string> = P extends `${infer A}/` ? A : P
 type LastSegment<P extends string> = P extends `${string}/${infer R}` ? LastSegment<R> : P
 
-// `(regex)` groups dropped first: they may hold colons. Nested groups are rare in routes; a path
-// with one reads the names before it.
-type StripGroups<P extends string> = P extends `${infer A}(${infer Rest}` ? `${A}${StripGroups<AfterGroup<Rest>>}` : P
-type AfterGroup<P extends string> = P extends `${string})${infer B}` ? B : ''
+// `(regex)` groups dropped first: they may hold colons, `-`, `.` and groups of their own
+// (`/:id(^(\\d+|new)$)`), so the group ends at the `)` that closes it, as shared/path-params.ts's
+// skipGroup reads it: nested groups counted, a backslash escaping the next character.
+// A group ends its parameter's name as a `-` would (`/:hour(^\\d{2}):minute` has two names).
+type StripGroups<P extends string> = P extends `${infer A}(${infer Rest}` ? `${A}-${StripGroups<AfterGroup<Rest>>}` : P
+// Character by character (tail-recursive), only over a path's regex groups; `Depth` counts the groups still open inside the first.
+type AfterGroup<P extends string, Depth extends 0[] = []> =
+  P extends `\\${infer _Escaped}${infer R}` ? AfterGroup<R, Depth>
+  : P extends `(${infer R}` ? AfterGroup<R, [...Depth, 0]>
+  : P extends `)${infer R}` ? (Depth extends [0, ...infer D extends 0[]] ? AfterGroup<R, D> : R)
+  : P extends `${infer _Char}${infer R}` ? AfterGroup<R, Depth>
+  : ''
 
+// After a name the scan goes on past it (not past its first colon): a colon inside a name is part of
+// it (`/:a:b` is the one name `a:b`, as find-my-way reads it).
 type Names<P extends string> = P extends `${infer Before}:${infer After}`
-  ? (After extends `:${infer Escaped}` ? Wildcard<Before> | Names<Escaped> : Wildcard<Before> | NameAt<After> | Names<After>)
+  ? (After extends `:${infer Escaped}` ? Wildcard<Before> | Names<Escaped> : Wildcard<Before> | Unmarked<NameAt<After>> | Names<AfterName<After>>)
   : Wildcard<P>
 type Wildcard<P extends string> = P extends `${string}*${string}` ? '*' : never
-// The name runs to the first `/`, `-` or `.`; a trailing `?` is the optional mark, not the name.
-type NameAt<P extends string> = Unmarked<CutAt<CutAt<CutAt<P, '/'>, '-'>, '.'>>
+// The name runs to the first `/`, `-` or `.` (a regex group was made a `-` by StripGroups); a trailing `?` is the optional mark, not the name.
+type NameAt<P extends string> = CutAt<CutAt<CutAt<P, '/'>, '-'>, '.'>
+type AfterName<P extends string> = P extends `${NameAt<P>}${infer Rest}` ? Rest : ''
 type CutAt<P extends string, D extends string> = P extends `${infer A}${D}${string}` ? A : P
 type Unmarked<N extends string> = N extends `${infer M}?` ? M : N

@@ -23,6 +23,7 @@ import type { RouteConfigShape, WithRouteConfig } from './route-config'
 import type { HasPathParams } from './path-params-type'
 import type { PathParamsOf, RoutePathOf } from './route-path-params'
 import type { WrittenResult } from './written-result'
+import type { FastifyTypedHook } from './fastify-typed-hook'
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'
 
@@ -495,14 +496,19 @@ type OptionsParameterOf<P> = P extends (instance: never, options: infer O, ...re
   ? unknown extends O ? PluginOptions : O & RegisterOptions
   : PluginOptions
 
-/** A route's own hooks; `R`, `Y`: the request and reply decorations of the TypedScope it is declared on (`{}`: a plain Scope's). */
+/**
+ * A route's own hooks; `R`, `Y`: the request and reply decorations of the TypedScope it is declared on (`{}`: a plain Scope's).
+ * `FO`, `FV`, `FH`: a hook typed for Fastify given as `onRequest`, `preValidation`, `preHandler`
+ * (@fastify/passport's `authenticate()`, @fastify/auth's `auth([...])`), inferred by the route
+ * methods and kept only when it reads as Fastify's (fastify-typed-hook.ts); `never` otherwise.
+ */
 // `Request & {}` is Request: on a plain scope these are the RequestHook, PayloadHook and ErrorHook types.
 // eslint-disable-next-line @typescript-eslint/ban-types
-export interface RouteHooks<R = {}, Y = {}> {
-  onRequest?: TypedRequestHook<R, Y> | TypedRequestHook<R, Y>[]
+export interface RouteHooks<R = {}, Y = {}, FO = never, FV = never, FH = never> {
+  onRequest?: TypedRequestHook<R, Y> | FastifyTypedHook<FO> | (TypedRequestHook<R, Y> | FastifyTypedHook<FO>)[]
   preParsing?: TypedRequestHook<R, Y> | TypedRequestHook<R, Y>[]
-  preValidation?: TypedRequestHook<R, Y> | TypedRequestHook<R, Y>[]
-  preHandler?: TypedRequestHook<R, Y> | TypedRequestHook<R, Y>[]
+  preValidation?: TypedRequestHook<R, Y> | FastifyTypedHook<FV> | (TypedRequestHook<R, Y> | FastifyTypedHook<FV>)[]
+  preHandler?: TypedRequestHook<R, Y> | FastifyTypedHook<FH> | (TypedRequestHook<R, Y> | FastifyTypedHook<FH>)[]
   preSerialization?: TypedPayloadHook<R, Y> | TypedPayloadHook<R, Y>[]
   onSend?: TypedPayloadHook<R, Y> | TypedPayloadHook<R, Y>[]
   onResponse?: TypedRequestHook<R, Y> | TypedRequestHook<R, Y>[]
@@ -545,7 +551,7 @@ export interface PluginRouteOptions {}
 
 // `R`, `Y`: a TypedScope's decorations, which the route's own hooks and error handler see too.
 // eslint-disable-next-line @typescript-eslint/ban-types
-export interface RouteShorthandOptions<S extends RuntimeRouteSchema = RouteSchema, R = {}, Y = {}> extends RouteHooks<R, Y>, PluginRouteOptions {
+export interface RouteShorthandOptions<S extends RuntimeRouteSchema = RouteSchema, R = {}, Y = {}, FO = never, FV = never, FH = never> extends RouteHooks<R, Y, FO, FV, FH>, PluginRouteOptions {
   schema?: S & NoUnknownSchemaKeys<S>
   attachValidation?: boolean
   validatorCompiler?: AnyValidatorCompiler
@@ -594,7 +600,7 @@ export interface RouteShorthandOptions<S extends RuntimeRouteSchema = RouteSchem
  * `W`: `websocket: true` given as a literal (@fastify/websocket): the handler is then `(socket, request)`, as
  * the shortcuts type it (the socket what its annotation says, `unknown` unannotated).
  */
-export interface RouteOptions<S extends RuntimeRouteSchema = RouteSchema, G extends RouteGeneric = RouteGeneric, P extends Provided = NothingProvided, W extends boolean = boolean, Url extends string = string, Path extends string = string, R = unknown> extends RouteShorthandOptions<S, P['request'], P['reply']> {
+export interface RouteOptions<S extends RuntimeRouteSchema = RouteSchema, G extends RouteGeneric = RouteGeneric, P extends Provided = NothingProvided, W extends boolean = boolean, Url extends string = string, Path extends string = string, R = unknown, FO = never, FV = never, FH = never> extends RouteShorthandOptions<S, P['request'], P['reply'], FO, FV, FH> {
   method: string | string[]
   /** Its parameters' names type `request.params` in the handler when nothing else does (route-path-params.ts); `url` wins over `path`, as at run time. */
   url?: Url
@@ -939,9 +945,9 @@ export interface ScopeRouteShortcut<This> {
   // error into "No overload matches this call").
   // `C`: the route's `config` (Fastify 5's ContextConfig), inferred from it: the handler and the
   // route's own hooks read it typed (route-config.ts); without `config`, they are as ever.
-  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, Socket = unknown, C extends RouteConfigShape = RouteConfigShape, const Path extends string = string, R = unknown>(path: Path, options: RouteShorthandOptions<S, WithRouteConfig<NothingProvided, C>['request']> & { websocket?: W; config?: C }, handler: [W] extends [true] ? SocketRouteHandler<Socket, RequestFor<G, NoInfer<S>> & PathParamsOf<G, NoInfer<S>, Path>> : RouteConfigShape extends C ? GenericRouteHandler<G, NoInfer<S>, Path, R> : TypedRouteHandler<G, NoInfer<S>, WithRouteConfig<NothingProvided, C>, Path, R>): This
+  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, Socket = unknown, C extends RouteConfigShape = RouteConfigShape, const Path extends string = string, R = unknown, FO = never, FV = never, FH = never>(path: Path, options: RouteShorthandOptions<S, WithRouteConfig<NothingProvided, C>['request'], {}, FO, FV, FH> & { websocket?: W; config?: C }, handler: [W] extends [true] ? SocketRouteHandler<Socket, RequestFor<G, NoInfer<S>> & PathParamsOf<G, NoInfer<S>, Path>> : RouteConfigShape extends C ? GenericRouteHandler<G, NoInfer<S>, Path, R> : TypedRouteHandler<G, NoInfer<S>, WithRouteConfig<NothingProvided, C>, Path, R>): This
   /** The handler given in the options. */
-  <G extends RouteGeneric = RouteGeneric, const Path extends string = string>(path: Path, options: RouteShorthandOptions & { handler: GenericRouteHandler<G, {}, Path> }): This
+  <G extends RouteGeneric = RouteGeneric, const Path extends string = string, FO = never, FV = never, FH = never>(path: Path, options: RouteShorthandOptions<RouteSchema, {}, {}, FO, FV, FH> & { handler: GenericRouteHandler<G, {}, Path> }): This
 }
 /**
  * The handler of a `{ websocket: true }` route (@fastify/websocket), declared apart: `(socket, request)`
@@ -960,8 +966,8 @@ export type WebSocketRouteHandler<S, R = {}> = { handle(this: ScopeServing<R>, s
  */
 export interface TypedRouteShortcut<This, P extends Provided> {
   <G extends RouteGeneric = RouteGeneric, const Path extends string = string>(path: Path, handler: TypedRouteHandler<G, {}, P, Path>): This
-  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, Socket = unknown, C extends RouteConfigShape = RouteConfigShape, const Path extends string = string, R = unknown>(path: Path, options: RouteShorthandOptions<S, WithRouteConfig<P, C>['request'], P['reply']> & { websocket?: W; config?: C }, handler: [W] extends [true] ? SocketRouteHandler<Socket, RequestFor<G, NoInfer<S>> & PathParamsOf<G, NoInfer<S>, Path> & P['request'], ScopeServing<P['request']>> : TypedRouteHandler<G, NoInfer<S>, WithRouteConfig<P, C>, Path, R>): This
-  <G extends RouteGeneric = RouteGeneric, const Path extends string = string>(path: Path, options: RouteShorthandOptions<RouteSchema, P['request'], P['reply']> & { handler: TypedRouteHandler<G, {}, P, Path> }): This
+  <G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, Socket = unknown, C extends RouteConfigShape = RouteConfigShape, const Path extends string = string, R = unknown, FO = never, FV = never, FH = never>(path: Path, options: RouteShorthandOptions<S, WithRouteConfig<P, C>['request'], P['reply'], FO, FV, FH> & { websocket?: W; config?: C }, handler: [W] extends [true] ? SocketRouteHandler<Socket, RequestFor<G, NoInfer<S>> & PathParamsOf<G, NoInfer<S>, Path> & P['request'], ScopeServing<P['request']>> : TypedRouteHandler<G, NoInfer<S>, WithRouteConfig<P, C>, Path, R>): This
+  <G extends RouteGeneric = RouteGeneric, const Path extends string = string, FO = never, FV = never, FH = never>(path: Path, options: RouteShorthandOptions<RouteSchema, P['request'], P['reply'], FO, FV, FH> & { handler: TypedRouteHandler<G, {}, P, Path> }): This
 }
 
 /**
@@ -1014,7 +1020,7 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
    */
   register<Plug extends PluginFunction<PluginOptions, ChildScopeOf<this>> | Function | PluginModule<Function>>(plugin: Plug & NotAClass<Plug> & FitsScope<Plug, this>, ...options: RegisterArguments<ModuleDefault<Plug>>): Registered<this, Plug>
   /** `route<G>(...)`: Fastify's route generic, as the shortcuts take it (ScopeRouteShortcut); the schema is then not inferred. */
-  route<G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, C extends RouteConfigShape = RouteConfigShape, const Url extends string = string, const Path extends string = string, R = unknown>(options: RouteOptions<S, G, WithRouteConfig<SeenIn<this>, C>, W, Url, Path, R> & { config?: C }): this
+  route<G extends RouteGeneric = RouteGeneric, S extends RuntimeRouteSchema = RouteSchema, W extends boolean = false, C extends RouteConfigShape = RouteConfigShape, const Url extends string = string, const Path extends string = string, R = unknown, FO = never, FV = never, FH = never>(options: RouteOptions<S, G, WithRouteConfig<SeenIn<this>, C>, W, Url, Path, R, FO, FV, FH> & { config?: C }): this
   get: ShortcutOn<this>
   head: ShortcutOn<this>
   post: ShortcutOn<this>

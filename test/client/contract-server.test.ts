@@ -2,7 +2,7 @@
 // routes as any route (validation, serialization, OpenAPI), and at boot every route of a contract
 // must be implemented exactly once (a coded error naming the missing or duplicate one).
 import { expect } from 'chai'
-import { Body, Implements, Module, Params, Route, createApp, createClient, createServer, defineContract, implement, isFrameworkError } from '../../src'
+import { Body, Implements, Module, Params, Route, createApp, createClient, createServer, defineContract, implement, isFrameworkError, type Request } from '../../src'
 
 const Note = { type: 'object', required: ['id', 'title'], properties: { id: { type: 'string' }, title: { type: 'string' } } } as const
 const api = defineContract({
@@ -177,5 +177,69 @@ describe('contracts on the server: @Implements(api.route) on controller methods'
       }
       return Stray
     }).to.throw(/Stray\.x.*GET \/x \(an object not declared with defineContract\(\)\)/)
+  })
+})
+
+describe('contracts on the server: @Implements(api) on a controller class (the whole contract, a method per route by name)', () => {
+  it('serves every route of the contract by the method of its name, with the contract\'s method, url and schema; other methods stay the class\'s own', async () => {
+    @Route('/v1') @Implements(api)
+    class NotesController {
+      getNote(@Params('id') id: string) { return { id, title: this.prefix(id) } }
+      createNote(@Body() body: { title: string }) { return { id: '7', title: body.title } }
+      prefix(id: string) { return `note ${id}` }
+    }
+    @Module({ controllers: [NotesController] })
+    class AppModule {}
+    const app = await createApp(AppModule)
+    const client = createClient(api, { app, baseUrl: '/v1' })
+    expect(await client.getNote({ params: { id: '3' } })).to.deep.include({ status: 200, body: { id: '3', title: 'note 3' } })
+    expect((await client.getNote({ params: { id: 'x' } })).status, 'the contract\'s params schema validates').to.equal(400)
+    expect((await client.createNote({ body: { title: 'n' } })).body).to.deep.equal({ id: '7', title: 'n' })
+    expect((await app.inject({ method: 'POST', url: '/v1/notes', payload: {} })).statusCode, 'its body schema too').to.equal(400)
+    expect((await app.inject('/v1/prefix')).statusCode, 'a helper is no route').to.equal(404)
+    const doc = app.openapi() as { paths: Record<string, Record<string, { operationId: string }>> }
+    expect([doc.paths['/v1/notes/{id}'].get.operationId, doc.paths['/v1/notes'].post.operationId]).to.deep.equal(['getNote', 'createNote'])
+    await app.close()
+  })
+
+  it('an inherited method implements its route too (one without parameter decorators: those are recorded on the base class, which declares no route)', async () => {
+    class Base { getNote(request: Request) { return { id: (request.params as { id: string }).id, title: 'from the base' } } }
+    @Route() @Implements(api)
+    class Child extends Base { createNote() { return { id: '1', title: '' } } }
+    @Module({ controllers: [Child] })
+    class AppModule {}
+    const app = await createApp(AppModule)
+    expect((await app.inject('/notes/2')).json()).to.deep.equal({ id: '2', title: 'from the base' })
+    await app.close()
+  })
+
+  it('a route without a method of its name fails when the class loads with ENC_ERR_CONTRACT_UNIMPLEMENTED naming the route and the class (JavaScript, or a cast)', () => {
+    let error: unknown
+    try {
+      const decorate = Implements(api) as unknown as (target: Function) => void
+      class Half { getNote() { return null } }
+      decorate(Half)
+    } catch (e) { error = e }
+    expect(codeOf(error)).to.equal('ENC_ERR_CONTRACT_UNIMPLEMENTED')
+    expect((error as Error).message).to.include('@Implements(contract) on class Half').and.include('createNote (no method createNote() on the class)')
+    expect((error as Error).message).not.to.include('getNote')
+  })
+
+  it('a class implementing the contract beside a method implementing one of its routes fails createApp() with ENC_ERR_CONTRACT_DUPLICATE', async () => {
+    @Route() @Implements(api)
+    class Whole {
+      getNote(@Params('id') id: string) { return { id, title: '' } }
+      createNote() { return { id: '1', title: '' } }
+    }
+    @Route('/v2')
+    class One {
+      @Implements(api.getNote)
+      other(@Params('id') id: string) { return { id, title: '' } }
+    }
+    @Module({ controllers: [Whole, One] })
+    class TwiceModule {}
+    const error = await createApp(TwiceModule).then(() => null, (e: unknown) => e)
+    expect(codeOf(error)).to.equal('ENC_ERR_CONTRACT_DUPLICATE')
+    expect((error as Error).message).to.include('Whole.getNote').and.include('One.other')
   })
 })

@@ -69,7 +69,9 @@ describe('path parameters checked against what the route reads (newcomer finding
 
   it('reads parameter names exactly as find-my-way 9 registers them (optional :id?, a colon inside a name, static parts, regex)', () => {
     const paths = ['/o/:id?', '/o/:id?/', '/x/:a:b', '/:a-:b', '/:a.:b', '/:a-b:c', '/r/:id(^\\d+)-:x', '/f/*', '/a::b/:c',
-      '/at/:hour(^\\d{2}):minute(^\\d{2})m', '/near/:lat-:lng/radius/:r', '/static', '/t/:t(a:b)/:u']
+      '/at/:hour(^\\d{2}):minute(^\\d{2})m', '/near/:lat-:lng/radius/:r', '/static', '/t/:t(a:b)/:u',
+      // Regexes with groups of their own (the type PathParamNames reads these too: test/types/fixtures/path-param-names.ts).
+      '/n/:code(^(\\d{3}|new)$)/items/:item', '/n/:id(^((a|b)(c|d))+$)-:rev', '/n/:id(^\\(\\d+\\)$)/:n']
     for (const path of paths) {
       const router = findMyWay()
       router.on('GET', path, () => undefined)

@@ -7,7 +7,7 @@ import { Authenticator } from '@fastify/passport'
 import { Strategy as LocalStrategy } from 'passport-local'
 import { Get, Module, Post, Req, Route } from '../../src/decorators'
 import { createApp } from '../../src/modules'
-import { lift, type Request, type Scope, type TypedRequestHook } from '../../src/runtime'
+import { lift, type Request, type Scope } from '../../src/runtime'
 import { server, track } from '../support/servers'
 
 // @fastify/passport 4 with passport-local (the plugin's README: a session plugin, then
@@ -40,12 +40,9 @@ function authenticator(): Passport {
   return passport
 }
 
-/**
- * `authenticate()` returns a hook typed for Fastify (`this: FastifyInstance`, `FastifyRequest`);
- * Enclave types a route's hooks with `this: Scope` and its own Request, so the plugin's hook goes
- * through this type-only cast (docs/plugins.md). At run time it is the plugin's function, unchanged.
- */
-const asHook = (hook: unknown) => hook as TypedRequestHook<{}, {}>
+// `authenticate()` returns a hook typed for Fastify (`this: FastifyInstance`, `FastifyRequest`):
+// a route's preValidation takes it as it is, with no cast (src/runtime/fastify-typed-hook.ts; the
+// type app test/types/apps/fastify-typed-hooks.ts). At run time it is the plugin's function, unchanged.
 
 const requireLogin = async (request: Request, reply: { code(n: number): { send(p: unknown): unknown } }) => {
   if (!(request as PassportRequest).isAuthenticated()) return reply.code(401).send({ statusCode: 401, error: 'Unauthorized', message: 'log in first' })
@@ -53,11 +50,11 @@ const requireLogin = async (request: Request, reply: { code(n: number): { send(p
 
 /** The routes of the README's example, declared on a scope where passport is initialized. */
 function declareRoutes(scope: Scope, passport: Passport): void {
-  scope.post('/login', { preValidation: asHook(passport.authenticate('local', { successRedirect: '/me', authInfo: false })) }, async () => 'unreached')
+  scope.post('/login', { preValidation: passport.authenticate('local', { successRedirect: '/me', authInfo: false }) }, async () => 'unreached')
   // A second strategy on its own route, and both tried in order on a third.
-  scope.post('/admin/login', { preValidation: asHook(passport.authenticate('admin', { authInfo: false })) }, async (request) => ({ admin: (request as PassportRequest).user!.name }))
-  scope.post('/any/login', { preValidation: asHook(passport.authenticate(['admin', 'local'], { authInfo: false })) }, async (request) => ({ user: (request as PassportRequest).user!.name }))
-  scope.post('/strict/login', { preValidation: asHook(passport.authenticate('local', { authInfo: false, failWithError: true })) }, async (request) => ({ user: (request as PassportRequest).user!.name }))
+  scope.post('/admin/login', { preValidation: passport.authenticate('admin', { authInfo: false }) }, async (request) => ({ admin: (request as PassportRequest).user!.name }))
+  scope.post('/any/login', { preValidation: passport.authenticate(['admin', 'local'], { authInfo: false }) }, async (request) => ({ user: (request as PassportRequest).user!.name }))
+  scope.post('/strict/login', { preValidation: passport.authenticate('local', { authInfo: false, failWithError: true }) }, async (request) => ({ user: (request as PassportRequest).user!.name }))
   scope.get('/me', { preValidation: requireLogin }, async (request) => {
     const r = request as PassportRequest
     return { user: r.user, authenticated: r.isAuthenticated() }
@@ -138,7 +135,7 @@ describe('@fastify/passport + passport-local in Enclave', () => {
     const passport = authenticator()
     @Route('/account')
     class AccountController {
-      @Post('/login', { preValidation: asHook(passport.authenticate('local', { authInfo: false })) })
+      @Post('/login', { preValidation: passport.authenticate('local', { authInfo: false }) })
       login(@Req() request: Request) { return { user: (request as PassportRequest).user!.name } }
 
       @Get('/me', { preValidation: requireLogin })

@@ -206,7 +206,7 @@ export class ScopeImpl implements Scope {
   register(plugin: Function | PluginModule<Function>, options?: object): any { register(this, plugin, options); return this }
 
   // `any` schema: the typed signatures of the public Scope (types.ts) check the caller; this side only records.
-  route(options: RouteOptions<any, any, any, any>): this { declareRoute(this, options); return this }
+  route(options: RouteOptions<any, any, any, any, string, string, unknown, any, any, any>): this { declareRoute(this, options as RouteOptions<any, any, any, any>); return this }
   get(path: string, a: AnyHandler | RouteShorthandOptions<any, any, any>, b?: AnyHandler): this { shortcut(this, 'GET', path, a, b); return this }
   head(path: string, a: AnyHandler | RouteShorthandOptions<any, any, any>, b?: AnyHandler): this { shortcut(this, 'HEAD', path, a, b); return this }
   post(path: string, a: AnyHandler | RouteShorthandOptions<any, any, any>, b?: AnyHandler): this { shortcut(this, 'POST', path, a, b); return this }
