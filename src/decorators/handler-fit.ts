@@ -93,8 +93,10 @@ export type HandlerFit<S, M> = M extends (...args: infer P) => infer R
       : [Awaited<R>] extends [WithoutOpenIndex<ResponseOf<S>>] ? unknown
       // Dates and BigInts, as the serializer writes them (as-written.ts).
       // AsWritten is read lazily, so a recursive row type (a tree) is checked, not expanded whole.
-      : [AsWritten<Awaited<R>>] extends [ResponseOf<S> | void | undefined] ? unknown
-      : [AsWritten<Awaited<R>>] extends [WithoutOpenIndex<ResponseOf<S>>] ? unknown
+      // A reply beside the value (`return reply.code(304).send()` on one branch) is what the route
+      // sent itself: it stays out of the reading, which would map the reply's members too.
+      : [AsWritten<Exclude<Awaited<R>, Reply>>] extends [ResponseOf<S> | void | undefined] ? unknown
+      : [AsWritten<Exclude<Awaited<R>, Reply>>] extends [WithoutOpenIndex<ResponseOf<S>>] ? unknown
       : { 'handler return type that breaks the response schema; expected': ResponseOf<S> })
   : unknown
 
