@@ -2,14 +2,14 @@ import type { PluginOptions } from '../runtime'
 import { isLifted, liftedTarget } from '../runtime/internal'
 import {
   controllerOnlyDecorations, deferredPluginOf, getClassInterceptors, getClassRouteHooks, getClassRouteConfig, getParamMethods, getParams, getMethodRouteConfig, getControllerMeta, getMethodHttpCodes, getMethodRouteHooks, getModuleMeta, getNotFoundHandler, getOwnRoutes, getSchemaMeta,
-  inlineSchemaClasses, inlinedSchemaOfClass, moduleOnlyDecorations, schemaOfClass, type Class, type PluginEntry,
+  inlineSchemaClasses, inlinedSchemaOfClass, moduleOnlyDecorations, schemaOfClass, configurationOf, type Class, type PluginEntry,
 } from '../decorators/internal'
 import type { SharedSchema } from '../runtime/schemas/types'
 import type { TypeBoxLike } from '../runtime/typed-schemas'
 import { moduleError } from './module-error'
 import { checkGuardClass, guardClassesOf, moduleGuardClassesOf } from './route-guards'
 import { checkInterceptors } from './interceptors'
-import { walk, type ModuleNode, type PluginItem } from './module-tree'
+import { scopeOwner, walk, type ModuleNode, type PluginItem } from './module-tree'
 
 /**
  * Builds the module tree from the root class and checks everything that can be checked from
@@ -59,11 +59,59 @@ function scanNode({ type, parent, lifted, ancestry }: ScanInput): ModuleNode {
       throw moduleError('ENC_ERR_MODULE_DUPLICATE_ENTRY', { path, name: item.type.name, index })
     }
     seen.add(item.type)
-    entries.push({ kind: 'module', node: scanNode({ type: item.type, parent: node, lifted: item.lifted, ancestry: [...ancestry, type] }) })
+    // A global configured module (setExtras' `global: true`) provides where a lifted one does.
+    const lifted = item.lifted || configurationOf(item.type)?.global === true
+    entries.push({ kind: 'module', node: scanNode({ type: item.type, parent: node, lifted, ancestry: [...ancestry, type] }) })
+  })
+  checkGlobal(node)
+  configurationOf(type)?.imports.forEach((imported, index) => {
+    const target = liftedTarget(imported)
+    if (getModuleMeta(target) === undefined) throw notAModule(target, `${path}: imports[${index}]`)
+    // NestJS shares one instance of an imported module: one visible here already is used as it is.
+    if (seen.has(target) || visibleFrom(node, target)) return
+    seen.add(target)
+    entries.push({ kind: 'module', node: scanNode({ type: target as Class, parent: node, lifted: true, ancestry: [...ancestry, type] }) })
   })
   checkNotFoundHandler(node)
   checkModuleHooksApply(node)
   return node
+}
+
+/** NestJS's global module is visible to every module: here, one whose providers go in the root's container. */
+function checkGlobal(node: ModuleNode): void {
+  if (configurationOf(node.type)?.global !== true || scopeOwner(node).parent === null) return
+  const root = (function top(n: ModuleNode): ModuleNode { return n.parent === null ? n : top(n.parent) })(node)
+  throw moduleError('ENC_ERR_MODULE_GLOBAL_NOT_ROOT', { path: node.path, name: node.type.name, owner: scopeOwner(node).path, root: root.type.name })
+}
+
+/**
+ * Whether `target`'s providers are visible from `node` without it: an ancestor is `target` (or a
+ * forRoot() configuration of it), or has it lifted in (lift(), global, a configuration's imports).
+ */
+function visibleFrom(node: ModuleNode, target: Function): boolean {
+  for (let ancestor = node.parent; ancestor !== null; ancestor = ancestor.parent) {
+    // The node itself is among what its parent lifts in: its own imports are what is being decided.
+    if (isOrConfigures(ancestor.type, target) || liftsIn(ancestor.type, target, new Set([node.type]))) return true
+  }
+  return false
+}
+
+function isOrConfigures(type: Function, target: Function): boolean {
+  return type === target || configurationOf(type)?.base === target
+}
+
+function liftsIn(type: Function, target: Function, visited: Set<Function>): boolean {
+  if (visited.has(type)) return false
+  visited.add(type)
+  const lifted = (getModuleMeta(type)?.plugins ?? []).flatMap((entry) => {
+    if (typeof entry !== 'function') return []
+    const inner = liftedTarget(entry)
+    return getModuleMeta(inner) !== undefined && (isLifted(entry) || configurationOf(inner)?.global === true) ? [inner] : []
+  })
+  for (const inner of [...lifted, ...(configurationOf(type)?.imports ?? []).map((m) => liftedTarget(m))]) {
+    if (isOrConfigures(inner, target) || liftsIn(inner, target, visited)) return true
+  }
+  return false
 }
 
 /**
