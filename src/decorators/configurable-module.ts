@@ -20,7 +20,8 @@ export interface ConfigurableModuleAsyncOptions<O> {
 /**
  * What `setExtras()`'s transform receives and returns (NestJS's DynamicModule, the keys Enclave reads):
  * `providers` are added to the module, `imports` as in `forRootAsync()`, `global: true` lifts the module
- * (listed in the root module, its providers are visible to every module). `exports` is accepted and
+ * (listed in the root module, as NestJS advises for global modules, its providers are visible to every
+ * module; listed lower, to the listing module's subtree, as lift() does). `exports` is accepted and
  * unused: a module's providers are visible to its descendants, and lifted, to its parent.
  */
 export interface ConfigurableModuleDefinition {

@@ -29,10 +29,6 @@ export const moduleErrors = {
   ENC_ERR_MODULE_DUPLICATE_ENTRY: e({ status: null, summary: 'one plugins list names the same module twice',
     message: (a: { path: string; name: string; index: number }) => `${a.path} lists ${a.name} twice in plugins (entry ${a.index}). ` +
       'Remove one; to mount a module twice, list it in two different modules.' }),
-  ENC_ERR_MODULE_GLOBAL_NOT_ROOT: e({ status: null, summary: "a global configured module (setExtras' global: true, NestJS's isGlobal) is listed below the root module, so its providers would not reach every module",
-    message: (a: { path: string; name: string; owner: string; root: string }) => `${a.path} is a global module (global: true), but it is listed in ${a.owner}, ` +
-      `so its providers would be visible to ${a.owner}'s modules only, not to every module as NestJS's isGlobal promises. ` +
-      `List it in ${a.root}'s plugins (the root module), or drop isGlobal and lift(${a.name}.forRoot(...)) where its providers are needed.` }),
   ENC_ERR_MODULE_DUPLICATE_CONTROLLER: e({ status: null, summary: 'one module lists the same controller twice',
     message: (a: { path: string; name: string }) => `${a.path} lists controller ${a.name} twice. Remove one: its routes would be declared twice.` }),
   ENC_ERR_MODULE_NOT_A_CONTROLLER: e({ status: null, summary: 'a controllers entry has no class-level @Route()',

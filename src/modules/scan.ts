@@ -9,7 +9,7 @@ import type { TypeBoxLike } from '../runtime/typed-schemas'
 import { moduleError } from './module-error'
 import { checkGuardClass, guardClassesOf, moduleGuardClassesOf } from './route-guards'
 import { checkInterceptors } from './interceptors'
-import { scopeOwner, walk, type ModuleNode, type PluginItem } from './module-tree'
+import { walk, type ModuleNode, type PluginItem } from './module-tree'
 
 /**
  * Builds the module tree from the root class and checks everything that can be checked from
@@ -59,11 +59,11 @@ function scanNode({ type, parent, lifted, ancestry }: ScanInput): ModuleNode {
       throw moduleError('ENC_ERR_MODULE_DUPLICATE_ENTRY', { path, name: item.type.name, index })
     }
     seen.add(item.type)
-    // A global configured module (setExtras' `global: true`) provides where a lifted one does.
+    // A global configured module (setExtras' `global: true`) is lifted: listed in the root (NestJS's advice for
+    // global modules), every module sees its providers; listed lower (the app under a test host), that module's subtree.
     const lifted = item.lifted || configurationOf(item.type)?.global === true
     entries.push({ kind: 'module', node: scanNode({ type: item.type, parent: node, lifted, ancestry: [...ancestry, type] }) })
   })
-  checkGlobal(node)
   configurationOf(type)?.imports.forEach((imported, index) => {
     const target = liftedTarget(imported)
     if (getModuleMeta(target) === undefined) throw notAModule(target, `${path}: imports[${index}]`)
@@ -75,13 +75,6 @@ function scanNode({ type, parent, lifted, ancestry }: ScanInput): ModuleNode {
   checkNotFoundHandler(node)
   checkModuleHooksApply(node)
   return node
-}
-
-/** NestJS's global module is visible to every module: here, one whose providers go in the root's container. */
-function checkGlobal(node: ModuleNode): void {
-  if (configurationOf(node.type)?.global !== true || scopeOwner(node).parent === null) return
-  const root = (function top(n: ModuleNode): ModuleNode { return n.parent === null ? n : top(n.parent) })(node)
-  throw moduleError('ENC_ERR_MODULE_GLOBAL_NOT_ROOT', { path: node.path, name: node.type.name, owner: scopeOwner(node).path, root: root.type.name })
 }
 
 /**

@@ -77,18 +77,20 @@ describe("ConfigurableModuleBuilder: forRootAsync({ imports }) and setExtras({ i
     expect(error.code).to.equal('ENC_ERR_MODULE_DEPENDENCY_NOT_VISIBLE')
   })
 
-  it('refuses a global module listed below the root at boot (ENC_ERR_MODULE_GLOBAL_NOT_ROOT), naming its path, the root and the fix', async () => {
-    const { DbModule } = fixtures()
-    @Module({ plugins: [DbModule.forRoot({ url: 'x', isGlobal: true })] }) class CoreModule {}
-    @Module({ plugins: [CoreModule] }) class AppModule {}
-    const error = await failure(createApp(AppModule))
-    expect(error.code).to.equal('ENC_ERR_MODULE_GLOBAL_NOT_ROOT')
-    expect(error.message).to.contain('AppModule > CoreModule > lift(DbModule) is a global module').and.contain("List it in AppModule's plugins")
-    // Lifted up to the root, it is global again.
-    @Module({ plugins: [DbModule.forRoot({ url: 'x', isGlobal: true })] }) class LiftedCore {}
-    @Module({ plugins: [lift(LiftedCore)] }) class LiftedApp {}
-    const app = await createApp(LiftedApp)
+  it('a global module listed below the root provides into the module that lists it, as lift() does: the whole app under a test host still boots, a sibling subtree does not see it', async () => {
+    const { DbModule, DbController } = fixtures()
+    @Module({ controllers: [DbController] }) class Child {}
+    @Module({ plugins: [DbModule.forRoot({ url: 'x', isGlobal: true }), Child] }) class AppModule {}
+    @Module({ plugins: [AppModule] }) class TestHost {}
+    const app = await createApp(TestHost)
+    expect((await app.inject('/db')).json()).to.deep.equal({ url: 'x' })
     await app.close()
+    @Module({ plugins: [DbModule.forRoot({ url: 'x', isGlobal: true })] }) class CoreModule {}
+    @Module({ controllers: [DbController] }) class Feature {}
+    @Module({ plugins: [CoreModule, Feature] }) class Nested {}
+    const error = await failure(createApp(Nested))
+    expect(error.code).to.equal('ENC_ERR_MODULE_DEPENDENCY_NOT_VISIBLE')
+    expect(error.message).to.contain('Nested > CoreModule > lift(DbModule)')
   })
 
   it("setExtras()'s transform adds providers to the definition, as NestJS's does", async () => {
