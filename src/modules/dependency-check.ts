@@ -4,7 +4,7 @@ import { closestName } from '../runtime/internal'
 import { paramNames } from '../runtime/shared/param-names'
 import { describeToken, moduleError } from './module-error'
 import { testHostExample } from './module-codes'
-import { commonAncestor, type ModuleNode } from './module-tree'
+import { commonAncestor, scopeOwner, type ModuleNode } from './module-tree'
 import { typeInfoStatus } from './tsyringe-copies'
 import { injectionTarget } from './injection-target'
 
@@ -116,7 +116,7 @@ function checkToken(dep: unknown, where: string, requester: Requester): void {
     ? misspelt(dep, requester) + `No module provides it: add it to the providers of ${requester.node.path} or of one of its ancestors.` + aloneHint(requester.node, describeToken(dep))
     : `It is provided by ${providers.map((p) => p.path).join(' and ')}, which ${requester.node.path} cannot see (providers are visible in ` +
       `their module and its descendants only). Move the provider to a common ancestor (${commonAncestor(requester.node, providers[0]).path}), ` +
-      `or lift() ${providers[0].type.name} so it provides into its parent.`
+      liftHint(providers[0])
   throw moduleError('ENC_ERR_MODULE_DEPENDENCY_NOT_VISIBLE', { subject, token: describeToken(dep), where, hint })
 }
 
@@ -145,4 +145,11 @@ function misspelt(dep: unknown, requester: Requester): string {
   if (match === undefined) return ''
   const where = requester.providersOf(match).map((node) => node.path).join(' and ')
   return `Did you mean ${describeToken(match)} (provided by ${where})? `
+}
+
+/** A module already lifted provides into the module it is lifted into: that one is what to lift next. */
+function liftHint(provider: ModuleNode): string {
+  if (!provider.lifted) return `or lift() ${provider.type.name} so it provides into its parent.`
+  const owner = scopeOwner(provider)
+  return `or lift() ${owner.type.name}, which ${provider.type.name} is lifted into, so they provide into its parent.`
 }

@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { Get, Module, Route, createApp, inject, injectable } from '../../src'
+import { Get, Module, Route, createApp, inject, injectable, lift } from '../../src'
 
 // In an app of hundreds of tokens, a string or symbol token nothing provides is most often misspelt.
 describe('boot error for a token nothing provides: did you mean the closest provided token, and where it is provided', () => {
@@ -27,5 +27,21 @@ describe('boot error for a token nothing provides: did you mean the closest prov
     @injectable() class Other { constructor(@inject('SOMETHING_ELSE_ENTIRELY') readonly x: unknown) {} }
     @Module({ providers: [Other, { provide: 'MAILER', useValue: {} }] }) class Far {}
     expect((await failure(Far)).message).to.not.contain('Did you mean')
+  })
+})
+
+describe('boot error for a provider in a sibling subtree: the lift() to suggest when its module is lifted already', () => {
+  it('names the module the provider is lifted into (lifting the lifted module again would change nothing)', async () => {
+    @injectable() class Db {}
+    @injectable() class Digest { constructor(readonly db: Db) {} }
+    @Route('/digest') class DigestController { constructor(readonly digest: Digest) {} @Get('/') get() { return {} } }
+    @Module({ providers: [Db] }) class DatabaseModule {}
+    @Module({ plugins: [lift(DatabaseModule)] }) class AppModule {}
+    @Module({ providers: [Digest], controllers: [DigestController] }) class NotifyModule {}
+    @Module({ plugins: [AppModule, NotifyModule] }) class TestHost {}
+    const error = await createApp(TestHost).then(() => null, (caught: Error & { code?: string }) => caught)
+    expect(error?.code).to.equal('ENC_ERR_MODULE_DEPENDENCY_NOT_VISIBLE')
+    expect(error?.message).to.contain('It is provided by TestHost > AppModule > lift(DatabaseModule)')
+      .and.contain('or lift() AppModule, which DatabaseModule is lifted into, so they provide into its parent.')
   })
 })
