@@ -15,3 +15,4 @@ export type {
 } from './types'
 export { isRequestScopedClass, isTransientClass, isProviderScope, checkProviderScope } from './request-scoped'
 export { Reflector } from './reflector'
+export { configurationOf } from './configurable-module'

@@ -1,9 +1,10 @@
 import type { DependencyContainer } from 'tsyringe'
 import { constructorDependencies, hasConstructorTypes, injectedParameterIndexes } from '../decorators/internal'
+import { closestName } from '../runtime/internal'
 import { paramNames } from '../runtime/shared/param-names'
 import { describeToken, moduleError } from './module-error'
 import { testHostExample } from './module-codes'
-import { commonAncestor, type ModuleNode } from './module-tree'
+import { commonAncestor, scopeOwner, type ModuleNode } from './module-tree'
 import { typeInfoStatus } from './tsyringe-copies'
 import { injectionTarget } from './injection-target'
 
@@ -112,10 +113,10 @@ function checkToken(dep: unknown, where: string, requester: Requester): void {
   if (requester.container.isRegistered(dep as never, true)) return
   const providers = requester.providersOf(dep)
   const hint = providers.length === 0
-    ? `No module provides it: add it to the providers of ${requester.node.path} or of one of its ancestors.` + aloneHint(requester.node, describeToken(dep))
+    ? misspelt(dep, requester) + `No module provides it: add it to the providers of ${requester.node.path} or of one of its ancestors.` + aloneHint(requester.node, describeToken(dep))
     : `It is provided by ${providers.map((p) => p.path).join(' and ')}, which ${requester.node.path} cannot see (providers are visible in ` +
       `their module and its descendants only). Move the provider to a common ancestor (${commonAncestor(requester.node, providers[0]).path}), ` +
-      `or lift() ${providers[0].type.name} so it provides into its parent.`
+      liftHint(providers[0])
   throw moduleError('ENC_ERR_MODULE_DEPENDENCY_NOT_VISIBLE', { subject, token: describeToken(dep), where, hint })
 }
 
@@ -129,4 +130,26 @@ function aloneHint(node: ModuleNode, token: string): string {
   const name = root.type.name
   return ` If ${name} gets it from a module above it in the real app (booted alone here, as in a test), boot it under a host module that provides it: ` +
     testHostExample(token, name)
+}
+
+/**
+ * A string or symbol token nothing provides is most often misspelt ('FEATURE_FLAGS_CLENT'): the closest
+ * provided name of the same kind, and where it is provided. In an app of hundreds of tokens, that is the fix.
+ */
+function misspelt(dep: unknown, requester: Requester): string {
+  if ((typeof dep !== 'string' && typeof dep !== 'symbol') || requester.namedTokens === undefined) return ''
+  const nameOf = (token: unknown): string => typeof token === 'symbol' ? token.description ?? '' : String(token)
+  const sameKind = requester.namedTokens().filter((token) => typeof token === typeof dep)
+  const close = closestName(nameOf(dep), sameKind.map(nameOf))
+  const match = close === null ? undefined : sameKind.find((token) => nameOf(token) === close)
+  if (match === undefined) return ''
+  const where = requester.providersOf(match).map((node) => node.path).join(' and ')
+  return `Did you mean ${describeToken(match)} (provided by ${where})? `
+}
+
+/** A module already lifted provides into the module it is lifted into: that one is what to lift next. */
+function liftHint(provider: ModuleNode): string {
+  if (!provider.lifted) return `or lift() ${provider.type.name} so it provides into its parent.`
+  const owner = scopeOwner(provider)
+  return `or lift() ${owner.type.name}, which ${provider.type.name} is lifted into, so they provide into its parent.`
 }

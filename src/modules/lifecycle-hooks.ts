@@ -1,5 +1,6 @@
 import type { Logger } from '../runtime'
 import { moduleError } from './module-error'
+import { dependenciesBefore, dependentsBefore, type OrderedInstance } from './cross-module-order'
 import { walk, type ModuleNode } from './module-tree'
 import { settleWithin } from './settle-within'
 
@@ -96,8 +97,11 @@ export class LifecycleHooks {
       const owned = (list: Item[]): Owned[] => list.map(({ value, what }) => ({ node, value, what }))
       groups.push({ boot: owned(moduleOrder(items, true)), close: owned(moduleOrder(items, false)) })
     }
-    this.#owned = groups.flatMap((group) => group.boot)
-    this.#closing = [...groups].reverse().flatMap((group) => group.close)
+    // What an instance injects from another module (an ancestor's, a lifted or global module's) goes first.
+    const instances: OrderedInstance[] = nodes.flatMap((node) => instancesOf(node).flatMap((item) =>
+      (typeof item.value === 'object' || typeof item.value === 'function') && item.value !== null ? [{ ...item, value: item.value as object, node }] : []))
+    this.#owned = dependenciesBefore(groups.flatMap((group) => group.boot), instances)
+    this.#closing = dependentsBefore([...groups].reverse().flatMap((group) => group.close), instances)
   }
 
   /** The signal closeOnSignals received: what the shutdown hooks are given. */

@@ -2,7 +2,7 @@ import type { PluginOptions } from '../runtime'
 import { isLifted, liftedTarget } from '../runtime/internal'
 import {
   controllerOnlyDecorations, deferredPluginOf, getClassInterceptors, getClassRouteHooks, getClassRouteConfig, getParamMethods, getParams, getMethodRouteConfig, getControllerMeta, getMethodHttpCodes, getMethodRouteHooks, getModuleMeta, getNotFoundHandler, getOwnRoutes, getSchemaMeta,
-  inlineSchemaClasses, inlinedSchemaOfClass, moduleOnlyDecorations, schemaOfClass, type Class, type PluginEntry,
+  inlineSchemaClasses, inlinedSchemaOfClass, moduleOnlyDecorations, schemaOfClass, configurationOf, type Class, type PluginEntry,
 } from '../decorators/internal'
 import type { SharedSchema } from '../runtime/schemas/types'
 import type { TypeBoxLike } from '../runtime/typed-schemas'
@@ -59,11 +59,52 @@ function scanNode({ type, parent, lifted, ancestry }: ScanInput): ModuleNode {
       throw moduleError('ENC_ERR_MODULE_DUPLICATE_ENTRY', { path, name: item.type.name, index })
     }
     seen.add(item.type)
-    entries.push({ kind: 'module', node: scanNode({ type: item.type, parent: node, lifted: item.lifted, ancestry: [...ancestry, type] }) })
+    // A global configured module (setExtras' `global: true`) is lifted: listed in the root (NestJS's advice for
+    // global modules), every module sees its providers; listed lower (the app under a test host), that module's subtree.
+    const lifted = item.lifted || configurationOf(item.type)?.global === true
+    entries.push({ kind: 'module', node: scanNode({ type: item.type, parent: node, lifted, ancestry: [...ancestry, type] }) })
+  })
+  configurationOf(type)?.imports.forEach((imported, index) => {
+    const target = liftedTarget(imported)
+    if (getModuleMeta(target) === undefined) throw notAModule(target, `${path}: imports[${index}]`)
+    // NestJS shares one instance of an imported module: one visible here already is used as it is.
+    if (seen.has(target) || visibleFrom(node, target)) return
+    seen.add(target)
+    entries.push({ kind: 'module', node: scanNode({ type: target as Class, parent: node, lifted: true, ancestry: [...ancestry, type] }) })
   })
   checkNotFoundHandler(node)
   checkModuleHooksApply(node)
   return node
+}
+
+/**
+ * Whether `target`'s providers are visible from `node` without it: an ancestor is `target` (or a
+ * forRoot() configuration of it), or has it lifted in (lift(), global, a configuration's imports).
+ */
+function visibleFrom(node: ModuleNode, target: Function): boolean {
+  for (let ancestor = node.parent; ancestor !== null; ancestor = ancestor.parent) {
+    // The node itself is among what its parent lifts in: its own imports are what is being decided.
+    if (isOrConfigures(ancestor.type, target) || liftsIn(ancestor.type, target, new Set([node.type]))) return true
+  }
+  return false
+}
+
+function isOrConfigures(type: Function, target: Function): boolean {
+  return type === target || configurationOf(type)?.base === target
+}
+
+function liftsIn(type: Function, target: Function, visited: Set<Function>): boolean {
+  if (visited.has(type)) return false
+  visited.add(type)
+  const lifted = (getModuleMeta(type)?.plugins ?? []).flatMap((entry) => {
+    if (typeof entry !== 'function') return []
+    const inner = liftedTarget(entry)
+    return getModuleMeta(inner) !== undefined && (isLifted(entry) || configurationOf(inner)?.global === true) ? [inner] : []
+  })
+  for (const inner of [...lifted, ...(configurationOf(type)?.imports ?? []).map((m) => liftedTarget(m))]) {
+    if (isOrConfigures(inner, target) || liftsIn(inner, target, visited)) return true
+  }
+  return false
 }
 
 /**
