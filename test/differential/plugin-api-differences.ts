@@ -127,7 +127,7 @@ export const PLUGIN_API_DIFFERENCES: KnownDifference[] = [
   },
   {
     id: 'pa-prefix-without-trailing-slash',
-    readme: 'A plugin registered with `{ prefix: \'/v1/\' }` reads `prefix` as `/v1`',
+    readme: 'A plugin registered with `{ prefix: \'/v1/\' }` reads its own `prefix` as `/v1`',
     rewrite(f, { c }) {
       const prefix = c.pa?.child.prefix
       if (prefix === undefined || !prefix.endsWith('/') || c.pa?.child.wrapped === true) return undefined
