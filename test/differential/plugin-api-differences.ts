@@ -116,12 +116,14 @@ export const PLUGIN_API_DIFFERENCES: KnownDifference[] = [
   {
     id: 'pa-lower-case-method',
     readme: 'A route method in lower case (`method: \'get\'`) is taken as GET; Fastify 3 refuses the route at',
-    async rewrite(f, { c, replay }) {
+    async rewrite(f, { c, enclave, replay }) {
       const shape = c.pa
       if (shape === undefined || !allSteps(shape).some((s) => s.s === 'route' && lower(s.route.method))) return undefined
       // Only while Fastify 3's answer still shows a refused route: a replayed one does not (the rule then has said its part).
       const refused = (line: unknown): boolean => typeof line === 'string' && / method is not supported!$/.test(line)
-      if (!(echoOf(f)?.log as unknown[] | undefined ?? []).some(refused) && !/ method is not supported!/.test(f.bootError ?? '') && f.statusCode !== 404) return undefined
+      // (or a 404, or Enclave's boot refusal of what the upper-cased route collides with: seed 23:89).
+      const collides = f.bootError === undefined && enclave.bootError !== undefined
+      if (!(echoOf(f)?.log as unknown[] | undefined ?? []).some(refused) && !/ method is not supported!/.test(f.bootError ?? '') && f.statusCode !== 404 && !collides) return undefined
       return await replay(c.request, paRoute(asEnclaveReads(shape)), {})
     },
   },

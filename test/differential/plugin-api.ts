@@ -84,7 +84,8 @@ function drawStep(d: Drawing, inChild: boolean): PaStep {
     const kind = r.pick(['decorateRequest', 'decorateReply'] as const)
     return { s: 'ref', kind, name: nameFor(d, kind) }
   }
-  if (roll < 46) return { s: 'has', names: r.some([...d.shape.probes, 'nope'], 4) }
+  // Distinct items: Random.some() draws until it has `count` distinct ones (probes may hold 'nope').
+  if (roll < 46) return { s: 'has', names: r.some([...new Set([...d.shape.probes, 'nope'])], 4) }
   if (roll < 58 && !inChild) {
     const name = `fp${d.n++}`
     const dependencies = r.chance(0.4) ? r.some([...d.fpNames, 'fpLater', 'zzPlugin'], 2) : []
