@@ -10,6 +10,7 @@ import type { EncShape } from './encapsulation'
 import type { LifecycleShape } from './reply-lifecycle'
 import type { SharedShape } from './shared-schemas'
 import type { SourcesShape } from './error-sources'
+import type { PaShape } from './plugin-api'
 
 export type Handler = (request: any, reply: any) => unknown
 
@@ -61,6 +62,8 @@ export interface Case {
   shared?: SharedShape
   /** An error-sources case: the framework error raised and the error handler that sees it (error-sources.ts). */
   sources?: SourcesShape
+  /** A plugin-api case: the declarations its route's `setup` makes (plugin-api.ts). */
+  pa?: PaShape
   /** Server options given to both constructors as they are (the server-options family). */
   server?: Record<string, unknown>
   /** Replays only: Fastify 3's error handlers declared so that they chain as Enclave's. */

@@ -114,13 +114,16 @@ describe('differential: the logs, content-types and constraints families', () =>
   })
 })
 
-describe('differential: the reply-lifecycle, shared-schemas and error-sources families', () => {
+describe('differential: the reply-lifecycle, shared-schemas, error-sources and plugin-api families', () => {
   // Redirects and HEADs differ by listed rules in about a fifth of the lifecycle answers, schema
   // messages by the pointer rule in about a seventh of the shared-schemas ones: half alike outright.
   // What error handlers see of framework errors differs by listed rules in most error-sources
   // answers (a third alike over seeds 1-60): a fifth there.
   for (const family of ['reply-lifecycle', 'shared-schemas']) familySeedsTest(family, (cases) => cases / 2)
   familySeedsTest('error-sources', (cases) => cases / 5)
+
+  // Refusals carry Enclave's codes (a listed rule) in most plugin-api answers (a third alike over seeds 1-5): a fifth here.
+  familySeedsTest('plugin-api', (cases) => cases / 5)
 
   it('a connection closed without an answer is an answer to compare (-3), not a failed run', async () => {
     const closed = await bounded(() => Promise.reject(new Error('response destroyed before completion')))
@@ -130,9 +133,9 @@ describe('differential: the reply-lifecycle, shared-schemas and error-sources fa
 })
 
 describe('differential: the URL, body and hook-flow families', () => {
-  it('seed 12\'s corpus reaches each new family (routing tables, bodies, hook flows, validation, plugin trees, logs, parsers, constraints, reply lifecycles, shared schemas, error sources)', () => {
+  it('seed 12\'s corpus reaches each new family (routing tables, bodies, hook flows, validation, plugin trees, logs, parsers, constraints, reply lifecycles, shared schemas, error sources, the plugin API)', () => {
     const families = new Set(Array.from({ length: CASES }, (_, index) => generateCase(SEED, index).family))
-    for (const family of ['urls', 'bodies', 'hook-flow', 'validation', 'encapsulation', 'logs', 'content-types', 'constraints', 'reply-lifecycle', 'shared-schemas', 'error-sources']) expect(families.has(family), family).to.equal(true)
+    for (const family of ['urls', 'bodies', 'hook-flow', 'validation', 'encapsulation', 'logs', 'content-types', 'constraints', 'reply-lifecycle', 'shared-schemas', 'error-sources', 'plugin-api']) expect(families.has(family), family).to.equal(true)
   })
 
   it('find-my-way 9\'s reading of a URL, written for find-my-way 4: unreserved escapes decoded, `;` escaped, a fragment before the query ends both', () => {

@@ -17,11 +17,12 @@ import { describeSerialShape, drawSerialShape, fastifyPicks, serialRequest, seri
 import { describeErrorShape, drawErrorShape, errorsRequest, errorsRoute, exposes } from './errors'
 import { describeLifecycleShape, drawLifecycleShape, lifecycleRequest, lifecycleRoute } from './reply-lifecycle'
 import { describeSharedShape, drawSharedShape, sharedRequest, sharedRoute } from './shared-schemas'
+import { describePaShape, drawPaShape, paRequest, paRoute } from './plugin-api'
 import { describeSourcesShape, drawSourcesShape, sourcesRequest, sourcesRoute } from './error-sources'
 import { objectSchema, responseSchema, scalarSchema, valueSchema, type Schema } from './schemas'
 import { text, value } from './values'
 
-type Drawn = { family: string; route: RouteSpec; request: RequestSpec; note?: string; response?: Case['response']; exposedError?: true; app?: Case['app']; reply?: Case['reply']; errors?: Case['errors']; serial?: Case['serial']; server?: Case['server']; flow?: Case['flow']; enc?: Case['enc']; logs?: true; lifecycle?: Case['lifecycle']; shared?: Case['shared']; sources?: Case['sources'] }
+type Drawn = { family: string; route: RouteSpec; request: RequestSpec; note?: string; response?: Case['response']; exposedError?: true; app?: Case['app']; reply?: Case['reply']; errors?: Case['errors']; serial?: Case['serial']; server?: Case['server']; flow?: Case['flow']; enc?: Case['enc']; logs?: true; lifecycle?: Case['lifecycle']; shared?: Case['shared']; sources?: Case['sources']; pa?: Case['pa'] }
 
 const echo: Handler = (request) => ({ body: request.body ?? null, query: request.query, params: request.params })
 
@@ -315,6 +316,12 @@ function errorSourcesCase(r: Random): Drawn {
   return { family: 'error-sources', route: sourcesRoute(shape), request: sourcesRequest(shape), note: describeSourcesShape(shape), sources: shape }
 }
 
+// The plugin API: decorators twice, with dependencies, has*Decorator, fastify-plugin metadata, onRegister, onRoute, calls after boot (plugin-api.ts).
+function pluginApiCase(r: Random): Drawn {
+  const shape = drawPaShape(r)
+  return { family: 'plugin-api', route: paRoute(shape), request: paRequest(r, shape), note: describePaShape(shape), pa: shape }
+}
+
 const FAMILIES: Array<[number, (r: Random) => Drawn]> = [
   [8, appFamilyCase], [6, replyApiCase], [4, serverOptionsCase], [3, querystringCase], [2, paramsCase], [2, headersCase], [4, bodyCase], [4, responseCase], [3, replyCase], [2, routingCase], [2, contentTypeCase], [2, hooksCase],
   [4, errorsCase],
@@ -323,6 +330,7 @@ const FAMILIES: Array<[number, (r: Random) => Drawn]> = [
   [4, validationCase], [4, encapsulationCase],
   [4, logsCase], [4, contentTypesCase], [3, constraintsCase],
   [4, replyLifecycleCase], [4, sharedSchemasCase], [3, errorSourcesCase],
+  [4, pluginApiCase],
 ]
 
 /** Case `index` of `seed`: the same pair always gives the same case. */
@@ -342,5 +350,5 @@ export function generateCase(seed: number, index: number): Case {
   const payload = drawn.request.payload === undefined ? '' : ` ${JSON.stringify(String(drawn.request.payload)).slice(0, 200)}`
   const summary = drawn.app ? `${drawn.note} <- ${drawn.request.method} ${drawn.request.url} ${JSON.stringify(drawn.request.headers ?? {})}${payload}` : `${ajv ? `ajv=${JSON.stringify(ajv)} ` : ''}${drawn.route.method} ${drawn.route.url} schema=${JSON.stringify(drawn.route.schema ?? null)}${drawn.note ? ` (${drawn.note})` : ''}` +
     ` <- ${drawn.request.method} ${drawn.request.url} ${JSON.stringify(drawn.request.headers ?? {})}${payload}`
-  return { id: `${seed}:${index}`, family: drawn.family, summary, route: drawn.route, request: drawn.request, response: drawn.response, ajv, ...(drawn.app ? { app: drawn.app } : {}), ...(drawn.reply ? { reply: drawn.reply } : {}), ...(drawn.errors ? { errors: drawn.errors } : {}), ...(drawn.serial ? { serial: drawn.serial } : {}), ...(drawn.server ? { server: drawn.server } : {}), ...(drawn.flow ? { flow: drawn.flow } : {}), ...(drawn.enc ? { enc: drawn.enc } : {}), ...(drawn.exposedError ? { exposedError: true } : {}), ...(drawn.logs ? { logs: true } : {}), ...(drawn.lifecycle ? { lifecycle: drawn.lifecycle } : {}), ...(drawn.shared ? { shared: drawn.shared } : {}), ...(drawn.sources ? { sources: drawn.sources } : {}) }
+  return { id: `${seed}:${index}`, family: drawn.family, summary, route: drawn.route, request: drawn.request, response: drawn.response, ajv, ...(drawn.app ? { app: drawn.app } : {}), ...(drawn.reply ? { reply: drawn.reply } : {}), ...(drawn.errors ? { errors: drawn.errors } : {}), ...(drawn.serial ? { serial: drawn.serial } : {}), ...(drawn.server ? { server: drawn.server } : {}), ...(drawn.flow ? { flow: drawn.flow } : {}), ...(drawn.enc ? { enc: drawn.enc } : {}), ...(drawn.exposedError ? { exposedError: true } : {}), ...(drawn.logs ? { logs: true } : {}), ...(drawn.lifecycle ? { lifecycle: drawn.lifecycle } : {}), ...(drawn.shared ? { shared: drawn.shared } : {}), ...(drawn.sources ? { sources: drawn.sources } : {}), ...(drawn.pa ? { pa: drawn.pa } : {}) }
 }

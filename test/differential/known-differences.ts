@@ -26,6 +26,7 @@ import { CONSTRAINTS_DIFFERENCES } from './constraints-differences'
 import { REPLY_LIFECYCLE_DIFFERENCES } from './reply-lifecycle-differences'
 import { SHARED_SCHEMAS_DIFFERENCES } from './shared-schemas-differences'
 import { ERROR_SOURCES_DIFFERENCES } from './error-sources-differences'
+import { PLUGIN_API_DIFFERENCES, paReplay } from './plugin-api-differences'
 import { bodyParsed, regexpTakes } from './content-types'
 
 export type { KnownDifference, RewriteContext } from './difference-types'
@@ -214,6 +215,7 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
   ...REPLY_LIFECYCLE_DIFFERENCES,
   ...SHARED_SCHEMAS_DIFFERENCES,
   ...ERROR_SOURCES_DIFFERENCES,
+  ...PLUGIN_API_DIFFERENCES,
   {
     id: 'validation-path-pointer',
     readme: 'Validation error paths are JSON pointers by default',
@@ -390,6 +392,7 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
       if (c.app !== undefined) return await notAllowedInApp(f, c, enclave, replay)
       // A routing table's (urls.ts, constraints.ts): explained where Fastify 3 serves each method Allow names to this request.
       if (c.family === 'urls' || c.family === 'constraints') return await notAllowedInTable(f, c, enclave, transport, replay)
+      if (c.pa !== undefined) return await notAllowedInTable(f, c, enclave, transport, paReplay(c.pa, replay))
       // A plugin tree's 405 is its own rule's (encapsulation-differences.ts): c.route names no route there.
       if (c.enc !== undefined) return undefined
       if (f.statusCode !== 404 || enclave.statusCode !== 405) return undefined

@@ -201,6 +201,27 @@ describe('runtime: decorators', () => {
       app.decorate('x', 1)
       expect([app.hasDecorator('x'), app.hasRequestDecorator('x'), app.hasReplyDecorator('x')]).to.deep.equal([true, true, true])
     })
+
+    it('are true for a built-in member of the scope, request or reply, as in Fastify 3 (`name in instance`); `use` only once decorated', () => {
+      const app = server()
+      // Fastify 3.27.4 answers each of these true (test/differential, the plugin-api family).
+      expect(['log', 'addHook', 'prefix'].map((n) => app.hasDecorator(n))).to.deep.equal([true, true, true])
+      expect(['body', 'headers', 'query', 'params', 'id', 'raw'].map((n) => app.hasRequestDecorator(n))).to.deep.equal([true, true, true, true, true, true])
+      expect(['send', 'code', 'statusCode', 'request'].map((n) => app.hasReplyDecorator(n))).to.deep.equal([true, true, true, true])
+      expect([app.hasRequestDecorator('send'), app.hasReplyDecorator('body'), app.hasDecorator('nope')]).to.deep.equal([false, false, false])
+      // A middleware plugin's `if (!hasDecorator('use')) decorate('use', ...)` still declares it.
+      expect(app.hasDecorator('use')).to.equal(false)
+    })
+
+    it('a decorator may depend on a built-in member (Fastify 3 checks `dependencies` the same way)', async () => {
+      const app = server()
+      app.decorate('a', 1, ['log'])
+      app.decorateRequest('b' as string, 1, ['headers'])
+      app.decorateReply('c' as string, 1, ['send'])
+      expect(thrown(() => app.decorateRequest('d' as string, 1, ['nope'])).code).to.equal('ENC_ERR_DEC_MISSING_DEPENDENCY')
+      await app.ready()
+      await app.close()
+    })
   })
 
   it('a plugin that redefines an inherited decorator fails boot with that coded error', async () => {

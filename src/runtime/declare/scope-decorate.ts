@@ -36,7 +36,7 @@ export function declareDecoration(scope: ScopeImpl, target: DecoratorTarget, nam
       const got = dependencies === null ? 'null' : typeof dependencies
       throw runtimeError('ENC_ERR_DEC_DEPENDENCY_INVALID_TYPE', { call: `${method}('${String(name)}')`, path: scope.path, name: String(name), got })
     }
-    const missing = dependencies.filter((d) => findDecoration(scope, target, d) === undefined)
+    const missing = dependencies.filter((d) => !hasDecoration(scope, target, d))
     if (missing.length > 0) {
       throw runtimeError('ENC_ERR_DEC_MISSING_DEPENDENCY', { call: `${method}('${String(name)}')`, path: scope.path, missing: missing.map(String) })
     }
@@ -99,4 +99,17 @@ export function findDecoration(from: ScopeImpl, target: DecoratorTarget, name: s
     if (found !== undefined) return found
   }
   return undefined
+}
+
+/**
+ * Fastify's has*Decorator() and its decorators' `dependencies` check: a decoration visible here,
+ * or a built-in member of the scope, request or reply (Fastify 3 and 5 ask `name in instance`, so
+ * `hasRequestDecorator('headers')` is true and a decorator may depend on `'log'`). A member
+ * plugins replace (`use`, which middleware plugins decorate) counts only once decorated, so a
+ * plugin's `if (!hasDecorator('use')) decorate('use', ...)` still declares it.
+ */
+export function hasDecoration(scope: ScopeImpl, target: DecoratorTarget, name: string | symbol): boolean {
+  if (findDecoration(scope, target, name) !== undefined) return true
+  if (pluginReplaceableMembers.has(name)) return false
+  return target === 'instance' ? name in scope : typeof name === 'string' && scope.context.reservedNames[target].has(name)
 }

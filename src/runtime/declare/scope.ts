@@ -17,7 +17,7 @@ import { checkPrintRoutesOptions } from './print-routes-options'
 import { installMissingMiddlewareUse } from './missing-middleware'
 import { findRoute, hasRoute, type FoundRoute, type LookupOptions } from './route-lookup'
 import { currentOrigin, registeredPluginName } from './scope-origin'
-import { declareDecoration, findDecoration, inheritDecoration } from './scope-decorate'
+import { declareDecoration, hasDecoration, inheritDecoration } from './scope-decorate'
 import { addContentTypeParser, defaultJsonParser, hasContentTypeParser, removeAllContentTypeParsers, removeContentTypeParser, type AnyParser, type DefaultJsonParser } from './scope-parsers'
 import { builtInErrorHandler, checkSetter, setNotFoundHandler } from './scope-handlers'
 import { addSchema, setSchemaCompilation, setSchemaController, setSchemaErrorFormatter, visibleSerializerCompiler, visibleValidatorCompiler } from './scope-schemas'
@@ -234,9 +234,9 @@ export class ScopeImpl implements Scope {
   decorate(name: string | symbol, value: unknown, dependencies?: readonly (string | symbol)[]): this { declareDecoration(this, 'instance', name, value, dependencies); return this }
   decorateRequest(name: string | symbol, value: unknown, dependencies?: readonly (string | symbol)[]): this { declareDecoration(this, 'request', name, value, dependencies); return this }
   decorateReply(name: string | symbol, value: unknown, dependencies?: readonly (string | symbol)[]): this { declareDecoration(this, 'reply', name, value, dependencies); return this }
-  hasDecorator(name: string | symbol): boolean { return findDecoration(this, 'instance', name) !== undefined }
-  hasRequestDecorator(name: string | symbol): boolean { return findDecoration(this, 'request', name) !== undefined }
-  hasReplyDecorator(name: string | symbol): boolean { return findDecoration(this, 'reply', name) !== undefined }
+  hasDecorator(name: string | symbol): boolean { return hasDecoration(this, 'instance', name) }
+  hasRequestDecorator(name: string | symbol): boolean { return hasDecoration(this, 'request', name) }
+  hasReplyDecorator(name: string | symbol): boolean { return hasDecoration(this, 'reply', name) }
   /** Fastify 5's getDecorator(): a decoration visible here (a function bound to this scope); an undeclared name throws ENC_ERR_DEC_UNDECLARED. */
   getDecorator<T = unknown>(name: string | symbol): T { return readDecorator(this, 'scope', name) as T }
 
