@@ -41,9 +41,7 @@ export function declareDecoration(scope: ScopeImpl, target: DecoratorTarget, nam
       throw runtimeError('ENC_ERR_DEC_MISSING_DEPENDENCY', { call: `${method}('${String(name)}')`, path: scope.path, missing: missing.map(String) })
     }
   }
-  const reserved = target === 'instance' ? null : scope.context.reservedNames[target]
-  // `name in scope` covers ScopeImpl.prototype's members too (the scope's prototype chain).
-  if ((typeof name !== 'string' && typeof name !== 'symbol') || name === '' || (reserved !== null ? reserved.has(name as string) : name in scope && !pluginReplaceableMembers.has(name))) {
+  if ((typeof name !== 'string' && typeof name !== 'symbol') || name === '' || isBuiltInMember(scope, target, name)) {
     const owner = target === 'instance' ? findDecoration(scope, 'instance', name) : undefined
     if (owner === undefined) {
       throw runtimeError('ENC_ERR_DEC_RESERVED', { call: `${method}('${String(name)}')`, path: scope.path, target: target === 'instance' ? 'scope' : target })
@@ -109,7 +107,14 @@ export function findDecoration(from: ScopeImpl, target: DecoratorTarget, name: s
  * plugin's `if (!hasDecorator('use')) decorate('use', ...)` still declares it.
  */
 export function hasDecoration(scope: ScopeImpl, target: DecoratorTarget, name: string | symbol): boolean {
-  if (findDecoration(scope, target, name) !== undefined) return true
+  return findDecoration(scope, target, name) !== undefined || isBuiltInMember(scope, target, name)
+}
+
+/**
+ * A member the framework defines, which a decoration may not take. `name in scope` covers
+ * ScopeImpl.prototype's members too (the scope's prototype chain).
+ */
+function isBuiltInMember(scope: ScopeImpl, target: DecoratorTarget, name: string | symbol): boolean {
   if (pluginReplaceableMembers.has(name)) return false
   return target === 'instance' ? name in scope : typeof name === 'string' && scope.context.reservedNames[target].has(name)
 }

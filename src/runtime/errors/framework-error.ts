@@ -1,5 +1,5 @@
 /**
- * Every error Enclave raises carries a stable `code` (`ENC_ERR_<AREA>_<WHAT>`), listed in the
+ * Every error Enclave raises carries a stable `code` (`ENC_ERR_<AREA>_<WHAT>`), listed in
  * the error table in docs/errors.md. Boot errors say what happened, where (route, scope path) and how to fix it.
  */
 export class FrameworkError extends Error {
