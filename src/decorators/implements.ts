@@ -48,12 +48,16 @@ export function Implements(arg: ContractRoute | Contract): unknown {
     if (membership === undefined) {
       throw contractError('ENC_ERR_CONTRACT_UNKNOWN_ROUTE', { where: `@Implements() on ${memberName(target, propertyKey)}`, name: describe(route), known: [] })
     }
-    declareRouteMethod('Implements', target, propertyKey, descriptor, {
-      methods: [route.method], path: route.url, options: { schema: documentedSchema(membership.name, route) },
-    })
-    const type = target.constructor
-    implementations.set(type, [...getOwnImplementations(type), { propertyKey, membership }])
+    implementRoute(target.constructor, target, propertyKey, descriptor, route, membership)
   }) as never
+}
+
+/** One route served by one method: declared as `@Get(url, { schema })` would, and remembered for the boot check. */
+function implementRoute(type: Function, prototype: object, propertyKey: string | symbol, descriptor: PropertyDescriptor | undefined, route: ContractRoute, membership: ContractMembership): void {
+  declareRouteMethod('Implements', prototype, propertyKey, descriptor, {
+    methods: [route.method], path: route.url, options: { schema: documentedSchema(membership.name, route) },
+  })
+  implementations.set(type, [...getOwnImplementations(type), { propertyKey, membership }])
 }
 
 function describe(route: unknown): string {
@@ -83,14 +87,7 @@ function implementsContract(contract: Contract): (target: Function) => void {
     if (missing.length > 0) {
       throw contractError('ENC_ERR_CONTRACT_UNIMPLEMENTED', { where: `@Implements(contract) on class ${target.name}`, missing: missing.map((name) => `${name} (no method ${name}() on the class)`) })
     }
-    for (const name of names) {
-      const route = contract[name]
-      const membership = membershipOf(route)!
-      declareRouteMethod('Implements', prototype, name, descriptorOf(prototype, name), {
-        methods: [route.method], path: route.url, options: { schema: documentedSchema(membership.name, route) },
-      })
-      implementations.set(target, [...getOwnImplementations(target), { propertyKey: name, membership }])
-    }
+    for (const name of names) implementRoute(target, prototype, name, descriptorOf(prototype, name), contract[name], membershipOf(contract[name])!)
   }
 }
 
