@@ -59,10 +59,7 @@ function scanNode({ type, parent, lifted, ancestry }: ScanInput): ModuleNode {
       throw moduleError('ENC_ERR_MODULE_DUPLICATE_ENTRY', { path, name: item.type.name, index })
     }
     seen.add(item.type)
-    // A global configured module (setExtras' `global: true`) is lifted: listed in the root (NestJS's advice for
-    // global modules), every module sees its providers; listed lower (the app under a test host), that module's subtree.
-    const lifted = item.lifted || configurationOf(item.type)?.global === true
-    entries.push({ kind: 'module', node: scanNode({ type: item.type, parent: node, lifted, ancestry: [...ancestry, type] }) })
+    entries.push({ kind: 'module', node: scanNode({ type: item.type, parent: node, lifted: item.lifted, ancestry: [...ancestry, type] }) })
   })
   configurationOf(type)?.imports.forEach((imported, index) => {
     const target = liftedTarget(imported)
@@ -99,7 +96,7 @@ function liftsIn(type: Function, target: Function, visited: Set<Function>): bool
   const lifted = (getModuleMeta(type)?.plugins ?? []).flatMap((entry) => {
     if (typeof entry !== 'function') return []
     const inner = liftedTarget(entry)
-    return getModuleMeta(inner) !== undefined && (isLifted(entry) || configurationOf(inner)?.global === true) ? [inner] : []
+    return getModuleMeta(inner) !== undefined && liftedWhereListed(entry, inner) ? [inner] : []
   })
   for (const inner of [...lifted, ...(configurationOf(type)?.imports ?? []).map((m) => liftedTarget(m))]) {
     if (isOrConfigures(inner, target) || liftsIn(inner, target, visited)) return true
@@ -137,6 +134,15 @@ function checkModuleHooksApply(node: ModuleNode): void {
 
 type Entry = { kind: 'module'; type: Class; lifted: boolean } | Extract<PluginItem, { kind: 'plugin' }>
 
+/**
+ * `lift(X)`, or a global configured module (setExtras' `global: true`): listed in the root (NestJS's advice
+ * for global modules), every module sees its providers; listed lower (the app under a test host), that
+ * module's subtree.
+ */
+function liftedWhereListed(entry: Function, target: Function): boolean {
+  return isLifted(entry) || configurationOf(target)?.global === true
+}
+
 function toItem(entry: PluginEntry, index: number, path: string): Entry {
   const [fn, options] = Array.isArray(entry) ? entry as unknown as readonly [Function, PluginOptions] : [entry as Function, undefined]
   const target = liftedTarget(fn)
@@ -144,7 +150,7 @@ function toItem(entry: PluginEntry, index: number, path: string): Entry {
     if (options !== undefined) {
       throw moduleError('ENC_ERR_MODULE_ENTRY_OPTIONS', { path, index, name: target.name })
     }
-    return { kind: 'module', type: target as Class, lifted: isLifted(fn) }
+    return { kind: 'module', type: target as Class, lifted: liftedWhereListed(fn, target) }
   }
   if (isClass(target)) throw notAModule(target, `${path}: plugins[${index}]`)
   const deferred = deferredPluginOf(fn)
