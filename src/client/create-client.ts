@@ -38,6 +38,7 @@ export function createClient<const C extends Contract>(contract: C, options: Cli
   const base = (options.baseUrl ?? '').replace(/\/+$/, '')
   const client: Record<string, unknown> = {}
   for (const [name, route] of Object.entries(contract)) {
+    const raw = consumesRaw(route.schema)
     client[name] = async (request: Record<string, unknown> = {}) => {
       const params = request.params as Record<string, unknown> | undefined
       const url = base + substitutePath(name, route.url, params) + queryString(request.query as Record<string, unknown> | undefined)
@@ -51,7 +52,7 @@ export function createClient<const C extends Contract>(contract: C, options: Cli
         const refused = await refusedCall(route.schema, request)
         if (refused !== undefined) return refused
       }
-      const encoded = await encodeBody(request.body, consumesRaw(route.schema))
+      const encoded = await encodeBody(request.body, raw)
       if (encoded?.contentType != null && headers['content-type'] === undefined) headers['content-type'] = encoded.contentType
       const answer = await transport({ route: name, method: route.method, url, headers, body: encoded?.bytes, signal: request.signal as AbortSignal | undefined })
       return { status: answer.status, body: route.method === 'HEAD' || hasNoContent(answer.status) ? undefined : readBody(name, answer.headers, answer.text), headers: answer.headers }
