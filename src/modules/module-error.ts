@@ -7,3 +7,9 @@ export function describeToken(token: unknown): string {
   if (typeof token === 'string') return `'${token}'`
   return String(token)
 }
+
+/** `Mailer` for the class, the string and Symbol(Mailer) alike: what a look-alike token shares. */
+export function plainName(token: unknown): string {
+  const name = typeof token === 'function' ? token.name : typeof token === 'symbol' ? token.description ?? '' : String(token)
+  return name.toLowerCase()
+}

@@ -1,7 +1,7 @@
 import type { InjectionToken } from 'tsyringe'
 import { isProviderScope, type ProviderEntry } from '../decorators/internal'
 import type { ProviderOverride } from './app-options'
-import { describeToken, moduleError } from './module-error'
+import { describeToken, moduleError, plainName } from './module-error'
 import { walk, type ModuleNode } from './module-tree'
 import { toProviderSpec } from './providers'
 import { Logger } from './logger-token'
@@ -60,8 +60,3 @@ function describeEntry(item: unknown): string {
   return `[${item.map((x) => (typeof x === 'function' ? describeToken(x) : typeof x)).join(', ')}]`
 }
 
-/** `Mailer` for the class, the string and Symbol(Mailer) alike: what a look-alike token shares. */
-function plainName(token: unknown): string {
-  const name = typeof token === 'function' ? token.name : typeof token === 'symbol' ? token.description ?? '' : String(token)
-  return name.toLowerCase()
-}
