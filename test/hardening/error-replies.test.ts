@@ -210,22 +210,21 @@ describe('hardening: error replies', () => {
       expect((logger.entries.find((e) => e.level === 'error')?.obj.err as { code?: string }).code).to.equal('ENC_ERR_REPLY_NOTHING_SENT')
     })
 
-    it('an async handler that wrote to reply.raw without reply.hijack() and resolved undefined: ENC_ERR_REPLY_NOTHING_SENT says to call reply.hijack(), the connection is closed, the server serves on', async () => {
+    it('an async handler that wrote the head to reply.raw without reply.hijack() and resolved undefined owns the response, as after reply.hijack() (Fastify 3 and 5 leave it open too): what it writes later arrives, it ends it, nothing is logged, the server serves on', async () => {
       const logger = recordingLogger()
       const { address } = await listening((root) => {
         root.get('/sse', async (_request, reply) => {
           reply.raw.writeHead(200, { 'content-type': 'text/event-stream' })
           reply.raw.write('data: 1\n\n')
+          setTimeout(() => reply.raw.end('data: 2\n\n'), 50)
         })
         root.get('/next', async () => 'next')
       }, { logger })
       const client = await rawClient(address)
-      client.write('GET /sse HTTP/1.1\r\nHost: x\r\n\r\n')
+      client.write('GET /sse HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
       await client.waitClosed()
-      expect(client.pending).to.match(/^HTTP\/1\.1 200 /)
-      const err = logger.entries.find((e) => e.level === 'error')?.obj.err as Error & { code?: string }
-      expect(err.code).to.equal('ENC_ERR_REPLY_NOTHING_SENT')
-      expect(err.message).to.contain('GET /sse').and.contain('reply.hijack()')
+      expect(client.pending).to.match(/^HTTP\/1\.1 200 /).and.contain('data: 1\n\n').and.contain('data: 2\n\n')
+      expect(logger.entries.filter((e) => e.level === 'error' || e.level === 'warn')).to.deep.equal([])
       const next = await rawClient(address)
       next.write('GET /next HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
       await next.waitClosed()

@@ -180,12 +180,10 @@ export const runtimeErrors = {
   ENC_ERR_SERVER_INVALID_TRUST_PROXY: e({ status: null, summary: 'createServer() was given a trustProxy that is not true/false, a hop count, addresses/subnets or a function',
     message: (a: { given: string; reason: string }) => `createServer({ trustProxy: ${a.given} }): ${a.reason}. Use true, a hop count, '127.0.0.1,10.0.0.0/8' (or a list) or (address, hop) => boolean.` }),
   ENC_ERR_REPLY_NOTHING_SENT: e({ status: 500, summary: 'an async handler (or any controller method) gave undefined, an interceptor gave undefined after calling next(), or an error handler returned, without sending a reply',
-    message: (a: { at: string; wroteRaw?: boolean } | { errorHandlerOf: string; handling: string } | { interceptorAt: string; interceptor: string; route: string; dropped: 'value' | 'error' }) => 'interceptorAt' in a
+    message: (a: { at: string } | { errorHandlerOf: string; handling: string } | { interceptorAt: string; interceptor: string; route: string; dropped: 'value' | 'error' }) => 'interceptorAt' in a
       ? `${a.interceptorAt}: the interceptor ${a.interceptor} (on ${a.route}) called next() but its intercept() gave undefined, so ${a.dropped === 'error' ? "the route method's error it caught there" : "the route method's value"} was dropped (the handler answered; the interceptor did not pass the answer on). Return what next() gives: \`return next()\`, or \`return await next()\` mapped as you need${a.dropped === 'error' ? ', and rethrow or map the error in catch' : ''}.`
       : 'at' in a
-      ? a.wroteRaw === true
-        ? `${a.at}: the handler wrote to reply.raw and gave undefined, so the framework still owned the response and had to cut it. Call reply.hijack() before writing to reply.raw (Server-Sent Events, a raw stream), and return reply.`
-        : `${a.at}: the handler gave undefined without sending a reply. Return the payload, set reply.code(204) (or 304) for an empty answer, or return reply when it will send later.`
+      ? `${a.at}: the handler gave undefined without sending a reply. Return the payload, set reply.code(204) (or 304) for an empty answer, or return reply when it will send later.`
       : `the error handler of ${a.errorHandlerOf} returned without sending a reply (while handling: ${a.handling}). Send a reply, return a payload, or return reply when it will send later.` }),
   // A log entry's code, not an Error sent: serve/send.ts logs it.
   ENC_ERR_REPLY_UNDEFINED_ERROR: e({ status: 500, summary: 'a hook, handler or error handler threw (or rejected with) undefined or null: the error handlers get this error instead',

@@ -267,8 +267,11 @@ function handlerStage(request: RequestImpl, reply: ReplyImpl): void {
 /**
  * An async handler's resolved value is the payload. Resolving `undefined` without having sent
  * anything would leave the client hanging: it is answered 500 and logged, unless the handler
- * returned the reply itself (the explicit "I will send later" signal) or set a status that has no
- * body, 204 or 304 (`reply.code(304); return` after a matching If-None-Match). A value
+ * returned the reply itself (the explicit "I will send later" signal), set a status that has no
+ * body, 204 or 304 (`reply.code(304); return` after a matching If-None-Match), or wrote the head
+ * through reply.raw and left the response open (a plugin streaming on it, as @fastify/sse's
+ * keepAlive() does): that response is the handler's, as after reply.hijack(), which is what
+ * Fastify 3 and 5 do with it (they leave it open). A value
  * resolved after the reply went out (sent by the handler, or the 503 of handlerTimeout) is
  * handed to send() all the same, which logs and drops it: a second answer is a bug to see,
  * unless the handler hijacked the reply.
@@ -287,7 +290,8 @@ function afterAsyncHandler(reply: ReplyImpl, value: unknown): void {
   // went away: nobody is left to answer, as in Fastify 5 (wrapThenable checks the socket).
   if (reply.sent || reply.request.aborted) return
   if (reply.statusCode === 204 || reply.statusCode === 304) { sendReturned(reply); return }
-  sendReturned(reply, runtimeError('ENC_ERR_REPLY_NOTHING_SENT', { at: replyAt(reply), wroteRaw: reply.raw.headersSent }))
+  if (reply.raw.headersSent) { reply.hijack(); return }
+  sendReturned(reply, runtimeError('ENC_ERR_REPLY_NOTHING_SENT', { at: replyAt(reply) }))
 }
 
 /**
