@@ -11,6 +11,7 @@
 // other orders); the app is declared by the case route's `setup`.
 import type { Handler, RequestSpec, RouteSpec } from './case'
 import type { Random } from './random'
+import { read, setterOf } from './decoration-reads'
 
 type Any = any // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -148,19 +149,6 @@ function decorationValue(dec: Dec): unknown {
   }
 }
 
-function read(target: Any, name: string): unknown {
-  const v = target?.[name]
-  return typeof v === 'function' ? v.call(target) : v ?? null
-}
-
-/** Whether `target` (a request or reply) has a decorated setter for `name` somewhere up its prototypes. */
-function setterOf(target: Any, name: string): boolean {
-  for (let at = Object.getPrototypeOf(target); at !== null; at = Object.getPrototypeOf(at)) {
-    const found = Object.getOwnPropertyDescriptor(at, name)
-    if (found !== undefined) return found.set !== undefined
-  }
-  return false
-}
 
 /** What a handler in `scope` reports: which decorations it sees, the hooks that ran, the load log. */
 function echoFrom(shape: EncShape, route: EncRoute, instance: Any, log: string[], options: unknown): Handler {

@@ -11,6 +11,7 @@
 // errors Fastify 3 throws are compared by code (paired in plugin-api-differences.ts).
 import type { Handler, RequestSpec, RouteSpec } from './case'
 import type { Random } from './random'
+import { read, setterOf } from './decoration-reads'
 
 type Any = any // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -151,18 +152,6 @@ function has(instance: Any, names: string[]): Record<string, string> {
   return out
 }
 
-function read(target: Any, name: string): unknown {
-  const v = target?.[name]
-  return typeof v === 'function' ? v.call(target) : v ?? null
-}
-
-function setterOf(target: Any, name: string): boolean {
-  for (let at = Object.getPrototypeOf(target); at !== null; at = Object.getPrototypeOf(at)) {
-    const found = Object.getOwnPropertyDescriptor(at, name)
-    if (found !== undefined) return found.set !== undefined
-  }
-  return false
-}
 
 /** What an echo route answers: the log, what it sees of every drawn name, and after-boot calls. */
 function echo(shape: PaShape, instance: Any, log: string[], seenRoutes: string[], afterBoot: boolean): Handler {

@@ -26,3 +26,14 @@ export function expectErrorShape(body: string, status: number): Record<string, u
 
 /** The generic 500 body: nothing from the error itself. */
 export const GENERIC_500 = { statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' }
+
+/** The server's open connections once they have gone (polled up to ~2 s): 0 when every one came back. */
+export async function connectionsBack(app: Scope): Promise<number> {
+  const connections = (): Promise<number> => new Promise((resolve) => app.server.getConnections((_e, n) => resolve(n)))
+  let open = -1
+  for (let i = 0; i < 100 && open !== 0; i++) {
+    open = await connections()
+    if (open !== 0) await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  return open
+}

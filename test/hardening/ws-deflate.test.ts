@@ -10,7 +10,8 @@ import { expect } from 'chai'
 import websocket from '@fastify/websocket'
 import { WebSocket } from 'ws'
 import { server } from '../support/servers'
-import { sleep, within } from '../support/raw-http'
+import { connectionsBack } from './helpers'
+import { within } from '../support/raw-http'
 import type { Scope } from '../../src/runtime'
 
 const KEY = 'dGhlIHNhbXBsZSBub25jZQ=='
@@ -62,17 +63,6 @@ function sendFrame(port: number, frame: Buffer, ms = 8_000): Promise<Outcome> {
       'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Extensions: permessage-deflate\r\n\r\n')
     socket.write(frame)
   })
-}
-
-const connections = (app: Scope): Promise<number> => new Promise((resolve) => app.server.getConnections((_e, n) => resolve(n)))
-
-async function connectionsBack(app: Scope): Promise<number> {
-  let open = -1
-  for (let i = 0; i < 100 && open !== 0; i++) {
-    open = await connections(app)
-    if (open !== 0) await sleep(20)
-  }
-  return open
 }
 
 async function deflateApp(): Promise<{ app: Scope; port: number; received: number[] }> {

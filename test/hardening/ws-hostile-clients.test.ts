@@ -7,6 +7,7 @@ import { expect } from 'chai'
 import websocket from '@fastify/websocket'
 import type { WebSocket } from 'ws'
 import { server } from '../support/servers'
+import { connectionsBack } from './helpers'
 import { sleep, within } from '../support/raw-http'
 import type { Scope, ServerOptions } from '../../src/runtime'
 
@@ -27,17 +28,6 @@ function exchange(port: number, bytes: string | Buffer, ms = 2_000): Promise<Exc
     socket.on('close', () => { clearTimeout(guard); resolve({ text, closed: true }) })
     socket.write(bytes)
   })
-}
-
-const connections = (app: Scope): Promise<number> => new Promise((resolve) => app.server.getConnections((_e, n) => resolve(n)))
-
-async function connectionsBack(app: Scope): Promise<number> {
-  let open = -1
-  for (let i = 0; i < 100 && open !== 0; i++) {
-    open = await connections(app)
-    if (open !== 0) await sleep(20)
-  }
-  return open
 }
 
 async function wsApp(options: ServerOptions = {}): Promise<{ app: Scope; port: number; pushers: WebSocket[] }> {
