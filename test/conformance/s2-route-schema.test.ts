@@ -124,7 +124,7 @@ describe('conformance §2.1: route schema', () => {
     await http(app).post('/r/5?page=1').send({ name: 'a' }).expect(400, badRequest("headers should have required property 'x-tenant'"))
   })
 
-  // Deliberate deviation (issue 12 §1, README "differences"): spec §1.6 (schemas are the security
+  // Deliberate deviation (issue 12 §1, README "Where Enclave deliberately differs from Fastify 3.27.4"): spec §1.6 (schemas are the security
   // boundary) wins over the letter of §2.1, so every parsed body is validated, as Fastify 3 and 5 do.
   it('§2.1-body-json-only: a body that is not JSON (text/plain) is validated against the body schema too (deliberate deviation, §1.6)', async () => {
     const app = await build((root) => {
@@ -145,7 +145,7 @@ describe('conformance §2.1: route schema', () => {
     expect(handled).to.equal(0)
   })
 
-  // Deliberate deviation (issue 12 §1, README "differences"), as Fastify 3.27.4 does: the body schema
+  // Deliberate deviation (issue 12 §1, README "Where Enclave deliberately differs from Fastify 3.27.4"), as Fastify 3.27.4 does: the body schema
   // applies whatever the method, not only to POST, PUT and PATCH, so no method bypasses it.
   it('§2.1-body-methods: the body schema applies to every method (deliberate deviation, §1.6): DELETE and OPTIONS bodies too', async () => {
     const app = await build((root) => {

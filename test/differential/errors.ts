@@ -32,7 +32,7 @@ export interface ErrorShape {
   notFound?: { via: 'url' | 'hook'; handler?: 'send' | 'throw' }
   /** The handler sends, then throws (async) or rejects. */
   afterSend?: true
-  /** Replays only: Fastify 3's error handlers chained as Enclave's (README "Error handlers chain"). */
+  /** Replays only: Fastify 3's error handlers chained as Enclave's (README differences: "Error handlers chain"). */
   chain?: true
   /** Replays only: the failing error raised without its status (README: a status that is not an error status is read as none). */
   statusless?: true
@@ -143,7 +143,7 @@ function ownHandler(kind: HandlerKind, tag: Where): Function {
  */
 function errorHandler(kind: HandlerKind, tag: Where, parent: Link | undefined, chain: boolean): { handler: Function; link: Link } {
   const plain = ownHandler(kind, tag)
-  // Sending the error on is passing it to the next one up (README "Error handlers chain").
+  // Sending the error on is passing it to the next one up (README differences: "Error handlers chain").
   const own = chain && kind === 'send-error' ? (error: Any, _q: Any, reply: Any) => { trace(reply, `eh:${tag}`); throw error } : plain
   const link: Link = parent === undefined ? { tag, own } : { tag, own, parent }
   if (!chain || parent === undefined) return { handler: plain, link }

@@ -26,7 +26,7 @@ export interface FlowShape {
   target: 'plugin-route' | 'root-route' | 'plugin-unknown' | 'root-unknown'
   /** `send`: replays only (the send of `send-then-throw` without its throw). */
   handler: 'echo' | 'throw' | 'send-then-throw' | 'send'
-  /** Replays only: the plugin's rethrowing handler hands the error to the root's, as Enclave's chain does (README "Error handlers chain"). */
+  /** Replays only: the plugin's rethrowing handler hands the error to the root's, as Enclave's chain does (README differences: "Error handlers chain"). */
   chain?: true
 }
 

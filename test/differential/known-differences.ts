@@ -269,7 +269,7 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
   },
   {
     id: 'fastify-codes',
-    readme: 'Errors carry Enclave\'s codes (`ENC_ERR_<AREA>_<WHAT>`, the table above)',
+    readme: 'Errors carry Enclave\'s codes (`ENC_ERR_<AREA>_<WHAT>`, the table in docs/errors.md)',
     rewrite(f) {
       const b = errorBody(f)
       if (b === undefined || typeof b.code !== 'string' || !b.code.startsWith('FST_ERR_')) return undefined

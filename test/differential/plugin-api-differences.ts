@@ -79,7 +79,7 @@ export function paReplay(shape: PaShape, replay: RewriteContext['replay']): Rewr
 export const PLUGIN_API_DIFFERENCES: KnownDifference[] = [
   {
     id: 'pa-enclave-error-codes',
-    readme: 'Errors carry Enclave\'s codes (`ENC_ERR_<AREA>_<WHAT>`, the table above) with messages that name\n  the route or scope path and the fix, not Fastify\'s `FST_ERR_*` codes or avvio\'s texts.',
+    readme: 'Errors carry Enclave\'s codes (`ENC_ERR_<AREA>_<WHAT>`, the table in docs/errors.md) with messages that name\n  the route or scope path and the fix, not Fastify\'s `FST_ERR_*` codes or avvio\'s texts.',
     rewrite(f, { c }) {
       if (c.pa === undefined) return undefined
       return mapLines(f, (line) => {
