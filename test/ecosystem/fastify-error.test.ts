@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import { Writable } from 'node:stream'
 import createError from '@fastify/error'
 import fastify3 from 'fastify3'
-import { server } from '../support/servers'
+import { declaredOnBoth, server } from '../support/servers'
 
 // @fastify/error (its README: `createError(code, message [, statusCode [, Base]])`, `%s` in the
 // message filled from the constructor's arguments, `{ cause }`), the errors Fastify's plugins throw,
@@ -33,13 +33,7 @@ function declareBooks(app: Declarer): void {
 }
 
 /** The same routes on Enclave and on Fastify 3.27.4, to compare answers. */
-function booksOnBoth(): { app: ReturnType<typeof server>; reference: ReturnType<typeof fastify3> } {
-  const app = server()
-  declareBooks(app as unknown as Declarer)
-  const reference = fastify3()
-  declareBooks(reference as unknown as Declarer)
-  return { app, reference }
-}
+const booksOnBoth = () => declaredOnBoth(declareBooks, fastify3())
 
 describe('@fastify/error in Enclave', () => {
   it('answers a 4xx error made by createError with its status, code and formatted message, as Fastify 3.27.4 does', async () => {

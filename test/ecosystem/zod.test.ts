@@ -8,7 +8,7 @@ import fastify5 from 'fastify5'
 import { Body, Module, Params, Post, Route } from '../../src/decorators'
 import { createApp } from '../../src/modules'
 import type { Scope } from '../../src/runtime'
-import { bootError, server, track } from '../support/servers'
+import { bootError, declaredOnBoth, server, track } from '../support/servers'
 
 // fastify-type-provider-zod 7 (the provider's README: setValidatorCompiler(validatorCompiler),
 // setSerializerCompiler(serializerCompiler), zod schemas in `schema`, @fastify/swagger's
@@ -48,13 +48,7 @@ function capture(): { stream: Writable; lines: () => Array<Record<string, any>> 
 }
 
 /** The books routes declared on Enclave and, as the reference, on Fastify 5 with the provider. */
-function booksOnBoth(): { app: ReturnType<typeof server>; reference: ReturnType<typeof fastify5> } {
-  const app = server()
-  declareBooks(app as unknown as Declarer)
-  const reference = fastify5()
-  declareBooks(reference as unknown as Declarer)
-  return { app, reference }
-}
+const booksOnBoth = () => declaredOnBoth(declareBooks, fastify5())
 
 describe('zod with fastify-type-provider-zod in Enclave', () => {
   it('validates body, params, querystring and headers with the provider\'s compilers: the same 400 messages as Fastify 5 with the provider, in Enclave\'s shape (no code, as Fastify 3)', async () => {

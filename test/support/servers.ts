@@ -13,6 +13,14 @@ export function server(options?: ServerOptions): Scope {
   return track(createServer(options))
 }
 
+/** The same routes declared on an Enclave server and on a reference framework's app, to compare their answers. */
+export function declaredOnBoth<R>(declare: (app: never) => void, reference: R): { app: Scope; reference: R } {
+  const app = server()
+  declare(app as never)
+  declare(reference as never)
+  return { app, reference }
+}
+
 /** Keeps a scope built elsewhere (createApp, the sample) on the close list of the current test. */
 export function track<S extends Scope>(app: S): S {
   open.push(app)
