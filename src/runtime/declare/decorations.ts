@@ -1,5 +1,6 @@
 import type { FrameworkError } from '../errors/framework-error'
 import { runtimeError } from '../errors/runtime-codes'
+import { isPlainObject } from '../errors/plain-object'
 
 /**
  * How a decorator value is attached. `value` lives on the prototype and, unless it is a function,
@@ -38,12 +39,6 @@ export function toDecoration(target: DecoratorTarget, name: string | symbol, val
 
 function refuse(target: DecoratorTarget, name: string | symbol, where: string, why: string): FrameworkError {
   return runtimeError('ENC_ERR_DEC_REFERENCE_TYPE', { call: `decorate${target === 'instance' ? '' : target === 'request' ? 'Request' : 'Reply'}('${String(name)}')`, path: where, why })
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false
-  const proto = Object.getPrototypeOf(value)
-  return proto === Object.prototype || proto === null
 }
 
 /** Defines a decoration on an object (a prototype, or a scope for instance decorators). */

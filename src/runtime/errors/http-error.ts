@@ -1,5 +1,6 @@
 import { STATUS_CODES, validateHeaderName, validateHeaderValue } from 'node:http'
 import { runtimeError } from './runtime-codes'
+import { isPlainObject } from './plain-object'
 
 /** What `new HttpError(status, message, options)` takes besides the status and message. */
 export interface HttpErrorOptions {
@@ -58,7 +59,7 @@ export class HttpError extends Error {
 // A header Node would refuse (a CR/LF in a value, a space in a name) would otherwise fail the
 // error reply itself, at answer time, as a 500 far from the throw.
 function checkHeaders(headers: unknown): void {
-  if (!isPlainRecord(headers)) {
+  if (!isPlainObject(headers)) {
     throw runtimeError('ENC_ERR_REPLY_INVALID_HTTP_ERROR', { headers: `a plain object of header names to values, got ${Array.isArray(headers) ? 'an array' : describe(headers)}` })
   }
   for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
@@ -77,18 +78,11 @@ function refused(check: () => void): string | null {
 // Checked when thrown, not when answered: a detail JSON cannot write (a BigInt, a cycle) would
 // otherwise fail the error reply itself, far from the line that built it.
 function checkDetails(details: unknown): void {
-  let problem: string | null = isPlainRecord(details) ? null : Array.isArray(details) ? 'an array' : details !== null && typeof details === 'object' ? `an instance of ${(details as object).constructor?.name ?? 'a class'}` : describe(details)
+  let problem: string | null = isPlainObject(details) ? null : Array.isArray(details) ? 'an array' : details !== null && typeof details === 'object' ? `an instance of ${(details as object).constructor?.name ?? 'a class'}` : describe(details)
   if (problem === null) {
     try { JSON.stringify(details) } catch (error) { problem = `an object JSON.stringify() refuses (${(error as Error).message})` }
   }
   if (problem !== null) throw runtimeError('ENC_ERR_REPLY_INVALID_HTTP_ERROR', { details: problem })
-}
-
-/** An object literal (or a null-prototype object): not an array, a class instance or a primitive. */
-function isPlainRecord(value: unknown): boolean {
-  if (value === null || typeof value !== 'object') return false
-  const proto = Object.getPrototypeOf(value)
-  return proto === Object.prototype || proto === null
 }
 
 function describe(value: unknown): string {

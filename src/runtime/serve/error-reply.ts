@@ -16,6 +16,7 @@ import { guardedLogLine } from './guarded-log'
 import { clipLogText } from '../errors/log-text'
 import type { ErrorHandler, Scope } from '../types'
 import { multipartParseError } from './multipart-parse-error'
+import { isPlainObject } from '../errors/plain-object'
 
 export interface ErrorHandlerEntry {
   readonly fn: ErrorHandler
@@ -311,12 +312,6 @@ function defaultPayload(reply: ReplyImpl, error: AnyError): BuiltInPayload {
     // Only an HttpError's: another error's own fields may hold internals (a driver's query, say).
     details: exposed && error instanceof HttpError ? error.details : undefined,
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false
-  const proto = Object.getPrototypeOf(value)
-  return proto === Object.prototype || proto === null
 }
 
 /**
