@@ -177,7 +177,8 @@ export function resolveRef(ref: string, where: Where): { schema: unknown; where:
     }
     return node === undefined ? null : { schema: node, where: next }
   }
-  const found = findById(root, `#${fragment}`, 0)
+  // Anchor keys start with '#', base keys never do: one cache per document holds both.
+  const found = nestedById(root, `#${fragment}`)
   return found === null ? null : { schema: found, where: next }
 }
 
