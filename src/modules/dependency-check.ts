@@ -1,8 +1,7 @@
 import type { DependencyContainer } from 'tsyringe'
 import { constructorDependencies, hasConstructorTypes, injectedParameterIndexes } from '../decorators/internal'
-import { closestName } from '../runtime/internal'
 import { paramNames } from '../runtime/shared/param-names'
-import { describeToken, moduleError, plainName } from './module-error'
+import { closestTokens, describeToken, moduleError } from './module-error'
 import { testHostExample } from './module-codes'
 import { commonAncestor, scopeOwner, type ModuleNode } from './module-tree'
 import { typeInfoStatus } from './tsyringe-copies'
@@ -138,9 +137,7 @@ function aloneHint(node: ModuleNode, token: string): string {
  */
 function misspelt(dep: unknown, requester: Requester): string {
   if ((typeof dep !== 'string' && typeof dep !== 'symbol') || requester.namedTokens === undefined) return ''
-  const sameKind = requester.namedTokens().filter((token) => typeof token === typeof dep)
-  const close = closestName(plainName(dep), sameKind.map(plainName))
-  const match = close === null ? undefined : sameKind.find((token) => plainName(token) === close)
+  const match = closestTokens(dep, requester.namedTokens())[0]
   if (match === undefined) return ''
   const where = requester.providersOf(match).map((node) => node.path).join(' and ')
   return `Did you mean ${describeToken(match)} (provided by ${where})? `

@@ -1,11 +1,10 @@
 import type { InjectionToken } from 'tsyringe'
 import { isProviderScope, type ProviderEntry } from '../decorators/internal'
 import type { ProviderOverride } from './app-options'
-import { describeToken, moduleError, plainName } from './module-error'
+import { closestTokens, describeToken, moduleError, plainName } from './module-error'
 import { walk, type ModuleNode } from './module-tree'
 import { toProviderSpec } from './providers'
 import { Logger } from './logger-token'
-import { closestName } from '../runtime/internal'
 import { dependentsOf } from './dependents'
 
 /** Token -> the provider entry that replaces every declaration of that token. */
@@ -39,9 +38,7 @@ export function overrideTable(root: ModuleNode, overrides: readonly ProviderOver
     if (table.has(token)) throw overrideError(`${describeToken(token)} is overridden twice. Keep one entry.`)
     if (!declared.has(token)) {
       const near = [...declared].filter((t) => plainName(t) === plainName(token))
-      // A mistyped string or symbol token ('DB_ULR'): the closest declared name of the same kind.
-      const close = typeof token === 'string' || typeof token === 'symbol' ? closestName(plainName(token), [...declared].filter((t) => typeof t === typeof token && !near.includes(t)).map(plainName)) : null
-      if (close !== null) near.push(...[...declared].filter((t) => typeof t === typeof token && plainName(t) === close))
+      near.push(...closestTokens(token, [...declared].filter((t) => !near.includes(t))))
       // Injected yet provided nowhere: a module booted alone (NestJS's Test.createTestingModule habit), which overrides cannot complete.
       const neededBy = near.length > 0 ? [] : dependentsOf(root, token)
       throw moduleError('ENC_ERR_MODULE_OVERRIDE_UNKNOWN', { root: root.type.name, path: root.path, token: describeToken(token), near: near.map(describeToken), neededBy })
