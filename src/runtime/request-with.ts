@@ -1,15 +1,24 @@
-import type { ProvidedOf, WithProvided } from './shared/provided'
+import type { VisibleWith, WithProvided } from './shared/provided'
 import type { HttpRaw, HttpsRaw, Http2Raw, Http2SecureRaw, RawServerMark } from './shared/raw-server'
 import type { Reply, Request, Scope, SeenIn } from './types'
 
 /**
  * The request of a route whose controller requires `Plugin` (`@Requires(plugin)`), for `@Req()`:
- * `Base` (Enclave's Request) with the plugin's request decorations. `@Requires` makes boot check
- * that the controller's module or an ancestor registers the plugin: that is what makes this true.
+ * `Base` (Enclave's Request) with the plugin's request decorations and its typed dependencies'
+ * (which must be registered before it), and `request.server` with their `provides.scope` names.
+ * `@Requires` makes boot check that the controller's module or an ancestor registers the plugin:
+ * that is what makes this true.
  */
-export type RequestWith<Plugin, Base = Request> = WithProvided<Base, ProvidedOf<Plugin>['request']>
+export type RequestWith<Plugin, Base = Request> = WithProvided<Base, VisibleWith<Plugin>['request'] & ServedWith<VisibleWith<Plugin>['scope'], Base>>
 /** The same for `@Res()`: the reply with the plugin's reply decorations. */
-export type ReplyWith<Plugin, Base = Reply> = WithProvided<Base, ProvidedOf<Plugin>['reply']>
+export type ReplyWith<Plugin, Base = Reply> = WithProvided<Base, VisibleWith<Plugin>['reply'] & ServedWith<VisibleWith<Plugin>['scope'], Base>>
+/** `request.server` / `reply.server` with a typed plugin's scope decorations (`provides.scope`); nothing when it has none. */
+// eslint-disable-next-line @typescript-eslint/ban-types
+export type ServerWith<S> = {} extends S ? {} : { readonly server: Scope & S }
+// For a decorator's parameter: the narrowed `server` would fail the route decorators' check that a
+// parameter is Base plus members (handler-fit.ts), so Base goes along under kServerBase, as in ServerSide.
+// eslint-disable-next-line @typescript-eslint/ban-types
+type ServedWith<S, Base> = {} extends S ? {} : { readonly server: Scope & S; readonly [kServerBase]?: Base }
 
 /** The kinds of server createServer() / createApp() make, by the `kind` of their raw types. */
 export interface RawServerKinds { http: HttpRaw; https: HttpsRaw; http2: Http2Raw; 'http2-secure': Http2SecureRaw }

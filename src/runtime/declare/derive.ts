@@ -5,14 +5,17 @@ import type { ProvidingPlugin, RequiringPlugin, TypeMark } from '../shared/provi
 import { type } from '../shared/provided'
 import { lift, type DependenciesProvided, type LiftDependency, type TypesDependencies } from './lift'
 import { isThenable } from '../shared/thenable'
+import type { ServerWith } from '../request-with'
 import { describe } from './lift-meta'
 
 /** The request stages a derived value may be computed in: Elysia's derive is preValidation (the default), its resolve preHandler. */
 export type DeriveStage = 'onRequest' | 'preParsing' | 'preValidation' | 'preHandler'
 
 /** One deriver: the value of one request decoration, from the request (and reply), sync or async. */
-// `R`, `Y`: what the typed plugins in `dependencies` provide, which the deriver reads.
-export type Deriver<R = {}, Y = {}> = (request: Request & R, reply: Reply & Y) => unknown
+// `R`, `Y`, `S`: what the typed plugins in `dependencies` provide, which the deriver reads; `S`
+// (their `provides.scope`) on `request.server` / `reply.server`, as in a lifted plugin's hooks, since
+// a deriver has no scope argument to read a `db` decoration from.
+export type Deriver<R = {}, Y = {}, S = {}> = (request: Request & R & ServerWith<S>, reply: Reply & Y & ServerWith<S>) => unknown
 
 /** derive()'s options. */
 export interface DeriveOptions<D extends readonly LiftDependency[] = readonly LiftDependency[]> {
@@ -49,7 +52,7 @@ const optionNames = ['name', 'stage', 'dependencies']
  * are typed on the scope register() returns, as any typed plugin's. The keys are read when derive()
  * is called, the functions on each request, in the order given; an async one is awaited.
  */
-export function derive<const F extends Record<string, Deriver<DependenciesProvided<D>['request'], DependenciesProvided<D>['reply']>>, const D extends readonly LiftDependency[] = []>(derivers: F, options?: DeriveOptions<D>): DerivePlugin<F, D> {
+export function derive<const F extends Record<string, Deriver<DependenciesProvided<D>['request'], DependenciesProvided<D>['reply'], DependenciesProvided<D>['scope']>>, const D extends readonly LiftDependency[] = []>(derivers: F, options?: DeriveOptions<D>): DerivePlugin<F, D> {
   const names = derivers !== null && typeof derivers === 'object' && !Array.isArray(derivers) ? Object.keys(derivers) : []
   const plugin = names.length === 0 ? 'anonymous' : names.join(', ')
   const fail = (problem: string): never => { throw runtimeError('ENC_ERR_PLUGIN_DERIVE', { plugin, problem }) }

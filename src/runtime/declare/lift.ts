@@ -1,5 +1,5 @@
 import type { DoneFn, Plugin, PluginOptions, Scope, ScopeWith } from '../types'
-import type { MergeProvided, NothingProvided, Provided, ProvidedBy, ProvidedOf, ProvidesMeta, ProvidingPlugin, RequiringPlugin } from '../shared/provided'
+import type { MergeProvided, NothingProvided, Provided, ProvidedBy, ProvidesMeta, ProvidingPlugin, RequiringPlugin, VisibleWith } from '../shared/provided'
 
 /**
  * An entry of `dependencies`: a plugin name (fastify-plugin's form), or a typed lifted plugin itself
@@ -7,8 +7,12 @@ import type { MergeProvided, NothingProvided, Provided, ProvidedBy, ProvidedOf, 
  * decorations are typed in the body, which the load check makes true (the plugin must be there).
  */
 export type LiftDependency = string | (Function & ProvidingPlugin<Provided>)
-/** What the typed plugins among `D` provide, merged (nothing for names). */
-export type DependenciesProvided<D> = D extends readonly [infer F, ...infer R] ? MergeProvided<ProvidedOf<F>, DependenciesProvided<R>> : NothingProvided
+/**
+ * What the typed plugins among `D` provide, merged (nothing for names), with what their own typed
+ * dependencies provide: `role` lifted with `dependencies: [auth]`, where auth lists `db`, reads
+ * db's decorations too, since auth could not have loaded without db before it.
+ */
+export type DependenciesProvided<D> = D extends readonly [infer F, ...infer R] ? MergeProvided<VisibleWith<F>, DependenciesProvided<R>> : NothingProvided
 /** `D` names a typed plugin (not only names): the body's scope is then typed with what they provide. */
 export type TypesDependencies<D> = D extends readonly (infer E)[] ? ([E] extends [string] ? false : true) : false
 /** The scope a lifted plugin's body gets: typed with what it promises and what its typed dependencies provide, when there is any. */

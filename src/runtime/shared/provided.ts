@@ -64,6 +64,14 @@ export interface RequiringPlugin<P extends Provided> { readonly [kRequires]: P }
 
 /** The decorations a lifted typed plugin provides; NothingProvided for any other plugin. */
 export type ProvidedOf<Plugin> = Plugin extends ProvidingPlugin<infer P> ? P : NothingProvided
+/** What a plugin's typed `dependencies` provide (theirs in turn included); NothingProvided without any. */
+export type RequiredOf<Plugin> = Plugin extends RequiringPlugin<infer P> ? P : NothingProvided
+/**
+ * Everything visible where a typed plugin is registered: its own decorations and its typed
+ * dependencies', down the chain. The load check (ENC_ERR_PLUGIN_DEPENDENCY) makes each dependency
+ * registered before it, in that scope or an ancestor, so all of them are there when it is.
+ */
+export type VisibleWith<Plugin> = MergeProvided<ProvidedOf<Plugin>, RequiredOf<Plugin>>
 
 /**
  * `Base` with the decorations `R` added, exactly `Base` when `R` adds nothing: an untyped
