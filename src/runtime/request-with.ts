@@ -12,9 +12,6 @@ import type { Reply, Request, Scope, SeenIn } from './types'
 export type RequestWith<Plugin, Base = Request> = WithProvided<Base, VisibleWith<Plugin>['request'] & ServedWith<VisibleWith<Plugin>['scope'], Base>>
 /** The same for `@Res()`: the reply with the plugin's reply decorations. */
 export type ReplyWith<Plugin, Base = Reply> = WithProvided<Base, VisibleWith<Plugin>['reply'] & ServedWith<VisibleWith<Plugin>['scope'], Base>>
-/** `request.server` / `reply.server` with a typed plugin's scope decorations (`provides.scope`); nothing when it has none. */
-// eslint-disable-next-line @typescript-eslint/ban-types
-export type ServerWith<S> = {} extends S ? {} : { readonly server: Scope & S }
 // For a decorator's parameter: the narrowed `server` would fail the route decorators' check that a
 // parameter is Base plus members (handler-fit.ts), so Base goes along under kServerBase, as in ServerSide.
 // eslint-disable-next-line @typescript-eslint/ban-types

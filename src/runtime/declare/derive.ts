@@ -1,11 +1,10 @@
 import { runtimeError } from '../errors/runtime-codes'
 import { didYouMean } from '../schemas/did-you-mean'
 import type { DoneFn, PluginOptions, Reply, Request, Scope } from '../types'
-import type { ProvidingPlugin, RequiringPlugin, TypeMark } from '../shared/provided'
+import type { ProvidingPlugin, RequiringPlugin, ServerWith, TypeMark } from '../shared/provided'
 import { type } from '../shared/provided'
 import { lift, type DependenciesProvided, type LiftDependency, type TypesDependencies } from './lift'
 import { isThenable } from '../shared/thenable'
-import type { ServerWith } from '../request-with'
 import { describe } from './lift-meta'
 
 /** The request stages a derived value may be computed in: Elysia's derive is preValidation (the default), its resolve preHandler. */

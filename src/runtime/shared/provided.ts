@@ -72,6 +72,13 @@ export type RequiredOf<Plugin> = Plugin extends RequiringPlugin<infer P> ? P : N
  * registered before it, in that scope or an ancestor, so all of them are there when it is.
  */
 export type VisibleWith<Plugin> = MergeProvided<ProvidedOf<Plugin>, RequiredOf<Plugin>>
+/**
+ * `request.server` / `reply.server` with a typed plugin's scope decorations (`provides.scope`),
+ * nothing when it has none. Intersected with a Request (whose `server` is a Scope), the member is
+ * `Scope & S`: no import of the Scope type here, which would make a cycle with types.ts.
+ */
+// eslint-disable-next-line @typescript-eslint/ban-types
+export type ServerWith<S> = {} extends S ? {} : { readonly server: S }
 
 /**
  * `Base` with the decorations `R` added, exactly `Base` when `R` adds nothing: an untyped
