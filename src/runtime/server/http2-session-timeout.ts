@@ -9,9 +9,9 @@ import type { Http2Session, ServerHttp2Stream } from 'node:http2'
  * close is never seen: the socket stayed open until the server closed, found by hostile14's
  * frame fuzz). A closed session with no byte moved is destroyed after `sessionTimeoutMs` when
  * every reply is written, after `drainTimeoutMs` when a reply waits on its client (the HTTP/1
- * drainTimeout's rule; 0: never); a stream whose reply has not ended (a handler still working, a
- * quiet event stream) keeps its session. Per session and per stream (one Set entry), on HTTP/2
- * servers only.
+ * drainTimeout's rule; 0: never); a stream whose reply has not ended and has nothing queued (a
+ * handler still working, a quiet event stream) keeps its session. Per session and per stream (one
+ * Set entry), on HTTP/2 servers only.
  */
 export function closeIdleSession(session: Http2Session, sessionTimeoutMs: number, drainTimeoutMs: number): void {
   const streams = new Set<ServerHttp2Stream>()
@@ -23,8 +23,11 @@ export function closeIdleSession(session: Http2Session, sessionTimeoutMs: number
     for (const stream of streams) if (stream.writableLength > 0) return true
     return false
   }
+  // A reply still being produced, but not one whose output waits on the client: a stream reply
+  // whose source respects backpressure never ends while the client holds its window shut, and
+  // counting it as work kept such a session (and each source: a file descriptor) for good.
   const working = (): boolean => {
-    for (const stream of streams) if (!stream.writableEnded) return true
+    for (const stream of streams) if (!stream.writableEnded && stream.writableLength === 0) return true
     return false
   }
   const moved = (): number => (session.socket?.bytesWritten ?? 0) + (session.socket?.bytesRead ?? 0)
