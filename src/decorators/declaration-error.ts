@@ -44,3 +44,16 @@ export function assertInstanceMethod(target: object, descriptor: PropertyDescrip
     throw declarationError('ENC_ERR_DECL_TARGET', { where, case: `${member}-on-property` })
   }
 }
+
+/**
+ * Without `experimentalDecorators`, TypeScript 5 (and esbuild, swc, tsx) compile decorators to the
+ * standard ones, called `(value, context)`: a method decorator then saw the method as a static
+ * member named `[object Object]`, and a class decorator as a misused method decorator. The context
+ * object is recognised (a string `kind`, a `name`, an `addInitializer` function), and the fix named.
+ */
+export function assertLegacyDecorator(decorator: string, second: unknown): void {
+  if (second === null || typeof second !== 'object') return
+  const context = second as { kind?: unknown; name?: unknown; addInitializer?: unknown }
+  if (typeof context.kind !== 'string' || !('name' in context) || typeof context.addInitializer !== 'function') return
+  throw declarationError('ENC_ERR_DECL_STANDARD_DECORATORS', { decorator, kind: context.kind, name: String(context.name) })
+}

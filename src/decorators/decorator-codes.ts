@@ -77,6 +77,11 @@ export const decoratorErrors = {
     message: (a: { case: 'arguments'; plugin: string; got: string } | { case: 'registered'; plugin: string }) => a.case === 'arguments'
       ? `usePlugin(${a.plugin}): takes (plugin, { inject?: [tokens], useFactory: (...deps) => options }), got ${a.got}.`
       : `usePlugin(${a.plugin}) was registered directly; it is an entry of @Module({ plugins }), where its options are built from the module's providers at boot.` }),
+  ENC_ERR_DECL_STANDARD_DECORATORS: e({ status: null, summary: 'a decorator ran as a standard ECMAScript (TC39) decorator: the file was compiled without "experimentalDecorators": true in tsconfig.json, which Enclave\'s decorators need',
+    message: (a: { decorator: string; kind: string; name: string }) => `${a.decorator} on the ${a.kind} ${a.name} ran as a standard ECMAScript decorator: this file was compiled without "experimentalDecorators". ` +
+      'Enclave\'s decorators are TypeScript\'s legacy ("experimental") decorators, which also record the parameter types that injection reads. ' +
+      'Add "experimentalDecorators": true and "emitDecoratorMetadata": true to compilerOptions in tsconfig.json (the one your build or runner reads: tsc, tsx, ts-node, swc, esbuild), then rebuild ' +
+      '(docs/installation.md). tsc reports the same lines as TS1241 ("The runtime will invoke the decorator with 2 arguments") and TS1206 ("Decorators are not valid here").' }),
   ENC_ERR_DECL_STATIC_MEMBER: e({ status: null, summary: 'a method decorator was put on a static method',
     message: (a: { where: string; member: 'param' | 'route' | 'error-handler' | 'not-found-handler' | 'hook' }) => `${a.where}: ${staticWhat[a.member]}; remove 'static'.` }),
   ENC_ERR_DECL_PARAM_DUPLICATE: e({ status: null, summary: 'one handler parameter carries two parameter decorators',

@@ -1,4 +1,4 @@
-import { assertInstanceMethod, declarationError, memberName } from './declaration-error'
+import { assertInstanceMethod, assertLegacyDecorator, declarationError, memberName } from './declaration-error'
 import { getErrorHandlerKey, setErrorHandlerKey, setErrorResponses } from './metadata'
 import type { JsonSchema } from '../runtime/schemas/types'
 
@@ -27,6 +27,7 @@ export interface ErrorHandlerOptions {
  */
 export function ErrorHandler(options: ErrorHandlerOptions = {}): MethodDecorator {
   return (target, propertyKey, descriptor) => {
+    assertLegacyDecorator('@ErrorHandler()', propertyKey)
     const where = `@ErrorHandler() on ${memberName(target, propertyKey)}`
     assertInstanceMethod(target, descriptor, where, 'error-handler')
     const existing = getErrorHandlerKey(target.constructor)

@@ -1,5 +1,6 @@
 import 'reflect-metadata' // before tsyringe, which refuses to load without it
 import { injectable } from 'tsyringe'
+import { assertLegacyDecorator } from './declaration-error'
 import { toModuleMeta } from './module-options'
 import { setModuleMeta } from './metadata'
 import type { ModuleOptions, PluginEntry } from './types'
@@ -19,9 +20,11 @@ import type { ModuleOptions, PluginEntry } from './types'
  * class PublicModule {}
  */
 export function Module<P extends readonly PluginEntry[]>(options?: ModuleOptions<P>): ClassDecorator {
-  return (target) => {
+  // The second parameter is only there to be checked: a standard decorator's context (declaration-error.ts).
+  return ((target: Function, context?: unknown) => {
+    assertLegacyDecorator('@Module()', context)
     const meta = toModuleMeta(target.name, options)
     setModuleMeta(target, meta)
     injectable()(target as never)
-  }
+  }) as ClassDecorator
 }

@@ -1,6 +1,6 @@
 import 'reflect-metadata' // before tsyringe, which refuses to load without it
 import { injectable } from 'tsyringe'
-import { declarationError } from './declaration-error'
+import { assertLegacyDecorator, declarationError } from './declaration-error'
 import { setControllerMeta } from './metadata'
 import { describeValue } from './module-options'
 import { declareRouteMethod } from './route-method'
@@ -33,6 +33,7 @@ export function Route<S extends TypedRouteSchema = RouteSchema, W extends boolea
 // The implementation takes any hook: the overloads above checked them.
 export function Route(arg?: string | RouteMethodOptions<RouteSchema, boolean, string, any, any, any>): ClassDecorator | RouteMethodDecorator<RouteSchema> | RouteDecoratorFor<RouteSchema, true> {
   return ((target: object, propertyKey?: string | symbol, descriptor?: PropertyDescriptor) => {
+    assertLegacyDecorator('@Route()', propertyKey)
     if (propertyKey === undefined) {
       declareController(target as Function, arg)
       return

@@ -15,6 +15,12 @@ export const bootWarningTable = [
     code: 'ENC_WARN_SCHEMA_PATTERN_REDOS',
     summary: 'a request schema has a `pattern` (or `patternProperties` key) that can backtrack super-linearly (nested unbounded quantifiers, overlapping alternatives under one, unbounded quantifiers over the same characters meeting directly or through a character both take; a bounded repeat counts only when its copies meet so) and no `maxLength` (`propertyNames.maxLength`): a crafted string makes it backtrack for seconds (ReDoS)',
   },
+  {
+    // Not a boot warning: the one runtime warning (serve/unlogged-failure.ts), in this table so that
+    // every ENC_WARN_ code has one list (docs/errors.md's table is checked against it).
+    code: 'ENC_WARN_UNLOGGED_SERVER_ERROR',
+    summary: 'at run time, with no logger (the default): the first 5xx in the process whose message the client does not see (a thrown `Error`, a handler that gave `undefined`), so its cause was logged nowhere; once per process, naming the route, the error, where it was thrown and how to turn the logger on',
+  },
 ] as const
 
 export type BootWarningCode = typeof bootWarningTable[number]['code']

@@ -150,8 +150,10 @@ export const runtimeErrors = {
     message: () => 'The client closed the connection before the reply was written' }),
   // A log entry's code, not an Error: serve/write-payload.ts logs it with this message.
   ENC_ERR_REPLY_ALREADY_SENT: e({ status: 'none', summary: 'reply.send() was called after the reply was sent (logged, ignored); or reply.sent = true was set after it was sent or hijacked (thrown, as Fastify 3\'s FST_ERR_REP_ALREADY_SENT)',
-    message: (a: { sentSetter?: true } = {}) => a.sentSetter === true
+    message: (a: { sentSetter?: true; returnedAt?: string } = {}) => a.sentSetter === true
       ? 'reply.sent = true: the reply was already sent (or hijacked), so there is nothing left to hijack; check reply.sent before setting it'
+      : a.returnedAt !== undefined
+      ? `${a.returnedAt}: the handler returned a value after the reply was sent (by its own reply.send(), or by handlerTimeout's 503); the value was ignored. Return the value or call reply.send(), not both (after reply.send(), return reply or nothing)`
       : 'reply.send() was called after the reply was sent; ignored' }),
   ENC_ERR_REPLY_SERIALIZATION: e({ status: 500, summary: 'the response payload could not be serialized (logged)',
     message: (a: { at?: string; status?: number; reason?: string; hooked?: boolean }) => a.at === undefined ? 'an onSend hook returned a payload that is not a string, Buffer or stream'

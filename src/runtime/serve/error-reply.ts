@@ -17,6 +17,7 @@ import { clipLogText } from '../errors/log-text'
 import type { ErrorHandler, Scope } from '../types'
 import { multipartParseError } from './multipart-parse-error'
 import { isPlainObject } from '../errors/plain-object'
+import { warnUnloggedFailure } from './unlogged-failure'
 
 export interface ErrorHandlerEntry {
   readonly fn: ErrorHandler
@@ -246,7 +247,10 @@ function logBuiltInError(reply: ReplyImpl, thrown: unknown): void {
   }
   const error = toError(thrown)
   const status = statusOf(error, reply.statusCode)
-  if (status >= 500) loggedAsError.add(reply)
+  if (status >= 500) {
+    loggedAsError.add(reply)
+    warnUnloggedFailure(reply, error, status)
+  }
   logErrorReply(reply, status, error, error.message)
 }
 

@@ -20,6 +20,7 @@ import { rewriteUrl } from './rewrite-url'
 import { toValidationError, type PartValidator } from '../schemas'
 import type { HttpPart } from '../schemas/types'
 import { replyAt } from './reply-at'
+import { warnAlreadySent } from './write-payload'
 import { answerValidationFailure, UnbuiltValidationError } from './validation-reply'
 import { carryRequestProperties } from './carried-properties'
 
@@ -261,7 +262,17 @@ function handlerStage(request: RequestImpl, reply: ReplyImpl): void {
     return
   }
   // Also when the handler already sent: send() logs the second payload (ENC_ERR_REPLY_ALREADY_SENT).
-  sendReturned(reply, result)
+  sendAfterHandler(reply, result)
+}
+
+/**
+ * A handler's value. One that comes after the handler sent (`reply.send(x); return y`, a beginner's
+ * Express habit) gets a warn line saying so, not send()'s "reply.send() was called", which names
+ * a call the handler did not make twice; as before, the value is dropped (Fastify 3 logs a warn).
+ */
+function sendAfterHandler(reply: ReplyImpl, value: unknown): void {
+  if (reply.sent && !reply.inOnError) { warnAlreadySent(reply, replyAt(reply)); return }
+  sendReturned(reply, value)
 }
 
 /**
@@ -283,7 +294,7 @@ function afterAsyncHandler(reply: ReplyImpl, value: unknown): void {
     // resolves is not a second answer to warn about, as in Fastify 3 (wrapThenable). Looked up
     // only once the reply is out, so a normal request pays one getter.
     if (reply.sent && reply.route.serve.hijacked.has(reply.raw)) return
-    sendReturned(reply, value)
+    sendAfterHandler(reply, value)
     return
   }
   // `return reply` now resolves through reply.then (await reply), with undefined once the client

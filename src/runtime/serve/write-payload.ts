@@ -9,8 +9,8 @@ import { cancelWebPayload, nodeBody } from './web-reply'
 import { writeHeadOrFail } from './write-head'
 
 /** A second answer after the reply was written: logged at warn and ignored, as Fastify 3 does. */
-export function warnAlreadySent(reply: ReplyImpl): void {
-  reply.request.log.warn(reply.route.serve.idFields(reply.request.id, { code: 'ENC_ERR_REPLY_ALREADY_SENT' }), runtimeErrors.ENC_ERR_REPLY_ALREADY_SENT.message({}))
+export function warnAlreadySent(reply: ReplyImpl, returnedAt?: string): void {
+  reply.request.log.warn(reply.route.serve.idFields(reply.request.id, { code: 'ENC_ERR_REPLY_ALREADY_SENT' }), runtimeErrors.ENC_ERR_REPLY_ALREADY_SENT.message({ returnedAt }))
 }
 
 /** The last step of reply.send(): the payload the onSend hooks gave goes to the response, with its length. */

@@ -1,0 +1,33 @@
+import { isFrameworkError } from '../errors/framework-error'
+import type { ReplyImpl } from './reply'
+import { replyAt } from './reply-at'
+
+let warned = false
+
+/**
+ * A 5xx whose message the client never sees, under the default silent logger: its cause was
+ * logged nowhere, and whoever made the mistake (a handler that forgot `return`, a plain
+ * `Error('not found')` meant as a 404) sees "Internal Server Error" and an empty console. The
+ * first one in the process is a process warning (stderr) naming the route, the error, where it was
+ * thrown and how to turn the logger on; later ones stay silent, as Fastify 3 is, so a production
+ * process that chose no logger gets one line, not one per request.
+ */
+export function warnUnloggedFailure(reply: ReplyImpl, error: Error & { expose?: unknown }, status: number): void {
+  // An error meant for the client (HttpError, expose: true) shows its message in the body.
+  if (warned || error.expose === true || !reply.route.serve.silent || reply.request.log !== reply.route.serve.log) return
+  warned = true
+  const at = isFrameworkError(error) ? '' : thrownAt(error)
+  const hint = isFrameworkError(error) ? '' : ` A thrown Error answers ${status} whatever its message: for a client error throw an HttpError (\`throw new HttpError(404, 'Note not found')\`, imported from 'enclave').`
+  process.emitWarning(
+    `${replyAt(reply)} answered ${status} to the client, and the cause was logged nowhere because the logger is off (the default): ${error.name}: ${error.message}${at}.${hint}` +
+    ` Turn the logger on to see every such error with its stack: createApp(AppModule, { logger: { level: 'error' } }) (the same option for createServer()). Once per process.`,
+    { type: 'EnclaveWarning', code: 'ENC_WARN_UNLOGGED_SERVER_ERROR' },
+  )
+}
+
+/** The first frame of the stack outside node_modules and Node's own code: the user's line. */
+function thrownAt(error: Error): string {
+  const stack = typeof error.stack === 'string' ? error.stack.split('\n').slice(1) : []
+  const frame = stack.find((line) => /^\s+at /.test(line) && !/node_modules|node:internal|\(node:/.test(line))
+  return frame === undefined ? '' : ` (${frame.trim()})`
+}
