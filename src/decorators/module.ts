@@ -2,6 +2,7 @@ import 'reflect-metadata' // before tsyringe, which refuses to load without it
 import { injectable } from 'tsyringe'
 import { toModuleMeta } from './module-options'
 import { setModuleMeta } from './metadata'
+import type { NestModuleKeys } from './module-option-hints'
 import type { ModuleOptions, PluginEntry } from './types'
 
 // `P` has no default on purpose: a default of [] becomes the contextual type of the list while it
@@ -18,7 +19,7 @@ import type { ModuleOptions, PluginEntry } from './types'
  * @Module({ plugins: [GrandchildModule, bearerAuth({ keys })], controllers: [TwoController], prefix: '/v1' })
  * class PublicModule {}
  */
-export function Module<P extends readonly PluginEntry[]>(options?: ModuleOptions<P>): ClassDecorator {
+export function Module<P extends readonly PluginEntry[]>(options?: ModuleOptions<P> & NestModuleKeys): ClassDecorator {
   return (target) => {
     const meta = toModuleMeta(target.name, options)
     setModuleMeta(target, meta)
