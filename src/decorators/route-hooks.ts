@@ -37,6 +37,8 @@ type GuardTypeError<Message extends string> = GuardClass & { [K in Message]: nev
  * habits are caught where they would let requests through): a result that may be `true` or
  * `undefined` (`return user?.isAdmin`) is refused, since only `false` denies; a value that is
  * none of nothing, a boolean or `reply` is refused; a `done`-style handle must return nothing.
+ * Any other function that is not Enclave's hook is kept only when it reads as a hook typed for
+ * Fastify (src/runtime/fastify-typed-hook.ts), else refused naming `NotAFastifyHook`.
  */
 export type CheckedHooks<H extends readonly unknown[]> = number extends H['length'] ? H : { [K in keyof H]: CheckedHook<H[K], RequestHook, FastifyTypedHook<H[K]>> }
 // (An array, not a tuple: the hooks failed the decorator's constraint, whose message then names each wrong one.)

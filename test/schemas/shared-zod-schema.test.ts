@@ -16,7 +16,7 @@ async function refusal(declare: () => Promise<unknown>): Promise<Error & { code?
 const Pet = z.object({ name: z.string() })
 
 describe('a zod schema as a shared schema is refused at boot naming the fix (addSchema, @Module schemas)', () => {
-  it('addSchema(zodSchema), with or without an $id: ENC_ERR_SCH_FOREIGN_SCHEMA naming z.toJSONSchema(schema, { target: 'draft-7' }) and the zod compilers', async () => {
+  it("addSchema(zodSchema), with or without an $id: ENC_ERR_SCH_FOREIGN_SCHEMA naming z.toJSONSchema(schema, { target: 'draft-7' }) and the zod compilers", async () => {
     for (const schema of [Pet, Object.assign(z.object({ name: z.string() }), { $id: 'Pet' })]) {
       const app = createServer()
       const error = await refusal(async () => { app.addSchema(schema as never); await app.ready() })
@@ -25,13 +25,13 @@ describe('a zod schema as a shared schema is refused at boot naming the fix (add
       await app.close()
     }
   })
-  it('a JSON Schema made from it with z.toJSONSchema(schema, { target: 'draft-7' }) and an $id is taken (the fix the message names)', async () => {
+  it("a JSON Schema made from it with z.toJSONSchema(schema, { target: 'draft-7' }) and an $id is taken (the fix the message names)", async () => {
     const app = createServer()
     app.addSchema({ ...z.toJSONSchema(Pet, { target: 'draft-7' }), $id: 'Pet' })
     app.post('/pets', { schema: { body: { $ref: 'Pet#' } } }, async (request) => request.body)
     try {
       expect((await app.inject({ method: 'POST', url: '/pets', payload: { name: 'Rex' } })).json()).to.deep.equal({ name: 'Rex' })
-      expect((await app.inject({ method: 'POST', url: '/pets', payload: { name: 1 } })).statusCode).to.equal(400)
+      expect((await app.inject({ method: 'POST', url: '/pets', payload: {} })).statusCode).to.equal(400)
     } finally { await app.close() }
   })
   it('@Module({ schemas: [zodSchema] }): the same code at boot, not the generic entry error', async () => {
