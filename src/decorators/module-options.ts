@@ -108,8 +108,9 @@ function dynamicModuleName(entry: unknown): string | undefined {
 }
 const isPluginEntry = (entry: unknown): boolean => typeof entry === 'function' ||
   (Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'function' && entry[1] !== null && typeof entry[1] === 'object')
+// A zod (Standard Schema) object passes here so that addSchema() refuses it naming the fix (ENC_ERR_SCH_FOREIGN_SCHEMA).
 const isSchemaEntry = (entry: unknown): boolean => typeof entry === 'function' ||
-  (typeof entry === 'object' && typeof (entry as { $id?: unknown }).$id === 'string')
+  (typeof entry === 'object' && entry !== null && (typeof (entry as { $id?: unknown }).$id === 'string' || '~standard' in entry))
 function isProviderEntry(entry: unknown): boolean {
   if (typeof entry === 'function') return true
   if (typeof entry !== 'object' || entry === null || !('provide' in entry)) return false

@@ -3,6 +3,7 @@ import { injectable } from 'tsyringe'
 import { assertLegacyDecorator } from './declaration-error'
 import { toModuleMeta } from './module-options'
 import { setModuleMeta } from './metadata'
+import type { NestModuleKeys } from './module-option-hints'
 import type { ModuleOptions, PluginEntry } from './types'
 
 // `P` has no default on purpose: a default of [] becomes the contextual type of the list while it
@@ -19,7 +20,7 @@ import type { ModuleOptions, PluginEntry } from './types'
  * @Module({ plugins: [GrandchildModule, bearerAuth({ keys })], controllers: [TwoController], prefix: '/v1' })
  * class PublicModule {}
  */
-export function Module<P extends readonly PluginEntry[]>(options?: ModuleOptions<P>): ClassDecorator {
+export function Module<P extends readonly PluginEntry[]>(options?: ModuleOptions<P> & NestModuleKeys): ClassDecorator {
   // The second parameter is only there to be checked: a standard decorator's context (declaration-error.ts).
   return ((target: Function, context?: unknown) => {
     assertLegacyDecorator('@Module()', context)

@@ -1,3 +1,4 @@
+import type { FastifyTypedHook } from '../runtime/fastify-typed-hook'
 import type { DoneFn, Reply, Request, RequestHook } from '../runtime/types'
 import { declarationError, memberName } from './declaration-error'
 import { addClassRouteHooks, addMethodRouteHooks } from './metadata'
@@ -20,7 +21,13 @@ export type GuardClass = abstract new (...args: any[]) => { handle(request: Requ
 export type RouteHookArg = RequestHook | GuardClass
 
 /** Any class with a `handle(request, reply, done?)`: what the decorators accept before {@link CheckedHooks} reads its result. */
-type AnyGuardClass = abstract new (...args: any[]) => { handle(request: Request, reply: Reply, done: DoneFn): unknown }
+type GuardConstructor = abstract new (...args: any[]) => { handle(request: Request, reply: Reply, done: DoneFn): unknown }
+/**
+ * What the decorators take besides a hook of the stage: a guard class, or another function that is
+ * not a class ({@link OtherHookFunction}, checked as a hook typed for Fastify). Named as when it was
+ * guard classes alone: a compile error shows it ('RequestHook | AnyGuardClass'), and one such message is a fixture's.
+ */
+type AnyGuardClass = GuardConstructor | OtherHookFunction
 
 /** A compile error naming what to fix: the guard class is not assignable to a type with this key. */
 type GuardTypeError<Message extends string> = GuardClass & { [K in Message]: never }
@@ -30,8 +37,11 @@ type GuardTypeError<Message extends string> = GuardClass & { [K in Message]: nev
  * habits are caught where they would let requests through): a result that may be `true` or
  * `undefined` (`return user?.isAdmin`) is refused, since only `false` denies; a value that is
  * none of nothing, a boolean or `reply` is refused; a `done`-style handle must return nothing.
+ * Any other function that is not Enclave's hook is kept only when it reads as a hook typed for
+ * Fastify (src/runtime/fastify-typed-hook.ts), else refused naming `NotAFastifyHook`.
  */
-export type CheckedHooks<H extends readonly unknown[]> = { [K in keyof H]: H[K] extends AnyGuardClass ? CheckedGuard<H[K]> : H[K] }
+export type CheckedHooks<H extends readonly unknown[]> = number extends H['length'] ? H : { [K in keyof H]: CheckedHook<H[K], RequestHook, FastifyTypedHook<H[K]>> }
+// (An array, not a tuple: the hooks failed the decorator's constraint, whose message then names each wrong one.)
 
 // A value typed as the wide GuardClass (`hooks: RouteHookArg[]` spread) was checked where it was typed.
 type CheckedGuard<C> = [GuardClass] extends [C] ? C : C extends abstract new (...args: any[]) => { handle(...args: infer A): infer R }
@@ -42,6 +52,25 @@ type CheckedGuard<C> = [GuardClass] extends [C] ? C : C extends abstract new (..
         ? true extends Awaited<R> ? undefined extends Awaited<R> ? GuardTypeError<"guard handle() may return undefined, which lets the request through (only false denies): return true or false"> : C : C
         : GuardTypeError<"guard handle() must return nothing, true or false (false denies with 403), or reply, or a promise of one of those">
   : C
+
+/**
+ * What the decorators take besides a hook of the stage (an inline one is typed by it) and a guard
+ * class: another function, checked by {@link CheckedHooks} as a hook typed for Fastify
+ * (`fastify.authenticate`, @fastify/auth's `fastify.auth([...])`, src/runtime/fastify-typed-hook.ts).
+ * One that is not a class (a class's `prototype` is its instance type; a function's reads
+ * as Function's `any`), so a class that is no guard still fails the decorator's constraint, with
+ * the message naming what `handle()` lacks. It has no call signature: a second function type in
+ * the union would cost an inline hook its contextual typing (TypeScript types a parameter from a
+ * union only when the members' signatures are identical).
+ */
+export type OtherHookFunction = Function & { prototype?: undefined }
+
+/**
+ * One hook checked: a guard class on its `handle()`'s result, a hook of the stage (`Hook`) as is
+ * (`unknown` in the intersection: written `T`, an inline hook's parameters lost their contextual
+ * type when its body had an error), any other function as `Fastify` maps it (itself when it reads as Fastify's).
+ */
+export type CheckedHook<T, Hook, Fastify> = T extends GuardConstructor ? CheckedGuard<T> : T extends Hook ? unknown : Fastify
 
 /** On a module class, a controller class or one of its route methods. */
 export type RouteHookDecorator = (target: object, propertyKey?: string | symbol, descriptor?: PropertyDescriptor) => void

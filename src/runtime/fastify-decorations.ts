@@ -1,4 +1,4 @@
-import type { RequestBase } from './types'
+import type { ReplyBase, RequestBase } from './types'
 
 /*
  * Types only: what Fastify plugins (the @fastify/* packages) add to a request, a reply or an
@@ -55,11 +55,39 @@ type FastifyInstanceOwn =
   // Fastify 3/4's
   | 'getDefaultRoute' | 'setDefaultRoute'
 
-type Decorations<T, Own extends string> = Pick<T, Exclude<Extract<keyof T, string>, Own>>
+type Decorations<T, Own extends string, Holder> = CalledOn<Pick<T, Exclude<Extract<keyof T, string>, Own>>, Holder>
+
+/*
+ * A plugin method typed `this: FastifyRequest` (@fastify/passport's `request.isAuthenticated()`,
+ * `request.logIn()`) cannot be called on Enclave's request as declared: its `this` is checked
+ * against the request, which is not a FastifyRequest (Fastify 5's `req`, `originalUrl`,
+ * `mediaType`, a FastifyInstance `server`). At run time such a method reads the members the plugin
+ * itself decorated (passport's `user`, `session`), which Enclave's request has once the plugin is
+ * registered, so the method is retyped `this: Holder` (Enclave's request, reply or scope): called
+ * on one it compiles, detached (`const f = request.isAuthenticated; f()`) it still does not.
+ * Overloads are kept up to three (passport's `logIn(user)` and `logIn(user, options)`); a generic
+ * one's type parameters are read at their constraints (`logIn<T = unknown>(user: T)` takes `unknown`).
+ * Members without a declared `this` (most: `request.jwtVerify()`, `reply.setCookie()`) are left as
+ * they are, generics included.
+ */
+// Homomorphic (over the Pick), so optional and readonly members stay so.
+type CalledOn<D, Holder> = { [K in keyof D]: undefined extends D[K] ? D[K] : unknown extends ThisParameterType<D[K]> ? D[K] : Rebound<D[K], Holder> }
+
+type Rebound<F, Holder> =
+  F extends { (this: never, ...args: infer A1): infer R1; (this: never, ...args: infer A2): infer R2; (this: never, ...args: infer A3): infer R3 }
+    ? Same<[A1, R1], [A2, R2]> extends true ? Rebound2<F, Holder> : { (this: Holder, ...args: A1): R1; (this: Holder, ...args: A2): R2; (this: Holder, ...args: A3): R3 }
+    : Rebound2<F, Holder>
+type Rebound2<F, Holder> =
+  F extends { (this: never, ...args: infer A1): infer R1; (this: never, ...args: infer A2): infer R2 }
+    ? Same<[A1, R1], [A2, R2]> extends true ? Rebound1<F, Holder> : { (this: Holder, ...args: A1): R1; (this: Holder, ...args: A2): R2 }
+    : Rebound1<F, Holder>
+// A function with fewer overloads than a pattern matches it with its first signature repeated.
+type Same<X, Y> = (<T>() => T extends X ? 1 : 2) extends (<T>() => T extends Y ? 1 : 2) ? true : false
+type Rebound1<F, Holder> = F extends (this: never, ...args: infer A) => infer R ? (this: Holder, ...args: A) => R : F
 
 /** What the Fastify plugins the program imports add to `FastifyRequest` (`request.cookies`, `request.jwtVerify()`, `request.file()`). */
-export type FastifyRequestDecorations<FastifyRequest> = Decorations<FastifyRequest, FastifyRequestOwn | keyof RequestBase>
+export type FastifyRequestDecorations<FastifyRequest> = Decorations<FastifyRequest, FastifyRequestOwn | keyof RequestBase, RequestBase>
 /** What they add to `FastifyReply` (`reply.setCookie()`, `reply.jwtSign()`, `reply.sendFile()`); the ones that return a reply return a FastifyReply. */
-export type FastifyReplyDecorations<FastifyReply> = Decorations<FastifyReply, FastifyReplyOwn>
+export type FastifyReplyDecorations<FastifyReply> = Decorations<FastifyReply, FastifyReplyOwn, ReplyBase>
 /** What they add to `FastifyInstance` (`app.jwt`, `app.httpErrors`, `app.multipartErrors`). */
-export type FastifyInstanceDecorations<FastifyInstance> = Decorations<FastifyInstance, FastifyInstanceOwn>
+export type FastifyInstanceDecorations<FastifyInstance> = Decorations<FastifyInstance, FastifyInstanceOwn, object>

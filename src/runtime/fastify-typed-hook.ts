@@ -28,10 +28,37 @@ export interface NotAFastifyHook {
   'a route hook is (request, reply, done?) => unknown, typed for Enclave (Request, Reply) or for Fastify (FastifyRequest, FastifyReply)': never
 }
 
+/** What a preSerialization or onSend hook that fits neither Enclave's nor Fastify's shape is checked against. */
+export interface NotAFastifyPayloadHook {
+  'a payload hook is (request, reply, payload, done?) => unknown, typed for Enclave (Request, Reply) or for Fastify (FastifyRequest, FastifyReply)': never
+}
+/** What an onError hook that fits neither Enclave's nor Fastify's shape is checked against. */
+export interface NotAFastifyErrorHook {
+  'an error hook is (request, reply, error: Error, done?) => unknown, typed for Enclave (Request, Reply) or for Fastify (FastifyRequest, FastifyReply, FastifyError)': never
+}
+
 /** `H` when it is a request hook typed for Fastify (see above), else {@link NotAFastifyHook}; `never` stays `never` (no such hook given). */
 export type FastifyTypedHook<H> = H extends (request: infer Q, reply: infer P, done: infer _Done) => unknown
   ? FastifyRequestLike<Q> extends true ? FastifyReplyLike<P> extends true ? H : NotAFastifyHook : NotAFastifyHook
   : NotAFastifyHook
+
+/**
+ * The same for Fastify's preSerialization and onSend hooks, `(request, reply, payload, done)`: at
+ * most four parameters, request and reply read as above; the payload may be typed as the hook
+ * likes (Fastify's `addHook` infers it too; Enclave hands the value it has at that stage).
+ */
+export type FastifyTypedPayloadHook<H> = H extends (request: infer Q, reply: infer P, payload: infer _Payload, done: infer _Done) => unknown
+  ? FastifyRequestLike<Q> extends true ? FastifyReplyLike<P> extends true ? H : NotAFastifyPayloadHook : NotAFastifyPayloadHook
+  : NotAFastifyPayloadHook
+
+/**
+ * The same for Fastify's onError hook, `(request, reply, error, done)`: the error parameter an
+ * Error or a subtype of one (Fastify's FastifyError: what it reads, `code`, `statusCode`, is
+ * there on Enclave's coded errors, and absent, as in Fastify, on a plain thrown Error).
+ */
+export type FastifyTypedErrorHook<H> = H extends (request: infer Q, reply: infer P, error: infer E, done: infer _Done) => unknown
+  ? FastifyRequestLike<Q> extends true ? FastifyReplyLike<P> extends true ? unknown extends E ? H : [E] extends [Error] ? H : NotAFastifyErrorHook : NotAFastifyErrorHook : NotAFastifyErrorHook
+  : NotAFastifyErrorHook
 
 type RequestKey = 'id' | 'url' | 'method' | 'raw'
 type ReplyKey = 'statusCode' | 'raw'

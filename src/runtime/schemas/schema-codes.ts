@@ -76,8 +76,12 @@ export const schemaErrors = {
     message: (a: { where: string; key: string; hint: string }) => `The schema of route ${a.where} has the key '${a.key}'${a.hint}, which is not a part: use body, querystring (or query), params, headers or response. Validation would silently skip it.` }),
   ENC_ERR_SCH_UNKNOWN_KEYWORD: e({ status: null, summary: 'a route or shared schema (or one given to compileValidationSchema()/compileSerializationSchema()) uses a JSON Schema keyword the validator does not know (validator.customKeywords lists custom ones)',
     message: (a: { where: string; key: string; pointer: string; hint: string }) => `${a.where}: unknown JSON Schema keyword '${a.key}' at '${a.pointer}'${a.hint}. ajv and fast-json-stringify would both ignore it. Fix the name, or list a custom keyword in the server option validator.customKeywords.` }),
-  ENC_ERR_SCH_FOREIGN_SCHEMA: e({ status: null, summary: 'a route schema is a zod (or other Standard Schema) object, which only a custom validatorCompiler / serializerCompiler can read, and none is set for it',
-    message: (a: { where: string; vendor: string; pointer: string }) => `${a.where} is a ${a.vendor} schema${a.pointer === '/' ? '' : ` at '${a.pointer}'`}, not a JSON Schema, ` +
+  ENC_ERR_SCH_FOREIGN_SCHEMA: e({ status: null, summary: 'a route schema is a zod (or other Standard Schema) object, which only a custom validatorCompiler / serializerCompiler can read, and none is set for it; or addSchema() / a module\'s schemas was given one (shared schemas are JSON Schema, for $ref)',
+    message: (a: { where: string; vendor: string; pointer: string; shared?: true }) => a.shared === true
+      ? `${a.where} was given a ${a.vendor} schema, not a JSON Schema: shared schemas are what routes reference with $ref, which only JSON Schema has. ` +
+        `Convert it and give it an $id (zod 4: { ...z.toJSONSchema(schema, { target: 'draft-7' }), $id: 'Name' }), or use the ${a.vendor} schema itself in the routes' schemas, ` +
+        `with compilers that read it (fastify-type-provider-zod's validatorCompiler and serializerCompiler).`
+      : `${a.where} is a ${a.vendor} schema${a.pointer === '/' ? '' : ` at '${a.pointer}'`}, not a JSON Schema, ` +
       `and the compiler in effect is the JSON Schema one. Set compilers that read it for this route or an enclosing scope (fastify-type-provider-zod: ` +
       `scope.setValidatorCompiler(validatorCompiler) and scope.setSerializerCompiler(serializerCompiler), or the module/route options of the same names), ` +
       `or convert it to JSON Schema (zod 4: z.toJSONSchema(schema)).` }),

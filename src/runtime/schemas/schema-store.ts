@@ -1,3 +1,4 @@
+import { standardOf } from './standard-schema'
 import { plainSchema } from './fluent-schema'
 import { placeSchemaClasses } from './schema-class-placer'
 import { describeValue, schemaError } from './schema-codes'
@@ -144,6 +145,10 @@ export class SchemaStore {
     if (typeof given !== 'object' || given === null || Array.isArray(given)) {
       throw schemaError('ENC_ERR_SCH_NOT_OBJECT', { case: 'shared', scopePath: this.scopePath, got: describeValue(given) })
     }
+    // A zod (Standard Schema) object: without an $id it read as a missing $id, with one it was kept
+    // and its own keys (`def`, `type`) read as JSON Schema. Named here, with the two fixes.
+    const vendor = standardOf(given)?.vendor
+    if (vendor !== undefined) throw schemaError('ENC_ERR_SCH_FOREIGN_SCHEMA', { where: `addSchema() in scope ${this.scopePath}`, vendor, pointer: '/', shared: true })
     // `addSchema(Pet.schema)` with `owner: Owner` in it: the nested class placed as a route's is.
     const schema = placeSchemaClasses(given as JsonSchema)
     const id = (schema as Record<string, unknown>).$id
