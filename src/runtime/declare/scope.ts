@@ -114,6 +114,8 @@ export class ScopeImpl implements Scope {
   readonly modules: ModuleInspection[] = []
   /** What this scope's error handler declares it answers (scope.annotate({ errorResponses })). */
   errorResponses: Readonly<Record<string, JsonSchema>> | null = null
+  /** The media type this scope's error handler declares it answers in (scope.annotate({ errorContentType })). */
+  errorContentType: string | null = null
   /** The route-level hooks given with setNotFoundHandler(options, handler). */
   notFoundOptions: NotFoundOptions = {}
 
@@ -281,6 +283,7 @@ export class ScopeImpl implements Scope {
       this.errorResponses = annotation.errorResponses
       this.origins.set('errorResponses', this.currentOrigin())
     }
+    if (annotation.errorContentType !== undefined) this.errorContentType = annotation.errorContentType
     return this
   }
 
