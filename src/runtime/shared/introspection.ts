@@ -193,5 +193,6 @@ export interface InspectView {
   printTree(): string
   explain(route: string): string
   explainJson(route: string): RouteInspection
-  openapi(info?: OpenApiInfo): OpenApiDocument
+  /** `within`: a scope path whose routes alone are documented. */
+  openapi(info?: OpenApiInfo, within?: string): OpenApiDocument
 }
