@@ -65,7 +65,7 @@ export type {
 export type {
   Inspection, RouteInspection, ScopeInspection, SchemaInspection, HookInspection, Declared, FunctionInspection, ErrorHandlerInspection,
   ModuleInspection, SecurityInspection, RouteSchemaInspection, ScopeAnnotation, SecurityDescription,
-  OpenApiDocument, OpenApiInfo, OpenApiOperation, OpenApiParameter, OpenApiResponse,
+  OpenApiDocument, OpenApiInfo, OpenApiOptions, OpenApiOperation, OpenApiParameter, OpenApiResponse,
 } from './runtime'
 export type {
   ModuleOptions, RouteMethodOptions, DecoratorRouteOptions, SchemaClassBase, SchemaClassOptions, SchemaReference, ErrorHandlerOptions,

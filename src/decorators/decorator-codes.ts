@@ -24,7 +24,7 @@ export const decoratorErrors = {
   ENC_ERR_DECL_TARGET: e({ status: null, summary: 'a decorator is used on the wrong kind of member (a property, a constructor parameter) or with the wrong argument for it (an undefined one: often a circular import)',
     message: (a: { where: string; case: 'constructor-param' | 'route-on-property' | 'error-handler-on-property' | 'hook-on-property' | 'not-found-handler-on-property' }
       | { case: 'route-method-arg'; arg: string; method: string } | { case: 'route-class-arg'; arg: string; className: string }
-      | { where: string; case: 'error-handler-responses'; got: string } | { where: string; case: 'route-hook-arg'; got: string }
+      | { where: string; case: 'error-handler-responses'; got: string } | { where: string; case: 'error-handler-content-type'; got: string } | { where: string; case: 'route-hook-arg'; got: string }
       | { case: 'param-factory'; got: string } | { where: string; case: 'requires-arg'; got: string }) => {
       switch (a.case) {
         case 'constructor-param': return `${a.where}: parameter decorators go on route handler parameters; constructor parameters are injected from the module's providers.`
@@ -41,6 +41,7 @@ export const decoratorErrors = {
           'Boot finds a required plugin by that name in the controller\'s module and its ancestors.' +
           (a.got === 'undefined' ? ' A plugin that is undefined at decoration time is usually a circular import between files.' : '')
         case 'error-handler-responses': return `${a.where}: responses maps a status (422, '4xx' or 'default') to a JSON Schema, got ${a.got}.`
+        case 'error-handler-content-type': return `${a.where}: contentType is the media type the handler answers in, as 'type/subtype' without parameters ('application/problem+json'), got ${a.got}.`
         case 'route-method-arg': return `@Route(${a.arg}) on method ${a.method}: on a method @Route takes { method, path, ...options }; use @Get('/path') and friends for the short form.`
         case 'route-class-arg': return `@Route(${a.arg}) on class ${a.className}: on a class @Route takes an optional path prefix string ('/books' or 'books'); route options go on the methods.`
       }

@@ -1,6 +1,9 @@
 import { assertInstanceMethod, assertLegacyDecorator, declarationError, memberName } from './declaration-error'
-import { getErrorHandlerKey, setErrorHandlerKey, setErrorResponses } from './metadata'
+import { getErrorHandlerKey, setErrorContentType, setErrorHandlerKey, setErrorResponses } from './metadata'
 import type { JsonSchema } from '../runtime/schemas/types'
+
+/** `type/subtype`, no parameters: a media type as OpenAPI's `content` keys name it. */
+const MEDIA_TYPE = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/i
 
 export interface ErrorHandlerOptions {
   /**
@@ -8,6 +11,12 @@ export interface ErrorHandlerOptions {
    * route the handler covers, in place of the framework's own error body for the same status.
    */
   responses?: Readonly<Record<number | string, JsonSchema>>
+  /**
+   * The media type its answers carry (`'application/problem+json'`, RFC 9457): `openapi()` documents
+   * every error response the handler covers under it, the framework's own statuses (400, 404, 413,
+   * 415, 500...) included, since they reach the handler too. Default: `application/json`.
+   */
+  contentType?: string
 }
 
 /**
@@ -38,7 +47,12 @@ export function ErrorHandler(options: ErrorHandlerOptions = {}): MethodDecorator
     if (responses !== undefined && (responses === null || typeof responses !== 'object' || Object.keys(responses).some((k) => !/^([1-5]\d\d|[1-5]xx|default)$/i.test(k)))) {
       throw declarationError('ENC_ERR_DECL_TARGET', { where, case: 'error-handler-responses', got: JSON.stringify(Object.keys(responses ?? {})) })
     }
+    const contentType = options?.contentType
+    if (contentType !== undefined && (typeof contentType !== 'string' || !MEDIA_TYPE.test(contentType))) {
+      throw declarationError('ENC_ERR_DECL_TARGET', { where, case: 'error-handler-content-type', got: JSON.stringify(contentType) })
+    }
     setErrorHandlerKey(target.constructor, propertyKey)
+    if (contentType !== undefined) setErrorContentType(target.constructor, contentType.toLowerCase())
     if (responses !== undefined) setErrorResponses(target.constructor, Object.fromEntries(Object.entries(responses).map(([k, v]) => [k.toLowerCase(), v])))
   }
 }

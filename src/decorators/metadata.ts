@@ -17,6 +17,7 @@ const kReplyDecorators = Symbol('enclave.replyDecorators')
 const kHooks = Symbol('enclave.hooks')
 const kErrorHandler = Symbol('enclave.errorHandler')
 const kErrorResponses = Symbol('enclave.errorResponses')
+const kErrorContentType = Symbol('enclave.errorContentType')
 const kClassRouteHooks = Symbol('enclave.classRouteHooks')
 const kMethodRouteHooks = Symbol('enclave.methodRouteHooks')
 const kNotFoundHandler = Symbol('enclave.notFoundHandler')
@@ -89,6 +90,8 @@ export const setErrorHandlerKey = (target: Function, key: string | symbol) => Re
 /** What the module's error handler declares it answers, by status key (for the OpenAPI document). */
 export const getErrorResponses = (target: Function) => own<Record<string, JsonSchema>>(kErrorResponses, target)
 export const setErrorResponses = (target: Function, responses: Record<string, JsonSchema>) => Reflect.defineMetadata(kErrorResponses, responses, target)
+export const getErrorContentType = (target: Function) => own<string>(kErrorContentType, target)
+export const setErrorContentType = (target: Function, type: string) => Reflect.defineMetadata(kErrorContentType, type, target)
 
 // Decorators apply bottom-up; prepending keeps the source order (top first) of stacked ones.
 /** `@OnRequest()`-style hooks on the module or controller class itself. */

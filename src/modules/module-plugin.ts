@@ -1,5 +1,5 @@
 import { lift, type AsyncPlugin, type NotFoundHandler, type RequestHook, type Scope } from '../runtime'
-import { getClassInterceptors, getClassRouteHooks, getErrorHandlerKey, getErrorResponses, getHooks, getNotFoundHandler, getReplyDecorators, getRequestDecorators, getRequiredPlugins } from '../decorators/internal'
+import { getClassInterceptors, getClassRouteHooks, getErrorContentType, getErrorHandlerKey, getErrorResponses, getHooks, getNotFoundHandler, getReplyDecorators, getRequestDecorators, getRequiredPlugins } from '../decorators/internal'
 import { toProviderSpec } from './providers'
 import { describeToken, moduleError } from './module-error'
 import { controllerRoutes, resolved, type ResolvedRouteHooks } from './controller-routes'
@@ -43,6 +43,8 @@ export function applyModule(scope: Scope, node: ModuleNode, wiring: ReadonlyMap<
     scope.setErrorHandler(member(errorHandlerKey))
     const responses = getErrorResponses(type)
     if (responses !== undefined) scope.annotate({ errorResponses: responses })
+    const contentType = getErrorContentType(type)
+    if (contentType !== undefined) scope.annotate({ errorContentType: contentType })
   }
   const notFound = getNotFoundHandler(type)
   if (notFound !== undefined) {

@@ -13,6 +13,12 @@ export interface OpenApiRouteOptions {
    * installs itself (it is not a dependency of Enclave). Off by default.
    */
   ui?: string
+  /**
+   * `'scope'`: document only the routes of the module (scope) the plugin is listed in and its
+   * descendants, e.g. one document per API version from the `/v1` and `/v2` modules. Default
+   * `'all'`: every route of the server.
+   */
+  routes?: 'all' | 'scope'
 }
 
 const JAVASCRIPT = 'application/javascript; charset=utf-8'
@@ -41,11 +47,15 @@ export function openapiRoute(options: OpenApiRouteOptions = {}): PluginFunction 
   if (typeof path !== 'string' || !path.startsWith('/') || (options.ui !== undefined && (typeof options.ui !== 'string' || !options.ui.startsWith('/')))) {
     throw pluginError('ENC_ERR_OPENAPI_INVALID_OPTIONS', { path, ui: options.ui })
   }
+  const routes = options.routes ?? 'all'
+  if (routes !== 'all' && routes !== 'scope') throw pluginError('ENC_ERR_OPENAPI_INVALID_OPTIONS', { routes })
   const uiDir = options.ui === undefined ? null : swaggerUiDir()
   return async function openapiRoute(scope: Scope) {
     let document: OpenApiDocument | null = null
     const hidden = { config: { openapi: false } }
-    scope.get(path, hidden, function (this: Scope) { return document ??= this.openapi(options.info) })
+    // 'scope': the module (scope) the plugin is listed in, whose child scope this plugin runs in.
+    const documented = routes === 'scope' ? scope.parent ?? scope : null
+    scope.get(path, hidden, function (this: Scope) { return document ??= (documented ?? this).openapi(options.info, { routes }) })
     if (options.ui === undefined || uiDir === null) return
     const ui = options.ui.replace(/\/+$/, '')
     const specUrl = `${scope.prefix}${path}`

@@ -12,8 +12,10 @@ export const pluginErrors = {
   ENC_ERR_AUTH_UNAUTHORIZED: e({ status: 401, summary: 'the bearer token is missing or not one of the accepted keys (WWW-Authenticate: Bearer)',
     message: (a: { token: 'missing' | 'invalid' }) => a.token === 'missing'
       ? 'Missing bearer token: send the header "authorization: Bearer <token>".' : 'Invalid bearer token.' }),
-  ENC_ERR_OPENAPI_INVALID_OPTIONS: e({ status: null, summary: "openapiRoute() was given a path or ui that does not start with '/'",
-    message: (a: { path: unknown; ui: unknown }) => `openapiRoute(): path and ui must be paths starting with '/' (got path ${JSON.stringify(a.path)}, ui ${JSON.stringify(a.ui)}).` }),
+  ENC_ERR_OPENAPI_INVALID_OPTIONS: e({ status: null, summary: "openapiRoute() was given a path or ui that does not start with '/', or routes other than 'all' or 'scope'",
+    message: (a: { path: unknown; ui: unknown } | { routes: unknown }) => 'routes' in a
+      ? `openapiRoute(): routes is 'all' (every route of the server) or 'scope' (the routes of the module it is listed in, and below), got ${JSON.stringify(a.routes)}.`
+      : `openapiRoute(): path and ui must be paths starting with '/' (got path ${JSON.stringify(a.path)}, ui ${JSON.stringify(a.ui)}).` }),
   ENC_ERR_OPENAPI_UI_MISSING: e({ status: null, summary: "openapiRoute({ ui }) needs the package 'swagger-ui-dist', which is not installed",
     message: () => "openapiRoute({ ui }): the package 'swagger-ui-dist' is not installed. Run `npm install swagger-ui-dist`, or leave out the ui option." }),
   ENC_ERR_HEALTH_INVALID_OPTIONS: e({ status: null, summary: 'health() was given an unknown option, a path not starting with /, the same path twice, a bad checkTimeout or a check that is not a function',

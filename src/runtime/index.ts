@@ -23,7 +23,7 @@ export type {
   Inspection, RouteInspection, ScopeInspection, SchemaInspection, HookInspection, Declared, FunctionInspection, ErrorHandlerInspection,
   ModuleInspection, SecurityInspection, RouteSchemaInspection, ScopeAnnotation,
 } from './shared/introspection'
-export type { OpenApiDocument, OpenApiInfo, OpenApiOperation, OpenApiParameter, OpenApiResponse } from './shared/openapi-types'
+export type { OpenApiDocument, OpenApiInfo, OpenApiOptions, OpenApiOperation, OpenApiParameter, OpenApiResponse } from './shared/openapi-types'
 export type {
   Scope, Request, Reply, RouteOptions, RouteShorthandOptions, PluginRouteOptions, Handler, RequestHook, PayloadHook, ErrorHook, ErrorHandler, HandledError,
   NotFoundHandler, HookName, Plugin, PluginFunction, PluginOptionsOf, RegisterOptions, AsyncPlugin, CallbackPlugin, PluginOptions, ServerOptions, ListenOptions,

@@ -12,7 +12,7 @@ import type { HasTypedParts, NoUnknownSchemaKeys, ResponseOf, ResponseTypes, Sch
 import type { TypedParts } from './typed-parts'
 import type { AnySerializerCompiler, AnyValidatorCompiler, ValidatorCompiler, SerializerCompiler, ReplySerializer, SerializerOptions, SchemaErrorFormatter, SchemaControllerOptions, ValidatorOptions, RouteSchema, RouteSchemaAnnotations, SharedSchema, JsonSchema } from './schemas/types'
 import type { Inspection, RouteInspection, ScopeAnnotation, ScopeInspection } from './shared/introspection'
-import type { OpenApiDocument, OpenApiInfo } from './shared/openapi-types'
+import type { OpenApiDocument, OpenApiInfo, OpenApiOptions } from './shared/openapi-types'
 import type { SchemaCompilation } from './shared/schema-compilation'
 import type { EachWithoutOpenIndex, OrWithoutOpenIndex } from './open-index'
 import type { BootProfile } from './shared/boot-profile'
@@ -1183,8 +1183,8 @@ export interface Scope extends ScopeDecorations, ScopeRouteLookup {
   explain(route: string, options: { json: true }): RouteInspection
   /** The whole introspection model (scopes, routes, shared schemas) as JSON-ready data. */
   inspect(): Inspection
-  /** An OpenAPI 3.1 document of the booted server. */
-  openapi(info?: OpenApiInfo): OpenApiDocument
+  /** An OpenAPI 3.1 document of the booted server (`{ routes: 'scope' }`: of this scope's routes and its descendants' only). */
+  openapi(info?: OpenApiInfo, options?: OpenApiOptions): OpenApiDocument
   /** Labels what the running plugin declares (its module, providers, error handler responses) for introspection. */
   annotate(annotation: ScopeAnnotation): this
 }

@@ -59,7 +59,7 @@ function scopeInspection(scope: ScopeImpl): ScopeInspection {
     decorators: { instance: ownDecorators(scope, 'instance'), request: ownDecorators(scope, 'request'), reply: ownDecorators(scope, 'reply') },
     hooks: scope.hooks.all().map(([name, hook]) => ({ name, fn: fnName(hook.fn), scope: scope.path, origin: originOf(scope, hook), routeOption: false, onRoute: false })),
     schemas: Object.keys(scope.schemas.own()).map((id) => ({ name: id, scope: scope.path, origin: originOf(scope, `schema:${id}`) })),
-    errorHandler: handler === null ? null : { ...handler, responses: scope.errorResponses },
+    errorHandler: handler === null ? null : { ...handler, responses: scope.errorResponses, contentType: scope.errorContentType },
     notFoundHandler: declaredFunction(scope, scope.notFoundHandler, 'setNotFoundHandler'),
     validatorCompiler: declaredFunction(scope, scope.ownValidatorCompiler, 'setValidatorCompiler'),
     serializerCompiler: declaredFunction(scope, scope.ownSerializerCompiler, 'setSerializerCompiler'),
@@ -112,8 +112,8 @@ function routeInspection(boot: BootContext, record: RouteRecord, method: string,
   for (const key of Object.keys(schema.response ?? {})) serializers[key] = compilerSource(record, options.serializerCompiler, 'serializerCompiler')
   const errorHandlers: ErrorHandlerInspection[] = record.errorHandlers.map((entry) => {
     const scope = entry.scope as unknown as ScopeImpl
-    if (entry.fn === options.errorHandler) return { fn: fnName(entry.fn), scope: 'route option', origin: def.origin, responses: null }
-    return { fn: fnName(entry.fn), scope: scope.path, origin: originOf(scope, 'setErrorHandler'), responses: scope.errorResponses }
+    if (entry.fn === options.errorHandler) return { fn: fnName(entry.fn), scope: 'route option', origin: def.origin, responses: null, contentType: null }
+    return { fn: fnName(entry.fn), scope: scope.path, origin: originOf(scope, 'setErrorHandler'), responses: scope.errorResponses, contentType: scope.errorContentType }
   })
   const security: SecurityInspection[] = []
   for (const name of requestHookNames) {

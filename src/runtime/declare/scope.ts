@@ -30,7 +30,8 @@ import type {
 } from '../types'
 import type { JsonSchema, ReplySerializer, SchemaControllerOptions, SchemaErrorFormatter, SerializerCompiler, SharedSchema, ValidatorCompiler } from '../schemas/types'
 import type { Inspection, ModuleInspection, RouteInspection, ScopeAnnotation, ScopeInspection } from '../shared/introspection'
-import type { OpenApiDocument, OpenApiInfo } from '../shared/openapi-types'
+import type { OpenApiDocument, OpenApiInfo, OpenApiOptions } from '../shared/openapi-types'
+import { openapiScope } from './openapi-options'
 
 type AnyHandler = (...args: any[]) => unknown
 
@@ -114,6 +115,8 @@ export class ScopeImpl implements Scope {
   readonly modules: ModuleInspection[] = []
   /** What this scope's error handler declares it answers (scope.annotate({ errorResponses })). */
   errorResponses: Readonly<Record<string, JsonSchema>> | null = null
+  /** The media type this scope's error handler declares it answers in (scope.annotate({ errorContentType })). */
+  errorContentType: string | null = null
   /** The route-level hooks given with setNotFoundHandler(options, handler). */
   notFoundOptions: NotFoundOptions = {}
 
@@ -281,6 +284,7 @@ export class ScopeImpl implements Scope {
       this.errorResponses = annotation.errorResponses
       this.origins.set('errorResponses', this.currentOrigin())
     }
+    if (annotation.errorContentType !== undefined) this.errorContentType = annotation.errorContentType
     return this
   }
 
@@ -313,7 +317,9 @@ export class ScopeImpl implements Scope {
     return options?.json === true ? view.explainJson(route) : view.explain(route)
   }
   inspect(): Inspection { return this.context.facade.introspect().inspect() }
-  openapi(info?: OpenApiInfo): OpenApiDocument { return this.context.facade.introspect().openapi(info) }
+  openapi(info?: OpenApiInfo, options?: OpenApiOptions): OpenApiDocument {
+    return this.context.facade.introspect().openapi(info, openapiScope(this.path, options))
+  }
 
   addContentTypeParser(types: string | RegExp | Array<string | RegExp>, a: ContentTypeParserOptions | AnyParser, b?: AnyParser): this { addContentTypeParser(this, types, a, b); return this }
   hasContentTypeParser(type: string | RegExp): boolean { return hasContentTypeParser(this, type) }

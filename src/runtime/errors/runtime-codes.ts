@@ -231,8 +231,8 @@ export const runtimeErrors = {
   ENC_ERR_INSPECT_NOT_BOOTED: e({ status: null, summary: 'printRoutes/printTree/printPlugins/explain/inspect/openapi was called before the server booted',
     message: (a: { path: string }) => `printRoutes/printTree/printPlugins/explain/inspect/openapi on ${a.path}: the server has not booted yet. ` +
       'Call them after `await app.ready()` (createApp() returns a booted app), or in an onReady hook.' }),
-  ENC_ERR_INSPECT_INVALID_OPTIONS: e({ status: null, summary: 'printRoutes() was given an option it does not know or cannot honour (commonPrefix: true) or a value of the wrong type',
-    message: (a: { path: string; problem: string }) => `printRoutes() on ${a.path}: ${a.problem}.` }),
+  ENC_ERR_INSPECT_INVALID_OPTIONS: e({ status: null, summary: "printRoutes() or openapi() was given an option it does not know or cannot honour (commonPrefix: true; routes other than 'all' or 'scope') or a value of the wrong type",
+    message: (a: { path: string; problem: string; method?: string }) => `${a.method ?? 'printRoutes'}() on ${a.path}: ${a.problem}.` }),
   ENC_ERR_INSPECT_ROUTE_NOT_FOUND: e({ status: null, summary: "explain() was given a route that is not declared ('METHOD /declared/path')",
     message: (a: { given: string } | { wanted: string; nearest: readonly string[] }) => 'given' in a
       ? `explain(${a.given}): give a method and a declared path, e.g. explain('POST /notes/:id').`

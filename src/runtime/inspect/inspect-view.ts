@@ -12,6 +12,6 @@ export function createInspectView(inspection: Inspection): InspectView {
     printTree: () => printTree(inspection.root),
     explain: (route) => explainRoute(findRoute(inspection.routes, route)),
     explainJson: (route) => findRoute(inspection.routes, route),
-    openapi: (info) => buildOpenApi(inspection, info),
+    openapi: (info, within) => buildOpenApi(inspection, info, within),
   }
 }

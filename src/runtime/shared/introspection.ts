@@ -79,6 +79,8 @@ export interface RefusalInspection {
 export interface ErrorHandlerInspection extends FunctionInspection {
   /** What the handler declares it answers, by status key, or null when it declares nothing. */
   readonly responses: Readonly<Record<string, JsonSchema>> | null
+  /** The media type it declares it answers in, or null (JSON, the framework's). */
+  readonly contentType: string | null
 }
 
 export interface ScopeInspection {
@@ -167,6 +169,11 @@ export interface ScopeAnnotation {
   readonly providers?: readonly string[]
   /** What the scope's error handler answers, by status key (`'422'`): documented on every route it handles. */
   readonly errorResponses?: Readonly<Record<string, JsonSchema>>
+  /**
+   * The media type the scope's error handler answers in (`application/problem+json`): every error
+   * response it covers, the framework's statuses included, is documented under it.
+   */
+  readonly errorContentType?: string
 }
 
 /** Fastify 3.27.4's printRoutes options that the tree can honour (declare/print-routes-options.ts checks them). */
@@ -186,5 +193,6 @@ export interface InspectView {
   printTree(): string
   explain(route: string): string
   explainJson(route: string): RouteInspection
-  openapi(info?: OpenApiInfo): OpenApiDocument
+  /** `within`: a scope path whose routes alone are documented. */
+  openapi(info?: OpenApiInfo, within?: string): OpenApiDocument
 }

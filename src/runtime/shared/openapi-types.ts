@@ -6,6 +6,16 @@ export interface OpenApiInfo {
   servers?: ReadonlyArray<{ url: string; description?: string }>
 }
 
+/** What `openapi()` documents. */
+export interface OpenApiOptions {
+  /**
+   * `'all'` (default): every route of the server, whichever scope it is called on. `'scope'`: only
+   * the routes of the scope it is called on and its descendants (a `/v1` module's own document,
+   * beside the `/v2` module's), with the shared schemas they can see: @fastify/swagger's rule.
+   */
+  routes?: 'all' | 'scope'
+}
+
 /** An OpenAPI 3.1 document (the fields Enclave writes; see https://spec.openapis.org/oas/v3.1.0). */
 export interface OpenApiDocument {
   openapi: '3.1.0'

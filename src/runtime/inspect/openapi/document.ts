@@ -12,9 +12,12 @@ import { hoistDefinitions } from './hoist'
  * routes, routes with `config: { openapi: false }` and routes whose schema says `hide: true`
  * left out), shared schemas as components
  * named by `$id`, one tag per module (its path in the tree), the security schemes guard hooks
- * declare, and the error contract of each route.
+ * declare, and the error contract of each route. With `within` (a scope path), only the routes of
+ * that scope and its descendants, and the shared schemas they can see: a `/v1` module's own
+ * document, as @fastify/swagger documents the context it is registered in.
  */
-export function buildOpenApi(inspection: Inspection, info: OpenApiInfo = {}): OpenApiDocument {
+export function buildOpenApi(whole: Inspection, info: OpenApiInfo = {}, within?: string): OpenApiDocument {
+  const inspection = within === undefined ? whole : narrowed(whole, within)
   const names = new ComponentNames(inspection.schemas)
   const schemas: Record<string, Record<string, unknown>> = {}
   for (const s of inspection.schemas) {
@@ -52,6 +55,13 @@ export function buildOpenApi(inspection: Inspection, info: OpenApiInfo = {}): Op
   if (Object.keys(securitySchemes).length > 0) document.components.securitySchemes = securitySchemes
   hoistDefinitions(document)
   return document
+}
+
+/** The routes of `scope` and below; the schemas of `scope`, its ancestors and descendants (not a sibling's). */
+function narrowed(inspection: Inspection, scope: string): Inspection {
+  const under = (path: string) => path === scope || path.startsWith(`${scope} > `)
+  const above = (path: string) => scope.startsWith(`${path} > `)
+  return { ...inspection, routes: inspection.routes.filter((r) => under(r.scope)), schemas: inspection.schemas.filter((s) => under(s.scope) || above(s.scope)) }
 }
 
 /** The module that declared the route (its path in the tree); a route a plain plugin declared is tagged with its scope. */

@@ -50,10 +50,12 @@ export function buildOperation(inspected: RouteInspection, context: OperationCon
     // Nothing says which status the handler answers: @fastify/swagger's convention, a bare 200.
     responses['200'] = { description: 'OK (no response schema declared)' }
   }
-  for (const [status, error] of errorResponses(route)) {
-    if (responses[status] !== undefined && error.schema === null) continue
+  for (const [key, error] of errorResponses(route)) {
+    // OpenAPI spells a range `4XX` (the route's own keys above are written so too).
+    const status = /^\dxx$/i.test(key) ? key.toUpperCase() : key
+    if (responses[status] !== undefined && !error.declared) continue
     const schema = error.schema === null ? { $ref: `#/components/schemas/${ERROR_COMPONENT}` } : toOpenApi(error.schema)
-    responses[status] = { description: error.description, content: { 'application/json': { schema } } }
+    responses[status] = { description: error.description, content: { [error.contentType]: { schema } } }
   }
   if (route.security.length > 0) operation.security = route.security.map((s) => ({ [s.name]: [] }))
   // Re-set last so the document reads request first, then responses.
@@ -65,7 +67,7 @@ export function buildOperation(inspected: RouteInspection, context: OperationCon
 /**
  * The schema's `consumes` / `produces` (@fastify/swagger's keys: a form route behind
  * @fastify/formbody says `consumes: ['application/x-www-form-urlencoded']`), else JSON.
- * The error contract stays JSON: the framework's error replies are.
+ * The error contract is the error handler's media type (error-contract.ts), not these.
  */
 function mediaTypes(declared: unknown, schema: JsonSchema): Record<string, { schema: JsonSchema }> {
   const types = declaredTypes(declared) ?? ['application/json']
