@@ -18,7 +18,8 @@ export interface ConfigurableModuleAsyncOptions<O, F extends string = 'create'> 
   /**
    * Modules providing what `inject` names (NestJS's `imports: [ConfigModule]`). One already visible
    * from where the configured module is listed (an ancestor, or lifted into one, a global one) is
-   * used as it is; one that is not is lifted into the configured module, as a copy of its own.
+   * used as it is; one that is not is lifted into the nearest common ancestor of every module importing
+   * it (one instance for all, as NestJS's).
    */
   imports?: readonly Function[]
 }
@@ -38,9 +39,9 @@ export interface ConfigurableModuleBuilderOptions {
 
 /**
  * What `setExtras()`'s transform receives and returns (NestJS's DynamicModule, the keys Enclave reads):
- * `providers` are added to the module, `imports` as in `forRootAsync()`, `global: true` lifts the module
- * (listed in the root module, as NestJS advises for global modules, its providers are visible to every
- * module; listed lower, to the listing module's subtree, as lift() does). `exports` is accepted and
+ * `providers` are added to the module, `imports` as in `forRootAsync()`, `global: true` makes its providers
+ * visible to every module, as NestJS's global modules (listed in the root module it is lifted there, listed
+ * lower it is hoisted into the root, one module however often listed). `exports` is accepted and
  * unused: a module's providers are visible to its descendants, and lifted, to its parent.
  */
 export interface ConfigurableModuleDefinition {
