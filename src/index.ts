@@ -69,7 +69,7 @@ export type {
 } from './runtime'
 export type {
   ModuleOptions, RouteMethodOptions, DecoratorRouteOptions, SchemaClassBase, SchemaClassOptions, SchemaReference, ErrorHandlerOptions,
-  NotFoundHandlerOptions, RouteHookDecorator, HttpCodeDecorator, PartialSchema, RouteMetadata, RouteMetadataDecorator, RouteConfigHolder, MetadataKey, MetadataTarget, ReflectorDecorator, ConfigurableModule, ConfigurableModuleAsyncOptions, ConfigurableModuleCls, ConfigurableModuleDefinition, GuardClass, RouteHookArg, HookClass, PayloadStreamHook, UsePluginOptions, ResolvedTokens,
+  NotFoundHandlerOptions, RouteHookDecorator, HttpCodeDecorator, PartialSchema, RouteMetadata, RouteMetadataDecorator, RouteConfigHolder, MetadataKey, MetadataTarget, ReflectorDecorator, ConfigurableModule, ConfigurableModuleAsyncOptions, ConfigurableModuleBuilderOptions, ConfigurableModuleCls, ConfigurableModuleDefinition, ConfigurableModuleOptionsFactory, GuardClass, RouteHookArg, HookClass, PayloadStreamHook, UsePluginOptions, ResolvedTokens,
   CustomParam, CustomParamBrand, CustomParamDecorator, SchemaParam, SchemaParamBrand, ParamSchemaDecorator, ParamSchemaOptions, Interceptor, InterceptorClass, InterceptorContext, CallHandler, UseInterceptorsDecorator,
   Intercepted, InterceptedBrand, ProviderScope, RequestEnd,
 } from './decorators'

@@ -24,7 +24,7 @@ export type { Interceptor, InterceptorClass, InterceptorContext, CallHandler, Us
 export { routeMetadata } from './route-metadata'
 export { Reflector, SetMetadata } from './reflector'
 export { ConfigurableModuleBuilder } from './configurable-module'
-export type { ConfigurableModule, ConfigurableModuleAsyncOptions, ConfigurableModuleCls, ConfigurableModuleDefinition } from './configurable-module'
+export type { ConfigurableModule, ConfigurableModuleAsyncOptions, ConfigurableModuleBuilderOptions, ConfigurableModuleCls, ConfigurableModuleDefinition, ConfigurableModuleOptionsFactory } from './configurable-module'
 export type { MetadataKey, MetadataTarget, ReflectorDecorator } from './reflector'
 export type { RouteMetadata, RouteMetadataDecorator, RouteConfigHolder } from './route-metadata'
 export type { HttpCodeDecorator } from './http-code'

@@ -1,4 +1,4 @@
-import { routeMetadata, functionRouteConfig, type RouteConfigHolder, type RouteMetadataDecorator } from './route-metadata'
+import { ownConfigValue as own, routeMetadata, functionRouteConfig, type RouteConfigHolder, type RouteMetadataDecorator } from './route-metadata'
 import { getClassRouteConfig } from './metadata'
 
 /** A metadata key, or a decorator made by `routeMetadata()` / `Reflector.createDecorator()` (its `key`; its value type types the read). */
@@ -87,10 +87,6 @@ export class Reflector {
       return [a].concat(b)
     }) as T
   }
-}
-
-function own(config: Readonly<Record<string, unknown>> | undefined, name: string): unknown {
-  return config !== undefined && Object.prototype.hasOwnProperty.call(config, name) ? config[name] : undefined
 }
 
 function isObject(value: unknown): value is object {

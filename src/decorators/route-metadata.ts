@@ -51,16 +51,16 @@ export function routeMetadata<T>(key: string): RouteMetadata<T> {
     const method = descriptor.value as Function
     byFunction.set(method, { ...byFunction.get(method), [key]: value })
   }
-  // Own values only: a route config is a plain object, so `routeMetadata('constructor').of(request)`
-  // read Object.prototype's and was truthy on every route (a `@Public()` guard then opened them all).
-  const has = Object.prototype.hasOwnProperty
-  return Object.assign(decorator, {
-    key,
-    of: (holder: RouteConfigHolder): T | undefined => {
-      const config = holder.context.config
-      return has.call(config, key) ? config[key] as T : undefined
-    },
-  })
+  return Object.assign(decorator, { key, of: (holder: RouteConfigHolder): T | undefined => ownConfigValue(holder.context.config, key) as T | undefined })
+}
+
+/**
+ * `config[key]` when the config itself has it. Own values only: a route config is a plain object, so
+ * `routeMetadata('constructor').of(request)` read Object.prototype's and was truthy on every route
+ * (a `@Public()` guard then opened them all). Reflector reads through it too.
+ */
+export function ownConfigValue(config: Readonly<Record<string, unknown>> | undefined, key: string): unknown {
+  return config !== undefined && Object.prototype.hasOwnProperty.call(config, key) ? config[key] : undefined
 }
 
 const byFunction = new WeakMap<Function, Readonly<Record<string, unknown>>>()

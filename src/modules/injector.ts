@@ -182,8 +182,8 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
     }
   }
   const isPerRequest = (container: DependencyContainer, token: unknown): boolean => perRequest.get(container)?.has(token) === true
-  const isTransient = (from: DependencyContainer, token: unknown): boolean => unaliased(providerOf, from, token)?.transient === true
   // moduleRef.get() asks on every call (it may run per request); a provider, once found, keeps its scope.
+  // Boot asks the same question through the same cache: the providers are all registered by now.
   const transientFound = new Map<DependencyContainer, Map<unknown, boolean>>()
   const transientForModuleRef = (from: DependencyContainer, token: unknown): boolean => {
     const known = transientFound.get(from)?.get(token)
@@ -195,6 +195,7 @@ export async function inject(root: ModuleNode, options: InjectOptions): Promise<
     byToken.set(token, found.transient)
     return found.transient
   }
+  const isTransient = transientForModuleRef
 
   const lookup: FactoryLookup = (from, token) => {
     for (let c: DependencyContainer | undefined = from; c !== undefined; c = parentOf.get(c)) {

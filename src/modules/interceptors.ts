@@ -118,16 +118,24 @@ export function withInterceptors(handler: Handler, interceptors: readonly Interc
   if (interceptors.length === 0) return handler
   const routeMethod = (controller.prototype as Record<string | symbol, Function>)[method]
   const count = interceptors.length
+  const route = `${controller.name}.${String(method)}`
+  let warned = false
   return function (this: Scope, request: Request, reply: Reply) {
     const scope = this
     const context = { request, reply, controller, method, handler: routeMethod }
     // The method's stream answer, if it gave one: released if the interceptors answer with something else.
     let answered: ReturnType<typeof streamOf>
+    // The headers as sent, when the method sent through `reply`: what an interceptor sets later is lost.
+    let sentHeaders: Record<string, unknown> | undefined
     const call = (i: number): Promise<unknown> => {
       try {
         if (i === count) {
           // A returned reply is a thenable (`await reply`): the promise settles once the response is out.
-          return Promise.resolve(handler.call(scope, request, reply)).then((value) => { answered = streamOf(value); return value })
+          return Promise.resolve(handler.call(scope, request, reply)).then((value) => {
+            answered = streamOf(value)
+            if (reply.sent && !warned) sentHeaders = { ...reply.getHeaders() }
+            return value
+          })
         }
         const inner: InnerCall = { promise: undefined, next: undefined }
         const next = (): Promise<unknown> => {
@@ -148,12 +156,28 @@ export function withInterceptors(handler: Handler, interceptors: readonly Interc
     }
     return call(0).then((value) => {
       if (answered !== undefined && value !== answered) releaseDroppedStream(answered, reply)
+      if (sentHeaders !== undefined && !warned) warned = warnLateHeaders(sentHeaders, reply, route)
       return reply.sent ? undefined : value
     }, (error: unknown) => {
       if (answered !== undefined) releaseDroppedStream(answered, reply)
       throw error
     })
   } as Handler
+}
+
+/**
+ * NestJS's `next.handle().pipe(tap(() => reply.header(...)))` (or `await next(); reply.header(...)`) on a
+ * method that sent through `reply`: the response went out inside next(), so the header is lost, as it
+ * is in NestJS with `@Res()`. Said once per route, at warn level, with the fix; true when it said it.
+ */
+function warnLateHeaders(sent: Record<string, unknown>, reply: Reply, route: string): boolean {
+  const now = reply.getHeaders()
+  const late = Object.keys(now).filter((name) => JSON.stringify(now[name]) !== JSON.stringify(sent[name]))
+  if (late.length === 0) return false
+  reply.log.warn({ route, headers: late },
+    `an interceptor of ${route} set ${late.map((h) => `'${h}'`).join(', ')} after next() resolved, but the method had sent the response through reply: ` +
+    'the header was not sent. Return the value from the method instead (NestJS\'s @Res({ passthrough: true })), set the header before next(), or use an @OnSend hook (docs/controllers.md). Logged once per route.')
+  return true
 }
 
 interface InnerCall { promise: Promise<unknown> | undefined; next: NextPromise | undefined }

@@ -81,13 +81,15 @@ export class LifecycleHooks {
     const depth = (node: ModuleNode): number => node.parent === null ? 0 : depth(node.parent) + 1
     // Array.prototype.sort is stable: same-depth modules keep the tree's pre-order.
     const nodes = [...walk(root)].sort((a, b) => depth(b) - depth(a))
+    // Each module's list, asked once: the groups and the cross-module order below both read it.
+    const listed = new Map(nodes.map((node) => [node, instancesOf(node)] as const))
     const seen = new Set<object>()
     const groups: Array<{ readonly boot: Owned[]; readonly close: Owned[] }> = []
     for (const node of nodes) {
       // Instances an earlier module called already are left out; one listed twice here stays (moduleOrder counts it once).
       const own = new Set<object>()
       const items: Item[] = []
-      for (const item of instancesOf(node)) {
+      for (const item of listed.get(node)!) {
         const value = item.value
         if ((typeof value !== 'object' && typeof value !== 'function') || value === null || (seen.has(value) && !own.has(value))) continue
         seen.add(value)
@@ -98,7 +100,7 @@ export class LifecycleHooks {
       groups.push({ boot: owned(moduleOrder(items, true)), close: owned(moduleOrder(items, false)) })
     }
     // What an instance injects from another module (an ancestor's, a lifted or global module's) goes first.
-    const instances: OrderedInstance[] = nodes.flatMap((node) => instancesOf(node).flatMap((item) =>
+    const instances: OrderedInstance[] = nodes.flatMap((node) => listed.get(node)!.flatMap((item) =>
       (typeof item.value === 'object' || typeof item.value === 'function') && item.value !== null ? [{ ...item, value: item.value as object, node }] : []))
     this.#owned = dependenciesBefore(groups.flatMap((group) => group.boot), instances)
     this.#closing = dependentsBefore([...groups].reverse().flatMap((group) => group.close), instances)

@@ -9,7 +9,7 @@ import type { TypeBoxLike } from '../runtime/typed-schemas'
 import { moduleError } from './module-error'
 import { checkGuardClass, guardClassesOf, moduleGuardClassesOf } from './route-guards'
 import { checkInterceptors } from './interceptors'
-import { walk, type ModuleNode, type PluginItem } from './module-tree'
+import { commonAncestor, scopeOwner, walk, type ModuleNode, type PluginItem } from './module-tree'
 
 /**
  * Builds the module tree from the root class and checks everything that can be checked from
@@ -18,14 +18,32 @@ import { walk, type ModuleNode, type PluginItem } from './module-tree'
 export function scan(root: Function): ModuleNode {
   const type = liftedTarget(root)
   if (getModuleMeta(type) === undefined) throw notAModule(type, 'createApp()')
-  return scanNode({ type: type as Class, parent: null, lifted: false, ancestry: [] })
+  const placements: Placements = { globals: globalModulesIn(type), hoisted: [], imported: [] }
+  const tree = scanNode({ type: type as Class, parent: null, lifted: false, ancestry: [] }, placements)
+  placeDeferred(tree, placements)
+  return tree
 }
 
 interface ScanInput { type: Class; parent: ModuleNode | null; lifted: boolean; ancestry: readonly Function[] }
 
-function scanNode({ type, parent, lifted, ancestry }: ScanInput): ModuleNode {
+/**
+ * Modules whose place in the tree is decided once the whole tree is scanned, so one instance serves
+ * every module that needs it, as NestJS shares one instance of a module:
+ * - `hoisted`: a global module (setExtras' `global: true`) listed below the root's container goes
+ *   into the root, as NestJS makes a global module's exports visible everywhere;
+ * - `imported`: a forRootAsync() `imports` entry visible from nowhere above its importer is lifted
+ *   into the nearest common ancestor of every module importing it.
+ */
+interface Placements {
+  /** The global modules the root reaches (through plugins or imports): visible everywhere once hoisted. */
+  readonly globals: ReadonlySet<Function>
+  hoisted: Array<{ readonly type: Class; readonly listedIn: ModuleNode }>
+  imported: Array<{ readonly type: Class; readonly importer: ModuleNode }>
+}
+
+function scanNode({ type, parent, lifted, ancestry }: ScanInput, placements: Placements, label?: string): ModuleNode {
   const meta = getModuleMeta(type)!
-  const name = lifted ? `lift(${type.name})` : type.name
+  const name = label ?? (lifted ? `lift(${type.name})` : type.name)
   const path = parent === null ? name : `${parent.path} > ${name}`
   if (ancestry.includes(type)) {
     const cycle = [...ancestry.slice(ancestry.indexOf(type)), type].map((t) => t.name).join(' > ')
@@ -59,15 +77,20 @@ function scanNode({ type, parent, lifted, ancestry }: ScanInput): ModuleNode {
       throw moduleError('ENC_ERR_MODULE_DUPLICATE_ENTRY', { path, name: item.type.name, index })
     }
     seen.add(item.type)
-    entries.push({ kind: 'module', node: scanNode({ type: item.type, parent: node, lifted: item.lifted, ancestry: [...ancestry, type] }) })
+    // A global module whose container would not be the root's: placed in the root (placeDeferred).
+    if (placements.globals.has(item.type) && scopeOwner(node).parent !== null) {
+      placements.hoisted.push({ type: item.type, listedIn: node })
+      return
+    }
+    entries.push({ kind: 'module', node: scanNode({ type: item.type, parent: node, lifted: item.lifted, ancestry: [...ancestry, type] }, placements) })
   })
   configurationOf(type)?.imports.forEach((imported, index) => {
     const target = liftedTarget(imported)
     if (getModuleMeta(target) === undefined) throw notAModule(target, `${path}: imports[${index}]`)
     // NestJS shares one instance of an imported module: one visible here already is used as it is.
-    if (seen.has(target) || visibleFrom(node, target)) return
+    if (seen.has(target) || visibleFrom(node, target) || [...placements.globals].some((global) => isOrConfigures(global, target))) return
     seen.add(target)
-    entries.push({ kind: 'module', node: scanNode({ type: target as Class, parent: node, lifted: true, ancestry: [...ancestry, type] }) })
+    placements.imported.push({ type: target as Class, importer: node })
   })
   checkNotFoundHandler(node)
   checkModuleHooksApply(node)
@@ -75,8 +98,66 @@ function scanNode({ type, parent, lifted, ancestry }: ScanInput): ModuleNode {
 }
 
 /**
+ * Places the modules scan() deferred (see Placements), then what those modules list in turn. A
+ * hoisted global module goes in the root before the root entry whose subtree lists it (so that
+ * subtree's scopes see its hooks, as if the root listed it there); an import not visible above its
+ * importers is lifted into their nearest common ancestor, after what that module lists: one node
+ * (one instance) for all of them. The same module hoisted or imported twice is placed once.
+ */
+function placeDeferred(root: ModuleNode, placements: Placements): void {
+  const rootEntries = root.entries as PluginItem[]
+  const placed = new Set<Function>(rootEntries.flatMap((e) => e.kind === 'module' ? [e.node.type] : []))
+  const ancestryOf = (node: ModuleNode): Function[] => {
+    const types: Function[] = []
+    for (let n: ModuleNode | null = node; n !== null; n = n.parent) types.unshift(n.type)
+    return types
+  }
+  while (placements.hoisted.length > 0 || placements.imported.length > 0) {
+    const hoisted = placements.hoisted.splice(0)
+    for (const { type, listedIn } of hoisted) {
+      if (placed.has(type)) continue
+      placed.add(type)
+      const node = scanNode({ type, parent: root, lifted: true, ancestry: [root.type] }, placements, `lift(${type.name}) [global, listed in ${listedIn.path}]`)
+      let top = listedIn
+      while (top.parent !== root && top.parent !== null) top = top.parent
+      const at = rootEntries.findIndex((e) => e.kind === 'module' && e.node === top)
+      rootEntries.splice(at === -1 ? rootEntries.length : at, 0, { kind: 'module', node })
+    }
+    const imported = placements.imported.splice(0)
+    for (const type of new Set(imported.map((i) => i.type))) {
+      const importers = imported.filter((i) => i.type === type).map((i) => i.importer)
+      const home = importers.reduce(commonAncestor)
+      // Lifted there already (an earlier round): shared as it is.
+      if (home.entries.some((e) => e.kind === 'module' && e.node.type === type && e.node.lifted)) continue
+      const node = scanNode({ type, parent: home, lifted: true, ancestry: ancestryOf(home) }, placements)
+      ;(home.entries as PluginItem[]).push({ kind: 'module', node })
+    }
+  }
+}
+
+/** Every global configured module the root's declarations reach, through plugins and forRootAsync() imports. */
+function globalModulesIn(root: Function): Set<Function> {
+  const globals = new Set<Function>()
+  const visited = new Set<Function>()
+  const visit = (type: Function): void => {
+    if (visited.has(type)) return
+    visited.add(type)
+    if (configurationOf(type)?.global === true) globals.add(type)
+    for (const entry of getModuleMeta(type)?.plugins ?? []) {
+      const fn = Array.isArray(entry) ? entry[0] as Function : entry as Function
+      if (typeof fn !== 'function') continue
+      const inner = liftedTarget(fn)
+      if (getModuleMeta(inner) !== undefined) visit(inner)
+    }
+    for (const imported of configurationOf(type)?.imports ?? []) if (getModuleMeta(liftedTarget(imported)) !== undefined) visit(liftedTarget(imported))
+  }
+  visit(root)
+  return globals
+}
+
+/**
  * Whether `target`'s providers are visible from `node` without it: an ancestor is `target` (or a
- * forRoot() configuration of it), or has it lifted in (lift(), global, a configuration's imports).
+ * forRoot() configuration of it), or has it lifted in (lift(), global).
  */
 function visibleFrom(node: ModuleNode, target: Function): boolean {
   for (let ancestor = node.parent; ancestor !== null; ancestor = ancestor.parent) {
@@ -98,7 +179,8 @@ function liftsIn(type: Function, target: Function, visited: Set<Function>): bool
     const inner = liftedTarget(entry)
     return getModuleMeta(inner) !== undefined && liftedWhereListed(entry, inner) ? [inner] : []
   })
-  for (const inner of [...lifted, ...(configurationOf(type)?.imports ?? []).map((m) => liftedTarget(m))]) {
+  // A configuration's imports are not counted: placeDeferred() puts each where all its importers see it.
+  for (const inner of lifted) {
     if (isOrConfigures(inner, target) || liftsIn(inner, target, visited)) return true
   }
   return false
@@ -135,9 +217,9 @@ function checkModuleHooksApply(node: ModuleNode): void {
 type Entry = { kind: 'module'; type: Class; lifted: boolean } | Extract<PluginItem, { kind: 'plugin' }>
 
 /**
- * `lift(X)`, or a global configured module (setExtras' `global: true`): listed in the root (NestJS's advice
- * for global modules), every module sees its providers; listed lower (the app under a test host), that
- * module's subtree.
+ * `lift(X)`, or a global configured module (setExtras' `global: true`): its providers go in the listing
+ * module's container. A global one is listed so only where that container is the root's (the root, or a
+ * module lifted into it): listed lower, scan() hoists it into the root (placeDeferred).
  */
 function liftedWhereListed(entry: Function, target: Function): boolean {
   return isLifted(entry) || configurationOf(target)?.global === true
