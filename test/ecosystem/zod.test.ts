@@ -110,6 +110,19 @@ describe('zod with fastify-type-provider-zod in Enclave', () => {
     expect((await bootError(nested)).message).to.include("is a zod schema at '/properties/book'")
   })
 
+  it('the conversion ENC_ERR_SCH_FOREIGN_SCHEMA advises (z.toJSONSchema with draft-7) boots under the JSON Schema compilers and validates', async () => {
+    const refused = server()
+    refused.post('/books', { schema: { body: NewBook } }, async () => 'x')
+    const message = (await bootError(refused)).message
+    expect(message).to.include("z.toJSONSchema(schema, { target: 'draft-7' })")
+    // zod 4's default target declares draft 2020-12, which ajv 6 cannot resolve: the advice names the target for that reason.
+    const app = server()
+    app.post('/books', { schema: { body: z.toJSONSchema(NewBook, { target: 'draft-7' }) as never } }, async () => 'ok')
+    await app.ready()
+    expect((await app.inject({ method: 'POST', url: '/books', payload: {} })).statusCode).to.equal(400)
+    await app.close()
+  })
+
   it('takes the compilers from an enclosing scope, and as route options', async () => {
     const app = server()
     app.setValidatorCompiler(validatorCompiler)

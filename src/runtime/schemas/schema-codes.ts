@@ -84,7 +84,7 @@ export const schemaErrors = {
       : `${a.where} is a ${a.vendor} schema${a.pointer === '/' ? '' : ` at '${a.pointer}'`}, not a JSON Schema, ` +
       `and the compiler in effect is the JSON Schema one. Set compilers that read it for this route or an enclosing scope (fastify-type-provider-zod: ` +
       `scope.setValidatorCompiler(validatorCompiler) and scope.setSerializerCompiler(serializerCompiler), or the module/route options of the same names), ` +
-      `or convert it to JSON Schema (zod 4: z.toJSONSchema(schema)).` }),
+      `or convert it to JSON Schema (zod 4: z.toJSONSchema(schema, { target: 'draft-7' }): its default, draft 2020-12, is a $schema ajv 6 refuses).` }),
   ENC_ERR_SCH_CONTROLLER_INVALID: e({ status: null, summary: 'the schemaController option or setSchemaController() is not in Fastify\'s shape, or its bucket lacks what a call needs',
     message: (a: { case: 'option'; where: string; problem: string } | { case: 'bucket'; scopePath: string; problem: string }) => a.case === 'option'
       ? `${a.where}: ${a.problem}. Pass { bucket?: (parentSchemas) => ({ add, getSchema, getSchemas }), compilersFactory?: { buildValidator?, buildSerializer? } }.`
