@@ -52,7 +52,7 @@ export function ErrorHandler(options: ErrorHandlerOptions = {}): MethodDecorator
       throw declarationError('ENC_ERR_DECL_TARGET', { where, case: 'error-handler-content-type', got: JSON.stringify(contentType) })
     }
     setErrorHandlerKey(target.constructor, propertyKey)
-    if (contentType !== undefined) setErrorContentType(target.constructor, contentType.toLowerCase())
-    if (responses !== undefined) setErrorResponses(target.constructor, Object.fromEntries(Object.entries(responses).map(([k, v]) => [k.toLowerCase(), v])))
+    if (contentType !== undefined) setErrorContentType(target.constructor, contentType)
+    if (responses !== undefined) setErrorResponses(target.constructor, responses)
   }
 }

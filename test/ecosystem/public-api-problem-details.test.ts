@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { Body, ErrorHandler, Get, Hook, HttpError, Module, NotFoundHandler, OnRequest, Params, Post, Route, describeSecurity, type HandledError, type InjectOptions, type Reply, type Request } from '../../src'
 import { createApp } from '../../src/modules'
+import { server } from '../support/servers'
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 /** Keys are stored hashed: a leaked table gives no usable key. */
@@ -117,6 +118,20 @@ describe('public API: every framework error answered as application/problem+json
     const result = await new Validator().validate(doc as never)
     expect(result.errors, JSON.stringify(result.errors)).to.equal(undefined)
     expect(result.valid).to.equal(true)
+  })
+
+  it('reads a runtime annotate({ errorResponses, errorContentType }) in either spelling (`4XX` or `4xx`, any media-type case) as the decorator does', async () => {
+    const scope = server()
+    scope.setErrorHandler((error, request, reply) => { reply.code(400).type('application/problem+json').send({ title: String(error) }) })
+    scope.annotate({ errorResponses: { '4XX': problemSchema, '5xx': problemSchema }, errorContentType: 'Application/Problem+JSON' })
+    scope.post('/things', { schema: { body: { type: 'object', required: ['a'], properties: { a: { type: 'string' } } } } }, async () => 'ok')
+    await scope.ready()
+    const doc = scope.openapi({ title: 'T', version: '1' })
+    const post = doc.paths['/things'].post
+    for (const status of ['400', '404', '500']) expect(Object.keys(post.responses[status].content ?? {}), status).to.deep.equal(['application/problem+json'])
+    expect(post.responses['400'].content!['application/problem+json'].schema).to.have.property('required').that.includes('code')
+    expect(Object.keys(post.responses)).to.include.members(['4XX', '5XX'])
+    await scope.close()
   })
 
   it("refuses a contentType that is not a media type at declaration (ENC_ERR_DECL_TARGET naming the method)", () => {

@@ -6,6 +6,7 @@
 import 'reflect-metadata'
 import { expect } from 'chai'
 import { Get, HttpError, Module, Req, Requires, Route, createApp, derive, lift, type, type Request, type RequestWith } from '../../src'
+import fp from 'fastify-plugin'
 import { bootError, server } from './helpers'
 
 interface Users { byToken(token: string): { id: string } | undefined }
@@ -59,6 +60,24 @@ describe('Elysia migration: a typed plugin chain (docs/migrating-from-elysia.md)
     expect(error.message).to.include('The plugin auth is registered in this scope already: register it once')
     expect(error.message).to.include("hasPlugin('auth')")
     expect(error.message).not.to.include('Rename it')
+  })
+
+  it('names in its hasPlugin() hint the name hasPlugin() knows: fastify-plugin\'s name, not the function\'s; no hint for an unnamed plugin', async () => {
+    const named = fp(async function authPlugin(scope) { scope.decorateRequest('who', null) }, { name: 'auth-by-fp' })
+    const app = server()
+    app.register(named).register(named)
+    const error = await bootError(app)
+    expect(error.code).to.equal('ENC_ERR_DEC_ALREADY_PRESENT')
+    expect(error.message).to.include("hasPlugin('auth-by-fp')")
+    expect(app.hasPlugin('auth-by-fp')).to.equal(true)
+    expect(app.hasPlugin('authPlugin')).to.equal(false)
+    const unnamed = async function bare(scope: { decorateRequest(name: string, value: unknown): unknown }) { scope.decorateRequest('who', null) }
+    const other = server()
+    other.register(fp(unnamed)).register(fp(unnamed))
+    const refused = await bootError(other)
+    expect(refused.code).to.equal('ENC_ERR_DEC_ALREADY_PRESENT')
+    expect(refused.message).not.to.include('hasPlugin(')
+    expect(refused.message).to.include('lists it in its dependencies')
   })
 
   it("plays Elysia's macro: a route's config read by a lifted plugin's onRoute hook, which adds the route's preHandler", async () => {

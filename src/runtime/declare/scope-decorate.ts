@@ -61,7 +61,7 @@ export function declareDecoration(scope: ScopeImpl, target: DecoratorTarget, nam
     const alike = by === first.origin
     // The same named plugin below itself (per-module options, a NestJS habit): say so, as renaming is no fix.
     const again = alike && by.startsWith('plugin ') && by !== 'plugin anonymous' ? by : undefined
-    throw runtimeError('ENC_ERR_DEC_ALREADY_PRESENT', { call: `${method}('${String(name)}')`, path: scope.path, by: alike ? currentRegistration(scope) : by, existing: alike ? { ...first, origin: first.registration } : first, again })
+    throw runtimeError('ENC_ERR_DEC_ALREADY_PRESENT', { call: `${method}('${String(name)}')`, path: scope.path, by: alike ? currentRegistration(scope) : by, existing: alike ? { ...first, origin: first.registration } : first, again, pluginName: again === undefined ? undefined : registeredPluginName(scope) })
   }
   // @fastify/websocket's ws server: malformed handshakes answered in the JSON shape (websocket-handshake-errors.ts).
   if (target === 'instance' && name === 'websocketServer' && isWsServer(value)) answerHandshakeErrorsInJson(value)

@@ -281,10 +281,11 @@ export class ScopeImpl implements Scope {
       this.modules.push({ path: annotation.module, providers: [...(annotation.providers ?? [])] })
     }
     if (annotation.errorResponses !== undefined) {
-      this.errorResponses = annotation.errorResponses
+      // Kept in one spelling (`4xx`, a lower-case media type) for every reader, whichever form was given.
+      this.errorResponses = Object.fromEntries(Object.entries(annotation.errorResponses).map(([key, schema]) => [key.toLowerCase(), schema]))
       this.origins.set('errorResponses', this.currentOrigin())
     }
-    if (annotation.errorContentType !== undefined) this.errorContentType = annotation.errorContentType
+    if (annotation.errorContentType !== undefined) this.errorContentType = annotation.errorContentType.toLowerCase()
     return this
   }
 

@@ -48,12 +48,12 @@ export const runtimeErrors = {
     message: (a: { what: string; path: string }) => `${a.what} in ${a.path} after the server booted. Declare everything inside plugins, before ready()/listen(). ` +
       'createApp() returns the app already booted: declare it in a plugin of a module (lift() it into the root module\'s plugins to reach the root scope).' }),
   ENC_ERR_DEC_ALREADY_PRESENT: e({ status: null, summary: 'a decorator with this name is already visible in the scope',
-    message: (a: { call: string; path: string; by: string; existing: { origin: string; path: string }; again?: string }) => `${a.call} by ${a.by} in ${a.path}: ` +
+    message: (a: { call: string; path: string; by: string; existing: { origin: string; path: string }; again?: string; pluginName?: string | null }) => `${a.call} by ${a.by} in ${a.path}: ` +
       `a decorator with this name is already visible here, declared by ${a.existing.origin} in ${a.existing.path === a.path ? 'this scope' : a.existing.path}. ` +
       (a.again === undefined ? 'Rename it, or read the existing one.'
         // The same plugin twice in one scope: a plugin is not deduplicated by name (Elysia skips a named
         // plugin's second use()), so the fix is to drop a call, never to rename what it declares.
-        : a.existing.path === a.path ? `The ${a.again} is registered in this scope already: register it once (scope.hasPlugin('${a.again.slice('plugin '.length)}') tells whether it is there; a plugin that needs it lists it in its dependencies instead of registering it).`
+        : a.existing.path === a.path ? `The ${a.again} is registered in this scope already: register it once (${a.pluginName === undefined || a.pluginName === null ? '' : `scope.hasPlugin('${a.pluginName}') tells whether it is there; `}a plugin that needs it lists it in its dependencies instead of registering it).`
         : `The ${a.again} is registered in ${a.existing.path} already, and what it declares there is visible in every scope below: register it once, in ${a.existing.path} (or only in the scopes that need it, not in an ancestor of theirs). Options for one route go in that route's own calls (@fastify/multipart: request.file({ limits }) in the handler).`) }),
   ENC_ERR_DEC_REFERENCE_TYPE: e({ status: null, summary: 'an object or array as a request/reply decorator value would be shared by every request',
     message: (a: { call: string; path: string; why: string }) => `${a.call} in ${a.path}: ${a.why}.` }),

@@ -249,7 +249,8 @@ function logBuiltInError(reply: ReplyImpl, thrown: unknown): void {
   const status = statusOf(error, reply.statusCode)
   if (status >= 500) {
     loggedAsError.add(reply)
-    warnUnloggedFailure(reply, error, status)
+    // Only a 5xx whose message the client does not see leaves its cause nowhere (no logger).
+    if (!messageExposed(error, status)) warnUnloggedFailure(reply, error, status)
   }
   logErrorReply(reply, status, error, error.message)
 }
@@ -294,6 +295,12 @@ export function logErrorReply(reply: ReplyImpl, status: number, err: unknown, me
   }
 }
 
+/** Whether the built-in reply shows the error's own message (and code) for this status: see defaultPayload. */
+function messageExposed(error: AnyError, status: number): boolean {
+  const declared = errorStatus(error.status) ?? errorStatus(error.statusCode) ?? error.status ?? error.statusCode
+  return status < 500 || (error.expose === true && (declared === undefined || declared === status))
+}
+
 /**
  * The built-in payload for an error (logged before, logBuiltInError). A 4xx shows its message; a 5xx
  * only the reason phrase, unless the error says its message is for the client (`expose: true`,
@@ -304,8 +311,7 @@ export function logErrorReply(reply: ReplyImpl, status: number, err: unknown, me
 function defaultPayload(reply: ReplyImpl, error: AnyError): BuiltInPayload {
   const status = statusOf(error, reply.statusCode)
   const reason = STATUS_CODES[status] ?? 'Error'
-  const declared = errorStatus(error.status) ?? errorStatus(error.statusCode) ?? error.status ?? error.statusCode
-  const exposed = status < 500 || (error.expose === true && (declared === undefined || declared === status))
+  const exposed = messageExposed(error, status)
   return {
     statusCode: status,
     // A numeric code is written as a string, as Fastify 3's serializer does.

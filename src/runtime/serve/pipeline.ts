@@ -261,7 +261,7 @@ function handlerStage(request: RequestImpl, reply: ReplyImpl): void {
     result.then((value) => afterAsyncHandler(reply, value), (error: unknown) => replyWithError(reply, error))
     return
   }
-  // Also when the handler already sent: send() logs the second payload (ENC_ERR_REPLY_ALREADY_SENT).
+  // Also when the handler already sent: sendAfterHandler() logs the ignored value (ENC_ERR_REPLY_ALREADY_SENT).
   sendAfterHandler(reply, result)
 }
 

@@ -1,23 +1,24 @@
 import { isFrameworkError } from '../errors/framework-error'
 import type { ReplyImpl } from './reply'
 import { replyAt } from './reply-at'
+import { logsNowhere } from './logs-nowhere'
 
 let warned = false
 
 /**
- * A 5xx whose message the client never sees, under the default silent logger: its cause was
+ * A 5xx whose message the client never sees (the caller's check), under the default silent logger: its cause was
  * logged nowhere, and whoever made the mistake (a handler that forgot `return`, a plain
  * `Error('not found')` meant as a 404) sees "Internal Server Error" and an empty console. The
  * first one in the process is a process warning (stderr) naming the route, the error, where it was
  * thrown and how to turn the logger on; later ones stay silent, as Fastify 3 is, so a production
  * process that chose no logger gets one line, not one per request.
  */
-export function warnUnloggedFailure(reply: ReplyImpl, error: Error & { expose?: unknown }, status: number): void {
-  // An error meant for the client (HttpError, expose: true) shows its message in the body.
-  if (warned || error.expose === true || !reply.route.serve.silent || reply.request.log !== reply.route.serve.log) return
+export function warnUnloggedFailure(reply: ReplyImpl, error: Error, status: number): void {
+  if (warned || !logsNowhere(reply)) return
   warned = true
-  const at = isFrameworkError(error) ? '' : thrownAt(error)
-  const hint = isFrameworkError(error) ? '' : ` A thrown Error answers ${status} whatever its message: for a client error throw an HttpError (\`throw new HttpError(404, 'Note not found')\`, imported from 'enclave').`
+  const ours = isFrameworkError(error)
+  const at = ours ? '' : thrownAt(error)
+  const hint = ours ? '' : ` A thrown Error answers ${status} whatever its message: for a client error throw an HttpError (\`throw new HttpError(404, 'Note not found')\`, imported from 'enclave').`
   process.emitWarning(
     `${replyAt(reply)} answered ${status} to the client, and the cause was logged nowhere because the logger is off (the default): ${error.name}: ${error.message}${at}.${hint}` +
     ` Turn the logger on to see every such error with its stack: createApp(AppModule, { logger: { level: 'error' } }) (the same option for createServer()). Once per process.`,

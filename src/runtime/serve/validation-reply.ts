@@ -4,6 +4,7 @@ import type { HttpPart } from '../schemas/types'
 import type { ReplyImpl } from './reply'
 import { isOpen } from './reply-state'
 import { logErrorReply, sendBuiltInPayload } from './error-reply'
+import { logsNowhere } from './logs-nowhere'
 
 /**
  * A part that failed validation, with its Error not built yet. Building it (`new Error`, about
@@ -34,7 +35,7 @@ export function answerValidationFailure(reply: ReplyImpl, failure: UnbuiltValida
   reply.errorDepth = 1
   // The line logs the Error itself (`err`): built for it when there is a logger to write it
   // (none given to the server, but a hook may have set request.log: it gets the line).
-  if (!route.serve.silent || reply.request.log !== route.serve.log) {
+  if (!logsNowhere(reply)) {
     logErrorReply(reply, 400, toValidationError({ errors: failure.errors }, failure.part, route.schemaErrorFormatter, route.scope), message)
   }
   sendBuiltInPayload(reply, { statusCode: 400, code: undefined, error: 'Bad Request', message })

@@ -22,7 +22,7 @@ export function buildOpenApi(whole: Inspection, info: OpenApiInfo = {}, within?:
   const schemas: Record<string, Record<string, unknown>> = {}
   for (const s of inspection.schemas) {
     const name = names.of(s.id, s.scope)!
-    const visible = inspection.schemas.filter((other) => other.scope === s.scope || s.scope.startsWith(`${other.scope} > `))
+    const visible = inspection.schemas.filter((other) => inScope(s.scope, other.scope))
       .map((other) => ({ name: other.id, scope: other.scope, origin: other.origin }))
     schemas[name] = convertSchema(s.schema, { resolve: (id) => names.resolve(id, visible), componentPath: `#/components/schemas/${name}` })
   }
@@ -59,9 +59,12 @@ export function buildOpenApi(whole: Inspection, info: OpenApiInfo = {}, within?:
 
 /** The routes of `scope` and below; the schemas of `scope`, its ancestors and descendants (not a sibling's). */
 function narrowed(inspection: Inspection, scope: string): Inspection {
-  const under = (path: string) => path === scope || path.startsWith(`${scope} > `)
-  const above = (path: string) => scope.startsWith(`${path} > `)
-  return { ...inspection, routes: inspection.routes.filter((r) => under(r.scope)), schemas: inspection.schemas.filter((s) => under(s.scope) || above(s.scope)) }
+  return { ...inspection, routes: inspection.routes.filter((r) => inScope(r.scope, scope)), schemas: inspection.schemas.filter((s) => inScope(s.scope, scope) || inScope(scope, s.scope)) }
+}
+
+/** Whether the scope at `path` is `ancestor` or below it. */
+function inScope(path: string, ancestor: string): boolean {
+  return path === ancestor || path.startsWith(`${ancestor} > `)
 }
 
 /** The module that declared the route (its path in the tree); a route a plain plugin declared is tagged with its scope. */

@@ -38,7 +38,7 @@ export function buildOperation(inspected: RouteInspection, context: OperationCon
 
   const responses: Record<string, OpenApiResponse> = {}
   for (const [key, schema] of Object.entries(route.schema.response ?? {})) {
-    const status = /^\dxx$/.test(key) ? key.toUpperCase() : key
+    const status = openApiKey(key)
     responses[status] = NO_BODY.has(status)
       ? { description: describe(schema, key) }
       : { description: describe(schema, key), content: mediaTypes(route.docs.produces, toOpenApi(schema)) }
@@ -51,8 +51,7 @@ export function buildOperation(inspected: RouteInspection, context: OperationCon
     responses['200'] = { description: 'OK (no response schema declared)' }
   }
   for (const [key, error] of errorResponses(route)) {
-    // OpenAPI spells a range `4XX` (the route's own keys above are written so too).
-    const status = /^\dxx$/i.test(key) ? key.toUpperCase() : key
+    const status = openApiKey(key)
     if (responses[status] !== undefined && !error.declared) continue
     const schema = error.schema === null ? { $ref: `#/components/schemas/${ERROR_COMPONENT}` } : toOpenApi(error.schema)
     responses[status] = { description: error.description, content: { [error.contentType]: { schema } } }
@@ -134,4 +133,9 @@ function partParameters(route: RouteInspection, part: 'querystring' | 'headers',
 /** A property schema may be a boolean (`true`: anything), which has no default. */
 function hasDefault(property: JsonSchema | boolean): boolean {
   return typeof property === 'object' && property !== null && 'default' in property
+}
+
+/** A status key as OpenAPI spells it: a range `4XX` in capitals, a status as it is. */
+function openApiKey(key: string): string {
+  return /^\dxx$/i.test(key) ? key.toUpperCase() : key
 }
