@@ -56,6 +56,33 @@ describe('runtime: application hooks', () => {
       })
       expect(seen).to.deep.equal([['root > a', '/a'], ['root > a > b', '/b']])
     })
+
+    it('may give each new child its own copy of an instance decorator the hook\'s scope declared (Fastify\'s onRegister pattern, @fastify/express\'s `express`); elsewhere a re-declaration is still refused', async () => {
+      const lists: Record<string, unknown> = {}
+      const app = await build((root) => {
+        root.decorate('list' as never, [] as never)
+        root.addHook('onRegister', (child) => { child.decorate('list' as never, <never>[...(child as unknown as { list: string[] }).list]) })
+        ;(root as unknown as { list: string[] }).list.push('root')
+        root.register(async function a(a) {
+          ;(a as unknown as { list: string[] }).list.push('a')
+          a.register(async function b(b) { (b as unknown as { list: string[] }).list.push('b'); lists.b = (b as unknown as { list: string[] }).list })
+          lists.a = (a as unknown as { list: string[] }).list
+        })
+      })
+      expect([(app as unknown as { list: string[] }).list, lists.a, lists.b]).to.deep.equal([['root'], ['root', 'a'], ['root', 'a', 'b']])
+      // Outside an onRegister hook, and for a name the hook's scope did not declare, a child's re-declaration is refused.
+      const plain = server()
+      plain.decorate('list' as never, [] as never)
+      plain.register(async (child) => { child.decorate('list' as never, [] as never) })
+      expect((await bootError(plain)).code).to.equal('ENC_ERR_DEC_ALREADY_PRESENT')
+      const other = server()
+      other.decorate('theirs' as never, 1 as never)
+      other.register(async (mid) => {
+        mid.addHook('onRegister', (child) => { child.decorate('theirs' as never, 2 as never) })
+        mid.register(async () => undefined)
+      })
+      expect((await bootError(other)).code).to.equal('ENC_ERR_DEC_ALREADY_PRESENT')
+    })
   })
 
   describe('onReady', () => {

@@ -312,6 +312,20 @@ describe('plugin API: setNotFoundHandler(options, handler)', () => {
     await request(app.server).get('/assigned').expect(503, { down: true })
     expect(seen).to.deep.equal([503])
   })
+  it('a status set on reply.raw alone is the one reply.send() sends while the reply\'s own was never chosen (Express middleware under @fastify/express); code() and an assigned statusCode still win', async () => {
+    const app = await build((root) => {
+      root.get('/raw', (_req, reply) => { reply.raw.statusCode = 201; reply.send({ made: true }) })
+      root.get('/raw-then-code', (_req, reply) => { reply.raw.statusCode = 201; reply.code(202).send({ made: true }) })
+      root.get('/code-then-raw', (_req, reply) => { reply.code(202); reply.raw.statusCode = 201; reply.send({ made: true }) })
+      root.get('/assigned-then-raw', (_req, reply) => { reply.statusCode = 409; reply.raw.statusCode = 201; reply.send({ made: true }) })
+      root.get('/raw-informational', (_req, reply) => { reply.raw.statusCode = 102; reply.send({ made: true }) })
+    })
+    await request(app.server).get('/raw').expect(201, { made: true })
+    await request(app.server).get('/raw-then-code').expect(202)
+    await request(app.server).get('/code-then-raw').expect(202)
+    await request(app.server).get('/assigned-then-raw').expect(409)
+    await request(app.server).get('/raw-informational').expect(200)   // not a final status: the reply's own stands
+  })
   it("reply.writeEarlyHints() (Fastify 5's) writes a 103 Early Hints response before the final one", async () => {
     const app = await build((root) => {
       root.get('/page', async (_req, reply) => {

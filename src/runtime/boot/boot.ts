@@ -1,6 +1,7 @@
 import { isLifted, liftedTarget } from '../declare/lift'
 import { joinRoutePrefix, trimPrefix } from '../declare/route-declaration'
 import { prefixedView } from '../declare/prefixed-view'
+import { runOnRegister } from '../declare/scope-decorate'
 import { liftedRoutePrefix } from './registration-prefix'
 import type { PluginNode } from '../declare/plugin-tree'
 import type { ScopeImpl } from '../declare/scope'
@@ -134,7 +135,7 @@ async function loadPlugin(boot: BootContext, node: PluginNode): Promise<void> {
     if (isSerializerMap(logSerializers)) scope.logSerializers = { ...scope.logSerializers, ...(logSerializers as LogSerializers) }
     scope.pluginNameChain.push(encapsulatedPluginName(liftedTarget(plugin), meta))
     for (let s: ScopeImpl | null = owner; s !== null; s = s.parent) {
-      for (const hook of s.hooks.own('onRegister')) hook.fn.call(hook.scope, scope, node.options)
+      for (const hook of s.hooks.own('onRegister')) runOnRegister(scope, s, () => hook.fn.call(hook.scope, scope, node.options))
     }
   }
   const plugins = boot.declared.plugins

@@ -27,6 +27,35 @@ export function inheritDecoration(target: ScopeImpl, parent: ScopeImpl, decorati
   })
 }
 
+/**
+ * While a plugin's onRegister hook runs for a new child scope: the scope whose hook it is. Such a
+ * hook exists to give each child context its own copy of what the plugin declared (@fastify/express
+ * re-decorates `express` with a new Express app in every child, as Fastify's docs show for
+ * onRegister), so there an instance decorator declared at or below that scope may be re-declared.
+ */
+const forming = new WeakMap<ScopeImpl, ScopeImpl>()
+
+/** Runs `hook` (an onRegister hook of `hookScope`) for the child scope `child` being formed. */
+export function runOnRegister(child: ScopeImpl, hookScope: ScopeImpl, hook: () => unknown): void {
+  forming.set(child, hookScope)
+  try {
+    hook()
+  } finally {
+    forming.delete(child)
+  }
+}
+
+/** Whether `scope`, being formed, may shadow the instance decorator `name`: declared between its parent and the running hook's scope. */
+function shadowsInOnRegister(scope: ScopeImpl, name: string | symbol): boolean {
+  const hookScope = forming.get(scope)
+  if (hookScope === undefined || scope.decorations.instance.has(name)) return false
+  for (let s: ScopeImpl | null = scope.parent; s !== null; s = s.parent) {
+    if (s.decorations.instance.has(name)) return true
+    if (s === hookScope) return false
+  }
+  return false
+}
+
 /** decorate(), decorateRequest() and decorateReply() on `scope`. */
 export function declareDecoration(scope: ScopeImpl, target: DecoratorTarget, name: string | symbol, value: unknown, dependencies: readonly (string | symbol)[] | undefined): void {
   const method = target === 'instance' ? 'decorate' : target === 'request' ? 'decorateRequest' : 'decorateReply'
@@ -54,7 +83,7 @@ export function declareDecoration(scope: ScopeImpl, target: DecoratorTarget, nam
   // Enclave refuses a different value but takes the same function as a no-op.
   if (existing !== undefined && target === 'instance' && typeof value === 'function' && !scope.decorations.instance.has(name) &&
     existing.kind === 'value' && existing.value === value) return
-  if (existing !== undefined) {
+  if (existing !== undefined && !(target === 'instance' && shadowsInOnRegister(scope, name))) {
     // Two registrations of one plugin (or two anonymous ones) read alike: then say which register() call each was.
     const by = currentOrigin(scope)
     const first = originOf(scope, target, name)

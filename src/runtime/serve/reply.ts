@@ -179,6 +179,10 @@ export class ReplyImpl {
   }
 
   send(payload?: unknown): this {
+    // A status put on reply.raw alone, then sent through the reply (Express's `res.status(201).json()`
+    // under @fastify/express, whose `res.send` is reply.send): Fastify reads its status from raw, so
+    // raw's is taken while the reply's own was never chosen. Three reads; no accessor (see statusCode).
+    if (this.statusCode === 200 && !this.codeChosen && this.raw.statusCode !== 200) adoptRawStatus(this)
     sendReply(this, payload)
     return this
   }
@@ -241,3 +245,9 @@ export class ReplyImpl {
  * returns it.
  */
 export const reservedReplyNames: ReadonlySet<string> = memberNames(new ReplyImpl({} as ServerResponse, {} as RequestImpl, {} as CompiledRoute), ['then'])
+
+/** The status middleware set on `reply.raw`, when it is one a reply may send (a final 2xx-5xx). */
+function adoptRawStatus(reply: ReplyImpl): void {
+  const status = reply.raw.statusCode
+  if (Number.isInteger(status) && status >= 200 && status <= 599) reply.statusCode = status
+}
