@@ -128,6 +128,18 @@ describe('differential: the reply-lifecycle, shared-schemas, error-sources, plug
   // Route options: 405s and HEAD answers (inject's empty HEAD body) are listed in about a quarter (three quarters alike over seeds 1-40): half here.
   familySeedsTest('route-options', (cases) => cases / 2)
 
+  // h2c (`http2: true` on both, a node:http2 client on loopback): HEADs, 204s, errors, streams and
+  // 413s of the other families, answered alike or as README lists (0 unlisted over seeds 1-8).
+  it('seed 5, 60 cases over h2c: every difference is one README lists', async function () {
+    this.timeout(120_000)
+    const outcomes = (await runSeed(5, 60, 0, undefined, 1)).filter((o) => o.transport === 'http2')
+    const unlisted = outcomes.filter((o) => o.unexplained !== undefined)
+    const report = unlisted.map((o) => `[${o.c.id} ${o.transport}] ${o.c.summary}\n  => ${o.unexplained}`).join('\n')
+    expect(unlisted.length, `replay: node dist/test/differential/cli.js --seeds 5 --count 60 --http-every 0 --http2-every 1:\n${report}`).to.equal(0)
+    expect(outcomes.length, 'cases sent over h2c').to.be.greaterThan(30)
+    expect(outcomes.filter((o) => o.explainedBy.length === 0).length, 'answers alike over h2c').to.be.greaterThan(outcomes.length / 3)
+  })
+
   it('a connection closed without an answer is an answer to compare (-3), not a failed run', async () => {
     const closed = await bounded(() => Promise.reject(new Error('response destroyed before completion')))
     expect(closed.statusCode).to.equal(-3)

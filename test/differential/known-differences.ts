@@ -28,6 +28,7 @@ import { SHARED_SCHEMAS_DIFFERENCES } from './shared-schemas-differences'
 import { ERROR_SOURCES_DIFFERENCES } from './error-sources-differences'
 import { PLUGIN_API_DIFFERENCES, paReplay } from './plugin-api-differences'
 import { ROUTE_OPTIONS_DIFFERENCES } from './route-options-differences'
+import { HTTP2_DIFFERENCES } from './http2-differences'
 import { bodyParsed, regexpTakes } from './content-types'
 
 export type { KnownDifference, RewriteContext } from './difference-types'
@@ -216,6 +217,7 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
   ...REPLY_LIFECYCLE_DIFFERENCES,
   ...SHARED_SCHEMAS_DIFFERENCES,
   ...ERROR_SOURCES_DIFFERENCES,
+  ...HTTP2_DIFFERENCES,
   ...PLUGIN_API_DIFFERENCES,
   ...ROUTE_OPTIONS_DIFFERENCES,
   {

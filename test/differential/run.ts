@@ -147,7 +147,7 @@ async function headAsGet(c: Case, transport: Transport, e: Answer, eGet: Answer,
   // Node writes a head sent with a text body in the body's encoding (UTF-8) and a head alone in
   // Latin-1, so over a socket a non-ASCII header value of the GET reads as its UTF-8 bytes
   // (`/Ã©` for `/é`: seed 216:40); Fastify 3 writes its GET the same way. Compared as sent.
-  if (transport === 'http') {
+  if (transport !== 'inject') {
     for (const [name, value] of Object.entries(getHeaders)) {
       if (e.headers[name] !== value && Buffer.from(value, 'latin1').toString('utf8') === e.headers[name]) getHeaders[name] = e.headers[name] as string
     }
@@ -173,14 +173,19 @@ function sendable(c: Case): boolean {
   return /^[\x21-\x7e]*$/.test(c.request.url) && Object.values(c.request.headers ?? {}).every((value) => /^[\x20-\x7e\t]*$/.test(value))
 }
 
-/** `count` cases of `seed`; every `httpEvery`th also goes over a real socket. `family`: only that family's cases (same ids). */
-export async function runSeed(seed: number, count: number, httpEvery = 0, family?: string): Promise<Outcome[]> {
+/**
+ * `count` cases of `seed`; every `httpEvery`th also goes over a real socket, every `http2Every`th
+ * over h2c (both servers built with `http2: true`; app-shape cases build their own servers and
+ * stay on HTTP/1). `family`: only that family's cases (same ids).
+ */
+export async function runSeed(seed: number, count: number, httpEvery = 0, family?: string, http2Every = 0): Promise<Outcome[]> {
   const out: Outcome[] = []
   for (let index = 0; index < count; index++) {
     const c = generateCase(seed, index)
     if (family !== undefined && c.family !== family) continue
     out.push(await runCase(c, 'inject'))
     if (httpEvery > 0 && index % httpEvery === 0 && sendable(c)) out.push(await runCase(c, 'http'))
+    if (http2Every > 0 && index % http2Every === 0 && c.app === undefined && sendable(c)) out.push(await runCase(c, 'http2'))
   }
   return out
 }
