@@ -1,6 +1,7 @@
 // Declares one case's route on Fastify 3.27.4 and on Enclave, and answers its request on each,
 // through inject() or over a real loopback socket.
 import http from 'node:http'
+import http2 from 'node:http2'
 import type { AddressInfo } from 'node:net'
 import { Writable } from 'node:stream'
 import { createServer } from '../../src/runtime'
@@ -12,7 +13,8 @@ import { logLines } from './logs'
 // Connection management differs by transport, not by framework: these never reach a handler's logic.
 const TRANSPORT_HEADERS = new Set(['date', 'connection', 'keep-alive'])
 
-export type Transport = 'inject' | 'http'
+/** `http2`: both servers built with `http2: true` (h2c) and asked over node:http2 on loopback. */
+export type Transport = 'inject' | 'http' | 'http2'
 export type Framework = 'fastify3' | 'enclave'
 
 interface App {
@@ -34,11 +36,12 @@ function capture(lines: string[]): Writable {
   })
 }
 
-function declare(framework: Framework, c: Case, lines: string[]): App {
+function declare(framework: Framework, c: Case, lines: string[], transport: Transport): App {
   if (c.app !== undefined) return buildApp(framework, c.app, c.chainErrorHandlers === true) as unknown as App
   // eslint-disable-next-line @typescript-eslint/no-var-requires
   const customOptions = c.ajv === undefined ? undefined : { ...c.ajv }
-  const server = c.logs === true ? { ...c.server, logger: { ...(c.server?.logger as object), stream: capture(lines) } } : c.server ?? {}
+  const given = transport === 'http2' ? { ...c.server, http2: true } : c.server
+  const server = c.logs === true ? { ...given, logger: { ...(given?.logger as object), stream: capture(lines) } } : given ?? {}
   const app: App = framework === 'fastify3'
     ? require('fastify3')({ logger: false, ...server, ...(customOptions ? { ajv: { customOptions } } : {}) })
     : (createServer({ ...server, ...(customOptions ? { validator: { customOptions } } : {}) }) as unknown as App)
@@ -62,7 +65,7 @@ export async function answer(framework: Framework, c: Case, transport: Transport
 async function answerOnce(framework: Framework, c: Case, transport: Transport, lines: string[]): Promise<Answer> {
   let app: App
   try {
-    app = declare(framework, c, lines)
+    app = declare(framework, c, lines, transport)
   } catch (error) {
     // Refused while declaring (Fastify 3 throws from route()/register() for some options Enclave refuses at ready()).
     return { statusCode: 0, headers: {}, body: undefined, bootError: (error as Error).message }
@@ -77,7 +80,7 @@ async function answerOnce(framework: Framework, c: Case, transport: Transport, l
       const res = await app.inject({ ...c.request })
       return toAnswer(res.statusCode, res.headers, res.rawPayload ?? Buffer.from(res.payload))
     }
-    return await overHttp(app, c.request)
+    return transport === 'http2' ? await overHttp2(app, c.request) : await overHttp(app, c.request)
   } finally {
     await app.close()
   }
@@ -103,6 +106,48 @@ async function overHttp(app: App, spec: RequestSpec): Promise<Answer> {
     req.on('error', reject)
     req.end(spec.payload)
   })
+}
+
+/** The request over one h2c session (prior knowledge, as curl --http2-prior-knowledge asks). */
+async function overHttp2(app: App, spec: RequestSpec): Promise<Answer> {
+  await new Promise<void>((resolve, reject) => {
+    app.server.once('error', reject)
+    app.server.listen(0, '127.0.0.1', () => resolve())
+  })
+  const { port } = app.server.address() as AddressInfo
+  const session = http2.connect(`http://127.0.0.1:${port}`)
+  try {
+    return await new Promise<Answer>((resolve, reject) => {
+      session.on('error', reject)
+      const headers: Record<string, string> = { ':method': spec.method, ':path': spec.url }
+      // HTTP/2 has no connection-specific headers (RFC 9113 8.2.2): Node refuses to send them. A
+      // Host is sent as :authority (the client's own is the listening port, which differs per server).
+      for (const [name, value] of Object.entries(spec.headers ?? {})) {
+        const lower = name.toLowerCase()
+        if (lower === 'host') headers[':authority'] = value
+        else if (!['connection', 'transfer-encoding', 'keep-alive'].includes(lower)) headers[lower] = value
+      }
+      if (spec.payload !== undefined && headers['content-length'] === undefined) headers['content-length'] = String(Buffer.byteLength(spec.payload))
+      // Node ends a GET's stream at once unless told otherwise: a GET with a body is sent whole.
+      const req = session.request(headers, { endStream: spec.payload === undefined })
+      // As overHttp's bound: a framework that hangs is no answer (run.ts), not an empty one.
+      const timer = setTimeout(() => { reject(new Error('no answer within 5 s')); req.close(http2.constants.NGHTTP2_CANCEL) }, 5000)
+      let status = 0
+      let head: Record<string, unknown> = {}
+      req.on('response', (h) => {
+        status = Number(h[':status'])
+        head = Object.fromEntries(Object.entries(h).filter(([name]) => !name.startsWith(':')))
+      })
+      const chunks: Buffer[] = []
+      req.on('data', (chunk: Buffer) => chunks.push(chunk))
+      req.on('end', () => { clearTimeout(timer); resolve(toAnswer(status, head, Buffer.concat(chunks))) })
+      req.on('close', () => { clearTimeout(timer); if (status === 0) reject(new Error(`stream closed (code ${req.rstCode ?? '?'})`)) })
+      req.on('error', (error) => { clearTimeout(timer); reject(error) })
+      req.end(spec.payload)
+    })
+  } finally {
+    session.destroy()
+  }
 }
 
 function toAnswer(statusCode: number, raw: Record<string, unknown>, bytes: Buffer): Answer {

@@ -11,6 +11,7 @@ import type { LifecycleShape } from './reply-lifecycle'
 import type { SharedShape } from './shared-schemas'
 import type { SourcesShape } from './error-sources'
 import type { PaShape } from './plugin-api'
+import type { RoShape } from './route-options'
 
 export type Handler = (request: any, reply: any) => unknown
 
@@ -64,6 +65,8 @@ export interface Case {
   sources?: SourcesShape
   /** A plugin-api case: the declarations its route's `setup` makes (plugin-api.ts). */
   pa?: PaShape
+  /** A route-options case: what its route's `setup` declares (route-options.ts). */
+  ro?: RoShape
   /** Server options given to both constructors as they are (the server-options family). */
   server?: Record<string, unknown>
   /** Replays only: Fastify 3's error handlers declared so that they chain as Enclave's. */

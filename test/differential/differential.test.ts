@@ -114,7 +114,7 @@ describe('differential: the logs, content-types and constraints families', () =>
   })
 })
 
-describe('differential: the reply-lifecycle, shared-schemas, error-sources and plugin-api families', () => {
+describe('differential: the reply-lifecycle, shared-schemas, error-sources, plugin-api and route-options families', () => {
   // Redirects and HEADs differ by listed rules in about a fifth of the lifecycle answers, schema
   // messages by the pointer rule in about a seventh of the shared-schemas ones: half alike outright.
   // What error handlers see of framework errors differs by listed rules in most error-sources
@@ -125,6 +125,21 @@ describe('differential: the reply-lifecycle, shared-schemas, error-sources and p
   // Refusals carry Enclave's codes (a listed rule) in most plugin-api answers (a third alike over seeds 1-5): a fifth here.
   familySeedsTest('plugin-api', (cases) => cases / 5)
 
+  // Route options: 405s and HEAD answers (inject's empty HEAD body) are listed in about a quarter (three quarters alike over seeds 1-40): half here.
+  familySeedsTest('route-options', (cases) => cases / 2)
+
+  // h2c (`http2: true` on both, a node:http2 client on loopback): HEADs, 204s, errors, streams and
+  // 413s of the other families, answered alike or as README lists (0 unlisted over seeds 1-8).
+  it('seed 5, 60 cases over h2c: every difference is one README lists', async function () {
+    this.timeout(120_000)
+    const outcomes = (await runSeed(5, 60, 0, undefined, 1)).filter((o) => o.transport === 'http2')
+    const unlisted = outcomes.filter((o) => o.unexplained !== undefined)
+    const report = unlisted.map((o) => `[${o.c.id} ${o.transport}] ${o.c.summary}\n  => ${o.unexplained}`).join('\n')
+    expect(unlisted.length, `replay: node dist/test/differential/cli.js --seeds 5 --count 60 --http-every 0 --http2-every 1:\n${report}`).to.equal(0)
+    expect(outcomes.length, 'cases sent over h2c').to.be.greaterThan(30)
+    expect(outcomes.filter((o) => o.explainedBy.length === 0).length, 'answers alike over h2c').to.be.greaterThan(outcomes.length / 3)
+  })
+
   it('a connection closed without an answer is an answer to compare (-3), not a failed run', async () => {
     const closed = await bounded(() => Promise.reject(new Error('response destroyed before completion')))
     expect(closed.statusCode).to.equal(-3)
@@ -133,9 +148,9 @@ describe('differential: the reply-lifecycle, shared-schemas, error-sources and p
 })
 
 describe('differential: the URL, body and hook-flow families', () => {
-  it('seed 12\'s corpus reaches each new family (routing tables, bodies, hook flows, validation, plugin trees, logs, parsers, constraints, reply lifecycles, shared schemas, error sources, the plugin API)', () => {
+  it('seed 12\'s corpus reaches each new family (routing tables, bodies, hook flows, validation, plugin trees, logs, parsers, constraints, reply lifecycles, shared schemas, error sources, the plugin API, route options)', () => {
     const families = new Set(Array.from({ length: CASES }, (_, index) => generateCase(SEED, index).family))
-    for (const family of ['urls', 'bodies', 'hook-flow', 'validation', 'encapsulation', 'logs', 'content-types', 'constraints', 'reply-lifecycle', 'shared-schemas', 'error-sources', 'plugin-api']) expect(families.has(family), family).to.equal(true)
+    for (const family of ['urls', 'bodies', 'hook-flow', 'validation', 'encapsulation', 'logs', 'content-types', 'constraints', 'reply-lifecycle', 'shared-schemas', 'error-sources', 'plugin-api', 'route-options']) expect(families.has(family), family).to.equal(true)
   })
 
   it('find-my-way 9\'s reading of a URL, written for find-my-way 4: unreserved escapes decoded, `;` escaped, a fragment before the query ends both', () => {

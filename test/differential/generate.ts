@@ -9,6 +9,7 @@ import { drawBodiesCase } from './bodies'
 import { drawLogsCase } from './logs'
 import { drawContentTypesCase } from './content-types'
 import { drawConstraintsCase } from './constraints'
+import { drawRouteOptionsCase } from './route-options'
 import { drawValidationCase } from './validation'
 import { describeEncShape, drawEncShape, encRequest, encRoute } from './encapsulation'
 import { describeFlowShape, drawFlowShape, flowRequest, flowRoute } from './hook-flow'
@@ -22,7 +23,7 @@ import { describeSourcesShape, drawSourcesShape, sourcesRequest, sourcesRoute } 
 import { objectSchema, responseSchema, scalarSchema, valueSchema, type Schema } from './schemas'
 import { text, value } from './values'
 
-type Drawn = { family: string; route: RouteSpec; request: RequestSpec; note?: string; response?: Case['response']; exposedError?: true; app?: Case['app']; reply?: Case['reply']; errors?: Case['errors']; serial?: Case['serial']; server?: Case['server']; flow?: Case['flow']; enc?: Case['enc']; logs?: true; lifecycle?: Case['lifecycle']; shared?: Case['shared']; sources?: Case['sources']; pa?: Case['pa'] }
+type Drawn = { family: string; route: RouteSpec; request: RequestSpec; note?: string; response?: Case['response']; exposedError?: true; app?: Case['app']; reply?: Case['reply']; errors?: Case['errors']; serial?: Case['serial']; server?: Case['server']; flow?: Case['flow']; enc?: Case['enc']; logs?: true; lifecycle?: Case['lifecycle']; shared?: Case['shared']; sources?: Case['sources']; pa?: Case['pa']; ro?: Case['ro'] }
 
 const echo: Handler = (request) => ({ body: request.body ?? null, query: request.query, params: request.params })
 
@@ -322,6 +323,12 @@ function pluginApiCase(r: Random): Drawn {
   return { family: 'plugin-api', route: paRoute(shape), request: paRequest(r, shape), note: describePaShape(shape), pa: shape }
 }
 
+// One route's options: method arrays, url/path, all(), HEAD and OPTIONS routes, prefixTrailingSlash under '' and '/', config, bodyLimit, attachValidation (route-options.ts).
+function routeOptionsCase(r: Random): Drawn {
+  const { route, request, server, note, ro } = drawRouteOptionsCase(r)
+  return { family: 'route-options', route, request, server, note, ro }
+}
+
 const FAMILIES: Array<[number, (r: Random) => Drawn]> = [
   [8, appFamilyCase], [6, replyApiCase], [4, serverOptionsCase], [3, querystringCase], [2, paramsCase], [2, headersCase], [4, bodyCase], [4, responseCase], [3, replyCase], [2, routingCase], [2, contentTypeCase], [2, hooksCase],
   [4, errorsCase],
@@ -330,7 +337,7 @@ const FAMILIES: Array<[number, (r: Random) => Drawn]> = [
   [4, validationCase], [4, encapsulationCase],
   [4, logsCase], [4, contentTypesCase], [3, constraintsCase],
   [4, replyLifecycleCase], [4, sharedSchemasCase], [3, errorSourcesCase],
-  [4, pluginApiCase],
+  [4, pluginApiCase], [4, routeOptionsCase],
 ]
 
 /** Case `index` of `seed`: the same pair always gives the same case. */
@@ -350,5 +357,5 @@ export function generateCase(seed: number, index: number): Case {
   const payload = drawn.request.payload === undefined ? '' : ` ${JSON.stringify(String(drawn.request.payload)).slice(0, 200)}`
   const summary = drawn.app ? `${drawn.note} <- ${drawn.request.method} ${drawn.request.url} ${JSON.stringify(drawn.request.headers ?? {})}${payload}` : `${ajv ? `ajv=${JSON.stringify(ajv)} ` : ''}${drawn.route.method} ${drawn.route.url} schema=${JSON.stringify(drawn.route.schema ?? null)}${drawn.note ? ` (${drawn.note})` : ''}` +
     ` <- ${drawn.request.method} ${drawn.request.url} ${JSON.stringify(drawn.request.headers ?? {})}${payload}`
-  return { id: `${seed}:${index}`, family: drawn.family, summary, route: drawn.route, request: drawn.request, response: drawn.response, ajv, ...(drawn.app ? { app: drawn.app } : {}), ...(drawn.reply ? { reply: drawn.reply } : {}), ...(drawn.errors ? { errors: drawn.errors } : {}), ...(drawn.serial ? { serial: drawn.serial } : {}), ...(drawn.server ? { server: drawn.server } : {}), ...(drawn.flow ? { flow: drawn.flow } : {}), ...(drawn.enc ? { enc: drawn.enc } : {}), ...(drawn.exposedError ? { exposedError: true } : {}), ...(drawn.logs ? { logs: true } : {}), ...(drawn.lifecycle ? { lifecycle: drawn.lifecycle } : {}), ...(drawn.shared ? { shared: drawn.shared } : {}), ...(drawn.sources ? { sources: drawn.sources } : {}), ...(drawn.pa ? { pa: drawn.pa } : {}) }
+  return { id: `${seed}:${index}`, family: drawn.family, summary, route: drawn.route, request: drawn.request, response: drawn.response, ajv, ...(drawn.app ? { app: drawn.app } : {}), ...(drawn.reply ? { reply: drawn.reply } : {}), ...(drawn.errors ? { errors: drawn.errors } : {}), ...(drawn.serial ? { serial: drawn.serial } : {}), ...(drawn.server ? { server: drawn.server } : {}), ...(drawn.flow ? { flow: drawn.flow } : {}), ...(drawn.enc ? { enc: drawn.enc } : {}), ...(drawn.exposedError ? { exposedError: true } : {}), ...(drawn.logs ? { logs: true } : {}), ...(drawn.lifecycle ? { lifecycle: drawn.lifecycle } : {}), ...(drawn.shared ? { shared: drawn.shared } : {}), ...(drawn.sources ? { sources: drawn.sources } : {}), ...(drawn.pa ? { pa: drawn.pa } : {}), ...(drawn.ro ? { ro: drawn.ro } : {}) }
 }

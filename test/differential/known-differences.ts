@@ -27,6 +27,8 @@ import { REPLY_LIFECYCLE_DIFFERENCES } from './reply-lifecycle-differences'
 import { SHARED_SCHEMAS_DIFFERENCES } from './shared-schemas-differences'
 import { ERROR_SOURCES_DIFFERENCES } from './error-sources-differences'
 import { PLUGIN_API_DIFFERENCES, paReplay } from './plugin-api-differences'
+import { ROUTE_OPTIONS_DIFFERENCES } from './route-options-differences'
+import { HTTP2_DIFFERENCES } from './http2-differences'
 import { bodyParsed, regexpTakes } from './content-types'
 
 export type { KnownDifference, RewriteContext } from './difference-types'
@@ -215,7 +217,9 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
   ...REPLY_LIFECYCLE_DIFFERENCES,
   ...SHARED_SCHEMAS_DIFFERENCES,
   ...ERROR_SOURCES_DIFFERENCES,
+  ...HTTP2_DIFFERENCES,
   ...PLUGIN_API_DIFFERENCES,
+  ...ROUTE_OPTIONS_DIFFERENCES,
   {
     id: 'validation-path-pointer',
     readme: 'Validation error paths are JSON pointers by default',
@@ -391,7 +395,7 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
     async rewrite(f, { c, enclave, transport, replay }) {
       if (c.app !== undefined) return await notAllowedInApp(f, c, enclave, replay)
       // A routing table's (urls.ts, constraints.ts): explained where Fastify 3 serves each method Allow names to this request.
-      if (c.family === 'urls' || c.family === 'constraints') return await notAllowedInTable(f, c, enclave, transport, replay)
+      if (c.family === 'urls' || c.family === 'constraints' || c.family === 'route-options') return await notAllowedInTable(f, c, enclave, transport, replay)
       if (c.pa !== undefined) return await notAllowedInTable(f, c, enclave, transport, paReplay(c.pa, replay))
       // A plugin tree's 405 is its own rule's (encapsulation-differences.ts): c.route names no route there.
       if (c.enc !== undefined) return undefined

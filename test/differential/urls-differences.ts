@@ -42,7 +42,7 @@ export function asRouterReads(url: string): string {
 }
 
 function inUrls(c: Case): boolean {
-  return c.family === 'urls'
+  return c.family === 'urls' || c.family === 'route-options'
 }
 
 /** `request.url` in Fastify 3's echo as sent (Enclave's is), where it was asked another URL. */
@@ -131,7 +131,9 @@ export async function notAllowedInTable(f: Answer, c: Case, enclave: Answer, tra
   const read = asSent(rewriteOf(c)?.(c.request.url) ?? c.request.url)
   const path = read.slice(0, pathEnd(read))
   const body = { statusCode: 405, code: 'ENC_ERR_METHOD_NOT_ALLOWED', error: STATUS_CODES[405] as string, message: `Method ${c.request.method} is not allowed for ${path}; allowed: ${allow}` }
-  const answer: Answer = { statusCode: 405, headers: { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(JSON.stringify(body))), allow }, body }
+  // Headers root hooks set on Fastify 3's 404 (route-options' onRequest hook) are set on the 405 too.
+  const { 'content-type': _type, 'content-length': _length, ...hooked } = f.headers
+  const answer: Answer = { statusCode: 405, headers: { ...hooked, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(JSON.stringify(body))), allow }, body }
   return c.request.method === 'HEAD' ? { ...answer, body: '' } : answer
 }
 

@@ -145,6 +145,40 @@ describe('runtime: routing', () => {
       await ignoring.close()
     })
 
+    // NOTE23's leftover: the `//` check above also turned away a route declared `//` itself.
+    it('under ignoreTrailingSlash, a route declared `//` answers both `//` and `/`, as in Fastify 3 (and `//` only without the option)', async () => {
+      const ignoring = server({ ignoreTrailingSlash: true })
+      ignoring.get('//', async () => 'double')
+      await ignoring.ready()
+      expect((await ignoring.inject('//')).body).to.equal('double')
+      expect((await ignoring.inject('//?x=1')).body).to.equal('double')
+      expect((await ignoring.inject('/')).body).to.equal('double')
+      expect((await ignoring.inject('///')).statusCode).to.equal(404)
+      await ignoring.close()
+      const exact = server()
+      exact.get('//', async () => 'double')
+      await exact.ready()
+      expect((await exact.inject('//')).body).to.equal('double')
+      expect((await exact.inject('/')).statusCode).to.equal(404)
+      await exact.close()
+    })
+
+    // Found while fixing the above: a plugin prefix `/` was read as no prefix, so its `/` route
+    // answered `/` whatever prefixTrailingSlash said; Fastify 3 (and 5) join them into `//`.
+    it('a `/` route in a plugin with prefix `/` answers `/` and `//` (\'both\'), `//` only (\'slash\'), `/` only (\'no-slash\'), as in Fastify 3', async () => {
+      const served = async (prefixTrailingSlash: 'both' | 'slash' | 'no-slash'): Promise<string> => {
+        const app = server()
+        app.register(async (s) => { s.route({ method: 'GET', url: '/', prefixTrailingSlash, handler: async (request) => request.routerPath }) }, { prefix: '/' })
+        await app.ready()
+        const answers = [await app.inject('/'), await app.inject('//')].map((r) => (r.statusCode === 200 ? r.body : String(r.statusCode)))
+        await app.close()
+        return answers.join(' ')
+      }
+      expect(await served('both')).to.equal('/ //')
+      expect(await served('slash')).to.equal('404 //')
+      expect(await served('no-slash')).to.equal('/ 404')
+    })
+
     // Found by the differential (diff14): find-my-way 9 trims the trailing slash before matching,
     // Fastify 3's router matches the path as sent (having added each route's other spelling).
     it('under ignoreTrailingSlash, a `*` route\'s value keeps the trailing slash and `/p/` reaches `/p/:id` with an empty id, as in Fastify 3', async () => {

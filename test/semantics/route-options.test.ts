@@ -133,6 +133,19 @@ describe('semantics: route options for HEAD and prefixes (issue 12 §2)', () => 
       })
     })
 
+    // Found by the differential (plugin-api 36:178): the HEAD copy named the moved url.
+    it('the HEAD route of a GET route an onRoute hook moved names the url as declared too (routerPath, context.config.url): the HEAD is its GET without the body', async () => {
+      const app = await build((root) => {
+        root.addHook('onRoute', (route: RouteOptions) => { route.url = `${String(route.url)}-m` })
+        root.get('/x', async (request: Request, reply: Reply) => ({ routerPath: request.routerPath, config: reply.context.config.url }))
+      })
+      const get = await app.inject({ url: '/x-m' })
+      const head = await app.inject({ method: 'HEAD', url: '/x-m' })
+      expect(get.json()).to.deep.equal({ routerPath: '/x', config: '/x' })
+      expect(head.statusCode).to.equal(200)
+      expect(head.headers['content-length']).to.equal(get.headers['content-length'])
+    })
+
     it('see the HEAD route of a GET route too (method HEAD) when HEAD routes are asked for, as in Fastify 3; once by default', async () => {
       const declare = async (options: Record<string, unknown>, route: Record<string, unknown> = {}): Promise<string[]> => {
         const seen: string[] = []

@@ -177,7 +177,9 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecor
     if (!implicitHead && url === def.url) return config
     const key = `${implicitHead ? 'HEAD' : ''} ${url}`
     let twin = twinConfigs.get(key)
-    if (twin === undefined) twinConfigs.set(key, twin = { ...options.config, url, method: implicitHead ? method : options.method })
+    // The HEAD copy at the route's own url names it as declared too: Fastify 3 declares that copy
+    // from the declared path, whatever an onRoute hook made of the url (plugin-api 36:178).
+    if (twin === undefined) twinConfigs.set(key, twin = { ...options.config, url: url === def.url ? def.declaredUrl : url, method: implicitHead ? method : options.method })
     return twin
   }
   const serverBodyLimit = boot.serve.limits.bodyLimit

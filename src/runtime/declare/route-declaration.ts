@@ -65,13 +65,15 @@ export function trimPrefix(routePrefix: string): string {
 export function joinRoutePrefix(parentRoutePrefix: string, own: string): string {
   if (own === '') return parentRoutePrefix
   const joined = joinPrefix(parentRoutePrefix, own)
-  return own.endsWith('/') && joined !== '' ? `${joined}/` : joined
+  // `/` alone stays `/` (Fastify's too): a route `/` under it answers `/` and `//`, as prefixTrailingSlash says.
+  return own.endsWith('/') ? `${joined}/` : joined
 }
 
 /**
  * Where a route is served under a route prefix, as Fastify 3's lib/route.js: a route `/` under
  * `/v1` answers `/v1` and `/v1/` ('both', the default), `/v1/` ('slash') or `/v1` ('no-slash');
- * under `/v1/` (a prefix written with its slash) it answers `/v1/` (and `/v1//` for 'both').
+ * under `/v1/` (a prefix written with its slash) it answers `/v1/` (and `/v1//` for 'both'), and under
+ * `/` alone `/` and `//` (Fastify 3 and 5 join them as written).
  * `path` is what the url adds to the prefix (Fastify's routePath, '' for the prefix itself).
  */
 function placeRoute(routePrefix: string, rawPath: string, option: RouteOptions['prefixTrailingSlash']): { url: string; path: string; withTrailingSlash: boolean } {
@@ -80,7 +82,7 @@ function placeRoute(routePrefix: string, rawPath: string, option: RouteOptions['
   if (rawPath === '' && prefix !== '') return { url: routePrefix, path: '', withTrailingSlash: false }
   // Under a prefix written with its slash (`/v1/`) Fastify 3 drops the url's own leading slash, so
   // the routePath an onRoute hook reads is what follows that prefix (`x`, not `/x`).
-  if (rawPath !== '/' || prefix === '') return { url: joinPath(prefix, rawPath), path: prefix !== '' && routePrefix.endsWith('/') && rawPath.startsWith('/') ? rawPath.slice(1) : rawPath, withTrailingSlash: false }
+  if (rawPath !== '/' || routePrefix === '') return { url: joinPath(prefix, rawPath), path: routePrefix.endsWith('/') && rawPath.startsWith('/') ? rawPath.slice(1) : rawPath, withTrailingSlash: false }
   if (option === 'slash') return { url: `${routePrefix}/`, path: '/', withTrailingSlash: false }
   return { url: routePrefix, path: '', withTrailingSlash: option !== 'no-slash' }
 }

@@ -147,6 +147,9 @@ export function createRouter(options: {
   const treeMethods = new Set<string>()
   const starMethods = new Set<string>()
   let optionsCatchAll: CompiledRoute | null = null
+  // Methods with a route declared `//`: Fastify 3 stores that path as written (and `/` as its other
+  // spelling under ignoreTrailingSlash), so `//` reaches it there; without one, `//` is no root.
+  const doubleSlashMethods = new Set<string>()
   const addToTree = (method: string, path: string, store: CompiledRoute | null, constraints: RouteConstraints | null): void => {
     // Noted first: find-my-way re-roots the tree for `*` even when the insert then fails as a duplicate.
     if (path === '*') starMethods.add(method)
@@ -159,6 +162,7 @@ export function createRouter(options: {
     on: (method, path, route, constraints, declared) => {
       // Fastify 3 leaves a root `*` unprefixed, so find-my-way matches the asterisk form to it; `/*` does not match it.
       if (method === 'OPTIONS' && constraints === null && path === '/*' && declared === '*') optionsCatchAll = route
+      if (path === '//') doubleSlashMethods.add(method)
       if (constraints !== null) {
         for (const name in constraints) {
           if (strategies !== null && Object.hasOwn(strategies, name)) useCustom(name)
@@ -190,8 +194,9 @@ export function createRouter(options: {
         return { store: optionsCatchAll, params: { '*': '*' }, searchParams: emptyQuery() }
       }
       // Under ignoreTrailingSlash find-my-way 9 trims `//` to the root route `/`; Fastify 3's router
-      // (find-my-way 4) does not: a 404 there, and here (a `/:x` or `/*` route still takes it).
-      const doubleSlash = options.ignoreTrailingSlash && url.charCodeAt(1) === 47 && isDoubleSlashRoot(url)
+      // (find-my-way 4) does not: a 404 there, and here (a `/:x` or `/*` route still takes it), unless
+      // a route was declared `//` (then both find it, as Fastify 3 answers both of its spellings).
+      const doubleSlash = options.ignoreTrailingSlash && url.charCodeAt(1) === 47 && isDoubleSlashRoot(url) && !doubleSlashMethods.has(method)
       const hit = statics === null || doubleSlash ? null : statics.find(method, url, starMethods)
       // A static route has no parameters: Fastify 3's params there is an empty plain object too.
       if (hit !== null) return { store: hit, params: {}, searchParams: options.parseQuery((statics as StaticRoutes<CompiledRoute>).hitQuery) }
