@@ -135,23 +135,27 @@ function placeDeferred(root: ModuleNode, placements: Placements): void {
   }
 }
 
-/** Every global configured module the root's declarations reach, through plugins and forRootAsync() imports. */
+/**
+ * Every global configured module listed in `plugins` somewhere below the root (also below a
+ * forRootAsync() import). One reached only as a forRootAsync() import is placed as imports are
+ * (placements.imported), so it is not counted here: the import loop would skip it as placed.
+ */
 function globalModulesIn(root: Function): Set<Function> {
   const globals = new Set<Function>()
   const visited = new Set<Function>()
-  const visit = (type: Function): void => {
+  const visit = (type: Function, listed: boolean): void => {
+    if (listed && configurationOf(type)?.global === true) globals.add(type)
     if (visited.has(type)) return
     visited.add(type)
-    if (configurationOf(type)?.global === true) globals.add(type)
     for (const entry of getModuleMeta(type)?.plugins ?? []) {
-      const fn = Array.isArray(entry) ? entry[0] as Function : entry as Function
-      if (typeof fn !== 'function') continue
-      const inner = liftedTarget(fn)
-      if (getModuleMeta(inner) !== undefined) visit(inner)
+      // A module is never a [plugin, options] entry (toItem refuses one), so a function entry is all to follow.
+      if (typeof entry !== 'function') continue
+      const inner = liftedTarget(entry)
+      if (getModuleMeta(inner) !== undefined) visit(inner, true)
     }
-    for (const imported of configurationOf(type)?.imports ?? []) if (getModuleMeta(liftedTarget(imported)) !== undefined) visit(liftedTarget(imported))
+    for (const imported of configurationOf(type)?.imports ?? []) if (getModuleMeta(liftedTarget(imported)) !== undefined) visit(liftedTarget(imported), false)
   }
-  visit(root)
+  visit(root, true)
   return globals
 }
 

@@ -42,6 +42,25 @@ describe("ConfigurableModuleBuilder: forRootAsync({ imports }) and setExtras({ i
     await app.close()
   })
 
+  it('a global ConfigModule.forRoot({ isGlobal: true }) reached only as a forRootAsync() import is placed and injected (not skipped as if listed elsewhere)', async () => {
+    const { DbModule, DbController } = fixtures()
+    let built = 0
+    const config = new ConfigurableModuleBuilder<{ env: string }>()
+      .setExtras({ isGlobal: false }, (definition, extras) => ({ ...definition, global: extras.isGlobal }))
+      .setClassMethodName('forRoot').build()
+    @injectable() class ConfigService { constructor(@inject(config.MODULE_OPTIONS_TOKEN) readonly options: { env: string }) { built++ } }
+    @Module({ providers: [ConfigService] }) class ConfigModule extends config.ConfigurableModuleClass {}
+    @Module({
+      plugins: [lift(DbModule.forRootAsync({ imports: [ConfigModule.forRoot({ env: 'prod', isGlobal: true })], inject: [ConfigService], useFactory: (c: ConfigService) => ({ url: c.options.env }) }))],
+      controllers: [DbController],
+    })
+    class AppModule {}
+    const app = await createApp(AppModule)
+    expect((await app.inject('/db')).json()).to.deep.equal({ url: 'prod' })
+    expect(built).to.equal(1)
+    await app.close()
+  })
+
   it('forRootAsync({ imports: [ConfigModule] }) shares a global ConfigModule.forRoot({ isGlobal: true }) listed in the root', async () => {
     const { DbModule, DbController } = fixtures()
     let built = 0
