@@ -57,3 +57,13 @@ export function assertLegacyDecorator(decorator: string, second: unknown): void 
   if (typeof context.kind !== 'string' || !('name' in context) || typeof context.addInitializer !== 'function') return
   throw declarationError('ENC_ERR_DECL_STANDARD_DECORATORS', { decorator, kind: context.kind, name: String(context.name) })
 }
+
+/**
+ * The `@Decorator() on Class.member` a declaration error names, after checking the decorator was
+ * called the legacy way: under TS 5's standard decorators the second argument is a context object
+ * that would print as `Class.[object Object]` and send the user after the wrong fix.
+ */
+export function decoratedWhere(decorator: string, target: object, propertyKey: unknown): string {
+  assertLegacyDecorator(decorator, propertyKey)
+  return `${decorator} on ${memberName(target, propertyKey as string | symbol | undefined)}`
+}

@@ -1,4 +1,4 @@
-import { assertInstanceMethod, assertLegacyDecorator, declarationError, memberName } from './declaration-error'
+import { assertInstanceMethod, declarationError, decoratedWhere } from './declaration-error'
 import { getErrorHandlerKey, setErrorContentType, setErrorHandlerKey, setErrorResponses } from './metadata'
 import type { JsonSchema } from '../runtime/schemas/types'
 
@@ -36,8 +36,7 @@ export interface ErrorHandlerOptions {
  */
 export function ErrorHandler(options: ErrorHandlerOptions = {}): MethodDecorator {
   return (target, propertyKey, descriptor) => {
-    assertLegacyDecorator('@ErrorHandler()', propertyKey)
-    const where = `@ErrorHandler() on ${memberName(target, propertyKey)}`
+    const where = decoratedWhere('@ErrorHandler()', target, propertyKey)
     assertInstanceMethod(target, descriptor, where, 'error-handler')
     const existing = getErrorHandlerKey(target.constructor)
     if (existing !== undefined) {

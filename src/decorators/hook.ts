@@ -1,5 +1,5 @@
 import type { HookName } from '../runtime/types'
-import { assertInstanceMethod, assertLegacyDecorator, declarationError, memberName } from './declaration-error'
+import { assertInstanceMethod, declarationError, decoratedWhere } from './declaration-error'
 import { addHookMeta } from './metadata'
 
 const hookNames = ['onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization', 'onSend', 'onResponse',
@@ -23,8 +23,7 @@ void complete
  */
 export function Hook(name: HookName): MethodDecorator {
   return (target, propertyKey, descriptor) => {
-    assertLegacyDecorator(`@Hook('${String(name)}')`, propertyKey)
-    const where = `@Hook('${String(name)}') on ${memberName(target, propertyKey)}`
+    const where = decoratedWhere(`@Hook('${String(name)}')`, target, propertyKey)
     if (!(hookNames as readonly unknown[]).includes(name)) {
       throw declarationError('ENC_ERR_DECL_HOOK_NAME', { where, known: hookNames })
     }

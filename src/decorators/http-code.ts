@@ -1,4 +1,4 @@
-import { assertInstanceMethod, assertLegacyDecorator, declarationError, memberName } from './declaration-error'
+import { assertInstanceMethod, declarationError, decoratedWhere } from './declaration-error'
 import { setMethodHttpCode } from './metadata'
 import { describeValue } from './module-options'
 
@@ -16,8 +16,7 @@ export type HttpCodeDecorator = (target: object, propertyKey: string | symbol, d
  */
 export function HttpCode(status: number): HttpCodeDecorator {
   return (target, propertyKey, descriptor) => {
-    assertLegacyDecorator('@HttpCode()', propertyKey)
-    const where = `@HttpCode() on ${memberName(target, propertyKey)}`
+    const where = decoratedWhere('@HttpCode()', target, propertyKey)
     assertInstanceMethod(target, descriptor, where, 'route')
     if (typeof status !== 'number' || !Number.isInteger(status) || status < 200 || status > 599) {
       throw declarationError('ENC_ERR_DECL_ROUTE_OPTIONS', { where, case: 'status', got: describeValue(status) })

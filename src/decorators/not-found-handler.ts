@@ -1,5 +1,5 @@
 import type { NotFoundHandler as RuntimeNotFoundHandler, RequestHook } from '../runtime/types'
-import { assertInstanceMethod, assertLegacyDecorator, declarationError, memberName } from './declaration-error'
+import { assertInstanceMethod, declarationError, decoratedWhere } from './declaration-error'
 import { getNotFoundHandler, setNotFoundHandler } from './metadata'
 import { describeValue } from './module-options'
 
@@ -27,8 +27,7 @@ export interface NotFoundHandlerOptions {
  */
 export function NotFoundHandler(options: NotFoundHandlerOptions = {}): MethodDecorator {
   return (target, propertyKey, descriptor) => {
-    assertLegacyDecorator('@NotFoundHandler()', propertyKey)
-    const where = `@NotFoundHandler() on ${memberName(target, propertyKey)}`
+    const where = decoratedWhere('@NotFoundHandler()', target, propertyKey)
     assertInstanceMethod(target, descriptor, where, 'not-found-handler')
     const existing = getNotFoundHandler(target.constructor)
     if (existing !== undefined) {

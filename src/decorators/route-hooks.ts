@@ -1,6 +1,6 @@
 import type { FastifyTypedHook } from '../runtime/fastify-typed-hook'
 import type { DoneFn, Reply, Request, RequestHook } from '../runtime/types'
-import { declarationError, memberName } from './declaration-error'
+import { declarationError, decoratedWhere } from './declaration-error'
 import { addClassRouteHooks, addMethodRouteHooks } from './metadata'
 import { describeValue } from './module-options'
 import type { RouteHookName } from './types'
@@ -100,7 +100,7 @@ export function PreHandler<H extends ReadonlyArray<RequestHook | AnyGuardClass>>
 /** Records hooks of one stage on a module class, a controller class or a route method (checked at boot by the module layer). */
 export function routeHooks(name: RouteHookName, decorator: string, hooks: readonly Function[]): RouteHookDecorator {
   return (target, propertyKey, descriptor) => {
-    const where = `@${decorator}() on ${memberName(target, propertyKey)}`
+    const where = decoratedWhere(`@${decorator}()`, target, propertyKey)
     const bad = hooks.findIndex((h) => typeof h !== 'function')
     if (hooks.length === 0 || bad !== -1) {
       throw declarationError('ENC_ERR_DECL_TARGET', { where, case: 'route-hook-arg', got: hooks.length === 0 ? 'no hook' : describeValue(hooks[bad]) })

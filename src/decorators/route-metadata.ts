@@ -1,4 +1,4 @@
-import { declarationError, memberName } from './declaration-error'
+import { declarationError, decoratedWhere } from './declaration-error'
 import { setClassRouteConfig, setMethodRouteConfig } from './metadata'
 
 /** On a controller class (every route of it) or one of its route methods. */
@@ -37,7 +37,7 @@ export function routeMetadata<T>(key: string): RouteMetadata<T> {
     throw declarationError('ENC_ERR_DECL_ROUTE_OPTIONS', { where: 'routeMetadata(key)', case: 'property-name' })
   }
   const decorator = (value: T): RouteMetadataDecorator => (target, propertyKey, descriptor) => {
-    const where = `routeMetadata('${key}') on ${memberName(target, propertyKey)}`
+    const where = decoratedWhere(`routeMetadata('${key}')`, target, propertyKey)
     if (propertyKey === undefined) {
       setClassRouteConfig(target as Function, key, value)
       return

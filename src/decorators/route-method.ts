@@ -1,4 +1,4 @@
-import { assertInstanceMethod, assertLegacyDecorator, declarationError, memberName } from './declaration-error'
+import { assertInstanceMethod, declarationError, decoratedWhere } from './declaration-error'
 import { addRoute } from './metadata'
 import { describeValue } from './module-options'
 import { resolveRouteSchema } from './route-schema-classes'
@@ -19,8 +19,7 @@ export interface RouteDeclaration {
  */
 export function declareRouteMethod(decorator: string, target: object, propertyKey: string | symbol,
   descriptor: PropertyDescriptor | undefined, route: RouteDeclaration): void {
-  assertLegacyDecorator(`@${decorator}()`, propertyKey)
-  const where = `@${decorator}() on ${memberName(target, propertyKey)}`
+  const where = decoratedWhere(`@${decorator}()`, target, propertyKey)
   assertInstanceMethod(target, descriptor, where, 'route')
   const given = route.path ?? ''
   if (typeof given !== 'string') {

@@ -1,5 +1,5 @@
 import type { Reply, Request } from '../runtime/types'
-import { declarationError, memberName } from './declaration-error'
+import { declarationError, decoratedWhere } from './declaration-error'
 import { addClassInterceptors, addMethodInterceptors } from './metadata'
 import type { Class } from './types'
 
@@ -60,11 +60,11 @@ export type UseInterceptorsDecorator = (target: object, propertyKey?: string | s
 export function UseInterceptors(...interceptors: InterceptorClass[]): UseInterceptorsDecorator {
   const list = [...interceptors] as readonly Function[]
   return (target, propertyKey, descriptor) => {
+    const where = decoratedWhere('@UseInterceptors()', target, propertyKey)
     if (propertyKey === undefined) {
       addClassInterceptors(target as Function, list)
       return
     }
-    const where = `@UseInterceptors() on ${memberName(target, propertyKey)}`
     if (typeof target === 'function') throw declarationError('ENC_ERR_DECL_STATIC_MEMBER', { where, member: 'route' })
     if (descriptor === undefined || typeof descriptor.value !== 'function') {
       throw declarationError('ENC_ERR_DECL_TARGET', { where, case: 'route-on-property' })

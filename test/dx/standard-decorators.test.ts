@@ -62,4 +62,21 @@ describe('dx: decorators compiled without experimentalDecorators (ENC_ERR_DECL_S
         @Route('/x') export class XController { ${member} }`), start)
     }
   })
+
+  it('the decorators built on shared helpers name it too: the hook decorators, @UseInterceptors() and routeMetadata(), on a method and on a class', () => {
+    const cases: Array<[string, string, string]> = [
+      ["@Get('/') @OnRequest(async () => {}) guarded() { return {} }", '', '@OnRequest() on the method guarded'],
+      ["@Get('/') @PreHandler(async () => {}) handled() { return {} }", '', '@PreHandler() on the method handled'],
+      ["@Get('/') @UseInterceptors(Timing) timed() { return {} }", '', '@UseInterceptors() on the method timed'],
+      ["@Get('/') @Tagged('x') tagged() { return {} }", '', "routeMetadata('tag') on the method tagged"],
+      ['', '@OnRequest(async () => {})', '@OnRequest() on the class XController'],
+      ['', '@UseInterceptors(Timing)', '@UseInterceptors() on the class XController'],
+    ]
+    for (const [member, classDecorator, start] of cases) {
+      expectFlagHint(loadStandard(`import { Get, OnRequest, PreHandler, Route, UseInterceptors, routeMetadata } from "enclave"
+        class Timing { intercept(_context: unknown, next: { handle(): Promise<unknown> }) { return next.handle() } }
+        const Tagged = routeMetadata<string>('tag')
+        @Route('/x') ${classDecorator} export class XController { ${member} }`), start)
+    }
+  })
 })
