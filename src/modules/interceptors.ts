@@ -133,7 +133,8 @@ export function withInterceptors(handler: Handler, interceptors: readonly Interc
           // A returned reply is a thenable (`await reply`): the promise settles once the response is out.
           return Promise.resolve(handler.call(scope, request, reply)).then((value) => {
             answered = streamOf(value)
-            if (reply.sent && !warned) sentHeaders = { ...reply.getHeaders() }
+            // getHeaders() returns a fresh object: the snapshot needs no copy of its own.
+            if (reply.sent && !warned) sentHeaders = reply.getHeaders()
             return value
           })
         }
@@ -172,7 +173,8 @@ export function withInterceptors(handler: Handler, interceptors: readonly Interc
  */
 function warnLateHeaders(sent: Record<string, unknown>, reply: Reply, route: string): boolean {
   const now = reply.getHeaders()
-  const late = Object.keys(now).filter((name) => JSON.stringify(now[name]) !== JSON.stringify(sent[name]))
+  // reply.header() stores a new value, never changes one in place: the same reference is the same header.
+  const late = Object.keys(now).filter((name) => now[name] !== sent[name] && JSON.stringify(now[name]) !== JSON.stringify(sent[name]))
   if (late.length === 0) return false
   reply.log.warn({ route, headers: late },
     `an interceptor of ${route} set ${late.map((h) => `'${h}'`).join(', ')} after next() resolved, but the method had sent the response through reply: ` +
