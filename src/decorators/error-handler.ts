@@ -1,9 +1,7 @@
 import { assertInstanceMethod, declarationError, decoratedWhere } from './declaration-error'
 import { getErrorHandlerKey, setErrorContentType, setErrorHandlerKey, setErrorResponses } from './metadata'
+import { isMediaType } from '../runtime/shared/media-type'
 import type { JsonSchema } from '../runtime/schemas/types'
-
-/** `type/subtype`, no parameters: a media type as OpenAPI's `content` keys name it. */
-const MEDIA_TYPE = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/i
 
 export interface ErrorHandlerOptions {
   /**
@@ -47,7 +45,7 @@ export function ErrorHandler(options: ErrorHandlerOptions = {}): MethodDecorator
       throw declarationError('ENC_ERR_DECL_TARGET', { where, case: 'error-handler-responses', got: JSON.stringify(Object.keys(responses ?? {})) })
     }
     const contentType = options?.contentType
-    if (contentType !== undefined && (typeof contentType !== 'string' || !MEDIA_TYPE.test(contentType))) {
+    if (contentType !== undefined && (typeof contentType !== 'string' || !isMediaType(contentType))) {
       throw declarationError('ENC_ERR_DECL_TARGET', { where, case: 'error-handler-content-type', got: JSON.stringify(contentType) })
     }
     setErrorHandlerKey(target.constructor, propertyKey)

@@ -18,6 +18,11 @@ export function mediaTypeOf(header: string | undefined): string | null {
   return MEDIA_TYPE.test(type) ? type : null
 }
 
+/** Whether `type` is a bare `type/subtype` (no parameters), in any case: what OpenAPI's `content` keys name. */
+export function isMediaType(type: string): boolean {
+  return MEDIA_TYPE.test(type.toLowerCase())
+}
+
 /** The Content-Type as the client wrote it, without parameters: what RegExp content types are tested against. */
 export function typeAsSent(header: string): string {
   const semicolon = header.indexOf(';')
