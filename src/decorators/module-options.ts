@@ -2,6 +2,7 @@ import { declarationError, type DeclarationError } from './declaration-error'
 import type { ModuleMeta, ModuleOptions } from './types'
 import { withLeadingSlash } from './leading-slash'
 import { checkProviderScope } from './request-scoped'
+import { standardOf } from '../runtime/schemas/standard-schema'
 
 const optionKeys = ['plugins', 'controllers', 'providers', 'schemas', 'prefix', 'schemaErrorFormatter', 'validatorCompiler', 'serializerCompiler', 'schemaCompilation'] as const
 // Keeps the list above in step with the ModuleOptions type: a key added to one must go in the other.
@@ -110,7 +111,7 @@ const isPluginEntry = (entry: unknown): boolean => typeof entry === 'function' |
   (Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'function' && entry[1] !== null && typeof entry[1] === 'object')
 // A zod (Standard Schema) object passes here so that addSchema() refuses it naming the fix (ENC_ERR_SCH_FOREIGN_SCHEMA).
 const isSchemaEntry = (entry: unknown): boolean => typeof entry === 'function' ||
-  (typeof entry === 'object' && entry !== null && (typeof (entry as { $id?: unknown }).$id === 'string' || '~standard' in entry))
+  (typeof entry === 'object' && entry !== null && (typeof (entry as { $id?: unknown }).$id === 'string' || standardOf(entry) !== undefined))
 function isProviderEntry(entry: unknown): boolean {
   if (typeof entry === 'function') return true
   if (typeof entry !== 'object' || entry === null || !('provide' in entry)) return false
