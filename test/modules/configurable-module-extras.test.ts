@@ -21,6 +21,17 @@ function fixtures() {
   return { ConfigService, ConfigModule, DbModule, Db, DbController, configs: () => configs }
 }
 
+/** A ConfigModule made with the builder, forRoot({ env, isGlobal }), as NestJS apps write theirs. */
+function configurableConfig() {
+  let built = 0
+  const config = new ConfigurableModuleBuilder<{ env: string }>()
+    .setExtras({ isGlobal: false }, (definition, extras) => ({ ...definition, global: extras.isGlobal }))
+    .setClassMethodName('forRoot').build()
+  @injectable() class ConfigService { constructor(@inject(config.MODULE_OPTIONS_TOKEN) readonly options: { env: string }) { built++ } }
+  @Module({ providers: [ConfigService] }) class ConfigModule extends config.ConfigurableModuleClass {}
+  return { ConfigService, ConfigModule, built: () => built }
+}
+
 describe("ConfigurableModuleBuilder: forRootAsync({ imports }) and setExtras({ isGlobal }) (NestJS's shared-infrastructure pattern)", () => {
   it("forRootAsync({ imports: [ConfigModule], inject: [ConfigService] }) boots where no ancestor provides ConfigService: the import is lifted into the configured module", async () => {
     const { ConfigModule, ConfigService, DbModule, DbController } = fixtures()
@@ -44,37 +55,27 @@ describe("ConfigurableModuleBuilder: forRootAsync({ imports }) and setExtras({ i
 
   it('a global ConfigModule.forRoot({ isGlobal: true }) reached only as a forRootAsync() import is placed and injected (not skipped as if listed elsewhere)', async () => {
     const { DbModule, DbController } = fixtures()
-    let built = 0
-    const config = new ConfigurableModuleBuilder<{ env: string }>()
-      .setExtras({ isGlobal: false }, (definition, extras) => ({ ...definition, global: extras.isGlobal }))
-      .setClassMethodName('forRoot').build()
-    @injectable() class ConfigService { constructor(@inject(config.MODULE_OPTIONS_TOKEN) readonly options: { env: string }) { built++ } }
-    @Module({ providers: [ConfigService] }) class ConfigModule extends config.ConfigurableModuleClass {}
+    const { ConfigService, ConfigModule, built } = configurableConfig()
     @Module({
-      plugins: [lift(DbModule.forRootAsync({ imports: [ConfigModule.forRoot({ env: 'prod', isGlobal: true })], inject: [ConfigService], useFactory: (c: ConfigService) => ({ url: c.options.env }) }))],
+      plugins: [lift(DbModule.forRootAsync({ imports: [ConfigModule.forRoot({ env: 'prod', isGlobal: true })], inject: [ConfigService], useFactory: (c: InstanceType<typeof ConfigService>) => ({ url: c.options.env }) }))],
       controllers: [DbController],
     })
     class AppModule {}
     const app = await createApp(AppModule)
     expect((await app.inject('/db')).json()).to.deep.equal({ url: 'prod' })
-    expect(built).to.equal(1)
+    expect(built()).to.equal(1)
     await app.close()
   })
 
   it('forRootAsync({ imports: [ConfigModule] }) shares a global ConfigModule.forRoot({ isGlobal: true }) listed in the root', async () => {
     const { DbModule, DbController } = fixtures()
-    let built = 0
-    const config = new ConfigurableModuleBuilder<{ env: string }>()
-      .setExtras({ isGlobal: false }, (definition, extras) => ({ ...definition, global: extras.isGlobal }))
-      .setClassMethodName('forRoot').build()
-    @injectable() class ConfigService { constructor(@inject(config.MODULE_OPTIONS_TOKEN) readonly options: { env: string }) { built++ } }
-    @Module({ providers: [ConfigService] }) class ConfigModule extends config.ConfigurableModuleClass {}
-    @Module({ plugins: [lift(DbModule.forRootAsync({ imports: [ConfigModule], inject: [ConfigService], useFactory: (c: ConfigService) => ({ url: c.options.env }) }))], controllers: [DbController] })
+    const { ConfigService, ConfigModule, built } = configurableConfig()
+    @Module({ plugins: [lift(DbModule.forRootAsync({ imports: [ConfigModule], inject: [ConfigService], useFactory: (c: InstanceType<typeof ConfigService>) => ({ url: c.options.env }) }))], controllers: [DbController] })
     class FeatureModule {}
     @Module({ plugins: [ConfigModule.forRoot({ env: 'prod', isGlobal: true }), FeatureModule] }) class AppModule {}
     const app = await createApp(AppModule)
     expect((await app.inject('/db')).json()).to.deep.equal({ url: 'prod' })
-    expect(built).to.equal(1)
+    expect(built()).to.equal(1)
     await app.close()
   })
 
