@@ -89,6 +89,8 @@ describe('public API: API keys and per-plan rate limits on a real Redis (docs/re
     redis = new Redis({ host: '127.0.0.1', port: started.port, connectTimeout: 2_000, maxRetriesPerRequest: 1 })
     app = await createApp(appModule(redis, `public-api-${process.pid}-`))
   })
+  // Each case counts from zero: a case run alone (--grep) sees the counts it states.
+  beforeEach(async () => { await redis.flushdb() })
   after(async () => {
     await app?.close()
     await redis?.quit()
@@ -112,7 +114,9 @@ describe('public API: API keys and per-plan rate limits on a real Redis (docs/re
   })
 
   it("limits each account by its plan with RateLimit-* headers, then answers 429 problem+json with Retry-After and the limiter's code", async () => {
-    const free = await get('/v1/charges', 'sk_free')   // the second of 2 (the 403 above was the first)
+    const first = await get('/v1/charges', 'sk_free')
+    expect([first.statusCode, first.headers['ratelimit-limit'], first.headers['ratelimit-remaining']]).to.deep.equal([200, '2', '1'])
+    const free = await get('/v1/charges', 'sk_free')   // the second of 2
     expect([free.statusCode, free.headers['ratelimit-limit'], free.headers['ratelimit-remaining']]).to.deep.equal([200, '2', '0'])
     expect(Number(free.headers['ratelimit-reset'])).to.be.within(1, 60)
     const limited = await get('/v1/charges', 'sk_free')
