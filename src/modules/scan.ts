@@ -35,7 +35,7 @@ interface ScanInput { type: Class; parent: ModuleNode | null; lifted: boolean; a
  *   into the nearest common ancestor of every module importing it.
  */
 interface Placements {
-  /** The global modules the root reaches (through plugins or imports): visible everywhere once hoisted. */
+  /** The global modules listed in `plugins` below the root (globalModulesIn): visible everywhere once hoisted. */
   readonly globals: ReadonlySet<Function>
   hoisted: Array<{ readonly type: Class; readonly listedIn: ModuleNode }>
   imported: Array<{ readonly type: Class; readonly importer: ModuleNode }>
