@@ -13,7 +13,8 @@ for (const c of "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-
 // comparison costs less than the pass over its characters.
 let lastValidHost = 'localhost'
 
-function validHost(value: string): boolean {
+/** `value` is a Host value of RFC 9112 §3.2 (`host[:port]`); trust-proxy.ts holds a forwarded host to it too. */
+export function validHost(value: string): boolean {
   if (value === lastValidHost) return true
   if (value.charCodeAt(0) === 0x5b /* [ */) {
     if (!IP_LITERAL_HOST.test(value)) return false

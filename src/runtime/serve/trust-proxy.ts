@@ -2,6 +2,7 @@ import proxyAddr from 'proxy-addr'
 import type { IncomingMessage } from 'node:http'
 import type { TLSSocket } from 'node:tls'
 import { runtimeError } from '../errors/runtime-codes'
+import { validHost } from './request-head'
 
 /** Which proxy hops are trusted: Fastify's `trustProxy` option, compiled once at createServer. */
 export type TrustFn = (address: string, hop: number) => boolean
@@ -49,7 +50,10 @@ function lastForwarded(value: string | string[] | undefined): string | undefined
 export function clientHostname(raw: IncomingMessage, trust: TrustFn | null): string | undefined {
   if (trustsPeer(raw, trust)) {
     const forwarded = lastForwarded(raw.headers['x-forwarded-host'])
-    if (forwarded !== undefined) return forwarded
+    // Held to the rule the Host header is (a bad Host is a 400 before any hook): an entry that is
+    // no host[:port] (a path, userinfo, a space, raw non-ASCII) never becomes request.hostname,
+    // where it would end up in the URLs an app builds from it; the Host is used instead.
+    if (forwarded !== undefined && validHost(forwarded)) return forwarded
   }
   return raw.headers.host ?? raw.headers[':authority'] as string | undefined
 }
