@@ -129,7 +129,7 @@ export const runtimeErrors = {
     message: () => 'Bad Request' }),
   ENC_ERR_REQUEST_NO_HOST: e({ status: 400, summary: 'an HTTP/1.1 request without a Host header (RFC 9112 §3.2; the connection is closed)',
     message: () => 'An HTTP/1.1 request must carry a Host header' }),
-  ENC_ERR_REQUEST_BAD_HOST: e({ status: 400, summary: 'more than one Host header, or a Host value that is no host[:port] (RFC 9112 §3.2; the connection is closed)',
+  ENC_ERR_REQUEST_BAD_HOST: e({ status: 400, summary: 'more than one Host header, or a Host value that is no host[:port] (RFC 9112 §3.2; the connection is closed); over HTTP/2 likewise an :authority that is no host[:port], or a Host naming another host than :authority (RFC 9113 §8.3.1)',
     message: () => 'A request must carry one Host header whose value is a host, optionally with a port' }),
   ENC_ERR_REQUEST_TRANSFER_CODING: e({ status: 501, summary: 'a Transfer-Encoding with a coding other than chunked (gzip, chunked): not decoded, so refused before routing (RFC 9112 §6.1; the connection is closed)',
     message: () => 'The only transfer coding supported is chunked' }),

@@ -53,6 +53,10 @@ export type HeadProblem = 'no-host' | 'bad-host' | 'transfer-coding' | 'malforme
  *   is no host[:port], on any version. Node keeps only the first of two Host lines, so `Host: a` +
  *   `Host: evil` would be served as `a` here and possibly as `evil` by a proxy in front: host
  *   confusion, cache poisoning through URLs built from request.hostname.
+ * - HTTP/2's :authority stands for Host (RFC 9113 §8.3.1) and is held to the same rule; a Host
+ *   beside it naming another host is malformed there (a SHOULD), and is refused here: Node's
+ *   request.headers.host would win over :authority, so a proxy routing on :authority and the app
+ *   building URLs from request.hostname would disagree on the host, the confusion above.
  * - Transfer-Encoding: Node frames by a final `chunked` but passes any coding before it
  *   (`gzip, chunked`, or two lines) on undecoded, so the body would be read as if plain; RFC 9112
  *   §6.1: a transfer coding the server does not understand is a 501.
@@ -66,10 +70,14 @@ export function requestHeadProblem(raw: IncomingMessage): HeadProblem | null {
   // raw list at all: nothing came over the wire to check.
   if (rawHeaders === undefined) return null
   let host: string | null = null
+  let authority: string | null = null
   let transferCodings = 0
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]
-    if (name.length === 4) {
+    // `:` first: HTTP/1.1's Connection and User-Agent are 10 long too, and never start with it.
+    if (name.length === 10 && name.charCodeAt(0) === 0x3a && name === ':authority') {
+      authority = rawHeaders[i + 1]
+    } else if (name.length === 4) {
       if (!isHost(name)) continue
       if (host !== null) return 'bad-host'
       host = rawHeaders[i + 1]
@@ -79,6 +87,7 @@ export function requestHeadProblem(raw: IncomingMessage): HeadProblem | null {
       if (++transferCodings > 1 || !ONLY_CHUNKED.test(rawHeaders[i + 1])) return 'transfer-coding'
     }
   }
+  if (authority !== null && (!validHost(authority) || (host !== null && host.toLowerCase() !== authority.toLowerCase()))) return 'bad-host'
   if (host === null) return raw.httpVersionMajor === 1 && raw.httpVersionMinor === 1 ? 'no-host' : null
   return validHost(host) ? null : 'bad-host'
 }
