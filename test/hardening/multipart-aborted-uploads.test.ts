@@ -54,7 +54,7 @@ async function uploadApp(read: Reader, dir: string, options: Record<string, unkn
   })
   app.get('/ok', async () => ({ ok: true }))
   const address = await app.listen({ port: 0, host: '127.0.0.1' })
-  return { app, address, outcome }
+  return { app: app as unknown as Scope, address, outcome }
 }
 
 async function until(condition: () => boolean, ms: number): Promise<void> {

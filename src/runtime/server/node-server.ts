@@ -6,6 +6,7 @@ import { connectionsCheckingInterval, type ServerLimits } from '../shared/server
 import type { ServerOptions } from '../types'
 import { closeIdleSession } from './http2-session-timeout'
 import { readSocketOfDestroyedSession } from './http2-destroyed-session'
+import { parseTlsHttp1FromData } from './tls-http1-parsing'
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void
 
@@ -57,6 +58,7 @@ export function createNodeServer(options: ServerOptions, limits: ServerLimits, l
   const server = options.https === undefined
     ? createHttpServer(settings, listener)
     : withTlsOptions(() => nodeHttps().createServer({ ...options.https, handshakeTimeout: handshakeTimeout(options, limits), ...settings }, listener) as unknown as Server)
+  if (options.https !== undefined) parseTlsHttp1FromData(server)
   // Fastify 3's socket timeout: Node destroys a connection idle this long (socket-timeout.ts runs onTimeout).
   if (limits.connectionTimeout > 0) server.setTimeout(limits.connectionTimeout)
   server.maxRequestsPerSocket = limits.maxRequestsPerSocket
@@ -88,6 +90,7 @@ function http2Server(options: ServerOptions, limits: ServerLimits, listener: Req
       maxRequestsPerSocket: limits.maxRequestsPerSocket,
       connectionsCheckingInterval: connectionsCheckingInterval(limits),
     })
+    parseTlsHttp1FromData(server as unknown as Server)
   }
   if (limits.connectionTimeout > 0) server.setTimeout(limits.connectionTimeout)
   return server as unknown as Server
