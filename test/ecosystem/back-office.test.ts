@@ -138,6 +138,17 @@ describe('back-office: sessions in Redis, CSRF, roles, forms, imports, exports (
     expect(html.text).to.contain('line 1: header lacks status')
   })
 
+  it('imports nothing from a CSV over limits.fileSize: 413, where the cut stream alone would have imported its first rows', async () => {
+    const agent = await logIn('ada', 'ada-secret')
+    const token = await pageToken(agent)
+    const before = (await agent.get('/customers?perPage=1').expect(200)).body.total as number
+    const big = 'name,email,status\r\n' + 'Somebody,s@example.test,active\r\n'.repeat(40_000)    // 1.28 MB, over the 1 MiB limit
+    const res = await agent.post('/customers/import').set('csrf-token', token)
+      .attach('file', Buffer.from(big), { filename: 'big.csv', contentType: 'text/csv' }).expect(413)
+    expect(res.body).to.deep.equal({ statusCode: 413, error: 'Payload Too Large', message: 'the file is over 1048576 bytes: nothing was imported' })
+    expect((await agent.get('/customers?perPage=1').expect(200)).body.total).to.equal(before)
+  })
+
   it('exports the filtered list as CSV (formula-safe) and as a streamed JSON download', async () => {
     const agent = await logIn('ada', 'ada-secret')
     const token = await pageToken(agent)

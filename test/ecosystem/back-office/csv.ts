@@ -4,7 +4,6 @@ import type { Readable } from 'node:stream'
 
 export type Status = 'active' | 'churned' | 'trial'
 export interface Customer { id: number; name: string; email: string; status: Status; vip: boolean; createdAt: string }
-export interface ImportReport { imported: number; rejected: Array<{ line: number; errors: string[] }> }
 
 const COLUMNS = ['id', 'name', 'email', 'status', 'vip', 'createdAt'] as const
 const STATUSES: readonly string[] = ['active', 'churned', 'trial']
@@ -38,18 +37,24 @@ export function parseCsvLine(line: string): string[] {
   return cells
 }
 
-export async function importCsv(stream: Readable, add: (row: Omit<Customer, 'id' | 'createdAt'>) => void): Promise<ImportReport> {
-  const report: ImportReport = { imported: 0, rejected: [] }
+export type NewCustomer = Omit<Customer, 'id' | 'createdAt'>
+export interface Rejected { line: number; errors: string[] }
+
+// Reads the upload line by line to its end (a stream left half-read would stall the request);
+// each row is checked, and every bad one reported with its line and all its errors.
+export async function readCustomersCsv(stream: Readable): Promise<{ rows: NewCustomer[]; rejected: Rejected[] }> {
+  const rows: NewCustomer[] = []
+  const rejected: Rejected[] = []
   let header: string[] | undefined
   let line = 0
   for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) {
     line++
-    if (text.trim() === '') continue
+    if (text.trim() === '' || rejected[0]?.line === 1) continue
     const cells = parseCsvLine(text)
     if (header === undefined) {
       header = cells.map((cell) => cell.trim())
       const missing = ['name', 'email', 'status'].filter((column) => !header!.includes(column))
-      if (missing.length > 0) return { imported: 0, rejected: [{ line, errors: [`header lacks ${missing.join(', ')}`] }] }
+      if (missing.length > 0) rejected.push({ line, errors: [`header lacks ${missing.join(', ')}`] })
       continue
     }
     const row = Object.fromEntries(header.map((column, i) => [column, (cells[i] ?? '').trim()]))
@@ -58,9 +63,8 @@ export async function importCsv(stream: Readable, add: (row: Omit<Customer, 'id'
     if (!EMAIL.test(row.email)) errors.push(`email: "${row.email}" is not an email`)
     if (!STATUSES.includes(row.status)) errors.push(`status: "${row.status}" is not one of ${STATUSES.join(', ')}`)
     if (row.vip !== undefined && row.vip !== '' && row.vip !== 'true' && row.vip !== 'false') errors.push('vip: true or false')
-    if (errors.length > 0) { report.rejected.push({ line, errors }); continue }
-    add({ name: row.name, email: row.email, status: row.status as Status, vip: row.vip === 'true' })
-    report.imported++
+    if (errors.length > 0) rejected.push({ line, errors })
+    else rows.push({ name: row.name, email: row.email, status: row.status as Status, vip: row.vip === 'true' })
   }
-  return report
+  return { rows, rejected }
 }
