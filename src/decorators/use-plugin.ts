@@ -25,7 +25,15 @@ export interface UsePluginOptions<T extends readonly InjectionToken<any>[], O = 
  * option beside valid ones would otherwise pass).
  */
 type CheckedUsePluginOptions<T extends readonly InjectionToken<any>[], P, F> = { inject?: T; useFactory: F } & ExactOptions<F, PluginOptionsOf<P>>
-type OptionsFactory<T extends readonly InjectionToken<any>[], P> = UsePluginOptions<T, PluginOptionsOf<P>>['useFactory']
+/**
+ * The bound of a factory as written. Its parameters end in `...undefined[]` (what a parameter past the
+ * injected ones receives) so that its arity never looks smaller than the factory's: TypeScript reads this
+ * bound while `T` is not yet inferred from `inject` (both sit in one object argument), sees `T` as `[]`,
+ * and would drop the contextual signature of a factory with annotated parameters (`(config: Config) =>`),
+ * widening the literals it returns (`cookie: { secure: 'auto' }` read as `string`, then refused).
+ */
+type OptionsFactory<T extends readonly InjectionToken<any>[], P> =
+  (...deps: [...ResolvedTokens<T>, ...undefined[]]) => PluginOptionsOf<P> | Promise<PluginOptionsOf<P>>
 /** Nothing when every key the factory returns is an option of the plugin; else a factory type whose result has those keys `never`. */
 type ExactOptions<F, O> = [F] extends [(...deps: never[]) => infer R] ? ExactResult<Awaited<R>, O> : unknown
 type ExactResult<R, O> = [UnknownKeys<R, O>] extends [never] ? unknown

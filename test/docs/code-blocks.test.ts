@@ -65,6 +65,24 @@ describe('docs: the block checker itself', function () {
     expect(reading[0]).to.match(/^alone\.md:8: TS2339: Property 'tenant' does not exist/)
   })
 
+  it('checks a document\'s path blocks as one project: its src/types.ts declaration types the other files, not a block without a path', () => {
+    const markdown = [
+      '```ts src/types.ts', "declare module 'enclave' { interface RequestDecorations { tenant: string } }", 'export {}', '```',
+      '```ts src/app.ts', "import './types'", "import { createServer } from 'enclave'", "export const app = createServer().get('/', async (request) => request.tenant.toUpperCase())", '```',
+      '```ts', "import { createServer } from 'enclave'", "createServer().get('/', async (request) => request.tenant)", '```',
+      '```ts src/broken.ts', "import { createServer } from 'enclave'", "createServer().get('/', async (request) => request.tenant.length.toFixed(1).nope)", '```',
+    ].join('\n')
+    const found = extractBlocks('project.md', markdown)
+    const result = checkBlocksAsCopied(root, found, docCompilerOptions(packageTypes))
+    const [types, app, alone, broken] = found.map((block) => result.get(block)!)
+    expect(types).to.deep.equal([])
+    expect(app).to.deep.equal([])
+    expect(alone).to.have.length(1)
+    expect(alone[0]).to.match(/^project\.md:12: TS2339: Property 'tenant' does not exist/)
+    expect(broken).to.have.length(1)
+    expect(broken[0]).to.match(/^project\.md:16: TS2339: Property 'nope' does not exist/)
+  })
+
   it('reports an untyped handler parameter at its Markdown line, and skips `ts no-check` blocks', () => {
     const markdown = [
       '# t', '', '```ts', "import { Get } from 'enclave'", 'export function handler(request) { return request }', '```', '',

@@ -117,14 +117,23 @@ export function checkBlocks(root: string, blocks: readonly CodeBlock[], options:
  * its whole program, and a reader copies one block, not the document: so each such block is
  * checked in a program of its own (with its document's path blocks, which it may import), and
  * every other block in one program that declares nothing, where a block reading `request.tenant`
- * compiles only if it declares `tenant` itself.
+ * compiles only if it declares `tenant` itself. Path blocks are the exception: a document's
+ * ```ts src/... blocks are one project, copied file by file into one app, so when one of them
+ * declares (src/types.ts), all of them are checked in one program of their own, where that
+ * declaration types the others, as it does in the reader's app.
  */
 export function checkBlocksAsCopied(root: string, blocks: readonly CodeBlock[], options: ts.CompilerOptions): Map<CodeBlock, string[]> {
   const augments = (block: CodeBlock) => /declare\s+(module|global)\b/.test(block.code)
-  const result = checkBlocks(root, blocks.filter((b) => !augments(b)), options)
-  for (const block of blocks.filter(augments)) {
-    const doc = block.where.split(':')[0]
-    const project = blocks.filter((b) => b !== block && b.path !== null && !augments(b) && b.where.split(':')[0] === doc)
+  const documentOf = (block: CodeBlock) => block.where.split(':')[0]
+  const declaringProjects = new Set(blocks.filter((b) => b.path !== null && augments(b)).map(documentOf))
+  const inDeclaringProject = (block: CodeBlock) => block.path !== null && declaringProjects.has(documentOf(block))
+  const result = checkBlocks(root, blocks.filter((b) => !augments(b) && !inDeclaringProject(b)), options)
+  for (const doc of declaringProjects) {
+    for (const [block, messages] of checkBlocks(root, blocks.filter((b) => b.path !== null && documentOf(b) === doc), options)) result.set(block, messages)
+  }
+  for (const block of blocks.filter((b) => augments(b) && b.path === null)) {
+    const doc = documentOf(block)
+    const project = blocks.filter((b) => b !== block && b.path !== null && !augments(b) && documentOf(b) === doc)
     result.set(block, checkBlocks(root, [block, ...project], options).get(block)!)
   }
   return result
