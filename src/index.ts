@@ -34,7 +34,7 @@ export { injectable, inject, singleton, delay } from 'tsyringe'
 
 export type {
   Scope, Request, RouteOptions, RouteShorthandOptions, PluginRouteOptions, Handler, RequestHook, PayloadHook, ErrorHook,
-  ErrorHandler as ErrorHandlerFn, HandledError, HookName, Plugin, AsyncPlugin, CallbackPlugin, PluginOptions, PluginOptionsOf, RegisterOptions, LiftMeta, LiftDependency,
+  ErrorHandler as ErrorHandlerFn, HandledError, ValidationResult, HookName, Plugin, AsyncPlugin, CallbackPlugin, PluginOptions, PluginOptionsOf, RegisterOptions, LiftMeta, LiftDependency,
   ServerOptions, ListenOptions, InjectChain, InjectOptions, InjectResponse, InjectCookie, ValidationError, ContentTypeParserFn,
   ContentTypeParserOptions, DoneFn, JsonSchema, SharedSchema, RouteSchema, HttpPart, ValidatorCompiler,
   ValidatorCompilerInput, ValidateFunction, SerializerCompiler, SerializerCompilerInput, SerializeFunction, ReplySerializer,

@@ -25,7 +25,7 @@ export type {
 } from './shared/introspection'
 export type { OpenApiDocument, OpenApiInfo, OpenApiOptions, OpenApiOperation, OpenApiParameter, OpenApiResponse } from './shared/openapi-types'
 export type {
-  Scope, Request, Reply, RouteOptions, RouteShorthandOptions, PluginRouteOptions, Handler, RequestHook, PayloadHook, ErrorHook, ErrorHandler, HandledError,
+  Scope, Request, Reply, RouteOptions, RouteShorthandOptions, PluginRouteOptions, Handler, RequestHook, PayloadHook, ErrorHook, ErrorHandler, HandledError, ValidationResult,
   NotFoundHandler, HookName, Plugin, PluginFunction, PluginOptionsOf, RegisterOptions, AsyncPlugin, CallbackPlugin, PluginOptions, ServerOptions, ListenOptions,
   InjectChain, InjectOptions, InjectResponse, InjectCookie, ValidationError, Logger, ContentTypeParserFn, ContentTypeParserOptions, DoneFn,
   RequestBase, RequestDecorations, ReplyDecorations, ScopeDecorations, RequestDecorationValue, ReplyDecorationValue, DeclaredRequestName, DeclaredReplyName, DeclaredScopeName, ScopeDecorationValue, TypedRequest, RequestOf, RouteHandler, HandlerResult,

@@ -295,9 +295,25 @@ export interface ReplyMembers extends ReplyDecorations, ReplySerializationApi {
   serialize(payload: unknown): string
 }
 
+/**
+ * One entry of `error.validation` as Fastify 3 types it (ajv 6's error object, what the default
+ * validator gives), so code moved from Fastify reads `error.validation[0].message` without casts.
+ * A custom validator's entries are whatever it reports: read them through a cast from `unknown`,
+ * as in Fastify.
+ */
+export interface ValidationResult {
+  keyword: string
+  dataPath: string
+  schemaPath: string
+  params: Record<string, string | string[]>
+  message: string
+  /** ajv's other fields (`schema`, `data` under `verbose`), or a custom validator's own. */
+  [key: string]: unknown
+}
+
 export interface ValidationError extends Error {
   statusCode: number
-  validation: unknown
+  validation: ValidationResult[]
   validationContext: 'body' | 'params' | 'headers' | 'query'
 }
 
@@ -339,7 +355,7 @@ export type TypedErrorHook<R, Y> = (this: ScopeServing<R>, request: Request & R,
  * time), typed as Fastify types it, so `reply.code(error.statusCode ?? 500)` and
  * `error.validation` read without casts.
  */
-export type HandledError = Error & { statusCode?: number; code?: string; validationContext?: string } & Record<string, unknown>
+export type HandledError = Error & { statusCode?: number; code?: string; validation?: ValidationResult[]; validationContext?: string } & Record<string, unknown>
 export type ErrorHandler = (this: Scope, error: HandledError, request: Request, reply: Reply) => unknown
 /** {@link ErrorHandler} on a {@link TypedScope}: the request and reply carry its decorations (as its hooks do, whether or not a hook set them yet). */
 export type TypedErrorHandler<R, Y> = (this: ScopeServing<R>, error: HandledError, request: Request & R, reply: Reply & Y) => unknown

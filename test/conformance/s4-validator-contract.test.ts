@@ -71,7 +71,8 @@ describe('conformance §4.2: validation function contract', () => {
   it('§4.2-contract-remedy-handler: setErrorHandler reads error.validation and error.validationContext', async () => {
     const app = await build((root) => {
       root.setErrorHandler((error, _req, reply) => {
-        const details = error.validation as Array<{ path: string[]; reason: string }>
+        // A custom validator's entries are its own shape, not ajv's (ValidationResult): cast from unknown.
+        const details = error.validation as unknown as Array<{ path: string[]; reason: string }>
         reply.status(400).send({ in: error.validationContext, problems: details.map((d) => `${d.path.join('.')}: ${d.reason}`) })
       })
       root.post('/u', { schema: { body: { name: {} } }, validatorCompiler: () => nameChecker() }, async () => ({ ok: true }))

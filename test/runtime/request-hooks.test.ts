@@ -275,6 +275,18 @@ describe('runtime: request hooks', () => {
       expect(calls).to.equal(1)
     })
 
+    // README differences: Fastify 3.27.4 runs the onError hooks again for the failed error reply.
+    it('onError runs once when an onSend hook fails on the payload and again on the error reply', async () => {
+      const seen: string[] = []
+      const app = await build((root) => {
+        root.addHook('onError', async (_req, _reply, error) => { seen.push(error.message) })
+        root.addHook('onSend', async () => { throw new Error('onSend failed') })
+        root.get('/x', async () => ({ plain: 1 }))
+      })
+      await request(app.server).get('/x').expect(500)
+      expect(seen).to.deep.equal(['onSend failed'])
+    })
+
     it('onError does not run for a successful request', async () => {
       let calls = 0
       const app = await build((root) => {

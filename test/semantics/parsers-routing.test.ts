@@ -118,6 +118,17 @@ describe('semantics: content-type parsers and routing (issue 12 §2)', () => {
     expect((await off.inject({ method: 'HEAD', url: '/' })).statusCode).to.not.equal(200)
   })
 
+  // README differences (find-my-way 9): Fastify 3.27.4's router answers 404 here instead.
+  it('a catch-all route answers a path its sibling regular-expression parameter does not match (find-my-way 9)', async () => {
+    const app = await build((root) => {
+      root.get('/w/*', async (req: Request) => ({ star: (req.params as Record<string, string>)['*'] }))
+      root.get('/w/re/:id(^\\d+$)', async (req: Request) => ({ id: (req.params as Record<string, string>).id }))
+    })
+    expect((await app.inject('/w/re/12')).json()).to.deep.equal({ id: '12' })
+    expect((await app.inject('/w/re/12ab')).json()).to.deep.equal({ star: 're/12ab' })
+    expect((await app.inject('/w/re/')).json()).to.deep.equal({ star: 're/' })
+  })
+
   it('a custom HEAD handler keeps its own content-length', async () => {
     const app = await build((root) => {
       root.head('/', async (_req: Request, reply) => { reply.header('content-length', '42').send(); return reply })
