@@ -53,7 +53,7 @@ export type {
   RegisterArguments, TypedRequestHook, TypedPayloadHook, TypedErrorHook, TypedErrorHandler, TypedNotFoundHandler,
 } from './runtime'
 // A route hook typed for Fastify (@fastify/passport's authenticate(), @fastify/auth's auth([...])), as onRequest/preValidation/preHandler take it.
-export type { FastifyTypedErrorHook, FastifyTypedHook, FastifyTypedPayloadHook, NotAFastifyErrorHook, NotAFastifyHook, NotAFastifyPayloadHook } from './runtime'
+export type { FastifyTypedErrorHook, FastifyTypedHook, FastifyTypedHookIn, FastifyTypedPayloadHook, NotAFastifyErrorHook, NotAFastifyHook, NotAFastifyPayloadHook } from './runtime'
 // @fastify/websocket's `{ websocket: true }` route handler: (socket, request), the request typed from the schema.
 export type { WebSocketRouteHandler } from './runtime'
 // The server a scope runs on, typed from createServer()'s http2/https options (Fastify's RawServer).

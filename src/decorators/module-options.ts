@@ -69,14 +69,15 @@ function list<T>(name: string, key: string, value: readonly T[] | undefined, val
     }
     if (!valid(entry)) {
       const dynamicModule = key === 'plugins' ? dynamicModuleName(entry) : undefined
-      throw declarationError('ENC_ERR_DECL_MODULE_ENTRY', { name, entry: `${key}[${index}]`, got: describeValue(entry), expected, dynamicModule })
+      throw declarationError('ENC_ERR_DECL_MODULE_ENTRY', { name, entry: `${key}[${index}]`, got: key === 'providers' ? describeProviderEntry(entry) : describeValue(entry), expected, dynamicModule })
     }
   })
   return Object.freeze([...value])
 }
 
 function providerList(name: string, value: ModuleOptions['providers']): ModuleMeta['providers'] {
-  const providers = list(name, 'providers', value, isProviderEntry, 'a class or { provide, useClass | useValue | useExisting | useFactory[, inject, dispose] }')
+  // isProviderEntry refuses what only the compile error's ProviderWithoutUse describes.
+  const providers: ModuleMeta['providers'] = list(name, 'providers', value, isProviderEntry, 'a class or { provide, useClass | useValue | useExisting | useFactory[, inject, dispose] }') as ModuleMeta['providers']
   providers.forEach((entry, index) => {
     if (typeof entry !== 'object' || !('scope' in entry)) return
     const scope = (entry as { scope?: unknown }).scope
@@ -129,6 +130,15 @@ function isProviderEntry(entry: unknown): boolean {
 
 function optionError(name: string, what: string): DeclarationError {
   return declarationError('ENC_ERR_DECL_MODULE_OPTIONS', { name, problem: what })
+}
+
+/** A refused provider object by what is wrong with its use* keys, the commonest mistake (`{ provide: Token }` alone). */
+function describeProviderEntry(entry: unknown): string {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry) || !('provide' in entry)) return describeValue(entry)
+  const uses = ['useClass', 'useValue', 'useFactory', 'useExisting'].filter((k) => k in entry)
+  if (uses.length === 0) return 'an object with provide but none of useClass, useValue, useFactory and useExisting'
+  if (uses.length > 1) return `an object with ${uses.join(' and ')} (one of them only)`
+  return 'an object'
 }
 
 export function describeValue(value: unknown): string {

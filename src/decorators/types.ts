@@ -60,6 +60,18 @@ export interface FactoryProviderEntry {
 /** NestJS's `useExisting`: a second token for the instance another provider (visible from here) gives. */
 export interface ExistingProviderEntry { provide: InjectionToken; useExisting: InjectionToken; /** An alias has its target's scope. */ scope?: never }
 export type ProviderEntry = ConcreteClass | ClassProviderEntry | ValueProviderEntry | FactoryProviderEntry | ExistingProviderEntry
+/**
+ * What `{ provide: Token }` with none of useClass, useValue, useFactory and useExisting is reported
+ * against in `@Module({ providers })` (no value has it: the key is the message). Without it, tsc
+ * reported the entry against the last member of ProviderEntry, "Property 'useExisting' is missing",
+ * which reads as the fix whatever the provider was meant to be. At boot: ENC_ERR_DECL_MODULE_ENTRY.
+ */
+export interface ProviderWithoutUse {
+  provide: InjectionToken
+  'a provider entry needs one of useClass, useValue, useFactory or useExisting beside provide': never
+}
+/** An entry of `@Module({ providers })` as written (ProviderEntry, or the shape the compile error names). */
+export type ModuleProviderEntry = ProviderEntry | ProviderWithoutUse
 
 /** A `@Schema()` class or a shared schema object (a TypeBox one included). */
 export type SchemaEntry = Class | SharedSchema | TypeBoxLike
@@ -70,7 +82,7 @@ export interface ModuleOptions<P extends readonly PluginEntry[] = readonly Plugi
   plugins?: CheckedPluginEntries<P>
   controllers?: readonly Class[]
   /** Visible to this module and its descendants (a lifted module provides to its parent). */
-  providers?: readonly ProviderEntry[]
+  providers?: readonly ModuleProviderEntry[]
   /** Shared schemas added to this module's scope (spec §3.3.4). */
   schemas?: readonly SchemaEntry[]
   /** Prefix of every route of this module and its descendants. */

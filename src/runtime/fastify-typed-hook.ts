@@ -43,6 +43,15 @@ export type FastifyTypedHook<H> = H extends (request: infer Q, reply: infer P, d
   : NotAFastifyHook
 
 /**
+ * The Fastify-typed hooks a list (`onRequest: [passport.authenticate('jwt'), app.basicAuth]`) may
+ * hold, each checked as {@link FastifyTypedHook}. The route methods infer the stage's type
+ * parameter from the list as a whole (its element type is the union of its hooks), not from each
+ * element: inferred per element, TypeScript kept one candidate (their common supertype, else one of
+ * them) and refused every other Fastify hook in the list, which the runtime runs like any other.
+ */
+export type FastifyTypedHookIn<L> = L extends readonly (infer E)[] ? FastifyTypedHook<E> : FastifyTypedHook<L>
+
+/**
  * The same for Fastify's preSerialization and onSend hooks, `(request, reply, payload, done)`: at
  * most four parameters, request and reply read as above; the payload may be typed as the hook
  * likes (Fastify's `addHook` infers it too; Enclave hands the value it has at that stage).

@@ -32,7 +32,7 @@ export type {
   RequestFor, ResultFor, GenericRouteHandler, ReplyBase, Registered, TypedScope, ScopeWith, PluginFor, FitsScope, PluginForAnotherScope, DependenciesNotRegistered, HttpsOptions, WebSocketRouteHandler, RegisterArguments, TypedRequestHook, TypedPayloadHook, TypedErrorHook, TypedErrorHandler, TypedNotFoundHandler,
   RuntimeRouteSchema, ScopeRouteShortcut, ReadyOptions, FrameworkErrorsHandler, LogLevel, LogSerializers, ServerLogger, PluginModule, SchemaCacheOptions, SchemaCacheMode, SchemaCacheStats,
 } from './types'
-export type { FastifyTypedErrorHook, FastifyTypedHook, FastifyTypedPayloadHook, NotAFastifyErrorHook, NotAFastifyHook, NotAFastifyPayloadHook } from './fastify-typed-hook'
+export type { FastifyTypedErrorHook, FastifyTypedHook, FastifyTypedHookIn, FastifyTypedPayloadHook, NotAFastifyErrorHook, NotAFastifyHook, NotAFastifyPayloadHook } from './fastify-typed-hook'
 export type { SchemaType, TypedRouteSchema, ResponseOf, TypeBoxSchema, TypeBoxKinded, TypeBoxLike, StandardSchemaLike } from './typed-schemas'
 export type { ResponseAt, NoResponseSchemaFor } from './reply-status'
 export type { RouteGeneric, RouteGenericInterface } from './route-generic'

@@ -23,7 +23,7 @@ import type { RouteConfigShape, WithRouteConfig } from './route-config'
 import type { HasPathParams } from './path-params-type'
 import type { PathParamsOf, RoutePathOf } from './route-path-params'
 import type { WrittenResult } from './written-result'
-import type { FastifyTypedHook } from './fastify-typed-hook'
+import type { FastifyTypedHook, FastifyTypedHookIn } from './fastify-typed-hook'
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'
 
@@ -521,10 +521,10 @@ type OptionsParameterOf<P> = P extends (instance: never, options: infer O, ...re
 // `Request & {}` is Request: on a plain scope these are the RequestHook, PayloadHook and ErrorHook types.
 // eslint-disable-next-line @typescript-eslint/ban-types
 export interface RouteHooks<R = {}, Y = {}, FO = never, FV = never, FH = never> {
-  onRequest?: TypedRequestHook<R, Y> | FastifyTypedHook<FO> | (TypedRequestHook<R, Y> | FastifyTypedHook<FO>)[]
+  onRequest?: TypedRequestHook<R, Y> | FastifyTypedHook<FO> | (TypedRequestHook<R, Y> | FastifyTypedHookIn<NoInfer<FO>>)[]
   preParsing?: TypedRequestHook<R, Y> | TypedRequestHook<R, Y>[]
-  preValidation?: TypedRequestHook<R, Y> | FastifyTypedHook<FV> | (TypedRequestHook<R, Y> | FastifyTypedHook<FV>)[]
-  preHandler?: TypedRequestHook<R, Y> | FastifyTypedHook<FH> | (TypedRequestHook<R, Y> | FastifyTypedHook<FH>)[]
+  preValidation?: TypedRequestHook<R, Y> | FastifyTypedHook<FV> | (TypedRequestHook<R, Y> | FastifyTypedHookIn<NoInfer<FV>>)[]
+  preHandler?: TypedRequestHook<R, Y> | FastifyTypedHook<FH> | (TypedRequestHook<R, Y> | FastifyTypedHookIn<NoInfer<FH>>)[]
   preSerialization?: TypedPayloadHook<R, Y> | TypedPayloadHook<R, Y>[]
   onSend?: TypedPayloadHook<R, Y> | TypedPayloadHook<R, Y>[]
   onResponse?: TypedRequestHook<R, Y> | TypedRequestHook<R, Y>[]

@@ -92,6 +92,15 @@ describe('@Module', () => {
     }
   })
 
+  it('names what a refused provider object lacks or has twice, and the module (the compile error names the same: test/types/fixtures/module-option-hints.ts)', () => {
+    const alone = declarationError(() => Module({ providers: [class Clock {}, { provide: 'audit' }] as never })(class AppModule {}))
+    expect(alone.code).to.equal('ENC_ERR_DECL_MODULE_ENTRY')
+    expect(alone.message).to.contain('@Module() of AppModule: providers[1] is an object with provide but none of useClass, useValue, useFactory and useExisting')
+    const both = declarationError(() => Module({ providers: [{ provide: 'x', useValue: 1, useClass: class {} }] as never })(class AppModule {}))
+    expect(both.message).to.contain('providers[0] is an object with useClass and useValue (one of them only)')
+    expect(declarationError(() => Module({ providers: ['x'] as never })(class AppModule {})).message).to.contain("providers[0] is 'x'")
+  })
+
   it('refuses a prefix that is not a string (one without a leading slash gets it), and a compiler that is not a function', () => {
     expect(declarationError(() => Module({ prefix: 1 as never })(class A {})).code).to.equal('ENC_ERR_DECL_MODULE_OPTIONS')
     @Module({ prefix: 'v1' }) class Nest {}

@@ -75,7 +75,8 @@ function expectMarkedLinesFail(files: string[], dir: string): void {
 const tsFiles = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => join(dir, f).replace(/\\/g, '/'))
 
 describe('type tests (test/types/fixtures): typed contracts compile, misuses do not, each for the right reason', function () {
-  this.timeout(120_000)
+  // One program of every fixture: 104 s alone under a full suite's load with ~60 fixtures, past 120 s with 8 helpers building.
+  this.timeout(300_000)
   const files = tsFiles(fixtureDir)
   const expected = expectedIn(files)
 

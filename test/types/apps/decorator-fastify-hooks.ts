@@ -54,8 +54,7 @@ export class AccountController {
   @Get('/keys') keys() { return [] }
   @OnRequest(app.auth([app.basicAuth, app.csrfProtection], { relation: 'and' }), app.csrfProtection, needsId) @Get('/keys/:id') key() { return {} }
   // An inline hook is still typed as Enclave's, in a decorator of its own beside the Fastify-typed
-  // one (request.user from passport's declarations): in one call, TypeScript infers no types for
-  // an inline hook's parameters next to a hook it does not need to type (as next to a guard class).
+  // one (request.user from passport's declarations); in one call with them too (./mixed-hook-lists.ts).
   @PreValidation(passport.authenticate('session')) @PreValidation(async (request, reply) => { if (request.user === undefined) return reply.code(401).send() })
   @Get('/me') me() { return {} }
   @OnResponse(logTime) @OnResponse(async (request, reply) => { request.log.info({ ms: reply.getResponseTime() }) })
