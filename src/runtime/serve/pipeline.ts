@@ -269,10 +269,17 @@ function handlerStage(request: RequestImpl, reply: ReplyImpl): void {
  * A handler's value. One that comes after the handler sent (`reply.send(x); return y`, a beginner's
  * Express habit) gets a warn line saying so, not send()'s "reply.send() was called", which names
  * a call the handler did not make twice; as before, the value is dropped (Fastify 3 logs a warn).
+ * One arriving while onError hooks run goes to sendReturned(), which logs and drops it.
+ *
+ * It calls reply.send() itself rather than through sendReturned(): this function is one more call
+ * between the body's end and send() than the path had before it (session 24), and V8 then left
+ * sendReturned() out of what it inlines into that hot path (perf25, --trace-turbo-inlining on the
+ * bench's `items`). The common case is back to handlerStage -> here -> send().
  */
 function sendAfterHandler(reply: ReplyImpl, value: unknown): void {
-  if (reply.sent && !reply.inOnError) { warnAlreadySent(reply, replyAt(reply)); return }
-  sendReturned(reply, value)
+  if (reply.inOnError) { sendReturned(reply, value); return }
+  if (reply.sent) { warnAlreadySent(reply, replyAt(reply)); return }
+  reply.send(value)
 }
 
 /**
