@@ -241,7 +241,9 @@ export const runtimeErrors = {
     message: (a: { given: string } | { wanted: string; nearest: readonly string[] }) => 'given' in a
       ? `explain(${a.given}): give a method and a declared path, e.g. explain('POST /notes/:id').`
       : `explain('${a.wanted}'): no route has this method and declared path.` +
-        (a.nearest.length > 0 ? ` Did you mean ${a.nearest.map((r) => `'${r}'`).join(' or ')}?` : ' The server has no routes.') }),
+        (a.nearest.length > 0 ? ` Did you mean ${a.nearest.map((r) => `'${r}'`).join(' or ')}?` : ' The server has no routes.') +
+        // The silent case of the module layer: a @Route() class that no module lists is not served, and not an error (docs/controllers.md).
+        ' If a controller declares it, check that a module of this app lists that controller in its controllers, and that the path has the module\'s and the controller\'s prefixes (printRoutes() lists every route).' }),
   ENC_ERR_SERVER_INVALID_PORT: e({ status: null, summary: 'listen() was given a port that is not an integer from 0 to 65535 (a string of digits, as an environment variable holds, is accepted) nor a socket path (one with a \'/\', or a Windows pipe), or both a port and a path, or an unknown option (did you mean ...)',
     message: (a: { given: string; path: string } | { unknown: string; path: string }) => 'unknown' in a
       ? `listen() in ${a.path}: ${a.unknown}. listen() takes { port, host } or { path } (a misspelt port would listen on a random free one).`
