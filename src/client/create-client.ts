@@ -6,6 +6,7 @@ import { hasNoContent, readBody } from './read-answer'
 import { fetchTransport, injectTransport, type InjectTarget, type Transport } from './transports'
 import { consumesRaw, encodeBody } from './request-body'
 import { refusedCall } from './request-validation'
+import { unknownOptions } from '../runtime/schemas/unknown-options'
 
 /** Headers sent with every call: fixed, or computed per call (a token that refreshes). */
 export type ClientHeaders = Readonly<Record<string, string | undefined>> | (() => Readonly<Record<string, string | undefined>> | Promise<Readonly<Record<string, string | undefined>>>)
@@ -61,8 +62,12 @@ export function createClient<const C extends Contract>(contract: C, options: Cli
   return client as Client<C>
 }
 
+const clientOptionKeys: ReadonlyArray<keyof ClientOptions> = ['baseUrl', 'fetch', 'app', 'headers', 'validateRequests']
+
 function transportOf(options: ClientOptions): Transport {
   if (options === null || typeof options !== 'object') throw contractError('ENC_ERR_CLIENT_OPTIONS', { problem: 'options { baseUrl } or { app } are required' })
+  const unknown = unknownOptions(options, clientOptionKeys)
+  if (unknown !== null) throw contractError('ENC_ERR_CLIENT_OPTIONS', { problem: `${unknown}; it takes ${clientOptionKeys.join(', ')}` })
   if (options.app !== undefined) {
     if (typeof options.app?.inject !== 'function') throw contractError('ENC_ERR_CLIENT_OPTIONS', { problem: 'app has no inject() method: pass an Enclave app (createServer(), createApp())' })
     if (options.fetch !== undefined) throw contractError('ENC_ERR_CLIENT_OPTIONS', { problem: 'give app (inject, no socket) or fetch, not both' })

@@ -2,8 +2,10 @@ import { codeSummaries, defineError as e, errorFactory } from '../runtime/intern
 
 /** Errors of startCluster(), each declared once (status, docs/errors.md summary, message template). */
 export const clusterErrors = {
-  ENC_ERR_CLUSTER_INVALID_OPTION: e({ status: null, summary: 'startCluster() was given a workers count, delay, timeout or port that is not a non-negative integer (workers >= 1)',
-    message: (a: { name: string; value: unknown; min: number; max?: number }) => a.max === undefined
+  ENC_ERR_CLUSTER_INVALID_OPTION: e({ status: null, summary: 'startCluster() was given an unknown option (did you mean ...), or a workers count, delay, timeout or port that is not a non-negative integer (workers >= 1)',
+    message: (a: { name: string; value: unknown; min: number; max?: number } | { unknown: string; known: readonly string[] }) => 'unknown' in a
+      ? `startCluster(factory, options): ${a.unknown}. It takes ${a.known.join(', ')}.`
+      : a.max === undefined
       ? `startCluster({ ${a.name}: ${String(a.value)} }): ${a.name} must be an integer >= ${a.min}. Omit it for the default.`
       : `startCluster({ ${a.name}: ${String(a.value)} }): ${a.name} must be an integer from ${a.min} to ${a.max}.` }),
 }

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os'
 import { clusterError } from './cluster-codes'
+import { unknownOptions } from '../runtime/internal'
 
 export interface ClusterOptions {
   /** Worker processes. Default: one per core (os.availableParallelism()). */
@@ -19,7 +20,11 @@ export interface ClusterOptions {
 
 export type ResolvedClusterOptions = Required<ClusterOptions>
 
+const clusterOptionKeys: ReadonlyArray<keyof ClusterOptions> = ['workers', 'port', 'host', 'respawnDelay', 'maxRespawnDelay', 'stopTimeout', 'startTimeout']
+
 export function resolveClusterOptions(options: ClusterOptions): ResolvedClusterOptions {
+  const unknown = options !== null && typeof options === 'object' ? unknownOptions(options, clusterOptionKeys) : null
+  if (unknown !== null) throw clusterError('ENC_ERR_CLUSTER_INVALID_OPTION', { unknown, known: clusterOptionKeys })
   const resolved = {
     workers: availableParallelism(), port: 3000, host: '127.0.0.1',
     respawnDelay: 100, maxRespawnDelay: 10_000, stopTimeout: 30_000, startTimeout: 30_000, ...options,

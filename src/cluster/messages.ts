@@ -4,3 +4,15 @@ export const STOP = 'enclave:stop'
 export function isStop(message: unknown): boolean {
   return typeof message === 'object' && message !== null && (message as { cmd?: unknown }).cmd === STOP
 }
+
+/**
+ * A worker's listen() failed (ENC_ERR_SERVER_LISTEN_FAILED: the port is taken, the host is not
+ * this machine's): every worker shares the address, so a respawn would fail the same way.
+ */
+export const LISTEN_FAILED = 'enclave:listen-failed'
+
+export function listenFailedMessage(message: unknown): string | null {
+  if (typeof message !== 'object' || message === null || (message as { cmd?: unknown }).cmd !== LISTEN_FAILED) return null
+  const text = (message as { message?: unknown }).message
+  return typeof text === 'string' ? text : 'listen() failed'
+}

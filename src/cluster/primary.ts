@@ -1,6 +1,6 @@
 import cluster, { type Worker } from 'node:cluster'
 import type { ResolvedClusterOptions } from './cluster-options'
-import { STOP } from './messages'
+import { listenFailedMessage, STOP } from './messages'
 import type { PrimaryLog } from './primary-log'
 
 /** What startCluster() returns in the primary process. */
@@ -18,9 +18,10 @@ const crashWindowMs = 60_000
 /**
  * The primary: forks the workers, respawns a crashed one (100 ms, 200 ms, ... up to
  * maxRespawnDelay while crashes keep coming within a minute), rolls the workers on SIGHUP and
- * drains them all on SIGTERM/SIGINT, then exits 0.
+ * drains them all on SIGTERM/SIGINT, then exits 0. A worker that cannot listen (the port is
+ * taken) stops them all, and `onListenFailed` runs once they have exited.
  */
-export function runPrimary(options: ResolvedClusterOptions, log: PrimaryLog): ClusterHandle {
+export function runPrimary(options: ResolvedClusterOptions, log: PrimaryLog, onListenFailed: () => void = () => undefined): ClusterHandle {
   const live = new Set<Worker>()
   /** Workers asked to stop: their exit is expected, not a crash. */
   const stopping = new Set<Worker>()
@@ -29,9 +30,18 @@ export function runPrimary(options: ResolvedClusterOptions, log: PrimaryLog): Cl
   let closing: Promise<void> | null = null
   let restarting: Promise<void> | null = null
 
+  let listenFailed = false
   const fork = (): Worker => {
     const worker = cluster.fork()
     live.add(worker)
+    worker.on('message', (message: unknown) => {
+      const text = listenFailedMessage(message)
+      if (text === null || listenFailed) return
+      listenFailed = true
+      // Every worker listens on the same address: respawning would fail the same way, forever.
+      log('error', `worker ${worker.process.pid} cannot listen, so no worker can; stopping instead of respawning: ${text}`)
+      void close().then(onListenFailed)
+    })
     worker.once('exit', (code, signal) => {
       live.delete(worker)
       if (stopping.delete(worker) || closing !== null) return

@@ -13,7 +13,8 @@ export async function startCluster(factory: () => Promise<Scope> | Scope, option
     return null
   }
   const log: PrimaryLog = (level, msg) => { process.stdout.write(`${primaryLogLine(level, msg)}\n`) }
-  const handle = runPrimary(resolved, log)
+  // Exit 1, as a single process whose listen() fails does: a supervisor sees the failure.
+  const handle = runPrimary(resolved, log, () => process.exit(1))
   let signalled = false
   const onStop = (signal: NodeJS.Signals): void => {
     if (signalled) return

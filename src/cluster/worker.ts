@@ -1,12 +1,13 @@
 import type { Scope } from '../runtime'
 import type { ResolvedClusterOptions } from './cluster-options'
-import { isStop } from './messages'
+import { isStop, LISTEN_FAILED } from './messages'
 import { LingeringClose } from './linger'
 
 /**
  * A worker: builds the app, listens on the shared socket, and closes gracefully (in-flight
  * requests finish, providers are disposed) when the primary asks or a signal arrives, then exits
- * 0. A worker that cannot boot exits 1 and the primary respawns it with a backoff.
+ * 0. A worker that cannot boot exits 1 and the primary respawns it with a backoff; one that cannot
+ * listen tells the primary first, which then stops (start-cluster.ts).
  */
 export async function runWorker(factory: () => Promise<Scope> | Scope, options: ResolvedClusterOptions): Promise<void> {
   let app: Scope
@@ -17,6 +18,11 @@ export async function runWorker(factory: () => Promise<Scope> | Scope, options: 
     await app.listen({ port: options.port, host: options.host })
   } catch (error) {
     console.error(error)
+    // The primary stops instead of respawning workers that would fail on the same address.
+    if ((error as { enclaveCode?: unknown } | null)?.enclaveCode === 'ENC_ERR_SERVER_LISTEN_FAILED' && process.send !== undefined) {
+      process.send({ cmd: LISTEN_FAILED, message: (error as Error).message }, undefined, {}, () => process.exit(1))
+      return
+    }
     process.exit(1)
   }
   let stopping = false

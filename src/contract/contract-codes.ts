@@ -23,7 +23,7 @@ export const contractErrors = {
     message: (a: { route: string; method: string; url: string; reason: string }) => `${a.route}: ${a.method} ${a.url} got no answer: ${a.reason}.` }),
   ENC_ERR_CLIENT_RESPONSE: e({ status: 'none', summary: 'the typed client: an answer whose Content-Type says JSON has a body that is not JSON (thrown; the parse error is in `cause`)',
     message: (a: { route: string; type: string }) => `${a.route}: the answer's Content-Type is ${a.type} and its body is not JSON.` }),
-  ENC_ERR_CLIENT_OPTIONS: e({ status: null, summary: 'createClient() was given neither baseUrl nor app, both, or no fetch where the platform has none; or a call a path parameter missing',
+  ENC_ERR_CLIENT_OPTIONS: e({ status: null, summary: 'createClient() was given an unknown option (did you mean ...), neither baseUrl nor app, both, or no fetch where the platform has none; or a call a path parameter missing',
     message: (a: { problem: string }) => `createClient(): ${a.problem}.` }),
 }
 

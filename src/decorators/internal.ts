@@ -1,7 +1,7 @@
 /** What src/modules reads of the recorded metadata. Not public API: free to change. */
 export {
   getModuleMeta, getControllerMeta, getOwnRoutes, getParams, getSchemaMeta, getRequestDecorators,
-  getReplyDecorators, getHooks, getErrorHandlerKey, getErrorResponses, getErrorContentType, constructorDependencies, hasConstructorTypes, injectedParameterIndexes, methodParamCount, moduleOnlyDecorations,
+  getReplyDecorators, getHooks, getErrorHandlerKey, getErrorResponses, getErrorContentType, constructorDependencies, hasConstructorTypes, injectedParameterIndexes, methodParamCount, methodParamTypes, moduleOnlyDecorations,
   getClassRouteHooks, getMethodRouteHooks, getParamMethods, getClassRouteConfig, getMethodRouteConfig, getMethodHttpCodes, getNotFoundHandler, controllerOnlyDecorations,
   getClassInterceptors, getMethodInterceptors, getRequiredPlugins,
 } from './metadata'

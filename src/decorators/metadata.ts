@@ -186,6 +186,11 @@ export function methodParamCount(target: Function, propertyKey: string | symbol)
   return types?.length
 }
 
+/** A method's parameter types as TypeScript emitted them (emitDecoratorMetadata): an interface or union is Object. */
+export function methodParamTypes(target: Function, propertyKey: string | symbol): readonly unknown[] | undefined {
+  return Reflect.getMetadata('design:paramtypes', target.prototype, propertyKey) as unknown[] | undefined
+}
+
 /** Module-only metadata found on a class: used to catch `@DecorateRequest` put on a controller. */
 export function moduleOnlyDecorations(target: Function): string[] {
   const found: string[] = []

@@ -3,6 +3,7 @@ import type { ModuleMeta, ModuleOptions } from './types'
 import { withLeadingSlash } from './leading-slash'
 import { checkProviderScope } from './request-scoped'
 import { standardOf } from '../runtime/schemas/standard-schema'
+import { unknownOptions } from '../runtime/schemas/unknown-options'
 
 const optionKeys = ['plugins', 'controllers', 'providers', 'schemas', 'prefix', 'schemaErrorFormatter', 'validatorCompiler', 'serializerCompiler', 'schemaCompilation'] as const
 // Keeps the list above in step with the ModuleOptions type: a key added to one must go in the other.
@@ -37,9 +38,11 @@ export function toModuleMeta(name: string, options: ModuleOptions | undefined): 
   }
   for (const key of Object.keys(options)) {
     if (!(optionKeys as readonly string[]).includes(key)) {
-      // optionError ends the sentence: the text here must not end with a period.
+      // optionError ends the sentence: the text here must not end with a period. A NestJS key
+      // gets what Enclave does instead; any other the closest known key (`controller`).
       const hint = Object.hasOwn(didYouMean, key) ? `. ${didYouMean[key](name, (options as Record<string, unknown>)[key])}` : ''
-      throw optionError(name, `has an unknown option '${key}' (known options: ${optionKeys.join(', ')})${hint}`)
+      const unknown = hint === '' ? unknownOptions({ [key]: true }, optionKeys) : `unknown option '${key}'`
+      throw optionError(name, `has an ${unknown} (known options: ${optionKeys.join(', ')})${hint}`)
     }
   }
   const given = options.prefix ?? ''

@@ -1,5 +1,5 @@
 import type { Handler, Reply, Request } from '../runtime'
-import { getParams, methodParamCount, type ParamMeta } from '../decorators/internal'
+import { getParams, methodParamCount, methodParamTypes, type ParamMeta } from '../decorators/internal'
 import { moduleError } from './module-error'
 
 type Getter = (request: Request, reply: Reply) => unknown
@@ -18,6 +18,7 @@ type Getter = (request: Request, reply: Reply) => unknown
 export function buildHandler(instance: object, declaringClass: Function, key: string | symbol, where: string, self?: (request: Request) => object): Handler {
   const method = (instance as Record<string | symbol, Function>)[key]
   const params = getParams(declaringClass, key)
+  if (params.length === 0) checkUndecorated(declaringClass, key, where)
   // A request-scoped controller (`instance` is its prototype): `this` is the request's own instance.
   if (self !== undefined) return perRequestHandler(method, params, checkedGetters(declaringClass, key, where, params), self)
   if (params.length === 0) {
@@ -42,6 +43,24 @@ export function buildHandler(instance: object, declaringClass: Function, key: st
     for (let i = 0; i < getters.length; i++) args[i] = getters[i](request, reply)
     return answered(method.apply(instance, args))
   } as Handler
+}
+
+/**
+ * A method without parameter decorators is called with (request, reply), as a Fastify handler is
+ * (NestJS would pass undefined). A parameter whose emitted type cannot be either, `id: string`,
+ * `dto: CreateNoteDto`, `notes: NotesService`, or a third parameter, is a decorator or a
+ * constructor injection left out: it would receive the request object (or undefined) at run
+ * time. Interfaces, unions and `any` are emitted as Object and pass: `request: Request`,
+ * `req: FastifyRequest`. Without emitted types (no emitDecoratorMetadata) nothing is checked.
+ */
+function checkUndecorated(declaringClass: Function, key: string | symbol, where: string): void {
+  const types = methodParamTypes(declaringClass, key)
+  if (types === undefined) return
+  types.forEach((type, index) => {
+    const named = typeof type === 'function' && type !== Object && type !== Function ? (type.name || 'an anonymous class') : null
+    if (index < 2 && named === null) return
+    throw moduleError('ENC_ERR_MODULE_HANDLER_PARAMS', { where, index, type: named ?? 'any' })
+  })
 }
 
 /** One getter per decorated parameter, after checking that every parameter has its decorator. */

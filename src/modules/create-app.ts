@@ -13,7 +13,8 @@ import { overrideTable } from './overrides'
 import { inModuleTerms } from './schema-listing'
 import { scan } from './scan'
 import { closeOnSignals } from './signals'
-import { selfBoundedHook } from '../runtime/internal'
+import { isFastifyOnlyServerOption, knownServerOptions, selfBoundedHook, unknownOptions } from '../runtime/internal'
+import { moduleError } from './module-codes'
 import { assertNoUnlistedControllers } from './unlisted-controllers'
 import { assertContractsImplemented } from './contract-check'
 
@@ -47,6 +48,7 @@ const defaultDisposeTimeout = 10_000
 // The signature types the server from the `http2`/`https` options (as createServer's); the body is untyped in it.
 export async function createApp<H2 extends boolean = false, S extends HttpsOptions | undefined = undefined>(root: Function, options?: AppOptions<H2, S>): Promise<AppOn<H2, S>>
 export async function createApp(root: Function, options: AppOptions = {}): Promise<App> {
+  checkAppOptionKeys(root, options)
   const { overrides, closeOnSignals: signals, health: healthOption, ...serverOptions } = options
   const tree = scan(root)
   assertNoUnlistedControllers(tree)
@@ -113,4 +115,19 @@ export async function createApp(root: Function, options: AppOptions = {}): Promi
   }
   registerApp(app, tree.type, new Map([...wiring].map(([node, w]) => [node.type, w.container] as const)))
   return app
+}
+
+const appOnlyOptions: ReadonlyArray<Exclude<keyof AppOptions, keyof ServerOptions>> = ['overrides', 'closeOnSignals', 'health']
+
+/**
+ * createApp() takes every server option and its own three: a misspelt one is named against both
+ * (`overides`: did you mean 'overrides'?), not reported as a createServer() option. A Fastify
+ * option Enclave does not offer is left to createServer(), whose message says what to do instead.
+ */
+function checkAppOptionKeys(root: Function, options: AppOptions): void {
+  if (options === null || typeof options !== 'object') return
+  const given = Object.fromEntries(Object.entries(options).filter(([key]) => !isFastifyOnlyServerOption(key)))
+  const unknown = unknownOptions(given, [...knownServerOptions, ...appOnlyOptions])
+  if (unknown === null) return
+  throw moduleError('ENC_ERR_MODULE_APP_OPTIONS', { root: root.name || 'the root module', problem: unknown })
 }

@@ -223,6 +223,8 @@ export const moduleErrors = {
     message: (a: { token: string; path: string; ms: number }) => `The factory of ${a.token} (${a.path}) returned a promise that did not settle within ${a.ms} ms ` +
       '(pluginTimeout), so createApp() gave up instead of waiting for ever. Make the factory resolve or reject (a connection attempt with its own timeout), ' +
       'or raise the pluginTimeout option of createApp().' }),
+  ENC_ERR_MODULE_APP_OPTIONS: e({ status: null, summary: "createApp() was given an option that is neither its own (overrides, closeOnSignals, health) nor a server option (did you mean ...); a Fastify option Enclave does not offer is createServer()'s ENC_ERR_SERVER_INVALID_OPTION, which says what to do instead",
+    message: (a: { root: string; problem: string }) => `createApp(${a.root}, options): ${a.problem}. createApp() takes every createServer() option (docs/options.md) and overrides, closeOnSignals and health.` }),
   ENC_ERR_MODULE_SIGNAL_OPTIONS: e({ status: null, summary: 'createApp({ closeOnSignals }) was given an unknown key, signals that is not a list of signal names, or a shutdownDelay that is not a whole number of milliseconds from 0 to 2147483647',
     message: (a: { root: string; problem: string }) => `createApp(${a.root}, { closeOnSignals }): ${a.problem}. ` +
       'closeOnSignals takes true or { signals?: [\'SIGTERM\', ...], shutdownDelay?: milliseconds, exit?: (code) => void } (docs/operations.md, "Shutdown").' }),
@@ -254,9 +256,14 @@ export const moduleErrors = {
       `but ${a.detail}, so it would be undefined on every request. Name one of the path's parameters, or rename the path parameter.` }),
   ENC_ERR_GUARD_DENIED: e({ status: 403, summary: "a guard class's handle() returned false (or a promise resolving to false): the route's handler did not run",
     message: () => 'Forbidden resource' }),
-  ENC_ERR_MODULE_HANDLER_PARAMS: e({ status: null, summary: 'a handler decorates some of its parameters but not all',
-    message: (a: { where: string; missing: readonly (string | number)[] }) => `${a.where}: parameter(s) ${a.missing.join(', ')} have no parameter decorator while ` +
-      'others do. Decorate every parameter (@Body(), @Query(), @Params(), @Headers(), @Req(), @Reply()), or none to receive (request, reply).' }),
+  ENC_ERR_MODULE_HANDLER_PARAMS: e({ status: null, summary: 'a handler decorates some of its parameters but not all, or decorates none (so it is called with (request, reply)) while a parameter is typed as neither (id: string, dto: CreateNoteDto, a provider class) or is a third one',
+    message: (a: { where: string; missing: readonly (string | number)[] } | { where: string; index: number; type: string }) => 'missing' in a
+      ? `${a.where}: parameter(s) ${a.missing.join(', ')} have no parameter decorator while ` +
+        'others do. Decorate every parameter (@Body(), @Query(), @Params(), @Headers(), @Req(), @Reply()), or none to receive (request, reply).'
+      : `${a.where}: parameter ${a.index} (typed ${a.type}) has no parameter decorator, and a handler with none is called with (request, reply), ` +
+        `so it would receive ${a.index === 0 ? 'the request object' : a.index === 1 ? 'the reply object' : 'undefined'}. Decorate it with what it should be: ` +
+        "@Params('id') for a path parameter, @Query('name'), @Body() for the body (a @Schema() class types and validates it), @Headers('name'); " +
+        'a provider (a service) is a constructor parameter of the controller, not a handler parameter.' }),
 }
 
 export type ModuleErrorCode = keyof typeof moduleErrors

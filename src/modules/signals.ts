@@ -2,6 +2,7 @@ import { constants } from 'node:os'
 import type { Scope } from '../runtime'
 import type { SignalOptions } from './app-options'
 import { moduleError } from './module-codes'
+import { unknownOptions } from '../runtime/internal'
 
 /** Exit codes of an app started with closeOnSignals (docs/operations.md, "Shutdown"). */
 export const exitCodes = {
@@ -65,7 +66,8 @@ export function closeOnSignals(app: Scope, options: SignalOptions, onReceived: (
 function checkSignalOptions(options: SignalOptions, root: string): void {
   const refuse = (problem: string): never => { throw moduleError('ENC_ERR_MODULE_SIGNAL_OPTIONS', { root, problem }) }
   if (typeof options !== 'object' || options === null) refuse(`expected true, false or an options object, got ${typeof options}`)
-  for (const key of Object.keys(options)) if (!signalOptionKeys.has(key)) refuse(`unknown key '${key}'`)
+  const unknown = unknownOptions(options, [...signalOptionKeys])
+  if (unknown !== null) refuse(unknown)
   const { signals, shutdownDelay, exit } = options
   if (signals !== undefined && (!Array.isArray(signals) || signals.some((name) => typeof name !== 'string' || !(name in constants.signals)))) {
     refuse(`signals must be a list of signal names such as 'SIGTERM', got ${JSON.stringify(signals)}`)

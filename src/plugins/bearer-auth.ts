@@ -1,6 +1,6 @@
 import type * as NodeCrypto from 'node:crypto'
 import { describeSecurity, lift, type PluginFunction, type Reply, type Request, type Scope, type SecurityDescription } from '../runtime'
-import { liftedTarget } from '../runtime/internal'
+import { liftedTarget, unknownOptions } from '../runtime/internal'
 import { pluginError, pluginErrors } from './plugin-codes'
 
 export interface BearerAuthOptions {
@@ -154,10 +154,10 @@ function refuse(reply: Reply, token: 'missing' | 'invalid'): void {
 /** [subject, key] pairs: the object form's names, or the array form's indexes. */
 function checkedKeys(options: BearerAuthOptions, fn: 'bearerAuth' | 'bearerAuthHook'): ReadonlyArray<readonly [string, string]> {
   const keys = (options as Partial<BearerAuthOptions> | null)?.keys
-  const extra = options !== null && typeof options === 'object' ? Object.keys(options).filter((k) => k !== 'keys') : []
+  const extra = options !== null && typeof options === 'object' ? unknownOptions(options, ['keys']) : null
   const named = Array.isArray(keys) ? keys.map((k, i) => [String(i), k] as const)
     : keys !== null && typeof keys === 'object' ? Object.entries(keys as Record<string, unknown>) : []
-  if (named.length === 0 || named.some(([, k]) => typeof k !== 'string' || k === '') || extra.length > 0) {
+  if (named.length === 0 || named.some(([, k]) => typeof k !== 'string' || k === '') || extra !== null) {
     throw pluginError('ENC_ERR_AUTH_INVALID_OPTIONS', { fn, unknown: extra })
   }
   return named as ReadonlyArray<readonly [string, string]>

@@ -1,3 +1,4 @@
+import { unknownOptions } from '../runtime/internal'
 import type { PluginFunction, Reply, Request, Scope } from '../runtime'
 import { pluginErrors, pluginError } from './plugin-codes'
 import type { CheckStatus, HealthCheck, HealthOptions, HealthReport } from './health-types'
@@ -92,9 +93,9 @@ async function run(name: string, check: HealthCheck, timeoutMs: number, request:
 
 function checkedOptions(options: HealthOptions): Required<HealthOptions> {
   const known = ['readinessPath', 'livenessPath', 'checks', 'checkTimeout']
-  const unknown = options !== null && typeof options === 'object' ? Object.keys(options).filter((k) => !known.includes(k)) : ['(not an object)']
+  const unknown = options !== null && typeof options === 'object' ? unknownOptions(options, known) : 'takes an options object'
   const settings = { ...defaults, checks: {}, ...options }
-  const bad: string[] = unknown.map((k) => `unknown option ${k}`)
+  const bad: string[] = unknown === null ? [] : [unknown]
   for (const key of ['readinessPath', 'livenessPath'] as const) {
     if (typeof settings[key] !== 'string' || !settings[key].startsWith('/')) bad.push(`${key} must be a path starting with /`)
   }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { pluginError } from './plugin-codes'
+import { unknownOptions } from '../runtime/internal'
 import { type OpenApiDocument, type OpenApiInfo, type PluginFunction, type Reply, type Request, type Scope } from '../runtime'
 
 export interface OpenApiRouteOptions {
@@ -42,7 +43,11 @@ const UI_FILES: Readonly<Record<string, string>> = {
  * @Module({ plugins: [openapiRoute({ path: '/openapi.json', ui: '/docs', info: { title: 'Notes' } })] })
  * class AppModule {}
  */
+const openapiRouteOptions: ReadonlyArray<keyof OpenApiRouteOptions> = ['path', 'info', 'ui', 'routes']
+
 export function openapiRoute(options: OpenApiRouteOptions = {}): PluginFunction {
+  const unknown = options !== null && typeof options === 'object' ? unknownOptions(options, openapiRouteOptions) : null
+  if (unknown !== null) throw pluginError('ENC_ERR_OPENAPI_INVALID_OPTIONS', { unknown })
   const path = options.path ?? '/openapi.json'
   if (typeof path !== 'string' || !path.startsWith('/') || (options.ui !== undefined && (typeof options.ui !== 'string' || !options.ui.startsWith('/')))) {
     throw pluginError('ENC_ERR_OPENAPI_INVALID_OPTIONS', { path, ui: options.ui })

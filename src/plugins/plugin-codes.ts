@@ -6,14 +6,16 @@ import { codeSummaries, defineError as e, errorFactory } from '../runtime/intern
  */
 export const pluginErrors = {
   ENC_ERR_AUTH_INVALID_OPTIONS: e({ status: null, summary: 'bearerAuth() or bearerAuthHook() was given options other than a non-empty array (or object) of non-empty string keys',
-    message: (a: { fn: 'bearerAuth' | 'bearerAuthHook'; unknown: readonly string[] }) => `${a.fn}() takes { keys }, a non-empty array of non-empty strings (or an object of named keys)` +
-      `${a.unknown.length > 0 ? ` (unknown option(s): ${a.unknown.join(', ')})` : ''}. ` +
+    message: (a: { fn: 'bearerAuth' | 'bearerAuthHook'; unknown: string | null }) => `${a.fn}() takes { keys }, a non-empty array of non-empty strings (or an object of named keys)` +
+      `${a.unknown !== null ? ` (${a.unknown})` : ''}. ` +
       `Pass the accepted API keys, e.g. ${a.fn}({ keys: process.env.API_KEYS.split(",") }), and refuse to start when none is configured.` }),
   ENC_ERR_AUTH_UNAUTHORIZED: e({ status: 401, summary: 'the bearer token is missing or not one of the accepted keys (WWW-Authenticate: Bearer)',
     message: (a: { token: 'missing' | 'invalid' }) => a.token === 'missing'
       ? 'Missing bearer token: send the header "authorization: Bearer <token>".' : 'Invalid bearer token.' }),
-  ENC_ERR_OPENAPI_INVALID_OPTIONS: e({ status: null, summary: "openapiRoute() was given a path or ui that does not start with '/', or routes other than 'all' or 'scope'",
-    message: (a: { path: unknown; ui: unknown } | { routes: unknown }) => 'routes' in a
+  ENC_ERR_OPENAPI_INVALID_OPTIONS: e({ status: null, summary: "openapiRoute() was given an unknown option (did you mean ...), a path or ui that does not start with '/', or routes other than 'all' or 'scope'",
+    message: (a: { path: unknown; ui: unknown } | { routes: unknown } | { unknown: string }) => 'unknown' in a
+      ? `openapiRoute(): ${a.unknown}; it takes path, info, ui and routes (docs/openapi.md).`
+      : 'routes' in a
       ? `openapiRoute(): routes is 'all' (every route of the server) or 'scope' (the routes of the module it is listed in, and below), got ${JSON.stringify(a.routes)}.`
       : `openapiRoute(): path and ui must be paths starting with '/' (got path ${JSON.stringify(a.path)}, ui ${JSON.stringify(a.ui)}).` }),
   ENC_ERR_OPENAPI_UI_MISSING: e({ status: null, summary: "openapiRoute({ ui }) needs the package 'swagger-ui-dist', which is not installed",

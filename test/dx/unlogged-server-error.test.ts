@@ -59,6 +59,39 @@ describe('dx: the first unlogged 500 is one process warning (ENC_WARN_UNLOGGED_S
     expect(then.warnings.filter((w) => w.code === code)).to.have.length(1)
   })
 
+  describe('the same once-per-process warning for failures logged at error level that answer no 5xx of their own', () => {
+    it('a stream that fails after the head went out: names the route, "failed after the response had started" and the error', async () => {
+      const result = await run(['/late/stream'])
+      const ours = result.warnings.filter((w) => w.code === code)
+      expect(ours, result.stderr).to.have.length(1)
+      expect(ours[0].message).to.include('GET /late/stream: failed after the response had started (the client got a cut-off response)')
+      expect(ours[0].message).to.include('Error: disk went away')
+    })
+
+    it('an onResponse hook that throws once the 200 went out', async () => {
+      const result = await run(['/late/on-response'])
+      expect(result.statuses).to.deep.equal([200])
+      const ours = result.warnings.filter((w) => w.code === code)
+      expect(ours).to.have.length(1)
+      expect(ours[0].message).to.include('GET /late/on-response: an onResponse or onRequestAbort hook failed once the answer was over')
+      expect(ours[0].message).to.include('Error: audit failed')
+    })
+
+    it('a payload the serializer cannot write (a BigInt) answers 500 and warns, as a thrown Error does', async () => {
+      const result = await run(['/late/bigint'])
+      expect(result.statuses).to.deep.equal([500])
+      const ours = result.warnings.filter((w) => w.code === code)
+      expect(ours).to.have.length(1)
+      expect(ours[0].message).to.include('GET /late/bigint answered 500')
+    })
+
+    it("no warning for a 500 an app's own error handler answers: the error was handed to it, to log", async () => {
+      const result = await run(['/custom/fails'])
+      expect(result.statuses).to.deep.equal([500])
+      expect(result.warnings.filter((w) => w.code === code)).to.deep.equal([])
+    })
+  })
+
   it('no warning when a logger is on: the error line is there', async () => {
     const result = await run(['/notes/7'], { WITH_LOGGER: '1' })
     expect(result.statuses).to.deep.equal([500])

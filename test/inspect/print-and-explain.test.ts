@@ -225,6 +225,8 @@ describe('introspection: printRoutes, printTree and explain read the booted tree
 
     it('refuses an unknown route with a coded error that suggests the nearest declared ones', () => {
       expect(() => app.explain('POST /notes/:idd')).to.throw(/no route has this method and declared path\. Did you mean 'PUT \/notes\/:id'/)
+      // A controller no module lists is served by nobody and is no boot error: explain() says where to look.
+      expect(() => app.explain('POST /notes/:idd')).to.throw(/a module of this app lists that controller in its controllers/)
         .with.property('code', 'ENC_ERR_INSPECT_ROUTE_NOT_FOUND')
       expect(() => app.explain('/notes')).to.throw().with.property('code', 'ENC_ERR_INSPECT_ROUTE_NOT_FOUND')
     })

@@ -116,7 +116,7 @@ describe('closeOnSignals: in process', () => {
   it('refuses closeOnSignals options it would silently ignore or misread: ENC_ERR_MODULE_SIGNAL_OPTIONS naming the root module', async () => {
     @Module({}) class Root {}
     const bad: Array<[unknown, string]> = [
-      [{ shutdownDelai: 5_000 }, "unknown key 'shutdownDelai'"],
+      [{ shutdownDelai: 5_000 }, "unknown option 'shutdownDelai' (did you mean 'shutdownDelay'?)"],
       [{ shutdownDelay: '5s' }, 'shutdownDelay must be a whole number of milliseconds'],
       [{ shutdownDelay: -1 }, 'shutdownDelay must be a whole number of milliseconds'],
       [{ shutdownDelay: 1.5 }, 'shutdownDelay must be a whole number of milliseconds'],

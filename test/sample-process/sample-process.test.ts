@@ -96,6 +96,22 @@ describe('sample process: node dist/sample/main.js on a free port', function () 
     expect(await res.text()).to.equal('{"answer":42,"foo":"foo","bar":"bar"}')
   })
 
+  it('a second copy on the same PORT (npm start twice) exits 1, printing the port, the host and the fix (ENC_ERR_SERVER_LISTEN_FAILED)', async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1' }
+    const second = spawn(process.execPath, [main], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let text = ''
+    second.stdout?.on('data', (chunk: Buffer) => { text += chunk.toString() })
+    second.stderr?.on('data', (chunk: Buffer) => { text += chunk.toString() })
+    const code = await new Promise<number | null>((resolve, reject) => {
+      const timer = setTimeout(() => { second.kill('SIGKILL'); reject(new Error(`the second copy did not exit within ${startLimitMs} ms:\n${text}`)) }, startLimitMs)
+      second.once('exit', (c) => { clearTimeout(timer); resolve(c) })
+    })
+    expect(code, text).to.equal(1)
+    expect(text).to.include(`cannot listen on port ${port} on host 127.0.0.1`)
+    expect(text).to.include("code: 'EADDRINUSE'")
+    expect(text).to.include(`PORT=${port + 1}, or 0 for a free one`)
+  })
+
   it('stops on SIGTERM with exit code 0', async () => {
     const exited = waitForExit(child)
     child.kill('SIGTERM')

@@ -19,7 +19,7 @@ export const bootWarningTable = [
     // Not a boot warning: the one runtime warning (serve/unlogged-failure.ts), in this table so that
     // every ENC_WARN_ code has one list (docs/errors.md's table is checked against it).
     code: 'ENC_WARN_UNLOGGED_SERVER_ERROR',
-    summary: 'at run time, with no logger (the default): the first 5xx in the process whose message the client does not see (a thrown `Error`, a handler that gave `undefined`), so its cause was logged nowhere; once per process, naming the route, the error, where it was thrown and how to turn the logger on',
+    summary: 'at run time, with no logger (the default): the first 5xx in the process whose message the client does not see (a thrown `Error`, a handler that gave `undefined`, a payload the serializer cannot write), or the first failure logged at error level after the answer started (a stream that failed mid-body, an onResponse hook that threw), so its cause was logged nowhere; once per process, naming the route, the error, where it was thrown and how to turn the logger on',
   },
 ] as const
 

@@ -32,6 +32,11 @@ const fastifyOnlyServerOptions: Readonly<Record<string, string>> = {
   routerOptions: 'Fastify 5\'s group of router options: Enclave takes the ones it offers at the top level of createServer() (ignoreTrailingSlash, caseSensitive, maxParamLength, querystringParser); move them there',
 }
 
+/** A Fastify server option Enclave does not offer: createServer() says what to do instead. */
+export function isFastifyOnlyServerOption(key: string): boolean {
+  return Object.hasOwn(fastifyOnlyServerOptions, key)
+}
+
 /**
  * `jsonShorthand` as in Fastify 3.27.4: true (the default) reads a schema part with properties at
  * its top level as shorthand; false reads every part as a complete schema (route-schema.ts).

@@ -1,6 +1,10 @@
 import { STATUS_CODES, validateHeaderName, validateHeaderValue } from 'node:http'
+import { inspect } from 'node:util'
 import { runtimeError } from './runtime-codes'
 import { isPlainObject } from './plain-object'
+import { unknownOptions } from '../schemas'
+
+const optionKeys: ReadonlyArray<keyof HttpErrorOptions> = ['code', 'cause', 'details', 'headers']
 
 /** What `new HttpError(status, message, options)` takes besides the status and message. */
 export interface HttpErrorOptions {
@@ -43,8 +47,15 @@ export class HttpError extends Error {
 
   constructor(statusCode: number, message?: string, options: HttpErrorOptions = {}) {
     if (!Number.isInteger(statusCode) || statusCode < 400 || statusCode > 599) {
-      throw runtimeError('ENC_ERR_REPLY_INVALID_HTTP_ERROR', { given: describe(statusCode) })
+      // new HttpError('Not found', 404), the order of Error's and http-errors' createError(404, msg) mixed up.
+      const swapped = typeof statusCode === 'string' && Number.isInteger(message) ? ` (the status comes first: new HttpError(${String(message)}, ${describe(statusCode)}))` : ''
+      throw runtimeError('ENC_ERR_REPLY_INVALID_HTTP_ERROR', { given: `${describe(statusCode)}${swapped}` })
     }
+    // NestJS's new NotFoundException({ message, code }) shape: its object would read "[object Object]".
+    if (message !== undefined && typeof message !== 'string') throw runtimeError('ENC_ERR_REPLY_INVALID_HTTP_ERROR', { message: describe(message), status: statusCode })
+    if (options === null || typeof options !== 'object' || Array.isArray(options)) throw runtimeError('ENC_ERR_REPLY_INVALID_HTTP_ERROR', { options: `the options must be an object, got ${describe(options)}` })
+    const unknown = unknownOptions(options, optionKeys)
+    if (unknown !== null) throw runtimeError('ENC_ERR_REPLY_INVALID_HTTP_ERROR', { options: unknown })
     if (options.details !== undefined) checkDetails(options.details)
     if (options.headers !== undefined) checkHeaders(options.headers)
     super(message ?? STATUS_CODES[statusCode] ?? 'Error', options.cause === undefined ? undefined : { cause: options.cause })
@@ -85,6 +96,7 @@ function checkDetails(details: unknown): void {
   if (problem !== null) throw runtimeError('ENC_ERR_REPLY_INVALID_HTTP_ERROR', { details: problem })
 }
 
+/** A value as code would write it (`{ message: 'x' }`, not `[object Object]`), on one line. */
 function describe(value: unknown): string {
-  return typeof value === 'string' ? `'${value}'` : String(value)
+  return typeof value === 'string' ? `'${value}'` : inspect(value, { depth: 2, breakLength: Infinity, maxArrayLength: 5, maxStringLength: 80 })
 }

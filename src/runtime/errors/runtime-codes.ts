@@ -168,8 +168,12 @@ export const runtimeErrors = {
     message: (a: { given: string }) => `reply.code(${a.given}): a status must be an integer from 200 to 599 (a 1xx is not a final response).` }),
   ENC_ERR_REPLY_SENT_VALUE: e({ status: 500, summary: "reply.sent was set to something other than true (Fastify 3's deprecated way to hijack a reply, FST_ERR_REP_SENT_VALUE: only true is taken; reply.hijack() says the same)",
     message: (a: { given: string }) => `reply.sent = ${a.given}: the only value reply.sent takes is true (Fastify 3's deprecated form of reply.hijack()); call reply.hijack() instead.` }),
-  ENC_ERR_REPLY_INVALID_HTTP_ERROR: e({ status: 500, summary: 'new HttpError() was given a status that is not an integer from 400 to 599, details that are not a JSON-serializable plain object, or headers Node would refuse (thrown by the constructor; a handler that throws it answers the generic 500)',
-    message: (a: { given: string } | { details: string } | { headers: string }) => 'details' in a
+  ENC_ERR_REPLY_INVALID_HTTP_ERROR: e({ status: 500, summary: 'new HttpError() was given a status that is not an integer from 400 to 599, a message that is not a string (NestJS\'s object form), an unknown option (did you mean ...), details that are not a JSON-serializable plain object, or headers Node would refuse (thrown by the constructor; a handler that throws it answers the generic 500)',
+    message: (a: { given: string } | { details: string } | { headers: string } | { message: string; status: number } | { options: string }) => 'message' in a
+      ? `new HttpError(${a.status}, message): the message must be a string, got ${a.message}. Fields besides the message go in the options: new HttpError(${a.status}, 'No cat with id 7', { code: 'CAT_NOT_FOUND', details: { catId: 7 } }) answers {"statusCode":${a.status},"code":"CAT_NOT_FOUND","error":...,"message":"No cat with id 7","details":{"catId":7}}.`
+      : 'options' in a
+      ? `new HttpError(status, message, options): ${a.options}. The options are { code?, cause?, details?, headers? }: response headers go in headers (new HttpError(401, 'Unauthorized', { headers: { 'www-authenticate': 'Bearer' } })), extra body fields in details.`
+      : 'details' in a
       ? `new HttpError(status, message, { details }): details must be a plain object that JSON.stringify() can write (it becomes the body's "details"), got ${a.details}.`
       : 'headers' in a
       ? `new HttpError(status, message, { headers }): headers must be valid response header names and values (set on the reply with the error), got ${a.headers}.`
@@ -237,10 +241,16 @@ export const runtimeErrors = {
     message: (a: { given: string } | { wanted: string; nearest: readonly string[] }) => 'given' in a
       ? `explain(${a.given}): give a method and a declared path, e.g. explain('POST /notes/:id').`
       : `explain('${a.wanted}'): no route has this method and declared path.` +
-        (a.nearest.length > 0 ? ` Did you mean ${a.nearest.map((r) => `'${r}'`).join(' or ')}?` : ' The server has no routes.') }),
-  ENC_ERR_SERVER_INVALID_PORT: e({ status: null, summary: 'listen() was given a port that is not an integer from 0 to 65535 (a string of digits, as an environment variable holds, is accepted) nor a socket path (one with a \'/\', or a Windows pipe), or both a port and a path',
-    message: (a: { given: string; path: string }) => `listen() in ${a.path}: ${a.given} is not a port (an integer from 0 to 65535) ` +
+        (a.nearest.length > 0 ? ` Did you mean ${a.nearest.map((r) => `'${r}'`).join(' or ')}?` : ' The server has no routes.') +
+        // The silent case of the module layer: a @Route() class that no module lists is not served, and not an error (docs/controllers.md).
+        ' If a controller declares it, check that a module of this app lists that controller in its controllers, and that the path has the module\'s and the controller\'s prefixes (printRoutes() lists every route).' }),
+  ENC_ERR_SERVER_INVALID_PORT: e({ status: null, summary: 'listen() was given a port that is not an integer from 0 to 65535 (a string of digits, as an environment variable holds, is accepted) nor a socket path (one with a \'/\', or a Windows pipe), or both a port and a path, or an unknown option (did you mean ...)',
+    message: (a: { given: string; path: string } | { unknown: string; path: string }) => 'unknown' in a
+      ? `listen() in ${a.path}: ${a.unknown}. listen() takes { port, host } or { path } (a misspelt port would listen on a random free one).`
+      : `listen() in ${a.path}: ${a.given} is not a port (an integer from 0 to 65535) ` +
       'nor a socket path (one with a \'/\', such as \'/run/app.sock\' or \'./app.sock\', or a Windows pipe \'\\\\.\\pipe\\name\'). Check the variable it comes from; 0 picks a free port.' }),
+  ENC_ERR_SERVER_LISTEN_FAILED: e({ status: null, summary: "listen() could not bind: the port is taken (EADDRINUSE), needs privileges (EACCES), the host is not this machine's (EADDRNOTAVAIL) or does not resolve (ENOTFOUND). The error is Node's own, as Fastify 3 rethrows it (`error.code` stays 'EADDRINUSE' ...), with this message and `error.enclaveCode`",
+    message: (a: { path: string; where: string; node: string; fix: string }) => `listen() in ${a.path}: cannot listen on ${a.where} (${a.node}). ${a.fix}.` }),
   ENC_ERR_SERVER_LISTENING: e({ status: null, summary: 'listen() was called on a server that is already listening',
     message: (a: { path: string }) => `listen() in ${a.path}: the server is already listening. Call close() first.` }),
   ENC_ERR_SERVER_CLOSED: e({ status: null, summary: 'listen() was called once close() had started (Fastify 3: FST_ERR_REOPENED_CLOSE_SERVER)',

@@ -25,6 +25,7 @@ export { ajv8CompilersFactory, ajv8BaselineOptions } from './ajv8'
 export type { Ajv8FactoryOptions } from './ajv8'
 export { schemaErrorCodes } from './schema-codes'
 export { didYouMean, closestName } from './did-you-mean'
+export { unknownOptions } from './unknown-options'
 export type { SchemaErrorCode } from './schema-codes'
 export type {
   JsonSchema, SharedSchema, HttpPart, RouteSchema, NormalizedRouteSchema, ValidatorCompilerInput, ValidateFunction,

@@ -1,4 +1,4 @@
-import { didYouMean } from './did-you-mean'
+import { closestName, didYouMean } from './did-you-mean'
 import { schemaError } from './schema-codes'
 import { standardOf } from './standard-schema'
 
@@ -53,6 +53,7 @@ export function checkKeywords(schema: unknown, known: KnownKeywords, extra: Read
       return
     }
     if (!isObject(node)) return
+    checkRequiredNames(node, where, path)
     // for-in with an own-key test: Object.keys' order without a keys array per node (boot walks
     // about 30 nodes a route twice). A value that is not an object holds no subschema.
     for (const key in node) {
@@ -83,6 +84,30 @@ export function checkKeywords(schema: unknown, known: KnownKeywords, extra: Read
     }
   }
   walk(schema)
+}
+
+/**
+ * `required: ['titel']` beside `properties: { title }`: valid JSON Schema (a required property
+ * need not be described), so ajv refuses every request for lacking 'titel' and nothing says the
+ * schema is wrong. Refused only where the name is a likely typo of a declared property (did-you-mean
+ * distance, or for a name under 4 characters a difference of case; the property not itself required)
+ * and no patternProperties could be what describes it; a required
+ * name unrelated to every property is left alone (an undescribed but required field is legitimate).
+ */
+function checkRequiredNames(node: Record<string, unknown>, where: string, path: readonly string[]): void {
+  const required = node.required
+  const properties = node.properties
+  if (!Array.isArray(required) || !isObject(properties) || node.patternProperties !== undefined) return
+  for (const name of required) {
+    if (typeof name !== 'string' || hasOwn.call(properties, name)) continue
+    const declared = Object.keys(properties)
+    const closest = closestName(name, declared)
+    if (closest === null || required.includes(closest)) continue
+    // Short names are one edit from many others (`x` and `y`): only a difference of case counts there.
+    if (name.length < 4 && closest.toLowerCase() !== name.toLowerCase()) continue
+    const pointer = `${path.map((token) => `/${token}`).join('')}/required`
+    throw schemaError('ENC_ERR_SCH_REQUIRED_UNDECLARED', { where, name, closest, pointer })
+  }
 }
 
 /**

@@ -17,7 +17,7 @@ import { clipLogText } from '../errors/log-text'
 import type { ErrorHandler, Scope } from '../types'
 import { multipartParseError } from './multipart-parse-error'
 import { isPlainObject } from '../errors/plain-object'
-import { warnUnloggedFailure } from './unlogged-failure'
+import { warnUnloggedFailure, warnUnloggedLateFailure } from './unlogged-failure'
 
 export interface ErrorHandlerEntry {
   readonly fn: ErrorHandler
@@ -78,9 +78,14 @@ export function handleError(reply: ReplyImpl, thrown: unknown): void {
  */
 function logUnanswerable(reply: ReplyImpl, error: AnyError, started: boolean): void {
   const fields = reply.route.serve.idFields(reply.request.id, { err: error })
-  if (started) { reply.request.log.error(fields, 'error after the response had started'); return }
+  if (started) {
+    reply.request.log.error(fields, 'error after the response had started')
+    warnUnloggedLateFailure(reply, error, 'failed after the response had started (the client got a cut-off response)')
+    return
+  }
   if (error.code === 'ECONNRESET') { reply.request.log.info(fields, 'the client went away before the answer; the error its leaving caused is not sent'); return }
   reply.request.log.error(fields, 'error after the client went away: nothing was sent')
+  warnUnloggedLateFailure(reply, error, 'failed after the client went away: nothing was sent')
 }
 
 /**
@@ -93,6 +98,7 @@ export function replyWithError(reply: ReplyImpl, thrown: unknown): void {
   if (!isOpen(reply)) {
     // Guarded: this runs in a promise's rejection handler, where a throwing logger or err serializer was an unhandled rejection.
     guardedLogLine(reply.request.log, 'error', reply.route.serve.idFields(reply.request.id, { err: readableThrown(thrown) }), 'a request stage failed after the reply was sent')
+    warnUnloggedLateFailure(reply, readableThrown(thrown), 'a request stage failed after the reply was sent')
     return
   }
   handleError(reply, thrown)

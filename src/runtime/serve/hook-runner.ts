@@ -5,6 +5,7 @@ import type { RequestImpl } from './request'
 import { isThenable } from '../shared/thenable'
 import { undefinedError } from './undefined-error'
 import { readableThrown } from './unreadable-thrown'
+import { warnUnloggedLateFailure } from './unlogged-failure'
 
 type Next = (request: RequestImpl, reply: ReplyImpl) => void
 
@@ -122,6 +123,8 @@ export function runObserverHooks(hooks: readonly BoundHook[], request: RequestIm
     // onFailure may take the failure instead of its own line (onResponse and the access log).
     if (error !== undefined && error !== null && (onFailure === null || !onFailure(readableThrown(error)))) {
       request.log.error(reply.route.serve.idFields(request.id, { err: readableThrown(error) }), failureMessage)
+      // onResponse's and onRequestAbort's line is the access log's 'request errored'.
+      warnUnloggedLateFailure(reply, readableThrown(error), failureMessage === 'request errored' ? 'an onResponse or onRequestAbort hook failed once the answer was over' : failureMessage)
     }
     if (index === hooks.length) { done(); return }
     const hook = hooks[index++]

@@ -1,12 +1,14 @@
 import { handleError } from './error-reply'
 import type { ReplyImpl } from './reply'
 import { isWritten, reopen, uncommit } from './reply-state'
+import { warnUnloggedLateFailure } from './unlogged-failure'
 
 /** A failure after send() was accepted: reopen the reply so that the error handlers can answer. */
 export function failSend(reply: ReplyImpl, error: unknown): void {
   // The handler timeout already answered while this payload was in the hooks: nothing to reopen.
   if (isWritten(reply)) {
     reply.request.log.error(reply.route.serve.idFields(reply.request.id, { err: error }), 'sending a reply failed after the reply was written')
+    warnUnloggedLateFailure(reply, error, 'sending a reply failed after the reply was written')
     return
   }
   reopen(reply)

@@ -12,6 +12,7 @@ import { declaredLengthGuard } from './stream-length'
 import { reportStreamQueue } from './stream-queued-output'
 import { closeSource } from './stream-source'
 import { failHead, writeHeadOrFail } from './write-head'
+import { warnUnloggedLateFailure } from './unlogged-failure'
 
 /** A stream reply: piped to the response, held to a declared length, failed before or after its first byte. */
 export function writeStream(reply: ReplyImpl, stream: Readable): void {
@@ -31,6 +32,7 @@ export function writeStream(reply: ReplyImpl, stream: Readable): void {
     // Logged here only when no error reply will log it (Fastify 3's line and level).
     if (res.headersSent) {
       reply.request.log.warn(reply.route.serve.idFields(reply.request.id, { err: error }), 'response terminated with an error with headers already sent')
+      warnUnloggedLateFailure(reply, error, 'failed after the response had started (the client got a cut-off response)')
       res.destroy()
       return
     }
@@ -63,9 +65,9 @@ export function writeStream(reply: ReplyImpl, stream: Readable): void {
   if (eventStream) res.flushHeaders()
   // Node would write whatever the stream gives under a length it does not check (stream-length.ts).
   const guard = declared === undefined ? null : declaredLengthGuard(Number(declared), (streamed) => {
-    reply.request.log.error(reply.route.serve.idFields(reply.request.id, {
-      err: runtimeError('ENC_ERR_REPLY_STREAM_LENGTH', { at: replyAt(reply), declared: String(declared), streamed }),
-    }), 'the response stream did not match its Content-Length')
+    const mismatch = runtimeError('ENC_ERR_REPLY_STREAM_LENGTH', { at: replyAt(reply), declared: String(declared), streamed })
+    reply.request.log.error(reply.route.serve.idFields(reply.request.id, { err: mismatch }), 'the response stream did not match its Content-Length')
+    warnUnloggedLateFailure(reply, mismatch, 'the response stream did not match its Content-Length (the connection was cut)')
     res.destroy()
     closeSource(stream)
   })

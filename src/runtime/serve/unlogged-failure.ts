@@ -26,6 +26,27 @@ export function warnUnloggedFailure(reply: ReplyImpl, error: Error, status: numb
   )
 }
 
+/**
+ * The same warning, under the same once-per-process flag, for a request's failure that is logged
+ * at error level but answers no 5xx of its own: the response had started (a stream that failed
+ * mid-body: the client got a cut-off response), or was sent (an onResponse, onError or onTimeout
+ * hook threw; a stage failed after the reply went out). `what` is the log line's message. Without
+ * it, which failure warned depended on which path it took; with it, any failure the silent
+ * logger drops is named once. An error handler of the app's own that answers 500 is not one:
+ * the error was handed to it, to log as it sees fit (docs/errors.md).
+ */
+export function warnUnloggedLateFailure(reply: ReplyImpl, thrown: unknown, what: string): void {
+  if (warned || !logsNowhere(reply)) return
+  warned = true
+  const error = thrown instanceof Error ? thrown : null
+  const shown = error === null ? String(thrown) : `${error.name}: ${error.message}${isFrameworkError(error) ? '' : thrownAt(error)}`
+  process.emitWarning(
+    `${replyAt(reply)}: ${what}, and the error was logged nowhere because the logger is off (the default): ${shown}.` +
+    ` Turn the logger on to see every such error with its stack: createApp(AppModule, { logger: { level: 'error' } }) (the same option for createServer()). Once per process.`,
+    { type: 'EnclaveWarning', code: 'ENC_WARN_UNLOGGED_SERVER_ERROR' },
+  )
+}
+
 /** The first frame of the stack outside node_modules and Node's own code: the user's line. */
 function thrownAt(error: Error): string {
   const stack = typeof error.stack === 'string' ? error.stack.split('\n').slice(1) : []

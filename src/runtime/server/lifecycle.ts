@@ -17,6 +17,7 @@ import type { InspectView } from '../shared/introspection'
 import type { Transport } from './node-server'
 import type { Connections } from './connections'
 import { bindListener, listeningUrl } from './bind-listener'
+import { listenFailure } from './listen-failure'
 import { runOnCloseHooks, runPreCloseHooks } from './close-hooks'
 import { stopServing } from './stop-serving'
 import { injectChain, injectOnce } from './inject'
@@ -171,7 +172,7 @@ export class ServerLifecycle implements ServerFacade {
     if (this.#closed !== null) throw runtimeError('ENC_ERR_SERVER_CLOSED', { path: this.#bootContext().rootScope.path })
     const server = this.#http
     if (server.listening) throw runtimeError('ENC_ERR_SERVER_LISTENING', { path: this.#bootContext().rootScope.path })
-    await bindListener(server, target)
+    await bindListener(server, target).catch((error: unknown) => { throw listenFailure(error, target, this.#bootContext().rootScope.path) })
     const url = listeningUrl(server, target, this.#transport.secure)
     // Fastify 3's line, word for word: log pipelines grep for it.
     this.#serve.log.info(`Server listening at ${url}`)

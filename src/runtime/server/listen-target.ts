@@ -1,4 +1,5 @@
 import { runtimeError } from '../errors/runtime-codes'
+import { unknownOptions } from '../schemas'
 import type { ListenOptions } from '../types'
 
 /** Where listen() binds: a TCP port and host, or a Unix domain socket / Windows named pipe path. */
@@ -13,6 +14,9 @@ export type ListenTarget = { port: number; host: string; path?: undefined } | { 
  * (`listen('undefined')`) would serve on a file named after it: that is refused instead.
  */
 export function listenTarget(options: ListenOptions, host: string | undefined, scopePath: string): ListenTarget {
+  // backlog: Fastify's listen option, taken (and, as in the positional form, not used) for code moving over.
+  const unknown = unknownOptions(options, ['port', 'host', 'path', 'backlog'])
+  if (unknown !== null) throw runtimeError('ENC_ERR_SERVER_INVALID_PORT', { unknown, path: scopePath })
   const { port, path } = options as { port?: unknown; path?: unknown }
   if (path !== undefined) {
     if (port !== undefined) throw invalid(`{ port: ${shown(port)}, path: ${shown(path)} }`, scopePath, 'give a port or a path, not both')
