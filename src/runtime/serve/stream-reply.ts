@@ -11,6 +11,7 @@ import { pumpCheckedChunks } from './stream-chunks'
 import { declaredLengthGuard } from './stream-length'
 import { reportStreamQueue } from './stream-queued-output'
 import { closeSource } from './stream-source'
+import { cutResponse } from './cut-response'
 import { failHead, writeHeadOrFail } from './write-head'
 
 /** A stream reply: piped to the response, held to a declared length, failed before or after its first byte. */
@@ -31,7 +32,7 @@ export function writeStream(reply: ReplyImpl, stream: Readable): void {
     // Logged here only when no error reply will log it (Fastify 3's line and level).
     if (res.headersSent) {
       reply.request.log.warn(reply.route.serve.idFields(reply.request.id, { err: error }), 'response terminated with an error with headers already sent')
-      res.destroy()
+      cutResponse(res)
       return
     }
     // The error reply answers: whatever the source still gives must not reach the response (under
@@ -66,7 +67,7 @@ export function writeStream(reply: ReplyImpl, stream: Readable): void {
     reply.request.log.error(reply.route.serve.idFields(reply.request.id, {
       err: runtimeError('ENC_ERR_REPLY_STREAM_LENGTH', { at: replyAt(reply), declared: String(declared), streamed }),
     }), 'the response stream did not match its Content-Length')
-    res.destroy()
+    cutResponse(res)
     closeSource(stream)
   })
   const dest = guard ?? res
