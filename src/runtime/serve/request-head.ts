@@ -49,7 +49,8 @@ export type HeadProblem = 'no-host' | 'bad-host' | 'transfer-coding' | 'malforme
 /**
  * The header rules checked before routing, in one pass over the raw header list:
  * - Host (RFC 9112 §3.2 requires a 400): missing on HTTP/1.1; more than one line, or a value that
- *   is no host[:port], on any version. Node keeps only the first of two Host lines, so `Host: a` +
+ *   is no host[:port], on any version. Over HTTP/2 the same for `:authority`, and a Host that
+ *   names another host than it (RFC 9113 §8.3.1). Node keeps only the first of two Host lines, so `Host: a` +
  *   `Host: evil` would be served as `a` here and possibly as `evil` by a proxy in front: host
  *   confusion, cache poisoning through URLs built from request.hostname.
  * - Transfer-Encoding: Node frames by a final `chunked` but passes any coding before it
@@ -65,10 +66,14 @@ export function requestHeadProblem(raw: IncomingMessage): HeadProblem | null {
   // raw list at all: nothing came over the wire to check.
   if (rawHeaders === undefined) return null
   let host: string | null = null
+  let authority: string | null = null
   let transferCodings = 0
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]
-    if (name.length === 4) {
+    if (name.length === 10 && name.charCodeAt(0) === 0x3a /* : */) {
+      // Only HTTP/2's list has pseudo-headers (nghttp2 refuses a second :authority).
+      if (name === ':authority') authority = rawHeaders[i + 1]
+    } else if (name.length === 4) {
       if (!isHost(name)) continue
       if (host !== null) return 'bad-host'
       host = rawHeaders[i + 1]
@@ -77,6 +82,14 @@ export function requestHeadProblem(raw: IncomingMessage): HeadProblem | null {
       // If-Modified-Since are 17 long too, and a proxy sends the first on every request (~20 ns).
       if (++transferCodings > 1 || !ONLY_CHUNKED.test(rawHeaders[i + 1])) return 'transfer-coding'
     }
+  }
+  if (authority !== null) {
+    // HTTP/2's :authority is the request's host (request.hostname reads it when no Host is sent):
+    // the same host[:port], without userinfo (RFC 9113 §8.3.1); a Host beside it that names
+    // another host is malformed there, the two-Host-lines confusion again (a proxy routing by
+    // one, the app building URLs from the other).
+    if (!validHost(authority)) return 'bad-host'
+    if (host !== null && host !== authority && host.toLowerCase() !== authority.toLowerCase()) return 'bad-host'
   }
   if (host === null) return raw.httpVersionMajor === 1 && raw.httpVersionMinor === 1 ? 'no-host' : null
   return validHost(host) ? null : 'bad-host'
