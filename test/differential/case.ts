@@ -12,6 +12,7 @@ import type { SharedShape } from './shared-schemas'
 import type { SourcesShape } from './error-sources'
 import type { PaShape } from './plugin-api'
 import type { RoShape } from './route-options'
+import type { SerializersShape } from './serializers'
 
 export type Handler = (request: any, reply: any) => unknown
 
@@ -81,6 +82,8 @@ export interface Case {
   pa?: PaShape
   /** A route-options case: what its route's `setup` declares (route-options.ts). */
   ro?: RoShape
+  /** A serializers case: who writes the body, declared by its route's `setup` (serializers.ts). */
+  serializers?: SerializersShape
   /** Server options given to both constructors as they are (the server-options family). */
   server?: Record<string, unknown>
   /** Replays only: Fastify 3's error handlers declared so that they chain as Enclave's. */

@@ -142,6 +142,8 @@ describe('differential: the reply-lifecycle, shared-schemas, error-sources, plug
 
   // HTTP/2's own requests and replies (http2-requests.ts), each sent over h2c alone.
   familySeedsTest('http2', (cases) => cases / 2)
+  // Who writes the body (serializers.ts): 5xx messages and `default` keys differ by listed rules in a fifth (seeds 1-12).
+  familySeedsTest('serializers', (cases) => cases / 2)
 
   it('the h2 600 rule explains Fastify 3\'s hang over HTTP/2 only where it assigned its raw response a status of 600 or more, also one an error handler then answers with its own status', async function () {
     this.timeout(30_000)

@@ -29,6 +29,7 @@ import { ERROR_SOURCES_DIFFERENCES } from './error-sources-differences'
 import { PLUGIN_API_DIFFERENCES, paReplay } from './plugin-api-differences'
 import { ROUTE_OPTIONS_DIFFERENCES } from './route-options-differences'
 import { HTTP2_DIFFERENCES } from './http2-differences'
+import { SERIALIZERS_DIFFERENCES } from './serializers-differences'
 import { bodyParsed, regexpTakes } from './content-types'
 
 export type { KnownDifference, RewriteContext } from './difference-types'
@@ -218,6 +219,7 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
   ...SHARED_SCHEMAS_DIFFERENCES,
   ...ERROR_SOURCES_DIFFERENCES,
   ...HTTP2_DIFFERENCES,
+  ...SERIALIZERS_DIFFERENCES,
   ...PLUGIN_API_DIFFERENCES,
   ...ROUTE_OPTIONS_DIFFERENCES,
   {
