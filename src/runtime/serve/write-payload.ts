@@ -66,7 +66,9 @@ export function write(reply: ReplyImpl, payload: unknown): void {
     return
   }
   // A HEAD handler's own Content-Length (the GET body's) is kept over its payload's, as in Fastify 3.
-  const keepLength = reply.request.method === 'HEAD' && headers['content-length'] !== undefined && headers['content-length'] !== ''
+  // Not on the HEAD a GET route answers by itself: its payload is the GET body, whose length the GET
+  // announces (a handler's wrong one corrected), as Fastify 3's exposeHeadRoutes sets it.
+  const keepLength = reply.request.method === 'HEAD' && !reply.route.implicitHead && headers['content-length'] !== undefined && headers['content-length'] !== ''
   if (typeof payload === 'string') {
     if (!keepLength) headers['content-length'] = String(Buffer.byteLength(payload))
   } else if (Buffer.isBuffer(payload)) {
