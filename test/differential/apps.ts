@@ -77,7 +77,8 @@ async function answerOnce(framework: Framework, c: Case, transport: Transport, l
       return { statusCode: 0, headers: {}, body: undefined, bootError: (error as Error).message }
     }
     if (transport === 'inject') {
-      const res = await app.inject({ ...c.request })
+      const { h2: _h2, ...request } = c.request // what only an HTTP/2 client sends
+      const res = await app.inject(request)
       return toAnswer(res.statusCode, res.headers, res.rawPayload ?? Buffer.from(res.payload))
     }
     return transport === 'http2' ? await overHttp2(app, c.request) : await overHttp(app, c.request)
@@ -119,17 +120,24 @@ async function overHttp2(app: App, spec: RequestSpec): Promise<Answer> {
   try {
     return await new Promise<Answer>((resolve, reject) => {
       session.on('error', reject)
-      const headers: Record<string, string> = { ':method': spec.method, ':path': spec.url }
+      const headers: Record<string, string | string[]> = { ':method': spec.method, ':path': spec.url }
       // HTTP/2 has no connection-specific headers (RFC 9113 8.2.2): Node refuses to send them. A
       // Host is sent as :authority (the client's own is the listening port, which differs per server).
+      // The http2 family sends Host as a header of its own beside the :authority it draws.
+      const extras = spec.h2
+      if (extras?.authority !== undefined) headers[':authority'] = extras.authority
+      if (extras?.cookies !== undefined) headers.cookie = extras.cookies
+      if (extras?.bigHeader !== undefined) headers['x-big'] = 'b'.repeat(extras.bigHeader)
       for (const [name, value] of Object.entries(spec.headers ?? {})) {
         const lower = name.toLowerCase()
-        if (lower === 'host') headers[':authority'] = value
+        if (lower === 'host' && extras === undefined) headers[':authority'] = value
         else if (!['connection', 'transfer-encoding', 'keep-alive'].includes(lower)) headers[lower] = value
       }
       if (spec.payload !== undefined && headers['content-length'] === undefined) headers['content-length'] = String(Buffer.byteLength(spec.payload))
+      const trailers = extras?.trailers
       // Node ends a GET's stream at once unless told otherwise: a GET with a body is sent whole.
-      const req = session.request(headers, { endStream: spec.payload === undefined })
+      const req = session.request(headers, { endStream: spec.payload === undefined && extras?.reset === undefined, ...(trailers !== undefined ? { waitForTrailers: true } : {}) })
+      if (trailers !== undefined) req.once('wantTrailers', () => req.sendTrailers(trailers))
       // As overHttp's bound: a framework that hangs is no answer (run.ts), not an empty one.
       const timer = setTimeout(() => { reject(new Error('no answer within 5 s')); req.close(http2.constants.NGHTTP2_CANCEL) }, 5000)
       let status = 0
@@ -138,9 +146,20 @@ async function overHttp2(app: App, spec: RequestSpec): Promise<Answer> {
         status = Number(h[':status'])
         head = Object.fromEntries(Object.entries(h).filter(([name]) => !name.startsWith(':')))
       })
+      // Reply trailers (reply.raw.addTrailers()) are read as headers named `trailer:<name>`.
+      req.on('trailers', (t) => { for (const [name, value] of Object.entries(t)) head[`trailer:${name}`] = value })
       const chunks: Buffer[] = []
       req.on('data', (chunk: Buffer) => chunks.push(chunk))
-      req.on('end', () => { clearTimeout(timer); resolve(toAnswer(status, head, Buffer.concat(chunks))) })
+      if (extras?.reset === undefined) req.on('end', () => { clearTimeout(timer); resolve(toAnswer(status, head, Buffer.concat(chunks))) })
+      else {
+        // The client gives up (CANCEL) after its head or half its body: whether a head came back
+        // first is a race, so the answer is only that the stream was reset and nothing crashed.
+        req.on('close', () => { clearTimeout(timer); resolve({ statusCode: -4, headers: {}, body: 'stream reset by the client' }) })
+        req.on('error', () => undefined)
+        if (extras.reset === 'mid-body' && spec.payload !== undefined) req.write(Buffer.from(spec.payload).subarray(0, Math.ceil(Buffer.byteLength(spec.payload) / 2)))
+        setTimeout(() => req.close(http2.constants.NGHTTP2_CANCEL), 20)
+        return
+      }
       req.on('close', () => { clearTimeout(timer); if (status === 0) reject(new Error(`stream closed (code ${req.rstCode ?? '?'})`)) })
       req.on('error', (error) => { clearTimeout(timer); reject(error) })
       req.end(spec.payload)

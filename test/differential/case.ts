@@ -12,6 +12,7 @@ import type { SharedShape } from './shared-schemas'
 import type { SourcesShape } from './error-sources'
 import type { PaShape } from './plugin-api'
 import type { RoShape } from './route-options'
+import type { SerializersShape } from './serializers'
 
 export type Handler = (request: any, reply: any) => unknown
 
@@ -31,6 +32,20 @@ export interface RequestSpec {
   url: string
   headers?: Record<string, string>
   payload?: string | Buffer
+  /** Over h2c only (the http2 family): what an HTTP/2 client sends beyond headers and a body. */
+  h2?: H2Extras
+}
+
+/** What an HTTP/2 request carries beyond HTTP/1's: its `:authority`, trailers, a reset by the client. */
+export interface H2Extras {
+  authority?: string
+  trailers?: Record<string, string>
+  /** An `x-big` header of this many bytes (HPACK, the header list limit); kept out of `headers` so that summaries stay short. */
+  bigHeader?: number
+  /** Cookie fields sent one per cookie (RFC 9113 8.2.3). */
+  cookies?: string[]
+  /** The client resets the stream (CANCEL) after sending its head, or half its body. */
+  reset?: 'after-head' | 'mid-body'
 }
 
 export interface Case {
@@ -67,6 +82,8 @@ export interface Case {
   pa?: PaShape
   /** A route-options case: what its route's `setup` declares (route-options.ts). */
   ro?: RoShape
+  /** A serializers case: who writes the body, declared by its route's `setup` (serializers.ts). */
+  serializers?: SerializersShape
   /** Server options given to both constructors as they are (the server-options family). */
   server?: Record<string, unknown>
   /** Replays only: Fastify 3's error handlers declared so that they chain as Enclave's. */

@@ -5,7 +5,7 @@
 // says "Enclave answers X as Fastify 3 answers Y", the rewrite asks Fastify 3 for Y (`replay`).
 import { STATUS_CODES } from 'node:http'
 import fastJsonStringify from 'fast-json-stringify'
-import type { Transport } from './apps'
+import { answer, type Transport } from './apps'
 import type { Answer, Case, RequestSpec } from './case'
 import type { KnownDifference, RewriteContext } from './difference-types'
 import { APP_DIFFERENCES, PARAMETRIC_BACKTRACK, notAllowedInApp } from './app-differences'
@@ -29,6 +29,7 @@ import { ERROR_SOURCES_DIFFERENCES } from './error-sources-differences'
 import { PLUGIN_API_DIFFERENCES, paReplay } from './plugin-api-differences'
 import { ROUTE_OPTIONS_DIFFERENCES } from './route-options-differences'
 import { HTTP2_DIFFERENCES } from './http2-differences'
+import { SERIALIZERS_DIFFERENCES } from './serializers-differences'
 import { bodyParsed, regexpTakes } from './content-types'
 
 export type { KnownDifference, RewriteContext } from './difference-types'
@@ -218,6 +219,7 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
   ...SHARED_SCHEMAS_DIFFERENCES,
   ...ERROR_SOURCES_DIFFERENCES,
   ...HTTP2_DIFFERENCES,
+  ...SERIALIZERS_DIFFERENCES,
   ...PLUGIN_API_DIFFERENCES,
   ...ROUTE_OPTIONS_DIFFERENCES,
   {
@@ -338,6 +340,17 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
       delete headers['content-length']
       if (f.statusCode === 204) delete headers['content-type']
       return { ...f, headers, body: '' }
+    },
+  },
+  {
+    id: 'reset-content-without-payload',
+    readme: 'A 205 sent with a payload goes out\n  without it, with `Content-Length: 0`',
+    async rewrite(f, { c, enclave, transport }) {
+      if (enclave.statusCode !== 205 || enclave.body !== '' || enclave.headers['content-length'] !== '0') return undefined
+      // Over HTTP/2 Fastify 3's 205 with a body is reset by the client's nghttp2: its head as written (inject).
+      const written = transport === 'http2' && f.statusCode === -3 && /NGHTTP2_PROTOCOL_ERROR/.test(String(f.body)) ? await answer('fastify3', c, 'inject') : f
+      if (written.statusCode !== 205) return undefined
+      return { ...written, headers: { ...written.headers, 'content-length': '0' }, body: '' }
     },
   },
   {

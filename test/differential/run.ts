@@ -183,6 +183,8 @@ export async function runSeed(seed: number, count: number, httpEvery = 0, family
   for (let index = 0; index < count; index++) {
     const c = generateCase(seed, index)
     if (family !== undefined && c.family !== family) continue
+    // The http2 family's requests are HTTP/2's own (an :authority, trailers, a reset): h2c only.
+    if (c.request.h2 !== undefined) { out.push(await runCase(c, 'http2')); continue }
     out.push(await runCase(c, 'inject'))
     if (httpEvery > 0 && index % httpEvery === 0 && sendable(c)) out.push(await runCase(c, 'http'))
     if (http2Every > 0 && index % http2Every === 0 && c.app === undefined && sendable(c)) out.push(await runCase(c, 'http2'))

@@ -32,6 +32,7 @@ function ask(session: ClientHttp2Session, headers: Record<string, string>): Prom
 const REFUSED: ReadonlyArray<readonly [string, Record<string, string>]> = [
   ['userinfo in :authority', { ':authority': 'user@a.example' }],
   ['userinfo and a port in :authority', { ':authority': 'user:pw@a.example:8080' }],
+  ['a port that is not digits in :authority', { ':authority': 'a.example:80a' }],
   ['a host header naming another host than :authority', { ':authority': 'a.example', host: 'evil.example' }],
   ['a host header with another port than :authority', { ':authority': 'a.example:8080', host: 'a.example:9090' }],
 ]

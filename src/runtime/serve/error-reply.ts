@@ -18,6 +18,7 @@ import type { ErrorHandler, Scope } from '../types'
 import { multipartParseError } from './multipart-parse-error'
 import { isPlainObject } from '../errors/plain-object'
 import { warnUnloggedFailure, warnUnloggedLateFailure } from './unlogged-failure'
+import { cutResponse } from './cut-response'
 
 export interface ErrorHandlerEntry {
   readonly fn: ErrorHandler
@@ -59,9 +60,9 @@ export function handleError(reply: ReplyImpl, thrown: unknown): void {
   const res = reply.raw
   if (res.headersSent || res.destroyed) {
     logUnanswerable(reply, toError(thrown), res.headersSent)
-    // Mid-body, a closed connection is the only honest signal left. A response already ended
-    // is complete: destroying now would cut the keep-alive connection under the next request.
-    if (!res.destroyed && !res.writableEnded) res.destroy()
+    // Mid-body, a closed connection (an HTTP/2 stream reset) is the only honest signal left. A
+    // response already ended is complete: cutting now would cut the keep-alive connection under the next request.
+    if (!res.writableEnded) cutResponse(res)
     return
   }
   reopen(reply)

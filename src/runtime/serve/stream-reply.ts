@@ -11,6 +11,7 @@ import { pumpCheckedChunks } from './stream-chunks'
 import { declaredLengthGuard } from './stream-length'
 import { reportStreamQueue } from './stream-queued-output'
 import { closeSource } from './stream-source'
+import { cutResponse } from './cut-response'
 import { failHead, writeHeadOrFail } from './write-head'
 import { warnUnloggedLateFailure } from './unlogged-failure'
 
@@ -33,7 +34,7 @@ export function writeStream(reply: ReplyImpl, stream: Readable): void {
     if (res.headersSent) {
       reply.request.log.warn(reply.route.serve.idFields(reply.request.id, { err: error }), 'response terminated with an error with headers already sent')
       warnUnloggedLateFailure(reply, error, 'failed after the response had started (the client got a cut-off response)')
-      res.destroy()
+      cutResponse(res)
       return
     }
     // The error reply answers: whatever the source still gives must not reach the response (under
@@ -68,7 +69,7 @@ export function writeStream(reply: ReplyImpl, stream: Readable): void {
     const mismatch = runtimeError('ENC_ERR_REPLY_STREAM_LENGTH', { at: replyAt(reply), declared: String(declared), streamed })
     reply.request.log.error(reply.route.serve.idFields(reply.request.id, { err: mismatch }), 'the response stream did not match its Content-Length')
     warnUnloggedLateFailure(reply, mismatch, 'the response stream did not match its Content-Length (the connection was cut)')
-    res.destroy()
+    cutResponse(res)
     closeSource(stream)
   })
   const dest = guard ?? res

@@ -55,8 +55,20 @@ export function write(reply: ReplyImpl, payload: unknown): void {
     if (writeHeadOrFail(reply)) res.end()
     return
   }
+  // A 205 has no content either (RFC 9110 §15.3.6: a server MUST NOT generate any): the payload is
+  // dropped and a zero length announced, as the RFC suggests. Sent, it is read as the next
+  // response by an HTTP/1 keep-alive client that knows the rule, and over HTTP/2 the client's
+  // nghttp2 resets the stream (PROTOCOL_ERROR: no answer at all).
+  if (reply.statusCode === 205) {
+    headers['content-length'] = '0'
+    discard(payload)
+    if (writeHeadOrFail(reply)) res.end()
+    return
+  }
   // A HEAD handler's own Content-Length (the GET body's) is kept over its payload's, as in Fastify 3.
-  const keepLength = reply.request.method === 'HEAD' && headers['content-length'] !== undefined && headers['content-length'] !== ''
+  // Not on the HEAD a GET route answers by itself: its payload is the GET body, whose length the GET
+  // announces (a handler's wrong one corrected), as Fastify 3's exposeHeadRoutes sets it.
+  const keepLength = reply.request.method === 'HEAD' && !reply.route.implicitHead && headers['content-length'] !== undefined && headers['content-length'] !== ''
   if (typeof payload === 'string') {
     if (!keepLength) headers['content-length'] = String(Buffer.byteLength(payload))
   } else if (Buffer.isBuffer(payload)) {
