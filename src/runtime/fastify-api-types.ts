@@ -9,10 +9,27 @@ import type { JsonSchema } from './schemas/types'
 /** A request part Fastify names: `query` is another name for `querystring`. */
 export type FastifyHttpPart = 'body' | 'headers' | 'querystring' | 'query' | 'params'
 
-/** A validation function as Fastify hands it out: ajv's shape, true or false with `errors`. */
+/**
+ * One failure as ajv reports it (Fastify's FastifySchemaValidationError): the default validator
+ * (ajv 6) names the place in `dataPath`, an ajv 8 validator compiler in `instancePath`.
+ */
+export interface ValidationIssue {
+  keyword: string
+  dataPath?: string
+  instancePath?: string
+  schemaPath: string
+  params: Record<string, unknown>
+  message?: string
+}
+
+/**
+ * A validation function as Fastify hands it out: ajv's shape, true or false with `errors`. A custom
+ * validator compiler's Error is the one item of `errors`, so an item is an issue or an Error (both
+ * have `message`; `'keyword' in item` tells them apart).
+ */
 export interface ValidationFunction {
   (data: unknown): boolean
-  errors?: unknown[] | null
+  errors?: Array<ValidationIssue | Error> | null
 }
 
 /** A serialization function: the payload as JSON text. */

@@ -35,11 +35,27 @@ describe('request validation functions (Fastify 4/5)', () => {
       const ok = validateBody({ hello: 'x' })
       const okErrors = validateBody.errors
       const bad = validateBody({ n: 1 })
-      return { ok, okErrors, bad, errors: (validateBody.errors as Array<{ keyword: string }>).map((e) => e.keyword),
+      return { ok, okErrors, bad, errors: validateBody.errors!.map((e) => ('keyword' in e ? e.keyword : e.message)),
         same: request.getValidationFunction('query') === request.getValidationFunction('querystring'),
         headers: request.getValidationFunction('headers') === undefined, unknownPart: request.getValidationFunction('cookies' as never) === undefined }
     }, { schema: routeSchema })
     expect(body).to.deep.equal({ ok: true, okErrors: null, bad: false, errors: ['required'], same: true, headers: true, unknownPart: true })
+  })
+
+  it('compileValidationSchema() errors are ValidationIssues as typed (keyword, dataPath, schemaPath, params, message), one per failing item when checked item by item', async () => {
+    // The per-item check of a batch (docs/recipes-iot-ingest.md): each item's first failure, read without casts.
+    const reading = { type: 'object', required: ['ts'], properties: { ts: { type: 'string' }, value: { type: 'number' } } }
+    const { body } = await inHandler((request) => {
+      const check = request.compileValidationSchema(reading)
+      const items: unknown[] = [{ ts: 'a', value: 1 }, { ts: 'b', value: 'hot' }, { value: 2 }]
+      return items.flatMap((item, index) => check(item) ? [] : (check.errors ?? []).map((e) => 'keyword' in e
+        ? { index, keyword: e.keyword, dataPath: e.dataPath, schemaPath: e.schemaPath, params: e.params, message: e.message }
+        : { index, error: e.message }))
+    })
+    expect(body).to.deep.equal([
+      { index: 1, keyword: 'type', dataPath: '/value', schemaPath: '#/properties/value/type', params: { type: 'number' }, message: 'should be number' },
+      { index: 2, keyword: 'required', dataPath: '', schemaPath: '#/required', params: { missingProperty: 'ts' }, message: "should have required property 'ts'" },
+    ])
   })
 
   it('getValidationFunction(part) works on a lazy route', async () => {
