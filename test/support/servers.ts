@@ -4,7 +4,11 @@ import { createServer, type Logger, type Scope, type ServerOptions } from '../..
 
 const open: Scope[] = []
 
-afterEach(async () => {
+// A root hook: if it fails, mocha skips every test left in the run, not just this file's. So it
+// gets more time than a test (a server whose test timed out may still be closing its sockets on
+// a loaded machine) before it fails.
+afterEach(async function () {
+  this.timeout(60_000)
   while (open.length > 0) await (open.pop() as Scope).close()
 })
 
