@@ -18,7 +18,6 @@ type Getter = (request: Request, reply: Reply) => unknown
 export function buildHandler(instance: object, declaringClass: Function, key: string | symbol, where: string, self?: (request: Request) => object): Handler {
   const method = (instance as Record<string | symbol, Function>)[key]
   const params = getParams(declaringClass, key)
-  if (params.length === 0) checkUndecorated(declaringClass, key, where)
   // A request-scoped controller (`instance` is its prototype): `this` is the request's own instance.
   if (self !== undefined) return perRequestHandler(method, params, checkedGetters(declaringClass, key, where, params), self)
   if (params.length === 0) {
@@ -52,8 +51,10 @@ export function buildHandler(instance: object, declaringClass: Function, key: st
  * constructor injection left out: it would receive the request object (or undefined) at run
  * time. Interfaces, unions and `any` are emitted as Object and pass: `request: Request`,
  * `req: FastifyRequest`. Without emitted types (no emitDecoratorMetadata) nothing is checked.
+ * Not for a websocket route (@fastify/websocket), whose handler is called with (socket, request).
  */
-function checkUndecorated(declaringClass: Function, key: string | symbol, where: string): void {
+export function checkUndecorated(declaringClass: Function, key: string | symbol, where: string): void {
+  if (getParams(declaringClass, key).length > 0) return
   const types = methodParamTypes(declaringClass, key)
   if (types === undefined) return
   types.forEach((type, index) => {

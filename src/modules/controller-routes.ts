@@ -1,7 +1,7 @@
 import type { Handler, Reply, Request, RouteOptions, Scope } from '../runtime'
 import { describeDefaultStatus } from '../runtime/internal'
 import { getClassRouteConfig, getClassRouteHooks, getControllerMeta, getMethodRouteConfig, getMethodHttpCodes, getMethodInterceptors, getMethodRouteHooks, getOwnRoutes, type Class, type RouteHookMeta, type RouteHookName, type RouteMeta } from '../decorators/internal'
-import { buildHandler } from './argument-builder'
+import { buildHandler, checkUndecorated } from './argument-builder'
 import { withParamSchemas } from './param-schemas'
 import { moduleError } from './module-error'
 import { joinPaths } from './module-tree'
@@ -31,6 +31,7 @@ export function controllerRoutes(controller: Class, instance: object | PerReques
     if (status !== undefined) checkStatusCovered(status, route.options.schema, where)
     // Interceptors wrap the method's call only: @HttpCode's status is set before the outermost runs.
     const own = (getMethodInterceptors(declaringClass).get(route.propertyKey) ?? []).map(interceptors.resolve)
+    if ((route.options as { websocket?: unknown }).websocket !== true) checkUndecorated(declaringClass, route.propertyKey, where)
     const called = instance instanceof PerRequestController
       ? buildHandler(controller.prototype as object, declaringClass, route.propertyKey, where, controllerOf)
       : buildHandler(instance, declaringClass, route.propertyKey, where)

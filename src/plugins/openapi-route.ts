@@ -22,6 +22,8 @@ export interface OpenApiRouteOptions {
   routes?: 'all' | 'scope'
 }
 
+const openapiRouteOptions: ReadonlyArray<keyof OpenApiRouteOptions> = ['path', 'info', 'ui', 'routes']
+
 const JAVASCRIPT = 'application/javascript; charset=utf-8'
 /** Our own script (not swagger-ui-dist's file of that name, which loads the Petstore demo). */
 const INITIALIZER = 'swagger-initializer.js'
@@ -43,8 +45,6 @@ const UI_FILES: Readonly<Record<string, string>> = {
  * @Module({ plugins: [openapiRoute({ path: '/openapi.json', ui: '/docs', info: { title: 'Notes' } })] })
  * class AppModule {}
  */
-const openapiRouteOptions: ReadonlyArray<keyof OpenApiRouteOptions> = ['path', 'info', 'ui', 'routes']
-
 export function openapiRoute(options: OpenApiRouteOptions = {}): PluginFunction {
   const unknown = options !== null && typeof options === 'object' ? unknownOptions(options, openapiRouteOptions) : null
   if (unknown !== null) throw pluginError('ENC_ERR_OPENAPI_INVALID_OPTIONS', { unknown })

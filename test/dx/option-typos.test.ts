@@ -64,10 +64,11 @@ describe('dx: a misspelt option of any options object Enclave owns fails with "d
     expect(error.message).to.include('a Fastify option Enclave does not offer')
   })
 
-  it("listen() still takes Fastify's backlog option (unused, as in the positional form)", async () => {
+  it("listen() still takes Node's listen options that Fastify 3 passes through (backlog, exclusive, ipv6Only ...)", async () => {
     const app = createServer()
     try {
-      expect(await app.listen(anyOptions({ port: 0, host: '127.0.0.1', backlog: 511 }))).to.match(/^http:\/\/127\.0\.0\.1:\d+$/)
+      const options = { port: 0, host: '127.0.0.1', backlog: 511, exclusive: false, readableAll: false, writableAll: false, ipv6Only: false }
+      expect(await app.listen(anyOptions(options))).to.match(/^http:\/\/127\.0\.0\.1:\d+$/)
     } finally {
       await app.close()
     }

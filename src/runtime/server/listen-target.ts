@@ -13,9 +13,12 @@ export type ListenTarget = { port: number; host: string; path?: undefined } | { 
  * other non-numeric string as a file in the working directory, so a mistyped variable
  * (`listen('undefined')`) would serve on a file named after it: that is refused instead.
  */
+const listenOptionKeys: readonly string[] = ['port', 'host', 'path', 'backlog', 'exclusive', 'readableAll', 'writableAll', 'ipv6Only', 'signal']
+
 export function listenTarget(options: ListenOptions, host: string | undefined, scopePath: string): ListenTarget {
-  // backlog: Fastify's listen option, taken (and, as in the positional form, not used) for code moving over.
-  const unknown = unknownOptions(options, ['port', 'host', 'path', 'backlog'])
+  // Node's other listen options, which Fastify 3 passes through (its own tests give them), are
+  // taken, and not used, as before: only a name none of them is (`prot`) is refused.
+  const unknown = unknownOptions(options, listenOptionKeys)
   if (unknown !== null) throw runtimeError('ENC_ERR_SERVER_INVALID_PORT', { unknown, path: scopePath })
   const { port, path } = options as { port?: unknown; path?: unknown }
   if (path !== undefined) {
