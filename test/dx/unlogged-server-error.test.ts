@@ -77,6 +77,15 @@ describe('dx: the first unlogged 500 is one process warning (ENC_WARN_UNLOGGED_S
       expect(ours[0].message).to.include('Error: audit failed')
     })
 
+    it('an onResponse hook that throws a value String() cannot show (Object.create(null)): the warning shows it, the process goes on serving', async () => {
+      const result = await run(['/late/on-response-odd', '/late/on-response-odd'])
+      expect(result.statuses).to.deep.equal([200, 200])
+      const ours = result.warnings.filter((w) => w.code === code)
+      expect(ours, result.stderr).to.have.length(1)
+      expect(ours[0].message).to.include('GET /late/on-response-odd: an onResponse or onRequestAbort hook failed once the answer was over')
+      expect(ours[0].message).to.include('[Object: null prototype] {}')
+    })
+
     it('a payload the serializer cannot write (a BigInt) answers 500 and warns, as a thrown Error does', async () => {
       const result = await run(['/late/bigint'])
       expect(result.statuses).to.deep.equal([500])
