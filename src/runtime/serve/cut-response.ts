@@ -1,5 +1,10 @@
 import type { ServerResponse } from 'node:http'
-import { constants } from 'node:http2'
+
+/**
+ * node:http2's constants.NGHTTP2_INTERNAL_ERROR (RFC 9113 §7), written out: importing node:http2
+ * here would load tls and crypto on every require of Enclave, HTTP/2 or not (test/package).
+ */
+const NGHTTP2_INTERNAL_ERROR = 0x2
 
 /**
  * Ends a response that can no longer be completed (it failed after its head went out) so that the
@@ -11,7 +16,7 @@ import { constants } from 'node:http2'
 export function cutResponse(res: ServerResponse): void {
   const stream = (res as ServerResponse & { stream?: { destroyed: boolean; close(code: number): void } }).stream
   if (stream !== undefined) {
-    if (!stream.destroyed) stream.close(constants.NGHTTP2_INTERNAL_ERROR)
+    if (!stream.destroyed) stream.close(NGHTTP2_INTERNAL_ERROR)
     return
   }
   if (!res.destroyed) res.destroy()
