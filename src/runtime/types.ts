@@ -653,6 +653,15 @@ export interface ListenOptions {
   host?: string
   /** A Unix domain socket (or Windows named pipe) to listen on instead of a port, as in Fastify 3; not with `port`. */
   path?: string
+  /** Node's own listen options, handed to `server.listen()` as Fastify 3 hands them (node:net's ListenOptions). */
+  backlog?: number
+  exclusive?: boolean
+  /** For a socket `path`: readable (writable) by every user, so a proxy running as another user can connect. */
+  readableAll?: boolean
+  writableAll?: boolean
+  ipv6Only?: boolean
+  /** Aborting it closes the listener. */
+  signal?: AbortSignal
 }
 
 export interface InjectOptions {

@@ -5,7 +5,7 @@ import { expect } from 'chai'
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { tmpdir } from 'node:os'
-import { existsSync, unlinkSync } from 'node:fs'
+import { existsSync, statSync, unlinkSync } from 'node:fs'
 import { get as httpGet } from 'node:http'
 import { Writable } from 'node:stream'
 import fp from 'fastify-plugin'
@@ -94,6 +94,23 @@ describe('semantics: a Fastify app moving to createServer()', () => {
         const address = await new Promise<string | undefined>((resolve, reject) => second.listen(path, (error, given) => error === null ? resolve(given) : reject(error)))
         expect(address).to.equal(path)
         await second.close()
+      })
+
+      it("Node's own listen options go to server.listen() as Fastify 3 hands them: readableAll and writableAll make the socket file every user's (a proxy running as another user connects); an aborted signal closes the listener", async () => {
+        const path = socketPath('modes')
+        remove(path)
+        const app = createServer()
+        await app.listen({ path, readableAll: true, writableAll: true })
+        expect(statSync(path).mode & 0o066, 'group and others may read and write').to.equal(0o066)
+        await app.close()
+        const controller = new AbortController()
+        const tcp = createServer()
+        await tcp.listen({ port: 0, host: '127.0.0.1', backlog: 64, exclusive: true, signal: controller.signal })
+        expect(tcp.server.listening).to.equal(true)
+        controller.abort()
+        for (let i = 0; i < 50 && tcp.server.listening; i++) await new Promise((resolve) => setTimeout(resolve, 10))
+        expect(tcp.server.listening).to.equal(false)
+        await tcp.close()
       })
 
       it('a socket file still in use fails listen() with EADDRINUSE, as in Fastify 3 (the file is not removed)', async () => {

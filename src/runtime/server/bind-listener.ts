@@ -10,8 +10,8 @@ export function bindListener(server: Server, target: ListenTarget): Promise<void
     server.once('listening', onListening)
     // A socket file left by a process that did not close fails with EADDRINUSE, as in Fastify 3:
     // removing it could take the socket of a server still running.
-    if (target.path !== undefined) server.listen(target.path)
-    else server.listen(target.port, target.host)
+    if (target.path !== undefined) server.listen({ ...target.node, path: target.path })
+    else server.listen({ ...target.node, port: target.port, host: target.host })
   })
 }
 

@@ -1,5 +1,5 @@
 import { runtimeError } from '../errors/runtime-codes'
-import type { ListenTarget } from './listen-target'
+import type { ListenPlace } from './listen-target'
 
 /** Node's error from a failed bind: `code` (EADDRINUSE ...) and what it was binding. */
 type BindError = Error & { code?: unknown; syscall?: unknown; address?: unknown; port?: unknown; hostname?: unknown; enclaveCode?: string }
@@ -12,7 +12,7 @@ type BindError = Error & { code?: unknown; syscall?: unknown; address?: unknown;
  * "listen EADDRINUSE: address already in use 127.0.0.1:3000" names no fix, and "getaddrinfo
  * ENOTFOUND locahost" does not say it was listen()'s host.
  */
-export function listenFailure(error: unknown, target: ListenTarget, path: string): unknown {
+export function listenFailure(error: unknown, target: ListenPlace, path: string): unknown {
   if (!(error instanceof Error)) return error
   const bind = error as BindError
   if (typeof bind.code !== 'string' || bind.enclaveCode !== undefined) return error
@@ -26,7 +26,7 @@ export function listenFailure(error: unknown, target: ListenTarget, path: string
 }
 
 /** What to do about each bind failure Node reports; the fallback names the variable to check. */
-export function listenFix(code: string, target: ListenTarget): string {
+export function listenFix(code: string, target: ListenPlace): string {
   const socket = target.path !== undefined
   switch (code) {
     case 'EADDRINUSE':

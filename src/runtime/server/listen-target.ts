@@ -2,8 +2,17 @@ import { runtimeError } from '../errors/runtime-codes'
 import { unknownOptions } from '../schemas'
 import type { ListenOptions } from '../types'
 
+/** Node's listen options besides where: handed to `server.listen()` as given, as Fastify 3 does. */
+export interface NodeListenExtras { backlog?: number; exclusive?: boolean; readableAll?: boolean; writableAll?: boolean; ipv6Only?: boolean; signal?: AbortSignal }
+
 /** Where listen() binds: a TCP port and host, or a Unix domain socket / Windows named pipe path. */
-export type ListenTarget = { port: number; host: string; path?: undefined } | { path: string }
+export type ListenPlace = { port: number; host: string; path?: undefined } | { path: string }
+
+/** The place, with Node's other options for server.listen(). */
+export type ListenTarget = ListenPlace & { readonly node: NodeListenExtras }
+
+const nodeExtraKeys = ['backlog', 'exclusive', 'readableAll', 'writableAll', 'ipv6Only', 'signal'] as const
+const listenOptionKeys: readonly string[] = ['port', 'host', 'path', ...nodeExtraKeys]
 
 /**
  * What listen()'s arguments name. A number, or a string of digits (`listen(process.env.PORT)`,
@@ -13,21 +22,21 @@ export type ListenTarget = { port: number; host: string; path?: undefined } | { 
  * other non-numeric string as a file in the working directory, so a mistyped variable
  * (`listen('undefined')`) would serve on a file named after it: that is refused instead.
  */
-const listenOptionKeys: readonly string[] = ['port', 'host', 'path', 'backlog', 'exclusive', 'readableAll', 'writableAll', 'ipv6Only', 'signal']
-
 export function listenTarget(options: ListenOptions, host: string | undefined, scopePath: string): ListenTarget {
-  // Node's other listen options, which Fastify 3 passes through (its own tests give them), are
-  // taken, and not used, as before: only a name none of them is (`prot`) is refused.
+  // Node's other listen options, which Fastify 3 passes through (its own tests give them), go to
+  // server.listen() as given: only a name none of them is (`prot`) is refused.
   const unknown = unknownOptions(options, listenOptionKeys)
   if (unknown !== null) throw runtimeError('ENC_ERR_SERVER_INVALID_PORT', { unknown, path: scopePath })
+  const node: NodeListenExtras = {}
+  for (const key of nodeExtraKeys) if (options[key] !== undefined) (node as Record<string, unknown>)[key] = options[key]
   const { port, path } = options as { port?: unknown; path?: unknown }
   if (path !== undefined) {
     if (port !== undefined) throw invalid(`{ port: ${shown(port)}, path: ${shown(path)} }`, scopePath, 'give a port or a path, not both')
     if (typeof path !== 'string' || path === '') throw invalid(`{ path: ${shown(path)} }`, scopePath, 'the path must be a non-empty string')
-    return { path }
+    return { path, node }
   }
-  if (typeof port === 'string' && !/^\d{1,5}$/.test(port) && isSocketPath(port)) return { path: port }
-  return { port: listenPort(port, scopePath), host: host ?? options.host ?? '127.0.0.1' }
+  if (typeof port === 'string' && !/^\d{1,5}$/.test(port) && isSocketPath(port)) return { path: port, node }
+  return { port: listenPort(port, scopePath), host: host ?? options.host ?? '127.0.0.1', node }
 }
 
 function isSocketPath(text: string): boolean {
