@@ -32,4 +32,15 @@ describe('schemas: a required name that misspells a declared property fails boot
     expect(await boot({ type: 'object', properties: { title: { type: 'string' } }, patternProperties: { '^tit': {} }, required: ['titel'] })).to.equal(null)
     expect(await boot({ type: 'object', properties: { title: { type: 'string' }, titel: { type: 'string' } }, required: ['titel'] })).to.equal(null)
   })
+
+  it('still boots where another keyword of the node may describe the name: an allOf branch, an additionalProperties schema, anyOf, if/then, dependencies', async () => {
+    const described: object[] = [
+      { type: 'object', properties: { title: { type: 'string' } }, required: ['titles'], allOf: [{ properties: { titles: { type: 'array' } } }] },
+      { type: 'object', properties: { tag: { type: 'string' } }, additionalProperties: { type: 'array' }, required: ['tags'] },
+      { type: 'object', properties: { title: { type: 'string' } }, required: ['titles'], anyOf: [{ properties: { titles: { type: 'array' } } }, { required: ['title'] }] },
+      { type: 'object', properties: { title: { type: 'string' } }, required: ['titles'], if: { required: ['title'] }, then: { properties: { titles: { type: 'array' } } } },
+      { type: 'object', properties: { title: { type: 'string' } }, required: ['titles'], dependencies: { title: { properties: { titles: { type: 'array' } } } } },
+    ]
+    for (const schema of described) expect(await boot(schema), JSON.stringify(schema)).to.equal(null)
+  })
 })

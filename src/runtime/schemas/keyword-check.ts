@@ -91,13 +91,13 @@ export function checkKeywords(schema: unknown, known: KnownKeywords, extra: Read
  * need not be described), so ajv refuses every request for lacking 'titel' and nothing says the
  * schema is wrong. Refused only where the name is a likely typo of a declared property (did-you-mean
  * distance, or for a name under 4 characters a difference of case; the property not itself required)
- * and no patternProperties could be what describes it; a required
+ * and no other keyword of the node could be what describes it (describedElsewhere); a required
  * name unrelated to every property is left alone (an undescribed but required field is legitimate).
  */
 function checkRequiredNames(node: Record<string, unknown>, where: string, path: readonly string[]): void {
   const required = node.required
   const properties = node.properties
-  if (!Array.isArray(required) || !isObject(properties) || node.patternProperties !== undefined) return
+  if (!Array.isArray(required) || !isObject(properties) || describedElsewhere(node)) return
   for (const name of required) {
     if (typeof name !== 'string' || hasOwn.call(properties, name)) continue
     const declared = Object.keys(properties)
@@ -108,6 +108,18 @@ function checkRequiredNames(node: Record<string, unknown>, where: string, path: 
     const pointer = `${path.map((token) => `/${token}`).join('')}/required`
     throw schemaError('ENC_ERR_SCH_REQUIRED_UNDECLARED', { where, name, closest, pointer })
   }
+}
+
+/**
+ * Whether a property this node's own `properties` lacks may be described by another of its
+ * keywords: patternProperties, an additionalProperties schema, a $ref or a combinator (allOf's
+ * branch may declare `titles` beside `title`), a conditional or dependencies. Then a required
+ * name near a declared one is not taken for a typo.
+ */
+function describedElsewhere(node: Record<string, unknown>): boolean {
+  return node.patternProperties !== undefined || isObject(node.additionalProperties) || node.$ref !== undefined ||
+    node.allOf !== undefined || node.anyOf !== undefined || node.oneOf !== undefined || node.if !== undefined ||
+    node.then !== undefined || node.else !== undefined || node.dependencies !== undefined
 }
 
 /**
