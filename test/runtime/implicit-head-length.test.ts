@@ -17,6 +17,15 @@ describe('runtime: the Content-Length of a GET route\'s own HEAD answer', () => 
     expect(head.payload).to.equal('')
   })
 
+  it('is 0, as the GET\'s, where the handler sent nothing but announced a length (Fastify 3\'s headRouteOnSendHandler)', async () => {
+    const app = server()
+    app.get('/none', (_request, reply) => { reply.header('content-length', '40').send() })
+    const get = await app.inject({ method: 'GET', url: '/none' })
+    const head = await app.inject({ method: 'HEAD', url: '/none' })
+    expect(get.headers['content-length']).to.equal('0')
+    expect(head.headers['content-length']).to.equal('0')
+  })
+
   it('a declared HEAD route keeps the length its handler announces', async () => {
     const app = server()
     app.head('/file', (_request, reply) => { reply.header('content-length', '1234').send() })

@@ -39,9 +39,10 @@ export function write(reply: ReplyImpl, payload: unknown): void {
   if (payload === undefined || payload === null) {
     // A declared HEAD route announces no length unless its handler does (the length a GET would
     // send), as in Fastify 3: its empty payload says nothing about the GET body. A GET route
-    // answering HEAD by itself announces the GET body's, 0 (Fastify 3's exposeHeadRoutes).
+    // answering HEAD by itself announces the GET body's, 0, over a length its handler set, as the
+    // GET does and Fastify 3's exposeHeadRoutes (headRouteOnSendHandler) sets it.
     const head = reply.request.method === 'HEAD'
-    const announce = !head || (reply.route.implicitHead && headers['content-length'] === undefined)
+    const announce = !head || reply.route.implicitHead
     if (reply.statusCode !== 204 && reply.statusCode !== 304 && announce) headers['content-length'] = '0'
     if (writeHeadOrFail(reply)) res.end()
     return
