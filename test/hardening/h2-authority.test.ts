@@ -40,6 +40,7 @@ const SERVED: ReadonlyArray<readonly [string, Record<string, string>, string]> =
   [':authority with a port', { ':authority': 'shop.example:8080' }, 'shop.example:8080'],
   [':authority, an IPv6 literal', { ':authority': '[::1]:3000' }, '[::1]:3000'],
   ['a host header equal to :authority but for case', { ':authority': 'A.example', host: 'a.EXAMPLE' }, 'a.EXAMPLE'],
+  ['a host header without the default port :authority writes, and with a trailing dot', { ':authority': 'a.example:443', host: 'a.example.' }, 'a.example.'],
 ]
 
 describe('hardening: HTTP/2 :authority is held to the Host rule (RFC 9113 §8.3.1)', () => {

@@ -87,7 +87,22 @@ export function requestHeadProblem(raw: IncomingMessage): HeadProblem | null {
       if (++transferCodings > 1 || !ONLY_CHUNKED.test(rawHeaders[i + 1])) return 'transfer-coding'
     }
   }
-  if (authority !== null && (!validHost(authority) || (host !== null && host.toLowerCase() !== authority.toLowerCase()))) return 'bad-host'
+  if (authority !== null && (!validHost(authority) || (host !== null && host !== authority && !sameHost(host, authority)))) return 'bad-host'
   if (host === null) return raw.httpVersionMajor === 1 && raw.httpVersionMinor === 1 ? 'no-host' : null
   return validHost(host) ? null : 'bad-host'
+}
+
+/**
+ * Whether a Host beside :authority names the same host (RFC 9113 §8.3.1 calls only "an entity
+ * that differs" malformed): case aside, a trailing dot aside, and the scheme's default port
+ * written or not (`example.com` and `example.com:443`; either port is default for the check, as
+ * the request's :scheme is not at hand here and 80/443 never name two hosts of one service).
+ */
+function sameHost(a: string, b: string): boolean {
+  return normalHost(a) === normalHost(b)
+}
+
+function normalHost(value: string): string {
+  const lower = value.toLowerCase().replace(/:(80|443)$/, '')
+  return lower.endsWith('.') ? lower.slice(0, -1) : lower
 }
