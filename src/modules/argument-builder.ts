@@ -1,5 +1,6 @@
 import type { Handler, Reply, Request } from '../runtime'
 import { getParams, methodParamCount, methodParamTypes, type ParamMeta } from '../decorators/internal'
+import { Reply as ReplyDecorator } from '../decorators/params'
 import { moduleError } from './module-error'
 
 type Getter = (request: Request, reply: Reply) => unknown
@@ -52,13 +53,16 @@ export function buildHandler(instance: object, declaringClass: Function, key: st
  * time. Interfaces, unions and `any` are emitted as Object and pass: `request: Request`,
  * `req: FastifyRequest`. Without emitted types (no emitDecoratorMetadata) nothing is checked.
  * Not for a websocket route (@fastify/websocket), whose handler is called with (socket, request).
+ * swc, @swc/jest, vitest and ts-jest's isolated mode emit a type's name whenever a value of that
+ * name is in scope, and `Reply` is also the @Reply() decorator: `reply: Reply` arrives as that
+ * function, where tsc emits Object.
  */
 export function checkUndecorated(declaringClass: Function, key: string | symbol, where: string): void {
   if (getParams(declaringClass, key).length > 0) return
   const types = methodParamTypes(declaringClass, key)
   if (types === undefined) return
   types.forEach((type, index) => {
-    const named = typeof type === 'function' && type !== Object && type !== Function ? (type.name || 'an anonymous class') : null
+    const named = typeof type === 'function' && type !== Object && type !== Function && type !== ReplyDecorator ? (type.name || 'an anonymous class') : null
     if (index < 2 && named === null) return
     throw moduleError('ENC_ERR_MODULE_HANDLER_PARAMS', { where, index, type: named ?? 'any' })
   })

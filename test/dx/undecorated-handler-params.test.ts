@@ -6,7 +6,7 @@
 import 'reflect-metadata'
 import { expect } from 'chai'
 import { injectable } from 'tsyringe'
-import { Get, Module, Post, Route } from '../../src/decorators'
+import { Get, Module, Post, Reply as ReplyDecorator, Route } from '../../src/decorators'
 import { createApp } from '../../src/modules'
 import type { Reply, Request } from '../../src'
 import { bootError } from '../modules/helpers'
@@ -65,6 +65,21 @@ describe('dx: an undecorated handler parameter Enclave cannot pass is a boot err
       const a = await app.inject({ url: '/a' })
       expect([a.statusCode, a.json()]).to.deep.equal([201, { url: '/a' }])
       expect((await app.inject({ url: '/b' })).json()).to.deep.equal({ url: '/b' })
+    } finally {
+      await app.close()
+    }
+  })
+
+  // swc, @swc/jest, vitest and ts-jest's isolated mode emit `reply: Reply` as the @Reply() decorator
+  // function (a value of that name is in scope), where tsc emits Object (docs/build-tools.md).
+  it('reply typed Reply as swc emits it (the @Reply() decorator function as its design type) still boots', async () => {
+    @Route() class C { @Get('/a') a(request: Request, reply: Reply) { return reply.code(202).send({ url: request.url }) } }
+    Reflect.defineMetadata('design:paramtypes', [Object, ReplyDecorator], C.prototype, 'a')
+    @Module({ controllers: [C] }) class AppModule {}
+    const app = await createApp(AppModule)
+    try {
+      const a = await app.inject({ url: '/a' })
+      expect([a.statusCode, a.json()]).to.deep.equal([202, { url: '/a' }])
     } finally {
       await app.close()
     }
