@@ -16,3 +16,10 @@ export function listenFailedMessage(message: unknown): string | null {
   const text = (message as { message?: unknown }).message
   return typeof text === 'string' ? text : 'listen() failed'
 }
+
+/**
+ * The exit code of a worker whose listen() failed (EX_CONFIG of sysexits.h). The message above
+ * carries the text, but it and the worker's exit reach the primary on different channels, in
+ * either order: the exit code alone tells the primary not to respawn.
+ */
+export const LISTEN_FAILED_EXIT_CODE = 78

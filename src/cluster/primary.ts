@@ -1,6 +1,6 @@
 import cluster, { type Worker } from 'node:cluster'
 import type { ResolvedClusterOptions } from './cluster-options'
-import { listenFailedMessage, STOP } from './messages'
+import { LISTEN_FAILED_EXIT_CODE, listenFailedMessage, STOP } from './messages'
 import type { PrimaryLog } from './primary-log'
 
 /** What startCluster() returns in the primary process. */
@@ -31,19 +31,23 @@ export function runPrimary(options: ResolvedClusterOptions, log: PrimaryLog, onL
   let restarting: Promise<void> | null = null
 
   let listenFailed = false
+  const failListen = (worker: Worker, text: string): void => {
+    if (listenFailed) return
+    listenFailed = true
+    // Every worker listens on the same address: respawning would fail the same way, forever.
+    log('error', `worker ${worker.process.pid} cannot listen, so no worker can; stopping instead of respawning: ${text}`)
+    void close().then(onListenFailed)
+  }
   const fork = (): Worker => {
     const worker = cluster.fork()
     live.add(worker)
     worker.on('message', (message: unknown) => {
       const text = listenFailedMessage(message)
-      if (text === null || listenFailed) return
-      listenFailed = true
-      // Every worker listens on the same address: respawning would fail the same way, forever.
-      log('error', `worker ${worker.process.pid} cannot listen, so no worker can; stopping instead of respawning: ${text}`)
-      void close().then(onListenFailed)
+      if (text !== null) failListen(worker, text)
     })
     worker.once('exit', (code, signal) => {
       live.delete(worker)
+      if (code === LISTEN_FAILED_EXIT_CODE) failListen(worker, 'listen() failed (the worker\'s own log has the error)')
       if (stopping.delete(worker) || closing !== null) return
       const now = Date.now()
       crashes.push(now)

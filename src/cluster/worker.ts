@@ -1,6 +1,6 @@
 import type { Scope } from '../runtime'
 import type { ResolvedClusterOptions } from './cluster-options'
-import { isStop, LISTEN_FAILED } from './messages'
+import { isStop, LISTEN_FAILED, LISTEN_FAILED_EXIT_CODE } from './messages'
 import { LingeringClose } from './linger'
 
 /**
@@ -20,7 +20,7 @@ export async function runWorker(factory: () => Promise<Scope> | Scope, options: 
     console.error(error)
     // The primary stops instead of respawning workers that would fail on the same address.
     if ((error as { enclaveCode?: unknown } | null)?.enclaveCode === 'ENC_ERR_SERVER_LISTEN_FAILED' && process.send !== undefined) {
-      process.send({ cmd: LISTEN_FAILED, message: (error as Error).message }, undefined, {}, () => process.exit(1))
+      process.send({ cmd: LISTEN_FAILED, message: (error as Error).message }, undefined, {}, () => process.exit(LISTEN_FAILED_EXIT_CODE))
       return
     }
     process.exit(1)
