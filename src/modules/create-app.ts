@@ -129,5 +129,5 @@ function checkAppOptionKeys(root: Function, options: AppOptions): void {
   const given = Object.fromEntries(Object.entries(options).filter(([key]) => !isFastifyOnlyServerOption(key)))
   const unknown = unknownOptions(given, [...knownServerOptions, ...appOnlyOptions])
   if (unknown === null) return
-  throw moduleError('ENC_ERR_MODULE_APP_OPTIONS', { root: root.name || 'the root module', problem: unknown })
+  throw moduleError('ENC_ERR_MODULE_APP_OPTIONS', { root: root.name || 'the root module', problem: unknown, own: appOnlyOptions })
 }

@@ -224,7 +224,7 @@ export const moduleErrors = {
       '(pluginTimeout), so createApp() gave up instead of waiting for ever. Make the factory resolve or reject (a connection attempt with its own timeout), ' +
       'or raise the pluginTimeout option of createApp().' }),
   ENC_ERR_MODULE_APP_OPTIONS: e({ status: null, summary: "createApp() was given an option that is neither its own (overrides, closeOnSignals, health) nor a server option (did you mean ...); a Fastify option Enclave does not offer is createServer()'s ENC_ERR_SERVER_INVALID_OPTION, which says what to do instead",
-    message: (a: { root: string; problem: string }) => `createApp(${a.root}, options): ${a.problem}. createApp() takes every createServer() option (docs/options.md) and overrides, closeOnSignals and health.` }),
+    message: (a: { root: string; problem: string; own: readonly string[] }) => `createApp(${a.root}, options): ${a.problem}. createApp() takes every createServer() option (docs/options.md) and ${a.own.join(', ')}.` }),
   ENC_ERR_MODULE_SIGNAL_OPTIONS: e({ status: null, summary: 'createApp({ closeOnSignals }) was given an unknown key, signals that is not a list of signal names, or a shutdownDelay that is not a whole number of milliseconds from 0 to 2147483647',
     message: (a: { root: string; problem: string }) => `createApp(${a.root}, { closeOnSignals }): ${a.problem}. ` +
       'closeOnSignals takes true or { signals?: [\'SIGTERM\', ...], shutdownDelay?: milliseconds, exit?: (code) => void } (docs/operations.md, "Shutdown").' }),

@@ -47,7 +47,7 @@ const UI_FILES: Readonly<Record<string, string>> = {
  */
 export function openapiRoute(options: OpenApiRouteOptions = {}): PluginFunction {
   const unknown = options !== null && typeof options === 'object' ? unknownOptions(options, openapiRouteOptions) : null
-  if (unknown !== null) throw pluginError('ENC_ERR_OPENAPI_INVALID_OPTIONS', { unknown })
+  if (unknown !== null) throw pluginError('ENC_ERR_OPENAPI_INVALID_OPTIONS', { unknown, known: openapiRouteOptions })
   const path = options.path ?? '/openapi.json'
   if (typeof path !== 'string' || !path.startsWith('/') || (options.ui !== undefined && (typeof options.ui !== 'string' || !options.ui.startsWith('/')))) {
     throw pluginError('ENC_ERR_OPENAPI_INVALID_OPTIONS', { path, ui: options.ui })

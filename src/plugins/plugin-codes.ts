@@ -13,8 +13,8 @@ export const pluginErrors = {
     message: (a: { token: 'missing' | 'invalid' }) => a.token === 'missing'
       ? 'Missing bearer token: send the header "authorization: Bearer <token>".' : 'Invalid bearer token.' }),
   ENC_ERR_OPENAPI_INVALID_OPTIONS: e({ status: null, summary: "openapiRoute() was given an unknown option (did you mean ...), a path or ui that does not start with '/', or routes other than 'all' or 'scope'",
-    message: (a: { path: unknown; ui: unknown } | { routes: unknown } | { unknown: string }) => 'unknown' in a
-      ? `openapiRoute(): ${a.unknown}; it takes path, info, ui and routes (docs/openapi-and-client.md).`
+    message: (a: { path: unknown; ui: unknown } | { routes: unknown } | { unknown: string; known: readonly string[] }) => 'unknown' in a
+      ? `openapiRoute(): ${a.unknown}; it takes ${a.known.join(', ')} (docs/openapi-and-client.md).`
       : 'routes' in a
       ? `openapiRoute(): routes is 'all' (every route of the server) or 'scope' (the routes of the module it is listed in, and below), got ${JSON.stringify(a.routes)}.`
       : `openapiRoute(): path and ui must be paths starting with '/' (got path ${JSON.stringify(a.path)}, ui ${JSON.stringify(a.ui)}).` }),
