@@ -136,6 +136,10 @@ describe('back-office: sessions in Redis, CSRF, roles, forms, imports, exports (
     const html = await agent.post('/customers/import').set('csrf-token', token).set('accept', 'text/html')
       .attach('file', Buffer.from('name,email\r\n'), { filename: 'c.csv', contentType: 'text/csv' }).expect(200)
     expect(html.text).to.contain('line 1: header lacks status')
+    // A header refused after a blank first line: the rows under it are not read against it.
+    const late = await agent.post('/customers/import').set('csrf-token', token)
+      .attach('file', Buffer.from('\r\nemail,status\r\nx@example.test,active\r\n'), { filename: 'c.csv', contentType: 'text/csv' }).expect(200)
+    expect(late.body).to.deep.equal({ imported: 0, rejected: [{ line: 2, errors: ['header lacks name'] }] })
   })
 
   it('imports nothing from a CSV over limits.fileSize: 413, where the cut stream alone would have imported its first rows', async () => {

@@ -41,20 +41,25 @@ export type NewCustomer = Omit<Customer, 'id' | 'createdAt'>
 export interface Rejected { line: number; errors: string[] }
 
 // Reads the upload line by line to its end (a stream left half-read would stall the request);
-// each row is checked, and every bad one reported with its line and all its errors.
+// each row is checked, and every bad one reported with its line and all its errors. One line is
+// one row: a quoted cell holding a line break (csvCell writes them) is not read back.
 export async function readCustomersCsv(stream: Readable): Promise<{ rows: NewCustomer[]; rejected: Rejected[] }> {
   const rows: NewCustomer[] = []
   const rejected: Rejected[] = []
   let header: string[] | undefined
+  let headerRefused = false
   let line = 0
   for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) {
     line++
-    if (text.trim() === '' || rejected[0]?.line === 1) continue
+    if (text.trim() === '' || headerRefused) continue
     const cells = parseCsvLine(text)
     if (header === undefined) {
       header = cells.map((cell) => cell.trim())
       const missing = ['name', 'email', 'status'].filter((column) => !header!.includes(column))
-      if (missing.length > 0) rejected.push({ line, errors: [`header lacks ${missing.join(', ')}`] })
+      if (missing.length > 0) {
+        headerRefused = true
+        rejected.push({ line, errors: [`header lacks ${missing.join(', ')}`] })
+      }
       continue
     }
     const row = Object.fromEntries(header.map((column, i) => [column, (cells[i] ?? '').trim()]))

@@ -94,8 +94,11 @@ export class LiveHub {
 /**
  * The bounded queue between intake and PostgreSQL. Room is reserved before the (asynchronous) dedup,
  * so a batch is refused whole or taken whole; rows leave the queue only once written (a failed
- * INSERT is retried); the primary key is the last word on duplicates. onClose(), at provider
- * release (after the server stopped taking requests), waits for the writer to empty it.
+ * INSERT is retried); the primary key is the last word on duplicates. A row PostgreSQL refuses as
+ * data (SQLSTATE class 22: a date the schema's format let through, a NUL byte in text) is dropped
+ * and logged, found by writing that batch row by row: retried, it would block the queue for good.
+ * onClose(), at provider release (after the server stopped taking requests), waits for the writer
+ * to empty it, or gives up after a few failed tries.
  */
 @injectable()
 export class IngestQueue {
@@ -103,6 +106,7 @@ export class IngestQueue {
   #reserved = 0
   #writing: Promise<void> | undefined
   #closing = false
+  #gaveUp = false
 
   constructor(private readonly settings: Settings, private readonly db: Db, private readonly hub: LiveHub,
     private readonly metrics: Metrics, private readonly log: Logger) {
@@ -128,7 +132,7 @@ export class IngestQueue {
   }
 
   #kick(): void {
-    if (this.#writing !== undefined || this.#rows.length === 0) return
+    if (this.#writing !== undefined || this.#rows.length === 0 || this.#gaveUp) return
     this.#writing = this.#drain().finally(() => { this.#writing = undefined; this.#kick() })
   }
 
@@ -137,19 +141,45 @@ export class IngestQueue {
     while (this.#rows.length > 0) {
       const batch = this.#rows.slice(0, this.settings.batchSize)
       try {
-        await this.db.pool.query(
-          `insert into readings (device_id, message_id, ts, metric, value)
-           select * from unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::float8[]) on conflict do nothing`,
-          [batch.map((r) => r.deviceId), batch.map((r) => r.messageId), batch.map((r) => r.ts), batch.map((r) => r.metric), batch.map((r) => r.value)])
+        const written = await this.#write(batch)
         this.#rows.splice(0, batch.length)
-        this.metrics.written.inc(batch.length)
-        this.hub.publish(batch)
+        this.metrics.written.inc(written.length)
+        this.hub.publish(written)
       } catch (error) {
         this.log.error({ err: error, queued: this.#rows.length }, 'batch insert failed; retrying')
-        if (this.#closing && ++failures >= 5) return    // closing: give up after a few tries (logged), let close() finish
+        // Closing: give up after a few tries (logged), so close() finishes and no retry outlives the pool.
+        if (this.#closing && ++failures >= 5) { this.#gaveUp = true; return }
         await new Promise((resolve) => setTimeout(resolve, 200))
       }
     }
+  }
+
+  /** Writes the rows; a batch refused as data is written row by row, and the refused rows dropped. */
+  async #write(batch: Reading[]): Promise<Reading[]> {
+    try {
+      await this.#insert(batch)
+      return batch
+    } catch (error) {
+      if (!isDataError(error)) throw error
+      const written: Reading[] = []
+      for (const row of batch) {
+        try {
+          await this.#insert([row])
+          written.push(row)
+        } catch (rowError) {
+          if (!isDataError(rowError)) throw rowError
+          this.log.error({ err: rowError, deviceId: row.deviceId, messageId: row.messageId }, 'reading refused by the database; dropped')
+        }
+      }
+      return written
+    }
+  }
+
+  #insert(rows: readonly Reading[]): Promise<unknown> {
+    return this.db.pool.query(
+      `insert into readings (device_id, message_id, ts, metric, value)
+       select * from unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::float8[]) on conflict do nothing`,
+      [rows.map((r) => r.deviceId), rows.map((r) => r.messageId), rows.map((r) => r.ts), rows.map((r) => r.metric), rows.map((r) => r.value)])
   }
 
   async onClose(): Promise<void> {
@@ -157,6 +187,12 @@ export class IngestQueue {
     this.log.info({ queued: this.#rows.length }, 'draining the ingest queue')
     while (this.#writing !== undefined) await this.#writing
   }
+}
+
+/** PostgreSQL's "data exception" class (22xxx): the row itself is refused, retrying it cannot help. */
+function isDataError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code
+  return typeof code === 'string' && code.startsWith('22')
 }
 
 /** JSON (the built-in parser, keeping the bytes) and NDJSON (a bad line is that item's error), both keeping the raw body. */
