@@ -5,8 +5,9 @@
 import 'reflect-metadata'
 import { expect } from 'chai'
 import {
-  bearerAuth, createApp, createClient, createServer, defineContract, Get, health, HttpError, Module, openapiRoute, Route, startCluster,
+  bearerAuth, createApp, createClient, createServer, defineContract, Get, health, HttpError, Module, openapiRoute, Route,
 } from '../../src'
+import { resolveClusterOptions } from '../../src/cluster/cluster-options'
 import { unknownOptions } from '../../src/runtime/internal'
 
 type Case = [what: string, act: () => unknown, code: string, hint: string]
@@ -35,7 +36,9 @@ const cases: Case[] = [
   ['scope.openapi() options', async () => { const app = createServer(); await app.ready(); app.openapi({ title: 't', version: '1' }, anyOptions({ route: 'scope' })) }, 'ENC_ERR_INSPECT_INVALID_OPTIONS', "'routes'"],
   ['health() options', () => health(anyOptions({ checkTimout: 10 })), 'ENC_ERR_HEALTH_INVALID_OPTIONS', "'checkTimeout'"],
   ['bearerAuth() options', () => bearerAuth(anyOptions({ keys: ['k'], realm: 'x', key: ['k'] })), 'ENC_ERR_AUTH_INVALID_OPTIONS', "'keys'"],
-  ['startCluster() options', () => startCluster(() => createServer(), anyOptions({ worker: 2 })), 'ENC_ERR_CLUSTER_INVALID_OPTION', "'workers'"],
+  // startCluster() reads its options through resolveClusterOptions() before anything else; called
+  // here directly, so a broken check cannot make this mocha process a cluster primary forking copies.
+  ['startCluster() options', () => resolveClusterOptions(anyOptions({ worker: 2 })), 'ENC_ERR_CLUSTER_INVALID_OPTION', "'workers'"],
   ['createClient() options', () => createClient(defineContract({ ping: { method: 'GET', url: '/ping' } }), anyOptions({ baseURL: 'http://127.0.0.1:1' })), 'ENC_ERR_CLIENT_OPTIONS', "'baseUrl'"],
   ['new HttpError() options', () => new HttpError(401, 'Who are you?', anyOptions({ header: { 'www-authenticate': 'Bearer' } })), 'ENC_ERR_REPLY_INVALID_HTTP_ERROR', "'headers'"],
   ['printRoutes() options', async () => { const app = createServer(); await app.ready(); app.printRoutes(anyOptions({ commonPrefx: false })) }, 'ENC_ERR_INSPECT_INVALID_OPTIONS', "'commonPrefix'"],

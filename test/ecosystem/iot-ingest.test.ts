@@ -177,7 +177,8 @@ describe('IoT ingest service on Redis and PostgreSQL (docs/recipes-iot-ingest.md
     expect((await send('dev-b', readings('dev-b', 50))).body).to.deep.include({ accepted: 50 })
     const closing = app!.close()
     app = undefined
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    // The lock is held until the drain has begun (its line, with what it still has to write).
+    await until('the drain to begin', async () => lines.some((line) => line.msg === 'draining the ingest queue'))
     await locker.query('commit')
     await locker.end()
     await closing

@@ -276,7 +276,7 @@ describe('runtime: request hooks', () => {
     })
 
     // README differences: Fastify 3.27.4 runs the onError hooks again for the failed error reply.
-    it('onError runs once when an onSend hook fails on the payload and again on the error reply', async () => {
+    it('onError runs once even when an onSend hook fails on the payload and again on the error reply (Fastify 3 runs it per failed error reply)', async () => {
       const seen: string[] = []
       const app = await build((root) => {
         root.addHook('onError', async (_req, _reply, error) => { seen.push(error.message) })
