@@ -28,6 +28,7 @@ import type { Scope } from '../../src/runtime'
 import { server } from '../support/servers'
 import { RawClient, within } from '../support/raw-http'
 import { fixture } from '../ecosystem/helpers'
+import { fastify5Reference } from './fastify5-reference'
 
 type Loose = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -190,15 +191,7 @@ async function listen(app: Scope | Loose): Promise<string> {
 
 describe('hardening: plugins under hostile input answer as they do on Fastify 5', () => {
   let enclave: string
-  let fastify: string
-  let fastifyApp: Loose
-  before(async function () {
-    this.timeout(30_000)
-    // eslint-disable-next-line @typescript-eslint/no-var-requires
-    fastifyApp = require('fastify5')({ logger: false, bodyLimit: 1024 * 1024 }) as Loose
-    fastify = await listen(fastifyApp)
-  })
-  after(async () => { await fastifyApp.close() })
+  const fastify = fastify5Reference(listen, { bodyLimit: 1024 * 1024 })
   beforeEach(async () => { enclave = await listen(server({ bodyLimit: 1024 * 1024 })) })
 
   it(`${cases.length} hostile requests: the status the plugin gives on Fastify 5, no hang, no pollution of Object.prototype`, async function () {
@@ -206,7 +199,7 @@ describe('hardening: plugins under hostile input answer as they do on Fastify 5'
     const mismatches: string[] = []
     for (const [label, text] of cases) {
       const ours = await within(statusOf(enclave, text), 15_000, `${label} on Enclave`)
-      const theirs = await within(statusOf(fastify, text), 15_000, `${label} on Fastify 5`)
+      const theirs = await within(statusOf(fastify(), text), 15_000, `${label} on Fastify 5`)
       if (ours !== theirs) mismatches.push(`${label}: Enclave ${ours}, Fastify 5 ${theirs}`)
     }
     expect(mismatches).to.deep.equal([])
@@ -220,7 +213,7 @@ describe('hardening: plugins under hostile input answer as they do on Fastify 5'
   ] as const) {
     it(`multipart that busboy cannot read (${label}): Enclave's 400 ENC_ERR_MULTIPART_MALFORMED where Fastify 5 answers 500 (README)`, async () => {
       const text = post('/m/mp', body[0], body[1])
-      expect(await statusOf(fastify, text)).to.equal(500)
+      expect(await statusOf(fastify(), text)).to.equal(500)
       const client = new RawClient(enclave)
       client.write(text)
       const response = await client.next(10_000)

@@ -17,6 +17,7 @@ import urlData from '@fastify/url-data'
 import type { Scope } from '../../src/runtime'
 import { server } from '../support/servers'
 import { RawClient, within } from '../support/raw-http'
+import { fastify5Reference } from './fastify5-reference'
 
 type Loose = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -93,15 +94,7 @@ async function listen(app: Loose): Promise<string> {
 }
 
 describe('hardening: session, auth and negotiation plugins under hostile input answer as they do on Fastify 5', () => {
-  let fastifyApp: Loose
-  let fastify: string
-  before(async function () {
-    this.timeout(30_000)
-    // eslint-disable-next-line @typescript-eslint/no-var-requires
-    fastifyApp = require('fastify5')({ logger: false }) as Loose
-    fastify = await listen(fastifyApp)
-  })
-  after(async () => { await fastifyApp.close() })
+  const fastify = fastify5Reference(listen)
 
   it(`${cases.length} hostile requests: the plugin's status on Fastify 5, no hang, no 5xx, no pollution of Object.prototype`, async function () {
     this.timeout(60_000)
@@ -109,7 +102,7 @@ describe('hardening: session, auth and negotiation plugins under hostile input a
     const mismatches: string[] = []
     for (const [label, text] of cases) {
       const ours = await within(statusOf(enclave, text), 15_000, `${label} on Enclave`)
-      const theirs = await within(statusOf(fastify, text), 15_000, `${label} on Fastify 5`)
+      const theirs = await within(statusOf(fastify(), text), 15_000, `${label} on Fastify 5`)
       if (ours.status !== theirs.status) mismatches.push(`${label}: Enclave ${ours.status}, Fastify 5 ${theirs.status}`)
       expect(ours.status, `${label}: ${ours.body.slice(0, 200)}`).to.be.below(500)
     }

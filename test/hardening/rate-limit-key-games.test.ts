@@ -11,6 +11,7 @@ import type { Scope, ServerOptions } from '../../src/runtime'
 import { server } from '../support/servers'
 import { RawClient, within } from '../support/raw-http'
 import { tlsCert, tlsKey } from '../support/tls'
+import { fastify5Reference } from './fastify5-reference'
 
 type Loose = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -58,20 +59,12 @@ function h2Status(session: ClientHttp2Session, headers: Record<string, string>):
 }
 
 describe('hardening: rate-limit key games', () => {
-  let fastifyApp: Loose
-  let fastify: string
-  before(async function () {
-    this.timeout(30_000)
-    // eslint-disable-next-line @typescript-eslint/no-var-requires
-    fastifyApp = require('fastify5')({ logger: false }) as Loose
-    fastify = await listen(fastifyApp)
-  })
-  after(async () => { await fastifyApp.close() })
+  const fastify = fastify5Reference(listen)
 
   it(`rotating X-Forwarded-For, X-Real-IP and Forwarded on every request (trustProxy off): ${MAX} answered, then 429, as on Fastify 5`, async () => {
     const enclave = await listen(server())
     const expected = [...Array<number>(MAX).fill(200), ...Array<number>(8 - MAX).fill(429)]
-    for (const [name, address] of [['Enclave', enclave], ['Fastify 5', fastify]]) {
+    for (const [name, address] of [['Enclave', enclave], ['Fastify 5', fastify()]]) {
       const statuses: number[] = []
       for (let i = 0; i < 8; i++) statuses.push(await statusOf(address, '/by-ip/ip', rotating(i)))
       expect(statuses, name).to.deep.equal(expected)
@@ -81,7 +74,7 @@ describe('hardening: rate-limit key games', () => {
   for (const key of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
     it(`a keyGenerator key named ${key}: its own bucket, ${MAX} answered then 429, as on Fastify 5; other keys untouched, Object.prototype too`, async () => {
       const enclave = await listen(server())
-      for (const [name, address] of [['Enclave', enclave], ['Fastify 5', fastify]]) {
+      for (const [name, address] of [['Enclave', enclave], ['Fastify 5', fastify()]]) {
         const statuses: number[] = []
         for (let i = 0; i < MAX + 2; i++) statuses.push(await statusOf(address, '/by-key/k', `X-Key: ${key}\r\n`))
         expect(statuses, name).to.deep.equal([...Array<number>(MAX).fill(200), 429, 429])
