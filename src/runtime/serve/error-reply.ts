@@ -19,7 +19,6 @@ import { multipartParseError } from './multipart-parse-error'
 import { isPlainObject } from '../errors/plain-object'
 import { warnUnloggedFailure, warnUnloggedLateFailure } from './unlogged-failure'
 import { cutResponse } from './cut-response'
-import { responseGone } from './response-gone'
 
 export interface ErrorHandlerEntry {
   readonly fn: ErrorHandler
@@ -59,8 +58,7 @@ export function handleError(reply: ReplyImpl, thrown: unknown): void {
   if (thrown === undefined || thrown === null) thrown = undefinedError()
   thrown = multipartParseError(readableThrown(thrown))
   const res = reply.raw
-  // responseGone(): over HTTP/2 the compatibility response has no `destroyed`; its stream says it.
-  if (res.headersSent || responseGone(res)) {
+  if (res.headersSent || res.destroyed) {
     logUnanswerable(reply, toError(thrown), res.headersSent)
     // Mid-body, a closed connection (an HTTP/2 stream reset) is the only honest signal left. A
     // response already ended is complete: cutting now would cut the keep-alive connection under the next request.
