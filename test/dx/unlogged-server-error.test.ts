@@ -22,14 +22,20 @@ function run(urls: string[], env: Record<string, string> = {}): Promise<Run> {
 
 const code = 'ENC_WARN_UNLOGGED_SERVER_ERROR'
 
+/** The run's ENC_WARN_UNLOGGED_SERVER_ERROR warnings, checked to be exactly one (stderr shown if not). */
+function onlyOurWarning(result: Run): Run['warnings'] {
+  const ours = result.warnings.filter((w) => w.code === code)
+  expect(ours, result.stderr).to.have.length(1)
+  return ours
+}
+
 describe('dx: the first unlogged 500 is one process warning (ENC_WARN_UNLOGGED_SERVER_ERROR)', function () {
   this.timeout(60_000)
 
   it('a plain Error thrown as a "404": one warning on stderr naming the route, the error, the line that threw, HttpError and the logger option, however many 500s', async () => {
     const result = await run(['/notes/7', '/notes/8', '/notes/forgot-return/1'])
     expect(result.statuses).to.deep.equal([500, 500, 500])
-    const ours = result.warnings.filter((w) => w.code === code)
-    expect(ours).to.have.length(1)
+    const ours = onlyOurWarning(result)
     expect(ours[0].name).to.equal('EnclaveWarning')
     const message = ours[0].message
     expect(message).to.include('GET /notes/:id answered 500')
@@ -43,8 +49,7 @@ describe('dx: the first unlogged 500 is one process warning (ENC_WARN_UNLOGGED_S
   it('an async handler that forgot `return`: the warning carries ENC_ERR_REPLY_NOTHING_SENT\'s fix, without the HttpError hint', async () => {
     const result = await run(['/notes/forgot-return/1'])
     expect(result.statuses).to.deep.equal([500])
-    const ours = result.warnings.filter((w) => w.code === code)
-    expect(ours).to.have.length(1)
+    const ours = onlyOurWarning(result)
     expect(ours[0].message).to.include('GET /notes/forgot-return/:id answered 500')
     expect(ours[0].message).to.include('the handler gave undefined without sending a reply. Return the payload')
     expect(ours[0].message).to.not.include('HttpError')
@@ -62,8 +67,7 @@ describe('dx: the first unlogged 500 is one process warning (ENC_WARN_UNLOGGED_S
   describe('the same once-per-process warning for failures logged at error level that answer no 5xx of their own', () => {
     it('a stream that fails after the head went out: names the route, "failed after the response had started" and the error', async () => {
       const result = await run(['/late/stream'])
-      const ours = result.warnings.filter((w) => w.code === code)
-      expect(ours, result.stderr).to.have.length(1)
+      const ours = onlyOurWarning(result)
       expect(ours[0].message).to.include('GET /late/stream: failed after the response had started (the client got a cut-off response)')
       expect(ours[0].message).to.include('Error: disk went away')
     })
@@ -71,8 +75,7 @@ describe('dx: the first unlogged 500 is one process warning (ENC_WARN_UNLOGGED_S
     it('an onResponse hook that throws once the 200 went out', async () => {
       const result = await run(['/late/on-response'])
       expect(result.statuses).to.deep.equal([200])
-      const ours = result.warnings.filter((w) => w.code === code)
-      expect(ours).to.have.length(1)
+      const ours = onlyOurWarning(result)
       expect(ours[0].message).to.include('GET /late/on-response: an onResponse or onRequestAbort hook failed once the answer was over')
       expect(ours[0].message).to.include('Error: audit failed')
     })
@@ -80,8 +83,7 @@ describe('dx: the first unlogged 500 is one process warning (ENC_WARN_UNLOGGED_S
     it('an onResponse hook that throws a value String() cannot show (Object.create(null)): the warning shows it, the process goes on serving', async () => {
       const result = await run(['/late/on-response-odd', '/late/on-response-odd'])
       expect(result.statuses).to.deep.equal([200, 200])
-      const ours = result.warnings.filter((w) => w.code === code)
-      expect(ours, result.stderr).to.have.length(1)
+      const ours = onlyOurWarning(result)
       expect(ours[0].message).to.include('GET /late/on-response-odd: an onResponse or onRequestAbort hook failed once the answer was over')
       expect(ours[0].message).to.include('[Object: null prototype] {}')
     })
@@ -89,8 +91,7 @@ describe('dx: the first unlogged 500 is one process warning (ENC_WARN_UNLOGGED_S
     it('a payload the serializer cannot write (a BigInt) answers 500 and warns, as a thrown Error does', async () => {
       const result = await run(['/late/bigint'])
       expect(result.statuses).to.deep.equal([500])
-      const ours = result.warnings.filter((w) => w.code === code)
-      expect(ours).to.have.length(1)
+      const ours = onlyOurWarning(result)
       expect(ours[0].message).to.include('GET /late/bigint answered 500')
     })
 
