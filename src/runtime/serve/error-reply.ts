@@ -19,6 +19,7 @@ import { multipartParseError } from './multipart-parse-error'
 import { isPlainObject } from '../errors/plain-object'
 import { warnUnloggedFailure, warnUnloggedLateFailure } from './unlogged-failure'
 import { cutResponse } from './cut-response'
+import { responseGone } from './response-gone'
 
 export interface ErrorHandlerEntry {
   readonly fn: ErrorHandler
@@ -58,7 +59,10 @@ export function handleError(reply: ReplyImpl, thrown: unknown): void {
   if (thrown === undefined || thrown === null) thrown = undefinedError()
   thrown = multipartParseError(readableThrown(thrown))
   const res = reply.raw
-  if (res.headersSent || res.destroyed) {
+  // responseGone(): over HTTP/2 the compatibility response has no `destroyed`; its stream says it.
+  // Without it a reset stream's error went through the error handlers and onError hooks and was
+  // logged as answered, where over HTTP/1.1 the same error is logged as sent to nobody.
+  if (res.headersSent || responseGone(res)) {
     logUnanswerable(reply, toError(thrown), res.headersSent)
     // Mid-body, a closed connection (an HTTP/2 stream reset) is the only honest signal left. A
     // response already ended is complete: cutting now would cut the keep-alive connection under the next request.
@@ -72,10 +76,12 @@ export function handleError(reply: ReplyImpl, thrown: unknown): void {
 }
 
 /**
- * An error with nobody to answer. Before any byte went out it is the client that left (say,
- * mid-upload): the error its leaving caused (`aborted`, ECONNRESET, from reading the body) is
- * logged at info, as the 'request aborted' line is, so each aborted upload is not an error to
- * page about; any other error is the app's and stays at error level.
+ * An error with nobody to answer, the same over HTTP/1.1 and HTTP/2 (a reset stream). Before any
+ * byte went out it is the client that left (say, mid-upload): the error its leaving caused
+ * (`aborted`, ECONNRESET, from reading the body) is logged at info, as the 'request aborted' line
+ * is, so each aborted upload is not an error to page about. Any other error keeps the level the
+ * built-in reply would have logged it at (Fastify 3's rule): a 5xx is the app's, at error; a 4xx
+ * (a client's malformed request that nghttp2 reset, a 404 thrown for a client already gone) at info.
  */
 function logUnanswerable(reply: ReplyImpl, error: AnyError, started: boolean): void {
   const fields = reply.route.serve.idFields(reply.request.id, { err: error })
@@ -85,6 +91,7 @@ function logUnanswerable(reply: ReplyImpl, error: AnyError, started: boolean): v
     return
   }
   if (error.code === 'ECONNRESET') { reply.request.log.info(fields, 'the client went away before the answer; the error its leaving caused is not sent'); return }
+  if (statusOf(error, reply.statusCode) < 500) { reply.request.log.info(fields, 'error after the client went away: nothing was sent'); return }
   reply.request.log.error(fields, 'error after the client went away: nothing was sent')
   warnUnloggedLateFailure(reply, error, 'failed after the client went away: nothing was sent')
 }
