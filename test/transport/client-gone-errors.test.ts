@@ -1,5 +1,5 @@
-// A request whose client left (an HTTP/1.1 connection closed, an HTTP/2 stream reset with CANCEL)
-// ends the same way over both transports: one onRequestAbort, no onResponse, and an error raised
+// A request whose client left (an HTTP/1.1 connection closed, an HTTP/2 stream reset with CANCEL,
+// h2c and over TLS) ends the same way over each transport: one onRequestAbort, no onResponse, and an error raised
 // for it afterwards is logged once as sent to nobody, never run through the error handlers and
 // onError hooks as if it were answered. Over HTTP/2 node:http2's response has no `destroyed`, so
 // only its stream tells (serve/response-gone.ts). README differences: "An error raised for a
@@ -11,8 +11,9 @@ import { expect } from 'chai'
 import { recordingLogger, server, type LogEntry } from '../support/servers'
 import { sleep, within } from '../support/raw-http'
 import type { Scope } from '../../src'
+import { tlsCert, tlsKey } from '../support/tls'
 
-type Transport = 'HTTP/1.1' | 'h2c'
+type Transport = 'HTTP/1.1' | 'h2c' | 'HTTP/2 over TLS'
 
 interface Run { hooks: string[]; entries: LogEntry[]; unhandled: unknown[] }
 
@@ -28,7 +29,7 @@ async function until(done: () => boolean, ms: number): Promise<boolean> {
  */
 async function leaveDuring(transport: Transport, declare: (app: Scope, entered: () => void) => void, request: { method: string; path: string; body?: { declared: number; sent: string } }, leaveAfterData = false): Promise<Run> {
   const logger = recordingLogger()
-  const app = server({ logger, http2: transport === 'h2c' ? true : undefined })
+  const app = server({ logger, http2: transport === 'HTTP/1.1' ? undefined : true, https: transport === 'HTTP/2 over TLS' ? { key: tlsKey, cert: tlsCert } : undefined })
   const hooks: string[] = []
   app.addHook('onResponse', async () => { hooks.push('onResponse') })
   app.addHook('onRequestAbort', async () => { hooks.push('onRequestAbort') })
@@ -53,7 +54,7 @@ async function leaveDuring(transport: Transport, declare: (app: Scope, entered: 
       if (leaveAfterData) await within(new Promise((resolve) => socket.once('data', resolve)), 5_000, 'the first bytes of the answer')
       socket.destroy()
     } else {
-      const session = http2Connect(`http://127.0.0.1:${port}`)
+      const session = http2Connect(`${transport === 'h2c' ? 'http' : 'https'}://127.0.0.1:${port}`, { ca: tlsCert })
       session.on('error', () => undefined)
       try {
         const headers = body === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(body.declared) }
@@ -94,7 +95,7 @@ function throwsAfterLeaving(error: () => Error) {
 describe('transport: an error raised after the client left is logged as sent to nobody, alike over HTTP/1.1 and HTTP/2', function () {
   this.timeout(15_000)
 
-  for (const transport of ['HTTP/1.1', 'h2c'] as const) {
+  for (const transport of ['HTTP/1.1', 'h2c', 'HTTP/2 over TLS'] as const) {
     describe(`over ${transport}`, () => {
       it('a handler that throws (a 5xx) once its client left: one error line "nothing was sent", one onRequestAbort, no error handler, onError or onResponse', async () => {
         const run = await leaveDuring(transport, throwsAfterLeaving(() => new Error('failed for nobody')), { method: 'GET', path: '/late' })
