@@ -24,7 +24,7 @@ const findMyWay4 = fastify3Require('find-my-way') as FindMyWayFactory
 const findMyWay9 = require('find-my-way') as FindMyWayFactory
 
 const parseQuery = queryParser(1000)
-const enclave = createRouter({ ignoreTrailingSlash: false, caseSensitive: true, parseQuery })
+const enclave = createRouter({ ignoreTrailingSlash: false, caseSensitive: true, parseQuery, maxParamLength: 100 })
 const fmw9 = findMyWay9({ ignoreTrailingSlash: false, caseSensitive: true, maxParamLength: 100, querystringParser: parseQuery })
 const fmw4 = findMyWay4({ ignoreTrailingSlash: false, caseSensitive: true, maxParamLength: 100 })
 for (const route of routerRoutes) {

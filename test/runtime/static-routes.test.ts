@@ -64,7 +64,7 @@ describe('runtime: static routes in front of find-my-way (issue 16 §1)', () => 
       const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]
       for (let table = 0; table < Number(process.env.ROUTER_TABLES ?? 40); table++) {
         const parseQuery = queryParser(1000)
-        const ours = createRouter({ ignoreTrailingSlash, caseSensitive, parseQuery })
+        const ours = createRouter({ ignoreTrailingSlash, caseSensitive, parseQuery, maxParamLength: 100 })
         const reference = FindMyWay({ ignoreTrailingSlash, caseSensitive, maxParamLength: Number.MAX_SAFE_INTEGER, querystringParser: parseQuery, onBadUrl: () => {} })
         const names = new Map<unknown, string>()
         const declared: Array<[string, string, RouteConstraints | null]> = []
@@ -139,7 +139,7 @@ describe('runtime: static routes in front of find-my-way (issue 16 §1)', () => 
   it('an absolute-form URL finds a static route as find-my-way does, with and without a * route declared for its method', () => {
     for (const star of [false, true]) {
       const parseQuery = queryParser(1000)
-      const ours = createRouter({ ignoreTrailingSlash: false, caseSensitive: true, parseQuery })
+      const ours = createRouter({ ignoreTrailingSlash: false, caseSensitive: true, parseQuery, maxParamLength: 100 })
       const reference = FindMyWay({ ignoreTrailingSlash: false, caseSensitive: true, maxParamLength: Number.MAX_SAFE_INTEGER, querystringParser: parseQuery, onBadUrl: () => {} })
       const routes = star ? ['/a', '/', '*'] : ['/a', '/']
       for (const path of routes) {
@@ -170,7 +170,7 @@ describe('runtime: static routes in front of find-my-way (issue 16 §1)', () => 
 
   it('the lookup judges the path by its length after decoding, trimming and lower-casing: an escaped, slashed or upper-case spelling of a static path still finds it, a path of no static length goes to find-my-way', () => {
     for (const [ignoreTrailingSlash, caseSensitive] of [[false, true], [true, false]] as const) {
-      const ours = createRouter({ ignoreTrailingSlash, caseSensitive, parseQuery: queryParser(1000) })
+      const ours = createRouter({ ignoreTrailingSlash, caseSensitive, parseQuery: queryParser(1000), maxParamLength: 100 })
       const statics = { id: 'static' } as unknown as CompiledRoute
       const parametric = { id: 'parametric' } as unknown as CompiledRoute
       ours.on('GET', '/two', statics, null)

@@ -4,6 +4,8 @@ import { bindHook, requestHookNames, type BoundHook } from '../shared/bound-hook
 import { CompiledRoute } from '../serve/compiled-route'
 import { resolveScope } from './scope-resolution'
 import { routeSchemas } from './route-schemas'
+import { routeRegexWarnings } from './route-regex-warnings'
+import { reportBootWarnings } from './boot-warnings'
 import { allScopes } from './all-scopes'
 import { SerializerBatch } from './serializer-batch'
 import { defaultNotFoundHandler, badUrlHandler, methodNotAllowedHandler } from '../serve/system-handlers'
@@ -57,6 +59,14 @@ export function compileServer(boot: BootContext): void {
           const route = compiled(method, url)
           addRoute(boot, owners, spelled, def, keyed, url, method, route)
           if (batch !== null && schemas !== null) filledLater.push([route, schemas])
+        }
+      }
+      // Only paths with a regex parameter are read: a `(` is rare in a route path.
+      if (def.url.includes('(')) {
+        const warnings = routeRegexWarnings(`${def.methods.join(',')} ${def.url}`, def.scope.path, def.url)
+        if (warnings.length > 0) {
+          if (batch === null) reportBootWarnings(warnings, boot.serve.log, boot.serve.silent)
+          else batch.add(() => reportBootWarnings(warnings, boot.serve.log, boot.serve.silent))
         }
       }
       const exposeHead = def.options.exposeHeadRoute ?? boot.routing.exposeHeadRoutes

@@ -5,6 +5,7 @@ import type { CompiledRoute } from './compiled-route'
 import { isStaticPath, StaticRoutes } from './static-routes'
 import { plainParams } from './plain-params'
 import { absolutePathStart, pathEnd } from './request-target'
+import { BOUND_LOOKAHEAD, boundRegexParams } from './regex-param-bound'
 import { versionStrategy } from '../shared/version-strategy'
 import type { ConstraintStrategy } from '../shared/custom-constraints'
 
@@ -90,6 +91,8 @@ export function createRouter(options: {
   ignoreTrailingSlash: boolean
   caseSensitive: boolean
   parseQuery: (text: string) => Record<string, unknown>
+  /** Bounds what a regex parameter's regex is run on (regex-param-bound.ts); the 414 is the pipeline's. */
+  maxParamLength: number
   /** createServer({ constraints, versioning })'s strategies; a `version` or `host` one replaces the built-in. */
   strategies?: Readonly<Record<string, ConstraintStrategy>> | null
 }): Router {
@@ -153,8 +156,18 @@ export function createRouter(options: {
   const addToTree = (method: string, path: string, store: CompiledRoute | null, constraints: RouteConstraints | null): void => {
     // Noted first: find-my-way re-roots the tree for `*` even when the insert then fails as a duplicate.
     if (path === '*') starMethods.add(method)
-    if (constraints === null) router.on(method as never, path, noop as never, store as never)
-    else router.on(method as never, path, { constraints } as never, noop as never, store as never)
+    const stored = boundRegexParams(path, options.maxParamLength)
+    try {
+      if (constraints === null) router.on(method as never, stored, noop as never, store as never)
+      else router.on(method as never, stored, { constraints } as never, noop as never, store as never)
+    } catch (error) {
+      // find-my-way quotes the regex it refused ("The regex '(...)' is not safe!"): as the route wrote it.
+      if (stored !== path && error instanceof Error) {
+        error.message = error.message.replace(BOUND_LOOKAHEAD, '')
+        error.stack = error.stack?.replace(BOUND_LOOKAHEAD, '')
+      }
+      throw error
+    }
     treeMethods.add(method)
   }
   return {
@@ -216,7 +229,7 @@ export function createRouter(options: {
     },
     has: (method, path, constraints) => statics !== null && constraints === null && isStaticPath(method, path)
       ? statics.has(method, path)
-      : router.hasRoute(method as never, path, (constraints ?? undefined) as never),
+      : router.hasRoute(method as never, boundRegexParams(path, options.maxParamLength), (constraints ?? undefined) as never),
   }
 }
 

@@ -72,7 +72,7 @@ export function createServer(given: ServerOptions = {}): Scope {
   const serve = new ServeContext({
     log,
     limits,
-    router: createRouter({ ignoreTrailingSlash: options.ignoreTrailingSlash === true, caseSensitive: options.caseSensitive !== false, parseQuery: parse, strategies: constraintStrategies }),
+    router: createRouter({ ignoreTrailingSlash: options.ignoreTrailingSlash === true, caseSensitive: options.caseSensitive !== false, parseQuery: parse, maxParamLength: limits.maxParamLength, strategies: constraintStrategies }),
     rewriteUrl: options.rewriteUrl ?? null,
     return503OnClosing: options.return503OnClosing === true,
     // As on a matched route (and in Fastify 3's not-found route), a URL without a query is parsed

@@ -1,0 +1,104 @@
+/**
+ * A length bound for the regex parameters of a route path (`/:id(^\d+$)`), as find-my-way stores it.
+ *
+ * The router is given no `maxParamLength` (router.ts: the pipeline answers 414 for a long parameter,
+ * where find-my-way would answer 404), and find-my-way bounds a regex node's input with that option
+ * alone: so every regex ran on the whole path segment, up to the ~16 KB Node lets a request head
+ * hold. A regex that backtracks polynomially (`^\d+\.?\d*$`, quadratic) then cost 0.34 s of CPU
+ * for one 16,000-digit request, and any segment is the attacker's to choose. Fastify 3's router
+ * (find-my-way 4) never ran a regex on a segment longer than maxParamLength, and find-my-way 9 not
+ * past its parameters' share of it: this puts that bound back into the regex itself, a negative
+ * lookahead at the start of the segment's first regex parameter that fails once more than
+ * `parameters × maxParamLength + the segment's own length` characters follow. Such a segment cannot
+ * hold parameters within maxParamLength anyway: it is not found (404, as in Fastify 3), and a
+ * segment within the bound is matched, and its parameters checked (414), as before.
+ */
+export function boundRegexParams(path: string, maxParamLength: number): string {
+  if (!path.includes('(')) return path
+  let out = ''
+  let from = 0
+  for (let start = 0; start <= path.length;) {
+    const segment = scanSegment(path, start)
+    if (segment.firstRegex !== -1) {
+      let at = segment.firstRegex + 1
+      if (path.charCodeAt(at) === 94) at++ // '^': find-my-way trims it only at the group's start
+      // A group written `(?:...)` or `(?=...)` is not find-my-way's capture: left as written.
+      if (path.charCodeAt(at) !== 63) {
+        out += path.slice(from, at) + lookahead(segment.params * maxParamLength + (segment.end - start))
+        from = at
+      }
+    }
+    start = segment.end + 1
+  }
+  return out + path.slice(from)
+}
+
+/** The bound's text, also to take it out of find-my-way's messages (which quote the regex). */
+export const BOUND_LOOKAHEAD = /\(\?!\[\\s\\S\]\{\d+\}\)/g
+
+function lookahead(max: number): string {
+  return `(?![\\s\\S]{${max + 1}})`
+}
+
+/**
+ * One segment from `start`: where it ends (the next `/` outside a regex, or the path's end), how
+ * many parameters it declares (`::` is an escaped colon), and where its first regex parameter's
+ * `(` is (-1 without one). A parameter's name ends at `(`, `-`, `.` or `/`, as find-my-way reads it.
+ */
+function scanSegment(path: string, start: number): { end: number; params: number; firstRegex: number } {
+  let params = 0
+  let firstRegex = -1
+  let i = start
+  while (i < path.length) {
+    const c = path.charCodeAt(i)
+    if (c === 47) break
+    if (c !== 58) { i++; continue }
+    if (path.charCodeAt(i + 1) === 58) { i += 2; continue }
+    params++
+    i++
+    while (i < path.length && !nameEnds(path.charCodeAt(i))) i++
+    if (path.charCodeAt(i) === 40) {
+      if (firstRegex === -1) firstRegex = i
+      i = closingParenthesis(path, i) + 1
+    }
+  }
+  return { end: i, params, firstRegex }
+}
+
+function nameEnds(c: number): boolean {
+  return c === 40 || c === 45 || c === 46 || c === 47
+}
+
+/** As find-my-way finds it (a `\` skips the next character); past the end when unclosed, which find-my-way refuses. */
+function closingParenthesis(path: string, open: number): number {
+  let depth = 1
+  let i = open
+  while (i < path.length - 1) {
+    i++
+    const c = path.charCodeAt(i)
+    if (c === 92) { i++; continue }
+    if (c === 41) depth--
+    else if (c === 40) depth++
+    if (depth === 0) return i
+  }
+  return path.length
+}
+
+/** The regex parameters of a route path, each as `:name(regex)` and its regex as written (without the group's parentheses). */
+export function regexParamsOf(path: string): Array<{ param: string; source: string }> {
+  const found: Array<{ param: string; source: string }> = []
+  if (!path.includes('(')) return found
+  let i = 0
+  while (i < path.length) {
+    if (path.charCodeAt(i) !== 58) { i++; continue }
+    if (path.charCodeAt(i + 1) === 58) { i += 2; continue }
+    const start = i
+    i++
+    while (i < path.length && !nameEnds(path.charCodeAt(i))) i++
+    if (path.charCodeAt(i) !== 40) continue
+    const close = closingParenthesis(path, i)
+    found.push({ param: path.slice(start, close + 1), source: path.slice(i + 1, close) })
+    i = close + 1
+  }
+  return found
+}

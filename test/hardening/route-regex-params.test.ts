@@ -1,0 +1,122 @@
+// ReDoS through a route path's regex parameters (`/:id(^\d+$)`), which the router runs on the URL's
+// segment before any hook. Two defences (docs/errors.md, ENC_WARN_ROUTE_REGEX_REDOS): the regex never
+// sees a segment longer than its parameters × maxParamLength plus the segment's own text (Enclave
+// had given find-my-way no maxParamLength, so a regex ran on the whole ~16 KB a request head holds:
+// a quadratic `^\d+\.?\d*$` cost 0.34 s of CPU per request), and a regex that backtracks badly even
+// within that bound is a warning at boot.
+import { expect } from 'chai'
+import { expectErrorShape, listening, rawRequest, server } from './helpers'
+import type { Scope } from '../../src/runtime'
+import { bootWarnings } from '../support/servers'
+import { boundRegexParams, regexParamsOf } from '../../src/runtime/serve/regex-param-bound'
+
+const code = 'ENC_WARN_ROUTE_REGEX_REDOS'
+
+async function regexWarnings(declare: (app: Scope) => void): Promise<Array<Record<string, unknown>>> {
+  return (await bootWarnings(declare)).filter((warning) => warning.code === code)
+}
+
+function regexServer(maxParamLength?: number): Scope {
+  const app = server(maxParamLength === undefined ? {} : { maxParamLength })
+  app.get('/re/:id(^\\d+$)', async (request) => request.params)
+  app.get('/two/:a(^\\d+)-:b(^\\w+$)', async (request) => request.params)
+  app.get('/mix/:name-:id(^\\d+$)/x', async (request) => request.params)
+  app.get('/hour/:h(^\\d{2})h:m(^\\d{2})m', async (request) => request.params)
+  return app
+}
+
+describe('hardening: regex parameters in route paths', () => {
+  describe('the regex never sees more than its segment\'s share of maxParamLength (§8)', () => {
+    it('/re/:id(^\\d+$): 100 digits 200, 110 (the bound: 100 + the segment\'s 10 characters) 414 as the regex matched, 111 and 16,000 digits 404: the regex was not run', async () => {
+      const app = regexServer()
+      expect((await app.inject({ url: `/re/${'1'.repeat(100)}` })).statusCode).to.equal(200)
+      const matched = await app.inject({ url: `/re/${'1'.repeat(110)}` })
+      expect(expectErrorShape(matched.body, 414)).to.include({ code: 'ENC_ERR_PARAM_TOO_LONG' })
+      for (const length of [111, 16_000]) {
+        const res = await app.inject({ url: `/re/${'1'.repeat(length)}` })
+        expect([res.statusCode, (res.json() as { error: string }).error], `${length} digits`).to.deep.equal([404, 'Not Found'])
+      }
+    })
+
+    it('over a socket too: a 16,000-digit segment (the most a request head holds) is a well-formed 404 and the server goes on answering', async () => {
+      const { address } = await listening((app) => { app.get('/n/:n(^\\d+$)', async (request) => request.params) })
+      const res = await rawRequest(address, `GET /n/${'1'.repeat(16_000)}x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)
+      expect(res.status).to.equal(404)
+      expect(JSON.parse(res.body)).to.include({ statusCode: 404, error: 'Not Found' })
+      const next = await rawRequest(address, 'GET /n/15 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+      expect([next.status, JSON.parse(next.body)]).to.deep.equal([200, { n: '15' }])
+    })
+
+    it('the bound counts every parameter of the segment and follows the maxParamLength option', async () => {
+      const app = regexServer(10)
+      // Two parameters, the segment ':a(^\\d+)-:b(^\\w+$)' 18 characters: 2 × 10 + 18 = 38.
+      expect((await app.inject({ url: `/two/${'1'.repeat(10)}-${'b'.repeat(10)}` })).json()).to.deep.equal({ a: '1'.repeat(10), b: 'b'.repeat(10) })
+      expect((await app.inject({ url: `/two/${'1'.repeat(20)}-${'b'.repeat(17)}` })).statusCode).to.equal(414)
+      expect((await app.inject({ url: `/two/${'1'.repeat(20)}-${'b'.repeat(18)}` })).statusCode).to.equal(404)
+      expect((await app.inject({ url: `/re/${'1'.repeat(20)}` })).statusCode).to.equal(414)
+      expect((await app.inject({ url: `/re/${'1'.repeat(21)}` })).statusCode).to.equal(404)
+    })
+
+    it('regex routes answer as before: several parameters in a segment, a plain parameter before a regex one, HEAD, hasRoute by the path as written', async () => {
+      const app = regexServer()
+      expect((await app.inject({ url: '/two/12-ab' })).json()).to.deep.equal({ a: '12', b: 'ab' })
+      expect((await app.inject({ url: '/mix/name-5/x' })).json()).to.deep.equal({ name: 'name', id: '5' })
+      expect((await app.inject({ url: '/mix/name-x/x' })).statusCode).to.equal(404)
+      expect((await app.inject({ url: '/hour/12h30m' })).json()).to.deep.equal({ h: '12', m: '30' })
+      expect((await app.inject({ method: 'HEAD', url: '/re/12' })).statusCode).to.equal(200)
+      expect((await app.inject({ url: '/re/ab' })).statusCode).to.equal(404)
+      await app.ready()
+      expect(app.hasRoute({ method: 'GET', url: '/re/:id(^\\d+$)' })).to.equal(true)
+      expect(app.printRoutes()).to.include(':id(^\\d+$)').and.not.include('?!')
+    })
+
+    it('a regex find-my-way refuses is refused at boot quoting it as the route wrote it', async () => {
+      const app = server()
+      app.get('/bad/:x(^(a+)+$)', async () => ({}))
+      const error = await app.ready().then(() => null, (e: Error & { code?: string }) => e)
+      expect(error?.code).to.equal('ENC_ERR_ROUTE_INVALID')
+      expect(error?.message).to.include("The regex '(^(a+)+$)' is not safe").and.not.include('?!')
+    })
+
+    it('boundRegexParams: a lookahead at the start of each segment\'s first regex parameter, after its ^; other segments, escaped colons and (?:...) groups as written', () => {
+      expect(boundRegexParams('/a/:id(^\\d+$)/b', 100)).to.equal('/a/:id(^(?![\\s\\S]{111})\\d+$)/b')
+      expect(boundRegexParams('/:a-:b(\\d+)', 100)).to.equal('/:a-:b((?![\\s\\S]{211})\\d+)')
+      expect(boundRegexParams('/x::y/:p/:q(a)/:r(b)', 5)).to.equal('/x::y/:p/:q((?![\\s\\S]{11})a)/:r((?![\\s\\S]{11})b)')
+      expect(boundRegexParams('/s/:id(?:a)', 100)).to.equal('/s/:id(?:a)')
+      expect(boundRegexParams('/plain/:id', 100)).to.equal('/plain/:id')
+      expect(regexParamsOf('/a/:id(^(\\d)+\\)$)-:b/:c((x))')).to.deep.equal([
+        { param: ':id(^(\\d)+\\)$)', source: '^(\\d)+\\)$' }, { param: ':c((x))', source: '(x)' },
+      ])
+    })
+  })
+
+  describe('ENC_WARN_ROUTE_REGEX_REDOS at boot', () => {
+    it('overlapping alternatives under a quantifier and meeting quantifiers warn, naming the route, its scope and each parameter', async () => {
+      const warnings = await regexWarnings((app) => {
+        app.get('/a/:id(^(a|aa)+$)', async () => ({}))
+        app.register(async (child) => {
+          child.route({ method: ['GET', 'POST'], url: '/b/:x(^\\w+\\w+\\w+x$)/:ok(^\\d+$)', handler: async () => ({}) })
+        }, { prefix: '/p' })
+      })
+      expect(warnings.map((w) => [w.route, w.at])).to.deep.equal([
+        ['GET /a/:id(^(a|aa)+$)', [':id(^(a|aa)+$)']],
+        ['GET,POST /p/b/:x(^\\w+\\w+\\w+x$)/:ok(^\\d+$)', [':x(^\\w+\\w+\\w+x$)']],
+      ])
+      expect(warnings[0]).to.include({ scope: 'root' })
+      expect(String(warnings[0].msg)).to.match(/Rewrite it/).and.match(/params schema/)
+    })
+
+    it('common regex parameters do not warn: digits, fixed counts, a file name with its extension, alternatives that cannot overlap', async () => {
+      const warnings = await regexWarnings((app) => {
+        app.get('/a/:id(^\\d+$)', async () => ({}))
+        app.get('/b/:h(^\\d{2})h:m(^\\d{2})m', async () => ({}))
+        app.get('/c/:file(^[a-z0-9_-]+\\.(?:png|jpe?g)$)', async () => ({}))
+        app.get('/d/:v(^(?:v1|v2|beta)$)', async () => ({}))
+        app.get('/e/:oid(^[0-9a-f]{24}$)', async () => ({}))
+        app.get('/f/:uuid(^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$)', async () => ({}))
+        app.get('/g/:name.:ext', async () => ({}))
+      })
+      expect(warnings).to.deep.equal([])
+    })
+  })
+})
