@@ -13,6 +13,8 @@ import type { SourcesShape } from './error-sources'
 import type { PaShape } from './plugin-api'
 import type { RoShape } from './route-options'
 import type { SerializersShape } from './serializers'
+import type { HeadShape } from './head-routes'
+import type { RefsShape } from './cross-scope-refs'
 
 export type Handler = (request: any, reply: any) => unknown
 
@@ -84,6 +86,10 @@ export interface Case {
   ro?: RoShape
   /** A serializers case: who writes the body, declared by its route's `setup` (serializers.ts). */
   serializers?: SerializersShape
+  /** A head-routes case: the GET route, its hooks and HEAD routes its route's `setup` declares (head-routes.ts). */
+  head?: HeadShape
+  /** A cross-scope-refs case: where the shared schema is added and where the route refers to it (cross-scope-refs.ts). */
+  refs?: RefsShape
   /** Server options given to both constructors as they are (the server-options family). */
   server?: Record<string, unknown>
   /** Replays only: Fastify 3's error handlers declared so that they chain as Enclave's. */

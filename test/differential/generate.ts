@@ -16,6 +16,9 @@ import { drawValidationCase } from './validation'
 import { describeEncShape, drawEncShape, encRequest, encRoute } from './encapsulation'
 import { describeFlowShape, drawFlowShape, flowRequest, flowRoute } from './hook-flow'
 import { Random } from './random'
+import { drawQueryCoercionCase } from './query-coercion'
+import { describeHeadShape, drawHeadShape, headRequest, headRoute } from './head-routes'
+import { describeRefsShape, drawRefsShape, refsRequest, refsRoute } from './cross-scope-refs'
 import { describeSerialShape, drawSerialShape, fastifyPicks, serialRequest, serialRoute } from './serialization'
 import { describeErrorShape, drawErrorShape, errorsRequest, errorsRoute, exposes } from './errors'
 import { describeLifecycleShape, drawLifecycleShape, lifecycleRequest, lifecycleRoute } from './reply-lifecycle'
@@ -25,7 +28,7 @@ import { describeSourcesShape, drawSourcesShape, sourcesRequest, sourcesRoute } 
 import { objectSchema, responseSchema, scalarSchema, valueSchema, type Schema } from './schemas'
 import { text, value } from './values'
 
-type Drawn = { family: string; route: RouteSpec; request: RequestSpec; note?: string; response?: Case['response']; exposedError?: true; app?: Case['app']; reply?: Case['reply']; errors?: Case['errors']; serial?: Case['serial']; server?: Case['server']; flow?: Case['flow']; enc?: Case['enc']; logs?: true; lifecycle?: Case['lifecycle']; shared?: Case['shared']; sources?: Case['sources']; pa?: Case['pa']; ro?: Case['ro']; serializers?: Case['serializers'] }
+type Drawn = { family: string; route: RouteSpec; request: RequestSpec; note?: string; response?: Case['response']; exposedError?: true; app?: Case['app']; reply?: Case['reply']; errors?: Case['errors']; serial?: Case['serial']; server?: Case['server']; flow?: Case['flow']; enc?: Case['enc']; logs?: true; lifecycle?: Case['lifecycle']; shared?: Case['shared']; sources?: Case['sources']; pa?: Case['pa']; ro?: Case['ro']; serializers?: Case['serializers']; ajv?: Record<string, unknown>; head?: Case['head']; refs?: Case['refs'] }
 
 const echo: Handler = (request) => ({ body: request.body ?? null, query: request.query, params: request.params })
 
@@ -364,6 +367,31 @@ const LATER_FAMILIES: Array<[number, (r: Random) => Drawn]> = [
 ]
 const LATER_SHARE = 0.15
 
+// Session 26's families: the querystring under each coercion, HEAD from GET routes, `$ref`s across scopes.
+function queryCoercionCase(r: Random): Drawn {
+  const { route, request, ajv, note } = drawQueryCoercionCase(r)
+  return { family: 'query-coercion', route, request, note, ...(ajv ? { ajv } : {}) }
+}
+
+function headRoutesCase(r: Random): Drawn {
+  const shape = drawHeadShape(r)
+  return { family: 'head-routes', route: headRoute(shape), request: headRequest(shape), server: { exposeHeadRoutes: true }, note: describeHeadShape(shape), head: shape }
+}
+
+function crossScopeRefsCase(r: Random): Drawn {
+  const shape = drawRefsShape(r)
+  return { family: 'cross-scope-refs', route: refsRoute(shape), request: refsRequest(shape), note: describeRefsShape(shape), refs: shape }
+}
+
+/**
+ * Drawn on the later roll's next slice (LATER_SHARE to LATER_SHARE + LATEST_SHARE): the later
+ * families keep every index they had, the first families give up that slice of theirs.
+ */
+const LATEST_FAMILIES: Array<[number, (r: Random) => Drawn]> = [
+  [4, queryCoercionCase], [4, headRoutesCase], [4, crossScopeRefsCase],
+]
+const LATEST_SHARE = 0.1
+
 function pickFamily(r: Random, families: Array<[number, (r: Random) => Drawn]>): (r: Random) => Drawn {
   const total = families.reduce((sum, [weight]) => sum + weight, 0)
   let roll = r.int(1, total)
@@ -378,12 +406,13 @@ function pickFamily(r: Random, families: Array<[number, (r: Random) => Drawn]>):
 export function generateCase(seed: number, index: number): Case {
   const r = new Random((seed * 100003 + index * 7919) >>> 0)
   const later = new Random(((seed * 100003 + index * 7919) ^ 0x5bd1e995) >>> 0)
-  const drawn = later.chance(LATER_SHARE) ? pickFamily(later, LATER_FAMILIES)(later) : pickFamily(r, FAMILIES)(r)
+  const roll = later.next()
+  const drawn = roll < LATER_SHARE ? pickFamily(later, LATER_FAMILIES)(later) : roll < LATER_SHARE + LATEST_SHARE ? pickFamily(later, LATEST_FAMILIES)(later) : pickFamily(r, FAMILIES)(r)
   // Validation under the ajv options apps change most, on a quarter of the validating cases.
   const validates = ['querystring', 'params', 'headers', 'body'].includes(drawn.family)
-  const ajv = validates && r.chance(0.25) ? r.pick(AJV_OPTIONS) : undefined
+  const ajv = drawn.ajv ?? (validates && r.chance(0.25) ? r.pick(AJV_OPTIONS) : undefined)
   const payload = drawn.request.payload === undefined ? '' : ` ${JSON.stringify(String(drawn.request.payload)).slice(0, 200)}`
   const summary = drawn.app ? `${drawn.note} <- ${drawn.request.method} ${drawn.request.url} ${JSON.stringify(drawn.request.headers ?? {})}${payload}` : `${ajv ? `ajv=${JSON.stringify(ajv)} ` : ''}${drawn.route.method} ${drawn.route.url} schema=${JSON.stringify(drawn.route.schema ?? null)}${drawn.note ? ` (${drawn.note})` : ''}` +
     ` <- ${drawn.request.method} ${drawn.request.url} ${JSON.stringify(drawn.request.headers ?? {})}${payload}`
-  return { id: `${seed}:${index}`, family: drawn.family, summary, route: drawn.route, request: drawn.request, response: drawn.response, ajv, ...(drawn.app ? { app: drawn.app } : {}), ...(drawn.reply ? { reply: drawn.reply } : {}), ...(drawn.errors ? { errors: drawn.errors } : {}), ...(drawn.serial ? { serial: drawn.serial } : {}), ...(drawn.server ? { server: drawn.server } : {}), ...(drawn.flow ? { flow: drawn.flow } : {}), ...(drawn.enc ? { enc: drawn.enc } : {}), ...(drawn.exposedError ? { exposedError: true } : {}), ...(drawn.logs ? { logs: true } : {}), ...(drawn.lifecycle ? { lifecycle: drawn.lifecycle } : {}), ...(drawn.shared ? { shared: drawn.shared } : {}), ...(drawn.sources ? { sources: drawn.sources } : {}), ...(drawn.pa ? { pa: drawn.pa } : {}), ...(drawn.ro ? { ro: drawn.ro } : {}), ...(drawn.serializers ? { serializers: drawn.serializers } : {}) }
+  return { id: `${seed}:${index}`, family: drawn.family, summary, route: drawn.route, request: drawn.request, response: drawn.response, ajv, ...(drawn.app ? { app: drawn.app } : {}), ...(drawn.reply ? { reply: drawn.reply } : {}), ...(drawn.errors ? { errors: drawn.errors } : {}), ...(drawn.serial ? { serial: drawn.serial } : {}), ...(drawn.server ? { server: drawn.server } : {}), ...(drawn.flow ? { flow: drawn.flow } : {}), ...(drawn.enc ? { enc: drawn.enc } : {}), ...(drawn.exposedError ? { exposedError: true } : {}), ...(drawn.logs ? { logs: true } : {}), ...(drawn.lifecycle ? { lifecycle: drawn.lifecycle } : {}), ...(drawn.shared ? { shared: drawn.shared } : {}), ...(drawn.sources ? { sources: drawn.sources } : {}), ...(drawn.pa ? { pa: drawn.pa } : {}), ...(drawn.ro ? { ro: drawn.ro } : {}), ...(drawn.serializers ? { serializers: drawn.serializers } : {}), ...(drawn.head ? { head: drawn.head } : {}), ...(drawn.refs ? { refs: drawn.refs } : {}) }
 }

@@ -30,6 +30,8 @@ import { PLUGIN_API_DIFFERENCES, paReplay } from './plugin-api-differences'
 import { ROUTE_OPTIONS_DIFFERENCES } from './route-options-differences'
 import { HTTP2_DIFFERENCES } from './http2-differences'
 import { SERIALIZERS_DIFFERENCES } from './serializers-differences'
+import { HEAD_ROUTES_DIFFERENCES } from './head-routes-differences'
+import { QUERY_COERCION_DIFFERENCES } from './query-coercion-differences'
 import { bodyParsed, regexpTakes } from './content-types'
 
 export type { KnownDifference, RewriteContext } from './difference-types'
@@ -220,6 +222,8 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
   ...ERROR_SOURCES_DIFFERENCES,
   ...HTTP2_DIFFERENCES,
   ...SERIALIZERS_DIFFERENCES,
+  ...HEAD_ROUTES_DIFFERENCES,
+  ...QUERY_COERCION_DIFFERENCES,
   ...PLUGIN_API_DIFFERENCES,
   ...ROUTE_OPTIONS_DIFFERENCES,
   {
@@ -408,7 +412,7 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
     async rewrite(f, { c, enclave, transport, replay }) {
       if (c.app !== undefined) return await notAllowedInApp(f, c, enclave, replay)
       // A routing table's (urls.ts, constraints.ts): explained where Fastify 3 serves each method Allow names to this request.
-      if (c.family === 'urls' || c.family === 'constraints' || c.family === 'route-options') return await notAllowedInTable(f, c, enclave, transport, replay)
+      if (c.family === 'urls' || c.family === 'constraints' || c.family === 'route-options' || c.family === 'head-routes') return await notAllowedInTable(f, c, enclave, transport, replay)
       if (c.pa !== undefined) return await notAllowedInTable(f, c, enclave, transport, paReplay(c.pa, replay))
       // A plugin tree's 405 is its own rule's (encapsulation-differences.ts): c.route names no route there.
       if (c.enc !== undefined) return undefined

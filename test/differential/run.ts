@@ -120,13 +120,20 @@ export async function runCase(c: Case, transport: Transport): Promise<Outcome> {
   // Fastify 3.27.4 has no HEAD routes (README: GET routes answer HEAD by default): Enclave's HEAD
   // must be its own GET without the body, and that GET is compared with Fastify 3's GET.
   // (Enclave's 405 to a HEAD is no GET's: the path has no GET route, see the 405 entry.)
-  if (c.app === undefined && c.server?.exposeHeadRoutes !== false && c.request.method === 'HEAD' && c.route.method === 'GET' && f.statusCode === 404 && e.statusCode !== 405) {
+  if (c.app === undefined && c.head === undefined && c.server?.exposeHeadRoutes !== false && c.request.method === 'HEAD' && c.route.method === 'GET' && f.statusCode === 404 && e.statusCode !== 405) {
     const get: Case = { ...c, request: { ...c.request, method: 'GET' } }
     const eGet = await bounded(() => answer('enclave', get, transport))
     // Enclave's 404 to the HEAD is its GET's where that GET's handler calls `reply.callNotFound()`
     // (reply-lifecycle: seed 3:182); else it is a not-found of Enclave's, for the rules below
     // (whose not-found handlers may echo the method: seed 4:36).
     if (e.statusCode !== 404 || (c.lifecycle !== undefined && eGet.statusCode === 404)) return await headAsGet(c, transport, e, eGet, get)
+  }
+  // The head-routes family asks Fastify 3 with `exposeHeadRoutes: true`: where its HEAD is its own
+  // GET without the body, as Enclave's must be, the two GETs are what differ (and are compared).
+  if (c.head !== undefined && c.request.method === 'HEAD') {
+    const get: Case = { ...c, request: { ...c.request, method: 'GET' } }
+    const fGet = await bounded(() => answer('fastify3', get, transport))
+    if (f.bootError === undefined && mismatches(headOfGet(c, transport, fGet, f), f).length === 0) return await headAsGet(c, transport, e, await bounded(() => answer('enclave', get, transport)), get)
   }
   const used = await explain(f, e, c, transport)
   if (used !== undefined) return { c, transport, explainedBy: used }
@@ -135,13 +142,21 @@ export async function runCase(c: Case, transport: Transport): Promise<Outcome> {
 
 /** Enclave's HEAD must be its own GET without the body; that GET is then compared with Fastify 3's GET. */
 async function headAsGet(c: Case, transport: Transport, e: Answer, eGet: Answer, get: Case): Promise<Outcome> {
+  const headSelf = mismatches(headOfGet(c, transport, eGet, e), e)
+  if (headSelf.length > 0) return { c, transport, explainedBy: [], unexplained: `HEAD is not GET without its body: ${describe(headSelf)}` }
+  const outcome = await runCase(get, transport)
+  return { ...outcome, c, explainedBy: outcome.unexplained === undefined ? ['head-routes', ...outcome.explainedBy] : [] }
+}
+
+/** What a framework's HEAD must answer when it is its GET (`got`) without the body; `head` is the HEAD answer it gave. */
+function headOfGet(c: Case, transport: Transport, got: Answer, head: Answer): Answer {
   // A HEAD answer has no body to frame: Node sends no `transfer-encoding: chunked` on one (nor
   // does Fastify 3 with exposeHeadRoutes), where the GET of a stream has it.
-  const getHeaders = { ...eGet.headers }
+  const getHeaders = { ...got.headers }
   delete getHeaders['transfer-encoding']
   // A not-found answer names the method asked (`Route HEAD:/l not found`): the GET's body read as the HEAD's (seed 3:182).
-  const notFound = eGet.body as { message?: unknown } | null
-  if (eGet.statusCode === 404 && typeof notFound?.message === 'string' && notFound.message.startsWith('Route GET:') && getHeaders['content-length'] !== undefined) {
+  const notFound = got.body as { message?: unknown } | null
+  if (got.statusCode === 404 && typeof notFound?.message === 'string' && notFound.message.startsWith('Route GET:') && getHeaders['content-length'] !== undefined) {
     getHeaders['content-length'] = String(Number(getHeaders['content-length']) + 1)
   }
   // Node writes a head sent with a text body in the body's encoding (UTF-8) and a head alone in
@@ -149,17 +164,15 @@ async function headAsGet(c: Case, transport: Transport, e: Answer, eGet: Answer,
   // (`/Ã©` for `/é`: seed 216:40); Fastify 3 writes its GET the same way. Compared as sent.
   if (transport !== 'inject') {
     for (const [name, value] of Object.entries(getHeaders)) {
-      if (e.headers[name] !== value && Buffer.from(value, 'latin1').toString('utf8') === e.headers[name]) getHeaders[name] = e.headers[name] as string
+      if (head.headers[name] !== value && Buffer.from(value, 'latin1').toString('utf8') === head.headers[name]) getHeaders[name] = head.headers[name] as string
     }
   }
+  // Hooks that write the method they ran for into a header (the head-routes family's) wrote GET there.
+  if (c.head !== undefined) for (const [name, value] of Object.entries(getHeaders)) if (/^GET\b/.test(value) && head.headers[name] === value.replace(/^GET/, 'HEAD')) getHeaders[name] = head.headers[name] as string
   // A body the handler wrote to `reply.raw` itself is captured by inject on a HEAD too (as
   // Fastify 3's and 5's inject, light-my-request, capture it: a socket's client gets none).
   const rawBody = transport === 'inject' && c.lifecycle !== undefined && writesRaw(c.lifecycle)
-  const asHead = eGet.statusCode < 0 ? eGet : { ...eGet, headers: getHeaders, body: rawBody ? eGet.body : '' }
-  const headSelf = mismatches(asHead, e)
-  if (headSelf.length > 0) return { c, transport, explainedBy: [], unexplained: `HEAD is not GET without its body: ${describe(headSelf)}` }
-  const outcome = await runCase(get, transport)
-  return { ...outcome, c, explainedBy: outcome.unexplained === undefined ? ['head-routes', ...outcome.explainedBy] : [] }
+  return got.statusCode < 0 ? got : { ...got, headers: getHeaders, body: rawBody ? got.body : '' }
 }
 
 // Node's HTTP client refuses header values outside visible ASCII and a path with a space or a
