@@ -62,6 +62,27 @@ describe('validator baseline options (§2.7)', () => {
     expect(query).to.deep.equal({ ids: [7] })
   })
 
+  // docs/schemas-and-types.md: the default formats check a date's shape only (ajv 6 "fast", as
+  // Fastify 3.27.4), so an impossible date reaches the handler; format "full" checks the calendar.
+  const dates = { querystring: { d: { type: 'string', format: 'date' }, t: { type: 'string', format: 'date-time' } } }
+  const impossible = [{ d: '2026-02-30' }, { d: '2026-13-01' }, { d: '2026-02-29' }, { t: '2026-05-01T25:00:00Z' }, { t: '2026-04-31T08:00:00Z' }]
+
+  it('the default date and date-time formats check the shape only: 2026-02-30, month 13 and 25:00 pass; a missing zone does not', () => {
+    const { querystring } = compile(dates)
+    for (const query of impossible) expect(querystring!({ ...query }), JSON.stringify(query)).to.equal(undefined)
+    expect(messageOf(querystring, 'querystring', { d: '01/04/2026' })).to.equal('querystring/d should match format "date"')
+    expect(messageOf(querystring, 'querystring', { t: '2026-05-01T08:00:00' })).to.equal('querystring/t should match format "date-time"')
+  })
+
+  it('format "full" checks the calendar and the clock: the same dates fail, 2028-02-29 (a leap day) passes', () => {
+    const { querystring } = compile(dates, { compilersOptions: { validator: { customOptions: { format: 'full' } } } })
+    for (const query of impossible) {
+      const part = 'd' in query ? 'querystring/d should match format "date"' : 'querystring/t should match format "date-time"'
+      expect(messageOf(querystring, 'querystring', { ...query }), JSON.stringify(query)).to.equal(part)
+    }
+    expect(querystring!({ d: '2028-02-29', t: '2026-05-01T08:00:00+02:00' })).to.equal(undefined)
+  })
+
   it('reports only the first error unless allErrors is set', () => {
     const schema = { body: { type: 'object', required: ['a', 'b'] } }
     expect(messageOf(compile(schema).body, 'body', {})).to.equal("body should have required property 'a'")
