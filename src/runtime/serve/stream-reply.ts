@@ -32,6 +32,12 @@ export function writeStream(reply: ReplyImpl, stream: Readable): void {
     settled = true
     // Logged here only when no error reply will log it (Fastify 3's line and level).
     if (res.headersSent) {
+      // The client left first: its leaving is logged (the 'request aborted' line) and the source
+      // was closed for it, which some sources answer with an error of their own (undici's body,
+      // so a proxied or fetched stream: RequestAbortedError). That is no server failure, and a
+      // warn line (or the silent logger's process warning) per browser tab closed mid-stream
+      // buried the real ones. Fastify 3 and 5 log only the premature close, at info.
+      if (responseGone(res)) return
       reply.request.log.warn(reply.route.serve.idFields(reply.request.id, { err: error }), 'response terminated with an error with headers already sent')
       warnUnloggedLateFailure(reply, error, 'failed after the response had started (the client got a cut-off response)')
       cutResponse(res)
