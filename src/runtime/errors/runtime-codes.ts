@@ -218,6 +218,8 @@ export const runtimeErrors = {
     message: (a: At) => `${a.at}: reply.send() inside an onError hook is refused. Answer from an error handler (setErrorHandler) instead.` }),
   ENC_ERR_BODY_INVALID_CHUNK: e({ status: 500, summary: "a preParsing hook's stream emitted a chunk that is neither bytes nor a string (logged)",
     message: (a: At & { got: string }) => `${a.at}: the body stream a preParsing hook returned emitted ${a.got}; it must emit Buffers, Uint8Arrays or strings.` }),
+  ENC_ERR_REPLY_PENDING_PAYLOAD: e({ status: 500, summary: 'the payload holds a promise (`return { user: fetchUser() }`: a forgotten await), which JSON would write as {}; the answer is a 500 naming where it is, not {} with a 200 (logged)',
+    message: (a: At & { path: string }) => `${a.at}: the payload holds a promise at ${a.path}, which JSON would write as {}. Await it before returning (\`{ user: await fetchUser() }\`, or Promise.all for several).` }),
   ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE: e({ status: 500, summary: 'an object was sent with a content type that is not JSON and no reply.serializer(), or a serializer returned something other than a string or Buffer',
     message: (a: At & ({ contentType: string } | { status: number; got: string } | { status: number; noJson: string })) => 'contentType' in a
       ? `${a.at}: an object was sent with content type '${a.contentType}'. Send a string or Buffer for that type, set reply.serializer(), or use a JSON type.`
