@@ -16,6 +16,10 @@ export const bootWarningTable = [
     summary: 'a request schema has a `pattern` (or `patternProperties` key) that can backtrack super-linearly (nested unbounded quantifiers, overlapping alternatives under one, unbounded quantifiers over the same characters meeting directly or through a character both take; a bounded repeat counts only when its copies meet so) and no `maxLength` (`propertyNames.maxLength`): a crafted string makes it backtrack for seconds (ReDoS)',
   },
   {
+    code: 'ENC_WARN_ROUTE_METADATA_UNREAD',
+    summary: 'a controller route carries routeMetadata() / SetMetadata values (`@Roles([\'admin\'])`) but no guard, hook (of any stage or level) or interceptor runs on it, so nothing reads them and the route is served to everyone (a guard meant to be attached was not)',
+  },
+  {
     // Not a boot warning: the one runtime warning (serve/unlogged-failure.ts), in this table so that
     // every ENC_WARN_ code has one list (docs/errors.md's table is checked against it).
     code: 'ENC_WARN_UNLOGGED_SERVER_ERROR',
