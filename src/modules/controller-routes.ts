@@ -7,6 +7,7 @@ import { moduleError } from './module-error'
 import { joinPaths } from './module-tree'
 import type { DeclaredMethodRoute } from './param-names-check'
 import type { HookResolver } from './route-guards'
+import { checkBodyReadable } from './body-on-get'
 import { classInterceptors, withInterceptors, type RouteInterceptors } from './interceptors'
 import { controllerOf, inRequestScope, PerRequestController, releaseAtEnd } from './request-instances'
 import { isPerRequestPart } from './per-request-classes'
@@ -51,8 +52,12 @@ export function controllerRoutes(controller: Class, instance: object | PerReques
     const url = joinPaths([prefix], route.path)
     const siblings = collected.filter((other) => other.route !== route && other.declaringClass === declaringClass && other.route.propertyKey === route.propertyKey)
     const schema = withParamSchemas(route.options.schema, declaringClass, route.propertyKey, where, siblings.length > 0 ? url : undefined, route.methods.map((m) => m.toUpperCase()), siblings.flatMap((other) => other.route.methods.map((m) => m.toUpperCase())), jsonShorthand)
+    checkBodyReadable(declaringClass, route.propertyKey, where, [...route.methods, ...siblings.flatMap((other) => other.route.methods)])
     const options: RouteOptions = { ...route.options, ...(schema === route.options.schema ? {} : { schema: schema as RouteOptions['schema'] }), ...(hooks as Partial<RouteOptions>), ...(scopedHooks ? endOfRequestRelease(hooks, route) : {}), ...routeConfig(classConfig, declaringClass, route), method, url, handler }
-    routes.push({ declaringClass, key: route.propertyKey, where, options })
+    // routeMetadata() values with no route hook or interceptor that could read them: the scope's hooks are known only after boot (unread-metadata.ts).
+    const metadataKeys = [...Object.keys(classConfig ?? {}), ...Object.keys(getMethodRouteConfig(declaringClass).get(route.propertyKey) ?? {})]
+    const unguarded = metadataKeys.length > 0 && routeInterceptors.length === 0 && Object.values(hooks).every((list) => list.length === 0)
+    routes.push({ declaringClass, key: route.propertyKey, where, options, ...(unguarded ? { unreadMetadata: [...new Set(metadataKeys)] } : {}) })
   }
   return routes
 }

@@ -68,6 +68,9 @@ export const moduleErrors = {
       : a.case === 'module-method'
       ? `@UseInterceptors() on ${a.where} (module ${a.path}): a module method is not a route. Put it on the module class (every controller route of the module and below), a controller class or a route method.`
       : `@UseInterceptors() on ${a.where} (listed in ${a.path}), which declares no route, so nothing would call it. Put it on a route method (@Get, @Post, ...) or on the controller class.` }),
+  ENC_ERR_MODULE_BODY_NOT_PARSED: e({ status: null, summary: "@Body() on a route method whose routes are all GET or HEAD: their bodies are never parsed (as in Fastify 3), so it would be null on every request",
+    message: (a: { where: string; params: readonly string[] }) => `${a.where}: ${a.params.join(', ')} reads the request body, but a GET or HEAD request's body is never parsed, so it would be null on every request. ` +
+      'Read the values from the query (@Query()) or the path (@Params()), or declare the route with @Post/@Put/@Patch.' }),
   ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT: e({ status: null, summary: "a parameter's schema (@Query('page', { type: 'integer' }), @Body('title', {...})) declares a property the route's part schema (or another parameter) declares differently, or that part's schema cannot take properties (a $ref, a class, a combinator, another type), or @Body('name', schema) on a method whose routes are all GET or HEAD (no body there)",
     message: (a: { case: 'route-schema' | 'two-params'; where: string; part: string; key: string; first: string; second: string } | { case: 'not-mergeable'; where: string; part: string; params: readonly string[] }
       | { case: 'no-body'; where: string; params: readonly string[] }) => a.case === 'no-body'

@@ -2,6 +2,7 @@ import type { RouteOptions, Scope } from '../runtime'
 import { describePathParams, didYouMean, finalUrls, pathParamNames } from '../runtime/internal'
 import { getParams } from '../decorators/internal'
 import { moduleError } from './module-error'
+import { warnUnreadMetadata } from './unread-metadata'
 
 /** One route a controller method declared, with its options as the runtime left them (final url). */
 export interface DeclaredMethodRoute {
@@ -9,6 +10,8 @@ export interface DeclaredMethodRoute {
   readonly key: string | symbol
   readonly where: string
   readonly options: RouteOptions
+  /** Its routeMetadata() keys, when no route-level hook or interceptor could read them (unread-metadata.ts checks the scope's after boot). */
+  readonly unreadMetadata?: readonly string[]
 }
 
 /**
@@ -24,6 +27,7 @@ export function declareAndCheck(scope: Scope, routes: readonly DeclaredMethodRou
     scope.route(options)
   }
   checkParamNames(routes)
+  warnUnreadMetadata(scope, routes)
 }
 
 function checkParamNames(routes: readonly DeclaredMethodRoute[]): void {

@@ -1,5 +1,6 @@
 // README differences the server-options family meets (server-options.ts): each rewrites Fastify
 // 3's answer, or asks Fastify 3 again with the request Enclave's rule reads it as.
+import { isIP } from 'node:net'
 import proxyAddr from 'proxy-addr'
 import type { Answer, Case } from './case'
 import type { KnownDifference, RewriteContext } from './difference-types'
@@ -34,6 +35,20 @@ function peerTrusted(c: Case): boolean {
   if (typeof trust === 'function') return (trust as (address: string, hop: number) => boolean)('127.0.0.1', 0)
   const list = typeof trust === 'string' ? trust.split(',').map((s) => s.trim()) : trust as string[]
   return proxyAddr.compile(list)('127.0.0.1', 0)
+}
+
+/** The README rule for request.ips, on Fastify 3's list (the socket's address first, as written). */
+function addressesOnly(ips: readonly string[]): string[] {
+  const kept = ips.slice(0, 1)
+  for (const entry of ips.slice(1)) {
+    if (isIP(entry) !== 0) { kept.push(entry); continue }
+    const bracketed = /^\[([^\]]+)\]:\d{1,5}$/.exec(entry)
+    const v4 = /^([\d.]+):\d{1,5}$/.exec(entry)
+    const bare = bracketed !== null && isIP(bracketed[1]) === 6 ? bracketed[1] : v4 !== null && isIP(v4[1]) === 4 ? v4[1] : null
+    if (bare === null) break
+    kept.push(bare)
+  }
+  return kept
 }
 
 // Enclave's request-id token (serve-context.ts); Fastify 3 takes any non-empty value.
@@ -95,6 +110,30 @@ export const SERVER_DIFFERENCES: KnownDifference[] = [
       }
       // A HEAD answer (exposeHeadRoutes) has no echo to read, only the length of the body it would
       // have: the GET is asked, and the HEAD's length moves as the rewrite moves the GET's (seed 224:286).
+      if (c.request.method === 'HEAD' && f.body === '' && f.headers['content-length'] !== undefined) {
+        const get = await replay({ ...c.request, method: 'GET' })
+        const after = rewritten(get)
+        if (after === undefined) return undefined
+        const moved = Number(after.headers['content-length']) - Number(get.headers['content-length'])
+        return { ...f, headers: { ...f.headers, 'content-length': String(Number(f.headers['content-length']) + moved) } }
+      }
+      return rewritten(f)
+    },
+  },
+  {
+    id: 'forwarded-for-addresses-only',
+    readme: 'With `trustProxy`, `request.ip` and every entry of `request.ips` are IP addresses',
+    async rewrite(f, { c, replay }) {
+      if (c.server?.trustProxy === undefined || c.request.headers?.['x-forwarded-for'] === undefined) return undefined
+      // Fastify 3's ips (proxy-addr's walk) held to the rule: an address with a port is the
+      // address; the first entry that is no address ends the walk; ip is the last one kept.
+      const rewritten = (a: Answer): Answer | undefined => {
+        const echo = echoOf(a)
+        if (echo === undefined || !Array.isArray(echo.ips)) return undefined
+        const ips = addressesOnly(echo.ips as string[])
+        if (ips.length === echo.ips.length && ips.every((ip, i) => ip === (echo.ips as string[])[i])) return undefined
+        return withBody(a, { ...echo, ip: ips[ips.length - 1], ips })
+      }
       if (c.request.method === 'HEAD' && f.body === '' && f.headers['content-length'] !== undefined) {
         const get = await replay({ ...c.request, method: 'GET' })
         const after = rewritten(get)

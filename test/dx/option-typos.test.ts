@@ -31,7 +31,9 @@ const cases: Case[] = [
   ['createApp({ health }) options', () => createApp(PingModule, { health: anyOptions({ readinesPath: '/ready' }) }), 'ENC_ERR_HEALTH_INVALID_OPTIONS', "'readinessPath'"],
   ['@Module() options', () => { @Module(anyOptions({ controller: [PingController] })) class Typo {} return Typo }, 'ENC_ERR_DECL_MODULE_OPTIONS', "'controllers'"],
   ['route options', async () => { const app = createServer(); app.get('/', anyOptions({ schma: {} }), async () => 'x'); await app.ready() }, 'ENC_ERR_ROUTE_INVALID', "'schema'"],
-  ['listen() options', async () => { const app = createServer(); try { await app.listen(anyOptions({ prot: 3000 })) } finally { await app.close() } }, 'ENC_ERR_SERVER_INVALID_PORT', "'port'"],
+  ['listen() options', async () => { const app = createServer(); try { await app.listen(anyOptions({ prot: 3000 })) } finally { await app.close() } }, 'ENC_ERR_SERVER_LISTEN_OPTIONS', "'port'"],
+  // A misspelt host is reported as an unknown option, not as a bad port (session 25 named it ENC_ERR_SERVER_INVALID_PORT).
+  ['listen() options: a misspelt host', async () => { const app = createServer(); try { await app.listen(anyOptions({ port: 0, hots: '0.0.0.0' })) } finally { await app.close() } }, 'ENC_ERR_SERVER_LISTEN_OPTIONS', "'host'"],
   ['openapiRoute() options', () => openapiRoute(anyOptions({ pth: '/spec.json' })), 'ENC_ERR_OPENAPI_INVALID_OPTIONS', "'path'"],
   ['scope.openapi() options', async () => { const app = createServer(); await app.ready(); app.openapi({ title: 't', version: '1' }, anyOptions({ route: 'scope' })) }, 'ENC_ERR_INSPECT_INVALID_OPTIONS', "'routes'"],
   ['health() options', () => health(anyOptions({ checkTimout: 10 })), 'ENC_ERR_HEALTH_INVALID_OPTIONS', "'checkTimeout'"],

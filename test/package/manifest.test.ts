@@ -22,7 +22,9 @@ describe('package: package.json tells the truth', () => {
   })
 
   it('builds on prepare (so git, file: and pack installs get dist/) with the src-only config', () => {
-    expect(manifest.scripts.prepare).to.equal('npm run build:package')
+    // ... and leaves itself out of the packed package.json (scripts/pack-manifest.js; pack-install checks the tarball).
+    expect(manifest.scripts.prepare).to.equal('npm run build:package && node scripts/pack-manifest.js strip')
+    expect(manifest.scripts.postpack).to.equal('node scripts/pack-manifest.js restore')
     expect(manifest.scripts['build:package']).to.contain('tsc -p tsconfig.build.json')
     // Built code, plus the docs the README links to.
     expect(manifest.files.every((pattern) => pattern.startsWith('dist/src/') || pattern === 'docs/*.md')).to.equal(true)

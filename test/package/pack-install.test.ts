@@ -84,6 +84,8 @@ describe('package: npm pack, installed into a strict TypeScript app', function (
   let pack: PackResult
   let server: ChildProcess | null = null
   let scripts: Record<string, string> = {}
+  let cloneManifestAfterPack = ''
+  let cloneLeftovers = true
   const app = (): string => join(work, 'app')
 
   before(async function () {
@@ -99,6 +101,8 @@ describe('package: npm pack, installed into a strict TypeScript app', function (
     symlinkSync(join(repo, 'node_modules'), join(clone, 'node_modules'), 'dir')
     const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], clone, 120_000)
     pack = (JSON.parse(stdout) as PackResult[])[0]
+    cloneManifestAfterPack = readFileSync(join(clone, 'package.json'), 'utf8')
+    cloneLeftovers = existsSync(join(clone, 'package.json.before-pack'))
   })
 
   after(async () => {
@@ -158,6 +162,15 @@ describe('package: npm pack, installed into a strict TypeScript app', function (
     expect(existsSync(join(app(), 'node_modules', 'enclave', 'node_modules', 'tsyringe')), 'enclave brought its own tsyringe').to.equal(false)
     const manifestInstalled = JSON.parse(readFileSync(join(app(), 'node_modules', 'enclave', 'package.json'), 'utf8')) as { peerDependencies?: object }
     expect(manifestInstalled.peerDependencies).to.have.property('tsyringe')
+  })
+
+  it('ships a package.json without the prepare script (npm 11 warns "install scripts not yet covered by allowScripts" for it), and pack leaves the repository\'s package.json as it was', async () => {
+    const { stdout, stderr } = await installed()
+    const shipped = JSON.parse(readFileSync(join(app(), 'node_modules', 'enclave', 'package.json'), 'utf8')) as { scripts?: Record<string, string> }
+    expect(shipped.scripts ?? {}).to.not.have.any.keys('prepare', 'postpack', 'preinstall', 'install', 'postinstall')
+    expect(`${stdout}\n${stderr}`).to.not.contain('install-scripts')
+    expect(cloneManifestAfterPack, 'package.json after npm pack').to.equal(readFileSync(join(repo, 'package.json'), 'utf8'))
+    expect(cloneLeftovers, 'package.json.before-pack left behind').to.equal(false)
   })
 
   it("compiles the Getting started files with the app's strict tsconfig and passes their test (npm test)", async () => {

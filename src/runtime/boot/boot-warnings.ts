@@ -20,6 +20,10 @@ export const bootWarningTable = [
     summary: 'a route path has a regex parameter (`/:id(^\\w+\\w+x$)`) that can backtrack super-linearly (overlapping alternatives under a quantifier, unbounded quantifiers over the same characters meeting; find-my-way already refuses nested quantifiers): the router runs it on any URL segment up to maxParamLength characters per parameter, before any hook (ReDoS)',
   },
   {
+    code: 'ENC_WARN_ROUTE_METADATA_UNREAD',
+    summary: 'a controller route carries routeMetadata() / SetMetadata values (`@Roles([\'admin\'])`) but no guard, hook (of any stage or level) or interceptor runs on it, so nothing reads them and the route is served to everyone (a guard meant to be attached was not)',
+  },
+  {
     // Not a boot warning: the one runtime warning (serve/unlogged-failure.ts), in this table so that
     // every ENC_WARN_ code has one list (docs/errors.md's table is checked against it).
     code: 'ENC_WARN_UNLOGGED_SERVER_ERROR',

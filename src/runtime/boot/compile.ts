@@ -140,7 +140,7 @@ function addRoute(boot: BootContext, owners: Map<string, RouteDefinition>, spell
   const tableKey = method + keyed.key
   const sharing = spelled.owner(tableKey, url)
   if (sharing !== undefined) {
-    throw runtimeError('ENC_ERR_ROUTE_DUPLICATE', { method, url, first: sharing.owner.scope.path, second: def.scope.path, ...(sharing.other ? { ignoreTrailingSlash: true as const } : {}) })
+    throw runtimeError('ENC_ERR_ROUTE_DUPLICATE', { method, url, first: declaredBy(sharing.owner), second: declaredBy(def), ...(sharing.other ? { ignoreTrailingSlash: true as const } : {}) })
   }
   try {
     boot.serve.router.on(method, url, route, constraints, (def.options as { routePath?: string }).routePath)
@@ -151,7 +151,7 @@ function addRoute(boot: BootContext, owners: Map<string, RouteDefinition>, spell
     if (first === undefined && !(cause instanceof Error && cause.message.includes('already declared'))) {
       throw runtimeError('ENC_ERR_ROUTE_INVALID', { where: `route ${method} ${url} in ${def.scope.path}`, problem: `the router refused it: ${cause instanceof Error ? cause.message : String(cause)}` }, { cause })
     }
-    throw runtimeError('ENC_ERR_ROUTE_DUPLICATE', { method, url, first: first?.scope.path ?? 'another scope', second: def.scope.path }, { cause })
+    throw runtimeError('ENC_ERR_ROUTE_DUPLICATE', { method, url, first: first === undefined ? 'in another scope' : declaredBy(first), second: declaredBy(def) }, { cause })
   }
   owners.set(key, def)
   spelled.take(tableKey, url, def)
@@ -331,4 +331,14 @@ function systemRoute(boot: BootContext, scope: ScopeImpl, handler: Handler, own:
     handlerDeadline: boot.serve.handlerDeadline,
     bodyDeadline: boot.serve.bodyDeadline,
   })
+}
+
+/**
+ * One side of a duplicate: the handler by name where it has one and the scope. A controller's
+ * handler is named `UsersController.list` (modules/controller-routes.ts), so two controllers in one
+ * prefix are told apart by class and method, not only by their modules' paths.
+ */
+function declaredBy(def: RouteDefinition): string {
+  const name = typeof def.options.handler === 'function' ? def.options.handler.name : ''
+  return `${name === '' ? '' : `by ${name} `}in ${def.scope.path}`
 }

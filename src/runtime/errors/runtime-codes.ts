@@ -73,7 +73,7 @@ export const runtimeErrors = {
         : a.problem === 'not-a-function-option' ? `${a.where}: the ${a.option} option must be a function or an array of functions.`
           : `${a.where}: the hook must be a function, got ${a.got}.` }),
   ENC_ERR_ROUTE_DUPLICATE: e({ status: null, summary: 'two routes share a method and path',
-    message: (a: { method: string; url: string; first: string; second: string; ignoreTrailingSlash?: true }) => `${a.method} ${a.url} is declared twice${a.ignoreTrailingSlash ? ' (under ignoreTrailingSlash a path is also served with one trailing slash more or less)' : ''}: in ${a.first} and in ${a.second}. Remove one, or give one of their plugins a different prefix.` }),
+    message: (a: { method: string; url: string; first: string; second: string; ignoreTrailingSlash?: true }) => `${a.method} ${a.url} is declared twice${a.ignoreTrailingSlash ? ' (under ignoreTrailingSlash a path is also served with one trailing slash more or less)' : ''}: ${a.first} and ${a.second}. Remove one, or serve one at another path: change its own path (a controller's @Get('...') or @Route('...')), or its module's or plugin's prefix.` }),
   ENC_ERR_ROUTE_INVALID: e({ status: null, summary: 'a route definition is malformed (method, path, handler or option)',
     message: (a: { where: string; problem: string } | { setter: string; path: string; got: string }) => 'setter' in a
       ? `${a.setter}() in ${a.path} takes a function, got ${a.got}.` : `${a.where}: ${a.problem}.` }),
@@ -218,6 +218,8 @@ export const runtimeErrors = {
     message: (a: At) => `${a.at}: reply.send() inside an onError hook is refused. Answer from an error handler (setErrorHandler) instead.` }),
   ENC_ERR_BODY_INVALID_CHUNK: e({ status: 500, summary: "a preParsing hook's stream emitted a chunk that is neither bytes nor a string (logged)",
     message: (a: At & { got: string }) => `${a.at}: the body stream a preParsing hook returned emitted ${a.got}; it must emit Buffers, Uint8Arrays or strings.` }),
+  ENC_ERR_REPLY_PENDING_PAYLOAD: e({ status: 500, summary: 'the payload holds a promise (`return { user: fetchUser() }`: a forgotten await), which JSON would write as {}; the answer is a 500 naming where it is, not {} with a 200 (logged)',
+    message: (a: At & { path: string }) => `${a.at}: the payload holds a promise at ${a.path}, which JSON would write as {}. Await it before returning (\`{ user: await fetchUser() }\`, or Promise.all for several).` }),
   ENC_ERR_REPLY_INVALID_PAYLOAD_TYPE: e({ status: 500, summary: 'an object was sent with a content type that is not JSON and no reply.serializer(), or a serializer returned something other than a string or Buffer',
     message: (a: At & ({ contentType: string } | { status: number; got: string } | { status: number; noJson: string })) => 'contentType' in a
       ? `${a.at}: an object was sent with content type '${a.contentType}'. Send a string or Buffer for that type, set reply.serializer(), or use a JSON type.`
@@ -244,11 +246,12 @@ export const runtimeErrors = {
         (a.nearest.length > 0 ? ` Did you mean ${a.nearest.map((r) => `'${r}'`).join(' or ')}?` : ' The server has no routes.') +
         // The silent case of the module layer: a @Route() class that no module lists is not served, and not an error (docs/controllers.md).
         ' If a controller declares it, check that a module of this app lists that controller in its controllers, and that the path has the module\'s and the controller\'s prefixes (printRoutes() lists every route).' }),
-  ENC_ERR_SERVER_INVALID_PORT: e({ status: null, summary: 'listen() was given a port that is not an integer from 0 to 65535 (a string of digits, as an environment variable holds, is accepted) nor a socket path (one with a \'/\', or a Windows pipe), or both a port and a path, or an unknown option (did you mean ...)',
-    message: (a: { given: string; path: string } | { unknown: string; path: string }) => 'unknown' in a
-      ? `listen() in ${a.path}: ${a.unknown}. listen() takes { port, host } or { path } (a misspelt port would listen on a random free one).`
-      : `listen() in ${a.path}: ${a.given} is not a port (an integer from 0 to 65535) ` +
+  ENC_ERR_SERVER_INVALID_PORT: e({ status: null, summary: 'listen() was given a port that is not an integer from 0 to 65535 (a string of digits, as an environment variable holds, is accepted) nor a socket path (one with a \'/\', or a Windows pipe), or both a port and a path',
+    message: (a: { given: string; path: string }) => `listen() in ${a.path}: ${a.given} is not a port (an integer from 0 to 65535) ` +
       'nor a socket path (one with a \'/\', such as \'/run/app.sock\' or \'./app.sock\', or a Windows pipe \'\\\\.\\pipe\\name\'). Check the variable it comes from; 0 picks a free port.' }),
+  ENC_ERR_SERVER_LISTEN_OPTIONS: e({ status: null, summary: "listen() was given an option it does not know (did you mean ...): it takes port, host or path, and Node's backlog, exclusive, readableAll, writableAll, ipv6Only and signal",
+    message: (a: { unknown: string; path: string; known: readonly string[] }) =>
+      `listen() in ${a.path}: ${a.unknown}. listen() takes { port, host } or { path }, and Node's ${a.known.filter((k) => !['port', 'host', 'path'].includes(k)).join(', ')} (a misspelt option is not ignored: a misspelt port would listen on a random free one, a misspelt host on 127.0.0.1).` }),
   ENC_ERR_SERVER_LISTEN_FAILED: e({ status: null, summary: "listen() could not bind: the port is taken (EADDRINUSE), needs privileges (EACCES), the host is not this machine's (EADDRNOTAVAIL) or does not resolve (ENOTFOUND). The error is Node's own, as Fastify 3 rethrows it (`error.code` stays 'EADDRINUSE' ...), with this message and `error.enclaveCode`",
     message: (a: { path: string; where: string; node: string; fix: string }) => `listen() in ${a.path}: cannot listen on ${a.where} (${a.node}). ${a.fix}.` }),
   ENC_ERR_SERVER_LISTENING: e({ status: null, summary: 'listen() was called on a server that is already listening',

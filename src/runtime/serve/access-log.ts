@@ -64,13 +64,16 @@ function accessOnClose(this: ServerResponse & AccessState): void {
   accessLine(watch.ctx, watch.request, 'info', { res: watch.shownResponse(), responseTime: performance.now() - watch.request.startTime }, 'request aborted')
 }
 
+/** Fastify 3's access line for a response whose onResponse hook failed; also the line of an end hook's failure (pipeline.ts). */
+export const REQUEST_ERRORED = 'request errored'
+
 /** "request completed", or "request errored" with the first onResponse hook's failure; once per response. */
 export function completeAccessLine(watch: AccessWatch, failure?: unknown): void {
   if (watch.written) return
   watch.written = true
   const responseTime = performance.now() - watch.request.startTime
   if (failure === undefined) accessLine(watch.ctx, watch.request, 'info', { res: watch.shownResponse(), responseTime }, 'request completed')
-  else accessLine(watch.ctx, watch.request, 'error', { res: watch.shownResponse(), err: failure, responseTime }, 'request errored')
+  else accessLine(watch.ctx, watch.request, 'error', { res: watch.shownResponse(), err: failure, responseTime }, REQUEST_ERRORED)
 }
 
 const accessWatch = Symbol('enclave.accessWatch')

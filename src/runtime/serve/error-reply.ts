@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http'
 import type { FrameworkError } from '../errors/framework-error'
 import { runtimeError } from '../errors/runtime-codes'
 import { HttpError } from '../errors/http-error'
-import { runObserverHooks } from './hook-runner'
+import { runObserverHooks, type ObserverFailure } from './hook-runner'
 import { isThenable } from '../shared/thenable'
 import type { ReplyImpl } from './reply'
 import { undefinedError } from './undefined-error'
@@ -139,7 +139,7 @@ function dispatch(reply: ReplyImpl, thrown: unknown): void {
     if (hooks !== null && !reply.onErrorRan) {
       reply.onErrorRan = true
       reply.inOnError = true
-      runObserverHooks(hooks, reply.request, reply, thrown, true, () => { reply.inOnError = false; defaultErrorReply(reply, thrown) }, 'an onError hook failed')
+      runObserverHooks(hooks, reply.request, reply, thrown, true, () => { reply.inOnError = false; defaultErrorReply(reply, thrown) }, onErrorFailure)
       return
     }
     defaultErrorReply(reply, thrown)
@@ -271,6 +271,8 @@ function logBuiltInError(reply: ReplyImpl, thrown: unknown): void {
 
 // Replies whose error reached the built-in reply as a 5xx, logged at error: the fallback after it
 // does not log again. Only error paths touch it.
+const onErrorFailure: ObserverFailure = { logLine: 'an onError hook failed', warning: 'an onError hook failed' }
+
 const loggedAsError = new WeakSet<ReplyImpl>()
 
 /**

@@ -112,19 +112,25 @@ export function runPayloadHooks(hooks: readonly BoundHook[], request: RequestImp
 }
 
 /**
+ * What a failing observer hook gives: the log line's message (Fastify 3's, where it has one) and,
+ * separately, what the unlogged-failure warning says failed. Each caller states both, once, as a
+ * module constant: the warning's text never depends on the log line's wording.
+ */
+export interface ObserverFailure { readonly logLine: string; readonly warning: string }
+
+/**
  * onError, onResponse, onRequestAbort: they observe, they cannot change the answer. A failure in
  * one is logged and the next still runs, so a broken logging hook never hides the real error.
  */
 export function runObserverHooks(hooks: readonly BoundHook[], request: RequestImpl, reply: ReplyImpl,
-  extra: unknown, hasExtra: boolean, done: () => void, failureMessage: string, onFailure: ((error: unknown) => boolean) | null = null): void {
+  extra: unknown, hasExtra: boolean, done: () => void, failure: ObserverFailure, onFailure: ((error: unknown) => boolean) | null = null): void {
   let index = 0
   const thisArg = reply.route.scope
   const step = (error?: unknown): void => {
     // onFailure may take the failure instead of its own line (onResponse and the access log).
     if (error !== undefined && error !== null && (onFailure === null || !onFailure(readableThrown(error)))) {
-      request.log.error(reply.route.serve.idFields(request.id, { err: readableThrown(error) }), failureMessage)
-      // onResponse's and onRequestAbort's line is the access log's 'request errored'.
-      warnUnloggedLateFailure(reply, readableThrown(error), failureMessage === 'request errored' ? 'an onResponse or onRequestAbort hook failed once the answer was over' : failureMessage)
+      request.log.error(reply.route.serve.idFields(request.id, { err: readableThrown(error) }), failure.logLine)
+      warnUnloggedLateFailure(reply, readableThrown(error), failure.warning)
     }
     if (index === hooks.length) { done(); return }
     const hook = hooks[index++]

@@ -2,14 +2,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { hasBody, parseBody } from './body/read-body'
 import type { CompiledRoute } from './compiled-route'
 import { runtimeError } from '../errors/runtime-codes'
-import { runObserverHooks, runRequestHooks } from './hook-runner'
+import { runObserverHooks, runRequestHooks, type ObserverFailure } from './hook-runner'
 import { isThenable } from '../shared/thenable'
 import { replyWithError } from './error-reply'
 import { answerClosing, answerHeadRefused, answerWithoutReply } from './raw-answers'
 import { requestHeadProblem } from './request-head'
 import { watchSocketTimeout } from './socket-timeout'
 import { sendReturned } from './returned-payload'
-import { completeAccessLine, deferAccessLine, logRequest, undeferAccessLine, type AccessWatch } from './access-log'
+import { completeAccessLine, deferAccessLine, logRequest, REQUEST_ERRORED, undeferAccessLine, type AccessWatch } from './access-log'
 import { startHandlerDeadline } from './handler-timeout'
 import { compileOnFirstRequest } from './lazy-compile'
 import type { ReplyImpl } from './reply'
@@ -355,10 +355,10 @@ function onEnd(request: RequestImpl, reply: ReplyImpl, finished: boolean, access
   let failure: unknown
   const onFailure = finished && access !== null ? (error: unknown): boolean => { if (failure !== undefined) return false; failure = error; return true } : null
   const after = finished && access !== null ? (): void => completeAccessLine(access, failure) : noop
-  if (!serve.closing) { runObserverHooks(hooks, request, reply, undefined, false, after, requestErrored, onFailure); return }
+  if (!serve.closing) { runObserverHooks(hooks, request, reply, undefined, false, after, endHookFailure, onFailure); return }
   // During shutdown close() waits for these (force-closed requests included) before onClose.
   const pending = serve.endingDuringClose
-  const running = new Promise<void>((resolve) => runObserverHooks(hooks, request, reply, undefined, false, () => { after(); resolve() }, requestErrored, onFailure))
+  const running = new Promise<void>((resolve) => runObserverHooks(hooks, request, reply, undefined, false, () => { after(); resolve() }, endHookFailure, onFailure))
   pending.add(running)
   void running.then(() => pending.delete(running))
 }
@@ -380,5 +380,5 @@ function supersedeEnd(res: ServerResponse, reply: ReplyImpl): void {
   undeferAccessLine(res, reply)
 }
 
-/** Fastify 3's log message for a failed onResponse hook. */
-const requestErrored = 'request errored'
+/** A failed onResponse or onRequestAbort hook: logged under the access log's 'request errored' line, as Fastify 3 logs it. */
+const endHookFailure: ObserverFailure = { logLine: REQUEST_ERRORED, warning: 'an onResponse or onRequestAbort hook failed once the answer was over' }

@@ -13,6 +13,7 @@ import { isStream } from './stream-source'
 import { webPayloadOf, type WebPayload } from './web-reply'
 import { warnAlreadySent, write } from './write-payload'
 import { serializerIssues } from './serializer-issues'
+import { pendingInPayload } from './pending-in-payload'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 const TEXT_TYPE = 'text/plain; charset=utf-8'
@@ -125,6 +126,12 @@ function serializeStage(reply: ReplyImpl, payload: unknown): void {
     } else {
       const serialize = reply.route.serializers === null ? null : pickSerializer(reply.route.serializers, reply.statusCode)
       text = serialize === null ? JSON.stringify(payload) : serialize(payload)
+      // A promise inside the payload is written as {} by both: a forgotten await, not an answer.
+      const pending = typeof text === 'string' ? pendingInPayload(payload, text) : null
+      if (pending !== null) {
+        failSend(reply, runtimeError('ENC_ERR_REPLY_PENDING_PAYLOAD', { at: replyAt(reply), path: pending }))
+        return
+      }
     }
   } catch (error) {
     // A lazy route's serializer for this status, built now, did not compile: the payload is not at fault.

@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net'
-import { runObserverHooks } from './hook-runner'
+import { runObserverHooks, type ObserverFailure } from './hook-runner'
 import type { ReplyImpl } from './reply'
 
 /** The reply in flight on each socket whose route has onTimeout hooks (weak: a closed socket leaves by itself). */
@@ -24,7 +24,9 @@ function onSocketTimeout(socket: Socket): void {
   inFlight.delete(socket)
   const hooks = reply.route.onTimeout
   if (hooks === null || reply.raw.writableEnded) return
-  runObserverHooks(hooks, reply.request, reply, undefined, false, noop, 'an onTimeout hook failed')
+  runObserverHooks(hooks, reply.request, reply, undefined, false, noop, onTimeoutFailure)
 }
 
 function noop(): void {}
+
+const onTimeoutFailure: ObserverFailure = { logLine: 'an onTimeout hook failed', warning: 'an onTimeout hook failed' }

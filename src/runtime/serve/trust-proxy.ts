@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import proxyAddr from 'proxy-addr'
 import type { IncomingMessage } from 'node:http'
 import type { TLSSocket } from 'node:tls'
@@ -27,12 +28,43 @@ export function compileTrust(option: TrustProxyOption | undefined): TrustFn | nu
 }
 
 export function clientIp(raw: IncomingMessage, trust: TrustFn | null): string | undefined {
-  return trust === null ? raw.socket.remoteAddress : proxyAddr(raw, trust)
+  if (trust === null) return raw.socket.remoteAddress
+  const addresses = forwardedAddresses(raw, trust)
+  return addresses[addresses.length - 1]
 }
 
-/** Every address from the client to the server, nearest last (Fastify's `request.ips`); undefined without trustProxy. */
+/** Every address from the server to the client, nearest first (Fastify's `request.ips`); undefined without trustProxy. */
 export function clientIps(raw: IncomingMessage, trust: TrustFn | null): string[] | undefined {
-  return trust === null ? undefined : proxyAddr.all(raw, trust)
+  return trust === null ? undefined : forwardedAddresses(raw, trust)
+}
+
+/**
+ * proxy-addr's walk of X-Forwarded-For (the socket's address, then each entry nearest first, up to
+ * the first hop not trusted), held to one rule: every address is an IP. proxy-addr, and so Fastify
+ * 3, hands back an entry as written: under `trustProxy: true` any client makes `request.ip`
+ * `<script>` or `unknown`, which then reaches logs, rate-limit keys and allow-lists. An entry that
+ * is an address with a port (`203.0.113.7:4711`, `[2001:db8::1]:4711`, as some cloud proxies
+ * write) is taken as the address; any other non-IP entry ends the walk there, so `request.ip` is
+ * the last hop that is an address: the proxy that passed the garbage on. README differences.
+ */
+function forwardedAddresses(raw: IncomingMessage, trust: TrustFn): string[] {
+  const addresses = proxyAddr.all(raw, trust)
+  // [0] is the socket's own address (undefined once it closed): kept as proxy-addr gives it.
+  for (let i = 1; i < addresses.length; i++) {
+    const address = addresses[i]
+    if (isIP(address) !== 0) continue
+    const bare = withoutPort(address)
+    if (bare === null) { addresses.length = i; break }
+    addresses[i] = bare
+  }
+  return addresses
+}
+
+function withoutPort(entry: string): string | null {
+  const bracketed = /^\[([^\]]+)\]:\d{1,5}$/.exec(entry)
+  if (bracketed !== null) return isIP(bracketed[1]) === 6 ? bracketed[1] : null
+  const v4 = /^([\d.]+):\d{1,5}$/.exec(entry)
+  return v4 !== null && isIP(v4[1]) === 4 ? v4[1] : null
 }
 
 function trustsPeer(raw: IncomingMessage, trust: TrustFn | null): boolean {

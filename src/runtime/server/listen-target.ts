@@ -26,7 +26,7 @@ export function listenTarget(options: ListenOptions, host: string | undefined, s
   // Node's other listen options, which Fastify 3 passes through (its own tests give them), go to
   // server.listen() as given: only a name none of them is (`prot`) is refused.
   const unknown = unknownOptions(options, listenOptionKeys)
-  if (unknown !== null) throw runtimeError('ENC_ERR_SERVER_INVALID_PORT', { unknown, path: scopePath })
+  if (unknown !== null) throw runtimeError('ENC_ERR_SERVER_LISTEN_OPTIONS', { unknown, path: scopePath, known: listenOptionKeys })
   const node: NodeListenExtras = {}
   for (const key of nodeExtraKeys) if (options[key] !== undefined) (node as Record<string, unknown>)[key] = options[key]
   const { port, path } = options as { port?: unknown; path?: unknown }

@@ -9,6 +9,9 @@ const noop = (): void => {}
 
 export const silentLogger: Logger = { info: noop, warn: noop, error: noop, debug: noop, trace: noop, fatal: noop, child: () => silentLogger }
 
+/** Whether a scope's logger is the default silent one (a boot warning then goes to process.emitWarning, once). */
+export function isSilentLogger(log: unknown): boolean { return log === silentLogger }
+
 /** Redacted unless the user's own `redact` says otherwise: credentials never reach a log line. */
 export const defaultRedactPaths: readonly string[] = [
   'req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie',
