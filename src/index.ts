@@ -60,7 +60,7 @@ export type { WebSocketRouteHandler } from './runtime'
 export type { HttpsOptions, RawServerTypes, HttpRaw, HttpsRaw, Http2Raw, Http2SecureRaw, RawServerFor, RawIn, RawRequestOf, RawReplyOf } from './runtime'
 // Fastify 4/5's request/reply schema methods and Fastify 5's route lookups (migrant10).
 export type {
-  FastifyHttpPart, FoundRoute, ReplySerializationApi, RequestSchemaApi, RouteLookup, ScopeRouteLookup, SerializationFunction, ValidationFunction, ValidationIssue,
+  FastifyHttpPart, FoundRoute, ReplySerializationApi, RequestSchemaApi, RouteLookup, ScopeRouteLookup, SerializationFunction, ValidatedBy, ValidationFunction, ValidationIssue,
 } from './runtime'
 export type {
   Inspection, RouteInspection, ScopeInspection, SchemaInspection, HookInspection, Declared, FunctionInspection, ErrorHandlerInspection,

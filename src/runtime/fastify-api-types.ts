@@ -1,4 +1,5 @@
 import type { JsonSchema } from './schemas/types'
+import type { Opaque, SchemaType } from './typed-schemas'
 
 /*
  * Types of Fastify 4/5's request, reply and scope methods beyond Fastify 3's (the runtime is in
@@ -25,12 +26,17 @@ export interface ValidationIssue {
 /**
  * A validation function as Fastify hands it out: ajv's shape, true or false with `errors`. A custom
  * validator compiler's Error is the one item of `errors`, so an item is an issue or an Error (both
- * have `message`; `'keyword' in item` tells them apart).
+ * have `message`; `'keyword' in item` tells them apart). `T`: the type its schema describes, when
+ * TypeScript can read it (TypeBox, `as const`, a schema class): `true` narrows the input to it, as
+ * ajv's `ValidateFunction<T>` does; `unknown` (no narrowing) otherwise, and for a route's own part.
  */
-export interface ValidationFunction {
-  (data: unknown): boolean
+export interface ValidationFunction<T = unknown> {
+  (data: unknown): data is T
   errors?: Array<ValidationIssue | Error> | null
 }
+
+/** What a schema given to compileValidationSchema() validates: its type, or `unknown` where it cannot be read. */
+export type ValidatedBy<S> = SchemaType<S> extends Opaque ? unknown : SchemaType<S>
 
 /** A serialization function: the payload as JSON text. */
 export type SerializationFunction = (data: unknown) => string
@@ -42,14 +48,24 @@ export interface RequestSchemaApi {
    * or the function compileValidationSchema() made for this schema object; undefined when none.
    */
   getValidationFunction(httpPart: FastifyHttpPart): ValidationFunction | undefined
-  getValidationFunction(schema: JsonSchema): ValidationFunction | undefined
-  /** Compiles a schema with the route's validator compiler (its ajv, options and shared schemas), once per schema object. */
+  getValidationFunction<const S extends JsonSchema>(schema: S): ValidationFunction<ValidatedBy<NoInfer<S>>> | undefined
+  /**
+   * Compiles a schema with the route's validator compiler (its ajv, options and shared schemas), once
+   * per schema object. Given the schema alone, the function is a type guard for what it describes.
+   */
+  // NoInfer: an annotated result (`const f: ValidationFunction = ...`) does not infer `S` back.
+  compileValidationSchema<const S extends JsonSchema>(schema: S): ValidationFunction<ValidatedBy<NoInfer<S>>>
+  // With a part too, no guard: an annotated result with a part made the guard's schema reading
+  // "excessively deep" (TS2589) on `{ type: 'integer' }` in TypeScript 5.9.
   compileValidationSchema(schema: JsonSchema, httpPart?: FastifyHttpPart): ValidationFunction
   /**
    * Validates `input` with the route's validator for `httpPart` when it has one, else with `schema`
    * (compiled once); true or false. Throws ENC_ERR_REQUEST_VALIDATION_INVOCATION when there is neither.
+   * Given a schema alone, a type guard for what it describes.
    */
-  validateInput(input: unknown, schema: JsonSchema, httpPart?: FastifyHttpPart): boolean
+  validateInput<const S extends JsonSchema>(input: unknown, schema: S): input is ValidatedBy<NoInfer<S>>
+  // With a part, the route's own validator for it may be the one used: no narrowing by `schema`.
+  validateInput(input: unknown, schema: JsonSchema, httpPart: FastifyHttpPart): boolean
   validateInput(input: unknown, httpPart: FastifyHttpPart): boolean
 }
 

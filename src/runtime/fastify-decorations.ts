@@ -66,7 +66,7 @@ type Decorations<T, Own extends string, Holder> = CalledOn<Pick<T, Exclude<Extra
  * registered, so the method is retyped `this: Holder` (Enclave's request, reply or scope): called
  * on one it compiles, detached (`const f = request.isAuthenticated; f()`) it still does not.
  * Overloads are kept up to three (passport's `logIn(user)` and `logIn(user, options)`); a generic
- * one's type parameters are read at their constraints (`logIn<T = unknown>(user: T)` takes `unknown`).
+ * one keeps one type parameter, over its first parameter (Sig below: `request.logIn<User>(user)`).
  * Members without a declared `this` (most: `request.jwtVerify()`, `reply.setCookie()`) are left as
  * they are, generics included.
  */
@@ -75,15 +75,25 @@ type CalledOn<D, Holder> = { [K in keyof D]: undefined extends D[K] ? D[K] : unk
 
 type Rebound<F, Holder> =
   F extends { (this: never, ...args: infer A1): infer R1; (this: never, ...args: infer A2): infer R2; (this: never, ...args: infer A3): infer R3 }
-    ? Same<[A1, R1], [A2, R2]> extends true ? Rebound2<F, Holder> : { (this: Holder, ...args: A1): R1; (this: Holder, ...args: A2): R2; (this: Holder, ...args: A3): R3 }
+    ? Same<[A1, R1], [A2, R2]> extends true ? Rebound2<F, Holder> : Sig<A1, R1, Holder> & Sig<A2, R2, Holder> & Sig<A3, R3, Holder>
     : Rebound2<F, Holder>
 type Rebound2<F, Holder> =
   F extends { (this: never, ...args: infer A1): infer R1; (this: never, ...args: infer A2): infer R2 }
-    ? Same<[A1, R1], [A2, R2]> extends true ? Rebound1<F, Holder> : { (this: Holder, ...args: A1): R1; (this: Holder, ...args: A2): R2 }
+    ? Same<[A1, R1], [A2, R2]> extends true ? Rebound1<F, Holder> : Sig<A1, R1, Holder> & Sig<A2, R2, Holder>
     : Rebound1<F, Holder>
 // A function with fewer overloads than a pattern matches it with its first signature repeated.
 type Same<X, Y> = (<T>() => T extends X ? 1 : 2) extends (<T>() => T extends Y ? 1 : 2) ? true : false
-type Rebound1<F, Holder> = F extends (this: never, ...args: infer A) => infer R ? (this: Holder, ...args: A) => R : F
+type Rebound1<F, Holder> = F extends (this: never, ...args: infer A) => infer R ? Sig<A, R, Holder> : F
+/*
+ * One signature, `this` retyped. Its type parameters cannot be carried over (inference reads them
+ * at their constraints), but the common generic one is rebuilt: a required first parameter becomes
+ * `<T extends First = First>(first: T, ...)`, so passport's `logIn<T = unknown>(user: T)` takes
+ * `request.logIn<User>(user)` and checks `user` against `User`. For a method that was not generic
+ * the type parameter changes nothing: it accepts what the first parameter accepted.
+ */
+type Sig<A extends readonly unknown[], R, Holder> = A extends readonly [infer First, ...infer Rest]
+  ? <T extends First = First>(this: Holder, ...args: [first: T, ...rest: Rest]) => R
+  : (this: Holder, ...args: A) => R
 
 /** What the Fastify plugins the program imports add to `FastifyRequest` (`request.cookies`, `request.jwtVerify()`, `request.file()`). */
 export type FastifyRequestDecorations<FastifyRequest> = Decorations<FastifyRequest, FastifyRequestOwn | keyof RequestBase, RequestBase>

@@ -37,7 +37,7 @@ export type { SchemaType, TypedRouteSchema, ResponseOf, TypeBoxSchema, TypeBoxKi
 export type { ResponseAt, NoResponseSchemaFor } from './reply-status'
 export type { RouteGeneric, RouteGenericInterface } from './route-generic'
 export type { FastifyRequestDecorations, FastifyReplyDecorations, FastifyInstanceDecorations } from './fastify-decorations'
-export type { FastifyHttpPart, FoundRoute, ReplySerializationApi, RequestSchemaApi, RouteLookup, ScopeRouteLookup, SerializationFunction, ValidationFunction, ValidationIssue } from './fastify-api-types'
+export type { FastifyHttpPart, FoundRoute, ReplySerializationApi, RequestSchemaApi, RouteLookup, ScopeRouteLookup, SerializationFunction, ValidatedBy, ValidationFunction, ValidationIssue } from './fastify-api-types'
 export type { SchemaCompilation } from './shared/schema-compilation'
 export type { ConstraintStrategy, ConstraintStore, VersioningOptions } from './shared/custom-constraints'
 export type { BootProfile, RouteCompileCost, ScopeCompileCost } from './shared/boot-profile'

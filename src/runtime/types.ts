@@ -55,11 +55,11 @@ export interface RequestDecorations {}
  */
 // `R`: the decorations a typed plugin's scope provides (`lift(plugin, { provides })`), besides the global ones.
 export type RequestDecorationValue<K extends string | symbol, R = {}> = K extends keyof R
-  ? R[K] | null
+  ? CalledOnHolder<R[K], Request> | null
     | { getter: (this: Request) => R[K]; setter?: (this: Request, value: R[K]) => void }
     | { factory: (request: Request) => R[K] }
   : K extends keyof RequestDecorations
-  ? RequestDecorations[K] | null
+  ? CalledOnHolder<RequestDecorations[K], Request> | null
     | { getter: (this: Request) => RequestDecorations[K]; setter?: (this: Request, value: RequestDecorations[K]) => void }
     | { factory: (request: Request) => RequestDecorations[K] }
   : unknown
@@ -70,11 +70,11 @@ export type RequestDecorationValue<K extends string | symbol, R = {}> = K extend
  * a value, a `{ getter, setter? }` pair or a `{ factory }` of that type, or the `null` placeholder.
  */
 export type ReplyDecorationValue<K extends string | symbol, Y = {}> = K extends keyof Y
-  ? Y[K] | null
+  ? CalledOnHolder<Y[K], Reply> | null
     | { getter: (this: Reply) => Y[K]; setter?: (this: Reply, value: Y[K]) => void }
     | { factory: (reply: Reply) => Y[K] }
   : K extends keyof ReplyDecorations
-  ? ReplyDecorations[K] | null
+  ? CalledOnHolder<ReplyDecorations[K], Reply> | null
     | { getter: (this: Reply) => ReplyDecorations[K]; setter?: (this: Reply, value: ReplyDecorations[K]) => void }
     | { factory: (reply: Reply) => ReplyDecorations[K] }
   : unknown
@@ -97,11 +97,22 @@ export type DeclaredReplyName<K extends string | symbol, Y = {}> = Uncheckable<K
 export type DeclaredScopeName<K extends string | symbol, D = {}> = Uncheckable<K> extends true ? K
   : K extends keyof ScopeDecorations | keyof D ? K : K extends keyof Scope ? BuiltInName<K & string, 'Scope'>
   : [keyof D] extends [never] ? UndeclaredName<K & string, 'ScopeDecorations'> : UnprovidedName<K & string, 'scope', 'ScopeDecorations'>
+/**
+ * A declared decoration that is a plain function, as `decorate*()` takes its value: called as
+ * `holder.name()`, its `this` is the request, reply or scope it hangs on, so an unannotated
+ * `function (status) { this.code(status) }` is typed as Fastify types it (`this: FastifyReply`),
+ * not an implicit any. A function that declares its own `this`, or has members of its own
+ * (a callable object), is taken as declared.
+ */
+type CalledOnHolder<T, Holder> = T extends (...args: infer A) => infer R
+  ? unknown extends ThisParameterType<T> ? ([keyof T] extends [never] ? (this: Holder, ...args: A) => R : T) : T
+  : T
+
 /** The value `decorate(name, value)` accepts for a name declared in {@link ScopeDecorations} (or `D`): a value or a `{ getter, setter? }` pair of its type. */
 export type ScopeDecorationValue<K extends string | symbol, D = {}> = K extends keyof D
-  ? D[K] | { getter: (this: Scope) => D[K]; setter?: (this: Scope, value: D[K]) => void }
+  ? CalledOnHolder<D[K], Scope> | { getter: (this: Scope) => D[K]; setter?: (this: Scope, value: D[K]) => void }
   : K extends keyof ScopeDecorations
-  ? ScopeDecorations[K] | { getter: (this: Scope) => ScopeDecorations[K]; setter?: (this: Scope, value: ScopeDecorations[K]) => void }
+  ? CalledOnHolder<ScopeDecorations[K], Scope> | { getter: (this: Scope) => ScopeDecorations[K]; setter?: (this: Scope, value: ScopeDecorations[K]) => void }
   : unknown
 
 /** What every request has, typed or not. */
@@ -453,15 +464,17 @@ export interface PluginOptions {
   [key: string]: unknown
 }
 
-export type AsyncPlugin<O extends PluginOptions = PluginOptions> = (scope: Scope, options: O) => Promise<unknown>
-export type CallbackPlugin<O extends PluginOptions = PluginOptions> = (scope: Scope, options: O, done: DoneFn) => void
-export type Plugin<O extends PluginOptions = PluginOptions> = AsyncPlugin<O> | CallbackPlugin<O>
+// `object`, not PluginOptions: an options interface (`interface DbOptions { url: string }`) has no
+// index signature, and Fastify's FastifyPluginAsync<Options> takes one (its bound is Record<string, any>).
+export type AsyncPlugin<O extends object = PluginOptions> = (scope: Scope, options: O) => Promise<unknown>
+export type CallbackPlugin<O extends object = PluginOptions> = (scope: Scope, options: O, done: DoneFn) => void
+export type Plugin<O extends object = PluginOptions> = AsyncPlugin<O> | CallbackPlugin<O>
 /**
  * What `register` and `lift` accept: one signature covering both styles, so that an inline
  * plugin's parameters are typed (a union of two function types gives them no contextual type,
  * an implicit `any` under strict). The style is told apart at boot by the `done` parameter.
  */
-export type PluginFunction<O extends PluginOptions = PluginOptions, S extends Scope = Scope> = (scope: S, options: O, done: DoneFn) => unknown
+export type PluginFunction<O extends object = PluginOptions, S extends Scope = Scope> = (scope: S, options: O, done: DoneFn) => unknown
 /**
  * `never` for a class: `register(AppModule)` is a likely slip from NestJS (a module class goes in
  * createApp() or a module's plugins), and the bound `Function` of register() would let it in.
@@ -1254,7 +1267,7 @@ export type ChildScopeOf<This> = ([This] extends [{ readonly [kProvided]: Provid
  * const routes: PluginFor<typeof api> = async (scope) => { scope.get('/plan', (request) => request.workspace.plan) }
  * api.register(routes)
  */
-export type PluginFor<This extends Scope, O extends PluginOptions = PluginOptions> = (scope: ChildScopeOf<This>, options: O, done: DoneFn) => unknown
+export type PluginFor<This extends Scope, O extends object = PluginOptions> = (scope: ChildScopeOf<This>, options: O, done: DoneFn) => unknown
 /**
  * register()'s check that a plugin whose scope parameter is a TypedScope (PluginFor, `typeof api`)
  * goes on a scope providing what it reads: `unknown` when it does (or the plugin asks no typed

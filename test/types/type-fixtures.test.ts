@@ -73,6 +73,9 @@ function expectMarkedLinesFail(files: string[], dir: string): void {
 }
 
 const tsFiles = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => join(dir, f).replace(/\\/g, '/'))
+// Every .ts file below `dir`, at any depth (a multi-file app's plugins/ and routes/).
+const tsFilesBelow = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+  entry.isDirectory() ? tsFilesBelow(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name).replace(/\\/g, '/')] : [])
 
 describe('type tests (test/types/fixtures): typed contracts compile, misuses do not, each for the right reason', function () {
   // One program of every fixture: 104 s alone under a full suite's load with ~60 fixtures, past 120 s with 8 helpers building.
@@ -99,11 +102,13 @@ describe('type tests (test/types/fixtures): typed contracts compile, misuses do 
 describe('type tests (test/types/apps): declarations that change the whole program, one app per program', function () {
   this.timeout(240_000)
   const appDir = join(root, 'test', 'types', 'apps')
-  for (const app of tsFiles(appDir)) {
-    const name = app.slice(appDir.length + 1)
+  // A file is an app; so is a folder, all its files one program (a codebase ported as it is laid out).
+  const apps = readdirSync(appDir, { withFileTypes: true }).filter((entry) => entry.isDirectory() || entry.name.endsWith('.ts'))
+    .map((entry) => ({ name: entry.name, files: entry.isDirectory() ? tsFilesBelow(join(appDir, entry.name)) : [join(appDir, entry.name).replace(/\\/g, '/')] }))
+  for (const { name, files } of apps) {
     it(`${name}: without the directives, each marked line fails with the named code and message, and no other line fails`, () => {
-      expect(expectedIn([app]).length, 'an app marks at least one misuse').to.be.greaterThan(0)
-      expectMarkedLinesFail([app], appDir)
+      expect(expectedIn(files).length, 'an app marks at least one misuse').to.be.greaterThan(0)
+      expectMarkedLinesFail(files, appDir)
     })
   }
 })

@@ -3,7 +3,8 @@
 // the app hands over the plugins' declarations (src/runtime/fastify-decorations.ts):
 // @fastify/passport's `request.isAuthenticated()` and both `request.logIn()` overloads, beside
 // @fastify/jwt's `request.jwtVerify()` and @fastify/cookie's `reply.setCookie()` (no `this` declared),
-// in an inline handler, in a hook and in a controller method. Still refused: a misspelt member,
+// in an inline handler, in a hook and in a controller method; `request.logIn<User>(user)` checks the
+// user against the type argument. Still refused: a misspelt member,
 // a wrong arity, a wrong result type, a method called detached from its request.
 import 'reflect-metadata'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -59,6 +60,16 @@ request.isAuthenticatd()
 void request.logIn()
 // @ts-expect-error [TS2322] Type 'boolean' is not assignable to type 'string'.
 const authenticated: string = request.isAuthenticated()
+// passport's logIn<T>(user: T): a type argument states the user's type, and the user is checked against it.
+interface User { id: number; name: string }
+void request.logIn<User>({ id: 3, name: 'ada' })
+void request.logIn<User>({ id: 3, name: 'ada' }, { session: false })
+// @ts-expect-error [TS2322] Type 'string' is not assignable to type 'number'.
+void request.logIn<User>({ id: '3', name: 'ada' })
+// @ts-expect-error [TS2353] Object literal may only specify known properties, and 'nme' does not exist in type 'User'.
+void request.logIn<User>({ id: 3, nme: 'ada' }, { session: true })
+// @ts-expect-error [TS2353] Object literal may only specify known properties, and 'sesion' does not exist in type
+void request.logIn<User>({ id: 3, name: 'ada' }, { sesion: true })
 const detached = request.isAuthenticated
 // @ts-expect-error [TS2684] The 'this' context of type 'void' is not assignable to method's 'this' of type 'RequestBase'.
 detached()
