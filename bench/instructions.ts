@@ -23,6 +23,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { request, Agent } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { callgrindTotal, medianRatio, summarizeCounts } from './harness/callgrind-count'
 import { ENDPOINTS, type Endpoint } from './harness/endpoints'
 import { READY_PREFIX } from './servers/ready-line'
 
@@ -45,14 +46,6 @@ function valgrindArgs(outFile: string, nodeFlags: readonly string[], script: str
   // all-non-file: V8 writes and rewrites its JIT code in anonymous memory, which valgrind must re-translate.
   return ['--tool=callgrind', `--callgrind-out-file=${outFile}`, '--smc-check=all-non-file', '--vgdb=yes',
     process.execPath, ...nodeFlags, script, ...scriptArgs]
-}
-
-/** The `totals:` (or `summary:`) line of a callgrind dump: instructions (Ir). */
-function dumpTotal(file: string): number {
-  const text = readFileSync(file, 'utf8')
-  const line = /^(?:totals|summary): (\d+)/m.exec(text)
-  if (line === null) throw new Error(`instructions: no totals line in ${file}`)
-  return Number(line[1])
 }
 
 function callgrindControl(option: string, pid: number): void {
@@ -124,7 +117,7 @@ async function countRequests(spec: Spec, endpoint: Endpoint, warmup: number, req
     callgrindControl('-d', child.pid!)
     const dumps = readdirSync(dir).filter((f) => f !== 'cg.out' && f.startsWith('cg.out'))
     if (dumps.length !== 1) throw new Error(`instructions: expected one dump in ${dir}, found ${dumps.join(', ') || 'none'}`)
-    return dumpTotal(join(dir, dumps[0])) / requests
+    return callgrindTotal(readFileSync(join(dir, dumps[0]), 'utf8')) / requests
   } catch (error) {
     process.stderr.write(`${spec.name}'s valgrind said:\n${stderr}\n`)
     throw error
@@ -149,19 +142,13 @@ async function countBoot(spec: Spec, bootArgs: readonly string[], nodeFlags: rea
       child.once('exit', (c) => { clearTimeout(timer); resolve(c) })
     })
     if (code !== 0 || !stdout.includes('BOOT ')) throw new Error(`instructions: ${spec.name} exited ${code} without a BOOT line`)
-    return dumpTotal(outFile)
+    return callgrindTotal(readFileSync(outFile, 'utf8'))
   } catch (error) {
     process.stderr.write(`${spec.name}'s valgrind said:\n${stderr}\n`)
     throw error
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = sorted.length >> 1
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
 }
 
 function formatted(n: number, boot: boolean): string {
@@ -208,12 +195,9 @@ async function main(): Promise<void> {
   }
   const first = counts.get(specs[0].name)!
   for (const spec of specs) {
-    const own = counts.get(spec.name)!
-    const lo = Math.min(...own)
-    const hi = Math.max(...own)
-    const ratios = own.map((n, i) => n / first[i])
-    const vsFirst = spec === specs[0] ? '' : `, ÷ ${specs[0].name} ${median(ratios).toFixed(4)} [${Math.min(...ratios).toFixed(4)}-${Math.max(...ratios).toFixed(4)}]`
-    process.stdout.write(`${spec.name}: median ${formatted(median(own), boot)} [${formatted(lo, boot)}-${formatted(hi, boot)}], spread ${(((hi - lo) / median(own)) * 100).toFixed(2)}%${vsFirst}\n`)
+    const s = summarizeCounts(counts.get(spec.name)!, spec === specs[0] ? null : first)
+    const vsFirst = s.ratios === null ? '' : `, ÷ ${specs[0].name} ${medianRatio(s.ratios).toFixed(4)} [${Math.min(...s.ratios).toFixed(4)}-${Math.max(...s.ratios).toFixed(4)}]`
+    process.stdout.write(`${spec.name}: median ${formatted(s.median, boot)} [${formatted(s.min, boot)}-${formatted(s.max, boot)}], spread ${(s.spread * 100).toFixed(2)}%${vsFirst}\n`)
   }
 }
 
