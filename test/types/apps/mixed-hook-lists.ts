@@ -76,12 +76,13 @@ export class WrongController {
   // @ts-expect-error [TS2322] Type 'string' is not assignable to type 'number'
   @Get('/3') w3(@Req() request: Request) { const id: number | undefined = request.user?.id; return id }
 }
-// A generic `this: FastifyRequest` helper is retyped at its type parameters' constraints (docs/plugins.md):
-// `request.logIn(user)` takes any user, an explicit type argument is refused (TypeScript cannot keep them).
+// A generic `this: FastifyRequest` helper keeps a type parameter over its first parameter (docs/plugins.md):
+// `request.logIn(user)` takes any user, `request.logIn<AppUser>(user)` checks it against AppUser.
 interface AppUser { id: string; roles: string[] }
 export async function logInAs(request: Request, user: AppUser): Promise<void> {
   await request.logIn(user)
   await request.logIn(user, { session: true })
-  // @ts-expect-error [TS2558] Expected 0 type arguments, but got 1
   await request.logIn<AppUser>(user)
+  // @ts-expect-error [TS2345] Argument of type '{ id: string; }' is not assignable to parameter of type 'AppUser'.
+  await request.logIn<AppUser>({ id: user.id })
 }

@@ -66,9 +66,9 @@ void request.logIn<User>({ id: 3, name: 'ada' })
 void request.logIn<User>({ id: 3, name: 'ada' }, { session: false })
 // @ts-expect-error [TS2322] Type 'string' is not assignable to type 'number'.
 void request.logIn<User>({ id: '3', name: 'ada' })
-// @ts-expect-error [TS2353] Object literal may only specify known properties, and 'nme' does not exist in type 'User'.
+// @ts-expect-error [TS2561] Object literal may only specify known properties, but 'nme' does not exist in type 'User'.
 void request.logIn<User>({ id: 3, nme: 'ada' }, { session: true })
-// @ts-expect-error [TS2353] Object literal may only specify known properties, and 'sesion' does not exist in type
+// @ts-expect-error [TS2561] Object literal may only specify known properties, but 'sesion' does not exist in type
 void request.logIn<User>({ id: 3, name: 'ada' }, { sesion: true })
 const detached = request.isAuthenticated
 // @ts-expect-error [TS2684] The 'this' context of type 'void' is not assignable to method's 'this' of type 'RequestBase'.

@@ -43,7 +43,7 @@ declare const dbPlugin: AsyncPlugin<DbOptions>
 declare const authPlugin: CallbackPlugin<AuthOptions>
 // @ts-expect-error [TS2345] Property 'url' is missing in type '{ poolSize: number; }' but required in type 'DbOptions'.
 app.register(dbPlugin, { poolSize: 2 })
-// @ts-expect-error [TS2322] Type 'string' is not assignable to type 'Account'.
+// @ts-expect-error [TS2345] Type 'string' is not assignable to type 'Account'.
 app.register(authPlugin, { tokens: { t: 'ada' } })
 // @ts-expect-error [TS2554] Expected 2 arguments, but got 1.
 app.register(dbPlugin)
