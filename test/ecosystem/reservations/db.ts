@@ -29,7 +29,8 @@ export class Db {
   readonly pool: Pool
   constructor(config: DbConfig) { this.pool = new Pool({ connectionString: config.url, max: 10 }) }
   async onModuleInit(): Promise<void> { for (const sql of MIGRATIONS) await this.pool.query(sql) }
-  async onModuleDestroy(): Promise<void> { await this.pool.end() }
+  /** After in-flight requests have finished (onModuleDestroy runs before the listener stops). */
+  async onClose(): Promise<void> { await this.pool.end() }
 
   /**
    * One transaction, run again (bounded) when PostgreSQL aborts it as a deadlock (40P01) or a
