@@ -91,7 +91,10 @@ type Rebound1<F, Holder> = F extends (this: never, ...args: infer A) => infer R 
  * `request.logIn<User>(user)` and checks `user` against `User`. For a method that was not generic
  * the type parameter changes nothing: it accepts what the first parameter accepted.
  */
-type Sig<A extends readonly unknown[], R, Holder> = A extends readonly [infer First, ...infer Rest]
+// [A] and not A: a rest parameter typed as a union of tuples (@fastify/flash's
+// `...message: string[] | [string[]]`) must stay one signature; distributed, it became a union of
+// functions whose call intersects their parameters (`string & string[]`).
+type Sig<A extends readonly unknown[], R, Holder> = [A] extends [readonly [infer First, ...infer Rest]]
   ? <T extends First = First>(this: Holder, ...args: [first: T, ...rest: Rest]) => R
   : (this: Holder, ...args: A) => R
 
