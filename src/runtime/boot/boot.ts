@@ -10,6 +10,7 @@ import type { LogSerializers } from '../types'
 import { compileServer } from './compile'
 import { scopesDepthFirst } from './all-scopes'
 import { callLifecycleHook } from './lifecycle-hook'
+import { runtimeError } from '../errors/runtime-codes'
 import type { BootContext } from './boot-context'
 import { checkPluginMeta, checkProvided, encapsulatedPluginName, readPluginMeta } from '../shared/plugin-meta'
 
@@ -146,7 +147,7 @@ async function loadPlugin(boot: BootContext, node: PluginNode): Promise<void> {
     // lifted) once it exists, so the prefix cannot come from its result: as in Fastify, it is the
     // function's own `prefix` property, read above (@fastify/autoload sets autoConfig.prefix so).
     const options: unknown = typeof node.options === 'function' ? (node.options as Function)(scope) ?? {} : node.options
-    await callLifecycleHook(plugin, undefined, [scope, options], plugin.length >= 3, boot.pluginTimeout, `plugin ${scope.path}`)
+    await callLifecycleHook(plugin.length >= 3 ? plugin : refusingFactoryResult(plugin, scope.path), undefined, [scope, options], plugin.length >= 3, boot.pluginTimeout, `plugin ${scope.path}`)
   } finally {
     plugins.current = previous
   }
@@ -154,4 +155,18 @@ async function loadPlugin(boot: BootContext, node: PluginNode): Promise<void> {
   // After its own registrations: a plugin may make its decorations through a lifted helper. A
   // failure among them is the error to report, not the promise it kept the plugin from keeping.
   if (boot.failure === null) checkProvided(meta, scope)
+}
+
+/**
+ * A plugin without `done` that returns a function: `register(rateLimitFactory)` where
+ * `register(rateLimitFactory(options))` was meant. Enclave finishes such a plugin when it returns,
+ * so its routes and hooks were silently never declared (Fastify 3's avvio waits for a done that
+ * never comes: a plugin timeout ten seconds later). Refused at once, naming the fix.
+ */
+function refusingFactoryResult(plugin: Function, path: string): Function {
+  return function (this: unknown, ...args: unknown[]): unknown {
+    const result: unknown = plugin.apply(this, args)
+    if (typeof result === 'function') throw runtimeError('ENC_ERR_PLUGIN_RETURNED_FUNCTION', { path, name: plugin.name, returned: result.name })
+    return result
+  }
 }

@@ -12,6 +12,9 @@ interface At { readonly at: string }
 export const runtimeErrors = {
   ENC_ERR_PLUGIN_INVALID: e({ status: null, summary: 'register() was given something that is not a plugin function',
     message: (a: { path: string; got: string }) => `register() in ${a.path} takes a plugin function (async (scope, options) => {} or (scope, options, done) => {}), got ${a.got}.` }),
+  ENC_ERR_PLUGIN_RETURNED_FUNCTION: e({ status: null, summary: 'a plugin without done returned a function: a plugin factory registered without being called (register(factory) for register(factory(options))), whose routes and hooks would never be declared',
+    message: (a: { path: string; name: string; returned: string }) => `plugin ${a.path}: ${a.name === '' ? 'the plugin function' : a.name} returned a function${a.returned === '' ? '' : ` (${a.returned})`} instead of declaring anything, so nothing it would declare is served. ` +
+      `It looks like a plugin factory registered without being called: register what it returns, register(${a.name === '' ? 'factory' : a.name}(options)). A plugin is async (scope, options) => { ... } or (scope, options, done) => { ... }.` }),
   ENC_ERR_PLUGIN_TIMEOUT: e({ status: null, summary: 'a plugin, after() callback or onReady hook did not call done() or settle its promise within pluginTimeout (an onClose or preClose hook is logged with it, and the close goes on)',
     message: (a: { what: string; timeout: number; waitingFor?: 'done' | 'promise' | 'either' }) =>
       a.waitingFor === 'promise' || a.waitingFor === 'either'
