@@ -123,7 +123,7 @@ export function createRouter(options: {
   let derive = (raw: IncomingMessage): Record<string, unknown> => ({
     version: byVersion ? acceptVersion(raw.headers['accept-version']) : undefined,
     // HTTP/2 carries the host in :authority, which Node does not copy into `host` (Fastify 3 matches it too).
-    host: byHost ? raw.headers.host ?? raw.headers[':authority'] : undefined,
+    host: byHost ? routableHost(raw.headers.host ?? raw.headers[':authority']) : undefined,
   })
   const useCustom = (name: string): void => {
     if (customInUse.has(name)) return
@@ -275,3 +275,17 @@ function acceptVersion(header: string | string[] | undefined): string | string[]
 }
 
 const twoPartVersion = /^\d+\.\d+$/
+
+/**
+ * The most a Host naming a DNS name can hold: 253 characters, a trailing dot, and `:65535`.
+ * Node lets a Host value be as long as the request head (~16 KB), and find-my-way runs each
+ * RegExp host constraint on it whole (and keeps up to 1,000 results keyed by the value): a
+ * plausible `/.*\.example\.com$/`, unanchored, is quadratic there (a 15,000-character Host cost
+ * 0.24 s of CPU per request). A longer value names no host any route can serve: it is matched
+ * as if no Host had been sent (unconstrained routes only), never given to a constraint.
+ */
+export const MAX_ROUTABLE_HOST = 260
+
+function routableHost(value: string | string[] | undefined): string | string[] | undefined {
+  return typeof value === 'string' && value.length > MAX_ROUTABLE_HOST ? undefined : value
+}
