@@ -9,9 +9,11 @@ import type { Answer, Case } from './case'
 import { describe as describeMismatches, mismatches } from './compare'
 import { generateCase } from './generate'
 import { KNOWN_DIFFERENCES, type KnownDifference } from './known-differences'
-import { bounded, runSeed } from './run'
+import { bounded, runCase, runSeed } from './run'
+import { answer } from './apps'
 import { asRouterReads, notAllowedInTable } from './urls-differences'
 import { logLines } from './logs'
+import { defaultRouteCase } from './default-route'
 
 const SEED = 12
 const CASES = 200
@@ -185,6 +187,25 @@ describe('differential: the query-coercion, head-routes and cross-scope-refs fam
   familySeedsTest('head-routes', (cases) => cases / 3)
   // `$ref`s across plugin scopes (cross-scope-refs.ts): three quarters alike over seeds 1-6, half here.
   familySeedsTest('cross-scope-refs', (cases) => cases / 2)
+})
+
+describe('differential: Fastify 3\'s setDefaultRoute()', () => {
+  it('is refused by Enclave as README lists (ENC_ERR_PLUGIN_UNSUPPORTED_API naming setNotFoundHandler), where Fastify 3 answers from it', async function () {
+    this.timeout(30_000)
+    for (const transport of ['inject', 'http'] as const) {
+      const outcome = await runCase(defaultRouteCase('/nope', false), transport)
+      expect(outcome.unexplained, transport).to.equal(undefined)
+      expect(outcome.explainedBy, transport).to.deep.equal(['default-route-refused'])
+    }
+  })
+
+  it('the replacement the refusal names, setNotFoundHandler(), answers unknown URLs as Fastify 3\'s default route did', async function () {
+    this.timeout(30_000)
+    const fastify3 = await answer('fastify3', defaultRouteCase('/nope?x=1', false), 'inject')
+    const replaced = await answer('enclave', defaultRouteCase('/nope?x=1', true), 'inject')
+    expect(fastify3.body).to.equal('nothing at /nope?x=1')
+    expect(mismatches(fastify3, replaced)).to.deep.equal([])
+  })
 })
 
 describe('differential: the URL, body and hook-flow families', () => {

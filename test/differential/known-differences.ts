@@ -32,6 +32,7 @@ import { HTTP2_DIFFERENCES } from './http2-differences'
 import { SERIALIZERS_DIFFERENCES } from './serializers-differences'
 import { HEAD_ROUTES_DIFFERENCES } from './head-routes-differences'
 import { QUERY_COERCION_DIFFERENCES } from './query-coercion-differences'
+import { DEFAULT_ROUTE_DIFFERENCES } from './default-route'
 import { bodyParsed, regexpTakes } from './content-types'
 
 export type { KnownDifference, RewriteContext } from './difference-types'
@@ -224,6 +225,7 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
   ...SERIALIZERS_DIFFERENCES,
   ...HEAD_ROUTES_DIFFERENCES,
   ...QUERY_COERCION_DIFFERENCES,
+  ...DEFAULT_ROUTE_DIFFERENCES,
   ...PLUGIN_API_DIFFERENCES,
   ...ROUTE_OPTIONS_DIFFERENCES,
   {

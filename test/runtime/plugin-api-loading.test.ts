@@ -293,4 +293,15 @@ describe('plugin API: what Enclave does not offer', () => {
     expect(() => { app.setDefaultRoute(() => undefined) }).to.throw().with.property('code', 'ENC_ERR_PLUGIN_UNSUPPORTED_API')
     expect(() => app.getDefaultRoute()).to.throw(/getDefaultRoute\(\) was called in root/)
   })
+
+  it('the refusal of setDefaultRoute() and getDefaultRoute() names the replacement, setNotFoundHandler(), in a plugin too (boot fails, naming its path)', async () => {
+    expect(() => { (server() as unknown as { setDefaultRoute(fn: unknown): void }).setDefaultRoute(() => undefined) }).to.throw(/setDefaultRoute\(\) was called in root: .*removed in Fastify 5: answer unknown URLs with setNotFoundHandler\(/)
+    const app = server()
+    app.register(async (scope: Scope) => { (scope as unknown as { getDefaultRoute(): unknown }).getDefaultRoute() }, { prefix: '/v1' })
+    const error = await bootError(app)
+    expect(error.code).to.equal('ENC_ERR_PLUGIN_UNSUPPORTED_API')
+    expect(error.message).to.match(/getDefaultRoute\(\) was called in .*setNotFoundHandler\(/)
+    // Methods with no replacement keep the plain refusal.
+    expect(() => { (server() as unknown as { setGenReqId(fn: unknown): void }).setGenReqId(() => 'x') }).to.throw(/cannot run in Enclave yet/)
+  })
 })

@@ -12,6 +12,16 @@ export const unsupportedFastifyApis: readonly string[] = [
   'setDefaultRoute', 'getDefaultRoute',
 ]
 
+/**
+ * What to write instead, where Enclave offers another way. Fastify 3's default route is refused,
+ * not offered: Fastify 5 (the plugin API Enclave offers) removed it, and its raw `(req, res)`
+ * fallback would answer outside the hooks, the error handler and the 405 rule.
+ */
+const replacements: Readonly<Record<string, string>> = {
+  setDefaultRoute: 'Fastify 3\'s raw (req, res) default route was removed in Fastify 5: answer unknown URLs with setNotFoundHandler((request, reply) => { ... }) in the scope; the same raw function runs as setNotFoundHandler((request, reply) => { reply.hijack(); fallback(request.raw, reply.raw) }).',
+  getDefaultRoute: 'Fastify 3\'s raw (req, res) default route was removed in Fastify 5, so there is none to read: answer unknown URLs with setNotFoundHandler((request, reply) => { ... }).',
+}
+
 /** Installs the refusing methods on a prototype that has no member of that name yet. */
 export function installUnsupportedApis(prototype: object): void {
   for (const api of unsupportedFastifyApis) {
@@ -20,7 +30,7 @@ export function installUnsupportedApis(prototype: object): void {
       configurable: true,
       writable: true,
       value: function unsupported(this: { path: string }): never {
-        throw runtimeError('ENC_ERR_PLUGIN_UNSUPPORTED_API', { api, path: this.path })
+        throw runtimeError('ENC_ERR_PLUGIN_UNSUPPORTED_API', { api, path: this.path, instead: replacements[api] })
       },
     })
   }

@@ -22,7 +22,7 @@ export const runtimeErrors = {
           'Make it resolve or reject when it has finished (give slow work such as a connection attempt its own timeout), or raise the pluginTimeout option (0: no limit).'
         : `${a.what} did not call done() within ${a.timeout} ms. Call done() when it has finished, or make it async.` }),
   ENC_ERR_PLUGIN_UNSUPPORTED_API: e({ status: null, summary: 'a plugin called a Fastify instance method Enclave does not offer (docs/plugins.md lists them)',
-    message: (a: { api: string; path: string }) => `${a.api}() was called in ${a.path}: Enclave does not offer this Fastify API (docs/plugins.md lists what it offers). A plugin that needs it cannot run in Enclave yet.` }),
+    message: (a: { api: string; path: string; instead?: string }) => `${a.api}() was called in ${a.path}: Enclave does not offer this Fastify API (docs/plugins.md lists what it offers). ${a.instead ?? 'A plugin that needs it cannot run in Enclave yet.'}` }),
   ENC_ERR_PLUGIN_MISSING_MIDDLEWARE: e({ status: null, summary: 'use() was called in a scope where no middleware plugin (@fastify/middie, @fastify/express) has decorated it',
     message: (a: { path: string }) => `use() was called in ${a.path}, but no middleware plugin provides it there. Register @fastify/middie (or @fastify/express) in this scope or an ancestor, and await the register, before calling use().` }),
   ENC_ERR_PLUGIN_ERROR_MIDDLEWARE: e({ status: null, summary: "use() of @fastify/middie was given an Express error middleware `(err, req, res, next)`, which middie would call as `(req, res, next)` on every request",
