@@ -7,7 +7,7 @@ import { moduleError } from './module-error'
  * users write `@Get() search(@Body() filters)` and get a handler that silently sees nothing. Boot
  * fails instead, naming the route and the two ways out. A method that also has a route taking a
  * body (`@Get() @Post()`) reads it on that route and `null` on the GET one, as NestJS does: allowed.
- * `@Body('name', schema)` is refused earlier, by the parameter-schema merge (param-schemas.ts).
+ * `@Body('name', schema)` too: one check, before the parameter-schema merge (param-schemas.ts).
  */
 export function checkBodyReadable(declaringClass: Function, key: string | symbol, where: string, methods: readonly string[]): void {
   if (methods.length === 0 || !methods.every(bodiless)) return

@@ -5,7 +5,7 @@ import { buildHandler, checkUndecorated } from './argument-builder'
 import { withParamSchemas } from './param-schemas'
 import { moduleError } from './module-error'
 import { joinPaths } from './module-tree'
-import type { DeclaredMethodRoute } from './param-names-check'
+import type { DeclaredMethodRoute } from './declared-method-route'
 import type { HookResolver } from './route-guards'
 import { checkBodyReadable } from './body-on-get'
 import { classInterceptors, withInterceptors, type RouteInterceptors } from './interceptors'
@@ -51,8 +51,8 @@ export function controllerRoutes(controller: Class, instance: object | PerReques
     // The controller's @Route('/users') is part of the route's path; scope prefixes are the runtime's.
     const url = joinPaths([prefix], route.path)
     const siblings = collected.filter((other) => other.route !== route && other.declaringClass === declaringClass && other.route.propertyKey === route.propertyKey)
-    const schema = withParamSchemas(route.options.schema, declaringClass, route.propertyKey, where, siblings.length > 0 ? url : undefined, route.methods.map((m) => m.toUpperCase()), siblings.flatMap((other) => other.route.methods.map((m) => m.toUpperCase())), jsonShorthand)
     checkBodyReadable(declaringClass, route.propertyKey, where, [...route.methods, ...siblings.flatMap((other) => other.route.methods)])
+    const schema = withParamSchemas(route.options.schema, declaringClass, route.propertyKey, where, siblings.length > 0 ? url : undefined, route.methods.map((m) => m.toUpperCase()), jsonShorthand)
     const options: RouteOptions = { ...route.options, ...(schema === route.options.schema ? {} : { schema: schema as RouteOptions['schema'] }), ...(hooks as Partial<RouteOptions>), ...(scopedHooks ? endOfRequestRelease(hooks, route) : {}), ...routeConfig(classConfig, declaringClass, route), method, url, handler }
     // routeMetadata() values with no route hook or interceptor that could read them: the scope's hooks are known only after boot (unread-metadata.ts).
     const metadataKeys = [...Object.keys(classConfig ?? {}), ...Object.keys(getMethodRouteConfig(declaringClass).get(route.propertyKey) ?? {})]

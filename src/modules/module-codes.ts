@@ -68,15 +68,11 @@ export const moduleErrors = {
       : a.case === 'module-method'
       ? `@UseInterceptors() on ${a.where} (module ${a.path}): a module method is not a route. Put it on the module class (every controller route of the module and below), a controller class or a route method.`
       : `@UseInterceptors() on ${a.where} (listed in ${a.path}), which declares no route, so nothing would call it. Put it on a route method (@Get, @Post, ...) or on the controller class.` }),
-  ENC_ERR_MODULE_BODY_NOT_PARSED: e({ status: null, summary: "@Body() on a route method whose routes are all GET or HEAD: their bodies are never parsed (as in Fastify 3), so it would be null on every request",
-    message: (a: { where: string; params: readonly string[] }) => `${a.where}: ${a.params.join(', ')} reads the request body, but a GET or HEAD request's body is never parsed, so it would be null on every request. ` +
+  ENC_ERR_MODULE_BODY_NOT_PARSED: e({ status: null, summary: "@Body() (or @Body('name', schema)) on a route method whose routes are all GET or HEAD: their bodies are never parsed (as in Fastify 3), so it would be null on every request (with a schema, every request would be a 400)",
+    message: (a: { where: string; params: readonly string[] }) => `${a.where}: ${a.params.join(', ')} reads the request body, but a GET or HEAD request's body is never parsed, so it would be null on every request (with a schema, every request would be refused). ` +
       'Read the values from the query (@Query()) or the path (@Params()), or declare the route with @Post/@Put/@Patch.' }),
-  ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT: e({ status: null, summary: "a parameter's schema (@Query('page', { type: 'integer' }), @Body('title', {...})) declares a property the route's part schema (or another parameter) declares differently, or that part's schema cannot take properties (a $ref, a class, a combinator, another type), or @Body('name', schema) on a method whose routes are all GET or HEAD (no body there)",
-    message: (a: { case: 'route-schema' | 'two-params'; where: string; part: string; key: string; first: string; second: string } | { case: 'not-mergeable'; where: string; part: string; params: readonly string[] }
-      | { case: 'no-body'; where: string; params: readonly string[] }) => a.case === 'no-body'
-      ? `${a.where}: ${a.params.join(', ')} give the body a schema, but a GET or HEAD request's body is never parsed, so every request would be refused (400 'body should be object'). ` +
-        'Read the value from the query (@Query(name, schema)) or the path, or declare the route with @Post/@Put/@Patch.'
-      : a.case === 'not-mergeable'
+  ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT: e({ status: null, summary: "a parameter's schema (@Query('page', { type: 'integer' }), @Body('title', {...})) declares a property the route's part schema (or another parameter) declares differently, or that part's schema cannot take properties (a $ref, a class, a combinator, another type)",
+    message: (a: { case: 'route-schema' | 'two-params'; where: string; part: string; key: string; first: string; second: string } | { case: 'not-mergeable'; where: string; part: string; params: readonly string[] }) => a.case === 'not-mergeable'
       ? `${a.where}: ${a.params.join(', ')} add properties to the ${a.part} schema, but the route's schema.${a.part} is not a plain object schema written inline (a $ref, a schema class, TypeBox, a combinator or a type other than object), so it cannot take them. ` +
         `Declare the properties in that schema and drop the schemas from the parameter decorators, or drop schema.${a.part} from the route options.`
       : `${a.where}: ${a.part} property '${a.key}' is declared twice, differently: ${a.case === 'route-schema' ? `the route's schema.${a.part} says` : 'another parameter says'} ${a.first}, and ${a.second}. ` +

@@ -1,18 +1,7 @@
-import type { RouteOptions, Scope } from '../runtime'
 import { describePathParams, didYouMean, finalUrls, pathParamNames } from '../runtime/internal'
 import { getParams } from '../decorators/internal'
 import { moduleError } from './module-error'
-import { warnUnreadMetadata } from './unread-metadata'
-
-/** One route a controller method declared, with its options as the runtime left them (final url). */
-export interface DeclaredMethodRoute {
-  readonly declaringClass: Function
-  readonly key: string | symbol
-  readonly where: string
-  readonly options: RouteOptions
-  /** Its routeMetadata() keys, when no route-level hook or interceptor could read them (unread-metadata.ts checks the scope's after boot). */
-  readonly unreadMetadata?: readonly string[]
-}
+import type { DeclaredMethodRoute } from './declared-method-route'
 
 /**
  * Refuses `@Params('idd')` on a method none of whose routes has `:idd`: the parameter would be
@@ -21,16 +10,7 @@ export interface DeclaredMethodRoute {
  * (`route.url = '/:lang' + route.url`). A method with several route decorators
  * (`@Get('/') @Get('/:id')`, NestJS's optional id) may name a parameter some of its routes have.
  */
-export function declareAndCheck(scope: Scope, routes: readonly DeclaredMethodRoute[]): void {
-  for (const { options } of routes) {
-    finalUrls.set(options, '')
-    scope.route(options)
-  }
-  checkParamNames(routes)
-  warnUnreadMetadata(scope, routes)
-}
-
-function checkParamNames(routes: readonly DeclaredMethodRoute[]): void {
+export function checkParamNames(routes: readonly DeclaredMethodRoute[]): void {
   const byMethod = new Map<Function, Map<string | symbol, DeclaredMethodRoute[]>>()
   for (const route of routes) {
     let keys = byMethod.get(route.declaringClass)

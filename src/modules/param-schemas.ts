@@ -15,15 +15,13 @@ const decoratorOf: Record<SchemaPart, string> = { querystring: 'Query', params: 
  * property declared twice is declared the same; else boot fails naming both declarations.
  * A method without parameter schemas keeps its options' schema object as it is.
  */
-export function withParamSchemas(schema: unknown, declaringClass: Function, key: string | symbol, where: string, onePathOfSeveral?: string, methods: readonly string[] = [], siblingMethods: readonly string[] = [], jsonShorthand = true): unknown {
+export function withParamSchemas(schema: unknown, declaringClass: Function, key: string | symbol, where: string, onePathOfSeveral?: string, methods: readonly string[] = [], jsonShorthand = true): unknown {
   let declared = getParams(declaringClass, key).filter((p): p is ParamMeta & { schema: NonNullable<ParamMeta['schema']>; key: string } => p.schema !== undefined && p.key !== null)
   if (declared.length === 0) return schema
-  // The runtime never parses a GET/HEAD body (its schema sees null): a body property there refuses every request.
-  const bodyParams = declared.filter((p) => p.source === 'body')
-  if (bodyParams.length > 0 && methods.length > 0 && methods.every(bodiless)) {
-    // `@Get() @Post()` on one method: the body property is the POST route's; the GET route reads
-    // it as undefined (NestJS's @Body() on a GET). Refused only when no route of the method takes a body.
-    if (!siblingMethods.some((m) => !bodiless(m))) throw moduleError('ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT', { case: 'no-body', where, params: bodyParams.map((p) => `@Body('${p.key}', ...)`) })
+  // `@Get() @Post()` on one method: the body property is the POST route's; the GET route, whose
+  // body is never parsed, reads it as undefined (NestJS's @Body() on a GET). A method with no route
+  // taking a body was refused before this (body-on-get.ts, ENC_ERR_MODULE_BODY_NOT_PARSED).
+  if (methods.length > 0 && methods.every(bodiless) && declared.some((p) => p.source === 'body')) {
     declared = declared.filter((p) => p.source !== 'body')
     if (declared.length === 0) return schema
   }

@@ -205,12 +205,12 @@ describe('per-parameter schemas: @Query/@Params/@Headers(name, schema) (NestJS P
     @Route('/') class Search { @Get('/') find(@Body('term', { type: 'string' }, { optional: true }) term: SchemaParam<string | undefined>) { return term } }
     @Module({ controllers: [Search] }) class SearchModule {}
     const error = await bootError(SearchModule)
-    expect(error.code).to.equal('ENC_ERR_MODULE_PARAM_SCHEMA_CONFLICT')
-    expect(error.message).to.include("GET route Search.find in SearchModule: @Body('term', ...) give the body a schema, but a GET or HEAD request's body is never parsed")
+    expect(error.code).to.equal('ENC_ERR_MODULE_BODY_NOT_PARSED')
+    expect(error.message).to.include("GET route Search.find in SearchModule: @Body('term') (parameter 0) reads the request body, but a GET or HEAD request's body is never parsed").and.include('with a schema, every request would be refused')
     // Refused when every route of the method is bodiless (@Get @Head), not only the first.
     @Route('/') class Both { @Get('/a') @Head('/b') both(@Body('term', { type: 'string' }, { optional: true }) term: SchemaParam<string | undefined>) { return { term: term ?? null } } }
     @Module({ controllers: [Both] }) class BothModule {}
-    expect((await bootError(BothModule)).message).to.include("route Both.both in BothModule: @Body('term', ...)")
+    expect((await bootError(BothModule)).message).to.include("route Both.both in BothModule: @Body('term') (parameter 0)")
     @Route('/') class List { @Post('/', { schema: { body: { type: 'array' } } }) add(@Body('term', { type: 'string' }) term: SchemaParam<string>) { return term } }
     @Module({ controllers: [List] }) class ListModule {}
     expect((await bootError(ListModule)).message).to.include('a type other than object')

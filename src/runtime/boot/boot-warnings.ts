@@ -21,7 +21,7 @@ export const bootWarningTable = [
   },
   {
     code: 'ENC_WARN_ROUTE_METADATA_UNREAD',
-    summary: 'a controller route carries routeMetadata() / SetMetadata values (`@Roles([\'admin\'])`) but no guard, hook (of any stage or level) or interceptor runs on it, so nothing reads them and the route is served to everyone (a guard meant to be attached was not)',
+    summary: "a controller route carries routeMetadata() / SetMetadata values (`@Roles(['admin'])`) but no guard, interceptor or app hook that runs before the handler (plugins' hooks such as cookie's or cors' do not count) is on it, so nothing reads them and the route is served to everyone (a guard meant to be attached was not)",
   },
   {
     // Not a boot warning: the one runtime warning (serve/unlogged-failure.ts), in this table so that
