@@ -43,4 +43,26 @@ describe('dx: a promise inside a returned payload answers 500 ENC_ERR_REPLY_PEND
     expect(JSON.parse(body)).to.deep.equal({ meta: {}, at: '1970-01-01T00:00:00.000Z', price: '2.5 EUR', list: [{}] })
     expect(lines).to.deep.equal([])
   })
+
+  it('a promise under a key the response schema does not write is not the client\'s {}: served as before', async () => {
+    const schema = { response: { 200: { type: 'object', properties: { id: { type: 'integer' }, meta: { type: 'object' } } } } }
+    const { status, body } = await served((app) => { app.get('/s', { schema }, async () => ({ id: 1, meta: {}, refresh: fetchUser() })) }, '/s')
+    expect(status).to.equal(200)
+    expect(JSON.parse(body)).to.deep.equal({ id: 1, meta: {} })
+  })
+
+  it('a thenable with toJSON() is written by its toJSON(), not as {}: served as before', async () => {
+    const lazy = { then: (resolve: (v: number) => void) => resolve(1), toJSON: () => ({ a: 1 }) }
+    const { status, body } = await served((app) => { app.get('/t', async () => ({ x: lazy, y: {} })) }, '/t')
+    expect(status).to.equal(200)
+    expect(JSON.parse(body)).to.deep.equal({ x: { a: 1 }, y: {} })
+  })
+
+  it('the walk is bounded: a promise after 10,000 values is not looked for (served as JSON writes it), a huge typed array is not entered', async () => {
+    const big = Array.from({ length: 20_000 }, (_, i) => i)
+    const late = await served((app) => { app.get('/late', async () => ({ big, empty: {}, user: fetchUser() })) }, '/late')
+    expect(late.status).to.equal(200)
+    const bytes = await served((app) => { app.get('/bytes', async () => ({ empty: {}, bytes: new Uint8Array(10), user: fetchUser() })) }, '/bytes')
+    expect(bytes.status).to.equal(500)
+  })
 })
