@@ -38,6 +38,19 @@ describe('hardening: regex parameters in route paths', () => {
       }
     })
 
+    it('a regex with alternatives (^a|\\d+\\.?\\d*$) is bounded on every branch, not only the first: 100 digits 200, 118 a 414, 119 and 16,000 digits 404', async () => {
+      const app = server()
+      app.get('/alt/:id(^a|\\d+\\.?\\d*$)', async (request) => request.params)
+      expect((await app.inject({ url: '/alt/a' })).json()).to.deep.equal({ id: 'a' })
+      expect((await app.inject({ url: '/alt/12.5' })).json()).to.deep.equal({ id: '12.5' })
+      expect((await app.inject({ url: `/alt/${'1'.repeat(100)}` })).statusCode).to.equal(200)
+      // The segment ':id(^a|\\d+\\.?\\d*$)' is 17 characters: 100 + 18 = 118 is the most the regex sees.
+      expect((await app.inject({ url: `/alt/${'1'.repeat(118)}` })).statusCode).to.equal(414)
+      for (const length of [119, 16_000]) {
+        expect((await app.inject({ url: `/alt/${'1'.repeat(length)}` })).statusCode, `${length} digits`).to.equal(404)
+      }
+    })
+
     it('over a socket too: a 16,000-digit segment (the most a request head holds) is a well-formed 404 and the server goes on answering', async () => {
       const { address } = await listening((app) => { app.get('/n/:n(^\\d+$)', async (request) => request.params) })
       const res = await rawRequest(address, `GET /n/${'1'.repeat(16_000)}x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)
@@ -78,10 +91,11 @@ describe('hardening: regex parameters in route paths', () => {
       expect(error?.message).to.include("The regex '(^(a+)+$)' is not safe").and.not.include('?!')
     })
 
-    it('boundRegexParams: a lookahead at the start of each segment\'s first regex parameter, after its ^; other segments, escaped colons and (?:...) groups as written', () => {
-      expect(boundRegexParams('/a/:id(^\\d+$)/b', 100)).to.equal('/a/:id(^(?![\\s\\S]{111})\\d+$)/b')
-      expect(boundRegexParams('/:a-:b(\\d+)', 100)).to.equal('/:a-:b((?![\\s\\S]{211})\\d+)')
-      expect(boundRegexParams('/x::y/:p/:q(a)/:r(b)', 5)).to.equal('/x::y/:p/:q((?![\\s\\S]{11})a)/:r((?![\\s\\S]{11})b)')
+    it('boundRegexParams: a lookahead before the whole of each segment\'s first regex parameter (its alternatives grouped), between its ^ and $; other segments, escaped colons and (?:...) groups as written', () => {
+      expect(boundRegexParams('/a/:id(^\\d+$)/b', 100)).to.equal('/a/:id(^(?![\\s\\S]{111})(?:\\d+)$)/b')
+      expect(boundRegexParams('/:a-:b(\\d+)', 100)).to.equal('/:a-:b((?![\\s\\S]{211})(?:\\d+))')
+      expect(boundRegexParams('/x::y/:p/:q(a)/:r(b)', 5)).to.equal('/x::y/:p/:q((?![\\s\\S]{11})(?:a))/:r((?![\\s\\S]{11})(?:b))')
+      expect(boundRegexParams('/alt/:id(^a|\\d+$)', 100)).to.equal('/alt/:id(^(?![\\s\\S]{113})(?:a|\\d+)$)')
       expect(boundRegexParams('/s/:id(?:a)', 100)).to.equal('/s/:id(?:a)')
       expect(boundRegexParams('/plain/:id', 100)).to.equal('/plain/:id')
       expect(regexParamsOf('/a/:id(^(\\d)+\\)$)-:b/:c((x))')).to.deep.equal([

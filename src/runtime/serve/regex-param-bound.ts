@@ -8,7 +8,7 @@
  * for one 16,000-digit request, and any segment is the attacker's to choose. Fastify 3's router
  * (find-my-way 4) never ran a regex on a segment longer than maxParamLength, and find-my-way 9 not
  * past its parameters' share of it: this puts that bound back into the regex itself, a negative
- * lookahead at the start of the segment's first regex parameter that fails once more than
+ * lookahead before the whole of the segment's first regex parameter that fails once more than
  * `parameters × maxParamLength + the segment's own length` characters follow. Such a segment cannot
  * hold parameters within maxParamLength anyway: it is not found (404, as in Fastify 3), and a
  * segment within the bound is matched, and its parameters checked (414), as before.
@@ -16,25 +16,53 @@
 export function boundRegexParams(path: string, maxParamLength: number): string {
   if (!path.includes('(')) return path
   let out = ''
+  for (const { bounded } of regexGroups(path, maxParamLength)) out += bounded
+  return out
+}
+
+/**
+ * find-my-way quotes a regex it refuses ("The regex '(...)' is not safe!"): put back the groups as
+ * the route wrote them.
+ */
+export function asWritten(text: string, path: string, maxParamLength: number): string {
+  for (const { written, bounded } of regexGroups(path, maxParamLength)) {
+    if (written !== null) text = text.split(bounded).join(written)
+  }
+  return text
+}
+
+/**
+ * The path cut into pieces, each as written and as stored: a segment's first regex group becomes
+ * `(^(?![\s\S]{max+1})(?:body)$)`. The lookahead stands before the whole body, not inside its first
+ * alternative (`^a|\d+\.?\d*$` would else run its second branch unbounded); `^` and `$` stay at the
+ * group's ends, where find-my-way trims them (trimRegExpStartAndEnd). A group written `(?:...)` or
+ * `(?=...)` is not find-my-way's capture, and a body ending in `\$` is one find-my-way breaks anyway:
+ * both left as written. `written` is null for text kept as it was.
+ */
+function regexGroups(path: string, maxParamLength: number): Array<{ written: string | null; bounded: string }> {
+  const pieces: Array<{ written: string | null; bounded: string }> = []
   let from = 0
   for (let start = 0; start <= path.length;) {
     const segment = scanSegment(path, start)
     if (segment.firstRegex !== -1) {
-      let at = segment.firstRegex + 1
-      if (path.charCodeAt(at) === 94) at++ // '^': find-my-way trims it only at the group's start
-      // A group written `(?:...)` or `(?=...)` is not find-my-way's capture: left as written.
-      if (path.charCodeAt(at) !== 63) {
-        out += path.slice(from, at) + lookahead(segment.params * maxParamLength + (segment.end - start))
-        from = at
+      const open = segment.firstRegex
+      const close = closingParenthesis(path, open)
+      const body = path.slice(open + 1, close)
+      const head = body.charCodeAt(0) === 94 ? '^' : ''
+      const tail = body.length > head.length && body.charCodeAt(body.length - 1) === 36 ? '$' : ''
+      const inner = body.slice(head.length, body.length - tail.length)
+      if (close < path.length && inner.charCodeAt(0) !== 63 && !inner.endsWith('\\')) {
+        pieces.push({ written: null, bounded: path.slice(from, open) })
+        const bounded = `(${head}${lookahead(segment.params * maxParamLength + (segment.end - start))}(?:${inner})${tail})`
+        pieces.push({ written: path.slice(open, close + 1), bounded })
+        from = close + 1
       }
     }
     start = segment.end + 1
   }
-  return out + path.slice(from)
+  pieces.push({ written: null, bounded: path.slice(from) })
+  return pieces
 }
-
-/** The bound's text, also to take it out of find-my-way's messages (which quote the regex). */
-export const BOUND_LOOKAHEAD = /\(\?!\[\\s\\S\]\{\d+\}\)/g
 
 function lookahead(max: number): string {
   return `(?![\\s\\S]{${max + 1}})`

@@ -5,7 +5,7 @@ import type { CompiledRoute } from './compiled-route'
 import { isStaticPath, StaticRoutes } from './static-routes'
 import { plainParams } from './plain-params'
 import { absolutePathStart, pathEnd } from './request-target'
-import { BOUND_LOOKAHEAD, boundRegexParams } from './regex-param-bound'
+import { asWritten, boundRegexParams } from './regex-param-bound'
 import { versionStrategy } from '../shared/version-strategy'
 import type { ConstraintStrategy } from '../shared/custom-constraints'
 
@@ -163,8 +163,8 @@ export function createRouter(options: {
     } catch (error) {
       // find-my-way quotes the regex it refused ("The regex '(...)' is not safe!"): as the route wrote it.
       if (stored !== path && error instanceof Error) {
-        error.message = error.message.replace(BOUND_LOOKAHEAD, '')
-        error.stack = error.stack?.replace(BOUND_LOOKAHEAD, '')
+        error.message = asWritten(error.message, path, options.maxParamLength)
+        if (error.stack !== undefined) error.stack = asWritten(error.stack, path, options.maxParamLength)
       }
       throw error
     }
