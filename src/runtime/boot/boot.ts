@@ -13,6 +13,7 @@ import { callLifecycleHook } from './lifecycle-hook'
 import { runtimeError } from '../errors/runtime-codes'
 import type { BootContext } from './boot-context'
 import { checkPluginMeta, checkProvided, encapsulatedPluginName, readPluginMeta } from '../shared/plugin-meta'
+import { isThenable } from '../shared/thenable'
 
 /**
  * Boot, in order: run the plugins (each registration in the order users read it), close
@@ -161,12 +162,17 @@ async function loadPlugin(boot: BootContext, node: PluginNode): Promise<void> {
  * A plugin without `done` that returns a function: `register(rateLimitFactory)` where
  * `register(rateLimitFactory(options))` was meant. Enclave finishes such a plugin when it returns,
  * so its routes and hooks were silently never declared (Fastify 3's avvio waits for a done that
- * never comes: a plugin timeout ten seconds later). Refused at once, naming the fix.
+ * never comes: a plugin timeout ten seconds later; an async plugin's resolved value it ignores, so
+ * that one boots with nothing declared). Refused at once, naming the fix (README differences).
  */
 function refusingFactoryResult(plugin: Function, path: string): Function {
-  return function (this: unknown, ...args: unknown[]): unknown {
-    const result: unknown = plugin.apply(this, args)
+  const refuse = (result: unknown): unknown => {
     if (typeof result === 'function') throw runtimeError('ENC_ERR_PLUGIN_RETURNED_FUNCTION', { path, name: plugin.name, returned: result.name })
     return result
+  }
+  return function (this: unknown, ...args: unknown[]): unknown {
+    const result: unknown = plugin.apply(this, args)
+    // An async factory (`register(async (opts) => rateLimit)`) is the same slip, resolved later.
+    return isThenable(result) ? Promise.resolve(result).then(refuse) : refuse(result)
   }
 }
