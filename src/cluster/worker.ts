@@ -10,20 +10,29 @@ import { LingeringClose } from './linger'
  * listen tells the primary first, which then stops (start-cluster.ts).
  *
  * The stop listeners are in place before the app is built: a worker asked to stop while it boots
- * (a SIGTERM to the cluster during a slow boot, a rolling restart's stop) exits at once with 0. It
- * serves nothing yet, so there is nothing to drain, and a boot waiting on a database could
+ * (a SIGTERM to the cluster during a slow boot, a rolling restart's stop) exits at once with 0, or,
+ * once the app is built and only listen() is under way, closes it first (its providers are disposed).
+ * It serves nothing yet, so there is nothing to drain, and a boot waiting on a database could
  * otherwise hold the stop until the primary's stopTimeout killed it (the STOP message was lost:
  * nothing listened for it), or let the worker start serving after it was told to stop.
  */
 export async function runWorker(factory: () => Promise<Scope> | Scope, options: ResolvedClusterOptions): Promise<void> {
+  let built: Scope | null = null
   let serving: { app: Scope; lingering: LingeringClose } | null = null
   let stopping = false
   const stop = (reason: string): void => {
     if (stopping) return
     stopping = true
-    if (serving === null) {
+    if (built === null) {
       console.error(`worker ${process.pid} stopping (${reason}) before it listened: exiting without serving`)
       process.exit(0)
+    }
+    if (serving === null) {
+      // Built, listen() under way: nothing served yet, but the providers exist and must be disposed;
+      // close() also ends a listen() that completes meanwhile (after() below sees `stopping`).
+      console.error(`worker ${process.pid} stopping (${reason}) before it listened: closing the app without serving`)
+      built.close().then(() => process.exit(0), (error: unknown) => { console.error(error); process.exit(1) })
+      return
     }
     const { app, lingering } = serving
     // The primary logs the drain once; each worker says when and why it began, in its own log.
@@ -42,9 +51,11 @@ export async function runWorker(factory: () => Promise<Scope> | Scope, options: 
   process.on('disconnect', () => stop('primary disconnected'))
   try {
     const app = await factory()
+    built = app
     const lingering = new LingeringClose(app.server, 2_000)
     await app.listen({ port: options.port, host: options.host })
-    serving = { app, lingering }
+    // A stop that came during listen() is already closing the app: it must not start serving.
+    if (!stopping) serving = { app, lingering }
   } catch (error) {
     console.error(error)
     // The primary stops instead of respawning workers that would fail on the same address.

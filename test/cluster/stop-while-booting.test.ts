@@ -41,4 +41,30 @@ describe('startCluster: SIGTERM while a worker boots', function () {
       if (worker !== 0) { try { process.kill(worker, 'SIGKILL') } catch { /* already gone */ } }
     }
   })
+
+  it('a worker built and still in listen() when asked to stop closes the app (its providers are disposed), never serves, and exits 0', async () => {
+    const port = await freePort()
+    const primary = spawn(process.execPath, [fixture], { env: { ...process.env, PORT: String(port), LISTEN_MS: '40000' }, stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    primary.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString() })
+    primary.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString() })
+    const exited = new Promise<number | null>((resolve) => primary.once('exit', (code) => resolve(code)))
+    let worker = 0
+    try {
+      for (let i = 0; i < 1_500 && worker === 0; i++) {
+        worker = Number(/LISTENING_SOON (\d+)/.exec(output)?.[1] ?? 0)
+        if (worker === 0) await sleep(20)
+      }
+      expect(worker, `the worker never reached listen(); output:\n${output}`).to.be.greaterThan(0)
+      primary.kill('SIGTERM')
+      const code = await Promise.race([exited, sleep(20_000).then(() => 'still running' as const)])
+      expect(code, output).to.equal(0)
+      expect(output).to.include(`worker ${worker} stopping (asked by the primary) before it listened: closing the app without serving`)
+      expect(output).to.include(`CLOSED ${worker}`)
+      expect(output).to.not.match(/^LISTENING \d+/m)
+    } finally {
+      if (primary.exitCode === null && primary.signalCode === null) primary.kill('SIGKILL')
+      if (worker !== 0) { try { process.kill(worker, 'SIGKILL') } catch { /* already gone */ } }
+    }
+  })
 })
