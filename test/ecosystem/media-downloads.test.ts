@@ -64,7 +64,7 @@ describe('media service: downloads, ranges and signed links (docs/files-and-medi
     const ok = await fetch(base + url)
     expect([ok.status, await ok.text()]).to.deep.equal([200, PDF.toString()])
     const { url: expired } = await (await fetch(`${base}/media/doc/link?ttl=-5`)).json() as { url: string }
-    for (const bad of [url.replace(/sig=./, 'sig=A'), url.replace(/expires=\d+/, (m) => `expires=${Number(m.slice(8)) + 1}`), expired]) {
+    for (const bad of [url.replace(/sig=(.)/, (_m, first: string) => `sig=${first === 'A' ? 'B' : 'A'}`), url.replace(/expires=\d+/, (m) => `expires=${Number(m.slice(8)) + 1}`), expired]) {
       const res = await fetch(base + bad)
       expect(res.status, bad).to.equal(403)
       expect(((await res.json()) as { code?: string }).code).to.equal('MEDIA_LINK_REFUSED')

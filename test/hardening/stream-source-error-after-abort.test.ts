@@ -23,6 +23,15 @@ function erringOnDestroy(): Readable & { destroyedBy: () => boolean } {
   return Object.assign(source, { destroyedBy: () => destroyed })
 }
 
+/** Resolves once the source emitted 'close' (after its error, if any); fails after `ms`. */
+function closedWithin(source: Readable, ms: number): Promise<void> {
+  if (source.closed) return Promise.resolve()
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the source did not close within ${ms} ms`)), ms)
+    source.once('close', () => { clearTimeout(timer); resolve() })
+  })
+}
+
 /** GETs `url`, reads `chunks` chunks, then goes away. */
 function readThenLeave(url: string, chunks: number): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -53,7 +62,9 @@ describe('hardening: a stream source that errors because the client left', () =>
       }, { logger, disableRequestLogging: false })       // a hand-made logger gets the access lines only when asked
       await readThenLeave(`${address}/tokens`, 3)
       for (let i = 0; i < 100 && !logger.entries.some((e) => e.msg === 'request aborted'); i++) await sleep(10)
-      await sleep(50)
+      // Not a fixed sleep: the source's own error and close have happened (so has any line they cause).
+      await closedWithin(sources[0], 5_000)
+      await new Promise((resolve) => setImmediate(resolve))
       expect(sources[0].destroyedBy(), 'the source was closed').to.equal(true)
       expect(logger.entries.filter((e) => e.msg === 'request aborted')).to.have.length(1)
       expect(warnOrError(logger)).to.deep.equal([])
