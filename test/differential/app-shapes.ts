@@ -306,7 +306,7 @@ export function registersLast(shape: AppShape): AppShape {
       const kinds = new Set(inner.body.flatMap((i) => (i.op === 'parser' ? [i.kind] : [])))
       if (kinds.size > 0) plugins.splice(0, plugins.length, ...plugins.map((p) => (p.op === 'register' ? { ...p, child: replacing(p.child, kinds) } : p)))
       // A route it declares after one of its own onRoute hooks stays after that hook, which sees
-      // it in Enclave (seed 38 case 145).
+      // it in Enclave (seed 38 case 145 before session 26).
       const firstOnRoute = inner.body.findIndex((i) => i.op === 'onRoute')
       const afterOwnOnRoute = (i: Op, k: number): boolean => i.op === 'route' && firstOnRoute !== -1 && k > firstOnRoute
       // Likewise its routes stay after an onRoute hook of a lifted plugin registered before it,

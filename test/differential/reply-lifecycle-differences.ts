@@ -54,7 +54,7 @@ export const REPLY_LIFECYCLE_DIFFERENCES: KnownDifference[] = [
     rewrite(f, { c, enclave }) {
       // The head written by `reply.raw.writeHead()`, then a send: Enclave closes the connection, Fastify 3 leaves it hanging.
       // (Fastify 3 hangs, or throws outside any promise from a late send of an onSend hook: seed 59:179.)
-      // A stream payload (an onSend hook's) Fastify 3 pipes under the handler's head instead (seed 57:33).
+      // A stream payload (an onSend hook's) Fastify 3 pipes under the handler's head instead (seed 57:33 before session 26).
       const streamedUnderHead = f.statusCode === 207 && f.headers['x-raw-head'] === '1' && c.lifecycle?.hooks.includes('onSend-stream') === true
       if (c.lifecycle?.ending !== 'raw-write-head-then-send' || (f.statusCode !== -1 && f.statusCode !== -2 && !streamedUnderHead) || enclave.statusCode !== -3) return undefined
       return enclave
@@ -65,7 +65,7 @@ export const REPLY_LIFECYCLE_DIFFERENCES: KnownDifference[] = [
     readme: 'After `reply.callNotFound()` the not-found reply runs the not-found handler\'s preSerialization and onSend hooks',
     async rewrite(_f, context) {
       const shape = context.c.lifecycle
-      // The calling route's onSend hooks are not the not-found handler's: Fastify 3 asked without them (seed 55:284).
+      // The calling route's onSend hooks are not the not-found handler's: Fastify 3 asked without them (seed 55:284 before session 26).
       if (shape?.ending !== 'call-not-found-after-headers' || !shape.hooks.some((h) => h.startsWith('onSend'))) return undefined
       return await replayShape(context, { ...shape, hooks: shape.hooks.filter((h) => !h.startsWith('onSend')) })
     },

@@ -77,7 +77,7 @@ function withoutUnholdable(schema: Schema, value: unknown): unknown {
 }
 
 /** What Enclave writes for `payload` under `schema` (undefined: a 500). */
-/** null at the root of an object schema with something to write, or of an array schema: refused as Fastify 3 refuses it (a 500; seed 157:175 under `default`). */
+/** null at the root of an object schema with something to write, or of an array schema: refused as Fastify 3 refuses it (a 500; seed 157:175 under `default`, before session 26). */
 function refusesNull(schema: Schema): boolean {
   const s = schema as Record<string, unknown>
   if (s.nullable === true) return false

@@ -269,10 +269,10 @@ function logBuiltInError(reply: ReplyImpl, thrown: unknown): void {
   logErrorReply(reply, status, error, error.message)
 }
 
-// Replies whose error reached the built-in reply as a 5xx, logged at error: the fallback after it
-// does not log again. Only error paths touch it.
 const onErrorFailure: ObserverFailure = { logLine: 'an onError hook failed', warning: 'an onError hook failed' }
 
+// Replies whose error reached the built-in reply as a 5xx, logged at error: the fallback after it
+// does not log again. Only error paths touch it.
 const loggedAsError = new WeakSet<ReplyImpl>()
 
 /**

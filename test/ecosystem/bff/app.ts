@@ -21,7 +21,7 @@ export const CONFIG = Symbol('BffConfig')
 type Cookies = { cookies: Record<string, string | undefined>; unsignCookie(value: string): { valid: boolean; value: string | null } }
 type SetCookie = { setCookie(name: string, value: string, options: object): ReplyT }
 
-/** Opens after `threshold` failures in a row; while open, calls fail at once; after `coolMs` one call tries again. */
+/** Opens after `threshold` failures in a row; while open, calls fail at once; after `coolMs` calls go through again (no half-open single probe: a burst then reaches a still-failing upstream until `threshold` more failures reopen it). */
 export class CircuitBreaker {
   #failures = 0
   #openUntil = 0

@@ -141,10 +141,12 @@ export class BookingService {
       const msBefore = current.start.getTime() - this.clock.now().getTime()
       if (msBefore <= 0) throw new HttpError(409, 'The booking has started and can no longer be cancelled', { code: 'BOOKING_STARTED' })
       const fee = msBefore >= FREE_CANCELLATION_HOURS * 3600_000 ? 0 : Math.ceil((current.priceCents * LATE_FEE_PERCENT) / 100)
-      if (current.priceCents - fee > 0) await this.payments.refund(`booking:${id}`, current.priceCents - fee)
       const { rows } = await client.query(
         `update bookings b set status = 'cancelled', fee_cents = $2, version = version + 1 where b.id = $1 returning ${BOOKING_COLUMNS}`, [id, fee])
       await this.promoteWaitlist(client, current.roomId)
+      // Last, after every statement that can fail or deadlock: a retried transaction (db.tx) or a
+      // rolled-back one must not have refunded already.
+      if (current.priceCents - fee > 0) await this.payments.refund(`booking:${id}`, current.priceCents - fee)
       return rows[0] as BookingRow
     })
   }
@@ -162,8 +164,12 @@ export class BookingService {
       const created = await this.insert(client, entry.userId, { roomId, start: entry.start.toISOString(), end: entry.end.toISOString() })
       await client.query(`update waitlist set status = 'booked', booking_id = $2 where id = $1`, [entry.id, created.id])
     } catch (error) {
-      await client.query('rollback to savepoint promote')   // someone else booked it meanwhile: the cancellation still stands
-      if (!(error instanceof Error && 'code' in error && error.code === '23P01')) throw error
+      // Someone else booked it meanwhile (23P01), or the waitlisted user's charge failed: the
+      // cancellation still stands and the entry keeps waiting. Any other database error (a deadlock
+      // to retry) fails the whole transaction.
+      await client.query('rollback to savepoint promote')
+      const sqlState = error instanceof Error && 'code' in error && typeof error.code === 'string' && /^[0-9A-Z]{5}$/.test(error.code) ? error.code : null
+      if (sqlState !== null && sqlState !== '23P01') throw error
     }
   }
 
