@@ -6,20 +6,11 @@
 // answers; Fastify 3.27.4's close() waits for its idle sessions' http2SessionTimeout, 5 s).
 import { expect } from 'chai'
 import { Agent, get as httpsGet } from 'node:https'
-import { connect as http2Connect, constants, type ClientHttp2Session } from 'node:http2'
+import { constants, type ClientHttp2Session } from 'node:http2'
+import { connectH2 as connect } from '../support/h2-client'
 import { server } from '../support/servers'
 import { within } from '../support/raw-http'
 import { tlsCert, tlsKey } from '../support/tls'
-
-const sessions: ClientHttp2Session[] = []
-afterEach(() => { for (const session of sessions.splice(0)) session.destroy() })
-
-function connect(url: string): ClientHttp2Session {
-  const session = http2Connect(url, { ca: tlsCert })
-  session.on('error', () => undefined)
-  sessions.push(session)
-  return session
-}
 
 interface Outcome { status: number; body: string; rstCode: number }
 

@@ -4,20 +4,11 @@
 // that stops reading one large reply while its other streams are served. Real node:http2 clients
 // on loopback; every wait bounded. README differences (HTTP/2 refusals reset with NO_ERROR).
 import { expect } from 'chai'
-import { connect as http2Connect, type ClientHttp2Session, type ClientHttp2Stream } from 'node:http2'
+import type { ClientHttp2Session, ClientHttp2Stream } from 'node:http2'
+import { connectH2 as connect } from '../support/h2-client'
 import { server } from '../support/servers'
 import { within } from '../support/raw-http'
 import { tlsCert, tlsKey } from '../support/tls'
-
-const sessions: ClientHttp2Session[] = []
-afterEach(() => { for (const session of sessions.splice(0)) session.destroy() })
-
-function connect(url: string): ClientHttp2Session {
-  const session = http2Connect(url, { ca: tlsCert })
-  session.on('error', () => undefined)
-  sessions.push(session)
-  return session
-}
 
 interface Upload { status: number; body: string; sentAtAnswer: number }
 

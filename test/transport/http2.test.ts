@@ -1,7 +1,8 @@
 import 'reflect-metadata'
 import { expect } from 'chai'
 import { get as httpsGet } from 'node:https'
-import { connect as http2Connect, constants, type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2'
+import { constants, type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2'
+import { connectH2 as connect } from '../support/h2-client'
 import { Readable } from 'node:stream'
 import { Get, Module, Route } from '../../src/decorators'
 import { createApp } from '../../src/modules'
@@ -26,16 +27,6 @@ function h2(session: ClientHttp2Session, path: string, init: { method?: string; 
     stream.on('error', reject)
     stream.end(init.body)
   }), 5_000, `HTTP/2 ${path}`)
-}
-
-/** An HTTP/2 client session, closed after the test. */
-const sessions: ClientHttp2Session[] = []
-afterEach(() => { for (const session of sessions.splice(0)) session.destroy() })
-function connect(url: string): ClientHttp2Session {
-  const session = http2Connect(url, { ca: tlsCert })
-  session.on('error', () => undefined)
-  sessions.push(session)
-  return session
 }
 
 function declareRoutes(app: ReturnType<typeof server>): void {
