@@ -43,6 +43,18 @@ export interface WarningLog { warn(fields: object, message: string): void }
 
 const emitted = new Set<string>()
 
+/**
+ * Now, or queued with the serializers while eager boot batches them (serializer-batch.ts): a boot
+ * that fails at an earlier route's serializer then logs no warning of a later route, as the
+ * route-by-route order did.
+ */
+export function reportInBootOrder(warnings: readonly BootWarning[], boot: { serializerBatch: { add(run: () => void): void } | null; serve: { log: WarningLog; silent: boolean } }): void {
+  if (warnings.length === 0) return
+  const report = (): void => reportBootWarnings(warnings, boot.serve.log, boot.serve.silent)
+  if (boot.serializerBatch === null) report()
+  else boot.serializerBatch.add(report)
+}
+
 /** Logs each warning; with a silent logger, emits its code once per process instead. */
 export function reportBootWarnings(warnings: readonly BootWarning[], log: WarningLog, silent: boolean): void {
   for (const warning of warnings) {

@@ -5,7 +5,7 @@ import { CompiledRoute } from '../serve/compiled-route'
 import { resolveScope } from './scope-resolution'
 import { routeSchemas } from './route-schemas'
 import { routeRegexWarnings } from './route-regex-warnings'
-import { reportBootWarnings } from './boot-warnings'
+import { reportInBootOrder } from './boot-warnings'
 import { allScopes } from './all-scopes'
 import { SerializerBatch } from './serializer-batch'
 import { defaultNotFoundHandler, badUrlHandler, methodNotAllowedHandler } from '../serve/system-handlers'
@@ -63,11 +63,7 @@ export function compileServer(boot: BootContext): void {
       }
       // Only paths with a regex parameter are read: a `(` is rare in a route path.
       if (def.url.includes('(')) {
-        const warnings = routeRegexWarnings(`${def.methods.join(',')} ${def.url}`, def.scope.path, def.url)
-        if (warnings.length > 0) {
-          if (batch === null) reportBootWarnings(warnings, boot.serve.log, boot.serve.silent)
-          else batch.add(() => reportBootWarnings(warnings, boot.serve.log, boot.serve.silent))
-        }
+        reportInBootOrder(routeRegexWarnings(`${def.methods.join(',')} ${def.url}`, def.scope.path, def.url), boot)
       }
       const exposeHead = def.options.exposeHeadRoute ?? boot.routing.exposeHeadRoutes
       if (exposeHead && def.methods.includes('GET') && !def.methods.includes('HEAD')) implicitHead.push([record, compiled, keyed])

@@ -6,7 +6,7 @@ import { LazyRouteSchemas, type LazyTrigger } from '../serve/lazy-route-schemas'
 import type { RouteDefinition } from '../declare/route-declaration'
 import type { BootContext } from './boot-context'
 import type { ScopeResolution } from './scope-resolution'
-import { reportBootWarnings } from './boot-warnings'
+import { reportInBootOrder } from './boot-warnings'
 import { routeSchemaWarnings } from './schema-warnings'
 import { SerializerBatch } from './serializer-batch'
 import { builtForUseAtOnce } from '../schemas/used-at-once'
@@ -65,12 +65,7 @@ export function routeSchemas(boot: BootContext, def: RouteDefinition, resolution
       // cost lazy mode removes. Custom validator compilers have their own costs, which Enclave cannot know.
       if (normalized !== undefined && defaultValidator) {
         const warnings = routeSchemaWarnings(`${method} ${def.url}`, scope.path, normalized, scope.schemas, scope.context.schemaCompilers?.validatorAllErrors === true, boot.sharedSchemaWalks, reuse)
-        // Queued with the serializers while eager boot batches them: a boot that fails at an earlier
-        // route's serializer then logs no warning of a later route, as the route-by-route order did.
-        if (warnings.length > 0) {
-          if (boot.serializerBatch === null) reportBootWarnings(warnings, boot.serve.log, boot.serve.silent)
-          else boot.serializerBatch.add(() => reportBootWarnings(warnings, boot.serve.log, boot.serve.silent))
-        }
+        reportInBootOrder(warnings, boot)
       }
     }
     return normalized
