@@ -42,23 +42,21 @@ export function asWritten(text: string, path: string, maxParamLength: number): s
 function regexGroups(path: string, maxParamLength: number): Array<{ written: string | null; bounded: string }> {
   const pieces: Array<{ written: string | null; bounded: string }> = []
   let from = 0
-  for (let start = 0; start <= path.length;) {
-    const segment = scanSegment(path, start)
-    if (segment.firstRegex !== -1) {
-      const open = segment.firstRegex
-      const close = closingParenthesis(path, open)
+  for (const segment of segmentsOf(path)) {
+    const first = segment.params.find((param) => param.open !== -1)
+    if (first !== undefined) {
+      const { open, close } = first
       const body = path.slice(open + 1, close)
       const head = body.charCodeAt(0) === 94 ? '^' : ''
       const tail = body.length > head.length && body.charCodeAt(body.length - 1) === 36 ? '$' : ''
       const inner = body.slice(head.length, body.length - tail.length)
       if (close < path.length && inner.charCodeAt(0) !== 63 && !inner.endsWith('\\')) {
         pieces.push({ written: null, bounded: path.slice(from, open) })
-        const bounded = `(${head}${lookahead(segment.params * maxParamLength + (segment.end - start))}(?:${inner})${tail})`
+        const bounded = `(${head}${lookahead(segment.params.length * maxParamLength + (segment.end - segment.start))}(?:${inner})${tail})`
         pieces.push({ written: path.slice(open, close + 1), bounded })
         from = close + 1
       }
     }
-    start = segment.end + 1
   }
   pieces.push({ written: null, bounded: path.slice(from) })
   return pieces
@@ -68,29 +66,43 @@ function lookahead(max: number): string {
   return `(?![\\s\\S]{${max + 1}})`
 }
 
+interface Param { readonly start: number; readonly open: number; readonly close: number }
+interface Segment { readonly start: number; readonly end: number; readonly params: readonly Param[] }
+
 /**
- * One segment from `start`: where it ends (the next `/` outside a regex, or the path's end), how
- * many parameters it declares (`::` is an escaped colon), and where its first regex parameter's
- * `(` is (-1 without one). A parameter's name ends at `(`, `-`, `.` or `/`, as find-my-way reads it.
+ * The path's segments as find-my-way reads them: each ends at the next `/` outside a regex (or the
+ * path's end) and holds its parameters (`::` is an escaped colon), each with where its regex's `(`
+ * and `)` are (-1 without one). A parameter's name ends at `(`, `-`, `.` or `/`. The one scanner of
+ * both the bound and the warning (route-regex-warnings.ts), so they read a path alike.
  */
-function scanSegment(path: string, start: number): { end: number; params: number; firstRegex: number } {
-  let params = 0
-  let firstRegex = -1
-  let i = start
-  while (i < path.length) {
-    const c = path.charCodeAt(i)
-    if (c === 47) break
+function segmentsOf(path: string): Segment[] {
+  const segments: Segment[] = []
+  let start = 0
+  let params: Param[] = []
+  let i = 0
+  while (i <= path.length) {
+    const c = i < path.length ? path.charCodeAt(i) : 47
+    if (c === 47) {
+      segments.push({ start, end: i, params })
+      start = i + 1
+      params = []
+      i++
+      continue
+    }
     if (c !== 58) { i++; continue }
     if (path.charCodeAt(i + 1) === 58) { i += 2; continue }
-    params++
+    const at = i
     i++
     while (i < path.length && !nameEnds(path.charCodeAt(i))) i++
     if (path.charCodeAt(i) === 40) {
-      if (firstRegex === -1) firstRegex = i
-      i = closingParenthesis(path, i) + 1
+      const close = closingParenthesis(path, i)
+      params.push({ start: at, open: i, close })
+      i = Math.min(close + 1, path.length)   // unclosed (find-my-way refuses it): the segment still ends
+    } else {
+      params.push({ start: at, open: -1, close: -1 })
     }
   }
-  return { end: i, params, firstRegex }
+  return segments
 }
 
 function nameEnds(c: number): boolean {
@@ -114,19 +126,7 @@ function closingParenthesis(path: string, open: number): number {
 
 /** The regex parameters of a route path, each as `:name(regex)` and its regex as written (without the group's parentheses). */
 export function regexParamsOf(path: string): Array<{ param: string; source: string }> {
-  const found: Array<{ param: string; source: string }> = []
-  if (!path.includes('(')) return found
-  let i = 0
-  while (i < path.length) {
-    if (path.charCodeAt(i) !== 58) { i++; continue }
-    if (path.charCodeAt(i + 1) === 58) { i += 2; continue }
-    const start = i
-    i++
-    while (i < path.length && !nameEnds(path.charCodeAt(i))) i++
-    if (path.charCodeAt(i) !== 40) continue
-    const close = closingParenthesis(path, i)
-    found.push({ param: path.slice(start, close + 1), source: path.slice(i + 1, close) })
-    i = close + 1
-  }
-  return found
+  if (!path.includes('(')) return []
+  return segmentsOf(path).flatMap((segment) => segment.params.filter((param) => param.open !== -1)
+    .map(({ start, open, close }) => ({ param: path.slice(start, close + 1), source: path.slice(open + 1, close) })))
 }
