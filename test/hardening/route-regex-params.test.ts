@@ -8,7 +8,8 @@ import { expect } from 'chai'
 import { expectErrorShape, listening, rawRequest, server } from './helpers'
 import type { Scope } from '../../src/runtime'
 import { bootWarnings } from '../support/servers'
-import { boundRegexParams, regexParamsOf } from '../../src/runtime/serve/regex-param-bound'
+import FindMyWay from 'find-my-way'
+import { boundRegexParams, regexParamsOf, segmentRegexesOf } from '../../src/runtime/serve/regex-param-bound'
 
 const code = 'ENC_WARN_ROUTE_REGEX_REDOS'
 
@@ -132,5 +133,49 @@ describe('hardening: regex parameters in route paths', () => {
       })
       expect(warnings).to.deep.equal([])
     })
+
+    it('the parameters of one segment are judged together, as the router runs them (one regex): four ^\\w+ in a row warn, named by the segment; separated by a character neither takes they do not', async () => {
+      // Each ^\w+ is linear alone; joined as ^(\w+)(\w+)(\w+)(\w+)$ a 301-character segment
+      // (within the bound of 4 × 100 + 36) cost 1.5 s of CPU before any hook.
+      const warnings = await regexWarnings((app) => {
+        app.get('/w/:a(^\\w+):b(^\\w+):c(^\\w+):d(^\\w+$)', async () => ({}))
+        app.get('/x/:a(^(a|aa)+$):b(^\\w+$)', async () => ({}))
+        app.get('/y/:p.:q-:r(^[a-z]+$)', async () => ({}))
+        app.get('/ok/:a(^\\w+)-:b(^\\d+)-:c(^\\w+$)', async () => ({}))
+        app.get('/ok2/:major(^\\d+).:minor(^\\d+).:patch(^\\d+$)', async () => ({}))
+        app.get('/ok3/:slug(^[a-z0-9-]+)-:id(^\\d+$)', async () => ({}))
+      })
+      expect(warnings.map((w) => [w.route, w.at])).to.deep.equal([
+        ['GET /w/:a(^\\w+):b(^\\w+):c(^\\w+):d(^\\w+$)', [':a(^\\w+):b(^\\w+):c(^\\w+):d(^\\w+$)']],
+        // A parameter bad alone is named alone, not again with its segment.
+        ['GET /x/:a(^(a|aa)+$):b(^\\w+$)', [':a(^(a|aa)+$)']],
+        ['GET /y/:p.:q-:r(^[a-z]+$)', [':p.:q-:r(^[a-z]+$)']],
+      ])
+      expect(String(warnings[0].msg)).to.match(/across the parameters of one segment/).and.match(/neither side takes/)
+    })
+
+    it('segmentRegexesOf gives the very regex find-my-way stores for a segment of several parameters (trimmed ^ and $, (.*?) and backtrack groups for plain ones, escaped static text)', () => {
+      const paths = ['/t/:a(^\\w+):b(^\\w+$)', '/x-:a(^\\d+)-:b(^\\w+$)/y', '/:name-:id(^\\d+$)/x', '/h/:h(^\\d{2})h:m(^\\d{2})m',
+        '/f/:a(\\d+)-:b.:c', '/e/:a(\\d+)::x%:b', '/q/:a.:b-:c(^[a-z]+$)', '/two/:a(^\\d+)-:b(^\\w+$)/:c(^\\d+)h:d']
+      for (const path of paths) {
+        const router = FindMyWay()
+        router.on('GET', path, () => undefined)
+        expect(segmentRegexesOf(path).map(({ source }) => source), path).to.deep.equal(storedRegexes(router))
+      }
+      expect(segmentRegexesOf('/t/x-:a(^\\d+):b/:c(\\d+)')).to.deep.equal([{ params: ':a(^\\d+):b', source: '^(\\d+)(.*?)$' }])
+    })
   })
 })
+
+/** The regexes of find-my-way's parametric nodes, from its tree (the test's one look at its internals). */
+function storedRegexes(router: unknown): string[] {
+  interface Node { regex: RegExp | null; staticChildrenNodes?: Array<Node | undefined>; parametricChildren?: Node[] }
+  const out: string[] = []
+  const walk = (node: Node): void => {
+    if (node.regex !== null) out.push(node.regex.source)
+    for (const child of node.staticChildrenNodes ?? []) if (child !== undefined) walk(child)
+    for (const child of node.parametricChildren ?? []) walk(child)
+  }
+  walk((router as { trees: Record<string, Node> }).trees.GET)
+  return out
+}

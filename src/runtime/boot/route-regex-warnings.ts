@@ -1,5 +1,5 @@
 import { backtracksBadly } from '../schemas/regex-backtracking'
-import { regexParamsOf } from '../serve/regex-param-bound'
+import { regexParamsOf, segmentRegexesOf } from '../serve/regex-param-bound'
 import type { BootWarning } from './boot-warnings'
 
 /**
@@ -9,18 +9,42 @@ import type { BootWarning } from './boot-warnings'
  * more costs 1.6 times as much; 28 characters took 52 ms, 40 would take seconds) nor polynomial
  * shapes (`^\w+\w+\w+\w+\w+x$`: 1 s on 100 characters). The router runs such a regex on any URL's
  * segment up to its length bound (regex-param-bound.ts), before any hook or validation: no option
- * can bound it further, so only rewriting the regex silences the warning.
+ * can bound it further, so only rewriting the regex silences the warning. Several parameters of
+ * one segment are one regex to the router (`:a(^\w+):b(^\w+)` is `^(\w+)(\w+)$`): that joined
+ * regex is judged too, and named by the segment's parameters, when none of them is bad alone.
  */
 export function routeRegexWarnings(route: string, scopePath: string, path: string): BootWarning[] {
   const at = regexParamsOf(path).filter(({ source }) => compiles(source) && backtracksBadly(source)).map(({ param }) => param)
+  for (const { params, source } of segmentRegexesOf(path)) {
+    if (!at.some((param) => params.includes(param)) && compiles(source) && backtracksBadly(source)) at.push(params)
+  }
   if (at.length === 0) return []
   return [{
     code: 'ENC_WARN_ROUTE_REGEX_REDOS',
     fields: { route, scope: scopePath, at },
-    message: `route ${route}: the regex parameter ${at.join(', ')} can backtrack super-linearly (overlapping alternatives under a quantifier, or unbounded quantifiers over the same characters meeting): the router runs it on every URL segment that reaches it, up to maxParamLength characters per parameter, before any hook, so a crafted URL costs seconds of CPU (^(a|aa)+$ on 40 characters). Rewrite it so that each character can be matched one way only (^a+$ instead of ^(a|aa)+$, ^\\d+(\\.\\d+)?$ instead of ^\\d+\\.?\\d*$), or take the segment as a plain :param and check it with a params schema (maxLength with pattern).`,
+    message: `route ${route}: the regex parameter ${at.join(', ')} can backtrack super-linearly (overlapping alternatives under a quantifier, or unbounded quantifiers over the same characters meeting, within one parameter or across the parameters of one segment, which the router joins into one regex): the router runs it on every URL segment that reaches it, up to maxParamLength characters per parameter, before any hook, so a crafted URL costs seconds of CPU (^(a|aa)+$ on 40 characters). Rewrite it so that each character can be matched one way only (^a+$ instead of ^(a|aa)+$, ^\\d+(\\.\\d+)?$ instead of ^\\d+\\.?\\d*$), put a character neither side takes between two parameters of a segment (:a(^\\d+)-:b(^\\d+)), or take the segment as a plain :param and check it with a params schema (maxLength with pattern).`,
   }]
 }
 
 function compiles(source: string): boolean {
   try { new RegExp(source); return true } catch { return false }
+}
+
+/**
+ * A RegExp host constraint (`constraints: { host: /^(\w+\.)+example\.com$/ }`), judged as a regex
+ * parameter is: find-my-way tests it on every request's Host that names no exact host of the route,
+ * before any hook, and the Host is the client's to write. Only values up to MAX_ROUTABLE_HOST (260)
+ * characters reach it (router.ts), but that is plenty for a bad one: `/^(a|aa)+\.com$/` took 18 ms on
+ * 28 characters and doubles with about every two more; `/^\w+\w+\w+\w+\.com$/` took 0.15 s on 140.
+ * Results are cached per Host value (1,000 of them), which a client defeats by sending a new one
+ * each time.
+ */
+export function hostConstraintWarnings(route: string, scopePath: string, host: unknown): BootWarning[] {
+  if (!(host instanceof RegExp) || !backtracksBadly(host.source)) return []
+  const at = [`constraints.host ${String(host)}`]
+  return [{
+    code: 'ENC_WARN_ROUTE_REGEX_REDOS',
+    fields: { route, scope: scopePath, at },
+    message: `route ${route}: the host constraint ${String(host)} can backtrack super-linearly (overlapping alternatives under a quantifier, or unbounded quantifiers over the same characters meeting): the router tests it on the Host header of every request that reaches the route's path, up to 260 characters, before any hook, so a crafted Host costs seconds of CPU. Rewrite it so that each character can be matched one way only (/^[a-z0-9-]+\\.example\\.com$/ instead of /^(\\w+\\.?)+example\\.com$/), or list the hosts as strings (one route each).`,
+  }]
 }
