@@ -154,6 +154,20 @@ describe('hardening: regex parameters in route paths', () => {
       expect(String(warnings[0].msg)).to.match(/across the parameters of one segment/).and.match(/neither side takes/)
     })
 
+    it('a RegExp host constraint is judged too (find-my-way tests it on any Host up to 260 characters), named constraints.host; a plain subdomain regex or a string host does not warn', async () => {
+      const warnings = await regexWarnings((app) => {
+        app.get('/h', { constraints: { host: /^(\w+\.?)+example\.com$/ } }, async () => ({}))
+        app.get('/h2', { constraints: { host: /^\w+\w+\w+\w+\.com$/i } }, async () => ({}))
+        app.get('/ok', { constraints: { host: /^[a-z0-9-]+\.example\.com$/ } }, async () => ({}))
+        app.get('/ok2', { constraints: { host: 'api.example.com' } }, async () => ({}))
+      })
+      expect(warnings.map((w) => [w.route, w.at])).to.deep.equal([
+        ['GET /h', ['constraints.host /^(\\w+\\.?)+example\\.com$/']],
+        ['GET /h2', ['constraints.host /^\\w+\\w+\\w+\\w+\\.com$/i']],
+      ])
+      expect(String(warnings[0].msg)).to.match(/Host header/).and.match(/list the hosts as strings/)
+    })
+
     it('segmentRegexesOf gives the very regex find-my-way stores for a segment of several parameters (trimmed ^ and $, (.*?) and backtrack groups for plain ones, escaped static text)', () => {
       const paths = ['/t/:a(^\\w+):b(^\\w+$)', '/x-:a(^\\d+)-:b(^\\w+$)/y', '/:name-:id(^\\d+$)/x', '/h/:h(^\\d{2})h:m(^\\d{2})m',
         '/f/:a(\\d+)-:b.:c', '/e/:a(\\d+)::x%:b', '/q/:a.:b-:c(^[a-z]+$)', '/two/:a(^\\d+)-:b(^\\w+$)/:c(^\\d+)h:d']

@@ -4,7 +4,7 @@ import { bindHook, requestHookNames, type BoundHook } from '../shared/bound-hook
 import { CompiledRoute } from '../serve/compiled-route'
 import { resolveScope } from './scope-resolution'
 import { routeSchemas } from './route-schemas'
-import { routeRegexWarnings } from './route-regex-warnings'
+import { hostConstraintWarnings, routeRegexWarnings } from './route-regex-warnings'
 import { reportInBootOrder } from './boot-warnings'
 import { allScopes } from './all-scopes'
 import { SerializerBatch } from './serializer-batch'
@@ -64,6 +64,9 @@ export function compileServer(boot: BootContext): void {
       // Only paths with a regex parameter are read: a `(` is rare in a route path.
       if (def.url.includes('(')) {
         reportInBootOrder(routeRegexWarnings(`${def.methods.join(',')} ${def.url}`, def.scope.path, def.url), boot)
+      }
+      if (keyed.constraints?.host instanceof RegExp) {
+        reportInBootOrder(hostConstraintWarnings(`${def.methods.join(',')} ${def.url}`, def.scope.path, keyed.constraints.host), boot)
       }
       const exposeHead = def.options.exposeHeadRoute ?? boot.routing.exposeHeadRoutes
       if (exposeHead && def.methods.includes('GET') && !def.methods.includes('HEAD')) implicitHead.push([record, compiled, keyed])
