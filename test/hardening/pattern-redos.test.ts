@@ -41,6 +41,18 @@ describe('hardening: ReDoS-prone schema patterns', () => {
     expect(warnings).to.deep.equal([])
   })
 
+  it('a maxLength over 1,000 (a size cap, not a bound on the regex) does not silence the warning: a quadratic ^\\s*#?\\s*$ under maxLength 1,000,000 would cost about an hour on a 1 MB body; 1,000 and under do', async () => {
+    const warnings = await patternWarnings((app) => {
+      app.post('/cap', { schema: { body: { type: 'object', properties: {
+        note: { type: 'string', maxLength: 1_000_000, pattern: '^\\s*#?\\s*$' }, tag: { type: 'string', maxLength: 1000, pattern: '^\\s*#?\\s*$' },
+      }, propertyNames: { maxLength: 5000 }, patternProperties: { '^(x+)+$': {} } } } }, async () => ({}))
+      app.post('/small', { schema: { body: { type: 'object', properties: { tag: { type: 'string', maxLength: 1000, pattern: '^\\s*#?\\s*$' } },
+        propertyNames: { maxLength: 1000 }, patternProperties: { '^(x+)+$': {} } } } }, async () => ({}))
+    })
+    expect(warnings.map((w) => [w.route, w.at])).to.deep.equal([['POST /cap', ['body /patternProperties/^(x+)+$', 'body /properties/note/pattern']]])
+    expect(warnings[0].msg).to.match(/at most 1,000/)
+  })
+
   it('an optional group holding a quantifier (a decimal ^-?\\d+(\\.\\d+)?$, an ISO date-time fraction, a slug suffix) does not warn: a group taken at most once nests nothing; ((a+)?)+ still does', async () => {
     const warnings = await patternWarnings((app) => {
       app.post('/ok', { schema: { body: { type: 'object', properties: {

@@ -10,15 +10,17 @@ import { backtracksBadly } from './regex-backtracking'
  * repetitions over the same characters meeting directly or through characters both take
  * (`^\s*#?\s*$`, `.*,.*`, polynomial); bounded repeats (`(...){3}`, `?`) count only when their
  * copies meet so (`(.*a){20}`). It still flags a few linear patterns (a repeated group closed by a separator,
- * `^[a-z0-9]+(-[a-z0-9]+)*$`). A length bound silences it, whatever the pattern: ajv checks `maxLength` before
- * `pattern` (and `propertyNames` before `patternProperties`), so the regex never sees a longer string,
- * unless the validator runs with `allErrors: true` (`boundsStop` false): it then goes on to the
+ * `^[a-z0-9]+(-[a-z0-9]+)*$`). A length bound of at most SILENCING_MAX_LENGTH silences it: ajv checks
+ * `maxLength` before `pattern` (and `propertyNames` before `patternProperties`), so the regex never sees
+ * a longer string. A larger bound does not: a maxLength used as a body cap (100,000) leaves a
+ * quadratic `^\s*#?\s*$` 0.35 s on 10,000 characters and about an hour on 1 MB (the default bodyLimit).
+ * No bound silences it when the validator runs with `allErrors: true` (`boundsStop` false): ajv then goes on to the
  * pattern after maxLength failed (measured: 27 characters under maxLength 10, 2 s of CPU).
  * Returns the places in this schema node (`/pattern`, `/patternProperties/<key>`) at risk.
  */
 export function riskyPatternsAt(node: Record<string, unknown>, boundsStop = true): string[] {
   let found: string[] | null = null
-  if (typeof node.pattern === 'string' && !(boundsStop && typeof node.maxLength === 'number') && risky(node.pattern)) found = ['/pattern']
+  if (typeof node.pattern === 'string' && !(boundsStop && silences(node.maxLength)) && risky(node.pattern)) found = ['/pattern']
   const keys = node.patternProperties
   if (typeof keys === 'object' && keys !== null && !(boundsStop && namesBounded(node))) {
     for (const key of Object.keys(keys)) {
@@ -30,9 +32,21 @@ export function riskyPatternsAt(node: Record<string, unknown>, boundsStop = true
 
 const none: string[] = []
 
+/**
+ * The longest maxLength that silences the warning: names, slugs, e-mail addresses (254) and host
+ * names (253) fit. A polynomial pattern is cheap there (quadratic: under 1 ms on 1,000 characters;
+ * cubic `^\w+\w+\w+$` 0.5 to 1.6 s, the rare worst the checker also flags). An exponential one
+ * is not, at any bound past a few dozen characters: the message says to keep it small.
+ */
+export const SILENCING_MAX_LENGTH = 1000
+
+function silences(maxLength: unknown): boolean {
+  return typeof maxLength === 'number' && maxLength <= SILENCING_MAX_LENGTH
+}
+
 function namesBounded(node: Record<string, unknown>): boolean {
   const names = node.propertyNames
-  return typeof names === 'object' && names !== null && typeof (names as Record<string, unknown>).maxLength === 'number'
+  return typeof names === 'object' && names !== null && silences((names as Record<string, unknown>).maxLength)
 }
 
 // Routes repeat the same few patterns (a zip code in every address): each is judged once. Bounded,
