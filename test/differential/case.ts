@@ -15,6 +15,8 @@ import type { RoShape } from './route-options'
 import type { SerializersShape } from './serializers'
 import type { HeadShape } from './head-routes'
 import type { RefsShape } from './cross-scope-refs'
+import type { PayloadShape } from './reply-payloads'
+import type { ThrownShape } from './thrown-values'
 
 export type Handler = (request: any, reply: any) => unknown
 
@@ -90,6 +92,10 @@ export interface Case {
   head?: HeadShape
   /** A cross-scope-refs case: where the shared schema is added and where the route refers to it (cross-scope-refs.ts). */
   refs?: RefsShape
+  /** A reply-payloads case: the payload kind, the type set before it and how it is sent (reply-payloads.ts). */
+  payloads?: PayloadShape
+  /** A thrown-values case: what is raised, where and how, and the error handler (thrown-values.ts). */
+  thrown?: ThrownShape
   /** Server options given to both constructors as they are (the server-options family). */
   server?: Record<string, unknown>
   /** Replays only: Fastify 3's error handlers declared so that they chain as Enclave's. */

@@ -34,6 +34,8 @@ import { HEAD_ROUTES_DIFFERENCES } from './head-routes-differences'
 import { QUERY_COERCION_DIFFERENCES } from './query-coercion-differences'
 import { DEFAULT_ROUTE_DIFFERENCES } from './default-route'
 import { bodyParsed, regexpTakes } from './content-types'
+import { REPLY_PAYLOADS_DIFFERENCES } from './reply-payloads-differences'
+import { THROWN_VALUES_DIFFERENCES } from './thrown-values-differences'
 
 export type { KnownDifference, RewriteContext } from './difference-types'
 
@@ -224,6 +226,8 @@ export const KNOWN_DIFFERENCES: KnownDifference[] = [
   ...HTTP2_DIFFERENCES,
   ...SERIALIZERS_DIFFERENCES,
   ...HEAD_ROUTES_DIFFERENCES,
+  ...REPLY_PAYLOADS_DIFFERENCES,
+  ...THROWN_VALUES_DIFFERENCES,
   ...QUERY_COERCION_DIFFERENCES,
   ...DEFAULT_ROUTE_DIFFERENCES,
   ...PLUGIN_API_DIFFERENCES,

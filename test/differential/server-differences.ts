@@ -6,6 +6,7 @@ import type { Answer, Case } from './case'
 import type { KnownDifference, RewriteContext } from './difference-types'
 import { PARSER_BODY_LIMIT } from './bodies'
 import { asSent } from './urls-differences'
+import { parserLimit } from './parser-limits'
 
 type Echo = Record<string, unknown>
 
@@ -175,11 +176,11 @@ export const SERVER_DIFFERENCES: KnownDifference[] = [
     readme: 'and the 413 names the limit',
     rewrite(f, { c, enclave }) {
       const b = f.body as { message?: unknown } | null
-      if ((c.server === undefined && c.family !== 'bodies' && c.pa === undefined) || f.statusCode !== 413 || b === null || typeof b !== 'object' || b.message !== 'Request body is too large') return undefined
+      if ((c.server === undefined && c.family !== 'bodies' && c.family !== 'parser-limits' && c.pa === undefined) || f.statusCode !== 413 || b === null || typeof b !== 'object' || b.message !== 'Request body is too large') return undefined
       // The route's limit, or the server's where no route matched (a not-found request's body), or
       // a content-type parser's own (bodies.ts), or a plugin-api route's `bodyLimit: 12` (plugin-api.ts).
       const named = Number(/the limit is (\d+) bytes$/.exec(String((enclave.body as { message?: unknown } | null)?.message ?? ''))?.[1])
-      const limits = [c.route.options?.bodyLimit, c.server?.bodyLimit ?? 1048576, ...(c.family === 'bodies' && /text limited/.test(c.summary) ? [PARSER_BODY_LIMIT] : []), ...(c.pa !== undefined ? [12] : [])]
+      const limits = [c.route.options?.bodyLimit, c.server?.bodyLimit ?? 1048576, ...(c.family === 'bodies' && /text limited/.test(c.summary) ? [PARSER_BODY_LIMIT] : []), ...(c.pa !== undefined ? [12] : []), ...parserLimit(c)]
       if (!limits.includes(named)) return undefined
       const limit = named
       return withBody(f, { ...b, message: `Request body is too large: the limit is ${limit} bytes` })
