@@ -71,7 +71,7 @@ export type {
   ModuleOptions, RouteMethodOptions, DecoratorRouteOptions, SchemaClassBase, SchemaClassOptions, SchemaReference, ErrorHandlerOptions,
   NotFoundHandlerOptions, RouteHookDecorator, HttpCodeDecorator, PartialSchema, RouteMetadata, RouteMetadataDecorator, RouteConfigHolder, MetadataKey, MetadataTarget, ReflectorDecorator, ConfigurableModule, ConfigurableModuleAsyncOptions, ConfigurableModuleBuilderOptions, ConfigurableModuleCls, ConfigurableModuleDefinition, ConfigurableModuleOptionsFactory, GuardClass, RouteHookArg, HookClass, PayloadStreamHook, UsePluginOptions, ResolvedTokens,
   CustomParam, CustomParamBrand, CustomParamDecorator, SchemaParam, SchemaParamBrand, ParamSchemaDecorator, ParamSchemaOptions, Interceptor, InterceptorClass, InterceptorContext, CallHandler, UseInterceptorsDecorator,
-  Intercepted, InterceptedBrand, ProviderScope, RequestEnd,
+  Intercepted, InterceptedBrand, ProviderScope, ProviderToken, RequestEnd,
 } from './decorators'
 export type { BearerAuthOptions, BearerAuthHook, BearerIdentity, OpenApiRouteOptions, HealthOptions, HealthCheck, HealthReport, HealthContributor } from './plugins'
 export type { AppOptions, ProviderOverride, OverrideRecipe, SignalOptions } from './modules'

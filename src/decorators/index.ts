@@ -41,7 +41,7 @@ export { DeclarationError, isDeclarationError } from './declaration-error'
 export { decoratorErrorCodes } from './decorator-codes'
 export type { DecoratorErrorCode } from './decorator-codes'
 export type {
-  Class, ConcreteClass, ModuleOptions, PluginEntry, ProviderEntry, ModuleProviderEntry, ClassProviderEntry, ValueProviderEntry,
+  Class, ConcreteClass, ProviderToken, ModuleOptions, PluginEntry, ProviderEntry, ModuleProviderEntry, ClassProviderEntry, ValueProviderEntry,
   FactoryProviderEntry, ExistingProviderEntry, ProviderScope, RequestEnd, SchemaEntry, RouteMethodOptions, DecoratorRouteOptions, HttpMethodName,
 } from './types'
 export type { RouteShortcut } from './http-methods'

@@ -10,7 +10,7 @@ export { deferredPluginOf } from './use-plugin'
 export type { DeferredPlugin } from './use-plugin'
 export { schemaOfClass, isSchemaClass, schemaClassOfRef, inlineSchemaClasses, inlinedSchemaOfClass } from './schema-class'
 export type {
-  ModuleMeta, ControllerMeta, RouteMeta, ParamMeta, ParamSource, DecoratorMeta, HookMeta, Class, ConcreteClass, PluginEntry,
+  ModuleMeta, ControllerMeta, RouteMeta, ParamMeta, ParamSource, DecoratorMeta, HookMeta, Class, ConcreteClass, ProviderToken, PluginEntry,
   ProviderEntry, ProviderScope, RequestEnd, SchemaEntry, RouteHookMeta, RouteHookName, GuardStage,
 } from './types'
 export { isRequestScopedClass, isTransientClass, isProviderScope, checkProviderScope } from './request-scoped'

@@ -6,6 +6,12 @@ import type { NoUnknownSchemaKeys, TypeBoxLike, TypedRouteSchema } from '../runt
 /** Any class. Abstract classes are allowed as tokens and route-method owners. */
 export type Class<T = object> = abstract new (...args: any[]) => T
 export type ConcreteClass<T = object> = new (...args: any[]) => T
+/**
+ * What names a provider: tsyringe's InjectionToken (a class, a string, a symbol, delay()), or an
+ * abstract class, NestJS's usual token for a swappable service (`{ provide: Notifier, useClass:
+ * SmtpNotifier }`), which tsyringe's type refuses although it is a class like any other at run time.
+ */
+export type ProviderToken<T = any> = InjectionToken<T> | (abstract new (...args: any[]) => T)
 
 /**
  * An entry of `@Module({ plugins })`: a module class, `lift(ModuleClass)`, a runtime plugin
@@ -42,23 +48,23 @@ type CheckedPluginEntry<E> = E extends readonly [infer F, unknown] ? readonly [F
 export type ProviderScope = 'singleton' | 'request' | 'transient'
 /** How a request ended, for a request-scoped factory's `dispose(value, end)` (a singleton's gets `{ failed: false }` at close()). */
 export interface RequestEnd { readonly failed: boolean; readonly error: unknown }
-export interface ClassProviderEntry { provide: InjectionToken; useClass: ConcreteClass; scope?: ProviderScope }
-export interface ValueProviderEntry { provide: InjectionToken; useValue: unknown; /** A value is built by its owner: no scope. */ scope?: never }
+export interface ClassProviderEntry { provide: ProviderToken; useClass: ConcreteClass; scope?: ProviderScope }
+export interface ValueProviderEntry { provide: ProviderToken; useValue: unknown; /** A value is built by its owner: no scope. */ scope?: never }
 /**
  * `useFactory` runs once, at boot, with the `inject` tokens resolved from the declaring module.
  * `dispose` releases what it built on close() (`(client) => client.quit()`), newest first with
  * the other instances; without it, the value's own onClose()/dispose() are called.
  */
 export interface FactoryProviderEntry {
-  provide: InjectionToken
+  provide: ProviderToken
   useFactory: (...deps: any[]) => unknown
-  inject?: readonly InjectionToken[]
+  inject?: readonly ProviderToken[]
   /** 'request': called per request, and `dispose` runs once the route's handler settled (docs/request-scope.md, "Request-scoped providers"). */
   scope?: ProviderScope
   dispose?: (value: any, end: RequestEnd) => unknown
 }
 /** NestJS's `useExisting`: a second token for the instance another provider (visible from here) gives. */
-export interface ExistingProviderEntry { provide: InjectionToken; useExisting: InjectionToken; /** An alias has its target's scope. */ scope?: never }
+export interface ExistingProviderEntry { provide: ProviderToken; useExisting: ProviderToken; /** An alias has its target's scope. */ scope?: never }
 export type ProviderEntry = ConcreteClass | ClassProviderEntry | ValueProviderEntry | FactoryProviderEntry | ExistingProviderEntry
 /**
  * What `{ provide: Token }` with none of useClass, useValue, useFactory and useExisting is reported
@@ -67,7 +73,7 @@ export type ProviderEntry = ConcreteClass | ClassProviderEntry | ValueProviderEn
  * which reads as the fix whatever the provider was meant to be. At boot: ENC_ERR_DECL_MODULE_ENTRY.
  */
 export interface ProviderWithoutUse {
-  provide: InjectionToken
+  provide: ProviderToken
   'a provider entry needs one of useClass, useValue, useFactory or useExisting beside provide': never
 }
 /** An entry of `@Module({ providers })` as written (ProviderEntry, or the shape the compile error names). */

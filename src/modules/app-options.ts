@@ -1,6 +1,6 @@
 import type { InjectionToken } from 'tsyringe'
 import type { HttpsOptions, ServerOptions } from '../runtime'
-import type { ConcreteClass, ProviderScope, RequestEnd } from '../decorators/internal'
+import type { ConcreteClass, ProviderScope, ProviderToken, RequestEnd } from '../decorators/internal'
 import type { HealthOptions } from '../plugins/health-types'
 
 /**
@@ -28,7 +28,7 @@ export type OverrideRecipe<T = unknown> =
   // A factory may be async: createApp() awaits it, as it does a module's async factory provider.
   | {
     useFactory: (...deps: any[]) => NoInfer<PublicShape<T>> | Promise<NoInfer<PublicShape<T>>>
-    inject?: readonly InjectionToken[]
+    inject?: readonly ProviderToken[]
     /** 'request': a fresh value per request, as a module's request-scoped factory (the override does not inherit the replaced provider's scope). */
     scope?: ProviderScope
     /** Releases the factory's value on close() (per request when request-scoped), as a module's factory provider does. */
@@ -36,7 +36,7 @@ export type OverrideRecipe<T = unknown> =
   }
 
 /** `[Token, recipe]`: build with `override(Token, recipe)` to have the recipe checked against the token's type. */
-export type ProviderOverride<T = any> = readonly [InjectionToken<T>, OverrideRecipe<T>]
+export type ProviderOverride<T = any> = readonly [ProviderToken<T>, OverrideRecipe<T>]
 
 export interface SignalOptions {
   /** The signals that start a graceful close. Default `['SIGINT', 'SIGTERM']`. */
@@ -82,6 +82,6 @@ export interface AppOptions<H2 extends boolean = boolean, S extends HttpsOptions
  * @example
  * const app = await createApp(AppModule, { overrides: [override(Mailer, { useValue: fakeMailer })] })
  */
-export function override<T>(token: InjectionToken<T>, recipe: OverrideRecipe<T>): ProviderOverride<T> {
+export function override<T>(token: ProviderToken<T>, recipe: OverrideRecipe<T>): ProviderOverride<T> {
   return [token, recipe]
 }

@@ -1,8 +1,10 @@
 import type { DependencyContainer, InjectionToken } from 'tsyringe'
 import type { Request, Scope } from '../runtime'
+import type { ProviderToken } from '../decorators/internal'
 import { describeToken, moduleError } from './module-error'
 import { requestContainer, resolveInRequest } from './request-resolve'
 import { resolveVisible } from './resolve-visible'
+import { injectionToken } from './provider-token'
 
 /** Each app createApp() booted -> its modules' containers (by module class), for resolveProvider(). */
 const apps = new WeakMap<Scope, { root: Function; containers: ReadonlyMap<Function, DependencyContainer> }>()
@@ -20,7 +22,7 @@ export function registerApp(app: Scope, root: Function, containers: ReadonlyMap<
  * const users = resolveProvider(app, UserService)            // UserService
  * const audit = resolveProvider(app, AuditLog, AdminModule)  // provided inside AdminModule
  */
-export function resolveProvider<T>(app: Scope, token: InjectionToken<T>, from?: Function): T
+export function resolveProvider<T>(app: Scope, token: ProviderToken<T>, from?: Function): T
 /**
  * In a runtime-API handler: the instance the module serving the request sees for `token`, a
  * promise. A request-scoped provider is built for this request (shared with its request-scoped
@@ -29,17 +31,17 @@ export function resolveProvider<T>(app: Scope, token: InjectionToken<T>, from?: 
  * @example
  * app.get('/notes', withRequestScope(async (request) => (await resolveProvider(request, Notes)).list()))
  */
-export function resolveProvider<T>(request: Request, token: InjectionToken<T>): Promise<T>
-export function resolveProvider<T>(target: Scope | Request, token: InjectionToken<T>, from?: Function): T | Promise<T> {
+export function resolveProvider<T>(request: Request, token: ProviderToken<T>): Promise<T>
+export function resolveProvider<T>(target: Scope | Request, token: ProviderToken<T>, from?: Function): T | Promise<T> {
   if (!apps.has(target as Scope)) {
     const container = requestContainer(target)
-    if (container !== undefined) return resolveInRequest(target as Request, container, token)
+    if (container !== undefined) return resolveInRequest(target as Request, container, injectionToken(token))
   }
   return resolveFor('resolveProvider', target as Scope, token, from)
 }
 
 /** resolveProvider() under the name the user called (`t.get` names its module argument the second). */
-export function resolveFor<T>(caller: 'resolveProvider' | 't.get', app: Scope, token: InjectionToken<T>, from?: Function): T {
+export function resolveFor<T>(caller: 'resolveProvider' | 't.get', app: Scope, token: ProviderToken<T>, from?: Function): T {
   const entry = apps.get(app)
   if (entry === undefined) {
     throw moduleError('ENC_ERR_MODULE_NOT_AN_APP', { case: 'not-an-app' })
@@ -51,5 +53,5 @@ export function resolveFor<T>(caller: 'resolveProvider' | 't.get', app: Scope, t
       case: 'not-a-module', caller, token: describeToken(token), module: describeToken(module), root: entry.root.name, modules: [...entry.containers.keys()].map((m) => m.name),
     })
   }
-  return resolveVisible(container, token, caller, describeToken(module))
+  return resolveVisible(container, injectionToken(token), caller, describeToken(module))
 }

@@ -68,6 +68,12 @@ export const moduleErrors = {
       : a.case === 'module-method'
       ? `@UseInterceptors() on ${a.where} (module ${a.path}): a module method is not a route. Put it on the module class (every controller route of the module and below), a controller class or a route method.`
       : `@UseInterceptors() on ${a.where} (listed in ${a.path}), which declares no route, so nothing would call it. Put it on a route method (@Get, @Post, ...) or on the controller class.` }),
+  ENC_ERR_MODULE_NEST_MIDDLEWARE: e({ status: null, summary: "a module class has NestJS's configure(consumer) (NestModule middleware), which Enclave never calls: its middleware would never run",
+    message: (a: { path: string; name: string }) => `Module ${a.name} (${a.path}) has configure(consumer), NestJS's NestModule middleware registration, which Enclave never calls: ` +
+      'what it applies (consumer.apply(...).forRoutes(...)) would never run. Move each middleware\'s work to a hook: a module method ' +
+      "@Hook('onRequest') async requestId(request, reply) { ... } runs on every request of the module and its descendants, 404s included (forRoutes('*')); " +
+      'a hook class in @OnRequest(Class) on a controller or route method runs on those routes only (forRoutes(Controller)); ' +
+      'Connect or Express middleware runs as it is through @fastify/middie (docs/migrating-from-nestjs.md). If configure() is your own method, not NestJS\'s, rename it.' }),
   ENC_ERR_MODULE_BODY_NOT_PARSED: e({ status: null, summary: "@Body() (or @Body('name', schema)) on a route method whose routes are all GET or HEAD: their bodies are never parsed (as in Fastify 3), so it would be null on every request (with a schema, every request would be a 400)",
     message: (a: { where: string; params: readonly string[] }) => `${a.where}: ${a.params.join(', ')} reads the request body, but a GET or HEAD request's body is never parsed, so it would be null on every request (with a schema, every request would be refused). ` +
       'Read the values from the query (@Query()) or the path (@Params()), or declare the route with @Post/@Put/@Patch.' }),

@@ -1,6 +1,8 @@
 import type { DependencyContainer, InjectionToken } from 'tsyringe'
+import type { ProviderToken } from '../decorators/internal'
 import { describeToken, moduleError } from './module-error'
 import { resolveVisible } from './resolve-visible'
+import { injectionToken } from './provider-token'
 
 /** NestJS's `ModuleRefGetOrResolveOpts`: `strict: false` looks in every module of the app, not only what the module sees. */
 export interface ModuleRefOptions { readonly strict?: boolean }
@@ -18,14 +20,14 @@ export abstract class ModuleRef {
    * naming `resolve()`); a request-scoped one too (`ENC_ERR_MODULE_REQUEST_SCOPE`): in a request,
    * `await resolveProvider(request, Token)`.
    */
-  abstract get<T>(token: InjectionToken<T>, options?: ModuleRefOptions): T
+  abstract get<T>(token: ProviderToken<T>, options?: ModuleRefOptions): T
   /**
    * `get()` as a promise, for code written against NestJS's `resolve()`, and a transient provider's
    * fresh instance on each call (as NestJS's, which builds one per context id; the instance is kept
    * until close(), which releases it). There is no context id: a request-scoped provider belongs to
    * a request (`resolveProvider(request, Token)`).
    */
-  abstract resolve<T>(token: InjectionToken<T>, contextId?: undefined, options?: ModuleRefOptions): Promise<T>
+  abstract resolve<T>(token: ProviderToken<T>, contextId?: undefined, options?: ModuleRefOptions): Promise<T>
   /**
    * A new instance of a class no module provides, its constructor parameters from what the module
    * sees (checked as a provider's are: an invisible one is refused). Not tracked: nothing calls its
@@ -50,15 +52,16 @@ export interface ModuleRefSource {
 class ContainerModuleRef extends ModuleRef {
   constructor(private readonly source: ModuleRefSource) { super() }
 
-  get<T>(token: InjectionToken<T>, options?: ModuleRefOptions): T {
+  get<T>(token: ProviderToken<T>, options?: ModuleRefOptions): T {
     return this.#lookUp(token, options, true)
   }
 
-  async resolve<T>(token: InjectionToken<T>, _contextId?: undefined, options?: ModuleRefOptions): Promise<T> {
+  async resolve<T>(token: ProviderToken<T>, _contextId?: undefined, options?: ModuleRefOptions): Promise<T> {
     return this.#lookUp(token, options, false)
   }
 
-  #lookUp<T>(token: InjectionToken<T>, options: ModuleRefOptions | undefined, single: boolean): T {
+  #lookUp<T>(publicToken: ProviderToken<T>, options: ModuleRefOptions | undefined, single: boolean): T {
+    const token = injectionToken(publicToken)
     const { container, module, anywhere, isTransient } = this.source
     let from = container
     if (options?.strict === false && !container.isRegistered(token, true)) from = anywhere(token) ?? container

@@ -7,6 +7,7 @@ import type { Disposer } from './disposal'
 import { FactoryProvider } from './factory-provider'
 import { droppedLifecycle } from './provider-lifecycle'
 import { asConsumer, callTransientFactory, refuseTransient } from './transient'
+import { injectionToken } from './provider-token'
 
 /** A provider entry reduced to what the injector needs. */
 export interface ProviderSpec {
@@ -23,11 +24,11 @@ export interface ProviderSpec {
 
 export function toProviderSpec(entry: ProviderEntry): ProviderSpec {
   if (typeof entry === 'function') return { token: entry, useClass: entry, inject: [], scope: classScope(entry), entry }
-  if ('useClass' in entry) return { token: entry.provide, useClass: entry.useClass, inject: [], scope: entry.scope ?? classScope(entry.useClass), entry }
-  if ('useFactory' in entry) return { token: entry.provide, useClass: null, inject: entry.inject ?? [], scope: entry.scope ?? 'singleton', entry }
+  if ('useClass' in entry) return { token: injectionToken(entry.provide), useClass: entry.useClass, inject: [], scope: entry.scope ?? classScope(entry.useClass), entry }
+  if ('useFactory' in entry) return { token: injectionToken(entry.provide), useClass: null, inject: entry.inject ?? [], scope: entry.scope ?? 'singleton', entry }
   // The aliased token is checked for visibility like a factory's inject list.
-  if ('useExisting' in entry) return { token: entry.provide, useClass: null, inject: [entry.useExisting], scope: 'singleton', entry }
-  return { token: entry.provide, useClass: null, inject: [], scope: 'singleton', entry }
+  if ('useExisting' in entry) return { token: injectionToken(entry.provide), useClass: null, inject: [entry.useExisting], scope: 'singleton', entry }
+  return { token: injectionToken(entry.provide), useClass: null, inject: [], scope: 'singleton', entry }
 }
 
 function classScope(target: Function): ProviderScope {

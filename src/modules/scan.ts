@@ -9,6 +9,7 @@ import type { TypeBoxLike } from '../runtime/typed-schemas'
 import { moduleError } from './module-error'
 import { checkGuardClass, guardClassesOf, moduleGuardClassesOf } from './route-guards'
 import { checkInterceptors } from './interceptors'
+import { checkNestConfigure } from './nest-configure'
 import { commonAncestor, scopeOwner, walk, type ModuleNode, type PluginItem } from './module-tree'
 
 /**
@@ -60,6 +61,7 @@ function scanNode({ type, parent, lifted, ancestry }: ScanInput, placements: Pla
   checkParamTargets(type, new Set(), path, 'module')
   for (const guard of moduleGuardClassesOf(type)) checkGuardClass(guard, type, path)
   checkInterceptors(type, path, 'module')
+  checkNestConfigure(type, path)
   const entries: PluginItem[] = []
   const node: ModuleNode = {
     type, meta, path, parent, lifted, entries,

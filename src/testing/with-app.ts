@@ -1,4 +1,4 @@
-import type { InjectionToken } from 'tsyringe'
+import type { ProviderToken } from '../decorators'
 import type { HttpsOptions, InjectOptions, InjectResponse, Scope } from '../runtime'
 import { createApp, type AppOn, type AppOptions } from '../modules'
 import { resolveFor } from '../modules/app-registry'
@@ -12,7 +12,7 @@ export interface TestApp<A extends Scope = Scope> {
    */
   readonly server: A['server']
   /** The instance the app's own code sees for `token` (from the root module, or from `from`). */
-  get<T>(token: InjectionToken<T>, from?: Function): T
+  get<T>(token: ProviderToken<T>, from?: Function): T
   /** An in-process request through the whole pipeline (no socket); `json<T>()` types the body. */
   inject(options: InjectOptions | string): Promise<InjectResponse>
 }

@@ -1,0 +1,9 @@
+import type { InjectionToken } from 'tsyringe'
+import type { ProviderToken } from '../decorators/internal'
+
+/**
+ * A provider token as tsyringe types it. Its InjectionToken refuses abstract classes (NestJS's usual
+ * token for a swappable service), which it registers and resolves as any other class at run time:
+ * the one place the public ProviderToken is narrowed to it.
+ */
+export const injectionToken = <T>(token: ProviderToken<T>): InjectionToken<T> => token as InjectionToken<T>
