@@ -1,7 +1,8 @@
 import { expect } from 'chai'
 import request from 'supertest'
 import autoload from '@fastify/autoload'
-import { lift, type Request, type Scope } from '../../src/runtime'
+import { join } from 'node:path'
+import { createServer, lift, type Request, type Scope } from '../../src/runtime'
 import { affected, fixture, modes, topology, unaffected } from './helpers'
 
 /**
@@ -94,4 +95,15 @@ describe('@fastify/autoload in Enclave', () => {
       })
     })
   }
+
+  // autoload orders a folder's plugins by fastify-plugin's plugin-meta (name, dependencies), which
+  // lift(plugin, meta) now carries too: auth.ts sorts before config.ts, which it depends on.
+  it('loads lift()ed plugins of a plugins/ folder in their dependencies\' order, as fp() ones', async () => {
+    const app = createServer()
+    await app.register(autoload, { dir: join(__dirname, 'fixtures', 'autoload-lifted') })
+    app.get('/secret', async (req) => ({ length: (req.server as unknown as { authSecretLength: number }).authSecretLength }))
+    await app.ready()
+    await request(app.server).get('/secret').expect(200, { length: 16 })
+    await app.close()
+  })
 })

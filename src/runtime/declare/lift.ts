@@ -70,8 +70,25 @@ export function lift<P extends Function>(plugin: P, given?: LiftMeta): P {
   Object.defineProperty(wrapper, kLifted, { value: target })
   // Lifting again with meta adds to the first meta (a library's own needs stay checked); its name wins.
   const earlier = liftMetaOf(plugin)
-  if (meta !== undefined) Object.defineProperty(wrapper, kLiftMeta, { value: earlier === null ? meta : mergeLiftMeta(earlier, meta) })
+  const recorded = meta === undefined ? earlier : earlier === null ? meta : mergeLiftMeta(earlier, meta)
+  if (meta !== undefined) Object.defineProperty(wrapper, kLiftMeta, { value: recorded })
+  markAsFastifyPlugin(wrapper, recorded)
   return wrapper as unknown as P
+}
+
+/**
+ * fastify-plugin's marks on the wrapper, so what reads them from outside sees a lifted plugin as
+ * it sees an fp() one: @fastify/autoload orders a plugins/ folder by `plugin-meta`'s name and
+ * dependencies (a lifted `auth` with `dependencies: ['config']` loaded before `config` failed
+ * boot), and Fastify itself runs it unencapsulated. Enclave's own boot reads the lifted target's
+ * marks and liftMetaOf(), never these, so nothing is checked twice and the lift prefix rule stays.
+ */
+function markAsFastifyPlugin(wrapper: Function, meta: LiftMeta | null): void {
+  Object.defineProperty(wrapper, Symbol.for('skip-override'), { value: true })
+  if (meta === null) return
+  const { name, dependencies = [], decorators = {} } = meta
+  Object.defineProperty(wrapper, Symbol.for('plugin-meta'), { value: { ...(name !== undefined ? { name } : {}), dependencies, decorators } })
+  if (name !== undefined) Object.defineProperty(wrapper, Symbol.for('fastify.display-name'), { value: name })
 }
 
 function mergeLiftMeta(first: LiftMeta, then: LiftMeta): LiftMeta {
