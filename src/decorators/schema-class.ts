@@ -40,6 +40,19 @@ type InstanceOf<S, R extends readonly SchemaReference[]> = S extends TypeBoxSche
 type InputOf<S, R extends readonly SchemaReference[]> = S extends TypeBoxSchema<infer T> ? T
   : FromSchema<Readable<S>, { references: Refs<R>; keepDefaultedPropertiesOptional: true }>
 
+type IsUnion<T, All = T> = [T] extends [never] ? false : T extends unknown ? ([All] extends [T] ? false : true) : never
+type IsUnionOf<T> = [IsUnion<T>] extends [false] ? false : true
+/**
+ * A class's instances have one type, never a union (TypeScript refuses `class X extends <union>`
+ * with TS2509 and a page of the schema's type), so a schema whose type is one (`oneOf`/`anyOf`
+ * branches, a discriminated union) is refused at the argument, with the way out as the message.
+ */
+type OneObjectType<T> = IsUnionOf<T> extends true
+  ? { 'SchemaClass needs a schema of one object type; this one is a union (oneOf/anyOf): declare it `as const` and name its type SchemaType<typeof schema> (docs/schemas-and-types.md, "Discriminated unions")': never }
+  : unknown
+/** What the class's instances are: the schema's type, or `{}` where it is a union (refused at the argument instead). */
+type Instance<T> = IsUnionOf<T> extends true ? object : T
+
 export interface SchemaClassOptions<R extends readonly SchemaReference[]> {
   /**
    * Schemas this schema refers to by `$ref`, for the TypeScript type only (json-schema-to-ts cannot
@@ -66,7 +79,7 @@ export interface SchemaClassOptions<R extends readonly SchemaReference[]> {
  * export class NoteList extends SchemaClass({ type: 'array', items: { $ref: 'note#' } }, { references: [Note] }) {}
  */
 export function SchemaClass<const S extends object, const R extends readonly SchemaReference[] = []>(
-  schema: S & NoInfer<ValidSchema<S>>, options?: SchemaClassOptions<R>): SchemaClassBase<S, InstanceOf<S, R>, InputOf<S, R>> {
+  schema: S & NoInfer<ValidSchema<S>> & NoInfer<OneObjectType<InstanceOf<S, R>>>, options?: SchemaClassOptions<R>): SchemaClassBase<S, Instance<InstanceOf<S, R>>, InputOf<S, R>> {
   void options
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
     throw declarationError('ENC_ERR_DECL_SCHEMA_CLASS', { got: describeValue(schema) })

@@ -1,4 +1,4 @@
-import type { Logger as RuntimeLogger } from '../runtime'
+import type { Logger as RuntimeLogger, ServerLogger } from '../runtime'
 
 /**
  * The app's logger, as an injection token: `constructor(private readonly log: Logger)` in a
@@ -7,9 +7,12 @@ import type { Logger as RuntimeLogger } from '../runtime'
  * with the same settings, destination and redaction as the requests, and says where it sits.
  * A class so that emitted constructor metadata names it: no `@inject()` needed. Its value is
  * always the registered logger; the class itself is never constructed.
+ * Typed as the server's logger (child, trace and fatal required): what it injects is a child of
+ * the server's, which always has them, so `this.log.child({ jobId })` needs no `!` or `?.`. A
+ * Logger a module provides, or a test's override, is the module's or the test's to make whole.
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export interface Logger extends RuntimeLogger {}
+export interface Logger extends ServerLogger {}
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class Logger {}
 

@@ -65,7 +65,9 @@ export interface LogEntry { level: 'info' | 'warn' | 'error' | 'debug'; obj: Rec
 export function recordingLogger(): Logger & { entries: LogEntry[] } {
   const entries: LogEntry[] = []
   const at = (level: LogEntry['level']) => (obj: unknown, msg?: string): void => { entries.push({ level, obj: obj as Record<string, unknown>, msg }) }
-  return { entries, info: at('info'), warn: at('warn'), error: at('error'), debug: at('debug') }
+  // trace/fatal/child as the server completes a hand-made logger (trace as debug, fatal as error, child as itself).
+  const logger = { entries, info: at('info'), warn: at('warn'), error: at('error'), debug: at('debug'), trace: at('debug'), fatal: at('error'), child: () => logger }
+  return logger
 }
 
 /** A promise with its resolve function outside: lets a test release a handler it holds. */
