@@ -98,8 +98,8 @@ export const decoratorErrors = {
       `but the route options also give schema.${a.optionKey} and it is not ${a.className}. ` +
       `Remove schema.${a.part} from the options (the parameter type declares it), or give ${a.className} there.` }),
   ENC_ERR_DECL_PARAM_TYPE: e({ status: null, summary: "a named parameter of the query, params or headers is typed number or boolean, but that part has no schema: it would be a string",
-    message: (a: { where: string; index: number; decorator: string; type: string; part: string }) => `${a.where}: parameter ${a.index} is ${a.decorator} typed ${a.type}, ` +
-      `but the ${a.part} has no schema, so it would be a string (a schema class of another part does not type it). ` +
+    message: (a: { where: string; index: number; decorator: string; type: string; part: string; besideClass: boolean }) => `${a.where}: parameter ${a.index} is ${a.decorator} typed ${a.type}, ` +
+      `but the ${a.part} has no schema, so it would be a string${a.besideClass ? ' (a schema class of another part does not type it)' : ' (nothing coerces a query, path or header value without one)'}. ` +
       `Give the route a ${a.part} schema that types it (a schema class parameter of that part, or schema.${a.part} in the options), or type it string.` }),
   ENC_ERR_DECL_PARAM_TYPES_UNREAD: e({ status: null, summary: 'a whole-part parameter (@Body(), @Query(), @Params(), @Headers()) has no schema for its part and the method carries no type metadata (esbuild, tsx), so a schema class typing it could not be read: the part would go unvalidated',
     message: (a: { where: string; index: number; decorator: string; part: string; param: string | null }) => `${a.where}: parameter ${a.index}` +
@@ -108,6 +108,12 @@ export const decoratorErrors = {
       'or tsc without emitDecoratorMetadata), so a schema class typing the parameter cannot be read and the ' +
       `${a.part} would be accepted unvalidated. Give the schema in the route options (schema: { ${a.part}: TheClass }), or ` +
       `schema: { ${a.part}: {} } to take any ${a.part} on purpose; or compile with tsc or swc (enclave's docs/build-tools.md).` }),
+  ENC_ERR_DECL_PARAM_PLAIN_CLASS: e({ status: null, summary: 'a whole-part parameter (@Body(), @Query(), @Params(), @Headers()) is typed with a plain class (a NestJS DTO), not a SchemaClass, and the route gives that part no schema: nothing would validate it, and the handler would get a plain object, not an instance',
+    message: (a: { where: string; index: number; decorator: string; part: string; className: string }) => `${a.where}: parameter ${a.index} is ${a.decorator} typed ${a.className}, ` +
+      `a plain class, and the route gives the ${a.part} no schema. Nothing reads a class's own decorators (class-validator's; there is no ValidationPipe), ` +
+      `so the ${a.part} would be accepted unvalidated, and it is a plain object, never a ${a.className}. ` +
+      `Declare ${a.className} as class ${a.className} extends SchemaClass({ type: 'object', properties: { ... } }) {} (validated and typed by one declaration: ` +
+      `enclave's docs/migrating-from-nestjs.md), or type the parameter with an interface, or give schema: { ${a.part}: {} } to take any ${a.part} on purpose.` }),
   ENC_ERR_DECL_PARAM_CLASS_MEMBERS: e({ status: null, summary: 'a schema class given as the type of a whole-part parameter (@Body(), @Query(), @Params(), @Headers()) declares methods, accessors or instance fields with an initializer, which the validated plain object the handler receives does not have',
     message: (a: { where: string; index: number; decorator: string; className: string; members: readonly string[]; valueFields: boolean }) => `${a.where}: parameter ${a.index} is ${a.decorator} typed ${a.className}, ` +
       `which declares ${a.members.map((m) => `${m}`).join(', ')}. The handler receives the validated plain object (there is no transform step, as NestJS's ValidationPipe({ transform: true }) has), ` +

@@ -25,9 +25,13 @@ export function resolveRouteSchema(target: object, propertyKey: string | symbol,
   const types = params.length === 0 ? undefined : Reflect.getMetadata('design:paramtypes', target, propertyKey) as unknown[] | undefined
   const fromParams = parameterClasses(params, types)
   if (fromParams.size === 0) checkUnreadParamTypes(target, propertyKey, where, schema, params, types)
+  checkPlainClassParams(where, schema, params, types)
   // Classes in any part or response, at any depth (`{ type: 'array', items: Cat }`).
   const inlined = inlineSchemaClasses(schema)
-  if (fromParams.size === 0) return inlined
+  if (fromParams.size === 0) {
+    checkUntypedNamedParams(where, (inlined ?? {}) as Record<string, unknown>, params, types, false)
+    return inlined
+  }
   const given = (schema ?? {}) as Record<string, unknown>
   const out: Record<string, unknown> = { ...(inlined ?? {}) as Record<string, unknown> }
   for (const [part, { cls, index }] of fromParams) {
@@ -43,7 +47,7 @@ export function resolveRouteSchema(target: object, propertyKey: string | symbol,
         { where, index, className: cls.name, part, optionKey: part === 'querystring' && given.querystring === undefined ? 'query' : part })
     }
   }
-  checkUntypedNamedParams(where, out, params, types)
+  checkUntypedNamedParams(where, out, params, types, true)
   return out
 }
 
@@ -130,22 +134,25 @@ function checkHeaderNames(where: string, index: number, cls: SchemaClassValue): 
 }
 
 /**
- * The types cannot tell which part a whole-part class parameter is for, so `@Body() b: CreateBook`
- * lets `@Query('n') n: number` compile (a class property may type a named parameter of its own
- * part). Here the part is known: a named query/params/headers parameter typed number or boolean
- * (`design:paramtypes`) in a part that has no schema at all is a string at run time, so refuse it.
+ * A named query/params/headers parameter typed number or boolean (`design:paramtypes`) in a part
+ * that has no schema at all is a string at run time (`page + 1` is '11'), so refuse it. The route
+ * decorator's types refuse it too, except where they cannot see it: beside a whole-part class
+ * parameter (`@Body() b: CreateBook` lets `@Query('n') n: number` compile, since a class property
+ * may type a named parameter of its own part), and in a build that emits metadata without
+ * type-checking (swc: `nest start -b swc`, vitest with unplugin-swc).
  */
-function checkUntypedNamedParams(where: string, schema: Record<string, unknown>, params: readonly ParamMeta[], types: unknown[] | undefined): void {
+function checkUntypedNamedParams(where: string, schema: Record<string, unknown>, params: readonly ParamMeta[], types: unknown[] | undefined, besideClass: boolean): void {
   if (types === undefined) return
   for (const param of params) {
-    if (param.key === null || !(param.source in sourceNames)) continue
+    // `@Query('page', { type: 'integer' })` gives the property its own schema at boot.
+    if (param.key === null || param.schema !== undefined || !(param.source in sourceNames)) continue
     const type = types[param.index]
     if (type !== Number && type !== Boolean) continue
     const part = partOfSource[param.source as keyof typeof sourceNames]
     const partSchema = part === 'querystring' ? schema.querystring ?? schema.query : schema[part]
     if (partSchema !== undefined && partSchema !== null) continue
     throw declarationError('ENC_ERR_DECL_PARAM_TYPE', { where, index: param.index, decorator: `@${sourceNames[param.source as keyof typeof sourceNames]}('${param.key}')`,
-      type: type === Number ? 'number' : 'boolean', part })
+      type: type === Number ? 'number' : 'boolean', part, besideClass })
   }
 }
 
@@ -167,6 +174,34 @@ function checkUnreadParamTypes(target: object, propertyKey: string | symbol, whe
     if (params.some((other) => other.source === param.source && other.schema !== undefined)) continue
     throw declarationError('ENC_ERR_DECL_PARAM_TYPES_UNREAD', { where, index: param.index, decorator: partDecorators[part], part, param: methodParamName(target, propertyKey, param.index) })
   }
+}
+
+/**
+ * A NestJS habit: `create(@Body() dto: CreateBookDto)` with a plain class (class-validator's
+ * decorators on its fields, and a global ValidationPipe). Nothing here reads those decorators, so
+ * without a schema for the part the body would be taken unvalidated, silently: refuse it, as a
+ * missing schema class is refused when metadata is missing. The route decorator's types refuse it
+ * too; this is for builds that emit metadata without type-checking (swc: `nest start -b swc`,
+ * vitest with unplugin-swc). An interface is `Object` in the metadata and a built-in (`Buffer`,
+ * `Array`) is a global: neither is taken for a DTO.
+ */
+function checkPlainClassParams(where: string, schema: unknown, params: readonly ParamMeta[], types: unknown[] | undefined): void {
+  if (types === undefined) return
+  const given = (schema ?? {}) as Record<string, unknown>
+  for (const param of params) {
+    if (param.key !== null || param.custom !== undefined || !(param.source in partOfSource)) continue
+    const type = types[param.index]
+    if (typeof type !== 'function' || isSchemaClass(type) || isBuiltIn(type)) continue
+    const part = partOfSource[param.source as keyof typeof partOfSource]
+    const explicit = part === 'querystring' ? given.querystring ?? given.query : given[part]
+    if (explicit !== undefined && explicit !== null) continue
+    if (params.some((other) => other.source === param.source && other.schema !== undefined)) continue
+    throw declarationError('ENC_ERR_DECL_PARAM_PLAIN_CLASS', { where, index: param.index, decorator: partDecorators[part], part, className: type.name || 'an anonymous class' })
+  }
+}
+
+function isBuiltIn(type: Function): boolean {
+  return type.name !== '' && (globalThis as Record<string, unknown>)[type.name] === type
 }
 
 /** A method's parameter name, for the message (`create(note, reply)`): null when it cannot be read. */

@@ -7,6 +7,7 @@ import { request } from 'node:http'
 import { join } from 'node:path'
 import { freePort } from '../support/free-port'
 import { within } from '../support/raw-http'
+import { until as untilHeld } from '../support/until'
 
 const fixture = join(__dirname, '..', 'fixtures', 'cluster-app.js')
 
@@ -55,13 +56,8 @@ describe('startCluster: 2 workers over real processes on loopback', function () 
   // 25 s, not 10: each worker is a fresh node loading the whole dist, and on a loaded 2-core machine
   // (load ~28 here) the first two took longer than 10 s to listen (the primary had logged their
   // start). What these tests prove is the respawn and the rolling restart, not how fast a worker boots.
-  async function until(what: string, condition: () => boolean, ms = 25_000): Promise<void> {
-    const deadline = Date.now() + ms
-    while (!condition()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; output:\n${output}`)
-      await sleep(20)
-    }
-  }
+  const until = (what: string, condition: () => boolean): Promise<void> =>
+    untilHeld(condition, () => `${what}; output:\n${output}`, { ms: 25_000, every: 20 })
 
   before(async () => {
     const port = await freePort()

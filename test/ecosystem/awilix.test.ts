@@ -8,6 +8,7 @@ import { Get, Module, Req, Route, usePlugin } from '../../src/decorators'
 import { createApp } from '../../src/modules'
 import { lift, type Request, type Scope } from '../../src/runtime'
 import { track } from '../support/servers'
+import { poll } from '../support/until'
 import { affected, modes, topology, unaffected } from './helpers'
 
 type DiRequest = Request & { diScope?: AwilixContainer | null }
@@ -53,9 +54,8 @@ const awilixWithRequestValues = lift(async (scope: Scope, options: { container: 
   })
 })
 
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 100 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 5))
-}
+// The per-request scope is disposed after the response; waited for, bounded, then asserted.
+const until = (check: () => boolean): Promise<boolean> => poll(check, { ms: 500, every: 5 })
 
 // @fastify/awilix README: `fastify.diContainer` (awilix), a `request.diScope` per request (disposed
 // after the response), asyncInit/asyncDispose of awilix-manager on ready and close.

@@ -11,19 +11,13 @@ import { expect } from 'chai'
 import Redis from 'ioredis'
 import { createApp, type Scope } from '../../src'
 import { sleep } from '../support/raw-http'
+import { until } from '../support/until'
 import { recordingLogger } from '../support/servers'
 import { bffModule } from './bff/app'
 import { startUpstreams, type Seen, type Upstreams } from './bff/upstreams'
 import { startRedis, stop, type Child } from './redis/processes'
 
 const ORIGIN = 'https://app.example'
-
-async function until(condition: () => boolean, what: string, ms = 3_000): Promise<void> {
-  for (let waited = 0; !condition(); waited += 10) {
-    if (waited > ms) throw new Error(`not within ${ms} ms: ${what}`)
-    await sleep(10)
-  }
-}
 
 /** GETs `path`, hands each chunk to `onChunk` until it returns true, then leaves (destroys the request). */
 function readThenLeave(url: string, headers: Record<string, string>, onChunk: (chunk: Buffer, res: IncomingMessage) => boolean): Promise<IncomingMessage> {
@@ -144,7 +138,7 @@ describe('recipe: a backend-for-frontend (docs/recipes-bff.md)', function () {
     await until(() => seenSince(from, '/profile').length === 1, 'the profile call started')
     controller.abort()
     expect(await pending).to.equal('AbortError')
-    await until(() => seenSince(from, '/profile')[0].outcome === 'aborted', 'the upstream call is cancelled', 2_000)
+    await until(() => seenSince(from, '/profile')[0].outcome === 'aborted', 'the upstream call is cancelled', { ms: 2_000 })
   })
 
   it('passes an SSE token stream through as it comes (not compressed), and a client that leaves cancels the upstream stream, logging no warn', async () => {

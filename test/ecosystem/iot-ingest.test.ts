@@ -14,6 +14,7 @@ import { createApp, override, type App } from '../../src'
 import { startPostgres, stopPostgres, untilOnlyConnection, type Postgres } from './postgres/processes'
 import { startRedis, stop, type Child } from './redis/processes'
 import { AppModule, Settings } from './iot/ingest-service'
+import { until as untilHeld } from '../support/until'
 
 const KEYS = { 'dev-a': 'secret-a', 'dev-b': 'secret-b' } as const
 type Device = keyof typeof KEYS
@@ -93,13 +94,7 @@ describe('IoT ingest service on Redis and PostgreSQL (docs/recipes-iot-ingest.md
     return rows[0]!.n
   }
 
-  async function until(what: string, check: () => Promise<boolean>): Promise<void> {
-    for (let i = 0; i < 200; i++) {
-      if (await check()) return
-      await new Promise((resolve) => setTimeout(resolve, 25))
-    }
-    throw new Error(`timed out waiting for ${what}`)
-  }
+  const until = (what: string, check: () => Promise<boolean>): Promise<void> => untilHeld(check, what, { ms: 5_000, every: 25 })
 
   it('takes a signed JSON array, NDJSON lines, and gzip- or deflate-encoded bodies signed over the decoded bytes, and writes each reading once', async () => {
     await boot()

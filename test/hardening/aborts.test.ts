@@ -4,6 +4,7 @@
 import { Readable } from 'node:stream'
 import { expect } from 'chai'
 import { listening, rawClient, sleep, type RawClient } from './helpers'
+import { poll } from '../support/until'
 import type { Scope } from '../../src/runtime'
 
 interface Accounting {
@@ -48,9 +49,7 @@ async function settled(acc: Accounting): Promise<void> {
   }
 }
 
-async function waitFor(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !condition(); i++) await sleep(5)
-}
+const waitFor = (condition: () => boolean): Promise<boolean> => poll(condition, { ms: 2_500, every: 5 })
 
 describe('hardening: clients that abort', () => {
   const unhandled: unknown[] = []

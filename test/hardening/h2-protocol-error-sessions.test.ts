@@ -5,6 +5,7 @@
 import { expect } from 'chai'
 import { server } from '../support/servers'
 import { sleep, within } from '../support/raw-http'
+import { poll } from '../support/until'
 import { FLAG, FRAME, frame, rawH2, requestBlock } from '../support/raw-h2'
 import type { Scope } from '../../src/runtime'
 import { fuzzApp } from './fuzz-app'
@@ -16,13 +17,8 @@ async function openConnections(app: Scope): Promise<number> {
 }
 
 async function connectionsAfter(app: Scope, ms: number): Promise<number> {
-  const until = Date.now() + ms
-  let open = await openConnections(app)
-  while (open !== 0 && Date.now() < until) {
-    await sleep(20)
-    open = await openConnections(app)
-  }
-  return open
+  await poll(async () => (await openConnections(app)) === 0, { ms, every: 20 })
+  return openConnections(app)
 }
 
 describe('hardening: HTTP/2 sessions ended on a protocol error', () => {

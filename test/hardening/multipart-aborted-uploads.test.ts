@@ -15,6 +15,7 @@ import multipart from '@fastify/multipart'
 import type { Scope } from '../../src/runtime'
 import { server } from '../support/servers'
 import { RawClient, sleep } from '../support/raw-http'
+import { poll } from '../support/until'
 
 type Loose = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -57,9 +58,7 @@ async function uploadApp(read: Reader, dir: string, options: Record<string, unkn
   return { app: app as unknown as Scope, address, outcome }
 }
 
-async function until(condition: () => boolean, ms: number): Promise<void> {
-  for (let waited = 0; waited < ms && !condition(); waited += 10) await sleep(10)
-}
+const until = (condition: () => boolean, ms: number): Promise<boolean> => poll(condition, { ms })
 
 async function abandonOverHttp1(address: string): Promise<void> {
   await Promise.all(Array.from({ length: CLIENTS }, async () => {

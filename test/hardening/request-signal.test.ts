@@ -2,6 +2,7 @@
 // before the reply is written, or when handlerTimeout has answered; never after a normal reply.
 import { expect } from 'chai'
 import { listening, rawClient, sleep } from './helpers'
+import { poll } from '../support/until'
 import { createServer } from '../../src/runtime'
 import type { Request } from '../../src/runtime'
 
@@ -9,9 +10,7 @@ declare module '../../src/runtime' {
   interface RequestDecorations { user: unknown }
 }
 
-async function waitFor(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 400 && !condition(); i++) await sleep(5)
-}
+const waitFor = (condition: () => boolean): Promise<boolean> => poll(condition, { ms: 2_000, every: 5 })
 
 /** Resolves with the signal's reason once it aborts (the way a driver or fetch() would see it). */
 function aborted(signal: AbortSignal): Promise<unknown> {

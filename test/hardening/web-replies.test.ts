@@ -5,6 +5,7 @@ import { ReadableStream } from 'node:stream/web'
 import { runInNewContext } from 'node:vm'
 import { expect } from 'chai'
 import { listening, rawClient, recordingLogger, sleep, within } from './helpers'
+import { poll } from '../support/until'
 
 function webStream(chunks: readonly unknown[], onCancel?: () => void): ReadableStream {
   let i = 0
@@ -31,9 +32,7 @@ function loggedCodes(logger: ReturnType<typeof recordingLogger>): Array<string |
   return logger.entries.filter((e) => e.level === 'error' || e.level === 'warn').map((e) => (e.obj.err as { code?: string } | undefined)?.code)
 }
 
-async function waitFor(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !condition(); i++) await sleep(5)
-}
+const waitFor = (condition: () => boolean): Promise<boolean> => poll(condition, { ms: 2_500, every: 5 })
 
 describe('hardening: web ReadableStream replies', () => {
   it('a returned ReadableStream is piped as the body, application/octet-stream unless a type is set (not `{}`)', async () => {

@@ -8,6 +8,7 @@ import 'reflect-metadata'
 import { Get, Module, Route } from '../../src/decorators'
 import { createApp } from '../../src/modules'
 import { within } from '../support/raw-http'
+import { until } from '../support/until'
 import { startListening, type ListeningChild } from '../support/listening-child'
 
 const fixture = join(__dirname, '..', 'fixtures', 'signal-app.js')
@@ -15,16 +16,6 @@ const fixture = join(__dirname, '..', 'fixtures', 'signal-app.js')
 type Running = ListeningChild
 
 const start = (env: Record<string, string> = {}): Promise<Running> => startListening(fixture, env, started)
-
-/** Polls `read` every 10 ms (at most 1,000 times) until it returns a value. */
-async function waitFor<T>(read: () => T | undefined | false): Promise<T> {
-  for (let i = 0; i < 1_000; i++) {
-    const value = read()
-    if (value !== undefined && value !== false) return value
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-  throw new Error('condition not met')
-}
 
 function get(url: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -46,7 +37,7 @@ describe('closeOnSignals: a real process (docs/operations.md, "Shutdown")', func
     it(`${signal}: lets the in-flight request finish, runs onClose and dispose once, exits 0`, async () => {
       const app = await start({ SLOW_MS: '300' })
       const slow = get(`${app.address}/slow`)
-      await waitFor(() => app.output().includes('EVENT slow started'))
+      await until(() => app.output().includes('EVENT slow started'), 'the slow request started', { ms: 10_000 })
       app.child.kill(signal)
       expect(await slow).to.equal(200)
       expect(await within(app.exited, 10_000, 'exit')).to.equal(0)
@@ -59,7 +50,7 @@ describe('closeOnSignals: a real process (docs/operations.md, "Shutdown")', func
     for (const [second, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
       const app = await start({ SLOW_MS: '20000' })
       const slow = get(`${app.address}/slow`).catch(() => 'reset')
-      await waitFor(() => app.output().includes('EVENT slow started'))
+      await until(() => app.output().includes('EVENT slow started'), 'the slow request started', { ms: 10_000 })
       app.child.kill('SIGTERM')
       // The first signal's close() is now waiting for /slow (20 s); the second must not wait.
       await new Promise((resolve) => setTimeout(resolve, 100))

@@ -7,6 +7,7 @@ import { expect } from 'chai'
 import { request as httpRequest } from 'node:http'
 import { Readable } from 'node:stream'
 import { injectable } from 'tsyringe'
+import { poll } from '../support/until'
 import {
   Get, HttpError, Module, NotFoundHandler, OnError, OnResponse, OnSend, OnTimeout, Post, PreHandler, PreParsing, PreSerialization, RequestScoped, Route,
   createApp, type Reply, type Request, type RequestEnd,
@@ -19,10 +20,7 @@ interface Seen { parse?: number; serialize?: number; errorHook?: number; respons
 const seen = (request: Request): Seen => ((request as unknown as { seen?: Seen }).seen ??= {})
 
 /** Waits (bounded) until `check` holds: the end-of-request release may run after inject() resolved. */
-async function eventually(check: () => boolean, ms = 2_000): Promise<void> {
-  const until = Date.now() + ms
-  while (!check() && Date.now() < until) await tick(5)
-}
+const eventually = (check: () => boolean): Promise<boolean> => poll(check, { ms: 2_000, every: 5 })
 
 describe('request-scoped hook classes after the handler and at preParsing (docs/request-scope.md, "Request-scoped providers")', () => {
   it('shares one Tenant between a preParsing hook, the handler, preSerialization and onSend hooks; released once, after them', async () => {

@@ -9,6 +9,7 @@ import { Get, Hook, Module, Reply, Req, Route } from '../../src/decorators'
 import { createApp, resolveProvider } from '../../src/modules'
 import type { Request, Reply as ReplyType } from '../../src/runtime'
 import { within } from '../support/raw-http'
+import { until } from '../support/until'
 
 @injectable()
 class EventHub {
@@ -50,11 +51,6 @@ function open(url: string): Promise<{ response: IncomingMessage; text: () => str
   })
 }
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10))
-  if (!check()) throw new Error(`never saw ${what}`)
-}
-
 describe('server-sent events through reply.hijack() (docs/streams-and-sse.md, "Stream replies, downloads and Server-Sent Events")', () => {
   it('streams events to a hijacked response, and a preClose hook that ends the streams lets close() finish without waiting closeTimeout', async () => {
     const app = await createApp(SseModule, { closeTimeout: 60_000 })
@@ -62,10 +58,10 @@ describe('server-sent events through reply.hijack() (docs/streams-and-sse.md, "S
     const client = await open(`${address}/events`)
     expect(client.response.statusCode).to.equal(200)
     expect(client.response.headers['content-type']).to.equal('text/event-stream')
-    await until(() => client.text().includes(': connected'), 'the comment line')
+    await until(() => client.text().includes(': connected'), 'the comment line', { ms: 2_000 })
     const hub = resolveProvider(app, EventHub)
     hub.publish({ id: 1 })
-    await until(() => client.text().includes('data: {"id":1}'), 'the event')
+    await until(() => client.text().includes('data: {"id":1}'), 'the event', { ms: 2_000 })
     await within(app.close(), 10_000, 'close() with an open event stream')
     await within(client.ended, 5_000, 'the stream end')
     expect(hub.clients.size).to.equal(0)

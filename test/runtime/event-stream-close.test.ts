@@ -8,6 +8,7 @@ import { connect, type IncomingHttpHeaders } from 'node:http2'
 import { PassThrough, Readable } from 'node:stream'
 import { createServer } from '../../src/runtime'
 import { sleep, within } from '../support/raw-http'
+import { until } from '../support/until'
 
 interface OpenStream { response: IncomingMessage; text: () => string; ended: Promise<'end' | 'aborted'> }
 
@@ -25,11 +26,6 @@ function open(url: string): Promise<OpenStream> {
       resolve({ response, text: () => text, ended })
     }).once('error', reject)
   })
-}
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 300 && !check(); i++) await sleep(10)
-  if (!check()) throw new Error(`never saw ${what}`)
 }
 
 describe('piped Server-Sent Events streams: the head at once, ended cleanly by close()', () => {

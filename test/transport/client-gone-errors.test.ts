@@ -10,6 +10,7 @@ import { Readable } from 'node:stream'
 import { expect } from 'chai'
 import { recordingLogger, server, type LogEntry } from '../support/servers'
 import { sleep, within } from '../support/raw-http'
+import { poll } from '../support/until'
 import type { Scope } from '../../src'
 import { tlsCert, tlsKey } from '../support/tls'
 
@@ -17,11 +18,7 @@ type Transport = 'HTTP/1.1' | 'h2c' | 'HTTP/2 over TLS'
 
 interface Run { hooks: string[]; entries: LogEntry[]; unhandled: unknown[] }
 
-/** Polls `done` every 10 ms for at most `ms` (bounded; a test never waits on an event that may not come). */
-async function until(done: () => boolean, ms: number): Promise<boolean> {
-  for (let waited = 0; waited < ms && !done(); waited += 10) await sleep(10)
-  return done()
-}
+const until = (done: () => boolean, ms: number): Promise<boolean> => poll(done, { ms })
 
 /**
  * Serves `declare`'s routes, sends one request over `transport` and leaves once `leaveWhen`
