@@ -181,22 +181,14 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecor
   // a prefix root's `/prefix/` twin as routes of their own: each has its own config naming its url
   // and method.
   const config: Record<string, unknown> = { ...options.config, url: def.declaredUrl, method: options.method }
-  const twinConfigs = new Map<string, Record<string, unknown>>()
-  const configFor = (method: string, url: string, implicitHead: boolean): Record<string, unknown> => {
-    if (!implicitHead && url === def.url) return config
-    const key = `${implicitHead ? 'HEAD' : ''} ${url}`
-    let twin = twinConfigs.get(key)
-    // The HEAD copy at the route's own url names it as declared too: Fastify 3 declares that copy
-    // from the declared path, whatever an onRoute hook made of the url (plugin-api 36:178).
-    if (twin === undefined) twinConfigs.set(key, twin = { ...options.config, url: url === def.url ? def.declaredUrl : url, method: implicitHead ? method : options.method })
-    return twin
-  }
+  // Only an implicit HEAD route or a `/prefix/` twin has a config of its own: made when first asked.
+  let twinConfigs: Map<string, Record<string, unknown>> | null = null
   const serverBodyLimit = boot.serve.limits.bodyLimit
   const handlerDeadline = handlerDeadlineOf(boot.serve, options.handlerTimeout)
   const bodyDeadline = bodyDeadlineOf(boot.serve, options.bodyTimeout, def)
   return [record, (method: string, url: string) => {
     const implicitHead = method === 'HEAD' && !def.methods.includes('HEAD')
-    const routeConfig = configFor(method, url, implicitHead)
+    const routeConfig = !implicitHead && url === def.url ? config : twinConfig(twinConfigs ??= new Map(), def, method, url, implicitHead)
     return new CompiledRoute({
     method,
     path: url,
@@ -225,6 +217,16 @@ function compileDefinition(boot: BootContext, def: RouteDefinition): [RouteRecor
     implicitHead,
   })
   }, schemas]
+}
+
+/** The config of `def`'s implicit HEAD route or `/prefix/` twin at `url`: one per method and url, kept in `twins`. */
+function twinConfig(twins: Map<string, Record<string, unknown>>, def: RouteDefinition, method: string, url: string, implicitHead: boolean): Record<string, unknown> {
+  const key = `${implicitHead ? 'HEAD' : ''} ${url}`
+  let twin = twins.get(key)
+  // The HEAD copy at the route's own url names it as declared too: Fastify 3 declares that copy
+  // from the declared path, whatever an onRoute hook made of the url (plugin-api 36:178).
+  if (twin === undefined) twins.set(key, twin = { ...def.options.config, url: url === def.url ? def.declaredUrl : url, method: implicitHead ? method : def.options.method })
+  return twin
 }
 
 /**

@@ -53,6 +53,11 @@ export interface CompiledRouteInit {
   bodyDeadline: DeadlineList | null
 }
 
+/** An empty hook list is null: the pipeline's one comparison per stage. */
+function orNull(list: readonly BoundHook[]): HookList {
+  return list.length > 0 ? list : null
+}
+
 /**
  * Everything the request path needs for one method of one route, resolved once at boot. Every
  * field is always present (one hidden class); `null` means "nothing to do at this stage", so
@@ -124,7 +129,6 @@ export class CompiledRoute {
   readonly unobservedValidation: boolean
 
   constructor(init: CompiledRouteInit) {
-    const orNull = (list: readonly BoundHook[]): HookList => list.length > 0 ? list : null
     this.method = init.method
     this.path = init.path
     this.scope = init.scope
