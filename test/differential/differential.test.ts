@@ -133,7 +133,8 @@ describe('differential: the reply-lifecycle, shared-schemas, error-sources, plug
   familySeedsTest('plugin-api', (cases) => cases / 5)
 
   // Route options: 405s and HEAD answers (inject's empty HEAD body) are listed in about a quarter (three quarters alike over seeds 1-40): half here.
-  familySeedsTest('route-options', (cases) => cases / 2)
+  // Over 300: session 27's families took a slice of the first families' rolls, leaving 9 under 250.
+  familySeedsTest('route-options', (cases) => cases / 2, 300)
 
   // h2c (`http2: true` on both, a node:http2 client on loopback): HEADs, 204s, errors, streams and
   // 413s of the other families, answered alike or as README lists (0 unlisted over seeds 1-8).

@@ -126,7 +126,10 @@ export async function notAllowedInTable(f: Answer, c: Case, enclave: Answer, tra
   for (const method of allow.split(', ')) {
     if (method === 'HEAD' || tooLong(c)) continue
     const served = await replayAsRead(c, transport, replay, method)
-    if (served.statusCode === 404 || served.statusCode < 0) return undefined
+    // Over h2c a stream nghttp2 reset for Fastify 3's own stale Content-Length (an onSend hook's
+    // stream under an error's length: README) was served by a route all the same (head-routes 11:101).
+    const resetForItsLength = transport === 'http2' && served.statusCode === -3 && /NGHTTP2_PROTOCOL_ERROR/.test(String(served.body))
+    if (served.statusCode === 404 || (served.statusCode < 0 && !resetForItsLength)) return undefined
   }
   const read = asSent(rewriteOf(c)?.(c.request.url) ?? c.request.url)
   const path = read.slice(0, pathEnd(read))
