@@ -3,6 +3,7 @@ import { toPartValidator } from './part-validator'
 import { guardNonFinite, refusesNonFinite } from './finite-guard'
 import { createResponseSerializers, type ResponseSerializers } from './response-serializers'
 import { normalizeRouteSchema } from './route-schema'
+import { responseHeadersOf, withoutResponseHeaders } from './response-headers'
 import { describeValue, schemaError } from './schema-codes'
 import { deferredSerializer, type DeferredResponses } from './deferred-serializer'
 import type { SchemaCompilers } from './schema-compilers'
@@ -118,7 +119,12 @@ export function compileRouteSchemas(input: CompileRouteSchemasInput): CompiledRo
     for (let k = 0; k < statuses.length; k++) {
       const httpStatus = statuses[k]
       const schema = response[httpStatus]
-      if (input.checkSerializerKeywords ?? input.serializerCompiler === null) input.compilers.checkKeywords(schema, store, `The response ${httpStatus} schema of route ${method} ${url} in scope ${scopePath}`, input.reuse)
+      if (input.checkSerializerKeywords ?? input.serializerCompiler === null) {
+        const where = `The response ${httpStatus} schema of route ${method} ${url} in scope ${scopePath}`
+        input.compilers.checkKeywords(withoutResponseHeaders(schema), store, where, input.reuse)
+        const headers = responseHeadersOf(schema)
+        if (headers !== null) for (const name of Object.keys(headers)) input.compilers.checkKeywords(headers[name], store, `${where}, header '${name}'`, input.reuse)
+      }
       const build = (): SerializeFunction | undefined => compileWith(() => serializerCompiler({ schema, method, url, httpStatus }),
         { kind: 'serializer', part: `response ${httpStatus}`, schema, input }, true)
       if (input.batchResponses !== undefined) {

@@ -1,3 +1,4 @@
+import { documentsOnly } from './response-headers'
 import { describeValue, schemaError } from './schema-codes'
 import { copySchemaNoting, findAsync } from './schema-walk'
 import { plainSchema } from './fluent-schema'
@@ -89,8 +90,9 @@ function normalizePart(input: unknown, name: string, where: string, shorthand: b
   if (asyncAt !== null) {
     throw schemaError('ENC_ERR_SCH_ASYNC', { case: 'route', part: name, where, at: asyncAt })
   }
+  const documentation = name.startsWith('response ') && documentsOnly(copy)
   if (shorthand) {
-    const complete = isCompleteSchema(copy) ? copy : { type: 'object', properties: copy }
+    const complete = isCompleteSchema(copy) || documentation ? copy : { type: 'object', properties: copy }
     if (!sawFunction) reuse?.remember(part as object, complete)
     return complete
   }
@@ -98,7 +100,7 @@ function normalizePart(input: unknown, name: string, where: string, shorthand: b
   // no JSON Schema keyword at all, only objects, is shorthand written by habit: read as a schema it
   // would accept anything (ajv 6 ignores unknown keywords), so it is refused rather than let through.
   const keys = Object.keys(copy)
-  if (keys.length > 0 && keys.every((key) => !SCHEMA_KEYWORDS.has(key) && isObject(copy[key]))) {
+  if (!documentation && keys.length > 0 && keys.every((key) => !SCHEMA_KEYWORDS.has(key) && isObject(copy[key]))) {
     throw schemaError('ENC_ERR_SCH_NOT_OBJECT', { case: 'shorthand-off', part: name, where, keys: keys.slice(0, 3).join(', ') })
   }
   if (!sawFunction) reuse?.remember(part as object, copy)

@@ -16,8 +16,13 @@ export interface OpenApiOptions {
   routes?: 'all' | 'scope'
 }
 
-/** An OpenAPI 3.1 document (the fields Enclave writes; see https://spec.openapis.org/oas/v3.1.0). */
-export interface OpenApiDocument {
+/**
+ * An OpenAPI 3.1 document (the fields Enclave writes; see https://spec.openapis.org/oas/v3.1.0).
+ * A type alias, not an interface: an alias of an object type is assignable to `Record<string, unknown>`,
+ * which is what validators and converters take (`@seriousme/openapi-schema-validator`'s `validate()`);
+ * an interface is not (TS2345, "Index signature for type 'string' is missing"), and needed a cast.
+ */
+export type OpenApiDocument = {
   openapi: '3.1.0'
   info: { title: string; version: string; description?: string }
   servers?: Array<{ url: string; description?: string }>

@@ -3,6 +3,7 @@ import type { JsonSchema } from '../../schemas/types'
 import type { RouteInspection, SchemaInspection } from '../../shared/introspection'
 import type { OpenApiOperation, OpenApiParameter, OpenApiResponse } from '../../shared/openapi-types'
 import { convertSchema } from './convert-schema'
+import { documentsOnly, responseHeadersOf, withoutResponseHeaders } from '../../schemas/response-headers'
 import type { ComponentNames } from './component-names'
 import { ERROR_COMPONENT, errorResponses } from './error-contract'
 import { pathTemplate } from './path-template'
@@ -39,9 +40,12 @@ export function buildOperation(inspected: RouteInspection, context: OperationCon
   const responses: Record<string, OpenApiResponse> = {}
   for (const [key, schema] of Object.entries(route.schema.response ?? {})) {
     const status = openApiKey(key)
-    responses[status] = NO_BODY.has(status)
-      ? { description: describe(schema, key) }
-      : { description: describe(schema, key), content: mediaTypes(route.docs.produces, toOpenApi(schema)) }
+    const response: OpenApiResponse = { description: describe(schema, key) }
+    // A status that only documents (a 301's `{ description, headers }`) has no body to describe.
+    if (!NO_BODY.has(status) && !documentsOnly(schema)) response.content = mediaTypes(route.docs.produces, toOpenApi(withoutResponseHeaders(schema)))
+    const headers = responseHeadersOf(schema)
+    if (headers !== null) response.headers = documentedHeaders(headers, toOpenApi)
+    responses[status] = response
   }
   const declared = route.defaultStatus === null ? null : String(route.defaultStatus)
   if (declared !== null && !covers(responses, declared)) {
@@ -84,6 +88,19 @@ const BODILESS = new Set(['GET', 'HEAD'])
 /** A body with no schema: a form (multipart, urlencoded) is an object of fields by definition (OpenAPI 3.1 §4.8.14.4); anything else is undescribed. */
 function undescribedBody(type: string): JsonSchema {
   return /^multipart\/|^application\/x-www-form-urlencoded/i.test(type) ? { type: 'object' } : {}
+}
+
+/**
+ * A status's documented headers (`headers` in its response schema, @fastify/swagger's spelling) as
+ * OpenAPI Header Objects: a header's own `description` goes beside its schema, as OpenAPI places it.
+ */
+function documentedHeaders(headers: Record<string, JsonSchema>, toOpenApi: (s: JsonSchema) => JsonSchema): NonNullable<OpenApiResponse['headers']> {
+  const documented: NonNullable<OpenApiResponse['headers']> = {}
+  for (const [name, header] of Object.entries(headers)) {
+    const { description, ...schema } = header
+    documented[name] = typeof description === 'string' ? { description, schema: toOpenApi(schema) } : { schema: toOpenApi(schema) }
+  }
+  return documented
 }
 
 /** Statuses whose answers have no body (RFC 9110 §6.4.1): documented without content. */
