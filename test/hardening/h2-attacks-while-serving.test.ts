@@ -42,11 +42,23 @@ function headerFrames(id: number, block: Buffer): Buffer[] {
 
 const u32 = (n: number): Buffer => { const b = Buffer.alloc(4); b.writeUInt32BE(n); return b }
 
+/**
+ * An HPACK bomb: a 4,000-byte value entered once into the connection's dynamic table (literal with
+ * incremental indexing, RFC 7541 §6.2.1, the first dynamic entry: index 62), then each request
+ * names it 100 times at one byte a time (§6.1): 110 bytes on the wire stand for 400 KB of headers.
+ */
+function hpackBomb(batch: number): Buffer[] {
+  const entry = Buffer.concat([Buffer.from([0x40]), hpackLarge('x-a', 'a'.repeat(4_000)).subarray(1)])
+  return Array.from({ length: 200 }, (_, i) => frame(FRAME.HEADERS, FLAG.END_HEADERS | FLAG.END_STREAM, 2 * (batch * 200 + i) + 1,
+    Buffer.concat([requestBlock('/ok'), ...(batch === 0 && i === 0 ? [entry] : []), Buffer.alloc(100, 0x80 | 62)])))
+}
+
 /** Each attack: batches of frames written to one raw h2c session (bounded count), or stopped when the server closed it. */
 const ATTACKS: Record<string, (batch: number) => Buffer[]> = {
   'PRIORITY frames for 20,000 idle streams': (batch) => Array.from({ length: 1000 }, (_, i) => frame(2, 0, 2 * (batch * 1000 + i) + 3, Buffer.concat([u32(1), Buffer.from([16])]))),
   'requests each carrying one 60 KB header (HEADERS + CONTINUATION, past maxHeaderListSize)': (batch) => headerFrames(2 * batch + 1, Buffer.concat([requestBlock('/ok'), hpackLarge('x-big', 'a'.repeat(60_000))])),
   'requests of 120 small headers each (HPACK header-list bomb)': (batch) => Array.from({ length: 5 }, (_, i) => frame(FRAME.HEADERS, FLAG.END_HEADERS | FLAG.END_STREAM, 2 * (batch * 5 + i) + 1, Buffer.concat([requestBlock('/ok'), ...Array.from({ length: 120 }, (_, j) => hpackLiteral(`x-h${j}`, 'v'))]))),
+  'HPACK bomb: 4,000 requests each naming a 4 KB dynamic-table entry 100 times (1.6 GB of headers from 450 KB sent)': hpackBomb,
   'WINDOW_UPDATE frames on the connection, 20,000': () => Array.from({ length: 1000 }, () => frame(FRAME.WINDOW_UPDATE, 0, 0, u32(1))),
   'empty DATA frames on one open request, 20,000': (batch) => [...(batch === 0 ? [frame(FRAME.HEADERS, FLAG.END_HEADERS, 1, requestBlock('/ok', 'POST'))] : []), ...Array.from({ length: 1000 }, () => frame(FRAME.DATA, 0, 1))],
   'requests for a 1 MB reply reset at once, 20,000': (batch) => Array.from({ length: 1000 }, (_, i) => {

@@ -13,11 +13,11 @@ export const bootWarningTable = [
   },
   {
     code: 'ENC_WARN_SCHEMA_PATTERN_REDOS',
-    summary: 'a request schema has a `pattern` (or `patternProperties` key) that can backtrack super-linearly (nested unbounded quantifiers, overlapping alternatives under one, unbounded quantifiers over the same characters meeting directly or through a character both take; a bounded repeat counts only when its copies meet so) and no `maxLength` (`propertyNames.maxLength`): a crafted string makes it backtrack for seconds (ReDoS)',
+    summary: 'a request schema has a `pattern` (or `patternProperties` key) that can backtrack super-linearly (nested unbounded quantifiers, overlapping alternatives under one, unbounded quantifiers over the same characters meeting directly or through a character both take; a bounded repeat counts only when its copies meet so) and no `maxLength` (`propertyNames.maxLength`) of at most 1,000: a crafted string makes it backtrack for seconds (ReDoS)',
   },
   {
     code: 'ENC_WARN_ROUTE_REGEX_REDOS',
-    summary: 'a route path has a regex parameter (`/:id(^\\w+\\w+x$)`) that can backtrack super-linearly (overlapping alternatives under a quantifier, unbounded quantifiers over the same characters meeting; find-my-way already refuses nested quantifiers): the router runs it on any URL segment up to maxParamLength characters per parameter, before any hook (ReDoS)',
+    summary: 'a route path has a regex parameter (`/:id(^\\w+\\w+x$)`), or a segment of several parameters (`/:a(^\\w+):b(^\\w+)`, one regex to the router), or the route a RegExp `constraints.host`, that can backtrack super-linearly (overlapping alternatives under a quantifier, unbounded quantifiers over the same characters meeting; find-my-way already refuses nested quantifiers): the router runs it on any URL segment up to maxParamLength characters per parameter, before any hook (ReDoS)',
   },
   {
     code: 'ENC_WARN_ROUTE_METADATA_UNREAD',

@@ -1,4 +1,4 @@
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer as createHttpServer, maxHeaderSize, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Http2Session } from 'node:http2'
 import { runtimeError } from '../errors/runtime-codes'
 import { enclaveIncomingMessage } from './incoming-message'
@@ -28,6 +28,17 @@ const MAX_TIMER_MS = 0x7fffffff
 
 /** The streams one HTTP/2 connection may have open at once (SETTINGS_MAX_CONCURRENT_STREAMS). */
 export const defaultMaxConcurrentStreams = 100
+
+/**
+ * The most decoded header bytes one HTTP/2 request may carry (SETTINGS_MAX_HEADER_LIST_SIZE): the
+ * bound an HTTP/1.1 head has (Node's maxHeaderSize, 16 KiB unless --max-http-header-size says
+ * otherwise), plus RFC 7541's 32 octets per field for the 128 fields Node takes. Node sets none,
+ * and HPACK lets a client enter a 4 KB value in the connection's table once and name it again at
+ * one byte each: 110 bytes sent became 400 KB of headers (one `x-a` of 404,200 characters) in the
+ * handler, 4,000 such requests 2.7 s of CPU on bare Node. Past this, Node resets the stream
+ * (RST_STREAM) without a handler, and a client that goes on is cut with GOAWAY.
+ */
+export const defaultMaxHeaderListSize = maxHeaderSize + 32 * 128
 
 /**
  * Builds the Node server Fastify 3 would for these options: node:http by default, node:https with
@@ -69,8 +80,12 @@ function http2Server(options: ServerOptions, limits: ServerLimits, listener: Req
   const tlsOptions = options.https
   // Node's own default lets one connection open 2^32-1 streams at once; every stream is a request
   // in flight. 100 as RFC 9113 §6.5.2 advises as the least, close to nginx (128); settings in
-  // `https` (secure) win.
-  const settings = { ...tlsOptions?.settings, maxConcurrentStreams: tlsOptions?.settings?.maxConcurrentStreams ?? defaultMaxConcurrentStreams }
+  // `https` (secure) win. The header list as an HTTP/1.1 head is bounded (defaultMaxHeaderListSize).
+  const settings = {
+    ...tlsOptions?.settings,
+    maxConcurrentStreams: tlsOptions?.settings?.maxConcurrentStreams ?? defaultMaxConcurrentStreams,
+    maxHeaderListSize: tlsOptions?.settings?.maxHeaderListSize ?? defaultMaxHeaderListSize,
+  }
   const http2 = nodeHttp2()
   const server = tlsOptions === undefined
     ? http2.createServer({ settings }, listener as never)

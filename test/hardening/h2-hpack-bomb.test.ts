@@ -1,0 +1,80 @@
+// An HPACK bomb over HTTP/2: a client enters one 4,000-byte header value in the connection's
+// dynamic table (RFC 7541 §6.2.1) and names it again at one byte each (§6.1), so a 110-byte
+// request carries 400 KB of decoded headers. Node sets no SETTINGS_MAX_HEADER_LIST_SIZE and hands
+// such a request to the handler whole (one `x-a` of 404,200 characters); Enclave bounds the header
+// list as an HTTP/1.1 head is bounded (node-server.ts, defaultMaxHeaderListSize: Node's
+// maxHeaderSize plus 32 octets per field, as RFC 7541 counts them, for 128 fields).
+import { expect } from 'chai'
+import { maxHeaderSize } from 'node:http'
+import { connect as h2Connect } from 'node:http2'
+import { server } from '../support/servers'
+import { sleep } from '../support/raw-http'
+import { FLAG, FRAME, frame, rawH2, requestBlock } from '../support/raw-h2'
+import { defaultMaxHeaderListSize } from '../../src/runtime/server/node-server'
+
+/** A string literal of any length (RFC 7541 §5.1 multi-byte integer, no Huffman). */
+function hpackString(text: string): Buffer {
+  const bytes = Buffer.from(text)
+  const length: number[] = []
+  if (bytes.length < 127) length.push(bytes.length)
+  else {
+    length.push(127)
+    let rest = bytes.length - 127
+    while (rest >= 128) { length.push((rest & 127) | 128); rest >>= 7 }
+    length.push(rest)
+  }
+  return Buffer.concat([Buffer.from(length), bytes])
+}
+
+/** `x-a: <4,000 a>` entered in the dynamic table (literal with incremental indexing, new name): index 62 from then on. */
+const ENTRY = Buffer.concat([Buffer.from([0x40]), hpackString('x-a'), hpackString('a'.repeat(4_000))])
+const INDEXED = 0x80 | 62
+
+/** A GET of `path` naming the table's entry `times` times; the first request of a session enters it. */
+function bombRequest(id: number, path: string, times: number): Buffer {
+  return frame(FRAME.HEADERS, FLAG.END_HEADERS | FLAG.END_STREAM, id, Buffer.concat([requestBlock(path), ...(id === 1 ? [ENTRY] : []), Buffer.alloc(times, INDEXED)]))
+}
+
+describe('hardening: HTTP/2 HPACK bombs (header lists decoded past the HTTP/1.1 head bound)', function () {
+  this.timeout(15_000)
+
+  it('the bound is the HTTP/1.1 head\'s (Node maxHeaderSize) plus 32 octets per field for 128 fields', () => {
+    expect(defaultMaxHeaderListSize).to.equal(maxHeaderSize + 32 * 128)
+  })
+
+  it('a 110-byte request naming a 4 KB table entry 100 times (400 KB decoded) is reset without running a handler; 3 times (with the entered field, 16 KB: within an HTTP/1.1 head) is served; a client going on is cut and others are served', async () => {
+    const app = server({ http2: true })
+    const seen: number[] = []
+    app.get('/h', async (request) => { seen.push(String(request.headers['x-a'] ?? '').length); return { ok: true } })
+    const address = await app.listen({ port: 0, host: '127.0.0.1' })
+    const attacker = rawH2(address)
+    try {
+      attacker.socket.write(bombRequest(1, '/h', 3))
+      for (let i = 0; i < 100 && attacker.seen.headers === 0; i++) await sleep(20)
+      expect(seen, 'the 16 KB request (the entered field and 3 names of it)').to.deep.equal([4 * 4_000 + 3 * 2])
+      attacker.socket.write(bombRequest(3, '/h', 100))
+      for (let i = 0; i < 100 && attacker.seen.rstStreams === 0 && !attacker.seen.closed; i++) await sleep(20)
+      expect(attacker.seen.rstStreams + (attacker.seen.closed ? 1 : 0), 'the 400 KB request refused').to.be.above(0)
+      expect(seen, 'no handler ran for it').to.have.length(1)
+      // Going on: 50 such requests (under the 100 concurrent streams), none reaches a handler.
+      if (!attacker.seen.closed) attacker.socket.write(Buffer.concat(Array.from({ length: 50 }, (_, i) => bombRequest(5 + 2 * i, '/h', 100))))
+      await sleep(300)
+      expect(seen, 'handlers run').to.have.length(1)
+    } finally {
+      attacker.socket.destroy()
+    }
+    const client = h2Connect(address)
+    try {
+      const status = await new Promise<number>((resolve, reject) => {
+        const stream = client.request({ ':path': '/h' })
+        stream.on('response', (headers) => resolve(Number(headers[':status'])))
+        stream.on('error', reject)
+        stream.resume()
+      })
+      expect(status).to.equal(200)
+    } finally {
+      client.close()
+    }
+    await app.close()
+  })
+})
