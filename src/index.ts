@@ -11,7 +11,7 @@ export { withApp } from './testing'
 export { startCluster } from './cluster'
 export {
   Module, Route, Implements, Get, Head, Post, Put, Patch, Delete, Options, Schema, SchemaClass, partialSchema, DecorateRequest, DecorateReply, Hook, ErrorHandler,
-  NotFoundHandler, OnRequest, PreValidation, PreHandler, PreParsing, PreSerialization, OnSend, OnResponse, OnError, OnTimeout, HttpCode, UseInterceptors, routeMetadata, Reflector, SetMetadata, ConfigurableModuleBuilder, usePlugin, Requires, RequestScoped, Transient, Body, Query, Params, Headers, Req, Reply, createParamDecorator,
+  NotFoundHandler, OnRequest, PreValidation, PreHandler, PreParsing, PreSerialization, OnSend, OnResponse, OnError, OnTimeout, HttpCode, UseInterceptors, routeMetadata, Reflector, SetMetadata, ConfigurableModuleBuilder, usePlugin, Requires, RequestScoped, Transient, Body, Query, Params, Headers, Req, Reply, routePath, createParamDecorator,
   DeclarationError, isDeclarationError,
 } from './decorators'
 export { bearerAuth, bearerAuthHook, bearerAuthSecurity, authOf, health, openapiRoute } from './plugins'
@@ -70,7 +70,7 @@ export type {
 export type {
   ModuleOptions, RouteMethodOptions, DecoratorRouteOptions, SchemaClassBase, SchemaClassOptions, SchemaReference, ErrorHandlerOptions,
   NotFoundHandlerOptions, RouteHookDecorator, HttpCodeDecorator, PartialSchema, RouteMetadata, RouteMetadataDecorator, RouteConfigHolder, MetadataKey, MetadataTarget, ReflectorDecorator, ConfigurableModule, ConfigurableModuleAsyncOptions, ConfigurableModuleBuilderOptions, ConfigurableModuleCls, ConfigurableModuleDefinition, ConfigurableModuleOptionsFactory, GuardClass, RouteHookArg, HookClass, PayloadStreamHook, UsePluginOptions, ResolvedTokens,
-  CustomParam, CustomParamBrand, CustomParamDecorator, SchemaParam, SchemaParamBrand, ParamSchemaDecorator, ParamSchemaOptions, Interceptor, InterceptorClass, InterceptorContext, CallHandler, UseInterceptorsDecorator,
+  CustomParam, CustomParamBrand, CustomParamDecorator, SchemaParam, SchemaParamBrand, ParamSchemaDecorator, ParamSchemaOptions, RoutePath, ParamNameOf, Interceptor, InterceptorClass, InterceptorContext, CallHandler, UseInterceptorsDecorator,
   Intercepted, InterceptedBrand, ProviderScope, ProviderToken, RequestEnd,
 } from './decorators'
 export type { BearerAuthOptions, BearerAuthHook, BearerIdentity, OpenApiRouteOptions, HealthOptions, HealthCheck, HealthReport, HealthContributor } from './plugins'

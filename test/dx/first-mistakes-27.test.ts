@@ -1,4 +1,4 @@
-// Twenty-two more wrong first programs a Fastify, Express or NestJS user would plausibly write
+// Twenty-one more wrong first programs a Fastify, Express or NestJS user would plausibly write
 // (dx27), each with the answer it gets: a coded error at declaration or boot that names the place
 // and the fix, or, for the two that used to do something other than what was written silently, the
 // new refusals (ENC_ERR_DECL_PARAM_PLAIN_CLASS; ENC_ERR_DECL_PARAM_TYPE without a class beside it).

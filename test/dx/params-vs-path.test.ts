@@ -1,8 +1,8 @@
 import 'reflect-metadata'
 import { expect } from 'chai'
 import findMyWay from 'find-my-way'
-import { Get, Module, Params, Route, SchemaClass } from '../../src/decorators'
-import { lift, type Scope } from '../../src'
+import { Get, Module, Params, Route, SchemaClass, routePath } from '../../src/decorators'
+import { lift, type SchemaParam, type Scope } from '../../src'
 import { createApp } from '../../src/modules'
 import { pathParamNames } from '../../src/runtime/internal'
 import { bootError } from '../modules/helpers'
@@ -28,6 +28,32 @@ describe('path parameters checked against what the route reads (newcomer finding
     expect(error.code).to.equal('ENC_ERR_MODULE_PARAM_NOT_IN_PATH')
     expect(error.message).to.contain('P.b').and.contain('parameter 0').and.contain("@Params('idd')")
       .and.contain("'/p/b/:id'").and.contain(':id').and.contain("did you mean 'id'")
+  })
+
+  it("routePath('/:id'): its params('id') reads the parameter as @Params('id') does, with or without a schema, prefix included (docs/controllers.md)", async () => {
+    const org = routePath('/orgs/:org')
+    const item = routePath('/:id/tags/:tag')
+    @Route(org.path) class P {
+      @Get(item.path) find(@org.params('org') o: string, @item.params('id', { type: 'integer' }) id: SchemaParam<number>, @item.params('tag') tag: string) { return { o, id, tag } }
+    }
+    @Module({ controllers: [P] }) class Root {}
+    const app = await createApp(Root)
+    try {
+      expect((await app.inject({ url: '/orgs/acme/7/tags/red' })).json()).to.deep.equal({ o: 'acme', id: 7, tag: 'red' })
+      expect((await app.inject({ url: '/orgs/acme/x/tags/red' })).statusCode).to.equal(400)
+    } finally { await app.close() }
+    expect(Object.isFrozen(item)).to.equal(true)
+  })
+
+  it("routePath() over a path that is no literal still has its names checked at boot: ENC_ERR_MODULE_PARAM_NOT_IN_PATH, and params(name, undefined) is refused as @Params's is", async () => {
+    const dynamic: string = ['/', ':id'].join('')
+    const item = routePath(dynamic)
+    @Route('/p') class P { @Get(item.path) b(@item.params('idd') idd: string) { return { idd } } }
+    @Module({ controllers: [P] }) class Root {}
+    const error = await bootError(Root)
+    expect(error.code).to.equal('ENC_ERR_MODULE_PARAM_NOT_IN_PATH')
+    expect(error.message).to.contain("@Params('idd')").and.contain("did you mean 'id'")
+    expect(thrown(() => item.params('id', undefined as never)(P.prototype, 'b', 1))).to.include({ code: 'ENC_ERR_DECL_ROUTE_OPTIONS' })
   })
 
   it("@Params('name') may name a parameter of a module prefix, a wildcard or a regex parameter", async () => {

@@ -73,6 +73,39 @@ describe('transport: HTTP/2 bodies across many DATA frames, under flow control',
     expect(JSON.parse(next.body)).to.deep.equal({ length: 900_000 })
   })
 
+  it("docs/deploy.md's advice for a Node client refused midway: its 'end' comes with the whole 413, and stream.destroy() after it frees the stream ('close' fires)", async () => {
+    const app = server({ http2: true, bodyLimit: 1_000_000 })
+    app.post('/upload', async () => ({ ok: true }))
+    const session = connect(await app.listen({ port: 0, host: '127.0.0.1' }))
+    const body = json(5_000_000, 'a')
+    const stream = session.request({ ':method': 'POST', ':path': '/upload', 'content-type': 'application/json' })
+    stream.on('error', () => undefined)
+    const closed = new Promise<void>((resolve) => stream.once('close', () => resolve()))
+    let status = 0
+    let answer = ''
+    stream.on('response', (h) => { status = Number(h[':status']) })
+    stream.setEncoding('utf8')
+    stream.on('data', (chunk: string) => { answer += chunk })
+    const ended = new Promise<void>((resolve) => stream.once('end', () => resolve()))
+    let sent = 0
+    const write = (): void => {
+      // The advice: stop writing once the answer is a 4xx.
+      while (sent < body.length && status < 400 && !stream.destroyed) {
+        const chunk = body.slice(sent, sent + 16_384)
+        sent += chunk.length
+        if (!stream.write(chunk)) { stream.once('drain', write); return }
+      }
+      if (status < 400) stream.end()
+    }
+    write()
+    await within(ended, 10_000, "the refused upload's end")
+    expect(status).to.equal(413)
+    expect(JSON.parse(answer)).to.include({ code: 'ENC_ERR_CTP_BODY_TOO_LARGE' })
+    stream.destroy()
+    await within(closed, 5_000, "'close' after stream.destroy()")
+    expect(stream.closed).to.equal(true)
+  })
+
   it('a client that stops reading one 8 MB reply: its other streams on the session are answered, and the reply arrives whole once it reads again', async () => {
     const big = 'x'.repeat(8 * 1024 * 1024)
     const app = server({ http2: true })
