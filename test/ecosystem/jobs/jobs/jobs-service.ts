@@ -1,0 +1,152 @@
+import { createHash, randomUUID } from 'node:crypto'
+import { PassThrough } from 'node:stream'
+import { Queue, QueueEvents, UnrecoverableError, Worker, type Job } from 'bullmq'
+import { HttpError, Logger, injectable } from '../../../../src'
+import { Config } from '../config'
+import { RedisClient } from '../redis'
+import { WebhookDispatcher } from '../webhooks/webhook-dispatcher'
+import type { NewJob } from './job-schemas'
+
+export interface JobView { id: string; type: string; state: string; progress?: number; attempts?: number; result?: Record<string, unknown>; failedReason?: string }
+type JobResult = Record<string, unknown>
+
+const shutdown = 'shutdown'
+
+/** Waits `ms`, or less when `signal` aborts; its listener comes off either way (one per step otherwise piles up). */
+const delay = (ms: number, signal?: AbortSignal) => new Promise<void>((resolve) => {
+  const onAbort = () => { clearTimeout(timer); resolve() }
+  const timer = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve() }, ms)
+  signal?.addEventListener('abort', onAbort, { once: true })
+})
+
+/** The queue, its worker and its events; the worker starts with the app and drains when it closes. */
+@injectable()
+export class JobsService {
+  queue!: Queue<NewJob, JobResult>
+  worker!: Worker<NewJob, JobResult>
+  events!: QueueEvents
+  constructor(private readonly config: Config, private readonly redis: RedisClient, private readonly webhooks: WebhookDispatcher, private readonly log: Logger) {}
+
+  async onModuleInit(): Promise<void> {
+    const connection = this.redis.client
+    const prefix = this.config.queuePrefix
+    this.queue = new Queue('jobs', { connection, prefix })
+    this.events = new QueueEvents('jobs', { connection: connection.duplicate(), prefix })
+    this.worker = new Worker<NewJob, JobResult>('jobs', (job, _token, signal) => this.run(job, signal), { connection, prefix, concurrency: 4 })
+    this.worker.on('completed', (job, result) => { void this.webhooks.publish('job.completed', { id: job.id, type: job.data.type, result }) })
+    this.worker.on('failed', (job, error) => {
+      if (job === undefined) return
+      if (job.attemptsMade >= (job.opts.attempts ?? 1) || error instanceof UnrecoverableError) void this.webhooks.publish('job.failed', { id: job.id, type: job.data.type, reason: error.message })
+    })
+    await Promise.all([this.queue.waitUntilReady(), this.events.waitUntilReady(), this.worker.waitUntilReady()])
+  }
+
+  /** Runs one job; every line it logs carries the job's id. */
+  private async run(job: Job<NewJob, JobResult>, signal?: AbortSignal): Promise<JobResult> {
+    const log = this.log.child({ jobId: job.id, jobType: job.data.type })
+    log.info({ attempt: job.attemptsMade + 1 }, 'job started')
+    const data = job.data
+    if (data.type === 'email') {
+      log.info({ to: data.to }, 'email sent')
+      return { delivered: true }
+    }
+    for (let step = 1; step <= data.steps; step++) {
+      await delay(data.stepMs, signal)
+      if (signal?.aborted === true) {
+        // Stopped by shutdown: a plain error, so BullMQ retries it; cancelled by a client: never retried.
+        if (signal.reason === shutdown) { log.warn({ step }, 'job stopped by shutdown'); throw new Error('stopped by shutdown') }
+        log.warn({ step }, 'job cancelled')
+        throw new UnrecoverableError('cancelled')
+      }
+      await job.updateProgress(Math.round((step / data.steps) * 100))
+    }
+    log.info('job finished')
+    return { rows: data.steps * 1000 }
+  }
+
+  /** Enqueues once per idempotency key: the same key and body answer the first job; another body is a 422. */
+  async enqueue(body: NewJob, idempotencyKey: string | undefined): Promise<{ job: JobView; created: boolean }> {
+    const id = randomUUID()
+    if (idempotencyKey !== undefined) {
+      const fingerprint = createHash('sha256').update(JSON.stringify(body)).digest('hex')
+      const key = `idempotency:${idempotencyKey}`
+      const stored = await this.redis.client.set(key, JSON.stringify({ fingerprint, id }), 'EX', 86_400, 'NX')
+      if (stored === null) {
+        const previous = JSON.parse((await this.redis.client.get(key)) ?? '{}') as { fingerprint?: string; id?: string }
+        if (previous.fingerprint !== fingerprint) throw new HttpError(422, 'Idempotency-Key was used with another body')
+        return { job: await this.status(previous.id ?? ''), created: false }
+      }
+    }
+    await this.queue.add(body.type, body, { jobId: id, attempts: 3, backoff: { type: 'exponential', delay: 200 }, removeOnComplete: { age: 86_400 } })
+    return { job: { id, type: body.type, state: 'waiting' }, created: true }
+  }
+
+  async status(id: string): Promise<JobView> {
+    const job = await this.queue.getJob(id)
+    if (job === undefined) throw new HttpError(404, `Job ${id} not found`)
+    const state = await job.getState()
+    const view: JobView = { id, type: job.data.type, state, attempts: job.attemptsMade }
+    if (typeof job.progress === 'number') view.progress = job.progress
+    if (job.returnvalue !== null && job.returnvalue !== undefined) view.result = job.returnvalue
+    if (job.failedReason) view.failedReason = job.failedReason
+    return view
+  }
+
+  /** Waiting or delayed: removed. Running in this process: its signal aborts and it fails unretried. */
+  async cancel(id: string): Promise<JobView> {
+    const job = await this.queue.getJob(id)
+    if (job === undefined) throw new HttpError(404, `Job ${id} not found`)
+    const state = await job.getState()
+    if (state === 'waiting' || state === 'delayed' || state === 'prioritized') {
+      await job.remove()
+      return { id, type: job.data.type, state: 'cancelled' }
+    }
+    if (state === 'active' && this.worker.cancelJob(id, 'cancelled by request')) return { id, type: job.data.type, state: 'cancelling' }
+    throw new HttpError(409, `Job ${id} is ${state} and cannot be cancelled`)
+  }
+
+  /** Server-Sent Events: the current state, then progress, then the end state; the stream ends with the job. */
+  async progressStream(id: string): Promise<PassThrough> {
+    const first = await this.status(id)
+    const stream = new PassThrough()
+    const send = (event: string, data: unknown) => { stream.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`) }
+    send('state', first)
+    if (first.state === 'completed' || first.state === 'failed') { stream.end(); return stream }
+    const onProgress = ({ jobId, data }: { jobId: string; data: unknown }) => { if (jobId === id) send('progress', { id, progress: data }) }
+    const onEnd = (state: 'completed' | 'failed') => ({ jobId }: { jobId: string }) => {
+      if (jobId !== id) return
+      void this.status(id).then((view) => { send(state, view); stream.end() }, () => stream.end())
+    }
+    const onCompleted = onEnd('completed')
+    const onFailed = onEnd('failed')
+    this.events.on('progress', onProgress)
+    this.events.on('completed', onCompleted)
+    this.events.on('failed', onFailed)
+    stream.once('close', () => {
+      this.events.off('progress', onProgress)
+      this.events.off('completed', onCompleted)
+      this.events.off('failed', onFailed)
+    })
+    return stream
+  }
+
+  async checkHealth(): Promise<boolean> {
+    await this.queue.getJobCounts('waiting')   // throws when Redis cannot answer
+    return this.worker.isRunning()
+  }
+
+  /** Graceful: running jobs get `drainMs` to finish; those still running then are aborted and fail retryably (BullMQ runs them again). */
+  async beforeApplicationShutdown(): Promise<void> {
+    const started = Date.now()
+    const drained = this.worker.close()
+    const finished = await Promise.race([drained.then(() => true), delay(this.config.drainMs).then(() => false)])
+    if (!finished) {
+      this.log.warn({ drainMs: this.config.drainMs }, 'jobs still running at the drain bound: stopping them')
+      this.worker.cancelAllJobs(shutdown)
+      await drained
+    }
+    this.log.info({ ms: Date.now() - started, drained: finished }, 'workers stopped')
+    await this.events.close()
+    await this.queue.close()
+  }
+}
