@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import { SchemaCompilers, ajv8CompilersFactory, pickSerializer } from '../../src/runtime/schemas'
 import type { ValidatorPlugin } from '../../src/runtime/schemas'
+import addFormats from 'ajv-formats'
 import { compile, messageOf, storeTree, thrown } from './helpers'
 
 function ajv8(options: Parameters<typeof ajv8CompilersFactory>[0] = {}, customOptions: Record<string, unknown> = {}): SchemaCompilers {
@@ -74,6 +75,51 @@ describe('§9 ajv 8 through schemaController.compilersFactory', () => {
     const error = thrown(() => compile({ body: { $ref: 'user#' } }, { store: b, compilers }))
     expect(error.code).to.equal('ENC_ERR_SCH_REF_NOT_VISIBLE')
     expect(error.message).to.contain('declared in root > a')
+  })
+
+  describe('formats: an unknown one is refused at compile, as the default validator refuses it', () => {
+    const email = { body: { type: 'object', properties: { to: { type: 'string', format: 'email' } } } }
+
+    it('refuses format "email" without ajv-formats, naming the format, its path and the ways out', () => {
+      const error = thrown(() => compile(email, { compilers: ajv8() }))
+      expect(error.code).to.equal('ENC_ERR_SCH_VALIDATION_BUILD')
+      expect(error.message).to.contain('unknown format "email" is used in schema at path "#/properties/to"')
+      expect(error.message).to.contain('ajv8CompilersFactory({ plugins: [ajvFormats] })')
+      expect(error.message).to.contain('formats: { name: true }')
+    })
+
+    it('refuses it again on a second compile of the same schema (ajv\'s own cache does not let it through)', () => {
+      const compilers = ajv8()
+      expect(thrown(() => compile(email, { compilers })).code).to.equal('ENC_ERR_SCH_VALIDATION_BUILD')
+      expect(thrown(() => compile(email, { compilers })).code).to.equal('ENC_ERR_SCH_VALIDATION_BUILD')
+    })
+
+    it('validates the format once ajv-formats is given', () => {
+      const { body: validate } = compile(email, { compilers: ajv8({ plugins: [addFormats as unknown as ValidatorPlugin] }) })
+      expect(messageOf(validate, 'body', { to: 'ada@example.com' })).to.equal(null)
+      expect(messageOf(validate, 'body', { to: 'nope' })).to.equal('body/to must match format "email"')
+    })
+
+    it('skips a format declared as skipped (formats: { name: true }) without a console line', () => {
+      const warned: unknown[] = []
+      const original = console.warn
+      console.warn = (...args: unknown[]) => { warned.push(args) }
+      try {
+        const { body: validate } = compile(email, { compilers: ajv8({ customOptions: { formats: { email: true } } }) })
+        expect(messageOf(validate, 'body', { to: 'nope' })).to.equal(null)
+      } finally {
+        console.warn = original
+      }
+      expect(warned).to.deep.equal([])
+    })
+
+    it('still sends ajv\'s other messages to the user\'s logger', () => {
+      const warned: string[] = []
+      const logger = { log: () => undefined, warn: (message: string) => { warned.push(message) }, error: () => undefined }
+      const compilers = ajv8({ customOptions: { logger, strictTypes: 'log' } })
+      compile({ body: { properties: { a: { type: 'string' } } } }, { compilers })
+      expect(warned.join('\n')).to.match(/strict mode/)
+    })
   })
 
   it('keeps the default serializer (fast-json-stringify)', () => {

@@ -47,12 +47,54 @@ export function ajv8CompilersFactory(options: Ajv8FactoryOptions = {}): Compiler
       for (const [key, value] of Object.entries(serverOptions.customOptions ?? {})) {
         if (!AJV6_ONLY_OPTIONS.has(key)) serverCustom[key] = value
       }
-      const ajv = new (loadAjv8())({ ...ajv8BaselineOptions, ...serverCustom, ...options.customOptions })
+      const merged: Record<string, unknown> = { ...ajv8BaselineOptions, ...serverCustom, ...options.customOptions }
+      const unknownFormats: string[] = []
+      const ajv = new (loadAjv8())({ ...merged, logger: formatRefusingLogger(merged.logger, unknownFormats) })
       applyValidatorPlugins(ajv, options.plugins)
       for (const id of Object.keys(externalSchemas)) ajv.addSchema(externalSchemas[id])
-      return cacheBySchema(({ schema }) => ajv.compile(schema) as ValidateFunction)
+      return cacheBySchema(({ schema }) => {
+        unknownFormats.length = 0
+        const validate = ajv.compile(schema) as ValidateFunction
+        if (unknownFormats.length === 0) return validate
+        // ajv keeps what it compiled: drop it, so a later compile of the same schema is refused too
+        ajv.removeSchema(schema)
+        throw new Error(unknownFormatMessage(unknownFormats[0]))
+      })
     },
   }
+}
+
+/**
+ * ajv 8 knows no formats of its own and, under `strict: false`, skips an unknown one with a console
+ * line: `format: 'email'` would then accept anything. The default validator (ajv 6) knows the common
+ * formats and refuses an unknown one at boot; this keeps that promise under ajv 8 by turning the skip
+ * into a compile error. A format meant to be skipped is declared as such (`formats: { name: true }`).
+ * Other messages go where ajv would have sent them (the user's `logger`, or the console).
+ */
+function formatRefusingLogger(userLogger: unknown, unknownFormats: string[]): Ajv8Logger {
+  const target: Partial<Ajv8Logger> | undefined = userLogger === false ? undefined
+    : typeof userLogger === 'object' && userLogger !== null ? userLogger as Partial<Ajv8Logger> : console
+  return {
+    log: (...args: unknown[]) => target?.log?.(...args),
+    warn: (...args: unknown[]) => {
+      if (typeof args[0] === 'string' && args[0].startsWith('unknown format')) unknownFormats.push(args[0])
+      else target?.warn?.(...args)
+    },
+    error: (...args: unknown[]) => target?.error?.(...args),
+  }
+}
+
+interface Ajv8Logger {
+  log(...args: unknown[]): unknown
+  warn(...args: unknown[]): unknown
+  error(...args: unknown[]): unknown
+}
+
+function unknownFormatMessage(ajvMessage: string): string {
+  return `${ajvMessage.replace(' ignored in schema', ' is used in schema')}: ajv 8 has no formats of its own. `
+    + 'Add them with ajv8CompilersFactory({ plugins: [ajvFormats] }) (npm package ajv-formats), define this one '
+    + 'with customOptions: { formats: { name: /regex/ or (value) => boolean } }, or skip it on purpose with '
+    + 'customOptions: { formats: { name: true } }'
 }
 
 /**
