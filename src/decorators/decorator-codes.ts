@@ -108,12 +108,18 @@ export const decoratorErrors = {
       'or tsc without emitDecoratorMetadata), so a schema class typing the parameter cannot be read and the ' +
       `${a.part} would be accepted unvalidated. Give the schema in the route options (schema: { ${a.part}: TheClass }), or ` +
       `schema: { ${a.part}: {} } to take any ${a.part} on purpose; or compile with tsc or swc (enclave's docs/build-tools.md).` }),
-  ENC_ERR_DECL_PARAM_PLAIN_CLASS: e({ status: null, summary: 'a whole-part parameter (@Body(), @Query(), @Params(), @Headers()) is typed with a plain class (a NestJS DTO), not a SchemaClass, and the route gives that part no schema: nothing would validate it, and the handler would get a plain object, not an instance',
-    message: (a: { where: string; index: number; decorator: string; part: string; className: string }) => `${a.where}: parameter ${a.index} is ${a.decorator} typed ${a.className}, ` +
-      `a plain class, and the route gives the ${a.part} no schema. Nothing reads a class's own decorators (class-validator's; there is no ValidationPipe), ` +
-      `so the ${a.part} would be accepted unvalidated, and it is a plain object, never a ${a.className}. ` +
-      `Declare ${a.className} as class ${a.className} extends SchemaClass({ type: 'object', properties: { ... } }) {} (validated and typed by one declaration: ` +
-      `enclave's docs/migrating-from-nestjs.md), or type the parameter with an interface, or give schema: { ${a.part}: {} } to take any ${a.part} on purpose.` }),
+  ENC_ERR_DECL_PARAM_PLAIN_CLASS: e({ status: null, summary: 'a whole-part parameter (@Body(), @Query(), @Params(), @Headers()) is typed with a class that is not a SchemaClass (a NestJS DTO, a stream or another class of its own), and the route gives that part no schema: nothing would validate it, and the handler would get the parsed part, not an instance of that class',
+    message: (a: { where: string; index: number; decorator: string; part: string; className: string }) => {
+      const typed = a.className === '' ? 'an anonymous class' : a.className
+      return `${a.where}: parameter ${a.index} is ${a.decorator} typed ${typed}, which is not a SchemaClass, and the route gives the ${a.part} no schema: ` +
+        `the ${a.part} would be accepted unvalidated, and the handler gets the parsed ${a.part}, never an instance of ${typed} ` +
+        `(nothing reads a class's own decorators, such as class-validator's: there is no ValidationPipe). ` +
+        `To take the ${a.part} as it comes (a stream or a Buffer from a content-type parser, any JSON), say so: schema: { ${a.part}: {} }. ` +
+        'To validate it, ' + (a.className === ''
+        ? 'type the parameter with a named class that extends SchemaClass({ ... })'
+        : `declare ${a.className} as class ${a.className} extends SchemaClass({ type: 'object', properties: { ... } }) {}`) +
+        ` (validated and typed by one declaration: enclave's docs/migrating-from-nestjs.md), or give the schema in the route options and type the parameter with an interface.`
+    } }),
   ENC_ERR_DECL_PARAM_CLASS_MEMBERS: e({ status: null, summary: 'a schema class given as the type of a whole-part parameter (@Body(), @Query(), @Params(), @Headers()) declares methods, accessors or instance fields with an initializer, which the validated plain object the handler receives does not have',
     message: (a: { where: string; index: number; decorator: string; className: string; members: readonly string[]; valueFields: boolean }) => `${a.where}: parameter ${a.index} is ${a.decorator} typed ${a.className}, ` +
       `which declares ${a.members.map((m) => `${m}`).join(', ')}. The handler receives the validated plain object (there is no transform step, as NestJS's ValidationPipe({ transform: true }) has), ` +

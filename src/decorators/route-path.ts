@@ -6,7 +6,9 @@ import type { ParamSchemaDecorator, ParamValue } from './schema-param'
  * `@Params('idd')` cannot be a compile error: a legacy parameter decorator is typed before it
  * knows which method, let alone which route path, it decorates. A path bound to a value first can
  * be: `routePath('/:id')` reads its names from the literal, and its `params('id')` takes only
- * those. The route decorator is given the same value's `path`, so the two cannot drift apart.
+ * those. Give the route decorator the same value's `path`: the types do not tie `@Get(x.path)` to
+ * `@x.params(...)`, so a route written with another path is caught at boot instead
+ * (ENC_ERR_MODULE_PARAM_NOT_IN_PATH).
  */
 
 /** A parameter name of `P`, or any string when `P` is no literal (the boot check, ENC_ERR_MODULE_PARAM_NOT_IN_PATH, still applies). */

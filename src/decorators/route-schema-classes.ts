@@ -37,7 +37,7 @@ export function resolveRouteSchema(target: object, propertyKey: string | symbol,
   for (const [part, { cls, index }] of fromParams) {
     if (part === 'headers') checkHeaderNames(where, index, cls)
     checkPlainData(where, index, part, cls)
-    const explicit = part === 'querystring' ? given.querystring ?? given.query : given[part]
+    const explicit = partSchemaOf(given, part)
     if (explicit === undefined) {
       out[part] = routeSchemaOfClass(cls)
       continue
@@ -149,7 +149,7 @@ function checkUntypedNamedParams(where: string, schema: Record<string, unknown>,
     const type = types[param.index]
     if (type !== Number && type !== Boolean) continue
     const part = partOfSource[param.source as keyof typeof sourceNames]
-    const partSchema = part === 'querystring' ? schema.querystring ?? schema.query : schema[part]
+    const partSchema = partSchemaOf(schema, part)
     if (partSchema !== undefined && partSchema !== null) continue
     throw declarationError('ENC_ERR_DECL_PARAM_TYPE', { where, index: param.index, decorator: `@${sourceNames[param.source as keyof typeof sourceNames]}('${param.key}')`,
       type: type === Number ? 'number' : 'boolean', part, besideClass })
@@ -168,7 +168,7 @@ function checkUnreadParamTypes(target: object, propertyKey: string | symbol, whe
   for (const param of [...params].sort((a, b) => a.index - b.index)) {
     if (param.key !== null || !(param.source in partOfSource)) continue
     const part = partOfSource[param.source as keyof typeof partOfSource]
-    const explicit = part === 'querystring' ? given.querystring ?? given.query : given[part]
+    const explicit = partSchemaOf(given, part)
     if (explicit !== undefined && explicit !== null) continue
     // `@Query('page', { type: 'integer' })` beside it gives the part a schema at boot.
     if (params.some((other) => other.source === param.source && other.schema !== undefined)) continue
@@ -193,11 +193,16 @@ function checkPlainClassParams(where: string, schema: unknown, params: readonly 
     const type = types[param.index]
     if (typeof type !== 'function' || isSchemaClass(type) || isBuiltIn(type)) continue
     const part = partOfSource[param.source as keyof typeof partOfSource]
-    const explicit = part === 'querystring' ? given.querystring ?? given.query : given[part]
+    const explicit = partSchemaOf(given, part)
     if (explicit !== undefined && explicit !== null) continue
     if (params.some((other) => other.source === param.source && other.schema !== undefined)) continue
-    throw declarationError('ENC_ERR_DECL_PARAM_PLAIN_CLASS', { where, index: param.index, decorator: partDecorators[part], part, className: type.name || 'an anonymous class' })
+    throw declarationError('ENC_ERR_DECL_PARAM_PLAIN_CLASS', { where, index: param.index, decorator: partDecorators[part], part, className: type.name })
   }
+}
+
+/** A part's schema in the route options: the querystring may be given as `query`, as Fastify allows. */
+function partSchemaOf(schema: Record<string, unknown>, part: string): unknown {
+  return part === 'querystring' ? schema.querystring ?? schema.query : schema[part]
 }
 
 function isBuiltIn(type: Function): boolean {

@@ -216,6 +216,29 @@ describe('first mistakes, session 27 (test/dx): NestJS habits', () => {
       .and.contain('extends SchemaClass(').and.contain('schema: { body: {} }')
   })
 
+  it('the same refusal for a class that is no DTO (a stream from a pass-through parser) or has no name: it leads with schema: { body: {} } and never says "declare  as class"', async () => {
+    const { Readable } = await import('node:stream')
+    const streamed = await moduleRefusal(() => {
+      class Uploads { put(body: unknown) { return { ok: body !== null } } }
+      Reflect.decorate([Route('/uploads')], Uploads)
+      swcMethod(Uploads, 'put', [Readable], [Post('/'), (target: object, key: string) => Body()(target, key, 0)])
+      return Uploads
+    })
+    expect(streamed.code).to.equal('ENC_ERR_DECL_PARAM_PLAIN_CLASS')
+    expect(streamed.message).to.contain('typed Readable, which is not a SchemaClass').and.contain('To take the body as it comes').and.contain('schema: { body: {} }')
+    expect(streamed.message).not.to.contain('NestJS DTO')
+    const anonymous = (() => class {})()
+    const unnamed = await moduleRefusal(() => {
+      class Notes { create(body: unknown) { return body } }
+      Reflect.decorate([Route('/notes')], Notes)
+      swcMethod(Notes, 'create', [anonymous], [Post('/'), (target: object, key: string) => Body()(target, key, 0)])
+      return Notes
+    })
+    expect(unnamed.code).to.equal('ENC_ERR_DECL_PARAM_PLAIN_CLASS')
+    expect(unnamed.message).to.contain('typed an anonymous class').and.contain('type the parameter with a named class that extends SchemaClass(')
+    expect(unnamed.message).not.to.contain('as class an anonymous class').and.not.to.match(/declare\s+as class/)
+  })
+
   it('a plain class as the type is fine once the route gives the part a schema, and an interface (Object in the metadata) or a built-in (Buffer) never counts as a DTO', async () => {
     class CreateBookDto { title!: string }
     class Books {
