@@ -16,7 +16,7 @@ import { guardClassesOf, moduleGuardClassesOf } from './route-guards'
 import { setPerRequestClass } from './per-request-classes'
 import { registerRequestRecipes } from './request-resolve'
 import { interceptorClassesOf } from './interceptors'
-import type { PluginOptions, Logger as RuntimeLogger } from '../runtime'
+import type { PluginOptions, ServerLogger } from '../runtime'
 import { dependenciesOf, findDependencyCycle, type ProviderLookup } from './dependency-cycle'
 import { unaliased } from './aliases'
 import { currentInquirer, INQUIRER, takeTransientRefusal, trackInquirers } from './transient'
@@ -48,7 +48,7 @@ export interface InjectOptions {
   /** Test overrides: each replaces every declaration of its token. */
   readonly overrides: OverrideTable
   /** The app's logger: each module container provides a child of it as `Logger`. */
-  readonly log: RuntimeLogger
+  readonly log: ServerLogger
   /** How long an async factory provider may take to settle (the app's pluginTimeout; 0: no limit). */
   readonly asyncTimeout: number
 }

@@ -1,4 +1,4 @@
-import type { Logger as RuntimeLogger, ServerLogger } from '../runtime'
+import type { ServerLogger } from '../runtime'
 
 /**
  * The app's logger, as an injection token: `constructor(private readonly log: Logger)` in a
@@ -9,7 +9,8 @@ import type { Logger as RuntimeLogger, ServerLogger } from '../runtime'
  * always the registered logger; the class itself is never constructed.
  * Typed as the server's logger (child, trace and fatal required): what it injects is a child of
  * the server's, which always has them, so `this.log.child({ jobId })` needs no `!` or `?.`. A
- * Logger a module provides, or a test's override, is the module's or the test's to make whole.
+ * Logger a module provides, or a test's override, is used as given (a test compares it by identity):
+ * like any stub, one without `child` fails where code calls `child`.
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export interface Logger extends ServerLogger {}
@@ -17,6 +18,6 @@ export interface Logger extends ServerLogger {}
 export class Logger {}
 
 /** The logger a module's container provides: a child of the app's, bound to the module path. */
-export function moduleLogger(appLog: RuntimeLogger, path: string): RuntimeLogger {
-  return typeof appLog.child === 'function' ? appLog.child({ module: path }) : appLog
+export function moduleLogger(appLog: ServerLogger, path: string): ServerLogger {
+  return appLog.child({ module: path })
 }
