@@ -91,10 +91,17 @@ export const THROWN_VALUES_DIFFERENCES: KnownDifference[] = [
       const shape = c.thrown
       if (shape === undefined || shape.asError === true || !falsyValue(shape.value)) return undefined
       // An error handler that describes what it got: it got the value itself (Fastify 3 never hands one over).
-      if (shape.handler === 'describe' || shape.handler === 'code-send') return describedAsThrown(enclave, shape) || (shape.handler === 'code-send' && enclave.statusCode === 400) ? enclave : undefined
-      // Sent on from an error handler, the value is the payload (as Fastify 3 sends a truthy one): Fastify 3 asked with its JSON text.
-      if (shape.handler === 'send-on') return await replay(c.request, thrownRoute({ ...shape, raise: shape.raise === 'done' ? 'throw' : shape.raise, value: 'string' }))
-        .then((a) => (a.statusCode === enclave.statusCode ? enclave : undefined))
+      if (shape.handler === 'describe') return describedAsThrown(enclave, shape) ? enclave : undefined
+      // The handler answers 400 { caught: <type of what it got> }: the value's own type, not an Error's.
+      if (shape.handler === 'code-send') return enclave.statusCode === 400 && (enclave.body as { caught?: unknown } | null)?.caught === typeof thrownValueOf(shape.value) ? enclave : undefined
+      // Sent on from an error handler, the value is the payload (as Fastify 3 sends a truthy one): Fastify 3 is
+      // asked with a string for the status it gives a sent-on value, and the body must be the value itself.
+      if (shape.handler === 'send-on') {
+        const value = thrownValueOf(shape.value)
+        if (enclave.body !== value && enclave.body !== String(value)) return undefined
+        return await replay(c.request, thrownRoute({ ...shape, raise: shape.raise === 'done' ? 'throw' : shape.raise, value: 'string' }))
+          .then((a) => (a.statusCode === enclave.statusCode ? enclave : undefined))
+      }
       // Else Fastify 3 asked with the Error Enclave makes of the value.
       return await replay(c.request, thrownRoute({ ...shape, raise: shape.raise === 'done' ? 'throw' : shape.raise, asError: true }))
     },
