@@ -3,6 +3,7 @@ import { get } from 'node:http'
 import { dirname, join, relative } from 'node:path'
 import { expect } from 'chai'
 import ts from 'typescript'
+import { until } from '../support/until'
 
 // The Fastify 5 service moved onto createServer() (app.ts) and onto modules (app-module.ts), both
 // run through the same requests (test/types/apps/fastify5-bookshop: its own
@@ -152,12 +153,13 @@ for (const [layer, entry] of [['createServer()', 'app.js'], ['modules and a cont
 
     it('runs onRequestAbort when a client leaves a slow route', async () => {
       const controller = new AbortController()
-      const pending = fetch(base + '/api/meta/slow', { signal: controller.signal }).catch(() => 'aborted')
-      await new Promise((resolve) => setTimeout(resolve, 80))
+      const pending = fetch(base + '/api/meta/slow', { headers: { 'x-request-id': 'slow-abort' }, signal: controller.signal }).catch(() => 'aborted')
+      // Abort only once the handler is running (it then waits for the client to leave, not for a
+      // delay), so the abort lands mid-request however loaded the machine is.
+      await until(() => lines.some((line) => line.msg === 'slow: started' && line.reqId === 'slow-abort'), 'the slow handler to start')
       controller.abort()
       expect(await pending).to.equal('aborted')
-      for (let i = 0; i < 50 && !lines.some((line) => line.msg === 'client went away'); i++) await new Promise((resolve) => setTimeout(resolve, 20))
-      expect(lines.some((line) => line.msg === 'client went away' && line.module === 'meta')).to.equal(true)
+      await until(() => lines.some((line) => line.msg === 'client went away' && line.module === 'meta' && line.reqId === 'slow-abort'), 'the onRequestAbort log line')
     })
 
     it('runs its preClose hook, then onClose, on close()', async () => {

@@ -108,12 +108,14 @@ export class LoggingInterceptor implements Interceptor {
 export class Envelope implements Interceptor {
   async intercept(_context: InterceptorContext, next: CallHandler): Promise<unknown> { return { data: await next() } }
 }
+/** The timeout interceptor's limit in ms, a provider so a test (or a deployment) can override it. */
+export const TIMEOUT_MS = 'TIMEOUT_MS'
 @injectable()
 export class Timeout implements Interceptor {
-  static readonly ms = 100
+  constructor(@inject(TIMEOUT_MS) private readonly ms: number) {}
   async intercept(_context: InterceptorContext, next: CallHandler): Promise<unknown> {
     let timer: NodeJS.Timeout | undefined
-    const expired = new Promise<never>((_resolve, reject) => { timer = setTimeout(() => reject(new HttpError(408, 'Request Timeout')), Timeout.ms) })
+    const expired = new Promise<never>((_resolve, reject) => { timer = setTimeout(() => reject(new HttpError(408, 'Request Timeout')), this.ms) })
     try { return await Promise.race([next(), expired]) } finally { clearTimeout(timer) }
   }
 }
@@ -248,9 +250,16 @@ export class CatsController {
   remove(@Params('id', catId) id: SchemaParam<number>) { this.cats.remove(id) }
 }
 
+/** Holds GET /me/held until open() is called (the tests open it; nothing else does). */
+export class Gate {
+  #open!: () => void
+  readonly opened = new Promise<void>((resolve) => { this.#open = resolve })
+  open(): void { this.#open() }
+}
+
 @Route('me')
 export class MeController {
-  constructor(private readonly context: RequestContext) {}
+  constructor(private readonly context: RequestContext, private readonly gate: Gate) {}
 
   @Get()
   me(@CurrentUser() user: CustomParam<User>) { return user }
@@ -264,6 +273,13 @@ export class MeController {
   async slow(@Query('ms', { type: 'integer', minimum: 0, maximum: 1000 }) ms: SchemaParam<number>) {
     await new Promise((resolve) => setTimeout(resolve, ms))
     return { waited: ms }
+  }
+
+  // A handler that waits until the Gate is opened: a test can outlive the timeout without racing the clock.
+  @UseInterceptors(Timeout) @Get('held')
+  async held() {
+    await this.gate.opened
+    return { released: true }
   }
 }
 
@@ -296,7 +312,7 @@ export class CatsModule {
   }
 }
 
-@Module({ prefix: 'v1', providers: [RequestContext, Timeout], controllers: [MeController] })
+@Module({ prefix: 'v1', providers: [RequestContext, Timeout, Gate, { provide: TIMEOUT_MS, useValue: 100 }], controllers: [MeController] })
 export class MeModule {}
 
 /** The body NestJS's global filter sent: the usual error body plus the request's path. */

@@ -13,9 +13,18 @@ const meta: AsyncPlugin = async (app) => {
       hostname: request.hostname, host: request.host, protocol: request.protocol,
     }
   })
+  // The slow route logs that its handler started and then waits for its client to leave (released
+  // by onRequestAbort), so a test can abort at a moment it observed instead of racing a fixed delay;
+  // the 10 s cap only keeps a request nobody aborts from holding the server forever.
+  const leaving = new Map<string, () => void>()
   app.get('/slow', {
-    onRequestAbort: async (request) => { log.info({ reqId: request.id }, 'client went away') },
-  }, async () => { await sleep(300); return { done: true } })
+    onRequestAbort: async (request) => { log.info({ reqId: request.id }, 'client went away'); leaving.get(request.id)?.() },
+  }, async (request) => {
+    log.info({ reqId: request.id }, 'slow: started')
+    await new Promise<void>((resolve) => { leaving.set(request.id, resolve); sleep(10_000, undefined, { ref: false }).then(() => resolve()) })
+    leaving.delete(request.id)
+    return { done: true }
+  })
   app.get('/boom', async () => { throw new Error('database exploded') })
   app.get('/teapot', async () => { throw app.httpErrors.imateapot('short and stout') })
   app.get('/limited', { config: { rateLimit: { max: 2, timeWindow: '1 minute' } } }, async () => ({ ok: true }))
