@@ -22,7 +22,10 @@ export function routeRegexWarnings(route: string, scopePath: string, path: strin
   return [{
     code: 'ENC_WARN_ROUTE_REGEX_REDOS',
     fields: { route, scope: scopePath, at },
-    message: `route ${route}: the regex parameter ${at.join(', ')} can backtrack super-linearly (overlapping alternatives under a quantifier, or unbounded quantifiers over the same characters meeting, within one parameter or across the parameters of one segment, which the router joins into one regex): the router runs it on every URL segment that reaches it, up to maxParamLength characters per parameter, before any hook, so a crafted URL costs seconds of CPU (^(a|aa)+$ on 40 characters). Rewrite it so that each character can be matched one way only (^a+$ instead of ^(a|aa)+$, ^\\d+(\\.\\d+)?$ instead of ^\\d+\\.?\\d*$), put a character neither side takes between two parameters of a segment (:a(^\\d+)-:b(^\\d+)), or take the segment as a plain :param and check it with a params schema (maxLength with pattern).`,
+    message: redosMessage(route, `the regex parameter ${at.join(', ')}`, ', within one parameter or across the parameters of one segment, which the router joins into one regex',
+      'the router runs it on every URL segment that reaches it, up to maxParamLength characters per parameter, before any hook, so a crafted URL costs seconds of CPU (^(a|aa)+$ on 40 characters)',
+      '^a+$ instead of ^(a|aa)+$, ^\\d+(\\.\\d+)?$ instead of ^\\d+\\.?\\d*$',
+      'put a character neither side takes between two parameters of a segment (:a(^\\d+)-:b(^\\d+)), or take the segment as a plain :param and check it with a params schema (maxLength with pattern)'),
   }]
 }
 
@@ -37,9 +40,19 @@ function asJudged(source: string): string {
   return source.replace(/\(\?:\(\?!(\\.|[^\\()|[\]])\)\.\)\*/g, '[^$1]*')
 }
 
+/**
+ * The one wording of both warnings (which regex, what else makes it bad, where the router runs it,
+ * the rewrite examples, the other ways out), so the two cannot drift apart.
+ */
+function redosMessage(route: string, subject: string, alsoBad: string, exposure: string, examples: string, otherwise: string): string {
+  return `route ${route}: ${subject} can backtrack super-linearly (overlapping alternatives under a quantifier, or unbounded quantifiers over the same characters meeting${alsoBad}): ${exposure}. Rewrite it so that each character can be matched one way only (${examples}), ${otherwise}.`
+}
+
 function compiles(source: string): boolean {
   try { new RegExp(source); return true } catch { return false }
 }
+
+const noWarnings: readonly BootWarning[] = []
 
 /**
  * A RegExp host constraint (`constraints: { host: /^(\w+\.)+example\.com$/ }`), judged as a regex
@@ -50,12 +63,17 @@ function compiles(source: string): boolean {
  * Results are cached per Host value (1,000 of them), which a client defeats by sending a new one
  * each time.
  */
-export function hostConstraintWarnings(route: string, scopePath: string, host: unknown): BootWarning[] {
-  if (!(host instanceof RegExp) || !backtracksBadly(host.source)) return []
+export function hostConstraintWarnings(methods: readonly string[], url: string, scopePath: string, host: unknown): readonly BootWarning[] {
+  if (!(host instanceof RegExp) || !backtracksBadly(host.source)) return noWarnings
+  // Named here, not by the caller: compile calls this for every route and most have no host regex.
+  const route = `${methods.join(',')} ${url}`
   const at = [`constraints.host ${String(host)}`]
   return [{
     code: 'ENC_WARN_ROUTE_REGEX_REDOS',
     fields: { route, scope: scopePath, at },
-    message: `route ${route}: the host constraint ${String(host)} can backtrack super-linearly (overlapping alternatives under a quantifier, or unbounded quantifiers over the same characters meeting): the router tests it on the Host header of every request that reaches the route's path, up to 260 characters, before any hook, so a crafted Host costs seconds of CPU. Rewrite it so that each character can be matched one way only (/^[a-z0-9-]+\\.example\\.com$/ instead of /^(\\w+\\.?)+example\\.com$/), or list the hosts as strings (one route each).`,
+    message: redosMessage(route, `the host constraint ${String(host)}`, '',
+      `the router tests it on the Host header of every request that reaches the route's path, up to 260 characters, before any hook, so a crafted Host costs seconds of CPU`,
+      '/^[a-z0-9-]+\\.example\\.com$/ instead of /^(\\w+\\.?)+example\\.com$/',
+      'or list the hosts as strings (one route each)'),
   }]
 }
