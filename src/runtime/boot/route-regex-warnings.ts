@@ -1,6 +1,7 @@
 import { backtracksBadly } from '../schemas/regex-backtracking'
 import { regexParamsOf, segmentRegexesOf } from '../serve/regex-param-bound'
 import type { BootWarning } from './boot-warnings'
+import { MAX_ROUTABLE_HOST } from '../serve/router'
 
 /**
  * A route's regex parameters (`/:id(^\d+$)`) that can backtrack super-linearly, judged by the
@@ -57,8 +58,8 @@ const noWarnings: readonly BootWarning[] = []
 /**
  * A RegExp host constraint (`constraints: { host: /^(\w+\.)+example\.com$/ }`), judged as a regex
  * parameter is: find-my-way tests it on every request's Host that names no exact host of the route,
- * before any hook, and the Host is the client's to write. Only values up to MAX_ROUTABLE_HOST (260)
- * characters reach it (router.ts), but that is plenty for a bad one: `/^(a|aa)+\.com$/` took 18 ms on
+ * before any hook, and the Host is the client's to write. Only values up to MAX_ROUTABLE_HOST characters
+ * reach it (router.ts), but that is plenty for a bad one: `/^(a|aa)+\.com$/` took 18 ms on
  * 28 characters and doubles with about every two more; `/^\w+\w+\w+\w+\.com$/` took 0.15 s on 140.
  * Results are cached per Host value (1,000 of them), which a client defeats by sending a new one
  * each time.
@@ -72,7 +73,7 @@ export function hostConstraintWarnings(methods: readonly string[], url: string, 
     code: 'ENC_WARN_ROUTE_REGEX_REDOS',
     fields: { route, scope: scopePath, at },
     message: redosMessage(route, `the host constraint ${String(host)}`, '',
-      `the router tests it on the Host header of every request that reaches the route's path, up to 260 characters, before any hook, so a crafted Host costs seconds of CPU`,
+      `the router tests it on the Host header of every request that reaches the route's path, up to ${MAX_ROUTABLE_HOST} characters, before any hook, so a crafted Host costs seconds of CPU`,
       '/^[a-z0-9-]+\\.example\\.com$/ instead of /^(\\w+\\.?)+example\\.com$/',
       'or list the hosts as strings (one route each)'),
   }]
