@@ -106,4 +106,18 @@ describe('@fastify/autoload in Enclave', () => {
     await request(app.server).get('/secret').expect(200, { length: 16 })
     await app.close()
   })
+
+  // lift(fp(plugin, meta)): the wrapper's plugin-meta is the fp() meta merged with lift()'s, as
+  // Enclave's boot reads it; audit.ts and auth.ts sort before config.ts, which both depend on.
+  it('loads lift()ed fp() plugins of a plugins/ folder after the dependencies their fp() meta names', async () => {
+    const app = createServer()
+    await app.register(autoload, { dir: join(__dirname, 'fixtures', 'autoload-lifted-fp') })
+    app.get('/secret', async (req) => {
+      const server = req.server as unknown as { authSecretLength: number; auditSecretLength: number }
+      return { auth: server.authSecretLength, audit: server.auditSecretLength }
+    })
+    await app.ready()
+    await request(app.server).get('/secret').expect(200, { auth: 16, audit: 16 })
+    await app.close()
+  })
 })

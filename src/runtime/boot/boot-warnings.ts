@@ -1,3 +1,5 @@
+import { SILENCING_MAX_LENGTH } from '../schemas/pattern-check'
+
 /**
  * Boot warnings: a declaration that works, but that a hostile client can turn against the server.
  * Each has a code (`ENC_WARN_...`, listed in docs/errors.md, "Boot warnings"), is logged at warn once per
@@ -13,7 +15,7 @@ export const bootWarningTable = [
   },
   {
     code: 'ENC_WARN_SCHEMA_PATTERN_REDOS',
-    summary: 'a request schema has a `pattern` (or `patternProperties` key) that can backtrack super-linearly (nested unbounded quantifiers, overlapping alternatives under one, unbounded quantifiers over the same characters meeting directly or through a character both take; a bounded repeat counts only when its copies meet so) and no `maxLength` (`propertyNames.maxLength`) of at most 1,000: a crafted string makes it backtrack for seconds (ReDoS)',
+    summary: `a request schema has a \`pattern\` (or \`patternProperties\` key) that can backtrack super-linearly (nested unbounded quantifiers, overlapping alternatives under one, unbounded quantifiers over the same characters meeting directly or through a character both take; a bounded repeat counts only when its copies meet so) and no \`maxLength\` (\`propertyNames.maxLength\`) of at most ${SILENCING_MAX_LENGTH.toLocaleString('en-US')}: a crafted string makes it backtrack for seconds (ReDoS)`,
   },
   {
     code: 'ENC_WARN_ROUTE_REGEX_REDOS',

@@ -65,9 +65,7 @@ export function compileServer(boot: BootContext): void {
       if (def.url.includes('(')) {
         reportInBootOrder(routeRegexWarnings(`${def.methods.join(',')} ${def.url}`, def.scope.path, def.url), boot)
       }
-      if (keyed.constraints?.host instanceof RegExp) {
-        reportInBootOrder(hostConstraintWarnings(`${def.methods.join(',')} ${def.url}`, def.scope.path, keyed.constraints.host), boot)
-      }
+      reportInBootOrder(hostConstraintWarnings(def.methods, def.url, def.scope.path, keyed.constraints?.host), boot)
       const exposeHead = def.options.exposeHeadRoute ?? boot.routing.exposeHeadRoutes
       if (exposeHead && def.methods.includes('GET') && !def.methods.includes('HEAD')) implicitHead.push([record, compiled, keyed])
     }

@@ -1,5 +1,6 @@
 import type { PluginOptions } from '../types'
 import { liftedTarget } from '../declare/lift'
+import { kPluginMeta, kSkipOverride } from '../shared/plugin-meta'
 
 /**
  * The prefix a registration puts a lifted plugin's routes under, or null when it applies none.
@@ -13,6 +14,6 @@ import { liftedTarget } from '../declare/lift'
  */
 export function liftedRoutePrefix(plugin: Function, options: PluginOptions): string | null {
   const target = liftedTarget(plugin) as unknown as Record<symbol, unknown>
-  if (target[Symbol.for('plugin-meta')] !== undefined || target[Symbol.for('skip-override')] === true) return null
+  if (target[kPluginMeta] !== undefined || target[kSkipOverride] === true) return null
   return typeof options.prefix === 'string' ? options.prefix : null
 }

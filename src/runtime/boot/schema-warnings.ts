@@ -1,5 +1,5 @@
 import { uniqueItemsUnbounded } from '../schemas/unique-items-check'
-import { riskyPatternsAt } from '../schemas/pattern-check'
+import { SILENCING_MAX_LENGTH, riskyPatternsAt } from '../schemas/pattern-check'
 import { visitSchemas } from '../schemas/schema-walk'
 import type { NormalizedRouteSchema } from '../schemas/types'
 import type { SchemaStore } from '../schemas/schema-store'
@@ -94,7 +94,7 @@ export function routeSchemaWarnings(route: string, scopePath: string, schema: No
       fields: { route, scope: scopePath, at: patterns },
       message: `route ${route}: a pattern with nested or overlapping quantifiers and no length bound at ${patterns.join(', ')}: a crafted string that almost matches makes the regex backtrack exponentially or polynomially (^(a+)+$ on 24 characters: 80 ms of CPU; every character doubles it). ${allErrors
         ? 'Rewrite it without a quantifier inside a repeated group: the validator runs with allErrors: true, so it runs the pattern even on a string longer than maxLength, and no length bound protects it.'
-        : 'Rewrite it without a quantifier inside a repeated group, or bound what it sees: maxLength next to pattern, propertyNames: { maxLength } next to patternProperties, of at most 1,000 (a larger bound, such as a body cap of 100,000, leaves a quadratic pattern seconds to hours of CPU; keep it small if the pattern really is exponential).'}`,
+        : `Rewrite it without a quantifier inside a repeated group, or bound what it sees: maxLength next to pattern, propertyNames: { maxLength } next to patternProperties, of at most ${SILENCING_MAX_LENGTH.toLocaleString('en-US')} (a larger bound, such as a body cap of 100,000, leaves a quadratic pattern seconds to hours of CPU; keep it small if the pattern really is exponential).`}`,
     })
   }
   return warnings

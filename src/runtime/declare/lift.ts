@@ -26,6 +26,7 @@ type LiftedPlugin<O, M extends ProvidesMeta, D> = ({} extends M ? (scope: Scope,
   & (TypesDependencies<D> extends true ? RequiringPlugin<DependenciesProvided<D>> : unknown)
 import { isLifted, kLiftMeta, kLifted, liftMetaOf, liftedTarget, type LiftMeta } from '../shared/lift-marks'
 import { checkLiftMeta, withDependencyNames } from './lift-meta'
+import { kDisplayName, kPluginMeta, kSkipOverride, readPluginMeta } from '../shared/plugin-meta'
 
 export { isLifted, liftedTarget, liftMetaOf } from '../shared/lift-marks'
 
@@ -72,7 +73,7 @@ export function lift<P extends Function>(plugin: P, given?: LiftMeta): P {
   const earlier = liftMetaOf(plugin)
   const recorded = meta === undefined ? earlier : earlier === null ? meta : mergeLiftMeta(earlier, meta)
   if (meta !== undefined) Object.defineProperty(wrapper, kLiftMeta, { value: recorded })
-  markAsFastifyPlugin(wrapper, recorded)
+  markAsFastifyPlugin(wrapper)
   return wrapper as unknown as P
 }
 
@@ -80,15 +81,20 @@ export function lift<P extends Function>(plugin: P, given?: LiftMeta): P {
  * fastify-plugin's marks on the wrapper, so what reads them from outside sees a lifted plugin as
  * it sees an fp() one: @fastify/autoload orders a plugins/ folder by `plugin-meta`'s name and
  * dependencies (a lifted `auth` with `dependencies: ['config']` loaded before `config` failed
- * boot), and Fastify itself runs it unencapsulated. Enclave's own boot reads the lifted target's
- * marks and liftMetaOf(), never these, so nothing is checked twice and the lift prefix rule stays.
+ * boot), and Fastify itself runs it unencapsulated. The marks come from readPluginMeta(), the one
+ * merge Enclave's boot uses too: a wrapped fp() plugin's own name and dependencies with lift()'s
+ * on top, so `lift(fp(auth, { dependencies: ['config'] }))` still tells autoload about `config`.
+ * Enclave's own boot reads the lifted target's marks and liftMetaOf(), never these, so nothing is
+ * checked twice and the lift prefix rule stays.
  */
-function markAsFastifyPlugin(wrapper: Function, meta: LiftMeta | null): void {
-  Object.defineProperty(wrapper, Symbol.for('skip-override'), { value: true })
-  if (meta === null) return
-  const { name, dependencies = [], decorators = {} } = meta
-  Object.defineProperty(wrapper, Symbol.for('plugin-meta'), { value: { ...(name !== undefined ? { name } : {}), dependencies, decorators } })
-  if (name !== undefined) Object.defineProperty(wrapper, Symbol.for('fastify.display-name'), { value: name })
+function markAsFastifyPlugin(wrapper: Function): void {
+  Object.defineProperty(wrapper, kSkipOverride, { value: true })
+  const meta = readPluginMeta(wrapper)
+  if (!meta.fromFastifyPlugin && liftMetaOf(wrapper) === null) return
+  const { registeredName: name, dependencies, decorators, fastifyRange } = meta
+  Object.defineProperty(wrapper, kPluginMeta, { value: { ...(name !== null ? { name } : {}), ...(fastifyRange !== null ? { fastify: fastifyRange } : {}), dependencies, decorators } })
+  const displayName = name ?? meta.displayName
+  if (displayName !== null) Object.defineProperty(wrapper, kDisplayName, { value: displayName })
 }
 
 function mergeLiftMeta(first: LiftMeta, then: LiftMeta): LiftMeta {

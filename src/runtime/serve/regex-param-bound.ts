@@ -125,8 +125,9 @@ function closingParenthesis(path: string, open: number): number {
 }
 
 /**
- * The one regex find-my-way builds of a segment holding several parameters, one of them a regex
- * (`:a(^\w+):b(^\w+)` is run as `^(\w+)(\w+)$`): each regex parameter's group with its `^`/`$`
+ * The regex find-my-way builds from the written path for a segment holding several parameters,
+ * one of them a regex: `:a(^\w+):b(^\w+)` is run as `^(\w+)(\w+)$` (Enclave's own path adds the
+ * length lookahead, which matches nothing). Each regex parameter's group with its `^`/`$`
  * trimmed, a plain parameter as `(.*?)` after a regex one and as `(static|(?:(?!static).)*)` after
  * static text, the static text between them escaped (index.js, `_on`). Parameters that are harmless
  * alone can backtrack together (four `^\w+` in a row: 1.5 s on 300 characters), so the warning

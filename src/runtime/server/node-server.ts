@@ -32,11 +32,14 @@ export const defaultMaxConcurrentStreams = 100
 /**
  * The most decoded header bytes one HTTP/2 request may carry (SETTINGS_MAX_HEADER_LIST_SIZE): the
  * bound an HTTP/1.1 head has (Node's maxHeaderSize, 16 KiB unless --max-http-header-size says
- * otherwise), plus RFC 7541's 32 octets per field for the 128 fields Node takes. Node sets none,
- * and HPACK lets a client enter a 4 KB value in the connection's table once and name it again at
+ * otherwise), plus RFC 7541's 32 octets per field for the 128 fields Node takes. Node announces
+ * none (http2.getDefaultSettings() reports 65535, a default it does not send), and HPACK lets a client enter a 4 KB value in the connection's table once and name it again at
  * one byte each: 110 bytes sent became 400 KB of headers (one `x-a` of 404,200 characters) in the
  * handler, 4,000 such requests 2.7 s of CPU on bare Node. Past this, Node resets the stream
- * (RST_STREAM) without a handler, and a client that goes on is cut with GOAWAY.
+ * (RST_STREAM) without a handler, and a client that goes on is cut with GOAWAY. Over TLS,
+ * `https.settings.maxHeaderListSize` changes it; cleartext h2c has no settings option (`https`
+ * makes the server secure), so there it follows --max-http-header-size through maxHeaderSize, or a
+ * `serverFactory` makes the server with its own settings.
  */
 export const defaultMaxHeaderListSize = maxHeaderSize + 32 * 128
 

@@ -39,9 +39,10 @@ function satisfies(version: string, range: string, options: { includePrerelease:
   return loadedSatisfies(version, range, options)
 }
 
-const kSkipOverride = Symbol.for('skip-override')
-const kDisplayName = Symbol.for('fastify.display-name')
-const kPluginMeta = Symbol.for('plugin-meta')
+/** fastify-plugin's marks, by the global symbols Fastify and @fastify/autoload read (one spelling for all of Enclave). */
+export const kSkipOverride = Symbol.for('skip-override')
+export const kDisplayName = Symbol.for('fastify.display-name')
+export const kPluginMeta = Symbol.for('plugin-meta')
 
 interface RawMeta { name?: unknown; fastify?: unknown; dependencies?: unknown; decorators?: Record<string, unknown> }
 
