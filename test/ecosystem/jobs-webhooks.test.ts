@@ -21,15 +21,16 @@ const fixedNow = 1_790_000_000
 let redis: { child: Child; port: number } | undefined
 let prefixes = 0
 
-async function boot(change: Partial<Config> = {}): Promise<{ app: App; token: string }> {
+async function boot(change: Partial<Config> = {}): Promise<{ app: App; token: string; owner: string; tokenFor(sub: string): string }> {
   const config = Object.assign(new Config(), { redisUrl: `redis://127.0.0.1:${redis!.port}`, webhookAttempts: 3, webhookBackoffMs: 20, drainMs: 5_000, queuePrefix: `t${++prefixes}` }, change)
   const app = await createApp(AppModule, {
     health: true,
     schemaController: { compilersFactory: ajv8CompilersFactory({ customOptions: { discriminator: true }, plugins: [addFormats] }) },
     overrides: [override(Config, { useValue: config }), override(Clock, { useValue: { nowSeconds: () => fixedNow } })],
   })
-  const token = (app as unknown as { jwt: { sign(payload: object): string } }).jwt.sign({ sub: `owner-${prefixes}` })
-  return { app, token }
+  const tokenFor = (sub: string) => (app as unknown as { jwt: { sign(payload: object): string } }).jwt.sign({ sub })
+  const owner = `owner-${prefixes}`
+  return { app, token: tokenFor(owner), owner, tokenFor }
 }
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
@@ -109,6 +110,25 @@ describe('recipe: a jobs and webhooks service on BullMQ (docs/recipes-jobs-webho
     } finally { await app.close() }
   })
 
+  it('jobs belong to the token subject that enqueued them: another user with the same Idempotency-Key gets a job of its own and cannot read, stream or cancel the first (404)', async () => {
+    const { app, token, tokenFor } = await boot()
+    try {
+      const ada = `Bearer ${token}`
+      const bob = `Bearer ${tokenFor('bob')}`
+      const body = { type: 'export', steps: 50, stepMs: 100 }
+      const adas = await request(app.server).post('/jobs').set('authorization', ada).set('idempotency-key', 'shared-key-1').send(body).expect(202)
+      const bobs = await request(app.server).post('/jobs').set('authorization', bob).set('idempotency-key', 'shared-key-1').send(body).expect(202)
+      expect(bobs.body.id).to.not.equal(adas.body.id)
+      await request(app.server).get(`/jobs/${adas.body.id}`).set('authorization', bob).expect(404)
+      await request(app.server).get(`/jobs/${adas.body.id}/events`).set('authorization', bob).expect(404)
+      await request(app.server).delete(`/jobs/${adas.body.id}`).set('authorization', bob).expect(404)
+      await request(app.server).get(`/jobs/${bobs.body.id}`).set('authorization', bob).expect(200)
+      await request(app.server).get(`/jobs/${adas.body.id}`).set('authorization', ada).expect(200)   // Bob's DELETE removed nothing
+      // Both cancelled by their owners, so close() need not wait out 5 s jobs.
+      for (const [auth, id] of [[ada, adas.body.id], [bob, bobs.body.id]]) await request(app.server).delete(`/jobs/${id}`).set('authorization', auth).expect(200)
+    } finally { await app.close() }
+  })
+
   it('DELETE /jobs/:id stops a running job (its signal aborts; it fails unretried) and removes a waiting one', async () => {
     const { app, token } = await boot()
     try {
@@ -185,32 +205,32 @@ describe('recipe: a jobs and webhooks service on BullMQ (docs/recipes-jobs-webho
   })
 
   it('readiness names Redis, the job queue and the webhook queue; close() lets a running job finish within drainMs', async () => {
-    const { app, token } = await boot({ drainMs: 5_000 })
+    const { app, token, owner } = await boot({ drainMs: 5_000 })
     const ready = await request(app.server).get('/health/ready').expect(200)
     expect(ready.body.checks).to.deep.equal({ RedisClient: { status: 'up' }, WebhookDispatcher: { status: 'up' }, JobsService: { status: 'up' } })
     const job = await request(app.server).post('/jobs').set('authorization', `Bearer ${token}`).send({ type: 'export', steps: 4, stepMs: 100 }).expect(202)
     const jobs = resolveProvider(app, JobsService)
-    await until('the job runs', async () => ((await jobs.status(job.body.id)).state === 'active' ? true : undefined))
+    await until('the job runs', async () => ((await jobs.status(job.body.id, owner)).state === 'active' ? true : undefined))
     const started = Date.now()
     await app.close()
     expect(Date.now() - started).to.be.below(5_000)
     const { app: next } = await boot({ queuePrefix: `t${prefixes}` })
     try {
-      expect(await resolveProvider(next, JobsService).status(job.body.id)).to.deep.include({ state: 'completed', progress: 100 })
+      expect(await resolveProvider(next, JobsService).status(job.body.id, owner)).to.deep.include({ state: 'completed', progress: 100 })
     } finally { await next.close() }
   })
 
   it('close() stops a job still running at drainMs instead of waiting for it; the job is left to be retried', async () => {
-    const { app, token } = await boot({ drainMs: 200 })
+    const { app, token, owner } = await boot({ drainMs: 200 })
     const job = await request(app.server).post('/jobs').set('authorization', `Bearer ${token}`).send({ type: 'export', steps: 100, stepMs: 100 }).expect(202)
     const jobs = resolveProvider(app, JobsService)
-    await until('the job runs', async () => ((await jobs.status(job.body.id)).state === 'active' ? true : undefined))
+    await until('the job runs', async () => ((await jobs.status(job.body.id, owner)).state === 'active' ? true : undefined))
     const started = Date.now()
     await app.close()
     expect(Date.now() - started).to.be.below(3_000)
     const { app: next } = await boot({ queuePrefix: `t${prefixes}`, drainMs: 100 })
     try {
-      const state = (await resolveProvider(next, JobsService).status(job.body.id)).state
+      const state = (await resolveProvider(next, JobsService).status(job.body.id, owner)).state
       expect(['delayed', 'waiting', 'active']).to.include(state)   // retried with backoff, not failed
     } finally { await next.close() }
   })
