@@ -122,17 +122,24 @@ export class JobsService {
     throw new HttpError(409, `Job ${id} is ${state} and cannot be cancelled`)
   }
 
-  /** Server-Sent Events: the current state, then progress, then the end state; the stream ends with the job. */
+  /**
+   * Server-Sent Events: the current state, then progress, then the end state; the stream ends with
+   * the job. It listens before it reads the state: read first, a job ending between the read and the
+   * subscription would never be seen and the stream would stay open for good. Events that arrive
+   * before the state is read wait for it, so `state` is always the first event.
+   */
   async progressStream(id: string, owner: string): Promise<PassThrough> {
-    const first = await this.status(id, owner)
     const stream = new PassThrough()
-    const send = (event: string, data: unknown) => { stream.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`) }
-    send('state', first)
-    if (first.state === 'completed' || first.state === 'failed') { stream.end(); return stream }
-    const onProgress = ({ jobId, data }: { jobId: string; data: unknown }) => { if (jobId === id) send('progress', { id, progress: data }) }
+    const send = (event: string, data: unknown) => { if (!stream.writableEnded) stream.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`) }
+    let live = false
+    const early: (() => void)[] = []
+    const whenLive = (deliver: () => void) => { if (live) deliver(); else early.push(deliver) }
+    const onProgress = ({ jobId, data }: { jobId: string; data: unknown }) => {
+      if (jobId === id) whenLive(() => send('progress', { id, progress: data }))
+    }
     const onEnd = (state: 'completed' | 'failed') => ({ jobId }: { jobId: string }) => {
       if (jobId !== id) return
-      void this.status(id, owner).then((view) => { send(state, view); stream.end() }, () => stream.end())
+      whenLive(() => { void this.status(id, owner).then((view) => { send(state, view); stream.end() }, () => stream.end()) })
     }
     const onCompleted = onEnd('completed')
     const onFailed = onEnd('failed')
@@ -144,6 +151,17 @@ export class JobsService {
       this.events.off('completed', onCompleted)
       this.events.off('failed', onFailed)
     })
+    let first: JobView
+    try {
+      first = await this.status(id, owner)
+    } catch (error) {
+      stream.destroy()   // takes the listeners off (its 'close'); the 404 goes to the client
+      throw error
+    }
+    send('state', first)
+    if (first.state === 'completed' || first.state === 'failed') { stream.end(); return stream }
+    live = true
+    for (const deliver of early.splice(0)) deliver()
     return stream
   }
 
