@@ -35,10 +35,16 @@ export class JobsService {
     this.queue = new Queue('jobs', { connection, prefix })
     this.events = new QueueEvents('jobs', { connection: connection.duplicate(), prefix })
     this.worker = new Worker<JobData, JobResult>('jobs', (job, _token, signal) => this.run(job, signal), { connection, prefix, concurrency: 4 })
-    this.worker.on('completed', (job, result) => { void this.webhooks.publish('job.completed', { id: job.id, type: job.data.type, result }) })
+    // publish() reads subscribers and adds to a queue on Redis: when Redis hiccups it rejects, and
+    // nothing awaits an event listener, so the rejection is logged here rather than left unhandled.
+    this.worker.on('completed', (job, result) => {
+      this.webhooks.publish('job.completed', { id: job.id, type: job.data.type, result }).catch((error: unknown) => this.log.error({ err: error, jobId: job.id }, 'job.completed webhook not published'))
+    })
     this.worker.on('failed', (job, error) => {
       if (job === undefined) return
-      if (job.attemptsMade >= (job.opts.attempts ?? 1) || error instanceof UnrecoverableError) void this.webhooks.publish('job.failed', { id: job.id, type: job.data.type, reason: error.message })
+      if (job.attemptsMade >= (job.opts.attempts ?? 1) || error instanceof UnrecoverableError) {
+        this.webhooks.publish('job.failed', { id: job.id, type: job.data.type, reason: error.message }).catch((err: unknown) => this.log.error({ err, jobId: job.id }, 'job.failed webhook not published'))
+      }
     })
     await Promise.all([this.queue.waitUntilReady(), this.events.waitUntilReady(), this.worker.waitUntilReady()])
   }
