@@ -180,7 +180,14 @@ export class JobsService {
   async beforeApplicationShutdown(): Promise<void> {
     const started = Date.now()
     const drained = this.worker.close()
-    const finished = await Promise.race([drained.then(() => true), delay(this.config.drainMs).then(() => false)])
+    // The bound's timer is unref'd (it alone never keeps the process alive) and cleared once the
+    // race is decided (a drain that ends early leaves no timer pending for the rest of drainMs).
+    let bound: ReturnType<typeof setTimeout> | undefined
+    const finished = await Promise.race([
+      drained.then(() => true),
+      new Promise<boolean>((resolve) => { bound = setTimeout(() => resolve(false), this.config.drainMs).unref() }),
+    ])
+    clearTimeout(bound)
     if (!finished) {
       this.log.warn({ drainMs: this.config.drainMs }, 'jobs still running at the drain bound: stopping them')
       this.worker.cancelAllJobs(shutdown)
