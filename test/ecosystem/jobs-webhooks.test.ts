@@ -14,8 +14,10 @@ import { Clock, Config } from './jobs/config'
 import { JobsService } from './jobs/jobs/jobs-service'
 import { signatureHeader, verifySignature } from './jobs/signature'
 import { startRedis, stop, type Child } from './redis/processes'
+import { until } from '../support/until'
 
 const limitMs = 10_000
+const within = { ms: limitMs, every: 20 }
 const fixedNow = 1_790_000_000
 
 let redis: { child: Child; port: number } | undefined
@@ -31,16 +33,6 @@ async function boot(change: Partial<Config> = {}): Promise<{ app: App; token: st
   const tokenFor = (sub: string) => (app as unknown as { jwt: { sign(payload: object): string } }).jwt.sign({ sub })
   const owner = `owner-${prefixes}`
   return { app, token: tokenFor(owner), owner, tokenFor }
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + limitMs
-  while (Date.now() < deadline) {
-    const value = await probe()
-    if (value !== undefined) return value
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-  throw new Error(`${what}: not within ${limitMs} ms`)
 }
 
 /** A subscriber's endpoint on loopback: answers `failFirst` attempts 503, then 200; keeps what it got. */
@@ -79,10 +71,11 @@ describe('recipe: a jobs and webhooks service on BullMQ (docs/recipes-jobs-webho
       const again = await request(app.server).post('/jobs').set('authorization', auth).set('idempotency-key', 'key-00000001').send({ type: 'export', steps: 1, stepMs: 0 }).expect(200)
       expect(again.body.id).to.equal(first.body.id)
       await request(app.server).post('/jobs').set('authorization', auth).set('idempotency-key', 'key-00000001').send({ type: 'export', steps: 2, stepMs: 0 }).expect(422)
-      const done = await until('the job completes', async () => {
-        const res = await request(app.server).get(`/jobs/${first.body.id}`).set('authorization', auth)
-        return res.body.state === 'completed' ? res.body : undefined
-      })
+      let done: unknown
+      await until(async () => {
+        done = (await request(app.server).get(`/jobs/${first.body.id}`).set('authorization', auth)).body
+        return (done as { state: string }).state === 'completed'
+      }, 'the job completes', within)
       expect(done).to.deep.include({ type: 'export', result: { rows: 1000 } })
     } finally { await app.close() }
   })
@@ -134,12 +127,13 @@ describe('recipe: a jobs and webhooks service on BullMQ (docs/recipes-jobs-webho
     try {
       const auth = `Bearer ${token}`
       const job = await request(app.server).post('/jobs').set('authorization', auth).send({ type: 'export', steps: 50, stepMs: 100 }).expect(202)
-      await until('the job runs', async () => ((await request(app.server).get(`/jobs/${job.body.id}`).set('authorization', auth)).body.state === 'active' ? true : undefined))
+      await until(async () => (await request(app.server).get(`/jobs/${job.body.id}`).set('authorization', auth)).body.state === 'active', 'the job runs', within)
       expect((await request(app.server).delete(`/jobs/${job.body.id}`).set('authorization', auth).expect(200)).body.state).to.equal('cancelling')
-      const failed = await until('the job fails', async () => {
-        const res = await request(app.server).get(`/jobs/${job.body.id}`).set('authorization', auth)
-        return res.body.state === 'failed' ? res.body : undefined
-      })
+      let failed: unknown
+      await until(async () => {
+        failed = (await request(app.server).get(`/jobs/${job.body.id}`).set('authorization', auth)).body
+        return (failed as { state: string }).state === 'failed'
+      }, 'the job fails', within)
       expect(failed).to.include({ failedReason: 'cancelled', attempts: 1 })
       await request(app.server).delete('/jobs/no-such-job').set('authorization', auth).expect(404)
     } finally { await app.close() }
@@ -154,7 +148,7 @@ describe('recipe: a jobs and webhooks service on BullMQ (docs/recipes-jobs-webho
       expect(subscriber.body.secret).to.match(/^whsec_/)
       expect((await request(app.server).get(`/subscribers/${subscriber.body.id}`).set('authorization', auth).expect(200)).body).to.not.have.property('secret')
       const job = await request(app.server).post('/jobs').set('authorization', auth).send({ type: 'email', to: 'ada@example.com', subject: 'hi' }).expect(202)
-      await until('three attempts', async () => (hook.got.length >= 3 ? true : undefined))
+      await until(() => hook.got.length >= 3, () => `three attempts (got ${hook.got.length})`, within)
       expect(hook.got.map((g) => g.status)).to.deep.equal([503, 503, 200])
       const last = hook.got[2]
       const event = JSON.parse(last.body) as { id: string; type: string; data: { id: string } }
@@ -176,10 +170,11 @@ describe('recipe: a jobs and webhooks service on BullMQ (docs/recipes-jobs-webho
       const auth = `Bearer ${token}`
       const subscriber = await request(app.server).post('/subscribers').set('authorization', auth).send({ url: hook.url, events: ['job.completed'] }).expect(201)
       await request(app.server).post('/jobs').set('authorization', auth).send({ type: 'email', to: 'ada@example.com', subject: 'hi' }).expect(202)
-      const dead = await until('a dead letter', async () => {
-        const res = await request(app.server).get('/subscribers/dead-letters').set('authorization', auth).expect(200)
-        return res.body.length > 0 ? res.body : undefined
-      })
+      let dead: { subscriberId: string }[] = []
+      await until(async () => {
+        dead = (await request(app.server).get('/subscribers/dead-letters').set('authorization', auth).expect(200)).body
+        return dead.length > 0
+      }, 'a dead letter', within)
       expect(dead[0]).to.deep.include({ subscriberId: subscriber.body.id, attempts: 3, lastError: 'subscriber answered 503' })
       expect(hook.got).to.have.length(3)
     } finally {
@@ -210,7 +205,7 @@ describe('recipe: a jobs and webhooks service on BullMQ (docs/recipes-jobs-webho
     expect(ready.body.checks).to.deep.equal({ RedisClient: { status: 'up' }, WebhookDispatcher: { status: 'up' }, JobsService: { status: 'up' } })
     const job = await request(app.server).post('/jobs').set('authorization', `Bearer ${token}`).send({ type: 'export', steps: 4, stepMs: 100 }).expect(202)
     const jobs = resolveProvider(app, JobsService)
-    await until('the job runs', async () => ((await jobs.status(job.body.id, owner)).state === 'active' ? true : undefined))
+    await until(async () => (await jobs.status(job.body.id, owner)).state === 'active', 'the job runs', within)
     const started = Date.now()
     await app.close()
     expect(Date.now() - started).to.be.below(5_000)
@@ -224,7 +219,7 @@ describe('recipe: a jobs and webhooks service on BullMQ (docs/recipes-jobs-webho
     const { app, token, owner } = await boot({ drainMs: 200 })
     const job = await request(app.server).post('/jobs').set('authorization', `Bearer ${token}`).send({ type: 'export', steps: 100, stepMs: 100 }).expect(202)
     const jobs = resolveProvider(app, JobsService)
-    await until('the job runs', async () => ((await jobs.status(job.body.id, owner)).state === 'active' ? true : undefined))
+    await until(async () => (await jobs.status(job.body.id, owner)).state === 'active', 'the job runs', within)
     const started = Date.now()
     await app.close()
     expect(Date.now() - started).to.be.below(3_000)
