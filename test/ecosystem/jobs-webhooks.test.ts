@@ -35,6 +35,31 @@ async function boot(change: Partial<Config> = {}): Promise<{ app: App; token: st
   return { app, token: tokenFor(owner), owner, tokenFor }
 }
 
+/**
+ * Reads a whole Server-Sent Events response. Every failure rejects (an assertion thrown inside an
+ * http callback would be an uncaught exception, not this test's failure), and the bound's timer is
+ * cleared when the stream ends, so it neither fires late nor holds the process.
+ */
+function readEventStream(url: string, token: string): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const req = httpGet(url, { headers: { authorization: `Bearer ${token}` } }, (res) => {
+      const type = res.headers['content-type'] ?? ''
+      if (res.statusCode !== 200 || !/^text\/event-stream/.test(type)) {
+        clearTimeout(bound)
+        res.resume()
+        reject(new Error(`expected a 200 text/event-stream, got ${res.statusCode} ${type}`))
+        return
+      }
+      let body = ''
+      res.on('data', (chunk: Buffer) => { body += chunk.toString() })
+      res.on('end', () => { clearTimeout(bound); resolve(body) })
+      res.on('error', (error) => { clearTimeout(bound); reject(error) })
+    })
+    const bound = setTimeout(() => { req.destroy(); reject(new Error(`stream did not end within ${limitMs} ms`)) }, limitMs)
+    req.on('error', (error) => { clearTimeout(bound); reject(error) })
+  })
+}
+
 /** A subscriber's endpoint on loopback: answers `failFirst` attempts 503, then 200; keeps what it got. */
 async function receiver(failFirst: number): Promise<{ url: string; server: Server; got: { headers: IncomingMessage['headers']; body: string; status: number }[] }> {
   const got: { headers: IncomingMessage['headers']; body: string; status: number }[] = []
@@ -85,16 +110,7 @@ describe('recipe: a jobs and webhooks service on BullMQ (docs/recipes-jobs-webho
     try {
       const address = await app.listen({ port: 0, host: '127.0.0.1' })
       const job = await request(app.server).post('/jobs').set('authorization', `Bearer ${token}`).send({ type: 'export', steps: 3, stepMs: 150 }).expect(202)
-      const text = await new Promise<string>((resolve, reject) => {
-        const req = httpGet(`${address}/jobs/${job.body.id}/events`, { headers: { authorization: `Bearer ${token}` } }, (res) => {
-          expect(res.headers['content-type']).to.match(/^text\/event-stream/)
-          let body = ''
-          res.on('data', (chunk: Buffer) => { body += chunk.toString() })
-          res.on('end', () => resolve(body))
-        })
-        req.on('error', reject)
-        setTimeout(() => { req.destroy(); reject(new Error('stream did not end')) }, limitMs)
-      })
+      const text = await readEventStream(`${address}/jobs/${job.body.id}/events`, token)
       const events = text.split('\n\n').filter(Boolean).map((frame) => frame.split('\n')[0])
       expect(events[0]).to.equal('event: state')
       expect(events.filter((e) => e === 'event: progress').length).to.be.at.least(1)
