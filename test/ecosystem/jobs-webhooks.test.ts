@@ -119,6 +119,33 @@ describe('recipe: a jobs and webhooks service on BullMQ (docs/recipes-jobs-webho
     } finally { await app.close() }
   })
 
+  it('GET /jobs/:id/events still ends when the job ends while the stream reads its state (it subscribes before it reads)', async () => {
+    const { app, token, owner } = await boot()
+    try {
+      const address = await app.listen({ port: 0, host: '127.0.0.1' })
+      const jobs = resolveProvider(app, JobsService)
+      const job = await request(app.server).post('/jobs').set('authorization', `Bearer ${token}`).send({ type: 'export', steps: 2, stepMs: 100 }).expect(202)
+      // The stream's state read hands back its (not yet final) view only once the job has finished:
+      // the job ends inside the read, the window that read-then-subscribe code misses for good.
+      const read = jobs.status.bind(jobs)
+      const firstRead: string[] = []
+      jobs.status = async (id: string, who: string) => {
+        const view = await read(id, who)
+        if (firstRead.length === 0) {
+          firstRead.push(view.state)
+          await until(async () => (await jobs.queue.getJob(id))?.finishedOn !== undefined, 'the job finishes', within)
+        }
+        return view
+      }
+      const text = await readEventStream(`${address}/jobs/${job.body.id}/events`, token)
+      expect(['waiting', 'active']).to.include(firstRead[0])   // the read really saw the job before its end
+      const events = text.split('\n\n').filter(Boolean).map((frame) => frame.split('\n')[0])
+      expect(events[0]).to.equal('event: state')
+      expect(events.at(-1)).to.equal('event: completed')
+      expect(await read(job.body.id, owner)).to.include({ state: 'completed' })
+    } finally { await app.close() }
+  })
+
   it('jobs belong to the token subject that enqueued them: another user with the same Idempotency-Key gets a job of its own and cannot read, stream or cancel the first (404)', async () => {
     const { app, token, tokenFor } = await boot()
     try {
