@@ -42,8 +42,9 @@ export class InboundController {
   @PreValidation(InboundSignature)
   @Post('/:source', { schema: { params: { type: 'object', properties: { source: { type: 'string', enum: ['billing'] } } }, body: inboundEvent } })
   async receive(@Params('source') source: string, @Body() event: { id: string; type: 'report.requested'; data: { steps: number } }) {
-    // The sender's event id is the idempotency key: a redelivered event enqueues nothing new.
-    const { job, created } = await this.jobs.enqueue({ type: 'export', steps: event.data.steps, stepMs: 10 }, `inbound-${source}-${event.id}`)
+    // The sender's event id is the idempotency key: a redelivered event enqueues nothing new. The
+    // job belongs to the sending system (no JWT here), so no user's token can read or cancel it.
+    const { job, created } = await this.jobs.enqueue({ type: 'export', steps: event.data.steps, stepMs: 10 }, event.id, `inbound:${source}`)
     return { received: event.id, job: job.id, duplicate: !created }
   }
 }

@@ -27,7 +27,10 @@ export class WebhookDispatcher {
     this.worker = new Worker<Delivery>('webhooks', (job) => this.deliver(job), { connection, prefix, concurrency: 8 })
     this.worker.on('failed', (job, error) => {
       if (job === undefined) return
-      if (job.attemptsMade >= (job.opts.attempts ?? 1) || error instanceof UnrecoverableError) void this.deadLetter(job, error)
+      // LPUSH to Redis can reject when Redis hiccups; nothing awaits a listener, so log it, not leave it unhandled.
+      if (job.attemptsMade >= (job.opts.attempts ?? 1) || error instanceof UnrecoverableError) {
+        this.deadLetter(job, error).catch((err: unknown) => this.log.error({ err, deliveryId: job.id }, 'dead letter not stored'))
+      }
     })
     await Promise.all([this.queue.waitUntilReady(), this.worker.waitUntilReady()])
   }
