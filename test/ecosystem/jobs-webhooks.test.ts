@@ -182,11 +182,13 @@ describe('recipe: a jobs and webhooks service on BullMQ (docs/recipes-jobs-webho
     } finally { await app.close() }
   })
 
-  it('outgoing webhooks are signed (t=..,v1=HMAC of "t.body") and retried with backoff until the subscriber answers 2xx', async () => {
-    const { app, token } = await boot()
+  it('outgoing webhooks are signed (t=..,v1=HMAC of "t.body") and retried with backoff until the subscriber answers 2xx; another user\'s subscriber gets nothing', async () => {
+    const { app, token, tokenFor } = await boot()
     const hook = await receiver(2)
+    const bobHook = await receiver(0)
     try {
       const auth = `Bearer ${token}`
+      await request(app.server).post('/subscribers').set('authorization', `Bearer ${tokenFor('bob')}`).send({ url: bobHook.url, events: ['job.completed'] }).expect(201)
       const subscriber = await request(app.server).post('/subscribers').set('authorization', auth).send({ url: hook.url, events: ['job.completed'] }).expect(201)
       expect(subscriber.body.secret).to.match(/^whsec_/)
       expect((await request(app.server).get(`/subscribers/${subscriber.body.id}`).set('authorization', auth).expect(200)).body).to.not.have.property('secret')
@@ -200,9 +202,12 @@ describe('recipe: a jobs and webhooks service on BullMQ (docs/recipes-jobs-webho
       expect(last.headers['webhook-signature']).to.equal(signatureHeader(subscriber.body.secret, fixedNow, last.body))
       expect(verifySignature(subscriber.body.secret, String(last.headers['webhook-signature']), Buffer.from(last.body), fixedNow)).to.deep.equal({ ok: true })
       expect(new Set(hook.got.map((g) => g.headers['webhook-id']))).to.have.property('size', 1)   // one event id across attempts
+      // Bob's delivery, had it been queued, would have gone out with the first attempt, before two backoffs.
+      expect(bobHook.got).to.deep.equal([])
     } finally {
       await app.close()
       hook.server.close()
+      bobHook.server.close()
     }
   })
 

@@ -38,12 +38,12 @@ export class JobsService {
     // publish() reads subscribers and adds to a queue on Redis: when Redis hiccups it rejects, and
     // nothing awaits an event listener, so the rejection is logged here rather than left unhandled.
     this.worker.on('completed', (job, result) => {
-      this.webhooks.publish('job.completed', { id: job.id, type: job.data.type, result }).catch((error: unknown) => this.log.error({ err: error, jobId: job.id }, 'job.completed webhook not published'))
+      this.webhooks.publish(job.data.owner, 'job.completed', { id: job.id, type: job.data.type, result }).catch((error: unknown) => this.log.error({ err: error, jobId: job.id }, 'job.completed webhook not published'))
     })
     this.worker.on('failed', (job, error) => {
       if (job === undefined) return
       if (job.attemptsMade >= (job.opts.attempts ?? 1) || error instanceof UnrecoverableError) {
-        this.webhooks.publish('job.failed', { id: job.id, type: job.data.type, reason: error.message }).catch((err: unknown) => this.log.error({ err, jobId: job.id }, 'job.failed webhook not published'))
+        this.webhooks.publish(job.data.owner, 'job.failed', { id: job.id, type: job.data.type, reason: error.message }).catch((err: unknown) => this.log.error({ err, jobId: job.id }, 'job.failed webhook not published'))
       }
     })
     await Promise.all([this.queue.waitUntilReady(), this.events.waitUntilReady(), this.worker.waitUntilReady()])

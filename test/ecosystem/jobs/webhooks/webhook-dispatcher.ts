@@ -35,9 +35,10 @@ export class WebhookDispatcher {
     await Promise.all([this.queue.waitUntilReady(), this.worker.waitUntilReady()])
   }
 
-  async publish(event: EventName, payload: unknown): Promise<number> {
+  /** To the owner's own subscribers only: a job's id and result are its owner's, not every subscriber's. */
+  async publish(owner: string, event: EventName, payload: unknown): Promise<number> {
     const eventId = randomUUID()
-    const targets = (await this.subscribers.all()).filter((s) => s.events.includes(event))
+    const targets = (await this.subscribers.all()).filter((s) => s.owner === owner && s.events.includes(event))
     await this.queue.addBulk(targets.map((s) => ({
       name: event,
       data: { eventId, event, subscriberId: s.id, payload },
