@@ -7,27 +7,10 @@ import { expect } from 'chai'
 import { connect as http2Connect } from 'node:http2'
 import { server } from '../support/servers'
 import { sleep } from '../support/raw-http'
-import { FLAG, FRAME, frame, hpackLiteral, rawH2, requestBlock } from '../support/raw-h2'
+import { FLAG, FRAME, frame, hpackBombRequest, hpackLiteral, rawH2, requestBlock } from '../support/raw-h2'
 
 // A bound on a loaded 2-core CI machine, not a speed claim: unattacked, an answer takes ~1 ms.
 const ANSWER_BOUND_MS = 3_000
-
-/** A literal header field with lengths of any size (RFC 7541 §5.1 multi-byte integers, no Huffman). */
-function hpackLarge(name: string, value: string): Buffer {
-  const string = (text: string): Buffer => {
-    const bytes = Buffer.from(text)
-    const length: number[] = []
-    if (bytes.length < 127) length.push(bytes.length)
-    else {
-      length.push(127)
-      let rest = bytes.length - 127
-      while (rest >= 128) { length.push((rest & 127) | 128); rest >>= 7 }
-      length.push(rest)
-    }
-    return Buffer.concat([Buffer.from(length), bytes])
-  }
-  return Buffer.concat([Buffer.from([0]), string(name), string(value)])
-}
 
 /** A header block split into HEADERS and CONTINUATION frames of at most 16 KB (the default max frame size). */
 function headerFrames(id: number, block: Buffer): Buffer[] {
@@ -48,15 +31,13 @@ const u32 = (n: number): Buffer => { const b = Buffer.alloc(4); b.writeUInt32BE(
  * names it 100 times at one byte a time (§6.1): 110 bytes on the wire stand for 400 KB of headers.
  */
 function hpackBomb(batch: number): Buffer[] {
-  const entry = Buffer.concat([Buffer.from([0x40]), hpackLarge('x-a', 'a'.repeat(4_000)).subarray(1)])
-  return Array.from({ length: 200 }, (_, i) => frame(FRAME.HEADERS, FLAG.END_HEADERS | FLAG.END_STREAM, 2 * (batch * 200 + i) + 1,
-    Buffer.concat([requestBlock('/ok'), ...(batch === 0 && i === 0 ? [entry] : []), Buffer.alloc(100, 0x80 | 62)])))
+  return Array.from({ length: 200 }, (_, i) => hpackBombRequest(2 * (batch * 200 + i) + 1, '/ok', 100, batch === 0 && i === 0))
 }
 
 /** Each attack: batches of frames written to one raw h2c session (bounded count), or stopped when the server closed it. */
 const ATTACKS: Record<string, (batch: number) => Buffer[]> = {
   'PRIORITY frames for 20,000 idle streams': (batch) => Array.from({ length: 1000 }, (_, i) => frame(2, 0, 2 * (batch * 1000 + i) + 3, Buffer.concat([u32(1), Buffer.from([16])]))),
-  'requests each carrying one 60 KB header (HEADERS + CONTINUATION, past maxHeaderListSize)': (batch) => headerFrames(2 * batch + 1, Buffer.concat([requestBlock('/ok'), hpackLarge('x-big', 'a'.repeat(60_000))])),
+  'requests each carrying one 60 KB header (HEADERS + CONTINUATION, past maxHeaderListSize)': (batch) => headerFrames(2 * batch + 1, Buffer.concat([requestBlock('/ok'), hpackLiteral('x-big', 'a'.repeat(60_000))])),
   'requests of 120 small headers each (HPACK header-list bomb)': (batch) => Array.from({ length: 5 }, (_, i) => frame(FRAME.HEADERS, FLAG.END_HEADERS | FLAG.END_STREAM, 2 * (batch * 5 + i) + 1, Buffer.concat([requestBlock('/ok'), ...Array.from({ length: 120 }, (_, j) => hpackLiteral(`x-h${j}`, 'v'))]))),
   'HPACK bomb: 4,000 requests each naming a 4 KB dynamic-table entry 100 times (1.6 GB of headers from 450 KB sent)': hpackBomb,
   'WINDOW_UPDATE frames on the connection, 20,000': () => Array.from({ length: 1000 }, () => frame(FRAME.WINDOW_UPDATE, 0, 0, u32(1))),

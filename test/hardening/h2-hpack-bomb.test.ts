@@ -1,6 +1,6 @@
 // An HPACK bomb over HTTP/2: a client enters one 4,000-byte header value in the connection's
 // dynamic table (RFC 7541 §6.2.1) and names it again at one byte each (§6.1), so a 110-byte
-// request carries 400 KB of decoded headers. Node sets no SETTINGS_MAX_HEADER_LIST_SIZE and hands
+// request carries 400 KB of decoded headers. Node announces no SETTINGS_MAX_HEADER_LIST_SIZE and hands
 // such a request to the handler whole (one `x-a` of 404,200 characters); Enclave bounds the header
 // list as an HTTP/1.1 head is bounded (node-server.ts, defaultMaxHeaderListSize: Node's
 // maxHeaderSize plus 32 octets per field, as RFC 7541 counts them, for 128 fields).
@@ -9,31 +9,8 @@ import { maxHeaderSize } from 'node:http'
 import { connect as h2Connect } from 'node:http2'
 import { server } from '../support/servers'
 import { until } from '../support/until'
-import { FLAG, FRAME, frame, rawH2, requestBlock } from '../support/raw-h2'
+import { FLAG, FRAME, frame, hpackBombRequest, rawH2, requestBlock } from '../support/raw-h2'
 import { defaultMaxHeaderListSize } from '../../src/runtime/server/node-server'
-
-/** A string literal of any length (RFC 7541 §5.1 multi-byte integer, no Huffman). */
-function hpackString(text: string): Buffer {
-  const bytes = Buffer.from(text)
-  const length: number[] = []
-  if (bytes.length < 127) length.push(bytes.length)
-  else {
-    length.push(127)
-    let rest = bytes.length - 127
-    while (rest >= 128) { length.push((rest & 127) | 128); rest >>= 7 }
-    length.push(rest)
-  }
-  return Buffer.concat([Buffer.from(length), bytes])
-}
-
-/** `x-a: <4,000 a>` entered in the dynamic table (literal with incremental indexing, new name): index 62 from then on. */
-const ENTRY = Buffer.concat([Buffer.from([0x40]), hpackString('x-a'), hpackString('a'.repeat(4_000))])
-const INDEXED = 0x80 | 62
-
-/** A GET of `path` naming the table's entry `times` times; the first request of a session enters it. */
-function bombRequest(id: number, path: string, times: number): Buffer {
-  return frame(FRAME.HEADERS, FLAG.END_HEADERS | FLAG.END_STREAM, id, Buffer.concat([requestBlock(path), ...(id === 1 ? [ENTRY] : []), Buffer.alloc(times, INDEXED)]))
-}
 
 describe('hardening: HTTP/2 HPACK bombs (header lists decoded past the HTTP/1.1 head bound)', function () {
   this.timeout(15_000)
@@ -53,10 +30,10 @@ describe('hardening: HTTP/2 HPACK bombs (header lists decoded past the HTTP/1.1 
       const plain = (id: number) => frame(FRAME.HEADERS, FLAG.END_HEADERS | FLAG.END_STREAM, id, requestBlock('/h'))
       const cut = () => attacker.seen.closed || attacker.seen.goaway !== null
       try {
-        attacker.socket.write(bombRequest(1, '/h', 3))
+        attacker.socket.write(hpackBombRequest(1, '/h', 3, true))
         await until(() => attacker.seen.headers === 1, 'the 16 KB request answered')
         expect(seen, 'the 16 KB request (the entered field and 3 names of it)').to.deep.equal([4 * 4_000 + 3 * 2])
-        attacker.socket.write(bombRequest(3, '/h', 100))
+        attacker.socket.write(hpackBombRequest(3, '/h', 100, false))
         await until(() => attacker.seen.rstStreams > 0 || cut(), 'the 400 KB request refused')
         // "No handler ran for it" is only a finding once a later request on the same session has been
         // served: streams are handled in order, so by then a handler for stream 3 would have run.
@@ -68,7 +45,7 @@ describe('hardening: HTTP/2 HPACK bombs (header lists decoded past the HTTP/1.1 
         // Going on: 50 such requests (under the 100 concurrent streams), then a plain one; none of the
         // 50 reaches a handler. Wait until the plain one is answered or the session is cut and gone.
         const answered = attacker.seen.headers
-        if (!cut()) attacker.socket.write(Buffer.concat([...Array.from({ length: 50 }, (_, i) => bombRequest(7 + 2 * i, '/h', 100)), plain(107)]))
+        if (!cut()) attacker.socket.write(Buffer.concat([...Array.from({ length: 50 }, (_, i) => hpackBombRequest(7 + 2 * i, '/h', 100, false)), plain(107)]))
         await until(() => attacker.seen.headers > answered || attacker.seen.closed, 'the plain request after 50 bombs answered, or the attacker cut')
         expect(seen.slice(1).every((length) => length === 0), `handlers ran only for plain requests: ${seen.join(', ')}`).to.equal(true)
         expect(seen.length, 'handlers run').to.be.at.most(3)

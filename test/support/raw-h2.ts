@@ -14,10 +14,29 @@ export function frame(type: number, flags: number, streamId: number, payload: Bu
   return Buffer.concat([head, payload])
 }
 
+/** A string literal of any length (RFC 7541 §5.1: a 7-bit prefix, then 7 bits a byte; no Huffman). */
 function hpackString(text: string): Buffer {
   const bytes = Buffer.from(text)
-  if (bytes.length >= 127) throw new Error('a test header longer than 126 bytes needs a multi-byte length')
-  return Buffer.concat([Buffer.from([bytes.length]), bytes])
+  const length: number[] = []
+  if (bytes.length < 127) length.push(bytes.length)
+  else {
+    length.push(127)
+    let rest = bytes.length - 127
+    while (rest >= 128) { length.push((rest & 127) | 128); rest >>= 7 }
+    length.push(rest)
+  }
+  return Buffer.concat([Buffer.from(length), bytes])
+}
+
+/**
+ * An HPACK bomb request (RFC 7541): `GET <path>` naming the connection's first dynamic-table entry
+ * (index 62) `times` times at one byte each (§6.1). With `enter`, the request first enters that
+ * entry, `x-a: <4,000 a>` (literal with incremental indexing, new name, §6.2.1): the first request
+ * of a session must.
+ */
+export function hpackBombRequest(id: number, path: string, times: number, enter: boolean): Buffer {
+  const entry = enter ? [Buffer.concat([Buffer.from([0x40]), hpackString('x-a'), hpackString('a'.repeat(4_000))])] : []
+  return frame(FRAME.HEADERS, FLAG.END_HEADERS | FLAG.END_STREAM, id, Buffer.concat([requestBlock(path), ...entry, Buffer.alloc(times, 0x80 | 62)]))
 }
 
 /** A literal header field without indexing, new name (RFC 7541 §6.2.2). */
